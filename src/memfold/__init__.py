@@ -1,0 +1,2 @@
+"""memfold: offline-first long-term memory for AI agents."""
+__version__ = "0.1.0"

@@ -1,0 +1,233 @@
+"""The `memfold` command: a thin Click skin over `memfold.Memory`.
+
+Each command parses its input, calls one Memory method and formats the result.  Errors are
+translated in one place (`MemfoldGroup.invoke`): a one-line message on stderr and the exit
+status of the error's class — 0 ok, 1 operational error, 2 bad input or usage, 3 stale
+revision.  Data goes to stdout, progress and warnings to stderr.  Heavy modules are imported
+inside the commands so that `memfold --help` and short commands start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from . import __version__
+
+if TYPE_CHECKING:
+    from .memory import Memory
+
+EXIT_CODES = """Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision."""
+
+
+class MemfoldGroup(click.Group):
+    """Maps memfold's errors to one line on stderr and a documented exit status."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from .errors import MemfoldError
+
+        try:
+            return super().invoke(ctx)
+        except MemfoldError as exc:
+            click.echo(f"memfold: error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except KeyboardInterrupt:
+            click.echo("memfold: interrupted", err=True)
+            ctx.exit(130)
+        except Exception as exc:  # a bug: say so in one line, keep the traceback for debugging
+            if os.environ.get("MEMFOLD_DEBUG"):
+                raise
+            click.echo(f"memfold: internal error: {type(exc).__name__}: {exc} "
+                       "(set MEMFOLD_DEBUG=1 for a traceback)", err=True)
+            ctx.exit(1)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def open_memory(ctx: click.Context) -> Memory:
+    from .memory import Memory
+
+    memory = Memory.open(ctx.obj["workspace"], now=ctx.obj["as_of"])
+    ctx.call_on_close(memory.close)
+    return memory
+
+
+def show_notices(memory: Memory) -> None:
+    for notice in memory.notices:
+        click.echo(f"memfold: warning: {notice}", err=True)
+
+
+@click.group(cls=MemfoldGroup, epilog=EXIT_CODES,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option("--workspace", "-w", metavar="DIR", envvar="MEMFOLD_WORKSPACE",
+              help="Workspace directory. [env: MEMFOLD_WORKSPACE; default: ~/.memfold/workspace]")
+@click.option("--as-of", metavar="DATETIME", envvar="MEMFOLD_NOW",
+              help="Treat this ISO date or datetime as now. [env: MEMFOLD_NOW]")
+@click.version_option(__version__, "--version", prog_name="memfold")
+@click.pass_context
+def cli(ctx: click.Context, workspace: str | None, as_of: str | None) -> None:
+    """memfold: long-term memory for AI agents, kept as Markdown you can read and edit.
+
+    Daily logs (memory/YYYY-MM-DD.md) hold typed "## Retain" bullets; a derived SQLite
+    index (.memory/index.sqlite) makes them searchable and is always rebuildable.
+
+    \b
+    Start here:
+      memfold init ~/notes/agent
+      export MEMFOLD_WORKSPACE=~/notes/agent
+      memfold retain "W @Peter: Lives in Vienna." "O(c=0.9) @Peter: Prefers short replies."
+      memfold status
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["workspace"] = workspace
+    ctx.obj["as_of"] = as_of
+
+
+@cli.command()
+@click.argument("directory", required=False, metavar="[DIR]")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
+    """Create a workspace skeleton in DIR (default: the configured workspace).
+
+    Idempotent: existing files are never overwritten.
+
+    \b
+    Example:
+      memfold init ~/notes/agent
+    """
+    from .memory import Memory
+
+    root, created = Memory.init(directory or ctx.obj["workspace"])
+    if as_json:
+        emit_json({"workspace": str(root), "created": created})
+        return
+    for rel in created:
+        click.echo(f"created {rel}")
+    click.echo(f"workspace ready at {root}" if created else f"workspace already set up at {root}")
+
+
+@cli.command()
+@click.argument("bullets", nargs=-1, metavar="[BULLET]...")
+@click.option("--date", "day", metavar="YYYY-MM-DD", help="Day log to append to (default: today).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, as_json: bool) -> None:
+    """Append Retain bullets to a day's log and index them; prints their ids.
+
+    A bullet is KIND[(params)] [@Entity ...]: content, where KIND is W (world fact),
+    B (experience), O (opinion) or S (observation), and params are c=0..1 (confidence),
+    i=1..10 (importance), until=YYYY-MM-DD.  With no BULLET (or "-"), bullets are read
+    from stdin, one per line.  Invalid input writes nothing and exits with status 2.
+
+    \b
+    Examples:
+      memfold retain "W @Peter: Currently in Marrakech (Nov 27-Dec 1, 2025)."
+      memfold retain --date 2025-11-27 "O(c=0.95) @Peter: Prefers concise replies."
+      printf 'B @warelay: Fixed the WS crash.\\nW @warelay: Runs on Node 22.\\n' | memfold retain
+    """
+    items = list(bullets)
+    if not items or items == ["-"]:
+        items = [line for line in sys.stdin.read().splitlines() if line.strip()]
+    memory = open_memory(ctx)
+    result = memory.retain(items, date=day)
+    show_notices(memory)
+    for warning in result.warnings:
+        click.echo(f"memfold: warning: {warning.message}", err=True)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    for fact in result.facts:
+        click.echo(f"{fact.id}\t{fact.source}")
+
+
+@cli.command()
+@click.option("--full", is_flag=True, help="Rebuild the index from nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def index(ctx: click.Context, full: bool, as_json: bool) -> None:
+    """Sync the index with the Markdown files (only what changed).
+
+    Indexing only reads the Markdown; it never writes to it.  --full drops the index and
+    rebuilds it from the files; both give the same contents.
+
+    \b
+    Examples:
+      memfold index
+      memfold index --full --json
+    """
+    memory = open_memory(ctx)
+    progress = _progress_bar() if not as_json and sys.stderr.isatty() else None
+    try:
+        report = memory.index(full=full, progress=progress)
+    finally:
+        if progress is not None:
+            click.echo("", err=True)
+    show_notices(memory)
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    for warning in report.warnings:
+        click.echo(f"memfold: warning: {warning}", err=True)
+    kind = "rebuilt" if full else "synced"
+    click.echo(f"{kind} {report.scanned} files: {len(report.added)} added, "
+               f"{len(report.changed)} changed, {len(report.removed)} removed, "
+               f"{len(report.warnings)} warnings in {report.seconds:.2f}s")
+
+
+def _progress_bar() -> Any:
+    def show(done: int) -> None:
+        click.echo(f"\rindexing: {done} files scanned", nl=False, err=True)
+
+    return show
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def status(ctx: click.Context, as_json: bool) -> None:
+    """Show the workspace, counts and index freshness.
+
+    Freshness compares file stamps with the index without syncing; run `memfold index`
+    to bring it up to date.
+
+    \b
+    Example:
+      memfold status --json
+    """
+    memory = open_memory(ctx)
+    report = memory.status()
+    show_notices(memory)
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    kinds = ", ".join(f"{k} {n}" for k, n in report.facts_by_kind.items()) or "none"
+    stale = report.freshness.stale
+    fresh = ("up to date" if not stale else
+             f"{stale} files changed since the last sync "
+             f"({len(report.freshness.new)} new, {len(report.freshness.modified)} modified, "
+             f"{len(report.freshness.deleted)} deleted); run `memfold index`")
+    rows = [
+        ("workspace", report.workspace),
+        ("index", f"{report.index_path} (last sync {report.last_sync or 'never'})"),
+        ("files", str(report.files)),
+        ("facts", f"{sum(report.facts_by_kind.values())} ({kinds})"),
+        ("chunks", str(report.chunks)),
+        ("entities", str(report.entities)),
+        ("warnings", str(report.warnings)),
+        ("freshness", fresh),
+    ]
+    for label, value in rows:
+        click.echo(f"{label:<10} {value}")
+
+
+def main() -> None:
+    cli(prog_name="memfold")

@@ -1,0 +1,48 @@
+"""The exceptions memfold raises, and the exit status each maps to at the CLI.
+
+    MemfoldError                 exit 1  an operation could not be carried out
+    ├── WorkspaceError           exit 1  the workspace is missing or unusable
+    ├── IndexError_              exit 1  the derived index could not be used or repaired
+    ├── BadInput                 exit 2  the caller's input is invalid; nothing was written
+    │   └── UnknownId            exit 2  no fact or chunk has this id
+    └── StaleRevision            exit 3  a compare-and-set lost: the revision moved on
+
+Every message is one line that says what went wrong and, where it helps, what to do next.
+Adapters (CLI, later MCP and HTTP) translate these into their own error shapes in one place.
+"""
+
+from __future__ import annotations
+
+
+class MemfoldError(Exception):
+    """Base class: an operation could not be carried out (exit status 1)."""
+
+    exit_code = 1
+
+
+class WorkspaceError(MemfoldError):
+    """The workspace does not exist or cannot be used."""
+
+
+class IndexError_(MemfoldError):  # noqa: N801 - avoid shadowing the builtin IndexError
+    """The derived SQLite index could not be opened, repaired or written."""
+
+
+class BadInput(MemfoldError):
+    """The caller's input is invalid; nothing was written (exit status 2)."""
+
+    exit_code = 2
+
+
+class UnknownId(BadInput):
+    """No fact or chunk has the requested id."""
+
+
+class StaleRevision(MemfoldError):
+    """A compare-and-set update lost because the revision moved on (exit status 3)."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, current: int) -> None:
+        super().__init__(message)
+        self.current = current

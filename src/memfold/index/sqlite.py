@@ -1,0 +1,308 @@
+"""The SQLite index: `.memory/index.sqlite`, derived from the Markdown and always rebuildable.
+
+All of memfold's SQL for the embedded index lives here, behind the `IndexBackend` interface.
+
+Invariants:
+- Every row belongs to exactly one file row (`path`); replacing a file replaces all its rows,
+  so an incremental sync and a full rebuild of the same files hold the same rows.
+- WAL mode with `synchronous=NORMAL`: the index is derived data, so a lost last transaction
+  after a power cut only means a file is synced again.  Writers take `BEGIN IMMEDIATE` with a
+  30 s busy timeout, so two writers queue instead of failing halfway.
+- A schema change bumps `SCHEMA_VERSION`; an index of another version is dropped and rebuilt
+  from the files, never migrated in place.  A damaged index file is moved aside and rebuilt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from ..errors import IndexError_
+from ..model import TEXT, FileStamp, ParseWarning
+from ..names import entity_key, fold_for_index
+from .base import DocChange, IndexCounts
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 30.0
+
+DATA_SCHEMA = """
+CREATE TABLE files (
+    path TEXT PRIMARY KEY, role TEXT NOT NULL, day TEXT,
+    size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, checked_ns INTEGER NOT NULL,
+    sha256 TEXT NOT NULL
+);
+CREATE TABLE facts (
+    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, path TEXT NOT NULL,
+    line INTEGER NOT NULL, end_line INTEGER NOT NULL, kind TEXT NOT NULL,
+    content TEXT NOT NULL, entities TEXT NOT NULL, params TEXT,
+    confidence REAL, importance INTEGER, valid_from TEXT, valid_until TEXT,
+    day TEXT, explicit INTEGER NOT NULL
+);
+CREATE TABLE fact_entities (fact INTEGER NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL);
+CREATE TABLE aliases (path TEXT NOT NULL, entity TEXT NOT NULL, key TEXT NOT NULL,
+                      name TEXT NOT NULL);
+CREATE TABLE warnings (path TEXT NOT NULL, line INTEGER NOT NULL, message TEXT NOT NULL);
+CREATE VIRTUAL TABLE facts_fts USING fts5(
+    body, names, tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE VIEW chunks AS SELECT * FROM facts WHERE kind = 'text';
+CREATE VIEW entities AS
+    SELECT key, MIN(name) AS name, COUNT(*) AS mentions FROM (
+        SELECT key, name FROM fact_entities
+        UNION ALL SELECT entity AS key, name FROM aliases WHERE key = entity
+    ) GROUP BY key;
+"""
+DATA_INDEXES = """
+CREATE INDEX facts_by_id ON facts(id);
+CREATE INDEX facts_by_path ON facts(path);
+CREATE INDEX links_by_fact ON fact_entities(fact);
+CREATE INDEX links_by_key ON fact_entities(key);
+CREATE INDEX aliases_by_key ON aliases(key);
+CREATE INDEX aliases_by_path ON aliases(path);
+CREATE INDEX warnings_by_path ON warnings(path);
+"""
+DATA_OBJECTS = (
+    ("view", "entities"), ("view", "chunks"), ("table", "facts_fts"), ("table", "warnings"),
+    ("table", "aliases"), ("table", "fact_entities"), ("table", "facts"), ("table", "files"),
+)
+
+
+class SqliteIndex:
+    """The embedded index backend."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.location = str(path)
+        self.notices: list[str] = []  # one line per repair made while opening
+        self.db = self._open()
+
+    # -- opening, versions and repair -------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA secure_delete = ON")
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise IndexError_(f"cannot create {self.path.parent}: {exc.strerror}") from exc
+        try:
+            db = self._connect()
+            self._ensure_schema(db)
+            return db
+        except sqlite3.DatabaseError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise IndexError_(f"index {self.path} is locked by another process: {exc}") from exc
+            self._move_aside(str(exc))
+        try:
+            db = self._connect()
+            self._ensure_schema(db)
+            return db
+        except sqlite3.Error as exc:
+            raise IndexError_(f"cannot create the index at {self.path}: {exc}") from exc
+
+    def _move_aside(self, reason: str) -> None:
+        """A damaged index is kept once as `index.sqlite.damaged` and rebuilt from the files."""
+        aside = self.path.with_name(self.path.name + ".damaged")
+        try:
+            os.replace(self.path, aside)
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(str(self.path) + suffix)
+        except OSError as exc:
+            raise IndexError_(f"index {self.path} is damaged ({reason}) and cannot be moved "
+                              f"aside: {exc.strerror}") from exc
+        self.notices.append(f"index {self.path.name} was damaged ({reason}); "
+                            f"moved to {aside.name} and rebuilt from the Markdown")
+
+    def _ensure_schema(self, db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            db.execute("SELECT 1 FROM files LIMIT 1").fetchone()
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                if version != 0:
+                    self.notices.append(f"index schema version {version} is not "
+                                        f"{SCHEMA_VERSION}; rebuilt from the Markdown")
+                self._drop_data(db)
+                db.execute("DROP TABLE IF EXISTS meta")
+                db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+                self._create_data(db)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _drop_data(db: sqlite3.Connection) -> None:
+        for kind, name in DATA_OBJECTS:
+            db.execute(f"DROP {kind.upper()} IF EXISTS {name}")
+
+    @staticmethod
+    def _create_data(db: sqlite3.Connection, *, with_indexes: bool = True) -> None:
+        for statement in DATA_SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        if with_indexes:
+            SqliteIndex._create_indexes(db)
+
+    @staticmethod
+    def _create_indexes(db: sqlite3.Connection) -> None:
+        for statement in DATA_INDEXES.split(";"):
+            if statement.strip():
+                db.execute(statement)
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise IndexError_(f"cannot write the index {self.path}: {exc}") from exc
+        try:
+            yield self.db
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+
+    # -- writing ----------------------------------------------------------------------
+
+    def stamps(self) -> dict[str, FileStamp]:
+        rows = self.db.execute("SELECT path, size, mtime_ns, sha256, checked_ns FROM files")
+        return {path: FileStamp(size, mtime, sha, checked) for path, size, mtime, sha, checked
+                in rows}
+
+    def apply(
+        self,
+        changes: Sequence[DocChange],
+        removed: Sequence[str],
+        restamped: Sequence[tuple[str, FileStamp]],
+        *,
+        full: bool,
+        synced_at: str,
+    ) -> None:
+        with self._writing() as db:
+            if full:
+                self._drop_data(db)
+                self._create_data(db, with_indexes=False)
+            else:
+                for path in [*removed, *(doc.path for doc, _ in changes)]:
+                    self._delete_path(db, path)
+            self._insert(db, changes)
+            if full:
+                self._create_indexes(db)
+            db.executemany(
+                "UPDATE files SET size = ?, mtime_ns = ?, checked_ns = ? WHERE path = ?",
+                [(s.size, s.mtime_ns, s.checked_ns, path) for path, s in restamped],
+            )
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('last_sync', ?)", (synced_at,))
+
+    @staticmethod
+    def _delete_path(db: sqlite3.Connection, path: str) -> None:
+        db.execute("DELETE FROM facts_fts WHERE rowid IN (SELECT rowid FROM facts WHERE path = ?)",
+                   (path,))
+        db.execute("DELETE FROM fact_entities WHERE fact IN "
+                   "(SELECT rowid FROM facts WHERE path = ?)", (path,))
+        for table in ("facts", "aliases", "warnings", "files"):
+            db.execute(f"DELETE FROM {table} WHERE path = ?", (path,))
+
+    @staticmethod
+    def _insert(db: sqlite3.Connection, changes: Sequence[DocChange]) -> None:
+        rowid = db.execute("SELECT COALESCE(MAX(rowid), 0) FROM facts").fetchone()[0]
+        files, facts, fts, links, aliases, warnings = [], [], [], [], [], []
+        for doc, stamp in changes:
+            day = doc.day.isoformat() if doc.day else None
+            files.append((doc.path, doc.role, day, stamp.size, stamp.mtime_ns, stamp.checked_ns,
+                          stamp.sha256))
+            page_key = entity_key(doc.aliases[0]) if doc.aliases else None
+            for name in doc.aliases:
+                aliases.append((doc.path, page_key, entity_key(name), name))
+            for w in doc.warnings:
+                warnings.append((w.path, w.line, w.message))
+            for f in doc.facts:
+                rowid += 1
+                names = list(f.entities)
+                keys = {entity_key(n): n for n in names}
+                if page_key and page_key not in keys:
+                    keys[page_key] = doc.aliases[0]
+                facts.append((
+                    rowid, f.id, f.path, f.line, f.end_line, f.kind, f.content,
+                    json.dumps(names, ensure_ascii=False),
+                    json.dumps(f.params, ensure_ascii=False) if f.params else None,
+                    f.confidence, f.importance,
+                    f.valid.start.isoformat() if f.valid and f.valid.start else None,
+                    f.valid.end.isoformat() if f.valid and f.valid.end else None,
+                    f.day.isoformat() if f.day else None, int(f.explicit_id),
+                ))
+                fts.append((rowid, fold_for_index(f.content),
+                            fold_for_index(" ".join(keys.values()))))
+                links.extend((rowid, key, name) for key, name in keys.items())
+        db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", files)
+        db.executemany("INSERT INTO facts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       facts)
+        db.executemany("INSERT INTO facts_fts (rowid, body, names) VALUES (?, ?, ?)", fts)
+        db.executemany("INSERT INTO fact_entities VALUES (?, ?, ?)", links)
+        db.executemany("INSERT INTO aliases VALUES (?, ?, ?, ?)", aliases)
+        db.executemany("INSERT INTO warnings VALUES (?, ?, ?)", warnings)
+
+    # -- reading ----------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def counts(self) -> IndexCounts:
+        db = self.db
+        by_kind = dict(db.execute("SELECT kind, COUNT(*) FROM facts WHERE kind != ? "
+                                  "GROUP BY kind ORDER BY kind", (TEXT,)).fetchall())
+        return IndexCounts(
+            files=db.execute("SELECT COUNT(*) FROM files").fetchone()[0],
+            facts_by_kind=by_kind,
+            entities=db.execute("SELECT COUNT(*) FROM entities").fetchone()[0],
+            chunks=db.execute("SELECT COUNT(*) FROM facts WHERE kind = ?", (TEXT,)).fetchone()[0],
+            warnings=db.execute("SELECT COUNT(*) FROM warnings").fetchone()[0],
+        )
+
+    def locate(self, fact_id: str) -> list[str]:
+        """Citations (`path#Lline`) of every row with this id, in path order."""
+        rows = self.db.execute("SELECT path, line FROM facts WHERE id = ? ORDER BY path, line",
+                               (fact_id,))
+        return [f"{path}#L{line}" for path, line in rows]
+
+    def warnings(self) -> list[ParseWarning]:
+        rows = self.db.execute("SELECT path, line, message FROM warnings ORDER BY path, line")
+        return [ParseWarning(*row) for row in rows]
+
+    def dump(self) -> list[tuple[object, ...]]:
+        queries = (
+            "SELECT 'file', path, role, day, size, sha256 FROM files ORDER BY path",
+            "SELECT 'fact', id, path, line, end_line, kind, content, entities, params, confidence,"
+            " importance, valid_from, valid_until, day, explicit FROM facts ORDER BY path, line, id",
+            "SELECT 'link', f.path, f.line, f.id, l.key, l.name FROM fact_entities l"
+            " JOIN facts f ON f.rowid = l.fact ORDER BY 2, 3, 4, 5",
+            "SELECT 'fts', f.path, f.line, f.id, t.body, t.names FROM facts_fts t"
+            " JOIN facts f ON f.rowid = t.rowid ORDER BY 2, 3, 4",
+            "SELECT 'alias', path, entity, key, name FROM aliases ORDER BY 2, 3, 4, 5",
+            "SELECT 'warning', path, line, message FROM warnings ORDER BY 2, 3, 4",
+        )
+        rows: list[tuple[object, ...]] = []
+        for sql in queries:
+            rows.extend(self.db.execute(sql).fetchall())
+        return rows
+
+    def close(self) -> None:
+        self.db.close()

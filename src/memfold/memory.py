@@ -1,0 +1,244 @@
+"""The Memory facade: every capability of memfold as a method; adapters stay thin.
+
+Orchestration only — parsing lives in `workspace.format`, file safety in `workspace.files`,
+SQL in `index.sqlite`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.
+
+Retain protocol (several processes may retain at once):
+ 1. validate every bullet; on any error raise BadInput and write nothing;
+ 2. take the workspace write lock (flock on `.memory/write.lock`);
+ 3. read the day's file and append the bullets in one write to its last Retain section
+    (a new file is created atomically); fsync;
+ 4. release the lock; the bullets are now durable in Markdown — this is the acknowledgement;
+ 5. update the index for that file (`BEGIN IMMEDIATE`).  If this fails the fact is still
+    stored, and the next sync indexes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date, datetime
+from pathlib import Path
+from types import TracebackType
+
+from . import config
+from .errors import BadInput, MemfoldError
+from .index.base import DocChange, Progress
+from .index.sqlite import SqliteIndex
+from .index.sync import freshness, sync
+from .model import FileStamp, ParseWarning, RetainResult, StatusReport, SyncReport
+from .workspace.files import append_durably, replace_atomically
+from .workspace.format import (
+    Bullet,
+    FactSyntaxError,
+    decode,
+    parse_bullet,
+    parse_document,
+    plan_append,
+    render_bullet,
+    split_lines,
+)
+from .workspace.layout import Workspace
+
+MAX_BULLET_CHARS = 20_000
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def new_block_id() -> str:
+    """A fresh random block id: 8 characters of [a-z0-9] (about 41 bits)."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
+
+
+def parse_day(value: date | str, *, what: str = "date") -> date:
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    text = value.strip()
+    if ISO_DAY.fullmatch(text):
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            pass
+    raise BadInput(f"{what} {value!r} is not a calendar date in the form YYYY-MM-DD")
+
+
+def validate_bullet(text: str, label: str = "bullet") -> Bullet:
+    """A bullet as a caller gave it, checked strictly: any problem raises BadInput."""
+    if "\n" in text or "\r" in text:
+        raise BadInput(f"{label} has a newline inside its content; give one bullet per line")
+    stripped = text.strip()
+    if stripped[:2] in ("- ", "* ", "+ "):
+        stripped = stripped[2:].lstrip()
+    if not stripped:
+        raise BadInput(f"{label} is empty")
+    if _CONTROL.search(stripped):
+        raise BadInput(f"{label} contains a control character; only printable text is kept")
+    if len(stripped) > MAX_BULLET_CHARS:
+        raise BadInput(f"{label} is {len(stripped)} characters; the limit is {MAX_BULLET_CHARS}")
+    try:
+        bullet = parse_bullet(stripped)
+    except FactSyntaxError as exc:
+        raise BadInput(f"{label}: {exc}") from None
+    if bullet.errors:
+        raise BadInput(f"{label}: {bullet.errors[0]}")
+    return bullet
+
+
+class Memory:
+    """An open memfold workspace: retain, index and report on it.
+
+    >>> with Memory.open("~/.memfold/workspace") as memory:     # doctest: +SKIP
+    ...     memory.retain("W @Peter: Lives in Vienna.")
+    """
+
+    def __init__(self, workspace: Workspace, *, now: datetime | str | None = None) -> None:
+        self.workspace = workspace
+        self._now = now
+        self._index: SqliteIndex | None = None
+
+    # -- opening ----------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None, *,
+             now: datetime | str | None = None) -> Memory:
+        """Open an existing workspace (path, else MEMFOLD_WORKSPACE, else the default)."""
+        workspace = Workspace(config.workspace_path(path))
+        workspace.require()
+        return cls(workspace, now=now)
+
+    @staticmethod
+    def init(path: str | os.PathLike[str] | None = None) -> tuple[Path, list[str]]:
+        """Create a workspace skeleton; idempotent, never overwrites. Returns what it made."""
+        workspace = Workspace(config.workspace_path(path))
+        try:
+            return workspace.root, workspace.init()
+        except OSError as exc:
+            raise MemfoldError(f"cannot create workspace at {workspace.root}: "
+                               f"{exc.strerror or exc}") from exc
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+    @property
+    def index_backend(self) -> SqliteIndex:
+        if self._index is None:
+            self._index = SqliteIndex(self.workspace.index_path)
+        return self._index
+
+    @property
+    def notices(self) -> list[str]:
+        """Repairs made while opening the index (one line each), for the caller to show."""
+        return list(self._index.notices) if self._index else []
+
+    def now(self, now: datetime | str | None = None) -> datetime:
+        return config.resolve_now(now if now is not None else self._now)
+
+    # -- retain -----------------------------------------------------------------------
+
+    def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
+               now: datetime | str | None = None) -> RetainResult:
+        """Append Retain bullets to the day's log (today by default) and index them.
+
+        Each bullet is `KIND[(params)] [@Entity ...]: content`; a block id is added unless
+        the bullet ends with one.  Raises BadInput, writing nothing, if any bullet is invalid.
+        """
+        items = [bullets] if isinstance(bullets, str) else list(bullets)
+        if not items:
+            raise BadInput("nothing to retain: give at least one bullet")
+        day = parse_day(date) if date is not None else self.now(now).date()
+        many = len(items) > 1
+        checked = [validate_bullet(text, f"bullet {n}" if many else "bullet")
+                   for n, text in enumerate(items, 1)]
+        self._check_ids(checked)
+        lines = [render_bullet(replace(b, block_id=b.block_id or new_block_id()))
+                 for b in checked]
+        rel = self.workspace.daily_path(day)
+        change, first_line = self._append(rel, day, lines)
+        doc, _ = change
+        ids = {line.rsplit("^", 1)[1] for line in lines}
+        facts = tuple(f for f in doc.facts if f.line >= first_line and f.id in ids)
+        indexed, warnings = True, []
+        try:
+            sync(self.workspace, self.index_backend, only=[rel], parsed=[change])
+        except (MemfoldError, OSError) as exc:
+            indexed = False
+            warnings.append(ParseWarning(rel, 0, f"stored, but the index was not updated: {exc}"))
+        return RetainResult(path=rel, facts=facts, warnings=tuple(warnings), indexed=indexed)
+
+    def _check_ids(self, bullets: Sequence[Bullet]) -> None:
+        given = [b.block_id for b in bullets if b.block_id]
+        if len(given) != len(set(given)):
+            raise BadInput("the same block id is given to two bullets")
+        for block_id in given:
+            where = self.index_backend.locate(block_id)
+            if where:
+                raise BadInput(f"block id ^{block_id} is already used at {where[0]}")
+
+    def _append(self, rel: str, day: date, lines: list[str]) -> tuple[DocChange, int]:
+        """Append under the write lock; the parsed file and the first line written."""
+        path = self.workspace.abspath(rel)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with self.workspace.write_lock.held():
+                try:
+                    before = path.read_bytes()
+                except FileNotFoundError:
+                    before = None
+                existing = decode(before)[0] if before is not None else None
+                addition = plan_append(existing, day.isoformat(), lines).encode()
+                if before is None:
+                    replace_atomically(path, addition)
+                else:
+                    append_durably(path, addition)
+                after = (before or b"") + addition
+                st = path.stat()
+        except OSError as exc:
+            raise MemfoldError(f"could not write {rel}: {exc.strerror or exc}; "
+                               "nothing was retained") from exc
+        stamp = FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(after).hexdigest(),
+                          time.time_ns())
+        first_line = len(split_lines(existing)) + 1 if existing else 1
+        return (parse_document(rel, after), stamp), first_line
+
+    # -- index and status ---------------------------------------------------------------
+
+    def index(self, *, full: bool = False, progress: Progress | None = None) -> SyncReport:
+        """Sync the index with the files (only what changed), or rebuild it with `full`."""
+        return sync(self.workspace, self.index_backend, full=full, progress=progress)
+
+    def status(self) -> StatusReport:
+        """Counts, and which files changed since the last sync (by stat; nothing is synced)."""
+        backend = self.index_backend
+        counts = backend.counts()
+        return StatusReport(
+            workspace=str(self.workspace.root),
+            index_path=backend.location,
+            files=counts.files,
+            facts_by_kind=counts.facts_by_kind,
+            entities=counts.entities,
+            chunks=counts.chunks,
+            warnings=counts.warnings,
+            freshness=freshness(self.workspace, backend),
+            last_sync=backend.meta("last_sync"),
+        )
+
+    def warnings(self) -> list[ParseWarning]:
+        """Every parse warning the index holds, by path and line."""
+        return self.index_backend.warnings()

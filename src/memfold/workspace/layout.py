@@ -1,0 +1,153 @@
+"""The workspace on disk: where each kind of file lives, and which files memfold reads.
+
+    memory.md                 core memory, always in context
+    memory/YYYY-MM-DD.md      daily logs (append-only for memfold)
+    bank/world.md, bank/experience.md, bank/opinions.md
+    bank/entities/<Slug>.md   one page per entity
+    .memory/index.sqlite      the derived index: a cache, rebuilt from the files above
+
+memfold reads `memory.md` and every `*.md` below `memory/` and `bank/`.  It skips hidden
+files and directories, editor temporaries (`*~`, `*.swp`, `.#*`, `#*#`, `*.tmp`) and symlinks:
+a link could point outside the workspace, so it is reported, never followed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from ..errors import WorkspaceError
+from .files import WriteLock, create_if_missing
+
+CORE_TEMPLATE = """# Core memory
+
+Small, durable facts and preferences an agent should see in every session.
+Keep it short; everything else belongs in daily logs and bank pages.
+"""
+
+BANK_TEMPLATES = {
+    "world.md": "# World\n\nObjective facts about the world.\n",
+    "experience.md": "# Experience\n\nWhat the agent and its people did.\n",
+    "opinions.md": "# Opinions\n\nPreferences and judgments, with confidence and evidence.\n",
+}
+
+GITIGNORE = "# memfold's derived index: rebuilt from the Markdown with `memfold index --full`\n.memory/\n"
+
+READ_ROOTS = ("memory", "bank")
+
+
+@dataclass(frozen=True)
+class Stat:
+    size: int
+    mtime_ns: int
+
+
+def is_ignored_name(name: str) -> bool:
+    return (
+        name.startswith((".", "#"))
+        or name.endswith(("~", ".swp", ".swo", ".tmp"))
+        or not name.endswith(".md")
+    )
+
+
+class Workspace:
+    """A memfold workspace directory and the paths inside it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root.expanduser().absolute()
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.root / ".memory"
+
+    @property
+    def index_path(self) -> Path:
+        return self.cache_dir / "index.sqlite"
+
+    @property
+    def write_lock(self) -> WriteLock:
+        return WriteLock(self.cache_dir / "write.lock")
+
+    def daily_path(self, day: date) -> str:
+        return f"memory/{day.isoformat()}.md"
+
+    def abspath(self, rel: str) -> Path:
+        return self.root / rel
+
+    def exists(self) -> bool:
+        return self.root.is_dir() and any(
+            (self.root / name).exists() for name in ("memory.md", "memory", "bank")
+        )
+
+    def require(self) -> None:
+        if not self.exists():
+            raise WorkspaceError(
+                f"no memfold workspace at {self.root}; create one with `memfold init {self.root}`"
+            )
+
+    def init(self) -> list[str]:
+        """Create the skeleton; never overwrite a file. Returns what was created."""
+        if self.root.exists() and not self.root.is_dir():
+            raise WorkspaceError(f"{self.root} exists and is not a directory")
+        created: list[str] = []
+        for rel in ("", "memory", "bank", "bank/entities", ".memory"):
+            directory = self.root / rel
+            if not directory.is_dir():
+                directory.mkdir(parents=True, exist_ok=True)
+                created.append(rel + "/" if rel else str(self.root))
+        files = {"memory.md": CORE_TEMPLATE, ".gitignore": GITIGNORE}
+        files.update({f"bank/{name}": text for name, text in BANK_TEMPLATES.items()})
+        for rel, text in files.items():
+            if create_if_missing(self.root / rel, text.encode()):
+                created.append(rel)
+        return created
+
+    def scan(self) -> tuple[dict[str, Stat], list[str]]:
+        """Every Markdown file memfold reads, with its stamp; and the symlinks it skipped."""
+        found: dict[str, Stat] = {}
+        skipped: list[str] = []
+        core = self.root / "memory.md"
+        try:
+            st = core.lstat()
+            if core.is_symlink():
+                skipped.append("memory.md")
+            else:
+                found["memory.md"] = Stat(st.st_size, st.st_mtime_ns)
+        except FileNotFoundError:
+            pass
+        for top in READ_ROOTS:
+            self._walk(self.root / top, top, found, skipped)
+        return found, skipped
+
+    def stat_some(self, paths: set[str]) -> dict[str, Stat]:
+        """Stamps of the given workspace files that exist and are read by memfold."""
+        found: dict[str, Stat] = {}
+        for rel in paths:
+            try:
+                st = (self.root / rel).lstat()
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            if os.path.isfile(self.root / rel) and not (self.root / rel).is_symlink():
+                found[rel] = Stat(st.st_size, st.st_mtime_ns)
+        return found
+
+    def _walk(self, directory: Path, rel: str, found: dict[str, Stat], skipped: list[str]) -> None:
+        try:
+            entries = list(os.scandir(directory))
+        except (FileNotFoundError, NotADirectoryError, PermissionError):
+            return
+        for entry in entries:
+            child = f"{rel}/{entry.name}"
+            if entry.name.startswith("."):
+                continue
+            if entry.is_symlink():
+                if entry.name.endswith(".md") or entry.is_dir():
+                    skipped.append(child)
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                self._walk(Path(entry.path), child, found, skipped)
+            elif entry.is_file(follow_symlinks=False) and not is_ignored_name(entry.name):
+                st = entry.stat(follow_symlinks=False)
+                found[child] = Stat(st.st_size, st.st_mtime_ns)
