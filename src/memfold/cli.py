@@ -229,5 +229,40 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"{label:<10} {value}")
 
 
+class LazyGroup(click.Group):
+    """A command group whose subcommands live in a module imported only when used."""
+
+    def __init__(self, *args: Any, module: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.module = module
+
+    def _load(self) -> None:
+        if not self.commands:
+            import importlib
+
+            for command in importlib.import_module(self.module).COMMANDS:
+                self.add_command(command)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._load()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        self._load()
+        return super().get_command(ctx, cmd_name)
+
+
+@cli.group(cls=LazyGroup, module="memfold.bench.commands")
+def bench() -> None:
+    """Benchmarks: commands that print figures beside a floor measured in the same run.
+
+    Results are written as JSON under benchmarks/results/ (or --out).
+
+    \b
+    Example:
+      memfold bench index --files 365
+    """
+
+
 def main() -> None:
     cli(prog_name="memfold")

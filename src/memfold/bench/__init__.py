@@ -1,0 +1,1 @@
+"""Benchmarks and the seeded corpus generator: commands that print figures, not tests."""

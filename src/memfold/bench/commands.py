@@ -1,0 +1,7 @@
+"""The `memfold bench` subcommands."""
+
+from __future__ import annotations
+
+import click
+
+COMMANDS: list[click.Command] = []
