@@ -217,13 +217,20 @@ class SqliteIndex:
                    (path,))
         db.execute("DELETE FROM fact_entities WHERE fact IN "
                    "(SELECT rowid FROM facts WHERE path = ?)", (path,))
-        for table in ("facts", "aliases", "warnings", "files"):
-            db.execute(f"DELETE FROM {table} WHERE path = ?", (path,))
+        db.execute("DELETE FROM facts WHERE path = ?", (path,))
+        db.execute("DELETE FROM aliases WHERE path = ?", (path,))
+        db.execute("DELETE FROM warnings WHERE path = ?", (path,))
+        db.execute("DELETE FROM files WHERE path = ?", (path,))
 
     @staticmethod
     def _insert(db: sqlite3.Connection, changes: Sequence[DocChange]) -> None:
         rowid = db.execute("SELECT COALESCE(MAX(rowid), 0) FROM facts").fetchone()[0]
-        files, facts, fts, links, aliases, warnings = [], [], [], [], [], []
+        files: list[tuple[object, ...]] = []
+        facts: list[tuple[object, ...]] = []
+        fts: list[tuple[object, ...]] = []
+        links: list[tuple[int, str, str]] = []
+        aliases: list[tuple[object, ...]] = []
+        warnings: list[tuple[object, ...]] = []
         for doc, stamp in changes:
             day = doc.day.isoformat() if doc.day else None
             files.append((doc.path, doc.role, day, stamp.size, stamp.mtime_ns, stamp.checked_ns,
@@ -290,8 +297,9 @@ class SqliteIndex:
     def dump(self) -> list[tuple[object, ...]]:
         queries = (
             "SELECT 'file', path, role, day, size, sha256 FROM files ORDER BY path",
-            "SELECT 'fact', id, path, line, end_line, kind, content, entities, params, confidence,"
-            " importance, valid_from, valid_until, day, explicit FROM facts ORDER BY path, line, id",
+            "SELECT 'fact', id, path, line, end_line, kind, content, entities, params,"
+            " confidence, importance, valid_from, valid_until, day, explicit FROM facts"
+            " ORDER BY path, line, id",
             "SELECT 'link', f.path, f.line, f.id, l.key, l.name FROM fact_entities l"
             " JOIN facts f ON f.rowid = l.fact ORDER BY 2, 3, 4, 5",
             "SELECT 'fts', f.path, f.line, f.id, t.body, t.names FROM facts_fts t"

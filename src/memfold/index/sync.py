@@ -12,7 +12,7 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..model import FileStamp, Freshness, SyncReport
 from ..workspace.format import parse_document
@@ -95,7 +95,7 @@ def sync(
         (changed if old is not None else added).append(path)
     removed = sorted(p for p in known if p not in on_disk and (scope is None or p in scope))
     index.apply(changes, removed, restamped, full=full,
-                synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+                synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
     if progress:
         progress(len(on_disk))
     return SyncReport(

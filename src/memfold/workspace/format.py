@@ -19,8 +19,6 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-import yaml
-
 from ..model import KIND_LETTERS, TEXT, Fact, Interval, ParsedDoc, ParseWarning
 from ..names import entity_key
 from ..timeparse import extract_interval, parse_iso_day
@@ -375,6 +373,8 @@ def _front_matter(path: str, lines: list[str]) -> tuple[int, dict[str, object], 
             block = "\n".join(lines[1:index])
             if len(block) > FRONT_MATTER_MAX:
                 return index + 1, {}, ["front matter larger than 64 KiB ignored"]
+            import yaml  # only pages with front matter need it
+
             try:
                 data = yaml.load(block, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
             except yaml.YAMLError as exc:

@@ -33,7 +33,7 @@ BANK_TEMPLATES = {
     "opinions.md": "# Opinions\n\nPreferences and judgments, with confidence and evidence.\n",
 }
 
-GITIGNORE = "# memfold's derived index: rebuilt from the Markdown with `memfold index --full`\n.memory/\n"
+GITIGNORE = "# memfold's derived index, rebuilt by `memfold index --full`\n.memory/\n"
 
 READ_ROOTS = ("memory", "bank")
 

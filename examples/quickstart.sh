@@ -1,0 +1,30 @@
+#!/bin/sh
+# memfold quickstart: a demo workspace, a few facts, the index, and its status.
+# Usage: sh examples/quickstart.sh [WORKSPACE_DIR]   (needs `memfold` on PATH)
+set -eu
+MEMFOLD_WORKSPACE="${1:-$(mktemp -d)/demo}"
+MEMFOLD_NOW="2025-11-30T09:00"       # a fixed "now", so the demo is reproducible
+export MEMFOLD_WORKSPACE MEMFOLD_NOW
+
+echo "== memfold init $MEMFOLD_WORKSPACE"
+memfold init
+
+echo "== memfold retain (three facts into the 2025-11-27 log)"
+memfold retain --date 2025-11-27 \
+  "W @Peter: Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy's birthday." \
+  "B @warelay: Fixed the Baileys WS crash by wrapping the connection.update handler in try/catch." \
+  "O(c=0.95) @Peter: Prefers concise replies (<1500 chars) on WhatsApp; long content goes into files."
+
+echo "== memfold retain (from stdin, into today's log)"
+printf '%s\n' \
+  "W @warelay: The gateway runs on Node 22 in production." \
+  "B @Hà-Nội: Booked the team offsite in Hà Nội for March." | memfold retain
+
+echo "== the daily log, as a person reads it"
+cat "$MEMFOLD_WORKSPACE/memory/2025-11-27.md"
+
+echo "== memfold index"
+memfold index
+
+echo "== memfold status"
+memfold status
