@@ -229,6 +229,124 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"{label:<10} {value}")
 
 
+@cli.command()
+@click.argument("query")
+@click.option("--k", "k", default=25, show_default=True, help="How many results at most.")
+@click.option("--since", metavar="SPEC", help="Only facts from this time on: 30d, 2w, 6m, 1y, "
+              "2025-11-27, 2025-11, today, yesterday, last week, this month.")
+@click.option("--until", metavar="SPEC", help="Only facts up to this time (same forms).")
+@click.option("--kind", "kinds", metavar="W,B,O,S",
+              help="Only these kinds (letters or world,experience,opinion,observation,text).")
+@click.option("--entity", "entities", multiple=True, metavar="NAME",
+              help="Only facts linked to this entity (repeatable).")
+@click.option("--all", "include_all", is_flag=True,
+              help="Include superseded and expired facts, flagged.")
+@click.option("--budget", type=int, metavar="TOKENS",
+              help="Pack whole results, best first, into about this many tokens (4 chars each).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str | None,
+           kinds: str | None, entities: tuple[str, ...], include_all: bool, budget: int | None,
+           as_json: bool) -> None:
+    """Find facts and notes for QUERY, ranked, each citing its file and line.
+
+    QUERY is plain text: words (stop words dropped), "quoted phrases", @Entity names, and
+    time phrases like "around Nov 27", "in November 2025", "last week", "since Monday".
+    Files edited since the last sync are synced first.
+
+    \b
+    Examples:
+      memfold recall "what does Peter prefer"
+      memfold recall "Baileys crash" --since 30d --kind B --json
+      memfold recall "what happened around Nov 27" --budget 400
+    """
+    from .model import render_hit
+
+    memory = open_memory(ctx)
+    result = memory.recall(query, k=k, since=since, until=until, kinds=kinds,
+                           entities=entities, include_all=include_all, budget=budget)
+    show_notices(memory)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    for hit in result.hits:
+        click.echo(render_hit(hit))
+    if not result.hits:
+        synced = result.sync.touched if result.sync else 0
+        click.echo(f"no results (index up to date: {synced} files synced just now; "
+                   f"{result.total_warnings} parse warnings)", err=True)
+    elif result.truncated:
+        click.echo(f"({result.truncated} more results left out to fit --budget {budget})",
+                   err=True)
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--k", "k", default=50, show_default=True, help="How many facts at most.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def about(ctx: click.Context, name: str, k: int, as_json: bool) -> None:
+    """Everything memory holds about an entity: its page and its facts, newest first.
+
+    NAME matches case- and accent-insensitively, and through a page's aliases.
+
+    \b
+    Example:
+      memfold about Peter
+    """
+    from .model import render_hit
+
+    memory = open_memory(ctx)
+    result = memory.about(name, k=k)
+    show_notices(memory)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    if result.key is None:
+        click.echo(f"no memory of {name!r} yet", err=True)
+        return
+    aliases = f" (also: {', '.join(result.aliases)})" if result.aliases else ""
+    click.echo(f"@{result.name}{aliases}  page: {result.page or 'none yet'}")
+    for hit in result.hits:
+        click.echo(render_hit(hit))
+
+
+@cli.command()
+@click.argument("fact_id", metavar="ID")
+@click.option("--strict", is_flag=True,
+              help="Fail if the fact's file changed since indexing, instead of re-syncing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool) -> None:
+    """Show one fact with its provenance: file, line, file hash, kind, confidence, status.
+
+    \b
+    Example:
+      memfold show k3x9q2ma --json
+    """
+    memory = open_memory(ctx)
+    hit = memory.get(fact_id, strict=strict)
+    show_notices(memory)
+    fact = hit.fact
+    data = hit.to_dict()
+    data.update(path=fact.path, line=fact.line, end_line=fact.end_line, sha256=hit.sha256,
+                params=dict(fact.params), importance=fact.importance,
+                explicit_id=fact.explicit_id)
+    if as_json:
+        emit_json(data)
+        return
+    for key in ("id", "kind", "content", "entities", "source", "sha256", "timestamp",
+                "valid_from", "valid_until", "confidence", "importance", "status", "params"):
+        value = data[key]
+        if value in (None, [], {}):
+            continue
+        if isinstance(value, list):
+            value = " ".join(f"@{v}" for v in value)
+        elif isinstance(value, dict):
+            value = ", ".join(f"{k}={v}" for k, v in value.items())
+        click.echo(f"{key:<12} {value}")
+
+
 class LazyGroup(click.Group):
     """A command group whose subcommands live in a module imported only when used."""
 

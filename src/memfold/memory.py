@@ -27,11 +27,29 @@ from pathlib import Path
 from types import TracebackType
 
 from . import config
-from .errors import BadInput, MemfoldError
+from .errors import BadInput, MemfoldError, SourceChanged, UnknownId
 from .index.base import DocChange, Progress
 from .index.sqlite import SqliteIndex
 from .index.sync import freshness, sync
-from .model import FileStamp, ParseWarning, RetainResult, StatusReport, SyncReport
+from .model import (
+    KIND_LETTERS,
+    KINDS,
+    AboutResult,
+    FileStamp,
+    Hit,
+    Interval,
+    ParseWarning,
+    RecallResult,
+    RetainResult,
+    StatusReport,
+    SyncReport,
+)
+from .query import plan_query
+from .ranking import confidence_of
+from .recall import RecallOptions
+from .recall import about as about_entity
+from .recall import recall as run_recall
+from .timeparse import TimeSpecError, parse_spec
 from .workspace.files import append_durably, replace_atomically
 from .workspace.format import (
     Bullet,
@@ -217,6 +235,92 @@ class Memory:
         first_line = len(split_lines(existing)) + 1 if existing else 1
         return (parse_document(rel, after), stamp), first_line
 
+    # -- recall ------------------------------------------------------------------------
+
+    def recall(
+        self,
+        query: str,
+        *,
+        k: int = 25,
+        since: str | date | None = None,
+        until: str | date | None = None,
+        kinds: Sequence[str] | str | None = None,
+        entities: Sequence[str] = (),
+        include_all: bool = False,
+        budget: int | None = None,
+        now: datetime | str | None = None,
+    ) -> RecallResult:
+        """Ranked, cited facts for a query; files changed since the last sync are synced first.
+
+        `since`/`until` take specs like "30d", "2025-11", "last week"; `kinds` takes
+        world/experience/opinion/observation/text or W/B/O/S; `budget` packs whole results
+        up to about that many tokens (four characters per token).
+        """
+        if not isinstance(query, str) or not query.strip():
+            raise BadInput("the query is empty; say what to recall, e.g. 'where does Peter live'")
+        if k < 1:
+            raise BadInput(f"--k must be at least 1, not {k}")
+        if budget is not None and budget < 1:
+            raise BadInput(f"--budget must be a positive number of tokens, not {budget}")
+        moment = self.now(now)
+        today = moment.date()
+        window = _spec_window(since, until, today)
+        options = RecallOptions(k=k, kinds=parse_kinds(kinds), entities=tuple(entities),
+                                window=window, include_all=include_all, budget=budget)
+        report = self.refresh()
+        plan = plan_query(query, today=today)
+        ranked = run_recall(self.index_backend, plan, options)
+        return RecallResult(
+            query=query, as_of=moment.isoformat(timespec="seconds"), hits=tuple(ranked.hits),
+            sync=report, total_warnings=self.index_backend.counts().warnings,
+            window=ranked.window, entities=ranked.entities, truncated=ranked.truncated)
+
+    def about(self, name: str, *, k: int = 50) -> AboutResult:
+        """An entity's page and its linked facts, newest first ("tell me about X")."""
+        if not name.strip().lstrip("@"):
+            raise BadInput("give an entity name, e.g. `memfold about Peter`")
+        self.refresh()
+        return about_entity(self.index_backend, name.strip(), k=k)
+
+    def get(self, fact_id: str, *, strict: bool = False) -> Hit:
+        """One fact by id, with its provenance.
+
+        If the fact's file changed since it was indexed, the file is synced first; with
+        `strict=True` a SourceChanged error is raised instead.
+        """
+        fact_id = fact_id.strip().lstrip("^")
+        backend = self.index_backend
+        found = backend.by_id(fact_id)
+        if not found:
+            self.refresh()
+            found = backend.by_id(fact_id)
+        if not found:
+            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+        candidate = found[0]
+        path = candidate.fact.path
+        if self._changed_since_indexed(path):
+            if strict:
+                raise SourceChanged(f"{path} changed since it was indexed; run `memfold index` "
+                                    "(or get without strict) to read the current version")
+            sync(self.workspace, backend, only=[path])
+            found = backend.by_id(fact_id)
+            if not found:
+                raise UnknownId(f"fact {fact_id!r} is no longer in {path}")
+            candidate = found[0]
+        fact = candidate.fact
+        return Hit(fact=fact, score=0.0, why="by id",
+                   confidence=confidence_of(fact.kind, fact.confidence), sha256=candidate.sha256)
+
+    def refresh(self) -> SyncReport:
+        """Sync what changed on disk since the last sync (a stat per file when nothing did)."""
+        return sync(self.workspace, self.index_backend)
+
+    def _changed_since_indexed(self, path: str) -> bool:
+        known = self.index_backend.stamps().get(path)
+        on_disk = self.workspace.stat_some({path}).get(path)
+        return known is None or on_disk is None or (
+            (known.size, known.mtime_ns) != (on_disk.size, on_disk.mtime_ns))
+
     # -- index and status ---------------------------------------------------------------
 
     def index(self, *, full: bool = False, progress: Progress | None = None) -> SyncReport:
@@ -242,3 +346,40 @@ class Memory:
     def warnings(self) -> list[ParseWarning]:
         """Every parse warning the index holds, by path and line."""
         return self.index_backend.warnings()
+
+
+def parse_kinds(kinds: Sequence[str] | str | None) -> tuple[str, ...]:
+    """W,B,O,S or world,experience,opinion,observation,text -> the kinds' full names."""
+    if kinds is None:
+        return ()
+    items = kinds.split(",") if isinstance(kinds, str) else list(kinds)
+    out: list[str] = []
+    for item in (i.strip() for i in items):
+        if not item:
+            continue
+        name = KIND_LETTERS.get(item.upper(), item.lower()) if len(item) == 1 else item.lower()
+        if name not in KINDS:
+            raise BadInput(f"unknown kind {item!r}; use W, B, O, S or "
+                           "world, experience, opinion, observation, text")
+        out.append(name)
+    return tuple(dict.fromkeys(out))
+
+
+def _spec_window(since: str | date | None, until: str | date | None,
+                 today: date) -> Interval | None:
+    if since is None and until is None:
+        return None
+    try:
+        start = _spec(since, today).start if since is not None else None
+        end = _spec(until, today).end if until is not None else None
+    except TimeSpecError as exc:
+        raise BadInput(str(exc)) from None
+    if start and end and start > end:
+        raise BadInput(f"--since {since} is after --until {until}")
+    return Interval(start, end)
+
+
+def _spec(value: str | date, today: date) -> Interval:
+    if isinstance(value, date):
+        return Interval(value, value)
+    return parse_spec(value, today=today)

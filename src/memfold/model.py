@@ -201,3 +201,112 @@ def fact_dict(f: Fact) -> dict[str, Any]:
         "date": f.day.isoformat() if f.day else None,
         "source": f.source,
     }
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One recall result: a fact, its score, and why it matched."""
+
+    fact: Fact
+    score: float
+    why: str
+    confidence: float
+    status: str = "active"
+    sha256: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        f = self.fact
+        return {
+            "id": f.id,
+            "kind": f.kind,
+            "timestamp": f.day.isoformat() if f.day else None,
+            "entities": list(f.entities),
+            "content": f.content,
+            "source": f.source,
+            "score": round(self.score, 4),
+            "status": self.status,
+            "confidence": round(self.confidence, 3),
+            "why": self.why,
+            "valid_from": f.valid.start.isoformat() if f.valid and f.valid.start else None,
+            "valid_until": f.valid.end.isoformat() if f.valid and f.valid.end else None,
+        }
+
+    def tokens(self) -> int:
+        """The budget estimate for this result: about four characters per token."""
+        return estimate_tokens(render_hit(self))
+
+
+def estimate_tokens(text: str) -> int:
+    return (len(text) + 3) // 4
+
+
+def render_hit(hit: Hit) -> str:
+    """The compact one-line form of a result, ending with its source."""
+    f = hit.fact
+    letter = LETTER_OF_KIND.get(f.kind, "T")
+    when = f.day.isoformat() if f.day else "-"
+    if f.valid:
+        when += f" valid {f.valid}"
+    names = "".join(f" @{n}" for n in f.entities)
+    flag = "" if hit.status == "active" else f" [{hit.status}]"
+    content = " ".join(f.content.split())
+    return f"[{letter} {when} c={hit.confidence:.2f}]{flag}{names} {content}  {f.source}"
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    """The answer to a recall: ranked hits plus what the index did before answering."""
+
+    query: str
+    as_of: str
+    hits: tuple[Hit, ...]
+    sync: SyncReport | None
+    total_warnings: int
+    window: Interval | None = None
+    entities: tuple[str, ...] = ()
+    truncated: int = 0  # results left out to stay within the budget
+
+    def to_dict(self) -> dict[str, Any]:
+        sync = self.sync
+        return {
+            "query": self.query,
+            "as_of": self.as_of,
+            "results": [h.to_dict() for h in self.hits],
+            "window": {"start": _iso(self.window.start), "end": _iso(self.window.end)}
+            if self.window else None,
+            "entities": list(self.entities),
+            "omitted_for_budget": self.truncated,
+            "index": {
+                "synced_files": sync.touched if sync else 0,
+                "added": list(sync.added) if sync else [],
+                "changed": list(sync.changed) if sync else [],
+                "removed": list(sync.removed) if sync else [],
+                "warnings": [warning_dict(w) for w in sync.warnings] if sync else [],
+                "total_warnings": self.total_warnings,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class AboutResult:
+    """Everything memory holds about one entity: its page and its facts, newest first."""
+
+    name: str
+    key: str | None
+    page: str | None
+    aliases: tuple[str, ...]
+    hits: tuple[Hit, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "entity": self.name,
+            "key": self.key,
+            "found": self.key is not None,
+            "page": self.page,
+            "aliases": list(self.aliases),
+            "results": [h.to_dict() for h in self.hits],
+        }
+
+
+def _iso(day: date | None) -> str | None:
+    return day.isoformat() if day else None

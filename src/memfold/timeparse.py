@@ -9,7 +9,7 @@ the clock.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from .model import Interval
 
@@ -97,11 +97,217 @@ def extract_interval(content: str, *, default_year: int) -> Interval | None:
         if m1 and m2:
             return _build(m1, int(m.group(2)), int(y1) if y1 else None,
                           m2, int(m.group(5)), int(y2) if y2 else None, default_year)
-    if m := DAY_FIRST_RANGE.search(content):
+    for m in DAY_FIRST_RANGE.finditer(content):
+        if _modal_may(m.group(2), m.group(5)) and not (m.group(3) or m.group(6)):
+            continue  # "Steps 1-2 may need sudo": the verb, not the month
         m2 = _month(m.group(5))
         m1 = _month(m.group(2)) or m2
         y1, y2 = m.group(3), m.group(6)
         if m1 and m2:
             return _build(m1, int(m.group(1)), int(y1) if y1 else None,
                           m2, int(m.group(4)), int(y2) if y2 else None, default_year)
+        return None
     return None
+
+
+def _modal_may(first: str | None, second: str) -> bool:
+    """Whether the only month word in a day-first range is a lowercase "may" (a verb after a
+    range of numbers far more often than a month)."""
+    return second == "may" and first in (None, "may")
+
+
+# -- relative times: --since/--until specs and time phrases inside queries -------------
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+AROUND_DAYS = 3
+_AMOUNT = re.compile(r"(\d+)\s*(d|w|m|y)", re.IGNORECASE)
+_UNIT_WORDS = {"day": "d", "days": "d", "week": "w", "weeks": "w", "month": "m",
+               "months": "m", "year": "y", "years": "y"}
+
+
+class TimeSpecError(ValueError):
+    """A time expression that cannot be read; the message lists the accepted forms."""
+
+
+SPEC_FORMS = ("30d, 2w, 6m, 1y, 2025-11-27, 2025-11, 2025, today, yesterday, "
+              "this week, last week, this month, last month, this year, last year, a weekday")
+
+
+def _month_end(year: int, month: int) -> date:
+    first_next = date(year + month // 12, month % 12 + 1, 1)
+    return first_next - timedelta(days=1)
+
+
+def _minus_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 - months
+    year, month = divmod(index, 12)
+    return date(year, month + 1, min(day.day, _month_end(year, month + 1).day))
+
+
+def _ago(today: date, amount: int, unit: str) -> date:
+    unit = unit.lower()
+    if unit == "d":
+        return today - timedelta(days=amount)
+    if unit == "w":
+        return today - timedelta(weeks=amount)
+    if unit == "m":
+        return _minus_months(today, amount)
+    return _minus_months(today, 12 * amount)
+
+
+def _named_period(text: str, today: date) -> Interval | None:
+    """today, yesterday, this/last week|month|year, and weekday names (the latest one)."""
+    word = " ".join(text.lower().split())
+    monday = today - timedelta(days=today.weekday())
+    periods = {
+        "today": (today, today),
+        "yesterday": (today - timedelta(days=1), today - timedelta(days=1)),
+        "this week": (monday, today),
+        "last week": (monday - timedelta(days=7), monday - timedelta(days=1)),
+        "this month": (today.replace(day=1), today),
+        "last month": (_minus_months(today.replace(day=1), 1),
+                       today.replace(day=1) - timedelta(days=1)),
+        "this year": (date(today.year, 1, 1), today),
+        "last year": (date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)),
+    }
+    if word in periods:
+        return Interval(*periods[word])
+    if word in WEEKDAYS:
+        back = (today.weekday() - WEEKDAYS.index(word)) % 7
+        day = today - timedelta(days=back)
+        return Interval(day, day)
+    return None
+
+
+def _latest_month_day(month: int, day: int, today: date) -> date | None:
+    """The most recent `month`/`day` not after today (a date written without a year)."""
+    for year in (today.year, today.year - 1):
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            continue
+        if candidate <= today:
+            return candidate
+    return None
+
+
+def _latest_month(month: int, today: date) -> int:
+    return today.year if month <= today.month else today.year - 1
+
+
+def parse_spec(spec: str, *, today: date) -> Interval:
+    """A --since/--until value as an interval of days (since takes its start, until its end).
+
+    Raises TimeSpecError for anything else, naming the forms that are accepted.
+    """
+    text = " ".join(spec.strip().lower().split())
+    if m := _AMOUNT.fullmatch(text):
+        return Interval(_ago(today, int(m.group(1)), m.group(2)), today)
+    if named := _named_period(text, today):
+        return named
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) and (day := parse_iso_day(text)):
+        return Interval(day, day)
+    if m := re.fullmatch(r"(\d{4})-(\d{2})", text):
+        year, month = int(m.group(1)), int(m.group(2))
+        if 1 <= month <= 12:
+            return Interval(date(year, month, 1), _month_end(year, month))
+    if re.fullmatch(r"\d{4}", text) and 1 <= int(text) <= 9999:
+        return Interval(date(int(text), 1, 1), date(int(text), 12, 31))
+    found = find_time_phrase(text, today=today)
+    if found and found[1] == (0, len(text)):
+        return found[0]
+    raise TimeSpecError(f"cannot read time {spec!r}; use one of: {SPEC_FORMS}")
+
+
+# Time phrases inside a query.  Each pattern yields an interval; the matched text is removed
+# from the words that are searched for.
+_DATE_WORDS = (
+    rf"(?:{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\.?(?:,?\s+\d{{4}})?"
+    rf"|{_MONTH}\.?(?:\s+\d{{4}})?"
+    r"|\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|(?<!\d)\d{4}(?!\d)"
+    r"|today|yesterday|(?:this|last)\s+(?:week|month|year)"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+)
+_PHRASE = re.compile(
+    rf"\b(?P<prep>around|about|near|since|after|before|until|in|during|on|from)?\s*"
+    rf"(?P<date>{_DATE_WORDS})\b"
+    r"|\b(?:in\s+the\s+)?(?:past|last)\s+(?P<n>\d+)\s+(?P<unit>days?|weeks?|months?|years?)\b",
+    re.IGNORECASE,
+)
+
+
+def _date_words(text: str, today: date) -> Interval | None:
+    """One date expression (as matched by _DATE_WORDS) to an interval."""
+    word = " ".join(text.lower().replace(",", " ").split())
+    if named := _named_period(word, today):
+        return named
+    try:
+        return parse_spec(word, today=today) if re.match(r"\d{4}", word) else _month_words(
+            word, today)
+    except TimeSpecError:
+        return None
+
+
+def _month_words(word: str, today: date) -> Interval | None:
+    parts = word.replace(".", "").split()
+    numbers = [p for p in parts if p[0].isdigit()]
+    names = [p for p in parts if not p[0].isdigit()]
+    month = MONTHS.get(names[0]) if names else None
+    if month is None:
+        return None
+    years = [int(p) for p in numbers if len(p) == 4]
+    days = [int(re.sub(r"\D", "", p)) for p in numbers if len(p) != 4]
+    if days:
+        if years:
+            try:
+                day = date(years[0], month, days[0])
+            except ValueError:
+                return None
+        else:
+            found = _latest_month_day(month, days[0], today)
+            if found is None:
+                return None
+            day = found
+        return Interval(day, day)
+    year = years[0] if years else _latest_month(month, today)
+    return Interval(date(year, month, 1), _month_end(year, month))
+
+
+def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, int]] | None:
+    """The first time phrase in a query: its interval and the span of text it occupies.
+
+    "around Nov 27" widens the day by three days each side; "since X" runs from X to today;
+    "before X" ends the day before X; "in November 2025" is the month; "last week" is the
+    previous Monday to Sunday.
+    """
+    for m in _PHRASE.finditer(query):
+        if m.group("n"):
+            start = _ago(today, int(m.group("n")), _UNIT_WORDS[m.group("unit").lower()][0])
+            return Interval(start, today), m.span()
+        interval = _date_words(m.group("date"), today)
+        if interval is None or _is_plain_word(m):
+            continue
+        prep = (m.group("prep") or "").lower()
+        if prep in ("around", "about", "near"):
+            assert interval.start and interval.end
+            interval = Interval(interval.start - timedelta(days=AROUND_DAYS),
+                                interval.end + timedelta(days=AROUND_DAYS))
+        elif prep in ("since", "after", "from"):
+            interval = Interval(interval.start, today)
+        elif prep in ("before", "until"):
+            assert interval.start
+            interval = Interval(None, interval.start - timedelta(days=1))
+        return interval, m.span()
+    return None
+
+
+def _is_plain_word(m: re.Match[str]) -> bool:
+    """Words that are dates only after a preposition: "in 2024" but not "1500 chars",
+    "in May" but not "may I", "since Monday" but not "Monday notes"."""
+    text = m.group("date").lower().rstrip(".")
+    if re.fullmatch(r"\d{4}", text) and not 1900 <= int(text) <= 2100:
+        return True
+    if m.group("prep"):
+        return False
+    return bool(re.fullmatch(r"\d{4}", text)) or text in WEEKDAYS or text in MONTHS

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..model import FileStamp, ParsedDoc, ParseWarning
+from ..model import Fact, FileStamp, Interval, ParsedDoc, ParseWarning
 
 DocChange = tuple[ParsedDoc, FileStamp]
 Progress = Callable[[int], None]
@@ -25,6 +25,33 @@ class IndexCounts:
     entities: int
     chunks: int
     warnings: int
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Restrictions every search honours: kinds, a time window, required entities."""
+
+    kinds: tuple[str, ...] = ()
+    window: Interval | None = None
+    entity_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A fact found by a search, with what the ranking needs to know about it."""
+
+    fact: Fact
+    bm25: float | None  # FTS5 bm25 (lower is better); None when found another way
+    links: tuple[str, ...]  # keys of the entities the fact is linked to
+    sha256: str  # the file's hash when it was indexed
+
+
+@dataclass(frozen=True)
+class EntityInfo:
+    key: str
+    name: str
+    page: str | None  # bank/entities/<Slug>.md when the entity has a page
+    aliases: tuple[str, ...]
 
 
 class IndexBackend(Protocol):
@@ -58,6 +85,26 @@ class IndexBackend(Protocol):
         ...
 
     def meta(self, key: str) -> str | None: ...
+
+    def resolve_names(self, keys: Sequence[str]) -> dict[str, str]:
+        """Which of these keys name a known entity (directly or as an alias): key -> entity."""
+        ...
+
+    def entity(self, key: str) -> EntityInfo | None: ...
+
+    def lexical(self, fts: str, filters: Filters, limit: int) -> list[Candidate]:
+        """Facts matching an FTS5 expression, best BM25 first."""
+        ...
+
+    def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
+        """Facts linked to any of these entities, newest first."""
+        ...
+
+    def recent(self, filters: Filters, limit: int) -> list[Candidate]:
+        """Facts within the filters, newest first (for queries that only name a time)."""
+        ...
+
+    def by_id(self, fact_id: str) -> list[Candidate]: ...
 
     def dump(self) -> list[tuple[object, ...]]:
         """Every indexed row in a canonical order: two indexes of the same files compare equal."""

@@ -19,12 +19,15 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
+from datetime import date
 from pathlib import Path
+from typing import Any
 
 from ..errors import IndexError_
-from ..model import TEXT, FileStamp, ParseWarning
+from ..model import TEXT, Fact, FileStamp, Interval, ParseWarning
 from ..names import entity_key, fold_for_index
-from .base import DocChange, IndexCounts
+from ..timeparse import parse_iso_day
+from .base import Candidate, DocChange, EntityInfo, Filters, IndexCounts
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 30.0
@@ -47,7 +50,7 @@ CREATE TABLE aliases (path TEXT NOT NULL, entity TEXT NOT NULL, key TEXT NOT NUL
                       name TEXT NOT NULL);
 CREATE TABLE warnings (path TEXT NOT NULL, line INTEGER NOT NULL, message TEXT NOT NULL);
 CREATE VIRTUAL TABLE facts_fts USING fts5(
-    body, names, tokenize = 'unicode61 remove_diacritics 2'
+    body, names, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 CREATE VIEW chunks AS SELECT * FROM facts WHERE kind = 'text';
 CREATE VIEW entities AS
@@ -290,6 +293,74 @@ class SqliteIndex:
                                (fact_id,))
         return [f"{path}#L{line}" for path, line in rows]
 
+    # -- search -----------------------------------------------------------------------
+
+    def resolve_names(self, keys: Sequence[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for chunk in _chunks(list(dict.fromkeys(keys)), 500):
+            marks = _marks(chunk)
+            for key, entity in self.db.execute(
+                f"SELECT key, entity FROM aliases WHERE key IN ({marks})"  # noqa: S608
+                f" UNION SELECT DISTINCT key, key FROM fact_entities WHERE key IN ({marks})",
+                [*chunk, *chunk],
+            ):
+                found.setdefault(key, entity)
+        return found
+
+    def entity(self, key: str) -> EntityInfo | None:
+        row = self.db.execute("SELECT key, name FROM entities WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        pages = self.db.execute("SELECT path, name FROM aliases WHERE entity = ? "
+                                "ORDER BY path, rowid", (key,)).fetchall()
+        page = pages[0][0] if pages else None
+        names = tuple(dict.fromkeys(name for path, name in pages if path == page))
+        return EntityInfo(key=key, name=names[0] if names else row[1], page=page,
+                          aliases=names[1:])
+
+    def lexical(self, fts: str, filters: Filters, limit: int) -> list[Candidate]:
+        where, params = _where(filters)
+        sql = (f"SELECT {FACT_COLUMNS}, bm25(facts_fts, 1.0, 0.5) FROM facts_fts"  # noqa: S608
+               " JOIN facts f ON f.rowid = facts_fts.rowid JOIN files ON files.path = f.path"
+               f" WHERE facts_fts MATCH ? {where} ORDER BY 17, f.day DESC, f.path, f.line"
+               " LIMIT ?")
+        return self._candidates(sql, [fts, *params, limit])
+
+    def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
+        if not keys:
+            return []
+        where, params = _where(filters)
+        sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
+               f" WHERE f.rowid IN (SELECT fact FROM fact_entities WHERE key IN ({_marks(keys)}))"
+               f" {where} ORDER BY f.day IS NULL, f.day DESC, f.path, f.line LIMIT ?")
+        return self._candidates(sql, [*keys, *params, limit])
+
+    def recent(self, filters: Filters, limit: int) -> list[Candidate]:
+        where, params = _where(filters)
+        sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
+               f" WHERE 1 {where} ORDER BY f.day IS NULL, f.day DESC, f.path, f.line LIMIT ?")
+        return self._candidates(sql, [*params, limit])
+
+    def by_id(self, fact_id: str) -> list[Candidate]:
+        sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
+               " WHERE f.id = ? ORDER BY f.path, f.line")
+        return self._candidates(sql, [fact_id])
+
+    def _candidates(self, sql: str, params: Sequence[object]) -> list[Candidate]:
+        try:
+            rows = self.db.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            raise IndexError_(f"search failed: {exc}") from exc
+        links: dict[int, list[str]] = {}
+        for chunk in _chunks([row[0] for row in rows], 500):
+            for fact, key in self.db.execute(
+                f"SELECT fact, key FROM fact_entities WHERE fact IN ({_marks(chunk)})",  # noqa: S608
+                chunk,
+            ):
+                links.setdefault(fact, []).append(key)
+        return [Candidate(fact=_fact(row), bm25=row[16], links=tuple(links.get(row[0], ())),
+                          sha256=row[15]) for row in rows]
+
     def warnings(self) -> list[ParseWarning]:
         rows = self.db.execute("SELECT path, line, message FROM warnings ORDER BY path, line")
         return [ParseWarning(*row) for row in rows]
@@ -314,3 +385,55 @@ class SqliteIndex:
 
     def close(self) -> None:
         self.db.close()
+
+
+FACT_COLUMNS = (
+    "f.rowid, f.id, f.kind, f.content, f.path, f.line, f.end_line, f.entities, f.params,"
+    " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit, files.sha256"
+)
+
+
+def _fact(row: Sequence[object]) -> Fact:
+    start, end = _day(row[11]), _day(row[12])
+    return Fact(
+        id=str(row[1]), kind=str(row[2]), content=str(row[3]), path=str(row[4]),
+        line=int(row[5]), end_line=int(row[6]),  # type: ignore[call-overload]
+        entities=tuple(json.loads(str(row[7]))),
+        params=json.loads(str(row[8])) if row[8] else {},
+        confidence=row[9], importance=row[10],  # type: ignore[arg-type]
+        valid=Interval(start, end) if start or end else None,
+        day=_day(row[13]), explicit_id=bool(row[14]),
+    )
+
+
+def _day(value: object) -> date | None:
+    return parse_iso_day(value) if isinstance(value, str) else None
+
+
+def _marks(items: Sequence[object]) -> str:
+    return ", ".join("?" * len(items))
+
+
+def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _where(filters: Filters) -> tuple[str, list[object]]:
+    """SQL conditions (placeholders only) for the filters, to append after a WHERE."""
+    clauses: list[str] = []
+    params: list[object] = []
+    if filters.kinds:
+        clauses.append(f"f.kind IN ({_marks(filters.kinds)})")
+        params.extend(filters.kinds)
+    if filters.window and filters.window.end:
+        clauses.append("COALESCE(f.valid_from, f.day) <= ?")
+        params.append(filters.window.end.isoformat())
+    if filters.window and filters.window.start:
+        clauses.append("COALESCE(f.valid_until, f.day) >= ?")
+        params.append(filters.window.start.isoformat())
+    if filters.entity_keys:
+        clauses.append("f.rowid IN (SELECT fact FROM fact_entities WHERE key IN "  # noqa: S608
+                       f"({_marks(filters.entity_keys)}))")
+        params.extend(filters.entity_keys)
+    return "".join(f" AND {c}" for c in clauses), params

@@ -1,0 +1,110 @@
+"""Reading a recall query: the words to search, the names, the time and the intent.
+
+Pure functions of the query text and `today`.  The user's text never reaches FTS5 as syntax:
+every word is quoted, so quotes, `*`, `-`, `^`, `:`, parentheses, NEAR and AND/OR/NOT are
+plain words, and a phrase in double quotes is searched as a phrase.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from .model import Interval
+from .names import entity_key, fold_for_index
+from .timeparse import find_time_phrase
+
+MAX_TERMS = 64
+MAX_QUERY_CHARS = 4000  # longer queries are cut here (the first words carry the question)
+WORD = re.compile(r"\w+")
+PHRASE = re.compile(r'"([^"]+)"')
+MENTION = re.compile(r"(?<![\w@])@([\w][\w.\-]*)")
+ABOUT = re.compile(
+    r"^\s*(?:tell\s+me\s+(?:everything\s+|more\s+)?about|what\s+do\s+(?:you|we|i)\s+know\s+about"
+    r"|who\s+is|who's|who\s+was)\s+(?P<name>.+?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+OPINION_WORDS = frozenset(
+    "prefer prefers preferred preference preferences like likes liked love loves loved hate "
+    "hates dislike dislikes think thinks thought opinion opinions favorite favourite feel "
+    "feels enjoy enjoys want wants wish believe believes view views taste".split()
+)
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are aren as at be because been
+    before being below between both but by can cannot could couldn did didn do does doesn
+    doing don down during each few for from further had hadn has hasn have haven having he
+    her here hers herself him himself his how i if in into is isn it its itself just let me
+    more most mustn my myself no nor not now of off on once only or other ought our ours
+    ourselves out over own same shan she should shouldn so some such than that the their
+    theirs them themselves then there these they this those through to too under until up
+    very was wasn we were weren what when where which while who whom why will with won would
+    wouldn you your yours yourself yourselves s t d ll m re ve y also ever tell know
+    anything something thing things much many get got did does really""".split()
+)
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """What a query asks for, before any index is consulted."""
+
+    text: str
+    terms: tuple[str, ...]  # single words to match, stop words dropped
+    phrases: tuple[str, ...]  # quoted phrases, matched as phrases
+    mentions: tuple[str, ...]  # explicit @names
+    name_keys: tuple[str, ...]  # entity keys of word n-grams, to detect names like "Peter"
+    window: Interval | None  # a time phrase in the query ("around Nov 27")
+    about: str | None  # "tell me about X" -> "X"
+    opinion: bool  # a question about preferences or judgments
+
+    def fts(self) -> str | None:
+        """The FTS5 expression: every term and phrase quoted, OR-ed for BM25 to rank."""
+        parts = [_quote(p) for p in self.phrases] + [_quote(t) for t in self.terms]
+        return " OR ".join(parts) if parts else None
+
+
+def _quote(text: str) -> str:
+    return '"' + fold_for_index(text).replace('"', '""') + '"'
+
+
+def plan_query(text: str, *, today: date) -> QueryPlan:
+    """Split a query into terms, phrases, names, a time window and an intent."""
+    text = text[:MAX_QUERY_CHARS]
+    about = None
+    if m := ABOUT.match(text):
+        about = m.group("name").lstrip("@").strip()
+    phrases = tuple(p.strip() for p in PHRASE.findall(text) if WORD.search(p))[:MAX_TERMS]
+    rest = PHRASE.sub(" ", text)
+    window = None
+    if found := find_time_phrase(rest, today=today):
+        window, (start, end) = found
+        rest = rest[:start] + " " + rest[end:]
+    mentions = tuple(dict.fromkeys(m.rstrip(".-") for m in MENTION.findall(rest)))
+    words = WORD.findall(rest)
+    lowered = [w.casefold() for w in words]
+    opinion = any(w in OPINION_WORDS for w in lowered)
+    terms = [w for w, low in zip(words, lowered, strict=True) if low not in STOP_WORDS]
+    if not terms and not phrases and not mentions and window is None:
+        terms = words  # a query of stop words only still searches for them
+    return QueryPlan(
+        text=text,
+        terms=tuple(dict.fromkeys(t.casefold() for t in terms))[:MAX_TERMS],
+        phrases=phrases,
+        mentions=mentions,
+        name_keys=_name_keys(words),
+        window=window,
+        about=about,
+        opinion=opinion,
+    )
+
+
+def _name_keys(words: list[str]) -> tuple[str, ...]:
+    """Entity keys of 1- to 3-word runs, so "Hà Nội" or "The Castle" can name an entity."""
+    keys: list[str] = []
+    for size in (3, 2, 1):
+        for start in range(len(words) - size + 1):
+            run = words[start : start + size]
+            if size == 1 and run[0].casefold() in STOP_WORDS:
+                continue
+            keys.append(entity_key(" ".join(run)))
+    return tuple(dict.fromkeys(k for k in keys if k))[: MAX_TERMS * 3]
