@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -24,7 +25,9 @@ from ..names import entity_key
 from ..timeparse import extract_interval, parse_iso_day
 
 HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+# Any indentation: a fence inside a (nested) list item is indented past three spaces, and
+# the fake bullets it holds must still not be read as facts.
+FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
 BULLET = re.compile(r"[ \t]*[-*+][ \t]+(.*)$")
 FACT = re.compile(
     r"(?P<letter>[A-Za-z])"
@@ -34,8 +37,7 @@ FACT = re.compile(
 )
 BLOCK_ID = re.compile(r"(?:^|[ \t])\^([a-z0-9]{6,})[ \t]*$")
 BLOCK_ID_SHAPE = re.compile(r"[a-z0-9]{6,}")
-SLUG = re.compile(r"[\w.\-]+")
-MENTION = re.compile(r"(?<![\w@.])@([\w][\w.\-]*)")
+MENTION_AT = re.compile(r"@(?=\w)")
 DAILY_NAME = re.compile(r"memory/(\d{4}-\d{2}-\d{2})\.md")
 
 RETAIN_HEADING = "retain"
@@ -88,8 +90,33 @@ def clean_slug(token: str) -> str:
     return token.rstrip(".-")
 
 
+def _slug_char(ch: str) -> bool:
+    """Letters, digits, `_ . -`, and combining marks: a decomposed "ë" (e + U+0308) or the
+    vowel signs of Indic scripts are part of the name they follow."""
+    return ch.isalnum() or ch in "_.-" or unicodedata.category(ch).startswith("M")
+
+
 def valid_slug(slug: str) -> bool:
-    return bool(SLUG.fullmatch(slug)) and any(ch.isalnum() for ch in slug)
+    return all(_slug_char(ch) for ch in slug) and any(ch.isalnum() for ch in slug)
+
+
+def find_mentions(content: str) -> list[str]:
+    """The @mentions in running text, as written (before `clean_slug`).
+
+    A mention starts with a word character right after `@`; the `@` must not follow a word
+    character, a combining mark, `@` or `.` (so `x@example.com` is an address, not a mention).
+    """
+    found: list[str] = []
+    for m in MENTION_AT.finditer(content):
+        at = m.start()
+        if at and (_slug_char(content[at - 1]) and content[at - 1] != "-"
+                   or content[at - 1] == "@"):
+            continue
+        end = m.end()
+        while end < len(content) and _slug_char(content[end]):
+            end += 1
+        found.append(content[m.end():end])
+    return found
 
 
 def _parse_params(text: str) -> tuple[dict[str, str], dict[str, object], list[str], list[str]]:
@@ -162,7 +189,7 @@ def parse_bullet(text: str) -> Bullet:
         if not valid_slug(slug):
             raise FactSyntaxError(f"entity {token!r} is not a name (letters, digits, - _ .)")
         names.append(slug)
-    names.extend(clean_slug(s) for s in MENTION.findall(content))
+    names.extend(clean_slug(s) for s in find_mentions(content))
     entities = _unique_entities(n for n in names if valid_slug(n))
     raw, values, errors, notes = _parse_params(m.group("params") or "")
     until = values.get("until")
@@ -199,7 +226,7 @@ def render_bullet(bullet: Bullet) -> str:
 
 
 def _mentions(content: str) -> set[str]:
-    return {clean_slug(s) for s in MENTION.findall(content)}
+    return {clean_slug(s) for s in find_mentions(content)}
 
 
 def derived_id(path: str, text: str, occurrence: int = 0) -> str:
@@ -439,7 +466,8 @@ def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> st
     if existing is None or not existing.strip():
         return f"# {title}\n\n## Retain\n{body}"
     lines = split_lines(existing)
-    fence, last_retain = _tail_state(lines)
+    body_start = _front_matter("", lines)[0]  # the parser skips front matter; so must we
+    fence, last_retain = _tail_state(lines[body_start:])
     prefix = "" if existing.endswith("\n") else "\n"
     if fence is not None:
         prefix += f"{fence}\n"

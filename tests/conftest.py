@@ -1,0 +1,115 @@
+"""Shared fixtures: a fresh workspace in tmp_path, a CLI runner bound to it, file hashing."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, settings
+
+from memfold.cli import cli
+from memfold.index.sqlite import SqliteIndex
+from memfold.index.sync import sync
+from memfold.memory import Memory
+from memfold.workspace.layout import Workspace
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.register_profile("dev", max_examples=300, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+DAY = "2025-11-27"
+DAILY = f"memory/{DAY}.md"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test sees the developer's MEMFOLD_* settings."""
+    for name in ("MEMFOLD_WORKSPACE", "MEMFOLD_NOW", "MEMFOLD_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """A freshly initialised workspace directory."""
+    root = tmp_path / "ws"
+    Memory.init(root)
+    return root
+
+
+@pytest.fixture
+def memory(workspace: Path) -> Memory:
+    with Memory.open(workspace) as mem:
+        yield mem  # type: ignore[misc]
+
+
+@dataclass
+class Cli:
+    """Runs `memfold` in-process with MEMFOLD_WORKSPACE pointing at `root`."""
+
+    root: Path
+
+    def __call__(self, *args: str, input: str | None = None,
+                 env: dict[str, str] | None = None) -> Result:
+        runner = CliRunner()
+        full_env = {"MEMFOLD_WORKSPACE": str(self.root), "MEMFOLD_NOW": None}
+        full_env.update(env or {})
+        return runner.invoke(cli, list(args), input=input, env=full_env,
+                             catch_exceptions=False)
+
+
+@pytest.fixture
+def run(workspace: Path) -> Cli:
+    """`run("retain", "W: x")` against the fresh workspace."""
+    return Cli(workspace)
+
+
+@pytest.fixture
+def run_in() -> Callable[[Path], Cli]:
+    """A runner bound to any directory (for missing or not yet created workspaces)."""
+    return Cli
+
+
+def markdown_hashes(root: Path) -> dict[str, tuple[str, int]]:
+    """sha256 and mtime of every Markdown file below `root` (hidden dirs included)."""
+    out = {}
+    for path in sorted(root.rglob("*.md")):
+        if path.is_file():
+            out[str(path.relative_to(root))] = (hashlib.sha256(path.read_bytes()).hexdigest(),
+                                                path.stat().st_mtime_ns)
+    return out
+
+
+def fresh_dump(root: Path, index_dir: Path) -> list[tuple[object, ...]]:
+    """The dump of an index built from nothing over the files of `root`, stored elsewhere."""
+    index = SqliteIndex(index_dir / "fresh.sqlite")
+    try:
+        sync(Workspace(root), index, full=True)
+        return index.dump()
+    finally:
+        index.close()
+
+
+def write(root: Path, rel: str, text: str | bytes) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, str):
+        path.write_text(text, encoding="utf-8", newline="")
+    else:
+        path.write_bytes(text)
+    return path
+
+
+def fact_rows(dump: Sequence[tuple[object, ...]]) -> list[tuple[object, ...]]:
+    return [row for row in dump if row[0] == "fact"]
