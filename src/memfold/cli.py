@@ -80,10 +80,11 @@ def cli(ctx: click.Context, workspace: str | None, as_of: str | None) -> None:
     index (.memory/index.sqlite) makes them searchable and is always rebuildable.
 
     \b
-    Start here:
+    Examples:
       memfold init ~/notes/agent
       export MEMFOLD_WORKSPACE=~/notes/agent
       memfold retain "W @Peter: Lives in Vienna." "O(c=0.9) @Peter: Prefers short replies."
+      memfold recall "what does Peter prefer"
       memfold status
     """
     ctx.ensure_object(dict)

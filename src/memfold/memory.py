@@ -19,6 +19,7 @@ import hashlib
 import os
 import re
 import secrets
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -38,6 +39,7 @@ from .model import (
     FileStamp,
     Hit,
     Interval,
+    ParsedDoc,
     ParseWarning,
     RecallResult,
     RetainResult,
@@ -62,10 +64,12 @@ from .workspace.format import (
     split_lines,
 )
 from .workspace.layout import Workspace
+from .workspace.watch import Watcher
 
 MAX_BULLET_CHARS = 20_000
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# C0 and C1 controls (tab aside) and the Unicode line and paragraph separators
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -121,6 +125,7 @@ class Memory:
         self.workspace = workspace
         self._now = now
         self._index: SqliteIndex | None = None
+        self._watcher: Watcher | None = None
 
     # -- opening ----------------------------------------------------------------------
 
@@ -150,6 +155,9 @@ class Memory:
         self.close()
 
     def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.close()
+            self._watcher = None
         if self._index is not None:
             self._index.close()
             self._index = None
@@ -188,16 +196,14 @@ class Memory:
         lines = [render_bullet(replace(b, block_id=b.block_id or new_block_id()))
                  for b in checked]
         rel = self.workspace.daily_path(day)
-        change, first_line = self._append(rel, day, lines)
-        doc, _ = change
+        doc, first_line, indexed = self._append(rel, day, lines)
         ids = {line.rsplit("^", 1)[1] for line in lines}
         facts = tuple(f for f in doc.facts if f.line >= first_line and f.id in ids)
-        indexed, warnings = True, []
-        try:
-            sync(self.workspace, self.index_backend, only=[rel], parsed=[change])
-        except (MemfoldError, OSError) as exc:
-            indexed = False
-            warnings.append(ParseWarning(rel, 0, f"stored, but the index was not updated: {exc}"))
+        warnings = [ParseWarning(rel, f.line, note) for f, b in zip(facts, checked, strict=False)
+                    for note in b.notes]
+        if not indexed:
+            warnings.append(ParseWarning(rel, first_line, "stored, but the index was not "
+                                         "updated; the next recall or `memfold index` will"))
         return RetainResult(path=rel, facts=facts, warnings=tuple(warnings), indexed=indexed)
 
     def _check_ids(self, bullets: Sequence[Bullet]) -> None:
@@ -209,10 +215,15 @@ class Memory:
             if where:
                 raise BadInput(f"block id ^{block_id} is already used at {where[0]}")
 
-    def _append(self, rel: str, day: date, lines: list[str]) -> tuple[DocChange, int]:
-        """Append under the write lock; the parsed file and the first line written."""
+    def _append(self, rel: str, day: date, lines: list[str]) -> tuple[ParsedDoc, int, bool]:
+        """Append under the write lock, then index the file before releasing it (so a slower
+        writer can never index an older version over a newer one).
+
+        Returns the parsed file, the first line written, and whether the index was updated.
+        """
         path = self.workspace.abspath(rel)
         try:
+            self.workspace.require_real_dir(path.parent)
             path.parent.mkdir(parents=True, exist_ok=True)
             with self.workspace.write_lock.held():
                 try:
@@ -227,13 +238,23 @@ class Memory:
                     append_durably(path, addition)
                 after = (before or b"") + addition
                 st = path.stat()
+                stamp = FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(after).hexdigest(),
+                                  time.time_ns())
+                doc = parse_document(rel, after)
+                indexed = self._index_quietly(rel, (doc, stamp))
         except OSError as exc:
             raise MemfoldError(f"could not write {rel}: {exc.strerror or exc}; "
                                "nothing was retained") from exc
-        stamp = FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(after).hexdigest(),
-                          time.time_ns())
         first_line = len(split_lines(existing)) + 1 if existing else 1
-        return (parse_document(rel, after), stamp), first_line
+        return doc, first_line, indexed
+
+    def _index_quietly(self, rel: str, change: DocChange) -> bool:
+        """Index a file just written; a failure leaves the Markdown as the record."""
+        try:
+            sync(self.workspace, self.index_backend, only=[rel], parsed=[change])
+            return True
+        except (MemfoldError, OSError, sqlite3.Error):
+            return False
 
     # -- recall ------------------------------------------------------------------------
 
@@ -272,7 +293,7 @@ class Memory:
         ranked = run_recall(self.index_backend, plan, options)
         return RecallResult(
             query=query, as_of=moment.isoformat(timespec="seconds"), hits=tuple(ranked.hits),
-            sync=report, total_warnings=self.index_backend.counts().warnings,
+            sync=report, total_warnings=self.index_backend.warning_count(),
             window=ranked.window, entities=ranked.entities, truncated=ranked.truncated)
 
     def about(self, name: str, *, k: int = 50) -> AboutResult:
@@ -312,8 +333,22 @@ class Memory:
                    confidence=confidence_of(fact.kind, fact.confidence), sha256=candidate.sha256)
 
     def refresh(self) -> SyncReport:
-        """Sync what changed on disk since the last sync (a stat per file when nothing did)."""
-        return sync(self.workspace, self.index_backend)
+        """Sync what changed on disk since the last sync.
+
+        The first call stats every file; later calls in the same process ask the kernel which
+        files changed (inotify on Linux) and stat nothing when nothing did.
+        """
+        if self._watcher is None:
+            self._watcher = Watcher(self.workspace.root)  # armed before the scan it relies on
+            return sync(self.workspace, self.index_backend)
+        changed = self._watcher.changes()
+        if changed is None:
+            return sync(self.workspace, self.index_backend)
+        tracked = sorted(p for p in changed if self.workspace.is_tracked(p))
+        if not tracked:
+            return SyncReport(scanned=0, added=(), changed=(), removed=(), full=False,
+                              seconds=0.0)
+        return sync(self.workspace, self.index_backend, only=tracked)
 
     def _changed_since_indexed(self, path: str) -> bool:
         known = self.index_backend.stamps().get(path)

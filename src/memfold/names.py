@@ -25,7 +25,7 @@ def strip_marks(text: str) -> str:
 
 def fold(text: str) -> str:
     """Text as the search index sees it: no diacritics, case folded."""
-    return strip_marks(text).casefold()
+    return text.casefold() if text.isascii() else strip_marks(text).casefold()
 
 
 def entity_key(name: str) -> str:

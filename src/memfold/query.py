@@ -14,12 +14,12 @@ from datetime import date
 from .model import Interval
 from .names import entity_key, fold_for_index
 from .timeparse import find_time_phrase
+from .workspace.format import clean_slug, find_mentions
 
 MAX_TERMS = 64
 MAX_QUERY_CHARS = 4000  # longer queries are cut here (the first words carry the question)
 WORD = re.compile(r"\w+")
 PHRASE = re.compile(r'"([^"]+)"')
-MENTION = re.compile(r"(?<![\w@])@([\w][\w.\-]*)")
 ABOUT = re.compile(
     r"^\s*(?:tell\s+me\s+(?:everything\s+|more\s+)?about|what\s+do\s+(?:you|we|i)\s+know\s+about"
     r"|who\s+is|who's|who\s+was)\s+(?P<name>.+?)\s*[?.!]*\s*$",
@@ -57,9 +57,14 @@ class QueryPlan:
     about: str | None  # "tell me about X" -> "X"
     opinion: bool  # a question about preferences or judgments
 
-    def fts(self) -> str | None:
-        """The FTS5 expression: every term and phrase quoted, OR-ed for BM25 to rank."""
-        parts = [_quote(p) for p in self.phrases] + [_quote(t) for t in self.terms]
+    def fts(self, skip: set[str] | frozenset[str] = frozenset()) -> str | None:
+        """The FTS5 expression: every term and phrase quoted, OR-ed for BM25 to rank.
+
+        Terms whose entity key is in `skip` are left out (the caller finds those facts
+        through their entity links); if that would leave nothing, they stay in.
+        """
+        terms = [t for t in self.terms if entity_key(t) not in skip] or list(self.terms)
+        parts = [_quote(p) for p in self.phrases] + [_quote(t) for t in terms]
         return " OR ".join(parts) if parts else None
 
 
@@ -79,7 +84,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
     if found := find_time_phrase(rest, today=today):
         window, (start, end) = found
         rest = rest[:start] + " " + rest[end:]
-    mentions = tuple(dict.fromkeys(m.rstrip(".-") for m in MENTION.findall(rest)))
+    mentions = tuple(dict.fromkeys(clean_slug(m) for m in find_mentions(rest)))
     words = WORD.findall(rest)
     lowered = [w.casefold() for w in words]
     opinion = any(w in OPINION_WORDS for w in lowered)

@@ -13,12 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .index.base import Candidate, Filters, IndexBackend
-from .model import AboutResult, Hit, Interval
+from .model import AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
 from .query import QueryPlan
 from .ranking import confidence_of, relevance, score
 
-CANDIDATES = 200
+MIN_CANDIDATES = 50  # each search fetches max(MIN_CANDIDATES, 4 * k) rows to rank
 
 
 @dataclass(frozen=True)
@@ -59,19 +59,20 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
                                                                       max(options.k, 1))]
             return _pack(hits, options, window, (about_key,))
     found: dict[tuple[str, int], Candidate] = {}
-    fts = plan.fts()
+    limit = max(MIN_CANDIDATES, 4 * options.k)
+    fts = plan.fts(skip=set(named))  # a known name is found through its links, not BM25
     if fts:
-        for c in backend.lexical(fts, filters, CANDIDATES):
+        for c in backend.lexical(fts, filters, limit):
             found[(c.fact.path, c.fact.line)] = c
     if named:
-        for c in backend.linked(named, filters, CANDIDATES):
+        for c in backend.linked(named, filters, limit):
             found.setdefault((c.fact.path, c.fact.line), c)
     if plan.window is not None or (not fts and not named):
-        for c in backend.recent(filters, CANDIDATES):
+        for c in backend.recent(filters, limit):
             found.setdefault((c.fact.path, c.fact.line), c)
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
-    hits = [_hit(c, plan, named, best, window) for c in found.values()]
-    hits.sort(key=_order)
+    scored = sorted((_score(c, plan, named, best) for c in found.values()), key=_order)
+    hits = [_explain(s, plan, window) for s in scored[: options.k]]
     return _pack(hits, options, window, tuple(named))
 
 
@@ -106,27 +107,44 @@ def _matched_terms(c: Candidate, terms: Sequence[str]) -> list[str]:
     return [t for t in terms if fold(t) in haystack]
 
 
-def _hit(c: Candidate, plan: QueryPlan, named: Sequence[str], best: float,
-         window: Interval | None) -> Hit:
+@dataclass(frozen=True)
+class _Scored:
+    candidate: Candidate
+    score: float
+    confidence: float
+    linked: tuple[str, ...]
+    opinion: bool
+
+    @property
+    def fact(self) -> Fact:
+        return self.candidate.fact
+
+
+def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], best: float) -> _Scored:
     lexical = (-c.bm25 / best) if c.bm25 is not None and best > 0 else 0.0
-    linked = [k for k in named if k in c.links]
+    linked = tuple(k for k in named if k in c.links)
     opinion = plan.opinion and c.fact.kind == "opinion"
     confidence = confidence_of(c.fact.kind, c.fact.confidence)
-    timely = plan.window is not None
-    value = score(relevance(lexical, entity=bool(linked), opinion=opinion, timely=timely),
-                  kind=c.fact.kind, confidence=confidence, importance=c.fact.importance)
+    rel = relevance(lexical, entity=bool(linked), opinion=opinion,
+                    timely=plan.window is not None)
+    value = score(rel, kind=c.fact.kind, confidence=confidence, importance=c.fact.importance)
+    return _Scored(c, value, confidence, linked, opinion)
+
+
+def _explain(s: _Scored, plan: QueryPlan, window: Interval | None) -> Hit:
+    """A scored candidate as a hit, with `why` in a few words."""
     why = []
-    if terms := _matched_terms(c, [*plan.phrases, *plan.terms]):
+    if terms := _matched_terms(s.candidate, [*plan.phrases, *plan.terms]):
         why.append("words " + ", ".join(terms[:6]))
-    if linked:
-        names = {entity_key(n): n for n in c.fact.entities}
-        why.append("entity " + ", ".join(f"@{names.get(k, k)}" for k in linked))
-    if opinion:
+    if s.linked:
+        names = {entity_key(n): n for n in s.fact.entities}
+        why.append("entity " + ", ".join(f"@{names.get(k, k)}" for k in s.linked))
+    if s.opinion:
         why.append("opinion asked")
     if window:
         why.append(f"in {window}")
-    return Hit(fact=c.fact, score=value, why="; ".join(why) or "in range",
-               confidence=confidence, sha256=c.sha256)
+    return Hit(fact=s.fact, score=s.score, why="; ".join(why) or "in range",
+               confidence=s.confidence, sha256=s.candidate.sha256)
 
 
 def _linked_hit(c: Candidate, key: str) -> Hit:
@@ -137,7 +155,7 @@ def _linked_hit(c: Candidate, key: str) -> Hit:
                sha256=c.sha256)
 
 
-def _order(hit: Hit) -> tuple[float, int, str, int]:
+def _order(hit: Hit | _Scored) -> tuple[float, int, str, int]:
     day = hit.fact.day.toordinal() if hit.fact.day else 0
     return (-round(hit.score, 9), -day, hit.fact.path, hit.fact.line)
 

@@ -4,4 +4,6 @@ from __future__ import annotations
 
 import click
 
-COMMANDS: list[click.Command] = []
+from .index_bench import index_command
+
+COMMANDS: list[click.Command] = [index_command]

@@ -44,6 +44,7 @@ class Candidate:
     bm25: float | None  # FTS5 bm25 (lower is better); None when found another way
     links: tuple[str, ...]  # keys of the entities the fact is linked to
     sha256: str  # the file's hash when it was indexed
+    rowid: int = 0  # the backend's row key (not stable across rebuilds)
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,8 @@ class IndexBackend(Protocol):
 
     location: str
 
-    def stamps(self) -> dict[str, FileStamp]:
-        """The stamp of every file the index holds, by workspace-relative path."""
+    def stamps(self, paths: Sequence[str] | None = None) -> dict[str, FileStamp]:
+        """The stamp of every file the index holds (or of `paths`), by relative path."""
         ...
 
     def apply(
@@ -79,6 +80,8 @@ class IndexBackend(Protocol):
     def counts(self) -> IndexCounts: ...
 
     def warnings(self) -> list[ParseWarning]: ...
+
+    def warning_count(self) -> int: ...
 
     def locate(self, fact_id: str) -> list[str]:
         """Citations of every row with this id."""

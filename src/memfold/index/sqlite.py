@@ -19,6 +19,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from ..names import entity_key, fold_for_index
 from ..timeparse import parse_iso_day
 from .base import Candidate, DocChange, EntityInfo, Filters, IndexCounts
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 30.0
 
 DATA_SCHEMA = """
@@ -45,7 +46,8 @@ CREATE TABLE facts (
     confidence REAL, importance INTEGER, valid_from TEXT, valid_until TEXT,
     day TEXT, explicit INTEGER NOT NULL
 );
-CREATE TABLE fact_entities (fact INTEGER NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL);
+CREATE TABLE fact_entities (fact INTEGER NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL,
+                            day TEXT);
 CREATE TABLE aliases (path TEXT NOT NULL, entity TEXT NOT NULL, key TEXT NOT NULL,
                       name TEXT NOT NULL);
 CREATE TABLE warnings (path TEXT NOT NULL, line INTEGER NOT NULL, message TEXT NOT NULL);
@@ -63,7 +65,9 @@ DATA_INDEXES = """
 CREATE INDEX facts_by_id ON facts(id);
 CREATE INDEX facts_by_path ON facts(path);
 CREATE INDEX links_by_fact ON fact_entities(fact);
-CREATE INDEX links_by_key ON fact_entities(key);
+CREATE INDEX links_by_key ON fact_entities(key, day);
+CREATE INDEX facts_by_day ON facts(day);
+CREATE INDEX facts_by_validity ON facts(valid_until);
 CREATE INDEX aliases_by_key ON aliases(key);
 CREATE INDEX aliases_by_path ON aliases(path);
 CREATE INDEX warnings_by_path ON warnings(path);
@@ -184,8 +188,13 @@ class SqliteIndex:
 
     # -- writing ----------------------------------------------------------------------
 
-    def stamps(self) -> dict[str, FileStamp]:
-        rows = self.db.execute("SELECT path, size, mtime_ns, sha256, checked_ns FROM files")
+    def stamps(self, paths: Sequence[str] | None = None) -> dict[str, FileStamp]:
+        sql = "SELECT path, size, mtime_ns, sha256, checked_ns FROM files"
+        if paths is not None:
+            paths = list(paths)
+            rows = self.db.execute(f"{sql} WHERE path IN ({_marks(paths)})", paths)  # noqa: S608
+        else:
+            rows = self.db.execute(sql)
         return {path: FileStamp(size, mtime, sha, checked) for path, size, mtime, sha, checked
                 in rows}
 
@@ -231,7 +240,7 @@ class SqliteIndex:
         files: list[tuple[object, ...]] = []
         facts: list[tuple[object, ...]] = []
         fts: list[tuple[object, ...]] = []
-        links: list[tuple[int, str, str]] = []
+        links: list[tuple[int, str, str, str | None]] = []
         aliases: list[tuple[object, ...]] = []
         warnings: list[tuple[object, ...]] = []
         for doc, stamp in changes:
@@ -260,12 +269,13 @@ class SqliteIndex:
                 ))
                 fts.append((rowid, fold_for_index(f.content),
                             fold_for_index(" ".join(keys.values()))))
-                links.extend((rowid, key, name) for key, name in keys.items())
+                day = f.day.isoformat() if f.day else None
+                links.extend((rowid, key, name, day) for key, name in keys.items())
         db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", files)
         db.executemany("INSERT INTO facts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        facts)
         db.executemany("INSERT INTO facts_fts (rowid, body, names) VALUES (?, ?, ?)", fts)
-        db.executemany("INSERT INTO fact_entities VALUES (?, ?, ?)", links)
+        db.executemany("INSERT INTO fact_entities VALUES (?, ?, ?, ?)", links)
         db.executemany("INSERT INTO aliases VALUES (?, ?, ?, ?)", aliases)
         db.executemany("INSERT INTO warnings VALUES (?, ?, ?)", warnings)
 
@@ -284,8 +294,11 @@ class SqliteIndex:
             facts_by_kind=by_kind,
             entities=db.execute("SELECT COUNT(*) FROM entities").fetchone()[0],
             chunks=db.execute("SELECT COUNT(*) FROM facts WHERE kind = ?", (TEXT,)).fetchone()[0],
-            warnings=db.execute("SELECT COUNT(*) FROM warnings").fetchone()[0],
+            warnings=self.warning_count(),
         )
+
+    def warning_count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM warnings").fetchone()[0])
 
     def locate(self, fact_id: str) -> list[str]:
         """Citations (`path#Lline`) of every row with this id, in path order."""
@@ -296,15 +309,15 @@ class SqliteIndex:
     # -- search -----------------------------------------------------------------------
 
     def resolve_names(self, keys: Sequence[str]) -> dict[str, str]:
+        wanted = json.dumps(list(dict.fromkeys(keys)))
         found: dict[str, str] = {}
-        for chunk in _chunks(list(dict.fromkeys(keys)), 500):
-            marks = _marks(chunk)
-            for key, entity in self.db.execute(
-                f"SELECT key, entity FROM aliases WHERE key IN ({marks})"  # noqa: S608
-                f" UNION SELECT DISTINCT key, key FROM fact_entities WHERE key IN ({marks})",
-                [*chunk, *chunk],
-            ):
-                found.setdefault(key, entity)
+        for key, entity in self.db.execute(
+            "SELECT a.key, a.entity FROM aliases a WHERE a.key IN (SELECT value FROM json_each(?))"
+            " UNION ALL SELECT k.value, k.value FROM json_each(?) k"
+            " WHERE EXISTS (SELECT 1 FROM fact_entities WHERE key = k.value)",
+            (wanted, wanted),
+        ):
+            found.setdefault(key, entity)
         return found
 
     def entity(self, key: str) -> EntityInfo | None:
@@ -319,6 +332,19 @@ class SqliteIndex:
                           aliases=names[1:])
 
     def lexical(self, fts: str, filters: Filters, limit: int) -> list[Candidate]:
+        if filters == Filters():  # rank in the full-text index alone, then fetch the rows
+            try:
+                ranked = self.db.execute(
+                    "SELECT rowid, bm25(facts_fts, 1.0, 0.5) FROM facts_fts WHERE facts_fts"
+                    " MATCH ? ORDER BY 2 LIMIT ?", (fts, limit)).fetchall()
+            except sqlite3.OperationalError as exc:
+                raise IndexError_(f"search failed: {exc}") from exc
+            scores = dict(ranked)
+            sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
+                   f" WHERE f.rowid IN ({_marks(ranked)})")
+            found = self._candidates(sql, list(scores))
+            return sorted((replace(c, bm25=scores[c.rowid]) for c in found),
+                          key=lambda c: (c.bm25, c.fact.path, c.fact.line))
         where, params = _where(filters)
         sql = (f"SELECT {FACT_COLUMNS}, bm25(facts_fts, 1.0, 0.5) FROM facts_fts"  # noqa: S608
                " JOIN facts f ON f.rowid = facts_fts.rowid JOIN files ON files.path = f.path"
@@ -329,6 +355,14 @@ class SqliteIndex:
     def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
         if not keys:
             return []
+        if filters == Filters():  # newest links first from the (key, day) index
+            rowids = [r[0] for r in self.db.execute(
+                f"SELECT fact FROM fact_entities WHERE key IN ({_marks(keys)})"  # noqa: S608
+                " ORDER BY day IS NULL, day DESC, fact LIMIT ?", [*keys, limit])]
+            sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
+                   f" WHERE f.rowid IN ({_marks(rowids)})"
+                   " ORDER BY f.day IS NULL, f.day DESC, f.path, f.line")
+            return self._candidates(sql, rowids)
         where, params = _where(filters)
         sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
                f" WHERE f.rowid IN (SELECT fact FROM fact_entities WHERE key IN ({_marks(keys)}))"
@@ -359,7 +393,7 @@ class SqliteIndex:
             ):
                 links.setdefault(fact, []).append(key)
         return [Candidate(fact=_fact(row), bm25=row[16], links=tuple(links.get(row[0], ())),
-                          sha256=row[15]) for row in rows]
+                          sha256=row[15], rowid=row[0]) for row in rows]
 
     def warnings(self) -> list[ParseWarning]:
         rows = self.db.execute("SELECT path, line, message FROM warnings ORDER BY path, line")
@@ -426,12 +460,13 @@ def _where(filters: Filters) -> tuple[str, list[object]]:
     if filters.kinds:
         clauses.append(f"f.kind IN ({_marks(filters.kinds)})")
         params.extend(filters.kinds)
-    if filters.window and filters.window.end:
-        clauses.append("COALESCE(f.valid_from, f.day) <= ?")
-        params.append(filters.window.end.isoformat())
-    if filters.window and filters.window.start:
-        clauses.append("COALESCE(f.valid_until, f.day) >= ?")
-        params.append(filters.window.start.isoformat())
+    if filters.window:
+        # written within the window, or valid during it; both arms can use an index
+        start = filters.window.start.isoformat() if filters.window.start else "0000-01-01"
+        end = filters.window.end.isoformat() if filters.window.end else "9999-12-31"
+        clauses.append("(f.day BETWEEN ? AND ? OR (f.valid_until >= ?"
+                       " AND COALESCE(f.valid_from, f.day) <= ?))")
+        params.extend([start, end, start, end])
     if filters.entity_keys:
         clauses.append("f.rowid IN (SELECT fact FROM fact_entities WHERE key IN "  # noqa: S608
                        f"({_marks(filters.entity_keys)}))")

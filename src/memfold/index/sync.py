@@ -72,13 +72,13 @@ def sync(
     checked_ns = time.time_ns()
     scope = set(only) if only is not None else None
     on_disk = workspace.scan()[0] if scope is None else workspace.stat_some(scope)
-    known = {} if full else index.stamps()
+    known = {} if full else index.stamps(None if scope is None else sorted(scope))
     ready = {doc.path: (doc, stamp) for doc, stamp in parsed}
     changes: list[DocChange] = []
     restamped: list[tuple[str, FileStamp]] = []
     added: list[str] = []
     changed: list[str] = []
-    for n, (path, st) in enumerate(sorted(on_disk.items())):
+    for n, (path, st) in enumerate(on_disk.items()):
         if progress and n % 200 == 0:
             progress(n)
         old = known.get(path)
@@ -93,7 +93,7 @@ def sync(
             continue
         changes.append(change)
         (changed if old is not None else added).append(path)
-    removed = sorted(p for p in known if p not in on_disk and (scope is None or p in scope))
+    removed = sorted(p for p in known if p not in on_disk)
     index.apply(changes, removed, restamped, full=full,
                 synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
     if progress:

@@ -87,6 +87,16 @@ class Workspace:
                 f"no memfold workspace at {self.root}; create one with `memfold init {self.root}`"
             )
 
+    def require_real_dir(self, directory: Path) -> None:
+        """Refuse to write through a symlinked directory inside the workspace."""
+        current = directory
+        while current != self.root and self.root in current.parents:
+            if current.is_symlink():
+                rel = current.relative_to(self.root).as_posix()
+                raise WorkspaceError(f"{rel}/ is a symlink; memfold does not read or write "
+                                     "through symlinks inside the workspace")
+            current = current.parent
+
     def init(self) -> list[str]:
         """Create the skeleton; never overwrite a file. Returns what was created."""
         if self.root.exists() and not self.root.is_dir():
@@ -118,8 +128,20 @@ class Workspace:
         except FileNotFoundError:
             pass
         for top in READ_ROOTS:
+            if (self.root / top).is_symlink():
+                skipped.append(top)
+                continue
             self._walk(self.root / top, top, found, skipped)
         return found, skipped
+
+    @staticmethod
+    def is_tracked(rel: str) -> bool:
+        """Whether memfold reads this workspace-relative path (the rules of `scan`)."""
+        parts = rel.split("/")
+        if rel == "memory.md":
+            return True
+        return (len(parts) > 1 and parts[0] in READ_ROOTS and not is_ignored_name(parts[-1])
+                and not any(p.startswith(".") for p in parts))
 
     def stat_some(self, paths: set[str]) -> dict[str, Stat]:
         """Stamps of the given workspace files that exist and are read by memfold."""
