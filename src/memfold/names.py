@@ -8,13 +8,16 @@ with them.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 _SEPARATORS = re.compile(r"[\s_.\-]+")
 # Letters that Unicode does not decompose into a base letter plus a mark.
-_EXTRA_FOLDS = str.maketrans({"đ": "d", "Đ": "D", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L",
-                              "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE"})
+_EXTRA_TABLE = {"đ": "d", "Đ": "D", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L",
+                "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE"}
+_EXTRA_FOLDS = str.maketrans(_EXTRA_TABLE)
+_EXTRA_CHARS = re.compile("[" + "".join(_EXTRA_TABLE) + "]")
 
 
 def strip_marks(text: str) -> str:
@@ -28,6 +31,7 @@ def fold(text: str) -> str:
     return text.casefold() if text.isascii() else strip_marks(text).casefold()
 
 
+@functools.lru_cache(maxsize=65536)
 def entity_key(name: str) -> str:
     """The identity of an entity name: folded, with separators unified to "-"."""
     return _SEPARATORS.sub("-", fold(name)).strip("-")
@@ -36,4 +40,6 @@ def entity_key(name: str) -> str:
 def fold_for_index(text: str) -> str:
     """Text for the full-text index: letters the tokenizer cannot unaccent are folded here
     (the tokenizer itself removes case and ordinary diacritics)."""
+    if text.isascii() or not _EXTRA_CHARS.search(text):
+        return text
     return text.translate(_EXTRA_FOLDS)

@@ -69,7 +69,8 @@ class QueryPlan:
 
 
 def _quote(text: str) -> str:
-    return '"' + fold_for_index(text).replace('"', '""') + '"'
+    # FTS5 reads its query as a C string: a NUL would end it inside the quotes
+    return '"' + fold_for_index(text).replace("\x00", " ").replace('"', '""') + '"'
 
 
 def plan_query(text: str, *, today: date) -> QueryPlan:

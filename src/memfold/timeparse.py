@@ -55,6 +55,9 @@ DAY_FIRST_RANGE = re.compile(
 )
 
 
+_HAS_DIGIT = re.compile(r"\d")
+
+
 def parse_iso_day(text: str) -> date | None:
     """`YYYY-MM-DD` to a date, or None when it is not a real calendar day."""
     try:
@@ -87,6 +90,8 @@ def extract_interval(content: str, *, default_year: int) -> Interval | None:
 
     A single date is not a validity range (a birthday does not expire), so only ranges count.
     """
+    if not _HAS_DIGIT.search(content):
+        return None
     if m := ISO_RANGE.search(content):
         start, end = parse_iso_day(m.group(1)), parse_iso_day(m.group(2))
         if start and end and start <= end:
@@ -134,8 +139,9 @@ SPEC_FORMS = ("30d, 2w, 6m, 1y, 2025-11-27, 2025-11, 2025, today, yesterday, "
 
 
 def _month_end(year: int, month: int) -> date:
-    first_next = date(year + month // 12, month % 12 + 1, 1)
-    return first_next - timedelta(days=1)
+    if month == 12:
+        return date(year, 12, 31)  # also for 9999, whose next month does not exist
+    return date(year, month + 1, 1) - timedelta(days=1)
 
 
 def _minus_months(day: date, months: int) -> date:
@@ -145,14 +151,26 @@ def _minus_months(day: date, months: int) -> date:
 
 
 def _ago(today: date, amount: int, unit: str) -> date:
+    """`amount` units before today; an amount reaching past year 1 stops at 0001-01-01."""
     unit = unit.lower()
-    if unit == "d":
-        return today - timedelta(days=amount)
-    if unit == "w":
-        return today - timedelta(weeks=amount)
-    if unit == "m":
-        return _minus_months(today, amount)
-    return _minus_months(today, 12 * amount)
+    try:
+        if unit == "d":
+            return today - timedelta(days=amount)
+        if unit == "w":
+            return today - timedelta(weeks=amount)
+        if unit == "m":
+            return _minus_months(today, amount)
+        return _minus_months(today, 12 * amount)
+    except (OverflowError, ValueError):
+        return date.min
+
+
+def _shift(day: date, days: int) -> date:
+    """`day` moved by `days`, stopping at the first and last representable days."""
+    try:
+        return day + timedelta(days=days)
+    except OverflowError:
+        return date.min if days < 0 else date.max
 
 
 def _named_period(text: str, today: date) -> Interval | None:
@@ -201,22 +219,38 @@ def parse_spec(spec: str, *, today: date) -> Interval:
     Raises TimeSpecError for anything else, naming the forms that are accepted.
     """
     text = " ".join(spec.strip().lower().split())
+    try:
+        if fixed := _fixed_spec(text, today):
+            return fixed
+        found = find_time_phrase(text, today=today)
+    except (OverflowError, ValueError):  # a day outside 0001..9999, e.g. "yesterday" at 0001
+        found = None
+    if found and found[1] == (0, len(text)):
+        return found[0]
+    raise TimeSpecError(f"cannot read time {spec!r}; use one of: {SPEC_FORMS}")
+
+
+def _fixed_spec(text: str, today: date) -> Interval | None:
+    """The fixed SPEC forms (amounts, named periods, ISO day/month/year), or None.
+
+    Never falls back to time phrases: `_date_words` calls this for "2025-02-30", and a
+    fallback would call `_date_words` again, for ever.
+    """
     if m := _AMOUNT.fullmatch(text):
         return Interval(_ago(today, int(m.group(1)), m.group(2)), today)
     if named := _named_period(text, today):
         return named
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) and (day := parse_iso_day(text)):
-        return Interval(day, day)
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        day = parse_iso_day(text)
+        return Interval(day, day) if day else None
     if m := re.fullmatch(r"(\d{4})-(\d{2})", text):
         year, month = int(m.group(1)), int(m.group(2))
-        if 1 <= month <= 12:
+        if year >= 1 and 1 <= month <= 12:
             return Interval(date(year, month, 1), _month_end(year, month))
+        return None
     if re.fullmatch(r"\d{4}", text) and 1 <= int(text) <= 9999:
         return Interval(date(int(text), 1, 1), date(int(text), 12, 31))
-    found = find_time_phrase(text, today=today)
-    if found and found[1] == (0, len(text)):
-        return found[0]
-    raise TimeSpecError(f"cannot read time {spec!r}; use one of: {SPEC_FORMS}")
+    return None
 
 
 # Time phrases inside a query.  Each pattern yields an interval; the matched text is removed
@@ -242,11 +276,7 @@ def _date_words(text: str, today: date) -> Interval | None:
     word = " ".join(text.lower().replace(",", " ").split())
     if named := _named_period(word, today):
         return named
-    try:
-        return parse_spec(word, today=today) if re.match(r"\d{4}", word) else _month_words(
-            word, today)
-    except TimeSpecError:
-        return None
+    return _fixed_spec(word, today) if re.match(r"\d{4}", word) else _month_words(word, today)
 
 
 def _month_words(word: str, today: date) -> Interval | None:
@@ -271,6 +301,8 @@ def _month_words(word: str, today: date) -> Interval | None:
             day = found
         return Interval(day, day)
     year = years[0] if years else _latest_month(month, today)
+    if not 1 <= year <= 9999:
+        return None
     return Interval(date(year, month, 1), _month_end(year, month))
 
 
@@ -278,28 +310,39 @@ def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, i
     """The first time phrase in a query: its interval and the span of text it occupies.
 
     "around Nov 27" widens the day by three days each side; "since X" runs from X to today;
-    "before X" ends the day before X; "in November 2025" is the month; "last week" is the
-    previous Monday to Sunday.
+    "before X" ends the day before X, "until X" with X; "in November 2025" is the month;
+    "last week" is the previous Monday to Sunday.  Dates that do not exist ("Feb 30",
+    "2025-13", "0000") are not time phrases.
     """
     for m in _PHRASE.finditer(query):
-        if m.group("n"):
-            start = _ago(today, int(m.group("n")), _UNIT_WORDS[m.group("unit").lower()][0])
-            return Interval(start, today), m.span()
-        interval = _date_words(m.group("date"), today)
-        if interval is None or _is_plain_word(m):
-            continue
-        prep = (m.group("prep") or "").lower()
-        if prep in ("around", "about", "near"):
-            assert interval.start and interval.end
-            interval = Interval(interval.start - timedelta(days=AROUND_DAYS),
-                                interval.end + timedelta(days=AROUND_DAYS))
-        elif prep in ("since", "after", "from"):
-            interval = Interval(interval.start, today)
-        elif prep in ("before", "until"):
-            assert interval.start
-            interval = Interval(None, interval.start - timedelta(days=1))
-        return interval, m.span()
+        try:
+            interval = _phrase_interval(m, today)
+        except (OverflowError, ValueError):  # a day outside 0001..9999
+            interval = None
+        if interval is not None:
+            return interval, m.span()
     return None
+
+
+def _phrase_interval(m: re.Match[str], today: date) -> Interval | None:
+    if m.group("n"):
+        start = _ago(today, int(m.group("n")), _UNIT_WORDS[m.group("unit").lower()][0])
+        return Interval(start, today)
+    interval = _date_words(m.group("date"), today)
+    if interval is None or _is_plain_word(m):
+        return None
+    prep = (m.group("prep") or "").lower()
+    if prep in ("around", "about", "near"):
+        assert interval.start and interval.end
+        return Interval(_shift(interval.start, -AROUND_DAYS), _shift(interval.end, AROUND_DAYS))
+    if prep in ("since", "after", "from"):
+        return Interval(interval.start, today)
+    if prep == "before":
+        assert interval.start
+        return Interval(None, _shift(interval.start, -1))
+    if prep == "until":
+        return Interval(None, interval.end)
+    return interval
 
 
 def _is_plain_word(m: re.Match[str]) -> bool:

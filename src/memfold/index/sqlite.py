@@ -260,7 +260,7 @@ class SqliteIndex:
                     keys[page_key] = doc.aliases[0]
                 facts.append((
                     rowid, f.id, f.path, f.line, f.end_line, f.kind, f.content,
-                    json.dumps(names, ensure_ascii=False),
+                    _json_names(names),
                     json.dumps(f.params, ensure_ascii=False) if f.params else None,
                     f.confidence, f.importance,
                     f.valid.start.isoformat() if f.valid and f.valid.start else None,
@@ -442,6 +442,13 @@ def _fact(row: Sequence[object]) -> Fact:
 
 def _day(value: object) -> date | None:
     return parse_iso_day(value) if isinstance(value, str) else None
+
+
+def _json_names(names: Sequence[str]) -> str:
+    """A JSON list of entity names; names are slugs, so most need no escaping at all."""
+    if any('"' in n or "\\" in n or not n.isprintable() for n in names):
+        return json.dumps(list(names), ensure_ascii=False)
+    return "[" + ",".join(f'"{n}"' for n in names) + "]"
 
 
 def _marks(items: Sequence[object]) -> str:

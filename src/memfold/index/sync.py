@@ -9,10 +9,13 @@ hashed again next time: an edit in the same clock tick would otherwise keep its 
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
+from pathlib import Path
 
 from ..model import FileStamp, Freshness, SyncReport
 from ..workspace.format import parse_document
@@ -20,6 +23,7 @@ from ..workspace.layout import Stat, Workspace
 from .base import DocChange, IndexBackend
 
 RACY_NS = 2_000_000_000
+PARALLEL_MIN_FILES = 2000  # below this, starting worker processes costs more than it saves
 Progress = Callable[[int], None]
 
 
@@ -57,6 +61,30 @@ def read_doc(workspace: Workspace, path: str, checked_ns: int) -> DocChange | No
     return parse_document(path, data), stamp
 
 
+def _read_all(workspace: Workspace, paths: list[str], checked_ns: int,
+              ready: dict[str, DocChange]) -> Iterator[tuple[str, DocChange | None]]:
+    """Read and parse files, on every core when there are many (parsing is pure CPU work;
+    worker processes never touch the index)."""
+    todo = [p for p in paths if p not in ready]
+    for path in paths:
+        if path in ready:
+            yield path, ready[path]
+    workers = min(os.cpu_count() or 1, 4)
+    if len(todo) < PARALLEL_MIN_FILES or workers < 2:
+        for path in todo:
+            yield path, read_doc(workspace, path, checked_ns)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        jobs = [(str(workspace.root), path, checked_ns) for path in todo]
+        yield from zip(todo, pool.map(_read_job, jobs, chunksize=200), strict=True)
+
+
+def _read_job(job: tuple[str, str, int]) -> DocChange | None:
+    root, path, checked_ns = job
+    return read_doc(Workspace(Path(root)), path, checked_ns)
+
+
 def sync(
     workspace: Workspace,
     index: IndexBackend,
@@ -78,16 +106,14 @@ def sync(
     restamped: list[tuple[str, FileStamp]] = []
     added: list[str] = []
     changed: list[str] = []
-    for n, (path, st) in enumerate(on_disk.items()):
+    stale = [p for p, st in on_disk.items() if p in ready or not _unchanged(known.get(p), st)]
+    for n, (path, change) in enumerate(_read_all(workspace, stale, checked_ns, ready)):
         if progress and n % 200 == 0:
             progress(n)
-        old = known.get(path)
-        if path not in ready and _unchanged(old, st):
-            continue
-        change = ready.get(path) or read_doc(workspace, path, checked_ns)
         if change is None:
             continue
         doc, stamp = change
+        old = known.get(path)
         if old is not None and old.sha256 == stamp.sha256:
             restamped.append((path, stamp))
             continue

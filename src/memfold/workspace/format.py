@@ -14,6 +14,7 @@ its line number; nothing is dropped silently.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import unicodedata
@@ -36,6 +37,7 @@ FACT = re.compile(
     r"[ \t]*:[ \t]*(?P<content>.*)$"
 )
 BLOCK_ID = re.compile(r"(?:^|[ \t])\^([a-z0-9]{6,})[ \t]*$")
+ASCII_SLUG = re.compile(r"[A-Za-z0-9_.\-]*[A-Za-z0-9][A-Za-z0-9_.\-]*")
 BLOCK_ID_SHAPE = re.compile(r"[a-z0-9]{6,}")
 MENTION_AT = re.compile(r"@(?=\w)")
 DAILY_NAME = re.compile(r"memory/(\d{4}-\d{2}-\d{2})\.md")
@@ -97,6 +99,8 @@ def _slug_char(ch: str) -> bool:
 
 
 def valid_slug(slug: str) -> bool:
+    if slug.isascii():  # the common case, in one regex
+        return bool(ASCII_SLUG.fullmatch(slug))
     return all(_slug_char(ch) for ch in slug) and any(ch.isalnum() for ch in slug)
 
 
@@ -107,6 +111,8 @@ def find_mentions(content: str) -> list[str]:
     character, a combining mark, `@` or `.` (so `x@example.com` is an address, not a mention).
     """
     found: list[str] = []
+    if "@" not in content:
+        return found
     for m in MENTION_AT.finditer(content):
         at = m.start()
         if at and (_slug_char(content[at - 1]) and content[at - 1] != "-"
@@ -232,21 +238,13 @@ def _mentions(content: str) -> set[str]:
 def derived_id(path: str, text: str, occurrence: int = 0) -> str:
     """A stable id for a bullet or chunk written without `^blockid`: from file and content.
 
-    Whitespace is normalised, so re-indenting or moving the line keeps the id.
+    Whitespace is normalised, so re-indenting or moving the line keeps the id.  Eight
+    characters of base32 (a-z, 2-7): 40 bits of SHA-256.
     """
     normal = " ".join(text.split())
     seed = f"{path}\0{normal}\0{occurrence}" if occurrence else f"{path}\0{normal}"
     digest = hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()
-    return _base36(int.from_bytes(digest[:8], "big"))[:8].rjust(8, "0")
-
-
-def _base36(n: int) -> str:
-    chars = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while n:
-        n, r = divmod(n, 36)
-        out = chars[r] + out
-    return out or "0"
+    return base64.b32encode(digest[:5]).decode("ascii").lower()
 
 
 def split_lines(text: str) -> list[str]:
