@@ -67,7 +67,9 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     if named:
         for c in backend.linked(named, filters, limit):
             found.setdefault((c.fact.path, c.fact.line), c)
-    if plan.window is not None or (not fts and not named):
+    if plan.window is not None or (not fts and not named and filters != Filters()):
+        # a query of only punctuation or emoji ("*", "🍣") with no filter names nothing:
+        # it finds nothing rather than every fact in memory
         for c in backend.recent(filters, limit):
             found.setdefault((c.fact.path, c.fact.line), c)
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)

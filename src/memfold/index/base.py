@@ -8,7 +8,7 @@ SQLite without touching the parser or the CLI.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -66,7 +66,7 @@ class IndexBackend(Protocol):
 
     def apply(
         self,
-        changes: Sequence[DocChange],
+        changes: Iterable[DocChange],
         removed: Sequence[str],
         restamped: Sequence[tuple[str, FileStamp]],
         *,
@@ -74,7 +74,10 @@ class IndexBackend(Protocol):
         synced_at: str,
     ) -> None:
         """In one transaction: replace the rows of changed files, drop removed files, and
-        record new stamps for files whose content did not change.  `full` starts from empty."""
+        record new stamps for files whose content did not change.  `full` starts from empty.
+
+        `changes` may be a lazy stream (files parsed while rows are inserted); `restamped` is
+        read only after it is exhausted."""
         ...
 
     def counts(self) -> IndexCounts: ...

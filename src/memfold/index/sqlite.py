@@ -15,10 +15,11 @@ Invariants:
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -95,6 +96,7 @@ class SqliteIndex:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA secure_delete = ON")
+        db.execute("PRAGMA cache_size = -65536")  # 64 MiB: a rebuild's pages stay in memory
         return db
 
     def _open(self) -> sqlite3.Connection:
@@ -200,21 +202,29 @@ class SqliteIndex:
 
     def apply(
         self,
-        changes: Sequence[DocChange],
+        changes: Iterable[DocChange],
         removed: Sequence[str],
         restamped: Sequence[tuple[str, FileStamp]],
         *,
         full: bool,
         synced_at: str,
     ) -> None:
+        pending = iter(changes)
+        first = next(pending, None)
+        if first is None and not (full or removed or restamped):
+            return  # nothing changed: no write transaction, readers are never blocked
+        stream = pending if first is None else itertools.chain([first], pending)
         with self._writing() as db:
             if full:
                 self._drop_data(db)
                 self._create_data(db, with_indexes=False)
-            else:
-                for path in [*removed, *(doc.path for doc, _ in changes)]:
-                    self._delete_path(db, path)
-            self._insert(db, changes)
+            for path in removed:
+                self._delete_path(db, path)
+            for batch in _batches(stream, 500):
+                if not full:
+                    for doc, _ in batch:
+                        self._delete_path(db, doc.path)
+                self._insert(db, batch)
             if full:
                 self._create_indexes(db)
             db.executemany(
@@ -449,6 +459,17 @@ def _json_names(names: Sequence[str]) -> str:
     if any('"' in n or "\\" in n or not n.isprintable() for n in names):
         return json.dumps(list(names), ensure_ascii=False)
     return "[" + ",".join(f'"{n}"' for n in names) + "]"
+
+
+def _batches(items: Iterable[DocChange], size: int) -> Iterator[list[DocChange]]:
+    batch: list[DocChange] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _marks(items: Sequence[object]) -> str:

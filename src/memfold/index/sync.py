@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..model import FileStamp, Freshness, SyncReport
+from ..model import FileStamp, Freshness, ParseWarning, SyncReport
 from ..workspace.format import parse_document
 from ..workspace.layout import Stat, Workspace
 from .base import DocChange, IndexBackend
@@ -102,25 +102,29 @@ def sync(
     on_disk = workspace.scan()[0] if scope is None else workspace.stat_some(scope)
     known = {} if full else index.stamps(None if scope is None else sorted(scope))
     ready = {doc.path: (doc, stamp) for doc, stamp in parsed}
-    changes: list[DocChange] = []
     restamped: list[tuple[str, FileStamp]] = []
     added: list[str] = []
     changed: list[str] = []
     stale = [p for p, st in on_disk.items() if p in ready or not _unchanged(known.get(p), st)]
-    for n, (path, change) in enumerate(_read_all(workspace, stale, checked_ns, ready)):
-        if progress and n % 200 == 0:
-            progress(n)
-        if change is None:
-            continue
-        doc, stamp = change
-        old = known.get(path)
-        if old is not None and old.sha256 == stamp.sha256:
-            restamped.append((path, stamp))
-            continue
-        changes.append(change)
-        (changed if old is not None else added).append(path)
+    warnings: list[ParseWarning] = []
+
+    def changed_docs() -> Iterator[DocChange]:
+        # consumed inside the index transaction, so parsing and inserting overlap
+        for n, (path, change) in enumerate(_read_all(workspace, stale, checked_ns, ready)):
+            if progress and n % 200 == 0:
+                progress(n)
+            if change is None:
+                continue
+            old = known.get(path)
+            if old is not None and old.sha256 == change[1].sha256:
+                restamped.append((path, change[1]))
+                continue
+            (changed if old is not None else added).append(path)
+            warnings.extend(change[0].warnings)
+            yield change
+
     removed = sorted(p for p in known if p not in on_disk)
-    index.apply(changes, removed, restamped, full=full,
+    index.apply(changed_docs(), removed, restamped, full=full,
                 synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
     if progress:
         progress(len(on_disk))
@@ -131,6 +135,6 @@ def sync(
         removed=tuple(removed),
         full=full,
         seconds=time.perf_counter() - started,
-        warnings=tuple(w for doc, _ in changes for w in doc.warnings),
+        warnings=tuple(warnings),
     )
 
