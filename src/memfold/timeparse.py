@@ -286,8 +286,9 @@ def _month_words(word: str, today: date) -> Interval | None:
     month = MONTHS.get(names[0]) if names else None
     if month is None:
         return None
-    years = [int(p) for p in numbers if len(p) == 4]
-    days = [int(re.sub(r"\D", "", p)) for p in numbers if len(p) != 4]
+    # a year is four bare digits: "11th" is four characters too, and a day
+    years = [int(p) for p in numbers if len(p) == 4 and p.isdigit()]
+    days = [int(re.sub(r"\D", "", p)) for p in numbers if len(p) != 4 or not p.isdigit()]
     if days:
         if years:
             try:
