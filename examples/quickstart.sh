@@ -1,5 +1,5 @@
 #!/bin/sh
-# memfold quickstart: a demo workspace, a few facts, the index, and its status.
+# memfold quickstart: a demo workspace, a few facts, the index, its status, and recall.
 # Usage: sh examples/quickstart.sh [WORKSPACE_DIR]   (needs `memfold` on PATH)
 set -eu
 MEMFOLD_WORKSPACE="${1:-$(mktemp -d)/demo}"
@@ -28,3 +28,15 @@ memfold index
 
 echo "== memfold status"
 memfold status
+
+echo "== memfold recall \"what does Peter prefer\""
+memfold recall "what does Peter prefer" --k 3
+
+echo "== memfold recall \"where was Peter around Nov 28\""
+memfold recall "where was Peter around Nov 28" --k 3
+
+echo "== memfold recall \"ha noi offsite\" --json (accents optional; every result cites file#line)"
+memfold recall "ha noi offsite" --k 1 --json
+
+echo "== memfold about Peter"
+memfold about Peter

@@ -1,6 +1,7 @@
 """Ranking: how lexical, entity, intent, confidence and importance combine.  Pure.
 
     relevance = lexical + 0.5 * entity + 0.3 * opinion_intent + 0.2 * in_asked_time
+                + 0.2 * valid_then
     score     = relevance * confidence * importance_weight * kind_weight * lifecycle_weight
 
 - lexical: the fact's BM25 (FTS5) divided by the best BM25 among the candidates, in 0..1;
@@ -9,6 +10,8 @@
 - opinion_intent: 1 for opinion facts when the query asks about preferences;
 - in_asked_time: 1 when the query names a time ("around Nov 27") — every candidate is then
   inside that time, so a fact needs no matching word to be found;
+- valid_then: 1 when the fact states a validity range that overlaps the asked time (it says
+  what was true then, not only that something was written then);
 - confidence: the fact's `c=`, else the default of its kind (stated facts above generated
   observations);
 - importance_weight = 0.8 + 0.04 * i, so i=5 (the default) weighs 1.0 and i=10 weighs 1.2;
@@ -38,9 +41,10 @@ def importance_weight(importance: int | None) -> float:
     return 0.8 + 0.04 * (importance if importance is not None else DEFAULT_IMPORTANCE)
 
 
-def relevance(lexical: float, *, entity: bool, opinion: bool, timely: bool = False) -> float:
+def relevance(lexical: float, *, entity: bool, opinion: bool, timely: bool = False,
+              valid_then: bool = False) -> float:
     return (lexical + (ENTITY_BOOST if entity else 0.0) + (OPINION_BOOST if opinion else 0.0)
-            + (TIME_BOOST if timely else 0.0))
+            + (TIME_BOOST if timely else 0.0) + (TIME_BOOST if valid_then else 0.0))
 
 
 def score(relevance: float, *, kind: str, confidence: float, importance: int | None,

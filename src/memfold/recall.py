@@ -127,10 +127,17 @@ def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], best: float) -> 
     linked = tuple(k for k in named if k in c.links)
     opinion = plan.opinion and c.fact.kind == "opinion"
     confidence = confidence_of(c.fact.kind, c.fact.confidence)
+    valid = c.fact.valid
+    valid_then = bool(plan.window and valid and _overlaps(valid, plan.window))
     rel = relevance(lexical, entity=bool(linked), opinion=opinion,
-                    timely=plan.window is not None)
+                    timely=plan.window is not None, valid_then=valid_then)
     value = score(rel, kind=c.fact.kind, confidence=confidence, importance=c.fact.importance)
     return _Scored(c, value, confidence, linked, opinion)
+
+
+def _overlaps(a: Interval, b: Interval) -> bool:
+    return (a.start is None or b.end is None or a.start <= b.end) and (
+        a.end is None or b.start is None or b.start <= a.end)
 
 
 def _explain(s: _Scored, plan: QueryPlan, window: Interval | None) -> Hit:
