@@ -5,5 +5,7 @@ from __future__ import annotations
 import click
 
 from .index_bench import index_command
+from .lab import lab_command
 
 COMMANDS: list[click.Command] = [index_command]
+COMMANDS += [lab_command]

@@ -1,0 +1,51 @@
+"""The file-vs-database lab: `memfold bench lab` end to end, and the JSON store's CAS race."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from memfold.bench.lab import NOT_YET, PASSED, source_rows
+from memfold.bench.lab_race import RACE_KEY, RACE_NOTE, race
+from memfold.bench.lab_stores import open_store, write_source
+from memfold.cli import cli
+
+REPORT_KEYS = {"checked_at", "python", "sqlite", "platform", "source_bytes", "source_sha",
+               "rows", "scope", "samples", "checks", "medians", "ratios"}
+
+
+def test_bench_lab_command_end_to_end(tmp_path: Path) -> None:
+    out = tmp_path / "results" / "memory-results.json"
+    result = CliRunner().invoke(
+        cli, ["bench", "lab", "--rows", "50", "--repeat", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert set(report) >= REPORT_KEYS
+    assert report["rows"] == 50 and len(report["source_sha"]) == 64
+    assert {s["store"] for s in report["samples"]} == {"json", "sqlite", "memfold"}
+    assert set(report["ratios"]) == {"sqlite/json", "memfold/sqlite"}
+    statuses = [status for group in report["checks"].values() for status in group.values()]
+    assert statuses and all(status in (PASSED, NOT_YET) for status in statuses), statuses
+    for name in ("json", "sqlite"):
+        assert set(report["checks"][name].values()) == {PASSED}
+    memfold = report["checks"]["memfold"]
+    assert memfold["same_answers"] == memfold["stale_source_refused"] == PASSED
+    assert memfold["race"] == NOT_YET
+
+
+def test_json_store_race_has_exactly_one_winner(tmp_path: Path) -> None:
+    write_source(tmp_path / "sources.json", source_rows(12))
+    store = open_store("json", tmp_path)
+    try:
+        store.rebuild()
+        outcome = race("json", tmp_path)
+        assert outcome.read == [0, 0]
+        assert outcome.outcomes == ["applied", "stale"]
+        record = store.get(RACE_KEY)
+        assert (record["rev"], record["note"]) == (1, RACE_NOTE)
+        assert not store.cas(RACE_KEY, 0, "too late")
+        assert store.get(RACE_KEY)["note"] == RACE_NOTE
+    finally:
+        store.close()
