@@ -6,6 +6,9 @@ import click
 
 from .index_bench import index_command
 from .lab import lab_command
+from .locomo import locomo_command
+from .scale import scale_command
 
 COMMANDS: list[click.Command] = [index_command]
+COMMANDS += [locomo_command, scale_command]
 COMMANDS += [lab_command]
