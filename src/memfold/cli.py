@@ -284,9 +284,11 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
 @cli.command()
 @click.argument("name")
 @click.option("--k", "k", default=50, show_default=True, help="How many facts at most.")
+@click.option("--all", "include_all", is_flag=True,
+              help="Include superseded and expired facts, flagged.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def about(ctx: click.Context, name: str, k: int, as_json: bool) -> None:
+def about(ctx: click.Context, name: str, k: int, include_all: bool, as_json: bool) -> None:
     """Everything memory holds about an entity: its page and its facts, newest first.
 
     NAME matches case- and accent-insensitively, and through a page's aliases.
@@ -298,7 +300,7 @@ def about(ctx: click.Context, name: str, k: int, as_json: bool) -> None:
     from .model import render_hit
 
     memory = open_memory(ctx)
-    result = memory.about(name, k=k)
+    result = memory.about(name, k=k, include_all=include_all)
     show_notices(memory)
     if as_json:
         emit_json(result.to_dict())
@@ -319,7 +321,8 @@ def about(ctx: click.Context, name: str, k: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool) -> None:
-    """Show one fact with its provenance: file, line, file hash, kind, confidence, status.
+    """Show one fact with its provenance: file, line, file hash, kind, confidence, status,
+    revision and note.  Showing a fact counts as using it (its decay restarts).
 
     \b
     Example:
@@ -333,19 +336,169 @@ def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool) -> None:
     data.update(path=fact.path, line=fact.line, end_line=fact.end_line, sha256=hit.sha256,
                 params=dict(fact.params), importance=fact.importance,
                 explicit_id=fact.explicit_id)
+    data.update(reason=hit.reason, derived_from=list(hit.derived_from))
     if as_json:
         emit_json(data)
         return
     for key in ("id", "kind", "content", "entities", "source", "sha256", "timestamp",
-                "valid_from", "valid_until", "confidence", "importance", "status", "params"):
+                "valid_from", "valid_until", "confidence", "importance", "status", "reason",
+                "superseded_by", "supersedes", "derived_from", "decay", "rev", "note",
+                "params"):
         value = data[key]
         if value in (None, [], {}):
             continue
         if isinstance(value, list):
-            value = " ".join(f"@{v}" for v in value)
+            value = " ".join(f"@{v}" if key == "entities" else str(v) for v in value)
         elif isinstance(value, dict):
             value = ", ".join(f"{k}={v}" for k, v in value.items())
         click.echo(f"{key:<12} {value}")
+
+
+@cli.command()
+@click.argument("fact_id", metavar="ID")
+@click.argument("text")
+@click.option("--rev", required=True, type=int, metavar="N",
+              help="The revision you read (from `memfold show`); the note applies only if "
+              "it is still N.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def note(ctx: click.Context, fact_id: str, text: str, rev: int, as_json: bool) -> None:
+    """Attach a note to a fact, compare-and-set on its revision.
+
+    Prints `applied` and the new revision N+1; if the revision moved on since you read it,
+    prints `stale` with the current revision and exits with status 3 (nothing written).
+
+    \b
+    Example:
+      memfold note k3x9q2ma --rev 0 "Confirmed with Peter on the phone."
+    """
+    from .errors import StaleRevision
+
+    memory = open_memory(ctx)
+    try:
+        new_rev = memory.note(fact_id, text, rev=rev)
+    except StaleRevision as exc:
+        if as_json:
+            emit_json({"id": fact_id, "result": "stale", "rev": exc.current})
+        else:
+            click.echo(f"stale (current revision {exc.current})")
+        ctx.exit(3)
+    show_notices(memory)
+    if as_json:
+        emit_json({"id": fact_id, "result": "applied", "rev": new_rev})
+    else:
+        click.echo(f"applied (revision {new_rev})")
+
+
+@cli.command()
+@click.argument("fact_ids", nargs=-1, required=True, metavar="ID...")
+@click.pass_context
+def use(ctx: click.Context, fact_ids: tuple[str, ...]) -> None:
+    """Acknowledge that facts were used, so they stay fresh (their decay restarts).
+
+    Appearing in a recall result is not a use; an agent calls this for what it relied on.
+
+    \b
+    Example:
+      memfold use k3x9q2ma 7hq2x0pa
+    """
+    memory = open_memory(ctx)
+    for fact_id in fact_ids:
+        memory.use(fact_id)
+    show_notices(memory)
+
+
+@cli.command()
+@click.argument("old_id", metavar="OLD")
+@click.argument("new_id", metavar="NEW")
+@click.option("--reason", default="superseded by hand", show_default=True,
+              help="Why, recorded in the journal.")
+@click.pass_context
+def supersede(ctx: click.Context, old_id: str, new_id: str, reason: str) -> None:
+    """Mark fact OLD as superseded by fact NEW; nothing is deleted.
+
+    Recall then leaves OLD out (unless --all, or a question about its own time); `show`
+    and `trace` keep the pointers both ways.  memfold also supersedes by itself when a new
+    fact contradicts an older one.
+
+    \b
+    Example:
+      memfold supersede 3ab9xk2c 9zz81ppq --reason "moved to Berlin"
+    """
+    memory = open_memory(ctx)
+    changed = memory.supersede(old_id, new_id, reason=reason)
+    show_notices(memory)
+    click.echo(f"{old_id} superseded by {new_id}" if changed else
+               f"{old_id} was already superseded by {new_id}")
+
+
+@cli.command()
+@click.argument("fact_id", metavar="ID")
+@click.option("--reason", default="restored by hand", show_default=True,
+              help="Why, recorded in the journal.")
+@click.pass_context
+def restore(ctx: click.Context, fact_id: str, reason: str) -> None:
+    """Make a superseded or archived fact active (and fresh) again.
+
+    \b
+    Example:
+      memfold restore 3ab9xk2c
+    """
+    memory = open_memory(ctx)
+    memory.restore(fact_id, reason=reason)
+    show_notices(memory)
+    click.echo(f"{fact_id} restored")
+
+
+@cli.command()
+@click.argument("fact_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def history(ctx: click.Context, fact_id: str, as_json: bool) -> None:
+    """A fact's journal events, oldest first: notes, uses, supersedes, revisions.
+
+    \b
+    Example:
+      memfold history k3x9q2ma
+    """
+    memory = open_memory(ctx)
+    events = memory.history(fact_id)
+    show_notices(memory)
+    if as_json:
+        emit_json({"id": fact_id, "events": [e.to_dict() for e in events]})
+        return
+    for event in events:
+        extra = ", ".join(f"{k}={v}" for k, v in event.data.items() if k != "sha")
+        click.echo(f"{event.ts}  #{event.seq} {event.event} {event.id}  {extra}".rstrip())
+    if not events:
+        click.echo("no events yet", err=True)
+
+
+@cli.command()
+@click.argument("fact_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def trace(ctx: click.Context, fact_id: str, as_json: bool) -> None:
+    """A fact's lineage both ways: what it superseded, what superseded it, its sources.
+
+    \b
+    Example:
+      memfold trace k3x9q2ma
+    """
+    from .model import render_hit
+
+    memory = open_memory(ctx)
+    result = memory.trace(fact_id)
+    show_notices(memory)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    click.echo(render_hit(result.root))
+    for label, hits in (("supersedes", result.supersedes),
+                        ("superseded by", result.superseded_by),
+                        ("derived from", result.derived_from)):
+        for hit in hits:
+            click.echo(f"  {label}: {render_hit(hit)}")
 
 
 class LazyGroup(click.Group):

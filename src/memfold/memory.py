@@ -32,6 +32,9 @@ from .errors import BadInput, MemfoldError, SourceChanged, UnknownId
 from .index.base import DocChange, Progress
 from .index.sqlite import SqliteIndex
 from .index.sync import freshness, sync
+from .journal import Event
+from .ledger import Ledger
+from .lifecycle import Judge
 from .model import (
     KIND_LETTERS,
     KINDS,
@@ -47,8 +50,7 @@ from .model import (
     SyncReport,
 )
 from .query import plan_query
-from .ranking import confidence_of
-from .recall import RecallOptions
+from .recall import RecallOptions, Trace, build_trace, describe
 from .recall import about as about_entity
 from .recall import recall as run_recall
 from .timeparse import TimeSpecError, parse_spec
@@ -121,21 +123,27 @@ class Memory:
     ...     memory.retain("W @Peter: Lives in Vienna.")
     """
 
-    def __init__(self, workspace: Workspace, *, now: datetime | str | None = None) -> None:
+    def __init__(self, workspace: Workspace, *, now: datetime | str | None = None,
+                 judge: Judge | None = None) -> None:
         self.workspace = workspace
         self._now = now
+        self._judge = judge
         self._index: SqliteIndex | None = None
+        self._ledger: Ledger | None = None
         self._watcher: Watcher | None = None
 
     # -- opening ----------------------------------------------------------------------
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None, *,
-             now: datetime | str | None = None) -> Memory:
-        """Open an existing workspace (path, else MEMFOLD_WORKSPACE, else the default)."""
+             now: datetime | str | None = None, judge: Judge | None = None) -> Memory:
+        """Open an existing workspace (path, else MEMFOLD_WORKSPACE, else the default).
+
+        `judge` decides which older facts a new one contradicts (default: RuleJudge).
+        """
         workspace = Workspace(config.workspace_path(path))
         workspace.require()
-        return cls(workspace, now=now)
+        return cls(workspace, now=now, judge=judge)
 
     @staticmethod
     def init(path: str | os.PathLike[str] | None = None) -> tuple[Path, list[str]]:
@@ -169,9 +177,19 @@ class Memory:
         return self._index
 
     @property
+    def ledger(self) -> Ledger:
+        if self._ledger is None:
+            self._ledger = Ledger(self.workspace, self.index_backend, judge=self._judge)
+        return self._ledger
+
+    @property
     def notices(self) -> list[str]:
-        """Repairs made while opening the index (one line each), for the caller to show."""
-        return list(self._index.notices) if self._index else []
+        """Repairs and journal problems met so far (one line each), for the caller to show."""
+        found = list(self._index.notices) if self._index else []
+        return found + (list(self._ledger.warnings) if self._ledger else [])
+
+    def _ts(self, now: datetime | str | None = None) -> str:
+        return self.now(now).isoformat(timespec="seconds")
 
     def now(self, now: datetime | str | None = None) -> datetime:
         return config.resolve_now(now if now is not None else self._now)
@@ -196,7 +214,10 @@ class Memory:
         lines = [render_bullet(replace(b, block_id=b.block_id or new_block_id()))
                  for b in checked]
         rel = self.workspace.daily_path(day)
-        doc, first_line, indexed = self._append(rel, day, lines)
+        doc, first_line, report = self._append(rel, day, lines)
+        indexed = report is not None
+        if report is not None:
+            self.ledger.after_sync(report.new_ids, [rel], ts=self._ts(now))
         ids = {line.rsplit("^", 1)[1] for line in lines}
         facts = tuple(f for f in doc.facts if f.line >= first_line and f.id in ids)
         warnings = [ParseWarning(rel, f.line, note) for f, b in zip(facts, checked, strict=False)
@@ -215,11 +236,13 @@ class Memory:
             if where:
                 raise BadInput(f"block id ^{block_id} is already used at {where[0]}")
 
-    def _append(self, rel: str, day: date, lines: list[str]) -> tuple[ParsedDoc, int, bool]:
+    def _append(self, rel: str, day: date,
+                lines: list[str]) -> tuple[ParsedDoc, int, SyncReport | None]:
         """Append under the write lock, then index the file before releasing it (so a slower
         writer can never index an older version over a newer one).
 
-        Returns the parsed file, the first line written, and whether the index was updated.
+        Returns the parsed file, the first line written, and the index sync (None if the
+        index could not be updated).
         """
         path = self.workspace.abspath(rel)
         try:
@@ -248,13 +271,12 @@ class Memory:
         first_line = len(split_lines(existing)) + 1 if existing else 1
         return doc, first_line, indexed
 
-    def _index_quietly(self, rel: str, change: DocChange) -> bool:
+    def _index_quietly(self, rel: str, change: DocChange) -> SyncReport | None:
         """Index a file just written; a failure leaves the Markdown as the record."""
         try:
-            sync(self.workspace, self.index_backend, only=[rel], parsed=[change])
-            return True
+            return sync(self.workspace, self.index_backend, only=[rel], parsed=[change])
         except (MemfoldError, OSError, sqlite3.Error):
-            return False
+            return None
 
     # -- recall ------------------------------------------------------------------------
 
@@ -287,7 +309,8 @@ class Memory:
         today = moment.date()
         window = _spec_window(since, until, today)
         options = RecallOptions(k=k, kinds=parse_kinds(kinds), entities=tuple(entities),
-                                window=window, include_all=include_all, budget=budget)
+                                window=window, include_all=include_all, budget=budget,
+                                today=today)
         report = self.refresh()
         plan = plan_query(query, today=today)
         ranked = run_recall(self.index_backend, plan, options)
@@ -296,18 +319,23 @@ class Memory:
             sync=report, total_warnings=self.index_backend.warning_count(),
             window=ranked.window, entities=ranked.entities, truncated=ranked.truncated)
 
-    def about(self, name: str, *, k: int = 50) -> AboutResult:
-        """An entity's page and its linked facts, newest first ("tell me about X")."""
+    def about(self, name: str, *, k: int = 50, include_all: bool = False,
+              now: datetime | str | None = None) -> AboutResult:
+        """An entity's page and its linked facts, newest first ("tell me about X");
+        superseded and expired facts only with `include_all`."""
         if not name.strip().lstrip("@"):
             raise BadInput("give an entity name, e.g. `memfold about Peter`")
         self.refresh()
-        return about_entity(self.index_backend, name.strip(), k=k)
+        return about_entity(self.index_backend, name.strip(), k=k, include_all=include_all,
+                            today=self.now(now).date())
 
-    def get(self, fact_id: str, *, strict: bool = False) -> Hit:
-        """One fact by id, with its provenance.
+    def get(self, fact_id: str, *, strict: bool = False, use: bool = True,
+            now: datetime | str | None = None) -> Hit:
+        """One fact by id, with its provenance and lifecycle state.
 
         If the fact's file changed since it was indexed, the file is synced first; with
-        `strict=True` a SourceChanged error is raised instead.
+        `strict=True` a SourceChanged error is raised instead.  A get is a use of the fact
+        (it resets its decay) unless `use=False`.
         """
         fact_id = fact_id.strip().lstrip("^")
         backend = self.index_backend
@@ -317,20 +345,68 @@ class Memory:
             found = backend.by_id(fact_id)
         if not found:
             raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
-        candidate = found[0]
-        path = candidate.fact.path
+        path = found[0].fact.path
         if self._changed_since_indexed(path):
             if strict:
                 raise SourceChanged(f"{path} changed since it was indexed; run `memfold index` "
                                     "(or get without strict) to read the current version")
-            sync(self.workspace, backend, only=[path])
+            self._sync(only=[path], now=now)
             found = backend.by_id(fact_id)
             if not found:
                 raise UnknownId(f"fact {fact_id!r} is no longer in {path}")
-            candidate = found[0]
-        fact = candidate.fact
-        return Hit(fact=fact, score=0.0, why="by id",
-                   confidence=confidence_of(fact.kind, fact.confidence), sha256=candidate.sha256)
+        else:
+            self.ledger.replay()
+        if use:
+            self.ledger.use(fact_id, ts=self._ts(now))
+            found = backend.by_id(fact_id)
+        return describe(found[0], self.now(now).date())
+
+    def use(self, fact_id: str, *, now: datetime | str | None = None) -> None:
+        """Acknowledge that a fact was used: it stays fresh (decay restarts from now)."""
+        self.refresh()
+        self.ledger.use(fact_id.strip().lstrip("^"), ts=self._ts(now))
+
+    def note(self, fact_id: str, text: str, *, rev: int,
+             now: datetime | str | None = None) -> int:
+        """Set a fact's note if its revision is still `rev` (compare-and-set).
+
+        Returns the new revision; raises StaleRevision (with `.current`) when the revision
+        moved on, and UnknownId for an unknown fact.
+        """
+        if not isinstance(rev, int) or isinstance(rev, bool) or rev < 0:
+            raise BadInput(f"--rev must be a revision number (0 or more), not {rev!r}")
+        self.refresh()
+        return self.ledger.note(fact_id.strip().lstrip("^"), text, rev, ts=self._ts(now))
+
+    def supersede(self, old_id: str, new_id: str, *, reason: str = "superseded by hand",
+                  now: datetime | str | None = None) -> bool:
+        """Mark OLD superseded by NEW (pointers both ways; nothing is deleted)."""
+        self.refresh()
+        return self.ledger.supersede(old_id.strip().lstrip("^"), new_id.strip().lstrip("^"),
+                                     reason=reason, ts=self._ts(now))
+
+    def restore(self, fact_id: str, *, reason: str = "restored by hand",
+                now: datetime | str | None = None) -> None:
+        """Make a superseded or archived fact active again (and fresh)."""
+        self.refresh()
+        self.ledger.restore(fact_id.strip().lstrip("^"), reason=reason, ts=self._ts(now))
+
+    def history(self, fact_id: str) -> list[Event]:
+        """The journal events about a fact, oldest first."""
+        fact_id = fact_id.strip().lstrip("^")
+        self.refresh()
+        events = self.index_backend.events_for(fact_id)
+        if not events and not self.index_backend.by_id(fact_id):
+            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+        return events
+
+    def trace(self, fact_id: str, *, now: datetime | str | None = None) -> Trace:
+        """A fact's lineage both ways: what it supersedes, what superseded it, what it was
+        derived from."""
+        fact_id = fact_id.strip().lstrip("^")
+        self.refresh()
+        return build_trace(self.index_backend, self.ledger.fact(fact_id),
+                           self.now(now).date())
 
     def refresh(self) -> SyncReport:
         """Sync what changed on disk since the last sync.
@@ -340,18 +416,29 @@ class Memory:
         """
         if self._watcher is None:
             self._watcher = Watcher(self.workspace.root)  # armed before the scan it relies on
-            return sync(self.workspace, self.index_backend)
+            return self._sync()
         changed = self._watcher.changes()
         if changed is None:
-            return sync(self.workspace, self.index_backend)
+            return self._sync()
         tracked = sorted(p for p in changed if self.workspace.is_tracked(p))
         if not tracked:
+            self.ledger.replay()
             return SyncReport(scanned=0, added=(), changed=(), removed=(), full=False,
                               seconds=0.0)
-        return sync(self.workspace, self.index_backend, only=tracked)
+        return self._sync(only=tracked)
+
+    def _sync(self, *, only: Sequence[str] | None = None, full: bool = False,
+              progress: Progress | None = None,
+              now: datetime | str | None = None) -> SyncReport:
+        """Sync the files, then the journal: replay, revisions, contradictions."""
+        report = sync(self.workspace, self.index_backend, only=only, full=full,
+                      progress=progress)
+        paths = None if full else [*report.added, *report.changed]
+        self.ledger.after_sync(report.new_ids, paths, ts=self._ts(now))
+        return report
 
     def _changed_since_indexed(self, path: str) -> bool:
-        known = self.index_backend.stamps().get(path)
+        known = self.index_backend.stamps([path]).get(path)
         on_disk = self.workspace.stat_some({path}).get(path)
         return known is None or on_disk is None or (
             (known.size, known.mtime_ns) != (on_disk.size, on_disk.mtime_ns))
@@ -359,8 +446,9 @@ class Memory:
     # -- index and status ---------------------------------------------------------------
 
     def index(self, *, full: bool = False, progress: Progress | None = None) -> SyncReport:
-        """Sync the index with the files (only what changed), or rebuild it with `full`."""
-        return sync(self.workspace, self.index_backend, full=full, progress=progress)
+        """Sync the index with the files (only what changed), or rebuild it with `full` —
+        from the Markdown and the journal, so every lifecycle state comes back."""
+        return self._sync(full=full, progress=progress)
 
     def status(self) -> StatusReport:
         """Counts, and which files changed since the last sync (by stat; nothing is synced)."""

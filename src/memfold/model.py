@@ -100,6 +100,7 @@ class SyncReport:
     full: bool
     seconds: float
     warnings: tuple[ParseWarning, ...] = ()
+    new_ids: tuple[str, ...] = ()  # typed facts indexed for the first time
 
     @property
     def touched(self) -> int:
@@ -213,6 +214,13 @@ class Hit:
     confidence: float
     status: str = "active"
     sha256: str | None = None
+    decay: float = 1.0
+    rev: int = 0
+    note: str | None = None
+    reason: str | None = None  # why the status is what it is (a supersede's reason)
+    superseded_by: str | None = None
+    supersedes: tuple[str, ...] = ()
+    derived_from: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         f = self.fact
@@ -229,6 +237,11 @@ class Hit:
             "why": self.why,
             "valid_from": f.valid.start.isoformat() if f.valid and f.valid.start else None,
             "valid_until": f.valid.end.isoformat() if f.valid and f.valid.end else None,
+            "decay": round(self.decay, 3),
+            "rev": self.rev,
+            "note": self.note,
+            "superseded_by": self.superseded_by,
+            "supersedes": list(self.supersedes),
         }
 
     def tokens(self) -> int:
@@ -248,7 +261,9 @@ def render_hit(hit: Hit) -> str:
     if f.valid:
         when += f" valid {f.valid}"
     names = "".join(f" @{n}" for n in f.entities)
-    flag = "" if hit.status == "active" else f" [{hit.status}]"
+    flag = "" if hit.status == "active" else f" [{hit.status}"
+    if flag:
+        flag += f" by {hit.superseded_by}]" if hit.superseded_by else "]"
     content = " ".join(f.content.split())
     return f"[{letter} {when} c={hit.confidence:.2f}]{flag}{names} {content}  {f.source}"
 

@@ -8,6 +8,7 @@ plain words, and a phrase in double quotes is searched as a phrase.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
@@ -20,6 +21,8 @@ MAX_TERMS = 64
 MAX_QUERY_CHARS = 4000  # longer queries are cut here (the first words carry the question)
 WORD = re.compile(r"\w+")
 PHRASE = re.compile(r'"([^"]+)"')
+# lone surrogates (undecodable bytes of a command line) cannot be encoded for SQLite
+SURROGATES = re.compile("[\ud800-\udfff]")
 ABOUT = re.compile(
     r"^\s*(?:tell\s+me\s+(?:everything\s+|more\s+)?about|what\s+do\s+(?:you|we|i)\s+know\s+about"
     r"|who\s+is|who's|who\s+was)\s+(?P<name>.+?)\s*[?.!]*\s*$",
@@ -64,18 +67,41 @@ class QueryPlan:
         through their entity links); if that would leave nothing, they stay in.
         """
         terms = [t for t in self.terms if entity_key(t) not in skip] or list(self.terms)
-        parts = [_quote(p) for p in self.phrases] + [_quote(t) for t in terms]
+        parts = [quote_fts(p) for p in self.phrases] + [quote_fts(t) for t in terms]
         return " OR ".join(parts) if parts else None
 
 
-def _quote(text: str) -> str:
+def quote_fts(text: str) -> str:
     # FTS5 reads its query as a C string: a NUL would end it inside the quotes
     return '"' + fold_for_index(text).replace("\x00", " ").replace('"', '""') + '"'
 
 
+def find_words(text: str) -> list[str]:
+    """Runs of word characters.  Combining marks stay inside their word: `\\w` alone would
+    cut a decomposed "Hà Nội" into "Ha", "No", "i" and "नमस्ते" into "नमस", "त"."""
+    if text.isascii():
+        return WORD.findall(text)
+    words: list[str] = []
+    current: list[str] = []
+    for ch in text:
+        if ch.isalnum() or ch == "_" or (current and unicodedata.category(ch)[0] == "M"):
+            current.append(ch)
+        elif current:
+            words.append("".join(current))
+            current = []
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def clean_text(text: str) -> str:
+    """Text safe to hand to SQLite: lone surrogates become U+FFFD, NULs spaces."""
+    return SURROGATES.sub("\ufffd", text).replace("\x00", " ")
+
+
 def plan_query(text: str, *, today: date) -> QueryPlan:
     """Split a query into terms, phrases, names, a time window and an intent."""
-    text = text[:MAX_QUERY_CHARS]
+    text = clean_text(text[:MAX_QUERY_CHARS])
     about = None
     if m := ABOUT.match(text):
         about = m.group("name").lstrip("@").strip()
@@ -86,7 +112,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         window, (start, end) = found
         rest = rest[:start] + " " + rest[end:]
     mentions = tuple(dict.fromkeys(clean_slug(m) for m in find_mentions(rest)))
-    words = WORD.findall(rest)
+    words = find_words(rest)
     lowered = [w.casefold() for w in words]
     opinion = any(w in OPINION_WORDS for w in lowered)
     terms = [w for w, low in zip(words, lowered, strict=True) if low not in STOP_WORDS]

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from .index.base import Candidate, Filters, IndexBackend
+from .lifecycle import ACTIVE, EXPIRED, SUPERSEDED, lifecycle_weight, status_of
 from .model import AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
-from .query import QueryPlan
+from .query import QueryPlan, clean_text
 from .ranking import confidence_of, relevance, score
 
 MIN_CANDIDATES = 50  # each search fetches max(MIN_CANDIDATES, 4 * k) rows to rank
@@ -23,6 +25,7 @@ MIN_CANDIDATES = 50  # each search fetches max(MIN_CANDIDATES, 4 * k) rows to ra
 
 @dataclass(frozen=True)
 class RecallOptions:
+    today: date
     k: int = 25
     kinds: tuple[str, ...] = ()
     entities: tuple[str, ...] = ()  # names every result must be linked to
@@ -55,9 +58,9 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     if plan.about:
         about_key = backend.resolve_names([entity_key(plan.about)]).get(entity_key(plan.about))
         if about_key:
-            hits = [_linked_hit(c, about_key) for c in backend.linked([about_key], filters,
-                                                                      max(options.k, 1))]
-            return _pack(hits, options, window, (about_key,))
+            linked = backend.linked([about_key], filters, max(options.k, 1) * 2)
+            hits = [h for c in linked if (h := _linked_hit(c, about_key, options))]
+            return _pack(hits[: options.k], options, window, (about_key,))
     found: dict[tuple[str, int], Candidate] = {}
     limit = max(MIN_CANDIDATES, 4 * options.k)
     fts = plan.fts(skip=set(named))  # a known name is found through its links, not BM25
@@ -73,24 +76,28 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
         for c in backend.recent(filters, limit):
             found.setdefault((c.fact.path, c.fact.line), c)
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
-    scored = sorted((_score(c, plan, named, best) for c in found.values()), key=_order)
+    scored = sorted((s for c in found.values() if (s := _score(c, plan, named, best, options))),
+                    key=_order)
     hits = [_explain(s, plan, window) for s in scored[: options.k]]
     return _pack(hits, options, window, tuple(named))
 
 
-def about(backend: IndexBackend, name: str, *, k: int) -> AboutResult:
+def about(backend: IndexBackend, name: str, *, k: int, today: date,
+          include_all: bool = False) -> AboutResult:
     key = entity_key(name.lstrip("@"))
     resolved = backend.resolve_names([key]).get(key) if key else None
     info = backend.entity(resolved) if resolved else None
     if resolved is None or info is None:
         return AboutResult(name=name, key=None, page=None, aliases=(), hits=())
-    hits = tuple(_linked_hit(c, resolved) for c in backend.linked([resolved], Filters(), k))
+    options = RecallOptions(today=today, k=k, include_all=include_all)
+    found = backend.linked([resolved], Filters(), k * 2)
+    hits = tuple(h for c in found if (h := _linked_hit(c, resolved, options)))[:k]
     return AboutResult(name=info.name, key=resolved, page=info.page, aliases=info.aliases,
                        hits=hits)
 
 
 def _resolve(backend: IndexBackend, names: Iterable[str]) -> list[str]:
-    keys = [entity_key(n.lstrip("@")) for n in names]
+    keys = [entity_key(clean_text(n).lstrip("@")) for n in names]
     resolved = backend.resolve_names(keys)
     return [resolved.get(k, k) for k in keys]
 
@@ -116,23 +123,52 @@ class _Scored:
     confidence: float
     linked: tuple[str, ...]
     opinion: bool
+    status: str
+    decay: float
 
     @property
     def fact(self) -> Fact:
         return self.candidate.fact
 
 
-def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], best: float) -> _Scored:
+def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], best: float,
+           options: RecallOptions) -> _Scored | None:
+    """The candidate's score, or None when its lifecycle keeps it out of the answer."""
+    status, decay = status_of(c.fact, c.life, options.today)
+    if not (options.include_all or status not in (SUPERSEDED, EXPIRED)
+            or _true_then(c, status, plan.window)):
+        return None
     lexical = (-c.bm25 / best) if c.bm25 is not None and best > 0 else 0.0
     linked = tuple(k for k in named if k in c.links)
     opinion = plan.opinion and c.fact.kind == "opinion"
-    confidence = confidence_of(c.fact.kind, c.fact.confidence)
+    confidence = _confidence(c)
     valid = c.fact.valid
     valid_then = bool(plan.window and valid and _overlaps(valid, plan.window))
     rel = relevance(lexical, entity=bool(linked), opinion=opinion,
                     timely=plan.window is not None, valid_then=valid_then)
-    value = score(rel, kind=c.fact.kind, confidence=confidence, importance=c.fact.importance)
-    return _Scored(c, value, confidence, linked, opinion)
+    weight = 1.0 if options.include_all else lifecycle_weight(status, decay)
+    value = score(rel, kind=c.fact.kind, confidence=confidence, importance=c.fact.importance,
+                  lifecycle=weight)
+    return _Scored(c, value, confidence, linked, opinion, status, decay)
+
+
+def _confidence(c: Candidate) -> float:
+    if c.life is not None and c.life.confidence is not None:
+        return c.life.confidence
+    return confidence_of(c.fact.kind, c.fact.confidence)
+
+
+def _true_then(c: Candidate, status: str, window: Interval | None) -> bool:
+    """Whether a superseded or expired fact held during the time a query asks about
+    ("where was Peter in November 2025?" still finds what was true then)."""
+    if window is None:
+        return False
+    if status == EXPIRED:
+        return bool(c.fact.valid and _overlaps(c.fact.valid, window))
+    on = c.life.superseded_on if c.life else None
+    started = c.fact.valid.start if c.fact.valid and c.fact.valid.start else c.fact.day
+    return (window.start is None or on is None or on > window.start.isoformat()) and (
+        window.end is None or started is None or started <= window.end)
 
 
 def _overlaps(a: Interval, b: Interval) -> bool:
@@ -152,16 +188,73 @@ def _explain(s: _Scored, plan: QueryPlan, window: Interval | None) -> Hit:
         why.append("opinion asked")
     if window:
         why.append(f"in {window}")
-    return Hit(fact=s.fact, score=s.score, why="; ".join(why) or "in range",
-               confidence=s.confidence, sha256=s.candidate.sha256)
+    return describe(s.candidate, None, score=s.score, why="; ".join(why) or "in range",
+                    status=(s.status, s.decay))
 
 
-def _linked_hit(c: Candidate, key: str) -> Hit:
-    confidence = confidence_of(c.fact.kind, c.fact.confidence)
+def _linked_hit(c: Candidate, key: str, options: RecallOptions) -> Hit | None:
+    status, decay = status_of(c.fact, c.life, options.today)
+    if not options.include_all and status in (SUPERSEDED, EXPIRED):
+        return None
+    weight = 1.0 if options.include_all else lifecycle_weight(status, decay)
     value = score(relevance(0.0, entity=True, opinion=False), kind=c.fact.kind,
-                  confidence=confidence, importance=c.fact.importance)
-    return Hit(fact=c.fact, score=value, why=f"about @{key}", confidence=confidence,
-               sha256=c.sha256)
+                  confidence=_confidence(c), importance=c.fact.importance, lifecycle=weight)
+    return describe(c, None, score=value, why=f"about @{key}", status=(status, decay))
+
+
+def describe(c: Candidate, today: date | None, *, score: float = 0.0, why: str = "by id",
+             status: tuple[str, float] | None = None) -> Hit:
+    """A candidate as a hit, with its lifecycle state spelled out."""
+    if status is None:
+        status = status_of(c.fact, c.life, today or date.today()) if today else (ACTIVE, 1.0)
+    life = c.life
+    return Hit(fact=c.fact, score=score, why=why, confidence=_confidence(c), status=status[0],
+               sha256=c.sha256, decay=status[1], rev=life.rev if life else 0,
+               note=life.note if life else None, reason=life.reason if life else None,
+               superseded_by=life.superseded_by if life else None,
+               supersedes=tuple(life.supersedes) if life else (),
+               derived_from=tuple(life.derived_from) if life else ())
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A fact's lineage: the facts it replaced, the facts that replaced it, its sources."""
+
+    root: Hit
+    supersedes: tuple[Hit, ...]  # older facts this one replaced, transitively
+    superseded_by: tuple[Hit, ...]  # newer facts that replaced this one, in order
+    derived_from: tuple[Hit, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"id": self.root.fact.id, "fact": self.root.to_dict(),
+                "supersedes": [h.to_dict() for h in self.supersedes],
+                "superseded_by": [h.to_dict() for h in self.superseded_by],
+                "derived_from": [h.to_dict() for h in self.derived_from]}
+
+
+def build_trace(backend: IndexBackend, root: Candidate, today: date) -> Trace:
+    def hits(ids: Iterable[str]) -> list[Hit]:
+        found = {c.fact.id: c for c in backend.by_ids(list(ids))}
+        return [describe(found[i], today) for i in ids if i in found]
+
+    newer: list[str] = []
+    current = root.life.superseded_by if root.life else None
+    while current and current not in newer and current != root.fact.id:
+        newer.append(current)
+        state = backend.life([current]).get(current)
+        current = state.superseded_by if state else None
+    older: list[str] = []
+    frontier = list(root.life.supersedes) if root.life else []
+    while frontier:
+        fact_id = frontier.pop(0)
+        if fact_id in older or fact_id == root.fact.id:
+            continue
+        older.append(fact_id)
+        state = backend.life([fact_id]).get(fact_id)
+        frontier.extend(state.supersedes if state else [])
+    derived = list(root.life.derived_from) if root.life else []
+    return Trace(describe(root, today), tuple(hits(older)), tuple(hits(newer)),
+                 tuple(hits(derived)))
 
 
 def _order(hit: Hit | _Scored) -> tuple[float, int, str, int]:

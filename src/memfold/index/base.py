@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..journal import Event
+from ..lifecycle import LifeState
 from ..model import Fact, FileStamp, Interval, ParsedDoc, ParseWarning
 
 DocChange = tuple[ParsedDoc, FileStamp]
@@ -45,6 +47,7 @@ class Candidate:
     links: tuple[str, ...]  # keys of the entities the fact is linked to
     sha256: str  # the file's hash when it was indexed
     rowid: int = 0  # the backend's row key (not stable across rebuilds)
+    life: LifeState | None = None  # what the journal says about it, if anything
 
 
 @dataclass(frozen=True)
@@ -72,12 +75,13 @@ class IndexBackend(Protocol):
         *,
         full: bool,
         synced_at: str,
-    ) -> None:
+    ) -> list[str]:
         """In one transaction: replace the rows of changed files, drop removed files, and
         record new stamps for files whose content did not change.  `full` starts from empty.
 
         `changes` may be a lazy stream (files parsed while rows are inserted); `restamped` is
-        read only after it is exhausted."""
+        read only after it is exhausted.  Returns the ids of typed facts the index had never
+        held (empty for a full rebuild), so new facts can be judged against older ones."""
         ...
 
     def counts(self) -> IndexCounts: ...
@@ -111,6 +115,21 @@ class IndexBackend(Protocol):
         ...
 
     def by_id(self, fact_id: str) -> list[Candidate]: ...
+
+    def by_ids(self, ids: Sequence[str]) -> list[Candidate]: ...
+
+    def journal_position(self) -> tuple[int, str, int]: ...
+
+    def apply_events(self, events: Sequence[Event], position: tuple[int, str, int]) -> None: ...
+
+    def reset_lifecycle(self) -> None: ...
+
+    def life(self, ids: Iterable[str]) -> dict[str, LifeState]: ...
+
+    def events_for(self, fact_id: str) -> list[Event]: ...
+
+    def tracked_contents(self, paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
+        ...
 
     def dump(self) -> list[tuple[object, ...]]:
         """Every indexed row in a canonical order: two indexes of the same files compare equal."""

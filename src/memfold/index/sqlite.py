@@ -26,12 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IndexError_
+from ..journal import GENESIS, Event
+from ..lifecycle import LifeState, replay
 from ..model import TEXT, Fact, FileStamp, Interval, ParseWarning
 from ..names import entity_key, fold_for_index
 from ..timeparse import parse_iso_day
 from .base import Candidate, DocChange, EntityInfo, Filters, IndexCounts
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 30.0
 
 DATA_SCHEMA = """
@@ -55,6 +57,13 @@ CREATE TABLE warnings (path TEXT NOT NULL, line INTEGER NOT NULL, message TEXT N
 CREATE VIRTUAL TABLE facts_fts USING fts5(
     body, names, tokenize = 'porter unicode61 remove_diacritics 2'
 );
+CREATE TABLE lifecycle (
+    id TEXT PRIMARY KEY, status TEXT, reason TEXT, superseded_by TEXT, superseded_on TEXT,
+    supersedes TEXT, derived_from TEXT, confidence REAL, rev INTEGER NOT NULL DEFAULT 0,
+    note TEXT, last_used TEXT, uses INTEGER NOT NULL DEFAULT 0, content_sha TEXT
+);
+CREATE TABLE events (seq INTEGER PRIMARY KEY, ts TEXT NOT NULL, event TEXT NOT NULL,
+                     id TEXT NOT NULL, data TEXT NOT NULL);
 CREATE VIEW chunks AS SELECT * FROM facts WHERE kind = 'text';
 CREATE VIEW entities AS
     SELECT key, MIN(name) AS name, COUNT(*) AS mentions FROM (
@@ -72,9 +81,11 @@ CREATE INDEX facts_by_validity ON facts(valid_until);
 CREATE INDEX aliases_by_key ON aliases(key);
 CREATE INDEX aliases_by_path ON aliases(path);
 CREATE INDEX warnings_by_path ON warnings(path);
+CREATE INDEX events_by_id ON events(id);
 """
 DATA_OBJECTS = (
     ("view", "entities"), ("view", "chunks"), ("table", "facts_fts"), ("table", "warnings"),
+    ("table", "lifecycle"), ("table", "events"),
     ("table", "aliases"), ("table", "fact_entities"), ("table", "facts"), ("table", "files"),
 )
 
@@ -208,20 +219,23 @@ class SqliteIndex:
         *,
         full: bool,
         synced_at: str,
-    ) -> None:
+    ) -> list[str]:
         pending = iter(changes)
         first = next(pending, None)
         if first is None and not (full or removed or restamped):
-            return  # nothing changed: no write transaction, readers are never blocked
+            return []  # nothing changed: no write transaction, readers are never blocked
+        new_ids: list[str] = []
         stream = pending if first is None else itertools.chain([first], pending)
         with self._writing() as db:
             if full:
                 self._drop_data(db)
                 self._create_data(db, with_indexes=False)
+                db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
             for path in removed:
                 self._delete_path(db, path)
             for batch in _batches(stream, 500):
                 if not full:
+                    new_ids.extend(self._unseen_ids(db, batch))
                     for doc, _ in batch:
                         self._delete_path(db, doc.path)
                 self._insert(db, batch)
@@ -232,6 +246,17 @@ class SqliteIndex:
                 [(s.size, s.mtime_ns, s.checked_ns, path) for path, s in restamped],
             )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('last_sync', ?)", (synced_at,))
+        return new_ids
+
+    @staticmethod
+    def _unseen_ids(db: sqlite3.Connection, batch: Sequence[DocChange]) -> list[str]:
+        """Typed facts in these documents whose id the index has never held."""
+        ids = list(dict.fromkeys(f.id for doc, _ in batch for f in doc.facts if f.kind != TEXT))
+        seen: set[str] = set()
+        for chunk in _chunks(ids, 500):
+            seen.update(r[0] for r in db.execute(
+                f"SELECT id FROM facts WHERE id IN ({_marks(chunk)})", chunk))  # noqa: S608
+        return [i for i in ids if i not in seen]
 
     @staticmethod
     def _delete_path(db: sqlite3.Connection, path: str) -> None:
@@ -350,16 +375,16 @@ class SqliteIndex:
             except sqlite3.OperationalError as exc:
                 raise IndexError_(f"search failed: {exc}") from exc
             scores = dict(ranked)
-            sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
-                   f" WHERE f.rowid IN ({_marks(ranked)})")
-            found = self._candidates(sql, list(scores))
+            found = self._candidates(f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                                     f" WHERE f.rowid IN ({_marks(ranked)})", list(scores))
             return sorted((replace(c, bm25=scores[c.rowid]) for c in found),
                           key=lambda c: (c.bm25, c.fact.path, c.fact.line))
         where, params = _where(filters)
-        sql = (f"SELECT {FACT_COLUMNS}, bm25(facts_fts, 1.0, 0.5) FROM facts_fts"  # noqa: S608
+        sql = (f"SELECT {FACT_SELECT}, bm25(facts_fts, 1.0, 0.5) FROM facts_fts"  # noqa: S608
                " JOIN facts f ON f.rowid = facts_fts.rowid JOIN files ON files.path = f.path"
-               f" WHERE facts_fts MATCH ? {where} ORDER BY 17, f.day DESC, f.path, f.line"
-               " LIMIT ?")
+               " LEFT JOIN lifecycle l ON l.id = f.id"
+               f" WHERE facts_fts MATCH ? {where} ORDER BY {SCORE_COLUMN + 1}, f.day DESC,"
+               " f.path, f.line LIMIT ?")
         return self._candidates(sql, [fts, *params, limit])
 
     def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
@@ -369,26 +394,32 @@ class SqliteIndex:
             rowids = [r[0] for r in self.db.execute(
                 f"SELECT fact FROM fact_entities WHERE key IN ({_marks(keys)})"  # noqa: S608
                 " ORDER BY day IS NULL, day DESC, fact LIMIT ?", [*keys, limit])]
-            sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
-                   f" WHERE f.rowid IN ({_marks(rowids)})"
-                   " ORDER BY f.day IS NULL, f.day DESC, f.path, f.line")
-            return self._candidates(sql, rowids)
+            return self._candidates(f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                                    f" WHERE f.rowid IN ({_marks(rowids)}) {NEWEST}", rowids)
         where, params = _where(filters)
-        sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
+        sql = (f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
                f" WHERE f.rowid IN (SELECT fact FROM fact_entities WHERE key IN ({_marks(keys)}))"
-               f" {where} ORDER BY f.day IS NULL, f.day DESC, f.path, f.line LIMIT ?")
+               f" {where} {NEWEST} LIMIT ?")
         return self._candidates(sql, [*keys, *params, limit])
 
     def recent(self, filters: Filters, limit: int) -> list[Candidate]:
         where, params = _where(filters)
-        sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
-               f" WHERE 1 {where} ORDER BY f.day IS NULL, f.day DESC, f.path, f.line LIMIT ?")
-        return self._candidates(sql, [*params, limit])
+        return self._candidates(f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                                f" WHERE 1 {where} {NEWEST} LIMIT ?", [*params, limit])
 
     def by_id(self, fact_id: str) -> list[Candidate]:
-        sql = (f"SELECT {FACT_COLUMNS}, NULL FROM facts f JOIN files ON files.path = f.path"  # noqa: S608
-               " WHERE f.id = ? ORDER BY f.path, f.line")
-        return self._candidates(sql, [fact_id])
+        return self._candidates(f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                                " WHERE f.id = ? ORDER BY f.path, f.line", [fact_id])
+
+    def by_ids(self, ids: Sequence[str]) -> list[Candidate]:
+        """The first row of each id (path order), for ids that exist."""
+        found: dict[str, Candidate] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+            for c in self._candidates(f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                                      f" WHERE f.id IN ({_marks(chunk)})"
+                                      " ORDER BY f.path, f.line", chunk):
+                found.setdefault(c.fact.id, c)
+        return list(found.values())
 
     def _candidates(self, sql: str, params: Sequence[object]) -> list[Candidate]:
         try:
@@ -402,8 +433,75 @@ class SqliteIndex:
                 chunk,
             ):
                 links.setdefault(fact, []).append(key)
-        return [Candidate(fact=_fact(row), bm25=row[16], links=tuple(links.get(row[0], ())),
-                          sha256=row[15], rowid=row[0]) for row in rows]
+        return [Candidate(fact=_fact(row), bm25=row[SCORE_COLUMN],
+                          links=tuple(links.get(row[0], ())), sha256=row[15], rowid=row[0],
+                          life=_life(row[16:SCORE_COLUMN])) for row in rows]
+
+    # -- lifecycle (replayed from the journal) ------------------------------------------
+
+    def journal_position(self) -> tuple[int, str, int]:
+        """(bytes of the journal replayed, hash of its last event, its seq)."""
+        offset = self.meta("journal_offset")
+        return (int(offset) if offset else 0, self.meta("journal_hash") or GENESIS,
+                int(self.meta("journal_seq") or 0))
+
+    def apply_events(self, events: Sequence[Event], position: tuple[int, str, int]) -> None:
+        """Fold journal events into the lifecycle table, in one transaction; events a
+        concurrent process already applied (by seq) are skipped."""
+        with self._writing() as db:
+            done = int(self.meta("journal_seq") or 0)
+            fresh = [e for e in events if e.seq > done]
+            touched = {e.id for e in fresh} | {str(e.data["by"]) for e in fresh
+                                                if e.event == "supersede" and "by" in e.data}
+            states = self.life(touched)
+            # a restore edits the list of the fact that had superseded it: load that one too
+            states.update(self.life({st.superseded_by for st in states.values()
+                                     if st.superseded_by} - touched))
+            replay(fresh, states)
+            db.executemany(f"INSERT OR REPLACE INTO lifecycle VALUES ({_marks(LIFE_FIELDS)})",  # noqa: S608
+                           [_life_row(st) for st in states.values()])
+            db.executemany("INSERT OR REPLACE INTO events VALUES (?, ?, ?, ?, ?)",
+                           [(e.seq, e.ts, e.event, e.id, json.dumps(e.data, ensure_ascii=False))
+                            for e in fresh])
+            if fresh or position[2] >= done:
+                db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
+                    ("journal_offset", str(position[0])), ("journal_hash", position[1]),
+                    ("journal_seq", str(max(position[2], done)))])
+
+    def reset_lifecycle(self) -> None:
+        with self._writing() as db:
+            db.execute("DELETE FROM lifecycle")
+            db.execute("DELETE FROM events")
+            db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
+
+    def life(self, ids: Iterable[str]) -> dict[str, LifeState]:
+        states: dict[str, LifeState] = {}
+        for chunk in _chunks(list(ids), 500):
+            for row in self.db.execute(f"SELECT {', '.join(LIFE_FIELDS)} FROM lifecycle"  # noqa: S608
+                                       f" WHERE id IN ({_marks(chunk)})", chunk):
+                state = _life(row[1:], fact_id=row[0])
+                if state is not None:
+                    states[state.id] = state
+        return states
+
+    def events_for(self, fact_id: str) -> list[Event]:
+        rows = self.db.execute("SELECT seq, ts, event, id, data FROM events WHERE id = ? OR"
+                               " (event = 'supersede' AND json_extract(data, '$.by') = ?)"
+                               " ORDER BY seq", (fact_id, fact_id))
+        return [Event(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
+                for seq, ts, event, id_, data in rows]
+
+    def tracked_contents(self, paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
+        """(id, content, recorded content sha, rev) of facts the journal has a content hash
+        for — in `paths`, or everywhere when None."""
+        sql = ("SELECT f.id, f.content, l.content_sha, l.rev FROM facts f JOIN lifecycle l"
+               " ON l.id = f.id WHERE l.content_sha IS NOT NULL AND f.explicit = 1")
+        if paths is None:
+            return list(self.db.execute(sql))
+        found: list[tuple[str, str, str, int]] = []
+        for chunk in _chunks(list(paths), 500):
+            found.extend(self.db.execute(f"{sql} AND f.path IN ({_marks(chunk)})", chunk))  # noqa: S608
+        return found
 
     def warnings(self) -> list[ParseWarning]:
         rows = self.db.execute("SELECT path, line, message FROM warnings ORDER BY path, line")
@@ -421,6 +519,8 @@ class SqliteIndex:
             " JOIN facts f ON f.rowid = t.rowid ORDER BY 2, 3, 4",
             "SELECT 'alias', path, entity, key, name FROM aliases ORDER BY 2, 3, 4, 5",
             "SELECT 'warning', path, line, message FROM warnings ORDER BY 2, 3, 4",
+            f"SELECT 'life', {', '.join(LIFE_FIELDS)} FROM lifecycle ORDER BY id",  # noqa: S608
+            "SELECT 'event', seq, ts, event, id, data FROM events ORDER BY seq",
         )
         rows: list[tuple[object, ...]] = []
         for sql in queries:
@@ -431,10 +531,37 @@ class SqliteIndex:
         self.db.close()
 
 
-FACT_COLUMNS = (
+LIFE_FIELDS = ("id", "status", "reason", "superseded_by", "superseded_on", "supersedes",
+               "derived_from", "confidence", "rev", "note", "last_used", "uses", "content_sha")
+FACT_SELECT = (
     "f.rowid, f.id, f.kind, f.content, f.path, f.line, f.end_line, f.entities, f.params,"
-    " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit, files.sha256"
+    " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit, files.sha256, "
+    + ", ".join(f"l.{name}" for name in LIFE_FIELDS[1:])
 )
+SCORE_COLUMN = 16 + len(LIFE_FIELDS) - 1  # the column after FACT_SELECT (bm25 or NULL)
+FACT_FROM = ("facts f JOIN files ON files.path = f.path"
+             " LEFT JOIN lifecycle l ON l.id = f.id")
+NEWEST = "ORDER BY f.day IS NULL, f.day DESC, f.path, f.line"
+
+
+def _life(row: Sequence[Any], fact_id: str | None = None) -> LifeState | None:
+    """A LifeState from lifecycle columns (after `id`); None when the fact has no row."""
+    (status, reason, by, on, supersedes, derived, confidence, rev, note, used, uses,
+     sha) = row
+    if rev is None and fact_id is None:
+        return None
+    return LifeState(
+        id=fact_id or "", status=status, reason=reason, superseded_by=by, superseded_on=on,
+        supersedes=json.loads(supersedes) if supersedes else [],
+        derived_from=json.loads(derived) if derived else [], confidence=confidence,
+        rev=int(rev or 0), note=note, last_used=used, uses=int(uses or 0), content_sha=sha)
+
+
+def _life_row(st: LifeState) -> tuple[object, ...]:
+    return (st.id, st.status, st.reason, st.superseded_by, st.superseded_on,
+            json.dumps(st.supersedes) if st.supersedes else None,
+            json.dumps(st.derived_from) if st.derived_from else None, st.confidence, st.rev,
+            st.note, st.last_used, st.uses, st.content_sha)
 
 
 def _fact(row: Sequence[object]) -> Fact:

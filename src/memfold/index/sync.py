@@ -124,8 +124,8 @@ def sync(
             yield change
 
     removed = sorted(p for p in known if p not in on_disk)
-    index.apply(changed_docs(), removed, restamped, full=full,
-                synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
+    new_ids = index.apply(changed_docs(), removed, restamped, full=full,
+                          synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
     if progress:
         progress(len(on_disk))
     return SyncReport(
@@ -136,5 +136,6 @@ def sync(
         full=full,
         seconds=time.perf_counter() - started,
         warnings=tuple(warnings),
+        new_ids=tuple(new_ids),
     )
 

@@ -1,0 +1,187 @@
+"""The journal: `journal.jsonl`, the append-only record of everything Markdown does not hold.
+
+The Markdown files say what a fact is (content, kind, entities, written params).  What the
+machine decides or a person records outside them — a fact superseded and why, a note and its
+revision, a use, a status change — is one JSON line here, appended and never rewritten.  The
+index replays this file, so deleting `.memory/` loses nothing.
+
+Each line is one event:
+
+    {"seq": 7, "ts": "2025-11-30T09:00:00+00:00", "event": "note", "id": "k3x9q2ma",
+     "rev": 2, "note": "checked with Peter", "prev": "<hash of line 6>", "hash": "<...>"}
+
+`hash` is SHA-256 (first 16 hex digits) of the previous line's hash and this event's canonical
+JSON, so the lines form a chain: an edited, reordered or deleted line breaks it, and
+`verify()` names the first line that does not follow.  A torn last line (a crash in the middle
+of an append) is skipped with a warning, never fatal; the next append starts on a new line.
+
+Appends happen under the workspace write lock, in one write, followed by fsync.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .workspace.files import WriteLock, append_durably
+
+JOURNAL_NAME = "journal.jsonl"
+TAIL_BYTES = 64 * 1024
+GENESIS = "0" * 16
+
+
+@dataclass(frozen=True)
+class Event:
+    """One journal line."""
+
+    seq: int
+    ts: str
+    event: str
+    id: str
+    data: dict[str, Any] = field(default_factory=dict)
+    hash: str = ""
+    prev: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "ts": self.ts, "event": self.event, "id": self.id,
+                **self.data}
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    events: list[Event]
+    offset: int  # bytes consumed: the next read starts here
+    last_hash: str
+    last_seq: int
+    warnings: list[str]
+
+
+def _digest(prev: str, body: Mapping[str, Any]) -> str:
+    canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(f"{prev}\n{canonical}".encode()).hexdigest()[:16]
+
+
+def _event(obj: Mapping[str, Any]) -> Event:
+    data = {k: v for k, v in obj.items()
+            if k not in ("seq", "ts", "event", "id", "hash", "prev")}
+    return Event(seq=int(obj["seq"]), ts=str(obj["ts"]), event=str(obj["event"]),
+                 id=str(obj["id"]), data=data, hash=str(obj.get("hash", "")),
+                 prev=str(obj.get("prev", "")))
+
+
+class Journal:
+    """Append and read `journal.jsonl` in a workspace."""
+
+    def __init__(self, root: Path, lock: WriteLock) -> None:
+        self.path = root / JOURNAL_NAME
+        self.lock = lock
+
+    def size(self) -> int:
+        try:
+            return self.path.stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def read(self, offset: int = 0, *, last_hash: str = GENESIS,
+             last_seq: int = 0) -> ReadResult:
+        """Events from byte `offset` on.  A line that does not parse is skipped with a
+        warning; an incomplete last line is left unread (a writer may still be finishing)."""
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(offset)
+                data = handle.read()
+        except FileNotFoundError:
+            return ReadResult([], 0, last_hash, last_seq, [])
+        events: list[Event] = []
+        warnings: list[str] = []
+        consumed = 0
+        for raw in data.splitlines(keepends=True):
+            complete = raw.endswith(b"\n")
+            line_no = offset + consumed
+            if not complete:
+                if raw.strip():
+                    warnings.append(f"{JOURNAL_NAME}: byte {line_no}: incomplete last line "
+                                    "skipped (a crash during an append?)")
+                break
+            consumed += len(raw)
+            if not raw.strip():
+                continue
+            try:
+                obj = json.loads(raw)
+                event = _event(obj)
+            except (ValueError, KeyError, TypeError):
+                warnings.append(f"{JOURNAL_NAME}: byte {line_no}: unreadable line skipped")
+                continue
+            events.append(event)
+            last_hash, last_seq = event.hash or last_hash, max(last_seq, event.seq)
+        return ReadResult(events, offset + consumed, last_hash, last_seq, warnings)
+
+    def append(self, records: Iterable[Mapping[str, Any]], *, ts: str,
+               locked: bool = False) -> list[Event]:
+        """Append events (each a dict with at least `event` and `id`) as one durable write.
+
+        Pass `locked=True` when the caller already holds the workspace write lock.
+        """
+        if locked:
+            return self._append(list(records), ts)
+        with self.lock.held():
+            return self._append(list(records), ts)
+
+    def _append(self, records: list[Mapping[str, Any]], ts: str) -> list[Event]:
+        if not records:
+            return []
+        prev, seq, needs_newline = self._tail()
+        lines: list[str] = []
+        events: list[Event] = []
+        for record in records:
+            seq += 1
+            body = {"seq": seq, "ts": ts, **record}
+            digest = _digest(prev, body)
+            lines.append(json.dumps({**body, "prev": prev, "hash": digest}, ensure_ascii=False))
+            events.append(_event({**body, "prev": prev, "hash": digest}))
+            prev = digest
+        text = ("\n" if needs_newline else "") + "\n".join(lines) + "\n"
+        append_durably(self.path, text.encode())
+        return events
+
+    def _tail(self) -> tuple[str, int, bool]:
+        """(hash of the last complete line, its seq, whether the file ends mid-line)."""
+        size = self.size()
+        if size == 0:
+            return GENESIS, 0, False
+        with open(self.path, "rb") as handle:
+            start = max(0, size - TAIL_BYTES)
+            handle.seek(start)
+            data = handle.read()
+        if start and b"\n" in data:
+            data = data[data.index(b"\n") + 1 :]
+        needs_newline = not data.endswith(b"\n")
+        for raw in reversed(data.splitlines()):
+            try:
+                obj = json.loads(raw)
+                return str(obj["hash"]), int(obj["seq"]), needs_newline
+            except (ValueError, KeyError, TypeError):
+                continue
+        if start:  # the tail holds no complete event: read everything
+            result = self.read()
+            return result.last_hash, result.last_seq, needs_newline
+        return GENESIS, 0, needs_newline
+
+    def verify(self) -> tuple[int, str | None]:
+        """(events checked, None) when the chain holds, else the first problem."""
+        result = self.read()
+        if result.warnings:
+            return len(result.events), result.warnings[0]
+        prev = GENESIS
+        for n, event in enumerate(result.events, 1):
+            body = {"seq": event.seq, "ts": event.ts, "event": event.event, "id": event.id,
+                    **event.data}
+            if event.prev != prev or _digest(prev, body) != event.hash:
+                return n - 1, f"{JOURNAL_NAME}: event {n} (seq {event.seq}) breaks the chain"
+            prev = event.hash
+        return len(result.events), None
+

@@ -1,0 +1,216 @@
+"""The ledger: lifecycle decisions written to the journal and folded into the index.
+
+This module owns the order of operations for every lifecycle write:
+
+ 1. take the workspace write lock;
+ 2. replay journal events other processes appended since this index last looked;
+ 3. decide against that fresh state (a note's compare-and-set, a supersede's cycle check,
+    a judge's verdicts) — deciding raises or returns the events to write;
+ 4. append the events to `journal.jsonl` in one durable write;
+ 5. fold them into the index (the journal, not the index, is the record).
+
+Steps 2-5 run under the lock, so two writers never decide from the same stale state: of two
+notes racing from revision N exactly one applies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from .errors import BadInput, StaleRevision, UnknownId
+from .index.base import Candidate, Filters, IndexBackend
+from .journal import GENESIS, Event, Journal
+from .lifecycle import STATE_KINDS, SUPERSEDED, Judge, LifeState, RuleJudge, change_phrase
+from .model import Fact
+from .names import entity_key
+from .query import quote_fts
+from .workspace.layout import Workspace
+
+Decide = Callable[[], Sequence[Mapping[str, Any]]]
+JUDGE_CANDIDATES = 200
+
+
+def content_sha(text: str) -> str:
+    """The short hash that ties a journal event to the fact text it was made about."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+class Ledger:
+    """Journal writes and replay for one workspace and its index."""
+
+    def __init__(self, workspace: Workspace, backend: IndexBackend,
+                 judge: Judge | None = None) -> None:
+        self.workspace = workspace
+        self.backend = backend
+        self.journal = Journal(workspace.root, workspace.write_lock)
+        self.judge: Judge = judge or RuleJudge()
+        self.warnings: list[str] = []
+
+    # -- replay -------------------------------------------------------------------------
+
+    def replay(self) -> int:
+        """Fold journal events the index has not seen yet; returns how many."""
+        offset, last_hash, last_seq = self.backend.journal_position()
+        size = self.journal.size()
+        if size == offset:
+            return 0
+        if size < offset:  # the journal was replaced: start over
+            self.backend.reset_lifecycle()
+            offset, last_hash, last_seq = 0, GENESIS, 0
+        result = self.journal.read(offset, last_hash=last_hash, last_seq=last_seq)
+        if offset and result.events and result.events[0].prev not in ("", last_hash):
+            self.backend.reset_lifecycle()  # the bytes before `offset` changed under us
+            result = self.journal.read(0)
+        for warning in result.warnings:
+            if warning not in self.warnings:
+                self.warnings.append(warning)
+        self.backend.apply_events(result.events,
+                                  (result.offset, result.last_hash, result.last_seq))
+        return len(result.events)
+
+    def transact(self, decide: Decide, *, ts: str) -> list[Event]:
+        """Replay, decide and append under the write lock (see the module docstring)."""
+        with self.workspace.write_lock.held():
+            self.replay()
+            records = list(decide())
+            events = self.journal.append(records, ts=ts, locked=True)
+            if events:
+                self.replay()
+        return events
+
+    # -- what the index knows -----------------------------------------------------------
+
+    def fact(self, fact_id: str) -> Candidate:
+        found = self.backend.by_id(fact_id)
+        if not found:
+            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+        return found[0]
+
+    def state(self, fact_id: str) -> LifeState:
+        return self.backend.life([fact_id]).get(fact_id) or LifeState(fact_id)
+
+    # -- writes -------------------------------------------------------------------------
+
+    def note(self, fact_id: str, text: str, rev: int, *, ts: str) -> int:
+        """Compare-and-set a note: applies only while the revision is `rev`; returns the new
+        revision, or raises StaleRevision with the current one."""
+        def decide() -> list[dict[str, Any]]:
+            fact = self.fact(fact_id).fact
+            current = self.state(fact_id).rev
+            if current != rev:
+                raise StaleRevision(f"stale: {fact_id} is at revision {current}, not {rev}",
+                                    current=current)
+            return [{"event": "note", "id": fact_id, "rev": rev + 1, "note": text,
+                     "sha": content_sha(fact.content)}]
+        self.transact(decide, ts=ts)
+        return rev + 1
+
+    def use(self, fact_id: str, *, ts: str) -> None:
+        def decide() -> list[dict[str, Any]]:
+            fact = self.fact(fact_id).fact
+            return [{"event": "use", "id": fact_id, "sha": content_sha(fact.content)}]
+        self.transact(decide, ts=ts)
+
+    def supersede(self, old_id: str, new_id: str, *, reason: str, ts: str) -> bool:
+        """Mark `old_id` superseded by `new_id`; False when it already was."""
+        if old_id == new_id:
+            raise BadInput("a fact cannot supersede itself")
+
+        def decide() -> list[dict[str, Any]]:
+            old, new = self.fact(old_id).fact, self.fact(new_id).fact
+            if self.state(old_id).superseded_by == new_id:
+                return []
+            if old_id in self.chain(new_id):
+                raise BadInput(f"{new_id} is already superseded (directly or in a chain) by "
+                               f"{old_id}; superseding back would make a cycle")
+            return [_supersede_record(old, new, reason=reason, judge="manual")]
+        return bool(self.transact(decide, ts=ts))
+
+    def restore(self, fact_id: str, *, reason: str, ts: str) -> None:
+        def decide() -> list[dict[str, Any]]:
+            fact = self.fact(fact_id).fact
+            return [{"event": "restore", "id": fact_id, "reason": reason,
+                     "sha": content_sha(fact.content)}]
+        self.transact(decide, ts=ts)
+
+    def chain(self, fact_id: str) -> list[str]:
+        """The facts that supersede this one, following superseded_by to the end."""
+        seen: list[str] = []
+        current = self.state(fact_id).superseded_by
+        while current and current not in seen:
+            seen.append(current)
+            current = self.state(current).superseded_by
+        return seen
+
+    # -- after a sync -------------------------------------------------------------------
+
+    def after_sync(self, new_ids: Sequence[str], changed_paths: Sequence[str] | None, *,
+                   ts: str) -> None:
+        """Replay the journal, record revisions of facts whose text changed, and judge facts
+        indexed for the first time against older ones."""
+        self.replay()
+        if changed_paths is None or changed_paths:
+            self._revisions(changed_paths, ts=ts)
+        if new_ids:
+            self.transact(lambda: self._verdicts(new_ids), ts=ts)
+
+    def _revisions(self, paths: Sequence[str] | None, *, ts: str) -> None:
+        def decide() -> list[dict[str, Any]]:
+            return [{"event": "revise", "id": fact_id, "rev": rev + 1,
+                     "sha": content_sha(content), "reason": "source text changed"}
+                    for fact_id, content, sha, rev in self.backend.tracked_contents(paths)
+                    if content_sha(content) != sha]
+        if self.backend.tracked_contents(paths):
+            self.transact(decide, ts=ts)
+
+    def _verdicts(self, new_ids: Iterable[str]) -> list[dict[str, Any]]:
+        records: list[dict[str, Any]] = []
+        decided: set[str] = set()
+        for candidate in self.backend.by_ids(list(new_ids)):
+            new = candidate.fact
+            for old, reason, judge in self._contradicted(new):
+                if old.id in decided or new.id in self.chain(old.id) or old.id == new.id:
+                    continue
+                if old.id in self.chain(new.id):
+                    continue  # would make a cycle
+                decided.add(old.id)
+                records.append(_supersede_record(old, new, reason=reason, judge=judge))
+        return records
+
+    def _contradicted(self, new: Fact) -> list[tuple[Fact, str, str]]:
+        found: list[tuple[Fact, str, str]] = []
+        target = new.params.get("supersedes", "").lstrip("^")
+        if target and target != new.id:
+            hits = self.backend.by_id(target)
+            if hits and self.state(target).status != SUPERSEDED:
+                found.append((hits[0].fact, f"explicit supersedes=^{target}", "explicit"))
+        older = [c.fact for c in self._older_candidates(new)]
+        by_id = {f.id: f for f in older}
+        for old_id, reason in self.judge.contradictions(new, older):
+            if old_id in by_id:
+                found.append((by_id[old_id], reason, self.judge.name))
+        return found
+
+    def _older_candidates(self, new: Fact) -> list[Candidate]:
+        keys = [entity_key(e) for e in new.entities]
+        filters = Filters(kinds=tuple(sorted(STATE_KINDS)))
+        pool = {c.fact.id: c for c in self.backend.linked(keys, filters, JUDGE_CANDIDATES)}
+        left = change_phrase(new.content)
+        if left and left.strip():
+            for c in self.backend.lexical(quote_fts(left.strip()), filters, JUDGE_CANDIDATES):
+                pool.setdefault(c.fact.id, c)
+        return [c for c in pool.values() if _older(c.fact, new)
+                and (c.life is None or c.life.status != SUPERSEDED)]
+
+
+def _older(a: Fact, b: Fact) -> bool:
+    return (a.day or date.min, a.path, a.line) < (b.day or date.min, b.path, b.line)
+
+
+def _supersede_record(old: Fact, new: Fact, *, reason: str, judge: str) -> dict[str, Any]:
+    return {"event": "supersede", "id": old.id, "by": new.id, "reason": reason,
+            "judge": judge, "on": new.day.isoformat() if new.day else None,
+            "sha": content_sha(old.content)}
