@@ -536,5 +536,20 @@ def bench() -> None:
     """
 
 
+def _register_agent_commands() -> None:
+    """Commands for agents (core memory, session context, MCP, tool schemas) live in
+    `cli_agent`; it keeps its heavy imports inside the commands."""
+    import importlib.util
+
+    if importlib.util.find_spec("memfold.cli_agent") is not None:
+        from .cli_agent import COMMANDS
+
+        for command in COMMANDS:
+            cli.add_command(command)
+
+
+_register_agent_commands()
+
+
 def main() -> None:
     cli(prog_name="memfold")
