@@ -242,7 +242,7 @@ def test_status_counts_and_freshness(workspace: Path) -> None:
         assert report.files == 5
         assert report.facts_by_kind == {"observation": 1, "opinion": 1, "world": 1}
         assert report.entities == 2
-        assert report.chunks == 4  # the four template pages
+        assert report.chunks == 0  # the template pages hold headings and comments only
         write(workspace, "bank/world.md", "# World\n\nEdited, now longer than before.\n")
         write(workspace, "memory/new.md", "New.\n")
         assert memory.status().freshness.modified == ("bank/world.md",)

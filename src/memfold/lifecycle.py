@@ -9,7 +9,7 @@
                fact of importance 5 unused for 60 days decays to 0.25 (archived), and one of
                importance 10 keeps a 120-day half-life.  memory.md and bank pages do not
                decay by time alone (they carry no date).
-    weight     active 0.6 + 0.4 * decay; archived 0.3 times that; superseded or expired 0.2 —
+    weight     active 0.8 + 0.2 * decay; archived 0.3 times that; superseded or expired 0.2 —
                what recall multiplies relevance and confidence by.
 
 Only decisions live in the journal (supersede, archive, restore, notes, uses, confidence
@@ -129,7 +129,7 @@ def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, flo
 
 
 def lifecycle_weight(status: str, decay: float) -> float:
-    fresh = 0.6 + 0.4 * decay
+    fresh = 0.8 + 0.2 * decay
     if status == ACTIVE:
         return fresh
     if status == ARCHIVED:

@@ -43,7 +43,8 @@ STOP_WORDS = frozenset(
     theirs them themselves then there these they this those through to too under until up
     very was wasn we were weren what when where which while who whom why will with won would
     wouldn you your yours yourself yourselves s t d ll m re ve y also ever tell know
-    anything something thing things much many get got did does really""".split()
+    anything something thing things much many get got did does really happen happened
+    happening happens true going doing done went new news""".split()
 )
 
 
@@ -63,8 +64,9 @@ class QueryPlan:
     def fts(self, skip: set[str] | frozenset[str] = frozenset()) -> str | None:
         """The FTS5 expression: every term and phrase quoted, OR-ed for BM25 to rank.
 
-        Terms whose entity key is in `skip` are left out (the caller finds those facts
-        through their entity links); if that would leave nothing, they stay in.
+        Terms whose entity key is in `skip` (known entity names) are left out: the
+        entity's links find its facts, and the name would otherwise count twice.  If that
+        leaves nothing, they stay in.
         """
         terms = [t for t in self.terms if entity_key(t) not in skip] or list(self.terms)
         parts = [quote_fts(p) for p in self.phrases] + [quote_fts(t) for t in terms]

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from .index.base import Candidate, Filters, IndexBackend
-from .lifecycle import ACTIVE, EXPIRED, SUPERSEDED, lifecycle_weight, status_of
+from .lifecycle import ACTIVE, ARCHIVED, EXPIRED, SUPERSEDED, lifecycle_weight, status_of
 from .model import AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
 from .query import QueryPlan, clean_text
-from .ranking import confidence_of, relevance, score
+from .ranking import confidence_of, relevance, score, time_factor
 
 MIN_CANDIDATES = 50  # each search fetches max(MIN_CANDIDATES, 4 * k) rows to rank
 
@@ -51,10 +51,15 @@ def intersect(a: Interval | None, b: Interval | None) -> Interval | None:
 
 
 def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ranked:
-    window = intersect(plan.window, options.window)
-    required = tuple(_resolve(backend, options.entities))
-    filters = Filters(kinds=options.kinds, window=window, entity_keys=required)
     named = _query_entities(backend, plan)
+    window = intersect(plan.window, options.window)
+    # A time phrase beside words is a preference, not a filter: people write about events
+    # after they happen ("last month we ..."), so in-window facts rank higher but others
+    # stay findable.  A query that is only a time phrase is restricted to it.
+    soft = plan.window is not None and bool(plan.terms or plan.phrases or named)
+    hard = options.window if soft else window
+    required = tuple(_resolve(backend, options.entities))
+    filters = Filters(kinds=options.kinds, window=hard, entity_keys=required)
     if plan.about:
         about_key = backend.resolve_names([entity_key(plan.about)]).get(entity_key(plan.about))
         if about_key:
@@ -63,17 +68,22 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
             return _pack(hits[: options.k], options, window, (about_key,))
     found: dict[tuple[str, int], Candidate] = {}
     limit = max(MIN_CANDIDATES, 4 * options.k)
-    fts = plan.fts(skip=set(named))  # a known name is found through its links, not BM25
+    fts = plan.fts(skip=set(named))
     if fts:
         for c in backend.lexical(fts, filters, limit):
             found[(c.fact.path, c.fact.line)] = c
     if named:
         for c in backend.linked(named, filters, limit):
             found.setdefault((c.fact.path, c.fact.line), c)
-    if plan.window is not None or (not fts and not named and filters != Filters()):
+    if (plan.window is not None and not soft) or (not fts and not named
+                                                   and filters != Filters()):
         # a query of only punctuation or emoji ("*", "🍣") with no filter names nothing:
         # it finds nothing rather than every fact in memory
         for c in backend.recent(filters, limit):
+            found.setdefault((c.fact.path, c.fact.line), c)
+    if soft and not found:  # nothing matched the words: answer with the time alone
+        for c in backend.recent(Filters(kinds=options.kinds, window=window,
+                                        entity_keys=required), limit):
             found.setdefault((c.fact.path, c.fact.line), c)
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
     scored = sorted((s for c in found.values() if (s := _score(c, plan, named, best, options))),
@@ -125,6 +135,7 @@ class _Scored:
     opinion: bool
     status: str
     decay: float
+    tier: int  # 0 active (or true at the asked time), 1 archived, 2 superseded or expired
 
     @property
     def fact(self) -> Fact:
@@ -142,14 +153,23 @@ def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], best: float,
     linked = tuple(k for k in named if k in c.links)
     opinion = plan.opinion and c.fact.kind == "opinion"
     confidence = _confidence(c)
-    valid = c.fact.valid
-    valid_then = bool(plan.window and valid and _overlaps(valid, plan.window))
-    rel = relevance(lexical, entity=bool(linked), opinion=opinion,
-                    timely=plan.window is not None, valid_then=valid_then)
+    window = plan.window
+    valid_then = bool(window and c.fact.valid and _overlaps(c.fact.valid, window))
+    written_then = bool(window and _written_in(c.fact, window))
+    rel = relevance(lexical, entity=bool(linked), opinion=opinion)
     weight = 1.0 if options.include_all else lifecycle_weight(status, decay)
     value = score(rel, kind=c.fact.kind, confidence=confidence, importance=c.fact.importance,
-                  lifecycle=weight)
-    return _Scored(c, value, confidence, linked, opinion, status, decay)
+                  lifecycle=weight) * time_factor(valid_then=valid_then,
+                                                  written_then=written_then)
+    tier = 0 if status == ACTIVE or _true_then(c, status, plan.window) else (
+        1 if status == ARCHIVED else 2)
+    return _Scored(c, value, confidence, linked, opinion, status, decay, tier)
+
+
+def _written_in(fact: Fact, window: Interval) -> bool:
+    day = fact.day
+    return day is not None and (window.start is None or window.start <= day) and (
+        window.end is None or day <= window.end)
 
 
 def _confidence(c: Candidate) -> float:
@@ -257,9 +277,12 @@ def build_trace(backend: IndexBackend, root: Candidate, today: date) -> Trace:
                  tuple(hits(derived)))
 
 
-def _order(hit: Hit | _Scored) -> tuple[float, int, str, int]:
+def _order(hit: Hit | _Scored) -> tuple[int, float, int, str, int]:
+    """Active facts first (archived ones rank below them, however relevant), then score,
+    then newest, then path and line."""
     day = hit.fact.day.toordinal() if hit.fact.day else 0
-    return (-round(hit.score, 9), -day, hit.fact.path, hit.fact.line)
+    tier = hit.tier if isinstance(hit, _Scored) else 0
+    return (tier, -round(hit.score, 9), -day, hit.fact.path, hit.fact.line)
 
 
 def _pack(hits: list[Hit], options: RecallOptions, window: Interval | None,

@@ -42,6 +42,10 @@ BLOCK_ID_SHAPE = re.compile(r"[a-z0-9]{6,}")
 MENTION_AT = re.compile(r"@(?=\w)")
 DAILY_NAME = re.compile(r"memory/(\d{4}-\d{2}-\d{2})\.md")
 
+COMMENT_START = re.compile(r"[ \t]*<!--")
+GENERATED = re.compile(r"[ \t]*<!-- memfold:generated (\w+)")
+END_MARK = re.compile(r"[ \t]*<!-- memfold:end (\w+) -->")
+
 RETAIN_HEADING = "retain"
 CHUNK_MAX_LINES = 40
 CHUNK_MAX_CHARS = 4000
@@ -273,6 +277,10 @@ def decode(data: bytes) -> tuple[str, list[str]]:
     return text, problems
 
 
+def _summary_end(kind: str) -> str:
+    return f"<!-- memfold:end {kind} -->"
+
+
 class _Scanner:
     """One pass over a file's lines, collecting facts, text chunks and warnings."""
 
@@ -289,6 +297,21 @@ class _Scanner:
 
     def warn(self, line: int, message: str) -> None:
         self.warnings.append(ParseWarning(self.path, line, message))
+
+    def hide(self, cm: re.Match[str], number: int, line: str) -> str | None:
+        """A line opening an HTML comment: invisible when rendered, so not indexed.
+
+        A generated summary (`<!-- memfold:generated summary -->` ... `<!-- memfold:end
+        summary -->`) is skipped whole, its citations collected; it restates facts that are
+        indexed where they were written.  Returns what closes the hidden region, if open.
+        """
+        if gm := GENERATED.match(line):
+            if gm.group(1) == "summary":
+                return _summary_end("summary")
+            return None  # other generated regions hold facts: read them as usual
+        if END_MARK.match(line):
+            return None
+        return None if "-->" in line[cm.end():] else "-->"
 
     def occurrence(self, key: str) -> int:
         n = self.seen.get(key, 0)
@@ -356,8 +379,16 @@ class _Scanner:
     def scan(self, start: int) -> None:
         fence: str | None = None
         in_retain = False
+        hidden: str | None = None  # inside an HTML comment or a generated summary
         for index in range(start, len(self.lines)):
             number, line = index + 1, self.lines[index]
+            if hidden is not None:
+                if hidden in line:
+                    hidden = None
+                continue
+            if fence is None and (cm := COMMENT_START.match(line)):
+                hidden = self.hide(cm, number, line)
+                continue
             if fence is not None:
                 self.add_chunk_line(number, line)
                 stripped = line.strip()

@@ -21,16 +21,17 @@ from pathlib import Path
 from ..errors import WorkspaceError
 from .files import WriteLock, create_if_missing
 
+# Templates hold headings and HTML comments only, so a fresh workspace adds no text that
+# recall could return.
 CORE_TEMPLATE = """# Core memory
 
-Small, durable facts and preferences an agent should see in every session.
-Keep it short; everything else belongs in daily logs and bank pages.
+<!-- Small, durable facts and preferences an agent should see in every session. -->
 """
 
 BANK_TEMPLATES = {
-    "world.md": "# World\n\nObjective facts about the world.\n",
-    "experience.md": "# Experience\n\nWhat the agent and its people did.\n",
-    "opinions.md": "# Opinions\n\nPreferences and judgments, with confidence and evidence.\n",
+    "world.md": "# World\n\n<!-- Objective facts about the world. -->\n",
+    "experience.md": "# Experience\n\n<!-- What the agent and its people did. -->\n",
+    "opinions.md": "# Opinions\n\n<!-- Preferences and judgments, with confidence. -->\n",
 }
 
 GITIGNORE = "# memfold's derived index, rebuilt by `memfold index --full`\n.memory/\n"
