@@ -316,7 +316,7 @@ def test_status_json_shape(run: Cli, workspace: Path) -> None:
     assert run("retain", "--date", DAY, "W @Peter: a", "O(c=0.5) @Zoë: b").exit_code == 0
     data = json.loads(run("status", "--json").stdout)
     assert set(data) == {"workspace", "index", "files", "facts", "facts_by_kind", "entities",
-                         "chunks", "warnings", "last_sync", "freshness"}
+                         "chunks", "warnings", "last_sync", "freshness", "stale_pages"}
     assert data["workspace"] == str(workspace)
     assert data["index"] == str(workspace / ".memory/index.sqlite")
     assert data["facts"] == 2 and data["facts_by_kind"] == {"opinion": 1, "world": 1}

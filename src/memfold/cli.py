@@ -226,6 +226,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
         ("warnings", str(report.warnings)),
         ("freshness", fresh),
     ]
+    for page in report.stale_pages:
+        rows.append(("stale page", f"{page['page']}: {len(page['stale'])} of "
+                     f"{page['citations']} citations changed; `memfold reflect` refreshes it"))
     for label, value in rows:
         click.echo(f"{label:<10} {value}")
 
@@ -501,6 +504,58 @@ def trace(ctx: click.Context, fact_id: str, as_json: bool) -> None:
             click.echo(f"  {label}: {render_hit(hit)}")
 
 
+@cli.command()
+@click.option("--since", default="7d", show_default=True, metavar="SPEC",
+              help="Reflect on facts from this time on (30d, 2w, 2025-11, last week, ...).")
+@click.option("--dry-run", is_flag=True, help="Print the diff it would write; write nothing.")
+@click.option("--undo", is_flag=True, help="Restore the pages of the last run and take "
+              "back its decisions.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def reflect(ctx: click.Context, since: str, dry_run: bool, undo: bool, as_json: bool) -> None:
+    """Turn recent facts into reviewable pages: consolidate near-duplicates, move opinion
+    confidence with new evidence, refresh entity pages, journal expiry and decay.
+
+    Only generated regions of bank pages are written (everything a person wrote stays byte
+    for byte); daily logs are never touched.  Running it twice changes nothing the second
+    time.  Proposed edits to memory.md are printed, never applied.
+
+    \b
+    Examples:
+      memfold reflect --dry-run
+      memfold reflect --since 30d
+      memfold reflect --undo
+    """
+    memory = open_memory(ctx)
+    if undo:
+        pages = memory.reflect_undo()
+        show_notices(memory)
+        if as_json:
+            emit_json({"undone": pages})
+        else:
+            click.echo("restored " + (", ".join(pages) or "no pages") + " and took back the "
+                       "last run's decisions")
+        return
+    plan = memory.reflect(since=since, dry_run=dry_run)
+    show_notices(memory)
+    if as_json:
+        emit_json(plan.to_dict(dry_run=dry_run))
+        return
+    if dry_run:
+        click.echo(plan.diff(), nl=False)
+    for new_id, old in plan.merges:
+        click.echo(f"merged {', '.join(old)} into {new_id}", err=dry_run)
+    for fact_id, before, after in plan.confidence:
+        click.echo(f"confidence of {fact_id}: {before:.2f} -> {after:.2f}", err=dry_run)
+    for fact_id, status in plan.swept:
+        click.echo(f"{fact_id} {status}", err=dry_run)
+    for proposal in plan.proposals:
+        click.echo(f"proposal: {proposal}", err=dry_run)
+    verb = "would write" if dry_run else "wrote"
+    click.echo(f"{verb} {len(plan.pages)} pages, {len(plan.events)} journal events",
+               err=dry_run)
+
+
 class LazyGroup(click.Group):
     """A command group whose subcommands live in a module imported only when used."""
 
@@ -538,13 +593,12 @@ def bench() -> None:
 
 def _register_agent_commands() -> None:
     """Commands for agents (core memory, session context, MCP, tool schemas) live in
-    `cli_agent`; it keeps its heavy imports inside the commands."""
+    `memfold.cli_agent`; it keeps its heavy imports inside the commands."""
+    import importlib
     import importlib.util
 
     if importlib.util.find_spec("memfold.cli_agent") is not None:
-        from .cli_agent import COMMANDS
-
-        for command in COMMANDS:
+        for command in importlib.import_module("memfold.cli_agent").COMMANDS:
             cli.add_command(command)
 
 

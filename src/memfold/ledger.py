@@ -23,10 +23,11 @@ from typing import Any
 from .errors import BadInput, StaleRevision, UnknownId
 from .index.base import Candidate, Filters, IndexBackend
 from .journal import GENESIS, Event, Journal
-from .lifecycle import STATE_KINDS, SUPERSEDED, Judge, LifeState, RuleJudge, change_phrase
+from .lifecycle import REPLACED, STATE_KINDS, Judge, LifeState, RuleJudge, change_phrase
 from .model import Fact
 from .names import entity_key
 from .query import quote_fts
+from .workspace.format import doc_role
 from .workspace.layout import Workspace
 
 Decide = Callable[[], Sequence[Mapping[str, Any]]]
@@ -121,6 +122,9 @@ class Ledger:
 
         def decide() -> list[dict[str, Any]]:
             old, new = self.fact(old_id).fact, self.fact(new_id).fact
+            if doc_role(old.path) == "core":
+                raise BadInput(f"{old_id} is core memory (memory.md), which is never "
+                               "superseded; edit it with `memfold core replace`")
             if self.state(old_id).superseded_by == new_id:
                 return []
             if old_id in self.chain(new_id):
@@ -172,6 +176,8 @@ class Ledger:
         for candidate in self.backend.by_ids(list(new_ids)):
             new = candidate.fact
             for old, reason, judge in self._contradicted(new):
+                if doc_role(old.path) == "core":
+                    continue  # core memory changes only by its own edits
                 if old.id in decided or new.id in self.chain(old.id) or old.id == new.id:
                     continue
                 if old.id in self.chain(new.id):
@@ -185,7 +191,7 @@ class Ledger:
         target = new.params.get("supersedes", "").lstrip("^")
         if target and target != new.id:
             hits = self.backend.by_id(target)
-            if hits and self.state(target).status != SUPERSEDED:
+            if hits and self.state(target).status not in REPLACED:
                 found.append((hits[0].fact, f"explicit supersedes=^{target}", "explicit"))
         older = [c.fact for c in self._older_candidates(new)]
         by_id = {f.id: f for f in older}
@@ -203,7 +209,7 @@ class Ledger:
             for c in self.backend.lexical(quote_fts(left.strip()), filters, JUDGE_CANDIDATES):
                 pool.setdefault(c.fact.id, c)
         return [c for c in pool.values() if _older(c.fact, new)
-                and (c.life is None or c.life.status != SUPERSEDED)]
+                and (c.life is None or c.life.status not in REPLACED)]
 
 
 def _older(a: Fact, b: Fact) -> bool:

@@ -30,7 +30,9 @@ from .journal import Event
 from .model import Fact
 
 ACTIVE, SUPERSEDED, EXPIRED, ARCHIVED = "active", "superseded", "expired", "archived"
-STATUSES = (ACTIVE, SUPERSEDED, EXPIRED, ARCHIVED)
+MERGED = "merged"  # consolidated into another fact by reflect; treated like superseded
+STATUSES = (ACTIVE, SUPERSEDED, EXPIRED, ARCHIVED, MERGED)
+REPLACED = (SUPERSEDED, MERGED)
 ARCHIVE_THRESHOLD = 0.3
 BASE_HALF_LIFE_DAYS = 30.0
 STATE_KINDS = frozenset({"world", "opinion", "observation"})  # B facts are history
@@ -53,6 +55,9 @@ class LifeState:
     last_used: str | None = None
     uses: int = 0
     content_sha: str | None = None
+    support: list[str] = field(default_factory=list)  # evidence counted for an opinion
+    contradict: list[str] = field(default_factory=list)
+    confidence_on: str | None = None  # when the confidence last moved
 
 
 def apply_event(states: dict[str, LifeState], event: Event) -> None:
@@ -77,6 +82,12 @@ def apply_event(states: dict[str, LifeState], event: Event) -> None:
         state.status, state.reason = None, str(data.get("reason", ""))
         state.superseded_by = state.superseded_on = None
         state.last_used = event.ts
+    elif kind == "expire":
+        state.status, state.reason = EXPIRED, str(data.get("reason", ""))
+    elif kind == "merge":
+        into = str(data.get("into", ""))
+        state.status, state.reason = MERGED, str(data.get("reason", ""))
+        state.superseded_by, state.superseded_on = into, data.get("on") or event.ts[:10]
     elif kind == "archive":
         state.status, state.reason = ARCHIVED, str(data.get("reason", ""))
     elif kind in ("note", "revise"):
@@ -85,9 +96,15 @@ def apply_event(states: dict[str, LifeState], event: Event) -> None:
             state.note = str(data.get("note", ""))
     elif kind == "use":
         state.last_used, state.uses = event.ts, state.uses + 1
+        if state.status == ARCHIVED and state.reason == "decay":
+            state.status = state.reason = None  # a use revives what only time archived
     elif kind == "confidence":
         value = data.get("c")
         state.confidence = float(value) if isinstance(value, int | float) else None
+        state.support += [str(x) for x in data.get("support", []) if x not in state.support]
+        state.contradict += [str(x) for x in data.get("contradict", [])
+                             if x not in state.contradict]
+        state.confidence_on = data.get("on") or event.ts[:10]
     elif kind == "derive":
         state.derived_from = [str(x) for x in data.get("from", [])]
 
@@ -119,7 +136,7 @@ def decay_score(fact: Fact, life: LifeState | None, today: date) -> float:
 def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, float]:
     """(status, decay) of a fact as of `today`."""
     decay = decay_score(fact, life, today)
-    if life and life.status in (SUPERSEDED, ARCHIVED):
+    if life and life.status in (SUPERSEDED, ARCHIVED, MERGED):
         return life.status, decay
     if fact.valid and fact.valid.end and fact.valid.end < today:
         return EXPIRED, decay

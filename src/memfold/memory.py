@@ -28,6 +28,7 @@ from pathlib import Path
 from types import TracebackType
 
 from . import config
+from . import reflect as _reflect
 from .errors import BadInput, MemfoldError, SourceChanged, UnknownId
 from .index.base import DocChange, Progress
 from .index.sqlite import SqliteIndex
@@ -464,11 +465,44 @@ class Memory:
             warnings=counts.warnings,
             freshness=freshness(self.workspace, backend),
             last_sync=backend.meta("last_sync"),
+            stale_pages=tuple(_reflect.stale_pages(backend)),
         )
 
     def warnings(self) -> list[ParseWarning]:
         """Every parse warning the index holds, by path and line."""
         return self.index_backend.warnings()
+
+    # -- reflect (memfold.reflect) -------------------------------------------------------
+
+    def reflect(self, *, since: str | date = "7d", dry_run: bool = False,
+                now: datetime | str | None = None) -> _reflect.ReflectPlan:
+        """Consolidate duplicates, weigh opinions against new evidence, refresh entity
+        pages and sweep expiry and decay — writing only generated regions of bank pages.
+
+        With `dry_run` nothing is written; `plan.diff()` is exactly what a run would write.
+        """
+        today = self.now(now).date()
+        try:
+            start = _spec(since, today).start
+        except TimeSpecError as exc:
+            raise BadInput(str(exc)) from None
+        self.refresh()
+        plan = _reflect.run(self.workspace, self.ledger, since=start or today, today=today,
+                            ts=self._ts(now), dry_run=dry_run)
+        if not dry_run and plan.pages:
+            self._sync(only=[p.path for p in plan.pages], now=now)
+        return plan
+
+    def reflect_undo(self, *, now: datetime | str | None = None) -> list[str]:
+        """Restore the pages the last reflect wrote and take back its decisions."""
+        pages = _reflect.undo(self.workspace, self.ledger, ts=self._ts(now))
+        self._sync(only=pages, now=now)
+        return pages
+
+    def stale_pages(self) -> list[dict[str, object]]:
+        """Bank pages whose generated lines cite facts that changed or vanished."""
+        self.refresh()
+        return _reflect.stale_pages(self.index_backend)
 
 
 def parse_kinds(kinds: Sequence[str] | str | None) -> tuple[str, ...]:

@@ -77,6 +77,18 @@ class ParsedDoc:
     facts: tuple[Fact, ...]
     warnings: tuple[ParseWarning, ...]
     aliases: tuple[str, ...] = ()  # entity pages: the names this page answers to
+    citations: tuple[Citation, ...] = ()  # lines of generated summaries, and what they cite
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A generated summary line (`line`) citing `source#Lsource_line`, made from text whose
+    short hash was `sha`: when the cited fact changes or vanishes, the page is stale."""
+
+    line: int
+    source: str
+    source_line: int
+    sha: str
 
 
 @dataclass(frozen=True)
@@ -163,6 +175,7 @@ class StatusReport:
     warnings: int
     freshness: Freshness
     last_sync: str | None
+    stale_pages: tuple[dict[str, Any], ...] = ()  # generated pages citing changed facts
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -181,6 +194,7 @@ class StatusReport:
                 "modified": list(self.freshness.modified),
                 "deleted": list(self.freshness.deleted),
             },
+            "stale_pages": list(self.stale_pages),
         }
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from .index.base import Candidate, Filters, IndexBackend
-from .lifecycle import ACTIVE, ARCHIVED, EXPIRED, SUPERSEDED, lifecycle_weight, status_of
+from .lifecycle import ACTIVE, ARCHIVED, EXPIRED, MERGED, SUPERSEDED, lifecycle_weight, status_of
 from .model import AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
 from .query import QueryPlan, clean_text
@@ -146,7 +146,7 @@ def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], best: float,
            options: RecallOptions) -> _Scored | None:
     """The candidate's score, or None when its lifecycle keeps it out of the answer."""
     status, decay = status_of(c.fact, c.life, options.today)
-    if not (options.include_all or status not in (SUPERSEDED, EXPIRED)
+    if not (options.include_all or status not in (SUPERSEDED, MERGED, EXPIRED)
             or _true_then(c, status, plan.window)):
         return None
     lexical = (-c.bm25 / best) if c.bm25 is not None and best > 0 else 0.0
@@ -214,7 +214,7 @@ def _explain(s: _Scored, plan: QueryPlan, window: Interval | None) -> Hit:
 
 def _linked_hit(c: Candidate, key: str, options: RecallOptions) -> Hit | None:
     status, decay = status_of(c.fact, c.life, options.today)
-    if not options.include_all and status in (SUPERSEDED, EXPIRED):
+    if not options.include_all and status in (SUPERSEDED, MERGED, EXPIRED):
         return None
     weight = 1.0 if options.include_all else lifecycle_weight(status, decay)
     value = score(relevance(0.0, entity=True, opinion=False), kind=c.fact.kind,

@@ -33,7 +33,7 @@ from ..names import entity_key, fold_for_index
 from ..timeparse import parse_iso_day
 from .base import Candidate, DocChange, EntityInfo, Filters, IndexCounts
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_S = 30.0
 
 DATA_SCHEMA = """
@@ -60,8 +60,11 @@ CREATE VIRTUAL TABLE facts_fts USING fts5(
 CREATE TABLE lifecycle (
     id TEXT PRIMARY KEY, status TEXT, reason TEXT, superseded_by TEXT, superseded_on TEXT,
     supersedes TEXT, derived_from TEXT, confidence REAL, rev INTEGER NOT NULL DEFAULT 0,
-    note TEXT, last_used TEXT, uses INTEGER NOT NULL DEFAULT 0, content_sha TEXT
+    note TEXT, last_used TEXT, uses INTEGER NOT NULL DEFAULT 0, content_sha TEXT,
+    support TEXT, contradict TEXT, confidence_on TEXT
 );
+CREATE TABLE citations (path TEXT NOT NULL, line INTEGER NOT NULL, source TEXT NOT NULL,
+                        source_line INTEGER NOT NULL, sha TEXT NOT NULL);
 CREATE TABLE events (seq INTEGER PRIMARY KEY, ts TEXT NOT NULL, event TEXT NOT NULL,
                      id TEXT NOT NULL, data TEXT NOT NULL);
 CREATE VIEW chunks AS SELECT * FROM facts WHERE kind = 'text';
@@ -82,10 +85,11 @@ CREATE INDEX aliases_by_key ON aliases(key);
 CREATE INDEX aliases_by_path ON aliases(path);
 CREATE INDEX warnings_by_path ON warnings(path);
 CREATE INDEX events_by_id ON events(id);
+CREATE INDEX citations_by_path ON citations(path);
 """
 DATA_OBJECTS = (
     ("view", "entities"), ("view", "chunks"), ("table", "facts_fts"), ("table", "warnings"),
-    ("table", "lifecycle"), ("table", "events"),
+    ("table", "lifecycle"), ("table", "events"), ("table", "citations"),
     ("table", "aliases"), ("table", "fact_entities"), ("table", "facts"), ("table", "files"),
 )
 
@@ -267,6 +271,7 @@ class SqliteIndex:
         db.execute("DELETE FROM facts WHERE path = ?", (path,))
         db.execute("DELETE FROM aliases WHERE path = ?", (path,))
         db.execute("DELETE FROM warnings WHERE path = ?", (path,))
+        db.execute("DELETE FROM citations WHERE path = ?", (path,))
         db.execute("DELETE FROM files WHERE path = ?", (path,))
 
     @staticmethod
@@ -278,6 +283,7 @@ class SqliteIndex:
         links: list[tuple[int, str, str, str | None]] = []
         aliases: list[tuple[object, ...]] = []
         warnings: list[tuple[object, ...]] = []
+        citations: list[tuple[object, ...]] = []
         for doc, stamp in changes:
             day = doc.day.isoformat() if doc.day else None
             files.append((doc.path, doc.role, day, stamp.size, stamp.mtime_ns, stamp.checked_ns,
@@ -287,6 +293,8 @@ class SqliteIndex:
                 aliases.append((doc.path, page_key, entity_key(name), name))
             for w in doc.warnings:
                 warnings.append((w.path, w.line, w.message))
+            citations.extend((doc.path, c.line, c.source, c.source_line, c.sha)
+                             for c in doc.citations)
             for f in doc.facts:
                 rowid += 1
                 names = list(f.entities)
@@ -313,6 +321,7 @@ class SqliteIndex:
         db.executemany("INSERT INTO fact_entities VALUES (?, ?, ?, ?)", links)
         db.executemany("INSERT INTO aliases VALUES (?, ?, ?, ?)", aliases)
         db.executemany("INSERT INTO warnings VALUES (?, ?, ?)", warnings)
+        db.executemany("INSERT INTO citations VALUES (?, ?, ?, ?, ?)", citations)
 
     # -- reading ----------------------------------------------------------------------
 
@@ -439,6 +448,14 @@ class SqliteIndex:
 
     # -- lifecycle (replayed from the journal) ------------------------------------------
 
+    def citations(self) -> list[tuple[str, int, str, int, str, str | None]]:
+        """Every generated summary line: (page, line, source, source line, sha recorded,
+        the cited fact's current content or None when nothing is there any more)."""
+        return list(self.db.execute(
+            "SELECT c.path, c.line, c.source, c.source_line, c.sha, f.content FROM citations c"
+            " LEFT JOIN facts f ON f.path = c.source AND f.line = c.source_line"
+            " AND f.kind != 'text' ORDER BY c.path, c.line"))
+
     def journal_position(self) -> tuple[int, str, int]:
         """(bytes of the journal replayed, hash of its last event, its seq)."""
         offset = self.meta("journal_offset")
@@ -521,6 +538,7 @@ class SqliteIndex:
             "SELECT 'warning', path, line, message FROM warnings ORDER BY 2, 3, 4",
             f"SELECT 'life', {', '.join(LIFE_FIELDS)} FROM lifecycle ORDER BY id",  # noqa: S608
             "SELECT 'event', seq, ts, event, id, data FROM events ORDER BY seq",
+            "SELECT 'cite', path, line, source, source_line, sha FROM citations ORDER BY 2, 3",
         )
         rows: list[tuple[object, ...]] = []
         for sql in queries:
@@ -532,7 +550,8 @@ class SqliteIndex:
 
 
 LIFE_FIELDS = ("id", "status", "reason", "superseded_by", "superseded_on", "supersedes",
-               "derived_from", "confidence", "rev", "note", "last_used", "uses", "content_sha")
+               "derived_from", "confidence", "rev", "note", "last_used", "uses", "content_sha",
+               "support", "contradict", "confidence_on")
 FACT_SELECT = (
     "f.rowid, f.id, f.kind, f.content, f.path, f.line, f.end_line, f.entities, f.params,"
     " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit, files.sha256, "
@@ -547,21 +566,25 @@ NEWEST = "ORDER BY f.day IS NULL, f.day DESC, f.path, f.line"
 def _life(row: Sequence[Any], fact_id: str | None = None) -> LifeState | None:
     """A LifeState from lifecycle columns (after `id`); None when the fact has no row."""
     (status, reason, by, on, supersedes, derived, confidence, rev, note, used, uses,
-     sha) = row
+     sha, support, contradict, confidence_on) = row
     if rev is None and fact_id is None:
         return None
     return LifeState(
         id=fact_id or "", status=status, reason=reason, superseded_by=by, superseded_on=on,
         supersedes=json.loads(supersedes) if supersedes else [],
         derived_from=json.loads(derived) if derived else [], confidence=confidence,
-        rev=int(rev or 0), note=note, last_used=used, uses=int(uses or 0), content_sha=sha)
+        rev=int(rev or 0), note=note, last_used=used, uses=int(uses or 0), content_sha=sha,
+        support=json.loads(support) if support else [],
+        contradict=json.loads(contradict) if contradict else [], confidence_on=confidence_on)
 
 
 def _life_row(st: LifeState) -> tuple[object, ...]:
     return (st.id, st.status, st.reason, st.superseded_by, st.superseded_on,
             json.dumps(st.supersedes) if st.supersedes else None,
             json.dumps(st.derived_from) if st.derived_from else None, st.confidence, st.rev,
-            st.note, st.last_used, st.uses, st.content_sha)
+            st.note, st.last_used, st.uses, st.content_sha,
+            json.dumps(st.support) if st.support else None,
+            json.dumps(st.contradict) if st.contradict else None, st.confidence_on)
 
 
 def _fact(row: Sequence[object]) -> Fact:

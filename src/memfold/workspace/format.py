@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..model import KIND_LETTERS, TEXT, Fact, Interval, ParsedDoc, ParseWarning
+from ..model import KIND_LETTERS, TEXT, Citation, Fact, Interval, ParsedDoc, ParseWarning
 from ..names import entity_key
 from ..timeparse import extract_interval, parse_iso_day
 
@@ -45,6 +45,8 @@ DAILY_NAME = re.compile(r"memory/(\d{4}-\d{2}-\d{2})\.md")
 COMMENT_START = re.compile(r"[ \t]*<!--")
 GENERATED = re.compile(r"[ \t]*<!-- memfold:generated (\w+)")
 END_MARK = re.compile(r"[ \t]*<!-- memfold:end (\w+) -->")
+# in a generated summary: "[memory/2025-11-27.md#L12](...) <!-- h:9f2c01ab77d3e410 -->"
+CITED = re.compile(r"\[([^\]#]+)#L(\d+)\]\([^)]*\)[^<]*<!-- h:([0-9a-f]+) -->")
 
 RETAIN_HEADING = "retain"
 CHUNK_MAX_LINES = 40
@@ -294,6 +296,7 @@ class _Scanner:
         self.chunk: list[tuple[int, str]] = []
         self.chunk_chars = 0
         self.seen: dict[str, int] = {}
+        self.citations: list[Citation] = []
 
     def warn(self, line: int, message: str) -> None:
         self.warnings.append(ParseWarning(self.path, line, message))
@@ -385,6 +388,9 @@ class _Scanner:
             if hidden is not None:
                 if hidden in line:
                     hidden = None
+                elif hidden != "-->" and (ref := CITED.search(line)):
+                    self.citations.append(Citation(number, ref.group(1), int(ref.group(2)),
+                                                   ref.group(3)))
                 continue
             if fence is None and (cm := COMMENT_START.match(line)):
                 hidden = self.hide(cm, number, line)
@@ -481,7 +487,8 @@ def parse_document(path: str, data: bytes | str) -> ParsedDoc:
     scanner.scan(body_start)
     aliases = _aliases(path, front) if role == "entity" else ()
     return ParsedDoc(path=path, role=role, day=day, facts=tuple(scanner.facts),
-                     warnings=tuple(scanner.warnings), aliases=aliases)
+                     warnings=tuple(scanner.warnings), aliases=aliases,
+                     citations=tuple(scanner.citations))
 
 
 def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> str:

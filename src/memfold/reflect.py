@@ -1,0 +1,651 @@
+"""Reflect: turn the stream of daily facts into pages a person can read and correct.
+
+One run plans everything first, from the index and the journal, without writing:
+
+- consolidation: near-duplicate active facts (same kind, same entities, word overlap at
+  least CONSOLIDATE_AT) become one fact, written as a Retain bullet in a generated region of
+  bank/<kind>.md; the originals are journaled `merge`d into it (kept, not deleted) and the
+  new fact records `derive`d-from them;
+- opinions: each active opinion meets the evidence written since the window began (facts
+  sharing an entity and enough words); its confidence moves by small bounded steps (below),
+  journaled as `confidence` events, and bank/opinions.md lists every opinion with its
+  confidence, when it last moved and its evidence;
+- entity pages: bank/entities/<Slug>.md gets a generated summary of the entity's active
+  facts by kind, newest first, each line citing its source and the hash of the text cited;
+- lifecycle sweep: facts whose validity ended, or whose decay crossed the archive threshold,
+  within the window are journaled (`expire`, `archive` with reason "decay");
+- core memory: proposals for memory.md (important or often-used facts) in the report only.
+
+Confidence steps (documented in docs/format.md):
+    supporting evidence       c' = c + 0.10 * (1 - c)
+    contradicting evidence    c' = c - 0.15 * c
+    strong contradiction      c' = c - 0.30 * c   (the evidence states a change away)
+each piece of evidence counted once, c kept within [0.05, 0.99]; so one contradiction moves
+0.9 to 0.765, and only repeated, strong contradiction takes an opinion below 0.5.
+
+Then, under the workspace lock, it appends the events and rewrites only generated regions
+(`<!-- memfold:generated KIND -->` ... `<!-- memfold:end KIND -->`); everything else on a page
+is kept byte for byte, daily logs are never touched, and each page's previous bytes are kept
+so `memfold reflect --undo` restores the last run.  Planning is deterministic: a second run
+on unchanged input changes nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import hashlib
+import json
+import math
+import os
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+from .errors import MemfoldError
+from .index.base import Candidate, Filters, IndexBackend
+from .ledger import Ledger, content_sha
+from .lifecycle import (
+    ACTIVE,
+    ARCHIVE_THRESHOLD,
+    ARCHIVED,
+    EXPIRED,
+    LifeState,
+    change_phrase,
+    half_life_days,
+    status_of,
+)
+from .model import LETTER_OF_KIND, Fact, Interval
+from .names import entity_key
+from .query import STOP_WORDS
+from .ranking import confidence_of
+from .workspace.files import replace_atomically
+from .workspace.format import decode
+from .workspace.layout import Workspace
+
+CONSOLIDATE_AT = 0.6  # Jaccard overlap of content words for near-duplicates
+EVIDENCE_AT = 0.3  # word overlap for a fact to count as evidence about an opinion
+PER_KIND = 25  # facts per kind on an entity page
+SUPPORT_STEP, CONTRADICT_STEP, STRONG_STEP = 0.10, 0.15, 0.30
+KIND_PAGES = {"world": "bank/world.md", "experience": "bank/experience.md",
+              "opinion": "bank/opinions.md", "observation": "bank/world.md"}
+KIND_TITLES = (("world", "World"), ("experience", "Experience"), ("opinion", "Opinions"),
+               ("observation", "Observations"))
+NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|dislikes?|hates?|"
+                      r"stopped|avoids?|against|no\s+longer)\b", re.IGNORECASE)
+WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
+                    *(f"lpt{i}" for i in range(1, 10))}
+
+
+@dataclass(frozen=True)
+class PageChange:
+    path: str
+    before: bytes | None
+    after: bytes
+
+
+@dataclass
+class ReflectPlan:
+    since: date
+    today: date
+    events: list[dict[str, Any]] = field(default_factory=list)
+    pages: list[PageChange] = field(default_factory=list)
+    merges: list[tuple[str, list[str]]] = field(default_factory=list)
+    confidence: list[tuple[str, float, float]] = field(default_factory=list)
+    swept: list[tuple[str, str]] = field(default_factory=list)
+    proposals: list[str] = field(default_factory=list)
+
+    def diff(self) -> str:
+        out: list[str] = []
+        for page in self.pages:
+            before = decode(page.before)[0] if page.before is not None else ""
+            out.extend(difflib.unified_diff(
+                before.splitlines(keepends=True), decode(page.after)[0].splitlines(keepends=True),
+                fromfile=f"a/{page.path}" if page.before is not None else "/dev/null",
+                tofile=f"b/{page.path}"))
+        return "".join(out)
+
+    def to_dict(self, *, dry_run: bool) -> dict[str, Any]:
+        return {
+            "since": self.since.isoformat(), "as_of": self.today.isoformat(),
+            "dry_run": dry_run, "pages": [p.path for p in self.pages],
+            "events": len(self.events),
+            "merged": [{"into": new, "from": old} for new, old in self.merges],
+            "confidence": [{"id": i, "from": a, "to": b} for i, a, b in self.confidence],
+            "swept": [{"id": i, "status": s} for i, s in self.swept],
+            "core_proposals": self.proposals,
+            "diff": self.diff() if dry_run else None,
+        }
+
+
+# -- words and names --------------------------------------------------------------------
+
+
+def _words(text: str) -> set[str]:
+    found = set()
+    for word in re.findall(r"\w+", text.casefold()):
+        if word in STOP_WORDS or len(word) < 2:
+            continue
+        found.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return found
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def page_slug(name: str) -> str:
+    """A file name for an entity page that can never leave bank/entities: NFKC, only
+    letters, digits, `-`, `_`, `.`; no leading dot; no Windows device names; at most 100
+    characters (longer names keep a hash of the whole)."""
+    text = unicodedata.normalize("NFKC", name)
+    slug = re.sub(r"[^\w.\-]+", "-", text).strip("-.")
+    slug = re.sub(r"\.{2,}", ".", slug)
+    if not slug or not any(ch.isalnum() for ch in slug):
+        slug = "entity-" + hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    stem, dot, rest = slug.partition(".")
+    if stem.casefold() in WINDOWS_RESERVED:
+        slug = f"{stem}-{dot}{rest}"
+    if len(slug) > 100:
+        digest = hashlib.sha256(slug.encode()).hexdigest()[:8]
+        slug = f"{slug[:90]}-{digest}"
+    return slug
+
+
+def _inside(root: Path, rel: str) -> bool:
+    real_root = os.path.realpath(root)
+    return os.path.realpath(root / rel).startswith(real_root + os.sep)
+
+
+# -- rendering --------------------------------------------------------------------------
+
+
+def begin_marker(kind: str) -> str:
+    return (f"<!-- memfold:generated {kind}: written by `memfold reflect`; edits inside "
+            "are replaced, edit outside -->")
+
+
+def end_marker(kind: str) -> str:
+    return f"<!-- memfold:end {kind} -->"
+
+
+def replace_region(text: str, kind: str, body: list[str]) -> str:
+    """`text` with its generated region of `kind` replaced by `body` (added at the end when
+    the page has none — a facts region before any summary, so a summary growing never moves
+    the lines facts are cited by).  Everything outside the region is kept as it was."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, ln in enumerate(lines)
+                  if ln.lstrip().startswith(f"<!-- memfold:generated {kind}")), None)
+    region = [begin_marker(kind) + "\n", *(f"{b}\n" for b in body), end_marker(kind) + "\n"]
+    if start is None and not body:
+        return text
+    summary = next((i for i, ln in enumerate(lines)
+                    if ln.lstrip().startswith("<!-- memfold:generated summary")), None)
+    if start is None and kind == "facts" and summary is not None:
+        return "".join(lines[:summary] + region + ["\n"] + lines[summary:])
+    if start is None:
+        prefix = text if not text or text.endswith("\n") else text + "\n"
+        gap = "\n" if prefix.strip() and not prefix.endswith("\n\n") else ""
+        return prefix + gap + "".join(region)
+    end = next((i for i in range(start, len(lines))
+                if lines[i].strip() == end_marker(kind)), len(lines) - 1)
+    return "".join(lines[:start] + region + lines[end + 1:])
+
+
+def region_lines(text: str, kind: str) -> list[str]:
+    lines = text.splitlines()
+    start = next((i for i, ln in enumerate(lines)
+                  if ln.lstrip().startswith(f"<!-- memfold:generated {kind}")), None)
+    if start is None:
+        return []
+    out = []
+    for line in lines[start + 1:]:
+        if line.strip() == end_marker(kind):
+            break
+        out.append(line)
+    return out
+
+
+def cite(fact: Fact, page: str) -> str:
+    depth = page.count("/")
+    link = "../" * depth + f"{fact.path}#L{fact.line}"
+    return f"[{fact.path}#L{fact.line}]({link}) <!-- h:{content_sha(fact.content)} -->"
+
+
+def summary_line(fact: Fact, page: str, confidence: float) -> str:
+    when = f"{fact.day.isoformat()}: " if fact.day else ""
+    c = f" (c={confidence:.2f})" if fact.kind == "opinion" else ""
+    return f"- {when}{' '.join(fact.content.split())}{c} — {cite(fact, page)}"
+
+
+def bullet_line(kind: str, content: str, entities: Sequence[str], confidence: float | None,
+                importance: int | None, fact_id: str) -> str:
+    params = []
+    if confidence is not None:
+        params.append(f"c={confidence:.2f}")
+    if importance is not None:
+        params.append(f"i={importance}")
+    head = LETTER_OF_KIND[kind] + (f"({','.join(params)})" if params else "")
+    names = "".join(f" @{n}" for n in entities)
+    return f"- {head}{names}: {content} ^{fact_id}"
+
+
+# -- planning ---------------------------------------------------------------------------
+
+
+class Planner:
+    """Plans one reflect run against a fresh index (the caller holds the write lock)."""
+
+    def __init__(self, workspace: Workspace, backend: IndexBackend, *, since: date,
+                 today: date, is_secret: Any = None) -> None:
+        self.workspace = workspace
+        self.backend = backend
+        self.plan = ReflectPlan(since=since, today=today)
+        self.is_secret = is_secret or (lambda text: False)
+        self.merged: set[str] = set()
+        self.merged_into: dict[str, str] = {}  # original id -> the fact it was merged into
+        self.synthetic: list[Candidate] = []  # consolidated facts this run will write
+        self.simulated: dict[str, tuple[float, list[str], list[str]]] = {}
+
+    def run(self) -> ReflectPlan:
+        recent = self._recent()
+        self._consolidate(recent)
+        self._opinions(recent)
+        self._entity_pages(recent)
+        self._sweep()
+        self._proposals()
+        return self.plan
+
+    # facts --------------------------------------------------------------------------
+
+    def _recent(self) -> list[Candidate]:
+        window = Filters(kinds=tuple(KIND_PAGES),
+                         window=Interval(self.plan.since, self.plan.today))
+        return [c for c in self.backend.recent(window, 100_000) if self._active(c)]
+
+    def _active(self, c: Candidate) -> bool:
+        return (c.fact.kind != "text" and c.fact.id not in self.merged
+                and status_of(c.fact, c.life, self.plan.today)[0] in (ACTIVE, ARCHIVED))
+
+    def _linked(self, keys: Sequence[str]) -> list[Candidate]:
+        found = self.backend.linked(list(keys), Filters(kinds=tuple(KIND_PAGES)), 100_000)
+        wanted = set(keys)
+        return [c for c in found if self._active(c)] + [
+            c for c in self.synthetic if wanted & set(c.links)]
+
+    def _of_kind(self, kind: str) -> list[Candidate]:
+        found = self.backend.recent(Filters(kinds=(kind,)), 100_000)
+        return [c for c in found if self._active(c)] + [
+            c for c in self.synthetic if c.fact.kind == kind]
+
+    # consolidation ------------------------------------------------------------------
+
+    def _consolidate(self, recent: list[Candidate]) -> None:
+        groups: list[list[Candidate]] = []
+        grouped: set[str] = set()
+        for new in recent:
+            if new.fact.id in grouped or not new.fact.entities:
+                continue
+            keys = {entity_key(e) for e in new.fact.entities}
+            words = _words(new.fact.content)
+            peers = [c for c in self._linked(sorted(keys))
+                     if c.fact.kind == new.fact.kind and c.fact.id not in grouped
+                     and {entity_key(e) for e in c.fact.entities} == keys
+                     and _overlap(words, _words(c.fact.content)) >= CONSOLIDATE_AT]
+            group = sorted({c.fact.id: c for c in [new, *peers]}.values(), key=_oldest_first)
+            if len(group) >= 2 and not any(self.is_secret(c.fact.content) for c in group):
+                groups.append(group)
+                grouped.update(c.fact.id for c in group)
+        for group in groups:
+            self._merge(group)
+
+    def _merge(self, group: list[Candidate]) -> None:
+        ids = sorted(c.fact.id for c in group)
+        new_id = "m" + base64.b32encode(hashlib.sha256(" ".join(ids).encode()).digest()[:5]) \
+            .decode().lower()[:7]
+        best = max(group, key=lambda c: (len(c.fact.content), c.fact.day or date.min))
+        kind = best.fact.kind
+        entities: list[str] = []
+        for c in group:
+            entities += [e for e in c.fact.entities
+                         if entity_key(e) not in {entity_key(x) for x in entities}]
+        confidence = max(_confidence(c) for c in group)
+        importance = max((c.fact.importance for c in group if c.fact.importance), default=None)
+        line = bullet_line(kind, best.fact.content, entities, confidence, importance, new_id)
+        page = KIND_PAGES[kind]
+        number = self._add_fact_line(page, line)
+        fact = Fact(id=new_id, kind=kind, content=best.fact.content, path=page, line=number,
+                    end_line=number, entities=tuple(entities), confidence=confidence,
+                    importance=importance, explicit_id=True)
+        self.synthetic.append(Candidate(fact=fact, bm25=None, sha256="",
+                                        links=tuple(entity_key(e) for e in entities)))
+        for c in group:
+            self.merged.add(c.fact.id)
+            self.merged_into[c.fact.id] = new_id
+            self.plan.events.append({
+                "event": "merge", "id": c.fact.id, "into": new_id,
+                "reason": f"near-duplicate, consolidated into ^{new_id}",
+                "on": self.plan.today.isoformat(), "sha": content_sha(c.fact.content)})
+        self.plan.events.append({"event": "derive", "id": new_id, "from": ids})
+        self.plan.merges.append((new_id, ids))
+
+    def _add_fact_line(self, page: str, line: str) -> int:
+        """Stage a consolidated bullet in the page's facts region; its line number."""
+        before = self._page_text(page)
+        existing = region_lines(before, "facts")
+        body = existing if existing else ["## Retain"]
+        if line not in body:
+            body = [*body, line]
+        text = replace_region(before, "facts", body)
+        self._stage(page, text)
+        return text.splitlines().index(line) + 1
+
+    # opinions -----------------------------------------------------------------------
+
+    def _opinions(self, recent: list[Candidate]) -> None:
+        for opinion in self._of_kind("opinion"):
+            self._weigh(opinion, recent)
+        self._opinion_page()
+
+    def _weigh(self, opinion: Candidate, recent: list[Candidate]) -> None:
+        life = opinion.life or LifeState(opinion.fact.id)
+        # evidence counts once; an opinion's own originals are not evidence for it
+        counted = set(life.support) | set(life.contradict) | set(life.derived_from)
+        keys = {entity_key(e) for e in opinion.fact.entities}
+        words = _words(opinion.fact.content)
+        negative = bool(NEGATION.search(opinion.fact.content))
+        c = before = _confidence(opinion)
+        support: list[str] = []
+        contradict: list[str] = []
+        for ev in recent:
+            fact = ev.fact
+            if fact.id == opinion.fact.id or fact.id in counted or self.merged_into.get(
+                    fact.id) == opinion.fact.id or not _older_than(opinion.fact, fact):
+                continue
+            if not keys & {entity_key(e) for e in fact.entities}:
+                continue
+            if _overlap(words, _words(fact.content)) < EVIDENCE_AT:
+                continue
+            if bool(NEGATION.search(fact.content)) == negative and not change_phrase(
+                    fact.content):
+                support.append(fact.id)
+                c += SUPPORT_STEP * (1 - c)
+            else:
+                contradict.append(fact.id)
+                strong = change_phrase(fact.content) is not None
+                c -= (STRONG_STEP if strong else CONTRADICT_STEP) * c
+        c = round(min(0.99, max(0.05, c)), 3)
+        if support or contradict:
+            self.plan.events.append({
+                "event": "confidence", "id": opinion.fact.id, "c": c, "from": round(before, 3),
+                "support": support, "contradict": contradict,
+                "on": self.plan.today.isoformat(), "sha": content_sha(opinion.fact.content)})
+            self.plan.confidence.append((opinion.fact.id, round(before, 3), c))
+            self.simulated[opinion.fact.id] = (c, support, contradict)
+
+    def _opinion_page(self) -> None:
+        page = KIND_PAGES["opinion"]
+        opinions = sorted((c for c in self._of_kind("opinion")
+                           if not self.is_secret(c.fact.content)), key=_newest_first)
+        body = ["## Opinions (generated)"] if opinions else []
+        for op in opinions:
+            life = op.life or LifeState(op.fact.id)
+            c, support, contradict = self.simulated.get(op.fact.id, (_confidence(op), [], []))
+            support, contradict = life.support + support, life.contradict + contradict
+            moved = (self.plan.today.isoformat() if op.fact.id in self.simulated
+                     else life.confidence_on or (op.fact.day.isoformat() if op.fact.day else "-"))
+            names = " ".join(f"@{e}" for e in op.fact.entities)
+            body.append(f"- {' '.join(op.fact.content.split())} {names} — c={c:.2f}, "
+                        f"updated {moved} — {cite(op.fact, page)}".replace("  ", " "))
+            if support or contradict:
+                body.append(f"  - evidence: supports {_ids(support)}; "
+                            f"contradicts {_ids(contradict)}")
+        self._stage(page, replace_region(self._page_text(page), "summary", body))
+
+    # entity pages -------------------------------------------------------------------
+
+    def _entity_pages(self, recent: list[Candidate]) -> None:
+        keys = {entity_key(e) for c in recent for e in c.fact.entities}
+        keys |= self._stale_entities()
+        for key in sorted(k for k in keys if k):
+            self._entity_page(key)
+
+    def _stale_entities(self) -> set[str]:
+        stale_pages = {page for page, _line, _src, _sl, sha, content
+                       in self.backend.citations() if content is None
+                       or content_sha(content) != sha}
+        keys: set[str] = set()
+        for page in stale_pages:
+            if page.startswith("bank/entities/"):
+                keys.add(entity_key(page.rsplit("/", 1)[-1].removesuffix(".md")))
+        return keys
+
+    def _entity_page(self, key: str) -> None:
+        info = self.backend.entity(key)
+        if info is None:
+            return
+        page = info.page or f"bank/entities/{page_slug(info.name)}.md"
+        if not _inside(self.workspace.root / "bank" / "entities", page.removeprefix(
+                "bank/entities/")):
+            return  # a name that would leave bank/entities never becomes a path
+        facts = [c for c in self._linked([key]) if c.fact.path != page
+                 and not self.is_secret(c.fact.content)]
+        body = ["## Summary (generated)"]
+        for kind, title in KIND_TITLES:
+            of_kind = sorted((c for c in facts if c.fact.kind == kind), key=_newest_first)
+            if of_kind:
+                body += ["", f"### {title}"]
+                body += [summary_line(c.fact, page, self._confidence_now(c))
+                         for c in of_kind[:PER_KIND]]
+        before = self._page_text(page)
+        text = before or f"# {info.name}\n"
+        self._stage(page, replace_region(text, "summary", body))
+
+    def _confidence_now(self, c: Candidate) -> float:
+        simulated = self.simulated.get(c.fact.id)
+        return simulated[0] if simulated else _confidence(c)
+
+    # sweep and proposals ------------------------------------------------------------
+
+    def _sweep(self) -> None:
+        plan = self.plan
+        oldest = plan.since - timedelta(days=int(half_life_days(10) * 2) + 1)
+        pool = self.backend.recent(Filters(kinds=tuple(KIND_PAGES),
+                                           window=Interval(oldest, plan.today)), 1_000_000)
+        for c in pool:
+            if c.fact.id in self.merged or (c.life and c.life.status):
+                continue
+            status, _ = status_of(c.fact, c.life, plan.today)
+            if status == EXPIRED and c.fact.valid and c.fact.valid.end and \
+                    plan.since <= c.fact.valid.end + timedelta(days=1) <= plan.today:
+                plan.events.append({"event": "expire", "id": c.fact.id,
+                                    "reason": f"valid until {c.fact.valid.end}",
+                                    "sha": content_sha(c.fact.content)})
+                plan.swept.append((c.fact.id, EXPIRED))
+            elif status == ARCHIVED and plan.since <= _archived_on(c) <= plan.today:
+                plan.events.append({"event": "archive", "id": c.fact.id, "reason": "decay",
+                                    "sha": content_sha(c.fact.content)})
+                plan.swept.append((c.fact.id, ARCHIVED))
+
+    def _proposals(self) -> None:
+        core = self._page_text("memory.md").casefold()
+        for c in self.backend.recent(Filters(kinds=("world", "opinion")), 100_000):
+            if not self._active(c) or self.is_secret(c.fact.content):
+                continue
+            important = (c.fact.importance or 0) >= 8 or (c.life is not None
+                                                          and c.life.uses >= 3)
+            if important and c.fact.content.casefold() not in core:
+                self.plan.proposals.append(
+                    f"add to memory.md: {c.fact.content} ({c.fact.source})")
+
+    # pages --------------------------------------------------------------------------
+
+    def _page_text(self, page: str) -> str:
+        staged = next((p for p in self.plan.pages if p.path == page), None)
+        if staged is not None:
+            return decode(staged.after)[0]
+        try:
+            return decode((self.workspace.root / page).read_bytes())[0]
+        except FileNotFoundError:
+            return ""
+
+    def _stage(self, page: str, text: str) -> None:
+        original = self._original(page)
+        after = text.encode()
+        self.plan.pages = [p for p in self.plan.pages if p.path != page]
+        if after != original:
+            self.plan.pages.append(PageChange(page, original, after))
+
+    def _original(self, page: str) -> bytes | None:
+        try:
+            return (self.workspace.root / page).read_bytes()
+        except FileNotFoundError:
+            return None
+
+
+def _confidence(c: Candidate) -> float:
+    if c.life is not None and c.life.confidence is not None:
+        return c.life.confidence
+    return confidence_of(c.fact.kind, c.fact.confidence)
+
+
+def _archived_on(c: Candidate) -> date:
+    """The day a fact's decay crossed the archive threshold."""
+    base = c.fact.day or date.min
+    days = half_life_days(c.fact.importance) * math.log2(1 / ARCHIVE_THRESHOLD)
+    return base + timedelta(days=math.ceil(days))
+
+
+def _older_than(a: Fact, b: Fact) -> bool:
+    return (a.day or date.min, a.path, a.line) < (b.day or date.min, b.path, b.line)
+
+
+def _oldest_first(c: Candidate) -> tuple[date, str, int]:
+    return (c.fact.day or date.min, c.fact.path, c.fact.line)
+
+
+def _newest_first(c: Candidate) -> tuple[int, str, int]:
+    return (-(c.fact.day or date.min).toordinal(), c.fact.path, c.fact.line)
+
+
+def _ids(ids: Iterable[str]) -> str:
+    return ", ".join(f"^{i}" for i in ids) or "none"
+
+
+def stale_pages(backend: IndexBackend) -> list[dict[str, Any]]:
+    """Pages whose generated lines cite facts that changed or vanished since."""
+    pages: dict[str, dict[str, Any]] = {}
+    for page, line, source, source_line, sha, content in backend.citations():
+        entry = pages.setdefault(page, {"page": page, "citations": 0, "stale": []})
+        entry["citations"] += 1
+        if content is None or content_sha(content) != sha:
+            entry["stale"].append({"line": line, "cites": f"{source}#L{source_line}",
+                                   "why": "gone" if content is None else "changed"})
+    return [p for p in pages.values() if p["stale"]]
+
+
+def manifest(plan: ReflectPlan, events: Sequence[Any]) -> dict[str, Any]:
+    """What `reflect --undo` needs: each page's bytes before and after, and the events."""
+    return {
+        "as_of": plan.today.isoformat(),
+        "pages": [{"path": p.path,
+                   "before": None if p.before is None else base64.b64encode(p.before).decode(),
+                   "after_sha": hashlib.sha256(p.after).hexdigest()} for p in plan.pages],
+        "events": [e.to_dict() for e in events],
+    }
+
+
+def undo_records(saved: dict[str, Any], states: dict[str, LifeState]) -> list[dict[str, Any]]:
+    """Journal events that take back what a run decided."""
+    records: list[dict[str, Any]] = []
+    for event in saved.get("events", []):
+        kind, fact_id = event.get("event"), str(event.get("id"))
+        if kind in ("merge", "archive") and fact_id in states:
+            records.append({"event": "restore", "id": fact_id, "reason": "reflect --undo"})
+        elif kind == "confidence":
+            records.append({"event": "confidence", "id": fact_id, "c": event.get("from"),
+                            "reason": "reflect --undo", "on": None})
+        elif kind == "derive":
+            records.append({"event": "derive", "id": fact_id, "from": []})
+    return records
+
+
+# -- running ------------------------------------------------------------------------
+
+UNDO_FILE = "reflect-last.json"  # under .memory/: the previous bytes of the last run
+
+
+def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: str,
+        dry_run: bool, is_secret: Any = None) -> ReflectPlan:
+    """Plan under the write lock; unless `dry_run`, journal the events and write the pages
+    (each compare-and-set against the bytes it was planned from)."""
+    with workspace.write_lock.held():
+        ledger.replay()
+        plan = Planner(workspace, ledger.backend, since=since, today=today,
+                       is_secret=is_secret).run()
+        if dry_run:
+            return plan
+        if not (plan.events or plan.pages):
+            return plan  # nothing to do: the last run stays the one `--undo` takes back
+        events = ledger.journal.append(plan.events, ts=ts, locked=True)
+        ledger.replay()
+        for page in plan.pages:
+            _write_page(workspace, page)
+        undo_path = workspace.cache_dir / UNDO_FILE
+        workspace.cache_dir.mkdir(exist_ok=True)
+        replace_atomically(undo_path, json.dumps(manifest(plan, events)).encode())
+    return plan
+
+
+def _write_page(workspace: Workspace, page: PageChange) -> None:
+    path = workspace.root / page.path
+    workspace.require_real_dir(path.parent)
+    try:
+        current: bytes | None = path.read_bytes()
+    except FileNotFoundError:
+        current = None
+    if current != page.before:
+        raise MemfoldError(f"{page.path} changed while reflect was writing; run "
+                           "`memfold reflect` again (what it decided is already journaled)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    replace_atomically(path, page.after)
+
+
+def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
+    """Restore the pages of the last run and take back its decisions; returns the pages.
+
+    Refuses, writing nothing, when a page changed since that run (an edit would be lost).
+    """
+    undo_path = workspace.cache_dir / UNDO_FILE
+    with workspace.write_lock.held():
+        try:
+            saved = json.loads(undo_path.read_bytes())
+        except FileNotFoundError:
+            raise MemfoldError("nothing to undo: no reflect run recorded since the "
+                               "index was created") from None
+        for entry in saved["pages"]:
+            path = workspace.root / entry["path"]
+            now = hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+            if now != entry["after_sha"]:
+                raise MemfoldError(f"{entry['path']} changed since the last reflect; undo "
+                                   "would lose that edit, so nothing was undone")
+        for entry in saved["pages"]:
+            path = workspace.root / entry["path"]
+            if entry["before"] is None:
+                path.unlink()
+            else:
+                replace_atomically(path, base64.b64decode(entry["before"]))
+        ledger.replay()
+        ids = [str(e.get("id")) for e in saved.get("events", [])]
+        ledger.journal.append(undo_records(saved, ledger.backend.life(ids)), ts=ts,
+                              locked=True)
+        ledger.replay()
+        undo_path.unlink()
+    return [entry["path"] for entry in saved["pages"]]
+
+
+__all__ = ["Planner", "ReflectPlan", "page_slug", "run", "stale_pages", "undo"]
