@@ -275,7 +275,10 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
         return
     for hit in result.hits:
         click.echo(render_hit(hit))
-    if not result.hits:
+    if not result.hits and result.truncated:
+        click.echo(f"{result.truncated} results found, but none fits in --budget {budget}; "
+                   "raise the budget", err=True)
+    elif not result.hits:
         synced = result.sync.touched if result.sync else 0
         click.echo(f"no results (index up to date: {synced} files synced just now; "
                    f"{result.total_warnings} parse warnings)", err=True)

@@ -33,7 +33,10 @@ def parse_now(text: str, *, what: str = "time") -> datetime:
         except ValueError:
             raise BadInput(f"{what} {text!r} is not an ISO date or datetime "
                            "(e.g. 2025-11-27 or 2025-11-27T09:30)") from None
-    return moment if moment.tzinfo else moment.astimezone()
+    try:
+        return moment if moment.tzinfo else moment.astimezone()
+    except (ValueError, OverflowError):
+        raise BadInput(f"{what} {text!r} is out of the range memfold can work with") from None
 
 
 def resolve_now(flag: str | datetime | None = None) -> datetime:

@@ -417,6 +417,8 @@ class SqliteIndex:
                                 f" WHERE 1 {where} {NEWEST} LIMIT ?", [*params, limit])
 
     def by_id(self, fact_id: str) -> list[Candidate]:
+        if not _encodable(fact_id):
+            return []  # undecodable bytes from a command line: no fact has such an id
         return self._candidates(f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
                                 " WHERE f.id = ? ORDER BY f.path, f.line", [fact_id])
 
@@ -620,6 +622,14 @@ def _batches(items: Iterable[DocChange], size: int) -> Iterator[list[DocChange]]
             batch = []
     if batch:
         yield batch
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _marks(items: Sequence[object]) -> str:
