@@ -28,6 +28,8 @@ from pathlib import Path
 from types import TracebackType
 
 from . import config
+from . import context as _context
+from . import core as _core
 from . import reflect as _reflect
 from .errors import BadInput, MemfoldError, SourceChanged, UnknownId
 from .index.base import DocChange, Progress
@@ -503,6 +505,43 @@ class Memory:
         """Bank pages whose generated lines cite facts that changed or vanished."""
         self.refresh()
         return _reflect.stale_pages(self.index_backend)
+
+    # -- core memory and session context (memfold.core, memfold.context) ----------------
+
+    def core(self) -> _core.CoreMemory:
+        """The core blocks of memory.md, each with its text, limit (characters) and line."""
+        return _core.read_core(self.workspace)
+
+    def core_append(self, block: str, text: str, *,
+                    now: datetime | str | None = None) -> _core.CoreEdit:
+        """Add TEXT at the end of a core block (created if missing).  Past the block's
+        limit it raises BadInput and writes nothing; every edit is journaled."""
+        return _core.append(self.workspace, self.ledger, block, text, ts=self._ts(now))
+
+    def core_replace(self, block: str, old: str, new: str, *,
+                     now: datetime | str | None = None) -> _core.CoreEdit:
+        """Replace OLD, which must occur exactly once in the block, with NEW."""
+        return _core.replace(self.workspace, self.ledger, block, old, new, ts=self._ts(now))
+
+    def core_insert(self, block: str, line: int, text: str, *,
+                    now: datetime | str | None = None) -> _core.CoreEdit:
+        """Insert TEXT as line LINE of the block (1 = first, -1 = after the last)."""
+        return _core.insert(self.workspace, self.ledger, block, line, text, ts=self._ts(now))
+
+    def core_undo(self, *, now: datetime | str | None = None) -> _core.CoreEdit:
+        """Put back the block text from before the last core edit not yet undone."""
+        return _core.undo(self.workspace, self.ledger, ts=self._ts(now))
+
+    def context(self, *, budget: int = _context.DEFAULT_BUDGET,
+                now: datetime | str | None = None) -> _context.SessionContext:
+        """What an agent should see at the start of a session, within `budget` tokens:
+        core blocks, today's and yesterday's Retain bullets, facts expiring soon and open
+        items, each line citing its source."""
+        self.refresh()
+        moment = self.now(now)
+        return _context.build(core=self.core(), workspace=self.workspace,
+                              backend=self.index_backend, today=moment.date(), budget=budget,
+                              as_of=moment.isoformat(timespec="seconds"))
 
 
 def parse_kinds(kinds: Sequence[str] | str | None) -> tuple[str, ...]:

@@ -23,9 +23,19 @@ from .files import WriteLock, create_if_missing
 
 # Templates hold headings and HTML comments only, so a fresh workspace adds no text that
 # recall could return.
-CORE_TEMPLATE = """# Core memory
+CORE_TEMPLATE = """---
+limits: {Persona: 1000, Human: 1000, Project: 2000}
+---
+# Core memory
 
 <!-- Small, durable facts and preferences an agent should see in every session. -->
+<!-- Each `## Block` is a core block; `limits` above caps its length in characters. -->
+
+## Persona
+
+## Human
+
+## Project
 """
 
 BANK_TEMPLATES = {

@@ -1,0 +1,398 @@
+"""Tools for agents: one definition per facade verb, rendered for MCP, OpenAI and Anthropic.
+
+Each `Tool` holds a name, a description that teaches an agent when to call it, a JSON Schema
+for its arguments, hints (read-only, destructive, idempotent) and a handler — a thin function
+of (Memory, arguments) returning JSON-able data.  The MCP server (`memfold.mcp_server`) and
+`memfold tools --format openai|anthropic` both render `tools()`: one source of truth.
+
+`call(memory, name, arguments)` checks the arguments against the schema (the small subset of
+JSON Schema used here) and runs the handler.  Failures are MemfoldError subclasses carrying
+the same one-line messages as the CLI; an adapter turns them into its own error shape.
+
+    >>> from memfold import Memory                                      # doctest: +SKIP
+    >>> with Memory.open("~/notes/agent") as memory:
+    ...     call(memory, "recall", {"query": "where does Peter live"})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .errors import BadInput, StaleRevision
+
+if TYPE_CHECKING:
+    from .memory import Memory
+
+Handler = Callable[["Memory", dict[str, Any]], Any]
+FORMATS = ("openai", "anthropic", "mcp")
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool: what an agent sees (name, description, schema, hints) and what it runs."""
+
+    name: str
+    title: str
+    description: str
+    schema: dict[str, Any]
+    handler: Handler
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+
+    def annotations(self) -> dict[str, Any]:
+        """MCP tool annotations (hints for clients; memfold never reaches the network)."""
+        return {"title": self.title, "readOnlyHint": self.read_only,
+                "destructiveHint": self.destructive, "idempotentHint": self.idempotent,
+                "openWorldHint": False}
+
+    def as_mcp(self) -> dict[str, Any]:
+        return {"name": self.name, "title": self.title, "description": self.description,
+                "inputSchema": self.schema, "annotations": self.annotations()}
+
+    def as_openai(self) -> dict[str, Any]:
+        return {"type": "function", "function": {
+            "name": self.name, "description": self.description, "parameters": self.schema}}
+
+    def as_anthropic(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description,
+                "input_schema": self.schema}
+
+
+# -- schema helpers ---------------------------------------------------------------------------
+
+
+def _obj(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(required),
+            "additionalProperties": False}
+
+
+def _str(description: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "string", "description": description, **extra}
+
+
+def _int(description: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "integer", "description": description, **extra}
+
+
+def _bool(description: str, default: bool) -> dict[str, Any]:
+    return {"type": "boolean", "description": description, "default": default}
+
+
+def _strings(description: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "array", "items": {"type": "string"}, "description": description, **extra}
+
+
+_ID = _str("A fact id, as returned by recall, about, retain or context (with or without ^).",
+           minLength=1)
+_BLOCK = _str("The core block's name, e.g. Persona, Human or Project (any case).", minLength=1)
+_SPEC = ("Time spec: 30d, 2w, 6m, 1y, 2025-11-27, 2025-11, today, yesterday, last week, "
+         "this month.")
+
+
+# -- handlers: thin calls on Memory -----------------------------------------------------------
+
+
+def _recall(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.recall(a["query"], k=a.get("k", 10), since=a.get("since"),
+                         until=a.get("until"), kinds=a.get("kinds"),
+                         entities=a.get("entities", ()),
+                         include_all=a.get("include_all", False),
+                         budget=a.get("budget")).to_dict()
+
+
+def _about(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.about(a["name"], k=a.get("k", 20),
+                        include_all=a.get("include_all", False)).to_dict()
+
+
+def _show(memory: Memory, a: dict[str, Any]) -> Any:
+    hit = memory.get(a["id"], strict=a.get("strict", False), use=False)
+    fact = hit.fact
+    return {**hit.to_dict(), "path": fact.path, "line": fact.line, "sha256": hit.sha256,
+            "params": dict(fact.params), "importance": fact.importance,
+            "reason": hit.reason, "derived_from": list(hit.derived_from)}
+
+
+def _retain(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.retain(a["bullets"], date=a.get("date")).to_dict()
+
+
+def _use(memory: Memory, a: dict[str, Any]) -> Any:
+    for fact_id in a["ids"]:
+        memory.use(fact_id)
+    return {"used": list(a["ids"])}
+
+
+def _note(memory: Memory, a: dict[str, Any]) -> Any:
+    rev = memory.note(a["id"], a["text"], rev=a["rev"])
+    return {"id": a["id"], "result": "applied", "rev": rev}
+
+
+def _supersede(memory: Memory, a: dict[str, Any]) -> Any:
+    changed = memory.supersede(a["old"], a["new"],
+                               reason=a.get("reason", "superseded by the agent"))
+    return {"old": a["old"], "new": a["new"], "changed": changed}
+
+
+def _reflect(memory: Memory, a: dict[str, Any]) -> Any:
+    reflect = getattr(memory, "reflect")  # noqa: B009 - not every Memory has it
+    dry_run = a.get("dry_run", True)
+    result = reflect(since=a.get("since", "7d"), dry_run=dry_run)
+    to_dict = getattr(result, "to_dict", None)
+    if to_dict is not None and "dry_run" in inspect.signature(to_dict).parameters:
+        return to_dict(dry_run=dry_run)
+    return _jsonable(result)
+
+
+def _core_view(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.core().to_dict()
+
+
+def _core_append(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.core_append(a["block"], a["text"]).to_dict()
+
+
+def _core_replace(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.core_replace(a["block"], a["old"], a["new"]).to_dict()
+
+
+def _core_insert(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.core_insert(a["block"], a["line"], a["text"]).to_dict()
+
+
+def _context(memory: Memory, a: dict[str, Any]) -> Any:
+    from .context import DEFAULT_BUDGET
+
+    return memory.context(budget=a.get("budget", DEFAULT_BUDGET)).to_dict()
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return json.loads(json.dumps(dataclasses.asdict(value), default=str))
+    return value
+
+
+# -- the tools --------------------------------------------------------------------------------
+
+
+def tools() -> list[Tool]:
+    """Every tool, in a stable order; `reflect` only when this Memory has it."""
+    from .memory import Memory
+
+    found = [t for t in _TOOLS if t.name != "reflect" or hasattr(Memory, "reflect")]
+    return found
+
+
+def tool(name: str) -> Tool:
+    for candidate in tools():
+        if candidate.name == name:
+            return candidate
+    known = ", ".join(t.name for t in tools())
+    raise BadInput(f"unknown tool {name!r}; the tools are: {known}")
+
+
+def call(memory: Memory, name: str, arguments: Mapping[str, Any] | None = None) -> Any:
+    """Check the arguments against the tool's schema and run it; returns JSON-able data."""
+    chosen = tool(name)
+    args = dict(arguments or {})
+    check_arguments(chosen, args)
+    return chosen.handler(memory, args)
+
+
+def error_result(exc: Exception) -> dict[str, Any]:
+    """The structured form of a failed call: the CLI's message, its exit status and kind."""
+    data: dict[str, Any] = {"error": str(exc), "type": type(exc).__name__,
+                            "exit_code": getattr(exc, "exit_code", 1)}
+    if isinstance(exc, StaleRevision):
+        data.update(result="stale", rev=exc.current)
+    return data
+
+
+def render(fmt: str) -> list[dict[str, Any]]:
+    """The tools as function-calling schemas: openai, anthropic (or mcp's tools/list form)."""
+    if fmt not in FORMATS:
+        raise BadInput(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}")
+    return [getattr(t, f"as_{fmt}")() for t in tools()]
+
+
+# -- argument checking --------------------------------------------------------------------------
+
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+}
+
+
+def check_arguments(chosen: Tool, args: dict[str, Any]) -> None:
+    """Raise BadInput for a missing, unknown or mistyped argument (nothing is run)."""
+    properties: dict[str, Any] = chosen.schema["properties"]
+    unknown = sorted(set(args) - set(properties))
+    if unknown:
+        expected = ", ".join(properties) or "none"
+        raise BadInput(f"{chosen.name}: unknown argument {unknown[0]!r} (arguments: {expected})")
+    for key in chosen.schema.get("required", []):
+        if args.get(key) is None:
+            raise BadInput(f"{chosen.name}: argument {key!r} is required")
+    for key, value in list(args.items()):
+        if value is None:
+            del args[key]  # an explicit null means "not given"
+            continue
+        _check_value(f"{chosen.name}: {key}", properties[key], value)
+
+
+def _check_value(label: str, spec: dict[str, Any], value: Any) -> None:
+    """Types only: values (an empty query, k=0) are checked by Memory, whose messages are
+    the CLI's."""
+    kind = spec.get("type", "string")
+    if not _TYPES[kind](value):
+        article = "an" if kind[0] in "aio" else "a"
+        raise BadInput(f"{label} must be {article} {kind}, not {json.dumps(value)[:60]}")
+    if "enum" in spec and value not in spec["enum"]:
+        raise BadInput(f"{label} must be one of {', '.join(map(str, spec['enum']))}")
+    if kind == "array":
+        for n, item in enumerate(value):
+            _check_value(f"{label}[{n}]", spec.get("items", {}), item)
+
+
+_TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "recall", "Recall memories",
+        "Search long-term memory. Call it before answering anything that may depend on "
+        "earlier sessions: people, projects, preferences, decisions, what happened when. "
+        "The query is plain text and may name @entities and times ('what did Peter decide "
+        "last week'). Returns ranked facts, each with `source` (file#line: cite it) and "
+        "`id` (for use, note, supersede). Superseded and expired facts are left out unless "
+        "include_all.",
+        _obj({"query": _str("What to recall, in plain words.", minLength=1),
+              "k": _int("How many results at most.", minimum=1, maximum=200, default=10),
+              "since": _str(f"Only facts from this time on. {_SPEC}"),
+              "until": _str(f"Only facts up to this time. {_SPEC}"),
+              "kinds": _strings("Only these kinds: W (world), B (experience), O (opinion), "
+                                "S (observation), or their names, or text."),
+              "entities": _strings("Only facts linked to one of these entities."),
+              "include_all": _bool("Include superseded and expired facts, flagged.", False),
+              "budget": _int("Pack whole results into about this many tokens.", minimum=1)},
+             ("query",)),
+        _recall, read_only=True, idempotent=True),
+    Tool(
+        "about", "Everything about an entity",
+        "Everything memory holds about one entity (a person, project, place): its page and "
+        "its facts, newest first. Call it when a name comes up that you need background on.",
+        _obj({"name": _str("The entity's name, with or without @; aliases work.",
+                           minLength=1),
+              "k": _int("How many facts at most.", minimum=1, maximum=500, default=20),
+              "include_all": _bool("Include superseded and expired facts, flagged.", False)},
+             ("name",)),
+        _about, read_only=True, idempotent=True),
+    Tool(
+        "show", "Show one fact",
+        "One fact by id with its full provenance: file, line, file hash, status, confidence, "
+        "revision and note. Call it to check a fact's source, or to read its current `rev` "
+        "before `note`. Reading is not a use: call `use` for facts you relied on.",
+        _obj({"id": _ID,
+              "strict": _bool("Fail if the fact's file changed since it was indexed.", False)},
+             ("id",)),
+        _show, read_only=True, idempotent=True),
+    Tool(
+        "retain", "Remember new facts",
+        "Store new memories in today's log. Call it when you learn something worth keeping "
+        "across sessions. One self-contained fact per bullet: `KIND[(params)] [@Entity ...]: "
+        "content`, KIND W = world fact, B = what happened (experience), O = opinion or "
+        "preference (add c=0..1 confidence, e.g. O(c=0.8)), S = summary; i=1..10 importance, "
+        "until=YYYY-MM-DD when it stops being true. Invalid bullets store nothing. Returns "
+        "each fact's id and source.",
+        _obj({"bullets": _strings("The facts, e.g. \"W @Peter: Lives in Vienna.\"",
+                                  minItems=1),
+              "date": _str("The day's log to write to, YYYY-MM-DD (default today).")},
+             ("bullets",)),
+        _retain),
+    Tool(
+        "use", "Mark facts used",
+        "Mark facts you actually relied on in an answer, so they stay fresh: facts nobody "
+        "uses fade and are archived after months. Appearing in a recall result is not a use.",
+        _obj({"ids": _strings("The ids of the facts you used.", minItems=1)}, ("ids",)),
+        _use),
+    Tool(
+        "note", "Annotate a fact",
+        "Attach a note to a fact (e.g. 'confirmed with Peter on 2025-12-01'), replacing its "
+        "previous note. Compare-and-set: pass the `rev` you read from show or recall; if the "
+        "fact changed since, the call fails as stale with the current revision — read it "
+        "again, then retry.",
+        _obj({"id": _ID, "text": _str("The note."),
+              "rev": _int("The revision you read; the note applies only if it is current.",
+                          minimum=0)},
+             ("id", "text", "rev")),
+        _note, destructive=True),
+    Tool(
+        "supersede", "Replace an old fact",
+        "Mark an older fact as replaced by a newer one (the user moved, a decision changed). "
+        "Nothing is deleted: recall stops serving the old fact and both keep pointers to "
+        "each other. memfold already does this for clear changes ('moved from X to Y'); call "
+        "it when it did not.",
+        _obj({"old": _str("The id of the fact that is no longer true.", minLength=1),
+              "new": _str("The id of the fact that replaces it.", minLength=1),
+              "reason": _str("Why, recorded in the journal.")},
+             ("old", "new")),
+        _supersede, destructive=True, idempotent=True),
+    Tool(
+        "reflect", "Reflect on recent memories",
+        "Review recent memories: update entity pages and opinion confidence from new evidence, "
+        "in small explained steps. A dry run by default: it reports what would change; pass "
+        "dry_run=false to apply. Call it at the end of a long session or once a day.",
+        _obj({"since": _str(f"How far back to look. {_SPEC}", default="7d"),
+              "dry_run": _bool("Only report what would change.", True)}),
+        _reflect, destructive=True),
+    Tool(
+        "core_view", "View core memory",
+        "Show core memory: the small blocks (Persona, Human, Project, ...) that matter in "
+        "every session, each with its text, size and character limit. Call it before "
+        "editing a block, to copy the exact text to replace.",
+        _obj({}),
+        _core_view, read_only=True, idempotent=True),
+    Tool(
+        "core_append", "Append to a core block",
+        "Add a line to a core block (the block is created if missing). Use it for what you "
+        "must know in every session — who the user is, how to behave, the current project; "
+        "everything else goes to retain. Refused past the block's limit: tighten the block "
+        "with core_replace first.",
+        _obj({"block": _BLOCK, "text": _str("The text to add.", minLength=1)},
+             ("block", "text")),
+        _core_append),
+    Tool(
+        "core_replace", "Edit a core block",
+        "Replace text in a core block: `old` must occur exactly once in the block (copy it "
+        "from core_view); `new` may be empty to delete it. Refused, changing nothing, when "
+        "`old` is missing or ambiguous or the result passes the block's limit.",
+        _obj({"block": _BLOCK, "old": _str("The exact text to replace.", minLength=1),
+              "new": _str("The replacement (empty to delete).")},
+             ("block", "old", "new")),
+        _core_replace, destructive=True),
+    Tool(
+        "core_insert", "Insert into a core block",
+        "Insert a line into a core block so that it becomes line `line` (1 = first, -1 = "
+        "after the last). Refused past the block's limit.",
+        _obj({"block": _BLOCK,
+              "line": _int("The line number the text will have (1-based; -1 = the end).",
+                           minimum=-1),
+              "text": _str("The text to insert.", minLength=1)},
+             ("block", "line", "text")),
+        _core_insert),
+    Tool(
+        "context", "Session-start context",
+        "What to know at the start of a session: core memory, today's and yesterday's "
+        "notes, facts that expire soon and open items — each line citing its source, within "
+        "a token budget. Call it once when a session starts.",
+        _obj({"budget": _int("About how many tokens to fill.", minimum=1, default=2000)}),
+        _context, read_only=True, idempotent=True),
+)

@@ -1,0 +1,232 @@
+"""Commands for agents: `core`, `context`, `mcp` and `tools` (registered by `memfold.cli`).
+
+The same thin skin as `cli.py`: parse, call one Memory method (or render the tool
+definitions), format.  Errors are MemfoldError subclasses, mapped to exit statuses by the
+`memfold` group.  Only Click is imported at start-up; everything else inside the commands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from .cli import emit_json, open_memory, show_notices
+
+if TYPE_CHECKING:
+    from .core import CoreEdit
+
+
+def _show_edit(edit: CoreEdit, as_json: bool) -> None:
+    if as_json:
+        emit_json(edit.to_dict())
+        return
+    if edit.text is None:
+        click.echo(f"{edit.op}: removed block {edit.block} (event #{edit.seq})")
+        return
+    click.echo(f"{edit.op}: {edit.block} now {len(edit.text)}/{edit.limit} chars "
+               f"(event #{edit.seq}; `memfold core undo` reverts it)")
+
+
+_JSON = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+
+
+@click.group(invoke_without_command=True)
+@_JSON
+@click.pass_context
+def core(ctx: click.Context, as_json: bool) -> None:
+    """Core memory: the named blocks of memory.md an agent sees in every session.
+
+    With no subcommand, prints every block with its size and character limit.  Each block
+    is a `## Name` heading in memory.md; limits are in its front matter (`limits:`).  An
+    edit past a block's limit, or a replace whose OLD does not occur exactly once, is
+    refused with exit status 2 and writes nothing.  Every edit is a journal event: see it
+    with `memfold history core:NAME`, revert the last one with `memfold core undo`.
+
+    \b
+    Examples:
+      memfold core
+      memfold core append Human "Prefers concise replies."
+      memfold core replace Human "concise replies" "replies under 1500 characters"
+      memfold core insert Persona 1 "You are Peter's assistant."
+      memfold core undo
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    memory = open_memory(ctx)
+    view = memory.core()
+    for warning in view.warnings:
+        click.echo(f"memfold: warning: {warning}", err=True)
+    if as_json:
+        emit_json(view.to_dict())
+    elif view.blocks:
+        click.echo(view.render())
+    else:
+        click.echo("memory.md has no blocks yet; `memfold core append Persona TEXT` adds one",
+                   err=True)
+
+
+@core.command()
+@click.argument("block")
+@click.argument("text")
+@_JSON
+@click.pass_context
+def append(ctx: click.Context, block: str, text: str, as_json: bool) -> None:
+    """Add TEXT as a new line at the end of BLOCK (created if missing).
+
+    \b
+    Example:
+      memfold core append Human "Lives in Vienna; prefers German on weekends."
+    """
+    memory = open_memory(ctx)
+    _show_edit(memory.core_append(block, text), as_json)
+    show_notices(memory)
+
+
+@core.command()
+@click.argument("block")
+@click.argument("old")
+@click.argument("new")
+@_JSON
+@click.pass_context
+def replace(ctx: click.Context, block: str, old: str, new: str, as_json: bool) -> None:
+    """Replace OLD, which must occur exactly once in BLOCK, with NEW ("" deletes it).
+
+    \b
+    Example:
+      memfold core replace Project "v0.1" "v0.2"
+    """
+    memory = open_memory(ctx)
+    _show_edit(memory.core_replace(block, old, new), as_json)
+    show_notices(memory)
+
+
+@core.command()
+@click.argument("block")
+@click.argument("line", type=int)
+@click.argument("text")
+@_JSON
+@click.pass_context
+def insert(ctx: click.Context, block: str, line: int, text: str, as_json: bool) -> None:
+    """Insert TEXT so that it becomes line LINE of BLOCK (1 = first; -1 = after the last).
+
+    \b
+    Example:
+      memfold core insert Persona 1 "Answer in English unless asked otherwise."
+    """
+    memory = open_memory(ctx)
+    _show_edit(memory.core_insert(block, line, text), as_json)
+    show_notices(memory)
+
+
+@core.command()
+@_JSON
+@click.pass_context
+def undo(ctx: click.Context, as_json: bool) -> None:
+    """Revert the last core edit not yet undone (its block gets its previous text back).
+
+    Refused, writing nothing, if the block changed since that edit (say, by hand).
+
+    \b
+    Example:
+      memfold core undo
+    """
+    memory = open_memory(ctx)
+    _show_edit(memory.core_undo(), as_json)
+    show_notices(memory)
+
+
+@click.command()
+@click.option("--budget", type=int, metavar="TOKENS",
+              help="About how many tokens to fill (4 characters each). [default: 2000]")
+@_JSON
+@click.pass_context
+def context(ctx: click.Context, budget: int | None, as_json: bool) -> None:
+    """What an agent should see at the start of a session, each line citing its source.
+
+    The core blocks, today's and yesterday's Retain bullets, active facts that expire
+    within 7 days, and open task items (`- [ ] ...`) from the last 14 days' logs and the
+    bank pages, packed into the budget: core first, the rest shared round-robin.
+
+    \b
+    Examples:
+      memfold context
+      memfold context --budget 800 --json
+    """
+    memory = open_memory(ctx)
+    result = memory.context() if budget is None else memory.context(budget=budget)
+    show_notices(memory)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    text = result.render()
+    if text:
+        click.echo(text)
+    left_out = sum(s.omitted for s in result.sections)
+    if left_out:
+        click.echo(f"({left_out} lines left out to fit --budget {result.budget})", err=True)
+    elif not text:
+        click.echo("nothing to show yet: memory.md has no blocks and there are no recent "
+                   "notes", err=True)
+
+
+@click.command("mcp")
+@click.option("--http", "target", metavar="HOST:PORT",
+              help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio; HOST "
+              "defaults to 127.0.0.1.")
+@click.option("--allow-remote", is_flag=True,
+              help="Allow a non-loopback HOST and any Host/Origin header (use a --token).")
+@click.option("--token", envvar="MEMFOLD_MCP_TOKEN", metavar="TOKEN",
+              help="With --http, require `Authorization: Bearer TOKEN`. "
+              "[env: MEMFOLD_MCP_TOKEN]")
+@click.pass_context
+def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str | None) -> None:
+    """Serve memfold's tools to an MCP client, over stdio (default) or streamable HTTP.
+
+    One tool per verb: recall, about, show, retain, use, note, supersede, core_view,
+    core_append, core_replace, core_insert, context (and reflect where available).
+    Needs the `mcp` extra: pip install 'memfold[mcp]'.
+
+    \b
+    Examples:
+      memfold --workspace ~/notes/agent mcp
+      memfold mcp --http 127.0.0.1:8765 --token "$(openssl rand -hex 16)"
+    """
+    from . import mcp_server
+    from .errors import BadInput
+
+    mcp_server.require_sdk()
+    if target is None:
+        if allow_remote:
+            raise BadInput("--allow-remote applies only with --http")
+        memory = open_memory(ctx)
+        mcp_server.serve_stdio(memory)
+        return
+    host, port = mcp_server.parse_target(target, allow_remote=allow_remote)
+    if allow_remote and not token:
+        click.echo("memfold: warning: serving beyond this machine without --token: anyone "
+                   "who can reach the port can read and change this memory", err=True)
+    memory = open_memory(ctx)
+    mcp_server.serve_http(memory, host, port, token=token, allow_remote=allow_remote)
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["openai", "anthropic"]), default="openai",
+              show_default=True, help="Which function-calling dialect to print.")
+def tools(fmt: str) -> None:
+    """Print memfold's tools as function-calling JSON schemas, for agents without MCP.
+
+    The same names, descriptions and argument schemas as `memfold mcp` lists; run a call
+    with `memfold.agent_tools.call(memory, name, arguments)`.
+
+    \b
+    Examples:
+      memfold tools --format openai > tools.json
+      memfold tools --format anthropic
+    """
+    from .agent_tools import render
+
+    emit_json(render(fmt))
+
+
+COMMANDS: list[click.Command] = [core, context, mcp, tools]

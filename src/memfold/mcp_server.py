@@ -1,0 +1,270 @@
+"""The MCP server: memfold's tools over stdio or streamable HTTP, on the official `mcp` SDK.
+
+The tools are `agent_tools.tools()`, registered with the SDK's low-level `Server`, so what an
+MCP client lists is exactly what `memfold tools` prints — one source of truth.  A call runs
+the tool's handler on one `Memory` opened for the server's life; a MemfoldError comes back as
+a tool error (`isError`) with the CLI's message, any other exception as a tool error saying
+"internal error" — the server itself never goes down because of a call.
+
+HTTP (`memfold mcp --http HOST:PORT`) binds 127.0.0.1 unless told otherwise and refuses a
+non-loopback address without `--allow-remote`.  Every request passes `check_request` first:
+the path must be /mcp; the Host and Origin headers must name a loopback address (DNS
+rebinding protection) unless remote access was allowed; with a token, `Authorization:
+Bearer TOKEN` is required (compared in constant time).
+
+The SDK is an optional extra, imported only here and only when serving; both the 1.x API
+(decorator registration) and the 2.x API (handlers passed to the constructor) are supported.
+"""
+
+from __future__ import annotations
+
+import hmac
+import importlib
+import inspect
+import ipaddress
+import json
+import socket
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from . import __version__, agent_tools
+from .errors import BadInput, MemfoldError
+
+if TYPE_CHECKING:
+    from .memory import Memory
+
+INSTALL_HINT = "the MCP server needs the mcp extra: pip install 'memfold[mcp]'"
+SERVER_NAME = "memfold"
+MCP_PATH = "/mcp"
+DEFAULT_HOST = "127.0.0.1"
+INSTRUCTIONS = (
+    "memfold is this agent's long-term memory, kept as Markdown a person can read. At the "
+    "start of a session call `context`. Before answering from past sessions call `recall` "
+    "(or `about` for a person or project) and cite each fact's `source`. Store what is worth "
+    "keeping with `retain`; keep the always-needed essentials in core memory (`core_view`, "
+    "`core_append`, `core_replace`, `core_insert`). Call `use` for facts you relied on."
+)
+
+
+def require_sdk() -> None:
+    """Raise MemfoldError with the install hint when the `mcp` package is missing."""
+    try:
+        import mcp  # noqa: F401
+    except ImportError:
+        raise MemfoldError(INSTALL_HINT) from None
+
+
+def _sdk(module: str) -> Any:
+    """A module of the SDK, untyped on purpose: its 1.x and 2.x APIs differ."""
+    return importlib.import_module(module)
+
+
+class ToolRunner:
+    """Runs tools on one Memory and turns every outcome into (is_error, JSON-able data)."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self._notices = 0
+
+    def run(self, name: str, arguments: Mapping[str, Any] | None) -> tuple[bool, Any]:
+        try:
+            return False, agent_tools.call(self.memory, name, arguments)
+        except MemfoldError as exc:
+            return True, agent_tools.error_result(exc)
+        except Exception as exc:  # a bug must not take the server down: report it
+            return True, {"error": f"internal error: {type(exc).__name__}: {exc}",
+                          "type": "InternalError", "exit_code": 1}
+        finally:
+            self._show_notices()
+
+    def _show_notices(self) -> None:
+        notices = self.memory.notices
+        for notice in notices[self._notices:]:
+            print(f"memfold: warning: {notice}", file=sys.stderr)
+        self._notices = len(notices)
+
+
+def tool_result(types: Any, is_error: bool, data: Any) -> Any:
+    """A CallToolResult: the data as JSON text (an error as its message) plus structure."""
+    text = data["error"] if is_error else json.dumps(data, ensure_ascii=False)
+    payload: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": is_error}
+    if isinstance(data, dict):
+        payload["structuredContent"] = data
+    return types.CallToolResult.model_validate(payload)
+
+
+def build_server(memory: Memory) -> Any:
+    """The SDK's low-level Server with every memfold tool registered."""
+    types = _sdk("mcp.types")
+    server_class = _sdk("mcp.server.lowlevel").Server
+    runner = ToolRunner(memory)
+    listed = [types.Tool.model_validate(t.as_mcp()) for t in agent_tools.tools()]
+
+    async def list_tools_v2(ctx: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=listed)
+
+    async def call_tool_v2(ctx: Any, params: Any) -> Any:
+        return tool_result(types, *runner.run(params.name, params.arguments))
+
+    options = {"version": __version__, "instructions": INSTRUCTIONS}
+    if "on_call_tool" in inspect.signature(server_class.__init__).parameters:  # mcp 2.x
+        return server_class(SERVER_NAME, on_list_tools=list_tools_v2,
+                            on_call_tool=call_tool_v2, **options)
+    server = server_class(SERVER_NAME, **options)  # mcp 1.x: decorators
+
+    async def list_tools_v1() -> list[Any]:
+        return listed
+
+    async def call_tool_v1(name: str, arguments: dict[str, Any] | None) -> Any:
+        return tool_result(types, *runner.run(name, arguments))
+
+    server.list_tools()(list_tools_v1)
+    accepts = inspect.signature(server.call_tool).parameters
+    decorate = server.call_tool(validate_input=False) if "validate_input" in accepts \
+        else server.call_tool()
+    decorate(call_tool_v1)
+    return server
+
+
+def serve_stdio(memory: Memory) -> None:
+    """Serve over this process's stdin and stdout until the client closes them."""
+    import anyio
+
+    server = build_server(memory)
+
+    async def main() -> None:
+        async with _sdk("mcp.server.stdio").stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(main)
+
+
+# -- HTTP ---------------------------------------------------------------------------------------
+
+
+def parse_target(target: str, *, allow_remote: bool = False) -> tuple[str, int]:
+    """`HOST:PORT`, `:PORT` or `PORT` -> (host, port); the host defaults to 127.0.0.1.
+
+    A host that is not a loopback address is refused unless `allow_remote`."""
+    text = target.strip()
+    host, port_text = DEFAULT_HOST, text
+    if text.startswith("["):  # [::1]:8765
+        end = text.find("]")
+        host, port_text = text[1:end], text[end + 1 :].removeprefix(":")
+    elif ":" in text:
+        host, _, port_text = text.rpartition(":")
+        host = host or DEFAULT_HOST
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise BadInput(f"--http {target!r}: give HOST:PORT with a port from 1 to 65535, "
+                       "e.g. 127.0.0.1:8765")
+    if not is_loopback(host) and not allow_remote:
+        raise BadInput(f"--http {target!r}: {host} is not a loopback address; memfold serves "
+                       "only this machine unless you pass --allow-remote (use a --token too)")
+    return host, int(port_text)
+
+
+def is_loopback(host: str) -> bool:
+    name = host.strip().strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _host_of(value: str) -> str:
+    """The host name in a Host header value (`[::1]:8765`, `localhost:8765`, `example`)."""
+    value = value.strip()
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def check_request(path: str, headers: Mapping[str, str], *, token: str | None,
+                  allow_remote: bool) -> tuple[int, str] | None:
+    """None when the request may reach the MCP endpoint, else (HTTP status, reason).
+
+    `headers` are lower-cased names."""
+    if path.rstrip("/") != MCP_PATH:
+        return 404, f"not found: the MCP endpoint is {MCP_PATH}"
+    if not allow_remote:
+        if not is_loopback(_host_of(headers.get("host", ""))):
+            return 403, "forbidden: Host is not a loopback address"
+        origin = headers.get("origin")
+        if origin and not is_loopback(urlsplit(origin).hostname or ""):
+            return 403, "forbidden: Origin is not a loopback address"
+    if token:
+        given = headers.get("authorization", "")
+        expected = f"Bearer {token}"
+        if not hmac.compare_digest(given.encode(), expected.encode()):
+            return 401, "unauthorized: send Authorization: Bearer <token>"
+    return None
+
+
+async def _refuse(send: Any, status: int, reason: str) -> None:
+    body = json.dumps({"error": reason}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length",
+                                                        str(len(body)).encode())]
+    if status == 401:
+        headers.append((b"www-authenticate", b'Bearer realm="memfold"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def serve_http(memory: Memory, host: str, port: int, *, token: str | None,
+               allow_remote: bool) -> None:
+    """Serve streamable HTTP at http://HOST:PORT/mcp until interrupted."""
+    import anyio
+    import uvicorn
+
+    manager = _sdk("mcp.server.streamable_http_manager").StreamableHTTPSessionManager(
+        app=build_server(memory))
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", [])}
+        refused = check_request(scope.get("path", ""), headers, token=token,
+                                allow_remote=allow_remote)
+        if refused:
+            await _refuse(send, *refused)
+            return
+        await manager.handle_request(scope, receive, send)
+
+    sock = listen(host, port)
+    shown = f"[{host}]" if ":" in host else host
+
+    async def main() -> None:
+        config = uvicorn.Config(app, log_level="warning", lifespan="off")
+        async with manager.run():
+            print(f"memfold mcp: serving http://{shown}:{port}{MCP_PATH}"
+                  f"{' (bearer token required)' if token else ''}", file=sys.stderr,
+                  flush=True)
+            await uvicorn.Server(config).serve(sockets=[sock])
+
+    try:
+        anyio.run(main)
+    finally:
+        sock.close()
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket, bound before serving so that a busy port fails at once."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port,
+                                                             type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+            sock.listen(128)
+        except OSError:
+            sock.close()
+            raise
+    except OSError as exc:
+        raise MemfoldError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+    return sock
