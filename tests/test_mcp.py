@@ -23,6 +23,7 @@ from mcp.client.stdio import stdio_client  # noqa: E402
 
 NOW = "2025-11-27T09:00:00+00:00"
 TIMEOUT = 60
+MEMFOLD = [sys.executable, "-c", "from memfold.cli import main; main()"]  # the `memfold` command
 
 
 def server_env(**extra: str) -> dict[str, str]:
@@ -53,8 +54,8 @@ def cited_line(root: Path, source: str) -> str:
 
 
 async def session_script(root: Path, errlog: Any) -> dict[str, Any]:
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "memfold", "--workspace", str(root), "mcp"],
+    params = StdioServerParameters(command=MEMFOLD[0],
+                                   args=[*MEMFOLD[1:], "--workspace", str(root), "mcp"],
                                    env=server_env())
     seen: dict[str, Any] = {}
     with anyio.fail_after(TIMEOUT):
@@ -158,9 +159,8 @@ def test_http_requires_the_token_and_a_loopback_host(workspace: Path) -> None:
     port = free_port()
     env = {**os.environ, **server_env(MEMFOLD_MCP_TOKEN="s3cret")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memfold", "--workspace", str(workspace), "mcp", "--http",
-         f"127.0.0.1:{port}"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-        env=env)
+        [*MEMFOLD, "--workspace", str(workspace), "mcp", "--http", f"127.0.0.1:{port}"],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
     try:
         assert proc.stderr is not None
         first = proc.stderr.readline()  # printed once the socket listens
@@ -181,8 +181,7 @@ def test_http_requires_the_token_and_a_loopback_host(workspace: Path) -> None:
 
 def test_http_refuses_a_public_address_without_allow_remote(workspace: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "memfold", "--workspace", str(workspace), "mcp", "--http",
-         "0.0.0.0:8765"], capture_output=True, text=True, timeout=TIMEOUT,
-        env={**os.environ, **server_env()})
+        [*MEMFOLD, "--workspace", str(workspace), "mcp", "--http", "0.0.0.0:8765"],
+        capture_output=True, text=True, timeout=TIMEOUT, env={**os.environ, **server_env()})
     assert result.returncode == 2
     assert "not a loopback address" in result.stderr and "--allow-remote" in result.stderr
