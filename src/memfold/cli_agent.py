@@ -42,11 +42,13 @@ def core(ctx: click.Context, as_json: bool) -> None:
     edit past a block's limit, or a replace whose OLD does not occur exactly once, is
     refused with exit status 2 and writes nothing.  Every edit is a journal event: see it
     with `memfold history core:NAME`, revert the last one with `memfold core undo`.
+    Put `--` before a TEXT that starts with a dash.
 
     \b
     Examples:
       memfold core
       memfold core append Human "Prefers concise replies."
+      memfold core append Human -- "- likes green tea"
       memfold core replace Human "concise replies" "replies under 1500 characters"
       memfold core insert Persona 1 "You are Peter's assistant."
       memfold core undo
