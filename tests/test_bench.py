@@ -85,3 +85,40 @@ def test_bench_index_rejects_a_bad_size_list(tmp_path: Path) -> None:
         cli, ["bench", "index", "--files", "ten", "--out", str(tmp_path / "x.json")])
     assert result.exit_code == 2
     assert not (tmp_path / "x.json").exists()
+
+
+def test_recall_queries_are_deterministic_for_a_seed(tmp_path: Path) -> None:
+    from memfold.bench import recall_bench
+
+    written = corpus.generate(tmp_path / "ws", files=20, seed=2)
+    bullets = recall_bench.corpus_bullets(tmp_path / "ws", written.daily)
+    first = recall_bench.build_queries(bullets, 10, seed=2)
+    assert first == recall_bench.build_queries(bullets, 10, seed=2)
+    assert first != recall_bench.build_queries(bullets, 10, seed=3)
+    assert [q.form for q in first] == list(recall_bench.FORMS) * 2
+
+
+def test_bench_recall_command_end_to_end(tmp_path: Path) -> None:
+    out = tmp_path / "results" / "recall.json"
+    result = CliRunner().invoke(cli, ["bench", "recall", "--files", "5", "--queries", "5",
+                                      "--repeat", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "in-process" in result.output and "CLI process" in result.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert {"benchmark", "checked_at", "parameters", "environment", "aims", "sizes"} <= set(data)
+    assert data["benchmark"] == "recall"
+    assert {"python", "sqlite", "platform", "bytecode"} <= set(data["environment"])
+    assert data["parameters"]["files"] == [5] and data["parameters"]["queries"] == 5
+    (size,) = data["sizes"]
+    for section in ("in_process", "cold_in_process", "cli_process"):
+        for who in ("memfold", "floor"):
+            figures = size[section][who]
+            assert figures["n"] == len(figures["samples_ms"]) == 5
+            assert 0 < figures["p50_ms"] <= figures["p95_ms"] <= figures["max_ms"]
+        assert size[section]["ratio"] > 0
+    assert set(size["verdicts"]) >= {"in_process_p50_under_10ms", "cli_process_p50_under_150ms"}
+    queries = size["queries"]
+    assert [q["form"] for q in queries] == ["words", "prefers", "about", "around", "phrase"]
+    for q in queries:  # every query answers on both sides, and the CLI agrees with the library
+        assert q["memfold_hits"] > 0 and q["floor_hits"] > 0, q
+        assert q["cli_hits"] == q["memfold_hits"], q

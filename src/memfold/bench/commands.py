@@ -7,8 +7,10 @@ import click
 from .index_bench import index_command
 from .lab import lab_command
 from .locomo import locomo_command
+from .recall_bench import recall_command
 from .scale import scale_command
 
 COMMANDS: list[click.Command] = [index_command]
 COMMANDS += [locomo_command, scale_command]
 COMMANDS += [lab_command]
+COMMANDS += [recall_command]
