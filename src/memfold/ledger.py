@@ -32,6 +32,7 @@ from .workspace.layout import Workspace
 
 Decide = Callable[[], Sequence[Mapping[str, Any]]]
 JUDGE_CANDIDATES = 200
+JUDGE_LIMIT = 5000  # new facts judged per sync; a bigger burst is an import, not news
 
 
 def content_sha(text: str) -> str:
@@ -158,7 +159,10 @@ class Ledger:
         self.replay()
         if changed_paths is None or changed_paths:
             self._revisions(changed_paths, ts=ts)
-        if new_ids:
+        if len(new_ids) > JUDGE_LIMIT:
+            self.warnings.append(f"{len(new_ids)} new facts at once: not checked for "
+                                 "contradictions (`memfold supersede` marks one by hand)")
+        elif new_ids:
             self.transact(lambda: self._verdicts(new_ids), ts=ts)
 
     def _revisions(self, paths: Sequence[str] | None, *, ts: str) -> None:

@@ -126,6 +126,8 @@ def sync(
     removed = sorted(p for p in known if p not in on_disk)
     new_ids = index.apply(changed_docs(), removed, restamped, full=full,
                           synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
+    if not known and scope is None:
+        new_ids = []  # an empty index being filled is a rebuild: nothing is newly written
     if progress:
         progress(len(on_disk))
     return SyncReport(
