@@ -285,3 +285,14 @@ def test_journal_chain_detects_tampering(workspace: Path) -> None:
     with Memory.open(workspace) as memory:
         checked, problem = memory.ledger.journal.verify()
         assert problem is not None and "event 2" in problem
+
+
+def test_refilling_an_empty_index_makes_no_new_decisions(workspace: Path) -> None:
+    (workspace / "memory" / "2025-01-10.md").write_text(
+        "## Retain\n- W @Peter: Lives in Vienna. ^vienna01\n")
+    (workspace / "memory" / "2025-02-10.md").write_text(
+        "## Retain\n- W @Peter: Lives in Berlin. ^berlin01\n")
+    with Memory.open(workspace, now="2025-03-01") as memory:
+        memory.recall("Peter")  # the first sync fills an empty index: a rebuild, not news
+        assert memory.get("vienna01", use=False).status == "active"
+        assert not (workspace / JOURNAL_NAME).exists()
