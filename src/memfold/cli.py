@@ -248,10 +248,14 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.option("--budget", type=int, metavar="TOKENS",
               help="Pack whole results, best first, into about this many tokens (4 chars each).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]),
+              help="Match words (BM25), meaning (embeddings) or both fused.  [env: "
+              "MEMFOLD_RECALL_MODE; default: hybrid once semantic recall was used here "
+              "with pip install 'memfold[embed]', else lexical]")
 @click.pass_context
 def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str | None,
            kinds: str | None, entities: tuple[str, ...], include_all: bool, budget: int | None,
-           as_json: bool) -> None:
+           as_json: bool, mode: str | None) -> None:
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
     QUERY is plain text: words (stop words dropped), "quoted phrases", @Entity names, and
@@ -263,12 +267,14 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
       memfold recall "what does Peter prefer"
       memfold recall "Baileys crash" --since 30d --kind B --json
       memfold recall "what happened around Nov 27" --budget 400
+      memfold recall "who has a pet" --mode semantic
     """
     from .model import render_hit
 
     memory = open_memory(ctx)
     result = memory.recall(query, k=k, since=since, until=until, kinds=kinds,
-                           entities=entities, include_all=include_all, budget=budget)
+                           entities=entities, include_all=include_all, budget=budget,
+                           mode=mode)
     show_notices(memory)
     if as_json:
         emit_json(result.to_dict())

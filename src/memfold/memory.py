@@ -30,7 +30,11 @@ from types import TracebackType
 from . import config
 from . import context as _context
 from . import core as _core
+from . import embed as _embed
 from . import reflect as _reflect
+from .embed.base import Embedder
+from .embed.semantic import Semantic
+from .embed.semantic import terminal_progress as _embed_progress
 from .errors import BadInput, MemfoldError, SourceChanged, UnknownId
 from .index.base import DocChange, Progress
 from .index.sqlite import SqliteIndex
@@ -134,6 +138,8 @@ class Memory:
         self._index: SqliteIndex | None = None
         self._ledger: Ledger | None = None
         self._watcher: Watcher | None = None
+        self._semantic: Semantic | None = None  # vector search, opened by a semantic recall
+        self._embed_notes: list[str] = []
 
     # -- opening ----------------------------------------------------------------------
 
@@ -189,7 +195,8 @@ class Memory:
     def notices(self) -> list[str]:
         """Repairs and journal problems met so far (one line each), for the caller to show."""
         found = list(self._index.notices) if self._index else []
-        return found + (list(self._ledger.warnings) if self._ledger else [])
+        embedded = self._embed_notes + (self._semantic.notes if self._semantic else [])
+        return found + (list(self._ledger.warnings) if self._ledger else []) + embedded
 
     def _ts(self, now: datetime | str | None = None) -> str:
         return self.now(now).isoformat(timespec="seconds")
@@ -295,12 +302,15 @@ class Memory:
         include_all: bool = False,
         budget: int | None = None,
         now: datetime | str | None = None,
+        mode: str | None = None,
     ) -> RecallResult:
         """Ranked, cited facts for a query; files changed since the last sync are synced first.
 
         `since`/`until` take specs like "30d", "2025-11", "last week"; `kinds` takes
         world/experience/opinion/observation/text or W/B/O/S; `budget` packs whole results
-        up to about that many tokens (four characters per token).
+        up to about that many tokens (four characters per token).  `mode` is lexical,
+        semantic or hybrid (default: MEMFOLD_RECALL_MODE, else hybrid when the embed extra
+        is installed and the workspace has vectors, else lexical).
         """
         if not isinstance(query, str) or not query.strip():
             raise BadInput("the query is empty; say what to recall, e.g. 'where does Peter live'")
@@ -315,6 +325,8 @@ class Memory:
                                 window=window, include_all=include_all, budget=budget,
                                 today=today)
         report = self.refresh()
+        chosen, semantic = self._semantic_mode(mode)
+        options = replace(options, mode=chosen, semantic=semantic)
         plan = plan_query(query, today=today)
         ranked = run_recall(self.index_backend, plan, options)
         return RecallResult(
@@ -438,7 +450,45 @@ class Memory:
                       progress=progress)
         paths = None if full else [*report.added, *report.changed]
         self.ledger.after_sync(report.new_ids, paths, ts=self._ts(now))
+        self._embed_quietly(progress is not None)
         return report
+
+    # -- semantic recall (memfold.embed) -----------------------------------------------
+
+    def set_embedder(self, embedder: Embedder) -> None:
+        """Use this embedder for semantic and hybrid recall (tests pass a FakeEmbedder)."""
+        self._semantic = _embed.open_semantic(self.workspace.index_path.parent, embedder)
+
+    def _semantic_mode(self, mode: str | None) -> tuple[str, Semantic | None]:
+        """The recall mode and its vector search, the vectors brought up to date (only new
+        or changed facts are embedded).  A mode asked for that cannot run raises; the
+        default falls back to lexical with a notice."""
+        asked = _embed.check_mode(mode)
+        chosen = asked or _embed.default_mode(self._semantic is not None,
+                                              self.workspace.index_path.parent)
+        if chosen == _embed.LEXICAL:
+            return chosen, None
+        try:
+            if self._semantic is None:
+                self._semantic = _embed.open_semantic(self.workspace.index_path.parent)
+        except _embed.EmbedUnavailable as exc:
+            if asked:
+                raise
+            self._embed_notes.append(f"recall is lexical: {exc}")
+            return _embed.LEXICAL, None
+        self._embed_quietly(True)
+        return chosen, self._semantic
+
+    def _embed_quietly(self, show: bool = False) -> None:
+        """Embed facts that have no vector yet; a failure leaves them to lexical search."""
+        if self._semantic is None:
+            return
+        try:
+            progress = _embed_progress() if show else None
+            self._semantic.update(self.index_backend, progress)
+        except Exception as exc:  # noqa: BLE001 - embedding must never fail a sync
+            self._embed_notes.append(f"could not embed new facts ({exc}); they are found "
+                                     "by their words until the next recall")
 
     def _changed_since_indexed(self, path: str) -> bool:
         known = self.index_backend.stamps([path]).get(path)
@@ -450,8 +500,13 @@ class Memory:
 
     def index(self, *, full: bool = False, progress: Progress | None = None) -> SyncReport:
         """Sync the index with the files (only what changed), or rebuild it with `full` —
-        from the Markdown and the journal, so every lifecycle state comes back."""
-        return self._sync(full=full, progress=progress)
+        from the Markdown and the journal, so every lifecycle state comes back.  A workspace
+        using semantic recall also gets vectors for its new facts."""
+        report = self._sync(full=full, progress=progress)
+        if self._semantic is None and _embed.default_mode(
+                memory_dir=self.workspace.index_path.parent) != _embed.LEXICAL:
+            self._semantic_mode(None)  # opens the model and embeds what is new
+        return report
 
     def status(self) -> StatusReport:
         """Counts, and which files changed since the last sync (by stat; nothing is synced)."""

@@ -12,13 +12,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
+from .embed.fusion import LEXICAL, SEMANTIC
 from .index.base import Candidate, Filters, IndexBackend
 from .lifecycle import ACTIVE, ARCHIVED, EXPIRED, MERGED, SUPERSEDED, lifecycle_weight, status_of
 from .model import AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
 from .query import QueryPlan, clean_text
 from .ranking import confidence_of, relevance, score, time_factor
+
+if TYPE_CHECKING:
+    from .embed.semantic import Semantic
 
 MIN_CANDIDATES = 50  # each search fetches max(MIN_CANDIDATES, 4 * k) rows to rank
 
@@ -32,6 +37,8 @@ class RecallOptions:
     window: Interval | None = None  # from --since/--until
     include_all: bool = False
     budget: int | None = None
+    mode: str = LEXICAL  # lexical, semantic or hybrid (memfold.embed)
+    semantic: Semantic | None = None  # vector search, for semantic and hybrid mode
 
 
 @dataclass(frozen=True)
@@ -69,7 +76,7 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     found: dict[tuple[str, int], Candidate] = {}
     limit = max(MIN_CANDIDATES, 4 * options.k)
     fts = plan.fts(skip=set(named))
-    if fts:
+    if fts and options.mode != SEMANTIC:
         for c in backend.lexical(fts, filters, limit):
             found[(c.fact.path, c.fact.line)] = c
     if named:
@@ -85,10 +92,13 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
         for c in backend.recent(Filters(kinds=options.kinds, window=window,
                                         entity_keys=required), limit):
             found.setdefault((c.fact.path, c.fact.line), c)
+    fused = None  # semantic and hybrid: BM25 and cosine fused, by rowid (embed.fusion)
+    if options.semantic is not None and options.mode != LEXICAL:
+        fused = options.semantic.fuse(backend, plan, found, filters, limit, options.mode)
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
-    scored = sorted((s for c in found.values() if (s := _score(c, plan, named, best, options))),
-                    key=_order)
-    hits = [_explain(s, plan, window) for s in scored[: options.k]]
+    scored = sorted((s for c in found.values()
+                     if (s := _score(c, plan, named, best, options, fused))), key=_order)
+    hits = [_explain(s, plan, window, fused) for s in scored[: options.k]]
     return _pack(hits, options, window, tuple(named))
 
 
@@ -143,13 +153,15 @@ class _Scored:
 
 
 def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], best: float,
-           options: RecallOptions) -> _Scored | None:
+           options: RecallOptions, fused: dict[int, float] | None = None) -> _Scored | None:
     """The candidate's score, or None when its lifecycle keeps it out of the answer."""
     status, decay = status_of(c.fact, c.life, options.today)
     if not (options.include_all or status not in (SUPERSEDED, MERGED, EXPIRED)
             or _true_then(c, status, plan.window)):
         return None
     lexical = (-c.bm25 / best) if c.bm25 is not None and best > 0 else 0.0
+    if fused is not None:
+        lexical = fused.get(c.rowid, 0.0)
     linked = tuple(k for k in named if k in c.links)
     opinion = plan.opinion and c.fact.kind == "opinion"
     confidence = _confidence(c)
@@ -196,11 +208,14 @@ def _overlaps(a: Interval, b: Interval) -> bool:
         a.end is None or b.start is None or b.start <= a.end)
 
 
-def _explain(s: _Scored, plan: QueryPlan, window: Interval | None) -> Hit:
+def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
+             fused: dict[int, float] | None = None) -> Hit:
     """A scored candidate as a hit, with `why` in a few words."""
     why = []
     if terms := _matched_terms(s.candidate, [*plan.phrases, *plan.terms]):
         why.append("words " + ", ".join(terms[:6]))
+    elif fused and fused.get(s.candidate.rowid, 0.0) > 0:
+        why.append("similar meaning")
     if s.linked:
         names = {entity_key(n): n for n in s.fact.entities}
         why.append("entity " + ", ".join(f"@{names.get(k, k)}" for k in s.linked))

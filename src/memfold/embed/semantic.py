@@ -1,0 +1,155 @@
+"""Semantic recall over one workspace: the embedder, the vector store and the index together.
+
+`Semantic.fuse` is what `recall.recall` calls in semantic and hybrid mode, once the lexical,
+entity and time candidates are gathered: it adds the facts nearest to the query's vector
+(within the same filters) and returns each candidate's fused relevance by rowid.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import sys
+from collections.abc import Callable, MutableMapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..index.base import Candidate, Filters, IndexBackend
+from ..query import QueryPlan, quote_fts
+from . import fusion
+from .base import Embedder
+from .store import ANN_MIN_ROWS, Progress, VectorStore
+
+if TYPE_CHECKING:
+    from .base import Matrix
+
+EXACT_SHAPE = re.compile(r"\d|_|\w[-./:#@]\w|[a-z][A-Z]|[A-Z]{2}")
+
+
+def exact_looking(plan: QueryPlan) -> list[str]:
+    """Query words that look like codes rather than prose: ids, versions, error strings,
+    CamelCase or ALLCAPS names, and every quoted phrase."""
+    words: list[str] = list(plan.phrases)
+    for token in plan.text.replace('"', " ").split():
+        token = token.strip(".,;:!?()[]{}'`")
+        if token and EXACT_SHAPE.search(token):
+            words.append(token)
+    return list(dict.fromkeys(words))
+
+
+class Semantic:
+    """Vector search for one index, with the embedder that made its vectors."""
+
+    def __init__(self, folder: Path, embedder: Embedder, *,
+                 ann_min_rows: int = ANN_MIN_ROWS) -> None:
+        self.store = VectorStore(folder)
+        self.embedder = embedder
+        self.ann_min_rows = ann_min_rows
+        self._queries: dict[str, Matrix] = {}
+        self.notes: list[str] = []  # problems met while searching, for the caller to show
+
+    def db(self, backend: IndexBackend) -> sqlite3.Connection:
+        db = getattr(backend, "db", None)
+        if not isinstance(db, sqlite3.Connection):
+            raise TypeError("semantic recall needs the SQLite index")
+        return db
+
+    def update(self, backend: IndexBackend, progress: Progress | None = None) -> int:
+        """Embed the facts that have no vector yet (nothing when the index did not move)."""
+        return self.store.update(self.db(backend), self.embedder, progress)
+
+    def query_vector(self, text: str) -> Matrix:
+        vector = self._queries.get(text)
+        if vector is None:
+            if len(self._queries) > 256:
+                self._queries.clear()
+            vector = self._queries[text] = self.embedder.embed_query(text)
+        return vector
+
+    def nearest(self, backend: IndexBackend, text: str, filters: Filters,
+                limit: int) -> list[tuple[Candidate, float]]:
+        """The facts within `filters` nearest to `text`, best first, with their cosine."""
+        query = self.query_vector(text)
+        pool = limit
+        while True:
+            found = self.store.search(query, pool, ann_min_rows=self.ann_min_rows)
+            if not found:
+                return []
+            candidates = self._candidates(backend, [rowid for rowid, _ in found], filters)
+            cosine = dict(found)
+            out = sorted(((c, cosine[c.rowid]) for c in candidates),
+                         key=lambda p: (-p[1], p[0].fact.path, p[0].fact.line))
+            if filters == Filters() or len(out) >= limit or len(found) < pool:
+                return out[:limit]
+            pool *= 8  # the filters kept too few: look further down the list
+
+    def _candidates(self, backend: IndexBackend, rowids: list[int],
+                    filters: Filters) -> list[Candidate]:
+        from ..index import sqlite as sq
+
+        if not isinstance(backend, sq.SqliteIndex):
+            raise TypeError("semantic recall needs the SQLite index")
+        where, params = sq._where(filters)
+        out: list[Candidate] = []
+        for start in range(0, len(rowids), 500):
+            chunk = rowids[start : start + 500]
+            out.extend(backend._candidates(
+                f"SELECT {sq.FACT_SELECT}, NULL FROM {sq.FACT_FROM}"  # noqa: S608
+                f" WHERE f.rowid IN ({sq._marks(chunk)}) {where}", [*chunk, *params]))
+        return out
+
+    def rare_hits(self, backend: IndexBackend, plan: QueryPlan) -> set[int]:
+        """Rowids of facts holding an exact-looking query word that few facts hold."""
+        db = self.db(backend)
+        hits: set[int] = set()
+        for word in exact_looking(plan):
+            try:
+                rows = [r[0] for r in db.execute(
+                    "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?",
+                    (quote_fts(word), fusion.RARE_DF + 1))]
+            except sqlite3.Error:
+                continue
+            if len(rows) <= fusion.RARE_DF:
+                hits.update(rows)
+        return hits
+
+    def fuse(self, backend: IndexBackend, plan: QueryPlan, found: MutableMapping[
+             tuple[str, int], Candidate], filters: Filters, limit: int,
+             mode: str) -> dict[int, float] | None:
+        """Add the nearest facts to `found`; return every candidate's fused relevance
+        (None when the query cannot be embedded: the recall stays lexical)."""
+        try:
+            self.query_vector(plan.text)
+        except Exception as exc:  # noqa: BLE001 - a broken model must not break recall
+            self.notes.append(f"recall is lexical: the query could not be embedded ({exc})")
+            return None
+        for c, cos in self.nearest(backend, plan.text, filters, limit):
+            if cos >= fusion.SEM_MIN:
+                found.setdefault((c.fact.path, c.fact.line), c)
+        if not found:
+            return {}
+        cosine = self.store.similarity(self.query_vector(plan.text),
+                                       [c.rowid for c in found.values()])
+        best_cos = max(cosine.values(), default=0.0)
+        best_bm25 = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
+        rare = self.rare_hits(backend, plan) if mode == fusion.HYBRID else set()
+        return {c.rowid: fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25),
+                                     fusion.semantic_part(cosine.get(c.rowid), best_cos),
+                                     rare_exact=c.rowid in rare)
+                for c in found.values()}
+
+
+def terminal_progress(label: str = "embedding") -> Progress | None:
+    """A progress line on stderr when it is a terminal, else None."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if total:
+            end = "\n" if done >= total else ""
+            print(f"\rmemfold: {label} {done:,}/{total:,} facts", end=end, file=sys.stderr,
+                  flush=True)
+    return show
+
+
+ProgressFactory = Callable[[], Progress | None]

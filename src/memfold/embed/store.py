@@ -1,0 +1,399 @@
+"""Vectors beside the index: `.memory/vectors/`, derived data like the index itself.
+
+Files (all rebuildable; delete the folder and the next semantic recall makes them again):
+
+    state.json        identity of the embedder, generation, rows, index signature (atomic)
+    map-<gen>.npz     key of each matrix row; (fact rowid, matrix row) of every indexed fact
+    matrix-<gen>.f32  float32 rows, `dims` each, append-only within a generation, memory-mapped
+    ann-<gen>.usearch an HNSW graph over the matrix rows, only past `ANN_MIN_ROWS` facts
+    lock              flock taken by whoever updates (never by readers, never by retain)
+
+A row's key is a hash of the text embedded (the fact's entity names and content), so a fact
+moved to another line or file, or a rebuilt index, costs no new embedding: only new or
+changed texts are embedded.  Rows nobody uses any more stay until they outnumber the live
+ones, then a new generation is written without them.  A changed embedder identity starts a
+new generation from nothing.
+
+The index signature (facts count and largest rowid, files count and the sum of their
+`checked_ns`) moves whenever a sync rewrites any file's rows; while it matches, a recall
+checks nothing else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .base import Embedder, Identity
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from .base import Matrix
+
+FORMAT = 1
+KEY_BYTES = 16
+CHUNK = 256  # texts embedded between two progress reports and checkpoints
+CHECKPOINT_ROWS = 4096  # rows appended between two saved states during a long update
+ANN_MIN_ROWS = 200_000  # from this many live facts on, search an HNSW graph (if installed)
+ANN_CONNECTIVITY = 16
+ANN_EXPANSION_ADD = 128
+ANN_EXPANSION_SEARCH = 256
+Progress = Callable[[int, int], None]  # (embedded so far, to embed)
+
+
+def fact_text(content: str, entities: Sequence[str]) -> str:
+    """What is embedded for a fact: its content alone.  Entity names stay out of the vector
+    (recall's entity boost already weighs them): on LoCoMo, vectors of "Name: text" pulled
+    every turn of the named speaker up, and content alone scored 4 points higher."""
+    return content
+
+
+def text_key(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"),
+                           digest_size=KEY_BYTES).digest()
+
+
+def signature(db: sqlite3.Connection) -> str:
+    facts = db.execute("SELECT count(*), coalesce(max(rowid), 0) FROM facts").fetchone()
+    files = db.execute("SELECT count(*), total(checked_ns), total(size) FROM files").fetchone()
+    return json.dumps([*facts, *files])
+
+
+@dataclass
+class Snapshot:
+    """One consistent view of the store, as readers use it."""
+
+    identity: Identity
+    generation: int
+    rows: int  # matrix rows in use (the file may hold more, from an unfinished update)
+    keys: npt.NDArray[np.void]  # (rows,) KEY_BYTES each
+    fact_rowids: npt.NDArray[np.int64]  # live facts, ascending
+    fact_rows: npt.NDArray[np.int64]  # the matrix row of each live fact
+    signature: str
+    matrix: Matrix  # (rows, dims), memory-mapped
+
+    def rows_of(self, rowids: Sequence[int]) -> dict[int, int]:
+        import numpy as np
+
+        wanted = np.asarray(list(rowids), dtype=np.int64)
+        at = np.searchsorted(self.fact_rowids, wanted)
+        at = np.minimum(at, max(len(self.fact_rowids) - 1, 0))
+        found = {}
+        if len(self.fact_rowids):
+            hit = self.fact_rowids[at] == wanted
+            for rowid, index in zip(wanted[hit].tolist(), at[hit].tolist(), strict=True):
+                found[int(rowid)] = int(self.fact_rows[index])
+        return found
+
+
+class VectorStore:
+    """The vectors of one workspace's index."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._snapshot: Snapshot | None = None
+        self._snapshot_stamp: tuple[int, int] | None = None
+        self._ann: Any = None
+        self._ann_key: tuple[int, int] | None = None
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _state(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads((self.folder / "state.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and data.get("format") == FORMAT else None
+
+    def snapshot(self) -> Snapshot | None:
+        """The current vectors (cached until state.json changes), or None if there are none."""
+        try:
+            st = (self.folder / "state.json").stat()
+        except OSError:
+            return None
+        stamp = (st.st_mtime_ns, st.st_ino)
+        if self._snapshot is not None and stamp == self._snapshot_stamp:
+            return self._snapshot
+        for _ in range(3):  # a compaction may replace the files between two reads
+            state = self._state()
+            snap = self._load(state) if state else None
+            if snap is not None:
+                self._snapshot, self._snapshot_stamp = snap, stamp
+                return snap
+        return None
+
+    def _load(self, state: dict[str, Any]) -> Snapshot | None:
+        import numpy as np
+
+        identity = Identity.from_dict(state.get("identity"))
+        if identity is None:
+            return None
+        gen, rows = int(state["generation"]), int(state["rows"])
+        try:
+            with np.load(self.folder / f"map-{gen}.npz") as saved:
+                keys = saved["keys"][:rows]
+                fact_rowids, fact_rows = saved["fact_rowids"], saved["fact_rows"]
+            matrix_path = self.folder / f"matrix-{gen}.f32"
+            if rows == 0:
+                matrix = np.zeros((0, identity.dims), dtype=np.float32)
+            else:
+                matrix = np.memmap(matrix_path, dtype=np.float32, mode="r",
+                                   shape=(rows, identity.dims))
+        except (OSError, ValueError, KeyError):
+            return None
+        return Snapshot(identity, gen, rows, keys, fact_rowids, fact_rows,
+                        str(state.get("signature", "")), matrix)
+
+    def current(self, db: sqlite3.Connection, identity: Identity) -> bool:
+        snap = self.snapshot()
+        return snap is not None and snap.identity == identity and snap.signature == signature(db)
+
+    # -- writing -------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with open(self.folder / "lock", "a+b") as handle:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+    def update(self, db: sqlite3.Connection, embedder: Embedder,
+               progress: Progress | None = None) -> int:
+        """Embed every indexed fact that has no vector yet; returns how many were embedded."""
+        import numpy as np
+
+        identity = embedder.identity
+        if self.current(db, identity):
+            return 0
+        with self._locked():
+            self._snapshot = None
+            if self.current(db, identity):  # another process did it while we waited
+                return 0
+            sig = signature(db)
+            facts = db.execute("SELECT rowid, content, entities FROM facts ORDER BY rowid")
+            rowids: list[int] = []
+            texts: list[str] = []
+            for rowid, content, entities in facts:
+                rowids.append(int(rowid))
+                texts.append(fact_text(str(content), json.loads(str(entities))))
+            snap = self.snapshot()
+            fresh = snap is None or snap.identity != identity
+            gen = (snap.generation + 1 if fresh else snap.generation) if snap else 1
+            known_keys: list[bytes] = [] if fresh or snap is None else [
+                bytes(k) for k in snap.keys.tolist()]
+            position = {key: row for row, key in enumerate(known_keys)}
+            keys = [text_key(t) for t in texts]
+            todo: dict[bytes, str] = {}
+            for key, text in zip(keys, texts, strict=True):
+                if key not in position and key not in todo:
+                    todo[key] = text
+            matrix_path = self.folder / f"matrix-{gen}.f32"
+            rows = len(known_keys)
+            if fresh:
+                matrix_path.write_bytes(b"")
+            else:
+                with open(matrix_path, "r+b") as handle:  # drop rows of an unfinished update
+                    handle.truncate(rows * identity.dims * 4)
+            pending = list(todo.items())
+            done = 0
+            if progress:
+                progress(0, len(pending))
+            with open(matrix_path, "ab") as out:
+                for start in range(0, len(pending), CHUNK):
+                    part = pending[start : start + CHUNK]
+                    vectors = np.ascontiguousarray(embedder.embed([t for _, t in part]),
+                                                  dtype=np.float32)
+                    if vectors.shape != (len(part), identity.dims):
+                        raise ValueError(f"the embedder returned {vectors.shape} for "
+                                         f"{len(part)} texts of {identity.dims} dims")
+                    out.write(vectors.tobytes())
+                    for key, _ in part:
+                        position[key] = rows
+                        known_keys.append(key)
+                        rows += 1
+                    done += len(part)
+                    if progress:
+                        progress(done, len(pending))
+                    if done % CHECKPOINT_ROWS < CHUNK and done < len(pending):
+                        out.flush()
+                        os.fsync(out.fileno())
+                        # rows so far, old mapping: an interrupted update resumes from here
+                        self._save(identity, gen, known_keys, snap.fact_rowids if snap and
+                                   not fresh else np.zeros(0, np.int64), snap.fact_rows
+                                   if snap and not fresh else np.zeros(0, np.int64), "")
+                out.flush()
+                os.fsync(out.fileno())
+            fact_rows = np.fromiter((position[k] for k in keys), dtype=np.int64,
+                                    count=len(keys))
+            fact_rowids = np.asarray(rowids, dtype=np.int64)
+            live = len(set(fact_rows.tolist()))
+            if rows - live > max(1024, live):
+                gen, known_keys, fact_rows = self._compact(identity, gen, known_keys, fact_rows)
+            self._save(identity, gen, known_keys, fact_rowids, fact_rows, sig)
+            self._remove_other_generations(gen)
+            self._snapshot = None
+            return len(pending)
+
+    def _compact(self, identity: Identity, gen: int, keys: list[bytes],
+                 fact_rows: npt.NDArray[np.int64]) -> tuple[int, list[bytes],
+                                                            npt.NDArray[np.int64]]:
+        """A new generation holding only the rows live facts use."""
+        import numpy as np
+
+        used = sorted(set(fact_rows.tolist()))
+        old = np.memmap(self.folder / f"matrix-{gen}.f32", dtype=np.float32, mode="r",
+                        shape=(len(keys), identity.dims))
+        new_path = self.folder / f"matrix-{gen + 1}.f32"
+        with open(new_path, "wb") as out:
+            for start in range(0, len(used), 8192):
+                out.write(np.ascontiguousarray(old[used[start : start + 8192]]).tobytes())
+            out.flush()
+            os.fsync(out.fileno())
+        del old
+        renumber = np.full(len(keys), -1, dtype=np.int64)
+        renumber[used] = np.arange(len(used), dtype=np.int64)
+        return gen + 1, [keys[i] for i in used], renumber[fact_rows]
+
+    def _save(self, identity: Identity, gen: int, keys: list[bytes],
+              fact_rowids: npt.NDArray[np.int64], fact_rows: npt.NDArray[np.int64],
+              sig: str) -> None:
+        import numpy as np
+
+        key_array = np.frombuffer(b"".join(keys), dtype=f"V{KEY_BYTES}") if keys else (
+            np.zeros(0, dtype=f"V{KEY_BYTES}"))
+        map_tmp = self.folder / f"map-{gen}.npz.tmp"
+        with open(map_tmp, "wb") as handle:
+            np.savez(handle, keys=key_array, fact_rowids=fact_rowids, fact_rows=fact_rows)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(map_tmp, self.folder / f"map-{gen}.npz")
+        state = {"format": FORMAT, "identity": identity.to_dict(), "generation": gen,
+                 "rows": len(keys), "facts": len(fact_rowids), "signature": sig}
+        state_tmp = self.folder / "state.json.tmp"
+        state_tmp.write_text(json.dumps(state, indent=1) + "\n", encoding="utf-8")
+        os.replace(state_tmp, self.folder / "state.json")
+
+    def _remove_other_generations(self, gen: int) -> None:
+        for path in self.folder.iterdir():
+            stem = path.name.split(".", 1)[0]
+            if "-" in stem and stem.split("-", 1)[0] in ("map", "matrix", "ann"):
+                number = stem.split("-", 1)[1]
+                if number.isdigit() and int(number) != gen:
+                    with contextlib.suppress(OSError):
+                        path.unlink()
+
+    # -- searching -----------------------------------------------------------------------
+
+    def search(self, query: Matrix, limit: int, *, ann_min_rows: int = ANN_MIN_ROWS,
+               allowed: Callable[[int], bool] | None = None) -> list[tuple[int, float]]:
+        """The `limit` facts (rowids) most similar to `query`, best first, with cosine.
+
+        Exact (one matrix-vector product over the memory-mapped rows) up to `ann_min_rows`
+        live facts; past that an HNSW graph proposes candidates that are then scored exactly,
+        when `usearch` is installed.
+        """
+        import numpy as np
+
+        snap = self.snapshot()
+        if snap is None or not len(snap.fact_rowids) or limit < 1:
+            return []
+        q = np.asarray(query, dtype=np.float32).reshape(-1)
+        if len(snap.fact_rowids) >= ann_min_rows:
+            found = self._ann_search(snap, q, limit)
+            if found is not None:
+                return found
+        scores = snap.matrix @ q  # (rows,)
+        live = scores[snap.fact_rows]
+        take = min(limit, len(live))
+        top = np.argpartition(-live, take - 1)[:take]
+        top = top[np.lexsort((snap.fact_rowids[top], -live[top]))]
+        return [(int(snap.fact_rowids[i]), float(live[i])) for i in top]
+
+    def similarity(self, query: Matrix, rowids: Sequence[int]) -> dict[int, float]:
+        """Cosine of `query` with each of these facts that has a vector."""
+        import numpy as np
+
+        snap = self.snapshot()
+        if snap is None or not rowids:
+            return {}
+        rows = snap.rows_of(rowids)
+        if not rows:
+            return {}
+        q = np.asarray(query, dtype=np.float32).reshape(-1)
+        order = sorted(set(rows.values()))
+        values = dict(zip(order, (snap.matrix[order] @ q).tolist(), strict=True))
+        return {rowid: float(values[row]) for rowid, row in rows.items()}
+
+    def _ann_search(self, snap: Snapshot, q: Matrix, limit: int) -> list[tuple[int, float]] | None:
+        import numpy as np
+
+        index = self._ann_index(snap)
+        if index is None:
+            return None
+        # rows shared by several facts and dead rows make room for fewer facts: ask for more
+        want = min(snap.rows, max(4 * limit, 200))
+        matches = index.search(q, want, exact=False)
+        rows = np.asarray(matches.keys, dtype=np.int64)
+        if not len(rows):
+            return []
+        order = np.argsort(snap.fact_rows, kind="stable")
+        sorted_rows = snap.fact_rows[order]
+        scored: list[tuple[int, float]] = []
+        exact = (snap.matrix[np.sort(rows)] @ q).tolist()
+        by_row = dict(zip(np.sort(rows).tolist(), exact, strict=True))
+        for row in rows.tolist():
+            lo, hi = np.searchsorted(sorted_rows, [row, row + 1])
+            for i in order[lo:hi].tolist():
+                scored.append((int(snap.fact_rowids[i]), float(by_row[row])))
+        scored.sort(key=lambda p: (-p[1], p[0]))
+        return scored[:limit]
+
+    def _ann_index(self, snap: Snapshot) -> Any:
+        """The HNSW graph of this generation, brought up to the snapshot's rows."""
+        with contextlib.suppress(ImportError):
+            # onnxruntime first: importing it after usearch crashes the process
+            # (usearch 2.26 with onnxruntime 1.32, seen on Linux x86-64)
+            import onnxruntime  # noqa: F401
+        try:
+            from usearch.index import Index
+        except ImportError:
+            return None
+        key = (snap.generation, snap.rows)
+        if self._ann is not None and self._ann_key == key:
+            return self._ann
+        path = self.folder / f"ann-{snap.generation}.usearch"
+        index = Index(ndim=snap.identity.dims, metric="ip", dtype="f32",
+                      connectivity=ANN_CONNECTIVITY, expansion_add=ANN_EXPANSION_ADD,
+                      expansion_search=ANN_EXPANSION_SEARCH)
+        if path.exists():
+            try:
+                index.load(str(path))
+            except (RuntimeError, ValueError, OSError):
+                index = Index(ndim=snap.identity.dims, metric="ip", dtype="f32",
+                              connectivity=ANN_CONNECTIVITY, expansion_add=ANN_EXPANSION_ADD,
+                              expansion_search=ANN_EXPANSION_SEARCH)
+        have = len(index)
+        if have < snap.rows:
+            import numpy as np
+
+            index.add(np.arange(have, snap.rows, dtype=np.uint64),
+                      np.ascontiguousarray(snap.matrix[have:]))
+            with contextlib.suppress(OSError, RuntimeError):
+                tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+                index.save(str(tmp))
+                os.replace(tmp, path)
+        self._ann, self._ann_key = index, key
+        return index
