@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, settings
 from memfold.cli import cli
 from memfold.index.sqlite import SqliteIndex
 from memfold.index.sync import sync
+from memfold.journal import Journal
 from memfold.memory import Memory
 from memfold.workspace.layout import Workspace
 
@@ -95,7 +96,11 @@ def fresh_dump(root: Path, index_dir: Path) -> list[tuple[object, ...]]:
     """The dump of an index built from nothing over the files of `root`, stored elsewhere."""
     index = SqliteIndex(index_dir / "fresh.sqlite")
     try:
-        sync(Workspace(root), index, full=True)
+        workspace = Workspace(root)
+        sync(workspace, index, full=True)
+        journal = Journal(workspace.root, workspace.write_lock).read()  # lifecycle state
+        index.apply_events(journal.events,
+                           (journal.offset, journal.last_hash, journal.last_seq))
         return index.dump()
     finally:
         index.close()

@@ -78,7 +78,7 @@ def test_explicit_supersedes_param(workspace: Path) -> None:
         [a] = retain(memory, "2025-01-10", "W @x: The venue is the old hall.")
         [b] = retain(memory, "2025-01-12", f"W(supersedes=^{a}) @y: Moved it somewhere else.")
         assert memory.get(a, use=False).superseded_by == b
-        assert [e.event for e in memory.history(a)] == ["supersede"]
+        assert [e.event for e in memory.history(a)] == ["retain", "supersede"]
 
 
 def test_hand_written_fact_is_judged_when_first_indexed(workspace: Path) -> None:
@@ -236,7 +236,7 @@ def test_text_edit_raises_the_revision_and_keeps_the_note(workspace: Path) -> No
         path.write_text(path.read_text().replace("Alpha plan.", "Alpha plan, revised."))
         hit = memory.get(a, use=False)
         assert (hit.rev, hit.note, hit.fact.content) == (2, "keep me", "Alpha plan, revised.")
-        assert [e.event for e in memory.history(a)] == ["note", "revise"]
+        assert [e.event for e in memory.history(a)] == ["retain", "note", "revise"]
 
 
 def test_rebuild_from_nothing_restores_every_lifecycle_field(workspace: Path) -> None:
@@ -279,12 +279,12 @@ def test_journal_chain_detects_tampering(workspace: Path) -> None:
         [a] = retain(memory, "2025-01-10", "W @m: Alpha plan.")
         for rev in range(3):
             memory.note(a, f"note {rev}", rev=rev)
-        assert memory.ledger.journal.verify() == (3, None)
+        assert memory.ledger.journal.verify() == (4, None)  # a retain and three notes
     journal = workspace / JOURNAL_NAME
     journal.write_text(journal.read_text().replace("note 1", "note X"))
     with Memory.open(workspace) as memory:
         checked, problem = memory.ledger.journal.verify()
-        assert problem is not None and "event 2" in problem
+        assert problem is not None and "event 3" in problem
 
 
 def test_refilling_an_empty_index_makes_no_new_decisions(workspace: Path) -> None:

@@ -188,5 +188,5 @@ def test_sweep_journals_expiry_in_the_window(workspace: Path) -> None:
     with Memory.open(workspace, now="2025-11-30") as memory:
         plan = memory.reflect()
         assert (trip, "expired") in plan.swept
-        assert [e.event for e in memory.history(trip)] == ["expire"]
+        assert [e.event for e in memory.history(trip)] == ["retain", "expire"]
         assert memory.reflect().swept == []

@@ -48,6 +48,15 @@ class MemfoldGroup(click.Group):
             ctx.exit(1)
 
 
+def _cli_source() -> str:
+    import getpass
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):
+        return "cli"
+
+
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
@@ -119,15 +128,23 @@ def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
 @cli.command()
 @click.argument("bullets", nargs=-1, metavar="[BULLET]...")
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="Day log to append to (default: today).")
+@click.option("--source", metavar="NAME", envvar="MEMFOLD_SOURCE",
+              help="Who is retaining, recorded as by=NAME (e.g. agent:claude). "
+              "[env: MEMFOLD_SOURCE; default: cli:<your user name>]")
+@click.option("--allow-secret", is_flag=True,
+              help="Store a bullet even if it looks like it holds a secret.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, as_json: bool) -> None:
+def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source: str | None,
+           allow_secret: bool, as_json: bool) -> None:
     """Append Retain bullets to a day's log and index them; prints their ids.
 
     A bullet is KIND[(params)] [@Entity ...]: content, where KIND is W (world fact),
     B (experience), O (opinion) or S (observation), and params are c=0..1 (confidence),
     i=1..10 (importance), until=YYYY-MM-DD.  With no BULLET (or "-"), bullets are read
-    from stdin, one per line.  Invalid input writes nothing and exits with status 2.
+    from stdin, one per line.  Invalid input writes nothing and exits with status 2; so
+    does a bullet that looks like it holds a secret (an API key, a password, a private
+    key), unless --allow-secret.  Each bullet records who retained it (by=SOURCE).
 
     \b
     Examples:
@@ -139,7 +156,8 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, as_jso
     if not items or items == ["-"]:
         items = [line for line in sys.stdin.read().splitlines() if line.strip()]
     memory = open_memory(ctx)
-    result = memory.retain(items, date=day)
+    result = memory.retain(items, date=day, source=source or _cli_source(),
+                           allow_secret=allow_secret)
     show_notices(memory)
     for warning in result.warnings:
         click.echo(f"memfold: warning: {warning.message}", err=True)
@@ -563,6 +581,30 @@ def reflect(ctx: click.Context, since: str, dry_run: bool, undo: bool, as_json: 
     verb = "would write" if dry_run else "wrote"
     click.echo(f"{verb} {len(plan.pages)} pages, {len(plan.events)} journal events",
                err=dry_run)
+
+
+@cli.command()
+@click.argument("fact_id", metavar="ID")
+@click.option("--purge", is_flag=True,
+              help="Remove it from the Markdown and scrub it from the index, for real.")
+@click.pass_context
+def forget(ctx: click.Context, fact_id: str, purge: bool) -> None:
+    """Forget a fact: archive it, or with --purge remove every copy of its text.
+
+    --purge deletes the fact's line from its file and the generated lines citing it,
+    scrubs the index (secure delete, full-text optimize, WAL truncate) and keeps only a
+    SHA-256 of the text in the journal.  Use it for a secret stored by mistake.
+
+    \b
+    Examples:
+      memfold forget k3x9q2ma
+      memfold forget k3x9q2ma --purge
+    """
+    memory = open_memory(ctx)
+    files = memory.forget(fact_id, purge=purge)
+    show_notices(memory)
+    click.echo(f"purged {fact_id} from {', '.join(files)}" if purge else
+               f"{fact_id} archived (still findable with --all; --purge removes it)")
 
 
 class LazyGroup(click.Group):

@@ -58,12 +58,17 @@ class LifeState:
     support: list[str] = field(default_factory=list)  # evidence counted for an opinion
     contradict: list[str] = field(default_factory=list)
     confidence_on: str | None = None  # when the confidence last moved
+    origin: str | None = None  # who retained it (the `by` of its retain event)
 
 
 def apply_event(states: dict[str, LifeState], event: Event) -> None:
     """Fold one journal event into the states it touches."""
-    state = states.setdefault(event.id, LifeState(event.id))
     data = event.data
+    if event.event == "retain":  # one event for the bullets of one retain call
+        for fact_id in [str(i) for i in data.get("ids", [event.id])]:
+            states.setdefault(fact_id, LifeState(fact_id)).origin = str(data.get("by", ""))
+        return
+    state = states.setdefault(event.id, LifeState(event.id))
     if isinstance(data.get("sha"), str):
         state.content_sha = data["sha"]
     kind = event.event

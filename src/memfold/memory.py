@@ -31,11 +31,13 @@ from . import config
 from . import context as _context
 from . import core as _core
 from . import embed as _embed
+from . import forget as _forget
 from . import reflect as _reflect
 from .embed.base import Embedder
 from .embed.semantic import Semantic
 from .embed.semantic import terminal_progress as _embed_progress
 from .errors import BadInput, MemfoldError, SourceChanged, UnknownId
+from .guard import check_secrets, hidden_note, valid_source
 from .index.base import DocChange, Progress
 from .index.sqlite import SqliteIndex
 from .index.sync import freshness, sync
@@ -60,6 +62,7 @@ from .query import plan_query
 from .recall import RecallOptions, Trace, build_trace, describe
 from .recall import about as about_entity
 from .recall import recall as run_recall
+from .secrets import find_secrets
 from .timeparse import TimeSpecError, parse_spec
 from .workspace.files import append_durably, replace_atomically
 from .workspace.format import (
@@ -207,24 +210,34 @@ class Memory:
     # -- retain -----------------------------------------------------------------------
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
-               now: datetime | str | None = None) -> RetainResult:
+               now: datetime | str | None = None, source: str = "api",
+               allow_secret: bool = False) -> RetainResult:
         """Append Retain bullets to the day's log (today by default) and index them.
 
         Each bullet is `KIND[(params)] [@Entity ...]: content`; a block id is added unless
-        the bullet ends with one.  Raises BadInput, writing nothing, if any bullet is invalid.
+        the bullet ends with one, and the journal records who retained it (`source`,
+        shown as `origin` by show and recall).  Raises BadInput,
+        writing nothing, if any bullet is invalid or looks like it holds a secret (unless
+        `allow_secret`).
         """
         items = [bullets] if isinstance(bullets, str) else list(bullets)
         if not items:
             raise BadInput("nothing to retain: give at least one bullet")
         day = parse_day(date) if date is not None else self.now(now).date()
+        origin = valid_source(source)
         many = len(items) > 1
-        checked = [validate_bullet(text, f"bullet {n}" if many else "bullet")
-                   for n, text in enumerate(items, 1)]
+        labels = [f"bullet {n}" if many else "bullet" for n in range(1, len(items) + 1)]
+        checked = [validate_bullet(text, label) for text, label in zip(items, labels,
+                                                                        strict=True)]
+        flagged = [note for b, label in zip(checked, labels, strict=True)
+                   for note in (check_secrets(b.content, label, allow=allow_secret),
+                                hidden_note(b.content, label)) if note]
         self._check_ids(checked)
         lines = [render_bullet(replace(b, block_id=b.block_id or new_block_id()))
                  for b in checked]
         rel = self.workspace.daily_path(day)
-        doc, first_line, report = self._append(rel, day, lines)
+        doc, first_line, report = self._append(rel, day, lines, origin=origin,
+                                               ts=self._ts(now))
         indexed = report is not None
         if report is not None:
             self.ledger.after_sync(report.new_ids, [rel], ts=self._ts(now))
@@ -232,6 +245,7 @@ class Memory:
         facts = tuple(f for f in doc.facts if f.line >= first_line and f.id in ids)
         warnings = [ParseWarning(rel, f.line, note) for f, b in zip(facts, checked, strict=False)
                     for note in b.notes]
+        warnings += [ParseWarning(rel, first_line, note) for note in flagged]
         if not indexed:
             warnings.append(ParseWarning(rel, first_line, "stored, but the index was not "
                                          "updated; the next recall or `memfold index` will"))
@@ -246,11 +260,12 @@ class Memory:
             if where:
                 raise BadInput(f"block id ^{block_id} is already used at {where[0]}")
 
-    def _append(self, rel: str, day: date,
-                lines: list[str]) -> tuple[ParsedDoc, int, SyncReport | None]:
+    def _append(self, rel: str, day: date, lines: list[str], *, origin: str,
+                ts: str) -> tuple[ParsedDoc, int, SyncReport | None]:
         """Append under the write lock, then index the file before releasing it (so a slower
         writer can never index an older version over a newer one).
 
+        Who retained the bullets is journaled under the same lock, before the call returns.
         Returns the parsed file, the first line written, and the index sync (None if the
         index could not be updated).
         """
@@ -274,6 +289,9 @@ class Memory:
                 stamp = FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(after).hexdigest(),
                                   time.time_ns())
                 doc = parse_document(rel, after)
+                ids = [line.rsplit("^", 1)[1] for line in lines]
+                self.ledger.journal.append([{"event": "retain", "id": ids[0], "ids": ids,
+                                             "by": origin}], ts=ts, locked=True)
                 indexed = self._index_quietly(rel, (doc, stamp))
         except OSError as exc:
             raise MemfoldError(f"could not write {rel}: {exc.strerror or exc}; "
@@ -545,7 +563,8 @@ class Memory:
             raise BadInput(str(exc)) from None
         self.refresh()
         plan = _reflect.run(self.workspace, self.ledger, since=start or today, today=today,
-                            ts=self._ts(now), dry_run=dry_run)
+                            ts=self._ts(now), dry_run=dry_run,
+                            is_secret=lambda text: bool(find_secrets(text)))
         if not dry_run and plan.pages:
             self._sync(only=[p.path for p in plan.pages], now=now)
         return plan
@@ -555,6 +574,21 @@ class Memory:
         pages = _reflect.undo(self.workspace, self.ledger, ts=self._ts(now))
         self._sync(only=pages, now=now)
         return pages
+
+    def forget(self, fact_id: str, *, purge: bool = False,
+               now: datetime | str | None = None) -> list[str]:
+        """Archive a fact (kept, findable with --all); with `purge`, remove it from the
+        Markdown and scrub every derived copy (see memfold.forget).  Returns files changed."""
+        fact_id = fact_id.strip().lstrip("^")
+        self.refresh()
+        if not purge:
+            self.ledger.transact(lambda: [{"event": "archive", "id": self.ledger.fact(
+                fact_id).fact.id, "reason": "forgotten by hand"}], ts=self._ts(now))
+            return []
+        files = _forget.purge(self.workspace, self.ledger, fact_id, ts=self._ts(now))
+        self._sync(only=files, now=now)
+        _forget.scrub(self.index_backend)
+        return files
 
     def stale_pages(self) -> list[dict[str, object]]:
         """Bank pages whose generated lines cite facts that changed or vanished."""

@@ -235,6 +235,7 @@ class Hit:
     superseded_by: str | None = None
     supersedes: tuple[str, ...] = ()
     derived_from: tuple[str, ...] = ()
+    origin: str | None = None  # who retained it; None for a bullet a person wrote
 
     def to_dict(self) -> dict[str, Any]:
         f = self.fact
@@ -256,6 +257,8 @@ class Hit:
             "note": self.note,
             "superseded_by": self.superseded_by,
             "supersedes": list(self.supersedes),
+            "origin": self.origin or f.params.get("by") or "markdown",
+            "hidden": hidden_kinds(f.content),
         }
 
     def tokens(self) -> int:
@@ -278,8 +281,21 @@ def render_hit(hit: Hit) -> str:
     flag = "" if hit.status == "active" else f" [{hit.status}"
     if flag:
         flag += f" by {hit.superseded_by}]" if hit.superseded_by else "]"
-    content = " ".join(f.content.split())
+    content = " ".join(reveal(f.content).split())
     return f"[{letter} {when} c={hit.confidence:.2f}]{flag}{names} {content}  {f.source}"
+
+
+def hidden_kinds(text: str) -> list[str]:
+    """Kinds of hidden text in `text` (zero-width, bidi, tag characters, comments...)."""
+    from .hidden import find_hidden
+
+    return sorted({h.kind for h in find_hidden(text)})
+
+
+def reveal(text: str) -> str:
+    from .hidden import reveal as show
+
+    return show(text)
 
 
 @dataclass(frozen=True)

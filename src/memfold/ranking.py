@@ -14,12 +14,13 @@
 - confidence: the fact's `c=` (or a journaled update), else the default of its kind
   (stated facts above generated observations);
 - importance_weight = 0.8 + 0.04 * i, so i=5 (the default) weighs 1.0 and i=10 weighs 1.2;
-- kind_weight: narrative text 0.65, observations 0.9, everything else 1.0, so typed facts
-  rank above text at equal relevance;
+- kind_weight: narrative text 0.6, observations 0.85, everything else 1.0, so typed facts
+  rank above text, and stated facts above generated observations, at equal relevance;
 - lifecycle: `lifecycle.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
 
-Archived facts rank below every active one, and superseded or expired ones (shown with
-`--all`, or when true at the time asked about) below those; then ties break by date (newest
+Archived facts rank below every active one, and superseded or expired ones (when true at
+the time asked about) below those — except with `--all`, where relevance alone ranks and
+every fact carries its status; then ties break by date (newest
 first), then path and line, so results are deterministic.
 """
 
@@ -28,7 +29,7 @@ from __future__ import annotations
 DEFAULT_CONFIDENCE = {"world": 0.9, "experience": 0.9, "opinion": 0.7, "observation": 0.6,
                       "text": 0.8}
 DEFAULT_IMPORTANCE = 5
-KIND_WEIGHT = {"text": 0.65, "observation": 0.9}
+KIND_WEIGHT = {"text": 0.6, "observation": 0.85}
 ENTITY_BOOST = 0.5
 OPINION_BOOST = 0.5
 VALID_THEN = 1.3  # the fact's stated validity overlaps the time asked about

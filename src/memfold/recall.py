@@ -173,8 +173,8 @@ def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], best: float,
     value = score(rel, kind=c.fact.kind, confidence=confidence, importance=c.fact.importance,
                   lifecycle=weight) * time_factor(valid_then=valid_then,
                                                   written_then=written_then)
-    tier = 0 if status == ACTIVE or _true_then(c, status, plan.window) else (
-        1 if status == ARCHIVED else 2)
+    tier = 0 if options.include_all or status == ACTIVE or _true_then(
+        c, status, plan.window) else (1 if status == ARCHIVED else 2)
     return _Scored(c, value, confidence, linked, opinion, status, decay, tier)
 
 
@@ -248,7 +248,8 @@ def describe(c: Candidate, today: date | None, *, score: float = 0.0, why: str =
                note=life.note if life else None, reason=life.reason if life else None,
                superseded_by=life.superseded_by if life else None,
                supersedes=tuple(life.supersedes) if life else (),
-               derived_from=tuple(life.derived_from) if life else ())
+               derived_from=tuple(life.derived_from) if life else (),
+               origin=life.origin if life else None)
 
 
 @dataclass(frozen=True)

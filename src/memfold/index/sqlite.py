@@ -33,7 +33,7 @@ from ..names import entity_key, fold_for_index
 from ..timeparse import parse_iso_day
 from .base import Candidate, DocChange, EntityInfo, Filters, IndexCounts
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 BUSY_TIMEOUT_S = 30.0
 
 DATA_SCHEMA = """
@@ -61,7 +61,7 @@ CREATE TABLE lifecycle (
     id TEXT PRIMARY KEY, status TEXT, reason TEXT, superseded_by TEXT, superseded_on TEXT,
     supersedes TEXT, derived_from TEXT, confidence REAL, rev INTEGER NOT NULL DEFAULT 0,
     note TEXT, last_used TEXT, uses INTEGER NOT NULL DEFAULT 0, content_sha TEXT,
-    support TEXT, contradict TEXT, confidence_on TEXT
+    support TEXT, contradict TEXT, confidence_on TEXT, origin TEXT
 );
 CREATE TABLE citations (path TEXT NOT NULL, line INTEGER NOT NULL, source TEXT NOT NULL,
                         source_line INTEGER NOT NULL, sha TEXT NOT NULL);
@@ -472,6 +472,8 @@ class SqliteIndex:
             fresh = [e for e in events if e.seq > done]
             touched = {e.id for e in fresh} | {str(e.data["by"]) for e in fresh
                                                 if e.event == "supersede" and "by" in e.data}
+            touched |= {str(i) for e in fresh if e.event == "retain"
+                        for i in e.data.get("ids", [])}
             states = self.life(touched)
             # a restore edits the list of the fact that had superseded it: load that one too
             states.update(self.life({st.superseded_by for st in states.values()
@@ -506,7 +508,9 @@ class SqliteIndex:
     def events_for(self, fact_id: str) -> list[Event]:
         rows = self.db.execute("SELECT seq, ts, event, id, data FROM events WHERE id = ? OR"
                                " (event = 'supersede' AND json_extract(data, '$.by') = ?)"
-                               " ORDER BY seq", (fact_id, fact_id))
+                               " OR (event = 'retain' AND EXISTS (SELECT 1 FROM"
+                               " json_each(data, '$.ids') WHERE value = ?)) ORDER BY seq",
+                               (fact_id, fact_id, fact_id))
         return [Event(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
                 for seq, ts, event, id_, data in rows]
 
@@ -553,7 +557,7 @@ class SqliteIndex:
 
 LIFE_FIELDS = ("id", "status", "reason", "superseded_by", "superseded_on", "supersedes",
                "derived_from", "confidence", "rev", "note", "last_used", "uses", "content_sha",
-               "support", "contradict", "confidence_on")
+               "support", "contradict", "confidence_on", "origin")
 FACT_SELECT = (
     "f.rowid, f.id, f.kind, f.content, f.path, f.line, f.end_line, f.entities, f.params,"
     " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit, files.sha256, "
@@ -568,7 +572,7 @@ NEWEST = "ORDER BY f.day IS NULL, f.day DESC, f.path, f.line"
 def _life(row: Sequence[Any], fact_id: str | None = None) -> LifeState | None:
     """A LifeState from lifecycle columns (after `id`); None when the fact has no row."""
     (status, reason, by, on, supersedes, derived, confidence, rev, note, used, uses,
-     sha, support, contradict, confidence_on) = row
+     sha, support, contradict, confidence_on, origin) = row
     if rev is None and fact_id is None:
         return None
     return LifeState(
@@ -577,7 +581,8 @@ def _life(row: Sequence[Any], fact_id: str | None = None) -> LifeState | None:
         derived_from=json.loads(derived) if derived else [], confidence=confidence,
         rev=int(rev or 0), note=note, last_used=used, uses=int(uses or 0), content_sha=sha,
         support=json.loads(support) if support else [],
-        contradict=json.loads(contradict) if contradict else [], confidence_on=confidence_on)
+        contradict=json.loads(contradict) if contradict else [], confidence_on=confidence_on,
+        origin=origin)
 
 
 def _life_row(st: LifeState) -> tuple[object, ...]:
@@ -586,7 +591,7 @@ def _life_row(st: LifeState) -> tuple[object, ...]:
             json.dumps(st.derived_from) if st.derived_from else None, st.confidence, st.rev,
             st.note, st.last_used, st.uses, st.content_sha,
             json.dumps(st.support) if st.support else None,
-            json.dumps(st.contradict) if st.contradict else None, st.confidence_on)
+            json.dumps(st.contradict) if st.contradict else None, st.confidence_on, st.origin)
 
 
 def _fact(row: Sequence[object]) -> Fact:

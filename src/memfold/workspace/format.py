@@ -52,7 +52,7 @@ RETAIN_HEADING = "retain"
 CHUNK_MAX_LINES = 40
 CHUNK_MAX_CHARS = 4000
 FRONT_MATTER_MAX = 64 * 1024
-PARAM_KEYS = ("c", "i", "until", "supersedes")
+PARAM_KEYS = ("c", "i", "until", "supersedes", "by")
 
 
 class FactSyntaxError(ValueError):
@@ -165,6 +165,8 @@ def _parse_params(text: str) -> tuple[dict[str, str], dict[str, object], list[st
                 problems.append(f"until={value} is not a date (YYYY-MM-DD)")
             else:
                 values["until"] = day
+        elif key == "by":
+            pass  # provenance: who retained the bullet, kept as written
         elif key == "supersedes":
             if BLOCK_ID_SHAPE.fullmatch(value.lstrip("^")):
                 values["supersedes"] = value.lstrip("^")
