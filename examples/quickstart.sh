@@ -1,5 +1,6 @@
 #!/bin/sh
-# memfold quickstart: a demo workspace, a few facts, the index, its status, and recall.
+# memfold quickstart: a demo workspace, a few facts, the index, its status, recall, a
+# superseded fact, and a reflect that writes an entity page.
 # Usage: sh examples/quickstart.sh [WORKSPACE_DIR]   (needs `memfold` on PATH)
 set -eu
 MEMFOLD_WORKSPACE="${1:-$(mktemp -d)/demo}"
@@ -40,3 +41,13 @@ memfold recall "ha noi offsite" --k 1 --json
 
 echo "== memfold about Peter"
 memfold about Peter
+
+echo "== a change of mind: the older fact is superseded, not deleted"
+memfold retain "W @warelay: Switched the gateway from Node 22 to Bun in production."
+memfold recall "what does the gateway run on" --k 2
+memfold recall "what does the gateway run on" --k 2 --all
+
+echo "== memfold reflect: entity pages and opinions, written as reviewable Markdown"
+memfold reflect --since 30d
+echo "== the entity page it wrote: bank/entities/Peter.md"
+cat "$MEMFOLD_WORKSPACE/bank/entities/Peter.md"

@@ -26,18 +26,10 @@ from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from . import config
-from . import context as _context
-from . import core as _core
-from . import embed as _embed
-from . import forget as _forget
-from . import reflect as _reflect
-from .embed.base import Embedder
-from .embed.semantic import Semantic
-from .embed.semantic import terminal_progress as _embed_progress
 from .errors import BadInput, MemfoldError, SourceChanged, UnknownId
-from .guard import check_secrets, hidden_note, valid_source
 from .index.base import DocChange, Progress
 from .index.sqlite import SqliteIndex
 from .index.sync import freshness, sync
@@ -62,7 +54,6 @@ from .query import plan_query
 from .recall import RecallOptions, Trace, build_trace, describe
 from .recall import about as about_entity
 from .recall import recall as run_recall
-from .secrets import find_secrets
 from .timeparse import TimeSpecError, parse_spec
 from .workspace.files import append_durably, replace_atomically
 from .workspace.format import (
@@ -77,6 +68,13 @@ from .workspace.format import (
 )
 from .workspace.layout import Workspace
 from .workspace.watch import Watcher
+
+if TYPE_CHECKING:  # imported where used, so a short command does not load them all
+    from . import context as _context
+    from . import core as _core
+    from . import reflect as _reflect
+    from .embed.base import Embedder
+    from .embed.semantic import Semantic
 
 MAX_BULLET_CHARS = 20_000
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -220,6 +218,8 @@ class Memory:
         writing nothing, if any bullet is invalid or looks like it holds a secret (unless
         `allow_secret`).
         """
+        from .guard import check_secrets, hidden_note, valid_source
+
         items = [bullets] if isinstance(bullets, str) else list(bullets)
         if not items:
             raise BadInput("nothing to retain: give at least one bullet")
@@ -475,12 +475,16 @@ class Memory:
 
     def set_embedder(self, embedder: Embedder) -> None:
         """Use this embedder for semantic and hybrid recall (tests pass a FakeEmbedder)."""
+        from . import embed as _embed
+
         self._semantic = _embed.open_semantic(self.workspace.index_path.parent, embedder)
 
     def _semantic_mode(self, mode: str | None) -> tuple[str, Semantic | None]:
         """The recall mode and its vector search, the vectors brought up to date (only new
         or changed facts are embedded).  A mode asked for that cannot run raises; the
         default falls back to lexical with a notice."""
+        from . import embed as _embed
+
         asked = _embed.check_mode(mode)
         chosen = asked or _embed.default_mode(self._semantic is not None,
                                               self.workspace.index_path.parent)
@@ -499,6 +503,8 @@ class Memory:
 
     def _embed_quietly(self, show: bool = False) -> None:
         """Embed facts that have no vector yet; a failure leaves them to lexical search."""
+        from .embed.semantic import terminal_progress as _embed_progress
+
         if self._semantic is None:
             return
         try:
@@ -520,6 +526,8 @@ class Memory:
         """Sync the index with the files (only what changed), or rebuild it with `full` —
         from the Markdown and the journal, so every lifecycle state comes back.  A workspace
         using semantic recall also gets vectors for its new facts."""
+        from . import embed as _embed
+
         report = self._sync(full=full, progress=progress)
         if self._semantic is None and _embed.default_mode(
                 memory_dir=self.workspace.index_path.parent) != _embed.LEXICAL:
@@ -528,6 +536,8 @@ class Memory:
 
     def status(self) -> StatusReport:
         """Counts, and which files changed since the last sync (by stat; nothing is synced)."""
+        from . import reflect as _reflect
+
         backend = self.index_backend
         counts = backend.counts()
         return StatusReport(
@@ -556,6 +566,9 @@ class Memory:
 
         With `dry_run` nothing is written; `plan.diff()` is exactly what a run would write.
         """
+        from . import reflect as _reflect
+        from .secrets import find_secrets
+
         today = self.now(now).date()
         try:
             start = _spec(since, today).start
@@ -571,6 +584,8 @@ class Memory:
 
     def reflect_undo(self, *, now: datetime | str | None = None) -> list[str]:
         """Restore the pages the last reflect wrote and take back its decisions."""
+        from . import reflect as _reflect
+
         pages = _reflect.undo(self.workspace, self.ledger, ts=self._ts(now))
         self._sync(only=pages, now=now)
         return pages
@@ -579,6 +594,8 @@ class Memory:
                now: datetime | str | None = None) -> list[str]:
         """Archive a fact (kept, findable with --all); with `purge`, remove it from the
         Markdown and scrub every derived copy (see memfold.forget).  Returns files changed."""
+        from . import forget as _forget
+
         fact_id = fact_id.strip().lstrip("^")
         self.refresh()
         if not purge:
@@ -592,6 +609,8 @@ class Memory:
 
     def stale_pages(self) -> list[dict[str, object]]:
         """Bank pages whose generated lines cite facts that changed or vanished."""
+        from . import reflect as _reflect
+
         self.refresh()
         return _reflect.stale_pages(self.index_backend)
 
@@ -599,37 +618,50 @@ class Memory:
 
     def core(self) -> _core.CoreMemory:
         """The core blocks of memory.md, each with its text, limit (characters) and line."""
+        from . import core as _core
+
         return _core.read_core(self.workspace)
 
     def core_append(self, block: str, text: str, *,
                     now: datetime | str | None = None) -> _core.CoreEdit:
         """Add TEXT at the end of a core block (created if missing).  Past the block's
         limit it raises BadInput and writes nothing; every edit is journaled."""
+        from . import core as _core
+
         return _core.append(self.workspace, self.ledger, block, text, ts=self._ts(now))
 
     def core_replace(self, block: str, old: str, new: str, *,
                      now: datetime | str | None = None) -> _core.CoreEdit:
         """Replace OLD, which must occur exactly once in the block, with NEW."""
+        from . import core as _core
+
         return _core.replace(self.workspace, self.ledger, block, old, new, ts=self._ts(now))
 
     def core_insert(self, block: str, line: int, text: str, *,
                     now: datetime | str | None = None) -> _core.CoreEdit:
         """Insert TEXT as line LINE of the block (1 = first, -1 = after the last)."""
+        from . import core as _core
+
         return _core.insert(self.workspace, self.ledger, block, line, text, ts=self._ts(now))
 
     def core_undo(self, *, now: datetime | str | None = None) -> _core.CoreEdit:
         """Put back the block text from before the last core edit not yet undone."""
+        from . import core as _core
+
         return _core.undo(self.workspace, self.ledger, ts=self._ts(now))
 
-    def context(self, *, budget: int = _context.DEFAULT_BUDGET,
+    def context(self, *, budget: int | None = None,
                 now: datetime | str | None = None) -> _context.SessionContext:
         """What an agent should see at the start of a session, within `budget` tokens:
         core blocks, today's and yesterday's Retain bullets, facts expiring soon and open
         items, each line citing its source."""
+        from . import context as _context
+
         self.refresh()
         moment = self.now(now)
+        limit = budget if budget is not None else _context.DEFAULT_BUDGET
         return _context.build(core=self.core(), workspace=self.workspace,
-                              backend=self.index_backend, today=moment.date(), budget=budget,
+                              backend=self.index_backend, today=moment.date(), budget=limit,
                               as_of=moment.isoformat(timespec="seconds"))
 
 

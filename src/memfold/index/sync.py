@@ -9,11 +9,9 @@ hashed again next time: an edit in the same clock tick would otherwise keep its 
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -74,6 +72,9 @@ def _read_all(workspace: Workspace, paths: list[str], checked_ns: int,
         for path in todo:
             yield path, read_doc(workspace, path, checked_ns)
         return
+    import multiprocessing  # only a large sync starts worker processes
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         jobs = [(str(workspace.root), path, checked_ns) for path in todo]
