@@ -61,10 +61,11 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def open_memory(ctx: click.Context) -> Memory:
+def open_memory(ctx: click.Context, *, watch: bool = False) -> Memory:
+    """The workspace for one command; `watch` for long-lived servers (see Memory.open)."""
     from .memory import Memory
 
-    memory = Memory.open(ctx.obj["workspace"], now=ctx.obj["as_of"])
+    memory = Memory.open(ctx.obj["workspace"], now=ctx.obj["as_of"], watch=watch)
     ctx.call_on_close(memory.close)
     return memory
 

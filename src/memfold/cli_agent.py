@@ -201,14 +201,14 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
     if target is None:
         if allow_remote:
             raise BadInput("--allow-remote applies only with --http")
-        memory = open_memory(ctx)
+        memory = open_memory(ctx, watch=True)
         mcp_server.serve_stdio(memory)
         return
     host, port = mcp_server.parse_target(target, allow_remote=allow_remote)
     if allow_remote and not token:
         click.echo("memfold: warning: serving beyond this machine without --token: anyone "
                    "who can reach the port can read and change this memory", err=True)
-    memory = open_memory(ctx)
+    memory = open_memory(ctx, watch=True)
     mcp_server.serve_http(memory, host, port, token=token, allow_remote=allow_remote)
 
 

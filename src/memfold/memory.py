@@ -132,13 +132,14 @@ class Memory:
     """
 
     def __init__(self, workspace: Workspace, *, now: datetime | str | None = None,
-                 judge: Judge | None = None) -> None:
+                 judge: Judge | None = None, watch: bool = True) -> None:
         self.workspace = workspace
         self._now = now
         self._judge = judge
         self._index: SqliteIndex | None = None
         self._ledger: Ledger | None = None
         self._watcher: Watcher | None = None
+        self._watch = watch  # a long-lived process asks the kernel what changed (inotify)
         self._semantic: Semantic | None = None  # vector search, opened by a semantic recall
         self._embed_notes: list[str] = []
 
@@ -146,14 +147,16 @@ class Memory:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None, *,
-             now: datetime | str | None = None, judge: Judge | None = None) -> Memory:
+             now: datetime | str | None = None, judge: Judge | None = None,
+             watch: bool = True) -> Memory:
         """Open an existing workspace (path, else MEMFOLD_WORKSPACE, else the default).
 
-        `judge` decides which older facts a new one contradicts (default: RuleJudge).
+        `judge` decides which older facts a new one contradicts (default: RuleJudge);
+        `watch=False` skips the change feed, for a process that recalls only once.
         """
         workspace = Workspace(config.workspace_path(path))
         workspace.require()
-        return cls(workspace, now=now, judge=judge)
+        return cls(workspace, now=now, judge=judge, watch=watch)
 
     @staticmethod
     def init(path: str | os.PathLike[str] | None = None) -> tuple[Path, list[str]]:
@@ -448,6 +451,8 @@ class Memory:
         files changed (inotify on Linux) and stat nothing when nothing did.
         """
         if self._watcher is None:
+            if not self._watch:
+                return self._sync()
             self._watcher = Watcher(self.workspace.root)  # armed before the scan it relies on
             return self._sync()
         changed = self._watcher.changes()

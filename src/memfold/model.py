@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 KIND_LETTERS = {"W": "world", "B": "experience", "O": "opinion", "S": "observation"}
 LETTER_OF_KIND = {kind: letter for letter, kind in KIND_LETTERS.items()}
@@ -91,9 +91,9 @@ class Citation:
     sha: str
 
 
-@dataclass(frozen=True)
-class FileStamp:
-    """What the index remembers about a file to tell cheaply whether it changed."""
+class FileStamp(NamedTuple):
+    """What the index remembers about a file to tell cheaply whether it changed (a named
+    tuple: a sync builds one per file, ten thousand at a time)."""
 
     size: int
     mtime_ns: int

@@ -402,7 +402,7 @@ class SqliteIndex:
         if filters == Filters():  # newest links first from the (key, day) index
             rowids = [r[0] for r in self.db.execute(
                 f"SELECT fact FROM fact_entities WHERE key IN ({_marks(keys)})"  # noqa: S608
-                " ORDER BY day IS NULL, day DESC, fact LIMIT ?", [*keys, limit])]
+                " ORDER BY day DESC LIMIT ?", [*keys, limit])]  # NULL days sort last
             return self._candidates(f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
                                     f" WHERE f.rowid IN ({_marks(rowids)}) {NEWEST}", rowids)
         where, params = _where(filters)
