@@ -77,6 +77,7 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from .embed.semantic import Semantic
 
 MAX_BULLET_CHARS = 20_000
+EMBED_DURING_RECALL = 2000  # a larger backlog is embedded by `memfold index`, not a recall
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # C0 and C1 controls (tab aside) and the Unicode line and paragraph separators
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
@@ -473,7 +474,7 @@ class Memory:
                       progress=progress)
         paths = None if full else [*report.added, *report.changed]
         self.ledger.after_sync(report.new_ids, paths, ts=self._ts(now))
-        self._embed_quietly(progress is not None)
+        self._embed_quietly(progress is not None, during_recall=progress is None and not full)
         return report
 
     # -- semantic recall (memfold.embed) -----------------------------------------------
@@ -503,21 +504,30 @@ class Memory:
                 raise
             self._embed_notes.append(f"recall is lexical: {exc}")
             return _embed.LEXICAL, None
-        self._embed_quietly(True)
+        self._embed_quietly(True, during_recall=True)
         return chosen, self._semantic
 
-    def _embed_quietly(self, show: bool = False) -> None:
-        """Embed facts that have no vector yet; a failure leaves them to lexical search."""
+    def _embed_quietly(self, show: bool = False, *, during_recall: bool = False) -> None:
+        """Embed facts that have no vector yet; a failure leaves them to lexical search.
+
+        During a recall it never waits: not for another process that is embedding, nor on a
+        backlog above EMBED_DURING_RECALL facts (`memfold index` embeds those)."""
         from .embed.semantic import terminal_progress as _embed_progress
 
         if self._semantic is None:
             return
         try:
             progress = _embed_progress() if show else None
-            self._semantic.update(self.index_backend, progress)
+            limit = EMBED_DURING_RECALL if during_recall else None
+            done = self._semantic.update(self.index_backend, progress,
+                                         wait=not during_recall, max_new=limit)
         except Exception as exc:  # noqa: BLE001 - embedding must never fail a sync
             self._embed_notes.append(f"could not embed new facts ({exc}); they are found "
                                      "by their words until the next recall")
+            return
+        if done < -1:
+            self._embed_notes.append(f"{-done} facts have no vector yet; `memfold index` "
+                                     "embeds them (until then recall finds them by words)")
 
     def _changed_since_indexed(self, path: str) -> bool:
         known = self.index_backend.stamps([path]).get(path)
@@ -536,7 +546,8 @@ class Memory:
         report = self._sync(full=full, progress=progress)
         if self._semantic is None and _embed.default_mode(
                 memory_dir=self.workspace.index_path.parent) != _embed.LEXICAL:
-            self._semantic_mode(None)  # opens the model and embeds what is new
+            self._semantic_mode(None)  # opens the model
+        self._embed_quietly(progress is not None)  # and embeds everything new, however much
         return report
 
     def status(self) -> StatusReport:

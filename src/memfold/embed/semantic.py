@@ -54,9 +54,12 @@ class Semantic:
             raise TypeError("semantic recall needs the SQLite index")
         return db
 
-    def update(self, backend: IndexBackend, progress: Progress | None = None) -> int:
-        """Embed the facts that have no vector yet (nothing when the index did not move)."""
-        return self.store.update(self.db(backend), self.embedder, progress)
+    def update(self, backend: IndexBackend, progress: Progress | None = None, *,
+               wait: bool = True, max_new: int | None = None) -> int:
+        """Embed the facts that have no vector yet (nothing when the index did not move);
+        see VectorStore.update for `wait` and `max_new`."""
+        return self.store.update(self.db(backend), self.embedder, progress, wait=wait,
+                                 max_new=max_new)
 
     def query_vector(self, text: str) -> Matrix:
         vector = self._queries.get(text)

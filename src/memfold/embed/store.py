@@ -161,24 +161,38 @@ class VectorStore:
     # -- writing -------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
+    def _locked(self, wait: bool = True) -> Iterator[bool]:
+        """Hold the vectors' lock; without `wait`, yield False at once if another process
+        holds it."""
         self.folder.mkdir(parents=True, exist_ok=True)
         with open(self.folder / "lock", "a+b") as handle:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
             try:
-                yield
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                yield False
+                return
+            try:
+                yield True
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
     def update(self, db: sqlite3.Connection, embedder: Embedder,
-               progress: Progress | None = None) -> int:
-        """Embed every indexed fact that has no vector yet; returns how many were embedded."""
+               progress: Progress | None = None, *, wait: bool = True,
+               max_new: int | None = None) -> int:
+        """Embed every indexed fact that has no vector yet; returns how many were embedded.
+
+        Without `wait` it gives up (returning -1) when another process is embedding; with
+        `max_new` it embeds nothing when more facts than that wait (returning minus their
+        number), so a recall never stalls on a large backlog — `memfold index` clears it.
+        """
         import numpy as np
 
         identity = embedder.identity
         if self.current(db, identity):
             return 0
-        with self._locked():
+        with self._locked(wait) as held:
+            if not held:
+                return -1
             self._snapshot = None
             if self.current(db, identity):  # another process did it while we waited
                 return 0
@@ -208,6 +222,8 @@ class VectorStore:
                 with open(matrix_path, "r+b") as handle:  # drop rows of an unfinished update
                     handle.truncate(rows * identity.dims * 4)
             pending = list(todo.items())
+            if max_new is not None and len(pending) > max_new:
+                return -len(pending)
             done = 0
             if progress:
                 progress(0, len(pending))
