@@ -14,9 +14,9 @@ a link could point outside the workspace, so it is reported, never followed.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import WorkspaceError
 from .files import WriteLock, create_if_missing
@@ -49,8 +49,9 @@ GITIGNORE = "# memfold's derived index, rebuilt by `memfold index --full`\n.memo
 READ_ROOTS = ("memory", "bank")
 
 
-@dataclass(frozen=True)
-class Stat:
+class Stat(NamedTuple):
+    """A file's size and modification time (a named tuple: a scan builds one per file)."""
+
     size: int
     mtime_ns: int
 
@@ -172,15 +173,15 @@ class Workspace:
         except (FileNotFoundError, NotADirectoryError, PermissionError):
             return
         for entry in entries:
-            child = f"{rel}/{entry.name}"
-            if entry.name.startswith("."):
+            name = entry.name
+            if name[0] == ".":
                 continue
             if entry.is_symlink():
-                if entry.name.endswith(".md") or entry.is_dir():
-                    skipped.append(child)
+                if name.endswith(".md") or entry.is_dir():
+                    skipped.append(f"{rel}/{name}")
                 continue
             if entry.is_dir(follow_symlinks=False):
-                self._walk(Path(entry.path), child, found, skipped)
-            elif entry.is_file(follow_symlinks=False) and not is_ignored_name(entry.name):
+                self._walk(Path(entry.path), f"{rel}/{name}", found, skipped)
+            elif not is_ignored_name(name) and entry.is_file(follow_symlinks=False):
                 st = entry.stat(follow_symlinks=False)
-                found[child] = Stat(st.st_size, st.st_mtime_ns)
+                found[f"{rel}/{name}"] = Stat(st.st_size, st.st_mtime_ns)
