@@ -9,8 +9,10 @@ from .lab import lab_command
 from .locomo import locomo_command
 from .recall_bench import recall_command
 from .scale import scale_command
+from .soak import soak_command
 
 COMMANDS: list[click.Command] = [index_command]
 COMMANDS += [locomo_command, scale_command]
 COMMANDS += [lab_command]
 COMMANDS += [recall_command]
+COMMANDS += [soak_command]

@@ -10,6 +10,13 @@ Two ways to write, each crash-safe on its own terms:
 
 Writers that read a file and then change it hold `WriteLock` (an flock on a sidecar lock file
 under `.memory/`), so two processes never interleave their read-modify-write cycles.
+
+A write that fails raises `StorageError` (a MemfoldError, and an OSError for callers that
+catch those) and leaves the file as it was: a failed append is cut back to the file's length
+before it (a disk filling up mid-record would otherwise leave half a bullet or half a journal
+line, which the next append would then bury mid-file), and a file created by a replace whose
+directory fsync failed is removed again.  Callers hold the write lock, so nobody else appends
+in between.
 """
 
 from __future__ import annotations
@@ -21,7 +28,22 @@ import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..errors import MemfoldError
+
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+class StorageError(MemfoldError, OSError):
+    """A file write failed (disk full, I/O error, no permission); nothing was changed."""
+
+    def __str__(self) -> str:
+        return f"could not write {self.filename}: {self.strerror}"
+
+
+def _storage_error(exc: OSError, path: Path) -> StorageError:
+    if isinstance(exc, StorageError):
+        return exc
+    return StorageError(exc.errno or 0, exc.strerror or str(exc), str(path))
 
 
 def fsync_dir(path: Path) -> None:
@@ -43,23 +65,49 @@ def _write_all(fd: int, data: bytes) -> None:
 def append_durably(path: Path, data: bytes) -> None:
     """Append `data` to `path` (creating it) and fsync before returning.
 
-    Symlinks are not followed: memfold never writes outside its workspace through one.
+    On failure the file is cut back to its length before the append (a new file removed),
+    so a failed append stores nothing.  Symlinks are not followed: memfold never writes
+    outside its workspace through one.
     """
-    created = not path.exists()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_NOFOLLOW, 0o644)
+    created = not os.path.lexists(path)
     try:
-        _write_all(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    if created:
-        fsync_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_NOFOLLOW, 0o644)
+    except OSError as exc:
+        raise _storage_error(exc, path) from exc
+    try:
+        try:
+            size = os.fstat(fd).st_size
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, size)
+                    os.fsync(fd)
+                raise
+        finally:
+            os.close(fd)
+        if created:
+            fsync_dir(path.parent)
+    except OSError as exc:
+        if created:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        raise _storage_error(exc, path) from exc
 
 
 def replace_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` so that any crash leaves the old or the new content."""
+    """Replace `path` with `data` so that any crash leaves the old or the new content.
+
+    When the directory fsync after the rename fails, a file this call created is removed
+    again; an existing file keeps its new, whole content (old-or-new still holds).
+    """
     temp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW, 0o644)
+    created = not os.path.lexists(path)
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW, 0o644)
+    except OSError as exc:
+        raise _storage_error(exc, path) from exc
     try:
         try:
             _write_all(fd, data)
@@ -67,11 +115,19 @@ def replace_atomically(path: Path, data: bytes) -> None:
         finally:
             os.close(fd)
         os.replace(temp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             temp.unlink()
+        if isinstance(exc, OSError):
+            raise _storage_error(exc, path) from exc
         raise
-    fsync_dir(path.parent)
+    try:
+        fsync_dir(path.parent)
+    except OSError as exc:
+        if created:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        raise _storage_error(exc, path) from exc
 
 
 def create_if_missing(path: Path, data: bytes) -> bool:
@@ -90,10 +146,16 @@ class WriteLock:
 
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | O_NOFOLLOW, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | O_NOFOLLOW, 0o644)
+        except OSError as exc:
+            raise _storage_error(exc, self.path) from exc
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except OSError as exc:
+                raise _storage_error(exc, self.path) from exc
             yield
         finally:
             os.close(fd)  # closing the descriptor releases the lock
