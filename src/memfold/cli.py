@@ -645,13 +645,12 @@ def bench() -> None:
 
 def _register_agent_commands() -> None:
     """Commands for agents (core memory, session context, MCP, tool schemas) live in
-    `memfold.cli_agent`; it keeps its heavy imports inside the commands."""
+    `memfold.cli_agent`, which builds on this module; it keeps its heavy imports inside
+    the commands."""
     import importlib
-    import importlib.util
 
-    if importlib.util.find_spec("memfold.cli_agent") is not None:
-        for command in importlib.import_module("memfold.cli_agent").COMMANDS:
-            cli.add_command(command)
+    for command in importlib.import_module("memfold.cli_agent").COMMANDS:
+        cli.add_command(command)
 
 
 _register_agent_commands()
