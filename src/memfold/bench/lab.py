@@ -16,22 +16,28 @@ It checks, and records each check as "passed" or "failed: why" in the JSON:
 
 1. same answers — a batch of 100 lookups by id, 5 case-sensitive substring searches
    (`group0 ` ... `group4 `) and 10 children-of-parent queries gives the same answers from
-   every store (memfold: id, text and parent; it has no revision or note), in every repeat;
+   every store (memfold: id, text and parent; revisions and notes are checked by 3, 5 and
+   6), in every repeat;
 2. timing — that batch, `--repeat` times, the store order reversed every other repeat (the
    machine is shared and noisy); medians are reported, every sample is kept.  Connections
    are open and warm, and the provenance check runs before the timer starts;
-3. the race (json, sqlite) — two real processes read revision 0, wait for a go signal and
-   both compare-and-set: exactly one prints `applied`, the other `stale`; the record ends at
-   revision 1 with the winner's note, and a later compare-and-set at revision 0 is refused;
+3. the race — two real processes read revision 0, wait for a go signal and both
+   compare-and-set (memfold: `Memory.note(id, text, rev=0)` in each): exactly one prints
+   `applied`, the other `stale`; the record ends at revision 1 with the winner's note, and a
+   later compare-and-set at revision 0 is refused;
 4. stale source — after the source of record 0 is edited, a provenance check refuses the
    record ("source changed; rebuild required") until a rebuild (memfold:
-   `Memory.get(id, strict=True)` raises `SourceChanged` until `Memory.index()`);
-5. rebuild (json, sqlite) — keeps every note and raises every revision by one, because the
-   bundle changed; a second rebuild of an unchanged bundle raises nothing;
-6. backup and restore (json, sqlite) — a backup taken, the store changed, the backup
-   restored: the contents equal those at backup time.
+   `Memory.get(id, strict=True)` raises `SourceChanged` for the edited file's records);
+5. rebuild — keeps every note and raises every revision by one, because the bundle changed;
+   a second rebuild of an unchanged bundle raises nothing.  memfold's rebuild is `rm -r
+   .memory` and `Memory.index(full=True)`: the note stays, the text is the new one, and only
+   the edited record's revision rises by one (a revision counts notes and text changes;
+   record 0 ends at rev 2, as in the lab stores), every other record is as before;
+6. backup and restore — a backup taken, the store changed, the backup restored: the
+   contents equal those at backup time.  memfold's backup is a copy of the workspace's
+   Markdown and `journal.jsonl` (not `.memory`), restored by rebuilding the copy's index:
+   every record's id, text, parent, revision and note equal the original's.
 
-memfold has no notes or revisions yet, so 3, 5 and 6 are "n/a (lifecycle issue)" for it.
 The group `json_vs_sqlite` checks that the two lab stores hold equal records after the build
 and after the rebuild.  The command exits 1 if any check failed (the JSON is written first).
 The figures are seconds for a whole batch, not per-request latency; they say nothing about
@@ -59,7 +65,14 @@ import click
 
 from .. import __version__
 from .index_bench import duration
-from .lab_memfold import MemfoldColumn
+from .lab_memfold import (
+    Held,
+    MemfoldColumn,
+    block_id,
+    copy_workspace,
+    read_held,
+    rebuilt_from_scratch,
+)
 from .lab_race import RACE_KEY, RACE_NOTE, race
 from .lab_stores import (
     SOURCE_NAME,
@@ -79,7 +92,6 @@ LOOKUPS, TERMS, PARENTS = 100, 5, 10
 FAN_OUT = 4
 FILLER_WORDS = 20
 PASSED = "passed"
-NOT_YET = "n/a (lifecycle issue)"
 EDITED_KEY = 0
 EDITED_TEXT = "rewritten fact 0 after its source was reviewed"
 LATE_NOTE = "a late writer still at revision 0"
@@ -187,6 +199,7 @@ class Lab:
         self.samples: list[Json] = []
         self.mismatches: dict[str, list[int]] = {}
         self.reference: Answers = {}
+        self.held_before_edit: list[Held] = []
 
     def open(self) -> None:
         for kind in ("json", "sqlite"):
@@ -277,6 +290,19 @@ def check_race(lab: Lab, store: Store) -> None:
     require(store.get(RACE_KEY)["note"] == RACE_NOTE, "the winner's note was overwritten")
 
 
+def check_race_memfold(lab: Lab) -> None:
+    column = lab.memfold
+    result = race("memfold", column.root)
+    require(result.read == [0, 0], f"the writers read revisions {result.read}, not 0 and 0")
+    require(result.outcomes == ["applied", "stale"],
+            f"the writers printed {result.outcomes}, not one applied and one stale")
+    record = column.held(RACE_KEY)
+    require(record["rev"] == 1 and record["note"] == RACE_NOTE,
+            f"after the race: rev {record['rev']}, note {record['note']!r}")
+    require(not column.note(RACE_KEY, 0, LATE_NOTE), "Memory.note at revision 0 applied")
+    require(column.held(RACE_KEY)["note"] == RACE_NOTE, "the winner's note was overwritten")
+
+
 # -- 4 and 5: a changed source, refused until a rebuild that keeps notes --------------------
 
 
@@ -330,9 +356,29 @@ def check_stale_memfold(lab: Lab) -> None:
     if column.path_of(other) != column.path_of(EDITED_KEY):
         require(not column.refused(other), "strict get refused a record of an unchanged file")
     require(column.refused(EDITED_KEY), "strict get served the edited record before index")
+
+
+def check_rebuild_memfold(lab: Lab) -> None:
+    """`rm -r .memory` and `Memory.index(full=True)` after the edit of record 0's text."""
+    column = lab.memfold
+    before = lab.held_before_edit
+    require(len(before) == len(lab.rows), "the records were not read before the edit")
+    require(column.refused(EDITED_KEY), "strict get served the edited record before the rebuild")
     column.rebuild()
     view = column.get(EDITED_KEY, strict=True)
-    require(view["text"] == EDITED_TEXT, "Memory.index() kept the old text")
+    require(view["text"] == EDITED_TEXT, "the rebuild kept the old text")
+    after = column.held_all()
+    old, new = before[EDITED_KEY], after[EDITED_KEY]
+    require(new["note"] == old["note"] != "", f"the note was lost: {new['note']!r}")
+    require(new["rev"] == old["rev"] + 1,
+            f"the edited record's revision went from {old['rev']} to {new['rev']}, not +1")
+    require(new["text"] == EDITED_TEXT and new["parent"] == old["parent"],
+            "the edited record's text or parent is wrong after the rebuild")
+    changed = [r["id"] for r, b in zip(after, before, strict=True)
+               if r["id"] != EDITED_KEY and r != b]
+    require(not changed, f"records other than the edited one changed: {changed[:5]}")
+    column.rebuild()
+    require(column.held_all() == after, "a rebuild of unchanged files changed the records")
     answers_after_edit(lab, column)
 
 
@@ -362,11 +408,32 @@ def check_backup(lab: Lab, store: Store) -> None:
     require(fresh(store, EDITED_KEY)["text"] == EDITED_TEXT, "the restored store is stale")
 
 
+def check_backup_memfold(lab: Lab) -> None:
+    """Copy the Markdown and the journal, rebuild the copy: every record as in the original."""
+    column = lab.memfold
+    target = lab.root / "backup.memfold"
+    snapshot = column.held_all()
+    copy_workspace(column.root, target)
+    require(not (target / ".memory").exists(), "the backup copied the index")
+    copy = rebuilt_from_scratch(target)
+    try:
+        restored = [read_held(copy, key) for key in range(len(lab.rows))]
+        differ = [a["id"] for a, b in zip(restored, snapshot, strict=True) if a != b]
+        require(not differ, f"the restored records differ from the original: {differ[:5]}")
+        require(copy.get(block_id(EDITED_KEY), strict=True, use=False).fact.content
+                == EDITED_TEXT, "the restored workspace is stale")
+    finally:
+        copy.close()
+
+
 def lifecycle(lab: Lab, log: Log) -> None:
     """Checks 3-6, in an order where each starts from the state the last one left."""
     for store in lab.stores.values():
         log(f"{store.name}: two-process compare-and-set race")
         lab.record(store.name, "race", attempt(partial(check_race, lab, store)))
+    log("memfold: two-process compare-and-set race")
+    lab.record("memfold", "race", attempt(partial(check_race_memfold, lab)))
+    lab.held_before_edit = lab.memfold.held_all()
     log("editing the source of record 0")
     edit_source(lab)
     for store in lab.stores.values():
@@ -375,14 +442,16 @@ def lifecycle(lab: Lab, log: Log) -> None:
         lab.record(store.name, "rebuild_keeps_notes",
                    attempt(partial(check_rebuild, lab, store)))
     lab.record("memfold", "stale_source_refused", attempt(partial(check_stale_memfold, lab)))
+    log("memfold: rm -r .memory and Memory.index(full=True)")
+    lab.record("memfold", "rebuild_keeps_notes", attempt(partial(check_rebuild_memfold, lab)))
     same = lab.stores["json"].all() == lab.stores["sqlite"].all()
     lab.record("json_vs_sqlite", "same_records_after_rebuild", PASSED if same
                else "failed: the two stores hold different records after the rebuild")
     for store in lab.stores.values():
         log(f"{store.name}: backup and restore")
         lab.record(store.name, "backup_restore", attempt(partial(check_backup, lab, store)))
-    for check in ("race", "rebuild_keeps_notes", "backup_restore"):
-        lab.record("memfold", check, NOT_YET)
+    log("memfold: backup (Markdown and journal) and restore (rebuild of the copy)")
+    lab.record("memfold", "backup_restore", attempt(partial(check_backup_memfold, lab)))
 
 
 # -- the report ------------------------------------------------------------------------------
@@ -416,7 +485,12 @@ MAPPING = {
                  "contains the exact term (recall is word search, not substring search)",
     "provenance": "Memory.get(id, strict=True) raises SourceChanged for records of an edited "
                   "file until Memory.index(); per file, not per bundle",
-    "revision, note, compare-and-set, backup": "not in memfold's API yet (lifecycle issue)",
+    "revision, note, compare-and-set": "Memory.get(id, use=False).rev and .note; "
+                                       "Memory.note(id, text, rev=N), StaleRevision when it "
+                                       "moved on; +1 per note and per text change",
+    "rebuild": "rm -r .memory, then Memory.index(full=True) (notes live in journal.jsonl)",
+    "backup": "copy the Markdown files and journal.jsonl (not .memory); restore = rebuild "
+              "the copy's index",
 }
 
 
@@ -450,7 +524,7 @@ def report(lab: Lab, repeat: int, search_stats: Json) -> Json:
 def failures(checks: Json) -> list[str]:
     return [f"{name}.{check}: {status}" for name, group in checks.items()
             for check, status in group.items()
-            if status != PASSED and status != NOT_YET]
+            if status != PASSED]
 
 
 def run_lab(rows: int, repeat: int, log: Log) -> Json:

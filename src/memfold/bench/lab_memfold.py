@@ -1,7 +1,7 @@
 """memfold as the lab's third column: the same records written as a memfold workspace.
 
 Only memfold's public API is used (`Memory.init`, `open`, `retain`, `get`, `recall`, `about`,
-`index`).  Each record becomes one Retain bullet in a daily log, written with `retain`:
+`note`, `index`).  Each record becomes one Retain bullet in a daily log, written with `retain`:
 
     - W @p000041: group2 fact 166 ... ^r000166
 
@@ -28,18 +28,28 @@ What memfold cannot say as the other stores do:
   the records of the edited file are refused (`Memory.get(id, strict=True)` raises
   `SourceChanged`), not the whole bundle as the lab stores do; `Memory.index()` is the
   rebuild;
-- notes, revisions, compare-and-set, backup and restore — not in memfold's API yet.
+- revisions — a fact's revision starts at 0 and rises by one per note (`Memory.note(id, text,
+  rev=N)`, a compare-and-set that raises `StaleRevision` when the revision moved on) and by
+  one per change of its text under the same block id (a `revise` event, journaled once the
+  fact has any journal event).  The lab stores instead raise every record's revision when the
+  bundle changes; after the lab's one note and one edit of record 0 both say rev 2, but a
+  memfold fact whose text did not change keeps its revision across the rebuild;
+- rebuild and backup — notes and revisions live in the workspace's `journal.jsonl`, not in
+  the index, so `rm -r .memory` followed by `Memory.index(full=True)` is the full rebuild,
+  and a backup is a copy of the Markdown files and `journal.jsonl` (without `.memory`),
+  restored by opening the copy and rebuilding its index.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
 from typing import TypedDict
 
-from ..errors import SourceChanged
+from ..errors import SourceChanged, StaleRevision
 from ..memory import Memory
 from .lab_stores import SourceRow
 
@@ -49,12 +59,26 @@ PARENT_NAME = re.compile(r"p(\d{6})")
 RECORD_ID = re.compile(r"r(\d{6})")
 
 
+INDEX_DIR = ".memory"
+JOURNAL = "journal.jsonl"
+
+
 class View(TypedDict):
-    """What memfold holds of a record: no revision, note or bundle hash."""
+    """A record as the query batch compares it: id, text and parent."""
 
     id: int
     text: str
     parent: int | None
+
+
+class Held(TypedDict):
+    """A record with its lifecycle: memfold has no bundle hash, the rest is the contract."""
+
+    id: int
+    text: str
+    parent: int | None
+    rev: int
+    note: str
 
 
 def block_id(key: int) -> str:
@@ -80,6 +104,45 @@ def _parent(entities: Sequence[str]) -> int | None:
         if m := PARENT_NAME.fullmatch(name):
             return int(m.group(1))
     return None
+
+
+def read_held(memory: Memory, key: int) -> Held:
+    """A record with its revision and note, read without counting as a use."""
+    hit = memory.get(block_id(key), use=False)
+    return Held(id=key, text=hit.fact.content, parent=_parent(hit.fact.entities), rev=hit.rev,
+                note=hit.note or "")
+
+
+def set_note(memory: Memory, key: int, rev: int, note: str) -> bool:
+    """Compare-and-set a record's note: whether it applied (False: the revision moved on)."""
+    try:
+        memory.note(block_id(key), note, rev=rev)
+    except StaleRevision:
+        return False
+    return True
+
+
+def rebuilt_from_scratch(root: Path) -> Memory:
+    """Drop the workspace's index and rebuild it from the Markdown and the journal."""
+    shutil.rmtree(root / INDEX_DIR, ignore_errors=True)
+    memory = Memory.open(root)
+    try:
+        memory.index(full=True)
+    except BaseException:
+        memory.close()
+        raise
+    return memory
+
+
+def copy_workspace(root: Path, target: Path) -> None:
+    """A backup: every Markdown file and the journal, not the index."""
+    for path in sorted(root.rglob("*.md")):
+        rel = path.relative_to(root)
+        if rel.parts[0] == INDEX_DIR:
+            continue
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target / rel)
+    shutil.copy2(root / JOURNAL, target / JOURNAL)
 
 
 class MemfoldColumn:
@@ -149,8 +212,19 @@ class MemfoldColumn:
             return True
         return False
 
+    def held(self, key: int) -> Held:
+        return read_held(self.memory, key)
+
+    def held_all(self) -> list[Held]:
+        return [read_held(self.memory, key) for key in range(self.rows)]
+
+    def note(self, key: int, rev: int, note: str) -> bool:
+        return set_note(self.memory, key, rev, note)
+
     def rebuild(self) -> None:
-        self.memory.index()
+        """`rm -r .memory`, then `Memory.index(full=True)` on a freshly opened workspace."""
+        self.memory.close()
+        self.memory = rebuilt_from_scratch(self.root)
 
     def close(self) -> None:
         self.memory.close()

@@ -1,6 +1,9 @@
 """Two real processes racing one compare-and-set on the same record of a lab store.
 
 `race(kind, lab)` starts two writer processes (`python -m memfold.bench.lab_race KIND LAB`).
+KIND is `json` or `sqlite` (LAB is the lab directory) or `memfold` (LAB is the workspace,
+opened with `Memory.open`; the revision is `Memory.get(id, use=False).rev` and the
+compare-and-set is `Memory.note(id, text, rev=N)`, whose `StaleRevision` is the loss).
 Each opens the store on its own, reads the record's revision and reports `ready rev=N`; only
 when both have read does the parent send `go`, and each then tries to set the note at the
 revision it read, printing `applied` or `stale`.  Both read before either writes, so exactly
@@ -18,6 +21,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..memory import Memory
+from .lab_memfold import read_held, set_note
 from .lab_stores import open_store
 
 RACE_KEY = 0
@@ -92,8 +97,21 @@ def race(kind: str, lab: Path) -> RaceResult:
             _stop(writer)
 
 
+def memfold_writer(workspace: str) -> int:
+    """The memfold writer: the same steps through `Memory`'s public API."""
+    with Memory.open(workspace) as memory:
+        rev = read_held(memory, RACE_KEY)["rev"]
+        print(f"{READY}{rev}", flush=True)
+        if sys.stdin.readline().strip() != "go":
+            return 2
+        print("applied" if set_note(memory, RACE_KEY, rev, RACE_NOTE) else "stale", flush=True)
+        return 0
+
+
 def writer(kind: str, lab: str) -> int:
     """One racing writer: read the revision, wait for `go`, compare-and-set at it."""
+    if kind == "memfold":
+        return memfold_writer(lab)
     store = open_store(kind, Path(lab))
     try:
         rev = store.get(RACE_KEY)["rev"]
