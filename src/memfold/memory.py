@@ -142,7 +142,7 @@ class Memory:
         self._watcher: Watcher | None = None
         self._watch = watch  # a long-lived process asks the kernel what changed (inotify)
         self._semantic: Semantic | None = None  # vector search, opened by a semantic recall
-        self._embed_notes: list[str] = []
+        self._notes: list[str] = []  # notices for the caller: embedding, journal trouble
 
     # -- opening ----------------------------------------------------------------------
 
@@ -200,7 +200,7 @@ class Memory:
     def notices(self) -> list[str]:
         """Repairs and journal problems met so far (one line each), for the caller to show."""
         found = list(self._index.notices) if self._index else []
-        embedded = self._embed_notes + (self._semantic.notes if self._semantic else [])
+        embedded = self._notes + (self._semantic.notes if self._semantic else [])
         return found + (list(self._ledger.warnings) if self._ledger else []) + embedded
 
     def _ts(self, now: datetime | str | None = None) -> str:
@@ -244,7 +244,10 @@ class Memory:
                                                ts=self._ts(now))
         indexed = report is not None
         if report is not None:
-            self.ledger.after_sync(report.new_ids, [rel], ts=self._ts(now))
+            try:  # contradictions are judged after the bullets are stored and acknowledged
+                self.ledger.after_sync(report.new_ids, [rel], ts=self._ts(now))
+            except (MemfoldError, OSError) as exc:
+                self._notes.append(f"stored, but not yet checked for contradictions ({exc})")
         ids = {line.rsplit("^", 1)[1] for line in lines}
         facts = tuple(f for f in doc.facts if f.line >= first_line and f.id in ids)
         warnings = [ParseWarning(rel, f.line, note) for f, b in zip(facts, checked, strict=False)
@@ -294,8 +297,12 @@ class Memory:
                                   time.time_ns())
                 doc = parse_document(rel, after)
                 ids = [line.rsplit("^", 1)[1] for line in lines]
-                self.ledger.journal.append([{"event": "retain", "id": ids[0], "ids": ids,
-                                             "by": origin}], ts=ts, locked=True)
+                try:  # the bullets are stored: a failure here must not report otherwise
+                    self.ledger.journal.append([{"event": "retain", "id": ids[0], "ids": ids,
+                                                 "by": origin}], ts=ts, locked=True)
+                except (MemfoldError, OSError) as exc:
+                    self._notes.append(f"stored, but who retained it was not journaled "
+                                             f"({exc}); the facts show as written by hand")
                 indexed = self._index_quietly(rel, (doc, stamp))
         except OSError as exc:
             raise MemfoldError(f"could not write {rel}: {exc.strerror or exc}; "
@@ -502,7 +509,7 @@ class Memory:
         except _embed.EmbedUnavailable as exc:
             if asked:
                 raise
-            self._embed_notes.append(f"recall is lexical: {exc}")
+            self._notes.append(f"recall is lexical: {exc}")
             return _embed.LEXICAL, None
         self._embed_quietly(True, during_recall=True)
         return chosen, self._semantic
@@ -522,11 +529,11 @@ class Memory:
             done = self._semantic.update(self.index_backend, progress,
                                          wait=not during_recall, max_new=limit)
         except Exception as exc:  # noqa: BLE001 - embedding must never fail a sync
-            self._embed_notes.append(f"could not embed new facts ({exc}); they are found "
+            self._notes.append(f"could not embed new facts ({exc}); they are found "
                                      "by their words until the next recall")
             return
         if done < -1:
-            self._embed_notes.append(f"{-done} facts have no vector yet; `memfold index` "
+            self._notes.append(f"{-done} facts have no vector yet; `memfold index` "
                                      "embeds them (until then recall finds them by words)")
 
     def _changed_since_indexed(self, path: str) -> bool:

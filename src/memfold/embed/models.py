@@ -41,6 +41,7 @@ VOCAB_FILE = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.vocab.txt"
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
 E5_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length; longer text is cut
+MAX_CHARS = MAX_TOKENS * 12  # comfortably more text than MAX_TOKENS tokens ever need
 BATCH = 32
 BULK = 64  # from this many texts on, embed with the graph-optimised session
 DIMS = 384
@@ -155,7 +156,8 @@ class MiniLMEmbedder:
     def _batch(self, texts: list[str]) -> Matrix:
         import numpy as np
 
-        encoded = self._tokenizer.encode_batch(texts)
+        # the model reads MAX_TOKENS tokens at most: cut long text before tokenizing it all
+        encoded = self._tokenizer.encode_batch([t[:MAX_CHARS] for t in texts])
         ids = np.array([e.ids for e in encoded], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
         feed = {"input_ids": ids, "attention_mask": mask}

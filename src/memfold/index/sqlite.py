@@ -466,8 +466,9 @@ class SqliteIndex:
     def _candidates(self, sql: str, params: Sequence[object]) -> list[Candidate]:
         try:
             rows = self.db.execute(sql, params).fetchall()
-        except sqlite3.OperationalError as exc:
-            raise IndexError_(f"search failed: {exc}") from exc
+        except sqlite3.DatabaseError as exc:  # a damaged page read only now, or a bad query
+            raise IndexError_(f"search failed: {exc}; if the index is damaged, "
+                              "`memfold index --full` rebuilds it") from exc
         links: dict[int, list[str]] = {}
         for chunk in _chunks([row[0] for row in rows], 500):
             for fact, key in self.db.execute(
