@@ -60,14 +60,6 @@ D3_SEED = int(os.environ.get("MEMFOLD_D3_SEED", "0"))
 # Failures that leave a file changed, each a known ordering gap outside the file layer
 # (docs/reliability.md, "Known gaps"): (path, what changed, what the fault hit) -> name.
 KNOWN_GAPS = {
-    # retain stores the fact (append + fsync), then journals a `retain` event and lets the
-    # supersede judge journal its verdicts; when one of those journal steps fails, retain
-    # raises ("nothing was retained") although the fact is stored
-    **{(path, changed, "journal"): "retain: journal steps after the fact is stored"
-       for path in ("retain-new-day", "retain-append")
-       for changed in ("memory/", JOURNAL_NAME)},
-    # core edits replace memory.md first and journal the edit after it
-    ("core", "memory.md", "journal"): "core: memory.md replaced before its journal event",
     # reflect journals its decisions first, then writes the pages
     ("reflect", "journal.jsonl", "page"): "reflect: events journaled before the pages",
     ("reflect", "bank/", "page"): "reflect: some pages written before a later page failed",

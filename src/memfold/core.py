@@ -380,6 +380,7 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[_Doc], 
     `plan` raises BadInput (or MemfoldError) to refuse; then nothing is written."""
     path = _core_file(workspace)
     done: list[_Plan] = []
+    previous: list[bytes | None] = []  # memory.md as it was, should the journal append fail
 
     def decide() -> list[dict[str, Any]]:
         for _ in range(_ATTEMPTS):
@@ -398,13 +399,24 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[_Doc], 
                 raise MemfoldError(f"could not write memory.md: {exc.strerror or exc}; "
                                    "nothing was changed") from exc
             done.append(chosen)
+            previous.append(data)
             return [{"event": EVENT, "id": f"core:{chosen.name}", "block": chosen.name,
                      "op": op, "before": chosen.before, "text": chosen.after,
                      "after": text_sha(chosen.after), **chosen.extra}]
         raise MemfoldError("memory.md kept changing while memfold edited it (an editor "
                            "saving?); nothing was written, try again")
 
-    events = ledger.transact(decide, ts=ts)
+    def put_back() -> None:
+        if previous and previous[-1] is not None:
+            replace_atomically(path, previous[-1])
+        elif previous:
+            path.unlink(missing_ok=True)
+
+    try:
+        events = ledger.transact(decide, ts=ts, undo=put_back)
+    except OSError as exc:
+        raise MemfoldError(f"could not journal the edit ({exc}); memory.md was put back, "
+                           "nothing was changed") from exc
     chosen = done[-1]
     return CoreEdit(chosen.name, op, chosen.after, chosen.before, chosen.limit,
                     events[0].seq if events else 0)

@@ -73,12 +73,22 @@ class Ledger:
                                   (result.offset, result.last_hash, result.last_seq))
         return len(result.events)
 
-    def transact(self, decide: Decide, *, ts: str) -> list[Event]:
-        """Replay, decide and append under the write lock (see the module docstring)."""
+    def transact(self, decide: Decide, *, ts: str,
+                 undo: Callable[[], None] | None = None) -> list[Event]:
+        """Replay, decide and append under the write lock (see the module docstring).
+
+        A decision that already changed a file passes `undo`: if the journal append then
+        fails, `undo` puts the file back, still under the lock, so no change goes unrecorded.
+        """
         with self.workspace.write_lock.held():
             self.replay()
             records = list(decide())
-            events = self.journal.append(records, ts=ts, locked=True)
+            try:
+                events = self.journal.append(records, ts=ts, locked=True)
+            except BaseException:
+                if undo is not None:
+                    undo()
+                raise
             if events:
                 self.replay()
         return events
