@@ -591,13 +591,15 @@ def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: s
             return plan
         if not (plan.events or plan.pages):
             return plan  # nothing to do: the last run stays the one `--undo` takes back
+        # the undo manifest first: a run that fails halfway can still be taken back
+        undo_path = workspace.cache_dir / UNDO_FILE
+        workspace.cache_dir.mkdir(exist_ok=True)
+        replace_atomically(undo_path, json.dumps(manifest(plan, [])).encode())
         events = ledger.journal.append(plan.events, ts=ts, locked=True)
+        replace_atomically(undo_path, json.dumps(manifest(plan, events)).encode())
         ledger.replay()
         for page in plan.pages:
             _write_page(workspace, page)
-        undo_path = workspace.cache_dir / UNDO_FILE
-        workspace.cache_dir.mkdir(exist_ok=True)
-        replace_atomically(undo_path, json.dumps(manifest(plan, events)).encode())
     return plan
 
 
@@ -627,18 +629,22 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
         except FileNotFoundError:
             raise MemfoldError("nothing to undo: no reflect run recorded since the "
                                "index was created") from None
+        written = []
         for entry in saved["pages"]:
             path = workspace.root / entry["path"]
-            now = hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
-            if now != entry["after_sha"]:
+            current = path.read_bytes() if path.exists() else None
+            before = None if entry["before"] is None else base64.b64decode(entry["before"])
+            if current == before:
+                continue  # a run that stopped halfway never wrote this page
+            if current is None or hashlib.sha256(current).hexdigest() != entry["after_sha"]:
                 raise MemfoldError(f"{entry['path']} changed since the last reflect; undo "
                                    "would lose that edit, so nothing was undone")
-        for entry in saved["pages"]:
-            path = workspace.root / entry["path"]
-            if entry["before"] is None:
+            written.append((path, before))
+        for path, before in written:
+            if before is None:
                 path.unlink()
             else:
-                replace_atomically(path, base64.b64decode(entry["before"]))
+                replace_atomically(path, before)
         ledger.replay()
         ids = [str(e.get("id")) for e in saved.get("events", [])]
         ledger.journal.append(undo_records(saved, ledger.backend.life(ids)), ts=ts,
