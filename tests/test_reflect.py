@@ -190,3 +190,27 @@ def test_sweep_journals_expiry_in_the_window(workspace: Path) -> None:
         assert (trip, "expired") in plan.swept
         assert [e.event for e in memory.history(trip)] == ["retain", "expire"]
         assert memory.reflect().swept == []
+
+
+def test_a_run_that_fails_halfway_can_be_undone(workspace: Path, memory: Memory,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import memfold.reflect as reflect_module
+
+    retain(memory, "2025-11-25", "W @Anna: Lives in Lisbon.", "W @Bob: Lives in Oslo.")
+    before = digests(workspace, "bank/**/*.md")
+    real = reflect_module._write_page
+    calls: list[str] = []
+
+    def failing(workspace_: object, page: reflect_module.PageChange) -> None:
+        calls.append(page.path)
+        if len(calls) == 2:
+            raise MemfoldError("disk full (injected)")
+        real(workspace_, page)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reflect_module, "_write_page", failing)
+    with pytest.raises(MemfoldError, match="injected"):
+        memory.reflect()
+    monkeypatch.setattr(reflect_module, "_write_page", real)
+    assert digests(workspace, "bank/**/*.md") != before  # the first page was written
+    memory.reflect_undo()
+    assert digests(workspace, "bank/**/*.md") == before
