@@ -57,11 +57,10 @@ class Stat(NamedTuple):
 
 
 def is_ignored_name(name: str) -> bool:
-    return (
-        name.startswith((".", "#"))
-        or name.endswith(("~", ".swp", ".swo", ".tmp"))
-        or not name.endswith(".md")
-    )
+    """Not a Markdown file memfold reads: only `*.md`, and not hidden (`.x.md`, our own
+    `.x.md.<pid>.tmp`) or an editor's lock (`.#x.md`, `#x.md#`).  Editor backups and swap
+    files (`x.md~`, `.x.md.swp`) do not end in `.md` at all."""
+    return not name.endswith(".md") or name[0] in ".#"
 
 
 class Workspace:
