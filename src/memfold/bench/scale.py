@@ -63,6 +63,7 @@ from .index_bench import (
     parse_sizes,
     timed,
 )
+from .recall_bench import percentile
 
 K = 10
 QUERIES = 40
@@ -119,14 +120,6 @@ def build_queries(ws: Path, seed: int, count: int = QUERIES) -> list[str]:
 
 def floor_fts(query: str) -> str:
     return " OR ".join(f'"{w}"' for w in dict.fromkeys(query.split()))
-
-
-def percentile(samples: Sequence[float], p: float) -> float:
-    ordered = sorted(samples)
-    at = (len(ordered) - 1) * p
-    low = int(at)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
 
 
 def spread(samples: list[float]) -> Json:
