@@ -296,3 +296,15 @@ def test_refilling_an_empty_index_makes_no_new_decisions(workspace: Path) -> Non
         memory.recall("Peter")  # the first sync fills an empty index: a rebuild, not news
         assert memory.get("vienna01", use=False).status == "active"
         assert not (workspace / JOURNAL_NAME).exists()
+
+
+def test_editing_a_retained_fact_raises_its_revision(workspace: Path) -> None:
+    with Memory.open(workspace, now="2025-03-01") as memory:
+        [a] = retain(memory, "2025-01-10", "W @m: Alpha plan.")
+        assert memory.get(a, use=False).rev == 0
+        path = workspace / "memory" / "2025-01-10.md"
+        path.write_text(path.read_text().replace("Alpha plan.", "Alpha plan, final."))
+        assert memory.get(a, use=False).rev == 1  # a reader at revision 0 is now stale
+        with pytest.raises(StaleRevision):
+            memory.note(a, "based on the old text", rev=0)
+    assert rebuilt_dump(workspace) == dump(workspace)

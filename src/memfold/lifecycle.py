@@ -65,8 +65,13 @@ def apply_event(states: dict[str, LifeState], event: Event) -> None:
     """Fold one journal event into the states it touches."""
     data = event.data
     if event.event == "retain":  # one event for the bullets of one retain call
-        for fact_id in [str(i) for i in data.get("ids", [event.id])]:
-            states.setdefault(fact_id, LifeState(fact_id)).origin = str(data.get("by", ""))
+        ids = [str(i) for i in data.get("ids", [event.id])]
+        shas = data.get("shas") or [None] * len(ids)
+        for fact_id, sha in zip(ids, shas, strict=False):
+            retained = states.setdefault(fact_id, LifeState(fact_id))
+            retained.origin = str(data.get("by", ""))
+            if isinstance(sha, str):
+                retained.content_sha = sha  # so a later edit of its text raises the revision
         return
     state = states.setdefault(event.id, LifeState(event.id))
     if isinstance(data.get("sha"), str):

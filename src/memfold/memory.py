@@ -34,7 +34,7 @@ from .index.base import DocChange, Progress
 from .index.sqlite import SqliteIndex
 from .index.sync import freshness, sync
 from .journal import Event
-from .ledger import Ledger
+from .ledger import Ledger, content_sha
 from .lifecycle import Judge
 from .model import (
     KIND_LETTERS,
@@ -297,9 +297,11 @@ class Memory:
                                   time.time_ns())
                 doc = parse_document(rel, after)
                 ids = [line.rsplit("^", 1)[1] for line in lines]
+                text = {f.id: f.content for f in doc.facts if f.id in ids}
+                record = {"event": "retain", "id": ids[0], "ids": ids, "by": origin,
+                          "shas": [content_sha(text.get(i, "")) for i in ids]}
                 try:  # the bullets are stored: a failure here must not report otherwise
-                    self.ledger.journal.append([{"event": "retain", "id": ids[0], "ids": ids,
-                                                 "by": origin}], ts=ts, locked=True)
+                    self.ledger.journal.append([record], ts=ts, locked=True)
                 except (MemfoldError, OSError) as exc:
                     self._notes.append(f"stored, but who retained it was not journaled "
                                              f"({exc}); the facts show as written by hand")
