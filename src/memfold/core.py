@@ -41,7 +41,7 @@ from typing import Any
 from .errors import BadInput, MemfoldError, WorkspaceError
 from .ledger import Ledger
 from .workspace.files import replace_atomically
-from .workspace.format import FENCE, HEADING, decode
+from .workspace.format import HEADING, Fences, decode
 from .workspace.layout import Workspace
 
 CORE_PATH = "memory.md"
@@ -178,17 +178,11 @@ def _parse(data: bytes | None) -> _Doc:
     newline = "\r\n" if "\r\n" in text else "\n"
     body_start, limits, warnings = _front_matter([ln.rstrip("\r\n") for ln in lines])
     spans: list[_Span] = []
-    fence: str | None = None
+    fences = Fences()
     current: tuple[str, int] | None = None
     for index in range(body_start, len(lines)):
         line = lines[index].rstrip("\r\n")
-        if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-            continue
-        if fm := FENCE.match(line):
-            fence = fm.group(1)
+        if fences.inside(line):
             continue
         hm = HEADING.match(line)
         if hm and len(hm.group(1)) <= 2:
@@ -198,7 +192,7 @@ def _parse(data: bytes | None) -> _Doc:
             current = (title, index) if len(hm.group(1)) == 2 and _is_block(title) else None
     if current is not None:
         spans.append(_Span(current[0], current[1], len(lines)))
-    return _Doc(lines, newline, body_start, limits, spans, fence is not None, warnings)
+    return _Doc(lines, newline, body_start, limits, spans, fences.open is not None, warnings)
 
 
 def _is_block(title: str) -> bool:
@@ -288,20 +282,13 @@ def _check_text(text: str, what: str, *, allow_empty: bool = False) -> str:
         raise BadInput(f"{what} contains a control character; only printable text is kept")
     if not allow_empty and not text.strip():
         raise BadInput(f"{what} is empty")
-    fence: str | None = None
+    fences = Fences()
     for line in text.split("\n"):
-        if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-            continue
-        if fm := FENCE.match(line):
-            fence = fm.group(1)
-        elif (hm := HEADING.match(line)) and len(hm.group(1)) <= 2:
+        if not fences.inside(line) and (hm := HEADING.match(line)) and len(hm.group(1)) <= 2:
             raise BadInput(f"{what} has a level-1 or level-2 heading ({line.strip()!r}), which "
                            "would end the block; use ### or plain text")
-    if fence is not None:
-        raise BadInput(f"{what} opens a code fence ({fence}) and never closes it")
+    if fences.open is not None:
+        raise BadInput(f"{what} opens a code fence ({fences.open}) and never closes it")
     return text
 
 

@@ -515,19 +515,32 @@ def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> st
     return prefix + body
 
 
+class Fences:
+    """Follows fenced code blocks line by line, so headings and bullets inside them are not
+    taken for structure.  (The scanner keeps its own inline copy of this for speed.)"""
+
+    def __init__(self) -> None:
+        self.open: str | None = None  # the fence that opened the current block, if any
+
+    def inside(self, line: str) -> bool:
+        """Whether `line` is a fence line or lies within a fenced block."""
+        if self.open is not None:
+            stripped = line.strip()
+            if stripped.startswith(self.open) and not stripped.strip(self.open[0]):
+                self.open = None
+            return True
+        if fm := FENCE.match(line):
+            self.open = fm.group(1)
+            return True
+        return False
+
+
 def _tail_state(lines: list[str]) -> tuple[str | None, bool]:
     """(the fence still open at the end of the file, whether the last heading is Retain)."""
-    fence: str | None = None
+    fences = Fences()
     last_retain = False
     for line in lines:
-        if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-            continue
-        if fm := FENCE.match(line):
-            fence = fm.group(1)
-        elif hm := HEADING.match(line):
+        if not fences.inside(line) and (hm := HEADING.match(line)):
             title = (hm.group(2) or "").strip()
             last_retain = len(hm.group(1)) == 2 and title.casefold() == RETAIN_HEADING
-    return fence, last_retain
+    return fences.open, last_retain
