@@ -174,6 +174,17 @@ def size_result(run: Run, facts: Json, index_bytes: dict[str, int], changed: lis
     }
 
 
+def save_result(result: Json, out: Path, *, as_json: bool) -> bool:
+    """Write a benchmark's JSON to `out`; with `as_json` also print it and return True (the
+    caller then prints no table)."""
+    text = json.dumps(result, ensure_ascii=False, indent=2)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text + "\n", encoding="utf-8")
+    if as_json:
+        click.echo(text)
+    return as_json
+
+
 def environment() -> Json:
     return {"memfold": __version__, "python": platform.python_version(),
             "implementation": platform.python_implementation(),
@@ -280,10 +291,7 @@ def index_command(files_text: str, seed: int, repeat: int, out: Path, as_json: b
     """
     sizes = parse_sizes(files_text)
     result = run_benchmark(sizes, seed, repeat, lambda msg: click.echo(msg, err=True))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+    if save_result(result, out, as_json=as_json):
         return
     env = result["environment"]
     click.echo(f"memfold bench index: seed {seed}, medians of {repeat}; python {env['python']}, "

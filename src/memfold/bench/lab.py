@@ -47,7 +47,6 @@ test.  Everything happens in a temporary directory that is removed afterwards.
 
 from __future__ import annotations
 
-import json
 import platform
 import sqlite3
 import statistics
@@ -64,7 +63,7 @@ from typing import Any, Protocol
 import click
 
 from .. import __version__
-from .index_bench import duration
+from .index_bench import duration, save_result
 from .lab_memfold import (
     Held,
     MemfoldColumn,
@@ -579,11 +578,7 @@ def lab_command(rows: int, repeat: int, out: Path, as_json: bool) -> None:
       memfold bench lab --rows 1000 --repeat 3
     """
     result = run_lab(rows, repeat, lambda msg: click.echo(msg, err=True))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
-    else:
+    if not save_result(result, out, as_json=as_json):
         click.echo(f"memfold bench lab: {rows:,} records ({result['source_bytes']:,} source "
                    f"bytes), medians of {repeat}; python {result['python']}, sqlite "
                    f"{result['sqlite']}, {result['platform']}")

@@ -53,7 +53,7 @@ from typing import Any
 import click
 
 from ..memory import Memory
-from .index_bench import environment
+from .index_bench import environment, save_result
 
 Json = dict[str, Any]
 K = 10
@@ -432,10 +432,7 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str) -> N
         except EmbedUnavailable as exc:
             raise click.ClickException(str(exc)) from None
     result = run_benchmark(path, k, lambda msg: click.echo(msg, err=True), modes)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+    if save_result(result, out, as_json=as_json):
         return
     totals = result["totals"]
     click.echo(f"memfold bench locomo: {totals['conversations']} conversations, "

@@ -49,7 +49,7 @@ from ..memory import Memory
 from ..query import STOP_WORDS
 from ..timeparse import MONTHS
 from . import corpus, floor
-from .index_bench import environment, index_facts, parse_sizes
+from .index_bench import environment, index_facts, parse_sizes, save_result
 
 K = 10
 CLI_QUERIES = 15
@@ -525,10 +525,7 @@ def recall_command(files_text: str, seed: int, count: int, repeat: int, out: Pat
     """
     sizes = parse_sizes(files_text)
     result = run_benchmark(sizes, seed, count, repeat, lambda msg: click.echo(msg, err=True))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+    if save_result(result, out, as_json=as_json):
         return
     env = result["environment"]
     click.echo(f"memfold bench recall: seed {seed}, {count} queries x {repeat}, k={K}, "

@@ -33,7 +33,6 @@ is kept in the JSON.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import random
 import shutil
@@ -61,6 +60,7 @@ from .index_bench import (
     index_facts,
     paired,
     parse_sizes,
+    save_result,
     timed,
 )
 from .recall_bench import percentile
@@ -382,10 +382,7 @@ def scale_command(files_text: str, seed: int, repeat: int, out: Path, as_json: b
     """
     result = run_benchmark(parse_sizes(files_text), seed, repeat,
                            lambda msg: click.echo(msg, err=True))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+    if save_result(result, out, as_json=as_json):
         return
     env = result["environment"]
     click.echo(f"memfold bench scale: seed {seed}, repeat {repeat}; python {env['python']}, "
