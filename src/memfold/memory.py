@@ -476,14 +476,17 @@ class Memory:
         return self._sync(only=tracked)
 
     def _sync(self, *, only: Sequence[str] | None = None, full: bool = False,
-              progress: Progress | None = None,
-              now: datetime | str | None = None) -> SyncReport:
-        """Sync the files, then the journal: replay, revisions, contradictions."""
+              progress: Progress | None = None, now: datetime | str | None = None,
+              embed_all: bool = False) -> SyncReport:
+        """Sync the files, then the journal (replay, revisions, contradictions); with
+        `embed_all`, also every missing vector of an open semantic search (`memfold index`;
+        a recall embeds a bounded backlog itself, in `_semantic_mode`)."""
         report = sync(self.workspace, self.index_backend, only=only, full=full,
                       progress=progress)
         paths = None if full else [*report.added, *report.changed]
         self.ledger.after_sync(report.new_ids, paths, ts=self._ts(now))
-        self._embed_quietly(progress is not None, during_recall=progress is None and not full)
+        if embed_all:
+            self._embed_quietly(progress is not None)
         return report
 
     # -- semantic recall (memfold.embed) -----------------------------------------------
@@ -505,15 +508,15 @@ class Memory:
                                               self.workspace.index_path.parent)
         if chosen == _embed.LEXICAL:
             return chosen, None
-        try:
-            if self._semantic is None:
+        if self._semantic is None:
+            try:
                 self._semantic = _embed.open_semantic(self.workspace.index_path.parent)
-        except _embed.EmbedUnavailable as exc:
-            if asked:
-                raise
-            self._notes.append(f"recall is lexical: {exc}")
-            return _embed.LEXICAL, None
-        self._embed_quietly(True, during_recall=True)
+            except _embed.EmbedUnavailable as exc:
+                if asked:
+                    raise
+                self._notes.append(f"recall is lexical: {exc}")
+                return _embed.LEXICAL, None
+        self._embed_quietly(True, during_recall=True)  # cheap when nothing is new
         return chosen, self._semantic
 
     def _embed_quietly(self, show: bool = False, *, during_recall: bool = False) -> None:
@@ -532,11 +535,11 @@ class Memory:
                                          wait=not during_recall, max_new=limit)
         except Exception as exc:  # noqa: BLE001 - embedding must never fail a sync
             self._notes.append(f"could not embed new facts ({exc}); they are found "
-                                     "by their words until the next recall")
+                               "by their words until the next recall")
             return
         if done < -1:
             self._notes.append(f"{-done} facts have no vector yet; `memfold index` "
-                                     "embeds them (until then recall finds them by words)")
+                               "embeds them (until then recall finds them by words)")
 
     def _changed_since_indexed(self, path: str) -> bool:
         known = self.index_backend.stamps([path]).get(path)
@@ -552,12 +555,13 @@ class Memory:
         using semantic recall also gets vectors for its new facts."""
         from . import embed as _embed
 
-        report = self._sync(full=full, progress=progress)
         if self._semantic is None and _embed.default_mode(
                 memory_dir=self.workspace.index_path.parent) != _embed.LEXICAL:
-            self._semantic_mode(None)  # opens the model
-        self._embed_quietly(progress is not None)  # and embeds everything new, however much
-        return report
+            try:  # open the model first, so the sync embeds everything new, however much
+                self._semantic = _embed.open_semantic(self.workspace.index_path.parent)
+            except _embed.EmbedUnavailable as exc:
+                self._notes.append(f"vectors not updated: {exc}")
+        return self._sync(full=full, progress=progress, embed_all=True)
 
     def status(self) -> StatusReport:
         """Counts, and which files changed since the last sync (by stat; nothing is synced)."""
