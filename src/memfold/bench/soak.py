@@ -45,7 +45,6 @@ import hashlib
 import json
 import os
 import random
-import select
 import shutil
 import signal
 import subprocess
@@ -503,9 +502,6 @@ class Zygote:
         if not line:
             raise RuntimeError("the zygote process ended")
         return int(json.loads(line)["status"])
-
-    def ended_early(self, timeout: float) -> bool:
-        return bool(select.select([self.stdout], [], [], timeout)[0])
 
     def close(self) -> None:
         if self.proc.stdin:
