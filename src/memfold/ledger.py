@@ -181,7 +181,7 @@ class Ledger:
                      "sha": content_sha(content), "reason": "source text changed"}
                     for fact_id, content, sha, rev in self.backend.tracked_contents(paths)
                     if content_sha(content) != sha]
-        if self.backend.tracked_contents(paths):
+        if decide():  # decided again under the lock, only when some text did change
             self.transact(decide, ts=ts)
 
     def _verdicts(self, new_ids: Iterable[str]) -> list[dict[str, Any]]:
