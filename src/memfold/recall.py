@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
-from .embed.fusion import LEXICAL, SEMANTIC
+from . import ranking
+from .embed.fusion import LEXICAL, SEMANTIC, lexical_part
 from .index.base import Candidate, Filters, IndexBackend
 from .lifecycle import ACTIVE, ARCHIVED, EXPIRED, MERGED, SUPERSEDED, lifecycle_weight, status_of
 from .model import AboutResult, Fact, Hit, Interval
@@ -96,8 +97,12 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     if options.semantic is not None and options.mode != LEXICAL:
         fused = options.semantic.fuse(backend, plan, found, filters, limit, options.mode)
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
+    match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None
+             else lexical_part(c.bm25, best) for c in found.values()}
+    context = _context(backend, found.values(), match)
     scored = sorted((s for c in found.values()
-                     if (s := _score(c, plan, named, best, options, fused))), key=_order)
+                     if (s := _score(c, plan, named, match[c.rowid], options,
+                                     context.get(c.rowid)))), key=_order)
     hits = [_explain(s, plan, window, fused) for s in scored[: options.k]]
     return _pack(hits, options, window, tuple(named))
 
@@ -146,36 +151,49 @@ class _Scored:
     status: str
     decay: float
     tier: int  # 0 active (or true at the asked time), 1 archived, 2 superseded or expired
+    beside: str | None = None  # the neighbour whose match lifted it more than its own
 
     @property
     def fact(self) -> Fact:
         return self.candidate.fact
 
 
-def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], best: float,
-           options: RecallOptions, fused: dict[int, float] | None = None) -> _Scored | None:
+def _context(backend: IndexBackend, found: Iterable[Candidate],
+             match: dict[int, float]) -> dict[int, tuple[float, str]]:
+    """Each candidate's context (`ranking`): the best match among the candidates just
+    before and after it in its file, and that neighbour's id."""
+    ids = {c.rowid: c.fact.id for c in found}
+    context: dict[int, tuple[float, str]] = {}
+    for rowid, others in backend.neighbours(list(ids)).items():
+        best = max(((match[o], o) for o in others if match.get(o, 0.0) > 0), default=None)
+        if best is not None:
+            context[rowid] = (best[0], ids[best[1]])
+    return context
+
+
+def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
+           options: RecallOptions, near: tuple[float, str] | None = None) -> _Scored | None:
     """The candidate's score, or None when its lifecycle keeps it out of the answer."""
     status, decay = status_of(c.fact, c.life, options.today)
     if not (options.include_all or status not in (SUPERSEDED, MERGED, EXPIRED)
             or _true_then(c, status, plan.window)):
         return None
-    lexical = (-c.bm25 / best) if c.bm25 is not None and best > 0 else 0.0
-    if fused is not None:
-        lexical = fused.get(c.rowid, 0.0)
     linked = tuple(k for k in named if k in c.links)
     opinion = plan.opinion and c.fact.kind == "opinion"
     confidence = _confidence(c)
     window = plan.window
     valid_then = bool(window and c.fact.valid and _overlaps(c.fact.valid, window))
     written_then = bool(window and _written_in(c.fact, window))
-    rel = relevance(lexical, entity=bool(linked), opinion=opinion)
+    context, beside = near or (0.0, None)
+    rel = relevance(match, context=context, entity=bool(linked), opinion=opinion)
     weight = 1.0 if options.include_all else lifecycle_weight(status, decay)
     value = score(rel, kind=c.fact.kind, confidence=confidence, importance=c.fact.importance,
                   lifecycle=weight) * time_factor(valid_then=valid_then,
                                                   written_then=written_then)
     tier = 0 if options.include_all or status == ACTIVE or _true_then(
         c, status, plan.window) else (1 if status == ARCHIVED else 2)
-    return _Scored(c, value, confidence, linked, opinion, status, decay, tier)
+    return _Scored(c, value, confidence, linked, opinion, status, decay, tier,
+                   beside if ranking.CONTEXT_SHARE * context > match else None)
 
 
 def _written_in(fact: Fact, window: Interval) -> bool:
@@ -216,6 +234,8 @@ def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
         why.append("words " + ", ".join(terms[:6]))
     elif fused and fused.get(s.candidate.rowid, 0.0) > 0:
         why.append("similar meaning")
+    if s.beside:
+        why.append(f"next to ^{s.beside}")
     if s.linked:
         names = {entity_key(n): n for n in s.fact.entities}
         why.append("entity " + ", ".join(f"@{names.get(k, k)}" for k in s.linked))

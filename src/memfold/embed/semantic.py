@@ -78,28 +78,13 @@ class Semantic:
             found = self.store.search(query, pool, ann_min_rows=self.ann_min_rows)
             if not found:
                 return []
-            candidates = self._candidates(backend, [rowid for rowid, _ in found], filters)
+            candidates = backend.by_rowids([rowid for rowid, _ in found], filters)
             cosine = dict(found)
             out = sorted(((c, cosine[c.rowid]) for c in candidates),
                          key=lambda p: (-p[1], p[0].fact.path, p[0].fact.line))
             if filters == Filters() or len(out) >= limit or len(found) < pool:
                 return out[:limit]
             pool *= 8  # the filters kept too few: look further down the list
-
-    def _candidates(self, backend: IndexBackend, rowids: list[int],
-                    filters: Filters) -> list[Candidate]:
-        from ..index import sqlite as sq
-
-        if not isinstance(backend, sq.SqliteIndex):
-            raise TypeError("semantic recall needs the SQLite index")
-        where, params = sq._where(filters)
-        out: list[Candidate] = []
-        for start in range(0, len(rowids), 500):
-            chunk = rowids[start : start + 500]
-            out.extend(backend._candidates(
-                f"SELECT {sq.FACT_SELECT}, NULL FROM {sq.FACT_FROM}"  # noqa: S608
-                f" WHERE f.rowid IN ({sq._marks(chunk)}) {where}", [*chunk, *params]))
-        return out
 
     def rare_hits(self, backend: IndexBackend, plan: QueryPlan) -> set[int]:
         """Rowids of facts holding an exact-looking query word that few facts hold."""

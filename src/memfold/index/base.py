@@ -118,6 +118,15 @@ class IndexBackend(Protocol):
 
     def by_ids(self, ids: Sequence[str]) -> list[Candidate]: ...
 
+    def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
+        """The facts with these row keys that pass `filters`."""
+        ...
+
+    def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
+        """Row keys of the facts just before and after each fact in its file."""
+        ...
+
+
     def journal_position(self) -> tuple[int, str, int]: ...
 
     def citations(self) -> list[tuple[str, int, str, int, str, str | None]]:

@@ -33,7 +33,7 @@ from ..names import entity_key, fold_for_index
 from ..timeparse import parse_iso_day
 from .base import Candidate, DocChange, EntityInfo, Filters, IndexCounts
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 BUSY_TIMEOUT_S = 30.0
 
 DATA_SCHEMA = """
@@ -76,7 +76,7 @@ CREATE VIEW entities AS
 """
 DATA_INDEXES = """
 CREATE INDEX facts_by_id ON facts(id);
-CREATE INDEX facts_by_path ON facts(path);
+CREATE INDEX facts_by_path ON facts(path, line);
 CREATE INDEX links_by_fact ON fact_entities(fact);
 CREATE INDEX links_by_key ON fact_entities(key, day);
 CREATE INDEX facts_by_day ON facts(day);
@@ -463,6 +463,25 @@ class SqliteIndex:
                 found.setdefault(c.fact.id, c)
         return list(found.values())
 
+    def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
+        """The facts with these row keys that pass `filters`, in no particular order."""
+        where, params = _where(filters)
+        out: list[Candidate] = []
+        for chunk in _chunks(list(rowids), 500):
+            out.extend(self._candidates(f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                                        f" WHERE f.rowid IN ({_marks(chunk)}) {where}",
+                                        [*chunk, *params]))
+        return out
+
+    def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
+        """For each fact, the facts just before and after it in its file (by line)."""
+        out: dict[int, tuple[int, ...]] = {}
+        for chunk in _chunks(list(rowids), 500):
+            sql = NEIGHBOURS + f" WHERE c.rowid IN ({_marks(chunk)})"
+            for rowid, before, after in self.db.execute(sql, chunk):
+                out[rowid] = tuple(n for n in (before, after) if n is not None)
+        return out
+
     def _candidates(self, sql: str, params: Sequence[object]) -> list[Candidate]:
         try:
             rows = self.db.execute(sql, params).fetchall()
@@ -598,6 +617,11 @@ FACT_SELECT = (
 SCORE_COLUMN = 16 + len(LIFE_FIELDS) - 1  # the column after FACT_SELECT (bm25 or NULL)
 FACT_FROM = ("facts f JOIN files ON files.path = f.path"
              " LEFT JOIN lifecycle l ON l.id = f.id")
+NEIGHBOURS = ("SELECT c.rowid,"
+              " (SELECT n.rowid FROM facts n WHERE n.path = c.path AND n.line < c.line"
+              "  ORDER BY n.line DESC LIMIT 1),"
+              " (SELECT n.rowid FROM facts n WHERE n.path = c.path AND n.line > c.line"
+              "  ORDER BY n.line LIMIT 1) FROM facts c")
 NEWEST = "ORDER BY f.day IS NULL, f.day DESC, f.path, f.line"
 
 
