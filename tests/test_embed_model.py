@@ -63,3 +63,18 @@ def test_a_tampered_model_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyP
     fake.write_bytes(b"not the pinned weights")
     with pytest.raises(models.ModelError, match="pinned"):
         models.MiniLMEmbedder(fake)
+
+
+def test_reflect_consolidates_a_paraphrase_with_the_packaged_model(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMFOLD_RECALL_MODE", raising=False)
+    with Memory.open(workspace, now=NOW) as memory:
+        memory.set_embedder(embed.shared_embedder())
+        memory.retain(["O @Peter: Likes dark roast coffee.",
+                       "O @Peter: Enjoys dark roasted coffee.",  # 2 of 6 words shared
+                       "O @Peter: Dislikes dark roast coffee.",
+                       "W @Peter: Lives in Vienna."], date="2025-11-27")
+        plan = memory.reflect(since="7d")
+        [(_, group)] = plan.merges
+        contents = sorted(memory.get(i, use=False).fact.content for i in group)
+    assert contents == ["Enjoys dark roasted coffee.", "Likes dark roast coffee."]

@@ -592,6 +592,7 @@ class Memory:
                 now: datetime | str | None = None) -> _reflect.ReflectPlan:
         """Consolidate duplicates, weigh opinions against new evidence, refresh entity
         pages and sweep expiry and decay — writing only generated regions of bank pages.
+        When the workspace uses semantic recall, paraphrases count as duplicates too.
 
         With `dry_run` nothing is written; `plan.diff()` is exactly what a run would write.
         """
@@ -604,9 +605,13 @@ class Memory:
         except TimeSpecError as exc:
             raise BadInput(str(exc)) from None
         self.refresh()
+        _, semantic = self._semantic_mode(None)  # vectors, when the workspace uses them
+        if semantic is not None:
+            self._embed_quietly(True)
         plan = _reflect.run(self.workspace, self.ledger, since=start or today, today=today,
                             ts=self._ts(now), dry_run=dry_run,
-                            is_secret=lambda text: bool(find_secrets(text)))
+                            is_secret=lambda text: bool(find_secrets(text)),
+                            similar=semantic.cosines if semantic else None)
         if not dry_run and plan.pages:
             self._sync(only=[p.path for p in plan.pages], now=now)
         return plan

@@ -2,10 +2,11 @@
 
 One run plans everything first, from the index and the journal, without writing:
 
-- consolidation: near-duplicate active facts (same kind, same entities, word overlap at
-  least CONSOLIDATE_AT) become one fact, written as a Retain bullet in a generated region of
-  bank/<kind>.md; the originals are journaled `merge`d into it (kept, not deleted) and the
-  new fact records `derive`d-from them;
+- consolidation: near-duplicate active facts (same kind, same entities, the same names,
+  numbers and negations, and word overlap at least CONSOLIDATE_AT — or, when the workspace
+  has vectors, cosine at least PARAPHRASE_AT) become one fact, written as a
+  Retain bullet in a generated region of bank/<kind>.md; the originals are journaled
+  `merge`d into it (kept, not deleted) and the new fact records `derive`d-from them;
 - opinions: each active opinion meets the evidence written since the window began (facts
   sharing an entity and enough words); its confidence moves by small bounded steps (below),
   journaled as `confidence` events, and bank/opinions.md lists every opinion with its
@@ -40,7 +41,7 @@ import math
 import os
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -68,6 +69,11 @@ from .workspace.format import decode
 from .workspace.layout import Workspace
 
 CONSOLIDATE_AT = 0.6  # Jaccard overlap of content words for near-duplicates
+# Cosine (all-MiniLM-L6-v2) for a paraphrase.  Neither vectors nor word overlap tell
+# "meets Anna on Monday" from "... on Tuesday" (cosine 0.99) or "likes" from "dislikes"
+# (0.87; 3 of 5 words shared), so duplicates must keep the same names, numbers and
+# negations (`_specifics`).
+PARAPHRASE_AT = 0.85
 EVIDENCE_AT = 0.3  # word overlap for a fact to count as evidence about an opinion
 PER_KIND = 25  # facts per kind on an entity page
 SUPPORT_STEP, CONTRADICT_STEP, STRONG_STEP = 0.10, 0.15, 0.30
@@ -76,7 +82,10 @@ KIND_PAGES = {"world": "bank/world.md", "experience": "bank/experience.md",
 KIND_TITLES = (("world", "World"), ("experience", "Experience"), ("opinion", "Opinions"),
                ("observation", "Observations"))
 NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|dislikes?|hates?|"
-                      r"stopped|avoids?|against|no\s+longer)\b", re.IGNORECASE)
+                      r"stopped|avoids?|against|no\s+longer|cannot|can't|won't)\b",
+                      re.IGNORECASE)
+SPECIFIC = re.compile(r"\w*\d[\w.:/-]*|(?<=\s)[A-Z]\w*")  # numbers, and capitals not first
+Similar = Callable[[int, Sequence[int]], Mapping[int, float]]  # rowid, rowids -> cosine
 WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
                     *(f"lpt{i}" for i in range(1, 10))}
 
@@ -136,6 +145,12 @@ def _words(text: str) -> set[str]:
 
 def _overlap(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def _specifics(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What a paraphrase must keep: names and numbers, and its negations."""
+    return (frozenset(m.casefold() for m in SPECIFIC.findall(text)),
+            frozenset(m.casefold() for m in NEGATION.findall(text)))
 
 
 def page_slug(name: str) -> str:
@@ -241,9 +256,10 @@ class Planner:
     """Plans one reflect run against a fresh index (the caller holds the write lock)."""
 
     def __init__(self, workspace: Workspace, backend: IndexBackend, *, since: date,
-                 today: date, is_secret: Any = None) -> None:
+                 today: date, is_secret: Any = None, similar: Similar | None = None) -> None:
         self.workspace = workspace
         self.backend = backend
+        self.similar = similar  # cosine between facts' vectors, when the workspace has them
         self.plan = ReflectPlan(since=since, today=today)
         self.is_secret = is_secret or (lambda text: False)
         self.merged: set[str] = set()
@@ -291,17 +307,27 @@ class Planner:
             if new.fact.id in grouped or not new.fact.entities:
                 continue
             keys = {entity_key(e) for e in new.fact.entities}
-            words = _words(new.fact.content)
-            peers = [c for c in self._linked(sorted(keys))
+            words, specifics = _words(new.fact.content), _specifics(new.fact.content)
+            alike = [c for c in self._linked(sorted(keys))
                      if c.fact.kind == new.fact.kind and c.fact.id not in grouped
+                     and c.fact.id != new.fact.id
                      and {entity_key(e) for e in c.fact.entities} == keys
-                     and _overlap(words, _words(c.fact.content)) >= CONSOLIDATE_AT]
+                     and _specifics(c.fact.content) == specifics]
+            peers = [c for c in alike if _overlap(words, _words(c.fact.content)) >= CONSOLIDATE_AT]
+            peers += self._paraphrases(new, [c for c in alike if c not in peers])
             group = sorted({c.fact.id: c for c in [new, *peers]}.values(), key=_oldest_first)
             if len(group) >= 2 and not any(self.is_secret(c.fact.content) for c in group):
                 groups.append(group)
                 grouped.update(c.fact.id for c in group)
         for group in groups:
             self._merge(group)
+
+    def _paraphrases(self, new: Candidate, others: list[Candidate]) -> list[Candidate]:
+        """The facts among `others` saying what `new` says in other words."""
+        if self.similar is None or not new.rowid or not others:
+            return []
+        cosine = self.similar(new.rowid, [c.rowid for c in others if c.rowid])
+        return [c for c in others if cosine.get(c.rowid, 0.0) >= PARAPHRASE_AT]
 
     def _merge(self, group: list[Candidate]) -> None:
         ids = sorted(c.fact.id for c in group)
@@ -580,13 +606,13 @@ UNDO_FILE = "reflect-last.json"  # under .memory/: the previous bytes of the las
 
 
 def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: str,
-        dry_run: bool, is_secret: Any = None) -> ReflectPlan:
+        dry_run: bool, is_secret: Any = None, similar: Similar | None = None) -> ReflectPlan:
     """Plan under the write lock; unless `dry_run`, journal the events and write the pages
     (each compare-and-set against the bytes it was planned from)."""
     with workspace.write_lock.held():
         ledger.replay()
         plan = Planner(workspace, ledger.backend, since=since, today=today,
-                       is_secret=is_secret).run()
+                       is_secret=is_secret, similar=similar).run()
         if dry_run:
             return plan
         if not (plan.events or plan.pages):

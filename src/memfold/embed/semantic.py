@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import sys
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -85,6 +85,11 @@ class Semantic:
             if filters == Filters() or len(out) >= limit or len(found) < pool:
                 return out[:limit]
             pool *= 8  # the filters kept too few: look further down the list
+
+    def cosines(self, rowid: int, rowids: Sequence[int]) -> dict[int, float]:
+        """Cosine between one fact's vector and each of these facts' (those with vectors)."""
+        vector = self.store.vector(rowid)
+        return {} if vector is None else self.store.similarity(vector, rowids)
 
     def rare_hits(self, backend: IndexBackend, plan: QueryPlan) -> set[int]:
         """Rowids of facts holding an exact-looking query word that few facts hold."""

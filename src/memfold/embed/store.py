@@ -338,6 +338,12 @@ class VectorStore:
         top = top[np.lexsort((snap.fact_rowids[top], -live[top]))]
         return [(int(snap.fact_rowids[i]), float(live[i])) for i in top]
 
+    def vector(self, rowid: int) -> Matrix | None:
+        """The vector of this fact, if it has one."""
+        snap = self.snapshot()
+        row = snap.rows_of([rowid]).get(rowid) if snap else None
+        return None if snap is None or row is None else snap.matrix[row]
+
     def similarity(self, query: Matrix, rowids: Sequence[int]) -> dict[int, float]:
         """Cosine of `query` with each of these facts that has a vector."""
         import numpy as np
