@@ -13,7 +13,8 @@ With neighbour context in the ranking (`ranking.CONTEXT_SHARE` 0.5), hybrid R@10
 split was 75.6 / 75.5 / 75.1 for lexical weights 0.5 / 0.6 / 0.7, and 74.9 / 75.5 / 74.8 /
 73.4 for floors 0.1 / 0.2 / 0.25 / 0.35 — flat, so the values are not fitted to a peak
 (lexical alone: 69.9).  SEM_MIN and EXACT_BOOST changed nothing there (they guard
-nonsense and codes).  The cosine constants are calibrated for all-MiniLM-L6-v2; e5 models score everything higher.
+nonsense and codes).  The cosine constants are calibrated for all-MiniLM-L6-v2; e5 models
+score everything higher.
 
 The result replaces the match term of `ranking.relevance`; context, entity, opinion, time,
 confidence, importance, kind and lifecycle weighting then apply exactly as in lexical mode.
