@@ -2,9 +2,10 @@
 
 Candidates come from three searches over the index — lexical (FTS5 BM25 over every term,
 OR-ed), entity (facts linked to a name the query mentions) and, for queries that only name a
-time or filters, the newest facts in range — and are then scored by `ranking`.  Filters
-(kinds, time window, required entities) are applied inside each search, so a narrow filter
-never starves the results.
+time or filters, the newest facts in range (plus, in semantic and hybrid mode, the nearest
+vectors) — and are then scored by `ranking`, each candidate lifted by the best match beside
+it in its file.  Filters (kinds, time window, required entities) are applied inside each
+search, so a narrow filter never starves the results.
 """
 
 from __future__ import annotations
