@@ -54,7 +54,7 @@ def test_a_paraphrase_is_consolidated_with_vectors(memory: Memory) -> None:
 
 
 def test_without_vectors_only_word_overlap_counts(memory: Memory) -> None:
-    assert not embed.default_mode(memory_dir=memory.workspace.index_path.parent) == "hybrid"
+    assert embed.default_mode(memory_dir=memory.workspace.index_path.parent) != "hybrid"
     assert merged(memory, "W @Tom: Drives a car to work.",
                   "W @Tom: Commutes by automobile every day.") == []
 

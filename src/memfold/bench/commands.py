@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .embed_bench import embed_command
 from .index_bench import index_command
 from .lab import lab_command
 from .locomo import locomo_command
@@ -16,3 +17,4 @@ COMMANDS += [locomo_command, scale_command]
 COMMANDS += [lab_command]
 COMMANDS += [recall_command]
 COMMANDS += [soak_command]
+COMMANDS += [embed_command]
