@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -104,6 +105,24 @@ def test_embedding_is_incremental_and_survives_a_rebuild(memory: Memory) -> None
     folder = memory.workspace.index_path.parent / "vectors"
     state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
     assert state["identity"] == fake.identity.to_dict() and state["facts"] == 3
+
+
+def test_the_signature_moves_with_the_facts_and_only_then(memory: Memory) -> None:
+    from memfold.embed.store import signature
+
+    retain(memory, "W @Peter: Lives in Vienna.")
+    memory.index()
+    db = memory.index_backend.db  # type: ignore[attr-defined]
+    first = signature(db)
+    memory.index()  # nothing changed
+    assert signature(db) == first
+    log = memory.workspace.root / "memory" / "2025-11-27.md"
+    os.utime(log, ns=(log.stat().st_atime_ns, log.stat().st_mtime_ns - 5_000_000_000))
+    memory.index()  # the same bytes with another mtime: restamped, no fact changed
+    assert signature(db) == first
+    retain(memory, "B: Fixed the Baileys crash.")
+    memory.index()
+    assert signature(db) not in (first, "")
 
 
 def test_a_changed_identity_re_embeds_everything(memory: Memory) -> None:

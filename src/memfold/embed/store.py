@@ -8,14 +8,14 @@ Files (all rebuildable; delete the folder and the next semantic recall makes the
     ann-<gen>.usearch an HNSW graph over the matrix rows, only past `ANN_MIN_ROWS` facts
     lock              flock taken by whoever updates (never by readers, never by retain)
 
-A row's key is a hash of the text embedded (the fact's entity names and content), so a fact
+A row's key is a hash of the text embedded (the fact's content, `fact_text`), so a fact
 moved to another line or file, or a rebuilt index, costs no new embedding: only new or
 changed texts are embedded.  Rows nobody uses any more stay until they outnumber the live
 ones, then a new generation is written without them.  A changed embedder identity starts a
 new generation from nothing.
 
-The index signature (facts count and largest rowid, files count and the sum of their
-`checked_ns`) moves whenever a sync rewrites any file's rows; while it matches, a recall
+The index signature (`signature`: a token the index renews whenever a sync changes any
+fact) tells whether the index moved since the vectors were made; while it matches, a recall
 checks nothing else.
 """
 
@@ -64,6 +64,14 @@ def text_key(text: str) -> bytes:
 
 
 def signature(db: sqlite3.Connection) -> str:
+    """What the vectors were made against: the index's `facts_token`, new with every sync
+    that changes any fact (else, for an index without one, counts and sums)."""
+    try:
+        token = db.execute("SELECT value FROM meta WHERE key = 'facts_token'").fetchone()
+    except sqlite3.OperationalError:  # no meta table: not an index memfold wrote
+        token = None
+    if token:
+        return f"token:{token[0]}"
     facts = db.execute("SELECT count(*), coalesce(max(rowid), 0) FROM facts").fetchone()
     files = db.execute("SELECT count(*), total(checked_ns), total(size) FROM files").fetchone()
     return json.dumps([*facts, *files])

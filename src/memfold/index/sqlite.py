@@ -261,6 +261,7 @@ class SqliteIndex:
             return []  # nothing changed: no write transaction, readers are never blocked
         new_ids: list[str] = []
         stream = pending if first is None else itertools.chain([first], pending)
+        touched = full or bool(removed)
         with self._writing() as db:
             if full:
                 self._drop_data(db)
@@ -269,6 +270,7 @@ class SqliteIndex:
             for path in removed:
                 self._delete_path(db, path)
             for batch in _batches(stream, 500):
+                touched = True
                 if not full:
                     new_ids.extend(self._unseen_ids(db, batch))
                     for doc, _ in batch:
@@ -281,6 +283,9 @@ class SqliteIndex:
                 [(s.size, s.mtime_ns, s.checked_ns, path) for path, s in restamped],
             )
             db.execute("INSERT OR REPLACE INTO meta VALUES ('last_sync', ?)", (synced_at,))
+            if touched:  # derived data (vectors) compares this to know the facts moved
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('facts_token', ?)",
+                           (os.urandom(8).hex(),))
         return new_ids
 
     @staticmethod
