@@ -197,6 +197,9 @@ def index(ctx: click.Context, full: bool, as_json: bool) -> None:
         return
     for warning in report.warnings:
         click.echo(f"memfold: warning: {warning}", err=True)
+    for path in report.skipped:
+        click.echo(f"memfold: warning: {path}: a symlink, not followed (memfold reads only "
+                   "real files inside the workspace)", err=True)
     kind = "rebuilt" if full else "synced"
     click.echo(f"{kind} {report.scanned} files: {len(report.added)} added, "
                f"{len(report.changed)} changed, {len(report.removed)} removed, "

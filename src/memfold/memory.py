@@ -55,7 +55,7 @@ from .recall import RecallOptions, Trace, build_trace, describe
 from .recall import about as about_entity
 from .recall import recall as run_recall
 from .timeparse import TimeSpecError, parse_spec
-from .workspace.files import append_durably, replace_atomically
+from .workspace.files import append_durably, remove_stray_temporaries, replace_atomically
 from .workspace.format import (
     Bullet,
     FactSyntaxError,
@@ -552,8 +552,16 @@ class Memory:
     def index(self, *, full: bool = False, progress: Progress | None = None) -> SyncReport:
         """Sync the index with the files (only what changed), or rebuild it with `full` —
         from the Markdown and the journal, so every lifecycle state comes back.  A workspace
-        using semantic recall also gets vectors for its new facts."""
+        using semantic recall also gets vectors for its new facts.  Temporary files a killed
+        writer left behind are removed."""
         from . import embed as _embed
+
+        root = self.workspace.root
+        stray = remove_stray_temporaries([root], recursive=False) + remove_stray_temporaries(
+            [root / "memory", root / "bank", self.workspace.cache_dir])
+        if stray:
+            self._notes.append(f"removed {len(stray)} temporary files an interrupted write "
+                               "left behind")
 
         if self._semantic is None and _embed.default_mode(
                 memory_dir=self.workspace.index_path.parent) != _embed.LEXICAL:

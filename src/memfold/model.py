@@ -113,6 +113,7 @@ class SyncReport:
     seconds: float
     warnings: tuple[ParseWarning, ...] = ()
     new_ids: tuple[str, ...] = ()  # typed facts indexed for the first time
+    skipped: tuple[str, ...] = ()  # symlinks where memfold reads files: never followed
 
     @property
     def touched(self) -> int:
@@ -127,6 +128,7 @@ class SyncReport:
             "removed": list(self.removed),
             "seconds": round(self.seconds, 4),
             "warnings": [warning_dict(w) for w in self.warnings],
+            "skipped_symlinks": list(self.skipped),
         }
 
 

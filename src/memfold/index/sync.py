@@ -100,7 +100,7 @@ def sync(
     started = time.perf_counter()
     checked_ns = time.time_ns()
     scope = set(only) if only is not None else None
-    on_disk = workspace.scan()[0] if scope is None else workspace.stat_some(scope)
+    on_disk, skipped = workspace.scan() if scope is None else (workspace.stat_some(scope), [])
     known = {} if full else index.stamps(None if scope is None else sorted(scope))
     ready = {doc.path: (doc, stamp) for doc, stamp in parsed}
     restamped: list[tuple[str, FileStamp]] = []
@@ -140,5 +140,6 @@ def sync(
         seconds=time.perf_counter() - started,
         warnings=tuple(warnings),
         new_ids=tuple(new_ids),
+        skipped=tuple(skipped),
     )
 

@@ -24,8 +24,11 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 import secrets
-from collections.abc import Iterator
+import stat
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import MemfoldError
@@ -94,6 +97,43 @@ def append_durably(path: Path, data: bytes) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(path)
         raise _storage_error(exc, path) from exc
+
+
+STRAY_TEMP = re.compile(r"\..+\.(\d+)\.[0-9a-f]{8}\.tmp")  # replace_atomically's names
+STRAY_AGE_S = 600  # a temporary file younger than this may still be renamed into place
+
+
+def remove_stray_temporaries(folders: Iterable[Path], *, recursive: bool = True,
+                             now: float | None = None) -> list[Path]:
+    """Remove the temporary files of `replace_atomically` that a killed writer left: named
+    like ours, regular files, older than STRAY_AGE_S, their writer's pid no longer running.
+    Returns the files removed."""
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    for folder in folders:
+        for path in (folder.rglob(".*.tmp") if recursive else folder.glob(".*.tmp")):
+            match = STRAY_TEMP.fullmatch(path.name)
+            try:
+                st = path.lstat()
+            except OSError:
+                continue
+            if (match is None or not stat.S_ISREG(st.st_mode) or now - st.st_mtime < STRAY_AGE_S
+                    or _running(int(match.group(1)))):
+                continue
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # someone else's process, or not a pid we can ask about: keep the file
+    return True
 
 
 def replace_atomically(path: Path, data: bytes) -> None:
