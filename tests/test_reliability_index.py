@@ -315,3 +315,24 @@ def test_x1_control_the_damage_is_real(reference: tuple[Path, list[object], list
             broken.append(mode)
     print(f"X1 control: naive open breaks in {len(broken)}/{len(modes)} modes: {broken}")
     assert len(broken) >= len(modes) - 4
+
+
+@pytest.mark.parametrize("damage", [zero_page, random_writes])
+def test_x1_damage_met_by_a_query_is_rebuilt_then(
+        damage: Callable[[Path], None], reference: tuple[Path, list[object], list[str]],
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index too large for the page check on open (here: the check switched off) shows
+    its damage only to the query that reads the page: recall moves it aside, rebuilds it
+    from the files and the journal, and answers as before."""
+    src, ref_dump, ref_hits = reference
+    root = copy_workspace(src, tmp_path / "ws")
+    monkeypatch.setattr(sqlite_module, "CHECK_ON_OPEN_BYTES", 0)
+    damage(root)
+    with Memory.open(root, now="2025-11-01") as memory:
+        hits = [h.fact.id for h in memory.recall(QUERY, k=20).hits]
+        notices = list(memory.notices)
+        dump = memory.index_backend.dump()
+    assert hits == ref_hits
+    assert dump == ref_dump
+    assert len(notices) == 1 and "damaged" in notices[0], notices
+    assert (root / ".memory" / "index.sqlite.damaged").exists()

@@ -3,6 +3,7 @@
     MemfoldError                 exit 1  an operation could not be carried out
     ├── WorkspaceError           exit 1  the workspace is missing or unusable
     ├── IndexError_              exit 1  the derived index could not be used or repaired
+    │   └── IndexDamaged         exit 1  a damaged page met while reading (recall rebuilds)
     ├── SourceChanged            exit 1  a fact's file changed since it was indexed (strict get)
     ├── BadInput                 exit 2  the caller's input is invalid; nothing was written
     │   └── UnknownId            exit 2  no fact or chunk has this id
@@ -27,6 +28,10 @@ class WorkspaceError(MemfoldError):
 
 class IndexError_(MemfoldError):  # noqa: N801 - avoid shadowing the builtin IndexError
     """The derived SQLite index could not be opened, repaired or written."""
+
+
+class IndexDamaged(IndexError_):
+    """A page of the index turned out damaged while a query read it."""
 
 
 class SourceChanged(MemfoldError):

@@ -29,9 +29,9 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from . import config
-from .errors import BadInput, MemfoldError, SourceChanged, UnknownId
+from .errors import BadInput, IndexError_, MemfoldError, SourceChanged, UnknownId
 from .index.base import DocChange, Progress
-from .index.sqlite import SqliteIndex
+from .index.sqlite import SqliteIndex, damaged
 from .index.sync import freshness, sync
 from .journal import Event
 from .ledger import Ledger, content_sha
@@ -51,7 +51,7 @@ from .model import (
     SyncReport,
 )
 from .query import plan_query
-from .recall import RecallOptions, Trace, build_trace, describe
+from .recall import Ranked, RecallOptions, Trace, build_trace, describe
 from .recall import about as about_entity
 from .recall import recall as run_recall
 from .timeparse import TimeSpecError, parse_spec
@@ -355,11 +355,19 @@ class Memory:
         options = RecallOptions(k=k, kinds=parse_kinds(kinds), entities=tuple(entities),
                                 window=window, include_all=include_all, budget=budget,
                                 today=today)
-        report = self.refresh()
-        chosen, semantic = self._semantic_mode(mode)
-        options = replace(options, mode=chosen, semantic=semantic)
         plan = plan_query(query, today=today)
-        ranked = run_recall(self.index_backend, plan, options)
+
+        def answer(report: SyncReport) -> tuple[SyncReport, Ranked]:
+            chosen, semantic = self._semantic_mode(mode)
+            chosen_options = replace(options, mode=chosen, semantic=semantic)
+            return report, run_recall(self.index_backend, plan, chosen_options)
+
+        try:
+            report, ranked = answer(self.refresh())
+        except (IndexError_, sqlite3.DatabaseError) as exc:
+            if not damaged(exc):  # a damaged page the open-time check did not read
+                raise
+            report, ranked = answer(self._rebuild_damaged(exc))
         return RecallResult(
             query=query, as_of=moment.isoformat(timespec="seconds"), hits=tuple(ranked.hits),
             sync=report, total_warnings=self.index_backend.warning_count(),
@@ -453,6 +461,11 @@ class Memory:
         self.refresh()
         return build_trace(self.index_backend, self.ledger.fact(fact_id),
                            self.now(now).date())
+
+    def _rebuild_damaged(self, exc: Exception) -> SyncReport:
+        """Move the damaged index aside and rebuild it from the Markdown and the journal."""
+        self.index_backend.repair(str(exc.__cause__ or exc))
+        return self._sync(full=True)
 
     def refresh(self) -> SyncReport:
         """Sync what changed on disk since the last sync.

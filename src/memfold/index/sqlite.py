@@ -25,7 +25,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ..errors import IndexError_
+from ..errors import IndexDamaged, IndexError_
 from ..journal import GENESIS, Event
 from ..lifecycle import LifeState, replay
 from ..model import TEXT, Fact, FileStamp, Interval, ParseWarning
@@ -34,6 +34,8 @@ from ..timeparse import parse_iso_day
 from .base import Candidate, DocChange, EntityInfo, Filters, IndexCounts
 
 SCHEMA_VERSION = 6
+CHECK_ON_OPEN_BYTES = 8 << 20  # every page of an index up to this size is checked on open
+DAMAGE = ("malformed", "corrupt", "not a database", "disk image")  # SQLite's words for it
 BUSY_TIMEOUT_S = 30.0
 
 DATA_SCHEMA = """
@@ -94,6 +96,12 @@ DATA_OBJECTS = (
 )
 
 
+def damaged(exc: BaseException) -> bool:
+    """Whether an error met while reading says the index file itself is damaged."""
+    return isinstance(exc, IndexDamaged) or (
+        isinstance(exc, sqlite3.DatabaseError) and any(word in str(exc) for word in DAMAGE))
+
+
 class SqliteIndex:
     """The embedded index backend."""
 
@@ -150,6 +158,12 @@ class SqliteIndex:
         except sqlite3.Error as exc:
             raise IndexError_(f"cannot create the index at {self.path}: {exc}") from exc
 
+    def repair(self, reason: str) -> None:
+        """Move a damaged index aside and start an empty one (the caller refills it)."""
+        self.db.close()
+        self._move_aside(reason)
+        self.db = self._open()
+
     def _move_aside(self, reason: str) -> None:
         """A damaged index is kept once as `index.sqlite.damaged` and rebuilt from the files."""
         aside = self.path.with_name(self.path.name + ".damaged")
@@ -179,7 +193,7 @@ class SqliteIndex:
                        " LIMIT 1").fetchall()
             # a damaged page elsewhere shows only when a query reads it; up to 8 MiB (about
             # 15,000 facts) every page is checked on open, in about 3 ms a MiB
-            if self.path.stat().st_size <= 8 << 20:
+            if self.path.stat().st_size <= CHECK_ON_OPEN_BYTES:
                 problem = db.execute("PRAGMA quick_check").fetchone()[0]
                 if problem != "ok":
                     raise sqlite3.DatabaseError(" ".join(str(problem).split())[:200])
@@ -491,8 +505,10 @@ class SqliteIndex:
         try:
             rows = self.db.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as exc:  # a damaged page read only now, or a bad query
-            raise IndexError_(f"search failed: {exc}; if the index is damaged, "
-                              "`memfold index --full` rebuilds it") from exc
+            if damaged(exc):
+                raise IndexDamaged(f"search failed: {exc}; `memfold index --full` rebuilds "
+                                   "the index") from exc
+            raise IndexError_(f"search failed: {exc}") from exc
         links: dict[int, list[str]] = {}
         for chunk in _chunks([row[0] for row in rows], 500):
             for fact, key in self.db.execute(
