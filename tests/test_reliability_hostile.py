@@ -99,6 +99,9 @@ def test_hostile_files_warn_and_affect_nothing_else(workspace: Path, outside: Pa
         assert "memory/2025-01-02.md:5: invalid UTF-8 replaced with U+FFFD" in warnings
         assert "memory/2025-01-02.md:6: NUL bytes removed" in warnings
         assert any(w.startswith("bank/blob.md:") for w in warnings)
+        assert ("bank/huge-line.md:3: a line of 10,000,000 characters: indexed whole, and "
+                "recall returns it whole; split it into shorter lines") in warnings
+        assert report.skipped and "bank/entities/Peter.md" in report.skipped
         assert all(re.match(r"[\w./-]+\.md:\d+: ", w) for w in warnings)  # path:line
         for fact_id in ("good0001", "bad00001", "nul00001", "good0002"):
             assert memory.get(fact_id, use=False).fact.path == "memory/2025-01-02.md"

@@ -51,6 +51,7 @@ CITED = re.compile(r"\[([^\]#]+)#L(\d+)\]\([^)]*\)[^<]*<!-- h:([0-9a-f]+) -->")
 RETAIN_HEADING = "retain"
 CHUNK_MAX_LINES = 40
 CHUNK_MAX_CHARS = 4000
+LONG_LINE = 20_000  # characters; a line this long is still indexed, with a warning
 FRONT_MATTER_MAX = 64 * 1024
 PARAM_KEYS = ("c", "i", "until", "supersedes", "by")
 
@@ -387,6 +388,9 @@ class _Scanner:
         hidden: str | None = None  # inside an HTML comment or a generated summary
         for index in range(start, len(self.lines)):
             number, line = index + 1, self.lines[index]
+            if len(line) > LONG_LINE:
+                self.warn(number, f"a line of {len(line):,} characters: indexed whole, and "
+                                  "recall returns it whole; split it into shorter lines")
             if hidden is not None:
                 if hidden in line:
                     hidden = None
