@@ -282,7 +282,8 @@ def test_index_json_shape_and_full(run: Cli, workspace: Path) -> None:
     result = run("index", "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"full", "scanned", "added", "changed", "removed", "seconds", "warnings"}
+    assert set(data) == {"full", "scanned", "added", "changed", "removed", "seconds", "warnings",
+                         "skipped_symlinks"}
     assert data["full"] is False and data["scanned"] == 5
     assert DAILY in data["added"] and data["changed"] == [] and data["removed"] == []
     assert data["warnings"] == [{"path": DAILY, "line": 3,

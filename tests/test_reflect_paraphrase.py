@@ -1,8 +1,9 @@
 """Reflect consolidates paraphrases when the workspace has vectors — conservatively.
 
 Word overlap finds duplicates worded alike; vectors find the same fact in other words.  A
-paraphrase must be close (cosine >= reflect.PARAPHRASE_AT) and keep the same names, numbers
-and negations, since vectors alone rate "Monday"/"Tuesday" or "likes"/"dislikes" as near.
+paraphrase must be close (the model's `fusion.Calibration.paraphrase`) and keep the same
+names, numbers and negations, since vectors rate "Monday"/"Tuesday" or "likes"/"dislikes"
+as near.
 """
 
 from __future__ import annotations
@@ -84,3 +85,15 @@ def test_specifics_are_names_numbers_and_negations() -> None:
     assert reflect._specifics("Never drinks coffee.") == (frozenset(), frozenset({"never"}))
     # the capital that starts a sentence is not a name
     assert reflect._specifics("Drives a car.") == reflect._specifics("drives a car.")
+
+
+def test_the_models_calibration_sets_how_close_a_paraphrase_is(
+        memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memfold.embed import fusion
+
+    fake = OneMeaning()  # every pair at cosine 1.0
+    strict = fusion.Calibration(floor=0.2, minimum=0.3, paraphrase=1.01)
+    monkeypatch.setitem(fusion.CALIBRATIONS, fake.identity.model, strict)
+    assert merged(memory, "W @Tom: Drives a car to work.",
+                  "W @Tom: Commutes by automobile every day.", embedder=fake) == []
+    assert fusion.calibration("some-other-model").paraphrase == fusion.PARAPHRASE

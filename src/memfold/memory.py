@@ -632,7 +632,7 @@ class Memory:
         plan = _reflect.run(self.workspace, self.ledger, since=start or today, today=today,
                             ts=self._ts(now), dry_run=dry_run,
                             is_secret=lambda text: bool(find_secrets(text)),
-                            similar=semantic.cosines if semantic else None)
+                            similar=semantic.paraphrases if semantic else None)
         if not dry_run and plan.pages:
             self._sync(only=[p.path for p in plan.pages], now=now)
         return plan

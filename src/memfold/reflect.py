@@ -4,9 +4,10 @@ One run plans everything first, from the index and the journal, without writing:
 
 - consolidation: near-duplicate active facts (same kind, same entities, the same names,
   numbers and negations, and word overlap at least CONSOLIDATE_AT — or, when the workspace
-  has vectors, cosine at least PARAPHRASE_AT) become one fact, written as a
-  Retain bullet in a generated region of bank/<kind>.md; the originals are journaled
-  `merge`d into it (kept, not deleted) and the new fact records `derive`d-from them;
+  has vectors, as close as a paraphrase: `embed.fusion.Calibration`) become one fact,
+  written as a Retain bullet in a generated region of bank/<kind>.md; the originals are
+  journaled `merge`d into it (kept, not deleted) and the new fact records `derive`d-from
+  them;
 - opinions: each active opinion meets the evidence written since the window began (facts
   sharing an entity and enough words); its confidence moves by small bounded steps (below),
   journaled as `confidence` events, and bank/opinions.md lists every opinion with its
@@ -41,7 +42,7 @@ import math
 import os
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -69,11 +70,6 @@ from .workspace.format import decode
 from .workspace.layout import Workspace
 
 CONSOLIDATE_AT = 0.6  # Jaccard overlap of content words for near-duplicates
-# Cosine (all-MiniLM-L6-v2) for a paraphrase.  Neither vectors nor word overlap tell
-# "meets Anna on Monday" from "... on Tuesday" (cosine 0.99) or "likes" from "dislikes"
-# (0.87; 3 of 5 words shared), so duplicates must keep the same names, numbers and
-# negations (`_specifics`).
-PARAPHRASE_AT = 0.85
 EVIDENCE_AT = 0.3  # word overlap for a fact to count as evidence about an opinion
 PER_KIND = 25  # facts per kind on an entity page
 SUPPORT_STEP, CONTRADICT_STEP, STRONG_STEP = 0.10, 0.15, 0.30
@@ -85,7 +81,10 @@ NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|dislikes?|h
                       r"stopped|avoids?|against|no\s+longer|cannot|can't|won't)\b",
                       re.IGNORECASE)
 SPECIFIC = re.compile(r"\w*\d[\w.:/-]*|(?<=\s)[A-Z]\w*")  # numbers, and capitals not first
-Similar = Callable[[int, Sequence[int]], Mapping[int, float]]  # rowid, rowids -> cosine
+# Neither vectors nor word overlap tell "meets Anna on Monday" from "... on Tuesday" or
+# "likes" from "dislikes" (3 of 5 words shared), so duplicates keep the same names, numbers
+# and negations (`_specifics`).
+Similar = Callable[[int, Sequence[int]], set[int]]  # rowid, rowids -> those paraphrasing it
 WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
                     *(f"lpt{i}" for i in range(1, 10))}
 
@@ -326,8 +325,8 @@ class Planner:
         """The facts among `others` saying what `new` says in other words."""
         if self.similar is None or not new.rowid or not others:
             return []
-        cosine = self.similar(new.rowid, [c.rowid for c in others if c.rowid])
-        return [c for c in others if cosine.get(c.rowid, 0.0) >= PARAPHRASE_AT]
+        same = self.similar(new.rowid, [c.rowid for c in others if c.rowid])
+        return [c for c in others if c.rowid in same]
 
     def _merge(self, group: list[Candidate]) -> None:
         ids = sorted(c.fact.id for c in group)

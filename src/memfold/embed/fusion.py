@@ -13,8 +13,8 @@ With neighbour context in the ranking (`ranking.CONTEXT_SHARE` 0.5), hybrid R@10
 split was 75.6 / 75.5 / 75.1 for lexical weights 0.5 / 0.6 / 0.7, and 74.9 / 75.5 / 74.8 /
 73.4 for floors 0.1 / 0.2 / 0.25 / 0.35 — flat, so the values are not fitted to a peak
 (lexical alone: 69.9).  SEM_MIN and EXACT_BOOST changed nothing there (they guard
-nonsense and codes).  The cosine constants are calibrated for all-MiniLM-L6-v2; e5 models
-score everything higher.
+nonsense and codes).  The cosine constants are calibrated per model (`Calibration`):
+multilingual-e5-small scores everything higher than all-MiniLM-L6-v2.
 
 The result replaces the match term of `ranking.relevance`; context, entity, opinion, time,
 confidence, importance, kind and lifecycle weighting then apply exactly as in lexical mode.
@@ -22,12 +22,20 @@ confidence, importance, kind and lifecycle weighting then apply exactly as in le
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 LEXICAL, SEMANTIC, HYBRID = "lexical", "semantic", "hybrid"
 MODES = (LEXICAL, SEMANTIC, HYBRID)
 W_LEXICAL = 0.6
 W_SEMANTIC = 0.4
 SEM_FLOOR = 0.2  # cosine at which a fact counts as unrelated (MiniLM: unrelated ~0..0.25)
 SEM_MIN = 0.3  # a fact found only by its vector must be at least this similar
+# MiniLM rates "meets Anna on Monday" and "... on Tuesday" 0.99, "likes"/"dislikes dark roast
+# coffee" 0.87 and true paraphrases 0.87-0.92: reflect's duplicates also keep their names,
+# numbers and negations (reflect._specifics)
+PARAPHRASE = 0.85
+# e5 on the LoCoMo dev split, hybrid R@10: 72.3 at 0.7/0.78, 73.3 at 0.75/0.8, 69.8 at 0.8/0.85
+E5_FLOOR, E5_MIN = 0.75, 0.8
 EXACT_BOOST = 1.0
 RARE_DF = 3  # a query word in at most this many facts is rare
 
@@ -36,10 +44,30 @@ def lexical_part(bm25: float | None, best: float) -> float:
     return (-bm25 / best) if bm25 is not None and best > 0 else 0.0
 
 
-def semantic_part(cos: float | None, best: float) -> float:
-    if cos is None or best <= SEM_FLOOR:
+@dataclass(frozen=True)
+class Calibration:
+    """Where a model's cosines fall: each model spreads them differently."""
+
+    floor: float  # unrelated text scores about this
+    minimum: float  # a fact found by its vector alone must score at least this
+    paraphrase: float  # reflect treats two facts at least this close as the same fact
+
+
+# multilingual-e5-small scores everything high: unrelated sentences 0.79-0.84, contradicting
+# ones ("likes"/"dislikes") 0.92-0.95, paraphrases 0.95-0.98
+CALIBRATIONS = {"multilingual-e5-small-q4": Calibration(floor=E5_FLOOR, minimum=E5_MIN,
+                                                        paraphrase=0.95)}
+
+
+def calibration(model: str) -> Calibration:
+    """The model's calibration; all-MiniLM-L6-v2's for any other (the fake in tests too)."""
+    return CALIBRATIONS.get(model) or Calibration(SEM_FLOOR, SEM_MIN, PARAPHRASE)
+
+
+def semantic_part(cos: float | None, best: float, floor: float = SEM_FLOOR) -> float:
+    if cos is None or best <= floor:
         return 0.0
-    return max(0.0, (cos - SEM_FLOOR) / (best - SEM_FLOOR))
+    return max(0.0, (cos - floor) / (best - floor))
 
 
 def fuse(mode: str, lexical: float, semantic: float, *, rare_exact: bool = False) -> float:

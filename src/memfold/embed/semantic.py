@@ -86,10 +86,14 @@ class Semantic:
                 return out[:limit]
             pool *= 8  # the filters kept too few: look further down the list
 
-    def cosines(self, rowid: int, rowids: Sequence[int]) -> dict[int, float]:
-        """Cosine between one fact's vector and each of these facts' (those with vectors)."""
+    def paraphrases(self, rowid: int, rowids: Sequence[int]) -> set[int]:
+        """Those of `rowids` whose vector is as close to this fact's as a paraphrase's
+        (the model's `fusion.Calibration.paraphrase`)."""
         vector = self.store.vector(rowid)
-        return {} if vector is None else self.store.similarity(vector, rowids)
+        if vector is None:
+            return set()
+        at = fusion.calibration(self.embedder.identity.model).paraphrase
+        return {r for r, cos in self.store.similarity(vector, rowids).items() if cos >= at}
 
     def rare_hits(self, backend: IndexBackend, plan: QueryPlan) -> set[int]:
         """Rowids of facts holding an exact-looking query word that few facts hold."""
@@ -116,8 +120,9 @@ class Semantic:
         except Exception as exc:  # noqa: BLE001 - a broken model must not break recall
             self.notes.append(f"recall is lexical: the query could not be embedded ({exc})")
             return None
+        calibrated = fusion.calibration(self.embedder.identity.model)
         for c, cos in self.nearest(backend, plan.text, filters, limit):
-            if cos >= fusion.SEM_MIN:
+            if cos >= calibrated.minimum:
                 found.setdefault((c.fact.path, c.fact.line), c)
         if not found:
             return {}
@@ -127,7 +132,8 @@ class Semantic:
         best_bm25 = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
         rare = self.rare_hits(backend, plan) if mode == fusion.HYBRID else set()
         return {c.rowid: fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25),
-                                     fusion.semantic_part(cosine.get(c.rowid), best_cos),
+                                     fusion.semantic_part(cosine.get(c.rowid), best_cos,
+                                                          calibrated.floor),
                                      rare_exact=c.rowid in rare)
                 for c in found.values()}
 
