@@ -78,3 +78,12 @@ def test_reflect_consolidates_a_paraphrase_with_the_packaged_model(
         [(_, group)] = plan.merges
         contents = sorted(memory.get(i, use=False).fact.content for i in group)
     assert contents == ["Enjoys dark roasted coffee.", "Likes dark roast coffee."]
+
+
+def test_a_second_query_moves_to_the_optimised_session() -> None:
+    embedder = models.MiniLMEmbedder()
+    first = embedder.embed_query("A dog is playing in the park.")
+    assert embedder._bulk is None  # a one-shot recall makes only the quick session
+    second = embedder.embed_query("A dog is playing in the park.")
+    assert embedder._bulk is not None
+    assert float(first @ second) > 0.999  # the two sessions agree
