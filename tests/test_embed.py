@@ -78,7 +78,7 @@ def test_fake_embedder_honours_the_contract() -> None:
 
 
 def test_fact_text_is_the_content() -> None:
-    assert fact_text("Lives in Vienna.", ["Peter", "Anna-Lee"]) == "Lives in Vienna."
+    assert fact_text("Lives in Vienna.") == "Lives in Vienna."
 
 
 # -- the store ----------------------------------------------------------------------------

@@ -51,7 +51,7 @@ ANN_EXPANSION_SEARCH = 256
 Progress = Callable[[int, int], None]  # (embedded so far, to embed)
 
 
-def fact_text(content: str, entities: Sequence[str]) -> str:
+def fact_text(content: str) -> str:
     """What is embedded for a fact: its content alone.  Entity names stay out of the vector
     (recall's entity boost already weighs them): on LoCoMo, vectors of "Name: text" pulled
     every turn of the named speaker up, and content alone scored 4 points higher."""
@@ -205,12 +205,12 @@ class VectorStore:
             if self.current(db, identity):  # another process did it while we waited
                 return 0
             sig = signature(db)
-            facts = db.execute("SELECT rowid, content, entities FROM facts ORDER BY rowid")
+            facts = db.execute("SELECT rowid, content FROM facts ORDER BY rowid")
             rowids: list[int] = []
             texts: list[str] = []
-            for rowid, content, entities in facts:
+            for rowid, content in facts:
                 rowids.append(int(rowid))
-                texts.append(fact_text(str(content), json.loads(str(entities))))
+                texts.append(fact_text(str(content)))
             snap = self.snapshot()
             fresh = snap is None or snap.identity != identity
             gen = (snap.generation + 1 if fresh else snap.generation) if snap else 1
