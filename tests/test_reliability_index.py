@@ -336,3 +336,45 @@ def test_x1_damage_met_by_a_query_is_rebuilt_then(
     assert dump == ref_dump
     assert len(notices) == 1 and "damaged" in notices[0], notices
     assert (root / ".memory" / "index.sqlite.damaged").exists()
+
+
+def test_x1_about_rebuilds_a_damaged_index_too(
+        reference: tuple[Path, list[object], list[str]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    src, ref_dump, _ = reference
+    root = copy_workspace(src, tmp_path / "ws")
+    monkeypatch.setattr(sqlite_module, "CHECK_ON_OPEN_BYTES", 0)
+    zero_page(root)  # met by the query, not by the probes on open
+    with Memory.open(root, now="2025-11-01") as memory:
+        assert memory.about("P1").hits
+        notices = list(memory.notices)
+        dump = memory.index_backend.dump()
+    assert dump == ref_dump
+    assert len(notices) == 1 and "damaged" in notices[0], notices
+
+
+def test_x1_get_rebuilds_when_its_lookup_meets_damage(
+        reference: tuple[Path, list[object], list[str]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A damaged page read by a lookup by id (injected: which pages a lookup reads depends
+    on the id) rebuilds the index once and answers."""
+    src, ref_dump, ref_hits = reference
+    root = copy_workspace(src, tmp_path / "ws")
+    real = sqlite_module.SqliteIndex.by_id
+    failed: list[str] = []
+
+    def damaged_once(self: sqlite_module.SqliteIndex, fact_id: str) -> object:
+        if not failed:
+            failed.append(fact_id)
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return real(self, fact_id)
+
+    monkeypatch.setattr(sqlite_module.SqliteIndex, "by_id", damaged_once)
+    with Memory.open(root, now="2025-11-01") as memory:
+        assert memory.get(ref_hits[0], use=False).fact.id == ref_hits[0]
+        notices = list(memory.notices)
+        dump = memory.index_backend.dump()
+    assert failed == [ref_hits[0]]
+    assert dump == ref_dump
+    assert len(notices) == 1 and "damaged" in notices[0], notices
+    assert (root / ".memory" / "index.sqlite.damaged").exists()

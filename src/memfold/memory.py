@@ -21,12 +21,12 @@ import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from . import config
 from .errors import BadInput, IndexError_, MemfoldError, SourceChanged, UnknownId
@@ -77,6 +77,7 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from .embed.semantic import Semantic
 
 MAX_BULLET_CHARS = 20_000
+_T = TypeVar("_T")
 EMBED_DURING_RECALL = 2000  # a larger backlog is embedded by `memfold index`, not a recall
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # C0 and C1 controls (tab aside) and the Unicode line and paragraph separators
@@ -357,17 +358,13 @@ class Memory:
                                 today=today)
         plan = plan_query(query, today=today)
 
-        def answer(report: SyncReport) -> tuple[SyncReport, Ranked]:
+        def answer() -> tuple[SyncReport, Ranked]:
+            report = self.refresh()
             chosen, semantic = self._semantic_mode(mode)
             chosen_options = replace(options, mode=chosen, semantic=semantic)
             return report, run_recall(self.index_backend, plan, chosen_options)
 
-        try:
-            report, ranked = answer(self.refresh())
-        except (IndexError_, sqlite3.DatabaseError) as exc:
-            if not damaged(exc):  # a damaged page the open-time check did not read
-                raise
-            report, ranked = answer(self._rebuild_damaged(exc))
+        report, ranked = self._repairing(answer)
         return RecallResult(
             query=query, as_of=moment.isoformat(timespec="seconds"), hits=tuple(ranked.hits),
             sync=report, total_warnings=self.index_backend.warning_count(),
@@ -379,9 +376,13 @@ class Memory:
         superseded and expired facts only with `include_all`."""
         if not name.strip().lstrip("@"):
             raise BadInput("give an entity name, e.g. `memfold about Peter`")
-        self.refresh()
-        return about_entity(self.index_backend, name.strip(), k=k, include_all=include_all,
-                            today=self.now(now).date())
+
+        def answer() -> AboutResult:
+            self.refresh()
+            return about_entity(self.index_backend, name.strip(), k=k,
+                                include_all=include_all, today=self.now(now).date())
+
+        return self._repairing(answer)
 
     def get(self, fact_id: str, *, strict: bool = False, use: bool = True,
             now: datetime | str | None = None) -> Hit:
@@ -392,6 +393,10 @@ class Memory:
         (it resets its decay) unless `use=False`.
         """
         fact_id = fact_id.strip().lstrip("^")
+        return self._repairing(lambda: self._get(fact_id, strict=strict, use=use, now=now))
+
+    def _get(self, fact_id: str, *, strict: bool, use: bool,
+             now: datetime | str | None) -> Hit:
         backend = self.index_backend
         found = backend.by_id(fact_id)
         if not found:
@@ -462,10 +467,18 @@ class Memory:
         return build_trace(self.index_backend, self.ledger.fact(fact_id),
                            self.now(now).date())
 
-    def _rebuild_damaged(self, exc: Exception) -> SyncReport:
-        """Move the damaged index aside and rebuild it from the Markdown and the journal."""
-        self.index_backend.repair(str(exc.__cause__ or exc))
-        return self._sync(full=True)
+    def _repairing(self, read: Callable[[], _T]) -> _T:
+        """Run a read; when it meets a damaged page of the index (one the check on open did
+        not read), move the index aside, rebuild it from the Markdown and the journal, and
+        run the read again."""
+        try:
+            return read()
+        except (IndexError_, sqlite3.DatabaseError) as exc:
+            if not damaged(exc):
+                raise
+            self.index_backend.repair(str(exc.__cause__ or exc))
+            self._sync(full=True)
+            return read()
 
     def refresh(self) -> SyncReport:
         """Sync what changed on disk since the last sync.
