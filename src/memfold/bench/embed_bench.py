@@ -52,7 +52,17 @@ import click
 from ..index.sync import RACY_NS
 from ..memory import Memory
 from . import corpus
-from .index_bench import duration, environment, index_facts, parse_sizes, save_result, stats
+from .index_bench import (
+    corpus_options,
+    duration,
+    environment,
+    index_facts,
+    output_options,
+    parse_sizes,
+    save_result,
+    size_columns,
+    stats,
+)
 from .recall_bench import AS_OF, build_queries, corpus_bullets, summary
 from .scale import console_script, megabytes, run_process
 
@@ -354,8 +364,7 @@ def load_average() -> list[float] | None:
 
 
 def table(sizes: list[Json]) -> list[str]:
-    def row(label: str, cell: Callable[[Json], str]) -> str:
-        return f"{label:<30}" + "".join(f"{cell(s):>16}" for s in sizes)
+    row = size_columns(sizes, 30, 16)
 
     def ms(value: float) -> str:
         return f"{value:.1f} ms"
@@ -386,14 +395,10 @@ def table(sizes: list[Json]) -> list[str]:
 
 
 @click.command("embed")
-@click.option("--files", "files_text", default="365,10000", show_default=True, metavar="N,N",
-              help="Corpus sizes to measure: daily files, comma-separated.")
-@click.option("--seed", default=0, show_default=True, help="Seed of the generated corpus.")
+@corpus_options()
 @click.option("--cli-runs", default=CLI_RUNS, show_default=True, type=click.IntRange(min=0),
               help="Whole-process `memfold recall --mode hybrid` runs per size (0: none).")
-@click.option("--out", default="benchmarks/results/embed.json", show_default=True,
-              type=click.Path(dir_okay=False, path_type=Path), help="Where to write the JSON.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of the table.")
+@output_options("benchmarks/results/embed.json")
 def embed_command(files_text: str, seed: int, cli_runs: int, out: Path, as_json: bool) -> None:
     """Time what semantic recall costs: model load, embedding every fact, incremental
     embedding, hybrid recall in-process and as a whole process.

@@ -174,6 +174,31 @@ def size_result(run: Run, facts: Json, index_bytes: dict[str, int], changed: lis
     }
 
 
+Decorator = Callable[[Callable[..., None]], Callable[..., None]]
+
+
+def output_options(default_out: str) -> Decorator:
+    """`--out FILE` and `--json`, the options every bench command shares."""
+    def apply(command: Callable[..., None]) -> Callable[..., None]:
+        command = click.option("--json", "as_json", is_flag=True,
+                               help="Print the JSON instead of the table.")(command)
+        return click.option("--out", default=default_out, show_default=True,
+                            type=click.Path(dir_okay=False, path_type=Path),
+                            help="Where to write the JSON.")(command)
+    return apply
+
+
+def corpus_options(files: str = "365,10000",
+                   seed_help: str = "Seed of the generated corpus.") -> Decorator:
+    """`--files N,N` and `--seed`, for the commands that measure generated corpora."""
+    def apply(command: Callable[..., None]) -> Callable[..., None]:
+        command = click.option("--seed", default=0, show_default=True, help=seed_help)(command)
+        return click.option("--files", "files_text", default=files, show_default=True,
+                            metavar="N,N",
+                            help="Corpus sizes to measure: daily files, comma-separated.")(command)
+    return apply
+
+
 def save_result(result: Json, out: Path, *, as_json: bool) -> bool:
     """Write a benchmark's JSON to `out`; with `as_json` also print it and return True (the
     caller then prints no table)."""
@@ -204,10 +229,19 @@ def duration(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
+Row = Callable[[str, Callable[[Json], str]], str]
+
+
+def size_columns(sizes: list[Json], label: int, cell: int) -> Row:
+    """A table row maker: a label, then one right-aligned cell per corpus size."""
+    def row(name: str, value: Callable[[Json], str]) -> str:
+        return f"{name:<{label}}" + "".join(f"{value(s):>{cell}}" for s in sizes)
+    return row
+
+
 def table(sizes: list[Json]) -> list[str]:
     """A compact table: one column per corpus size, medians."""
-    def row(label: str, cell: Callable[[Json], str]) -> str:
-        return f"{label:<24}" + "".join(f"{cell(s):>16}" for s in sizes)
+    row = size_columns(sizes, 24, 16)
 
     def med(section: str, who: str) -> Callable[[Json], str]:
         return lambda s: duration(s[section][who]["median"])
@@ -270,14 +304,10 @@ def run_benchmark(sizes: list[int], seed: int, repeat: int, log: Log) -> Json:
 
 
 @click.command("index")
-@click.option("--files", "files_text", default="365,10000", show_default=True, metavar="N,N",
-              help="Corpus sizes to measure: daily files, comma-separated.")
-@click.option("--seed", default=0, show_default=True, help="Seed of the generated corpus.")
+@corpus_options()
 @click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1),
               help="Samples per measurement; the median is reported.")
-@click.option("--out", default="benchmarks/results/index.json", show_default=True,
-              type=click.Path(dir_okay=False, path_type=Path), help="Where to write the JSON.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of the table.")
+@output_options("benchmarks/results/index.json")
 def index_command(files_text: str, seed: int, repeat: int, out: Path, as_json: bool) -> None:
     """Time full rebuild, no-op sync and incremental sync of the index against a floor.
 

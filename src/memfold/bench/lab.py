@@ -63,7 +63,7 @@ from typing import Any, Protocol
 import click
 
 from .. import __version__
-from .index_bench import duration, save_result
+from .index_bench import duration, output_options, save_result
 from .lab_memfold import (
     Held,
     MemfoldColumn,
@@ -562,9 +562,7 @@ def check_lines(checks: Json) -> list[str]:
               help="Records in each store.")
 @click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1),
               help="Timed batches per store; the median is reported.")
-@click.option("--out", default="benchmarks/results/memory-results.json", show_default=True,
-              type=click.Path(dir_okay=False, path_type=Path), help="Where to write the JSON.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of the table.")
+@output_options("benchmarks/results/memory-results.json")
 def lab_command(rows: int, repeat: int, out: Path, as_json: bool) -> None:
     """Keep the same records in a JSON file, in SQLite and in memfold; compare and check them.
 

@@ -53,7 +53,7 @@ from typing import Any
 import click
 
 from ..memory import Memory
-from .index_bench import environment, save_result
+from .index_bench import environment, output_options, save_result
 
 Json = dict[str, Any]
 K = 10
@@ -406,9 +406,7 @@ def anchor_lines() -> list[str]:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--k", "k", default=K, show_default=True, type=click.IntRange(min=1),
               help="Results asked of each system per question.")
-@click.option("--out", default="benchmarks/results/locomo.json", show_default=True,
-              type=click.Path(dir_okay=False, path_type=Path), help="Where to write the JSON.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of the table.")
+@output_options("benchmarks/results/locomo.json")
 @click.option("--mode", "mode", default="lexical", show_default=True,
               type=click.Choice([*MODES, "all"]),
               help="memfold's recall mode; `all` runs lexical, semantic and hybrid side by side "

@@ -49,7 +49,15 @@ from ..memory import Memory
 from ..query import STOP_WORDS
 from ..timeparse import MONTHS
 from . import corpus, floor
-from .index_bench import environment, index_facts, parse_sizes, save_result
+from .index_bench import (
+    corpus_options,
+    environment,
+    index_facts,
+    output_options,
+    parse_sizes,
+    save_result,
+    size_columns,
+)
 
 K = 10
 CLI_QUERIES = 15
@@ -452,8 +460,7 @@ def ms(value: float) -> str:
 
 def table(sizes: list[Json]) -> list[str]:
     """A compact table: one column per corpus size, p50 (p95) in milliseconds."""
-    def row(label: str, cell: Callable[[Json], str]) -> str:
-        return f"{label:<26}" + "".join(f"{cell(s):>20}" for s in sizes)
+    row = size_columns(sizes, 26, 20)
 
     def pct(section: str, who: str) -> Callable[[Json], str]:
         return lambda s: (f"{ms(s[section][who]['p50_ms'])} "
@@ -501,16 +508,12 @@ def aim_lines(sizes: list[Json]) -> list[str]:
 
 
 @click.command("recall")
-@click.option("--files", "files_text", default="10000", show_default=True, metavar="N,N",
-              help="Corpus sizes to measure: daily files, comma-separated.")
-@click.option("--seed", default=0, show_default=True, help="Seed of the corpus and queries.")
+@corpus_options("10000", "Seed of the corpus and queries.")
 @click.option("--queries", "count", default=50, show_default=True,
               type=click.IntRange(min=1), help="How many queries to draw from the corpus.")
 @click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1),
               help="Times every query is run; p50 and p95 are over all samples.")
-@click.option("--out", default="benchmarks/results/recall.json", show_default=True,
-              type=click.Path(dir_okay=False, path_type=Path), help="Where to write the JSON.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of the table.")
+@output_options("benchmarks/results/recall.json")
 def recall_command(files_text: str, seed: int, count: int, repeat: int, out: Path,
                    as_json: bool) -> None:
     """Time recall in a long-lived process and as a whole CLI process, against a floor.

@@ -54,10 +54,12 @@ from .index_bench import (
     TOUCHED,
     Run,
     alternate,
+    corpus_options,
     duration,
     environment,
     file_size,
     index_facts,
+    output_options,
     paired,
     parse_sizes,
     save_result,
@@ -362,14 +364,10 @@ def table(sizes: list[Json]) -> list[str]:
 
 
 @click.command("scale")
-@click.option("--files", "files_text", default="365,10000", show_default=True, metavar="N,N",
-              help="Corpus sizes to measure: daily files, comma-separated.")
-@click.option("--seed", default=0, show_default=True, help="Seed of the generated corpus.")
+@corpus_options()
 @click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1),
               help="Samples per measurement (recall: rounds over the query set).")
-@click.option("--out", default="benchmarks/results/scale.json", show_default=True,
-              type=click.Path(dir_okay=False, path_type=Path), help="Where to write the JSON.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of the table.")
+@output_options("benchmarks/results/scale.json")
 def scale_command(files_text: str, seed: int, repeat: int, out: Path, as_json: bool) -> None:
     """Rebuild, sync, retain, recall, memory and size at scale, each beside its floor.
 
