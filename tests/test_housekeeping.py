@@ -56,7 +56,7 @@ def test_a_symlinked_temporary_is_not_followed(workspace: Path, tmp_path: Path) 
     link = workspace / "memory" / f".x.md.{dead_pid()}.0badc0de.tmp"
     link.symlink_to(target)
     later = time.time() + 10 * STRAY_AGE_S
-    assert remove_stray_temporaries([workspace / "memory"], now=later) == []
+    assert remove_stray_temporaries([link], now=later) == []
     assert link.is_symlink() and target.exists()
 
 

@@ -582,20 +582,21 @@ class Memory:
         writer left behind are removed."""
         from . import embed as _embed
 
-        root = self.workspace.root
-        stray = remove_stray_temporaries([root], recursive=False) + remove_stray_temporaries(
-            [root / "memory", root / "bank", self.workspace.cache_dir])
-        if stray:
-            self._notes.append(f"removed {len(stray)} temporary files an interrupted write "
-                               "left behind")
-
         if self._semantic is None and _embed.default_mode(
                 memory_dir=self.workspace.index_path.parent) != _embed.LEXICAL:
             try:  # open the model first, so the sync embeds everything new, however much
                 self._semantic = _embed.open_semantic(self.workspace.index_path.parent)
             except _embed.EmbedUnavailable as exc:
                 self._notes.append(f"vectors not updated: {exc}")
-        return self._sync(full=full, progress=progress, embed_all=True)
+        report = self._sync(full=full, progress=progress, embed_all=True)
+        root = self.workspace.root  # memory/ and bank/ were just scanned; the rest is small
+        stray = remove_stray_temporaries([*(root / rel for rel in report.temporaries),
+                                          *root.glob(".*.tmp"),
+                                          *self.workspace.cache_dir.rglob(".*.tmp")])
+        if stray:
+            self._notes.append(f"removed {len(stray)} temporary files an interrupted write "
+                               "left behind")
+        return report
 
     def status(self) -> StatusReport:
         """Counts, and which files changed since the last sync (by stat; nothing is synced)."""

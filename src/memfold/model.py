@@ -114,6 +114,7 @@ class SyncReport:
     warnings: tuple[ParseWarning, ...] = ()
     new_ids: tuple[str, ...] = ()  # typed facts indexed for the first time
     skipped: tuple[str, ...] = ()  # symlinks where memfold reads files: never followed
+    temporaries: tuple[str, ...] = ()  # hidden *.tmp files the scan passed (not indexed)
 
     @property
     def touched(self) -> int:

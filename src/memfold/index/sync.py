@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..model import FileStamp, Freshness, ParseWarning, SyncReport
 from ..workspace.format import parse_document
-from ..workspace.layout import Stat, Workspace
+from ..workspace.layout import Scan, Stat, Workspace
 from .base import DocChange, IndexBackend
 
 RACY_NS = 2_000_000_000
@@ -36,7 +36,7 @@ def _unchanged(old: FileStamp | None, st: Stat) -> bool:
 
 def freshness(workspace: Workspace, index: IndexBackend) -> Freshness:
     """Which files differ from what the index last saw, by stat alone."""
-    on_disk, _ = workspace.scan()
+    on_disk = workspace.scan().found
     known = index.stamps()
     new = sorted(p for p in on_disk if p not in known)
     modified = sorted(
@@ -100,7 +100,8 @@ def sync(
     started = time.perf_counter()
     checked_ns = time.time_ns()
     scope = set(only) if only is not None else None
-    on_disk, skipped = workspace.scan() if scope is None else (workspace.stat_some(scope), [])
+    scan = workspace.scan() if scope is None else Scan(workspace.stat_some(scope), [], [])
+    on_disk = scan.found
     known = {} if full else index.stamps(None if scope is None else sorted(scope))
     ready = {doc.path: (doc, stamp) for doc, stamp in parsed}
     restamped: list[tuple[str, FileStamp]] = []
@@ -140,6 +141,7 @@ def sync(
         seconds=time.perf_counter() - started,
         warnings=tuple(warnings),
         new_ids=tuple(new_ids),
-        skipped=tuple(skipped),
+        skipped=tuple(scan.skipped),
+        temporaries=tuple(scan.temporaries),
     )
 

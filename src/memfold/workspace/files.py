@@ -103,26 +103,24 @@ STRAY_TEMP = re.compile(r"\..+\.(\d+)\.[0-9a-f]{8}\.tmp")  # replace_atomically'
 STRAY_AGE_S = 600  # a temporary file younger than this may still be renamed into place
 
 
-def remove_stray_temporaries(folders: Iterable[Path], *, recursive: bool = True,
-                             now: float | None = None) -> list[Path]:
-    """Remove the temporary files of `replace_atomically` that a killed writer left: named
-    like ours, regular files, older than STRAY_AGE_S, their writer's pid no longer running.
-    Returns the files removed."""
+def remove_stray_temporaries(paths: Iterable[Path], *, now: float | None = None) -> list[Path]:
+    """Of these hidden `*.tmp` files, remove the ones `replace_atomically` made for a writer
+    that was killed: named like ours, regular files, older than STRAY_AGE_S, their writer's
+    pid no longer running.  Returns the files removed."""
     now = time.time() if now is None else now
     removed: list[Path] = []
-    for folder in folders:
-        for path in (folder.rglob(".*.tmp") if recursive else folder.glob(".*.tmp")):
-            match = STRAY_TEMP.fullmatch(path.name)
-            try:
-                st = path.lstat()
-            except OSError:
-                continue
-            if (match is None or not stat.S_ISREG(st.st_mode) or now - st.st_mtime < STRAY_AGE_S
-                    or _running(int(match.group(1)))):
-                continue
-            with contextlib.suppress(OSError):
-                path.unlink()
-                removed.append(path)
+    for path in paths:
+        match = STRAY_TEMP.fullmatch(path.name)
+        try:
+            st = path.lstat()
+        except OSError:
+            continue
+        if (match is None or not stat.S_ISREG(st.st_mode) or now - st.st_mtime < STRAY_AGE_S
+                or _running(int(match.group(1)))):
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed.append(path)
     return removed
 
 

@@ -63,6 +63,12 @@ def is_ignored_name(name: str) -> bool:
     return not name.endswith(".md") or name[0] in ".#"
 
 
+class Scan(NamedTuple):
+    found: dict[str, Stat]  # workspace-relative path -> stamp, for every file memfold reads
+    skipped: list[str]  # symlinks, never followed
+    temporaries: list[str]  # hidden *.tmp files below memory/ and bank/
+
+
 class Workspace:
     """A memfold workspace directory and the paths inside it."""
 
@@ -125,10 +131,12 @@ class Workspace:
                 created.append(rel)
         return created
 
-    def scan(self) -> tuple[dict[str, Stat], list[str]]:
-        """Every Markdown file memfold reads, with its stamp; and the symlinks it skipped."""
+    def scan(self) -> Scan:
+        """Every Markdown file memfold reads, with its stamp; the symlinks it skipped; and
+        the hidden `*.tmp` files it passed (an interrupted atomic write may leave one)."""
         found: dict[str, Stat] = {}
         skipped: list[str] = []
+        temporaries: list[str] = []
         core = self.root / "memory.md"
         try:
             st = core.lstat()
@@ -142,8 +150,8 @@ class Workspace:
             if (self.root / top).is_symlink():
                 skipped.append(top)
                 continue
-            self._walk(self.root / top, top, found, skipped)
-        return found, skipped
+            self._walk(self.root / top, top, found, skipped, temporaries)
+        return Scan(found, skipped, temporaries)
 
     @staticmethod
     def is_tracked(rel: str) -> bool:
@@ -166,7 +174,8 @@ class Workspace:
                 found[rel] = Stat(st.st_size, st.st_mtime_ns)
         return found
 
-    def _walk(self, directory: Path, rel: str, found: dict[str, Stat], skipped: list[str]) -> None:
+    def _walk(self, directory: Path, rel: str, found: dict[str, Stat], skipped: list[str],
+              temporaries: list[str]) -> None:
         try:
             entries = list(os.scandir(directory))
         except (FileNotFoundError, NotADirectoryError, PermissionError):
@@ -174,13 +183,15 @@ class Workspace:
         for entry in entries:
             name = entry.name
             if name[0] == ".":
+                if name.endswith(".tmp"):
+                    temporaries.append(f"{rel}/{name}")
                 continue
             if entry.is_symlink():
                 if name.endswith(".md") or entry.is_dir():
                     skipped.append(f"{rel}/{name}")
                 continue
             if entry.is_dir(follow_symlinks=False):
-                self._walk(Path(entry.path), f"{rel}/{name}", found, skipped)
+                self._walk(Path(entry.path), f"{rel}/{name}", found, skipped, temporaries)
             elif not is_ignored_name(name) and entry.is_file(follow_symlinks=False):
                 st = entry.stat(follow_symlinks=False)
                 found[f"{rel}/{name}"] = Stat(st.st_size, st.st_mtime_ns)
