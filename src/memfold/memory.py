@@ -523,10 +523,11 @@ class Memory:
 
         self._semantic = _embed.open_semantic(self.workspace.index_path.parent, embedder)
 
-    def _semantic_mode(self, mode: str | None) -> tuple[str, Semantic | None]:
+    def _semantic_mode(self, mode: str | None, *,
+                       backlog: bool = False) -> tuple[str, Semantic | None]:
         """The recall mode and its vector search, the vectors brought up to date (only new
-        or changed facts are embedded).  A mode asked for that cannot run raises; the
-        default falls back to lexical with a notice."""
+        or changed facts are embedded; a large backlog only with `backlog`).  A mode asked
+        for that cannot run raises; the default falls back to lexical with a notice."""
         from . import embed as _embed
 
         asked = _embed.check_mode(mode)
@@ -542,7 +543,7 @@ class Memory:
                     raise
                 self._notes.append(f"recall is lexical: {exc}")
                 return _embed.LEXICAL, None
-        self._embed_quietly(True, during_recall=True)  # cheap when nothing is new
+        self._embed_quietly(True, during_recall=not backlog)  # cheap when nothing is new
         return chosen, self._semantic
 
     def _embed_quietly(self, show: bool = False, *, during_recall: bool = False) -> None:
@@ -640,9 +641,7 @@ class Memory:
         except TimeSpecError as exc:
             raise BadInput(str(exc)) from None
         self.refresh()
-        _, semantic = self._semantic_mode(None)  # vectors, when the workspace uses them
-        if semantic is not None:
-            self._embed_quietly(True)
+        _, semantic = self._semantic_mode(None, backlog=True)  # when the workspace has vectors
         plan = _reflect.run(self.workspace, self.ledger, since=start or today, today=today,
                             ts=self._ts(now), dry_run=dry_run,
                             is_secret=lambda text: bool(find_secrets(text)),
