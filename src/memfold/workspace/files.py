@@ -43,6 +43,15 @@ class StorageError(MemfoldError, OSError):
         return f"could not write {self.filename}: {self.strerror}"
 
 
+def _created_then_failed(exc: OSError, path: Path, created: bool) -> StorageError:
+    """The error for a write that failed after it may have made `path`: a file this call
+    created is removed again, so a failed call leaves nothing behind."""
+    if created:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    return _storage_error(exc, path)
+
+
 def _storage_error(exc: OSError, path: Path) -> StorageError:
     if isinstance(exc, StorageError):
         return exc
@@ -93,10 +102,7 @@ def append_durably(path: Path, data: bytes) -> None:
         if created:
             fsync_dir(path.parent)
     except OSError as exc:
-        if created:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-        raise _storage_error(exc, path) from exc
+        raise _created_then_failed(exc, path, created) from exc
 
 
 STRAY_TEMP = re.compile(r"\..+\.(\d+)\.[0-9a-f]{8}\.tmp")  # replace_atomically's names
@@ -162,10 +168,7 @@ def replace_atomically(path: Path, data: bytes) -> None:
     try:
         fsync_dir(path.parent)
     except OSError as exc:
-        if created:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-        raise _storage_error(exc, path) from exc
+        raise _created_then_failed(exc, path, created) from exc
 
 
 def create_if_missing(path: Path, data: bytes) -> bool:
