@@ -72,7 +72,7 @@ from .lab_memfold import (
     read_held,
     rebuilt_from_scratch,
 )
-from .lab_race import RACE_KEY, RACE_NOTE, race
+from .lab_race import RACE_KEY, RACE_NOTE, RaceResult, race
 from .lab_stores import (
     SOURCE_NAME,
     STALE_MESSAGE,
@@ -278,28 +278,28 @@ def timed_batches(lab: Lab, repeat: int, log: Log) -> None:
 
 
 def check_race(lab: Lab, store: Store) -> None:
-    result = race(store.name, lab.root)
-    require(result.read == [0, 0], f"the writers read revisions {result.read}, not 0 and 0")
-    require(result.outcomes == ["applied", "stale"],
-            f"the writers printed {result.outcomes}, not one applied and one stale")
-    record = store.get(RACE_KEY)
-    require(record["rev"] == 1 and record["note"] == RACE_NOTE,
-            f"after the race: rev {record['rev']}, note {record['note']!r}")
-    require(not store.cas(RACE_KEY, 0, LATE_NOTE), "a compare-and-set at revision 0 applied")
-    require(store.get(RACE_KEY)["note"] == RACE_NOTE, "the winner's note was overwritten")
+    race_held(race(store.name, lab.root), store.get, store.cas,
+              "a compare-and-set at revision 0 applied")
 
 
 def check_race_memfold(lab: Lab) -> None:
     column = lab.memfold
-    result = race("memfold", column.root)
+    race_held(race("memfold", column.root), column.held, column.note,
+              "Memory.note at revision 0 applied")
+
+
+def race_held(result: RaceResult, get: Callable[[int], Mapping[str, Any]],
+              cas: Callable[[int, int, str], bool],
+              late_applied: str) -> None:
+    """Exactly one of the two racing writers applied its note, and it stays."""
     require(result.read == [0, 0], f"the writers read revisions {result.read}, not 0 and 0")
     require(result.outcomes == ["applied", "stale"],
             f"the writers printed {result.outcomes}, not one applied and one stale")
-    record = column.held(RACE_KEY)
+    record = get(RACE_KEY)
     require(record["rev"] == 1 and record["note"] == RACE_NOTE,
             f"after the race: rev {record['rev']}, note {record['note']!r}")
-    require(not column.note(RACE_KEY, 0, LATE_NOTE), "Memory.note at revision 0 applied")
-    require(column.held(RACE_KEY)["note"] == RACE_NOTE, "the winner's note was overwritten")
+    require(not cas(RACE_KEY, 0, LATE_NOTE), late_applied)
+    require(get(RACE_KEY)["note"] == RACE_NOTE, "the winner's note was overwritten")
 
 
 # -- 4 and 5: a changed source, refused until a rebuild that keeps notes --------------------
