@@ -23,7 +23,8 @@ from typing import Any
 from .errors import BadInput, StaleRevision, UnknownId
 from .index.base import Candidate, Filters, IndexBackend
 from .journal import GENESIS, Event, Journal
-from .lifecycle import REPLACED, STATE_KINDS, Judge, LifeState, RuleJudge, change_phrase
+from .judge import Judge, RuleJudge, change_phrase
+from .lifecycle import REPLACED, STATE_KINDS, LifeState
 from .model import Fact
 from .names import entity_key
 from .query import quote_fts
@@ -209,9 +210,9 @@ class Ledger:
                 found.append((hits[0].fact, f"explicit supersedes=^{target}", "explicit"))
         older = [c.fact for c in self._older_candidates(new)]
         by_id = {f.id: f for f in older}
-        for old_id, reason in self.judge.contradictions(new, older):
-            if old_id in by_id:
-                found.append((by_id[old_id], reason, self.judge.name))
+        for verdict in self.judge.weigh(new, older):
+            if verdict.supersedes and verdict.id in by_id:
+                found.append((by_id[verdict.id], verdict.reason, self.judge.name))
         return found
 
     def _older_candidates(self, new: Fact) -> list[Candidate]:

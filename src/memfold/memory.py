@@ -34,8 +34,8 @@ from .index.base import DocChange, Progress
 from .index.sqlite import SqliteIndex, damaged
 from .index.sync import freshness, sync
 from .journal import Event
+from .judge import Judge
 from .ledger import Ledger, content_sha
-from .lifecycle import Judge
 from .model import (
     KIND_LETTERS,
     KINDS,

@@ -50,6 +50,7 @@ from typing import Any
 
 from .errors import MemfoldError
 from .index.base import Candidate, Filters, IndexBackend
+from .judge import change_phrase
 from .ledger import Ledger, content_sha
 from .lifecycle import (
     ACTIVE,
@@ -57,7 +58,6 @@ from .lifecycle import (
     ARCHIVED,
     EXPIRED,
     LifeState,
-    change_phrase,
     half_life_days,
     status_of,
 )
