@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from .base import Judge, Verdict
-from .rules import AGREES, OPPOSES, REVERSES, RuleJudge, change_phrase, slot_of, stance
+from .rules import AGREES, OPPOSES, REVERSES, RuleJudge, change_phrase, stance
 
 __all__ = ["AGREES", "OPPOSES", "REVERSES", "Judge", "RuleJudge", "Verdict", "change_phrase",
-           "slot_of", "stance"]
+           "stance"]

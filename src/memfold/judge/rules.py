@@ -1,4 +1,33 @@
-"""The default judge: offline, deterministic rules over the text of two facts."""
+"""The default judge: offline, deterministic rules over two facts' readings.
+
+A newer fact supersedes an older *state* fact (world, opinion, observation — never an
+experience, which is history) about the same entity when one of these holds, in order:
+
+1. it says it left the older fact's value: "switched from PostgreSQL to MySQL", "replaced
+   Zendesk with Intercom", "Okta, in place of Auth0", "took over from Chloe" — the value
+   left must stand in the older fact's predicate ("Project Falcon was renamed Osprey"
+   supersedes "the codename is Falcon", not "Project Falcon ships in May");
+2. it says the older fact's state ended: "quit smoking", "no longer vegetarian", "Zendesk
+   is gone", "broke up" — sharing a topic word with the older fact;
+3. both give one single-valued slot different values: the same attribute ("Acme's CEO is
+   X" / "... is Y"), or the same relation of the entity (lives in, works at, reports to, a
+   role, a diet, an age, a relationship status, a name, a platform it runs on); a value
+   that only adds detail to the older one is a refinement, not a change;
+4. it changes something the older fact names to a new value: "updated his laptop to
+   macOS Sonoma", "raised the rate limit to 250 req/min";
+5. it names, as the value of the same thing, a product of the same family as one the older
+   fact names ("MySQL has been Bluebird's primary datastore" / "stores data in PostgreSQL");
+6. both count the same unit of the same topic with different numbers;
+7. a status moved on from an interim state ("pending" -> "approved", "beta" -> "GA");
+8. an opinion reversed: opposite polarity, or an antonym, on a shared topic.
+
+Whatever the rule, a newer fact never supersedes when it is a plan or a hypothetical, a
+change that did not happen ("turned down the offer", "went back to Vim"), a visit or a
+stated range that ends, someone else's news ("his dad switched..."), or an addition
+("also", "too"); nor when it names no entity and the older fact names one.  Such pairs,
+and pairs on one topic that no rule settles, come back as conflicts — left active, for
+the calling agent to confirm with `memfold supersede`.
+"""
 
 from __future__ import annotations
 
@@ -7,115 +36,194 @@ from collections.abc import Sequence
 
 from ..lifecycle import STATE_KINDS
 from ..model import Fact
+from ..names import entity_key
+from . import words as w
 from .base import Verdict
+from .reading import Reading, Stems, read, stems
 
-_END = r"(?=[,;()]|\.\s|\.?$)"  # a value runs to the end of its clause; "Bun.js" stays whole
-_CHANGE = [
-    re.compile(r"\b(?:switched|moved|migrated|changed|upgraded|transitioned|went)\b"
-               r"(?:\s+\w+){0,3}?\s+from\s+(?P<old>.+?)\s+(?:over\s+)?to\s+(?P<new>.+?)" + _END,
-               re.IGNORECASE),
-    re.compile(r"\breplaced\s+(?P<old>.+?)\s+with\s+(?P<new>.+?)" + _END, re.IGNORECASE),
-    re.compile(r"\b(?P<old>[\w.+#-]+(?:\s+[\w.+#-]+)?)\s+(?:was|is|has\s+been|got)\s+replaced"
-               r"\s+by\s+(?P<new>.+?)" + _END, re.IGNORECASE),
-    re.compile(r"\bno\s+longer\s+(?:uses?|using|lives?\s+in|works?\s+(?:at|for)|runs?\s+on"
-               r"|in|at|on|with)\s+(?P<old>.+?)" + _END, re.IGNORECASE),
-    re.compile(r"\bstopped\s+using\s+(?P<old>.+?)" + _END, re.IGNORECASE),
-    re.compile(r"\b(?:dropped|abandoned|ditched|gave\s+up\s+on)\s+(?P<old>.+?)" + _END,
-               re.IGNORECASE),
-]
-_ARTICLES = re.compile(r"^(?:the|a|an|our|my|his|her|their|its)\s+", re.IGNORECASE)
-_SLOT_VERBS = {
-    "lives in": "location", "live in": "location", "is living in": "location",
-    "resides in": "location", "is based in": "location", "based in": "location",
-    "moved to": "location", "relocated to": "location",
-    "works at": "employer", "works for": "employer", "is working at": "employer",
-    "is employed at": "employer", "is employed by": "employer", "joined": "employer",
-    "reports to": "manager", "is married to": "spouse", "studies at": "school",
-}
-_VERB_SLOT = re.compile(
-    r"^(?:(?:currently|now|still|recently)\s+)?(?P<verb>"
-    + "|".join(sorted((re.escape(v) for v in _SLOT_VERBS), key=len, reverse=True))
-    + r")\s+(?P<value>.+)$", re.IGNORECASE)
-_ATTR_SLOT = re.compile(
-    r"^(?:(?:his|her|their|its|our|my|the)\s+)?(?P<attr>[a-z][\w-]*(?:\s+[\w-]+){0,3}?)"
-    r"\s+(?:is|are|=)\s+(?:now\s+)?(?P<value>.+)$", re.IGNORECASE)
-_WORD = re.compile(r"\w+")
-_CLAUSE_END = re.compile(r"[;,(]|\s[-–—]\s|\s(?:because|since|for|which|so|but|and)\s",
-                         re.IGNORECASE)
+_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_END_VERBS = frozenset(w.stem(x) for x in w.END_VERBS)
+_INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
+_FINAL = frozenset(w.stem(x) for x in w.FINAL)
+_RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
+_ROLES = frozenset(w.stem(x) for x in w.ROLES)
+_FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
+_SINGLE = frozenset("location employer role manager relationship name platform prefer age "
+                    "diet attr".split())
+_NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved)\b",
+                  re.IGNORECASE)
+_GUARDS = {"plan": "a plan or a hypothetical", "negated": "a change that did not happen",
+           "temporary": "a visit or a state that ends", "third-party": "about someone else"}
+ENDS_RELATIONSHIP = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
+                               r"(?:things|it|the\s+relationship))\b", re.IGNORECASE)
 
 
-def _words(text: str) -> list[str]:
-    return [w.casefold() for w in _WORD.findall(text)]
+def _text(stemset: Stems) -> str:
+    return " ".join(sorted(stemset))
 
 
-def _mentions_phrase(text: str, phrase: str) -> bool:
-    words = _words(_ARTICLES.sub("", phrase.strip()))
-    return bool(words) and re.search(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b",
-                                     text.casefold()) is not None
+def _topic(a: Stems, b: Stems) -> Stems:
+    return (a & b) - _GENERIC
 
 
-def slot_of(fact: Fact) -> tuple[str, str] | None:
-    """(attribute, value) for single-valued statements: "Lives in Vienna" -> (location,
-    vienna); "The main database is PostgreSQL" -> (main database, postgresql)."""
-    content = re.sub(r"^@[\w.-]+\s+", "", fact.content.strip()).rstrip(" .!")
-    content = re.sub(r"\s*\([^)]*\)$", "", content).rstrip(" .!")
-    if m := _VERB_SLOT.match(content):
-        return _SLOT_VERBS[" ".join(m.group("verb").lower().split())], _value(m.group("value"))
-    if m := _ATTR_SLOT.match(content):
-        return " ".join(_words(m.group("attr"))), _value(m.group("value"))
+def _mentions(predicate: Stems, value: Stems) -> bool:
+    core = value - _FILLER
+    return bool(core) and len(core & predicate) * 2 >= len(core)
+
+
+def _differs(new: Stems, old: Stems) -> bool:
+    """Two values of a slot differ, and the new one is not the old with more detail."""
+    return bool(new) and bool(old) and not old <= new and not new <= old
+
+
+def _left(n: Reading, o: Reading) -> str | None:
+    for c in n.changes:
+        if c.old and _mentions(o.predicate, c.old) and not (c.new and c.new <= c.old):
+            return f"the newer fact says it moved away from {_text(c.old & o.predicate)!r}"
     return None
 
 
-def _value(text: str) -> str:
-    """The value a statement gives, up to the end of its first clause: "PostgreSQL; we
-    tuned it" and "PostgreSQL, since 2023" both give "postgresql"."""
-    return " ".join(_words(_CLAUSE_END.split(text, maxsplit=1)[0]))
-
-
-def change_phrase(content: str) -> str | None:
-    """The old value a fact says was left behind ("switched from X to Y" -> X)."""
-    for pattern in _CHANGE:
-        if m := pattern.search(content):
-            return m.group("old")
+def _ended(n: Reading, o: Reading, new: Fact) -> str | None:
+    for ended in n.ends:
+        if shared := _topic(ended, o.words) - n.value - _END_VERBS:
+            return f"the newer fact says {_text(shared)!r} ended"
+    if ENDS_RELATIONSHIP.search(new.content) and o.words & _RELATIONSHIP:
+        return "the newer fact says the relationship ended"
     return None
+
+
+def _same_slot(n: Reading, o: Reading) -> str | None:
+    if n.additive or not _differs(n.value, o.value):
+        return None
+    if n.relation and n.relation == o.relation and n.relation in _SINGLE:
+        nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
+        if not nested and (n.relation == "attr" or (n.attr and o.attr)):
+            return None
+        label = n.relation if n.relation != "attr" else _text(n.attr)
+        return f"{label}: {_text(o.value)!r} became {_text(n.value)!r}"
+    return None
+
+
+def _swapped(n: Reading, o: Reading) -> str | None:
+    """"Priya owns the rotation" then "the rotation is owned by Marcus"."""
+    if n.verb and n.attr and n.verb in o.predicate and n.attr <= o.predicate \
+            and _differs(n.value, o.subject) and not n.additive:
+        return f"{_text(n.attr)}: {_text(o.subject)!r} became {_text(n.value)!r}"
+    return None
+
+
+def _changed(n: Reading, o: Reading) -> str | None:
+    for c in n.changes:
+        if c.new and c.obj and _topic(c.obj, o.words) and not c.new <= o.words \
+                and not n.additive and (o.value - c.new or o.numbers or o.families):
+            return f"the newer fact changes {_text(_topic(c.obj, o.words))!r} to " \
+                   f"{_text(c.new)!r}"
+    return None
+
+
+def _family(n: Reading, o: Reading, new: Fact) -> str | None:
+    if n.additive:
+        return None
+    taken = n.value.union(*(c.new for c in n.changes))
+    if n.relation == "use" and not _NOW.search(new.content):
+        return None
+    for family, member in n.families:
+        if w.stem(member) not in taken and member not in taken:
+            continue
+        for other_family, other in o.families:
+            if other_family == family and other != member and \
+                    not {other, w.stem(other)} & taken:
+                return f"{family}: {other!r} became {member!r}"
+    return None
+
+
+def _counted(n: Reading, o: Reading) -> str | None:
+    for value, units in n.numbers:
+        for old_value, old_units in o.numbers:
+            same_unit = units & old_units or (not units and old_units <= n.words)
+            topic = _topic(n.words, o.words) - {value, old_value}
+            if same_unit and value != old_value and topic:
+                return f"{_text(units | old_units)}: {old_value} became {value}"
+    return None
+
+
+def _status(n: Reading, o: Reading) -> str | None:
+    was, now = o.words & _INTERIM, n.words & _FINAL
+    same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
+    if was and now and same:
+        return f"status: {_text(was)!r} became {_text(now)!r}"
+    return None
+
+
+def _reversed(n: Reading, o: Reading) -> str | None:
+    if not (o.kind == "opinion" or n.kind == "opinion" or o.polarity or n.polarity) \
+            or n.additive:
+        return None
+    shared = _topic(n.words, o.words)
+    if not shared:
+        return None
+    if n.polarity and o.polarity and n.polarity != o.polarity:
+        return f"the opinion on {_text(shared)!r} reversed"
+    for word in n.words - o.words:
+        if was := w.OPPOSITE.get(word, frozenset()) & o.words:
+            return f"the opinion turned from {_text(was)!r} to {word!r}"
+    return None
+
+
+def replaces(new: Fact, old: Fact) -> str | None:
+    """Why `new` makes `old` no longer true (guards aside), or None."""
+    n, o = read(new), read(old)
+    for c in n.changes:  # "went back to Vim" restates what the older fact says
+        if c.new and not c.old and c.new <= o.predicate:
+            return None
+    return (_left(n, o) or _ended(n, o, new) or _same_slot(n, o) or _swapped(n, o)
+            or _changed(n, o)
+            or _family(n, o, new) or _counted(n, o) or _status(n, o) or _reversed(n, o))
+
+
+def _about_same(new: Fact, old: Fact) -> bool:
+    mine = {entity_key(e) for e in new.entities}
+    theirs = {entity_key(e) for e in old.entities}
+    return bool(mine & theirs) if mine else not theirs
 
 
 class RuleJudge:
-    """The default, offline and deterministic judge.
-
-    A newer fact supersedes an older *state* fact (world, opinion, observation — never an
-    experience, which is history) when they share an entity (or the newer names none) and:
-    - the newer one states a change away from something the older one states
-      ("switched from PostgreSQL to MySQL", "replaced X with Y", "no longer uses X",
-      "stopped using X"); or
-    - both give a single-valued attribute of the same entity different values ("lives in
-      Vienna" then "lives in Berlin"; "the main database is X" then "... is Y").
-    """
+    """The default, offline and deterministic judge (the rules are in the module
+    docstring; docs/format.md explains them for users)."""
 
     name = "rules"
 
     def weigh(self, new: Fact, older: Sequence[Fact]) -> list[Verdict]:
-        found: list[Verdict] = []
-        left = change_phrase(new.content)
-        slot = slot_of(new) if new.kind in STATE_KINDS and new.entities else None
-        keys = {e.casefold() for e in new.entities}
+        verdicts: list[Verdict] = []
         for old in older:
-            if old.id == new.id or old.kind not in STATE_KINDS:
+            if old.id == new.id or old.kind not in STATE_KINDS or not _about_same(new, old):
                 continue
-            shared = bool(keys & {e.casefold() for e in old.entities})
-            if keys and not shared:
-                continue
-            if left and _mentions_phrase(old.content, left):
-                found.append(Verdict(old.id, True,
-                                     f"the newer fact says it moved away from {left.strip()!r}"))
-            elif slot and shared and (other := slot_of(old)) and other[0] == slot[0] \
-                    and other[1] != slot[1]:
-                found.append(Verdict(old.id, True, f"{slot[0]}: {other[1]!r} became {slot[1]!r}"))
-        return found
+            reason = replaces(new, old)
+            guard = read(new).guard
+            if reason and not guard:
+                verdicts.append(Verdict(old.id, True, reason))
+            elif reason and guard:
+                verdicts.append(Verdict(old.id, False, f"{reason}, but the newer fact is "
+                                                       f"{_GUARDS[guard]}"))
+            elif len(_topic(read(new).words, read(old).words)) >= 2:
+                verdicts.append(Verdict(old.id, False, "same topic: "
+                                        + _text(_topic(read(new).words, read(old).words))))
+        return verdicts
+
+
+_FROM_TEXT = re.compile(r"\b(?:from|off|out\s+of|replaced|instead\s+of|in\s+place\s+of"
+                        r"|over)\s+(?P<old>[\w.+#-]+(?:\s+[\w.+#-]+)?)", re.IGNORECASE)
+
+
+def change_phrase(content: str) -> str | None:
+    """The old value a fact says was left behind, as text ("switched from X to Y" -> X),
+    for finding older facts that name it."""
+    if m := _FROM_TEXT.search(content):
+        return m.group("old")
+    return None
 
 
 AGREES, OPPOSES, REVERSES = "agrees", "opposes", "reverses"
-_NEGATION = re.compile(r"\b(?:not|no|never|n't|dislikes?|hates?|avoids?)\b", re.IGNORECASE)
 
 
 def stance(opinion: Fact, evidence: Fact) -> str:
@@ -123,8 +231,16 @@ def stance(opinion: Fact, evidence: Fact) -> str:
     opposes it (the opinion's confidence should fall), or reverses it (a clear change of
     mind: the opinion is superseded).  The caller has already checked the two share an
     entity and a topic."""
-    if change_phrase(evidence.content):
+    o, n = read(opinion), read(evidence)
+    if n.guard:
+        return AGREES if not replaces(evidence, opinion) else OPPOSES
+    if _left(n, o) or _ended(n, o, evidence) or (
+            _reversed(n, o) and w.REVERSAL.search(evidence.content)):
         return REVERSES
-    if bool(_NEGATION.search(opinion.content)) != bool(_NEGATION.search(evidence.content)):
+    if _reversed(n, o) or (n.polarity and o.polarity and n.polarity != o.polarity):
         return OPPOSES
     return AGREES
+
+
+__all__ = ["AGREES", "OPPOSES", "REVERSES", "RuleJudge", "change_phrase", "replaces",
+           "stance", "stems"]

@@ -1,0 +1,361 @@
+"""A fact read for the judge: what it is about, what it states, and how it says it.
+
+Pure functions of a fact's text.  A `Reading` holds, as word stems (judge.words):
+
+- `words`      the content words, without stop words and the fact's own entity names;
+- `predicate`  the content words after the grammatical subject of its first clause;
+- a slot — `attr` (what attribute: "main database", "CEO", "home internet"), `relation`
+               (location, employer, role, diet, age, relationship, name, or the verb that
+               relates subject and value) and `value`;
+- `changes`    each change it states: the verb, the value left (`old`, "from X"), the value
+               taken (`new`, "to Y") and what changed (`obj`, "the main database");
+- `ends`       the words of each clause that says something stopped ("quit smoking",
+               "no longer vegetarian", "Zendesk is gone");
+- `numbers`    quantities with their unit words; `families` the products it names, with
+               the family each belongs to (database: PostgreSQL, MySQL ...);
+- `polarity`   +1 / -1 for a stated liking or disliking;
+- `guard`      why it cannot replace anything: plan (a plan or a hypothetical), negated (a
+               change that did not happen), temporary (a visit, a stated range that ends),
+               third-party (someone else's news) — or None; `additive` ("also", "too").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..model import Fact
+from . import words as w
+
+Stems = frozenset[str]
+_EMPTY: Stems = frozenset()
+
+
+@dataclass(frozen=True)
+class Change:
+    verb: str
+    old: Stems  # the value left behind ("from X"); empty when unstated
+    new: Stems  # the value taken ("to Y"); empty when unstated
+    obj: Stems  # what changed: the words between the verb and from/to
+
+
+@dataclass(frozen=True)
+class Reading:
+    kind: str
+    words: Stems
+    subject: Stems
+    predicate: Stems
+    attr: Stems
+    relation: str | None
+    value: Stems
+    verb: str  # the verb of a passive slot ("is owned by" -> own), else ""
+    changes: tuple[Change, ...]
+    ends: tuple[Stems, ...]
+    numbers: tuple[tuple[str, Stems], ...]
+    families: frozenset[tuple[str, str]]
+    polarity: int
+    guard: str | None
+    additive: bool
+
+
+def _inflections(base: str) -> list[str]:
+    stemmed = base[:-1] if base.endswith("e") else base
+    double = base + base[-1] if re.fullmatch(r".*[^aeiou][aeiou][bdglmnprt]", base) else base
+    return [base, base + "s", base + "es", stemmed + "ed", double + "ed", stemmed + "ing",
+            double + "ing", base[:-1] + "ies" if base.endswith("y") else base,
+            base[:-1] + "ied" if base.endswith("y") else base]
+
+
+def _verb_pattern(bases: frozenset[str], extra: str) -> str:
+    forms = {f for b in bases for f in _inflections(b)} | set(extra.split())
+    return "|".join(sorted(forms, key=len, reverse=True))
+
+
+_CHANGE = _verb_pattern(w.CHANGE_VERBS, "went grew rose became cut set took")
+_END = _verb_pattern(w.END_VERBS, "left quit sold wound")
+_CHANGE_RE = re.compile(rf"\b(?:{_CHANGE})\b", re.IGNORECASE)
+_END_RE = re.compile(rf"\b(?:{_END})\b", re.IGNORECASE)
+_FROM_TO = re.compile(
+    r"\b(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+(?P<old>.+?)\s+(?:(?:over|across|back)"
+    r"\s+)?(?:to|onto|into|for)\s+(?P<new>.+)$", re.IGNORECASE)
+_TO = re.compile(r"\b(?:(?:over|across|back)\s+)?(?:to|onto|into|as)\s+(?P<new>.+)$",
+                 re.IGNORECASE)
+_FROM = re.compile(r"\b(?:from|off|out\s+of|away\s+from)\s+(?P<old>.+)$", re.IGNORECASE)
+_SWAPS = [  # (pattern, which group is the value left, which the value taken)
+    (re.compile(r"\breplac(?:ed|es|ing)\s+(?P<old>.+?)\s+(?:with|by|for)\s+(?P<new>.+)$",
+                re.I), "old", "new"),
+    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+replaced\s+"
+                r"(?:with|by)\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?replaced\s+(?P<old>.+?)(?:\s+as\b.*)?$",
+                re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+from\s+"
+                r"(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"\btook\s+over\s+from\s+(?P<old>.+)$", re.I), "old", ""),
+    (re.compile(r"^(?P<new>.+?)\b(?:in\s+place\s+of|instead\s+of|rather\s+than)\s+"
+                r"(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"\b(?:prefers?|preferring|likes?|chooses?|picks?|favou?rs?)\s+(?P<new>.+?)"
+                r"\s+over\s+(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"\b(?:renamed|rebranded|rename[sd]?|rebrands?)\s+(?P<old>.+?)\s+(?:to|as|into)"
+                r"\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|got|were)\s+(?:renamed|rebranded)"
+                r"\s+(?:to\s+|as\s+)?(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"\bwent\s+back\s+to\s+(?P<new>.+)$", re.I), "", "new"),
+]
+_CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|while|because)\s"
+                           r"|\s+but\s+|\s+so\s+|\s+because\s+|\s+after\s+(?=\w+\s+\w+ed\b))\s*",
+                           re.IGNORECASE)
+_FRONTED = re.compile(r"^(?:after|since|as\s+of|over|during|following|starting|from|in|on"
+                      r"|with|upgraded|thanks|these\s+days|recently|lately|now|today|this)"
+                      r"\b[^,]{0,60},\s*", re.IGNORECASE)
+_COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been|'s|remains?)"
+                     r"\s+(?:now\s+|still\s+|currently\s+|no\s+longer\s+)?(?P<val>.+)$",
+                     re.IGNORECASE)
+_PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
+                      r"|owned|provided|supplied|handled|written|served|managed|maintained"
+                      r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
+                      r"|through|via|out\s+of)\s+(?P<val>.+)$", re.IGNORECASE)
+_RELATION_VERBS = [  # (pattern over the predicate, relation)
+    (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based|settled"
+                r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
+                r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
+     "location"),
+    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating)\s+(?:back\s+)?to\s+"
+                r"(?P<val>.+)$", re.I), "location"),
+    (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
+                r"(?P<val>.+)$", re.I), "employer"),
+    (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
+    (re.compile(r"^(?:works?|working)\s+as\s+(?P<val>.+)$", re.I), "role"),
+    (re.compile(r"^(?:started|starts)\s+as\s+(?P<val>.+)$", re.I), "role"),
+    (re.compile(r"^(?:reports?|reporting)\s+to\s+(?P<val>.+)$", re.I), "manager"),
+    (re.compile(r"^(?:is\s+married|married|is\s+engaged|engaged)\s+to\s+(?P<val>.+)$", re.I),
+     "relationship"),
+    (re.compile(r"^(?:goes|go)\s+by\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:is\s+called|called|is\s+named|named)\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:runs?\s+on|is\s+on|are\s+on|runs?)\s+(?P<val>.+)$", re.I), "platform"),
+    (re.compile(r"^(?:prefers?|preferring)\s+(?P<val>.+)$", re.I), "prefer"),
+    (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?promoted\s+to\s+(?P<val>.+)$", re.I), "role"),
+    (re.compile(r"^(?:uses?|using|relies\s+on|rely\s+on)\s+(?P<val>.+)$", re.I), "use"),
+]
+_NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                 "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11",
+                 "twelve": "12", "a dozen": "12", "twenty": "20", "fifty": "50",
+                 "hundred": "100"}
+_MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d",
+                     re.IGNORECASE)
+_DATE_NUMBER = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    r"|\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\bat\s+\d{1,2}:\d\d\b|\bq[1-4]\b", re.IGNORECASE)
+
+
+def stems(text: str, drop: Stems = _EMPTY) -> Stems:
+    """Content stems of a text: no stop words, none of `drop` (the entity names)."""
+    return frozenset(s for t in w.tokens(text) if t not in w.STOP
+                     for s in (w.stem(t),) if s not in drop and s not in w.STOP)
+
+
+def _clip(text: str) -> str:
+    """A value ends at the end of its clause: "PostgreSQL, since 2023" -> "PostgreSQL"."""
+    return re.split(r"[,;(]|\s[-–—]\s|\s(?:because|since|after|which|who|when|while|and\s+"
+                    r"(?:is|has|was|now|the)|so|but|in\s+(?:the\s+)?(?:19|20)\d\d)\s", text,
+                    maxsplit=1, flags=re.IGNORECASE)[0].strip(" .")
+
+
+def read(fact: Fact) -> Reading:
+    """Read one fact (cached: a fact is read once however many pairs it is weighed in)."""
+    ends = fact.valid is not None and fact.valid.end is not None
+    return _read(fact.kind, fact.content, fact.entities, ends)
+
+
+def _clip_change(text: str) -> str:
+    """A value in a change ends before its trailing details: "Vim for day-to-day coding"
+    -> "Vim", "1 Gbps fibre in February" -> "1 Gbps fibre"."""
+    return re.split(r"\s(?:for|during|as|at|in|on|with|by|last|this|when|until)\s",
+                    _clip(text), maxsplit=1, flags=re.IGNORECASE)[0]
+
+
+@lru_cache(maxsize=4096)
+def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
+    text = re.sub(r"@(?=\w)", "", content).strip().rstrip(".!")
+    text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
+    names = frozenset(s for e in entities for part in re.split(r"[-_.]", e) if part
+                      for s in (w.stem(part.lower()),))
+    clauses = [c for c in _CLAUSE_SPLIT.split(text) if c.strip()]
+    first = _FRONTED.sub("", clauses[0]) if clauses else ""
+    subject_text, predicate_text = _split_subject(first, names)
+    attr, relation, value, verb = _slot(first, names)
+    return Reading(
+        kind=kind,
+        words=stems(text, names),
+        subject=stems(subject_text, names),
+        predicate=stems(" ".join([predicate_text, *clauses[1:]]), names),
+        attr=attr, relation=relation, value=value, verb=verb,
+        changes=tuple(c for clause in clauses for c in _changes(_FRONTED.sub("", clause),
+                                                                  names)),
+        ends=tuple(stems(c, names) for c in clauses
+                   if w.END_PHRASES.search(c) or _END_RE.search(c)),
+        numbers=_numbers(text),
+        families=_families(text),
+        polarity=_polarity(text),
+        guard=_guard(text, names, ends),
+        additive=bool(w.ADDITIVE.search(text)),
+    )
+
+
+_VERBISH = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|does|did|do|now"
+                      r"|still|just|also|no\s+longer|never|always|recently|finally|only)(?=\s)"
+                      r"|\s\w+(?:ed|es|s)(?=\s)", re.IGNORECASE)
+
+
+def _split_subject(clause: str, names: Stems) -> tuple[str, str]:
+    """(subject, rest) of a clause: the subject runs to its first verb-like word."""
+    padded = f" {clause} "
+    for m in _VERBISH.finditer(padded):
+        head = padded[: m.start()].strip()
+        word = m.group().strip().lower()
+        if head and not (word.endswith("s") and word in ("its", "his", "this", "us", "is")
+                         and word != "is") and not re.search(r"'s$", head):
+            return head, padded[m.start():].strip()
+    return "", clause
+
+
+def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
+    """(attribute, relation, value, passive verb) the clause states, or empty parts."""
+    subject, rest = _split_subject(clause, names)
+    rest = re.sub(r"^(?:(?P<aux>is|are|was|has|have)\s+)?(?:now|still|currently|also|recently"
+                  r"|finally|just)\s+", lambda m: f"{m.group('aux') or ''} ".lstrip(), rest,
+                  flags=re.I)
+    for pattern, relation in _RELATION_VERBS:
+        if m := pattern.match(rest):
+            return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""
+    if not (m := _COPULA.match(clause)):
+        return _EMPTY, None, _EMPTY, ""
+    subj, val = m.group("subj"), _clip(m.group("val"))
+    attr = stems(subj, names)
+    verb = ""
+    if p := _PASSIVE.match(val):
+        verb, val = w.stem(p.group("verb").lower()), _clip(p.group("val"))
+    else:
+        val = re.sub(r"^(?:in|on|at|by|from|with|through)\s+", "", val, flags=re.I)
+    value = stems(val, names)
+    owner = re.search(r"(\w[\w-]*)'s\s+(?P<attr>.+)$", val)
+    if attr and owner and w.stem(owner.group(1).lower()) in names:
+        return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
+    if attr and attr & _NAME_ATTRS:
+        return attr, "name", value, verb
+    if attr:
+        return attr, "attr", value, verb
+    return _EMPTY, _class_of(val), value, verb
+
+
+def _class_of(value: str) -> str | None:
+    """What kind of thing "X is VALUE" says, when X is the entity itself."""
+    tokens = w.tokens(value)
+    heads = {w.stem(t) for t in tokens} | set(tokens)
+    if re.match(r"^\d+(?:\s+years?\s+old)?$", value.strip()):
+        return "age"
+    if heads & w.DIETS:
+        return "diet"
+    if re.search(r"\w's\s+(?:" + w.RELATIVES + r")\b", value, re.IGNORECASE):
+        return "kinship"
+    if heads & w.RELATIONSHIP:
+        return "relationship"
+    if tokens and ({tokens[-1], w.stem(tokens[-1])} & w.ROLES or
+                   any(t in w.ROLES for t in tokens[:4])):
+        return "role"
+    return None
+
+
+_NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+(?P<new>.+)$",
+                        re.IGNORECASE)
+
+
+def _changes(clause: str, names: Stems) -> list[Change]:
+    found: list[Change] = []
+    if m := _NEW_VALUE.search(clause):  # "Jonas's new apartment is in Lisbon"
+        value = re.sub(r"^(?:in|on|at|with)\s+", "", m.group("new"), flags=re.I)
+        found.append(Change("new", _EMPTY, stems(_clip(value), names),
+                            stems(m.group("obj"), names)))
+    for pattern, old_group, new_group in _SWAPS:
+        if m := pattern.search(clause):
+            old = stems(_clip_change(m.group(old_group)), names) if old_group else _EMPTY
+            new = stems(_clip_change(m.group(new_group)), names) if new_group else _EMPTY
+            found.append(Change("replace", old, new, _EMPTY))
+            return found
+    for m in _CHANGE_RE.finditer(clause):
+        verb, rest = w.stem(m.group().lower()), clause[m.end():]
+        if f := _FROM_TO.search(rest):
+            obj = rest[: f.start()]
+            found.append(Change(verb, stems(_clip_change(f.group("old")), names),
+                                stems(_clip_change(f.group("new")), names), stems(obj, names)))
+        elif t := _TO.search(rest):
+            found.append(Change(verb, _EMPTY, stems(_clip_change(t.group("new")), names),
+                                stems(rest[: t.start()], names)))
+        elif f := _FROM.search(rest):
+            found.append(Change(verb, stems(_clip_change(f.group("old")), names), _EMPTY,
+                                stems(rest[: f.start()], names)))
+        else:
+            found.append(Change(verb, _EMPTY, _EMPTY, stems(_clip(rest), names)))
+    return found
+
+
+def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
+    clean = _DATE_NUMBER.sub(" ", text)
+    for word, digit in _NUMBER_WORDS.items():
+        clean = re.sub(rf"\b{word}\b", digit, clean, flags=re.IGNORECASE)
+    tokens = w.tokens(clean)
+    out: list[tuple[str, Stems]] = []
+    for i, token in enumerate(tokens):
+        if not w.is_number(token) or (i and _is_name(tokens[i - 1])) or (
+                w.YEAR.match(token) and i and tokens[i - 1] in _BEFORE_YEAR):
+            continue  # "Python 3.12", "React 18" are versions, compared as values
+        after = [t for t in tokens[i + 1: i + 3] if t not in w.STOP][:2]
+        units = frozenset(w.UNIT_CLASS.get(w.stem(t), w.stem(t)) for t in after)
+        if ":" in token:
+            units = frozenset({"clock"})
+        out.append((token, units))
+    return tuple(out)
+
+
+_BEFORE_YEAR = frozenset("in since from until by of before after during early late mid circa "
+                         "around".split())
+
+
+def _is_name(token: str) -> bool:
+    return token in w.FAMILY or token in ("version", "v", "release", "python", "node")
+
+
+def _families(text: str) -> frozenset[tuple[str, str]]:
+    tokens = [t.replace("_", "-") for t in w.tokens(text.replace("/", " "))]
+    found: set[tuple[str, str]] = set()
+    for size in (3, 2, 1):
+        for i in range(len(tokens) - size + 1):
+            name = "-".join(tokens[i: i + size])
+            if name in w.FAMILY:
+                found.add((w.FAMILY[name], name))
+    return frozenset(found)
+
+
+def _polarity(text: str) -> int:
+    found = {w.stem(t) for t in w.tokens(text)}
+    negative = bool(found & {w.stem(x) for x in w.NEGATIVE}) or bool(
+        re.search(r"\b(?:not|n't|never|no\s+longer)\s+(?:\w+\s+)?(?:like|love|enjoy|want"
+                  r"|prefer)", text, re.IGNORECASE))
+    positive = bool(found & {w.stem(x) for x in w.POSITIVE})
+    return -1 if negative else 1 if positive else 0
+
+
+def _guard(text: str, names: Stems, ends: bool) -> str | None:
+    if w.THIRD_PARTY.search(text):
+        return "third-party"
+    if (m := w.REPORTED_OTHER.search(text)) and w.stem(m.group(1).lower()) not in names:
+        return "third-party"
+    if w.NEGATED.search(text):
+        return "negated"
+    if w.PLAN.search(_MONTHS.sub(" ", text)):
+        return "plan"
+    if w.TEMPORARY.search(text) or ends:
+        return "temporary"
+    return None
