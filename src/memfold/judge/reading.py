@@ -50,6 +50,7 @@ class Reading:
     relation: str | None
     value: Stems
     verb: str  # the verb of a passive slot ("is owned by" -> own), else ""
+    head: str  # the head word of the attribute ("car insurance" -> insurance), else ""
     changes: tuple[Change, ...]
     ends: tuple[Stems, ...]
     numbers: tuple[tuple[str, Stems], ...]
@@ -83,8 +84,13 @@ _TO = re.compile(r"\b(?:(?:over|across|back)\s+)?(?:to|onto|into|as)\s+(?P<new>.
                  re.IGNORECASE)
 _FROM = re.compile(r"\b(?:from|off|out\s+of|away\s+from)\s+(?P<old>.+)$", re.IGNORECASE)
 _SWAPS = [  # (pattern, which group is the value left, which the value taken)
-    (re.compile(r"\breplac(?:ed|es|ing)\s+(?P<old>.+?)\s+(?:with|by|for)\s+(?P<new>.+)$",
+    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+(?:swapped|"
+                r"switched|traded|exchanged)(?:\s+out)?\s+(?:for|with)\s+(?P<new>.+)$", re.I),
+     "old", "new"),
+    (re.compile(r"\b(?:replac(?:e|ed|es|ing)|trad(?:e|ed|es|ing)|swap(?:s|ped|ping)?"
+                r"|exchang(?:e|ed|es|ing))\s+(?P<old>.+?)\s+(?:with|by|for)\s+(?P<new>.+)$",
                 re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\s+to\s+replace\s+(?P<old>.+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+replaced\s+"
                 r"(?:with|by)\s+(?P<new>.+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?replaced\s+(?P<old>.+?)(?:\s+as\b.*)?$",
@@ -106,7 +112,8 @@ _CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|w
                            r"|\s+but\s+|\s+so\s+|\s+because\s+|\s+after\s+(?=\w+\s+\w+ed\b))\s*",
                            re.IGNORECASE)
 _FRONTED = re.compile(r"^(?:after|since|as\s+of|over|during|following|starting|from|in|on"
-                      r"|with|upgraded|thanks|these\s+days|recently|lately|now|today|this)"
+                      r"|with|upgraded|thanks|these\s+days|recently|lately|now|today|this|earlier"
+                      r"|later|last|next|back\s+in|at\s+the\s+(?:start|end))"
                       r"\b[^,]{0,60},\s*", re.IGNORECASE)
 _COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been|'s|remains?)"
                      r"\s+(?:now\s+|still\s+|currently\s+|no\s+longer\s+)?(?P<val>.+)$",
@@ -114,14 +121,16 @@ _COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+bee
 _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
                       r"|owned|provided|supplied|handled|written|served|managed|maintained"
                       r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
-                      r"|through|via|out\s+of)\s+(?P<val>.+)$", re.IGNORECASE)
+                      r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
 _RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based|settled"
                 r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
                 r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
      "location"),
-    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating)\s+(?:back\s+)?to\s+"
-                r"(?P<val>.+)$", re.I), "location"),
+    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating)\s+(?:(?:back|up|down"
+                r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
+    (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
+     "location"),
     (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
                 r"(?P<val>.+)$", re.I), "employer"),
     (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
@@ -169,6 +178,17 @@ def read(fact: Fact) -> Reading:
     return _read(fact.kind, fact.content, fact.entities, ends)
 
 
+_EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " not"}
+_CONTRACTIONS = re.compile(r"(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)
+# "Chiara says autumn is her favourite season": the saying is the fact's own voice
+_SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I)\s+(?:says|said"
+                          r"|thinks|feels|reckons|admits|admitted)\s+(?:that\s+)?(?=\w+\s)")
+
+
+_NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of)\b",
+                         re.IGNORECASE)
+
+
 def _clip_change(text: str) -> str:
     """A value in a change ends before its trailing details: "Vim for day-to-day coding"
     -> "Vim", "1 Gbps fibre in February" -> "1 Gbps fibre"."""
@@ -178,7 +198,9 @@ def _clip_change(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
-    text = re.sub(r"@(?=\w)", "", content).strip().rstrip(".!")
+    text = _CONTRACTIONS.sub(lambda m: _EXPAND[m.group(1).lower()],
+                             re.sub(r"@(?=\w)", "", content).strip().rstrip(".!"))
+    text = _SELF_REPORT.sub("", text)
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
     names = frozenset(s for e in entities for part in re.split(r"[-_.]", e) if part
                       for s in (w.stem(part.lower()),))
@@ -186,16 +208,17 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     first = _FRONTED.sub("", clauses[0]) if clauses else ""
     subject_text, predicate_text = _split_subject(first, names)
     attr, relation, value, verb = _slot(first, names)
+    head = _head(first, attr)
     return Reading(
         kind=kind,
         words=stems(text, names),
         subject=stems(subject_text, names),
         predicate=stems(" ".join([predicate_text, *clauses[1:]]), names),
-        attr=attr, relation=relation, value=value, verb=verb,
+        attr=attr, relation=relation, value=value, verb=verb, head=head,
         changes=tuple(c for clause in clauses for c in _changes(_FRONTED.sub("", clause),
                                                                   names)),
         ends=tuple(stems(c, names) for c in clauses
-                   if w.END_PHRASES.search(c) or _END_RE.search(c)),
+                   if w.END_PHRASES.search(c) or _END_RE.search(_NOT_AN_END.sub(" ", c))),
         numbers=_numbers(text),
         families=_families(text),
         polarity=_polarity(text),
@@ -227,6 +250,8 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     rest = re.sub(r"^(?:(?P<aux>is|are|was|has|have)\s+)?(?:now|still|currently|also|recently"
                   r"|finally|just)\s+", lambda m: f"{m.group('aux') or ''} ".lstrip(), rest,
                   flags=re.I)
+    rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)",
+                  "", rest, flags=re.I)
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
             return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""
@@ -235,19 +260,28 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     subj, val = m.group("subj"), _clip(m.group("val"))
     attr = stems(subj, names)
     verb = ""
+    val = re.sub(r"^being\s+", "", val, flags=re.I)
     if p := _PASSIVE.match(val):
         verb, val = w.stem(p.group("verb").lower()), _clip(p.group("val"))
     else:
         val = re.sub(r"^(?:in|on|at|by|from|with|through)\s+", "", val, flags=re.I)
     value = stems(val, names)
-    owner = re.search(r"(\w[\w-]*)'s\s+(?P<attr>.+)$", val)
-    if attr and owner and w.stem(owner.group(1).lower()) in names:
+    owner = None if verb else re.match(
+        r"(?:(?P<who>\w[\w-]*)'s|his|her|their|its|our|my)\s+(?P<attr>.+)$", val)
+    if attr and owner and (not owner.group("who") or w.stem(owner.group("who").lower())
+                           in names):
         return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
     if attr and attr & _NAME_ATTRS:
         return attr, "name", value, verb
     if attr:
         return attr, "attr", value, verb
     return _EMPTY, _class_of(val), value, verb
+
+
+def _head(clause: str, attr: Stems) -> str:
+    """The attribute's head: its last word in the clause."""
+    found = [s for s in (w.stem(t) for t in w.tokens(clause)) if s in attr]
+    return found[-1] if found else ""
 
 
 def _class_of(value: str) -> str | None:
@@ -284,6 +318,7 @@ def _changes(clause: str, names: Stems) -> list[Change]:
             new = stems(_clip_change(m.group(new_group)), names) if new_group else _EMPTY
             found.append(Change("replace", old, new, _EMPTY))
             return found
+    subject = stems(_split_subject(clause, names)[0], names)
     for m in _CHANGE_RE.finditer(clause):
         verb, rest = w.stem(m.group().lower()), clause[m.end():]
         if f := _FROM_TO.search(rest):
@@ -292,7 +327,7 @@ def _changes(clause: str, names: Stems) -> list[Change]:
                                 stems(_clip_change(f.group("new")), names), stems(obj, names)))
         elif t := _TO.search(rest):
             found.append(Change(verb, _EMPTY, stems(_clip_change(t.group("new")), names),
-                                stems(rest[: t.start()], names)))
+                                stems(rest[: t.start()], names) or subject))
         elif f := _FROM.search(rest):
             found.append(Change(verb, stems(_clip_change(f.group("old")), names), _EMPTY,
                                 stems(rest[: f.start()], names)))
@@ -356,6 +391,8 @@ def _guard(text: str, names: Stems, ends: bool) -> str | None:
         return "negated"
     if w.PLAN.search(_MONTHS.sub(" ", text)):
         return "plan"
-    if w.TEMPORARY.search(text) or ends:
+    if w.TEMPORARY.search(text) or ends or (w.THIS_WEEK.search(text) and not (
+            _CHANGE_RE.search(text) or _END_RE.search(text) or w.END_PHRASES.search(text)
+            or re.search(r"\brenamed\b", text, re.IGNORECASE))):
         return "temporary"
     return None

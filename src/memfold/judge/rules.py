@@ -76,20 +76,31 @@ def _differs(new: Stems, old: Stems) -> bool:
     return bool(new) and bool(old) and not old <= new and not new <= old
 
 
-def _left(n: Reading, o: Reading) -> str | None:
+def _left(n: Reading, o: Reading, new: Fact) -> str | None:
     for c in n.changes:
         if c.old and _mentions(o.predicate, c.old) and not (c.new and c.new <= c.old):
             return f"the newer fact says it moved away from {_text(c.old & o.predicate)!r}"
+        if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
+            return f"{_text(o.attr)} renamed from {_text(o.value)!r} to {_text(c.new)!r}"
+    if o.relation == "name" and o.value and o.value <= n.attr and _differs(n.value, o.value) \
+            and _NOW.search(new.content):  # "Eastgate Rovers are now Eastgate Athletic"
+        return f"renamed from {_text(o.value)!r} to {_text(n.value)!r}"
     return None
 
 
 def _ended(n: Reading, o: Reading, new: Fact) -> str | None:
     for ended in n.ends:
-        if shared := _topic(ended, o.words) - n.value - _END_VERBS:
+        if shared := _topic(ended, o.words) - _END_VERBS:
             return f"the newer fact says {_text(shared)!r} ended"
     if ENDS_RELATIONSHIP.search(new.content) and o.words & _RELATIONSHIP:
         return "the newer fact says the relationship ended"
     return None
+
+
+def _comparable(a: Stems, b: Stems) -> bool:
+    """Two values of one kind: "Proxmox 7" / "Proxmox 8.2", two numbers, one family."""
+    return bool(a & b) or (any(map(w.is_number, a)) and any(map(w.is_number, b))) or bool(
+        {w.FAMILY.get(x) for x in a} & {w.FAMILY.get(x) for x in b} - {None})
 
 
 def _same_slot(n: Reading, o: Reading) -> str | None:
@@ -99,6 +110,8 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
         if not nested and (n.relation == "attr" or (n.attr and o.attr)):
             return None
+        if nested and n.head != o.head and not _comparable(n.value, o.value):
+            return None  # "Rahim's car" is not "Rahim's car insurance"
         label = n.relation if n.relation != "attr" else _text(n.attr)
         return f"{label}: {_text(o.value)!r} became {_text(n.value)!r}"
     return None
@@ -128,7 +141,7 @@ def _family(n: Reading, o: Reading, new: Fact) -> str | None:
     if n.relation == "use" and not _NOW.search(new.content):
         return None
     for family, member in n.families:
-        if w.stem(member) not in taken and member not in taken:
+        if not _parts(member) <= taken:
             continue
         for other_family, other in o.families:
             if other_family == family and other != member and \
@@ -137,10 +150,14 @@ def _family(n: Reading, o: Reading, new: Fact) -> str | None:
     return None
 
 
+def _parts(member: str) -> Stems:
+    return frozenset(w.stem(part) for part in member.split("-"))
+
+
 def _counted(n: Reading, o: Reading) -> str | None:
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:
-            same_unit = units & old_units or (not units and old_units <= n.words)
+            same_unit = units & old_units or old_units & n.words or units & o.words
             topic = _topic(n.words, o.words) - {value, old_value}
             if same_unit and value != old_value and topic:
                 return f"{_text(units | old_units)}: {old_value} became {value}"
@@ -176,7 +193,7 @@ def replaces(new: Fact, old: Fact) -> str | None:
     for c in n.changes:  # "went back to Vim" restates what the older fact says
         if c.new and not c.old and c.new <= o.predicate:
             return None
-    return (_left(n, o) or _ended(n, o, new) or _same_slot(n, o) or _swapped(n, o)
+    return (_left(n, o, new) or _ended(n, o, new) or _same_slot(n, o) or _swapped(n, o)
             or _changed(n, o)
             or _family(n, o, new) or _counted(n, o) or _status(n, o) or _reversed(n, o))
 
@@ -234,7 +251,7 @@ def stance(opinion: Fact, evidence: Fact) -> str:
     o, n = read(opinion), read(evidence)
     if n.guard:
         return AGREES if not replaces(evidence, opinion) else OPPOSES
-    if _left(n, o) or _ended(n, o, evidence) or (
+    if _left(n, o, evidence) or _ended(n, o, evidence) or (
             _reversed(n, o) and w.REVERSAL.search(evidence.content)):
         return REVERSES
     if _reversed(n, o) or (n.polarity and o.polarity and n.polarity != o.polarity):

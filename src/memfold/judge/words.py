@@ -93,7 +93,7 @@ GENERIC = frozenset(
 CHANGE_VERBS = frozenset(
     "switch move migrate transition convert change upgrade update bump replace relocate "
     "transfer port shift swap rebrand rename raise lower increase decrease reduce cut grow "
-    "shrink settle promote demote become cross hit reach drop return".split())
+    "shrink settle promote demote become cross hit reach return trade hand".split())
 END_VERBS = frozenset(
     "drop ditch dump quit stop cancel discontinue abandon ditch leave resign retire sell close end divorce "
     "separate unsubscribe uninstall deactivate delete remove sunset deprecate wind".split())
@@ -120,11 +120,13 @@ PLAN = re.compile(
     r"|tentative(?:ly)?|proposed|pending\s+approval)\b", re.IGNORECASE)
 TEMPORARY = re.compile(
     r"\b(?:visit(?:s|ed|ing)?|trip|vacation|holiday|holidays|travell?ing|stopover|layover"
-    r"|this\s+(?:week|weekend|month)|for\s+(?:a|the|two|three|few|several|\d+)\s+"
+    r"|for\s+(?:a|the|two|three|few|several|\d+)\s+"
     r"(?:\w+\s+)?(?:days?|nights?|weeks?|weekend|months?)|until\s+\w+|till\s+\w+"
     r"|for\s+a\s+(?:conference|wedding|workshop|meetup|summit|funeral)|covering\s+for"
     r"|temporar(?:y|ily)|for\s+now|spent\s+the\s+(?:weekend|week|day|night)|on\s+leave"
-    r"|filling\s+in|stand(?:ing)?\s+in\s+for|interim|short\s+stay|guest)\b", re.IGNORECASE)
+    r"|filling\s+in|stand(?:ing)?\s+in\s+for|interim|short\s+stay)\b", re.IGNORECASE)
+# "this week" makes a presence temporary ("is in Marrakech this week"), not an event
+THIS_WEEK = re.compile(r"\bthis\s+(?:week|weekend|month)\b", re.IGNORECASE)
 ADDITIVE = re.compile(
     r"\b(?:also|too|as\s+well|additional(?:ly)?|in\s+addition|besides|another|second"
     r"|on\s+top\s+of|alongside|along\s+with|plus|extra)\b", re.IGNORECASE)
@@ -136,7 +138,8 @@ RELATIVES = (
     "|family|in-laws?|landlord|client|team\\s?mate|teammate|ex")
 THIRD_PARTY = re.compile(
     r"(?:^|[;,:]\s*|\b(?:said|says|mentioned|mentions|told\s+\w+|heard|reports?|reported"
-    r"|noted|notes|thinks|that)\s+(?:that\s+)?)(?:\w[\w.-]*'s|his|her|their|my|our)\s+"
+    r"|noted|notes|thinks|that)\s+(?:that\s+)?)(?:(?:[\w.-]+\s+){0,2}[\w.-]*'s|his|her|their"
+    r"|my|our)\s+"
     r"(?:\w+\s+)?(?:" + RELATIVES + r")\b", re.IGNORECASE)
 REPORTED_OTHER = re.compile(
     r"\b(?:said|says|mentioned|mentions|heard|reports?|reported)\s+(?:that\s+)?"
@@ -162,11 +165,12 @@ INTERIM = frozenset(
     "pending waiting awaiting review beta alpha preview draft open unresolved ongoing "
     "progress planned applied applying looking searching hunting interviewing negotiating "
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
-    "submitted scheduled".split())
+    "submitted scheduled hold paused suspended stalled frozen waitlisted offer".split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
     "shipped live launched released ga done finished completed over signed hired married "
-    "cancelled canceled paid published landed available settled found issued".split())
+    "cancelled canceled paid published landed available settled found issued resumed "
+    "restarted unblocked active".split())
 ANTONYMS = [
     ("concise short brief terse succinct", "long detailed lengthy verbose thorough"),
     ("dark", "light"),
@@ -255,6 +259,10 @@ _FAMILIES = {
     "shell": "bash zsh fish powershell",
     "package-manager": "npm yarn pnpm bun pip poetry uv conda pipenv",
     "runtime": "node node.js nodejs deno bun",
+    "analytics": "mixpanel posthog amplitude heap google-analytics plausible matomo segment "
+                 "fathom",
+    "email-delivery": "mailgun postmark sendgrid ses mailchimp mailjet sparkpost resend",
+    "dns": "route-53 route53 cloudflare dnsimple ns1 godaddy namecheap gandi",
     "gym": "mcfit urban-sports-club classpass",
     "terminal": "iterm iterm2 alacritty kitty wezterm warp",
 }
@@ -290,13 +298,14 @@ def _suffix_stem(word: str) -> str:
         return word
     base = word
     for suffix, repl in (("ies", "y"), ("ied", "y"), ("sses", "ss"), ("ings", ""),
-                         ("ing", ""), ("ship", ""), ("ed", ""), ("es", ""), ("s", "")):
+                         ("ing", ""), ("ship", ""), ("ment", ""), ("ed", ""), ("es", ""),
+                         ("s", "")):
         if base.endswith(suffix) and len(base) - len(suffix) >= 3:
             if suffix == "s" and base.endswith(("ss", "us", "is")):
                 break
             base = base[: len(base) - len(suffix)] + repl
             break
-    if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz":
+    if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "sz":
         base = base[:-1]  # stopp -> stop, runn -> run
     if len(base) > 3 and base.endswith("e"):
         base = base[:-1]  # smoke -> smok, so "smokes" and "smoking" meet
