@@ -169,7 +169,7 @@ def test_retain_json_shape(run: Cli) -> None:
                  "O(c=0.95, i=8) @Peter: In town (2025-11-27..2025-12-01).")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert set(data) == {"path", "ids", "facts", "indexed", "warnings"}
+    assert set(data) == {"path", "ids", "facts", "indexed", "warnings", "superseded", "conflicts"}
     assert data["path"] == DAILY and data["indexed"] is True and data["warnings"] == []
     (fact,) = data["facts"]
     assert data["ids"] == [fact["id"]]

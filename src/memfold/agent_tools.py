@@ -311,7 +311,10 @@ _TOOLS: tuple[Tool, ...] = (
         "content`, KIND W = world fact, B = what happened (experience), O = opinion or "
         "preference (add c=0..1 confidence, e.g. O(c=0.8)), S = summary; i=1..10 importance, "
         "until=YYYY-MM-DD when it stops being true. Invalid bullets store nothing. Returns "
-        "each fact's id and source.",
+        "each fact's id and source, the older facts the new ones superseded (`superseded`), "
+        "and `conflicts`: older facts on the same entity and topic that memfold's judge "
+        "weighed and left active. Read each conflict: if the new fact makes it no longer "
+        "true, call supersede with old=its id and new=the new fact's id.",
         _obj({"bullets": _strings("The facts, e.g. \"W @Peter: Lives in Vienna.\"",
                                   minItems=1),
               "date": _str("The day's log to write to, YYYY-MM-DD (default today).")},

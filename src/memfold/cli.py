@@ -167,6 +167,12 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
         return
     for fact in result.facts:
         click.echo(f"{fact.id}\t{fact.source}")
+    for j in result.superseded:
+        click.echo(f"memfold: {j.by} supersedes {j.id} ({j.source}): {j.reason}", err=True)
+    for j in result.conflicts:
+        click.echo(f"memfold: {j.by} may conflict with {j.id} ({j.source}): {j.reason}; "
+                   f"left active — `memfold supersede {j.id} {j.by}` if it no longer holds",
+                   err=True)
 
 
 @cli.command()

@@ -23,9 +23,9 @@ from typing import Any
 from .errors import BadInput, StaleRevision, UnknownId
 from .index.base import Candidate, Filters, IndexBackend
 from .journal import GENESIS, Event, Journal
-from .judge import Judge, RuleJudge, change_phrase
+from .judge import Judge, RuleJudge, Verdict, change_phrase
 from .lifecycle import REPLACED, STATE_KINDS, LifeState
-from .model import Fact
+from .model import Fact, Judgement
 from .names import entity_key
 from .query import quote_fts
 from .workspace.format import doc_role
@@ -142,7 +142,10 @@ class Ledger:
             if old_id in self.chain(new_id):
                 raise BadInput(f"{new_id} is already superseded (directly or in a chain) by "
                                f"{old_id}; superseding back would make a cycle")
-            return [_supersede_record(old, new, reason=reason, judge="manual")]
+            return [_supersede_record(Judgement(
+                id=old.id, by=new.id, superseded=True, reason=reason, judge="manual",
+                content=old.content, source=old.source, sha=content_sha(old.content),
+                on=new.day.isoformat() if new.day else None))]
         return bool(self.transact(decide, ts=ts))
 
     def restore(self, fact_id: str, *, reason: str, ts: str) -> None:
@@ -164,17 +167,24 @@ class Ledger:
     # -- after a sync -------------------------------------------------------------------
 
     def after_sync(self, new_ids: Sequence[str], changed_paths: Sequence[str] | None, *,
-                   ts: str) -> None:
+                   ts: str) -> list[Judgement]:
         """Replay the journal, record revisions of facts whose text changed, and judge facts
-        indexed for the first time against older ones."""
+        indexed for the first time against older ones.  Returns the judge's word on each
+        older fact it weighed: superseded (journaled) or a conflict left active."""
         self.replay()
         if changed_paths is None or changed_paths:
             self._revisions(changed_paths, ts=ts)
+        judged: list[Judgement] = []
         if len(new_ids) > JUDGE_LIMIT:
             self.warnings.append(f"{len(new_ids)} new facts at once: not checked for "
                                  "contradictions (`memfold supersede` marks one by hand)")
         elif new_ids:
-            self.transact(lambda: self._verdicts(new_ids), ts=ts)
+            def decide() -> list[dict[str, Any]]:
+                judged.clear()
+                judged.extend(self._judge(new_ids))
+                return [_supersede_record(j) for j in judged if j.superseded]
+            self.transact(decide, ts=ts)
+        return judged
 
     def _revisions(self, paths: Sequence[str] | None, *, ts: str) -> None:
         def decide() -> list[dict[str, Any]]:
@@ -185,34 +195,40 @@ class Ledger:
         if decide():  # decided again under the lock, only when some text did change
             self.transact(decide, ts=ts)
 
-    def _verdicts(self, new_ids: Iterable[str]) -> list[dict[str, Any]]:
-        records: list[dict[str, Any]] = []
+    def _judge(self, new_ids: Iterable[str]) -> list[Judgement]:
+        judged: list[Judgement] = []
         decided: set[str] = set()
         for candidate in self.backend.by_ids(list(new_ids)):
             new = candidate.fact
-            for old, reason, judge in self._contradicted(new):
-                if doc_role(old.path) == "core":
+            for old, verdict, judge in self._weighed(new):
+                if doc_role(old.path) == "core" or old.id == new.id:
                     continue  # core memory changes only by its own edits
-                if old.id in decided or new.id in self.chain(old.id) or old.id == new.id:
+                superseded = verdict.supersedes and old.id not in decided \
+                    and new.id not in self.chain(old.id) and old.id not in self.chain(new.id)
+                if superseded:  # (a chain either way would make a cycle)
+                    decided.add(old.id)
+                elif verdict.supersedes:
                     continue
-                if old.id in self.chain(new.id):
-                    continue  # would make a cycle
-                decided.add(old.id)
-                records.append(_supersede_record(old, new, reason=reason, judge=judge))
-        return records
+                judged.append(Judgement(id=old.id, by=new.id, superseded=superseded,
+                                        reason=verdict.reason, judge=judge,
+                                        content=old.content, source=old.source,
+                                        sha=content_sha(old.content),
+                                        on=new.day.isoformat() if new.day else None))
+        return judged
 
-    def _contradicted(self, new: Fact) -> list[tuple[Fact, str, str]]:
-        found: list[tuple[Fact, str, str]] = []
+    def _weighed(self, new: Fact) -> list[tuple[Fact, Verdict, str]]:
+        found: list[tuple[Fact, Verdict, str]] = []
         target = new.params.get("supersedes", "").lstrip("^")
         if target and target != new.id:
             hits = self.backend.by_id(target)
             if hits and self.state(target).status not in REPLACED:
-                found.append((hits[0].fact, f"explicit supersedes=^{target}", "explicit"))
+                found.append((hits[0].fact, Verdict(target, True, f"explicit supersedes=^"
+                                                                   f"{target}"), "explicit"))
         older = [c.fact for c in self._older_candidates(new)]
         by_id = {f.id: f for f in older}
         for verdict in self.judge.weigh(new, older):
-            if verdict.supersedes and verdict.id in by_id:
-                found.append((by_id[verdict.id], verdict.reason, self.judge.name))
+            if verdict.id in by_id and verdict.id != target:
+                found.append((by_id[verdict.id], verdict, self.judge.name))
         return found
 
     def _older_candidates(self, new: Fact) -> list[Candidate]:
@@ -231,7 +247,6 @@ def _older(a: Fact, b: Fact) -> bool:
     return (a.day or date.min, a.path, a.line) < (b.day or date.min, b.path, b.line)
 
 
-def _supersede_record(old: Fact, new: Fact, *, reason: str, judge: str) -> dict[str, Any]:
-    return {"event": "supersede", "id": old.id, "by": new.id, "reason": reason,
-            "judge": judge, "on": new.day.isoformat() if new.day else None,
-            "sha": content_sha(old.content)}
+def _supersede_record(j: Judgement) -> dict[str, Any]:
+    return {"event": "supersede", "id": j.id, "by": j.by, "reason": j.reason,
+            "judge": j.judge, "on": j.on, "sha": j.sha}

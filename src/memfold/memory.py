@@ -43,6 +43,7 @@ from .model import (
     FileStamp,
     Hit,
     Interval,
+    Judgement,
     ParsedDoc,
     ParseWarning,
     RecallResult,
@@ -244,9 +245,10 @@ class Memory:
         doc, first_line, report = self._append(rel, day, lines, origin=origin,
                                                ts=self._ts(now))
         indexed = report is not None
+        judged: list[Judgement] = []
         if report is not None:
             try:  # contradictions are judged after the bullets are stored and acknowledged
-                self.ledger.after_sync(report.new_ids, [rel], ts=self._ts(now))
+                judged = self.ledger.after_sync(report.new_ids, [rel], ts=self._ts(now))
             except (MemfoldError, OSError) as exc:
                 self._notes.append(f"stored, but not yet checked for contradictions ({exc})")
         ids = {line.rsplit("^", 1)[1] for line in lines}
@@ -257,7 +259,8 @@ class Memory:
         if not indexed:
             warnings.append(ParseWarning(rel, first_line, "stored, but the index was not "
                                          "updated; the next recall or `memfold index` will"))
-        return RetainResult(path=rel, facts=facts, warnings=tuple(warnings), indexed=indexed)
+        return RetainResult(path=rel, facts=facts, warnings=tuple(warnings), indexed=indexed,
+                            judged=tuple(judged))
 
     def _check_ids(self, bullets: Sequence[Bullet]) -> None:
         given = [b.block_id for b in bullets if b.block_id]

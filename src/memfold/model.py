@@ -134,13 +134,43 @@ class SyncReport:
 
 
 @dataclass(frozen=True)
+class Judgement:
+    """The supersede judge's word on an older fact, weighed against a newer one (`by`):
+    superseded (journaled), or a conflict left active for the caller to confirm."""
+
+    id: str
+    by: str
+    superseded: bool
+    reason: str
+    judge: str
+    content: str
+    source: str
+    sha: str = ""  # the short hash of the older fact's text, for the journal
+    on: str | None = None  # the newer fact's date: when the older one stopped holding
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "by": self.by, "content": self.content,
+                "source": self.source, "reason": self.reason, "judge": self.judge}
+
+
+@dataclass(frozen=True)
 class RetainResult:
-    """The bullets one retain call appended, with their ids and exact lines."""
+    """The bullets one retain call appended, with their ids and exact lines, and what the
+    judge made of older facts: those it superseded, and conflicts it left active."""
 
     path: str
     facts: tuple[Fact, ...]
     warnings: tuple[ParseWarning, ...] = ()
     indexed: bool = True
+    judged: tuple[Judgement, ...] = ()
+
+    @property
+    def superseded(self) -> tuple[Judgement, ...]:
+        return tuple(j for j in self.judged if j.superseded)
+
+    @property
+    def conflicts(self) -> tuple[Judgement, ...]:
+        return tuple(j for j in self.judged if not j.superseded)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -149,6 +179,8 @@ class RetainResult:
             "facts": [fact_dict(f) for f in self.facts],
             "indexed": self.indexed,
             "warnings": [warning_dict(w) for w in self.warnings],
+            "superseded": [j.to_dict() for j in self.superseded],
+            "conflicts": [j.to_dict() for j in self.conflicts],
         }
 
 

@@ -172,7 +172,8 @@ def _status(n: Reading, o: Reading) -> str | None:
     return None
 
 
-def _reversed(n: Reading, o: Reading) -> str | None:
+def _opposed(n: Reading, o: Reading) -> str | None:
+    """Opposite polarity, or an antonym, on a shared topic (an opinion is involved)."""
     if not (o.kind == "opinion" or n.kind == "opinion" or o.polarity or n.polarity) \
             or n.additive:
         return None
@@ -187,6 +188,14 @@ def _reversed(n: Reading, o: Reading) -> str | None:
     return None
 
 
+def _reversed(n: Reading, o: Reading, new: Fact) -> str | None:
+    """An opposed opinion that says it changed ("now", "has come around", "no longer"); an
+    opposed one that does not only weighs against the older one (see `stance`)."""
+    if w.REVERSAL.search(new.content) or _NOW.search(new.content):
+        return _opposed(n, o)
+    return None
+
+
 def replaces(new: Fact, old: Fact) -> str | None:
     """Why `new` makes `old` no longer true (guards aside), or None."""
     n, o = read(new), read(old)
@@ -195,7 +204,7 @@ def replaces(new: Fact, old: Fact) -> str | None:
             return None
     return (_left(n, o, new) or _ended(n, o, new) or _same_slot(n, o) or _swapped(n, o)
             or _changed(n, o)
-            or _family(n, o, new) or _counted(n, o) or _status(n, o) or _reversed(n, o))
+            or _family(n, o, new) or _counted(n, o) or _status(n, o) or _reversed(n, o, new))
 
 
 def _about_same(new: Fact, old: Fact) -> bool:
@@ -249,14 +258,11 @@ def stance(opinion: Fact, evidence: Fact) -> str:
     mind: the opinion is superseded).  The caller has already checked the two share an
     entity and a topic."""
     o, n = read(opinion), read(evidence)
-    if n.guard:
-        return AGREES if not replaces(evidence, opinion) else OPPOSES
-    if _left(n, o, evidence) or _ended(n, o, evidence) or (
-            _reversed(n, o) and w.REVERSAL.search(evidence.content)):
+    if n.guard:  # a plan or someone else's view is weak evidence either way
+        return OPPOSES if _opposed(n, o) or replaces(evidence, opinion) else AGREES
+    if replaces(evidence, opinion):
         return REVERSES
-    if _reversed(n, o) or (n.polarity and o.polarity and n.polarity != o.polarity):
-        return OPPOSES
-    return AGREES
+    return OPPOSES if _opposed(n, o) or n.ends else AGREES
 
 
 __all__ = ["AGREES", "OPPOSES", "REVERSES", "RuleJudge", "change_phrase", "replaces",

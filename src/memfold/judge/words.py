@@ -95,8 +95,8 @@ CHANGE_VERBS = frozenset(
     "transfer port shift swap rebrand rename raise lower increase decrease reduce cut grow "
     "shrink settle promote demote become cross hit reach return trade hand".split())
 END_VERBS = frozenset(
-    "drop ditch dump quit stop cancel discontinue abandon ditch leave resign retire sell close end divorce "
-    "separate unsubscribe uninstall deactivate delete remove sunset deprecate wind".split())
+    "drop ditch dump quit stop cancel discontinue abandon leave resign retire sell close end "
+    "divorce separate unsubscribe uninstall deactivate delete remove sunset deprecate wind".split())
 END_PHRASES = re.compile(
     r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not)\b[^.;]*?\b"
     r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|broke\s+up|split\s+up"
@@ -201,7 +201,8 @@ NEGATIVE = frozenset(
     "sceptical against".split())
 REVERSAL = re.compile(r"\b(?:come\s+around|came\s+around|changed\s+(?:his|her|their|my|our)"
                       r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
-                      r"|become|became|has\s+started\s+to|started\s+to)\b", re.IGNORECASE)
+                      r"|become|became|has\s+started\s+to|started\s+to|went\s+back\s+to"
+                      r"|switched\s+to|no\s+longer|anymore)\b", re.IGNORECASE)
 
 # Families of products and services that replace one another: two different members of a
 # family, said of the same thing, compete for one slot.
