@@ -6,6 +6,7 @@ import click
 
 from .embed_bench import embed_command
 from .index_bench import index_command
+from .judge_bench import judge_command
 from .lab import lab_command
 from .locomo import locomo_command
 from .recall_bench import recall_command
@@ -18,3 +19,4 @@ COMMANDS += [lab_command]
 COMMANDS += [recall_command]
 COMMANDS += [soak_command]
 COMMANDS += [embed_command]
+COMMANDS += [judge_command]
