@@ -4,17 +4,30 @@ the default.
     MEMFOLD_WORKSPACE   the workspace directory      (default ~/.memfold/workspace)
     MEMFOLD_NOW         "now" for every relative time and lifecycle rule (ISO date or
                         datetime; default: the clock)
+    MEMFOLD_JUDGE       the supersede judge: "rules" (default, offline) or "openai" (a model
+                        behind any OpenAI-compatible chat endpoint, with the rule judge as
+                        its fallback)
+    MEMFOLD_JUDGE_URL   for openai: the endpoint's base URL (http://127.0.0.1:8080/v1) or
+                        its full .../chat/completions URL
+    MEMFOLD_JUDGE_MODEL for openai: the model name the endpoint serves
+    MEMFOLD_JUDGE_KEY   for openai, optional: sent as a bearer token
+    MEMFOLD_JUDGE_TIMEOUT  for openai: seconds to wait for an answer (default 10)
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .errors import BadInput
 
 DEFAULT_WORKSPACE = "~/.memfold/workspace"
+JUDGES = ("rules", "openai")
+DEFAULT_JUDGE_TIMEOUT = 10.0
+MAX_JUDGE_TIMEOUT = 600.0
 
 
 def workspace_path(flag: str | os.PathLike[str] | None = None) -> Path:
@@ -47,3 +60,48 @@ def resolve_now(flag: str | datetime | None = None) -> datetime:
     if text:
         return parse_now(text, what="--as-of" if flag else "MEMFOLD_NOW")
     return datetime.now().astimezone()
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    """Which supersede judge to use, and how to reach a model judge."""
+
+    kind: str = "rules"  # one of JUDGES
+    url: str = ""
+    model: str = ""
+    key: str = field(default="", repr=False)  # a secret: kept out of reprs and messages
+    timeout: float = DEFAULT_JUDGE_TIMEOUT
+
+
+def judge_settings() -> JudgeSettings:
+    """The judge MEMFOLD_JUDGE* asks for; BadInput (exit 2) names what is wrong."""
+    kind = (os.environ.get("MEMFOLD_JUDGE") or "rules").strip().lower() or "rules"
+    if kind not in JUDGES:
+        raise BadInput(f"MEMFOLD_JUDGE={kind!r} is not a judge memfold knows; use one of: "
+                       + ", ".join(JUDGES))
+    if kind == "rules":
+        return JudgeSettings()
+    url = (os.environ.get("MEMFOLD_JUDGE_URL") or "").strip()
+    model = (os.environ.get("MEMFOLD_JUDGE_MODEL") or "").strip()
+    if not url or not model:
+        raise BadInput("MEMFOLD_JUDGE=openai needs MEMFOLD_JUDGE_URL (e.g. "
+                       "http://127.0.0.1:8080/v1) and MEMFOLD_JUDGE_MODEL")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        # the URL itself is not echoed: it may carry a user:password part
+        raise BadInput("MEMFOLD_JUDGE_URL must be an http:// or https:// URL with a host")
+    return JudgeSettings(kind, url, model, (os.environ.get("MEMFOLD_JUDGE_KEY") or "").strip(),
+                         _timeout(os.environ.get("MEMFOLD_JUDGE_TIMEOUT")))
+
+
+def _timeout(text: str | None) -> float:
+    if not text or not text.strip():
+        return DEFAULT_JUDGE_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= MAX_JUDGE_TIMEOUT:  # also refuses nan and inf
+        raise BadInput(f"MEMFOLD_JUDGE_TIMEOUT={text.strip()!r} must be a number of seconds "
+                       f"above 0 and at most {MAX_JUDGE_TIMEOUT:g}")
+    return seconds

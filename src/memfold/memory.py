@@ -34,7 +34,7 @@ from .index.base import DocChange, Progress
 from .index.sqlite import SqliteIndex, damaged
 from .index.sync import freshness, sync
 from .journal import Event
-from .judge import Judge
+from .judge import Judge, load_judge
 from .ledger import Ledger, content_sha
 from .model import (
     KIND_LETTERS,
@@ -138,13 +138,15 @@ class Memory:
                  judge: Judge | None = None, watch: bool = True) -> None:
         self.workspace = workspace
         self._now = now
-        self._judge = judge
         self._index: SqliteIndex | None = None
         self._ledger: Ledger | None = None
         self._watcher: Watcher | None = None
         self._watch = watch  # a long-lived process asks the kernel what changed (inotify)
         self._semantic: Semantic | None = None  # vector search, opened by a semantic recall
-        self._notes: list[str] = []  # notices for the caller: embedding, journal trouble
+        self._notes: list[str] = []  # notices for the caller: embedding, journal, judge
+        # MEMFOLD_JUDGE is checked on opening, so a bad value stops before anything is written
+        self._judge = judge if judge is not None else load_judge(config.judge_settings(),
+                                                                 notify=self._notes.append)
 
     # -- opening ----------------------------------------------------------------------
 
@@ -154,7 +156,8 @@ class Memory:
              watch: bool = True) -> Memory:
         """Open an existing workspace (path, else MEMFOLD_WORKSPACE, else the default).
 
-        `judge` decides which older facts a new one contradicts (default: RuleJudge);
+        `judge` decides which older facts a new one contradicts (default: the one
+        MEMFOLD_JUDGE names, else RuleJudge);
         `watch=False` skips the change feed, for a process that recalls only once.
         """
         workspace = Workspace(config.workspace_path(path))

@@ -1,13 +1,35 @@
 """Supersede judges: which older facts a newer fact replaces (see docs/format.md).
 
-    base    the Judge protocol and its Verdict
-    rules   RuleJudge, the default: offline and deterministic
+    base      the Judge protocol and its Verdict
+    rules     RuleJudge, the default: offline and deterministic
+    remote    OpenAIJudge, an optional model behind an OpenAI-compatible chat endpoint
+              (imported by load_judge only when asked for)
+    fallback  FallbackJudge: a judge that may fail, with another behind it, and notices
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ..config import JudgeSettings
 from .base import Judge, Verdict
+from .fallback import FallbackJudge, JudgeError
 from .rules import AGREES, OPPOSES, REVERSES, RuleJudge, change_phrase, stance
 
-__all__ = ["AGREES", "OPPOSES", "REVERSES", "Judge", "RuleJudge", "Verdict", "change_phrase",
-           "stance"]
+__all__ = ["AGREES", "OPPOSES", "REVERSES", "FallbackJudge", "Judge", "JudgeError",
+           "RuleJudge", "Verdict", "change_phrase", "load_judge", "stance"]
+
+
+def load_judge(settings: JudgeSettings, *,
+               notify: Callable[[str], None] | None = None) -> Judge | None:
+    """The judge the settings (MEMFOLD_JUDGE*) ask for: None for the default rule judge,
+    which the ledger makes itself; for "openai", the model judge with the rule judge
+    behind it, so a judge that is down, slow or talking nonsense never blocks a retain
+    (`notify` hears one line each time that happens)."""
+    if settings.kind == "openai":
+        from .remote import OpenAIJudge  # urllib only when a model judge is asked for
+
+        model = OpenAIJudge(url=settings.url, model=settings.model, key=settings.key,
+                            timeout=settings.timeout)
+        return FallbackJudge(model, RuleJudge(), notify=notify)
+    return None
