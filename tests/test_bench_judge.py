@@ -197,4 +197,4 @@ def test_missing_empty_and_blank_files_are_refused(tmp_path: Path) -> None:
 def test_an_unknown_judge_is_refused(pairs_file: Path, tmp_path: Path) -> None:
     result = bench(str(pairs_file), "--judge", "oracle", "--out", str(tmp_path / "j.json"))
     assert result.exit_code == 2
-    assert "unknown judge 'oracle'" in result.output
+    assert "'oracle' is not a judge memfold knows; use one of: rules, openai" in result.output

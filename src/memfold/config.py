@@ -73,9 +73,10 @@ class JudgeSettings:
     timeout: float = DEFAULT_JUDGE_TIMEOUT
 
 
-def judge_settings() -> JudgeSettings:
-    """The judge MEMFOLD_JUDGE* asks for; BadInput (exit 2) names what is wrong."""
-    kind = (os.environ.get("MEMFOLD_JUDGE") or "rules").strip().lower() or "rules"
+def judge_settings(kind: str | None = None) -> JudgeSettings:
+    """The judge MEMFOLD_JUDGE* asks for (`kind` overrides MEMFOLD_JUDGE); BadInput (exit
+    2) names what is wrong."""
+    kind = (kind or os.environ.get("MEMFOLD_JUDGE") or "rules").strip().lower() or "rules"
     if kind not in JUDGES:
         raise BadInput(f"MEMFOLD_JUDGE={kind!r} is not a judge memfold knows; use one of: "
                        + ", ".join(JUDGES))

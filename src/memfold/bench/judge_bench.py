@@ -35,7 +35,7 @@ import statistics
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -184,19 +184,12 @@ def select(pairs: Sequence[Pair], include: Sequence[str],
 
 
 def make_judge(name: str) -> Judge:
-    """A judge by name: the judge package's `load_judge` factory when it has one, else the
-    built-in names ("rules": RuleJudge)."""
-    from .. import judge as judges
+    """A judge by name, as MEMFOLD_JUDGE names them ("rules", "openai" with its
+    MEMFOLD_JUDGE_URL and MEMFOLD_JUDGE_MODEL)."""
+    from .. import config
+    from ..judge import load_judge
 
-    factory: Callable[[str], Judge] | None = getattr(judges, "load_judge", None)
-    if factory is not None:
-        try:
-            return factory(name)
-        except (LookupError, ValueError) as exc:  # a factory's own word for an unknown name
-            raise BadInput(f"unknown judge {name!r}: {exc}") from None
-    if name == "rules":
-        return RuleJudge()
-    raise BadInput(f"unknown judge {name!r}; known: rules")
+    return load_judge(config.judge_settings(name)) or RuleJudge()
 
 
 # -- running -----------------------------------------------------------------------------
