@@ -23,7 +23,7 @@ from typing import Any
 from .errors import BadInput, StaleRevision, UnknownId
 from .index.base import Candidate, Filters, IndexBackend
 from .journal import GENESIS, Event, Journal
-from .judge import Judge, RuleJudge, Verdict, change_phrase
+from .judge.base import Judge, Verdict
 from .lifecycle import REPLACED, STATE_KINDS, LifeState
 from .model import Fact, Judgement
 from .names import entity_key
@@ -49,8 +49,18 @@ class Ledger:
         self.workspace = workspace
         self.backend = backend
         self.journal = Journal(workspace.root, workspace.write_lock)
-        self.judge: Judge = judge or RuleJudge()
+        self._chosen = judge
         self.warnings: list[str] = []
+
+    @property
+    def judge(self) -> Judge:
+        """The supersede judge: the one given, else the rule judge (imported when first
+        needed, so a process that never judges never loads its lexicons)."""
+        if self._chosen is None:
+            from .judge.rules import RuleJudge
+
+            self._chosen = RuleJudge()
+        return self._chosen
 
     # -- replay -------------------------------------------------------------------------
 
@@ -235,6 +245,8 @@ class Ledger:
         keys = [entity_key(e) for e in new.entities]
         filters = Filters(kinds=tuple(sorted(STATE_KINDS)))
         pool = {c.fact.id: c for c in self.backend.linked(keys, filters, JUDGE_CANDIDATES)}
+        from .judge.rules import change_phrase
+
         left = change_phrase(new.content)
         if left and left.strip():
             for c in self.backend.lexical(quote_fts(left.strip()), filters, JUDGE_CANDIDATES):

@@ -10,11 +10,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from ..config import JudgeSettings
 from .base import Judge, Verdict
-from .fallback import FallbackJudge, JudgeError
-from .rules import AGREES, OPPOSES, REVERSES, RuleJudge, change_phrase, stance
+
+if TYPE_CHECKING:
+    from .fallback import FallbackJudge, JudgeError
+    from .rules import AGREES, OPPOSES, REVERSES, RuleJudge, change_phrase, stance
+
+# The rule judge compiles its lexicons on import (tens of milliseconds): a process imports
+# it only when it judges, not when it merely recalls.
+_LAZY = {"FallbackJudge": "fallback", "JudgeError": "fallback", "AGREES": "rules",
+         "OPPOSES": "rules", "REVERSES": "rules", "RuleJudge": "rules",
+         "change_phrase": "rules", "stance": "rules"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["AGREES", "OPPOSES", "REVERSES", "FallbackJudge", "Judge", "JudgeError",
            "RuleJudge", "Verdict", "change_phrase", "load_judge", "stance"]
@@ -27,7 +43,9 @@ def load_judge(settings: JudgeSettings, *,
     behind it, so a judge that is down, slow or talking nonsense never blocks a retain
     (`notify` hears one line each time that happens)."""
     if settings.kind == "openai":
+        from .fallback import FallbackJudge
         from .remote import OpenAIJudge  # urllib only when a model judge is asked for
+        from .rules import RuleJudge
 
         model = OpenAIJudge(url=settings.url, model=settings.model, key=settings.key,
                             timeout=settings.timeout)

@@ -60,23 +60,26 @@ class Reading:
     additive: bool
 
 
-def _inflections(base: str) -> list[str]:
-    stemmed = base[:-1] if base.endswith("e") else base
-    double = base + base[-1] if re.fullmatch(r".*[^aeiou][aeiou][bdglmnprt]", base) else base
-    return [base, base + "s", base + "es", stemmed + "ed", double + "ed", stemmed + "ing",
-            double + "ing", base[:-1] + "ies" if base.endswith("y") else base,
-            base[:-1] + "ied" if base.endswith("y") else base]
+_CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
+_END_STEMS = frozenset(w.stem(v) for v in w.END_VERBS)
+_CHANGE_WORDS = frozenset("went grew rose became cut set took".split())
+_END_WORDS = frozenset("left quit sold wound".split())
 
 
-def _verb_pattern(bases: frozenset[str], extra: str) -> str:
-    forms = {f for b in bases for f in _inflections(b)} | set(extra.split())
-    return "|".join(sorted(forms, key=len, reverse=True))
+def _verbs(text: str, verb_stems: frozenset[str], words: frozenset[str]) -> list[re.Match[str]]:
+    """Where the text uses one of these verbs, in any inflection ("moved", "moving")."""
+    return [m for m in w.TOKEN.finditer(text)
+            if (t := m.group().lower()) in words or w.stem(t) in verb_stems]
 
 
-_CHANGE = _verb_pattern(w.CHANGE_VERBS, "went grew rose became cut set took")
-_END = _verb_pattern(w.END_VERBS, "left quit sold wound")
-_CHANGE_RE = re.compile(rf"\b(?:{_CHANGE})\b", re.IGNORECASE)
-_END_RE = re.compile(rf"\b(?:{_END})\b", re.IGNORECASE)
+def _changes_in(text: str) -> list[re.Match[str]]:
+    return _verbs(text, _CHANGE_STEMS, _CHANGE_WORDS)
+
+
+def _ends_in(text: str) -> bool:
+    return bool(_verbs(text, _END_STEMS, _END_WORDS))
+
+
 _FROM_TO = re.compile(
     r"\b(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+(?P<old>.+?)\s+(?:(?:over|across|back)"
     r"\s+)?(?:to|onto|into|for)\s+(?P<new>.+)$", re.IGNORECASE)
@@ -218,7 +221,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         changes=tuple(c for clause in clauses for c in _changes(_FRONTED.sub("", clause),
                                                                   names)),
         ends=tuple(stems(c, names) for c in clauses
-                   if w.END_PHRASES.search(c) or _END_RE.search(_NOT_AN_END.sub(" ", c))),
+                   if w.END_PHRASES.search(c) or _ends_in(_NOT_AN_END.sub(" ", c))),
         numbers=_numbers(text),
         families=_families(text),
         polarity=_polarity(text),
@@ -319,7 +322,7 @@ def _changes(clause: str, names: Stems) -> list[Change]:
             found.append(Change("replace", old, new, _EMPTY))
             return found
     subject = stems(_split_subject(clause, names)[0], names)
-    for m in _CHANGE_RE.finditer(clause):
+    for m in _changes_in(clause):
         verb, rest = w.stem(m.group().lower()), clause[m.end():]
         if f := _FROM_TO.search(rest):
             obj = rest[: f.start()]
@@ -392,7 +395,7 @@ def _guard(text: str, names: Stems, ends: bool) -> str | None:
     if w.PLAN.search(_MONTHS.sub(" ", text)):
         return "plan"
     if w.TEMPORARY.search(text) or ends or (w.THIS_WEEK.search(text) and not (
-            _CHANGE_RE.search(text) or _END_RE.search(text) or w.END_PHRASES.search(text)
+            _changes_in(text) or _ends_in(text) or w.END_PHRASES.search(text)
             or re.search(r"\brenamed\b", text, re.IGNORECASE))):
         return "temporary"
     return None
