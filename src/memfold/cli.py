@@ -206,10 +206,13 @@ def index(ctx: click.Context, full: bool, as_json: bool) -> None:
     for path in report.skipped:
         click.echo(f"memfold: warning: {path}: a symlink, not followed (memfold reads only "
                    "real files inside the workspace)", err=True)
+    for warning in report.link_warnings:
+        click.echo(f"memfold: warning: {warning}", err=True)
     kind = "rebuilt" if full else "synced"
+    links = f", {len(report.link_warnings)} link warnings" if report.link_warnings else ""
     click.echo(f"{kind} {report.scanned} files: {len(report.added)} added, "
                f"{len(report.changed)} changed, {len(report.removed)} removed, "
-               f"{len(report.warnings)} warnings in {report.seconds:.2f}s")
+               f"{len(report.warnings)} warnings{links} in {report.seconds:.2f}s")
 
 
 def _progress_bar() -> Any:
@@ -223,10 +226,12 @@ def _progress_bar() -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
-    """Show the workspace, counts and index freshness.
+    """Show the workspace, counts, index freshness and broken links.
 
     Freshness compares file stamps with the index without syncing; run `memfold index`
-    to bring it up to date.
+    to bring it up to date.  Link warnings name, with path:line and what to do, what hand
+    edits broke: a block id on two bullets, a fact superseded by a fact no file holds any
+    more, a note or supersede journaled about such a fact.
 
     \b
     Example:
@@ -251,14 +256,25 @@ def status(ctx: click.Context, as_json: bool) -> None:
         ("facts", f"{sum(report.facts_by_kind.values())} ({kinds})"),
         ("chunks", str(report.chunks)),
         ("entities", str(report.entities)),
-        ("warnings", str(report.warnings)),
+        ("warnings", _warning_counts(report.warnings, len(report.link_warnings))),
         ("freshness", fresh),
     ]
+    rows += [("link", str(w)) for w in report.link_warnings[:LINKS_SHOWN]]
+    if len(report.link_warnings) > LINKS_SHOWN:
+        rows.append(("link", f"... {len(report.link_warnings) - LINKS_SHOWN} more; "
+                     "`memfold status --json` lists them all"))
     for page in report.stale_pages:
         rows.append(("stale page", f"{page['page']}: {len(page['stale'])} of "
                      f"{page['citations']} citations changed; `memfold reflect` refreshes it"))
     for label, value in rows:
         click.echo(f"{label:<10} {value}")
+
+
+LINKS_SHOWN = 20  # link warnings listed by `memfold status` (--json lists all)
+
+
+def _warning_counts(total: int, links: int) -> str:
+    return f"{total} ({total - links} parse, {links} link)" if links else str(total)
 
 
 @cli.command()

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, TypeVar
 from . import config
 from .errors import BadInput, IndexError_, MemfoldError, SourceChanged, UnknownId
 from .index.base import DocChange, Progress
+from .index.links import link_warnings as find_link_warnings
 from .index.sqlite import SqliteIndex, damaged
 from .index.sync import freshness, sync
 from .journal import Event
@@ -596,6 +597,7 @@ class Memory:
             except _embed.EmbedUnavailable as exc:
                 self._notes.append(f"vectors not updated: {exc}")
         report = self._sync(full=full, progress=progress, embed_all=True)
+        report = replace(report, link_warnings=tuple(self.link_warnings()))
         root = self.workspace.root  # memory/ and bank/ were just scanned; the rest is small
         stray = remove_stray_temporaries([*(root / rel for rel in report.temporaries),
                                           *root.glob(".*.tmp"),
@@ -606,11 +608,13 @@ class Memory:
         return report
 
     def status(self) -> StatusReport:
-        """Counts, and which files changed since the last sync (by stat; nothing is synced)."""
+        """Counts, link warnings, and which files changed since the last sync (by stat;
+        nothing is synced).  `warnings` counts parse and link warnings."""
         from . import reflect as _reflect
 
         backend = self.index_backend
         counts = backend.counts()
+        links = tuple(self.link_warnings())
         return StatusReport(
             workspace=str(self.workspace.root),
             index_path=backend.location,
@@ -618,15 +622,22 @@ class Memory:
             facts_by_kind=counts.facts_by_kind,
             entities=counts.entities,
             chunks=counts.chunks,
-            warnings=counts.warnings,
+            warnings=counts.warnings + len(links),
             freshness=freshness(self.workspace, backend),
             last_sync=backend.meta("last_sync"),
             stale_pages=tuple(_reflect.stale_pages(backend)),
+            link_warnings=links,
         )
 
     def warnings(self) -> list[ParseWarning]:
         """Every parse warning the index holds, by path and line."""
         return self.index_backend.warnings()
+
+    def link_warnings(self) -> list[ParseWarning]:
+        """Where hand edits broke links, as of the last sync (nothing is synced): duplicate
+        block ids, supersede or merge pointers to facts no file holds, and notes or
+        supersedes journaled about such facts — each with its path:line and what to do."""
+        return find_link_warnings(self.workspace, self.index_backend)
 
     # -- reflect (memfold.reflect) -------------------------------------------------------
 

@@ -115,6 +115,8 @@ class SyncReport:
     new_ids: tuple[str, ...] = ()  # typed facts indexed for the first time
     skipped: tuple[str, ...] = ()  # symlinks where memfold reads files: never followed
     temporaries: tuple[str, ...] = ()  # hidden *.tmp files the scan passed (not indexed)
+    # broken ids and journal links in the whole index (`memfold index` fills them in)
+    link_warnings: tuple[ParseWarning, ...] = ()
 
     @property
     def touched(self) -> int:
@@ -130,6 +132,7 @@ class SyncReport:
             "seconds": round(self.seconds, 4),
             "warnings": [warning_dict(w) for w in self.warnings],
             "skipped_symlinks": list(self.skipped),
+            "link_warnings": [warning_dict(w) for w in self.link_warnings],
         }
 
 
@@ -207,10 +210,11 @@ class StatusReport:
     facts_by_kind: dict[str, int]
     entities: int
     chunks: int
-    warnings: int
+    warnings: int  # parse warnings plus link warnings
     freshness: Freshness
     last_sync: str | None
     stale_pages: tuple[dict[str, Any], ...] = ()  # generated pages citing changed facts
+    link_warnings: tuple[ParseWarning, ...] = ()  # duplicate ids, pointers to gone facts
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -230,6 +234,7 @@ class StatusReport:
                 "deleted": list(self.freshness.deleted),
             },
             "stale_pages": list(self.stale_pages),
+            "link_warnings": [warning_dict(w) for w in self.link_warnings],
         }
 
 

@@ -51,6 +51,46 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class DuplicateId:
+    """One block id on several typed facts; `places` in path order, and memfold acts on the
+    first (`by_id` answers with it)."""
+
+    id: str
+    places: tuple[tuple[str, int], ...]  # (path, line)
+
+
+@dataclass(frozen=True)
+class DanglingPointer:
+    """A superseded or merged fact whose `superseded_by` names a fact no file holds."""
+
+    id: str
+    path: str
+    line: int
+    status: str  # superseded | merged
+    target: str
+
+
+@dataclass(frozen=True)
+class OrphanState:
+    """Journal state (a note, a supersede or merge) about an id no file holds any more: its
+    latest event of that kind, and that event's data."""
+
+    id: str
+    seq: int
+    event: str  # note | supersede | merge
+    data: dict[str, object]
+
+
+@dataclass(frozen=True)
+class LinkProblems:
+    """Where the ids in the files and the journal's pointers no longer agree."""
+
+    duplicates: tuple[DuplicateId, ...] = ()
+    dangling: tuple[DanglingPointer, ...] = ()
+    orphans: tuple[OrphanState, ...] = ()
+
+
+@dataclass(frozen=True)
 class EntityInfo:
     key: str
     name: str
@@ -136,6 +176,11 @@ class IndexBackend(Protocol):
     def apply_events(self, events: Sequence[Event], position: tuple[int, str, int]) -> None: ...
 
     def reset_lifecycle(self) -> None: ...
+
+    def link_problems(self) -> LinkProblems:
+        """Duplicate block ids, supersede/merge pointers to ids no file holds, and notes or
+        supersedes about such ids — a few queries over the whole index (status, index)."""
+        ...
 
     def life(self, ids: Iterable[str]) -> dict[str, LifeState]: ...
 

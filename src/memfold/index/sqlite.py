@@ -31,7 +31,17 @@ from ..lifecycle import LifeState, replay
 from ..model import TEXT, Fact, FileStamp, Interval, ParseWarning
 from ..names import entity_key, fold_for_index
 from ..timeparse import parse_iso_day
-from .base import Candidate, DocChange, EntityInfo, Filters, IndexCounts
+from .base import (
+    Candidate,
+    DanglingPointer,
+    DocChange,
+    DuplicateId,
+    EntityInfo,
+    Filters,
+    IndexCounts,
+    LinkProblems,
+    OrphanState,
+)
 
 SCHEMA_VERSION = 6
 CHECK_ON_OPEN_BYTES = 8 << 20  # every page of an index up to this size is checked on open
@@ -567,6 +577,18 @@ class SqliteIndex:
             db.execute("DELETE FROM events")
             db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
 
+    def link_problems(self) -> LinkProblems:
+        """Three queries over the whole index; see LINK_QUERIES (status and index only)."""
+        duplicates, dangling, orphans = (self.db.execute(sql).fetchall() for sql in LINK_QUERIES)
+        places: dict[str, list[tuple[str, int]]] = {}
+        for fact_id, path, line in duplicates:
+            places.setdefault(fact_id, []).append((path, line))
+        return LinkProblems(
+            duplicates=tuple(DuplicateId(i, tuple(p)) for i, p in places.items()),
+            dangling=tuple(DanglingPointer(*row) for row in dangling),
+            orphans=tuple(OrphanState(i, seq, event, json.loads(data))
+                          for i, seq, event, data in orphans))
+
     def life(self, ids: Iterable[str]) -> dict[str, LifeState]:
         states: dict[str, LifeState] = {}
         for chunk in _chunks(list(ids), 500):
@@ -630,6 +652,39 @@ class SqliteIndex:
 LIFE_FIELDS = ("id", "status", "reason", "superseded_by", "superseded_on", "supersedes",
                "derived_from", "confidence", "rev", "note", "last_used", "uses", "content_sha",
                "support", "contradict", "confidence_on", "origin")
+# Links hand edits can break.  Duplicates group on the covering id index (text chunk ids are
+# derived from path and text, so they never collide); the other two start from the few
+# lifecycle rows with a pointer or a note and probe the id index for each (CROSS JOIN keeps
+# lifecycle the outer loop, which the ORDER BY would otherwise turn around).
+LINK_QUERIES = (
+    "SELECT id, path, line FROM facts WHERE kind != 'text' AND id IN"
+    " (SELECT id FROM facts GROUP BY id HAVING COUNT(*) > 1) ORDER BY id, path, line",
+    "SELECT l.id, f.path, f.line, l.status, l.superseded_by FROM lifecycle l"
+    " CROSS JOIN facts f ON f.id = l.id WHERE l.status IN ('superseded', 'merged')"
+    " AND COALESCE(l.superseded_by, '') != ''"
+    " AND NOT EXISTS (SELECT 1 FROM facts g WHERE g.id = l.superseded_by)"
+    " ORDER BY f.path, f.line",
+    # the latest note, and the latest supersede or merge, about an id no file holds (not
+    # purged) — unless re-attached since: the same note on a fact that exists, or a fact that
+    # exists superseded by hand by the same newer fact
+    "WITH gone AS (SELECT id, note, status FROM lifecycle l"
+    "  WHERE (COALESCE(l.note, '') != '' OR l.status IN ('superseded', 'merged'))"
+    "  AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.id = l.id)"
+    "  AND NOT EXISTS (SELECT 1 FROM events p WHERE p.id = l.id AND p.event = 'purge')),"
+    " last AS (SELECT id, (SELECT MAX(seq) FROM events x WHERE x.id = g.id"
+    "  AND x.event = 'note') AS seq FROM gone g WHERE COALESCE(g.note, '') != ''"
+    "  UNION ALL SELECT id, (SELECT MAX(seq) FROM events x WHERE x.id = g.id"
+    "  AND x.event IN ('supersede', 'merge')) FROM gone g"
+    "  WHERE g.status IN ('superseded', 'merged'))"
+    " SELECT last.id, e.seq, e.event, e.data FROM last JOIN events e ON e.seq = last.seq"
+    " WHERE NOT EXISTS (SELECT 1 FROM events r JOIN facts f ON f.id = r.id WHERE r.seq > e.seq"
+    "  AND (e.event = 'note' AND r.event = 'note'"
+    "   AND json_extract(r.data, '$.note') = json_extract(e.data, '$.note')"
+    "  OR e.event != 'note' AND r.event = 'supersede'"
+    "   AND json_extract(r.data, '$.judge') = 'manual' AND json_extract(r.data, '$.by') ="
+    "   json_extract(e.data, CASE e.event WHEN 'merge' THEN '$.into' ELSE '$.by' END)))"
+    " ORDER BY e.seq",
+)
 FACT_SELECT = (
     "f.rowid, f.id, f.kind, f.content, f.path, f.line, f.end_line, f.entities, f.params,"
     " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit, files.sha256, "
