@@ -326,7 +326,10 @@ def test_cli_retain_with_a_model_judge(run: Any, endpoint: FakeEndpoint) -> None
     old = run("retain", "--date", "2025-01-10", OLD_DB, env=env).stdout.split()[0]
     endpoint.answer = verdicts(**{old: (True, "switched to MySQL")})
     result = run("retain", "--date", "2025-11-20", NEW_DB, env=env)
-    assert result.exit_code == 0 and result.stderr == ""
+    new = result.stdout.split()[0]
+    assert result.exit_code == 0
+    assert result.stderr == f"memfold: {new} supersedes {old} (memory/2025-01-10.md#L4): " \
+                            "switched to MySQL\n"  # what the judge did, and no warning
     events = json.loads(run("history", old, "--json").stdout)["events"]
     assert [(e["judge"], e["reason"]) for e in events if e["event"] == "supersede"] == [
         (f"openai:{MODEL}", "switched to MySQL")]
@@ -365,5 +368,6 @@ def test_bad_judge_settings_are_bad_input(run: Any, workspace: Path, env: dict[s
 def test_rules_is_the_default_and_can_be_named(run: Any) -> None:
     old = run("retain", "--date", "2025-01-10", VIENNA,
               env={"MEMFOLD_JUDGE": " Rules "}).stdout.split()[0]
-    assert run("retain", "--date", "2025-03-10", BERLIN, env={"MEMFOLD_JUDGE": ""}).stderr == ""
+    said = run("retain", "--date", "2025-03-10", BERLIN, env={"MEMFOLD_JUDGE": ""}).stderr
+    assert f"supersedes {old}" in said and "warning" not in said
     assert "judge=rules" in run("history", old).stdout
