@@ -23,7 +23,8 @@ JSON; null when undefined), the four counts, and per category the pairs, how man
 labelled true, how many were judged true and how many were judged right.
 
 Cost: the judge alone — `judge.weigh(new, [old])` on the two facts as retain parsed them,
-`--repeat` calls per pair, each timed; the median per pair, then the median (and the
+`--repeat` calls per pair, each timed with the judge's cache of readings emptied first (so
+both facts are read, as in a fresh process); the median per pair, then the median (and the
 slowest) over pairs — and the wall time of the newer fact's retain (write, index, judge),
 median over pairs.
 """
@@ -202,7 +203,10 @@ def noon(day: date) -> datetime:
 def weigh_seconds(judge: Judge, new: Fact, old: Fact, repeat: int) -> float:
     """The median wall time of one `judge.weigh(new, [old])` call over `repeat` calls."""
     samples = []
+    from ..judge.reading import forget_readings
+
     for _ in range(repeat):
+        forget_readings()  # each call reads both facts, as a fresh retain process would
         started = time.perf_counter()
         judge.weigh(new, [old])
         samples.append(time.perf_counter() - started)
