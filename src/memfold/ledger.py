@@ -27,7 +27,7 @@ from .judge.base import Judge, Verdict
 from .lifecycle import REPLACED, STATE_KINDS, LifeState
 from .model import Fact, Judgement
 from .names import entity_key
-from .query import quote_fts
+from .query import STOP_WORDS, find_words, quote_fts
 from .workspace.format import doc_role
 from .workspace.layout import Workspace
 
@@ -244,14 +244,15 @@ class Ledger:
     def _older_candidates(self, new: Fact) -> list[Candidate]:
         keys = [entity_key(e) for e in new.entities]
         filters = Filters(kinds=tuple(sorted(STATE_KINDS)))
-        pool = {c.fact.id: c for c in self.backend.linked(keys, filters, JUDGE_CANDIDATES)}
-        from .judge.rules import change_phrase
-
-        left = change_phrase(new.content)
-        if left and left.strip():
-            for c in self.backend.lexical(quote_fts(left.strip()), filters, JUDGE_CANDIDATES):
-                pool.setdefault(c.fact.id, c)
-        return [c for c in pool.values() if _older(c.fact, new)
+        if keys:
+            pool = self.backend.linked(keys, filters, JUDGE_CANDIDATES)
+        else:  # a fact that names no entity is weighed against those that name none
+            words = dict.fromkeys(w for w in find_words(new.content)
+                                  if w.casefold() not in STOP_WORDS and len(w) > 2)
+            query = " OR ".join(quote_fts(w) for w in list(words)[:16])
+            pool = [c for c in self.backend.lexical(query, filters, JUDGE_CANDIDATES)
+                    if not c.fact.entities] if query else []
+        return [c for c in pool if _older(c.fact, new)
                 and (c.life is None or c.life.status not in REPLACED)]
 
 

@@ -3,12 +3,19 @@
     status     active | superseded | expired | archived
     superseded a journal event said a newer fact replaces it (pointers both ways)
     expired    its validity range (a stated range or `until=`) ended before today
-    archived   its decay score fell under ARCHIVE_THRESHOLD, or a journal event archived it
+    archived   its decay score fell under ARCHIVE_THRESHOLD, or a journal event archived it;
+               time alone never archives the current truth: a world fact or an opinion that
+               states a value ("Acme's database is MySQL", "lives in Berlin", "prefers
+               tea") stays active until something supersedes it or its range ends, while
+               experiences, observations and passing states ("investigating Bun.js",
+               "waiting on review") fade
     decay      0.5 ** (days since last use / half-life); last use = the fact's date or its
                latest `use` event; half-life = 30 days * 2 ** ((importance - 5) / 2.5), so a
                fact of importance 5 unused for 60 days decays to 0.25 (archived), and one of
-               importance 10 keeps a 120-day half-life.  memory.md and bank pages do not
-               decay by time alone (they carry no date).
+               importance 10 keeps a 120-day half-life — except an activity or passing
+               state ("investigating Bun.js"), which keeps the 30-day half-life whatever
+               its importance.  memory.md and bank pages do not decay by time alone (they
+               carry no date).
     weight     active 0.8 + 0.2 * decay; archived 0.3 times that; superseded or expired 0.2 —
                what recall multiplies relevance and confidence by.
 
@@ -20,6 +27,7 @@ drift from the files.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -125,6 +133,11 @@ def replay(events: Iterable[Event],
     return states
 
 
+def passing(fact: Fact) -> bool:
+    """An activity or a state that passes ("investigating Bun.js", "waiting on review")."""
+    return bool(_PASSING.search(fact.content))
+
+
 def half_life_days(importance: int | None) -> float:
     return BASE_HALF_LIFE_DAYS * 2 ** (((importance or 5) - 5) / 2.5)
 
@@ -138,7 +151,32 @@ def decay_score(fact: Fact, life: LifeState | None, today: date) -> float:
         with contextlib.suppress(ValueError):
             since = max(since, datetime.fromisoformat(life.last_used).date())
     age = max(0, (today - since).days)
-    return float(0.5 ** (age / half_life_days(fact.importance)))
+    # importance says how much a fact matters while it holds; an activity lasts as long as
+    # it lasts, so it decays at the base rate however important it was
+    importance = None if passing(fact) else fact.importance
+    return float(0.5 ** (age / half_life_days(importance)))
+
+
+# a present-tense statement of a value ...
+_HOLDS = re.compile(
+    r"\b(?:is|are|'s|'re|has\s+been|have\s+been|remains?|lives?|works?|uses?|runs?|reports?"
+    r"|prefers?|likes?|loves?|dislikes?|hates?|owns?|speaks?|has|have|goes\s+by|based|hosted"
+    r"|called|named|leads?|manages?|rents?|drives?|stores?|keeps?)\b(?!\s+\w+ing\b)"
+    r"|\b(?:switched|migrated|moved|relocated|changed|upgraded|converted|transitioned)\b"
+    r"[^.;]*\b(?:to|onto|into)\b", re.IGNORECASE)
+# ... unless it is an activity or a state that passes
+_PASSING = re.compile(
+    r"\b(?:investigating|evaluating|exploring|trying|testing|considering|looking\s+into"
+    r"|planning|thinking\s+about|waiting|visiting|debugging|working\s+on|today|tomorrow"
+    r"|tonight|this\s+(?:week|weekend|month)|until|for\s+now|currently\s+in)\b",
+    re.IGNORECASE)
+
+
+def holds_value(fact: Fact) -> bool:
+    """Whether a fact states a lasting value (what decay must not archive while it is
+    current): a world fact or an opinion in the present tense, not an activity."""
+    return fact.kind in ("world", "opinion") and bool(_HOLDS.search(fact.content)) \
+        and not passing(fact)
 
 
 def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, float]:
@@ -148,7 +186,8 @@ def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, flo
         return life.status, decay
     if fact.valid and fact.valid.end and fact.valid.end < today:
         return EXPIRED, decay
-    if decay < ARCHIVE_THRESHOLD and not (life and life.status == ACTIVE):
+    if decay < ARCHIVE_THRESHOLD and not (life and (life.status == ACTIVE or life.supersedes)) \
+            and not holds_value(fact):  # what replaced another fact holds its slot's value
         return ARCHIVED, decay
     return ACTIVE, decay
 

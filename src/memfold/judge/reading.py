@@ -56,6 +56,7 @@ class Reading:
     numbers: tuple[tuple[str, Stems], ...]
     families: frozenset[tuple[str, str]]
     polarity: int
+    changed_mind: bool  # "has come around on", "changed her mind about"
     guard: str | None
     additive: bool
 
@@ -230,6 +231,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         numbers=_numbers(text),
         families=_families(text),
         polarity=_polarity(text),
+        changed_mind=bool(w.CHANGED_MIND.search(text)),
         guard=_guard(text, names, ends),
         additive=bool(w.ADDITIVE.search(text)),
     )

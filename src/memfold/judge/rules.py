@@ -43,6 +43,7 @@ from .reading import Reading, Stems, read, stems
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
 _END_VERBS = frozenset(w.stem(x) for x in w.END_VERBS)
+_OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
 _INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
 _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
@@ -180,10 +181,10 @@ def _opposed(n: Reading, o: Reading) -> str | None:
     shared = _topic(n.words, o.words)
     if not shared:
         return None
-    if n.polarity and o.polarity and n.polarity != o.polarity:
+    if (n.polarity and o.polarity and n.polarity != o.polarity) or n.changed_mind:
         return f"the opinion on {_text(shared)!r} reversed"
     for word in n.words - o.words:
-        if was := w.OPPOSITE.get(word, frozenset()) & o.words:
+        if was := _OPPOSITE.get(word, frozenset()) & o.words:
             return f"the opinion turned from {_text(was)!r} to {word!r}"
     return None
 

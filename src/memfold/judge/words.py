@@ -140,7 +140,9 @@ THIRD_PARTY = re.compile(
     r"(?:^|[;,:]\s*|\b(?:said|says|mentioned|mentions|told\s+\w+|heard|reports?|reported"
     r"|noted|notes|thinks|that)\s+(?:that\s+)?)(?:(?:[\w.-]+\s+){0,2}[\w.-]*'s|his|her|their"
     r"|my|our)\s+"
-    r"(?:\w+\s+)?(?:" + RELATIVES + r")\b", re.IGNORECASE)
+    r"(?:\w+\s+)?(?:" + RELATIVES + r")\b"
+    r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?-i:[A-Z]))",  # "Ada's manager is Tom": hers
+    re.IGNORECASE)
 REPORTED_OTHER = re.compile(
     r"\b(?:said|says|mentioned|mentions|heard|reports?|reported)\s+(?:that\s+)?"
     r"(?!(?:he|she|they|we|i)\b)([A-Z]\w+)\s+\w+", re.UNICODE)
@@ -199,6 +201,10 @@ POSITIVE = frozenset("like love enjoy prefer favour favor want fan adore appreci
 NEGATIVE = frozenset(
     "dislike hate avoid detest loathe overkill annoying annoyed tired sick skeptical "
     "sceptical against".split())
+# an explicit change of mind about a shared topic
+CHANGED_MIND = re.compile(r"\b(?:come\s+around|came\s+around|changed\s+(?:his|her|their|my|our)"
+                          r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
+                          r"|lost\s+interest)\b", re.IGNORECASE)
 REVERSAL = re.compile(r"\b(?:come\s+around|came\s+around|changed\s+(?:his|her|their|my|our)"
                       r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
                       r"|become|became|has\s+started\s+to|started\s+to|went\s+back\s+to"
