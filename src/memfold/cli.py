@@ -303,8 +303,11 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
     QUERY is plain text: words (stop words dropped), "quoted phrases", @Entity names, and
-    time phrases like "around Nov 27", "in November 2025", "last week", "since Monday".
-    Files edited since the last sync are synced first.
+    time phrases like "around Nov 27", "in November 2025", "last week", "since Monday",
+    "last spring" (what held at that time ranks first).  Files edited since the last sync
+    are synced first.  Superseded and expired facts are left out unless --all, or unless
+    they held at the time asked about; a line on stderr (hidden_by_lifecycle in --json)
+    counts them.
 
     \b
     Examples:
@@ -325,16 +328,21 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
         return
     for hit in result.hits:
         click.echo(render_hit(hit))
+    hint = result.hidden_hint()  # superseded or expired facts matched: how to see them
     if not result.hits and result.truncated:
         click.echo(f"{result.truncated} results found, but none fits in --budget {budget}; "
                    "raise the budget", err=True)
     elif not result.hits:
         synced = result.sync.touched if result.sync else 0
-        click.echo(f"no results (index up to date: {synced} files synced just now; "
+        click.echo(f"no results; {hint}" if hint else
+                   f"no results (index up to date: {synced} files synced just now; "
                    f"{result.total_warnings} parse warnings)", err=True)
+        hint = None
     elif result.truncated:
         click.echo(f"({result.truncated} more results left out to fit --budget {budget})",
                    err=True)
+    if hint:
+        click.echo(f"({hint})", err=True)
 
 
 @cli.command()

@@ -375,7 +375,8 @@ class Memory:
         return RecallResult(
             query=query, as_of=moment.isoformat(timespec="seconds"), hits=tuple(ranked.hits),
             sync=report, total_warnings=self.index_backend.warning_count(),
-            window=ranked.window, entities=ranked.entities, truncated=ranked.truncated)
+            window=ranked.window, entities=ranked.entities, truncated=ranked.truncated,
+            hidden=ranked.hidden)
 
     def about(self, name: str, *, k: int = 50, include_all: bool = False,
               now: datetime | str | None = None) -> AboutResult:

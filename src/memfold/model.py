@@ -16,6 +16,9 @@ KIND_LETTERS = {"W": "world", "B": "experience", "O": "opinion", "S": "observati
 LETTER_OF_KIND = {kind: letter for letter, kind in KIND_LETTERS.items()}
 TEXT = "text"
 KINDS = (*KIND_LETTERS.values(), TEXT)
+# the statuses recall leaves out unless --all (lifecycle.LEFT_OUT, spelled out here because
+# lifecycle imports this module)
+LEFT_OUT_STATUSES = ("superseded", "merged", "expired")
 
 
 @dataclass(frozen=True)
@@ -350,6 +353,22 @@ class RecallResult:
     window: Interval | None = None
     entities: tuple[str, ...] = ()
     truncated: int = 0  # results left out to stay within the budget
+    # matching facts left out because --all was not given, by status (superseded, merged,
+    # expired); counted among the candidates recall ranked, so a lower bound
+    hidden: dict[str, int] = field(default_factory=dict)
+
+    def hidden_hint(self) -> str | None:
+        """One line saying how many matching facts the lifecycle left out and how to see
+        them, or None when none were."""
+        total = sum(self.hidden.values())
+        if not total:
+            return None
+        counts = [(s, n) for s in LEFT_OUT_STATUSES if (n := self.hidden.get(s, 0))]
+        facts, are, them = ("fact", "is", "it") if total == 1 else ("facts", "are", "them")
+        what = " or ".join(s for s, _ in counts)
+        if len(counts) > 1:
+            what += " (" + ", ".join(f"{n} {s}" for s, n in counts) + ")"
+        return f"{total} matching {facts} {are} {what} — add --all to see {them}"
 
     def to_dict(self) -> dict[str, Any]:
         sync = self.sync
@@ -361,6 +380,7 @@ class RecallResult:
             if self.window else None,
             "entities": list(self.entities),
             "omitted_for_budget": self.truncated,
+            "hidden_by_lifecycle": {s: self.hidden.get(s, 0) for s in LEFT_OUT_STATUSES},
             "index": {
                 "synced_files": sync.touched if sync else 0,
                 "added": list(sync.added) if sync else [],

@@ -17,10 +17,18 @@
   0.75 it outweighs the lower default confidence of opinions (0.7 against 0.9) up to the
   highest relevance the other terms reach (2.0), so an opinion outranks a stated fact
   worded the same;
-- time: when the query names a time ("around Nov 27", "in November 2025"), 1.3 for a fact
-  whose stated validity overlaps it (it says what was true then), 1.15 for a fact written
-  then, else 1.0.  Beside words, a time phrase only boosts (events are often written down
-  after they happen); a query that is only a time phrase is restricted to that time;
+- time: when the query names a time ("around Nov 27", "in November 2025", "last spring"),
+  what held then ranks first.  1.3 for a fact whose stated validity overlaps it (it says
+  what was true then); 1.15 for a fact written then; 1.0 for a state fact (world, opinion,
+  observation) written before it and not replaced before it began — it still held; 0.6 for
+  a state fact that did not hold then: written after the time ended ("Back home in Vienna"
+  on Dec 3 says nothing of November), valid only at another time, or replaced before the
+  time began.  Experiences and text are events, often told after they happen ("last month
+  we ..."), so beside the 1.3 and 1.15 they keep 1.0 whenever they were written.  Such a
+  question is answered as of then: today's decay does not count (lifecycle 1.0, ranked
+  among the active facts, for every fact not superseded, expired or archived by a person),
+  and neither does a later supersede or expiry of a fact that held then.  Beside words, a
+  time phrase only weighs; a query that is only a time phrase is restricted to that time;
 - confidence: the fact's `c=` (or a journaled update), else the default of its kind
   (stated facts above generated observations);
 - importance_weight = 0.8 + 0.04 * i, so i=5 (the default) weighs 1.0 and i=10 weighs 1.2;
@@ -28,10 +36,13 @@
   rank above text, and stated facts above generated observations, at equal relevance;
 - lifecycle: `lifecycle.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
 
-Archived facts rank below every active one, and superseded or expired ones (when true at
-the time asked about) below those — except with `--all`, where relevance alone ranks and
-every fact carries its status; then ties break by date (newest
-first), then path and line, so results are deterministic.
+Archived facts rank below every active one, and superseded or expired ones below those;
+without `--all` superseded and expired facts are left out (and counted, so recall can say
+`--all` shows them) unless they held at the time the query asks about.  With `--all`
+relevance alone ranks and every fact carries its status, except that a fact that superseded
+another scores at least what the fact it superseded scores and ranks above it at equal score
+(unless the query asks about a time the replacement did not hold in).  Ties then break by
+date (newest first), then path and line, so results are deterministic.
 """
 
 from __future__ import annotations
@@ -43,8 +54,13 @@ KIND_WEIGHT = {"text": 0.6, "observation": 0.85}
 ENTITY_BOOST = 0.5
 OPINION_BOOST = 0.75
 CONTEXT_SHARE = 0.5
+# how a fact stands to the time a query asks about (recall classifies, `time_factor` weighs)
+VALID, WRITTEN, HELD, NOT_THEN, UNDATED = ("valid then", "written then", "held then",
+                                           "not then", "")
+HELD_THEN = frozenset({VALID, WRITTEN, HELD})
 VALID_THEN = 1.3  # the fact's stated validity overlaps the time asked about
 WRITTEN_THEN = 1.15  # the fact was written in the time asked about
+STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, for one)
 
 
 def confidence_of(kind: str, written: float | None) -> float:
@@ -60,8 +76,14 @@ def relevance(match: float, *, context: float = 0.0, entity: bool, opinion: bool
             + (OPINION_BOOST if opinion else 0.0))
 
 
-def time_factor(*, valid_then: bool, written_then: bool) -> float:
-    return VALID_THEN if valid_then else WRITTEN_THEN if written_then else 1.0
+def time_factor(then: str, *, state: bool) -> float:
+    """The time weight of a fact that stands `then` to the time asked about; `state` for
+    world, opinion and observation facts."""
+    if then == VALID:
+        return VALID_THEN
+    if then == WRITTEN:
+        return WRITTEN_THEN
+    return STATE_NOT_THEN if then == NOT_THEN and state else 1.0
 
 
 def score(relevance: float, *, kind: str, confidence: float, importance: int | None,

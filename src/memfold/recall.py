@@ -10,15 +10,26 @@ search, so a narrow filter never starves the results.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from dataclasses import replace as evolve
 from datetime import date
 from typing import TYPE_CHECKING
 
 from . import ranking
 from .embed.fusion import LEXICAL, SEMANTIC, lexical_part
 from .index.base import Candidate, Filters, IndexBackend
-from .lifecycle import ACTIVE, ARCHIVED, EXPIRED, MERGED, SUPERSEDED, lifecycle_weight, status_of
+from .lifecycle import (
+    ACTIVE,
+    ARCHIVED,
+    EXPIRED,
+    MERGED,
+    STATE_KINDS,
+    SUPERSEDED,
+    lifecycle_weight,
+    status_of,
+)
 from .model import AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
 from .query import QueryPlan, clean_text
@@ -28,6 +39,7 @@ if TYPE_CHECKING:
     from .embed.semantic import Semantic
 
 MIN_CANDIDATES = 50  # each search fetches max(MIN_CANDIDATES, 4 * k) rows to rank
+LEFT_OUT = (SUPERSEDED, MERGED, EXPIRED)  # statuses recall leaves out unless --all
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,8 @@ class Ranked:
     window: Interval | None
     entities: tuple[str, ...]
     truncated: int
+    # matching facts left out for their lifecycle (superseded, merged, expired), by status
+    hidden: dict[str, int] = field(default_factory=dict)
 
 
 def intersect(a: Interval | None, b: Interval | None) -> Interval | None:
@@ -74,7 +88,9 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
         if about_key:
             linked = backend.linked([about_key], filters, max(options.k, 1) * 2)
             hits = [h for c in linked if (h := _linked_hit(c, about_key, options))]
-            return _pack(hits[: options.k], options, window, (about_key,))
+            statuses = Counter(status_of(c.fact, c.life, options.today)[0] for c in linked)
+            return _pack(hits[: options.k], options, window, (about_key,),
+                         _left_out(statuses, options))
     found: dict[tuple[str, int], Candidate] = {}
     limit = max(MIN_CANDIDATES, 4 * options.k)
     fts = plan.fts(skip=set(named))
@@ -101,11 +117,14 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None
              else lexical_part(c.bm25, best) for c in found.values()}
     context = _context(backend, found.values(), match)
-    scored = sorted((s for c in found.values()
-                     if (s := _score(c, plan, named, match[c.rowid], options,
-                                     context.get(c.rowid)))), key=_order)
-    hits = [_explain(s, plan, window, fused) for s in scored[: options.k]]
-    return _pack(hits, options, window, tuple(named))
+    scored = [_score(c, plan, named, match[c.rowid], options, context.get(c.rowid))
+              for c in found.values()]
+    shown = [s for s in scored if not s.hidden]
+    if options.include_all:
+        shown = _replacements_first(shown, plan.window is not None)
+    hits = [_explain(s, plan, window, fused) for s in sorted(shown, key=_order)[: options.k]]
+    hidden = Counter(s.status for s in scored if s.hidden)
+    return _pack(hits, options, window, tuple(named), hidden)
 
 
 def about(backend: IndexBackend, name: str, *, k: int, today: date,
@@ -153,6 +172,9 @@ class _Scored:
     decay: float
     tier: int  # 0 active (or true at the asked time), 1 archived, 2 superseded or expired
     beside: str | None = None  # the neighbour whose match lifted it more than its own
+    then: str = ranking.UNDATED  # how it stands to the time the query asks about
+    hidden: bool = False  # left out for its lifecycle (superseded or expired, no --all)
+    replaced: bool = False  # with --all: the fact that replaced it is among the results
 
     @property
     def fact(self) -> Fact:
@@ -173,28 +195,83 @@ def _context(backend: IndexBackend, found: Iterable[Candidate],
 
 
 def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
-           options: RecallOptions, near: tuple[float, str] | None = None) -> _Scored | None:
-    """The candidate's score, or None when its lifecycle keeps it out of the answer."""
+           options: RecallOptions, near: tuple[float, str] | None = None) -> _Scored:
+    """The candidate's score; `hidden` when its lifecycle keeps it out of the answer."""
     status, decay = status_of(c.fact, c.life, options.today)
-    if not (options.include_all or status not in (SUPERSEDED, MERGED, EXPIRED)
-            or _true_then(c, status, plan.window)):
-        return None
+    then = _then(c, plan.window)
+    as_of_then = plan.window is not None and _current_then(c, status, then)
+    current = options.include_all or status == ACTIVE or as_of_then
     linked = tuple(k for k in named if k in c.links)
     opinion = plan.opinion and c.fact.kind == "opinion"
     confidence = _confidence(c)
-    window = plan.window
-    valid_then = bool(window and c.fact.valid and _overlaps(c.fact.valid, window))
-    written_then = bool(window and _written_in(c.fact, window))
     context, beside = near or (0.0, None)
     rel = relevance(match, context=context, entity=bool(linked), opinion=opinion)
-    weight = 1.0 if options.include_all else lifecycle_weight(status, decay)
+    weight = 1.0 if options.include_all or as_of_then else lifecycle_weight(status, decay)
     value = score(rel, kind=c.fact.kind, confidence=confidence, importance=c.fact.importance,
-                  lifecycle=weight) * time_factor(valid_then=valid_then,
-                                                  written_then=written_then)
-    tier = 0 if options.include_all or status == ACTIVE or _true_then(
-        c, status, plan.window) else (1 if status == ARCHIVED else 2)
+                  lifecycle=weight) * time_factor(then, state=c.fact.kind in STATE_KINDS)
+    tier = 0 if current else (1 if status == ARCHIVED else 2)
     return _Scored(c, value, confidence, linked, opinion, status, decay, tier,
-                   beside if ranking.CONTEXT_SHARE * context > match else None)
+                   beside if ranking.CONTEXT_SHARE * context > match else None, then,
+                   hidden=not current and status in LEFT_OUT)
+
+
+def _then(c: Candidate, window: Interval | None) -> str:
+    """How a fact stands to the time a query asks about (`ranking.time_factor`)."""
+    if window is None:
+        return ranking.UNDATED
+    fact = c.fact
+    on = c.life.superseded_on if c.life else None
+    if on is not None and window.start is not None and on <= window.start.isoformat():
+        return ranking.NOT_THEN  # replaced before that time began
+    if fact.valid is not None and _overlaps(fact.valid, window):
+        return ranking.VALID
+    state = fact.kind in STATE_KINDS
+    if fact.valid is not None and state:
+        return ranking.NOT_THEN  # a state that says when it holds, and that is another time
+    if fact.day is None:
+        return ranking.UNDATED
+    if _written_in(fact, window):
+        return ranking.WRITTEN
+    # a state written before that time still held in it; an experience told before it is
+    # about something earlier, and one told after it may be about it ("last month we ...")
+    before = window.start is not None and fact.day < window.start
+    return ranking.HELD if state and before else ranking.NOT_THEN
+
+
+def _current_then(c: Candidate, status: str, then: str) -> bool:
+    """Whether a question about a time weighs the fact as current: it is answered as of
+    then, so today's decay does not count (a fact archived by decay alone is current), and
+    a fact superseded or expired since counts when it held then.  A fact a person archived
+    stays archived."""
+    if status == ARCHIVED:
+        life = c.life
+        return not (life is not None and life.status == ARCHIVED and life.reason != "decay")
+    return status == ACTIVE or then in ranking.HELD_THEN
+
+
+def _replacements_first(scored: list[_Scored], asks_time: bool) -> list[_Scored]:
+    """With --all: a fact scores at least what the facts it superseded (directly or in a
+    chain) score, and is marked so it ranks above them at equal score.  When the query asks
+    about a time, only a replacement that held then is lifted.  Merges are left as they
+    rank: a consolidated fact restates its sources, it does not change what is true."""
+    by_id = {s.fact.id: s for s in scored}
+    older: dict[str, list[str]] = {}
+    for s in scored:
+        life = s.candidate.life
+        newer = life.superseded_by if life and s.status == SUPERSEDED else None
+        if newer in by_id and newer != s.fact.id and (
+                not asks_time or by_id[newer].then in ranking.HELD_THEN):
+            older.setdefault(newer, []).append(s.fact.id)
+
+    def best(fact_id: str, seen: frozenset[str]) -> float:
+        own = by_id[fact_id].score
+        return max([own, *(best(o, seen | {o}) for o in older.get(fact_id, ())
+                           if o not in seen)])
+
+    replaced = {o for olds in older.values() for o in olds}
+    return [evolve(s, score=best(s.fact.id, frozenset({s.fact.id})),
+                   replaced=s.fact.id in replaced)
+            if s.fact.id in older or s.fact.id in replaced else s for s in scored]
 
 
 def _written_in(fact: Fact, window: Interval) -> bool:
@@ -207,19 +284,6 @@ def _confidence(c: Candidate) -> float:
     if c.life is not None and c.life.confidence is not None:
         return c.life.confidence
     return confidence_of(c.fact.kind, c.fact.confidence)
-
-
-def _true_then(c: Candidate, status: str, window: Interval | None) -> bool:
-    """Whether a superseded or expired fact held during the time a query asks about
-    ("where was Peter in November 2025?" still finds what was true then)."""
-    if window is None:
-        return False
-    if status == EXPIRED:
-        return bool(c.fact.valid and _overlaps(c.fact.valid, window))
-    on = c.life.superseded_on if c.life else None
-    started = c.fact.valid.start if c.fact.valid and c.fact.valid.start else c.fact.day
-    return (window.start is None or on is None or on > window.start.isoformat()) and (
-        window.end is None or started is None or started <= window.end)
 
 
 def _overlaps(a: Interval, b: Interval) -> bool:
@@ -242,15 +306,16 @@ def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
         why.append("entity " + ", ".join(f"@{names.get(k, k)}" for k in s.linked))
     if s.opinion:
         why.append("opinion asked")
-    if window:
-        why.append(f"in {window}")
+    if window:  # and how the fact stands to it, when that weighed
+        weighed = s.then != ranking.NOT_THEN or s.fact.kind in STATE_KINDS
+        why.append(f"in {window}" + (f" ({s.then})" if s.then and weighed else ""))
     return describe(s.candidate, None, score=s.score, why="; ".join(why) or "in range",
                     status=(s.status, s.decay))
 
 
 def _linked_hit(c: Candidate, key: str, options: RecallOptions) -> Hit | None:
     status, decay = status_of(c.fact, c.life, options.today)
-    if not options.include_all and status in (SUPERSEDED, MERGED, EXPIRED):
+    if not options.include_all and status in LEFT_OUT:
         return None
     weight = 1.0 if options.include_all else lifecycle_weight(status, decay)
     value = score(relevance(0.0, entity=True, opinion=False), kind=c.fact.kind,
@@ -314,24 +379,29 @@ def build_trace(backend: IndexBackend, root: Candidate, today: date) -> Trace:
                  tuple(hits(derived)))
 
 
-def _order(hit: Hit | _Scored) -> tuple[int, float, int, str, int]:
+def _order(hit: _Scored) -> tuple[int, float, bool, int, str, int]:
     """Active facts first (archived ones rank below them, however relevant), then score,
-    then newest, then path and line."""
+    then a replacement before what it replaced, then newest, then path and line."""
     day = hit.fact.day.toordinal() if hit.fact.day else 0
-    tier = hit.tier if isinstance(hit, _Scored) else 0
-    return (tier, -round(hit.score, 9), -day, hit.fact.path, hit.fact.line)
+    return (hit.tier, -round(hit.score, 9), hit.replaced, -day, hit.fact.path, hit.fact.line)
+
+
+def _left_out(statuses: Counter[str], options: RecallOptions) -> dict[str, int]:
+    """How many of the statuses recall leaves out without --all."""
+    return {} if options.include_all else {s: n for s, n in statuses.items() if s in LEFT_OUT}
 
 
 def _pack(hits: list[Hit], options: RecallOptions, window: Interval | None,
-          entities: tuple[str, ...]) -> Ranked:
+          entities: tuple[str, ...], hidden: dict[str, int]) -> Ranked:
     top = hits[: options.k]
+    left_out = dict(hidden)
     if options.budget is None:
-        return Ranked(top, window, entities, 0)
+        return Ranked(top, window, entities, 0, left_out)
     packed, used = [], 0
     for hit in top:
         cost = hit.tokens()
         if used + cost <= options.budget:
             packed.append(hit)
             used += cost
-    return Ranked(packed, window, entities, len(top) - len(packed))
+    return Ranked(packed, window, entities, len(top) - len(packed), left_out)
 

@@ -135,7 +135,8 @@ class TimeSpecError(ValueError):
 
 
 SPEC_FORMS = ("30d, 2w, 6m, 1y, 2025-11-27, 2025-11, 2025, today, yesterday, "
-              "this week, last week, this month, last month, this year, last year, a weekday")
+              "this week, last week, this month, last month, this year, last year, a weekday, "
+              "last spring, summer 2025")
 
 
 def _month_end(year: int, month: int) -> date:
@@ -263,12 +264,24 @@ _DATE_WORDS = (
     r"|today|yesterday|(?:this|last)\s+(?:week|month|year)"
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 )
+# "last spring", "in the summer of 2024", "during winter": a season needs a preposition,
+# "last"/"this" or a year, since "fall", "spring" and "summer" are ordinary words too
+_SEASON_WORDS = (
+    r"(?:(?P<sprep>since|after|before|until|in|during|from)\s+)?(?:the\s+)?"
+    r"(?:(?P<rel>last|past|this)\s+)?(?P<season>spring|summer|autumn|fall|winter)"
+    r"(?:\s+(?:of\s+)?(?P<syear>\d{4}))?"
+)
 _PHRASE = re.compile(
     rf"\b(?P<prep>around|about|near|since|after|before|until|in|during|on|from)?\s*"
     rf"(?P<date>{_DATE_WORDS})\b"
-    r"|\b(?:in\s+the\s+)?(?:past|last)\s+(?P<n>\d+)\s+(?P<unit>days?|weeks?|months?|years?)\b",
+    r"|\b(?:in\s+the\s+)?(?:past|last)\s+(?P<n>\d+)\s+(?P<unit>days?|weeks?|months?|years?)\b"
+    rf"|\b{_SEASON_WORDS}\b",
     re.IGNORECASE,
 )
+# meteorological seasons of the northern hemisphere: first and last month; winter runs from
+# the December of its year into the next
+SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11),
+           "winter": (12, 2)}
 
 
 def _date_words(text: str, today: date) -> Interval | None:
@@ -312,7 +325,8 @@ def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, i
 
     "around Nov 27" widens the day by three days each side; "since X" runs from X to today;
     "before X" ends the day before X, "until X" with X; "in November 2025" is the month;
-    "last week" is the previous Monday to Sunday.  Dates that do not exist ("Feb 30",
+    "last week" is the previous Monday to Sunday; "last spring" the latest spring that has
+    ended (`season`).  Dates that do not exist ("Feb 30",
     "2025-13", "0000") are not time phrases.
     """
     for m in _PHRASE.finditer(query):
@@ -329,10 +343,15 @@ def _phrase_interval(m: re.Match[str], today: date) -> Interval | None:
     if m.group("n"):
         start = _ago(today, int(m.group("n")), _UNIT_WORDS[m.group("unit").lower()][0])
         return Interval(start, today)
-    interval = _date_words(m.group("date"), today)
-    if interval is None or _is_plain_word(m):
+    if m.group("season"):
+        interval, prep = _season_words(m, today), (m.group("sprep") or "").lower()
+    else:
+        interval = _date_words(m.group("date"), today)
+        if _is_plain_word(m):
+            return None
+        prep = (m.group("prep") or "").lower()
+    if interval is None:
         return None
-    prep = (m.group("prep") or "").lower()
     if prep in ("around", "about", "near"):
         assert interval.start and interval.end
         return Interval(_shift(interval.start, -AROUND_DAYS), _shift(interval.end, AROUND_DAYS))
@@ -344,6 +363,33 @@ def _phrase_interval(m: re.Match[str], today: date) -> Interval | None:
     if prep == "until":
         return Interval(None, interval.end)
     return interval
+
+
+def season(name: str, year: int) -> Interval:
+    """The season `name` of `year` (winter: December of `year` to February of the next)."""
+    first, last = SEASONS[name.lower()]
+    end_year = year + 1 if last < first else year
+    return Interval(date(year, first, 1), _month_end(end_year, last))
+
+
+def _season_words(m: re.Match[str], today: date) -> Interval | None:
+    """A season phrase: "summer 2024" is that year's; "last spring" the latest one that has
+    ended; "this winter" the one under way (or this year's); "in spring" the latest one that
+    has begun.  A bare season word ("fall asleep") is not a time."""
+    name, rel = m.group("season").lower(), (m.group("rel") or "").lower()
+    if m.group("syear"):
+        year = int(m.group("syear"))
+        return season(name, year) if 1900 <= year <= 2100 else None
+    if not (rel or m.group("sprep")):
+        return None
+    # the three candidates around today, newest first
+    seasons = [season(name, year) for year in (today.year, today.year - 1, today.year - 2)]
+    if rel in ("last", "past"):
+        return next(s for s in seasons if s.end and s.end < today)
+    if rel == "this":
+        return next((s for s in seasons if s.start and s.start <= today
+                     and s.end and today <= s.end), seasons[0])
+    return next(s for s in seasons if s.start and s.start <= today)
 
 
 def _is_plain_word(m: re.Match[str]) -> bool:
