@@ -158,7 +158,8 @@ def _parts(member: str) -> Stems:
 def _counted(n: Reading, o: Reading) -> str | None:
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:
-            same_unit = units & old_units or old_units & n.words or units & o.words
+            same_unit = units & old_units or (not units and old_units & n.words) or (
+                not old_units and units & o.words)
             topic = _topic(n.words, o.words) - {value, old_value}
             if same_unit and value != old_value and topic:
                 return f"{_text(units | old_units)}: {old_value} became {value}"
