@@ -107,8 +107,9 @@ NEGATED = re.compile(
     r"\b(?:turned\s+down|turns\s+down|declined?|decided\s+against|decided\s+not|fell\s+through"
     r"|falls\s+through|called\s+off|put\s+on\s+hold|(?:is|are|was)\s+staying|stay(?:ed|s)?\s+"
     r"(?:on|at|in|with)|stick(?:ing)?\s+with|stuck\s+with|considered\b[^.;]*\bbut"
-    r"|thought\s+about\b[^.;]*\bbut|(?:did|does|do|will|would)\s*n[o']t\s+(?:switch|move"
-    r"|change|leave|quit|migrate|replace|take)|not\s+(?:switching|moving|leaving|changing"
+    r"|thought\s+about\b[^.;]*\bbut|(?:did|does|do|will|would|has|have|had)(?:\s+not|n't)"
+    r"\s+(?:\w+\s+)?(?:switch|move|change|leave|quit|migrate|replace|take)\w*"
+    r"|not\s+(?:switching|moving|leaving|changing"
     r"|migrating)|rejected\s+(?:the|their|an?)\s+offer|backed\s+out|postponed|reverted"
     r"|rolled\s+back)\b", re.IGNORECASE)
 PLAN = re.compile(
