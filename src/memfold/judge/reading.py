@@ -373,12 +373,14 @@ def _is_name(token: str) -> bool:
 
 
 def _families(text: str) -> frozenset[tuple[str, str]]:
+    raw = w.TOKEN.findall(text.replace("/", " "))
     tokens = [t.replace("_", "-") for t in w.tokens(text.replace("/", " "))]
     found: set[tuple[str, str]] = set()
     for size in (3, 2, 1):
         for i in range(len(tokens) - size + 1):
             name = "-".join(tokens[i: i + size])
-            if name in w.FAMILY:
+            if name in w.FAMILY and (name not in w.EVERYDAY or (
+                    i > 0 and len(raw) == len(tokens) and raw[i][:1].isupper())):
                 found.add((w.FAMILY[name], name))
     return frozenset(found)
 

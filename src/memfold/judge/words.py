@@ -65,6 +65,14 @@ _SYNONYM_GROUPS = [
     "lead led leader head",
     "identity auth login sso",
     "laptop notebook computer machine",
+    "email mail inbox",
+    "car vehicle",
+    "salary income compensation",
+    "doctor gp physician",
+    "kid child",
+    "partner spouse",
+    "title",
+    "town city",
 ]
 
 STOP = frozenset("""
@@ -93,7 +101,8 @@ GENERIC = frozenset(
 CHANGE_VERBS = frozenset(
     "switch move migrate transition convert change upgrade update bump replace relocate "
     "transfer port shift swap rebrand rename raise lower increase decrease reduce cut grow "
-    "shrink settle promote demote become cross hit reach return trade hand".split())
+    "shrink settle promote demote become cross hit reach return trade hand adopt "
+    "consolidate standardise standardize".split())
 END_VERBS = frozenset(
     "drop ditch dump quit stop cancel discontinue abandon leave resign retire sell close end "
     "divorce separate unsubscribe uninstall deactivate delete remove sunset deprecate wind".split())
@@ -109,7 +118,8 @@ NEGATED = re.compile(
     r"(?:on|at|in|with)|stick(?:ing)?\s+with|stuck\s+with|considered\b[^.;]*\bbut"
     r"|thought\s+about\b[^.;]*\bbut|(?:did|does|do|will|would|has|have|had)(?:\s+not|n't)"
     r"\s+(?:\w+\s+)?(?:switch|move|change|leave|quit|migrate|replace|take)\w*"
-    r"|not\s+(?:switching|moving|leaving|changing"
+    r"|never\s+(?:did\s+|actually\s+|ended\s+up\s+)?(?:switch|move|change|leave|quit|migrate"
+    r"|replace|adopt|took|take)\w*|not\s+(?:switching|moving|leaving|changing"
     r"|migrating)|rejected\s+(?:the|their|an?)\s+offer|backed\s+out|postponed|reverted"
     r"|rolled\s+back)\b", re.IGNORECASE)
 PLAN = re.compile(
@@ -157,6 +167,9 @@ salesperson sales associate assistant intern clerk cashier barista bartender mus
 drummer guitarist singer artist photographer journalist author translator therapist
 pharmacist dentist mechanic electrician plumber carpenter farmer baker waiter waitress
 principal partner advisor adviser strategist product pm em sre devops tester qa
+paralegal paramedic firefighter police officer soldier veterinarian vet midwife
+psychologist economist statistician librarian curator producer director actor
+actress dancer coach trainer instructor tutor lecturer postdoc researcher fellow
 """.split())
 KINSHIP = frozenset(RELATIVES.replace("\\s?", "").replace("?", "").split("|"))
 DIETS = frozenset("vegan vegetarian pescatarian carnivore omnivore keto paleo".split())
@@ -221,20 +234,21 @@ _FAMILIES = {
     "cache": "redis memcached valkey keydb dragonfly",
     "queue": "kafka rabbitmq sqs pubsub nats activemq kinesis pulsar celery sidekiq",
     "cloud": "aws gcp azure google-cloud digitalocean linode hetzner ovh heroku vultr "
-             "oracle-cloud ibm-cloud alibaba-cloud fly.io render railway",
+             "oracle-cloud ibm-cloud alibaba-cloud fly.io render railway scaleway",
     "static-hosting": "netlify vercel github-pages cloudflare-pages surge firebase-hosting",
     "ci": "jenkins github-actions gitlab-ci circleci travis travis-ci buildkite teamcity "
-          "bamboo drone azure-pipelines bitbucket-pipelines",
+          "bamboo drone azure-pipelines bitbucket-pipelines woodpecker",
     "code-host": "github gitlab bitbucket gitea sourcehut",
     "payments": "stripe paypal adyen braintree square mollie klarna paddle razorpay "
                 "checkout.com authorize.net",
     "crm": "hubspot salesforce pipedrive zoho dynamics close attio",
     "support": "zendesk intercom freshdesk helpscout front gorgias kustomer",
-    "chat": "slack discord teams microsoft-teams mattermost rocket.chat zulip telegram "
+    "chat": "slack discord microsoft-teams mattermost rocket.chat zulip telegram "
             "whatsapp signal",
-    "email": "gmail outlook protonmail fastmail icloud-mail",
+    "email": "gmail outlook protonmail proton-mail fastmail icloud-mail hey yahoo-mail "
+             "superhuman thunderbird",
     "editor": "vim neovim emacs vscode vs-code visual-studio-code intellij pycharm webstorm "
-              "sublime atom cursor zed nano helix xcode",
+              "sublime atom cursor zed nano helix xcode goland rubymine rider",
     "language": "python ruby go golang rust java kotlin scala javascript typescript php "
                 "elixir erlang haskell clojure swift c# csharp c++ perl dart lua",
     "backend": "django flask fastapi rails laravel spring express nestjs phoenix sinatra "
@@ -244,11 +258,12 @@ _FAMILIES = {
     "bundler": "webpack vite rollup parcel esbuild turbopack browserify snowpack",
     "os": "macos windows linux ubuntu debian fedora arch ventura sonoma sequoia monterey "
           "big-sur catalina",
-    "phone": "android iphone ios pixel galaxy",
+    "phone": "android iphone ios pixel galaxy oneplus xiaomi fairphone",
     "browser": "chrome firefox safari edge brave opera arc",
     "notes": "notion obsidian evernote onenote bear roam logseq apple-notes markdown "
-             "google-docs confluence",
-    "tracker": "jira linear asana trello clickup monday basecamp shortcut youtrack",
+             "google-docs confluence google-keep keep craft",
+    "tracker": "jira linear asana trello clickup monday basecamp shortcut youtrack "
+               "github-issues todoist things omnifocus",
     "identity": "auth0 okta cognito keycloak azure-ad entra clerk firebase-auth onelogin",
     "errors": "sentry rollbar bugsnag honeybadger raygun airbrake",
     "monitoring": "datadog new-relic newrelic grafana prometheus dynatrace splunk "
@@ -257,23 +272,64 @@ _FAMILIES = {
     "container": "kubernetes k8s nomad ecs swarm docker-swarm openshift",
     "telco": "vodafone telia orange t-mobile verizon at&t comcast att o2 ee bt three "
              "swisscom init7 telekom movistar",
-    "design": "figma sketch adobe-xd photoshop illustrator canva",
+    "design": "figma sketch adobe-xd photoshop canva affinity penpot",
     "music": "spotify apple-music tidal deezer youtube-music",
-    "bank": "n26 revolut monzo chase hsbc barclays wise ing",
+    "bank": "n26 revolut monzo chase hsbc barclays wise ing starling santander natwest "
+            "lloyds citi citibank wells-fargo bank-of-america ally schwab",
     "car": "tesla honda toyota bmw audi volkswagen vw ford fiat volvo mercedes kia hyundai "
-           "nissan mazda subaru skoda renault peugeot porsche",
-    "storage": "dropbox google-drive onedrive icloud box syncthing nextcloud",
-    "video": "zoom meet google-meet webex teams-call",
+           "nissan mazda subaru skoda renault peugeot porsche polestar rivian byd mini "
+           "citroen opel seat cupra jeep chevrolet lexus",
+    "storage": "dropbox google-drive onedrive icloud icloud-drive box syncthing nextcloud "
+               "sharepoint",
+    "video": "zoom google-meet webex whereby jitsi",
     "shell": "bash zsh fish powershell",
     "package-manager": "npm yarn pnpm bun pip poetry uv conda pipenv",
-    "runtime": "node node.js nodejs deno bun",
+    "runtime": "node node.js nodejs deno bun.js",
     "analytics": "mixpanel posthog amplitude heap google-analytics plausible matomo segment "
                  "fathom",
     "email-delivery": "mailgun postmark sendgrid ses mailchimp mailjet sparkpost resend",
     "dns": "route-53 route53 cloudflare dnsimple ns1 godaddy namecheap gandi",
+    "passwords": "1password lastpass bitwarden dashlane keepass keepassxc proton-pass",
+    "calendar": "google-calendar fantastical outlook-calendar apple-calendar cron-calendar",
+    "wearable": "garmin fitbit apple-watch whoop oura polar coros",
+    "accounting": "quickbooks xero freeagent sage wave freshbooks",
+    "shop": "shopify woocommerce bigcommerce magento etsy",
+    "site-builder": "squarespace wix wordpress webflow ghost framer",
+    "newsletter": "substack beehiiv buttondown convertkit kit mailerlite",
+    "payroll": "gusto rippling deel bamboohr personio justworks adp",
+    "flags": "launchdarkly flagsmith unleash statsig growthbook",
+    "logging": "papertrail logtail loggly elastic logz.io better-stack",
+    "cdn": "fastly akamai cloudfront bunny bunnycdn",
+    "search": "algolia elasticsearch meilisearch typesense opensearch",
+    "mobile": "react-native flutter swiftui xamarin ionic kotlin-multiplatform",
+    "tests": "jest vitest mocha jasmine pytest unittest nose rspec minitest playwright "
+             "cypress selenium puppeteer",
+    "linter": "eslint biome ruff flake8 pylint black prettier rubocop",
+    "iac": "terraform pulumi cloudformation opentofu ansible chef puppet",
+    "secrets": "vault doppler infisical aws-secrets-manager",
+    "maps": "google-maps mapbox openstreetmap here-maps apple-maps",
+    "llm": "openai gpt-4 gpt-4o claude anthropic gemini mistral llama",
+    "vpn": "nordvpn expressvpn mullvad protonvpn tailscale wireguard",
+    "streaming": "netflix hulu disney+ hbo max prime-video",
+    "energy": "octopus british-gas eon edf ovo",
+    "airline": "lufthansa klm ryanair easyjet delta united emirates",
+    "messaging-app": "imessage wechat line viber",
+    "podcast": "overcast pocket-casts castro",
+    "reader": "kindle kobo",
     "gym": "mcfit urban-sports-club classpass",
     "terminal": "iterm iterm2 alacritty kitty wezterm warp",
 }
+# Product names that are also everyday words ("keep", "three", "black") name a product only
+# when capitalised inside a sentence ("We now use Linear").
+_EVERYDAY = frozenset("""
+swift ruby spring express phoenix gin fiber solid remix backbone parcel arch brave opera
+edge linear bamboo drone temporal square paddle dynamics sketch tidal neon aurora dragonfly
+celery pulsar bun vault chef puppet llama castro overcast octopus mini polar chase ally
+render railway ghost elastic bunny kit mocha jasmine nose black prettier biome united delta
+keep craft bear roam things hey signal line teams nano helix atom sublime heap segment max
+seat monday shortcut close front box wave sage three ee bt orange superhuman
+""".split())
+EVERYDAY = _EVERYDAY
 FAMILY = {w: fam for fam, words in _FAMILIES.items() for w in words.split()}
 MULTI_WORD = sorted((w for w in FAMILY if "-" in w), key=len, reverse=True)
 UNIT_CLASS = {
