@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..lifecycle import STATE_KINDS
 from ..model import Fact
@@ -209,6 +210,53 @@ def replaces(new: Fact, old: Fact) -> str | None:
             or _family(n, o, new) or _counted(n, o) or _status(n, o) or _reversed(n, o, new))
 
 
+# Words of a class a rule compares across wordings ("lives" / "moved to": a location).
+_CLASSES = {
+    "#loc": "lives live living lived based resides reside moved relocated settled home "
+            "apartment flat house headquarters hq office city",
+    "#job": "works work working worked joined left employed resigned hired job role position "
+            "employer company freelance",
+    "#name": "name named called renamed rebranded handle username codename goes nickname",
+    "#rel": " ".join(w.RELATIONSHIP) + " broke split divorced separated",
+    "#status": " ".join(w.INTERIM | w.FINAL),
+    "#role": " ".join(w.ROLES),
+    "#diet": " ".join(w.DIETS) + " meat",
+    "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
+}
+_CLASS_OF = {word: tag for tag, words in _CLASSES.items() for word in words.split()}
+_FAMILIES_OF: dict[str, set[str]] = {}  # a product's name, or the first word of it
+for _name, _kind in w.FAMILY.items():
+    for _key in {_name, _name.split("-")[0]}:
+        _FAMILIES_OF.setdefault(_key, set()).add(_kind)
+_RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
+
+
+@lru_cache(maxsize=16384)
+def _signature(content: str) -> frozenset[str]:
+    """Cheap words of a fact, with the class of each and the family of each product: two
+    facts no rule could relate share none of them, so the judge need not read them."""
+    out: set[str] = set()
+    for raw in _RAW_WORD.findall(content.lower()):
+        word = raw.rstrip(".'-")
+        word = word[:-2] if word.endswith("'s") else word
+        if tag := _CLASS_OF.get(word):
+            out.add(tag)
+        out.update("#" + family for family in _FAMILIES_OF.get(word, ()))
+        if w.is_number(word):
+            out.add("#number")
+        if word not in w.STOP:
+            out.add(w.stem(word))
+    return frozenset(out)
+
+
+def may_relate(new: Fact, old: Fact) -> bool:
+    """Whether any rule could relate the two facts: a shared word (the entity names aside),
+    a shared class of word, a shared product family or both counting something."""
+    names = {w.stem(part) for e in new.entities for part in re.split(r"[-_.]", e.lower())
+             if part}
+    return bool((_signature(new.content) & _signature(old.content)) - names)
+
+
 def _about_same(new: Fact, old: Fact) -> bool:
     mine = {entity_key(e) for e in new.entities}
     theirs = {entity_key(e) for e in old.entities}
@@ -224,7 +272,8 @@ class RuleJudge:
     def weigh(self, new: Fact, older: Sequence[Fact]) -> list[Verdict]:
         verdicts: list[Verdict] = []
         for old in older:
-            if old.id == new.id or old.kind not in STATE_KINDS or not _about_same(new, old):
+            if old.id == new.id or old.kind not in STATE_KINDS or not _about_same(new, old) \
+                    or not may_relate(new, old):
                 continue
             reason = replaces(new, old)
             guard = read(new).guard
