@@ -155,6 +155,8 @@ _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
                  "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11",
                  "twelve": "12", "a dozen": "12", "twenty": "20", "fifty": "50",
                  "hundred": "100"}
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+_ANY_NUMBER = re.compile(r"\d|\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
 _MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d",
                      re.IGNORECASE)
 _DATE_NUMBER = re.compile(
@@ -347,9 +349,10 @@ def _changes(clause: str, names: Stems) -> list[Change]:
 
 
 def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
-    clean = _DATE_NUMBER.sub(" ", text)
-    for word, digit in _NUMBER_WORDS.items():
-        clean = re.sub(rf"\b{word}\b", digit, clean, flags=re.IGNORECASE)
+    if not _ANY_NUMBER.search(text):
+        return ()
+    clean = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group().lower()],
+                             _DATE_NUMBER.sub(" ", text))
     tokens = w.tokens(clean)
     out: list[tuple[str, Stems]] = []
     for i, token in enumerate(tokens):

@@ -249,18 +249,9 @@ def _signature(content: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def may_relate(new: Fact, old: Fact) -> bool:
-    """Whether any rule could relate the two facts: a shared word (the entity names aside),
-    a shared class of word, a shared product family or both counting something."""
-    names = {w.stem(part) for e in new.entities for part in re.split(r"[-_.]", e.lower())
-             if part}
-    return bool((_signature(new.content) & _signature(old.content)) - names)
-
-
-def _about_same(new: Fact, old: Fact) -> bool:
-    mine = {entity_key(e) for e in new.entities}
-    theirs = {entity_key(e) for e in old.entities}
-    return bool(mine & theirs) if mine else not theirs
+def _names(fact: Fact) -> frozenset[str]:
+    return frozenset(w.stem(part) for e in fact.entities for part in re.split(r"[-_.]", e.lower())
+                     if part)
 
 
 class RuleJudge:
@@ -271,21 +262,29 @@ class RuleJudge:
 
     def weigh(self, new: Fact, older: Sequence[Fact]) -> list[Verdict]:
         verdicts: list[Verdict] = []
+        keys = {entity_key(e) for e in new.entities}
+        signature = _signature(new.content) - _names(new)
         for old in older:
-            if old.id == new.id or old.kind not in STATE_KINDS or not _about_same(new, old) \
-                    or not may_relate(new, old):
-                continue
-            reason = replaces(new, old)
-            guard = read(new).guard
-            if reason and not guard:
-                verdicts.append(Verdict(old.id, True, reason))
-            elif reason and guard:
-                verdicts.append(Verdict(old.id, False, f"{reason}, but the newer fact is "
-                                                       f"{_GUARDS[guard]}"))
-            elif len(_topic(read(new).words, read(old).words)) >= 2:
-                verdicts.append(Verdict(old.id, False, "same topic: "
-                                        + _text(_topic(read(new).words, read(old).words))))
+            theirs = {entity_key(e) for e in old.entities}
+            if old.id == new.id or old.kind not in STATE_KINDS or not (
+                    keys & theirs if keys else not theirs) \
+                    or not signature & _signature(old.content):
+                continue  # another entity, or nothing a rule could relate
+            if verdict := self._verdict(new, old):
+                verdicts.append(verdict)
         return verdicts
+
+    @staticmethod
+    def _verdict(new: Fact, old: Fact) -> Verdict | None:
+        reason = replaces(new, old)
+        guard = read(new).guard
+        if reason and not guard:
+            return Verdict(old.id, True, reason)
+        if reason and guard:
+            return Verdict(old.id, False, f"{reason}, but the newer fact is {_GUARDS[guard]}")
+        if len(shared := _topic(read(new).words, read(old).words)) >= 2:
+            return Verdict(old.id, False, "same topic: " + _text(shared))
+        return None
 
 
 _FROM_TEXT = re.compile(r"\b(?:from|off|out\s+of|replaced|instead\s+of|in\s+place\s+of"

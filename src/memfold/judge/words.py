@@ -343,8 +343,13 @@ UNIT_CLASS = {
 }
 
 
-def tokens(text: str) -> list[str]:
+def tokens(text: str) -> tuple[str, ...]:
     """Lower-cased word tokens: "Acme's" -> "acme", "1,150" -> "1150", "3.12" kept whole."""
+    return _tokens(text)
+
+
+@lru_cache(maxsize=16384)
+def _tokens(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for raw in TOKEN.findall(_THOUSANDS.sub("", text.replace("’", "'"))):
         word = raw.lower().rstrip(".:")
@@ -352,7 +357,7 @@ def tokens(text: str) -> list[str]:
             word = word[:-2] if word.endswith("'s") else word[:-1]
         if word:
             out.append(word)
-    return out
+    return tuple(out)
 
 
 def _suffix_stem(word: str) -> str:
