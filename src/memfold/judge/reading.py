@@ -110,6 +110,10 @@ _SWAPS = [  # (pattern, which group is the value left, which the value taken)
                 r"\s+(?P<new>.+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|got|were)\s+(?:renamed|rebranded)"
                 r"\s+(?:to\s+|as\s+)?(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"\b(?:renamed|rebranded)\s+(?P<old>(?:the|his|her|their|its|our|my)\s+[\w-]+"
+                r"(?:\s+[\w-]+)?)\s+(?P<new>(?-i:[A-Z'\"‘“]).+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<old>.+?)\s+(?:rebranded|renamed\s+itself|changed\s+(?:its|their|his|her)"
+                r"\s+name)\s+(?:as|to)\s+(?P<new>.+)$", re.I), "old", "new"),
     (re.compile(r"\bwent\s+back\s+to\s+(?P<new>.+)$", re.I), "", "new"),
 ]
 _CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|while|because)\s"
@@ -145,7 +149,9 @@ _RELATION_VERBS = [  # (pattern over the predicate, relation)
      "relationship"),
     (re.compile(r"^(?:goes|go)\s+by\s+(?P<val>.+)$", re.I), "name"),
     (re.compile(r"^(?:is\s+called|called|is\s+named|named)\s+(?P<val>.+)$", re.I), "name"),
-    (re.compile(r"^(?:runs?\s+on|is\s+on|are\s+on|runs?)\s+(?P<val>.+)$", re.I), "platform"),
+    (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+on|runs?)\s+(?P<val>.+)$",
+                re.I), "platform"),
+    (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
     (re.compile(r"^(?:prefers?|preferring)\s+(?P<val>.+)$", re.I), "prefer"),
     (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?promoted\s+to\s+(?P<val>.+)$", re.I), "role"),
     (re.compile(r"^(?:uses?|using|relies\s+on|rely\s+on)\s+(?P<val>.+)$", re.I), "use"),
@@ -186,6 +192,9 @@ def read(fact: Fact) -> Reading:
 
 _EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " not"}
 _CONTRACTIONS = re.compile(r"(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)
+# "she's Priyanka Iyer now", "Halima's a ward sister": an 's that is "is", not a possessive
+_IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
+                 r"|no|on|in|at|with|back|been|got|[A-Z]\w*\s+[A-Z])\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
 _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I)\s+(?:says|said"
                           r"|thinks|feels|reckons|admits|admitted)\s+(?:that\s+)?(?=\w+\s)")
@@ -211,15 +220,20 @@ def forget_readings() -> None:
 def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
     text = _CONTRACTIONS.sub(lambda m: _EXPAND[m.group(1).lower()],
                              re.sub(r"@(?=\w)", "", content).strip().rstrip(".!"))
-    text = _SELF_REPORT.sub("", text)
+    text = _IS.sub(lambda m: f"{m.group('who')} is ", _SELF_REPORT.sub("", text))
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
-    names = frozenset(s for e in entities for part in re.split(r"[-_.]", e) if part
+    names = frozenset(w.stem(e.lower()) for e in entities) | frozenset(
+        s for e in entities for part in re.split(r"[-_.]", e) if part
                       for s in (w.stem(part.lower()),))
     clauses = [c for c in _CLAUSE_SPLIT.split(text) if c.strip()]
     first = _FRONTED.sub("", clauses[0]) if clauses else ""
     subject_text, predicate_text = _split_subject(first, names)
-    attr, relation, value, verb = _slot(first, names)
-    head = _head(first, attr)
+    attr, relation, value, verb, head = _EMPTY, None, _EMPTY, "", ""
+    for clause in (_FRONTED.sub("", c) for c in clauses):  # the first clause that states one
+        attr, relation, value, verb = _slot(clause, names)
+        if relation:
+            head = _head(clause, attr)
+            break
     return Reading(
         kind=kind,
         words=stems(text, names),
@@ -285,9 +299,13 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
         return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
     if attr and attr & _NAME_ATTRS:
         return attr, "name", value, verb
-    if attr:
+    if attr and not _PROPER_HEAD.search(subj):
         return attr, "attr", value, verb
     return _EMPTY, _class_of(val), value, verb
+
+
+# "Esperanza's cat Churro": a common noun, then the name the subject goes by
+_PROPER_HEAD = re.compile(r"\b(?-i:[a-z]+\s+[A-Z][a-z]+)$")
 
 
 def _head(clause: str, attr: Stems) -> str:
@@ -354,6 +372,9 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
     clean = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group().lower()],
                              _DATE_NUMBER.sub(" ", text))
     tokens = w.tokens(clean)
+    marked = {m.group("a") or m.group("b"):  # "$8.50", "4.2%": the symbol is the unit
+              frozenset({w.CURRENCY[m.group("pre")] if m.group("pre") else "percent"})
+              for m in _SYMBOLED.finditer(clean.replace(",", ""))}
     out: list[tuple[str, Stems]] = []
     for i, token in enumerate(tokens):
         if not w.is_number(token) or (i and _is_name(tokens[i - 1])) or (
@@ -363,10 +384,12 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
         units = frozenset(w.UNIT_CLASS.get(w.stem(t), w.stem(t)) for t in after)
         if ":" in token:
             units = frozenset({"clock"})
+        units = marked.get(token, units)
         out.append((token, units))
     return tuple(out)
 
 
+_SYMBOLED = re.compile(r"(?P<pre>[$€£¥₹₪])\s?(?P<a>\d+(?:\.\d+)?)|(?P<b>\d+(?:\.\d+)?)%")
 _BEFORE_YEAR = frozenset("in since from until by of before after during early late mid circa "
                          "around".split())
 

@@ -52,7 +52,8 @@ _ROLES = frozenset(w.stem(x) for x in w.ROLES)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager relationship name platform prefer age "
                     "diet attr".split())
-_NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved)\b",
+_NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
+                  r"|from\s+now\s+on)\b",
                   re.IGNORECASE)
 _GUARDS = {"plan": "a plan or a hypothetical", "negated": "a change that did not happen",
            "temporary": "a visit or a state that ends", "third-party": "about someone else"}
@@ -68,9 +69,13 @@ def _topic(a: Stems, b: Stems) -> Stems:
     return (a & b) - _GENERIC
 
 
-def _mentions(predicate: Stems, value: Stems) -> bool:
+def _mentions(o: Reading, value: Stems) -> bool:
+    """The older fact names this value after its subject: most of its words ("Project
+    Falcon" in "the codename is Falcon"); a name must be the older fact's whole name."""
     core = value - _FILLER
-    return bool(core) and len(core & predicate) * 2 >= len(core)
+    if o.relation == "name" and o.value:
+        return bool(core) and (o.value <= core or core <= o.value)
+    return bool(core) and len(core & o.predicate) * 2 >= len(core)
 
 
 def _differs(new: Stems, old: Stems) -> bool:
@@ -80,7 +85,7 @@ def _differs(new: Stems, old: Stems) -> bool:
 
 def _left(n: Reading, o: Reading, new: Fact) -> str | None:
     for c in n.changes:
-        if c.old and _mentions(o.predicate, c.old) and not (c.new and c.new <= c.old):
+        if c.old and _mentions(o, c.old) and not (c.new and c.new <= c.old):
             return f"the newer fact says it moved away from {_text(c.old & o.predicate)!r}"
         if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
             return f"{_text(o.attr)} renamed from {_text(o.value)!r} to {_text(c.new)!r}"
@@ -127,10 +132,16 @@ def _swapped(n: Reading, o: Reading) -> str | None:
     return None
 
 
+def _qualified_apart(words: Stems, o: Reading) -> bool:
+    """"her personal email" is not "her work email": a qualifier the older fact opposes."""
+    return any(_OPPOSITE.get(x, frozenset()) & o.words for x in words - o.words)
+
+
 def _changed(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
         if c.new and c.obj and _topic(c.obj, o.words) and not c.new <= o.words \
-                and not n.additive and (o.value - c.new or o.numbers or o.families):
+                and not n.additive and (o.value - c.new or o.numbers or o.families) \
+                and not _qualified_apart(c.obj, o):
             return f"the newer fact changes {_text(_topic(c.obj, o.words))!r} to " \
                    f"{_text(c.new)!r}"
     return None
@@ -140,14 +151,15 @@ def _family(n: Reading, o: Reading, new: Fact) -> str | None:
     if n.additive:
         return None
     taken = n.value.union(*(c.new for c in n.changes))
-    if n.relation == "use" and not _NOW.search(new.content):
+    now = _NOW.search(new.content)
+    if n.relation == "use" and not now:
         return None
     for family, member in n.families:
-        if not _parts(member) <= taken:
+        if not (_parts(member) <= taken or now):  # named as the value, or said to hold now
             continue
         for other_family, other in o.families:
             if other_family == family and other != member and \
-                    not {other, w.stem(other)} & taken:
+                    not {other, w.stem(other)} & (taken if _parts(member) <= taken else n.words):
                 return f"{family}: {other!r} became {member!r}"
     return None
 

@@ -79,6 +79,7 @@ STOP = frozenset("""
 a an the this that these those of in on at to for from by with without into onto off out
 over under about as and or but so if then than because since after before during while
 until till via per each every all any some both either neither whole entire its his
+itself himself herself themselves myself ourselves yourself
 her their our my your he she they it we i you me him them us who whom whose which what
 when where why how be have do will would shall should may might can could must not no
 nor also too as-well just only really very quite still now currently today yesterday
@@ -118,19 +119,21 @@ NEGATED = re.compile(
     r"(?:on|at|in|with)|stick(?:ing)?\s+with|stuck\s+with|considered\b[^.;]*\bbut"
     r"|thought\s+about\b[^.;]*\bbut|(?:did|does|do|will|would|has|have|had)(?:\s+not|n't)"
     r"\s+(?:\w+\s+)?(?:switch|move|change|leave|quit|migrate|replace|take)\w*"
-    r"|never\s+(?:did\s+|actually\s+|ended\s+up\s+)?(?:switch|move|change|leave|quit|migrate"
+    r"|but\s+(?:did|does|do|would|could)\s*(?:not|n't)\b|(?:is|are|it's)\s+still\s+(?:with|at|on"
+    r"|in)\b|never\s+(?:did\s+|actually\s+|ended\s+up\s+)?(?:switch|move|change|leave|quit|migrate"
     r"|replace|adopt|took|take)\w*|not\s+(?:switching|moving|leaving|changing"
     r"|migrating)|rejected\s+(?:the|their|an?)\s+offer|backed\s+out|postponed|reverted"
     r"|rolled\s+back)\b", re.IGNORECASE)
 PLAN = re.compile(
-    r"\b(?:if|will|would|might|may|could|plans?\s+to|planning|intends?\s+to|considering"
+    r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to|planning|intends?\s+to|considering"
     r"|evaluating|thinking\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to|going\s+to"
     r"|about\s+to|aims?\s+to|expects?\s+to|probably|maybe|perhaps|possibly|looking\s+into"
     r"|exploring|is\s+considering|next\s+(?:week|month|year|quarter|spring|summer|autumn"
     r"|fall|winter)|someday|eventually|in\s+the\s+future|once\s+(?:his|her|their|the)\b"
     r"|tentative(?:ly)?|proposed|pending\s+approval)\b", re.IGNORECASE)
 TEMPORARY = re.compile(
-    r"\b(?:visit(?:s|ed|ing)?|trip|vacation|holiday|holidays|travell?ing|stopover|layover"
+    r"\b(?:visit(?:s|ed|ing)?|on\s+(?:a\s+)?(?:trip|vacation|holiday|holidays)|trip\s+to"
+    r"|travell?ing|stopover|layover"
     r"|for\s+(?:a|the|two|three|few|several|\d+)\s+"
     r"(?:\w+\s+)?(?:days?|nights?|weeks?|weekend|months?)|until\s+\w+|till\s+\w+"
     r"|for\s+a\s+(?:conference|wedding|workshop|meetup|summit|funeral)|covering\s+for"
@@ -204,6 +207,9 @@ ANTONYMS = [
     ("hot warm", "cold iced"),
     ("minimal", "maximal"),
     ("tabs", "spaces"),
+    ("window", "aisle"),
+    ("personal", "work business"),
+    ("spanish", "english"),
 ]
 OPPOSITE: dict[str, frozenset[str]] = {}
 for _left, _right in ANTONYMS:
@@ -211,10 +217,11 @@ for _left, _right in ANTONYMS:
         OPPOSITE[_word] = OPPOSITE.get(_word, frozenset()) | frozenset(_right.split())
     for _word in _right.split():
         OPPOSITE[_word] = OPPOSITE.get(_word, frozenset()) | frozenset(_left.split())
-POSITIVE = frozenset("like love enjoy prefer favour favor want fan adore appreciate".split())
+POSITIVE = frozenset(
+    "like love enjoy prefer favour favor want fan adore appreciate hooked".split())
 NEGATIVE = frozenset(
     "dislike hate avoid detest loathe overkill annoying annoyed tired sick skeptical "
-    "sceptical against".split())
+    "sceptical against boring refuses refuse".split())
 # an explicit change of mind about a shared topic
 CHANGED_MIND = re.compile(r"\b(?:come\s+around|came\s+around|changed\s+(?:his|her|their|my|our)"
                           r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
@@ -240,7 +247,7 @@ _FAMILIES = {
           "bamboo drone azure-pipelines bitbucket-pipelines woodpecker",
     "code-host": "github gitlab bitbucket gitea sourcehut",
     "payments": "stripe paypal adyen braintree square mollie klarna paddle razorpay "
-                "checkout.com authorize.net",
+                "checkout.com authorize.net sumup zettle izettle",
     "crm": "hubspot salesforce pipedrive zoho dynamics close attio",
     "support": "zendesk intercom freshdesk helpscout front gorgias kustomer",
     "chat": "slack discord microsoft-teams mattermost rocket.chat zulip telegram "
@@ -311,7 +318,13 @@ _FAMILIES = {
     "llm": "openai gpt-4 gpt-4o claude anthropic gemini mistral llama",
     "vpn": "nordvpn expressvpn mullvad protonvpn tailscale wireguard",
     "streaming": "netflix hulu disney+ hbo max prime-video",
-    "energy": "octopus british-gas eon edf ovo",
+    "energy": "octopus british-gas eon e.on edf ovo vattenfall tibber fortum iberdrola "
+              "endesa enel engie",
+    "grocery": "tesco ocado sainsbury's sainsburys asda waitrose aldi lidl morrisons "
+               "instacart walmart kroger",
+    "spoken-language": "english spanish french german italian portuguese dutch polish "
+                       "swedish norwegian danish finnish turkish arabic hindi mandarin "
+                       "cantonese japanese korean russian ukrainian greek hebrew",
     "airline": "lufthansa klm ryanair easyjet delta united emirates",
     "messaging-app": "imessage wechat line viber",
     "podcast": "overcast pocket-casts castro",
@@ -332,7 +345,9 @@ seat monday shortcut close front box wave sage three ee bt orange superhuman
 EVERYDAY = _EVERYDAY
 FAMILY = {w: fam for fam, words in _FAMILIES.items() for w in words.split()}
 MULTI_WORD = sorted((w for w in FAMILY if "-" in w), key=len, reverse=True)
+CURRENCY = {"$": "money", "€": "money", "£": "money", "¥": "money", "₹": "money", "₪": "money"}
 UNIT_CLASS = {
+    "%": "percent", "percent": "percent", "bpm": "rate",
     "mbps": "bandwidth", "gbps": "bandwidth", "kbps": "bandwidth", "mbit": "bandwidth",
     "gbit": "bandwidth", "req": "rate", "request": "rate", "rps": "rate", "qps": "rate",
     "eur": "money", "usd": "money", "gbp": "money", "chf": "money", "€": "money",
