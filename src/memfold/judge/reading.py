@@ -54,6 +54,7 @@ class Reading:
     changes: tuple[Change, ...]
     ends: tuple[Stems, ...]
     numbers: tuple[tuple[str, Stems], ...]
+    versions: frozenset[tuple[str, str]]  # ("python", "3.12"), ("windows", "11")
     families: frozenset[tuple[str, str]]
     polarity: int
     changed_mind: bool  # "has come around on", "changed her mind about"
@@ -63,7 +64,7 @@ class Reading:
 
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
 _END_STEMS = frozenset(w.stem(v) for v in w.END_VERBS)
-_CHANGE_WORDS = frozenset("went grew rose became cut set took".split())
+_CHANGE_WORDS = frozenset("went grew rose became cut set took got".split())
 _END_WORDS = frozenset("left quit sold wound".split())
 
 
@@ -87,7 +88,7 @@ _FROM_TO = re.compile(
 _TO = re.compile(r"\b(?:(?:over|across|back)\s+)?(?:to|onto|into|as)\s+(?P<new>.+)$",
                  re.IGNORECASE)
 _FROM = re.compile(r"\b(?:from|off|out\s+of|away\s+from)\s+(?P<old>.+)$", re.IGNORECASE)
-_SWAPS = [  # (pattern, which group is the value left, which the value taken)
+_SWAPS = [  # (pattern, the group of the value left, of the value taken)
     (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+(?:swapped|"
                 r"switched|traded|exchanged)(?:\s+out)?\s+(?:for|with)\s+(?P<new>.+)$", re.I),
      "old", "new"),
@@ -111,11 +112,13 @@ _SWAPS = [  # (pattern, which group is the value left, which the value taken)
     (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|got|were)\s+(?:renamed|rebranded)"
                 r"\s+(?:to\s+|as\s+)?(?P<new>.+)$", re.I), "old", "new"),
     (re.compile(r"\b(?:renamed|rebranded)\s+(?P<old>(?:the|his|her|their|its|our|my)\s+[\w-]+"
-                r"(?:\s+[\w-]+)?)\s+(?P<new>(?-i:[A-Z'\"‘“]).+)$", re.I), "old", "new"),
+                r"(?:\s+(?-i:[a-z][\w-]*))?)\s+(?P<new>(?-i:[A-Z'\"‘“]).+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<old>.+?)\s+(?:rebranded|renamed\s+itself|changed\s+(?:its|their|his|her)"
                 r"\s+name)\s+(?:as|to)\s+(?P<new>.+)$", re.I), "old", "new"),
     (re.compile(r"\bwent\s+back\s+to\s+(?P<new>.+)$", re.I), "", "new"),
 ]
+_RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name)", re.IGNORECASE)
+_VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|while|because)\s"
                            r"|\s+but\s+|\s+so\s+|\s+because\s+|\s+after\s+(?=\w+\s+\w+ed\b))\s*",
                            re.IGNORECASE)
@@ -135,7 +138,7 @@ _RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
                 r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
      "location"),
-    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating)\s+(?:(?:back|up|down"
+    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating|transferred)\s+(?:(?:back|up|down"
                 r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
     (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
      "location"),
@@ -156,6 +159,8 @@ _RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?promoted\s+to\s+(?P<val>.+)$", re.I), "role"),
     (re.compile(r"^(?:uses?|using|relies\s+on|rely\s+on)\s+(?P<val>.+)$", re.I), "use"),
 ]
+_ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
+                  w.stem("address"): "location", w.stem("employer"): "employer"}
 _NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                  "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11",
@@ -194,7 +199,7 @@ _EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " 
 _CONTRACTIONS = re.compile(r"(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)
 # "she's Priyanka Iyer now", "Halima's a ward sister": an 's that is "is", not a possessive
 _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
-                 r"|no|on|in|at|with|back|been|got|[A-Z]\w*\s+[A-Z])\b)")
+                 r"|no|on|in|at|with|back|been|got|\w+ing|[A-Z]\w*\s+[A-Z])\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
 _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I)\s+(?:says|said"
                           r"|thinks|feels|reckons|admits|admitted)\s+(?:that\s+)?(?=\w+\s)")
@@ -245,6 +250,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         ends=tuple(stems(c, names) for c in clauses
                    if w.END_PHRASES.search(c) or _ends_in(_NOT_AN_END.sub(" ", c))),
         numbers=_numbers(text),
+        versions=_versions(text),
         families=_families(text),
         polarity=_polarity(text),
         changed_mind=bool(w.CHANGED_MIND.search(text)),
@@ -299,6 +305,8 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
         return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
     if attr and attr & _NAME_ATTRS:
         return attr, "name", value, verb
+    if len(attr) == 1 and (known := _ATTR_RELATION.get(next(iter(attr)))):
+        return _EMPTY, known, value, verb  # "Hamza's manager is X": whom he reports to
     if attr and not _PROPER_HEAD.search(subj):
         return attr, "attr", value, verb
     return _EMPTY, _class_of(val), value, verb
@@ -346,7 +354,8 @@ def _changes(clause: str, names: Stems) -> list[Change]:
         if m := pattern.search(clause):
             old = stems(_clip_change(m.group(old_group)), names) if old_group else _EMPTY
             new = stems(_clip_change(m.group(new_group)), names) if new_group else _EMPTY
-            found.append(Change("replace", old, new, _EMPTY))
+            verb = "rename" if _RENAMING.search(m.group()) else "replace"
+            found.append(Change(verb, old, new, _EMPTY))
             return found
     subject = stems(_split_subject(clause, names)[0], names)
     for m in _changes_in(clause):
@@ -362,7 +371,9 @@ def _changes(clause: str, names: Stems) -> list[Change]:
             found.append(Change(verb, stems(_clip_change(f.group("old")), names), _EMPTY,
                                 stems(rest[: f.start()], names)))
         else:
-            found.append(Change(verb, _EMPTY, _EMPTY, stems(_clip(rest), names)))
+            version = _VERSION.findall(rest)  # "installed the 2024.26 update"
+            found.append(Change(verb, _EMPTY, frozenset(version), subject) if version else
+                         Change(verb, _EMPTY, _EMPTY, stems(_clip(rest), names)))
     return found
 
 
@@ -370,7 +381,7 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
     if not _ANY_NUMBER.search(text):
         return ()
     clean = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group().lower()],
-                             _DATE_NUMBER.sub(" ", text))
+                             _GLUED.sub(r"\1 \2", _DATE_NUMBER.sub(" ", text)))
     tokens = w.tokens(clean)
     marked = {m.group("a") or m.group("b"):  # "$8.50", "4.2%": the symbol is the unit
               frozenset({w.CURRENCY[m.group("pre")] if m.group("pre") else "percent"})
@@ -389,9 +400,18 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
     return tuple(out)
 
 
+_GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(kg|lb|lbs|km|mi|gb|tb|mb|mbps|gbps|k|m|h|min)\b",
+                    re.IGNORECASE)
 _SYMBOLED = re.compile(r"(?P<pre>[$€£¥₹₪])\s?(?P<a>\d+(?:\.\d+)?)|(?P<b>\d+(?:\.\d+)?)%")
 _BEFORE_YEAR = frozenset("in since from until by of before after during early late mid circa "
                          "around".split())
+
+
+def _versions(text: str) -> frozenset[tuple[str, str]]:
+    tokens = w.tokens(text)
+    return frozenset((w.stem(tokens[i - 1]), t) for i, t in enumerate(tokens)
+                     if i and w.is_number(t) and tokens[i - 1].isalpha()
+                     and tokens[i - 1] not in w.STOP and not w.YEAR.match(t))
 
 
 def _is_name(token: str) -> bool:
@@ -414,7 +434,8 @@ def _families(text: str) -> frozenset[tuple[str, str]]:
 def _polarity(text: str) -> int:
     found = {w.stem(t) for t in w.tokens(text)}
     negative = bool(found & {w.stem(x) for x in w.NEGATIVE}) or bool(
-        re.search(r"\b(?:not|n't|never|no\s+longer)\s+(?:\w+\s+)?(?:like|love|enjoy|want"
+        re.search(r"\bcan\s*(?:not|'t)\s+stand\b|\b(?:not|n't|never|no\s+longer)\s+(?:\w+\s+)?"
+                  r"(?:like|love|enjoy|want"
                   r"|prefer)", text, re.IGNORECASE))
     positive = bool(found & {w.stem(x) for x in w.POSITIVE})
     return -1 if negative else 1 if positive else 0

@@ -89,6 +89,8 @@ def _left(n: Reading, o: Reading, new: Fact) -> str | None:
             return f"the newer fact says it moved away from {_text(c.old & o.predicate)!r}"
         if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
             return f"{_text(o.attr)} renamed from {_text(o.value)!r} to {_text(c.new)!r}"
+        if c.verb == "rename" and not c.old and o.relation == "name" and not o.value:
+            return f"renamed to {_text(c.new)!r}"  # the entity itself, named by the older
     if o.relation == "name" and o.value and o.value <= n.attr and _differs(n.value, o.value) \
             and _NOW.search(new.content):  # "Eastgate Rovers are now Eastgate Athletic"
         return f"renamed from {_text(o.value)!r} to {_text(n.value)!r}"
@@ -110,9 +112,11 @@ def _comparable(a: Stems, b: Stems) -> bool:
         {w.FAMILY.get(x) for x in a} & {w.FAMILY.get(x) for x in b} - {None})
 
 
-def _same_slot(n: Reading, o: Reading) -> str | None:
+def _same_slot(n: Reading, o: Reading, new: Fact) -> str | None:
     if n.additive or not _differs(n.value, o.value):
         return None
+    if o.value <= n.words and not (n.changes or _NOW.search(new.content)):
+        return None  # "lives in Luthagen, Uppsala" only adds detail to "lives in Uppsala"
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
         if not nested and (n.relation == "attr" or (n.attr and o.attr)):
@@ -168,6 +172,18 @@ def _parts(member: str) -> Stems:
     return frozenset(w.stem(part) for part in member.split("-"))
 
 
+def _upgraded(n: Reading, o: Reading) -> str | None:
+    """"Windows 10" then "Windows 11" on the same thing (the laptop)."""
+    if n.additive:
+        return None
+    for name, version in n.versions:
+        for old_name, old_version in o.versions:
+            topic = _topic(n.words, o.words) - {name, version, old_version}
+            if name == old_name and version != old_version and topic:
+                return f"{name}: {old_version} became {version}"
+    return None
+
+
 def _counted(n: Reading, o: Reading) -> str | None:
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:
@@ -217,9 +233,9 @@ def replaces(new: Fact, old: Fact) -> str | None:
     for c in n.changes:  # "went back to Vim" restates what the older fact says
         if c.new and not c.old and c.new <= o.predicate:
             return None
-    return (_left(n, o, new) or _ended(n, o, new) or _same_slot(n, o) or _swapped(n, o)
-            or _changed(n, o)
-            or _family(n, o, new) or _counted(n, o) or _status(n, o) or _reversed(n, o, new))
+    return (_left(n, o, new) or _ended(n, o, new) or _same_slot(n, o, new) or _swapped(n, o)
+            or _changed(n, o) or _family(n, o, new) or _upgraded(n, o) or _counted(n, o)
+            or _status(n, o) or _reversed(n, o, new))
 
 
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
@@ -235,7 +251,10 @@ _CLASSES = {
     "#diet": " ".join(w.DIETS) + " meat",
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
 }
-_CLASS_OF = {word: tag for tag, words in _CLASSES.items() for word in words.split()}
+_CLASS_OF: dict[str, set[str]] = {}
+for _tag, _words in _CLASSES.items():
+    for _word in _words.split():
+        _CLASS_OF.setdefault(_word, set()).add(_tag)
 _FAMILIES_OF: dict[str, set[str]] = {}  # a product's name, or the first word of it
 for _name, _kind in w.FAMILY.items():
     for _key in {_name, _name.split("-")[0]}:
@@ -251,8 +270,7 @@ def _signature(content: str) -> frozenset[str]:
     for raw in _RAW_WORD.findall(content.lower()):
         word = raw.rstrip(".'-")
         word = word[:-2] if word.endswith("'s") else word
-        if tag := _CLASS_OF.get(word):
-            out.add(tag)
+        out.update(_CLASS_OF.get(word, ()))
         out.update("#" + family for family in _FAMILIES_OF.get(word, ()))
         if w.is_number(word):
             out.add("#number")

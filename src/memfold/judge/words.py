@@ -103,7 +103,7 @@ CHANGE_VERBS = frozenset(
     "switch move migrate transition convert change upgrade update bump replace relocate "
     "transfer port shift swap rebrand rename raise lower increase decrease reduce cut grow "
     "shrink settle promote demote become cross hit reach return trade hand adopt "
-    "consolidate standardise standardize".split())
+    "consolidate standardise standardize install reimage transfer".split())
 END_VERBS = frozenset(
     "drop ditch dump quit stop cancel discontinue abandon leave resign retire sell close end "
     "divorce separate unsubscribe uninstall deactivate delete remove sunset deprecate wind".split())
@@ -111,7 +111,8 @@ END_PHRASES = re.compile(
     r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not)\b[^.;]*?\b"
     r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|broke\s+up|split\s+up"
     r"|gave\s+up|give\s+up|giving\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
-    r"|falling[- ]out|bought\s+out|moved\s+out|phased\s+out|moved\s+away\s+from"
+    r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
+    r"\s+(?!only\b|just\b)|phased\s+out|moved\s+away\s+from"
     r"|walked\s+away\s+from|stepped\s+down|let\s+go)\b", re.IGNORECASE)
 NEGATED = re.compile(
     r"\b(?:turned\s+down|turns\s+down|declined?|decided\s+against|decided\s+not|fell\s+through"
@@ -140,7 +141,7 @@ TEMPORARY = re.compile(
     r"|temporar(?:y|ily)|for\s+now|spent\s+the\s+(?:weekend|week|day|night)|on\s+leave"
     r"|filling\s+in|stand(?:ing)?\s+in\s+for|interim|short\s+stay)\b", re.IGNORECASE)
 # "this week" makes a presence temporary ("is in Marrakech this week"), not an event
-THIS_WEEK = re.compile(r"\bthis\s+(?:week|weekend|month)\b", re.IGNORECASE)
+THIS_WEEK = re.compile(r"(?<!as of )\bthis\s+(?:week|weekend|month)\b", re.IGNORECASE)
 ADDITIVE = re.compile(
     r"\b(?:also|too|as\s+well|additional(?:ly)?|in\s+addition|besides|another|second"
     r"|on\s+top\s+of|alongside|along\s+with|plus|extra)\b", re.IGNORECASE)
@@ -155,7 +156,9 @@ THIRD_PARTY = re.compile(
     r"|noted|notes|thinks|that)\s+(?:that\s+)?)(?:(?:[\w.-]+\s+){0,2}[\w.-]*'s|his|her|their"
     r"|my|our)\s+"
     r"(?:\w+\s+)?(?:" + RELATIVES + r")\b"
-    r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?-i:[A-Z]))",  # "Ada's manager is Tom": hers
+    r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?-i:[A-Z]))"  # "Ada's manager is Tom": hers
+    # "Kaito's landlord raised the rent": acting on the entity's thing, not their own
+    r"(?!\s+(?:\w+\s+)?\w+(?:ed|ew|ought|old)\s+(?:out\s+)?(?:the|our)\b)",
     re.IGNORECASE)
 REPORTED_OTHER = re.compile(
     r"\b(?:said|says|mentioned|mentions|heard|reports?|reported)\s+(?:that\s+)?"
@@ -184,12 +187,13 @@ INTERIM = frozenset(
     "pending waiting awaiting review beta alpha preview draft open unresolved ongoing "
     "progress planned applied applying looking searching hunting interviewing negotiating "
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
-    "submitted scheduled hold paused suspended stalled frozen waitlisted offer".split())
+    "submitted scheduled hold paused suspended stalled frozen waitlisted offer construction "
+    "renovation".split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
     "shipped live launched released ga done finished completed over signed hired married "
     "cancelled canceled paid published landed available settled found issued resumed "
-    "restarted unblocked active".split())
+    "restarted unblocked active opened".split())
 ANTONYMS = [
     ("concise short brief terse succinct", "long detailed lengthy verbose thorough"),
     ("dark", "light"),
@@ -223,10 +227,10 @@ NEGATIVE = frozenset(
     "dislike hate avoid detest loathe overkill annoying annoyed tired sick skeptical "
     "sceptical against boring refuses refuse".split())
 # an explicit change of mind about a shared topic
-CHANGED_MIND = re.compile(r"\b(?:come\s+around|came\s+around|changed\s+(?:his|her|their|my|our)"
+CHANGED_MIND = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our)"
                           r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
                           r"|lost\s+interest)\b", re.IGNORECASE)
-REVERSAL = re.compile(r"\b(?:come\s+around|came\s+around|changed\s+(?:his|her|their|my|our)"
+REVERSAL = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our)"
                       r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
                       r"|become|became|has\s+started\s+to|started\s+to|went\s+back\s+to"
                       r"|switched\s+to|no\s+longer|anymore)\b", re.IGNORECASE)
