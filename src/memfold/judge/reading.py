@@ -161,6 +161,9 @@ _RELATION_VERBS = [  # (pattern over the predicate, relation)
 ]
 _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
                   w.stem("address"): "location", w.stem("employer"): "employer"}
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 _NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                  "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11",
@@ -177,9 +180,12 @@ _DATE_NUMBER = re.compile(
 
 
 def stems(text: str, drop: Stems = _EMPTY) -> Stems:
-    """Content stems of a text: no stop words, none of `drop` (the entity names)."""
+    """Content stems of a text: no stop words, none of `drop` (the entity names); a
+    hyphenated word also gives its parts ("car-free": car)."""
     return frozenset(s for t in w.tokens(text) if t not in w.STOP
-                     for s in (w.stem(t),) if s not in drop and s not in w.STOP)
+                     for part in (t, *(p for p in (t.split("-") if "-" in t else ())
+                                       if len(p) > 2 and p not in w.STOP))
+                     for s in (w.stem(part),) if s not in drop)
 
 
 def _clip(text: str) -> str:
@@ -195,11 +201,13 @@ def read(fact: Fact) -> Reading:
     return _read(fact.kind, fact.content, fact.entities, ends)
 
 
-_EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " not"}
-_CONTRACTIONS = re.compile(r"(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)
+_EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " not",
+           "can't": "cannot", "won't": "will not"}
+_CONTRACTIONS = re.compile(r"\b(can't|won't)|(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)
 # "she's Priyanka Iyer now", "Halima's a ward sister": an 's that is "is", not a possessive
 _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
-                 r"|no|on|in|at|with|back|been|got|\w+ing|[A-Z]\w*\s+[A-Z])\b)")
+                 r"|no|on|in|at|with|back|been|got|gone|over|done|down|up|\w+ing"
+                 r"|[A-Z]\w*\s+[A-Z])\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
 _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I)\s+(?:says|said"
                           r"|thinks|feels|reckons|admits|admitted)\s+(?:that\s+)?(?=\w+\s)")
@@ -223,8 +231,9 @@ def forget_readings() -> None:
 
 @lru_cache(maxsize=4096)
 def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
-    text = _CONTRACTIONS.sub(lambda m: _EXPAND[m.group(1).lower()],
+    text = _CONTRACTIONS.sub(lambda m: _EXPAND[m.group().lower()],
                              re.sub(r"@(?=\w)", "", content).strip().rstrip(".!"))
+    text = _GLUED.sub(r"\1 \2", text)  # "74kg" -> "74 kg"
     text = _IS.sub(lambda m: f"{m.group('who')} is ", _SELF_REPORT.sub("", text))
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
     names = frozenset(w.stem(e.lower()) for e in entities) | frozenset(
@@ -381,7 +390,7 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
     if not _ANY_NUMBER.search(text):
         return ()
     clean = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group().lower()],
-                             _GLUED.sub(r"\1 \2", _DATE_NUMBER.sub(" ", text)))
+                             _DATE_NUMBER.sub(" ", text))
     tokens = w.tokens(clean)
     marked = {m.group("a") or m.group("b"):  # "$8.50", "4.2%": the symbol is the unit
               frozenset({w.CURRENCY[m.group("pre")] if m.group("pre") else "percent"})
@@ -407,11 +416,17 @@ _BEFORE_YEAR = frozenset("in since from until by of before after during early la
                          "around".split())
 
 
+_VERSIONED = re.compile(r"\b([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)*)\b")
+_VERSION_WORDS = frozenset("version firmware release build update v".split())
+
+
 def _versions(text: str) -> frozenset[tuple[str, str]]:
-    tokens = w.tokens(text)
-    return frozenset((w.stem(tokens[i - 1]), t) for i, t in enumerate(tokens)
-                     if i and w.is_number(t) and tokens[i - 1].isalpha()
-                     and tokens[i - 1] not in w.STOP and not w.YEAR.match(t))
+    """Named versions: "Windows 11", "Python 3.12", "firmware 20.26" — a product's name
+    (capitalised, or a known product) or the word "version" before a number."""
+    return frozenset(
+        (w.stem(name.lower()), number) for name, number in _VERSIONED.findall(text)
+        if (name[0].isupper() or name.lower() in w.FAMILY or name.lower() in _VERSION_WORDS)
+        and name.lower() not in _MONTH_NAMES and not w.YEAR.match(number))
 
 
 def _is_name(token: str) -> bool:

@@ -250,6 +250,7 @@ _CLASSES = {
     "#role": " ".join(w.ROLES),
     "#diet": " ".join(w.DIETS) + " meat",
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
+    "#boss": "manager boss supervisor reports report lead",
 }
 _CLASS_OF: dict[str, set[str]] = {}
 for _tag, _words in _CLASSES.items():
