@@ -220,9 +220,12 @@ def _opposed(n: Reading, o: Reading) -> str | None:
 
 
 def _reversed(n: Reading, o: Reading, new: Fact) -> str | None:
-    """An opposed opinion that says it changed ("now", "has come around", "no longer"); an
-    opposed one that does not only weighs against the older one (see `stance`)."""
-    if w.REVERSAL.search(new.content) or _NOW.search(new.content):
+    """An opposed opinion that says it changed ("now", "has come around", "no longer"), or
+    states the opposite liking ("finds running boring" / "loves running"); an antonym
+    alone ("prefers concise replies" / "prefers long replies") only weighs against the
+    older opinion (see `stance`)."""
+    stated = n.kind == o.kind == "opinion" and n.polarity * o.polarity < 0  # loves / hates
+    if stated or w.REVERSAL.search(new.content) or _NOW.search(new.content):
         return _opposed(n, o)
     return None
 
