@@ -123,6 +123,11 @@ def apply_event(states: dict[str, LifeState], event: Event) -> None:
         state.confidence_on = data.get("on") or event.ts[:10]
     elif kind == "derive":
         state.derived_from = [str(x) for x in data.get("from", [])]
+    elif kind == "reset":  # `reflect --undo`: fields put back as they were before the run
+        for name, value in dict(data.get("state") or {}).items():
+            if name != "id" and name in LifeState.__dataclass_fields__:
+                setattr(state, name, [str(x) for x in value] if isinstance(value, list)
+                        else value)
 
 
 def replay(events: Iterable[Event],

@@ -5,13 +5,15 @@ One run plans everything first, from the index and the journal, without writing:
 - consolidation: near-duplicate active facts (same kind, same entities, the same names,
   numbers and negations, and word overlap at least CONSOLIDATE_AT — or, when the workspace
   has vectors, as close as a paraphrase: `embed.fusion.Calibration`) become one fact,
-  written as a Retain bullet in a generated region of bank/<kind>.md; the originals are
-  journaled `merge`d into it (kept, not deleted) and the new fact records `derive`d-from
-  them;
+  written as a Retain bullet in a generated region of bank/<kind>.md that keeps the dates
+  of its originals in its text (`dates_note`); the originals are journaled `merge`d into it
+  (kept, not deleted) and the new fact records `derive`d-from them;
 - opinions: each active opinion meets the evidence written since the window began (facts
-  sharing an entity and enough words); its confidence moves by small bounded steps (below),
-  journaled as `confidence` events, and bank/opinions.md lists every opinion with its
-  confidence, when it last moved and its evidence;
+  sharing an entity and enough words), each piece read by `judge.stance`: evidence that
+  agrees supports it and evidence that opposes it contradicts it — its confidence moves by
+  small bounded steps (below), journaled as `confidence` events — and a clear reversal
+  supersedes it (a `supersede` event, judge "reflect"); bank/opinions.md lists every active
+  opinion with its confidence, when it last moved and its evidence;
 - entity pages: bank/entities/<Slug>.md gets a generated summary of the entity's active
   facts by kind, newest first, each line citing its source and the hash of the text cited;
 - lifecycle sweep: facts whose validity ended, or whose decay crossed the archive threshold,
@@ -21,15 +23,16 @@ One run plans everything first, from the index and the journal, without writing:
 Confidence steps (documented in docs/format.md):
     supporting evidence       c' = c + 0.10 * (1 - c)
     contradicting evidence    c' = c - 0.15 * c
-    strong contradiction      c' = c - 0.30 * c   (the evidence states a change away)
 each piece of evidence counted once, c kept within [0.05, 0.99]; so one contradiction moves
-0.9 to 0.765, and only repeated, strong contradiction takes an opinion below 0.5.
+0.9 to 0.765, and only repeated contradiction (four times) takes it below 0.5.  Evidence
+that reverses the opinion does not move its confidence: it supersedes it.
 
 Then, under the workspace lock, it appends the events and rewrites only generated regions
 (`<!-- memfold:generated KIND -->` ... `<!-- memfold:end KIND -->`); everything else on a page
 is kept byte for byte, daily logs are never touched, and each page's previous bytes are kept
-so `memfold reflect --undo` restores the last run.  Planning is deterministic: a second run
-on unchanged input changes nothing.
+so `memfold reflect --undo` restores the last run; the lifecycle fields its events change
+are recorded as they were before it, and `--undo` journals them back (`reset` events).
+Planning is deterministic: a second run on unchanged input changes nothing.
 """
 
 from __future__ import annotations
@@ -50,8 +53,8 @@ from typing import Any
 
 from .errors import MemfoldError
 from .index.base import Candidate, Filters, IndexBackend
-from .judge import change_phrase
-from .ledger import Ledger, content_sha
+from .judge import AGREES, REVERSES, stance
+from .ledger import Ledger, _supersede_record, content_sha
 from .lifecycle import (
     ACTIVE,
     ARCHIVE_THRESHOLD,
@@ -65,6 +68,7 @@ from .model import LETTER_OF_KIND, Fact, Interval
 from .names import entity_key
 from .query import STOP_WORDS
 from .ranking import confidence_of
+from .reflect_undo import manifest, touched_states, undo_records
 from .workspace.files import replace_atomically
 from .workspace.format import decode
 from .workspace.layout import Workspace
@@ -72,7 +76,7 @@ from .workspace.layout import Workspace
 CONSOLIDATE_AT = 0.6  # Jaccard overlap of content words for near-duplicates
 EVIDENCE_AT = 0.3  # word overlap for a fact to count as evidence about an opinion
 PER_KIND = 25  # facts per kind on an entity page
-SUPPORT_STEP, CONTRADICT_STEP, STRONG_STEP = 0.10, 0.15, 0.30
+SUPPORT_STEP, CONTRADICT_STEP = 0.10, 0.15
 KIND_PAGES = {"world": "bank/world.md", "experience": "bank/experience.md",
               "opinion": "bank/opinions.md", "observation": "bank/world.md"}
 KIND_TITLES = (("world", "World"), ("experience", "Experience"), ("opinion", "Opinions"),
@@ -85,6 +89,11 @@ SPECIFIC = re.compile(r"\w*\d[\w.:/-]*|(?<=\s)[A-Z]\w*")  # numbers, and capital
 # "likes" from "dislikes" (3 of 5 words shared), so duplicates keep the same names, numbers
 # and negations (`_specifics`).
 Similar = Callable[[int, Sequence[int]], set[int]]  # rowid, rowids -> those paraphrasing it
+MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+               "Dec")
+LISTED_DATES = 3  # a consolidated fact lists up to this many days, else a count and a range
+DATES_NOTE = re.compile(r" \((?:noted )?(?:on \d+ days between )?[A-Z][a-z]{2} \d{1,2}\b"
+                        r"[^()]*\b\d{4}\)(?=[.!?]*$)")  # what `with_dates` adds
 WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
                     *(f"lpt{i}" for i in range(1, 10))}
 
@@ -105,6 +114,7 @@ class ReflectPlan:
     merges: list[tuple[str, list[str]]] = field(default_factory=list)
     confidence: list[tuple[str, float, float]] = field(default_factory=list)
     swept: list[tuple[str, str]] = field(default_factory=list)
+    superseded: list[tuple[str, str]] = field(default_factory=list)  # (opinion, reversed by)
     proposals: list[str] = field(default_factory=list)
 
     def diff(self) -> str:
@@ -125,6 +135,7 @@ class ReflectPlan:
             "merged": [{"into": new, "from": old} for new, old in self.merges],
             "confidence": [{"id": i, "from": a, "to": b} for i, a, b in self.confidence],
             "swept": [{"id": i, "status": s} for i, s in self.swept],
+            "superseded": [{"id": i, "by": by} for i, by in self.superseded],
             "core_proposals": self.proposals,
             "diff": self.diff() if dry_run else None,
         }
@@ -150,6 +161,44 @@ def _specifics(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """What a paraphrase must keep: names and numbers, and its negations."""
     return (frozenset(m.casefold() for m in SPECIFIC.findall(text)),
             frozenset(m.casefold() for m in NEGATION.findall(text)))
+
+
+def _core(c: Candidate) -> str:
+    """A fact's text without the dates note an earlier run wrote into a consolidated fact,
+    so a later duplicate is compared with what it says, not with when."""
+    if c.life is not None and c.life.derived_from:
+        return DATES_NOTE.sub("", c.fact.content)
+    return c.fact.content
+
+
+def _day_text(day: date, *, year: bool) -> str:
+    return f"{MONTH_NAMES[day.month - 1]} {day.day}" + (f", {day.year}" if year else "")
+
+
+def _listed(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def dates_note(days: Iterable[date]) -> str:
+    """The days a consolidated fact's originals were written, as a person writes them:
+    "Nov 20 and Nov 22, 2025"; more than LISTED_DATES days keep their count and range, "on 4
+    days between Nov 2 and Nov 28, 2025".  Never in a form the format reads as a validity
+    range: the days say when it was said or done, not that it stopped holding after them."""
+    unique = sorted(set(days))
+    one_year = unique[0].year == unique[-1].year
+    prefix = ""
+    if len(unique) > LISTED_DATES:
+        prefix, unique = f"on {len(unique)} days between ", [unique[0], unique[-1]]
+    text = _listed([_day_text(d, year=not one_year) for d in unique])
+    return prefix + text + (f", {unique[0].year}" if one_year else "")
+
+
+def with_dates(content: str, kind: str, days: Iterable[date]) -> str:
+    """`content` with its dates in parentheses before its closing punctuation; a state
+    fact's dates are when it was noted ("Lives in Vienna (noted Nov 20, 2025).")."""
+    body = content.rstrip(".!?")
+    noted = "" if kind == "experience" else "noted "
+    return f"{body} ({noted}{dates_note(days)}){content[len(body):]}"
 
 
 def page_slug(name: str) -> str:
@@ -261,7 +310,7 @@ class Planner:
         self.similar = similar  # cosine between facts' vectors, when the workspace has them
         self.plan = ReflectPlan(since=since, today=today)
         self.is_secret = is_secret or (lambda text: False)
-        self.merged: set[str] = set()
+        self.replaced: set[str] = set()  # merged or superseded by this run
         self.merged_into: dict[str, str] = {}  # original id -> the fact it was merged into
         self.synthetic: list[Candidate] = []  # consolidated facts this run will write
         self.simulated: dict[str, tuple[float, list[str], list[str]]] = {}
@@ -283,7 +332,7 @@ class Planner:
         return [c for c in self.backend.recent(window, 100_000) if self._active(c)]
 
     def _active(self, c: Candidate) -> bool:
-        return (c.fact.kind != "text" and c.fact.id not in self.merged
+        return (c.fact.kind != "text" and c.fact.id not in self.replaced
                 and status_of(c.fact, c.life, self.plan.today)[0] in (ACTIVE, ARCHIVED))
 
     def _linked(self, keys: Sequence[str]) -> list[Candidate]:
@@ -306,13 +355,13 @@ class Planner:
             if new.fact.id in grouped or not new.fact.entities:
                 continue
             keys = {entity_key(e) for e in new.fact.entities}
-            words, specifics = _words(new.fact.content), _specifics(new.fact.content)
+            words, specifics = _words(_core(new)), _specifics(_core(new))
             alike = [c for c in self._linked(sorted(keys))
                      if c.fact.kind == new.fact.kind and c.fact.id not in grouped
                      and c.fact.id != new.fact.id
                      and {entity_key(e) for e in c.fact.entities} == keys
-                     and _specifics(c.fact.content) == specifics]
-            peers = [c for c in alike if _overlap(words, _words(c.fact.content)) >= CONSOLIDATE_AT]
+                     and _specifics(_core(c)) == specifics]
+            peers = [c for c in alike if _overlap(words, _words(_core(c))) >= CONSOLIDATE_AT]
             peers += self._paraphrases(new, [c for c in alike if c not in peers])
             group = sorted({c.fact.id: c for c in [new, *peers]}.values(), key=_oldest_first)
             if len(group) >= 2 and not any(self.is_secret(c.fact.content) for c in group):
@@ -332,24 +381,27 @@ class Planner:
         ids = sorted(c.fact.id for c in group)
         new_id = "m" + base64.b32encode(hashlib.sha256(" ".join(ids).encode()).digest()[:5]) \
             .decode().lower()[:7]
-        best = max(group, key=lambda c: (len(c.fact.content), c.fact.day or date.min))
-        kind = best.fact.kind
+        best = max(group, key=lambda c: (len(_core(c)), c.fact.day or date.min))
+        kind, content = best.fact.kind, _core(best)
+        days = self._days(group)
+        if days and best.fact.valid is None:  # a range it states is its date already
+            content = with_dates(content, kind, days)
         entities: list[str] = []
         for c in group:
             entities += [e for e in c.fact.entities
                          if entity_key(e) not in {entity_key(x) for x in entities}]
         confidence = max(_confidence(c) for c in group)
         importance = max((c.fact.importance for c in group if c.fact.importance), default=None)
-        line = bullet_line(kind, best.fact.content, entities, confidence, importance, new_id)
+        line = bullet_line(kind, content, entities, confidence, importance, new_id)
         page = KIND_PAGES[kind]
         number = self._add_fact_line(page, line)
-        fact = Fact(id=new_id, kind=kind, content=best.fact.content, path=page, line=number,
+        fact = Fact(id=new_id, kind=kind, content=content, path=page, line=number,
                     end_line=number, entities=tuple(entities), confidence=confidence,
                     importance=importance, explicit_id=True)
         self.synthetic.append(Candidate(fact=fact, bm25=None, sha256="",
                                         links=tuple(entity_key(e) for e in entities)))
         for c in group:
-            self.merged.add(c.fact.id)
+            self.replaced.add(c.fact.id)
             self.merged_into[c.fact.id] = new_id
             self.plan.events.append({
                 "event": "merge", "id": c.fact.id, "into": new_id,
@@ -357,6 +409,19 @@ class Planner:
                 "on": self.plan.today.isoformat(), "sha": content_sha(c.fact.content)})
         self.plan.events.append({"event": "derive", "id": new_id, "from": ids})
         self.plan.merges.append((new_id, ids))
+
+    def _days(self, group: Iterable[Candidate], seen: set[str] | None = None) -> set[date]:
+        """The days of the daily facts behind `group`, following facts an earlier run
+        consolidated back to their originals."""
+        seen = set() if seen is None else seen
+        days: set[date] = set()
+        for c in group:
+            if c.fact.day is not None:
+                days.add(c.fact.day)
+            elif c.life is not None and c.life.derived_from and c.fact.id not in seen:
+                seen.add(c.fact.id)
+                days |= self._days(self.backend.by_ids(c.life.derived_from), seen)
+        return days
 
     def _add_fact_line(self, page: str, line: str) -> int:
         """Stage a consolidated bullet in the page's facts region; its line number."""
@@ -377,32 +442,23 @@ class Planner:
         self._opinion_page()
 
     def _weigh(self, opinion: Candidate, recent: list[Candidate]) -> None:
-        life = opinion.life or LifeState(opinion.fact.id)
-        # evidence counts once; an opinion's own originals are not evidence for it
-        counted = set(life.support) | set(life.contradict) | set(life.derived_from)
-        keys = {entity_key(e) for e in opinion.fact.entities}
-        words = _words(opinion.fact.content)
-        negative = bool(NEGATION.search(opinion.fact.content))
+        """Move the opinion's confidence with the evidence it has not counted yet, as
+        `judge.stance` reads it: agreeing evidence supports it, opposing evidence contradicts
+        it, and a clear reversal supersedes it (opposite evidence is never support)."""
         c = before = _confidence(opinion)
         support: list[str] = []
         contradict: list[str] = []
-        for ev in recent:
-            fact = ev.fact
-            if fact.id == opinion.fact.id or fact.id in counted or self.merged_into.get(
-                    fact.id) == opinion.fact.id or not _older_than(opinion.fact, fact):
-                continue
-            if not keys & {entity_key(e) for e in fact.entities}:
-                continue
-            if _overlap(words, _words(fact.content)) < EVIDENCE_AT:
-                continue
-            if bool(NEGATION.search(fact.content)) == negative and not change_phrase(
-                    fact.content):
-                support.append(fact.id)
+        for ev in self._evidence(opinion, recent):
+            view = stance(opinion.fact, ev.fact)
+            if view == REVERSES:
+                self._reverse(opinion, ev)
+                return
+            if view == AGREES:
+                support.append(ev.fact.id)
                 c += SUPPORT_STEP * (1 - c)
             else:
-                contradict.append(fact.id)
-                strong = change_phrase(fact.content) is not None
-                c -= (STRONG_STEP if strong else CONTRADICT_STEP) * c
+                contradict.append(ev.fact.id)
+                c -= CONTRADICT_STEP * c
         c = round(min(0.99, max(0.05, c)), 3)
         if support or contradict:
             self.plan.events.append({
@@ -411,6 +467,29 @@ class Planner:
                 "on": self.plan.today.isoformat(), "sha": content_sha(opinion.fact.content)})
             self.plan.confidence.append((opinion.fact.id, round(before, 3), c))
             self.simulated[opinion.fact.id] = (c, support, contradict)
+
+    def _evidence(self, opinion: Candidate, recent: list[Candidate]) -> list[Candidate]:
+        """Newer facts about the opinion's entity and topic it has not counted, oldest
+        first; an opinion's own originals are not evidence for it."""
+        life = opinion.life or LifeState(opinion.fact.id)
+        counted = set(life.support) | set(life.contradict) | set(life.derived_from)
+        keys = {entity_key(e) for e in opinion.fact.entities}
+        words = _words(_core(opinion))
+        found = [ev for ev in recent
+                 if ev.fact.id != opinion.fact.id and ev.fact.id not in counted
+                 and self.merged_into.get(ev.fact.id) != opinion.fact.id
+                 and _older_than(opinion.fact, ev.fact)
+                 and keys & {entity_key(e) for e in ev.fact.entities}
+                 and _overlap(words, _words(_core(ev))) >= EVIDENCE_AT]
+        return sorted(found, key=_oldest_first)
+
+    def _reverse(self, opinion: Candidate, ev: Candidate) -> None:
+        """A later fact reverses the opinion: it is superseded, like a judge's verdict."""
+        self.replaced.add(opinion.fact.id)
+        self.plan.events.append(_supersede_record(
+            opinion.fact, ev.fact, judge="reflect",
+            reason=f"^{ev.fact.id} reverses this opinion (a clear change of mind)"))
+        self.plan.superseded.append((opinion.fact.id, ev.fact.id))
 
     def _opinion_page(self) -> None:
         page = KIND_PAGES["opinion"]
@@ -482,7 +561,7 @@ class Planner:
         pool = self.backend.recent(Filters(kinds=tuple(KIND_PAGES),
                                            window=Interval(oldest, plan.today)), 1_000_000)
         for c in pool:
-            if c.fact.id in self.merged or (c.life and c.life.status):
+            if c.fact.id in self.replaced or (c.life and c.life.status):
                 continue
             status, _ = status_of(c.fact, c.life, plan.today)
             if status == EXPIRED and c.fact.valid and c.fact.valid.end and \
@@ -573,32 +652,6 @@ def stale_pages(backend: IndexBackend) -> list[dict[str, Any]]:
     return [p for p in pages.values() if p["stale"]]
 
 
-def manifest(plan: ReflectPlan, events: Sequence[Any]) -> dict[str, Any]:
-    """What `reflect --undo` needs: each page's bytes before and after, and the events."""
-    return {
-        "as_of": plan.today.isoformat(),
-        "pages": [{"path": p.path,
-                   "before": None if p.before is None else base64.b64encode(p.before).decode(),
-                   "after_sha": hashlib.sha256(p.after).hexdigest()} for p in plan.pages],
-        "events": [e.to_dict() for e in events],
-    }
-
-
-def undo_records(saved: dict[str, Any], states: dict[str, LifeState]) -> list[dict[str, Any]]:
-    """Journal events that take back what a run decided."""
-    records: list[dict[str, Any]] = []
-    for event in saved.get("events", []):
-        kind, fact_id = event.get("event"), str(event.get("id"))
-        if kind in ("merge", "archive") and fact_id in states:
-            records.append({"event": "restore", "id": fact_id, "reason": "reflect --undo"})
-        elif kind == "confidence":
-            records.append({"event": "confidence", "id": fact_id, "c": event.get("from"),
-                            "reason": "reflect --undo", "on": None})
-        elif kind == "derive":
-            records.append({"event": "derive", "id": fact_id, "from": []})
-    return records
-
-
 # -- running ------------------------------------------------------------------------
 
 UNDO_FILE = "reflect-last.json"  # under .memory/: the previous bytes of the last run
@@ -619,9 +672,10 @@ def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: s
         # the undo manifest first: a run that fails halfway can still be taken back
         undo_path = workspace.cache_dir / UNDO_FILE
         workspace.cache_dir.mkdir(exist_ok=True)
-        replace_atomically(undo_path, json.dumps(manifest(plan, [])).encode())
+        prior = touched_states(plan.events, ledger.backend)
+        replace_atomically(undo_path, json.dumps(manifest(plan, [], prior)).encode())
         events = ledger.journal.append(plan.events, ts=ts, locked=True)
-        replace_atomically(undo_path, json.dumps(manifest(plan, events)).encode())
+        replace_atomically(undo_path, json.dumps(manifest(plan, events, prior)).encode())
         ledger.replay()
         for page in plan.pages:
             _write_page(workspace, page)
@@ -671,7 +725,7 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
             else:
                 replace_atomically(path, before)
         ledger.replay()
-        ids = [str(e.get("id")) for e in saved.get("events", [])]
+        ids = list(saved.get("prior") or {}) or [str(e.get("id")) for e in saved["events"]]
         ledger.journal.append(undo_records(saved, ledger.backend.life(ids)), ts=ts,
                               locked=True)
         ledger.replay()
@@ -679,4 +733,5 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
     return [entry["path"] for entry in saved["pages"]]
 
 
-__all__ = ["Planner", "ReflectPlan", "page_slug", "run", "stale_pages", "undo"]
+__all__ = ["Planner", "ReflectPlan", "dates_note", "page_slug", "run", "stale_pages", "undo",
+           "with_dates"]
