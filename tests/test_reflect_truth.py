@@ -114,7 +114,7 @@ def life_rows(dump: Sequence[tuple[object, ...]]) -> list[tuple[object, ...]]:
 
 def test_undo_puts_back_the_exact_lifecycle_state(workspace: Path, tmp_path: Path) -> None:
     with opened(workspace, "2025-09-01") as memory:
-        [bees] = retain(memory, "2025-09-01", "W @Vera: Keeps bees on the roof.")
+        [bees] = retain(memory, "2025-09-01", "W @Vera: Trying out beekeeping on the roof.")
         honey = retain(memory, "2025-09-01", "W @Vera: Sells honey at the market.",
                        "W @Vera: Sells honey at the market, every week.")
     with opened(workspace, "2025-10-26") as memory:
@@ -143,7 +143,7 @@ def test_undo_puts_back_the_exact_lifecycle_state(workspace: Path, tmp_path: Pat
 
 def test_undo_keeps_a_decision_made_after_the_run(workspace: Path) -> None:
     with opened(workspace, "2025-09-01") as memory:
-        [bees] = retain(memory, "2025-09-01", "W @Vera: Keeps bees on the roof.")
+        [bees] = retain(memory, "2025-09-01", "W @Vera: Trying out beekeeping on the roof.")
     with opened(workspace, "2025-10-26") as memory:
         assert (bees, "archived") in memory.reflect().swept
         [gone] = retain(memory, "2025-10-26", "W @Vera: Gave her bees to a neighbour.")

@@ -16,7 +16,7 @@ notes racing from revision N exactly one applies.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
@@ -152,10 +152,7 @@ class Ledger:
             if old_id in self.chain(new_id):
                 raise BadInput(f"{new_id} is already superseded (directly or in a chain) by "
                                f"{old_id}; superseding back would make a cycle")
-            return [_supersede_record(Judgement(
-                id=old.id, by=new.id, superseded=True, reason=reason, judge="manual",
-                content=old.content, source=old.source, sha=content_sha(old.content),
-                on=new.day.isoformat() if new.day else None))]
+            return [supersede_record(old, new, reason=reason, judge="manual")]
         return bool(self.transact(decide, ts=ts))
 
     def restore(self, fact_id: str, *, reason: str, ts: str) -> None:
@@ -190,9 +187,9 @@ class Ledger:
                                  "contradictions (`memfold supersede` marks one by hand)")
         elif new_ids:
             def decide() -> list[dict[str, Any]]:
-                judged.clear()
-                judged.extend(self._judge(new_ids))
-                return [_supersede_record(j) for j in judged if j.superseded]
+                weighed = self._judge(new_ids)
+                judged[:] = [j for j, _ in weighed]
+                return [record for _, record in weighed if record]
             self.transact(decide, ts=ts)
         return judged
 
@@ -205,25 +202,31 @@ class Ledger:
         if decide():  # decided again under the lock, only when some text did change
             self.transact(decide, ts=ts)
 
-    def _judge(self, new_ids: Iterable[str]) -> list[Judgement]:
-        judged: list[Judgement] = []
+    def _judge(self, new_ids: Sequence[str]) -> list[tuple[Judgement, dict[str, Any] | None]]:
+        """The judge's word on each older fact it weighed, with the supersede event to
+        journal (None for a conflict left active)."""
+        judged: list[tuple[Judgement, dict[str, Any] | None]] = []
         decided: set[str] = set()
+        batch = set(new_ids)
         for candidate in self.backend.by_ids(list(new_ids)):
             new = candidate.fact
             for old, verdict, judge in self._weighed(new):
                 if doc_role(old.path) == "core" or old.id == new.id:
                     continue  # core memory changes only by its own edits
-                superseded = verdict.supersedes and old.id not in decided \
+                together = old.id in batch and old.day == new.day and judge != "explicit"
+                superseded = verdict.supersedes and not together and old.id not in decided \
                     and new.id not in self.chain(old.id) and old.id not in self.chain(new.id)
                 if superseded:  # (a chain either way would make a cycle)
                     decided.add(old.id)
-                elif verdict.supersedes:
+                elif verdict.supersedes and not together:
                     continue
-                judged.append(Judgement(id=old.id, by=new.id, superseded=superseded,
-                                        reason=verdict.reason, judge=judge,
-                                        content=old.content, source=old.source,
-                                        sha=content_sha(old.content),
-                                        on=new.day.isoformat() if new.day else None))
+                reason = verdict.reason + (", but the two were written together"
+                                           if verdict.supersedes and together else "")
+                judged.append((Judgement(id=old.id, by=new.id, superseded=superseded,
+                                         reason=reason, judge=judge, content=old.content,
+                                         source=old.source),
+                               supersede_record(old, new, reason=reason, judge=judge)
+                               if superseded else None))
         return judged
 
     def _weighed(self, new: Fact) -> list[tuple[Fact, Verdict, str]]:
@@ -260,6 +263,8 @@ def _older(a: Fact, b: Fact) -> bool:
     return (a.day or date.min, a.path, a.line) < (b.day or date.min, b.path, b.line)
 
 
-def _supersede_record(j: Judgement) -> dict[str, Any]:
-    return {"event": "supersede", "id": j.id, "by": j.by, "reason": j.reason,
-            "judge": j.judge, "on": j.on, "sha": j.sha}
+def supersede_record(old: Fact, new: Fact, *, reason: str, judge: str) -> dict[str, Any]:
+    """The journal event that marks `old` superseded by `new`."""
+    return {"event": "supersede", "id": old.id, "by": new.id, "reason": reason,
+            "judge": judge, "on": new.day.isoformat() if new.day else None,
+            "sha": content_sha(old.content)}

@@ -170,11 +170,18 @@ _HOLDS = re.compile(
     r"|\b(?:switched|migrated|moved|relocated|changed|upgraded|converted|transitioned)\b"
     r"[^.;]*\b(?:to|onto|into)\b", re.IGNORECASE)
 # ... unless it is an activity or a state that passes
+_TENTATIVE = (r"investigating|evaluating|exploring|trying|testing|considering|looking\s+into"
+              r"|planning|thinking\s+about")
 _PASSING = re.compile(
-    r"\b(?:investigating|evaluating|exploring|trying|testing|considering|looking\s+into"
-    r"|planning|thinking\s+about|waiting|visiting|debugging|working\s+on|today|tomorrow"
+    rf"\b(?:{_TENTATIVE}|waiting|visiting|debugging|working\s+on|today|tomorrow"
     r"|tonight|this\s+(?:week|weekend|month)|until|for\s+now|currently\s+in)\b",
     re.IGNORECASE)
+_TENTATIVE_RE = re.compile(rf"\b(?:{_TENTATIVE})\b", re.IGNORECASE)
+
+
+def tentative(fact: Fact) -> bool:
+    """An exploration or a plan ("investigating Bun.js"): no value a later fact replaces."""
+    return bool(_TENTATIVE_RE.search(fact.content))
 
 
 def holds_value(fact: Fact) -> bool:

@@ -151,8 +151,6 @@ class Judgement:
     judge: str
     content: str
     source: str
-    sha: str = ""  # the short hash of the older fact's text, for the journal
-    on: str | None = None  # the newer fact's date: when the older one stopped holding
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "by": self.by, "content": self.content,

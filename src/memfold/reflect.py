@@ -54,7 +54,7 @@ from typing import Any
 from .errors import MemfoldError
 from .index.base import Candidate, Filters, IndexBackend
 from .judge import AGREES, REVERSES, stance
-from .ledger import Ledger, _supersede_record, content_sha
+from .ledger import Ledger, content_sha, supersede_record
 from .lifecycle import (
     ACTIVE,
     ARCHIVE_THRESHOLD,
@@ -486,7 +486,7 @@ class Planner:
     def _reverse(self, opinion: Candidate, ev: Candidate) -> None:
         """A later fact reverses the opinion: it is superseded, like a judge's verdict."""
         self.replaced.add(opinion.fact.id)
-        self.plan.events.append(_supersede_record(
+        self.plan.events.append(supersede_record(
             opinion.fact, ev.fact, judge="reflect",
             reason=f"^{ev.fact.id} reverses this opinion (a clear change of mind)"))
         self.plan.superseded.append((opinion.fact.id, ev.fact.id))

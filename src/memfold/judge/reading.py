@@ -65,7 +65,7 @@ class Reading:
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
 _END_STEMS = frozenset(w.stem(v) for v in w.END_VERBS)
 _CHANGE_WORDS = frozenset("went grew rose became cut set took got".split())
-_END_WORDS = frozenset("left quit sold wound".split())
+_END_WORDS = frozenset("left quit sold wound shut".split())
 
 
 def _verbs(text: str, verb_stems: frozenset[str], words: frozenset[str]) -> list[re.Match[str]]:
@@ -78,8 +78,13 @@ def _changes_in(text: str) -> list[re.Match[str]]:
     return _verbs(text, _CHANGE_STEMS, _CHANGE_WORDS)
 
 
-def _ends_in(text: str) -> bool:
-    return bool(_verbs(text, _END_STEMS, _END_WORDS))
+def _ends_in(text: str, guard: str | None = None) -> bool:
+    """Whether the text says something ended: a verb of ending in the past ("quit",
+    "cancelled", "has stopped"); the present ("sells", "closes at 6") is a routine, unless
+    the fact is a plan or a change that did not happen ("might leave", "didn't quit")."""
+    return any(guard in ("plan", "negated") or m.group().lower().endswith("ed")
+               or m.group().lower() in _END_WORDS
+               for m in _verbs(text, _END_STEMS, _END_WORDS))
 
 
 _FROM_TO = re.compile(
@@ -248,6 +253,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         if relation:
             head = _head(clause, attr)
             break
+    guard = _guard(text, names, ends)
     return Reading(
         kind=kind,
         words=stems(text, names),
@@ -257,13 +263,13 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         changes=tuple(c for clause in clauses for c in _changes(_FRONTED.sub("", clause),
                                                                   names)),
         ends=tuple(stems(c, names) for c in clauses
-                   if w.END_PHRASES.search(c) or _ends_in(_NOT_AN_END.sub(" ", c))),
+                   if w.END_PHRASES.search(c) or _ends_in(_NOT_AN_END.sub(" ", c), guard)),
         numbers=_numbers(text),
         versions=_versions(text),
         families=_families(text),
         polarity=_polarity(text),
         changed_mind=bool(w.CHANGED_MIND.search(text)),
-        guard=_guard(text, names, ends),
+        guard=guard,
         additive=bool(w.ADDITIVE.search(text)),
     )
 
@@ -401,6 +407,9 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
                 w.YEAR.match(token) and i and tokens[i - 1] in _BEFORE_YEAR):
             continue  # "Python 3.12", "React 18" are versions, compared as values
         after = [t for t in tokens[i + 1: i + 3] if t not in w.STOP][:2]
+        if not after:  # "ends in 4471": the measure is named before the number
+            after = [t for t in tokens[max(0, i - 2): i]
+                     if t not in w.STOP and w.stem(t) not in _GENERIC][-1:]
         units = frozenset(w.UNIT_CLASS.get(w.stem(t), w.stem(t)) for t in after)
         if ":" in token:
             units = frozenset({"clock"})
@@ -412,6 +421,7 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
 _GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(kg|lb|lbs|km|mi|gb|tb|mb|mbps|gbps|k|m|h|min)\b",
                     re.IGNORECASE)
 _SYMBOLED = re.compile(r"(?P<pre>[$€£¥₹₪])\s?(?P<a>\d+(?:\.\d+)?)|(?P<b>\d+(?:\.\d+)?)%")
+_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
 _BEFORE_YEAR = frozenset("in since from until by of before after during early late mid circa "
                          "around".split())
 

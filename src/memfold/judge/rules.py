@@ -35,7 +35,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..lifecycle import STATE_KINDS
+from ..lifecycle import STATE_KINDS, tentative
 from ..model import Fact
 from ..names import entity_key
 from . import words as w
@@ -220,12 +220,10 @@ def _opposed(n: Reading, o: Reading) -> str | None:
 
 
 def _reversed(n: Reading, o: Reading, new: Fact) -> str | None:
-    """An opposed opinion that says it changed ("now", "has come around", "no longer"), or
-    states the opposite liking ("finds running boring" / "loves running"); an antonym
-    alone ("prefers concise replies" / "prefers long replies") only weighs against the
-    older opinion (see `stance`)."""
-    stated = n.kind == o.kind == "opinion" and n.polarity * o.polarity < 0  # loves / hates
-    if stated or w.REVERSAL.search(new.content) or _NOW.search(new.content):
+    """An opposed opinion that says it changed ("now", "has come around", "no longer"); an
+    opposed one that does not ("likes X" / "dislikes X", "prefers concise replies" /
+    "prefers long replies") only weighs against the older opinion (see `stance`)."""
+    if w.REVERSAL.search(new.content) or _NOW.search(new.content):
         return _opposed(n, o)
     return None
 
@@ -302,8 +300,8 @@ class RuleJudge:
             theirs = {entity_key(e) for e in old.entities}
             if old.id == new.id or old.kind not in STATE_KINDS or not (
                     keys & theirs if keys else not theirs) \
-                    or not signature & _signature(old.content):
-                continue  # another entity, or nothing a rule could relate
+                    or not signature & _signature(old.content) or tentative(old):
+                continue  # another entity, nothing a rule could relate, or an exploration
             if verdict := self._verdict(new, old):
                 verdicts.append(verdict)
         return verdicts
