@@ -201,3 +201,17 @@ def test_dates_note_keeps_the_range_and_never_reads_as_validity(days: list[date]
 
     assert dates_note(days) == note
     assert extract_interval(f"Ordered tea ({note}).", default_year=2025) is None
+
+
+def test_facts_written_together_are_a_conflict_that_reflect_settles(workspace: Path,
+                                                                     run: object) -> None:
+    (workspace / "memory" / "2025-11-20.md").write_text(
+        "# 2025-11-20\n\n## Retain\n"
+        "- O(c=0.8) @Anna: Likes the Dvorak keyboard layout. ^dvorak01\n"
+        "- B @Anna: Dropped the Dvorak keyboard layout for good. ^dropped1\n", encoding="utf-8")
+    with Memory.open(workspace, now="2025-11-21") as memory:  # the rule judge
+        memory.refresh()  # written in one go: neither replaces the other when indexed
+        assert memory.get("dvorak01", use=False).status == "active"
+    out = run("--as-of", "2025-11-21", "reflect")  # type: ignore[operator]
+    assert out.exit_code == 0
+    assert "dvorak01 superseded by dropped1 (the opinion reversed)" in out.stdout

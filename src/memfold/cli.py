@@ -608,6 +608,8 @@ def reflect(ctx: click.Context, since: str, dry_run: bool, undo: bool, as_json: 
         click.echo(f"merged {', '.join(old)} into {new_id}", err=dry_run)
     for fact_id, before, after in plan.confidence:
         click.echo(f"confidence of {fact_id}: {before:.2f} -> {after:.2f}", err=dry_run)
+    for old_id, new_id in plan.superseded:
+        click.echo(f"{old_id} superseded by {new_id} (the opinion reversed)", err=dry_run)
     for fact_id, status in plan.swept:
         click.echo(f"{fact_id} {status}", err=dry_run)
     for proposal in plan.proposals:
