@@ -205,6 +205,8 @@ def test_dates_note_keeps_the_range_and_never_reads_as_validity(days: list[date]
 
 def test_facts_written_together_are_a_conflict_that_reflect_settles(workspace: Path,
                                                                      run: object) -> None:
+    with Memory.open(workspace, now="2025-11-19") as memory:
+        memory.retain("W @Anna: Anna lives in Leeds.", date="2025-11-19")  # an index exists
     (workspace / "memory" / "2025-11-20.md").write_text(
         "# 2025-11-20\n\n## Retain\n"
         "- O(c=0.8) @Anna: Likes the Dvorak keyboard layout. ^dvorak01\n"
