@@ -18,13 +18,13 @@ from .base import Judge, Verdict
 
 if TYPE_CHECKING:
     from .fallback import FallbackJudge, JudgeError
-    from .rules import AGREES, OPPOSES, REVERSES, RuleJudge, change_phrase, stance
+    from .rules import AGREES, OPPOSES, REVERSES, RuleJudge, stance
 
 # The rule judge compiles its lexicons on import (tens of milliseconds): a process imports
 # it only when it judges, not when it merely recalls.
 _LAZY = {"FallbackJudge": "fallback", "JudgeError": "fallback", "AGREES": "rules",
          "OPPOSES": "rules", "REVERSES": "rules", "RuleJudge": "rules",
-         "change_phrase": "rules", "stance": "rules"}
+         "stance": "rules"}
 
 
 def __getattr__(name: str) -> Any:
@@ -32,8 +32,9 @@ def __getattr__(name: str) -> Any:
         return getattr(import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = ["AGREES", "OPPOSES", "REVERSES", "FallbackJudge", "Judge", "JudgeError",
-           "RuleJudge", "Verdict", "change_phrase", "load_judge", "stance"]
+           "RuleJudge", "Verdict", "load_judge", "stance"]
 
 
 def load_judge(settings: JudgeSettings, *,

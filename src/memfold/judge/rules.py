@@ -40,7 +40,7 @@ from ..model import Fact
 from ..names import entity_key
 from . import words as w
 from .base import Verdict
-from .reading import Reading, Stems, read, stems
+from .reading import Reading, Stems, read
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
 _END_VERBS = frozenset(w.stem(x) for x in w.END_VERBS)
@@ -319,18 +319,6 @@ class RuleJudge:
         return None
 
 
-_FROM_TEXT = re.compile(r"\b(?:from|off|out\s+of|replaced|instead\s+of|in\s+place\s+of"
-                        r"|over)\s+(?P<old>[\w.+#-]+(?:\s+[\w.+#-]+)?)", re.IGNORECASE)
-
-
-def change_phrase(content: str) -> str | None:
-    """The old value a fact says was left behind, as text ("switched from X to Y" -> X),
-    for finding older facts that name it."""
-    if m := _FROM_TEXT.search(content):
-        return m.group("old")
-    return None
-
-
 AGREES, OPPOSES, REVERSES = "agrees", "opposes", "reverses"
 
 
@@ -347,5 +335,4 @@ def stance(opinion: Fact, evidence: Fact) -> str:
     return OPPOSES if _opposed(n, o) or n.ends else AGREES
 
 
-__all__ = ["AGREES", "OPPOSES", "REVERSES", "RuleJudge", "change_phrase", "replaces",
-           "stance", "stems"]
+__all__ = ["AGREES", "OPPOSES", "REVERSES", "RuleJudge", "replaces", "stance"]
