@@ -48,7 +48,6 @@ _OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.i
 _INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
 _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
-_ROLES = frozenset(w.stem(x) for x in w.ROLES)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager relationship name platform prefer age "
                     "diet attr".split())

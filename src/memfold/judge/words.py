@@ -31,14 +31,14 @@ IRREGULAR = {
     "wound": "wind", "gave": "give", "given": "give", "made": "make", "kept": "keep",
     "led": "lead", "paid": "pay", "said": "say", "spent": "spend", "thought": "think",
     "told": "tell", "won": "win", "wrote": "write", "written": "write", "is": "be",
-    "are": "be", "was": "be", "were": "be", "been": "be", "am": "be", "'s": "be",
+    "are": "be", "was": "be", "were": "be", "been": "be", "am": "be",
     "has": "have", "had": "have", "does": "do", "did": "do", "done": "do", "lives": "live",
     "people": "person", "children": "child", "men": "man", "women": "woman", "quit": "quit",
     "shut": "shut", "set": "set", "put": "put", "cut": "cut", "hung": "hang", "sent": "send",
     "built": "build", "held": "hold", "stood": "stand", "drove": "drive", "driven": "drive",
     "ate": "eat", "eaten": "eat", "swapped": "swap", "dropped": "drop", "stopped": "stop",
     "data": "data", "news": "news", "series": "series", "bus": "bus", "gas": "gas",
-    "wife": "wife", "wives": "wife", "knives": "knife", "lives_": "life",
+    "wife": "wife", "wives": "wife", "knives": "knife",
 }
 # Words that name the same attribute (first word of each group is the canonical one).
 _SYNONYM_GROUPS = [
@@ -71,7 +71,6 @@ _SYNONYM_GROUPS = [
     "doctor gp physician",
     "kid child",
     "partner spouse",
-    "title",
     "town city",
 ]
 
@@ -177,7 +176,6 @@ paralegal paramedic firefighter police officer soldier veterinarian vet midwife
 psychologist economist statistician librarian curator producer director actor
 actress dancer coach trainer instructor tutor lecturer postdoc researcher fellow
 """.split())
-KINSHIP = frozenset(RELATIVES.replace("\\s?", "").replace("?", "").split("|"))
 DIETS = frozenset("vegan vegetarian pescatarian carnivore omnivore keto paleo".split())
 RELATIONSHIP = frozenset(
     "single dating married engaged divorced widowed separated relationship girlfriend "
@@ -348,7 +346,6 @@ seat monday shortcut close front box wave sage three ee bt orange superhuman
 """.split())
 EVERYDAY = _EVERYDAY
 FAMILY = {w: fam for fam, words in _FAMILIES.items() for w in words.split()}
-MULTI_WORD = sorted((w for w in FAMILY if "-" in w), key=len, reverse=True)
 CURRENCY = {"$": "money", "€": "money", "£": "money", "¥": "money", "₹": "money", "₪": "money"}
 UNIT_CLASS = {
     "%": "percent", "percent": "percent", "bpm": "rate",
@@ -356,7 +353,7 @@ UNIT_CLASS = {
     "gbit": "bandwidth", "req": "rate", "request": "rate", "rps": "rate", "qps": "rate",
     "eur": "money", "usd": "money", "gbp": "money", "chf": "money", "€": "money",
     "$": "money", "£": "money", "euro": "money", "dollar": "money", "pound": "money",
-    "kg": "weight", "lb": "weight", "pound_": "weight", "gb": "size", "tb": "size",
+    "kg": "weight", "lb": "weight", "gb": "size", "tb": "size",
     "mb": "size", "km": "distance", "mile": "distance", "hour": "duration",
     "minute": "duration", "min": "duration",
 }
