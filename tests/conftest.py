@@ -37,7 +37,9 @@ DAILY = f"memory/{DAY}.md"
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test sees the developer's MEMFOLD_* settings."""
-    for name in ("MEMFOLD_WORKSPACE", "MEMFOLD_NOW", "MEMFOLD_DEBUG"):
+    for name in ("MEMFOLD_WORKSPACE", "MEMFOLD_NOW", "MEMFOLD_DEBUG", "MEMFOLD_JUDGE",
+                 "MEMFOLD_JUDGE_URL", "MEMFOLD_JUDGE_MODEL", "MEMFOLD_JUDGE_KEY",
+                 "MEMFOLD_JUDGE_TIMEOUT"):
         monkeypatch.delenv(name, raising=False)
 
 
