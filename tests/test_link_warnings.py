@@ -165,7 +165,7 @@ def test_a_merged_fact_whose_consolidated_bullet_is_gone_is_named(workspace: Pat
             "B @Peter: Ordered a flat white at Cafe Central today.", date="2025-11-28").facts]
         [(into, merged)] = memory.reflect(since="7d").merges
         assert set(merged) == {a, b}
-        edit(workspace, "bank/experience.md", f"Cafe Central today. ^{into}", "Cafe Central.")
+        edit(workspace, "bank/experience.md", f" ^{into}", " (edited by hand)")
         found = memory.index().link_warnings
         assert places(list(found)) == [("memory/2025-11-27.md", 4), ("memory/2025-11-28.md", 4)]
         assert all(f"merged into {into}, which no file holds now" in w.message for w in found)

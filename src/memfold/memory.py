@@ -481,7 +481,7 @@ class Memory:
         run the read again."""
         try:
             return read()
-        except (IndexError_, sqlite3.DatabaseError) as exc:
+        except (IndexError_, sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             if not damaged(exc):
                 raise
             self.index_backend.repair(str(exc.__cause__ or exc))

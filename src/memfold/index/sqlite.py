@@ -108,7 +108,7 @@ DATA_OBJECTS = (
 
 def damaged(exc: BaseException) -> bool:
     """Whether an error met while reading says the index file itself is damaged."""
-    return isinstance(exc, IndexDamaged) or (
+    return isinstance(exc, IndexDamaged | UnicodeDecodeError) or (  # garbled text: damage
         isinstance(exc, sqlite3.DatabaseError) and any(word in str(exc) for word in DAMAGE))
 
 
@@ -155,7 +155,7 @@ class SqliteIndex:
             db = self._connect()
             self._ensure_schema(db)
             return db
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # garbled bytes: damage
             if "locked" in str(exc) or "busy" in str(exc):
                 raise IndexError_(f"index {self.path} is locked by another process: {exc}") from exc
             if db is not None:

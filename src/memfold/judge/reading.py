@@ -407,9 +407,8 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
                 w.YEAR.match(token) and i and tokens[i - 1] in _BEFORE_YEAR):
             continue  # "Python 3.12", "React 18" are versions, compared as values
         after = [t for t in tokens[i + 1: i + 3] if t not in w.STOP][:2]
-        if not after:  # "ends in 4471": the measure is named before the number
-            after = [t for t in tokens[max(0, i - 2): i]
-                     if t not in w.STOP and w.stem(t) not in _GENERIC][-1:]
+        if not after:  # "ends in 4471", "costs 12": the measure is named before the number
+            after = [t for t in tokens[max(0, i - 2): i] if w.stem(t) in _MEASURES][-1:]
         units = frozenset(w.UNIT_CLASS.get(w.stem(t), w.stem(t)) for t in after)
         if ":" in token:
             units = frozenset({"clock"})
@@ -421,7 +420,8 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
 _GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(kg|lb|lbs|km|mi|gb|tb|mb|mbps|gbps|k|m|h|min)\b",
                     re.IGNORECASE)
 _SYMBOLED = re.compile(r"(?P<pre>[$€£¥₹₪])\s?(?P<a>\d+(?:\.\d+)?)|(?P<b>\d+(?:\.\d+)?)%")
-_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_MEASURES = frozenset(w.stem(x) for x in "ends costs weighs pays earns charges takes lasts "
+                      "measures scores totals stands averages".split())
 _BEFORE_YEAR = frozenset("in since from until by of before after during early late mid circa "
                          "around".split())
 
