@@ -773,3 +773,18 @@ def test_d3_control_without_fsync_loses_acknowledged_data(
     assert figures.violations, "the control must lose acknowledged data"
     # without the directory fsync a new day file (created by rename) is what goes
     assert any(re.search(r"fact \^\w+ lost", v) for v in figures.violations)
+
+
+def test_a_torn_journal_line_is_cut_off_by_the_next_append(workspace: Path) -> None:
+    """A writer killed mid-append leaves a torn last line; the next writer cuts it off
+    before appending, so no unreadable line is ever left inside the journal."""
+    from memfold.journal import JOURNAL_NAME, Journal
+
+    with Memory.open(workspace, now="2025-11-01") as memory:
+        [fact_id] = [f.id for f in memory.retain("W @Ada: Lives in Leeds.",
+                                                 date="2025-11-01").facts]
+        with (workspace / JOURNAL_NAME).open("a") as handle:
+            handle.write('{"seq": 9, "event": "note", "id": "')  # the crash
+        memory.note(fact_id, "checked", rev=0)
+    journal = Journal(workspace, memory.workspace.write_lock)
+    assert journal.read().warnings == [] and journal.verify()[1] is None

@@ -13,7 +13,8 @@ Each line is one event:
 `hash` is SHA-256 (first 16 hex digits) of the previous line's hash and this event's canonical
 JSON, so the lines form a chain: an edited, reordered or deleted line breaks it, and
 `verify()` names the first line that does not follow.  A torn last line (a crash in the middle
-of an append) is skipped with a warning, never fatal; the next append starts on a new line.
+of an append) is skipped with a warning, never fatal; the next append cuts it off first (its
+writer died before acknowledging anything), so it never stays inside the file.
 
 Appends happen under the workspace write lock, in one write, followed by fsync.
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,7 +136,11 @@ class Journal:
     def _append(self, records: list[Mapping[str, Any]], ts: str) -> list[Event]:
         if not records:
             return []
-        prev, seq, needs_newline = self._tail()
+        prev, seq, torn = self._tail()
+        if torn:  # a writer died mid-append, before it acknowledged anything: cut it off
+            with open(self.path, "r+b") as handle:
+                handle.truncate(self.size() - torn)
+                os.fsync(handle.fileno())
         lines: list[str] = []
         events: list[Event] = []
         for record in records:
@@ -144,32 +150,36 @@ class Journal:
             lines.append(json.dumps({**body, "prev": prev, "hash": digest}, ensure_ascii=False))
             events.append(_event({**body, "prev": prev, "hash": digest}))
             prev = digest
-        text = ("\n" if needs_newline else "") + "\n".join(lines) + "\n"
-        append_durably(self.path, text.encode())
+        append_durably(self.path, ("\n".join(lines) + "\n").encode())
         return events
 
-    def _tail(self) -> tuple[str, int, bool]:
-        """(hash of the last complete line, its seq, whether the file ends mid-line)."""
+    def _tail(self) -> tuple[str, int, int]:
+        """(hash of the last complete line, its seq, bytes of a torn line after it)."""
         size = self.size()
         if size == 0:
-            return GENESIS, 0, False
+            return GENESIS, 0, 0
         with open(self.path, "rb") as handle:
             start = max(0, size - TAIL_BYTES)
             handle.seek(start)
             data = handle.read()
+        if b"\n" not in data and start:  # one line longer than the window: read it all
+            with open(self.path, "rb") as handle:
+                whole = handle.read()
+            torn = len(whole) - (whole.rfind(b"\n") + 1)
+        else:
+            torn = len(data) - (data.rfind(b"\n") + 1)
         if start and b"\n" in data:
             data = data[data.index(b"\n") + 1 :]
-        needs_newline = not data.endswith(b"\n")
         for raw in reversed(data.splitlines()):
             try:
                 obj = json.loads(raw)
-                return str(obj["hash"]), int(obj["seq"]), needs_newline
+                return str(obj["hash"]), int(obj["seq"]), torn
             except (ValueError, KeyError, TypeError):
                 continue
         if start:  # the tail holds no complete event: read everything
             result = self.read()
-            return result.last_hash, result.last_seq, needs_newline
-        return GENESIS, 0, needs_newline
+            return result.last_hash, result.last_seq, torn
+        return GENESIS, 0, torn
 
     def verify(self) -> tuple[int, str | None]:
         """(events checked, None) when the chain holds, else the first problem."""
