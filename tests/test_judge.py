@@ -135,7 +135,9 @@ def test_is_statements_do_not_chain_through_a_workspace(memory: Memory) -> None:
 
 def test_a_fact_naming_no_entity_never_supersedes_one_that_names_one(memory: Memory) -> None:
     [project] = retain(memory, "2025-01-10", "W @project: The main database is PostgreSQL.")
-    result = memory.retain("W: The main database is MySQL.", date="2025-02-01")
+    result = memory.retain(["W: The main database is MySQL.",
+                            "W: Switched the main database from PostgreSQL to MySQL."],
+                           date="2025-02-01")
     assert not result.superseded
     assert memory.get(project, use=False, now="2025-02-02").status == "active"
     [plain] = retain(memory, "2025-01-12", "W: The build server is Jenkins.")
