@@ -147,6 +147,11 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
     does a bullet that looks like it holds a secret (an API key, a password, a private
     key), unless --allow-secret.  Each bullet records who retained it (by=SOURCE).
 
+    Older facts a new one replaces are superseded ("moved to Berlin" after "lives in
+    Vienna"); stderr names each, and each older fact on the same topic that the judge
+    weighed and left active (a conflict: `memfold supersede OLD NEW` if it no longer
+    holds).  --json lists them under "superseded" and "conflicts".
+
     \b
     Examples:
       memfold retain "W @Peter: Currently in Marrakech (Nov 27-Dec 1, 2025)."
