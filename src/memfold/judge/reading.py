@@ -43,6 +43,7 @@ class Change:
 @dataclass(frozen=True)
 class Reading:
     kind: str
+    text: str  # the content as read (contractions expanded), for reasons a person reads
     words: Stems
     subject: Stems
     predicate: Stems
@@ -256,6 +257,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     guard = _guard(text, names, ends)
     return Reading(
         kind=kind,
+        text=text,
         words=stems(text, names),
         subject=stems(subject_text, names),
         predicate=stems(" ".join([predicate_text, *clauses[1:]]), names),

@@ -60,8 +60,15 @@ ENDS_RELATIONSHIP = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|
                                r"(?:things|it|the\s+relationship))\b", re.IGNORECASE)
 
 
-def _text(stemset: Stems) -> str:
-    return " ".join(sorted(stemset))
+def _text(stemset: Stems, *said: Reading) -> str:
+    """The words of `stemset` as the facts wrote them ("Node 22", not "22 nod")."""
+    found: dict[str, str] = {}
+    for reading in said:
+        for token in w.TOKEN.findall(reading.text):
+            for word in w.tokens(token):
+                if (stem := w.stem(word)) in stemset and stem not in found:
+                    found[stem] = token.rstrip(".,;:")
+    return " ".join([*found.values(), *sorted(stemset - found.keys())])
 
 
 def _topic(a: Stems, b: Stems) -> Stems:
@@ -85,21 +92,22 @@ def _differs(new: Stems, old: Stems) -> bool:
 def _left(n: Reading, o: Reading, new: Fact) -> str | None:
     for c in n.changes:
         if c.old and _mentions(o, c.old) and not (c.new and c.new <= c.old):
-            return f"the newer fact says it moved away from {_text(c.old & o.predicate)!r}"
+            return f"the newer fact says it moved away from {_text(c.old, n, o)!r}"
         if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
-            return f"{_text(o.attr)} renamed from {_text(o.value)!r} to {_text(c.new)!r}"
+            return f"{_text(o.attr, o)} renamed from {_text(o.value, o)!r} to " \
+                   f"{_text(c.new, n)!r}"
         if c.verb == "rename" and not c.old and o.relation == "name" and not o.value:
-            return f"renamed to {_text(c.new)!r}"  # the entity itself, named by the older
+            return f"renamed to {_text(c.new, n)!r}"  # the entity itself
     if o.relation == "name" and o.value and o.value <= n.attr and _differs(n.value, o.value) \
             and _NOW.search(new.content):  # "Eastgate Rovers are now Eastgate Athletic"
-        return f"renamed from {_text(o.value)!r} to {_text(n.value)!r}"
+        return f"renamed from {_text(o.value, o)!r} to {_text(n.value, n)!r}"
     return None
 
 
 def _ended(n: Reading, o: Reading, new: Fact) -> str | None:
     for ended in n.ends:
         if shared := _topic(ended, o.words) - _END_VERBS:
-            return f"the newer fact says {_text(shared)!r} ended"
+            return f"the newer fact says {_text(shared, n)!r} ended"
     if ENDS_RELATIONSHIP.search(new.content) and o.words & _RELATIONSHIP:
         return "the newer fact says the relationship ended"
     return None
@@ -122,8 +130,8 @@ def _same_slot(n: Reading, o: Reading, new: Fact) -> str | None:
             return None
         if nested and n.head != o.head and not _comparable(n.value, o.value):
             return None  # "Rahim's car" is not "Rahim's car insurance"
-        label = n.relation if n.relation != "attr" else _text(n.attr)
-        return f"{label}: {_text(o.value)!r} became {_text(n.value)!r}"
+        label = n.relation if n.relation != "attr" else _text(n.attr, n)
+        return f"{label}: {_text(o.value, o)!r} became {_text(n.value, n)!r}"
     return None
 
 
@@ -131,7 +139,7 @@ def _swapped(n: Reading, o: Reading) -> str | None:
     """"Priya owns the rotation" then "the rotation is owned by Marcus"."""
     if n.verb and n.attr and n.verb in o.predicate and n.attr <= o.predicate \
             and _differs(n.value, o.subject) and not n.additive:
-        return f"{_text(n.attr)}: {_text(o.subject)!r} became {_text(n.value)!r}"
+        return f"{_text(n.attr, n)}: {_text(o.subject, o)!r} became {_text(n.value, n)!r}"
     return None
 
 
@@ -145,8 +153,8 @@ def _changed(n: Reading, o: Reading) -> str | None:
         if c.new and c.obj and _topic(c.obj, o.words) and not c.new <= o.words \
                 and not n.additive and (o.value - c.new or o.numbers or o.families) \
                 and not _qualified_apart(c.obj, o):
-            return f"the newer fact changes {_text(_topic(c.obj, o.words))!r} to " \
-                   f"{_text(c.new)!r}"
+            return f"the newer fact changes {_text(_topic(c.obj, o.words), n)!r} to " \
+                   f"{_text(c.new, n)!r}"
     return None
 
 
@@ -163,7 +171,8 @@ def _family(n: Reading, o: Reading, new: Fact) -> str | None:
         for other_family, other in o.families:
             if other_family == family and other != member and \
                     not {other, w.stem(other)} & (taken if _parts(member) <= taken else n.words):
-                return f"{family}: {other!r} became {member!r}"
+                return f"{family}: {_text(_parts(other), o)!r} became " \
+                       f"{_text(_parts(member), n)!r}"
     return None
 
 
@@ -190,7 +199,7 @@ def _counted(n: Reading, o: Reading) -> str | None:
                 not old_units and units & o.words)
             topic = _topic(n.words, o.words) - {value, old_value}
             if same_unit and value != old_value and topic:
-                return f"{_text(units | old_units)}: {old_value} became {value}"
+                return f"{_text(units | old_units, n, o)}: {old_value} became {value}"
     return None
 
 
@@ -198,7 +207,7 @@ def _status(n: Reading, o: Reading) -> str | None:
     was, now = o.words & _INTERIM, n.words & _FINAL
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
     if was and now and same:
-        return f"status: {_text(was)!r} became {_text(now)!r}"
+        return f"status: {_text(was, o)!r} became {_text(now, n)!r}"
     return None
 
 
@@ -211,10 +220,10 @@ def _opposed(n: Reading, o: Reading) -> str | None:
     if not shared:
         return None
     if (n.polarity and o.polarity and n.polarity != o.polarity) or n.changed_mind:
-        return f"the opinion on {_text(shared)!r} reversed"
+        return f"the opinion on {_text(shared, n)!r} reversed"
     for word in n.words - o.words:
         if was := _OPPOSITE.get(word, frozenset()) & o.words:
-            return f"the opinion turned from {_text(was)!r} to {word!r}"
+            return f"the opinion turned from {_text(was, o)!r} to {_text(frozenset({word}), n)!r}"
     return None
 
 
@@ -314,7 +323,7 @@ class RuleJudge:
         if reason and guard:
             return Verdict(old.id, False, f"{reason}, but the newer fact is {_GUARDS[guard]}")
         if len(shared := _topic(read(new).words, read(old).words)) >= 2:
-            return Verdict(old.id, False, "same topic: " + _text(shared))
+            return Verdict(old.id, False, "same topic: " + _text(shared, read(new)))
         return None
 
 
