@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import BadInput, StaleRevision, UnknownId
 from .index.base import Candidate, Filters, IndexBackend
-from .journal import GENESIS, Event, Journal
+from .journal import Event, Journal
 from .judge.base import Judge, Verdict
 from .lifecycle import REPLACED, STATE_KINDS, LifeState
 from .model import Fact, Judgement
@@ -65,23 +65,29 @@ class Ledger:
     # -- replay -------------------------------------------------------------------------
 
     def replay(self) -> int:
-        """Fold journal events the index has not seen yet; returns how many."""
+        """Fold journal events the index has not seen yet; returns how many.
+
+        When the journal was replaced or rewritten before the index's position, the index's
+        lifecycle state is rebuilt from the whole journal — cleared and refilled in one
+        transaction, so a process replaying at the same time never sees it half empty."""
         offset, last_hash, last_seq = self.backend.journal_position()
         size = self.journal.size()
         if size == offset:
             return 0
-        if size < offset:  # the journal was replaced: start over
-            self.backend.reset_lifecycle()
-            offset, last_hash, last_seq = 0, GENESIS, 0
-        result = self.journal.read(offset, last_hash=last_hash, last_seq=last_seq)
-        if offset and result.events and result.events[0].prev not in ("", last_hash):
-            self.backend.reset_lifecycle()  # the bytes before `offset` changed under us
+        restart = size < offset  # the journal was replaced: start over
+        result = self.journal.read(0 if restart else offset, last_hash=last_hash,
+                                   last_seq=last_seq)
+        if not restart and offset and result.events \
+                and result.events[0].prev not in ("", last_hash):
+            restart = True  # the bytes before `offset` changed under us
+        if restart:
             result = self.journal.read(0)
         for warning in result.warnings:
             if warning not in self.warnings:
                 self.warnings.append(warning)
         self.backend.apply_events(result.events,
-                                  (result.offset, result.last_hash, result.last_seq))
+                                  (result.offset, result.last_hash, result.last_seq),
+                                  reset=restart)
         return len(result.events)
 
     def transact(self, decide: Decide, *, ts: str,

@@ -173,9 +173,11 @@ class IndexBackend(Protocol):
         """Generated summary lines: (page, line, source, source line, sha, current text)."""
         ...
 
-    def apply_events(self, events: Sequence[Event], position: tuple[int, str, int]) -> None: ...
-
-    def reset_lifecycle(self) -> None: ...
+    def apply_events(self, events: Sequence[Event], position: tuple[int, str, int], *,
+                     reset: bool = False) -> None:
+        """Fold events into the lifecycle state in one transaction; with `reset`, the state
+        is cleared first, in the same transaction."""
+        ...
 
     def link_problems(self) -> LinkProblems:
         """Duplicate block ids, supersede/merge pointers to ids no file holds, and notes or

@@ -541,15 +541,23 @@ class SqliteIndex:
             " AND f.kind != 'text' ORDER BY c.path, c.line"))
 
     def journal_position(self) -> tuple[int, str, int]:
-        """(bytes of the journal replayed, hash of its last event, its seq)."""
-        offset = self.meta("journal_offset")
-        return (int(offset) if offset else 0, self.meta("journal_hash") or GENESIS,
-                int(self.meta("journal_seq") or 0))
+        """(bytes of the journal replayed, hash of its last event, its seq), read in one
+        statement so the three agree while another process replays."""
+        meta = dict(self.db.execute("SELECT key, value FROM meta WHERE key IN "
+                                    "('journal_offset', 'journal_hash', 'journal_seq')"))
+        return (int(meta.get("journal_offset") or 0), meta.get("journal_hash") or GENESIS,
+                int(meta.get("journal_seq") or 0))
 
-    def apply_events(self, events: Sequence[Event], position: tuple[int, str, int]) -> None:
+    def apply_events(self, events: Sequence[Event], position: tuple[int, str, int], *,
+                     reset: bool = False) -> None:
         """Fold journal events into the lifecycle table, in one transaction; events a
-        concurrent process already applied (by seq) are skipped."""
+        concurrent process already applied (by seq) are skipped.  With `reset` the table
+        is cleared first, in the same transaction, and every event is applied."""
         with self._writing() as db:
+            if reset:
+                db.execute("DELETE FROM lifecycle")
+                db.execute("DELETE FROM events")
+                db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
             done = int(self.meta("journal_seq") or 0)
             fresh = [e for e in events if e.seq > done]
             touched = {e.id for e in fresh} | {str(e.data["by"]) for e in fresh
@@ -570,12 +578,6 @@ class SqliteIndex:
                 db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
                     ("journal_offset", str(position[0])), ("journal_hash", position[1]),
                     ("journal_seq", str(max(position[2], done)))])
-
-    def reset_lifecycle(self) -> None:
-        with self._writing() as db:
-            db.execute("DELETE FROM lifecycle")
-            db.execute("DELETE FROM events")
-            db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
 
     def link_problems(self) -> LinkProblems:
         """Three queries over the whole index; see LINK_QUERIES (status and index only)."""

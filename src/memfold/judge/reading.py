@@ -405,7 +405,8 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
               for m in _SYMBOLED.finditer(clean.replace(",", ""))}
     out: list[tuple[str, Stems]] = []
     for i, token in enumerate(tokens):
-        if not w.is_number(token) or (i and _is_name(tokens[i - 1])) or (
+        if not w.is_number(token) or _IDENTIFIER.match(token) \
+                or (i and _is_name(tokens[i - 1])) or (
                 w.YEAR.match(token) and i and tokens[i - 1] in _BEFORE_YEAR):
             continue  # "Python 3.12", "React 18" are versions, compared as values
         after = [t for t in tokens[i + 1: i + 3] if t not in w.STOP][:2]
@@ -419,6 +420,7 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
     return tuple(out)
 
 
+_IDENTIFIER = re.compile(r"^0\d")  # "fact 0004", "ticket 007": an id, not a quantity
 _GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(kg|lb|lbs|km|mi|gb|tb|mb|mbps|gbps|k|m|h|min)\b",
                     re.IGNORECASE)
 _SYMBOLED = re.compile(r"(?P<pre>[$€£¥₹₪])\s?(?P<a>\d+(?:\.\d+)?)|(?P<b>\d+(?:\.\d+)?)%")
