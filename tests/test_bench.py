@@ -7,9 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from memfold.bench import corpus, floor
 from memfold.cli import cli
 from memfold.memory import Memory
+from memfold_bench import corpus, floor
 
 
 def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
@@ -88,7 +88,7 @@ def test_bench_index_rejects_a_bad_size_list(tmp_path: Path) -> None:
 
 
 def test_recall_queries_are_deterministic_for_a_seed(tmp_path: Path) -> None:
-    from memfold.bench import recall_bench
+    from memfold_bench import recall_bench
 
     written = corpus.generate(tmp_path / "ws", files=20, seed=2)
     bullets = recall_bench.corpus_bullets(tmp_path / "ws", written.daily)

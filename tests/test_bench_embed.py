@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from memfold import embed
-from memfold.bench import corpus, embed_bench
 from memfold.cli import cli
 from memfold.memory import Memory
+from memfold_bench import corpus, embed_bench
 
 pytest.importorskip("numpy")
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from memfold.bench import judge_bench
 from memfold.cli import cli
+from memfold_bench import judge_bench
 
 
 def pair(pid: str, old: str, new: str, supersedes: bool, category: str, *,

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from memfold.bench.lab import PASSED, source_rows
-from memfold.bench.lab_memfold import MemfoldColumn
-from memfold.bench.lab_race import RACE_KEY, RACE_NOTE, race
-from memfold.bench.lab_stores import open_store, write_source
 from memfold.cli import cli
+from memfold_bench.lab import PASSED, source_rows
+from memfold_bench.lab_memfold import MemfoldColumn
+from memfold_bench.lab_race import RACE_KEY, RACE_NOTE, race
+from memfold_bench.lab_stores import open_store, write_source
 
 REPORT_KEYS = {"checked_at", "python", "sqlite", "platform", "source_bytes", "source_sha",
                "rows", "scope", "samples", "checks", "medians", "ratios"}

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from memfold.bench import locomo
 from memfold.cli import cli
+from memfold_bench import locomo
 
 TINY: list[dict[str, Any]] = [{
     "sample_id": "conv-tiny",

@@ -1,6 +1,6 @@
 """D1: kill -9 a writer at random moments; nothing acknowledged is lost (docs/reliability.md).
 
-The harness lives in `memfold.bench.soak` (`memfold bench soak --trials N` runs it longer).
+The harness lives in `memfold_bench.soak` (`memfold bench soak --trials N` runs it longer).
 The default suite runs MEMFOLD_D1_TRIALS (200) trials with seed MEMFOLD_D1_SEED (0), and the
 negative control: a writer that rewrites the day file in place instead of appending must be
 caught losing acknowledged facts.
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from memfold.bench.soak import Kill9Report, run_kill9, upper_bound_95
+from memfold_bench.soak import Kill9Report, run_kill9, upper_bound_95
 
 TRIALS = int(os.environ.get("MEMFOLD_D1_TRIALS", "200"))
 SEED = int(os.environ.get("MEMFOLD_D1_SEED", "0"))

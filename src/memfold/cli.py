@@ -9,17 +9,14 @@ inside the commands so that `memfold --help` and short commands start fast.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from . import __version__
-
-if TYPE_CHECKING:
-    from .memory import Memory
+from .cli_common import emit_json, open_memory, show_notices
 
 EXIT_CODES = """Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision."""
 
@@ -55,24 +52,6 @@ def _cli_source() -> str:
         return f"cli:{getpass.getuser()}"
     except (KeyError, OSError):
         return "cli"
-
-
-def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-
-
-def open_memory(ctx: click.Context, *, watch: bool = False) -> Memory:
-    """The workspace for one command; `watch` for long-lived servers (see Memory.open)."""
-    from .memory import Memory
-
-    memory = Memory.open(ctx.obj["workspace"], now=ctx.obj["as_of"], watch=watch)
-    ctx.call_on_close(memory.close)
-    return memory
-
-
-def show_notices(memory: Memory) -> None:
-    for notice in memory.notices:
-        click.echo(f"memfold: warning: {notice}", err=True)
 
 
 @click.group(cls=MemfoldGroup, epilog=EXIT_CODES,
@@ -651,15 +630,24 @@ def forget(ctx: click.Context, fact_id: str, purge: bool) -> None:
 class LazyGroup(click.Group):
     """A command group whose subcommands live in a module imported only when used."""
 
-    def __init__(self, *args: Any, module: str, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, module: str, missing: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.module = module
+        self.missing = missing  # the error when that module's package is not installed
 
     def _load(self) -> None:
         if not self.commands:
             import importlib
 
-            for command in importlib.import_module(self.module).COMMANDS:
+            from .errors import MemfoldError
+
+            try:
+                module = importlib.import_module(self.module)
+            except ModuleNotFoundError as exc:
+                if exc.name != self.module.partition(".")[0]:
+                    raise  # a module missing inside the package is a bug, not an install
+                raise MemfoldError(self.missing) from None
+            for command in module.COMMANDS:
                 self.add_command(command)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -671,7 +659,10 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-@cli.group(cls=LazyGroup, module="memfold.bench.commands")
+# The benchmarks are their own package beside memfold (src/memfold_bench), imported only here.
+@cli.group(cls=LazyGroup, module="memfold_bench.commands",
+           missing="memfold bench needs the benchmarks (package memfold_bench), not installed "
+                   "here: pip install -e '.[bench]' in a checkout of memfold")
 def bench() -> None:
     """Benchmarks: commands that print figures beside a floor measured in the same run.
 

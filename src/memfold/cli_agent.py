@@ -1,4 +1,5 @@
-"""Commands for agents: `core`, `context`, `mcp` and `tools` (registered by `memfold.cli`).
+"""Commands for agents: `core`, `context`, `mcp` and `tools` (registered by `memfold.cli`;
+this module does not import it back: the helpers both use live in `memfold.cli_common`).
 
 The same thin skin as `cli.py`: parse, call one Memory method (or render the tool
 definitions), format.  Errors are MemfoldError subclasses, mapped to exit statuses by the
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .cli import emit_json, open_memory, show_notices
+from .cli_common import emit_json, open_memory, show_notices
 
 if TYPE_CHECKING:
     from .core import CoreEdit

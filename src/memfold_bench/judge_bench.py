@@ -44,10 +44,11 @@ from typing import Any
 
 import click
 
-from ..errors import BadInput
-from ..judge import Judge, RuleJudge
-from ..memory import Memory, parse_day, validate_bullet
-from ..model import Fact, RetainResult
+from memfold.errors import BadInput
+from memfold.judge import Judge, RuleJudge
+from memfold.memory import Memory, parse_day, validate_bullet
+from memfold.model import Fact, RetainResult
+
 from .index_bench import environment, output_options, save_result
 from .locomo import file_sha256, percent
 
@@ -187,8 +188,8 @@ def select(pairs: Sequence[Pair], include: Sequence[str],
 def make_judge(name: str) -> Judge:
     """A judge by name, as MEMFOLD_JUDGE names them ("rules", "openai" with its
     MEMFOLD_JUDGE_URL and MEMFOLD_JUDGE_MODEL)."""
-    from .. import config
-    from ..judge import load_judge
+    from memfold import config
+    from memfold.judge import load_judge
 
     return load_judge(config.judge_settings(name)) or RuleJudge()
 
@@ -203,7 +204,7 @@ def noon(day: date) -> datetime:
 def weigh_seconds(judge: Judge, new: Fact, old: Fact, repeat: int) -> float:
     """The median wall time of one `judge.weigh(new, [old])` call over `repeat` calls."""
     samples = []
-    from ..judge.reading import forget_readings
+    from memfold.judge.reading import forget_readings
 
     for _ in range(repeat):
         forget_readings()  # each call reads both facts, as a fresh retain process would

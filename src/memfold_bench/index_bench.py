@@ -33,9 +33,10 @@ from typing import Any
 
 import click
 
-from .. import __version__
-from ..index.sync import RACY_NS
-from ..memory import Memory
+from memfold import __version__
+from memfold.index.sync import RACY_NS
+from memfold.memory import Memory
+
 from . import corpus, floor
 
 TOUCHED = 10

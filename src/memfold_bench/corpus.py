@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from ..memory import Memory
+from memfold.memory import Memory
 
 END_DAY = date(2025, 11, 30)
 ENTITY_PAGES = 50

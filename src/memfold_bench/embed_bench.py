@@ -49,8 +49,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..index.sync import RACY_NS
-from ..memory import Memory
+from memfold.index.sync import RACY_NS
+from memfold.memory import Memory
+
 from . import corpus
 from .index_bench import (
     corpus_options,
@@ -67,8 +68,8 @@ from .recall_bench import AS_OF, build_queries, corpus_bullets, summary
 from .scale import console_script, megabytes, run_process
 
 if TYPE_CHECKING:
-    from ..embed.base import Embedder, Identity, Matrix
-    from ..embed.store import Progress
+    from memfold.embed.base import Embedder, Identity, Matrix
+    from memfold.embed.store import Progress
 
 K = 10
 QUERIES = 20
@@ -88,8 +89,8 @@ Json = dict[str, Any]
 def load_embedder() -> Embedder:
     """A freshly loaded instance of the model semantic recall uses (not the shared one, so
     each load is really timed).  Tests replace this function with a fake."""
-    from .. import embed
-    from ..embed import models
+    from memfold import embed
+    from memfold.embed import models
 
     if not embed.installed():
         raise click.ClickException(EXTRA_HINT)
@@ -204,7 +205,7 @@ def lexical_build(ws: Path) -> float:
 
 
 def full_embed(ws: Path, embedder: Embedder, files: int, log: Log) -> Json:
-    from ..embed import open_semantic
+    from memfold.embed import open_semantic
 
     watch = Stopwatch(embedder)
     with Memory.open(ws, watch=False) as memory:
@@ -226,7 +227,7 @@ def full_embed(ws: Path, embedder: Embedder, files: int, log: Log) -> Json:
 
 def incremental_round(ws: Path, embedder: Embedder, round_: int, seed: int,
                       vocabulary: Sequence[str]) -> Json:
-    from ..embed import open_semantic
+    from memfold.embed import open_semantic
 
     appended = append_bullets(ws, round_, seed, vocabulary)
     with lexical_only():

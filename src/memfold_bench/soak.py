@@ -122,11 +122,11 @@ def _bullet(rng: random.Random, tag: str, big: bool) -> str:
 def run_writer(root: Path, ack_path: Path, seed: int, known: list[str], days: list[str],
                control: str | None) -> None:
     """Write until killed; one ACK line (JSON) after every call that returned."""
-    from ..errors import BadInput
-    from ..memory import Memory
+    from memfold.errors import BadInput
+    from memfold.memory import Memory
 
     if control == "naive-rewrite":
-        from .. import memory as memory_module
+        from memfold import memory as memory_module
         setattr(memory_module, "append_durably", _naive_append)  # noqa: B010
         days = days[:1]  # one growing file: a long rewrite window
     rng = random.Random(seed)
@@ -194,7 +194,7 @@ def _die_with_parent() -> None:
 
 def zygote() -> None:
     """Fork one writer per command line read from stdin; report its pid, then its status."""
-    from .. import memory  # noqa: F401 - imported once here, inherited by every fork
+    from memfold import memory  # noqa: F401 - imported once here, inherited by every fork
 
     _die_with_parent()
     for line in sys.stdin:
@@ -304,11 +304,11 @@ class Kill9Report:
 def check_workspace(root: Path, state: ChainState, new_facts: set[str],
                     report: Kill9Report) -> list[str]:
     """Run every check after a kill; returns the problems found (and counts them)."""
-    from ..errors import UnknownId
-    from ..journal import JOURNAL_NAME, Journal
-    from ..memory import Memory
-    from ..workspace.format import parse_document
-    from ..workspace.layout import Workspace
+    from memfold.errors import UnknownId
+    from memfold.journal import JOURNAL_NAME, Journal
+    from memfold.memory import Memory
+    from memfold.workspace.format import parse_document
+    from memfold.workspace.layout import Workspace
 
     problems: list[str] = []
     workspace = Workspace(root)
@@ -419,8 +419,8 @@ def _check_pages(root: Path, state: ChainState, report: Kill9Report) -> list[str
     """Pages are rewritten whole (old or new bytes, never a mix): every bank page and
     memory.md is well formed, each page holds what the last acknowledged reflect wrote unless
     a later reflect had begun, and every acknowledged core line is in its block."""
-    from ..core import read_core
-    from ..workspace.layout import Workspace
+    from memfold.core import read_core
+    from memfold.workspace.layout import Workspace
 
     problems: list[str] = []
     for path in sorted([root / "memory.md", *(root / "bank").rglob("*.md")]):
@@ -479,7 +479,7 @@ class Zygote:
     def __init__(self, log: Path) -> None:
         self.log = open(log, "ab")  # noqa: SIM115 - closed in close()
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from memfold.bench.soak import zygote; zygote()"],
+            [sys.executable, "-c", "from memfold_bench.soak import zygote; zygote()"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True,
             bufsize=1)
 
@@ -527,7 +527,7 @@ def run_kill9(trials: int, *, seed: int = 0, chain: int = 10, max_delay_s: float
               control: str | None = None, workdir: Path | None = None,
               progress: Any = None, stop_on_failure: bool = False) -> Kill9Report:
     """Run `trials` kill -9 trials; see the module docstring."""
-    from ..memory import Memory
+    from memfold.memory import Memory
 
     report = Kill9Report(seed=seed, control=control)
     started = time.perf_counter()

@@ -45,9 +45,10 @@ from typing import Any
 
 import click
 
-from ..memory import Memory
-from ..query import STOP_WORDS
-from ..timeparse import MONTHS
+from memfold.memory import Memory
+from memfold.query import STOP_WORDS
+from memfold.timeparse import MONTHS
+
 from . import corpus, floor
 from .index_bench import (
     corpus_options,
@@ -401,7 +402,7 @@ def bytecode() -> Json:
     With PYTHONDONTWRITEBYTECODE set and no cache beside the sources, every `memfold`
     process compiles memfold's modules again, which is part of what it is measured at.
     """
-    from .. import cli
+    from memfold import cli
 
     cached = importlib.util.cache_from_source(cli.__file__)
     return {"PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE"),
@@ -424,7 +425,7 @@ def source() -> Json | None:
     commit = git("rev-parse", "HEAD")
     if commit is None:
         return None
-    changed = git("status", "--porcelain", "--untracked-files=no", "--", "../../../src")
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", "../../src")
     return {"commit": commit.strip(),
             "changed": sorted(line[3:] for line in (changed or "").splitlines() if line)}
 

@@ -52,7 +52,8 @@ from typing import Any
 
 import click
 
-from ..memory import Memory
+from memfold.memory import Memory
+
 from .index_bench import environment, output_options, save_result
 
 Json = dict[str, Any]
@@ -277,7 +278,7 @@ def systems_for(modes: Sequence[str]) -> tuple[str, ...]:
 
 def build_vectors(ws: Path, memory: Memory) -> Json:
     """Embed every fact of the workspace; how long it took and with which model."""
-    from ..embed import open_semantic
+    from memfold.embed import open_semantic
 
     started = time.perf_counter()
     semantic = open_semantic(ws / ".memory")
@@ -423,7 +424,7 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str) -> N
     """
     modes = MODES if mode == "all" else (mode,)
     if set(modes) - {"lexical"}:
-        from ..embed import EmbedUnavailable, open_semantic
+        from memfold.embed import EmbedUnavailable, open_semantic
 
         try:
             open_semantic(Path(tempfile.gettempdir()))  # fail early, before any work

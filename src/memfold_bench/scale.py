@@ -47,8 +47,9 @@ from typing import Any, TextIO
 
 import click
 
-from ..memory import Memory
-from ..query import STOP_WORDS
+from memfold.memory import Memory
+from memfold.query import STOP_WORDS
+
 from . import corpus, floor
 from .index_bench import (
     TOUCHED,

@@ -62,7 +62,8 @@ from typing import Any, Protocol
 
 import click
 
-from .. import __version__
+from memfold import __version__
+
 from .index_bench import duration, output_options, save_result
 from .lab_memfold import (
     Held,

@@ -49,8 +49,9 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import TypedDict
 
-from ..errors import SourceChanged, StaleRevision
-from ..memory import Memory
+from memfold.errors import SourceChanged, StaleRevision
+from memfold.memory import Memory
+
 from .lab_stores import SourceRow
 
 FILES = 10

@@ -1,6 +1,6 @@
 """Two real processes racing one compare-and-set on the same record of a lab store.
 
-`race(kind, lab)` starts two writer processes (`python -m memfold.bench.lab_race KIND LAB`).
+`race(kind, lab)` starts two writer processes (`python -m memfold_bench.lab_race KIND LAB`).
 KIND is `json` or `sqlite` (LAB is the lab directory) or `memfold` (LAB is the workspace,
 opened with `Memory.open`; the revision is `Memory.get(id, use=False).rev` and the
 compare-and-set is `Memory.note(id, text, rev=N)`, whose `StaleRevision` is the loss).
@@ -21,7 +21,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..memory import Memory
+from memfold.memory import Memory
+
 from .lab_memfold import read_held, set_note
 from .lab_stores import open_store
 
@@ -39,14 +40,14 @@ class RaceResult:
 
 def _env() -> dict[str, str]:
     """The children import this same memfold, installed or not."""
-    src = str(Path(__file__).resolve().parents[2])
+    src = str(Path(__file__).resolve().parents[1])
     path = os.environ.get("PYTHONPATH")
     return {**os.environ, "PYTHONPATH": src if not path else f"{src}{os.pathsep}{path}"}
 
 
 def _spawn(kind: str, lab: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "memfold.bench.lab_race", kind, str(lab)],
+        [sys.executable, "-m", "memfold_bench.lab_race", kind, str(lab)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=_env())
 

@@ -35,7 +35,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Protocol, TypedDict, cast
 
-from ..workspace.files import WriteLock, replace_atomically
+from memfold.workspace.files import WriteLock, replace_atomically
 
 SOURCE_NAME = "sources.json"
 JSON_NAME = "memory.json"

@@ -1,1 +1,0 @@
-"""Benchmarks and the seeded corpus generator: commands that print figures, not tests."""

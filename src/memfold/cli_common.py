@@ -1,0 +1,35 @@
+"""What every command module of the `memfold` command shares: the workspace for one command,
+JSON on stdout and the caller's notices on stderr.
+
+`memfold.cli` (the group and the core verbs) and `memfold.cli_agent` (the commands for
+agents, registered by `memfold.cli`) both build on this module, so neither imports the other
+back.  Only Click is imported at start-up, as in both.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from .memory import Memory
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def open_memory(ctx: click.Context, *, watch: bool = False) -> Memory:
+    """The workspace for one command; `watch` for long-lived servers (see Memory.open)."""
+    from .memory import Memory
+
+    memory = Memory.open(ctx.obj["workspace"], now=ctx.obj["as_of"], watch=watch)
+    ctx.call_on_close(memory.close)
+    return memory
+
+
+def show_notices(memory: Memory) -> None:
+    for notice in memory.notices:
+        click.echo(f"memfold: warning: {notice}", err=True)
