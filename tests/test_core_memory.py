@@ -370,7 +370,7 @@ def test_cli_context(run: Cli, workspace: Path) -> None:
     for section in data["sections"]:
         assert set(section) == {"name", "title", "lines", "omitted"}
         for line in section["lines"]:
-            assert set(line) == {"text", "source", "id"} and "#L" in line["source"]
+            assert set(line) == {"text", "source", "id", "hidden"} and "#L" in line["source"]
     short = run("context", "--budget", "30", env=env)
     assert "left out to fit --budget 30" in short.stderr
     assert run("context", "--budget", "0").exit_code == 2

@@ -16,13 +16,16 @@ from typing import Any
 import click
 
 from . import __version__
+from .cli_args import DASH_NOTE, DataGroup
 from .cli_common import emit_json, open_memory, show_notices
 
-EXIT_CODES = """Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision."""
+EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
+              "130 interrupted (Ctrl-C).\n\n" + DASH_NOTE)
 
 
-class MemfoldGroup(click.Group):
-    """Maps memfold's errors to one line on stderr and a documented exit status."""
+class MemfoldGroup(DataGroup):
+    """Maps memfold's errors to one line on stderr and a documented exit status; its
+    commands take a positional argument that begins with a dash as data (`cli_args`)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         from .errors import MemfoldError
@@ -124,7 +127,9 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
     i=1..10 (importance), until=YYYY-MM-DD.  With no BULLET (or "-"), bullets are read
     from stdin, one per line.  Invalid input writes nothing and exits with status 2; so
     does a bullet that looks like it holds a secret (an API key, a password, a private
-    key), unless --allow-secret.  Each bullet records who retained it (by=SOURCE).
+    key), unless --allow-secret.  Each bullet records who retained it (by=SOURCE).  A
+    BULLET that begins with a dash ("- W @Peter: ...", as copied from a log) is taken as
+    typed.
 
     Older facts a new one replaces are superseded ("moved to Berlin" after "lives in
     Vienna"); stderr names each, and each older fact on the same topic that the judge
@@ -137,6 +142,8 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
       memfold retain --date 2025-11-27 "O(c=0.95) @Peter: Prefers concise replies."
       printf 'B @warelay: Fixed the WS crash.\\nW @warelay: Runs on Node 22.\\n' | memfold retain
     """
+    from .model import reveal
+
     items = list(bullets)
     if not items or items == ["-"]:
         items = [line for line in sys.stdin.read().splitlines() if line.strip()]
@@ -152,9 +159,11 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
     for fact in result.facts:
         click.echo(f"{fact.id}\t{fact.source}")
     for j in result.superseded:
-        click.echo(f"memfold: {j.by} supersedes {j.id} ({j.source}): {j.reason}", err=True)
+        click.echo(f"memfold: {j.by} supersedes {j.id} ({j.source}): {reveal(j.reason)}",
+                   err=True)
     for j in result.conflicts:
-        click.echo(f"memfold: {j.by} may conflict with {j.id} ({j.source}): {j.reason}; "
+        click.echo(f"memfold: {j.by} may conflict with {j.id} ({j.source}): "
+                   f"{reveal(j.reason)}; "
                    f"left active — `memfold supersede {j.id} {j.by}` if it no longer holds",
                    err=True)
 
@@ -286,12 +295,12 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
            as_json: bool, mode: str | None) -> None:
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
-    QUERY is plain text: words (stop words dropped), "quoted phrases", @Entity names, and
-    time phrases like "around Nov 27", "in November 2025", "last week", "since Monday",
-    "last spring" (what held at that time ranks first).  Files edited since the last sync
-    are synced first.  Superseded and expired facts are left out unless --all, or unless
-    they held at the time asked about; a line on stderr (hidden_by_lifecycle in --json)
-    counts them.
+    QUERY is plain text, even when it begins with a dash (memfold recall -x): words (stop
+    words dropped), "quoted phrases", @Entity names, and time phrases like "around Nov
+    27", "in November 2025", "last week", "since Monday", "last spring" (what held at that
+    time ranks first).  Files edited since the last sync are synced first.  Superseded
+    and expired facts are left out unless --all, or unless they held at the time asked
+    about; a line on stderr (hidden_by_lifecycle in --json) counts them.
 
     \b
     Examples:
@@ -345,7 +354,7 @@ def about(ctx: click.Context, name: str, k: int, include_all: bool, as_json: boo
     Example:
       memfold about Peter
     """
-    from .model import render_hit
+    from .model import render_hit, reveal
 
     memory = open_memory(ctx)
     result = memory.about(name, k=k, include_all=include_all)
@@ -357,7 +366,7 @@ def about(ctx: click.Context, name: str, k: int, include_all: bool, as_json: boo
         click.echo(f"no memory of {name!r} yet", err=True)
         return
     aliases = f" (also: {', '.join(result.aliases)})" if result.aliases else ""
-    click.echo(f"@{result.name}{aliases}  page: {result.page or 'none yet'}")
+    click.echo(reveal(f"@{result.name}{aliases}  page: {result.page or 'none yet'}"))
     for hit in result.hits:
         click.echo(render_hit(hit))
 
@@ -372,10 +381,16 @@ def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool) -> None:
     """Show one fact with its provenance: file, line, file hash, kind, confidence, status,
     revision and note.  Showing a fact counts as using it (its decay restarts).
 
+    Hidden text (zero-width or direction characters, HTML comments...) is shown as
+    markers, ⟦U+202E⟧ or ⟦comment: ...⟧, as recall shows it; --json gives the text as
+    stored and its kinds under "hidden".
+
     \b
     Example:
       memfold show k3x9q2ma --json
     """
+    from .model import reveal
+
     memory = open_memory(ctx)
     hit = memory.get(fact_id, strict=strict)
     show_notices(memory)
@@ -399,7 +414,7 @@ def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool) -> None:
             value = " ".join(f"@{v}" if key == "entities" else str(v) for v in value)
         elif isinstance(value, dict):
             value = ", ".join(f"{k}={v}" for k, v in value.items())
-        click.echo(f"{key:<12} {value}")
+        click.echo(f"{key:<12} {reveal(str(value))}")
 
 
 @cli.command()
@@ -415,6 +430,7 @@ def note(ctx: click.Context, fact_id: str, text: str, rev: int, as_json: bool) -
 
     Prints `applied` and the new revision N+1; if the revision moved on since you read it,
     prints `stale` with the current revision and exits with status 3 (nothing written).
+    A TEXT that begins with a dash is taken as typed.
 
     \b
     Example:
@@ -509,6 +525,8 @@ def history(ctx: click.Context, fact_id: str, as_json: bool) -> None:
     Example:
       memfold history k3x9q2ma
     """
+    from .model import reveal
+
     memory = open_memory(ctx)
     events = memory.history(fact_id)
     show_notices(memory)
@@ -517,7 +535,8 @@ def history(ctx: click.Context, fact_id: str, as_json: bool) -> None:
         return
     for event in events:
         extra = ", ".join(f"{k}={v}" for k, v in event.data.items() if k != "sha")
-        click.echo(f"{event.ts}  #{event.seq} {event.event} {event.id}  {extra}".rstrip())
+        click.echo(reveal(f"{event.ts}  #{event.seq} {event.event} {event.id}  {extra}")
+                   .rstrip())
     if not events:
         click.echo("no events yet", err=True)
 

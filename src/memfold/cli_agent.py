@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .cli_args import DataGroup
 from .cli_common import emit_json, open_memory, show_notices
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def _show_edit(edit: CoreEdit, as_json: bool) -> None:
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 
 
-@click.group(invoke_without_command=True)
+@click.group(cls=DataGroup, invoke_without_command=True)
 @_JSON
 @click.pass_context
 def core(ctx: click.Context, as_json: bool) -> None:
@@ -43,19 +44,22 @@ def core(ctx: click.Context, as_json: bool) -> None:
     edit past a block's limit, or a replace whose OLD does not occur exactly once, is
     refused with exit status 2 and writes nothing.  Every edit is a journal event: see it
     with `memfold history core:NAME`, revert the last one with `memfold core undo`.
-    Put `--` before a TEXT that starts with a dash.
+    A TEXT that begins with a dash is taken as typed; so is anything after `--`.  Hidden
+    text in a block (zero-width characters, HTML comments...) is shown as ⟦...⟧ markers.
 
     \b
     Examples:
       memfold core
       memfold core append Human "Prefers concise replies."
-      memfold core append Human -- "- likes green tea"
+      memfold core append Human "- likes green tea"
       memfold core replace Human "concise replies" "replies under 1500 characters"
       memfold core insert Persona 1 "You are Peter's assistant."
       memfold core undo
     """
     if ctx.invoked_subcommand is not None:
         return
+    from .model import reveal
+
     memory = open_memory(ctx)
     view = memory.core()
     for warning in view.warnings:
@@ -63,7 +67,7 @@ def core(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         emit_json(view.to_dict())
     elif view.blocks:
-        click.echo(view.render())
+        click.echo(reveal(view.render()))
     else:
         click.echo("memory.md has no blocks yet; `memfold core append Persona TEXT` adds one",
                    err=True)

@@ -10,7 +10,10 @@ Sections, in the order they are shown:
                and in the top-level bank pages
 
 Every line ends with its citation.  Superseded and expired facts are left out; each fact
-line carries its `^id` so an agent can `use`, `note` or `supersede` it.
+line carries its `^id` so an agent can `use`, `note` or `supersede` it.  Hidden text in a
+line (zero-width or direction characters, HTML comments...) is rendered as recall renders
+it, with ⟦...⟧ markers, so what the agent reads is what a reviewer sees; the JSON form keeps
+each line's stored text and names its kinds of hidden text under "hidden".
 
 The budget (about four characters per token, as for recall) is spent on the core blocks
 first, in file order; what is left is shared round-robin among the other sections, one line
@@ -31,7 +34,7 @@ from .core import CORE_PATH, CoreMemory
 from .errors import BadInput
 from .index.base import Candidate, Filters, IndexBackend
 from .lifecycle import ACTIVE, ARCHIVED, status_of
-from .model import TEXT, Fact, Interval, estimate_tokens
+from .model import TEXT, Fact, Interval, estimate_tokens, hidden_kinds, reveal
 from .workspace.format import FENCE, Bullet, decode, render_bullet, split_lines
 from .workspace.layout import Workspace
 
@@ -54,10 +57,11 @@ class ContextLine:
     id: str | None = None
 
     def render(self) -> str:
-        return f"{self.text}  {self.source}"
+        return f"{reveal(self.text)}  {self.source}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "source": self.source, "id": self.id}
+        return {"text": self.text, "source": self.source, "id": self.id,
+                "hidden": hidden_kinds(self.text)}
 
 
 @dataclass(frozen=True)
