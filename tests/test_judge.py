@@ -208,3 +208,31 @@ def test_time_alone_does_not_archive_the_current_value(memory: Memory) -> None:
     # design note 002: a two-day curiosity of importance 8 fades within two months
     assert memory.get(bun, use=False, now="2025-03-10").status == "archived"
     assert memory.get(talk, use=False, now=later).status == "archived"
+
+
+def test_the_judge_weighs_outside_the_write_lock(workspace: Path) -> None:
+    """A model judge may take seconds: it must not hold other writers back meanwhile."""
+    import fcntl
+
+    from memfold.judge import Verdict
+
+    lock_free: list[bool] = []
+
+    class Probe:
+        name = "probe"
+
+        def weigh(self, new: Fact, older: list[Fact]) -> list[Verdict]:
+            with open(workspace / ".memory" / "write.lock", "a") as handle:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    lock_free.append(True)
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+                except BlockingIOError:
+                    lock_free.append(False)
+            return [Verdict(o.id, True, "probe") for o in older]
+
+    with Memory.open(workspace, judge=Probe()) as memory:
+        [old] = retain(memory, "2025-01-10", "W @Ada: Ada lives in Leeds.")
+        result = memory.retain("W @Ada: Ada lives in York.", date="2025-02-10")
+    assert lock_free and all(lock_free)
+    assert [j.id for j in result.superseded] == [old]  # and its verdict still applied

@@ -10,7 +10,9 @@ This module owns the order of operations for every lifecycle write:
  5. fold them into the index (the journal, not the index, is the record).
 
 Steps 2-5 run under the lock, so two writers never decide from the same stale state: of two
-notes racing from revision N exactly one applies.
+notes racing from revision N exactly one applies.  The supersede judge is the exception that
+proves the rule: it weighs new facts before the lock (a model judge may take seconds), and
+its verdicts are checked again under the lock against the journal as it then is.
 """
 
 from __future__ import annotations
@@ -192,12 +194,21 @@ class Ledger:
             self.warnings.append(f"{len(new_ids)} new facts at once: not checked for "
                                  "contradictions (`memfold supersede` marks one by hand)")
         elif new_ids:
-            def decide() -> list[dict[str, Any]]:
-                weighed = self._judge(new_ids)
-                judged[:] = [j for j, _ in weighed]
-                return [record for _, record in weighed if record]
+            weighed = self._judge(new_ids)  # outside the lock: a model judge may take seconds
+
+            def decide() -> list[dict[str, Any]]:  # under the lock: still true of the journal?
+                kept = [(j, record) for j, record in weighed
+                        if record is None or self._still_open(j)]
+                judged[:] = [j for j, _ in kept]
+                return [record for _, record in kept if record]
             self.transact(decide, ts=ts)
         return judged
+
+    def _still_open(self, j: Judgement) -> bool:
+        """A supersede decided outside the lock still applies: the older fact was not
+        replaced meanwhile, and it would make no cycle."""
+        return self.state(j.id).status not in REPLACED and j.id not in self.chain(j.by) \
+            and j.by not in self.chain(j.id)
 
     def _revisions(self, paths: Sequence[str] | None, *, ts: str) -> None:
         def decide() -> list[dict[str, Any]]:
