@@ -6,10 +6,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from memfold import Memory
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text()
+README_PATH = ROOT / "README.md"
+README = README_PATH.read_text()
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -20,20 +23,15 @@ def test_ci_runs_the_readme_test_command() -> None:
 
 
 def test_the_agent_loop_runs(tmp_path: Path) -> None:
-    [code] = re.findall(r"```python\n(import json\nfrom memfold import MemfoldError.*?)```",
-                        README, re.S)
-    namespace: dict[str, Any] = {}
-    exec(code, namespace)  # noqa: S102 - the README's own example
+    from test_dispatch import TURNS, answers_in, check_outcome, doc_block, fake_client
+
     Memory.init(tmp_path / "ws")
-    replies = [
-        {"content": None, "tool_calls": [{"id": "1", "name": "retain", "arguments": {
-            "bullets": ["W @Peter: Lives in Vienna."]}}]},
-        {"content": None, "tool_calls": [{"id": "2", "name": "recall", "arguments": {
-            "query": "where does Peter live"}}]},
-        {"content": "Vienna.", "tool_calls": []},
-    ]
-    messages = namespace["run_session"](lambda messages, tools: replies.pop(0),
-                                        ["Where does Peter live?"],
-                                        workspace=str(tmp_path / "ws"))
-    assert '"content": "Lives in Vienna."' in messages[-2]["content"]
-    assert messages[-1] == {"role": "assistant", "content": "Vienna."}
+    session = doc_block(README_PATH, "run_session")["run_session"]
+    requests: list[dict[str, Any]] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MEMFOLD_NOW", "2025-11-27T09:00:00+00:00")
+        messages = session(fake_client("chat", requests), TURNS,
+                           workspace=str(tmp_path / "ws"))
+    check_outcome("chat", answers_in("chat", messages), tmp_path / "ws")
+    assert messages[-1] == {"role": "assistant",
+                            "content": "Done: Porto it is, and the Friday calls are forgotten."}

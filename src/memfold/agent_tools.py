@@ -5,13 +5,19 @@ for its arguments, hints (read-only, destructive, idempotent) and a handler — 
 of (Memory, arguments) returning JSON-able data.  The MCP server (`memfold.mcp_server`) and
 `memfold tools --format openai|anthropic` both render `tools()`: one source of truth.
 
-`call(memory, name, arguments)` checks the arguments against the schema (the small subset of
-JSON Schema used here) and runs the handler.  Failures are MemfoldError subclasses carrying
-the same one-line messages as the CLI; an adapter turns them into its own error shape.
+`call(memory, name, arguments)` checks the arguments (a dict, or OpenAI's JSON string) against
+the very schema the model saw (`memfold.schema_check`), then runs the handler.  Failures are
+MemfoldError subclasses with one-line messages that name the arguments as the tool does
+("recall: k must be between 1 and 200"); an adapter turns them into its own error shape.
+`dispatch(memory, tool_call)` takes a whole tool call as OpenAI (Chat Completions or
+Responses) or Anthropic return it and answers in the shape that API expects
+(`memfold.tool_calls`).
 
     >>> from memfold import Memory                                      # doctest: +SKIP
     >>> with Memory.open("~/notes/agent") as memory:
     ...     call(memory, "recall", {"query": "where does Peter live"})
+    ...     dispatch(memory, {"type": "tool_use", "id": "toolu_1", "name": "recall",
+    ...                       "input": {"query": "where does Peter live"}})
 """
 
 from __future__ import annotations
@@ -19,11 +25,13 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import BadInput, StaleRevision
+from .errors import BadInput, MemfoldError, StaleRevision
+from .schema_check import check_object
 
 if TYPE_CHECKING:
     from .memory import Memory
@@ -140,6 +148,13 @@ def _supersede(memory: Memory, a: dict[str, Any]) -> Any:
     return {"old": a["old"], "new": a["new"], "changed": changed}
 
 
+def _forget(memory: Memory, a: dict[str, Any]) -> Any:
+    purge = a.get("purge", False)
+    files = memory.forget(a["id"], purge=purge)
+    return {"id": a["id"].strip().lstrip("^"), "result": "purged" if purge else "archived",
+            "files": files}
+
+
 def _reflect(memory: Memory, a: dict[str, Any]) -> Any:
     reflect = getattr(memory, "reflect")  # noqa: B009 - not every Memory has it
     dry_run = a.get("dry_run", True)
@@ -195,22 +210,97 @@ def tool(name: str) -> Tool:
     for candidate in tools():
         if candidate.name == name:
             return candidate
-    known = ", ".join(t.name for t in tools())
-    raise BadInput(f"unknown tool {name!r}; the tools are: {known}")
+    raise BadInput(f"unknown tool {name!r}; the tools are: {_names()}")
 
 
-def call(memory: Memory, name: str, arguments: Mapping[str, Any] | None = None) -> Any:
-    """Check the arguments against the tool's schema and run it; returns JSON-able data."""
+def _names() -> str:
+    return ", ".join(t.name for t in tools())
+
+
+def call(memory: Memory, name: str, arguments: Mapping[str, Any] | str | None = None) -> Any:
+    """Check the arguments against the tool's schema, then run it; returns JSON-able data.
+
+    `arguments` is a dict, or the JSON text of one (OpenAI sends a string).  Every refusal is
+    a MemfoldError whose message names the arguments as the tool does; nothing runs before
+    the arguments pass.
+    """
+    if not isinstance(name, str):
+        raise BadInput(f"the tool call names no tool; the tools are: {_names()}")
     chosen = tool(name)
-    args = dict(arguments or {})
-    check_arguments(chosen, args)
-    return chosen.handler(memory, args)
+    args = check_arguments(chosen, _parsed_arguments(name, arguments))
+    try:
+        return chosen.handler(memory, args)
+    except MemfoldError as exc:
+        exc.args = (_for_model(chosen, str(exc)),)
+        raise
 
 
-def error_result(exc: Exception) -> dict[str, Any]:
-    """The structured form of a failed call: the CLI's message, its exit status and kind."""
+def check_arguments(chosen: Tool, arguments: Any) -> dict[str, Any]:
+    """The arguments checked against the very schema the model saw, cleaned (2.0 -> 2, nulls
+    dropped); BadInput for a missing, unknown, mistyped or out-of-bounds one."""
+    return check_object(chosen.name, chosen.schema, arguments)
+
+
+def parse_json(text: str | bytes, what: str) -> Any:
+    """JSON text as data, or BadInput saying where it broke (for arguments and stdin)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{what} {_is(what)} not valid JSON ({exc.msg} at character "
+                       f"{exc.pos + 1}); send one JSON object") from None
+    except (RecursionError, UnicodeDecodeError) as exc:
+        raise BadInput(f"{what} {_is(what)} not valid JSON ({type(exc).__name__}); send one "
+                       "JSON object") from None
+
+
+def _is(what: str) -> str:
+    return "are" if what.endswith("s") else "is"
+
+
+def _parsed_arguments(name: str, arguments: Mapping[str, Any] | str | None) -> Any:
+    if arguments is None:
+        return {}
+    if isinstance(arguments, str):
+        return parse_json(arguments, f"{name}: the arguments") if arguments.strip() else {}
+    return dict(arguments) if isinstance(arguments, Mapping) else arguments
+
+
+# what the library says in the CLI's words, said the way a tool call can act on it
+_CLI_WORDS = (
+    ("remove it, or pass --allow-secret to keep it anyway",
+     "rephrase it without the secret"),
+)
+_FLAG = re.compile(r"--([a-z][a-z-]*)")
+
+
+def _for_model(chosen: Tool, message: str) -> str:
+    """A library message with CLI flags renamed to the tool's arguments (`--k` -> `k`)."""
+    for cli_words, tool_words in _CLI_WORDS:
+        message = message.replace(cli_words, tool_words)
+
+    def argument(match: re.Match[str]) -> str:
+        name = match.group(1).replace("-", "_")
+        return name if name in chosen.schema["properties"] else match.group(0)
+
+    return _FLAG.sub(argument, message)
+
+
+def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:
+    """Run a tool call in any vendor's shape and answer in that shape (see memfold.tool_calls):
+    a refused call is an error answer for the model, never an exception."""
+    from .tool_calls import dispatch as run_call
+
+    return run_call(memory, tool_call)
+
+
+def error_result(exc: BaseException) -> dict[str, Any]:
+    """The structured form of a failed call: its message, exit status and kind (a bug is
+    an "internal error", so a loop that reports it keeps running)."""
+    if not isinstance(exc, MemfoldError):
+        return {"error": f"internal error: {type(exc).__name__}: {exc}",
+                "type": "InternalError", "exit_code": 1}
     data: dict[str, Any] = {"error": str(exc), "type": type(exc).__name__,
-                            "exit_code": getattr(exc, "exit_code", 1)}
+                            "exit_code": exc.exit_code}
     if isinstance(exc, StaleRevision):
         data.update(result="stale", rev=exc.current)
     return data
@@ -221,48 +311,6 @@ def render(fmt: str) -> list[dict[str, Any]]:
     if fmt not in FORMATS:
         raise BadInput(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}")
     return [getattr(t, f"as_{fmt}")() for t in tools()]
-
-
-# -- argument checking --------------------------------------------------------------------------
-
-_TYPES: dict[str, Callable[[Any], bool]] = {
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
-}
-
-
-def check_arguments(chosen: Tool, args: dict[str, Any]) -> None:
-    """Raise BadInput for a missing, unknown or mistyped argument (nothing is run)."""
-    properties: dict[str, Any] = chosen.schema["properties"]
-    unknown = sorted(set(args) - set(properties))
-    if unknown:
-        expected = ", ".join(properties) or "none"
-        raise BadInput(f"{chosen.name}: unknown argument {unknown[0]!r} (arguments: {expected})")
-    for key in chosen.schema.get("required", []):
-        if args.get(key) is None:
-            raise BadInput(f"{chosen.name}: argument {key!r} is required")
-    for key, value in list(args.items()):
-        if value is None:
-            del args[key]  # an explicit null means "not given"
-            continue
-        _check_value(f"{chosen.name}: {key}", properties[key], value)
-
-
-def _check_value(label: str, spec: dict[str, Any], value: Any) -> None:
-    """Types only: values (an empty query, k=0) are checked by Memory, whose messages are
-    the CLI's."""
-    kind = spec.get("type", "string")
-    if not _TYPES[kind](value):
-        article = "an" if kind[0] in "aio" else "a"
-        raise BadInput(f"{label} must be {article} {kind}, not {json.dumps(value)[:60]}")
-    if "enum" in spec and value not in spec["enum"]:
-        raise BadInput(f"{label} must be one of {', '.join(map(str, spec['enum']))}")
-    if kind == "array":
-        for n, item in enumerate(value):
-            _check_value(f"{label}[{n}]", spec.get("items", {}), item)
 
 
 _TOOLS: tuple[Tool, ...] = (
@@ -348,6 +396,16 @@ _TOOLS: tuple[Tool, ...] = (
               "reason": _str("Why, recorded in the journal.")},
              ("old", "new")),
         _supersede, destructive=True, idempotent=True),
+    Tool(
+        "forget", "Forget a fact",
+        "Forget a fact that is wrong or no longer wanted: it is archived — recall stops "
+        "serving it, it stays in its file and include_all still finds it. For a fact that "
+        "is only outdated, prefer supersede. purge=true instead deletes its text from the "
+        "Markdown and the index for good (a secret stored by mistake); that cannot be undone.",
+        _obj({"id": _ID,
+              "purge": _bool("Delete the text everywhere instead of archiving it.", False)},
+             ("id",)),
+        _forget, destructive=True),
     Tool(
         "reflect", "Reflect on recent memories",
         "Review recent memories: update entity pages and opinion confidence from new evidence, "

@@ -1,5 +1,6 @@
-"""Commands for agents: `core`, `context`, `mcp` and `tools` (registered by `memfold.cli`;
-this module does not import it back: the helpers both use live in `memfold.cli_common`).
+"""Commands for agents: `core`, `context`, `mcp`, `tools` and `call` (registered by
+`memfold.cli`; this module does not import it back: the helpers both use live in
+`memfold.cli_common`).
 
 The same thin skin as `cli.py`: parse, call one Memory method (or render the tool
 definitions), format.  Errors are MemfoldError subclasses, mapped to exit statuses by the
@@ -190,7 +191,7 @@ def context(ctx: click.Context, budget: int | None, as_json: bool) -> None:
 def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str | None) -> None:
     """Serve memfold's tools to an MCP client, over stdio (default) or streamable HTTP.
 
-    One tool per verb: recall, about, show, retain, use, note, supersede, core_view,
+    One tool per verb: recall, about, show, retain, use, note, supersede, forget, core_view,
     core_append, core_replace, core_insert, context (and reflect where available).
     Needs the `mcp` extra: pip install 'memfold[mcp]'.
 
@@ -223,8 +224,8 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
 def tools(fmt: str) -> None:
     """Print memfold's tools as function-calling JSON schemas, for agents without MCP.
 
-    The same names, descriptions and argument schemas as `memfold mcp` lists; run a call
-    with `memfold.agent_tools.call(memory, name, arguments)`.
+    The same names, descriptions and argument schemas as `memfold mcp` lists; run the
+    model's tool calls with `memfold call` or `memfold.agent_tools.dispatch(memory, call)`.
 
     \b
     Examples:
@@ -236,4 +237,39 @@ def tools(fmt: str) -> None:
     emit_json(render(fmt))
 
 
-COMMANDS: list[click.Command] = [core, context, mcp, tools]
+@click.command("call")
+@click.pass_context
+def call_tool(ctx: click.Context) -> None:
+    """Run the tool call on stdin and print the answer to hand back to the model, as JSON.
+
+    Stdin holds one tool call (or a JSON array of them) as the model's API returned it:
+    an OpenAI Chat Completions tool call, an OpenAI Responses `function_call`, an
+    Anthropic `tool_use` block, or {"name", "arguments"}.  The answer comes in the shape
+    that API expects back (a `tool` message, a `function_call_output`, a `tool_result`;
+    {"name", "is_error", "result"} for the plain form).  A refused call (a bad argument,
+    an unknown id) is still an answer, for the model to fix its call: exit status 0.
+    Input that is no tool call prints nothing to stdout and exits with status 2.
+
+    \b
+    Examples:
+      echo '{"name": "recall", "arguments": {"query": "Peter"}}' | memfold call
+      echo '{"type": "tool_use", "id": "toolu_1", "name": "recall",
+             "input": {"query": "where does Peter live"}}' | memfold call
+    """
+    import sys
+
+    from .agent_tools import parse_json
+    from .errors import BadInput
+    from .tool_calls import read_call
+
+    data = parse_json(sys.stdin.buffer.read(), "stdin")
+    if isinstance(data, list) and not data:
+        raise BadInput("no tool call on stdin: the array is empty")
+    calls = [read_call(item) for item in (data if isinstance(data, list) else [data])]
+    memory = open_memory(ctx)
+    answers = [parsed.run(memory) for parsed in calls]
+    show_notices(memory)
+    emit_json(answers if isinstance(data, list) else answers[0])
+
+
+COMMANDS: list[click.Command] = [core, context, mcp, tools, call_tool]
