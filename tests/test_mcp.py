@@ -185,3 +185,38 @@ def test_http_refuses_a_public_address_without_allow_remote(workspace: Path) -> 
         capture_output=True, text=True, timeout=TIMEOUT, env={**os.environ, **server_env()})
     assert result.returncode == 2
     assert "not a loopback address" in result.stderr and "--allow-remote" in result.stderr
+
+
+def test_the_bearer_scheme_is_case_insensitive() -> None:
+    from memfold.mcp_server import check_request
+
+    host = {"host": "127.0.0.1:8765"}
+    for header in ("Bearer s3cret", "bearer s3cret", "BEARER  s3cret"):
+        assert check_request("/mcp", {**host, "authorization": header}, token="s3cret",
+                             allow_remote=False) is None, header
+    for header in ("Bearer wrong", "Basic s3cret", "s3cret", ""):
+        assert check_request("/mcp", {**host, "authorization": header}, token="s3cret",
+                             allow_remote=False) == (401, "unauthorized: send Authorization: "
+                                                          "Bearer <token>"), header
+
+
+def test_http_without_a_token_needs_no_token_and_says_so(workspace: Path) -> None:
+    refused = subprocess.run(
+        [*MEMFOLD, "--workspace", str(workspace), "mcp", "--http", "127.0.0.1:1"],
+        capture_output=True, text=True, timeout=TIMEOUT, env={**os.environ, **server_env()})
+    assert refused.returncode == 2 and "--no-token" in refused.stderr
+    port = free_port()
+    proc = subprocess.Popen(
+        [*MEMFOLD, "--workspace", str(workspace), "mcp", "--http", f"127.0.0.1:{port}",
+         "--no-token"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, **server_env()})
+    try:
+        assert proc.stderr is not None
+        warning = proc.stderr.readline()
+        assert "WITHOUT A TOKEN" in warning, warning
+        assert proc.stderr.readline().startswith("memfold mcp: serving http://")
+        status, _ = post(f"http://127.0.0.1:{port}/mcp", {})
+        assert status == 200
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -187,8 +187,12 @@ def context(ctx: click.Context, budget: int | None, as_json: bool) -> None:
 @click.option("--token", envvar="MEMFOLD_MCP_TOKEN", metavar="TOKEN",
               help="With --http, require `Authorization: Bearer TOKEN`. "
               "[env: MEMFOLD_MCP_TOKEN]")
+@click.option("--no-token", is_flag=True,
+              help="With --http, serve without a token: any process that can reach the port "
+              "can read and change this memory.")
 @click.pass_context
-def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str | None) -> None:
+def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str | None,
+        no_token: bool) -> None:
     """Serve memfold's tools to an MCP client, over stdio (default) or streamable HTTP.
 
     One tool per verb: recall, about, show, retain, use, note, supersede, forget, core_view,
@@ -211,9 +215,13 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
         mcp_server.serve_stdio(memory)
         return
     host, port = mcp_server.parse_target(target, allow_remote=allow_remote)
-    if allow_remote and not token:
-        click.echo("memfold: warning: serving beyond this machine without --token: anyone "
-                   "who can reach the port can read and change this memory", err=True)
+    if not token and not no_token:
+        raise BadInput("--http needs --token TOKEN (or MEMFOLD_MCP_TOKEN), or --no-token to "
+                       "serve without one")
+    if not token:
+        where = "beyond this machine" if allow_remote else "on this machine"
+        click.echo(f"memfold: warning: serving WITHOUT A TOKEN {where}: any process that can "
+                   "reach the port can read and change this memory", err=True)
     memory = open_memory(ctx, watch=True)
     mcp_server.serve_http(memory, host, port, token=token, allow_remote=allow_remote)
 

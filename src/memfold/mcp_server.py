@@ -10,7 +10,8 @@ HTTP (`memfold mcp --http HOST:PORT`) binds 127.0.0.1 unless told otherwise and 
 non-loopback address without `--allow-remote`.  Every request passes `check_request` first:
 the path must be /mcp; the Host and Origin headers must name a loopback address (DNS
 rebinding protection) unless remote access was allowed; with a token, `Authorization:
-Bearer TOKEN` is required (compared in constant time).
+Bearer TOKEN` is required (the scheme in any case, the token compared in constant time);
+serving without one takes `--no-token`, and says so loudly.
 
 The SDK is an optional extra, imported only here and only when serving; both the 1.x API
 (decorator registration) and the 2.x API (handlers passed to the constructor) are supported.
@@ -197,9 +198,9 @@ def check_request(path: str, headers: Mapping[str, str], *, token: str | None,
         if origin and not is_loopback(urlsplit(origin).hostname or ""):
             return 403, "forbidden: Origin is not a loopback address"
     if token:
-        given = headers.get("authorization", "")
-        expected = f"Bearer {token}"
-        if not hmac.compare_digest(given.encode(), expected.encode()):
+        scheme, _, given = headers.get("authorization", "").strip().partition(" ")
+        matches = hmac.compare_digest(given.strip().encode(), token.encode())
+        if scheme.lower() != "bearer" or not matches:  # the scheme is case-insensitive
             return 401, "unauthorized: send Authorization: Bearer <token>"
     return None
 
