@@ -16,25 +16,34 @@ from memfold import agent_tools as at
 
 NOW = "2025-11-27T09:00:00+00:00"
 SPEC_TOOLS = ["recall", "about", "show", "retain", "use", "note", "supersede", "forget",
-              "core_view", "core_append", "core_replace", "core_insert", "context"]
+              "restore", "history", "trace", "status", "index",
+              "core_view", "core_append", "core_replace", "core_insert", "core_undo", "context"]
 META_SCHEMAS = (jsonschema.Draft202012Validator, jsonschema.Draft7Validator)
 
 # arguments a careful agent would send to each tool (ids filled in by the test)
 EXAMPLES: dict[str, dict[str, Any]] = {
     "recall": {"query": "where does Peter live", "k": 5, "since": "30d", "kinds": ["W"],
-               "entities": ["Peter"], "include_all": False, "budget": 200},
+               "entities": ["Peter"], "include_all": False, "budget": 200,
+               "mode": "lexical"},
     "about": {"name": "Peter", "k": 5},
     "show": {"id": "ID"},
-    "retain": {"bullets": ["W @Peter: Works at Acme."], "date": "2025-11-27"},
+    "retain": {"bullets": ["W @Peter: Works at Acme."], "date": "2025-11-27",
+               "source": "agent:planner"},
     "use": {"ids": ["ID"]},
     "note": {"id": "ID", "text": "checked", "rev": 0},
     "supersede": {"old": "ID", "new": "ID2", "reason": "moved"},
     "forget": {"id": "ID", "purge": False},
+    "restore": {"id": "ID", "reason": "the judge was wrong"},
+    "history": {"id": "ID"},
+    "trace": {"id": "ID"},
+    "status": {},
+    "index": {"full": False},
     "reflect": {"since": "7d", "dry_run": True},
     "core_view": {},
     "core_append": {"block": "Human", "text": "Peter."},
     "core_replace": {"block": "Human", "old": "Peter.", "new": "Peter, in Vienna."},
     "core_insert": {"block": "Human", "line": 1, "text": "Name:"},
+    "core_undo": {},
     "context": {"budget": 500},
 }
 
@@ -42,7 +51,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 def expected_names() -> list[str]:
     names = list(SPEC_TOOLS)
     if hasattr(Memory, "reflect"):
-        names.insert(names.index("forget") + 1, "reflect")
+        names.insert(names.index("index") + 1, "reflect")
     return names
 
 
@@ -61,10 +70,11 @@ def test_one_tool_per_verb_with_description_schema_and_hints() -> None:
         assert not (tool.read_only and tool.destructive)
     by_name = {t.name: t for t in tools}
     assert all(by_name[n].read_only for n in ("recall", "about", "show", "core_view",
-                                              "context"))
+                                              "context", "history", "trace", "status"))
     assert not any(by_name[n].read_only for n in ("retain", "use", "note", "supersede",
                                                   "core_append", "core_replace",
-                                                  "core_insert"))
+                                                  "core_insert", "restore", "index",
+                                                  "core_undo"))
     assert by_name["core_replace"].destructive and not by_name["core_append"].destructive
     assert by_name["note"].destructive and not by_name["retain"].destructive
 

@@ -111,7 +111,7 @@ def _recall(memory: Memory, a: dict[str, Any]) -> Any:
                          until=a.get("until"), kinds=a.get("kinds"),
                          entities=a.get("entities", ()),
                          include_all=a.get("include_all", False),
-                         budget=a.get("budget")).to_dict()
+                         budget=a.get("budget"), mode=a.get("mode")).to_dict()
 
 
 def _about(memory: Memory, a: dict[str, Any]) -> Any:
@@ -128,7 +128,7 @@ def _show(memory: Memory, a: dict[str, Any]) -> Any:
 
 
 def _retain(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.retain(a["bullets"], date=a.get("date")).to_dict()
+    return memory.retain(a["bullets"], date=a.get("date"), source=a.get("source")).to_dict()
 
 
 def _use(memory: Memory, a: dict[str, Any]) -> Any:
@@ -153,6 +153,33 @@ def _forget(memory: Memory, a: dict[str, Any]) -> Any:
     files = memory.forget(a["id"], purge=purge)
     return {"id": a["id"].strip().lstrip("^"), "result": "purged" if purge else "archived",
             "files": files}
+
+
+def _restore(memory: Memory, a: dict[str, Any]) -> Any:
+    fact_id = a["id"].strip().lstrip("^")
+    memory.restore(fact_id, reason=a.get("reason", "restored by the agent"))
+    return {"id": fact_id, "result": "restored"}
+
+
+def _history(memory: Memory, a: dict[str, Any]) -> Any:
+    fact_id = a["id"].strip().lstrip("^")
+    return {"id": fact_id, "events": [e.to_dict() for e in memory.history(fact_id)]}
+
+
+def _trace(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.trace(a["id"]).to_dict()
+
+
+def _status(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.status().to_dict()
+
+
+def _index(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.index(full=a.get("full", False)).to_dict()
+
+
+def _core_undo(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.core_undo().to_dict()
 
 
 def _reflect(memory: Memory, a: dict[str, Any]) -> Any:
@@ -330,7 +357,10 @@ _TOOLS: tuple[Tool, ...] = (
                                 "S (observation), or their names, or text."),
               "entities": _strings("Only facts linked to one of these entities."),
               "include_all": _bool("Include superseded and expired facts, flagged.", False),
-              "budget": _int("Pack whole results into about this many tokens.", minimum=1)},
+              "budget": _int("Pack whole results into about this many tokens.", minimum=1),
+              "mode": _str("How to match: lexical (words), semantic (meaning; needs the "
+                           "embed extra) or hybrid (both). Default: the workspace's.",
+                           enum=["lexical", "semantic", "hybrid"])},
              ("query",)),
         _recall, read_only=True, idempotent=True),
     Tool(
@@ -365,7 +395,9 @@ _TOOLS: tuple[Tool, ...] = (
         "true, call supersede with old=its id and new=the new fact's id.",
         _obj({"bullets": _strings("The facts, e.g. \"W @Peter: Lives in Vienna.\"",
                                   minItems=1),
-              "date": _str("The day's log to write to, YYYY-MM-DD (default today).")},
+              "date": _str("The day's log to write to, YYYY-MM-DD (default today)."),
+              "source": _str("Who is writing (e.g. agent:planner), recorded with every "
+                             "bullet; default: the server's.", minLength=1, maxLength=100)},
              ("bullets",)),
         _retain),
     Tool(
@@ -406,6 +438,38 @@ _TOOLS: tuple[Tool, ...] = (
               "purge": _bool("Delete the text everywhere instead of archiving it.", False)},
              ("id",)),
         _forget, destructive=True),
+    Tool(
+        "restore", "Restore a fact",
+        "Make a superseded, archived or forgotten fact current again (the judge or a forget "
+        "was wrong). The journal keeps both decisions.",
+        _obj({"id": _ID, "reason": _str("Why, recorded in the journal.")}, ("id",)),
+        _restore, destructive=True, idempotent=True),
+    Tool(
+        "history", "A fact's history",
+        "Every journal event about a fact, oldest first: who retained it, notes, uses, "
+        "supersedes with the judge and its reason, confidence changes. Call it to find out "
+        "why memory says what it says.",
+        _obj({"id": _ID}, ("id",)),
+        _history, read_only=True, idempotent=True),
+    Tool(
+        "trace", "A fact's lineage",
+        "What a fact superseded, what superseded it (the chain to the current fact) and "
+        "what it was derived from, each with its source.",
+        _obj({"id": _ID}, ("id",)),
+        _trace, read_only=True, idempotent=True),
+    Tool(
+        "status", "Memory status",
+        "Counts of facts by kind, entities, warnings (with path:line), files changed since "
+        "the last sync and generated pages gone stale.",
+        _obj({}),
+        _status, read_only=True, idempotent=True),
+    Tool(
+        "index", "Sync the index",
+        "Bring the index up to date with the Markdown files (only what changed), or rebuild "
+        "it from the files with full=true. Recall already syncs what changed; call this "
+        "after large hand edits.",
+        _obj({"full": _bool("Rebuild from nothing instead of syncing changes.", False)}),
+        _index, idempotent=True),
     Tool(
         "reflect", "Reflect on recent memories",
         "Review recent memories: update entity pages and opinion confidence from new evidence, "
@@ -449,6 +513,12 @@ _TOOLS: tuple[Tool, ...] = (
               "text": _str("The text to insert.", minLength=1)},
              ("block", "line", "text")),
         _core_insert),
+    Tool(
+        "core_undo", "Undo a core edit",
+        "Put back the core block text from before the last core edit not yet undone, when "
+        "an edit went wrong (each call undoes one more edit).",
+        _obj({}),
+        _core_undo, destructive=True),
     Tool(
         "context", "Session-start context",
         "What to know at the start of a session: core memory, today's and yesterday's "

@@ -190,13 +190,18 @@ def context(ctx: click.Context, budget: int | None, as_json: bool) -> None:
 @click.option("--no-token", is_flag=True,
               help="With --http, serve without a token: any process that can reach the port "
               "can read and change this memory.")
+@click.option("--source", metavar="NAME", envvar="MEMFOLD_SOURCE", default="mcp",
+              show_default=True,
+              help="Who writes through this server, recorded with every retained bullet "
+              "(a retain call may name its own). [env: MEMFOLD_SOURCE]")
 @click.pass_context
 def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str | None,
-        no_token: bool) -> None:
+        no_token: bool, source: str) -> None:
     """Serve memfold's tools to an MCP client, over stdio (default) or streamable HTTP.
 
-    One tool per verb: recall, about, show, retain, use, note, supersede, forget, core_view,
-    core_append, core_replace, core_insert, context (and reflect where available).
+    One tool per verb: recall, about, show, retain, use, note, supersede, forget, restore,
+    history, trace, status, index, reflect, core_view, core_append, core_replace,
+    core_insert, core_undo, context.
     Needs the `mcp` extra: pip install 'memfold[mcp]'.
 
     \b
@@ -211,7 +216,7 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
     if target is None:
         if allow_remote:
             raise BadInput("--allow-remote applies only with --http")
-        memory = open_memory(ctx, watch=True)
+        memory = open_memory(ctx, watch=True, source=source)
         mcp_server.serve_stdio(memory)
         return
     host, port = mcp_server.parse_target(target, allow_remote=allow_remote)
@@ -222,7 +227,7 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
         where = "beyond this machine" if allow_remote else "on this machine"
         click.echo(f"memfold: warning: serving WITHOUT A TOKEN {where}: any process that can "
                    "reach the port can read and change this memory", err=True)
-    memory = open_memory(ctx, watch=True)
+    memory = open_memory(ctx, watch=True, source=source)
     mcp_server.serve_http(memory, host, port, token=token, allow_remote=allow_remote)
 
 
@@ -246,8 +251,12 @@ def tools(fmt: str) -> None:
 
 
 @click.command("call")
+@click.option("--source", metavar="NAME", envvar="MEMFOLD_SOURCE", default="call",
+              show_default=True,
+              help="Who is writing, recorded with every retained bullet (a retain call may "
+              "name its own). [env: MEMFOLD_SOURCE]")
 @click.pass_context
-def call_tool(ctx: click.Context) -> None:
+def call_tool(ctx: click.Context, source: str) -> None:
     """Run the tool call on stdin and print the answer to hand back to the model, as JSON.
 
     Stdin holds one tool call (or a JSON array of them) as the model's API returned it:
@@ -274,7 +283,7 @@ def call_tool(ctx: click.Context) -> None:
     if isinstance(data, list) and not data:
         raise BadInput("no tool call on stdin: the array is empty")
     calls = [read_call(item) for item in (data if isinstance(data, list) else [data])]
-    memory = open_memory(ctx)
+    memory = open_memory(ctx, source=source)
     answers = [parsed.run(memory) for parsed in calls]
     show_notices(memory)
     emit_json(answers if isinstance(data, list) else answers[0])

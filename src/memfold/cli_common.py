@@ -21,11 +21,14 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def open_memory(ctx: click.Context, *, watch: bool = False) -> Memory:
-    """The workspace for one command; `watch` for long-lived servers (see Memory.open)."""
+def open_memory(ctx: click.Context, *, watch: bool = False,
+                source: str | None = None) -> Memory:
+    """The workspace for one command; `watch` for long-lived servers, `source` for who
+    writes through it (see Memory.open)."""
     from .memory import Memory
 
-    memory = Memory.open(ctx.obj["workspace"], now=ctx.obj["as_of"], watch=watch)
+    memory = Memory.open(ctx.obj["workspace"], now=ctx.obj["as_of"], watch=watch,
+                         source=source)
     ctx.call_on_close(memory.close)
     return memory
 

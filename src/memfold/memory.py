@@ -136,8 +136,10 @@ class Memory:
     """
 
     def __init__(self, workspace: Workspace, *, now: datetime | str | None = None,
-                 judge: Judge | None = None, watch: bool = True) -> None:
+                 judge: Judge | None = None, watch: bool = True,
+                 source: str | None = None) -> None:
         self.workspace = workspace
+        self.source = source  # who writes through this handle, unless a call says
         self._now = now
         self._index: SqliteIndex | None = None
         self._ledger: Ledger | None = None
@@ -154,16 +156,18 @@ class Memory:
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None, *,
              now: datetime | str | None = None, judge: Judge | None = None,
-             watch: bool = True) -> Memory:
+             watch: bool = True, source: str | None = None) -> Memory:
         """Open an existing workspace (path, else MEMFOLD_WORKSPACE, else the default).
 
         `judge` decides which older facts a new one contradicts (default: the one
         MEMFOLD_JUDGE names, else RuleJudge);
-        `watch=False` skips the change feed, for a process that recalls only once.
+        `watch=False` skips the change feed, for a process that recalls only once;
+        `source` names who writes through this handle (recorded with every retain that
+        does not name its own; default "api").
         """
         workspace = Workspace(config.workspace_path(path))
         workspace.require()
-        return cls(workspace, now=now, judge=judge, watch=watch)
+        return cls(workspace, now=now, judge=judge, watch=watch, source=source)
 
     @staticmethod
     def init(path: str | os.PathLike[str] | None = None) -> tuple[Path, list[str]]:
@@ -218,7 +222,7 @@ class Memory:
     # -- retain -----------------------------------------------------------------------
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
-               now: datetime | str | None = None, source: str = "api",
+               now: datetime | str | None = None, source: str | None = None,
                allow_secret: bool = False) -> RetainResult:
         """Append Retain bullets to the day's log (today by default) and index them.
 
@@ -234,7 +238,7 @@ class Memory:
         if not items:
             raise BadInput("nothing to retain: give at least one bullet")
         day = parse_day(date) if date is not None else self.now(now).date()
-        origin = valid_source(source)
+        origin = valid_source(source or self.source or "api")
         many = len(items) > 1
         labels = [f"bullet {n}" if many else "bullet" for n in range(1, len(items) + 1)]
         checked = [validate_bullet(text, label) for text, label in zip(items, labels,

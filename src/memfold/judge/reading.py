@@ -282,15 +282,23 @@ _VERBISH = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|does|di
 
 
 def _split_subject(clause: str, names: Stems) -> tuple[str, str]:
-    """(subject, rest) of a clause: the subject runs to its first verb-like word."""
+    """(subject, rest) of a clause: the subject runs to its first verb-like word; a clause
+    that opens with one ("Lives in Leeds", "Switched to Arc") has the entity as its
+    unstated subject."""
     padded = f" {clause} "
     for m in _VERBISH.finditer(padded):
         head = padded[: m.start()].strip()
         word = m.group().strip().lower()
-        if head and not (word.endswith("s") and word in ("its", "his", "this", "us", "is")
-                         and word != "is") and not re.search(r"'s$", head):
+        if not head:
+            if word.endswith(("s", "ed")) and word not in _NOT_VERBS:
+                return "", clause
+            continue
+        if word not in _NOT_VERBS and not re.search(r"'s$", head):
             return head, padded[m.start():].strip()
     return "", clause
+
+
+_NOT_VERBS = frozenset("its his this us".split())
 
 
 def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:

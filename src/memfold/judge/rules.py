@@ -124,6 +124,9 @@ def _same_slot(n: Reading, o: Reading, new: Fact) -> str | None:
         return None
     if o.value <= n.words and not (n.changes or _NOW.search(new.content)):
         return None  # "lives in Luthagen, Uppsala" only adds detail to "lives in Uppsala"
+    if n.relation == "prefer" and not (w.REVERSAL.search(new.content)
+                                       or _NOW.search(new.content)):
+        return None  # a preference said differently, without a change: see `stance`
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
         if not nested and (n.relation == "attr" or (n.attr and o.attr)):
