@@ -625,25 +625,50 @@ def reflect(ctx: click.Context, since: str, dry_run: bool, undo: bool, as_json: 
 @cli.command()
 @click.argument("fact_id", metavar="ID")
 @click.option("--purge", is_flag=True,
-              help="Remove it from the Markdown and scrub it from the index, for real.")
+              help="Remove every copy of it from the workspace and its derived stores.")
+@click.option("--dry-run", is_flag=True,
+              help="With --purge: list every place it would change; change nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def forget(ctx: click.Context, fact_id: str, purge: bool) -> None:
+def forget(ctx: click.Context, fact_id: str, purge: bool, dry_run: bool,
+           as_json: bool) -> None:
     """Forget a fact: archive it, or with --purge remove every copy of its text.
 
-    --purge deletes the fact's line from its file and the generated lines citing it,
-    scrubs the index (secure delete, full-text optimize, WAL truncate) and keeps only a
-    SHA-256 of the text in the journal.  Use it for a secret stored by mistake.
+    --purge removes every bullet with the fact's id or text (in any file) and the generated
+    lines citing them, replaces each secret token of its text with [purged] wherever it
+    occurs (bullets, prose, bank pages, memory.md, the journal's notes and edits), scrubs
+    the index (secure delete, full-text optimize, VACUUM, WAL truncate) and the vectors,
+    deletes reflect's undo snapshot, and keeps only a SHA-256 of the text in the journal.
+    Use it for a secret stored by mistake; --dry-run first lists every place (path:line).
+    Git history is out of its reach.
 
     \b
     Examples:
       memfold forget k3x9q2ma
+      memfold forget k3x9q2ma --purge --dry-run
       memfold forget k3x9q2ma --purge
     """
+    if dry_run and not purge:
+        raise click.UsageError("--dry-run goes with --purge (archiving changes no file)")
     memory = open_memory(ctx)
-    files = memory.forget(fact_id, purge=purge)
+    if not purge:
+        memory.forget(fact_id)
+        show_notices(memory)
+        if as_json:
+            emit_json({"id": fact_id.strip().lstrip("^"), "archived": True})
+        else:
+            click.echo(f"{fact_id} archived (still findable with --all; --purge removes it)")
+        return
+    plan = memory.purge(fact_id, dry_run=dry_run)
     show_notices(memory)
-    click.echo(f"purged {fact_id} from {', '.join(files)}" if purge else
-               f"{fact_id} archived (still findable with --all; --purge removes it)")
+    if as_json:
+        emit_json(plan.to_dict())
+        return
+    for place in plan.places:
+        click.echo(f"{'would ' if dry_run else ''}{place.action}: {place.where}: {place.detail}")
+    verb = "would purge" if dry_run else "purged"
+    click.echo(f"{verb} {plan.id} from {', '.join(plan.files)} "
+               f"({len(plan.places)} places)")
 
 
 class LazyGroup(click.Group):

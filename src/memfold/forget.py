@@ -1,14 +1,24 @@
-"""Forgetting for real: remove a fact from the Markdown and scrub it from every derived copy.
+"""Forgetting for real: remove a fact, and every copy of it, from the whole workspace.
 
-`memfold forget ID --purge`, under the workspace lock:
- 1. the fact's line is removed from its file (a whole-file atomic rewrite, compared with the
-    bytes it was planned from — the one write that may shorten a daily log);
- 2. generated summary lines that cite it are removed from bank pages;
- 3. the journal gets a `purge` event holding only the SHA-256 of the text, never the text;
- 4. the index drops the rows (SQLite's secure_delete zeroes freed pages), the full-text
-    index is optimized (so no old segment keeps the words) and the WAL is checkpointed and
-    truncated; the last reflect's undo copy and a moved-aside damaged index, which may hold
-    old page bytes, are deleted.
+`memfold forget ID --purge` first makes a plan (`PurgePlan`: every place, `path:line` for
+text files, plus the derived stores), which `--dry-run` prints without changing a byte.
+What a purge removes:
+
+ - every bullet with the fact's block id or the fact's text, in any Markdown file (a copy
+   pasted into another day keeps its `^id`; a copy without one still has the same text);
+ - generated summary lines in bank pages that cite a removed bullet;
+ - every occurrence of a secret token found in the fact's text (`secrets.find_secrets`),
+   anywhere in the workspace — other bullets, narrative prose, bank pages, memory.md, the
+   journal's text fields (notes, core edits), any other file — replaced by `[purged]` so the
+   line around it stays;
+ - derived copies: the index rows (refolded from the scrubbed journal; secure_delete, the
+   full-text index optimized, VACUUM, the WAL checkpointed and truncated), the vectors of
+   every removed or rewritten text, reflect's undo snapshot and a moved-aside damaged index.
+
+The real run holds the write lock; each file is rewritten atomically, compared with the
+bytes it was planned from.  The journal gets a `purge` event holding only a SHA-256 of the
+text; a journal line whose text was scrubbed is rewritten and the hash chain re-linked from
+there (lines that were already out of chain stay so).  Git history is out of reach.
 Without `--purge`, forget only archives the fact (kept, findable with --all).
 """
 
@@ -16,69 +26,289 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from .embed.store import VectorStore
 from .errors import MemfoldError, UnknownId
-from .index.base import IndexBackend
+from .journal import JOURNAL_NAME, _digest
 from .ledger import Ledger, content_sha
+from .model import Fact
+from .secrets import find_secrets
 from .workspace.files import replace_atomically
-from .workspace.format import split_lines
+from .workspace.format import parse_document
 from .workspace.layout import Workspace
 
+MARKER = "[purged]"
+SKIPPED_DIRS = (".git",)  # version-control history is out of a purge's reach (documented)
 
-def purge(workspace: Workspace, ledger: Ledger, fact_id: str, *, ts: str) -> list[str]:
-    """Remove the fact everywhere; returns the files rewritten."""
+
+@dataclass(frozen=True)
+class PurgePlace:
+    """One place a purge changes: a line of a file (`line`), or a whole file or store."""
+
+    path: str
+    line: int | None
+    action: str  # remove | redact | rewrite | delete | scrub
+    detail: str
+
+    @property
+    def where(self) -> str:
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "action": self.action,
+                "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class PurgePlan:
+    """What a purge of `id` changes (`dry_run`: what it would change)."""
+
+    id: str
+    dry_run: bool
+    secrets: int  # distinct secret tokens found in the fact's text
+    places: tuple[PurgePlace, ...]
+    files: tuple[str, ...]  # Markdown files rewritten, for the index to sync
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "dry_run": self.dry_run, "secrets": self.secrets,
+                "files": list(self.files), "places": [p.to_dict() for p in self.places]}
+
+
+@dataclass
+class _Rewrite:
+    """A file's bytes as planned from and as they will be."""
+
+    before: bytes
+    after: bytes
+    places: list[PurgePlace] = field(default_factory=list)
+
+
+def purge(workspace: Workspace, ledger: Ledger, fact_id: str, *, ts: str,
+          dry_run: bool = False) -> PurgePlan:
+    """Plan the purge of a fact and, unless `dry_run`, carry it out (see the module doc);
+    the caller then syncs `plan.files` and scrubs the index."""
     with workspace.write_lock.held():
         ledger.replay()
-        found = ledger.backend.by_id(fact_id)
-        if not found:
-            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
-        fact = found[0].fact
-        if fact.kind == "text":
-            raise UnknownId(f"{fact_id!r} is a text chunk, not a fact; edit {fact.path} by hand")
-        rewritten = [_drop_line(workspace, fact.path, fact.line, fact_id)]
-        rewritten += _drop_citations(workspace, ledger.backend, fact.path, fact.line)
+        fact = _the_fact(ledger, fact_id)
+        tokens = sorted({fact.content[m.start:m.end] for m in find_secrets(fact.content)},
+                        key=len, reverse=True)
+        docs, dropped_texts = _plan_docs(workspace, fact, tokens)
+        rewrites = dict(docs)
+        journal = _plan_journal(workspace.root / JOURNAL_NAME, tokens, fact.content)
+        if journal:
+            rewrites[JOURNAL_NAME] = journal
+        rewrites.update(_plan_other_files(workspace, set(rewrites), tokens))
+        vectors = VectorStore(workspace.cache_dir / "vectors")
+        derived = _derived_places(workspace, vectors.drop(dropped_texts, dry_run=True))
+        places = [p for rw in rewrites.values() for p in rw.places] + derived
+        if not any(p.action == "remove" for p in places):
+            raise MemfoldError(f"{fact.path} changed since it was indexed; run `memfold "
+                               "index` and forget again")
+        plan = PurgePlan(fact.id, dry_run, len(tokens), tuple(places), tuple(sorted(docs)))
+        if dry_run:
+            return plan
+        for rel, rewrite in rewrites.items():
+            _write(workspace.root / rel, rewrite, rel)
         digest = hashlib.sha256(fact.content.encode("utf-8", "surrogatepass")).hexdigest()
-        ledger.journal.append([{"event": "purge", "id": fact_id, "purged_sha256": digest,
+        ledger.journal.append([{"event": "purge", "id": fact.id, "purged_sha256": digest,
                                 "sha": content_sha(fact.content)}], ts=ts, locked=True)
-        for leftover in (workspace.cache_dir / "reflect-last.json",
-                         workspace.index_path.with_name(workspace.index_path.name + ".damaged")):
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
-    return rewritten
+        _refold(ledger)
+        vectors.drop(dropped_texts)
+        for place in derived:
+            if place.action == "delete":
+                with contextlib.suppress(FileNotFoundError):
+                    (workspace.root / place.path).unlink()
+    return plan
 
 
-def _drop_line(workspace: Workspace, rel: str, line: int, fact_id: str) -> str:
-    path = workspace.root / rel
-    data = path.read_bytes()
-    lines = data.split(b"\n")
-    if line > len(lines) or (fact_id.encode() not in lines[line - 1]
-                             and b"^" in lines[line - 1]):
-        raise MemfoldError(f"{rel} changed since it was indexed; run `memfold index` and "
-                           "forget again")
-    del lines[line - 1]
-    replace_atomically(path, b"\n".join(lines))
-    return rel
+def _the_fact(ledger: Ledger, fact_id: str) -> Fact:
+    found = ledger.backend.by_id(fact_id)
+    if not found:
+        raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+    fact = found[0].fact
+    if fact.kind == "text":
+        raise UnknownId(f"{fact_id!r} is a text chunk, not a fact; edit {fact.path} by hand")
+    return fact
 
 
-def _drop_citations(workspace: Workspace, backend: IndexBackend, source: str,
-                    line: int) -> list[str]:
-    pages: dict[str, set[int]] = {}
-    for page, page_line, cited, cited_line, _sha, _content in backend.citations():
-        if (cited, cited_line) == (source, line):
-            pages.setdefault(page, set()).add(page_line)
-    for page, drop in pages.items():
-        path = workspace.root / page
-        text = path.read_bytes().decode("utf-8", "replace")
-        kept = [ln for n, ln in enumerate(split_lines(text), 1) if n not in drop]
-        replace_atomically(path, ("\n".join(kept) + "\n").encode())
-    return sorted(pages)
+def _plan_docs(workspace: Workspace, fact: Fact,
+               tokens: Sequence[str]) -> tuple[dict[str, _Rewrite], list[str]]:
+    """Every Markdown file memfold reads that holds a copy; and the texts whose vectors go
+    (removed bullets, and texts that held a token)."""
+    parsed = {}
+    for rel in sorted(workspace.scan().found):
+        with contextlib.suppress(OSError):
+            data = (workspace.root / rel).read_bytes()
+            parsed[rel] = (data, parse_document(rel, data))
+    removed: dict[str, set[int]] = {}
+    texts: list[str] = []
+    for rel, (_data, doc) in parsed.items():
+        for f in doc.facts:
+            if f.kind != "text" and (f.id == fact.id or f.content == fact.content):
+                removed.setdefault(rel, set()).update(range(f.line, f.end_line + 1))
+                texts.append(f.content)
+            elif any(t in f.content for t in tokens):
+                texts.append(f.content)
+    cited = {(rel, n) for rel, lines in removed.items() for n in lines}
+    rewrites = {}
+    for rel, (data, doc) in parsed.items():
+        summaries = {c.line for c in doc.citations if (c.source, c.source_line) in cited}
+        rewrite = _rewrite_lines(rel, data, removed.get(rel, set()), summaries, tokens)
+        if rewrite:
+            rewrites[rel] = rewrite
+    return rewrites, texts
 
 
-def scrub(backend: Any) -> None:
-    """Leave no copy of deleted rows in the index file or its WAL."""
-    db = backend.db
-    db.execute("INSERT INTO facts_fts(facts_fts) VALUES ('optimize')")
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.execute("VACUUM")
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+def _rewrite_lines(rel: str, data: bytes, bullets: set[int], summaries: set[int],
+                   tokens: Sequence[str]) -> _Rewrite | None:
+    """Drop the given lines and redact the tokens on the others; None if nothing changes."""
+    kept: list[bytes] = []
+    places = []
+    for n, line in enumerate(data.split(b"\n"), 1):
+        if n in bullets or n in summaries:
+            what = "bullet" if n in bullets else "summary line citing it"
+            places.append(PurgePlace(rel, n, "remove", f"{what} removed"))
+            continue
+        redacted, count = _redact_bytes(line, tokens)
+        if count:
+            places.append(PurgePlace(rel, n, "redact", f"{count} secret token(s) -> {MARKER}"))
+        kept.append(redacted)
+    return _Rewrite(data, b"\n".join(kept), places) if places else None
+
+
+def _redact_bytes(data: bytes, tokens: Iterable[str]) -> tuple[bytes, int]:
+    count = 0
+    for token in tokens:
+        raw = token.encode("utf-8", "surrogatepass")
+        count += data.count(raw)
+        data = data.replace(raw, MARKER.encode())
+    return data, count
+
+
+def _redact_text(value: Any, tokens: Sequence[str], content: str) -> Any:
+    """A JSON value with every token, and the fact's whole text, replaced by the marker."""
+    if isinstance(value, str):
+        for needle in (*tokens, content):
+            value = value.replace(needle, MARKER) if needle else value
+        return value
+    if isinstance(value, list):
+        return [_redact_text(v, tokens, content) for v in value]
+    if isinstance(value, dict):
+        return {k: _redact_text(v, tokens, content) for k, v in value.items()}
+    return value
+
+
+def _plan_journal(path: Path, tokens: Sequence[str], content: str) -> _Rewrite | None:
+    """The journal with the text scrubbed from its events, each rewritten event re-hashed
+    and the chain re-linked after it (a line already out of chain is left out of chain)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    if not any(n.encode("utf-8", "surrogatepass") in data for n in (*tokens, content) if n):
+        return None
+    relinked: dict[str, str] = {}  # old hash -> new hash
+    out: list[bytes] = []
+    places = []
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        new, scrubbed = _journal_line(raw, tokens, content, relinked)
+        if scrubbed:
+            places.append(PurgePlace(JOURNAL_NAME, n, "rewrite",
+                                     "text scrubbed from the event; chain re-linked"))
+        out.append(new)
+    return _Rewrite(data, b"\n".join(out), places) if places else None
+
+
+def _journal_line(raw: bytes, tokens: Sequence[str], content: str,
+                  relinked: dict[str, str]) -> tuple[bytes, bool]:
+    """One journal line scrubbed (and re-hashed when it or the line before changed);
+    whether its text changed."""
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        obj = None
+    if not isinstance(obj, dict) or "hash" not in obj:  # blank, torn or foreign: bytes only
+        redacted, count = _redact_bytes(raw, (*tokens, content) if content else tokens)
+        return redacted, count > 0
+    body = {k: v for k, v in obj.items() if k not in ("prev", "hash")}
+    scrubbed = _redact_text(body, tokens, content)
+    prev = str(obj.get("prev", ""))
+    if scrubbed == body and prev not in relinked:
+        return raw, False
+    prev = relinked.get(prev, prev)
+    digest = _digest(prev, scrubbed)
+    relinked[str(obj["hash"])] = digest
+    return json.dumps({**scrubbed, "prev": prev, "hash": digest}, ensure_ascii=False).encode(
+        "utf-8", "surrogatepass"), scrubbed != body
+
+
+def _plan_other_files(workspace: Workspace, planned: set[str],
+                      tokens: Sequence[str]) -> dict[str, _Rewrite]:
+    """Any other file under the workspace holding a token (a note beside the Markdown, a
+    stray temporary): redacted in place.  The index, its vectors and the files a purge
+    deletes are dealt with as stores, not as text."""
+    if not tokens:
+        return {}
+    stores = {workspace.index_path.name, "vectors", "reflect-last.json"}
+    rewrites = {}
+    for top, dirs, names in os.walk(workspace.root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        here = Path(top)
+        in_cache = here == workspace.cache_dir
+        for name in sorted(names):
+            path = here / name
+            rel = path.relative_to(workspace.root).as_posix()
+            if rel in planned or path.is_symlink() or (in_cache and any(
+                    name.startswith(s) for s in stores)):
+                continue
+            if here.is_relative_to(workspace.cache_dir / "vectors"):
+                continue
+            with contextlib.suppress(OSError):
+                data = path.read_bytes()
+                redacted, count = _redact_bytes(data, tokens)
+                if count:
+                    rewrites[rel] = _Rewrite(data, redacted, [PurgePlace(
+                        rel, None, "redact", f"{count} secret token(s) -> {MARKER}")])
+    return rewrites
+
+
+def _derived_places(workspace: Workspace, vectors: int) -> list[PurgePlace]:
+    cache = workspace.cache_dir.relative_to(workspace.root).as_posix()
+    index = f"{cache}/{workspace.index_path.name}"
+    places = [PurgePlace(index, None, "scrub", "rows refolded; full-text index optimized; "
+                         "VACUUM; WAL checkpointed and truncated")]
+    if vectors:
+        places.append(PurgePlace(f"{cache}/vectors", None, "scrub",
+                                 f"{vectors} vector(s) dropped"))
+    for name, why in (("reflect-last.json", "reflect's undo snapshot (may hold the text)"),
+                      (f"{workspace.index_path.name}.damaged", "a moved-aside old index")):
+        if (workspace.cache_dir / name).exists():
+            places.append(PurgePlace(f"{cache}/{name}", None, "delete", why))
+    return places
+
+
+def _write(path: Path, rewrite: _Rewrite, rel: str) -> None:
+    """Compare-and-set: replace the file only while it holds the bytes planned from."""
+    try:
+        current = path.read_bytes()
+    except FileNotFoundError:
+        current = None
+    if current != rewrite.before:
+        raise MemfoldError(f"{rel} changed while the purge was planned; nothing more was "
+                           "changed — run `memfold forget --purge` again")
+    replace_atomically(path, rewrite.after)
+
+
+def _refold(ledger: Ledger) -> None:
+    """Refold the whole (possibly rewritten) journal into the index, so no event row or
+    note there keeps text the journal no longer holds."""
+    result = ledger.journal.read(0)
+    ledger.backend.apply_events(result.events,
+                                (result.offset, result.last_hash, result.last_seq),
+                                reset=True)

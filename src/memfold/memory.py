@@ -74,6 +74,7 @@ from .workspace.watch import Watcher
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
     from . import context as _context
     from . import core as _core
+    from . import forget as _forget
     from . import reflect as _reflect
     from .embed.base import Embedder
     from .embed.semantic import Semantic
@@ -680,22 +681,35 @@ class Memory:
         self._sync(only=pages, now=now)
         return pages
 
-    def forget(self, fact_id: str, *, purge: bool = False,
+    def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
                now: datetime | str | None = None) -> list[str]:
-        """Archive a fact (kept, findable with --all); with `purge`, remove it from the
-        Markdown and scrub every derived copy (see memfold.forget).  Returns files changed."""
+        """Archive a fact (kept, findable with --all); with `purge`, remove every copy of it
+        from the workspace (see `purge`).  Returns the Markdown files changed (with
+        `dry_run`, that a purge would change; nothing is written)."""
+        if not purge:
+            if dry_run:
+                raise BadInput("dry_run goes with purge: archiving changes no file")
+            self.refresh()
+            self.ledger.transact(lambda: [{"event": "archive", "id": self.ledger.fact(
+                fact_id.strip().lstrip("^")).fact.id, "reason": "forgotten by hand"}],
+                ts=self._ts(now))
+            return []
+        return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
+
+    def purge(self, fact_id: str, *, dry_run: bool = False,
+              now: datetime | str | None = None) -> _forget.PurgePlan:
+        """Remove a fact and every copy: bullets with its id or text, its secret tokens
+        anywhere in the workspace, the index, vectors and undo snapshots (see memfold.forget).
+        Returns the plan — every place, `path:line` for text; `dry_run` only makes it."""
         from . import forget as _forget
 
-        fact_id = fact_id.strip().lstrip("^")
         self.refresh()
-        if not purge:
-            self.ledger.transact(lambda: [{"event": "archive", "id": self.ledger.fact(
-                fact_id).fact.id, "reason": "forgotten by hand"}], ts=self._ts(now))
-            return []
-        files = _forget.purge(self.workspace, self.ledger, fact_id, ts=self._ts(now))
-        self._sync(only=files, now=now)
-        _forget.scrub(self.index_backend)
-        return files
+        plan = _forget.purge(self.workspace, self.ledger, fact_id.strip().lstrip("^"),
+                             ts=self._ts(now), dry_run=dry_run)
+        if not dry_run:
+            self._sync(only=list(plan.files), now=now)
+            self.index_backend.scrub()
+        return plan
 
     def stale_pages(self) -> list[dict[str, object]]:
         """Bank pages whose generated lines cite facts that changed or vanished."""

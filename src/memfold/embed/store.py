@@ -275,21 +275,60 @@ class VectorStore:
                  fact_rows: npt.NDArray[np.int64]) -> tuple[int, list[bytes],
                                                             npt.NDArray[np.int64]]:
         """A new generation holding only the rows live facts use."""
+        used = sorted(set(fact_rows.tolist()))
+        renumber = self._copy_rows(identity, gen, len(keys), used)
+        return gen + 1, [keys[i] for i in used], renumber[fact_rows]
+
+    def _copy_rows(self, identity: Identity, gen: int, rows: int,
+                   used: Sequence[int]) -> npt.NDArray[np.int64]:
+        """Write generation gen + 1's matrix with only the `used` rows (ascending) of
+        generation `gen`; returns each old row's new number (-1: left out)."""
         import numpy as np
 
-        used = sorted(set(fact_rows.tolist()))
-        old = np.memmap(self.folder / f"matrix-{gen}.f32", dtype=np.float32, mode="r",
-                        shape=(len(keys), identity.dims))
-        new_path = self.folder / f"matrix-{gen + 1}.f32"
-        with open(new_path, "wb") as out:
-            for start in range(0, len(used), 8192):
-                out.write(np.ascontiguousarray(old[used[start : start + 8192]]).tobytes())
+        with open(self.folder / f"matrix-{gen + 1}.f32", "wb") as out:
+            if used:
+                old = np.memmap(self.folder / f"matrix-{gen}.f32", dtype=np.float32,
+                                mode="r", shape=(rows, identity.dims))
+                for start in range(0, len(used), 8192):
+                    part = list(used[start : start + 8192])
+                    out.write(np.ascontiguousarray(old[part]).tobytes())
+                del old
             out.flush()
             os.fsync(out.fileno())
-        del old
-        renumber = np.full(len(keys), -1, dtype=np.int64)
-        renumber[used] = np.arange(len(used), dtype=np.int64)
-        return gen + 1, [keys[i] for i in used], renumber[fact_rows]
+        renumber = np.full(rows, -1, dtype=np.int64)
+        renumber[list(used)] = np.arange(len(used), dtype=np.int64)
+        return renumber
+
+    def drop(self, texts: Sequence[str], *, dry_run: bool = False) -> int:
+        """Remove the vectors of these texts (a purge): a new generation is written without
+        their rows, and the old generation's files, which held them, are deleted.  Facts that
+        used those rows lose their vector until the next update.  Returns the rows dropped
+        (with `dry_run`, the rows that would be)."""
+        if not texts or not (self.folder / "state.json").exists():
+            return 0
+        gone = {text_key(fact_text(t)) for t in texts}
+        with self._locked():
+            self._snapshot = None
+            snap = self.snapshot()
+            if snap is None:
+                return 0
+            keys = [bytes(k) for k in snap.keys.tolist()]
+            used = [row for row, key in enumerate(keys) if key not in gone]
+            dropped = len(keys) - len(used)
+            if dry_run or not dropped:
+                return dropped
+            identity, gen, fact_rowids, fact_rows = (snap.identity, snap.generation,
+                                                     snap.fact_rowids, snap.fact_rows)
+            self._snapshot = snap = None  # let go of the memory-mapped matrix
+            renumber = self._copy_rows(identity, gen, len(keys), used)
+            rows = renumber[fact_rows]
+            live = rows >= 0
+            # no signature: the next update maps the index's facts again (none re-embedded)
+            self._save(identity, gen + 1, [keys[i] for i in used], fact_rowids[live],
+                       rows[live], "")
+            self._remove_other_generations(gen + 1)
+            self._ann = self._ann_key = None
+            return dropped
 
     def _save(self, identity: Identity, gen: int, keys: list[bytes],
               fact_rowids: npt.NDArray[np.int64], fact_rows: npt.NDArray[np.int64],

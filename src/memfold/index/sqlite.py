@@ -647,6 +647,15 @@ class SqliteIndex:
             rows.extend(self.db.execute(sql).fetchall())
         return rows
 
+    def scrub(self) -> None:
+        """Leave no copy of deleted rows in the index file or its WAL (a purge): freed pages
+        are zeroed (secure_delete), old full-text segments merged away, the file rebuilt
+        (VACUUM) and the WAL checkpointed and truncated before and after."""
+        self.db.execute("INSERT INTO facts_fts(facts_fts) VALUES ('optimize')")
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.db.execute("VACUUM")
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def close(self) -> None:
         self.db.close()
 
