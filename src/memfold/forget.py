@@ -35,7 +35,7 @@ from typing import Any
 
 from .embed.store import VectorStore
 from .errors import MemfoldError, UnknownId
-from .journal import JOURNAL_NAME, _digest
+from .journal import JOURNAL_NAME, chain_hash
 from .ledger import Ledger, content_sha
 from .model import Fact
 from .secrets import find_secrets
@@ -242,7 +242,7 @@ def _journal_line(raw: bytes, tokens: Sequence[str], content: str,
     if scrubbed == body and prev not in relinked:
         return raw, False
     prev = relinked.get(prev, prev)
-    digest = _digest(prev, scrubbed)
+    digest = chain_hash(prev, scrubbed)
     relinked[str(obj["hash"])] = digest
     return json.dumps({**scrubbed, "prev": prev, "hash": digest}, ensure_ascii=False).encode(
         "utf-8", "surrogatepass"), scrubbed != body

@@ -62,7 +62,8 @@ class ReadResult:
     warnings: list[str]
 
 
-def _digest(prev: str, body: Mapping[str, Any]) -> str:
+def chain_hash(prev: str, body: Mapping[str, Any]) -> str:
+    """The hash that links an event (its body without prev/hash) to the line before."""
     canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(f"{prev}\n{canonical}".encode()).hexdigest()[:16]
 
@@ -146,7 +147,7 @@ class Journal:
         for record in records:
             seq += 1
             body = {"seq": seq, "ts": ts, **record}
-            digest = _digest(prev, body)
+            digest = chain_hash(prev, body)
             lines.append(json.dumps({**body, "prev": prev, "hash": digest}, ensure_ascii=False))
             events.append(_event({**body, "prev": prev, "hash": digest}))
             prev = digest
@@ -190,7 +191,7 @@ class Journal:
         for n, event in enumerate(result.events, 1):
             body = {"seq": event.seq, "ts": event.ts, "event": event.event, "id": event.id,
                     **event.data}
-            if event.prev != prev or _digest(prev, body) != event.hash:
+            if event.prev != prev or chain_hash(prev, body) != event.hash:
                 return n - 1, f"{JOURNAL_NAME}: event {n} (seq {event.seq}) breaks the chain"
             prev = event.hash
         return len(result.events), None
