@@ -253,6 +253,18 @@ def positives(seed: int = SEED) -> list[Positive]:
                                                                else ""))
         out.append(Positive("private-key", text, block))
 
+    out += _contexts(g, "password-phrase", "", lambda: g.password(8, 16), (
+        "The wifi password is {s}.", "- W @home: The wifi password is {s}.", "pwd: {s}",
+        "His password is {s}", "the password for the office printer is {s}",
+        "password was changed to {s} today", "Her password is now `{s}`.",
+        "login ana, password {s}", "The gate passcode is {s}, press # after it."))
+    out += [Positive("password-phrase", "His password is hunter2.", "hunter2"),
+            Positive("password-phrase", "The wifi password is Qx7!mPz92vL.", "Qx7!mPz92vL"),
+            Positive("password-phrase", "pwd: Qx7!mPz92vL", "Qx7!mPz92vL")]
+    out += _contexts(g, "pin", "", lambda: g.s(DIGITS, g.n(4, 8)), (
+        "PIN: {s}", "My bank card PIN is {s}.", "- W @home: the door PIN code is {s}",
+        "PIN {s}", "pin code {s}", "The PIN for the garage is {s}", "new PIN: {s}",
+        "SIM PIN is {s}, the PUK is in the drawer"))
     out += _contexts(g, "high-entropy", "", lambda: g.s(g.pick((B64, B64URL, ALNUM)),
                                                           g.n(32, 88)), (
         "the signing secret is {s}", "hmac {s}", "recovery code: {s}",
@@ -332,6 +344,38 @@ PLACEHOLDERS = (
     "password: [REDACTED:password]", "token=[REDACTED:token]",
 )
 
+# Sentences about passwords and PINs that hold none: the phrase detector must pass them.
+PASSWORD_TALK = (
+    "I reset my password yesterday.", "The password policy requires 12 characters.",
+    "Peter uses a password manager for everything.", "The passcode on the door is broken.",
+    "My password is too weak, says the bank.", "Her password is at least 16 characters long.",
+    "The wifi password is on the fridge.", "The PIN is 4 digits.",
+    "The password is the same as last year.", "Password is required for admin access.",
+    "The password was changed on 2025-03-01.", "password is 12 characters minimum",
+    "The passcode for the gym is on the membership card.", "pwd printed /home/ana/projects.",
+    "Run pwd to see the current directory.", "The door PIN changed last week.",
+    "GPIO pin 13 drives the LED.", "The password is SHA-256 hashed with a salt.",
+    "Passwords are stored with bcrypt (cost 12).",
+    "The password reset link expires after 24 hours.",
+    "- W @bank: The card PIN is in the sealed letter.", "Password is 2FA-protected.",
+    "Her passphrase is long but easy to remember.",
+    "Forgot the PIN code again; the bank will mail a new one.",
+    "The password expired in March; IT reset it.",
+    "The passcode is the same as the alarm code.", "password is in 1Password",
+    "pin 7 on the Arduino is PWM", "The password has 3 digits and 2 symbols.",
+    "The password must be changed every 90 days.", "Password length: 12 to 64 characters",
+    "My PIN is 4 digits long and I keep forgetting it.", "Password hint: first pet",
+    "The password is 16 chars.", "Passcode set to 6 digits on the new phone.",
+    "The password is Bitwarden-managed.", "Set the password to something long.",
+    "password protected PDF from HR", "PIN pad at door 2 is broken",
+    "- B @Ana: Changed her password after the phishing mail.",
+    "- O @Peter: Thinks password rotation is pointless.", "The password is wrong, try again.",
+    "The password was shared over Signal, not e-mail.", "Is the password still valid?",
+    "Password: ask Omar", "PIN: not set yet", "Unlock with your passcode or Face ID.",
+    "The password is case-sensitive.", "Ana passed the driving test on the 2nd try.",
+    "Spinning class at 18:30, pinned in the calendar.",
+)
+
 VERSIONS = (
     "1.2.3", "v2.0.0-rc.1+build.5", "python3.11.7", "node v20.11.1", "memfold 0.1.0",
     "go1.22.1", "SQLite 3.45.1", "openssl 3.0.13-1~deb12u1", "version: 1.2.3",
@@ -360,6 +404,7 @@ def benign(seed: int = SEED) -> list[str]:
     out: list[str] = []
     out += PROSE
     out += PLACEHOLDERS
+    out += PASSWORD_TALK
     out += VERSIONS
     out += IDENTIFIERS
     for i, name in enumerate(ENV_NAMES):

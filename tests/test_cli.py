@@ -318,7 +318,7 @@ def test_status_json_shape(run: Cli, workspace: Path) -> None:
     data = json.loads(run("status", "--json").stdout)
     assert set(data) == {"workspace", "index", "files", "facts", "facts_by_kind", "entities",
                          "chunks", "warnings", "last_sync", "freshness", "stale_pages",
-                         "link_warnings"}
+                         "link_warnings", "secrets"}
     assert data["workspace"] == str(workspace)
     assert data["index"] == str(workspace / ".memory/index.sqlite")
     assert data["facts"] == 2 and data["facts_by_kind"] == {"opinion": 1, "world": 1}

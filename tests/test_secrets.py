@@ -84,6 +84,7 @@ EXPECTED_KINDS = {
     "telegram": {"telegram-bot-token"}, "age": {"age-secret-key"}, "jwt": {"jwt"},
     "bearer": {"bearer-token"}, "basic-auth": {"basic-auth"}, "dsn": {"dsn-credentials"},
     "private-key": {"private-key"}, "password": {"password"},
+    "password-phrase": {"password"}, "pin": {"pin"},
     "twilio": {"twilio-key", "token", "secret", "api-key"},
     "secret-assignment": {"secret", "token", "api-key"}, "high-entropy": {"high-entropy"},
 }

@@ -17,7 +17,7 @@ import click
 
 from . import __version__
 from .cli_args import DASH_NOTE, DataGroup
-from .cli_common import emit_json, open_memory, show_notices
+from .cli_common import SHOW_SECRETS, emit_json, open_memory, show_notices
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
               "130 interrupted (Ctrl-C).\n\n" + DASH_NOTE)
@@ -219,12 +219,14 @@ def _progress_bar() -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
-    """Show the workspace, counts, index freshness and broken links.
+    """Show the workspace, counts, index freshness, likely secrets and broken links.
 
     Freshness compares file stamps with the index without syncing; run `memfold index`
-    to bring it up to date.  Link warnings name, with path:line and what to do, what hand
-    edits broke: a block id on two bullets, a fact superseded by a fact no file holds any
-    more, a note or supersede journaled about such a fact.
+    to bring it up to date.  Secret lines name, with path:line, indexed text that looks
+    like a credential (typed by hand, or kept with --allow-secret); outputs redact it.
+    Link warnings name, with path:line and what to do, what hand edits broke: a block id
+    on two bullets, a fact superseded by a fact no file holds any more, a note or
+    supersede journaled about such a fact.
 
     \b
     Example:
@@ -252,6 +254,10 @@ def status(ctx: click.Context, as_json: bool) -> None:
         ("warnings", _warning_counts(report.warnings, len(report.link_warnings))),
         ("freshness", fresh),
     ]
+    rows += [("secret", str(w)) for w in report.secrets[:LINKS_SHOWN]]
+    if len(report.secrets) > LINKS_SHOWN:
+        rows.append(("secret", f"... {len(report.secrets) - LINKS_SHOWN} more; "
+                     "`memfold status --json` lists them all"))
     rows += [("link", str(w)) for w in report.link_warnings[:LINKS_SHOWN]]
     if len(report.link_warnings) > LINKS_SHOWN:
         rows.append(("link", f"... {len(report.link_warnings) - LINKS_SHOWN} more; "
@@ -263,7 +269,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"{label:<10} {value}")
 
 
-LINKS_SHOWN = 20  # link warnings listed by `memfold status` (--json lists all)
+LINKS_SHOWN = 20  # link and secret warnings listed by `memfold status` (--json lists all)
 
 
 def _warning_counts(total: int, links: int) -> str:
@@ -289,10 +295,11 @@ def _warning_counts(total: int, links: int) -> str:
               help="Match words (BM25), meaning (embeddings) or both fused.  [env: "
               "MEMFOLD_RECALL_MODE; default: hybrid once semantic recall was used here "
               "with pip install 'memfold[embed]', else lexical]")
+@SHOW_SECRETS
 @click.pass_context
 def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str | None,
            kinds: str | None, entities: tuple[str, ...], include_all: bool, budget: int | None,
-           as_json: bool, mode: str | None) -> None:
+           as_json: bool, mode: str | None, show_secrets: bool) -> None:
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
     QUERY is plain text, even when it begins with a dash (memfold recall -x): words (stop
@@ -300,7 +307,8 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     27", "in November 2025", "last week", "since Monday", "last spring" (what held at that
     time ranks first).  Files edited since the last sync are synced first.  Superseded
     and expired facts are left out unless --all, or unless they held at the time asked
-    about; a line on stderr (hidden_by_lifecycle in --json) counts them.
+    about; a line on stderr (hidden_by_lifecycle in --json) counts them.  Likely secrets
+    are shown as [REDACTED:<kind>] unless --show-secrets.
 
     \b
     Examples:
@@ -314,7 +322,7 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     memory = open_memory(ctx)
     result = memory.recall(query, k=k, since=since, until=until, kinds=kinds,
                            entities=entities, include_all=include_all, budget=budget,
-                           mode=mode)
+                           mode=mode, show_secrets=show_secrets)
     show_notices(memory)
     if as_json:
         emit_json(result.to_dict())
@@ -344,8 +352,10 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
 @click.option("--all", "include_all", is_flag=True,
               help="Include superseded and expired facts, flagged.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@SHOW_SECRETS
 @click.pass_context
-def about(ctx: click.Context, name: str, k: int, include_all: bool, as_json: bool) -> None:
+def about(ctx: click.Context, name: str, k: int, include_all: bool, as_json: bool,
+          show_secrets: bool) -> None:
     """Everything memory holds about an entity: its page and its facts, newest first.
 
     NAME matches case- and accent-insensitively, and through a page's aliases.
@@ -357,7 +367,7 @@ def about(ctx: click.Context, name: str, k: int, include_all: bool, as_json: boo
     from .model import render_hit, reveal
 
     memory = open_memory(ctx)
-    result = memory.about(name, k=k, include_all=include_all)
+    result = memory.about(name, k=k, include_all=include_all, show_secrets=show_secrets)
     show_notices(memory)
     if as_json:
         emit_json(result.to_dict())
@@ -376,14 +386,17 @@ def about(ctx: click.Context, name: str, k: int, include_all: bool, as_json: boo
 @click.option("--strict", is_flag=True,
               help="Fail if the fact's file changed since indexing, instead of re-syncing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@SHOW_SECRETS
 @click.pass_context
-def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool) -> None:
+def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool,
+         show_secrets: bool) -> None:
     """Show one fact with its provenance: file, line, file hash, kind, confidence, status,
     revision and note.  Showing a fact counts as using it (its decay restarts).
 
     Hidden text (zero-width or direction characters, HTML comments...) is shown as
     markers, ⟦U+202E⟧ or ⟦comment: ...⟧, as recall shows it; --json gives the text as
-    stored and its kinds under "hidden".
+    stored and its kinds under "hidden".  A likely secret is shown as [REDACTED:<kind>]
+    unless --show-secrets.
 
     \b
     Example:
@@ -392,7 +405,7 @@ def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool) -> None:
     from .model import reveal
 
     memory = open_memory(ctx)
-    hit = memory.get(fact_id, strict=strict)
+    hit = memory.get(fact_id, strict=strict, show_secrets=show_secrets)
     show_notices(memory)
     fact = hit.fact
     data = hit.to_dict()
@@ -544,8 +557,9 @@ def history(ctx: click.Context, fact_id: str, as_json: bool) -> None:
 @cli.command()
 @click.argument("fact_id", metavar="ID")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@SHOW_SECRETS
 @click.pass_context
-def trace(ctx: click.Context, fact_id: str, as_json: bool) -> None:
+def trace(ctx: click.Context, fact_id: str, as_json: bool, show_secrets: bool) -> None:
     """A fact's lineage both ways: what it superseded, what superseded it, its sources.
 
     \b
@@ -555,7 +569,7 @@ def trace(ctx: click.Context, fact_id: str, as_json: bool) -> None:
     from .model import render_hit
 
     memory = open_memory(ctx)
-    result = memory.trace(fact_id)
+    result = memory.trace(fact_id, show_secrets=show_secrets)
     show_notices(memory)
     if as_json:
         emit_json(result.to_dict())

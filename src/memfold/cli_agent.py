@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .cli_args import DataGroup
-from .cli_common import emit_json, open_memory, show_notices
+from .cli_common import SHOW_SECRETS, emit_json, open_memory, show_notices
 
 if TYPE_CHECKING:
     from .core import CoreEdit
@@ -148,13 +148,15 @@ def undo(ctx: click.Context, as_json: bool) -> None:
 @click.option("--budget", type=int, metavar="TOKENS",
               help="About how many tokens to fill (4 characters each). [default: 2000]")
 @_JSON
+@SHOW_SECRETS
 @click.pass_context
-def context(ctx: click.Context, budget: int | None, as_json: bool) -> None:
+def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets: bool) -> None:
     """What an agent should see at the start of a session, each line citing its source.
 
     The core blocks, today's and yesterday's Retain bullets, active facts that expire
     within 7 days, and open task items (`- [ ] ...`) from the last 14 days' logs and the
-    bank pages, packed into the budget: core first, the rest shared round-robin.
+    bank pages, packed into the budget: core first, the rest shared round-robin.  Likely
+    secrets are shown as [REDACTED:<kind>] unless --show-secrets.
 
     \b
     Examples:
@@ -162,7 +164,7 @@ def context(ctx: click.Context, budget: int | None, as_json: bool) -> None:
       memfold context --budget 800 --json
     """
     memory = open_memory(ctx)
-    result = memory.context() if budget is None else memory.context(budget=budget)
+    result = memory.context(budget=budget, show_secrets=show_secrets)
     show_notices(memory)
     if as_json:
         emit_json(result.to_dict())

@@ -17,6 +17,12 @@ if TYPE_CHECKING:
     from .memory import Memory
 
 
+# recall, show, about, trace and context redact likely secrets unless this is given
+SHOW_SECRETS = click.option(
+    "--show-secrets", is_flag=True,
+    help="Print text that looks like a secret as stored, instead of [REDACTED:<kind>].")
+
+
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 

@@ -2,7 +2,9 @@
 
 - Secrets: a bullet that looks like it holds a credential (`memfold.secrets`) is refused
   unless the caller says `allow_secret`; the error names the kind and a redacted preview,
-  never the secret.
+  never the secret.  Text that reaches the Markdown another way (typed by hand, or kept
+  with `allow_secret`) is flagged when it is indexed (`flag_secrets`: a warning with
+  path:line that `memfold status` lists), and outputs show it redacted (`model.redacted`).
 - Hidden text: invisible Unicode (tag characters, zero-width and bidi controls) and HTML
   comments (`memfold.hidden`) are kept as written but reported, and every human-readable
   view shows them visibly with `reveal`, so an instruction cannot hide in memory a person
@@ -16,18 +18,25 @@ Nothing found inside retained content is ever executed or treated as an instruct
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from .errors import BadInput
 from .hidden import find_hidden, reveal
-from .secrets import find_secrets
+from .model import TEXT, Fact, ParsedDoc, ParseWarning
 
 SOURCE = re.compile(r"[\w.:@/-]{1,64}")
 
-__all__ = ["check_secrets", "hidden_note", "reveal", "valid_source"]
+SECRET_WARNING = "looks like a secret"  # how a secret's index warning begins
+
+__all__ = ["SECRET_WARNING", "check_secrets", "flag_secrets", "hidden_note",
+           "is_secret_warning", "reveal", "valid_source"]
 
 
 def check_secrets(content: str, label: str, *, allow: bool) -> str | None:
     """Raise BadInput for a likely secret, or return a warning when it is allowed."""
+    from .secrets import find_secrets  # compiling its patterns costs a short command 20 ms
+
     found = find_secrets(content)
     if not found:
         return None
@@ -37,6 +46,43 @@ def check_secrets(content: str, label: str, *, allow: bool) -> str | None:
         raise BadInput(f"{label} looks like it holds a secret: {what}; memfold does not store "
                        "secrets — remove it, or pass --allow-secret to keep it anyway")
     return f"{label} holds what looks like a secret ({what}); kept because it was allowed"
+
+
+def flag_secrets(doc: ParsedDoc, lines: Callable[[], Sequence[str]] | None = None) -> ParsedDoc:
+    """`doc` with a warning for each likely secret in its facts and text chunks, at the line
+    that holds it; the warning names the kind and a safe preview, never the secret.
+    `lines` gives the file's lines, read only to place a secret in a text chunk whose
+    blank lines were left out of its text."""
+    from .secrets import find_secrets
+
+    found: list[ParseWarning] = []
+    for fact in doc.facts:
+        for match in find_secrets(fact.content):
+            remedy = (f"remove it from {fact.path} by hand" if fact.kind == TEXT else
+                      f"`memfold forget {fact.id} --purge` removes it")
+            found.append(ParseWarning(
+                fact.path, _line_of(fact, match.start, match.end, lines),
+                f"{SECRET_WARNING} ({match.kind}, {match.preview}); it is indexed but "
+                f"redacted in outputs (--show-secrets shows it); {remedy}"))
+    return replace(doc, warnings=doc.warnings + tuple(found)) if found else doc
+
+
+def _line_of(fact: Fact, start: int, end: int,
+             lines: Callable[[], Sequence[str]] | None) -> int:
+    """The file line holding `fact.content[start:end]`."""
+    guess = fact.line + fact.content.count("\n", 0, start)
+    if lines is None or fact.end_line - fact.line == fact.content.count("\n"):
+        return guess
+    first = fact.content[start:end].split("\n", 1)[0]
+    text = lines()
+    for number in range(fact.line, min(fact.end_line, len(text)) + 1):
+        if first in text[number - 1]:
+            return number
+    return guess
+
+
+def is_secret_warning(warning: ParseWarning) -> bool:
+    return warning.message.startswith(SECRET_WARNING)
 
 
 def hidden_note(content: str, label: str) -> str | None:

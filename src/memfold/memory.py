@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from . import config
 from .errors import BadInput, IndexError_, MemfoldError, SourceChanged, UnknownId
+from .guard import is_secret_warning
 from .index.base import DocChange, Progress
 from .index.links import link_warnings as find_link_warnings
 from .index.sqlite import SqliteIndex, damaged
@@ -51,6 +52,7 @@ from .model import (
     RetainResult,
     StatusReport,
     SyncReport,
+    redacted,
 )
 from .query import plan_query
 from .recall import Ranked, RecallOptions, Trace, build_trace, describe
@@ -347,6 +349,7 @@ class Memory:
         budget: int | None = None,
         now: datetime | str | None = None,
         mode: str | None = None,
+        show_secrets: bool = False,
     ) -> RecallResult:
         """Ranked, cited facts for a query; files changed since the last sync are synced first.
 
@@ -354,7 +357,8 @@ class Memory:
         world/experience/opinion/observation/text or W/B/O/S; `budget` packs whole results
         up to about that many tokens (four characters per token).  `mode` is lexical,
         semantic or hybrid (default: MEMFOLD_RECALL_MODE, else hybrid when the embed extra
-        is installed and the workspace has vectors, else lexical).
+        is installed and the workspace has vectors, else lexical).  Likely secrets in the
+        results are shown as `[REDACTED:<kind>]` unless `show_secrets`.
         """
         if not isinstance(query, str) or not query.strip():
             raise BadInput("the query is empty; say what to recall, e.g. 'where does Peter live'")
@@ -378,15 +382,17 @@ class Memory:
 
         report, ranked = self._repairing(answer)
         return RecallResult(
-            query=query, as_of=moment.isoformat(timespec="seconds"), hits=tuple(ranked.hits),
+            query=query, as_of=moment.isoformat(timespec="seconds"),
+            hits=_private(ranked.hits, show_secrets),
             sync=report, total_warnings=self.index_backend.warning_count(),
             window=ranked.window, entities=ranked.entities, truncated=ranked.truncated,
             hidden=ranked.hidden)
 
     def about(self, name: str, *, k: int = 50, include_all: bool = False,
-              now: datetime | str | None = None) -> AboutResult:
+              now: datetime | str | None = None, show_secrets: bool = False) -> AboutResult:
         """An entity's page and its linked facts, newest first ("tell me about X");
-        superseded and expired facts only with `include_all`."""
+        superseded and expired facts only with `include_all`; secrets redacted unless
+        `show_secrets`."""
         if not name.strip().lstrip("@"):
             raise BadInput("give an entity name, e.g. `memfold about Peter`")
 
@@ -395,18 +401,21 @@ class Memory:
             return about_entity(self.index_backend, name.strip(), k=k,
                                 include_all=include_all, today=self.now(now).date())
 
-        return self._repairing(answer)
+        result = self._repairing(answer)
+        return replace(result, hits=_private(result.hits, show_secrets))
 
     def get(self, fact_id: str, *, strict: bool = False, use: bool = True,
-            now: datetime | str | None = None) -> Hit:
+            now: datetime | str | None = None, show_secrets: bool = False) -> Hit:
         """One fact by id, with its provenance and lifecycle state.
 
         If the fact's file changed since it was indexed, the file is synced first; with
         `strict=True` a SourceChanged error is raised instead.  A get is a use of the fact
-        (it resets its decay) unless `use=False`.
+        (it resets its decay) unless `use=False`.  Likely secrets in its text are shown as
+        `[REDACTED:<kind>]` unless `show_secrets`.
         """
         fact_id = fact_id.strip().lstrip("^")
-        return self._repairing(lambda: self._get(fact_id, strict=strict, use=use, now=now))
+        hit = self._repairing(lambda: self._get(fact_id, strict=strict, use=use, now=now))
+        return hit if show_secrets else hit.redacted()
 
     def _get(self, fact_id: str, *, strict: bool, use: bool,
              now: datetime | str | None) -> Hit:
@@ -472,13 +481,20 @@ class Memory:
             raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
         return events
 
-    def trace(self, fact_id: str, *, now: datetime | str | None = None) -> Trace:
+    def trace(self, fact_id: str, *, now: datetime | str | None = None,
+              show_secrets: bool = False) -> Trace:
         """A fact's lineage both ways: what it supersedes, what superseded it, what it was
-        derived from."""
+        derived from (secrets redacted unless `show_secrets`)."""
         fact_id = fact_id.strip().lstrip("^")
         self.refresh()
-        return build_trace(self.index_backend, self.ledger.fact(fact_id),
-                           self.now(now).date())
+        found = build_trace(self.index_backend, self.ledger.fact(fact_id),
+                            self.now(now).date())
+        if show_secrets:
+            return found
+        return replace(found, root=found.root.redacted(),
+                       supersedes=_private(found.supersedes, False),
+                       superseded_by=_private(found.superseded_by, False),
+                       derived_from=_private(found.derived_from, False))
 
     def _repairing(self, read: Callable[[], _T]) -> _T:
         """Run a read; when it meets a damaged page of the index (one the check on open did
@@ -633,6 +649,7 @@ class Memory:
             last_sync=backend.meta("last_sync"),
             stale_pages=tuple(_reflect.stale_pages(backend)),
             link_warnings=links,
+            secrets=tuple(w for w in backend.warnings() if is_secret_warning(w)),
         )
 
     def warnings(self) -> list[ParseWarning]:
@@ -754,19 +771,29 @@ class Memory:
 
         return _core.undo(self.workspace, self.ledger, ts=self._ts(now))
 
-    def context(self, *, budget: int | None = None,
-                now: datetime | str | None = None) -> _context.SessionContext:
+    def context(self, *, budget: int | None = None, now: datetime | str | None = None,
+                show_secrets: bool = False) -> _context.SessionContext:
         """What an agent should see at the start of a session, within `budget` tokens:
         core blocks, today's and yesterday's Retain bullets, facts expiring soon and open
-        items, each line citing its source."""
+        items, each line citing its source; likely secrets redacted unless `show_secrets`."""
         from . import context as _context
 
         self.refresh()
         moment = self.now(now)
         limit = budget if budget is not None else _context.DEFAULT_BUDGET
-        return _context.build(core=self.core(), workspace=self.workspace,
-                              backend=self.index_backend, today=moment.date(), budget=limit,
-                              as_of=moment.isoformat(timespec="seconds"))
+        found = _context.build(core=self.core(), workspace=self.workspace,
+                               backend=self.index_backend, today=moment.date(), budget=limit,
+                               as_of=moment.isoformat(timespec="seconds"))
+        if show_secrets:
+            return found
+        return replace(found, sections=tuple(
+            replace(s, lines=tuple(replace(line, text=redacted(line.text)) for line in s.lines))
+            for s in found.sections))
+
+
+def _private(hits: Sequence[Hit], show_secrets: bool) -> tuple[Hit, ...]:
+    """The hits as outputs show them: likely secrets redacted unless asked for."""
+    return tuple(hits) if show_secrets else tuple(h.redacted() for h in hits)
 
 
 def parse_kinds(kinds: Sequence[str] | str | None) -> tuple[str, ...]:

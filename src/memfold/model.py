@@ -4,11 +4,14 @@ A `Fact` is one indexed unit read from the Markdown: a typed Retain bullet (kind
 experience, opinion or observation) or a piece of text (kind "text": a narrative paragraph,
 or a line under a Retain heading that did not parse).  Its `path` and `line` always point at
 the file as it was when it was parsed, so a citation is `path#Lline`.
+
+`redacted` is the one place outputs hide likely secrets (`memfold.secrets`): the library
+returns hits, pages and context lines through it unless the caller asks for secrets.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, NamedTuple
 
@@ -216,6 +219,7 @@ class StatusReport:
     last_sync: str | None
     stale_pages: tuple[dict[str, Any], ...] = ()  # generated pages citing changed facts
     link_warnings: tuple[ParseWarning, ...] = ()  # duplicate ids, pointers to gone facts
+    secrets: tuple[ParseWarning, ...] = ()  # likely secrets in the indexed text, path:line
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -236,6 +240,7 @@ class StatusReport:
             },
             "stale_pages": list(self.stale_pages),
             "link_warnings": [warning_dict(w) for w in self.link_warnings],
+            "secrets": [warning_dict(w) for w in self.secrets],
         }
 
 
@@ -305,6 +310,21 @@ class Hit:
     def tokens(self) -> int:
         """The budget estimate for this result: about four characters per token."""
         return estimate_tokens(render_hit(self))
+
+    def redacted(self) -> Hit:
+        """This hit with each likely secret in its text shown as `[REDACTED:<kind>]`."""
+        content = redacted(self.fact.content)
+        if content == self.fact.content:
+            return self
+        return replace(self, fact=replace(self.fact, content=content))
+
+
+def redacted(text: str) -> str:
+    """`text` with each likely secret replaced by `[REDACTED:<kind>]`: what every output
+    (recall, show, about, trace, context, MCP, HTTP) prints unless secrets are asked for."""
+    from .secrets import redact
+
+    return redact(text)
 
 
 def estimate_tokens(text: str) -> int:

@@ -8,6 +8,7 @@ hashed again next time: an edit in the same clock tick would otherwise keep its 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import time
@@ -15,8 +16,9 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..guard import flag_secrets
 from ..model import FileStamp, Freshness, ParseWarning, SyncReport
-from ..workspace.format import parse_document
+from ..workspace.format import decode, parse_document, split_lines
 from ..workspace.layout import Scan, Stat, Workspace
 from .base import DocChange, IndexBackend
 
@@ -57,6 +59,14 @@ def read_doc(workspace: Workspace, path: str, checked_ns: int) -> DocChange | No
         return None
     stamp = FileStamp(len(data), mtime_ns, hashlib.sha256(data).hexdigest(), checked_ns)
     return parse_document(path, data), stamp
+
+
+def _lines(workspace: Workspace, path: str) -> list[str]:
+    """A file's lines as the parser numbers them ([] when it cannot be read)."""
+    try:
+        return split_lines(decode(workspace.abspath(path).read_bytes())[0])
+    except OSError:
+        return []
 
 
 def _read_all(workspace: Workspace, paths: list[str], checked_ns: int,
@@ -122,8 +132,11 @@ def sync(
                 restamped.append((path, change[1]))
                 continue
             (changed if old is not None else added).append(path)
-            warnings.extend(change[0].warnings)
-            yield change
+            # hand-written secrets are flagged with path:line
+            doc = flag_secrets(change[0], functools.cache(
+                functools.partial(_lines, workspace, path)))
+            warnings.extend(doc.warnings)
+            yield doc, change[1]
 
     removed = sorted(p for p in known if p not in on_disk)
     new_ids = index.apply(changed_docs(), removed, restamped, full=full,
