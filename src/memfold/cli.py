@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -696,5 +697,18 @@ def _register_agent_commands() -> None:
 _register_agent_commands()
 
 
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM: stop the index's worker processes, say so, and exit at once, as the default
+    action would (every write path is safe against a kill at any point; SIGINT is the
+    gentle one)."""
+    # not imported yet, or still importing: no workers to stop
+    stop_workers = getattr(sys.modules.get("memfold.index.sync"), "stop_workers", None)
+    if stop_workers is not None:
+        stop_workers()
+    os.write(2, b"memfold: terminated\n")  # not click.echo: stderr's buffer may be mid-write
+    os._exit(143)  # 128 + SIGTERM, as a shell reports a command killed by it
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _terminate)
     cli(prog_name="memfold")
