@@ -10,6 +10,7 @@ inside the commands so that `memfold --help` and short commands start fast.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from typing import Any
 
@@ -20,7 +21,7 @@ from .cli_args import DASH_NOTE, DataGroup
 from .cli_common import SHOW_SECRETS, emit_json, open_memory, show_notices
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
-              "130 interrupted (Ctrl-C).\n\n" + DASH_NOTE)
+              "130 interrupted (Ctrl-C), 143 terminated (SIGTERM).\n\n" + DASH_NOTE)
 
 
 class MemfoldGroup(DataGroup):
@@ -745,5 +746,18 @@ def _register_agent_commands() -> None:
 _register_agent_commands()
 
 
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM: stop the index's worker processes, say so, and exit at once, as the default
+    action would (every write path is safe against a kill at any point; SIGINT is the
+    gentle one)."""
+    # not imported yet, or still importing: no workers to stop
+    stop_workers = getattr(sys.modules.get("memfold.index.sync"), "stop_workers", None)
+    if stop_workers is not None:
+        stop_workers()
+    os.write(2, b"memfold: terminated\n")  # not click.echo: stderr's buffer may be mid-write
+    os._exit(143)  # 128 + SIGTERM, as a shell reports a command killed by it
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _terminate)
     cli(prog_name="memfold")

@@ -8,23 +8,33 @@ hashed again next time: an edit in the same clock tick would otherwise keep its 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
+import signal
+import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..guard import flag_secrets
 from ..model import FileStamp, Freshness, ParseWarning, SyncReport
 from ..workspace.format import decode, parse_document, split_lines
 from ..workspace.layout import Scan, Stat, Workspace
+from ..workspace.watch import _libc
 from .base import DocChange, IndexBackend
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 RACY_NS = 2_000_000_000
 PARALLEL_MIN_FILES = 2000  # below this, starting worker processes costs more than it saves
+PR_SET_PDEATHSIG = 1  # prctl(2)
 Progress = Callable[[int], None]
+_LIVE_POOLS: set[ProcessPoolExecutor] = set()  # pools whose workers run now
 
 
 def _unchanged(old: FileStamp | None, st: Stat) -> bool:
@@ -70,7 +80,7 @@ def _lines(workspace: Workspace, path: str) -> list[str]:
 
 
 def _read_all(workspace: Workspace, paths: list[str], checked_ns: int,
-              ready: dict[str, DocChange]) -> Iterator[tuple[str, DocChange | None]]:
+              ready: dict[str, DocChange]) -> Generator[tuple[str, DocChange | None], None, None]:
     """Read and parse files, on every core when there are many (parsing is pure CPU work;
     worker processes never touch the index)."""
     todo = [p for p in paths if p not in ready]
@@ -85,10 +95,50 @@ def _read_all(workspace: Workspace, paths: list[str], checked_ns: int,
     import multiprocessing  # only a large sync starts worker processes
     from concurrent.futures import ProcessPoolExecutor
 
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_worker_init, initargs=(os.getpid(),))
+    _LIVE_POOLS.add(pool)
+    try:
         jobs = [(str(workspace.root), path, checked_ns) for path in todo]
         yield from zip(todo, pool.map(_read_job, jobs, chunksize=200), strict=True)
+    finally:  # an error or an early stop: workers finish the chunk they hold, start no other
+        pool.shutdown(wait=True, cancel_futures=True)
+        _LIVE_POOLS.discard(pool)
+
+
+def stop_workers() -> None:
+    """Kill every parse worker of this process now: for a process about to exit at once (on
+    SIGTERM), not for one that goes on using its pool, whose queues a kill can leave torn."""
+    for pool in list(_LIVE_POOLS):
+        # what ProcessPoolExecutor.kill_workers does from Python 3.14 on; `_processes` is typed
+        for process in list((pool._processes or {}).values()):
+            with contextlib.suppress(OSError, ValueError):  # already gone, or already closed
+                process.kill()
+    util = sys.modules.get("multiprocessing.util")
+    if util is None:
+        return  # no pool was ever made
+    # Unlink the pools' named semaphores as multiprocessing's own exit handler would first
+    # (its later steps join threads a kill may have left waiting): otherwise the resource
+    # tracker does it after we are gone, with a "leaked semaphore objects" warning.
+    getattr(util, "_run_finalizers", lambda priority: None)(0)
+
+
+def _worker_init(parent: int) -> None:
+    """First thing in every parse worker: die with the parent, and let go of its output.
+
+    A worker holding the caller's stdout or stderr keeps a supervisor waiting for EOF; one
+    outliving a SIGKILLed parent waits on a pipe forever.  Results and errors travel back
+    through the pool, so a worker has nothing to print.
+    """
+    libc = _libc()  # Linux only: the kernel SIGKILLs this worker when its parent dies
+    if libc is not None:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def _read_job(job: tuple[str, str, int]) -> DocChange | None:
@@ -120,27 +170,30 @@ def sync(
     stale = [p for p, st in on_disk.items() if p in ready or not _unchanged(known.get(p), st)]
     warnings: list[ParseWarning] = []
 
-    def changed_docs() -> Iterator[DocChange]:
-        # consumed inside the index transaction, so parsing and inserting overlap
-        for n, (path, change) in enumerate(_read_all(workspace, stale, checked_ns, ready)):
-            if progress and n % 200 == 0:
-                progress(n)
-            if change is None:
-                continue
-            old = known.get(path)
-            if old is not None and old.sha256 == change[1].sha256:
-                restamped.append((path, change[1]))
-                continue
-            (changed if old is not None else added).append(path)
-            # hand-written secrets are flagged with path:line
-            doc = flag_secrets(change[0], functools.cache(
-                functools.partial(_lines, workspace, path)))
-            warnings.extend(doc.warnings)
-            yield doc, change[1]
+    def changed_docs() -> Generator[DocChange, None, None]:
+        # consumed inside the index transaction, so parsing and inserting overlap; closed
+        # (stopping any workers) when the transaction ends, however it ends
+        with contextlib.closing(_read_all(workspace, stale, checked_ns, ready)) as docs:
+            for n, (path, change) in enumerate(docs):
+                if progress and n % 200 == 0:
+                    progress(n)
+                if change is None:
+                    continue
+                old = known.get(path)
+                if old is not None and old.sha256 == change[1].sha256:
+                    restamped.append((path, change[1]))
+                    continue
+                (changed if old is not None else added).append(path)
+                # hand-written secrets are flagged with path:line
+                doc = flag_secrets(change[0], functools.cache(
+                    functools.partial(_lines, workspace, path)))
+                warnings.extend(doc.warnings)
+                yield doc, change[1]
 
     removed = sorted(p for p in known if p not in on_disk)
-    new_ids = index.apply(changed_docs(), removed, restamped, full=full,
-                          synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
+    with contextlib.closing(changed_docs()) as docs:
+        new_ids = index.apply(docs, removed, restamped, full=full,
+                              synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
     if not known and scope is None:
         new_ids = []  # an empty index being filled is a rebuild: nothing is newly written
     if progress:
