@@ -122,7 +122,7 @@ def test_dry_run_lists_every_place_and_changes_nothing(workspace: Path) -> None:
     assert shown.exit_code == 0, shown.output
     assert sources(workspace) == before
     with Memory.open(workspace, now=NOW) as memory:
-        assert memory.get(secret, use=False).fact.content == SECRET_TEXT
+        assert memory.get(secret, use=False, show_secrets=True).fact.content == SECRET_TEXT
     plan = json.loads(shown.stdout)
     assert plan["dry_run"] and plan["secrets"] == 1
     where = {(p["path"], p["line"], p["action"]) for p in plan["places"]}

@@ -674,6 +674,8 @@ def _phrases(text: str) -> Iterator[_Found]:
         return
     for bare, pattern in ((False, _PHRASE_VERB), (True, _PHRASE_BARE)):
         for m in pattern.finditer(text):
+            if text.startswith("=", m.end("key")):
+                continue  # `password=...` is an assignment: _assignments reads those
             group = next(g for g in ("dq", "sq", "bq", "uv") if m.group(g) is not None)
             value = m.group(group)
             if group == "uv":
