@@ -82,6 +82,8 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from .embed.semantic import Semantic
 
 MAX_BULLET_CHARS = 20_000
+# a recall query is a question, not a document: longer ones are refused (and never echoed)
+MAX_QUERY_CHARS = 2000
 _T = TypeVar("_T")
 EMBED_DURING_RECALL = 2000  # a larger backlog is embedded by `memfold index`, not a recall
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -355,13 +357,17 @@ class Memory:
 
         `since`/`until` take specs like "30d", "2025-11", "last week"; `kinds` takes
         world/experience/opinion/observation/text or W/B/O/S; `budget` packs whole results
-        up to about that many tokens (four characters per token).  `mode` is lexical,
-        semantic or hybrid (default: MEMFOLD_RECALL_MODE, else hybrid when the embed extra
-        is installed and the workspace has vectors, else lexical).  Likely secrets in the
+        up to about that many tokens (four characters per token); a query longer than
+        MAX_QUERY_CHARS is refused.  `mode` is lexical, semantic or hybrid (default:
+        MEMFOLD_RECALL_MODE, else hybrid when the embed extra is installed and the workspace
+        has vectors, else lexical).  Likely secrets in the
         results are shown as `[REDACTED:<kind>]` unless `show_secrets`.
         """
         if not isinstance(query, str) or not query.strip():
             raise BadInput("the query is empty; say what to recall, e.g. 'where does Peter live'")
+        if len(query) > MAX_QUERY_CHARS:
+            raise BadInput(f"the query is {len(query):,} characters; the limit is "
+                           f"{MAX_QUERY_CHARS:,}: ask in a few words, not a document")
         if k < 1:
             raise BadInput(f"--k must be at least 1, not {k}")
         if budget is not None and budget < 1:
