@@ -16,7 +16,7 @@ from conftest import Cli
 from memfold import Memory
 from memfold import agent_tools as at
 from memfold.errors import BadInput
-from memfold.memory import MAX_QUERY_CHARS
+from memfold.query import MAX_QUERY_CHARS
 
 NOW = "2025-12-03T10:00:00"
 FACTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -158,20 +158,21 @@ def test_an_over_long_query_is_refused_and_never_echoed(atlas: Path) -> None:
             at.call(memory, "recall", {"query": query})
         assert str(refused.value) == \
             f"recall: query must have at most {MAX_QUERY_CHARS} characters, not {len(query)}"
-        with pytest.raises(BadInput, match="the limit is 2,000"):
+        with pytest.raises(BadInput, match=f"the limit is {MAX_QUERY_CHARS:,} "):
             memory.recall(query)
         with pytest.raises(BadInput, match="about: name must have at most"):
             at.call(memory, "about", {"name": "Peter" * 1000})
         answer = at.dispatch(memory, {"type": "tool_use", "id": "toolu_1", "name": "recall",
                                       "input": {"query": "x" * 2_000_000}})
         assert answer["is_error"] is True and len(answer["content"]) < 300
-        fits = at.call(memory, "recall", {"query": "Peter " * 333})  # 1,998 characters
-        assert "query" not in fits and sent(fits) < 10_000
+        longest = ("Peter " * MAX_QUERY_CHARS)[:MAX_QUERY_CHARS]
+        fits = at.call(memory, "recall", {"query": longest})
+        assert "query" not in fits and longest not in json.dumps(fits)
 
 
 def test_the_cli_refuses_an_over_long_query(atlas: Path) -> None:
-    query = "Peter " * 500  # 3,000 characters
+    query = "Peter " * 1000  # 6,000 characters
     result = Cli(atlas)("recall", query, "--json")
     assert result.exit_code == 2
-    assert "the query is 3,000 characters; the limit is 2,000" in result.stderr
+    assert f"the query is 6,000 characters; the limit is {MAX_QUERY_CHARS:,}" in result.stderr
     assert query not in result.output and "Traceback" not in result.output

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import BadInput, MemfoldError, StaleRevision
-from .memory import MAX_QUERY_CHARS
+from .query import MAX_QUERY_CHARS
 from .schema_check import check_object
 
 if TYPE_CHECKING:

@@ -54,7 +54,7 @@ from .model import (
     SyncReport,
     redacted,
 )
-from .query import plan_query
+from .query import MAX_QUERY_CHARS, plan_query
 from .recall import Ranked, RecallOptions, Trace, build_trace, describe
 from .recall import about as about_entity
 from .recall import recall as run_recall
@@ -82,8 +82,6 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from .embed.semantic import Semantic
 
 MAX_BULLET_CHARS = 20_000
-# a recall query is a question, not a document: longer ones are refused (and never echoed)
-MAX_QUERY_CHARS = 2000
 _T = TypeVar("_T")
 EMBED_DURING_RECALL = 2000  # a larger backlog is embedded by `memfold index`, not a recall
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -367,7 +365,8 @@ class Memory:
             raise BadInput("the query is empty; say what to recall, e.g. 'where does Peter live'")
         if len(query) > MAX_QUERY_CHARS:
             raise BadInput(f"the query is {len(query):,} characters; the limit is "
-                           f"{MAX_QUERY_CHARS:,}: ask in a few words, not a document")
+                           f"{MAX_QUERY_CHARS:,} (what recall reads): ask in a few words, "
+                           "not a document")
         if k < 1:
             raise BadInput(f"--k must be at least 1, not {k}")
         if budget is not None and budget < 1:
