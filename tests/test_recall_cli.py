@@ -14,6 +14,7 @@ import pytest
 
 from conftest import Cli
 from memfold.model import LETTER_OF_KIND
+from memfold.query import MAX_QUERY_CHARS
 from recall_corpus import NOW, PETER_FACTS, build, check_sources, file_lines
 
 ENV = {"MEMFOLD_NOW": NOW}
@@ -196,7 +197,7 @@ def test_k(run: Cli, corpus: Path) -> None:
 
 FTS_SYNTAX = ['"', "AND", "NEAR(", "*", "-x", "a:b", "'); DROP TABLE facts;--", "()", "{",
               "^", '"unbalanced', 'a "b', "crash OR", "NOT", "body:crash", "--", "-",
-              "\\", "🍣", "東京", "x" * 100_000]
+              "\\", "🍣", "東京", "x" * MAX_QUERY_CHARS]  # longer: refused, see test_tool_budgets
 
 
 @pytest.mark.parametrize("query", FTS_SYNTAX, ids=lambda q: q[:20])

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import BadInput, MemfoldError, StaleRevision
+from .query import MAX_QUERY_CHARS
 from .schema_check import check_object
 
 if TYPE_CHECKING:
@@ -99,6 +100,8 @@ def _strings(description: str, **extra: Any) -> dict[str, Any]:
 _ID = _str("A fact id, as returned by recall, about, retain or context (with or without ^).",
            minLength=1)
 _BLOCK = _str("The core block's name, e.g. Persona, Human or Project (any case).", minLength=1)
+_FULL = _bool("Send every field (scores, decay, origin, the index report; for context both "
+              "sections and text) instead of the compact form. Rarely needed.", False)
 _SPEC = ("Time spec: 30d, 2w, 6m, 1y, 2025-11-27, 2025-11, today, yesterday, last week, "
          "this month.")
 
@@ -107,16 +110,20 @@ _SPEC = ("Time spec: 30d, 2w, 6m, 1y, 2025-11-27, 2025-11, today, yesterday, las
 
 
 def _recall(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.recall(a["query"], k=a.get("k", 10), since=a.get("since"),
-                         until=a.get("until"), kinds=a.get("kinds"),
-                         entities=a.get("entities", ()),
-                         include_all=a.get("include_all", False),
-                         budget=a.get("budget"), mode=a.get("mode")).to_dict()
+    from .tool_results import recall_result
+
+    found = memory.recall(a["query"], k=a.get("k", 10), since=a.get("since"),
+                          until=a.get("until"), kinds=a.get("kinds"),
+                          entities=a.get("entities", ()),
+                          include_all=a.get("include_all", False), mode=a.get("mode"))
+    return recall_result(found, budget=a.get("budget"), full=a.get("full", False))
 
 
 def _about(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.about(a["name"], k=a.get("k", 20),
-                        include_all=a.get("include_all", False)).to_dict()
+    from .tool_results import compact_about
+
+    found = memory.about(a["name"], k=a.get("k", 20), include_all=a.get("include_all", False))
+    return found.to_dict() if a.get("full", False) else compact_about(found)
 
 
 def _show(memory: Memory, a: dict[str, Any]) -> Any:
@@ -210,8 +217,10 @@ def _core_insert(memory: Memory, a: dict[str, Any]) -> Any:
 
 def _context(memory: Memory, a: dict[str, Any]) -> Any:
     from .context import DEFAULT_BUDGET
+    from .tool_results import context_result
 
-    return memory.context(budget=a.get("budget", DEFAULT_BUDGET)).to_dict()
+    return context_result(lambda inner: memory.context(budget=inner),
+                          budget=a.get("budget", DEFAULT_BUDGET), full=a.get("full", False))
 
 
 def _jsonable(value: Any) -> Any:
@@ -349,7 +358,8 @@ _TOOLS: tuple[Tool, ...] = (
         "last week'). Returns ranked facts, each with `source` (file#line: cite it) and "
         "`id` (for use, note, supersede). Superseded and expired facts are left out unless "
         "include_all.",
-        _obj({"query": _str("What to recall, in plain words.", minLength=1),
+        _obj({"query": _str("What to recall, in plain words.", minLength=1,
+                            maxLength=MAX_QUERY_CHARS),
               "k": _int("How many results at most.", minimum=1, maximum=200, default=10),
               "since": _str(f"Only facts from this time on. {_SPEC}"),
               "until": _str(f"Only facts up to this time. {_SPEC}"),
@@ -357,10 +367,13 @@ _TOOLS: tuple[Tool, ...] = (
                                 "S (observation), or their names, or text."),
               "entities": _strings("Only facts linked to one of these entities."),
               "include_all": _bool("Include superseded and expired facts, flagged.", False),
-              "budget": _int("Pack whole results into about this many tokens.", minimum=1),
+              "budget": _int("Send at most about this many tokens (4 characters each, counted "
+                             "on the JSON sent): whole results, best first; "
+                             "omitted_for_budget says how many were left out.", minimum=1),
               "mode": _str("How to match: lexical (words), semantic (meaning; needs the "
                            "embed extra) or hybrid (both). Default: the workspace's.",
-                           enum=["lexical", "semantic", "hybrid"])},
+                           enum=["lexical", "semantic", "hybrid"]),
+              "full": _FULL},
              ("query",)),
         _recall, read_only=True, idempotent=True),
     Tool(
@@ -368,9 +381,10 @@ _TOOLS: tuple[Tool, ...] = (
         "Everything memory holds about one entity (a person, project, place): its page and "
         "its facts, newest first. Call it when a name comes up that you need background on.",
         _obj({"name": _str("The entity's name, with or without @; aliases work.",
-                           minLength=1),
+                           minLength=1, maxLength=MAX_QUERY_CHARS),
               "k": _int("How many facts at most.", minimum=1, maximum=500, default=20),
-              "include_all": _bool("Include superseded and expired facts, flagged.", False)},
+              "include_all": _bool("Include superseded and expired facts, flagged.", False),
+              "full": _FULL},
              ("name",)),
         _about, read_only=True, idempotent=True),
     Tool(
@@ -524,6 +538,8 @@ _TOOLS: tuple[Tool, ...] = (
         "What to know at the start of a session: core memory, today's and yesterday's "
         "notes, facts that expire soon and open items — each line citing its source, within "
         "a token budget. Call it once when a session starts.",
-        _obj({"budget": _int("About how many tokens to fill.", minimum=1, default=2000)}),
+        _obj({"budget": _int("Send at most about this many tokens (4 characters each, "
+                             "counted on the JSON sent).", minimum=1, default=2000),
+              "full": _FULL}),
         _context, read_only=True, idempotent=True),
 )

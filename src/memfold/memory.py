@@ -54,7 +54,7 @@ from .model import (
     SyncReport,
     redacted,
 )
-from .query import plan_query
+from .query import MAX_QUERY_CHARS, plan_query
 from .recall import Ranked, RecallOptions, Trace, build_trace, describe
 from .recall import about as about_entity
 from .recall import recall as run_recall
@@ -355,13 +355,18 @@ class Memory:
 
         `since`/`until` take specs like "30d", "2025-11", "last week"; `kinds` takes
         world/experience/opinion/observation/text or W/B/O/S; `budget` packs whole results
-        up to about that many tokens (four characters per token).  `mode` is lexical,
-        semantic or hybrid (default: MEMFOLD_RECALL_MODE, else hybrid when the embed extra
-        is installed and the workspace has vectors, else lexical).  Likely secrets in the
+        up to about that many tokens (four characters per token); a query longer than
+        MAX_QUERY_CHARS is refused.  `mode` is lexical, semantic or hybrid (default:
+        MEMFOLD_RECALL_MODE, else hybrid when the embed extra is installed and the workspace
+        has vectors, else lexical).  Likely secrets in the
         results are shown as `[REDACTED:<kind>]` unless `show_secrets`.
         """
         if not isinstance(query, str) or not query.strip():
             raise BadInput("the query is empty; say what to recall, e.g. 'where does Peter live'")
+        if len(query) > MAX_QUERY_CHARS:
+            raise BadInput(f"the query is {len(query):,} characters; the limit is "
+                           f"{MAX_QUERY_CHARS:,} (what recall reads): ask in a few words, "
+                           "not a document")
         if k < 1:
             raise BadInput(f"--k must be at least 1, not {k}")
         if budget is not None and budget < 1:

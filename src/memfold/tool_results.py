@@ -1,0 +1,121 @@
+"""What the read tools (recall, about, context) send a model: a compact form, and budgets
+measured on the JSON text that is actually sent.
+
+A model reads a tool result as JSON text (`json.dumps(data, ensure_ascii=False)`: what the
+MCP server and `memfold.tool_calls` send), so a budget counts that text, at memfold's usual
+estimate of four characters per token (`model.estimate_tokens`).  Results are packed whole,
+best first: the ones left out are dropped from the end and counted (`omitted_for_budget`).
+The envelope of a result (its keys and counts, about 60 characters) is always sent, so a
+budget too small for even one result gets that envelope and nothing else.
+
+The compact form keeps what a model acts on — the fact (`content`, `entities`, `kind`,
+`date`), where it comes from (`source`: cite it), whether it is current (`status`,
+`superseded_by`, `valid_until`), why it matched (`why`), its `id` and `rev` for use, note and
+supersede — and leaves out scores, decay, origin and the index report, and never echoes the
+query.  `full: true` asks for the library's full `to_dict()` form instead, within the same
+budget.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from .model import AboutResult, Hit, RecallResult, estimate_tokens
+
+if TYPE_CHECKING:
+    from .context import SessionContext
+
+__all__ = ["compact_about", "compact_hit", "context_result", "recall_result", "sent_tokens"]
+
+# shown in a compact hit only when they say something (a default value is left out)
+_OPTIONAL = ("valid_from", "valid_until", "superseded_by", "note", "hidden")
+
+
+def sent_tokens(data: Any) -> int:
+    """The estimated tokens of `data` as a model receives it: its JSON text, four characters
+    per token."""
+    return estimate_tokens(json.dumps(data, ensure_ascii=False))
+
+
+def compact_hit(hit: Hit) -> dict[str, Any]:
+    """One result in the compact form; confidence only for an opinion, where it is the point."""
+    full = hit.to_dict()
+    data: dict[str, Any] = {"id": full["id"], "kind": full["kind"], "date": full["timestamp"],
+                            "entities": full["entities"], "content": full["content"],
+                            "source": full["source"], "status": full["status"],
+                            "why": full["why"], "rev": full["rev"]}
+    if full["kind"] == "opinion":
+        data["confidence"] = full["confidence"]
+    data.update((key, full[key]) for key in _OPTIONAL if full[key])
+    if not data["entities"]:
+        del data["entities"]
+    return data
+
+
+def recall_result(result: RecallResult, *, budget: int | None, full: bool) -> dict[str, Any]:
+    """A recall's answer for a tool: compact unless `full`, its first results that fit the
+    budget on the serialized JSON (the rest counted in omitted_for_budget)."""
+
+    def form(count: int) -> dict[str, Any]:
+        shown = replace(result, hits=result.hits[:count],
+                        truncated=result.truncated + len(result.hits) - count)
+        if full:
+            return shown.to_dict()
+        data: dict[str, Any] = {"results": [compact_hit(h) for h in shown.hits],
+                                "omitted_for_budget": shown.truncated,
+                                "hidden_by_lifecycle": {s: n for s, n in result.hidden.items()
+                                                        if n}}
+        if result.window:
+            data["window"] = shown.to_dict()["window"]
+        return data
+
+    return _largest_fit(form, len(result.hits), budget)
+
+
+def compact_about(result: AboutResult) -> dict[str, Any]:
+    """An entity's page and facts in the compact form."""
+    return {"entity": result.name, "found": result.key is not None, "page": result.page,
+            "aliases": list(result.aliases), "results": [compact_hit(h) for h in result.hits]}
+
+
+def context_result(build: Callable[[int], SessionContext], *, budget: int,
+                   full: bool) -> dict[str, Any]:
+    """The session context for a tool: its text (or, if `full`, sections and text), built
+    with a smaller budget while the serialized answer would pass `budget` (JSON escapes each
+    newline and quote, and the envelope costs too)."""
+
+    def form(context: SessionContext) -> dict[str, Any]:
+        data = context.to_dict()
+        data["budget"] = budget
+        if not full:
+            del data["sections"]
+        return data
+
+    inner = budget
+    while True:
+        data = form(build(inner))
+        over = sent_tokens(data) - budget
+        if over <= 0 or inner == 1:
+            return data
+        inner = max(1, inner - over)
+
+
+def _largest_fit(form: Callable[[int], dict[str, Any]], count: int,
+                 budget: int | None) -> dict[str, Any]:
+    """form(n) for the largest n <= count whose JSON fits the budget (form(0) at least);
+    a binary search, since each result adds characters."""
+    whole = form(count)
+    if budget is None or sent_tokens(whole) <= budget:
+        return whole
+    low, high, best = 0, count - 1, form(0)
+    while low <= high:
+        middle = (low + high) // 2
+        candidate = form(middle)
+        if sent_tokens(candidate) <= budget:
+            best, low = candidate, middle + 1
+        else:
+            high = middle - 1
+    return best
