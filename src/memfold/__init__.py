@@ -8,16 +8,41 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import BadInput, MemfoldError, StaleRevision, UnknownId, WorkspaceError
+from .errors import (
+    BadInput,
+    EmbedUnavailable,
+    IndexDamaged,
+    IndexError_,
+    MemfoldError,
+    SourceChanged,
+    StaleRevision,
+    StorageError,
+    UnknownId,
+    WorkspaceError,
+)
 
 if TYPE_CHECKING:
     from .memory import Memory
-    from .model import Fact, Interval, ParseWarning, RetainResult, StatusReport, SyncReport
+    from .model import (
+        AboutResult,
+        Fact,
+        Freshness,
+        Hit,
+        Interval,
+        Judgement,
+        ParseWarning,
+        RecallResult,
+        RetainResult,
+        StatusReport,
+        SyncReport,
+    )
 
 __version__ = "0.1.0"
 
-_LAZY = {"Memory": "memory", "Fact": "model", "Interval": "model", "ParseWarning": "model",
-         "RetainResult": "model", "StatusReport": "model", "SyncReport": "model"}
+# The value types a caller of `Memory` gets back (tests/test_public_api.py keeps this complete).
+_MODEL_TYPES = ("AboutResult", "Fact", "Freshness", "Hit", "Interval", "Judgement", "ParseWarning",
+                "RecallResult", "RetainResult", "StatusReport", "SyncReport")
+_LAZY = {"Memory": "memory", **{name: "model" for name in _MODEL_TYPES}}
 
 
 def __getattr__(name: str) -> Any:
@@ -28,16 +53,27 @@ def __getattr__(name: str) -> Any:
         return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'memfold' has no attribute {name!r}")
 
+
 __all__ = [
+    "AboutResult",
     "BadInput",
+    "EmbedUnavailable",
     "Fact",
+    "Freshness",
+    "Hit",
+    "IndexDamaged",
+    "IndexError_",
     "Interval",
-    "Memory",
+    "Judgement",
     "MemfoldError",
+    "Memory",
     "ParseWarning",
+    "RecallResult",
     "RetainResult",
+    "SourceChanged",
     "StaleRevision",
     "StatusReport",
+    "StorageError",
     "SyncReport",
     "UnknownId",
     "WorkspaceError",

@@ -1,13 +1,24 @@
-"""The exceptions memfold raises, and the exit status each maps to at the CLI.
+"""The exceptions memfold raises, all of them, and the exit status each maps to at the CLI.
 
     MemfoldError                 exit 1  an operation could not be carried out
     ├── WorkspaceError           exit 1  the workspace is missing or unusable
+    ├── StorageError             exit 1  a file write failed; nothing was changed (also OSError)
     ├── IndexError_              exit 1  the derived index could not be used or repaired
     │   └── IndexDamaged         exit 1  a damaged page met while reading (recall rebuilds)
     ├── SourceChanged            exit 1  a fact's file changed since it was indexed (strict get)
+    ├── EmbedUnavailable         exit 1  semantic recall asked for; the extra or model is missing
     ├── BadInput                 exit 2  the caller's input is invalid; nothing was written
     │   └── UnknownId            exit 2  no fact or chunk has this id
     └── StaleRevision            exit 3  a compare-and-set lost: the revision moved on
+
+Every class here is exported from `memfold`; the old homes (`memfold.workspace.files.StorageError`,
+`memfold.embed.EmbedUnavailable`) re-export theirs, so imports from there keep working.
+
+Four internal signals are not part of this tree and stay beside the code that raises them; none
+reaches a caller of `Memory`, which turns each into a MemfoldError above:
+`workspace.format.FactSyntaxError` and `timeparse.TimeSpecError` (ValueErrors, become BadInput),
+`embed.models.ModelError` (becomes EmbedUnavailable) and `judge.JudgeError` (the fallback judge
+catches it and judges by rules).
 
 Every message is one line that says what went wrong and, where it helps, what to do next.
 Adapters (CLI, later MCP and HTTP) translate these into their own error shapes in one place.
@@ -26,6 +37,13 @@ class WorkspaceError(MemfoldError):
     """The workspace does not exist or cannot be used."""
 
 
+class StorageError(MemfoldError, OSError):
+    """A file write failed (disk full, I/O error, no permission); nothing was changed."""
+
+    def __str__(self) -> str:
+        return f"could not write {self.filename}: {self.strerror}"
+
+
 class IndexError_(MemfoldError):  # noqa: N801 - avoid shadowing the builtin IndexError
     """The derived SQLite index could not be opened, repaired or written."""
 
@@ -36,6 +54,10 @@ class IndexDamaged(IndexError_):
 
 class SourceChanged(MemfoldError):
     """A fact's source file changed since it was indexed, and the caller asked to be told."""
+
+
+class EmbedUnavailable(MemfoldError):
+    """Semantic recall was asked for, but the extra or the model is missing or broken."""
 
 
 class BadInput(MemfoldError):
@@ -56,3 +78,7 @@ class StaleRevision(MemfoldError):
     def __init__(self, message: str, *, current: int) -> None:
         super().__init__(message)
         self.current = current
+
+
+__all__ = ["BadInput", "EmbedUnavailable", "IndexDamaged", "IndexError_", "MemfoldError",
+           "SourceChanged", "StaleRevision", "StorageError", "UnknownId", "WorkspaceError"]

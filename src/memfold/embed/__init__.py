@@ -27,7 +27,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import BadInput, MemfoldError
+# EmbedUnavailable lives with the other errors; re-exported here, where it always was.
+from ..errors import BadInput, EmbedUnavailable
 from .fusion import HYBRID, LEXICAL, MODES, SEMANTIC
 
 if TYPE_CHECKING:
@@ -42,10 +43,6 @@ HINT = "semantic recall needs the embed extra: pip install 'memfold[embed]'"
 RUNTIME = ("numpy", "onnxruntime", "tokenizers")
 _lock = threading.Lock()
 _embedders: dict[str, Embedder] = {}
-
-
-class EmbedUnavailable(MemfoldError):
-    """Semantic recall was asked for, but the extra or the model is missing or broken."""
 
 
 def installed() -> bool:

@@ -31,16 +31,11 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..errors import MemfoldError
+# StorageError lives with the other errors; imported here for the writers below and so that
+# `from memfold.workspace.files import StorageError` keeps working.
+from ..errors import StorageError
 
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
-class StorageError(MemfoldError, OSError):
-    """A file write failed (disk full, I/O error, no permission); nothing was changed."""
-
-    def __str__(self) -> str:
-        return f"could not write {self.filename}: {self.strerror}"
 
 
 def _created_then_failed(exc: OSError, path: Path, created: bool) -> StorageError:
