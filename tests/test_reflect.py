@@ -194,23 +194,29 @@ def test_sweep_journals_expiry_in_the_window(workspace: Path) -> None:
 
 def test_a_run_that_fails_halfway_can_be_undone(workspace: Path, memory: Memory,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import memfold.reflect as reflect_module
+    import os
+
+    import memfold.workspace.files as files_module
 
     retain(memory, "2025-11-25", "W @Anna: Lives in Lisbon.", "W @Bob: Lives in Oslo.")
     before = digests(workspace, "bank/**/*.md")
-    real = reflect_module._write_page
-    calls: list[str] = []
+    renames: list[str] = []
 
-    def failing(workspace_: object, page: reflect_module.PageChange) -> None:
-        calls.append(page.path)
-        if len(calls) == 2:
-            raise MemfoldError("disk full (injected)")
-        real(workspace_, page)  # type: ignore[arg-type]
+    class Os:  # the second page's rename fails: the first page is already in place
+        def __getattr__(self, name: str) -> object:
+            return replace if name == "replace" else getattr(os, name)
 
-    monkeypatch.setattr(reflect_module, "_write_page", failing)
+    def replace(src: str, dst: str) -> None:
+        if str(dst).endswith(".md"):
+            renames.append(str(dst))
+            if len(renames) == 2:
+                raise OSError(28, "No space left on device (injected)")
+        os.replace(src, dst)
+
+    monkeypatch.setattr(files_module, "os", Os())
     with pytest.raises(MemfoldError, match="injected"):
         memory.reflect()
-    monkeypatch.setattr(reflect_module, "_write_page", real)
-    assert digests(workspace, "bank/**/*.md") != before  # the first page was written
-    memory.reflect_undo()
+    monkeypatch.setattr(files_module, "os", os)
+    assert digests(workspace, "bank/**/*.md") != before  # the first page was renamed
+    memory.reflect_undo()  # finishes the committed set, then takes the whole run back
     assert digests(workspace, "bank/**/*.md") == before

@@ -92,7 +92,7 @@ class Shim:
 
     def __getattr__(self, name: str) -> Any:
         real = getattr(os, name)
-        if name in FAULTED or name == "close":
+        if name in FAULTED or name in ("close", "unlink"):
             return lambda *args, **kwargs: self._call(name, real, *args, **kwargs)
         return real
 
@@ -168,6 +168,10 @@ class Shim:
             src, dst = self._rel(str(args[0])), self._rel(str(args[1]))
             if src is not None and dst is not None:
                 self.ops.append(Op("rename", src, dst=dst))
+        elif name == "unlink":  # reflect's page-set intent, removed once the set is in place
+            rel = self._rel(str(args[0]))
+            if rel is not None:
+                self.ops.append(Op("unlink", rel))
 
 
 def _is_dir_fd(fd: int) -> bool:
@@ -543,7 +547,7 @@ def test_d6_failed_fsync_is_not_completed_later(workspace: Path) -> None:
 
 @dataclass
 class Op:
-    kind: str  # create, write, fsync, dirsync, rename, begin, ack
+    kind: str  # create, write, fsync, dirsync, rename, unlink, begin, ack
     path: str = ""
     data: bytes = b""
     offset: int = 0
@@ -594,6 +598,9 @@ class Model:
             fid = self.current[d].pop(n)
             self.current[d][_split(op.dst)[1]] = fid
             self.dir_pending.setdefault(d, []).append(("rename", n, _split(op.dst)[1], fid))
+        elif op.kind == "unlink":
+            fid = self.current[d].pop(n)
+            self.dir_pending.setdefault(d, []).append(("unlink", n, "", fid))
         elif op.kind == "dirsync":
             self.dirs[op.path] = dict(self.current.get(op.path, {}))
             self.dir_pending[op.path] = []
@@ -620,6 +627,8 @@ class Model:
             for kind, name, dst, fid in ops[:keep]:
                 if kind == "set":
                     entries[name] = fid
+                elif kind == "unlink":
+                    entries.pop(name, None)
                 else:
                     entries.pop(name, None)
                     entries[dst] = fid

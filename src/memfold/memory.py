@@ -82,6 +82,7 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from .embed.semantic import Semantic
 
 MAX_BULLET_CHARS = 20_000
+REFLECT_INTENT = "bank/.reflect-pending.json"  # reflect.PAGES_INTENT, checked without importing it
 _T = TypeVar("_T")
 EMBED_DURING_RECALL = 2000  # a larger backlog is embedded by `memfold index`, not a recall
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -170,7 +171,21 @@ class Memory:
         """
         workspace = Workspace(config.workspace_path(path))
         workspace.require()
-        return cls(workspace, now=now, judge=judge, watch=watch, source=source)
+        memory = cls(workspace, now=now, judge=judge, watch=watch, source=source)
+        memory._finish_reflect_pages()
+        return memory
+
+    def _finish_reflect_pages(self) -> None:
+        """A reflect run killed (or failed) while renaming its committed pages into place
+        left their intent behind: finish the set before anything reads a page."""
+        if not os.path.lexists(self.workspace.root / REFLECT_INTENT):
+            return  # the common case costs one lstat, and no import of reflect
+        from . import reflect as _reflect
+
+        done = _reflect.finish_pages(self.workspace)
+        if done:
+            self._notes.append(f"finished writing {len(done)} page(s) of an interrupted "
+                               "reflect run")
 
     @staticmethod
     def init(path: str | os.PathLike[str] | None = None) -> tuple[Path, list[str]]:
@@ -541,6 +556,7 @@ class Memory:
         """Sync the files, then the journal (replay, revisions, contradictions); with
         `embed_all`, also every missing vector of an open semantic search (`memfold index`;
         a recall embeds a bounded backlog itself, in `_semantic_mode`)."""
+        self._finish_reflect_pages()
         report = sync(self.workspace, self.index_backend, only=only, full=full,
                       progress=progress)
         paths = None if full else [*report.added, *report.changed]

@@ -32,6 +32,8 @@ Then, under the workspace lock, it appends the events and rewrites only generate
 is kept byte for byte, daily logs are never touched, and each page's previous bytes are kept
 so `memfold reflect --undo` restores the last run; the lifecycle fields its events change
 are recorded as they were before it, and `--undo` journals them back (`reset` events).
+The pages are written as one set (`files.replace_set`): a run killed while writing them
+leaves every page old, or, once the next memfold command has finished it, every page new.
 Planning is deterministic: a second run on unchanged input changes nothing.
 """
 
@@ -69,7 +71,14 @@ from .names import entity_key
 from .query import STOP_WORDS
 from .ranking import confidence_of
 from .reflect_undo import manifest, touched_states, undo_records
-from .workspace.files import replace_atomically
+from .workspace.files import (
+    Staged,
+    commit_set,
+    discard_set,
+    finish_set,
+    replace_atomically,
+    stage_set,
+)
 from .workspace.format import decode
 from .workspace.layout import Workspace
 
@@ -655,6 +664,7 @@ def stale_pages(backend: IndexBackend) -> list[dict[str, Any]]:
 # -- running ------------------------------------------------------------------------
 
 UNDO_FILE = "reflect-last.json"  # under .memory/: the previous bytes of the last run
+PAGES_INTENT = "bank/.reflect-pending.json"  # a committed page set still being renamed
 
 
 def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: str,
@@ -662,6 +672,7 @@ def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: s
     """Plan under the write lock; unless `dry_run`, journal the events and write the pages
     (each compare-and-set against the bytes it was planned from)."""
     with workspace.write_lock.held():
+        finish_pages(workspace, locked=True)
         ledger.replay()
         plan = Planner(workspace, ledger.backend, since=since, today=today,
                        is_secret=is_secret, similar=similar).run()
@@ -669,31 +680,55 @@ def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: s
             return plan
         if not (plan.events or plan.pages):
             return plan  # nothing to do: the last run stays the one `--undo` takes back
-        # the undo manifest first: a run that fails halfway can still be taken back
-        undo_path = workspace.cache_dir / UNDO_FILE
-        workspace.cache_dir.mkdir(exist_ok=True)
-        prior = touched_states(plan.events, ledger.backend)
-        replace_atomically(undo_path, json.dumps(manifest(plan, [], prior)).encode())
-        events = ledger.journal.append(plan.events, ts=ts, locked=True)
-        replace_atomically(undo_path, json.dumps(manifest(plan, events, prior)).encode())
-        ledger.replay()
-        for page in plan.pages:
-            _write_page(workspace, page)
+        # every page staged first (a full disk stops the run before anything is journaled);
+        # then the undo manifest, so a run that fails halfway can still be taken back
+        staged = _stage_pages(workspace, plan.pages)
+        try:
+            _journal(workspace, ledger, plan, ts)
+        except BaseException:
+            discard_set(workspace.root, staged)
+            raise
+        commit_set(workspace.root, workspace.root / PAGES_INTENT, staged)
     return plan
 
 
-def _write_page(workspace: Workspace, page: PageChange) -> None:
-    path = workspace.root / page.path
-    workspace.require_real_dir(path.parent)
-    try:
-        current: bytes | None = path.read_bytes()
-    except FileNotFoundError:
-        current = None
-    if current != page.before:
-        raise MemfoldError(f"{page.path} changed while reflect was writing; run "
-                           "`memfold reflect` again (what it decided is already journaled)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    replace_atomically(path, page.after)
+def _journal(workspace: Workspace, ledger: Ledger, plan: ReflectPlan, ts: str) -> None:
+    undo_path = workspace.cache_dir / UNDO_FILE
+    workspace.cache_dir.mkdir(exist_ok=True)
+    prior = touched_states(plan.events, ledger.backend)
+    replace_atomically(undo_path, json.dumps(manifest(plan, [], prior)).encode())
+    events = ledger.journal.append(plan.events, ts=ts, locked=True)
+    replace_atomically(undo_path, json.dumps(manifest(plan, events, prior)).encode())
+    ledger.replay()
+
+
+def _stage_pages(workspace: Workspace, pages: Sequence[PageChange]) -> Staged:
+    """Stage the run's pages as one set (`files.stage_set`): each compare-and-set against
+    the bytes it was planned from, all checked before any is written."""
+    for page in pages:
+        path = workspace.root / page.path
+        workspace.require_real_dir(path.parent)
+        try:
+            current: bytes | None = path.read_bytes()
+        except FileNotFoundError:
+            current = None
+        if current != page.before:
+            raise MemfoldError(f"{page.path} changed while reflect was writing; run "
+                               "`memfold reflect` again (what it decided is already journaled)")
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return stage_set(workspace.root, [(p.path, p.before, p.after) for p in pages])
+
+
+def finish_pages(workspace: Workspace, *, locked: bool = False) -> list[str]:
+    """Finish writing the page set of a reflect run that was killed or failed after it
+    committed (`PAGES_INTENT` left behind); returns the pages written now."""
+    intent = workspace.root / PAGES_INTENT
+    if not os.path.lexists(intent):
+        return []
+    if locked:
+        return finish_set(workspace.root, intent)
+    with workspace.write_lock.held():
+        return finish_set(workspace.root, intent)
 
 
 def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
@@ -703,6 +738,7 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
     """
     undo_path = workspace.cache_dir / UNDO_FILE
     with workspace.write_lock.held():
+        finish_pages(workspace, locked=True)
         try:
             saved = json.loads(undo_path.read_bytes())
         except FileNotFoundError:
@@ -733,5 +769,5 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
     return [entry["path"] for entry in saved["pages"]]
 
 
-__all__ = ["Planner", "ReflectPlan", "dates_note", "page_slug", "run", "stale_pages", "undo",
-           "with_dates"]
+__all__ = ["Planner", "ReflectPlan", "dates_note", "finish_pages", "page_slug", "run",
+           "stale_pages", "undo", "with_dates"]

@@ -7,6 +7,10 @@ Two ways to write, each crash-safe on its own terms:
   bytes before a write are a prefix of the bytes after it.
 - `replace_atomically` rewrites a whole file: a unique temporary file in the same directory,
   fsync, `os.replace`, fsync the directory.  A reader sees the old bytes or the new, never a mix.
+- `replace_set` rewrites several files as one set: every new file staged and made durable
+  first, then an intent record (which temporary becomes which file), then the renames; a set
+  interrupted after its intent is durable is finished by `finish_set` (rolled forward), one
+  interrupted before it leaves every file as it was.
 
 Writers that read a file and then change it hold `WriteLock` (an flock on a sidecar lock file
 under `.memory/`), so two processes never interleave their read-modify-write cycles.
@@ -23,12 +27,14 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
+import json
 import os
 import re
 import secrets
 import stat
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 # StorageError lives with the other errors; imported here for the writers below and so that
@@ -172,6 +178,154 @@ def create_if_missing(path: Path, data: bytes) -> bool:
         return False
     replace_atomically(path, data)
     return True
+
+
+# -- a set of files replaced together ------------------------------------------------------
+
+SetFile = tuple[str, bytes | None, bytes]  # (path relative to the root, bytes before, after)
+
+
+class IncompleteSet(StorageError):
+    """Renaming a staged set failed after its intent was durable: the files already renamed
+    show the new bytes, and the next `finish_set` renames the rest."""
+
+    def __str__(self) -> str:
+        return (f"{super().__str__()}; the rest of the set is staged and the next memfold "
+                "command completes it")
+
+
+def write_temporary(path: Path, data: bytes) -> Path:
+    """`data` in a new hidden temporary file beside `path`, fsynced; named like
+    `replace_atomically`'s, so one a killed writer never committed is a stray temporary."""
+    temp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW, 0o644)
+    except OSError as exc:
+        raise _storage_error(exc, path) from exc
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise _storage_error(exc, path) from exc
+        raise
+    return temp
+
+
+def _digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def replace_set(root: Path, intent: Path, files: Sequence[SetFile]) -> None:
+    """Replace the files under `root` so that a crash leaves all the old bytes or, once the
+    next `finish_set` has run, all the new ones: `stage_set`, then `commit_set`.  The caller
+    holds the write lock and has checked the files still hold their `before` bytes."""
+    commit_set(root, intent, stage_set(root, files))
+
+
+Staged = list[dict[str, str | None]]  # intent entries: path, temp, before and after sha256
+
+
+def stage_set(root: Path, files: Sequence[SetFile]) -> Staged:
+    """Write every new file to a temporary beside its target and make it durable (the file
+    and its directory), changing no target; on failure remove what was staged."""
+    staged: Staged = []
+    try:
+        for rel, before, after in files:
+            temp = write_temporary(root / rel, after)
+            staged.append({"path": rel, "temp": temp.name, "before": _digest(before),
+                           "after": _digest(after)})
+        for directory in sorted({(root / str(e["path"])).parent for e in staged}):
+            fsync_dir(directory)
+    except BaseException as exc:
+        discard_set(root, staged)
+        if isinstance(exc, OSError):
+            raise _storage_error(exc, root) from exc
+        raise
+    return staged
+
+
+def discard_set(root: Path, staged: Staged) -> None:
+    """Remove a staged set's temporaries (a set given up before its commit)."""
+    for entry in staged:
+        with contextlib.suppress(OSError):
+            os.unlink((root / str(entry["path"])).parent / str(entry["temp"]))
+
+
+def commit_set(root: Path, intent: Path, staged: Staged) -> None:
+    """Make `intent` — which temporary replaces which file — durable (the commit point), rename
+    every temporary in place, then remove `intent`.  A failure before the commit point
+    discards the set and changes no file; one after it raises `IncompleteSet` and leaves
+    `intent` for `finish_set`."""
+    try:
+        replace_atomically(intent, json.dumps({"version": 1, "files": staged},
+                                              indent=1).encode())
+    except BaseException:
+        discard_set(root, staged)
+        raise
+    _roll_forward(root, intent, staged)
+
+
+def _roll_forward(root: Path, intent: Path, entries: Sequence[dict[str, str | None]]) -> None:
+    """Rename every staged temporary that is still there into place, make the renames
+    durable, then drop the intent."""
+    target = intent
+    try:
+        for entry in entries:
+            target = root / str(entry["path"])
+            temp = target.parent / str(entry["temp"])
+            if os.path.lexists(temp):
+                os.replace(temp, target)
+        for directory in sorted({(root / str(e["path"])).parent for e in entries}):
+            target = directory
+            fsync_dir(directory)
+        target = intent
+        os.unlink(intent)
+        fsync_dir(intent.parent)
+    except OSError as exc:
+        raise IncompleteSet(exc.errno or 0, exc.strerror or str(exc), str(target)) from exc
+
+
+def finish_set(root: Path, intent: Path) -> list[str]:
+    """Complete a set `replace_set` committed but did not finish (its writer was killed or
+    failed mid-rename): rename the staged temporaries that hold the new bytes in place and
+    remove `intent`.  A file changed by hand since it was staged keeps that edit.  Returns
+    the files renamed now; the caller holds the write lock.  No intent: nothing to do."""
+    try:
+        record = json.loads(intent.read_bytes())
+        entries = [e for e in record["files"] if _safe_entry(e)]
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise MemfoldError(f"{intent} is unreadable ({exc}); remove it to go on (the pages "
+                           "it names may be a mix of two reflect runs)") from None
+    ready = []
+    for entry in entries:
+        target = root / entry["path"]
+        temp = target.parent / entry["temp"]
+        current = target.read_bytes() if target.is_file() else None
+        staged = temp.read_bytes() if temp.is_file() else None
+        if staged is not None and _digest(staged) == entry["after"] and (
+                _digest(current) in (entry["before"], entry["after"])):
+            ready.append(entry)
+        elif staged is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)  # damaged, or the file was edited by hand since: keep it
+    _roll_forward(root, intent, ready)
+    return [str(e["path"]) for e in ready]
+
+
+def _safe_entry(entry: dict[str, object]) -> bool:
+    """An intent entry that names a file below the root and a temporary beside it."""
+    rel, temp = str(entry["path"]), str(entry["temp"])
+    parts = Path(rel).parts
+    return (bool(parts) and not Path(rel).is_absolute() and ".." not in parts
+            and STRAY_TEMP.fullmatch(temp) is not None)
 
 
 class WriteLock:
