@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import (
     BadInput,
     EmbedUnavailable,
+    IncompleteSet,
     IndexDamaged,
     IndexError_,
     MemfoldError,
@@ -61,6 +62,7 @@ __all__ = [
     "Fact",
     "Freshness",
     "Hit",
+    "IncompleteSet",
     "IndexDamaged",
     "IndexError_",
     "Interval",

@@ -3,6 +3,7 @@
     MemfoldError                 exit 1  an operation could not be carried out
     ├── WorkspaceError           exit 1  the workspace is missing or unusable
     ├── StorageError             exit 1  a file write failed; nothing was changed (also OSError)
+    │   └── IncompleteSet        exit 1  a staged page set half renamed; the next command ends it
     ├── IndexError_              exit 1  the derived index could not be used or repaired
     │   └── IndexDamaged         exit 1  a damaged page met while reading (recall rebuilds)
     ├── SourceChanged            exit 1  a fact's file changed since it was indexed (strict get)
@@ -44,6 +45,15 @@ class StorageError(MemfoldError, OSError):
         return f"could not write {self.filename}: {self.strerror}"
 
 
+class IncompleteSet(StorageError):
+    """Renaming a staged set failed after its intent was durable: the files already renamed
+    show the new bytes, and the next `finish_set` renames the rest."""
+
+    def __str__(self) -> str:
+        return (f"{super().__str__()}; the rest of the set is staged and the next memfold "
+                "command completes it")
+
+
 class IndexError_(MemfoldError):  # noqa: N801 - avoid shadowing the builtin IndexError
     """The derived SQLite index could not be opened, repaired or written."""
 
@@ -80,5 +90,6 @@ class StaleRevision(MemfoldError):
         self.current = current
 
 
-__all__ = ["BadInput", "EmbedUnavailable", "IndexDamaged", "IndexError_", "MemfoldError",
-           "SourceChanged", "StaleRevision", "StorageError", "UnknownId", "WorkspaceError"]
+__all__ = ["BadInput", "EmbedUnavailable", "IncompleteSet", "IndexDamaged", "IndexError_",
+           "MemfoldError", "SourceChanged", "StaleRevision", "StorageError", "UnknownId",
+           "WorkspaceError"]

@@ -39,7 +39,7 @@ from pathlib import Path
 
 # StorageError lives with the other errors; imported here for the writers below and so that
 # `from memfold.workspace.files import StorageError` keeps working.
-from ..errors import StorageError
+from ..errors import IncompleteSet, MemfoldError, StorageError
 
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -183,15 +183,6 @@ def create_if_missing(path: Path, data: bytes) -> bool:
 # -- a set of files replaced together ------------------------------------------------------
 
 SetFile = tuple[str, bytes | None, bytes]  # (path relative to the root, bytes before, after)
-
-
-class IncompleteSet(StorageError):
-    """Renaming a staged set failed after its intent was durable: the files already renamed
-    show the new bytes, and the next `finish_set` renames the rest."""
-
-    def __str__(self) -> str:
-        return (f"{super().__str__()}; the rest of the set is staged and the next memfold "
-                "command completes it")
 
 
 def write_temporary(path: Path, data: bytes) -> Path:
