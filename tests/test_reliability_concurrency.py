@@ -81,10 +81,10 @@ def _no_lock(self: Any) -> Iterator[None]:
 def _writer(root: str, tag: str, count: int, go: str, control: bool,
             out: Queue[tuple[str, list[str], str]]) -> None:
     if control:
-        import memfold.memory
+        import memfold.retain
         import memfold.workspace.files
         memfold.workspace.files.WriteLock.held = _no_lock  # type: ignore[assignment,method-assign]
-        memfold.memory.append_durably = _two_part_append  # type: ignore[attr-defined]
+        memfold.retain.append_durably = _two_part_append  # type: ignore[attr-defined]
     ids: list[str] = []
     error = ""
     while not os.path.exists(go):

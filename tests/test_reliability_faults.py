@@ -497,9 +497,9 @@ def test_d5_control_without_rollback_a_full_disk_tears_a_bullet(
         finally:
             files_module.os.close(fd)
 
-    import memfold.memory as memory_module
+    import memfold.retain as retain_module
 
-    monkeypatch.setattr(memory_module, "append_durably", old_append)
+    monkeypatch.setattr(retain_module, "append_durably", old_append)
     with Memory.open(workspace, now=NOW) as memory:
         memory.retain("W @Pat: the day exists", date="2025-11-20")
         shim = Shim()

@@ -33,9 +33,10 @@ from hypothesis import strategies as st
 
 from memfold.errors import BadInput, MemfoldError
 from memfold.journal import JOURNAL_NAME
-from memfold.memory import Memory, validate_bullet
+from memfold.memory import Memory
 from memfold.query import plan_query
 from memfold.reflect import WINDOWS_RESERVED, page_slug
+from memfold.retain import validate_bullet
 from memfold.timeparse import TimeSpecError, parse_spec
 from memfold.workspace.format import FactSyntaxError, parse_bullet, parse_document
 

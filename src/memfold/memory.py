@@ -3,24 +3,13 @@
 Orchestration only — parsing lives in `workspace.format`, file safety in `workspace.files`,
 SQL in `index.sqlite`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.
 
-Retain protocol (several processes may retain at once):
- 1. validate every bullet; on any error raise BadInput and write nothing;
- 2. take the workspace write lock (flock on `.memory/write.lock`);
- 3. read the day's file and append the bullets in one write to its last Retain section
-    (a new file is created atomically); fsync;
- 4. release the lock; the bullets are now durable in Markdown — this is the acknowledgement;
- 5. update the index for that file (`BEGIN IMMEDIATE`).  If this fails the fact is still
-    stored, and the next sync indexes it.
+Retain's write path and its protocol live in `memfold.retain`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
-import secrets
 import sqlite3
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date, datetime
@@ -29,24 +18,22 @@ from types import TracebackType
 from typing import TYPE_CHECKING, TypeVar
 
 from . import config
+from . import retain as retain_module
 from .errors import BadInput, IndexError_, MemfoldError, SourceChanged, UnknownId
 from .guard import is_secret_warning
-from .index.base import DocChange, Progress
+from .index.base import Progress
 from .index.links import link_warnings as find_link_warnings
 from .index.sqlite import SqliteIndex, damaged
 from .index.sync import freshness, sync
 from .journal import Event
 from .judge import Judge, load_judge
-from .ledger import Ledger, content_sha
+from .ledger import Ledger
 from .model import (
     KIND_LETTERS,
     KINDS,
     AboutResult,
-    FileStamp,
     Hit,
     Interval,
-    Judgement,
-    ParsedDoc,
     ParseWarning,
     RecallResult,
     RetainResult,
@@ -59,17 +46,7 @@ from .recall import Ranked, RecallOptions, Trace, build_trace, describe
 from .recall import about as about_entity
 from .recall import recall as run_recall
 from .timeparse import TimeSpecError, parse_spec
-from .workspace.files import append_durably, remove_stray_temporaries, replace_atomically
-from .workspace.format import (
-    Bullet,
-    FactSyntaxError,
-    decode,
-    parse_bullet,
-    parse_document,
-    plan_append,
-    render_bullet,
-    split_lines,
-)
+from .workspace.files import remove_stray_temporaries
 from .workspace.layout import Workspace
 from .workspace.watch import Watcher
 
@@ -81,55 +58,9 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from .embed.base import Embedder
     from .embed.semantic import Semantic
 
-MAX_BULLET_CHARS = 20_000
 REFLECT_INTENT = "bank/.reflect-pending.json"  # reflect.PAGES_INTENT, checked without importing it
 _T = TypeVar("_T")
 EMBED_DURING_RECALL = 2000  # a larger backlog is embedded by `memfold index`, not a recall
-ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-# C0 and C1 controls (tab aside) and the Unicode line and paragraph separators
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-_ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-def new_block_id() -> str:
-    """A fresh random block id: 8 characters of [a-z0-9] (about 41 bits)."""
-    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
-
-
-def parse_day(value: date | str, *, what: str = "date") -> date:
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    text = value.strip()
-    if ISO_DAY.fullmatch(text):
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            pass
-    raise BadInput(f"{what} {value!r} is not a calendar date in the form YYYY-MM-DD")
-
-
-def validate_bullet(text: str, label: str = "bullet") -> Bullet:
-    """A bullet as a caller gave it, checked strictly: any problem raises BadInput."""
-    if "\n" in text or "\r" in text:
-        raise BadInput(f"{label} has a newline inside its content; give one bullet per line")
-    stripped = text.strip()
-    if stripped[:2] in ("- ", "* ", "+ "):
-        stripped = stripped[2:].lstrip()
-    if not stripped:
-        raise BadInput(f"{label} is empty")
-    if _CONTROL.search(stripped):
-        raise BadInput(f"{label} contains a control character; only printable text is kept")
-    if len(stripped) > MAX_BULLET_CHARS:
-        raise BadInput(f"{label} is {len(stripped)} characters; the limit is {MAX_BULLET_CHARS}")
-    try:
-        bullet = parse_bullet(stripped)
-    except FactSyntaxError as exc:
-        raise BadInput(f"{label}: {exc}") from None
-    if bullet.errors:
-        raise BadInput(f"{label}: {bullet.errors[0]}")
-    return bullet
 
 
 class Memory:
@@ -248,106 +179,14 @@ class Memory:
         the bullet ends with one, and the journal records who retained it (`source`,
         shown as `origin` by show and recall).  Raises BadInput,
         writing nothing, if any bullet is invalid or looks like it holds a secret (unless
-        `allow_secret`).
+        `allow_secret`), or gives a block id already used.  The write path, and what runs
+        under the write lock, is `memfold.retain`.
         """
-        from .guard import check_secrets, hidden_note, valid_source
-
-        items = [bullets] if isinstance(bullets, str) else list(bullets)
-        if not items:
-            raise BadInput("nothing to retain: give at least one bullet")
-        day = parse_day(date) if date is not None else self.now(now).date()
-        origin = valid_source(source or self.source or "api")
-        many = len(items) > 1
-        labels = [f"bullet {n}" if many else "bullet" for n in range(1, len(items) + 1)]
-        checked = [validate_bullet(text, label) for text, label in zip(items, labels,
-                                                                        strict=True)]
-        flagged = [note for b, label in zip(checked, labels, strict=True)
-                   for note in (check_secrets(b.content, label, allow=allow_secret),
-                                hidden_note(b.content, label)) if note]
-        self._check_ids(checked)
-        lines = [render_bullet(replace(b, block_id=b.block_id or new_block_id()))
-                 for b in checked]
-        rel = self.workspace.daily_path(day)
-        doc, first_line, report = self._append(rel, day, lines, origin=origin,
-                                               ts=self._ts(now))
-        indexed = report is not None
-        judged: list[Judgement] = []
-        if report is not None:
-            try:  # contradictions are judged after the bullets are stored and acknowledged
-                judged = self.ledger.after_sync(report.new_ids, [rel], ts=self._ts(now))
-            except (MemfoldError, OSError) as exc:
-                self._notes.append(f"stored, but not yet checked for contradictions ({exc})")
-        ids = {line.rsplit("^", 1)[1] for line in lines}
-        facts = tuple(f for f in doc.facts if f.line >= first_line and f.id in ids)
-        warnings = [ParseWarning(rel, f.line, note) for f, b in zip(facts, checked, strict=False)
-                    for note in b.notes]
-        warnings += [ParseWarning(rel, first_line, note) for note in flagged]
-        if not indexed:
-            warnings.append(ParseWarning(rel, first_line, "stored, but the index was not "
-                                         "updated; the next recall or `memfold index` will"))
-        return RetainResult(path=rel, facts=facts, warnings=tuple(warnings), indexed=indexed,
-                            judged=tuple(judged))
-
-    def _check_ids(self, bullets: Sequence[Bullet]) -> None:
-        given = [b.block_id for b in bullets if b.block_id]
-        if len(given) != len(set(given)):
-            raise BadInput("the same block id is given to two bullets")
-        for block_id in given:
-            where = self.index_backend.locate(block_id)
-            if where:
-                raise BadInput(f"block id ^{block_id} is already used at {where[0]}")
-
-    def _append(self, rel: str, day: date, lines: list[str], *, origin: str,
-                ts: str) -> tuple[ParsedDoc, int, SyncReport | None]:
-        """Append under the write lock, then index the file before releasing it (so a slower
-        writer can never index an older version over a newer one).
-
-        Who retained the bullets is journaled under the same lock, before the call returns.
-        Returns the parsed file, the first line written, and the index sync (None if the
-        index could not be updated).
-        """
-        path = self.workspace.abspath(rel)
-        try:
-            self.workspace.require_real_dir(path.parent)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with self.workspace.write_lock.held():
-                try:
-                    before = path.read_bytes()
-                except FileNotFoundError:
-                    before = None
-                existing = decode(before)[0] if before is not None else None
-                addition = plan_append(existing, day.isoformat(), lines).encode()
-                if before is None:
-                    replace_atomically(path, addition)
-                else:
-                    append_durably(path, addition)
-                after = (before or b"") + addition
-                st = path.stat()
-                stamp = FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(after).hexdigest(),
-                                  time.time_ns())
-                doc = parse_document(rel, after)
-                ids = [line.rsplit("^", 1)[1] for line in lines]
-                text = {f.id: f.content for f in doc.facts if f.id in ids}
-                record = {"event": "retain", "id": ids[0], "ids": ids, "by": origin,
-                          "shas": [content_sha(text.get(i, "")) for i in ids]}
-                try:  # the bullets are stored: a failure here must not report otherwise
-                    self.ledger.journal.append([record], ts=ts, locked=True)
-                except (MemfoldError, OSError) as exc:
-                    self._notes.append(f"stored, but who retained it was not journaled "
-                                             f"({exc}); the facts show as written by hand")
-                indexed = self._index_quietly(rel, (doc, stamp))
-        except OSError as exc:
-            raise MemfoldError(f"could not write {rel}: {exc.strerror or exc}; "
-                               "nothing was retained") from exc
-        first_line = len(split_lines(existing)) + 1 if existing else 1
-        return doc, first_line, indexed
-
-    def _index_quietly(self, rel: str, change: DocChange) -> SyncReport | None:
-        """Index a file just written; a failure leaves the Markdown as the record."""
-        try:
-            return sync(self.workspace, self.index_backend, only=[rel], parsed=[change])
-        except (MemfoldError, OSError, sqlite3.Error):
-            return None
+        plan = retain_module.prepare(bullets, date=date, clock=lambda: self.now(now),
+                                     origin=source or self.source or "api",
+                                     allow_secret=allow_secret)
+        return retain_module.write(self.ledger, plan, clock=lambda: self.now(now),
+                                   notify=self._notes.append)
 
     # -- recall ------------------------------------------------------------------------
 

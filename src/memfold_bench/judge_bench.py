@@ -46,8 +46,9 @@ import click
 
 from memfold.errors import BadInput
 from memfold.judge import Judge, RuleJudge
-from memfold.memory import Memory, parse_day, validate_bullet
+from memfold.memory import Memory
 from memfold.model import Fact, RetainResult
+from memfold.retain import parse_day, validate_bullet
 
 from .index_bench import environment, output_options, save_result
 from .locomo import file_sha256, percent

@@ -126,8 +126,8 @@ def run_writer(root: Path, ack_path: Path, seed: int, known: list[str], days: li
     from memfold.memory import Memory
 
     if control == "naive-rewrite":
-        from memfold import memory as memory_module
-        setattr(memory_module, "append_durably", _naive_append)  # noqa: B010
+        from memfold import retain as retain_module
+        setattr(retain_module, "append_durably", _naive_append)  # noqa: B010
         days = days[:1]  # one growing file: a long rewrite window
     rng = random.Random(seed)
     ack_fd = os.open(ack_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)

@@ -1,0 +1,260 @@
+"""Retain: new bullets appended to the day's log, journaled and indexed — the write path.
+
+This module owns what a retain checks and the order in which it writes; `Memory.retain` only
+resolves who writes and when.
+
+Retain protocol (several processes may retain at once):
+ 1. validate every bullet (syntax, length, control characters, likely secrets); on any
+    error raise BadInput and write nothing;
+ 2. take the workspace write lock (flock on `.memory/write.lock`), once, for steps 3-6;
+ 3. check the block ids the caller gave against the index: every retain indexes its file
+    before it lets go of the lock, so the index knows every id retained so far.  An id
+    already used raises BadInput and nothing is written — of two callers racing with the
+    same id, exactly one wins;
+ 4. read the day's file and append the bullets in one write to its last Retain section
+    (a new file is created atomically); fsync — the bullets are now durable in Markdown;
+ 5. journal who retained them (one `retain` event); if that fails the bullets stay stored
+    and the caller gets a notice;
+ 6. index the file (`BEGIN IMMEDIATE`), still under the lock, so a slower writer can never
+    index an older version of the file over a newer one.  If this fails the facts are still
+    stored, and the next sync indexes them;
+ 7. release the lock: the bullets are acknowledged.
+ 8. Then, as a separate step, `Ledger.after_sync` judges the new facts against older ones:
+    the judge weighs outside the lock (a model judge may take seconds), and a ledger
+    transaction takes the lock again to journal the supersedes still valid then (and
+    revisions of facts edited by hand in the same file).  A failure here leaves the bullets
+    stored, with a notice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+
+from .errors import BadInput, MemfoldError
+from .guard import check_secrets, hidden_note, valid_source
+from .index.sync import sync
+from .ledger import Ledger, content_sha
+from .model import FileStamp, Judgement, ParsedDoc, ParseWarning, RetainResult, SyncReport
+from .workspace.files import append_durably, replace_atomically
+from .workspace.format import (
+    Bullet,
+    FactSyntaxError,
+    decode,
+    parse_bullet,
+    parse_document,
+    plan_append,
+    render_bullet,
+    split_lines,
+)
+
+MAX_BULLET_CHARS = 20_000
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+# C0 and C1 controls (tab aside) and the Unicode line and paragraph separators
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+Notify = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What the locked step wrote: the file as parsed after it, the first line appended,
+    and the index sync (None if the index could not be updated)."""
+
+    doc: ParsedDoc
+    first_line: int
+    report: SyncReport | None
+
+
+def new_block_id() -> str:
+    """A fresh random block id: 8 characters of [a-z0-9] (about 41 bits)."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
+
+
+def parse_day(value: date | str, *, what: str = "date") -> date:
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    text = value.strip()
+    if ISO_DAY.fullmatch(text):
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            pass
+    raise BadInput(f"{what} {value!r} is not a calendar date in the form YYYY-MM-DD")
+
+
+def validate_bullet(text: str, label: str = "bullet") -> Bullet:
+    """A bullet as a caller gave it, checked strictly: any problem raises BadInput."""
+    if "\n" in text or "\r" in text:
+        raise BadInput(f"{label} has a newline inside its content; give one bullet per line")
+    stripped = text.strip()
+    if stripped[:2] in ("- ", "* ", "+ "):
+        stripped = stripped[2:].lstrip()
+    if not stripped:
+        raise BadInput(f"{label} is empty")
+    if _CONTROL.search(stripped):
+        raise BadInput(f"{label} contains a control character; only printable text is kept")
+    if len(stripped) > MAX_BULLET_CHARS:
+        raise BadInput(f"{label} is {len(stripped)} characters; the limit is {MAX_BULLET_CHARS}")
+    try:
+        bullet = parse_bullet(stripped)
+    except FactSyntaxError as exc:
+        raise BadInput(f"{label}: {exc}") from None
+    if bullet.errors:
+        raise BadInput(f"{label}: {bullet.errors[0]}")
+    return bullet
+
+
+@dataclass(frozen=True)
+class RetainPlan:
+    """Bullets checked and rendered, ready to write: nothing is written yet."""
+
+    day: date
+    origin: str
+    lines: tuple[str, ...]  # rendered, each ending with its block id
+    given: tuple[str, ...]  # block ids the caller gave, checked against the index when written
+    checked: tuple[Bullet, ...]
+    flagged: tuple[str, ...]  # allowed secrets and hidden text, for the caller's warnings
+
+
+def prepare(bullets: str | Sequence[str], *, date: date | str | None,
+            clock: Callable[[], datetime], origin: str,
+            allow_secret: bool = False) -> RetainPlan:
+    """Step 1 of the protocol: check every bullet and give each a block id.
+
+    `date` is the day's log (default: `clock()`'s day); `origin` who retains them.  Raises
+    BadInput for any invalid bullet, a likely secret (unless `allow_secret`) or a block id
+    given twice.
+    """
+    items = [bullets] if isinstance(bullets, str) else list(bullets)
+    if not items:
+        raise BadInput("nothing to retain: give at least one bullet")
+    day = parse_day(date) if date is not None else clock().date()
+    origin = valid_source(origin)
+    many = len(items) > 1
+    labels = [f"bullet {n}" if many else "bullet" for n in range(1, len(items) + 1)]
+    checked = [validate_bullet(text, label) for text, label in zip(items, labels, strict=True)]
+    flagged = [note for b, label in zip(checked, labels, strict=True)
+               for note in (check_secrets(b.content, label, allow=allow_secret),
+                            hidden_note(b.content, label)) if note]
+    given = [b.block_id for b in checked if b.block_id]
+    if len(given) != len(set(given)):
+        raise BadInput("the same block id is given to two bullets")
+    lines = [render_bullet(replace(b, block_id=b.block_id or new_block_id())) for b in checked]
+    return RetainPlan(day=day, origin=origin, lines=tuple(lines), given=tuple(given),
+                      checked=tuple(checked), flagged=tuple(flagged))
+
+
+def write(ledger: Ledger, plan: RetainPlan, *, clock: Callable[[], datetime],
+          notify: Notify) -> RetainResult:
+    """Steps 2-8 of the protocol: write a prepared retain and judge it.
+
+    `notify` takes notices for the caller (journal or judge trouble after the bullets are
+    stored).  Raises BadInput, writing nothing, when a given block id is already used.
+    """
+    rel = ledger.workspace.daily_path(plan.day)
+    written = _append(ledger, rel, plan, ts=_stamp(clock), notify=notify)
+    judged: list[Judgement] = []
+    if written.report is not None:
+        try:  # contradictions are judged after the bullets are stored and acknowledged
+            judged = ledger.after_sync(written.report.new_ids, [rel], ts=_stamp(clock))
+        except (MemfoldError, OSError) as exc:
+            notify(f"stored, but not yet checked for contradictions ({exc})")
+    return _result(rel, written, plan, judged)
+
+
+def _stamp(clock: Callable[[], datetime]) -> str:
+    return clock().isoformat(timespec="seconds")
+
+
+def _check_ids_free(ledger: Ledger, given: Sequence[str]) -> None:
+    """Raise BadInput for a block id the index already holds (called under the lock)."""
+    for block_id in given:
+        where = ledger.backend.locate(block_id)
+        if where:
+            raise BadInput(f"block id ^{block_id} is already used at {where[0]}")
+
+
+def _append(ledger: Ledger, rel: str, plan: RetainPlan, *, ts: str,
+            notify: Notify) -> _Written:
+    """Steps 2-7 of the protocol: check the given ids, append, journal who retained the
+    bullets and index the file, all under one hold of the write lock."""
+    workspace = ledger.workspace
+    path = workspace.abspath(rel)
+    try:
+        workspace.require_real_dir(path.parent)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with workspace.write_lock.held():
+            _check_ids_free(ledger, plan.given)
+            try:
+                before = path.read_bytes()
+            except FileNotFoundError:
+                before = None
+            existing = decode(before)[0] if before is not None else None
+            addition = plan_append(existing, plan.day.isoformat(), list(plan.lines)).encode()
+            if before is None:
+                replace_atomically(path, addition)
+            else:
+                append_durably(path, addition)
+            after = (before or b"") + addition
+            st = path.stat()
+            stamp = FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(after).hexdigest(),
+                              time.time_ns())
+            doc = parse_document(rel, after)
+            _journal_origin(ledger, doc, plan.lines, origin=plan.origin, ts=ts, notify=notify)
+            indexed = _index_quietly(ledger, rel, doc, stamp)
+    except OSError as exc:
+        raise MemfoldError(f"could not write {rel}: {exc.strerror or exc}; "
+                           "nothing was retained") from exc
+    first_line = len(split_lines(existing)) + 1 if existing else 1
+    return _Written(doc, first_line, indexed)
+
+
+def _journal_origin(ledger: Ledger, doc: ParsedDoc, lines: Sequence[str], *, origin: str,
+                    ts: str, notify: Notify) -> None:
+    """Journal who retained the bullets (the caller holds the lock)."""
+    ids = [line.rsplit("^", 1)[1] for line in lines]
+    text = {f.id: f.content for f in doc.facts if f.id in ids}
+    record = {"event": "retain", "id": ids[0], "ids": ids, "by": origin,
+              "shas": [content_sha(text.get(i, "")) for i in ids]}
+    try:  # the bullets are stored: a failure here must not report otherwise
+        ledger.journal.append([record], ts=ts, locked=True)
+    except (MemfoldError, OSError) as exc:
+        notify(f"stored, but who retained it was not journaled "
+               f"({exc}); the facts show as written by hand")
+
+
+def _index_quietly(ledger: Ledger, rel: str, doc: ParsedDoc,
+                   stamp: FileStamp) -> SyncReport | None:
+    """Index a file just written; a failure leaves the Markdown as the record."""
+    try:
+        return sync(ledger.workspace, ledger.backend, only=[rel], parsed=[(doc, stamp)])
+    except (MemfoldError, OSError, sqlite3.Error):
+        return None
+
+
+def _result(rel: str, written: _Written, plan: RetainPlan,
+            judged: Sequence[Judgement]) -> RetainResult:
+    """What the caller is told: the facts appended, with their warnings and the judge's
+    word."""
+    ids = {line.rsplit("^", 1)[1] for line in plan.lines}
+    first_line = written.first_line
+    facts = tuple(f for f in written.doc.facts if f.line >= first_line and f.id in ids)
+    warnings = [ParseWarning(rel, f.line, note) for f, b in zip(facts, plan.checked, strict=False)
+                for note in b.notes]
+    warnings += [ParseWarning(rel, first_line, note) for note in plan.flagged]
+    indexed = written.report is not None
+    if not indexed:
+        warnings.append(ParseWarning(rel, first_line, "stored, but the index was not "
+                                     "updated; the next recall or `memfold index` will"))
+    return RetainResult(path=rel, facts=facts, warnings=tuple(warnings), indexed=indexed,
+                        judged=tuple(judged))
