@@ -147,18 +147,9 @@ def replace_atomically(path: Path, data: bytes) -> None:
     When the directory fsync after the rename fails, a file this call created is removed
     again; an existing file keeps its new, whole content (old-or-new still holds).
     """
-    temp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     created = not os.path.lexists(path)
+    temp = write_temporary(path, data)
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW, 0o644)
-    except OSError as exc:
-        raise _storage_error(exc, path) from exc
-    try:
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
         os.replace(temp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
