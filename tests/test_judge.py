@@ -184,7 +184,7 @@ def test_an_opposite_opinion_opposes_and_a_stated_change_reverses() -> None:
     concise = fact("O(c=0.8) @Peter: Prefers concise replies on WhatsApp.", 1)
     long = fact("O @Peter: Prefers long detailed replies on WhatsApp.", 2)
     assert stance(concise, long) == OPPOSES
-    assert not supersedes(concise.content and "O(c=0.8) @Peter: Prefers concise replies.",
+    assert not supersedes("O(c=0.8) @Peter: Prefers concise replies.",
                           "O @Peter: Prefers long detailed replies.")
     now_long = fact("O @Peter: Peter now prefers long detailed replies on WhatsApp.", 3)
     assert stance(concise, now_long) == REVERSES

@@ -47,7 +47,7 @@ from .recall import about as about_entity
 from .recall import recall as run_recall
 from .timeparse import TimeSpecError, parse_spec
 from .workspace.files import remove_stray_temporaries
-from .workspace.layout import Workspace
+from .workspace.layout import REFLECT_INTENT, Workspace
 from .workspace.watch import Watcher
 
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
@@ -58,7 +58,6 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from .embed.base import Embedder
     from .embed.semantic import Semantic
 
-REFLECT_INTENT = "bank/.reflect-pending.json"  # reflect.PAGES_INTENT, checked without importing it
 _T = TypeVar("_T")
 EMBED_DURING_RECALL = 2000  # a larger backlog is embedded by `memfold index`, not a recall
 

@@ -80,7 +80,7 @@ from .workspace.files import (
     stage_set,
 )
 from .workspace.format import decode
-from .workspace.layout import Workspace
+from .workspace.layout import REFLECT_INTENT, Workspace
 
 CONSOLIDATE_AT = 0.6  # Jaccard overlap of content words for near-duplicates
 EVIDENCE_AT = 0.3  # word overlap for a fact to count as evidence about an opinion
@@ -664,7 +664,7 @@ def stale_pages(backend: IndexBackend) -> list[dict[str, Any]]:
 # -- running ------------------------------------------------------------------------
 
 UNDO_FILE = "reflect-last.json"  # under .memory/: the previous bytes of the last run
-PAGES_INTENT = "bank/.reflect-pending.json"  # a committed page set still being renamed
+PAGES_INTENT = REFLECT_INTENT  # a committed page set still being renamed
 
 
 def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: str,

@@ -49,6 +49,10 @@ GITIGNORE = "# memfold's derived index, rebuilt by `memfold index --full`\n.memo
 READ_ROOTS = ("memory", "bank")
 
 
+# a committed reflect page set still being renamed into place (memfold.reflect writes it;
+# Memory finishes it on open, with one lstat and no import of reflect)
+REFLECT_INTENT = "bank/.reflect-pending.json"
+
 class Stat(NamedTuple):
     """A file's size and modification time (a named tuple: a scan builds one per file)."""
 
