@@ -3,7 +3,8 @@
 Each `Tool` holds a name, a description that teaches an agent when to call it, a JSON Schema
 for its arguments, hints (read-only, destructive, idempotent) and a handler — a thin function
 of (Memory, arguments) returning JSON-able data.  The MCP server (`memfold.mcp_server`) and
-`memfold tools --format openai|anthropic` both render `tools()`: one source of truth.
+`memfold tools --format openai|openai-strict|openai-responses|anthropic` all render
+`tools()`: one source of truth.
 
 `call(memory, name, arguments)` checks the arguments (a dict, or OpenAI's JSON string) against
 the very schema the model saw (`memfold.schema_check`), then runs the handler.  Failures are
@@ -32,13 +33,15 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import BadInput, MemfoldError, StaleRevision
 from .query import MAX_QUERY_CHARS
-from .schema_check import check_object
+from .schema_check import check_object, strict_schema
+from .tool_outputs import output_schema
 
 if TYPE_CHECKING:
     from .memory import Memory
 
 Handler = Callable[["Memory", dict[str, Any]], Any]
-FORMATS = ("openai", "anthropic", "mcp")
+# every shape `render` gives: Chat Completions (plain and strict), Responses, Anthropic, MCP
+FORMATS = ("openai", "openai-strict", "openai-responses", "anthropic", "mcp")
 
 
 @dataclass(frozen=True)
@@ -62,11 +65,23 @@ class Tool:
 
     def as_mcp(self) -> dict[str, Any]:
         return {"name": self.name, "title": self.title, "description": self.description,
-                "inputSchema": self.schema, "annotations": self.annotations()}
+                "inputSchema": self.schema, "outputSchema": output_schema(self.name),
+                "annotations": self.annotations()}
 
     def as_openai(self) -> dict[str, Any]:
         return {"type": "function", "function": {
             "name": self.name, "description": self.description, "parameters": self.schema}}
+
+    def as_openai_strict(self) -> dict[str, Any]:
+        """Chat Completions with `strict: true` (see schema_check.strict_schema)."""
+        return {"type": "function", "function": {
+            "name": self.name, "description": self.description,
+            "parameters": strict_schema(self.schema), "strict": True}}
+
+    def as_openai_responses(self) -> dict[str, Any]:
+        """The Responses API's flat function tool; strict, as that API is by default."""
+        return {"type": "function", "name": self.name, "description": self.description,
+                "parameters": strict_schema(self.schema), "strict": True}
 
     def as_anthropic(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description,
@@ -343,10 +358,10 @@ def error_result(exc: BaseException) -> dict[str, Any]:
 
 
 def render(fmt: str) -> list[dict[str, Any]]:
-    """The tools as function-calling schemas: openai, anthropic (or mcp's tools/list form)."""
+    """The tools as function-calling schemas in one of FORMATS (mcp: the tools/list form)."""
     if fmt not in FORMATS:
         raise BadInput(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}")
-    return [getattr(t, f"as_{fmt}")() for t in tools()]
+    return [getattr(t, f"as_{fmt.replace('-', '_')}")() for t in tools()]
 
 
 _TOOLS: tuple[Tool, ...] = (

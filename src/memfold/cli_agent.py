@@ -234,8 +234,14 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["openai", "anthropic"]), default="openai",
-              show_default=True, help="Which function-calling dialect to print.")
+# agent_tools.FORMATS, spelled out so that `memfold --help` need not import agent_tools
+@click.option("--format", "fmt", default="openai", show_default=True,
+              type=click.Choice(["openai", "openai-strict", "openai-responses", "anthropic",
+                                 "mcp"]),
+              help="Which dialect to print: openai (Chat Completions), openai-strict (the "
+              "same with strict: true: every property required, optional ones nullable), "
+              "openai-responses (the Responses API's function tools, strict), anthropic "
+              "(Messages), mcp (tools/list, with output schemas).")
 def tools(fmt: str) -> None:
     """Print memfold's tools as function-calling JSON schemas, for agents without MCP.
 
@@ -245,6 +251,7 @@ def tools(fmt: str) -> None:
     \b
     Examples:
       memfold tools --format openai > tools.json
+      memfold tools --format openai-responses
       memfold tools --format anthropic
     """
     from .agent_tools import render

@@ -13,20 +13,23 @@ rebinding protection) unless remote access was allowed; with a token, `Authoriza
 Bearer TOKEN` is required (the scheme in any case, the token compared in constant time);
 serving without one takes `--no-token`, and says so loudly.
 
-The SDK is an optional extra, imported only here and only when serving; both the 1.x API
-(decorator registration) and the 2.x API (handlers passed to the constructor) are supported.
+Beside the tools it serves resources (core memory, entity pages, a fact by id) and prompts
+(session start, remember this conversation) from `memfold.agent_resources`, and every tool
+declares an output schema (`memfold.tool_outputs`) that its structured content follows.
+
+The SDK (2.x: handlers passed to the low-level Server's constructor) is an optional extra,
+imported only here and only when serving.
 """
 
 from __future__ import annotations
 
 import hmac
 import importlib
-import inspect
 import ipaddress
 import json
 import socket
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -97,36 +100,69 @@ def tool_result(types: Any, is_error: bool, data: Any) -> Any:
 
 
 def build_server(memory: Memory) -> Any:
-    """The SDK's low-level Server with every memfold tool registered."""
+    """The SDK's low-level Server with every memfold tool, resource and prompt registered."""
     types = _sdk("mcp.types")
-    server_class = _sdk("mcp.server.lowlevel").Server
     runner = ToolRunner(memory)
     listed = [types.Tool.model_validate(t.as_mcp()) for t in agent_tools.tools()]
 
-    async def list_tools_v2(ctx: Any, params: Any) -> Any:
+    async def list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=listed)
 
-    async def call_tool_v2(ctx: Any, params: Any) -> Any:
+    async def call_tool(ctx: Any, params: Any) -> Any:
         return tool_result(types, *runner.run(params.name, params.arguments))
 
-    options = {"version": __version__, "instructions": INSTRUCTIONS}
-    if "on_call_tool" in inspect.signature(server_class.__init__).parameters:  # mcp 2.x
-        return server_class(SERVER_NAME, on_list_tools=list_tools_v2,
-                            on_call_tool=call_tool_v2, **options)
-    server = server_class(SERVER_NAME, **options)  # mcp 1.x: decorators
+    return _sdk("mcp.server.lowlevel").Server(
+        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS,
+        on_list_tools=list_tools, on_call_tool=call_tool, **_content_handlers(types, runner))
 
-    async def list_tools_v1() -> list[Any]:
-        return listed
 
-    async def call_tool_v1(name: str, arguments: dict[str, Any] | None) -> Any:
-        return tool_result(types, *runner.run(name, arguments))
+def _content_handlers(types: Any, runner: ToolRunner) -> dict[str, Any]:
+    """Handlers for resources and prompts (memfold.agent_resources); a MemfoldError becomes
+    a protocol error with its message (an unknown fact: resource not found)."""
+    from . import agent_resources as content
 
-    server.list_tools()(list_tools_v1)
-    accepts = inspect.signature(server.call_tool).parameters
-    decorate = server.call_tool(validate_input=False) if "validate_input" in accepts \
-        else server.call_tool()
-    decorate(call_tool_v1)
-    return server
+    memory = runner.memory
+
+    async def list_resources(ctx: Any, params: Any) -> Any:
+        return types.ListResourcesResult.model_validate(
+            {"resources": _answer(lambda: content.resources(memory))})
+
+    async def list_templates(ctx: Any, params: Any) -> Any:
+        return types.ListResourceTemplatesResult.model_validate(
+            {"resourceTemplates": content.templates()})
+
+    async def read_resource(ctx: Any, params: Any) -> Any:
+        found = _answer(lambda: content.read(memory, str(params.uri)))
+        return types.ReadResourceResult.model_validate({"contents": [
+            {"uri": found.uri, "mimeType": found.mime_type, "text": found.text}]})
+
+    async def list_prompts(ctx: Any, params: Any) -> Any:
+        return types.ListPromptsResult.model_validate(
+            {"prompts": [p.to_dict() for p in content.prompts()]})
+
+    async def get_prompt(ctx: Any, params: Any) -> Any:
+        description, text = _answer(
+            lambda: content.get_prompt(memory, params.name, params.arguments))
+        return types.GetPromptResult.model_validate({"description": description, "messages": [
+            {"role": "user", "content": {"type": "text", "text": text}}]})
+
+    return {"on_list_resources": list_resources, "on_list_resource_templates": list_templates,
+            "on_read_resource": read_resource, "on_list_prompts": list_prompts,
+            "on_get_prompt": get_prompt}
+
+
+RESOURCE_NOT_FOUND, INVALID_PARAMS = -32002, -32602  # MCP's and JSON-RPC's error codes
+
+
+def _answer(produce: Callable[[], Any]) -> Any:
+    """produce(), with a MemfoldError raised as the SDK's protocol error."""
+    from .errors import UnknownId
+
+    try:
+        return produce()
+    except MemfoldError as exc:
+        code = RESOURCE_NOT_FOUND if isinstance(exc, UnknownId) else INVALID_PARAMS
+        raise _sdk("mcp.shared.exceptions").MCPError(code, str(exc)) from None
 
 
 def serve_stdio(memory: Memory) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .errors import BadInput
 
-__all__ = ["KEYWORDS", "check_object", "check_value"]
+__all__ = ["KEYWORDS", "check_object", "check_value", "strict_schema"]
 
 # every keyword the validator understands; annotations (description, default, title) included
 KEYWORDS = frozenset({
@@ -129,3 +129,61 @@ def _check_length(label: str, schema: Mapping[str, Any], size: int, unit: str) -
         raise BadInput(f"{label} must have at least {low} {unit}s, not {size}")
     if high is not None and size > high:
         raise BadInput(f"{label} must have at most {high} {unit}s, not {size}")
+
+
+# what OpenAI's strict mode does not take; the checks above still hold each call to them
+_NOT_STRICT = ("default", "minLength", "maxLength", "minItems", "maxItems", "minimum",
+               "maximum")
+
+
+def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """`schema` as OpenAI's strict mode takes it: every property required, an optional one
+    nullable (null means "not given", as `check_object` reads it), no defaults or bounds
+    (said in the description instead), additionalProperties false on every object."""
+    out: dict[str, Any] = {k: v for k, v in schema.items() if k not in _NOT_STRICT}
+    bounds = _bounds_note(schema)
+    if bounds:
+        out["description"] = f"{out.get('description', '')} ({bounds})".lstrip()
+    if "items" in schema:
+        out["items"] = strict_schema(schema["items"])
+    if schema.get("type") == "object":
+        required = set(schema.get("required", ()))
+        properties = {}
+        for name, sub in schema.get("properties", {}).items():
+            prop = strict_schema(sub)
+            if name not in required:
+                prop = _nullable(prop)
+            properties[name] = prop
+        out.update(properties=properties, required=list(properties),
+                   additionalProperties=False)
+    return out
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    kind = schema.get("type")
+    kinds = list(kind) if isinstance(kind, list) else [kind]
+    out = {**schema, "type": [*kinds, "null"]}
+    if "enum" in schema:
+        out["enum"] = [*schema["enum"], None]
+    return out
+
+
+def _bounds_note(schema: Mapping[str, Any]) -> str:
+    """The dropped keywords in words, e.g. "default 10; 1 to 200"."""
+    notes = []
+    if "default" in schema:
+        notes.append(f"default {json.dumps(schema['default'])}")
+    for low, high, unit in (("minimum", "maximum", ""), ("minLength", "maxLength", " char"),
+                            ("minItems", "maxItems", " item")):
+        if low in schema and high in schema:
+            notes.append(f"{schema[low]} to {_count(schema[high], unit)}")
+        elif low in schema:
+            notes.append("not empty" if unit and schema[low] == 1
+                         else f"at least {_count(schema[low], unit)}")
+        elif high in schema:
+            notes.append(f"at most {_count(schema[high], unit)}")
+    return "; ".join(notes)
+
+
+def _count(number: Any, unit: str) -> str:
+    return f"{number}{unit}{'s' if unit and number != 1 else ''}"
