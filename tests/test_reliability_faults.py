@@ -484,8 +484,9 @@ def test_d5_every_primitive_failure_of_every_write_path(
 
 def test_d5_control_without_rollback_a_full_disk_tears_a_bullet(
         workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The control: the pre-fix append (no cut-back on failure) leaves half a bullet that
-    the next retain buries mid-file, where it parses as a fact with a derived id."""
+    """The control: the pre-fix append (no cut-back on failure, no record of the append in
+    flight) leaves half a bullet that the next retain buries mid-file, where it parses as a
+    fact with a derived id."""
 
     def old_append(path: Path, data: bytes) -> None:
         fd = files_module.os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -500,6 +501,7 @@ def test_d5_control_without_rollback_a_full_disk_tears_a_bullet(
     import memfold.retain as retain_module
 
     monkeypatch.setattr(retain_module, "append_durably", old_append)
+    monkeypatch.setattr(files_module.HeldLock, "intend_append", lambda *args: None)
     with Memory.open(workspace, now=NOW) as memory:
         memory.retain("W @Pat: the day exists", date="2025-11-20")
         shim = Shim()

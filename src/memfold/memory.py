@@ -103,7 +103,18 @@ class Memory:
         workspace.require()
         memory = cls(workspace, now=now, judge=judge, watch=watch, source=source)
         memory._finish_reflect_pages()
+        memory._finish_torn_append()
         return memory
+
+    def _finish_torn_append(self) -> None:
+        """A retain interrupted by a power loss mid-append left its record in the lock file:
+        taking the lock cuts a torn tail off before anything reads the day file."""
+        lock = self.workspace.write_lock
+        if not lock.pending():
+            return  # the common case: one stat
+        with lock.held() as held:
+            if held.recovered:
+                self._notes.append(held.recovered)
 
     def _finish_reflect_pages(self) -> None:
         """A reflect run killed (or failed) while renaming its committed pages into place

@@ -193,7 +193,9 @@ def _append(ledger: Ledger, rel: str, plan: RetainPlan, *, ts: str,
     try:
         workspace.require_real_dir(path.parent)
         path.parent.mkdir(parents=True, exist_ok=True)
-        with workspace.write_lock.held():
+        with workspace.write_lock.held() as held:
+            if held.recovered:
+                notify(held.recovered)
             _check_ids_free(ledger, plan.given)
             try:
                 before = path.read_bytes()
@@ -203,8 +205,10 @@ def _append(ledger: Ledger, rel: str, plan: RetainPlan, *, ts: str,
             addition = plan_append(existing, plan.day.isoformat(), list(plan.lines)).encode()
             if before is None:
                 replace_atomically(path, addition)
-            else:
+            else:  # recorded first, so that a power loss mid-append leaves no half bullet
+                held.intend_append(path, len(before), addition)
                 append_durably(path, addition)
+                held.appended()
             after = (before or b"") + addition
             st = path.stat()
             stamp = FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(after).hexdigest(),

@@ -311,13 +311,25 @@ def _safe_entry(entry: dict[str, object]) -> bool:
 
 
 class WriteLock:
-    """An exclusive advisory lock on a sidecar file, held by one writer at a time."""
+    """An exclusive advisory lock on a sidecar file, held by one writer at a time.
+
+    The lock file also records the append in flight (`HeldLock.intend_append`): after a
+    power loss in the middle of one, the next holder finds it and cuts the torn tail off
+    (`HeldLock.recovered` says so), so half a bullet never becomes a fact."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
 
+    def pending(self) -> bool:
+        """An append's record is in the lock file: a writer is appending now, or one was
+        interrupted (taking the lock finishes its recovery)."""
+        try:
+            return self.path.stat().st_size > 0
+        except OSError:
+            return False
+
     @contextlib.contextmanager
-    def held(self) -> Iterator[None]:
+    def held(self) -> Iterator[HeldLock]:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | O_NOFOLLOW, 0o644)
@@ -328,6 +340,87 @@ class WriteLock:
                 fcntl.flock(fd, fcntl.LOCK_EX)
             except OSError as exc:
                 raise _storage_error(exc, self.path) from exc
-            yield
+            yield HeldLock(fd)
         finally:
             os.close(fd)  # closing the descriptor releases the lock
+
+
+class HeldLock:
+    """The write lock while held: records an append in flight, and on taking the lock
+    finishes one that a crash interrupted (`recovered`: what it did, or None)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.recovered = self._recover()
+
+    def intend_append(self, path: Path, offset: int, data: bytes) -> None:
+        """Record, durably, that `data` is about to be appended to `path` at `offset`."""
+        record = json.dumps({"append": str(path), "offset": offset,
+                             "data": data.decode("utf-8", "surrogateescape")},
+                            ensure_ascii=True).encode() + b"\n"
+        try:
+            os.ftruncate(self.fd, 0)
+            os.lseek(self.fd, 0, os.SEEK_SET)
+            _write_all(self.fd, record)
+            os.fsync(self.fd)
+        except OSError as exc:
+            raise _storage_error(exc, path) from exc
+
+    def appended(self) -> None:
+        """The append is durable: forget its record.  Not synced — a record that survives
+        a crash names bytes that are whole, and recovery leaves whole bytes alone."""
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.fd, 0)
+
+    def _recover(self) -> str | None:
+        try:
+            raw = os.pread(self.fd, 1 << 26, 0)
+        except OSError:
+            return None
+        if not raw:
+            return None
+        found = _append_record(raw)
+        message = cut_torn_append(*found) if found else None
+        self.appended()
+        with contextlib.suppress(OSError):
+            os.fsync(self.fd)
+        return message
+
+
+def _append_record(raw: bytes) -> tuple[Path, int, bytes] | None:
+    """(path, offset, data) of the append a lock file records; None for a record cut short
+    (its append had not begun: the record is made durable first)."""
+    line, newline, _ = raw.partition(b"\n")
+    try:
+        record = json.loads(line) if newline else None
+        if record is None:
+            return None
+        return (Path(record["append"]), int(record["offset"]),
+                str(record["data"]).encode("utf-8", "surrogateescape"))
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def cut_torn_append(path: Path, offset: int, data: bytes) -> str | None:
+    """Cut `path` back to `offset` if what follows it there is a torn copy of `data` (a
+    prefix of it, or the same length with unsynced blocks read as zeros); whole bytes, and
+    bytes changed since by someone else, are left as they are.  Returns what it did."""
+    try:
+        fd = os.open(path, os.O_RDWR | O_NOFOLLOW)
+    except OSError:
+        return None  # gone, or never created (a new file is written by rename, never torn)
+    try:
+        size = os.fstat(fd).st_size
+        tail = os.pread(fd, len(data) + 1, offset) if size > offset else b""
+        torn = 0 < len(tail) <= len(data) and tail != data and all(
+            t in (d, 0) for t, d in zip(tail, data, strict=False))
+        if not torn:
+            return None
+        os.ftruncate(fd, offset)
+        os.fsync(fd)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return (f"{path.parent.name}/{path.name}: cut off {len(tail)} bytes at its end, half "
+            "of an append that a crash interrupted before it was acknowledged")
