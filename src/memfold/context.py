@@ -24,7 +24,6 @@ its first line that does not fit; each section reports how many lines it left ou
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -35,7 +34,7 @@ from .errors import BadInput
 from .index.base import Candidate, Filters, IndexBackend
 from .lifecycle import ACTIVE, ARCHIVED, status_of
 from .model import TEXT, Fact, Interval, estimate_tokens, hidden_kinds, reveal
-from .workspace.format import FENCE, Bullet, decode, render_bullet, split_lines
+from .workspace.format import Bullet, decode, open_tasks, render_bullet
 from .workspace.layout import Workspace
 
 DEFAULT_BUDGET = 2000
@@ -44,7 +43,6 @@ OPEN_ITEM_DAYS = 14
 MAX_OPEN_ITEMS = 200
 FACT_LIMIT = 1000
 TYPED = ("world", "experience", "opinion", "observation")
-TASK = re.compile(r"[ \t]*[-*+][ \t]+\[ \][ \t]+(\S.*)$")
 _HEADER_RESERVE = " (99999 more not shown)"
 
 
@@ -243,13 +241,4 @@ def _tasks(workspace: Workspace, rel: str) -> Iterator[tuple[int, str]]:
         data = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError):
         return
-    fence: str | None = None
-    for number, line in enumerate(split_lines(decode(data)[0]), 1):
-        if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-        elif fm := FENCE.match(line):
-            fence = fm.group(1)
-        elif m := TASK.match(line):
-            yield number, " ".join(m.group(1).split())
+    yield from open_tasks(decode(data)[0])

@@ -16,6 +16,8 @@ A block is a level-2 heading and everything under it up to the next level-1 or l
 heading (outside code fences); `### ...` headings belong to the block.  Its text is those
 lines without the blank lines around them; its limit, in characters, is the `limits` map in
 the front matter, else DEFAULT_LIMIT.  A `## Retain` section is a Retain section, not a block.
+Reading and rewriting the file's Markdown is `workspace.format.core_blocks`; this module owns
+the edits, their checks, the lock and the journal.
 
 Invariants of every edit (append, replace, insert, undo):
  - bad input, an OLD that does not occur exactly once, or a result past the block's limit
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,11 +43,18 @@ from typing import Any
 from .errors import BadInput, MemfoldError, WorkspaceError
 from .ledger import Ledger
 from .workspace.files import replace_atomically
-from .workspace.format import HEADING, Fences, decode
+from .workspace.format import DEFAULT_LIMIT as DEFAULT_LIMIT  # core.DEFAULT_LIMIT, as before
+from .workspace.format import (
+    BlockSpan,
+    CoreDoc,
+    is_block_title,
+    parse_core,
+    rewrite_block,
+    structure_problem,
+)
 from .workspace.layout import Workspace
 
 CORE_PATH = "memory.md"
-DEFAULT_LIMIT = 2000
 EVENT = "core"
 BLOCK_NAME = re.compile(r"[^\W_][\w .'&()/-]{0,63}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
@@ -125,110 +134,10 @@ class CoreEdit:
                 "history_id": f"core:{self.block}"}
 
 
-# -- parsing ------------------------------------------------------------------------------
+# -- reading ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Span:
-    """A block's place in the file's lines (0-based, end exclusive)."""
-
-    name: str
-    heading: int
-    end: int
-
-
-@dataclass
-class _Doc:
-    lines: list[str]  # with their line endings
-    newline: str
-    body_start: int
-    limits: dict[str, int]
-    spans: list[_Span]
-    open_fence: bool
-    warnings: list[str]
-
-    def span(self, name: str) -> _Span | None:
-        key = name.strip().casefold()
-        found = [s for s in self.spans if s.name.casefold() == key]
-        if len(found) > 1:
-            where = ", ".join(f"line {s.heading + 1}" for s in found)
-            raise BadInput(f"memory.md has {len(found)} blocks named {name!r} ({where}); "
-                           "rename one by hand first")
-        return found[0] if found else None
-
-    def limit(self, name: str) -> int:
-        key = name.strip().casefold()
-        return next((n for k, n in self.limits.items() if k.casefold() == key), DEFAULT_LIMIT)
-
-    def text(self, span: _Span) -> tuple[str, int]:
-        """A block's text (blank lines around it dropped) and the index of its first line."""
-        body = [ln.rstrip("\r\n") for ln in self.lines[span.heading + 1 : span.end]]
-        first = 0
-        while first < len(body) and not body[first].strip():
-            first += 1
-        last = len(body)
-        while last > first and not body[last - 1].strip():
-            last -= 1
-        return "\n".join(ln.rstrip() for ln in body[first:last]), span.heading + 1 + first
-
-
-def _parse(data: bytes | None) -> _Doc:
-    text = decode(data)[0] if data is not None else ""
-    lines = text.splitlines(keepends=True)
-    newline = "\r\n" if "\r\n" in text else "\n"
-    body_start, limits, warnings = _front_matter([ln.rstrip("\r\n") for ln in lines])
-    spans: list[_Span] = []
-    fences = Fences()
-    current: tuple[str, int] | None = None
-    for index in range(body_start, len(lines)):
-        line = lines[index].rstrip("\r\n")
-        if fences.inside(line):
-            continue
-        hm = HEADING.match(line)
-        if hm and len(hm.group(1)) <= 2:
-            if current is not None:
-                spans.append(_Span(current[0], current[1], index))
-            title = (hm.group(2) or "").strip()
-            current = (title, index) if len(hm.group(1)) == 2 and _is_block(title) else None
-    if current is not None:
-        spans.append(_Span(current[0], current[1], len(lines)))
-    return _Doc(lines, newline, body_start, limits, spans, fences.open is not None, warnings)
-
-
-def _is_block(title: str) -> bool:
-    return bool(title) and title.casefold() != "retain"
-
-
-def _front_matter(lines: list[str]) -> tuple[int, dict[str, int], list[str]]:
-    """(index of the first body line, the `limits` map, problems) from YAML front matter."""
-    if not lines or lines[0].strip() != "---":
-        return 0, {}, []
-    end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
-    if end is None:
-        return 0, {}, []
-    import yaml  # only a memory.md with front matter needs it
-
-    try:
-        data = yaml.safe_load("\n".join(lines[1:end]))
-    except yaml.YAMLError:
-        return end + 1, {}, ["memory.md: front matter is not valid YAML; default limits used"]
-    raw = data.get("limits") if isinstance(data, dict) else None
-    if raw is None:
-        return end + 1, {}, []
-    if not isinstance(raw, Mapping):
-        return end + 1, {}, ["memory.md: `limits` is not a map of block name to characters"]
-    limits: dict[str, int] = {}
-    problems: list[str] = []
-    for name, value in raw.items():
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            limits[str(name)] = value
-        else:
-            problems.append(f"memory.md: limit of {name!r} is not a positive whole number; "
-                            f"{DEFAULT_LIMIT} used")
-    return end + 1, limits, problems
-
-
-def _view(doc: _Doc) -> CoreMemory:
+def _view(doc: CoreDoc) -> CoreMemory:
     blocks = []
     for span in doc.spans:
         text, first = doc.text(span)
@@ -256,7 +165,7 @@ def _read(path: Path) -> bytes | None:
 
 def read_core(workspace: Workspace) -> CoreMemory:
     """The blocks of memory.md as they are on disk (no lock: a reader sees a whole file)."""
-    return _view(_parse(_read(_core_file(workspace))))
+    return _view(parse_core(_read(_core_file(workspace))))
 
 
 # -- checks -------------------------------------------------------------------------------
@@ -267,7 +176,7 @@ def _check_name(name: str) -> str:
     if not BLOCK_NAME.fullmatch(name) or name.endswith((" ", ".")):
         raise BadInput(f"block name {name!r} is not a name: use letters, digits, spaces and "
                        "- _ . ' & ( ) /, up to 64 characters, e.g. Persona")
-    if not _is_block(name):
+    if not is_block_title(name):
         raise BadInput("`Retain` is a Retain section, not a core block; choose another name")
     return name
 
@@ -282,13 +191,9 @@ def _check_text(text: str, what: str, *, allow_empty: bool = False) -> str:
         raise BadInput(f"{what} contains a control character; only printable text is kept")
     if not allow_empty and not text.strip():
         raise BadInput(f"{what} is empty")
-    fences = Fences()
-    for line in text.split("\n"):
-        if not fences.inside(line) and (hm := HEADING.match(line)) and len(hm.group(1)) <= 2:
-            raise BadInput(f"{what} has a level-1 or level-2 heading ({line.strip()!r}), which "
-                           "would end the block; use ### or plain text")
-    if fences.open is not None:
-        raise BadInput(f"{what} opens a code fence ({fences.open}) and never closes it")
+    problem = structure_problem(text)
+    if problem:
+        raise BadInput(f"{what} {problem}")
     return text
 
 
@@ -309,58 +214,19 @@ def text_sha(text: str | None) -> str | None:
 # -- writing ------------------------------------------------------------------------------
 
 
-def _rewrite(doc: _Doc, span: _Span | None, name: str, text: str | None) -> bytes:
-    """The file with one block's text replaced (or the block added, or removed)."""
-    nl = doc.newline
-    lines = list(doc.lines)
-    if span is None:  # a new block at the end
-        if lines and not lines[-1].endswith(("\n", "\r")):
-            lines[-1] += nl
-        if not lines:
-            lines.append(f"# Core memory{nl}")
-        if lines[-1].strip():
-            lines.append(nl)
-        lines += [f"## {name}{nl}", nl, *(f"{ln}{nl}" for ln in (text or "").split("\n"))]
-        return "".join(lines).encode()
-    if text is None:  # remove the block, heading and all
-        start = span.heading
-        if span.end == len(lines):  # the last block: the blank lines before it go too
-            while start > doc.body_start and not lines[start - 1].strip():
-                start -= 1
-        del lines[start : span.end]
-        return "".join(lines).encode()
-    body = [ln.rstrip("\r\n") for ln in lines[span.heading + 1 : span.end]]
-    lead = 0
-    while lead < len(body) and not body[lead].strip():
-        lead += 1
-    trail = 0
-    while trail < len(body) - lead and not body[len(body) - 1 - trail].strip():
-        trail += 1
-    at_end = span.end == len(lines)
-    if lead == len(body):  # the block was empty: one blank line after the heading
-        lead, trail = 1, 0
-    if not at_end:
-        trail = max(trail, 1)  # a blank line before the next heading
-    new_body = [""] * lead + text.split("\n") + [""] * trail if text else [""] * trail
-    lines[span.heading + 1 : span.end] = [f"{ln}{nl}" for ln in new_body]
-    if lines and lines[span.heading].rstrip("\r\n") == lines[span.heading]:
-        lines[span.heading] += nl  # the heading was the last line, without a newline
-    return "".join(lines).encode()
-
-
 @dataclass
 class _Plan:
     """What an edit will do, decided under the lock from the file as it is."""
 
     name: str
-    span: _Span | None
+    span: BlockSpan | None
     before: str | None
     after: str | None  # None removes the block (an undo of the append that created it)
     limit: int
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[_Doc], _Plan], *,
+def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[CoreDoc], _Plan], *,
           ts: str) -> CoreEdit:
     """Decide `plan(doc)` under the lock, replace memory.md atomically, journal the edit.
 
@@ -372,12 +238,12 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[_Doc], 
     def decide() -> list[dict[str, Any]]:
         for _ in range(_ATTEMPTS):
             data = _read(path)
-            doc = _parse(data)
+            doc = parse_core(data)
             if doc.open_fence:
                 raise BadInput("memory.md has a code fence that is never closed; close it by "
                                "hand first")
             chosen = plan(doc)
-            new = _rewrite(doc, chosen.span, chosen.name, chosen.after)
+            new = rewrite_block(doc, chosen.span, chosen.name, chosen.after)
             if _read(path) != data:
                 continue  # saved by an editor while we worked: start again from its bytes
             try:
@@ -415,7 +281,7 @@ def append(workspace: Workspace, ledger: Ledger, block: str, text: str, *,
     name = _check_name(block)
     addition = _check_text(text, "the text").strip("\n")
 
-    def plan(doc: _Doc) -> _Plan:
+    def plan(doc: CoreDoc) -> _Plan:
         span = doc.span(name)
         if span is None:
             _check_limit(name, None, addition, doc.limit(name))
@@ -437,7 +303,7 @@ def replace(workspace: Workspace, ledger: Ledger, block: str, old: str, new: str
     if old == new:
         raise BadInput("OLD and NEW are the same; nothing to change")
 
-    def plan(doc: _Doc) -> _Plan:
+    def plan(doc: CoreDoc) -> _Plan:
         span = _existing(doc, name)
         before = doc.text(span)[0]
         count = _occurrences(before, old)
@@ -461,7 +327,7 @@ def insert(workspace: Workspace, ledger: Ledger, block: str, line: int, text: st
     if not isinstance(line, int) or isinstance(line, bool):
         raise BadInput(f"LINE must be a line number, not {line!r}")
 
-    def plan(doc: _Doc) -> _Plan:
+    def plan(doc: CoreDoc) -> _Plan:
         span = _existing(doc, name)
         before = doc.text(span)[0]
         rows = before.split("\n") if before else []
@@ -480,7 +346,7 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> CoreEdit:
 
     Refuses (writing nothing) when the block changed since that edit — by hand, say —
     because putting the old text back would lose that change."""
-    def plan(doc: _Doc) -> _Plan:
+    def plan(doc: CoreDoc) -> _Plan:
         event = _last_edit(ledger)
         name = str(event["block"])
         span = doc.span(name)
@@ -512,7 +378,7 @@ def _last_edit(ledger: Ledger) -> dict[str, Any]:
     return stack[-1]
 
 
-def _existing(doc: _Doc, name: str) -> _Span:
+def _existing(doc: CoreDoc, name: str) -> BlockSpan:
     span = doc.span(name)
     if span is None:
         known = ", ".join(s.name for s in doc.spans) or "none"

@@ -40,7 +40,7 @@ from .ledger import Ledger, content_sha
 from .model import Fact
 from .secrets import find_secrets
 from .workspace.files import replace_atomically
-from .workspace.format import parse_document
+from .workspace.format import parse_document, redact_bytes, remove_lines
 from .workspace.layout import Workspace
 
 MARKER = "[purged]"
@@ -168,27 +168,17 @@ def _plan_docs(workspace: Workspace, fact: Fact,
 def _rewrite_lines(rel: str, data: bytes, bullets: set[int], summaries: set[int],
                    tokens: Sequence[str]) -> _Rewrite | None:
     """Drop the given lines and redact the tokens on the others; None if nothing changes."""
-    kept: list[bytes] = []
-    places = []
-    for n, line in enumerate(data.split(b"\n"), 1):
-        if n in bullets or n in summaries:
-            what = "bullet" if n in bullets else "summary line citing it"
-            places.append(PurgePlace(rel, n, "remove", f"{what} removed"))
-            continue
-        redacted, count = _redact_bytes(line, tokens)
-        if count:
-            places.append(PurgePlace(rel, n, "redact", f"{count} secret token(s) -> {MARKER}"))
-        kept.append(redacted)
-    return _Rewrite(data, b"\n".join(kept), places) if places else None
+    edit = remove_lines(data, bullets | summaries, tokens, MARKER)
+    places = [PurgePlace(rel, n, "remove", "bullet removed" if n in bullets
+                         else "summary line citing it removed") for n in edit.removed]
+    places += [PurgePlace(rel, n, "redact", f"{count} secret token(s) -> {MARKER}")
+               for n, count in edit.redacted]
+    places.sort(key=lambda p: p.line or 0)
+    return _Rewrite(data, edit.after, places) if places else None
 
 
 def _redact_bytes(data: bytes, tokens: Iterable[str]) -> tuple[bytes, int]:
-    count = 0
-    for token in tokens:
-        raw = token.encode("utf-8", "surrogatepass")
-        count += data.count(raw)
-        data = data.replace(raw, MARKER.encode())
-    return data, count
+    return redact_bytes(data, tokens, MARKER)
 
 
 def _redact_text(value: Any, tokens: Sequence[str], content: str) -> Any:

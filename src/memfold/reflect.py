@@ -28,12 +28,13 @@ each piece of evidence counted once, c kept within [0.05, 0.99]; so one contradi
 that reverses the opinion does not move its confidence: it supersedes it.
 
 Then, under the workspace lock, it appends the events and rewrites only generated regions
-(`<!-- memfold:generated KIND -->` ... `<!-- memfold:end KIND -->`); everything else on a page
-is kept byte for byte, daily logs are never touched, and each page's previous bytes are kept
-so `memfold reflect --undo` restores the last run; the lifecycle fields its events change
-are recorded as they were before it, and `--undo` journals them back (`reset` events).
-The pages are written as one set (`files.replace_set`): a run killed while writing them
-leaves every page old, or, once the next memfold command has finished it, every page new.
+(`workspace.format.regions`: the markers, and the lines written between them); everything
+else on a page is kept byte for byte, daily logs are never touched, and each page's previous
+bytes are kept so `memfold reflect --undo` restores the last run; the lifecycle fields its
+events change are recorded as they were before it, and `--undo` journals them back (`reset`
+events). The pages are written as one set (`files.replace_set`): a run killed while writing
+them leaves every page old, or, once the next memfold command has finished it, every page
+new.
 Planning is deterministic: a second run on unchanged input changes nothing.
 """
 
@@ -66,7 +67,7 @@ from .lifecycle import (
     half_life_days,
     status_of,
 )
-from .model import LETTER_OF_KIND, Fact, Interval
+from .model import Fact, Interval
 from .names import entity_key
 from .query import STOP_WORDS
 from .ranking import confidence_of
@@ -79,7 +80,17 @@ from .workspace.files import (
     replace_atomically,
     stage_set,
 )
-from .workspace.format import decode
+from .workspace.format import (
+    FACTS,
+    SUMMARY,
+    add_to_region,
+    bullet_line,
+    decode,
+    evidence_line,
+    opinion_line,
+    replace_region,
+    summary_line,
+)
 from .workspace.layout import REFLECT_INTENT, Workspace
 
 CONSOLIDATE_AT = 0.6  # Jaccard overlap of content words for near-duplicates
@@ -233,79 +244,6 @@ def _inside(root: Path, rel: str) -> bool:
     return os.path.realpath(root / rel).startswith(real_root + os.sep)
 
 
-# -- rendering --------------------------------------------------------------------------
-
-
-def begin_marker(kind: str) -> str:
-    return (f"<!-- memfold:generated {kind}: written by `memfold reflect`; edits inside "
-            "are replaced, edit outside -->")
-
-
-def end_marker(kind: str) -> str:
-    return f"<!-- memfold:end {kind} -->"
-
-
-def replace_region(text: str, kind: str, body: list[str]) -> str:
-    """`text` with its generated region of `kind` replaced by `body` (added at the end when
-    the page has none — a facts region before any summary, so a summary growing never moves
-    the lines facts are cited by).  Everything outside the region is kept as it was."""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, ln in enumerate(lines)
-                  if ln.lstrip().startswith(f"<!-- memfold:generated {kind}")), None)
-    region = [begin_marker(kind) + "\n", *(f"{b}\n" for b in body), end_marker(kind) + "\n"]
-    if start is None and not body:
-        return text
-    summary = next((i for i, ln in enumerate(lines)
-                    if ln.lstrip().startswith("<!-- memfold:generated summary")), None)
-    if start is None and kind == "facts" and summary is not None:
-        return "".join(lines[:summary] + region + ["\n"] + lines[summary:])
-    if start is None:
-        prefix = text if not text or text.endswith("\n") else text + "\n"
-        gap = "\n" if prefix.strip() and not prefix.endswith("\n\n") else ""
-        return prefix + gap + "".join(region)
-    end = next((i for i in range(start, len(lines))
-                if lines[i].strip() == end_marker(kind)), len(lines) - 1)
-    return "".join(lines[:start] + region + lines[end + 1:])
-
-
-def region_lines(text: str, kind: str) -> list[str]:
-    lines = text.splitlines()
-    start = next((i for i, ln in enumerate(lines)
-                  if ln.lstrip().startswith(f"<!-- memfold:generated {kind}")), None)
-    if start is None:
-        return []
-    out = []
-    for line in lines[start + 1:]:
-        if line.strip() == end_marker(kind):
-            break
-        out.append(line)
-    return out
-
-
-def cite(fact: Fact, page: str) -> str:
-    depth = page.count("/")
-    link = "../" * depth + f"{fact.path}#L{fact.line}"
-    return f"[{fact.path}#L{fact.line}]({link}) <!-- h:{content_sha(fact.content)} -->"
-
-
-def summary_line(fact: Fact, page: str, confidence: float) -> str:
-    when = f"{fact.day.isoformat()}: " if fact.day else ""
-    c = f" (c={confidence:.2f})" if fact.kind == "opinion" else ""
-    return f"- {when}{' '.join(fact.content.split())}{c} — {cite(fact, page)}"
-
-
-def bullet_line(kind: str, content: str, entities: Sequence[str], confidence: float | None,
-                importance: int | None, fact_id: str) -> str:
-    params = []
-    if confidence is not None:
-        params.append(f"c={confidence:.2f}")
-    if importance is not None:
-        params.append(f"i={importance}")
-    head = LETTER_OF_KIND[kind] + (f"({','.join(params)})" if params else "")
-    names = "".join(f" @{n}" for n in entities)
-    return f"- {head}{names}: {content} ^{fact_id}"
-
-
 # -- planning ---------------------------------------------------------------------------
 
 
@@ -434,14 +372,9 @@ class Planner:
 
     def _add_fact_line(self, page: str, line: str) -> int:
         """Stage a consolidated bullet in the page's facts region; its line number."""
-        before = self._page_text(page)
-        existing = region_lines(before, "facts")
-        body = existing if existing else ["## Retain"]
-        if line not in body:
-            body = [*body, line]
-        text = replace_region(before, "facts", body)
+        text, number = add_to_region(self._page_text(page), FACTS, line, heading="## Retain")
         self._stage(page, text)
-        return text.splitlines().index(line) + 1
+        return number
 
     # opinions -----------------------------------------------------------------------
 
@@ -511,13 +444,10 @@ class Planner:
             support, contradict = life.support + support, life.contradict + contradict
             moved = (self.plan.today.isoformat() if op.fact.id in self.simulated
                      else life.confidence_on or (op.fact.day.isoformat() if op.fact.day else "-"))
-            names = " ".join(f"@{e}" for e in op.fact.entities)
-            body.append(f"- {' '.join(op.fact.content.split())} {names} — c={c:.2f}, "
-                        f"updated {moved} — {cite(op.fact, page)}".replace("  ", " "))
+            body.append(opinion_line(op.fact, page, c, moved, content_sha(op.fact.content)))
             if support or contradict:
-                body.append(f"  - evidence: supports {_ids(support)}; "
-                            f"contradicts {_ids(contradict)}")
-        self._stage(page, replace_region(self._page_text(page), "summary", body))
+                body.append(evidence_line(support, contradict))
+        self._stage(page, replace_region(self._page_text(page), SUMMARY, body))
 
     # entity pages -------------------------------------------------------------------
 
@@ -552,11 +482,11 @@ class Planner:
             of_kind = sorted((c for c in facts if c.fact.kind == kind), key=_newest_first)
             if of_kind:
                 body += ["", f"### {title}"]
-                body += [summary_line(c.fact, page, self._confidence_now(c))
-                         for c in of_kind[:PER_KIND]]
+                body += [summary_line(c.fact, page, self._confidence_now(c),
+                                      content_sha(c.fact.content)) for c in of_kind[:PER_KIND]]
         before = self._page_text(page)
         text = before or f"# {info.name}\n"
-        self._stage(page, replace_region(text, "summary", body))
+        self._stage(page, replace_region(text, SUMMARY, body))
 
     def _confidence_now(self, c: Candidate) -> float:
         simulated = self.simulated.get(c.fact.id)
@@ -643,10 +573,6 @@ def _oldest_first(c: Candidate) -> tuple[date, str, int]:
 
 def _newest_first(c: Candidate) -> tuple[int, str, int]:
     return (-(c.fact.day or date.min).toordinal(), c.fact.path, c.fact.line)
-
-
-def _ids(ids: Iterable[str]) -> str:
-    return ", ".join(f"^{i}" for i in ids) or "none"
 
 
 def stale_pages(backend: IndexBackend) -> list[dict[str, Any]]:

@@ -1,0 +1,88 @@
+"""The Markdown format: every place memfold reads or rewrites a workspace file's Markdown.
+
+Pure functions of text (no I/O, no clock); the verbs and `workspace.files` do the reading
+and writing.  The contract is docs/format.md.  The modules:
+
+    lines        decoding bytes, numbering lines; headings, code fences, bullets, comments
+    bullets      a Retain bullet parsed (`parse_bullet`) and rendered (`render_bullet`)
+    frontmatter  YAML front matter: found, loaded, read as entity names or core limits
+    document     a whole file parsed into facts, text chunks and warnings (`parse_document`)
+    regions      reflect's generated regions: markers, find and replace, the lines inside
+    core_blocks  memory.md's core blocks: found, read, one block rewritten
+    edit         a retain's append to a day's log; a purge's line removal and redaction
+
+Import from here (`from memfold.workspace.format import parse_document`); outside the
+workspace package nothing matches Markdown syntax itself (tests/test_markdown_owner.py).
+"""
+
+from __future__ import annotations
+
+from .bullets import (
+    BLOCK_ID,
+    PARAM_KEYS,
+    Bullet,
+    FactSyntaxError,
+    bullet_line,
+    clean_slug,
+    derived_id,
+    find_mentions,
+    parse_bullet,
+    render_bullet,
+    valid_slug,
+)
+from .core_blocks import (
+    BlockSpan,
+    CoreDoc,
+    is_block_title,
+    parse_core,
+    rewrite_block,
+    structure_problem,
+)
+from .document import (
+    CHUNK_MAX_CHARS,
+    CHUNK_MAX_LINES,
+    DAILY_NAME,
+    LONG_LINE,
+    daily_date,
+    doc_role,
+    open_tasks,
+    parse_document,
+)
+from .edit import LineEdit, plan_append, redact_bytes, remove_lines
+from .frontmatter import (
+    DEFAULT_LIMIT,
+    FRONT_MATTER_MAX,
+    FrontMatterError,
+    core_limits,
+    entity_names,
+    front_matter_end,
+    load_front_matter,
+    read_front_matter,
+)
+from .lines import BULLET, FENCE, HEADING, RETAIN_HEADING, Fences, decode, split_lines
+from .regions import (
+    FACTS,
+    SUMMARY,
+    add_to_region,
+    begin_marker,
+    citation,
+    end_marker,
+    evidence_line,
+    opinion_line,
+    region_lines,
+    replace_region,
+    summary_line,
+)
+
+__all__ = [
+    "BLOCK_ID", "BULLET", "CHUNK_MAX_CHARS", "CHUNK_MAX_LINES", "DAILY_NAME", "DEFAULT_LIMIT",
+    "FACTS", "FENCE", "FRONT_MATTER_MAX", "HEADING", "LONG_LINE", "PARAM_KEYS",
+    "RETAIN_HEADING", "SUMMARY", "BlockSpan", "Bullet", "CoreDoc", "FactSyntaxError",
+    "Fences", "FrontMatterError", "LineEdit", "add_to_region", "begin_marker", "bullet_line",
+    "citation", "clean_slug", "core_limits", "daily_date", "decode", "derived_id",
+    "doc_role", "end_marker", "entity_names", "evidence_line", "find_mentions",
+    "front_matter_end", "is_block_title", "load_front_matter", "open_tasks", "opinion_line",
+    "parse_bullet", "parse_core", "parse_document", "plan_append", "read_front_matter",
+    "redact_bytes", "region_lines", "remove_lines", "render_bullet", "replace_region",
+    "rewrite_block", "split_lines", "structure_problem", "summary_line", "valid_slug",
+]

@@ -1,0 +1,233 @@
+"""Parse a workspace file into what memfold indexes: facts, text chunks, warnings, aliases.
+
+Everything it does not take as a fact is still indexed as text, and every line it cannot
+read as written yields a warning with its line number; nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import date
+
+from ...model import TEXT, Citation, Fact, Interval, ParsedDoc, ParseWarning
+from ...timeparse import extract_interval, parse_iso_day
+from .bullets import BLOCK_ID, Bullet, FactSyntaxError, derived_id, parse_bullet
+from .frontmatter import entity_names, read_front_matter
+from .lines import (
+    BULLET,
+    COMMENT_START,
+    FENCE,
+    HEADING,
+    Fences,
+    closes_fence,
+    decode,
+    is_retain_heading,
+    split_lines,
+)
+from .regions import CITED, END_MARK, GENERATED, SUMMARY, end_marker
+
+DAILY_NAME = re.compile(r"memory/(\d{4}-\d{2}-\d{2})\.md")
+TASK = re.compile(r"[ \t]*[-*+][ \t]+\[ \][ \t]+(\S.*)$")
+CHUNK_MAX_LINES = 40
+CHUNK_MAX_CHARS = 4000
+LONG_LINE = 20_000  # characters; a line this long is still indexed, with a warning
+
+
+def doc_role(path: str) -> str:
+    """What a workspace file is for, from its relative path."""
+    if path == "memory.md":
+        return "core"
+    if DAILY_NAME.fullmatch(path):
+        return "daily"
+    if path.startswith("bank/entities/"):
+        return "entity"
+    if path.startswith("bank/"):
+        return "bank"
+    return "note"
+
+
+def daily_date(path: str) -> date | None:
+    m = DAILY_NAME.fullmatch(path)
+    return parse_iso_day(m.group(1)) if m else None
+
+
+class _Scanner:
+    """One pass over a file's lines, collecting facts, text chunks and warnings."""
+
+    def __init__(self, path: str, lines: list[str], day: date | None) -> None:
+        self.path = path
+        self.lines = lines
+        self.day = day
+        self.default_year = day.year if day else 2000
+        self.facts: list[Fact] = []
+        self.warnings: list[ParseWarning] = []
+        self.chunk: list[tuple[int, str]] = []
+        self.chunk_chars = 0
+        self.seen: dict[str, int] = {}
+        self.citations: list[Citation] = []
+
+    def warn(self, line: int, message: str) -> None:
+        self.warnings.append(ParseWarning(self.path, line, message))
+
+    def hide(self, cm: re.Match[str], number: int, line: str) -> str | None:
+        """A line opening an HTML comment: invisible when rendered, so not indexed.
+
+        A generated summary (`regions.begin_marker("summary")` ... `end_marker("summary")`)
+        is skipped whole, its citations collected; it restates facts that are indexed where
+        they were written.  Returns what closes the hidden region, if open.
+        """
+        if gm := GENERATED.match(line):
+            if gm.group(1) == SUMMARY:
+                return end_marker(SUMMARY)
+            return None  # other generated regions hold facts: read them as usual
+        if END_MARK.match(line):
+            return None
+        return None if "-->" in line[cm.end():] else "-->"
+
+    def occurrence(self, key: str) -> int:
+        n = self.seen.get(key, 0)
+        self.seen[key] = n + 1
+        return n
+
+    def flush(self) -> None:
+        if not self.chunk:
+            return
+        text = "\n".join(line for _, line in self.chunk).strip()
+        first, last = self.chunk[0][0], self.chunk[-1][0]
+        self.chunk, self.chunk_chars = [], 0
+        if not text or HEADING.fullmatch(text):
+            return  # a heading alone says nothing to search for
+        key = f"chunk\0{text}"
+        self.facts.append(Fact(
+            id=derived_id(self.path, key, self.occurrence(key)), kind=TEXT, content=text,
+            path=self.path, line=first, end_line=last, day=self.day))
+
+    def add_chunk_line(self, number: int, line: str) -> None:
+        self.chunk.append((number, line))
+        self.chunk_chars += len(line)
+        if len(self.chunk) >= CHUNK_MAX_LINES or self.chunk_chars >= CHUNK_MAX_CHARS:
+            self.flush()
+
+    def text_line(self, number: int, text: str, why: str) -> None:
+        """A line under Retain that is not a fact: indexed as text, reported."""
+        self.warn(number, why)
+        key = f"line\0{text}"
+        self.facts.append(Fact(
+            id=derived_id(self.path, key, self.occurrence(key)), kind=TEXT,
+            content=text.strip(), path=self.path, line=number, end_line=number, day=self.day))
+
+    def retain_line(self, number: int, line: str) -> None:
+        bm = BULLET.match(line)
+        if not bm:
+            self.text_line(number, line, "line under Retain is not a bullet; indexed as text")
+            return
+        try:
+            bullet = parse_bullet(bm.group(1))
+        except FactSyntaxError as exc:
+            self.text_line(number, bm.group(1), f"{exc}; indexed as text")
+            return
+        for note in (*bullet.errors, *bullet.notes):
+            self.warn(number, note)
+        self.facts.append(self.fact_from(bullet, number, bm.group(1)))
+
+    def fact_from(self, bullet: Bullet, number: int, text: str) -> Fact:
+        if bullet.block_id:
+            fact_id, explicit = bullet.block_id, True
+        else:
+            body = BLOCK_ID.sub("", text)
+            fact_id = derived_id(self.path, body, self.occurrence(" ".join(body.split())))
+            explicit = False
+        valid = extract_interval(bullet.content, default_year=self.default_year)
+        if bullet.until:
+            start = valid.start if valid else self.day
+            valid = Interval(start if start and start <= bullet.until else None, bullet.until)
+        return Fact(
+            id=fact_id, kind=bullet.kind, content=bullet.content, path=self.path, line=number,
+            end_line=number, entities=bullet.entities, params=bullet.params,
+            confidence=bullet.confidence, importance=bullet.importance, valid=valid,
+            day=self.day, explicit_id=explicit)
+
+    def hidden_line(self, hidden: str, number: int, line: str) -> str | None:
+        """A line inside a comment or a generated summary: what still closes it, if open."""
+        if hidden in line:
+            return None
+        if hidden != "-->" and (ref := CITED.search(line)):
+            self.citations.append(Citation(number, ref.group(1), int(ref.group(2)),
+                                           ref.group(3)))
+        return hidden
+
+    def scan(self, start: int) -> None:
+        fence: str | None = None
+        in_retain = False
+        hidden: str | None = None  # inside an HTML comment or a generated summary
+        for index in range(start, len(self.lines)):
+            number, line = index + 1, self.lines[index]
+            if len(line) > LONG_LINE:
+                self.warn(number, f"a line of {len(line):,} characters: indexed whole, and "
+                                  "recall returns it whole; split it into shorter lines")
+            if hidden is not None:
+                hidden = self.hidden_line(hidden, number, line)
+                continue
+            if fence is None and (cm := COMMENT_START.match(line)):
+                hidden = self.hide(cm, number, line)
+                continue
+            if fence is not None:
+                self.add_chunk_line(number, line)
+                if closes_fence(line, fence):
+                    fence = None
+                continue
+            if fm := FENCE.match(line):
+                fence = fm.group(1)
+                self.add_chunk_line(number, line)
+                continue
+            if hm := HEADING.match(line):
+                self.flush()
+                in_retain = is_retain_heading(hm)
+                if not in_retain:
+                    self.add_chunk_line(number, line)
+                continue
+            if not line.strip():
+                if not (len(self.chunk) == 1 and HEADING.match(self.chunk[0][1])):
+                    self.flush()
+                continue
+            if in_retain:
+                self.flush()
+                self.retain_line(number, line)
+            else:
+                self.add_chunk_line(number, line)
+        self.flush()
+        if fence is not None:
+            self.warn(len(self.lines), f"code fence {fence} is never closed")
+
+
+def parse_document(path: str, data: bytes | str) -> ParsedDoc:
+    """Everything memfold takes from one file: facts, text chunks, warnings, aliases."""
+    problems: list[str] = []
+    if isinstance(data, bytes):
+        text, problems = decode(data)
+    else:
+        text = data.removeprefix("\ufeff")
+    lines = split_lines(text)
+    role, day = doc_role(path), daily_date(path)
+    scanner = _Scanner(path, lines, day)
+    for problem in problems:
+        number, _, message = problem.partition(":")
+        scanner.warn(int(number), message)
+    body_start, front, fm_problems = read_front_matter(lines)
+    for message in fm_problems:
+        scanner.warn(1, message)
+    scanner.scan(body_start)
+    aliases = entity_names(path, front) if role == "entity" else ()
+    return ParsedDoc(path=path, role=role, day=day, facts=tuple(scanner.facts),
+                     warnings=tuple(scanner.warnings), aliases=aliases,
+                     citations=tuple(scanner.citations))
+
+
+def open_tasks(text: str) -> Iterator[tuple[int, str]]:
+    """The unchecked task items (`- [ ] ...`) of a file, outside code fences: (line, text),
+    the text's whitespace normalised."""
+    fences = Fences()
+    for number, line in enumerate(split_lines(text), 1):
+        if not fences.inside(line) and (m := TASK.match(line)):
+            yield number, " ".join(m.group(1).split())

@@ -1,0 +1,80 @@
+"""Edits of Markdown files as text in, text out: what a retain appends to a day's log, and
+the lines a purge removes or redacts.  The verbs do the file I/O (`workspace.files`)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from .frontmatter import front_matter_end
+from .lines import HEADING, Fences, is_retain_heading, split_lines
+
+
+def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> str:
+    """The text to append to a file so that `bullet_lines` land in a Retain section.
+
+    Only ever appends: when the file's last section is not `## Retain` (or it ends inside an
+    unclosed code fence), a new Retain section is started at the end instead of inserting
+    into the middle of the file.  A file may hold several Retain sections.
+    """
+    body = "".join(f"{line}\n" for line in bullet_lines)
+    if existing is None or not existing.strip():
+        return f"# {title}\n\n## Retain\n{body}"
+    lines = split_lines(existing)
+    end = front_matter_end(lines)  # the parser skips front matter; so must we
+    fence, last_retain = _tail_state(lines[end + 1 if end else 0:])
+    prefix = "" if existing.endswith("\n") else "\n"
+    if fence is not None:
+        prefix += f"{fence}\n"
+    if fence is not None or not last_retain:
+        blank = "" if not lines or not lines[-1].strip() else "\n"
+        prefix += f"{blank}## Retain\n"
+    return prefix + body
+
+
+def _tail_state(lines: list[str]) -> tuple[str | None, bool]:
+    """(the fence still open at the end of the file, whether the last heading is Retain)."""
+    fences = Fences()
+    last_retain = False
+    for line in lines:
+        if not fences.inside(line) and (hm := HEADING.match(line)):
+            last_retain = is_retain_heading(hm)
+    return fences.open, last_retain
+
+
+@dataclass(frozen=True)
+class LineEdit:
+    """A file's bytes after `remove_lines`, and what changed, by 1-based line."""
+
+    after: bytes
+    removed: tuple[int, ...]
+    redacted: tuple[tuple[int, int], ...]  # (line, tokens replaced on it)
+
+
+def remove_lines(data: bytes, drop: Collection[int], tokens: Sequence[str],
+                 marker: str) -> LineEdit:
+    """`data` without the lines numbered in `drop`, and every token on the lines kept
+    replaced by `marker`.  Works on bytes, split on LF only, so every other byte (CRs, bad
+    UTF-8) stays as it was."""
+    kept: list[bytes] = []
+    removed: list[int] = []
+    redacted: list[tuple[int, int]] = []
+    for n, line in enumerate(data.split(b"\n"), 1):
+        if n in drop:
+            removed.append(n)
+            continue
+        new, count = redact_bytes(line, tokens, marker)
+        if count:
+            redacted.append((n, count))
+        kept.append(new)
+    return LineEdit(b"\n".join(kept), tuple(removed), tuple(redacted))
+
+
+def redact_bytes(data: bytes, tokens: Iterable[str], marker: str) -> tuple[bytes, int]:
+    """`data` with every occurrence of each token replaced by `marker`; how many there were."""
+    count = 0
+    for token in tokens:
+        raw = token.encode("utf-8", "surrogatepass")
+        count += data.count(raw)
+        data = data.replace(raw, marker.encode())
+    return data, count
