@@ -17,6 +17,7 @@ import anyio  # noqa: E402 - the SDK's dependency
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
+
 from test_mcp import MEMFOLD, NOW, TIMEOUT, server_env  # noqa: E402
 
 

@@ -14,18 +14,15 @@ from typing import Any
 
 import jsonschema
 import pytest
-from pydantic import TypeAdapter
-
-from memfold import Memory
-from memfold import agent_tools as at
-from memfold.schema_check import strict_schema
-
-from conftest import Cli
-
-openai_types = pytest.importorskip("openai.types")
 from anthropic.types import ToolParam  # noqa: E402
 from openai.types.chat import ChatCompletionFunctionToolParam  # noqa: E402
 from openai.types.responses import FunctionToolParam  # noqa: E402
+from pydantic import TypeAdapter
+
+from conftest import Cli
+from memfold import Memory
+from memfold import agent_tools as at
+from memfold.schema_check import strict_schema
 
 NOW = "2025-11-27T09:00:00+00:00"
 NOT_STRICT = {"default", "minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum"}
