@@ -303,8 +303,9 @@ print("ok", len(cases))
 @pytest.mark.slow
 def test_linear_time_on_adversarial_megabytes() -> None:
     """Each regex is linear: 20 adversarial 1 MB strings (and one dense 256 KB string of
-    matches) all finish inside 10 s together."""
+    matches) all finish.  Linear scans take a few seconds in all; one quadratic pattern would
+    take hours on 1 MB, so the generous bound cannot be met by load alone and never flakes."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(ADVERSARIAL)], env=env,
-                          capture_output=True, text=True, timeout=10, check=True)
+                          capture_output=True, text=True, timeout=180, check=True)
     assert done.stdout.startswith("ok")
