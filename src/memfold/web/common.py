@@ -30,12 +30,12 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 class Worker:
     """Runs calls on one Memory in one thread; the Memory is opened by `open_memory` on
-    the first call (in that thread) and closed by `close`."""
+    the first call (in that thread) and closed by `close` (a later call opens it again)."""
 
     def __init__(self, open_memory: Callable[[], Memory]) -> None:
         self._open = open_memory
         self._memory: Memory | None = None
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memfold-web")
+        self._pool: ThreadPoolExecutor | None = None
 
     def _run(self, call: Callable[[Memory], _T]) -> _T:
         if self._memory is None:
@@ -43,15 +43,21 @@ class Worker:
         return call(self._memory)
 
     async def __call__(self, call: Callable[[Memory], _T]) -> _T:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memfold-web")
         return await asyncio.get_running_loop().run_in_executor(self._pool, self._run, call)
 
     def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+
         def shut() -> None:
             if self._memory is not None:
                 self._memory.close()
                 self._memory = None
-        self._pool.submit(shut).result()
-        self._pool.shutdown()
+        pool.submit(shut).result()
+        pool.shutdown()
 
 
 def worker(request: Request) -> Worker:
