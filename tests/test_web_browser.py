@@ -124,7 +124,7 @@ def test_screenshots_of_every_page_and_no_request_leaves_the_app(
         page.screenshot(path=str(target / f"{name}.png"), full_page=True)
     phone = page.context.new_page()
     phone.set_viewport_size({"width": 390, "height": 800})
-    for name in ("search", "timeline", "opinions", "lifecycle"):
+    for name in PAGES:
         phone.goto(site.base + PAGES[name])
         wide = phone.evaluate("document.scrollingElement.scrollWidth")
         assert wide <= 390, f"{name} is {wide}px wide on a 390px phone"
@@ -201,6 +201,28 @@ def test_an_opinion_plot_has_one_point_per_confidence_event(page: Page, site: Si
         "Went on long walks outside all weekend."
     tea = page.locator(f'article.opinion[data-id="{site.ids.tea}"]')
     assert tea.locator("circle.point").count() == 0
+
+
+def test_an_entity_page_draws_its_supersede_chain_with_judge_and_reason(page: Page,
+                                                                      site: Site) -> None:
+    page.goto(f"{site.base}/entity")
+    page.get_by_role("link", name="@Peter").click()
+    page.wait_for_url("**/entity?name=Peter")
+    [edge] = page.locator("svg.graph g.edge").all()
+    assert (edge.get_attribute("data-old"), edge.get_attribute("data-new"),
+            edge.get_attribute("data-judge")) == (site.ids.vienna, site.ids.berlin, "rules")
+    assert page.locator("table.edges td").nth(3).inner_text() == \
+        "location: 'Vienna' became 'Berlin'"
+    nodes = page.locator("svg.graph g.node")
+    assert sorted(n.get_attribute("data-id") or "" for n in nodes.all()) == sorted(
+        [site.ids.vienna, site.ids.berlin])
+    assert page.locator('svg.graph g.node.s-superseded').get_attribute("data-id") == \
+        site.ids.vienna
+    facts = page.locator('section[aria-labelledby="facts-title"] li.fact')
+    days = [f.locator(".day").inner_text() for f in facts.all()]
+    assert days == sorted(days, reverse=True)  # newest first
+    page.locator(f'svg.graph g.node[data-id="{site.ids.berlin}"] rect').click()
+    page.wait_for_url(f"**/fact/{site.ids.berlin}")
 
 
 def recalled(site: Site, query: str) -> list[str]:
