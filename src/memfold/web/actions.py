@@ -19,7 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from ..errors import BadInput, MemfoldError, StaleRevision
 from ..memory import Memory
 from .common import failure, render, worker
-from .gate import Refused, check_write, parse_form
+from .gate import MAX_FORM_BYTES, Refused, check_write, parse_form
 
 if TYPE_CHECKING:
     from ..forget import PurgePlan
@@ -29,8 +29,8 @@ Form = dict[str, str]
 
 async def _checked_form(request: Request) -> Form:
     declared = request.headers.get("content-length", "0")
-    if declared.isdigit() and int(declared) > 64 * 1024:
-        raise Refused(413, "refused: the form is too large")
+    if declared.isdigit() and int(declared) > MAX_FORM_BYTES:  # before reading the body
+        raise Refused(413, f"refused: the form is over {MAX_FORM_BYTES // 1024} KiB")
     form = parse_form(await request.body())
     check_write(request.state.session, form, request.headers)
     return form
