@@ -491,6 +491,10 @@ def _register_commands() -> None:
 
 _register_commands()
 
+from .cli_web import ui  # noqa: E402 - `memfold ui`; the web stack loads only when it runs
+
+cli.add_command(ui)
+
 
 def _terminate(signum: int, frame: object) -> None:
     """SIGTERM: stop the index's worker processes, say so, and exit at once, as the default

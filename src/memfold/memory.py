@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from . import core as _core
     from . import forget as _forget
     from . import reflect as _reflect
+    from . import views as _views
     from .embed.base import Embedder
     from .embed.semantic import Semantic
 
@@ -597,6 +598,14 @@ class Memory:
             self._sync(only=list(plan.files), now=now)
             self.index_backend.scrub()
         return plan
+
+    @property
+    def views(self) -> _views.Views:
+        """What a person looks at — timeline, opinion histories, lifecycle lists, supersede
+        chains, source files, the journal's chain — read-only (memfold.views)."""
+        from . import views as _views
+
+        return _views.Views(self.ledger, refresh=self.refresh, clock=self.now)
 
     def stale_pages(self) -> list[dict[str, object]]:
         """Bank pages whose generated lines cite facts that changed or vanished."""
