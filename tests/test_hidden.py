@@ -359,9 +359,10 @@ print("ok", len(cases))
 
 @pytest.mark.slow
 def test_linear_time_on_adversarial_megabytes() -> None:
-    """Every scan is linear: 11 adversarial 1 MB strings and 9 dense 128 KB ones all finish
-    inside 10 s together."""
+    """Every scan is linear: 11 adversarial 1 MB strings and 9 dense 128 KB ones all finish.
+    Linear scans take seconds in all; one quadratic scan would take hours on 1 MB, so the
+    generous bound is never met by load alone."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(ADVERSARIAL)], env=env,
-                          capture_output=True, text=True, timeout=10, check=True)
+                          capture_output=True, text=True, timeout=180, check=True)
     assert done.stdout.startswith("ok")
