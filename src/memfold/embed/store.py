@@ -26,11 +26,10 @@ import fcntl
 import hashlib
 import json
 import os
-import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .base import Embedder, Identity
 
@@ -63,18 +62,19 @@ def text_key(text: str) -> bytes:
                            digest_size=KEY_BYTES).digest()
 
 
-def signature(db: sqlite3.Connection) -> str:
+class FactSource(Protocol):
+    """What the vectors need from the index (an `IndexBackend` is one): the facts' texts by
+    row key, and a signature that moves whenever they do."""
+
+    def fact_texts(self) -> list[tuple[int, str]]: ...
+
+    def facts_signature(self) -> str: ...
+
+
+def signature(source: FactSource) -> str:
     """What the vectors were made against: the index's `facts_token`, new with every sync
     that changes any fact (else, for an index without one, counts and sums)."""
-    try:
-        token = db.execute("SELECT value FROM meta WHERE key = 'facts_token'").fetchone()
-    except sqlite3.OperationalError:  # no meta table: not an index memfold wrote
-        token = None
-    if token:
-        return f"token:{token[0]}"
-    facts = db.execute("SELECT count(*), coalesce(max(rowid), 0) FROM facts").fetchone()
-    files = db.execute("SELECT count(*), total(checked_ns), total(size) FROM files").fetchone()
-    return json.dumps([*facts, *files])
+    return source.facts_signature()
 
 
 @dataclass
@@ -162,9 +162,10 @@ class VectorStore:
         return Snapshot(identity, gen, rows, keys, fact_rowids, fact_rows,
                         str(state.get("signature", "")), matrix)
 
-    def current(self, db: sqlite3.Connection, identity: Identity) -> bool:
+    def current(self, source: FactSource, identity: Identity) -> bool:
         snap = self.snapshot()
-        return snap is not None and snap.identity == identity and snap.signature == signature(db)
+        return (snap is not None and snap.identity == identity
+                and snap.signature == signature(source))
 
     # -- writing -------------------------------------------------------------------------
 
@@ -184,10 +185,11 @@ class VectorStore:
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
-    def update(self, db: sqlite3.Connection, embedder: Embedder,
+    def update(self, source: FactSource, embedder: Embedder,
                progress: Progress | None = None, *, wait: bool = True,
                max_new: int | None = None) -> int:
-        """Embed every indexed fact that has no vector yet; returns how many were embedded.
+        """Embed every fact of `source` (the index) that has no vector yet; returns how many
+        were embedded.
 
         Without `wait` it gives up (returning -1) when another process is embedding; with
         `max_new` it embeds nothing when more facts than that wait (returning minus their
@@ -196,21 +198,20 @@ class VectorStore:
         import numpy as np
 
         identity = embedder.identity
-        if self.current(db, identity):
+        if self.current(source, identity):
             return 0
         with self._locked(wait) as held:
             if not held:
                 return -1
             self._snapshot = None
-            if self.current(db, identity):  # another process did it while we waited
+            if self.current(source, identity):  # another process did it while we waited
                 return 0
-            sig = signature(db)
-            facts = db.execute("SELECT rowid, content FROM facts ORDER BY rowid")
+            sig = signature(source)
             rowids: list[int] = []
             texts: list[str] = []
-            for rowid, content in facts:
-                rowids.append(int(rowid))
-                texts.append(fact_text(str(content)))
+            for rowid, content in source.fact_texts():
+                rowids.append(rowid)
+                texts.append(fact_text(content))
             snap = self.snapshot()
             fresh = snap is None or snap.identity != identity
             gen = (snap.generation + 1 if fresh else snap.generation) if snap else 1
