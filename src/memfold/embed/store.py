@@ -29,7 +29,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from .base import Embedder, Identity
 
@@ -102,6 +102,39 @@ class Snapshot:
             for rowid, index in zip(wanted[hit].tolist(), at[hit].tolist(), strict=True):
                 found[int(rowid)] = int(self.fact_rows[index])
         return found
+
+
+def _append_vectors(out: BinaryIO, pending: Sequence[tuple[bytes, str]], embedder: Embedder,
+                    progress: Progress | None, position: dict[bytes, int],
+                    known_keys: list[bytes], *, checkpoint: Callable[[], None]) -> None:
+    """Embed the `pending` texts a CHUNK at a time and append their rows to the open matrix
+    file, numbering each new row in `position` and `known_keys`; every CHECKPOINT_ROWS rows
+    the file is synced and `checkpoint` saves the state."""
+    import numpy as np
+
+    dims = embedder.identity.dims
+    done = 0
+    if progress:
+        progress(0, len(pending))
+    for start in range(0, len(pending), CHUNK):
+        part = pending[start : start + CHUNK]
+        vectors = np.ascontiguousarray(embedder.embed([t for _, t in part]), dtype=np.float32)
+        if vectors.shape != (len(part), dims):
+            raise ValueError(f"the embedder returned {vectors.shape} for "
+                             f"{len(part)} texts of {dims} dims")
+        out.write(vectors.tobytes())
+        for key, _ in part:
+            position[key] = len(known_keys)
+            known_keys.append(key)
+        done += len(part)
+        if progress:
+            progress(done, len(pending))
+        if done % CHECKPOINT_ROWS < CHUNK and done < len(pending):
+            out.flush()
+            os.fsync(out.fileno())
+            checkpoint()
+    out.flush()
+    os.fsync(out.fileno())
 
 
 class VectorStore:
@@ -207,11 +240,9 @@ class VectorStore:
             if self.current(source, identity):  # another process did it while we waited
                 return 0
             sig = signature(source)
-            rowids: list[int] = []
-            texts: list[str] = []
-            for rowid, content in source.fact_texts():
-                rowids.append(rowid)
-                texts.append(fact_text(content))
+            facts = source.fact_texts()
+            rowids = [rowid for rowid, _ in facts]
+            texts = [fact_text(content) for _, content in facts]
             snap = self.snapshot()
             fresh = snap is None or snap.identity != identity
             gen = (snap.generation + 1 if fresh else snap.generation) if snap else 1
@@ -219,53 +250,29 @@ class VectorStore:
                 bytes(k) for k in snap.keys.tolist()]
             position = {key: row for row, key in enumerate(known_keys)}
             keys = [text_key(t) for t in texts]
-            todo: dict[bytes, str] = {}
-            for key, text in zip(keys, texts, strict=True):
-                if key not in position and key not in todo:
-                    todo[key] = text
+            todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in position}
             matrix_path = self.folder / f"matrix-{gen}.f32"
-            rows = len(known_keys)
             if fresh:
                 matrix_path.write_bytes(b"")
             else:
                 with open(matrix_path, "r+b") as handle:  # drop rows of an unfinished update
-                    handle.truncate(rows * identity.dims * 4)
+                    handle.truncate(len(known_keys) * identity.dims * 4)
             pending = list(todo.items())
             if max_new is not None and len(pending) > max_new:
                 return -len(pending)
-            done = 0
-            if progress:
-                progress(0, len(pending))
+            kept = snap if snap is not None and not fresh else None
+            old_rowids = kept.fact_rowids if kept else np.zeros(0, np.int64)
+            old_rows = kept.fact_rows if kept else np.zeros(0, np.int64)
             with open(matrix_path, "ab") as out:
-                for start in range(0, len(pending), CHUNK):
-                    part = pending[start : start + CHUNK]
-                    vectors = np.ascontiguousarray(embedder.embed([t for _, t in part]),
-                                                  dtype=np.float32)
-                    if vectors.shape != (len(part), identity.dims):
-                        raise ValueError(f"the embedder returned {vectors.shape} for "
-                                         f"{len(part)} texts of {identity.dims} dims")
-                    out.write(vectors.tobytes())
-                    for key, _ in part:
-                        position[key] = rows
-                        known_keys.append(key)
-                        rows += 1
-                    done += len(part)
-                    if progress:
-                        progress(done, len(pending))
-                    if done % CHECKPOINT_ROWS < CHUNK and done < len(pending):
-                        out.flush()
-                        os.fsync(out.fileno())
-                        # rows so far, old mapping: an interrupted update resumes from here
-                        self._save(identity, gen, known_keys, snap.fact_rowids if snap and
-                                   not fresh else np.zeros(0, np.int64), snap.fact_rows
-                                   if snap and not fresh else np.zeros(0, np.int64), "")
-                out.flush()
-                os.fsync(out.fileno())
+                # rows so far, old mapping: an interrupted update resumes from a checkpoint
+                _append_vectors(out, pending, embedder, progress, position, known_keys,
+                                checkpoint=lambda: self._save(identity, gen, known_keys,
+                                                              old_rowids, old_rows, ""))
             fact_rows = np.fromiter((position[k] for k in keys), dtype=np.int64,
                                     count=len(keys))
             fact_rowids = np.asarray(rowids, dtype=np.int64)
             live = len(set(fact_rows.tolist()))
-            if rows - live > max(1024, live):
+            if len(known_keys) - live > max(1024, live):
                 gen, known_keys, fact_rows = self._compact(identity, gen, known_keys, fact_rows)
             self._save(identity, gen, known_keys, fact_rowids, fact_rows, sig)
             self._remove_other_generations(gen)
