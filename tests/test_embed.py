@@ -19,7 +19,7 @@ from memfold import embed
 from memfold.cli import cli
 from memfold.embed import fusion
 from memfold.embed.base import FakeEmbedder, Identity
-from memfold.embed.semantic import Semantic, exact_looking
+from memfold.embed.semantic import exact_looking
 from memfold.embed.store import VectorStore, fact_text
 from memfold.errors import BadInput
 from memfold.memory import Memory
@@ -112,7 +112,7 @@ def test_the_signature_moves_with_the_facts_and_only_then(memory: Memory) -> Non
 
     retain(memory, "W @Peter: Lives in Vienna.")
     memory.index()
-    db = memory.index_backend.db  # type: ignore[attr-defined]
+    db = memory.index_backend  # the signature is the backend's (`facts_signature`)
     first = signature(db)
     memory.index()  # nothing changed
     assert signature(db) == first
@@ -176,16 +176,18 @@ def test_hnsw_search_gives_the_exact_results(tmp_path: Path) -> None:
         pytest.skip("needs usearch")
     fake = FakeEmbedder(dims=48)
     store = VectorStore(tmp_path / "vectors")
-    import sqlite3
-
-    db = sqlite3.connect(":memory:")
-    db.execute("CREATE TABLE facts (rowid INTEGER PRIMARY KEY, content TEXT, entities TEXT)")
-    db.execute("CREATE TABLE files (checked_ns INTEGER, size INTEGER)")
     words = ["alpha", "beta", "gamma", "delta", "omega", "kappa", "sigma", "tau", "rho", "phi"]
-    db.executemany("INSERT INTO facts VALUES (?, ?, '[]')",
-                   [(n + 1, f"{words[n % 10]} {words[(n // 10) % 10]} {words[n % 7]} {n}")
-                    for n in range(600)])
-    assert store.update(db, fake) == 600
+    texts = [(n + 1, f"{words[n % 10]} {words[(n // 10) % 10]} {words[n % 7]} {n}")
+             for n in range(600)]
+
+    class Facts:  # what the store reads from an index (`FactSource`)
+        def fact_texts(self) -> list[tuple[int, str]]:
+            return texts
+
+        def facts_signature(self) -> str:
+            return "600 facts"
+
+    assert store.update(Facts(), fake) == 600
     for text in ("alpha beta", "sigma tau rho", "omega"):
         q = fake.embed_query(text)
         exact = store.search(q, 10)
@@ -302,7 +304,3 @@ def test_the_mode_setting_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
         embed.default_mode()
 
 
-def test_semantic_needs_the_sqlite_index(tmp_path: Path) -> None:
-    semantic = Semantic(tmp_path / "v", FakeEmbedder())
-    with pytest.raises(TypeError):
-        semantic.db(object())  # type: ignore[arg-type]

@@ -29,6 +29,7 @@ import pytest
 
 from conftest import markdown_hashes
 from memfold.index import sqlite as sqlite_module
+from memfold.index import sqlite_search
 from memfold.journal import JOURNAL_NAME
 from memfold.memory import Memory
 
@@ -360,16 +361,17 @@ def test_x1_get_rebuilds_when_its_lookup_meets_damage(
     on the id) rebuilds the index once and answers."""
     src, ref_dump, ref_hits = reference
     root = copy_workspace(src, tmp_path / "ws")
-    real = sqlite_module.SqliteIndex.by_id
+    real = sqlite_search.by_id
     failed: list[str] = []
 
-    def damaged_once(self: sqlite_module.SqliteIndex, fact_id: str) -> object:
+    def damaged_once(db: sqlite3.Connection, fact_id: str) -> object:
         if not failed:
             failed.append(fact_id)
             raise sqlite3.DatabaseError("database disk image is malformed")
-        return real(self, fact_id)
+        return real(db, fact_id)
 
-    monkeypatch.setattr(sqlite_module.SqliteIndex, "by_id", damaged_once)
+    # the driver's error, raised where the backend runs the query: it arrives as IndexDamaged
+    monkeypatch.setattr(sqlite_search, "by_id", damaged_once)
     with Memory.open(root, now="2025-11-01") as memory:
         assert memory.get(ref_hits[0], use=False).fact.id == ref_hits[0]
         notices = list(memory.notices)

@@ -55,7 +55,8 @@ class IncompleteSet(StorageError):
 
 
 class IndexError_(MemfoldError):  # noqa: N801 - avoid shadowing the builtin IndexError
-    """The derived SQLite index could not be opened, repaired or written."""
+    """The derived index could not be opened, read, written or repaired; the backend raises
+    this (never its driver's own errors), with the driver's error as its cause."""
 
 
 class IndexDamaged(IndexError_):

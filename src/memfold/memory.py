@@ -1,7 +1,8 @@
 """The Memory facade: every capability of memfold as a method; adapters stay thin.
 
 Orchestration only — parsing lives in `workspace.format`, file safety in `workspace.files`,
-SQL in `index.sqlite`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.
+storage behind the index backend (`index.base.IndexBackend`).  Time is a parameter (`now`),
+defaulting to `config.resolve_now()`.
 
 Retain's write path and its protocol live in `memfold.retain`.
 """
@@ -9,7 +10,6 @@ Retain's write path and its protocol live in `memfold.retain`.
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date, datetime
@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, TypeVar
 
 from . import config
 from . import retain as retain_module
-from .errors import BadInput, IndexError_, MemfoldError, SourceChanged, UnknownId
+from .errors import BadInput, IndexDamaged, MemfoldError, SourceChanged, UnknownId
 from .guard import is_secret_warning
-from .index.base import Progress
+from .index import open_index
+from .index.base import IndexBackend, Progress
 from .index.links import link_warnings as find_link_warnings
-from .index.sqlite import SqliteIndex, damaged
 from .index.sync import freshness, sync
 from .journal import Event
 from .judge import Judge, load_judge
@@ -76,7 +76,7 @@ class Memory:
         self.workspace = workspace
         self.source = source  # who writes through this handle, unless a call says
         self._now = now
-        self._index: SqliteIndex | None = None
+        self._index: IndexBackend | None = None
         self._ledger: Ledger | None = None
         self._watcher: Watcher | None = None
         self._watch = watch  # a long-lived process asks the kernel what changed (inotify)
@@ -155,9 +155,9 @@ class Memory:
             self._index = None
 
     @property
-    def index_backend(self) -> SqliteIndex:
+    def index_backend(self) -> IndexBackend:
         if self._index is None:
-            self._index = SqliteIndex(self.workspace.index_path)
+            self._index = open_index(self.workspace.index_path)
         return self._index
 
     @property
@@ -372,9 +372,7 @@ class Memory:
         run the read again."""
         try:
             return read()
-        except (IndexError_, sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            if not damaged(exc):
-                raise
+        except IndexDamaged as exc:
             self.index_backend.repair(str(exc.__cause__ or exc))
             self._sync(full=True)
             return read()

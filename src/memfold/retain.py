@@ -31,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -242,7 +241,7 @@ def _index_quietly(ledger: Ledger, rel: str, doc: ParsedDoc,
     """Index a file just written; a failure leaves the Markdown as the record."""
     try:
         return sync(ledger.workspace, ledger.backend, only=[rel], parsed=[(doc, stamp)])
-    except (MemfoldError, OSError, sqlite3.Error):
+    except (MemfoldError, OSError):
         return None
 
 

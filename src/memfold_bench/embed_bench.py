@@ -152,7 +152,11 @@ def folder_bytes(folder: Path) -> int:
 
 def index_texts(memory: Memory) -> tuple[int, int]:
     """Facts in the index, and how many distinct texts they hold (what gets embedded)."""
-    row = memory.index_backend.db.execute(
+    from memfold.index.sqlite import SqliteIndex
+
+    backend = memory.index_backend
+    assert isinstance(backend, SqliteIndex)  # counted in the SQLite file itself
+    row = backend.db.execute(
         "SELECT count(*), count(DISTINCT content) FROM facts").fetchone()
     return int(row[0]), int(row[1])
 

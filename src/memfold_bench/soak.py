@@ -359,7 +359,11 @@ def check_workspace(root: Path, state: ChainState, new_facts: set[str],
 
     # the index as the crash left it
     with Memory.open(root, now=NOW) as memory:
-        db = memory.index_backend.db
+        from memfold.index.sqlite import SqliteIndex
+
+        sqlite_index = memory.index_backend
+        assert isinstance(sqlite_index, SqliteIndex)  # the soak checks the SQLite file itself
+        db = sqlite_index.db
         for pragma in ("PRAGMA integrity_check",):
             result = db.execute(pragma).fetchall()
             if result != [("ok",)]:

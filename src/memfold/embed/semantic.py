@@ -8,12 +8,12 @@ entity and time candidates are gathered: it adds the facts nearest to the query'
 from __future__ import annotations
 
 import re
-import sqlite3
 import sys
 from collections.abc import Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import IndexError_
 from ..index.base import Candidate, Filters, IndexBackend
 from ..query import QueryPlan, quote_fts
 from . import fusion
@@ -48,17 +48,11 @@ class Semantic:
         self._queries: dict[str, Matrix] = {}
         self.notes: list[str] = []  # problems met while searching, for the caller to show
 
-    def db(self, backend: IndexBackend) -> sqlite3.Connection:
-        db = getattr(backend, "db", None)
-        if not isinstance(db, sqlite3.Connection):
-            raise TypeError("semantic recall needs the SQLite index")
-        return db
-
     def update(self, backend: IndexBackend, progress: Progress | None = None, *,
                wait: bool = True, max_new: int | None = None) -> int:
         """Embed the facts that have no vector yet (nothing when the index did not move);
         see VectorStore.update for `wait` and `max_new`."""
-        return self.store.update(self.db(backend), self.embedder, progress, wait=wait,
+        return self.store.update(backend, self.embedder, progress, wait=wait,
                                  max_new=max_new)
 
     def query_vector(self, text: str) -> Matrix:
@@ -97,14 +91,11 @@ class Semantic:
 
     def rare_hits(self, backend: IndexBackend, plan: QueryPlan) -> set[int]:
         """Rowids of facts holding an exact-looking query word that few facts hold."""
-        db = self.db(backend)
         hits: set[int] = set()
         for word in exact_looking(plan):
             try:
-                rows = [r[0] for r in db.execute(
-                    "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?",
-                    (quote_fts(word), fusion.RARE_DF + 1))]
-            except sqlite3.Error:
+                rows = backend.fts_rowids(quote_fts(word), fusion.RARE_DF + 1)
+            except IndexError_:  # a word the full-text index cannot search: no boost
                 continue
             if len(rows) <= fusion.RARE_DF:
                 hits.update(rows)

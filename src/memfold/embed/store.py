@@ -26,11 +26,10 @@ import fcntl
 import hashlib
 import json
 import os
-import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from .base import Embedder, Identity
 
@@ -63,18 +62,19 @@ def text_key(text: str) -> bytes:
                            digest_size=KEY_BYTES).digest()
 
 
-def signature(db: sqlite3.Connection) -> str:
+class FactSource(Protocol):
+    """What the vectors need from the index (an `IndexBackend` is one): the facts' texts by
+    row key, and a signature that moves whenever they do."""
+
+    def fact_texts(self) -> list[tuple[int, str]]: ...
+
+    def facts_signature(self) -> str: ...
+
+
+def signature(source: FactSource) -> str:
     """What the vectors were made against: the index's `facts_token`, new with every sync
     that changes any fact (else, for an index without one, counts and sums)."""
-    try:
-        token = db.execute("SELECT value FROM meta WHERE key = 'facts_token'").fetchone()
-    except sqlite3.OperationalError:  # no meta table: not an index memfold wrote
-        token = None
-    if token:
-        return f"token:{token[0]}"
-    facts = db.execute("SELECT count(*), coalesce(max(rowid), 0) FROM facts").fetchone()
-    files = db.execute("SELECT count(*), total(checked_ns), total(size) FROM files").fetchone()
-    return json.dumps([*facts, *files])
+    return source.facts_signature()
 
 
 @dataclass
@@ -102,6 +102,39 @@ class Snapshot:
             for rowid, index in zip(wanted[hit].tolist(), at[hit].tolist(), strict=True):
                 found[int(rowid)] = int(self.fact_rows[index])
         return found
+
+
+def _append_vectors(out: BinaryIO, pending: Sequence[tuple[bytes, str]], embedder: Embedder,
+                    progress: Progress | None, position: dict[bytes, int],
+                    known_keys: list[bytes], *, checkpoint: Callable[[], None]) -> None:
+    """Embed the `pending` texts a CHUNK at a time and append their rows to the open matrix
+    file, numbering each new row in `position` and `known_keys`; every CHECKPOINT_ROWS rows
+    the file is synced and `checkpoint` saves the state."""
+    import numpy as np
+
+    dims = embedder.identity.dims
+    done = 0
+    if progress:
+        progress(0, len(pending))
+    for start in range(0, len(pending), CHUNK):
+        part = pending[start : start + CHUNK]
+        vectors = np.ascontiguousarray(embedder.embed([t for _, t in part]), dtype=np.float32)
+        if vectors.shape != (len(part), dims):
+            raise ValueError(f"the embedder returned {vectors.shape} for "
+                             f"{len(part)} texts of {dims} dims")
+        out.write(vectors.tobytes())
+        for key, _ in part:
+            position[key] = len(known_keys)
+            known_keys.append(key)
+        done += len(part)
+        if progress:
+            progress(done, len(pending))
+        if done % CHECKPOINT_ROWS < CHUNK and done < len(pending):
+            out.flush()
+            os.fsync(out.fileno())
+            checkpoint()
+    out.flush()
+    os.fsync(out.fileno())
 
 
 class VectorStore:
@@ -162,9 +195,10 @@ class VectorStore:
         return Snapshot(identity, gen, rows, keys, fact_rowids, fact_rows,
                         str(state.get("signature", "")), matrix)
 
-    def current(self, db: sqlite3.Connection, identity: Identity) -> bool:
+    def current(self, source: FactSource, identity: Identity) -> bool:
         snap = self.snapshot()
-        return snap is not None and snap.identity == identity and snap.signature == signature(db)
+        return (snap is not None and snap.identity == identity
+                and snap.signature == signature(source))
 
     # -- writing -------------------------------------------------------------------------
 
@@ -184,10 +218,11 @@ class VectorStore:
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
-    def update(self, db: sqlite3.Connection, embedder: Embedder,
+    def update(self, source: FactSource, embedder: Embedder,
                progress: Progress | None = None, *, wait: bool = True,
                max_new: int | None = None) -> int:
-        """Embed every indexed fact that has no vector yet; returns how many were embedded.
+        """Embed every fact of `source` (the index) that has no vector yet; returns how many
+        were embedded.
 
         Without `wait` it gives up (returning -1) when another process is embedding; with
         `max_new` it embeds nothing when more facts than that wait (returning minus their
@@ -196,21 +231,18 @@ class VectorStore:
         import numpy as np
 
         identity = embedder.identity
-        if self.current(db, identity):
+        if self.current(source, identity):
             return 0
         with self._locked(wait) as held:
             if not held:
                 return -1
             self._snapshot = None
-            if self.current(db, identity):  # another process did it while we waited
+            if self.current(source, identity):  # another process did it while we waited
                 return 0
-            sig = signature(db)
-            facts = db.execute("SELECT rowid, content FROM facts ORDER BY rowid")
-            rowids: list[int] = []
-            texts: list[str] = []
-            for rowid, content in facts:
-                rowids.append(int(rowid))
-                texts.append(fact_text(str(content)))
+            sig = signature(source)
+            facts = source.fact_texts()
+            rowids = [rowid for rowid, _ in facts]
+            texts = [fact_text(content) for _, content in facts]
             snap = self.snapshot()
             fresh = snap is None or snap.identity != identity
             gen = (snap.generation + 1 if fresh else snap.generation) if snap else 1
@@ -218,53 +250,29 @@ class VectorStore:
                 bytes(k) for k in snap.keys.tolist()]
             position = {key: row for row, key in enumerate(known_keys)}
             keys = [text_key(t) for t in texts]
-            todo: dict[bytes, str] = {}
-            for key, text in zip(keys, texts, strict=True):
-                if key not in position and key not in todo:
-                    todo[key] = text
+            todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in position}
             matrix_path = self.folder / f"matrix-{gen}.f32"
-            rows = len(known_keys)
             if fresh:
                 matrix_path.write_bytes(b"")
             else:
                 with open(matrix_path, "r+b") as handle:  # drop rows of an unfinished update
-                    handle.truncate(rows * identity.dims * 4)
+                    handle.truncate(len(known_keys) * identity.dims * 4)
             pending = list(todo.items())
             if max_new is not None and len(pending) > max_new:
                 return -len(pending)
-            done = 0
-            if progress:
-                progress(0, len(pending))
+            kept = snap if snap is not None and not fresh else None
+            old_rowids = kept.fact_rowids if kept else np.zeros(0, np.int64)
+            old_rows = kept.fact_rows if kept else np.zeros(0, np.int64)
             with open(matrix_path, "ab") as out:
-                for start in range(0, len(pending), CHUNK):
-                    part = pending[start : start + CHUNK]
-                    vectors = np.ascontiguousarray(embedder.embed([t for _, t in part]),
-                                                  dtype=np.float32)
-                    if vectors.shape != (len(part), identity.dims):
-                        raise ValueError(f"the embedder returned {vectors.shape} for "
-                                         f"{len(part)} texts of {identity.dims} dims")
-                    out.write(vectors.tobytes())
-                    for key, _ in part:
-                        position[key] = rows
-                        known_keys.append(key)
-                        rows += 1
-                    done += len(part)
-                    if progress:
-                        progress(done, len(pending))
-                    if done % CHECKPOINT_ROWS < CHUNK and done < len(pending):
-                        out.flush()
-                        os.fsync(out.fileno())
-                        # rows so far, old mapping: an interrupted update resumes from here
-                        self._save(identity, gen, known_keys, snap.fact_rowids if snap and
-                                   not fresh else np.zeros(0, np.int64), snap.fact_rows
-                                   if snap and not fresh else np.zeros(0, np.int64), "")
-                out.flush()
-                os.fsync(out.fileno())
+                # rows so far, old mapping: an interrupted update resumes from a checkpoint
+                _append_vectors(out, pending, embedder, progress, position, known_keys,
+                                checkpoint=lambda: self._save(identity, gen, known_keys,
+                                                              old_rowids, old_rows, ""))
             fact_rows = np.fromiter((position[k] for k in keys), dtype=np.int64,
                                     count=len(keys))
             fact_rowids = np.asarray(rowids, dtype=np.int64)
             live = len(set(fact_rows.tolist()))
-            if rows - live > max(1024, live):
+            if len(known_keys) - live > max(1024, live):
                 gen, known_keys, fact_rows = self._compact(identity, gen, known_keys, fact_rows)
             self._save(identity, gen, known_keys, fact_rowids, fact_rows, sig)
             self._remove_other_generations(gen)

@@ -1,0 +1,22 @@
+"""The derived index: parsed facts, entities and lifecycle state, kept for fast recall.
+
+`base.IndexBackend` is the interface every caller uses; `open_index` makes the one backend
+there is today (SQLite, `sqlite.py` and its `sqlite_*` modules).  Only this package runs
+SQL or imports a database driver.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .base import IndexBackend
+
+
+def open_index(path: Path) -> IndexBackend:
+    """Open (creating, checking or repairing) the index at `path`."""
+    from .sqlite import SqliteIndex
+
+    return SqliteIndex(path)

@@ -99,9 +99,19 @@ class EntityInfo:
 
 
 class IndexBackend(Protocol):
-    """A store of parsed documents that can answer questions about them."""
+    """A store of parsed documents that can answer questions about them.
 
-    location: str
+    Every index operation memfold runs is a method here; callers never reach past it (no
+    SQL, no driver outside the `memfold.index` package).  A method fails only with memfold
+    errors: IndexError_ when the store cannot be used, IndexDamaged when what it read is
+    damaged — a read that meets it calls `repair` and rebuilds from the files."""
+
+    location: str  # where the index lives, for status
+    notices: list[str]  # one line per repair made (on opening, or by `repair`)
+
+    def repair(self, reason: str) -> None:
+        """Put a damaged index aside and start an empty one (the caller refills it)."""
+        ...
 
     def stamps(self, paths: Sequence[str] | None = None) -> dict[str, FileStamp]:
         """The stamp of every file the index holds (or of `paths`), by relative path."""
@@ -166,6 +176,19 @@ class IndexBackend(Protocol):
         """Row keys of the facts just before and after each fact in its file."""
         ...
 
+    def fts_rowids(self, fts: str, limit: int) -> list[int]:
+        """Row keys of up to `limit` facts matching an FTS5 expression, unranked (how rare
+        a word is: hybrid recall's exact-match boost)."""
+        ...
+
+    def fact_texts(self) -> list[tuple[int, str]]:
+        """(row key, content) of every fact, by row key: what the vectors embed."""
+        ...
+
+    def facts_signature(self) -> str:
+        """A token that changes whenever a sync changes any fact: vectors made against
+        another signature may be out of date."""
+        ...
 
     def journal_position(self) -> tuple[int, str, int]: ...
 

@@ -1,0 +1,256 @@
+"""Reading the SQLite index: counts and warnings, entities, the searches recall runs (BM25 over
+FTS5, entity links, newest in a window), facts by id or row key, and what the vectors are made
+from (`fact_texts`, `facts_signature`).
+
+Functions of an open connection; `SqliteIndex` calls them and turns the driver's errors into
+memfold errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..errors import IndexDamaged, IndexError_
+from ..model import TEXT, ParseWarning
+from .base import Candidate, EntityInfo, Filters, IndexCounts
+from .sqlite_rows import (
+    FACT_FROM,
+    FACT_SELECT,
+    LIFE_FIELDS,
+    NEWEST,
+    SCORE_COLUMN,
+    chunks,
+    conditions,
+    encodable,
+    fact_of,
+    life_of,
+    marks,
+)
+from .sqlite_schema import damaged
+
+NEIGHBOURS = ("SELECT c.rowid,"
+              " (SELECT n.rowid FROM facts n WHERE n.path = c.path AND n.line < c.line"
+              "  ORDER BY n.line DESC LIMIT 1),"
+              " (SELECT n.rowid FROM facts n WHERE n.path = c.path AND n.line > c.line"
+              "  ORDER BY n.line LIMIT 1) FROM facts c")
+DUMP = (
+    "SELECT 'file', path, role, day, size, sha256 FROM files ORDER BY path",
+    "SELECT 'fact', id, path, line, end_line, kind, content, entities, params,"
+    " confidence, importance, valid_from, valid_until, day, explicit FROM facts"
+    " ORDER BY path, line, id",
+    "SELECT 'link', f.path, f.line, f.id, l.key, l.name FROM fact_entities l"
+    " JOIN facts f ON f.rowid = l.fact ORDER BY 2, 3, 4, 5",
+    "SELECT 'fts', f.path, f.line, f.id, t.body, t.names FROM facts_fts t"
+    " JOIN facts f ON f.rowid = t.rowid ORDER BY 2, 3, 4",
+    "SELECT 'alias', path, entity, key, name FROM aliases ORDER BY 2, 3, 4, 5",
+    "SELECT 'warning', path, line, message FROM warnings ORDER BY 2, 3, 4",
+    f"SELECT 'life', {', '.join(LIFE_FIELDS)} FROM lifecycle ORDER BY id",  # noqa: S608
+    "SELECT 'event', seq, ts, event, id, data FROM events ORDER BY seq",
+    "SELECT 'cite', path, line, source, source_line, sha FROM citations ORDER BY 2, 3",
+)
+
+
+# -- counts and warnings -------------------------------------------------------------------
+
+def meta(db: sqlite3.Connection, key: str) -> str | None:
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else None
+
+
+def counts(db: sqlite3.Connection) -> IndexCounts:
+    by_kind = dict(db.execute("SELECT kind, COUNT(*) FROM facts WHERE kind != ? "
+                              "GROUP BY kind ORDER BY kind", (TEXT,)).fetchall())
+    return IndexCounts(
+        files=db.execute("SELECT COUNT(*) FROM files").fetchone()[0],
+        facts_by_kind=by_kind,
+        entities=db.execute("SELECT COUNT(*) FROM entities").fetchone()[0],
+        chunks=db.execute("SELECT COUNT(*) FROM facts WHERE kind = ?", (TEXT,)).fetchone()[0],
+        warnings=warning_count(db),
+    )
+
+
+def warning_count(db: sqlite3.Connection) -> int:
+    return int(db.execute("SELECT COUNT(*) FROM warnings").fetchone()[0])
+
+
+def warnings(db: sqlite3.Connection) -> list[ParseWarning]:
+    rows = db.execute("SELECT path, line, message FROM warnings ORDER BY path, line")
+    return [ParseWarning(*row) for row in rows]
+
+
+def locate(db: sqlite3.Connection, fact_id: str) -> list[str]:
+    """Citations (`path#Lline`) of every row with this id, in path order."""
+    rows = db.execute("SELECT path, line FROM facts WHERE id = ? ORDER BY path, line",
+                      (fact_id,))
+    return [f"{path}#L{line}" for path, line in rows]
+
+
+def dump(db: sqlite3.Connection) -> list[tuple[object, ...]]:
+    rows: list[tuple[object, ...]] = []
+    for sql in DUMP:
+        rows.extend(db.execute(sql).fetchall())
+    return rows
+
+
+# -- entities ------------------------------------------------------------------------------
+
+def resolve_names(db: sqlite3.Connection, keys: Sequence[str]) -> dict[str, str]:
+    wanted = json.dumps(list(dict.fromkeys(keys)))
+    found: dict[str, str] = {}
+    for key, entity in db.execute(
+        "SELECT a.key, a.entity FROM aliases a WHERE a.key IN (SELECT value FROM json_each(?))"
+        " UNION ALL SELECT k.value, k.value FROM json_each(?) k"
+        " WHERE EXISTS (SELECT 1 FROM fact_entities WHERE key = k.value)",
+        (wanted, wanted),
+    ):
+        found.setdefault(key, entity)
+    return found
+
+
+def entity(db: sqlite3.Connection, key: str) -> EntityInfo | None:
+    row = db.execute("SELECT key, name FROM entities WHERE key = ?", (key,)).fetchone()
+    if row is None:
+        return None
+    pages = db.execute("SELECT path, name FROM aliases WHERE entity = ? "
+                       "ORDER BY path, rowid", (key,)).fetchall()
+    page = pages[0][0] if pages else None
+    names = tuple(dict.fromkeys(name for path, name in pages if path == page))
+    return EntityInfo(key=key, name=names[0] if names else row[1], page=page,
+                      aliases=names[1:])
+
+
+# -- searches ------------------------------------------------------------------------------
+
+def lexical(db: sqlite3.Connection, fts: str, filters: Filters, limit: int) -> list[Candidate]:
+    if filters == Filters():  # rank in the full-text index alone, then fetch the rows
+        try:
+            ranked = db.execute(
+                "SELECT rowid, bm25(facts_fts, 1.0, 0.5) FROM facts_fts WHERE facts_fts"
+                " MATCH ? ORDER BY 2 LIMIT ?", (fts, limit)).fetchall()
+        except sqlite3.OperationalError as exc:
+            raise IndexError_(f"search failed: {exc}") from exc
+        scores = dict(ranked)
+        found = candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                           f" WHERE f.rowid IN ({marks(ranked)})", list(scores))
+        return sorted((replace(c, bm25=scores[c.rowid]) for c in found),
+                      key=lambda c: (c.bm25, c.fact.path, c.fact.line))
+    where, params = conditions(filters)
+    sql = (f"SELECT {FACT_SELECT}, bm25(facts_fts, 1.0, 0.5) FROM facts_fts"  # noqa: S608
+           " JOIN facts f ON f.rowid = facts_fts.rowid JOIN files ON files.path = f.path"
+           " LEFT JOIN lifecycle l ON l.id = f.id"
+           f" WHERE facts_fts MATCH ? {where} ORDER BY {SCORE_COLUMN + 1}, f.day DESC,"
+           " f.path, f.line LIMIT ?")
+    return candidates(db, sql, [fts, *params, limit])
+
+
+def linked(db: sqlite3.Connection, keys: Sequence[str], filters: Filters,
+           limit: int) -> list[Candidate]:
+    if not keys:
+        return []
+    if filters == Filters():  # newest links first from the (key, day) index
+        rowids = [r[0] for r in db.execute(
+            f"SELECT fact FROM fact_entities WHERE key IN ({marks(keys)})"  # noqa: S608
+            " ORDER BY day DESC LIMIT ?", [*keys, limit])]  # NULL days sort last
+        return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                          f" WHERE f.rowid IN ({marks(rowids)}) {NEWEST}", rowids)
+    where, params = conditions(filters)
+    sql = (f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+           f" WHERE f.rowid IN (SELECT fact FROM fact_entities WHERE key IN ({marks(keys)}))"
+           f" {where} {NEWEST} LIMIT ?")
+    return candidates(db, sql, [*keys, *params, limit])
+
+
+def recent(db: sqlite3.Connection, filters: Filters, limit: int) -> list[Candidate]:
+    where, params = conditions(filters)
+    return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                      f" WHERE 1 {where} {NEWEST} LIMIT ?", [*params, limit])
+
+
+def fts_rowids(db: sqlite3.Connection, fts: str, limit: int) -> list[int]:
+    """Row keys of up to `limit` facts matching an FTS5 expression, unranked."""
+    return [r[0] for r in db.execute(
+        "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? LIMIT ?", (fts, limit))]
+
+
+# -- facts by key --------------------------------------------------------------------------
+
+def by_id(db: sqlite3.Connection, fact_id: str) -> list[Candidate]:
+    if not encodable(fact_id):
+        return []  # undecodable bytes from a command line: no fact has such an id
+    return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                      " WHERE f.id = ? ORDER BY f.path, f.line", [fact_id])
+
+
+def by_ids(db: sqlite3.Connection, ids: Sequence[str]) -> list[Candidate]:
+    """The first row of each id (path order), for ids that exist."""
+    found: dict[str, Candidate] = {}
+    for chunk in chunks(list(dict.fromkeys(ids)), 500):
+        for c in candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                            f" WHERE f.id IN ({marks(chunk)})"
+                            " ORDER BY f.path, f.line", chunk):
+            found.setdefault(c.fact.id, c)
+    return list(found.values())
+
+
+def by_rowids(db: sqlite3.Connection, rowids: Sequence[int],
+              filters: Filters) -> list[Candidate]:
+    """The facts with these row keys that pass `filters`, in no particular order."""
+    where, params = conditions(filters)
+    out: list[Candidate] = []
+    for chunk in chunks(list(rowids), 500):
+        out.extend(candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                              f" WHERE f.rowid IN ({marks(chunk)}) {where}",
+                              [*chunk, *params]))
+    return out
+
+
+def neighbours(db: sqlite3.Connection, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
+    """For each fact, the facts just before and after it in its file (by line)."""
+    out: dict[int, tuple[int, ...]] = {}
+    for chunk in chunks(list(rowids), 500):
+        sql = NEIGHBOURS + f" WHERE c.rowid IN ({marks(chunk)})"
+        for rowid, before, after in db.execute(sql, chunk):
+            out[rowid] = tuple(n for n in (before, after) if n is not None)
+    return out
+
+
+def candidates(db: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[Candidate]:
+    try:
+        rows = db.execute(sql, params).fetchall()
+    except sqlite3.DatabaseError as exc:  # a damaged page read only now, or a bad query
+        if damaged(exc):
+            raise IndexDamaged(f"search failed: {exc}; `memfold index --full` rebuilds "
+                               "the index") from exc
+        raise IndexError_(f"search failed: {exc}") from exc
+    links: dict[int, list[str]] = {}
+    for chunk in chunks([row[0] for row in rows], 500):
+        for fact, key in db.execute(
+            f"SELECT fact, key FROM fact_entities WHERE fact IN ({marks(chunk)})",  # noqa: S608
+            chunk,
+        ):
+            links.setdefault(fact, []).append(key)
+    return [Candidate(fact=fact_of(row), bm25=row[SCORE_COLUMN],
+                      links=tuple(links.get(row[0], ())), sha256=row[15], rowid=row[0],
+                      life=life_of(row[16:SCORE_COLUMN])) for row in rows]
+
+
+# -- what the vectors are made from --------------------------------------------------------
+
+def fact_texts(db: sqlite3.Connection) -> list[tuple[int, str]]:
+    """(row key, content) of every fact, by row key."""
+    return [(int(rowid), str(content)) for rowid, content
+            in db.execute("SELECT rowid, content FROM facts ORDER BY rowid")]
+
+
+def facts_signature(db: sqlite3.Connection) -> str:
+    """What vectors made now are made against: the `facts_token` every sync that changes a
+    fact renews (else, for an index without one, counts and sums)."""
+    token = meta(db, "facts_token")
+    if token:
+        return f"token:{token}"
+    facts = db.execute("SELECT count(*), coalesce(max(rowid), 0) FROM facts").fetchone()
+    files = db.execute("SELECT count(*), total(checked_ns), total(size) FROM files").fetchone()
+    return json.dumps([*facts, *files])
