@@ -47,6 +47,10 @@ date (newest first), then path and line, so results are deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 DEFAULT_CONFIDENCE = {"world": 0.9, "experience": 0.9, "opinion": 0.7, "observation": 0.6,
                       "text": 0.8}
 DEFAULT_IMPORTANCE = 5
@@ -63,6 +67,34 @@ WRITTEN_THEN = 1.15  # the fact was written in the time asked about
 STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, for one)
 
 
+# The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`): read
+# through `tunable`, so an override set by `tuned` holds for the calling context only.
+TUNABLE = ("CONTEXT_SHARE", "ENTITY_BOOST", "OPINION_BOOST")
+_TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
+                                                            default=None)
+
+
+def tunable(name: str) -> float:
+    """The weight `name` (one of TUNABLE): an override from `tuned`, else the module's."""
+    value = (_TUNED.get() or {}).get(name)
+    return float(globals()[name]) if value is None else value
+
+
+@contextmanager
+def tuned(values: Mapping[str, float]) -> Iterator[None]:
+    """Recall in this context weighs with `values` (names from TUNABLE) instead of the
+    defaults; a benchmark's way to compare settings without changing them for anyone else."""
+    unknown = sorted(set(values) - set(TUNABLE))
+    if unknown:
+        raise ValueError(f"not a tunable weight: {', '.join(unknown)} "
+                         f"(tunable: {', '.join(TUNABLE)})")
+    token = _TUNED.set({**(_TUNED.get() or {}), **values})
+    try:
+        yield
+    finally:
+        _TUNED.reset(token)
+
+
 def confidence_of(kind: str, written: float | None) -> float:
     return written if written is not None else DEFAULT_CONFIDENCE.get(kind, 0.8)
 
@@ -72,8 +104,9 @@ def importance_weight(importance: int | None) -> float:
 
 
 def relevance(match: float, *, context: float = 0.0, entity: bool, opinion: bool) -> float:
-    return (match + CONTEXT_SHARE * context + (ENTITY_BOOST if entity else 0.0)
-            + (OPINION_BOOST if opinion else 0.0))
+    return (match + tunable("CONTEXT_SHARE") * context
+            + (tunable("ENTITY_BOOST") if entity else 0.0)
+            + (tunable("OPINION_BOOST") if opinion else 0.0))
 
 
 def time_factor(then: str, *, state: bool) -> float:

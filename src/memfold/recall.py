@@ -211,7 +211,7 @@ def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
                   lifecycle=weight) * time_factor(then, state=c.fact.kind in STATE_KINDS)
     tier = 0 if current else (1 if status == ARCHIVED else 2)
     return _Scored(c, value, confidence, linked, opinion, status, decay, tier,
-                   beside if ranking.CONTEXT_SHARE * context > match else None, then,
+                   beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT)
 
 
