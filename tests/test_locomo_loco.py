@@ -78,3 +78,22 @@ def test_an_unknown_weight_to_tune_is_a_usage_error(tmp_path: Path) -> None:
                                       "--tune", "SPEED=1", "--out", str(tmp_path / "o.json")])
     assert result.exit_code == 2
     assert "CONTEXT_SHARE" in result.output and "Traceback" not in result.output
+
+
+def test_the_narrative_layout_writes_each_turn_as_a_paragraph_under_its_session(
+        tmp_path: Path) -> None:
+    (conv,) = locomo.load(two_conversations(tmp_path))[:1]
+    sources = locomo.write_workspace(tmp_path / "ws", conv, "narrative")
+    lines = (tmp_path / "ws/memory/2023-05-08.md").read_text(encoding="utf-8").splitlines()
+    assert lines[:7] == ["# 2023-05-08", "", "## Session 1", "",
+                         "Anna Lee: I started learning the violin.", "",
+                         "Bo: Nice! I adopted a puppy called Pixel. [image: a photo of a small dog]"]
+    assert "## Retain" not in lines
+    # the heading's line maps to the turn below it: the chunk starts at the heading
+    assert sources["memory/2023-05-08.md#L3"] == sources["memory/2023-05-08.md#L5"] == "D1:1"
+    result = CliRunner().invoke(cli, ["bench", "locomo", str(two_conversations(tmp_path)),
+                                      "--layout", "narrative", "--out", str(tmp_path / "o.json")])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "o.json").read_text(encoding="utf-8"))
+    assert data["parameters"]["layout"] == "narrative"
+    assert data["categories"]["1 multi-hop"]["memfold"]["recall@10"] == 1.0

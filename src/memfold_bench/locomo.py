@@ -73,6 +73,7 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop",
               5: "adversarial"}
 SYSTEMS = ("memfold", "bm25")
 MODES = ("lexical", "semantic", "hybrid")
+LAYOUTS = ("bullets", "narrative")
 ANCHORS: dict[str, Json] = {
     "bm25_turns_r10": {"value": 0.54, "what": "BM25 over dialog turns, R@10, full LoCoMo set"},
     "dragon_r10": {"value": 0.662, "what": "DRAGON retriever over dialog turns, R@10 "
@@ -200,23 +201,37 @@ def bullet(turn: Turn) -> str:
     return f"- B @{speaker_slug(turn.speaker)}: {turn.text}"
 
 
-def daily_logs(conv: Conversation) -> dict[str, list[Turn]]:
-    """Turns by daily log path, sessions of one day in session order."""
-    logs: dict[str, list[Turn]] = defaultdict(list)
+def daily_sessions(conv: Conversation) -> dict[str, list[Session]]:
+    """Sessions by daily log path, sessions of one day in session order."""
+    logs: dict[str, list[Session]] = defaultdict(list)
     for session in conv.sessions:
-        logs[f"memory/{session.day.isoformat()}.md"].extend(session.turns)
+        logs[f"memory/{session.day.isoformat()}.md"].append(session)
     return logs
 
 
-def write_workspace(root: Path, conv: Conversation) -> dict[str, str]:
-    """Write the conversation as daily logs; returns each turn's source -> dia_id."""
+def write_workspace(root: Path, conv: Conversation, layout: str = "bullets") -> dict[str, str]:
+    """Write the conversation as daily logs; returns each turn's source -> dia_id.
+
+    `bullets`: a Retain bullet per turn.  `narrative`: prose, a `## Session N` heading per
+    session and each turn a paragraph `Speaker: text` under it, no Retain section.  The
+    heading's line maps to the turn below it too: a text chunk starts at its heading."""
     Memory.init(root)
     sources: dict[str, str] = {}
-    for rel, turns in daily_logs(conv).items():
-        lines = [f"# {rel[7:17]}", "", "## Retain"]
-        for turn in turns:
-            lines.append(bullet(turn))
-            sources[f"{rel}#L{len(lines)}"] = turn.dia_id
+    for rel, sessions in daily_sessions(conv).items():
+        lines = [f"# {rel[7:17]}"]
+        for session in sessions:
+            if layout == "narrative":
+                lines += ["", f"## Session {session.number}"]
+                if session.turns:
+                    sources[f"{rel}#L{len(lines)}"] = session.turns[0].dia_id
+            elif len(lines) == 1:
+                lines += ["", "## Retain"]
+            for turn in session.turns:
+                if layout == "narrative":
+                    lines += ["", f"{turn.speaker}: {turn.text}"]
+                else:
+                    lines.append(bullet(turn))
+                sources[f"{rel}#L{len(lines)}"] = turn.dia_id
         (root / rel).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return sources
 
@@ -302,12 +317,12 @@ def build_vectors(ws: Path, memory: Memory) -> Json:
 
 def run_conversation(conv: Conversation, k: int, workdir: Path,
                      modes: Sequence[str] = ("lexical",), grid: Sequence[Setting] = ({},),
-                     ) -> tuple[list[list[Outcome]], float, Json]:
+                     layout: str = "bullets") -> tuple[list[list[Outcome]], float, Json]:
     """Build the workspace and index (and vectors, for semantic modes), ask every question
     under every setting of `grid` (BM25, which has none, once); returns the outcomes per
     setting, index seconds and what embedding took."""
     ws = workdir / conv.sample_id
-    sources = write_workspace(ws, conv)
+    sources = write_workspace(ws, conv, layout)
     started = time.perf_counter()
     with Memory.open(ws) as memory:
         memory.index(full=True)
@@ -365,7 +380,8 @@ def file_sha256(path: Path) -> str:
 
 
 def run_benchmark(path: Path, k: int, log: Callable[[str], None],
-                  modes: Sequence[str] = ("lexical",), grid: Sequence[Setting] = ({},)) -> Json:
+                  modes: Sequence[str] = ("lexical",), grid: Sequence[Setting] = ({},),
+                  layout: str = "bullets") -> Json:
     conversations = load(path)
     cutoffs = cutoffs_for(k)
     runs: list[dict[str, list[Outcome]]] = [{} for _ in grid]
@@ -374,7 +390,7 @@ def run_benchmark(path: Path, k: int, log: Callable[[str], None],
         for conv in conversations:
             log(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
             started = time.perf_counter()
-            found, built, vectors = run_conversation(conv, k, Path(tmp), modes, grid)
+            found, built, vectors = run_conversation(conv, k, Path(tmp), modes, grid, layout)
             for run, outcomes in zip(runs, found, strict=True):
                 run[conv.sample_id] = outcomes
             samples.append({"sample_id": conv.sample_id, "sessions": len(conv.sessions),
@@ -392,7 +408,7 @@ def run_benchmark(path: Path, k: int, log: Callable[[str], None],
                        "now": "noon UTC on the day after each conversation's last session",
                        "bm25": "FTS5 unicode61 over 'Speaker: text', every question word "
                                "quoted and OR-ed, ORDER BY rank",
-                       "grid": list(grid)},
+                       "grid": list(grid), "layout": layout},
         "environment": environment(),
         "anchors": ANCHORS,
         "totals": {"conversations": len(conversations),
@@ -451,8 +467,12 @@ def anchor_lines() -> list[str]:
 @click.option("--tune", "tune", multiple=True, metavar="NAME=v1,v2",
               help="Ranking weights to fit leave-one-conversation-out (repeatable; names: "
                    f"{', '.join(TUNABLE)}); the first grid point gives the pooled figures.")
+@click.option("--layout", "layout", default="bullets", show_default=True,
+              type=click.Choice(LAYOUTS),
+              help="How turns are written: a Retain bullet each, or narrative paragraphs "
+                   "under a heading per session (no Retain section).")
 def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str,
-                   tune: tuple[str, ...]) -> None:
+                   tune: tuple[str, ...], layout: str) -> None:
     """Evidence recall@5 and @10 on LoCoMo conversations, memfold beside plain BM25.
 
     PATH is a LoCoMo JSON file (a list of samples), e.g. the benchmark's locomo10.json.
@@ -471,14 +491,15 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str,
             open_semantic(Path(tempfile.gettempdir()))  # fail early, before any work
         except EmbedUnavailable as exc:
             raise click.ClickException(str(exc)) from None
-    result = run_benchmark(path, k, lambda msg: click.echo(msg, err=True), modes, grid)
+    result = run_benchmark(path, k, lambda msg: click.echo(msg, err=True), modes, grid,
+                           layout)
     if save_result(result, out, as_json=as_json):
         return
     totals = result["totals"]
     click.echo(f"memfold bench locomo: {totals['conversations']} conversations, "
                f"{totals['turns']:,} turns, {totals['questions']} questions with evidence "
                f"({totals['skipped_without_evidence']} without evidence skipped); k={k}, "
-               f"mode {mode}")
+               f"mode {mode}, layout {layout}")
     loco = result["loco"]
     held = (["held out, by category (pooled):", *table(result, loco["categories"])]
             if len(grid) > 1 else [])
