@@ -87,7 +87,8 @@ def test_the_narrative_layout_writes_each_turn_as_a_paragraph_under_its_session(
     lines = (tmp_path / "ws/memory/2023-05-08.md").read_text(encoding="utf-8").splitlines()
     assert lines[:7] == ["# 2023-05-08", "", "## Session 1", "",
                          "Anna Lee: I started learning the violin.", "",
-                         "Bo: Nice! I adopted a puppy called Pixel. [image: a photo of a small dog]"]
+                         "Bo: Nice! I adopted a puppy called Pixel. "
+                         "[image: a photo of a small dog]"]
     assert "## Retain" not in lines
     # the heading's line maps to the turn below it: the chunk starts at the heading
     assert sources["memory/2023-05-08.md#L3"] == sources["memory/2023-05-08.md#L5"] == "D1:1"

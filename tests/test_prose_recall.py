@@ -84,3 +84,15 @@ def test_a_paragraph_found_by_words_in_two_sentences_comes_before_them(tmp_path:
     # sentences it holds are not repeated below it
     assert hits[0][1] == "memory/2026-03-02.md#L1"
     assert [source for _, source, _ in hits].count("memory/2026-03-02.md#L4") == 0
+
+
+def test_a_sentence_on_its_paragraphs_first_line_is_recalled_as_itself(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    Memory.init(root)
+    (root / "bank").mkdir(exist_ok=True)
+    (root / "bank/notes.md").write_text(
+        "We met Anna at the station. She\nbrought the tickets for Porto.\n", encoding="utf-8")
+    hits = recall(root, "station Anna")
+    # the sentence and its paragraph both start on line 1: both are found, the sentence first
+    assert hits[0][1:] == ("bank/notes.md#L1", "We met Anna at the station.")
+    assert hits[1][2].startswith("We met Anna at the station. She\nbrought")

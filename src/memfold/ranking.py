@@ -11,6 +11,8 @@
   are lifted; a fact that matches nothing in the query is not added for its neighbour.  On
   the LoCoMo dev split this moved R@10 from 65.2 to 69.9 (lexical) and 69.1 to 75.5
   (hybrid), in each of its three conversations (docs/semantic.md);
+- expansion: a fact only the expanded search finds (words two of the best candidates share,
+  `expansion`) enters with EXPANSION_SHARE of its match in that search;
 - entity: 1 when the fact is linked to an entity the query names (`@Peter`, or "Peter"
   when Peter is a known entity or alias), else 0;
 - opinion_intent: 1 for opinion facts when the query asks about preferences, else 0.  At
@@ -58,6 +60,7 @@ KIND_WEIGHT = {"text": 0.6, "observation": 0.85}
 ENTITY_BOOST = 0.5
 OPINION_BOOST = 0.75
 CONTEXT_SHARE = 0.5
+EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expansion`)
 # how a fact stands to the time a query asks about (recall classifies, `time_factor` weighs)
 VALID, WRITTEN, HELD, NOT_THEN, UNDATED = ("valid then", "written then", "held then",
                                            "not then", "")
@@ -69,7 +72,7 @@ STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, f
 
 # The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`): read
 # through `tunable`, so an override set by `tuned` holds for the calling context only.
-TUNABLE = ("CONTEXT_SHARE", "ENTITY_BOOST", "OPINION_BOOST")
+TUNABLE = ("CONTEXT_SHARE", "ENTITY_BOOST", "OPINION_BOOST", "EXPANSION_SHARE")
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
 

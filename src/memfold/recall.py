@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from . import ranking
 from .embed.fusion import LEXICAL, SEMANTIC, lexical_part
+from .expansion import expand
 from .index.base import Candidate, Filters, IndexBackend
 from .lifecycle import (
     ACTIVE,
@@ -94,31 +95,37 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
             statuses = Counter(status_of(c.fact, c.life, options.today)[0] for c in linked)
             return _pack(hits[: options.k], options, window, (about_key,),
                          _left_out(statuses, options))
+    # by path and rowid: a sentence row shares its line with its paragraph or a sibling
     found: dict[tuple[str, int], Candidate] = {}
     limit = max(MIN_CANDIDATES, 4 * options.k)
     fts = plan.fts(skip=set(named))
     if fts and options.mode != SEMANTIC:
         for c in backend.lexical(fts, filters, limit):
-            found[(c.fact.path, c.fact.line)] = c
+            found[(c.fact.path, c.rowid)] = c
     if named:
         for c in backend.linked(named, filters, limit):
-            found.setdefault((c.fact.path, c.fact.line), c)
+            found.setdefault((c.fact.path, c.rowid), c)
     if (plan.window is not None and not soft) or (not fts and not named
                                                    and filters != Filters()):
         # a query of only punctuation or emoji ("*", "🍣") with no filter names nothing:
         # it finds nothing rather than every fact in memory
         for c in backend.recent(filters, limit):
-            found.setdefault((c.fact.path, c.fact.line), c)
+            found.setdefault((c.fact.path, c.rowid), c)
     if soft and not found:  # nothing matched the words: answer with the time alone
         for c in backend.recent(Filters(kinds=options.kinds, window=window,
                                         entity_keys=required), limit):
-            found.setdefault((c.fact.path, c.fact.line), c)
+            found.setdefault((c.fact.path, c.rowid), c)
     fused = None  # semantic and hybrid: BM25 and cosine fused, by rowid (embed.fusion)
     if options.semantic is not None and options.mode != LEXICAL:
         fused = options.semantic.fuse(backend, plan, found, filters, limit, options.mode)
+        found = {(c.fact.path, c.rowid): c for c in found.values()}  # fuse keys by line
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
     match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None
              else lexical_part(c.bm25, best) for c in found.values()}
+    if fts and options.mode != SEMANTIC:  # words the best candidates share (`expansion`)
+        for c, value in expand(backend, plan, found, filters, limit).values():
+            found[(c.fact.path, c.rowid)] = c
+            match[c.rowid] = value
     _within_passages(found.values(), match)
     context = _context(backend, found.values(), match)
     scored = [_score(c, plan, named, match[c.rowid], options, context.get(c.rowid))
