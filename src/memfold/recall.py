@@ -68,6 +68,15 @@ class Ranked:
     hidden: dict[str, int] = field(default_factory=dict)
 
 
+class _Found(dict[tuple[str, int], Candidate]):
+    """Candidates by path and rowid, not line: a sentence row shares its line with its
+    paragraph or a sibling.  `setdefault` keys by rowid whatever key it is given (the
+    vector search keys by line), so a fact found twice is kept once, as first found."""
+
+    def setdefault(self, key: tuple[str, int], default: Candidate) -> Candidate:
+        return super().setdefault((default.fact.path, default.rowid), default)
+
+
 def intersect(a: Interval | None, b: Interval | None) -> Interval | None:
     if a is None or b is None:
         return a or b
@@ -95,8 +104,7 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
             statuses = Counter(status_of(c.fact, c.life, options.today)[0] for c in linked)
             return _pack(hits[: options.k], options, window, (about_key,),
                          _left_out(statuses, options))
-    # by path and rowid: a sentence row shares its line with its paragraph or a sibling
-    found: dict[tuple[str, int], Candidate] = {}
+    found = _Found()
     limit = max(MIN_CANDIDATES, 4 * options.k)
     fts = plan.fts(skip=set(named))
     if fts and options.mode != SEMANTIC:
@@ -118,7 +126,6 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     fused = None  # semantic and hybrid: BM25 and cosine fused, by rowid (embed.fusion)
     if options.semantic is not None and options.mode != LEXICAL:
         fused = options.semantic.fuse(backend, plan, found, filters, limit, options.mode)
-        found = {(c.fact.path, c.rowid): c for c in found.values()}  # fuse keys by line
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
     match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None
              else lexical_part(c.bm25, best) for c in found.values()}
