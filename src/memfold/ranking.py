@@ -11,6 +11,8 @@
   are lifted; a fact that matches nothing in the query is not added for its neighbour.  On
   the LoCoMo dev split this moved R@10 from 65.2 to 69.9 (lexical) and 69.1 to 75.5
   (hybrid), in each of its three conversations (docs/semantic.md);
+- expansion: a fact only the expanded search finds (words two of the best candidates share,
+  `expansion`) enters with EXPANSION_SHARE of its match in that search;
 - entity: 1 when the fact is linked to an entity the query names (`@Peter`, or "Peter"
   when Peter is a known entity or alias), else 0;
 - opinion_intent: 1 for opinion facts when the query asks about preferences, else 0.  At
@@ -47,6 +49,10 @@ date (newest first), then path and line, so results are deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 DEFAULT_CONFIDENCE = {"world": 0.9, "experience": 0.9, "opinion": 0.7, "observation": 0.6,
                       "text": 0.8}
 DEFAULT_IMPORTANCE = 5
@@ -54,6 +60,7 @@ KIND_WEIGHT = {"text": 0.6, "observation": 0.85}
 ENTITY_BOOST = 0.5
 OPINION_BOOST = 0.75
 CONTEXT_SHARE = 0.5
+EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expansion`)
 # how a fact stands to the time a query asks about (recall classifies, `time_factor` weighs)
 VALID, WRITTEN, HELD, NOT_THEN, UNDATED = ("valid then", "written then", "held then",
                                            "not then", "")
@@ -61,6 +68,34 @@ HELD_THEN = frozenset({VALID, WRITTEN, HELD})
 VALID_THEN = 1.3  # the fact's stated validity overlaps the time asked about
 WRITTEN_THEN = 1.15  # the fact was written in the time asked about
 STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, for one)
+
+
+# The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`): read
+# through `tunable`, so an override set by `tuned` holds for the calling context only.
+TUNABLE = ("CONTEXT_SHARE", "ENTITY_BOOST", "OPINION_BOOST", "EXPANSION_SHARE")
+_TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
+                                                            default=None)
+
+
+def tunable(name: str) -> float:
+    """The weight `name` (one of TUNABLE): an override from `tuned`, else the module's."""
+    value = (_TUNED.get() or {}).get(name)
+    return float(globals()[name]) if value is None else value
+
+
+@contextmanager
+def tuned(values: Mapping[str, float]) -> Iterator[None]:
+    """Recall in this context weighs with `values` (names from TUNABLE) instead of the
+    defaults; a benchmark's way to compare settings without changing them for anyone else."""
+    unknown = sorted(set(values) - set(TUNABLE))
+    if unknown:
+        raise ValueError(f"not a tunable weight: {', '.join(unknown)} "
+                         f"(tunable: {', '.join(TUNABLE)})")
+    token = _TUNED.set({**(_TUNED.get() or {}), **values})
+    try:
+        yield
+    finally:
+        _TUNED.reset(token)
 
 
 def confidence_of(kind: str, written: float | None) -> float:
@@ -72,8 +107,9 @@ def importance_weight(importance: int | None) -> float:
 
 
 def relevance(match: float, *, context: float = 0.0, entity: bool, opinion: bool) -> float:
-    return (match + CONTEXT_SHARE * context + (ENTITY_BOOST if entity else 0.0)
-            + (OPINION_BOOST if opinion else 0.0))
+    return (match + tunable("CONTEXT_SHARE") * context
+            + (tunable("ENTITY_BOOST") if entity else 0.0)
+            + (tunable("OPINION_BOOST") if opinion else 0.0))
 
 
 def time_factor(then: str, *, state: bool) -> float:

@@ -15,10 +15,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as evolve
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from . import ranking
 from .embed.fusion import LEXICAL, SEMANTIC, lexical_part
+from .expansion import expand
 from .index.base import Candidate, Filters, IndexBackend
 from .lifecycle import (
     ACTIVE,
@@ -30,7 +31,7 @@ from .lifecycle import (
     lifecycle_weight,
     status_of,
 )
-from .model import AboutResult, Fact, Hit, Interval
+from .model import TEXT, AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
 from .query import QueryPlan, clean_text
 from .ranking import confidence_of, relevance, score, time_factor
@@ -38,6 +39,8 @@ from .ranking import confidence_of, relevance, score, time_factor
 if TYPE_CHECKING:
     from .embed.semantic import Semantic
 
+_Ranked = TypeVar("_Ranked", Candidate, "_Scored")
+PASSAGE_NUDGE = 0.001  # a sentence that holds its paragraph's match ranks just above it
 MIN_CANDIDATES = 50  # each search fetches max(MIN_CANDIDATES, 4 * k) rows to rank
 LEFT_OUT = (SUPERSEDED, MERGED, EXPIRED)  # statuses recall leaves out unless --all
 
@@ -65,6 +68,15 @@ class Ranked:
     hidden: dict[str, int] = field(default_factory=dict)
 
 
+class _Found(dict[tuple[str, int], Candidate]):
+    """Candidates by path and rowid, not line: a sentence row shares its line with its
+    paragraph or a sibling.  `setdefault` keys by rowid whatever key it is given (the
+    vector search keys by line), so a fact found twice is kept once, as first found."""
+
+    def setdefault(self, key: tuple[str, int], default: Candidate) -> Candidate:
+        return super().setdefault((default.fact.path, default.rowid), default)
+
+
 def intersect(a: Interval | None, b: Interval | None) -> Interval | None:
     if a is None or b is None:
         return a or b
@@ -86,43 +98,50 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     if plan.about:
         about_key = backend.resolve_names([entity_key(plan.about)]).get(entity_key(plan.about))
         if about_key:
-            linked = backend.linked([about_key], filters, max(options.k, 1) * 2)
+            linked = _one_per_passage(backend.linked([about_key], filters,
+                                                     max(options.k, 1) * 2))
             hits = [h for c in linked if (h := _linked_hit(c, about_key, options))]
             statuses = Counter(status_of(c.fact, c.life, options.today)[0] for c in linked)
             return _pack(hits[: options.k], options, window, (about_key,),
                          _left_out(statuses, options))
-    found: dict[tuple[str, int], Candidate] = {}
+    found = _Found()
     limit = max(MIN_CANDIDATES, 4 * options.k)
     fts = plan.fts(skip=set(named))
     if fts and options.mode != SEMANTIC:
         for c in backend.lexical(fts, filters, limit):
-            found[(c.fact.path, c.fact.line)] = c
+            found[(c.fact.path, c.rowid)] = c
     if named:
         for c in backend.linked(named, filters, limit):
-            found.setdefault((c.fact.path, c.fact.line), c)
+            found.setdefault((c.fact.path, c.rowid), c)
     if (plan.window is not None and not soft) or (not fts and not named
                                                    and filters != Filters()):
         # a query of only punctuation or emoji ("*", "🍣") with no filter names nothing:
         # it finds nothing rather than every fact in memory
         for c in backend.recent(filters, limit):
-            found.setdefault((c.fact.path, c.fact.line), c)
+            found.setdefault((c.fact.path, c.rowid), c)
     if soft and not found:  # nothing matched the words: answer with the time alone
         for c in backend.recent(Filters(kinds=options.kinds, window=window,
                                         entity_keys=required), limit):
-            found.setdefault((c.fact.path, c.fact.line), c)
+            found.setdefault((c.fact.path, c.rowid), c)
     fused = None  # semantic and hybrid: BM25 and cosine fused, by rowid (embed.fusion)
     if options.semantic is not None and options.mode != LEXICAL:
         fused = options.semantic.fuse(backend, plan, found, filters, limit, options.mode)
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
     match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None
              else lexical_part(c.bm25, best) for c in found.values()}
+    if fts and options.mode != SEMANTIC:  # words the best candidates share (`expansion`)
+        for c, value in expand(backend, plan, found, filters, limit).values():
+            found[(c.fact.path, c.rowid)] = c
+            match[c.rowid] = value
+    _within_passages(found.values(), match)
     context = _context(backend, found.values(), match)
     scored = [_score(c, plan, named, match[c.rowid], options, context.get(c.rowid))
               for c in found.values()]
     shown = [s for s in scored if not s.hidden]
     if options.include_all:
         shown = _replacements_first(shown, plan.window is not None)
-    hits = [_explain(s, plan, window, fused) for s in sorted(shown, key=_order)[: options.k]]
+    ordered = _one_per_passage(sorted(shown, key=_order))
+    hits = [_explain(s, plan, window, fused) for s in ordered[: options.k]]
     hidden = Counter(s.status for s in scored if s.hidden)
     return _pack(hits, options, window, tuple(named), hidden)
 
@@ -135,7 +154,7 @@ def about(backend: IndexBackend, name: str, *, k: int, today: date,
     if resolved is None or info is None:
         return AboutResult(name=name, key=None, page=None, aliases=(), hits=())
     options = RecallOptions(today=today, k=k, include_all=include_all)
-    found = backend.linked([resolved], Filters(), k * 2)
+    found = _one_per_passage(backend.linked([resolved], Filters(), k * 2))
     hits = tuple(h for c in found if (h := _linked_hit(c, resolved, options)))[:k]
     return AboutResult(name=info.name, key=resolved, page=info.page, aliases=info.aliases,
                        hits=hits)
@@ -211,7 +230,7 @@ def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
                   lifecycle=weight) * time_factor(then, state=c.fact.kind in STATE_KINDS)
     tier = 0 if current else (1 if status == ARCHIVED else 2)
     return _Scored(c, value, confidence, linked, opinion, status, decay, tier,
-                   beside if ranking.CONTEXT_SHARE * context > match else None, then,
+                   beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT)
 
 
@@ -384,6 +403,43 @@ def _order(hit: _Scored) -> tuple[int, float, bool, int, str, int]:
     then a replacement before what it replaced, then newest, then path and line."""
     day = hit.fact.day.toordinal() if hit.fact.day else 0
     return (hit.tier, -round(hit.score, 9), hit.replaced, -day, hit.fact.path, hit.fact.line)
+
+
+def _within_passages(found: Iterable[Candidate], match: dict[int, float]) -> None:
+    """A text row inside a longer one found too (a sentence in its paragraph,
+    `workspace.sentences`) matches what that passage matches: it is there to cite the line,
+    not to outrank typed facts the paragraph ranks below (a short sentence's BM25 would).
+    A sentence that matches at least as well as its paragraph comes just above it
+    (PASSAGE_NUDGE); one that matches less keeps its own, lower, match."""
+    spans: dict[str, list[Candidate]] = {}
+    for c in found:
+        if c.fact.kind == TEXT:
+            spans.setdefault(c.fact.path, []).append(c)
+    for rows in spans.values():
+        for c in rows:
+            f = c.fact
+            around = [match[o.rowid] for o in rows if o.fact.line <= f.line
+                      and f.end_line <= o.fact.end_line
+                      and o.fact.end_line - o.fact.line > f.end_line - f.line]
+            if around and match[c.rowid] >= max(around) > 0:
+                match[c.rowid] = max(around) * (1 + PASSAGE_NUDGE)
+
+
+def _one_per_passage(ordered: list[_Ranked]) -> list[_Ranked]:
+    """Text rows whose lines lie within a text row ranked above them are left out: a
+    sentence under its own paragraph (`workspace.sentences`), or a second sentence of the
+    same line, says nothing the row above does not.  A paragraph below one of its
+    sentences stays — it holds more."""
+    kept: list[_Ranked] = []
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for s in ordered:
+        f = s.fact
+        if f.kind == TEXT:
+            if any(a <= f.line and f.end_line <= b for a, b in spans.get(f.path, ())):
+                continue
+            spans.setdefault(f.path, []).append((f.line, f.end_line))
+        kept.append(s)
+    return kept
 
 
 def _left_out(statuses: Counter[str], options: RecallOptions) -> dict[str, int]:

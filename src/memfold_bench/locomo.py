@@ -53,8 +53,18 @@ from typing import Any
 import click
 
 from memfold.memory import Memory
+from memfold.ranking import TUNABLE, tuned
 
 from .index_bench import environment, output_options, save_result
+from .locomo_loco import (
+    HOW_DEFAULTS,
+    HOW_FITTED,
+    Setting,
+    held_out,
+    loco_lines,
+    mean_over,
+    parse_tune,
+)
 
 Json = dict[str, Any]
 K = 10
@@ -63,6 +73,7 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop",
               5: "adversarial"}
 SYSTEMS = ("memfold", "bm25")
 MODES = ("lexical", "semantic", "hybrid")
+LAYOUTS = ("bullets", "narrative")
 ANCHORS: dict[str, Json] = {
     "bm25_turns_r10": {"value": 0.54, "what": "BM25 over dialog turns, R@10, full LoCoMo set"},
     "dragon_r10": {"value": 0.662, "what": "DRAGON retriever over dialog turns, R@10 "
@@ -190,23 +201,37 @@ def bullet(turn: Turn) -> str:
     return f"- B @{speaker_slug(turn.speaker)}: {turn.text}"
 
 
-def daily_logs(conv: Conversation) -> dict[str, list[Turn]]:
-    """Turns by daily log path, sessions of one day in session order."""
-    logs: dict[str, list[Turn]] = defaultdict(list)
+def daily_sessions(conv: Conversation) -> dict[str, list[Session]]:
+    """Sessions by daily log path, sessions of one day in session order."""
+    logs: dict[str, list[Session]] = defaultdict(list)
     for session in conv.sessions:
-        logs[f"memory/{session.day.isoformat()}.md"].extend(session.turns)
+        logs[f"memory/{session.day.isoformat()}.md"].append(session)
     return logs
 
 
-def write_workspace(root: Path, conv: Conversation) -> dict[str, str]:
-    """Write the conversation as daily logs; returns each turn's source -> dia_id."""
+def write_workspace(root: Path, conv: Conversation, layout: str = "bullets") -> dict[str, str]:
+    """Write the conversation as daily logs; returns each turn's source -> dia_id.
+
+    `bullets`: a Retain bullet per turn.  `narrative`: prose, a `## Session N` heading per
+    session and each turn a paragraph `Speaker: text` under it, no Retain section.  The
+    heading's line maps to the turn below it too: a text chunk starts at its heading."""
     Memory.init(root)
     sources: dict[str, str] = {}
-    for rel, turns in daily_logs(conv).items():
-        lines = [f"# {rel[7:17]}", "", "## Retain"]
-        for turn in turns:
-            lines.append(bullet(turn))
-            sources[f"{rel}#L{len(lines)}"] = turn.dia_id
+    for rel, sessions in daily_sessions(conv).items():
+        lines = [f"# {rel[7:17]}"]
+        for session in sessions:
+            if layout == "narrative":
+                lines += ["", f"## Session {session.number}"]
+                if session.turns:
+                    sources[f"{rel}#L{len(lines)}"] = session.turns[0].dia_id
+            elif len(lines) == 1:
+                lines += ["", "## Retain"]
+            for turn in session.turns:
+                if layout == "narrative":
+                    lines += ["", f"{turn.speaker}: {turn.text}"]
+                else:
+                    lines.append(bullet(turn))
+                sources[f"{rel}#L{len(lines)}"] = turn.dia_id
         (root / rel).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return sources
 
@@ -291,11 +316,13 @@ def build_vectors(ws: Path, memory: Memory) -> Json:
 
 
 def run_conversation(conv: Conversation, k: int, workdir: Path,
-                     modes: Sequence[str] = ("lexical",)) -> tuple[list[Outcome], float, Json]:
-    """Build the workspace and index (and vectors, for semantic modes), ask every question;
-    returns outcomes, index seconds and what embedding took."""
+                     modes: Sequence[str] = ("lexical",), grid: Sequence[Setting] = ({},),
+                     layout: str = "bullets") -> tuple[list[list[Outcome]], float, Json]:
+    """Build the workspace and index (and vectors, for semantic modes), ask every question
+    under every setting of `grid` (BM25, which has none, once); returns the outcomes per
+    setting, index seconds and what embedding took."""
     ws = workdir / conv.sample_id
-    sources = write_workspace(ws, conv)
+    sources = write_workspace(ws, conv, layout)
     started = time.perf_counter()
     with Memory.open(ws) as memory:
         memory.index(full=True)
@@ -304,12 +331,18 @@ def run_conversation(conv: Conversation, k: int, workdir: Path,
         names = systems_for(modes)
         db = bm25_table(conv.turns)
         try:
-            rankers = {name: memfold_ranker(memory, sources, conv.now, k, mode)
-                       for name, mode in zip(names, modes, strict=False)}
-            rankers["bm25"] = bm25_ranker(db, k)
-            return ask(conv, rankers), built, vectors
+            baseline = ask(conv, {"bm25": bm25_ranker(db, k)})
         finally:
             db.close()
+        runs = []
+        for setting in grid:
+            rankers = {name: memfold_ranker(memory, sources, conv.now, k, mode)
+                       for name, mode in zip(names, modes, strict=False)}
+            with tuned(setting):
+                found = ask(conv, rankers)
+            runs.append([Outcome(o.sample_id, o.category, o.evidence, {**o.ranked, **b.ranked})
+                         for o, b in zip(found, baseline, strict=True)])
+        return runs, built, vectors
 
 
 def cutoffs_for(k: int) -> list[int]:
@@ -347,22 +380,25 @@ def file_sha256(path: Path) -> str:
 
 
 def run_benchmark(path: Path, k: int, log: Callable[[str], None],
-                  modes: Sequence[str] = ("lexical",)) -> Json:
+                  modes: Sequence[str] = ("lexical",), grid: Sequence[Setting] = ({},),
+                  layout: str = "bullets") -> Json:
     conversations = load(path)
     cutoffs = cutoffs_for(k)
-    outcomes: list[Outcome] = []
+    runs: list[dict[str, list[Outcome]]] = [{} for _ in grid]
     samples: list[Json] = []
     with tempfile.TemporaryDirectory(prefix="memfold-locomo-") as tmp:
         for conv in conversations:
             log(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
             started = time.perf_counter()
-            found, built, vectors = run_conversation(conv, k, Path(tmp), modes)
-            outcomes.extend(found)
+            found, built, vectors = run_conversation(conv, k, Path(tmp), modes, grid, layout)
+            for run, outcomes in zip(runs, found, strict=True):
+                run[conv.sample_id] = outcomes
             samples.append({"sample_id": conv.sample_id, "sessions": len(conv.sessions),
                             "turns": len(conv.turns), "skipped_without_evidence": conv.skipped,
                             "index_seconds": built, **vectors,
                             "seconds": time.perf_counter() - started,
-                            **figures(found, cutoffs)})
+                            **figures(found[0], cutoffs)})
+    pooled = [o for outcomes in runs[0].values() for o in outcomes]
     return {
         "benchmark": "locomo",
         "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -371,28 +407,44 @@ def run_benchmark(path: Path, k: int, log: Callable[[str], None],
                        "mode": modes[0] if len(modes) == 1 else list(modes),
                        "now": "noon UTC on the day after each conversation's last session",
                        "bm25": "FTS5 unicode61 over 'Speaker: text', every question word "
-                               "quoted and OR-ed, ORDER BY rank"},
+                               "quoted and OR-ed, ORDER BY rank",
+                       "grid": list(grid), "layout": layout},
         "environment": environment(),
         "anchors": ANCHORS,
         "totals": {"conversations": len(conversations),
                    "turns": sum(s["turns"] for s in samples),
-                   "questions": len(outcomes),
+                   "questions": len(pooled),
                    "skipped_without_evidence": sum(c.skipped for c in conversations)},
-        "categories": by_category(outcomes, cutoffs),
+        "categories": by_category(pooled, cutoffs),
         "conversations": samples,
+        "loco": loco_figures(runs, grid, k, cutoffs),
     }
+
+
+def loco_figures(runs: Sequence[dict[str, list[Outcome]]], grid: Sequence[Setting], k: int,
+                 cutoffs: Sequence[int]) -> Json:
+    """The leave-one-conversation-out figures (`locomo_loco`)."""
+    chosen, picks = held_out(runs, grid, k, recall_at)
+    convs = [{"sample_id": sample, "chosen": picks[sample], **figures(outcomes, cutoffs)}
+             for sample, outcomes in chosen.items()]
+    held = [o for outcomes in chosen.values() for o in outcomes]
+    systems = [s for s in (held[0].ranked if held else ())]
+    return {"how": HOW_FITTED if len(grid) > 1 else HOW_DEFAULTS,
+            "pooled": figures(held, cutoffs), "mean": mean_over(convs, systems, cutoffs),
+            "categories": by_category(held, cutoffs), "conversations": convs}
 
 
 def percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
-def table(result: Json) -> list[str]:
+def table(result: Json, categories: Json | None = None) -> list[str]:
     cutoffs = result["parameters"]["cutoffs"]
-    systems = [s for s in result["categories"]["overall"] if s != "questions"]
+    categories = categories or result["categories"]
+    systems = [s for s in categories["overall"] if s != "questions"]
     heads = [f"{s} R@{c}" for s in systems for c in cutoffs]
     lines = [f"{'category':<16}{'n':>5}" + "".join(f"{h:>15}" for h in heads)]
-    for name, group in result["categories"].items():
+    for name, group in categories.items():
         cells = [percent(group[s][f"recall@{c}"]) for s in systems for c in cutoffs]
         lines.append(f"{name:<16}{group['questions']:>5}" + "".join(f"{c:>15}" for c in cells))
     return lines
@@ -412,7 +464,15 @@ def anchor_lines() -> list[str]:
               type=click.Choice([*MODES, "all"]),
               help="memfold's recall mode; `all` runs lexical, semantic and hybrid side by side "
                    "(semantic modes need: pip install 'memfold[embed]').")
-def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str) -> None:
+@click.option("--tune", "tune", multiple=True, metavar="NAME=v1,v2",
+              help="Ranking weights to fit leave-one-conversation-out (repeatable; names: "
+                   f"{', '.join(TUNABLE)}); the first grid point gives the pooled figures.")
+@click.option("--layout", "layout", default="bullets", show_default=True,
+              type=click.Choice(LAYOUTS),
+              help="How turns are written: a Retain bullet each, or narrative paragraphs "
+                   "under a heading per session (no Retain section).")
+def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str,
+                   tune: tuple[str, ...], layout: str) -> None:
     """Evidence recall@5 and @10 on LoCoMo conversations, memfold beside plain BM25.
 
     PATH is a LoCoMo JSON file (a list of samples), e.g. the benchmark's locomo10.json.
@@ -423,6 +483,7 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str) -> N
       memfold bench locomo ../shared/bench/locomo-dev.json --k 10
     """
     modes = MODES if mode == "all" else (mode,)
+    grid = parse_tune(tune)
     if set(modes) - {"lexical"}:
         from memfold.embed import EmbedUnavailable, open_semantic
 
@@ -430,14 +491,18 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str) -> N
             open_semantic(Path(tempfile.gettempdir()))  # fail early, before any work
         except EmbedUnavailable as exc:
             raise click.ClickException(str(exc)) from None
-    result = run_benchmark(path, k, lambda msg: click.echo(msg, err=True), modes)
+    result = run_benchmark(path, k, lambda msg: click.echo(msg, err=True), modes, grid,
+                           layout)
     if save_result(result, out, as_json=as_json):
         return
     totals = result["totals"]
     click.echo(f"memfold bench locomo: {totals['conversations']} conversations, "
                f"{totals['turns']:,} turns, {totals['questions']} questions with evidence "
                f"({totals['skipped_without_evidence']} without evidence skipped); k={k}, "
-               f"mode {mode}")
-    for line in [*table(result), *anchor_lines()]:
+               f"mode {mode}, layout {layout}")
+    loco = result["loco"]
+    held = (["held out, by category (pooled):", *table(result, loco["categories"])]
+            if len(grid) > 1 else [])
+    for line in [*table(result), *loco_lines(loco, k, percent), *held, *anchor_lines()]:
         click.echo(line)
     click.echo(f"wrote {out}", err=True)

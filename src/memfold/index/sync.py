@@ -24,6 +24,7 @@ from ..guard import flag_secrets
 from ..model import FileStamp, Freshness, ParseWarning, SyncReport
 from ..workspace.format import decode, parse_document, split_lines
 from ..workspace.layout import Scan, Stat, Workspace
+from ..workspace.sentences import with_sentences
 from ..workspace.watch import _libc
 from .base import DocChange, IndexBackend
 
@@ -188,7 +189,7 @@ def sync(
                 doc = flag_secrets(change[0], functools.cache(
                     functools.partial(_lines, workspace, path)))
                 warnings.extend(doc.warnings)
-                yield doc, change[1]
+                yield with_sentences(doc), change[1]  # prose also sentence by sentence
 
     removed = sorted(p for p in known if p not in on_disk)
     with contextlib.closing(changed_docs()) as docs:
