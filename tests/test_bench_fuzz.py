@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -57,3 +58,15 @@ def test_bad_bounds_and_targets_are_usage_errors(tmp_path: Path) -> None:
     assert both.exit_code == 2 and "not both" in both.output
     unknown = runner.invoke(cli, ["bench", "fuzz", "--target", "yaml", "--runs", "5"])
     assert unknown.exit_code == 2 and "is not a target" in unknown.output
+
+
+def test_without_atheris_one_line_names_the_install(tmp_path: Path) -> None:
+    # atheris made unimportable in a fresh interpreter, as on a machine without the extra
+    code = ("import sys; sys.modules['atheris'] = None; from memfold.cli import main; "
+            "sys.argv = ['memfold', 'bench', 'fuzz', '--runs', '5', '--out', "
+            f"{str(tmp_path / 'fuzz.json')!r}]; main()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 1
+    assert done.stderr.strip().count("\n") == 0 and "pip install atheris" in done.stderr
+    assert done.stdout == "" and not (tmp_path / "fuzz.json").exists()

@@ -7,6 +7,7 @@ filter in `memfold_bench.fuzz_targets` are removed together).
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 import memfold.agent_tools as at
 from memfold.errors import BadInput
 from memfold.memory import Memory
+from memfold.model import Interval
 
 NOW = "2025-11-28T10:00:00+00:00"
 DAY = "2025-11-27"
@@ -52,3 +54,16 @@ def test_a_bullet_retained_after_a_comment_is_read_back(workspace: Path, tail: s
         assert [f.content for f in retained.facts] == ["Peter moved to Lisbon."]
         hits = memory.recall("Lisbon").hits
         assert [h.fact.id for h in hits] == [retained.facts[0].id]
+
+
+def test_a_query_since_a_future_day_has_a_window_that_runs_forward(workspace: Path) -> None:
+    # found by the query and timeparse targets: "since 2026-01" asked on 2025-11-28 gave the
+    # window 2026-01-01..2025-11-28, which ends before it starts and so favours nothing (a
+    # time phrase beside words ranks the facts in its window first)
+    with Memory.open(workspace, now=NOW) as memory:
+        memory.retain("W @Peter: Conference in Lisbon planned.", date="2026-01-05")
+        memory.retain("W @Peter: Conference in Vienna done.", date=DAY)
+        found = memory.recall("conference since 2026-01")
+    assert found.window == Interval(date(2026, 1, 1), None)
+    assert [h.fact.content for h in found.hits] == ["Conference in Lisbon planned.",
+                                                    "Conference in Vienna done."]

@@ -265,6 +265,8 @@ def fuzz_command(target_text: str, runs: int | None, seconds: float | None, seed
         results.append(run)
         if not as_json:
             _show(run)
+        for command in run.reproduce if as_json else ():  # stdout holds only the JSON
+            click.echo(f"{target} crashed; reproduce: {command}", err=True)
     report = fuzz_report(results, bound={"runs": runs, "seconds": seconds}, seed=seed)
     from .index_bench import save_result
 

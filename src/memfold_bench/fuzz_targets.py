@@ -165,9 +165,10 @@ def _probe_at_end(data: bytes) -> bool:
 
 
 def _known_comment_bug(before: bytes) -> bool:
-    if b"<!--" not in before:
+    text = decode(before)[0]  # as the parser reads it: "<!\0--" is a comment once NULs go
+    if "<!--" not in text:
         return False
-    plain = before.replace(b"<!--", b"<!~~")
+    plain = text.replace("<!--", "<!~~").encode()
     return _probe_at_end(plain + plan_append(decode(plain)[0], "x", [PROBE]).encode())
 
 
