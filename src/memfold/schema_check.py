@@ -32,13 +32,15 @@ KEYWORDS = frozenset({
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) \
-        and math.isfinite(value)
+    # an int is always finite, and may be too large for a float (math.isfinite would raise)
+    if isinstance(value, int):
+        return not isinstance(value, bool)
+    return isinstance(value, float) and math.isfinite(value)
 
 
 _TYPES: dict[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: _number(v) and float(v).is_integer(),
+    "integer": lambda v: _number(v) and (isinstance(v, int) or v.is_integer()),
     "number": _number,
     "boolean": lambda v: isinstance(v, bool),
     "array": lambda v: isinstance(v, list),

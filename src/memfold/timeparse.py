@@ -323,7 +323,8 @@ def _month_words(word: str, today: date) -> Interval | None:
 def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, int]] | None:
     """The first time phrase in a query: its interval and the span of text it occupies.
 
-    "around Nov 27" widens the day by three days each side; "since X" runs from X to today;
+    "around Nov 27" widens the day by three days each side; "since X" runs from X to today
+    (or on, open-ended, when X is after today);
     "before X" ends the day before X, "until X" with X; "in November 2025" is the month;
     "last week" is the previous Monday to Sunday; "last spring" the latest spring that has
     ended (`season`).  Dates that do not exist ("Feb 30",
@@ -356,7 +357,9 @@ def _phrase_interval(m: re.Match[str], today: date) -> Interval | None:
         assert interval.start and interval.end
         return Interval(_shift(interval.start, -AROUND_DAYS), _shift(interval.end, AROUND_DAYS))
     if prep in ("since", "after", "from"):
-        return Interval(interval.start, today)
+        # "since" runs to today; from a day after today it runs on, open (plans dated ahead)
+        first = interval.start
+        return Interval(first, today if first is None or first <= today else None)
     if prep == "before":
         assert interval.start
         return Interval(None, _shift(interval.start, -1))

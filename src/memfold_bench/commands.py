@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .embed_bench import embed_command
+from .fuzz import fuzz_command
 from .index_bench import index_command
 from .judge_bench import judge_command
 from .lab import lab_command
@@ -20,3 +21,4 @@ COMMANDS += [recall_command]
 COMMANDS += [soak_command]
 COMMANDS += [embed_command]
 COMMANDS += [judge_command]
+COMMANDS += [fuzz_command]
