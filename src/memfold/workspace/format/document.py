@@ -52,6 +52,18 @@ def daily_date(path: str) -> date | None:
     return parse_iso_day(m.group(1)) if m else None
 
 
+def hidden_until(cm: re.Match[str], line: str) -> str | None:
+    """What closes the hidden region `line` opens (`cm`: COMMENT_START matched it), or None
+    when it hides nothing past itself."""
+    if gm := GENERATED.match(line):
+        if gm.group(1) == SUMMARY:
+            return end_marker(SUMMARY)
+        return None  # other generated regions hold facts: read them as usual
+    if END_MARK.match(line):
+        return None
+    return None if "-->" in line[cm.end():] else "-->"
+
+
 class _Scanner:
     """One pass over a file's lines, collecting facts, text chunks and warnings."""
 
@@ -77,13 +89,7 @@ class _Scanner:
         is skipped whole, its citations collected; it restates facts that are indexed where
         they were written.  Returns what closes the hidden region, if open.
         """
-        if gm := GENERATED.match(line):
-            if gm.group(1) == SUMMARY:
-                return end_marker(SUMMARY)
-            return None  # other generated regions hold facts: read them as usual
-        if END_MARK.match(line):
-            return None
-        return None if "-->" in line[cm.end():] else "-->"
+        return hidden_until(cm, line)
 
     def occurrence(self, key: str) -> int:
         n = self.seen.get(key, 0)

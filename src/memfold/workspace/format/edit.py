@@ -6,40 +6,59 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from .document import hidden_until
 from .frontmatter import front_matter_end
-from .lines import HEADING, Fences, is_retain_heading, split_lines
+from .lines import COMMENT_START, HEADING, Fences, is_retain_heading, split_lines
 
 
 def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> str:
     """The text to append to a file so that `bullet_lines` land in a Retain section.
 
-    Only ever appends: when the file's last section is not `## Retain` (or it ends inside an
-    unclosed code fence), a new Retain section is started at the end instead of inserting
-    into the middle of the file.  A file may hold several Retain sections.
+    Only ever appends: when the file's last section is not `## Retain`, or it ends inside an
+    unclosed code fence or HTML comment (which would hide the bullets), the fence or comment
+    is closed and a new Retain section started at the end, instead of inserting into the
+    middle of the file.  A file may hold several Retain sections.
     """
     body = "".join(f"{line}\n" for line in bullet_lines)
     if existing is None or not existing.strip():
         return f"# {title}\n\n## Retain\n{body}"
     lines = split_lines(existing)
     end = front_matter_end(lines)  # the parser skips front matter; so must we
-    fence, last_retain = _tail_state(lines[end + 1 if end else 0:])
+    tail = _tail_state(lines[end + 1 if end else 0:])
     prefix = "" if existing.endswith("\n") else "\n"
-    if fence is not None:
-        prefix += f"{fence}\n"
-    if fence is not None or not last_retain:
+    if tail.fence is not None:
+        prefix += f"{tail.fence}\n"
+    if tail.hidden is not None:
+        prefix += f"{tail.hidden}\n"
+    if tail.fence is not None or tail.hidden is not None or not tail.in_retain:
         blank = "" if not lines or not lines[-1].strip() else "\n"
         prefix += f"{blank}## Retain\n"
     return prefix + body
 
 
-def _tail_state(lines: list[str]) -> tuple[str | None, bool]:
-    """(the fence still open at the end of the file, whether the last heading is Retain)."""
+@dataclass(frozen=True)
+class _Tail:
+    fence: str | None  # the code fence still open at the end of the file
+    hidden: str | None  # what closes the comment (or summary) still open there
+    in_retain: bool  # whether the last heading the parser sees is Retain
+
+
+def _tail_state(lines: list[str]) -> _Tail:
+    """The state the document parser is in after `lines` (the same rules: a comment opens
+    only outside a fence, a fence only outside a comment, headings count outside both)."""
     fences = Fences()
-    last_retain = False
+    hidden: str | None = None
+    in_retain = False
     for line in lines:
+        if hidden is not None:
+            hidden = None if hidden in line else hidden
+            continue
+        if fences.open is None and (cm := COMMENT_START.match(line)):
+            hidden = hidden_until(cm, line)
+            continue
         if not fences.inside(line) and (hm := HEADING.match(line)):
-            last_retain = is_retain_heading(hm)
-    return fences.open, last_retain
+            in_retain = is_retain_heading(hm)
+    return _Tail(fences.open, hidden, in_retain)
 
 
 @dataclass(frozen=True)
