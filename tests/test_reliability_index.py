@@ -380,3 +380,53 @@ def test_x1_get_rebuilds_when_its_lookup_meets_damage(
     assert dump == ref_dump
     assert len(notices) == 1 and "damaged" in notices[0], notices
     assert (root / ".memory" / "index.sqlite.damaged").exists()
+
+
+class _DamagedOnce:
+    """The index's connection, whose next query meets a damaged page (as a page the check on
+    open did not read would answer), then the connection as it was."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        self.failed = 0
+
+    def execute(self, *args: object, **kwargs: object) -> object:
+        if not self.failed:
+            self.failed += 1
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return self._db.execute(*args, **kwargs)  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._db, name)
+
+
+READS: dict[str, Callable[[Memory, str], object]] = {
+    "history": lambda m, fact_id: m.history(fact_id),
+    "trace": lambda m, fact_id: m.trace(fact_id),
+    "status": lambda m, fact_id: m.status(),
+    "context": lambda m, fact_id: m.context(),
+    "stale_pages": lambda m, fact_id: m.stale_pages(),
+    "warnings": lambda m, fact_id: m.warnings(),
+    "link_warnings": lambda m, fact_id: m.link_warnings(),
+}
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+def test_x1_every_read_rebuilds_when_it_meets_damage(
+        read: str, reference: tuple[Path, list[object], list[str]], tmp_path: Path) -> None:
+    """Not only recall, about and get: every command that reads the index and meets a
+    damaged page moves the index aside, rebuilds it and answers, with one notice."""
+    src, ref_dump, ref_hits = reference
+    root = copy_workspace(src, tmp_path / "ws")
+    with Memory.open(root, now="2025-11-01") as memory:
+        memory.refresh()
+        backend = memory.index_backend
+        proxy = _DamagedOnce(backend.db)  # type: ignore[attr-defined]
+        backend.db = proxy  # type: ignore[attr-defined]
+        READS[read](memory, ref_hits[0])
+        notices = list(memory.notices)
+        dump = memory.index_backend.dump()
+    assert proxy.failed == 1
+    assert dump == ref_dump
+    assert len(notices) == 1 and "damaged" in notices[0], notices
+    assert (root / ".memory" / "index.sqlite.damaged").exists()

@@ -9,13 +9,14 @@ Retain's write path and its protocol live in `memfold.retain`.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from . import config
 from . import retain as retain_module
@@ -60,7 +61,19 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from .embed.semantic import Semantic
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 EMBED_DURING_RECALL = 2000  # a larger backlog is embedded by `memfold index`, not a recall
+
+
+def _repairs(
+        method: Callable[Concatenate[Memory, _P], _T]) -> Callable[Concatenate[Memory, _P], _T]:
+    """A read that meets a damaged index repairs it and answers (see Memory._repairing)."""
+
+    @functools.wraps(method)
+    def run(self: Memory, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return self._repairing(lambda: method(self, *args, **kwargs))
+
+    return run
 
 
 class Memory:
@@ -342,6 +355,7 @@ class Memory:
         self.refresh()
         self.ledger.restore(fact_id.strip().lstrip("^"), reason=reason, ts=self._ts(now))
 
+    @_repairs
     def history(self, fact_id: str) -> list[Event]:
         """The journal events about a fact, oldest first."""
         fact_id = fact_id.strip().lstrip("^")
@@ -351,6 +365,7 @@ class Memory:
             raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
         return events
 
+    @_repairs
     def trace(self, fact_id: str, *, now: datetime | str | None = None,
               show_secrets: bool = False) -> Trace:
         """A fact's lineage both ways: what it supersedes, what superseded it, what it was
@@ -498,6 +513,7 @@ class Memory:
                                "left behind")
         return report
 
+    @_repairs
     def status(self) -> StatusReport:
         """Counts, link warnings, and which files changed since the last sync (by stat;
         nothing is synced).  `warnings` counts parse and link warnings."""
@@ -521,10 +537,12 @@ class Memory:
             secrets=tuple(w for w in backend.warnings() if is_secret_warning(w)),
         )
 
+    @_repairs
     def warnings(self) -> list[ParseWarning]:
         """Every parse warning the index holds, by path and line."""
         return self.index_backend.warnings()
 
+    @_repairs
     def link_warnings(self) -> list[ParseWarning]:
         """Where hand edits broke links, as of the last sync (nothing is synced): duplicate
         block ids, supersede or merge pointers to facts no file holds, and notes or
@@ -605,6 +623,7 @@ class Memory:
 
         return _views.Views(self.ledger, refresh=self.refresh, clock=self.now)
 
+    @_repairs
     def stale_pages(self) -> list[dict[str, object]]:
         """Bank pages whose generated lines cite facts that changed or vanished."""
         from . import reflect as _reflect
@@ -648,6 +667,7 @@ class Memory:
 
         return _core.undo(self.workspace, self.ledger, ts=self._ts(now))
 
+    @_repairs
     def context(self, *, budget: int | None = None, now: datetime | str | None = None,
                 show_secrets: bool = False) -> _context.SessionContext:
         """What an agent should see at the start of a session, within `budget` tokens:
