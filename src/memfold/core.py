@@ -34,11 +34,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import BadInput, MemfoldError, WorkspaceError
+from .events import Core, Record
 from .ledger import Ledger
 from .workspace.files import replace_atomically
 from .workspace.format import HEADING, Fences, decode
@@ -46,7 +47,6 @@ from .workspace.layout import Workspace
 
 CORE_PATH = "memory.md"
 DEFAULT_LIMIT = 2000
-EVENT = "core"
 BLOCK_NAME = re.compile(r"[^\W_][\w .'&()/-]{0,63}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _ATTEMPTS = 5  # how often an edit is redone when an editor saves the file under us
@@ -357,7 +357,7 @@ class _Plan:
     before: str | None
     after: str | None  # None removes the block (an undo of the append that created it)
     limit: int
-    extra: dict[str, Any] = field(default_factory=dict)
+    undoes: int | None = None  # the seq of the edit an undo reverts
 
 
 def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[_Doc], _Plan], *,
@@ -369,7 +369,7 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[_Doc], 
     done: list[_Plan] = []
     previous: list[bytes | None] = []  # memory.md as it was, should the journal append fail
 
-    def decide() -> list[dict[str, Any]]:
+    def decide() -> list[Record]:
         for _ in range(_ATTEMPTS):
             data = _read(path)
             doc = _parse(data)
@@ -387,9 +387,9 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[_Doc], 
                                    "nothing was changed") from exc
             done.append(chosen)
             previous.append(data)
-            return [{"event": EVENT, "id": f"core:{chosen.name}", "block": chosen.name,
-                     "op": op, "before": chosen.before, "text": chosen.after,
-                     "after": text_sha(chosen.after), **chosen.extra}]
+            return [Core(id=f"core:{chosen.name}", block=chosen.name, op=op,
+                         before=chosen.before, text=chosen.after, after=text_sha(chosen.after),
+                         undoes=chosen.undoes)]
         raise MemfoldError("memory.md kept changing while memfold edited it (an editor "
                            "saving?); nothing was written, try again")
 
@@ -492,7 +492,7 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> CoreEdit:
         previous = event.get("before")
         return _Plan(span.name if span else name, span, current,
                      previous if isinstance(previous, str) else None, doc.limit(name),
-                     {"undoes": event["seq"]})
+                     event["seq"])
     return _edit(workspace, ledger, "undo", plan, ts=ts)
 
 
@@ -500,7 +500,7 @@ def _last_edit(ledger: Ledger) -> dict[str, Any]:
     """The newest core event that is an edit and has not been undone."""
     stack: list[dict[str, Any]] = []
     for event in ledger.journal.read().events:
-        if event.event != EVENT or "block" not in event.data:
+        if not isinstance(event.record, Core):
             continue
         record = {**event.data, "seq": event.seq}
         if record.get("op") == "undo":

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 from . import config
 from . import retain as retain_module
 from .errors import BadInput, IndexError_, MemfoldError, SourceChanged, UnknownId
+from .events import Archive
 from .guard import is_secret_warning
 from .index.base import Progress
 from .index.links import link_warnings as find_link_warnings
@@ -566,8 +567,8 @@ class Memory:
             if dry_run:
                 raise BadInput("dry_run goes with purge: archiving changes no file")
             self.refresh()
-            self.ledger.transact(lambda: [{"event": "archive", "id": self.ledger.fact(
-                fact_id.strip().lstrip("^")).fact.id, "reason": "forgotten by hand"}],
+            self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
+                fact_id.strip().lstrip("^")).fact.id, reason="forgotten by hand")],
                 ts=self._ts(now))
             return []
         return list(self.purge(fact_id, dry_run=dry_run, now=now).files)

@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MemfoldError
+from .events import Archive, Confidence, Derive, Expire, Merge, Record
 from .index.base import Candidate, Filters, IndexBackend
 from .judge import AGREES, REVERSES, stance
 from .ledger import Ledger, content_sha, supersede_record
@@ -118,7 +119,7 @@ class PageChange:
 class ReflectPlan:
     since: date
     today: date
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Record] = field(default_factory=list)
     pages: list[PageChange] = field(default_factory=list)
     merges: list[tuple[str, list[str]]] = field(default_factory=list)
     confidence: list[tuple[str, float, float]] = field(default_factory=list)
@@ -412,11 +413,11 @@ class Planner:
         for c in group:
             self.replaced.add(c.fact.id)
             self.merged_into[c.fact.id] = new_id
-            self.plan.events.append({
-                "event": "merge", "id": c.fact.id, "into": new_id,
-                "reason": f"near-duplicate, consolidated into ^{new_id}",
-                "on": self.plan.today.isoformat(), "sha": content_sha(c.fact.content)})
-        self.plan.events.append({"event": "derive", "id": new_id, "from": ids})
+            self.plan.events.append(Merge(
+                id=c.fact.id, into=new_id,
+                reason=f"near-duplicate, consolidated into ^{new_id}",
+                on=self.plan.today.isoformat(), sha=content_sha(c.fact.content)))
+        self.plan.events.append(Derive(id=new_id, from_=tuple(ids)))
         self.plan.merges.append((new_id, ids))
 
     def _days(self, group: Iterable[Candidate], seen: set[str] | None = None) -> set[date]:
@@ -470,10 +471,10 @@ class Planner:
                 c -= CONTRADICT_STEP * c
         c = round(min(0.99, max(0.05, c)), 3)
         if support or contradict:
-            self.plan.events.append({
-                "event": "confidence", "id": opinion.fact.id, "c": c, "from": round(before, 3),
-                "support": support, "contradict": contradict,
-                "on": self.plan.today.isoformat(), "sha": content_sha(opinion.fact.content)})
+            self.plan.events.append(Confidence(
+                id=opinion.fact.id, c=c, from_=round(before, 3),
+                support=tuple(support), contradict=tuple(contradict),
+                on=self.plan.today.isoformat(), sha=content_sha(opinion.fact.content)))
             self.plan.confidence.append((opinion.fact.id, round(before, 3), c))
             self.simulated[opinion.fact.id] = (c, support, contradict)
 
@@ -575,13 +576,12 @@ class Planner:
             status, _ = status_of(c.fact, c.life, plan.today)
             if status == EXPIRED and c.fact.valid and c.fact.valid.end and \
                     plan.since <= c.fact.valid.end + timedelta(days=1) <= plan.today:
-                plan.events.append({"event": "expire", "id": c.fact.id,
-                                    "reason": f"valid until {c.fact.valid.end}",
-                                    "sha": content_sha(c.fact.content)})
+                plan.events.append(Expire(id=c.fact.id, reason=f"valid until {c.fact.valid.end}",
+                                          sha=content_sha(c.fact.content)))
                 plan.swept.append((c.fact.id, EXPIRED))
             elif status == ARCHIVED and plan.since <= _archived_on(c) <= plan.today:
-                plan.events.append({"event": "archive", "id": c.fact.id, "reason": "decay",
-                                    "sha": content_sha(c.fact.content)})
+                plan.events.append(Archive(id=c.fact.id, reason="decay",
+                                           sha=content_sha(c.fact.content)))
                 plan.swept.append((c.fact.id, ARCHIVED))
 
     def _proposals(self) -> None:
@@ -697,7 +697,7 @@ def _journal(workspace: Workspace, ledger: Ledger, plan: ReflectPlan, ts: str) -
     workspace.cache_dir.mkdir(exist_ok=True)
     prior = touched_states(plan.events, ledger.backend)
     replace_atomically(undo_path, json.dumps(manifest(plan, [], prior)).encode())
-    events = ledger.journal.append(plan.events, ts=ts, locked=True)
+    events = ledger.append(plan.events, ts=ts, locked=True)
     replace_atomically(undo_path, json.dumps(manifest(plan, events, prior)).encode())
     ledger.replay()
 
@@ -762,8 +762,7 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
                 replace_atomically(path, before)
         ledger.replay()
         ids = list(saved.get("prior") or {}) or [str(e.get("id")) for e in saved["events"]]
-        ledger.journal.append(undo_records(saved, ledger.backend.life(ids)), ts=ts,
-                              locked=True)
+        ledger.append(undo_records(saved, ledger.backend.life(ids)), ts=ts, locked=True)
         ledger.replay()
         undo_path.unlink()
     return [entry["path"] for entry in saved["pages"]]

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IndexDamaged, IndexError_
+from ..events import Retain, Supersede
 from ..journal import GENESIS, Event
 from ..lifecycle import LifeState, replay
 from ..model import TEXT, Fact, FileStamp, Interval, ParseWarning
@@ -560,10 +561,9 @@ class SqliteIndex:
                 db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
             done = int(self.meta("journal_seq") or 0)
             fresh = [e for e in events if e.seq > done]
-            touched = {e.id for e in fresh} | {str(e.data["by"]) for e in fresh
-                                                if e.event == "supersede" and "by" in e.data}
-            touched |= {str(i) for e in fresh if e.event == "retain"
-                        for i in e.data.get("ids", [])}
+            touched = {e.id for e in fresh} | {e.record.by for e in fresh
+                                                if isinstance(e.record, Supersede)}
+            touched |= {i for e in fresh if isinstance(e.record, Retain) for i in e.record.ids}
             states = self.life(touched)
             # a restore edits the list of the fact that had superseded it: load that one too
             states.update(self.life({st.superseded_by for st in states.values()
@@ -607,7 +607,7 @@ class SqliteIndex:
                                " OR (event = 'retain' AND EXISTS (SELECT 1 FROM"
                                " json_each(data, '$.ids') WHERE value = ?)) ORDER BY seq",
                                (fact_id, fact_id, fact_id))
-        return [Event(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
+        return [Event.of(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
                 for seq, ts, event, id_, data in rows]
 
     def tracked_contents(self, paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
