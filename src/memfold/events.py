@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -230,53 +230,57 @@ def from_dict(obj: Mapping[str, Any]) -> Record:
 def _typed(cls: type[Record], ident: str, rest: dict[str, Any]) -> Record | None:
     values: dict[str, Any] = {}
     keys = set()
-    for name, key, hint, omit in _layout(cls):
+    for name, key, fits, omit in _layout(cls):
         keys.add(key)
         if key not in rest:
             if omit:
                 continue
             return None
         value = rest[key]
-        if (omit and value is None) or not _fits(value, hint):
+        if (omit and value is None) or not fits(value):
             return None  # a null where the key is left out, or a wrong type
         values[name] = tuple(value) if isinstance(value, list) else value
     extra = {k: v for k, v in rest.items() if k not in keys}
     return cls(id=ident, extra=extra, **values)
 
 
-_Layout = tuple[tuple[str, str, Any, bool], ...]
+Check = Callable[[Any], bool]
+_Layout = tuple[tuple[str, str, Check, bool], ...]
 _LAYOUTS: dict[type[Record], _Layout] = {}
 
 
 def _layout(cls: type[Record]) -> _Layout:
-    """(field name, JSON key, type, optional) of a kind's keys after `event` and `id`."""
+    """(field name, JSON key, type check, optional) of a kind's keys after `event` and `id`,
+    worked out once per kind."""
     found = _LAYOUTS.get(cls)
     if found is None:
         hints = typing.get_type_hints(cls)
         found = _LAYOUTS[cls] = tuple(
-            (f.name, f.metadata.get(_KEY, f.name), hints[f.name], bool(f.metadata.get(_OMIT)))
-            for f in dataclasses.fields(cls) if f.name not in ("id", "extra"))
+            (f.name, f.metadata.get(_KEY, f.name), _check(hints[f.name]),
+             bool(f.metadata.get(_OMIT))) for f in dataclasses.fields(cls)
+            if f.name not in ("id", "extra"))
     return found
 
 
-def _fits(value: Any, hint: Any) -> bool:
+def _check(hint: Any) -> Check:
     """Whether a JSON value has the type a field declares."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if hint is Any:
-        return True
+        return lambda value: True
     if origin in (types.UnionType, typing.Union):
-        return any(_fits(value, arg) for arg in args)
+        checks = [_check(arg) for arg in args]
+        return lambda value: any(check(value) for check in checks)
     if origin is tuple:
-        return isinstance(value, list) and all(_fits(v, args[0]) for v in value)
+        item = _check(args[0])
+        return lambda value: isinstance(value, list) and all(item(v) for v in value)
     if origin is Mapping:
-        return isinstance(value, dict)
+        return lambda value: isinstance(value, dict)
     if hint is type(None):
-        return value is None
-    if hint is float:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, hint)
+        return lambda value: value is None
+    if hint in (int, float):  # JSON has no bool-as-number; a float may be written as 1
+        number = int | float if hint is float else int
+        return lambda value: isinstance(value, number) and not isinstance(value, bool)
+    return lambda value: isinstance(value, hint)
 
 
 __all__ = ["KINDS", "Archive", "Confidence", "Core", "Derive", "Expire", "Merge", "Note",

@@ -94,7 +94,9 @@ def apply_event(states: dict[str, LifeState], event: Event) -> None:
                 retained.content_sha = sha  # so a later edit of its text raises the revision
         return
     state = states.setdefault(record.id, LifeState(record.id))
-    sha = record.to_dict().get("sha")  # any kind's, a kind this memfold doesn't know too
+    sha = getattr(record, "sha", None)
+    if sha is None:  # no `sha` field: a kind this memfold doesn't know may still carry one
+        sha = record.extra.get("sha")
     if isinstance(sha, str):
         state.content_sha = sha
     _apply(states, state, record, event.ts)
