@@ -481,32 +481,29 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> CoreEdit:
     Refuses (writing nothing) when the block changed since that edit — by hand, say —
     because putting the old text back would lose that change."""
     def plan(doc: _Doc) -> _Plan:
-        event = _last_edit(ledger)
-        name = str(event["block"])
-        span = doc.span(name)
+        seq, edit = _last_edit(ledger)
+        span = doc.span(edit.block)
         current = doc.text(span)[0] if span else None
-        if text_sha(current) != event.get("after"):
-            raise MemfoldError(f"block {name!r} changed since the edit to undo (#{event['seq']}, "
-                               f"{event.get('op')}); undoing it would lose that change, so "
+        if text_sha(current) != edit.after:
+            raise MemfoldError(f"block {edit.block!r} changed since the edit to undo (#{seq}, "
+                               f"{edit.op}); undoing it would lose that change, so "
                                "nothing was written. Use `memfold core replace` instead")
-        previous = event.get("before")
-        return _Plan(span.name if span else name, span, current,
-                     previous if isinstance(previous, str) else None, doc.limit(name),
-                     event["seq"])
+        return _Plan(span.name if span else edit.block, span, current, edit.before,
+                     doc.limit(edit.block), seq)
     return _edit(workspace, ledger, "undo", plan, ts=ts)
 
 
-def _last_edit(ledger: Ledger) -> dict[str, Any]:
-    """The newest core event that is an edit and has not been undone."""
-    stack: list[dict[str, Any]] = []
+def _last_edit(ledger: Ledger) -> tuple[int, Core]:
+    """(seq, record) of the newest core event that is an edit and has not been undone."""
+    stack: list[tuple[int, Core]] = []
     for event in ledger.journal.read().events:
-        if not isinstance(event.record, Core):
+        record = event.record
+        if not isinstance(record, Core):
             continue
-        record = {**event.data, "seq": event.seq}
-        if record.get("op") == "undo":
-            stack = [e for e in stack if e["seq"] != record.get("undoes")]
+        if record.op == "undo":
+            stack = [(seq, edit) for seq, edit in stack if seq != record.undoes]
         else:
-            stack.append(record)
+            stack.append((event.seq, record))
     if not stack:
         raise BadInput("nothing to undo: the journal holds no core edit that is not undone")
     return stack[-1]
