@@ -36,11 +36,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import BadInput, MemfoldError, WorkspaceError
+from .events import Core, Record
 from .ledger import Ledger
 from .workspace.files import replace_atomically
 from .workspace.format import DEFAULT_LIMIT as DEFAULT_LIMIT  # core.DEFAULT_LIMIT, as before
@@ -55,7 +56,6 @@ from .workspace.format import (
 from .workspace.layout import Workspace
 
 CORE_PATH = "memory.md"
-EVENT = "core"
 BLOCK_NAME = re.compile(r"[^\W_][\w .'&()/-]{0,63}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _ATTEMPTS = 5  # how often an edit is redone when an editor saves the file under us
@@ -223,7 +223,7 @@ class _Plan:
     before: str | None
     after: str | None  # None removes the block (an undo of the append that created it)
     limit: int
-    extra: dict[str, Any] = field(default_factory=dict)
+    undoes: int | None = None  # the seq of the edit an undo reverts
 
 
 def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[CoreDoc], _Plan], *,
@@ -235,7 +235,7 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[CoreDoc
     done: list[_Plan] = []
     previous: list[bytes | None] = []  # memory.md as it was, should the journal append fail
 
-    def decide() -> list[dict[str, Any]]:
+    def decide() -> list[Record]:
         for _ in range(_ATTEMPTS):
             data = _read(path)
             doc = parse_core(data)
@@ -253,9 +253,9 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[CoreDoc
                                    "nothing was changed") from exc
             done.append(chosen)
             previous.append(data)
-            return [{"event": EVENT, "id": f"core:{chosen.name}", "block": chosen.name,
-                     "op": op, "before": chosen.before, "text": chosen.after,
-                     "after": text_sha(chosen.after), **chosen.extra}]
+            return [Core(id=f"core:{chosen.name}", block=chosen.name, op=op,
+                         before=chosen.before, text=chosen.after, after=text_sha(chosen.after),
+                         undoes=chosen.undoes)]
         raise MemfoldError("memory.md kept changing while memfold edited it (an editor "
                            "saving?); nothing was written, try again")
 
@@ -347,32 +347,29 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> CoreEdit:
     Refuses (writing nothing) when the block changed since that edit — by hand, say —
     because putting the old text back would lose that change."""
     def plan(doc: CoreDoc) -> _Plan:
-        event = _last_edit(ledger)
-        name = str(event["block"])
-        span = doc.span(name)
+        seq, edit = _last_edit(ledger)
+        span = doc.span(edit.block)
         current = doc.text(span)[0] if span else None
-        if text_sha(current) != event.get("after"):
-            raise MemfoldError(f"block {name!r} changed since the edit to undo (#{event['seq']}, "
-                               f"{event.get('op')}); undoing it would lose that change, so "
+        if text_sha(current) != edit.after:
+            raise MemfoldError(f"block {edit.block!r} changed since the edit to undo (#{seq}, "
+                               f"{edit.op}); undoing it would lose that change, so "
                                "nothing was written. Use `memfold core replace` instead")
-        previous = event.get("before")
-        return _Plan(span.name if span else name, span, current,
-                     previous if isinstance(previous, str) else None, doc.limit(name),
-                     {"undoes": event["seq"]})
+        return _Plan(span.name if span else edit.block, span, current, edit.before,
+                     doc.limit(edit.block), seq)
     return _edit(workspace, ledger, "undo", plan, ts=ts)
 
 
-def _last_edit(ledger: Ledger) -> dict[str, Any]:
-    """The newest core event that is an edit and has not been undone."""
-    stack: list[dict[str, Any]] = []
+def _last_edit(ledger: Ledger) -> tuple[int, Core]:
+    """(seq, record) of the newest core event that is an edit and has not been undone."""
+    stack: list[tuple[int, Core]] = []
     for event in ledger.journal.read().events:
-        if event.event != EVENT or "block" not in event.data:
+        record = event.record
+        if not isinstance(record, Core):
             continue
-        record = {**event.data, "seq": event.seq}
-        if record.get("op") == "undo":
-            stack = [e for e in stack if e["seq"] != record.get("undoes")]
+        if record.op == "undo":
+            stack = [(seq, edit) for seq, edit in stack if seq != record.undoes]
         else:
-            stack.append(record)
+            stack.append((event.seq, record))
     if not stack:
         raise BadInput("nothing to undo: the journal holds no core edit that is not undone")
     return stack[-1]

@@ -35,6 +35,7 @@ from typing import Any
 
 from .embed.store import VectorStore
 from .errors import MemfoldError, UnknownId
+from .events import Purge
 from .journal import JOURNAL_NAME, chain_hash
 from .ledger import Ledger, content_sha
 from .model import Fact
@@ -116,8 +117,8 @@ def purge(workspace: Workspace, ledger: Ledger, fact_id: str, *, ts: str,
         for rel, rewrite in rewrites.items():
             _write(workspace.root / rel, rewrite, rel)
         digest = hashlib.sha256(fact.content.encode("utf-8", "surrogatepass")).hexdigest()
-        ledger.journal.append([{"event": "purge", "id": fact.id, "purged_sha256": digest,
-                                "sha": content_sha(fact.content)}], ts=ts, locked=True)
+        ledger.append([Purge(id=fact.id, purged_sha256=digest, sha=content_sha(fact.content))],
+                      ts=ts, locked=True)
         _refold(ledger)
         vectors.drop(dropped_texts)
         for place in derived:

@@ -16,7 +16,9 @@ JSON, so the lines form a chain: an edited, reordered or deleted line breaks it,
 of an append) is skipped with a warning, never fatal; the next append cuts it off first (its
 writer died before acknowledging anything), so it never stays inside the file.
 
-Appends happen under the workspace write lock, in one write, followed by fsync.
+Appends happen under the workspace write lock, in one write, followed by fsync; the ledger
+is their only caller.  What a line records from `event` on is a typed record (events.py); an
+`Event` adds its place in the chain.
 """
 
 from __future__ import annotations
@@ -25,10 +27,11 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .events import Record, from_dict
 from .workspace.files import WriteLock, append_durably
 
 JOURNAL_NAME = "journal.jsonl"
@@ -38,19 +41,40 @@ GENESIS = "0" * 16
 
 @dataclass(frozen=True)
 class Event:
-    """One journal line."""
+    """One journal line: its place in the chain (seq, ts, prev, hash) and its typed record."""
 
     seq: int
     ts: str
-    event: str
-    id: str
-    data: dict[str, Any] = field(default_factory=dict)
+    record: Record
     hash: str = ""
     prev: str = ""
 
+    @classmethod
+    def of(cls, *, seq: int, ts: str, event: str, id: str, data: Mapping[str, Any]) -> Event:
+        """An event from its parts as the index stores them (the record's kind, id, keys)."""
+        return cls(seq=seq, ts=ts, record=from_dict({"event": event, "id": id, **data}))
+
+    @property
+    def event(self) -> str:
+        return self.record.kind
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The record's keys after `event` and `id`, as written."""
+        return {k: v for k, v in self.record.to_dict().items() if k not in ("event", "id")}
+
     def to_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "ts": self.ts, "event": self.event, "id": self.id,
-                **self.data}
+        """The body the chain hash covers: the line without `prev` and `hash`."""
+        return {"seq": self.seq, "ts": self.ts, **self.record.to_dict()}
+
+    def line(self) -> str:
+        """The journal line, without its newline."""
+        return json.dumps({**self.to_dict(), "prev": self.prev, "hash": self.hash},
+                          ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -68,12 +92,14 @@ def chain_hash(prev: str, body: Mapping[str, Any]) -> str:
     return hashlib.sha256(f"{prev}\n{canonical}".encode()).hexdigest()[:16]
 
 
-def _event(obj: Mapping[str, Any]) -> Event:
-    data = {k: v for k, v in obj.items()
-            if k not in ("seq", "ts", "event", "id", "hash", "prev")}
-    return Event(seq=int(obj["seq"]), ts=str(obj["ts"]), event=str(obj["event"]),
-                 id=str(obj["id"]), data=data, hash=str(obj.get("hash", "")),
-                 prev=str(obj.get("prev", "")))
+def parse(obj: Mapping[str, Any]) -> Event:
+    """The event of a line's JSON object; raises KeyError, TypeError or ValueError when it
+    is not one (no seq, ts, event or id)."""
+    if not isinstance(obj, Mapping):
+        raise TypeError("a journal line is a JSON object")
+    record = from_dict({k: v for k, v in obj.items() if k not in ("seq", "ts", "hash", "prev")})
+    return Event(seq=int(obj["seq"]), ts=str(obj["ts"]), record=record,
+                 hash=str(obj.get("hash", "")), prev=str(obj.get("prev", "")))
 
 
 class Journal:
@@ -115,7 +141,7 @@ class Journal:
                 continue
             try:
                 obj = json.loads(raw)
-                event = _event(obj)
+                event = parse(obj)
             except (ValueError, KeyError, TypeError):
                 warnings.append(f"{JOURNAL_NAME}: byte {line_no}: unreadable line skipped")
                 continue
@@ -123,18 +149,19 @@ class Journal:
             last_hash, last_seq = event.hash or last_hash, max(last_seq, event.seq)
         return ReadResult(events, offset + consumed, last_hash, last_seq, warnings)
 
-    def append(self, records: Iterable[Mapping[str, Any]], *, ts: str,
+    def append(self, records: Iterable[Record], *, ts: str,
                locked: bool = False) -> list[Event]:
-        """Append events (each a dict with at least `event` and `id`) as one durable write.
+        """Append records as events (numbered, stamped `ts`, chained) in one durable write.
 
-        Pass `locked=True` when the caller already holds the workspace write lock.
+        Pass `locked=True` when the caller already holds the workspace write lock.  Only the
+        ledger calls this (`Ledger.append`, `Ledger.transact`).
         """
         if locked:
             return self._append(list(records), ts)
         with self.lock.held():
             return self._append(list(records), ts)
 
-    def _append(self, records: list[Mapping[str, Any]], ts: str) -> list[Event]:
+    def _append(self, records: list[Record], ts: str) -> list[Event]:
         if not records:
             return []
         prev, seq, torn = self._tail()
@@ -146,10 +173,9 @@ class Journal:
         events: list[Event] = []
         for record in records:
             seq += 1
-            body = {"seq": seq, "ts": ts, **record}
-            digest = chain_hash(prev, body)
-            lines.append(json.dumps({**body, "prev": prev, "hash": digest}, ensure_ascii=False))
-            events.append(_event({**body, "prev": prev, "hash": digest}))
+            digest = chain_hash(prev, {"seq": seq, "ts": ts, **record.to_dict()})
+            events.append(Event(seq=seq, ts=ts, record=record, hash=digest, prev=prev))
+            lines.append(events[-1].line())
             prev = digest
         append_durably(self.path, ("\n".join(lines) + "\n").encode())
         return events
@@ -189,9 +215,7 @@ class Journal:
             return len(result.events), result.warnings[0]
         prev = GENESIS
         for n, event in enumerate(result.events, 1):
-            body = {"seq": event.seq, "ts": event.ts, "event": event.event, "id": event.id,
-                    **event.data}
-            if event.prev != prev or chain_hash(prev, body) != event.hash:
+            if event.prev != prev or chain_hash(prev, event.to_dict()) != event.hash:
                 return n - 1, f"{JOURNAL_NAME}: event {n} (seq {event.seq}) breaks the chain"
             prev = event.hash
         return len(result.events), None

@@ -13,16 +13,19 @@ Steps 2-5 run under the lock, so two writers never decide from the same stale st
 notes racing from revision N exactly one applies.  The supersede judge is the exception that
 proves the rule: it weighs new facts before the lock (a model judge may take seconds), and
 its verdicts are checked again under the lock against the journal as it then is.
+
+The ledger is the only writer of the journal: verbs that decide under their own hold of the
+lock (retain, reflect, purge) append typed records (events.py) through `Ledger.append`.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
-from typing import Any
 
 from .errors import BadInput, StaleRevision, UnknownId
+from .events import Note, Record, Restore, Revise, Supersede, Use
 from .index.base import Candidate, Filters, IndexBackend
 from .journal import Event, Journal
 from .judge.base import Judge, Verdict
@@ -33,7 +36,7 @@ from .query import STOP_WORDS, find_words, quote_fts
 from .workspace.format import doc_role
 from .workspace.layout import Workspace
 
-Decide = Callable[[], Sequence[Mapping[str, Any]]]
+Decide = Callable[[], Sequence[Record]]
 JUDGE_CANDIDATES = 200
 JUDGE_LIMIT = 5000  # new facts judged per sync; a bigger burst is an import, not news
 
@@ -103,7 +106,7 @@ class Ledger:
             self.replay()
             records = list(decide())
             try:
-                events = self.journal.append(records, ts=ts, locked=True)
+                events = self.append(records, ts=ts, locked=True)
             except BaseException:
                 if undo is not None:
                     undo()
@@ -111,6 +114,13 @@ class Ledger:
             if events:
                 self.replay()
         return events
+
+    def append(self, records: Iterable[Record], *, ts: str,
+               locked: bool = False) -> list[Event]:
+        """Append records to the journal in one durable write — the one way anything is
+        journaled.  A verb that decides under its own hold of the write lock (retain,
+        reflect, purge) passes `locked=True` and replays when it is ready to."""
+        return self.journal.append(records, ts=ts, locked=locked)
 
     # -- what the index knows -----------------------------------------------------------
 
@@ -128,21 +138,20 @@ class Ledger:
     def note(self, fact_id: str, text: str, rev: int, *, ts: str) -> int:
         """Compare-and-set a note: applies only while the revision is `rev`; returns the new
         revision, or raises StaleRevision with the current one."""
-        def decide() -> list[dict[str, Any]]:
+        def decide() -> list[Record]:
             fact = self.fact(fact_id).fact
             current = self.state(fact_id).rev
             if current != rev:
                 raise StaleRevision(f"stale: {fact_id} is at revision {current}, not {rev}",
                                     current=current)
-            return [{"event": "note", "id": fact_id, "rev": rev + 1, "note": text,
-                     "sha": content_sha(fact.content)}]
+            return [Note(id=fact_id, rev=rev + 1, note=text, sha=content_sha(fact.content))]
         self.transact(decide, ts=ts)
         return rev + 1
 
     def use(self, fact_id: str, *, ts: str) -> None:
-        def decide() -> list[dict[str, Any]]:
+        def decide() -> list[Record]:
             fact = self.fact(fact_id).fact
-            return [{"event": "use", "id": fact_id, "sha": content_sha(fact.content)}]
+            return [Use(id=fact_id, sha=content_sha(fact.content))]
         self.transact(decide, ts=ts)
 
     def supersede(self, old_id: str, new_id: str, *, reason: str, ts: str) -> bool:
@@ -150,7 +159,7 @@ class Ledger:
         if old_id == new_id:
             raise BadInput("a fact cannot supersede itself")
 
-        def decide() -> list[dict[str, Any]]:
+        def decide() -> list[Record]:
             old, new = self.fact(old_id).fact, self.fact(new_id).fact
             if doc_role(old.path) == "core":
                 raise BadInput(f"{old_id} is core memory (memory.md), which is never "
@@ -164,10 +173,9 @@ class Ledger:
         return bool(self.transact(decide, ts=ts))
 
     def restore(self, fact_id: str, *, reason: str, ts: str) -> None:
-        def decide() -> list[dict[str, Any]]:
+        def decide() -> list[Record]:
             fact = self.fact(fact_id).fact
-            return [{"event": "restore", "id": fact_id, "reason": reason,
-                     "sha": content_sha(fact.content)}]
+            return [Restore(id=fact_id, reason=reason, sha=content_sha(fact.content))]
         self.transact(decide, ts=ts)
 
     def chain(self, fact_id: str) -> list[str]:
@@ -196,7 +204,7 @@ class Ledger:
         elif new_ids:
             weighed = self._judge(new_ids)  # outside the lock: a model judge may take seconds
 
-            def decide() -> list[dict[str, Any]]:  # under the lock: still true of the journal?
+            def decide() -> list[Record]:  # under the lock: still true of the journal?
                 kept = [(j, record) for j, record in weighed
                         if record is None or self._still_open(j)]
                 judged[:] = [j for j, _ in kept]
@@ -211,18 +219,18 @@ class Ledger:
             and j.by not in self.chain(j.id)
 
     def _revisions(self, paths: Sequence[str] | None, *, ts: str) -> None:
-        def decide() -> list[dict[str, Any]]:
-            return [{"event": "revise", "id": fact_id, "rev": rev + 1,
-                     "sha": content_sha(content), "reason": "source text changed"}
+        def decide() -> list[Record]:
+            return [Revise(id=fact_id, rev=rev + 1, sha=content_sha(content),
+                           reason="source text changed")
                     for fact_id, content, sha, rev in self.backend.tracked_contents(paths)
                     if content_sha(content) != sha]
         if decide():  # decided again under the lock, only when some text did change
             self.transact(decide, ts=ts)
 
-    def _judge(self, new_ids: Sequence[str]) -> list[tuple[Judgement, dict[str, Any] | None]]:
+    def _judge(self, new_ids: Sequence[str]) -> list[tuple[Judgement, Supersede | None]]:
         """The judge's word on each older fact it weighed, with the supersede event to
         journal (None for a conflict left active)."""
-        judged: list[tuple[Judgement, dict[str, Any] | None]] = []
+        judged: list[tuple[Judgement, Supersede | None]] = []
         decided: set[str] = set()
         batch = set(new_ids)
         for candidate in self.backend.by_ids(list(new_ids)):
@@ -280,8 +288,7 @@ def _older(a: Fact, b: Fact) -> bool:
     return (a.day or date.min, a.path, a.line) < (b.day or date.min, b.path, b.line)
 
 
-def supersede_record(old: Fact, new: Fact, *, reason: str, judge: str) -> dict[str, Any]:
+def supersede_record(old: Fact, new: Fact, *, reason: str, judge: str) -> Supersede:
     """The journal event that marks `old` superseded by `new`."""
-    return {"event": "supersede", "id": old.id, "by": new.id, "reason": reason,
-            "judge": judge, "on": new.day.isoformat() if new.day else None,
-            "sha": content_sha(old.content)}
+    return Supersede(id=old.id, by=new.id, reason=reason, judge=judge,
+                     on=new.day.isoformat() if new.day else None, sha=content_sha(old.content))

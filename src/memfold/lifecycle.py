@@ -32,6 +32,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from .events import (
+    Archive,
+    Confidence,
+    Derive,
+    Expire,
+    Merge,
+    Note,
+    Record,
+    Reset,
+    Restore,
+    Retain,
+    Revise,
+    Supersede,
+    Use,
+)
 from .journal import Event
 from .model import Fact
 
@@ -69,65 +84,68 @@ class LifeState:
 
 def apply_event(states: dict[str, LifeState], event: Event) -> None:
     """Fold one journal event into the states it touches."""
-    data = event.data
-    if event.event == "retain":  # one event for the bullets of one retain call
-        ids = [str(i) for i in data.get("ids", [event.id])]
-        shas = data.get("shas") or [None] * len(ids)
-        for fact_id, sha in zip(ids, shas, strict=False):
+    record = event.record
+    if isinstance(record, Retain):  # one event for the bullets of one retain call
+        for fact_id, sha in zip(record.ids, record.shas or [None] * len(record.ids),
+                                strict=False):
             retained = states.setdefault(fact_id, LifeState(fact_id))
-            retained.origin = str(data.get("by", ""))
-            if isinstance(sha, str):
+            retained.origin = record.by
+            if sha is not None:
                 retained.content_sha = sha  # so a later edit of its text raises the revision
         return
-    state = states.setdefault(event.id, LifeState(event.id))
-    if isinstance(data.get("sha"), str):
-        state.content_sha = data["sha"]
-    kind = event.event
-    if kind == "supersede":
-        by = str(data.get("by", ""))
-        state.status, state.reason = SUPERSEDED, str(data.get("reason", ""))
-        state.superseded_by, state.superseded_on = by, data.get("on") or event.ts[:10]
-        newer = states.setdefault(by, LifeState(by))
-        if event.id not in newer.supersedes:
-            newer.supersedes.append(event.id)
-    elif kind == "restore":
-        if state.superseded_by and state.superseded_by in states:
-            later = states[state.superseded_by].supersedes
-            if event.id in later:
-                later.remove(event.id)
-        state.status, state.reason = None, str(data.get("reason", ""))
-        state.superseded_by = state.superseded_on = None
-        state.last_used = event.ts
-    elif kind == "expire":
-        state.status, state.reason = EXPIRED, str(data.get("reason", ""))
-    elif kind == "merge":
-        into = str(data.get("into", ""))
-        state.status, state.reason = MERGED, str(data.get("reason", ""))
-        state.superseded_by, state.superseded_on = into, data.get("on") or event.ts[:10]
-    elif kind == "archive":
-        state.status, state.reason = ARCHIVED, str(data.get("reason", ""))
-    elif kind in ("note", "revise"):
-        state.rev = int(data.get("rev", state.rev + 1))
-        if kind == "note":
-            state.note = str(data.get("note", ""))
-    elif kind == "use":
-        state.last_used, state.uses = event.ts, state.uses + 1
-        if state.status == ARCHIVED and state.reason == "decay":
-            state.status = state.reason = None  # a use revives what only time archived
-    elif kind == "confidence":
-        value = data.get("c")
-        state.confidence = float(value) if isinstance(value, int | float) else None
-        state.support += [str(x) for x in data.get("support", []) if x not in state.support]
-        state.contradict += [str(x) for x in data.get("contradict", [])
-                             if x not in state.contradict]
-        state.confidence_on = data.get("on") or event.ts[:10]
-    elif kind == "derive":
-        state.derived_from = [str(x) for x in data.get("from", [])]
-    elif kind == "reset":  # `reflect --undo`: fields put back as they were before the run
-        for name, value in dict(data.get("state") or {}).items():
-            if name != "id" and name in LifeState.__dataclass_fields__:
-                setattr(state, name, [str(x) for x in value] if isinstance(value, list)
-                        else value)
+    state = states.setdefault(record.id, LifeState(record.id))
+    sha = getattr(record, "sha", None)
+    if sha is None:  # no `sha` field: a kind this memfold doesn't know may still carry one
+        sha = record.extra.get("sha")
+    if isinstance(sha, str):
+        state.content_sha = sha
+    _apply(states, state, record, event.ts)
+
+
+def _apply(states: dict[str, LifeState], state: LifeState, record: Record, ts: str) -> None:
+    match record:
+        case Supersede(by=by):
+            state.status, state.reason = SUPERSEDED, record.reason
+            state.superseded_by, state.superseded_on = by, record.on or ts[:10]
+            newer = states.setdefault(by, LifeState(by))
+            if record.id not in newer.supersedes:
+                newer.supersedes.append(record.id)
+        case Restore():
+            if state.superseded_by and state.superseded_by in states:
+                later = states[state.superseded_by].supersedes
+                if record.id in later:
+                    later.remove(record.id)
+            state.status, state.reason = None, record.reason
+            state.superseded_by = state.superseded_on = None
+            state.last_used = ts
+        case Expire():
+            state.status, state.reason = EXPIRED, record.reason
+        case Archive():
+            state.status, state.reason = ARCHIVED, record.reason
+        case Merge():
+            state.status, state.reason = MERGED, record.reason
+            state.superseded_by, state.superseded_on = record.into, record.on or ts[:10]
+        case Note() | Revise():
+            state.rev = record.rev
+            if isinstance(record, Note):
+                state.note = record.note
+        case Use():
+            state.last_used, state.uses = ts, state.uses + 1
+            if state.status == ARCHIVED and state.reason == "decay":
+                state.status = state.reason = None  # a use revives what only time archived
+        case Confidence():
+            state.confidence = None if record.c is None else float(record.c)
+            state.support += [x for x in record.support or () if x not in state.support]
+            state.contradict += [x for x in record.contradict or ()
+                                 if x not in state.contradict]
+            state.confidence_on = record.on or ts[:10]
+        case Derive():
+            state.derived_from = list(record.from_)
+        case Reset():  # `reflect --undo`: fields put back as they were before the run
+            for name, value in record.state.items():
+                if name != "id" and name in LifeState.__dataclass_fields__:
+                    setattr(state, name, [str(x) for x in value] if isinstance(value, list)
+                            else value)
 
 
 def replay(events: Iterable[Event],

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 from . import config
 from . import retain as retain_module
 from .errors import BadInput, IndexDamaged, MemfoldError, SourceChanged, UnknownId
+from .events import Archive
 from .guard import is_secret_warning
 from .index import open_index
 from .index.base import IndexBackend, Progress
@@ -594,8 +595,8 @@ class Memory:
             if dry_run:
                 raise BadInput("dry_run goes with purge: archiving changes no file")
             self.refresh()
-            self.ledger.transact(lambda: [{"event": "archive", "id": self.ledger.fact(
-                fact_id.strip().lstrip("^")).fact.id, "reason": "forgotten by hand"}],
+            self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
+                fact_id.strip().lstrip("^")).fact.id, reason="forgotten by hand")],
                 ts=self._ts(now))
             return []
         return list(self.purge(fact_id, dry_run=dry_run, now=now).files)

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MemfoldError
+from .events import Archive, Confidence, Derive, Expire, Merge, Record
 from .index.base import Candidate, Filters, IndexBackend
 from .judge import AGREES, REVERSES, stance
 from .ledger import Ledger, content_sha, supersede_record
@@ -129,13 +130,18 @@ class PageChange:
 class ReflectPlan:
     since: date
     today: date
-    events: list[dict[str, Any]] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)  # the journal events it decided
     pages: list[PageChange] = field(default_factory=list)
     merges: list[tuple[str, list[str]]] = field(default_factory=list)
     confidence: list[tuple[str, float, float]] = field(default_factory=list)
     swept: list[tuple[str, str]] = field(default_factory=list)
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (opinion, reversed by)
     proposals: list[str] = field(default_factory=list)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The journal events it decided, as JSON objects (`event`, `id`, …)."""
+        return [record.to_dict() for record in self.records]
 
     def diff(self) -> str:
         out: list[str] = []
@@ -151,7 +157,7 @@ class ReflectPlan:
         return {
             "since": self.since.isoformat(), "as_of": self.today.isoformat(),
             "dry_run": dry_run, "pages": [p.path for p in self.pages],
-            "events": len(self.events),
+            "events": len(self.records),
             "merged": [{"into": new, "from": old} for new, old in self.merges],
             "confidence": [{"id": i, "from": a, "to": b} for i, a, b in self.confidence],
             "swept": [{"id": i, "status": s} for i, s in self.swept],
@@ -350,11 +356,11 @@ class Planner:
         for c in group:
             self.replaced.add(c.fact.id)
             self.merged_into[c.fact.id] = new_id
-            self.plan.events.append({
-                "event": "merge", "id": c.fact.id, "into": new_id,
-                "reason": f"near-duplicate, consolidated into ^{new_id}",
-                "on": self.plan.today.isoformat(), "sha": content_sha(c.fact.content)})
-        self.plan.events.append({"event": "derive", "id": new_id, "from": ids})
+            self.plan.records.append(Merge(
+                id=c.fact.id, into=new_id,
+                reason=f"near-duplicate, consolidated into ^{new_id}",
+                on=self.plan.today.isoformat(), sha=content_sha(c.fact.content)))
+        self.plan.records.append(Derive(id=new_id, from_=tuple(ids)))
         self.plan.merges.append((new_id, ids))
 
     def _days(self, group: Iterable[Candidate], seen: set[str] | None = None) -> set[date]:
@@ -403,10 +409,10 @@ class Planner:
                 c -= CONTRADICT_STEP * c
         c = round(min(0.99, max(0.05, c)), 3)
         if support or contradict:
-            self.plan.events.append({
-                "event": "confidence", "id": opinion.fact.id, "c": c, "from": round(before, 3),
-                "support": support, "contradict": contradict,
-                "on": self.plan.today.isoformat(), "sha": content_sha(opinion.fact.content)})
+            self.plan.records.append(Confidence(
+                id=opinion.fact.id, c=c, from_=round(before, 3),
+                support=tuple(support), contradict=tuple(contradict),
+                on=self.plan.today.isoformat(), sha=content_sha(opinion.fact.content)))
             self.plan.confidence.append((opinion.fact.id, round(before, 3), c))
             self.simulated[opinion.fact.id] = (c, support, contradict)
 
@@ -428,7 +434,7 @@ class Planner:
     def _reverse(self, opinion: Candidate, ev: Candidate) -> None:
         """A later fact reverses the opinion: it is superseded, like a judge's verdict."""
         self.replaced.add(opinion.fact.id)
-        self.plan.events.append(supersede_record(
+        self.plan.records.append(supersede_record(
             opinion.fact, ev.fact, judge="reflect",
             reason=f"^{ev.fact.id} reverses this opinion (a clear change of mind)"))
         self.plan.superseded.append((opinion.fact.id, ev.fact.id))
@@ -505,13 +511,13 @@ class Planner:
             status, _ = status_of(c.fact, c.life, plan.today)
             if status == EXPIRED and c.fact.valid and c.fact.valid.end and \
                     plan.since <= c.fact.valid.end + timedelta(days=1) <= plan.today:
-                plan.events.append({"event": "expire", "id": c.fact.id,
-                                    "reason": f"valid until {c.fact.valid.end}",
-                                    "sha": content_sha(c.fact.content)})
+                plan.records.append(Expire(id=c.fact.id,
+                                           reason=f"valid until {c.fact.valid.end}",
+                                           sha=content_sha(c.fact.content)))
                 plan.swept.append((c.fact.id, EXPIRED))
             elif status == ARCHIVED and plan.since <= _archived_on(c) <= plan.today:
-                plan.events.append({"event": "archive", "id": c.fact.id, "reason": "decay",
-                                    "sha": content_sha(c.fact.content)})
+                plan.records.append(Archive(id=c.fact.id, reason="decay",
+                                            sha=content_sha(c.fact.content)))
                 plan.swept.append((c.fact.id, ARCHIVED))
 
     def _proposals(self) -> None:
@@ -604,7 +610,7 @@ def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: s
                        is_secret=is_secret, similar=similar).run()
         if dry_run:
             return plan
-        if not (plan.events or plan.pages):
+        if not (plan.records or plan.pages):
             return plan  # nothing to do: the last run stays the one `--undo` takes back
         # every page staged first (a full disk stops the run before anything is journaled);
         # then the undo manifest, so a run that fails halfway can still be taken back
@@ -621,9 +627,9 @@ def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: s
 def _journal(workspace: Workspace, ledger: Ledger, plan: ReflectPlan, ts: str) -> None:
     undo_path = workspace.cache_dir / UNDO_FILE
     workspace.cache_dir.mkdir(exist_ok=True)
-    prior = touched_states(plan.events, ledger.backend)
+    prior = touched_states(plan.records, ledger.backend)
     replace_atomically(undo_path, json.dumps(manifest(plan, [], prior)).encode())
-    events = ledger.journal.append(plan.events, ts=ts, locked=True)
+    events = ledger.append(plan.records, ts=ts, locked=True)
     replace_atomically(undo_path, json.dumps(manifest(plan, events, prior)).encode())
     ledger.replay()
 
@@ -688,8 +694,7 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
                 replace_atomically(path, before)
         ledger.replay()
         ids = list(saved.get("prior") or {}) or [str(e.get("id")) for e in saved["events"]]
-        ledger.journal.append(undo_records(saved, ledger.backend.life(ids)), ts=ts,
-                              locked=True)
+        ledger.append(undo_records(saved, ledger.backend.life(ids)), ts=ts, locked=True)
         ledger.replay()
         undo_path.unlink()
     return [entry["path"] for entry in saved["pages"]]

@@ -15,14 +15,13 @@ import base64
 import copy
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from datetime import date
+from typing import Any, Protocol
 
+from .events import Archive, Confidence, Derive, Merge, Record, Reset, Restore, Supersede
 from .index.base import IndexBackend
-from .journal import Event
+from .journal import Event, parse
 from .lifecycle import LifeState, replay
-
-if TYPE_CHECKING:
-    from .reflect import ReflectPlan
 
 # The fields a run's events (merge, derive, confidence, supersede, archive, expire) can set.
 UNDONE_FIELDS = ("status", "reason", "superseded_by", "superseded_on", "supersedes",
@@ -30,15 +29,35 @@ UNDONE_FIELDS = ("status", "reason", "superseded_by", "superseded_on", "supersed
                  "content_sha")
 
 
-def touched_states(records: Iterable[Mapping[str, Any]],
+class Page(Protocol):
+    """A page a run rewrites (reflect's PageChange): its bytes before and after."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def before(self) -> bytes | None: ...
+    @property
+    def after(self) -> bytes: ...
+
+
+class Run(Protocol):
+    """What the manifest needs of a run (reflect's ReflectPlan)."""
+
+    @property
+    def today(self) -> date: ...
+    @property
+    def pages(self) -> Sequence[Page]: ...
+
+
+def touched_states(records: Iterable[Record],
                    backend: IndexBackend) -> dict[str, LifeState]:
     """The lifecycle state, as the index has it now, of every fact these event records
     touch (a supersede touches the newer fact's list too)."""
     ids: set[str] = set()
     for record in records:
-        ids.add(str(record["id"]))
-        if record["event"] == "supersede":
-            ids.add(str(record["by"]))
+        ids.add(record.id)
+        if isinstance(record, Supersede):
+            ids.add(record.by)
     found = backend.life(sorted(ids))
     return {i: found.get(i) or LifeState(i) for i in sorted(ids)}
 
@@ -47,7 +66,7 @@ def _fields(state: LifeState) -> dict[str, Any]:
     return {name: copy.deepcopy(getattr(state, name)) for name in UNDONE_FIELDS}
 
 
-def manifest(plan: ReflectPlan, events: Sequence[Event],
+def manifest(plan: Run, events: Sequence[Event],
              prior: Mapping[str, LifeState]) -> dict[str, Any]:
     """The undo manifest of a run: pages, events, and the touched facts' fields before the
     run and, once its events are journaled, after them."""
@@ -63,44 +82,49 @@ def manifest(plan: ReflectPlan, events: Sequence[Event],
     }
 
 
-def undo_records(saved: dict[str, Any], states: Mapping[str, LifeState]) -> list[dict[str, Any]]:
+def undo_records(saved: dict[str, Any], states: Mapping[str, LifeState]) -> list[Record]:
     """Journal records that put back the lifecycle state from before the saved run; `states`
     is the current state of the facts it touched."""
     if "prior" not in saved:
         return _restore_records(saved, states)
     undoes: dict[str, list[int]] = {}
-    for event in saved.get("events", []):
-        undoes.setdefault(str(event.get("id")), []).append(event.get("seq"))
-        if event.get("event") == "supersede":
-            undoes.setdefault(str(event.get("by")), []).append(event.get("seq"))
+    for event in _saved_events(saved):
+        undoes.setdefault(event.id, []).append(event.seq)
+        if isinstance(event.record, Supersede):
+            undoes.setdefault(event.record.by, []).append(event.seq)
     after = saved.get("after") or {}
-    records = []
+    records: list[Record] = []
     for fact_id, before in saved["prior"].items():
         now = _fields(states.get(fact_id) or LifeState(fact_id))
         left = after.get(fact_id)  # what the run left; a field changed since keeps its value
         reset = {k: v for k, v in before.items() if now.get(k) != v
                  and (left is None or now.get(k) == left.get(k))}
         if reset:
-            records.append({"event": "reset", "id": fact_id, "state": reset,
-                            "reason": "reflect --undo", "undoes": undoes.get(fact_id, [])})
+            records.append(Reset(id=fact_id, state=reset, reason="reflect --undo",
+                                 undoes=tuple(undoes.get(fact_id, []))))
     return records
+
+
+def _saved_events(saved: Mapping[str, Any]) -> list[Event]:
+    """The journal events a manifest saved (`Event.to_dict` of each)."""
+    return [parse(e) for e in saved.get("events", [])]
 
 
 def _restore_records(saved: dict[str, Any],
-                     states: Mapping[str, LifeState]) -> list[dict[str, Any]]:
+                     states: Mapping[str, LifeState]) -> list[Record]:
     """For a manifest written before `prior` was recorded: restore what the run merged or
     archived and put confidence back (the old, inexact undo)."""
-    records: list[dict[str, Any]] = []
-    for event in saved.get("events", []):
-        kind, fact_id = event.get("event"), str(event.get("id"))
-        if kind in ("merge", "archive") and fact_id in states:
-            records.append({"event": "restore", "id": fact_id, "reason": "reflect --undo"})
-        elif kind == "confidence":
-            records.append({"event": "confidence", "id": fact_id, "c": event.get("from"),
-                            "reason": "reflect --undo", "on": None})
-        elif kind == "derive":
-            records.append({"event": "derive", "id": fact_id, "from": []})
+    records: list[Record] = []
+    for event in _saved_events(saved):
+        record, fact_id = event.record, event.id
+        if isinstance(record, Merge | Archive) and fact_id in states:
+            records.append(Restore(id=fact_id, reason="reflect --undo"))
+        elif isinstance(record, Confidence):
+            records.append(Confidence(id=fact_id, c=record.from_, reason="reflect --undo",
+                                      on=None))
+        elif isinstance(record, Derive):
+            records.append(Derive(id=fact_id, from_=()))
     return records
 
 
-__all__ = ["UNDONE_FIELDS", "manifest", "touched_states", "undo_records"]
+__all__ = ["UNDONE_FIELDS", "Page", "Run", "manifest", "touched_states", "undo_records"]

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from .errors import BadInput, MemfoldError
+from .events import Retain
 from .guard import check_secrets, hidden_note, valid_source
 from .index.sync import sync
 from .ledger import Ledger, content_sha
@@ -227,10 +228,10 @@ def _journal_origin(ledger: Ledger, doc: ParsedDoc, lines: Sequence[str], *, ori
     """Journal who retained the bullets (the caller holds the lock)."""
     ids = [line.rsplit("^", 1)[1] for line in lines]
     text = {f.id: f.content for f in doc.facts if f.id in ids}
-    record = {"event": "retain", "id": ids[0], "ids": ids, "by": origin,
-              "shas": [content_sha(text.get(i, "")) for i in ids]}
+    record = Retain(id=ids[0], ids=tuple(ids), by=origin,
+                    shas=tuple(content_sha(text.get(i, "")) for i in ids))
     try:  # the bullets are stored: a failure here must not report otherwise
-        ledger.journal.append([record], ts=ts, locked=True)
+        ledger.append([record], ts=ts, locked=True)
     except (MemfoldError, OSError) as exc:
         notify(f"stored, but who retained it was not journaled "
                f"({exc}); the facts show as written by hand")

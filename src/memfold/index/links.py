@@ -20,6 +20,7 @@ import re
 from collections.abc import Collection
 from pathlib import Path
 
+from ..events import Merge, Note, Supersede, from_dict
 from ..journal import JOURNAL_NAME
 from ..model import ParseWarning
 from ..workspace.layout import Workspace
@@ -80,15 +81,17 @@ def _dangling(d: DanglingPointer) -> ParseWarning:
 
 def _orphan(o: OrphanState, line: int) -> ParseWarning:
     gone = f"no file holds {o.id} now ({EDITED})"
-    if o.event == "note":
-        text = " ".join(str(o.data.get("note", "")).split())
+    record = from_dict({"event": o.event, "id": o.id, **o.data})
+    if isinstance(record, Note):
+        text = " ".join(record.note.split())
         quoted = text if len(text) <= QUOTE_MAX else text[: QUOTE_MAX - 1] + "…"
         message = (f"note #{o.seq} on {o.id} (\"{quoted}\") is attached to no fact: {gone}; "
                    f"end the edited bullet with ^{o.id} to re-attach it, or note the edited "
                    "fact again with the same text (`memfold note NEWID --rev 0 TEXT`)")
     else:
-        target = str(o.data.get("into" if o.event == "merge" else "by", ""))
-        how = "merged into" if o.event == "merge" else "superseded by"
+        target = record.into if isinstance(record, Merge) \
+            else record.by if isinstance(record, Supersede) else ""
+        how = "merged into" if isinstance(record, Merge) else "superseded by"
         message = (f"{o.event} #{o.seq} ({o.id} {how} {target}) applies to no fact: {gone}, "
                    f"so the edited bullet counts as current again; end it with ^{o.id} to "
                    f"keep the {o.event}, or run `memfold supersede NEWID {target}`")

@@ -12,6 +12,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 
+from ..events import Retain, Supersede
 from ..journal import GENESIS, Event
 from ..lifecycle import LifeState, replay
 from .base import DanglingPointer, DuplicateId, LinkProblems, OrphanState
@@ -73,10 +74,9 @@ def apply_events(db: sqlite3.Connection, events: Sequence[Event],
         db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
     done = int(meta(db, "journal_seq") or 0)
     fresh = [e for e in events if e.seq > done]
-    touched = {e.id for e in fresh} | {str(e.data["by"]) for e in fresh
-                                        if e.event == "supersede" and "by" in e.data}
-    touched |= {str(i) for e in fresh if e.event == "retain"
-                for i in e.data.get("ids", [])}
+    touched = {e.id for e in fresh} | {e.record.by for e in fresh
+                                        if isinstance(e.record, Supersede)}
+    touched |= {i for e in fresh if isinstance(e.record, Retain) for i in e.record.ids}
     states = life(db, touched)
     # a restore edits the list of the fact that had superseded it: load that one too
     states.update(life(db, {st.superseded_by for st in states.values()
@@ -110,7 +110,7 @@ def events_for(db: sqlite3.Connection, fact_id: str) -> list[Event]:
                       " OR (event = 'retain' AND EXISTS (SELECT 1 FROM"
                       " json_each(data, '$.ids') WHERE value = ?)) ORDER BY seq",
                       (fact_id, fact_id, fact_id))
-    return [Event(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
+    return [Event.of(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
             for seq, ts, event, id_, data in rows]
 
 
