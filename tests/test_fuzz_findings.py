@@ -62,3 +62,15 @@ def test_a_query_since_a_future_day_has_a_window_that_runs_forward(workspace: Pa
     assert found.window == Interval(date(2026, 1, 1), None)
     assert [h.fact.content for h in found.hits] == ["Conference in Lisbon planned.",
                                                     "Conference in Vienna done."]
+
+
+def test_nuls_after_the_last_newline_are_reported_at_a_line_that_exists() -> None:
+    # found by the markdown target: zeros after a file's last newline (what a power loss can
+    # leave of unsynced blocks) were reported at a line past the end of the file
+    from memfold.workspace.format import parse_document, split_lines
+
+    data = b"# 2025-11-27\n\n## Retain\n- W @Pat: Kept. ^kept0001\n" + b"\0" * 64
+    doc = parse_document("memory/2025-11-27.md", data)
+    last = len(split_lines(data.decode().replace("\0", "")))
+    assert [(w.line, w.message) for w in doc.warnings] == [(last, "NUL bytes removed")]
+    assert [f.content for f in doc.facts] == ["Kept."]

@@ -39,8 +39,11 @@ def decode(data: bytes) -> tuple[str, list[str]]:
         text = data.decode("utf-8", "replace")
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
-        problems.append(f"{line}:NUL bytes removed")
         text = text.replace("\x00", "")
+        # NULs alone after the last newline (unsynced blocks read as zeros) leave no line
+        # there: name the last line that is left
+        line = max(1, min(line, len(split_lines(text))))
+        problems.append(f"{line}:NUL bytes removed")
     return text, problems
 
 
