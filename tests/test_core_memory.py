@@ -11,7 +11,7 @@ import pytest
 
 from conftest import Cli
 from memfold import BadInput, MemfoldError, Memory
-from memfold import core as core_module
+from memfold import core_memory as core_module
 from memfold.context import SessionContext
 from memfold.journal import JOURNAL_NAME
 

@@ -44,7 +44,7 @@ from typing import Any
 import pytest
 
 import memfold.workspace.files as files_module
-from memfold.core import read_core
+from memfold.core_memory import read_core
 from memfold.errors import MemfoldError
 from memfold.journal import JOURNAL_NAME, Journal
 from memfold.memory import Memory

@@ -17,7 +17,7 @@ from .cli_args import DataGroup
 from .cli_common import SHOW_SECRETS, emit_json, open_memory, show_notices
 
 if TYPE_CHECKING:
-    from .core import CoreEdit
+    from .core_memory import CoreEdit
 
 
 def _show_edit(edit: CoreEdit, as_json: bool) -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from .core import CORE_PATH, CoreMemory
+from .core_memory import CORE_PATH, CoreMemory
 from .errors import BadInput
 from .index.base import Candidate, Filters, IndexBackend
 from .lifecycle import ACTIVE, ARCHIVED, status_of

@@ -33,13 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .credentials import find_secrets
 from .embed.store import VectorStore
 from .errors import MemfoldError, UnknownId
 from .events import Purge
 from .journal import JOURNAL_NAME, chain_hash
 from .ledger import Ledger, content_sha
 from .model import Fact
-from .secrets import find_secrets
 from .workspace.files import replace_atomically
 from .workspace.format import parse_document, redact_bytes, remove_lines
 from .workspace.layout import Workspace

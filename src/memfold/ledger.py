@@ -55,7 +55,7 @@ class Ledger:
         self.backend = backend
         self.journal = Journal(workspace.root, workspace.write_lock)
         self._chosen = judge
-        self.warnings: list[str] = []
+        self.notices: list[str] = []  # one line each, for the caller to show
 
     @property
     def judge(self) -> Judge:
@@ -88,8 +88,8 @@ class Ledger:
         if restart:
             result = self.journal.read(0)
         for warning in result.warnings:
-            if warning not in self.warnings:
-                self.warnings.append(warning)
+            if warning not in self.notices:
+                self.notices.append(warning)
         self.backend.apply_events(result.events,
                                   (result.offset, result.last_hash, result.last_seq),
                                   reset=restart)
@@ -199,7 +199,7 @@ class Ledger:
             self._revisions(changed_paths, ts=ts)
         judged: list[Judgement] = []
         if len(new_ids) > JUDGE_LIMIT:
-            self.warnings.append(f"{len(new_ids)} new facts at once: not checked for "
+            self.notices.append(f"{len(new_ids)} new facts at once: not checked for "
                                  "contradictions (`memfold supersede` marks one by hand)")
         elif new_ids:
             weighed = self._judge(new_ids)  # outside the lock: a model judge may take seconds

@@ -22,7 +22,6 @@ from . import config
 from . import retain as retain_module
 from .errors import BadInput, IndexDamaged, MemfoldError, SourceChanged, UnknownId
 from .events import Archive
-from .guard import is_secret_warning
 from .index import open_index
 from .index.base import IndexBackend, Progress
 from .index.links import link_warnings as find_link_warnings
@@ -47,6 +46,7 @@ from .query import MAX_QUERY_CHARS, plan_query
 from .recall import Ranked, RecallOptions, Trace, build_trace, describe
 from .recall import about as about_entity
 from .recall import recall as run_recall
+from .screening import is_secret_warning
 from .timeparse import TimeSpecError, parse_spec
 from .workspace.files import remove_stray_temporaries
 from .workspace.layout import REFLECT_INTENT, Workspace
@@ -54,7 +54,7 @@ from .workspace.watch import Watcher
 
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
     from . import context as _context
-    from . import core as _core
+    from . import core_memory as _core
     from . import forget as _forget
     from . import reflect as _reflect
     from . import views as _views
@@ -95,10 +95,10 @@ class Memory:
         self._watcher: Watcher | None = None
         self._watch = watch  # a long-lived process asks the kernel what changed (inotify)
         self._semantic: Semantic | None = None  # vector search, opened by a semantic recall
-        self._notes: list[str] = []  # notices for the caller: embedding, journal, judge
+        self._notices: list[str] = []  # notices for the caller: embedding, journal, judge
         # MEMFOLD_JUDGE is checked on opening, so a bad value stops before anything is written
         self._judge = judge if judge is not None else load_judge(config.judge_settings(),
-                                                                 notify=self._notes.append)
+                                                                 notify=self._notices.append)
 
     # -- opening ----------------------------------------------------------------------
 
@@ -129,7 +129,7 @@ class Memory:
             return  # the common case: one stat
         with lock.held() as held:
             if held.recovered:
-                self._notes.append(held.recovered)
+                self._notices.append(held.recovered)
 
     def _finish_reflect_pages(self) -> None:
         """A reflect run killed (or failed) while renaming its committed pages into place
@@ -140,7 +140,7 @@ class Memory:
 
         done = _reflect.finish_pages(self.workspace)
         if done:
-            self._notes.append(f"finished writing {len(done)} page(s) of an interrupted "
+            self._notices.append(f"finished writing {len(done)} page(s) of an interrupted "
                                "reflect run")
 
     @staticmethod
@@ -184,8 +184,8 @@ class Memory:
     def notices(self) -> list[str]:
         """Repairs and journal problems met so far (one line each), for the caller to show."""
         found = list(self._index.notices) if self._index else []
-        embedded = self._notes + (self._semantic.notes if self._semantic else [])
-        return found + (list(self._ledger.warnings) if self._ledger else []) + embedded
+        embedded = self._notices + (self._semantic.notices if self._semantic else [])
+        return found + (list(self._ledger.notices) if self._ledger else []) + embedded
 
     def _ts(self, now: datetime | str | None = None) -> str:
         return self.now(now).isoformat(timespec="seconds")
@@ -211,7 +211,7 @@ class Memory:
                                      origin=source or self.source or "api",
                                      allow_secret=allow_secret)
         return retain_module.write(self.ledger, plan, clock=lambda: self.now(now),
-                                   notify=self._notes.append)
+                                   notify=self._notices.append)
 
     # -- recall ------------------------------------------------------------------------
 
@@ -455,7 +455,7 @@ class Memory:
             except _embed.EmbedUnavailable as exc:
                 if asked:
                     raise
-                self._notes.append(f"recall is lexical: {exc}")
+                self._notices.append(f"recall is lexical: {exc}")
                 return _embed.LEXICAL, None
         self._embed_quietly(True, during_recall=not backlog)  # cheap when nothing is new
         return chosen, self._semantic
@@ -475,11 +475,11 @@ class Memory:
             done = self._semantic.update(self.index_backend, progress,
                                          wait=not during_recall, max_new=limit)
         except Exception as exc:  # noqa: BLE001 - embedding must never fail a sync
-            self._notes.append(f"could not embed new facts ({exc}); they are found "
+            self._notices.append(f"could not embed new facts ({exc}); they are found "
                                "by their words until the next recall")
             return
         if done < -1:
-            self._notes.append(f"{-done} facts have no vector yet; `memfold index` "
+            self._notices.append(f"{-done} facts have no vector yet; `memfold index` "
                                "embeds them (until then recall finds them by words)")
 
     def _changed_since_indexed(self, path: str) -> bool:
@@ -502,7 +502,7 @@ class Memory:
             try:  # open the model first, so the sync embeds everything new, however much
                 self._semantic = _embed.open_semantic(self.workspace.index_path.parent)
             except _embed.EmbedUnavailable as exc:
-                self._notes.append(f"vectors not updated: {exc}")
+                self._notices.append(f"vectors not updated: {exc}")
         report = self._sync(full=full, progress=progress, embed_all=True)
         report = replace(report, link_warnings=tuple(self.link_warnings()))
         root = self.workspace.root  # memory/ and bank/ were just scanned; the rest is small
@@ -510,7 +510,7 @@ class Memory:
                                           *root.glob(".*.tmp"),
                                           *self.workspace.cache_dir.rglob(".*.tmp")])
         if stray:
-            self._notes.append(f"removed {len(stray)} temporary files an interrupted write "
+            self._notices.append(f"removed {len(stray)} temporary files an interrupted write "
                                "left behind")
         return report
 
@@ -561,7 +561,7 @@ class Memory:
         With `dry_run` nothing is written; `plan.diff()` is exactly what a run would write.
         """
         from . import reflect as _reflect
-        from .secrets import find_secrets
+        from .credentials import find_secrets
 
         today = self.now(now).date()
         try:
@@ -632,11 +632,11 @@ class Memory:
         self.refresh()
         return _reflect.stale_pages(self.index_backend)
 
-    # -- core memory and session context (memfold.core, memfold.context) ----------------
+    # -- core memory and session context (memfold.core_memory, memfold.context) ----------------
 
     def core(self) -> _core.CoreMemory:
         """The core blocks of memory.md, each with its text, limit (characters) and line."""
-        from . import core as _core
+        from . import core_memory as _core
 
         return _core.read_core(self.workspace)
 
@@ -644,27 +644,27 @@ class Memory:
                     now: datetime | str | None = None) -> _core.CoreEdit:
         """Add TEXT at the end of a core block (created if missing).  Past the block's
         limit it raises BadInput and writes nothing; every edit is journaled."""
-        from . import core as _core
+        from . import core_memory as _core
 
         return _core.append(self.workspace, self.ledger, block, text, ts=self._ts(now))
 
     def core_replace(self, block: str, old: str, new: str, *,
                      now: datetime | str | None = None) -> _core.CoreEdit:
         """Replace OLD, which must occur exactly once in the block, with NEW."""
-        from . import core as _core
+        from . import core_memory as _core
 
         return _core.replace(self.workspace, self.ledger, block, old, new, ts=self._ts(now))
 
     def core_insert(self, block: str, line: int, text: str, *,
                     now: datetime | str | None = None) -> _core.CoreEdit:
         """Insert TEXT as line LINE of the block (1 = first, -1 = after the last)."""
-        from . import core as _core
+        from . import core_memory as _core
 
         return _core.insert(self.workspace, self.ledger, block, line, text, ts=self._ts(now))
 
     def core_undo(self, *, now: datetime | str | None = None) -> _core.CoreEdit:
         """Put back the block text from before the last core edit not yet undone."""
-        from . import core as _core
+        from . import core_memory as _core
 
         return _core.undo(self.workspace, self.ledger, ts=self._ts(now))
 

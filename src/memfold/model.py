@@ -5,7 +5,7 @@ experience, opinion or observation) or a piece of text (kind "text": a narrative
 or a line under a Retain heading that did not parse).  Its `path` and `line` always point at
 the file as it was when it was parsed, so a citation is `path#Lline`.
 
-`redacted` is the one place outputs hide likely secrets (`memfold.secrets`): the library
+`redacted` is the one place outputs hide likely secrets (`memfold.credentials`): the library
 returns hits, pages and context lines through it unless the caller asks for secrets.
 """
 
@@ -322,7 +322,7 @@ class Hit:
 def redacted(text: str) -> str:
     """`text` with each likely secret replaced by `[REDACTED:<kind>]`: what every output
     (recall, show, about, trace, context, MCP, HTTP) prints unless secrets are asked for."""
-    from .secrets import redact
+    from .credentials import redact
 
     return redact(text)
 
@@ -348,13 +348,13 @@ def render_hit(hit: Hit) -> str:
 
 def hidden_kinds(text: str) -> list[str]:
     """Kinds of hidden text in `text` (zero-width, bidi, tag characters, comments...)."""
-    from .hidden import find_hidden
+    from .hidden_text import find_hidden
 
     return sorted({h.kind for h in find_hidden(text)})
 
 
 def reveal(text: str) -> str:
-    from .hidden import reveal as show
+    from .hidden_text import reveal as show
 
     return show(text)
 

@@ -38,10 +38,10 @@ from datetime import date, datetime
 
 from .errors import BadInput, MemfoldError
 from .events import Retain
-from .guard import check_secrets, hidden_note, valid_source
 from .index.sync import sync
 from .ledger import Ledger, content_sha
 from .model import FileStamp, Judgement, ParsedDoc, ParseWarning, RetainResult, SyncReport
+from .screening import check_secrets, hidden_note, valid_source
 from .workspace.files import append_durably, replace_atomically
 from .workspace.format import (
     Bullet,

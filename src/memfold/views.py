@@ -14,7 +14,7 @@ index and the journal as of `today` and changes nothing:
     journal_check whether journal.jsonl's hash chain holds
 
 Fact text comes back with likely secrets redacted (`[REDACTED:<kind>]`), as recall shows it;
-hidden characters are left for the adapter to reveal (`memfold.hidden.reveal`).
+hidden characters are left for the adapter to reveal (`memfold.hidden_text.reveal`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from .credentials import find_secrets
 from .errors import BadInput
 from .index.base import Candidate, Filters
 from .ledger import Ledger
@@ -32,7 +33,6 @@ from .lifecycle import ACTIVE, ARCHIVED, EXPIRED, MERGED, SUPERSEDED, status_of
 from .model import KIND_LETTERS, Hit, Interval
 from .names import entity_key
 from .recall import describe
-from .secrets import find_secrets
 from .timeparse import TimeSpecError, parse_spec
 
 TYPED_KINDS = tuple(KIND_LETTERS.values())  # world, experience, opinion, observation

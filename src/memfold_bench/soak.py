@@ -423,7 +423,7 @@ def _check_pages(root: Path, state: ChainState, report: Kill9Report) -> list[str
     """Pages are rewritten whole (old or new bytes, never a mix): every bank page and
     memory.md is well formed, each page holds what the last acknowledged reflect wrote unless
     a later reflect had begun, and every acknowledged core line is in its block."""
-    from memfold.core import read_core
+    from memfold.core_memory import read_core
     from memfold.workspace.layout import Workspace
 
     problems: list[str] = []

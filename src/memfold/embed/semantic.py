@@ -46,7 +46,7 @@ class Semantic:
         self.embedder = embedder
         self.ann_min_rows = ann_min_rows
         self._queries: dict[str, Matrix] = {}
-        self.notes: list[str] = []  # problems met while searching, for the caller to show
+        self.notices: list[str] = []  # problems met while searching, for the caller to show
 
     def update(self, backend: IndexBackend, progress: Progress | None = None, *,
                wait: bool = True, max_new: int | None = None) -> int:
@@ -109,7 +109,7 @@ class Semantic:
         try:
             self.query_vector(plan.text)
         except Exception as exc:  # noqa: BLE001 - a broken model must not break recall
-            self.notes.append(f"recall is lexical: the query could not be embedded ({exc})")
+            self.notices.append(f"recall is lexical: the query could not be embedded ({exc})")
             return None
         calibrated = fusion.calibration(self.embedder.identity.model)
         for c, cos in self.nearest(backend, plan.text, filters, limit):

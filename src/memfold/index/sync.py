@@ -20,8 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..guard import flag_secrets
 from ..model import FileStamp, Freshness, ParseWarning, SyncReport
+from ..screening import flag_secrets
 from ..workspace.format import decode, parse_document, split_lines
 from ..workspace.layout import Scan, Stat, Workspace
 from ..workspace.sentences import with_sentences
