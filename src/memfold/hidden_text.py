@@ -346,85 +346,107 @@ def _visible(text: str) -> bool:
     return any(not ch.isspace() for ch in _SUSPECT.sub("", text))
 
 
+class _Claims:
+    """The constructs found so far and the spans they claim.  Spans claimed by earlier kinds
+    are sorted and disjoint (`taken`); the kind being scanned stages its own, whose matches
+    arrive in order, and `next_kind` merges them: once per kind keeps this linear."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: list[HiddenMatch] = []
+        self.taken: list[tuple[int, int]] = []
+        self.stage: list[tuple[int, int]] = []
+        fenced = "```" in text or "~~~" in text
+        self.fences, self.infos = _fences(text) if fenced else ([], [])
+        self._code: list[tuple[int, int]] | None = None  # inline code too, found when needed
+
+    def in_code(self, pos: int) -> bool:
+        if self._code is None:
+            self._code = _code_spans(self.text, self.fences) if "`" in self.text \
+                else self.fences
+        return _inside(self._code, pos)
+
+    def free(self, start: int, end: int) -> bool:
+        if self.in_code(start) or (self.stage and self.stage[-1][1] > start):
+            return False
+        at = bisect.bisect_right(self.taken, (start, 1 << 62))
+        if at and self.taken[at - 1][1] > start:
+            return False
+        return not (at < len(self.taken) and self.taken[at][0] < end)
+
+    def add(self, kind: str, start: int, end: int, detail: str) -> None:
+        self.stage.append((start, end))
+        self.found.append(HiddenMatch(kind, start, end, detail))
+
+    def next_kind(self) -> None:
+        self.taken[:] = sorted(self.taken + self.stage)
+        self.stage.clear()
+
+
 def _structures(text: str) -> list[HiddenMatch]:
     """The Markdown and HTML constructs that hide text, not overlapping, outside code."""
-    found: list[HiddenMatch] = []
-    # Spans claimed by earlier kinds (sorted, disjoint), and by the kind being scanned, whose
-    # matches arrive in order: merging once per kind keeps this linear.
-    taken: list[tuple[int, int]] = []
-    stage: list[tuple[int, int]] = []
-    fences, infos = _fences(text) if ("```" in text or "~~~" in text) else ([], [])
-    code: list[list[tuple[int, int]]] = []  # inline code spans too, found when first needed
+    claims = _Claims(text)
+    for start, end, info in claims.infos:
+        claims.add("fence-info", start, end, info)
+    claims.next_kind()
+    _comments(claims)
+    for marker, scan in (("]:", _definitions), ("](", _links), ("<", _tags)):
+        if marker in text:
+            scan(claims)
+            claims.next_kind()
+    for m in _BASE64.finditer(text):
+        decoded = _decode_base64_text(m.group())
+        if decoded is not None and claims.free(m.start(), m.end()):
+            claims.add("base64-text", m.start(), m.end(), decoded)
+    return claims.found
 
-    def in_code(pos: int) -> bool:
-        if not code:
-            code.append(_code_spans(text, fences) if "`" in text else fences)
-        return _inside(code[0], pos)
 
-    def free(start: int, end: int) -> bool:
-        if in_code(start) or (stage and stage[-1][1] > start):
-            return False
-        at = bisect.bisect_right(taken, (start, 1 << 62))
-        if at and taken[at - 1][1] > start:
-            return False
-        return not (at < len(taken) and taken[at][0] < end)
-
-    def add(kind: str, start: int, end: int, detail: str) -> None:
-        stage.append((start, end))
-        found.append(HiddenMatch(kind, start, end, detail))
-
-    def next_kind() -> None:
-        taken[:] = sorted(taken + stage)
-        stage.clear()
-
-    for start, end, info in infos:
-        add("fence-info", start, end, info)
-    next_kind()
+def _comments(claims: _Claims) -> None:
+    text = claims.text
     at = text.find("<!--")
     while at != -1:
         close = text.find("-->", at + 2)
-        if not in_code(at):
-            if close == -1:
-                add("html-comment", at, len(text), text[at + 4:])
-                break
-            add("html-comment", at, close + 3, text[at + 4:close] if close >= at + 4 else "")
-            at = text.find("<!--", close + 3)
-        else:
+        if claims.in_code(at):
             at = text.find("<!--", at + 4)
-    next_kind()
-    if "]:" in text:
-        for m in _DEFINITION.finditer(text):
-            title = m.group("title")
-            if (title or m.group("dest") in ("#", "<>", "//")) and free(m.start(), m.end()):
-                add("link-definition", m.start(), m.end(),
-                    f"[{m.group('label')}]: {m.group('dest')}" + (f" {title}" if title else ""))
-        next_kind()
-    if "](" in text:
-        for m in _LINK.finditer(text):
-            if not free(m.start(), m.end()):
-                continue
-            dest, title = m.group("dest"), m.group("title")
-            if not _visible(m.group("text")):
-                if not dest.strip("<>") and not title:
-                    continue  # `[]()`: nothing to hide, and common in code ("[](){}")
-                if m.group("bang"):
-                    if re.match(r"(?i)(?:<)?(?:https?:)?//", dest):
-                        add("remote-image", m.start(), m.end(), dest)
-                else:
-                    add("empty-link", m.start(), m.end(), dest + (f" {title}" if title else ""))
-            elif title:
-                add("link-title", m.start(), m.end(), title[1:-1])
-        next_kind()
-    if "<" in text:
-        for m in _TAG.finditer(text):
-            if _HIDING.search(m.group("attrs")) and free(m.start(), m.end()):
-                add("hidden-html", m.start(), m.end(), m.group())
-        next_kind()
-    for m in _BASE64.finditer(text):
-        decoded = _decode_base64_text(m.group())
-        if decoded is not None and free(m.start(), m.end()):
-            add("base64-text", m.start(), m.end(), decoded)
-    return found
+            continue
+        if close == -1:
+            claims.add("html-comment", at, len(text), text[at + 4:])
+            break
+        claims.add("html-comment", at, close + 3, text[at + 4:close] if close >= at + 4 else "")
+        at = text.find("<!--", close + 3)
+    claims.next_kind()
+
+
+def _definitions(claims: _Claims) -> None:
+    for m in _DEFINITION.finditer(claims.text):
+        title = m.group("title")
+        if (title or m.group("dest") in ("#", "<>", "//")) and claims.free(m.start(), m.end()):
+            claims.add("link-definition", m.start(), m.end(),
+                       f"[{m.group('label')}]: {m.group('dest')}" + (f" {title}" if title else ""))
+
+
+def _links(claims: _Claims) -> None:
+    for m in _LINK.finditer(claims.text):
+        if not claims.free(m.start(), m.end()):
+            continue
+        dest, title = m.group("dest"), m.group("title")
+        if not _visible(m.group("text")):
+            if not dest.strip("<>") and not title:
+                continue  # `[]()`: nothing to hide, and common in code ("[](){}")
+            if m.group("bang"):
+                if re.match(r"(?i)(?:<)?(?:https?:)?//", dest):
+                    claims.add("remote-image", m.start(), m.end(), dest)
+            else:
+                claims.add("empty-link", m.start(), m.end(),
+                           dest + (f" {title}" if title else ""))
+        elif title:
+            claims.add("link-title", m.start(), m.end(), title[1:-1])
+
+
+def _tags(claims: _Claims) -> None:
+    for m in _TAG.finditer(claims.text):
+        if _HIDING.search(m.group("attrs")) and claims.free(m.start(), m.end()):
+            claims.add("hidden-html", m.start(), m.end(), m.group())
 
 
 def _decode_base64_text(run: str) -> str | None:

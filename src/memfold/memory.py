@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from . import config
 from . import retain as retain_module
+from .embed.policy import Embedding
 from .errors import BadInput, IndexDamaged, MemfoldError, SourceChanged, UnknownId
 from .events import Archive
 from .index import open_index
@@ -30,11 +31,8 @@ from .journal import Event
 from .judge import Judge, load_judge
 from .ledger import Ledger
 from .model import (
-    KIND_LETTERS,
-    KINDS,
     AboutResult,
     Hit,
-    Interval,
     ParseWarning,
     RecallResult,
     RetainResult,
@@ -42,14 +40,15 @@ from .model import (
     SyncReport,
     redacted,
 )
-from .query import MAX_QUERY_CHARS, plan_query
-from .recall import Ranked, RecallOptions, Trace, build_trace, describe
+from .query import plan_query
+from .recall import Ranked, Trace, build_trace, describe, recall_options, spec
 from .recall import about as about_entity
 from .recall import recall as run_recall
+from .recovery import finish_reflect_pages, finish_torn_append
 from .screening import is_secret_warning
-from .timeparse import TimeSpecError, parse_spec
+from .timeparse import TimeSpecError
 from .workspace.files import remove_stray_temporaries
-from .workspace.layout import REFLECT_INTENT, Workspace
+from .workspace.layout import Workspace
 from .workspace.watch import Watcher
 
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
@@ -59,11 +58,9 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from . import reflect as _reflect
     from . import views as _views
     from .embed.base import Embedder
-    from .embed.semantic import Semantic
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
-EMBED_DURING_RECALL = 2000  # a larger backlog is embedded by `memfold index`, not a recall
 
 
 def _repairs(
@@ -94,8 +91,9 @@ class Memory:
         self._ledger: Ledger | None = None
         self._watcher: Watcher | None = None
         self._watch = watch  # a long-lived process asks the kernel what changed (inotify)
-        self._semantic: Semantic | None = None  # vector search, opened by a semantic recall
         self._notices: list[str] = []  # notices for the caller: embedding, journal, judge
+        # vector search, opened by a semantic recall or `index`; embeds new facts quietly
+        self._embedding = Embedding(workspace.index_path.parent, self._notices.append)
         # MEMFOLD_JUDGE is checked on opening, so a bad value stops before anything is written
         self._judge = judge if judge is not None else load_judge(config.judge_settings(),
                                                                  notify=self._notices.append)
@@ -118,30 +116,14 @@ class Memory:
         workspace.require()
         memory = cls(workspace, now=now, judge=judge, watch=watch, source=source)
         memory._finish_reflect_pages()
-        memory._finish_torn_append()
+        if notice := finish_torn_append(memory.workspace):  # before anything reads a day file
+            memory._notices.append(notice)
         return memory
 
-    def _finish_torn_append(self) -> None:
-        """A retain interrupted by a power loss mid-append left its record in the lock file:
-        taking the lock cuts a torn tail off before anything reads the day file."""
-        lock = self.workspace.write_lock
-        if not lock.pending():
-            return  # the common case: one stat
-        with lock.held() as held:
-            if held.recovered:
-                self._notices.append(held.recovered)
-
     def _finish_reflect_pages(self) -> None:
-        """A reflect run killed (or failed) while renaming its committed pages into place
-        left their intent behind: finish the set before anything reads a page."""
-        if not os.path.lexists(self.workspace.root / REFLECT_INTENT):
-            return  # the common case costs one lstat, and no import of reflect
-        from . import reflect as _reflect
-
-        done = _reflect.finish_pages(self.workspace)
-        if done:
-            self._notices.append(f"finished writing {len(done)} page(s) of an interrupted "
-                               "reflect run")
+        """Finish a reflect run's page set that a crash left half renamed (memfold.recovery)."""
+        if notice := finish_reflect_pages(self.workspace):
+            self._notices.append(notice)
 
     @staticmethod
     def init(path: str | os.PathLike[str] | None = None) -> tuple[Path, list[str]]:
@@ -184,7 +166,7 @@ class Memory:
     def notices(self) -> list[str]:
         """Repairs and journal problems met so far (one line each), for the caller to show."""
         found = list(self._index.notices) if self._index else []
-        embedded = self._notices + (self._semantic.notices if self._semantic else [])
+        embedded = self._notices + self._embedding.notices
         return found + (list(self._ledger.notices) if self._ledger else []) + embedded
 
     def _ts(self, now: datetime | str | None = None) -> str:
@@ -240,27 +222,16 @@ class Memory:
         has vectors, else lexical).  Likely secrets in the
         results are shown as `[REDACTED:<kind>]` unless `show_secrets`.
         """
-        if not isinstance(query, str) or not query.strip():
-            raise BadInput("the query is empty; say what to recall, e.g. 'where does Peter live'")
-        if len(query) > MAX_QUERY_CHARS:
-            raise BadInput(f"the query is {len(query):,} characters; the limit is "
-                           f"{MAX_QUERY_CHARS:,} (what recall reads): ask in a few words, "
-                           "not a document")
-        if k < 1:
-            raise BadInput(f"--k must be at least 1, not {k}")
-        if budget is not None and budget < 1:
-            raise BadInput(f"--budget must be a positive number of tokens, not {budget}")
         moment = self.now(now)
         today = moment.date()
-        window = _spec_window(since, until, today)
-        options = RecallOptions(k=k, kinds=parse_kinds(kinds), entities=tuple(entities),
-                                window=window, include_all=include_all, budget=budget,
-                                today=today)
+        options = recall_options(query, k=k, since=since, until=until, kinds=kinds,
+                                 entities=entities, include_all=include_all, budget=budget,
+                                 today=today)
         plan = plan_query(query, today=today)
 
         def answer() -> tuple[SyncReport, Ranked]:
             report = self.refresh()
-            chosen, semantic = self._semantic_mode(mode)
+            chosen, semantic = self._embedding.mode(self.index_backend, mode)
             chosen_options = replace(options, mode=chosen, semantic=semantic)
             return report, run_recall(self.index_backend, plan, chosen_options)
 
@@ -419,68 +390,21 @@ class Memory:
               embed_all: bool = False) -> SyncReport:
         """Sync the files, then the journal (replay, revisions, contradictions); with
         `embed_all`, also every missing vector of an open semantic search (`memfold index`;
-        a recall embeds a bounded backlog itself, in `_semantic_mode`)."""
+        a recall embeds a bounded backlog itself, in `Embedding.mode`)."""
         self._finish_reflect_pages()
         report = sync(self.workspace, self.index_backend, only=only, full=full,
                       progress=progress)
         paths = None if full else [*report.added, *report.changed]
         self.ledger.after_sync(report.new_ids, paths, ts=self._ts(now))
         if embed_all:
-            self._embed_quietly(progress is not None)
+            self._embedding.embed_quietly(self.index_backend, progress is not None)
         return report
 
     # -- semantic recall (memfold.embed) -----------------------------------------------
 
     def set_embedder(self, embedder: Embedder) -> None:
         """Use this embedder for semantic and hybrid recall (tests pass a FakeEmbedder)."""
-        from . import embed as _embed
-
-        self._semantic = _embed.open_semantic(self.workspace.index_path.parent, embedder)
-
-    def _semantic_mode(self, mode: str | None, *,
-                       backlog: bool = False) -> tuple[str, Semantic | None]:
-        """The recall mode and its vector search, the vectors brought up to date (only new
-        or changed facts are embedded; a large backlog only with `backlog`).  A mode asked
-        for that cannot run raises; the default falls back to lexical with a notice."""
-        from . import embed as _embed
-
-        asked = _embed.check_mode(mode)
-        chosen = asked or _embed.default_mode(self._semantic is not None,
-                                              self.workspace.index_path.parent)
-        if chosen == _embed.LEXICAL:
-            return chosen, None
-        if self._semantic is None:
-            try:
-                self._semantic = _embed.open_semantic(self.workspace.index_path.parent)
-            except _embed.EmbedUnavailable as exc:
-                if asked:
-                    raise
-                self._notices.append(f"recall is lexical: {exc}")
-                return _embed.LEXICAL, None
-        self._embed_quietly(True, during_recall=not backlog)  # cheap when nothing is new
-        return chosen, self._semantic
-
-    def _embed_quietly(self, show: bool = False, *, during_recall: bool = False) -> None:
-        """Embed facts that have no vector yet; a failure leaves them to lexical search.
-
-        During a recall it never waits: not for another process that is embedding, nor on a
-        backlog above EMBED_DURING_RECALL facts (`memfold index` embeds those)."""
-        from .embed.semantic import terminal_progress as _embed_progress
-
-        if self._semantic is None:
-            return
-        try:
-            progress = _embed_progress() if show else None
-            limit = EMBED_DURING_RECALL if during_recall else None
-            done = self._semantic.update(self.index_backend, progress,
-                                         wait=not during_recall, max_new=limit)
-        except Exception as exc:  # noqa: BLE001 - embedding must never fail a sync
-            self._notices.append(f"could not embed new facts ({exc}); they are found "
-                               "by their words until the next recall")
-            return
-        if done < -1:
-            self._notices.append(f"{-done} facts have no vector yet; `memfold index` "
-                               "embeds them (until then recall finds them by words)")
+        self._embedding.use(embedder)
 
     def _changed_since_indexed(self, path: str) -> bool:
         known = self.index_backend.stamps([path]).get(path)
@@ -495,14 +419,7 @@ class Memory:
         from the Markdown and the journal, so every lifecycle state comes back.  A workspace
         using semantic recall also gets vectors for its new facts.  Temporary files a killed
         writer left behind are removed."""
-        from . import embed as _embed
-
-        if self._semantic is None and _embed.default_mode(
-                memory_dir=self.workspace.index_path.parent) != _embed.LEXICAL:
-            try:  # open the model first, so the sync embeds everything new, however much
-                self._semantic = _embed.open_semantic(self.workspace.index_path.parent)
-            except _embed.EmbedUnavailable as exc:
-                self._notices.append(f"vectors not updated: {exc}")
+        self._embedding.open_for_index()
         report = self._sync(full=full, progress=progress, embed_all=True)
         report = replace(report, link_warnings=tuple(self.link_warnings()))
         root = self.workspace.root  # memory/ and bank/ were just scanned; the rest is small
@@ -565,11 +482,12 @@ class Memory:
 
         today = self.now(now).date()
         try:
-            start = _spec(since, today).start
+            start = spec(since, today).start
         except TimeSpecError as exc:
             raise BadInput(str(exc)) from None
         self.refresh()
-        _, semantic = self._semantic_mode(None, backlog=True)  # when the workspace has vectors
+        # the vector search when the workspace has vectors (for paraphrases)
+        _, semantic = self._embedding.mode(self.index_backend, None, backlog=True)
         plan = _reflect.run(self.workspace, self.ledger, since=start or today, today=today,
                             ts=self._ts(now), dry_run=dry_run,
                             is_secret=lambda text: bool(find_secrets(text)),
@@ -692,40 +610,3 @@ class Memory:
 def _private(hits: Sequence[Hit], show_secrets: bool) -> tuple[Hit, ...]:
     """The hits as outputs show them: likely secrets redacted unless asked for."""
     return tuple(hits) if show_secrets else tuple(h.redacted() for h in hits)
-
-
-def parse_kinds(kinds: Sequence[str] | str | None) -> tuple[str, ...]:
-    """W,B,O,S or world,experience,opinion,observation,text -> the kinds' full names."""
-    if kinds is None:
-        return ()
-    items = kinds.split(",") if isinstance(kinds, str) else list(kinds)
-    out: list[str] = []
-    for item in (i.strip() for i in items):
-        if not item:
-            continue
-        name = KIND_LETTERS.get(item.upper(), item.lower()) if len(item) == 1 else item.lower()
-        if name not in KINDS:
-            raise BadInput(f"unknown kind {item!r}; use W, B, O, S or "
-                           "world, experience, opinion, observation, text")
-        out.append(name)
-    return tuple(dict.fromkeys(out))
-
-
-def _spec_window(since: str | date | None, until: str | date | None,
-                 today: date) -> Interval | None:
-    if since is None and until is None:
-        return None
-    try:
-        start = _spec(since, today).start if since is not None else None
-        end = _spec(until, today).end if until is not None else None
-    except TimeSpecError as exc:
-        raise BadInput(str(exc)) from None
-    if start and end and start > end:
-        raise BadInput(f"--since {since} is after --until {until}")
-    return Interval(start, end)
-
-
-def _spec(value: str | date, today: date) -> Interval:
-    if isinstance(value, date):
-        return Interval(value, value)
-    return parse_spec(value, today=today)

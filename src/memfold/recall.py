@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from . import ranking
 from .embed.fusion import LEXICAL, SEMANTIC, lexical_part
+from .errors import BadInput
 from .expansion import expand
 from .index.base import Candidate, Filters, IndexBackend
 from .lifecycle import (
@@ -31,10 +32,11 @@ from .lifecycle import (
     lifecycle_weight,
     status_of,
 )
-from .model import TEXT, AboutResult, Fact, Hit, Interval
+from .model import KIND_LETTERS, KINDS, TEXT, AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
-from .query import QueryPlan, clean_text
+from .query import MAX_QUERY_CHARS, QueryPlan, clean_text
 from .ranking import confidence_of, relevance, score, time_factor
+from .timeparse import TimeSpecError, parse_spec
 
 if TYPE_CHECKING:
     from .embed.semantic import Semantic
@@ -461,3 +463,62 @@ def _pack(hits: list[Hit], options: RecallOptions, window: Interval | None,
             used += cost
     return Ranked(packed, window, entities, len(top) - len(packed), left_out)
 
+
+# -- a recall's arguments -----------------------------------------------------------------------
+
+
+def recall_options(query: object, *, k: int, since: str | date | None, until: str | date | None,
+                   kinds: Sequence[str] | str | None, entities: Sequence[str],
+                   include_all: bool, budget: int | None, today: date) -> RecallOptions:
+    """A recall's arguments checked and read (BadInput, saying what to do, when one is not
+    usable): a query of at most MAX_QUERY_CHARS, k and budget positive, time specs, kinds."""
+    if not isinstance(query, str) or not query.strip():
+        raise BadInput("the query is empty; say what to recall, e.g. 'where does Peter live'")
+    if len(query) > MAX_QUERY_CHARS:
+        raise BadInput(f"the query is {len(query):,} characters; the limit is "
+                       f"{MAX_QUERY_CHARS:,} (what recall reads): ask in a few words, "
+                       "not a document")
+    if k < 1:
+        raise BadInput(f"--k must be at least 1, not {k}")
+    if budget is not None and budget < 1:
+        raise BadInput(f"--budget must be a positive number of tokens, not {budget}")
+    return RecallOptions(k=k, kinds=parse_kinds(kinds), entities=tuple(entities),
+                         window=spec_window(since, until, today), include_all=include_all,
+                         budget=budget, today=today)
+
+
+def parse_kinds(kinds: Sequence[str] | str | None) -> tuple[str, ...]:
+    """W,B,O,S or world,experience,opinion,observation,text -> the kinds' full names."""
+    if kinds is None:
+        return ()
+    items = kinds.split(",") if isinstance(kinds, str) else list(kinds)
+    out: list[str] = []
+    for item in (i.strip() for i in items):
+        if not item:
+            continue
+        name = KIND_LETTERS.get(item.upper(), item.lower()) if len(item) == 1 else item.lower()
+        if name not in KINDS:
+            raise BadInput(f"unknown kind {item!r}; use W, B, O, S or "
+                           "world, experience, opinion, observation, text")
+        out.append(name)
+    return tuple(dict.fromkeys(out))
+
+
+def spec_window(since: str | date | None, until: str | date | None,
+                 today: date) -> Interval | None:
+    if since is None and until is None:
+        return None
+    try:
+        start = spec(since, today).start if since is not None else None
+        end = spec(until, today).end if until is not None else None
+    except TimeSpecError as exc:
+        raise BadInput(str(exc)) from None
+    if start and end and start > end:
+        raise BadInput(f"--since {since} is after --until {until}")
+    return Interval(start, end)
+
+
+def spec(value: str | date, today: date) -> Interval:
+    if isinstance(value, date):
+        return Interval(value, value)
+    return parse_spec(value, today=today)

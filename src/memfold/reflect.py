@@ -46,12 +46,9 @@ import hashlib
 import json
 import math
 import os
-import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from pathlib import Path
 from typing import Any
 
 from .errors import MemfoldError
@@ -70,8 +67,18 @@ from .lifecycle import (
 )
 from .model import Fact, Interval
 from .names import entity_key
-from .query import STOP_WORDS
 from .ranking import confidence_of
+from .reflect_text import (  # noqa: F401 - page_slug, dates_note and _specifics are read as reflect.X
+    WINDOWS_RESERVED,
+    _core,
+    _inside,
+    _overlap,
+    _specifics,
+    _words,
+    dates_note,
+    page_slug,
+    with_dates,
+)
 from .reflect_undo import manifest, touched_states, undo_records
 from .workspace.files import (
     Staged,
@@ -102,21 +109,7 @@ KIND_PAGES = {"world": "bank/world.md", "experience": "bank/experience.md",
               "opinion": "bank/opinions.md", "observation": "bank/world.md"}
 KIND_TITLES = (("world", "World"), ("experience", "Experience"), ("opinion", "Opinions"),
                ("observation", "Observations"))
-NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|dislikes?|hates?|"
-                      r"stopped|avoids?|against|no\s+longer|cannot|can't|won't)\b",
-                      re.IGNORECASE)
-SPECIFIC = re.compile(r"\w*\d[\w.:/-]*|(?<=\s)[A-Z]\w*")  # numbers, and capitals not first
-# Neither vectors nor word overlap tell "meets Anna on Monday" from "... on Tuesday" or
-# "likes" from "dislikes" (3 of 5 words shared), so duplicates keep the same names, numbers
-# and negations (`_specifics`).
 Similar = Callable[[int, Sequence[int]], set[int]]  # rowid, rowids -> those paraphrasing it
-MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
-               "Dec")
-LISTED_DATES = 3  # a consolidated fact lists up to this many days, else a count and a range
-DATES_NOTE = re.compile(r" \((?:noted )?(?:on \d+ days between )?[A-Z][a-z]{2} \d{1,2}\b"
-                        r"[^()]*\b\d{4}\)(?=[.!?]*$)")  # what `with_dates` adds
-WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
-                    *(f"lpt{i}" for i in range(1, 10))}
 
 
 @dataclass(frozen=True)
@@ -165,89 +158,6 @@ class ReflectPlan:
             "core_proposals": self.proposals,
             "diff": self.diff() if dry_run else None,
         }
-
-
-# -- words and names --------------------------------------------------------------------
-
-
-def _words(text: str) -> set[str]:
-    found = set()
-    for word in re.findall(r"\w+", text.casefold()):
-        if word in STOP_WORDS or len(word) < 2:
-            continue
-        found.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
-    return found
-
-
-def _overlap(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a and b else 0.0
-
-
-def _specifics(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """What a paraphrase must keep: names and numbers, and its negations."""
-    return (frozenset(m.casefold() for m in SPECIFIC.findall(text)),
-            frozenset(m.casefold() for m in NEGATION.findall(text)))
-
-
-def _core(c: Candidate) -> str:
-    """A fact's text without the dates note an earlier run wrote into a consolidated fact,
-    so a later duplicate is compared with what it says, not with when."""
-    if c.life is not None and c.life.derived_from:
-        return DATES_NOTE.sub("", c.fact.content)
-    return c.fact.content
-
-
-def _day_text(day: date, *, year: bool) -> str:
-    return f"{MONTH_NAMES[day.month - 1]} {day.day}" + (f", {day.year}" if year else "")
-
-
-def _listed(parts: Sequence[str]) -> str:
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-
-
-def dates_note(days: Iterable[date]) -> str:
-    """The days a consolidated fact's originals were written, as a person writes them:
-    "Nov 20 and Nov 22, 2025"; more than LISTED_DATES days keep their count and range, "on 4
-    days between Nov 2 and Nov 28, 2025".  Never in a form the format reads as a validity
-    range: the days say when it was said or done, not that it stopped holding after them."""
-    unique = sorted(set(days))
-    one_year = unique[0].year == unique[-1].year
-    prefix = ""
-    if len(unique) > LISTED_DATES:
-        prefix, unique = f"on {len(unique)} days between ", [unique[0], unique[-1]]
-    text = _listed([_day_text(d, year=not one_year) for d in unique])
-    return prefix + text + (f", {unique[0].year}" if one_year else "")
-
-
-def with_dates(content: str, kind: str, days: Iterable[date]) -> str:
-    """`content` with its dates in parentheses before its closing punctuation; a state
-    fact's dates are when it was noted ("Lives in Vienna (noted Nov 20, 2025).")."""
-    body = content.rstrip(".!?")
-    noted = "" if kind == "experience" else "noted "
-    return f"{body} ({noted}{dates_note(days)}){content[len(body):]}"
-
-
-def page_slug(name: str) -> str:
-    """A file name for an entity page that can never leave bank/entities: NFKC, only
-    letters, digits, `-`, `_`, `.`; no leading dot; no Windows device names; at most 100
-    characters (longer names keep a hash of the whole)."""
-    text = unicodedata.normalize("NFKC", name)
-    slug = re.sub(r"[^\w.\-]+", "-", text).strip("-.")
-    slug = re.sub(r"\.{2,}", ".", slug)
-    if not slug or not any(ch.isalnum() for ch in slug):
-        slug = "entity-" + hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    stem, dot, rest = slug.partition(".")
-    if stem.casefold() in WINDOWS_RESERVED:
-        slug = f"{stem}-{dot}{rest}"
-    if len(slug) > 100:
-        digest = hashlib.sha256(slug.encode()).hexdigest()[:8]
-        slug = f"{slug[:90]}-{digest}"
-    return slug
-
-
-def _inside(root: Path, rel: str) -> bool:
-    real_root = os.path.realpath(root)
-    return os.path.realpath(root / rel).startswith(real_root + os.sep)
 
 
 # -- planning ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..model import FileStamp, Freshness, ParseWarning, SyncReport
+from ..model import FileStamp, Freshness, ParsedDoc, ParseWarning, SyncReport
 from ..screening import flag_secrets
 from ..workspace.format import decode, parse_document, split_lines
 from ..workspace.layout import Scan, Stat, Workspace
@@ -185,11 +185,9 @@ def sync(
                     restamped.append((path, change[1]))
                     continue
                 (changed if old is not None else added).append(path)
-                # hand-written secrets are flagged with path:line
-                doc = flag_secrets(change[0], functools.cache(
-                    functools.partial(_lines, workspace, path)))
+                doc = _indexable(workspace, path, change[0])
                 warnings.extend(doc.warnings)
-                yield with_sentences(doc), change[1]  # prose also sentence by sentence
+                yield doc, change[1]
 
     removed = sorted(p for p in known if p not in on_disk)
     with contextlib.closing(changed_docs()) as docs:
@@ -199,16 +197,16 @@ def sync(
         new_ids = []  # an empty index being filled is a rebuild: nothing is newly written
     if progress:
         progress(len(on_disk))
-    return SyncReport(
-        scanned=len(on_disk),
-        added=tuple(added),
-        changed=tuple(changed),
-        removed=tuple(removed),
-        full=full,
-        seconds=time.perf_counter() - started,
-        warnings=tuple(warnings),
-        new_ids=tuple(new_ids),
-        skipped=tuple(scan.skipped),
-        temporaries=tuple(scan.temporaries),
-    )
+    return SyncReport(scanned=len(on_disk), added=tuple(added), changed=tuple(changed),
+                      removed=tuple(removed), full=full,
+                      seconds=time.perf_counter() - started, warnings=tuple(warnings),
+                      new_ids=tuple(new_ids), skipped=tuple(scan.skipped),
+                      temporaries=tuple(scan.temporaries))
+
+
+def _indexable(workspace: Workspace, path: str, doc: ParsedDoc) -> ParsedDoc:
+    """A parsed file as the index takes it: secrets written by hand flagged with their
+    path:line, and prose also sentence by sentence."""
+    lines = functools.cache(functools.partial(_lines, workspace, path))
+    return with_sentences(flag_secrets(doc, lines))
 
