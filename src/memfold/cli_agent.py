@@ -189,6 +189,10 @@ def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets:
 @click.option("--token", envvar="MEMFOLD_MCP_TOKEN", metavar="TOKEN",
               help="With --http, require `Authorization: Bearer TOKEN`. "
               "[env: MEMFOLD_MCP_TOKEN]")
+@click.option("--tokens", "tokens_file", envvar="MEMFOLD_MCP_TOKENS", metavar="FILE",
+              help="With --http, named tokens: a file of `NAME TOKEN` lines.  A request "
+              "with any of them is let in, and what it writes is signed with its NAME "
+              "(journal `source`, retain `by`). [env: MEMFOLD_MCP_TOKENS]")
 @click.option("--no-token", is_flag=True,
               help="With --http, serve without a token: any process that can reach the port "
               "can read and change this memory.")
@@ -198,7 +202,7 @@ def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets:
               "(a retain call may name its own). [env: MEMFOLD_SOURCE]")
 @click.pass_context
 def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str | None,
-        no_token: bool, source: str) -> None:
+        tokens_file: str | None, no_token: bool, source: str) -> None:
     """Serve memfold's tools to an MCP client, over stdio (default) or streamable HTTP.
 
     One tool per verb: recall, about, show, retain, use, note, supersede, forget, restore,
@@ -210,6 +214,7 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
     Examples:
       memfold --workspace ~/notes/agent mcp
       memfold mcp --http 127.0.0.1:8765 --token "$(openssl rand -hex 16)"
+      memfold mcp --http 127.0.0.1:8765 --tokens ~/.config/memfold/tokens
     """
     from . import mcp_server
     from .errors import BadInput
@@ -222,15 +227,17 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
         mcp_server.serve_stdio(memory)
         return
     host, port = mcp_server.parse_target(target, allow_remote=allow_remote)
-    if not token and not no_token:
-        raise BadInput("--http needs --token TOKEN (or MEMFOLD_MCP_TOKEN), or --no-token to "
-                       "serve without one")
-    if not token:
+    tokens = mcp_server.read_tokens(tokens_file) if tokens_file else None
+    if not token and not tokens and not no_token:
+        raise BadInput("--http needs --token TOKEN (or MEMFOLD_MCP_TOKEN), --tokens FILE, or "
+                       "--no-token to serve without one")
+    if not token and not tokens:
         where = "beyond this machine" if allow_remote else "on this machine"
         click.echo(f"memfold: warning: serving WITHOUT A TOKEN {where}: any process that can "
                    "reach the port can read and change this memory", err=True)
     memory = open_memory(ctx, watch=True, source=source)
-    mcp_server.serve_http(memory, host, port, token=token, allow_remote=allow_remote)
+    mcp_server.serve_http(memory, host, port, token=token, allow_remote=allow_remote,
+                          tokens=tokens)
 
 
 @click.command()

@@ -44,6 +44,8 @@ class Record:
     KIND: ClassVar[str] = ""
     id: str
     extra: Mapping[str, Any] = field(default_factory=dict)  # keys this memfold doesn't know
+    # who made the change (an agent's or a server's name), when the writer said; written last
+    source: str | None = optional()
 
     @property
     def kind(self) -> str:
@@ -255,10 +257,11 @@ def _layout(cls: type[Record]) -> _Layout:
     found = _LAYOUTS.get(cls)
     if found is None:
         hints = typing.get_type_hints(cls)
+        keys = [f for f in dataclasses.fields(cls) if f.name not in ("id", "extra", "source")]
+        keys += [f for f in dataclasses.fields(cls) if f.name == "source"]  # always last
         found = _LAYOUTS[cls] = tuple(
             (f.name, f.metadata.get(_KEY, f.name), _check(hints[f.name]),
-             bool(f.metadata.get(_OMIT))) for f in dataclasses.fields(cls)
-            if f.name not in ("id", "extra"))
+             bool(f.metadata.get(_OMIT))) for f in keys)
     return found
 
 

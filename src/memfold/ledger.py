@@ -20,12 +20,13 @@ lock (retain, reflect, purge) append typed records (events.py) through `Ledger.a
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 
 from .errors import BadInput, StaleRevision, UnknownId
-from .events import Note, Record, Restore, Revise, Supersede, Use
+from .events import Note, Record, Restore, Retain, Revise, Supersede, Unknown, Use
 from .index.base import Candidate, Filters, IndexBackend
 from .journal import Event, Journal
 from .judge.base import Judge, Verdict
@@ -50,11 +51,13 @@ class Ledger:
     """Journal writes and replay for one workspace and its index."""
 
     def __init__(self, workspace: Workspace, backend: IndexBackend,
-                 judge: Judge | None = None) -> None:
+                 judge: Judge | None = None,
+                 signer: Callable[[], str | None] | None = None) -> None:
         self.workspace = workspace
         self.backend = backend
         self.journal = Journal(workspace.root, workspace.write_lock)
         self._chosen = judge
+        self.signer = signer  # who is writing now: recorded as each record's `source`
         self.notices: list[str] = []  # one line each, for the caller to show
 
     @property
@@ -119,7 +122,13 @@ class Ledger:
                locked: bool = False) -> list[Event]:
         """Append records to the journal in one durable write — the one way anything is
         journaled.  A verb that decides under its own hold of the write lock (retain,
-        reflect, purge) passes `locked=True` and replays when it is ready to."""
+        reflect, purge) passes `locked=True` and replays when it is ready to.  Each record
+        is signed with who is writing (`signer`), unless it names its own or says it by
+        another key (a retain's `by`)."""
+        source = self.signer() if self.signer is not None else None
+        if source:
+            records = [r if r.source or isinstance(r, Retain | Unknown)
+                       else dataclasses.replace(r, source=source) for r in records]
         return self.journal.append(records, ts=ts, locked=locked)
 
     # -- what the index knows -----------------------------------------------------------

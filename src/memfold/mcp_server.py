@@ -30,6 +30,7 @@ import json
 import socket
 import sys
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -72,7 +73,14 @@ class ToolRunner:
         self.memory = memory
         self._notices = 0
 
-    def run(self, name: str, arguments: Mapping[str, Any] | None) -> tuple[bool, Any]:
+    def run(self, name: str, arguments: Mapping[str, Any] | None,
+            source: str | None = None) -> tuple[bool, Any]:
+        """Run one tool; `source` (the caller's identity, e.g. an HTTP token's name) signs
+        what it writes.  Handlers run one at a time on the server's event loop thread, so
+        lending the handle that name for the call's length cannot reach another call."""
+        previous = self.memory.source
+        if source:
+            self.memory.source = source
         try:
             return False, agent_tools.call(self.memory, name, arguments)
         except MemfoldError as exc:
@@ -81,6 +89,7 @@ class ToolRunner:
             return True, {"error": f"internal error: {type(exc).__name__}: {exc}",
                           "type": "InternalError", "exit_code": 1}
         finally:
+            self.memory.source = previous
             self._show_notices()
 
     def _show_notices(self) -> None:
@@ -99,8 +108,9 @@ def tool_result(types: Any, is_error: bool, data: Any) -> Any:
     return types.CallToolResult.model_validate(payload)
 
 
-def build_server(memory: Memory) -> Any:
-    """The SDK's low-level Server with every memfold tool, resource and prompt registered."""
+def build_server(memory: Memory, *, tokens: Mapping[str, str] | None = None) -> Any:
+    """The SDK's low-level Server with every memfold tool, resource and prompt registered;
+    over HTTP, `tokens` (name -> token) name the caller whose writes a call signs."""
     types = _sdk("mcp.types")
     runner = ToolRunner(memory)
     listed = [types.Tool.model_validate(t.as_mcp()) for t in agent_tools.tools()]
@@ -109,7 +119,10 @@ def build_server(memory: Memory) -> Any:
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(ctx: Any, params: Any) -> Any:
-        return tool_result(types, *runner.run(params.name, params.arguments))
+        request = getattr(ctx, "request", None)
+        headers = getattr(request, "headers", None) or {}
+        caller = identify(headers, tokens or {})
+        return tool_result(types, *runner.run(params.name, params.arguments, caller))
 
     return _sdk("mcp.server.lowlevel").Server(
         SERVER_NAME, version=__version__, instructions=INSTRUCTIONS,
@@ -221,7 +234,8 @@ def _host_of(value: str) -> str:
 
 
 def check_request(path: str, headers: Mapping[str, str], *, token: str | None,
-                  allow_remote: bool) -> tuple[int, str] | None:
+                  allow_remote: bool,
+                  tokens: Mapping[str, str] | None = None) -> tuple[int, str] | None:
     """None when the request may reach the MCP endpoint, else (HTTP status, reason).
 
     `headers` are lower-cased names."""
@@ -233,12 +247,51 @@ def check_request(path: str, headers: Mapping[str, str], *, token: str | None,
         origin = headers.get("origin")
         if origin and not is_loopback(urlsplit(origin).hostname or ""):
             return 403, "forbidden: Origin is not a loopback address"
-    if token:
+    if token or tokens:
         scheme, _, given = headers.get("authorization", "").strip().partition(" ")
-        matches = hmac.compare_digest(given.strip().encode(), token.encode())
-        if scheme.lower() != "bearer" or not matches:  # the scheme is case-insensitive
+        matches = bool(token) and hmac.compare_digest(given.strip().encode(),
+                                                      str(token).encode())
+        if scheme.lower() != "bearer" or not (matches or identify(headers, tokens or {})):
             return 401, "unauthorized: send Authorization: Bearer <token>"
     return None
+
+
+def identify(headers: Mapping[str, str], tokens: Mapping[str, str]) -> str | None:
+    """The name of the named token a request carries (`Authorization: Bearer TOKEN`, the
+    scheme in any case), else None.  Every token is compared, in constant time."""
+    scheme, _, given = headers.get("authorization", "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not tokens:
+        return None
+    offered = given.strip().encode()
+    found = None
+    for name, secret in tokens.items():
+        if hmac.compare_digest(offered, secret.encode()):
+            found = name
+    return found
+
+
+def read_tokens(path: str) -> dict[str, str]:
+    """Named tokens from a file, one `NAME TOKEN` a line (`#` starts a comment): each
+    caller's writes are signed with its name.  BadInput for a file that cannot be used."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"--tokens {path}: cannot read it ({exc})") from None
+    tokens: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        parts = line.split("#", 1)[0].split()
+        if not parts:
+            continue
+        if len(parts) != 2 or len(parts[1]) < 16:
+            raise BadInput(f"--tokens {path}:{number}: write `NAME TOKEN` (a token of 16 or "
+                           "more characters, e.g. from `openssl rand -hex 16`)")
+        name, secret = parts
+        if name in tokens or secret in tokens.values():
+            raise BadInput(f"--tokens {path}:{number}: {name!r} or its token is listed twice")
+        tokens[name] = secret
+    if not tokens:
+        raise BadInput(f"--tokens {path}: no tokens in it")
+    return tokens
 
 
 async def _refuse(send: Any, status: int, reason: str) -> None:
@@ -252,13 +305,13 @@ async def _refuse(send: Any, status: int, reason: str) -> None:
 
 
 def serve_http(memory: Memory, host: str, port: int, *, token: str | None,
-               allow_remote: bool) -> None:
+               allow_remote: bool, tokens: Mapping[str, str] | None = None) -> None:
     """Serve streamable HTTP at http://HOST:PORT/mcp until interrupted."""
     import anyio
     import uvicorn
 
     manager = _sdk("mcp.server.streamable_http_manager").StreamableHTTPSessionManager(
-        app=build_server(memory))
+        app=build_server(memory, tokens=tokens))
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -266,7 +319,7 @@ def serve_http(memory: Memory, host: str, port: int, *, token: str | None,
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", [])}
         refused = check_request(scope.get("path", ""), headers, token=token,
-                                allow_remote=allow_remote)
+                                allow_remote=allow_remote, tokens=tokens)
         if refused:
             await _refuse(send, *refused)
             return
@@ -279,7 +332,7 @@ def serve_http(memory: Memory, host: str, port: int, *, token: str | None,
         config = uvicorn.Config(app, log_level="warning", lifespan="off")
         async with manager.run():
             print(f"memfold mcp: serving http://{shown}:{port}{MCP_PATH}"
-                  f"{' (bearer token required)' if token else ''}", file=sys.stderr,
+                  f"{' (bearer token required)' if token or tokens else ''}", file=sys.stderr,
                   flush=True)
             await uvicorn.Server(config).serve(sockets=[sock])
 

@@ -9,9 +9,10 @@ Retain's write path and its protocol live in `memfold.retain`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
@@ -45,7 +46,7 @@ from .recall import Ranked, Trace, build_trace, describe, recall_options, spec
 from .recall import about as about_entity
 from .recall import recall as run_recall
 from .recovery import finish_reflect_pages, finish_torn_append
-from .screening import is_secret_warning
+from .screening import is_secret_warning, valid_source
 from .timeparse import TimeSpecError
 from .workspace.files import remove_stray_temporaries
 from .workspace.layout import Workspace
@@ -159,7 +160,8 @@ class Memory:
     @property
     def ledger(self) -> Ledger:
         if self._ledger is None:
-            self._ledger = Ledger(self.workspace, self.index_backend, judge=self._judge)
+            self._ledger = Ledger(self.workspace, self.index_backend, judge=self._judge,
+                                  signer=lambda: self.source)
         return self._ledger
 
     @property
@@ -297,35 +299,40 @@ class Memory:
             found = backend.by_id(fact_id)
         return describe(found[0], self.now(now).date())
 
-    def use(self, fact_id: str, *, now: datetime | str | None = None) -> None:
+    def use(self, fact_id: str, *, now: datetime | str | None = None,
+            source: str | None = None) -> None:
         """Acknowledge that a fact was used: it stays fresh (decay restarts from now)."""
-        self.refresh()
-        self.ledger.use(fact_id.strip().lstrip("^"), ts=self._ts(now))
+        with self._signed(source):
+            self.refresh()
+            self.ledger.use(fact_id.strip().lstrip("^"), ts=self._ts(now))
 
     def note(self, fact_id: str, text: str, *, rev: int,
-             now: datetime | str | None = None) -> int:
+             now: datetime | str | None = None, source: str | None = None) -> int:
         """Set a fact's note if its revision is still `rev` (compare-and-set).
 
         Returns the new revision; raises StaleRevision (with `.current`) when the revision
         moved on, and UnknownId for an unknown fact.
         """
-        if not isinstance(rev, int) or isinstance(rev, bool) or rev < 0:
-            raise BadInput(f"--rev must be a revision number (0 or more), not {rev!r}")
-        self.refresh()
-        return self.ledger.note(fact_id.strip().lstrip("^"), text, rev, ts=self._ts(now))
+        with self._signed(source):
+            if not isinstance(rev, int) or isinstance(rev, bool) or rev < 0:
+                raise BadInput(f"--rev must be a revision number (0 or more), not {rev!r}")
+            self.refresh()
+            return self.ledger.note(fact_id.strip().lstrip("^"), text, rev, ts=self._ts(now))
 
     def supersede(self, old_id: str, new_id: str, *, reason: str = "superseded by hand",
-                  now: datetime | str | None = None) -> bool:
+                  now: datetime | str | None = None, source: str | None = None) -> bool:
         """Mark OLD superseded by NEW (pointers both ways; nothing is deleted)."""
-        self.refresh()
-        return self.ledger.supersede(old_id.strip().lstrip("^"), new_id.strip().lstrip("^"),
-                                     reason=reason, ts=self._ts(now))
+        with self._signed(source):
+            self.refresh()
+            return self.ledger.supersede(old_id.strip().lstrip("^"), new_id.strip().lstrip("^"),
+                                         reason=reason, ts=self._ts(now))
 
     def restore(self, fact_id: str, *, reason: str = "restored by hand",
-                now: datetime | str | None = None) -> None:
+                now: datetime | str | None = None, source: str | None = None) -> None:
         """Make a superseded or archived fact active again (and fresh)."""
-        self.refresh()
-        self.ledger.restore(fact_id.strip().lstrip("^"), reason=reason, ts=self._ts(now))
+        with self._signed(source):
+            self.refresh()
+            self.ledger.restore(fact_id.strip().lstrip("^"), reason=reason, ts=self._ts(now))
 
     @_repairs
     def history(self, fact_id: str) -> list[Event]:
@@ -352,6 +359,19 @@ class Memory:
                        supersedes=_private(found.supersedes, False),
                        superseded_by=_private(found.superseded_by, False),
                        derived_from=_private(found.derived_from, False))
+
+    @contextlib.contextmanager
+    def _signed(self, source: str | None) -> Iterator[None]:
+        """Sign this call's journal records with `source` (who is writing, e.g. an agent's
+        name), else with the handle's own `source`, if any."""
+        if source is None:
+            yield
+            return
+        previous, self.source = self.source, valid_source(source)
+        try:
+            yield
+        finally:
+            self.source = previous
 
     def _repairing(self, read: Callable[[], _T]) -> _T:
         """Run a read; when it meets a damaged page of the index (one the check on open did
@@ -505,34 +525,36 @@ class Memory:
         return pages
 
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
-               now: datetime | str | None = None) -> list[str]:
+               now: datetime | str | None = None, source: str | None = None) -> list[str]:
         """Archive a fact (kept, findable with --all); with `purge`, remove every copy of it
         from the workspace (see `purge`).  Returns the Markdown files changed (with
         `dry_run`, that a purge would change; nothing is written)."""
-        if not purge:
-            if dry_run:
-                raise BadInput("dry_run goes with purge: archiving changes no file")
-            self.refresh()
-            self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
-                fact_id.strip().lstrip("^")).fact.id, reason="forgotten by hand")],
-                ts=self._ts(now))
-            return []
-        return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
+        with self._signed(source):
+            if not purge:
+                if dry_run:
+                    raise BadInput("dry_run goes with purge: archiving changes no file")
+                self.refresh()
+                self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
+                    fact_id.strip().lstrip("^")).fact.id, reason="forgotten by hand")],
+                    ts=self._ts(now))
+                return []
+            return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
 
     def purge(self, fact_id: str, *, dry_run: bool = False,
-              now: datetime | str | None = None) -> _forget.PurgePlan:
+              now: datetime | str | None = None, source: str | None = None) -> _forget.PurgePlan:
         """Remove a fact and every copy: bullets with its id or text, its secret tokens
         anywhere in the workspace, the index, vectors and undo snapshots (see memfold.forget).
         Returns the plan — every place, `path:line` for text; `dry_run` only makes it."""
-        from . import forget as _forget
+        with self._signed(source):
+            from . import forget as _forget
 
-        self.refresh()
-        plan = _forget.purge(self.workspace, self.ledger, fact_id.strip().lstrip("^"),
-                             ts=self._ts(now), dry_run=dry_run)
-        if not dry_run:
-            self._sync(only=list(plan.files), now=now)
-            self.index_backend.scrub()
-        return plan
+            self.refresh()
+            plan = _forget.purge(self.workspace, self.ledger, fact_id.strip().lstrip("^"),
+                                 ts=self._ts(now), dry_run=dry_run)
+            if not dry_run:
+                self._sync(only=list(plan.files), now=now)
+                self.index_backend.scrub()
+            return plan
 
     @property
     def views(self) -> _views.Views:
@@ -559,32 +581,38 @@ class Memory:
         return _core.read_core(self.workspace)
 
     def core_append(self, block: str, text: str, *,
-                    now: datetime | str | None = None) -> _core.CoreEdit:
+                    now: datetime | str | None = None, source: str | None = None) -> _core.CoreEdit:
         """Add TEXT at the end of a core block (created if missing).  Past the block's
         limit it raises BadInput and writes nothing; every edit is journaled."""
-        from . import core_memory as _core
+        with self._signed(source):
+            from . import core_memory as _core
 
-        return _core.append(self.workspace, self.ledger, block, text, ts=self._ts(now))
+            return _core.append(self.workspace, self.ledger, block, text, ts=self._ts(now))
 
     def core_replace(self, block: str, old: str, new: str, *,
-                     now: datetime | str | None = None) -> _core.CoreEdit:
+                     now: datetime | str | None = None,
+                     source: str | None = None) -> _core.CoreEdit:
         """Replace OLD, which must occur exactly once in the block, with NEW."""
-        from . import core_memory as _core
+        with self._signed(source):
+            from . import core_memory as _core
 
-        return _core.replace(self.workspace, self.ledger, block, old, new, ts=self._ts(now))
+            return _core.replace(self.workspace, self.ledger, block, old, new, ts=self._ts(now))
 
     def core_insert(self, block: str, line: int, text: str, *,
-                    now: datetime | str | None = None) -> _core.CoreEdit:
+                    now: datetime | str | None = None, source: str | None = None) -> _core.CoreEdit:
         """Insert TEXT as line LINE of the block (1 = first, -1 = after the last)."""
-        from . import core_memory as _core
+        with self._signed(source):
+            from . import core_memory as _core
 
-        return _core.insert(self.workspace, self.ledger, block, line, text, ts=self._ts(now))
+            return _core.insert(self.workspace, self.ledger, block, line, text, ts=self._ts(now))
 
-    def core_undo(self, *, now: datetime | str | None = None) -> _core.CoreEdit:
+    def core_undo(self, *, now: datetime | str | None = None,
+                  source: str | None = None) -> _core.CoreEdit:
         """Put back the block text from before the last core edit not yet undone."""
-        from . import core_memory as _core
+        with self._signed(source):
+            from . import core_memory as _core
 
-        return _core.undo(self.workspace, self.ledger, ts=self._ts(now))
+            return _core.undo(self.workspace, self.ledger, ts=self._ts(now))
 
     @_repairs
     def context(self, *, budget: int | None = None, now: datetime | str | None = None,
