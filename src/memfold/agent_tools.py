@@ -38,6 +38,7 @@ from .tool_outputs import output_schema
 
 if TYPE_CHECKING:
     from .memory import Memory
+    from .tool_calls import ToolCall
 
 Handler = Callable[["Memory", dict[str, Any]], Any]
 # every shape `render` gives: Chat Completions (plain and strict), Responses, Anthropic, MCP
@@ -339,9 +340,19 @@ def _for_model(chosen: Tool, message: str) -> str:
 def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:
     """Run a tool call in any vendor's shape and answer in that shape (see memfold.tool_calls):
     a refused call is an error answer for the model, never an exception."""
-    from .tool_calls import dispatch as run_call
+    from .tool_calls import read_call
 
-    return run_call(memory, tool_call)
+    return run_call(memory, read_call(tool_call))
+
+
+def run_call(memory: Memory, tool_call: ToolCall) -> dict[str, Any]:
+    """Run a call read by `tool_calls.read_call` and answer in its shape; every failure is
+    an answer (an error result), never an exception."""
+    try:
+        data, failed = call(memory, tool_call.name, tool_call.arguments), False
+    except Exception as exc:  # noqa: BLE001 - the model gets every failure as an answer
+        data, failed = error_result(exc), True
+    return tool_call.answer(data, is_error=failed)
 
 
 def error_result(exc: BaseException) -> dict[str, Any]:

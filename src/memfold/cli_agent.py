@@ -291,7 +291,7 @@ def call_tool(ctx: click.Context, source: str) -> None:
     """
     import sys
 
-    from .agent_tools import parse_json
+    from .agent_tools import parse_json, run_call
     from .errors import BadInput
     from .tool_calls import read_call
 
@@ -300,7 +300,7 @@ def call_tool(ctx: click.Context, source: str) -> None:
         raise BadInput("no tool call on stdin: the array is empty")
     calls = [read_call(item) for item in (data if isinstance(data, list) else [data])]
     memory = open_memory(ctx, source=source)
-    answers = [parsed.run(memory) for parsed in calls]
+    answers = [run_call(memory, parsed) for parsed in calls]
     show_notices(memory)
     emit_json(answers if isinstance(data, list) else answers[0])
 

@@ -1,4 +1,5 @@
-"""Tool calls in every vendor's shape: read one, run it, answer in the shape its API expects.
+"""Tool calls in every vendor's shape: read one, and answer in the shape its API expects
+(`agent_tools.dispatch` runs it between the two).
 
     OpenAI Chat Completions
         call:   {"id", "type": "function", "function": {"name", "arguments": "<json>"}}
@@ -18,7 +19,7 @@
 refused or failed call is answered, never raised, so a loop hands every answer back to the
 model; only an object that is no tool call at all raises BadInput.  SDK objects (the OpenAI
 and Anthropic Python clients' pydantic models) are read through their `model_dump()`.
-`memfold call` is this module on stdin and stdout, for agents in any language.
+`memfold call` does the same on stdin and stdout, for agents in any language.
 """
 
 from __future__ import annotations
@@ -26,15 +27,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import agent_tools
 from .errors import BadInput
 
-if TYPE_CHECKING:
-    from .memory import Memory
-
-__all__ = ["ToolCall", "dispatch", "read_call"]
+__all__ = ["ToolCall", "read_call"]
 
 NOT_A_CALL = ("not a tool call: send an OpenAI Chat Completions tool call "
               "({\"id\", \"type\": \"function\", \"function\": {\"name\", \"arguments\"}}), an "
@@ -51,14 +48,6 @@ class ToolCall:
     arguments: Any
     call_id: Any = None
 
-    def run(self, memory: Memory) -> dict[str, Any]:
-        """Run the call and answer in this call's shape (a failure is an error answer)."""
-        try:
-            data, failed = agent_tools.call(memory, self.name, self.arguments), False
-        except Exception as exc:  # noqa: BLE001 - the model gets every failure as an answer
-            data, failed = agent_tools.error_result(exc), True
-        return self.answer(data, is_error=failed)
-
     def answer(self, data: Any, *, is_error: bool = False) -> dict[str, Any]:
         """`data` (a result, or an error_result) in the shape this call's API expects."""
         text = json.dumps(data, ensure_ascii=False)
@@ -71,11 +60,6 @@ class ToolCall:
             return {**reply, "is_error": True} if is_error else reply
         head = {} if self.call_id is None else {"id": self.call_id}
         return {**head, "name": self.name, "is_error": is_error, "result": data}
-
-
-def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:
-    """Run one tool call given in any vendor's shape; the answer is in that shape too."""
-    return read_call(tool_call).run(memory)
 
 
 def read_call(tool_call: Any) -> ToolCall:
