@@ -176,3 +176,11 @@ def test_the_cli_refuses_an_over_long_query(atlas: Path) -> None:
     assert result.exit_code == 2
     assert f"the query is 6,000 characters; the limit is {MAX_QUERY_CHARS:,}" in result.stderr
     assert query not in result.output and "Traceback" not in result.output
+
+
+def test_about_refuses_a_name_over_the_query_limit_in_the_library_too(memory: Memory) -> None:
+    """The tool's schema caps `name`; the library holds every caller to the same limit,
+    saying the length, never echoing the text."""
+    with pytest.raises(BadInput, match=f"{MAX_QUERY_CHARS + 1:,} characters") as caught:
+        memory.about("P" * (MAX_QUERY_CHARS + 1))
+    assert "PPPP" not in str(caught.value)

@@ -41,7 +41,7 @@ from .model import (
     SyncReport,
     redacted,
 )
-from .query import plan_query
+from .query import MAX_QUERY_CHARS, plan_query
 from .recall import Ranked, Trace, build_trace, describe, recall_options, spec
 from .recall import about as about_entity
 from .recall import recall as run_recall
@@ -252,6 +252,9 @@ class Memory:
         `show_secrets`."""
         if not name.strip().lstrip("@"):
             raise BadInput("give an entity name, e.g. `memfold about Peter`")
+        if len(name) > MAX_QUERY_CHARS:
+            raise BadInput(f"the name is {len(name):,} characters; the limit is "
+                           f"{MAX_QUERY_CHARS:,}: give the entity's name, not a document")
 
         def answer() -> AboutResult:
             self.refresh()
