@@ -10,14 +10,13 @@ Retain's write path and its protocol live in `memfold.retain`.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from . import config
 from . import retain as retain_module
@@ -27,10 +26,11 @@ from .events import Archive
 from .index import open_index
 from .index.base import IndexBackend, Progress
 from .index.links import link_warnings as find_link_warnings
-from .index.sync import freshness, sync
+from .index.sync import sync
 from .journal import Event
 from .judge import Judge, load_judge
 from .ledger import Ledger
+from .memory_core import CoreVerbs, repairs, signs
 from .model import (
     AboutResult,
     Hit,
@@ -39,43 +39,30 @@ from .model import (
     RetainResult,
     StatusReport,
     SyncReport,
-    redacted,
 )
 from .query import MAX_QUERY_CHARS, plan_query
 from .recall import Ranked, Trace, build_trace, describe, recall_options, spec
 from .recall import about as about_entity
 from .recall import recall as run_recall
 from .recovery import finish_reflect_pages, finish_torn_append
-from .screening import is_secret_warning, valid_source
+from .screening import valid_source
 from .timeparse import TimeSpecError
 from .workspace.files import remove_stray_temporaries
 from .workspace.layout import Workspace
 from .workspace.watch import Watcher
 
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
-    from . import context as _context
-    from . import core_memory as _core
     from . import forget as _forget
     from . import reflect as _reflect
     from . import views as _views
     from .embed.base import Embedder
 
 _T = TypeVar("_T")
-_P = ParamSpec("_P")
 
 
-def _repairs(
-        method: Callable[Concatenate[Memory, _P], _T]) -> Callable[Concatenate[Memory, _P], _T]:
-    """A read that meets a damaged index repairs it and answers (see Memory._repairing)."""
-
-    @functools.wraps(method)
-    def run(self: Memory, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
-        return self._repairing(lambda: method(self, *args, **kwargs))
-
-    return run
 
 
-class Memory:
+class Memory(CoreVerbs):
     """An open memfold workspace: retain, index and report on it.
 
     >>> with Memory.open("~/.memfold/workspace") as memory:     # doctest: +SKIP
@@ -302,13 +289,14 @@ class Memory:
             found = backend.by_id(fact_id)
         return describe(found[0], self.now(now).date())
 
+    @signs
     def use(self, fact_id: str, *, now: datetime | str | None = None,
             source: str | None = None) -> None:
         """Acknowledge that a fact was used: it stays fresh (decay restarts from now)."""
-        with self._signed(source):
-            self.refresh()
-            self.ledger.use(fact_id.strip().lstrip("^"), ts=self._ts(now))
+        self.refresh()
+        self.ledger.use(fact_id.strip().lstrip("^"), ts=self._ts(now))
 
+    @signs
     def note(self, fact_id: str, text: str, *, rev: int,
              now: datetime | str | None = None, source: str | None = None) -> int:
         """Set a fact's note if its revision is still `rev` (compare-and-set).
@@ -316,28 +304,27 @@ class Memory:
         Returns the new revision; raises StaleRevision (with `.current`) when the revision
         moved on, and UnknownId for an unknown fact.
         """
-        with self._signed(source):
-            if not isinstance(rev, int) or isinstance(rev, bool) or rev < 0:
-                raise BadInput(f"--rev must be a revision number (0 or more), not {rev!r}")
-            self.refresh()
-            return self.ledger.note(fact_id.strip().lstrip("^"), text, rev, ts=self._ts(now))
+        if not isinstance(rev, int) or isinstance(rev, bool) or rev < 0:
+            raise BadInput(f"--rev must be a revision number (0 or more), not {rev!r}")
+        self.refresh()
+        return self.ledger.note(fact_id.strip().lstrip("^"), text, rev, ts=self._ts(now))
 
+    @signs
     def supersede(self, old_id: str, new_id: str, *, reason: str = "superseded by hand",
                   now: datetime | str | None = None, source: str | None = None) -> bool:
         """Mark OLD superseded by NEW (pointers both ways; nothing is deleted)."""
-        with self._signed(source):
-            self.refresh()
-            return self.ledger.supersede(old_id.strip().lstrip("^"), new_id.strip().lstrip("^"),
-                                         reason=reason, ts=self._ts(now))
+        self.refresh()
+        return self.ledger.supersede(old_id.strip().lstrip("^"), new_id.strip().lstrip("^"),
+                                     reason=reason, ts=self._ts(now))
 
+    @signs
     def restore(self, fact_id: str, *, reason: str = "restored by hand",
                 now: datetime | str | None = None, source: str | None = None) -> None:
         """Make a superseded or archived fact active again (and fresh)."""
-        with self._signed(source):
-            self.refresh()
-            self.ledger.restore(fact_id.strip().lstrip("^"), reason=reason, ts=self._ts(now))
+        self.refresh()
+        self.ledger.restore(fact_id.strip().lstrip("^"), reason=reason, ts=self._ts(now))
 
-    @_repairs
+    @repairs
     def history(self, fact_id: str) -> list[Event]:
         """The journal events about a fact, oldest first."""
         fact_id = fact_id.strip().lstrip("^")
@@ -347,7 +334,7 @@ class Memory:
             raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
         return events
 
-    @_repairs
+    @repairs
     def trace(self, fact_id: str, *, now: datetime | str | None = None,
               show_secrets: bool = False) -> Trace:
         """A fact's lineage both ways: what it supersedes, what superseded it, what it was
@@ -454,36 +441,20 @@ class Memory:
                                "left behind")
         return report
 
-    @_repairs
+    @repairs
     def status(self) -> StatusReport:
         """Counts, link warnings, and which files changed since the last sync (by stat;
         nothing is synced).  `warnings` counts parse and link warnings."""
-        from . import reflect as _reflect
+        from .status import status_report
 
-        backend = self.index_backend
-        counts = backend.counts()
-        links = tuple(self.link_warnings())
-        return StatusReport(
-            workspace=str(self.workspace.root),
-            index_path=backend.location,
-            files=counts.files,
-            facts_by_kind=counts.facts_by_kind,
-            entities=counts.entities,
-            chunks=counts.chunks,
-            warnings=counts.warnings + len(links),
-            freshness=freshness(self.workspace, backend),
-            last_sync=backend.meta("last_sync"),
-            stale_pages=tuple(_reflect.stale_pages(backend)),
-            link_warnings=links,
-            secrets=tuple(w for w in backend.warnings() if is_secret_warning(w)),
-        )
+        return status_report(self.workspace, self.index_backend, tuple(self.link_warnings()))
 
-    @_repairs
+    @repairs
     def warnings(self) -> list[ParseWarning]:
         """Every parse warning the index holds, by path and line."""
         return self.index_backend.warnings()
 
-    @_repairs
+    @repairs
     def link_warnings(self) -> list[ParseWarning]:
         """Where hand edits broke links, as of the last sync (nothing is synced): duplicate
         block ids, supersede or merge pointers to facts no file holds, and notes or
@@ -527,37 +498,37 @@ class Memory:
         self._sync(only=pages, now=now)
         return pages
 
+    @signs
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
                now: datetime | str | None = None, source: str | None = None) -> list[str]:
         """Archive a fact (kept, findable with --all); with `purge`, remove every copy of it
         from the workspace (see `purge`).  Returns the Markdown files changed (with
         `dry_run`, that a purge would change; nothing is written)."""
-        with self._signed(source):
-            if not purge:
-                if dry_run:
-                    raise BadInput("dry_run goes with purge: archiving changes no file")
-                self.refresh()
-                self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
-                    fact_id.strip().lstrip("^")).fact.id, reason="forgotten by hand")],
-                    ts=self._ts(now))
-                return []
-            return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
+        if not purge:
+            if dry_run:
+                raise BadInput("dry_run goes with purge: archiving changes no file")
+            self.refresh()
+            self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
+                fact_id.strip().lstrip("^")).fact.id, reason="forgotten by hand")],
+                ts=self._ts(now))
+            return []
+        return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
 
+    @signs
     def purge(self, fact_id: str, *, dry_run: bool = False,
               now: datetime | str | None = None, source: str | None = None) -> _forget.PurgePlan:
         """Remove a fact and every copy: bullets with its id or text, its secret tokens
         anywhere in the workspace, the index, vectors and undo snapshots (see memfold.forget).
         Returns the plan — every place, `path:line` for text; `dry_run` only makes it."""
-        with self._signed(source):
-            from . import forget as _forget
+        from . import forget as _forget
 
-            self.refresh()
-            plan = _forget.purge(self.workspace, self.ledger, fact_id.strip().lstrip("^"),
-                                 ts=self._ts(now), dry_run=dry_run)
-            if not dry_run:
-                self._sync(only=list(plan.files), now=now)
-                self.index_backend.scrub()
-            return plan
+        self.refresh()
+        plan = _forget.purge(self.workspace, self.ledger, fact_id.strip().lstrip("^"),
+                             ts=self._ts(now), dry_run=dry_run)
+        if not dry_run:
+            self._sync(only=list(plan.files), now=now)
+            self.index_backend.scrub()
+        return plan
 
     @property
     def views(self) -> _views.Views:
@@ -567,75 +538,13 @@ class Memory:
 
         return _views.Views(self.ledger, refresh=self.refresh, clock=self.now)
 
-    @_repairs
+    @repairs
     def stale_pages(self) -> list[dict[str, object]]:
         """Bank pages whose generated lines cite facts that changed or vanished."""
         from . import reflect as _reflect
 
         self.refresh()
         return _reflect.stale_pages(self.index_backend)
-
-    # -- core memory and session context (memfold.core_memory, memfold.context) ----------------
-
-    def core(self) -> _core.CoreMemory:
-        """The core blocks of memory.md, each with its text, limit (characters) and line."""
-        from . import core_memory as _core
-
-        return _core.read_core(self.workspace)
-
-    def core_append(self, block: str, text: str, *,
-                    now: datetime | str | None = None, source: str | None = None) -> _core.CoreEdit:
-        """Add TEXT at the end of a core block (created if missing).  Past the block's
-        limit it raises BadInput and writes nothing; every edit is journaled."""
-        with self._signed(source):
-            from . import core_memory as _core
-
-            return _core.append(self.workspace, self.ledger, block, text, ts=self._ts(now))
-
-    def core_replace(self, block: str, old: str, new: str, *,
-                     now: datetime | str | None = None,
-                     source: str | None = None) -> _core.CoreEdit:
-        """Replace OLD, which must occur exactly once in the block, with NEW."""
-        with self._signed(source):
-            from . import core_memory as _core
-
-            return _core.replace(self.workspace, self.ledger, block, old, new, ts=self._ts(now))
-
-    def core_insert(self, block: str, line: int, text: str, *,
-                    now: datetime | str | None = None, source: str | None = None) -> _core.CoreEdit:
-        """Insert TEXT as line LINE of the block (1 = first, -1 = after the last)."""
-        with self._signed(source):
-            from . import core_memory as _core
-
-            return _core.insert(self.workspace, self.ledger, block, line, text, ts=self._ts(now))
-
-    def core_undo(self, *, now: datetime | str | None = None,
-                  source: str | None = None) -> _core.CoreEdit:
-        """Put back the block text from before the last core edit not yet undone."""
-        with self._signed(source):
-            from . import core_memory as _core
-
-            return _core.undo(self.workspace, self.ledger, ts=self._ts(now))
-
-    @_repairs
-    def context(self, *, budget: int | None = None, now: datetime | str | None = None,
-                show_secrets: bool = False) -> _context.SessionContext:
-        """What an agent should see at the start of a session, within `budget` tokens:
-        core blocks, today's and yesterday's Retain bullets, facts expiring soon and open
-        items, each line citing its source; likely secrets redacted unless `show_secrets`."""
-        from . import context as _context
-
-        self.refresh()
-        moment = self.now(now)
-        limit = budget if budget is not None else _context.DEFAULT_BUDGET
-        found = _context.build(core=self.core(), workspace=self.workspace,
-                               backend=self.index_backend, today=moment.date(), budget=limit,
-                               as_of=moment.isoformat(timespec="seconds"))
-        if show_secrets:
-            return found
-        return replace(found, sections=tuple(
-            replace(s, lines=tuple(replace(line, text=redacted(line.text)) for line in s.lines))
-            for s in found.sections))
 
 
 def _private(hits: Sequence[Hit], show_secrets: bool) -> tuple[Hit, ...]:
