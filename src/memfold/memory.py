@@ -46,6 +46,7 @@ from .recall import about as about_entity
 from .recall import recall as run_recall
 from .recovery import finish_reflect_pages, finish_torn_append
 from .screening import valid_source
+from .status import stale_pages
 from .timeparse import TimeSpecError
 from .workspace.files import remove_stray_temporaries
 from .workspace.layout import Workspace
@@ -541,10 +542,9 @@ class Memory(CoreVerbs):
     @repairs
     def stale_pages(self) -> list[dict[str, object]]:
         """Bank pages whose generated lines cite facts that changed or vanished."""
-        from . import reflect as _reflect
 
         self.refresh()
-        return _reflect.stale_pages(self.index_backend)
+        return stale_pages(self.index_backend)
 
 
 def _private(hits: Sequence[Hit], show_secrets: bool) -> tuple[Hit, ...]:

@@ -491,18 +491,6 @@ def _newest_first(c: Candidate) -> tuple[int, str, int]:
     return (-(c.fact.day or date.min).toordinal(), c.fact.path, c.fact.line)
 
 
-def stale_pages(backend: IndexBackend) -> list[dict[str, Any]]:
-    """Pages whose generated lines cite facts that changed or vanished since."""
-    pages: dict[str, dict[str, Any]] = {}
-    for page, line, source, source_line, sha, content in backend.citations():
-        entry = pages.setdefault(page, {"page": page, "citations": 0, "stale": []})
-        entry["citations"] += 1
-        if content is None or content_sha(content) != sha:
-            entry["stale"].append({"line": line, "cites": f"{source}#L{source_line}",
-                                   "why": "gone" if content is None else "changed"})
-    return [p for p in pages.values() if p["stale"]]
-
-
 # -- running ------------------------------------------------------------------------
 
 UNDO_FILE = "reflect-last.json"  # under .memory/: the previous bytes of the last run
@@ -610,5 +598,5 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
     return [entry["path"] for entry in saved["pages"]]
 
 
-__all__ = ["Planner", "ReflectPlan", "dates_note", "finish_pages", "page_slug", "run",
-           "stale_pages", "undo", "with_dates"]
+__all__ = ["Planner", "ReflectPlan", "dates_note", "finish_pages", "page_slug", "run", "undo",
+           "with_dates"]

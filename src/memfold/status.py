@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .index.base import IndexBackend
 from .index.sync import freshness
+from .ledger import content_sha
 from .model import ParseWarning, StatusReport
 from .screening import is_secret_warning
 from .workspace.layout import Workspace
@@ -13,13 +16,23 @@ def status_report(workspace: Workspace, backend: IndexBackend,
                   links: tuple[ParseWarning, ...]) -> StatusReport:
     """Counts by kind, warnings (parse and link), files changed since the last sync (by
     stat), generated pages gone stale and likely secrets, with their path:line."""
-    from . import reflect
-
     counts = backend.counts()
     return StatusReport(
         workspace=str(workspace.root), index_path=backend.location, files=counts.files,
         facts_by_kind=counts.facts_by_kind, entities=counts.entities, chunks=counts.chunks,
         warnings=counts.warnings + len(links), freshness=freshness(workspace, backend),
-        last_sync=backend.meta("last_sync"), stale_pages=tuple(reflect.stale_pages(backend)),
+        last_sync=backend.meta("last_sync"), stale_pages=tuple(stale_pages(backend)),
         link_warnings=links,
         secrets=tuple(w for w in backend.warnings() if is_secret_warning(w)))
+
+
+def stale_pages(backend: IndexBackend) -> list[dict[str, Any]]:
+    """Pages whose generated lines cite facts that changed or vanished since."""
+    pages: dict[str, dict[str, Any]] = {}
+    for page, line, source, source_line, sha, content in backend.citations():
+        entry = pages.setdefault(page, {"page": page, "citations": 0, "stale": []})
+        entry["citations"] += 1
+        if content is None or content_sha(content) != sha:
+            entry["stale"].append({"line": line, "cites": f"{source}#L{source_line}",
+                                   "why": "gone" if content is None else "changed"})
+    return [p for p in pages.values() if p["stale"]]
