@@ -27,9 +27,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import markdown_hashes
+from conftest import fresh_dump, markdown_hashes
 from memfold.index import sqlite as sqlite_module
-from memfold.index import sqlite_search
+from memfold.index import sqlite_search, sqlite_state
 from memfold.journal import JOURNAL_NAME
 from memfold.memory import Memory
 
@@ -408,6 +408,7 @@ READS: dict[str, Callable[[Memory, str], object]] = {
     "stale_pages": lambda m, fact_id: m.stale_pages(),
     "warnings": lambda m, fact_id: m.warnings(),
     "link_warnings": lambda m, fact_id: m.link_warnings(),
+    "index": lambda m, fact_id: m.index(),
 }
 
 
@@ -430,3 +431,71 @@ def test_x1_every_read_rebuilds_when_it_meets_damage(
     assert dump == ref_dump
     assert len(notices) == 1 and "damaged" in notices[0], notices
     assert (root / ".memory" / "index.sqlite.damaged").exists()
+
+
+WRITES: dict[str, tuple[Callable[[Memory, str, str], object], str]] = {
+    "use": (lambda m, a, b: m.use(a), "use"),
+    "note": (lambda m, a, b: m.note(a, "checked", rev=0), "note"),
+    "supersede": (lambda m, a, b: m.supersede(a, b), "supersede"),
+    "restore": (lambda m, a, b: m.restore(a), "restore"),
+    "forget": (lambda m, a, b: m.forget(a), "archive"),
+    "core_append": (lambda m, a, b: m.core_append("Human", "Pat."), "core"),
+}
+
+
+def _journal_kinds(root: Path) -> list[str]:
+    import json
+
+    return [json.loads(line)["event"] for line in (root / JOURNAL_NAME).read_text().splitlines()]
+
+
+@pytest.mark.parametrize("write", sorted(WRITES))
+def test_x1_every_write_rebuilds_when_it_meets_damage_and_writes_once(
+        write: str, reference: tuple[Path, list[object], list[str]], tmp_path: Path) -> None:
+    """A write whose reads meet a damaged page (before it journals anything) rebuilds the
+    index and is done once, as if the index had been sound."""
+    src, _, ref_hits = reference
+    root = copy_workspace(src, tmp_path / "ws")
+    before = _journal_kinds(root)
+    action, kind = WRITES[write]
+    with Memory.open(root, now="2025-11-01") as memory:
+        memory.refresh()
+        backend = memory.index_backend
+        proxy = _DamagedOnce(backend.db)  # type: ignore[attr-defined]
+        backend.db = proxy  # type: ignore[attr-defined]
+        action(memory, ref_hits[0], ref_hits[1])
+        notices = list(memory.notices)
+        memory.refresh()
+        dump = memory.index_backend.dump()
+    assert proxy.failed == 1
+    assert _journal_kinds(root) == [*before, kind]  # once, not twice
+    assert len(notices) == 1 and "damaged" in notices[0], notices
+    assert dump == fresh_dump(root, tmp_path / "fresh")
+
+
+def test_x1_damage_met_after_a_write_is_journaled_keeps_the_write(
+        reference: tuple[Path, list[object], list[str]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The note is journaled, then replaying it into the index meets damage: the call still
+    succeeds (the journal holds the decision), the index is set aside and rebuilt with it."""
+    src, _, ref_hits = reference
+    root = copy_workspace(src, tmp_path / "ws")
+    real = sqlite_state.apply_events
+    failed: list[int] = []
+
+    def damaged_once(*args: object, **kwargs: object) -> object:
+        if not failed:
+            failed.append(1)
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    before = _journal_kinds(root)
+    with Memory.open(root, now="2025-11-01") as memory:
+        memory.refresh()
+        monkeypatch.setattr(sqlite_state, "apply_events", damaged_once)
+        assert memory.note(ref_hits[0], "checked", rev=0) == 1
+        notices = list(memory.notices)
+        assert memory.get(ref_hits[0], use=False).rev == 1
+    assert failed == [1]
+    assert _journal_kinds(root) == [*before, "note"]  # once: the call was not run again
+    assert len(notices) == 1 and "damaged" in notices[0], notices

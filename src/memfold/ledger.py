@@ -25,7 +25,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 
-from .errors import BadInput, StaleRevision, UnknownId
+from .errors import BadInput, IndexDamaged, StaleRevision, UnknownId
 from .events import Note, Record, Restore, Retain, Revise, Supersede, Unknown, Use
 from .index.base import Candidate, Filters, IndexBackend
 from .journal import Event, Journal
@@ -115,8 +115,21 @@ class Ledger:
                     undo()
                 raise
             if events:
-                self.replay()
+                self._replay_written()
         return events
+
+    def _replay_written(self) -> None:
+        """Replay what was just journaled.  A damaged index met here does not fail the call:
+        the decision is durable in the journal, so the index is moved aside (one notice) and
+        rebuilt from the files and the journal, this decision included."""
+        from .index.sync import sync
+
+        try:
+            self.replay()
+        except IndexDamaged as exc:
+            self.backend.repair(str(exc.__cause__ or exc))
+            sync(self.workspace, self.backend, full=True)
+            self.replay()
 
     def append(self, records: Iterable[Record], *, ts: str,
                locked: bool = False) -> list[Event]:

@@ -291,6 +291,7 @@ class Memory(CoreVerbs):
         return describe(found[0], self.now(now).date())
 
     @signs
+    @repairs
     def use(self, fact_id: str, *, now: datetime | str | None = None,
             source: str | None = None) -> None:
         """Acknowledge that a fact was used: it stays fresh (decay restarts from now)."""
@@ -298,6 +299,7 @@ class Memory(CoreVerbs):
         self.ledger.use(fact_id.strip().lstrip("^"), ts=self._ts(now))
 
     @signs
+    @repairs
     def note(self, fact_id: str, text: str, *, rev: int,
              now: datetime | str | None = None, source: str | None = None) -> int:
         """Set a fact's note if its revision is still `rev` (compare-and-set).
@@ -311,6 +313,7 @@ class Memory(CoreVerbs):
         return self.ledger.note(fact_id.strip().lstrip("^"), text, rev, ts=self._ts(now))
 
     @signs
+    @repairs
     def supersede(self, old_id: str, new_id: str, *, reason: str = "superseded by hand",
                   now: datetime | str | None = None, source: str | None = None) -> bool:
         """Mark OLD superseded by NEW (pointers both ways; nothing is deleted)."""
@@ -319,6 +322,7 @@ class Memory(CoreVerbs):
                                      reason=reason, ts=self._ts(now))
 
     @signs
+    @repairs
     def restore(self, fact_id: str, *, reason: str = "restored by hand",
                 now: datetime | str | None = None, source: str | None = None) -> None:
         """Make a superseded or archived fact active again (and fresh)."""
@@ -425,6 +429,7 @@ class Memory(CoreVerbs):
 
     # -- index and status ---------------------------------------------------------------
 
+    @repairs
     def index(self, *, full: bool = False, progress: Progress | None = None) -> SyncReport:
         """Sync the index with the files (only what changed), or rebuild it with `full` —
         from the Markdown and the journal, so every lifecycle state comes back.  A workspace
@@ -500,6 +505,7 @@ class Memory(CoreVerbs):
         return pages
 
     @signs
+    @repairs
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
                now: datetime | str | None = None, source: str | None = None) -> list[str]:
         """Archive a fact (kept, findable with --all); with `purge`, remove every copy of it

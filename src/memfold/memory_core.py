@@ -78,6 +78,7 @@ class CoreVerbs:
         return _core.read_core(self.workspace)
 
     @signs
+    @repairs
     def core_append(self: Facade, block: str, text: str, *,
                     now: datetime | str | None = None, source: str | None = None) -> _core.CoreEdit:
         """Add TEXT at the end of a core block (created if missing).  Past the block's
@@ -87,6 +88,7 @@ class CoreVerbs:
         return _core.append(self.workspace, self.ledger, block, text, ts=self._ts(now))
 
     @signs
+    @repairs
     def core_replace(self: Facade, block: str, old: str, new: str, *,
                      now: datetime | str | None = None,
                      source: str | None = None) -> _core.CoreEdit:
@@ -96,6 +98,7 @@ class CoreVerbs:
         return _core.replace(self.workspace, self.ledger, block, old, new, ts=self._ts(now))
 
     @signs
+    @repairs
     def core_insert(self: Facade, block: str, line: int, text: str, *,
                     now: datetime | str | None = None, source: str | None = None) -> _core.CoreEdit:
         """Insert TEXT as line LINE of the block (1 = first, -1 = after the last)."""
@@ -104,6 +107,7 @@ class CoreVerbs:
         return _core.insert(self.workspace, self.ledger, block, line, text, ts=self._ts(now))
 
     @signs
+    @repairs
     def core_undo(self: Facade, *, now: datetime | str | None = None,
                   source: str | None = None) -> _core.CoreEdit:
         """Put back the block text from before the last core edit not yet undone."""
