@@ -11,11 +11,10 @@ C5 — memfold's write transaction (`BEGIN IMMEDIATE` with a busy timeout) under
 doing read-then-write transactions on a scratch database: no 'database is locked', no lost
 increment.  Control: a plain (deferred) `BEGIN` fails with 'database is locked'.
 
-Sizes: MEMFOLD_C1_WRITERS (8) x MEMFOLD_C1_PER_WRITER (40).  8 x 250 = 2,000 facts is the
-size the issue names, but each retain re-parses and re-indexes the whole day file, so a day
-of n facts costs O(n^2): 8 x 100 already takes about 90 s on 2 cores with the reader running
-(see docs/reliability.md).  The default suite runs 8 x 40; set MEMFOLD_C1_PER_WRITER=250 for
-the full size.
+Sizes: MEMFOLD_C1_WRITERS (8) x MEMFOLD_C1_PER_WRITER (250), the size the issue names:
+2,000 facts into one day.  A retain parses and indexes only the lines it appends, so a day's
+cost grows linearly with its facts (it used to re-read the whole file on every retain, and
+8 x 100 took about 90 s; 8 x 250 now takes about a minute on 2 cores with the reader running).
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from memfold.memory import Memory
 from memfold.workspace.format import BULLET, parse_document, split_lines
 
 WRITERS = int(os.environ.get("MEMFOLD_C1_WRITERS", "8"))
-PER_WRITER = int(os.environ.get("MEMFOLD_C1_PER_WRITER", "40"))
+PER_WRITER = int(os.environ.get("MEMFOLD_C1_PER_WRITER", "250"))
 DAY = "2025-11-27"
 DAILY = f"memory/{DAY}.md"
 FILLER = "αβγ 東京 naïve --> ok -- café ".split()

@@ -38,7 +38,8 @@ from datetime import date, datetime
 
 from .errors import BadInput, MemfoldError
 from .events import Retain
-from .index.sync import sync
+from .index.base import DocChange
+from .index.sync import sync, sync_appended
 from .ledger import Ledger, content_sha
 from .model import FileStamp, Judgement, ParsedDoc, ParseWarning, RetainResult, SyncReport
 from .screening import check_secrets, hidden_note, valid_source
@@ -47,6 +48,7 @@ from .workspace.format import (
     Bullet,
     FactSyntaxError,
     decode,
+    parse_appended,
     parse_bullet,
     parse_document,
     plan_append,
@@ -71,6 +73,7 @@ class _Written:
     doc: ParsedDoc
     first_line: int
     report: SyncReport | None
+    revised: tuple[str, ...]  # files to check for facts edited by hand (none: only appended)
 
 
 def new_block_id() -> str:
@@ -166,7 +169,8 @@ def write(ledger: Ledger, plan: RetainPlan, *, clock: Callable[[], datetime],
     judged: list[Judgement] = []
     if written.report is not None:
         try:  # contradictions are judged after the bullets are stored and acknowledged
-            judged = ledger.after_sync(written.report.new_ids, [rel], ts=_stamp(clock))
+            judged = ledger.after_sync(written.report.new_ids, list(written.revised),
+                                       ts=_stamp(clock))
         except (MemfoldError, OSError) as exc:
             notify(f"stored, but not yet checked for contradictions ({exc})")
     return _result(rel, written, plan, judged)
@@ -201,8 +205,9 @@ def _append(ledger: Ledger, rel: str, plan: RetainPlan, *, ts: str,
                 before = path.read_bytes()
             except FileNotFoundError:
                 before = None
-            existing = decode(before)[0] if before is not None else None
-            addition = plan_append(existing, plan.day.isoformat(), list(plan.lines)).encode()
+            existing, problems = decode(before) if before is not None else (None, [])
+            added = plan_append(existing, plan.day.isoformat(), list(plan.lines))
+            addition = added.encode()
             if before is None:
                 replace_atomically(path, addition)
             else:  # recorded first, so that a power loss mid-append leaves no half bullet
@@ -213,14 +218,23 @@ def _append(ledger: Ledger, rel: str, plan: RetainPlan, *, ts: str,
             st = path.stat()
             stamp = FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(after).hexdigest(),
                               time.time_ns())
-            doc = parse_document(rel, after)
+            # only the new lines are parsed and indexed when the index holds the file as it
+            # was: a retain's cost then does not grow with the day's log
+            tail = parse_appended(rel, existing, added) if existing and not problems else None
+            doc = tail or parse_document(rel, after)
             _journal_origin(ledger, doc, plan.lines, origin=plan.origin, ts=ts, notify=notify)
-            indexed = _index_quietly(ledger, rel, doc, stamp)
+            indexed = _index_appended(ledger, (tail, stamp), before) if tail and before else None
+            if indexed is None:
+                doc = parse_document(rel, after) if tail else doc
+                indexed = _index_quietly(ledger, rel, doc, stamp)
+                revised: tuple[str, ...] = (rel,)
+            else:
+                revised = ()  # the index held exactly the lines before: none was edited
     except OSError as exc:
         raise MemfoldError(f"could not write {rel}: {exc.strerror or exc}; "
                            "nothing was retained") from exc
     first_line = len(split_lines(existing)) + 1 if existing else 1
-    return _Written(doc, first_line, indexed)
+    return _Written(doc, first_line, indexed, revised)
 
 
 def _journal_origin(ledger: Ledger, doc: ParsedDoc, lines: Sequence[str], *, origin: str,
@@ -242,6 +256,16 @@ def _index_quietly(ledger: Ledger, rel: str, doc: ParsedDoc,
     """Index a file just written; a failure leaves the Markdown as the record."""
     try:
         return sync(ledger.workspace, ledger.backend, only=[rel], parsed=[(doc, stamp)])
+    except (MemfoldError, OSError):
+        return None
+
+
+def _index_appended(ledger: Ledger, tail: DocChange, before: bytes) -> SyncReport | None:
+    """Index only the appended lines, when the index holds the file as `before`; None when
+    it does not, or fails (the caller then syncs the whole file)."""
+    try:
+        return sync_appended(ledger.workspace, ledger.backend, tail,
+                             held=hashlib.sha256(before).hexdigest())
     except (MemfoldError, OSError):
         return None
 

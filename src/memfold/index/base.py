@@ -134,6 +134,14 @@ class IndexBackend(Protocol):
         held (empty for a full rebuild), so new facts can be judged against older ones."""
         ...
 
+    def append(self, tail: DocChange, *, held: str, synced_at: str) -> list[str] | None:
+        """Add the rows of lines appended to a file (`tail`: their facts and warnings, and
+        the whole file's new stamp) when the index holds the file as it was before (sha256
+        `held`), leaving its other rows as they are: a retain's cost then does not grow with
+        the file.  Returns the ids of typed facts never held, or None — changing nothing —
+        when the index holds another version (the caller syncs the whole file)."""
+        ...
+
     def counts(self) -> IndexCounts: ...
 
     def warnings(self) -> list[ParseWarning]: ...

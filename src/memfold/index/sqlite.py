@@ -202,6 +202,11 @@ class SqliteIndex:
             return writes.replace_rows(db, stream, removed, restamped, full=full,
                                        synced_at=synced_at)
 
+    @storage_errors
+    def append(self, tail: DocChange, *, held: str, synced_at: str) -> list[str] | None:
+        with self._writing() as db:
+            return writes.append_rows(db, tail, held=held, synced_at=synced_at)
+
     # -- reading ----------------------------------------------------------------------
 
     @storage_errors

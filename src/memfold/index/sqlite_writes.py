@@ -63,6 +63,24 @@ def replace_rows(db: sqlite3.Connection, stream: Iterable[DocChange], removed: S
     return new_ids
 
 
+def append_rows(db: sqlite3.Connection, tail: DocChange, *, held: str,
+                synced_at: str) -> list[str] | None:
+    """The body of `SqliteIndex.append`: the appended lines' rows added to a file whose rows
+    the index holds as of sha256 `held`, its stamp moved on; None if it holds another."""
+    doc, stamp = tail
+    row = db.execute("SELECT sha256 FROM files WHERE path = ?", (doc.path,)).fetchone()
+    if row is None or row[0] != held:
+        return None
+    new_ids = _unseen_ids(db, [tail])
+    _insert(db, [tail], with_files=False)
+    db.execute("UPDATE files SET size = ?, mtime_ns = ?, checked_ns = ?, sha256 = ? "
+               "WHERE path = ?", (stamp.size, stamp.mtime_ns, stamp.checked_ns, stamp.sha256,
+                                  doc.path))
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('last_sync', ?)", (synced_at,))
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('facts_token', ?)", (os.urandom(8).hex(),))
+    return new_ids
+
+
 def _unseen_ids(db: sqlite3.Connection, batch: Sequence[DocChange]) -> list[str]:
     """Typed facts in these documents whose id the index has never held."""
     ids = list(dict.fromkeys(f.id for doc, _ in batch for f in doc.facts if f.kind != TEXT))
@@ -85,7 +103,8 @@ def _delete_path(db: sqlite3.Connection, path: str) -> None:
     db.execute("DELETE FROM files WHERE path = ?", (path,))
 
 
-def _insert(db: sqlite3.Connection, changes: Sequence[DocChange]) -> None:
+def _insert(db: sqlite3.Connection, changes: Sequence[DocChange], *,
+            with_files: bool = True) -> None:
     rowid = db.execute("SELECT COALESCE(MAX(rowid), 0) FROM facts").fetchone()[0]
     files: list[tuple[object, ...]] = []
     facts: list[tuple[object, ...]] = []
@@ -124,7 +143,8 @@ def _insert(db: sqlite3.Connection, changes: Sequence[DocChange]) -> None:
                         fold_for_index(" ".join(keys.values()))))
             day = f.day.isoformat() if f.day else None
             links.extend((rowid, key, name, day) for key, name in keys.items())
-    db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", files)
+    if with_files:
+        db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", files)
     db.executemany("INSERT INTO facts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    facts)
     db.executemany("INSERT INTO facts_fts (rowid, body, names) VALUES (?, ?, ?)", fts)

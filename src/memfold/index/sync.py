@@ -204,6 +204,23 @@ def sync(
                       temporaries=tuple(scan.temporaries))
 
 
+def sync_appended(workspace: Workspace, index: IndexBackend, tail: DocChange, *,
+                  held: str) -> SyncReport | None:
+    """Index what was appended to one file (`tail`: the new lines' facts and the file's new
+    stamp) when the index holds the file as it was before (sha256 `held`); None when it
+    holds another version, and the caller syncs the whole file."""
+    started = time.perf_counter()
+    doc, stamp = tail
+    doc = _indexable(workspace, doc.path, doc)
+    new_ids = index.append((doc, stamp), held=held,
+                           synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
+    if new_ids is None:
+        return None
+    return SyncReport(scanned=1, added=(), changed=(doc.path,), removed=(), full=False,
+                      seconds=time.perf_counter() - started, warnings=doc.warnings,
+                      new_ids=tuple(new_ids))
+
+
 def _indexable(workspace: Workspace, path: str, doc: ParsedDoc) -> ParsedDoc:
     """A parsed file as the index takes it: secrets written by hand flagged with their
     path:line, and prose also sentence by sentence."""

@@ -48,7 +48,7 @@ from .document import (
     open_tasks,
     parse_document,
 )
-from .edit import LineEdit, plan_append, redact_bytes, remove_lines
+from .edit import LineEdit, parse_appended, plan_append, redact_bytes, remove_lines
 from .frontmatter import (
     DEFAULT_LIMIT,
     FRONT_MATTER_MAX,
@@ -82,7 +82,8 @@ __all__ = [
     "citation", "clean_slug", "core_limits", "daily_date", "decode", "derived_id",
     "doc_role", "end_marker", "entity_names", "evidence_line", "find_mentions",
     "front_matter_end", "is_block_title", "load_front_matter", "open_tasks", "opinion_line",
-    "parse_bullet", "parse_core", "parse_document", "plan_append", "read_front_matter",
+    "parse_appended", "parse_bullet", "parse_core", "parse_document", "plan_append",
+    "read_front_matter",
     "redact_bytes", "region_lines", "remove_lines", "render_bullet", "replace_region",
     "rewrite_block", "split_lines", "structure_problem", "summary_line", "valid_slug",
 ]

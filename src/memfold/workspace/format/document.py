@@ -163,9 +163,8 @@ class _Scanner:
                                            ref.group(3)))
         return hidden
 
-    def scan(self, start: int) -> None:
+    def scan(self, start: int, *, in_retain: bool = False) -> None:
         fence: str | None = None
-        in_retain = False
         hidden: str | None = None  # inside an HTML comment or a generated summary
         for index in range(start, len(self.lines)):
             number, line = index + 1, self.lines[index]
@@ -228,6 +227,16 @@ def parse_document(path: str, data: bytes | str) -> ParsedDoc:
     return ParsedDoc(path=path, role=role, day=day, facts=tuple(scanner.facts),
                      warnings=tuple(scanner.warnings), aliases=aliases,
                      citations=tuple(scanner.citations))
+
+
+def parse_tail(path: str, lines: list[str], start: int, *, in_retain: bool) -> ParsedDoc:
+    """The facts and warnings of `lines[start:]` as `parse_document` reads them, for lines
+    before `start` that leave the parser outside any fence and comment, in a Retain section
+    or not (`in_retain`), with no text pending: what a retain appended to a day's log."""
+    scanner = _Scanner(path, lines, daily_date(path))
+    scanner.scan(start, in_retain=in_retain)
+    return ParsedDoc(path=path, role=doc_role(path), day=daily_date(path),
+                     facts=tuple(scanner.facts), warnings=tuple(scanner.warnings))
 
 
 def open_tasks(text: str) -> Iterator[tuple[int, str]]:

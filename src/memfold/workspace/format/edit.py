@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from .document import hidden_until
+from ...model import ParsedDoc
+from .document import daily_date, hidden_until, parse_tail
 from .frontmatter import front_matter_end
 from .lines import COMMENT_START, HEADING, Fences, is_retain_heading, split_lines
 
@@ -34,6 +35,20 @@ def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> st
         blank = "" if not lines or not lines[-1].strip() else "\n"
         prefix += f"{blank}## Retain\n"
     return prefix + body
+
+
+def parse_appended(path: str, before: str, addition: str) -> ParsedDoc | None:
+    """What `plan_append`'s `addition` adds to a day's log that read `before`: its facts and
+    warnings, numbered as in the whole file, parsed without reading `before` again — or None
+    when the lines before could change how the new ones read (front matter, an open fence or
+    comment, no final newline), and the caller parses the whole file."""
+    if daily_date(path) is None or not before.endswith("\n") or before.startswith("---"):
+        return None
+    lines = split_lines(before)
+    tail = _tail_state(lines)
+    if tail.fence is not None or tail.hidden is not None:
+        return None
+    return parse_tail(path, lines + split_lines(addition), len(lines), in_retain=tail.in_retain)
 
 
 @dataclass(frozen=True)
