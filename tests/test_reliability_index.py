@@ -499,3 +499,29 @@ def test_x1_damage_met_after_a_write_is_journaled_keeps_the_write(
     assert failed == [1]
     assert _journal_kinds(root) == [*before, "note"]  # once: the call was not run again
     assert len(notices) == 1 and "damaged" in notices[0], notices
+
+
+def test_x1_a_retain_whose_judging_meets_damage_rebuilds_and_judges(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bullets are stored; judging them meets a damaged page: the index is rebuilt from
+    the files and the journal, the new fact is judged, and the older one superseded."""
+    from memfold.errors import IndexDamaged
+    from memfold.ledger import Ledger
+
+    real = Ledger._judge
+    failed: list[int] = []
+
+    def damaged_once(self: Ledger, new_ids: object) -> object:
+        if not failed:
+            failed.append(1)
+            raise IndexDamaged("the index could not be read: database disk image is malformed")
+        return real(self, new_ids)  # type: ignore[arg-type]
+
+    with Memory.open(workspace, now="2025-11-01") as memory:
+        old = memory.retain(["W @Pat: Lives in Vienna."], date="2025-10-01").facts[0].id
+        monkeypatch.setattr(Ledger, "_judge", damaged_once)
+        result = memory.retain(["W @Pat: Moved from Vienna to Berlin."], date="2025-10-20")
+        status = memory.get(old, use=False).status
+    assert failed == [1]
+    assert [j.id for j in result.superseded] == [old] and status == "superseded"
+    assert not any("not yet checked" in w.message for w in result.warnings)

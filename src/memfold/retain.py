@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 
-from .errors import BadInput, MemfoldError
+from .errors import BadInput, IndexDamaged, MemfoldError
 from .events import Retain
 from .index.base import DocChange
 from .index.sync import sync, sync_appended
@@ -168,9 +168,14 @@ def write(ledger: Ledger, plan: RetainPlan, *, clock: Callable[[], datetime],
     written = _append(ledger, rel, plan, ts=_stamp(clock), notify=notify)
     judged: list[Judgement] = []
     if written.report is not None:
+        new_ids, revised = written.report.new_ids, list(written.revised)
         try:  # contradictions are judged after the bullets are stored and acknowledged
-            judged = ledger.after_sync(written.report.new_ids, list(written.revised),
-                                       ts=_stamp(clock))
+            try:
+                judged = ledger.after_sync(new_ids, revised, ts=_stamp(clock))
+            except IndexDamaged as exc:  # rebuilt from the files and the journal, then judged
+                ledger.backend.repair(str(exc.__cause__ or exc))
+                sync(ledger.workspace, ledger.backend, full=True)
+                judged = ledger.after_sync(new_ids, [], ts=_stamp(clock))
         except (MemfoldError, OSError) as exc:
             notify(f"stored, but not yet checked for contradictions ({exc})")
     return _result(rel, written, plan, judged)
