@@ -19,9 +19,11 @@ After each kill the supervisor checks, before anything repairs the index:
 
 - lost:    every acknowledged fact is in its Markdown file, with the acknowledged content;
            every acknowledged note, supersede and use is an event in `journal.jsonl`;
-- torn:    every daily file ends with a newline, parses with no warning, and holds nothing
-           but headings and Retain bullets with block ids (a torn bullet would show as text,
-           a derived id or a warning);
+- torn:    once an append the kill interrupted is cut off (its record in the lock file; the
+           first thing every memfold process does, counted as tails_cut), every daily file
+           ends with a newline, parses with no warning, and holds nothing but headings and
+           Retain bullets with block ids (a torn bullet would show as text, a derived id or
+           a warning);
 - journal: the hash chain verifies, except possibly for a torn last line (counted);
 - index:   `PRAGMA integrity_check` and the FTS5 integrity check pass, and the index holds no
            fact the Markdown lacks (orphans); acknowledged facts it lacks are lag;
@@ -275,6 +277,7 @@ class Kill9Report:
     idx_mismatch: int = 0  # trials where the incremental index differs from a rebuild
     integrity: int = 0
     journal_torn: int = 0
+    tails_cut: int = 0  # appends a kill interrupted, cut off by the lock file's record
     stray_temps: int = 0  # temporary files a killed writer left (ignored by the scan)
     failed_trials: int = 0
     seconds: float = 0.0
@@ -290,7 +293,8 @@ class Kill9Report:
                 f" lost={self.lost} torn={self.torn} idx_orphan={self.idx_orphan}"
                 f" idx_lag={self.idx_lag}(repaired {self.idx_lag_repaired})"
                 f" idx_mismatch={self.idx_mismatch} integrity={self.integrity}"
-                f" journal_torn={self.journal_torn} stray_tmp={self.stray_temps}"
+                f" journal_torn={self.journal_torn} tails_cut={self.tails_cut}"
+                f" stray_tmp={self.stray_temps}"
                 f" failed={self.failed_trials} 95%UB={100 * self.ub95:.2f}%"
                 f" t={self.seconds:.0f}s seed={self.seed}")
 
@@ -307,13 +311,17 @@ def check_workspace(root: Path, state: ChainState, new_facts: set[str],
     from memfold.errors import UnknownId
     from memfold.journal import JOURNAL_NAME, Journal
     from memfold.memory import Memory
+    from memfold.recovery import finish_torn_append
     from memfold.workspace.format import parse_document
     from memfold.workspace.layout import Workspace
 
     problems: list[str] = []
     workspace = Workspace(root)
 
-    # Markdown: acknowledged facts present, nothing torn
+    # Markdown: acknowledged facts present, nothing torn once an append the kill interrupted
+    # (recorded in the lock file) is cut off, as every memfold process does before it reads
+    if finish_torn_append(workspace):
+        report.tails_cut += 1
     in_markdown: dict[str, str] = {}
     for path in sorted((root / "memory").glob("*.md")):
         rel = f"memory/{path.name}"
