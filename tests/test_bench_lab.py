@@ -26,6 +26,7 @@ def test_bench_lab_command_end_to_end(tmp_path: Path) -> None:
     assert set(report) >= REPORT_KEYS
     assert report["rows"] == 50 and len(report["source_sha"]) == 64
     assert {s["store"] for s in report["samples"]} == {"json", "sqlite", "memfold"}
+    assert all(s["mode"] == s["store"] for s in report["samples"])  # design note 000's name
     assert set(report["ratios"]) == {"sqlite/json", "memfold/sqlite"}
     statuses = [status for group in report["checks"].values() for status in group.values()]
     assert statuses and all(status == PASSED for status in statuses), statuses
