@@ -19,7 +19,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, TypeVar
 
 from . import config
-from . import retain as retain_module
 from .embed.policy import Embedding
 from .errors import BadInput, IndexDamaged, MemfoldError, SourceChanged, UnknownId
 from .events import Archive
@@ -50,13 +49,13 @@ from .status import stale_pages
 from .timeparse import TimeSpecError
 from .workspace.files import remove_stray_temporaries
 from .workspace.layout import Workspace
-from .workspace.watch import Watcher
 
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
     from . import forget as _forget
     from . import reflect as _reflect
     from . import views as _views
     from .embed.base import Embedder
+    from .workspace.watch import Watcher
 
 _T = TypeVar("_T")
 
@@ -179,6 +178,8 @@ class Memory(CoreVerbs):
         `allow_secret`), or gives a block id already used.  The write path, and what runs
         under the write lock, is `memfold.retain`.
         """
+        from . import retain as retain_module
+
         plan = retain_module.prepare(bullets, date=date, clock=lambda: self.now(now),
                                      origin=source or self.source or "api",
                                      allow_secret=allow_secret)
@@ -388,6 +389,8 @@ class Memory(CoreVerbs):
         if self._watcher is None:
             if not self._watch:
                 return self._sync()
+            from .workspace.watch import Watcher  # (ctypes: only a long-lived process)
+
             self._watcher = Watcher(self.workspace.root)  # armed before the scan it relies on
             return self._sync()
         changed = self._watcher.changes()

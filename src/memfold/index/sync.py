@@ -25,7 +25,6 @@ from ..screening import flag_secrets
 from ..workspace.format import decode, parse_document, split_lines
 from ..workspace.layout import Scan, Stat, Workspace
 from ..workspace.sentences import with_sentences
-from ..workspace.watch import _libc
 from .base import DocChange, IndexBackend
 
 if TYPE_CHECKING:
@@ -131,6 +130,8 @@ def _worker_init(parent: int) -> None:
     outliving a SIGKILLed parent waits on a pipe forever.  Results and errors travel back
     through the pool, so a worker has nothing to print.
     """
+    from ..workspace.watch import _libc  # ctypes, loaded in workers only
+
     libc = _libc()  # Linux only: the kernel SIGKILLs this worker when its parent dies
     if libc is not None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
