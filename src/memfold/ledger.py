@@ -120,16 +120,20 @@ class Ledger:
 
     def _replay_written(self) -> None:
         """Replay what was just journaled.  A damaged index met here does not fail the call:
-        the decision is durable in the journal, so the index is moved aside (one notice) and
-        rebuilt from the files and the journal, this decision included."""
-        from .index.sync import sync
-
+        the decision is durable in the journal, so the rebuild includes it."""
         try:
             self.replay()
         except IndexDamaged as exc:
-            self.backend.repair(str(exc.__cause__ or exc))
-            sync(self.workspace, self.backend, full=True)
-            self.replay()
+            self.rebuild(exc)
+
+    def rebuild(self, damage: IndexDamaged) -> None:
+        """Move a damaged index aside (one notice) and rebuild it from the files and the
+        journal.  Safe under the write lock: it journals nothing."""
+        from .index.sync import sync
+
+        self.backend.repair(str(damage.__cause__ or damage))
+        sync(self.workspace, self.backend, full=True)
+        self.replay()
 
     def append(self, records: Iterable[Record], *, ts: str,
                locked: bool = False) -> list[Event]:

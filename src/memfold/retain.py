@@ -173,8 +173,7 @@ def write(ledger: Ledger, plan: RetainPlan, *, clock: Callable[[], datetime],
             try:
                 judged = ledger.after_sync(new_ids, revised, ts=_stamp(clock))
             except IndexDamaged as exc:  # rebuilt from the files and the journal, then judged
-                ledger.backend.repair(str(exc.__cause__ or exc))
-                sync(ledger.workspace, ledger.backend, full=True)
+                ledger.rebuild(exc)
                 judged = ledger.after_sync(new_ids, [], ts=_stamp(clock))
         except (MemfoldError, OSError) as exc:
             notify(f"stored, but not yet checked for contradictions ({exc})")
