@@ -130,6 +130,7 @@ def test_named_tokens_sign_each_callers_writes(workspace: Path, tmp_path: Path) 
     ("planner short\n", "16 or more characters"),
     (f"planner {PLANNER}\nplanner {WRITER}\n", "listed twice"),
     ("# nobody\n", "no tokens"),
+    (f"plan,ner {PLANNER}\n", "must be 1-64 letters"),
 ])
 def test_a_tokens_file_that_cannot_be_used_is_refused(workspace: Path, tmp_path: Path,
                                                       content: str, message: str) -> None:

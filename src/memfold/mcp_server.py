@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 
 from . import __version__, agent_tools
 from .errors import BadInput, MemfoldError
+from .screening import SOURCE
 
 if TYPE_CHECKING:
     from .memory import Memory
@@ -77,19 +78,16 @@ class ToolRunner:
             source: str | None = None) -> tuple[bool, Any]:
         """Run one tool; `source` (the caller's identity, e.g. an HTTP token's name) signs
         what it writes.  Handlers run one at a time on the server's event loop thread, so
-        lending the handle that name for the call's length cannot reach another call."""
-        previous = self.memory.source
-        if source:
-            self.memory.source = source
+        signing the handle for the call's length cannot reach another call."""
         try:
-            return False, agent_tools.call(self.memory, name, arguments)
+            with self.memory.signed(source):
+                return False, agent_tools.call(self.memory, name, arguments)
         except MemfoldError as exc:
             return True, agent_tools.error_result(exc)
         except Exception as exc:  # a bug must not take the server down: report it
             return True, {"error": f"internal error: {type(exc).__name__}: {exc}",
                           "type": "InternalError", "exit_code": 1}
         finally:
-            self.memory.source = previous
             self._show_notices()
 
     def _show_notices(self) -> None:
@@ -286,6 +284,9 @@ def read_tokens(path: str) -> dict[str, str]:
             raise BadInput(f"--tokens {path}:{number}: write `NAME TOKEN` (a token of 16 or "
                            "more characters, e.g. from `openssl rand -hex 16`)")
         name, secret = parts
+        if not SOURCE.fullmatch(name):
+            raise BadInput(f"--tokens {path}:{number}: the name {name!r} must be 1-64 letters, "
+                           "digits or . : @ / - _ (it signs what the caller writes)")
         if name in tokens or secret in tokens.values():
             raise BadInput(f"--tokens {path}:{number}: {name!r} or its token is listed twice")
         tokens[name] = secret

@@ -357,9 +357,10 @@ class Memory(CoreVerbs):
                        derived_from=_private(found.derived_from, False))
 
     @contextlib.contextmanager
-    def _signed(self, source: str | None) -> Iterator[None]:
-        """Sign this call's journal records with `source` (who is writing, e.g. an agent's
-        name), else with the handle's own `source`, if any."""
+    def signed(self, source: str | None) -> Iterator[None]:
+        """Within the block, sign every journal record written through this handle with
+        `source` (who is writing, e.g. an agent's name) instead of the handle's own `source`;
+        None changes nothing.  `with memory.signed("agent:planner"): memory.note(...)`"""
         if source is None:
             yield
             return

@@ -39,7 +39,7 @@ class Facade(Protocol):
     def refresh(self) -> SyncReport: ...
     def now(self, now: datetime | str | None = None) -> datetime: ...
     def _ts(self, now: datetime | str | None = None) -> str: ...
-    def _signed(self, source: str | None) -> contextlib.AbstractContextManager[None]: ...
+    def signed(self, source: str | None) -> contextlib.AbstractContextManager[None]: ...
     def _repairing(self, read: Callable[[], _T]) -> _T: ...
 
 
@@ -47,12 +47,12 @@ _F = TypeVar("_F", bound=Facade)
 
 
 def signs(method: Callable[Concatenate[_F, _P], _T]) -> Callable[Concatenate[_F, _P], _T]:
-    """A write whose journal records are signed with its `source=` (see Memory._signed)."""
+    """A write whose journal records are signed with its `source=` (see Memory.signed)."""
 
     @functools.wraps(method)
     def run(self: _F, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         source = kwargs.get("source")
-        with self._signed(source if isinstance(source, str) else None):
+        with self.signed(source if isinstance(source, str) else None):
             return method(self, *args, **kwargs)
 
     return run
