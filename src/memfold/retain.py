@@ -51,9 +51,8 @@ from .workspace.format import (
     parse_appended,
     parse_bullet,
     parse_document,
-    plan_append,
+    prepare_append,
     render_bullet,
-    split_lines,
 )
 
 MAX_BULLET_CHARS = 20_000
@@ -210,8 +209,8 @@ def _append(ledger: Ledger, rel: str, plan: RetainPlan, *, ts: str,
             except FileNotFoundError:
                 before = None
             existing, problems = decode(before) if before is not None else (None, [])
-            added = plan_append(existing, plan.day.isoformat(), list(plan.lines))
-            addition = added.encode()
+            planned = prepare_append(existing, plan.day.isoformat(), list(plan.lines))
+            addition = planned.text.encode()
             if before is None:
                 replace_atomically(path, addition)
             else:  # recorded first, so that a power loss mid-append leaves no half bullet
@@ -219,26 +218,25 @@ def _append(ledger: Ledger, rel: str, plan: RetainPlan, *, ts: str,
                 append_durably(path, addition)
                 held.appended()
             after = (before or b"") + addition
+            digest = hashlib.sha256(before or b"")  # one pass: the file before, then after
+            held_sha = digest.hexdigest()
+            digest.update(addition)
             st = path.stat()
-            stamp = FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(after).hexdigest(),
-                              time.time_ns())
+            stamp = FileStamp(st.st_size, st.st_mtime_ns, digest.hexdigest(), time.time_ns())
             # only the new lines are parsed and indexed when the index holds the file as it
             # was: a retain's cost then does not grow with the day's log
-            tail = parse_appended(rel, existing, added) if existing and not problems else None
+            tail = None if problems else parse_appended(rel, planned)
             doc = tail or parse_document(rel, after)
             _journal_origin(ledger, doc, plan.lines, origin=plan.origin, ts=ts, notify=notify)
-            indexed = _index_appended(ledger, (tail, stamp), before) if tail and before else None
-            if indexed is None:
-                doc = parse_document(rel, after) if tail else doc
+            indexed = _index_appended(ledger, (tail, stamp), held_sha) if tail else None
+            revised: tuple[str, ...] = ()  # the index held exactly the lines before
+            if indexed is None:  # it holds another version, or none: sync the whole file
+                doc, revised = (parse_document(rel, after) if tail else doc), (rel,)
                 indexed = _index_quietly(ledger, rel, doc, stamp)
-                revised: tuple[str, ...] = (rel,)
-            else:
-                revised = ()  # the index held exactly the lines before: none was edited
     except OSError as exc:
         raise MemfoldError(f"could not write {rel}: {exc.strerror or exc}; "
                            "nothing was retained") from exc
-    first_line = len(split_lines(existing)) + 1 if existing else 1
-    return _Written(doc, first_line, indexed, revised)
+    return _Written(doc, planned.first_line, indexed, revised)
 
 
 def _journal_origin(ledger: Ledger, doc: ParsedDoc, lines: Sequence[str], *, origin: str,
@@ -264,12 +262,11 @@ def _index_quietly(ledger: Ledger, rel: str, doc: ParsedDoc,
         return None
 
 
-def _index_appended(ledger: Ledger, tail: DocChange, before: bytes) -> SyncReport | None:
-    """Index only the appended lines, when the index holds the file as `before`; None when
-    it does not, or fails (the caller then syncs the whole file)."""
+def _index_appended(ledger: Ledger, tail: DocChange, held: str) -> SyncReport | None:
+    """Index only the appended lines, when the index holds the file as it was (sha256
+    `held`); None when it does not, or fails (the caller then syncs the whole file)."""
     try:
-        return sync_appended(ledger.workspace, ledger.backend, tail,
-                             held=hashlib.sha256(before).hexdigest())
+        return sync_appended(ledger.workspace, ledger.backend, tail, held=held)
     except (MemfoldError, OSError):
         return None
 

@@ -48,7 +48,15 @@ from .document import (
     open_tasks,
     parse_document,
 )
-from .edit import LineEdit, parse_appended, plan_append, redact_bytes, remove_lines
+from .edit import (
+    Append,
+    LineEdit,
+    parse_appended,
+    plan_append,
+    prepare_append,
+    redact_bytes,
+    remove_lines,
+)
 from .frontmatter import (
     DEFAULT_LIMIT,
     FRONT_MATTER_MAX,
@@ -77,12 +85,13 @@ from .regions import (
 __all__ = [
     "BLOCK_ID", "BULLET", "CHUNK_MAX_CHARS", "CHUNK_MAX_LINES", "DAILY_NAME", "DEFAULT_LIMIT",
     "FACTS", "FENCE", "FRONT_MATTER_MAX", "HEADING", "LONG_LINE", "PARAM_KEYS",
-    "RETAIN_HEADING", "SUMMARY", "BlockSpan", "Bullet", "CoreDoc", "FactSyntaxError",
+    "RETAIN_HEADING", "SUMMARY", "Append", "BlockSpan", "Bullet", "CoreDoc", "FactSyntaxError",
     "Fences", "FrontMatterError", "LineEdit", "add_to_region", "begin_marker", "bullet_line",
     "citation", "clean_slug", "core_limits", "daily_date", "decode", "derived_id",
     "doc_role", "end_marker", "entity_names", "evidence_line", "find_mentions",
     "front_matter_end", "is_block_title", "load_front_matter", "open_tasks", "opinion_line",
     "parse_appended", "parse_bullet", "parse_core", "parse_document", "plan_append",
+    "prepare_append",
     "read_front_matter",
     "redact_bytes", "region_lines", "remove_lines", "render_bullet", "replace_region",
     "rewrite_block", "split_lines", "structure_problem", "summary_line", "valid_slug",

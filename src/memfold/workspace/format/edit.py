@@ -12,7 +12,19 @@ from .frontmatter import front_matter_end
 from .lines import COMMENT_START, HEADING, Fences, is_retain_heading, split_lines
 
 
-def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> str:
+@dataclass(frozen=True)
+class Append:
+    """What goes at the end of a day's log so that some bullets land in a Retain section:
+    the text, and what reading the file before it found (so nobody reads it twice)."""
+
+    text: str
+    first_line: int  # the line the text starts on
+    lines: tuple[str, ...] = ()  # the file's lines before it
+    tail: _Tail | None = None  # the parser's state after them (None: the file was empty)
+    ends_last_line: bool = False  # the text begins with the newline the file lacked
+
+
+def prepare_append(existing: str | None, title: str, bullet_lines: list[str]) -> Append:
     """The text to append to a file so that `bullet_lines` land in a Retain section.
 
     Only ever appends: when the file's last section is not `## Retain`, or it ends inside an
@@ -22,11 +34,12 @@ def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> st
     """
     body = "".join(f"{line}\n" for line in bullet_lines)
     if existing is None or not existing.strip():
-        return f"# {title}\n\n## Retain\n{body}"
+        return Append(f"# {title}\n\n## Retain\n{body}", 1)
     lines = split_lines(existing)
     end = front_matter_end(lines)  # the parser skips front matter; so must we
     tail = _tail_state(lines[end + 1 if end else 0:])
-    prefix = "" if existing.endswith("\n") else "\n"
+    ends_last_line = not existing.endswith("\n")
+    prefix = "\n" if ends_last_line else ""
     if tail.fence is not None:
         prefix += f"{tail.fence}\n"
     if tail.hidden is not None:
@@ -34,21 +47,25 @@ def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> st
     if tail.fence is not None or tail.hidden is not None or not tail.in_retain:
         blank = "" if not lines or not lines[-1].strip() else "\n"
         prefix += f"{blank}## Retain\n"
-    return prefix + body
+    return Append(prefix + body, len(lines) + 1, tuple(lines), tail, ends_last_line)
 
 
-def parse_appended(path: str, before: str, addition: str) -> ParsedDoc | None:
-    """What `plan_append`'s `addition` adds to a day's log that read `before`: its facts and
-    warnings, numbered as in the whole file, parsed without reading `before` again — or None
-    when the lines before could change how the new ones read (front matter, an open fence or
-    comment, no final newline), and the caller parses the whole file."""
-    if daily_date(path) is None or not before.endswith("\n") or before.startswith("---"):
+def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> str:
+    """The text `prepare_append` appends."""
+    return prepare_append(existing, title, bullet_lines).text
+
+
+def parse_appended(path: str, append: Append) -> ParsedDoc | None:
+    """The facts and warnings of what `append` adds to a day's log, numbered as in the whole
+    file, parsed without reading the lines before it again; None when those lines leave a
+    fence or comment open (the append closes it) or there were none, and the caller parses
+    the whole file."""
+    tail = append.tail
+    if tail is None or tail.fence is not None or tail.hidden is not None \
+            or daily_date(path) is None:
         return None
-    lines = split_lines(before)
-    tail = _tail_state(lines)
-    if tail.fence is not None or tail.hidden is not None:
-        return None
-    return parse_tail(path, lines + split_lines(addition), len(lines), in_retain=tail.in_retain)
+    new = split_lines(append.text)[1 if append.ends_last_line else 0:]
+    return parse_tail(path, [*append.lines, *new], len(append.lines), in_retain=tail.in_retain)
 
 
 @dataclass(frozen=True)
