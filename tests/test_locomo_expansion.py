@@ -44,10 +44,10 @@ def test_one_match_alone_expands_nothing(tmp_path: Path) -> None:
 
 
 def test_expansion_adds_a_bounded_number_of_candidates(workspace: Path) -> None:
-    """A large k asks for many results; expansion still adds at most MIN_CANDIDATES facts
+    """A large k asks for many results; expansion still adds at most MAX_ADDED facts
     that hold none of the query's words (they enter at a fifth of their match and would only
     cost time), whatever k is."""
-    from memfold.recall import MIN_CANDIDATES
+    from memfold.expansion import MAX_ADDED
 
     with Memory.open(workspace, now="2025-11-27T09:00:00+00:00") as memory:
         for day in range(4):
@@ -56,4 +56,4 @@ def test_expansion_adds_a_bounded_number_of_candidates(workspace: Path) -> None:
         hits = memory.recall("group3", k=1000, mode="lexical").hits
     holding = [h for h in hits if "group3" in h.fact.content]
     assert len(holding) == 80  # every fact with the word
-    assert 0 < len(hits) - len(holding) <= MIN_CANDIDATES
+    assert 0 < len(hits) - len(holding) <= MAX_ADDED

@@ -132,9 +132,7 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None
              else lexical_part(c.bm25, best) for c in found.values()}
     if fts and options.mode != SEMANTIC:  # words the best candidates share (`expansion`)
-        # at most MIN_CANDIDATES of them (all a k=10 recall fetches anyway): entering at a
-        # fifth of their match, more only cost time when k is large (k=1000: 14x slower)
-        for c, value in expand(backend, plan, found, filters, MIN_CANDIDATES).values():
+        for c, value in expand(backend, plan, found, filters).values():
             found[(c.fact.path, c.rowid)] = c
             match[c.rowid] = value
     _within_passages(found.values(), match)
