@@ -39,7 +39,7 @@ from .model import (
     StatusReport,
     SyncReport,
 )
-from .query import MAX_QUERY_CHARS, plan_query
+from .query import plan_query, refuse_long
 from .recall import Ranked, Trace, build_trace, describe, recall_options, spec
 from .recall import about as about_entity
 from .recall import recall as run_recall
@@ -241,9 +241,7 @@ class Memory(CoreVerbs):
         `show_secrets`."""
         if not name.strip().lstrip("@"):
             raise BadInput("give an entity name, e.g. `memfold about Peter`")
-        if len(name) > MAX_QUERY_CHARS:
-            raise BadInput(f"the name is {len(name):,} characters; the limit is "
-                           f"{MAX_QUERY_CHARS:,}: give the entity's name, not a document")
+        refuse_long(name, "name", ": give the entity's name, not a document")
 
         def answer() -> AboutResult:
             self.refresh()

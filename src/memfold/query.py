@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
+from .errors import BadInput
 from .model import Interval
 from .names import entity_key, fold_for_index
 from .timeparse import find_time_phrase
@@ -19,6 +20,13 @@ from .workspace.format import clean_slug, find_mentions
 
 MAX_TERMS = 64
 MAX_QUERY_CHARS = 4000  # longer queries are cut here (the first words carry the question)
+
+
+def refuse_long(text: str, what: str, hint: str) -> None:
+    """BadInput when `text` passes MAX_QUERY_CHARS, giving its length, never the text."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise BadInput(f"the {what} is {len(text):,} characters; the limit is "
+                       f"{MAX_QUERY_CHARS:,}{hint}")
 WORD = re.compile(r"\w+")
 PHRASE = re.compile(r'"([^"]+)"')
 # lone surrogates (undecodable bytes of a command line) cannot be encoded for SQLite

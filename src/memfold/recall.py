@@ -34,7 +34,7 @@ from .lifecycle import (
 )
 from .model import KIND_LETTERS, KINDS, TEXT, AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
-from .query import MAX_QUERY_CHARS, QueryPlan, clean_text
+from .query import QueryPlan, clean_text, refuse_long
 from .ranking import confidence_of, relevance, score, time_factor
 from .timeparse import TimeSpecError, parse_spec
 
@@ -474,10 +474,7 @@ def recall_options(query: object, *, k: int, since: str | date | None, until: st
     usable): a query of at most MAX_QUERY_CHARS, k and budget positive, time specs, kinds."""
     if not isinstance(query, str) or not query.strip():
         raise BadInput("the query is empty; say what to recall, e.g. 'where does Peter live'")
-    if len(query) > MAX_QUERY_CHARS:
-        raise BadInput(f"the query is {len(query):,} characters; the limit is "
-                       f"{MAX_QUERY_CHARS:,} (what recall reads): ask in a few words, "
-                       "not a document")
+    refuse_long(query, "query", " (what recall reads): ask in a few words, not a document")
     if k < 1:
         raise BadInput(f"--k must be at least 1, not {k}")
     if budget is not None and budget < 1:
