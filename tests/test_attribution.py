@@ -76,7 +76,6 @@ def test_history_shows_who(workspace: Path, run: Any) -> None:
 
 # -- over HTTP: named tokens -------------------------------------------------------------------
 
-mcp = pytest.importorskip("mcp")
 import anyio  # noqa: E402 - the SDK's dependency
 from mcp import ClientSession  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402

@@ -16,8 +16,6 @@ from memfold.cli import cli
 from memfold.memory import Memory
 from memfold_bench import corpus, embed_bench
 
-pytest.importorskip("numpy")
-
 
 def facts_of(tmp_path: Path, files: int, seed: int = 0) -> int:
     """The facts an index of the same corpus holds, counted apart from the benchmark."""
@@ -78,7 +76,6 @@ def test_bench_embed_with_a_fake_embedder(tmp_path: Path,
     assert size["recall_cli"]["runs"] == 0 and size["recall_cli"]["samples"] == []
 
 
-@pytest.mark.skipif(not embed.installed(), reason="needs memfold[embed]")
 def test_bench_embed_with_the_real_model_and_a_whole_process(tmp_path: Path) -> None:
     data = run(tmp_path, "--files", "1", "--cli-runs", "1")
     (size,) = data["sizes"]

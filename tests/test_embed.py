@@ -5,13 +5,13 @@ the extra."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -24,8 +24,6 @@ from memfold.embed.store import VectorStore, fact_text
 from memfold.errors import BadInput
 from memfold.memory import Memory
 from memfold.query import plan_query
-
-np = pytest.importorskip("numpy")
 
 NOW = "2025-11-28T12:00:00+00:00"
 SYNONYMS = {"automobile": "car", "vehicle": "car", "canine": "dog", "puppy": "dog",
@@ -172,8 +170,6 @@ def test_compaction_drops_dead_rows_and_keeps_results(tmp_path: Path, memory: Me
 
 
 def test_hnsw_search_gives_the_exact_results(tmp_path: Path) -> None:
-    if importlib.util.find_spec("usearch") is None:  # not imported here: see _ann_index
-        pytest.skip("needs usearch")
     fake = FakeEmbedder(dims=48)
     store = VectorStore(tmp_path / "vectors")
     words = ["alpha", "beta", "gamma", "delta", "omega", "kappa", "sigma", "tau", "rho", "phi"]

@@ -14,7 +14,6 @@ from memfold.cli import cli
 from memfold.embed import models
 from memfold.memory import Memory
 
-pytestmark = pytest.mark.skipif(not embed.installed(), reason="needs memfold[embed]")
 NOW = "2025-11-28T12:00:00+00:00"
 
 

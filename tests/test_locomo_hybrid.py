@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from memfold.embed.base import FakeEmbedder
 from memfold.memory import Memory
 
-pytest.importorskip("numpy")
 NOW = "2025-11-28T12:00:00+00:00"
 
 

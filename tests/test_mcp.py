@@ -12,14 +12,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
+import anyio
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
 from memfold import Memory
-
-pytest.importorskip("mcp")
-import anyio  # noqa: E402 - the SDK's dependency
-from mcp import ClientSession, StdioServerParameters  # noqa: E402
-from mcp.client.stdio import stdio_client  # noqa: E402
 
 NOW = "2025-11-27T09:00:00+00:00"
 TIMEOUT = 60

@@ -7,18 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
+import anyio
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
 
 from memfold import Memory
 from memfold.agent_resources import read
-
-pytest.importorskip("mcp")
-import anyio  # noqa: E402 - the SDK's dependency
-from mcp import ClientSession, StdioServerParameters  # noqa: E402
-from mcp.client.stdio import stdio_client  # noqa: E402
-from mcp.shared.exceptions import MCPError  # noqa: E402
-
-from test_mcp import MEMFOLD, NOW, TIMEOUT, server_env  # noqa: E402
+from test_mcp import MEMFOLD, NOW, TIMEOUT, server_env
 
 
 def seed(root: Path) -> str:

@@ -17,7 +17,6 @@ from memfold import embed, reflect
 from memfold.embed.base import FakeEmbedder
 from memfold.memory import Memory
 
-pytest.importorskip("numpy")
 NOW = "2025-11-28T12:00:00+00:00"
 
 
