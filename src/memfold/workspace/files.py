@@ -373,8 +373,9 @@ class HeldLock:
             os.ftruncate(self.fd, 0)
 
     def _recover(self) -> str | None:
-        try:
-            raw = os.pread(self.fd, 1 << 26, 0)
+        try:  # the common case: an empty file, one fstat (pread would allocate its length)
+            size = os.fstat(self.fd).st_size
+            raw = os.pread(self.fd, size, 0) if size else b""
         except OSError:
             return None
         if not raw:
