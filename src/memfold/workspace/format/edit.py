@@ -18,10 +18,14 @@ class Append:
     the text, and what reading the file before it found (so nobody reads it twice)."""
 
     text: str
-    first_line: int  # the line the text starts on
     lines: tuple[str, ...] = ()  # the file's lines before it
     tail: _Tail | None = None  # the parser's state after them (None: the file was empty)
     ends_last_line: bool = False  # the text begins with the newline the file lacked
+
+    @property
+    def first_line(self) -> int:
+        """The line the text starts on."""
+        return len(self.lines) + 1
 
 
 def prepare_append(existing: str | None, title: str, bullet_lines: list[str]) -> Append:
@@ -33,9 +37,9 @@ def prepare_append(existing: str | None, title: str, bullet_lines: list[str]) ->
     middle of the file.  A file may hold several Retain sections.
     """
     body = "".join(f"{line}\n" for line in bullet_lines)
+    lines = split_lines(existing) if existing else []
     if existing is None or not existing.strip():
-        return Append(f"# {title}\n\n## Retain\n{body}", 1)
-    lines = split_lines(existing)
+        return Append(f"# {title}\n\n## Retain\n{body}", tuple(lines))
     end = front_matter_end(lines)  # the parser skips front matter; so must we
     tail = _tail_state(lines[end + 1 if end else 0:])
     ends_last_line = not existing.endswith("\n")
@@ -47,7 +51,7 @@ def prepare_append(existing: str | None, title: str, bullet_lines: list[str]) ->
     if tail.fence is not None or tail.hidden is not None or not tail.in_retain:
         blank = "" if not lines or not lines[-1].strip() else "\n"
         prefix += f"{blank}## Retain\n"
-    return Append(prefix + body, len(lines) + 1, tuple(lines), tail, ends_last_line)
+    return Append(prefix + body, tuple(lines), tail, ends_last_line)
 
 
 def plan_append(existing: str | None, title: str, bullet_lines: list[str]) -> str:
