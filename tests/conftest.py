@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from memfold.index.sync import sync
 from memfold.journal import Journal
 from memfold.memory import Memory
 from memfold.workspace.layout import Workspace
+from memfold_bench.pg_cluster import Cluster, Provisioned
 
 settings.register_profile(
     "ci",
@@ -39,7 +40,8 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test sees the developer's MEMFOLD_* settings."""
     for name in ("MEMFOLD_WORKSPACE", "MEMFOLD_NOW", "MEMFOLD_DEBUG", "MEMFOLD_JUDGE",
                  "MEMFOLD_JUDGE_URL", "MEMFOLD_JUDGE_MODEL", "MEMFOLD_JUDGE_KEY",
-                 "MEMFOLD_JUDGE_TIMEOUT"):
+                 "MEMFOLD_JUDGE_TIMEOUT", "MEMFOLD_SERVER", "MEMFOLD_TOKEN", "MEMFOLD_BANK",
+                 "MEMFOLD_DB"):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -120,3 +122,21 @@ def write(root: Path, rel: str, text: str | bytes) -> Path:
 
 def fact_rows(dump: Sequence[tuple[object, ...]]) -> list[tuple[object, ...]]:
     return [row for row in dump if row[0] == "fact"]
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """One private PostgreSQL cluster for the session (tests/server_support.py)."""
+    from server_support import start_cluster
+
+    cluster = start_cluster()
+    yield cluster
+    cluster.destroy()
+
+
+@pytest.fixture(scope="module")
+def pg_db(pg_cluster: Cluster) -> Provisioned:
+    """A fresh, migrated database for one test module: owner and app URLs."""
+    from server_support import new_database
+
+    return new_database(pg_cluster)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
+    AccessDenied,
     BadInput,
     EmbedUnavailable,
     IncompleteSet,
@@ -18,6 +19,7 @@ from .errors import (
     SourceChanged,
     StaleRevision,
     StorageError,
+    Unavailable,
     UnknownId,
     WorkspaceError,
 )
@@ -57,6 +59,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "AboutResult",
+    "AccessDenied",
     "BadInput",
     "EmbedUnavailable",
     "Fact",
@@ -77,6 +80,7 @@ __all__ = [
     "StatusReport",
     "StorageError",
     "SyncReport",
+    "Unavailable",
     "UnknownId",
     "WorkspaceError",
     "__version__",

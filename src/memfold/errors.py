@@ -10,7 +10,11 @@
     ├── EmbedUnavailable         exit 1  semantic recall asked for; the extra or model is missing
     ├── BadInput                 exit 2  the caller's input is invalid; nothing was written
     │   └── UnknownId            exit 2  no fact or chunk has this id
-    └── StaleRevision            exit 3  a compare-and-set lost: the revision moved on
+    ├── StaleRevision            exit 3  a compare-and-set lost: the revision moved on
+    ├── Unavailable              exit 4  the memory server or its database cannot answer now;
+    │                                    retrying later is safe (nothing half-written stays)
+    └── AccessDenied             exit 5  the server refused the token (missing, wrong, revoked,
+                                         lacking the scope, or not for this bank)
 
 Every class here is exported from `memfold`; the old homes (`memfold.workspace.files.StorageError`,
 `memfold.embed.EmbedUnavailable`) re-export theirs, so imports from there keep working.
@@ -91,6 +95,24 @@ class StaleRevision(MemfoldError):
         self.current = current
 
 
-__all__ = ["BadInput", "EmbedUnavailable", "IncompleteSet", "IndexDamaged", "IndexError_",
-           "MemfoldError", "SourceChanged", "StaleRevision", "StorageError", "UnknownId",
-           "WorkspaceError"]
+class Unavailable(MemfoldError):
+    """The memory server, or the database behind it, cannot answer now; a retry may work.
+    A write that raised this was not acknowledged; the server kept all or none of it."""
+
+    exit_code = 4
+
+
+class AccessDenied(MemfoldError):
+    """The server refused the credential: none, unknown, revoked, without the scope the verb
+    needs, or restricted to another bank (HTTP 401 or 403)."""
+
+    exit_code = 5
+
+    def __init__(self, message: str, *, status: int = 403) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+__all__ = ["AccessDenied", "BadInput", "EmbedUnavailable", "IncompleteSet", "IndexDamaged",
+           "IndexError_", "MemfoldError", "SourceChanged", "StaleRevision", "StorageError",
+           "Unavailable", "UnknownId", "WorkspaceError"]

@@ -62,7 +62,10 @@ class SqliteIndex:
     # -- opening, versions and repair -------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        # one thread at a time, but not always the same one: the server runs a bank's requests
+        # on a thread pool, one at a time under the bank's lock (memfold.server.banks)
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                             check_same_thread=False)
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")

@@ -1,0 +1,32 @@
+"""memfold's shared memory server: many agents and tenants on one PostgreSQL database.
+
+    db        the connection pool, tenant-scoped transactions (SET LOCAL), retries
+    migrate   the schema's versions (Alembic): `memfold db upgrade`, `memfold serve --migrate`
+    admin     tenants, banks and tokens, for `memfold server ...`
+    banks     a bank's truth in PostgreSQL and the replica's derived workspace for it
+    verbs     the REST verbs: arguments in, the CLI's --json out
+    app       the ASGI app: /v1/banks/{bank}/..., /mcp, /healthz, /readyz, /openapi.json
+    exchange  export a bank as a workspace, import a workspace into a bank
+
+Every import of psycopg, Starlette or Alembic sits in this package, which only
+`memfold serve`, `memfold db`, `memfold server`, `memfold export --server` and
+`memfold import` load.  docs/server.md is the operator's guide.
+"""
+
+from __future__ import annotations
+
+from ..errors import MemfoldError
+
+INSTALL_HINT = "the server needs the server extra: pip install 'memfold[server]'"
+
+
+def require_extra() -> None:
+    """Raise MemfoldError with the install hint when the server's packages are missing."""
+    try:
+        import alembic  # noqa: F401
+        import psycopg  # noqa: F401
+        import psycopg_pool  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise MemfoldError(INSTALL_HINT) from None

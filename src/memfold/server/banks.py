@@ -1,0 +1,370 @@
+"""A server bank: its truth in PostgreSQL, and this replica's derived workspace for it.
+
+PostgreSQL holds each bank whole: `files` (every Markdown file byte for byte, with the bank
+version that last wrote it), `events` (journal.jsonl, a row per line) and `facts` (every fact
+the Markdown carries, derived on each write, for SQL readers).  `banks.head` counts the
+bank's committed writes.
+
+A replica answers from a workspace of its own for the bank, under its cache directory: the
+same Markdown, journal and SQLite index as a local memfold, so the judge, the lifecycle fold
+and recall's ranking are the very code local memfold runs.  That workspace is derived and
+disposable — the replica keeps nothing that matters between requests:
+
+- every request first reads `banks.head`; when the workspace is behind, it fetches the files
+  and journal lines written since (`version > head it has`) and applies them;
+- a write runs in one transaction holding the bank's advisory lock and its `banks` row: catch
+  up, run the verb on the workspace, send every file it changed and every journal line it
+  added, derive the changed files' facts, bump `head`, commit.  The answer goes out only
+  after the commit, so an acknowledged write is in PostgreSQL;
+- a write that fails leaves PostgreSQL as it was (the transaction rolls back); when the verb
+  had already touched the workspace, the workspace is thrown away and fetched again.
+
+Two replicas on one database therefore serialise a bank's writes on the database and answer
+reads from the same committed state.  Within a replica, a bank's requests take turns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..errors import BadInput, MemfoldError
+from ..journal import JOURNAL_NAME
+from ..workspace.format import parse_document
+from .admin import Caller
+from .db import tenant_tx, with_retries
+
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+    from ..memory import Memory
+
+_T = TypeVar("_T")
+
+LOCK_SPACE = 0x6D66  # the first key of the bank's advisory lock ("mf"); the second is bank_id
+RACY_NS = 100_000_000  # a file modified within 0.1 s of being looked at is hashed to be sure
+OPEN_BANKS = 64  # workspaces kept open (each holds an index connection and an inotify watch)
+
+
+_HEAD = "SELECT head FROM banks WHERE bank_id = %s"
+_HEAD_FOR_UPDATE = "SELECT head FROM banks WHERE bank_id = %s FOR UPDATE"
+
+
+class NoSuchBank(BadInput):
+    """The token's tenant has no bank of that name (HTTP 404)."""
+
+
+@dataclass
+class _Known:
+    """A file of the workspace as PostgreSQL has it: its stat when last looked at, its hash."""
+
+    size: int
+    mtime_ns: int
+    sha256: str
+    checked_ns: int
+
+
+class BankWorkspace:
+    """One bank's derived workspace on this replica, and the transactions that keep it true."""
+
+    def __init__(self, pool: ConnectionPool, tenant: str, bank_id: int, name: str,
+                 root: Path) -> None:
+        self.pool = pool
+        self.tenant = tenant
+        self.bank_id = bank_id
+        self.name = name
+        self.root = root
+        self.lock = threading.Lock()
+        self.head = -1  # the bank version the workspace holds; -1: not fetched yet
+        self._known: dict[str, _Known] = {}
+        self._journal = (0, 0, 0)  # (inode, size, last seq) of journal.jsonl as sent
+        self._memory: Memory | None = None
+
+    # -- requests ---------------------------------------------------------------------
+
+    def read(self, work: Callable[[Memory], _T]) -> _T:
+        """Run `work` on the workspace brought up to the bank's committed head."""
+        with self.lock:
+            def catch_up() -> None:
+                with tenant_tx(self.pool, self.tenant) as conn:
+                    self._catch_up(conn, self._head(conn, lock=False))
+            with_retries(catch_up)
+            return work(self.memory)
+
+    def write(self, caller: Caller, work: Callable[[Memory], _T]) -> _T:
+        """Run the write `work` on the up-to-date workspace and commit what it changed, signed
+        with the caller's name, in one transaction under the bank's lock."""
+        with self.lock:
+            committed = False
+            try:
+                with tenant_tx(self.pool, self.tenant) as conn:
+                    conn.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                                 [LOCK_SPACE, self.bank_id])
+                    head = self._head(conn, lock=True)
+                    self._catch_up(conn, head)
+                    with self.memory.signed(caller.name):
+                        result = work(self.memory)
+                    if self._send(conn, head + 1):
+                        conn.execute("UPDATE banks SET head = %s WHERE bank_id = %s",
+                                     [head + 1, self.bank_id])
+                        head += 1
+                committed = True
+                self.head = head
+                return result
+            finally:
+                if not committed and self._touched():
+                    self._discard()
+
+    @property
+    def memory(self) -> Memory:
+        if self._memory is None:
+            from ..memory import Memory
+
+            Memory.init(self.root)
+            self._memory = Memory.open(self.root, watch=True)
+        return self._memory
+
+    def close(self) -> None:
+        if self._memory is not None:
+            self._memory.close()
+            self._memory = None
+
+    # -- catching up ------------------------------------------------------------------
+
+    def _head(self, conn: psycopg.Connection[Any], *, lock: bool) -> int:
+        query = (_HEAD_FOR_UPDATE if lock else _HEAD)
+        row = conn.execute(query, [self.bank_id]).fetchone()
+        if row is None:
+            raise NoSuchBank(f"bank {self.name!r} was deleted")
+        return int(row[0])
+
+    def _catch_up(self, conn: psycopg.Connection[Any], head: int) -> None:
+        if head == self.head:
+            return
+        if self.head < 0 or head < self.head:
+            self._discard()
+            self._fresh(conn, head)
+            return
+        files = conn.execute("SELECT path, content, sha256 FROM files WHERE bank_id = %s "
+                             "AND version > %s", [self.bank_id, self.head]).fetchall()
+        lines = conn.execute("SELECT seq, line FROM events WHERE bank_id = %s AND version > %s "
+                             "ORDER BY seq", [self.bank_id, self.head]).fetchall()
+        if lines and lines[0][0] <= self._journal[2]:  # a purge rewrote sent lines: refetch
+            self._discard()
+            self._fresh(conn, head)
+            return
+        for path, content, sha in files:
+            self._put(path, None if content is None else bytes(content), sha)
+        if lines:
+            self._append_journal([line for _, line in lines], int(lines[-1][0]))
+        self.head = head
+        if files or lines:
+            self.memory.refresh()
+
+    def _fresh(self, conn: psycopg.Connection[Any], head: int) -> None:
+        """Build the workspace from nothing: every live file and the whole journal."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        files = conn.execute("SELECT path, content, sha256 FROM files WHERE bank_id = %s "
+                             "AND content IS NOT NULL", [self.bank_id]).fetchall()
+        for path, content, sha in files:
+            self._put(path, bytes(content), sha)
+        lines = conn.execute("SELECT seq, line FROM events WHERE bank_id = %s ORDER BY seq",
+                             [self.bank_id]).fetchall()
+        if lines:
+            self._append_journal([line for _, line in lines], int(lines[-1][0]))
+        if head > 0:  # the skeleton `init` adds belongs to the bank only once it was sent
+            for path in set(self.memory.workspace.scan().found) - set(self._known):
+                (self.root / path).unlink()
+        self.head = head
+        self.memory.refresh()
+
+    def _put(self, path: str, content: bytes | None, sha: str | None) -> None:
+        target = self._inside(path)
+        if content is None:
+            target.unlink(missing_ok=True)
+            self._known.pop(path, None)
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.parent / f".{target.name}.{os.getpid()}.tmp"
+        temporary.write_bytes(content)
+        os.replace(temporary, target)
+        self._remember(path, sha or hashlib.sha256(content).hexdigest())
+
+    def _inside(self, path: str) -> Path:
+        target = (self.root / path).resolve()
+        if self.root.resolve() not in target.parents or path.startswith(".memory"):
+            raise MemfoldError(f"bank {self.name!r} holds a file outside its workspace: {path!r}")
+        return target
+
+    def _remember(self, path: str, sha: str) -> None:
+        stat = os.stat(self.root / path)
+        self._known[path] = _Known(stat.st_size, stat.st_mtime_ns, sha, time.time_ns())
+
+    def _append_journal(self, lines: list[str], last_seq: int) -> None:
+        journal = self.root / JOURNAL_NAME
+        with open(journal, "ab") as handle:
+            handle.write("".join(line + "\n" for line in lines).encode("utf-8"))
+        stat = journal.stat()
+        self._journal = (stat.st_ino, stat.st_size, last_seq)
+
+    # -- sending a write --------------------------------------------------------------
+
+    def _changed_files(self) -> tuple[dict[str, bytes], list[str]]:
+        """Files the verb wrote (path -> bytes) and files it removed, against `_known`."""
+        found = self.memory.workspace.scan().found
+        changed: dict[str, bytes] = {}
+        for path, stat in found.items():
+            known = self._known.get(path)
+            moved = known is None or (stat.size, stat.mtime_ns) != (known.size, known.mtime_ns)
+            racy = known is not None and stat.mtime_ns + RACY_NS >= known.checked_ns
+            if moved or racy:
+                data = (self.root / path).read_bytes()
+                if known is None or hashlib.sha256(data).hexdigest() != known.sha256:
+                    changed[path] = data
+        return changed, sorted(set(self._known) - set(found))
+
+    def _journal_tail(self) -> tuple[list[tuple[int, str]], bool]:
+        """Journal lines the verb added as (seq, line), and whether it rewrote sent lines."""
+        journal = self.root / JOURNAL_NAME
+        try:
+            stat = journal.stat()
+        except FileNotFoundError:
+            return [], self._journal[1] > 0
+        inode, size, _ = self._journal
+        rewritten = size > 0 and (stat.st_ino != inode or stat.st_size < size)
+        with open(journal, "rb") as handle:
+            handle.seek(0 if rewritten else size)
+            data = handle.read()
+        lines = data.decode("utf-8").splitlines()
+        return [(int(json.loads(line)["seq"]), line) for line in lines if line.strip()], rewritten
+
+    def _touched(self) -> bool:
+        if self._memory is None or self.head < 0:
+            return False
+        try:
+            changed, removed = self._changed_files()
+            lines, rewritten = self._journal_tail()
+        except (OSError, ValueError):
+            return True
+        return bool(changed or removed or lines or rewritten)
+
+    def _send(self, conn: psycopg.Connection[Any], version: int) -> bool:
+        """Store what the verb changed as bank version `version`; False if it changed nothing."""
+        changed, removed = self._changed_files()
+        lines, rewritten = self._journal_tail()
+        if not (changed or removed or lines):
+            return False
+        row = (self.tenant, self.bank_id)
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO files (tenant_id, bank_id, path, content, sha256, version) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (bank_id, path) DO UPDATE SET "
+                "content = excluded.content, sha256 = excluded.sha256, version = excluded.version",
+                [(*row, path, data, hashlib.sha256(data).hexdigest(), version)
+                 for path, data in changed.items()]
+                + [(*row, path, None, None, version) for path in removed])
+            cur.executemany(
+                "INSERT INTO events (tenant_id, bank_id, seq, line, record, version) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (bank_id, seq) DO UPDATE SET "
+                "line = excluded.line, record = excluded.record, version = excluded.version "
+                "WHERE events.line <> excluded.line",
+                [(*row, seq, line, line, version) for seq, line in lines])
+            cur.executemany("DELETE FROM facts WHERE bank_id = %s AND path = %s",
+                            [(self.bank_id, path) for path in [*changed, *removed]])
+            cur.executemany(
+                "INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, "
+                "day, entities, params, content, raw) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [(*row, *fact) for path, data in changed.items() for fact in _facts(path, data)])
+        for path, data in changed.items():
+            self._remember(path, hashlib.sha256(data).hexdigest())
+        for path in removed:
+            self._known.pop(path, None)
+        if lines or rewritten:
+            stat = (self.root / JOURNAL_NAME).stat()
+            last = lines[-1][0] if lines else self._journal[2]
+            self._journal = (stat.st_ino, stat.st_size, max(last, self._journal[2]))
+        return True
+
+    def _discard(self) -> None:
+        """Throw the workspace away; the next request fetches it whole from PostgreSQL."""
+        self.close()
+        shutil.rmtree(self.root, ignore_errors=True)
+        self._known.clear()
+        self._journal = (0, 0, 0)
+        self.head = -1
+
+
+def _facts(path: str, data: bytes) -> Iterator[tuple[object, ...]]:
+    """The `facts` columns for each fact of one file (after tenant and bank)."""
+    doc = parse_document(path, data)
+    lines = data.decode("utf-8", "replace").splitlines()
+    for fact in doc.facts:
+        raw = "\n".join(lines[fact.line - 1:fact.end_line])
+        yield (path, fact.line, fact.end_line, fact.id, fact.kind, fact.day,
+               list(fact.entities), json.dumps(dict(fact.params)), fact.content, raw)
+
+
+class Replica:
+    """This server process's banks: finds a caller's bank (under row-level security) and
+    keeps a bounded number of bank workspaces open below `cache`."""
+
+    def __init__(self, pool: ConnectionPool, cache: Path, *, keep: int = OPEN_BANKS) -> None:
+        self.pool = pool
+        self.cache = cache
+        self.keep = keep
+        self._banks: dict[int, BankWorkspace] = {}  # one object per bank, for the process's life
+        self._open: OrderedDict[int, None] = OrderedDict()  # the most recently used last
+        self._lock = threading.Lock()
+
+    def bank(self, caller: Caller, name: str) -> BankWorkspace:
+        def find() -> int | None:
+            with tenant_tx(self.pool, caller.tenant) as conn:
+                row = conn.execute("SELECT bank_id FROM banks WHERE name = %s",
+                                   [name]).fetchone()
+            return None if row is None else int(row[0])
+        bank_id = with_retries(find)
+        if bank_id is None:
+            raise NoSuchBank(f"no bank {name!r}")
+        with self._lock:
+            found = self._banks.get(bank_id)
+            if found is None:
+                found = BankWorkspace(self.pool, caller.tenant, bank_id, name,
+                                      self.cache / str(bank_id))
+                self._banks[bank_id] = found
+            self._open[bank_id] = None
+            self._open.move_to_end(bank_id)
+            idle = [self._banks[b] for b in list(self._open)[:-self.keep]] if (
+                len(self._open) > self.keep) else []
+            for bank in idle:
+                self._open.pop(bank.bank_id)
+        for bank in idle:  # its workspace stays on disk; the next request reopens it
+            with bank.lock:
+                bank.close()
+        return found
+
+    def close(self) -> None:
+        with self._lock:
+            banks = list(self._banks.values())
+            self._open.clear()
+        for bank in banks:
+            with bank.lock:
+                bank.close()
+
+    @contextmanager
+    def serving(self) -> Iterator[Replica]:
+        try:
+            yield self
+        finally:
+            self.close()

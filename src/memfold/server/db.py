@@ -1,0 +1,120 @@
+"""PostgreSQL for the server: one connection pool, and every statement inside a transaction
+scoped to one tenant.
+
+`tenant_tx(pool, tenant)` takes a pooled connection, begins a transaction and runs
+`set_config('memfold.tenant', tenant, true)` — SET LOCAL, parameterised — so the setting ends
+with the transaction and a connection handed back to the pool carries no tenant into the next
+request.  Row-level security (migrations/versions/0001_schema.py) does the rest: a query
+that forgets its WHERE clause still sees only its tenant's rows.
+
+Errors a retry can cure (serialization failure 40001, deadlock 40P01, a lost connection, a
+database that is shutting down or starting) become `Unavailable`; `with_retries` retries a
+whole transaction on them a bounded number of times.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..errors import MemfoldError, Unavailable
+
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+_T = TypeVar("_T")
+
+RETRIES = 5
+# SQLSTATE classes and codes a retry can cure: serialization and deadlock, the connection,
+# the server shutting down or starting up, too many connections
+_RETRIABLE = ("40001", "40P01", "08", "57P", "53300")
+
+
+def connect_pool(url: str, *, size: int = 10, timeout: float = 10.0) -> ConnectionPool:
+    """A pool of `size` connections to `url`, opened and checked (MemfoldError if it cannot
+    connect).  Connections are autocommit-off; every use goes through a transaction."""
+    from psycopg_pool import ConnectionPool
+
+    pool = ConnectionPool(url, min_size=1, max_size=size, timeout=timeout, open=False,
+                          kwargs={"connect_timeout": 10}, check=ConnectionPool.check_connection)
+    try:
+        pool.open(wait=True, timeout=timeout)
+    except Exception as exc:  # the pool's own timeout, or psycopg's OperationalError
+        pool.close()
+        raise MemfoldError(f"cannot connect to the database: {one_line(exc)}") from None
+    return pool
+
+
+def one_line(exc: BaseException) -> str:
+    """A database error as one line, without the password a URL may hold."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:300]
+
+
+def is_retriable(exc: BaseException) -> bool:
+    import psycopg
+
+    if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
+        return True
+    state = getattr(exc, "sqlstate", None) or ""
+    return any(state.startswith(code) for code in _RETRIABLE)
+
+
+@contextlib.contextmanager
+def tenant_tx(pool: ConnectionPool, tenant: str | None, *, token_hash: str | None = None,
+              snapshot: bool = False) -> Iterator[psycopg.Connection[Any]]:
+    """One transaction on a pooled connection, scoped to `tenant` (SET LOCAL).  With no
+    tenant, only `token_hash` is set: the transaction sees the token row with that hash and
+    nothing else.  `snapshot` reads one consistent snapshot (REPEATABLE READ).  Retriable
+    database errors come out as Unavailable."""
+    import psycopg
+    from psycopg_pool import PoolTimeout
+
+    try:
+        with pool.connection() as conn, conn.transaction():
+            if snapshot:
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            conn.execute("SELECT set_config('memfold.tenant', %s, true), "
+                         "set_config('memfold.token_hash', %s, true)",
+                         [tenant or "", token_hash or ""])
+            yield conn
+    except PoolTimeout:
+        raise Unavailable("the database is busy or unreachable; try again") from None
+    except psycopg.Error as exc:
+        if is_retriable(exc):
+            raise Unavailable(f"the database could not finish this: {one_line(exc)}; "
+                              "try again") from None
+        raise
+
+
+def with_retries(work: Callable[[], _T], *, attempts: int = RETRIES) -> _T:
+    """Run `work` (one whole transaction) again when it raises Unavailable, up to `attempts`
+    times with a short randomised backoff; the last Unavailable goes to the caller."""
+    for attempt in range(attempts):
+        try:
+            return work()
+        except Unavailable:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(min(2.0, 0.05 * 2 ** attempt) * (0.5 + random.random()))  # noqa: S311
+    raise AssertionError("unreachable")
+
+
+def check_role(pool: ConnectionPool) -> str | None:
+    """Why the pool's role may not serve (a superuser or BYPASSRLS role would see every
+    tenant's rows), or None when it is bound by row-level security."""
+    with tenant_tx(pool, None) as conn:
+        row = conn.execute("SELECT current_user, rolsuper, rolbypassrls FROM pg_roles "
+                           "WHERE rolname = current_user").fetchone()
+    if row is None:
+        return "cannot read the connecting role"
+    user, superuser, bypass = row
+    if superuser or bypass:
+        what = "a superuser" if superuser else "a BYPASSRLS role"
+        return (f"the database role {user!r} is {what}, so row-level security would not bind "
+                "it; connect as a member of memfold_app (see docs/server.md)")
+    return None

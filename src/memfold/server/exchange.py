@@ -1,0 +1,146 @@
+"""Files in and out: a server bank as an ordinary workspace, and a workspace into a bank.
+
+Export (`GET /v1/banks/{bank}/export`, read scope) sends every live file byte for byte
+(base64) and every journal line, read in one REPEATABLE READ transaction so they belong to
+one bank version.  `memfold export --server URL --bank B DIR` writes them: the daily logs with
+their Retain sections and block ids, memory.md, bank/ pages and journal.jsonl, which local
+memfold opens with the same facts, statuses, notes and recall.
+
+Import (`POST /v1/banks/{bank}/import`, write scope) is idempotent by block id:
+- into an empty bank, the workspace is stored as it is — files byte for byte and the journal
+  line for line — as the bank's first version;
+- into a bank that holds facts already, each Retain bullet whose block id the bank lacks is
+  retained on its own day (signed with the token's name); bullets it has are skipped, so
+  importing the same workspace again adds nothing.  The journal of a non-empty bank is its
+  own: the imported journal is replayed only into an empty bank.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from ..errors import BadInput
+from ..workspace.format import parse_document
+from ..workspace.layout import Workspace
+from .admin import Refused
+from .banks import LOCK_SPACE, NoSuchBank, Replica, _facts
+from .db import tenant_tx
+
+if TYPE_CHECKING:
+    from psycopg_pool import ConnectionPool
+
+    from ..memory import Memory
+    from ..model import RetainResult
+    from .admin import Caller
+
+
+def export_bank(pool: ConnectionPool, caller: Caller, bank: str) -> dict[str, Any]:
+    if not caller.may("read", bank):
+        raise Refused(403, "forbidden: export needs the read scope")
+    with tenant_tx(pool, caller.tenant, snapshot=True) as conn:
+        row = conn.execute("SELECT bank_id, head FROM banks WHERE name = %s",
+                           [bank]).fetchone()
+        if row is None:
+            raise NoSuchBank(f"no bank {bank!r}")
+        files = conn.execute("SELECT path, content FROM files WHERE bank_id = %s AND "
+                             "content IS NOT NULL ORDER BY path", [row[0]]).fetchall()
+        lines = conn.execute("SELECT line FROM events WHERE bank_id = %s ORDER BY seq",
+                             [row[0]]).fetchall()
+    return {"bank": bank, "head": row[1],
+            "files": [{"path": path, "content": base64.b64encode(bytes(data)).decode()}
+                      for path, data in files],
+            "journal": [line for (line,) in lines]}
+
+
+def _checked(body: Any) -> tuple[dict[str, bytes], list[str]]:
+    if not isinstance(body, dict) or not isinstance(body.get("files"), list) or \
+            not isinstance(body.get("journal", []), list):
+        raise BadInput("import: send {\"files\": [{\"path\", \"content\" (base64)}], "
+                       "\"journal\": [lines]}")
+    files: dict[str, bytes] = {}
+    for item in body["files"]:
+        path = item.get("path") if isinstance(item, dict) else None
+        if not isinstance(path, str) or ".." in path.split("/") or path.startswith("/") \
+                or not Workspace.is_tracked(path):
+            raise BadInput(f"import: {path!r} is not a workspace Markdown file")
+        try:
+            files[path] = base64.b64decode(str(item.get("content", "")), validate=True)
+        except ValueError:
+            raise BadInput(f"import: the content of {path} is not base64") from None
+    journal = [str(line) for line in body.get("journal", [])]
+    for number, line in enumerate(journal, 1):
+        try:
+            int(json.loads(line)["seq"])
+        except (ValueError, KeyError, TypeError):
+            raise BadInput(f"import: journal line {number} is not a journal event") from None
+    return files, journal
+
+
+def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[str, Any]:
+    if not caller.may("write", bank):
+        raise Refused(403, "forbidden: import needs the write scope")
+    files, journal = _checked(body)
+    workspace = replica.bank(caller, bank)
+    with workspace.lock, tenant_tx(replica.pool, caller.tenant) as conn:
+        conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, workspace.bank_id])
+        head = conn.execute("SELECT head FROM banks WHERE bank_id = %s FOR UPDATE",
+                            [workspace.bank_id]).fetchone()
+        empty = conn.execute("SELECT count(*) FROM files WHERE bank_id = %s",
+                             [workspace.bank_id]).fetchone()
+        if head is not None and empty is not None and empty[0] == 0:
+            _store_whole(conn, caller.tenant, workspace.bank_id, int(head[0]) + 1, files,
+                         journal)
+            return {"bank": bank, "stored": "whole", "files": len(files),
+                    "journal": len(journal), "added": [], "skipped": 0}
+        known = {row[0] for row in conn.execute(
+            "SELECT fact_id FROM facts WHERE bank_id = %s", [workspace.bank_id])}
+    missing: dict[str, list[str]] = {}
+    skipped = 0
+    for path, data in sorted(files.items()):
+        doc = parse_document(path, data)
+        if doc.role != "daily" or doc.day is None:
+            continue
+        lines = data.decode("utf-8", "replace").splitlines()
+        for fact in doc.facts:
+            if fact.kind == "text" or not fact.explicit_id:
+                continue
+            if fact.id in known:
+                skipped += 1
+                continue
+            bullet = lines[fact.line - 1].strip()
+            missing.setdefault(doc.day.isoformat(), []).append(bullet.removeprefix("- "))
+    added: list[str] = []
+    for day, bullets in missing.items():
+        result = workspace.write(caller, partial(_retain, bullets=bullets, day=day))
+        added.extend(fact.id for fact in result.facts)
+    return {"bank": bank, "stored": "merged", "files": len(files), "journal": 0,
+            "added": added, "skipped": skipped}
+
+
+def _retain(memory: Memory, *, bullets: list[str], day: str) -> RetainResult:
+    return memory.retain(bullets, date=day, allow_secret=True)
+
+
+def _store_whole(conn: Any, tenant: str, bank_id: int, version: int, files: dict[str, bytes],
+                 journal: list[str]) -> None:
+    row = (tenant, bank_id)
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO files (tenant_id, bank_id, path, content, sha256, version) "
+            "VALUES (%s, %s, %s, %s, %s, %s)",
+            [(*row, path, data, hashlib.sha256(data).hexdigest(), version)
+             for path, data in files.items()])
+        cur.executemany(
+            "INSERT INTO events (tenant_id, bank_id, seq, line, record, version) "
+            "VALUES (%s, %s, %s, %s, %s, %s)",
+            [(*row, int(json.loads(line)["seq"]), line, line, version) for line in journal])
+        cur.executemany(
+            "INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, day, "
+            "entities, params, content, raw) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            [(*row, *fact) for path, data in files.items() for fact in _facts(path, data)])
+        cur.execute("UPDATE banks SET head = %s WHERE bank_id = %s", [version, bank_id])

@@ -1,0 +1,168 @@
+"""What the server's tests share: one private PostgreSQL cluster per test session, a fresh
+database per test module, tenants with tokens, an in-process app and `memfold serve`
+processes.
+
+The cluster is started from the machine's PostgreSQL binaries (memfold_bench.pg_cluster),
+or MEMFOLD_TEST_PG names an existing server (a superuser URL).  With neither, the tests that
+need it skip with one line — except under CI=true, where they fail instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memfold_bench.pg_cluster import Cluster, Provisioned, find_bin, free_port
+
+_numbers = itertools.count(1)
+
+
+class ExternalCluster(Cluster):
+    """An existing server named by MEMFOLD_TEST_PG; it is never stopped or removed."""
+
+    def __init__(self, url: str) -> None:  # noqa: D107 - no files of its own
+        self._url = url.rstrip("/")
+
+    def url(self, user: str = "postgres", database: str = "postgres",
+            password: str | None = None) -> str:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(self._url)
+        secret = f":{password}" if password else (f":{parts.password}" if
+                                                  user == parts.username and parts.password
+                                                  else "")
+        name = parts.username if user == "postgres" else user
+        return f"postgresql://{name}{secret}@{parts.hostname}:{parts.port or 5432}/{database}"
+
+    def destroy(self) -> None:
+        pass
+
+
+def start_cluster() -> Cluster:
+    named = os.environ.get("MEMFOLD_TEST_PG")
+    if named:
+        return ExternalCluster(named)
+    if find_bin() is None:
+        message = ("no PostgreSQL server binaries (initdb, pg_ctl): install the postgresql "
+                   "package or set MEMFOLD_TEST_PG to run the server tests")
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return Cluster.start()
+
+
+@dataclass
+class Tenant:
+    name: str
+    tokens: dict[str, str]  # token name -> secret
+
+
+def new_database(cluster: Cluster) -> Provisioned:
+    return cluster.provision(f"memfold_test_{os.getpid()}_{next(_numbers)}")
+
+
+def owner_pool(db: Provisioned) -> Any:
+    from memfold.server.db import connect_pool
+
+    return connect_pool(db.owner, size=2)
+
+
+def make_tenant(db: Provisioned, name: str, banks: tuple[str, ...] = ("main",),
+                tokens: dict[str, tuple[tuple[str, ...], str | None]] | None = None) -> Tenant:
+    """A tenant with banks and tokens: token name -> (scopes, bank restriction or None)."""
+    from memfold.server import admin
+
+    pool = owner_pool(db)
+    try:
+        admin.create_tenant(pool, name)
+        for bank in banks:
+            admin.create_bank(pool, name, bank)
+        wanted = tokens if tokens is not None else {"agent": (("read", "write"), None)}
+        made = {token: admin.create_token(pool, name, token, scopes, bank)
+                for token, (scopes, bank) in wanted.items()}
+    finally:
+        pool.close()
+    return Tenant(name, made)
+
+
+@contextlib.contextmanager
+def app_client(db: Provisioned, **limits: Any) -> Iterator[Any]:
+    """An in-process server on `db` (the app role, a fresh cache) and a Starlette TestClient
+    for it; `limits` set memfold.server.app.Limits fields."""
+    from starlette.testclient import TestClient
+
+    from memfold.server.app import Limits, Server, build_app
+    from memfold.server.banks import Replica
+    from memfold.server.db import connect_pool
+
+    pool = connect_pool(db.app, size=8)
+    cache = Path(tempfile.mkdtemp(prefix="memfold-test-cache-"))
+    replica = Replica(pool, cache)
+    try:
+        with TestClient(build_app(Server(pool, replica, Limits(**limits)))) as client:
+            yield client
+    finally:
+        replica.close()
+        pool.close()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@dataclass
+class Served:
+    """A `memfold serve` process on loopback."""
+
+    process: subprocess.Popen[bytes]
+    url: str
+    log: Path
+
+    def stop(self, kill: bool = False) -> None:
+        if self.process.poll() is None:
+            (self.process.kill if kill else self.process.terminate)()
+            self.process.wait(timeout=30)
+
+
+def serve(db: Provisioned, *, extra: tuple[str, ...] = (), env: dict[str, str] | None = None
+          ) -> Served:
+    """Start `memfold serve` on a free port and wait until /readyz answers 200."""
+    import urllib.request
+
+    port = free_port()
+    log = Path(tempfile.mkstemp(prefix="memfold-serve-", suffix=".log")[1])
+    handle = open(log, "wb")  # noqa: SIM115 - the process writes it for its whole life
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memfold", "serve", "--db", db.app, "--port", str(port),
+         "--rate", "0", *extra], stdout=handle, stderr=subprocess.STDOUT,
+        env={**os.environ, **(env or {})})
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"memfold serve exited: {log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url + "/readyz", timeout=2) as answer:  # noqa: S310
+                if answer.status == 200:
+                    return Served(process, url, log)
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"memfold serve did not become ready: {log.read_text()[-2000:]}")
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) != 0
