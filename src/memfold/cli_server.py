@@ -87,10 +87,7 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
     if migrate:
         before, after = migrations.upgrade(db)
         click.echo(f"memfold serve: schema {before or 'empty'} -> {after}", err=True)
-    options = f"-c statement_timeout={statement_timeout}"
-    separator = "&" if "?" in db else "?"
-    pool = connect_pool(f"{db}{separator}options={options.replace(' ', '%20')}",
-                        size=pool_size)
+    pool = connect_pool(db, size=pool_size, statement_timeout_ms=statement_timeout)
     problem = check_role(pool)
     if problem:
         pool.close()

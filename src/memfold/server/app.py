@@ -140,8 +140,12 @@ class Server:
             raise Refused(403, f"forbidden: {name} needs the {scope} scope")
         workspace = self.replica.bank(caller, bank)
         if scope == "read":
-            return workspace.read(lambda memory: chosen.run(memory, args))
-        return workspace.write(caller, lambda memory: chosen.run(memory, args))
+            result = workspace.read(lambda memory: chosen.run(memory, args))
+        else:
+            result = workspace.write(caller, lambda memory: chosen.run(memory, args))
+        if name == "status":  # the bank, not where this replica happens to keep its copy
+            result.update(workspace=f"{caller.tenant}/{bank}", index="server")
+        return result
 
     def banks(self, caller: admin.Caller) -> list[str]:
         def names() -> list[str]:

@@ -34,13 +34,18 @@ RETRIES = 5
 _RETRIABLE = ("40001", "40P01", "08", "57P", "53300")
 
 
-def connect_pool(url: str, *, size: int = 10, timeout: float = 10.0) -> ConnectionPool:
+def connect_pool(url: str, *, size: int = 10, timeout: float = 10.0,
+                 statement_timeout_ms: int | None = None) -> ConnectionPool:
     """A pool of `size` connections to `url`, opened and checked (MemfoldError if it cannot
-    connect).  Connections are autocommit-off; every use goes through a transaction."""
+    connect).  Connections are autocommit-off; every use goes through a transaction.
+    `statement_timeout_ms` bounds every statement (the server sets it)."""
     from psycopg_pool import ConnectionPool
 
+    kwargs: dict[str, Any] = {"connect_timeout": 10}
+    if statement_timeout_ms:
+        kwargs["options"] = f"-c statement_timeout={int(statement_timeout_ms)}"
     pool = ConnectionPool(url, min_size=1, max_size=size, timeout=timeout, open=False,
-                          kwargs={"connect_timeout": 10}, check=ConnectionPool.check_connection)
+                          kwargs=kwargs, check=ConnectionPool.check_connection)
     try:
         pool.open(wait=True, timeout=timeout)
     except Exception as exc:  # the pool's own timeout, or psycopg's OperationalError
