@@ -98,9 +98,10 @@ def make_tenant(db: Provisioned, name: str, banks: tuple[str, ...] = ("main",),
 
 
 @contextlib.contextmanager
-def app_client(db: Provisioned, **limits: Any) -> Iterator[Any]:
+def app_client(db: Provisioned, *, embedder: Any = None, **limits: Any) -> Iterator[Any]:
     """An in-process server on `db` (the app role, a fresh cache) and a Starlette TestClient
-    for it; `limits` set memfold.server.app.Limits fields."""
+    for it; `limits` set memfold.server.app.Limits fields, `embedder` (a function giving an
+    Embedder) turns vectors on."""
     from starlette.testclient import TestClient
 
     from memfold.server.app import Limits, Server, build_app
@@ -109,7 +110,7 @@ def app_client(db: Provisioned, **limits: Any) -> Iterator[Any]:
 
     pool = connect_pool(db.app, size=8)
     cache = Path(tempfile.mkdtemp(prefix="memfold-test-cache-"))
-    replica = Replica(pool, cache)
+    replica = Replica(pool, cache, embedder=embedder)
     try:
         with TestClient(build_app(Server(pool, replica, Limits(**limits)))) as client:
             yield client

@@ -49,10 +49,14 @@ def _pool(url: str, size: int = 2) -> Any:
               help="Requests a second per token (0: no limit).")
 @click.option("--max-body", type=click.IntRange(1024), default=1 << 20, show_default=True,
               help="Largest request body in bytes (imports may be 256x larger).")
+@click.option("--vectors/--no-vectors", default=None,
+              help="Semantic and hybrid recall with the embed extra's model, vectors kept in "
+                   "PostgreSQL [default: on when the embed extra is installed].")
 @click.option("--statement-timeout", type=click.IntRange(100), default=30_000,
               show_default=True, help="Milliseconds a database statement may run.")
 def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
-          pool_size: int, rate: float, max_body: int, statement_timeout: int) -> None:
+          pool_size: int, rate: float, max_body: int, vectors: bool | None,
+          statement_timeout: int) -> None:
     """Serve memory banks from PostgreSQL over HTTP: REST, MCP, health.
 
     \b
@@ -94,12 +98,19 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
         raise MemfoldError(problem)
     root = Path(cache_dir) if cache_dir else Path(tempfile.mkdtemp(prefix="memfold-serve-"))
     root.mkdir(parents=True, exist_ok=True)
-    replica = Replica(pool, root)
+    from . import embed
+
+    if vectors and not embed.installed():
+        pool.close()
+        raise MemfoldError(f"--vectors: {embed.HINT}")
+    use_vectors = embed.installed() if vectors is None else vectors
+    replica = Replica(pool, root, embedder=embed.shared_embedder if use_vectors else None)
     limits = Limits(body_bytes=max_body, import_bytes=max_body * 256, rate=rate,
                     burst=max(1, int(rate * 2)))
     app = build_app(Server(pool, replica, limits))
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
-    click.echo(f"memfold serve: http://{host}:{port} (cache {root})", err=True)
+    click.echo(f"memfold serve: http://{host}:{port} (cache {root}; recall "
+               f"{'hybrid, vectors in PostgreSQL' if use_vectors else 'lexical'})", err=True)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
+    from ..embed.base import Embedder
     from ..memory import Memory
 
 _T = TypeVar("_T")
@@ -79,7 +80,7 @@ class BankWorkspace:
     """One bank's derived workspace on this replica, and the transactions that keep it true."""
 
     def __init__(self, pool: ConnectionPool, tenant: str, bank_id: int, name: str,
-                 root: Path) -> None:
+                 root: Path, embedder: Callable[[], Embedder] | None = None) -> None:
         self.pool = pool
         self.tenant = tenant
         self.bank_id = bank_id
@@ -90,6 +91,7 @@ class BankWorkspace:
         self._known: dict[str, _Known] = {}
         self._journal = (0, 0, 0)  # (inode, size, last seq) of journal.jsonl as sent
         self._memory: Memory | None = None
+        self._embedder = embedder  # the model, for vectors kept in PostgreSQL; None: lexical
 
     # -- requests ---------------------------------------------------------------------
 
@@ -133,6 +135,11 @@ class BankWorkspace:
 
             Memory.init(self.root)
             self._memory = Memory.open(self.root, watch=True)
+            if self._embedder is not None:
+                from .vectors import StoredVectors
+
+                self._memory.set_embedder(StoredVectors(self._embedder(), self.pool,
+                                                        self.tenant, self.bank_id))
         return self._memory
 
     def close(self) -> None:
@@ -318,10 +325,14 @@ def _facts(path: str, data: bytes) -> Iterator[tuple[object, ...]]:
 
 class Replica:
     """This server process's banks: finds a caller's bank (under row-level security) and
-    keeps a bounded number of bank workspaces open below `cache`."""
+    keeps a bounded number of bank workspaces open below `cache`.  With `embedder` (a
+    function giving the model), banks recall in hybrid mode by default, their vectors kept in
+    PostgreSQL (memfold.server.vectors); without, lexical."""
 
-    def __init__(self, pool: ConnectionPool, cache: Path, *, keep: int = OPEN_BANKS) -> None:
+    def __init__(self, pool: ConnectionPool, cache: Path, *, keep: int = OPEN_BANKS,
+                 embedder: Callable[[], Embedder] | None = None) -> None:
         self.pool = pool
+        self.embedder = embedder
         self.cache = cache
         self.keep = keep
         self._banks: dict[int, BankWorkspace] = {}  # one object per bank, for the process's life
@@ -341,7 +352,7 @@ class Replica:
             found = self._banks.get(bank_id)
             if found is None:
                 found = BankWorkspace(self.pool, caller.tenant, bank_id, name,
-                                      self.cache / str(bank_id))
+                                      self.cache / str(bank_id), self.embedder)
                 self._banks[bank_id] = found
             self._open[bank_id] = None
             self._open.move_to_end(bank_id)

@@ -1,0 +1,76 @@
+"""Vectors kept in PostgreSQL: an embedder that remembers what it made, per bank.
+
+`StoredVectors` wraps the replica's embedder.  Asked to embed texts, it first takes the
+vectors this bank already has for them (table `vectors`, keyed by the embedder's identity
+and the text's key, memfold.embed.store.text_key), runs the model only on the rest, and
+stores those.  The replica's own vector files (.memory/vectors/, exact search with numpy up
+to 200k facts) are then rebuilt from PostgreSQL without the model, on any replica.
+
+Queries are embedded fresh each time; they are not facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..embed.store import text_key
+from .db import tenant_tx
+
+if TYPE_CHECKING:
+    from psycopg_pool import ConnectionPool
+
+    from ..embed.base import Embedder, Identity, Matrix
+
+
+class StoredVectors:
+    """An Embedder whose fact vectors live in the bank's `vectors` rows."""
+
+    def __init__(self, inner: Embedder, pool: ConnectionPool, tenant: str,
+                 bank_id: int) -> None:
+        self.inner = inner
+        self.pool = pool
+        self.tenant = tenant
+        self.bank_id = bank_id
+        self.computed = 0  # texts the model embedded (the rest came from PostgreSQL)
+
+    @property
+    def identity(self) -> Identity:
+        return self.inner.identity
+
+    def _name(self) -> str:
+        identity = self.inner.identity
+        return f"{identity.model}/{identity.version}/{identity.dims}/{identity.weights_sha256}"
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        import numpy as np
+
+        dims = self.inner.identity.dims
+        keys = [text_key(text) for text in texts]
+        with tenant_tx(self.pool, self.tenant) as conn:
+            rows = conn.execute("SELECT key, vector FROM vectors WHERE bank_id = %s AND "
+                                "embedder = %s AND key = ANY(%s)",
+                                [self.bank_id, self._name(), keys]).fetchall()
+        found = {bytes(key): np.frombuffer(bytes(vector), dtype=np.float32)
+                 for key, vector in rows if len(bytes(vector)) == dims * 4}
+        missing = [i for i, key in enumerate(keys) if key not in found]
+        out = np.zeros((len(texts), dims), dtype=np.float32)
+        if missing:
+            made = self.inner.embed([texts[i] for i in missing])
+            self.computed += len(missing)
+            with tenant_tx(self.pool, self.tenant) as conn, conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO vectors (tenant_id, bank_id, embedder, key, vector) "
+                    "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    [(self.tenant, self.bank_id, self._name(), keys[i],
+                      made[row].astype(np.float32).tobytes())
+                     for row, i in enumerate(missing)])
+            for row, i in enumerate(missing):
+                out[i] = made[row]
+        for i, key in enumerate(keys):
+            if key in found:
+                out[i] = found[key]
+        return out
+
+    def embed_query(self, text: str) -> Matrix:
+        return self.inner.embed_query(text)
