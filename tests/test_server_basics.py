@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memfold_bench.pg_cluster import Provisioned
 from server_support import app_client, bearer, make_tenant
 
@@ -35,3 +37,34 @@ def test_retain_recall_supersede_and_refusals(pg_db: Provisioned) -> None:
                            json={"query": "x", "bogus": 1}).status_code == 400
         assert client.get("/healthz").status_code == 200
         assert client.get("/readyz").json() == {"status": "ready"}
+
+
+def test_a_write_that_fails_to_commit_leaves_no_trace(pg_db: Provisioned,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from memfold.errors import Unavailable
+    from memfold.server.banks import BankWorkspace
+
+    token = bearer(make_tenant(pg_db, "fails").tokens["agent"])
+    with app_client(pg_db) as client:
+        kept = client.post("/v1/banks/main/retain", headers=token,
+                           json={"bullets": ["W @Ida: Keeps bees."]})
+        assert kept.status_code == 200
+        real_send = BankWorkspace._send
+
+        def send_then_fail(self: BankWorkspace, conn: object, version: int) -> bool:
+            real_send(self, conn, version)  # type: ignore[arg-type]
+            raise Unavailable("the database went away mid-commit")
+
+        monkeypatch.setattr(BankWorkspace, "_send", send_then_fail)
+        lost = client.post("/v1/banks/main/retain", headers=token,
+                           json={"bullets": ["W @Ida: Sells honey at the market."]})
+        assert lost.status_code == 503 and lost.headers["retry-after"]
+        monkeypatch.setattr(BankWorkspace, "_send", real_send)
+        found = client.post("/v1/banks/main/recall", headers=token,
+                            json={"query": "Ida honey bees"}).json()
+        assert [hit["content"] for hit in found["results"]] == ["Keeps bees."]
+        after = client.post("/v1/banks/main/retain", headers=token,
+                            json={"bullets": ["W @Ida: Sells honey at the market."]})
+        assert after.status_code == 200
+        assert client.post("/v1/banks/main/status", headers=token,
+                           json={}).json()["facts"] == 2

@@ -108,7 +108,7 @@ class BankWorkspace:
         """Run the write `work` on the up-to-date workspace and commit what it changed, signed
         with the caller's name, in one transaction under the bank's lock."""
         with self.lock:
-            committed = False
+            committed = ran = False
             try:
                 with tenant_tx(self.pool, self.tenant) as conn:
                     conn.execute("SELECT pg_advisory_xact_lock(%s, %s)",
@@ -117,6 +117,7 @@ class BankWorkspace:
                     self._catch_up(conn, head)
                     with self.memory.signed(caller.name):
                         result = work(self.memory)
+                    ran = True
                     if self._send(conn, head + 1):
                         conn.execute("UPDATE banks SET head = %s WHERE bank_id = %s",
                                      [head + 1, self.bank_id])
@@ -125,7 +126,9 @@ class BankWorkspace:
                 self.head = head
                 return result
             finally:
-                if not committed and self._touched():
+                # the verb ran but the commit did not happen (or its outcome is unknown), or
+                # the verb failed after touching files: PostgreSQL is the truth, fetch it again
+                if not committed and (ran or self._touched()):
                     self._discard()
 
     @property
