@@ -1,7 +1,9 @@
 """memfold: offline-first long-term memory for AI agents.
 
 Markdown files are the source of truth; a derived SQLite index, rebuildable from them, makes
-recall fast and cited.  The public API is `Memory` plus the value and error types below.
+recall fast and cited.  The public API is `Memory` plus the value and error types below;
+`memfold.connect(server, token=..., bank=...)` opens a bank of a memfold server instead, with
+the same methods (memfold.remote).
 """
 
 from __future__ import annotations
@@ -39,13 +41,16 @@ if TYPE_CHECKING:
         StatusReport,
         SyncReport,
     )
+    from .remote import connect as connect
 
 __version__ = "0.1.0"
 
 # The value types a caller of `Memory` gets back (tests/test_public_api.py keeps this complete).
 _MODEL_TYPES = ("AboutResult", "Fact", "Freshness", "Hit", "Interval", "Judgement", "ParseWarning",
                 "RecallResult", "RetainResult", "StatusReport", "SyncReport")
-_LAZY = {"Memory": "memory", **{name: "model" for name in _MODEL_TYPES}}
+# `connect` (memfold.remote) is reached as memfold.connect; __all__ keeps to Memory, its value
+# types and errors, which `from memfold import *` gives.
+_LAZY = {"Memory": "memory", "connect": "remote", **{name: "model" for name in _MODEL_TYPES}}
 
 
 def __getattr__(name: str) -> Any:

@@ -62,11 +62,17 @@ def _cli_source() -> str:
              context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--workspace", "-w", metavar="DIR", envvar="MEMFOLD_WORKSPACE",
               help="Workspace directory. [env: MEMFOLD_WORKSPACE; default: ~/.memfold/workspace]")
+@click.option("--server", metavar="URL", envvar="MEMFOLD_SERVER",
+              help="Work on a bank of this memfold server instead of a workspace, with the "
+              "token in MEMFOLD_TOKEN. [env: MEMFOLD_SERVER]")
+@click.option("--bank", metavar="NAME", envvar="MEMFOLD_BANK", default="main",
+              show_default=True, help="The server's bank, with --server. [env: MEMFOLD_BANK]")
 @click.option("--as-of", metavar="DATETIME", envvar="MEMFOLD_NOW",
               help="Treat this ISO date or datetime as now. [env: MEMFOLD_NOW]")
 @click.version_option(__version__, "--version", prog_name="memfold")
 @click.pass_context
-def cli(ctx: click.Context, workspace: str | None, as_of: str | None) -> None:
+def cli(ctx: click.Context, workspace: str | None, server: str | None, bank: str,
+        as_of: str | None) -> None:
     """memfold: long-term memory for AI agents, kept as Markdown you can read and edit.
 
     Daily logs (memory/YYYY-MM-DD.md) hold typed "## Retain" bullets; a derived SQLite
@@ -79,10 +85,55 @@ def cli(ctx: click.Context, workspace: str | None, as_of: str | None) -> None:
       memfold retain "W @Peter: Lives in Vienna." "O(c=0.9) @Peter: Prefers short replies."
       memfold recall "what does Peter prefer"
       memfold status
+
+    With --server (or MEMFOLD_SERVER) and MEMFOLD_TOKEN, the same commands work on a bank
+    of a memfold server, with the same output; init, index and ui stay local.
     """
     ctx.ensure_object(dict)
     ctx.obj["workspace"] = workspace
     ctx.obj["as_of"] = as_of
+    ctx.obj["server"] = _server_choice(ctx, workspace, server)
+    ctx.obj["bank"] = bank
+
+
+def _server_choice(ctx: click.Context, workspace: str | None, server: str | None) -> str | None:
+    """The server the data commands use (None: the workspace).  A workspace or server
+    given on the command line wins over one from the environment."""
+    from click.core import ParameterSource
+
+    from .errors import BadInput
+
+    typed = {name for name in ("workspace", "server", "bank")
+             if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE}
+    if workspace and server and {"workspace", "server"} <= typed:
+        raise BadInput("give --workspace or --server, not both")
+    if workspace and server and "workspace" in typed:
+        server = None
+    if not server and "bank" in typed:
+        raise BadInput("--bank goes with --server URL (or MEMFOLD_SERVER)")
+    return server or None
+
+
+LOCAL_ONLY = ("init", "index", "ui")  # commands on this machine's workspace only
+
+
+def _local_only(command: click.Command) -> None:
+    """Make `command` refuse, in one line, to run when a server is chosen."""
+    import functools
+
+    run = command.callback
+    assert run is not None
+
+    @functools.wraps(run)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        from .errors import BadInput
+
+        if click.get_current_context().find_root().obj.get("server"):
+            raise BadInput(f"memfold {command.name} works on a local workspace only: drop "
+                           "--server (or unset MEMFOLD_SERVER) to run it")
+        return run(*args, **kwargs)
+
+    command.callback = guarded
 
 
 @cli.command()
@@ -494,6 +545,8 @@ _register_commands()
 from .cli_web import ui  # noqa: E402 - `memfold ui`; the web stack loads only when it runs
 
 cli.add_command(ui)
+for _name in LOCAL_ONLY:
+    _local_only(cli.commands[_name])
 
 
 def _terminate(signum: int, frame: object) -> None:

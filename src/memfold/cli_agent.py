@@ -208,7 +208,8 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
     One tool per verb: recall, about, show, retain, use, note, supersede, forget, restore,
     history, trace, status, index, reflect, core_view, core_append, core_replace,
     core_insert, core_undo, context.
-    Needs the `mcp` extra: pip install 'memfold[mcp]'.
+    Needs the `mcp` extra: pip install 'memfold[mcp]'.  With --server (MEMFOLD_SERVER),
+    the stdio server proxies every call to that server's bank, as the token's name.
 
     \b
     Examples:
@@ -226,6 +227,9 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
         memory = open_memory(ctx, watch=True, source=source)
         mcp_server.serve_stdio(memory)
         return
+    if ctx.obj.get("server"):
+        raise BadInput("memfold mcp --http is not available against a server: the server "
+                       f"serves MCP itself at {ctx.obj['server'].rstrip('/')}/mcp")
     host, port = mcp_server.parse_target(target, allow_remote=allow_remote)
     tokens = mcp_server.read_tokens(tokens_file) if tokens_file else None
     if not token and not tokens and not no_token:

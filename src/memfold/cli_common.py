@@ -1,5 +1,5 @@
-"""What every command module of the `memfold` command shares: the workspace for one command,
-JSON on stdout and the caller's notices on stderr.
+"""What every command module of the `memfold` command shares: the workspace (or server
+bank) for one command, JSON on stdout and the caller's notices on stderr.
 
 `memfold.cli` (the group and the core verbs) and `memfold.cli_agent` (the commands for
 agents, registered by `memfold.cli`) both build on this module, so neither imports the other
@@ -30,7 +30,23 @@ def emit_json(data: Any) -> None:
 def open_memory(ctx: click.Context, *, watch: bool = False,
                 source: str | None = None) -> Memory:
     """The workspace for one command; `watch` for long-lived servers, `source` for who
-    writes through it (see Memory.open)."""
+    writes through it (see Memory.open).
+
+    With a server chosen (`memfold --server URL`, MEMFOLD_SERVER), the bank of that server
+    instead: a memfold.remote.RemoteMemory, which has every method the commands call, with
+    the same arguments and result types (tests/test_server_client.py holds it to that), and
+    signs writes with the token's name instead of `source`."""
+    obj = ctx.obj or {}
+    if obj.get("server"):
+        from typing import cast
+
+        from .errors import BadInput
+        from .remote import connect
+
+        if obj.get("as_of"):
+            raise BadInput("--as-of (MEMFOLD_NOW) is not available against a server: it "
+                           "answers as of its own clock")
+        return cast("Memory", connect(obj["server"], bank=obj.get("bank")))
     from .memory import Memory
 
     memory = Memory.open(ctx.obj["workspace"], now=ctx.obj["as_of"], watch=watch,

@@ -24,7 +24,7 @@ its first line that does not fit; each section reports how many lines it left ou
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -61,6 +61,10 @@ class ContextLine:
         return {"text": self.text, "source": self.source, "id": self.id,
                 "hidden": hidden_kinds(self.text)}
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ContextLine:
+        return cls(text=d["text"], source=d["source"], id=d["id"])
+
 
 @dataclass(frozen=True)
 class ContextSection:
@@ -76,6 +80,12 @@ class ContextSection:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "title": self.title,
                 "lines": [line.to_dict() for line in self.lines], "omitted": self.omitted}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ContextSection:
+        return cls(name=d["name"], title=d["title"],
+                   lines=tuple(ContextLine.from_dict(line) for line in d["lines"]),
+                   omitted=d["omitted"])
 
 
 @dataclass(frozen=True)
@@ -102,6 +112,12 @@ class SessionContext:
     def to_dict(self) -> dict[str, Any]:
         return {"as_of": self.as_of, "budget": self.budget, "tokens": self.tokens,
                 "sections": [s.to_dict() for s in self.sections], "text": self.render()}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SessionContext:
+        """A context from `to_dict` (its tokens and text follow from the sections)."""
+        return cls(as_of=d["as_of"], budget=d["budget"],
+                   sections=tuple(ContextSection.from_dict(s) for s in d["sections"]))
 
 
 def build(*, core: CoreMemory, workspace: Workspace, backend: IndexBackend, today: date,

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,6 +89,14 @@ class Block:
                 "free": max(0, self.limit - self.chars), "text": self.text,
                 "source": self.source}
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Block:
+        """A block from `to_dict`, which names the heading's line only: the text is taken
+        to start on the line after it."""
+        line = int(str(d["source"]).rpartition("#L")[2])
+        return cls(name=d["name"], text=d["text"], limit=d["limit"], line=line,
+                   first_line=line + 1)
+
 
 @dataclass(frozen=True)
 class CoreMemory:
@@ -105,6 +113,11 @@ class CoreMemory:
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "blocks": [b.to_dict() for b in self.blocks],
                 "warnings": list(self.warnings)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> CoreMemory:
+        return cls(blocks=tuple(Block.from_dict(b) for b in d["blocks"]),
+                   warnings=tuple(d["warnings"]), path=d["path"])
 
     def render(self) -> str:
         parts = []
@@ -132,6 +145,11 @@ class CoreEdit:
                 "previous": self.previous, "chars": chars, "limit": self.limit,
                 "free": max(0, self.limit - chars), "seq": self.seq,
                 "history_id": f"core:{self.block}"}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> CoreEdit:
+        return cls(block=d["block"], op=d["op"], text=d["text"], previous=d["previous"],
+                   limit=d["limit"], seq=d["seq"])
 
 
 # -- reading ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,10 @@ class PurgePlace:
         return {"path": self.path, "line": self.line, "action": self.action,
                 "detail": self.detail}
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> PurgePlace:
+        return cls(path=d["path"], line=d["line"], action=d["action"], detail=d["detail"])
+
 
 @dataclass(frozen=True)
 class PurgePlan:
@@ -79,6 +83,12 @@ class PurgePlan:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "dry_run": self.dry_run, "secrets": self.secrets,
                 "files": list(self.files), "places": [p.to_dict() for p in self.places]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> PurgePlan:
+        return cls(id=d["id"], dry_run=d["dry_run"], secrets=d["secrets"],
+                   places=tuple(PurgePlace.from_dict(p) for p in d["places"]),
+                   files=tuple(d["files"]))
 
 
 @dataclass

@@ -71,6 +71,11 @@ class Event:
         """The body the chain hash covers: the line without `prev` and `hash`."""
         return {"seq": self.seq, "ts": self.ts, **self.record.to_dict()}
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Event:
+        """An event from `to_dict` (or a whole line, `prev` and `hash` included)."""
+        return parse(d)
+
     def line(self) -> str:
         """The journal line, without its newline."""
         return json.dumps({**self.to_dict(), "prev": self.prev, "hash": self.hash},

@@ -11,6 +11,7 @@ returns hits, pages and context lines through it unless the caller asks for secr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, NamedTuple
@@ -48,6 +49,11 @@ class ParseWarning:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.message}"
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ParseWarning:
+        """A warning from `warning_dict`."""
+        return cls(str(d["path"]), int(d["line"]), str(d["message"]))
+
 
 @dataclass(frozen=True)
 class Fact:
@@ -71,6 +77,16 @@ class Fact:
     def source(self) -> str:
         """The citation: workspace-relative path and 1-based line, `memory/2025-11-27.md#L12`."""
         return f"{self.path}#L{self.line}"
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Fact:
+        """A fact from `fact_dict` (retain's JSON).  The JSON does not carry `end_line` or
+        `explicit_id`: the fact is taken as one line long, its id as generated."""
+        path, line = citation(d["source"])
+        return cls(id=d["id"], kind=d["kind"], content=d["content"], path=path, line=line,
+                   end_line=line, entities=tuple(d["entities"]), params=dict(d["params"]),
+                   confidence=d["confidence"], importance=d["importance"],
+                   valid=interval_of(d["valid_from"], d["valid_until"]), day=day_of(d["date"]))
 
 
 @dataclass(frozen=True)
@@ -128,6 +144,14 @@ class SyncReport:
     def touched(self) -> int:
         return len(self.added) + len(self.changed) + len(self.removed)
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SyncReport:
+        """A report from its `to_dict` (which leaves out new_ids and temporaries)."""
+        return cls(scanned=d["scanned"], added=tuple(d["added"]), changed=tuple(d["changed"]),
+                   removed=tuple(d["removed"]), full=d["full"], seconds=d["seconds"],
+                   warnings=warnings_of(d["warnings"]), skipped=tuple(d["skipped_symlinks"]),
+                   link_warnings=warnings_of(d["link_warnings"]))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "full": self.full,
@@ -159,6 +183,12 @@ class Judgement:
         return {"id": self.id, "by": self.by, "content": self.content,
                 "source": self.source, "reason": self.reason, "judge": self.judge}
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], *, superseded: bool) -> Judgement:
+        """A judgement from `to_dict`; whether it superseded is the list it came in."""
+        return cls(id=d["id"], by=d["by"], superseded=superseded, reason=d["reason"],
+                   judge=d["judge"], content=d["content"], source=d["source"])
+
 
 @dataclass(frozen=True)
 class RetainResult:
@@ -189,6 +219,14 @@ class RetainResult:
             "superseded": [j.to_dict() for j in self.superseded],
             "conflicts": [j.to_dict() for j in self.conflicts],
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> RetainResult:
+        judged = [Judgement.from_dict(j, superseded=True) for j in d["superseded"]]
+        judged += [Judgement.from_dict(j, superseded=False) for j in d["conflicts"]]
+        return cls(path=d["path"], facts=tuple(Fact.from_dict(f) for f in d["facts"]),
+                   warnings=warnings_of(d["warnings"]), indexed=d["indexed"],
+                   judged=tuple(judged))
 
 
 @dataclass(frozen=True)
@@ -243,9 +281,52 @@ class StatusReport:
             "secrets": [warning_dict(w) for w in self.secrets],
         }
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> StatusReport:
+        fresh = d["freshness"]
+        return cls(workspace=d["workspace"], index_path=d["index"], files=d["files"],
+                   facts_by_kind=dict(d["facts_by_kind"]), entities=d["entities"],
+                   chunks=d["chunks"], warnings=d["warnings"],
+                   freshness=Freshness(tuple(fresh["new"]), tuple(fresh["modified"]),
+                                       tuple(fresh["deleted"])),
+                   last_sync=d["last_sync"], stale_pages=tuple(d["stale_pages"]),
+                   link_warnings=warnings_of(d["link_warnings"]),
+                   secrets=warnings_of(d["secrets"]))
+
 
 def warning_dict(w: ParseWarning) -> dict[str, Any]:
     return {"path": w.path, "line": w.line, "message": w.message}
+
+
+def warnings_of(items: Any) -> tuple[ParseWarning, ...]:
+    """The warnings of a list of `warning_dict`s."""
+    return tuple(ParseWarning.from_dict(w) for w in items)
+
+
+def citation(source: str) -> tuple[str, int]:
+    """`memory/2025-11-27.md#L12` -> ("memory/2025-11-27.md", 12)."""
+    path, _, line = str(source).rpartition("#L")
+    return path, int(line)
+
+
+def _stated_confidence(value: str | None) -> float | None:
+    """The confidence a bullet's `c=` param states, as the parser reads it."""
+    try:
+        c = float(value) if value is not None else -1.0
+    except ValueError:
+        return None
+    return c if 0.0 <= c <= 1.0 else None
+
+
+def day_of(text: str | None) -> date | None:
+    return date.fromisoformat(text) if text else None
+
+
+def interval_of(start: str | None, end: str | None) -> Interval | None:
+    """The interval of a JSON object's two ends; None when neither is given."""
+    if start is None and end is None:
+        return None
+    return Interval(day_of(start), day_of(end))
 
 
 def fact_dict(f: Fact) -> dict[str, Any]:
@@ -306,6 +387,28 @@ class Hit:
             "origin": self.origin or f.params.get("by") or "markdown",
             "hidden": hidden_kinds(f.content),
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Hit:
+        """A hit from `to_dict`, or from show's JSON, which adds the fact's path, line,
+        end_line, params, importance and explicit_id and the hit's sha256, reason and
+        derived_from.  Without those, the fact is one line long at its `source`."""
+        path, line = citation(d["source"])
+        params = {str(k): str(v) for k, v in (d.get("params") or {}).items()}
+        fact = Fact(id=d["id"], kind=d["kind"], content=d["content"], path=d.get("path", path),
+                    line=d.get("line", line), end_line=d.get("end_line", d.get("line", line)),
+                    entities=tuple(d["entities"]), params=params,
+                    confidence=_stated_confidence(params.get("c")),
+                    importance=d.get("importance"),
+                    valid=interval_of(d["valid_from"], d["valid_until"]),
+                    day=day_of(d["timestamp"]), explicit_id=d.get("explicit_id", False))
+        origin = d["origin"]
+        return cls(fact=fact, score=d["score"], why=d["why"], confidence=d["confidence"],
+                   status=d["status"], sha256=d.get("sha256"), decay=d["decay"], rev=d["rev"],
+                   note=d["note"], reason=d.get("reason"), superseded_by=d["superseded_by"],
+                   supersedes=tuple(d["supersedes"]),
+                   derived_from=tuple(d.get("derived_from") or ()),
+                   origin=None if origin == "markdown" else origin)
 
     def tokens(self) -> int:
         """The budget estimate for this result: about four characters per token."""
@@ -409,6 +512,22 @@ class RecallResult:
             },
         }
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> RecallResult:
+        """A result from `to_dict`; its sync report holds what the JSON says the recall's
+        own sync did (which files, which warnings)."""
+        index, window = d["index"], d["window"]
+        sync = SyncReport(scanned=0, added=tuple(index["added"]),
+                          changed=tuple(index["changed"]), removed=tuple(index["removed"]),
+                          full=False, seconds=0.0, warnings=warnings_of(index["warnings"]))
+        return cls(query=d["query"], as_of=d["as_of"],
+                   hits=tuple(Hit.from_dict(h) for h in d["results"]), sync=sync,
+                   total_warnings=index["total_warnings"],
+                   window=Interval(day_of(window["start"]), day_of(window["end"]))
+                   if window else None,
+                   entities=tuple(d["entities"]), truncated=d["omitted_for_budget"],
+                   hidden={s: n for s, n in d["hidden_by_lifecycle"].items() if n})
+
 
 @dataclass(frozen=True)
 class AboutResult:
@@ -429,6 +548,11 @@ class AboutResult:
             "aliases": list(self.aliases),
             "results": [h.to_dict() for h in self.hits],
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> AboutResult:
+        return cls(name=d["entity"], key=d["key"], page=d["page"], aliases=tuple(d["aliases"]),
+                   hits=tuple(Hit.from_dict(h) for h in d["results"]))
 
 
 def _iso(day: date | None) -> str | None:

@@ -11,11 +11,11 @@ search, so a narrow filter never starves the results.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as evolve
 from datetime import date
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import ranking
 from .embed.fusion import LEXICAL, SEMANTIC, lexical_part
@@ -373,6 +373,14 @@ class Trace:
                 "supersedes": [h.to_dict() for h in self.supersedes],
                 "superseded_by": [h.to_dict() for h in self.superseded_by],
                 "derived_from": [h.to_dict() for h in self.derived_from]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Trace:
+        def hits(items: Iterable[Mapping[str, Any]]) -> tuple[Hit, ...]:
+            return tuple(Hit.from_dict(h) for h in items)
+
+        return cls(Hit.from_dict(d["fact"]), hits(d["supersedes"]), hits(d["superseded_by"]),
+                   hits(d["derived_from"]))
 
 
 def build_trace(backend: IndexBackend, root: Candidate, today: date) -> Trace:

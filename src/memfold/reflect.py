@@ -46,13 +46,13 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 from .errors import MemfoldError
-from .events import Archive, Confidence, Derive, Expire, Merge, Record
+from .events import Archive, Confidence, Derive, Expire, Merge, Record, Unknown
 from .index.base import Candidate, Filters, IndexBackend
 from .judge import AGREES, REVERSES, stance
 from .ledger import Ledger, content_sha, supersede_record
@@ -130,6 +130,8 @@ class ReflectPlan:
     swept: list[tuple[str, str]] = field(default_factory=list)
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (opinion, reversed by)
     proposals: list[str] = field(default_factory=list)
+    # a plan read back from its JSON (from_dict): the diff as sent, not rebuilt from pages
+    sent_diff: str | None = None
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -137,6 +139,8 @@ class ReflectPlan:
         return [record.to_dict() for record in self.records]
 
     def diff(self) -> str:
+        if self.sent_diff is not None:
+            return self.sent_diff
         out: list[str] = []
         for page in self.pages:
             before = decode(page.before)[0] if page.before is not None else ""
@@ -158,6 +162,25 @@ class ReflectPlan:
             "core_proposals": self.proposals,
             "diff": self.diff() if dry_run else None,
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ReflectPlan:
+        """A plan from `to_dict`, as a memfold server sends it.  The JSON names the pages
+        (not their bytes) and counts the journal events (not what they were): its pages
+        come back without content, each event as an `Unknown` record named NOT_SENT, and
+        `diff()` is the diff it carried (empty for a run that was not a dry run)."""
+        return cls(
+            since=date.fromisoformat(d["since"]), today=date.fromisoformat(d["as_of"]),
+            records=[Unknown(id="", name=NOT_SENT) for _ in range(int(d["events"]))],
+            pages=[PageChange(path, None, b"") for path in d["pages"]],
+            merges=[(m["into"], list(m["from"])) for m in d["merged"]],
+            confidence=[(c["id"], c["from"], c["to"]) for c in d["confidence"]],
+            swept=[(s["id"], s["status"]) for s in d["swept"]],
+            superseded=[(s["id"], s["by"]) for s in d["superseded"]],
+            proposals=list(d["core_proposals"]), sent_diff=d["diff"] or "")
+
+
+NOT_SENT = "(not sent)"  # the kind of a ReflectPlan.from_dict's placeholder records
 
 
 # -- planning ---------------------------------------------------------------------------
