@@ -1,0 +1,210 @@
+"""The server's admin commands against a real PostgreSQL: `memfold db upgrade|version`,
+`memfold server tenant|bank|token ...`, and `memfold serve`'s refusal of a role that
+row-level security would not bind.
+
+They run as an operator runs them, with the owner's URL in --db; each token they make is
+then tried against the app, and each refusal is one line with exit status 2 (bad input or
+usage) or 1 (the database or the role).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+import psycopg
+import pytest
+from click.testing import CliRunner, Result
+
+from memfold.cli import cli
+from memfold_bench.pg_cluster import Cluster, Provisioned, free_port
+from server_support import app_client, bearer
+from test_cli import one_error_line
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture
+def admin(pg_db: Provisioned) -> Run:
+    """`admin("server", "tenant", "create", "acme")`: the CLI in-process, --db the owner's."""
+    def run(*args: str, db: str | None = pg_db.owner, input: str | None = None) -> Result:
+        with_db = [*args, "--db", db] if db else list(args)
+        return CliRunner().invoke(cli, with_db, input=input, catch_exceptions=False)
+    return run
+
+
+def database_of(url: str) -> str:
+    return urlsplit(url).path.lstrip("/")
+
+
+def test_db_upgrade_creates_the_schema_once_and_then_says_it_is_current(
+        pg_cluster: Cluster, pg_db: Provisioned, admin: Run) -> None:
+    fresh = f"{database_of(pg_db.owner)}_fresh"
+    with psycopg.connect(pg_cluster.url(), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{fresh}" OWNER memfold_owner')  # the role pg_db made
+    url = pg_db.owner.replace(database_of(pg_db.owner), fresh)
+
+    version = admin("db", "version", db=url)
+    assert (version.exit_code, version.stdout) == (0, "database empty, memfold 0001\n")
+    first = admin("db", "upgrade", db=url)
+    assert (first.exit_code, first.stdout) == (0, "schema empty -> 0001\n")
+    second = admin("db", "upgrade", db=url)
+    assert (second.exit_code, second.stdout) == (0, "schema 0001 is current\n")
+    version = admin("db", "version", db=url)
+    assert (version.exit_code, version.stdout) == (0, "database 0001, memfold 0001\n")
+    with psycopg.connect(url) as conn:
+        forced = conn.execute("SELECT relname FROM pg_class WHERE relforcerowsecurity "
+                              "AND relrowsecurity ORDER BY relname").fetchall()
+        assert [name for (name,) in forced] == sorted(
+            ["banks", "events", "facts", "files", "tenants", "tokens"])
+        assert conn.execute("SELECT rolcanlogin, rolbypassrls FROM pg_roles "
+                            "WHERE rolname = 'memfold_app'").fetchone() == (False, False)
+
+    unreachable = admin("db", "version", db=f"postgresql://nobody@127.0.0.1:{free_port()}/x")
+    assert unreachable.exit_code == 1
+    assert "cannot read the schema version" in one_error_line(unreachable.stderr)
+    not_a_url = admin("db", "upgrade", db="mysql://root@db/memfold")
+    assert not_a_url.exit_code == 1
+    assert "--db takes a URL" in one_error_line(not_a_url.stderr)
+
+
+def test_tenants_banks_and_tokens_from_the_command_line(pg_db: Provisioned, admin: Run) -> None:
+    made = admin("server", "tenant", "create", "acme")
+    assert (made.exit_code, made.stdout) == (0, "tenant acme created\n")
+    again = admin("server", "tenant", "create", "acme")
+    assert (again.exit_code, again.stdout) == (0, "tenant acme exists already\n")
+    for bank in ("main", "scratch"):
+        created = admin("server", "bank", "create", "--tenant", "acme", bank)
+        assert (created.exit_code, created.stdout) == (0, f"bank acme/{bank} created\n")
+    assert admin("server", "bank", "create", "--tenant", "acme", "main").stdout == \
+        "bank acme/main exists already\n"
+
+    token = admin("server", "token", "create", "--tenant", "acme", "planner", "--bank", "main")
+    assert token.exit_code == 0, token.stderr
+    secret = token.stdout.strip()
+    assert token.stdout == secret + "\n"  # the token and nothing else, for $(...)
+    assert secret.startswith("mf_") and len(secret) == 3 + 43  # 32 random bytes, base64url
+    reader = admin("server", "token", "create", "--tenant", "acme", "reader",
+                   "--scope", "read").stdout.strip()
+    assert reader.startswith("mf_") and reader != secret
+
+    with app_client(pg_db) as client:
+        wrote = client.post("/v1/banks/main/retain", headers=bearer(secret),
+                            json={"bullets": ["W @Peter: Lives in Vienna.",
+                                              "B @warelay: Shipped 2.1."]})
+        assert wrote.status_code == 200, wrote.text
+        assert wrote.json()["facts"][0]["content"] == "Lives in Vienna."
+        assert client.post("/v1/banks/scratch/recall", headers=bearer(secret),
+                           json={"query": "Vienna"}).status_code == 403  # --bank main only
+        assert client.post("/v1/banks/main/retain", headers=bearer(reader),
+                           json={"bullets": ["W @Peter: Has a cat."]}).status_code == 403
+        found = client.post("/v1/banks/main/recall", headers=bearer(reader),
+                            json={"query": "where does Peter live"})
+        assert found.json()["results"][0]["origin"] == "planner"
+
+    listed = admin("server", "bank", "list", "--tenant", "acme", "--json")
+    assert listed.exit_code == 0, listed.stderr
+    banks = {bank["bank"]: bank for bank in json.loads(listed.stdout)}
+    assert sorted(banks) == ["main", "scratch"]
+    assert (banks["main"]["writes"], banks["main"]["facts"]) == (1, 2)
+    assert (banks["scratch"]["writes"], banks["scratch"]["facts"]) == (0, 0)
+    plain = admin("server", "bank", "list", "--tenant", "acme").stdout.splitlines()
+    assert [line.split("\t")[:3] for line in plain] == [
+        ["main", "2 facts", "1 writes"], ["scratch", "0 facts", "0 writes"]]
+
+    tokens = admin("server", "token", "list", "--tenant", "acme", "--json")
+    assert tokens.exit_code == 0, tokens.stderr
+    assert [(t["name"], t["scopes"], t["bank"], t["revoked"]) for t in json.loads(tokens.stdout)
+            ] == [("planner", ["read", "write"], "main", None),
+                  ("reader", ["read"], None, None)]
+    plain_tokens = admin("server", "token", "list", "--tenant", "acme").stdout
+    assert plain_tokens.splitlines() == ["planner\tread,write\tmain\tlive",
+                                         "reader\tread\t(all banks)\tlive"]
+    for shown in (tokens.stdout, plain_tokens):  # never the secrets, nor a piece of them
+        assert "mf_" not in shown
+        assert secret[3:15] not in shown and reader[3:15] not in shown
+
+    revoked = admin("server", "token", "revoke", "--tenant", "acme", "planner")
+    assert (revoked.exit_code, revoked.stdout) == (0, "token planner revoked\n")
+    with app_client(pg_db) as client:
+        refused = client.post("/v1/banks/main/recall", headers=bearer(secret),
+                              json={"query": "Vienna"})
+        assert refused.status_code == 401
+        assert "revoked" in refused.json()["error"]
+        assert client.post("/v1/banks/main/recall", headers=bearer(reader),
+                           json={"query": "Vienna"}).status_code == 200
+    states = json.loads(admin("server", "token", "list", "--tenant", "acme", "--json").stdout)
+    assert states[0]["name"] == "planner" and states[0]["revoked"] is not None
+    assert "revoked " in admin("server", "token", "list", "--tenant", "acme").stdout
+    twice = admin("server", "token", "revoke", "--tenant", "acme", "planner")
+    assert twice.exit_code == 2
+    assert "no live token 'planner'" in one_error_line(twice.stderr)
+
+    kept = admin("server", "bank", "delete", "--tenant", "acme", "scratch", input="n\n")
+    assert kept.exit_code == 1  # the operator said no: aborted, nothing deleted
+    assert "scratch" in admin("server", "bank", "list", "--tenant", "acme").stdout
+    gone = admin("server", "bank", "delete", "--tenant", "acme", "scratch", "--yes")
+    assert (gone.exit_code, gone.stdout) == (0, "bank acme/scratch deleted\n")
+    assert [b["bank"] for b in json.loads(
+        admin("server", "bank", "list", "--tenant", "acme", "--json").stdout)] == ["main"]
+    missing = admin("server", "bank", "delete", "--tenant", "acme", "scratch", "--yes")
+    assert missing.exit_code == 2
+    assert "no bank 'scratch' in tenant 'acme'" in one_error_line(missing.stderr)
+
+
+@pytest.mark.parametrize("args, says", [
+    (("server", "tenant", "create", "Acme!"), "tenant 'Acme!': use 1-63 lowercase letters"),
+    (("server", "tenant", "create", "_x"), "tenant '_x'"),
+    (("server", "bank", "create", "--tenant", "nobody", "main"), "no tenant 'nobody'"),
+    (("server", "bank", "create", "--tenant", "bad-names", "../up"), "bank '../up': use 1-64"),
+    (("server", "bank", "list", "--tenant", "UPPER"), "tenant 'UPPER'"),
+    (("server", "token", "create", "--tenant", "bad-names", "has space"),
+     "token name 'has space'"),
+    (("server", "token", "create", "--tenant", "bad-names", "dup"),
+     "has a token named 'dup' already"),
+    (("server", "token", "create", "--tenant", "bad-names", "lost", "--bank", "nope"),
+     "no bank 'nope' in tenant 'bad-names'"),
+    (("server", "token", "revoke", "--tenant", "bad-names", "never"), "no live token 'never'"),
+], ids=["tenant-chars", "tenant-underscore", "no-tenant", "bank-chars", "list-tenant", "token-name",
+        "token-twice", "token-bank", "revoke-unknown"])
+def test_bad_names_are_refused_with_one_line(admin: Run, args: tuple[str, ...],
+                                             says: str) -> None:
+    admin("server", "tenant", "create", "bad-names")
+    admin("server", "token", "create", "--tenant", "bad-names", "dup")
+    result = admin(*args)
+    assert result.exit_code == 2, result.stdout
+    assert says in one_error_line(result.stderr)
+    assert result.stdout == ""
+
+
+def test_a_missing_db_is_a_usage_error_and_memfold_db_fills_it(pg_db: Provisioned,
+                                                               admin: Run) -> None:
+    for args in (("db", "upgrade"), ("db", "version"), ("server", "tenant", "create", "x"),
+                 ("server", "bank", "list", "--tenant", "x"),
+                 ("server", "token", "create", "--tenant", "x", "y"), ("serve",)):
+        result = admin(*args, db=None)
+        assert result.exit_code == 2, args
+        assert result.stderr.strip().splitlines()[-1] == "Error: Missing option '--db'."
+        assert result.stdout == ""
+    from_env = CliRunner().invoke(cli, ["db", "version"], env={"MEMFOLD_DB": pg_db.owner})
+    assert (from_env.exit_code, from_env.stdout) == (0, "database 0001, memfold 0001\n")
+    helped = CliRunner().invoke(cli, ["server", "bank", "list", "--help"])
+    assert "[env: MEMFOLD_DB]" in " ".join(helped.stdout.split())  # --help says where else
+
+
+def test_serve_refuses_a_role_that_row_level_security_would_not_bind(
+        pg_cluster: Cluster, pg_db: Provisioned) -> None:
+    superuser = pg_cluster.url(database=database_of(pg_db.owner))
+    port = free_port()
+    result = subprocess.run([sys.executable, "-m", "memfold", "serve", "--db", superuser,
+                             "--port", str(port)], capture_output=True, text=True,
+                            timeout=120, check=False)
+    assert result.returncode == 1
+    line = one_error_line(result.stderr)
+    assert "is a superuser, so row-level security would not bind it" in line
+    assert "memfold_app" in line
+    assert result.stdout == ""
+
