@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import urllib.request
 from typing import Any
 
 import anyio
@@ -137,5 +138,14 @@ def test_mcp_over_http_runs_the_tools_on_the_tokens_bank(pg_db: Provisioned,
         assert seen["show"].structured_content["origin"] == "planner"
         refused = anyio.run(script, acme["reader"])
         assert refused["retain"].is_error
+        initialize = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "probe", "version": "1"}}}).encode()
+        for path in ("/mcp", "/mcp/"):  # both answer; neither redirects
+            request = urllib.request.Request(served.url + path, data=initialize, headers={
+                "Authorization": f"Bearer {acme['reader']}", "Content-Type": "application/json",
+                "Accept": "application/json, text/event-stream"}, method="POST")
+            with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310
+                assert answer.status == 200
     finally:
         served.stop()

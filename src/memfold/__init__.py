@@ -22,6 +22,7 @@ from .errors import (
     StaleRevision,
     StorageError,
     Unavailable,
+    UnknownBank,
     UnknownId,
     WorkspaceError,
 )
@@ -86,6 +87,7 @@ __all__ = [
     "StorageError",
     "SyncReport",
     "Unavailable",
+    "UnknownBank",
     "UnknownId",
     "WorkspaceError",
     "__version__",

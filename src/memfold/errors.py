@@ -9,7 +9,8 @@
     ├── SourceChanged            exit 1  a fact's file changed since it was indexed (strict get)
     ├── EmbedUnavailable         exit 1  semantic recall asked for; the extra or model is missing
     ├── BadInput                 exit 2  the caller's input is invalid; nothing was written
-    │   └── UnknownId            exit 2  no fact or chunk has this id
+    │   ├── UnknownId            exit 2  no fact or chunk has this id
+    │   └── UnknownBank          exit 2  the server has no bank of this name for the token
     ├── StaleRevision            exit 3  a compare-and-set lost: the revision moved on
     ├── Unavailable              exit 4  the memory server or its database cannot answer now;
     │                                    retrying later is safe (nothing half-written stays)
@@ -85,6 +86,11 @@ class UnknownId(BadInput):
     """No fact or chunk has the requested id."""
 
 
+class UnknownBank(BadInput):
+    """The memory server has no bank of this name in the token's tenant (HTTP 404); another
+    tenant's bank answers the same way."""
+
+
 class StaleRevision(MemfoldError):
     """A compare-and-set update lost because the revision moved on (exit status 3)."""
 
@@ -115,4 +121,4 @@ class AccessDenied(MemfoldError):
 
 __all__ = ["AccessDenied", "BadInput", "EmbedUnavailable", "IncompleteSet", "IndexDamaged",
            "IndexError_", "MemfoldError", "SourceChanged", "StaleRevision", "StorageError",
-           "Unavailable", "UnknownId", "WorkspaceError"]
+           "Unavailable", "UnknownBank", "UnknownId", "WorkspaceError"]

@@ -2,7 +2,7 @@
 
 Standard library only (urllib), so `--server URL` works on a plain `pip install memfold`.
 The server's refusals come back as the errors local memfold raises for the same thing:
-400 -> BadInput, 404 -> UnknownId (or BadInput for an unknown bank or verb),
+400 -> BadInput, 404 -> UnknownId or UnknownBank (BadInput for an unknown verb),
 401/403 -> AccessDenied, 409 -> StaleRevision, 503/429 and a server that cannot be reached
 -> Unavailable, anything else -> MemfoldError.  Every message is the server's own line.
 """
@@ -16,7 +16,15 @@ import urllib.request
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from .errors import AccessDenied, BadInput, MemfoldError, StaleRevision, Unavailable, UnknownId
+from .errors import (
+    AccessDenied,
+    BadInput,
+    MemfoldError,
+    StaleRevision,
+    Unavailable,
+    UnknownBank,
+    UnknownId,
+)
 
 TIMEOUT = 60.0
 
@@ -67,7 +75,8 @@ def _error(status: int, raw: bytes) -> MemfoldError:
     if status in (401, 403):
         return AccessDenied(message, status=status)
     if status == 404:
-        return UnknownId(message) if data.get("type") == "UnknownId" else BadInput(message)
+        known = {"UnknownId": UnknownId, "UnknownBank": UnknownBank}
+        return known.get(str(data.get("type")), BadInput)(message)
     if status in (400, 413):
         return BadInput(message)
     if status in (429, 502, 503, 504):

@@ -7,7 +7,8 @@ the `token_by_hash` policy (it sees the one row whose hash it names), and from t
 inside its tenant: the tenant always comes from the token, never from the path or the body.
 
 Every function here runs inside `tenant_tx`, so row-level security binds the operator's
-commands as it binds the server.
+commands as it binds the server; each query also names its tenant, so an operator who runs
+them as a superuser (whom row-level security does not bind) still reaches only that tenant.
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def list_banks(pool: ConnectionPool, tenant: str) -> list[dict[str, Any]]:
         rows = conn.execute(
             "SELECT b.name, b.head, b.created_at, "
             "(SELECT count(*) FROM facts f WHERE f.bank_id = b.bank_id) "
-            "FROM banks b ORDER BY b.name").fetchall()
+            "FROM banks b WHERE b.tenant_id = %s ORDER BY b.name", [tenant]).fetchall()
     return [{"bank": name, "writes": head, "facts": facts,
              "created": created.isoformat(timespec="seconds")}
             for name, head, created, facts in rows]
@@ -123,7 +124,8 @@ def list_banks(pool: ConnectionPool, tenant: str) -> list[dict[str, Any]]:
 def delete_bank(pool: ConnectionPool, tenant: str, bank: str) -> bool:
     """Delete a bank and everything in it (files, journal, facts); False when there is none."""
     with tenant_tx(pool, check_tenant(tenant)) as conn:
-        gone = conn.execute("DELETE FROM banks WHERE name = %s", [bank]).rowcount
+        gone = conn.execute("DELETE FROM banks WHERE tenant_id = %s AND name = %s",
+                            [tenant, bank]).rowcount
     return bool(gone)
 
 
@@ -139,10 +141,12 @@ def create_token(pool: ConnectionPool, tenant: str, name: str, scopes: tuple[str
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     with tenant_tx(pool, check_tenant(tenant)) as conn:
         _require_tenant(conn, tenant)
-        if bank is not None and conn.execute("SELECT 1 FROM banks WHERE name = %s",
-                                              [bank]).fetchone() is None:
+        if bank is not None and conn.execute(
+                "SELECT 1 FROM banks WHERE tenant_id = %s AND name = %s",
+                [tenant, bank]).fetchone() is None:
             raise BadInput(f"no bank {bank!r} in tenant {tenant!r}")
-        if conn.execute("SELECT 1 FROM tokens WHERE name = %s", [name]).fetchone():
+        if conn.execute("SELECT 1 FROM tokens WHERE tenant_id = %s AND name = %s",
+                        [tenant, name]).fetchone():
             raise BadInput(f"tenant {tenant!r} has a token named {name!r} already "
                            "(revoked tokens keep their names)")
         conn.execute("INSERT INTO tokens (tenant_id, name, hash, scopes, bank) "
@@ -154,7 +158,7 @@ def create_token(pool: ConnectionPool, tenant: str, name: str, scopes: tuple[str
 def list_tokens(pool: ConnectionPool, tenant: str) -> list[dict[str, Any]]:
     with tenant_tx(pool, check_tenant(tenant)) as conn:
         rows = conn.execute("SELECT name, scopes, bank, created_at, revoked_at FROM tokens "
-                            "ORDER BY name").fetchall()
+                            "WHERE tenant_id = %s ORDER BY name", [tenant]).fetchall()
     return [{"name": name, "scopes": list(scopes), "bank": bank,
              "created": created.isoformat(timespec="seconds"),
              "revoked": revoked.isoformat(timespec="seconds") if revoked else None}
@@ -164,6 +168,6 @@ def list_tokens(pool: ConnectionPool, tenant: str) -> list[dict[str, Any]]:
 def revoke_token(pool: ConnectionPool, tenant: str, name: str) -> bool:
     """Revoke a token by name; False when there is no live token of that name."""
     with tenant_tx(pool, check_tenant(tenant)) as conn:
-        done = conn.execute("UPDATE tokens SET revoked_at = now() WHERE name = %s "
-                            "AND revoked_at IS NULL", [name]).rowcount
+        done = conn.execute("UPDATE tokens SET revoked_at = now() WHERE tenant_id = %s "
+                            "AND name = %s AND revoked_at IS NULL", [tenant, name]).rowcount
     return bool(done)

@@ -36,10 +36,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..errors import AccessDenied, BadInput, MemfoldError, StaleRevision, Unavailable, UnknownId
+from ..errors import (
+    AccessDenied,
+    BadInput,
+    MemfoldError,
+    StaleRevision,
+    Unavailable,
+    UnknownBank,
+    UnknownId,
+)
 from . import admin, migrate
 from .admin import Refused
-from .banks import NoSuchBank, Replica
+from .banks import Replica
 from .db import tenant_tx, with_retries
 from .verbs import VERBS, arguments, verb
 
@@ -91,7 +99,7 @@ def _status(exc: BaseException) -> int:
         return exc.status
     if isinstance(exc, AccessDenied):
         return exc.status
-    if isinstance(exc, NoSuchBank | UnknownId):
+    if isinstance(exc, UnknownBank | UnknownId):
         return 404
     if isinstance(exc, BadInput):
         return 400
@@ -172,7 +180,7 @@ def build_app(server: Server) -> Any:
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
-    from starlette.routing import Mount, Route
+    from starlette.routing import Route
 
     from .exchange import export_bank, import_bank
     from .mcp import mcp_app
@@ -251,7 +259,7 @@ def build_app(server: Server) -> Any:
     async def openapi(request: Request) -> Response:
         return answer(200, document())
 
-    routes: list[Route | Mount] = [
+    routes: list[Route] = [
         Route("/healthz", healthz), Route("/readyz", readyz),
         Route("/openapi.json", openapi),
         Route("/v1/banks", banks, methods=["GET"]),
@@ -260,8 +268,19 @@ def build_app(server: Server) -> Any:
         Route("/v1/banks/{bank}/{verb}", run, methods=["POST"]),
     ]
     mcp, lifespan = mcp_app(server)
-    routes.append(Mount("/mcp", app=mcp))
+    routes += [Route("/mcp", _Asgi(mcp)), Route("/mcp/", _Asgi(mcp))]  # no redirect between
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+class _Asgi:
+    """An ASGI callable as a Route's endpoint (Starlette treats a plain function as a
+    request handler)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.app(scope, receive, send)
 
 
 async def _read_body(request: Request, limit: int) -> bytes:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import BadInput, MemfoldError
+from ..errors import MemfoldError, UnknownBank
 from ..journal import JOURNAL_NAME
 from ..workspace.format import parse_document
 from .admin import Caller
@@ -60,10 +60,6 @@ OPEN_BANKS = 64  # workspaces kept open (each holds an index connection and an i
 
 _HEAD = "SELECT head FROM banks WHERE bank_id = %s"
 _HEAD_FOR_UPDATE = "SELECT head FROM banks WHERE bank_id = %s FOR UPDATE"
-
-
-class NoSuchBank(BadInput):
-    """The token's tenant has no bank of that name (HTTP 404)."""
 
 
 @dataclass
@@ -156,7 +152,7 @@ class BankWorkspace:
         query = (_HEAD_FOR_UPDATE if lock else _HEAD)
         row = conn.execute(query, [self.bank_id]).fetchone()
         if row is None:
-            raise NoSuchBank(f"bank {self.name!r} was deleted")
+            raise UnknownBank(f"bank {self.name!r} was deleted")
         return int(row[0])
 
     def _catch_up(self, conn: psycopg.Connection[Any], head: int) -> None:
@@ -350,7 +346,7 @@ class Replica:
             return None if row is None else int(row[0])
         bank_id = with_retries(find)
         if bank_id is None:
-            raise NoSuchBank(f"no bank {name!r}")
+            raise UnknownBank(f"no bank {name!r}")
         with self._lock:
             found = self._banks.get(bank_id)
             if found is None:

@@ -23,11 +23,11 @@ import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BadInput
+from ..errors import BadInput, UnknownBank
 from ..workspace.format import parse_document
 from ..workspace.layout import Workspace
 from .admin import Refused
-from .banks import LOCK_SPACE, NoSuchBank, Replica, _facts
+from .banks import LOCK_SPACE, Replica, _facts
 from .db import tenant_tx
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def export_bank(pool: ConnectionPool, caller: Caller, bank: str) -> dict[str, An
         row = conn.execute("SELECT bank_id, head FROM banks WHERE name = %s",
                            [bank]).fetchone()
         if row is None:
-            raise NoSuchBank(f"no bank {bank!r}")
+            raise UnknownBank(f"no bank {bank!r}")
         files = conn.execute("SELECT path, content FROM files WHERE bank_id = %s AND "
                              "content IS NOT NULL ORDER BY path", [row[0]]).fetchall()
         lines = conn.execute("SELECT line FROM events WHERE bank_id = %s ORDER BY seq",
