@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -352,22 +353,25 @@ def test_rest_requests_alternating_tenants_through_a_small_pool(two: Two) -> Non
 
 # -- the role ----------------------------------------------------------------------------------
 
-def _bypass_url(two: Two, cluster: Cluster) -> str:
-    """A login role in memfold_app with BYPASSRLS (made once per cluster)."""
+@pytest.fixture(scope="module")
+def bypass(two: Two, pg_cluster: Cluster) -> Iterator[str]:
+    """The URL of a login role in memfold_app with BYPASSRLS, dropped afterwards."""
+    role = f"memfold_bypass_{os.getpid()}"
     with _connect(two.root) as conn:
-        if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = 'memfold_bypass'"
-                        ).fetchone() is None:
-            conn.execute("CREATE ROLE memfold_bypass LOGIN BYPASSRLS PASSWORD 'memfold' "
-                         "IN ROLE memfold_app")
+        conn.execute(f"CREATE ROLE {role} LOGIN BYPASSRLS PASSWORD 'memfold' IN ROLE memfold_app")
         conn.commit()
-    return cluster.url("memfold_bypass", _database(two.db), "memfold")
+    try:
+        yield pg_cluster.url(role, _database(two.db), "memfold")
+    finally:
+        with _connect(two.root) as conn:
+            conn.execute(f"DROP ROLE {role}")
+            conn.commit()
 
 
-def test_check_role_refuses_superusers_and_bypassrls(two: Two, pg_cluster: Cluster) -> None:
+def test_check_role_refuses_superusers_and_bypassrls(two: Two, bypass: str) -> None:
     from memfold.server.db import check_role, connect_pool
 
-    for url, what in ((two.root, "a superuser"), (_bypass_url(two, pg_cluster),
-                                                   "a BYPASSRLS role")):
+    for url, what in ((two.root, "a superuser"), (bypass, "a BYPASSRLS role")):
         pool = connect_pool(url, size=1)
         try:
             reason = check_role(pool)
@@ -380,16 +384,14 @@ def test_check_role_refuses_superusers_and_bypassrls(two: Two, pg_cluster: Clust
             assert check_role(pool) is None
         finally:
             pool.close()
-    bypassing = _bypass_url(two, pg_cluster)
-    with _connect(bypassing) as conn:  # the reason it is refused: it would see every tenant
+    with _connect(bypass) as conn:  # the reason it is refused: it would see every tenant
         assert {row[0] for row in conn.execute("SELECT tenant_id FROM tenants")} == set(NAMES)
 
 
 @pytest.mark.parametrize("who", ["superuser", "bypassrls"])
-def test_serve_refuses_a_role_rls_does_not_bind(two: Two, pg_cluster: Cluster,
-                                                 who: str) -> None:
+def test_serve_refuses_a_role_rls_does_not_bind(two: Two, bypass: str, who: str) -> None:
     """`memfold serve` on such a role exits 1 at once with one line, before listening."""
-    url = two.root if who == "superuser" else _bypass_url(two, pg_cluster)
+    url = two.root if who == "superuser" else bypass
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     env.pop("MEMFOLD_DEBUG", None)
