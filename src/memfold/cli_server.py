@@ -126,7 +126,13 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
 
 @click.group("db")
 def db_group() -> None:
-    """The server's database schema (Alembic migrations)."""
+    """The server's database schema (Alembic migrations).
+
+    \b
+    Examples:
+      memfold db upgrade --db postgresql://memfold_owner:PASSWORD@db/memfold
+      memfold db version --db postgresql://memfold_owner:PASSWORD@db/memfold
+    """
 
 
 @db_group.command("upgrade")
@@ -154,7 +160,12 @@ def db_upgrade(db: str) -> None:
 @db_group.command("version")
 @DB
 def db_version(db: str) -> None:
-    """Print the database's schema version and this memfold's."""
+    """Print the database's schema version and this memfold's.
+
+    \b
+    Example:
+      memfold db version --db postgresql://memfold_owner:PASSWORD@db/memfold
+    """
     from .server import require_extra
 
     require_extra()
@@ -165,19 +176,37 @@ def db_version(db: str) -> None:
 
 @click.group("server")
 def server_group() -> None:
-    """Tenants, banks and tokens of a memfold server (run with the owner's --db)."""
+    """Tenants, banks and tokens of a memfold server (run with the owner's --db).
+
+    \b
+    Examples:
+      export MEMFOLD_DB=postgresql://memfold_owner:PASSWORD@db/memfold
+      memfold server tenant create acme
+      memfold server bank create --tenant acme main
+      memfold server token create --tenant acme planner --bank main
+    """
 
 
 @server_group.group("tenant")
 def tenant_group() -> None:
-    """Tenants: each has its own banks and tokens, isolated by row-level security."""
+    """Tenants: each has its own banks and tokens, isolated by row-level security.
+
+    \b
+    Example:
+      memfold server tenant create acme --db postgresql://memfold_owner@db/memfold
+    """
 
 
 @tenant_group.command("create")
 @DB
 @click.argument("name")
 def tenant_create(db: str, name: str) -> None:
-    """Create the tenant NAME (lowercase letters, digits, '-', '_')."""
+    """Create the tenant NAME (lowercase letters, digits, '-', '_').
+
+    \b
+    Example:
+      memfold server tenant create acme --db postgresql://memfold_owner@db/memfold
+    """
     from .server import admin
 
     made = admin.create_tenant(_pool(db), name)
@@ -186,7 +215,13 @@ def tenant_create(db: str, name: str) -> None:
 
 @server_group.group("bank")
 def bank_group() -> None:
-    """Banks: one memory each, inside a tenant."""
+    """Banks: one memory each, inside a tenant.
+
+    \b
+    Examples:
+      memfold server bank create --tenant acme main
+      memfold server bank list --tenant acme --json
+    """
 
 
 @bank_group.command("create")
@@ -194,7 +229,12 @@ def bank_group() -> None:
 @TENANT
 @click.argument("name")
 def bank_create(db: str, tenant: str, name: str) -> None:
-    """Create the bank NAME in a tenant."""
+    """Create the bank NAME in a tenant.
+
+    \b
+    Example:
+      memfold server bank create --tenant acme main --db postgresql://memfold_owner@db/memfold
+    """
     from .server import admin
 
     made = admin.create_bank(_pool(db), tenant, name)
@@ -206,7 +246,12 @@ def bank_create(db: str, tenant: str, name: str) -> None:
 @TENANT
 @JSON
 def bank_list(db: str, tenant: str, as_json: bool) -> None:
-    """List a tenant's banks with their facts and writes."""
+    """List a tenant's banks with their facts and writes.
+
+    \b
+    Example:
+      memfold server bank list --tenant acme --db postgresql://memfold_owner@db/memfold
+    """
     from .server import admin
 
     banks = admin.list_banks(_pool(db), tenant)
@@ -224,7 +269,13 @@ def bank_list(db: str, tenant: str, as_json: bool) -> None:
 @click.argument("name")
 @click.option("--yes", is_flag=True, help="Delete without asking.")
 def bank_delete(db: str, tenant: str, name: str, yes: bool) -> None:
-    """Delete a bank and everything in it (export it first to keep a copy)."""
+    """Delete a bank and everything in it (export it first to keep a copy).
+
+    \b
+    Example:
+      memfold export --server http://127.0.0.1:8700 --bank old ./old-backup
+      memfold server bank delete --tenant acme old --yes
+    """
     from .errors import BadInput
     from .server import admin
 
@@ -237,7 +288,14 @@ def bank_delete(db: str, tenant: str, name: str, yes: bool) -> None:
 
 @server_group.group("token")
 def token_group() -> None:
-    """API tokens: shown once, stored as a hash; scopes read, write, admin."""
+    """API tokens: shown once, stored as a hash; scopes read, write, admin.
+
+    \b
+    Examples:
+      memfold server token create --tenant acme planner --scope read --scope write
+      memfold server token list --tenant acme
+      memfold server token revoke --tenant acme planner
+    """
 
 
 @token_group.command("create")
@@ -266,7 +324,12 @@ def token_create(db: str, tenant: str, name: str, scopes: tuple[str, ...],
 @TENANT
 @JSON
 def token_list(db: str, tenant: str, as_json: bool) -> None:
-    """List a tenant's tokens (names, scopes, banks; never the secrets)."""
+    """List a tenant's tokens (names, scopes, banks; never the secrets).
+
+    \b
+    Example:
+      memfold server token list --tenant acme --json
+    """
     from .server import admin
 
     tokens = admin.list_tokens(_pool(db), tenant)
@@ -284,7 +347,12 @@ def token_list(db: str, tenant: str, as_json: bool) -> None:
 @TENANT
 @click.argument("name")
 def token_revoke(db: str, tenant: str, name: str) -> None:
-    """Revoke the token NAME: its next request is refused (401)."""
+    """Revoke the token NAME: its next request is refused (401).
+
+    \b
+    Example:
+      memfold server token revoke --tenant acme planner
+    """
     from .errors import BadInput
     from .server import admin
 

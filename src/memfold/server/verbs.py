@@ -7,8 +7,10 @@ checked by the same schema code), less what a server decides itself: `retain` ta
 `recall`, `about` and `context` take no `full`, and `recall` no `budget`.  `forget` also
 takes `dry_run` (with `purge`), and `reflect_undo` is a verb of its own, as on the CLI.
 
-Each verb needs a scope: `read` for the ones that change nothing, `write` for the others
-(`reflect` with `dry_run`, its default, only reads).
+An argument left out takes the default its schema declares (recall's k is 10, about's 20,
+context's budget 2000), as for the agent tools.  Each verb needs a scope: `read` for the
+ones that change nothing, `write` for the others (`reflect` with `dry_run`, its default,
+only reads).
 """
 
 from __future__ import annotations
@@ -102,14 +104,14 @@ VERBS: dict[str, Verb] = {verb.name: verb for verb in (
          lambda m, a: m.retain(a["bullets"], date=a.get("date")).to_dict(),
          "Append Retain bullets to a day's log (signed with the token's name)."),
     Verb("recall", "read", _schema("recall", drop=("budget", "full")),
-         lambda m, a: m.recall(a["query"], k=a.get("k", 25), since=a.get("since"),
+         lambda m, a: m.recall(a["query"], k=a.get("k", 10), since=a.get("since"),
                                until=a.get("until"), kinds=a.get("kinds"),
                                entities=a.get("entities", ()),
                                include_all=a.get("include_all", False),
                                mode=a.get("mode")).to_dict(),
          "Find facts by words, entities and time, each citing file#Lline."),
     Verb("about", "read", _schema("about", drop=("full",)),
-         lambda m, a: m.about(a["name"], k=a.get("k", 50),
+         lambda m, a: m.about(a["name"], k=a.get("k", 20),
                               include_all=a.get("include_all", False)).to_dict(),
          "Everything about one entity."),
     Verb("show", "read", _schema("show"), _show, "One fact by id, with its provenance."),
@@ -147,7 +149,7 @@ VERBS: dict[str, Verb] = {verb.name: verb for verb in (
     Verb("core_undo", "write", _schema("core_undo"), lambda m, a: m.core_undo().to_dict(),
          "Undo the last core edit."),
     Verb("context", "read", _schema("context", drop=("full",)),
-         lambda m, a: m.context(**({"budget": a["budget"]} if "budget" in a else {})).to_dict(),
+         lambda m, a: m.context(budget=a.get("budget")).to_dict(),
          "The session-start context: core memory and what is worth knowing now."),
 )}
 
