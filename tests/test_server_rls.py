@@ -28,7 +28,7 @@ import pytest
 from memfold_bench.pg_cluster import Cluster, Provisioned, free_port
 from server_support import Tenant, app_client, bearer, make_tenant
 
-TABLES = ("tenants", "banks", "tokens", "files", "events", "facts")
+TABLES = ("tenants", "banks", "tokens", "files", "events", "facts", "vectors")
 NAMES = ("acme", "globex")
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -67,7 +67,9 @@ def two(pg_cluster: Cluster, pg_db: Provisioned) -> Two:
     tenants = {name: make_tenant(pg_db, name, tokens={f"{name}-agent": (("read", "write"), None),
                                                       f"{name}-reader": (("read",), None)})
                for name in NAMES}
-    with app_client(pg_db, rate=0) as client:
+    from memfold.embed.base import FakeEmbedder
+
+    with app_client(pg_db, rate=0, embedder=FakeEmbedder) as client:  # vectors too
         for name, tenant in tenants.items():
             writer = bearer(tenant.tokens[f"{name}-agent"])
             for n in range(3):
@@ -77,6 +79,9 @@ def two(pg_cluster: Cluster, pg_db: Provisioned) -> Two:
             core = client.post("/v1/banks/main/core_append", headers=writer,
                                json={"block": "Project", "text": f"{name} core note"})
             assert core.status_code == 200, core.text
+            found = client.post("/v1/banks/main/recall", headers=writer,
+                                json={"query": "ledger", "mode": "semantic"})
+            assert found.status_code == 200, found.text
     found = Two(pg_db, pg_cluster.url(database=_database(pg_db)), tenants)
     for table in TABLES:  # the premise: every table holds rows of both tenants
         assert set(_counts(found.root, table)) == set(NAMES), table
@@ -194,6 +199,8 @@ ROWS = {  # a row of each table for tenant_id = %s (bank_id filled in per test)
     "facts": ("INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, "
               "entities, params, content, raw) VALUES (%(t)s, %(bank)s, 'memory/stolen.md', "
               "1, 1, 'stolen00', 'world', '{}', '{}', 'x', 'x')", True),
+    "vectors": ("INSERT INTO vectors (tenant_id, bank_id, embedder, key, vector) "
+                "VALUES (%(t)s, %(bank)s, 'stolen', '\\x00'::bytea, '\\x00'::bytea)", True),
 }
 
 
@@ -404,3 +411,18 @@ def test_serve_refuses_a_role_rls_does_not_bind(two: Two, bypass: str, who: str)
     assert lines[0].startswith("memfold: error: the database role")
     assert ("a superuser" if who == "superuser" else "a BYPASSRLS role") in lines[0]
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("table", ("files", "events", "facts", "vectors"))
+def test_a_row_cannot_name_another_tenants_bank(two: Two, table: str) -> None:
+    """acme's row (its own tenant_id) pointing at globex's bank is refused by the foreign key
+    on (tenant_id, bank_id), exactly as a bank id that exists nowhere: no oracle."""
+    statement, _ = ROWS[table]
+    before = _counts(two.root, table)
+    theirs = _refused(two.db.app, "acme", statement,
+                      {"t": "acme", "bank": _bank_id(two, "globex")})
+    nowhere = _refused(two.db.app, "acme", statement, {"t": "acme", "bank": 987654})
+    assert theirs.sqlstate == nowhere.sqlstate == "23503"
+    shown = re.sub(r"\d+", "N", str(theirs).split("DETAIL")[0])
+    assert shown == re.sub(r"\d+", "N", str(nowhere).split("DETAIL")[0])
+    assert _counts(two.root, table) == before
