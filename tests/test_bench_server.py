@@ -63,6 +63,7 @@ def test_bench_server_reports_load_and_locomo_through_http_beside_local(tmp_path
             figures = side[verb]
             if figures["n"]:
                 assert 0 < figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"]
+    assert load["healthz"]["n"] == 25 and load["healthz"]["p50_ms"] > 0
     assert one["operations"] == local["operations"] == 25
     assert one["retain"]["n"] == local["retain"]["n"] > 0  # the same seeded mix
     assert one["recall"]["n"] == local["recall"]["n"] > 0

@@ -18,8 +18,10 @@ per request), as `memfold recall --server` sends it.
    Beside them, `--local-ops` operations in the same mix from one thread: through HTTP
    (before the load: the server's cost without queueing behind other clients) and
    in-process on a local `Memory` over a copy of the same workspace; the server's
-   overhead is the difference.  Both sides treat the corpus's last evening as now
-   (`MEMFOLD_NOW` for the server process), so retains land on the same day's log.
+   overhead is the difference.  `GET /healthz` from one client (no token check, no
+   database) shows how much of it is the HTTP round trip alone.  Both sides treat the
+   corpus's last evening as now (`MEMFOLD_NOW` for the server process), so retains land on
+   the same day's log.
 
 2. LoCoMo through HTTP beside local (`--locomo PATH`).  Each conversation is evaluated as
    `memfold bench locomo` evaluates it (`locomo.run_conversation`, lexical mode), and again
@@ -33,7 +35,9 @@ per request), as `memfold recall --server` sends it.
 
 Latencies are wall-clock per request (`time.perf_counter`) in milliseconds; percentiles by
 linear interpolation.  The clients, the server and PostgreSQL share this machine's cores, so
-the figures are what one host does with all three on it.
+the figures are what one host does with all three on it.  A replica serves one bank's
+requests one at a time (memfold.server.banks), so with every client on one bank the latency
+under load is mostly waiting in line: about clients / throughput.
 """
 
 from __future__ import annotations
@@ -367,6 +371,19 @@ def http_ops(served: Served, token: str, queries: Sequence[Query],
         queries, vocabulary, count, share, seed)
 
 
+def healthz_floor(served: Served, token: str, count: int) -> Json:
+    """GET /healthz from one client through the same client code: HTTP's own round trip
+    (a new connection, uvicorn, JSON) with no token check, no database and no bank."""
+    from memfold.http_client import request
+
+    samples = []
+    for _ in range(count):
+        started = time.perf_counter()
+        request(served.url, token, "GET", "/healthz")
+        samples.append(time.perf_counter() - started)
+    return latency(samples)
+
+
 def overhead(http: Json, local: Json) -> Json:
     out: Json = {}
     for verb in ("recall", "retain"):
@@ -401,6 +418,7 @@ def run_load(bench: Stack, files: int, seed: int, count: int, clients: int, seco
         call(served, bench.token, LOAD_BANK, "recall",
              {"query": queries[0].text, "k": K, "mode": "lexical"})
         first_s = time.perf_counter() - started
+        floor = healthz_floor(served, bench.token, min(local_count, 200))
         log(f"load: {local_count} operations from one client")
         single = http_ops(served, bench.token, queries, vocabulary, local_count, share, seed)
         log(f"load: {clients} clients for {seconds:g} s")
@@ -415,7 +433,7 @@ def run_load(bench: Stack, files: int, seed: int, count: int, clients: int, seco
             "first_recall_seconds": first_s,
             "local_index_seconds": local_index,
             "bank_after": {"facts": status.get("facts"), "files": status.get("files")},
-            "http": http, "http_one_client": single, "local": local,
+            "http": http, "http_one_client": single, "local": local, "healthz": floor,
             "overhead": {"one_client": overhead(single, local),
                          f"{clients}_clients": overhead(http, local)}}
 
@@ -569,6 +587,9 @@ def load_lines(load: Json) -> list[str]:
             per_second = f"{got['throughput_rps']:>10.1f}" if rate else ""
             lines.append(f"{verb + ' ' + label:<32}{ms(got['p50_ms']):>10}"
                          f"{ms(got['p99_ms']):>10}{got['n']:>8}{per_second}")
+    floor = load["healthz"]
+    lines.append(f"{'GET /healthz, one client':<32}{ms(floor['p50_ms']):>10}"
+                 f"{ms(floor['p99_ms']):>10}{floor['n']:>8}")
     lines.append(f"throughput: {http['requests']} requests answered in {http['seconds']:.1f} s "
                  f"by {http['clients']} clients = {http['throughput_rps']:.1f}/s "
                  f"(errors: {sum(http['errors'].values())}); one HTTP client "
