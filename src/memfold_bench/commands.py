@@ -12,6 +12,7 @@ from .lab import lab_command
 from .locomo import locomo_command
 from .recall_bench import recall_command
 from .scale import scale_command
+from .server_bench import server_command
 from .server_isolation import server_isolation_command
 from .soak import soak_command
 
@@ -24,3 +25,4 @@ COMMANDS += [embed_command]
 COMMANDS += [judge_command]
 COMMANDS += [fuzz_command]
 COMMANDS += [server_isolation_command]
+COMMANDS += [server_command]
