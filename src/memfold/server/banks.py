@@ -92,12 +92,21 @@ class BankWorkspace:
     # -- requests ---------------------------------------------------------------------
 
     def read(self, work: Callable[[Memory], _T]) -> _T:
-        """Run `work` on the workspace brought up to the bank's committed head."""
+        """Run `work` on the workspace brought up to (at least) the bank's committed head as
+        it was when the request came.  The head is read before taking the bank's turn, so a
+        read that finds the workspace current waits for no database call inside it."""
+        def head() -> int:
+            with tenant_tx(self.pool, self.tenant) as conn:
+                return self._head(conn, lock=False)
+
+        def catch_up() -> None:
+            with tenant_tx(self.pool, self.tenant) as conn:
+                self._catch_up(conn, self._head(conn, lock=False))
+
+        committed = with_retries(head)
         with self.lock:
-            def catch_up() -> None:
-                with tenant_tx(self.pool, self.tenant) as conn:
-                    self._catch_up(conn, self._head(conn, lock=False))
-            with_retries(catch_up)
+            if self.head < committed or self.head < 0:
+                with_retries(catch_up)
             return work(self.memory)
 
     def write(self, caller: Caller, work: Callable[[Memory], _T]) -> _T:
