@@ -68,3 +68,36 @@ def test_a_write_that_fails_to_commit_leaves_no_trace(pg_db: Provisioned,
         assert after.status_code == 200
         assert client.post("/v1/banks/main/status", headers=token,
                            json={}).json()["facts"] == 2
+
+
+def test_the_facts_table_is_the_files_facts_after_appends_and_rewrites(
+        pg_db: Provisioned) -> None:
+    import psycopg
+
+    from memfold.server.banks import _facts
+
+    token = bearer(make_tenant(pg_db, "factual").tokens["agent"])
+    with app_client(pg_db) as client:
+        def post(verb: str, body: dict[str, object]) -> dict[str, object]:
+            answer = client.post(f"/v1/banks/main/{verb}", headers=token, json=body)
+            assert answer.status_code == 200, answer.text
+            return dict(answer.json())
+
+        for n in range(6):  # appends to one day, and to another
+            post("retain", {"bullets": [f"W @Eve: Finished chapter {n} of the novel."],
+                            "date": "2026-11-2" + str(n % 2)})
+        doomed = post("retain", {"bullets": ["W @Eve: Her locker code is 4417."],
+                                 "date": "2026-11-20"})["facts"]
+        post("core_append", {"block": "Human", "text": "Eve writes novels."})
+        post("forget", {"id": doomed[0]["id"], "purge": True})  # type: ignore[index]
+        post("retain", {"bullets": ["W @Eve: Started chapter 7."], "date": "2026-11-20"})
+    with psycopg.connect(pg_db.owner) as conn:
+        conn.execute("SELECT set_config('memfold.tenant', 'factual', false)")
+        files = conn.execute("SELECT path, content FROM files WHERE content IS NOT NULL"
+                             ).fetchall()
+        stored = conn.execute("SELECT path, line, end_line, fact_id, kind, day, entities, "
+                              "params::text, content, raw FROM facts").fetchall()
+    derived = {fact for path, content in files for fact in
+               ((*f[:6], tuple(f[6]), f[7], *f[8:]) for f in _facts(path, bytes(content)))}
+    assert {(*row[:6], tuple(row[6]), row[7], *row[8:]) for row in stored} == derived
+    assert not any("4417" in str(row) for row in stored)

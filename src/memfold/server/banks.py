@@ -35,6 +35,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -249,6 +250,17 @@ class BankWorkspace:
                     changed[path] = data
         return changed, sorted(set(self._known) - set(found))
 
+    def _appended_after(self, path: str, data: bytes) -> int:
+        """The file's last line as sent, when the verb only appended whole lines to it (its
+        facts before that line are unchanged); 0 otherwise."""
+        known = self._known.get(path)
+        if known is None or not 0 < known.size < len(data):
+            return 0
+        sent = data[:known.size]
+        if not sent.endswith(b"\n") or hashlib.sha256(sent).hexdigest() != known.sha256:
+            return 0
+        return sent.count(b"\n")
+
     def _journal_tail(self) -> tuple[list[tuple[int, str]], bool]:
         """Journal lines the verb added as (seq, line), and whether it rewrote sent lines."""
         journal = self.root / JOURNAL_NAME
@@ -295,13 +307,19 @@ class BankWorkspace:
                 "line = excluded.line, record = excluded.record, version = excluded.version "
                 "WHERE events.line <> excluded.line",
                 [(*row, seq, line, line, version) for seq, line in lines])
-            cur.executemany("DELETE FROM facts WHERE bank_id = %s AND path = %s",
-                            [(self.bank_id, path) for path in [*changed, *removed]])
+            # an append (a retain) re-derives only the facts that reach the old last line;
+            # any other change, the whole file's
+            kept = {path: self._appended_after(path, data) for path, data in changed.items()}
+            cur.executemany("DELETE FROM facts WHERE bank_id = %s AND path = %s "
+                            "AND end_line >= %s",
+                            [(self.bank_id, path, kept.get(path, 0)) for path in
+                             [*changed, *removed]])
             cur.executemany(
                 "INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, "
                 "day, entities, params, content, raw) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                [(*row, *fact) for path, data in changed.items() for fact in _facts(path, data)])
+                [(*row, *fact) for path, data in changed.items()
+                 for fact in _facts(path, data) if fact[2] >= kept[path]])
         for path, data in changed.items():
             self._remember(path, hashlib.sha256(data).hexdigest())
         for path in removed:
@@ -321,7 +339,10 @@ class BankWorkspace:
         self.head = -1
 
 
-def _facts(path: str, data: bytes) -> Iterator[tuple[object, ...]]:
+FactRow = tuple[str, int, int, str, str, "date | None", list[str], str, str, str]
+
+
+def _facts(path: str, data: bytes) -> Iterator[FactRow]:
     """The `facts` columns for each fact of one file (after tenant and bank)."""
     doc = parse_document(path, data)
     lines = data.decode("utf-8", "replace").splitlines()
