@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from .cli_args import DataCommand, DataGroup
 from .cli_common import emit_json
 
 DB = click.option("--db", metavar="URL", envvar="MEMFOLD_DB", required=True,
@@ -124,7 +125,7 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
             shutil.rmtree(root, ignore_errors=True)
 
 
-@click.group("db")
+@click.group("db", cls=DataGroup)
 def db_group() -> None:
     """The server's database schema (Alembic migrations).
 
@@ -174,7 +175,7 @@ def db_version(db: str) -> None:
     click.echo(f"database {migrate.current(db) or 'empty'}, memfold {migrate.head()}")
 
 
-@click.group("server")
+@click.group("server", cls=DataGroup)
 def server_group() -> None:
     """Tenants, banks and tokens of a memfold server (run with the owner's --db).
 
@@ -187,7 +188,7 @@ def server_group() -> None:
     """
 
 
-@server_group.group("tenant")
+@server_group.group("tenant", cls=DataGroup)
 def tenant_group() -> None:
     """Tenants: each has its own banks and tokens, isolated by row-level security.
 
@@ -213,7 +214,7 @@ def tenant_create(db: str, name: str) -> None:
     click.echo(f"tenant {name} {'created' if made else 'exists already'}")
 
 
-@server_group.group("bank")
+@server_group.group("bank", cls=DataGroup)
 def bank_group() -> None:
     """Banks: one memory each, inside a tenant.
 
@@ -286,7 +287,7 @@ def bank_delete(db: str, tenant: str, name: str, yes: bool) -> None:
     click.echo(f"bank {tenant}/{name} deleted")
 
 
-@server_group.group("token")
+@server_group.group("token", cls=DataGroup)
 def token_group() -> None:
     """API tokens: shown once, stored as a hash; scopes read, write, admin.
 
@@ -366,12 +367,12 @@ SERVER = click.option("--server", metavar="URL", envvar="MEMFOLD_SERVER", requir
 BANK = click.option("--bank", required=True, help="The bank on the server.")
 
 
-@click.command("export")
+@click.command("export", cls=DataCommand)
 @SERVER
 @BANK
-@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("directory", type=click.Path(file_okay=False))
 @JSON
-def export(server: str, bank: str, directory: Path, as_json: bool) -> None:
+def export(server: str, bank: str, directory: str, as_json: bool) -> None:
     """Write a server bank into DIRECTORY as an ordinary local workspace.
 
     Daily logs with their Retain sections and block ids, memory.md, bank/ pages and
@@ -387,7 +388,7 @@ def export(server: str, bank: str, directory: Path, as_json: bool) -> None:
 
     url, token = server_settings(server)
     exported = request(url, token, "GET", bank_path(bank, "export"))
-    written = write_workspace(directory, exported)
+    written = write_workspace(Path(directory), exported)
     if as_json:
         emit_json({"bank": bank, "head": exported["head"], "directory": str(directory),
                    "files": written})
@@ -396,12 +397,12 @@ def export(server: str, bank: str, directory: Path, as_json: bool) -> None:
                    f"into {directory}")
 
 
-@click.command("import")
-@click.argument("directory", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.command("import", cls=DataCommand)
+@click.argument("directory", type=click.Path(file_okay=False))
 @SERVER
 @BANK
 @JSON
-def import_(directory: Path, server: str, bank: str, as_json: bool) -> None:
+def import_(directory: str, server: str, bank: str, as_json: bool) -> None:
     """Load the local workspace DIRECTORY into a server bank, idempotent by block id.
 
     Into an empty bank the workspace is stored whole (files byte for byte, the journal
@@ -416,7 +417,7 @@ def import_(directory: Path, server: str, bank: str, as_json: bool) -> None:
     from .server_files import read_workspace
 
     url, token = server_settings(server)
-    body = read_workspace(directory)
+    body = read_workspace(Path(directory))
     result = request(url, token, "POST", bank_path(bank, "import"), body, timeout=600)
     if as_json:
         emit_json(result)
