@@ -443,7 +443,7 @@ def _refusal_wrong(request: Request, status: int, data: Any) -> str | None:
         wanted = {"id": request.body["id"], "result": "stale", "rev": request.rev}
         return None if data == wanted else f"409 body {data}, not {wanted}"
     if status == 404 and request.target is None:  # another tenant's bank looks like none
-        wanted = {"error": f"no bank {request.bank!r}", "type": "NoSuchBank"}
+        wanted = {"error": f"no bank {request.bank!r}", "type": "UnknownBank"}
         return None if data == wanted else f"404 body {data}, not {wanted}"
     if status == 404:
         return None if data.get("type") == "UnknownId" else f"404 body {data}"
