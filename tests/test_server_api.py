@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -149,3 +150,31 @@ def test_mcp_over_http_runs_the_tools_on_the_tokens_bank(pg_db: Provisioned,
                 assert answer.status == 200
     finally:
         served.stop()
+
+
+def test_serve_with_two_workers_answers_and_cleans_up(pg_db: Provisioned,
+                                                      acme: dict[str, str],
+                                                      tmp_path: Path) -> None:
+    served = serve(pg_db, extra=("--workers", "2", "--cache", str(tmp_path), "--no-vectors"))
+    try:
+        headers = {"Authorization": f"Bearer {acme['planner']}",
+                   "Content-Type": "application/json"}
+
+        def post(verb: str, body: dict[str, Any]) -> Any:
+            request = urllib.request.Request(f"{served.url}/v1/banks/main/{verb}",
+                                             data=json.dumps(body).encode(), headers=headers,
+                                             method="POST")
+            with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310
+                return json.loads(answer.read())
+
+        made = [post("retain", {"bullets": [f"W @Gus{n}: Saw a heron on pond number {n}."]})
+                for n in range(6)]
+        ids = {fact["id"] for answer in made for fact in answer["facts"]}
+        for _ in range(6):  # whichever worker answers, it has every acknowledged write
+            found = post("recall", {"query": "heron pond", "k": 20})
+            assert ids <= {hit["id"] for hit in found["results"]}, found
+        assert len(list(tmp_path.iterdir())) == 2  # one cache directory per worker
+    finally:
+        served.stop()
+    assert served.process.returncode == 0
+    assert list(tmp_path.iterdir()) == []  # each worker removed its own

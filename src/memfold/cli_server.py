@@ -8,9 +8,9 @@ libpq URL and falls back to MEMFOLD_DB.  docs/server.md is the operator's guide.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +42,15 @@ def _pool(url: str, size: int = 2) -> Any:
 @click.option("--migrate", is_flag=True,
               help="Upgrade the schema first (with --db's role, which must own the schema).")
 @click.option("--cache", "cache_dir", metavar="DIR",
-              help="Where this replica keeps its derived bank workspaces (default: a fresh "
-                   "temporary directory, removed on exit).")
+              help="Where each worker makes the directory for its derived bank workspaces, "
+                   "removed on exit (default: the system's temporary directory).")
 @click.option("--pool-size", type=click.IntRange(1, 500), default=10, show_default=True,
-              help="Database connections.")
+              help="Database connections (per worker).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes serving the port; each is a replica with its own cache and "
+                   "pool (reads of one bank then run side by side).")
 @click.option("--rate", type=click.FloatRange(0), default=50.0, show_default=True,
-              help="Requests a second per token (0: no limit).")
+              help="Requests a second per token and worker (0: no limit).")
 @click.option("--max-body", type=click.IntRange(1024), default=1 << 20, show_default=True,
               help="Largest request body in bytes (imports may be 256x larger).")
 @click.option("--vectors/--no-vectors", default=None,
@@ -56,7 +59,7 @@ def _pool(url: str, size: int = 2) -> Any:
 @click.option("--statement-timeout", type=click.IntRange(100), default=30_000,
               show_default=True, help="Milliseconds a database statement may run.")
 def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
-          pool_size: int, rate: float, max_body: int, vectors: bool | None,
+          pool_size: int, workers: int, rate: float, max_body: int, vectors: bool | None,
           statement_timeout: int) -> None:
     """Serve memory banks from PostgreSQL over HTTP: REST, MCP, health.
 
@@ -84,45 +87,36 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
 
     import uvicorn
 
+    from . import embed
     from .server import migrate as migrations
-    from .server.app import Limits, Server, build_app
-    from .server.banks import Replica
-    from .server.db import check_role, connect_pool
+    from .server.serving import ENV, Settings, assemble, connect
 
     if migrate:
         before, after = migrations.upgrade(db)
         click.echo(f"memfold serve: schema {before or 'empty'} -> {after}", err=True)
-    pool = connect_pool(db, size=pool_size, statement_timeout_ms=statement_timeout)
-    problem = check_role(pool)
-    if problem:
-        pool.close()
-        raise MemfoldError(problem)
-    root = Path(cache_dir) if cache_dir else Path(tempfile.mkdtemp(prefix="memfold-serve-"))
-    root.mkdir(parents=True, exist_ok=True)
-    from . import embed
-
     if vectors and not embed.installed():
-        pool.close()
         raise MemfoldError(f"--vectors: {embed.HINT}")
-    use_vectors = embed.installed() if vectors is None else vectors
-    replica = Replica(pool, root, embedder=embed.shared_embedder if use_vectors else None)
-    limits = Limits(body_bytes=max_body, import_bytes=max_body * 256, rate=rate,
-                    burst=max(1, int(rate * 2)))
-    app = build_app(Server(pool, replica, limits))
+    settings = Settings(db=db, cache=cache_dir, pool_size=pool_size, rate=rate,
+                        max_body=max_body, statement_timeout=statement_timeout,
+                        vectors=embed.installed() if vectors is None else vectors)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
-    click.echo(f"memfold serve: http://{host}:{port} (cache {root}; recall "
-               f"{'hybrid, vectors in PostgreSQL' if use_vectors else 'lexical'})", err=True)
+    if workers == 1:
+        app = assemble(settings)  # also checks the database role first
+    else:
+        connect(settings).close()  # refuse a role RLS would not bind before any worker starts
+    click.echo(f"memfold serve: http://{host}:{port} ({workers} worker"
+               f"{'s' if workers > 1 else ''}; recall "
+               f"{'hybrid, vectors in PostgreSQL' if settings.vectors else 'lexical'})",
+               err=True)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
-                    timeout_graceful_shutdown=10)
-    finally:
-        replica.close()
-        pool.close()
-        if not cache_dir:
-            import shutil
-
-            shutil.rmtree(root, ignore_errors=True)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning",
+                               "access_log": False, "timeout_graceful_shutdown": 10}
+    if workers == 1:
+        uvicorn.run(app, **options)
+        return
+    os.environ[ENV] = settings.to_env()
+    uvicorn.run("memfold.server.serving:from_environment", factory=True, workers=workers,
+                **options)
 
 
 @click.group("db", cls=DataGroup)

@@ -27,11 +27,12 @@ path, status, duration, tenant, token name, bank, verb and sizes — never a fac
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -175,8 +176,8 @@ class Server:
         return True, "ready"
 
 
-def build_app(server: Server) -> Any:
-    """The Starlette app serving `server`."""
+def build_app(server: Server, *, on_close: Callable[[], None] | None = None) -> Any:
+    """The Starlette app serving `server`; `on_close` runs when it shuts down."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
@@ -267,8 +268,18 @@ def build_app(server: Server) -> Any:
         Route("/v1/banks/{bank}/import", load, methods=["POST"]),
         Route("/v1/banks/{bank}/{verb}", run, methods=["POST"]),
     ]
-    mcp, lifespan = mcp_app(server)
+    mcp, mcp_lifespan = mcp_app(server)
     routes += [Route("/mcp", _Asgi(mcp)), Route("/mcp/", _Asgi(mcp))]  # no redirect between
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        try:
+            async with mcp_lifespan(app):
+                yield
+        finally:
+            if on_close is not None:
+                on_close()
+
     return Starlette(routes=routes, lifespan=lifespan)
 
 

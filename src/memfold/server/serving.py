@@ -1,0 +1,90 @@
+"""One `memfold serve` process, or several (`--workers N`): each builds its own pool, its own
+cache of bank workspaces and its own app from the same settings.
+
+With one worker the command builds the app itself; with more, uvicorn starts N processes that
+each call `from_environment` (the settings travel in MEMFOLD_SERVE_SETTINGS), so every worker
+is a replica like any other: they share nothing but the database, which is all the design
+needs (memfold.server.banks).  Each worker's cache is a fresh directory (below --cache when
+given), removed when the worker shuts down.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import MemfoldError
+
+ENV = "MEMFOLD_SERVE_SETTINGS"
+
+
+@dataclass(frozen=True)
+class Settings:
+    db: str
+    cache: str | None = None  # the parent of each worker's cache directory
+    pool_size: int = 10
+    rate: float = 50.0
+    max_body: int = 1 << 20
+    statement_timeout: int = 30_000
+    vectors: bool = False
+
+    def to_env(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        try:
+            return cls(**json.loads(os.environ[ENV]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise MemfoldError(f"{ENV} is missing or malformed ({exc})") from None
+
+
+def connect(settings: Settings) -> Any:
+    """The pool, once its role is known to be bound by row-level security (else the
+    one-line reason, as MemfoldError)."""
+    from .db import check_role, connect_pool
+
+    pool = connect_pool(settings.db, size=settings.pool_size,
+                        statement_timeout_ms=settings.statement_timeout)
+    problem = check_role(pool)
+    if problem:
+        pool.close()
+        raise MemfoldError(problem)
+    return pool
+
+
+def assemble(settings: Settings) -> Any:
+    """This process's app: its pool (checked for a role RLS binds), cache and limits."""
+    from .. import embed
+    from .app import Limits, Server, build_app
+    from .banks import Replica
+
+    pool = connect(settings)
+    if settings.cache:
+        Path(settings.cache).mkdir(parents=True, exist_ok=True)
+    root = Path(tempfile.mkdtemp(prefix="memfold-serve-", dir=settings.cache))
+    replica = Replica(pool, root,
+                      embedder=embed.shared_embedder if settings.vectors else None)
+    limits = Limits(body_bytes=settings.max_body, import_bytes=settings.max_body * 256,
+                    rate=settings.rate, burst=max(1, int(settings.rate * 2)))
+
+    def close() -> None:
+        replica.close()
+        pool.close()
+        shutil.rmtree(root, ignore_errors=True)
+
+    return build_app(Server(pool, replica, limits), on_close=close)
+
+
+def from_environment() -> Any:
+    """uvicorn's app factory for each of `--workers` processes."""
+    import logging
+    import sys
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    return assemble(Settings.from_env())
