@@ -12,6 +12,7 @@ from .lab import lab_command
 from .locomo import locomo_command
 from .recall_bench import recall_command
 from .scale import scale_command
+from .server_trials import server_trials_command
 from .soak import soak_command
 
 COMMANDS: list[click.Command] = [index_command]
@@ -22,3 +23,4 @@ COMMANDS += [soak_command]
 COMMANDS += [embed_command]
 COMMANDS += [judge_command]
 COMMANDS += [fuzz_command]
+COMMANDS += [server_trials_command]
