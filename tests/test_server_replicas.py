@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,7 @@ from memfold_bench.pg_cluster import Cluster, find_bin
 pytestmark = pytest.mark.slow
 
 WRITERS, RETAINS, PAIRS = 3, 20, 10
+DAY = "2025-11-27"
 
 
 def assert_sound(run: trials.Run) -> None:
@@ -76,3 +79,48 @@ def test_database_crash_and_restart_mid_write(private_cluster: Cluster) -> None:
         assert all(replica.ready() for replica in bed.replicas)
         assert all(replica.starts == 1 for replica in bed.replicas)
 
+
+def test_a_write_whose_commit_fails_leaves_no_trace_on_its_replica(
+        pg_cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The connection dies after a write's changes were sent, before its commit (as when the
+    database crashes): the replica must not keep the write PostgreSQL does not hold — not
+    in its answers, and not as an id a retry of the same write is refused for."""
+    from memfold.errors import Unavailable
+    from memfold.server import admin
+    from memfold.server.banks import BankWorkspace, Replica
+    from memfold.server.db import connect_pool
+    from server_support import make_tenant, new_database
+
+    db = new_database(pg_cluster)
+    tenant = make_tenant(db, "acme")
+    pool = connect_pool(db.app, size=4)
+    try:
+        caller = admin.identify(pool, tenant.tokens["agent"])
+        assert caller is not None
+        one, other = Replica(pool, tmp_path / "one"), Replica(pool, tmp_path / "other")
+        bank = one.bank(caller, "main")
+        bank.write(caller, lambda m: m.retain(["B: kept fact ^keptfact1"], date=DAY))
+        sent = BankWorkspace._send
+
+        def send_then_lose_the_connection(self: BankWorkspace, conn: Any, version: int
+                                          ) -> bool:
+            sent(self, conn, version)
+            raise Unavailable("the database could not finish this: connection lost")
+
+        monkeypatch.setattr(BankWorkspace, "_send", send_then_lose_the_connection)
+        with pytest.raises(Unavailable):
+            bank.write(caller, lambda m: m.retain(["B: lost fact ^lostfact1"], date=DAY))
+        monkeypatch.setattr(BankWorkspace, "_send", sent)
+
+        def ids(workspace: BankWorkspace) -> list[str]:
+            return workspace.read(lambda m: sorted(h.fact.id for h in m.recall("fact").hits))
+
+        assert ids(bank) == ids(other.bank(caller, "main")) == ["keptfact1"]
+        # the retry is stored, not refused as a block id already used
+        retried = bank.write(caller, lambda m: m.retain(["B: lost fact ^lostfact1"], date=DAY))
+        assert [fact.id for fact in retried.facts] == ["lostfact1"]
+        assert ids(other.bank(caller, "main")) == ["keptfact1", "lostfact1"]
+        one.close()
+        other.close()
+    finally:
+        pool.close()

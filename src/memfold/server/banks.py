@@ -17,7 +17,8 @@ disposable — the replica keeps nothing that matters between requests:
   added, derive the changed files' facts, bump `head`, commit.  The answer goes out only
   after the commit, so an acknowledged write is in PostgreSQL;
 - a write that fails leaves PostgreSQL as it was (the transaction rolls back); when the verb
-  had already touched the workspace, the workspace is thrown away and fetched again.
+  had already touched the workspace, or its changes were sent and the commit did not follow,
+  the workspace is thrown away and fetched again.
 
 Two replicas on one database therefore serialise a bank's writes on the database and answer
 reads from the same committed state.  Within a replica, a bank's requests take turns.
@@ -106,7 +107,7 @@ class BankWorkspace:
         """Run the write `work` on the up-to-date workspace and commit what it changed, signed
         with the caller's name, in one transaction under the bank's lock."""
         with self.lock:
-            committed = False
+            committed = sending = False
             try:
                 with tenant_tx(self.pool, self.tenant) as conn:
                     conn.execute("SELECT pg_advisory_xact_lock(%s, %s)",
@@ -115,6 +116,7 @@ class BankWorkspace:
                     self._catch_up(conn, head)
                     with self.memory.signed(caller.name):
                         result = work(self.memory)
+                    sending = True  # from here the workspace counts the write as sent
                     if self._send(conn, head + 1):
                         conn.execute("UPDATE banks SET head = %s WHERE bank_id = %s",
                                      [head + 1, self.bank_id])
@@ -123,7 +125,7 @@ class BankWorkspace:
                 self.head = head
                 return result
             finally:
-                if not committed and self._touched():
+                if not committed and (sending or self._touched()):
                     self._discard()
 
     @property
