@@ -34,7 +34,9 @@ one loser (409 {"result": "stale"}).  Any 500 is a finding.
 
 `recall` of broad queries is compared too but reported apart: when more facts tie on score
 than recall's candidate pool holds, which of them make the cut follows the order the replica
-happened to index them in (SQLite rowids), so two replicas with identical indexes may differ.
+happened to index them in (SQLite rowids), and neighbours and query expansion carry that into
+other facts' scores, so two replicas with identical indexes may answer differently — as two
+local workspaces holding the same files, indexed in a different order, do.
 """
 
 from __future__ import annotations
@@ -562,6 +564,13 @@ def where_differ(one: Any, other: Any, path: str = "") -> str | None:
     return None if one == other else f"{path or '.'}: {str(one)[:120]} != {str(other)[:120]}"
 
 
+SAME_SCORES = "the same scores in the same order (only tied facts trade places)"
+
+
+def scores(recalled: Any) -> list[Any]:
+    return [hit.get("score") for hit in (recalled or {}).get("results", [])]
+
+
 def narrow_queries(ledger: Ledger) -> list[str]:
     """Group words of a few writers' batches: each matches GROUP facts, all of which fit in
     recall's candidate pool, so the answer cannot depend on how ties at its cut-off fall."""
@@ -578,7 +587,8 @@ def compare_replicas(bed: Bed, bank: str, exported: dict[str, Any], ledger: Ledg
     the index memfold builds from nothing over the exported bank.  Reported apart: `recall`
     of broad queries, matching more facts than recall's candidate pool: where many facts tie
     on score at the pool's cut-off, which of them make it depends on the order a replica
-    indexed them (its SQLite rowids), which differs between replicas by design."""
+    indexed them (its SQLite rowids), which differs between replicas by design; each such
+    difference says whether the scores differ too."""
     asks: list[tuple[str, dict[str, Any], bool]] = [("status", {}, True)]
     asks += [("show", {"id": fact_id}, True) for fact_id in sample]
     asks += [("recall", {"query": query, "k": 3}, True) for query in narrow_queries(ledger)]
@@ -596,9 +606,13 @@ def compare_replicas(bed: Bed, bank: str, exported: dict[str, Any], ledger: Ledg
             differences.append(f"{verb_name} {body}: replica 0 answered {first.status}")
         for n, other in enumerate(answers[1:], 1):
             where = where_differ([first.status, first.data], [other.status, other.data])
-            if where:
-                (differences if strict else broad).append(
-                    f"{verb_name} {body}: replica {n} differs from replica 0 at {where}")
+            if where and strict:
+                differences.append(f"{verb_name} {body}: replica {n} differs from replica 0 "
+                                   f"at {where}")
+            elif where:
+                same = scores(first.data) == scores(other.data)
+                broad.append(f"{verb_name} {body}: replica {n} differs from replica 0 at "
+                             f"{where}; {SAME_SCORES if same else 'the scores differ too'}")
     truth = truth_dump(exported)
     for n, replica in enumerate(bed.replicas):
         mine = replica_dump(replica, bed.bank_ids[bank])
@@ -776,6 +790,11 @@ class Report:
                 "replica_differences": sum(len(run.replica_differences) for run in self.runs),
                 "broad_recall_differences": sum(len(run.broad_recall_differences)
                                                 for run in self.runs),
+                "broad_recall_differences_same_scores": sum(
+                    1 for run in self.runs for found in run.broad_recall_differences
+                    if found.endswith(SAME_SCORES)),
+                "broad_recall_compared": len(QUERIES) * (self.settings.get("replicas", 2) - 1)
+                * len(self.runs),
                 "throughput_per_s": round(acknowledged / write_s, 1) if write_s else 0.0,
                 "wall_s": round(self.wall_s, 1)}
 
