@@ -14,6 +14,7 @@ from .recall_bench import recall_command
 from .scale import scale_command
 from .server_bench import server_command
 from .server_isolation import server_isolation_command
+from .server_trials import server_trials_command
 from .soak import soak_command
 
 COMMANDS: list[click.Command] = [index_command]
@@ -26,3 +27,4 @@ COMMANDS += [judge_command]
 COMMANDS += [fuzz_command]
 COMMANDS += [server_isolation_command]
 COMMANDS += [server_command]
+COMMANDS += [server_trials_command]

@@ -17,7 +17,8 @@ disposable — the replica keeps nothing that matters between requests:
   added, derive the changed files' facts, bump `head`, commit.  The answer goes out only
   after the commit, so an acknowledged write is in PostgreSQL;
 - a write that fails leaves PostgreSQL as it was (the transaction rolls back); when the verb
-  had already touched the workspace, the workspace is thrown away and fetched again.
+  had already touched the workspace, or its changes were sent and the commit did not follow,
+  the workspace is thrown away and fetched again.
 
 Two replicas on one database therefore serialise a bank's writes on the database and answer
 reads from the same committed state.  Within a replica, a bank's requests take turns.
