@@ -535,7 +535,10 @@ def replica_dump(replica: Replica, bank_id: int) -> list[tuple[object, ...]]:
 
     from memfold.index.sqlite_search import dump
 
-    path = replica.cache / str(bank_id) / ".memory" / "index.sqlite"
+    # each `memfold serve` process makes its own directory below --cache; a killed one leaves
+    # its directory behind, so the newest is the running process's
+    own = max(replica.cache.glob("memfold-serve-*"), key=lambda p: p.stat().st_mtime_ns)
+    path = own / str(bank_id) / ".memory" / "index.sqlite"
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         return dump(db)
