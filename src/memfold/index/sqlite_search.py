@@ -124,12 +124,15 @@ def entity(db: sqlite3.Connection, key: str) -> EntityInfo | None:
 
 # -- searches ------------------------------------------------------------------------------
 
+BM25 = ("SELECT rowid, bm25(facts_fts, 1.0, 0.5) FROM facts_fts WHERE facts_fts MATCH ?")
+
+
 def lexical(db: sqlite3.Connection, fts: str, filters: Filters, limit: int) -> list[Candidate]:
     if filters == Filters():  # rank in the full-text index alone, then fetch the rows
         try:
-            ranked = db.execute(
-                "SELECT rowid, bm25(facts_fts, 1.0, 0.5) FROM facts_fts WHERE facts_fts"
-                " MATCH ? ORDER BY 2 LIMIT ?", (fts, limit)).fetchall()
+            ranked = db.execute(BM25 + " ORDER BY 2 LIMIT ?", (fts, limit + 1)).fetchall()
+            if len(ranked) > limit:
+                ranked = _cut(db, fts, ranked, limit)
         except sqlite3.OperationalError as exc:
             raise IndexError_(f"search failed: {exc}") from exc
         scores = dict(ranked)
@@ -146,16 +149,41 @@ def lexical(db: sqlite3.Connection, fts: str, filters: Filters, limit: int) -> l
     return candidates(db, sql, [fts, *params, limit])
 
 
+def _cut(db: sqlite3.Connection, fts: str, ranked: list[tuple[int, float]],
+         limit: int) -> list[tuple[int, float]]:
+    """The best `limit` of `ranked` (one row more than that, best first), with facts tied at
+    the cut taken by path and line rather than by rowid: rowids follow the order a workspace
+    happened to be indexed in, and two copies of one memory must answer alike."""
+    if limit < 1:
+        return []
+    cut = ranked[limit - 1][1]
+    if ranked[limit][1] != cut:
+        return ranked[:limit]
+    above = [row for row in ranked if row[1] < cut]
+    tied = [rowid for rowid, score in db.execute(BM25, (fts,)) if score == cut]
+    place: dict[int, tuple[str, int]] = {}
+    for chunk in chunks(tied, 500):
+        for rowid, path, line in db.execute(
+                f"SELECT rowid, path, line FROM facts WHERE rowid IN ({marks(chunk)})",  # noqa: S608
+                chunk):
+            place[rowid] = (path, line)
+    placed = sorted(place, key=lambda rowid: place[rowid])
+    return above + [(rowid, cut) for rowid in placed[:limit - len(above)]]
+
+
 def linked(db: sqlite3.Connection, keys: Sequence[str], filters: Filters,
            limit: int) -> list[Candidate]:
     if not keys:
         return []
     if filters == Filters():  # newest links first from the (key, day) index
-        rowids = [r[0] for r in db.execute(
-            f"SELECT fact FROM fact_entities WHERE key IN ({marks(keys)})"  # noqa: S608
-            " ORDER BY day DESC LIMIT ?", [*keys, limit])]  # NULL days sort last
-        return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
-                          f" WHERE f.rowid IN ({marks(rowids)}) {NEWEST}", rowids)
+        rows = db.execute(
+            f"SELECT fact, day FROM fact_entities WHERE key IN ({marks(keys)})"  # noqa: S608
+            " ORDER BY day DESC LIMIT ?", [*keys, limit + 1]).fetchall()  # NULL days last
+        if len(rows) <= limit or rows[limit - 1][1] != rows[limit][1]:
+            rowids = [r[0] for r in rows[:limit]]
+            return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                              f" WHERE f.rowid IN ({marks(rowids)}) {NEWEST}", rowids)
+        # facts of one day straddle the cut: take them by path and line, as below
     where, params = conditions(filters)
     sql = (f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
            f" WHERE f.rowid IN (SELECT fact FROM fact_entities WHERE key IN ({marks(keys)}))"
