@@ -168,8 +168,9 @@ class Served:
 
 
 @contextlib.contextmanager
-def serving(bench: Stack, name: str, now: str) -> Iterator[Served]:
-    """`memfold serve --rate 0` on a free port with MEMFOLD_NOW=`now`, ready when it yields."""
+def serving(bench: Stack, name: str, now: str, workers: int = 1) -> Iterator[Served]:
+    """`memfold serve --rate 0 --workers N` on a free port with MEMFOLD_NOW=`now`, ready when
+    it yields."""
     from .pg_cluster import free_port
 
     port = free_port()
@@ -177,7 +178,7 @@ def serving(bench: Stack, name: str, now: str) -> Iterator[Served]:
     with open(log_path, "wb") as handle:
         process = subprocess.Popen(
             [sys.executable, "-m", "memfold", "serve", "--db", bench.app_url,
-             "--port", str(port), "--rate", "0",
+             "--port", str(port), "--rate", "0", "--workers", str(workers),
              "--cache", str(bench.workdir / f"cache-{name}")],
             stdout=subprocess.DEVNULL, stderr=handle,
             env={**os.environ, "MEMFOLD_NOW": now})
@@ -396,7 +397,7 @@ def overhead(http: Json, local: Json) -> Json:
 
 
 def run_load(bench: Stack, files: int, seed: int, count: int, clients: int, seconds: float,
-             share: float, local_count: int, log: Log) -> Json:
+             share: float, local_count: int, log: Log, workers: int = 1) -> Json:
     ws, local_ws = bench.workdir / "load-ws", bench.workdir / "load-local"
     log(f"load: generating a corpus of {files} daily logs")
     generated = corpus.generate(ws, files=files, seed=seed)
@@ -409,7 +410,7 @@ def run_load(bench: Stack, files: int, seed: int, count: int, clients: int, seco
         memory.index(full=True)
     local_index = time.perf_counter() - started
     local = local_ops(local_ws, queries, vocabulary, local_count, share, seed)
-    with serving(bench, "load", AS_OF) as served:
+    with serving(bench, "load", AS_OF, workers) as served:
         log(f"load: importing into bank {LOAD_BANK!r}")
         started = time.perf_counter()
         imported = load_bank(served, bench.token, LOAD_BANK, ws)
@@ -538,7 +539,7 @@ def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log) ->
 
 def run_benchmark(*, clients: int, seconds: float, share: float, files: int, seed: int,
                   count: int, local_count: int, locomo_path: Path | None,
-                  conversations: int | None, log: Log) -> Json:
+                  conversations: int | None, log: Log, workers: int = 1) -> Json:
     started = time.perf_counter()
     result: Json = {
         "benchmark": "server",
@@ -550,7 +551,8 @@ def run_benchmark(*, clients: int, seconds: float, share: float, files: int, see
             "retain": {"bullets": ["ONE NEW BULLET"]},
             "client": "memfold.http_client.request (urllib, a new connection per request), "
                       "one thread per client, requests back to back",
-            "server": "one `memfold serve --rate 0` process (defaults otherwise) on loopback",
+            "server": f"`memfold serve --rate 0 --workers {workers}` (defaults otherwise) on "
+                      "loopback", "workers": workers,
             "statistic": "p50 and p99, linear interpolation", "unit": "ms",
             "argv": sys.argv[1:]},
         "environment": {**environment(), "load_average_at_start": load_average()},
@@ -559,7 +561,7 @@ def run_benchmark(*, clients: int, seconds: float, share: float, files: int, see
             stack(Path(tmp), log) as bench:
         result["environment"]["postgresql"] = bench.postgres
         result["load"] = run_load(bench, files, seed, count, clients, seconds, share,
-                                  local_count, log)
+                                  local_count, log, workers)
         result["locomo"] = (run_locomo(bench, locomo_path, conversations, locomo.K, log)
                             if locomo_path is not None else None)
     result["environment"]["load_average_at_end"] = load_average()
@@ -640,10 +642,13 @@ def locomo_lines(data: Json) -> list[str]:
                    "R@10 through the server with local (left out without it).")
 @click.option("--conversations", type=click.IntRange(min=1),
               help="Only the first N LoCoMo conversations.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="`memfold serve --workers` for the load (LoCoMo runs one worker).")
 @output_options("benchmarks/results/server.json")
 def server_command(clients: int, seconds: float, share: float, files: int, seed: int,
                    count: int, local_count: int, locomo_path: Path | None,
-                   conversations: int | None, out: Path, as_json: bool) -> None:
+                   conversations: int | None, workers: int, out: Path,
+                   as_json: bool) -> None:
     """The memory server measured from outside: latency and throughput under concurrent
     clients beside the same operations in-process, and LoCoMo recall through HTTP beside local.
 
@@ -657,7 +662,7 @@ def server_command(clients: int, seconds: float, share: float, files: int, seed:
     result = run_benchmark(clients=clients, seconds=seconds, share=share, files=files,
                            seed=seed, count=count, local_count=local_count,
                            locomo_path=locomo_path, conversations=conversations,
-                           log=lambda msg: click.echo(msg, err=True))
+                           log=lambda msg: click.echo(msg, err=True), workers=workers)
     if save_result(result, out, as_json=as_json):
         return
     env = result["environment"]
