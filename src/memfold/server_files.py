@@ -11,7 +11,7 @@ from typing import Any
 
 from .errors import BadInput, MemfoldError
 from .journal import JOURNAL_NAME
-from .workspace.layout import Workspace
+from .workspace.layout import GITIGNORE, Workspace
 
 
 def read_workspace(root: Path) -> dict[str, Any]:
@@ -40,7 +40,10 @@ def write_workspace(root: Path, exported: dict[str, Any]) -> list[str]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(base64.b64decode(item["content"]))
             written.append(path)
-        root.mkdir(parents=True, exist_ok=True)
+        for directory in ("memory", "bank", "bank/entities"):  # a workspace's own skeleton
+            (root / directory).mkdir(parents=True, exist_ok=True)
+        if not (root / ".gitignore").exists():
+            (root / ".gitignore").write_text(GITIGNORE, "utf-8")
         if exported["journal"]:
             (root / JOURNAL_NAME).write_text(
                 "".join(line + "\n" for line in exported["journal"]), "utf-8")
