@@ -27,6 +27,7 @@ drift from the files.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -158,7 +159,12 @@ def replay(events: Iterable[Event],
 
 def passing(fact: Fact) -> bool:
     """An activity or a state that passes ("investigating Bun.js", "waiting on review")."""
-    return bool(_PASSING.search(fact.content))
+    return _passes(fact.content)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # every decay score asks it, for the same texts
+def _passes(content: str) -> bool:
+    return bool(_PASSING.search(content))
 
 
 def half_life_days(importance: int | None) -> float:

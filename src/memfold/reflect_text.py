@@ -5,6 +5,7 @@ consolidated fact lists, and the file name of an entity's page.  Pure functions 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -19,7 +20,9 @@ from .query import STOP_WORDS
 NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|dislikes?|hates?|"
                       r"stopped|avoids?|against|no\s+longer|cannot|can't|won't)\b",
                       re.IGNORECASE)
-SPECIFIC = re.compile(r"\w*\d[\w.:/-]*|(?<=\s)[A-Z]\w*")  # numbers, and capitals not first
+# numbers, and capitals not first; `\b` so a word without a digit is tried once, not from each
+# of its letters (the same matches: a run of word characters only starts at a boundary)
+SPECIFIC = re.compile(r"\b\w*\d[\w.:/-]*|(?<=\s)[A-Z]\w*")
 # Neither vectors nor word overlap tell "meets Anna on Monday" from "... on Tuesday" or
 # "likes" from "dislikes" (3 of 5 words shared), so duplicates keep the same names, numbers
 # and negations (`_specifics`).
@@ -49,6 +52,7 @@ def _overlap(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
+@functools.lru_cache(maxsize=1 << 16)  # reflect compares each fact with many others
 def _specifics(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """What a paraphrase must keep: names and numbers, and its negations."""
     return (frozenset(m.casefold() for m in SPECIFIC.findall(text)),
