@@ -5,12 +5,17 @@
     admin     tenants, banks and tokens, for `memfold server ...`
     banks     a bank's truth in PostgreSQL and the replica's derived workspace for it
     verbs     the REST verbs: arguments in, the CLI's --json out
+    vectors   fact embeddings kept in PostgreSQL, shared by every replica
     app       the ASGI app: /v1/banks/{bank}/..., /mcp, /healthz, /readyz, /openapi.json
+    mcp       MCP over streamable HTTP at /mcp, on the caller's bank
+    openapi   the REST API described, from the verbs
     exchange  export a bank as a workspace, import a workspace into a bank
+    serving   one `memfold serve` process, or one per `--workers`
 
 Every import of psycopg, Starlette or Alembic sits in this package, which only
-`memfold serve`, `memfold db`, `memfold server`, `memfold export --server` and
-`memfold import` load.  docs/server.md is the operator's guide.
+`memfold serve`, `memfold db` and `memfold server` load (`memfold export` and `import` are
+clients: memfold.http_client and memfold.server_files).  docs/server.md is the operator's
+guide.
 """
 
 from __future__ import annotations
