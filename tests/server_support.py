@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -162,8 +161,3 @@ def serve(db: Provisioned, *, extra: tuple[str, ...] = (), env: dict[str, str] |
             time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"memfold serve did not become ready: {log.read_text()[-2000:]}")
-
-
-def port_is_free(port: int) -> bool:
-    with socket.socket() as probe:
-        return probe.connect_ex(("127.0.0.1", port)) != 0

@@ -74,7 +74,7 @@ def test_the_facts_table_is_the_files_facts_after_appends_and_rewrites(
         pg_db: Provisioned) -> None:
     import psycopg
 
-    from memfold.server.banks import _facts
+    from memfold.server.banks import fact_rows
 
     token = bearer(make_tenant(pg_db, "factual").tokens["agent"])
     with app_client(pg_db) as client:
@@ -98,6 +98,6 @@ def test_the_facts_table_is_the_files_facts_after_appends_and_rewrites(
         stored = conn.execute("SELECT path, line, end_line, fact_id, kind, day, entities, "
                               "params::text, content, raw FROM facts").fetchall()
     derived = {fact for path, content in files for fact in
-               ((*f[:6], tuple(f[6]), f[7], *f[8:]) for f in _facts(path, bytes(content)))}
+               ((*f[:6], tuple(f[6]), f[7], *f[8:]) for f in fact_rows(path, bytes(content)))}
     assert {(*row[:6], tuple(row[6]), row[7], *row[8:]) for row in stored} == derived
     assert not any("4417" in str(row) for row in stored)

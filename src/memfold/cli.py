@@ -459,12 +459,7 @@ def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool,
     memory = open_memory(ctx)
     hit = memory.get(fact_id, strict=strict, show_secrets=show_secrets)
     show_notices(memory)
-    fact = hit.fact
-    data = hit.to_dict()
-    data.update(path=fact.path, line=fact.line, end_line=fact.end_line, sha256=hit.sha256,
-                params=dict(fact.params), importance=fact.importance,
-                explicit_id=fact.explicit_id)
-    data.update(reason=hit.reason, derived_from=list(hit.derived_from))
+    data = hit.to_show_dict()
     if as_json:
         emit_json(data)
         return

@@ -9,7 +9,6 @@ libpq URL and falls back to MEMFOLD_DB.  docs/server.md is the operator's guide.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -108,7 +107,6 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
                f"{'s' if workers > 1 else ''}; recall "
                f"{'hybrid, vectors in PostgreSQL' if settings.vectors else 'lexical'})",
                err=True)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning",
                                "access_log": False, "timeout_graceful_shutdown": 10}
     if workers == 1:

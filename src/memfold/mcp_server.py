@@ -29,7 +29,7 @@ import ipaddress
 import json
 import socket
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -109,22 +109,35 @@ def tool_result(types: Any, is_error: bool, data: Any) -> Any:
 def build_server(memory: Memory, *, tokens: Mapping[str, str] | None = None) -> Any:
     """The SDK's low-level Server with every memfold tool, resource and prompt registered;
     over HTTP, `tokens` (name -> token) name the caller whose writes a call signs."""
-    types = _sdk("mcp.types")
     runner = ToolRunner(memory)
+
+    async def run(request: Any, name: str, arguments: Any) -> tuple[bool, Any]:
+        headers = getattr(request, "headers", None) or {}
+        return runner.run(name, arguments, identify(headers, tokens or {}))
+
+    return tool_server(run, **_content_handlers(_sdk("mcp.types"), runner))
+
+
+ToolCall = Callable[[Any, str, Any], Awaitable[tuple[bool, Any]]]
+
+
+def tool_server(run: ToolCall, **handlers: Any) -> Any:
+    """The SDK's low-level Server listing every memfold tool (`agent_tools.tools()`), each
+    call answered by `run(request, name, arguments)` as (is_error, data); `handlers` add
+    resources and prompts.  `memfold mcp` and the memory server's /mcp both serve this."""
+    types = _sdk("mcp.types")
     listed = [types.Tool.model_validate(t.as_mcp()) for t in agent_tools.tools()]
 
     async def list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(ctx: Any, params: Any) -> Any:
-        request = getattr(ctx, "request", None)
-        headers = getattr(request, "headers", None) or {}
-        caller = identify(headers, tokens or {})
-        return tool_result(types, *runner.run(params.name, params.arguments, caller))
+        outcome = await run(getattr(ctx, "request", None), params.name, params.arguments)
+        return tool_result(types, *outcome)
 
     return _sdk("mcp.server.lowlevel").Server(
         SERVER_NAME, version=__version__, instructions=INSTRUCTIONS,
-        on_list_tools=list_tools, on_call_tool=call_tool, **_content_handlers(types, runner))
+        on_list_tools=list_tools, on_call_tool=call_tool, **handlers)
 
 
 def _content_handlers(types: Any, runner: ToolRunner) -> dict[str, Any]:

@@ -388,6 +388,15 @@ class Hit:
             "hidden": hidden_kinds(f.content),
         }
 
+    def to_show_dict(self) -> dict[str, Any]:
+        """`to_dict` and where the fact lives and what made its state, in full: what
+        `memfold show --json` prints (and the server's `show` answers)."""
+        f = self.fact
+        return {**self.to_dict(), "path": f.path, "line": f.line, "end_line": f.end_line,
+                "sha256": self.sha256, "params": dict(f.params), "importance": f.importance,
+                "explicit_id": f.explicit_id, "reason": self.reason,
+                "derived_from": list(self.derived_from)}
+
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Hit:
         """A hit from `to_dict`, or from show's JSON, which adds the fact's path, line,

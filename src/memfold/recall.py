@@ -463,13 +463,25 @@ def _pack(hits: list[Hit], options: RecallOptions, window: Interval | None,
     left_out = dict(hidden)
     if options.budget is None:
         return Ranked(top, window, entities, 0, left_out)
+    packed = within_budget(top, options.budget)
+    return Ranked(packed, window, entities, len(top) - len(packed), left_out)
+
+
+def within_budget(hits: Sequence[Hit], budget: int) -> list[Hit]:
+    """The whole results, best first, that fit in about `budget` tokens (a result too large
+    is passed over, and smaller ones after it still taken)."""
     packed, used = [], 0
-    for hit in top:
+    for hit in hits:
         cost = hit.tokens()
-        if used + cost <= options.budget:
+        if used + cost <= budget:
             packed.append(hit)
             used += cost
-    return Ranked(packed, window, entities, len(top) - len(packed), left_out)
+    return packed
+
+
+def check_budget(budget: int | None) -> None:
+    if budget is not None and budget < 1:
+        raise BadInput(f"--budget must be a positive number of tokens, not {budget}")
 
 
 # -- a recall's arguments -----------------------------------------------------------------------
@@ -485,8 +497,7 @@ def recall_options(query: object, *, k: int, since: str | date | None, until: st
     refuse_long(query, "query", " (what recall reads): ask in a few words, not a document")
     if k < 1:
         raise BadInput(f"--k must be at least 1, not {k}")
-    if budget is not None and budget < 1:
-        raise BadInput(f"--budget must be a positive number of tokens, not {budget}")
+    check_budget(budget)
     return RecallOptions(k=k, kinds=parse_kinds(kinds), entities=tuple(entities),
                          window=spec_window(since, until, today), include_all=include_all,
                          budget=budget, today=today)

@@ -45,6 +45,7 @@ from .model import (
     StatusReport,
     SyncReport,
 )
+from .recall import check_budget, within_budget
 
 if TYPE_CHECKING:
     from .context import SessionContext
@@ -166,8 +167,7 @@ class RemoteMemory:
         """Ranked, cited facts for a query (see Memory.recall)."""
         _no_clock(now)
         _redacting(show_secrets)
-        if budget is not None and budget < 1:
-            raise BadInput(f"--budget must be a positive number of tokens, not {budget}")
+        check_budget(budget)
         listed = kinds.split(",") if isinstance(kinds, str) else kinds
         found = RecallResult.from_dict(self._call("recall", {
             "query": query, "k": k, "since": _day(since), "until": _day(until),
@@ -175,13 +175,7 @@ class RemoteMemory:
             "entities": list(entities) or None, "include_all": include_all, "mode": mode}))
         if budget is None:
             return found
-        packed: list[Hit] = []
-        used = 0
-        for hit in found.hits:  # whole results, best first, as Memory packs them
-            cost = hit.tokens()
-            if used + cost <= budget:
-                packed.append(hit)
-                used += cost
+        packed = within_budget(found.hits, budget)  # as Memory packs them
         return replace(found, hits=tuple(packed),
                        truncated=found.truncated + len(found.hits) - len(packed))
 

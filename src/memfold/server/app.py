@@ -144,14 +144,8 @@ class Server:
             raise Refused(403, f"forbidden: this token is for bank {caller.bank!r} only")
         args = arguments(chosen, body)
         self.limits.check(name, args)
-        scope = chosen.needs(args)
-        if not caller.may(scope, bank):
-            raise Refused(403, f"forbidden: {name} needs the {scope} scope")
-        workspace = self.replica.bank(caller, bank)
-        if scope == "read":
-            result = workspace.read(lambda memory: chosen.run(memory, args))
-        else:
-            result = workspace.write(caller, lambda memory: chosen.run(memory, args))
+        result = self.replica.run(caller, bank, chosen.needs(args),
+                                  lambda memory: chosen.run(memory, args), what=name)
         if name == "status":  # the bank, not where this replica happens to keep its copy
             result.update(workspace=f"{caller.tenant}/{bank}", index="server")
         return result
@@ -201,7 +195,7 @@ def build_app(server: Server, *, on_close: Callable[[], None] | None = None) -> 
             body = await _read_body(request, limit)
             size = len(body)
             payload = _parse(body) if body else None
-            result = await run_in_threadpool(work_with, work, caller, payload)
+            result = await run_in_threadpool(work, caller, payload)
             status = 200
             return answer(200, result)
         except Exception as exc:  # every outcome becomes a JSON answer; 500s are logged
@@ -226,9 +220,6 @@ def build_app(server: Server, *, on_close: Callable[[], None] | None = None) -> 
                 "token": caller.name if caller else None,
                 "bank": request.path_params.get("bank"), "verb": verb_name,
                 "bytes_in": size}))
-
-    def work_with(work: Callable[..., Any], caller: admin.Caller, payload: Any) -> Any:
-        return work(caller, payload)
 
     async def run(request: Request) -> Response:
         bank, name = request.path_params["bank"], request.path_params["verb"]

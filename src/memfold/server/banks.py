@@ -33,7 +33,7 @@ import shutil
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..errors import MemfoldError, UnknownBank
 from ..journal import JOURNAL_NAME
 from ..workspace.format import parse_document
-from .admin import Caller
+from .admin import Caller, Refused
 from .db import tenant_tx, with_retries
 
 if TYPE_CHECKING:
@@ -293,34 +293,11 @@ class BankWorkspace:
         lines, rewritten = self._journal_tail()
         if not (changed or removed or lines):
             return False
-        row = (self.tenant, self.bank_id)
+        # an append (a retain) re-derives only the facts that reach the old last line
+        appended = {path: self._appended_after(path, data) for path, data in changed.items()}
         with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO files (tenant_id, bank_id, path, content, sha256, version) "
-                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (bank_id, path) DO UPDATE SET "
-                "content = excluded.content, sha256 = excluded.sha256, version = excluded.version",
-                [(*row, path, data, hashlib.sha256(data).hexdigest(), version)
-                 for path, data in changed.items()]
-                + [(*row, path, None, None, version) for path in removed])
-            cur.executemany(
-                "INSERT INTO events (tenant_id, bank_id, seq, line, record, version) "
-                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (bank_id, seq) DO UPDATE SET "
-                "line = excluded.line, record = excluded.record, version = excluded.version "
-                "WHERE events.line <> excluded.line",
-                [(*row, seq, line, line, version) for seq, line in lines])
-            # an append (a retain) re-derives only the facts that reach the old last line;
-            # any other change, the whole file's
-            kept = {path: self._appended_after(path, data) for path, data in changed.items()}
-            cur.executemany("DELETE FROM facts WHERE bank_id = %s AND path = %s "
-                            "AND end_line >= %s",
-                            [(self.bank_id, path, kept.get(path, 0)) for path in
-                             [*changed, *removed]])
-            cur.executemany(
-                "INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, "
-                "day, entities, params, content, raw) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                [(*row, *fact) for path, data in changed.items()
-                 for fact in _facts(path, data) if fact[2] >= kept[path]])
+            store(cur, self.tenant, self.bank_id, version,
+                  files={**changed, **dict.fromkeys(removed)}, lines=lines, appended=appended)
         for path, data in changed.items():
             self._remember(path, hashlib.sha256(data).hexdigest())
         for path in removed:
@@ -340,10 +317,40 @@ class BankWorkspace:
         self.head = -1
 
 
+def store(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, version: int, *,
+          files: Mapping[str, bytes | None], lines: Sequence[tuple[int, str]],
+          appended: Mapping[str, int] | None = None) -> None:
+    """Store bank version `version`: `files` (None: deleted), journal `lines` as (seq, line),
+    and the facts of every file given — of a file in `appended` (path -> its last line as
+    sent before), only the facts that reach that line."""
+    kept = appended or {}
+    row = (tenant, bank_id)
+    cur.executemany(
+        "INSERT INTO files (tenant_id, bank_id, path, content, sha256, version) "
+        "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (bank_id, path) DO UPDATE SET "
+        "content = excluded.content, sha256 = excluded.sha256, version = excluded.version",
+        [(*row, path, data, None if data is None else hashlib.sha256(data).hexdigest(),
+          version) for path, data in files.items()])
+    cur.executemany(
+        "INSERT INTO events (tenant_id, bank_id, seq, line, record, version) "
+        "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (bank_id, seq) DO UPDATE SET "
+        "line = excluded.line, record = excluded.record, version = excluded.version "
+        "WHERE events.line <> excluded.line",
+        [(*row, seq, line, line, version) for seq, line in lines])
+    cur.executemany("DELETE FROM facts WHERE bank_id = %s AND path = %s AND end_line >= %s",
+                    [(bank_id, path, kept.get(path, 0)) for path in files])
+    cur.executemany(
+        "INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, "
+        "day, entities, params, content, raw) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        [(*row, *fact) for path, data in files.items() if data is not None
+         for fact in fact_rows(path, data) if fact[2] >= kept.get(path, 0)])
+
+
 FactRow = tuple[str, int, int, str, str, "date | None", list[str], str, str, str]
 
 
-def _facts(path: str, data: bytes) -> Iterator[FactRow]:
+def fact_rows(path: str, data: bytes) -> Iterator[FactRow]:
     """The `facts` columns for each fact of one file (after tenant and bank)."""
     doc = parse_document(path, data)
     lines = data.decode("utf-8", "replace").splitlines()
@@ -394,6 +401,17 @@ class Replica:
             with bank.lock:
                 bank.close()
         return found
+
+    def run(self, caller: Caller, bank: str, scope: str, work: Callable[[Memory], _T], *,
+            what: str) -> _T:
+        """Run `work` (the verb or tool `what`) on the caller's bank as a read or, with scope
+        "write", a write signed with the caller's name; Refused (403) when the token may
+        not."""
+        if not caller.may(scope, bank):
+            raise Refused(403, f"forbidden: {what} needs the {scope} scope"
+                          + (f" and bank {caller.bank!r}" if caller.bank else ""))
+        workspace = self.bank(caller, bank)
+        return workspace.read(work) if scope == "read" else workspace.write(caller, work)
 
     def close(self) -> None:
         with self._lock:

@@ -18,7 +18,6 @@ Import (`POST /v1/banks/{bank}/import`, write scope) is idempotent by block id:
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -27,7 +26,7 @@ from ..errors import BadInput, UnknownBank
 from ..workspace.format import parse_document
 from ..workspace.layout import Workspace
 from .admin import Refused
-from .banks import LOCK_SPACE, Replica, _facts
+from .banks import LOCK_SPACE, Replica, store
 from .db import tenant_tx
 
 if TYPE_CHECKING:
@@ -127,20 +126,7 @@ def _retain(memory: Memory, *, bullets: list[str], day: str) -> RetainResult:
 
 def _store_whole(conn: Any, tenant: str, bank_id: int, version: int, files: dict[str, bytes],
                  journal: list[str]) -> None:
-    row = (tenant, bank_id)
     with conn.cursor() as cur:
-        cur.executemany(
-            "INSERT INTO files (tenant_id, bank_id, path, content, sha256, version) "
-            "VALUES (%s, %s, %s, %s, %s, %s)",
-            [(*row, path, data, hashlib.sha256(data).hexdigest(), version)
-             for path, data in files.items()])
-        cur.executemany(
-            "INSERT INTO events (tenant_id, bank_id, seq, line, record, version) "
-            "VALUES (%s, %s, %s, %s, %s, %s)",
-            [(*row, int(json.loads(line)["seq"]), line, line, version) for line in journal])
-        cur.executemany(
-            "INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, day, "
-            "entities, params, content, raw) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            [(*row, *fact) for path, data in files.items() for fact in _facts(path, data)])
+        store(cur, tenant, bank_id, version, files=files,
+              lines=[(int(json.loads(line)["seq"]), line) for line in journal])
         cur.execute("UPDATE banks SET head = %s WHERE bank_id = %s", [version, bank_id])

@@ -1,12 +1,13 @@
 """MCP over streamable HTTP at /mcp: the tools `memfold mcp` serves, on a server bank.
 
-The tool definitions are `agent_tools.tools()`, as for `memfold mcp`.  Each call is
-authenticated like a REST request (`Authorization: Bearer <token>`; the tenant comes from
-the token) and names its bank with the `X-Memfold-Bank` header, else the `bank` query
-parameter, else the one bank a bank-restricted token is for.  A tool that changes memory runs
-as a write (scope `write`, signed with the token's name — a `source` argument is ignored);
-the others as reads.  A refusal or a failure comes back as a tool error with the message the
-REST API gives.  Resources and prompts are served by `memfold mcp` on a local workspace only.
+The server is `mcp_server.tool_server`, as for `memfold mcp`.  Each request is authenticated
+once, like a REST request (`Authorization: Bearer <token>`; the tenant comes from the token),
+before any MCP traffic, and a call names its bank with the `X-Memfold-Bank` header, else the
+`bank` query parameter, else the one bank a bank-restricted token is for.  A tool runs as a
+read or a write as its REST verb does (a write needs the `write` scope and is signed with the
+token's name — a `source` argument is ignored).  A refusal or a failure comes back as a tool
+error with the message the REST API gives.  Resources and prompts are served by `memfold mcp`
+on a local workspace only.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs
 
-from .. import __version__, agent_tools
+from .. import agent_tools
 from ..errors import BadInput, MemfoldError
-from ..mcp_server import INSTRUCTIONS, SERVER_NAME, tool_result
+from ..mcp_server import tool_server
 from .admin import Refused
+from .verbs import VERBS
 
 if TYPE_CHECKING:
     from .admin import Caller
@@ -34,8 +36,7 @@ class Server(Protocol):
     def caller(self, headers: Any) -> Caller: ...
 
 
-READS = frozenset({"recall", "about", "show", "history", "trace", "status", "core_view",
-                   "context", "index"})
+CALLER = "memfold.caller"  # the ASGI scope key `app` leaves the request's Caller under
 
 
 def _bank(caller: Caller, headers: Any, query: str) -> str:
@@ -46,23 +47,17 @@ def _bank(caller: Caller, headers: Any, query: str) -> str:
     return str(bank)
 
 
-def call(server: Server, headers: Any, query: str, name: str,
+def call(server: Server, caller: Caller, headers: Any, query: str, name: str,
          arguments: dict[str, Any] | None) -> tuple[bool, Any]:
-    """Run one tool call for the request's caller; (is_error, JSON-able data)."""
+    """Run one tool call for the request's caller; (is_error, JSON-able data).  A tool runs
+    as a read or a write as its REST verb does (`index`, which has none, reads)."""
     try:
-        caller = server.caller(headers)
         bank = _bank(caller, headers, query)
         args = {k: v for k, v in (arguments or {}).items() if k != "source"}
-        write = name not in READS and not (name == "reflect" and args.get("dry_run", True))
-        scope = "write" if write else "read"
-        if not caller.may(scope, bank):
-            raise Refused(403, f"forbidden: {name} needs the {scope} scope"
-                          + (f" and bank {caller.bank!r}" if caller.bank else ""))
-        workspace = server.replica.bank(caller, bank)
-        if write:
-            data = workspace.write(caller, lambda m: agent_tools.call(m, name, args))
-        else:
-            data = workspace.read(lambda m: agent_tools.call(m, name, args))
+        verb = VERBS.get(name)
+        scope = verb.needs(args) if verb is not None else "read"
+        data = server.replica.run(caller, bank, scope,
+                                  lambda m: agent_tools.call(m, name, args), what=name)
         return False, data
     except Refused as exc:
         return True, {"error": str(exc), "type": "Refused", "status": exc.status}
@@ -79,30 +74,20 @@ def mcp_app(server: Server) -> tuple[Any, Any]:
 
     from starlette.concurrency import run_in_threadpool
 
-    types = importlib.import_module("mcp.types")
-    lowlevel = importlib.import_module("mcp.server.lowlevel")
     manager_module = importlib.import_module("mcp.server.streamable_http_manager")
-    listed = [types.Tool.model_validate(t.as_mcp()) for t in agent_tools.tools()]
 
-    async def list_tools(ctx: Any, params: Any) -> Any:
-        return types.ListToolsResult(tools=listed)
+    async def run(request: Any, name: str, arguments: Any) -> tuple[bool, Any]:
+        scope = request.scope  # the caller, authenticated once by `app` below
+        return await run_in_threadpool(call, server, scope[CALLER], request.headers,
+                                       str(request.url.query), name, arguments)
 
-    async def call_tool(ctx: Any, params: Any) -> Any:
-        request = getattr(ctx, "request", None)
-        headers = getattr(request, "headers", None) or {}
-        query = str(getattr(getattr(request, "url", None), "query", "") or "")
-        outcome = await run_in_threadpool(call, server, headers, query, params.name,
-                                          params.arguments)
-        return tool_result(types, *outcome)
-
-    mcp_server = lowlevel.Server(SERVER_NAME, version=__version__, instructions=INSTRUCTIONS,
-                                 on_list_tools=list_tools, on_call_tool=call_tool)
+    mcp_server = tool_server(run)
     manager = manager_module.StreamableHTTPSessionManager(app=mcp_server, stateless=True)
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             try:
-                await run_in_threadpool(server.caller, _headers(scope))
+                scope[CALLER] = await run_in_threadpool(server.caller, _headers(scope))
             except Exception as exc:  # refused before any MCP traffic
                 await _refuse(send, getattr(exc, "status", 401), str(exc))
                 return

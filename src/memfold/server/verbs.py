@@ -56,12 +56,7 @@ def _id(a: dict[str, Any]) -> str:
 
 
 def _show(memory: Memory, a: dict[str, Any]) -> Any:
-    hit = memory.get(a["id"], strict=a.get("strict", False), use=False)
-    fact = hit.fact
-    return {**hit.to_dict(), "path": fact.path, "line": fact.line, "end_line": fact.end_line,
-            "sha256": hit.sha256, "params": dict(fact.params), "importance": fact.importance,
-            "explicit_id": fact.explicit_id, "reason": hit.reason,
-            "derived_from": list(hit.derived_from)}
+    return memory.get(a["id"], strict=a.get("strict", False), use=False).to_show_dict()
 
 
 def _use(memory: Memory, a: dict[str, Any]) -> Any:
