@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -380,7 +379,7 @@ def export(server: str, bank: str, directory: str, as_json: bool) -> None:
 
     url, token = server_settings(server)
     exported = request(url, token, "GET", bank_path(bank, "export"))
-    written = write_workspace(Path(directory), exported)
+    written = write_workspace(directory, exported)
     if as_json:
         emit_json({"bank": bank, "head": exported["head"], "directory": str(directory),
                    "files": written})
@@ -409,7 +408,7 @@ def import_(directory: str, server: str, bank: str, as_json: bool) -> None:
     from .server_files import read_workspace
 
     url, token = server_settings(server)
-    body = read_workspace(Path(directory))
+    body = read_workspace(directory)
     result = request(url, token, "POST", bank_path(bank, "import"), body, timeout=600)
     if as_json:
         emit_json(result)

@@ -14,9 +14,9 @@ from .journal import JOURNAL_NAME
 from .workspace.layout import GITIGNORE, Workspace
 
 
-def read_workspace(root: Path) -> dict[str, Any]:
+def read_workspace(root: str | Path) -> dict[str, Any]:
     """A local workspace's files and journal as an import body."""
-    workspace = Workspace(root)
+    workspace = Workspace(Path(root))
     workspace.require()
     files = [{"path": path, "content": base64.b64encode(
         workspace.abspath(path).read_bytes()).decode()}
@@ -26,8 +26,9 @@ def read_workspace(root: Path) -> dict[str, Any]:
     return {"files": files, "journal": [line for line in journal if line.strip()]}
 
 
-def write_workspace(root: Path, exported: dict[str, Any]) -> list[str]:
-    """Write an export into `root` (absent or empty) as a workspace; returns the paths."""
+def write_workspace(into: str | Path, exported: dict[str, Any]) -> list[str]:
+    """Write an export into `into` (absent or empty) as a workspace; returns the paths."""
+    root = Path(into)
     if root.exists() and any(root.iterdir()):
         raise BadInput(f"{root} is not empty; export into a new directory")
     written: list[str] = []
