@@ -93,10 +93,11 @@ class BankWorkspace:
 
     # -- requests ---------------------------------------------------------------------
 
-    def read(self, work: Callable[[Memory], _T]) -> _T:
+    def read(self, work: Callable[[Memory], _T], *, committed: int | None = None) -> _T:
         """Run `work` on the workspace brought up to (at least) the bank's committed head as
-        it was when the request came.  The head is read before taking the bank's turn, so a
-        read that finds the workspace current waits for no database call inside it."""
+        it was when the request came (`committed`, when the caller read it already).  The
+        head is read before taking the bank's turn, so a read that finds the workspace
+        current waits for no database call inside it."""
         def head() -> int:
             with tenant_tx(self.pool, self.tenant) as conn:
                 return self._head(conn, lock=False)
@@ -105,7 +106,8 @@ class BankWorkspace:
             with tenant_tx(self.pool, self.tenant) as conn:
                 self._catch_up(conn, self._head(conn, lock=False))
 
-        committed = with_retries(head)
+        if committed is None:
+            committed = with_retries(head)
         with self.lock:
             if self.head < committed or self.head < 0:
                 with_retries(catch_up)
@@ -377,14 +379,19 @@ class Replica:
         self._lock = threading.Lock()
 
     def bank(self, caller: Caller, name: str) -> BankWorkspace:
-        def find() -> int | None:
+        return self._found(caller, name)[0]
+
+    def _found(self, caller: Caller, name: str) -> tuple[BankWorkspace, int]:
+        """The caller's bank of that name, and its committed head as of now."""
+        def find() -> tuple[int, int] | None:
             with tenant_tx(self.pool, caller.tenant) as conn:
-                row = conn.execute("SELECT bank_id FROM banks WHERE name = %s",
+                row = conn.execute("SELECT bank_id, head FROM banks WHERE name = %s",
                                    [name]).fetchone()
-            return None if row is None else int(row[0])
-        bank_id = with_retries(find)
-        if bank_id is None:
+            return None if row is None else (int(row[0]), int(row[1]))
+        found_row = with_retries(find)
+        if found_row is None:
             raise UnknownBank(f"no bank {name!r}")
+        bank_id, head = found_row
         with self._lock:
             found = self._banks.get(bank_id)
             if found is None:
@@ -400,7 +407,7 @@ class Replica:
         for bank in idle:  # its workspace stays on disk; the next request reopens it
             with bank.lock:
                 bank.close()
-        return found
+        return found, head
 
     def run(self, caller: Caller, bank: str, scope: str, work: Callable[[Memory], _T], *,
             what: str) -> _T:
@@ -410,8 +417,10 @@ class Replica:
         if not caller.may(scope, bank):
             raise Refused(403, f"forbidden: {what} needs the {scope} scope"
                           + (f" and bank {caller.bank!r}" if caller.bank else ""))
-        workspace = self.bank(caller, bank)
-        return workspace.read(work) if scope == "read" else workspace.write(caller, work)
+        workspace, head = self._found(caller, bank)
+        if scope == "read":
+            return workspace.read(work, committed=head)
+        return workspace.write(caller, work)
 
     def close(self) -> None:
         with self._lock:
