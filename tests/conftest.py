@@ -35,6 +35,28 @@ DAY = "2025-11-27"
 DAILY = f"memory/{DAY}.md"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_warm_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The `memfold` processes the tests run start warm processes on demand (MEMFOLD_WARM
+    defaults to auto), as a user's would: they live in a folder of this session's, and are
+    stopped when it ends rather than idling on after it."""
+    from memfold import warm
+
+    folder = tmp_path_factory.mktemp("warm-processes")
+    folder.chmod(0o700)
+    saved = {name: os.environ.get(name) for name in ("MEMFOLD_WARM_DIR", "MEMFOLD_WARM")}
+    os.environ["MEMFOLD_WARM_DIR"] = str(folder)
+    os.environ.pop("MEMFOLD_WARM", None)
+    yield
+    for sock in folder.glob("*.sock"):
+        warm.stop(str(sock))
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test sees the developer's MEMFOLD_* settings."""

@@ -8,8 +8,6 @@ the same methods (memfold.remote).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .errors import (
     AccessDenied,
     BadInput,
@@ -27,7 +25,13 @@ from .errors import (
     WorkspaceError,
 )
 
+# `typing` is not imported at run time: `memfold recall` answered by the warm process
+# (memfold.launch) imports this package and nothing heavier.  Type checkers read this name
+# as true.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .memory import Memory
     from .model import (
         AboutResult,

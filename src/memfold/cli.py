@@ -530,7 +530,8 @@ def _register_commands() -> None:
     their own, which keep their heavy imports inside the commands."""
     import importlib
 
-    for module in ("memfold.cli_lifecycle", "memfold.cli_agent", "memfold.cli_server"):
+    for module in ("memfold.cli_lifecycle", "memfold.cli_agent", "memfold.cli_server",
+                   "memfold.cli_warm"):
         for command in importlib.import_module(module).COMMANDS:
             cli.add_command(command)
 

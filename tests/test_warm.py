@@ -1,0 +1,237 @@
+"""The warm process (memfold.warm, memfold.launch): reads answered by a resident memfold are
+byte for byte what a new process prints, writes never go there, and it starts, stops and
+refuses as documented."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memfold import launch, warm
+from memfold.memory import Memory
+
+DAY = "2025-11-27"
+
+
+def memfold(*args: str, env: dict[str, str], cwd: Path | None = None,
+            stdin: str | None = None) -> tuple[int, str, str]:
+    done = subprocess.run([sys.executable, "-m", "memfold", *args], capture_output=True,
+                          text=True, env=env, cwd=cwd, input=stdin, timeout=120)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.fixture
+def warm_dir(tmp_path: Path) -> Iterator[Path]:
+    folder = tmp_path / "warm"
+    folder.mkdir(mode=0o700)
+    yield folder
+    for sock in folder.glob("*.sock"):
+        warm.stop(str(sock))
+
+
+def env_for(warm_dir: Path, mode: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMFOLD_")}
+    return {**env, "MEMFOLD_WARM_DIR": str(warm_dir), "MEMFOLD_WARM": mode,
+            "MEMFOLD_WARM_IDLE": "60"}
+
+
+def served(warm_dir: Path) -> int:
+    found = warm.status(launch.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)}))
+    assert found.running
+    return found.served
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One warm process for the tests that only use it."""
+    folder = tmp_path_factory.mktemp("warm-shared")
+    folder.chmod(0o700)
+    path = launch.socket_path({"MEMFOLD_WARM_DIR": str(folder)})
+    found = warm.start(path, idle=120)
+    assert found.running and found.pid
+    yield folder
+    warm.stop(path)
+
+
+def seed(workspace: Path) -> None:
+    daily = workspace / "memory" / f"{DAY}.md"
+    daily.write_text(
+        f"# {DAY}\n\n## Retain\n"
+        "- W @Peter: Lives in Vienna and drinks green tea.\n"
+        "- O(c=0.8) @Peter: Prefers short replies.\n"
+        "- B @Anna: Met Peter at the Vienna office.\n",
+        encoding="utf-8")
+    with Memory.open(workspace) as memory:
+        memory.index()  # so both answers start from the same index
+
+
+@pytest.mark.parametrize("argv", [
+    ["recall", "Vienna"],
+    ["recall", "Vienna", "--json", "--k", "2"],
+    ["recall", "nothing matches this"],
+    ["recall", "Vienna", "--k", "many"],  # usage error: exit 2
+    ["about", "Peter"],
+    ["about", "Peter", "--json"],
+    ["show", "^nosuchid"],  # unknown id
+    ["status", "--json"],
+    ["context"],
+    ["history", "^nosuchid"],
+    ["recall", "--help"],
+])
+def test_a_warm_answer_is_byte_for_byte_a_new_process_answer(
+        workspace: Path, started: Path, argv: list[str]) -> None:
+    seed(workspace)
+    args = ["--workspace", str(workspace), "--as-of", "2025-11-28T09:00:00", *argv]
+    here = memfold(*args, env=env_for(started, "off"))
+    before = served(started)
+    there = memfold(*args, env=env_for(started, "on"))
+    assert served(started) == before + 1  # the warm process answered it
+    assert there == here
+
+
+def test_an_edit_is_seen_by_the_next_warm_read(workspace: Path, started: Path) -> None:
+    seed(workspace)
+    env = env_for(started, "on")
+    args = ["--workspace", str(workspace), "recall", "marmalade"]
+    assert "marmalade" not in memfold(*args, env=env)[1]
+    with open(workspace / "memory" / f"{DAY}.md", "a", encoding="utf-8") as daily:
+        daily.write("- W @Peter: Keeps orange marmalade in the office fridge.\n")
+    code, out, _ = memfold(*args, env=env)
+    assert code == 0 and "marmalade" in out and f"memory/{DAY}.md" in out
+    assert (code, out) == memfold(*args, env=env_for(started, "off"))[:2]
+
+
+def test_the_callers_directory_and_environment_are_used(workspace: Path, started: Path) -> None:
+    seed(workspace)
+    env = {**env_for(started, "on"), "MEMFOLD_WORKSPACE": "."}
+    here = memfold("recall", "Vienna", env={**env, "MEMFOLD_WARM": "off"}, cwd=workspace)
+    before = served(started)
+    there = memfold("recall", "Vienna", env=env, cwd=workspace)
+    assert served(started) == before + 1
+    assert there == here and "Vienna" in there[1]
+    elsewhere = memfold("recall", "Vienna", env=env, cwd=workspace.parent)
+    assert elsewhere[0] == 1 and "no memfold workspace" in elsewhere[2]
+
+
+def test_writes_and_server_commands_never_go_to_the_warm_process(
+        workspace: Path, started: Path) -> None:
+    env = env_for(started, "on")
+    before = served(started)
+    code, out, _ = memfold("--workspace", str(workspace), "retain",
+                           "W @Peter: Moved to Graz.", env=env)
+    assert code == 0
+    assert memfold("--workspace", str(workspace), "index", env=env)[0] == 0
+    code, _, err = memfold("--server", "http://127.0.0.1:9", "recall", "x", env=env)
+    assert code != 0
+    assert served(started) == before
+    assert "Graz" in memfold("--workspace", str(workspace), "recall", "Graz", env=env)[1]
+    assert served(started) == before + 1
+
+
+def test_auto_starts_one_for_the_next_read_and_off_never_does(workspace: Path,
+                                                              warm_dir: Path) -> None:
+    seed(workspace)
+    args = ["--workspace", str(workspace), "recall", "Vienna"]
+    path = launch.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)})
+    assert memfold(*args, env=env_for(warm_dir, "off"))[0] == 0
+    assert memfold(*args, env=env_for(warm_dir, "on"))[0] == 0
+    time.sleep(0.5)
+    assert not warm.status(path).running  # off and on never start one
+    assert memfold(*args, env=env_for(warm_dir, "auto"))[0] == 0
+    deadline = time.monotonic() + 30
+    while not warm.status(path).running and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert warm.status(path).running
+    assert memfold(*args, env=env_for(warm_dir, "auto"))[0] == 0
+    assert served(warm_dir) == 1
+
+
+def test_a_directory_others_may_enter_is_never_used(workspace: Path, tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    env = env_for(shared, "auto")
+    code, out, err = memfold("--workspace", str(workspace), "recall", "x", env=env)
+    assert code == 0
+    time.sleep(0.3)
+    assert not list(shared.iterdir())  # nothing started, no socket made
+    code, _, err = memfold("warm", "start", env=env)
+    assert code == 1 and err.startswith("memfold: error: ") and "0700" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_idle_stop_and_sigterm_remove_the_socket(warm_dir: Path) -> None:
+    path = launch.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)})
+    first = warm.start(path, idle=1)
+    deadline = time.monotonic() + 20
+    while warm.status(path).running and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not warm.status(path).running and not os.path.exists(path)
+    second = warm.start(path, idle=60)
+    assert second.pid != first.pid
+    assert second.pid is not None
+    os.kill(second.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(path)
+    assert warm.start(path, idle=60).running
+    assert warm.stop(path).running and not warm.status(path).running
+
+
+def test_a_killed_warm_process_leaves_a_socket_that_is_ignored_then_replaced(
+        workspace: Path, warm_dir: Path) -> None:
+    seed(workspace)
+    path = launch.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)})
+    pid = warm.start(path, idle=60).pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.2)
+    assert os.path.exists(path)  # left behind
+    code, out, _ = memfold("--workspace", str(workspace), "recall", "Vienna",
+                           env=env_for(warm_dir, "on"))
+    assert code == 0 and "Vienna" in out
+    assert warm.start(path, idle=60).pid != pid
+
+
+def test_the_warm_cli_reports_in_text_and_json(warm_dir: Path) -> None:
+    env = env_for(warm_dir, "auto")
+    assert memfold("warm", "status", env=env)[1].startswith("no warm process")
+    code, out, _ = memfold("warm", "start", "--json", env=env)
+    assert code == 0 and '"running": true' in out
+    code, out, _ = memfold("warm", "status", env=env)
+    assert code == 0 and "0 reads served" in out
+    code, out, _ = memfold("warm", "stop", env=env)
+    assert code == 0 and out.startswith("stopped warm process")
+    assert memfold("warm", "stop", env=env)[1] == "no warm process was running\n"
+
+
+@pytest.mark.parametrize(("argv", "verb"), [
+    (["recall", "x"], "recall"),
+    (["-w", "ws", "about", "Peter"], "about"),
+    (["--workspace=ws", "--as-of", "2025-01-01", "show", "^a"], "show"),
+    (["-wws", "status"], "status"),
+    (["--help"], None),
+    (["--version", "recall"], None),
+    ([], None),
+    (["--workspace", "recall"], None),  # "recall" is the workspace's name here
+])
+def test_the_verb_is_read_past_the_global_options(argv: list[str], verb: str | None) -> None:
+    assert launch.verb_of(argv) == verb
+
+
+def test_only_reads_without_a_server_are_eligible() -> None:
+    assert launch.eligible(["recall", "x"], {})
+    assert not launch.eligible(["retain", "W x"], {})
+    assert not launch.eligible(["recall", "x"], {"MEMFOLD_WARM": "off"})
+    assert not launch.eligible(["recall", "x"], {"MEMFOLD_SERVER": "http://h"})
+    assert not launch.eligible(["--server", "http://h", "recall", "x"], {})
+    assert not launch.eligible(["--server=http://h", "recall", "x"], {})
+    assert launch.mode({"MEMFOLD_WARM": "bogus"}) == "auto"
