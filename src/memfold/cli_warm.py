@@ -47,7 +47,12 @@ def warm() -> None:
                    "MEMFOLD_WARM_IDLE, else 600]")
 @JSON
 def warm_start(idle: int | None, as_json: bool) -> None:
-    """Start the warm process (if none runs) and wait until it answers."""
+    """Start the warm process (if none runs) and wait until it answers.
+
+    \b
+    Example:
+      memfold warm start --idle 3600
+    """
     from .warm import start
 
     found = start(idle=idle)
@@ -60,7 +65,12 @@ def warm_start(idle: int | None, as_json: bool) -> None:
 @warm.command("stop")
 @JSON
 def warm_stop(as_json: bool) -> None:
-    """Stop the warm process; nothing happens when none runs."""
+    """Stop the warm process; nothing happens when none runs.
+
+    \b
+    Example:
+      memfold warm stop
+    """
     from .warm import stop
 
     found = stop()
@@ -75,7 +85,12 @@ def warm_stop(as_json: bool) -> None:
 @warm.command("status")
 @JSON
 def warm_status(as_json: bool) -> None:
-    """Whether a warm process runs for this memfold, its pid and how many reads it served."""
+    """Whether a warm process runs for this memfold, its pid and how many reads it served.
+
+    \b
+    Example:
+      memfold warm status --json
+    """
     from .warm import status
 
     found = status()
