@@ -235,3 +235,71 @@ def test_only_reads_without_a_server_are_eligible() -> None:
     assert not launch.eligible(["--server", "http://h", "recall", "x"], {})
     assert not launch.eligible(["--server=http://h", "recall", "x"], {})
     assert launch.mode({"MEMFOLD_WARM": "bogus"}) == "auto"
+
+
+# -- the change feeds the warm process keeps across reads --------------------------------------
+
+
+def refreshed(workspace: Path, feeds: warm.ChangeFeeds) -> tuple[int, list[str]]:
+    """(files scanned, contents recalled for "tea") through a fresh Memory on the kept feed."""
+    with Memory.open(workspace, watcher=feeds(str(workspace))) as memory:
+        scanned = memory.refresh().scanned
+        return scanned, [h.fact.content for h in memory.recall("tea").hits]
+
+
+def test_a_kept_feed_scans_once_then_only_what_changed(workspace: Path) -> None:
+    seed(workspace)
+    feeds = warm.ChangeFeeds()
+    try:
+        first, hits = refreshed(workspace, feeds)
+        assert first > 0 and hits == ["Lives in Vienna and drinks green tea."]
+        assert refreshed(workspace, feeds)[0] == 0  # nothing changed: nothing stat'ed
+        (workspace / "memory" / "2025-11-20.md").write_text(
+            "# 2025-11-20\n\n## Retain\n- W @Anna: Drinks mint tea at night.\n",
+            encoding="utf-8")
+        scanned, hits = refreshed(workspace, feeds)
+        assert scanned == 1 and "Drinks mint tea at night." in hits  # the new file alone
+        (workspace / "memory" / "2025-11-20.md").unlink()
+        assert refreshed(workspace, feeds)[1] == ["Lives in Vienna and drinks green tea."]
+    finally:
+        feeds.close()
+
+
+def test_a_kept_feed_scans_again_when_the_index_is_replaced_or_a_folder_appears(
+        workspace: Path) -> None:
+    seed(workspace)
+    feeds = warm.ChangeFeeds()
+    try:
+        refreshed(workspace, feeds)
+        for leftover in (workspace / ".memory").glob("index.sqlite*"):
+            leftover.unlink()  # a new, empty index: the feed's changes went into the old one
+        scanned, hits = refreshed(workspace, feeds)
+        assert scanned > 0 and hits == ["Lives in Vienna and drinks green tea."]
+        assert refreshed(workspace, feeds)[0] == 0
+        archive = workspace / "memory" / "archive"
+        archive.mkdir()
+        (archive / "2024-01-02.md").write_text(
+            "# 2024-01-02\n\n## Retain\n- W @Omar: Brews oolong tea.\n", encoding="utf-8")
+        scanned, hits = refreshed(workspace, feeds)
+        assert scanned > 0 and "Brews oolong tea." in hits
+    finally:
+        feeds.close()
+
+
+def test_feeds_past_the_limit_are_closed(tmp_path: Path) -> None:
+    feeds = warm.ChangeFeeds(limit=2)
+    roots = []
+    for n in range(3):
+        root = tmp_path / f"ws{n}"
+        Memory.init(root)
+        roots.append(root)
+    try:
+        first = feeds(str(roots[0]))
+        assert first is not None
+        feeds(str(roots[1]))
+        assert feeds(str(roots[0])) is first  # kept, and now the most recent
+        feeds(str(roots[2]))  # closes ws1's, the least recently used
+        assert len(feeds.feeds) == 2 and first.active
+        assert feeds(str(tmp_path / "nowhere")) is None
+    finally:
+        feeds.close()

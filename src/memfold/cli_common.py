@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .memory import Memory
+    from .workspace.watch import Watcher
+
+# The warm process (memfold.warm) sets this: the change feed it keeps for the workspace a
+# command names (None: the command stats every file, as a new process does).
+change_feed: Callable[[str | None], Watcher | None] | None = None
 
 
 # recall, show, about, trace and context redact likely secrets unless this is given
@@ -49,8 +56,9 @@ def open_memory(ctx: click.Context, *, watch: bool = False,
         return cast("Memory", connect(obj["server"], bank=obj.get("bank")))
     from .memory import Memory
 
+    feed = change_feed(ctx.obj["workspace"]) if change_feed is not None else None
     memory = Memory.open(ctx.obj["workspace"], now=ctx.obj["as_of"], watch=watch,
-                         source=source)
+                         source=source, watcher=feed)
     ctx.call_on_close(memory.close)
     return memory
 

@@ -19,10 +19,11 @@ def warm() -> None:
     """The warm process: a memfold that stays loaded and answers reads in milliseconds.
 
     A read (recall, about, show, history, trace, status, context) run as a new process
-    spends most of its time importing memfold.  A warm process has done that once: each
-    `memfold` read hands it the arguments, directory and environment, and it answers
-    exactly as a new process would (the workspace is opened and scanned afresh each time;
-    nothing is cached between requests).  Writes always run in their own process.
+    spends most of its time importing memfold and stat-ing every file for edits.  A warm
+    process has imported memfold once and asks the kernel (inotify) which files changed
+    since its last read of a workspace: each `memfold` read hands it the arguments,
+    directory and environment, and it answers exactly as a new process would.  Writes
+    always run in their own process.
 
     \b
     MEMFOLD_WARM=auto  (default) use a running warm process; a read that finds none starts

@@ -90,9 +90,9 @@ def private_dir(path: str) -> bool:
 
 
 def code_key() -> str:
-    """Which memfold this is: the interpreter, the package's folder and the newest mtime of its
-    modules.  A warm process serves only callers with the same key, so an upgrade or an edit
-    never gets answers from code that is no longer installed."""
+    """Which memfold this is: the environment (sys.prefix), the package's folder and the
+    newest mtime of its modules.  A warm process serves only callers with the same key, so
+    an upgrade or an edit never gets answers from code that is no longer installed."""
     import zlib
 
     package = os.path.dirname(os.path.abspath(__file__))
@@ -105,7 +105,7 @@ def code_key() -> str:
                     newest = max(newest, entry.stat().st_mtime_ns)
                 elif entry.is_dir() and entry.name[0] not in "._":
                     pending.append(entry.path)
-    ident = f"{sys.executable}\0{package}\0{newest}".encode("utf-8", "surrogateescape")
+    ident = f"{sys.prefix}\0{package}\0{newest}".encode("utf-8", "surrogateescape")
     return f"{zlib.crc32(ident):08x}"
 
 

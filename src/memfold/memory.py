@@ -71,13 +71,14 @@ class Memory(CoreVerbs):
 
     def __init__(self, workspace: Workspace, *, now: datetime | str | None = None,
                  judge: Judge | None = None, watch: bool = True,
-                 source: str | None = None) -> None:
+                 source: str | None = None, watcher: Watcher | None = None) -> None:
         self.workspace = workspace
         self.source = source  # who writes through this handle, unless a call says
         self._now = now
         self._index: IndexBackend | None = None
         self._ledger: Ledger | None = None
-        self._watcher: Watcher | None = None
+        self._watcher: Watcher | None = watcher
+        self._owns_watcher = watcher is None  # one the caller keeps across opens stays open
         self._watch = watch  # a long-lived process asks the kernel what changed (inotify)
         self._notices: list[str] = []  # notices for the caller: embedding, journal, judge
         # vector search, opened by a semantic recall or `index`; embeds new facts quietly
@@ -91,18 +92,22 @@ class Memory(CoreVerbs):
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None, *,
              now: datetime | str | None = None, judge: Judge | None = None,
-             watch: bool = True, source: str | None = None) -> Memory:
+             watch: bool = True, source: str | None = None,
+             watcher: Watcher | None = None) -> Memory:
         """Open an existing workspace (path, else MEMFOLD_WORKSPACE, else the default).
 
         `judge` decides which older facts a new one contradicts (default: the one
         MEMFOLD_JUDGE names, else RuleJudge);
         `watch=False` skips the change feed, for a process that recalls only once;
         `source` names who writes through this handle (recorded with every retain that
-        does not name its own; default "api").
+        does not name its own; default "api");
+        `watcher` is a change feed the caller keeps across opens of this workspace (the warm
+        process does): a refresh trusts what it reports once it has `settled`.
         """
         workspace = Workspace(config.workspace_path(path))
         workspace.require()
-        memory = cls(workspace, now=now, judge=judge, watch=watch, source=source)
+        memory = cls(workspace, now=now, judge=judge, watch=watch, source=source,
+                     watcher=watcher)
         memory._finish_reflect_pages()
         if notice := finish_torn_append(memory.workspace):  # before anything reads a day file
             memory._notices.append(notice)
@@ -132,7 +137,8 @@ class Memory(CoreVerbs):
 
     def close(self) -> None:
         if self._watcher is not None:
-            self._watcher.close()
+            if self._owns_watcher:
+                self._watcher.close()
             self._watcher = None
         if self._index is not None:
             self._index.close()
@@ -391,16 +397,23 @@ class Memory(CoreVerbs):
             from .workspace.watch import Watcher  # (ctypes: only a long-lived process)
 
             self._watcher = Watcher(self.workspace.root)  # armed before the scan it relies on
-            return self._sync()
-        changed = self._watcher.changes()
+        watcher = self._watcher
+        if not self._owns_watcher and watcher.index_token != self.index_backend.facts_signature():
+            watcher.settled = False  # the index changed hands since the feed's last sync: scan
+        changed = watcher.changes() if watcher.settled else None
         if changed is None:
-            return self._sync()
+            report = self._sync()
+            watcher.settled = True
+            watcher.index_token = self.index_backend.facts_signature()
+            return report
         tracked = sorted(p for p in changed if self.workspace.is_tracked(p))
         if not tracked:
             self.ledger.replay()
             return SyncReport(scanned=0, added=(), changed=(), removed=(), full=False,
                               seconds=0.0)
-        return self._sync(only=tracked)
+        report = self._sync(only=tracked)
+        watcher.index_token = self.index_backend.facts_signature()
+        return report
 
     def _sync(self, *, only: Sequence[str] | None = None, full: bool = False,
               progress: Progress | None = None, now: datetime | str | None = None,

@@ -4,14 +4,15 @@
 run) listens on a Unix socket in a directory only this user may enter, and answers each
 request of memfold.launch in turn: it takes the caller's working directory and environment,
 runs the command line through the same Click command a new process would run — which opens
-the workspace afresh, scans it for changes and closes it — and sends back the exit status,
-stdout and stderr.  Nothing is kept between two requests but imported modules, so an answer
-is the one a new process would have printed: the warm process saves the imports, not the
-work.
+the workspace afresh, syncs what changed and closes it — and sends back the exit status,
+stdout and stderr.  Two things outlive a request: the imported modules, and one change feed
+per workspace (`ChangeFeeds`: inotify), so a read stats only the files the kernel reports
+changed instead of every file, and scans them all whenever the feed cannot vouch for the
+index.  The answer is the one a new process would have printed.
 
 Only `launch.WARM_VERBS` are served (reads that never read stdin); anything else is declined
 and runs in the caller.  A caller with another uid is refused (SO_PEERCRED).  The process
-exits after `idle` seconds without a request, on `memfold warm stop` and on SIGTERM, and
+exits after `idle` seconds without a read, on `memfold warm stop` and on SIGTERM, and
 removes its socket; a lock file beside the socket keeps a second one from starting.
 """
 
@@ -28,9 +29,13 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from . import launch
+
+if TYPE_CHECKING:
+    from .workspace.watch import Watcher
 
 
 @dataclass(frozen=True)
@@ -169,6 +174,43 @@ def run(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[int | None, str
     return code, out.getvalue(), err.getvalue()
 
 
+class ChangeFeeds:
+    """One inotify change feed per workspace, kept across requests, so that a read in the
+    warm process stats only the files the kernel says changed instead of every file.
+
+    The first read of a workspace scans every file, as a new process does, with the feed
+    armed before the scan; after that a read syncs what the feed reports.  When the feed
+    cannot say (no inotify, a queue overflow, a new folder) or the index no longer is the one
+    the feed last synced (deleted, rebuilt, restored: `Watcher.index_token`), the read scans
+    every file again.  The least recently used feeds are closed past `limit` workspaces."""
+
+    def __init__(self, limit: int = 16) -> None:
+        self.limit = limit
+        self.feeds: dict[str, Watcher] = {}
+
+    def __call__(self, path: str | None) -> Watcher | None:
+        from .config import workspace_path
+        from .workspace.watch import Watcher
+
+        root = os.path.realpath(workspace_path(path))
+        if not os.path.isdir(root):
+            return None
+        feed = self.feeds.pop(root, None)
+        if feed is None or not feed.active:
+            if feed is not None:
+                feed.close()
+            feed = Watcher(Path(root))
+        self.feeds[root] = feed  # (re)inserted last: the most recently used
+        while len(self.feeds) > self.limit:
+            self.feeds.pop(next(iter(self.feeds))).close()
+        return feed
+
+    def close(self) -> None:
+        for feed in self.feeds.values():
+            feed.close()
+        self.feeds.clear()
+
+
 def _peer_uid(conn: socket.socket) -> int:
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     return int(struct.unpack("3i", creds)[1])
@@ -264,11 +306,15 @@ def main(argv: list[str]) -> int:
         os.chmod(path, 0o600)
         listener.listen(64)
         signal.signal(signal.SIGTERM, _terminate)
+        from . import cli_common
+
+        feeds = cli_common.change_feed = ChangeFeeds()
         try:
             WarmServer(path, idle).serve(listener)
         except _Terminated:
             pass
         finally:
+            feeds.close()
             listener.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)

@@ -64,6 +64,13 @@ class Watcher:
         self.fd = -1
         self.dirs: dict[int, str] = {}  # watch descriptor -> relative directory ("" = root)
         self.libc = _libc()
+        # True once a full scan has followed the arming, so the changes reported are all
+        # there is; whoever keeps the watcher sets it back to False to ask for a scan again
+        self.settled = False
+        # the index's facts signature after the last sync through this watcher: a watcher
+        # kept across opens of the workspace scans again when the index no longer has it
+        # (replaced, rebuilt, deleted), since the changes it saw went into another index
+        self.index_token: str | None = None
         if self.libc is not None:
             self.fd = self.libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         if self.fd >= 0:
