@@ -200,9 +200,14 @@ def main() -> None:
         answer = ask(argv, path)
         if answer is not None:
             code, out, err = answer
-            sys.stdout.write(out)
+            try:
+                sys.stdout.write(out)
+                sys.stdout.flush()
+            except BrokenPipeError:  # as the command does when it runs here (memfold.cli)
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                code = 141
             sys.stderr.write(err)
-            sys.stdout.flush()
             sys.stderr.flush()
             raise SystemExit(code)
     from .cli import main as run_here
