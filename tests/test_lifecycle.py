@@ -163,6 +163,30 @@ def test_bun_js_fades_and_a_use_revives_it(workspace: Path) -> None:
         assert memory.get(bun, use=False).status == "active"
 
 
+def test_a_faded_fact_that_alone_matches_every_word_is_still_found(workspace: Path) -> None:
+    with Memory.open(workspace, now="2025-07-10") as memory:
+        [old] = retain(memory, "2019-03-02",
+                       "B @Omar: Fixed the quill pump at the zephyr harbour dock.")
+        recent = retain(memory, "2025-07-01", *(
+            f"B @Omar: Walked past the harbour on errand number {n}." for n in range(12)))
+        result = memory.recall("quill pump zephyr harbour", k=10)
+        assert ids(result)[0] == old  # years old and faded, but the only full match
+        assert result.hits[0].status == ARCHIVED
+        # at equal words the fresh fact still wins: fading weighs, it does not hide
+        [again] = retain(memory, "2025-07-09",
+                         "B @Omar: Fixed the quill pump at the zephyr harbour dock.")
+        assert ids(memory.recall("quill pump zephyr harbour", k=10))[:2] == [again, old]
+        assert set(ids(memory.recall("harbour errand", k=12))) == set(recent)
+
+
+def test_a_fact_a_person_archived_ranks_below_every_active_one(workspace: Path) -> None:
+    with Memory.open(workspace, now="2025-07-10") as memory:
+        [old] = retain(memory, "2025-07-01", "W @Ana: The quill pump sits at the zephyr dock.")
+        [partial] = retain(memory, "2025-07-02", "W @Ana: The dock was repainted.")
+        memory.forget(old)
+        assert ids(memory.recall("quill pump zephyr dock", k=5))[:2] == [partial, old]
+
+
 def test_decay_is_slower_for_important_facts() -> None:
     from datetime import date
 

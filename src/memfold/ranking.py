@@ -38,7 +38,9 @@
   rank above text, and stated facts above generated observations, at equal relevance;
 - lifecycle: `lifecycle.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
 
-Archived facts rank below every active one, and superseded or expired ones below those;
+Facts a person archived rank below every active one, and superseded or expired ones below
+those; a fact archived by decay alone competes with the active ones, weighed down by its
+lifecycle weight, so the only fact holding every word of a query is found years later;
 without `--all` superseded and expired facts are left out (and counted, so recall can say
 `--all` shows them) unless they held at the time the query asks about.  With `--all`
 relevance alone ranks and every fact carries its status, except that a fact that superseded

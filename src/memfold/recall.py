@@ -230,7 +230,7 @@ def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
     weight = 1.0 if options.include_all or as_of_then else lifecycle_weight(status, decay)
     value = score(rel, kind=c.fact.kind, confidence=confidence, importance=c.fact.importance,
                   lifecycle=weight) * time_factor(then, state=c.fact.kind in STATE_KINDS)
-    tier = 0 if current else (1 if status == ARCHIVED else 2)
+    tier = 0 if current or _faded(c, status) else (1 if status == ARCHIVED else 2)
     return _Scored(c, value, confidence, linked, opinion, status, decay, tier,
                    beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT)
@@ -257,6 +257,15 @@ def _then(c: Candidate, window: Interval | None) -> str:
     # about something earlier, and one told after it may be about it ("last month we ...")
     before = window.start is not None and fact.day < window.start
     return ranking.HELD if state and before else ranking.NOT_THEN
+
+
+def _faded(c: Candidate, status: str) -> bool:
+    """Archived by decay alone (no person archived it): it competes with the active facts,
+    weighed down by its lifecycle weight, instead of ranking below all of them — an exact
+    match on words nothing recent holds is still found, years later."""
+    life = c.life
+    return status == ARCHIVED and not (life is not None and life.status == ARCHIVED
+                                       and life.reason != "decay")
 
 
 def _current_then(c: Candidate, status: str, then: str) -> bool:
@@ -409,7 +418,8 @@ def build_trace(backend: IndexBackend, root: Candidate, today: date) -> Trace:
 
 
 def _order(hit: _Scored) -> tuple[int, float, bool, int, str, int]:
-    """Active facts first (archived ones rank below them, however relevant), then score,
+    """Active facts (and those faded by decay alone) first — facts a person archived rank
+    below them, however relevant — then score,
     then a replacement before what it replaced, then newest, then path and line."""
     day = hit.fact.day.toordinal() if hit.fact.day else 0
     return (hit.tier, -round(hit.score, 9), hit.replaced, -day, hit.fact.path, hit.fact.line)
