@@ -566,6 +566,21 @@ def header(result: Json) -> list[str]:
     ]
 
 
+def notes(result: Json) -> list[str]:
+    """What a reader of the table should know about how it was measured."""
+    found = []
+    warm = result["rows"]["recall_cli_warm"]
+    if warm["memfold"] is None:
+        found.append(f"warm row: {warm['reason']}")
+    if result["cli"]["command_note"]:
+        found.append(f"whole-process memfold ran as `python -m memfold`: "
+                     f"{result['cli']['command_note']}")
+    if not result["environment"]["bytecode"]["memfold_cli_bytecode_cached"]:
+        found.append("memfold's bytecode is not cached beside its sources: every memfold "
+                     "process compiled it (python -m compileall src/memfold first)")
+    return found
+
+
 @click.command("sidebyside")
 @click.option("--files", default=10_000, show_default=True, type=click.IntRange(min=1),
               help="Daily files in the generated workspace.")
@@ -597,7 +612,6 @@ def sidebyside_command(files: int, entity_pages: int, count: int, repeat: int, s
         return
     for line in [*header(result), "", *table(result)]:
         click.echo(line)
-    warm = result["rows"]["recall_cli_warm"]
-    if warm["memfold"] is None:
-        click.echo(f"warm row: {warm['reason']}")
+    for line in notes(result):
+        click.echo(line)
     click.echo(f"wrote {out}", err=True)
