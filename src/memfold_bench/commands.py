@@ -15,6 +15,7 @@ from .scale import scale_command
 from .server_bench import server_command
 from .server_isolation import server_isolation_command
 from .server_trials import server_trials_command
+from .sidebyside import sidebyside_command
 from .soak import soak_command
 
 COMMANDS: list[click.Command] = [index_command]
@@ -28,3 +29,4 @@ COMMANDS += [fuzz_command]
 COMMANDS += [server_isolation_command]
 COMMANDS += [server_command]
 COMMANDS += [server_trials_command]
+COMMANDS += [sidebyside_command]

@@ -26,7 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -70,11 +70,12 @@ def file_size(path: Path) -> int:
 class Run:
     """One corpus in a temporary directory, and the samples taken on it."""
 
-    def __init__(self, workdir: Path, files: int, seed: int) -> None:
+    def __init__(self, workdir: Path, files: int, seed: int,
+                 entity_pages: int = corpus.ENTITY_PAGES) -> None:
         self.ws = workdir / "workspace"
         self.floor_db = workdir / "floor.sqlite"
         started = time.perf_counter()
-        self.corpus = corpus.generate(self.ws, files=files, seed=seed)
+        self.corpus = corpus.generate(self.ws, files=files, seed=seed, entity_pages=entity_pages)
         self.generate_s = time.perf_counter() - started
         self.seed = seed
         self.known = floor.stamps(self.ws)
@@ -122,9 +123,15 @@ class Run:
         return changed[0]
 
 
-def alternate(round_: int, first: Callable[[], None], second: Callable[[], None]) -> None:
-    for step in (first, second) if round_ % 2 == 0 else (second, first):
+def rotate(order: int, steps: Sequence[Callable[[], None]]) -> None:
+    """Run `steps`, starting with the one `order` picks (each goes first in turn)."""
+    start = order % len(steps)
+    for step in [*steps[start:], *steps[:start]]:
         step()
+
+
+def alternate(round_: int, first: Callable[[], None], second: Callable[[], None]) -> None:
+    rotate(round_, (first, second))
 
 
 def index_facts(ws: Path) -> tuple[Json, int]:

@@ -51,6 +51,7 @@ from memfold.timeparse import MONTHS
 
 from . import corpus, floor
 from .index_bench import (
+    alternate,
     corpus_options,
     environment,
     index_facts,
@@ -72,13 +73,6 @@ AIMS = {
     "in_process": "memory.recall(q, k=10) in a long-lived process: p50 under 10 ms",
     "cli_process": "a whole `memfold recall --k 10 --json` process: p50 under 150 ms",
 }
-FLOOR_SQL = "SELECT path, body FROM bullets WHERE bullets MATCH ? ORDER BY rank LIMIT 10"
-FLOOR_SCRIPT = (
-    "import json, sqlite3, sys\n"
-    "db = sqlite3.connect(sys.argv[1])\n"
-    f"rows = db.execute({FLOOR_SQL!r}, (sys.argv[2],)).fetchall()\n"
-    "print(json.dumps([{'path': p, 'content': b} for p, b in rows], ensure_ascii=False))\n"
-)
 WORD = re.compile(r"\w+")
 PHRASE = re.compile(r'"([^"]+)"')
 NAME = re.compile(r"@([\w-]*\w)")
@@ -288,7 +282,7 @@ class Run:
                     def base(round_: int = round_) -> None:
                         for q in self.queries:
                             started = time.perf_counter()
-                            rows = db.execute(FLOOR_SQL, (floor_fts(q.text),)).fetchall()
+                            rows = db.execute(floor.SEARCH, (floor_fts(q.text),)).fetchall()
                             self.add("warm.floor", time.perf_counter() - started)
                             self.saw("floor", round_, len(rows))
                     alternate(round_, mine, base)
@@ -308,7 +302,7 @@ class Run:
                 def base(q: Query = q) -> None:
                     started = time.perf_counter()
                     db = sqlite3.connect(self.floor_db)
-                    db.execute(FLOOR_SQL, (floor_fts(q.text),)).fetchall()
+                    db.execute(floor.SEARCH, (floor_fts(q.text),)).fetchall()
                     db.close()
                     self.add("cold.floor", time.perf_counter() - started)
                 alternate(round_ + n, mine, base)
@@ -318,7 +312,7 @@ class Run:
         memfold_cmd = [*self.command, "--workspace", str(self.ws), "--as-of", AS_OF, "recall"]
         first = self.queries[0]  # one untimed run each: the disk cache, and bytecode if kept
         self.spawn("warmup", [*memfold_cmd, first.text, "--k", str(K), "--json"])
-        self.spawn("warmup", [sys.executable, "-c", FLOOR_SCRIPT, str(self.floor_db),
+        self.spawn("warmup", [sys.executable, "-c", floor.SEARCH_SCRIPT, str(self.floor_db),
                               first.floor_fts])
         for round_ in range(repeat):
             self.log(f"{self.n} files: whole processes, repeat {round_ + 1}/{repeat}")
@@ -331,7 +325,7 @@ class Run:
                     self.note("cli_process", answer["index"]["synced_files"])
 
                 def base(q: Query = q) -> None:
-                    self.spawn("cli.floor", [sys.executable, "-c", FLOOR_SCRIPT,
+                    self.spawn("cli.floor", [sys.executable, "-c", floor.SEARCH_SCRIPT,
                                              str(self.floor_db), q.floor_fts])
                 alternate(round_ + n, mine, base)
 
@@ -344,11 +338,6 @@ class Run:
             raise click.ClickException(f"{argv[0]} exited with {done.returncode}: "
                                        f"{done.stderr.strip()[-500:]}")
         return done.stdout
-
-
-def alternate(round_: int, first: Callable[[], None], second: Callable[[], None]) -> None:
-    for step in (first, second) if round_ % 2 == 0 else (second, first):
-        step()
 
 
 def measure_size(files: int, seed: int, count: int, repeat: int, log: Log) -> Json:

@@ -66,6 +66,7 @@ from .index_bench import (
     save_result,
     timed,
 )
+from .processes import bare_argv, rebuild_argv, run_child
 from .recall_bench import percentile
 
 K = 10
@@ -73,28 +74,6 @@ QUERIES = 40
 CLI_QUERIES = 10
 RETAINS = 20
 SKIP = STOP_WORDS | frozenset(corpus.FUNCTION_WORDS)
-FLOOR_SQL = "SELECT path, body FROM bullets WHERE bullets MATCH ? ORDER BY rank LIMIT 10"
-FLOOR_RECALL = (
-    "import json, sqlite3, sys\n"
-    "db = sqlite3.connect(sys.argv[1])\n"
-    f"rows = db.execute({FLOOR_SQL!r}, (sys.argv[2],)).fetchall()\n"
-    "print(json.dumps([{'path': p, 'content': b} for p, b in rows], ensure_ascii=False))\n"
-)
-PEAK_RSS = (  # VmHWM: ru_maxrss would carry the parent's peak over fork and exec on Linux
-    "import os, resource\n"
-    "if os.path.exists('/proc/self/status'):\n"
-    "    status = open('/proc/self/status').read()\n"
-    "    print(int(status.split('VmHWM:')[1].split()[0]) * 1024)\n"
-    "else:\n"
-    "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
-)
-MEMFOLD_REBUILD = ("from memfold.memory import Memory\n"
-                   "with Memory.open(sys.argv[1]) as m:\n    m.index(full=True)\n")
-FLOOR_REBUILD = (  # floor.py loaded by path, so the child does not import memfold
-    "import importlib.util\nfrom pathlib import Path\n"
-    "spec = importlib.util.spec_from_file_location('floor', sys.argv[3])\n"
-    "floor = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(floor)\n"
-    "floor.remove_db(Path(sys.argv[2]))\nfloor.load(Path(sys.argv[1]), Path(sys.argv[2]))\n")
 Log = Callable[[str], None]
 Json = dict[str, Any]
 
@@ -161,9 +140,8 @@ class FloorState:
             db.executemany("DELETE FROM bullets WHERE rowid = ?",
                            [(r,) for r in self.rows.pop(path, [])])
             text = (self.run.ws / path).read_text(encoding="utf-8")
-            self.rows[path] = [db.execute("INSERT INTO bullets (body, path) VALUES (?, ?)",
-                                          (body, path)).lastrowid or 0
-                               for body in floor.retain_bullets(text)]
+            self.rows[path] = [db.execute(floor.INSERT, (body, path, line)).lastrowid or 0
+                               for body, line in floor.retain_lines(text)]
         db.execute("COMMIT")
         db.close()
         self.known = now
@@ -187,13 +165,14 @@ def sample_pair(run: Run, order: int, key: str, ours: Callable[[], object],
               lambda: run.add(f"{key}.floor", timed(base)))
 
 
-def floor_retain(db: sqlite3.Connection, handle: TextIO, line: str) -> None:
-    """The floor's retain: append the line durably, then insert it in one transaction."""
+def floor_retain(db: sqlite3.Connection, handle: TextIO, line: str, number: int) -> None:
+    """The floor's retain: append the line durably, then insert it (with its line number) in
+    one transaction."""
     handle.write(f"- {line}\n")
     handle.flush()
     os.fsync(handle.fileno())
     db.execute("BEGIN")
-    db.execute("INSERT INTO bullets (body, path) VALUES (?, ?)", (line, "floor-retain.md"))
+    db.execute(floor.INSERT, (line, "floor-retain.md", number))
     db.execute("COMMIT")
 
 
@@ -206,7 +185,7 @@ def measure_retain(run: Run, repeat: int) -> None:
             line = f"B @Ada: Retained bullet number {n} for the latency sample."
             sample_pair(run, n, "retain",
                         functools.partial(memory.retain, line, date=corpus.END_DAY),
-                        functools.partial(floor_retain, db, handle, line))
+                        functools.partial(floor_retain, db, handle, line, n + 1))
     db.close()
 
 
@@ -214,12 +193,13 @@ def measure_retain(run: Run, repeat: int) -> None:
 
 
 def floor_query(db: sqlite3.Connection, fts: str) -> list[Any]:
-    return db.execute(FLOOR_SQL, (fts,)).fetchall()
+    return db.execute(floor.SEARCH, (fts,)).fetchall()
 
 
-def measure_recall_in_process(run: Run, queries: Sequence[str], repeat: int) -> None:
+def measure_recall_in_process(run: Run, queries: Sequence[str], repeat: int,
+                              now: str | None = None) -> None:
     db = sqlite3.connect(run.floor_db)
-    with Memory.open(run.ws) as memory:
+    with Memory.open(run.ws, now=now) as memory:
         memory.recall(queries[0], k=K)  # arms the change feed, stats every file once
         floor_query(db, floor_fts(queries[0]))
         for round_ in range(repeat):
@@ -235,8 +215,8 @@ def console_script() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "memfold"]
 
 
-def run_process(argv: list[str]) -> str:
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+def run_process(argv: list[str], env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise click.ClickException(f"{' '.join(argv[:3])} ... failed: {done.stderr.strip()}")
     return done.stdout
@@ -247,7 +227,7 @@ def measure_recall_cli(run: Run, queries: Sequence[str], repeat: int) -> None:
     for round_ in range(repeat):
         for q in queries:
             ours = [*memfold, "--workspace", str(run.ws), "recall", q, "--k", str(K), "--json"]
-            base = [sys.executable, "-c", FLOOR_RECALL, str(run.floor_db), floor_fts(q)]
+            base = [sys.executable, "-c", floor.SEARCH_SCRIPT, str(run.floor_db), floor_fts(q)]
             sample_pair(run, round_, "cli", functools.partial(run_process, ours),
                         functools.partial(run_process, base))
 
@@ -258,12 +238,9 @@ def measure_recall_cli(run: Run, queries: Sequence[str], repeat: int) -> None:
 def peak_memory(run: Run) -> Json:
     """Peak RSS of a child process at the end of its full rebuild (bytes), memfold and floor."""
     shutil.rmtree(run.ws / ".memory", ignore_errors=True)
-    head = "import sys\n"
-    ours = int(run_process([sys.executable, "-c", head + MEMFOLD_REBUILD + PEAK_RSS,
-                            str(run.ws)]))
-    base = int(run_process([sys.executable, "-c", head + FLOOR_REBUILD + PEAK_RSS, str(run.ws),
-                            str(run.floor_db), floor.__file__]))
-    bare = int(run_process([sys.executable, "-c", head + PEAK_RSS]))
+    ours = run_child(rebuild_argv("memfold", run.ws, run.floor_db)).peak_rss
+    base = run_child(rebuild_argv("floor", run.ws, run.floor_db)).peak_rss
+    bare = run_child(bare_argv()).peak_rss
     return {"method": "peak resident set (VmHWM of /proc/self/status; ru_maxrss where there "
                       "is no /proc) of a child Python process after its full rebuild; the "
                       "floor's child imports floor.py alone",

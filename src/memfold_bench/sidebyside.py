@@ -1,0 +1,617 @@
+"""`memfold bench sidebyside`: memfold beside the floor in one run, one table, with ratios.
+
+The acceptance instrument for "speed near the floor".  One seeded workspace is generated in a
+temporary directory (`corpus.generate`, not timed); the floor (floor.py: a plain FTS5 table
+of the Retain bullets, a stat scan) and memfold are then measured on it in the same run,
+their order alternating (or rotating) between samples, because the machine may be shared:
+
+- cold index — the whole index built from nothing in a fresh child process, `--repeat`
+  times (processes.py): wall time of the child, its CPU time with its workers', and the
+  peak resident set of its process tree (the child's own `VmHWM` is kept beside it);
+- no-op sync — `Memory.open(ws).index()` with nothing changed against `floor.stat_scan`,
+  `NOOP_SAMPLES` per repeat, after one untimed call;
+- 10 files changed — `corpus.touch` of 10 daily logs (not timed), then memfold's sync
+  against the floor's (scale.py's `measure_incremental`), `--repeat` times;
+- recall in-process — one long-lived `Memory` against one open connection running the plain
+  FTS5 query (scale.py), every query `--repeat` times;
+- recall as a whole process, one-shot — `memfold --workspace WS --as-of T recall Q --k 10
+  --json` with MEMFOLD_WARM=off, against `python -c floor.SEARCH_SCRIPT`;
+- recall as a whole process, warm — the same command answered by a resident process
+  (`memfold warm start` first, then one untimed recall, `memfold warm stop` at the end;
+  MEMFOLD_WARM=on, so a recall it does not answer runs one-shot and shows in the served
+  count).  The resident process's socket lives in a directory of this run
+  (MEMFOLD_WARM_DIR), so no other memfold on the machine is used, started or stopped.
+  Where `memfold warm start` fails, the row is null with the reason;
+- hit@10 and MRR@10 — `--queries` queries with planted answers (below), scored on the
+  in-process results of both sides by the answer's path and line;
+- index size — memfold's index file with its WAL against the floor's.
+
+The whole-process rows take `CLI_QUERIES` of the queries per repeat, one-shot, warm and
+floor taking turns to go first.  Timings are p50 (p95 beside them) of every sample, linear
+interpolation; every sample is kept in the JSON.  The ratio is memfold over floor.
+
+Planted answers: a query is three content words of one Retain bullet (drawn with the seed
+after the touches, so the answer is where both indexes last saw it), kept only if that
+bullet is the one line of the whole workspace — every line of every Markdown file, entity
+pages and paragraphs included — holding all three words as memfold's index tokenizes them
+(porter stemming, diacritics folded; a throwaway FTS5 table answers), and if memfold reads
+the query as plain words (no time phrase, no @name, no "about").  So each query has exactly
+one right bullet, named by its `path#Lline`; hit@10 is the share of queries with it among the
+first ten results, MRR@10 the mean of 1/rank (0 when it is not among them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from memfold.memory import Memory
+from memfold.query import plan_query
+
+from . import corpus, floor
+from .index_bench import (
+    TOUCHED,
+    Run,
+    alternate,
+    environment,
+    file_size,
+    index_facts,
+    output_options,
+    rotate,
+    save_result,
+)
+from .processes import rebuild_argv, run_child
+from .recall_bench import AS_OF, bytecode, ms, source
+from .scale import (
+    console_script,
+    floor_fts,
+    measure_incremental,
+    measure_recall_in_process,
+    megabytes,
+    query_words,
+    run_process,
+    spread,
+)
+
+K = 10
+QUERY_WORDS = 3
+CLI_QUERIES = 30  # per repeat: the whole-process rows get at least 30 samples at the default
+NOOP_SAMPLES = 5  # per repeat: a no-op sync is cheap
+ATTEMPTS = 50  # bullets drawn per query wanted, at most, before giving up
+CONTROL_TIMEOUT = 60.0  # seconds a `memfold warm ...` command may take
+LINES_SCHEMA = ("CREATE VIRTUAL TABLE lines USING fts5(text, path UNINDEXED, line UNINDEXED, "
+                "tokenize = 'porter unicode61 remove_diacritics 2')")
+Log = Callable[[str], None]
+Json = dict[str, Any]
+
+
+# -- planted answers ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Planted:
+    """A query and its one right bullet."""
+
+    text: str
+    path: str
+    line: int
+
+    @property
+    def answer(self) -> str:
+        return f"{self.path}#L{self.line}"
+
+
+def every_line(ws: Path) -> Iterator[tuple[str, str, int]]:
+    """(text, path, 1-based line) of every non-blank line of every Markdown file memfold reads."""
+    for rel in sorted(floor.stamps(ws)):
+        text = (ws / rel).read_text(encoding="utf-8")
+        for number, line in enumerate(text.split("\n"), 1):
+            if line.strip():
+                yield line, rel, number
+
+
+def lines_holding(db: sqlite3.Connection, words: Sequence[str]) -> list[tuple[str, int]]:
+    """The lines (at most two) that hold all of `words`."""
+    match = " AND ".join(f'"{w}"' for w in words)
+    return db.execute("SELECT path, line FROM lines WHERE lines MATCH ? LIMIT 2",
+                      (match,)).fetchall()
+
+
+def plain_words(text: str) -> bool:
+    """Whether memfold reads `text` as its words alone: no time phrase, name or "about"."""
+    plan = plan_query(text, today=corpus.END_DAY)
+    return (plan.window is None and plan.about is None and not plan.mentions
+            and len(plan.terms) == QUERY_WORDS)
+
+
+def plant_queries(ws: Path, count: int, seed: int) -> list[Planted]:
+    """`count` queries, each with exactly one right bullet; the same workspace and seed give
+    the same set."""
+    rng = random.Random(seed * 1_000_003 + 0x51DE)
+    daily = sorted(floor.daily_files(ws))
+    db = sqlite3.connect(":memory:")
+    try:
+        db.execute(LINES_SCHEMA)
+        db.executemany("INSERT INTO lines (text, path, line) VALUES (?, ?, ?)", every_line(ws))
+        planted: list[Planted] = []
+        seen: set[tuple[str, int]] = set()
+        bullets_of: dict[str, list[tuple[str, int]]] = {}
+        for _ in range(count * ATTEMPTS):
+            if len(planted) == count or not daily:
+                break
+            rel = rng.choice(daily)
+            if rel not in bullets_of:
+                bullets_of[rel] = floor.retain_lines((ws / rel).read_text(encoding="utf-8"))
+            bullets = bullets_of[rel]
+            if not bullets:
+                continue
+            body, line = rng.choice(bullets)
+            words = [w for w in query_words(body) if w.isascii()]
+            if len(words) < QUERY_WORDS or (rel, line) in seen:
+                continue
+            picked = rng.sample(words, QUERY_WORDS)
+            text = " ".join(picked)
+            if plain_words(text) and lines_holding(db, picked) == [(rel, line)]:
+                planted.append(Planted(text, rel, line))
+                seen.add((rel, line))
+    finally:
+        db.close()
+    if len(planted) < count:
+        raise click.ClickException(
+            f"only {len(planted)} of {count} queries with one right answer could be drawn from "
+            "this corpus; give more --files or fewer --queries")
+    return planted
+
+
+def rank_of(answer: str, found: Sequence[str]) -> int | None:
+    """The 1-based rank of `answer` among the first K of `found`, or None."""
+    top = list(found[:K])
+    return top.index(answer) + 1 if answer in top else None
+
+
+def score(answers: Sequence[str], found: Sequence[Sequence[str]]) -> Json:
+    """hit@K and MRR@K of result lists (citations `path#Lline`) against their answers."""
+    ranks = [rank_of(a, f) for a, f in zip(answers, found, strict=True)]
+    n = len(ranks) or 1
+    return {"hit_at_10": sum(r is not None for r in ranks) / n,
+            "mrr_at_10": sum(1 / r for r in ranks if r) / n, "ranks": ranks}
+
+
+def in_process_results(run: Run, queries: Sequence[Planted]) -> tuple[list[list[str]],
+                                                                      list[list[str]]]:
+    """The first K citations of each query: memfold's (a long-lived Memory), the floor's."""
+    with Memory.open(run.ws, now=AS_OF) as memory:
+        ours = [[hit.fact.source for hit in memory.recall(q.text, k=K).hits] for q in queries]
+    db = sqlite3.connect(run.floor_db)
+    try:
+        base = [[f"{path}#L{line}" for path, line, _ in
+                 db.execute(floor.SEARCH, (floor_fts(q.text),))] for q in queries]
+    finally:
+        db.close()
+    return ours, base
+
+
+# -- cold index --------------------------------------------------------------------------------
+
+
+def measure_cold(run: Run, repeat: int, env: dict[str, str], log: Log) -> Json:
+    """Build each index from nothing in a child process, `repeat` times, alternating."""
+    children: dict[str, list[Json]] = {"memfold": [], "floor": []}
+
+    def build(who: str) -> None:
+        if who == "memfold":
+            shutil.rmtree(run.ws / ".memory", ignore_errors=True)
+        child = run_child(rebuild_argv(who, run.ws, run.floor_db), env)
+        run.add(f"cold.{who}", child.wall_seconds)
+        run.add(f"cold_cpu.{who}", child.cpu_seconds)
+        run.add(f"cold_rss.{who}", child.tree_peak_rss)
+        run.add(f"cold_rss_child.{who}", child.peak_rss)
+        run.add(f"cold_work.{who}", child.work_seconds)
+        children[who].append(child.to_dict())
+
+    for round_ in range(repeat):
+        log(f"cold index in child processes, repeat {round_ + 1}/{repeat}")
+        alternate(round_, lambda: build("memfold"), lambda: build("floor"))
+    return children
+
+
+# -- whole processes ---------------------------------------------------------------------------
+
+
+def memfold_command(env: dict[str, str]) -> tuple[list[str], str | None]:
+    """The `memfold` console script if it runs here, else `python -m memfold` and why."""
+    script = console_script()
+    done = subprocess.run([*script, "--version"], capture_output=True, text=True, env=env,
+                          check=False)
+    if done.returncode == 0:
+        return script, None
+    last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+    return [sys.executable, "-m", "memfold"], f"{script[0]} --version failed: {last}"
+
+
+def warm_control(memfold: list[str], verb: str, env: dict[str, str]) -> tuple[int, str]:
+    """Run `memfold warm VERB --json`; its exit status and its output (stderr on failure).
+
+    Output goes to files, not pipes: a resident process that kept a pipe open would keep
+    us waiting."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        try:
+            code = subprocess.run([*memfold, "warm", verb, "--json"], stdout=out, stderr=err,
+                                  env=env, timeout=CONTROL_TIMEOUT, check=False).returncode
+        except subprocess.TimeoutExpired:
+            return -1, f"memfold warm {verb} did not finish in {CONTROL_TIMEOUT:g} s"
+        out.seek(0)
+        err.seek(0)
+        text = out.read() if code == 0 else err.read()
+    return code, text.strip()
+
+
+def served(status: str) -> int | None:
+    """The reads a warm process says it served, from `memfold warm status --json`."""
+    try:
+        value = json.loads(status).get("served")
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, int) else None
+
+
+class Processes:
+    """The whole-process recall rows: one-shot, warm (if it starts) and the floor."""
+
+    def __init__(self, run: Run, workdir: Path, log: Log) -> None:
+        self.run = run
+        self.log = log
+        warm_dir = workdir / "warm"
+        warm_dir.mkdir(mode=0o700)
+        base = {**os.environ, "MEMFOLD_WARM_DIR": str(warm_dir)}
+        self.one_shot_env = {**base, "MEMFOLD_WARM": "off"}
+        self.warm_env = {**base, "MEMFOLD_WARM": "on"}
+        self.memfold, self.command_note = memfold_command(self.one_shot_env)
+        self.outputs: dict[str, list[str]] = {"one_shot": [], "warm": [], "floor": []}
+        self.warm: Json = {"started": False, "reason": None}
+
+    def recall_argv(self, q: Planted) -> list[str]:
+        return [*self.memfold, "--workspace", str(self.run.ws), "--as-of", AS_OF, "recall",
+                q.text, "--k", str(K), "--json"]
+
+    def floor_argv(self, q: Planted) -> list[str]:
+        return [sys.executable, "-c", floor.SEARCH_SCRIPT, str(self.run.floor_db),
+                floor_fts(q.text)]
+
+    def step(self, key: str, argv: list[str], env: dict[str, str] | None,
+             keep: bool) -> Callable[[], None]:
+        def go() -> None:
+            started = time.perf_counter()
+            out = run_process(argv, env)
+            self.run.add(f"cli_{key}", time.perf_counter() - started)
+            if keep:
+                self.outputs[key].append(out)
+        return go
+
+    def start_warm(self, first: Planted) -> bool:
+        code, text = warm_control(self.memfold, "start", self.warm_env)
+        self.warm["start"] = {"exit": code, "output": text}
+        if code != 0:
+            last = (text.splitlines() or ["no message"])[-1]
+            self.warm["reason"] = f"memfold warm start exited with {code}: {last}"
+            self.log(f"no warm row: {self.warm['reason']}")
+            return False
+        self.warm["started"] = True
+        run_process(self.recall_argv(first), self.warm_env)  # untimed: warms the workspace
+        return True
+
+    def served(self) -> int | None:
+        """The reads the warm process says it served (`memfold warm status --json`)."""
+        code, status = warm_control(self.memfold, "status", self.warm_env)
+        self.warm.setdefault("status", []).append(status)
+        return served(status) if code == 0 else None
+
+    def measure(self, queries: Sequence[Planted], repeat: int) -> None:
+        first = queries[0]  # one untimed run each: the disk cache, and bytecode if kept
+        run_process(self.recall_argv(first), self.one_shot_env)
+        run_process(self.floor_argv(first), self.one_shot_env)
+        try:
+            warm = self.start_warm(first)
+            before = self.served() if warm else None
+            for round_ in range(repeat):
+                self.log(f"whole-process recall, repeat {round_ + 1}/{repeat}")
+                for n, q in enumerate(queries):
+                    keep = round_ == 0
+                    steps = [self.step("one_shot", self.recall_argv(q), self.one_shot_env, keep),
+                             self.step("floor", self.floor_argv(q), self.one_shot_env, keep)]
+                    if warm:
+                        steps.append(self.step("warm", self.recall_argv(q), self.warm_env, keep))
+                    rotate(round_ + n, steps)
+            if warm:
+                after = self.served()
+                self.warm["served_while_timed"] = (None if after is None or before is None
+                                                   else after - before)
+                self.warm["timed_calls"] = repeat * len(queries)
+        finally:
+            if self.warm["started"]:
+                self.warm["stop"] = warm_control(self.memfold, "stop", self.warm_env)[1]
+
+
+def same_results(outputs: Sequence[str], expected: Sequence[Sequence[str]]) -> int:
+    """How many whole-process answers cite what the in-process call cited, in order."""
+    def cited(out: str) -> list[str]:
+        data = json.loads(out)
+        rows = data["results"] if isinstance(data, dict) else data
+        return [row["source"] for row in rows]
+    return sum(cited(out) == list(want) for out, want in zip(outputs, expected, strict=False))
+
+
+# -- the rows ----------------------------------------------------------------------------------
+
+
+def row(base: float | None, mine: float | None, unit: str, statistic: str, **extra: Any) -> Json:
+    """One line of the table: the floor's figure, memfold's and memfold over floor."""
+    ratio = mine / base if mine is not None and base else None
+    return {"unit": unit, "statistic": statistic, "floor": base, "memfold": mine,
+            "ratio": ratio, **extra}
+
+
+def sampled(run: Run, key: str, unit: str, *, mine_key: str | None = None,
+            base_key: str | None = None, **extra: Any) -> Json:
+    """A row of p50s from the samples under `key` (p95 and every sample beside them)."""
+    base = spread(run.samples[base_key or f"{key}.floor"])
+    mine = spread(run.samples[mine_key or f"{key}.memfold"])
+    return row(base["p50"], mine["p50"], unit, "p50",
+               p95={"floor": base["p95"], "memfold": mine["p95"],
+                    "ratio": mine["p95"] / base["p95"] if base["p95"] else None},
+               samples={"floor": base["samples"], "memfold": mine["samples"]}, **extra)
+
+
+def warm_row(run: Run, warm: Json) -> Json:
+    if warm["started"] and run.samples.get("cli_warm"):
+        return {**sampled(run, "cli", "s", mine_key="cli_warm", base_key="cli_floor"),
+                "served_while_timed": warm.get("served_while_timed"),
+                "timed_calls": warm.get("timed_calls")}
+    base = spread(run.samples["cli_floor"])
+    return row(base["p50"], None, "s", "p50", reason=warm["reason"])
+
+
+def measure(files: int, entity_pages: int, count: int, repeat: int, seed: int,
+            log: Log) -> Json:
+    with tempfile.TemporaryDirectory(prefix="memfold-sidebyside-") as tmp:
+        log(f"generating {files} daily files and {entity_pages} entity pages")
+        run = Run(Path(tmp), files, seed, entity_pages)
+        children = measure_cold(run, repeat, {**os.environ, "MEMFOLD_WARM": "off"}, log)
+        facts, index_bytes = index_facts(run.ws)
+        sizes = {"memfold": index_bytes, "floor": file_size(run.floor_db)}
+        log(f"no-op sync ({NOOP_SAMPLES * repeat} samples)")
+        with Memory.open(run.ws) as memory:  # untimed: the first call imports everything
+            memory.index()
+        for order in range(NOOP_SAMPLES * repeat):
+            alternate(order, run.memfold_noop, run.floor_noop)
+        log(f"sync after {TOUCHED} files changed ({repeat} samples)")
+        changed = measure_incremental(run, repeat)
+        log(f"drawing {count} queries with planted answers")
+        queries = plant_queries(run.ws, count, seed)
+        log(f"in-process recall ({count} queries x {repeat})")
+        measure_recall_in_process(run, [q.text for q in queries], repeat, now=AS_OF)
+        ours, base = in_process_results(run, queries)
+        answers = [q.answer for q in queries]
+        quality = {"memfold": score(answers, ours), "floor": score(answers, base)}
+        sample = queries[:CLI_QUERIES]
+        log(f"whole-process recall ({len(sample)} queries x {repeat})")
+        procs = Processes(run, Path(tmp), log)
+        procs.measure(sample, repeat)
+        floor_bullets = count_rows(run.floor_db)
+        return {
+            "corpus": {"daily_files": len(run.corpus.daily),
+                       "entity_pages": len(run.corpus.entity_pages),
+                       "bytes": run.corpus.bytes, "bullets_written": run.corpus.bullets,
+                       "generate_seconds": run.generate_s},
+            "facts": {**facts, "floor_bullets": floor_bullets},
+            "rows": {
+                "cold_index_wall": sampled(run, "cold", "s", work_seconds={
+                    "floor": spread(run.samples["cold_work.floor"])["p50"],
+                    "memfold": spread(run.samples["cold_work.memfold"])["p50"]}),
+                "cold_index_cpu": sampled(run, "cold_cpu", "s"),
+                "cold_index_peak_rss": sampled(run, "cold_rss", "bytes", child_only={
+                    "floor": spread(run.samples["cold_rss_child.floor"])["p50"],
+                    "memfold": spread(run.samples["cold_rss_child.memfold"])["p50"]}),
+                "noop_sync": sampled(run, "noop", "s"),
+                "changed_10_files": sampled(run, "incremental", "s"),
+                "recall_in_process": sampled(run, "recall", "s"),
+                "recall_cli_one_shot": sampled(run, "cli", "s", mine_key="cli_one_shot",
+                                               base_key="cli_floor"),
+                "recall_cli_warm": warm_row(run, procs.warm),
+                "hit_at_10": row(quality["floor"]["hit_at_10"],
+                                 quality["memfold"]["hit_at_10"], "fraction", "mean"),
+                "mrr_at_10": row(quality["floor"]["mrr_at_10"],
+                                 quality["memfold"]["mrr_at_10"], "fraction", "mean"),
+                "index_size": row(sizes["floor"], sizes["memfold"], "bytes", "file with WAL"),
+            },
+            "cold_index_children": children,
+            "noop_files_touched": run.noop_touched,
+            "incremental_files_synced": changed,
+            "cli": {"command": [*procs.memfold, "--workspace", "WS", "--as-of", AS_OF,
+                                "recall", "QUERY", "--k", str(K), "--json"],
+                    "command_note": procs.command_note, "queries": len(sample),
+                    "warm": procs.warm,
+                    "same_results_as_in_process": {
+                        "one_shot": same_results(procs.outputs["one_shot"], ours),
+                        "warm": same_results(procs.outputs["warm"], ours),
+                        "floor": same_results(procs.outputs["floor"], base),
+                        "of": len(sample)}},
+            "queries": [{"text": q.text, "answer": q.answer,
+                         "floor_rank": quality["floor"]["ranks"][n],
+                         "memfold_rank": quality["memfold"]["ranks"][n],
+                         "floor_found": base[n], "memfold_found": ours[n]}
+                        for n, q in enumerate(queries)],
+        }
+
+
+def count_rows(db_path: Path) -> int:
+    db = sqlite3.connect(db_path)
+    try:
+        return int(db.execute("SELECT count(*) FROM bullets").fetchone()[0])
+    finally:
+        db.close()
+
+
+def load_average() -> list[float] | None:
+    return list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+
+
+def run_benchmark(files: int, entity_pages: int, count: int, repeat: int, seed: int,
+                  log: Log) -> Json:
+    measured = source()  # before the run: the sources may change under a long one
+    before = load_average()
+    result = measure(files, entity_pages, count, repeat, seed, log)
+    return {
+        "benchmark": "sidebyside",
+        "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "parameters": {"files": files, "entity_pages": entity_pages, "queries": count,
+                       "query_words": QUERY_WORDS, "repeat": repeat, "seed": seed, "k": K,
+                       "cli_queries_per_repeat": min(count, CLI_QUERIES),
+                       "noop_samples": NOOP_SAMPLES * repeat, "touched": TOUCHED,
+                       "as_of": AS_OF, "ratio": "memfold / floor",
+                       "statistic": "p50 and p95 of every sample, linear interpolation",
+                       "argv": sys.argv[1:]},
+        "environment": {**environment(), "host": platform.node(), "bytecode": bytecode(),
+                        "source": measured,
+                        "load_average": {"before": before, "after": load_average()}},
+        **result,
+    }
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+
+def seconds(value: float) -> str:
+    return ms(value * 1000) if value < 1 else f"{value:.2f} s"
+
+
+def figure(value: float | None, unit: str) -> str:
+    if value is None:
+        return "n/a"
+    if unit == "s":
+        return seconds(value)
+    if unit == "bytes":
+        return megabytes(value)
+    return f"{value:.2f}"
+
+
+def times(ratio: float | None) -> str:
+    return "n/a" if ratio is None else f"{ratio:.2f}x"
+
+
+LABELS = (
+    ("cold_index_wall", "cold index, wall"),
+    ("cold_index_cpu", "cold index, CPU time"),
+    ("cold_index_peak_rss", "cold index, peak RSS"),
+    ("noop_sync", "no-op sync"),
+    ("changed_10_files", f"{TOUCHED} files changed"),
+    ("recall_in_process", "in-process recall p50 (p95)"),
+    ("recall_cli_one_shot", "whole-process CLI recall p50 (p95), one-shot"),
+    ("recall_cli_warm", "whole-process CLI recall p50 (p95), warm"),
+)
+
+
+def table(result: Json) -> list[str]:
+    rows = result["rows"]
+    lines = ["| | floor | memfold | ratio |", "|---|---|---|---|"]
+    for key, label in LABELS:
+        r = rows[key]
+        base, mine = figure(r["floor"], r["unit"]), figure(r["memfold"], r["unit"])
+        ratio = times(r["ratio"])
+        if "p95" in label and "p95" in r:
+            p95 = r["p95"]
+            base += f" ({figure(p95['floor'], r['unit'])})"
+            mine += f" ({figure(p95['memfold'], r['unit'])})"
+            ratio += f" ({times(p95['ratio'])})"
+        lines.append(f"| {label} | {base} | {mine} | {ratio} |")
+    hit, mrr = rows["hit_at_10"], rows["mrr_at_10"]
+    lines.append(f"| hit@10 / MRR@10 ({len(result['queries'])} planted) "
+                 f"| {figure(hit['floor'], '')} / {figure(mrr['floor'], '')} "
+                 f"| {figure(hit['memfold'], '')} / {figure(mrr['memfold'], '')} "
+                 f"| {times(hit['ratio'])} / {times(mrr['ratio'])} |")
+    size = rows["index_size"]
+    lines.append(f"| index size | {figure(size['floor'], 'bytes')} "
+                 f"| {figure(size['memfold'], 'bytes')} | {times(size['ratio'])} |")
+    return lines
+
+
+def header(result: Json) -> list[str]:
+    p, env, c = result["parameters"], result["environment"], result["corpus"]
+    load = env["load_average"]
+
+    def avg(values: list[float] | None) -> str:
+        return " ".join(f"{v:.2f}" for v in values) if values else "n/a"
+    return [
+        f"memfold bench sidebyside: {c['daily_files']:,} daily files, {c['entity_pages']} "
+        f"entity pages, {result['facts']['floor_bullets']:,} bullets; {p['queries']} planted "
+        f"queries; seed {p['seed']}, repeat {p['repeat']}",
+        f"machine: {env['platform']}, {env['cpus']} cpus, python {env['python']}, sqlite "
+        f"{env['sqlite']}; load average before {avg(load['before'])}, after "
+        f"{avg(load['after'])}",
+    ]
+
+
+def notes(result: Json) -> list[str]:
+    """What a reader of the table should know about how it was measured."""
+    found = []
+    warm = result["rows"]["recall_cli_warm"]
+    if warm["memfold"] is None:
+        found.append(f"warm row: {warm['reason']}")
+    if result["cli"]["command_note"]:
+        found.append(f"whole-process memfold ran as `python -m memfold`: "
+                     f"{result['cli']['command_note']}")
+    if not result["environment"]["bytecode"]["memfold_cli_bytecode_cached"]:
+        found.append("memfold's bytecode is not cached beside its sources: every memfold "
+                     "process compiled it (python -m compileall src/memfold first)")
+    return found
+
+
+@click.command("sidebyside")
+@click.option("--files", default=10_000, show_default=True, type=click.IntRange(min=1),
+              help="Daily files in the generated workspace.")
+@click.option("--entity-pages", default=200, show_default=True,
+              type=click.IntRange(0, len(corpus.ENTITIES)),
+              help="Entity pages in the generated workspace.")
+@click.option("--queries", "count", default=100, show_default=True, type=click.IntRange(min=1),
+              help="Queries with planted answers, for hit@10 and MRR@10 (and the timings).")
+@click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1),
+              help="Samples of each measurement (recall: rounds over the queries).")
+@click.option("--seed", default=0, show_default=True, help="Seed of the corpus and queries.")
+@output_options("benchmarks/results/sidebyside.json")
+def sidebyside_command(files: int, entity_pages: int, count: int, repeat: int, seed: int,
+                       out: Path, as_json: bool) -> None:
+    """Measure memfold and the plain-FTS5 floor side by side in one run, with ratios.
+
+    One generated workspace; cold index (wall, CPU, peak RSS), no-op sync, sync after 10
+    changed files, recall in-process and as a whole process (one-shot and warm), hit@10
+    and MRR@10 of queries with planted answers, and index size — each memfold beside the
+    floor, the ratio memfold over floor.
+
+    \b
+    Example:
+      memfold bench sidebyside --files 10000 --entity-pages 200 --queries 100
+    """
+    result = run_benchmark(files, entity_pages, count, repeat, seed,
+                           lambda msg: click.echo(msg, err=True))
+    if save_result(result, out, as_json=as_json):
+        return
+    for line in [*header(result), "", *table(result)]:
+        click.echo(line)
+    for line in notes(result):
+        click.echo(line)
+    click.echo(f"wrote {out}", err=True)

@@ -1,0 +1,117 @@
+"""`memfold bench sidebyside`: memfold beside the floor in one run, and how it scores recall."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from memfold.cli import cli
+from memfold_bench import corpus, floor, sidebyside
+
+ROWS = ("cold_index_wall", "cold_index_cpu", "cold_index_peak_rss", "noop_sync",
+        "changed_10_files", "recall_in_process", "recall_cli_one_shot", "recall_cli_warm",
+        "hit_at_10", "mrr_at_10", "index_size")
+
+
+def words_of(line: str) -> set[str]:
+    return {w.casefold() for w in re.findall(r"\w+", line)}
+
+
+def test_floor_rows_carry_the_line_of_their_bullet(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    corpus.generate(ws, files=30, seed=5, entity_pages=3)
+    corpus.touch(ws, 10, seed=6)  # appended bullets and new Retain sections too
+    floor.load(ws, tmp_path / "floor.sqlite")
+    db = sqlite3.connect(tmp_path / "floor.sqlite")
+    rows = db.execute("SELECT path, line, body FROM bullets").fetchall()
+    db.close()
+    assert len(rows) > 300
+    for path, line, body in rows:
+        assert (ws / path).read_text(encoding="utf-8").split("\n")[line - 1] == f"- {body}"
+
+
+def test_score_counts_hits_and_reciprocal_ranks() -> None:
+    found = [["x#L1", "a#L1"], ["b#L2"], [f"y#L{n}" for n in range(10)] + ["c#L3"]]
+    scored = sidebyside.score(["a#L1", "b#L2", "c#L3"], found)
+    assert scored["ranks"] == [2, 1, None]  # c is 11th: not in the first ten
+    assert scored["hit_at_10"] == pytest.approx(2 / 3)
+    assert scored["mrr_at_10"] == pytest.approx((1 / 2 + 1) / 3)
+    wrong = sidebyside.score(["nowhere.md#L1"] * 3, found)
+    assert (wrong["hit_at_10"], wrong["mrr_at_10"], wrong["ranks"]) == (0, 0, [None] * 3)
+
+
+def test_planted_queries_have_exactly_one_right_line(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    corpus.generate(ws, files=30, seed=2, entity_pages=5)
+    planted = sidebyside.plant_queries(ws, 8, seed=2)
+    assert planted == sidebyside.plant_queries(ws, 8, seed=2)
+    assert planted != sidebyside.plant_queries(ws, 8, seed=3)
+    lines = [(rel, n, words_of(text)) for text, rel, n in sidebyside.every_line(ws)]
+    for q in planted:
+        words = set(q.text.split())
+        assert len(words) == sidebyside.QUERY_WORDS
+        holding = [(rel, n) for rel, n, have in lines if words <= have]
+        assert holding == [(q.path, q.line)], q
+        assert (ws / q.path).read_text(encoding="utf-8").split("\n")[q.line - 1].startswith("- ")
+    with pytest.raises(click.ClickException, match="only .* of 1000 queries"):
+        sidebyside.plant_queries(ws, 1000, seed=2)
+
+
+def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
+    out = tmp_path / "results" / "sidebyside.json"
+    result = CliRunner().invoke(cli, ["bench", "sidebyside", "--files", "20", "--entity-pages",
+                                      "5", "--queries", "5", "--repeat", "1",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "| | floor | memfold | ratio |" in result.output
+    labels = [line.split(" | ")[0] for line in result.output.splitlines()
+              if line.startswith("| ") and not line.startswith("| |")]
+    assert labels == ["| cold index, wall", "| cold index, CPU time", "| cold index, peak RSS",
+                      "| no-op sync", "| 10 files changed", "| in-process recall p50 (p95)",
+                      "| whole-process CLI recall p50 (p95), one-shot",
+                      "| whole-process CLI recall p50 (p95), warm",
+                      "| hit@10 / MRR@10 (5 planted)", "| index size"]
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["benchmark"] == "sidebyside"
+    assert {"platform", "cpus", "python", "sqlite"} <= set(data["environment"])
+    load = data["environment"]["load_average"]
+    assert len(load["before"]) == len(load["after"]) == 3
+    assert data["parameters"]["files"] == 20 and data["parameters"]["queries"] == 5
+    assert data["corpus"]["daily_files"] == 20 and data["corpus"]["entity_pages"] == 5
+
+    rows = data["rows"]
+    assert set(rows) == set(ROWS)
+    for key in ROWS:  # the ratio is memfold over floor, wherever both are measured
+        r = rows[key]
+        if r["memfold"] is None:
+            assert key == "recall_cli_warm" and r["reason"] and r["ratio"] is None
+            continue
+        assert r["floor"] > 0 and r["memfold"] > 0, key
+        assert r["ratio"] == pytest.approx(r["memfold"] / r["floor"]), key
+    expected = {"cold_index_wall": 1, "noop_sync": 5, "changed_10_files": 1,
+                "recall_in_process": 5, "recall_cli_one_shot": 5}
+    for key, n in expected.items():
+        assert len(rows[key]["samples"]["memfold"]) == len(rows[key]["samples"]["floor"]) == n
+    assert data["noop_files_touched"] == [0] * 5
+    assert data["incremental_files_synced"] == [10]
+    child = data["cold_index_children"]["memfold"][0]
+    assert child["tree_peak_rss"] >= child["peak_rss"] > 0 and child["cpu_seconds"] > 0
+
+    queries = data["queries"]
+    assert len(queries) == 5
+    for who in ("floor", "memfold"):  # the rows are what the per-query lists say
+        hits = [q["answer"] in q[f"{who}_found"][:10] for q in queries]
+        assert rows["hit_at_10"][who] == sum(hits) / 5
+        assert rows["mrr_at_10"][who] == pytest.approx(
+            sum(1 / q[f"{who}_rank"] for q in queries if q[f"{who}_rank"]) / 5)
+        assert rows["hit_at_10"][who] == 1.0  # every planted answer is found on both sides
+        wrong = sidebyside.score(["memory/none.md#L1"] * 5, [q[f"{who}_found"] for q in queries])
+        assert wrong["hit_at_10"] == wrong["mrr_at_10"] == 0
+    same = data["cli"]["same_results_as_in_process"]
+    assert same["one_shot"] == same["floor"] == same["of"] == 5
