@@ -13,7 +13,9 @@ a link could point outside the workspace, so it is reported, never followed.
 
 from __future__ import annotations
 
+import errno
 import os
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 from typing import NamedTuple
@@ -47,6 +49,10 @@ BANK_TEMPLATES = {
 GITIGNORE = "# memfold's derived index, rebuilt by `memfold index --full`\n.memory/\n"
 
 READ_ROOTS = ("memory", "bank")
+# a scan opens each directory and stats its files relative to it, where the platform can
+FD_SCAN = os.scandir in os.supports_fd and os.stat in os.supports_dir_fd
+DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+_GONE = (FileNotFoundError, NotADirectoryError, PermissionError)
 
 
 # a committed reflect page set still being renamed into place (memfold.reflect writes it;
@@ -179,11 +185,35 @@ class Workspace:
         return found
 
     def _walk(self, directory: Path, rel: str, found: dict[str, Stat], skipped: list[str],
-              temporaries: list[str]) -> None:
-        try:
-            entries = list(os.scandir(directory))
-        except (FileNotFoundError, NotADirectoryError, PermissionError):
+              temporaries: list[str], parent: int | None = None) -> None:
+        """Scan one directory, then the ones below it.  Each directory is opened once and
+        its entries are stat'ed relative to it (`fstatat`), so the kernel does not walk the
+        whole path again for every file; a directory swapped for a symlink meanwhile is not
+        followed (O_NOFOLLOW)."""
+        if not FD_SCAN:
+            self._walk_paths(directory, rel, found, skipped, temporaries)
             return
+        try:
+            fd = os.open(directory.name if parent is not None else directory, DIR_FLAGS,
+                         dir_fd=parent)
+        except OSError as exc:
+            if isinstance(exc, _GONE) or exc.errno == errno.ELOOP:
+                return
+            raise
+        try:
+            with os.scandir(fd) as entries:
+                subdirs = self._entries(entries, rel, found, skipped, temporaries)
+            for name in subdirs:
+                self._walk(directory / name, f"{rel}/{name}", found, skipped, temporaries, fd)
+        finally:
+            os.close(fd)
+
+    @staticmethod
+    def _entries(entries: Iterable[os.DirEntry[str]], rel: str, found: dict[str, Stat],
+                 skipped: list[str], temporaries: list[str]) -> list[str]:
+        """Take one directory's files into `found` (and its symlinks and temporaries into
+        their lists); returns the directories to scan next."""
+        subdirs: list[str] = []
         for entry in entries:
             name = entry.name
             if name[0] == ".":
@@ -195,7 +225,19 @@ class Workspace:
                     skipped.append(f"{rel}/{name}")
                 continue
             if entry.is_dir(follow_symlinks=False):
-                self._walk(Path(entry.path), f"{rel}/{name}", found, skipped, temporaries)
+                subdirs.append(name)
             elif not is_ignored_name(name) and entry.is_file(follow_symlinks=False):
                 st = entry.stat(follow_symlinks=False)
                 found[f"{rel}/{name}"] = Stat(st.st_size, st.st_mtime_ns)
+        return subdirs
+
+    def _walk_paths(self, directory: Path, rel: str, found: dict[str, Stat],
+                    skipped: list[str], temporaries: list[str]) -> None:
+        """`_walk` where the platform cannot scan a directory by descriptor."""
+        try:
+            with os.scandir(directory) as entries:
+                subdirs = self._entries(entries, rel, found, skipped, temporaries)
+        except _GONE:
+            return
+        for name in subdirs:
+            self._walk_paths(directory / name, f"{rel}/{name}", found, skipped, temporaries)
