@@ -34,7 +34,16 @@ from ..model import FileStamp, ParseWarning
 from . import sqlite_search as search
 from . import sqlite_state as state
 from . import sqlite_writes as writes
-from .base import Candidate, DocChange, EntityInfo, Filters, IndexCounts, LinkProblems
+from .base import (
+    Candidate,
+    EntityInfo,
+    Filters,
+    IndexCounts,
+    LinkProblems,
+    PreparedDoc,
+    Preparer,
+    SeenStamp,
+)
 from .sqlite_schema import (
     DATA_OBJECTS,
     SCHEMA_VERSION,
@@ -187,9 +196,20 @@ class SqliteIndex:
         return writes.stamps(self.db, paths)
 
     @storage_errors
+    def seen_stamps(self) -> dict[str, SeenStamp]:
+        return writes.seen_stamps(self.db)
+
+    @storage_errors
+    def hashes(self, paths: Sequence[str]) -> dict[str, str]:
+        return writes.hashes(self.db, paths)
+
+    def preparer(self) -> Preparer:
+        return writes.prepare
+
+    @storage_errors
     def apply(
         self,
-        changes: Iterable[DocChange],
+        changes: Iterable[PreparedDoc],
         removed: Sequence[str],
         restamped: Sequence[tuple[str, FileStamp]],
         *,
@@ -206,7 +226,7 @@ class SqliteIndex:
                                        synced_at=synced_at)
 
     @storage_errors
-    def append(self, tail: DocChange, *, held: str, synced_at: str) -> list[str] | None:
+    def append(self, tail: PreparedDoc, *, held: str, synced_at: str) -> list[str] | None:
         with self._writing() as db:
             return writes.append_rows(db, tail, held=held, synced_at=synced_at)
 

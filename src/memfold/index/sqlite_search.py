@@ -43,10 +43,13 @@ DUMP = (
     " ORDER BY path, line, id",
     "SELECT 'link', f.path, f.line, f.id, l.key, l.name FROM fact_entities l"
     " JOIN facts f ON f.rowid = l.fact ORDER BY 2, 3, 4, 5",
-    "SELECT 'fts', f.path, f.line, f.id, t.body, t.names FROM facts_fts t"
-    " JOIN facts f ON f.rowid = t.rowid ORDER BY 2, 3, 4",
+    # the full-text index keeps no text (contentless): its terms, each at its place, stand
+    # for it; a term left behind by a fact since removed shows with no path
+    "SELECT 'fts', f.path, f.line, f.id, t.col, t.offset, t.term FROM temp.facts_terms t"
+    " LEFT JOIN facts f ON f.rowid = t.doc ORDER BY 2, 3, 4, 5, 6, 7",
     "SELECT 'alias', path, entity, key, name FROM aliases ORDER BY 2, 3, 4, 5",
     "SELECT 'warning', path, line, message FROM warnings ORDER BY 2, 3, 4",
+    "SELECT 'duplicate', id FROM duplicate_ids ORDER BY 2",
     f"SELECT 'life', {', '.join(LIFE_FIELDS)} FROM lifecycle ORDER BY id",  # noqa: S608
     "SELECT 'event', seq, ts, event, id, data FROM events ORDER BY seq",
     "SELECT 'cite', path, line, source, source_line, sha FROM citations ORDER BY 2, 3",
@@ -89,6 +92,8 @@ def locate(db: sqlite3.Connection, fact_id: str) -> list[str]:
 
 
 def dump(db: sqlite3.Connection) -> list[tuple[object, ...]]:
+    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.facts_terms"
+               " USING fts5vocab(main, facts_fts, instance)")
     rows: list[tuple[object, ...]] = []
     for sql in DUMP:
         rows.extend(db.execute(sql).fetchall())
