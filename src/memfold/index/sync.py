@@ -17,7 +17,7 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Container, Generator, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,15 +42,18 @@ Outcome = PreparedDoc | FileStamp | None  # rows to write; a new stamp only; fil
 _LIVE_POOLS: set[ProcessPoolExecutor] = set()  # pools whose workers run now
 
 
-def _unchanged(old: SeenStamp | None, st: Stat) -> bool:
-    """Whether a file still has the stamp the index saw, read long enough after its last
-    change that an edit in the same clock tick cannot hide behind it."""
-    return (
-        old is not None
-        and old[0] == st.size
-        and old[1] == st.mtime_ns
-        and st.mtime_ns + RACY_NS < old[2]
-    )
+def _stale(on_disk: dict[str, Stat], known: dict[str, SeenStamp], ready: Container[str],
+           ) -> list[str]:
+    """The files to read again: new, or not with the stamp the index saw, or read too soon
+    after their last change for an edit in the same clock tick to show (one pass over every
+    file on every sync, so written out flat)."""
+    stale = []
+    for path, (size, mtime_ns) in on_disk.items():
+        old = known.get(path)
+        if (old is None or old[0] != size or old[1] != mtime_ns
+                or mtime_ns + RACY_NS >= old[2] or path in ready):
+            stale.append(path)
+    return stale
 
 
 def freshness(workspace: Workspace, index: IndexBackend) -> Freshness:
@@ -208,7 +211,7 @@ def sync(
         held = {p: s.sha256 for p, s in stamps.items()}
     elif not full:
         known = index.seen_stamps()  # no hashes: most syncs need none
-    stale = [p for p, st in on_disk.items() if p in ready or not _unchanged(known.get(p), st)]
+    stale = _stale(on_disk, known, ready)
     if scope is None and not full:
         held = index.hashes([p for p in stale if p in known])
     restamped: list[tuple[str, FileStamp]] = []

@@ -219,16 +219,14 @@ class Workspace:
             if name[0] == ".":
                 if name.endswith(".tmp"):
                     temporaries.append(f"{rel}/{name}")
-                continue
-            if entry.is_symlink():
-                if name.endswith(".md") or entry.is_dir():
-                    skipped.append(f"{rel}/{name}")
-                continue
-            if entry.is_dir(follow_symlinks=False):
+            elif entry.is_file(follow_symlinks=False):  # a regular file, not a link to one
+                if name.endswith(".md") and name[0] != "#":  # not is_ignored_name(name)
+                    st = entry.stat(follow_symlinks=False)
+                    found[f"{rel}/{name}"] = Stat(st.st_size, st.st_mtime_ns)
+            elif entry.is_dir(follow_symlinks=False):
                 subdirs.append(name)
-            elif not is_ignored_name(name) and entry.is_file(follow_symlinks=False):
-                st = entry.stat(follow_symlinks=False)
-                found[f"{rel}/{name}"] = Stat(st.st_size, st.st_mtime_ns)
+            elif entry.is_symlink() and (name.endswith(".md") or entry.is_dir()):
+                skipped.append(f"{rel}/{name}")
         return subdirs
 
     def _walk_paths(self, directory: Path, rel: str, found: dict[str, Stat],
