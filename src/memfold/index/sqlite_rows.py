@@ -18,14 +18,14 @@ LIFE_FIELDS = ("id", "status", "reason", "superseded_by", "superseded_on", "supe
                "derived_from", "confidence", "rev", "note", "last_used", "uses", "content_sha",
                "support", "contradict", "confidence_on", "origin")
 FACT_SELECT = (
-    "f.rowid, f.id, f.kind, f.content, f.path, f.line, f.end_line, f.entities, f.params,"
+    "f.rowid, f.id, f.kind, f.content, files.path, f.line, f.end_line, f.entities, f.params,"
     " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit, files.sha256, "
     + ", ".join(f"l.{name}" for name in LIFE_FIELDS[1:])
 )
 SCORE_COLUMN = 16 + len(LIFE_FIELDS) - 1  # the column after FACT_SELECT (bm25 or NULL)
-FACT_FROM = ("facts f JOIN files ON files.path = f.path"
+FACT_FROM = ("facts f JOIN files ON files.id = f.file"
              " LEFT JOIN lifecycle l ON l.id = f.id")
-NEWEST = "ORDER BY f.day IS NULL, f.day DESC, f.path, f.line"
+NEWEST = "ORDER BY f.day IS NULL, f.day DESC, files.path, f.line"
 
 
 def life_of(row: Sequence[Any], fact_id: str | None = None) -> LifeState | None:

@@ -19,12 +19,12 @@ DAMAGE = ("malformed", "corrupt", "not a database", "disk image")  # SQLite's wo
 
 DATA_SCHEMA = """
 CREATE TABLE files (
-    path TEXT PRIMARY KEY, role TEXT NOT NULL, day TEXT,
+    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, role TEXT NOT NULL, day TEXT,
     size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, checked_ns INTEGER NOT NULL,
     sha256 TEXT NOT NULL
 );
 CREATE TABLE facts (
-    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, path TEXT NOT NULL,
+    rowid INTEGER PRIMARY KEY, file INTEGER NOT NULL, id TEXT NOT NULL,
     line INTEGER NOT NULL, end_line INTEGER NOT NULL, kind TEXT NOT NULL,
     content TEXT NOT NULL, entities TEXT NOT NULL, params TEXT,
     confidence REAL, importance INTEGER, valid_from TEXT, valid_until TEXT,
@@ -58,7 +58,7 @@ CREATE VIEW entities AS
 """
 DATA_INDEXES = """
 CREATE INDEX facts_by_id ON facts(id);
-CREATE INDEX facts_by_path ON facts(path, line);
+CREATE INDEX facts_by_file ON facts(file, line);
 CREATE INDEX links_by_fact ON fact_entities(fact);
 CREATE INDEX links_by_key ON fact_entities(key, day);
 CREATE INDEX facts_by_day ON facts(day);

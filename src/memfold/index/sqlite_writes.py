@@ -112,9 +112,13 @@ def _unseen_ids(db: sqlite3.Connection, batch: Sequence[PreparedDoc]) -> list[st
     return [i for i in ids if i not in seen]
 
 
-def entity_keys(names: Sequence[str]) -> dict[str, str]:
-    """A fact's entities by key (one name per key): its links, and its `names` column."""
-    return {entity_key(n): n for n in names}
+def entity_keys(names: Sequence[str], page: str | None) -> dict[str, str]:
+    """A fact's entities by key (one name per key): its links, and its `names` column.  A
+    fact on an entity page (`page`: the page's first name) is linked to that entity too."""
+    keys = {entity_key(n): n for n in names}
+    if page is not None and (page_key := entity_key(page)) and page_key not in keys:
+        keys[page_key] = page
+    return keys
 
 
 def fts_values(content: str, keys: dict[str, str]) -> tuple[str, str]:
@@ -123,9 +127,9 @@ def fts_values(content: str, keys: dict[str, str]) -> tuple[str, str]:
 
     The full-text table is contentless (it keeps its index, not a copy of the text), so a
     fact's row is removed by handing FTS5 the very values it was given: both are computed
-    here, from the content and entities the facts table keeps.  A change to what this
-    returns is a schema change (bump `SCHEMA_VERSION`), or an old index would be handed
-    values it never held."""
+    here, from what the index keeps (the fact's content and entities, and the first name of
+    its entity page in `aliases`).  A change to what this returns is a schema change (bump
+    `SCHEMA_VERSION`), or an old index would be handed values it never held."""
     return fold_for_index(content), fold_for_index(" ".join(keys.values())) if keys else ""
 
 
@@ -139,26 +143,32 @@ def _recount_duplicates(db: sqlite3.Connection, ids: Iterable[str]) -> None:
 
 def _delete_path(db: sqlite3.Connection, path: str) -> list[str]:
     """Remove every row of one file; returns the ids of its facts."""
-    rows = db.execute("SELECT rowid, id, content, entities FROM facts WHERE path = ?",
-                      (path,)).fetchall()
+    found = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+    file = found[0] if found else None
+    rows = db.execute("SELECT rowid, id, content, entities FROM facts WHERE file = ?",
+                      (file,)).fetchall()
+    named = db.execute("SELECT name FROM aliases WHERE path = ? ORDER BY rowid LIMIT 1",
+                       (path,)).fetchone()  # an entity page's first name, as `prepare` took it
+    page = named[0] if named else None
     # the full-text rows first, with the values they were made from
     db.executemany(
         "INSERT INTO facts_fts (facts_fts, rowid, body, names) VALUES ('delete', ?, ?, ?)",
-        [(rowid, *fts_values(content, entity_keys(json.loads(entities))))
+        [(rowid, *fts_values(content, entity_keys(json.loads(entities), page)))
          for rowid, _, content, entities in rows])
     db.execute("DELETE FROM fact_entities WHERE fact IN "
-               "(SELECT rowid FROM facts WHERE path = ?)", (path,))
-    db.execute("DELETE FROM facts WHERE path = ?", (path,))
+               "(SELECT rowid FROM facts WHERE file = ?)", (file,))
+    db.execute("DELETE FROM facts WHERE file = ?", (file,))
     db.execute("DELETE FROM aliases WHERE path = ?", (path,))
     db.execute("DELETE FROM warnings WHERE path = ?", (path,))
     db.execute("DELETE FROM citations WHERE path = ?", (path,))
-    db.execute("DELETE FROM files WHERE path = ?", (path,))
+    db.execute("DELETE FROM files WHERE id = ?", (file,))
     return [fact_id for _, fact_id, _, _ in rows]
 
 
 class DocRows(NamedTuple):
-    """One document's rows, as `prepare` makes them: facts in file order without their row
-    keys, and the rows that point at a fact by its place in `facts` (from 0)."""
+    """One document's rows, as `prepare` makes them: its file and its facts in file order
+    without their keys (`_insert` numbers them), and the rows that point at a fact by its
+    place in `facts` (from 0)."""
 
     file: tuple[object, ...]
     facts: list[tuple[object, ...]]
@@ -174,19 +184,20 @@ def prepare(doc: ParsedDoc, stamp: FileStamp) -> PreparedDoc:
     document, run in the parse workers of a large sync, so it is kept lean."""
     path = doc.path
     day = doc.day.isoformat() if doc.day else None
+    page = doc.aliases[0] if doc.aliases else None
     facts: list[tuple[object, ...]] = []
     fts: list[tuple[str, str]] = []
     links: list[tuple[int, str, str, str | None]] = []
     for place, f in enumerate(doc.facts):
         fact_day = day if f.day == doc.day else f.day.isoformat() if f.day else None
         names = f.entities
-        keys = entity_keys(names) if names else {}
+        keys = entity_keys(names, page) if names or page is not None else {}
         if keys:
             links.extend((place, key, name, fact_day) for key, name in keys.items())
         fts.append(fts_values(f.content, keys))
         valid = f.valid
         facts.append((
-            f.id, f.path, f.line, f.end_line, f.kind, f.content, _json_names(names),
+            f.id, f.line, f.end_line, f.kind, f.content, _json_names(names),
             json.dumps(f.params, ensure_ascii=False) if f.params else None,
             f.confidence, f.importance,
             valid.start.isoformat() if valid and valid.start else None,
@@ -209,6 +220,7 @@ def _insert(db: sqlite3.Connection, batch: Sequence[PreparedDoc], *,
     """Insert the prepared rows of these documents (their files rows too, `with_files`),
     numbering their facts on from the highest row key; returns the ids of the facts."""
     rowid = db.execute("SELECT COALESCE(MAX(rowid), 0) FROM facts").fetchone()[0]
+    file = db.execute("SELECT COALESCE(MAX(id), 0) FROM files").fetchone()[0]
     files: list[tuple[object, ...]] = []
     facts: list[tuple[object, ...]] = []
     fts: list[tuple[int, str, str]] = []
@@ -219,8 +231,13 @@ def _insert(db: sqlite3.Connection, batch: Sequence[PreparedDoc], *,
     for prepared in batch:
         rows = cast(DocRows, prepared.rows)
         first = rowid + 1
-        files.append(rows.file)
-        facts.extend([(first + place, *row) for place, row in enumerate(rows.facts)])
+        if with_files:
+            file += 1
+            files.append((file, *rows.file))
+        else:  # lines appended to a file the index holds
+            file = db.execute("SELECT id FROM files WHERE path = ?",
+                              (prepared.path,)).fetchone()[0]
+        facts.extend([(first + place, file, *row) for place, row in enumerate(rows.facts)])
         fts.extend([(first + place, body, names)
                     for place, (body, names) in enumerate(rows.fts)])
         links.extend([(first + place, key, name, day) for place, key, name, day in rows.links])
@@ -229,7 +246,7 @@ def _insert(db: sqlite3.Connection, batch: Sequence[PreparedDoc], *,
         citations.extend(rows.citations)
         rowid += len(rows.facts)
     if with_files:
-        db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", files)
+        db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)", files)
     db.executemany("INSERT INTO facts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    facts)
     db.executemany("INSERT INTO facts_fts (rowid, body, names) VALUES (?, ?, ?)", fts)
@@ -237,7 +254,7 @@ def _insert(db: sqlite3.Connection, batch: Sequence[PreparedDoc], *,
     db.executemany("INSERT INTO aliases VALUES (?, ?, ?, ?)", aliases)
     db.executemany("INSERT INTO warnings VALUES (?, ?, ?)", warnings)
     db.executemany("INSERT INTO citations VALUES (?, ?, ?, ?, ?)", citations)
-    return [cast(str, row[1]) for row in facts]
+    return [cast(str, row[2]) for row in facts]
 
 
 def _json_names(names: Sequence[str]) -> str:
