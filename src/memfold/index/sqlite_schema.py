@@ -27,11 +27,11 @@ CREATE TABLE facts (
     rowid INTEGER PRIMARY KEY, file INTEGER NOT NULL, id TEXT NOT NULL,
     line INTEGER NOT NULL, end_line INTEGER NOT NULL, kind TEXT NOT NULL,
     content TEXT NOT NULL, entities TEXT NOT NULL, params TEXT,
-    confidence REAL, importance INTEGER, valid_from TEXT, valid_until TEXT,
-    day TEXT, explicit INTEGER NOT NULL
+    confidence REAL, importance INTEGER, valid_from INTEGER, valid_until INTEGER,
+    day INTEGER, explicit INTEGER NOT NULL
 );
 CREATE TABLE fact_entities (fact INTEGER NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL,
-                            day TEXT);
+                            day INTEGER);
 CREATE TABLE aliases (path TEXT NOT NULL, entity TEXT NOT NULL, key TEXT NOT NULL,
                       name TEXT NOT NULL);
 CREATE TABLE warnings (path TEXT NOT NULL, line INTEGER NOT NULL, message TEXT NOT NULL);

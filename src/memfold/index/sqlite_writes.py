@@ -173,7 +173,7 @@ class DocRows(NamedTuple):
     file: tuple[object, ...]
     facts: list[tuple[object, ...]]
     fts: list[tuple[str, str]]  # one per fact: `fts_values`
-    links: list[tuple[int, str, str, str | None]]  # (place of the fact, key, name, day)
+    links: list[tuple[int, str, str, int | None]]  # (place of the fact, key, name, day)
     aliases: list[tuple[object, ...]]
     warnings: list[tuple[object, ...]]
     citations: list[tuple[object, ...]]
@@ -183,13 +183,13 @@ def prepare(doc: ParsedDoc, stamp: FileStamp) -> PreparedDoc:
     """A document's rows for this index (`IndexBackend.preparer`): a pure function of the
     document, run in the parse workers of a large sync, so it is kept lean."""
     path = doc.path
-    day = doc.day.isoformat() if doc.day else None
+    day = doc.day.toordinal() if doc.day else None  # days are kept as ordinals (sqlite_rows)
     page = doc.aliases[0] if doc.aliases else None
     facts: list[tuple[object, ...]] = []
     fts: list[tuple[str, str]] = []
-    links: list[tuple[int, str, str, str | None]] = []
+    links: list[tuple[int, str, str, int | None]] = []
     for place, f in enumerate(doc.facts):
-        fact_day = day if f.day == doc.day else f.day.isoformat() if f.day else None
+        fact_day = day if f.day == doc.day else f.day.toordinal() if f.day else None
         names = f.entities
         keys = entity_keys(names, page) if names or page is not None else {}
         if keys:
@@ -200,13 +200,14 @@ def prepare(doc: ParsedDoc, stamp: FileStamp) -> PreparedDoc:
             f.id, f.line, f.end_line, f.kind, f.content, _json_names(names),
             json.dumps(f.params, ensure_ascii=False) if f.params else None,
             f.confidence, f.importance,
-            valid.start.isoformat() if valid and valid.start else None,
-            valid.end.isoformat() if valid and valid.end else None,
+            valid.start.toordinal() if valid and valid.start else None,
+            valid.end.toordinal() if valid and valid.end else None,
             fact_day, int(f.explicit_id),
         ))
     page_key = entity_key(doc.aliases[0]) if doc.aliases else None
     rows = DocRows(
-        file=(path, doc.role, day, stamp.size, stamp.mtime_ns, stamp.checked_ns, stamp.sha256),
+        file=(path, doc.role, doc.day.isoformat() if doc.day else None, stamp.size,
+              stamp.mtime_ns, stamp.checked_ns, stamp.sha256),
         facts=facts, fts=fts, links=links,
         aliases=[(path, page_key, entity_key(name), name) for name in doc.aliases],
         warnings=[(w.path, w.line, w.message) for w in doc.warnings],
@@ -224,7 +225,7 @@ def _insert(db: sqlite3.Connection, batch: Sequence[PreparedDoc], *,
     files: list[tuple[object, ...]] = []
     facts: list[tuple[object, ...]] = []
     fts: list[tuple[int, str, str]] = []
-    links: list[tuple[int, str, str, str | None]] = []
+    links: list[tuple[int, str, str, int | None]] = []
     aliases: list[tuple[object, ...]] = []
     warnings: list[tuple[object, ...]] = []
     citations: list[tuple[object, ...]] = []
