@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from ..model import FileStamp, Freshness, ParsedDoc, ParseWarning, SyncReport
 from ..screening import flag_secrets
 from ..workspace.format import decode, parse_document, split_lines
-from ..workspace.layout import Scan, Stat, Workspace
+from ..workspace.layout import Scan, Workspace
 from ..workspace.sentences import with_sentences
 from .base import DocChange, IndexBackend, PreparedDoc, Preparer, SeenStamp
 
@@ -42,8 +42,8 @@ Outcome = PreparedDoc | FileStamp | None  # rows to write; a new stamp only; fil
 _LIVE_POOLS: set[ProcessPoolExecutor] = set()  # pools whose workers run now
 
 
-def _stale(on_disk: dict[str, Stat], known: dict[str, SeenStamp], ready: Container[str],
-           ) -> list[str]:
+def _stale(on_disk: dict[str, tuple[int, int]], known: dict[str, SeenStamp],
+           ready: Container[str]) -> list[str]:
     """The files to read again: new, or not with the stamp the index saw, or read too soon
     after their last change for an edit in the same clock tick to show (one pass over every
     file on every sync, so written out flat)."""
@@ -63,7 +63,7 @@ def freshness(workspace: Workspace, index: IndexBackend) -> Freshness:
     new = sorted(p for p in on_disk if p not in known)
     modified = sorted(
         p for p, st in on_disk.items()
-        if p in known and known[p][:2] != (st.size, st.mtime_ns)
+        if p in known and known[p][:2] != st
     )
     deleted = sorted(p for p in known if p not in on_disk)
     return Freshness(tuple(new), tuple(modified), tuple(deleted))
@@ -200,7 +200,7 @@ def sync(
     started = time.perf_counter()
     checked_ns = time.time_ns()
     scope = set(only) if only is not None else None
-    scan = workspace.scan() if scope is None else Scan(workspace.stat_some(scope), [], [])
+    scan = workspace.scan() if scope is None else Scan({**workspace.stat_some(scope)}, [], [])
     on_disk = scan.found
     ready = {doc.path: (doc, stamp) for doc, stamp in parsed}
     known: dict[str, SeenStamp] = {}

@@ -60,7 +60,8 @@ _GONE = (FileNotFoundError, NotADirectoryError, PermissionError)
 REFLECT_INTENT = "bank/.reflect-pending.json"
 
 class Stat(NamedTuple):
-    """A file's size and modification time (a named tuple: a scan builds one per file)."""
+    """A file's size and modification time, as `stat_some` gives it (a scan gives the same
+    two numbers as a plain tuple)."""
 
     size: int
     mtime_ns: int
@@ -74,7 +75,9 @@ def is_ignored_name(name: str) -> bool:
 
 
 class Scan(NamedTuple):
-    found: dict[str, Stat]  # workspace-relative path -> stamp, for every file memfold reads
+    # workspace-relative path -> (size, mtime_ns), for every file memfold reads: plain tuples,
+    # as a scan makes one per file and a Stat costs ten times a tuple to make
+    found: dict[str, tuple[int, int]]
     skipped: list[str]  # symlinks, never followed
     temporaries: list[str]  # hidden *.tmp files below memory/ and bank/
 
@@ -144,7 +147,7 @@ class Workspace:
     def scan(self) -> Scan:
         """Every Markdown file memfold reads, with its stamp; the symlinks it skipped; and
         the hidden `*.tmp` files it passed (an interrupted atomic write may leave one)."""
-        found: dict[str, Stat] = {}
+        found: dict[str, tuple[int, int]] = {}
         skipped: list[str] = []
         temporaries: list[str] = []
         core = self.root / "memory.md"
@@ -153,7 +156,7 @@ class Workspace:
             if core.is_symlink():
                 skipped.append("memory.md")
             else:
-                found["memory.md"] = Stat(st.st_size, st.st_mtime_ns)
+                found["memory.md"] = (st.st_size, st.st_mtime_ns)
         except FileNotFoundError:
             pass
         for top in READ_ROOTS:
@@ -184,8 +187,8 @@ class Workspace:
                 found[rel] = Stat(st.st_size, st.st_mtime_ns)
         return found
 
-    def _walk(self, directory: Path, rel: str, found: dict[str, Stat], skipped: list[str],
-              temporaries: list[str], parent: int | None = None) -> None:
+    def _walk(self, directory: Path, rel: str, found: dict[str, tuple[int, int]],
+              skipped: list[str], temporaries: list[str], parent: int | None = None) -> None:
         """Scan one directory, then the ones below it.  Each directory is opened once and
         its entries are stat'ed relative to it (`fstatat`), so the kernel does not walk the
         whole path again for every file; a directory swapped for a symlink meanwhile is not
@@ -209,8 +212,9 @@ class Workspace:
             os.close(fd)
 
     @staticmethod
-    def _entries(entries: Iterable[os.DirEntry[str]], rel: str, found: dict[str, Stat],
-                 skipped: list[str], temporaries: list[str]) -> list[str]:
+    def _entries(entries: Iterable[os.DirEntry[str]], rel: str,
+                 found: dict[str, tuple[int, int]], skipped: list[str],
+                 temporaries: list[str]) -> list[str]:
         """Take one directory's files into `found` (and its symlinks and temporaries into
         their lists); returns the directories to scan next."""
         subdirs: list[str] = []
@@ -222,14 +226,14 @@ class Workspace:
             elif entry.is_file(follow_symlinks=False):  # a regular file, not a link to one
                 if name.endswith(".md") and name[0] != "#":  # not is_ignored_name(name)
                     st = entry.stat(follow_symlinks=False)
-                    found[f"{rel}/{name}"] = Stat(st.st_size, st.st_mtime_ns)
+                    found[f"{rel}/{name}"] = (st.st_size, st.st_mtime_ns)
             elif entry.is_dir(follow_symlinks=False):
                 subdirs.append(name)
             elif entry.is_symlink() and (name.endswith(".md") or entry.is_dir()):
                 skipped.append(f"{rel}/{name}")
         return subdirs
 
-    def _walk_paths(self, directory: Path, rel: str, found: dict[str, Stat],
+    def _walk_paths(self, directory: Path, rel: str, found: dict[str, tuple[int, int]],
                     skipped: list[str], temporaries: list[str]) -> None:
         """`_walk` where the platform cannot scan a directory by descriptor."""
         try:
