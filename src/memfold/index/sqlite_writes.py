@@ -130,7 +130,12 @@ def fts_values(content: str, keys: dict[str, str]) -> tuple[str, str]:
     here, from what the index keeps (the fact's content and entities, and the first name of
     its entity page in `aliases`).  A change to what this returns is a schema change (bump
     `SCHEMA_VERSION`), or an old index would be handed values it never held."""
-    return fold_for_index(content), fold_for_index(" ".join(keys.values())) if keys else ""
+    # fold_for_index leaves ASCII as it is: most text need not make the call
+    body = content if content.isascii() else fold_for_index(content)
+    if not keys:
+        return body, ""
+    names = " ".join(keys.values())
+    return body, names if names.isascii() else fold_for_index(names)
 
 
 def _recount_duplicates(db: sqlite3.Connection, ids: Iterable[str]) -> None:
@@ -192,12 +197,12 @@ def prepare(doc: ParsedDoc, stamp: FileStamp) -> PreparedDoc:
         fact_day = day if f.day == doc.day else f.day.toordinal() if f.day else None
         names = f.entities
         keys = entity_keys(names, page) if names or page is not None else {}
-        if keys:
-            links.extend((place, key, name, fact_day) for key, name in keys.items())
+        for key, name in keys.items():
+            links.append((place, key, name, fact_day))
         fts.append(fts_values(f.content, keys))
         valid = f.valid
         facts.append((
-            f.id, f.line, f.end_line, f.kind, f.content, _json_names(names),
+            f.id, f.line, f.end_line, f.kind, f.content, _json_names(names) if names else "[]",
             json.dumps(f.params, ensure_ascii=False) if f.params else None,
             f.confidence, f.importance,
             valid.start.toordinal() if valid and valid.start else None,
