@@ -1,8 +1,10 @@
 """Writing the SQLite index: the files' stamps, and replacing every row of a changed file
 (`replace_rows`, run by `SqliteIndex.apply` inside one write transaction).
 
-Every row belongs to exactly one file row (`path`); replacing a file replaces all its rows, so
-an incremental sync and a full rebuild of the same files hold the same rows.
+Every row belongs to exactly one file row (facts by its key `file`, the rest by `path`);
+replacing a file replaces all its rows, so an incremental sync and a full rebuild of the same
+files hold the same rows.  A document's rows are made by `prepare` (in the parse workers of a
+large sync) and inserted by `_insert`.
 """
 
 from __future__ import annotations
