@@ -41,7 +41,7 @@ def seen_stamps(db: sqlite3.Connection) -> dict[str, SeenStamp]:
 def hashes(db: sqlite3.Connection, paths: Sequence[str]) -> dict[str, str]:
     found: dict[str, str] = {}
     for chunk in chunks(list(paths), 500):
-        found.update(db.execute(f"SELECT path, sha256 FROM files"  # noqa: S608
+        found.update(db.execute("SELECT path, sha256 FROM files"  # noqa: S608
                                 f" WHERE path IN ({marks(chunk)})", chunk).fetchall())
     return found
 

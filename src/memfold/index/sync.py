@@ -104,7 +104,8 @@ def _read_all(workspace: Workspace, paths: list[str], checked_ns: int,
               ready: dict[str, DocChange], held: dict[str, str],
               preparer: Preparer) -> Generator[tuple[str, Outcome], None, None]:
     """Read, parse and prepare files, on every core when there are many (it is pure CPU
-    work; worker processes never touch the index), in the order of `paths`."""
+    work; worker processes never touch the index): the documents handed over (`ready`)
+    first, then the others in the order of `paths`."""
     todo = [p for p in paths if p not in ready]
     for path in paths:
         if path in ready:
