@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import unicodedata
 from datetime import date
 
@@ -206,6 +208,21 @@ def test_derived_id_normalises_whitespace() -> None:
     assert derived_id(DAILY, "W:  a \t b") == derived_id(DAILY, " W: a b ")
     assert derived_id(DAILY, "W: a b") != derived_id(DAILY, "W: a b", 1)
     assert len(derived_id(DAILY, "anything")) == 8
+
+
+@given(st.text(), st.integers(min_value=0, max_value=5))
+def test_derived_id_is_base32_of_sha256(text: str, occurrence: int) -> None:
+    """Ids already written in files and the journal must never change: eight base32
+    characters of the SHA-256 of path, normalised text and occurrence."""
+    normal = " ".join(text.split())
+    seed = f"{DAILY}\0{normal}\0{occurrence}" if occurrence else f"{DAILY}\0{normal}"
+    digest = hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()
+    assert derived_id(DAILY, text, occurrence) == base64.b32encode(digest[:5]).decode().lower()
+
+
+def test_derived_ids_written_before_stay_the_same() -> None:
+    assert derived_id(DAILY, "W @Peter: Lives in Vienna.") == "yl26odjt"
+    assert derived_id("bank/world.md", "chunk\0# Notes\nSome prose.", 2) == "jfd72kcz"
 
 
 @given(st.permutations([f"- {k}: fact number {n}" for n, k in enumerate("WBOSWBOS")]))

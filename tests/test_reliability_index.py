@@ -94,9 +94,16 @@ def truncate_half(root: Path) -> None:
 
 
 def zero_page(root: Path) -> None:
-    size = _db(root).stat().st_size
+    """Zero the top page of the facts table: every recall reads it, no probe on open does (a
+    page picked by its place in the file would depend on the layout, and may be one that
+    no query reads)."""
+    db = sqlite3.connect(_db(root))
+    try:
+        page = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'facts'").fetchone()[0]
+    finally:
+        db.close()
     with open(_db(root), "r+b") as handle:
-        handle.seek((size // PAGE // 2) * PAGE)
+        handle.seek((page - 1) * PAGE)
         handle.write(b"\0" * PAGE)
 
 

@@ -383,7 +383,8 @@ def check_workspace(root: Path, state: ChainState, new_facts: set[str],
             report.integrity += 1
             problems.append(f"index FTS integrity-check: {exc}")
         indexed = {row[0] for row in db.execute(
-            "SELECT id FROM facts WHERE path LIKE 'memory/%' AND kind != 'text'")}
+            "SELECT f.id FROM facts f JOIN files ON files.id = f.file"
+            " WHERE files.path LIKE 'memory/%' AND f.kind != 'text'")}
         orphans = indexed - set(in_markdown)
         if orphans:
             report.idx_orphan += len(orphans)

@@ -21,6 +21,24 @@ Progress = Callable[[int], None]
 
 
 @dataclass(frozen=True)
+class PreparedDoc:
+    """A parsed document turned into one backend's rows (`IndexBackend.preparer`), ready to
+    insert.  A large sync prepares documents in its parse workers: plain tuples of text and
+    numbers cost a fraction of a ParsedDoc's dataclasses to send between processes, and the
+    process that writes the index is left with little but the writing."""
+
+    path: str
+    stamp: FileStamp
+    warnings: tuple[ParseWarning, ...]
+    typed_ids: tuple[str, ...]  # the ids of its typed facts, in file order
+    rows: object  # the backend's own layout
+
+
+Preparer = Callable[[ParsedDoc, FileStamp], PreparedDoc]
+SeenStamp = tuple[int, int, int]  # a file's size, mtime_ns and checked_ns, as last indexed
+
+
+@dataclass(frozen=True)
 class IndexCounts:
     files: int
     facts_by_kind: dict[str, int]
@@ -117,9 +135,23 @@ class IndexBackend(Protocol):
         """The stamp of every file the index holds (or of `paths`), by relative path."""
         ...
 
+    def seen_stamps(self) -> dict[str, SeenStamp]:
+        """Every file the index holds, with its stamp but not its hash: what a sync compares
+        a scan with (every command that reads pays it first, so it is one small query)."""
+        ...
+
+    def hashes(self, paths: Sequence[str]) -> dict[str, str]:
+        """The sha256 the index holds for each of `paths` it holds."""
+        ...
+
+    def preparer(self) -> Preparer:
+        """The function that turns a parsed document into this backend's rows: a plain
+        module-level function, so parse worker processes can run it too."""
+        ...
+
     def apply(
         self,
-        changes: Iterable[DocChange],
+        changes: Iterable[PreparedDoc],
         removed: Sequence[str],
         restamped: Sequence[tuple[str, FileStamp]],
         *,
@@ -129,17 +161,19 @@ class IndexBackend(Protocol):
         """In one transaction: replace the rows of changed files, drop removed files, and
         record new stamps for files whose content did not change.  `full` starts from empty.
 
-        `changes` may be a lazy stream (files parsed while rows are inserted); `restamped` is
-        read only after it is exhausted.  Returns the ids of typed facts the index had never
-        held (empty for a full rebuild), so new facts can be judged against older ones."""
+        `changes` (made by `preparer`) may be a lazy stream (files parsed while rows are
+        inserted); `restamped` is read only after it is exhausted.  Returns the ids of typed
+        facts the index had never held (empty for a full rebuild), so new facts can be judged
+        against older ones."""
         ...
 
-    def append(self, tail: DocChange, *, held: str, synced_at: str) -> list[str] | None:
-        """Add the rows of lines appended to a file (`tail`: their facts and warnings, and
-        the whole file's new stamp) when the index holds the file as it was before (sha256
-        `held`), leaving its other rows as they are: a retain's cost then does not grow with
-        the file.  Returns the ids of typed facts never held, or None — changing nothing —
-        when the index holds another version (the caller syncs the whole file)."""
+    def append(self, tail: PreparedDoc, *, held: str, synced_at: str) -> list[str] | None:
+        """Add the rows of lines appended to a file (`tail`, made by `preparer`: their facts
+        and warnings, and the whole file's new stamp) when the index holds the file as it was
+        before (sha256 `held`), leaving its other rows as they are: a retain's cost then does
+        not grow with the file.  Returns the ids of typed facts never held, or None —
+        changing nothing — when the index holds another version (the caller syncs the whole
+        file)."""
         ...
 
     def counts(self) -> IndexCounts: ...

@@ -9,8 +9,13 @@ leaves a public method: each arrives as IndexError_, or IndexDamaged for damage
 (`sqlite_schema.storage_errors`).
 
 Invariants:
-- Every row belongs to exactly one file row (`path`); replacing a file replaces all its rows,
-  so an incremental sync and a full rebuild of the same files hold the same rows.
+- Every row belongs to exactly one file row (facts by its key `file`, the rest by `path`);
+  replacing a file replaces all its rows, so an incremental sync and a full rebuild of the
+  same files hold the same rows.
+- The full-text table keeps no copy of the text (contentless): a fact's terms are removed by
+  handing FTS5 the values they were made from, which `sqlite_writes.fts_values` computes
+  from the rows that remain (content, entities, the page's first name) — on insert and on
+  delete alike.
 - WAL mode with `synchronous=NORMAL`: the index is derived data, so a lost last transaction
   after a power cut only means a file is synced again.  Writers take `BEGIN IMMEDIATE` with a
   30 s busy timeout, so two writers queue instead of failing halfway.
@@ -34,7 +39,16 @@ from ..model import FileStamp, ParseWarning
 from . import sqlite_search as search
 from . import sqlite_state as state
 from . import sqlite_writes as writes
-from .base import Candidate, DocChange, EntityInfo, Filters, IndexCounts, LinkProblems
+from .base import (
+    Candidate,
+    EntityInfo,
+    Filters,
+    IndexCounts,
+    LinkProblems,
+    PreparedDoc,
+    Preparer,
+    SeenStamp,
+)
 from .sqlite_schema import (
     DATA_OBJECTS,
     SCHEMA_VERSION,
@@ -143,7 +157,7 @@ class SqliteIndex:
             db.execute("SELECT rowid FROM facts_fts WHERE facts_fts MATCH 'memfoldprobe'"
                        " LIMIT 1").fetchall()
             # a damaged page elsewhere shows only when a query reads it; up to 8 MiB (about
-            # 15,000 facts) every page is checked on open, in about 3 ms a MiB
+            # 25,000 facts) every page is checked on open, in about 3 ms a MiB
             if self.path.stat().st_size <= CHECK_ON_OPEN_BYTES:
                 problem = db.execute("PRAGMA quick_check").fetchone()[0]
                 if problem != "ok":
@@ -187,9 +201,20 @@ class SqliteIndex:
         return writes.stamps(self.db, paths)
 
     @storage_errors
+    def seen_stamps(self) -> dict[str, SeenStamp]:
+        return writes.seen_stamps(self.db)
+
+    @storage_errors
+    def hashes(self, paths: Sequence[str]) -> dict[str, str]:
+        return writes.hashes(self.db, paths)
+
+    def preparer(self) -> Preparer:
+        return writes.prepare
+
+    @storage_errors
     def apply(
         self,
-        changes: Iterable[DocChange],
+        changes: Iterable[PreparedDoc],
         removed: Sequence[str],
         restamped: Sequence[tuple[str, FileStamp]],
         *,
@@ -206,7 +231,7 @@ class SqliteIndex:
                                        synced_at=synced_at)
 
     @storage_errors
-    def append(self, tail: DocChange, *, held: str, synced_at: str) -> list[str] | None:
+    def append(self, tail: PreparedDoc, *, held: str, synced_at: str) -> list[str] | None:
         with self._writing() as db:
             return writes.append_rows(db, tail, held=held, synced_at=synced_at)
 

@@ -11,21 +11,20 @@ from typing import Any
 
 from ..lifecycle import LifeState
 from ..model import Fact, Interval
-from ..timeparse import parse_iso_day
 from .base import Filters
 
 LIFE_FIELDS = ("id", "status", "reason", "superseded_by", "superseded_on", "supersedes",
                "derived_from", "confidence", "rev", "note", "last_used", "uses", "content_sha",
                "support", "contradict", "confidence_on", "origin")
 FACT_SELECT = (
-    "f.rowid, f.id, f.kind, f.content, f.path, f.line, f.end_line, f.entities, f.params,"
+    "f.rowid, f.id, f.kind, f.content, files.path, f.line, f.end_line, f.entities, f.params,"
     " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit, files.sha256, "
     + ", ".join(f"l.{name}" for name in LIFE_FIELDS[1:])
 )
 SCORE_COLUMN = 16 + len(LIFE_FIELDS) - 1  # the column after FACT_SELECT (bm25 or NULL)
-FACT_FROM = ("facts f JOIN files ON files.path = f.path"
+FACT_FROM = ("facts f JOIN files ON files.id = f.file"
              " LEFT JOIN lifecycle l ON l.id = f.id")
-NEWEST = "ORDER BY f.day IS NULL, f.day DESC, f.path, f.line"
+NEWEST = "ORDER BY f.day IS NULL, f.day DESC, files.path, f.line"
 
 
 def life_of(row: Sequence[Any], fact_id: str | None = None) -> LifeState | None:
@@ -67,7 +66,9 @@ def fact_of(row: Sequence[object]) -> Fact:
 
 
 def _day(value: object) -> date | None:
-    return parse_iso_day(value) if isinstance(value, str) else None
+    """A day the index keeps as its ordinal (`date.toordinal`: smaller than ISO text, and
+    ordered the same)."""
+    return date.fromordinal(value) if isinstance(value, int) else None
 
 
 def encodable(text: str) -> bool:
@@ -96,8 +97,8 @@ def conditions(filters: Filters) -> tuple[str, list[object]]:
         params.extend(filters.kinds)
     if filters.window:
         # written within the window, or valid during it; both arms can use an index
-        start = filters.window.start.isoformat() if filters.window.start else "0000-01-01"
-        end = filters.window.end.isoformat() if filters.window.end else "9999-12-31"
+        start = filters.window.start.toordinal() if filters.window.start else 0
+        end = filters.window.end.toordinal() if filters.window.end else date.max.toordinal()
         clauses.append("(f.day BETWEEN ? AND ? OR (f.valid_until >= ?"
                        " AND COALESCE(f.valid_from, f.day) <= ?))")
         params.extend([start, end, start, end])

@@ -14,29 +14,30 @@ from typing import ParamSpec, TypeVar
 
 from ..errors import IndexDamaged, IndexError_
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 DAMAGE = ("malformed", "corrupt", "not a database", "disk image")  # SQLite's words for it
 
 DATA_SCHEMA = """
 CREATE TABLE files (
-    path TEXT PRIMARY KEY, role TEXT NOT NULL, day TEXT,
+    id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, role TEXT NOT NULL, day TEXT,
     size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, checked_ns INTEGER NOT NULL,
     sha256 TEXT NOT NULL
 );
 CREATE TABLE facts (
-    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, path TEXT NOT NULL,
+    rowid INTEGER PRIMARY KEY, file INTEGER NOT NULL, id TEXT NOT NULL,
     line INTEGER NOT NULL, end_line INTEGER NOT NULL, kind TEXT NOT NULL,
     content TEXT NOT NULL, entities TEXT NOT NULL, params TEXT,
-    confidence REAL, importance INTEGER, valid_from TEXT, valid_until TEXT,
-    day TEXT, explicit INTEGER NOT NULL
+    confidence REAL, importance INTEGER, valid_from INTEGER, valid_until INTEGER,
+    day INTEGER, explicit INTEGER NOT NULL
 );
 CREATE TABLE fact_entities (fact INTEGER NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL,
-                            day TEXT);
+                            day INTEGER);
 CREATE TABLE aliases (path TEXT NOT NULL, entity TEXT NOT NULL, key TEXT NOT NULL,
                       name TEXT NOT NULL);
 CREATE TABLE warnings (path TEXT NOT NULL, line INTEGER NOT NULL, message TEXT NOT NULL);
+CREATE TABLE duplicate_ids (id TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE VIRTUAL TABLE facts_fts USING fts5(
-    body, names, tokenize = 'porter unicode61 remove_diacritics 2'
+    body, names, content = '', tokenize = 'porter unicode61 remove_diacritics 2'
 );
 CREATE TABLE lifecycle (
     id TEXT PRIMARY KEY, status TEXT, reason TEXT, superseded_by TEXT, superseded_on TEXT,
@@ -57,11 +58,11 @@ CREATE VIEW entities AS
 """
 DATA_INDEXES = """
 CREATE INDEX facts_by_id ON facts(id);
-CREATE INDEX facts_by_path ON facts(path, line);
+CREATE INDEX facts_by_file ON facts(file, line);
 CREATE INDEX links_by_fact ON fact_entities(fact);
 CREATE INDEX links_by_key ON fact_entities(key, day);
 CREATE INDEX facts_by_day ON facts(day);
-CREATE INDEX facts_by_validity ON facts(valid_until);
+CREATE INDEX facts_by_validity ON facts(valid_until) WHERE valid_until IS NOT NULL;
 CREATE INDEX aliases_by_key ON aliases(key);
 CREATE INDEX aliases_by_path ON aliases(path);
 CREATE INDEX warnings_by_path ON warnings(path);
@@ -70,6 +71,7 @@ CREATE INDEX citations_by_path ON citations(path);
 """
 DATA_OBJECTS = (
     ("view", "entities"), ("view", "chunks"), ("table", "facts_fts"), ("table", "warnings"),
+    ("table", "duplicate_ids"),
     ("table", "lifecycle"), ("table", "events"), ("table", "citations"),
     ("table", "aliases"), ("table", "fact_entities"), ("table", "facts"), ("table", "files"),
 )

@@ -32,21 +32,27 @@ from .sqlite_rows import (
 from .sqlite_schema import damaged
 
 NEIGHBOURS = ("SELECT c.rowid,"
-              " (SELECT n.rowid FROM facts n WHERE n.path = c.path AND n.line < c.line"
+              " (SELECT n.rowid FROM facts n WHERE n.file = c.file AND n.line < c.line"
               "  ORDER BY n.line DESC LIMIT 1),"
-              " (SELECT n.rowid FROM facts n WHERE n.path = c.path AND n.line > c.line"
+              " (SELECT n.rowid FROM facts n WHERE n.file = c.file AND n.line > c.line"
               "  ORDER BY n.line LIMIT 1) FROM facts c")
 DUMP = (
     "SELECT 'file', path, role, day, size, sha256 FROM files ORDER BY path",
-    "SELECT 'fact', id, path, line, end_line, kind, content, entities, params,"
-    " confidence, importance, valid_from, valid_until, day, explicit FROM facts"
-    " ORDER BY path, line, id",
-    "SELECT 'link', f.path, f.line, f.id, l.key, l.name FROM fact_entities l"
-    " JOIN facts f ON f.rowid = l.fact ORDER BY 2, 3, 4, 5",
-    "SELECT 'fts', f.path, f.line, f.id, t.body, t.names FROM facts_fts t"
-    " JOIN facts f ON f.rowid = t.rowid ORDER BY 2, 3, 4",
+    "SELECT 'fact', f.id, files.path, f.line, f.end_line, f.kind, f.content, f.entities,"
+    " f.params, f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit"
+    " FROM facts f JOIN files ON files.id = f.file ORDER BY 3, 4, 2",
+    "SELECT 'link', files.path, f.line, f.id, l.key, l.name FROM fact_entities l"
+    " JOIN facts f ON f.rowid = l.fact JOIN files ON files.id = f.file ORDER BY 2, 3, 4, 5",
+    # the full-text index keeps no text (contentless): its terms, each at its place, stand
+    # for it; a term left behind by a fact since removed shows with no path
+    "SELECT 'fts', files.path, f.line, f.id, t.col, t.offset, t.term FROM temp.facts_terms t"
+    " LEFT JOIN facts f ON f.rowid = t.doc LEFT JOIN files ON files.id = f.file"
+    " ORDER BY 2, 3, 4, 5, 6, 7",
+    # and the totals bm25 weighs by (rows, tokens per column: FTS5's record 1)
+    "SELECT 'fts-totals', hex(block) FROM facts_fts_data WHERE id = 1",
     "SELECT 'alias', path, entity, key, name FROM aliases ORDER BY 2, 3, 4, 5",
     "SELECT 'warning', path, line, message FROM warnings ORDER BY 2, 3, 4",
+    "SELECT 'duplicate', id FROM duplicate_ids ORDER BY 2",
     f"SELECT 'life', {', '.join(LIFE_FIELDS)} FROM lifecycle ORDER BY id",  # noqa: S608
     "SELECT 'event', seq, ts, event, id, data FROM events ORDER BY seq",
     "SELECT 'cite', path, line, source, source_line, sha FROM citations ORDER BY 2, 3",
@@ -83,12 +89,14 @@ def warnings(db: sqlite3.Connection) -> list[ParseWarning]:
 
 def locate(db: sqlite3.Connection, fact_id: str) -> list[str]:
     """Citations (`path#Lline`) of every row with this id, in path order."""
-    rows = db.execute("SELECT path, line FROM facts WHERE id = ? ORDER BY path, line",
-                      (fact_id,))
+    rows = db.execute("SELECT files.path, f.line FROM facts f JOIN files ON files.id = f.file"
+                      " WHERE f.id = ? ORDER BY 1, 2", (fact_id,))
     return [f"{path}#L{line}" for path, line in rows]
 
 
 def dump(db: sqlite3.Connection) -> list[tuple[object, ...]]:
+    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.facts_terms"
+               " USING fts5vocab(main, facts_fts, instance)")
     rows: list[tuple[object, ...]] = []
     for sql in DUMP:
         rows.extend(db.execute(sql).fetchall())
@@ -142,10 +150,10 @@ def lexical(db: sqlite3.Connection, fts: str, filters: Filters, limit: int) -> l
                       key=lambda c: (c.bm25, c.fact.path, c.fact.line))
     where, params = conditions(filters)
     sql = (f"SELECT {FACT_SELECT}, bm25(facts_fts, 1.0, 0.5) FROM facts_fts"  # noqa: S608
-           " JOIN facts f ON f.rowid = facts_fts.rowid JOIN files ON files.path = f.path"
+           " JOIN facts f ON f.rowid = facts_fts.rowid JOIN files ON files.id = f.file"
            " LEFT JOIN lifecycle l ON l.id = f.id"
            f" WHERE facts_fts MATCH ? {where} ORDER BY {SCORE_COLUMN + 1}, f.day DESC,"
-           " f.path, f.line LIMIT ?")
+           " files.path, f.line LIMIT ?")
     return candidates(db, sql, [fts, *params, limit])
 
 
@@ -164,7 +172,8 @@ def _cut(db: sqlite3.Connection, fts: str, ranked: list[tuple[int, float]],
     place: dict[int, tuple[str, int]] = {}
     for chunk in chunks(tied, 500):
         for rowid, path, line in db.execute(
-                f"SELECT rowid, path, line FROM facts WHERE rowid IN ({marks(chunk)})",  # noqa: S608
+                "SELECT f.rowid, files.path, f.line FROM facts f"  # noqa: S608
+                f" JOIN files ON files.id = f.file WHERE f.rowid IN ({marks(chunk)})",
                 chunk):
             place[rowid] = (path, line)
     placed = sorted(place, key=lambda rowid: place[rowid])
@@ -209,7 +218,7 @@ def by_id(db: sqlite3.Connection, fact_id: str) -> list[Candidate]:
     if not encodable(fact_id):
         return []  # undecodable bytes from a command line: no fact has such an id
     return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
-                      " WHERE f.id = ? ORDER BY f.path, f.line", [fact_id])
+                      " WHERE f.id = ? ORDER BY files.path, f.line", [fact_id])
 
 
 def by_ids(db: sqlite3.Connection, ids: Sequence[str]) -> list[Candidate]:
@@ -218,7 +227,7 @@ def by_ids(db: sqlite3.Connection, ids: Sequence[str]) -> list[Candidate]:
     for chunk in chunks(list(dict.fromkeys(ids)), 500):
         for c in candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
                             f" WHERE f.id IN ({marks(chunk)})"
-                            " ORDER BY f.path, f.line", chunk):
+                            " ORDER BY files.path, f.line", chunk):
             found.setdefault(c.fact.id, c)
     return list(found.values())
 

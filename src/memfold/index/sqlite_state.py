@@ -19,18 +19,20 @@ from .base import DanglingPointer, DuplicateId, LinkProblems, OrphanState
 from .sqlite_rows import LIFE_FIELDS, chunks, life_of, life_row, marks
 from .sqlite_search import meta
 
-# Links hand edits can break.  Duplicates group on the covering id index (text chunk ids are
-# derived from path and text, so they never collide); the other two start from the few
-# lifecycle rows with a pointer or a note and probe the id index for each (CROSS JOIN keeps
-# lifecycle the outer loop, which the ORDER BY would otherwise turn around).
+# Links hand edits can break.  Duplicates come from `duplicate_ids`, which every write keeps
+# (ids on more than one row: grouping the whole id index instead cost every `memfold index`
+# 100 ms at 10,000 files); the other two start from the few lifecycle rows with a pointer or
+# a note and probe the id index for each (CROSS JOIN keeps lifecycle the outer loop, which
+# the ORDER BY would otherwise turn around).
 LINK_QUERIES = (
-    "SELECT id, path, line FROM facts WHERE kind != 'text' AND id IN"
-    " (SELECT id FROM facts GROUP BY id HAVING COUNT(*) > 1) ORDER BY id, path, line",
-    "SELECT l.id, f.path, f.line, l.status, l.superseded_by FROM lifecycle l"
-    " CROSS JOIN facts f ON f.id = l.id WHERE l.status IN ('superseded', 'merged')"
+    "SELECT f.id, files.path, f.line FROM facts f JOIN files ON files.id = f.file"
+    " WHERE f.kind != 'text' AND f.id IN (SELECT id FROM duplicate_ids) ORDER BY 1, 2, 3",
+    "SELECT l.id, files.path, f.line, l.status, l.superseded_by FROM lifecycle l"
+    " CROSS JOIN facts f ON f.id = l.id JOIN files ON files.id = f.file"
+    " WHERE l.status IN ('superseded', 'merged')"
     " AND COALESCE(l.superseded_by, '') != ''"
     " AND NOT EXISTS (SELECT 1 FROM facts g WHERE g.id = l.superseded_by)"
-    " ORDER BY f.path, f.line",
+    " ORDER BY files.path, f.line",
     # the latest note, and the latest supersede or merge, about an id no file holds (not
     # purged) — unless re-attached since: the same note on a fact that exists, or a fact that
     # exists superseded by hand by the same newer fact
@@ -124,7 +126,8 @@ def tracked_contents(db: sqlite3.Connection,
         return list(db.execute(sql))
     found: list[tuple[str, str, str, int]] = []
     for chunk in chunks(list(paths), 500):
-        found.extend(db.execute(f"{sql} AND f.path IN ({marks(chunk)})", chunk))  # noqa: S608
+        found.extend(db.execute(f"{sql} AND f.file IN (SELECT id FROM files"  # noqa: S608
+                                f" WHERE path IN ({marks(chunk)}))", chunk))
     return found
 
 
@@ -133,8 +136,9 @@ def citations(db: sqlite3.Connection) -> list[tuple[str, int, str, int, str, str
     the cited fact's current content or None when nothing is there any more)."""
     return list(db.execute(
         "SELECT c.path, c.line, c.source, c.source_line, c.sha, f.content FROM citations c"
-        " LEFT JOIN facts f ON f.path = c.source AND f.line = c.source_line"
-        " AND f.kind != 'text' ORDER BY c.path, c.line"))
+        " LEFT JOIN files s ON s.path = c.source"
+        " LEFT JOIN facts f ON f.file = s.id AND f.line = c.source_line AND f.kind != 'text'"
+        " ORDER BY c.path, c.line"))
 
 
 def link_problems(db: sqlite3.Connection) -> LinkProblems:

@@ -1,8 +1,10 @@
 """Writing the SQLite index: the files' stamps, and replacing every row of a changed file
 (`replace_rows`, run by `SqliteIndex.apply` inside one write transaction).
 
-Every row belongs to exactly one file row (`path`); replacing a file replaces all its rows, so
-an incremental sync and a full rebuild of the same files hold the same rows.
+Every row belongs to exactly one file row (facts by its key `file`, the rest by `path`);
+replacing a file replaces all its rows, so an incremental sync and a full rebuild of the same
+files hold the same rows.  A document's rows are made by `prepare` (in the parse workers of a
+large sync) and inserted by `_insert`.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple, cast
 
-from ..model import TEXT, FileStamp
+from ..model import TEXT, FileStamp, ParsedDoc
 from ..names import entity_key, fold_for_index
-from .base import DocChange
+from .base import PreparedDoc, SeenStamp
 from .sqlite_rows import chunks, marks
 from .sqlite_schema import create_data, create_indexes, drop_data
 
@@ -30,7 +33,20 @@ def stamps(db: sqlite3.Connection, paths: Sequence[str] | None = None) -> dict[s
             in rows}
 
 
-def replace_rows(db: sqlite3.Connection, stream: Iterable[DocChange], removed: Sequence[str],
+def seen_stamps(db: sqlite3.Connection) -> dict[str, SeenStamp]:
+    return {path: (size, mtime_ns, checked_ns) for path, size, mtime_ns, checked_ns
+            in db.execute("SELECT path, size, mtime_ns, checked_ns FROM files")}
+
+
+def hashes(db: sqlite3.Connection, paths: Sequence[str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for chunk in chunks(list(paths), 500):
+        found.update(db.execute("SELECT path, sha256 FROM files"  # noqa: S608
+                                f" WHERE path IN ({marks(chunk)})", chunk).fetchall())
+    return found
+
+
+def replace_rows(db: sqlite3.Connection, stream: Iterable[PreparedDoc], removed: Sequence[str],
                  restamped: Sequence[tuple[str, FileStamp]], *, full: bool,
                  synced_at: str) -> list[str]:
     """The body of `SqliteIndex.apply`, inside its write transaction: replace the rows of
@@ -41,17 +57,24 @@ def replace_rows(db: sqlite3.Connection, stream: Iterable[DocChange], removed: S
         drop_data(db)
         create_data(db, with_indexes=False)
         db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
+    moved: list[str] = []  # ids whose rows were removed or added: duplicates to recount
     for path in removed:
-        _delete_path(db, path)
+        moved.extend(_delete_path(db, path))
     for batch in _batches(stream, 500):
         touched = True
         if not full:
             new_ids.extend(_unseen_ids(db, batch))
-            for doc, _ in batch:
-                _delete_path(db, doc.path)
-        _insert(db, batch)
+            for prepared in batch:
+                moved.extend(_delete_path(db, prepared.path))
+        inserted = _insert(db, batch)
+        if not full:
+            moved.extend(inserted)
     if full:
         create_indexes(db)
+        db.execute("INSERT INTO duplicate_ids SELECT id FROM facts GROUP BY id"
+                   " HAVING COUNT(*) > 1")
+    else:
+        _recount_duplicates(db, moved)
     db.executemany(
         "UPDATE files SET size = ?, mtime_ns = ?, checked_ns = ? WHERE path = ?",
         [(s.size, s.mtime_ns, s.checked_ns, path) for path, s in restamped],
@@ -63,27 +86,27 @@ def replace_rows(db: sqlite3.Connection, stream: Iterable[DocChange], removed: S
     return new_ids
 
 
-def append_rows(db: sqlite3.Connection, tail: DocChange, *, held: str,
+def append_rows(db: sqlite3.Connection, tail: PreparedDoc, *, held: str,
                 synced_at: str) -> list[str] | None:
     """The body of `SqliteIndex.append`: the appended lines' rows added to a file whose rows
     the index holds as of sha256 `held`, its stamp moved on; None if it holds another."""
-    doc, stamp = tail
-    row = db.execute("SELECT sha256 FROM files WHERE path = ?", (doc.path,)).fetchone()
+    path, stamp = tail.path, tail.stamp
+    row = db.execute("SELECT sha256 FROM files WHERE path = ?", (path,)).fetchone()
     if row is None or row[0] != held:
         return None
     new_ids = _unseen_ids(db, [tail])
-    _insert(db, [tail], with_files=False)
+    _recount_duplicates(db, _insert(db, [tail], with_files=False))
     db.execute("UPDATE files SET size = ?, mtime_ns = ?, checked_ns = ?, sha256 = ? "
                "WHERE path = ?", (stamp.size, stamp.mtime_ns, stamp.checked_ns, stamp.sha256,
-                                  doc.path))
+                                  path))
     db.execute("INSERT OR REPLACE INTO meta VALUES ('last_sync', ?)", (synced_at,))
     db.execute("INSERT OR REPLACE INTO meta VALUES ('facts_token', ?)", (os.urandom(8).hex(),))
     return new_ids
 
 
-def _unseen_ids(db: sqlite3.Connection, batch: Sequence[DocChange]) -> list[str]:
+def _unseen_ids(db: sqlite3.Connection, batch: Sequence[PreparedDoc]) -> list[str]:
     """Typed facts in these documents whose id the index has never held."""
-    ids = list(dict.fromkeys(f.id for doc, _ in batch for f in doc.facts if f.kind != TEXT))
+    ids = list(dict.fromkeys(i for prepared in batch for i in prepared.typed_ids))
     seen: set[str] = set()
     for chunk in chunks(ids, 500):
         seen.update(r[0] for r in db.execute(
@@ -91,60 +114,147 @@ def _unseen_ids(db: sqlite3.Connection, batch: Sequence[DocChange]) -> list[str]
     return [i for i in ids if i not in seen]
 
 
-def _delete_path(db: sqlite3.Connection, path: str) -> None:
-    db.execute("DELETE FROM facts_fts WHERE rowid IN (SELECT rowid FROM facts WHERE path = ?)",
-               (path,))
+def entity_keys(names: Sequence[str], page: str | None) -> dict[str, str]:
+    """A fact's entities by key (one name per key): its links, and its `names` column.  A
+    fact on an entity page (`page`: the page's first name) is linked to that entity too."""
+    keys = {entity_key(n): n for n in names}
+    if page is not None and (page_key := entity_key(page)) and page_key not in keys:
+        keys[page_key] = page
+    return keys
+
+
+def fts_values(content: str, keys: dict[str, str]) -> tuple[str, str]:
+    """The two columns the full-text index takes for a fact: its text and the names of its
+    entities (`entity_keys`), folded for the tokenizer.
+
+    The full-text table is contentless (it keeps its index, not a copy of the text), so a
+    fact's row is removed by handing FTS5 the very values it was given: both are computed
+    here, from what the index keeps (the fact's content and entities, and the first name of
+    its entity page in `aliases`).  A change to what this returns is a schema change (bump
+    `SCHEMA_VERSION`), or an old index would be handed values it never held."""
+    # fold_for_index leaves ASCII as it is: most text need not make the call
+    body = content if content.isascii() else fold_for_index(content)
+    if not keys:
+        return body, ""
+    names = " ".join(keys.values())
+    return body, names if names.isascii() else fold_for_index(names)
+
+
+def _recount_duplicates(db: sqlite3.Connection, ids: Iterable[str]) -> None:
+    """Bring `duplicate_ids` up to date for these ids (their rows were added or removed)."""
+    for chunk in chunks(list(set(ids)), 500):
+        db.execute(f"DELETE FROM duplicate_ids WHERE id IN ({marks(chunk)})", chunk)  # noqa: S608
+        db.execute("INSERT INTO duplicate_ids SELECT id FROM facts"  # noqa: S608
+                   f" WHERE id IN ({marks(chunk)}) GROUP BY id HAVING COUNT(*) > 1", chunk)
+
+
+def _delete_path(db: sqlite3.Connection, path: str) -> list[str]:
+    """Remove every row of one file; returns the ids of its facts."""
+    found = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+    file = found[0] if found else None
+    rows = db.execute("SELECT rowid, id, content, entities FROM facts WHERE file = ?",
+                      (file,)).fetchall()
+    named = db.execute("SELECT name FROM aliases WHERE path = ? ORDER BY rowid LIMIT 1",
+                       (path,)).fetchone()  # an entity page's first name, as `prepare` took it
+    page = named[0] if named else None
+    # the full-text rows first, with the values they were made from
+    db.executemany(
+        "INSERT INTO facts_fts (facts_fts, rowid, body, names) VALUES ('delete', ?, ?, ?)",
+        [(rowid, *fts_values(content, entity_keys(json.loads(entities), page)))
+         for rowid, _, content, entities in rows])
     db.execute("DELETE FROM fact_entities WHERE fact IN "
-               "(SELECT rowid FROM facts WHERE path = ?)", (path,))
-    db.execute("DELETE FROM facts WHERE path = ?", (path,))
+               "(SELECT rowid FROM facts WHERE file = ?)", (file,))
+    db.execute("DELETE FROM facts WHERE file = ?", (file,))
     db.execute("DELETE FROM aliases WHERE path = ?", (path,))
     db.execute("DELETE FROM warnings WHERE path = ?", (path,))
     db.execute("DELETE FROM citations WHERE path = ?", (path,))
-    db.execute("DELETE FROM files WHERE path = ?", (path,))
+    db.execute("DELETE FROM files WHERE id = ?", (file,))
+    return [fact_id for _, fact_id, _, _ in rows]
 
 
-def _insert(db: sqlite3.Connection, changes: Sequence[DocChange], *,
-            with_files: bool = True) -> None:
+class DocRows(NamedTuple):
+    """One document's rows, as `prepare` makes them: its file and its facts in file order
+    without their keys (`_insert` numbers them), and the rows that point at a fact by its
+    place in `facts` (from 0)."""
+
+    file: tuple[object, ...]
+    facts: list[tuple[object, ...]]
+    fts: list[tuple[str, str]]  # one per fact: `fts_values`
+    links: list[tuple[int, str, str, int | None]]  # (place of the fact, key, name, day)
+    aliases: list[tuple[object, ...]]
+    warnings: list[tuple[object, ...]]
+    citations: list[tuple[object, ...]]
+
+
+def prepare(doc: ParsedDoc, stamp: FileStamp) -> PreparedDoc:
+    """A document's rows for this index (`IndexBackend.preparer`): a pure function of the
+    document, run in the parse workers of a large sync, so it is kept lean."""
+    path = doc.path
+    day = doc.day.toordinal() if doc.day else None  # days are kept as ordinals (sqlite_rows)
+    page = doc.aliases[0] if doc.aliases else None
+    facts: list[tuple[object, ...]] = []
+    fts: list[tuple[str, str]] = []
+    links: list[tuple[int, str, str, int | None]] = []
+    for place, f in enumerate(doc.facts):
+        fact_day = day if f.day == doc.day else f.day.toordinal() if f.day else None
+        names = f.entities
+        keys = entity_keys(names, page) if names or page is not None else {}
+        for key, name in keys.items():
+            links.append((place, key, name, fact_day))
+        fts.append(fts_values(f.content, keys))
+        valid = f.valid
+        facts.append((
+            f.id, f.line, f.end_line, f.kind, f.content, _json_names(names) if names else "[]",
+            json.dumps(f.params, ensure_ascii=False) if f.params else None,
+            f.confidence, f.importance,
+            valid.start.toordinal() if valid and valid.start else None,
+            valid.end.toordinal() if valid and valid.end else None,
+            fact_day, int(f.explicit_id),
+        ))
+    page_key = entity_key(doc.aliases[0]) if doc.aliases else None
+    rows = DocRows(
+        file=(path, doc.role, doc.day.isoformat() if doc.day else None, stamp.size,
+              stamp.mtime_ns, stamp.checked_ns, stamp.sha256),
+        facts=facts, fts=fts, links=links,
+        aliases=[(path, page_key, entity_key(name), name) for name in doc.aliases],
+        warnings=[(w.path, w.line, w.message) for w in doc.warnings],
+        citations=[(path, c.line, c.source, c.source_line, c.sha) for c in doc.citations])
+    return PreparedDoc(path, stamp, doc.warnings,
+                       tuple(f.id for f in doc.facts if f.kind != TEXT), rows)
+
+
+def _insert(db: sqlite3.Connection, batch: Sequence[PreparedDoc], *,
+            with_files: bool = True) -> list[str]:
+    """Insert the prepared rows of these documents (their files rows too, `with_files`),
+    numbering their facts on from the highest row key; returns the ids of the facts."""
     rowid = db.execute("SELECT COALESCE(MAX(rowid), 0) FROM facts").fetchone()[0]
+    file = db.execute("SELECT COALESCE(MAX(id), 0) FROM files").fetchone()[0]
     files: list[tuple[object, ...]] = []
     facts: list[tuple[object, ...]] = []
-    fts: list[tuple[object, ...]] = []
-    links: list[tuple[int, str, str, str | None]] = []
+    fts: list[tuple[int, str, str]] = []
+    links: list[tuple[int, str, str, int | None]] = []
     aliases: list[tuple[object, ...]] = []
     warnings: list[tuple[object, ...]] = []
     citations: list[tuple[object, ...]] = []
-    for doc, stamp in changes:
-        day = doc.day.isoformat() if doc.day else None
-        files.append((doc.path, doc.role, day, stamp.size, stamp.mtime_ns, stamp.checked_ns,
-                      stamp.sha256))
-        page_key = entity_key(doc.aliases[0]) if doc.aliases else None
-        for name in doc.aliases:
-            aliases.append((doc.path, page_key, entity_key(name), name))
-        for w in doc.warnings:
-            warnings.append((w.path, w.line, w.message))
-        citations.extend((doc.path, c.line, c.source, c.source_line, c.sha)
-                         for c in doc.citations)
-        for f in doc.facts:
-            rowid += 1
-            names = list(f.entities)
-            keys = {entity_key(n): n for n in names}
-            if page_key and page_key not in keys:
-                keys[page_key] = doc.aliases[0]
-            facts.append((
-                rowid, f.id, f.path, f.line, f.end_line, f.kind, f.content,
-                _json_names(names),
-                json.dumps(f.params, ensure_ascii=False) if f.params else None,
-                f.confidence, f.importance,
-                f.valid.start.isoformat() if f.valid and f.valid.start else None,
-                f.valid.end.isoformat() if f.valid and f.valid.end else None,
-                f.day.isoformat() if f.day else None, int(f.explicit_id),
-            ))
-            fts.append((rowid, fold_for_index(f.content),
-                        fold_for_index(" ".join(keys.values()))))
-            day = f.day.isoformat() if f.day else None
-            links.extend((rowid, key, name, day) for key, name in keys.items())
+    for prepared in batch:
+        rows = cast(DocRows, prepared.rows)
+        first = rowid + 1
+        if with_files:
+            file += 1
+            files.append((file, *rows.file))
+        else:  # lines appended to a file the index holds
+            file = db.execute("SELECT id FROM files WHERE path = ?",
+                              (prepared.path,)).fetchone()[0]
+        facts.extend([(first + place, file, *row) for place, row in enumerate(rows.facts)])
+        fts.extend([(first + place, body, names)
+                    for place, (body, names) in enumerate(rows.fts)])
+        links.extend([(first + place, key, name, day) for place, key, name, day in rows.links])
+        aliases.extend(rows.aliases)
+        warnings.extend(rows.warnings)
+        citations.extend(rows.citations)
+        rowid += len(rows.facts)
     if with_files:
-        db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", files)
+        db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)", files)
     db.executemany("INSERT INTO facts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    facts)
     db.executemany("INSERT INTO facts_fts (rowid, body, names) VALUES (?, ?, ?)", fts)
@@ -152,17 +262,21 @@ def _insert(db: sqlite3.Connection, changes: Sequence[DocChange], *,
     db.executemany("INSERT INTO aliases VALUES (?, ?, ?, ?)", aliases)
     db.executemany("INSERT INTO warnings VALUES (?, ?, ?)", warnings)
     db.executemany("INSERT INTO citations VALUES (?, ?, ?, ?, ?)", citations)
+    return [cast(str, row[2]) for row in facts]
 
 
 def _json_names(names: Sequence[str]) -> str:
     """A JSON list of entity names; names are slugs, so most need no escaping at all."""
-    if any('"' in n or "\\" in n or not n.isprintable() for n in names):
+    if not names:
+        return "[]"
+    joined = "".join(names)
+    if '"' in joined or "\\" in joined or not joined.isprintable():
         return json.dumps(list(names), ensure_ascii=False)
-    return "[" + ",".join(f'"{n}"' for n in names) + "]"
+    return '["' + '","'.join(names) + '"]'
 
 
-def _batches(items: Iterable[DocChange], size: int) -> Iterator[list[DocChange]]:
-    batch: list[DocChange] = []
+def _batches(items: Iterable[PreparedDoc], size: int) -> Iterator[list[PreparedDoc]]:
+    batch: list[PreparedDoc] = []
     for item in items:
         batch.append(item)
         if len(batch) == size:

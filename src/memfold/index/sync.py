@@ -11,11 +11,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import itertools
 import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Generator, Iterable
+from collections import deque
+from collections.abc import Callable, Container, Generator, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,52 +25,71 @@ from typing import TYPE_CHECKING
 from ..model import FileStamp, Freshness, ParsedDoc, ParseWarning, SyncReport
 from ..screening import flag_secrets
 from ..workspace.format import decode, parse_document, split_lines
-from ..workspace.layout import Scan, Stat, Workspace
+from ..workspace.layout import Scan, Workspace
 from ..workspace.sentences import with_sentences
-from .base import DocChange, IndexBackend
+from .base import DocChange, IndexBackend, PreparedDoc, Preparer, SeenStamp
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
 RACY_NS = 2_000_000_000
 PARALLEL_MIN_FILES = 2000  # below this, starting worker processes costs more than it saves
+JOB_FILES = 100  # files a parse worker takes at a time
+JOBS_AHEAD = 3  # jobs per worker sent ahead of the writer
 PR_SET_PDEATHSIG = 1  # prctl(2)
 Progress = Callable[[int], None]
+Outcome = PreparedDoc | FileStamp | None  # rows to write; a new stamp only; file gone
 _LIVE_POOLS: set[ProcessPoolExecutor] = set()  # pools whose workers run now
 
 
-def _unchanged(old: FileStamp | None, st: Stat) -> bool:
-    return (
-        old is not None
-        and old.size == st.size
-        and old.mtime_ns == st.mtime_ns
-        and st.mtime_ns + RACY_NS < old.checked_ns
-    )
+def _stale(on_disk: dict[str, tuple[int, int]], known: dict[str, SeenStamp],
+           ready: Container[str]) -> list[str]:
+    """The files to read again: new, or not with the stamp the index saw, or read too soon
+    after their last change for an edit in the same clock tick to show (one pass over every
+    file on every sync, so written out flat)."""
+    stale = []
+    for path, (size, mtime_ns) in on_disk.items():
+        old = known.get(path)
+        if (old is None or old[0] != size or old[1] != mtime_ns
+                or mtime_ns + RACY_NS >= old[2] or path in ready):
+            stale.append(path)
+    return stale
 
 
 def freshness(workspace: Workspace, index: IndexBackend) -> Freshness:
     """Which files differ from what the index last saw, by stat alone."""
     on_disk = workspace.scan().found
-    known = index.stamps()
+    known = index.seen_stamps()
     new = sorted(p for p in on_disk if p not in known)
     modified = sorted(
         p for p, st in on_disk.items()
-        if p in known and (known[p].size, known[p].mtime_ns) != (st.size, st.mtime_ns)
+        if p in known and known[p][:2] != st
     )
     deleted = sorted(p for p in known if p not in on_disk)
     return Freshness(tuple(new), tuple(modified), tuple(deleted))
 
 
-def read_doc(workspace: Workspace, path: str, checked_ns: int) -> DocChange | None:
-    """Read and parse one file; None when it vanished or cannot be read."""
+def _read(workspace: Workspace, path: str, checked_ns: int) -> tuple[bytes, FileStamp] | None:
     try:
         with open(workspace.abspath(path), "rb") as handle:
             data = handle.read()
             mtime_ns = os.fstat(handle.fileno()).st_mtime_ns
     except (FileNotFoundError, IsADirectoryError, PermissionError):
         return None
-    stamp = FileStamp(len(data), mtime_ns, hashlib.sha256(data).hexdigest(), checked_ns)
-    return parse_document(path, data), stamp
+    return data, FileStamp(len(data), mtime_ns, hashlib.sha256(data).hexdigest(), checked_ns)
+
+
+def _prepare(workspace: Workspace, path: str, checked_ns: int, held: str | None,
+             preparer: Preparer) -> Outcome:
+    """Read one file and make its rows — or only its new stamp when its bytes are the ones
+    the index holds (sha256 `held`), or None when it vanished or cannot be read."""
+    read = _read(workspace, path, checked_ns)
+    if read is None:
+        return None
+    data, stamp = read
+    if stamp.sha256 == held:
+        return stamp
+    return preparer(_indexable(workspace, path, parse_document(path, data)), stamp)
 
 
 def _lines(workspace: Workspace, path: str) -> list[str]:
@@ -80,17 +101,21 @@ def _lines(workspace: Workspace, path: str) -> list[str]:
 
 
 def _read_all(workspace: Workspace, paths: list[str], checked_ns: int,
-              ready: dict[str, DocChange]) -> Generator[tuple[str, DocChange | None], None, None]:
-    """Read and parse files, on every core when there are many (parsing is pure CPU work;
-    worker processes never touch the index)."""
+              ready: dict[str, DocChange], held: dict[str, str],
+              preparer: Preparer) -> Generator[tuple[str, Outcome], None, None]:
+    """Read, parse and prepare files, on every core when there are many (it is pure CPU
+    work; worker processes never touch the index): the documents handed over (`ready`)
+    first, then the others in the order of `paths`."""
     todo = [p for p in paths if p not in ready]
     for path in paths:
         if path in ready:
-            yield path, ready[path]
+            doc, stamp = ready[path]
+            yield path, (stamp if stamp.sha256 == held.get(path) else
+                         preparer(_indexable(workspace, path, doc), stamp))
     workers = min(os.cpu_count() or 1, 4)
     if len(todo) < PARALLEL_MIN_FILES or workers < 2:
         for path in todo:
-            yield path, read_doc(workspace, path, checked_ns)
+            yield path, _prepare(workspace, path, checked_ns, held.get(path), preparer)
         return
     import multiprocessing  # only a large sync starts worker processes
     from concurrent.futures import ProcessPoolExecutor
@@ -99,9 +124,19 @@ def _read_all(workspace: Workspace, paths: list[str], checked_ns: int,
                                initializer=_worker_init, initargs=(os.getpid(),))
     _LIVE_POOLS.add(pool)
     try:
-        jobs = [(str(workspace.root), path, checked_ns) for path in todo]
-        yield from zip(todo, pool.map(_read_job, jobs, chunksize=200), strict=True)
-    finally:  # an error or an early stop: workers finish the chunk they hold, start no other
+        root = str(workspace.root)
+        jobs = iter([(root, todo[at:at + JOB_FILES], checked_ns,
+                      [held.get(p) for p in todo[at:at + JOB_FILES]], preparer)
+                     for at in range(0, len(todo), JOB_FILES)])
+        # a few jobs ahead of the writer, no more: results waiting to be written hold memory
+        running = deque(pool.submit(_read_job, job)
+                        for job in itertools.islice(jobs, workers * JOBS_AHEAD))
+        while running:
+            job = running.popleft()
+            if (more := next(jobs, None)) is not None:
+                running.append(pool.submit(_read_job, more))
+            yield from job.result()
+    finally:  # an error or an early stop: workers finish the job they hold, start no other
         pool.shutdown(wait=True, cancel_futures=True)
         _LIVE_POOLS.discard(pool)
 
@@ -143,9 +178,13 @@ def _worker_init(parent: int) -> None:
     os.close(devnull)
 
 
-def _read_job(job: tuple[str, str, int]) -> DocChange | None:
-    root, path, checked_ns = job
-    return read_doc(Workspace(Path(root)), path, checked_ns)
+def _read_job(job: tuple[str, list[str], int, list[str | None], Preparer],
+              ) -> list[tuple[str, Outcome]]:
+    """A worker's job: read, parse and prepare some files."""
+    root, paths, checked_ns, held, preparer = job
+    workspace = Workspace(Path(root))
+    return [(path, _prepare(workspace, path, checked_ns, sha, preparer))
+            for path, sha in zip(paths, held, strict=True)]
 
 
 def sync(
@@ -162,33 +201,41 @@ def sync(
     started = time.perf_counter()
     checked_ns = time.time_ns()
     scope = set(only) if only is not None else None
-    scan = workspace.scan() if scope is None else Scan(workspace.stat_some(scope), [], [])
+    scan = workspace.scan() if scope is None else Scan({**workspace.stat_some(scope)}, [], [])
     on_disk = scan.found
-    known = {} if full else index.stamps(None if scope is None else sorted(scope))
     ready = {doc.path: (doc, stamp) for doc, stamp in parsed}
+    known: dict[str, SeenStamp] = {}
+    held: dict[str, str] = {}  # the sha256 the index holds, for files read again
+    if scope is not None and not full:
+        stamps = index.stamps(sorted(scope))
+        known = {p: (s.size, s.mtime_ns, s.checked_ns) for p, s in stamps.items()}
+        held = {p: s.sha256 for p, s in stamps.items()}
+    elif not full:
+        known = index.seen_stamps()  # no hashes: most syncs need none
+    stale = _stale(on_disk, known, ready)
+    if scope is None and not full:
+        held = index.hashes([p for p in stale if p in known])
     restamped: list[tuple[str, FileStamp]] = []
     added: list[str] = []
     changed: list[str] = []
-    stale = [p for p, st in on_disk.items() if p in ready or not _unchanged(known.get(p), st)]
     warnings: list[ParseWarning] = []
 
-    def changed_docs() -> Generator[DocChange, None, None]:
+    def changed_docs() -> Generator[PreparedDoc, None, None]:
         # consumed inside the index transaction, so parsing and inserting overlap; closed
         # (stopping any workers) when the transaction ends, however it ends
-        with contextlib.closing(_read_all(workspace, stale, checked_ns, ready)) as docs:
-            for n, (path, change) in enumerate(docs):
+        with contextlib.closing(_read_all(workspace, stale, checked_ns, ready, held,
+                                          index.preparer())) as docs:
+            for n, (path, outcome) in enumerate(docs):
                 if progress and n % 200 == 0:
                     progress(n)
-                if change is None:
+                if outcome is None:
                     continue
-                old = known.get(path)
-                if old is not None and old.sha256 == change[1].sha256:
-                    restamped.append((path, change[1]))
+                if not isinstance(outcome, PreparedDoc):  # the same bytes: a new stamp only
+                    restamped.append((path, outcome))
                     continue
-                (changed if old is not None else added).append(path)
-                doc = _indexable(workspace, path, change[0])
-                warnings.extend(doc.warnings)
-                yield doc, change[1]
+                (changed if path in known else added).append(path)
+                warnings.extend(outcome.warnings)
+                yield outcome
 
     removed = sorted(p for p in known if p not in on_disk)
     with contextlib.closing(changed_docs()) as docs:
@@ -212,13 +259,13 @@ def sync_appended(workspace: Workspace, index: IndexBackend, tail: DocChange, *,
     holds another version, and the caller syncs the whole file."""
     started = time.perf_counter()
     doc, stamp = tail
-    doc = _indexable(workspace, doc.path, doc)
-    new_ids = index.append((doc, stamp), held=held,
+    prepared = index.preparer()(_indexable(workspace, doc.path, doc), stamp)
+    new_ids = index.append(prepared, held=held,
                            synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
     if new_ids is None:
         return None
     return SyncReport(scanned=1, added=(), changed=(doc.path,), removed=(), full=False,
-                      seconds=time.perf_counter() - started, warnings=doc.warnings,
+                      seconds=time.perf_counter() - started, warnings=prepared.warnings,
                       new_ids=tuple(new_ids))
 
 

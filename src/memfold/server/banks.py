@@ -243,10 +243,10 @@ class BankWorkspace:
         """Files the verb wrote (path -> bytes) and files it removed, against `_known`."""
         found = self.memory.workspace.scan().found
         changed: dict[str, bytes] = {}
-        for path, stat in found.items():
+        for path, (size, mtime_ns) in found.items():
             known = self._known.get(path)
-            moved = known is None or (stat.size, stat.mtime_ns) != (known.size, known.mtime_ns)
-            racy = known is not None and stat.mtime_ns + RACY_NS >= known.checked_ns
+            moved = known is None or (size, mtime_ns) != (known.size, known.mtime_ns)
+            racy = known is not None and mtime_ns + RACY_NS >= known.checked_ns
             if moved or racy:
                 data = (self.root / path).read_bytes()
                 if known is None or hashlib.sha256(data).hexdigest() != known.sha256:

@@ -13,7 +13,9 @@ a link could point outside the workspace, so it is reported, never followed.
 
 from __future__ import annotations
 
+import errno
 import os
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 from typing import NamedTuple
@@ -47,6 +49,10 @@ BANK_TEMPLATES = {
 GITIGNORE = "# memfold's derived index, rebuilt by `memfold index --full`\n.memory/\n"
 
 READ_ROOTS = ("memory", "bank")
+# a scan opens each directory and stats its files relative to it, where the platform can
+FD_SCAN = os.scandir in os.supports_fd and os.stat in os.supports_dir_fd
+DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+_GONE = (FileNotFoundError, NotADirectoryError, PermissionError)
 
 
 # a committed reflect page set still being renamed into place (memfold.reflect writes it;
@@ -54,7 +60,8 @@ READ_ROOTS = ("memory", "bank")
 REFLECT_INTENT = "bank/.reflect-pending.json"
 
 class Stat(NamedTuple):
-    """A file's size and modification time (a named tuple: a scan builds one per file)."""
+    """A file's size and modification time, as `stat_some` gives it (a scan gives the same
+    two numbers as a plain tuple)."""
 
     size: int
     mtime_ns: int
@@ -68,7 +75,9 @@ def is_ignored_name(name: str) -> bool:
 
 
 class Scan(NamedTuple):
-    found: dict[str, Stat]  # workspace-relative path -> stamp, for every file memfold reads
+    # workspace-relative path -> (size, mtime_ns), for every file memfold reads: plain tuples,
+    # as a scan makes one per file and a Stat costs ten times a tuple to make
+    found: dict[str, tuple[int, int]]
     skipped: list[str]  # symlinks, never followed
     temporaries: list[str]  # hidden *.tmp files below memory/ and bank/
 
@@ -138,7 +147,7 @@ class Workspace:
     def scan(self) -> Scan:
         """Every Markdown file memfold reads, with its stamp; the symlinks it skipped; and
         the hidden `*.tmp` files it passed (an interrupted atomic write may leave one)."""
-        found: dict[str, Stat] = {}
+        found: dict[str, tuple[int, int]] = {}
         skipped: list[str] = []
         temporaries: list[str] = []
         core = self.root / "memory.md"
@@ -147,7 +156,7 @@ class Workspace:
             if core.is_symlink():
                 skipped.append("memory.md")
             else:
-                found["memory.md"] = Stat(st.st_size, st.st_mtime_ns)
+                found["memory.md"] = (st.st_size, st.st_mtime_ns)
         except FileNotFoundError:
             pass
         for top in READ_ROOTS:
@@ -178,24 +187,59 @@ class Workspace:
                 found[rel] = Stat(st.st_size, st.st_mtime_ns)
         return found
 
-    def _walk(self, directory: Path, rel: str, found: dict[str, Stat], skipped: list[str],
-              temporaries: list[str]) -> None:
-        try:
-            entries = list(os.scandir(directory))
-        except (FileNotFoundError, NotADirectoryError, PermissionError):
+    def _walk(self, directory: Path, rel: str, found: dict[str, tuple[int, int]],
+              skipped: list[str], temporaries: list[str], parent: int | None = None) -> None:
+        """Scan one directory, then the ones below it.  Each directory is opened once and
+        its entries are stat'ed relative to it (`fstatat`), so the kernel does not walk the
+        whole path again for every file; a directory swapped for a symlink meanwhile is not
+        followed (O_NOFOLLOW)."""
+        if not FD_SCAN:
+            self._walk_paths(directory, rel, found, skipped, temporaries)
             return
+        try:
+            fd = os.open(directory.name if parent is not None else directory, DIR_FLAGS,
+                         dir_fd=parent)
+        except OSError as exc:
+            if isinstance(exc, _GONE) or exc.errno == errno.ELOOP:
+                return
+            raise
+        try:
+            with os.scandir(fd) as entries:
+                subdirs = self._entries(entries, rel, found, skipped, temporaries)
+            for name in subdirs:
+                self._walk(directory / name, f"{rel}/{name}", found, skipped, temporaries, fd)
+        finally:
+            os.close(fd)
+
+    @staticmethod
+    def _entries(entries: Iterable[os.DirEntry[str]], rel: str,
+                 found: dict[str, tuple[int, int]], skipped: list[str],
+                 temporaries: list[str]) -> list[str]:
+        """Take one directory's files into `found` (and its symlinks and temporaries into
+        their lists); returns the directories to scan next."""
+        subdirs: list[str] = []
         for entry in entries:
             name = entry.name
             if name[0] == ".":
                 if name.endswith(".tmp"):
                     temporaries.append(f"{rel}/{name}")
-                continue
-            if entry.is_symlink():
-                if name.endswith(".md") or entry.is_dir():
-                    skipped.append(f"{rel}/{name}")
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                self._walk(Path(entry.path), f"{rel}/{name}", found, skipped, temporaries)
-            elif not is_ignored_name(name) and entry.is_file(follow_symlinks=False):
-                st = entry.stat(follow_symlinks=False)
-                found[f"{rel}/{name}"] = Stat(st.st_size, st.st_mtime_ns)
+            elif entry.is_file(follow_symlinks=False):  # a regular file, not a link to one
+                if name.endswith(".md") and name[0] != "#":  # not is_ignored_name(name)
+                    st = entry.stat(follow_symlinks=False)
+                    found[f"{rel}/{name}"] = (st.st_size, st.st_mtime_ns)
+            elif entry.is_dir(follow_symlinks=False):
+                subdirs.append(name)
+            elif entry.is_symlink() and (name.endswith(".md") or entry.is_dir()):
+                skipped.append(f"{rel}/{name}")
+        return subdirs
+
+    def _walk_paths(self, directory: Path, rel: str, found: dict[str, tuple[int, int]],
+                    skipped: list[str], temporaries: list[str]) -> None:
+        """`_walk` where the platform cannot scan a directory by descriptor."""
+        try:
+            with os.scandir(directory) as entries:
+                subdirs = self._entries(entries, rel, found, skipped, temporaries)
+        except _GONE:
+            return
+        for name in subdirs:
+            self._walk_paths(directory / name, f"{rel}/{name}", found, skipped, temporaries)

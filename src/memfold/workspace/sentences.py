@@ -17,6 +17,7 @@ code is left whole.  Pure functions of a parsed document.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 from itertools import pairwise
@@ -101,5 +102,6 @@ def _boundaries(text: str) -> list[int]:
 
 
 def _line_at(unit: list[tuple[int, str]], starts: list[int], offset: int) -> int:
-    index = max(i for i, s in enumerate(starts) if s <= max(offset, 0))
-    return unit[index][0]
+    """The file line of the character at `offset` (`starts`: where each line begins in the
+    joined text, rising from 0)."""
+    return unit[bisect.bisect_right(starts, max(offset, 0)) - 1][0]

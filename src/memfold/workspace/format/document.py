@@ -12,7 +12,7 @@ from datetime import date
 
 from ...model import TEXT, Citation, Fact, Interval, ParsedDoc, ParseWarning
 from ...timeparse import extract_interval, parse_iso_day
-from .bullets import BLOCK_ID, Bullet, FactSyntaxError, derived_id, parse_bullet
+from .bullets import BLOCK_ID, BulletFields, FactSyntaxError, bullet_fields, derived_id
 from .frontmatter import entity_names, read_front_matter
 from .lines import (
     BULLET,
@@ -32,6 +32,7 @@ TASK = re.compile(r"[ \t]*[-*+][ \t]+\[ \][ \t]+(\S.*)$")
 CHUNK_MAX_LINES = 40
 CHUNK_MAX_CHARS = 4000
 LONG_LINE = 20_000  # characters; a line this long is still indexed, with a warning
+STRUCTURE_LEADS = ("<", "`", "~", "#")  # the first character of COMMENT_START, FENCE, HEADING
 
 
 def doc_role(path: str) -> str:
@@ -129,7 +130,7 @@ class _Scanner:
             self.text_line(number, line, "line under Retain is not a bullet; indexed as text")
             return
         try:
-            bullet = parse_bullet(bm.group(1))
+            bullet = bullet_fields(bm.group(1))
         except FactSyntaxError as exc:
             self.text_line(number, bm.group(1), f"{exc}; indexed as text")
             return
@@ -137,11 +138,11 @@ class _Scanner:
             self.warn(number, note)
         self.facts.append(self.fact_from(bullet, number, bm.group(1)))
 
-    def fact_from(self, bullet: Bullet, number: int, text: str) -> Fact:
+    def fact_from(self, bullet: BulletFields, number: int, text: str) -> Fact:
         if bullet.block_id:
             fact_id, explicit = bullet.block_id, True
         else:
-            body = BLOCK_ID.sub("", text)
+            body = BLOCK_ID.sub("", text) if "^" in text else text
             fact_id = derived_id(self.path, body, self.occurrence(" ".join(body.split())))
             explicit = False
         valid = extract_interval(bullet.content, default_year=self.default_year)
@@ -174,24 +175,29 @@ class _Scanner:
             if hidden is not None:
                 hidden = self.hidden_line(hidden, number, line)
                 continue
-            if fence is None and (cm := COMMENT_START.match(line)):
-                hidden = self.hide(cm, number, line)
-                continue
             if fence is not None:
                 self.add_chunk_line(number, line)
                 if closes_fence(line, fence):
                     fence = None
                 continue
-            if fm := FENCE.match(line):
-                fence = fm.group(1)
-                self.add_chunk_line(number, line)
-                continue
-            if hm := HEADING.match(line):
-                self.flush()
-                in_retain = is_retain_heading(hm)
-                if not in_retain:
+            # a comment, a fence and a heading each start with one of these after blanks
+            lead = line[:1]
+            if lead == " " or lead == "\t":
+                lead = line.lstrip(" \t")[:1]
+            if lead in STRUCTURE_LEADS:
+                if cm := COMMENT_START.match(line):
+                    hidden = self.hide(cm, number, line)
+                    continue
+                if fm := FENCE.match(line):
+                    fence = fm.group(1)
                     self.add_chunk_line(number, line)
-                continue
+                    continue
+                if hm := HEADING.match(line):
+                    self.flush()
+                    in_retain = is_retain_heading(hm)
+                    if not in_retain:
+                        self.add_chunk_line(number, line)
+                    continue
             if not line.strip():
                 if not (len(self.chunk) == 1 and HEADING.match(self.chunk[0][1])):
                     self.flush()
