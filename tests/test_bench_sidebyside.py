@@ -76,7 +76,7 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
                       "| no-op sync", "| 10 files changed", "| in-process recall p50 (p95)",
                       "| whole-process CLI recall p50 (p95), one-shot",
                       "| whole-process CLI recall p50 (p95), warm",
-                      "| hit@10 / MRR@10 (5 planted)", "| index size"]
+                      "| hit@10 / MRR@10 (5 planted world facts)", "| index size"]
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["benchmark"] == "sidebyside"
     assert {"platform", "cpus", "python", "sqlite"} <= set(data["environment"])
