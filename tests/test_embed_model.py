@@ -117,7 +117,8 @@ def test_batches_group_similar_lengths_within_the_limits() -> None:
         assert len(rows) <= models.BATCH
         assert len(rows) == 1 or len(rows) * longest <= models.BATCH_TOKENS
     assert max(len(rows) for rows in batches) > 32  # short texts share large batches
-    assert [len(rows) for rows in batches if lengths[rows[0]] == 250] == [8, 8, 8, 8, 8]
+    padded = sum(len(rows) * max(lengths[i] for i in rows) for rows in batches)
+    assert padded < 1.02 * sum(lengths)  # next to no padding (in arrival order: 3.3 times)
     assert len(models.plan_batches([3] * 10, parts=2)) == 2  # both cores get work
 
 

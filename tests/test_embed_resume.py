@@ -1,4 +1,4 @@
-"""An interrupted first embedding resumes where it stopped: the vector store journals every
+"""An interrupted first embedding resumes where it stopped: the vector store logs every
 chunk it appends, and the next update sends the model only the texts nobody saved — killed
 with an exception, or with SIGKILL in another process — and ends with the vectors of an
 uninterrupted run."""
@@ -85,7 +85,7 @@ def test_an_interrupted_update_embeds_only_the_rest(tmp_path: Path) -> None:
     assert len(second.sent) == FACTS - 3 * CHUNK
     assert sorted(first.sent + second.sent) == sorted(whole.sent)  # nothing embedded twice
     assert vectors_by_fact(tmp_path / "cut") == vectors_by_fact(tmp_path / "whole")
-    assert not list((tmp_path / "cut").glob("journal-*"))  # a finished update leaves none
+    assert not list((tmp_path / "cut").glob("resume-*"))  # a finished update leaves no resume log
     third = Counting()
     assert store.update(Facts(), third) == 0 and third.sent == []
 
@@ -102,16 +102,16 @@ def test_twice_interrupted_and_a_changed_index_between(tmp_path: Path) -> None:
     assert vectors_by_fact(tmp_path / "vectors") == vectors_by_fact(tmp_path / "whole")
 
 
-def test_a_torn_or_foreign_journal_costs_only_its_bad_rows(tmp_path: Path) -> None:
+def test_a_torn_resume_log_costs_only_its_bad_rows(tmp_path: Path) -> None:
     folder = tmp_path / "vectors"
     store = VectorStore(folder)
     with pytest.raises(RuntimeError):
         store.update(Facts(), Counting(fail_after=3 * CHUNK))
-    [journal] = folder.glob("journal-*.keys")
+    [log] = folder.glob("resume-*.keys")
     [matrix] = folder.glob("matrix-*.f32")
-    with open(journal, "ab") as handle:  # half an entry, as a kill mid-write leaves it
+    with open(log, "ab") as handle:  # half an entry, as a kill mid-write leaves it
         handle.write(b"\x01" * 10)
-    with open(matrix, "ab") as handle:  # and a row nothing journaled
+    with open(matrix, "ab") as handle:  # and a row nothing logged
         handle.write(b"\x00" * 32 * 4)
     with open(matrix, "r+b") as handle:  # the third chunk's first row no longer matches
         handle.seek(2 * CHUNK * 32 * 4)
@@ -153,3 +153,19 @@ def test_a_killed_process_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert len(again.sent) == FACTS - 4 * CHUNK
     VectorStore(tmp_path / "whole").update(Facts(), Counting())
     assert vectors_by_fact(folder) == vectors_by_fact(tmp_path / "whole")
+
+
+def test_a_purge_reaches_the_rows_an_unfinished_update_left(tmp_path: Path) -> None:
+    folder = tmp_path / "vectors"
+    store = VectorStore(folder)
+    with pytest.raises(RuntimeError):
+        store.update(Facts(), Counting(fail_after=3 * CHUNK))
+    snap = store.snapshot()
+    assert snap is not None and snap.rows == 0  # everything embedded is in the resume log
+    shortest = min((text for _, text in Facts().fact_texts()), key=len)
+    secret = FakeEmbedder(dims=32).embed([shortest])[0].tobytes()
+    assert secret in b"".join(p.read_bytes() for p in folder.glob("matrix-*"))
+    assert store.drop([shortest], dry_run=True) == 1
+    assert store.drop([shortest]) == 1
+    assert secret not in b"".join(p.read_bytes() for p in folder.iterdir() if p.is_file())
+    assert not list(folder.glob("resume-*"))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -43,8 +44,8 @@ VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3
 E5_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length; longer text is cut
 MAX_CHARS = MAX_TOKENS * 12  # comfortably more text than MAX_TOKENS tokens ever need
-BATCH = 128  # texts in one run of the model at most
-BATCH_TOKENS = 2048  # and at most this many tokens, padding included
+BATCH = 64  # texts in one run of the model at most
+BATCH_TOKENS = 768  # and at most this many tokens, padding included (small runs stay in cache)
 BULK = 64  # from this many texts on, embed with the graph-optimised session
 DIMS = 384
 
@@ -124,6 +125,7 @@ class MiniLMEmbedder:
                                              self._threads)
         self._bulk: Any = None
         self._workers: ThreadPoolExecutor | None = None
+        self._making = threading.Lock()  # the optimised session and workers are made once
         self._asked = 0  # queries embedded so far
         self._inputs = {i.name for i in self._quick.get_inputs()}
         self._identity = Identity("all-MiniLM-L6-v2-int8-onnx", "1", DIMS, MINILM_SHA256)
@@ -144,11 +146,18 @@ class MiniLMEmbedder:
         embedding runs one batch per core at a time (threads that wait for nobody, where
         one run split across cores waits at every step for the slowest of them — and on a
         busy machine some core is always slow)."""
-        if self._bulk is None:
-            import onnxruntime as ort
+        with self._making:
+            if self._bulk is None:
+                import onnxruntime as ort
 
-            self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL, 1)
-        return self._bulk
+                self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL, 1)
+            return self._bulk
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._making:
+            if self._workers is None:
+                self._workers = ThreadPoolExecutor(self._threads, "memfold-embed")
+            return self._workers
 
     @property
     def identity(self) -> Identity:
@@ -173,11 +182,9 @@ class MiniLMEmbedder:
         if len(batches) == 1:
             out[batches[0]] = self._run(session, ids)
             return out
-        if self._workers is None:
-            self._workers = ThreadPoolExecutor(self._threads, "memfold-embed")
         # the longest batches first, so that no core is left with a long one at the end
         batches.sort(key=lambda rows: -len(rows) * lengths[rows[-1]])
-        done = self._workers.map(lambda rows: self._run(session, [ids[i] for i in rows]),
+        done = self._pool().map(lambda rows: self._run(session, [ids[i] for i in rows]),
                                  batches)
         for rows, vectors in zip(batches, done, strict=True):
             out[rows] = vectors

@@ -5,7 +5,7 @@ Files (all rebuildable; delete the folder and the next semantic recall makes the
     state.json        identity of the embedder, generation, rows, index signature (atomic)
     map-<gen>.npz     key of each matrix row; (fact rowid, matrix row) of every indexed fact
     matrix-<gen>.f32  float32 rows, `dims` each, append-only within a generation, memory-mapped
-    journal-<gen>.keys  the rows an update appended since state.json was saved (see below)
+    resume-<gen>.keys the rows an unfinished update appended after the saved state (below)
     ann-<gen>.usearch an HNSW graph over the matrix rows, only past `ANN_MIN_ROWS` facts
     lock              flock taken by whoever updates (never by readers, never by retain)
 
@@ -20,12 +20,12 @@ fact) tells whether the index moved since the vectors were made; while it matche
 checks nothing else.
 
 An update embeds its texts shortest first (a batch of similar lengths is mostly text, not
-padding), a CHUNK at a time.  After each chunk the new rows are synced to the matrix and
-then their keys, each with a digest of its row, are appended to the journal and synced: a
+padding), a CHUNK at a time.  After each chunk the new rows are synced to the matrix, then
+their keys, each with a digest of its row, are appended to the resume log and synced: a
 checkpoint costs a chunk's bytes, however large the matrix already is.  An update that is
-killed loses at most the chunk it was embedding: the next one takes every journaled row
-whose digest still matches the matrix, saves them, and embeds only the rest.  Readers never
-look at the journal (the rows it adds are used by no fact until the update ends).
+killed loses at most the chunk it was embedding: the next one takes every logged row whose
+digest still matches the matrix, saves them, and embeds only the rest.  Readers never look
+at the log (the rows it adds are used by no fact until the update ends); a purge does.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ if TYPE_CHECKING:
 FORMAT = 1
 KEY_BYTES = 16
 CHUNK = 256  # texts embedded between two progress reports and checkpoints
-JOURNAL_MAGIC = b"memfold-journal1"  # then the row count of the state the journal extends
-ROW_DIGEST_BYTES = 8  # a journal entry: the row's key, then this much of its bytes' digest
+RESUME_MAGIC = b"memfold-resume-1"  # then the row count of the state the log extends
+ROW_DIGEST_BYTES = 8  # a log entry: the row's key, then this much of its bytes' digest
 ANN_MIN_ROWS = 200_000  # from this many live facts on, search an HNSW graph (if installed)
 ANN_CONNECTIVITY = 16
 ANN_EXPANSION_ADD = 128
@@ -118,13 +118,13 @@ def row_digest(row: bytes) -> bytes:
     return hashlib.blake2b(row, digest_size=ROW_DIGEST_BYTES).digest()
 
 
-def _append_vectors(out: BinaryIO, journal: BinaryIO, pending: Sequence[tuple[bytes, str]],
+def _append_vectors(out: BinaryIO, log: BinaryIO, pending: Sequence[tuple[bytes, str]],
                     embedder: Embedder, progress: Progress | None, position: dict[bytes, int],
                     known_keys: list[bytes]) -> None:
     """Embed the `pending` texts a CHUNK at a time and append their rows to the open matrix
     file, numbering each new row in `position` and `known_keys`.  After each chunk the
-    matrix is synced, then the chunk's journal entries are appended and synced: a row is
-    journaled only once it is on disk."""
+    matrix is synced, then the chunk's entries are appended to the resume log and synced:
+    a row is logged only once it is on disk."""
     import numpy as np
 
     dims = embedder.identity.dims
@@ -147,25 +147,25 @@ def _append_vectors(out: BinaryIO, journal: BinaryIO, pending: Sequence[tuple[by
             position[key] = len(known_keys)
             known_keys.append(key)
             entries.append(key + row_digest(data[n * width : (n + 1) * width]))
-        journal.write(b"".join(entries))
-        journal.flush()
-        os.fsync(journal.fileno())
+        log.write(b"".join(entries))
+        log.flush()
+        os.fsync(log.fileno())
         done += len(part)
         if progress:
             progress(done, len(pending))
 
 
-def _journaled(journal_path: Path, matrix_path: Path, base: int, width: int) -> list[bytes]:
+def _resumable(log_path: Path, matrix_path: Path, base: int, width: int) -> list[bytes]:
     """The keys of the rows a killed update appended after the `base` saved rows: the
-    journal's entries, in order, as long as each row is in the matrix with its digest."""
+    resume log's entries, in order, as long as each row is in the matrix with its digest."""
     entry = KEY_BYTES + ROW_DIGEST_BYTES
-    header = len(JOURNAL_MAGIC) + 8
+    header = len(RESUME_MAGIC) + 8
     try:
-        data = journal_path.read_bytes()
+        data = log_path.read_bytes()
     except OSError:
         return []
-    if (len(data) < header or not data.startswith(JOURNAL_MAGIC)
-            or int.from_bytes(data[len(JOURNAL_MAGIC) : header], "little") != base):
+    if (len(data) < header or not data.startswith(RESUME_MAGIC)
+            or int.from_bytes(data[len(RESUME_MAGIC) : header], "little") != base):
         return []
     keys: list[bytes] = []
     count = (len(data) - header) // entry
@@ -277,7 +277,7 @@ class VectorStore:
         number), so a recall never stalls on a large backlog — `memfold index` clears it
         (a workspace without vectors gets an empty state, which marks it as using them).
 
-        Texts go to the embedder shortest first, a CHUNK at a time, each chunk journaled
+        Texts go to the embedder shortest first, a CHUNK at a time, each chunk logged
         once on disk: an update that was killed is resumed by the next one, which embeds
         only the texts whose rows were not saved.
         """
@@ -304,9 +304,9 @@ class VectorStore:
             saved = len(known_keys)
             width = identity.dims * 4
             matrix_path = self.folder / f"matrix-{gen}.f32"
-            journal_path = self.folder / f"journal-{gen}.keys"
+            log_path = self.folder / f"resume-{gen}.keys"
             if kept is not None:  # the rows a killed update embedded after the saved state
-                known_keys += _journaled(journal_path, matrix_path, saved, width)
+                known_keys += _resumable(log_path, matrix_path, saved, width)
             position = {key: row for row, key in enumerate(known_keys)}
             keys = [text_key(t) for t in texts]
             todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in position}
@@ -321,19 +321,18 @@ class VectorStore:
             if fresh:
                 matrix_path.write_bytes(b"")
             else:
-                with open(matrix_path, "ab") as handle:  # drop rows nothing journaled
+                with open(matrix_path, "ab") as handle:  # drop rows the log does not hold
                     handle.truncate(len(known_keys) * width)
             if pending and (fresh or len(known_keys) > saved):
-                # the state the journal extends (old mapping: readers see no change yet);
+                # the state the log extends (old mapping: readers see no change yet);
                 # a first update that leaves its backlog to `memfold index` saves it too,
                 # so that the workspace counts as using vectors and `index` embeds them
                 self._save(identity, gen, known_keys, old_rowids, old_rows, "")
             if deferred:
                 return -len(pending)
-            with open(matrix_path, "ab") as out, open(journal_path, "wb") as journal:
-                journal.write(JOURNAL_MAGIC + len(known_keys).to_bytes(8, "little"))
-                _append_vectors(out, journal, pending, embedder, progress, position,
-                                known_keys)
+            with open(matrix_path, "ab") as out, open(log_path, "wb") as log:
+                log.write(RESUME_MAGIC + len(known_keys).to_bytes(8, "little"))
+                _append_vectors(out, log, pending, embedder, progress, position, known_keys)
             fact_rows = np.fromiter((position[k] for k in keys), dtype=np.int64,
                                     count=len(keys))
             fact_rowids = np.asarray(rowids, dtype=np.int64)
@@ -343,7 +342,7 @@ class VectorStore:
             self._save(identity, gen, known_keys, fact_rowids, fact_rows, sig)
             self._remove_other_generations(gen)
             with contextlib.suppress(OSError):
-                journal_path.unlink()
+                log_path.unlink()
             self._snapshot = None
             return len(pending)
 
@@ -378,8 +377,9 @@ class VectorStore:
     def drop(self, texts: Sequence[str], *, dry_run: bool = False) -> int:
         """Remove the vectors of these texts (a purge): a new generation is written without
         their rows, and the old generation's files, which held them, are deleted.  Facts that
-        used those rows lose their vector until the next update.  Returns the rows dropped
-        (with `dry_run`, the rows that would be)."""
+        used those rows lose their vector until the next update; the rows an unfinished
+        update left for its resume go too.  Returns the rows dropped (with `dry_run`, the
+        rows that would be)."""
         if not texts or not (self.folder / "state.json").exists():
             return 0
         gone = {text_key(fact_text(t)) for t in texts}
@@ -390,7 +390,11 @@ class VectorStore:
                 return 0
             keys = [bytes(k) for k in snap.keys.tolist()]
             used = [row for row, key in enumerate(keys) if key not in gone]
-            dropped = len(keys) - len(used)
+            # an unfinished update's rows count too: the new generation leaves them behind
+            unsaved = _resumable(self.folder / f"resume-{snap.generation}.keys",
+                                 self.folder / f"matrix-{snap.generation}.f32", len(keys),
+                                 snap.identity.dims * 4)
+            dropped = len(keys) - len(used) + sum(key in gone for key in unsaved)
             if dry_run or not dropped:
                 return dropped
             identity, gen, fact_rowids, fact_rows = (snap.identity, snap.generation,
@@ -428,7 +432,7 @@ class VectorStore:
     def _remove_other_generations(self, gen: int) -> None:
         for path in self.folder.iterdir():
             stem = path.name.split(".", 1)[0]
-            if "-" in stem and stem.split("-", 1)[0] in ("map", "matrix", "journal", "ann"):
+            if "-" in stem and stem.split("-", 1)[0] in ("map", "matrix", "resume", "ann"):
                 number = stem.split("-", 1)[1]
                 if number.isdigit() and int(number) != gen:
                     with contextlib.suppress(OSError):
