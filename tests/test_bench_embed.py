@@ -99,3 +99,28 @@ def test_bench_embed_without_the_extra_is_one_line(tmp_path: Path,
     assert lines[-1] == f"Error: {embed_bench.EXTRA_HINT}"
     assert "pip install 'memfold[embed]'" in lines[-1]
     assert "Traceback" not in result.output and not out.exists()
+
+
+def test_bench_embed_resume_trial_sends_only_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memfold.embed import store
+    from memfold.embed.base import FakeEmbedder
+
+    monkeypatch.setenv("MEMFOLD_RECALL_MODE", "hybrid")
+    monkeypatch.setattr(store, "CHUNK", 16)  # several chunks in a tiny corpus
+    monkeypatch.setattr(embed_bench, "load_embedder", lambda: FakeEmbedder(dims=64))
+    data = run(tmp_path, "--files", "3", "--cli-runs", "0", "--resume-trial")
+    assert data["parameters"]["resume_trial"] is True
+    (size,) = data["sizes"]
+    facts = size["embed"]["facts_embedded"]
+    trial = size["resume_trial"]
+    assert facts > 4 * 16 and trial["facts_uninterrupted"] == facts
+    assert trial["interrupt_after_texts"] == facts // 2
+    # cut in the chunk that got past half way, which is lost; the chunks before it are not
+    assert trial["texts_to_model_before"] == -(-(facts // 2) // 16) * 16
+    assert trial["texts_lost"] == 16
+    assert trial["texts_to_model_on_resume"] == trial["facts_embedded_on_resume"] == (
+        facts - trial["texts_to_model_before"] + trial["texts_lost"])
+    assert trial["facts_with_vectors"] == facts
+    assert trial["min_cosine_to_uninterrupted"] == pytest.approx(1.0)
+    assert size["embed"]["vector_rows"] == facts  # the uninterrupted vectors are back

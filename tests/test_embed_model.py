@@ -86,3 +86,64 @@ def test_a_second_query_moves_to_the_optimised_session() -> None:
     second = embedder.embed_query("A dog is playing in the park.")
     assert embedder._bulk is not None
     assert float(first @ second) > 0.999  # the two sessions agree
+
+
+def test_batched_vectors_are_those_of_each_text_alone() -> None:
+    """Bulk embedding sorts texts by length, pads each batch to its longest text and runs
+    batches side by side: the mask keeps padding out, so every vector is the one the text
+    gets alone (no padding at all), in the caller's order."""
+    import numpy as np
+
+    words = ("the nightly deploy failed again with a connection reset on the api node "
+             "while Anna was moving the quarterly tax report to the new shared drive").split()
+    texts = [" ".join(words[(n * 7) % len(words):][: 1 + (n * 13) % 40]) for n in range(150)]
+    texts += ["", "Short.", " ".join(words * 30)]  # empty, tiny, and cut at 256 tokens
+    embedder = models.MiniLMEmbedder()
+    together = embedder.embed(texts)
+    assert len(models.plan_batches([len(t) for t in texts], parts=2)) > 1
+    assert together.shape == (len(texts), models.DIMS)
+    alone = np.stack([embedder.embed([t])[0] for t in texts])
+    cosines = (together * alone).sum(axis=1)
+    assert float(cosines.min()) > 0.9999, texts[int(cosines.argmin())]
+    assert np.allclose(np.linalg.norm(together, axis=1), 1.0, atol=1e-5)
+
+
+def test_batches_group_similar_lengths_within_the_limits() -> None:
+    lengths = [5, 200, 7, 6, 130, 9, 250, 8] * 40
+    batches = models.plan_batches(lengths, parts=2)
+    assert sorted(i for rows in batches for i in rows) == list(range(len(lengths)))
+    for rows in batches:
+        longest = max(lengths[i] for i in rows)
+        assert len(rows) <= models.BATCH
+        assert len(rows) == 1 or len(rows) * longest <= models.BATCH_TOKENS
+    assert max(len(rows) for rows in batches) > 32  # short texts share large batches
+    padded = sum(len(rows) * max(lengths[i] for i in rows) for rows in batches)
+    assert padded < 1.02 * sum(lengths)  # next to no padding (in arrival order: 3.3 times)
+    assert len(models.plan_batches([3] * 10, parts=2)) == 2  # both cores get work
+
+
+def test_index_embeds_the_backlog_a_first_recall_left_to_it(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first hybrid recall over a large workspace embeds nothing and says `memfold index`
+    will; then `memfold index` (no mode set) must really embed them."""
+    import json
+
+    from memfold.embed import policy
+
+    monkeypatch.delenv("MEMFOLD_RECALL_MODE", raising=False)
+    monkeypatch.setattr(policy, "EMBED_DURING_RECALL", 2)
+    with Memory.open(workspace, now=NOW) as memory:
+        memory.retain(["B @Peter: Adopted a puppy from the animal shelter.",
+                       "W @Anna: Works as a nurse at the city hospital.",
+                       "W: The quarterly tax report is due in April."], date="2025-11-27")
+    runner = CliRunner()
+    recall = runner.invoke(cli, ["-w", str(workspace), "--as-of", NOW, "recall", "dog",
+                                 "--mode", "hybrid"])
+    assert recall.exit_code == 0 and "memfold index" in recall.output
+    indexed = runner.invoke(cli, ["-w", str(workspace), "index"])
+    assert indexed.exit_code == 0, indexed.output
+    state = json.loads((workspace / ".memory/vectors/state.json").read_text(encoding="utf-8"))
+    assert (state["rows"], state["facts"]) == (3, 3)
+    found = runner.invoke(cli, ["-w", str(workspace), "--as-of", NOW, "recall",
+                                "somebody caring for patients", "--mode", "semantic", "--k", "1"])
+    assert "nurse" in found.output

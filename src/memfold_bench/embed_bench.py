@@ -19,6 +19,12 @@ tokenizers on the way).  Then for each corpus size, in a temporary directory:
    `TOUCHED` daily logs (not timed; their mtime set a little older than the racy-stamp
    window), then the lexical sync (`Memory.open(ws).index()`, lexical as in 2) and the
    embedding of the new facts (`update` again), timed separately; total = both;
+   With `--resume-trial`, the embedding is then done again into an empty folder (the
+   first one's vectors set aside), interrupted by an exception raised once half the facts
+   were embedded — after the model returned the chunk in hand, as a kill during its
+   write would lose it — and resumed by a second `update`: the texts each part sent to
+   the model, the texts lost, both times, and the least cosine between a fact's resumed
+   vector and its uninterrupted one.  The uninterrupted vectors are put back afterwards;
 6. recall in-process — one long-lived `Memory` given the loaded embedder, a warm-up recall,
    then `memory.recall(q, k=10, mode="hybrid")` once per query of a fixed, seeded set (the
    plain-English queries of `memfold bench recall`, each distinct, so every sample embeds
@@ -229,6 +235,73 @@ def full_embed(ws: Path, embedder: Embedder, files: int, log: Log) -> Json:
             "vectors_bytes": folder_bytes(vectors)}
 
 
+class Interrupted(Exception):
+    """Raised by `Interrupting` to stop an embedding half way."""
+
+
+class Interrupting(Stopwatch):
+    """A Stopwatch that raises once `after` texts were embedded, after the call that got
+    there returned from the model: that call's texts are lost, as they would be to a kill
+    while their rows were being written."""
+
+    def __init__(self, inner: Embedder, after: int) -> None:
+        super().__init__(inner)
+        self.after = after
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        vectors = super().embed(texts)
+        if self.texts >= self.after:
+            raise Interrupted(f"interrupted after {self.texts} texts")
+        return vectors
+
+
+def fact_vectors(ws: Path) -> dict[int, Matrix]:
+    import numpy as np
+
+    from memfold.embed.store import VectorStore
+
+    snap = VectorStore(ws / ".memory" / "vectors").snapshot()
+    if snap is None:
+        return {}
+    return {int(rowid): np.array(snap.matrix[row]) for rowid, row in
+            zip(snap.fact_rowids.tolist(), snap.fact_rows.tolist(), strict=True)}
+
+
+def resume_trial(ws: Path, embedder: Embedder, files: int, log: Log) -> Json:
+    """Embed everything again, interrupted half way, then resumed (see the module's doc)."""
+    from memfold.embed import open_semantic
+
+    memory_dir = ws / ".memory"
+    whole = fact_vectors(ws)
+    aside = memory_dir / "vectors-uninterrupted"
+    (memory_dir / "vectors").rename(aside)
+    try:
+        with Memory.open(ws, watch=False) as memory:
+            cut = Interrupting(embedder, max(len(whole) // 2, 1))
+            log(f"{files} files: resume trial, interrupted after {cut.after:,} facts")
+            started = time.perf_counter()
+            with contextlib.suppress(Interrupted):
+                open_semantic(memory_dir, cut).update(memory.index_backend)
+            cut_s = time.perf_counter() - started
+            watch = Stopwatch(embedder)
+            log(f"{files} files: resume trial, resuming")
+            started = time.perf_counter()
+            resumed = open_semantic(memory_dir, watch).update(memory.index_backend)
+            resume_s = time.perf_counter() - started
+        after = fact_vectors(ws)
+    finally:
+        shutil.rmtree(memory_dir / "vectors", ignore_errors=True)
+        aside.rename(memory_dir / "vectors")
+    cosines = [float(after[rowid] @ vector) for rowid, vector in whole.items()
+               if rowid in after]
+    return {"interrupt_after_texts": cut.after, "texts_to_model_before": cut.texts,
+            "texts_to_model_on_resume": watch.texts, "facts_embedded_on_resume": resumed,
+            "texts_lost": cut.texts + watch.texts - len(whole),
+            "interrupted_seconds": cut_s, "resume_seconds": resume_s,
+            "facts_with_vectors": len(after), "facts_uninterrupted": len(whole),
+            "min_cosine_to_uninterrupted": min(cosines) if cosines else None}
+
+
 def incremental_round(ws: Path, embedder: Embedder, round_: int, seed: int,
                       vocabulary: Sequence[str]) -> Json:
     from memfold.embed import open_semantic
@@ -305,7 +378,7 @@ def recall_cli(ws: Path, queries: Sequence[str], runs: int) -> Json:
 
 
 def measure_size(files: int, seed: int, cli_runs: int, loader: Callable[[], Embedder],
-                 log: Log) -> Json:
+                 log: Log, resume: bool = False) -> Json:
     with tempfile.TemporaryDirectory(prefix="memfold-embed-") as tmp:
         ws = Path(tmp) / "workspace"
         log(f"{files} files: generating the corpus")
@@ -316,6 +389,7 @@ def measure_size(files: int, seed: int, cli_runs: int, loader: Callable[[], Embe
         log(f"{files} files: loading the model")
         embedder, load_s = timed_load(loader)
         embedded = full_embed(ws, embedder, files, log)
+        trial = resume_trial(ws, embedder, files, log) if resume else None
         grown = incremental(ws, embedder, seed, files, log)
         queries = query_set(ws, written.daily, seed)
         log(f"{files} files: hybrid recall in-process ({len(queries)} queries)")
@@ -331,6 +405,7 @@ def measure_size(files: int, seed: int, cli_runs: int, loader: Callable[[], Embe
         "lexical_build": {"seconds": build_s},
         "model": {"load_seconds": load_s, "identity": embedder.identity.to_dict()},
         "embed": embedded,
+        **({"resume_trial": trial} if trial is not None else {}),
         "incremental": grown,
         "recall_in_process": in_process,
         "recall_cli": one_shot,
@@ -339,7 +414,10 @@ def measure_size(files: int, seed: int, cli_runs: int, loader: Callable[[], Embe
 
 
 def run_benchmark(sizes: list[int], seed: int, cli_runs: int, log: Log,
-                  loader: Callable[[], Embedder] | None = None) -> Json:
+                  loader: Callable[[], Embedder] | None = None, *,
+                  resume_trial: bool = False) -> Json:
+    from memfold.embed import models, store
+
     load = loader or load_embedder
     log("loading the model (first load in this process)")
     first, first_s = timed_load(load)
@@ -350,11 +428,14 @@ def run_benchmark(sizes: list[int], seed: int, cli_runs: int, log: Log,
                        "cli_runs": cli_runs, "touched": TOUCHED,
                        "bullets_per_file": BULLETS_PER_FILE,
                        "incremental_rounds": INCREMENTAL_ROUNDS, "as_of": AS_OF,
+                       "resume_trial": resume_trial, "chunk": store.CHUNK,
+                       "batch": models.BATCH, "batch_tokens": models.BATCH_TOKENS,
                        "argv": sys.argv[1:]},
         "environment": {**environment(), "load_average_before": load_average(),
                         "dont_write_bytecode": bool(sys.flags.dont_write_bytecode)},
         "model": {"identity": first.identity.to_dict(), "first_load_seconds": first_s},
-        "sizes": [measure_size(files, seed, cli_runs, load, log) for files in sizes],
+        "sizes": [measure_size(files, seed, cli_runs, load, log, resume_trial)
+                  for files in sizes],
     }
 
 
@@ -378,6 +459,16 @@ def table(sizes: list[Json]) -> list[str]:
         median = s["recall_cli"]["median"]
         return "-" if median is None else duration(median)
 
+    def trial(key: str, show: Callable[[Any], str]) -> Callable[[Json], str]:
+        return lambda s: show(s["resume_trial"][key]) if "resume_trial" in s else "-"
+
+    resumed = [
+        row("resume trial: cut after", trial("texts_to_model_before", "{:,}".format)),
+        row("  texts lost", trial("texts_lost", "{:,}".format)),
+        row("  resumed: texts to model", trial("texts_to_model_on_resume", "{:,}".format)),
+        row("  least cosine to whole run", trial("min_cosine_to_uninterrupted",
+                                                 lambda c: "-" if c is None else f"{c:.6f}")),
+    ] if any("resume_trial" in s for s in sizes) else []
     return [
         row("files", lambda s: f"{s['files']:,}"),
         row("facts in index", lambda s: f"{s['embed']['facts_in_index']:,}"),
@@ -388,6 +479,7 @@ def table(sizes: list[Json]) -> list[str]:
         row("  of which in the model", lambda s: duration(s["embed"]["model_seconds"])),
         row("facts/s", lambda s: f"{s['embed']['facts_per_second']:,.0f}"),
         row(".memory/vectors/ on disk", lambda s: megabytes(s["embed"]["vectors_bytes"])),
+        *resumed,
         row(f"+{TOUCHED}x{BULLETS_PER_FILE} bullets: embedded",
             lambda s: f"{s['incremental']['rounds'][0]['facts_embedded']}"),
         row("  sync (lexical)", lambda s: duration(s["incremental"]["sync"]["median"])),
@@ -403,8 +495,12 @@ def table(sizes: list[Json]) -> list[str]:
 @corpus_options()
 @click.option("--cli-runs", default=CLI_RUNS, show_default=True, type=click.IntRange(min=0),
               help="Whole-process `memfold recall --mode hybrid` runs per size (0: none).")
+@click.option("--resume-trial", is_flag=True,
+              help="Also embed each size again, interrupted half way and resumed, and "
+              "report what the resumed run sent to the model (costs one more embedding).")
 @output_options("benchmarks/results/embed.json")
-def embed_command(files_text: str, seed: int, cli_runs: int, out: Path, as_json: bool) -> None:
+def embed_command(files_text: str, seed: int, cli_runs: int, resume_trial: bool, out: Path,
+                  as_json: bool) -> None:
     """Time what semantic recall costs: model load, embedding every fact, incremental
     embedding, hybrid recall in-process and as a whole process.
 
@@ -416,7 +512,8 @@ def embed_command(files_text: str, seed: int, cli_runs: int, out: Path, as_json:
       memfold bench embed --files 365,10000
     """
     sizes = parse_sizes(files_text)
-    result = run_benchmark(sizes, seed, cli_runs, lambda msg: click.echo(msg, err=True))
+    result = run_benchmark(sizes, seed, cli_runs, lambda msg: click.echo(msg, err=True),
+                           resume_trial=resume_trial)
     if save_result(result, out, as_json=as_json):
         return
     env, model = result["environment"], result["model"]

@@ -22,7 +22,9 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +44,8 @@ VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3
 E5_SHA256 = "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length; longer text is cut
 MAX_CHARS = MAX_TOKENS * 12  # comfortably more text than MAX_TOKENS tokens ever need
-BATCH = 32
+BATCH = 64  # texts in one run of the model at most
+BATCH_TOKENS = 768  # and at most this many tokens, padding included (small runs stay in cache)
 BULK = 64  # from this many texts on, embed with the graph-optimised session
 DIMS = 384
 
@@ -113,27 +116,48 @@ class MiniLMEmbedder:
         tokenizer.post_processor = processors.BertProcessing(
             ("[SEP]", vocab["[SEP]"]), ("[CLS]", vocab["[CLS]"]))
         tokenizer.enable_truncation(MAX_TOKENS)
-        tokenizer.enable_padding(pad_id=vocab["[PAD]"], pad_token="[PAD]")
         self._tokenizer = tokenizer
+        self._pad = vocab["[PAD]"]
         self._path, self._threads = path, threads or min(os.cpu_count() or 1, 4)
         # a query needs no graph optimisation (a quarter of the load time); bulk embedding
         # gets an optimised session, made the first time it is needed
-        self._quick: Any = self._session_for(ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
+        self._quick: Any = self._session_for(ort.GraphOptimizationLevel.ORT_DISABLE_ALL,
+                                             self._threads)
         self._bulk: Any = None
+        self._workers: ThreadPoolExecutor | None = None
+        self._making = threading.Lock()  # the optimised session and workers are made once
         self._asked = 0  # queries embedded so far
         self._inputs = {i.name for i in self._quick.get_inputs()}
         self._identity = Identity("all-MiniLM-L6-v2-int8-onnx", "1", DIMS, MINILM_SHA256)
 
-    def _session_for(self, level: Any) -> Any:
+    def _session_for(self, level: Any, threads: int) -> Any:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
         options.graph_optimization_level = level
-        options.intra_op_num_threads = self._threads
+        options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         return ort.InferenceSession(str(self._path), options,
                                     providers=["CPUExecutionProvider"])
+
+    def _optimised(self) -> Any:
+        """The graph-optimised session, made once.  Each run of it uses one thread; bulk
+        embedding runs one batch per core at a time (threads that wait for nobody, where
+        one run split across cores waits at every step for the slowest of them — and on a
+        busy machine some core is always slow)."""
+        with self._making:
+            if self._bulk is None:
+                import onnxruntime as ort
+
+                self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL, 1)
+            return self._bulk
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._making:
+            if self._workers is None:
+                self._workers = ThreadPoolExecutor(self._threads, "memfold-embed")
+            return self._workers
 
     @property
     def identity(self) -> Identity:
@@ -142,29 +166,45 @@ class MiniLMEmbedder:
     def embed(self, texts: Sequence[str]) -> Matrix:
         import numpy as np
 
-        if len(texts) >= BULK and self._bulk is None:
-            import onnxruntime as ort
-
-            self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
         out = np.zeros((len(texts), DIMS), dtype=np.float32)
-        # similar lengths share a batch, so little of each batch is padding
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), BATCH):
-            rows = order[start : start + BATCH]
-            out[rows] = self._batch([texts[i] for i in rows])
-        return out
-
-    def _batch(self, texts: list[str]) -> Matrix:
-        import numpy as np
-
+        if not texts:
+            return out
         # the model reads MAX_TOKENS tokens at most: cut long text before tokenizing it all
         encoded = self._tokenizer.encode_batch([t[:MAX_CHARS] for t in texts])
-        ids = np.array([e.ids for e in encoded], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-        feed = {"input_ids": ids, "attention_mask": mask}
+        ids = [e.ids for e in encoded]
+        lengths = [len(row) for row in ids]
+        if len(texts) < BULK and self._bulk is None:  # a few texts: no optimised session yet
+            for rows in plan_batches(lengths):
+                out[rows] = self._run(self._quick, [ids[i] for i in rows])
+            return out
+        session = self._optimised()
+        batches = plan_batches(lengths, parts=self._threads)
+        if len(batches) == 1:
+            out[batches[0]] = self._run(session, ids)
+            return out
+        # the longest batches first, so that no core is left with a long one at the end
+        batches.sort(key=lambda rows: -len(rows) * lengths[rows[-1]])
+        done = self._pool().map(lambda rows: self._run(session, [ids[i] for i in rows]),
+                                 batches)
+        for rows, vectors in zip(batches, done, strict=True):
+            out[rows] = vectors
+        return out
+
+    def _run(self, session: Any, ids: list[list[int]]) -> Matrix:
+        """One run of the model over these token ids (padded to the longest), mean-pooled
+        over the real tokens and L2-normalised."""
+        import numpy as np
+
+        width = max(len(row) for row in ids)
+        tokens = np.full((len(ids), width), self._pad, dtype=np.int64)
+        mask = np.zeros((len(ids), width), dtype=np.int64)
+        for n, row in enumerate(ids):
+            tokens[n, : len(row)] = row
+            mask[n, : len(row)] = 1
+        feed = {"input_ids": tokens, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
-            feed["token_type_ids"] = np.zeros_like(ids)
-        hidden = (self._bulk or self._quick).run(None, feed)[0]
+            feed["token_type_ids"] = np.zeros_like(tokens)
+        hidden = session.run(None, feed)[0]
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -176,12 +216,27 @@ class MiniLMEmbedder:
         # query); a process that asks again (the MCP server, an agent's loop) makes the
         # optimised one (0.15 s once, then about 2 ms a query)
         self._asked += 1
-        if self._bulk is None and self._asked > 1:
-            import onnxruntime as ort
-
-            self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
-        vector: Matrix = self._batch([text])[0]
+        session = self._quick if self._bulk is None and self._asked == 1 else self._optimised()
+        [encoded] = self._tokenizer.encode_batch([text[:MAX_CHARS]])
+        vector: Matrix = self._run(session, [encoded.ids])[0]
         return vector
+
+
+def plan_batches(lengths: Sequence[int], parts: int = 1) -> list[list[int]]:
+    """Positions grouped into batches for the model, by length, so that a batch is mostly
+    text rather than padding: each at most BATCH texts and BATCH_TOKENS tokens, padding
+    included (a longer text alone), and at least `parts` batches when there are texts
+    enough (one per core)."""
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    most = min(BATCH, -(-len(order) // max(parts, 1)))
+    batches: list[list[int]] = []
+    for i in order:
+        if batches and len(batches[-1]) < most and (
+                (len(batches[-1]) + 1) * lengths[i] <= BATCH_TOKENS):
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches
 
 
 class E5Embedder:

@@ -5,6 +5,7 @@ Files (all rebuildable; delete the folder and the next semantic recall makes the
     state.json        identity of the embedder, generation, rows, index signature (atomic)
     map-<gen>.npz     key of each matrix row; (fact rowid, matrix row) of every indexed fact
     matrix-<gen>.f32  float32 rows, `dims` each, append-only within a generation, memory-mapped
+    resume-<gen>.keys the rows an unfinished update appended after the saved state (below)
     ann-<gen>.usearch an HNSW graph over the matrix rows, only past `ANN_MIN_ROWS` facts
     lock              flock taken by whoever updates (never by readers, never by retain)
 
@@ -17,6 +18,14 @@ new generation from nothing.
 The index signature (`signature`: a token the index renews whenever a sync changes any
 fact) tells whether the index moved since the vectors were made; while it matches, a recall
 checks nothing else.
+
+An update embeds its texts shortest first (a batch of similar lengths is mostly text, not
+padding), a CHUNK at a time.  After each chunk the new rows are synced to the matrix, then
+their keys, each with a digest of its row, are appended to the resume log and synced: a
+checkpoint costs a chunk's bytes, however large the matrix already is.  An update that is
+killed loses at most the chunk it was embedding: the next one takes every logged row whose
+digest still matches the matrix, saves them, and embeds only the rest.  Readers never look
+at the log (the rows it adds are used by no fact until the update ends); a purge does.
 """
 
 from __future__ import annotations
@@ -42,7 +51,8 @@ if TYPE_CHECKING:
 FORMAT = 1
 KEY_BYTES = 16
 CHUNK = 256  # texts embedded between two progress reports and checkpoints
-CHECKPOINT_ROWS = 4096  # rows appended between two saved states during a long update
+RESUME_MAGIC = b"memfold-resume-1"  # then the row count of the state the log extends
+ROW_DIGEST_BYTES = 8  # a log entry: the row's key, then this much of its bytes' digest
 ANN_MIN_ROWS = 200_000  # from this many live facts on, search an HNSW graph (if installed)
 ANN_CONNECTIVITY = 16
 ANN_EXPANSION_ADD = 128
@@ -104,15 +114,21 @@ class Snapshot:
         return found
 
 
-def _append_vectors(out: BinaryIO, pending: Sequence[tuple[bytes, str]], embedder: Embedder,
-                    progress: Progress | None, position: dict[bytes, int],
-                    known_keys: list[bytes], *, checkpoint: Callable[[], None]) -> None:
+def row_digest(row: bytes) -> bytes:
+    return hashlib.blake2b(row, digest_size=ROW_DIGEST_BYTES).digest()
+
+
+def _append_vectors(out: BinaryIO, log: BinaryIO, pending: Sequence[tuple[bytes, str]],
+                    embedder: Embedder, progress: Progress | None, position: dict[bytes, int],
+                    known_keys: list[bytes]) -> None:
     """Embed the `pending` texts a CHUNK at a time and append their rows to the open matrix
-    file, numbering each new row in `position` and `known_keys`; every CHECKPOINT_ROWS rows
-    the file is synced and `checkpoint` saves the state."""
+    file, numbering each new row in `position` and `known_keys`.  After each chunk the
+    matrix is synced, then the chunk's entries are appended to the resume log and synced:
+    a row is logged only once it is on disk."""
     import numpy as np
 
     dims = embedder.identity.dims
+    width = dims * 4
     done = 0
     if progress:
         progress(0, len(pending))
@@ -122,19 +138,51 @@ def _append_vectors(out: BinaryIO, pending: Sequence[tuple[bytes, str]], embedde
         if vectors.shape != (len(part), dims):
             raise ValueError(f"the embedder returned {vectors.shape} for "
                              f"{len(part)} texts of {dims} dims")
-        out.write(vectors.tobytes())
-        for key, _ in part:
+        data = vectors.tobytes()
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+        entries = []
+        for n, (key, _) in enumerate(part):
             position[key] = len(known_keys)
             known_keys.append(key)
+            entries.append(key + row_digest(data[n * width : (n + 1) * width]))
+        log.write(b"".join(entries))
+        log.flush()
+        os.fsync(log.fileno())
         done += len(part)
         if progress:
             progress(done, len(pending))
-        if done % CHECKPOINT_ROWS < CHUNK and done < len(pending):
-            out.flush()
-            os.fsync(out.fileno())
-            checkpoint()
-    out.flush()
-    os.fsync(out.fileno())
+
+
+def _resumable(log_path: Path, matrix_path: Path, base: int, width: int) -> list[bytes]:
+    """The keys of the rows a killed update appended after the `base` saved rows: the
+    resume log's entries, in order, as long as each row is in the matrix with its digest."""
+    entry = KEY_BYTES + ROW_DIGEST_BYTES
+    header = len(RESUME_MAGIC) + 8
+    try:
+        data = log_path.read_bytes()
+    except OSError:
+        return []
+    if (len(data) < header or not data.startswith(RESUME_MAGIC)
+            or int.from_bytes(data[len(RESUME_MAGIC) : header], "little") != base):
+        return []
+    keys: list[bytes] = []
+    count = (len(data) - header) // entry
+    try:
+        with open(matrix_path, "rb") as matrix:
+            matrix.seek(base * width)
+            for first in range(0, count, CHUNK):
+                block = matrix.read(min(CHUNK, count - first) * width)
+                for n in range(len(block) // width):
+                    at = header + (first + n) * entry
+                    if row_digest(block[n * width : (n + 1) * width]) != data[
+                            at + KEY_BYTES : at + entry]:
+                        return keys
+                    keys.append(data[at : at + KEY_BYTES])
+    except OSError:
+        return []
+    return keys
 
 
 class VectorStore:
@@ -226,7 +274,12 @@ class VectorStore:
 
         Without `wait` it gives up (returning -1) when another process is embedding; with
         `max_new` it embeds nothing when more facts than that wait (returning minus their
-        number), so a recall never stalls on a large backlog — `memfold index` clears it.
+        number), so a recall never stalls on a large backlog — `memfold index` clears it
+        (a workspace without vectors gets an empty state, which marks it as using them).
+
+        Texts go to the embedder shortest first, a CHUNK at a time, each chunk logged
+        once on disk: an update that was killed is resumed by the next one, which embeds
+        only the texts whose rows were not saved.
         """
         import numpy as np
 
@@ -246,28 +299,40 @@ class VectorStore:
             snap = self.snapshot()
             fresh = snap is None or snap.identity != identity
             gen = (snap.generation + 1 if fresh else snap.generation) if snap else 1
-            known_keys: list[bytes] = [] if fresh or snap is None else [
-                bytes(k) for k in snap.keys.tolist()]
+            kept = snap if snap is not None and not fresh else None
+            known_keys = [bytes(k) for k in kept.keys.tolist()] if kept else []
+            saved = len(known_keys)
+            width = identity.dims * 4
+            matrix_path = self.folder / f"matrix-{gen}.f32"
+            log_path = self.folder / f"resume-{gen}.keys"
+            if kept is not None:  # the rows a killed update embedded after the saved state
+                known_keys += _resumable(log_path, matrix_path, saved, width)
             position = {key: row for row, key in enumerate(known_keys)}
             keys = [text_key(t) for t in texts]
             todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in position}
-            matrix_path = self.folder / f"matrix-{gen}.f32"
+            # shortest first: each chunk, and each batch the model runs, holds texts of
+            # about the same length (stable, so the order is the same on every run)
+            pending = sorted(todo.items(), key=lambda item: len(item[1]))
+            deferred = max_new is not None and len(pending) > max_new
+            if deferred and snap is not None:
+                return -len(pending)
+            old_rowids = kept.fact_rowids if kept else np.zeros(0, np.int64)
+            old_rows = kept.fact_rows if kept else np.zeros(0, np.int64)
             if fresh:
                 matrix_path.write_bytes(b"")
             else:
-                with open(matrix_path, "r+b") as handle:  # drop rows of an unfinished update
-                    handle.truncate(len(known_keys) * identity.dims * 4)
-            pending = list(todo.items())
-            if max_new is not None and len(pending) > max_new:
+                with open(matrix_path, "ab") as handle:  # drop rows the log does not hold
+                    handle.truncate(len(known_keys) * width)
+            if pending and (fresh or len(known_keys) > saved):
+                # the state the log extends (old mapping: readers see no change yet);
+                # a first update that leaves its backlog to `memfold index` saves it too,
+                # so that the workspace counts as using vectors and `index` embeds them
+                self._save(identity, gen, known_keys, old_rowids, old_rows, "")
+            if deferred:
                 return -len(pending)
-            kept = snap if snap is not None and not fresh else None
-            old_rowids = kept.fact_rowids if kept else np.zeros(0, np.int64)
-            old_rows = kept.fact_rows if kept else np.zeros(0, np.int64)
-            with open(matrix_path, "ab") as out:
-                # rows so far, old mapping: an interrupted update resumes from a checkpoint
-                _append_vectors(out, pending, embedder, progress, position, known_keys,
-                                checkpoint=lambda: self._save(identity, gen, known_keys,
-                                                              old_rowids, old_rows, ""))
+            with open(matrix_path, "ab") as out, open(log_path, "wb") as log:
+                log.write(RESUME_MAGIC + len(known_keys).to_bytes(8, "little"))
+                _append_vectors(out, log, pending, embedder, progress, position, known_keys)
             fact_rows = np.fromiter((position[k] for k in keys), dtype=np.int64,
                                     count=len(keys))
             fact_rowids = np.asarray(rowids, dtype=np.int64)
@@ -276,6 +341,8 @@ class VectorStore:
                 gen, known_keys, fact_rows = self._compact(identity, gen, known_keys, fact_rows)
             self._save(identity, gen, known_keys, fact_rowids, fact_rows, sig)
             self._remove_other_generations(gen)
+            with contextlib.suppress(OSError):
+                log_path.unlink()
             self._snapshot = None
             return len(pending)
 
@@ -310,8 +377,9 @@ class VectorStore:
     def drop(self, texts: Sequence[str], *, dry_run: bool = False) -> int:
         """Remove the vectors of these texts (a purge): a new generation is written without
         their rows, and the old generation's files, which held them, are deleted.  Facts that
-        used those rows lose their vector until the next update.  Returns the rows dropped
-        (with `dry_run`, the rows that would be)."""
+        used those rows lose their vector until the next update; the rows an unfinished
+        update left for its resume go too.  Returns the rows dropped (with `dry_run`, the
+        rows that would be)."""
         if not texts or not (self.folder / "state.json").exists():
             return 0
         gone = {text_key(fact_text(t)) for t in texts}
@@ -322,7 +390,11 @@ class VectorStore:
                 return 0
             keys = [bytes(k) for k in snap.keys.tolist()]
             used = [row for row, key in enumerate(keys) if key not in gone]
-            dropped = len(keys) - len(used)
+            # an unfinished update's rows count too: the new generation leaves them behind
+            unsaved = _resumable(self.folder / f"resume-{snap.generation}.keys",
+                                 self.folder / f"matrix-{snap.generation}.f32", len(keys),
+                                 snap.identity.dims * 4)
+            dropped = len(keys) - len(used) + sum(key in gone for key in unsaved)
             if dry_run or not dropped:
                 return dropped
             identity, gen, fact_rowids, fact_rows = (snap.identity, snap.generation,
@@ -360,7 +432,7 @@ class VectorStore:
     def _remove_other_generations(self, gen: int) -> None:
         for path in self.folder.iterdir():
             stem = path.name.split(".", 1)[0]
-            if "-" in stem and stem.split("-", 1)[0] in ("map", "matrix", "ann"):
+            if "-" in stem and stem.split("-", 1)[0] in ("map", "matrix", "resume", "ann"):
                 number = stem.split("-", 1)[1]
                 if number.isdigit() and int(number) != gen:
                     with contextlib.suppress(OSError):
