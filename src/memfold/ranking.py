@@ -12,7 +12,9 @@
   the LoCoMo dev split this moved R@10 from 65.2 to 69.9 (lexical) and 69.1 to 75.5
   (hybrid), in each of its three conversations (docs/semantic.md);
 - expansion: a fact only the expanded search finds (words two of the best candidates share,
-  `expansion`) enters with EXPANSION_SHARE of its match in that search;
+  `expansion`) enters with EXPANSION_SHARE of its match in that search; in hybrid mode the
+  query's vector is also moved toward its two best candidates' (VECTOR_FEEDBACK,
+  `embed.semantic`) before the match is fused;
 - entity: 1 when the fact is linked to an entity the query names (`@Peter`, or "Peter"
   when Peter is a known entity or alias), else 0;
 - opinion_intent: 1 for opinion facts when the query asks about preferences, else 0.  At
@@ -37,6 +39,9 @@
 - kind_weight: narrative text 0.6, observations 0.85, everything else 1.0, so typed facts
   rank above text, and stated facts above generated observations, at equal relevance;
 - lifecycle: `lifecycle.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
+
+With `--rerank` (`recall._reranked`, `embed.rerank`) the RERANK_TOP best are ordered again by a
+blend of this score and a reranker's, RERANK_SHARE of it the reranker's.
 
 Archived facts rank below every active one, and superseded or expired ones below those;
 without `--all` superseded and expired facts are left out (and counted, so recall can say

@@ -2,7 +2,9 @@
 
 `Semantic.fuse` is what `recall.recall` calls in semantic and hybrid mode, once the lexical,
 entity and time candidates are gathered: it adds the facts nearest to the query's vector
-(within the same filters) and returns each candidate's fused relevance by rowid.
+(within the same filters) and returns each candidate's fused relevance by rowid.  In hybrid
+mode the query's vector is then moved toward its best candidates' (`moved_query`,
+`ranking.VECTOR_FEEDBACK`) and the fusion is done again with it.
 """
 
 from __future__ import annotations
