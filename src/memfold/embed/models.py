@@ -121,6 +121,7 @@ class MiniLMEmbedder:
         self._quick: Any = self._session_for(ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
         self._bulk: Any = None
         self._asked = 0  # queries embedded so far
+        self._token_calls = 0  # token_vectors calls so far
         self._inputs = {i.name for i in self._quick.get_inputs()}
         self._identity = Identity("all-MiniLM-L6-v2-int8-onnx", "1", DIMS, MINILM_SHA256)
 
@@ -188,10 +189,14 @@ class MiniLMEmbedder:
         padding), each of unit length: what late interaction compares (`embed.rerank`)."""
         import numpy as np
 
-        if self._bulk is None:
+        # as for queries: the quick session answers a one-shot recall soonest (making the
+        # optimised one costs more than it saves on 50 short texts), a second call gets it
+        self._token_calls += 1
+        if self._bulk is None and self._token_calls > 1:
             import onnxruntime as ort
 
             self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
+        session = self._bulk or self._quick
         out: list[Matrix] = [np.zeros((0, DIMS), dtype=np.float32)] * len(texts)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # little padding
         for start in range(0, len(order), BATCH):
@@ -202,7 +207,7 @@ class MiniLMEmbedder:
             feed = {"input_ids": ids, "attention_mask": mask}
             if "token_type_ids" in self._inputs:
                 feed["token_type_ids"] = np.zeros_like(ids)
-            hidden = self._bulk.run(None, feed)[0]
+            hidden = session.run(None, feed)[0]
             for i, row, used in zip(rows, hidden, mask.sum(axis=1).tolist(), strict=True):
                 tokens = row[1 : max(used - 1, 1)]
                 norms = np.linalg.norm(tokens, axis=1, keepdims=True)

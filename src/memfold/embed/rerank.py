@@ -47,26 +47,27 @@ class LateInteraction:
         self._cache: OrderedDict[str, Matrix] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _tokens(self, texts: Sequence[str]) -> list[Matrix]:
+    def _tokens(self, query: str, texts: Sequence[str]) -> tuple[Matrix, list[Matrix]]:
+        """The query's token vectors and each text's, the texts not seen before made in the
+        same run of the model as the query's."""
         with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-            if missing:
-                made = self._model.token_vectors(missing)  # type: ignore[attr-defined]
-                for text, vectors in zip(missing, made, strict=True):
-                    self._cache[text] = vectors.astype("float16")
+            missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+            made = self._model.token_vectors([query, *missing])  # type: ignore[attr-defined]
+            for text, vectors in zip(missing, made[1:], strict=True):
+                self._cache[text] = vectors.astype("float16")
             for text in texts:
                 self._cache.move_to_end(text)
             found = [self._cache[t] for t in texts]
             while len(self._cache) > CACHE:
                 self._cache.popitem(last=False)
-            return found
+            return made[0], found
 
     def scores(self, query: str, texts: Sequence[str]) -> list[float]:
         if not texts:
             return []
-        [asked] = self._model.token_vectors([query])  # type: ignore[attr-defined]
+        asked, found = self._tokens(query, texts)
         out = []
-        for tokens in self._tokens(texts):
+        for tokens in found:
             if not len(asked) or not len(tokens):
                 out.append(0.0)
                 continue
