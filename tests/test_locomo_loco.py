@@ -98,3 +98,18 @@ def test_the_narrative_layout_writes_each_turn_as_a_paragraph_under_its_session(
     data = json.loads((tmp_path / "o.json").read_text(encoding="utf-8"))
     assert data["parameters"]["layout"] == "narrative"
     assert data["categories"]["1 multi-hop"]["memfold"]["recall@10"] == 1.0
+
+
+def test_bench_locomo_reranks_when_asked(tmp_path: Path) -> None:
+    """`--rerank` recalls with the reranking stage (the packaged model; the test extra has
+    it), and the results say so; RERANK_SHARE=0 in the grid is recall without it."""
+    out = tmp_path / "locomo.json"
+    result = CliRunner().invoke(cli, ["bench", "locomo", str(two_conversations(tmp_path)),
+                                      "--rerank", "--tune", "RERANK_SHARE=0,0.5",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "reranked" in result.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["parameters"]["rerank"] is True
+    assert data["parameters"]["grid"] == [{"RERANK_SHARE": 0.0}, {"RERANK_SHARE": 0.5}]
+    assert data["loco"]["pooled"]["questions"] == 6

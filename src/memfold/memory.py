@@ -208,6 +208,7 @@ class Memory(CoreVerbs):
         now: datetime | str | None = None,
         mode: str | None = None,
         show_secrets: bool = False,
+        rerank: bool = False,
     ) -> RecallResult:
         """Ranked, cited facts for a query; files changed since the last sync are synced first.
 
@@ -217,7 +218,9 @@ class Memory(CoreVerbs):
         MAX_QUERY_CHARS is refused.  `mode` is lexical, semantic or hybrid (default:
         MEMFOLD_RECALL_MODE, else hybrid when the embed extra is installed and the workspace
         has vectors, else lexical).  Likely secrets in the
-        results are shown as `[REDACTED:<kind>]` unless `show_secrets`.
+        results are shown as `[REDACTED:<kind>]` unless `show_secrets`.  `rerank` takes a
+        second look at the best candidates with the embed extra's model (`embed.rerank`;
+        EmbedUnavailable without the extra).
         """
         moment = self.now(now)
         today = moment.date()
@@ -225,11 +228,16 @@ class Memory(CoreVerbs):
                                  entities=entities, include_all=include_all, budget=budget,
                                  today=today)
         plan = plan_query(query, today=today)
+        reranker = None
+        if rerank:
+            from .embed.rerank import shared_reranker
+
+            reranker = shared_reranker()
 
         def answer() -> tuple[SyncReport, Ranked]:
             report = self.refresh()
             chosen, semantic = self._embedding.mode(self.index_backend, mode)
-            chosen_options = replace(options, mode=chosen, semantic=semantic)
+            chosen_options = replace(options, mode=chosen, semantic=semantic, rerank=reranker)
             return report, run_recall(self.index_backend, plan, chosen_options)
 
         report, ranked = self._repairing(answer)

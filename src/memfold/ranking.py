@@ -12,7 +12,9 @@
   the LoCoMo dev split this moved R@10 from 65.2 to 69.9 (lexical) and 69.1 to 75.5
   (hybrid), in each of its three conversations (docs/semantic.md);
 - expansion: a fact only the expanded search finds (words two of the best candidates share,
-  `expansion`) enters with EXPANSION_SHARE of its match in that search;
+  `expansion`) enters with EXPANSION_SHARE of its match in that search; in hybrid mode the
+  query's vector is also moved toward its two best candidates' (VECTOR_FEEDBACK,
+  `embed.semantic`) before the match is fused;
 - entity: 1 when the fact is linked to an entity the query names (`@Peter`, or "Peter"
   when Peter is a known entity or alias), else 0;
 - opinion_intent: 1 for opinion facts when the query asks about preferences, else 0.  At
@@ -37,6 +39,9 @@
 - kind_weight: narrative text 0.6, observations 0.85, everything else 1.0, so typed facts
   rank above text, and stated facts above generated observations, at equal relevance;
 - lifecycle: `lifecycle.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
+
+With `--rerank` (`recall._reranked`, `embed.rerank`) the RERANK_TOP best are ordered again by a
+blend of this score and a reranker's, RERANK_SHARE of it the reranker's.
 
 Facts a person archived rank below every active one, and superseded or expired ones below
 those; a fact archived by decay alone competes with the active ones, weighed down by its
@@ -63,6 +68,14 @@ ENTITY_BOOST = 0.5
 OPINION_BOOST = 0.75
 CONTEXT_SHARE = 0.5
 EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expansion`)
+# semantic and hybrid: the query's vector moved toward its best candidates' (`embed.semantic`)
+VECTOR_FEEDBACK = 0.5
+# with --rerank: the share of the reranker's score in the blended score of the RERANK_TOP
+# best candidates (`recall._reranked`, `embed.rerank`).  Leave-one-conversation-out on the
+# LoCoMo dev split chose 0.5 in 11 of the 12 lexical and semantic folds (0.3 in the other;
+# docs/semantic.md, "Reranking")
+RERANK_SHARE = 0.5
+RERANK_TOP = 50
 # how a fact stands to the time a query asks about (recall classifies, `time_factor` weighs)
 VALID, WRITTEN, HELD, NOT_THEN, UNDATED = ("valid then", "written then", "held then",
                                            "not then", "")
@@ -74,7 +87,8 @@ STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, f
 
 # The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`): read
 # through `tunable`, so an override set by `tuned` holds for the calling context only.
-TUNABLE = ("CONTEXT_SHARE", "ENTITY_BOOST", "OPINION_BOOST", "EXPANSION_SHARE")
+TUNABLE = ("CONTEXT_SHARE", "ENTITY_BOOST", "OPINION_BOOST", "EXPANSION_SHARE",
+           "VECTOR_FEEDBACK", "RERANK_SHARE")
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
 

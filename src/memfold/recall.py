@@ -39,6 +39,7 @@ from .ranking import confidence_of, relevance, score, time_factor
 from .timeparse import TimeSpecError, parse_spec
 
 if TYPE_CHECKING:
+    from .embed.rerank import Reranker
     from .embed.semantic import Semantic
 
 _Ranked = TypeVar("_Ranked", Candidate, "_Scored")
@@ -58,6 +59,7 @@ class RecallOptions:
     budget: int | None = None
     mode: str = LEXICAL  # lexical, semantic or hybrid (memfold.embed)
     semantic: Semantic | None = None  # vector search, for semantic and hybrid mode
+    rerank: Reranker | None = None  # a second look at the best candidates (embed.rerank)
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,8 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     if options.include_all:
         shown = _replacements_first(shown, plan.window is not None)
     ordered = _one_per_passage(sorted(shown, key=_order))
+    if options.rerank is not None:
+        ordered = _reranked(ordered, plan.text, options.rerank)
     hits = [_explain(s, plan, window, fused) for s in ordered[: options.k]]
     hidden = Counter(s.status for s in scored if s.hidden)
     return _pack(hits, options, window, tuple(named), hidden)
@@ -423,6 +427,27 @@ def _order(hit: _Scored) -> tuple[int, float, bool, int, str, int]:
     then a replacement before what it replaced, then newest, then path and line."""
     day = hit.fact.day.toordinal() if hit.fact.day else 0
     return (hit.tier, -round(hit.score, 9), hit.replaced, -day, hit.fact.path, hit.fact.line)
+
+
+def _reranked(ordered: list[_Scored], query: str, reranker: Reranker) -> list[_Scored]:
+    """The RERANK_TOP best candidates ordered again by a blend of their score and the
+    reranker's (each scaled to 0..1 among them, the reranker's at RERANK_SHARE); the rest
+    follow as they were.  The blend, spread between the best score and the best of the
+    rest, becomes the score, so scores still fall down the list; tiers (active before
+    archived) still come first."""
+    share = ranking.tunable("RERANK_SHARE")
+    top, rest = ordered[: ranking.RERANK_TOP], ordered[ranking.RERANK_TOP :]
+    if share <= 0 or len(top) < 2:
+        return ordered
+    raw = reranker.scores(query, [s.fact.content for s in top])
+    low, high = min(raw), max(raw)
+    best = max(s.score for s in top)
+    floor = min(max((s.score for s in rest), default=0.0), best)
+    blended = [evolve(s, score=floor + (best - floor) * (
+                   (1 - share) * (s.score / best if best > 0 else 0.0)
+                   + share * ((r - low) / (high - low) if high > low else 0.0)))
+               for s, r in zip(top, raw, strict=True)]
+    return sorted(blended, key=_order) + rest
 
 
 def _within_passages(found: Iterable[Candidate], match: dict[int, float]) -> None:

@@ -163,10 +163,13 @@ class RemoteMemory:
         now: datetime | str | None = None,
         mode: str | None = None,
         show_secrets: bool = False,
+        rerank: bool = False,
     ) -> RecallResult:
         """Ranked, cited facts for a query (see Memory.recall)."""
         _no_clock(now)
         _redacting(show_secrets)
+        if rerank:
+            _local_only("rerank (--rerank)", "a server ranks with its own settings")
         check_budget(budget)
         listed = kinds.split(",") if isinstance(kinds, str) else kinds
         found = RecallResult.from_dict(self._call("recall", {

@@ -240,9 +240,10 @@ def write_workspace(root: Path, conv: Conversation, layout: str = "bullets") -> 
 
 
 def memfold_ranker(memory: Memory, sources: dict[str, str], now: datetime, k: int,
-                   mode: str = "lexical") -> Ranker:
+                   mode: str = "lexical", rerank: bool = False) -> Ranker:
     def rank(question: str) -> list[str]:
-        result = memory.recall(question, k=k, include_all=True, now=now, mode=mode)
+        result = memory.recall(question, k=k, include_all=True, now=now, mode=mode,
+                               rerank=rerank)
         return [sources[h.fact.source] for h in result.hits if h.fact.source in sources]
     return rank
 
@@ -317,7 +318,8 @@ def build_vectors(ws: Path, memory: Memory) -> Json:
 
 def run_conversation(conv: Conversation, k: int, workdir: Path,
                      modes: Sequence[str] = ("lexical",), grid: Sequence[Setting] = ({},),
-                     layout: str = "bullets") -> tuple[list[list[Outcome]], float, Json]:
+                     layout: str = "bullets", rerank: bool = False,
+                     ) -> tuple[list[list[Outcome]], float, Json]:
     """Build the workspace and index (and vectors, for semantic modes), ask every question
     under every setting of `grid` (BM25, which has none, once); returns the outcomes per
     setting, index seconds and what embedding took."""
@@ -336,7 +338,7 @@ def run_conversation(conv: Conversation, k: int, workdir: Path,
             db.close()
         runs = []
         for setting in grid:
-            rankers = {name: memfold_ranker(memory, sources, conv.now, k, mode)
+            rankers = {name: memfold_ranker(memory, sources, conv.now, k, mode, rerank)
                        for name, mode in zip(names, modes, strict=False)}
             with tuned(setting):
                 found = ask(conv, rankers)
@@ -381,7 +383,7 @@ def file_sha256(path: Path) -> str:
 
 def run_benchmark(path: Path, k: int, log: Callable[[str], None],
                   modes: Sequence[str] = ("lexical",), grid: Sequence[Setting] = ({},),
-                  layout: str = "bullets") -> Json:
+                  layout: str = "bullets", rerank: bool = False) -> Json:
     conversations = load(path)
     cutoffs = cutoffs_for(k)
     runs: list[dict[str, list[Outcome]]] = [{} for _ in grid]
@@ -390,7 +392,8 @@ def run_benchmark(path: Path, k: int, log: Callable[[str], None],
         for conv in conversations:
             log(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
             started = time.perf_counter()
-            found, built, vectors = run_conversation(conv, k, Path(tmp), modes, grid, layout)
+            found, built, vectors = run_conversation(conv, k, Path(tmp), modes, grid, layout,
+                                                     rerank)
             for run, outcomes in zip(runs, found, strict=True):
                 run[conv.sample_id] = outcomes
             samples.append({"sample_id": conv.sample_id, "sessions": len(conv.sessions),
@@ -408,7 +411,7 @@ def run_benchmark(path: Path, k: int, log: Callable[[str], None],
                        "now": "noon UTC on the day after each conversation's last session",
                        "bm25": "FTS5 unicode61 over 'Speaker: text', every question word "
                                "quoted and OR-ed, ORDER BY rank",
-                       "grid": list(grid), "layout": layout},
+                       "grid": list(grid), "layout": layout, "rerank": rerank},
         "environment": environment(),
         "anchors": ANCHORS,
         "totals": {"conversations": len(conversations),
@@ -471,8 +474,11 @@ def anchor_lines() -> list[str]:
               type=click.Choice(LAYOUTS),
               help="How turns are written: a Retain bullet each, or narrative paragraphs "
                    "under a heading per session (no Retain section).")
+@click.option("--rerank", is_flag=True,
+              help="memfold recalls with --rerank (needs the embed extra); with --tune "
+                   "RERANK_SHARE=0,... the share 0 is recall without it.")
 def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str,
-                   tune: tuple[str, ...], layout: str) -> None:
+                   tune: tuple[str, ...], layout: str, rerank: bool) -> None:
     """Evidence recall@5 and @10 on LoCoMo conversations, memfold beside plain BM25.
 
     PATH is a LoCoMo JSON file (a list of samples), e.g. the benchmark's locomo10.json.
@@ -484,6 +490,14 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str,
     """
     modes = MODES if mode == "all" else (mode,)
     grid = parse_tune(tune)
+    if rerank:
+        from memfold.embed import EmbedUnavailable
+        from memfold.embed.rerank import shared_reranker
+
+        try:
+            shared_reranker()  # fail early, before any work
+        except EmbedUnavailable as exc:
+            raise click.ClickException(str(exc)) from None
     if set(modes) - {"lexical"}:
         from memfold.embed import EmbedUnavailable, open_semantic
 
@@ -492,14 +506,14 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str,
         except EmbedUnavailable as exc:
             raise click.ClickException(str(exc)) from None
     result = run_benchmark(path, k, lambda msg: click.echo(msg, err=True), modes, grid,
-                           layout)
+                           layout, rerank)
     if save_result(result, out, as_json=as_json):
         return
     totals = result["totals"]
     click.echo(f"memfold bench locomo: {totals['conversations']} conversations, "
                f"{totals['turns']:,} turns, {totals['questions']} questions with evidence "
                f"({totals['skipped_without_evidence']} without evidence skipped); k={k}, "
-               f"mode {mode}, layout {layout}")
+               f"mode {mode}, layout {layout}" + (", reranked" if rerank else ""))
     loco = result["loco"]
     held = (["held out, by category (pooled):", *table(result, loco["categories"])]
             if len(grid) > 1 else [])

@@ -13,6 +13,7 @@ semantic or hybrid recall runs.
     store.py     VectorStore: .memory/vectors/, incremental, exact or HNSW search
     fusion.py    the weighted fusion of BM25 and cosine (pure)
     semantic.py  Semantic: what recall calls in semantic and hybrid mode
+    rerank.py    late interaction over MiniLM's token vectors, for recall --rerank
 
 Settings: `MEMFOLD_RECALL_MODE` (lexical, semantic or hybrid; default hybrid once the
 workspace has vectors and the extra is installed, else lexical), `MEMFOLD_EMBED_MODEL`

@@ -127,6 +127,7 @@ class MiniLMEmbedder:
         self._workers: ThreadPoolExecutor | None = None
         self._making = threading.Lock()  # the optimised session and workers are made once
         self._asked = 0  # queries embedded so far
+        self._token_calls = 0  # token_vectors calls so far
         self._inputs = {i.name for i in self._quick.get_inputs()}
         self._identity = Identity("all-MiniLM-L6-v2-int8-onnx", "1", DIMS, MINILM_SHA256)
 
@@ -220,6 +221,36 @@ class MiniLMEmbedder:
         [encoded] = self._tokenizer.encode_batch([text[:MAX_CHARS]])
         vector: Matrix = self._run(session, [encoded.ids])[0]
         return vector
+
+    def token_vectors(self, texts: Sequence[str]) -> list[Matrix]:
+        """Each text's token vectors (the last hidden state without [CLS], [SEP] and
+        padding), each of unit length: what late interaction compares (`embed.rerank`)."""
+        import numpy as np
+
+        # as for queries: the quick session answers a one-shot recall soonest (making the
+        # optimised one costs more than it saves on 50 short texts), a second call gets it
+        self._token_calls += 1
+        if self._bulk is None and self._token_calls > 1:
+            import onnxruntime as ort
+
+            self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
+        session = self._bulk or self._quick
+        out: list[Matrix] = [np.zeros((0, DIMS), dtype=np.float32)] * len(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # little padding
+        for start in range(0, len(order), BATCH):
+            rows = order[start : start + BATCH]
+            encoded = self._tokenizer.encode_batch([texts[i][:MAX_CHARS] for i in rows])
+            ids = np.array([e.ids for e in encoded], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            feed = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self._inputs:
+                feed["token_type_ids"] = np.zeros_like(ids)
+            hidden = session.run(None, feed)[0]
+            for i, row, used in zip(rows, hidden, mask.sum(axis=1).tolist(), strict=True):
+                tokens = row[1 : max(used - 1, 1)]
+                norms = np.linalg.norm(tokens, axis=1, keepdims=True)
+                out[i] = (tokens / np.maximum(norms, 1e-12)).astype(np.float32)
+        return out
 
 
 def plan_batches(lengths: Sequence[int], parts: int = 1) -> list[list[int]]:

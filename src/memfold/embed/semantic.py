@@ -2,17 +2,20 @@
 
 `Semantic.fuse` is what `recall.recall` calls in semantic and hybrid mode, once the lexical,
 entity and time candidates are gathered: it adds the facts nearest to the query's vector
-(within the same filters) and returns each candidate's fused relevance by rowid.
+(within the same filters) and returns each candidate's fused relevance by rowid.  In hybrid
+mode the query's vector is then moved toward its best candidates' (`moved_query`,
+`ranking.VECTOR_FEEDBACK`) and the fusion is done again with it.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import ranking
 from ..errors import IndexError_
 from ..index.base import Candidate, Filters, IndexBackend
 from ..query import QueryPlan, quote_fts
@@ -23,6 +26,8 @@ from .store import ANN_MIN_ROWS, Progress, VectorStore
 if TYPE_CHECKING:
     from .base import Matrix
 
+# vector feedback (`ranking.VECTOR_FEEDBACK`): the best candidates whose vectors move the query
+FEEDBACK = 2
 EXACT_SHAPE = re.compile(r"\d|_|\w[-./:#@]\w|[a-z][A-Z]|[A-Z]{2}")
 
 
@@ -66,7 +71,11 @@ class Semantic:
     def nearest(self, backend: IndexBackend, text: str, filters: Filters,
                 limit: int) -> list[tuple[Candidate, float]]:
         """The facts within `filters` nearest to `text`, best first, with their cosine."""
-        query = self.query_vector(text)
+        return self.nearest_to(backend, self.query_vector(text), filters, limit)
+
+    def nearest_to(self, backend: IndexBackend, query: Matrix, filters: Filters,
+                   limit: int) -> list[tuple[Candidate, float]]:
+        """The facts within `filters` nearest to the vector `query`, best first."""
         pool = limit
         while True:
             found = self.store.search(query, pool, ann_min_rows=self.ann_min_rows)
@@ -117,16 +126,49 @@ class Semantic:
                 found.setdefault((c.fact.path, c.fact.line), c)
         if not found:
             return {}
-        cosine = self.store.similarity(self.query_vector(plan.text),
-                                       [c.rowid for c in found.values()])
-        best_cos = max(cosine.values(), default=0.0)
         best_bm25 = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
         rare = self.rare_hits(backend, plan) if mode == fusion.HYBRID else set()
-        return {c.rowid: fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25),
-                                     fusion.semantic_part(cosine.get(c.rowid), best_cos,
-                                                          calibrated.floor),
-                                     rare_exact=c.rowid in rare)
-                for c in found.values()}
+
+        def fused(query: Matrix) -> dict[int, float]:
+            cosine = self.store.similarity(query, [c.rowid for c in found.values()])
+            best_cos = max(cosine.values(), default=0.0)
+            return {c.rowid: fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25),
+                                         fusion.semantic_part(cosine.get(c.rowid), best_cos,
+                                                              calibrated.floor),
+                                         rare_exact=c.rowid in rare)
+                    for c in found.values()}
+
+        first = fused(self.query_vector(plan.text))
+        share = ranking.tunable("VECTOR_FEEDBACK")
+        moved = (self.moved_query(plan.text, first, share)
+                 if share > 0 and mode == fusion.HYBRID else None)
+        if moved is None:
+            return first
+        for c, cos in self.nearest_to(backend, moved, filters, limit):
+            if cos >= calibrated.minimum:
+                found.setdefault((c.fact.path, c.fact.line), c)
+        return fused(moved)
+
+    def moved_query(self, text: str, relevance: Mapping[int, float],
+                    share: float) -> Matrix | None:
+        """The query's vector moved toward the vectors of the FEEDBACK most relevant
+        candidates that have one (their mean, at `share` of the query's weight), unit
+        length; None when no candidate has a vector."""
+        import numpy as np
+
+        vectors = []
+        for rowid in sorted(relevance, key=lambda r: (-relevance[r], r)):
+            if (vector := self.store.vector(rowid)) is not None:
+                vectors.append(vector)
+                if len(vectors) == FEEDBACK:
+                    break
+        if not vectors:
+            return None
+        query = np.asarray(self.query_vector(text), dtype=np.float32).reshape(-1)
+        moved = query + share * np.mean(np.stack(vectors), axis=0)
+        norm = float(np.linalg.norm(moved))
+        result: Matrix = (moved / norm).astype(np.float32) if norm > 0 else query
+        return result
 
 
 def terminal_progress(label: str = "embedding") -> Progress | None:

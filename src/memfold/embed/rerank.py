@@ -1,0 +1,97 @@
+"""Reranking: a second, closer look at recall's best candidates (`memfold recall --rerank`).
+
+Optional, and off unless asked for.  A cross-encoder (query and fact read together by one
+model) is the usual tool, but none ships inside a package on the registries memfold may
+use: each one checked downloads its weights at run time (docs/semantic.md, "Reranking").
+What ships is all-MiniLM-L6-v2, the embedder of the `embed` extra (`models`, pinned by
+sha256), and its per-token output allows late interaction:
+
+    late = mean over the query's tokens of the best cosine with any of the fact's tokens
+
+(the MaxSim of ColBERT, here over a model not trained for it).  Unlike the fact's single
+vector it keeps which words of the query each part of the fact answers.  Recall blends it
+into the score of its `ranking.RERANK_TOP` best candidates (`recall._reranked`).
+
+A fact's token vectors are kept (up to CACHE facts) for the next query in the same process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from ..errors import EmbedUnavailable
+
+if TYPE_CHECKING:
+    from .base import Matrix
+
+HINT = "reranking needs the embed extra: pip install 'memfold[embed]'"
+CACHE = 4096  # facts whose token vectors a process keeps
+
+
+class Reranker(Protocol):
+    """Scores texts against a query; higher is more relevant.  Only the order matters:
+    recall rescales the scores to 0..1 among the candidates."""
+
+    def scores(self, query: str, texts: Sequence[str]) -> list[float]: ...
+
+
+class LateInteraction:
+    """MaxSim over all-MiniLM-L6-v2's token vectors (`models.MiniLMEmbedder`)."""
+
+    def __init__(self, model: object) -> None:
+        self._model = model  # a MiniLMEmbedder: anything with token_vectors(texts)
+        self._cache: OrderedDict[str, Matrix] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _tokens(self, query: str, texts: Sequence[str]) -> tuple[Matrix, list[Matrix]]:
+        """The query's token vectors and each text's, the texts not seen before made in the
+        same run of the model as the query's."""
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+            made = self._model.token_vectors([query, *missing])  # type: ignore[attr-defined]
+            for text, vectors in zip(missing, made[1:], strict=True):
+                self._cache[text] = vectors.astype("float16")
+            for text in texts:
+                self._cache.move_to_end(text)
+            found = [self._cache[t] for t in texts]
+            while len(self._cache) > CACHE:
+                self._cache.popitem(last=False)
+            return made[0], found
+
+    def scores(self, query: str, texts: Sequence[str]) -> list[float]:
+        if not texts:
+            return []
+        asked, found = self._tokens(query, texts)
+        out = []
+        for tokens in found:
+            if not len(asked) or not len(tokens):
+                out.append(0.0)
+                continue
+            out.append(float((asked @ tokens.T.astype("float32")).max(axis=1).mean()))
+        return out
+
+
+_lock = threading.Lock()
+_shared: list[Reranker] = []
+
+
+def shared_reranker() -> Reranker:
+    """The reranker, loaded once per process; EmbedUnavailable, saying what to install,
+    when the embed extra is missing (whichever model the workspace embeds with, the
+    reranker is MiniLM)."""
+    from . import RUNTIME, shared_embedder
+    from .models import MINILM, MiniLMEmbedder, minilm_path
+
+    with _lock:
+        if not _shared:
+            if any(importlib.util.find_spec(n) is None for n in RUNTIME) or not minilm_path():
+                raise EmbedUnavailable(HINT)
+            model = shared_embedder(MINILM)
+            if not isinstance(model, MiniLMEmbedder):  # pragma: no cover - a loader swapped
+                raise EmbedUnavailable(HINT)
+            _shared.append(LateInteraction(model))
+        return _shared[0]
