@@ -191,9 +191,9 @@ class MiniLMEmbedder:
             out[rows] = vectors
         return out
 
-    def _run(self, session: Any, ids: list[list[int]]) -> Matrix:
-        """One run of the model over these token ids (padded to the longest), mean-pooled
-        over the real tokens and L2-normalised."""
+    def _hidden(self, session: Any, ids: list[list[int]]) -> tuple[Any, Any]:
+        """One run of the model over these token ids, padded to the longest: the last
+        hidden state and the attention mask."""
         import numpy as np
 
         width = max(len(row) for row in ids)
@@ -205,7 +205,14 @@ class MiniLMEmbedder:
         feed = {"input_ids": tokens, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(tokens)
-        hidden = session.run(None, feed)[0]
+        return session.run(None, feed)[0], mask
+
+    def _run(self, session: Any, ids: list[list[int]]) -> Matrix:
+        """One run of the model over these token ids, mean-pooled over the real tokens and
+        L2-normalised."""
+        import numpy as np
+
+        hidden, mask = self._hidden(session, ids)
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -230,22 +237,14 @@ class MiniLMEmbedder:
         # as for queries: the quick session answers a one-shot recall soonest (making the
         # optimised one costs more than it saves on 50 short texts), a second call gets it
         self._token_calls += 1
-        if self._bulk is None and self._token_calls > 1:
-            import onnxruntime as ort
-
-            self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL)
-        session = self._bulk or self._quick
+        session = (self._quick if self._bulk is None and self._token_calls == 1
+                   else self._optimised())
         out: list[Matrix] = [np.zeros((0, DIMS), dtype=np.float32)] * len(texts)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # little padding
         for start in range(0, len(order), BATCH):
             rows = order[start : start + BATCH]
             encoded = self._tokenizer.encode_batch([texts[i][:MAX_CHARS] for i in rows])
-            ids = np.array([e.ids for e in encoded], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-            feed = {"input_ids": ids, "attention_mask": mask}
-            if "token_type_ids" in self._inputs:
-                feed["token_type_ids"] = np.zeros_like(ids)
-            hidden = session.run(None, feed)[0]
+            hidden, mask = self._hidden(session, [e.ids for e in encoded])
             for i, row, used in zip(rows, hidden, mask.sum(axis=1).tolist(), strict=True):
                 tokens = row[1 : max(used - 1, 1)]
                 norms = np.linalg.norm(tokens, axis=1, keepdims=True)
