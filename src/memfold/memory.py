@@ -406,21 +406,22 @@ class Memory(CoreVerbs):
 
             self._watcher = Watcher(self.workspace.root)  # armed before the scan it relies on
         watcher = self._watcher
-        if not self._owns_watcher and watcher.index_token != self.index_backend.facts_signature():
+        kept = not self._owns_watcher  # a feed kept across opens must check the index it fed
+        if kept and watcher.index_token != self.index_backend.facts_signature():
             watcher.settled = False  # the index changed hands since the feed's last sync: scan
         changed = watcher.changes() if watcher.settled else None
         if changed is None:
             report = self._sync()
             watcher.settled = True
+        else:
+            tracked = sorted(p for p in changed if self.workspace.is_tracked(p))
+            if not tracked:
+                self.ledger.replay()
+                return SyncReport(scanned=0, added=(), changed=(), removed=(), full=False,
+                                  seconds=0.0)
+            report = self._sync(only=tracked)
+        if kept:
             watcher.index_token = self.index_backend.facts_signature()
-            return report
-        tracked = sorted(p for p in changed if self.workspace.is_tracked(p))
-        if not tracked:
-            self.ledger.replay()
-            return SyncReport(scanned=0, added=(), changed=(), removed=(), full=False,
-                              seconds=0.0)
-        report = self._sync(only=tracked)
-        watcher.index_token = self.index_backend.facts_signature()
         return report
 
     def _sync(self, *, only: Sequence[str] | None = None, full: bool = False,
