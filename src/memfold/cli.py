@@ -19,11 +19,11 @@ import click
 from . import __version__
 from .cli_args import DASH_NOTE, DataGroup
 from .cli_common import SHOW_SECRETS, emit_json, open_memory, show_notices
+from .errors import BROKEN_PIPE, output_closed
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
               "130 interrupted (Ctrl-C), 141 output closed early (a reader such as `head` "
               "stopped), 143 terminated (SIGTERM).\n\n" + DASH_NOTE)
-BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a writer whose reader went away
 
 
 class MemfoldGroup(DataGroup):
@@ -52,14 +52,6 @@ class MemfoldGroup(DataGroup):
             click.echo(f"memfold: internal error: {type(exc).__name__}: {exc} "
                        "(set MEMFOLD_DEBUG=1 for a traceback)", err=True)
             ctx.exit(1)
-
-
-def output_closed() -> None:
-    """stdout's reader is gone (`memfold recall x | head -1`): nothing more can be said
-    there, so point stdout at /dev/null, which keeps the interpreter's last flush quiet."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
 
 
 def _cli_source() -> str:

@@ -32,6 +32,11 @@ Adapters (CLI, later MCP and HTTP) translate these into their own error shapes i
 
 from __future__ import annotations
 
+import os
+import sys
+
+BROKEN_PIPE = 141  # exit status: 128 + SIGPIPE, as a shell reports a writer whose reader left
+
 
 class MemfoldError(Exception):
     """Base class: an operation could not be carried out (exit status 1)."""
@@ -117,6 +122,14 @@ class AccessDenied(MemfoldError):
     def __init__(self, message: str, *, status: int = 403) -> None:
         super().__init__(message)
         self.status = status
+
+
+def output_closed() -> None:
+    """stdout's reader is gone (`memfold recall x | head -1`): nothing more can be said
+    there, so point stdout at /dev/null, which keeps the interpreter's last flush quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 __all__ = ["AccessDenied", "BadInput", "EmbedUnavailable", "IncompleteSet", "IndexDamaged",

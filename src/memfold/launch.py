@@ -204,9 +204,10 @@ def main() -> None:
                 sys.stdout.write(out)
                 sys.stdout.flush()
             except BrokenPipeError:  # as the command does when it runs here (memfold.cli)
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                code = 141
+                from .errors import BROKEN_PIPE, output_closed
+
+                output_closed()
+                code = BROKEN_PIPE
             sys.stderr.write(err)
             sys.stderr.flush()
             raise SystemExit(code)
@@ -219,14 +220,18 @@ def main() -> None:
             _start_quietly(path)
 
 
-def _start_quietly(path: str) -> None:
-    """Start a warm process for the next read, unless the directory cannot be made private."""
-    directory = os.path.dirname(path)
+def make_private_dir(directory: str) -> bool:
+    """Create the socket's directory (mode 0700) if missing; whether it is private."""
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
     except OSError:
-        return
-    if private_dir(directory):
+        return False
+    return private_dir(directory)
+
+
+def _start_quietly(path: str) -> None:
+    """Start a warm process for the next read, unless the directory cannot be made private."""
+    if make_private_dir(os.path.dirname(path)):
         try:  # noqa: SIM105 - contextlib is not imported on this path
             spawn(path)
         except OSError:

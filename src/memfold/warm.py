@@ -58,18 +58,23 @@ class WarmStatus:
 # -- the caller's side: start, stop, status --------------------------------------------------
 
 
-def status(path: str | None = None) -> WarmStatus:
-    path = path or launch.socket_path()
+def _request(path: str, op: str) -> Any:
+    """One request to the warm process at `path`; its answer, or None when none answers."""
     conn = launch.connect(path, 5.0)
     if conn is None:
-        return WarmStatus(False, path)
+        return None
     try:
-        launch.send(conn, {"op": "status"})
-        answer = launch.receive(conn)
+        launch.send(conn, {"op": op})
+        return launch.receive(conn)
     except (OSError, ValueError, EOFError):
-        return WarmStatus(False, path)
+        return None
     finally:
         conn.close()
+
+
+def status(path: str | None = None) -> WarmStatus:
+    path = path or launch.socket_path()
+    answer = _request(path, "status")
     if not isinstance(answer, dict):
         return WarmStatus(False, path)
     return WarmStatus(True, path, answer.get("pid"), answer.get("served", 0),
@@ -86,11 +91,7 @@ def start(path: str | None = None, *, idle: int | None = None,
     if found.running:
         return found
     directory = os.path.dirname(path)
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-    except OSError as exc:
-        raise WorkspaceError(f"cannot create {directory}: {exc.strerror}") from exc
-    if not launch.private_dir(directory):
+    if not launch.make_private_dir(directory):
         raise WorkspaceError(f"{directory} must be a directory of this user's that no one "
                              "else may enter (mode 0700); set MEMFOLD_WARM_DIR to another")
     launch.spawn(path, idle)
@@ -107,14 +108,8 @@ def stop(path: str | None = None) -> WarmStatus:
     """Ask the warm process to exit; returns what it was (running False: none was)."""
     path = path or launch.socket_path()
     found = status(path)
-    if not found.running:
-        return found
-    conn = launch.connect(path, 5.0)
-    if conn is not None:
-        with contextlib.suppress(OSError, ValueError, EOFError):
-            launch.send(conn, {"op": "stop"})
-            launch.receive(conn)
-        conn.close()
+    if found.running:
+        _request(path, "stop")
     return found
 
 
