@@ -57,6 +57,10 @@ ANN_MIN_ROWS = 200_000  # from this many live facts on, search an HNSW graph (if
 ANN_CONNECTIVITY = 16
 ANN_EXPANSION_ADD = 128
 ANN_EXPANSION_SEARCH = 256
+# an addition of fewer rows than this is linked into the graph on one thread, so the same rows
+# always give the same graph (and the same answers); a bulk build uses every core, whose
+# graph varies with thread timing (re-scoring the candidates exactly keeps the order right)
+ANN_SERIAL_ADD = 4_096
 Progress = Callable[[int, int], None]  # (embedded so far, to embed)
 
 
@@ -539,7 +543,8 @@ class VectorStore:
             import numpy as np
 
             index.add(np.arange(have, snap.rows, dtype=np.uint64),
-                      np.ascontiguousarray(snap.matrix[have:]))
+                      np.ascontiguousarray(snap.matrix[have:]),
+                      threads=1 if snap.rows - have < ANN_SERIAL_ADD else 0)
             with contextlib.suppress(OSError, RuntimeError):
                 tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
                 index.save(str(tmp))
