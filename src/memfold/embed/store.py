@@ -122,13 +122,13 @@ def row_digest(row: bytes) -> bytes:
     return hashlib.blake2b(row, digest_size=ROW_DIGEST_BYTES).digest()
 
 
-def _append_vectors(out: BinaryIO, log: BinaryIO, pending: Sequence[tuple[bytes, str]],
+def _append_vectors(out: BinaryIO, log: BinaryIO | None, pending: Sequence[tuple[bytes, str]],
                     embedder: Embedder, progress: Progress | None, position: dict[bytes, int],
                     known_keys: list[bytes]) -> None:
     """Embed the `pending` texts a CHUNK at a time and append their rows to the open matrix
     file, numbering each new row in `position` and `known_keys`.  After each chunk the
-    matrix is synced, then the chunk's entries are appended to the resume log and synced:
-    a row is logged only once it is on disk."""
+    matrix is synced, then the chunk's entries are appended to the resume log (if any) and
+    synced: a row is logged only once it is on disk."""
     import numpy as np
 
     dims = embedder.identity.dims
@@ -151,9 +151,10 @@ def _append_vectors(out: BinaryIO, log: BinaryIO, pending: Sequence[tuple[bytes,
             position[key] = len(known_keys)
             known_keys.append(key)
             entries.append(key + row_digest(data[n * width : (n + 1) * width]))
-        log.write(b"".join(entries))
-        log.flush()
-        os.fsync(log.fileno())
+        if log is not None:
+            log.write(b"".join(entries))
+            log.flush()
+            os.fsync(log.fileno())
         done += len(part)
         if progress:
             progress(done, len(pending))
@@ -334,8 +335,12 @@ class VectorStore:
                 self._save(identity, gen, known_keys, old_rowids, old_rows, "")
             if deferred:
                 return -len(pending)
-            with open(matrix_path, "ab") as out, open(log_path, "wb") as log:
-                log.write(RESUME_MAGIC + len(known_keys).to_bytes(8, "little"))
+            with contextlib.ExitStack() as files:
+                out = files.enter_context(open(matrix_path, "ab"))
+                log = None  # one chunk or less: nothing to resume, no log to write
+                if len(pending) > CHUNK:
+                    log = files.enter_context(open(log_path, "wb"))
+                    log.write(RESUME_MAGIC + len(known_keys).to_bytes(8, "little"))
                 _append_vectors(out, log, pending, embedder, progress, position, known_keys)
             fact_rows = np.fromiter((position[k] for k in keys), dtype=np.int64,
                                     count=len(keys))
