@@ -10,7 +10,9 @@ import pytest
 
 from conftest import DAILY, fact_rows, fresh_dump, markdown_hashes, write
 from memfold.index.sqlite import SqliteIndex
+from memfold.index.sync import sync
 from memfold.memory import Memory
+from memfold.workspace.layout import Workspace
 
 LINES = [
     "- W @Peter: Lives in Vienna.",
@@ -279,5 +281,31 @@ def test_dump_is_independent_of_the_workspace_location(workspace: Path, tmp_path
 
         sync(Workspace(other), index)
         assert index.dump() == here
+    finally:
+        index.close()
+
+
+def test_a_first_sync_fills_an_empty_index_as_a_rebuild_does(workspace: Path,
+                                                              tmp_path: Path) -> None:
+    """A first sync takes the rebuild's way (rows first, indexes once at the end): the same
+    rows, the same indexes, duplicates counted, and every typed fact's id reported new."""
+    write(workspace, DAILY, "## Retain\n- W @Peter: twice ^dup0001\n- W: again ^dup0001\n"
+                            "- B @Anna: met for lunch\n")
+    index = SqliteIndex(tmp_path / "first.sqlite")
+    try:
+        report = sync(Workspace(workspace), index, only=[DAILY])
+        assert sorted(set(report.new_ids)) == sorted(report.new_ids)  # each id once
+        assert "dup0001" in report.new_ids and len(report.new_ids) == 2
+        first = index.dump()
+        objects = index.db.execute("SELECT type, name FROM sqlite_master ORDER BY name").fetchall()
+        duplicates = index.db.execute("SELECT id FROM duplicate_ids").fetchall()
+        sync(Workspace(workspace), index)  # the rest of the workspace, into a filled index
+        sync(Workspace(workspace), index, full=True)
+        assert index.db.execute("SELECT type, name FROM sqlite_master ORDER BY name"
+                                ).fetchall() == objects
+        assert ("index", "facts_by_id") in objects
+        assert duplicates == [("dup0001",)]
+        assert index.db.execute("SELECT id FROM duplicate_ids").fetchall() == duplicates
+        assert first == [row for row in index.dump() if row in first]  # nothing lost
     finally:
         index.close()

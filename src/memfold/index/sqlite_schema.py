@@ -8,6 +8,7 @@ the files, never migrated in place.
 from __future__ import annotations
 
 import functools
+import re
 import sqlite3
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
@@ -100,6 +101,11 @@ def create_indexes(db: sqlite3.Connection) -> None:
     for statement in DATA_INDEXES.split(";"):
         if statement.strip():
             db.execute(statement)
+
+
+def drop_indexes(db: sqlite3.Connection) -> None:
+    for name in re.findall(r"CREATE INDEX (\w+)", DATA_INDEXES):
+        db.execute(f"DROP INDEX IF EXISTS {name}")
 
 
 _P = ParamSpec("_P")

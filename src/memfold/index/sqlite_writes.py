@@ -19,7 +19,7 @@ from ..model import TEXT, FileStamp, ParsedDoc
 from ..names import entity_key, fold_for_index
 from .base import PreparedDoc, SeenStamp
 from .sqlite_rows import chunks, marks
-from .sqlite_schema import create_data, create_indexes, drop_data
+from .sqlite_schema import create_data, create_indexes, drop_data, drop_indexes
 
 
 def stamps(db: sqlite3.Connection, paths: Sequence[str] | None = None) -> dict[str, FileStamp]:
@@ -53,23 +53,33 @@ def replace_rows(db: sqlite3.Connection, stream: Iterable[PreparedDoc], removed:
     changed files, drop removed ones, restamp the rest; the ids of typed facts never held."""
     new_ids: list[str] = []
     touched = full or bool(removed)
+    # an index that holds no file yet (a first sync) is filled as a rebuild is: rows first,
+    # their indexes built once at the end, no file's old rows to look for
+    empty = not full and db.execute("SELECT 1 FROM files LIMIT 1").fetchone() is None
     if full:
         drop_data(db)
         create_data(db, with_indexes=False)
         db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
+    elif empty:
+        drop_indexes(db)
+    bulk = full or empty
     moved: list[str] = []  # ids whose rows were removed or added: duplicates to recount
     for path in removed:
         moved.extend(_delete_path(db, path))
     for batch in _batches(stream, 500):
         touched = True
-        if not full:
+        if empty:  # every id is one the index never held
+            new_ids.extend(i for prepared in batch for i in prepared.typed_ids)
+        elif not full:
             new_ids.extend(_unseen_ids(db, batch))
             for prepared in batch:
                 moved.extend(_delete_path(db, prepared.path))
         inserted = _insert(db, batch)
-        if not full:
+        if not bulk:
             moved.extend(inserted)
-    if full:
+    if empty:
+        new_ids = list(dict.fromkeys(new_ids))
+    if bulk:
         create_indexes(db)
         db.execute("INSERT INTO duplicate_ids SELECT id FROM facts GROUP BY id"
                    " HAVING COUNT(*) > 1")
