@@ -11,16 +11,21 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from memfold.memory import Memory
 
 DAYS = ("2026-11-02", "2026-11-03", "2026-11-04")
 
 
-def test_copies_indexed_in_different_orders_recall_the_same(tmp_path: Path) -> None:
+# 90 tied facts: all of them in the rows the first search fetched; 150: more tie than it
+# fetched (twice the 50 candidates and one), so the tie is read again in full
+@pytest.mark.parametrize("facts", [90, 150])
+def test_copies_indexed_in_different_orders_recall_the_same(tmp_path: Path, facts: int) -> None:
     one = tmp_path / "one"
     Memory.init(one)
     with Memory.open(one, now="2026-11-05T12:00:00") as memory:
-        for n in range(90):  # one at a time, the days interleaved: rowids follow that order
+        for n in range(facts):  # one at a time, the days interleaved: rowids follow that order
             memory.retain([f"W @Lamp{n % 9}: A copper lantern hangs in hall {n:03d}."],
                           date=DAYS[n % 3])
         first = {query: memory.recall(query, k=10).to_dict()["results"]

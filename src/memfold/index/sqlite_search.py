@@ -138,9 +138,12 @@ BM25 = ("SELECT rowid, bm25(facts_fts, 1.0, 0.5) FROM facts_fts WHERE facts_fts 
 def lexical(db: sqlite3.Connection, fts: str, filters: Filters, limit: int) -> list[Candidate]:
     if filters == Filters():  # rank in the full-text index alone, then fetch the rows
         try:
-            ranked = db.execute(BM25 + " ORDER BY 2 LIMIT ?", (fts, limit + 1)).fetchall()
+            # twice the rows asked for: facts tied at the cut are then almost always all
+            # in hand, and need no second scan to be ordered (`_cut`)
+            want = 2 * limit + 1
+            ranked = db.execute(BM25 + " ORDER BY 2 LIMIT ?", (fts, want)).fetchall()
             if len(ranked) > limit:
-                ranked = _cut(db, fts, ranked, limit)
+                ranked = _cut(db, fts, ranked, limit, every=len(ranked) < want)
         except sqlite3.OperationalError as exc:
             raise IndexError_(f"search failed: {exc}") from exc
         scores = dict(ranked)
@@ -158,17 +161,23 @@ def lexical(db: sqlite3.Connection, fts: str, filters: Filters, limit: int) -> l
 
 
 def _cut(db: sqlite3.Connection, fts: str, ranked: list[tuple[int, float]],
-         limit: int) -> list[tuple[int, float]]:
-    """The best `limit` of `ranked` (one row more than that, best first), with facts tied at
-    the cut taken by path and line rather than by rowid: rowids follow the order a workspace
-    happened to be indexed in, and two copies of one memory must answer alike."""
+         limit: int, *, every: bool = False) -> list[tuple[int, float]]:
+    """The best `limit` of `ranked` (more rows than that, best first; `every`: all the
+    matches), with facts tied at the cut taken by path and line rather than by rowid: rowids
+    follow the order a workspace happened to be indexed in, and two copies of one memory
+    must answer alike."""
     if limit < 1:
         return []
     cut = ranked[limit - 1][1]
     if ranked[limit][1] != cut:
         return ranked[:limit]
     above = [row for row in ranked if row[1] < cut]
-    tied = [rowid for rowid, score in db.execute(BM25, (fts,)) if score == cut]
+    if every or ranked[-1][1] != cut:  # the rows in hand hold every fact tied at the cut
+        tied = [rowid for rowid, score in ranked if score == cut]
+    else:  # the same bm25 computed the same way, equal to the cut exactly
+        tied = [rowid for (rowid,) in db.execute(
+            "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ?"
+            " AND bm25(facts_fts, 1.0, 0.5) = ?", (fts, cut))]
     place: dict[int, tuple[str, int]] = {}
     for chunk in chunks(tied, 500):
         for rowid, path, line in db.execute(
