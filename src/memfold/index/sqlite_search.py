@@ -12,6 +12,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import date
 
 from ..errors import IndexDamaged, IndexError_
 from ..model import TEXT, ParseWarning
@@ -136,28 +137,77 @@ BM25 = ("SELECT rowid, bm25(facts_fts, 1.0, 0.5) FROM facts_fts WHERE facts_fts 
 
 
 def lexical(db: sqlite3.Connection, fts: str, filters: Filters, limit: int) -> list[Candidate]:
-    if filters == Filters():  # rank in the full-text index alone, then fetch the rows
-        try:
+    """The `limit` best matches of an FTS5 expression that pass the filters, best first.
+
+    Ranked in the full-text index alone, then the rows of the few kept are fetched; a
+    filtered search that cannot be answered that way (`_filtered`) is ranked and filtered
+    in one SQL statement over every match."""
+    where, params = conditions(filters)
+    try:
+        if filters == Filters():
             # twice the rows asked for: facts tied at the cut are then almost always all
             # in hand, and need no second scan to be ordered (`_cut`)
             want = 2 * limit + 1
             ranked = db.execute(BM25 + " ORDER BY 2 LIMIT ?", (fts, want)).fetchall()
             if len(ranked) > limit:
                 ranked = _cut(db, fts, ranked, limit, every=len(ranked) < want)
-        except sqlite3.OperationalError as exc:
-            raise IndexError_(f"search failed: {exc}") from exc
-        scores = dict(ranked)
-        found = candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
-                           f" WHERE f.rowid IN ({marks(ranked)})", list(scores))
-        return sorted((replace(c, bm25=scores[c.rowid]) for c in found),
-                      key=lambda c: (c.bm25, c.fact.path, c.fact.line))
-    where, params = conditions(filters)
-    sql = (f"SELECT {FACT_SELECT}, bm25(facts_fts, 1.0, 0.5) FROM facts_fts"  # noqa: S608
-           " JOIN facts f ON f.rowid = facts_fts.rowid JOIN files ON files.id = f.file"
-           " LEFT JOIN lifecycle l ON l.id = f.id"
-           f" WHERE facts_fts MATCH ? {where} ORDER BY {SCORE_COLUMN + 1}, f.day DESC,"
-           " files.path, f.line LIMIT ?")
-    return candidates(db, sql, [fts, *params, limit])
+        elif (kept := _filtered(db, fts, where, params, limit)) is not None:
+            ranked = kept
+        else:
+            sql = (f"SELECT {FACT_SELECT}, bm25(facts_fts, 1.0, 0.5) FROM facts_fts"  # noqa: S608
+                   " JOIN facts f ON f.rowid = facts_fts.rowid JOIN files ON files.id = f.file"
+                   " LEFT JOIN lifecycle l ON l.id = f.id"
+                   f" WHERE facts_fts MATCH ? {where} ORDER BY {SCORE_COLUMN + 1},"
+                   " f.day DESC, files.path, f.line LIMIT ?")
+            return candidates(db, sql, [fts, *params, limit])
+    except sqlite3.OperationalError as exc:
+        raise IndexError_(f"search failed: {exc}") from exc
+    scores = dict(ranked)
+    found = candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                       f" WHERE f.rowid IN ({marks(ranked)})", list(scores))
+    if filters == Filters():
+        def order(c: Candidate) -> tuple[object, ...]:
+            return (scores[c.rowid], c.fact.path, c.fact.line)
+    else:
+        def order(c: Candidate) -> tuple[object, ...]:
+            return _filtered_order(scores[c.rowid], c.fact.day, c.fact.path, c.fact.line)
+    return sorted((replace(c, bm25=scores[c.rowid]) for c in found), key=order)
+
+
+FILTERED_FETCH = 8  # a filtered search first ranks this many times its limit, unfiltered
+
+
+def _filtered_order(score: float, day: date | int | None, path: str,
+                    line: int) -> tuple[float, bool, int, str, int]:
+    """A filtered search's order: score, then newest day first (no day last), path, line —
+    the ORDER BY of its SQL, which it must give whichever way it was answered."""
+    ordinal = day.toordinal() if isinstance(day, date) else day
+    return (score, ordinal is None, -(ordinal or 0), path, line)
+
+
+def _filtered(db: sqlite3.Connection, fts: str, where: str, params: list[object],
+              limit: int) -> list[tuple[int, float]] | None:
+    """The best `limit` matches that pass the filters (`where`), ranked in the full-text
+    index alone first: the FILTERED_FETCH × limit best matches are fetched, the filters
+    applied to them, and the answer kept when no match left unfetched could rank among it
+    (it scores below the last one fetched).  None: it could — the caller asks SQLite to
+    rank and filter every match (a filter that passes few facts, or a long tie)."""
+    if limit < 1:
+        return []
+    want = FILTERED_FETCH * limit + 1
+    ranked = db.execute(BM25 + " ORDER BY 2 LIMIT ?", (fts, want)).fetchall()
+    scores = dict(ranked)
+    passing: list[tuple[int, int | None, str, int]] = []
+    for chunk in chunks(list(scores), 500):
+        passing.extend(db.execute(
+            "SELECT f.rowid, f.day, files.path, f.line FROM facts f"  # noqa: S608
+            f" JOIN files ON files.id = f.file WHERE f.rowid IN ({marks(chunk)}) {where}",
+            [*chunk, *params]))
+    passing.sort(key=lambda r: _filtered_order(scores[r[0]], *r[1:]))
+    kept = [(rowid, scores[rowid]) for rowid, *_ in passing[:limit]]
+    if len(ranked) == want and (len(kept) < limit or kept[-1][1] >= ranked[-1][1]):
+        return None
+    return kept
 
 
 def _cut(db: sqlite3.Connection, fts: str, ranked: list[tuple[int, float]],
