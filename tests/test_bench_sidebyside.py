@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from memfold.cli import cli
+from memfold.timeparse import extract_interval
 from memfold_bench import corpus, floor, sidebyside
 
 ROWS = ("cold_index_wall", "cold_index_cpu", "cold_index_peak_rss", "noop_sync",
@@ -49,16 +50,19 @@ def test_score_counts_hits_and_reciprocal_ranks() -> None:
 def test_planted_queries_have_exactly_one_right_line(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     corpus.generate(ws, files=30, seed=2, entity_pages=5)
-    planted = sidebyside.plant_queries(ws, 8, seed=2)
-    assert planted == sidebyside.plant_queries(ws, 8, seed=2)
-    assert planted != sidebyside.plant_queries(ws, 8, seed=3)
+    planted = sidebyside.plant_queries(ws, 40, seed=2)
+    assert planted == sidebyside.plant_queries(ws, 40, seed=2)
+    assert planted != sidebyside.plant_queries(ws, 40, seed=3)
     lines = [(rel, n, words_of(text)) for text, rel, n in sidebyside.every_line(ws)]
     for q in planted:
         words = set(q.text.split())
         assert len(words) == sidebyside.QUERY_WORDS
         holding = [(rel, n) for rel, n, have in lines if words <= have]
         assert holding == [(q.path, q.line)], q
-        assert (ws / q.path).read_text(encoding="utf-8").split("\n")[q.line - 1].startswith("- ")
+        bullet = (ws / q.path).read_text(encoding="utf-8").split("\n")[q.line - 1]
+        assert bullet.startswith("- ")
+        # a current truth: no time span that could have ended (memfold calls that expired)
+        assert "until=" not in bullet and not extract_interval(bullet, default_year=2000), q
     with pytest.raises(click.ClickException, match="only .* of 1000 queries"):
         sidebyside.plant_queries(ws, 1000, seed=2)
 

@@ -30,10 +30,12 @@ The whole-process rows take `CLI_QUERIES` of the queries per repeat, one-shot, w
 floor taking turns to go first.  Timings are p50 (p95 beside them) of every sample, linear
 interpolation; every sample is kept in the JSON.  The ratio is memfold over floor.
 
-Planted answers: a query is three content words of one world-fact (`W`) Retain bullet — a
-current truth, which memfold's lifecycle never fades by time alone; experiences and
-observations years old are archived by design and rank below fresher facts that match
-fewer words, which is the lifecycle working, not the index (drawn with the seed
+Planted answers: a query is three content words of one world-fact (`W`) Retain bullet that
+states no time span — a current truth, which memfold's lifecycle never fades by time alone;
+experiences and observations years old are archived by design and rank below fresher facts
+that match fewer words, and a fact valid only for a span that has ended ("... (Mar 29–Apr 3,
+2000)", `until=`) is expired and left out of a recall without `--all` — the lifecycle
+working, not the index (drawn with the seed
 after the touches, so the answer is where both indexes last saw it), kept only if that
 bullet is the one line of the whole workspace — every line of every Markdown file, entity
 pages and paragraphs included — holding all three words as memfold's index tokenizes them
@@ -66,6 +68,7 @@ import click
 
 from memfold.memory import Memory
 from memfold.query import plan_query
+from memfold.timeparse import extract_interval
 
 from . import corpus, floor
 from .index_bench import (
@@ -162,8 +165,10 @@ def plant_queries(ws: Path, count: int, seed: int) -> list[Planted]:
                 break
             rel = rng.choice(daily)
             if rel not in bullets_of:
+                year = int(Path(rel).stem[:4])
                 bullets_of[rel] = [(body, line) for body, line in floor.retain_lines(
-                    (ws / rel).read_text(encoding="utf-8")) if WORLD_FACT.match(body)]
+                    (ws / rel).read_text(encoding="utf-8")) if WORLD_FACT.match(body)
+                    and "until=" not in body and not extract_interval(body, default_year=year)]
             bullets = bullets_of[rel]
             if not bullets:
                 continue
