@@ -9,7 +9,6 @@ hashed again next time: an edit in the same clock tick would otherwise keep its 
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import itertools
 import os
@@ -272,6 +271,12 @@ def sync_appended(workspace: Workspace, index: IndexBackend, tail: DocChange, *,
 def _indexable(workspace: Workspace, path: str, doc: ParsedDoc) -> ParsedDoc:
     """A parsed file as the index takes it: secrets written by hand flagged with their
     path:line, and prose also sentence by sentence."""
-    lines = functools.cache(functools.partial(_lines, workspace, path))
+    read: list[list[str]] = []  # the file's lines, read only if a secret needs them
+
+    def lines() -> list[str]:
+        if not read:
+            read.append(_lines(workspace, path))
+        return read[0]
+
     return with_sentences(flag_secrets(doc, lines))
 
