@@ -83,6 +83,20 @@ def test_missing_workspace_names_memfold_init(tmp_path: Path, run_in: Callable[[
     assert not exists or list(root.iterdir()) == []
 
 
+def test_missing_workspace_points_at_the_current_directory_when_it_is_one(
+        workspace: Path, tmp_path: Path, run_in: Callable[[Path], Cli],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(workspace)
+    result = run_in(tmp_path / "nowhere")("status")
+    assert result.exit_code == 1
+    line = one_error_line(result.stderr)
+    assert str(tmp_path / "nowhere") in line
+    assert "the current directory is one" in line and "--workspace ." in line
+    assert "memfold init" not in line  # it would make a second workspace elsewhere
+    monkeypatch.chdir(tmp_path)
+    assert "memfold init" in one_error_line(run_in(tmp_path / "nowhere")("status").stderr)
+
+
 def test_workspace_flag_beats_the_environment(workspace: Path, tmp_path: Path,
                                               run_in: Callable[[Path], Cli]) -> None:
     result = run_in(tmp_path / "nowhere")("--workspace", str(workspace), "status", "--json")

@@ -13,6 +13,7 @@ a link could point outside the workspace, so it is reported, never followed.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 from collections.abc import Iterable
@@ -113,9 +114,12 @@ class Workspace:
 
     def require(self) -> None:
         if not self.exists():
-            raise WorkspaceError(
-                f"no memfold workspace at {self.root}; create one with `memfold init {self.root}`"
-            )
+            hint = f"create one with `memfold init {self.root}`"
+            with contextlib.suppress(OSError):  # the working directory may be gone
+                if (here := Path.cwd()) != self.root and Workspace(here).exists():
+                    hint = ("the current directory is one: choose it with `--workspace .` or "
+                            f"MEMFOLD_WORKSPACE={here}")
+            raise WorkspaceError(f"no memfold workspace at {self.root}; {hint}")
 
     def require_real_dir(self, directory: Path) -> None:
         """Refuse to write through a symlinked directory inside the workspace."""
