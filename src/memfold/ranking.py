@@ -67,9 +67,14 @@ KIND_WEIGHT = {"text": 0.6, "observation": 0.85}
 ENTITY_BOOST = 0.5
 OPINION_BOOST = 0.75
 CONTEXT_SHARE = 0.5
+# the best match two facts away counts at this share of the nearest neighbour's (`recall`)
+CONTEXT_FAR = 0.5
 EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expansion`)
 # semantic and hybrid: the query's vector moved toward its best candidates' (`embed.semantic`)
 VECTOR_FEEDBACK = 0.5
+# semantic and hybrid: 1 embeds the query as written; 0 without the names of the entities it
+# names (they weigh through the entity boost, as they do in the lexical search)
+VECTOR_NAMES = 0.0
 # with --rerank: the share of the reranker's score in the blended score of the RERANK_TOP
 # best candidates (`recall._reranked`, `embed.rerank`).  Leave-one-conversation-out on the
 # LoCoMo dev split chose 0.5 in 11 of the 12 lexical and semantic folds (0.3 in the other;
@@ -87,8 +92,8 @@ STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, f
 
 # The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`): read
 # through `tunable`, so an override set by `tuned` holds for the calling context only.
-TUNABLE = ("CONTEXT_SHARE", "ENTITY_BOOST", "OPINION_BOOST", "EXPANSION_SHARE",
-           "VECTOR_FEEDBACK", "RERANK_SHARE")
+TUNABLE = ("CONTEXT_SHARE", "CONTEXT_FAR", "ENTITY_BOOST", "OPINION_BOOST",
+           "EXPANSION_SHARE", "VECTOR_FEEDBACK", "VECTOR_NAMES", "RERANK_SHARE")
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
 
