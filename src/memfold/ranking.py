@@ -5,16 +5,32 @@
 
 - match: the fact's BM25 (FTS5) divided by the best BM25 among the candidates, in 0..1 (in
   hybrid and semantic mode, the fused relevance of `embed.fusion`, also 0..1);
-- context: the best match among the candidates just before and after the fact in its file.
-  Facts written together explain each other: a reply ("yes — a sunset, last week") holds
-  few of the words of the question it answers, its neighbour holds them.  Only candidates
-  are lifted; a fact that matches nothing in the query is not added for its neighbour.  On
-  the LoCoMo dev split this moved R@10 from 65.2 to 69.9 (lexical) and 69.1 to 75.5
-  (hybrid), in each of its three conversations (docs/semantic.md);
+- context: the best match among the candidates just before and after the fact in its file,
+  plus CONTEXT_FAR (0.5) of the best match among the candidates two facts away.  Facts
+  written together explain each other: a reply ("yes — a sunset, last week") holds few of
+  the words of the question it answers, its neighbour holds them — or the turn before its
+  neighbour, when the answer comes a turn later.  Only candidates are lifted; a fact that
+  matches nothing in the query is not added for its neighbour.  On the LoCoMo dev split the
+  nearest neighbours moved R@10 from 65.2 to 69.9 (lexical) and 69.1 to 75.5 (hybrid), in
+  each of its three conversations; the facts two away, held out conversation by
+  conversation, 70.6 -> 73.7 (lexical) and 80.5 -> 80.9 (hybrid), narrative prose 69.4 ->
+  72.4 and 75.3 -> 77.3 (docs/semantic.md, "Held out").  The folds themselves chose 1 (75.3
+  lexical, 81.5 hybrid), but there hybrid multi-hop questions lose 4 points and a typed
+  fact two lines from the best match outranks a weaker match that answers; 0.5 keeps
+  multi-hop level.  Tried and refused: the context of the fact before only, or after only
+  (lexical 68.7 / 66.6 against 70.6), the two neighbours' matches summed instead of the
+  best (lexical 71.1, hybrid 80.2 against 80.5: mixed), facts three away (+0.4 at most), at
+  most N results per file (4: hybrid 79.6 against 82.0);
 - expansion: a fact only the expanded search finds (words two of the best candidates share,
   `expansion`) enters with EXPANSION_SHARE of its match in that search; in hybrid mode the
   query's vector is also moved toward its two best candidates' (VECTOR_FEEDBACK,
   `embed.semantic`) before the match is fused;
+- names: the query's vector is made without the names of the entities it names
+  (VECTOR_NAMES 0; `QueryPlan.without_names`), as its lexical search leaves them out.  A
+  fact's vector is its content alone, so a name in the query's vector only meets the name
+  where someone else says it ("Thanks, Melanie!"); the entity boost weighs who a fact is
+  about.  Held out on the LoCoMo dev split: semantic 49.4 -> 64.3, hybrid 78.8 -> 80.5, every
+  conversation up (prose names no entities, so the narrative layout is unchanged);
 - entity: 1 when the fact is linked to an entity the query names (`@Peter`, or "Peter"
   when Peter is a known entity or alias), else 0;
 - opinion_intent: 1 for opinion facts when the query asks about preferences, else 0.  At
