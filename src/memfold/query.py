@@ -83,7 +83,6 @@ class QueryPlan:
         parts = [quote_fts(p) for p in self.phrases] + [quote_fts(t) for t in terms]
         return " OR ".join(parts) if parts else None
 
-
     def without_names(self, keys: set[str] | frozenset[str]) -> str:
         """The query's text without the names of the entities `keys` (runs of one to three
         words whose entity key is among them, and a possessive 's after one): what its

@@ -14,13 +14,13 @@
   nearest neighbours moved R@10 from 65.2 to 69.9 (lexical) and 69.1 to 75.5 (hybrid), in
   each of its three conversations; the facts two away, held out conversation by
   conversation, 70.6 -> 73.7 (lexical) and 80.5 -> 80.9 (hybrid), narrative prose 69.4 ->
-  72.4 and 75.3 -> 77.3 (docs/semantic.md, "Held out").  The folds themselves chose 1 (75.3
-  lexical, 81.5 hybrid), but there hybrid multi-hop questions lose 4 points and a typed
-  fact two lines from the best match outranks a weaker match that answers; 0.5 keeps
-  multi-hop level.  Tried and refused: the context of the fact before only, or after only
-  (lexical 68.7 / 66.6 against 70.6), the two neighbours' matches summed instead of the
-  best (lexical 71.1, hybrid 80.2 against 80.5: mixed), facts three away (+0.4 at most), at
-  most N results per file (4: hybrid 79.6 against 82.0);
+  72.4 and 75.3 -> 77.3 (docs/semantic.md, "Held out, lever by lever").  The folds
+  themselves chose 1 (75.3 lexical, 81.5 hybrid), but there hybrid multi-hop questions lose
+  4 points and a typed fact two lines from the best match outranks a weaker match that
+  answers; 0.5 keeps multi-hop level.  Tried and refused: the context of the fact before
+  only, or after only (lexical 68.7 / 66.6 against 70.6), the two neighbours' matches summed
+  instead of the best (lexical 71.1, hybrid 80.2 against 80.5: mixed), facts three away
+  (+0.4 at most), at most N results per file (4: hybrid 79.6 against 82.0);
 - expansion: a fact only the expanded search finds (words two of the best candidates share,
   `expansion`) enters with EXPANSION_SHARE of its match in that search; in hybrid mode the
   query's vector is also moved toward its two best candidates' (VECTOR_FEEDBACK,
