@@ -15,7 +15,7 @@
   each of its three conversations; the facts two away, held out conversation by
   conversation, 70.6 -> 73.7 (lexical) and 80.5 -> 80.9 (hybrid), narrative prose 69.4 ->
   72.4 and 75.3 -> 77.3 (docs/semantic.md, "Held out, lever by lever").  The folds
-  themselves chose 1 (75.3 lexical, 81.5 hybrid), but there hybrid multi-hop questions lose
+  themselves chose 1 or more (75.3 lexical, 81.5 hybrid), but at 1 hybrid multi-hop loses
   4 points and a typed fact two lines from the best match outranks a weaker match that
   answers; 0.5 keeps multi-hop level.  Tried and refused: the context of the fact before
   only, or after only (lexical 68.7 / 66.6 against 70.6), the two neighbours' matches summed
