@@ -29,6 +29,9 @@ def refuse_long(text: str, what: str, hint: str) -> None:
                        f"{MAX_QUERY_CHARS:,}{hint}")
 WORD = re.compile(r"\w+")
 PHRASE = re.compile(r'"([^"]+)"')
+# a word with its combining marks ("Hà Nội" written decomposed stays one word per name part)
+WORD_SPAN = re.compile(r"\w[\w\u0300-\u036f]*")
+POSSESSIVE = re.compile(r"['\u2019]s\b")
 # lone surrogates (undecodable bytes of a command line) cannot be encoded for SQLite
 SURROGATES = re.compile("[\ud800-\udfff]")
 ABOUT = re.compile(
@@ -79,6 +82,38 @@ class QueryPlan:
         terms = [t for t in self.terms if entity_key(t) not in skip] or list(self.terms)
         parts = [quote_fts(p) for p in self.phrases] + [quote_fts(t) for t in terms]
         return " OR ".join(parts) if parts else None
+
+    def without_names(self, keys: set[str] | frozenset[str]) -> str:
+        """The query's text without the names of the entities `keys` (runs of one to three
+        words whose entity key is among them, and a possessive 's after one): what its
+        vector is made of (`ranking.VECTOR_NAMES`).  The whole text when nothing is left."""
+        if not keys:
+            return self.text
+        spans = [(m.start(), m.end()) for m in WORD_SPAN.finditer(self.text)]
+        cut: list[tuple[int, int]] = []
+        i = 0
+        while i < len(spans):
+            for size in (3, 2, 1):
+                run = spans[i:i + size]
+                if len(run) == size and entity_key(
+                        " ".join(self.text[a:b] for a, b in run)) in keys:
+                    end = run[-1][1]
+                    if (m := POSSESSIVE.match(self.text, end)) is not None:
+                        end = m.end()
+                    cut.append((run[0][0], end))
+                    i += size
+                    break
+            else:
+                i += 1
+        if not cut:
+            return self.text
+        parts, at = [], 0
+        for start, end in cut:
+            parts.append(self.text[at:start])
+            at = end
+        parts.append(self.text[at:])
+        rest = " ".join("".join(parts).split())
+        return rest if WORD.search(rest) else self.text
 
 
 def quote_fts(text: str) -> str:

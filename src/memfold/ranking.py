@@ -5,16 +5,32 @@
 
 - match: the fact's BM25 (FTS5) divided by the best BM25 among the candidates, in 0..1 (in
   hybrid and semantic mode, the fused relevance of `embed.fusion`, also 0..1);
-- context: the best match among the candidates just before and after the fact in its file.
-  Facts written together explain each other: a reply ("yes — a sunset, last week") holds
-  few of the words of the question it answers, its neighbour holds them.  Only candidates
-  are lifted; a fact that matches nothing in the query is not added for its neighbour.  On
-  the LoCoMo dev split this moved R@10 from 65.2 to 69.9 (lexical) and 69.1 to 75.5
-  (hybrid), in each of its three conversations (docs/semantic.md);
+- context: the best match among the candidates just before and after the fact in its file,
+  plus CONTEXT_FAR (0.5) of the best match among the candidates two facts away.  Facts
+  written together explain each other: a reply ("yes — a sunset, last week") holds few of
+  the words of the question it answers, its neighbour holds them — or the turn before its
+  neighbour, when the answer comes a turn later.  Only candidates are lifted; a fact that
+  matches nothing in the query is not added for its neighbour.  On the LoCoMo dev split the
+  nearest neighbours moved R@10 from 65.2 to 69.9 (lexical) and 69.1 to 75.5 (hybrid), in
+  each of its three conversations; the facts two away, held out conversation by
+  conversation, 70.6 -> 73.7 (lexical) and 80.5 -> 80.9 (hybrid), narrative prose 69.4 ->
+  72.4 and 75.3 -> 77.3 (docs/semantic.md, "Held out, lever by lever").  The folds
+  themselves chose 1 or more (75.3 lexical, 81.5 hybrid), but at 1 hybrid multi-hop loses
+  4 points and a typed fact two lines from the best match outranks a weaker match that
+  answers; 0.5 keeps multi-hop level.  Tried and refused: the context of the fact before
+  only, or after only (lexical 68.7 / 66.6 against 70.6), the two neighbours' matches summed
+  instead of the best (lexical 71.1, hybrid 80.2 against 80.5: mixed), facts three away
+  (+0.4 at most), at most N results per file (4: hybrid 79.6 against 82.0);
 - expansion: a fact only the expanded search finds (words two of the best candidates share,
   `expansion`) enters with EXPANSION_SHARE of its match in that search; in hybrid mode the
   query's vector is also moved toward its two best candidates' (VECTOR_FEEDBACK,
   `embed.semantic`) before the match is fused;
+- names: the query's vector is made without the names of the entities it names
+  (VECTOR_NAMES 0; `QueryPlan.without_names`), as its lexical search leaves them out.  A
+  fact's vector is its content alone, so a name in the query's vector only meets the name
+  where someone else says it ("Thanks, Melanie!"); the entity boost weighs who a fact is
+  about.  Held out on the LoCoMo dev split: semantic 49.4 -> 64.3, hybrid 78.8 -> 80.5, every
+  conversation up (prose names no entities, so the narrative layout is unchanged);
 - entity: 1 when the fact is linked to an entity the query names (`@Peter`, or "Peter"
   when Peter is a known entity or alias), else 0;
 - opinion_intent: 1 for opinion facts when the query asks about preferences, else 0.  At
@@ -67,9 +83,14 @@ KIND_WEIGHT = {"text": 0.6, "observation": 0.85}
 ENTITY_BOOST = 0.5
 OPINION_BOOST = 0.75
 CONTEXT_SHARE = 0.5
+# the best match two facts away counts at this share of the nearest neighbour's (`recall`)
+CONTEXT_FAR = 0.5
 EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expansion`)
 # semantic and hybrid: the query's vector moved toward its best candidates' (`embed.semantic`)
 VECTOR_FEEDBACK = 0.5
+# semantic and hybrid: 1 embeds the query as written; 0 without the names of the entities it
+# names (they weigh through the entity boost, as they do in the lexical search)
+VECTOR_NAMES = 0.0
 # with --rerank: the share of the reranker's score in the blended score of the RERANK_TOP
 # best candidates (`recall._reranked`, `embed.rerank`).  Leave-one-conversation-out on the
 # LoCoMo dev split chose 0.5 in 11 of the 12 lexical and semantic folds (0.3 in the other;
@@ -87,8 +108,8 @@ STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, f
 
 # The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`): read
 # through `tunable`, so an override set by `tuned` holds for the calling context only.
-TUNABLE = ("CONTEXT_SHARE", "ENTITY_BOOST", "OPINION_BOOST", "EXPANSION_SHARE",
-           "VECTOR_FEEDBACK", "RERANK_SHARE")
+TUNABLE = ("CONTEXT_SHARE", "CONTEXT_FAR", "ENTITY_BOOST", "OPINION_BOOST",
+           "EXPANSION_SHARE", "VECTOR_FEEDBACK", "VECTOR_NAMES", "RERANK_SHARE")
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
 

@@ -129,7 +129,8 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
             found.setdefault((c.fact.path, c.rowid), c)
     fused = None  # semantic and hybrid: BM25 and cosine fused, by rowid (embed.fusion)
     if options.semantic is not None and options.mode != LEXICAL:
-        fused = options.semantic.fuse(backend, plan, found, filters, limit, options.mode)
+        fused = options.semantic.fuse(backend, plan, found, filters, limit, options.mode,
+                                      text=_vector_text(plan, named))
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
     match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None
              else lexical_part(c.bm25, best) for c in found.values()}
@@ -206,16 +207,37 @@ class _Scored:
         return self.candidate.fact
 
 
+def _vector_text(plan: QueryPlan, named: Sequence[str]) -> str:
+    """What the query's vector is made of (`ranking.VECTOR_NAMES`)."""
+    if ranking.tunable("VECTOR_NAMES") >= 0.5:
+        return plan.text
+    return plan.without_names(frozenset(named))
+
+
 def _context(backend: IndexBackend, found: Iterable[Candidate],
              match: dict[int, float]) -> dict[int, tuple[float, str]]:
     """Each candidate's context (`ranking`): the best match among the candidates just
-    before and after it in its file, and that neighbour's id."""
+    before and after it in its file, plus CONTEXT_FAR of the best among those two facts
+    away, and the id of the neighbour that gave the most."""
     ids = {c.rowid: c.fact.id for c in found}
+    near = backend.neighbours(list(ids))
+    far_share = ranking.tunable("CONTEXT_FAR")
+    near_of = near  # two facts away: the neighbours' neighbours, but for the fact itself
+    ring = {o for others in near.values() for o in others if o not in near}
+    if far_share > 0 and ring:
+        near_of = {**near, **backend.neighbours(sorted(ring))}
     context: dict[int, tuple[float, str]] = {}
-    for rowid, others in backend.neighbours(list(ids)).items():
-        best = max(((match[o], o) for o in others if match.get(o, 0.0) > 0), default=None)
-        if best is not None:
-            context[rowid] = (best[0], ids[best[1]])
+    for rowid, others in near.items():
+        parts = [max(((match[o], o) for o in others if match.get(o, 0.0) > 0),
+                     default=None)]
+        if far_share > 0:
+            far = {f for o in others for f in near_of.get(o, ())} - {rowid, *others}
+            best_far = max(((match[f], f) for f in far if match.get(f, 0.0) > 0),
+                           default=None)
+            parts.append((far_share * best_far[0], best_far[1]) if best_far else None)
+        given = [p for p in parts if p is not None]
+        if given:
+            context[rowid] = (sum(v for v, _ in given), ids[max(given)[1]])
     return context
 
 

@@ -112,16 +112,18 @@ class Semantic:
 
     def fuse(self, backend: IndexBackend, plan: QueryPlan, found: MutableMapping[
              tuple[str, int], Candidate], filters: Filters, limit: int,
-             mode: str) -> dict[int, float] | None:
+             mode: str, text: str | None = None) -> dict[int, float] | None:
         """Add the nearest facts to `found`; return every candidate's fused relevance
-        (None when the query cannot be embedded: the recall stays lexical)."""
+        (None when the query cannot be embedded: the recall stays lexical).  `text` is
+        what the query's vector is made of (the query's text unless given)."""
+        text = plan.text if text is None else text
         try:
-            self.query_vector(plan.text)
+            self.query_vector(text)
         except Exception as exc:  # noqa: BLE001 - a broken model must not break recall
             self.notices.append(f"recall is lexical: the query could not be embedded ({exc})")
             return None
         calibrated = fusion.calibration(self.embedder.identity.model)
-        for c, cos in self.nearest(backend, plan.text, filters, limit):
+        for c, cos in self.nearest(backend, text, filters, limit):
             if cos >= calibrated.minimum:
                 found.setdefault((c.fact.path, c.fact.line), c)
         if not found:
@@ -138,9 +140,9 @@ class Semantic:
                                          rare_exact=c.rowid in rare)
                     for c in found.values()}
 
-        first = fused(self.query_vector(plan.text))
+        first = fused(self.query_vector(text))
         share = ranking.tunable("VECTOR_FEEDBACK")
-        moved = (self.moved_query(plan.text, first, share)
+        moved = (self.moved_query(text, first, share)
                  if share > 0 and mode == fusion.HYBRID else None)
         if moved is None:
             return first
