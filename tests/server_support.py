@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -116,6 +117,7 @@ def app_client(db: Provisioned, *, embedder: Any = None, **limits: Any) -> Itera
     finally:
         replica.close()
         pool.close()
+        shutil.rmtree(cache, ignore_errors=True)
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -134,6 +136,7 @@ class Served:
         if self.process.poll() is None:
             (self.process.kill if kill else self.process.terminate)()
             self.process.wait(timeout=30)
+        self.log.unlink(missing_ok=True)  # read while it runs (errors); nothing after
 
 
 def serve(db: Provisioned, *, extra: tuple[str, ...] = (), env: dict[str, str] | None = None
@@ -143,11 +146,11 @@ def serve(db: Provisioned, *, extra: tuple[str, ...] = (), env: dict[str, str] |
 
     port = free_port()
     log = Path(tempfile.mkstemp(prefix="memfold-serve-", suffix=".log")[1])
-    handle = open(log, "wb")  # noqa: SIM115 - the process writes it for its whole life
-    process = subprocess.Popen(
-        [sys.executable, "-m", "memfold", "serve", "--db", db.app, "--port", str(port),
-         "--rate", "0", *extra], stdout=handle, stderr=subprocess.STDOUT,
-        env={**os.environ, **(env or {})})
+    with open(log, "wb") as handle:  # the process keeps its own copy for its whole life
+        process = subprocess.Popen(
+            [sys.executable, "-m", "memfold", "serve", "--db", db.app, "--port", str(port),
+             "--rate", "0", *extra], stdout=handle, stderr=subprocess.STDOUT,
+            env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
