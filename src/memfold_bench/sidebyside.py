@@ -69,6 +69,7 @@ import click
 from memfold.memory import Memory
 from memfold.query import plan_query
 from memfold.timeparse import extract_interval
+from memfold.workspace.format import daily_date
 
 from . import corpus, floor
 from .index_bench import (
@@ -165,7 +166,8 @@ def plant_queries(ws: Path, count: int, seed: int) -> list[Planted]:
                 break
             rel = rng.choice(daily)
             if rel not in bullets_of:
-                year = int(Path(rel).stem[:4])
+                day = daily_date(rel)  # the year a date without one is read in, as memfold does
+                year = day.year if day else corpus.END_DAY.year
                 bullets_of[rel] = [(body, line) for body, line in floor.retain_lines(
                     (ws / rel).read_text(encoding="utf-8")) if WORLD_FACT.match(body)
                     and "until=" not in body and not extract_interval(body, default_year=year)]
