@@ -147,3 +147,18 @@ def test_index_embeds_the_backlog_a_first_recall_left_to_it(
     found = runner.invoke(cli, ["-w", str(workspace), "--as-of", NOW, "recall",
                                 "somebody caring for patients", "--mode", "semantic", "--k", "1"])
     assert "nurse" in found.output
+
+
+def test_a_single_batch_keeps_the_callers_order() -> None:
+    """On one core (or whenever all the texts fit one batch) the optimised session runs one
+    batch, ordered by length: each vector must still go to its own text."""
+    import numpy as np
+
+    embedder = models.MiniLMEmbedder(threads=1)
+    embedder._optimised()  # as in a long-lived process, after its first bulk embedding
+    texts = ["A much longer sentence about the quarterly tax report and the shared drive.",
+             "Short.", "The deploy failed.", "Anna moved the report to the new drive today."]
+    together = embedder.embed(texts)
+    assert len(models.plan_batches([len(t) for t in texts], parts=1)) == 1
+    alone = np.stack([embedder.embed([t])[0] for t in texts])
+    assert float((together * alone).sum(axis=1).min()) > 0.9999

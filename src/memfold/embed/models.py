@@ -180,9 +180,6 @@ class MiniLMEmbedder:
             return out
         session = self._optimised()
         batches = plan_batches(lengths, parts=self._threads)
-        if len(batches) == 1:
-            out[batches[0]] = self._run(session, ids)
-            return out
         # the longest batches first, so that no core is left with a long one at the end
         batches.sort(key=lambda rows: -len(rows) * lengths[rows[-1]])
         done = self._pool().map(lambda rows: self._run(session, [ids[i] for i in rows]),
