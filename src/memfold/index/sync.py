@@ -16,7 +16,7 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Container, Generator, Iterable
+from collections.abc import Callable, Container, Generator, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,7 +41,7 @@ Outcome = PreparedDoc | FileStamp | None  # rows to write; a new stamp only; fil
 _LIVE_POOLS: set[ProcessPoolExecutor] = set()  # pools whose workers run now
 
 
-def _stale(on_disk: dict[str, tuple[int, int]], known: dict[str, SeenStamp],
+def _stale(on_disk: Mapping[str, tuple[int, int]], known: dict[str, SeenStamp],
            ready: Container[str]) -> list[str]:
     """The files to read again: new, or not with the stamp the index saw, or read too soon
     after their last change for an edit in the same clock tick to show (one pass over every
@@ -200,7 +200,7 @@ def sync(
     started = time.perf_counter()
     checked_ns = time.time_ns()
     scope = set(only) if only is not None else None
-    scan = workspace.scan() if scope is None else Scan({**workspace.stat_some(scope)}, [], [])
+    scan = workspace.scan() if scope is None else Scan(workspace.stat_some(scope), [], [])
     on_disk = scan.found
     ready = {doc.path: (doc, stamp) for doc, stamp in parsed}
     known: dict[str, SeenStamp] = {}

@@ -16,7 +16,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-from collections.abc import Iterable
+import stat
+from collections.abc import Iterable, Mapping
 from datetime import date
 from pathlib import Path
 from typing import NamedTuple
@@ -78,7 +79,7 @@ def is_ignored_name(name: str) -> bool:
 class Scan(NamedTuple):
     # workspace-relative path -> (size, mtime_ns), for every file memfold reads: plain tuples,
     # as a scan makes one per file and a Stat costs ten times a tuple to make
-    found: dict[str, tuple[int, int]]
+    found: Mapping[str, tuple[int, int]]
     skipped: list[str]  # symlinks, never followed
     temporaries: list[str]  # hidden *.tmp files below memory/ and bank/
 
@@ -187,7 +188,7 @@ class Workspace:
                 st = (self.root / rel).lstat()
             except (FileNotFoundError, NotADirectoryError):
                 continue
-            if os.path.isfile(self.root / rel) and not (self.root / rel).is_symlink():
+            if stat.S_ISREG(st.st_mode):  # a regular file, not a link to one
                 found[rel] = Stat(st.st_size, st.st_mtime_ns)
         return found
 
