@@ -154,6 +154,11 @@ class MiniLMEmbedder:
                 self._bulk = self._session_for(ort.GraphOptimizationLevel.ORT_ENABLE_ALL, 1)
             return self._bulk
 
+    def _session(self, calls: int) -> Any:
+        """The session for the `calls`-th call of a kind: the quick one for the first while
+        no optimised one exists, else the optimised one."""
+        return self._quick if self._bulk is None and calls == 1 else self._optimised()
+
     def _pool(self) -> ThreadPoolExecutor:
         with self._making:
             if self._workers is None:
@@ -221,7 +226,7 @@ class MiniLMEmbedder:
         # query); a process that asks again (the MCP server, an agent's loop) makes the
         # optimised one (0.15 s once, then about 2 ms a query)
         self._asked += 1
-        session = self._quick if self._bulk is None and self._asked == 1 else self._optimised()
+        session = self._session(self._asked)
         [encoded] = self._tokenizer.encode_batch([text[:MAX_CHARS]])
         vector: Matrix = self._run(session, [encoded.ids])[0]
         return vector
@@ -234,16 +239,13 @@ class MiniLMEmbedder:
         # as for queries: the quick session answers a one-shot recall soonest (making the
         # optimised one costs more than it saves on 50 short texts), a second call gets it
         self._token_calls += 1
-        session = (self._quick if self._bulk is None and self._token_calls == 1
-                   else self._optimised())
+        session = self._session(self._token_calls)
         out: list[Matrix] = [np.zeros((0, DIMS), dtype=np.float32)] * len(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # little padding
-        for start in range(0, len(order), BATCH):
-            rows = order[start : start + BATCH]
-            encoded = self._tokenizer.encode_batch([texts[i][:MAX_CHARS] for i in rows])
-            hidden, mask = self._hidden(session, [e.ids for e in encoded])
-            for i, row, used in zip(rows, hidden, mask.sum(axis=1).tolist(), strict=True):
-                tokens = row[1 : max(used - 1, 1)]
+        ids = [e.ids for e in self._tokenizer.encode_batch([t[:MAX_CHARS] for t in texts])]
+        for rows in plan_batches([len(row) for row in ids]):  # little padding, as `embed`
+            hidden, _ = self._hidden(session, [ids[i] for i in rows])
+            for i, row in zip(rows, hidden, strict=True):
+                tokens = row[1 : max(len(ids[i]) - 1, 1)]  # the text's own tokens
                 norms = np.linalg.norm(tokens, axis=1, keepdims=True)
                 out[i] = (tokens / np.maximum(norms, 1e-12)).astype(np.float32)
         return out
