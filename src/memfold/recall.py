@@ -289,9 +289,12 @@ def _faded(c: Candidate, status: str) -> bool:
     """Archived by decay alone (no person archived it): it competes with the active facts,
     weighed down by its lifecycle weight, instead of ranking below all of them — an exact
     match on words nothing recent holds is still found, years later."""
-    life = c.life
-    return status == ARCHIVED and not (life is not None and life.status == ARCHIVED
-                                       and life.reason != "decay")
+    return status == ARCHIVED and not _archived_by_person(c)
+
+
+def _archived_by_person(c: Candidate) -> bool:
+    """Archived by a person (`memfold forget`), not by decay."""
+    return c.life is not None and c.life.status == ARCHIVED and c.life.reason != "decay"
 
 
 def _current_then(c: Candidate, status: str, then: str) -> bool:
@@ -300,8 +303,7 @@ def _current_then(c: Candidate, status: str, then: str) -> bool:
     a fact superseded or expired since counts when it held then.  A fact a person archived
     stays archived."""
     if status == ARCHIVED:
-        life = c.life
-        return not (life is not None and life.status == ARCHIVED and life.reason != "decay")
+        return not _archived_by_person(c)
     return status == ACTIVE or then in ranking.HELD_THEN
 
 

@@ -112,11 +112,10 @@ class Semantic:
 
     def fuse(self, backend: IndexBackend, plan: QueryPlan, found: MutableMapping[
              tuple[str, int], Candidate], filters: Filters, limit: int,
-             mode: str, text: str | None = None) -> dict[int, float] | None:
+             mode: str, text: str) -> dict[int, float] | None:
         """Add the nearest facts to `found`; return every candidate's fused relevance
         (None when the query cannot be embedded: the recall stays lexical).  `text` is
-        what the query's vector is made of (the query's text unless given)."""
-        text = plan.text if text is None else text
+        what the query's vector is made of (`recall._vector_text`)."""
         try:
             self.query_vector(text)
         except Exception as exc:  # noqa: BLE001 - a broken model must not break recall
