@@ -158,19 +158,25 @@ def connect(path: str, timeout: float | None) -> Socket | None:
     return conn
 
 
-def ask(argv: list[str], path: str) -> tuple[int, str, str] | None:
-    """The warm process's answer to `argv` as (exit status, stdout, stderr), or None when it
-    cannot give one (then the command runs in this process)."""
-    conn = connect(path, TIMEOUT_SECONDS)
+def request(path: str, message: dict[str, object], timeout: float) -> object | None:
+    """One request to the warm process at `path`: its answer, or None when none answers."""
+    conn = connect(path, timeout)
     if conn is None:
         return None
     try:
-        send(conn, {"op": "run", "argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)})
-        answer = receive(conn)
+        send(conn, message)
+        return receive(conn)
     except (OSError, ValueError, EOFError, TypeError):
         return None
     finally:
         conn.close()
+
+
+def ask(argv: list[str], path: str) -> tuple[int, str, str] | None:
+    """The warm process's answer to `argv` as (exit status, stdout, stderr), or None when it
+    cannot give one (then the command runs in this process)."""
+    answer = request(path, {"op": "run", "argv": argv, "cwd": os.getcwd(),
+                            "env": dict(os.environ)}, TIMEOUT_SECONDS)
     if not isinstance(answer, tuple) or len(answer) != 3 or answer[0] is None:
         return None  # declined
     code, out, err = answer

@@ -59,17 +59,8 @@ class WarmStatus:
 
 
 def _request(path: str, op: str) -> Any:
-    """One request to the warm process at `path`; its answer, or None when none answers."""
-    conn = launch.connect(path, 5.0)
-    if conn is None:
-        return None
-    try:
-        launch.send(conn, {"op": op})
-        return launch.receive(conn)
-    except (OSError, ValueError, EOFError):
-        return None
-    finally:
-        conn.close()
+    """One control request (status, stop) to the warm process at `path`."""
+    return launch.request(path, {"op": op}, 5.0)
 
 
 def status(path: str | None = None) -> WarmStatus:
