@@ -286,6 +286,32 @@ def test_a_kept_feed_scans_again_when_the_index_is_replaced_or_a_folder_appears(
         feeds.close()
 
 
+def test_a_kept_feed_takes_another_process_s_write_without_a_scan(workspace: Path) -> None:
+    """A retain in another process syncs the index itself: the feed saw the file it wrote,
+    so the next read syncs that file alone; an older copy of the index put back is another
+    state than the one the feed last synced, so that read scans everything."""
+    seed(workspace)
+    feeds = warm.ChangeFeeds()
+    try:
+        refreshed(workspace, feeds)
+        index = workspace / ".memory" / "index.sqlite"
+        older = index.read_bytes()
+        with Memory.open(workspace, watch=False) as writer:  # as a `memfold retain` process
+            writer.retain(["W @Anna: Drinks jasmine tea on Fridays."], date=DAY)
+        scanned, hits = refreshed(workspace, feeds)
+        assert scanned == 1 and "Drinks jasmine tea on Fridays." in hits
+        assert refreshed(workspace, feeds)[0] == 0
+        with Memory.open(workspace, watch=False) as writer:
+            writer.index()  # checkpoint the WAL into the file, so the copy below is whole
+        index.write_bytes(older)  # an older copy of the same index, put back in place
+        for side in (workspace / ".memory").glob("index.sqlite-*"):
+            side.unlink()
+        scanned, hits = refreshed(workspace, feeds)
+        assert scanned > 1 and "Drinks jasmine tea on Fridays." in hits
+    finally:
+        feeds.close()
+
+
 def test_feeds_past_the_limit_are_closed(tmp_path: Path) -> None:
     feeds = warm.ChangeFeeds(limit=2)
     roots = []

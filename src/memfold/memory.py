@@ -407,8 +407,8 @@ class Memory(CoreVerbs):
             self._watcher = Watcher(self.workspace.root)  # armed before the scan it relies on
         watcher = self._watcher
         kept = not self._owns_watcher  # a feed kept across opens must check the index it fed
-        if kept and watcher.index_token != self.index_backend.facts_signature():
-            watcher.settled = False  # the index changed hands since the feed's last sync: scan
+        if kept and not _later_state(watcher.index_token, self.index_backend.lineage()):
+            watcher.settled = False  # another index than the one the feed synced: scan
         changed = watcher.changes() if watcher.settled else None
         if changed is None:
             report = self._sync()
@@ -421,7 +421,7 @@ class Memory(CoreVerbs):
                                   seconds=0.0)
             report = self._sync(only=tracked)
         if kept:
-            watcher.index_token = self.index_backend.facts_signature()
+            watcher.index_token = self.index_backend.lineage()
         return report
 
     def _sync(self, *, only: Sequence[str] | None = None, full: bool = False,
@@ -580,3 +580,9 @@ class Memory(CoreVerbs):
 def _private(hits: Sequence[Hit], show_secrets: bool) -> tuple[Hit, ...]:
     """The hits as outputs show them: likely secrets redacted unless asked for."""
     return tuple(hits) if show_secrets else tuple(h.redacted() for h in hits)
+
+
+def _later_state(seen: tuple[str, int] | None, now: tuple[str, int] | None) -> bool:
+    """Whether the index's lineage `now` is the one a change feed `seen` last, or a later
+    state of that index (another process synced it since)."""
+    return seen is not None and now is not None and now[0] == seen[0] and now[1] >= seen[1]

@@ -232,6 +232,12 @@ class IndexBackend(Protocol):
         another signature may be out of date."""
         ...
 
+    def lineage(self) -> tuple[str, int] | None:
+        """Which index this is and how far along: an id made when its data was built and
+        the count of syncs that changed a fact since (None before the first).  The same id
+        with a count as high or higher is a later state of the index a reader last saw."""
+        ...
+
     def journal_position(self) -> tuple[int, str, int]: ...
 
     def citations(self) -> list[tuple[str, int, str, int, str, str | None]]:

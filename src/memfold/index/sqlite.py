@@ -314,6 +314,10 @@ class SqliteIndex:
     def facts_signature(self) -> str:
         return search.facts_signature(self.db)
 
+    @storage_errors
+    def lineage(self) -> tuple[str, int] | None:
+        return writes.lineage(self.db)
+
     # -- lifecycle (replayed from the journal) ------------------------------------------
 
     @storage_errors

@@ -91,9 +91,28 @@ def replace_rows(db: sqlite3.Connection, stream: Iterable[PreparedDoc], removed:
     )
     db.execute("INSERT OR REPLACE INTO meta VALUES ('last_sync', ?)", (synced_at,))
     if touched:  # derived data (vectors) compares this to know the facts moved
-        db.execute("INSERT OR REPLACE INTO meta VALUES ('facts_token', ?)",
-                   (os.urandom(8).hex(),))
+        renew_facts_token(db, rebuilt=full)
     return new_ids
+
+
+def renew_facts_token(db: sqlite3.Connection, *, rebuilt: bool = False) -> None:
+    """Mark the facts as moved: `facts_token` is this index's lineage — a random id made
+    when its data is (re)built — and a count of the syncs that changed a fact since, so a
+    reader can tell a later state of the same index (a write by another process) from
+    another index (deleted, rebuilt, or an older copy put back: `lineage`)."""
+    ident, count = lineage(db) or ("", 0)
+    if rebuilt or not ident:
+        ident, count = os.urandom(8).hex(), 0
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('facts_token', ?)",
+               (f"{ident}:{count + 1}",))
+
+
+def lineage(db: sqlite3.Connection) -> tuple[str, int] | None:
+    """(the index's lineage id, syncs that changed a fact since), from `facts_token`; None
+    for an index that has none yet (or one of the old random tokens)."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'facts_token'").fetchone()
+    ident, _, count = (row[0] if row else "").partition(":")
+    return (ident, int(count)) if ident and count.isdigit() else None
 
 
 def append_rows(db: sqlite3.Connection, tail: PreparedDoc, *, held: str,
@@ -110,7 +129,7 @@ def append_rows(db: sqlite3.Connection, tail: PreparedDoc, *, held: str,
                "WHERE path = ?", (stamp.size, stamp.mtime_ns, stamp.checked_ns, stamp.sha256,
                                   path))
     db.execute("INSERT OR REPLACE INTO meta VALUES ('last_sync', ?)", (synced_at,))
-    db.execute("INSERT OR REPLACE INTO meta VALUES ('facts_token', ?)", (os.urandom(8).hex(),))
+    renew_facts_token(db)
     return new_ids
 
 

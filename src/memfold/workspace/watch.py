@@ -67,10 +67,12 @@ class Watcher:
         # True once a full scan has followed the arming, so the changes reported are all
         # there is; whoever keeps the watcher sets it back to False to ask for a scan again
         self.settled = False
-        # the index's facts signature after the last sync through this watcher: a watcher
-        # kept across opens of the workspace scans again when the index no longer has it
-        # (replaced, rebuilt, deleted), since the changes it saw went into another index
-        self.index_token: str | None = None
+        # the index's lineage (`IndexBackend.lineage`) after the last sync through this
+        # watcher: a watcher kept across opens of the workspace scans again when the index
+        # is another one (replaced, rebuilt, deleted, an older copy), since the changes it
+        # saw went into another index; a later state of the same one (another process's
+        # write) needs no scan, as the watcher saw the files that write changed
+        self.index_token: tuple[str, int] | None = None
         if self.libc is not None:
             self.fd = self.libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         if self.fd >= 0:
