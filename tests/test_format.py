@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
+import inspect
 import unicodedata
 from datetime import date
 
@@ -11,7 +13,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from memfold.model import TEXT, Interval
+from memfold.model import TEXT, Fact, Interval, made_fact
 from memfold.names import entity_key
 from memfold.timeparse import extract_interval
 from memfold.workspace.format import (
@@ -24,6 +26,7 @@ from memfold.workspace.format import (
     plan_append,
     render_bullet,
 )
+from memfold.workspace.sentences import with_sentences
 
 DAILY = "memory/2025-11-27.md"
 TYPED = ("world", "experience", "opinion", "observation")
@@ -714,3 +717,21 @@ def test_appended_bullets_always_parse_as_facts(document: tuple[list[str], dict[
 def test_extract_interval(content: str, expected: tuple[date, date] | None) -> None:
     interval = extract_interval(content, default_year=2024)
     assert (interval and (interval.start, interval.end)) == expected
+
+
+def test_made_fact_is_the_fact_the_constructor_makes() -> None:
+    """The parser's quick constructor takes every field of Fact, in order, and makes an
+    object equal to Fact's own, field for field (a field added to Fact fails this)."""
+    names = [f.name for f in dataclasses.fields(Fact)]
+    assert list(inspect.signature(made_fact).parameters) == names
+    text = ("# 2025-11-27\n\nA first sentence here. A second one\nwraps.\n\n## Retain\n"
+            "- O(c=0.8,i=3,until=2025-12-05) @Peter @Ada: Prefers tea (Nov 27–Dec 1). ^abcdef12\n"
+            "- W: no id\n- not a fact\n")
+    facts = with_sentences(parse_document("memory/2025-11-27.md", text)).facts
+    assert {f.kind for f in facts} >= {TEXT, "opinion", "world"} and len(facts) >= 6
+    for fact in facts:
+        values = [getattr(fact, n) for n in names]
+        built = Fact(*values)
+        assert made_fact(*values) == built and vars(made_fact(*values)) == vars(built)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made_fact(*values).content = "changed"  # type: ignore[misc]

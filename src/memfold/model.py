@@ -89,6 +89,32 @@ class Fact:
                    valid=interval_of(d["valid_from"], d["valid_until"]), day=day_of(d["date"]))
 
 
+def made_fact(id: str, kind: str, content: str, path: str, line: int, end_line: int,  # noqa: A002
+              entities: tuple[str, ...], params: dict[str, str], confidence: float | None,
+              importance: int | None, valid: Interval | None, day: date | None,
+              explicit_id: bool) -> Fact:
+    """`Fact(...)` with every field given in order, for the parser, which makes one per
+    bullet, chunk and sentence of a rebuild: a frozen dataclass's own `__init__` sets each
+    field through `object.__setattr__` (3.5 µs for a Fact), this fills its `__dict__` at
+    once (0.8 µs).  The same object: tests/test_format.py holds the two equal."""
+    fact = object.__new__(Fact)
+    d = fact.__dict__
+    d["id"] = id
+    d["kind"] = kind
+    d["content"] = content
+    d["path"] = path
+    d["line"] = line
+    d["end_line"] = end_line
+    d["entities"] = entities
+    d["params"] = params
+    d["confidence"] = confidence
+    d["importance"] = importance
+    d["valid"] = valid
+    d["day"] = day
+    d["explicit_id"] = explicit_id
+    return fact
+
+
 @dataclass(frozen=True)
 class ParsedDoc:
     """Everything memfold takes from one Markdown file."""

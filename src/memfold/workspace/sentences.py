@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 from itertools import pairwise
 
-from ..model import TEXT, Fact, ParsedDoc
+from ..model import TEXT, Fact, ParsedDoc, made_fact
 from .format import FENCE, HEADING, derived_id
 
 # the end of a sentence: terminal marks, closing marks, then space before a likely start
@@ -64,8 +64,8 @@ def _rows(chunk: Fact, seen: dict[str, int]) -> list[Fact]:
         key = f"sentence\0{text}"
         occurrence = seen.get(key, 0)
         seen[key] = occurrence + 1
-        rows.append(Fact(id=derived_id(chunk.path, key, occurrence), kind=TEXT, content=text,
-                         path=chunk.path, line=start, end_line=end, day=chunk.day))
+        rows.append(made_fact(derived_id(chunk.path, key, occurrence), TEXT, text, chunk.path,
+                              start, end, (), {}, None, None, None, chunk.day, False))
     return rows
 
 

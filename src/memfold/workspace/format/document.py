@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from datetime import date
 
-from ...model import TEXT, Citation, Fact, Interval, ParsedDoc, ParseWarning
+from ...model import TEXT, Citation, Fact, Interval, ParsedDoc, ParseWarning, made_fact
 from ...timeparse import extract_interval, parse_iso_day
 from .bullets import BLOCK_ID, BulletFields, FactSyntaxError, bullet_fields, derived_id
 from .frontmatter import entity_names, read_front_matter
@@ -106,9 +106,9 @@ class _Scanner:
         if not text or HEADING.fullmatch(text):
             return  # a heading alone says nothing to search for
         key = f"chunk\0{text}"
-        self.facts.append(Fact(
-            id=derived_id(self.path, key, self.occurrence(key)), kind=TEXT, content=text,
-            path=self.path, line=first, end_line=last, day=self.day))
+        self.facts.append(made_fact(
+            derived_id(self.path, key, self.occurrence(key)), TEXT, text, self.path, first,
+            last, (), {}, None, None, None, self.day, False))
 
     def add_chunk_line(self, number: int, line: str) -> None:
         self.chunk.append((number, line))
@@ -120,9 +120,9 @@ class _Scanner:
         """A line under Retain that is not a fact: indexed as text, reported."""
         self.warn(number, why)
         key = f"line\0{text}"
-        self.facts.append(Fact(
-            id=derived_id(self.path, key, self.occurrence(key)), kind=TEXT,
-            content=text.strip(), path=self.path, line=number, end_line=number, day=self.day))
+        self.facts.append(made_fact(
+            derived_id(self.path, key, self.occurrence(key)), TEXT, text.strip(), self.path,
+            number, number, (), {}, None, None, None, self.day, False))
 
     def retain_line(self, number: int, line: str) -> None:
         bm = BULLET.match(line)
@@ -149,11 +149,9 @@ class _Scanner:
         if bullet.until:
             start = valid.start if valid else self.day
             valid = Interval(start if start and start <= bullet.until else None, bullet.until)
-        return Fact(
-            id=fact_id, kind=bullet.kind, content=bullet.content, path=self.path, line=number,
-            end_line=number, entities=bullet.entities, params=bullet.params,
-            confidence=bullet.confidence, importance=bullet.importance, valid=valid,
-            day=self.day, explicit_id=explicit)
+        return made_fact(
+            fact_id, bullet.kind, bullet.content, self.path, number, number, bullet.entities,
+            bullet.params, bullet.confidence, bullet.importance, valid, self.day, explicit)
 
     def hidden_line(self, hidden: str, number: int, line: str) -> str | None:
         """A line inside a comment or a generated summary: what still closes it, if open."""
