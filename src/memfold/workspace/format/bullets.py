@@ -172,7 +172,7 @@ def bullet_fields(text: str) -> BulletFields:
     m = FACT.match(text.strip())
     if not m:
         raise FactSyntaxError("not a Retain fact: expected 'KIND[(params)] [@Entity ...]: content'")
-    letter, params_text, header, content = m.group("letter", "params", "entities", "content")
+    letter, params_text, header, content = m.groups()  # FACT's four groups, in order
     kind = KIND_LETTERS.get(letter)
     if kind is None:
         raise FactSyntaxError(f"unknown kind {letter!r}: use W (world), B (experience), "

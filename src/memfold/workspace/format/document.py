@@ -134,8 +134,9 @@ class _Scanner:
         except FactSyntaxError as exc:
             self.text_line(number, bm.group(1), f"{exc}; indexed as text")
             return
-        for note in (*bullet.errors, *bullet.notes):
-            self.warn(number, note)
+        if bullet.errors or bullet.notes:
+            for note in (*bullet.errors, *bullet.notes):
+                self.warn(number, note)
         self.facts.append(self.fact_from(bullet, number, bm.group(1)))
 
     def fact_from(self, bullet: BulletFields, number: int, text: str) -> Fact:
