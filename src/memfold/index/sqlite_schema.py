@@ -89,18 +89,10 @@ def drop_data(db: sqlite3.Connection) -> None:
         db.execute(f"DROP {kind.upper()} IF EXISTS {name}")
 
 
-# FTS5 holds a transaction's new terms in memory up to this many bytes before it writes them
-# out as a segment (1 MB by default): a rebuild writes a tenth as many segments and merges
-# less.  Kept in the table's own config, so every later write uses it too.
-FTS_PENDING_BYTES = 8 << 20
-
-
 def create_data(db: sqlite3.Connection, *, with_indexes: bool = True) -> None:
     for statement in DATA_SCHEMA.split(";"):
         if statement.strip():
             db.execute(statement)
-    db.execute("INSERT INTO facts_fts (facts_fts, rank) VALUES ('hashsize', ?)",
-               (FTS_PENDING_BYTES,))
     if with_indexes:
         create_indexes(db)
 
