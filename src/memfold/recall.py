@@ -18,7 +18,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import ranking
-from .embed.fusion import LEXICAL, SEMANTIC, lexical_part
+from .embed.fusion import HYBRID, LEXICAL, SEMANTIC, lexical_part
 from .errors import BadInput
 from .expansion import expand
 from .index.base import Candidate, Filters, IndexBackend
@@ -146,6 +146,8 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     if options.include_all:
         shown = _replacements_first(shown, plan.window is not None)
     ordered = _one_per_passage(sorted(shown, key=_order))
+    if fused is not None and options.mode == HYBRID and options.semantic is not None:
+        ordered = _spread(ordered, options.semantic)
     if options.rerank is not None:
         ordered = _reranked(ordered, plan.text, options.rerank)
     hits = [_explain(s, plan, window, fused) for s in ordered[: options.k]]
@@ -472,6 +474,20 @@ def _reranked(ordered: list[_Scored], query: str, reranker: Reranker) -> list[_S
                    + share * ((r - low) / (high - low) if high > low else 0.0)))
                for s, r in zip(top, raw, strict=True)]
     return sorted(blended, key=_order) + rest
+
+
+def _spread(ordered: list[_Scored], semantic: Semantic) -> list[_Scored]:
+    """Hybrid: the SPREAD_POOL best ordered again so that a result much like one above it
+    gives way (`ranking.spread`), each with its lowered score (no lower than the best score
+    of the rest, which follow as they were)."""
+    top, rest = ordered[: ranking.SPREAD_POOL], ordered[ranking.SPREAD_POOL :]
+    if ranking.tunable("VECTOR_SPREAD") <= 0 or len(top) < 2:
+        return ordered
+    cosines = semantic.pairwise([s.candidate.rowid for s in top])
+    floor = max((s.score for s in rest), default=0.0)
+    placed = ranking.spread([(s.tier, s.score) for s in top], cosines)
+    return [evolve(top[i], score=max(score, floor)) if score != top[i].score else top[i]
+            for i, score in placed] + rest
 
 
 def _within_passages(found: Iterable[Candidate], match: dict[int, float]) -> None:

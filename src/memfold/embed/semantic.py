@@ -98,6 +98,10 @@ class Semantic:
         at = fusion.calibration(self.embedder.identity.model).paraphrase
         return {r for r, cos in self.store.similarity(vector, rowids).items() if cos >= at}
 
+    def pairwise(self, rowids: Sequence[int]) -> list[list[float]]:
+        """The cosine of each of these facts with each other (0 without a vector)."""
+        return self.store.pairwise(rowids)
+
     def rare_hits(self, backend: IndexBackend, plan: QueryPlan) -> set[int]:
         """Rowids of facts holding an exact-looking query word that few facts hold."""
         hits: set[int] = set()

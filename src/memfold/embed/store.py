@@ -495,6 +495,21 @@ class VectorStore:
         values = dict(zip(order, (snap.matrix[order] @ q).tolist(), strict=True))
         return {rowid: float(values[row]) for rowid, row in rows.items()}
 
+    def pairwise(self, rowids: Sequence[int]) -> list[list[float]]:
+        """The cosine of each of these facts with each other, in the order given (0 where a
+        fact has no vector)."""
+        import numpy as np
+
+        snap = self.snapshot()
+        rows = snap.rows_of(rowids) if snap is not None and rowids else {}
+        out = np.zeros((len(rowids), len(rowids)), dtype=np.float32)
+        have = [i for i, rowid in enumerate(rowids) if rowid in rows]
+        if snap is not None and have:
+            vectors = snap.matrix[[rows[rowids[i]] for i in have]]
+            out[np.ix_(have, have)] = vectors @ vectors.T
+        result: list[list[float]] = out.tolist()
+        return result
+
     def _ann_search(self, snap: Snapshot, q: Matrix, limit: int) -> list[tuple[int, float]] | None:
         import numpy as np
 
