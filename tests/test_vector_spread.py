@@ -46,6 +46,16 @@ def test_a_result_like_one_above_it_gives_way(memory: Memory) -> None:
     assert "otter" in spread[1]  # the second place goes to something else
 
 
+def test_a_result_that_gave_way_says_to_which(memory: Memory) -> None:
+    hits = memory.recall("what did Ada see at the marsh", mode="hybrid", k=3).hits
+    assert ["heron" in h.fact.content for h in hits] == [True, False, True]
+    assert f"much like ^{hits[0].fact.id} above" in hits[2].why
+    assert "much like" not in hits[0].why and "much like" not in hits[1].why
+    with ranking.tuned({"VECTOR_SPREAD": 0.0}):
+        plain = memory.recall("what did Ada see at the marsh", mode="hybrid", k=3).hits
+    assert not any("much like" in h.why for h in plain)
+
+
 def test_scores_still_fall_and_lexical_recall_is_untouched(memory: Memory) -> None:
     hits = memory.recall("what did Ada see at the marsh", mode="hybrid", k=6).hits
     scores = [h.score for h in hits]

@@ -203,6 +203,7 @@ class _Scored:
     then: str = ranking.UNDATED  # how it stands to the time the query asks about
     hidden: bool = False  # left out for its lifecycle (superseded or expired, no --all)
     replaced: bool = False  # with --all: the fact that replaced it is among the results
+    alike: str | None = None  # hybrid: the result above it that it gave way to (`_spread`)
 
     @property
     def fact(self) -> Fact:
@@ -361,6 +362,8 @@ def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
         why.append("similar meaning")
     if s.beside:
         why.append(f"next to ^{s.beside}")
+    if s.alike:
+        why.append(f"much like ^{s.alike} above")
     if s.linked:
         names = {entity_key(n): n for n in s.fact.entities}
         why.append("entity " + ", ".join(f"@{names.get(k, k)}" for k in s.linked))
@@ -486,8 +489,15 @@ def _spread(ordered: list[_Scored], semantic: Semantic) -> list[_Scored]:
     cosines = semantic.pairwise([s.candidate.rowid for s in top])
     floor = max((s.score for s in rest), default=0.0)
     placed = ranking.spread([(s.tier, s.score) for s in top], cosines)
-    return [evolve(top[i], score=max(score, floor)) if score != top[i].score else top[i]
-            for i, score in placed] + rest
+    order = [i for i, _ in placed]
+    spread: list[_Scored] = []
+    for n, (i, lowered) in enumerate(placed):
+        if lowered == top[i].score:
+            spread.append(top[i])
+            continue  # the first placed is never lowered: order[:n] is never empty here
+        above = max(order[:n], key=cosines[i].__getitem__)  # the one it is most like
+        spread.append(evolve(top[i], score=max(lowered, floor), alike=top[above].fact.id))
+    return spread + rest
 
 
 def _within_passages(found: Iterable[Candidate], match: dict[int, float]) -> None:
