@@ -25,6 +25,7 @@ import os
 import random
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,6 +36,7 @@ from typing import Any
 import pytest
 
 from conftest import fresh_dump
+from memfold.index import open_index
 from memfold.memory import Memory
 from memfold.workspace.format import BULLET, parse_document, split_lines
 
@@ -309,3 +311,31 @@ def test_memfold_writes_begin_immediate() -> None:
     begins = re.findall(r"execute\(\"(BEGIN[^\"]*)\"\)", source)
     assert begins and set(begins) == {"BEGIN IMMEDIATE"}
     assert hashlib.sha256(source.encode()).hexdigest()  # the file was read
+
+
+
+def test_indexes_opened_at_once_on_a_new_file_all_open(tmp_path: Path) -> None:
+    """Many openers of one new index at once: the file starts in rollback mode and each
+    switches it to WAL, which takes the file for itself — SQLite does not wait on a busy
+    file for that (its busy handler is not run), so some failed at once with "database is
+    locked" (on 2 cores, a trial in 5 or 6 of 40 before).  The switch now waits within the
+    busy timeout."""
+    failed: list[str] = []
+    for trial in range(40):
+        path = tmp_path / f"{trial}" / "index.sqlite"
+        path.parent.mkdir()
+        start = threading.Barrier(8)
+
+        def open_one(path: Path = path, start: threading.Barrier = start) -> None:
+            start.wait()
+            try:
+                open_index(path).close()
+            except Exception as exc:  # noqa: BLE001 - every failure is the finding
+                failed.append(f"{type(exc).__name__}: {exc}")
+
+        threads = [threading.Thread(target=open_one) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert failed == []

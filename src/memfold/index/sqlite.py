@@ -29,6 +29,7 @@ import contextlib
 import itertools
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -64,6 +65,32 @@ CHECK_ON_OPEN_BYTES = 8 << 20  # every page of an index up to this size is check
 BUSY_TIMEOUT_S = 30.0
 
 
+def _write_ahead(db: sqlite3.Connection) -> None:
+    """Put the index file in WAL mode, a property of the file kept across opens.  Switching
+    takes the file for itself, and SQLite does not wait on a busy file for that (its busy
+    handler is not run), so of two processes opening a new index at once the second failed
+    at once with "database is locked".  The mode is read first — after the first open there
+    is nothing to switch and no lock to take — and a switch that finds the file busy is
+    tried again within the busy timeout; another process switching it meanwhile is fine."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    pause = 0.002
+    while True:
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                return
+            if db.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal":
+                return  # (a switch refused answers with the mode the file keeps)
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if time.monotonic() >= deadline:
+                raise
+        if time.monotonic() >= deadline:
+            raise sqlite3.OperationalError("database is locked: WAL mode was refused")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
+
+
 class SqliteIndex:
     """The embedded index backend."""
 
@@ -81,7 +108,7 @@ class SqliteIndex:
         db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                              check_same_thread=False)
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        db.execute("PRAGMA journal_mode = WAL")
+        _write_ahead(db)
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA secure_delete = ON")
         db.execute("PRAGMA cache_size = -65536")  # 64 MiB: a rebuild's pages stay in memory
