@@ -65,6 +65,11 @@ CHECK_ON_OPEN_BYTES = 8 << 20  # every page of an index up to this size is check
 BUSY_TIMEOUT_S = 30.0
 
 
+def _busy(exc: BaseException) -> bool:
+    """Whether an SQLite error says another connection holds the file."""
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
 def _write_ahead(db: sqlite3.Connection) -> None:
     """Put the index file in WAL mode, a property of the file kept across opens.  Switching
     takes the file for itself, and SQLite does not wait on a busy file for that (its busy
@@ -78,15 +83,17 @@ def _write_ahead(db: sqlite3.Connection) -> None:
         try:
             if db.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
                 return
+            # a switch refused without an error answers with the mode the file keeps
             if db.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal":
-                return  # (a switch refused answers with the mode the file keeps)
+                return
+            refused: sqlite3.OperationalError = sqlite3.OperationalError(
+                "database is locked: WAL mode was refused")
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
+            if not _busy(exc):
                 raise
-            if time.monotonic() >= deadline:
-                raise
+            refused = exc
         if time.monotonic() >= deadline:
-            raise sqlite3.OperationalError("database is locked: WAL mode was refused")
+            raise refused
         time.sleep(pause)
         pause = min(pause * 2, 0.05)
 
@@ -138,7 +145,7 @@ class SqliteIndex:
             self._ensure_schema(db)
             return db
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # garbled bytes: damage
-            if "locked" in str(exc) or "busy" in str(exc):
+            if _busy(exc):
                 raise IndexError_(f"index {self.path} is locked by another process: {exc}") from exc
             if db is not None:
                 db.close()
