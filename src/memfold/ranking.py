@@ -198,13 +198,11 @@ def spread(ranked: Sequence[tuple[int, float]], cosines: Sequence[Sequence[float
     left = list(range(len(ranked)))
     out: list[tuple[int, float]] = []
     while left:
-        def key(i: int) -> tuple[int, float, int]:
-            lowered = ranked[i][1] - share * top * (closest[i] - floor) / (1 - floor)
-            return (ranked[i][0], -lowered, i)
-
-        best = min(left, key=key)
+        lowered = {i: ranked[i][1] - share * top * (closest[i] - floor) / (1 - floor)
+                   for i in left}
+        best = min(left, key=lambda i: (ranked[i][0], -lowered[i], i))
         left.remove(best)
-        out.append((best, -key(best)[1]))
+        out.append((best, lowered[best]))
         row = cosines[best]
         for i in left:
             closest[i] = max(closest[i], row[i])
