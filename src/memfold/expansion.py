@@ -14,11 +14,12 @@ lexical 69.9 -> 70.5, hybrid 75.5 -> 76.0, narrative layout 68.2 -> 69.4.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 from . import ranking
 from .embed.fusion import lexical_part
 from .index.base import Candidate, Filters, IndexBackend
+from .names import entity_key
 from .query import STOP_WORDS, QueryPlan, find_words, quote_fts
 
 FEEDBACK = 5  # the best candidates read for words
@@ -56,3 +57,68 @@ def expand(backend: IndexBackend, plan: QueryPlan, found: Mapping[tuple[str, int
     known = {c.rowid for c in found.values()}
     return {c.rowid: (c, share * lexical_part(c.bm25, best)) for c in more
             if c.rowid not in known}
+
+
+
+
+SEEDS = 3  # the best results whose words the second hop searches
+HOP_WORDS = 4  # of each seed's words, the rarest this many
+RARE_SHARE = 0.01  # a word is rare when at most this share of the facts hold it ...
+# ... and no more than this many: a hop then ranks at most SEEDS * HOP_WORDS * HOP_RARE facts,
+# whatever the size of the memory
+HOP_RARE = 50
+HOP_ADDED = 20  # the facts each seed's search may bring in
+
+
+def seed_words(plan: QueryPlan, seed: Candidate) -> list[str]:
+    """The words of `seed` a second hop may search: not stop words, not the query's, not
+    the names of the seed's entities (a speaker's name would find every line they wrote)."""
+    left_out = {t.casefold() for t in plan.terms}
+    for name in seed.fact.entities:
+        left_out.update(w.casefold() for w in find_words(name))
+    words = dict.fromkeys(w.casefold() for w in find_words(seed.fact.content))
+    return [w for w in words if len(w) > 2 and w.isalpha() and w not in STOP_WORDS
+            and w not in left_out]
+
+
+def second_hop(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
+               shown: Sequence[Candidate], match: Mapping[int, float], filters: Filters,
+               ) -> dict[int, tuple[Candidate, float, str]]:
+    """Facts the searches missed that share rare words with the best of the candidates
+    recall may show (`shown`): each with its match and the id of the candidate (the seed)
+    whose words gave it the most.
+
+    Multi-hop questions name one side of an answer spread over several facts, and the best
+    result often says the other side's words.  The rarest HOP_WORDS words of each of the
+    SEEDS best results — held by another fact too, and by few facts in all — are searched,
+    and a fact found there enters at `ranking.HOP_SHARE` of its match in that search (0
+    turns the hop off), weighed by its seed's match against the best.  Only facts not found
+    already: the order of those is the query's own.  A rare word says what a fact is about;
+    a common one would find half the memory, and rank thousands of facts to do it."""
+    share = ranking.tunable("HOP_SHARE")
+    top = max(match.values(), default=0.0)
+    if (share <= 0 or top <= 0 or plan.phrases  # quotes ask for those words exactly
+            or all(entity_key(t) in named for t in plan.terms)):  # only names: about them
+        return {}
+    most = min(HOP_RARE, int(RARE_SHARE * backend.fact_rows()))
+    if most < 2:
+        return {}  # a memory of under 200 facts: no word two facts share is rare in it
+    seeds = sorted(shown, key=lambda c: -match.get(c.rowid, 0.0))[:SEEDS]
+    words = {seed.rowid: seed_words(plan, seed) for seed in seeds}
+    counts = backend.term_counts([quote_fts(w) for ws in words.values() for w in ws], most)
+    added: dict[int, tuple[Candidate, float, str]] = {}
+    for seed in seeds:
+        held = [(counts[quote_fts(w)], w) for w in words[seed.rowid]]
+        rare = [w for n, w in sorted(held) if 1 < n <= most][:HOP_WORDS]
+        if not rare:
+            continue
+        weight = share * match.get(seed.rowid, 0.0) / top
+        hop = backend.lexical(" OR ".join(map(quote_fts, rare)), filters, HOP_ADDED)
+        best = max((-c.bm25 for c in hop if c.bm25 is not None), default=0.0)
+        for c in hop:
+            if c.rowid in match:
+                continue  # the seed itself, or a fact found already
+            value = weight * lexical_part(c.bm25, best)
+            _, before, via = added.get(c.rowid, (c, 0.0, seed.fact.id))
+            added[c.rowid] = (c, before + value, via if before >= value else seed.fact.id)
+    return added

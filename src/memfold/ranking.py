@@ -96,6 +96,8 @@ CONTEXT_SHARE = 0.5
 # the best match two facts away counts at this share of the nearest neighbour's (`recall`)
 CONTEXT_FAR = 0.5
 EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expansion`)
+# lexical: a second hop, the words of the best results searched again (`expansion.second_hop`)
+HOP_SHARE = 0.15
 # semantic and hybrid: the query's vector moved toward its best candidates' (`embed.semantic`)
 VECTOR_FEEDBACK = 0.5
 # semantic and hybrid: 1 embeds the query as written; 0 without the names of the entities it
@@ -125,7 +127,7 @@ STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, f
 # through `tunable`, so an override set by `tuned` holds for the calling context only.
 TUNABLE = ("CONTEXT_SHARE", "CONTEXT_FAR", "ENTITY_BOOST", "OPINION_BOOST",
            "EXPANSION_SHARE", "VECTOR_FEEDBACK", "VECTOR_NAMES", "RERANK_SHARE",
-           "VECTOR_SPREAD", "SPREAD_FLOOR")
+           "VECTOR_SPREAD", "SPREAD_FLOOR", "HOP_SHARE")
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
 

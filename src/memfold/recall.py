@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from . import ranking
 from .embed.fusion import HYBRID, LEXICAL, SEMANTIC, lexical_part
 from .errors import BadInput
-from .expansion import expand
+from .expansion import expand, second_hop
 from .index.base import Candidate, Filters, IndexBackend
 from .lifecycle import (
     ACTIVE,
@@ -138,8 +138,18 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
         for c, value in expand(backend, plan, found, filters).values():
             found[(c.fact.path, c.rowid)] = c
             match[c.rowid] = value
+    hopped: dict[int, str] = {}  # lexical: facts found by the best results' rare words
+    if fts and options.mode == LEXICAL:
+        seeds = [c for c in found.values() if options.include_all
+                 or status_of(c.fact, c.life, options.today)[0] not in LEFT_OUT]
+        for c, value, seed in second_hop(backend, plan, named, seeds, match, filters).values():
+            found[(c.fact.path, c.rowid)] = c
+            match[c.rowid] = value
+            hopped[c.rowid] = seed
     _within_passages(found.values(), match)
-    context = _context(backend, found.values(), match)
+    # a fact found by the hop lifts no neighbour: its match is a guess at one remove
+    context = _context(backend, found.values(),
+                       {r: v for r, v in match.items() if r not in hopped} if hopped else match)
     scored = [_score(c, plan, named, match[c.rowid], options, context.get(c.rowid))
               for c in found.values()]
     shown = [s for s in scored if not s.hidden]
@@ -150,7 +160,8 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
         ordered = _spread(ordered, options.semantic)
     if options.rerank is not None:
         ordered = _reranked(ordered, plan.text, options.rerank)
-    hits = [_explain(s, plan, window, fused) for s in ordered[: options.k]]
+    hits = [_explain(s, plan, window, fused, hopped.get(s.candidate.rowid))
+            for s in ordered[: options.k]]
     hidden = Counter(s.status for s in scored if s.hidden)
     return _pack(hits, options, window, tuple(named), hidden)
 
@@ -353,13 +364,15 @@ def _overlaps(a: Interval, b: Interval) -> bool:
 
 
 def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
-             fused: dict[int, float] | None = None) -> Hit:
+             fused: dict[int, float] | None = None, hopped: str | None = None) -> Hit:
     """A scored candidate as a hit, with `why` in a few words."""
     why = []
     if terms := _matched_terms(s.candidate, [*plan.phrases, *plan.terms]):
         why.append("words " + ", ".join(terms[:6]))
     elif fused and fused.get(s.candidate.rowid, 0.0) > 0:
         why.append("similar meaning")
+    if hopped:
+        why.append(f"shares rare words with ^{hopped}")
     if s.beside:
         why.append(f"next to ^{s.beside}")
     if s.alike:

@@ -198,6 +198,16 @@ class IndexBackend(Protocol):
         """Facts matching an FTS5 expression, best BM25 first."""
         ...
 
+    def fact_rows(self) -> int:
+        """About how many facts the index holds (at least as many: it may count rows since
+        removed), at once."""
+        ...
+
+    def term_counts(self, expressions: Sequence[str], most: int) -> dict[str, int]:
+        """How many facts each FTS5 expression matches (each a quoted word, say), counted
+        no further than `most` + 1."""
+        ...
+
     def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
         """Facts linked to any of these entities, newest first."""
         ...

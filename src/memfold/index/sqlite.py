@@ -311,6 +311,14 @@ class SqliteIndex:
         return search.lexical(self.db, fts, filters, limit)
 
     @storage_errors
+    def fact_rows(self) -> int:
+        return search.fact_rows(self.db)
+
+    @storage_errors
+    def term_counts(self, expressions: Sequence[str], most: int) -> dict[str, int]:
+        return search.term_counts(self.db, expressions, most)
+
+    @storage_errors
     def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
         return search.linked(self.db, keys, filters, limit)
 

@@ -239,6 +239,22 @@ def _cut(db: sqlite3.Connection, fts: str, ranked: list[tuple[int, float]],
     return above + [(rowid, cut) for rowid in placed[:limit - len(above)]]
 
 
+def fact_rows(db: sqlite3.Connection) -> int:
+    """The highest rowid of `facts`: its number of rows, or more after rows were removed
+    (a count would read every row)."""
+    return int(db.execute("SELECT coalesce(max(rowid), 0) FROM facts").fetchone()[0])
+
+
+def term_counts(db: sqlite3.Connection, expressions: Sequence[str],
+                most: int) -> dict[str, int]:
+    """How many facts each FTS5 expression matches (a quoted word: as the search matches
+    it, stemmed and folded), counted up to `most` + 1: the count stops there, so a common
+    word costs no more than a rare one."""
+    return {e: db.execute("SELECT count(*) FROM (SELECT 1 FROM facts_fts WHERE facts_fts"
+                          " MATCH ? LIMIT ?)", (e, most + 1)).fetchone()[0]
+            for e in dict.fromkeys(expressions)}
+
+
 def linked(db: sqlite3.Connection, keys: Sequence[str], filters: Filters,
            limit: int) -> list[Candidate]:
     if not keys:
