@@ -22,7 +22,9 @@
   instead of the best (lexical 71.1, hybrid 80.2 against 80.5: mixed), facts three away
   (+0.4 at most), at most N results per file (4: hybrid 79.6 against 82.0);
 - expansion: a fact only the expanded search finds (words two of the best candidates share,
-  `expansion`) enters with EXPANSION_SHARE of its match in that search; in hybrid mode the
+  `expansion`) enters with EXPANSION_SHARE of its match in that search; in lexical mode, a
+  fact only a search of the best results' rare words finds enters with HOP_SHARE of its
+  match there (`expansion.second_hop`); in hybrid mode the
   query's vector is also moved toward its two best candidates' (VECTOR_FEEDBACK,
   `embed.semantic`) before the match is fused;
 - names: the query's vector is made without the names of the entities it names
