@@ -101,6 +101,10 @@ VECTOR_FEEDBACK = 0.5
 # semantic and hybrid: 1 embeds the query as written; 0 without the names of the entities it
 # names (they weigh through the entity boost, as they do in the lexical search)
 VECTOR_NAMES = 0.0
+# semantic and hybrid: a fact the vector search finds that is linked to an entity the query
+# names needs a cosine LINKED_MINIMUM of the way from the model's floor to its minimum (0: the
+# floor, where its semantic part starts; 1: the minimum any other fact needs; `embed.semantic`)
+LINKED_MINIMUM = 0.0
 # hybrid: among the SPREAD_POOL best, a result loses VECTOR_SPREAD of the best score for its
 # likeness to a result ranked above it (cosine past SPREAD_FLOOR, scaled to 0..1; `spread`)
 VECTOR_SPREAD = 0.2
@@ -125,7 +129,7 @@ STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, f
 # through `tunable`, so an override set by `tuned` holds for the calling context only.
 TUNABLE = ("CONTEXT_SHARE", "CONTEXT_FAR", "ENTITY_BOOST", "OPINION_BOOST",
            "EXPANSION_SHARE", "VECTOR_FEEDBACK", "VECTOR_NAMES", "RERANK_SHARE",
-           "VECTOR_SPREAD", "SPREAD_FLOOR")
+           "VECTOR_SPREAD", "SPREAD_FLOOR", "LINKED_MINIMUM")
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
 
