@@ -30,6 +30,7 @@ W_LEXICAL = 0.6
 W_SEMANTIC = 0.4
 SEM_FLOOR = 0.2  # cosine at which a fact counts as unrelated (MiniLM: unrelated ~0..0.25)
 SEM_MIN = 0.3  # a fact found only by its vector must be at least this similar
+# (from SEM_FLOOR when it is linked to an entity the query names: `semantic.admits`)
 # MiniLM rates "meets Anna on Monday" and "... on Tuesday" 0.99, "likes"/"dislikes dark roast
 # coffee" 0.87 and true paraphrases 0.87-0.92: reflect's duplicates also keep their names,
 # numbers and negations (reflect._specifics)

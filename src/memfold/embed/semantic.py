@@ -42,6 +42,19 @@ def exact_looking(plan: QueryPlan) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+def admits(calibrated: fusion.Calibration, cos: float, *, linked: bool) -> bool:
+    """Whether a fact the vector search found at cosine `cos` joins the candidates: at the
+    model's minimum, or — `linked` to an entity the query names — from LINKED_MINIMUM of the
+    way from its floor to that minimum (`ranking.LINKED_MINIMUM`, 0: the floor).  The name
+    vouches for what the vector alone cannot: that the fact is about whom the query asks, so
+    a reply that answers in other words ("off to go swimming with the kids") comes in; a
+    query that names nothing still finds nothing below the minimum."""
+    if not linked:
+        return cos >= calibrated.minimum
+    share = ranking.tunable("LINKED_MINIMUM")
+    return cos >= calibrated.floor + share * (calibrated.minimum - calibrated.floor)
+
+
 class Semantic:
     """Vector search for one index, with the embedder that made its vectors."""
 
@@ -116,18 +129,20 @@ class Semantic:
 
     def fuse(self, backend: IndexBackend, plan: QueryPlan, found: MutableMapping[
              tuple[str, int], Candidate], filters: Filters, limit: int,
-             mode: str, text: str) -> dict[int, float] | None:
+             mode: str, text: str, named: Sequence[str] = ()) -> dict[int, float] | None:
         """Add the nearest facts to `found`; return every candidate's fused relevance
         (None when the query cannot be embedded: the recall stays lexical).  `text` is
-        what the query's vector is made of (`recall._vector_text`)."""
+        what the query's vector is made of (`recall._vector_text`); `named`, the keys of
+        the entities the query names (`admits`)."""
         try:
             self.query_vector(text)
         except Exception as exc:  # noqa: BLE001 - a broken model must not break recall
             self.notices.append(f"recall is lexical: the query could not be embedded ({exc})")
             return None
         calibrated = fusion.calibration(self.embedder.identity.model)
+        keys = frozenset(named)
         for c, cos in self.nearest(backend, text, filters, limit):
-            if cos >= calibrated.minimum:
+            if admits(calibrated, cos, linked=not keys.isdisjoint(c.links)):
                 found.setdefault((c.fact.path, c.fact.line), c)
         if not found:
             return {}
@@ -150,7 +165,7 @@ class Semantic:
         if moved is None:
             return first
         for c, cos in self.nearest_to(backend, moved, filters, limit):
-            if cos >= calibrated.minimum:
+            if admits(calibrated, cos, linked=not keys.isdisjoint(c.links)):
                 found.setdefault((c.fact.path, c.fact.line), c)
         return fused(moved)
 
