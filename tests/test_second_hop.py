@@ -65,3 +65,14 @@ def test_quoted_words_and_names_alone_are_not_widened(large: Path) -> None:
 def test_in_a_small_memory_no_word_is_rare_enough(tmp_path: Path) -> None:
     small = workspace(tmp_path / "ws", filler=100)  # 103 facts: 1% is one fact
     assert list(hits(small, "violin lessons")) == ["violin01"]
+
+
+def test_a_superseded_fact_the_hop_meets_is_neither_shown_nor_counted(tmp_path: Path) -> None:
+    root = workspace(tmp_path / "ws", filler=300)
+    with Memory.open(root, now=NOW) as memory:
+        memory.supersede("recital1", "tickets1", reason="the recital moved")
+        result = memory.recall("violin lessons", now=NOW, mode="lexical")
+        assert [h.fact.id for h in result.hits] == ["violin01"]
+        assert result.hidden == {}  # the recital never matched the query's words
+        with_all = memory.recall("violin lessons", now=NOW, mode="lexical", include_all=True)
+        assert [h.fact.id for h in with_all.hits] == ["violin01", "recital1"]

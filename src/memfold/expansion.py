@@ -63,8 +63,6 @@ def expand(backend: IndexBackend, plan: QueryPlan, found: Mapping[tuple[str, int
             if c.rowid not in known}
 
 
-
-
 SEEDS = 3  # the best results whose words the second hop searches
 HOP_WORDS = 4  # of each seed's words, the rarest this many
 RARE_SHARE = 0.01  # a word is rare when at most this share of the facts hold it ...

@@ -138,14 +138,8 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
         for c, value in expand(backend, plan, found, filters).values():
             found[(c.fact.path, c.rowid)] = c
             match[c.rowid] = value
-    hopped: dict[int, str] = {}  # lexical: facts found by the best results' rare words
-    if fts and options.mode == LEXICAL:
-        seeds = [c for c in found.values() if options.include_all
-                 or status_of(c.fact, c.life, options.today)[0] not in LEFT_OUT]
-        for c, value, seed in second_hop(backend, plan, named, seeds, match, filters).values():
-            found[(c.fact.path, c.rowid)] = c
-            match[c.rowid] = value
-            hopped[c.rowid] = seed
+    hopped = _hop(backend, plan, named, found, match, filters, options) if (
+        fts and options.mode == LEXICAL) else {}
     _within_passages(found.values(), match)
     # a fact found by the hop lifts no neighbour: its match is a guess at one remove
     context = _context(backend, found.values(),
@@ -164,6 +158,25 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
             for s in ordered[: options.k]]
     hidden = Counter(s.status for s in scored if s.hidden)
     return _pack(hits, options, window, tuple(named), hidden)
+
+
+def _hop(backend: IndexBackend, plan: QueryPlan, named: Sequence[str], found: _Found,
+         match: dict[int, float], filters: Filters, options: RecallOptions) -> dict[int, str]:
+    """Lexical mode: add the facts the second hop finds (`expansion.second_hop`) to `found`
+    and `match`; returns the seed each was found by.  It starts only from facts recall may
+    show, and adds only those: a superseded fact it meets is no match of the query, so it is
+    neither shown nor counted as left out."""
+    def showable(c: Candidate) -> bool:
+        return options.include_all or status_of(c.fact, c.life, options.today)[0] not in LEFT_OUT
+
+    hopped: dict[int, str] = {}
+    shown = [c for c in found.values() if showable(c)]
+    for c, value, seed in second_hop(backend, plan, named, shown, match, filters).values():
+        if showable(c):
+            found[(c.fact.path, c.rowid)] = c
+            match[c.rowid] = value
+            hopped[c.rowid] = seed
+    return hopped
 
 
 def about(backend: IndexBackend, name: str, *, k: int, today: date,
