@@ -368,7 +368,10 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     time ranks first).  Files edited since the last sync are synced first.  Superseded
     and expired facts are left out unless --all, or unless they held at the time asked
     about; a line on stderr (hidden_by_lifecycle in --json) counts them.  Likely secrets
-    are shown as [REDACTED:<kind>] unless --show-secrets.
+    are shown as [REDACTED:<kind>] unless --show-secrets.  Below the facts that match
+    its words, recall also brings facts the best matches point to: words two of them
+    share, or (lexical) a rare word of one; in semantic and hybrid mode, facts close in
+    meaning.  Each result's `why` (in --json) says how it was found.
 
     \b
     Examples:
