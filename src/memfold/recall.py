@@ -164,10 +164,11 @@ def _hop(backend: IndexBackend, plan: QueryPlan, named: Sequence[str], found: _F
          match: dict[int, float], filters: Filters, options: RecallOptions) -> dict[int, str]:
     """Lexical mode: add the facts the second hop finds (`expansion.second_hop`) to `found`
     and `match`; returns the seed each was found by.  It starts only from facts recall may
-    show, and adds only those: a superseded fact it meets is no match of the query, so it is
-    neither shown nor counted as left out."""
+    show, and adds only those (`_standing`, as `_score` judges them): a superseded fact it
+    meets is no match of the query, so it is neither shown nor counted as left out."""
     def showable(c: Candidate) -> bool:
-        return options.include_all or status_of(c.fact, c.life, options.today)[0] not in LEFT_OUT
+        status, *_, current = _standing(c, plan, options)
+        return current or status not in LEFT_OUT
 
     hopped: dict[int, str] = {}
     shown = [c for c in found.values() if showable(c)]
@@ -271,10 +272,7 @@ def _context(backend: IndexBackend, found: Iterable[Candidate],
 def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
            options: RecallOptions, near: tuple[float, str] | None = None) -> _Scored:
     """The candidate's score; `hidden` when its lifecycle keeps it out of the answer."""
-    status, decay = status_of(c.fact, c.life, options.today)
-    then = _then(c, plan.window)
-    as_of_then = plan.window is not None and _current_then(c, status, then)
-    current = options.include_all or status == ACTIVE or as_of_then
+    status, decay, then, as_of_then, current = _standing(c, plan, options)
     linked = tuple(k for k in named if k in c.links)
     opinion = plan.opinion and c.fact.kind == "opinion"
     confidence = _confidence(c)
@@ -287,6 +285,17 @@ def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
     return _Scored(c, value, confidence, linked, opinion, status, decay, tier,
                    beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT)
+
+
+def _standing(c: Candidate, plan: QueryPlan, options: RecallOptions,
+              ) -> tuple[str, float, str, bool, bool]:
+    """How a candidate stands: its status and decay, how it stands to the time the query
+    asks about (`_then`), whether it is weighed as of then (`_current_then`), and whether
+    it is current — shown whatever its status (with --all, every fact is)."""
+    status, decay = status_of(c.fact, c.life, options.today)
+    then = _then(c, plan.window)
+    as_of_then = plan.window is not None and _current_then(c, status, then)
+    return status, decay, then, as_of_then, options.include_all or status == ACTIVE or as_of_then
 
 
 def _then(c: Candidate, window: Interval | None) -> str:
