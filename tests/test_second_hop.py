@@ -59,6 +59,7 @@ def test_a_fact_sharing_a_rare_word_with_the_best_result_is_found(large: Path) -
 
 def test_quoted_words_and_names_alone_are_not_widened(large: Path) -> None:
     assert list(hits(large, '"violin lessons"')) == ["violin01"]
+    assert list(hits(large, '"violin lessons" takes')) == ["violin01"]  # a phrase among words
     assert "recital1" not in hits(large, "@Anna")
 
 
