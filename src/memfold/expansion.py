@@ -84,10 +84,10 @@ def seed_words(plan: QueryPlan, seed: Candidate) -> list[str]:
 
 
 def second_hop(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
-               shown: Sequence[Candidate], match: Mapping[int, float], filters: Filters,
+               seeds: Sequence[Candidate], match: Mapping[int, float], filters: Filters,
                ) -> dict[int, tuple[Candidate, float, str]]:
-    """Facts the searches missed that share rare words with the best of the candidates
-    recall may show (`shown`): each with its match and the id of the candidate (the seed)
+    """Facts the searches missed that share rare words with `seeds` (the SEEDS best
+    candidates recall may show, best first): each with its match and the id of the seed
     whose words gave it the most.
 
     Multi-hop questions name one side of an answer spread over several facts, and the best
@@ -105,7 +105,6 @@ def second_hop(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
     most = min(HOP_RARE, int(RARE_SHARE * backend.fact_rows()))
     if most < 2:
         return {}  # a memory of under 200 facts: no word two facts share is rare in it
-    seeds = sorted(shown, key=lambda c: -match.get(c.rowid, 0.0))[:SEEDS]
     words = {seed.rowid: seed_words(plan, seed) for seed in seeds}
     counts = backend.term_counts([quote_fts(w) for ws in words.values() for w in ws], most)
     added: dict[int, tuple[Candidate, float, str]] = {}

@@ -10,6 +10,7 @@ search, so a narrow filter never starves the results.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from . import ranking
 from .embed.fusion import HYBRID, LEXICAL, SEMANTIC, lexical_part
 from .errors import BadInput
-from .expansion import expand, second_hop
+from .expansion import SEEDS, expand, second_hop
 from .index.base import Candidate, Filters, IndexBackend
 from .lifecycle import (
     ACTIVE,
@@ -171,8 +172,9 @@ def _hop(backend: IndexBackend, plan: QueryPlan, named: Sequence[str], found: _F
         return current or status not in LEFT_OUT
 
     hopped: dict[int, str] = {}
-    shown = [c for c in found.values() if showable(c)]
-    for c, value, seed in second_hop(backend, plan, named, shown, match, filters).values():
+    best_first = sorted(found.values(), key=lambda c: -match.get(c.rowid, 0.0))
+    seeds = list(itertools.islice(filter(showable, best_first), SEEDS))
+    for c, value, seed in second_hop(backend, plan, named, seeds, match, filters).values():
         if showable(c):
             found[(c.fact.path, c.rowid)] = c
             match[c.rowid] = value
