@@ -18,7 +18,14 @@ import click
 
 from . import __version__
 from .cli_args import DASH_NOTE, DataGroup
-from .cli_common import SHOW_SECRETS, emit_json, open_memory, show_notices
+from .cli_common import (
+    SHOW_SECRETS,
+    emit_json,
+    open_memory,
+    read_utf8_lines,
+    show_notices,
+    utf8_arguments,
+)
 from .errors import BROKEN_PIPE, output_closed
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
@@ -201,9 +208,9 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
     """
     from .model import reveal
 
-    items = list(bullets)
+    items = utf8_arguments(list(bullets))
     if not items or items == ["-"]:
-        items = [line for line in sys.stdin.read().splitlines() if line.strip()]
+        items = read_utf8_lines(sys.stdin.buffer.read(), "stdin")
     memory = open_memory(ctx)
     result = memory.retain(items, date=day, source=source or _cli_source(),
                            allow_secret=allow_secret)

@@ -66,3 +66,29 @@ def open_memory(ctx: click.Context, *, watch: bool = False,
 def show_notices(memory: Memory) -> None:
     for notice in memory.notices:
         click.echo(f"memfold: warning: {notice}", err=True)
+
+
+def read_utf8_lines(data: bytes, where: str) -> list[str]:
+    """The non-blank lines of `data`, which must be UTF-8: a byte that is not is refused with
+    one line naming its position (BadInput, exit 2), before anything is stored."""
+    from .errors import BadInput
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadInput(f"{where} is not UTF-8: byte 0x{data[error.start]:02x} at offset "
+                       f"{error.start} (save it as UTF-8 and try again)") from None
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def utf8_arguments(items: list[str]) -> list[str]:
+    """Command-line arguments, refused with one line (BadInput, exit 2) when one holds bytes
+    that are not UTF-8 (Python keeps them as lone surrogates, which cannot be stored)."""
+    from .errors import BadInput
+
+    for number, item in enumerate(items, 1):
+        for offset, char in enumerate(item):
+            if "\ud800" <= char <= "\udfff":
+                raise BadInput(f"argument {number} is not UTF-8: byte 0x{ord(char) & 0xff:02x} "
+                               f"at character {offset}")
+    return items
