@@ -10,6 +10,7 @@ from .index_bench import index_command
 from .judge_bench import judge_command
 from .lab import lab_command
 from .locomo import locomo_command
+from .personal_bench import personal_command
 from .recall_bench import recall_command
 from .scale import scale_command
 from .server_bench import server_command
@@ -30,3 +31,4 @@ COMMANDS += [server_isolation_command]
 COMMANDS += [server_command]
 COMMANDS += [server_trials_command]
 COMMANDS += [sidebyside_command]
+COMMANDS += [personal_command]
