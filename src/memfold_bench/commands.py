@@ -18,6 +18,7 @@ from .server_isolation import server_isolation_command
 from .server_trials import server_trials_command
 from .sidebyside import sidebyside_command
 from .soak import soak_command
+from .truth_bench import truth_command
 
 COMMANDS: list[click.Command] = [index_command]
 COMMANDS += [locomo_command, scale_command]
@@ -31,4 +32,4 @@ COMMANDS += [server_isolation_command]
 COMMANDS += [server_command]
 COMMANDS += [server_trials_command]
 COMMANDS += [sidebyside_command]
-COMMANDS += [personal_command]
+COMMANDS += [personal_command, truth_command]
