@@ -40,6 +40,7 @@ from memfold.model import Hit
 from .index_bench import environment, output_options, save_result
 from .locomo import file_sha256
 from .timeline import (
+    K,
     Written,
     by_time,
     check_modes,
@@ -57,7 +58,6 @@ from .timeline import (
 )
 
 Json = dict[str, Any]
-K = 10
 SHOWN = 5  # the results a reader takes in: stale served is judged within them
 NOT_HOLDING = frozenset({"superseded", "merged", "expired"})
 
