@@ -3,8 +3,9 @@
 Standard library only: `python3 benchmarks/check_heldout_data.py` checks
 benchmarks/data/truthqa-heldout.jsonl and benchmarks/data/contradictions-heldout.jsonl
 (JSON per line, unique ids, ordered dates, bullet syntax, answer substrings present in
-the facts written by the question's time) and prints their counts. It reads the rows, so it
-never tunes anything; exit status 1 when a check fails.
+the facts written by the question's time, one label per category) and prints their counts;
+exit status 1 when a check fails. It reads the rows: run it while writing the files, never
+while tuning memfold.
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).resolve().parent / "data"
-BULLET = re.compile(r"^(?P<kind>[WBOS])(?:\((?P<params>[^)]*)\))?(?P<ents>(?: @[\w.\-]+)+): (?P<content>\S.*)$")
+BULLET = re.compile(
+    r"^(?P<kind>[WBOS])(?:\((?P<params>[^)]*)\))?(?P<ents>(?: @[\w.\-]+)+): (?P<content>\S.*)$"
+)
 TRUE_CATEGORIES = {
     "change-verb-long-object", "replacement", "location-move", "employer-role-change",
     "implicit-conflict", "preference-reversal", "numeric-update", "version-upgrade",
@@ -36,7 +40,10 @@ def fail(where: str, message: str) -> None:
     ERRORS.append(f"{where}: {message}")
 
 
-def rows(path: Path) -> list[dict]:
+Row = dict[str, Any]
+
+
+def rows(path: Path) -> list[Row]:
     out = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         try:
@@ -65,7 +72,7 @@ def bullet(where: str, text: str) -> tuple[set[str], dt.date | None]:
     return {re.sub(r"[-_. ]", "", n.rstrip(".-").lower()) for n in names}, until
 
 
-def check_truthqa(path: Path) -> None:
+def check_truthqa(path: Path) -> list[Row]:
     data = rows(path)
     ids = [r.get("id") for r in data]
     if len(set(ids)) != len(ids):
@@ -82,9 +89,12 @@ def check_truthqa(path: Path) -> None:
         untils = {b: bullet(rid, b)[1] for _, b in facts}
         for q in r["questions"]:
             check_question(rid, q, facts, untils)
+    return data
 
 
-def check_question(rid: str, q: dict, facts: list, untils: dict) -> None:
+def check_question(
+    rid: str, q: Row, facts: list[tuple[dt.date, str]], untils: dict[str, dt.date | None]
+) -> None:
     now = dt.datetime.fromisoformat(q["now"])
     written = [b for d, b in facts if d <= now.date()]
     if not q["q"] or not q["current"]:
@@ -104,12 +114,11 @@ def check_question(rid: str, q: dict, facts: list, untils: dict) -> None:
             fail(rid, f"stale {sub!r} is in no fact")
 
 
-def check_contradictions(path: Path) -> Counter:
+def check_contradictions(path: Path) -> list[Row]:
     data = rows(path)
     ids = [r.get("id") for r in data]
     if len(set(ids)) != len(ids):
         fail(path.name, "duplicate ids")
-    labels: dict[str, set[bool]] = {}
     keys = {"id", "old", "new", "old_date", "new_date", "supersedes", "category", "why"}
     for r in data:
         rid = r.get("id", "?")
@@ -121,7 +130,6 @@ def check_contradictions(path: Path) -> Counter:
         old_ents, _ = bullet(rid, r["old"])
         new_ents, _ = bullet(rid, r["new"])
         cat = r["category"]
-        labels.setdefault(cat, set()).add(r["supersedes"])
         expected = cat in TRUE_CATEGORIES
         if cat not in TRUE_CATEGORIES | FALSE_CATEGORIES or r["supersedes"] is not expected:
             fail(rid, f"category {cat!r} with supersedes={r['supersedes']!r}")
@@ -130,23 +138,23 @@ def check_contradictions(path: Path) -> Counter:
             fail(rid, "different-entity pair shares an entity")
         if cat not in {"different-entity", "shared-org"} and not shared:
             fail(rid, "the two facts share no entity")
-    return Counter(r["category"] for r in data)
+    return data
 
 
 def main() -> int:
     truth = DATA / "truthqa-heldout.jsonl"
     pairs = DATA / "contradictions-heldout.jsonl"
     if truth.exists():
-        check_truthqa(truth)
-        data = rows(truth)
+        data = check_truthqa(truth)
         kinds = Counter((r["lang"], r["kind"]) for r in data)
         questions = Counter((r["lang"], r["kind"]) for r in data for _ in r["questions"])
         print(f"{truth.name}: {len(data)} timelines, {sum(questions.values())} questions")
         for key in sorted(kinds):
-            print(f"  {key[0]} {key[1]:<10} {kinds[key]:>3} timelines {questions[key]:>3} questions")
+            counts = f"{kinds[key]:>3} timelines {questions[key]:>3} questions"
+            print(f"  {key[0]} {key[1]:<10} {counts}")
     if pairs.exists():
-        cats = check_contradictions(pairs)
-        data = rows(pairs)
+        data = check_contradictions(pairs)
+        cats = Counter(r["category"] for r in data)
         true = sum(r["supersedes"] for r in data)
         print(f"{pairs.name}: {len(data)} pairs, {true} true ({100 * true / len(data):.1f}%)")
         for cat in sorted(cats, key=lambda c: (c not in TRUE_CATEGORIES, c)):
