@@ -50,6 +50,7 @@ from .timeline import (
     Asked,
     K,
     Written,
+    blind_option,
     by_time,
     check_modes,
     judged_counts,
@@ -289,7 +290,7 @@ def details(answers: Sequence[Answer], systems: Sequence[str]) -> list[Json]:
 
 
 def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
-                  include_all: bool = False, first: bool = False) -> Json:
+                  include_all: bool = False, first: bool = False, blind: bool = False) -> Json:
     facts, questions = load(path)
     started = time.perf_counter()
     answers, judged, systems = run(facts, questions, modes, k=k, include_all=include_all,
@@ -313,7 +314,7 @@ def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
         "categories": by_category(answers, systems),
         "latency": {s: ms_figures([a.seconds[s] for a in answers]) for s in systems},
         "seconds": time.perf_counter() - started,
-        "questions": details(answers, systems),
+        "questions": None if blind else details(answers, systems),
     }
 
 
@@ -369,11 +370,12 @@ def latency_line(result: Json) -> str:
 @click.option("--retain-first", "first", is_flag=True,
               help="Retain the whole year before asking anything (a question then also "
                    "sees facts dated after its now; the floor too).")
+@blind_option
 @click.option("--k", "k", default=K, show_default=True, type=click.IntRange(min=10),
               help="Results asked of recall per question.")
 @output_options("benchmarks/results/personal-dev.json")
-def personal_command(path: Path, mode: str, include_all: bool, first: bool, k: int,
-                     out: Path, as_json: bool) -> None:
+def personal_command(path: Path, mode: str, include_all: bool, first: bool, blind: bool,
+                     k: int, out: Path, as_json: bool) -> None:
     """P@1, R@5 and R@10 on one person's year of memory, beside a plain BM25 floor.
 
     FILE.json holds {facts: [{key, date, bullet}], questions: [{q, now, gold, category}]}.
@@ -387,7 +389,8 @@ def personal_command(path: Path, mode: str, include_all: bool, first: bool, k: i
     """
     modes = modes_for(mode)
     check_modes(modes)
-    result = run_benchmark(path, modes, k=k, include_all=include_all, first=first)
+    result = run_benchmark(path, modes, k=k, include_all=include_all, first=first,
+                           blind=blind)
     if save_result(result, out, as_json=as_json):
         return
     d, j = result["dataset"], result["judged"]

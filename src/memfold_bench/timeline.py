@@ -63,6 +63,13 @@ def mode_option(command: Callable[..., None]) -> Callable[..., None]:
              "(semantic modes need: pip install 'memfold[embed]').")(command)
 
 
+def blind_option(command: Callable[..., None]) -> Callable[..., None]:
+    return click.option(
+        "--blind", is_flag=True,
+        help="Score only: leave every question, answer and miss out of the output and the "
+             "JSON (for held-out files nobody may read).")(command)
+
+
 # -- reading -------------------------------------------------------------------------------
 
 
