@@ -34,7 +34,7 @@ import re
 import sqlite3
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,6 +43,7 @@ from typing import Any
 import click
 
 from memfold.errors import BadInput
+from memfold.model import Hit
 
 from .index_bench import environment, output_options, save_result
 from .locomo import file_sha256
@@ -201,7 +202,8 @@ def is_weak(why: str) -> bool:
     return not any(part.startswith("words ") for part in why.split("; "))
 
 
-def answer_of(question: Question, asked: Sequence[Asked], keys: Any, floor: Floor,
+def answer_of(question: Question, asked: Sequence[Asked],
+              keys: Callable[[Sequence[Hit]], list[str | None]], floor: Floor,
               names: Sequence[str], k: int, *, first: bool) -> Answer:
     ranked: dict[str, list[str | None]] = {}
     weak, empty, top, seconds = {}, {}, {}, {}
