@@ -6,9 +6,9 @@ same bullets (one `random.Random(seed)`, entities and templates in fixed tables,
 iterated in hash order).
 
 The world: people, orgs, projects and pets.  Each entity has *slots* (`SLOTS`: a person's
-home city, employer, car, diet, morning drink, stance on a tech topic, manager; a project's
-database, CI system, hosting and lead; an org's headquarters; a pet's food and vet).  Each
-slot is stated early in the year (a *state* fact) and may change later (a *change* fact,
+home city, employer, job title, car, diet, morning drink, stance on a tech topic, manager; a
+project's database, CI system, hosting and lead; an org's headquarters; a pet's food and vet).
+Each slot is stated early in the year (a *state* fact) and may change later (a *change* fact,
 worded one of many ways: "moved to", "now lives in", "switched X from A to B", "A is gone;
 B is our X now", "left Acme and joined Globex", passive and fronted forms, an alias of the old
 value, an @mention inside the content).  Around them sit *non-changes* that share words and
@@ -52,6 +52,8 @@ POOLS: dict[str, tuple[str, ...]] = {
     "org": ORGS,
     "car": ("a 2014 Mazda3", "a 2019 Tesla Model 3", "a 2011 Volvo V70", "a 2021 Kia Niro",
             "a 2016 Honda Civic", "a 2018 Skoda Octavia"),
+    "role": ("Data Engineer", "Product Manager", "Engineering Manager", "Designer",
+             "Staff Engineer", "QA Analyst", "Team Lead"),
     "diet": ("vegetarian", "vegan", "pescatarian", "on a keto diet"),
     "drink": ("tea", "coffee", "matcha", "hot chocolate"),
     "stance": ("likes", "dislikes"),
@@ -97,6 +99,7 @@ SLOTS: tuple[Slot, ...] = (
     Slot("home", "person", "city",
          ("W @{e}: {e} lives in {value}.", "W @{e}: {e} is based in {value}."),
          (("moved", "W @{e}: {e} moved from {old} to {new}."),
+          ("moved-to", "W @{e}: {e} moved to {new}."),
           ("now-lives", "W @{e}: {e} now lives in {new}."),
           ("relocated", "W @{e}: {e} relocated to {new} last month."),
           ("home-is", "W @{e}: Home for {e} is {new} now."),
@@ -124,6 +127,16 @@ SLOTS: tuple[Slot, ...] = (
           ("other-history", "W @{e}: {e}'s previous company was bought by {other}."),
           ("restatement", "W @{e} @{value}: {e} still works at {value}."),
           ("experience", "B @{e} @{value}: {e} gave a talk at the {value} all-hands."))),
+    Slot("role", "person", "role",
+         ("W @{e}: The job title of {e} is {value}.", "W @{e}: {e} works as {value}."),
+         (("promoted", "W @{e}: {e} was promoted from {old} to {new}."),
+          ("title-now", "W @{e}: The title of {e} is now {new}."),
+          ("moved-into", "W @{e}: {e} moved from {old} into a {new} role."),
+          ("fronted", "W @{e}: Since {month}, {e} has been working as {new}.")),
+         (("temporary", "W @{e}: {e} is acting {other} until the end of the month."),
+          ("plan", "W @{e}: {e} is interviewing for {other} roles."),
+          ("other-news", "W @{e} @{q}: {q} was promoted to {other}, {e} told us."),
+          ("restatement", "W @{e}: {e} still works as {value}."))),
     Slot("car", "person", "car",
          ("W @{e}: {e} drives {value} with about {n},000 miles on it.",),
          (("sold-bought", "W @{e}: {e} sold {old} and bought {new}."),
