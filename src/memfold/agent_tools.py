@@ -27,7 +27,7 @@ import dataclasses
 import inspect
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -258,6 +258,36 @@ def tools() -> list[Tool]:
     return found
 
 
+# `memfold mcp --profile`: the tools a client lists (each definition costs tokens on every
+# request); "all" is every tool, those added later included
+PROFILES: dict[str, tuple[str, ...] | None] = {
+    "minimal": ("context", "recall", "retain", "use"),
+    "standard": ("context", "recall", "about", "show", "retain", "use", "note", "supersede",
+                 "forget", "restore", "core_view", "core_append", "core_replace",
+                 "core_insert", "core_undo"),
+    "all": None,
+}
+
+
+def select(*, profile: str | None = None, names: Sequence[str] | None = None) -> list[Tool]:
+    """The tools of a profile (PROFILES) or of a list of names, in `tools()`'s order; every
+    tool when neither is given.  BadInput for an unknown profile or name, or both given."""
+    if profile is not None and names is not None:
+        raise BadInput("give a profile or a list of tools, not both")
+    if profile is not None:
+        if profile not in PROFILES:
+            raise BadInput(f"unknown profile {profile!r}; use one of: {', '.join(PROFILES)}")
+        names = PROFILES[profile]
+    if names is None:
+        return tools()
+    wanted = {name.strip() for name in names if name.strip()}
+    for name in sorted(wanted):
+        tool(name)  # refuses an unknown name, listing the tools
+    if not wanted:
+        raise BadInput(f"name at least one tool; the tools are: {_names()}")
+    return [t for t in tools() if t.name in wanted]
+
+
 def tool(name: str) -> Tool:
     for candidate in tools():
         if candidate.name == name:
@@ -324,20 +354,38 @@ def _parsed_arguments(name: str, arguments: Mapping[str, Any] | str | None) -> A
 _CLI_WORDS = (
     ("remove it, or pass --allow-secret to keep it anyway",
      "rephrase it without the secret"),
+    ("`memfold recall` finds ids", "call recall to find ids"),
+    ("run `memfold forget --purge`", "call forget with purge=true"),
+    ("(or get without strict)", "(or call show without strict)"),
+    ("e.g. `memfold about Peter`", "e.g. Peter"),
 )
+# `memfold core replace`, `core replace`, `memfold supersede`: the tool of that name
+_COMMAND = re.compile(r"(?:\brun )?`(?:memfold )?(core(?: [a-z]+)?|[a-z]+)`")
 _FLAG = re.compile(r"--([a-z][a-z-]*)")
+_PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")  # the CLI's OLD, NEW, TEXT: the arguments
 
 
 def _for_model(chosen: Tool, message: str) -> str:
-    """A library message with CLI flags renamed to the tool's arguments (`--k` -> `k`)."""
+    """A library message in tool terms: CLI commands named as the tools that do the same
+    (`memfold core replace` -> core_replace, "run `memfold index`" -> "call index"), CLI
+    flags and placeholders as the tool's arguments (`--k` -> `k`, OLD -> old)."""
     for cli_words, tool_words in _CLI_WORDS:
         message = message.replace(cli_words, tool_words)
+    known = {t.name for t in _TOOLS}
+
+    def command(match: re.Match[str]) -> str:
+        words = match.group(1)
+        name = "core_view" if words == "core" else words.replace(" ", "_")
+        if name not in known:
+            return match.group(0)
+        return f"call {name}" if match.group(0).startswith("run ") else name
 
     def argument(match: re.Match[str]) -> str:
-        name = match.group(1).replace("-", "_")
+        name = match.group(match.lastindex or 0).replace("-", "_").lower()
         return name if name in chosen.schema["properties"] else match.group(0)
 
-    return _FLAG.sub(argument, message)
+    message = _COMMAND.sub(command, message)
+    return _PLACEHOLDER.sub(argument, _FLAG.sub(argument, message))
 
 
 def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:

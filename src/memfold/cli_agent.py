@@ -200,32 +200,51 @@ def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets:
               show_default=True,
               help="Who writes through this server, recorded with every retained bullet "
               "(a retain call may name its own). [env: MEMFOLD_SOURCE]")
+@click.option("--profile", type=click.Choice(["minimal", "standard", "all"]),
+              envvar="MEMFOLD_MCP_PROFILE",
+              help="Serve a set of tools: minimal (context, recall, retain, use), standard "
+              "(minimal, about, show, note, supersede, forget, restore and the core_* tools) "
+              "or all (default). [env: MEMFOLD_MCP_PROFILE]")
+@click.option("--tools", "tool_names", metavar="NAME,...", envvar="MEMFOLD_MCP_TOOLS",
+              help="Serve only these tools, e.g. recall,retain,context. "
+              "[env: MEMFOLD_MCP_TOOLS]")
 @click.pass_context
 def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str | None,
-        tokens_file: str | None, no_token: bool, source: str) -> None:
+        tokens_file: str | None, no_token: bool, source: str, profile: str | None,
+        tool_names: str | None) -> None:
     """Serve memfold's tools to an MCP client, over stdio (default) or streamable HTTP.
 
     One tool per verb: recall, about, show, retain, use, note, supersede, forget, restore,
     history, trace, status, index, reflect, core_view, core_append, core_replace,
-    core_insert, core_undo, context.
+    core_insert, core_undo, context.  Each listed tool costs the client tokens on every
+    request: --profile or --tools serves fewer.
     Needs the `mcp` extra: pip install 'memfold[mcp]'.  With --server (MEMFOLD_SERVER),
     the stdio server proxies every call to that server's bank, as the token's name.
 
     \b
     Examples:
       memfold --workspace ~/notes/agent mcp
+      memfold mcp --profile minimal
+      memfold mcp --tools recall,retain,context,core_view,core_append
       memfold mcp --http 127.0.0.1:8765 --token "$(openssl rand -hex 16)"
       memfold mcp --http 127.0.0.1:8765 --tokens ~/.config/memfold/tokens
     """
-    from . import mcp_server
+    from . import agent_tools, mcp_server
     from .errors import BadInput
 
+    if profile is not None and tool_names is not None:
+        raise BadInput("give --profile or --tools, not both")
+    try:
+        served = agent_tools.select(
+            profile=profile, names=tool_names.split(",") if tool_names is not None else None)
+    except BadInput as exc:
+        raise BadInput(f"--tools: {exc}") from None
     mcp_server.require_sdk()
     if target is None:
         if allow_remote:
             raise BadInput("--allow-remote applies only with --http")
         memory = open_memory(ctx, watch=True, source=source)
-        mcp_server.serve_stdio(memory)
+        mcp_server.serve_stdio(memory, tools=served)
         return
     if ctx.obj.get("server"):
         raise BadInput("memfold mcp --http is not available against a server: the server "
@@ -241,7 +260,7 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
                    "reach the port can read and change this memory", err=True)
     memory = open_memory(ctx, watch=True, source=source)
     mcp_server.serve_http(memory, host, port, token=token, allow_remote=allow_remote,
-                          tokens=tokens)
+                          tokens=tokens, tools=served)
 
 
 @click.command()
