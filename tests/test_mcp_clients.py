@@ -25,14 +25,13 @@ from typing import Any
 
 import anyio
 import jsonschema
-import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_plan import NOW, PLAN, Step, build_workspace
-from system_support import missing
 
+from mcp_plan import NOW, PLAN, Step, build_workspace
 from memfold.tool_outputs import output_schema
+from system_support import missing
 
 TIMEOUT = 120
 MEMFOLD = [sys.executable, "-c", "from memfold.cli import main; main()"]  # the `memfold` command

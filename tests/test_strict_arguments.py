@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp_plan import PLAN, build_workspace
 
+from mcp_plan import PLAN, build_workspace
 from memfold import Memory
 from memfold import agent_tools as at
 
