@@ -12,11 +12,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from mcp_plan import PLAN, build_workspace
 from memfold import Memory
 from memfold import agent_tools as at
+from memfold.tool_outputs import output_schema
 
 NOW = datetime(2025, 11, 27, 9, tzinfo=UTC)
 
@@ -50,6 +52,7 @@ def test_every_tool_takes_blanks_for_what_it_leaves_out(tmp_path: Path,
                     "function": {"name": step.tool, "arguments": json.dumps(sent)}}
             answer = json.loads(at.dispatch(memory, call)["content"])
             assert "error" not in answer, (step.tool, sent, answer)
+            jsonschema.validate(answer, output_schema(step.tool))  # as MCP sends it
 
 
 def test_a_blank_means_the_default(tmp_path: Path) -> None:
