@@ -311,7 +311,7 @@ def call(memory: Memory, name: str, arguments: Mapping[str, Any] | str | None = 
     chosen = tool(name)
     args = check_arguments(chosen, _parsed_arguments(name, arguments))
     try:
-        return chosen.handler(memory, args)
+        return _messages_for_model(chosen, chosen.handler(memory, args))
     except MemfoldError as exc:
         exc.args = (_for_model(chosen, str(exc)),)
         raise
@@ -358,7 +358,9 @@ _CLI_WORDS = (
     ("run `memfold forget --purge`", "call forget with purge=true"),
     ("(or get without strict)", "(or call show without strict)"),
     ("e.g. `memfold about Peter`", "e.g. Peter"),
+    (" (--show-secrets shows it)", ""),
 )
+_FORGET_PURGE = re.compile(r"`memfold forget (\S+) --purge`")
 # `memfold core replace`, `core replace`, `memfold supersede`: the tool of that name
 _COMMAND = re.compile(r"(?:\brun )?`(?:memfold )?(core(?: [a-z]+)?|[a-z]+)`")
 _FLAG = re.compile(r"--([a-z][a-z-]*)")
@@ -371,6 +373,7 @@ def _for_model(chosen: Tool, message: str) -> str:
     flags and placeholders as the tool's arguments (`--k` -> `k`, OLD -> old)."""
     for cli_words, tool_words in _CLI_WORDS:
         message = message.replace(cli_words, tool_words)
+    message = _FORGET_PURGE.sub(r"forget with id \1 and purge=true", message)
     known = {t.name for t in _TOOLS}
 
     def command(match: re.Match[str]) -> str:
@@ -386,6 +389,17 @@ def _for_model(chosen: Tool, message: str) -> str:
 
     message = _COMMAND.sub(command, message)
     return _PLACEHOLDER.sub(argument, _FLAG.sub(argument, message))
+
+
+def _messages_for_model(chosen: Tool, data: Any) -> Any:
+    """`data` with the `message` of every warning in it (retain's, index's, status's) in
+    tool terms, as `_for_model` puts an error."""
+    if isinstance(data, dict):
+        return {key: _for_model(chosen, value) if key == "message" and isinstance(value, str)
+                else _messages_for_model(chosen, value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_messages_for_model(chosen, item) for item in data]
+    return data
 
 
 def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:
