@@ -4,6 +4,7 @@ server does not serve is refused like an unknown one.  docs/agents.md lists ever
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -93,3 +94,11 @@ def test_the_docs_list_every_tool_and_profile() -> None:
             "all": set(names(at.tools())) - standard}  # "every tool above, ... too"
     for profile, members in said.items():
         assert {name for name in members if f"`{name}`" not in lines[profile]} == set()
+
+
+def test_memfold_tools_prints_a_profile_too(run: Cli) -> None:
+    printed = json.loads(run("tools", "--format", "anthropic", "--profile", "minimal").stdout)
+    assert [t["name"] for t in printed] == ["recall", "retain", "use", "context"]
+    printed = json.loads(run("tools", "--format", "mcp", "--tools", "recall,status").stdout)
+    assert [t["name"] for t in printed] == ["recall", "status"]
+    assert len(json.loads(run("tools").stdout)) == len(at.tools())

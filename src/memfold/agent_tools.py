@@ -433,11 +433,12 @@ def error_result(exc: BaseException) -> dict[str, Any]:
     return data
 
 
-def render(fmt: str) -> list[dict[str, Any]]:
-    """The tools as function-calling schemas in one of FORMATS (mcp: the tools/list form)."""
+def render(fmt: str, *, only: Sequence[Tool] | None = None) -> list[dict[str, Any]]:
+    """The tools (`only` these, e.g. a profile's from `select`) as function-calling schemas
+    in one of FORMATS (mcp: the tools/list form)."""
     if fmt not in FORMATS:
         raise BadInput(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}")
-    return [getattr(t, f"as_{fmt.replace('-', '_')}")() for t in tools()]
+    return [getattr(t, f"as_{fmt.replace('-', '_')}")() for t in (only or tools())]
 
 
 _TOOLS: tuple[Tool, ...] = (

@@ -17,6 +17,7 @@ from .cli_args import DataGroup
 from .cli_common import SHOW_SECRETS, emit_json, open_memory, show_notices
 
 if TYPE_CHECKING:
+    from .agent_tools import Tool
     from .core_memory import CoreEdit
 
 
@@ -229,16 +230,10 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
       memfold mcp --http 127.0.0.1:8765 --token "$(openssl rand -hex 16)"
       memfold mcp --http 127.0.0.1:8765 --tokens ~/.config/memfold/tokens
     """
-    from . import agent_tools, mcp_server
+    from . import mcp_server
     from .errors import BadInput
 
-    if profile is not None and tool_names is not None:
-        raise BadInput("give --profile or --tools, not both")
-    try:
-        served = agent_tools.select(
-            profile=profile, names=tool_names.split(",") if tool_names is not None else None)
-    except BadInput as exc:
-        raise BadInput(f"--tools: {exc}") from None
+    served = _selected(profile, tool_names)
     mcp_server.require_sdk()
     if target is None:
         if allow_remote:
@@ -263,6 +258,20 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
                           tokens=tokens, tools=served)
 
 
+def _selected(profile: str | None, tool_names: str | None) -> list[Tool]:
+    """The tools `--profile` or `--tools` name (every tool without either)."""
+    from .agent_tools import select
+    from .errors import BadInput
+
+    if profile is not None and tool_names is not None:
+        raise BadInput("give --profile or --tools, not both")
+    try:
+        return select(profile=profile,
+                      names=tool_names.split(",") if tool_names is not None else None)
+    except BadInput as exc:
+        raise BadInput(f"--tools: {exc}") from None
+
+
 @click.command()
 # agent_tools.FORMATS, spelled out so that `memfold --help` need not import agent_tools
 @click.option("--format", "fmt", default="openai", show_default=True,
@@ -272,7 +281,11 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
               "same with strict: true: every property required, optional ones nullable), "
               "openai-responses (the Responses API's function tools, strict), anthropic "
               "(Messages), mcp (tools/list, with output schemas).")
-def tools(fmt: str) -> None:
+@click.option("--profile", type=click.Choice(["minimal", "standard", "all"]),
+              help="Print a set of tools, as `memfold mcp --profile` serves it.")
+@click.option("--tools", "tool_names", metavar="NAME,...",
+              help="Print only these tools, e.g. recall,retain,context.")
+def tools(fmt: str, profile: str | None, tool_names: str | None) -> None:
     """Print memfold's tools as function-calling JSON schemas, for agents without MCP.
 
     The same names, descriptions and argument schemas as `memfold mcp` lists; run the
@@ -281,12 +294,12 @@ def tools(fmt: str) -> None:
     \b
     Examples:
       memfold tools --format openai > tools.json
-      memfold tools --format openai-responses
-      memfold tools --format anthropic
+      memfold tools --format openai-responses --profile minimal
+      memfold tools --format anthropic --tools recall,retain,context
     """
     from .agent_tools import render
 
-    emit_json(render(fmt))
+    emit_json(render(fmt, only=_selected(profile, tool_names)))
 
 
 @click.command("call")
