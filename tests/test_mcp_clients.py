@@ -17,7 +17,7 @@ import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -208,9 +208,10 @@ def check(client: str, answers: list[Answer]) -> None:
     print(f"\n{client}:\n{table({client: answers})}")
     problems = [f"{a.step.name}: {p}" for a in answers if (p := a.problem())]
     assert not problems, "\n".join(problems)
-
-
-Client = Callable[[Path, Path], list[Answer]]
+    prose = next(a for a in answers if a.step.name == "recall/ordinary").structured
+    assert any(hit["date"] is None for hit in prose["results"])  # a page or core block's
+    stale = next(a for a in answers if a.step.name == "note/refused")
+    assert stale.text == "stale: danamove is at revision 1, not 0"
 
 
 def test_the_python_client_over_stdio(tmp_path: Path) -> None:
