@@ -9,7 +9,8 @@ of (Memory, arguments) returning JSON-able data.  The MCP server (`memfold.mcp_s
 `call(memory, name, arguments)` checks the arguments (a dict, or OpenAI's JSON string) against
 the very schema the model saw (`memfold.schema_check`), then runs the handler.  Failures are
 MemfoldError subclasses with one-line messages that name the arguments as the tool does
-("recall: k must be between 1 and 200"); an adapter turns them into its own error shape.
+("recall: k must be between 1 and 200") and the tools to call, never a CLI command
+(`memfold.tool_words`); an adapter turns them into its own error shape.
 `dispatch(memory, tool_call)` takes a whole tool call as OpenAI (Chat Completions or
 Responses) or Anthropic return it and answers in the shape that API expects
 (`memfold.tool_calls`).
@@ -26,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -35,6 +35,7 @@ from .errors import BadInput, MemfoldError, StaleRevision
 from .query import MAX_QUERY_CHARS
 from .schema_check import check_object, strict_schema
 from .tool_outputs import output_schema
+from .tool_words import in_tool_terms, messages_in_tool_terms
 
 if TYPE_CHECKING:
     from .memory import Memory
@@ -311,10 +312,16 @@ def call(memory: Memory, name: str, arguments: Mapping[str, Any] | str | None = 
     chosen = tool(name)
     args = check_arguments(chosen, _parsed_arguments(name, arguments))
     try:
-        return _messages_for_model(chosen, chosen.handler(memory, args))
+        return messages_in_tool_terms(chosen.handler(memory, args), **_terms(chosen))
     except MemfoldError as exc:
-        exc.args = (_for_model(chosen, str(exc)),)
+        exc.args = (in_tool_terms(str(exc), **_terms(chosen)),)
         raise
+
+
+def _terms(chosen: Tool) -> dict[str, frozenset[str]]:
+    """What `tool_words` renames a library message to: this tool's arguments, the tools."""
+    return {"arguments": frozenset(chosen.schema["properties"]),
+            "tools": frozenset(t.name for t in _TOOLS)}
 
 
 def check_arguments(chosen: Tool, arguments: Any) -> dict[str, Any]:
@@ -348,58 +355,6 @@ def _parsed_arguments(name: str, arguments: Mapping[str, Any] | str | None) -> A
     if isinstance(arguments, str):
         return parse_json(arguments, f"{name}: the arguments") if arguments.strip() else {}
     return dict(arguments) if isinstance(arguments, Mapping) else arguments
-
-
-# what the library says in the CLI's words, said the way a tool call can act on it
-_CLI_WORDS = (
-    ("remove it, or pass --allow-secret to keep it anyway",
-     "rephrase it without the secret"),
-    ("`memfold recall` finds ids", "call recall to find ids"),
-    ("run `memfold forget --purge`", "call forget with purge=true"),
-    ("(or get without strict)", "(or call show without strict)"),
-    ("e.g. `memfold about Peter`", "e.g. Peter"),
-    (" (--show-secrets shows it)", ""),
-)
-_FORGET_PURGE = re.compile(r"`memfold forget (\S+) --purge`")
-# `memfold core replace`, `core replace`, `memfold supersede`: the tool of that name
-_COMMAND = re.compile(r"(?:\brun )?`(?:memfold )?(core(?: [a-z]+)?|[a-z]+)`")
-_FLAG = re.compile(r"--([a-z][a-z-]*)")
-_PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")  # the CLI's OLD, NEW, TEXT: the arguments
-
-
-def _for_model(chosen: Tool, message: str) -> str:
-    """A library message in tool terms: CLI commands named as the tools that do the same
-    (`memfold core replace` -> core_replace, "run `memfold index`" -> "call index"), CLI
-    flags and placeholders as the tool's arguments (`--k` -> `k`, OLD -> old)."""
-    for cli_words, tool_words in _CLI_WORDS:
-        message = message.replace(cli_words, tool_words)
-    message = _FORGET_PURGE.sub(r"forget with id \1 and purge=true", message)
-    known = {t.name for t in _TOOLS}
-
-    def command(match: re.Match[str]) -> str:
-        words = match.group(1)
-        name = "core_view" if words == "core" else words.replace(" ", "_")
-        if name not in known:
-            return match.group(0)
-        return f"call {name}" if match.group(0).startswith("run ") else name
-
-    def argument(match: re.Match[str]) -> str:
-        name = match.group(match.lastindex or 0).replace("-", "_").lower()
-        return name if name in chosen.schema["properties"] else match.group(0)
-
-    message = _COMMAND.sub(command, message)
-    return _PLACEHOLDER.sub(argument, _FLAG.sub(argument, message))
-
-
-def _messages_for_model(chosen: Tool, data: Any) -> Any:
-    """`data` with the `message` of every warning in it (retain's, index's, status's) in
-    tool terms, as `_for_model` puts an error."""
-    if isinstance(data, dict):
-        return {key: _for_model(chosen, value) if key == "message" and isinstance(value, str)
-                else _messages_for_model(chosen, value) for key, value in data.items()}
-    if isinstance(data, list):
-        return [_messages_for_model(chosen, item) for item in data]
-    return data
 
 
 def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:
