@@ -61,26 +61,32 @@ def test_the_cli_refuses_a_bad_selection_in_one_line(run: Cli, argv: list[str],
     assert message in result.stderr and "Traceback" not in result.stderr
 
 
-async def listed_and_refused(root: Path, *options: str) -> tuple[list[str], Any]:
+async def listed_and_refused(root: Path, *options: str) -> tuple[list[str], Any, str]:
     params = StdioServerParameters(command=MEMFOLD[0], env={"MEMFOLD_NOW": "2025-11-27"},
                                    args=[*MEMFOLD[1:], "--workspace", str(root), "mcp",
                                          *options])
     with anyio.fail_after(60):
         async with stdio_client(params) as (read, write), \
                 ClientSession(read, write) as session:
-            await session.initialize()
+            said = (await session.initialize()).instructions
             listed = [t.name for t in (await session.list_tools()).tools]
-            return listed, await session.call_tool("status", {})
+            return listed, await session.call_tool("status", {}), said
 
 
 def test_a_profile_is_what_the_client_lists_and_may_call(workspace: Path) -> None:
-    listed, refused = anyio.run(listed_and_refused, workspace, "--profile", "minimal")
+    listed, refused, said = anyio.run(listed_and_refused, workspace, "--profile", "minimal")
     assert listed == ["recall", "retain", "use", "context"]
+    # the server's instructions name only the tools it serves
+    assert set(re.findall(r"`([a-z_]+)`", said)) == {"context", "recall", "retain", "use",
+                                                    "source"}
     assert refused.is_error and refused.structured_content is None
     assert refused.content[0].text == ("unknown tool 'status'; this server's tools are: "
                                        "context, recall, retain, use")
-    listed, allowed = anyio.run(listed_and_refused, workspace, "--tools", "status,recall")
+    listed, allowed, said = anyio.run(listed_and_refused, workspace, "--tools", "status,recall")
     assert listed == ["recall", "status"] and not allowed.is_error
+    assert set(re.findall(r"`([a-z_]+)`", said)) == {"recall", "source"}
+    _, _, said = anyio.run(listed_and_refused, workspace)
+    assert {"about", "core_view", "core_insert"} <= set(re.findall(r"`([a-z_]+)`", said))
 
 
 def test_the_docs_list_every_tool_and_profile() -> None:

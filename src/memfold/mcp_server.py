@@ -49,13 +49,27 @@ INSTALL_HINT = "the MCP server needs the mcp extra: pip install 'memfold[mcp]'"
 SERVER_NAME = "memfold"
 MCP_PATH = "/mcp"
 DEFAULT_HOST = "127.0.0.1"
-INSTRUCTIONS = (
-    "memfold is this agent's long-term memory, kept as Markdown a person can read. At the "
-    "start of a session call `context`. Before answering from past sessions call `recall` "
-    "(or `about` for a person or project) and cite each fact's `source`. Store what is worth "
-    "keeping with `retain`; keep the always-needed essentials in core memory (`core_view`, "
-    "`core_append`, `core_replace`, `core_insert`). Call `use` for facts you relied on."
+# the server's instructions: a sentence for each tool it may serve (see `instructions`)
+_GUIDE = (
+    ("", "memfold is this agent's long-term memory, kept as Markdown a person can read."),
+    ("context", "At the start of a session call `context`."),
+    ("recall", "Before answering from past sessions call `recall` and cite each fact's "
+               "`source`."),
+    ("about", "Call `about` for everything on a person or project."),
+    ("retain", "Store what is worth keeping with `retain`."),
+    ("core_*", "Keep the always-needed essentials in core memory ({})."),
+    ("use", "Call `use` for facts you relied on."),
 )
+_CORE_EDITS = ("core_view", "core_append", "core_replace", "core_insert")
+
+
+def instructions(served: Collection[str]) -> str:
+    """What the server tells a client: the sentences of `_GUIDE` whose tools it serves, so
+    that no tool a client cannot call is named."""
+    core = ", ".join(f"`{name}`" for name in _CORE_EDITS if name in served)
+    return " ".join(text.format(core) for needs, text in _GUIDE
+                    if not needs or needs in served or (needs == "core_*" and core))
+
 
 
 def require_sdk() -> None:
@@ -151,8 +165,8 @@ def tool_server(run: ToolCall, *, tools: Sequence[agent_tools.Tool] | None = Non
     (is_error, data); `handlers` add resources and prompts.  `memfold mcp` and the memory
     server's /mcp both serve this."""
     types = _sdk("mcp.types")
-    listed = [types.Tool.model_validate(t.as_mcp())
-              for t in (agent_tools.tools() if tools is None else tools)]
+    served = agent_tools.tools() if tools is None else list(tools)
+    listed = [types.Tool.model_validate(t.as_mcp()) for t in served]
 
     async def list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=listed)
@@ -162,7 +176,7 @@ def tool_server(run: ToolCall, *, tools: Sequence[agent_tools.Tool] | None = Non
         return tool_result(types, *outcome)
 
     return _sdk("mcp.server.lowlevel").Server(
-        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS,
+        SERVER_NAME, version=__version__, instructions=instructions({t.name for t in served}),
         on_list_tools=list_tools, on_call_tool=call_tool, **handlers)
 
 
