@@ -71,7 +71,6 @@ def instructions(served: Collection[str]) -> str:
                     if not needs or needs in served or (needs == "core_*" and core))
 
 
-
 def require_sdk() -> None:
     """Raise MemfoldError with the install hint when the `mcp` package is missing."""
     try:
