@@ -241,3 +241,18 @@ def test_the_typescript_client_over_http(tmp_path: Path) -> None:
     with http_server(root) as url:
         answers = typescript({"url": url}, tmp_path)
     check("typescript http", answers)
+
+
+def test_a_refusal_carries_no_structured_content() -> None:
+    import mcp.types as types
+
+    from memfold.mcp_server import ERROR_META, tool_result
+
+    details = {"error": "stale: x is at revision 1, not 0", "type": "StaleRevision",
+               "exit_code": 3, "result": "stale", "rev": 1}
+    refused = tool_result(types, True, details)
+    assert refused.is_error and refused.structured_content is None
+    assert refused.content[0].text == details["error"] and refused.meta == {ERROR_META: details}
+    answered = tool_result(types, False, {"used": ["x"]})
+    assert not answered.is_error and answered.structured_content == {"used": ["x"]}
+    assert json.loads(answered.content[0].text) == {"used": ["x"]}
