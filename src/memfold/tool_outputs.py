@@ -33,7 +33,7 @@ _MAYBE_STR: dict[str, Any] = {"type": ["string", "null"]}
 _HIT = _obj({"id": _STR, "kind": _STR, "content": _STR, "source": _STR, "status": _STR,
              "why": _STR, "rev": _INT, "entities": _STRS, "date": _STR, "timestamp": _STR,
              "confidence": {"type": ["number", "null"]}, "superseded_by": _MAYBE_STR,
-             "valid_until": _MAYBE_STR, "note": _MAYBE_STR},
+             "possibly_outdated_by": _STRS, "valid_until": _MAYBE_STR, "note": _MAYBE_STR},
             "id", "kind", "content", "source", "status")
 _RESULTS = _list(_HIT)
 _WINDOW = {"type": ["object", "null"], "properties": {"start": _STR, "end": _STR}}
