@@ -5,10 +5,11 @@
     expired    its validity range (a stated range or `until=`) ended before today
     archived   its decay score fell under ARCHIVE_THRESHOLD, or a journal event archived it;
                time alone never archives the current truth: a world fact or an opinion that
-               states a value ("Acme's database is MySQL", "lives in Berlin", "prefers
-               tea") stays active until something supersedes it or its range ends, while
-               experiences, observations and passing states ("investigating Bun.js",
-               "waiting on review") fade
+               states a value in the present ("Acme's database is MySQL", "lives in Berlin",
+               "enjoys peanut butter cookies", "now takes amlodipine") stays active until
+               something supersedes it or its range ends, while experiences, observations,
+               passing states ("investigating Bun.js", "waiting on review") and what is
+               told in the past or as a plan fade
     decay      0.5 ** (days since last use / half-life); last use = the fact's date or its
                latest `use` event; half-life = 30 days * 2 ** ((importance - 5) / 2.5), so a
                fact of importance 5 unused for 60 days decays to 0.25 (archived), and one of
