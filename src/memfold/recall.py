@@ -190,13 +190,13 @@ def _successors(backend: IndexBackend, plan: QueryPlan, found: _Found,
                 ) -> tuple[dict[str, str], dict[int, str]]:
     """A replaced fact that matched brings the end of its chain of replacements
     (`currency.successors`) into `found`, matching at least as well as it did, so recall
-    answers with the current fact whatever words it uses.  Not for a fact that held at the
-    time the query asks about: it answers for then.  Returns each replaced fact's chain end
-    and, for a successor that ranks on a replaced fact's match, that fact's id."""
+    answers with the current fact whatever words it uses.  Not when the query asks about a
+    time: it is answered as of then.  Returns each replaced fact's chain end and, for a
+    successor that ranks on a replaced fact's match, that fact's id."""
     replaced: dict[str, Candidate] = {}
     for c in sorted(found.values(), key=lambda c: (-match.get(c.rowid, 0.0), c.rowid)):
-        status, _, _, as_of_then, _ = _standing(c, plan, options)
-        if status in REPLACED and c.life and c.life.superseded_by and not as_of_then \
+        status = status_of(c.fact, c.life, options.today)[0]
+        if status in REPLACED and c.life and c.life.superseded_by and plan.window is None \
                 and match.get(c.rowid, 0.0) > 0:
             replaced.setdefault(c.fact.id, c)
     if not replaced:
@@ -217,8 +217,10 @@ def _newer_first(shown: list[_Scored], options: RecallOptions) -> list[_Scored]:
     """Among the best results, an older fact a newer one may have outdated
     (`currency.outdated`) carries the newer ids, and each newer fact scores at least what
     the facts it may outdate score (oldest first, so a chain passes the best score on) and
-    ranks above them at equal score."""
-    best = [s for s in sorted(shown, key=_order)[: max(options.k, 10)] if s.tier == 0]
+    ranks above them at equal score.  When the query asks about a time, only facts that
+    held then are weighed: a change after it outdates nothing then."""
+    best = [s for s in sorted(shown, key=_order)[: max(options.k, 10)]
+            if s.tier == 0 and s.then != ranking.NOT_THEN]  # a question about a time: then
     outdated = currency.outdated(best, options.today)
     if not outdated:
         return shown
@@ -235,11 +237,12 @@ def _newer_first(shown: list[_Scored], options: RecallOptions) -> list[_Scored]:
 def _below_current(ordered: list[_Scored]) -> list[_Scored]:
     """A fact faded by decay never ranks above an active fact about the same subject and
     topic (`currency.covered`): it moves to just below the lowest such fact, scoring no more
-    than it.  Against other facts it keeps its place."""
+    than it.  Against other facts it keeps its place, and so does a fact that held at the
+    time the query asks about, or a change that may outdate another (`_newer_first`)."""
     out = list(ordered)
     newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
     for s in [s for s in ordered if s.status == ARCHIVED and s.tier == 0
-              and s.fact.id not in newer]:
+              and s.fact.id not in newer and s.then not in ranking.HELD_THEN]:
         at = out.index(s)
         below = [i for i in range(at + 1, len(out)) if out[i].status == ACTIVE
                  and currency.covered(s.candidate, out[i].candidate)]
