@@ -10,9 +10,9 @@ outdated, and where a faded fact stands beside the current one.
   or facts indexed together and never weighed): the older is *possibly outdated by* the newer.
   A newer fact that is a plan, a change that did not happen, a visit or someone else's news
   outdates nothing.  The judge is imported only when two such facts meet;
-- covered: a fact faded by decay (archived by time, not by a person) ranks below an active
-  fact about the same subject and topic — the same entities, and a content word or a kind of
-  product in common ("Investigating Bun.js as a JavaScript runtime" below "The build runs on
+- covered: a fact faded by decay (archived by time, not by a person) ranks below a newer
+  active fact about the same subject and topic — the same entities, and a content word or a
+  kind of product in common ("Investigating Bun.js as a JavaScript runtime" below "The build runs on
   Node.js 22") — while against unrelated facts it keeps its relevance.
 
 Pure functions of facts and journal states, but for `successors`, which reads the index.
@@ -107,12 +107,13 @@ def _outdates(new: Fact, old: Fact) -> bool:
 
 
 def covered(faded: Candidate, active: Candidate) -> bool:
-    """Whether an active fact is about the same subject and topic as a faded one: both state
-    facts, linked to the same entities (or both to none), sharing a content word or a kind
-    of product (`judge.words.FAMILY`)."""
+    """Whether an active fact written after a faded one is about the same subject and topic:
+    both state facts, linked to the same entities (or both to none), sharing a content word
+    or a kind of product (`judge.words.FAMILY`).  A faded fact written after the active one
+    may be what changed it, so it is not covered."""
     a, b = faded.fact, active.fact
     if a.kind not in STATE_KINDS or b.kind not in STATE_KINDS or set(faded.links) != set(
-            active.links):
+            active.links) or not (a.day and b.day and a.day < b.day):
         return False
     return bool(_topic(a.content, _names(a.entities)) & _topic(b.content, _names(b.entities)))
 

@@ -235,8 +235,8 @@ def _newer_first(shown: list[_Scored], options: RecallOptions) -> list[_Scored]:
 
 
 def _below_current(ordered: list[_Scored]) -> list[_Scored]:
-    """A fact faded by decay never ranks above an active fact about the same subject and
-    topic (`currency.covered`): it moves to just below the lowest such fact, scoring no more
+    """A fact faded by decay never ranks above a newer active fact about the same subject
+    and topic (`currency.covered`): it moves to just below the lowest such fact, scoring no more
     than it.  Against other facts it keeps its place, and so does a fact that held at the
     time the query asks about, or a change that may outdate another (`_newer_first`)."""
     out = list(ordered)
