@@ -10,6 +10,7 @@ from pathlib import Path
 
 from conftest import Cli
 from memfold import Memory, currency
+from memfold.agent_tools import call
 from memfold.index.base import Candidate, Filters
 from memfold.lifecycle import ACTIVE, ARCHIVED, SUPERSEDED, LifeState
 from memfold.model import Fact
@@ -103,13 +104,17 @@ def test_the_newer_of_two_values_ranks_first_and_the_older_says_so(workspace: Pa
     (workspace / "memory/2025-06-10.md").write_text(
         "## Retain\n- W @Kenji: Kenji lives in Zurich now. ^kzurich1\n"
         "- W @Kenji: Kenji plans to move to Oslo someday. ^koslo001\n")
-    with Memory.open(workspace) as memory:
-        result = memory.recall("where does Kenji live", now="2025-07-01")
+    with Memory.open(workspace, now="2025-07-01") as memory:
+        result = memory.recall("where does Kenji live")
         by_id = {h.fact.id: h for h in result.hits}
         assert ids(result).index("kzurich1") < ids(result).index("kberlin1")
         assert by_id["kberlin1"].status == ACTIVE
         assert by_id["kberlin1"].possibly_outdated_by == ("kzurich1",)  # not the plan
         assert by_id["kzurich1"].possibly_outdated_by == ()
+        tool = call(memory, "recall", {"query": "where does Kenji live"})  # MCP's compact form
+        compact = {r["id"]: r for r in tool["results"]}
+        assert compact["kberlin1"]["possibly_outdated_by"] == ["kzurich1"]
+        assert "possibly_outdated_by" not in compact["kzurich1"]
     data = json.loads(run("--as-of", "2025-07-01", "recall", "where does Kenji live",
                           "--json").stdout)
     found = {r["id"]: r for r in data["results"]}
