@@ -12,8 +12,8 @@ outdated, and where a faded fact stands beside the current one.
   outdates nothing.  The judge is imported only when two such facts meet;
 - covered: a fact faded by decay (archived by time, not by a person) ranks below a newer
   active fact about the same subject and topic — the same entities, and a content word or a
-  kind of product in common ("Investigating Bun.js as a JavaScript runtime" below "The build runs on
-  Node.js 22") — while against unrelated facts it keeps its relevance.
+  kind of product in common ("Investigating Bun.js as a JavaScript runtime" below "The
+  build runs on Node.js 22") — while against unrelated facts it keeps its relevance.
 
 Pure functions of facts and journal states, but for `successors`, which reads the index.
 """

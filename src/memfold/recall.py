@@ -193,11 +193,12 @@ def _successors(backend: IndexBackend, plan: QueryPlan, found: _Found,
     answers with the current fact whatever words it uses.  Not when the query asks about a
     time: it is answered as of then.  Returns each replaced fact's chain end and, for a
     successor that ranks on a replaced fact's match, that fact's id."""
+    if plan.window is not None:
+        return {}, {}
     replaced: dict[str, Candidate] = {}
     for c in sorted(found.values(), key=lambda c: (-match.get(c.rowid, 0.0), c.rowid)):
-        status = status_of(c.fact, c.life, options.today)[0]
-        if status in REPLACED and c.life and c.life.superseded_by and plan.window is None \
-                and match.get(c.rowid, 0.0) > 0:
+        if c.life and c.life.superseded_by and match.get(c.rowid, 0.0) > 0 \
+                and status_of(c.fact, c.life, options.today)[0] in REPLACED:
             replaced.setdefault(c.fact.id, c)
     if not replaced:
         return {}, {}
@@ -236,8 +237,8 @@ def _newer_first(shown: list[_Scored], options: RecallOptions) -> list[_Scored]:
 
 def _below_current(ordered: list[_Scored]) -> list[_Scored]:
     """A fact faded by decay never ranks above a newer active fact about the same subject
-    and topic (`currency.covered`): it moves to just below the lowest such fact, scoring no more
-    than it.  Against other facts it keeps its place, and so does a fact that held at the
+    and topic (`currency.covered`): it moves to just below the lowest such fact, scoring no
+    more than it.  Against other facts it keeps its place, and so does a fact that held at the
     time the query asks about, or a change that may outdate another (`_newer_first`)."""
     out = list(ordered)
     newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
@@ -300,7 +301,8 @@ class _Scored:
     beside: str | None = None  # the neighbour whose match lifted it more than its own
     then: str = ranking.UNDATED  # how it stands to the time the query asks about
     hidden: bool = False  # left out for its lifecycle (superseded or expired, no --all)
-    replaced: bool = False  # with --all: the fact that replaced it is among the results
+    # the fact that replaced it (with --all), or may have (`_newer_first`), is among the results
+    replaced: bool = False
     alike: str | None = None  # hybrid: the result above it that it gave way to (`_spread`)
     outdated_by: tuple[str, ...] = ()  # newer facts shown with it that may replace it
 
