@@ -146,7 +146,7 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     # a fact found by the hop lifts no neighbour: its match is a guess at one remove
     context = _context(backend, found.values(),
                        {r: v for r, v in match.items() if r not in hopped} if hopped else match)
-    ends, via = _successors(backend, plan, found, match, filters, options)
+    ends, via = _successors(backend, plan, found, match, filters, options, hopped)
     scored = [_score(c, plan, named, match[c.rowid], options, context.get(c.rowid))
               for c in found.values()]
     shown = [s for s in scored if not s.hidden]
@@ -187,17 +187,19 @@ def _hop(backend: IndexBackend, plan: QueryPlan, named: Sequence[str], found: _F
 
 def _successors(backend: IndexBackend, plan: QueryPlan, found: _Found,
                 match: dict[int, float], filters: Filters, options: RecallOptions,
-                ) -> tuple[dict[str, str], dict[int, str]]:
+                hopped: Mapping[int, str]) -> tuple[dict[str, str], dict[int, str]]:
     """A replaced fact that matched brings the end of its chain of replacements
     (`currency.successors`) into `found`, matching at least as well as it did, so recall
     answers with the current fact whatever words it uses.  Not when the query asks about a
-    time: it is answered as of then.  Returns each replaced fact's chain end and, for a
+    time (it is answered as of then), nor from a fact the second hop found (its match is a
+    guess at one remove).  Returns each replaced fact's chain end and, for a
     successor that ranks on a replaced fact's match, that fact's id."""
     if plan.window is not None:
         return {}, {}
     replaced: dict[str, Candidate] = {}
     for c in sorted(found.values(), key=lambda c: (-match.get(c.rowid, 0.0), c.rowid)):
         if c.life and c.life.superseded_by and match.get(c.rowid, 0.0) > 0 \
+                and c.rowid not in hopped \
                 and status_of(c.fact, c.life, options.today)[0] in REPLACED:
             replaced.setdefault(c.fact.id, c)
     if not replaced:
