@@ -133,3 +133,12 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, change: object,
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
     assert not (tmp_path / "r.json").exists()
+
+
+def test_blind_keeps_the_questions_and_answers_out_of_the_results(tmp_path: Path) -> None:
+    data = write(tmp_path / "year.json", FACTS, QUESTIONS)
+    result = bench(str(data), "--blind", "--json", "--out", str(tmp_path / "r.json"))
+    assert result.exit_code == 0, result.output
+    saved = json.loads(result.stdout)
+    assert saved["questions"] is None and saved["categories"]["single"]["floor"]["p@1"] == 0.5
+    assert "tortoise" not in result.stdout

@@ -101,3 +101,15 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, line: str, message: st
     result = bench(str(path), "--out", str(tmp_path / "r.json"))
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_blind_keeps_the_misses_out_and_refuses_verbose(tmp_path: Path) -> None:
+    data = write(tmp_path / "truth.jsonl", TIMELINES)
+    result = bench(str(data), "--blind", "--out", str(tmp_path / "r.json"))
+    assert result.exit_code == 0, result.output
+    assert "kibble" not in result.stdout
+    saved = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert saved["misses"] is None
+    assert saved["modes"]["lexical"]["overall"]["stale_served_count"] == 1
+    refused = bench(str(data), "--blind", "--verbose", "--out", str(tmp_path / "v.json"))
+    assert refused.exit_code == 2 and "--blind keeps them unseen" in refused.output

@@ -19,6 +19,7 @@ from .server_trials import server_trials_command
 from .sidebyside import sidebyside_command
 from .soak import soak_command
 from .truth_bench import truth_command
+from .year_bench import year_command
 
 COMMANDS: list[click.Command] = [index_command]
 COMMANDS += [locomo_command, scale_command]
@@ -32,4 +33,4 @@ COMMANDS += [server_isolation_command]
 COMMANDS += [server_command]
 COMMANDS += [server_trials_command]
 COMMANDS += [sidebyside_command]
-COMMANDS += [personal_command, truth_command]
+COMMANDS += [personal_command, truth_command, year_command]

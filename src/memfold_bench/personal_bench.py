@@ -34,7 +34,7 @@ import re
 import sqlite3
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,6 +43,7 @@ from typing import Any
 import click
 
 from memfold.errors import BadInput
+from memfold.model import Hit
 
 from .index_bench import environment, output_options, save_result
 from .locomo import file_sha256
@@ -50,6 +51,7 @@ from .timeline import (
     Asked,
     K,
     Written,
+    blind_option,
     by_time,
     check_modes,
     judged_counts,
@@ -200,7 +202,8 @@ def is_weak(why: str) -> bool:
     return not any(part.startswith("words ") for part in why.split("; "))
 
 
-def answer_of(question: Question, asked: Sequence[Asked], keys: Any, floor: Floor,
+def answer_of(question: Question, asked: Sequence[Asked],
+              keys: Callable[[Sequence[Hit]], list[str | None]], floor: Floor,
               names: Sequence[str], k: int, *, first: bool) -> Answer:
     ranked: dict[str, list[str | None]] = {}
     weak, empty, top, seconds = {}, {}, {}, {}
@@ -289,7 +292,7 @@ def details(answers: Sequence[Answer], systems: Sequence[str]) -> list[Json]:
 
 
 def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
-                  include_all: bool = False, first: bool = False) -> Json:
+                  include_all: bool = False, first: bool = False, blind: bool = False) -> Json:
     facts, questions = load(path)
     started = time.perf_counter()
     answers, judged, systems = run(facts, questions, modes, k=k, include_all=include_all,
@@ -313,7 +316,7 @@ def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
         "categories": by_category(answers, systems),
         "latency": {s: ms_figures([a.seconds[s] for a in answers]) for s in systems},
         "seconds": time.perf_counter() - started,
-        "questions": details(answers, systems),
+        "questions": None if blind else details(answers, systems),
     }
 
 
@@ -369,11 +372,12 @@ def latency_line(result: Json) -> str:
 @click.option("--retain-first", "first", is_flag=True,
               help="Retain the whole year before asking anything (a question then also "
                    "sees facts dated after its now; the floor too).")
+@blind_option
 @click.option("--k", "k", default=K, show_default=True, type=click.IntRange(min=10),
               help="Results asked of recall per question.")
 @output_options("benchmarks/results/personal-dev.json")
-def personal_command(path: Path, mode: str, include_all: bool, first: bool, k: int,
-                     out: Path, as_json: bool) -> None:
+def personal_command(path: Path, mode: str, include_all: bool, first: bool, blind: bool,
+                     k: int, out: Path, as_json: bool) -> None:
     """P@1, R@5 and R@10 on one person's year of memory, beside a plain BM25 floor.
 
     FILE.json holds {facts: [{key, date, bullet}], questions: [{q, now, gold, category}]}.
@@ -387,7 +391,8 @@ def personal_command(path: Path, mode: str, include_all: bool, first: bool, k: i
     """
     modes = modes_for(mode)
     check_modes(modes)
-    result = run_benchmark(path, modes, k=k, include_all=include_all, first=first)
+    result = run_benchmark(path, modes, k=k, include_all=include_all, first=first,
+                           blind=blind)
     if save_result(result, out, as_json=as_json):
         return
     d, j = result["dataset"], result["judged"]

@@ -40,7 +40,9 @@ from memfold.model import Hit
 from .index_bench import environment, output_options, save_result
 from .locomo import file_sha256
 from .timeline import (
+    K,
     Written,
+    blind_option,
     by_time,
     check_modes,
     judged_counts,
@@ -57,7 +59,6 @@ from .timeline import (
 )
 
 Json = dict[str, Any]
-K = 10
 SHOWN = 5  # the results a reader takes in: stale served is judged within them
 NOT_HOLDING = frozenset({"superseded", "merged", "expired"})
 
@@ -234,7 +235,7 @@ def misses(scored: Sequence[Scored]) -> list[Json]:
             for s in scored if not s.at1 or s.stale]
 
 
-def run_benchmark(path: Path, modes: Sequence[str]) -> Json:
+def run_benchmark(path: Path, modes: Sequence[str], *, blind: bool = False) -> Json:
     timelines = load(path)
     scored: list[Scored] = []
     judged = {"supersedes": 0, "conflicts": 0}
@@ -263,7 +264,7 @@ def run_benchmark(path: Path, modes: Sequence[str]) -> Json:
         "modes": groups(scored, modes),
         "latency": {m: ms_figures([s.seconds for s in scored if s.mode == m]) for m in modes},
         "seconds": time.perf_counter() - started,
-        "misses": misses(scored),
+        "misses": None if blind else misses(scored),
     }
 
 
@@ -299,8 +300,10 @@ def miss_lines(result: Json) -> list[str]:
 @mode_option
 @click.option("--verbose", "-v", is_flag=True,
               help="List the misses: the question, the top result and why it came.")
+@blind_option
 @output_options("benchmarks/results/truth-dev.json")
-def truth_command(path: Path, mode: str, verbose: bool, out: Path, as_json: bool) -> None:
+def truth_command(path: Path, mode: str, verbose: bool, blind: bool, out: Path,
+                  as_json: bool) -> None:
     """current@1, current@5 and stale served on short timelines of facts.
 
     FILE.jsonl holds one timeline a line: {id, lang, kind, facts: [{date, bullet}],
@@ -313,7 +316,9 @@ def truth_command(path: Path, mode: str, verbose: bool, out: Path, as_json: bool
     """
     modes = modes_for(mode)
     check_modes(modes)
-    result = run_benchmark(path, modes)
+    if verbose and blind:
+        raise click.UsageError("--verbose lists the questions; --blind keeps them unseen")
+    result = run_benchmark(path, modes, blind=blind)
     if save_result(result, out, as_json=as_json):
         return
     d, j = result["dataset"], result["judged"]
