@@ -404,7 +404,9 @@ _TOOLS: tuple[Tool, ...] = (
         "The query is plain text and may name @entities and times ('what did Peter decide "
         "last week'). Returns ranked facts, each with `source` (file#line: cite it) and "
         "`id` (for use, note, supersede). Superseded and expired facts are left out unless "
-        "include_all.",
+        "include_all; a superseded match brings the fact that replaced it. A result with "
+        "`possibly_outdated_by` may have been changed by those newer facts: read them, and "
+        "supersede it if they replace it.",
         _obj({"query": _str("What to recall, in plain words.", minLength=1,
                             maxLength=MAX_QUERY_CHARS),
               "k": _int("How many results at most.", minimum=1, maximum=200, default=10),

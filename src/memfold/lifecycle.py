@@ -5,10 +5,11 @@
     expired    its validity range (a stated range or `until=`) ended before today
     archived   its decay score fell under ARCHIVE_THRESHOLD, or a journal event archived it;
                time alone never archives the current truth: a world fact or an opinion that
-               states a value ("Acme's database is MySQL", "lives in Berlin", "prefers
-               tea") stays active until something supersedes it or its range ends, while
-               experiences, observations and passing states ("investigating Bun.js",
-               "waiting on review") fade
+               states a value in the present ("Acme's database is MySQL", "lives in Berlin",
+               "enjoys peanut butter cookies", "now takes amlodipine") stays active until
+               something supersedes it or its range ends, while experiences, observations,
+               passing states ("investigating Bun.js", "waiting on review") and what is
+               told in the past or as a plan fade
     decay      0.5 ** (days since last use / half-life); last use = the fact's date or its
                latest `use` event; half-life = 30 days * 2 ** ((importance - 5) / 2.5), so a
                fact of importance 5 unused for 60 days decays to 0.25 (archived), and one of
@@ -201,6 +202,23 @@ _PASSING = re.compile(
     r"|tonight|this\s+(?:week|weekend|month)|until|for\s+now|currently\s+in)\b",
     re.IGNORECASE)
 _TENTATIVE_RE = re.compile(rf"\b(?:{_TENTATIVE})\b", re.IGNORECASE)
+# ... and a statement told in the present needs no verb from that list ("enjoys peanut
+# butter cookies", "shoots with a Fujifilm", "Anh Minh sống ở Hà Nội"): what is not told in
+# the past, as an ongoing activity or as a plan is taken to hold
+_PAST = re.compile(
+    r"\b(?!(?:based|called|named|married|engaged|retired|interested|located|used|allowed"
+    r"|supposed|allergic|related|dedicated|qualified|certified|licensed|skilled|advanced"
+    r"|experienced|educated|talented|tired|scared|excited|worried|pleased|bored|need|seed"
+    r"|speed|feed|breed|bed|red|shed|weed|hundred|sacred|indeed)\b)[a-z]{2,}ed\b"
+    r"|\b(?:was|were|went|got|took|made|said|sold|ran|came|left|quit|bought|gave|saw|met|won"
+    r"|lost|had|did|didn't|told|began|became|found|brought|caught|built|wrote|drove|flew|ate"
+    r"|drank|spent|sent|paid|meant|thought|felt|heard|kept\s+(?:his|her|their|my|our)|used\s+to"
+    r"|would|will|going\s+to|plans?\s+to|someday|đã|từng|sẽ)\b"
+    r"|\b(?:is|are|am|'s|'re)\s+(?:\w+ly\s+)?(?!\w*thing\b)\w+ing\b",
+    re.IGNORECASE)
+# a change told in the past that says what holds now ("now takes amlodipine", "became my
+# line manager", "joined the running club")
+_NOW_HOLDS = re.compile(r"\b(?:now|became|has\s+become|have\s+become|joined)\b", re.IGNORECASE)
 
 
 def tentative(fact: Fact) -> bool:
@@ -210,9 +228,11 @@ def tentative(fact: Fact) -> bool:
 
 def holds_value(fact: Fact) -> bool:
     """Whether a fact states a lasting value (what decay must not archive while it is
-    current): a world fact or an opinion in the present tense, not an activity."""
-    return fact.kind in ("world", "opinion") and bool(_HOLDS.search(fact.content)) \
-        and not passing(fact)
+    current): a world fact or an opinion in the present tense ("lives in", "enjoys"), not
+    an activity, a plan or something told in the past."""
+    return fact.kind in ("world", "opinion") and not passing(fact) and (
+        bool(_HOLDS.search(fact.content) or _NOW_HOLDS.search(fact.content))
+        or not _PAST.search(fact.content))
 
 
 def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, float]:

@@ -389,6 +389,8 @@ class Hit:
     supersedes: tuple[str, ...] = ()
     derived_from: tuple[str, ...] = ()
     origin: str | None = None  # who retained it; None for a bullet a person wrote
+    # newer facts shown with it that may have replaced it (recall; `memfold.currency`)
+    possibly_outdated_by: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         f = self.fact
@@ -410,6 +412,7 @@ class Hit:
             "note": self.note,
             "superseded_by": self.superseded_by,
             "supersedes": list(self.supersedes),
+            "possibly_outdated_by": list(self.possibly_outdated_by),
             "origin": self.origin or f.params.get("by") or "markdown",
             "hidden": hidden_kinds(f.content),
         }
@@ -443,7 +446,8 @@ class Hit:
                    note=d["note"], reason=d.get("reason"), superseded_by=d["superseded_by"],
                    supersedes=tuple(d["supersedes"]),
                    derived_from=tuple(d.get("derived_from") or ()),
-                   origin=None if origin == "markdown" else origin)
+                   origin=None if origin == "markdown" else origin,
+                   possibly_outdated_by=tuple(d.get("possibly_outdated_by") or ()))
 
     def tokens(self) -> int:
         """The budget estimate for this result: about four characters per token."""
@@ -480,6 +484,8 @@ def render_hit(hit: Hit) -> str:
     flag = "" if hit.status == "active" else f" [{hit.status}"
     if flag:
         flag += f" by {hit.superseded_by}]" if hit.superseded_by else "]"
+    if hit.possibly_outdated_by:
+        flag += " [may be outdated by " + ", ".join(f"^{i}" for i in hit.possibly_outdated_by) + "]"
     content = " ".join(reveal(f.content).split())
     return f"[{letter} {when} c={hit.confidence:.2f}]{flag}{names} {content}  {f.source}"
 

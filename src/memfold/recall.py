@@ -18,7 +18,7 @@ from dataclasses import replace as evolve
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from . import ranking
+from . import currency, ranking
 from .embed.fusion import HYBRID, LEXICAL, SEMANTIC, lexical_part
 from .errors import BadInput
 from .expansion import SEEDS, expand, second_hop
@@ -28,6 +28,7 @@ from .lifecycle import (
     ARCHIVED,
     EXPIRED,
     MERGED,
+    REPLACED,
     STATE_KINDS,
     SUPERSEDED,
     lifecycle_weight,
@@ -145,18 +146,20 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     # a fact found by the hop lifts no neighbour: its match is a guess at one remove
     context = _context(backend, found.values(),
                        {r: v for r, v in match.items() if r not in hopped} if hopped else match)
+    ends, via = _successors(backend, plan, found, match, filters, options, hopped)
     scored = [_score(c, plan, named, match[c.rowid], options, context.get(c.rowid))
               for c in found.values()]
     shown = [s for s in scored if not s.hidden]
     if options.include_all:
-        shown = _replacements_first(shown, plan.window is not None)
-    ordered = _one_per_passage(sorted(shown, key=_order))
+        shown = _replacements_first(shown, plan.window is not None, ends)
+    shown = _newer_first(shown, options)
+    ordered = _below_current(_one_per_passage(sorted(shown, key=_order)))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
     if options.rerank is not None:
         ordered = _reranked(ordered, plan.text, options.rerank)
-    hits = [_explain(s, plan, window, fused, hopped.get(s.candidate.rowid))
-            for s in ordered[: options.k]]
+    hits = [_explain(s, plan, window, fused, hopped.get(s.candidate.rowid),
+                     via.get(s.candidate.rowid)) for s in ordered[: options.k]]
     hidden = Counter(s.status for s in scored if s.hidden)
     return _pack(hits, options, window, tuple(named), hidden)
 
@@ -180,6 +183,77 @@ def _hop(backend: IndexBackend, plan: QueryPlan, named: Sequence[str], found: _F
             match[c.rowid] = value
             hopped[c.rowid] = seed
     return hopped
+
+
+def _successors(backend: IndexBackend, plan: QueryPlan, found: _Found,
+                match: dict[int, float], filters: Filters, options: RecallOptions,
+                hopped: Mapping[int, str]) -> tuple[dict[str, str], dict[int, str]]:
+    """A replaced fact that matched brings the end of its chain of replacements
+    (`currency.successors`) into `found`, matching at least as well as it did, so recall
+    answers with the current fact whatever words it uses.  Not when the query asks about a
+    time (it is answered as of then), nor from a fact the second hop found (its match is a
+    guess at one remove).  Returns each replaced fact's chain end and, for a
+    successor that ranks on a replaced fact's match, that fact's id."""
+    if plan.window is not None:
+        return {}, {}
+    replaced: dict[str, Candidate] = {}
+    for c in sorted(found.values(), key=lambda c: (-match.get(c.rowid, 0.0), c.rowid)):
+        if c.life and c.life.superseded_by and match.get(c.rowid, 0.0) > 0 \
+                and c.rowid not in hopped \
+                and status_of(c.fact, c.life, options.today)[0] in REPLACED:
+            replaced.setdefault(c.fact.id, c)
+    if not replaced:
+        return {}, {}
+    ends = currency.successors(backend, {i: c.life.superseded_by for i, c in replaced.items()
+                                         if c.life and c.life.superseded_by},
+                               filters, options.today)
+    via: dict[int, str] = {}
+    for old_id, end in ends.items():  # best match first, so a successor keeps the best
+        end = found.setdefault((end.fact.path, end.rowid), end)
+        if match[replaced[old_id].rowid] > match.get(end.rowid, 0.0):
+            match[end.rowid] = match[replaced[old_id].rowid]
+            via[end.rowid] = old_id
+    return {old: end.fact.id for old, end in ends.items()}, via
+
+
+def _newer_first(shown: list[_Scored], options: RecallOptions) -> list[_Scored]:
+    """Among the best results, an older fact a newer one may have outdated
+    (`currency.outdated`) carries the newer ids, and each newer fact scores at least what
+    the facts it may outdate score (oldest first, so a chain passes the best score on) and
+    ranks above them at equal score.  When the query asks about a time, only facts that
+    held then are weighed: a change after it outdates nothing then."""
+    best = [s for s in sorted(shown, key=_order)[: max(options.k, 10)]
+            if s.tier == 0 and s.then != ranking.NOT_THEN]  # a question about a time: then
+    outdated = currency.outdated(best, options.today)
+    if not outdated:
+        return shown
+    by_id = {s.fact.id: s for s in shown}
+    score = {i: s.score for i, s in by_id.items()}
+    for old in sorted(outdated, key=lambda i: currency.written(by_id[i].fact)):
+        for new in outdated[old]:
+            score[new] = max(score[new], score[old])
+    return [evolve(s, score=score[s.fact.id], outdated_by=tuple(outdated.get(s.fact.id, ())),
+                   replaced=s.replaced or s.fact.id in outdated)
+            if s.fact.id in outdated or score[s.fact.id] != s.score else s for s in shown]
+
+
+def _below_current(ordered: list[_Scored]) -> list[_Scored]:
+    """A fact faded by decay never ranks above a newer active fact about the same subject
+    and topic (`currency.covered`): it moves to just below the lowest such fact, scoring no
+    more than it.  Against other facts it keeps its place, and so does a fact that held at the
+    time the query asks about, or a change that may outdate another (`_newer_first`)."""
+    out = list(ordered)
+    newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
+    for s in [s for s in ordered if s.status == ARCHIVED and s.tier == 0
+              and s.fact.id not in newer and s.then not in ranking.HELD_THEN]:
+        at = out.index(s)
+        below = [i for i in range(at + 1, len(out)) if out[i].status == ACTIVE
+                 and currency.covered(s.candidate, out[i].candidate)]
+        if below:
+            lowest = out[below[-1]]
+            out.pop(at)
+            out.insert(out.index(lowest) + 1, evolve(s, score=min(s.score, lowest.score)))
+    return out
 
 
 def about(backend: IndexBackend, name: str, *, k: int, today: date,
@@ -229,8 +303,10 @@ class _Scored:
     beside: str | None = None  # the neighbour whose match lifted it more than its own
     then: str = ranking.UNDATED  # how it stands to the time the query asks about
     hidden: bool = False  # left out for its lifecycle (superseded or expired, no --all)
-    replaced: bool = False  # with --all: the fact that replaced it is among the results
+    # the fact that replaced it (with --all), or may have (`_newer_first`), is among the results
+    replaced: bool = False
     alike: str | None = None  # hybrid: the result above it that it gave way to (`_spread`)
+    outdated_by: tuple[str, ...] = ()  # newer facts shown with it that may replace it
 
     @property
     def fact(self) -> Fact:
@@ -345,16 +421,21 @@ def _current_then(c: Candidate, status: str, then: str) -> bool:
     return status == ACTIVE or then in ranking.HELD_THEN
 
 
-def _replacements_first(scored: list[_Scored], asks_time: bool) -> list[_Scored]:
+def _replacements_first(scored: list[_Scored], asks_time: bool,
+                        ends: Mapping[str, str]) -> list[_Scored]:
     """With --all: a fact scores at least what the facts it superseded (directly or in a
-    chain) score, and is marked so it ranks above them at equal score.  When the query asks
-    about a time, only a replacement that held then is lifted.  Merges are left as they
-    rank: a consolidated fact restates its sources, it does not change what is true."""
+    chain) score, and is marked so it ranks above them at equal score; a superseded fact
+    whose successor is not among the results lifts the end of its chain (`ends`, which
+    `_successors` brought in).  When the query asks about a time, only a replacement that
+    held then is lifted.  Merges are left as they rank: a consolidated fact restates its
+    sources, it does not change what is true."""
     by_id = {s.fact.id: s for s in scored}
     older: dict[str, list[str]] = {}
     for s in scored:
         life = s.candidate.life
         newer = life.superseded_by if life and s.status == SUPERSEDED else None
+        if newer not in by_id and newer is not None:
+            newer = ends.get(s.fact.id)
         if newer in by_id and newer != s.fact.id and (
                 not asks_time or by_id[newer].then in ranking.HELD_THEN):
             older.setdefault(newer, []).append(s.fact.id)
@@ -388,12 +469,15 @@ def _overlaps(a: Interval, b: Interval) -> bool:
 
 
 def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
-             fused: dict[int, float] | None = None, hopped: str | None = None) -> Hit:
+             fused: dict[int, float] | None = None, hopped: str | None = None,
+             replaces: str | None = None) -> Hit:
     """A scored candidate as a hit, with `why` in a few words."""
     why = []
+    if replaces:
+        why.append(f"replaces ^{replaces}, which matched")
     if terms := _matched_terms(s.candidate, [*plan.phrases, *plan.terms]):
         why.append("words " + ", ".join(terms[:6]))
-    elif fused and fused.get(s.candidate.rowid, 0.0) > 0:
+    elif fused and fused.get(s.candidate.rowid, 0.0) > 0 and not replaces:
         why.append("similar meaning")
     if hopped:
         why.append(f"shares rare words with ^{hopped}")
@@ -409,8 +493,9 @@ def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
     if window:  # and how the fact stands to it, when that weighed
         weighed = s.then != ranking.NOT_THEN or s.fact.kind in STATE_KINDS
         why.append(f"in {window}" + (f" ({s.then})" if s.then and weighed else ""))
-    return describe(s.candidate, None, score=s.score, why="; ".join(why) or "in range",
-                    status=(s.status, s.decay))
+    hit = describe(s.candidate, None, score=s.score, why="; ".join(why) or "in range",
+                   status=(s.status, s.decay))
+    return evolve(hit, possibly_outdated_by=s.outdated_by) if s.outdated_by else hit
 
 
 def _linked_hit(c: Candidate, key: str, options: RecallOptions) -> Hit | None:

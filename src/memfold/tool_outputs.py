@@ -34,7 +34,7 @@ _HIT = _obj({"id": _STR, "kind": _STR, "content": _STR, "source": _STR, "status"
              "why": _STR, "rev": _INT, "entities": _STRS, "date": _MAYBE_STR,
              "timestamp": _MAYBE_STR, "valid_from": _MAYBE_STR,
              "confidence": {"type": ["number", "null"]}, "superseded_by": _MAYBE_STR,
-             "valid_until": _MAYBE_STR, "note": _MAYBE_STR},
+             "possibly_outdated_by": _STRS, "valid_until": _MAYBE_STR, "note": _MAYBE_STR},
             "id", "kind", "content", "source", "status")
 _RESULTS = _list(_HIT)
 _WINDOW = {"type": ["object", "null"], "properties": {"start": _MAYBE_STR, "end": _MAYBE_STR}}
