@@ -9,6 +9,7 @@ the clock.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from .model import Interval
@@ -254,6 +255,19 @@ def _fixed_spec(text: str, today: date) -> Interval | None:
     return None
 
 
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a": 1, "an": 1,
+           "couple": 2, "a couple": 2, "a couple of": 2, "couple of": 2, "few": 3, "a few": 3}
+_NUMBER_WORDS = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+                 r"|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few)")
+
+
+def _number(text: str) -> int:
+    """Digits or a number word ("two", "a couple of", "a few") as an int."""
+    word = " ".join(text.lower().split())
+    return int(word) if word.isdigit() else NUMBERS[word]
+
+
 # Time phrases inside a query.  Each pattern yields an interval; the matched text is removed
 # from the words that are searched for.
 _DATE_WORDS = (
@@ -274,7 +288,8 @@ _SEASON_WORDS = (
 _PHRASE = re.compile(
     rf"\b(?P<prep>around|about|near|since|after|before|until|in|during|on|from)?\s*"
     rf"(?P<date>{_DATE_WORDS})\b"
-    r"|\b(?:in\s+the\s+)?(?:past|last)\s+(?P<n>\d+)\s+(?P<unit>days?|weeks?|months?|years?)\b"
+    rf"|\b(?:in\s+the\s+)?(?:past|last)\s+(?P<n>\d+|{_NUMBER_WORDS})\s+"
+    r"(?P<unit>days?|weeks?|months?|years?)\b"
     rf"|\b{_SEASON_WORDS}\b",
     re.IGNORECASE,
 )
@@ -330,9 +345,20 @@ def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, i
     ended (`season`).  Dates that do not exist ("Feb 30",
     "2025-13", "0000") are not time phrases.
     """
-    for m in _PHRASE.finditer(query):
+    found = [f for pattern, read in ((_PHRASE, _phrase_interval), (_MORE, _more_phrase))
+             if (f := _first(pattern, read, query, today))]
+    if not found:
+        return None
+    # the earliest; of two at one place the longer ("last week of November", not "last week")
+    return min(found, key=lambda f: (f[1][0], -f[1][1]))
+
+
+def _first(pattern: re.Pattern[str],
+           read: Callable[[re.Match[str], date], Interval | None], query: str,
+           today: date) -> tuple[Interval, tuple[int, int]] | None:
+    for m in pattern.finditer(query):
         try:
-            interval = _phrase_interval(m, today)
+            interval = read(m, today)
         except (OverflowError, ValueError):  # a day outside 0001..9999
             interval = None
         if interval is not None:
@@ -342,7 +368,7 @@ def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, i
 
 def _phrase_interval(m: re.Match[str], today: date) -> Interval | None:
     if m.group("n"):
-        start = _ago(today, int(m.group("n")), _UNIT_WORDS[m.group("unit").lower()][0])
+        start = _ago(today, _number(m.group("n")), _UNIT_WORDS[m.group("unit").lower()][0])
         return Interval(start, today)
     if m.group("season"):
         interval, prep = _season_words(m, today), (m.group("sprep") or "").lower()
@@ -351,6 +377,13 @@ def _phrase_interval(m: re.Match[str], today: date) -> Interval | None:
         if _is_plain_word(m):
             return None
         prep = (m.group("prep") or "").lower()
+    return _with_prep(interval, prep, today)
+
+
+def _with_prep(interval: Interval | None, prep: str, today: date) -> Interval | None:
+    """The interval a preposition makes of a time: "around" widens it AROUND_DAYS each side,
+    "since"/"after"/"from" run from it to today (or on, open, from a day after today),
+    "before" ends the day before it, "until" with it."""
     if interval is None:
         return None
     if prep in ("around", "about", "near"):
@@ -404,3 +437,256 @@ def _is_plain_word(m: re.Match[str]) -> bool:
     if m.group("prep"):
         return False
     return bool(re.fullmatch(r"\d{4}", text)) or text in WEEKDAYS or text in MONTHS
+
+
+# -- more phrases people use: parts of a month, weeks of a month, weekends, "N weeks ago",
+# "between X and Y", the holidays.  One pattern, its alternatives told apart by their groups;
+# `find_time_phrase` takes the earliest phrase of this and of _PHRASE, the longer on a tie.
+
+_DAY_DATE = (rf"(?:{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
+             rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\.?(?:,?\s+\d{{4}})?|\d{{4}}-\d{{2}}-\d{{2}})")
+_OF_MONTH = rf"(?:{_MONTH}\.?(?:,?\s+\d{{4}})?|(?:this|last)\s+month)"
+_MONTH_NAME = re.compile(rf"\b{_MONTH}\b", re.IGNORECASE)
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_MORE = re.compile(
+    r"\b(?:(?P<prep>around|about|near|since|after|before|until|in|during|on|from|over|at)\s+)?"
+    r"(?:"
+    rf"(?P<n>\d+|{_NUMBER_WORDS}|a|an)\s+(?P<unit>days?|weeks?|months?|years?)\s+ago"
+    r"|(?:the\s+)?(?P<part>early|mid|late|(?:the\s+)?(?:beginning|start|middle|end)\s+of)"
+    rf"(?:\s+|-)(?P<period>{_OF_MONTH}|\d{{4}}|(?:this|last)\s+year)"
+    r"|(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+(?:of|in)\s+"
+    rf"(?P<month>{_OF_MONTH})"
+    rf"|(?:the\s+)?weekend\s+of\s+(?P<of>{_DAY_DATE})"
+    rf"|between\s+(?P<a>{_DATE_WORDS})\s+and\s+(?P<b>{_DATE_WORDS}|\d{{1,2}}(?:st|nd|rd|th)?)"
+    rf"|from\s+(?P<a2>{_DATE_WORDS})\s+(?:to|until|till|through)\s+"
+    rf"(?P<b2>{_DATE_WORDS}|\d{{1,2}}(?:st|nd|rd|th)?)"
+    r"|(?P<the>the\s+)?(?P<holiday>holidays|holiday\s+season|christmas(?:\s+(?:eve|day))?|xmas"
+    r"|new\s+year(?:'s|s)?(?:\s+(?:eve|day))?)(?:\s+(?:of\s+)?(?P<hyear>\d{4}))?"
+    rf"|(?P<rel>last|this(?:\s+past)?|past)\s+(?P<wd>weekend|{_WEEKDAY})"
+    r"|(?:the\s+)?(?P<back>day|week|weekend|month|year)\s+before\s+(?:last|yesterday)"
+    r"|(?P<el>earlier|later)\s+this\s+(?P<elp>week|month|year)|earlier\s+(?P<etoday>today)"
+    r")\b",
+    re.IGNORECASE,
+)
+# half the width of the window around "N units ago": a day either side of "3 days ago", the
+# week around "2 weeks ago", the month around "3 months ago", the year around "2 years ago"
+AGO_WIDTH = {"d": 1, "w": 3, "m": 15, "y": 182}
+# parts of a month (days) and of a year (months): early, mid, late
+MONTH_PARTS = {"early": (1, 10), "mid": (11, 20), "late": (21, 31)}
+YEAR_PARTS = {"early": (1, 4), "mid": (5, 8), "late": (9, 12)}
+PART_WORDS = {"beginning": "early", "start": "early", "middle": "mid", "end": "late"}
+NTH_WEEK = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
+            "4th": 4}
+# the holidays: Dec 20 to Jan 5; Christmas Dec 24-26; New Year's Eve to New Year's Day
+HOLIDAYS = {"holidays": ((12, 20), (1, 5)), "christmas": ((12, 24), (12, 26)),
+            "christmas eve": ((12, 24), (12, 24)), "christmas day": ((12, 25), (12, 25)),
+            "new year": ((12, 31), (1, 1)), "new year's eve": ((12, 31), (12, 31)),
+            "new year's day": ((1, 1), (1, 1))}
+_HOLIDAY_PREPS = ("around", "about", "near", "since", "after", "before", "until", "during",
+                  "over", "in", "on", "at")
+
+
+def _more_phrase(m: re.Match[str], today: date) -> Interval | None:
+    prep = (m.group("prep") or "").lower()
+    if m.group("holiday") and not _holiday_named(m, prep):
+        return None
+    interval = _more_interval(m, today)
+    return _with_prep(interval, "" if prep in ("over", "during", "in", "on", "at") else prep,
+                      today)
+
+
+def _more_interval(m: re.Match[str], today: date) -> Interval | None:
+    if m.group("n"):
+        return _ago_window(_number(m.group("n")), m.group("unit")[0].lower(), today)
+    if m.group("part"):
+        return _part_of(m.group("part"), m.group("period"), today)
+    if m.group("nth"):
+        return _nth_week(m.group("nth").lower(), m.group("month"), today)
+    if m.group("of"):
+        day = _date_words(m.group("of"), today)
+        return _weekend(day.start) if day and day.start else None
+    if m.group("a") or m.group("a2"):
+        return _between(m.group("a") or m.group("a2"), m.group("b") or m.group("b2"), today)
+    if m.group("holiday"):
+        return _holiday(m.group("holiday"), m.group("hyear"), today)
+    if m.group("wd"):
+        return _relative_day(m.group("rel").lower(), m.group("wd").lower(), today)
+    if m.group("back"):
+        return _before_last(m.group("back").lower(), today)
+    if m.group("etoday"):
+        return Interval(today, today)
+    return _earlier_later(m.group("el").lower(), m.group("elp").lower(), today)
+
+
+def _ago_window(amount: int, unit: str, today: date) -> Interval:
+    """The days around `amount` units before today, ending no later than today."""
+    point = _ago(today, amount, unit)
+    width = AGO_WIDTH[unit] if amount > 1 or unit != "d" else 0
+    return Interval(_shift(point, -width), min(_shift(point, width), today))
+
+
+def _period(text: str, today: date) -> Interval | None:
+    """A whole month ("November", "Nov 2024", this/last month) or year (2024, this/last
+    year), not cut at today."""
+    word = " ".join(text.lower().replace(",", " ").split())
+    if word in ("this month", "last month"):
+        first = today.replace(day=1) if word == "this month" else _minus_months(
+            today.replace(day=1), 1)
+        return Interval(first, _month_end(first.year, first.month))
+    if word in ("this year", "last year"):
+        year = today.year - (word == "last year")
+        return Interval(date(year, 1, 1), date(year, 12, 31))
+    if re.fullmatch(r"\d{4}", word):
+        return _fixed_spec(word, today) if 1900 <= int(word) <= 2100 else None
+    return _month_words(word, today)
+
+
+def _part_of(part: str, period: str, today: date) -> Interval | None:
+    """Early, mid or late in a month (days 1-10, 11-20, 21-end) or a year (Jan-Apr, May-Aug,
+    Sep-Dec); "the beginning/middle/end of" are early, mid and late."""
+    whole = _period(period, today)
+    if whole is None or whole.start is None or whole.end is None:
+        return None
+    words = part.lower().split()
+    name = PART_WORDS.get(words[-2], "") if len(words) > 1 else words[0]
+    start = whole.start
+    if whole.start.month != whole.end.month:  # a year
+        first, last = YEAR_PARTS[name]
+        return Interval(date(start.year, first, 1), _month_end(start.year, last))
+    first, last = MONTH_PARTS[name]
+    return Interval(start.replace(day=first), start.replace(day=min(last, whole.end.day)))
+
+
+def _nth_week(nth: str, month: str, today: date) -> Interval | None:
+    """The first (days 1-7), second, third or fourth week of a month; the last: its last
+    seven days."""
+    whole = _period(month, today)
+    if whole is None or whole.start is None or whole.end is None:
+        return None
+    if nth == "last":
+        return Interval(whole.end - timedelta(days=6), whole.end)
+    first = whole.start + timedelta(days=7 * (NTH_WEEK[nth] - 1))
+    return Interval(first, first + timedelta(days=6))
+
+
+def _weekend(day: date) -> Interval:
+    """The Saturday and Sunday of the week (Monday to Sunday) that holds `day`."""
+    saturday = day + timedelta(days=5 - day.weekday())
+    return Interval(saturday, saturday + timedelta(days=1))
+
+
+def _between(first: str, second: str, today: date) -> Interval | None:
+    """From the start of one time to the end of another; a bare day ("between Nov 25 and
+    30") is in the first time's month, and a range that would run backwards crosses a new
+    year ("between Dec 28 and Jan 3")."""
+    a = _date_words(first, today)
+    if a is None or a.start is None:
+        return None
+    if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", second.strip(), re.IGNORECASE):
+        day = int(re.sub(r"\D", "", second))
+        b: Interval | None = Interval(None, a.start.replace(day=day))
+    else:
+        b = _date_words(second, today)
+    if b is None or b.end is None:
+        return None
+    end = b.end
+    if end < a.start and _MONTH_NAME.search(second) and not re.search(r"\d{4}", second):
+        end = next((moved for year in (a.start.year, a.start.year + 1)
+                    if (moved := end.replace(year=year)) >= a.start), end)
+    return Interval(a.start, end) if a.start <= end else None
+
+
+def _holiday_named(m: re.Match[str], prep: str) -> bool:
+    """"over the holidays", "at Christmas", "Christmas 2024": a holiday word is a time
+    after a preposition or before a year ("holidays" also with "the"), not in "Christmas
+    tree" or "a holiday in Spain"."""
+    if m.group("hyear") or m.group("holiday").lower().endswith(("eve", "day")):
+        return True  # "Christmas 2024", "New Year's Eve"
+    if m.group("holiday").lower().startswith("holiday"):
+        return bool(m.group("the")) and prep in _HOLIDAY_PREPS
+    return prep in _HOLIDAY_PREPS
+
+
+def _holiday(name: str, year_text: str | None, today: date) -> Interval | None:
+    """The holiday of `year_text`, or the latest one that has begun by today."""
+    word = " ".join(name.lower().replace("'s", "").replace("years", "year").split())
+    word = {"holiday season": "holidays", "xmas": "christmas", "new year eve": "new year's eve",
+            "new year day": "new year's day"}.get(word, word)
+    (m1, d1), (m2, d2) = HOLIDAYS[word]
+    years = [int(year_text)] if year_text else [today.year, today.year - 1]
+    for year in years:
+        if not 1900 <= year <= 2100:
+            return None
+        start = date(year, m1, d1)
+        end = date(year + ((m2, d2) < (m1, d1)), m2, d2)
+        if year_text or start <= today:
+            return Interval(start, end)
+    return None
+
+
+def _relative_day(rel: str, word: str, today: date) -> Interval:
+    """"last weekend" (the latest one over before today), "this weekend" (this week's),
+    "last Saturday" (the latest before today), "this Saturday" (this week's)."""
+    monday = today - timedelta(days=today.weekday())
+    if word == "weekend":
+        return _weekend(today if rel == "this" else monday - timedelta(days=1))
+    index = WEEKDAYS.index(word)
+    if rel == "this":
+        day = monday + timedelta(days=index)
+        return Interval(day, day)
+    day = today - timedelta(days=(today.weekday() - index - 1) % 7 + 1)
+    return Interval(day, day)
+
+
+def _before_last(unit: str, today: date) -> Interval:
+    """The day before yesterday, the week (Monday to Sunday), weekend, month or year before
+    last."""
+    if unit == "day":
+        return Interval(today - timedelta(days=2), today - timedelta(days=2))
+    monday = today - timedelta(days=today.weekday())
+    if unit == "week":
+        return Interval(monday - timedelta(days=14), monday - timedelta(days=8))
+    if unit == "weekend":
+        last = _relative_day("last", "weekend", today)
+        assert last.start
+        return _weekend(last.start - timedelta(days=7))
+    if unit == "month":
+        first = _minus_months(today.replace(day=1), 2)
+        return Interval(first, _month_end(first.year, first.month))
+    return Interval(date(today.year - 2, 1, 1), date(today.year - 2, 12, 31))
+
+
+def _earlier_later(which: str, unit: str, today: date) -> Interval:
+    """Earlier this week/month/year: from its start to yesterday (today on its first day);
+    later this week/month/year: from today to its end."""
+    monday = today - timedelta(days=today.weekday())
+    start, end = {"week": (monday, monday + timedelta(days=6)),
+                  "month": (today.replace(day=1), _month_end(today.year, today.month)),
+                  "year": (date(today.year, 1, 1), date(today.year, 12, 31))}[unit]
+    if which == "later":
+        return Interval(today, end)
+    return Interval(start, max(start, today - timedelta(days=1)))
+
+
+# "between banana and Tuesday": a range whose ends are not both times, though one looks like
+# a time — searched as words, and said so (`unread_time_phrase`)
+_RANGE_WORDS = re.compile(
+    r"\b(?:between\s+(?P<a>\w+(?:\s+\w+)??)\s+(?:and|&)|from\s+(?P<a2>\w+(?:\s+\w+)??)\s+"
+    r"(?:to|until|till|through))\s+(?P<b>\w+(?:\s+\d{1,4}(?:st|nd|rd|th)?\b)?)",
+    re.IGNORECASE)
+_TIME_WORD = re.compile(
+    rf"\b(?:{_WEEKDAY}|(?!may\b|mar(?:ch)?\b){_MONTH}|today|yesterday|tomorrow|tonight|week|weekend|month|year|morning|evening"
+    r"|night|holidays|christmas|\d{4}(?:-\d{2}){0,2}|\d{1,2}(?:st|nd|rd|th))\b",
+    re.IGNORECASE)
+
+
+def unread_time_phrase(query: str, *, today: date) -> str | None:
+    """The first "between X and Y" or "from X to Y" in a query that names a time on one side
+    but is not a time phrase as a whole (`find_time_phrase` does not read it), or None."""
+    found = find_time_phrase(query, today=today)
+    for m in _RANGE_WORDS.finditer(query):
+        sides = " ".join(filter(None, (m.group("a"), m.group("a2"), m.group("b"))))
+        read = found is not None and found[1][0] <= m.start() < found[1][1]
+        if not read and _TIME_WORD.search(sides):
+            return m.group(0)
+    return None
