@@ -399,13 +399,17 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
         return
     for hit in result.hits:
         click.echo(render_hit(hit))
+    if result.hits:  # a time phrase not read as a time
+        for note in result.notes:
+            click.echo(f"({note})", err=True)
     hint = result.hidden_hint()  # superseded or expired facts matched: how to see them
     if not result.hits and result.truncated:
         click.echo(f"{result.truncated} results found, but none fits in --budget {budget}; "
                    "raise the budget", err=True)
     elif not result.hits:
         synced = result.sync.touched if result.sync else 0
-        click.echo(f"no results; {hint}" if hint else
+        why = "; ".join(filter(None, (*result.notes, hint)))  # an as-of before any fact
+        click.echo(f"no results; {why}" if why else
                    f"no results (index up to date: {synced} files synced just now; "
                    f"{result.total_warnings} parse warnings)", err=True)
         hint = None

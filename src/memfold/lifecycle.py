@@ -218,7 +218,7 @@ def holds_value(fact: Fact) -> bool:
 def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, float]:
     """(status, decay) of a fact as of `today`."""
     decay = decay_score(fact, life, today)
-    if life and life.status in (SUPERSEDED, ARCHIVED, MERGED):
+    if life and life.status in (SUPERSEDED, ARCHIVED, MERGED) and not _replaced_later(life, today):
         return life.status, decay
     if fact.valid and fact.valid.end and fact.valid.end < today:
         return EXPIRED, decay
@@ -226,6 +226,13 @@ def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, flo
             and not holds_value(fact):  # what replaced another fact holds its slot's value
         return ARCHIVED, decay
     return ACTIVE, decay
+
+
+def _replaced_later(life: LifeState, today: date) -> bool:
+    """Superseded or merged after `today` (the newer fact's date, else the day it was
+    journaled): as of today it was not replaced yet."""
+    on = life.superseded_on
+    return life.status in REPLACED and on is not None and on[:10] > today.isoformat()
 
 
 def lifecycle_weight(status: str, decay: float) -> float:

@@ -449,7 +449,8 @@ _OF_MONTH = rf"(?:{_MONTH}\.?(?:,?\s+\d{{4}})?|(?:this|last)\s+month)"
 _MONTH_NAME = re.compile(rf"\b{_MONTH}\b", re.IGNORECASE)
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _MORE = re.compile(
-    r"\b(?:(?P<prep>around|about|near|since|after|before|until|in|during|on|from|over|at)\s+)?"
+    # no "from": "move from 4 years ago" is no start of a time ("from X to Y" is a range, below)
+    r"\b(?:(?P<prep>around|about|near|since|after|before|until|in|during|on|over|at)\s+)?"
     r"(?:"
     rf"(?P<n>\d+|{_NUMBER_WORDS}|a|an)\s+(?P<unit>days?|weeks?|months?|years?)\s+ago"
     r"|(?:the\s+)?(?P<part>early|mid|late|(?:the\s+)?(?:beginning|start|middle|end)\s+of)"
@@ -462,6 +463,8 @@ _MORE = re.compile(
     rf"(?P<b2>{_DATE_WORDS}|\d{{1,2}}(?:st|nd|rd|th)?)"
     r"|(?P<the>the\s+)?(?P<holiday>holidays|holiday\s+season|christmas(?:\s+(?:eve|day))?|xmas"
     r"|new\s+year(?:'s|s)?(?:\s+(?:eve|day))?)(?:\s+(?:of\s+)?(?P<hyear>\d{4}))?"
+    rf"|(?:the\s+)?(?:last\s+|first\s+)?(?P<near>week|weekend|{_WEEKDAY})\s+"
+    rf"(?P<side>before|after)\s+(?P<ref>{_DAY_DATE})"
     rf"|(?P<rel>last|this(?:\s+past)?|past)\s+(?P<wd>weekend|{_WEEKDAY})"
     r"|(?:the\s+)?(?P<back>day|week|weekend|month|year)\s+before\s+(?:last|yesterday)"
     r"|(?P<el>earlier|later)\s+this\s+(?P<elp>week|month|year)|earlier\s+(?P<etoday>today)"
@@ -513,6 +516,10 @@ def _more_interval(m: re.Match[str], today: date) -> Interval | None:
         return _relative_day(m.group("rel").lower(), m.group("wd").lower(), today)
     if m.group("back"):
         return _before_last(m.group("back").lower(), today)
+    if m.group("near"):
+        ref = _date_words(m.group("ref"), today)
+        return _next_to(m.group("near").lower(), m.group("side").lower() == "before",
+                        ref.start) if ref and ref.start else None
     if m.group("etoday"):
         return Interval(today, today)
     return _earlier_later(m.group("el").lower(), m.group("elp").lower(), today)
@@ -656,6 +663,21 @@ def _before_last(unit: str, today: date) -> Interval:
     return Interval(date(today.year - 2, 1, 1), date(today.year - 2, 12, 31))
 
 
+def _next_to(unit: str, before: bool, day: date) -> Interval:
+    """The week (seven days), weekend or weekday just before or just after `day`: "the
+    week before June 9", "the weekend after May 20", "the Friday before July 15"."""
+    step = -1 if before else 1
+    if unit == "week":
+        return Interval(day - timedelta(days=7), day - timedelta(days=1)) if before else \
+            Interval(day + timedelta(days=1), day + timedelta(days=7))
+    # a weekend before a day ends on a Sunday before it; one after starts on a Saturday after
+    target = (6 if before else 5) if unit == "weekend" else WEEKDAYS.index(unit)
+    other = day + timedelta(days=step)
+    while other.weekday() != target:
+        other += timedelta(days=step)
+    return _weekend(other) if unit == "weekend" else Interval(other, other)
+
+
 def _earlier_later(which: str, unit: str, today: date) -> Interval:
     """Earlier this week/month/year: from its start to yesterday (today on its first day);
     later this week/month/year: from today to its end."""
@@ -680,13 +702,14 @@ _TIME_WORD = re.compile(
     re.IGNORECASE)
 
 
-def unread_time_phrase(query: str, *, today: date) -> str | None:
+def unread_time_phrase(query: str, *, read: tuple[int, int] | None) -> str | None:
     """The first "between X and Y" or "from X to Y" in a query that names a time on one side
-    but is not a time phrase as a whole (`find_time_phrase` does not read it), or None."""
-    found = find_time_phrase(query, today=today)
+    but is not a time phrase as a whole, or None.  `read`: the span of the time phrase
+    `find_time_phrase` found in the query."""
     for m in _RANGE_WORDS.finditer(query):
         sides = " ".join(filter(None, (m.group("a"), m.group("a2"), m.group("b"))))
-        read = found is not None and found[1][0] <= m.start() < found[1][1]
-        if not read and _TIME_WORD.search(sides):
+        if read is not None and read[0] <= m.start() < read[1]:
+            continue
+        if _TIME_WORD.search(sides):
             return m.group(0)
     return None

@@ -102,6 +102,9 @@ def conditions(filters: Filters) -> tuple[str, list[object]]:
         clauses.append("(f.day BETWEEN ? AND ? OR (f.valid_until >= ?"
                        " AND COALESCE(f.valid_from, f.day) <= ?))")
         params.extend([start, end, start, end])
+    if filters.written_by:
+        clauses.append("(f.day IS NULL OR f.day <= ?)")
+        params.append(filters.written_by.toordinal())
     if filters.entity_keys:
         clauses.append("f.rowid IN (SELECT fact FROM fact_entities WHERE key IN "  # noqa: S608
                        f"({marks(filters.entity_keys)}))")

@@ -83,6 +83,14 @@ def warning_count(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT COUNT(*) FROM warnings").fetchone()[0])
 
 
+def fact_days(db: sqlite3.Connection) -> tuple[date | None, date | None]:
+    # two subqueries: each is one step down the day index; min and max together scan
+    first, last = db.execute("SELECT (SELECT min(day) FROM facts),"
+                             " (SELECT max(day) FROM facts)").fetchone()
+    return (date.fromordinal(first) if isinstance(first, int) else None,
+            date.fromordinal(last) if isinstance(last, int) else None)
+
+
 def warnings(db: sqlite3.Connection) -> list[ParseWarning]:
     rows = db.execute("SELECT path, line, message FROM warnings ORDER BY path, line")
     return [ParseWarning(*row) for row in rows]
