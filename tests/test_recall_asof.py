@@ -105,3 +105,41 @@ def test_a_range_recall_reads_is_a_window(memory: Memory) -> None:
     assert [h.fact.content for h in result.hits] == ["dentist appointment again"]
     late = memory.recall("what happened in late November", now="2025-12-03T12:00:00")
     assert [h.fact.content for h in late.hits] == ["dentist appointment again"]
+
+
+# -- times a fact's own words name, read as of the day it was written ----------------------------
+
+
+def test_a_fact_saying_when_is_read_as_of_its_own_day() -> None:
+    from datetime import date
+
+    from memfold.model import Interval
+    from memfold.recall import said_time
+
+    monday = date(2023, 5, 8)
+    assert said_time("went to a support group last Saturday", monday) == Interval(
+        date(2023, 5, 6), date(2023, 5, 6))
+    assert said_time("we had a blast last year at the Pride fest", monday) == Interval(
+        date(2022, 1, 1), date(2022, 12, 31))
+    assert said_time("went to a support group last Saturday", None) is None
+    assert said_time("Peter lives in Berlin", monday) is None
+
+
+def test_a_fact_that_says_it_happened_then_ranks_first(memory: Memory) -> None:
+    said = retain(memory, "2023-08-17", "B: we had a blast at the pride fest last year")
+    retain(memory, "2023-08-10", "B: pride fest with friends, a blast")
+    result = memory.recall("the pride fest in 2022", now="2023-09-01T12:00:00")
+    assert result.hits[0].fact.id == said
+    assert "(valid then)" in result.hits[0].why
+
+
+def test_words_of_a_time_phrase_that_are_topics_are_searched_beside_others() -> None:
+    from datetime import date
+
+    from memfold.query import plan_query
+
+    today = date(2025, 12, 3)
+    beside = plan_query("What event did John volunteer at last weekend?", today=today)
+    assert "weekend" in beside.terms and str(beside.window) == "2025-11-29..2025-11-30"
+    alone = plan_query("what did I do last weekend", today=today)
+    assert alone.terms == () and alone.window is not None  # only a time: restricted to it

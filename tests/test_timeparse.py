@@ -350,6 +350,17 @@ def test_named_periods_are_closed_and_not_after_today(today: date, spec: str) ->
     ("earlier this year", iv("2025-01-01", "2025-12-02"), "earlier this year"),
     ("earlier this month", iv("2025-12-01", "2025-12-02"), "earlier this month"),
     ("later this week", iv("2025-12-03", "2025-12-07"), "later this week"),
+    # the week, weekend or weekday just before or after a day
+    ("what did she do the weekend before April 10, 2023", iv("2023-04-08", "2023-04-09"),
+     "the weekend before April 10, 2023"),
+    ("last weekend before April 10, 2023", iv("2023-04-08", "2023-04-09"),
+     "last weekend before April 10, 2023"),
+    ("the weekend before June 15 2025", iv("2025-06-07", "2025-06-08"),
+     "the weekend before June 15 2025"),  # a Sunday: the weekend it ends is not before it
+    ("the week before June 9", iv("2025-06-02", "2025-06-08"), "the week before June 9"),
+    ("the Friday before July 15", iv("2025-07-11", "2025-07-11"), "the Friday before July 15"),
+    ("the weekend after May 20 2023", iv("2023-05-27", "2023-05-28"),
+     "the weekend after May 20 2023"),
     # with a preposition, as any other time
     ("since two weeks ago", iv("2025-11-16", "2025-12-03"), "since two weeks ago"),
     ("before the holidays", iv(None, "2024-12-19"), "before the holidays"),

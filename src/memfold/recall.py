@@ -10,6 +10,7 @@ search, so a narrow filter never starves the results.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -37,7 +38,7 @@ from .model import KIND_LETTERS, KINDS, TEXT, AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
 from .query import QueryPlan, clean_text, refuse_long
 from .ranking import confidence_of, relevance, score, time_factor
-from .timeparse import TimeSpecError, parse_spec
+from .timeparse import TimeSpecError, find_time_phrase, parse_spec
 
 if TYPE_CHECKING:
     from .embed.rerank import Reranker
@@ -335,6 +336,8 @@ def _then(c: Candidate, window: Interval | None) -> str:
         return ranking.NOT_THEN  # replaced before that time began
     if fact.valid is not None and _overlaps(fact.valid, window):
         return ranking.VALID
+    if (said := said_time(fact.content, fact.day)) is not None and _overlaps(said, window):
+        return ranking.VALID  # its own words place it then ("last Saturday", "in 2022")
     state = fact.kind in STATE_KINDS
     if fact.valid is not None and state:
         return ranking.NOT_THEN  # a state that says when it holds, and that is another time
@@ -346,6 +349,17 @@ def _then(c: Candidate, window: Interval | None) -> str:
     # about something earlier, and one told after it may be about it ("last month we ...")
     before = window.start is not None and fact.day < window.start
     return ranking.HELD if state and before else ranking.NOT_THEN
+
+
+@functools.lru_cache(maxsize=1 << 14)  # the same facts come back query after query
+def said_time(content: str, day: date | None) -> Interval | None:
+    """The time a fact's own words name, read as of the day it was written: "last
+    Saturday" in a log of Monday 8 May 2023 is 6 May 2023 (`timeparse.find_time_phrase`).
+    None for an undated fact or one that names no time."""
+    if day is None:
+        return None
+    found = find_time_phrase(content, today=day)
+    return found[0] if found else None
 
 
 def _faded(c: Candidate, status: str) -> bool:
