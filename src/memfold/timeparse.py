@@ -345,8 +345,14 @@ def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, i
     ended (`season`).  Dates that do not exist ("Feb 30",
     "2025-13", "0000") are not time phrases.
     """
-    found = [f for pattern, read in ((_PHRASE, _phrase_interval), (_MORE, _more_phrase))
-             if (f := _first(pattern, read, query, today))]
+    # each pattern runs only on text holding a word it needs: most text names no time, and
+    # the patterns cost far more than a look at the words
+    words = set(_WORD.findall(query.lower()))
+    found = [f for pattern, read, needs in ((_PHRASE, _phrase_interval, _PHRASE_WORDS),
+                                            (_MORE, _more_phrase, _MORE_WORDS))
+             if (not words.isdisjoint(needs) or (needs is _PHRASE_WORDS
+                                                  and _HAS_DIGIT.search(query)))
+             and (f := _first(pattern, read, query, today))]
     if not found:
         return None
     # the earliest; of two at one place the longer ("last week of November", not "last week")
@@ -471,6 +477,14 @@ _MORE = re.compile(
     r")\b",
     re.IGNORECASE,
 )
+_WORD = re.compile(r"\w+")
+# the words (beside digits) without which no _PHRASE, and no _MORE, can match
+_PHRASE_WORDS = frozenset({*MONTHS, *WEEKDAYS, "today", "yesterday", "this", "last", "past",
+                           "spring", "summer", "autumn", "fall", "winter"})
+_MORE_WORDS = frozenset({
+    "ago", "early", "mid", "late", "beginning", "start", "middle", "end", "week", "weekend",
+    "between", "from", "holidays", "holiday", "christmas", "xmas", "year", "years", "before",
+    "after", "last", "this", "past", "earlier", "later"})
 # half the width of the window around "N units ago": a day either side of "3 days ago", the
 # week around "2 weeks ago", the month around "3 months ago", the year around "2 years ago"
 AGO_WIDTH = {"d": 1, "w": 3, "m": 15, "y": 182}
