@@ -370,17 +370,17 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
     QUERY is plain text, even when it begins with a dash (memfold recall -x): words (stop
-    words dropped), "quoted phrases", @Entity names, and time phrases like "around Nov
-    27", "in November 2025", "last week", "since Monday", "last spring", "late November",
-    "2 weeks ago", "between Nov 25 and Nov 30", "over the holidays" (what held at that
-    time ranks first; docs/format.md lists them).  With --as-of in the past, only facts
-    written by then are seen, each as it stood then.  Files edited since the last sync are synced first.  Superseded
-    and expired facts are left out unless --all, or unless they held at the time asked
-    about; a line on stderr (hidden_by_lifecycle in --json) counts them.  Likely secrets
-    are shown as [REDACTED:<kind>] unless --show-secrets.  Below the facts that match
-    its words, recall also brings facts the best matches point to: words two of them
-    share, or (lexical) a rare word of one; in semantic and hybrid mode, facts close in
-    meaning.  Each result's `why` (in --json) says how it was found.
+    words dropped), "quoted phrases", @Entity names, and time phrases like "around Nov 27",
+    "in November 2025", "last week", "since Monday", "last spring", "late November", "2
+    weeks ago", "between Nov 25 and Nov 30", "over the holidays" (what held at that time
+    ranks first; docs/format.md lists them). With --as-of in the past, only facts written by
+    then are seen, each as it stood then. Files edited since the last sync are synced first.
+    Superseded and expired facts are left out unless --all, or unless they held at the time
+    asked about; a line on stderr (hidden_by_lifecycle in --json) counts them. Likely
+    secrets are shown as [REDACTED:<kind>] unless --show-secrets. Below the facts that match
+    its words, recall also brings facts the best matches point to: words two of them share,
+    or (lexical) a rare word of one; in semantic and hybrid mode, facts close in meaning.
+    Each result's `why` (in --json) says how it was found.
 
     \b
     Examples:
