@@ -1,7 +1,9 @@
 """The lifecycle of a fact: pure functions of (fact, journal state, now).
 
     status     active | superseded | expired | archived
-    superseded a journal event said a newer fact replaces it (pointers both ways)
+    superseded a journal event said a newer fact replaces it (pointers both ways); as of a
+               day before the supersede's date (the newer fact's, else the day it was
+               journaled) it is not yet
     expired    its validity range (a stated range or `until=`) ended before today
     archived   its decay score fell under ARCHIVE_THRESHOLD, or a journal event archived it;
                time alone never archives the current truth: a world fact or an opinion that

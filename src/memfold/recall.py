@@ -5,7 +5,8 @@ OR-ed), entity (facts linked to a name the query mentions) and, for queries that
 time or filters, the newest facts in range (plus, in semantic and hybrid mode, the nearest
 vectors) — and are then scored by `ranking`, each candidate lifted by the best match beside
 it in its file.  Filters (kinds, time window, required entities) are applied inside each
-search, so a narrow filter never starves the results.
+search, so a narrow filter never starves the results.  As of a day in the past (`as_of`),
+only facts written by then are searched.
 """
 
 from __future__ import annotations
