@@ -361,6 +361,12 @@ def test_named_periods_are_closed_and_not_after_today(today: date, spec: str) ->
     ("the Friday before July 15", iv("2025-07-11", "2025-07-11"), "the Friday before July 15"),
     ("the weekend after May 20 2023", iv("2023-05-27", "2023-05-28"),
      "the weekend after May 20 2023"),
+    # "back in": the "back" is part of the time
+    ("What car were we driving back in March?", iv("2025-03-01", "2025-03-31"),
+     "back in March"),
+    ("way back in 2019", iv("2019-01-01", "2019-12-31"), "way back in 2019"),
+    ("back in the spring", iv("2025-03-01", "2025-05-31"), "back in the spring"),
+    ("back in early November", iv("2025-11-01", "2025-11-10"), "back in early November"),
     # with a preposition, as any other time
     ("since two weeks ago", iv("2025-11-16", "2025-12-03"), "since two weeks ago"),
     ("before the holidays", iv(None, "2024-12-19"), "before the holidays"),

@@ -278,15 +278,17 @@ _DATE_WORDS = (
     r"|today|yesterday|(?:this|last)\s+(?:week|month|year)"
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 )
+# "back in March", "way back in 2019": the "back" belongs to the time, not to what is asked
+_BACK = r"(?:(?:way\s+)?back\s+(?=(?:in|on|during|around|about)\b))?"
 # "last spring", "in the summer of 2024", "during winter": a season needs a preposition,
 # "last"/"this" or a year, since "fall", "spring" and "summer" are ordinary words too
 _SEASON_WORDS = (
-    r"(?:(?P<sprep>since|after|before|until|in|during|from)\s+)?(?:the\s+)?"
+    rf"(?:{_BACK}(?P<sprep>since|after|before|until|in|during|from)\s+)?(?:the\s+)?"
     r"(?:(?P<rel>last|past|this)\s+)?(?P<season>spring|summer|autumn|fall|winter)"
     r"(?:\s+(?:of\s+)?(?P<syear>\d{4}))?"
 )
 _PHRASE = re.compile(
-    rf"\b(?P<prep>around|about|near|since|after|before|until|in|during|on|from)?\s*"
+    rf"\b{_BACK}(?P<prep>around|about|near|since|after|before|until|in|during|on|from)?\s*"
     rf"(?P<date>{_DATE_WORDS})\b"
     rf"|\b(?:in\s+the\s+)?(?:past|last)\s+(?P<n>\d+|{_NUMBER_WORDS})\s+"
     r"(?P<unit>days?|weeks?|months?|years?)\b"
@@ -456,7 +458,8 @@ _MONTH_NAME = re.compile(rf"\b{_MONTH}\b", re.IGNORECASE)
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _MORE = re.compile(
     # no "from": "move from 4 years ago" is no start of a time ("from X to Y" is a range, below)
-    r"\b(?:(?P<prep>around|about|near|since|after|before|until|in|during|on|over|at)\s+)?"
+    rf"\b(?:{_BACK}(?P<prep>around|about|near|since|after|before|until|in|during|on|over|at)"
+    r"\s+)?"
     r"(?:"
     rf"(?P<n>\d+|{_NUMBER_WORDS}|a|an)\s+(?P<unit>days?|weeks?|months?|years?)\s+ago"
     r"|(?:the\s+)?(?P<part>early|mid|late|(?:the\s+)?(?:beginning|start|middle|end)\s+of)"
