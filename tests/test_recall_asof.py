@@ -143,3 +143,13 @@ def test_words_of_a_time_phrase_that_are_topics_are_searched_beside_others() -> 
     assert "weekend" in beside.terms and str(beside.window) == "2025-11-29..2025-11-30"
     alone = plan_query("what did I do last weekend", today=today)
     assert alone.terms == () and alone.window is not None  # only a time: restricted to it
+
+
+def test_an_agent_tool_recall_carries_the_notes(memory: Memory) -> None:
+    from memfold.tool_results import recall_result
+
+    retain(memory, "2025-03-10", "W @Peter: Peter lives in Berlin")
+    before = memory.recall("Berlin", now="1999-01-01T12:00:00")
+    assert recall_result(before, budget=None, full=False)["notes"] == list(before.notes)
+    plain = memory.recall("Berlin", now="2025-06-01T12:00:00")
+    assert "notes" not in recall_result(plain, budget=None, full=False)
