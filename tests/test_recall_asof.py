@@ -60,7 +60,7 @@ def test_before_the_first_fact_nothing_and_one_line_why(moves: tuple[Memory, str
     memory, _, _ = moves
     result = memory.recall("Peter", now="1999-01-01T12:00:00", include_all=True)
     assert result.hits == ()
-    assert result.notes == ("nothing was written by 1999-01-01: the first fact is dated "
+    assert result.notes == ("nothing was written by 1999-01-01: the first fact was written on "
                             "2025-03-10",)
     assert memory.about("Peter", now="1999-01-01T12:00:00").hits == ()
 
@@ -72,10 +72,10 @@ def test_cli_as_of_before_the_first_fact(run: Cli) -> None:
         assert result.exit_code == 0
         assert result.stdout == ""
         assert result.stderr.strip() == ("no results; nothing was written by 1999-06-01: the "
-                                         "first fact is dated 2025-03-10")
+                                         "first fact was written on 2025-03-10")
         data = json.loads(run(*args, "recall", "Berlin", "--json", env=env).stdout)
         assert data["results"] == [] and data["notes"] == [
-            "nothing was written by 1999-06-01: the first fact is dated 2025-03-10"]
+            "nothing was written by 1999-06-01: the first fact was written on 2025-03-10"]
 
 
 def test_cli_as_of_in_the_past_hides_later_facts(run: Cli) -> None:
@@ -153,3 +153,14 @@ def test_an_agent_tool_recall_carries_the_notes(memory: Memory) -> None:
     assert recall_result(before, budget=None, full=False)["notes"] == list(before.notes)
     plain = memory.recall("Berlin", now="2025-06-01T12:00:00")
     assert "notes" not in recall_result(plain, budget=None, full=False)
+
+
+def test_a_plan_retained_into_a_later_day_is_seen_from_the_day_it_was_written(
+        memory: Memory) -> None:
+    [plan] = memory.retain(["B @Peter: Conference in Lisbon planned"], date="2026-01-05",
+                           now="2025-11-28T10:00:00").facts
+    assert [h.fact.id for h in memory.recall("conference", now="2025-12-01T12:00:00").hits] \
+        == [plan.id]
+    before = memory.recall("conference", now="2025-11-01T12:00:00")
+    assert before.hits == () and before.notes == (
+        "nothing was written by 2025-11-01: the first fact was written on 2025-11-28",)

@@ -83,6 +83,7 @@ class LifeState:
     contradict: list[str] = field(default_factory=list)
     confidence_on: str | None = None  # when the confidence last moved
     origin: str | None = None  # who retained it (the `by` of its retain event)
+    retained_on: str | None = None  # the day it was first retained (its retain event's)
 
 
 def apply_event(states: dict[str, LifeState], event: Event) -> None:
@@ -93,6 +94,7 @@ def apply_event(states: dict[str, LifeState], event: Event) -> None:
                                 strict=False):
             retained = states.setdefault(fact_id, LifeState(fact_id))
             retained.origin = record.by
+            retained.retained_on = retained.retained_on or event.ts[:10]
             if sha is not None:
                 retained.content_sha = sha  # so a later edit of its text raises the revision
         return

@@ -171,12 +171,12 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
 def as_of(backend: IndexBackend, today: date) -> tuple[date | None, str | None]:
     """What a recall as of `today` may see: the day facts must be written by (None when the
     index holds no fact dated after today: every fact is seen, and searches keep their
-    unfiltered paths), and, when today is before the first dated fact, one line saying so
-    (nothing was written yet)."""
+    unfiltered paths), and, when today is before the first fact was written, one line
+    saying so."""
     first, last = backend.fact_days()
     if first is not None and today < first:
-        return today, (f"nothing was written by {today.isoformat()}: the first fact is "
-                       f"dated {first.isoformat()}")
+        return today, (f"nothing was written by {today.isoformat()}: the first fact was "
+                       f"written on {first.isoformat()}")
     return (today if last is not None and last > today else None), None
 
 

@@ -55,8 +55,8 @@ class Filters:
     kinds: tuple[str, ...] = ()
     window: Interval | None = None
     entity_keys: tuple[str, ...] = ()
-    # as of a day in the past: only facts written by then (dated that day or before, or
-    # undated); None when every fact is
+    # as of a day in the past: only facts written by then (dated that day or before,
+    # retained by then, or undated); None when every fact is
     written_by: date | None = None
 
 
@@ -187,7 +187,8 @@ class IndexBackend(Protocol):
     def warning_count(self) -> int: ...
 
     def fact_days(self) -> tuple[date | None, date | None]:
-        """The first and the last day a fact is dated (None, None: no dated fact)."""
+        """The first day a fact was written (its date, or the day it was retained, the
+        earlier) and the last day a fact is dated; None where there is none."""
         ...
 
     def locate(self, fact_id: str) -> list[str]:

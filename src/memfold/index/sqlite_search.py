@@ -84,11 +84,22 @@ def warning_count(db: sqlite3.Connection) -> int:
 
 
 def fact_days(db: sqlite3.Connection) -> tuple[date | None, date | None]:
-    # two subqueries: each is one step down the day index; min and max together scan
-    first, last = db.execute("SELECT (SELECT min(day) FROM facts),"
-                             " (SELECT max(day) FROM facts)").fetchone()
-    return (date.fromordinal(first) if isinstance(first, int) else None,
+    # one subquery each: a step down an index; min and max in one select would scan
+    first, retained, last = db.execute(
+        "SELECT (SELECT min(day) FROM facts), (SELECT min(retained_on) FROM lifecycle),"
+        " (SELECT max(day) FROM facts)").fetchone()
+    days = [date.fromordinal(first)] if isinstance(first, int) else []
+    if isinstance(retained, str) and (day := _iso_day(retained)) is not None:
+        days.append(day)
+    return (min(days) if days else None,
             date.fromordinal(last) if isinstance(last, int) else None)
+
+
+def _iso_day(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
 
 
 def warnings(db: sqlite3.Connection) -> list[ParseWarning]:
