@@ -370,15 +370,17 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
     QUERY is plain text, even when it begins with a dash (memfold recall -x): words (stop
-    words dropped), "quoted phrases", @Entity names, and time phrases like "around Nov
-    27", "in November 2025", "last week", "since Monday", "last spring" (what held at that
-    time ranks first).  Files edited since the last sync are synced first.  Superseded
-    and expired facts are left out unless --all, or unless they held at the time asked
-    about; a line on stderr (hidden_by_lifecycle in --json) counts them.  Likely secrets
-    are shown as [REDACTED:<kind>] unless --show-secrets.  Below the facts that match
-    its words, recall also brings facts the best matches point to: words two of them
-    share, or (lexical) a rare word of one; in semantic and hybrid mode, facts close in
-    meaning.  Each result's `why` (in --json) says how it was found.
+    words dropped), "quoted phrases", @Entity names, and time phrases like "around Nov 27",
+    "in November 2025", "last week", "since Monday", "last spring", "late November", "2
+    weeks ago", "between Nov 25 and Nov 30", "over the holidays" (what held at that time
+    ranks first; docs/format.md lists them). With --as-of in the past, only facts written by
+    then are seen, each as it stood then. Files edited since the last sync are synced first.
+    Superseded and expired facts are left out unless --all, or unless they held at the time
+    asked about; a line on stderr (hidden_by_lifecycle in --json) counts them. Likely
+    secrets are shown as [REDACTED:<kind>] unless --show-secrets. Below the facts that match
+    its words, recall also brings facts the best matches point to: words two of them share,
+    or (lexical) a rare word of one; in semantic and hybrid mode, facts close in meaning.
+    Each result's `why` (in --json) says how it was found.
 
     \b
     Examples:
@@ -399,13 +401,17 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
         return
     for hit in result.hits:
         click.echo(render_hit(hit))
+    if result.hits:  # a time phrase not read as a time
+        for note in result.notes:
+            click.echo(f"({note})", err=True)
     hint = result.hidden_hint()  # superseded or expired facts matched: how to see them
     if not result.hits and result.truncated:
         click.echo(f"{result.truncated} results found, but none fits in --budget {budget}; "
                    "raise the budget", err=True)
     elif not result.hits:
         synced = result.sync.touched if result.sync else 0
-        click.echo(f"no results; {hint}" if hint else
+        why = "; ".join(filter(None, (*result.notes, hint)))  # an as-of before any fact
+        click.echo(f"no results; {why}" if why else
                    f"no results (index up to date: {synced} files synced just now; "
                    f"{result.total_warnings} parse warnings)", err=True)
         hint = None

@@ -1,7 +1,9 @@
 """The lifecycle of a fact: pure functions of (fact, journal state, now).
 
     status     active | superseded | expired | archived
-    superseded a journal event said a newer fact replaces it (pointers both ways)
+    superseded a journal event said a newer fact replaces it (pointers both ways); as of a
+               day before the supersede's date (the newer fact's, else the day it was
+               journaled) it is not yet
     expired    its validity range (a stated range or `until=`) ended before today
     archived   its decay score fell under ARCHIVE_THRESHOLD, or a journal event archived it;
                time alone never archives the current truth: a world fact or an opinion that
@@ -82,6 +84,7 @@ class LifeState:
     contradict: list[str] = field(default_factory=list)
     confidence_on: str | None = None  # when the confidence last moved
     origin: str | None = None  # who retained it (the `by` of its retain event)
+    retained_on: str | None = None  # the day it was first retained (its retain event's)
 
 
 def apply_event(states: dict[str, LifeState], event: Event) -> None:
@@ -92,6 +95,7 @@ def apply_event(states: dict[str, LifeState], event: Event) -> None:
                                 strict=False):
             retained = states.setdefault(fact_id, LifeState(fact_id))
             retained.origin = record.by
+            retained.retained_on = retained.retained_on or event.ts[:10]
             if sha is not None:
                 retained.content_sha = sha  # so a later edit of its text raises the revision
         return
@@ -238,7 +242,7 @@ def holds_value(fact: Fact) -> bool:
 def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, float]:
     """(status, decay) of a fact as of `today`."""
     decay = decay_score(fact, life, today)
-    if life and life.status in (SUPERSEDED, ARCHIVED, MERGED):
+    if life and life.status in (SUPERSEDED, ARCHIVED, MERGED) and not _replaced_later(life, today):
         return life.status, decay
     if fact.valid and fact.valid.end and fact.valid.end < today:
         return EXPIRED, decay
@@ -246,6 +250,13 @@ def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, flo
             and not holds_value(fact):  # what replaced another fact holds its slot's value
         return ARCHIVED, decay
     return ACTIVE, decay
+
+
+def _replaced_later(life: LifeState, today: date) -> bool:
+    """Superseded or merged after `today` (the newer fact's date, else the day it was
+    journaled): as of today it was not replaced yet."""
+    on = life.superseded_on
+    return life.status in REPLACED and on is not None and on[:10] > today.isoformat()
 
 
 def lifecycle_weight(status: str, decay: float) -> float:

@@ -246,7 +246,7 @@ class Memory(CoreVerbs):
             hits=_private(ranked.hits, show_secrets),
             sync=report, total_warnings=self.index_backend.warning_count(),
             window=ranked.window, entities=ranked.entities, truncated=ranked.truncated,
-            hidden=ranked.hidden)
+            hidden=ranked.hidden, notes=ranked.notes)
 
     def about(self, name: str, *, k: int = 50, include_all: bool = False,
               now: datetime | str | None = None, show_secrets: bool = False) -> AboutResult:

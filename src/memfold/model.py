@@ -518,6 +518,9 @@ class RecallResult:
     # matching facts left out because --all was not given, by status (superseded, merged,
     # expired); counted among the candidates recall ranked, so a lower bound
     hidden: dict[str, int] = field(default_factory=dict)
+    # one line each about how the query was read or what could be seen as of then: a time
+    # phrase not read ("between banana and Tuesday"), an as-of before the first fact
+    notes: tuple[str, ...] = ()
 
     def hidden_hint(self) -> str | None:
         """One line saying how many matching facts the lifecycle left out and how to see
@@ -543,6 +546,7 @@ class RecallResult:
             "entities": list(self.entities),
             "omitted_for_budget": self.truncated,
             "hidden_by_lifecycle": {s: self.hidden.get(s, 0) for s in LEFT_OUT_STATUSES},
+            "notes": list(self.notes),
             "index": {
                 "synced_files": sync.touched if sync else 0,
                 "added": list(sync.added) if sync else [],
@@ -567,7 +571,8 @@ class RecallResult:
                    window=Interval(day_of(window["start"]), day_of(window["end"]))
                    if window else None,
                    entities=tuple(d["entities"]), truncated=d["omitted_for_budget"],
-                   hidden={s: n for s, n in d["hidden_by_lifecycle"].items() if n})
+                   hidden={s: n for s, n in d["hidden_by_lifecycle"].items() if n},
+                   notes=tuple(d.get("notes", ())))
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,13 @@ OR-ed), entity (facts linked to a name the query mentions) and, for queries that
 time or filters, the newest facts in range (plus, in semantic and hybrid mode, the nearest
 vectors) — and are then scored by `ranking`, each candidate lifted by the best match beside
 it in its file.  Filters (kinds, time window, required entities) are applied inside each
-search, so a narrow filter never starves the results.
+search, so a narrow filter never starves the results.  As of a day in the past (`as_of`),
+only facts written by then are searched.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -38,7 +40,7 @@ from .model import KIND_LETTERS, KINDS, TEXT, AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
 from .query import QueryPlan, clean_text, refuse_long
 from .ranking import confidence_of, relevance, score, time_factor
-from .timeparse import TimeSpecError, parse_spec
+from .timeparse import TimeSpecError, find_time_phrase, parse_spec
 
 if TYPE_CHECKING:
     from .embed.rerank import Reranker
@@ -72,6 +74,7 @@ class Ranked:
     truncated: int
     # matching facts left out for their lifecycle (superseded, merged, expired), by status
     hidden: dict[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()  # one line each: a time not read, an as-of before any fact
 
 
 class _Found(dict[tuple[str, int], Candidate]):
@@ -92,15 +95,20 @@ def intersect(a: Interval | None, b: Interval | None) -> Interval | None:
 
 
 def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ranked:
-    named = _query_entities(backend, plan)
     window = intersect(plan.window, options.window)
+    written_by, before_any = as_of(backend, options.today)
+    notes = _unread(plan)
+    if before_any:
+        return Ranked([], window, (), 0, notes=(*notes, before_any))
+    named = _query_entities(backend, plan)
     # A time phrase beside words is a preference, not a filter: people write about events
     # after they happen ("last month we ..."), so in-window facts rank higher but others
     # stay findable.  A query that is only a time phrase is restricted to it.
     soft = plan.window is not None and bool(plan.terms or plan.phrases or named)
     hard = options.window if soft else window
     required = tuple(_resolve(backend, options.entities))
-    filters = Filters(kinds=options.kinds, window=hard, entity_keys=required)
+    filters = Filters(kinds=options.kinds, window=hard, entity_keys=required,
+                      written_by=written_by)
     if plan.about:
         about_key = backend.resolve_names([entity_key(plan.about)]).get(entity_key(plan.about))
         if about_key:
@@ -109,7 +117,7 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
             hits = [h for c in linked if (h := _linked_hit(c, about_key, options))]
             statuses = Counter(status_of(c.fact, c.life, options.today)[0] for c in linked)
             return _pack(hits[: options.k], options, window, (about_key,),
-                         _left_out(statuses, options))
+                         _left_out(statuses, options), notes)
     found = _Found()
     limit = max(MIN_CANDIDATES, 4 * options.k)
     fts = plan.fts(skip=set(named))
@@ -126,8 +134,7 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
         for c in backend.recent(filters, limit):
             found.setdefault((c.fact.path, c.rowid), c)
     if soft and not found:  # nothing matched the words: answer with the time alone
-        for c in backend.recent(Filters(kinds=options.kinds, window=window,
-                                        entity_keys=required), limit):
+        for c in backend.recent(evolve(filters, window=window), limit):
             found.setdefault((c.fact.path, c.rowid), c)
     fused = None  # semantic and hybrid: BM25 and cosine fused, by rowid (embed.fusion)
     if options.semantic is not None and options.mode != LEXICAL:
@@ -161,7 +168,25 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     hits = [_explain(s, plan, window, fused, hopped.get(s.candidate.rowid),
                      via.get(s.candidate.rowid)) for s in ordered[: options.k]]
     hidden = Counter(s.status for s in scored if s.hidden)
-    return _pack(hits, options, window, tuple(named), hidden)
+    return _pack(hits, options, window, tuple(named), hidden, notes)
+
+
+def as_of(backend: IndexBackend, today: date) -> tuple[date | None, str | None]:
+    """What a recall as of `today` may see: the day facts must be written by (None when the
+    index holds no fact dated after today: every fact is seen, and searches keep their
+    unfiltered paths), and, when today is before the first fact was written, one line
+    saying so."""
+    first, last = backend.fact_days()
+    if first is not None and today < first:
+        return today, (f"nothing was written by {today.isoformat()}: the first fact was "
+                       f"written on {first.isoformat()}")
+    return (today if last is not None and last > today else None), None
+
+
+def _unread(plan: QueryPlan) -> tuple[str, ...]:
+    if plan.unread_time is None:
+        return ()
+    return (f"{plan.unread_time!r} was not read as a time: searched as words",)
 
 
 def _hop(backend: IndexBackend, plan: QueryPlan, named: Sequence[str], found: _Found,
@@ -264,7 +289,9 @@ def about(backend: IndexBackend, name: str, *, k: int, today: date,
     if resolved is None or info is None:
         return AboutResult(name=name, key=None, page=None, aliases=(), hits=())
     options = RecallOptions(today=today, k=k, include_all=include_all)
-    found = _one_per_passage(backend.linked([resolved], Filters(), k * 2))
+    written_by, before_any = as_of(backend, today)
+    found = [] if before_any else _one_per_passage(
+        backend.linked([resolved], Filters(written_by=written_by), k * 2))
     hits = tuple(h for c in found if (h := _linked_hit(c, resolved, options)))[:k]
     return AboutResult(name=info.name, key=resolved, page=info.page, aliases=info.aliases,
                        hits=hits)
@@ -386,6 +413,8 @@ def _then(c: Candidate, window: Interval | None) -> str:
         return ranking.NOT_THEN  # replaced before that time began
     if fact.valid is not None and _overlaps(fact.valid, window):
         return ranking.VALID
+    if (said := said_time(fact.content, fact.day)) is not None and _overlaps(said, window):
+        return ranking.VALID  # its own words place it then ("last Saturday", "in 2022")
     state = fact.kind in STATE_KINDS
     if fact.valid is not None and state:
         return ranking.NOT_THEN  # a state that says when it holds, and that is another time
@@ -397,6 +426,17 @@ def _then(c: Candidate, window: Interval | None) -> str:
     # about something earlier, and one told after it may be about it ("last month we ...")
     before = window.start is not None and fact.day < window.start
     return ranking.HELD if state and before else ranking.NOT_THEN
+
+
+@functools.lru_cache(maxsize=1 << 14)  # the same facts come back query after query
+def said_time(content: str, day: date | None) -> Interval | None:
+    """The time a fact's own words name, read as of the day it was written: "last
+    Saturday" in a log of Monday 8 May 2023 is 6 May 2023 (`timeparse.find_time_phrase`).
+    None for an undated fact or one that names no time."""
+    if day is None:
+        return None
+    found = find_time_phrase(content, today=day)
+    return found[0] if found else None
 
 
 def _faded(c: Candidate, status: str) -> bool:
@@ -490,6 +530,8 @@ def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
         why.append("entity " + ", ".join(f"@{names.get(k, k)}" for k in s.linked))
     if s.opinion:
         why.append("opinion asked")
+    if plan.unread_time:
+        why.append(f"{plan.unread_time!r} not read as a time")
     if window:  # and how the fact stands to it, when that weighed
         weighed = s.then != ranking.NOT_THEN or s.fact.kind in STATE_KINDS
         why.append(f"in {window}" + (f" ({s.then})" if s.then and weighed else ""))
@@ -517,7 +559,8 @@ def describe(c: Candidate, today: date | None, *, score: float = 0.0, why: str =
     return Hit(fact=c.fact, score=score, why=why, confidence=_confidence(c), status=status[0],
                sha256=c.sha256, decay=status[1], rev=life.rev if life else 0,
                note=life.note if life else None, reason=life.reason if life else None,
-               superseded_by=life.superseded_by if life else None,
+               # active though a later fact replaced it: as of `today` it was not replaced yet
+               superseded_by=life.superseded_by if life and status[0] != ACTIVE else None,
                supersedes=tuple(life.supersedes) if life else (),
                derived_from=tuple(life.derived_from) if life else (),
                origin=life.origin if life else None)
@@ -665,13 +708,14 @@ def _left_out(statuses: Counter[str], options: RecallOptions) -> dict[str, int]:
 
 
 def _pack(hits: list[Hit], options: RecallOptions, window: Interval | None,
-          entities: tuple[str, ...], hidden: dict[str, int]) -> Ranked:
+          entities: tuple[str, ...], hidden: dict[str, int],
+          notes: tuple[str, ...] = ()) -> Ranked:
     top = hits[: options.k]
     left_out = dict(hidden)
     if options.budget is None:
-        return Ranked(top, window, entities, 0, left_out)
+        return Ranked(top, window, entities, 0, left_out, notes)
     packed = within_budget(top, options.budget)
-    return Ranked(packed, window, entities, len(top) - len(packed), left_out)
+    return Ranked(packed, window, entities, len(top) - len(packed), left_out, notes)
 
 
 def within_budget(hits: Sequence[Hit], budget: int) -> list[Hit]:

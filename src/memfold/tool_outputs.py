@@ -50,7 +50,7 @@ _SCHEMAS: dict[str, dict[str, Any]] = {
     "recall": _obj({"results": _RESULTS, "omitted_for_budget": _INT,
                     "hidden_by_lifecycle": {"type": "object",
                                             "additionalProperties": _INT},
-                    "window": _WINDOW},
+                    "window": _WINDOW, "notes": _STRS},
                    "results", "omitted_for_budget", "hidden_by_lifecycle"),
     "about": _obj({"entity": _STR, "found": _BOOL, "page": _MAYBE_STR, "aliases": _STRS,
                    "results": _RESULTS},

@@ -71,6 +71,8 @@ def recall_result(result: RecallResult, *, budget: int | None, full: bool) -> di
                                                         if n}}
         if result.window:
             data["window"] = shown.to_dict()["window"]
+        if result.notes:  # a time not read; an as-of before the first fact
+            data["notes"] = list(result.notes)
         return data
 
     return _largest_fit(form, len(result.hits), budget)

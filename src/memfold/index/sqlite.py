@@ -31,6 +31,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import date
 from pathlib import Path
 
 from ..errors import IndexError_
@@ -282,6 +283,10 @@ class SqliteIndex:
     @storage_errors
     def warning_count(self) -> int:
         return search.warning_count(self.db)
+
+    @storage_errors
+    def fact_days(self) -> tuple[date | None, date | None]:
+        return search.fact_days(self.db)
 
     @storage_errors
     def warnings(self) -> list[ParseWarning]:

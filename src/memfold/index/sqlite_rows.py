@@ -15,7 +15,7 @@ from .base import Filters
 
 LIFE_FIELDS = ("id", "status", "reason", "superseded_by", "superseded_on", "supersedes",
                "derived_from", "confidence", "rev", "note", "last_used", "uses", "content_sha",
-               "support", "contradict", "confidence_on", "origin")
+               "support", "contradict", "confidence_on", "origin", "retained_on")
 FACT_SELECT = (
     "f.rowid, f.id, f.kind, f.content, files.path, f.line, f.end_line, f.entities, f.params,"
     " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit, files.sha256, "
@@ -30,7 +30,7 @@ NEWEST = "ORDER BY f.day IS NULL, f.day DESC, files.path, f.line"
 def life_of(row: Sequence[Any], fact_id: str | None = None) -> LifeState | None:
     """A LifeState from lifecycle columns (after `id`); None when the fact has no row."""
     (status, reason, by, on, supersedes, derived, confidence, rev, note, used, uses,
-     sha, support, contradict, confidence_on, origin) = row
+     sha, support, contradict, confidence_on, origin, retained_on) = row
     if rev is None and fact_id is None:
         return None
     return LifeState(
@@ -40,7 +40,7 @@ def life_of(row: Sequence[Any], fact_id: str | None = None) -> LifeState | None:
         rev=int(rev or 0), note=note, last_used=used, uses=int(uses or 0), content_sha=sha,
         support=json.loads(support) if support else [],
         contradict=json.loads(contradict) if contradict else [], confidence_on=confidence_on,
-        origin=origin)
+        origin=origin, retained_on=retained_on)
 
 
 def life_row(st: LifeState) -> tuple[object, ...]:
@@ -49,7 +49,8 @@ def life_row(st: LifeState) -> tuple[object, ...]:
             json.dumps(st.derived_from) if st.derived_from else None, st.confidence, st.rev,
             st.note, st.last_used, st.uses, st.content_sha,
             json.dumps(st.support) if st.support else None,
-            json.dumps(st.contradict) if st.contradict else None, st.confidence_on, st.origin)
+            json.dumps(st.contradict) if st.contradict else None, st.confidence_on, st.origin,
+            st.retained_on)
 
 
 def fact_of(row: Sequence[object]) -> Fact:
@@ -102,6 +103,11 @@ def conditions(filters: Filters) -> tuple[str, list[object]]:
         clauses.append("(f.day BETWEEN ? AND ? OR (f.valid_until >= ?"
                        " AND COALESCE(f.valid_from, f.day) <= ?))")
         params.extend([start, end, start, end])
+    if filters.written_by:
+        # dated by then, or retained by then (a plan retained into a later day's log)
+        clauses.append("(f.day IS NULL OR f.day <= ? OR EXISTS (SELECT 1 FROM lifecycle w"
+                       " WHERE w.id = f.id AND w.retained_on <= ?))")
+        params.extend([filters.written_by.toordinal(), filters.written_by.isoformat()])
     if filters.entity_keys:
         clauses.append("f.rowid IN (SELECT fact FROM fact_entities WHERE key IN "  # noqa: S608
                        f"({marks(filters.entity_keys)}))")

@@ -15,7 +15,7 @@ from typing import ParamSpec, TypeVar
 
 from ..errors import IndexDamaged, IndexError_
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 DAMAGE = ("malformed", "corrupt", "not a database", "disk image")  # SQLite's words for it
 
 DATA_SCHEMA = """
@@ -44,7 +44,7 @@ CREATE TABLE lifecycle (
     id TEXT PRIMARY KEY, status TEXT, reason TEXT, superseded_by TEXT, superseded_on TEXT,
     supersedes TEXT, derived_from TEXT, confidence REAL, rev INTEGER NOT NULL DEFAULT 0,
     note TEXT, last_used TEXT, uses INTEGER NOT NULL DEFAULT 0, content_sha TEXT,
-    support TEXT, contradict TEXT, confidence_on TEXT, origin TEXT
+    support TEXT, contradict TEXT, confidence_on TEXT, origin TEXT, retained_on TEXT
 );
 CREATE TABLE citations (path TEXT NOT NULL, line INTEGER NOT NULL, source TEXT NOT NULL,
                         source_line INTEGER NOT NULL, sha TEXT NOT NULL);
@@ -68,6 +68,7 @@ CREATE INDEX aliases_by_key ON aliases(key);
 CREATE INDEX aliases_by_path ON aliases(path);
 CREATE INDEX warnings_by_path ON warnings(path);
 CREATE INDEX events_by_id ON events(id);
+CREATE INDEX lifecycle_by_retained ON lifecycle(retained_on);
 CREATE INDEX citations_by_path ON citations(path);
 """
 DATA_OBJECTS = (

@@ -83,6 +83,25 @@ def warning_count(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT COUNT(*) FROM warnings").fetchone()[0])
 
 
+def fact_days(db: sqlite3.Connection) -> tuple[date | None, date | None]:
+    # one subquery each: a step down an index; min and max in one select would scan
+    first, retained, last = db.execute(
+        "SELECT (SELECT min(day) FROM facts), (SELECT min(retained_on) FROM lifecycle),"
+        " (SELECT max(day) FROM facts)").fetchone()
+    days = [date.fromordinal(first)] if isinstance(first, int) else []
+    if isinstance(retained, str) and (day := _iso_day(retained)) is not None:
+        days.append(day)
+    return (min(days) if days else None,
+            date.fromordinal(last) if isinstance(last, int) else None)
+
+
+def _iso_day(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
 def warnings(db: sqlite3.Connection) -> list[ParseWarning]:
     rows = db.execute("SELECT path, line, message FROM warnings ORDER BY path, line")
     return [ParseWarning(*row) for row in rows]
