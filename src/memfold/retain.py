@@ -246,7 +246,7 @@ def _journal_origin(ledger: Ledger, doc: ParsedDoc, lines: Sequence[str], *, ori
     ids = [line.rsplit("^", 1)[1] for line in lines]
     text = {f.id: f.content for f in doc.facts if f.id in ids}
     record = Retain(id=ids[0], ids=tuple(ids), by=origin,
-                    shas=tuple(content_sha(text.get(i, "")) for i in ids))
+                    shas=tuple(content_sha(text.get(i, "")) for i in ids), path=doc.path)
     try:  # the bullets are stored: a failure here must not report otherwise
         ledger.append([record], ts=ts, locked=True)
     except (MemfoldError, OSError) as exc:
