@@ -9,10 +9,12 @@ inside the commands so that `memfold --help` and short commands start fast.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
-from typing import Any
+from collections import Counter
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,6 +29,9 @@ from .cli_common import (
     utf8_arguments,
 )
 from .errors import BROKEN_PIPE, output_closed
+
+if TYPE_CHECKING:
+    from .model import RecallResult, StatusReport
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
               "130 interrupted (Ctrl-C), 141 output closed early (a reader such as `head` "
@@ -270,6 +275,9 @@ def index(ctx: click.Context, full: bool, as_json: bool) -> None:
     click.echo(f"{kind} {report.scanned} files: {len(report.added)} added, "
                f"{len(report.changed)} changed, {len(report.removed)} removed, "
                f"{len(report.warnings)} warnings{links} in {report.seconds:.2f}s")
+    if report.open_warnings:
+        click.echo(f"{report.open_warnings} warnings open (new or not); `memfold status` lists "
+                   "each with what to do", err=True)
 
 
 def _progress_bar() -> Any:
@@ -283,14 +291,16 @@ def _progress_bar() -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
-    """Show the workspace, counts, index freshness, likely secrets and broken links.
+    """Show the workspace, counts, index freshness and every open warning.
 
     Freshness compares file stamps with the index without syncing; run `memfold index`
-    to bring it up to date.  Secret lines name, with path:line, indexed text that looks
-    like a credential (typed by hand, or kept with --allow-secret); outputs redact it.
-    Link warnings name, with path:line and what to do, what hand edits broke: a block id
-    on two bullets, a fact superseded by a fact no file holds any more, a note or
-    supersede journaled about such a fact.
+    to bring it up to date.  Every warning still open is listed by kind, with path:line
+    and what to do, until its line is fixed: parse (a line not taken as written), hidden
+    (hidden text in a fact), secret (indexed text that looks like a credential, typed by
+    hand or kept with --allow-secret; outputs redact it) and link (what hand edits broke:
+    a block id on two bullets, a fact superseded by a fact no file holds any more, a note
+    or supersede journaled about such a fact).  --json lists them all under
+    open_warnings.
 
     \b
     Example:
@@ -315,17 +325,10 @@ def status(ctx: click.Context, as_json: bool) -> None:
         ("facts", f"{sum(report.facts_by_kind.values())} ({kinds})"),
         ("chunks", str(report.chunks)),
         ("entities", str(report.entities)),
-        ("warnings", _warning_counts(report.warnings, len(report.link_warnings))),
+        ("warnings", _warning_counts(report)),
         ("freshness", fresh),
     ]
-    rows += [("secret", str(w)) for w in report.secrets[:LINKS_SHOWN]]
-    if len(report.secrets) > LINKS_SHOWN:
-        rows.append(("secret", f"... {len(report.secrets) - LINKS_SHOWN} more; "
-                     "`memfold status --json` lists them all"))
-    rows += [("link", str(w)) for w in report.link_warnings[:LINKS_SHOWN]]
-    if len(report.link_warnings) > LINKS_SHOWN:
-        rows.append(("link", f"... {len(report.link_warnings) - LINKS_SHOWN} more; "
-                     "`memfold status --json` lists them all"))
+    rows += _warning_rows(report)
     for page in report.stale_pages:
         rows.append(("stale page", f"{page['page']}: {len(page['stale'])} of "
                      f"{page['citations']} citations changed; `memfold reflect` refreshes it"))
@@ -333,11 +336,37 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"{label:<10} {value}")
 
 
-LINKS_SHOWN = 20  # link and secret warnings listed by `memfold status` (--json lists all)
+def _synced_warnings(result: RecallResult) -> None:
+    """What recall's own sync of edited files found wrong in them, on stderr, as `memfold
+    index` shows it (--json has them under index.warnings)."""
+    found = result.sync.warnings if result.sync else ()
+    for warning in found[:LINKS_SHOWN]:
+        click.echo(f"memfold: warning: {warning}", err=True)
+    if found:
+        click.echo(f"memfold: {len(found)} warnings in the files recall read again; "
+                   "`memfold status` lists every open warning", err=True)
 
 
-def _warning_counts(total: int, links: int) -> str:
-    return f"{total} ({total - links} parse, {links} link)" if links else str(total)
+LINKS_SHOWN = 20  # warnings of each kind listed by `memfold status` (--json lists all)
+
+
+def _warning_counts(report: StatusReport) -> str:
+    kinds = Counter(kind for kind, _ in report.open_warnings())
+    counted = ", ".join(f"{n} {kind}" for kind, n in kinds.items())
+    return f"{report.warnings} ({counted})" if counted else str(report.warnings)
+
+
+def _warning_rows(report: StatusReport) -> list[tuple[str, str]]:
+    """Every open warning, by kind, with its path:line and what to do (the first
+    LINKS_SHOWN of each kind; `--json` lists them all)."""
+    rows: list[tuple[str, str]] = []
+    for kind, group in itertools.groupby(report.open_warnings(), key=lambda kw: kw[0]):
+        found = [str(warning) for _, warning in group]
+        rows += [(kind, text) for text in found[:LINKS_SHOWN]]
+        if len(found) > LINKS_SHOWN:
+            rows.append((kind, f"... {len(found) - LINKS_SHOWN} more; "
+                         "`memfold status --json` lists them all"))
+    return rows
 
 
 @cli.command()
@@ -399,6 +428,7 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
         return
     for hit in result.hits:
         click.echo(render_hit(hit))
+    _synced_warnings(result)
     hint = result.hidden_hint()  # superseded or expired facts matched: how to see them
     if not result.hits and result.truncated:
         click.echo(f"{result.truncated} results found, but none fits in --budget {budget}; "

@@ -461,7 +461,9 @@ class Memory(CoreVerbs):
         writer left behind are removed."""
         self._embedding.open_for_index()
         report = self._sync(full=full, progress=progress, embed_all=True)
-        report = replace(report, link_warnings=tuple(self.link_warnings()))
+        links = tuple(self.link_warnings())
+        report = replace(report, link_warnings=links,
+                         open_warnings=self.index_backend.warning_count() + len(links))
         root = self.workspace.root  # memory/ and bank/ were just scanned; the rest is small
         stray = remove_stray_temporaries([*(root / rel for rel in report.temporaries),
                                           *root.glob(".*.tmp"),

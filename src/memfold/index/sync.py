@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model import FileStamp, Freshness, ParsedDoc, ParseWarning, SyncReport
-from ..screening import flag_secrets
+from ..screening import flag_hidden, flag_secrets
 from ..workspace.format import decode, parse_document, split_lines
 from ..workspace.layout import Scan, Workspace
 from ..workspace.sentences import with_sentences
@@ -269,7 +269,7 @@ def sync_appended(workspace: Workspace, index: IndexBackend, tail: DocChange, *,
 
 
 def _indexable(workspace: Workspace, path: str, doc: ParsedDoc) -> ParsedDoc:
-    """A parsed file as the index takes it: secrets written by hand flagged with their
+    """A parsed file as the index takes it: secrets and hidden text flagged with their
     path:line, and prose also sentence by sentence."""
     read: list[list[str]] = []  # the file's lines, read only if a secret needs them
 
@@ -278,5 +278,5 @@ def _indexable(workspace: Workspace, path: str, doc: ParsedDoc) -> ParsedDoc:
             read.append(_lines(workspace, path))
         return read[0]
 
-    return with_sentences(flag_secrets(doc, lines))
+    return with_sentences(flag_hidden(flag_secrets(doc, lines), lines))
 
