@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import __version__
-from .cli_args import DASH_NOTE, DataGroup
+from .cli_args import DASH_NOTE, GLOBAL_NOTE, DataGroup, hoist_globals
 from .cli_common import (
     SHOW_SECRETS,
     emit_json,
@@ -40,7 +40,15 @@ EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 s
 
 class MemfoldGroup(DataGroup):
     """Maps memfold's errors to one line on stderr and a documented exit status; its
-    commands take a positional argument that begins with a dash as data (`cli_args`)."""
+    commands take a positional argument that begins with a dash as data, and the global
+    options on either side of the command (`cli_args`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, hoist_globals(self, args))
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        cmd.epilog = f"{cmd.epilog}\n\n{GLOBAL_NOTE}" if cmd.epilog else GLOBAL_NOTE
+        super().add_command(cmd, name)
 
     def invoke(self, ctx: click.Context) -> Any:
         from .errors import MemfoldError
@@ -185,10 +193,12 @@ def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
               "[env: MEMFOLD_SOURCE; default: cli:<your user name>]")
 @click.option("--allow-secret", is_flag=True,
               help="Store a bullet even if it looks like it holds a secret.")
+@click.option("--future", is_flag=True,
+              help="Allow a --date more than a day after today (refused otherwise: a typo).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source: str | None,
-           allow_secret: bool, as_json: bool) -> None:
+           allow_secret: bool, future: bool, as_json: bool) -> None:
     """Append Retain bullets to a day's log and index them; prints their ids.
 
     A bullet is KIND[(params)] [@Entity ...]: content, where KIND is W (world fact),
@@ -196,7 +206,8 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
     i=1..10 (importance), until=YYYY-MM-DD.  With no BULLET (or "-"), bullets are read
     from stdin, one per line.  Invalid input writes nothing and exits with status 2; so
     does a bullet that looks like it holds a secret (an API key, a password, a private
-    key), unless --allow-secret.  Each bullet records who retained it (by=SOURCE).  A
+    key), unless --allow-secret, and a --date more than a day after today, unless
+    --future.  Each bullet records who retained it (by=SOURCE).  A
     BULLET that begins with a dash ("- W @Peter: ...", as copied from a log) is taken as
     typed.
 
@@ -218,7 +229,7 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
         items = read_utf8_lines(sys.stdin.buffer.read(), "stdin")
     memory = open_memory(ctx)
     result = memory.retain(items, date=day, source=source or _cli_source(),
-                           allow_secret=allow_secret)
+                           allow_secret=allow_secret, future=future)
     show_notices(memory)
     for warning in result.warnings:
         click.echo(f"memfold: warning: {warning.message}", err=True)
@@ -491,7 +502,8 @@ def about(ctx: click.Context, name: str, k: int, include_all: bool, as_json: boo
 def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool,
          show_secrets: bool) -> None:
     """Show one fact with its provenance: file, line, file hash, kind, confidence, status,
-    revision and note.  Showing a fact counts as using it (its decay restarts).
+    revision and note, as recall reports them at the same moment.  Showing a fact then counts
+    as using it (its decay restarts, so the next look shows it fresh).
 
     Hidden text (zero-width or direction characters, HTML comments...) is shown as
     markers, ⟦U+202E⟧ or ⟦comment: ...⟧, as recall shows it; --json gives the text as
