@@ -9,12 +9,10 @@ inside the commands so that `memfold --help` and short commands start fast.
 
 from __future__ import annotations
 
-import itertools
 import os
 import signal
 import sys
-from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -26,12 +24,12 @@ from .cli_common import (
     open_memory,
     read_utf8_lines,
     show_notices,
+    synced_warnings,
     utf8_arguments,
+    warning_counts,
+    warning_rows,
 )
 from .errors import BROKEN_PIPE, output_closed
-
-if TYPE_CHECKING:
-    from .model import RecallResult, StatusReport
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
               "130 interrupted (Ctrl-C), 141 output closed early (a reader such as `head` "
@@ -336,48 +334,15 @@ def status(ctx: click.Context, as_json: bool) -> None:
         ("facts", f"{sum(report.facts_by_kind.values())} ({kinds})"),
         ("chunks", str(report.chunks)),
         ("entities", str(report.entities)),
-        ("warnings", _warning_counts(report)),
+        ("warnings", warning_counts(report)),
         ("freshness", fresh),
     ]
-    rows += _warning_rows(report)
+    rows += warning_rows(report)
     for page in report.stale_pages:
         rows.append(("stale page", f"{page['page']}: {len(page['stale'])} of "
                      f"{page['citations']} citations changed; `memfold reflect` refreshes it"))
     for label, value in rows:
         click.echo(f"{label:<10} {value}")
-
-
-def _synced_warnings(result: RecallResult) -> None:
-    """What recall's own sync of edited files found wrong in them, on stderr, as `memfold
-    index` shows it (--json has them under index.warnings)."""
-    found = result.sync.warnings if result.sync else ()
-    for warning in found[:LINKS_SHOWN]:
-        click.echo(f"memfold: warning: {warning}", err=True)
-    if found:
-        click.echo(f"memfold: {len(found)} warnings in the files recall read again; "
-                   "`memfold status` lists every open warning", err=True)
-
-
-LINKS_SHOWN = 20  # warnings of each kind listed by `memfold status` (--json lists all)
-
-
-def _warning_counts(report: StatusReport) -> str:
-    kinds = Counter(kind for kind, _ in report.open_warnings())
-    counted = ", ".join(f"{n} {kind}" for kind, n in kinds.items())
-    return f"{report.warnings} ({counted})" if counted else str(report.warnings)
-
-
-def _warning_rows(report: StatusReport) -> list[tuple[str, str]]:
-    """Every open warning, by kind, with its path:line and what to do (the first
-    LINKS_SHOWN of each kind; `--json` lists them all)."""
-    rows: list[tuple[str, str]] = []
-    for kind, group in itertools.groupby(report.open_warnings(), key=lambda kw: kw[0]):
-        found = [str(warning) for _, warning in group]
-        rows += [(kind, text) for text in found[:LINKS_SHOWN]]
-        if len(found) > LINKS_SHOWN:
-            rows.append((kind, f"... {len(found) - LINKS_SHOWN} more; "
-                         "`memfold status --json` lists them all"))
-    return rows
 
 
 @cli.command()
@@ -439,7 +404,7 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
         return
     for hit in result.hits:
         click.echo(render_hit(hit))
-    _synced_warnings(result)
+    synced_warnings(result)
     hint = result.hidden_hint()  # superseded or expired facts matched: how to see them
     if not result.hits and result.truncated:
         click.echo(f"{result.truncated} results found, but none fits in --budget {budget}; "
