@@ -126,3 +126,22 @@ def test_show_trace_and_recall_agree_on_status_and_decay(run: Cli) -> None:
     # the show was a use: from now on every command reports the fact fresh
     after = json.loads(run("show", fact, "--json", env=later).stdout)
     assert (after["status"], after["decay"]) == ("active", 1.0)
+
+
+def test_every_command_that_answers_has_json() -> None:
+    import click
+
+    from memfold.cli import cli
+
+    # servers and the MCP tool list (--format) print no single answer; `call` prints JSON
+    # only; the benchmarks write theirs as JSON files (benchmarks/results/)
+    exempt = {"mcp", "serve", "ui", "tools", "call", "bench"}
+
+    def lacking(command: click.Command, path: str) -> list[str]:
+        if isinstance(command, click.Group):
+            return [m for name, sub in command.commands.items()
+                    for m in lacking(sub, f"{path} {name}".strip())]
+        names = {o for p in command.params if isinstance(p, click.Option) for o in p.opts}
+        return [] if "--json" in names or path.split()[0] in exempt else [path]
+
+    assert lacking(cli, "") == []
