@@ -165,6 +165,8 @@ class SyncReport:
     temporaries: tuple[str, ...] = ()  # hidden *.tmp files the scan passed (not indexed)
     # broken ids and journal links in the whole index (`memfold index` fills them in)
     link_warnings: tuple[ParseWarning, ...] = ()
+    # every warning open after the sync, new or not (`memfold index` fills it in)
+    open_warnings: int | None = None
 
     @property
     def touched(self) -> int:
@@ -176,7 +178,8 @@ class SyncReport:
         return cls(scanned=d["scanned"], added=tuple(d["added"]), changed=tuple(d["changed"]),
                    removed=tuple(d["removed"]), full=d["full"], seconds=d["seconds"],
                    warnings=warnings_of(d["warnings"]), skipped=tuple(d["skipped_symlinks"]),
-                   link_warnings=warnings_of(d["link_warnings"]))
+                   link_warnings=warnings_of(d["link_warnings"]),
+                   open_warnings=d.get("open_warnings"))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -189,6 +192,7 @@ class SyncReport:
             "warnings": [warning_dict(w) for w in self.warnings],
             "skipped_symlinks": list(self.skipped),
             "link_warnings": [warning_dict(w) for w in self.link_warnings],
+            "open_warnings": self.open_warnings,
         }
 
 
@@ -284,6 +288,14 @@ class StatusReport:
     stale_pages: tuple[dict[str, Any], ...] = ()  # generated pages citing changed facts
     link_warnings: tuple[ParseWarning, ...] = ()  # duplicate ids, pointers to gone facts
     secrets: tuple[ParseWarning, ...] = ()  # likely secrets in the indexed text, path:line
+    parse_warnings: tuple[ParseWarning, ...] = ()  # what the files' syntax got wrong
+    hidden_text: tuple[ParseWarning, ...] = ()  # indexed facts holding hidden text
+
+    def open_warnings(self) -> list[tuple[str, ParseWarning]]:
+        """Every warning open now, with its kind: parse, hidden, secret, link."""
+        return [(kind, w) for kind, found in (
+            ("parse", self.parse_warnings), ("hidden", self.hidden_text),
+            ("secret", self.secrets), ("link", self.link_warnings)) for w in found]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -305,6 +317,10 @@ class StatusReport:
             "stale_pages": list(self.stale_pages),
             "link_warnings": [warning_dict(w) for w in self.link_warnings],
             "secrets": [warning_dict(w) for w in self.secrets],
+            "parse_warnings": [warning_dict(w) for w in self.parse_warnings],
+            "hidden_text": [warning_dict(w) for w in self.hidden_text],
+            "open_warnings": [{"kind": kind, **warning_dict(w)}
+                              for kind, w in self.open_warnings()],
         }
 
     @classmethod
@@ -317,7 +333,9 @@ class StatusReport:
                                        tuple(fresh["deleted"])),
                    last_sync=d["last_sync"], stale_pages=tuple(d["stale_pages"]),
                    link_warnings=warnings_of(d["link_warnings"]),
-                   secrets=warnings_of(d["secrets"]))
+                   secrets=warnings_of(d["secrets"]),
+                   parse_warnings=warnings_of(d.get("parse_warnings", ())),
+                   hidden_text=warnings_of(d.get("hidden_text", ())))
 
 
 def warning_dict(w: ParseWarning) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from datetime import date
 
 from .errors import BadInput
 from .model import Interval
-from .names import entity_key, fold_for_index
+from .names import entity_key, fold_for_index, symbols
 from .timeparse import find_time_phrase, unread_time_phrase
 from .workspace.format import clean_slug, find_mentions
 
@@ -166,6 +166,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
     lowered = [w.casefold() for w in words]
     opinion = any(w in OPINION_WORDS for w in lowered)
     terms = [w for w, low in zip(words, lowered, strict=True) if low not in STOP_WORDS]
+    terms += symbols(rest)  # "🚀" finds the facts holding it (`names.fold_for_index`)
     if not terms and not phrases and not mentions and window is None:
         terms = words  # a query of stop words only still searches for them
     elif terms:

@@ -22,8 +22,12 @@ FACT_SELECT = (
     + ", ".join(f"l.{name}" for name in LIFE_FIELDS[1:])
 )
 SCORE_COLUMN = 16 + len(LIFE_FIELDS) - 1  # the column after FACT_SELECT (bm25 or NULL)
-FACT_FROM = ("facts f JOIN files ON files.id = f.file"
-             " LEFT JOIN lifecycle l ON l.id = f.id")
+# a later copy of a duplicated block id takes none of the id's state (sqlite_holders), and
+# comes after the copy that holds the id (ORDER BY HOLDER_FIRST)
+NOT_SHADOWED = "f.rowid NOT IN (SELECT fact FROM shadowed)"
+HOLDER_FIRST = "f.rowid IN (SELECT fact FROM shadowed)"
+LIFE_JOIN = f"LEFT JOIN lifecycle l ON l.id = f.id AND {NOT_SHADOWED}"
+FACT_FROM = f"facts f JOIN files ON files.id = f.file {LIFE_JOIN}"
 NEWEST = "ORDER BY f.day IS NULL, f.day DESC, files.path, f.line"
 
 

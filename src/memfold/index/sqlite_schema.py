@@ -15,7 +15,7 @@ from typing import ParamSpec, TypeVar
 
 from ..errors import IndexDamaged, IndexError_
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 DAMAGE = ("malformed", "corrupt", "not a database", "disk image")  # SQLite's words for it
 
 DATA_SCHEMA = """
@@ -37,6 +37,7 @@ CREATE TABLE aliases (path TEXT NOT NULL, entity TEXT NOT NULL, key TEXT NOT NUL
                       name TEXT NOT NULL);
 CREATE TABLE warnings (path TEXT NOT NULL, line INTEGER NOT NULL, message TEXT NOT NULL);
 CREATE TABLE duplicate_ids (id TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE shadowed (fact INTEGER PRIMARY KEY);
 CREATE VIRTUAL TABLE facts_fts USING fts5(
     body, names, content = '', tokenize = 'porter unicode61 remove_diacritics 2'
 );
@@ -73,7 +74,7 @@ CREATE INDEX citations_by_path ON citations(path);
 """
 DATA_OBJECTS = (
     ("view", "entities"), ("view", "chunks"), ("table", "facts_fts"), ("table", "warnings"),
-    ("table", "duplicate_ids"),
+    ("table", "duplicate_ids"), ("table", "shadowed"),
     ("table", "lifecycle"), ("table", "events"), ("table", "citations"),
     ("table", "aliases"), ("table", "fact_entities"), ("table", "facts"), ("table", "files"),
 )

@@ -20,7 +20,9 @@ from .base import Candidate, EntityInfo, Filters, IndexCounts
 from .sqlite_rows import (
     FACT_FROM,
     FACT_SELECT,
+    HOLDER_FIRST,
     LIFE_FIELDS,
+    LIFE_JOIN,
     NEWEST,
     SCORE_COLUMN,
     chunks,
@@ -108,9 +110,9 @@ def warnings(db: sqlite3.Connection) -> list[ParseWarning]:
 
 
 def locate(db: sqlite3.Connection, fact_id: str) -> list[str]:
-    """Citations (`path#Lline`) of every row with this id, in path order."""
-    rows = db.execute("SELECT files.path, f.line FROM facts f JOIN files ON files.id = f.file"
-                      " WHERE f.id = ? ORDER BY 1, 2", (fact_id,))
+    """Citations (`path#Lline`) of every row with this id, its holder first."""
+    rows = db.execute("SELECT files.path, f.line FROM facts f JOIN files ON files.id = f.file"  # noqa: S608
+                      f" WHERE f.id = ? ORDER BY {HOLDER_FIRST}, 1, 2", (fact_id,))
     return [f"{path}#L{line}" for path, line in rows]
 
 
@@ -175,7 +177,7 @@ def lexical(db: sqlite3.Connection, fts: str, filters: Filters, limit: int) -> l
         else:
             sql = (f"SELECT {FACT_SELECT}, bm25(facts_fts, 1.0, 0.5) FROM facts_fts"  # noqa: S608
                    " JOIN facts f ON f.rowid = facts_fts.rowid JOIN files ON files.id = f.file"
-                   " LEFT JOIN lifecycle l ON l.id = f.id"
+                   f" {LIFE_JOIN}"
                    f" WHERE facts_fts MATCH ? {where} ORDER BY {SCORE_COLUMN + 1},"
                    " f.day DESC, files.path, f.line LIMIT ?")
             return candidates(db, sql, [fts, *params, limit])
@@ -312,16 +314,17 @@ def by_id(db: sqlite3.Connection, fact_id: str) -> list[Candidate]:
     if not encodable(fact_id):
         return []  # undecodable bytes from a command line: no fact has such an id
     return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
-                      " WHERE f.id = ? ORDER BY files.path, f.line", [fact_id])
+                      f" WHERE f.id = ? ORDER BY {HOLDER_FIRST}, files.path, f.line",
+                      [fact_id])
 
 
 def by_ids(db: sqlite3.Connection, ids: Sequence[str]) -> list[Candidate]:
-    """The first row of each id (path order), for ids that exist."""
+    """The row holding each id (sqlite_holders), for ids that exist."""
     found: dict[str, Candidate] = {}
     for chunk in chunks(list(dict.fromkeys(ids)), 500):
         for c in candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
                             f" WHERE f.id IN ({marks(chunk)})"
-                            " ORDER BY files.path, f.line", chunk):
+                            f" ORDER BY {HOLDER_FIRST}, files.path, f.line", chunk):
             found.setdefault(c.fact.id, c)
     return list(found.values())
 
