@@ -158,7 +158,7 @@ def test_an_agent_tool_recall_carries_the_notes(memory: Memory) -> None:
 def test_a_plan_retained_into_a_later_day_is_seen_from_the_day_it_was_written(
         memory: Memory) -> None:
     [plan] = memory.retain(["B @Peter: Conference in Lisbon planned"], date="2026-01-05",
-                           now="2025-11-28T10:00:00").facts
+                           now="2025-11-28T10:00:00", future=True).facts
     assert [h.fact.id for h in memory.recall("conference", now="2025-12-01T12:00:00").hits] \
         == [plan.id]
     before = memory.recall("conference", now="2025-11-01T12:00:00")
