@@ -86,6 +86,31 @@ class Supersede(Record):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Conflict(Record):
+    """The judge weighed `id` against the newer fact `by` and left it active: a change it
+    would not make by itself, open in `memfold review` until accepted (a supersede of `id`
+    by `by`) or dismissed."""
+
+    KIND: ClassVar[str] = "conflict"
+    by: str
+    reason: str
+    judge: str
+    on: str | None  # the newer fact's date (null for an undated one)
+    sha: str | None = optional()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dismiss(Record):
+    """A person or an agent settled the conflict between `id` and the newer fact `by`: the
+    older fact holds (`memfold review reject`)."""
+
+    KIND: ClassVar[str] = "dismiss"
+    by: str
+    reason: str
+    sha: str | None = optional()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Restore(Record):
     KIND: ClassVar[str] = "restore"
     reason: str
@@ -214,7 +239,7 @@ class Unknown(Record):
 
 
 KINDS: dict[str, type[Record]] = {cls.KIND: cls for cls in (
-    Retain, Supersede, Restore, Expire, Merge, Derive, Archive, Note, Revise, Use, Confidence,
+    Retain, Supersede, Conflict, Dismiss, Restore, Expire, Merge, Derive, Archive, Note, Revise, Use, Confidence,
     Reset, Purge, Core)}
 
 
@@ -286,6 +311,6 @@ def _check(hint: Any) -> Check:
     return lambda value: isinstance(value, hint)
 
 
-__all__ = ["KINDS", "Archive", "Confidence", "Core", "Derive", "Expire", "Merge", "Note",
-           "Purge", "Record", "Reset", "Restore", "Retain", "Revise", "Supersede", "Unknown",
-           "Use", "from_dict", "optional", "renamed"]
+__all__ = ["KINDS", "Archive", "Confidence", "Conflict", "Core", "Derive", "Dismiss", "Expire",
+           "Merge", "Note", "Purge", "Record", "Reset", "Restore", "Retain", "Revise",
+           "Supersede", "Unknown", "Use", "from_dict", "optional", "renamed"]

@@ -269,6 +269,22 @@ class IndexBackend(Protocol):
 
     def events_for(self, fact_id: str) -> list[Event]: ...
 
+    def events_of_kinds(self, kinds: Sequence[str], *, ids: Sequence[str] | None = None,
+                        since: str | None = None, limit: int | None = None) -> list[Event]:
+        """Journal events of these kinds, newest first: about `ids` when given, journaled
+        at or after `since` (ISO time) when given, at most `limit` (review, the first
+        index's judging)."""
+        ...
+
+    def typed_in_order(self) -> list[tuple[int | None, str]]:
+        """(day as an ordinal or None, id) of every typed fact: undated first, then by day,
+        path and line — the order a first index judges them in."""
+        ...
+
+    def linked_ids(self, keys: Sequence[str]) -> set[str]:
+        """The ids of the facts linked to any of these entity keys."""
+        ...
+
     def tracked_contents(self, paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
         ...
 

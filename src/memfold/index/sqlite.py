@@ -384,6 +384,19 @@ class SqliteIndex:
         return state.events_for(self.db, fact_id)
 
     @storage_errors
+    def events_of_kinds(self, kinds: Sequence[str], *, ids: Sequence[str] | None = None,
+                        since: str | None = None, limit: int | None = None) -> list[Event]:
+        return state.events_of_kinds(self.db, kinds, ids=ids, since=since, limit=limit)
+
+    @storage_errors
+    def typed_in_order(self) -> list[tuple[int | None, str]]:
+        return state.typed_in_order(self.db)
+
+    @storage_errors
+    def linked_ids(self, keys: Sequence[str]) -> set[str]:
+        return state.linked_ids(self.db, keys)
+
+    @storage_errors
     def tracked_contents(self, paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
         return state.tracked_contents(self.db, paths)
 

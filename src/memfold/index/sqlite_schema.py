@@ -15,7 +15,7 @@ from typing import ParamSpec, TypeVar
 
 from ..errors import IndexDamaged, IndexError_
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 DAMAGE = ("malformed", "corrupt", "not a database", "disk image")  # SQLite's words for it
 
 DATA_SCHEMA = """
@@ -68,6 +68,7 @@ CREATE INDEX aliases_by_key ON aliases(key);
 CREATE INDEX aliases_by_path ON aliases(path);
 CREATE INDEX warnings_by_path ON warnings(path);
 CREATE INDEX events_by_id ON events(id);
+CREATE INDEX events_by_kind ON events(event, seq);
 CREATE INDEX citations_by_path ON citations(path);
 """
 DATA_OBJECTS = (

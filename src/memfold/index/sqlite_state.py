@@ -116,6 +116,46 @@ def events_for(db: sqlite3.Connection, fact_id: str) -> list[Event]:
             for seq, ts, event, id_, data in rows]
 
 
+def events_of_kinds(db: sqlite3.Connection, kinds: Sequence[str], *,
+                    ids: Sequence[str] | None = None, since: str | None = None,
+                    limit: int | None = None) -> list[Event]:
+    """Events of these kinds, newest first: about `ids` when given, journaled at or after
+    `since` (an ISO time) when given; from the (event, seq) index, so the review queue
+    reads its few events, not the journal."""
+    where = f"event IN ({marks(kinds)})"
+    params: list[object] = list(kinds)
+    if since is not None:
+        where += " AND ts >= ?"
+        params.append(since)
+    sql = f"SELECT seq, ts, event, id, data FROM events WHERE {where}"  # noqa: S608
+    rows: list[tuple[int, str, str, str, str]] = []
+    if ids is None:
+        rows = db.execute(f"{sql} ORDER BY seq DESC"
+                          + (" LIMIT ?" if limit is not None else ""),
+                          [*params, *([limit] if limit is not None else [])]).fetchall()
+    else:
+        for chunk in chunks(list(ids), 500):
+            rows += db.execute(f"{sql} AND id IN ({marks(chunk)})", [*params, *chunk])
+        rows.sort(key=lambda row: -row[0])
+    return [Event.of(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
+            for seq, ts, event, id_, data in rows]
+
+
+def typed_in_order(db: sqlite3.Connection) -> list[tuple[int | None, str]]:
+    """(day ordinal or None, id) of every typed fact, in the order they were written:
+    undated first, then by day, path and line."""
+    return list(db.execute(
+        "SELECT f.day, f.id FROM facts f JOIN files ON files.id = f.file"
+        " WHERE f.kind != 'text' ORDER BY f.day IS NOT NULL, f.day, files.path, f.line"))
+
+
+def linked_ids(db: sqlite3.Connection, keys: Sequence[str]) -> set[str]:
+    """The ids of the facts linked to any of these entity keys."""
+    return {row[0] for row in db.execute(
+        "SELECT f.id FROM fact_entities e JOIN facts f ON f.rowid = e.fact"  # noqa: S608
+        f" WHERE e.key IN ({marks(keys)})", list(keys))}
+
+
 def tracked_contents(db: sqlite3.Connection,
                      paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
     """(id, content, recorded content sha, rev) of facts the journal has a content hash
