@@ -17,6 +17,7 @@ the lifecycle fold ignores it.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -97,6 +98,29 @@ class Conflict(Record):
     judge: str
     on: str | None  # the newer fact's date (null for an undated one)
     sha: str | None = optional()
+
+
+# Which of the rule judge's rules a reason comes from (judge/rules.py words its reasons so):
+# the review queue's `rule`.  A judge whose reasons are free text is its own rule.
+RULES = (
+    ("explicit", re.compile(r"^explicit supersedes")),
+    ("moved", re.compile(r"\bmoved away from\b")),
+    ("renamed", re.compile(r"\brenamed\b")),
+    ("ended", re.compile(r"\bended$|relationship ended")),
+    ("opinion", re.compile(r"^the opinion\b")),
+    ("status", re.compile(r"^status: ")),
+    ("topic", re.compile(r"^same topic: ")),
+    ("changes", re.compile(r"^the newer fact changes\b")),
+    ("value", re.compile(r"^[^:]+: .+ became ")),
+)
+
+
+def rule_of(judge: str, reason: str) -> str:
+    """The rule behind a supersede's or a conflict's reason (`RULES`), else the judge."""
+    if judge in ("explicit", "manual"):
+        return judge
+    said = reason.split(", but the ")[0]
+    return next((rule for rule, form in RULES if form.search(said)), judge)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -239,8 +263,8 @@ class Unknown(Record):
 
 
 KINDS: dict[str, type[Record]] = {cls.KIND: cls for cls in (
-    Retain, Supersede, Conflict, Dismiss, Restore, Expire, Merge, Derive, Archive, Note, Revise, Use, Confidence,
-    Reset, Purge, Core)}
+    Retain, Supersede, Conflict, Dismiss, Restore, Expire, Merge, Derive, Archive, Note, Revise,
+    Use, Confidence, Reset, Purge, Core)}
 
 
 def from_dict(obj: Mapping[str, Any]) -> Record:
@@ -311,6 +335,6 @@ def _check(hint: Any) -> Check:
     return lambda value: isinstance(value, hint)
 
 
-__all__ = ["KINDS", "Archive", "Confidence", "Conflict", "Core", "Derive", "Dismiss", "Expire",
-           "Merge", "Note", "Purge", "Record", "Reset", "Restore", "Retain", "Revise",
-           "Supersede", "Unknown", "Use", "from_dict", "optional", "renamed"]
+__all__ = ["KINDS", "RULES", "Archive", "Confidence", "Conflict", "Core", "Derive", "Dismiss",
+           "Expire", "Merge", "Note", "Purge", "Record", "Reset", "Restore", "Retain", "Revise",
+           "Supersede", "Unknown", "Use", "from_dict", "optional", "renamed", "rule_of"]

@@ -16,42 +16,29 @@ conflict or restores the older fact of an applied supersede.  Both decide under 
 lock, against the journal as it then is, so an item is never settled twice.  Supersedes made
 by hand (`manual`) or written in a bullet (`explicit`) are not the judge's and are not listed.
 
-An item's `rule` says which of the judge's rules spoke, read from its reason (`RULES`), or the
-judge's own name for a judge whose reasons are free text.
+An item's `rule` says which of the judge's rules spoke, read from its reason
+(`events.rule_of`), or the judge's own name for a judge whose reasons are free text.  The
+index folds the items and their states into a table of their own (index/sqlite_review.py),
+so the queue is read a page at a time.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from .errors import BadInput, UnknownId
-from .events import Conflict, Dismiss, Merge, Record, Restore, Supersede
-from .index.base import IndexBackend
-from .journal import Event
+from .events import Dismiss, Record, Restore
+from .index.base import IndexBackend, ReviewQuery, ReviewRow
 from .ledger import Ledger, content_sha, supersede_record
 
 CONFLICT, SUPERSEDE = "conflict", "supersede"
 OPEN, APPLIED = "open", "applied"  # waiting for a word: a conflict; a supersede in force
 ACCEPTED, DISMISSED, RESTORED, REPLACED = "accepted", "dismissed", "restored", "replaced"
 STATES = (OPEN, APPLIED, ACCEPTED, DISMISSED, RESTORED, REPLACED)
-NOT_THE_JUDGES = ("manual", "explicit")  # supersedes a person made or wrote
-_SETTLING = ("supersede", "dismiss", "restore", "merge")
-# (rule, what its reasons look like) — the rule judge's reason forms (judge/rules.py)
-RULES = (
-    ("explicit", re.compile(r"^explicit supersedes")),
-    ("moved", re.compile(r"\bmoved away from\b")),
-    ("renamed", re.compile(r"\brenamed\b")),
-    ("ended", re.compile(r"\bended$|relationship ended")),
-    ("opinion", re.compile(r"^the opinion\b")),
-    ("status", re.compile(r"^status: ")),
-    ("topic", re.compile(r"^same topic: ")),
-    ("changes", re.compile(r"^the newer fact changes\b")),
-    ("value", re.compile(r"^[^:]+: .+ became ")),
-)
+WAITING = (OPEN, APPLIED)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,113 +141,47 @@ class Selection:
     settled: bool = False  # also those already settled
 
 
-def rule_of(judge: str, reason: str) -> str:
-    """The rule behind a reason of the rule judge (`RULES`), else the judge's name."""
-    if judge == "explicit":
-        return judge
-    said = reason.split(", but the ")[0]
-    return next((rule for rule, form in RULES if form.search(said)), judge)
-
-
 # -- reading the queue -------------------------------------------------------------------
 
 
 def queue(backend: IndexBackend, selection: Selection, *, limit: int | None) -> ReviewQueue:
     """The items the selection names, newest first (only those waiting for a word unless
-    `selection.settled`)."""
-    raised = _raised(backend, selection)
-    found = [item for item in _standing(backend, raised)
-             if selection.settled or item.waiting]
-    page = found[:limit] if limit is not None else found
-    return ReviewQueue(items=tuple(_with_facts(backend, page)), total=len(found))
+    `selection.settled`), up to `limit`."""
+    rows, total = backend.review_rows(_query(selection, limit=limit))
+    return ReviewQueue(items=tuple(_items(backend, rows)), total=total)
 
 
-def _raised(backend: IndexBackend, selection: Selection) -> list[Event]:
-    since = selection.since.isoformat() if selection.since else None
-    raised = [e for e in backend.events_of_kinds((CONFLICT, SUPERSEDE), since=since)
-              if isinstance(e.record, Conflict)
-              or (isinstance(e.record, Supersede) and e.record.judge not in NOT_THE_JUDGES)]
-    if selection.rule is not None:
-        wanted = selection.rule.casefold()
-        raised = [e for e in raised if wanted in (_judge(e.record).casefold(),
-                                                  rule_of(_judge(e.record), _reason(e)))]
-    if selection.entity_keys:
-        linked = backend.linked_ids(selection.entity_keys)
-        raised = [e for e in raised if e.id in linked or _newer(e.record) in linked]
-    return raised
+def _query(selection: Selection, *, limit: int | None) -> ReviewQuery:
+    return ReviewQuery(states=() if selection.settled else WAITING,
+                       since=selection.since.isoformat() if selection.since else None,
+                       rule=selection.rule, entity_keys=selection.entity_keys, limit=limit)
 
 
-def _standing(backend: IndexBackend, raised: Sequence[Event]) -> list[ReviewItem]:
-    """Each raised event as an item in its state now (facts filled in later)."""
-    after: dict[str, list[Event]] = {}
-    for event in reversed(backend.events_of_kinds(_SETTLING, ids=sorted({e.id for e in raised}))):
-        after.setdefault(event.id, []).append(event)  # oldest first
-    items = []
-    for event in raised:
-        kind = CONFLICT if isinstance(event.record, Conflict) else SUPERSEDE
-        settled = _settlement(event, [e for e in after.get(event.id, ()) if e.seq > event.seq])
-        items.append(ReviewItem(
-            id=event.seq, kind=kind, state=settled.state if settled else
-            (OPEN if kind == CONFLICT else APPLIED),
-            older=ReviewFact(id=event.id, content=None, source=None, day=None, status=None),
-            newer=ReviewFact(id=_newer(event.record), content=None, source=None, day=None,
-                             status=None),
-            judge=_judge(event.record), rule=rule_of(_judge(event.record), _reason(event)),
-            reason=_reason(event), ts=event.ts, settled=settled))
-    return items
-
-
-def _settlement(raised: Event, later: Sequence[Event]) -> Settlement | None:
-    """The first later event about the older fact that settles the item, if any."""
-    newer = _newer(raised.record)
-    for event in later:
-        record = event.record
-        if isinstance(raised.record, Conflict):
-            if isinstance(record, Supersede) and record.by == newer:
-                return _settled(ACCEPTED, event)
-            if isinstance(record, Dismiss) and record.by == newer:
-                return _settled(DISMISSED, event)
-            if isinstance(record, Supersede | Merge):
-                return _settled(REPLACED, event)
-        elif isinstance(record, Restore):
-            return _settled(RESTORED, event)
-        elif isinstance(record, Merge):
-            return _settled(REPLACED, event)
-    return None
-
-
-def _settled(state: str, event: Event) -> Settlement:
-    return Settlement(state=state, seq=event.seq, ts=event.ts, by=event.record.source,
-                      reason=str(getattr(event.record, "reason", "") or ""))
-
-
-def _with_facts(backend: IndexBackend, items: Sequence[ReviewItem]) -> list[ReviewItem]:
-    ids = sorted({i.older.id for i in items} | {i.newer.id for i in items})
-    found = {c.fact.id: c for c in backend.by_ids(ids)} if ids else {}
+def _items(backend: IndexBackend, rows: Sequence[ReviewRow]) -> list[ReviewItem]:
+    """The rows as items: both facts as the index holds them now, and who settled each."""
+    settling = {e.seq: e for e in backend.events_at([r.settled for r in rows if r.settled])}
+    ids = sorted({r.old for r in rows} | {r.new for r in rows})
+    found = {c.fact.id: c.fact for c in backend.by_ids(ids)} if ids else {}
     life = backend.life(ids) if ids else {}
 
     def side(fact_id: str) -> ReviewFact:
-        hit = found.get(fact_id)
-        if hit is None:
+        fact, state = found.get(fact_id), life.get(fact_id)
+        if fact is None:
             return ReviewFact(id=fact_id, content=None, source=None, day=None, status=None)
-        state = life.get(fact_id)
-        return ReviewFact(id=fact_id, content=hit.fact.content, source=hit.fact.source,
-                          day=hit.fact.day.isoformat() if hit.fact.day else None,
-                          status=(state.status if state and state.status else "active"))
+        return ReviewFact(id=fact_id, content=fact.content, source=fact.source,
+                          day=fact.day.isoformat() if fact.day else None,
+                          status=state.status if state and state.status else "active")
 
-    return [replace(i, older=side(i.older.id), newer=side(i.newer.id)) for i in items]
+    def settled(row: ReviewRow) -> Settlement | None:
+        event = settling.get(row.settled) if row.settled else None
+        if event is None:
+            return None
+        return Settlement(state=row.state, seq=event.seq, ts=event.ts, by=event.record.source,
+                          reason=str(getattr(event.record, "reason", "") or ""))
 
-
-def _newer(record: Record) -> str:
-    return str(getattr(record, "by", ""))
-
-
-def _judge(record: Record) -> str:
-    return str(getattr(record, "judge", ""))
-
-
-def _reason(event: Event) -> str:
-    return str(getattr(event.record, "reason", ""))
+    return [ReviewItem(id=r.seq, kind=r.kind, state=r.state, older=side(r.old),
+                       newer=side(r.new), judge=r.judge, rule=r.rule, reason=r.reason,
+                       ts=r.ts, settled=settled(r)) for r in rows]
 
 
 # -- settling ----------------------------------------------------------------------------
@@ -275,84 +196,76 @@ def settle(ledger: Ledger, action: str, target: str | None, selection: Selection
             " or --rule RULE" if action == "reject" else ""))
     if target is not None and (selection.rule is not None or selection.entity_keys):
         raise BadInput("give an ID or --rule/--entity, not both")
+    backend = ledger.backend
     if dry_run:
         ledger.replay()
-        chosen, unchanged = _choose(ledger.backend, target, selection)
-        return ReviewOutcome(action=action, settled=tuple(_with_facts(ledger.backend, chosen)),
-                             unchanged=tuple(_with_facts(ledger.backend, unchanged)),
-                             dry_run=True)
-    picked: list[ReviewItem] = []
-    left: list[ReviewItem] = []
+        chosen, unchanged = _choose(backend, target, selection, action)
+        return ReviewOutcome(action=action, settled=tuple(_items(backend, chosen)),
+                             unchanged=tuple(_items(backend, unchanged)), dry_run=True)
+    picked: list[ReviewRow] = []
+    left: list[ReviewRow] = []
 
     def decide() -> list[Record]:
-        chosen, unchanged = _choose(ledger.backend, target, selection, action=action)
+        chosen, unchanged = _choose(backend, target, selection, action)
         picked[:], left[:] = chosen, unchanged
-        return [_record(ledger, item, action, reason) for item in chosen]
-    written = ledger.transact(decide, ts=ts)
-    after = {i.id: i for i in _standing(ledger.backend, _by_seq(ledger.backend, picked))}
-    settled = [after.get(i.id, i) for i in picked] if written else []
-    return ReviewOutcome(action=action, settled=tuple(_with_facts(ledger.backend, settled)),
-                         unchanged=tuple(_with_facts(ledger.backend, left)))
+        return [_record(ledger, row, action, reason) for row in chosen]
+    ledger.transact(decide, ts=ts)
+    now, _ = backend.review_rows(ReviewQuery(seqs=tuple(r.seq for r in picked)))
+    return ReviewOutcome(action=action, settled=tuple(_items(backend, now)),
+                         unchanged=tuple(_items(backend, left)))
 
 
-def _by_seq(backend: IndexBackend, items: Sequence[ReviewItem]) -> list[Event]:
-    seqs = {i.id for i in items}
-    return [e for e in backend.events_of_kinds((CONFLICT, SUPERSEDE)) if e.seq in seqs]
-
-
-def _choose(backend: IndexBackend, target: str | None, selection: Selection, *,
-            action: str = "reject") -> tuple[list[ReviewItem], list[ReviewItem]]:
-    """(items this call settles, items named that are already settled)."""
+def _choose(backend: IndexBackend, target: str | None, selection: Selection,
+            action: str) -> tuple[list[ReviewRow], list[ReviewRow]]:
+    """(rows this call settles, rows named that it leaves as they are)."""
     if target is None:
-        waiting = [i for i in _standing(backend, _raised(backend, selection)) if i.waiting]
-        return waiting, []
-    item = _find(_standing(backend, _raised(backend, Selection())), target)
-    if action == "accept" and item.state == APPLIED:
-        return [], [item]  # the judge's supersede already holds
-    return ([item], []) if item.waiting else ([], [item])
+        return backend.review_rows(_query(selection, limit=None))[0], []
+    row = _find(backend, target)
+    if row.state not in WAITING or (action == "accept" and row.state == APPLIED):
+        return [], [row]  # settled already, or a supersede already in force
+    return [row], []
 
 
-def _find(items: Sequence[ReviewItem], target: str) -> ReviewItem:
+def _find(backend: IndexBackend, target: str) -> ReviewRow:
     """The item a target names: its number, or the id of its older fact (the newest item
     about it waiting for a word, else the newest item about it)."""
     text = target.strip().lstrip("^#")
     if text.isdigit():
-        found = [i for i in items if i.id == int(text)]
+        found, _ = backend.review_rows(ReviewQuery(seqs=(int(text),)))
         if found:
             return found[0]
         raise UnknownId(f"no review item {text}; `memfold review` lists them")
-    about = [i for i in items if i.older.id == text]
-    waiting = [i for i in about if i.waiting]
+    about, _ = backend.review_rows(ReviewQuery(old=text))
+    waiting = [r for r in about if r.state in WAITING]
     if len(waiting) > 1:
         raise BadInput(f"{len(waiting)} review items are about {text}: "
-                       + ", ".join(str(i.id) for i in waiting) + "; give one number")
+                       + ", ".join(str(r.seq) for r in waiting) + "; give one number")
     if waiting or about:
         return (waiting or about)[0]
     raise UnknownId(f"no review item about {text!r}; `memfold review` lists them")
 
 
-def _record(ledger: Ledger, item: ReviewItem, action: str, reason: str | None) -> Record:
+def _record(ledger: Ledger, row: ReviewRow, action: str, reason: str | None) -> Record:
     """The journal event that settles an item: a supersede (accept), a dismiss or a
     restore (reject)."""
-    old = ledger.backend.by_id(item.older.id)
+    old = ledger.backend.by_id(row.old)
     sha = content_sha(old[0].fact.content) if old else None
-    if action == "reject" and item.kind == CONFLICT:
-        return Dismiss(id=item.older.id, by=item.newer.id, sha=sha,
-                       reason=reason or f"dismissed in review: {item.reason}")
+    if action == "reject" and row.kind == CONFLICT:
+        return Dismiss(id=row.old, by=row.new, sha=sha,
+                       reason=reason or f"dismissed in review: {row.reason}")
     if action == "reject":
-        return Restore(id=item.older.id, sha=sha,
-                       reason=reason or f"restored in review: {item.reason}")
-    new = ledger.backend.by_id(item.newer.id)
+        return Restore(id=row.old, sha=sha, reason=reason or f"restored in review: {row.reason}")
+    new = ledger.backend.by_id(row.new)
     if not old or not new:
-        gone = item.older.id if not old else item.newer.id
-        raise BadInput(f"no file holds {gone} any more: review item {item.id} cannot be "
+        gone = row.old if not old else row.new
+        raise BadInput(f"no file holds {gone} any more: review item {row.seq} cannot be "
                        "accepted")
-    if item.older.id in ledger.chain(item.newer.id):
-        raise BadInput(f"{item.newer.id} is already superseded (directly or in a chain) by "
-                       f"{item.older.id}; accepting would make a cycle")
+    if row.old in ledger.chain(row.new):
+        raise BadInput(f"{row.new} is already superseded (directly or in a chain) by "
+                       f"{row.old}; accepting would make a cycle")
     return supersede_record(old[0].fact, new[0].fact, judge="manual",
-                            reason=reason or f"accepted in review: {item.reason}")
+                            reason=reason or f"accepted in review: {row.reason}")
 
 
-__all__ = ["RULES", "STATES", "ReviewFact", "ReviewItem", "ReviewOutcome", "ReviewQueue",
-           "Selection", "Settlement", "queue", "rule_of", "settle"]
+__all__ = ["STATES", "ReviewFact", "ReviewItem", "ReviewOutcome", "ReviewQueue", "Selection",
+           "Settlement", "queue", "settle"]

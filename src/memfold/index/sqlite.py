@@ -37,6 +37,7 @@ from ..errors import IndexError_
 from ..journal import Event
 from ..lifecycle import LifeState
 from ..model import FileStamp, ParseWarning
+from . import sqlite_review
 from . import sqlite_search as search
 from . import sqlite_state as state
 from . import sqlite_writes as writes
@@ -48,6 +49,8 @@ from .base import (
     LinkProblems,
     PreparedDoc,
     Preparer,
+    ReviewQuery,
+    ReviewRow,
     SeenStamp,
 )
 from .sqlite_schema import (
@@ -384,17 +387,21 @@ class SqliteIndex:
         return state.events_for(self.db, fact_id)
 
     @storage_errors
-    def events_of_kinds(self, kinds: Sequence[str], *, ids: Sequence[str] | None = None,
-                        since: str | None = None, limit: int | None = None) -> list[Event]:
-        return state.events_of_kinds(self.db, kinds, ids=ids, since=since, limit=limit)
+    def events_of_kinds(self, kinds: Sequence[str], *,
+                        limit: int | None = None) -> list[Event]:
+        return state.events_of_kinds(self.db, kinds, limit=limit)
+
+    @storage_errors
+    def events_at(self, seqs: Sequence[int]) -> list[Event]:
+        return state.events_at(self.db, seqs)
 
     @storage_errors
     def typed_in_order(self) -> list[tuple[int | None, str]]:
         return state.typed_in_order(self.db)
 
     @storage_errors
-    def linked_ids(self, keys: Sequence[str]) -> set[str]:
-        return state.linked_ids(self.db, keys)
+    def review_rows(self, query: ReviewQuery) -> tuple[list[ReviewRow], int]:
+        return sqlite_review.rows(self.db, query)
 
     @storage_errors
     def tracked_contents(self, paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:

@@ -1,6 +1,7 @@
 """The lifecycle state the SQLite index keeps, replayed from the journal: how far the journal
-was replayed, each fact's state (`lifecycle`), the events by id (`events`), the generated lines'
-citations, and the links hand edits can break.
+was replayed, each fact's state (`lifecycle`), the events by id (`events`), the review items
+(`review`, folded by sqlite_review), the generated lines' citations, and the links hand
+edits can break.
 
 Functions of an open connection; `SqliteIndex` calls them (writes inside its transaction) and
 turns the driver's errors into memfold errors.
@@ -15,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from ..events import Retain, Supersede
 from ..journal import GENESIS, Event
 from ..lifecycle import LifeState, replay
+from . import sqlite_review as review
 from .base import DanglingPointer, DuplicateId, LinkProblems, OrphanState
 from .sqlite_rows import LIFE_FIELDS, chunks, life_of, life_row, marks
 from .sqlite_search import meta
@@ -73,6 +75,7 @@ def apply_events(db: sqlite3.Connection, events: Sequence[Event],
     if reset:
         db.execute("DELETE FROM lifecycle")
         db.execute("DELETE FROM events")
+        db.execute("DELETE FROM review")
         db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
     done = int(meta(db, "journal_seq") or 0)
     fresh = [e for e in events if e.seq > done]
@@ -89,6 +92,7 @@ def apply_events(db: sqlite3.Connection, events: Sequence[Event],
     db.executemany("INSERT OR REPLACE INTO events VALUES (?, ?, ?, ?, ?)",
                    [(e.seq, e.ts, e.event, e.id, json.dumps(e.data, ensure_ascii=False))
                     for e in fresh])
+    review.fold(db, fresh)
     if fresh or position[2] >= done:
         db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
             ("journal_offset", str(position[0])), ("journal_hash", position[1]),
@@ -117,28 +121,22 @@ def events_for(db: sqlite3.Connection, fact_id: str) -> list[Event]:
 
 
 def events_of_kinds(db: sqlite3.Connection, kinds: Sequence[str], *,
-                    ids: Sequence[str] | None = None, since: str | None = None,
                     limit: int | None = None) -> list[Event]:
-    """Events of these kinds, newest first: about `ids` when given, journaled at or after
-    `since` (an ISO time) when given; from the (event, seq) index, so the review queue
-    reads its few events, not the journal."""
-    where = f"event IN ({marks(kinds)})"
-    params: list[object] = list(kinds)
-    if since is not None:
-        where += " AND ts >= ?"
-        params.append(since)
-    sql = f"SELECT seq, ts, event, id, data FROM events WHERE {where}"  # noqa: S608
-    rows: list[tuple[int, str, str, str, str]] = []
-    if ids is None:
-        rows = db.execute(f"{sql} ORDER BY seq DESC"
-                          + (" LIMIT ?" if limit is not None else ""),
-                          [*params, *([limit] if limit is not None else [])]).fetchall()
-    else:
-        for chunk in chunks(list(ids), 500):
-            rows += db.execute(f"{sql} AND id IN ({marks(chunk)})", [*params, *chunk])
-        rows.sort(key=lambda row: -row[0])
+    """Events of these kinds, newest first (from the (event, seq) index)."""
+    sql = (f"SELECT seq, ts, event, id, data FROM events WHERE event IN ({marks(kinds)})"  # noqa: S608
+           " ORDER BY seq DESC" + (" LIMIT ?" if limit is not None else ""))
+    found = db.execute(sql, [*kinds, *([limit] if limit is not None else [])])
     return [Event.of(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
-            for seq, ts, event, id_, data in rows]
+            for seq, ts, event, id_, data in found]
+
+
+def events_at(db: sqlite3.Connection, seqs: Sequence[int]) -> list[Event]:
+    found: list[tuple[int, str, str, str, str]] = []
+    for chunk in chunks(list(seqs), 500):
+        found += db.execute("SELECT seq, ts, event, id, data FROM events"  # noqa: S608
+                            f" WHERE seq IN ({marks(chunk)})", chunk)
+    return [Event.of(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
+            for seq, ts, event, id_, data in sorted(found)]
 
 
 def typed_in_order(db: sqlite3.Connection) -> list[tuple[int | None, str]]:
@@ -147,13 +145,6 @@ def typed_in_order(db: sqlite3.Connection) -> list[tuple[int | None, str]]:
     return list(db.execute(
         "SELECT f.day, f.id FROM facts f JOIN files ON files.id = f.file"
         " WHERE f.kind != 'text' ORDER BY f.day IS NOT NULL, f.day, files.path, f.line"))
-
-
-def linked_ids(db: sqlite3.Connection, keys: Sequence[str]) -> set[str]:
-    """The ids of the facts linked to any of these entity keys."""
-    return {row[0] for row in db.execute(
-        "SELECT f.id FROM fact_entities e JOIN facts f ON f.rowid = e.fact"  # noqa: S608
-        f" WHERE e.key IN ({marks(keys)})", list(keys))}
 
 
 def tracked_contents(db: sqlite3.Connection,
