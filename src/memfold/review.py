@@ -160,17 +160,14 @@ def _query(selection: Selection, *, limit: int | None) -> ReviewQuery:
 def _items(backend: IndexBackend, rows: Sequence[ReviewRow]) -> list[ReviewItem]:
     """The rows as items: both facts as the index holds them now, and who settled each."""
     settling = {e.seq: e for e in backend.events_at([r.settled for r in rows if r.settled])}
-    ids = sorted({r.old for r in rows} | {r.new for r in rows})
-    found = {c.fact.id: c.fact for c in backend.by_ids(ids)} if ids else {}
-    life = backend.life(ids) if ids else {}
+    found = backend.review_facts(sorted({r.old for r in rows} | {r.new for r in rows}))
 
     def side(fact_id: str) -> ReviewFact:
-        fact, state = found.get(fact_id), life.get(fact_id)
+        fact = found.get(fact_id)
         if fact is None:
             return ReviewFact(id=fact_id, content=None, source=None, day=None, status=None)
-        return ReviewFact(id=fact_id, content=fact.content, source=fact.source,
-                          day=fact.day.isoformat() if fact.day else None,
-                          status=state.status if state and state.status else "active")
+        return ReviewFact(id=fact_id, content=fact.content, source=fact.source, day=fact.day,
+                          status=fact.status or "active")
 
     def settled(row: ReviewRow) -> Settlement | None:
         event = settling.get(row.settled) if row.settled else None

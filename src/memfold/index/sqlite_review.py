@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from datetime import date
 
 from ..events import Conflict, Dismiss, Merge, Restore, Supersede, rule_of
 from ..journal import Event
-from .base import ReviewQuery, ReviewRow
-from .sqlite_rows import marks
+from .base import ReviewQuery, ReviewRow, ReviewSide
+from .sqlite_rows import chunks, marks
 
 NOT_THE_JUDGES = ("manual", "explicit")  # supersedes a person made or wrote
 _COLUMNS = "seq, kind, old, new, judge, rule, reason, ts, state, settled"
@@ -65,6 +66,22 @@ def rows(db: sqlite3.Connection, query: ReviewQuery) -> tuple[list[ReviewRow], i
     return [ReviewRow(*row) for row in found], int(total)
 
 
+def facts(db: sqlite3.Connection, ids: Sequence[str]) -> dict[str, ReviewSide]:
+    """What a review item shows of each fact: the first row of each id (path order) with
+    its status as the journal says (None: active)."""
+    found: dict[str, ReviewSide] = {}
+    for chunk in chunks(list(ids), 500):
+        for fact_id, content, path, line, day, status in db.execute(
+                "SELECT f.id, f.content, files.path, f.line, f.day, l.status FROM facts f"  # noqa: S608
+                " JOIN files ON files.id = f.file LEFT JOIN lifecycle l ON l.id = f.id"
+                f" WHERE f.id IN ({marks(chunk)}) AND f.kind != 'text'"
+                " ORDER BY files.path, f.line", chunk):
+            found.setdefault(fact_id, ReviewSide(
+                content=content, source=f"{path}#L{line}",
+                day=date.fromordinal(day).isoformat() if day else None, status=status))
+    return found
+
+
 def _where(query: ReviewQuery) -> tuple[str, list[object]]:
     clauses, params = ["1"], []  # type: tuple[list[str], list[object]]
     if query.states:
@@ -74,17 +91,19 @@ def _where(query: ReviewQuery) -> tuple[str, list[object]]:
         clauses.append("ts >= ?")
         params.append(query.since)
     if query.rule is not None:
-        clauses.append("(rule = ? OR lower(judge) = ?)")
-        params += [query.rule.casefold(), query.rule.casefold()]
+        clauses.append("(rule = ? OR judge = ?)")
+        params += [query.rule.casefold(), query.rule]
     if query.seqs is not None:
         clauses.append(f"seq IN ({marks(query.seqs)})")
         params += query.seqs
     if query.old is not None:
         clauses.append("old = ?")
         params.append(query.old)
-    if query.entity_keys:
-        linked = ("SELECT f.id FROM fact_entities e JOIN facts f ON f.rowid = e.fact"  # noqa: S608
-                  f" WHERE e.key IN ({marks(query.entity_keys)})")
-        clauses.append(f"(old IN ({linked}) OR new IN ({linked}))")
+    if query.entity_keys:  # from the entity's few links to its review rows, both sides
+        keys = marks(query.entity_keys)
+        linked = ("SELECT r.seq FROM fact_entities e JOIN facts f ON f.rowid = e.fact"  # noqa: S608
+                  f" JOIN review r ON r.{{side}} = f.id WHERE e.key IN ({keys})")
+        clauses.append(f"seq IN ({linked.format(side='old')} UNION"
+                       f" {linked.format(side='new')})")
         params += [*query.entity_keys, *query.entity_keys]
     return " AND ".join(clauses), params

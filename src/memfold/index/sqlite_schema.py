@@ -73,8 +73,9 @@ CREATE INDEX aliases_by_path ON aliases(path);
 CREATE INDEX warnings_by_path ON warnings(path);
 CREATE INDEX events_by_id ON events(id);
 CREATE INDEX events_by_kind ON events(event, seq);
-CREATE INDEX review_by_state ON review(state, seq);
+CREATE INDEX review_by_state ON review(state, rule, ts, judge);
 CREATE INDEX review_by_old ON review(old);
+CREATE INDEX review_by_new ON review(new);
 CREATE INDEX citations_by_path ON citations(path);
 """
 DATA_OBJECTS = (
