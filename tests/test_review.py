@@ -248,3 +248,13 @@ def test_the_first_index_judges_only_against_what_was_written_before(
         memory.index()
         assert status_of(memory, "Kenji lives in Zurich now.") == "active"
         assert status_of(memory, "Kenji lives in Lyon.") == "superseded"
+
+
+def test_a_supersede_by_hand_settles_the_conflict_it_answers(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        conflict, _ = setup_queue(memory)
+        memory.supersede(conflict.older.id, conflict.newer.id, now=NOW, source="agent:x")
+        [item] = memory.review(settled=True, entity="Kenji", now=NOW).items
+        assert item.state == "accepted" and item.settled is not None
+        assert item.settled.by == "agent:x"
+        assert memory.review(entity="Kenji", now=NOW).items == ()
