@@ -16,7 +16,8 @@ from memfold import agent_tools as at
 
 NOW = "2025-11-27T09:00:00+00:00"
 SPEC_TOOLS = ["recall", "about", "show", "retain", "use", "note", "supersede", "forget",
-              "restore", "review", "review_accept", "review_reject", "history", "trace", "status", "index",
+              "restore", "review", "review_accept", "review_reject", "history", "trace",
+              "status", "index",
               "core_view", "core_append", "core_replace", "core_insert", "core_undo", "context"]
 META_SCHEMAS = (jsonschema.Draft202012Validator, jsonschema.Draft7Validator)
 

@@ -40,7 +40,8 @@ def _model_types_callers_get() -> set[type]:
     """Every memfold.model class a caller of `Memory` can get back: the return types of its
     public methods and properties, and the field types of those, transitively."""
     todo: set[type] = set()
-    members = {name: member for cls in reversed(Memory.__mro__) for name, member in vars(cls).items()}
+    members = {name: member for cls in reversed(Memory.__mro__)
+               for name, member in vars(cls).items()}
     for name, member in members.items():
         if name.startswith("_"):
             continue
