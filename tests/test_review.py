@@ -258,3 +258,22 @@ def test_a_supersede_by_hand_settles_the_conflict_it_answers(workspace: Path) ->
         assert item.state == "accepted" and item.settled is not None
         assert item.settled.by == "agent:x"
         assert memory.review(entity="Kenji", now=NOW).items == ()
+
+
+def test_reflect_undo_puts_back_what_its_run_settled_or_raised(workspace: Path) -> None:
+    """A merge settles a conflict (`replaced`); a `reset` that undoes it reopens the item.
+    A supersede the undone run made is restored."""
+    from memfold.events import Merge, Reset
+
+    with Memory.open(workspace) as memory:
+        conflict, supersede = setup_queue(memory)
+        [merged] = memory.ledger.append(
+            [Merge(id=conflict.older.id, into=conflict.newer.id, reason="near-duplicate",
+                   on=None)], ts=NOW)
+        memory.ledger.replay()
+        assert memory.review(now=NOW).total == 1  # only the supersede waits
+        memory.ledger.append([Reset(id=conflict.older.id, state={}, reason="reflect --undo",
+                                    undoes=(merged.seq, supersede.id))], ts=NOW)
+        memory.ledger.replay()
+        states = {i.id: i.state for i in memory.review(settled=True, now=NOW).items}
+        assert states == {conflict.id: "open", supersede.id: "restored"}

@@ -7,7 +7,8 @@ An item is raised by a `conflict` event (state `open`) or by a `supersede` the j
 not a `manual` or `explicit` one — (state `applied`); later events about its older fact settle
 it: a supersede by the newer fact (`accepted`) or by another (`replaced`), a `dismiss` of the
 pair (`dismissed`), a `restore` (`restored`), a `merge` (`replaced`).  `settled` keeps the seq
-of the event that did; the first such event wins.
+of the event that did; the first such event wins.  A `reset` (`reflect --undo`) takes its
+events back: what they settled waits again, what they raised is restored.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import date
 
-from ..events import Conflict, Dismiss, Merge, Restore, Supersede, rule_of
+from ..events import Conflict, Dismiss, Merge, Reset, Restore, Supersede, rule_of
 from ..journal import Event
 from .base import ReviewQuery, ReviewRow, ReviewSide
 from .sqlite_rows import chunks, marks
@@ -53,6 +54,17 @@ def fold(db: sqlite3.Connection, events: Sequence[Event]) -> None:
             db.execute("UPDATE review SET state = 'replaced', settled = ? WHERE old = ?"
                        " AND state IN ('open', 'applied') AND seq < ?",
                        (seq, record.id, seq))
+        elif isinstance(record, Reset) and record.undoes:  # `reflect --undo`
+            _undo(db, seq, record.undoes)
+
+
+def _undo(db: sqlite3.Connection, seq: int, undone: Sequence[int]) -> None:
+    """Events taken back: an item they settled waits again; one they raised (a supersede
+    reflect made) is restored."""
+    db.execute("UPDATE review SET settled = NULL, state = CASE kind WHEN 'conflict' THEN"  # noqa: S608
+               f" 'open' ELSE 'applied' END WHERE settled IN ({marks(undone)})", undone)
+    db.execute("UPDATE review SET state = 'restored', settled = ? WHERE"  # noqa: S608
+               f" seq IN ({marks(undone)}) AND state IN ('open', 'applied')", (seq, *undone))
 
 
 def rows(db: sqlite3.Connection, query: ReviewQuery) -> tuple[list[ReviewRow], int]:
