@@ -277,3 +277,21 @@ def test_reflect_undo_puts_back_what_its_run_settled_or_raised(workspace: Path) 
         memory.ledger.replay()
         states = {i.id: i.state for i in memory.review(settled=True, now=NOW).items}
         assert states == {conflict.id: "open", supersede.id: "restored"}
+
+
+def test_a_fact_journals_a_few_conflicts_and_reports_them_all(workspace: Path) -> None:
+    """A fact sharing a topic with many older ones keeps JOURNALED_CONFLICTS of them in the
+    queue (the newest), while its retain still reports every one."""
+    from memfold.ledger import JOURNALED_CONFLICTS
+
+    with Memory.open(workspace, now=NOW) as memory:
+        for n in range(JOURNALED_CONFLICTS + 3):
+            memory.retain([f"W @Team: The release checklist covers staging deploys, step {n}."],
+                          date=f"2026-01-{n + 1:02d}")
+        made = memory.retain(["W @Team: The release checklist for staging deploys is owned "
+                              "by Priya."], date="2026-01-20")
+        assert len(made.conflicts) == JOURNALED_CONFLICTS + 3
+        new = made.facts[0].id
+        kept = [i for i in memory.review(limit=None).items if i.newer.id == new]
+        assert len(kept) == JOURNALED_CONFLICTS
+        assert {i.older.id for i in kept} == {j.id for j in made.conflicts[:JOURNALED_CONFLICTS]}

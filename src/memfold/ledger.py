@@ -41,6 +41,10 @@ from .workspace.layout import Workspace
 Decide = Callable[[], Sequence[Record]]
 JUDGE_CANDIDATES = 200
 JUDGE_LIMIT = 5000  # new facts judged per sync; a bigger burst is an import, not news
+# conflicts journaled per new fact (all are reported): a new fact may share a topic with
+# hundreds of older ones, and a person reviews a few
+JOURNALED_CONFLICTS = 5
+TOPIC_ONLY = "same topic: "  # the rule judge's reason for a conflict no rule settles
 # what a journal holds once anything was decided about its facts: a rebuild of such a
 # workspace replays them and judges nothing (`judge_existing`)
 DECISIONS = ("supersede", "conflict", "dismiss", "restore", "merge", "archive", "expire",
@@ -245,7 +249,7 @@ class Ledger:
             kept = [(j, record) for j, record in weighed
                     if not j.superseded or self._still_open(j)]
             judged[:] = [j for j, _ in kept]
-            return [record for _, record in kept]
+            return [record for _, record in kept if record is not None]
         if weighed:
             self.transact(decide, ts=ts)
         return judged
@@ -286,14 +290,16 @@ class Ledger:
             self.transact(decide, ts=ts)
 
     def _judge(self, new_ids: Sequence[str], *, until: date | None = None,
-               ) -> list[tuple[Judgement, Supersede | Conflict]]:
+               ) -> list[tuple[Judgement, Supersede | Conflict | None]]:
         """The judge's word on each older fact it weighed, with the event to journal: a
-        supersede, or a conflict left active."""
-        judged: list[tuple[Judgement, Supersede | Conflict]] = []
+        supersede, a conflict left active, or None for a conflict past `JOURNALED_CONFLICTS`
+        (reported, not kept)."""
+        judged: list[tuple[Judgement, Supersede | Conflict | None]] = []
         decided: set[str] = set()
         batch = set(new_ids)
         for candidate in self.backend.by_ids(list(new_ids)):
             new = candidate.fact
+            mine: list[tuple[Judgement, Supersede | Conflict | None]] = []
             for old, verdict, judge in self._weighed(new, until=until):
                 if doc_role(old.path) == "core" or old.id == new.id:
                     continue  # core memory changes only by its own edits
@@ -306,12 +312,13 @@ class Ledger:
                     continue
                 reason = verdict.reason + (", but the two were written together"
                                            if verdict.supersedes and together else "")
-                judged.append((Judgement(id=old.id, by=new.id, superseded=superseded,
-                                         reason=reason, judge=judge, content=old.content,
-                                         source=old.source),
-                               supersede_record(old, new, reason=reason, judge=judge)
-                               if superseded else conflict_record(old, new, reason=reason,
-                                                                  judge=judge)))
+                mine.append((Judgement(id=old.id, by=new.id, superseded=superseded,
+                                       reason=reason, judge=judge, content=old.content,
+                                       source=old.source),
+                             supersede_record(old, new, reason=reason, judge=judge)
+                             if superseded else conflict_record(old, new, reason=reason,
+                                                                judge=judge)))
+            judged += _fewer_conflicts(mine)
         return judged
 
     def _weighed(self, new: Fact, *, until: date | None = None,
@@ -350,6 +357,17 @@ class Ledger:
 
 def _older(a: Fact, b: Fact) -> bool:
     return (a.day or date.min, a.path, a.line) < (b.day or date.min, b.path, b.line)
+
+
+def _fewer_conflicts(weighed: list[tuple[Judgement, Supersede | Conflict | None]],
+                     ) -> list[tuple[Judgement, Supersede | Conflict | None]]:
+    """One new fact's word, with only its first `JOURNALED_CONFLICTS` conflicts to journal:
+    those a rule found first (a change the fact declined to make, or one written together),
+    then those that only share a topic, newest first as weighed."""
+    conflicts = sorted((i for i, (_, r) in enumerate(weighed) if isinstance(r, Conflict)),
+                       key=lambda i: weighed[i][0].reason.startswith(TOPIC_ONLY))
+    dropped = set(conflicts[JOURNALED_CONFLICTS:])
+    return [(j, None if i in dropped else r) for i, (j, r) in enumerate(weighed)]
 
 
 def conflict_record(old: Fact, new: Fact, *, reason: str, judge: str) -> Conflict:
