@@ -34,11 +34,9 @@ from .events import Dismiss, Record, Restore
 from .index.base import IndexBackend, ReviewQuery, ReviewRow
 from .ledger import Ledger, content_sha, supersede_record
 
-CONFLICT, SUPERSEDE = "conflict", "supersede"
+CONFLICT = "conflict"
 OPEN, APPLIED = "open", "applied"  # waiting for a word: a conflict; a supersede in force
-ACCEPTED, DISMISSED, RESTORED, REPLACED = "accepted", "dismissed", "restored", "replaced"
-STATES = (OPEN, APPLIED, ACCEPTED, DISMISSED, RESTORED, REPLACED)
-WAITING = (OPEN, APPLIED)
+WAITING = (OPEN, APPLIED)  # settled: accepted, dismissed, restored or replaced
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -264,5 +262,5 @@ def _record(ledger: Ledger, row: ReviewRow, action: str, reason: str | None) -> 
                             reason=reason or f"accepted in review: {row.reason}")
 
 
-__all__ = ["STATES", "ReviewFact", "ReviewItem", "ReviewOutcome", "ReviewQueue", "Selection",
+__all__ = ["ReviewFact", "ReviewItem", "ReviewOutcome", "ReviewQueue", "Selection",
            "Settlement", "queue", "settle"]
