@@ -16,7 +16,8 @@ from memfold import agent_tools as at
 
 NOW = "2025-11-27T09:00:00+00:00"
 SPEC_TOOLS = ["recall", "about", "show", "retain", "use", "note", "supersede", "forget",
-              "restore", "history", "trace", "status", "index",
+              "restore", "review", "review_accept", "review_reject", "history", "trace",
+              "status", "index",
               "core_view", "core_append", "core_replace", "core_insert", "core_undo", "context"]
 META_SCHEMAS = (jsonschema.Draft202012Validator, jsonschema.Draft7Validator)
 
@@ -34,6 +35,11 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "supersede": {"old": "ID", "new": "ID2", "reason": "moved"},
     "forget": {"id": "ID", "purge": False},
     "restore": {"id": "ID", "reason": "the judge was wrong"},
+    "review": {"since": "30d", "entities": ["Peter"], "rule": "value", "settled": False,
+               "limit": 20},
+    "review_accept": {"item": "412", "reason": "she did move"},
+    "review_reject": {"rule": "ended", "since": "30d", "entities": ["Peter"],
+                      "reason": "not a change", "dry_run": True},
     "history": {"id": "ID"},
     "trace": {"id": "ID"},
     "status": {},

@@ -97,6 +97,11 @@ BODIES = [
     '"sha": "fedcba9876543210", "via": "mcp"}',
     '{"seq": 24, "ts": "2025-12-03T13:00:00+00:00", "event": "supersede", "id": "z9y8x7w6", '
     '"reason": "no by", "judge": "manual", "on": null}',
+    '{"seq": 25, "ts": "2025-12-04T08:00:00+00:00", "event": "conflict", "id": "a1b2c3d4", '
+    '"by": "p7w2n4rb", "reason": "location: \'Berlin\' became \'Zurich\', but the two were '
+    f'written together", "judge": "rules", "on": "2025-12-04", "sha": "{SHA}"}}',
+    '{"seq": 26, "ts": "2025-12-04T09:00:00+00:00", "event": "dismiss", "id": "a1b2c3d4", '
+    f'"by": "p7w2n4rb", "reason": "both hold", "sha": "{SHA}", "source": "cli:ann"}}',
 ]
 
 
@@ -158,7 +163,7 @@ def test_each_line_is_its_kind_with_typed_fields(tmp_path: Path) -> None:
 
 def test_an_unknown_kind_or_a_line_that_does_not_fit_its_kind_is_kept(tmp_path: Path) -> None:
     journal = journal_at(tmp_path, chained(BODIES))
-    pin, _, broken = journal.read().events[21:]
+    pin, _, broken = journal.read().events[21:24]
     assert pin.record == Unknown(id="p7w2n4rb", name="pin",
                                  extra={"until": "2026-01-01", "sha": "fedcba9876543210"})
     assert broken.record == Unknown(id="z9y8x7w6", name="supersede",

@@ -312,14 +312,22 @@ def test_journal_chain_detects_tampering(workspace: Path) -> None:
 
 
 def test_refilling_an_empty_index_makes_no_new_decisions(workspace: Path) -> None:
+    """A first index judges hand-written notes in the order written (their journal holds
+    no decision yet); refilling an empty index later replays those decisions, no more."""
     (workspace / "memory" / "2025-01-10.md").write_text(
         "## Retain\n- W @Peter: Lives in Vienna. ^vienna01\n")
     (workspace / "memory" / "2025-02-10.md").write_text(
         "## Retain\n- W @Peter: Lives in Berlin. ^berlin01\n")
     with Memory.open(workspace, now="2025-03-01") as memory:
-        memory.recall("Peter")  # the first sync fills an empty index: a rebuild, not news
-        assert memory.get("vienna01", use=False).status == "active"
-        assert not (workspace / JOURNAL_NAME).exists()
+        memory.recall("Peter")  # the first sync fills an empty index and judges
+        assert memory.get("vienna01", use=False).status == "superseded"
+    journal = (workspace / JOURNAL_NAME).read_text()
+    assert journal.count('"event": "supersede"') == 1
+    (workspace / ".memory" / "index.sqlite").unlink()
+    with Memory.open(workspace, now="2025-03-01") as memory:
+        memory.recall("Peter")  # refilled: the journal's decisions, nothing new
+        assert memory.get("vienna01", use=False).status == "superseded"
+    assert (workspace / JOURNAL_NAME).read_text() == journal
 
 
 def test_editing_a_retained_fact_raises_its_revision(workspace: Path) -> None:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import memfold
-from memfold import errors, model
+from memfold import errors, model, review
 from memfold.memory import Memory
 
 PACKAGE = Path(memfold.__file__).parent
@@ -29,17 +29,20 @@ def _error_classes() -> set[type[BaseException]]:
 
 
 def _model_classes_named_in(annotation: object) -> set[type]:
-    """The classes of memfold.model that a (string) annotation mentions."""
+    """The classes of memfold.model (and memfold.review's) that a (string) annotation
+    mentions."""
     names = set(re.findall(r"\b[A-Za-z_]\w*\b", str(annotation)))
-    return {value for name, value in vars(model).items()
-            if name in names and inspect.isclass(value) and value.__module__ == model.__name__}
+    return {value for module in (model, review) for name, value in vars(module).items()
+            if name in names and inspect.isclass(value) and value.__module__ == module.__name__}
 
 
 def _model_types_callers_get() -> set[type]:
     """Every memfold.model class a caller of `Memory` can get back: the return types of its
     public methods and properties, and the field types of those, transitively."""
     todo: set[type] = set()
-    for name, member in vars(Memory).items():
+    members = {name: member for cls in reversed(Memory.__mro__)
+               for name, member in vars(cls).items()}
+    for name, member in members.items():
         if name.startswith("_"):
             continue
         function = member.fget if isinstance(member, property) else member

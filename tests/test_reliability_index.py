@@ -518,11 +518,11 @@ def test_x1_a_retain_whose_judging_meets_damage_rebuilds_and_judges(
     real = Ledger._judge
     failed: list[int] = []
 
-    def damaged_once(self: Ledger, new_ids: object) -> object:
+    def damaged_once(self: Ledger, new_ids: object, **options: object) -> object:
         if not failed:
             failed.append(1)
             raise IndexDamaged("the index could not be read: database disk image is malformed")
-        return real(self, new_ids)  # type: ignore[arg-type]
+        return real(self, new_ids, **options)  # type: ignore[arg-type]
 
     with Memory.open(workspace, now="2025-11-01") as memory:
         old = memory.retain(["W @Pat: Lives in Vienna."], date="2025-10-01").facts[0].id

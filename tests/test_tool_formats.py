@@ -102,6 +102,9 @@ def every_call(memory: Memory) -> list[tuple[str, dict[str, Any]]]:
     first = memory.retain(["W @Peter: Lives in Vienna.", "O(c=0.7) @Peter: Likes tea."],
                           date="2025-11-20").facts[0].id
     second = memory.retain(["W @Peter: Works at Acme."], date="2025-11-26").facts[0].id
+    memory.retain(["W @Ines: Lives in Lisbon."], date="2025-11-20")
+    memory.retain(["W @Ines: Lives in Porto now."], date="2025-11-25")
+    item = str(memory.review().items[0].id)  # the judge's supersede, to accept and reject
     return [
         ("recall", {"query": "Peter"}), ("recall", {"query": "Peter", "full": True}),
         ("recall", {"query": "Peter last week"}), ("about", {"name": "Peter"}),
@@ -115,7 +118,9 @@ def every_call(memory: Memory) -> list[tuple[str, dict[str, Any]]]:
         ("core_insert", {"block": "Human", "line": 1, "text": "Top"}), ("core_undo", {}),
         ("context", {}), ("context", {"full": True}),
         ("supersede", {"old": first, "new": second}), ("restore", {"id": first}),
-        ("forget", {"id": first}),
+        ("forget", {"id": first}), ("review", {}), ("review_accept", {"item": item}),
+        ("review_reject", {"rule": "value", "dry_run": True}),
+        ("review_reject", {"item": item}),
     ]
 
 

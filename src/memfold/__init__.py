@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         SyncReport,
     )
     from .remote import connect as connect
+    from .review import ReviewFact, ReviewItem, ReviewOutcome, ReviewQueue, Settlement
 
 __version__ = "0.1.0"
 
@@ -55,7 +56,10 @@ _MODEL_TYPES = ("AboutResult", "Fact", "Freshness", "Hit", "Interval", "Judgemen
                 "RecallResult", "RetainResult", "StatusReport", "SyncReport")
 # `connect` (memfold.remote) is reached as memfold.connect; __all__ keeps to Memory, its value
 # types and errors, which `from memfold import *` gives.
-_LAZY = {"Memory": "memory", "connect": "remote", **{name: "model" for name in _MODEL_TYPES}}
+# What `Memory.review`, `accept` and `reject` give back (memfold.review).
+_REVIEW_TYPES = ("ReviewFact", "ReviewItem", "ReviewOutcome", "ReviewQueue", "Settlement")
+_LAZY = {"Memory": "memory", "connect": "remote", **{name: "model" for name in _MODEL_TYPES},
+         **{name: "review" for name in _REVIEW_TYPES}}
 
 
 def __getattr__(name: str) -> Any:
@@ -85,6 +89,11 @@ __all__ = [
     "ParseWarning",
     "RecallResult",
     "RetainResult",
+    "ReviewFact",
+    "ReviewItem",
+    "ReviewOutcome",
+    "ReviewQueue",
+    "Settlement",
     "SourceChanged",
     "StaleRevision",
     "StatusReport",

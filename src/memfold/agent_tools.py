@@ -119,6 +119,7 @@ _ID = _str("A fact id, as returned by recall, about, retain or context (with or 
 _BLOCK = _str("The core block's name, e.g. Persona, Human or Project (any case).", minLength=1)
 _FULL = _bool("Send every field (scores, decay, origin, the index report; for context both "
               "sections and text) instead of the compact form. Rarely needed.", False)
+_ITEM = ("The review item's number (`id` in review), or the id of its older fact.")
 _SPEC = ("Time spec: 30d, 2w, 6m, 1y, 2025-11-27, 2025-11, today, yesterday, last week, "
          "this month.")
 
@@ -183,6 +184,23 @@ def _restore(memory: Memory, a: dict[str, Any]) -> Any:
     fact_id = a["id"].strip().lstrip("^")
     memory.restore(fact_id, reason=a.get("reason", "restored by the agent"))
     return {"id": fact_id, "result": "restored"}
+
+
+def _review(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.review(since=a.get("since"), entity=a.get("entities", ()),
+                         rule=a.get("rule"), settled=a.get("settled", False),
+                         limit=a.get("limit", 20)).to_dict()
+
+
+def _review_accept(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.accept(str(a["item"]), reason=a.get("reason")).to_dict()
+
+
+def _review_reject(memory: Memory, a: dict[str, Any]) -> Any:
+    item = a.get("item")
+    return memory.reject(None if item is None else str(item), rule=a.get("rule"),
+                         since=a.get("since"), entity=a.get("entities", ()),
+                         reason=a.get("reason"), dry_run=a.get("dry_run", False)).to_dict()
 
 
 def _history(memory: Memory, a: dict[str, Any]) -> Any:
@@ -507,6 +525,42 @@ _TOOLS: tuple[Tool, ...] = (
         "was wrong). The journal keeps both decisions.",
         _obj({"id": _ID, "reason": _str("Why, recorded in the journal.")}, ("id",)),
         _restore, destructive=True, idempotent=True),
+    Tool(
+        "review", "Decisions to review",
+        "The judge's decisions waiting for a word, newest first: open conflicts (an older "
+        "fact left active beside a newer one that may replace it) and automatic supersedes "
+        "in force. Each item has a number (`id`), both facts, the judge, its `rule` and its "
+        "reason. Call it when a user asks what memory is unsure about, then settle items "
+        "with review_accept or review_reject.",
+        _obj({"since": _str(f"Only decisions made since then. {_SPEC}"),
+              "entities": _strings("Only items whose facts name one of these entities."),
+              "rule": _str("Only one rule's items (value, moved, ended, renamed, status, "
+                           "opinion, changes, topic) or one judge's (rules, reflect)."),
+              "settled": _bool("Also the items already settled.", False),
+              "limit": _int("How many items at most.", minimum=1, maximum=500, default=20)}),
+        _review, read_only=True, idempotent=True),
+    Tool(
+        "review_accept", "Accept a conflict",
+        "Accept a review item: the conflict's newer fact supersedes the older one (the "
+        "older stops being served). An item already settled is left as it is: `unchanged` "
+        "says by whom and when.",
+        _obj({"item": _str(_ITEM, minLength=1),
+              "reason": _str("Why, recorded in the journal.")},
+             ("item",)),
+        _review_accept, destructive=True, idempotent=True),
+    Tool(
+        "review_reject", "Reject a decision",
+        "Reject a review item: a conflict is dismissed (the older fact holds), an automatic "
+        "supersede undone (the older fact served again). Or, with `rule` instead of an item, "
+        "every waiting item of that rule (narrowed by since and entities); dry_run=true "
+        "lists them first.",
+        _obj({"item": _str(_ITEM, minLength=1),
+              "rule": _str("Reject every waiting item of this rule (or judge)."),
+              "since": _str(f"With rule: only decisions made since then. {_SPEC}"),
+              "entities": _strings("With rule: only items about these entities."),
+              "reason": _str("Why, recorded in the journal."),
+              "dry_run": _bool("Only list what would be rejected.", False)}),
+        _review_reject, destructive=True, idempotent=True),
     Tool(
         "history", "A fact's history",
         "Every journal event about a fact, oldest first: who retained it, notes, uses, "

@@ -137,7 +137,7 @@ def _server_choice(ctx: click.Context, workspace: str | None, server: str | None
     return server or None
 
 
-LOCAL_ONLY = ("init", "index", "ui")  # commands on this machine's workspace only
+LOCAL_ONLY = ("init", "index", "review", "ui")  # commands on this machine's workspace only
 
 
 def _local_only(command: click.Command) -> None:
@@ -248,13 +248,18 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
 
 @cli.command()
 @click.option("--full", is_flag=True, help="Rebuild the index from nothing.")
+@click.option("--no-judge", is_flag=True,
+              help="On a first index or a rebuild, do not judge the facts against each other.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def index(ctx: click.Context, full: bool, as_json: bool) -> None:
+def index(ctx: click.Context, full: bool, no_judge: bool, as_json: bool) -> None:
     """Sync the index with the Markdown files (only what changed).
 
     Indexing only reads the Markdown; it never writes to it.  --full drops the index and
-    rebuilds it from the files; both give the same contents.
+    rebuilds it from the files; both give the same contents.  A first index, or a rebuild
+    of a workspace whose journal holds no decision yet, judges the facts in the order they
+    were written, as if retained day by day, and journals what the judge decided
+    (`memfold review` lists it); --no-judge skips that.
 
     \b
     Examples:
@@ -264,7 +269,7 @@ def index(ctx: click.Context, full: bool, as_json: bool) -> None:
     memory = open_memory(ctx)
     progress = _progress_bar() if not as_json and sys.stderr.isatty() else None
     try:
-        report = memory.index(full=full, progress=progress)
+        report = memory.index(full=full, progress=progress, judge=not no_judge)
     finally:
         if progress is not None:
             click.echo("", err=True)
@@ -561,8 +566,8 @@ def _register_commands() -> None:
     their own, which keep their heavy imports inside the commands."""
     import importlib
 
-    for module in ("memfold.cli_lifecycle", "memfold.cli_agent", "memfold.cli_server",
-                   "memfold.cli_warm"):
+    for module in ("memfold.cli_lifecycle", "memfold.cli_review", "memfold.cli_agent",
+                   "memfold.cli_server", "memfold.cli_warm"):
         for command in importlib.import_module(module).COMMANDS:
             cli.add_command(command)
 

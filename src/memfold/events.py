@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -90,6 +91,54 @@ class Supersede(Record):
     reason: str
     judge: str
     on: str | None  # the newer fact's date (null for an undated one)
+    sha: str | None = optional()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Conflict(Record):
+    """The judge weighed `id` against the newer fact `by` and left it active: a change it
+    would not make by itself, open in `memfold review` until accepted (a supersede of `id`
+    by `by`) or dismissed."""
+
+    KIND: ClassVar[str] = "conflict"
+    by: str
+    reason: str
+    judge: str
+    on: str | None  # the newer fact's date (null for an undated one)
+    sha: str | None = optional()
+
+
+# Which of the rule judge's rules a reason comes from (judge/rules.py words its reasons so):
+# the review queue's `rule`.  A judge whose reasons are free text is its own rule.
+RULES = (
+    ("explicit", re.compile(r"^explicit supersedes")),
+    ("moved", re.compile(r"\bmoved away from\b")),
+    ("renamed", re.compile(r"\brenamed\b")),
+    ("ended", re.compile(r"\bended$|relationship ended")),
+    ("opinion", re.compile(r"^the opinion\b")),
+    ("status", re.compile(r"^status: ")),
+    ("topic", re.compile(r"^same topic: ")),
+    ("changes", re.compile(r"^the newer fact changes\b")),
+    ("value", re.compile(r"^[^:]+: .+ became ")),
+)
+
+
+def rule_of(judge: str, reason: str) -> str:
+    """The rule behind a supersede's or a conflict's reason (`RULES`), else the judge."""
+    if judge in ("explicit", "manual"):
+        return judge
+    said = reason.split(", but the ")[0]
+    return next((rule for rule, form in RULES if form.search(said)), judge)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dismiss(Record):
+    """A person or an agent settled the conflict between `id` and the newer fact `by`: the
+    older fact holds (`memfold review reject`)."""
+
+    KIND: ClassVar[str] = "dismiss"
+    by: str
+    reason: str
     sha: str | None = optional()
 
 
@@ -222,8 +271,8 @@ class Unknown(Record):
 
 
 KINDS: dict[str, type[Record]] = {cls.KIND: cls for cls in (
-    Retain, Supersede, Restore, Expire, Merge, Derive, Archive, Note, Revise, Use, Confidence,
-    Reset, Purge, Core)}
+    Retain, Supersede, Conflict, Dismiss, Restore, Expire, Merge, Derive, Archive, Note, Revise,
+    Use, Confidence, Reset, Purge, Core)}
 
 
 def from_dict(obj: Mapping[str, Any]) -> Record:
@@ -294,6 +343,7 @@ def _check(hint: Any) -> Check:
     return lambda value: isinstance(value, hint)
 
 
-__all__ = ["KINDS", "Archive", "Confidence", "Core", "Derive", "Expire", "Merge", "Note",
-           "Purge", "Record", "Reset", "Restore", "Retain", "Revise", "Supersede", "Unknown",
-           "Use", "content_sha", "from_dict", "optional", "renamed"]
+__all__ = ["KINDS", "RULES", "Archive", "Confidence", "Conflict", "Core", "Derive", "Dismiss",
+           "Expire", "Merge", "Note", "Purge", "Record", "Reset", "Restore", "Retain", "Revise",
+           "Supersede", "Unknown", "Use", "content_sha", "from_dict", "optional", "renamed",
+           "rule_of"]

@@ -21,17 +21,18 @@ lock (retain, reflect, purge) append typed records (events.py) through `Ledger.a
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 
 from .errors import BadInput, IndexDamaged, StaleRevision, UnknownId
-from .events import Note, Record, Restore, Retain, Revise, Supersede, Unknown, Use
+from .events import Conflict, Note, Record, Restore, Retain, Revise, Supersede, Unknown, Use
 from .events import content_sha as content_sha  # where the journal's hash is made
 from .index.base import Candidate, Filters, IndexBackend
 from .journal import Event, Journal
 from .judge.base import Judge, Verdict
 from .lifecycle import REPLACED, STATE_KINDS, LifeState
-from .model import Fact, Judgement
+from .model import Fact, Interval, Judgement
 from .names import entity_key
 from .query import STOP_WORDS, find_words, quote_fts
 from .workspace.format import doc_role
@@ -40,6 +41,14 @@ from .workspace.layout import Workspace
 Decide = Callable[[], Sequence[Record]]
 JUDGE_CANDIDATES = 200
 JUDGE_LIMIT = 5000  # new facts judged per sync; a bigger burst is an import, not news
+# conflicts journaled per new fact (all are reported): a new fact may share a topic with
+# hundreds of older ones, and a person reviews a few
+JOURNALED_CONFLICTS = 5
+TOPIC_ONLY = "same topic: "  # the rule judge's reason for a conflict no rule settles
+# what a journal holds once anything was decided about its facts: a rebuild of such a
+# workspace replays them and judges nothing (`judge_existing`)
+DECISIONS = ("supersede", "conflict", "dismiss", "restore", "merge", "archive", "expire",
+             "confidence", "derive", "reset")
 
 
 class Ledger:
@@ -214,23 +223,50 @@ class Ledger:
                    ts: str) -> list[Judgement]:
         """Replay the journal, record revisions of facts whose text changed, and judge facts
         indexed for the first time against older ones.  Returns the judge's word on each
-        older fact it weighed: superseded (journaled) or a conflict left active."""
+        older fact it weighed: superseded, or a conflict left active (both journaled)."""
         self.replay()
         if changed_paths is None or changed_paths:
             self._revisions(changed_paths, ts=ts)
-        judged: list[Judgement] = []
         if len(new_ids) > JUDGE_LIMIT:
             self.notices.append(f"{len(new_ids)} new facts at once: not checked for "
                                  "contradictions (`memfold supersede` marks one by hand)")
-        elif new_ids:
-            weighed = self._judge(new_ids)  # outside the lock: a model judge may take seconds
+            return []
+        return self._judged(new_ids, ts=ts) if new_ids else []
 
-            def decide() -> list[Record]:  # under the lock: still true of the journal?
-                kept = [(j, record) for j, record in weighed
-                        if record is None or self._still_open(j)]
-                judged[:] = [j for j, _ in kept]
-                return [record for _, record in kept if record]
+    def _judged(self, new_ids: Sequence[str], *, ts: str,
+                until: date | None = None) -> list[Judgement]:
+        """Judge new facts (against older ones written by `until`, when given) and journal
+        the judge's word: a supersede, or a conflict left active."""
+        weighed = self._judge(new_ids, until=until)  # outside the lock: a model may take time
+        judged: list[Judgement] = []
+
+        def decide() -> list[Record]:  # under the lock: still true of the journal?
+            kept = [(j, record) for j, record in weighed
+                    if not j.superseded or self._still_open(j)]
+            judged[:] = [j for j, _ in kept]
+            return [record for _, record in kept if record is not None]
+        if weighed:
             self.transact(decide, ts=ts)
+        return judged
+
+    def judge_existing(self, *, ts: str) -> list[Judgement]:
+        """Lifecycle for notes that already exist: when the journal holds no decision yet,
+        judge every typed fact in the order it was written (undated first, then by day,
+        path and line), one day at a time — as if each day had been retained on its own,
+        against the facts written by then.  A workspace with decisions is left as its
+        journal says (a rebuild replays them and judges nothing new)."""
+        self.replay()
+        if self.backend.events_of_kinds(DECISIONS, limit=1):
+            return []
+        judged: list[Judgement] = []
+        for day, ids in itertools.groupby(self.backend.typed_in_order(), key=lambda r: r[0]):
+            until = date.fromordinal(day) if day is not None else None
+            judged += self._judged([fact_id for _, fact_id in ids], ts=ts, until=until)
+        if judged:
+            moved = sum(j.superseded for j in judged)
+            self.notices.append(f"judged the facts in the order they were written: {moved} "
+                                f"superseded, {len(judged) - moved} conflicts left active "
+                                "(`memfold review` lists them)")
         return judged
 
     def _still_open(self, j: Judgement) -> bool:
@@ -248,15 +284,18 @@ class Ledger:
         if decide():  # decided again under the lock, only when some text did change
             self.transact(decide, ts=ts)
 
-    def _judge(self, new_ids: Sequence[str]) -> list[tuple[Judgement, Supersede | None]]:
-        """The judge's word on each older fact it weighed, with the supersede event to
-        journal (None for a conflict left active)."""
-        judged: list[tuple[Judgement, Supersede | None]] = []
+    def _judge(self, new_ids: Sequence[str], *, until: date | None = None,
+               ) -> list[tuple[Judgement, Supersede | Conflict | None]]:
+        """The judge's word on each older fact it weighed, with the event to journal: a
+        supersede, a conflict left active, or None for a conflict past `JOURNALED_CONFLICTS`
+        (reported, not kept)."""
+        judged: list[tuple[Judgement, Supersede | Conflict | None]] = []
         decided: set[str] = set()
         batch = set(new_ids)
         for candidate in self.backend.by_ids(list(new_ids)):
             new = candidate.fact
-            for old, verdict, judge in self._weighed(new):
+            mine: list[tuple[Judgement, Supersede | Conflict | None]] = []
+            for old, verdict, judge in self._weighed(new, until=until):
                 if doc_role(old.path) == "core" or old.id == new.id:
                     continue  # core memory changes only by its own edits
                 together = old.id in batch and old.day == new.day and judge != "explicit"
@@ -268,14 +307,17 @@ class Ledger:
                     continue
                 reason = verdict.reason + (", but the two were written together"
                                            if verdict.supersedes and together else "")
-                judged.append((Judgement(id=old.id, by=new.id, superseded=superseded,
-                                         reason=reason, judge=judge, content=old.content,
-                                         source=old.source),
-                               supersede_record(old, new, reason=reason, judge=judge)
-                               if superseded else None))
+                mine.append((Judgement(id=old.id, by=new.id, superseded=superseded,
+                                       reason=reason, judge=judge, content=old.content,
+                                       source=old.source),
+                             supersede_record(old, new, reason=reason, judge=judge)
+                             if superseded else conflict_record(old, new, reason=reason,
+                                                                judge=judge)))
+            judged += _fewer_conflicts(mine)
         return judged
 
-    def _weighed(self, new: Fact) -> list[tuple[Fact, Verdict, str]]:
+    def _weighed(self, new: Fact, *, until: date | None = None,
+                 ) -> list[tuple[Fact, Verdict, str]]:
         found: list[tuple[Fact, Verdict, str]] = []
         target = new.params.get("supersedes", "").lstrip("^")
         if target and target != new.id:
@@ -283,16 +325,19 @@ class Ledger:
             if hits and self.state(target).status not in REPLACED:
                 found.append((hits[0].fact, Verdict(target, True, f"explicit supersedes=^"
                                                                    f"{target}"), "explicit"))
-        older = [c.fact for c in self._older_candidates(new)]
+        older = [c.fact for c in self._older_candidates(new, until=until)]
         by_id = {f.id: f for f in older}
         for verdict in self.judge.weigh(new, older):
             if verdict.id in by_id and verdict.id != target:
                 found.append((by_id[verdict.id], verdict, self.judge.name))
         return found
 
-    def _older_candidates(self, new: Fact) -> list[Candidate]:
+    def _older_candidates(self, new: Fact, *, until: date | None = None) -> list[Candidate]:
+        """Older state facts the judge weighs a new one against; written by `until` when
+        given (a first index judging the past holds facts written after it too)."""
         keys = [entity_key(e) for e in new.entities]
-        filters = Filters(kinds=tuple(sorted(STATE_KINDS)))
+        filters = Filters(kinds=tuple(sorted(STATE_KINDS)),
+                          window=Interval(None, until) if until else None)
         if keys:
             pool = self.backend.linked(keys, filters, JUDGE_CANDIDATES)
         else:  # a fact that names no entity is weighed against those that name none
@@ -307,6 +352,23 @@ class Ledger:
 
 def _older(a: Fact, b: Fact) -> bool:
     return (a.day or date.min, a.path, a.line) < (b.day or date.min, b.path, b.line)
+
+
+def _fewer_conflicts(weighed: list[tuple[Judgement, Supersede | Conflict | None]],
+                     ) -> list[tuple[Judgement, Supersede | Conflict | None]]:
+    """One new fact's word, with only its first `JOURNALED_CONFLICTS` conflicts to journal:
+    those a rule found first (a change the fact declined to make, or one written together),
+    then those that only share a topic, newest first as weighed."""
+    conflicts = sorted((i for i, (_, r) in enumerate(weighed) if isinstance(r, Conflict)),
+                       key=lambda i: weighed[i][0].reason.startswith(TOPIC_ONLY))
+    dropped = set(conflicts[JOURNALED_CONFLICTS:])
+    return [(j, None if i in dropped else r) for i, (j, r) in enumerate(weighed)]
+
+
+def conflict_record(old: Fact, new: Fact, *, reason: str, judge: str) -> Conflict:
+    """The journal event that records `old` left active beside the newer fact `new`."""
+    return Conflict(id=old.id, by=new.id, reason=reason, judge=judge,
+                    on=new.day.isoformat() if new.day else None, sha=content_sha(old.content))
 
 
 def supersede_record(old: Fact, new: Fact, *, reason: str, judge: str) -> Supersede:

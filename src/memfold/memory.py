@@ -30,6 +30,7 @@ from .journal import Event
 from .judge import Judge, load_judge
 from .ledger import Ledger
 from .memory_core import CoreVerbs, repairs, signs
+from .memory_review import ReviewVerbs
 from .model import (
     AboutResult,
     Hit,
@@ -62,7 +63,7 @@ _T = TypeVar("_T")
 
 
 
-class Memory(CoreVerbs):
+class Memory(CoreVerbs, ReviewVerbs):
     """An open memfold workspace: retain, index and report on it.
 
     >>> with Memory.open("~/.memfold/workspace") as memory:     # doctest: +SKIP
@@ -434,15 +435,19 @@ class Memory(CoreVerbs):
 
     def _sync(self, *, only: Sequence[str] | None = None, full: bool = False,
               progress: Progress | None = None, now: datetime | str | None = None,
-              embed_all: bool = False) -> SyncReport:
+              embed_all: bool = False, judge: bool = True) -> SyncReport:
         """Sync the files, then the journal (replay, revisions, contradictions); with
         `embed_all`, also every missing vector of an open semantic search (`memfold index`;
-        a recall embeds a bounded backlog itself, in `Embedding.mode`)."""
+        a recall embeds a bounded backlog itself, in `Embedding.mode`).  A first index or
+        a rebuild of a workspace whose journal holds no decision yet judges every fact in
+        the order written, unless `judge` is False (Ledger.judge_existing)."""
         self._finish_reflect_pages()
         report = sync(self.workspace, self.index_backend, only=only, full=full,
                       progress=progress)
         paths = None if full else [*report.added, *report.changed]
         self.ledger.after_sync(report.new_ids, paths, ts=self._ts(now))
+        if report.rebuilt and judge:
+            self.ledger.judge_existing(ts=self._ts(now))
         if embed_all:
             self._embedding.embed_quietly(self.index_backend, progress is not None)
         return report
@@ -462,13 +467,16 @@ class Memory(CoreVerbs):
     # -- index and status ---------------------------------------------------------------
 
     @repairs
-    def index(self, *, full: bool = False, progress: Progress | None = None) -> SyncReport:
+    def index(self, *, full: bool = False, progress: Progress | None = None,
+              judge: bool = True) -> SyncReport:
         """Sync the index with the files (only what changed), or rebuild it with `full` —
-        from the Markdown and the journal, so every lifecycle state comes back.  A workspace
-        using semantic recall also gets vectors for its new facts.  Temporary files a killed
-        writer left behind are removed."""
+        from the Markdown and the journal, so every lifecycle state comes back.  A first
+        index, or a rebuild whose journal holds no decision yet, judges the facts in the
+        order they were written and journals the judge's word (`judge=False`: not).  A
+        workspace using semantic recall also gets vectors for its new facts.  Temporary
+        files a killed writer left behind are removed."""
         self._embedding.open_for_index()
-        report = self._sync(full=full, progress=progress, embed_all=True)
+        report = self._sync(full=full, progress=progress, embed_all=True, judge=judge)
         links = tuple(self.link_warnings())
         report = replace(report, link_warnings=links,
                          open_warnings=self.index_backend.warning_count() + len(links))

@@ -161,6 +161,7 @@ class SyncReport:
     seconds: float
     warnings: tuple[ParseWarning, ...] = ()
     new_ids: tuple[str, ...] = ()  # typed facts indexed for the first time
+    rebuilt: bool = False  # every fact indexed afresh (a first index, or --full)
     skipped: tuple[str, ...] = ()  # symlinks where memfold reads files: never followed
     temporaries: tuple[str, ...] = ()  # hidden *.tmp files the scan passed (not indexed)
     # broken ids and journal links in the whole index (`memfold index` fills them in)

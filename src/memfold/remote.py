@@ -299,7 +299,8 @@ class RemoteMemory:
         _local_only("the list of parse warnings", "status counts them; `memfold export` "
                     "writes the bank out for a local `memfold index`")
 
-    def index(self, *, full: bool = False, progress: Progress | None = None) -> SyncReport:
+    def index(self, *, full: bool = False, progress: Progress | None = None,
+              judge: bool = True) -> SyncReport:
         _local_only("index", "the server keeps each bank's index up to date itself")
 
     @property

@@ -44,6 +44,18 @@ _CORE_EDIT = _obj({"block": _STR, "op": _STR, "text": _MAYBE_STR, "previous": _M
                   "block", "op", "text", "seq")
 _RETAINED = _obj({"id": _STR, "kind": _STR, "content": _STR, "entities": _STRS,
                   "date": _MAYBE_STR, "source": _STR}, "id", "kind", "content", "source")
+_SIDE = _obj({"id": _STR, "content": _MAYBE_STR, "source": _MAYBE_STR, "day": _MAYBE_STR,
+              "status": _MAYBE_STR}, "id", "content", "source", "status")
+_ITEM = _obj({"id": _INT, "kind": {"enum": ["conflict", "supersede"]}, "state": _STR,
+              "older": _SIDE, "newer": _SIDE, "judge": _STR, "rule": _STR, "reason": _STR,
+              "ts": _STR,
+              "settled": {"type": ["object", "null"],
+                          "properties": {"state": _STR, "seq": _INT, "ts": _STR,
+                                         "by": _MAYBE_STR, "reason": _STR}}},
+             "id", "kind", "state", "older", "newer", "judge", "rule", "reason", "ts",
+             "settled")
+_OUTCOME = _obj({"action": _STR, "dry_run": _BOOL, "settled": _list(_ITEM),
+                 "unchanged": _list(_ITEM)}, "action", "dry_run", "settled", "unchanged")
 _CHANGES = {"added": _STRS, "changed": _STRS, "removed": _STRS, "warnings": _list({})}
 
 _SCHEMAS: dict[str, dict[str, Any]] = {
@@ -70,6 +82,9 @@ _SCHEMAS: dict[str, dict[str, Any]] = {
     "forget": _obj({"id": _STR, "result": {"enum": ["archived", "purged"]}, "files": _STRS},
                    "id", "result", "files"),
     "restore": _obj({"id": _STR, "result": {"enum": ["restored"]}}, "id", "result"),
+    "review": _obj({"total": _INT, "items": _list(_ITEM)}, "total", "items"),
+    "review_accept": _OUTCOME,
+    "review_reject": _OUTCOME,
     "history": _obj({"id": _STR,
                      "events": _list(_obj({"seq": _INT, "ts": _STR, "event": _STR,
                                            "id": _STR, "by": _STR},

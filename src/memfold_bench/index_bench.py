@@ -113,7 +113,7 @@ class Run:
 
         def rebuild() -> None:
             with Memory.open(self.ws) as memory:
-                memory.index(full=True)
+                memory.index(full=True, judge=False)  # the index alone, as before judging
         self.add("full.memfold", timed_cpu(rebuild))
 
     def floor_full(self) -> None:

@@ -49,7 +49,7 @@ REPORT = (  # the child's last line: the seconds of its work and its own peak re
     "print(json.dumps({'work_seconds': work, 'peak_rss': peak}))\n"
 )
 MEMFOLD_SETUP = "from memfold.memory import Memory\n"
-MEMFOLD_REBUILD = "with Memory.open(sys.argv[1]) as m:\n    m.index(full=True)\n"
+MEMFOLD_REBUILD = "with Memory.open(sys.argv[1]) as m:\n    m.index(full=True, judge=False)\n"
 FLOOR_SETUP = (  # floor.py loaded by path (argv[3]), so the child does not import memfold
     "import importlib.util\nfrom pathlib import Path\n"
     "spec = importlib.util.spec_from_file_location('floor', sys.argv[3])\n"

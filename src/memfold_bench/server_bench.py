@@ -407,7 +407,7 @@ def run_load(bench: Stack, files: int, seed: int, count: int, clients: int, seco
     log("load: building the local index and timing the local operations")
     started = time.perf_counter()
     with Memory.open(local_ws) as memory:
-        memory.index(full=True)
+        memory.index(full=True, judge=False)  # the index alone, as the server's load
     local_index = time.perf_counter() - started
     local = local_ops(local_ws, queries, vocabulary, local_count, share, seed)
     with serving(bench, "load", AS_OF, workers) as served:

@@ -104,6 +104,47 @@ class OrphanState:
 
 
 @dataclass(frozen=True)
+class ReviewRow:
+    """One review item as the index folds it: a supersede or a conflict the judge journaled
+    (`seq`), its state, and the seq of the event that settled it."""
+
+    seq: int
+    kind: str  # conflict | supersede
+    old: str
+    new: str
+    judge: str
+    rule: str
+    reason: str
+    ts: str
+    state: str  # open | applied | accepted | dismissed | restored | replaced
+    settled: int | None
+
+
+@dataclass(frozen=True)
+class ReviewSide:
+    """What a review item shows of one of its facts."""
+
+    content: str
+    source: str  # path#Lline
+    day: str | None
+    status: str | None  # as the journal says; None: active
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReviewQuery:
+    """Which review items: in these states, journaled on or after `since` (an ISO day),
+    of a rule or judge, about facts linked to an entity, by seq, or about one older fact."""
+
+    states: tuple[str, ...] = ()
+    since: str | None = None
+    rule: str | None = None
+    entity_keys: tuple[str, ...] = ()
+    seqs: tuple[int, ...] | None = None
+    old: str | None = None
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
 class LinkProblems:
     """Where the ids in the files and the journal's pointers no longer agree."""
 
@@ -277,6 +318,29 @@ class IndexBackend(Protocol):
     def life(self, ids: Iterable[str]) -> dict[str, LifeState]: ...
 
     def events_for(self, fact_id: str) -> list[Event]: ...
+
+    def events_of_kinds(self, kinds: Sequence[str], *,
+                        limit: int | None = None) -> list[Event]:
+        """Journal events of these kinds, newest first, at most `limit`."""
+        ...
+
+    def typed_in_order(self) -> list[tuple[int | None, str]]:
+        """(day as an ordinal or None, id) of every typed fact: undated first, then by day,
+        path and line — the order a first index judges them in."""
+        ...
+
+    def review_rows(self, query: ReviewQuery) -> tuple[list[ReviewRow], int]:
+        """The review items a query names, newest first, up to its limit, and how many it
+        names in all (the review table, folded from the journal like `lifecycle`)."""
+        ...
+
+    def review_facts(self, ids: Sequence[str]) -> dict[str, ReviewSide]:
+        """What a review item shows of each of these facts (those the index holds)."""
+        ...
+
+    def events_at(self, seqs: Sequence[int]) -> list[Event]:
+        """The journal events with these seqs (those the index holds)."""
+        ...
 
     def tracked_contents(self, paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
         ...

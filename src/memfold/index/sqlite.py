@@ -39,6 +39,7 @@ from ..journal import Event
 from ..lifecycle import LifeState
 from ..model import FileStamp, ParseWarning
 from . import sqlite_holders as holders
+from . import sqlite_review
 from . import sqlite_search as search
 from . import sqlite_state as state
 from . import sqlite_writes as writes
@@ -50,6 +51,9 @@ from .base import (
     LinkProblems,
     PreparedDoc,
     Preparer,
+    ReviewQuery,
+    ReviewRow,
+    ReviewSide,
     SeenStamp,
 )
 from .sqlite_schema import (
@@ -393,6 +397,27 @@ class SqliteIndex:
     @storage_errors
     def events_for(self, fact_id: str) -> list[Event]:
         return state.events_for(self.db, fact_id)
+
+    @storage_errors
+    def events_of_kinds(self, kinds: Sequence[str], *,
+                        limit: int | None = None) -> list[Event]:
+        return state.events_of_kinds(self.db, kinds, limit=limit)
+
+    @storage_errors
+    def events_at(self, seqs: Sequence[int]) -> list[Event]:
+        return state.events_at(self.db, seqs)
+
+    @storage_errors
+    def typed_in_order(self) -> list[tuple[int | None, str]]:
+        return state.typed_in_order(self.db)
+
+    @storage_errors
+    def review_facts(self, ids: Sequence[str]) -> dict[str, ReviewSide]:
+        return sqlite_review.facts(self.db, ids)
+
+    @storage_errors
+    def review_rows(self, query: ReviewQuery) -> tuple[list[ReviewRow], int]:
+        return sqlite_review.rows(self.db, query)
 
     @storage_errors
     def tracked_contents(self, paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:

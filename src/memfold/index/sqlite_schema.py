@@ -15,7 +15,7 @@ from typing import ParamSpec, TypeVar
 
 from ..errors import IndexDamaged, IndexError_
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 DAMAGE = ("malformed", "corrupt", "not a database", "disk image")  # SQLite's words for it
 
 DATA_SCHEMA = """
@@ -51,6 +51,10 @@ CREATE TABLE citations (path TEXT NOT NULL, line INTEGER NOT NULL, source TEXT N
                         source_line INTEGER NOT NULL, sha TEXT NOT NULL);
 CREATE TABLE events (seq INTEGER PRIMARY KEY, ts TEXT NOT NULL, event TEXT NOT NULL,
                      id TEXT NOT NULL, data TEXT NOT NULL);
+CREATE TABLE review (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, old TEXT NOT NULL,
+                     new TEXT NOT NULL, judge TEXT NOT NULL, rule TEXT NOT NULL,
+                     reason TEXT NOT NULL, ts TEXT NOT NULL, state TEXT NOT NULL,
+                     settled INTEGER);
 CREATE VIEW chunks AS SELECT * FROM facts WHERE kind = 'text';
 CREATE VIEW entities AS
     SELECT key, MIN(name) AS name, COUNT(*) AS mentions FROM (
@@ -70,12 +74,16 @@ CREATE INDEX aliases_by_path ON aliases(path);
 CREATE INDEX warnings_by_path ON warnings(path);
 CREATE INDEX events_by_id ON events(id);
 CREATE INDEX lifecycle_by_retained ON lifecycle(retained_on);
+CREATE INDEX events_by_kind ON events(event, seq);
+CREATE INDEX review_by_state ON review(state, rule, ts, judge);
+CREATE INDEX review_by_old ON review(old);
+CREATE INDEX review_by_new ON review(new);
 CREATE INDEX citations_by_path ON citations(path);
 """
 DATA_OBJECTS = (
     ("view", "entities"), ("view", "chunks"), ("table", "facts_fts"), ("table", "warnings"),
     ("table", "duplicate_ids"), ("table", "shadowed"),
-    ("table", "lifecycle"), ("table", "events"), ("table", "citations"),
+    ("table", "lifecycle"), ("table", "events"), ("table", "review"), ("table", "citations"),
     ("table", "aliases"), ("table", "fact_entities"), ("table", "facts"), ("table", "files"),
 )
 

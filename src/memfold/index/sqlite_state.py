@@ -1,6 +1,7 @@
 """The lifecycle state the SQLite index keeps, replayed from the journal: how far the journal
-was replayed, each fact's state (`lifecycle`), the events by id (`events`), the generated lines'
-citations, and the links hand edits can break.
+was replayed, each fact's state (`lifecycle`), the events by id (`events`), the review items
+(`review`, folded by sqlite_review), the generated lines' citations, and the links hand
+edits can break.
 
 Functions of an open connection; `SqliteIndex` calls them (writes inside its transaction) and
 turns the driver's errors into memfold errors.
@@ -15,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from ..events import Retain, Supersede
 from ..journal import GENESIS, Event
 from ..lifecycle import LifeState, replay
+from . import sqlite_review as review
 from .base import DanglingPointer, DuplicateId, LinkProblems, OrphanState
 from .sqlite_rows import (
     HOLDER_FIRST,
@@ -82,6 +84,7 @@ def apply_events(db: sqlite3.Connection, events: Sequence[Event],
     if reset:
         db.execute("DELETE FROM lifecycle")
         db.execute("DELETE FROM events")
+        db.execute("DELETE FROM review")
         db.execute("DELETE FROM meta WHERE key LIKE 'journal_%'")
     done = int(meta(db, "journal_seq") or 0)
     fresh = [e for e in events if e.seq > done]
@@ -98,6 +101,7 @@ def apply_events(db: sqlite3.Connection, events: Sequence[Event],
     db.executemany("INSERT OR REPLACE INTO events VALUES (?, ?, ?, ?, ?)",
                    [(e.seq, e.ts, e.event, e.id, json.dumps(e.data, ensure_ascii=False))
                     for e in fresh])
+    review.fold(db, fresh)
     if fresh or position[2] >= done:
         db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
             ("journal_offset", str(position[0])), ("journal_hash", position[1]),
@@ -123,6 +127,33 @@ def events_for(db: sqlite3.Connection, fact_id: str) -> list[Event]:
                       (fact_id, fact_id, fact_id))
     return [Event.of(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
             for seq, ts, event, id_, data in rows]
+
+
+def events_of_kinds(db: sqlite3.Connection, kinds: Sequence[str], *,
+                    limit: int | None = None) -> list[Event]:
+    """Events of these kinds, newest first (from the (event, seq) index)."""
+    sql = (f"SELECT seq, ts, event, id, data FROM events WHERE event IN ({marks(kinds)})"  # noqa: S608
+           " ORDER BY seq DESC" + (" LIMIT ?" if limit is not None else ""))
+    found = db.execute(sql, [*kinds, *([limit] if limit is not None else [])])
+    return [Event.of(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
+            for seq, ts, event, id_, data in found]
+
+
+def events_at(db: sqlite3.Connection, seqs: Sequence[int]) -> list[Event]:
+    found: list[tuple[int, str, str, str, str]] = []
+    for chunk in chunks(list(seqs), 500):
+        found += db.execute("SELECT seq, ts, event, id, data FROM events"  # noqa: S608
+                            f" WHERE seq IN ({marks(chunk)})", chunk)
+    return [Event.of(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
+            for seq, ts, event, id_, data in sorted(found)]
+
+
+def typed_in_order(db: sqlite3.Connection) -> list[tuple[int | None, str]]:
+    """(day ordinal or None, id) of every typed fact, in the order they were written:
+    undated first, then by day, path and line."""
+    return list(db.execute(
+        "SELECT f.day, f.id FROM facts f JOIN files ON files.id = f.file"
+        " WHERE f.kind != 'text' ORDER BY f.day IS NOT NULL, f.day, files.path, f.line"))
 
 
 def tracked_contents(db: sqlite3.Connection,

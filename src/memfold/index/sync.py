@@ -261,14 +261,15 @@ def sync(
     with contextlib.closing(changed_docs()) as docs:
         new_ids = index.apply(docs, removed, restamped, full=full,
                               synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
-    if not known and scope is None:
+    rebuilt = not known and scope is None
+    if rebuilt:
         new_ids = []  # an empty index being filled is a rebuild: nothing is newly written
     if progress:
         progress(len(on_disk))
     return SyncReport(scanned=len(on_disk), added=tuple(added), changed=tuple(changed),
                       removed=tuple(removed), full=full,
                       seconds=time.perf_counter() - started, warnings=tuple(warnings),
-                      new_ids=tuple(new_ids), skipped=tuple(scan.skipped),
+                      new_ids=tuple(new_ids), rebuilt=rebuilt, skipped=tuple(scan.skipped),
                       temporaries=tuple(scan.temporaries))
 
 

@@ -50,12 +50,14 @@ def _bank(caller: Caller, headers: Any, query: str) -> str:
 def call(server: Server, caller: Caller, headers: Any, query: str, name: str,
          arguments: dict[str, Any] | None) -> tuple[bool, Any]:
     """Run one tool call for the request's caller; (is_error, JSON-able data).  A tool runs
-    as a read or a write as its REST verb does (`index`, which has none, reads)."""
+    as a read or a write as its REST verb does; one without a verb writes when it is
+    destructive (review_accept, review_reject) and reads otherwise (`index`, review)."""
     try:
         bank = _bank(caller, headers, query)
         args = {k: v for k, v in (arguments or {}).items() if k != "source"}
         verb = VERBS.get(name)
-        scope = verb.needs(args) if verb is not None else "read"
+        scope = verb.needs(args) if verb is not None else (
+            "write" if agent_tools.tool(name).destructive else "read")
         data = server.replica.run(caller, bank, scope,
                                   lambda m: agent_tools.call(m, name, args), what=name)
         return False, data
