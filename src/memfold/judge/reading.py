@@ -16,7 +16,13 @@ Pure functions of a fact's text.  A `Reading` holds, as word stems (judge.words)
 - `polarity`   +1 / -1 for a stated liking or disliking;
 - `guard`      why it cannot replace anything: plan (a plan or a hypothetical), negated (a
                change that did not happen), temporary (a visit, a stated range that ends),
-               third-party (someone else's news) — or None; `additive` ("also", "too").
+               third-party (someone else's news or view), suggestion ("we should"),
+               question ("Is it MySQL now?", "need to check"), discussion ("under
+               discussion"), pitch (a vendor's pitch, an offer), restated ("again",
+               "still") — or None; `additive` ("also", "too");
+- `about`      the entity keys of its subject: the entities named in its grammatical subject,
+               else those before the colon (an @mention in the content is a value, read like
+               any word: "Works at @Acme").
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model import Fact
+from ..names import entity_key
 from . import words as w
 
 Stems = frozenset[str]
@@ -61,6 +68,7 @@ class Reading:
     changed_mind: bool  # "has come around on", "changed her mind about"
     guard: str | None
     additive: bool
+    about: frozenset[str]  # the entity keys the fact is about (its subject), see `_about`
 
 
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
@@ -83,9 +91,38 @@ def _ends_in(text: str, guard: str | None = None) -> bool:
     """Whether the text says something ended: a verb of ending in the past ("quit",
     "cancelled", "has stopped"); the present ("sells", "closes at 6") is a routine, unless
     the fact is a plan or a change that did not happen ("might leave", "didn't quit")."""
-    return any(guard in ("plan", "negated") or m.group().lower().endswith("ed")
-               or m.group().lower() in _END_WORDS
-               for m in _verbs(text, _END_STEMS, _END_WORDS))
+    return _end_at(text, guard) is not None
+
+
+def _end_at(text: str, guard: str | None = None) -> re.Match[str] | None:
+    return next((m for m in _verbs(text, _END_STEMS, _END_WORDS)
+                 if guard in ("plan", "negated") or m.group().lower().endswith("ed")
+                 or m.group().lower() in _END_WORDS), None)
+
+
+def _ended(clause: str, names: Stems, guard: str | None) -> Stems | None:
+    """What a clause says ended, or None: the object of the verb or phrase of ending
+    ("customers stopped complaining": complaining, not the customers; "quit smoking"), and
+    its subject too when the verb has no object ("the Berlin office closed at the end of
+    Q1", "Zendesk is gone") or says the subject left ("Mrs. Trần left the firm")."""
+    blanked = _NOT_AN_END.sub(lambda x: " " * len(x.group()), clause)  # offsets kept
+    m = w.END_PHRASES.search(clause) or _end_at(blanked, guard) \
+        or _ASKED_TO_STOP.search(clause)
+    if m is None:
+        return None
+    rest = clause[m.end():]
+    after = _EMPTY if _NO_OBJECT.match(rest) else stems(_clip(rest), names)
+    after |= stems(m.group(), names) - _END_STEMS  # "bought Lise out"
+    if after and not _DEPARTS.search(m.group()):
+        return after
+    return after | stems(clause[: m.start()], names)
+
+
+_NO_OBJECT = re.compile(r"\s*(?:$|[,.;]|(?:at|in|on|for|with|after|before|during|last|this"
+                        r"|yesterday|today|recently|early|late|by|from|since|and|when|because"
+                        r")\b)", re.IGNORECASE)
+_DEPARTS = re.compile(r"\b(?:left|leav\w*|quit\w*|resign\w*|retir\w*|moved\s+out|fell\s+out"
+                      r"|falling[- ]out|broke\s+up|split\s+up|stepped\s+down)", re.IGNORECASE)
 
 
 _FROM_TO = re.compile(
@@ -109,6 +146,9 @@ _SWAPS = [  # (pattern, the group of the value left, of the value taken)
     (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+from\s+"
                 r"(?P<old>.+)$", re.I), "old", "new"),
     (re.compile(r"\btook\s+over\s+from\s+(?P<old>.+)$", re.I), "old", ""),
+    (re.compile(r"\b(?:dropp(?:ed|ing)|drops?|ditch(?:ed|es|ing)?|abandon(?:ed|s|ing)?|retir"
+                r"(?:ed|es|ing)|left|leaving|moved\s+(?:away\s+)?(?:off|from)|gave\s+up)\s+"
+                r"(?P<old>.+?)\s+(?:in\s+favou?r\s+of|for)\s+(?P<new>.+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<new>.+?)\b(?:in\s+place\s+of|instead\s+of|rather\s+than)\s+"
                 r"(?P<old>.+)$", re.I), "old", "new"),
     (re.compile(r"\b(?:prefers?|preferring|likes?|chooses?|picks?|favou?rs?)\s+(?P<new>.+?)"
@@ -128,7 +168,8 @@ _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|while|because)\s"
                            r"|\s+but\s+|\s+so\s+|\s+because\s+|\s+after\s+(?=\w+\s+\w+ed\b))\s*",
                            re.IGNORECASE)
-_FRONTED = re.compile(r"^(?:after|since|as\s+of|over|during|following|starting|from|in|on"
+_FRONTED = re.compile(r"^(?:after|since|as\s+of|over|during|following|starting|beginning"
+                      r"|effective|going\s+forward|from|in|on"
                       r"|with|upgraded|thanks|these\s+days|recently|lately|now|today|this|earlier"
                       r"|later|last|next|back\s+in|at\s+the\s+(?:start|end))"
                       r"\b[^,]{0,60},\s*", re.IGNORECASE)
@@ -216,11 +257,17 @@ _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|a
                  r"|[A-Z]\w*\s+[A-Z])\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
 _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I)\s+(?:says|said"
-                          r"|thinks|feels|reckons|admits|admitted)\s+(?:that\s+)?(?=\w+\s)")
+                          r"|thinks|feels|reckons|believes|admits|admitted)\s+(?:that\s+)?"
+                          r"(?=\w+\s)")
 
 
-_NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of)\b",
+_NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of"
+                         r"|clos(?:ed|ing|es?)\s+on)\b",  # "closed on the house": bought it
                          re.IGNORECASE)
+# "asked me to drop the emoji": a request to stop is the end of what it stops
+_ASKED_TO_STOP = re.compile(r"\b(?:asked|told|wants?|wanted|requested)\s+(?:me|us|him|her|them"
+                            r"|the\s+team)?\s*(?:to\s+)?(?:drop|stop|skip|avoid|remove|ditch"
+                            r"|quit|cut)\b", re.IGNORECASE)
 
 
 def _clip_change(text: str) -> str:
@@ -240,11 +287,14 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     text = _CONTRACTIONS.sub(lambda m: _EXPAND[m.group().lower()],
                              re.sub(r"@(?=\w)", "", content).strip().rstrip(".!"))
     text = _GLUED.sub(r"\1 \2", text)  # "74kg" -> "74 kg"
-    text = _IS.sub(lambda m: f"{m.group('who')} is ", _SELF_REPORT.sub("", text))
+    said = _SELF_REPORT.match(text)
+    if said and _own_voice(said.group("who"), _name_stems(entities)):
+        text = text[said.end():]
+    text = _IS.sub(lambda m: f"{m.group('who')} is ", text)
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
-    names = frozenset(w.stem(e.lower()) for e in entities) | frozenset(
-        s for e in entities for part in re.split(r"[-_.]", e) if part
-                      for s in (w.stem(part.lower()),))
+    text = re.sub(r"\b(\d+)\((\w)\)", r"\1\2", text)  # "401(k)" is a name, not 401 of k
+    own = tuple(e for e in entities if not re.search(rf"@{re.escape(e)}(?![\w-])", content, re.I))
+    names = _name_stems(own)
     clauses = [c for c in _CLAUSE_SPLIT.split(text) if c.strip()]
     first = _FRONTED.sub("", clauses[0]) if clauses else ""
     subject_text, predicate_text = _split_subject(first, names)
@@ -255,6 +305,9 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
             head = _head(clause, attr)
             break
     guard = _guard(text, names, ends)
+    self_report = _SELF_REPORT.match(text)
+    if guard is None and self_report and not _own_voice(self_report.group("who"), names):
+        guard = "third-party"  # "Bob thinks MySQL is faster": someone else's view
     return Reading(
         kind=kind,
         text=text,
@@ -264,8 +317,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         attr=attr, relation=relation, value=value, verb=verb, head=head,
         changes=tuple(c for clause in clauses for c in _changes(_FRONTED.sub("", clause),
                                                                   names)),
-        ends=tuple(stems(c, names) for c in clauses
-                   if w.END_PHRASES.search(c) or _ends_in(_NOT_AN_END.sub(" ", c), guard)),
+        ends=tuple(e for c in clauses if (e := _ended(c, names, guard)) is not None),
         numbers=_numbers(text),
         versions=_versions(text),
         families=_families(text),
@@ -273,7 +325,27 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         changed_mind=bool(w.CHANGED_MIND.search(text)),
         guard=guard,
         additive=bool(w.ADDITIVE.search(text)),
+        about=_about(first, entities, own),
     )
+
+
+def _name_stems(entities: tuple[str, ...]) -> Stems:
+    return frozenset(w.stem(e.lower()) for e in entities) | frozenset(
+        s for e in entities for part in re.split(r"[-_.]", e) if part
+        for s in (w.stem(part.lower()),))
+
+
+def _own_voice(who: str, names: Stems) -> bool:
+    """"She says", "We think", "Chiara says" of Chiara's own fact: the fact's own voice."""
+    return who.lower() in ("he", "she", "they", "we", "i") or w.stem(who.lower()) in names
+
+
+def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> frozenset[str]:
+    """The entity keys of the fact's subject: those its first clause's grammatical subject
+    names ("Sam" in "Sam works at @Globex"), else those before the colon, else all."""
+    subject = {w.stem(t) for t in w.tokens(_split_subject(clause, frozenset())[0])}
+    named = [e for e in entities if _name_stems((e,)) & subject]
+    return frozenset(entity_key(e) for e in (named or own or entities))
 
 
 _VERBISH = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|does|did|do|now"
@@ -365,8 +437,10 @@ def _class_of(value: str) -> str | None:
     return None
 
 
-_NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+(?P<new>.+)$",
-                        re.IGNORECASE)
+_NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+"
+                        r"(?!(?:compared|than|like|so|very|too|quite|really|much|more|less|not"
+                        r"|great|nice|lovely|better|worse|quiet|loud|\w+ly|\w+er)\b)"
+                        r"(?P<new>.+)$", re.IGNORECASE)
 
 
 def _changes(clause: str, names: Stems) -> list[Change]:
@@ -420,7 +494,8 @@ def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
         after = [t for t in tokens[i + 1: i + 3] if t not in w.STOP][:2]
         if not after:  # "ends in 4471", "costs 12": the measure is named before the number
             after = [t for t in tokens[max(0, i - 2): i] if w.stem(t) in _MEASURES][-1:]
-        units = frozenset(w.UNIT_CLASS.get(w.stem(t), w.stem(t)) for t in after)
+        units = frozenset(w.UNIT_CLASS.get(t) or w.UNIT_CLASS.get(w.stem(t), w.stem(t))
+                          for t in after)
         if ":" in token:
             units = frozenset({"clock"})
         units = marked.get(token, units)
@@ -464,7 +539,7 @@ def _families(text: str) -> frozenset[tuple[str, str]]:
             name = "-".join(tokens[i: i + size])
             if name in w.FAMILY and (name not in w.EVERYDAY or (
                     i > 0 and len(raw) == len(tokens) and raw[i][:1].isupper())):
-                found.add((w.FAMILY[name], name))
+                found.add((w.FAMILY[name], w.PRODUCT_ALIASES.get(name, name)))
     return frozenset(found)
 
 
@@ -481,12 +556,24 @@ def _polarity(text: str) -> int:
 def _guard(text: str, names: Stems, ends: bool) -> str | None:
     if w.THIRD_PARTY.search(text):
         return "third-party"
-    if (m := w.REPORTED_OTHER.search(text)) and w.stem(m.group(1).lower()) not in names:
-        return "third-party"
+    for pattern in (w.REPORTED_OTHER, w.OTHERS_HISTORY):
+        if (m := pattern.search(text)) and w.stem(m.group(1).lower()) not in names:
+            return "third-party"
+    if w.QUESTION.search(text):
+        return "question"
+    if w.SUGGESTION.search(text):
+        return "suggestion"
+    if w.DISCUSSION.search(text):
+        return "discussion"
+    if w.PITCH.search(text):
+        return "pitch"
     if w.NEGATED.search(text):
         return "negated"
     if w.PLAN.search(_MONTHS.sub(" ", text)):
         return "plan"
+    if w.RESTATED.search(text) and not (_changes_in(text) or _ends_in(text)
+                                        or w.END_PHRASES.search(text)):
+        return "restated"
     if w.TEMPORARY.search(text) or ends or (w.THIS_WEEK.search(text) and not (
             _changes_in(text) or _ends_in(text) or w.END_PHRASES.search(text)
             or re.search(r"\brenamed\b", text, re.IGNORECASE))):

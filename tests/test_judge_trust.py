@@ -1,0 +1,145 @@
+"""Automatic supersedes you can trust (issue 29): the judge supersedes by itself only when the
+newer fact states a change, or the current value, of the same subject's same slot; what it is
+unsure about comes back as a conflict, left active; and it says the same under any hash seed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from memfold import Memory
+from memfold.judge import RuleJudge
+from memfold.judge.base import Verdict
+from memfold.judge.rules import replaces
+from memfold.model import Fact
+from memfold.workspace.format import parse_document
+
+
+def fact(bullet: str, n: int = 0, day: str = "2025-01-10") -> Fact:
+    doc = parse_document(f"memory/{day}.md", f"# {day}\n\n## Retain\n- {bullet} ^fact{n:04d}\n")
+    return doc.facts[0]
+
+
+def verdicts(old: str, new: str) -> list[Verdict]:
+    return RuleJudge().weigh(fact(new, 2), [fact(old, 1)])
+
+
+def superseded(old: str, new: str) -> bool:
+    return any(v.supersedes for v in verdicts(old, new))
+
+
+# -- true facts that were retired (a year of one person's memory, a generated year) ---------
+
+@pytest.mark.parametrize(("old", "new"), [
+    # numbers compare only within one unit and one slot
+    ("W @Maya: I drive a 2014 Mazda3 hatchback with about 140,000 miles on it.",
+     "B @Maya: Ran 10 miles on February 8."),
+    # "closed on" a house is a purchase; "flat white" is a coffee, not a flat
+    ("W @Maya: My usual coffee order is an oat-milk flat white.",
+     "B @Maya: We closed on the Columbia City house."),
+    # a comparison is not a change of address
+    ("W @Maya: We moved into our own house at 4127 South Alaska Street.",
+     "W @Maya: I love how quiet our new street is compared to Ballard."),
+    # an experience that shares a word with a state does not end it
+    ("S @Falcon: Customers ask for SSO in almost every sales call.",
+     "B @Falcon: Refactored the nightly backup job; customers stopped complaining."),
+    # one person's job is not another's because both name the same @Org
+    ("W @Sam @Globex: Sam is a senior engineer at @Globex.",
+     "W @Priya @Globex: Priya is a product manager at @Globex."),
+    ("W @Sam: Sam works at @Globex as a senior engineer.",
+     "W @Priya: Priya works at @Globex as a designer."),
+    # a liking for tea is not a way of being replied to
+    ("O @Maya: Maya prefers replies on WhatsApp.", "O @Maya: Maya prefers tea over coffee now."),
+])
+def test_a_shared_word_or_entity_alone_never_retires_a_fact(old: str, new: str) -> None:
+    assert not superseded(old, new)
+
+
+def test_a_number_in_a_name_is_not_a_quantity() -> None:
+    """"401(k)" and "5K" are not one unit: no "K: 401 became 5"."""
+    assert replaces(fact("W: Back at Saturday group runs, keeping it to 5K.", 2),
+                    fact("W: I contribute 6% of my salary to my 401(k).", 1)) is None
+
+
+# -- non-changes on the slot: a conflict at most, never a supersede ---------------------
+
+DATABASE = "W @acme: The main database is PostgreSQL."
+
+
+@pytest.mark.parametrize("new", [
+    "W @acme: We should switch the main database to MySQL.",
+    "W @acme: Bob thinks we should move to MySQL.",
+    "W @acme: A move to MySQL is under discussion.",
+    "W @acme: Alice's previous company switched to MySQL.",
+    "W @acme: A vendor pitched us MySQL as the main database.",
+    "W @acme: Is the main database MySQL now? Need to check.",
+])
+def test_suggestions_questions_pitches_and_others_history_never_supersede(new: str) -> None:
+    assert not superseded(DATABASE, new)
+
+
+def test_a_restatement_does_not_supersede_what_it_repeats() -> None:
+    assert not superseded("O @Dana: Dana prefers email rather than phone calls.",
+                          "O @Dana: Dana prefers email rather than phone calls, she said again.")
+
+
+# -- changes that were missed -----------------------------------------------------------
+
+@pytest.mark.parametrize("new", [
+    "W @acme: The team dropped Postgres in favour of MySQL.",
+    "W @acme: Cutover to MySQL done; the old Postgres cluster is decommissioned.",
+])
+def test_a_change_said_with_an_alias_supersedes(new: str) -> None:
+    assert superseded(DATABASE, new)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Dana: Works at @Acme.", "W @Dana: Works at @Globex now."),
+    ("W @Dana: Her manager is @Priya.", "W @Dana: Her manager is now @Tom."),
+])
+def test_an_at_mention_in_the_content_is_read_as_the_value(old: str, new: str) -> None:
+    assert superseded(old, new)
+
+
+def test_at_mentions_supersede_through_retain(memory: Memory) -> None:
+    old = memory.retain("W @Dana: Works at @Acme.", date="2025-01-10").facts[0]
+    result = memory.retain("W @Dana: Works at @Globex now.", date="2025-03-01")
+    assert [j.id for j in result.superseded] == [old.id]
+
+
+def test_a_reversed_liking_is_at_least_a_conflict() -> None:
+    assert verdicts("O @Dana: Likes GraphQL.", "O @Dana: Dislikes GraphQL.")
+
+
+# -- the same decisions and reasons under any hash seed ---------------------------------
+
+_SCRIPT = """
+import json, sys
+from memfold.judge import RuleJudge
+from memfold.workspace.format import parse_document
+def fact(b, n):
+    return parse_document("memory/2025-01-10.md",
+                          f"# 2025-01-10\\n\\n## Retain\\n- {b} ^fact{n:04d}\\n").facts[0]
+pairs = json.loads(sys.argv[1])
+print(json.dumps([[(v.supersedes, v.reason) for v in RuleJudge().weigh(fact(n, 2), [fact(o, 1)])]
+                  for o, n in pairs]))
+"""
+
+
+def test_reasons_do_not_change_with_the_hash_seed() -> None:
+    pairs = [["W @acme: We use PostgreSQL.", "W @acme: We now use MySQL instead of Postgres."],
+             ["W @acme: We use PostgreSQL.", "W @acme: Now on MySQL; Postgres is archived."],
+             ["W @acme: Acme stores data in PostgreSQL.",
+              "W @acme: MySQL and Redis are now Acme's datastores, not Postgres."]]
+    seen = set()
+    for seed in ("0", "1", "2", "3", "4", "5"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", _SCRIPT, json.dumps(pairs)], env=env,
+                             capture_output=True, text=True, check=True).stdout
+        seen.add(out)
+        assert "became 'Postgres'" not in out
+    assert len(seen) == 1
