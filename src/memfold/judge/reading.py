@@ -106,20 +106,26 @@ def _ended(clause: str, names: Stems, guard: str | None) -> Stems | None:
     its subject too when the verb has no object ("the Berlin office closed at the end of
     Q1", "Zendesk is gone") or says the subject left ("Mrs. Trần left the firm")."""
     blanked = _NOT_AN_END.sub(lambda x: " " * len(x.group()), clause)  # offsets kept
-    m = w.END_PHRASES.search(clause) or _end_at(blanked, guard) \
-        or _ASKED_TO_STOP.search(clause)
-    if m is None:
+    if m := w.END_PHRASES.search(clause) or _ASKED_TO_STOP.search(clause):
+        after = stems(_clip(clause[m.end():]), names)  # "no longer on the board": the state
+    elif m := _end_at(blanked, guard):
+        rest = clause[m.end():]
+        after = _EMPTY if _NO_OBJECT.match(rest) else stems(_clip(rest), names)
+    else:
         return None
-    rest = clause[m.end():]
-    after = _EMPTY if _NO_OBJECT.match(rest) else stems(_clip(rest), names)
-    after |= stems(m.group(), names) - _END_STEMS  # "bought Lise out"
+    after |= stems(m.group(), names) - _PHRASE_WORDS  # "bought Lise out"
     if after and not _DEPARTS.search(m.group()):
         return after
     return after | stems(clause[: m.start()], names)
 
 
+# the words of the phrases of ending themselves
+_PHRASE_WORDS = _END_STEMS | frozenset(w.stem(x) for x in (
+    "is are was were be no longer not anymore any more gone over broke up split gave give "
+    "giving wound winds shut fell falling out bought moved away walked stepped down let "
+    "phased asked told want wants wanted requested me us him her them team").split())
 _NO_OBJECT = re.compile(r"\s*(?:$|[,.;]|(?:at|in|on|for|with|after|before|during|last|this"
-                        r"|yesterday|today|recently|early|late|by|from|since|and|when|because"
+                        r"|yesterday|today|recently|early|late|by|since|and|when|because"
                         r")\b)", re.IGNORECASE)
 _DEPARTS = re.compile(r"\b(?:left|leav\w*|quit\w*|resign\w*|retir\w*|moved\s+out|fell\s+out"
                       r"|falling[- ]out|broke\s+up|split\s+up|stepped\s+down)", re.IGNORECASE)
