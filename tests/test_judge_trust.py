@@ -143,3 +143,29 @@ def test_reasons_do_not_change_with_the_hash_seed() -> None:
         seen.add(out)
         assert "became 'Postgres'" not in out
     assert len(seen) == 1
+
+
+# -- readings the held-out pairs found weak: indirect moves, renames, ends, reversals ----
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("W @Ingrid: Ingrid has a house in Bergen where she lives.",
+     "W @Ingrid: Home for Ingrid is Reykjavik now.", "location: 'Bergen' became 'Reykjavik'"),
+    ("W @Ana: Ana's surname is Costa.",
+     "W @Ana: Ana took her husband's name — she's Ana Ribeiro now.",
+     "name: 'Costa' became 'Ribeiro'"),
+    ("W @Quillo: The shop trades as Quillo Bakes.", "W @Quillo: The shop is now known as Crumb.",
+     "name: 'Bakes' became 'Crumb'"),
+    ("W @Lena: Lena drinks alcohol at weekends.", "W @Lena: Lena is alcohol-free now.",
+     "the newer fact says 'alcohol' ended"),
+    ("W @Marco: Marco is single.", "W @Marco: Marco is seeing someone from his climbing gym.",
+     "relationship: 'single' became 'seeing someone"),
+    ("O @Omar: Omar likes emoji in replies.", "O @Omar: Omar asked me to drop the emoji.",
+     "the newer fact says 'emoji' ended"),
+    ("W @Harbor: Harbor AI's models are served from A100s.",
+     "W @Harbor: Beginning with the 4.0 release, Harbor AI's models are served from H100s.",
+     "AI's models: 'A100s' became 'H100s'"),
+])
+def test_indirect_changes_supersede_with_a_reason_a_person_reads(old: str, new: str,
+                                                                 reason: str) -> None:
+    [verdict] = verdicts(old, new)
+    assert verdict.supersedes and verdict.reason.startswith(reason)

@@ -106,6 +106,8 @@ def _ended(clause: str, names: Stems, guard: str | None) -> Stems | None:
     its subject too when the verb has no object ("the Berlin office closed at the end of
     Q1", "Zendesk is gone") or says the subject left ("Mrs. Trần left the firm")."""
     blanked = _NOT_AN_END.sub(lambda x: " " * len(x.group()), clause)  # offsets kept
+    if free := _FREE.search(clause):  # "is car-free now": no car any more
+        return stems(free.group(1), names)
     if m := w.END_PHRASES.search(clause) or _ASKED_TO_STOP.search(clause):
         after = stems(_clip(clause[m.end():]), names)  # "no longer on the board": the state
     elif m := _end_at(blanked, guard):
@@ -119,6 +121,8 @@ def _ended(clause: str, names: Stems, guard: str | None) -> Stems | None:
     return after | stems(clause[: m.start()], names)
 
 
+_FREE = re.compile(r"\b(?:is|are|went|gone|now|been|became|become|living)\s+(?:now\s+)?"
+                   r"([a-z]+)-free\b", re.IGNORECASE)
 # the words of the phrases of ending themselves
 _PHRASE_WORDS = _END_STEMS | frozenset(w.stem(x) for x in (
     "is are was were be no longer not anymore any more gone over broke up split gave give "
@@ -179,7 +183,7 @@ _FRONTED = re.compile(r"^(?:after|since|as\s+of|over|during|following|starting|b
                       r"|with|upgraded|thanks|these\s+days|recently|lately|now|today|this|earlier"
                       r"|later|last|next|back\s+in|at\s+the\s+(?:start|end))"
                       r"\b[^,]{0,60},\s*", re.IGNORECASE)
-_COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been|'s|remains?)"
+_COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been|remains?)"
                      r"\s+(?:now\s+|still\s+|currently\s+|no\s+longer\s+)?(?P<val>.+)$",
                      re.IGNORECASE)
 _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
@@ -191,6 +195,10 @@ _RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
                 r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
      "location"),
+    (re.compile(r"^(?:has|have|owns?|rents?|keeps?)\s+(?:a|an|his|her|their|its|our|my)\s+"
+                r"(?:\w+\s+)?(?:home|house|flat|apartment|place)\s+(?:in|at)\s+(?P<val>.+)$", re.I),
+     "location"),  # "has a house in Bergen where she lives"
+    (re.compile(r"^(?:calls?|now\s+calls?)\s+(?P<val>.+?)\s+home$", re.I), "location"),
     (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating|transferred)\s+(?:(?:back|up|down"
                 r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
     (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
@@ -204,7 +212,8 @@ _RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:is\s+married|married|is\s+engaged|engaged)\s+to\s+(?P<val>.+)$", re.I),
      "relationship"),
     (re.compile(r"^(?:goes|go)\s+by\s+(?P<val>.+)$", re.I), "name"),
-    (re.compile(r"^(?:is\s+called|called|is\s+named|named)\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:is\s+called|called|is\s+named|named|is\s+known\s+as|known\s+as"
+                r"|trades\s+as|trading\s+as|goes\s+by\s+the\s+name)\s+(?P<val>.+)$", re.I), "name"),
     (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+on|runs?)\s+(?P<val>.+)$",
                 re.I), "platform"),
     (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
@@ -243,7 +252,7 @@ def stems(text: str, drop: Stems = _EMPTY) -> Stems:
 
 def _clip(text: str) -> str:
     """A value ends at the end of its clause: "PostgreSQL, since 2023" -> "PostgreSQL"."""
-    return re.split(r"[,;(]|\s[-–—]\s|\s(?:because|since|after|which|who|when|while|and\s+"
+    return re.split(r"[,;(]|\s[-–—]\s|\s(?:because|since|after|which|who|when|where|while|and\s+"
                     r"(?:is|has|was|now|the)|so|but|in\s+(?:the\s+)?(?:19|20)\d\d)\s", text,
                     maxsplit=1, flags=re.IGNORECASE)[0].strip(" .")
 
@@ -260,7 +269,7 @@ _CONTRACTIONS = re.compile(r"\b(can't|won't)|(?<=\w)('re|'ve|'m|'ll|n't)\b", re.
 # "she's Priyanka Iyer now", "Halima's a ward sister": an 's that is "is", not a possessive
 _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
                  r"|no|on|in|at|with|back|been|got|gone|over|done|down|up|\w+ing"
-                 r"|[A-Z]\w*\s+[A-Z])\b)")
+                 r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
 _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I)\s+(?:says|said"
                           r"|thinks|feels|reckons|believes|admits|admitted)\s+(?:that\s+)?"
@@ -408,6 +417,10 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
         return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
     if attr and attr & _NAME_ATTRS:
         return attr, "name", value, verb
+    if not attr and not verb and (full := _FULL_NAME.match(re.sub(
+            r"\s+(?:now|these\s+days|again|officially)$", "", val, flags=re.I))) \
+            and w.stem(full.group(1).lower()) in names:
+        return _EMPTY, "name", value, ""  # "she is Priyanka Iyer now": her whole name
     if len(attr) == 1 and (known := _ATTR_RELATION.get(next(iter(attr)))):
         return _EMPTY, known, value, verb  # "Hamza's manager is X": whom he reports to
     if attr and not _PROPER_HEAD.search(subj):
@@ -415,6 +428,7 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     return _EMPTY, _class_of(val), value, verb
 
 
+_FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")
 # "Esperanza's cat Churro": a common noun, then the name the subject goes by
 _PROPER_HEAD = re.compile(r"\b(?-i:[a-z]+\s+[A-Z][a-z]+)$")
 
@@ -435,7 +449,8 @@ def _class_of(value: str) -> str | None:
         return "diet"
     if re.search(r"\w's\s+(?:" + w.RELATIVES + r")\b", value, re.IGNORECASE):
         return "kinship"
-    if heads & w.RELATIONSHIP:
+    if heads & w.RELATIONSHIP or re.match(r"(?:seeing|dating|with)\s+(?:someone|somebody)\b",
+                                          value, re.IGNORECASE):
         return "relationship"
     if tokens and ({tokens[-1], w.stem(tokens[-1])} & w.ROLES or
                    any(t in w.ROLES for t in tokens[:4])):

@@ -269,7 +269,8 @@ _CLASSES = {
             "apartment flat house headquarters hq office city",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "employer company freelance",
-    "#name": "name named called renamed rebranded handle username codename goes nickname",
+    "#name": "name named called renamed rebranded handle username codename goes nickname "
+             "surname known",
     "#rel": " ".join(w.RELATIONSHIP) + " broke split divorced separated",
     "#status": " ".join(w.INTERIM | w.FINAL),
     "#role": " ".join(w.ROLES),
@@ -302,6 +303,8 @@ def _signature(content: str) -> frozenset[str]:
             out.add("#number")
         if word not in w.STOP:
             out.add(w.stem(word))
+            if "-" in word:  # "car-free" shares "car"
+                out.update(w.stem(part) for part in word.split("-") if part not in w.STOP)
     return frozenset(out)
 
 
