@@ -23,10 +23,14 @@ experience, which is history) about the same entity when one of these holds, in 
 
 Whatever the rule, a newer fact never supersedes when it is a plan or a hypothetical, a
 change that did not happen ("turned down the offer", "went back to Vim"), a visit or a
-stated range that ends, someone else's news ("his dad switched..."), or an addition
-("also", "too"); nor when it names no entity and the older fact names one.  Such pairs,
-and pairs on one topic that no rule settles, come back as conflicts — left active, for
-the calling agent to confirm with `memfold supersede`.
+stated range that ends, someone else's news or view ("his dad switched...", "Alice's
+previous company..."), a suggestion, a question, a discussion, a pitch, a restatement, or
+an addition ("also", "too"); nor when it names no entity and the older fact names one, nor
+when the entity the two share is the subject of neither (Sam's employer is not Priya's
+because both name @Globex).  Such pairs, opposed opinions that do not say they changed,
+and pairs on one topic that no rule settles come back as conflicts — left active, for the
+calling agent to confirm with `memfold supersede`.  Every loop over a set runs in sorted
+order, so the reasons do not depend on the hash seed.
 """
 
 from __future__ import annotations
