@@ -300,8 +300,11 @@ def parse_json(text: str | bytes, what: str) -> Any:
     except json.JSONDecodeError as exc:
         raise BadInput(f"{what} {_is(what)} not valid JSON ({exc.msg} at character "
                        f"{exc.pos + 1}); send one JSON object") from None
-    except (RecursionError, UnicodeDecodeError) as exc:
-        raise BadInput(f"{what} {_is(what)} not valid JSON ({type(exc).__name__}); send one "
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{what} {_is(what)} not UTF-8: byte 0x{exc.object[exc.start]:02x} at "
+                       f"offset {exc.start}; send UTF-8 JSON") from None
+    except RecursionError:
+        raise BadInput(f"{what} {_is(what)} not valid JSON (nested too deeply); send one "
                        "JSON object") from None
 
 

@@ -42,7 +42,7 @@ from .index.base import DocChange
 from .index.sync import sync, sync_appended
 from .ledger import Ledger, content_sha
 from .model import FileStamp, Judgement, ParsedDoc, ParseWarning, RetainResult, SyncReport
-from .screening import check_secrets, hidden_note, valid_source
+from .screening import check_secrets, hidden_note, refuse_undecodable, valid_source
 from .workspace.files import append_durably, replace_atomically
 from .workspace.format import (
     Bullet,
@@ -96,6 +96,7 @@ def parse_day(value: date | str, *, what: str = "date") -> date:
 
 def validate_bullet(text: str, label: str = "bullet") -> Bullet:
     """A bullet as a caller gave it, checked strictly: any problem raises BadInput."""
+    refuse_undecodable(text, label)
     if "\n" in text or "\r" in text:
         raise BadInput(f"{label} has a newline inside its content; give one bullet per line")
     stripped = text.strip()

@@ -30,7 +30,23 @@ SOURCE = re.compile(r"[\w.:@/-]{1,64}")
 SECRET_WARNING = "looks like a secret"  # how a secret's index warning begins
 
 __all__ = ["SECRET_WARNING", "check_secrets", "flag_secrets", "hidden_note",
-           "is_secret_warning", "reveal", "valid_source"]
+           "is_secret_warning", "refuse_undecodable", "reveal", "valid_source"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def refuse_undecodable(value: object, label: str) -> None:
+    """Raise BadInput when `value` (text, or a list of texts) holds a lone surrogate: what
+    Python makes of bytes that were not UTF-8 (a command-line argument) or of a JSON
+    `\\ud800` escape.  Such text cannot be written as UTF-8, so it is refused before
+    anything is stored, with where it is."""
+    texts = [value] if isinstance(value, str) else value if isinstance(value, list | tuple) else []
+    for number, text in enumerate(texts, 1):
+        found = _SURROGATE.search(text) if isinstance(text, str) else None
+        if found:
+            where = f"{label} {number}" if not isinstance(value, str) else label
+            raise BadInput(f"{where} is not UTF-8 text: U+{ord(found.group()):04X} (a byte that "
+                           f"was not UTF-8, or a lone surrogate) at character {found.start()}")
 
 
 def check_secrets(content: str, label: str, *, allow: bool) -> str | None:
