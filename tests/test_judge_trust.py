@@ -169,3 +169,14 @@ def test_indirect_changes_supersede_with_a_reason_a_person_reads(old: str, new: 
                                                                  reason: str) -> None:
     [verdict] = verdicts(old, new)
     assert verdict.supersedes and verdict.reason.startswith(reason)
+
+
+@pytest.mark.parametrize("new", [
+    "W @Lina: Lina has moved to York.",
+    "W @Lina: Lina's new place is in York.",
+    "W @Lina: These days Lina lives in York.",
+    "W @Lina: Lina's address is now in York.",
+])
+def test_a_move_said_in_other_words_supersedes(new: str) -> None:
+    [verdict] = verdicts("W @Lina: Lina lives in Leeds.", new)
+    assert verdict.supersedes and verdict.reason == "location: 'Leeds' became 'York'"

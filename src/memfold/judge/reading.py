@@ -178,7 +178,8 @@ _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|while|because)\s"
                            r"|\s+but\s+|\s+so\s+|\s+because\s+|\s+after\s+(?=\w+\s+\w+ed\b))\s*",
                            re.IGNORECASE)
-_FRONTED = re.compile(r"^(?:after|since|as\s+of|over|during|following|starting|beginning"
+_FRONTED = re.compile(r"^(?:these\s+days|nowadays)\s+(?=\w+\s+\w)|^(?:after|since|as\s+of|over"
+                      r"|during|following|starting|beginning"
                       r"|effective|going\s+forward|from|in|on"
                       r"|with|upgraded|thanks|these\s+days|recently|lately|now|today|this|earlier"
                       r"|later|last|next|back\s+in|at\s+the\s+(?:start|end))"
@@ -344,6 +345,10 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     )
 
 
+_OWNER = re.compile(r"\b(?:is|are|was|became|becomes)\s+(?:now\s+)?(?:(?P<who>@?[\w-]+)'s\s+\w+"
+                    r"|the\s+(?:new\s+)?\w+\s+(?:of|at|for)\s+(?P<of>@?[\w-]+))")
+
+
 def _name_stems(entities: tuple[str, ...]) -> Stems:
     return frozenset(w.stem(e.lower()) for e in entities) | frozenset(
         s for e in entities for part in re.split(r"[-_.]", e) if part
@@ -359,6 +364,8 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     """The entity keys of the fact's subject: those its first clause's grammatical subject
     names ("Sam" in "Sam works at @Globex"), else those before the colon, else all."""
     subject = {w.stem(t) for t in w.tokens(_split_subject(clause, frozenset())[0])}
+    if owner := _OWNER.search(clause):  # "Priya is Globex's CTO", "the CTO of Globex"
+        subject |= {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
     named = [e for e in entities if _name_stems((e,)) & subject]
     return frozenset(entity_key(e) for e in (named or own or entities))
 
@@ -394,8 +401,9 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     rest = re.sub(r"^(?:(?P<aux>is|are|was|has|have)\s+)?(?:now|still|currently|also|recently"
                   r"|finally|just)\s+", lambda m: f"{m.group('aux') or ''} ".lstrip(), rest,
                   flags=re.I)
-    rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)",
-                  "", rest, flags=re.I)
+    rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)"
+                  r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
+                  r"|joined|started)\b)", "", rest, flags=re.I)
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
             return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""

@@ -270,7 +270,7 @@ def replaces(new: Fact, old: Fact) -> str | None:
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
 _CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
-            "apartment flat house headquarters hq office city",
+            "apartment flat house headquarters hq office city place address resident residence",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "employer company freelance",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
