@@ -349,6 +349,7 @@ _OWNER = re.compile(r"\b(?:is|are|was|became|becomes)\s+(?:now\s+)?(?:(?P<who>@?
                     r"|the\s+(?:new\s+)?\w+\s+(?:of|at|for)\s+(?P<of>@?[\w-]+))")
 
 
+@lru_cache(maxsize=4096)
 def _name_stems(entities: tuple[str, ...]) -> Stems:
     return frozenset(w.stem(e.lower()) for e in entities) | frozenset(
         s for e in entities for part in re.split(r"[-_.]", e) if part
