@@ -180,3 +180,26 @@ def test_indirect_changes_supersede_with_a_reason_a_person_reads(old: str, new: 
 def test_a_move_said_in_other_words_supersedes(new: str) -> None:
     [verdict] = verdicts("W @Lina: Lina lives in Leeds.", new)
     assert verdict.supersedes and verdict.reason == "location: 'Leeds' became 'York'"
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("W @Rho: Rho uses Python 3.10.", "W @Rho: Rho is on Python 3.12 now.",
+     "Python: 3.10 became 3.12"),
+    ("W @Rho: Rho's phone is an iPhone 12.", "W @Rho: Rho got an iPhone 15.",
+     "iPhone: 12 became 15"),
+    ("W @Rho: Rho works at Acme.", "W @Rho: Rho started a new job at Globex.",
+     "employer: 'Acme' became 'Globex'"),
+    ("W @Rho: Rho is a nurse.", "W @Rho: Rho retrained and works as a paramedic now.",
+     "role: 'nurse' became 'paramedic'"),
+    ("O @Rho: Rho likes long detailed answers.",
+     "O @Rho: Rho asked for shorter answers from now on.",
+     "the opinion turned from 'long detailed' to 'shorter'"),
+    ("W @Rho: Rho's manager is @Kim.", "W @Rho: @Lee manages Rho now.",
+     "manager: 'Kim' became 'Lee'"),
+    ("W @Rho: Rho is on the @Falcon team.", "W @Rho: Rho moved to the @Osprey team.",
+     "team: 'Falcon team' became 'Osprey team'"),
+])
+def test_upgrades_jobs_teams_and_reversals_said_plainly_supersede(old: str, new: str,
+                                                                  reason: str) -> None:
+    [verdict] = verdicts(old, new)
+    assert verdict.supersedes and verdict.reason == reason

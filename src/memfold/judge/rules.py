@@ -54,7 +54,7 @@ _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager relationship name platform prefer age "
-                    "diet attr".split())
+                    "diet attr team".split())
 _NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
                   r"|from\s+now\s+on)\b",
                   re.IGNORECASE)
@@ -197,15 +197,17 @@ def _parts(member: str) -> Stems:
     return frozenset(w.stem(part) for part in member.split("-"))
 
 
-def _upgraded(n: Reading, o: Reading) -> str | None:
-    """"Windows 10" then "Windows 11" on the same thing (the laptop)."""
+def _upgraded(n: Reading, o: Reading, new: Fact) -> str | None:
+    """"Windows 10" then "Windows 11" on the same thing (the laptop), or on the entity
+    itself when the newer fact says it changed or holds now ("got an iPhone 15")."""
     if n.additive:
         return None
+    itself = not (n.attr and o.attr) and bool(n.changes or _NOW.search(new.content))
     for name, version in sorted(n.versions):
         for old_name, old_version in sorted(o.versions):
             topic = _topic(n.words, o.words) - {name, version, old_version}
-            if name == old_name and version != old_version and topic:
-                return f"{name}: {old_version} became {version}"
+            if name == old_name and version != old_version and (topic or itself):
+                return f"{_text(frozenset({name}), n)}: {old_version} became {version}"
     return None
 
 
@@ -263,7 +265,7 @@ def replaces(new: Fact, old: Fact) -> str | None:
                 not c.old or any(c.old <= x.old and c.new <= x.new for x in o.changes)):
             return None
     return (_left(n, o, new) or _ended(n, o, new) or _same_slot(n, o, new) or _swapped(n, o)
-            or _changed(n, o) or _family(n, o, new) or _upgraded(n, o) or _counted(n, o)
+            or _changed(n, o) or _family(n, o, new) or _upgraded(n, o, new) or _counted(n, o)
             or _status(n, o) or _reversed(n, o, new))
 
 
@@ -280,7 +282,8 @@ _CLASSES = {
     "#role": " ".join(w.ROLES),
     "#diet": " ".join(w.DIETS) + " meat",
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
-    "#boss": "manager boss supervisor reports report lead",
+    "#boss": "manager boss supervisor reports report lead manages supervises",
+    "#team": "team squad",
 }
 _CLASS_OF: dict[str, set[str]] = {}
 for _tag, _words in _CLASSES.items():

@@ -245,7 +245,8 @@ FINAL = frozenset(
     "cancelled canceled paid published landed available settled found issued resumed "
     "restarted unblocked active opened".split())
 ANTONYMS = [
-    ("concise short brief terse succinct", "long detailed lengthy verbose thorough"),
+    ("concise short brief terse succinct shorter briefer",
+     "long detailed lengthy verbose thorough longer"),
     ("dark", "light"),
     ("night late evening nocturnal owl", "morning early dawn lark"),
     ("like love enjoy prefer favour favor want fan adore", "dislike hate avoid detest loathe"),
