@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -203,3 +204,22 @@ def test_upgrades_jobs_teams_and_reversals_said_plainly_supersede(old: str, new:
                                                                   reason: str) -> None:
     [verdict] = verdicts(old, new)
     assert verdict.supersedes and verdict.reason == reason
+
+
+# -- an entity page's aliases name the same subject and the same value ------------------
+
+def test_an_alias_from_an_entity_page_is_the_same_subject_and_value(workspace: Path) -> None:
+    pages = workspace / "bank" / "entities"
+    pages.mkdir(parents=True, exist_ok=True)
+    (pages / "Peter.md").write_text("---\naliases: [Pete]\n---\n# Peter\n", encoding="utf-8")
+    (pages / "Acme.md").write_text("---\naliases: [AcmeCorp]\n---\n# Acme\n", encoding="utf-8")
+    with Memory.open(workspace) as memory:
+        memory.index()
+        home = memory.retain("W @Peter: Peter lives in Leeds.", date="2025-01-10").facts[0]
+        moved = memory.retain("W @Pete: Pete moved to York.", date="2025-03-01")
+        assert [j.id for j in moved.superseded] == [home.id]
+        job = memory.retain("W @Pete: Works at @Acme.", date="2025-04-01").facts[0]
+        same = memory.retain("W @Peter: Works at @AcmeCorp now.", date="2025-05-01")
+        assert not same.superseded and not same.conflicts
+        changed = memory.retain("W @Peter: Works at @Globex now.", date="2025-06-01")
+        assert job.id in {j.id for j in changed.superseded}
