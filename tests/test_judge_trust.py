@@ -223,3 +223,18 @@ def test_an_alias_from_an_entity_page_is_the_same_subject_and_value(workspace: P
         assert not same.superseded and not same.conflicts
         changed = memory.retain("W @Peter: Works at @Globex now.", date="2025-06-01")
         assert job.id in {j.id for j in changed.superseded}
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Rho: The building permit is still pending.",
+     "W @Rho: The building permit came through last week."),
+    ("W @Rho: The mobile app is in private beta.", "W @Rho: The mobile app is out of beta."),
+    ("W @Rho: The refund is pending.", "W @Rho: The refund arrived."),
+])
+def test_a_status_that_moved_on_in_other_words_supersedes(old: str, new: str) -> None:
+    assert superseded(old, new)
+
+
+def test_an_unstated_subject_is_the_first_name_before_the_colon() -> None:
+    assert not verdicts("W @Sam @Globex: Works at Globex as an engineer.",
+                        "W @Priya @Globex: Works at Globex as a designer.")

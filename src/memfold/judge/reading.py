@@ -359,12 +359,13 @@ def _own_voice(who: str, names: Stems) -> bool:
 
 def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> frozenset[str]:
     """The entity keys of the fact's subject: those its first clause's grammatical subject
-    names ("Sam" in "Sam works at @Globex"), else those before the colon, else all."""
+    names ("Sam" in "Sam works at @Globex"), else the first name before the colon ("W @Sam
+    @Globex: Works at Globex" is about Sam), else the first entity."""
     subject = {w.stem(t) for t in w.tokens(_split_subject(clause, frozenset())[0])}
     if owner := _OWNER.search(clause):  # "Priya is Globex's CTO", "the CTO of Globex"
         subject |= {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
     named = [e for e in entities if _name_stems((e,)) & subject]
-    return frozenset(entity_key(e) for e in (named or own or entities))
+    return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
 
 
 _VERBISH = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|does|did|do|now"

@@ -224,11 +224,16 @@ def _counted(n: Reading, o: Reading) -> str | None:
     return None
 
 
+_DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
+                   r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
+
+
 def _status(n: Reading, o: Reading) -> str | None:
     was, now = o.words & _INTERIM, n.words & _FINAL
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
-    if was and now and same:
-        return f"status: {_text(was, o)!r} became {_text(now, n)!r}"
+    done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
+    if was and done and same:
+        return f"status: {_text(was, o)!r} became {done!r}"
     return None
 
 
