@@ -238,3 +238,20 @@ def test_a_status_that_moved_on_in_other_words_supersedes(old: str, new: str) ->
 def test_an_unstated_subject_is_the_first_name_before_the_colon() -> None:
     assert not verdicts("W @Sam @Globex: Works at Globex as an engineer.",
                         "W @Priya @Globex: Works at Globex as a designer.")
+
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("O @Rho: Rho prefers to be called Robert.", "O @Rho: Rho asked to be called Rob from now on.",
+     "name: 'Robert' became 'Rob'"),
+    ("W @Rho: The newsletter is written by Maria.",
+     "W @Rho: Starting this month, Tom writes the newsletter.",
+     "newsletter: 'Maria' became 'Tom'"),
+    ("W @Rho: Rho is a teacher.", "W @Rho: Rho quit teaching to become a nurse.",
+     "role: 'teacher' became 'nurse'"),
+    ("W @Rho: Rho's landlord is @Kim.", "W @Rho: The flat was sold; @Lee is Rho's landlord now.",
+     "landlord: 'Kim' became 'Lee'"),
+])
+def test_names_owners_roles_and_landlords_said_otherwise_supersede(old: str, new: str,
+                                                                   reason: str) -> None:
+    [verdict] = verdicts(old, new)
+    assert verdict.supersedes and verdict.reason == reason

@@ -226,6 +226,8 @@ _RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+on|runs?)\s+(?P<val>.+)$",
                 re.I), "platform"),
     (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
+    (re.compile(r"^(?:asked|asks|wants?|wanted|prefers?|would\s+like)\s+(?:us\s+|me\s+|people\s+)?"
+                r"to\s+(?:be\s+called|call\s+(?:him|her|them))\s+(?P<val>.+)$", re.I), "name"),
     (re.compile(r"^(?:prefers?|preferring)\s+(?P<val>.+)$", re.I), "prefer"),
     (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?promoted\s+to\s+(?P<val>.+)$", re.I), "role"),
     (re.compile(r"^(?:uses?|using|relies\s+on|rely\s+on)\s+(?P<val>.+)$", re.I), "use"),
@@ -405,11 +407,15 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
             return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""
+    if (m := _BECAME.search(rest)) and (kind := _class_of(m.group("val"))):
+        return _EMPTY, kind, stems(_clip(m.group("val")), names), ""  # "to become a nurse"
     if (m := _MANAGES.match(rest)) and stems(m.group("whom"), names) <= names and subject:
         return _EMPTY, "manager", stems(subject, names), ""  # "@Lee manages Rho now"
     if not (m := _COPULA.match(clause)):
         return _EMPTY, None, _EMPTY, ""
     subj, val = m.group("subj"), _clip(m.group("val"))
+    if _BARE_PARTICIPLE.match(val):
+        return _EMPTY, None, _EMPTY, ""  # "the flat was sold": an event, not a value
     attr = stems(subj, names)
     verb = ""
     val = re.sub(r"^being\s+", "", val, flags=re.I)
@@ -436,6 +442,11 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     return _EMPTY, _class_of(val), value, verb
 
 
+_BARE_PARTICIPLE = re.compile(r"^(?:\w+ed|sold|built|made|done|gone|closed|shut|cut|sent)"
+                              r"(?:\s+(?:off|out|down|up|last\s+\w+|yesterday|today))?$",
+                              re.IGNORECASE)
+_BECAME = re.compile(r"\b(?:became|becomes|become)\s+(?P<val>(?:a|an|the)\s+.+)$",
+                     re.IGNORECASE)
 _MANAGES = re.compile(r"^(?:now\s+)?(?:manages|supervises|line[- ]manages)\s+(?P<whom>[\w-]+)"
                       r"(?:\s+now)?$", re.IGNORECASE)
 _FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")

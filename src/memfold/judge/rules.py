@@ -153,10 +153,14 @@ def _same_slot(n: Reading, o: Reading, new: Fact) -> str | None:
 
 
 def _swapped(n: Reading, o: Reading) -> str | None:
-    """"Priya owns the rotation" then "the rotation is owned by Marcus"."""
+    """"Priya owns the rotation" then "the rotation is owned by Marcus", or "the newsletter
+    is written by Maria" then "Tom writes the newsletter"."""
     if n.verb and n.attr and n.verb in o.predicate and n.attr <= o.predicate \
             and _differs(n.value, o.subject) and not n.additive:
         return f"{_text(n.attr, n)}: {_text(o.subject, o)!r} became {_text(n.value, n)!r}"
+    if o.verb and o.attr and o.verb in n.predicate and o.attr <= n.predicate \
+            and _differs(n.subject, o.value) and not n.additive:  # and the other way round
+        return f"{_text(o.attr, o)}: {_text(o.value, o)!r} became {_text(n.subject, n)!r}"
     return None
 
 

@@ -192,7 +192,8 @@ RESTATED = re.compile(
     r"\b(?:again|still|as\s+(?:before|always|usual)|reiterat\w*|repeated|keeps\s+saying)\b",
     re.IGNORECASE)
 # "this week" makes a presence temporary ("is in Marrakech this week"), not an event
-THIS_WEEK = re.compile(r"(?<!as of )\bthis\s+(?:week|weekend|month)\b", re.IGNORECASE)
+THIS_WEEK = re.compile(r"(?<!as of )(?<!starting )(?<!from )(?<!since )(?<!beginning )"
+                       r"\bthis\s+(?:week|weekend|month)\b", re.IGNORECASE)
 ADDITIVE = re.compile(
     r"\b(?:also|too|as\s+well|additional(?:ly)?|in\s+addition|besides|another|second"
     r"|on\s+top\s+of|alongside|along\s+with|plus|extra)\b", re.IGNORECASE)
@@ -204,7 +205,8 @@ RELATIVES = (
     "|family|in-laws?|landlord|client|team\\s?mate|teammate|ex")
 THIRD_PARTY = re.compile(
     r"(?:^|[;,:]\s*|\b(?:said|says|mentioned|mentions|told\s+\w+|heard|reports?|reported"
-    r"|noted|notes|thinks|that)\s+(?:that\s+)?)(?:(?:[\w.-]+\s+){0,2}[\w.-]*'s|his|her|their"
+    r"|noted|notes|thinks|that)\s+(?:that\s+)?)(?:(?:(?!(?:is|are|was|were|became)\b)[\w.-]+"
+    r"\s+){0,2}[\w.-]*'s|his|her|their"
     r"|my|our)\s+"
     r"(?:\w+\s+)?(?:" + RELATIVES + r")\b"
     r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?-i:[A-Z]))"  # "Ada's manager is Tom": hers
