@@ -308,11 +308,9 @@ class Ledger:
 
     def _older_candidates(self, new: Fact, canon: dict[str, str]) -> list[Candidate]:
         keys = [entity_key(e) for e in new.entities]
-        for key in list(keys):  # each entity by its own name and by its other names
-            entity = entity_key(canon.get(key, key))
-            info = self.backend.entity(entity)
-            keys += [entity, *(entity_key(a) for a in (info.aliases if info else ()))]
-        keys = list(dict.fromkeys(keys))
+        entities = [entity_key(canon.get(key, key)) for key in keys]
+        if keys:  # each entity by its own name and by its other names
+            keys = list(dict.fromkeys([*keys, *entities, *self.backend.alias_keys(entities)]))
         filters = Filters(kinds=tuple(sorted(STATE_KINDS)))
         if keys:
             pool = self.backend.linked(keys, filters, JUDGE_CANDIDATES)
