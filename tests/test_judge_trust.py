@@ -240,6 +240,12 @@ def test_an_unstated_subject_is_the_first_name_before_the_colon() -> None:
                         "W @Priya @Globex: Works at Globex as a designer.")
 
 
+def test_a_named_subject_is_not_widened_to_the_org_it_holds_a_role_at() -> None:
+    """"Priya is the CTO of Globex" is about Priya: it does not end Sam's role there."""
+    assert not verdicts("W @Sam @Globex: Sam is the CFO of Globex.",
+                        "W @Priya @Globex: Priya is the CTO of Globex.")
+
+
 @pytest.mark.parametrize(("old", "new", "reason"), [
     ("O @Rho: Rho prefers to be called Robert.", "O @Rho: Rho asked to be called Rob from now on.",
      "name: 'Robert' became 'Rob'"),

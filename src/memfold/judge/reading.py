@@ -364,9 +364,10 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     names ("Sam" in "Sam works at @Globex"), else the first name before the colon ("W @Sam
     @Globex: Works at Globex" is about Sam), else the first entity."""
     subject = {w.stem(t) for t in w.tokens(_split_subject(clause, frozenset())[0])}
-    if owner := _OWNER.search(clause):  # "Priya is Globex's CTO", "the CTO of Globex"
-        subject |= {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
     named = [e for e in entities if _name_stems((e,)) & subject]
+    if not named and (owner := _OWNER.search(clause)):  # "The CTO is Globex's", "... of Globex"
+        whose = {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
+        named = [e for e in entities if _name_stems((e,)) & whose]
     return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
 
 
