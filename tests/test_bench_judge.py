@@ -62,8 +62,9 @@ def test_scores_the_pairs_prints_the_table_and_saves_the_results(pairs_file: Pat
     rows = {line.split()[0]: line.split()[1:] for line in text.splitlines()
             if line.split() and line.split()[0] in ("location-move", "multi-valued",
                                                      "mislabelled", "all")}
-    assert rows == {"location-move": ["1", "1", "1", "1"], "multi-valued": ["2", "0", "0", "2"],
-                    "mislabelled": ["3", "2", "1", "0"], "all": ["7", "4", "3", "4"]}
+    assert rows == {"location-move": ["1", "1", "1", "1", "0"],
+                    "multi-valued": ["2", "0", "0", "2", "0"],
+                    "mislabelled": ["3", "2", "1", "0", "0"], "all": ["7", "4", "3", "4", "0"]}
     wrong = [line.split() for line in text.splitlines() if line.startswith("  p")]
     assert [w[0] for w in wrong] == ["p5", "p6", "p7"]
     p5 = next(line for line in text.splitlines() if line.startswith("  p5"))
@@ -75,11 +76,12 @@ def test_scores_the_pairs_prints_the_table_and_saves_the_results(pairs_file: Pat
     assert data["benchmark"] == "judge" and data["judge"] == "rules"
     assert data["dataset"] == {"file": "pairs.jsonl", "pairs": 7,
                                "sha256": hashlib.sha256(pairs_file.read_bytes()).hexdigest()}
-    assert data["counts"] == {"pairs": 7, "tp": 2, "fp": 1, "fn": 2, "tn": 2}
+    assert data["counts"] == {"pairs": 7, "tp": 2, "fp": 1, "fn": 2, "tn": 2, "offered": 0}
     assert data["precision"] == pytest.approx(2 / 3) and data["recall"] == pytest.approx(0.5)
     assert data["f1"] == pytest.approx(4 / 7)
     assert data["categories"]["mislabelled"] == {"pairs": 3, "expected_true": 2,
-                                                 "judged_true": 1, "correct": 0}
+                                                 "judged_true": 1, "correct": 0,
+                                                 "offered": 0}
     assert [(m["id"], m["expected"], m["got"]) for m in data["misjudged"]] == [
         ("p5", False, True), ("p6", True, False), ("p7", True, False)]
     assert data["misjudged"][0]["judge"] == "rules" and data["misjudged"][0]["reason"]
@@ -90,6 +92,26 @@ def test_scores_the_pairs_prints_the_table_and_saves_the_results(pairs_file: Pat
         figures = data["timings"][key]
         assert set(figures) == {"median_ms", "p90_ms", "max_ms"}
         assert 0 < figures["median_ms"] <= figures["p90_ms"] <= figures["max_ms"]
+
+
+def test_a_change_left_as_a_conflict_counts_as_offered(tmp_path: Path) -> None:
+    """A true pair the judge only reports (a conflict in the retain result) is offered:
+    not a hit for recall, but counted in superseded-or-offered."""
+    rows = [pair("o1", "W @Acme: The main database is PostgreSQL.",
+                 "W @Acme: Acme might move from PostgreSQL to MySQL.", True, "guarded"),
+            pair("o2", "W @Peter: Lives in Vienna.", "W @Peter: Lives in Berlin.", True,
+                 "location-move")]
+    out = tmp_path / "judge.json"
+    result = bench(str(write_pairs(tmp_path / "o.jsonl", rows)), "--out", str(out),
+                   "--repeat", "1")
+    assert result.exit_code == 0, result.output
+    assert "superseded or offered 100.0% of the true pairs (1 more came back" in result.stdout
+    assert "o1" in result.stdout and "(offered as a conflict)" in result.stdout
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["counts"]["offered"] == 1 and data["recall"] == pytest.approx(0.5)
+    assert data["superseded_or_offered"] == pytest.approx(1.0)
+    assert data["categories"]["guarded"]["offered"] == 1
+    assert [o["offered"] for o in data["outcomes"]] == [True, False]
 
 
 def test_json_prints_what_it_saves_and_quiet_hides_the_list(pairs_file: Path,
@@ -121,7 +143,8 @@ def test_categories_choose_the_pairs_scored(pairs_file: Path, tmp_path: Path) ->
     left = bench(str(pairs_file), "--exclude-category", "mislabelled", "--json",
                  "--out", str(out), "--repeat", "1")
     assert left.exit_code == 0, left.output
-    assert json.loads(left.stdout)["counts"] == {"pairs": 4, "tp": 2, "fp": 0, "fn": 0, "tn": 2}
+    assert json.loads(left.stdout)["counts"] == {"pairs": 4, "tp": 2, "fp": 0, "fn": 0, "tn": 2,
+                                                 "offered": 0}
 
     unknown = bench(str(pairs_file), "--category", "no-such", "--out", str(out))
     assert unknown.exit_code == 2

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 
@@ -325,17 +326,32 @@ class Ledger:
             if hits and self.state(target).status not in REPLACED:
                 found.append((hits[0].fact, Verdict(target, True, f"explicit supersedes=^"
                                                                    f"{target}"), "explicit"))
-        older = [c.fact for c in self._older_candidates(new, until=until)]
+        canon = self._canonical_names(new.entities)
+        older = [c.fact for c in self._older_candidates(new, canon, until=until)]
         by_id = {f.id: f for f in older}
-        for verdict in self.judge.weigh(new, older):
+        canon.update(self._canonical_names([e for f in older for e in f.entities]))
+        for verdict in self.judge.weigh(_with_names(new, canon),
+                                        [_with_names(f, canon) for f in older]):
             if verdict.id in by_id and verdict.id != target:
                 found.append((by_id[verdict.id], verdict, self.judge.name))
         return found
 
-    def _older_candidates(self, new: Fact, *, until: date | None = None) -> list[Candidate]:
-        """Older state facts the judge weighs a new one against; written by `until` when
-        given (a first index judging the past holds facts written after it too)."""
+    def _canonical_names(self, names: Sequence[str]) -> dict[str, str]:
+        """Entity key -> the name of the entity it names, for names that are another
+        entity's alias (an entity page's `aliases`): "@Pete" is Peter."""
+        keys = list(dict.fromkeys(entity_key(n) for n in names))
+        return {k: e for k, e in self.backend.resolve_names(keys).items()
+                if k != entity_key(e)} if keys else {}
+
+    def _older_candidates(self, new: Fact, canon: dict[str, str], *,
+                          until: date | None = None) -> list[Candidate]:
+        """Older state facts the judge weighs a new one against, under every name of its
+        entities; written by `until` when given (a first index judging the past holds facts
+        written after it too)."""
         keys = [entity_key(e) for e in new.entities]
+        entities = [entity_key(canon.get(key, key)) for key in keys]
+        if keys:  # each entity by its own name and by its other names
+            keys = list(dict.fromkeys([*keys, *entities, *self.backend.alias_keys(entities)]))
         filters = Filters(kinds=tuple(sorted(STATE_KINDS)),
                           window=Interval(None, until) if until else None)
         if keys:
@@ -348,6 +364,19 @@ class Ledger:
                     if not c.fact.entities] if query else []
         return [c for c in pool if _older(c.fact, new)
                 and (c.life is None or c.life.status not in REPLACED)]
+
+
+def _with_names(fact: Fact, canon: dict[str, str]) -> Fact:
+    """The fact as the judge reads it: its entities and the entity each alias names, and an
+    @mention of an alias read as the entity ("Works at @AcmeCorp" is "Works at @acme")."""
+    aliases = {e: canon[k] for e in fact.entities if (k := entity_key(e)) in canon}
+    if not aliases:
+        return fact
+    content = fact.content
+    for alias, entity in aliases.items():
+        content = re.sub(rf"@{re.escape(alias)}(?![\w-])", f"@{entity}", content, flags=re.I)
+    more = tuple(dict.fromkeys(e for e in aliases.values() if e not in fact.entities))
+    return dataclasses.replace(fact, content=content, entities=fact.entities + more)
 
 
 def _older(a: Fact, b: Fact) -> bool:

@@ -20,7 +20,10 @@ the journal (`history`).
 
 Scores: precision, recall and F1 over "supersedes" as the positive class (fractions in the
 JSON; null when undefined), the four counts, and per category the pairs, how many are
-labelled true, how many were judged true and how many were judged right.
+labelled true, how many were judged true and how many were judged right.  A pair not
+superseded whose older fact came back in the newer retain's `conflicts` is *offered* (left
+active, reported to the agent); `superseded_or_offered` is the share of true pairs either
+superseded or offered, and each category counts its offered pairs.
 
 Cost: the judge alone — `judge.weigh(new, [old])` on the two facts as retain parsed them,
 `--repeat` calls per pair, each timed with the judge's cache of readings emptied first (so
@@ -82,6 +85,7 @@ class Outcome:
 
     pair: Pair
     got: bool  # the older fact ended up superseded
+    offered: bool  # the newer retain's `conflicts` named the older fact (left active)
     reason: str | None  # the supersede event's reason, when it did
     judge: str | None  # who superseded it (the judge's name, or "explicit")
     retain_s: float  # the newer fact's retain, wall time
@@ -235,9 +239,10 @@ def run_pair(pair: Pair, judge: Judge, ws: Path, repeat: int) -> Outcome:
         new = _stored(newer, pair, "new")
         hit = memory.get(old.id, use=False, now=noon(pair.new_date))
         got = hit.status == SUPERSEDED
+        offered = any(j.id == old.id for j in newer.conflicts)
         event = next((e for e in reversed(memory.history(old.id))
                       if e.event == "supersede"), None) if got else None
-    return Outcome(pair, got, event.data.get("reason") if event else hit.reason,
+    return Outcome(pair, got, offered, event.data.get("reason") if event else hit.reason,
                    event.data.get("judge") if event else None, retain_s,
                    weigh_seconds(judge, new, old, repeat))
 
@@ -264,8 +269,11 @@ def scores(outcomes: Sequence[Outcome]) -> Json:
     precision, recall = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
     f1 = (2 * precision * recall / (precision + recall)
           if precision is not None and recall is not None and precision + recall else None)
-    return {"counts": {"pairs": len(outcomes), "tp": tp, "fp": fp, "fn": fn, "tn": tn},
-            "precision": precision, "recall": recall, "f1": f1}
+    offered = sum(o.offered and not o.got for o in outcomes if o.pair.expected)
+    return {"counts": {"pairs": len(outcomes), "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+                       "offered": offered},
+            "precision": precision, "recall": recall, "f1": f1,
+            "superseded_or_offered": _ratio(tp + offered, tp + fn)}
 
 
 def by_category(outcomes: Sequence[Outcome]) -> Json:
@@ -275,13 +283,15 @@ def by_category(outcomes: Sequence[Outcome]) -> Json:
         groups[name] = {"pairs": len(chosen),
                         "expected_true": sum(o.pair.expected for o in chosen),
                         "judged_true": sum(o.got for o in chosen),
-                        "correct": sum(o.got == o.pair.expected for o in chosen)}
+                        "correct": sum(o.got == o.pair.expected for o in chosen),
+                        "offered": sum(o.offered and not o.got for o in chosen)}
     return groups
 
 
 def misjudged(outcomes: Sequence[Outcome]) -> list[Json]:
     return [{"id": o.pair.id, "category": o.pair.category, "line": o.pair.line,
-             "expected": o.pair.expected, "got": o.got, "judge": o.judge,
+             "expected": o.pair.expected, "got": o.got, "offered": o.offered,
+             "judge": o.judge,
              "reason": o.reason if o.got else None, "old": o.pair.old, "new": o.pair.new,
              "why": o.pair.why}
             for o in outcomes if o.got != o.pair.expected]
@@ -315,7 +325,8 @@ def run_benchmark(path: Path, judge_name: str, *, include: Sequence[str] = (),
         "categories": by_category(outcomes),
         "misjudged": misjudged(outcomes),
         "outcomes": [{"id": o.pair.id, "category": o.pair.category,
-                      "expected": o.pair.expected, "got": o.got} for o in outcomes],
+                      "expected": o.pair.expected, "got": o.got, "offered": o.offered}
+                     for o in outcomes],
         "timings": {"weigh_per_pair": ms_figures([o.weigh_s for o in outcomes]),
                     "retain_newer": ms_figures([o.retain_s for o in outcomes]),
                     "seconds": seconds},
@@ -334,18 +345,21 @@ def summary(result: Json) -> list[str]:
             f"pairs{scope}), judge {result['judge']}",
             f"precision {percent(result['precision'])}  recall {percent(result['recall'])}  "
             f"F1 {percent(result['f1'])}  (TP {c['tp']}, FP {c['fp']}, FN {c['fn']}, "
-            f"TN {c['tn']})"]
+            f"TN {c['tn']})",
+            f"superseded or offered {percent(result['superseded_or_offered'])} of the true "
+            f"pairs ({c['offered']} more came back in the retain's conflicts)"]
 
 
 def table(result: Json) -> list[str]:
     width = max(len("category"), *(len(name) for name in result["categories"]))
-    heads = ("pairs", "expected true", "judged true", "correct")
+    heads = ("pairs", "expected true", "judged true", "correct", "offered")
     lines = [f"{'category':<{width}}" + "".join(f"{h:>15}" for h in heads)]
     c = result["counts"]
     every = {"pairs": c["pairs"], "expected_true": c["tp"] + c["fn"],
-             "judged_true": c["tp"] + c["fp"], "correct": c["tp"] + c["tn"]}
+             "judged_true": c["tp"] + c["fp"], "correct": c["tp"] + c["tn"],
+             "offered": sum(g["offered"] for g in result["categories"].values())}
     for name, g in [*result["categories"].items(), ("all", every)]:
-        cells = (g["pairs"], g["expected_true"], g["judged_true"], g["correct"])
+        cells = (g["pairs"], g["expected_true"], g["judged_true"], g["correct"], g["offered"])
         lines.append(f"{name:<{width}}" + "".join(f"{v:>15}" for v in cells))
     return lines
 
@@ -364,6 +378,8 @@ def error_lines(result: Json) -> list[str]:
                 f"{_verdict(m['expected']):<10}  got {_verdict(m['got'])}")
         if m["got"]:
             line += f" — {m['judge'] or 'judge'}: {m['reason'] or '(no reason given)'}"
+        elif m["offered"]:
+            line += " (offered as a conflict)"
         lines.append(line)
     return lines
 

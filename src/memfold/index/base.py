@@ -242,6 +242,10 @@ class IndexBackend(Protocol):
         """Which of these keys name a known entity (directly or as an alias): key -> entity."""
         ...
 
+    def alias_keys(self, entities: Sequence[str]) -> list[str]:
+        """The keys of the other names (entity pages' aliases) of these entity keys."""
+        ...
+
     def entity(self, key: str) -> EntityInfo | None: ...
 
     def lexical(self, fts: str, filters: Filters, limit: int) -> list[Candidate]:

@@ -317,6 +317,10 @@ class SqliteIndex:
         return search.resolve_names(self.db, keys)
 
     @storage_errors
+    def alias_keys(self, entities: Sequence[str]) -> list[str]:
+        return search.alias_keys(self.db, entities)
+
+    @storage_errors
     def entity(self, key: str) -> EntityInfo | None:
         return search.entity(self.db, key)
 

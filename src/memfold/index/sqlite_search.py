@@ -140,6 +140,13 @@ def resolve_names(db: sqlite3.Connection, keys: Sequence[str]) -> dict[str, str]
     return found
 
 
+def alias_keys(db: sqlite3.Connection, entities: Sequence[str]) -> list[str]:
+    rows = db.execute("SELECT DISTINCT key FROM aliases WHERE entity IN (SELECT value FROM "
+                      "json_each(?)) AND key != entity ORDER BY key",
+                      (json.dumps(list(dict.fromkeys(entities))),))
+    return [row[0] for row in rows]
+
+
 def entity(db: sqlite3.Connection, key: str) -> EntityInfo | None:
     row = db.execute("SELECT key, name FROM entities WHERE key = ?", (key,)).fetchone()
     if row is None:

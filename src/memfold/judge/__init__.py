@@ -1,7 +1,8 @@
 """Supersede judges: which older facts a newer fact replaces (see docs/format.md).
 
     base      the Judge protocol and its Verdict
-    rules     RuleJudge, the default: offline and deterministic
+    rules     RuleJudge, the default: offline and deterministic (reading: what a fact
+              states; quantities: its numbers, versions, products; words: the lexicons)
     remote    OpenAIJudge, an optional model behind an OpenAI-compatible chat endpoint
               (imported by load_judge only when asked for)
     fallback  FallbackJudge: a judge that may fail, with another behind it, and notices

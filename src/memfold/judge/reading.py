@@ -16,7 +16,13 @@ Pure functions of a fact's text.  A `Reading` holds, as word stems (judge.words)
 - `polarity`   +1 / -1 for a stated liking or disliking;
 - `guard`      why it cannot replace anything: plan (a plan or a hypothetical), negated (a
                change that did not happen), temporary (a visit, a stated range that ends),
-               third-party (someone else's news) — or None; `additive` ("also", "too").
+               third-party (someone else's news or view), suggestion ("we should"),
+               question ("Is it MySQL now?", "need to check"), discussion ("under
+               discussion"), pitch (a vendor's pitch, an offer), restated ("again",
+               "still") — or None; `additive` ("also", "too");
+- `about`      the entity keys of its subject: the entities named in its grammatical subject,
+               else those before the colon (an @mention in the content is a value, read like
+               any word: "Works at @Acme").
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model import Fact
+from ..names import entity_key
+from . import quantities as q
 from . import words as w
 
 Stems = frozenset[str]
@@ -61,6 +69,7 @@ class Reading:
     changed_mind: bool  # "has come around on", "changed her mind about"
     guard: str | None
     additive: bool
+    about: frozenset[str]  # the entity keys the fact is about (its subject), see `_about`
 
 
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
@@ -83,9 +92,48 @@ def _ends_in(text: str, guard: str | None = None) -> bool:
     """Whether the text says something ended: a verb of ending in the past ("quit",
     "cancelled", "has stopped"); the present ("sells", "closes at 6") is a routine, unless
     the fact is a plan or a change that did not happen ("might leave", "didn't quit")."""
-    return any(guard in ("plan", "negated") or m.group().lower().endswith("ed")
-               or m.group().lower() in _END_WORDS
-               for m in _verbs(text, _END_STEMS, _END_WORDS))
+    return _end_at(text, guard) is not None
+
+
+def _end_at(text: str, guard: str | None = None) -> re.Match[str] | None:
+    return next((m for m in _verbs(text, _END_STEMS, _END_WORDS)
+                 if guard in ("plan", "negated") or m.group().lower().endswith("ed")
+                 or m.group().lower() in _END_WORDS), None)
+
+
+def _ended(clause: str, names: Stems, guard: str | None) -> Stems | None:
+    """What a clause says ended, or None: the object of the verb or phrase of ending
+    ("customers stopped complaining": complaining, not the customers; "quit smoking"), and
+    its subject too when the verb has no object ("the Berlin office closed at the end of
+    Q1", "Zendesk is gone") or says the subject left ("Mrs. Trần left the firm")."""
+    blanked = _NOT_AN_END.sub(lambda x: " " * len(x.group()), clause)  # offsets kept
+    if free := _FREE.search(clause):  # "is car-free now": no car any more
+        return stems(free.group(1), names)
+    if m := w.END_PHRASES.search(clause) or _ASKED_TO_STOP.search(clause):
+        after = stems(_clip(clause[m.end():]), names)  # "no longer on the board": the state
+    elif m := _end_at(blanked, guard):
+        rest = clause[m.end():]
+        after = _EMPTY if _NO_OBJECT.match(rest) else stems(_clip(rest), names)
+    else:
+        return None
+    after |= stems(m.group(), names) - _PHRASE_WORDS  # "bought Lise out"
+    if after and not _DEPARTS.search(m.group()):
+        return after
+    return after | stems(clause[: m.start()], names)
+
+
+_FREE = re.compile(r"\b(?:is|are|went|gone|now|been|became|become|living)\s+(?:now\s+)?"
+                   r"([a-z]+)-free\b", re.IGNORECASE)
+# the words of the phrases of ending themselves
+_PHRASE_WORDS = _END_STEMS | frozenset(w.stem(x) for x in (
+    "is are was were be no longer not anymore any more gone over broke up split gave give "
+    "giving wound winds shut fell falling out bought moved away walked stepped down let "
+    "phased asked told want wants wanted requested me us him her them team").split())
+_NO_OBJECT = re.compile(r"\s*(?:$|[,.;]|(?:at|in|on|for|with|after|before|during|last|this"
+                        r"|yesterday|today|recently|early|late|by|since|and|when|because"
+                        r")\b)", re.IGNORECASE)
+_DEPARTS = re.compile(r"\b(?:left|leav\w*|quit\w*|resign\w*|retir\w*|moved\s+out|fell\s+out"
+                      r"|falling[- ]out|broke\s+up|split\s+up|stepped\s+down)", re.IGNORECASE)
 
 
 _FROM_TO = re.compile(
@@ -109,6 +157,9 @@ _SWAPS = [  # (pattern, the group of the value left, of the value taken)
     (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+from\s+"
                 r"(?P<old>.+)$", re.I), "old", "new"),
     (re.compile(r"\btook\s+over\s+from\s+(?P<old>.+)$", re.I), "old", ""),
+    (re.compile(r"\b(?:dropp(?:ed|ing)|drops?|ditch(?:ed|es|ing)?|abandon(?:ed|s|ing)?|retir"
+                r"(?:ed|es|ing)|left|leaving|moved\s+(?:away\s+)?(?:off|from)|gave\s+up)\s+"
+                r"(?P<old>.+?)\s+(?:in\s+favou?r\s+of|for)\s+(?P<new>.+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<new>.+?)\b(?:in\s+place\s+of|instead\s+of|rather\s+than)\s+"
                 r"(?P<old>.+)$", re.I), "old", "new"),
     (re.compile(r"\b(?:prefers?|preferring|likes?|chooses?|picks?|favou?rs?)\s+(?P<new>.+?)"
@@ -128,11 +179,13 @@ _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|while|because)\s"
                            r"|\s+but\s+|\s+so\s+|\s+because\s+|\s+after\s+(?=\w+\s+\w+ed\b))\s*",
                            re.IGNORECASE)
-_FRONTED = re.compile(r"^(?:after|since|as\s+of|over|during|following|starting|from|in|on"
+_FRONTED = re.compile(r"^(?:these\s+days|nowadays)\s+(?=\w+\s+\w)|^(?:after|since|as\s+of|over"
+                      r"|during|following|starting|beginning"
+                      r"|effective|going\s+forward|from|in|on"
                       r"|with|upgraded|thanks|these\s+days|recently|lately|now|today|this|earlier"
                       r"|later|last|next|back\s+in|at\s+the\s+(?:start|end))"
                       r"\b[^,]{0,60},\s*", re.IGNORECASE)
-_COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been|'s|remains?)"
+_COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been|remains?)"
                      r"\s+(?:now\s+|still\s+|currently\s+|no\s+longer\s+)?(?P<val>.+)$",
                      re.IGNORECASE)
 _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
@@ -140,10 +193,18 @@ _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|buil
                       r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
                       r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
 _RELATION_VERBS = [  # (pattern over the predicate, relation)
+    (re.compile(r"^(?:is\s+|are\s+)?(?:on|in|part\s+of)\s+(?:the\s+)?(?P<val>[\w-]+(?:\s+[\w-]+)?"
+                r"\s+team)$", re.I), "team"),  # "is on the Falcon team"
+    (re.compile(r"^(?:joined|joins|moved\s+to|transferred\s+to|switched\s+to)\s+(?:the\s+)?"
+                r"(?P<val>[\w-]+(?:\s+[\w-]+)?\s+team)$", re.I), "team"),
     (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based|settled"
                 r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
                 r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
      "location"),
+    (re.compile(r"^(?:has|have|owns?|rents?|keeps?)\s+(?:a|an|his|her|their|its|our|my)\s+"
+                r"(?:\w+\s+)?(?:home|house|flat|apartment|place)\s+(?:in|at)\s+(?P<val>.+)$", re.I),
+     "location"),  # "has a house in Bergen where she lives"
+    (re.compile(r"^(?:calls?|now\s+calls?)\s+(?P<val>.+?)\s+home$", re.I), "location"),
     (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating|transferred)\s+(?:(?:back|up|down"
                 r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
     (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
@@ -151,38 +212,32 @@ _RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
                 r"(?P<val>.+)$", re.I), "employer"),
     (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
+    (re.compile(r"^(?:started|took|got|landed|accepted|began)\s+(?:a|an|the|his|her|their)?\s*"
+                r"(?:new\s+)?(?:job|role|position)\s+(?:at|with)\s+(?P<val>.+)$", re.I),
+     "employer"),
     (re.compile(r"^(?:works?|working)\s+as\s+(?P<val>.+)$", re.I), "role"),
     (re.compile(r"^(?:started|starts)\s+as\s+(?P<val>.+)$", re.I), "role"),
     (re.compile(r"^(?:reports?|reporting)\s+to\s+(?P<val>.+)$", re.I), "manager"),
     (re.compile(r"^(?:is\s+married|married|is\s+engaged|engaged)\s+to\s+(?P<val>.+)$", re.I),
      "relationship"),
     (re.compile(r"^(?:goes|go)\s+by\s+(?P<val>.+)$", re.I), "name"),
-    (re.compile(r"^(?:is\s+called|called|is\s+named|named)\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:is\s+called|called|is\s+named|named|is\s+known\s+as|known\s+as"
+                r"|trades\s+as|trading\s+as|goes\s+by\s+the\s+name)\s+(?P<val>.+)$", re.I), "name"),
     (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+on|runs?)\s+(?P<val>.+)$",
                 re.I), "platform"),
     (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
+    (re.compile(r"^(?:asked|asks|wants?|wanted|prefers?|would\s+like)\s+(?:us\s+|me\s+|people\s+)?"
+                r"to\s+(?:be\s+called|call\s+(?:him|her|them))\s+(?P<val>.+)$", re.I), "name"),
     (re.compile(r"^(?:prefers?|preferring)\s+(?P<val>.+)$", re.I), "prefer"),
     (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?promoted\s+to\s+(?P<val>.+)$", re.I), "role"),
     (re.compile(r"^(?:uses?|using|relies\s+on|rely\s+on)\s+(?P<val>.+)$", re.I), "use"),
 ]
 _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
                   w.stem("address"): "location", w.stem("employer"): "employer"}
-_MONTH_NAMES = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 _NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
-_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-                 "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11",
-                 "twelve": "12", "a dozen": "12", "twenty": "20", "fifty": "50",
-                 "hundred": "100"}
-_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
-_ANY_NUMBER = re.compile(r"\d|\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+
 _MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d",
                      re.IGNORECASE)
-_DATE_NUMBER = re.compile(
-    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*"
-    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d{1,2}(?:st|nd|rd|th)?\b"
-    r"|\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\bat\s+\d{1,2}:\d\d\b|\bq[1-4]\b", re.IGNORECASE)
 
 
 def stems(text: str, drop: Stems = _EMPTY) -> Stems:
@@ -196,7 +251,7 @@ def stems(text: str, drop: Stems = _EMPTY) -> Stems:
 
 def _clip(text: str) -> str:
     """A value ends at the end of its clause: "PostgreSQL, since 2023" -> "PostgreSQL"."""
-    return re.split(r"[,;(]|\s[-–—]\s|\s(?:because|since|after|which|who|when|while|and\s+"
+    return re.split(r"[,;(]|\s[-–—]\s|\s(?:because|since|after|which|who|when|where|while|and\s+"
                     r"(?:is|has|was|now|the)|so|but|in\s+(?:the\s+)?(?:19|20)\d\d)\s", text,
                     maxsplit=1, flags=re.IGNORECASE)[0].strip(" .")
 
@@ -213,14 +268,20 @@ _CONTRACTIONS = re.compile(r"\b(can't|won't)|(?<=\w)('re|'ve|'m|'ll|n't)\b", re.
 # "she's Priyanka Iyer now", "Halima's a ward sister": an 's that is "is", not a possessive
 _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
                  r"|no|on|in|at|with|back|been|got|gone|over|done|down|up|\w+ing"
-                 r"|[A-Z]\w*\s+[A-Z])\b)")
+                 r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
 _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I)\s+(?:says|said"
-                          r"|thinks|feels|reckons|admits|admitted)\s+(?:that\s+)?(?=\w+\s)")
+                          r"|thinks|feels|reckons|believes|admits|admitted)\s+(?:that\s+)?"
+                          r"(?=\w+\s)")
 
 
-_NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of)\b",
+_NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of"
+                         r"|clos(?:ed|ing|es?)\s+on)\b",  # "closed on the house": bought it
                          re.IGNORECASE)
+# "asked me to drop the emoji": a request to stop is the end of what it stops
+_ASKED_TO_STOP = re.compile(r"\b(?:asked|told|wants?|wanted|requested)\s+(?:me|us|him|her|them"
+                            r"|the\s+team)?\s*(?:to\s+)?(?:drop|stop|skip|avoid|remove|ditch"
+                            r"|quit|cut)\b", re.IGNORECASE)
 
 
 def _clip_change(text: str) -> str:
@@ -239,12 +300,15 @@ def forget_readings() -> None:
 def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
     text = _CONTRACTIONS.sub(lambda m: _EXPAND[m.group().lower()],
                              re.sub(r"@(?=\w)", "", content).strip().rstrip(".!"))
-    text = _GLUED.sub(r"\1 \2", text)  # "74kg" -> "74 kg"
-    text = _IS.sub(lambda m: f"{m.group('who')} is ", _SELF_REPORT.sub("", text))
+    text = q.GLUED.sub(r"\1 \2", text)  # "74kg" -> "74 kg"
+    said = _SELF_REPORT.match(text)
+    if said and _own_voice(said.group("who"), _name_stems(entities)):
+        text = text[said.end():]
+    text = _IS.sub(lambda m: f"{m.group('who')} is ", text)
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
-    names = frozenset(w.stem(e.lower()) for e in entities) | frozenset(
-        s for e in entities for part in re.split(r"[-_.]", e) if part
-                      for s in (w.stem(part.lower()),))
+    text = re.sub(r"\b(\d+)\((\w)\)", r"\1\2", text)  # "401(k)" is a name, not 401 of k
+    own = tuple(e for e in entities if not re.search(rf"@{re.escape(e)}(?![\w-])", content, re.I))
+    names = _name_stems(own)
     clauses = [c for c in _CLAUSE_SPLIT.split(text) if c.strip()]
     first = _FRONTED.sub("", clauses[0]) if clauses else ""
     subject_text, predicate_text = _split_subject(first, names)
@@ -255,6 +319,9 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
             head = _head(clause, attr)
             break
     guard = _guard(text, names, ends)
+    self_report = _SELF_REPORT.match(text)
+    if guard is None and self_report and not _own_voice(self_report.group("who"), names):
+        guard = "third-party"  # "Bob thinks MySQL is faster": someone else's view
     return Reading(
         kind=kind,
         text=text,
@@ -264,16 +331,44 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         attr=attr, relation=relation, value=value, verb=verb, head=head,
         changes=tuple(c for clause in clauses for c in _changes(_FRONTED.sub("", clause),
                                                                   names)),
-        ends=tuple(stems(c, names) for c in clauses
-                   if w.END_PHRASES.search(c) or _ends_in(_NOT_AN_END.sub(" ", c), guard)),
-        numbers=_numbers(text),
-        versions=_versions(text),
-        families=_families(text),
-        polarity=_polarity(text),
+        ends=tuple(e for c in clauses if (e := _ended(c, names, guard)) is not None),
+        numbers=q.numbers(text),
+        versions=q.versions(text),
+        families=q.families(text),
+        polarity=q.polarity(text),
         changed_mind=bool(w.CHANGED_MIND.search(text)),
         guard=guard,
         additive=bool(w.ADDITIVE.search(text)),
+        about=_about(first, entities, own),
     )
+
+
+_OWNER = re.compile(r"\b(?:is|are|was|became|becomes)\s+(?:now\s+)?(?:(?P<who>@?[\w-]+)'s\s+\w+"
+                    r"|the\s+(?:new\s+)?\w+\s+(?:of|at|for)\s+(?P<of>@?[\w-]+))")
+
+
+@lru_cache(maxsize=4096)
+def _name_stems(entities: tuple[str, ...]) -> Stems:
+    return frozenset(w.stem(e.lower()) for e in entities) | frozenset(
+        s for e in entities for part in re.split(r"[-_.]", e) if part
+        for s in (w.stem(part.lower()),))
+
+
+def _own_voice(who: str, names: Stems) -> bool:
+    """"She says", "We think", "Chiara says" of Chiara's own fact: the fact's own voice."""
+    return who.lower() in ("he", "she", "they", "we", "i") or w.stem(who.lower()) in names
+
+
+def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> frozenset[str]:
+    """The entity keys of the fact's subject: those its first clause's grammatical subject
+    names ("Sam" in "Sam works at @Globex"), else the first name before the colon ("W @Sam
+    @Globex: Works at Globex" is about Sam), else the first entity."""
+    subject = {w.stem(t) for t in w.tokens(_split_subject(clause, frozenset())[0])}
+    named = [e for e in entities if _name_stems((e,)) & subject]
+    if not named and (owner := _OWNER.search(clause)):  # "The CTO is Globex's", "... of Globex"
+        whose = {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
+        named = [e for e in entities if _name_stems((e,)) & whose]
+    return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
 
 
 _VERBISH = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|does|did|do|now"
@@ -307,14 +402,21 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     rest = re.sub(r"^(?:(?P<aux>is|are|was|has|have)\s+)?(?:now|still|currently|also|recently"
                   r"|finally|just)\s+", lambda m: f"{m.group('aux') or ''} ".lstrip(), rest,
                   flags=re.I)
-    rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)",
-                  "", rest, flags=re.I)
+    rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)"
+                  r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
+                  r"|joined|started)\b)|^\w+ed\s+and\s+(?=\w)", "", rest, flags=re.I)
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
             return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""
+    if (m := _BECAME.search(rest)) and (kind := _class_of(m.group("val"))):
+        return _EMPTY, kind, stems(_clip(m.group("val")), names), ""  # "to become a nurse"
+    if (m := _MANAGES.match(rest)) and stems(m.group("whom"), names) <= names and subject:
+        return _EMPTY, "manager", stems(subject, names), ""  # "@Lee manages Rho now"
     if not (m := _COPULA.match(clause)):
         return _EMPTY, None, _EMPTY, ""
     subj, val = m.group("subj"), _clip(m.group("val"))
+    if _BARE_PARTICIPLE.match(val):
+        return _EMPTY, None, _EMPTY, ""  # "the flat was sold": an event, not a value
     attr = stems(subj, names)
     verb = ""
     val = re.sub(r"^being\s+", "", val, flags=re.I)
@@ -330,6 +432,10 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
         return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
     if attr and attr & _NAME_ATTRS:
         return attr, "name", value, verb
+    if not attr and not verb and (full := _FULL_NAME.match(re.sub(
+            r"\s+(?:now|these\s+days|again|officially)$", "", val, flags=re.I))) \
+            and w.stem(full.group(1).lower()) in names:
+        return _EMPTY, "name", value, ""  # "she is Priyanka Iyer now": her whole name
     if len(attr) == 1 and (known := _ATTR_RELATION.get(next(iter(attr)))):
         return _EMPTY, known, value, verb  # "Hamza's manager is X": whom he reports to
     if attr and not _PROPER_HEAD.search(subj):
@@ -337,6 +443,14 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     return _EMPTY, _class_of(val), value, verb
 
 
+_BARE_PARTICIPLE = re.compile(r"^(?:\w+ed|sold|built|made|done|gone|closed|shut|cut|sent)"
+                              r"(?:\s+(?:off|out|down|up|last\s+\w+|yesterday|today))?$",
+                              re.IGNORECASE)
+_BECAME = re.compile(r"\b(?:became|becomes|become)\s+(?P<val>(?:a|an|the)\s+.+)$",
+                     re.IGNORECASE)
+_MANAGES = re.compile(r"^(?:now\s+)?(?:manages|supervises|line[- ]manages)\s+(?P<whom>[\w-]+)"
+                      r"(?:\s+now)?$", re.IGNORECASE)
+_FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")
 # "Esperanza's cat Churro": a common noun, then the name the subject goes by
 _PROPER_HEAD = re.compile(r"\b(?-i:[a-z]+\s+[A-Z][a-z]+)$")
 
@@ -357,7 +471,8 @@ def _class_of(value: str) -> str | None:
         return "diet"
     if re.search(r"\w's\s+(?:" + w.RELATIVES + r")\b", value, re.IGNORECASE):
         return "kinship"
-    if heads & w.RELATIONSHIP:
+    if heads & w.RELATIONSHIP or re.match(r"(?:seeing|dating|with)\s+(?:someone|somebody)\b",
+                                          value, re.IGNORECASE):
         return "relationship"
     if tokens and ({tokens[-1], w.stem(tokens[-1])} & w.ROLES or
                    any(t in w.ROLES for t in tokens[:4])):
@@ -365,8 +480,10 @@ def _class_of(value: str) -> str | None:
     return None
 
 
-_NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+(?P<new>.+)$",
-                        re.IGNORECASE)
+_NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+"
+                        r"(?!(?:compared|than|like|so|very|too|quite|really|much|more|less|not"
+                        r"|great|nice|lovely|better|worse|quiet|loud|\w+ly|\w+er)\b)"
+                        r"(?P<new>.+)$", re.IGNORECASE)
 
 
 def _changes(clause: str, names: Stems) -> list[Change]:
@@ -402,91 +519,27 @@ def _changes(clause: str, names: Stems) -> list[Change]:
     return found
 
 
-def _numbers(text: str) -> tuple[tuple[str, Stems], ...]:
-    if not _ANY_NUMBER.search(text):
-        return ()
-    clean = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group().lower()],
-                             _DATE_NUMBER.sub(" ", text))
-    tokens = w.tokens(clean)
-    marked = {m.group("a") or m.group("b"):  # "$8.50", "4.2%": the symbol is the unit
-              frozenset({w.CURRENCY[m.group("pre")] if m.group("pre") else "percent"})
-              for m in _SYMBOLED.finditer(clean.replace(",", ""))}
-    out: list[tuple[str, Stems]] = []
-    for i, token in enumerate(tokens):
-        if not w.is_number(token) or _IDENTIFIER.match(token) \
-                or (i and _is_name(tokens[i - 1])) or (
-                w.YEAR.match(token) and i and tokens[i - 1] in _BEFORE_YEAR):
-            continue  # "Python 3.12", "React 18" are versions, compared as values
-        after = [t for t in tokens[i + 1: i + 3] if t not in w.STOP][:2]
-        if not after:  # "ends in 4471", "costs 12": the measure is named before the number
-            after = [t for t in tokens[max(0, i - 2): i] if w.stem(t) in _MEASURES][-1:]
-        units = frozenset(w.UNIT_CLASS.get(w.stem(t), w.stem(t)) for t in after)
-        if ":" in token:
-            units = frozenset({"clock"})
-        units = marked.get(token, units)
-        out.append((token, units))
-    return tuple(out)
-
-
-_IDENTIFIER = re.compile(r"^0\d")  # "fact 0004", "ticket 007": an id, not a quantity
-_GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(kg|lb|lbs|km|mi|gb|tb|mb|mbps|gbps|k|m|h|min)\b",
-                    re.IGNORECASE)
-_SYMBOLED = re.compile(r"(?P<pre>[$€£¥₹₪])\s?(?P<a>\d+(?:\.\d+)?)|(?P<b>\d+(?:\.\d+)?)%")
-_MEASURES = frozenset(w.stem(x) for x in "ends costs weighs pays earns charges takes lasts "
-                      "measures scores totals stands averages".split())
-_BEFORE_YEAR = frozenset("in since from until by of before after during early late mid circa "
-                         "around".split())
-
-
-_VERSIONED = re.compile(r"\b([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)*)\b")
-_VERSION_WORDS = frozenset("version firmware release build update v".split())
-
-
-def _versions(text: str) -> frozenset[tuple[str, str]]:
-    """Named versions: "Windows 11", "Python 3.12", "firmware 20.26" — a product's name
-    (capitalised, or a known product) or the word "version" before a number."""
-    return frozenset(
-        (w.stem(name.lower()), number) for name, number in _VERSIONED.findall(text)
-        if (name[0].isupper() or name.lower() in w.FAMILY or name.lower() in _VERSION_WORDS)
-        and name.lower() not in _MONTH_NAMES and not w.YEAR.match(number))
-
-
-def _is_name(token: str) -> bool:
-    return token in w.FAMILY or token in ("version", "v", "release", "python", "node")
-
-
-def _families(text: str) -> frozenset[tuple[str, str]]:
-    raw = w.TOKEN.findall(text.replace("/", " "))
-    tokens = [t.replace("_", "-") for t in w.tokens(text.replace("/", " "))]
-    found: set[tuple[str, str]] = set()
-    for size in (3, 2, 1):
-        for i in range(len(tokens) - size + 1):
-            name = "-".join(tokens[i: i + size])
-            if name in w.FAMILY and (name not in w.EVERYDAY or (
-                    i > 0 and len(raw) == len(tokens) and raw[i][:1].isupper())):
-                found.add((w.FAMILY[name], name))
-    return frozenset(found)
-
-
-def _polarity(text: str) -> int:
-    found = {w.stem(t) for t in w.tokens(text)}
-    negative = bool(found & {w.stem(x) for x in w.NEGATIVE}) or bool(
-        re.search(r"\bcan\s*(?:not|'t)\s+stand\b|\b(?:not|n't|never|no\s+longer)\s+(?:\w+\s+)?"
-                  r"(?:like|love|enjoy|want"
-                  r"|prefer)", text, re.IGNORECASE))
-    positive = bool(found & {w.stem(x) for x in w.POSITIVE})
-    return -1 if negative else 1 if positive else 0
-
-
 def _guard(text: str, names: Stems, ends: bool) -> str | None:
     if w.THIRD_PARTY.search(text):
         return "third-party"
-    if (m := w.REPORTED_OTHER.search(text)) and w.stem(m.group(1).lower()) not in names:
-        return "third-party"
+    for pattern in (w.REPORTED_OTHER, w.OTHERS_HISTORY):
+        if (m := pattern.search(text)) and w.stem(m.group(1).lower()) not in names:
+            return "third-party"
+    if w.QUESTION.search(text):
+        return "question"
+    if w.SUGGESTION.search(text):
+        return "suggestion"
+    if w.DISCUSSION.search(text):
+        return "discussion"
+    if w.PITCH.search(text):
+        return "pitch"
     if w.NEGATED.search(text):
         return "negated"
     if w.PLAN.search(_MONTHS.sub(" ", text)):
         return "plan"
+    if w.RESTATED.search(text) and not (_changes_in(text) or _ends_in(text)
+                                        or w.END_PHRASES.search(text)):
+        return "restated"
     if w.TEMPORARY.search(text) or ends or (w.THIS_WEEK.search(text) and not (
             _changes_in(text) or _ends_in(text) or w.END_PHRASES.search(text)
             or re.search(r"\brenamed\b", text, re.IGNORECASE))):

@@ -23,10 +23,14 @@ experience, which is history) about the same entity when one of these holds, in 
 
 Whatever the rule, a newer fact never supersedes when it is a plan or a hypothetical, a
 change that did not happen ("turned down the offer", "went back to Vim"), a visit or a
-stated range that ends, someone else's news ("his dad switched..."), or an addition
-("also", "too"); nor when it names no entity and the older fact names one.  Such pairs,
-and pairs on one topic that no rule settles, come back as conflicts — left active, for
-the calling agent to confirm with `memfold supersede`.
+stated range that ends, someone else's news or view ("his dad switched...", "Alice's
+previous company..."), a suggestion, a question, a discussion, a pitch, a restatement, or
+an addition ("also", "too"); nor when it names no entity and the older fact names one, nor
+when the entity the two share is the subject of neither (Sam's employer is not Priya's
+because both name @Globex).  Such pairs, opposed opinions that do not say they changed,
+and pairs on one topic that no rule settles come back as conflicts — left active, for the
+calling agent to confirm with `memfold supersede`.  Every loop over a set runs in sorted
+order, so the reasons do not depend on the hash seed.
 """
 
 from __future__ import annotations
@@ -50,14 +54,19 @@ _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager relationship name platform prefer age "
-                    "diet attr".split())
+                    "diet attr team".split())
 _NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
                   r"|from\s+now\s+on)\b",
                   re.IGNORECASE)
 _GUARDS = {"plan": "a plan or a hypothetical", "negated": "a change that did not happen",
-           "temporary": "a visit or a state that ends", "third-party": "about someone else"}
+           "temporary": "a visit or a state that ends", "third-party": "about someone else",
+           "suggestion": "a suggestion", "question": "a question or unconfirmed",
+           "discussion": "under discussion", "pitch": "a pitch or an offer",
+           "restated": "a restatement"}
 ENDS_RELATIONSHIP = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
-                               r"(?:things|it|the\s+relationship))\b", re.IGNORECASE)
+                               r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out)\b",
+                               re.IGNORECASE)
+_BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
 def _text(stemset: Stems, *said: Reading) -> str:
@@ -105,10 +114,12 @@ def _left(n: Reading, o: Reading, new: Fact) -> str | None:
 
 
 def _ended(n: Reading, o: Reading, new: Fact) -> str | None:
-    for ended in n.ends:
-        if shared := _topic(ended, o.words) - _END_VERBS:
+    for ended in n.ends:  # what ended is what the older fact states, not only its subject
+        shared = _topic(ended, o.words) - _END_VERBS
+        if shared & (o.predicate | o.value | o.attr):
             return f"the newer fact says {_text(shared, n)!r} ended"
-    if ENDS_RELATIONSHIP.search(new.content) and o.words & _RELATIONSHIP:
+    if ENDS_RELATIONSHIP.search(new.content) and o.words & _BOND and (
+            n.words & o.words or not n.subject):
         return "the newer fact says the relationship ended"
     return None
 
@@ -127,6 +138,9 @@ def _same_slot(n: Reading, o: Reading, new: Fact) -> str | None:
     if n.relation == "prefer" and not (w.REVERSAL.search(new.content)
                                        or _NOW.search(new.content)):
         return None  # a preference said differently, without a change: see `stance`
+    if n.relation in ("prefer", "use") and not (_comparable(n.value, o.value)
+                                                or _qualified_apart(n.value, o)):
+        return None  # one may prefer tea and WhatsApp replies: two things, two slots
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
         if not nested and (n.relation == "attr" or (n.attr and o.attr)):
@@ -139,16 +153,20 @@ def _same_slot(n: Reading, o: Reading, new: Fact) -> str | None:
 
 
 def _swapped(n: Reading, o: Reading) -> str | None:
-    """"Priya owns the rotation" then "the rotation is owned by Marcus"."""
+    """"Priya owns the rotation" then "the rotation is owned by Marcus", or "the newsletter
+    is written by Maria" then "Tom writes the newsletter"."""
     if n.verb and n.attr and n.verb in o.predicate and n.attr <= o.predicate \
             and _differs(n.value, o.subject) and not n.additive:
         return f"{_text(n.attr, n)}: {_text(o.subject, o)!r} became {_text(n.value, n)!r}"
+    if o.verb and o.attr and o.verb in n.predicate and o.attr <= n.predicate \
+            and _differs(n.subject, o.value) and not n.additive:  # and the other way round
+        return f"{_text(o.attr, o)}: {_text(o.value, o)!r} became {_text(n.subject, n)!r}"
     return None
 
 
 def _qualified_apart(words: Stems, o: Reading) -> bool:
     """"her personal email" is not "her work email": a qualifier the older fact opposes."""
-    return any(_OPPOSITE.get(x, frozenset()) & o.words for x in words - o.words)
+    return any(_OPPOSITE.get(x, frozenset()) & o.words for x in sorted(words - o.words))
 
 
 def _changed(n: Reading, o: Reading) -> str | None:
@@ -168,10 +186,10 @@ def _family(n: Reading, o: Reading, new: Fact) -> str | None:
     now = _NOW.search(new.content)
     if n.relation == "use" and not now:
         return None
-    for family, member in n.families:
+    for family, member in sorted(n.families, key=lambda f: (not _parts(f[1]) <= taken, f)):
         if not (_parts(member) <= taken or now):  # named as the value, or said to hold now
             continue
-        for other_family, other in o.families:
+        for other_family, other in sorted(o.families):
             if other_family == family and other != member and \
                     not {other, w.stem(other)} & (taken if _parts(member) <= taken else n.words):
                 return f"{family}: {_text(_parts(other), o)!r} became " \
@@ -183,15 +201,17 @@ def _parts(member: str) -> Stems:
     return frozenset(w.stem(part) for part in member.split("-"))
 
 
-def _upgraded(n: Reading, o: Reading) -> str | None:
-    """"Windows 10" then "Windows 11" on the same thing (the laptop)."""
+def _upgraded(n: Reading, o: Reading, new: Fact) -> str | None:
+    """"Windows 10" then "Windows 11" on the same thing (the laptop), or on the entity
+    itself when the newer fact says it changed or holds now ("got an iPhone 15")."""
     if n.additive:
         return None
-    for name, version in n.versions:
-        for old_name, old_version in o.versions:
+    itself = not (n.attr and o.attr) and bool(n.changes or _NOW.search(new.content))
+    for name, version in sorted(n.versions):
+        for old_name, old_version in sorted(o.versions):
             topic = _topic(n.words, o.words) - {name, version, old_version}
-            if name == old_name and version != old_version and topic:
-                return f"{name}: {old_version} became {version}"
+            if name == old_name and version != old_version and (topic or itself):
+                return f"{_text(frozenset({name}), n)}: {old_version} became {version}"
     return None
 
 
@@ -201,16 +221,23 @@ def _counted(n: Reading, o: Reading) -> str | None:
             same_unit = units & old_units or (not units and old_units & n.words) or (
                 not old_units and units & o.words)
             topic = _topic(n.words, o.words) - {value, old_value}
+            if n.kind == "experience":  # "ran 10 miles" is an event, not the car's mileage
+                topic -= units | old_units
             if same_unit and value != old_value and topic:
                 return f"{_text(units | old_units, n, o)}: {old_value} became {value}"
     return None
 
 
+_DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
+                   r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
+
+
 def _status(n: Reading, o: Reading) -> str | None:
     was, now = o.words & _INTERIM, n.words & _FINAL
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
-    if was and now and same:
-        return f"status: {_text(was, o)!r} became {_text(now, n)!r}"
+    done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
+    if was and done and same:
+        return f"status: {_text(was, o)!r} became {done!r}"
     return None
 
 
@@ -224,7 +251,7 @@ def _opposed(n: Reading, o: Reading) -> str | None:
         return None
     if (n.polarity and o.polarity and n.polarity != o.polarity) or n.changed_mind:
         return f"the opinion on {_text(shared, n)!r} reversed"
-    for word in n.words - o.words:
+    for word in sorted(n.words - o.words):
         if was := _OPPOSITE.get(word, frozenset()) & o.words:
             return f"the opinion turned from {_text(was, o)!r} to {_text(frozenset({word}), n)!r}"
     return None
@@ -243,26 +270,29 @@ def replaces(new: Fact, old: Fact) -> str | None:
     """Why `new` makes `old` no longer true (guards aside), or None."""
     n, o = read(new), read(old)
     for c in n.changes:  # "went back to Vim" restates what the older fact says
-        if c.new and not c.old and c.new <= o.predicate:
+        if c.new and c.new <= o.predicate and (
+                not c.old or any(c.old <= x.old and c.new <= x.new for x in o.changes)):
             return None
     return (_left(n, o, new) or _ended(n, o, new) or _same_slot(n, o, new) or _swapped(n, o)
-            or _changed(n, o) or _family(n, o, new) or _upgraded(n, o) or _counted(n, o)
+            or _changed(n, o) or _family(n, o, new) or _upgraded(n, o, new) or _counted(n, o)
             or _status(n, o) or _reversed(n, o, new))
 
 
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
 _CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
-            "apartment flat house headquarters hq office city",
+            "apartment flat house headquarters hq office city place address resident residence",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "employer company freelance",
-    "#name": "name named called renamed rebranded handle username codename goes nickname",
+    "#name": "name named called renamed rebranded handle username codename goes nickname "
+             "surname known",
     "#rel": " ".join(w.RELATIONSHIP) + " broke split divorced separated",
     "#status": " ".join(w.INTERIM | w.FINAL),
     "#role": " ".join(w.ROLES),
     "#diet": " ".join(w.DIETS) + " meat",
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
-    "#boss": "manager boss supervisor reports report lead",
+    "#boss": "manager boss supervisor reports report lead manages supervises",
+    "#team": "team squad",
 }
 _CLASS_OF: dict[str, set[str]] = {}
 for _tag, _words in _CLASSES.items():
@@ -289,12 +319,23 @@ def _signature(content: str) -> frozenset[str]:
             out.add("#number")
         if word not in w.STOP:
             out.add(w.stem(word))
+            if "-" in word:  # "car-free" shares "car"
+                out.update(w.stem(part) for part in word.split("-") if part not in w.STOP)
     return frozenset(out)
 
 
 def _names(fact: Fact) -> frozenset[str]:
     return frozenset(w.stem(part) for e in fact.entities for part in re.split(r"[-_.]", e.lower())
                      if part)
+
+
+def _same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
+    """Whether the entities the two facts share include the subject of one of them: Sam's
+    employer is not Priya's because both name @Globex."""
+    if not shared:
+        return True  # two facts that name no entity: their words decide
+    about = read(new).about | read(old).about
+    return bool(shared & about)
 
 
 class RuleJudge:
@@ -311,7 +352,8 @@ class RuleJudge:
             theirs = {entity_key(e) for e in old.entities}
             if old.id == new.id or old.kind not in STATE_KINDS or not (
                     keys & theirs if keys else not theirs) \
-                    or not signature & _signature(old.content) or tentative(old):
+                    or not signature & _signature(old.content) or tentative(old) \
+                    or not _same_subject(new, old, keys & theirs):
                 continue  # another entity, nothing a rule could relate, or an exploration
             if verdict := self._verdict(new, old):
                 verdicts.append(verdict)
@@ -325,8 +367,12 @@ class RuleJudge:
             return Verdict(old.id, True, reason)
         if reason and guard:
             return Verdict(old.id, False, f"{reason}, but the newer fact is {_GUARDS[guard]}")
-        if len(shared := _topic(read(new).words, read(old).words)) >= 2:
-            return Verdict(old.id, False, "same topic: " + _text(shared, read(new)))
+        n, o = read(new), read(old)
+        if opposed := _opposed(n, o):  # "likes X" / "dislikes X", no change said
+            return Verdict(old.id, False, opposed.replace("reversed", "is opposed")
+                           .replace("turned from", "differs:"))
+        if len(shared := _topic(n.words, o.words)) >= 2:
+            return Verdict(old.id, False, "same topic: " + _text(shared, n))
         return None
 
 

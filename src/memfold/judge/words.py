@@ -72,7 +72,28 @@ _SYNONYM_GROUPS = [
     "kid child",
     "partner spouse",
     "town city",
+    # products and their everyday aliases (PRODUCT_ALIASES folds the names of several words)
+    "postgresql postgres",
+    "kubernetes k8s",
+    "javascript js",
+    "typescript ts",
+    "mongodb mongo",
+    "node nodejs node.js",
+    "vscode vs-code",
+    "mssql sql-server sqlserver",
+    "newrelic new-relic",
+    "route53 route-53",
 ]
+# A product's other names, as the judge reads them in a family: the same member, not two.
+PRODUCT_ALIASES = {
+    "postgres": "postgresql", "k8s": "kubernetes", "golang": "go", "js": "javascript",
+    "ts": "typescript", "mongo": "mongodb", "nodejs": "node", "node.js": "node",
+    "vs-code": "vscode", "visual-studio-code": "vscode", "sql-server": "mssql",
+    "sqlserver": "mssql", "new-relic": "newrelic", "route-53": "route53",
+    "travis-ci": "travis", "google-cloud": "gcp", "csharp": "c#", "proton-mail": "protonmail",
+    "icloud-drive": "icloud", "iterm2": "iterm", "bunnycdn": "bunny", "e.on": "eon",
+    "sainsburys": "sainsbury's", "docker-swarm": "swarm", "att": "at&t",
+}
 
 STOP = frozenset("""
 a an the this that these those of in on at to for from by with without into onto off out
@@ -102,10 +123,11 @@ CHANGE_VERBS = frozenset(
     "switch move migrate transition convert change upgrade update bump replace relocate "
     "transfer port shift swap rebrand rename raise lower increase decrease reduce cut grow "
     "shrink settle promote demote become cross hit reach return trade hand adopt "
-    "consolidate standardise standardize install reimage transfer".split())
+    "consolidate standardise standardize install reimage transfer cutover".split())
 END_VERBS = frozenset(
     "drop ditch dump quit stop cancel discontinue abandon leave resign retire sell close end "
-    "divorce separate unsubscribe uninstall deactivate delete remove sunset deprecate wind".split())
+    "divorce separate unsubscribe uninstall deactivate delete remove sunset deprecate wind "
+    "decommission".split())
 END_PHRASES = re.compile(
     r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not)\b[^.;]*?\b"
     r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|broke\s+up|split\s+up"
@@ -139,8 +161,39 @@ TEMPORARY = re.compile(
     r"|for\s+a\s+(?:conference|wedding|workshop|meetup|summit|funeral)|covering\s+for"
     r"|temporar(?:y|ily)|for\s+now|spent\s+the\s+(?:weekend|week|day|night)|on\s+leave"
     r"|filling\s+in|stand(?:ing)?\s+in\s+for|interim|short\s+stay)\b", re.IGNORECASE)
+# Said, not done: a suggestion or a wish for the future ("we should", "Bob wants us to")
+SUGGESTION = re.compile(
+    r"\b(?:should|shall\s+we|ought\s+to|suggest\w*|recommend\w*|propos\w*|advocat\w*"
+    r"|push(?:es|ed|ing)?\s+for|argu\w+\s+for|wants?\s+(?:us|them|me|him|her)\s+to|let's"
+    r"|why\s+not|worth\s+(?:trying|considering|a\s+look))\b", re.IGNORECASE)
+# Not known: a question, a rumour, something to check
+QUESTION = re.compile(
+    r"\?|\b(?:need(?:s)?\s+to\s+(?:check|confirm|verify)|not\s+sure|unsure|unclear"
+    r"|unconfirmed|to\s+be\s+confirmed|tbc|rumou?r\w*|wonder\w*|allegedly|supposedly)\b",
+    re.IGNORECASE)
+# Not decided: under discussion, on the table
+DISCUSSION = re.compile(
+    r"\b(?:under\s+discussion|being\s+(?:discussed|debated|considered)|up\s+for\s+"
+    r"(?:debate|discussion)|on\s+the\s+table|in\s+talks|undecided|open\s+question|floated"
+    r"|(?:discussing|debating)\s+(?:whether|a\s+move|moving|switching|a\s+switch))\b",
+    re.IGNORECASE)
+# Offered, not taken: a pitch, an offer, a demo
+PITCH = re.compile(
+    r"\b(?:pitch(?:ed|es|ing)?|offer(?:ed|s|ing)?\s+(?:us|me|him|her|them)\b"
+    r"|(?:gave|give)\s+(?:us|me)\s+a\s+demo|demo(?:ed|'d)\s+(?:us|me)|sales\s+(?:pitch|rep)"
+    r"|cold[- ](?:call|email)|sent\s+(?:us|me)\s+a\s+(?:quote|proposal)|quoted\s+(?:us|me)"
+    r"|tried\s+to\s+sell)", re.IGNORECASE)
+# Another party's history: "Alice's previous company switched" (the name is not the fact's)
+OTHERS_HISTORY = re.compile(
+    r"\b([A-Z][\w-]*)'s\s+(?:previous|former|old|last|past|prior|ex-?)\s*(?:company|employer"
+    r"|job|team|startup|workplace|firm|school|university|client|place|landlord|manager|boss)\b")
+# Said again: the same thing, restated ("she said again", "still prefers")
+RESTATED = re.compile(
+    r"\b(?:again|still|as\s+(?:before|always|usual)|reiterat\w*|repeated|keeps\s+saying)\b",
+    re.IGNORECASE)
 # "this week" makes a presence temporary ("is in Marrakech this week"), not an event
-THIS_WEEK = re.compile(r"(?<!as of )\bthis\s+(?:week|weekend|month)\b", re.IGNORECASE)
+THIS_WEEK = re.compile(r"(?<!as of )(?<!starting )(?<!from )(?<!since )(?<!beginning )"
+                       r"\bthis\s+(?:week|weekend|month)\b", re.IGNORECASE)
 ADDITIVE = re.compile(
     r"\b(?:also|too|as\s+well|additional(?:ly)?|in\s+addition|besides|another|second"
     r"|on\s+top\s+of|alongside|along\s+with|plus|extra)\b", re.IGNORECASE)
@@ -152,7 +205,8 @@ RELATIVES = (
     "|family|in-laws?|landlord|client|team\\s?mate|teammate|ex")
 THIRD_PARTY = re.compile(
     r"(?:^|[;,:]\s*|\b(?:said|says|mentioned|mentions|told\s+\w+|heard|reports?|reported"
-    r"|noted|notes|thinks|that)\s+(?:that\s+)?)(?:(?:[\w.-]+\s+){0,2}[\w.-]*'s|his|her|their"
+    r"|noted|notes|thinks|that)\s+(?:that\s+)?)(?:(?:(?!(?:is|are|was|were|became)\b)[\w.-]+"
+    r"\s+){0,2}[\w.-]*'s|his|her|their"
     r"|my|our)\s+"
     r"(?:\w+\s+)?(?:" + RELATIVES + r")\b"
     r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?-i:[A-Z]))"  # "Ada's manager is Tom": hers
@@ -191,9 +245,10 @@ FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
     "shipped live launched released ga done finished completed over signed hired married "
     "cancelled canceled paid published landed available settled found issued resumed "
-    "restarted unblocked active opened".split())
+    "restarted unblocked active opened arrived received delivered".split())
 ANTONYMS = [
-    ("concise short brief terse succinct", "long detailed lengthy verbose thorough"),
+    ("concise short brief terse succinct shorter briefer",
+     "long detailed lengthy verbose thorough longer"),
     ("dark", "light"),
     ("night late evening nocturnal owl", "morning early dawn lark"),
     ("like love enjoy prefer favour favor want fan adore", "dislike hate avoid detest loathe"),
@@ -258,7 +313,7 @@ _FAMILIES = {
              "superhuman thunderbird",
     "editor": "vim neovim emacs vscode vs-code visual-studio-code intellij pycharm webstorm "
               "sublime atom cursor zed nano helix xcode goland rubymine rider",
-    "language": "python ruby go golang rust java kotlin scala javascript typescript php "
+    "language": "python ruby go golang rust java kotlin scala javascript js typescript php "
                 "elixir erlang haskell clojure swift c# csharp c++ perl dart lua",
     "backend": "django flask fastapi rails laravel spring express nestjs phoenix sinatra "
                "symfony asp.net gin fiber",
