@@ -98,13 +98,14 @@ def test_where_dana_lives_after_she_moved(workspace: Path) -> None:
 
 def test_the_newer_of_two_values_ranks_first_and_the_older_says_so(workspace: Path,
                                                                    run: Cli) -> None:
-    # written by hand and indexed together: nothing judged them, both are active
+    # written by hand and indexed together without judging (`index --no-judge`): both active
     (workspace / "memory/2025-01-10.md").write_text(
         "## Retain\n- W @Kenji: Kenji lives in Berlin. ^kberlin1\n")
     (workspace / "memory/2025-06-10.md").write_text(
         "## Retain\n- W @Kenji: Kenji lives in Zurich now. ^kzurich1\n"
         "- W @Kenji: Kenji plans to move to Oslo someday. ^koslo001\n")
     with Memory.open(workspace, now="2025-07-01") as memory:
+        memory.index(judge=False)
         result = memory.recall("where does Kenji live")
         by_id = {h.fact.id: h for h in result.hits}
         assert ids(result).index("kzurich1") < ids(result).index("kberlin1")
