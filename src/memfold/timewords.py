@@ -238,3 +238,31 @@ def with_prep(interval: Interval | None, prep: str, today: date) -> Interval | N
     if prep == "until":
         return Interval(None, interval.end)
     return interval
+
+
+# meteorological seasons of the northern hemisphere: first and last month; winter runs from
+# the December of its year into the next
+SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11),
+           "winter": (12, 2)}
+
+
+def season(name: str, year: int) -> Interval:
+    """The season `name` of `year` (winter: December of `year` to February of the next)."""
+    first, last = SEASONS[name.lower()]
+    end_year = year + 1 if last < first else year
+    return Interval(date(year, first, 1), month_end(end_year, last))
+
+
+def build_range(m1: int, d1: int, y1: int | None, m2: int, d2: int, y2: int | None,
+           default_year: int) -> Interval | None:
+    wraps = int((m1, d1) > (m2, d2))  # "Dec 28 – Jan 3" crosses a new year
+    if y2 is not None:
+        start_year, end_year = y1 if y1 is not None else y2 - wraps, y2
+    else:
+        start_year = y1 if y1 is not None else default_year
+        end_year = start_year + wraps
+    try:
+        start, end = date(start_year, m1, d1), date(end_year, m2, d2)
+    except ValueError:
+        return None
+    return Interval(start, end) if start <= end else None
