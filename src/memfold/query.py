@@ -16,7 +16,7 @@ from .errors import BadInput
 from .language import looks_vietnamese
 from .model import Interval
 from .names import entity_key, fold_for_index
-from .query_vi import VI_OPINION_WORDS, VI_STOP_WORDS
+from .query_vi import VI_CONTENT_WORDS, VI_OPINION_WORDS, VI_STOP_WORDS
 from .timeparse import find_time_phrase, unread_time_phrase
 from .workspace.format import clean_slug, find_mentions
 
@@ -189,7 +189,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
 def _words_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The stop words and opinion words of the query's language (`language`)."""
     if looks_vietnamese(text):
-        return STOP_WORDS | VI_STOP_WORDS, OPINION_WORDS | VI_OPINION_WORDS
+        return (STOP_WORDS - VI_CONTENT_WORDS) | VI_STOP_WORDS, OPINION_WORDS | VI_OPINION_WORDS
     return STOP_WORDS, OPINION_WORDS
 
 

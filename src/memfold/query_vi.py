@@ -21,3 +21,6 @@ VI_OPINION_WORDS = frozenset(
     """thích thich ghét ghet ưa ua yêu yeu chuộng chuong muốn muon nghĩ ý kiến kien quan
     điểm diem sở khoái khoai mê ngại""".split()
 )
+# English stop words that are Vietnamese words too ("An", "to" big, "me" mother, "no" full):
+# a Vietnamese query keeps them
+VI_CONTENT_WORDS = frozenset("an to me no do can on".split())
