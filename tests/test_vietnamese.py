@@ -54,6 +54,10 @@ def retain(memory: Memory, day: str, *bullets: str) -> list[str]:
     ("đầu năm nay", "2025-01-01", "2025-04-30"),
     ("mùa xuân năm ngoái", "2024-03-01", "2024-05-31"),
     ("trước ngày 27/11/2025", None, "2025-11-26"),
+    ("hôm kia", "2025-12-03", "2025-12-03"),
+    ("vào tháng 11/2025", "2025-11-01", "2025-11-30"),
+    ("2 tuần gần đây", "2025-11-21", "2025-12-05"),
+    ("vào mùa thu", "2025-09-01", "2025-11-30"),
 ])
 def test_vietnamese_time_phrases(phrase: str, start: str | None, end: str) -> None:
     found = find_time_phrase(phrase, today=TODAY)
@@ -92,6 +96,7 @@ def test_what_is_no_vietnamese_time_is_none_and_never_an_error(text: str) -> Non
     ("Đi công tác Huế 27/11–1/12/2025.", "2025-11-27", "2025-12-01"),
     ("Nghỉ phép từ 28 - 30 tháng 12 năm 2025.", "2025-12-28", "2025-12-30"),
     ("Mượn xe của anh Tùng đến hết 15/12.", None, "2025-12-15"),
+    ("Chị Vy nghỉ sinh từ 27/11 đến 1/12.", "2025-11-27", "2025-12-01"),
 ])
 def test_vietnamese_validity_ranges(content: str, start: str | None, end: str) -> None:
     assert extract_interval(content, default_year=2025) == Interval(

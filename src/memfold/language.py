@@ -5,7 +5,8 @@ This module owns `looks_vietnamese`: letters only Vietnamese uses (ă â đ ê �
 the vowels with tone marks of U+1EA0..U+1EF9) say so at once; other text, its accents
 dropped, is Vietnamese when more of its words are Vietnamese function words than English
 ones.  Text it cannot tell (a name, a number, Telex leftovers such as "ddax chuyeenr") is
-not Vietnamese, so language-neutral rules alone read it.  Pure functions; nothing here errors on any text.
+not Vietnamese, so language-neutral rules alone read it.  Pure functions; nothing here
+errors on any text.
 """
 
 from __future__ import annotations

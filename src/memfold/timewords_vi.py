@@ -198,8 +198,9 @@ def _named(word: str, today: date) -> Interval | None:
     english = {"hom nay": "today", "hom qua": "yesterday", "tuan nay": "this week",
                "tuan truoc": "last week", "tuan roi": "last week", "thang nay": "this month",
                "thang truoc": "last month", "thang roi": "last month"}
-    if word == "hom kia":
-        return _ago_window(2, "d", today)
+    if word == "hom kia":  # the day before yesterday
+        day = date.fromordinal(max(1, today.toordinal() - 2))
+        return Interval(day, day)
     return named_period(english[word], today)
 
 
