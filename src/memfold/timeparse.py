@@ -37,7 +37,7 @@ from .timewords import SEASONS as SEASONS
 from .timewords import build_range as build_range
 from .timewords import parse_iso_day as parse_iso_day
 from .timewords import season as season  # read from here by others, as before
-from .timewords_vi import VI_WORDS, find_vi_time_phrase, vi_validity
+from .timewords_vi import MARKS, VI_WRITTEN, find_vi_time_phrase, vi_validity
 
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _SEP = r"\s*(?:–|—|-|\.\.|\bto\b|\buntil\b|\bthrough\b|\bthru\b)\s*"
@@ -185,8 +185,9 @@ def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, i
 def _vietnamese(query: str, words: set[str],
                 today: date) -> tuple[Interval, tuple[int, int]] | None:
     """A Vietnamese time phrase (`timewords_vi`), looked for only when a word it needs is
-    there (ASCII words fold to themselves; other text is folded first)."""
-    if query.isascii() and VI_WORDS.isdisjoint(words) and "/" not in query:
+    there, as written or typed without diacritics (text with combining marks is folded
+    first)."""
+    if VI_WRITTEN.isdisjoint(words) and "/" not in query and not MARKS.search(query):
         return None
     return find_vi_time_phrase(query, today=today)
 
