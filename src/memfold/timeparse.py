@@ -32,11 +32,11 @@ from .timewords import (
     number,
     with_prep,
 )
-from .timewords import MONTHS as MONTHS
+from .timewords import MONTHS as MONTHS  # these are read from here by others, as before
 from .timewords import SEASONS as SEASONS
 from .timewords import build_range as build_range
 from .timewords import parse_iso_day as parse_iso_day
-from .timewords import season as season  # read from here by others, as before
+from .timewords import season as season
 from .timewords_vi import MARKS, VI_WRITTEN, find_vi_time_phrase, vi_validity
 
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
@@ -79,7 +79,7 @@ def extract_interval(content: str, *, default_year: int) -> Interval | None:
         y1, y2 = m.group(3), m.group(6)
         if m1 and m2:
             return build_range(m1, int(m.group(2)), int(y1) if y1 else None,
-                          m2, int(m.group(5)), int(y2) if y2 else None, default_year)
+                               m2, int(m.group(5)), int(y2) if y2 else None, default_year)
     for m in DAY_FIRST_RANGE.finditer(content):
         if _modal_may(m.group(2), m.group(5)) and not (m.group(3) or m.group(6)):
             continue  # "Steps 1-2 may need sudo": the verb, not the month
@@ -88,7 +88,7 @@ def extract_interval(content: str, *, default_year: int) -> Interval | None:
         y1, y2 = m.group(3), m.group(6)
         if m1 and m2:
             return build_range(m1, int(m.group(1)), int(y1) if y1 else None,
-                          m2, int(m.group(4)), int(y2) if y2 else None, default_year)
+                               m2, int(m.group(4)), int(y2) if y2 else None, default_year)
         return None
     return vi_validity(content, default_year=default_year) if looks_vietnamese(content) \
         else None
@@ -147,7 +147,6 @@ _PHRASE = re.compile(
     rf"|\b{_SEASON_WORDS}\b",
     re.IGNORECASE,
 )
-
 
 
 _WORD = re.compile(r"\w+")
