@@ -264,3 +264,16 @@ def test_the_vietnamese_pairs_cover_the_english_categories() -> None:
     english = Path("/work/shared/bench/contradictions-dev.jsonl")
     if english.exists():  # the development data sits beside the project, read-only
         assert {p.category for p in read_pairs(english)} <= {p.category for p in pairs}
+
+
+@pytest.mark.parametrize(("text", "view"), [
+    ("Minh thích cà phê.", "for"), ("Minh khong thich ca phe.", "against"),
+    ("Minh ghét cà phê.", "against"), ("Minh chẳng hề ưa ồn ào.", "against"),
+    ("Minh hết thích trà.", "changed"), ("Minh không còn thích trà.", "changed"),
+    ("Sức khoẻ của Minh yếu.", None),  # "yếu" (weak) is not "yêu" (to love)
+    ("Minh likes coffee.", None),  # English: the judge's reading applies
+])
+def test_the_view_a_vietnamese_text_states(text: str, view: str | None) -> None:
+    from memfold.reflect_text import vi_view
+
+    assert vi_view(text) == view

@@ -28,12 +28,14 @@ NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|dislikes?|h
 # the same in Vietnamese, matched folded (no diacritics): "không thích" is not "thích"
 VI_NEGATION = re.compile(r"(?<!\w)(?:khong|chang|chua|ghet|ngung|dung\s+lai)(?!\w)")
 _VI_STOP = frozenset(fold(w)[0] for w in VI_STOP_WORDS)
-# a Vietnamese view, folded: for (thích, ưa, yêu, mê, khoái), against (ghét, không thích,
-# chẳng ưa ...), and a change of mind (không còn thích, hết thích, thôi thích)
-_VI_VIEW = r"(?:thich|ua|yeu|me|khoai|chuong|ung)"
-_VI_CHANGED = re.compile(rf"(?<!\w)(?:khong\s+con|het|thoi|chang\s+con)\s+{_VI_VIEW}(?!\w)")
-_VI_AGAINST = re.compile(rf"(?<!\w)(?:ghet|so|(?:khong|chang|cha|chua)\s+(?:he\s+)?{_VI_VIEW})"
-                         r"(?!\w)")
+# a Vietnamese view, as written (folded, "yêu" to love would be "yếu" weak too) or typed
+# without diacritics: for (thích, ưa, yêu, mê, khoái), against (ghét, không thích, chẳng ưa),
+# and a change of mind (không còn thích, hết thích, thôi thích)
+_VI_VIEW = r"(?:thích|thich|ưa|ua|yêu|yeu|mê|khoái|khoai|chuộng|chuong)"
+_VI_NOT = r"(?:không|khong|chẳng|chang|chả|chưa|chua)"
+_VI_CHANGED = re.compile(rf"(?<!\w)(?:{_VI_NOT}\s+còn|khong\s+con|chang\s+con|hết|het|thôi"
+                         rf"|thoi)\s+{_VI_VIEW}(?!\w)")
+_VI_AGAINST = re.compile(rf"(?<!\w)(?:ghét|ghet|{_VI_NOT}\s+(?:hề\s+|he\s+)?{_VI_VIEW})(?!\w)")
 _VI_FOR = re.compile(rf"(?<!\w){_VI_VIEW}(?!\w)")
 # numbers, and capitals not first; `\b` so a word without a digit is tried once, not from each
 # of its letters (the same matches: a run of word characters only starts at a boundary)
@@ -90,12 +92,12 @@ def vi_view(text: str) -> str | None:
     or None (no view, or not Vietnamese).  Reflect weighs a Vietnamese opinion with it."""
     if not looks_vietnamese(text):
         return None
-    folded = fold(text)[0]
-    if _VI_CHANGED.search(folded):
+    text = unicodedata.normalize("NFC", text.lower())
+    if _VI_CHANGED.search(text):
         return "changed"
-    if _VI_AGAINST.search(folded):
+    if _VI_AGAINST.search(text):
         return "against"
-    return "for" if _VI_FOR.search(folded) else None
+    return "for" if _VI_FOR.search(text) else None
 
 
 def opinion_stance(opinion: Fact, evidence: Fact) -> str:
