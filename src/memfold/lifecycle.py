@@ -52,6 +52,7 @@ from .events import (
     Use,
 )
 from .journal import Event
+from .language import looks_vietnamese
 from .model import Fact
 
 ACTIVE, SUPERSEDED, EXPIRED, ARCHIVED = "active", "superseded", "expired", "archived"
@@ -169,7 +170,8 @@ def passing(fact: Fact) -> bool:
 
 @functools.lru_cache(maxsize=1 << 16)  # every decay score asks it, for the same texts
 def _passes(content: str) -> bool:
-    return bool(_PASSING.search(content))
+    return bool(_PASSING.search(content)) or (
+        looks_vietnamese(content) and bool(_VI_PASSING.search(content)))
 
 
 def half_life_days(importance: int | None) -> float:
@@ -223,11 +225,31 @@ _PAST = re.compile(
 # a change told in the past that says what holds now ("now takes amlodipine", "became my
 # line manager", "joined the running club")
 _NOW_HOLDS = re.compile(r"\b(?:now|became|has\s+become|have\s+become|joined)\b", re.IGNORECASE)
+# the same in Vietnamese, with or without diacritics: a change told with "đã" that says what
+# holds now ("đã chuyển … sang MySQL", "đã trở thành", "giờ là"), an activity or a plan
+# that passes ("đang tìm hiểu Bun.js", "dự định", "tuần này")
+_VI_NOW_HOLDS = re.compile(
+    r"(?<!\w)(?:(?:chuyển|chuyen|đổi|doi|thay|nâng\s+cấp|nang\s+cap)(?!\w)[^.;]*?(?<!\w)"
+    r"(?:sang|thành|thanh|bằng|bang|lên|len|đến|den|về|ve)(?!\w)"
+    r"|trở\s+thành|tro\s+thanh|được\s+thăng|duoc\s+thang|giờ|gio|bây\s+giờ|bay\s+gio"
+    r"|hiện\s+(?:nay|tại|giờ|là|đang|sống|làm)|hien\s+(?:nay|tai|gio|la|dang|song|lam)"
+    r"|đã\s+(?:cưới|kết\s+hôn|là)|da\s+(?:cuoi|ket\s+hon|la))(?!\w)",
+    re.IGNORECASE)
+_VI_TENTATIVE = (r"đang\s+(?:tìm\s+hiểu|thử|thu\s+nghiem|thử\s+nghiệm|cân\s+nhắc|tính"
+                 r"|xem\s+xét|đánh\s+giá|nghiên\s+cứu)|dang\s+(?:tim\s+hieu|thu|can\s+nhac"
+                 r"|tinh|xem\s+xet|danh\s+gia|nghien\s+cuu)|dự\s+định|du\s+dinh|định"
+                 r"|có\s+thể|co\s+the|đang\s+lên\s+kế\s+hoạch")
+_VI_TENTATIVE_RE = re.compile(rf"(?<!\w)(?:{_VI_TENTATIVE})(?!\w)", re.IGNORECASE)
+_VI_PASSING = re.compile(
+    rf"(?<!\w)(?:{_VI_TENTATIVE}|đang\s+chờ|dang\s+cho|đang\s+sửa|đang\s+ở|hôm\s+nay"
+    r"|ngày\s+mai|tối\s+nay|tuần\s+này|tháng\s+này|tạm\s+thời|tam\s+thoi|hom\s+nay"
+    r"|ngay\s+mai|tuan\s+nay|dang\s+o)(?!\w)", re.IGNORECASE)
 
 
 def tentative(fact: Fact) -> bool:
     """An exploration or a plan ("investigating Bun.js"): no value a later fact replaces."""
-    return bool(_TENTATIVE_RE.search(fact.content))
+    return bool(_TENTATIVE_RE.search(fact.content)) or (
+        looks_vietnamese(fact.content) and bool(_VI_TENTATIVE_RE.search(fact.content)))
 
 
 def holds_value(fact: Fact) -> bool:
@@ -236,7 +258,8 @@ def holds_value(fact: Fact) -> bool:
     an activity, a plan or something told in the past."""
     return fact.kind in ("world", "opinion") and not passing(fact) and (
         bool(_HOLDS.search(fact.content) or _NOW_HOLDS.search(fact.content))
-        or not _PAST.search(fact.content))
+        or not _PAST.search(fact.content)
+        or (looks_vietnamese(fact.content) and bool(_VI_NOW_HOLDS.search(fact.content))))
 
 
 def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, float]:

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from .errors import BadInput
+from .language import looks_vietnamese
 from .model import Interval
 from .names import entity_key, fold_for_index, symbols
+from .query_vi import VI_CONTENT_WORDS, VI_OPINION_WORDS, VI_STOP_WORDS
 from .timeparse import find_time_phrase, unread_time_phrase
 from .workspace.format import clean_slug, find_mentions
 
@@ -163,9 +165,10 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
     window, rest, unread, topics = _read_time(rest, today)
     mentions = tuple(dict.fromkeys(clean_slug(m) for m in find_mentions(rest)))
     words = find_words(rest)
-    lowered = [w.casefold() for w in words]
-    opinion = any(w in OPINION_WORDS for w in lowered)
-    terms = [w for w, low in zip(words, lowered, strict=True) if low not in STOP_WORDS]
+    lowered = [unicodedata.normalize("NFC", w.casefold()) for w in words]
+    stop, opinions = _words_of(text)
+    opinion = any(w in opinions for w in lowered)
+    terms = [w for w, low in zip(words, lowered, strict=True) if low not in stop]
     terms += symbols(rest)  # "🚀" finds the facts holding it (`names.fold_for_index`)
     if not terms and not phrases and not mentions and window is None:
         terms = words  # a query of stop words only still searches for them
@@ -182,6 +185,13 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         opinion=opinion,
         unread_time=unread,
     )
+
+
+def _words_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The stop words and opinion words of the query's language (`language`)."""
+    if looks_vietnamese(text):
+        return (STOP_WORDS - VI_CONTENT_WORDS) | VI_STOP_WORDS, OPINION_WORDS | VI_OPINION_WORDS
+    return STOP_WORDS, OPINION_WORDS
 
 
 def _read_time(text: str, today: date,

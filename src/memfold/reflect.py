@@ -54,7 +54,7 @@ from typing import Any
 from .errors import MemfoldError
 from .events import Archive, Confidence, Derive, Expire, Merge, Record, Unknown
 from .index.base import Candidate, Filters, IndexBackend
-from .judge import AGREES, REVERSES, stance
+from .judge import AGREES, REVERSES
 from .ledger import Ledger, content_sha, supersede_record
 from .lifecycle import (
     ACTIVE,
@@ -76,6 +76,7 @@ from .reflect_text import (  # noqa: F401 - page_slug, dates_note and _specifics
     _specifics,
     _words,
     dates_note,
+    opinion_stance,
     page_slug,
     with_dates,
 )
@@ -330,7 +331,7 @@ class Planner:
         support: list[str] = []
         contradict: list[str] = []
         for ev in self._evidence(opinion, recent):
-            view = stance(opinion.fact, ev.fact)
+            view = opinion_stance(opinion.fact, ev.fact)
             if view == REVERSES:
                 self._reverse(opinion, ev)
                 return

@@ -15,11 +15,28 @@ from datetime import date
 from pathlib import Path
 
 from .index.base import Candidate
+from .judge import AGREES, OPPOSES, REVERSES, stance
+from .language import looks_vietnamese
+from .model import Fact
 from .query import STOP_WORDS
+from .query_vi import VI_STOP_WORDS
+from .timewords_vi import fold
 
 NEGATION = re.compile(r"\b(?:not|no|never|don't|doesn't|didn't|isn't|dislikes?|hates?|"
                       r"stopped|avoids?|against|no\s+longer|cannot|can't|won't)\b",
                       re.IGNORECASE)
+# the same in Vietnamese, matched folded (no diacritics): "không thích" is not "thích"
+VI_NEGATION = re.compile(r"(?<!\w)(?:khong|chang|chua|ghet|ngung|dung\s+lai)(?!\w)")
+_VI_STOP = frozenset(fold(w)[0] for w in VI_STOP_WORDS)
+# a Vietnamese view, as written (folded, "yêu" to love would be "yếu" weak too) or typed
+# without diacritics: for (thích, ưa, yêu, mê, khoái), against (ghét, không thích, chẳng ưa),
+# and a change of mind (không còn thích, hết thích, thôi thích)
+_VI_VIEW = r"(?:thích|thich|ưa|ua|yêu|yeu|mê|khoái|khoai|chuộng|chuong)"
+_VI_NOT = r"(?:không|khong|chẳng|chang|chả|chưa|chua)"
+_VI_CHANGED = re.compile(rf"(?<!\w)(?:{_VI_NOT}\s+còn|khong\s+con|chang\s+con|hết|het|thôi"
+                         rf"|thoi)\s+{_VI_VIEW}(?!\w)")
+_VI_AGAINST = re.compile(rf"(?<!\w)(?:ghét|ghet|{_VI_NOT}\s+(?:hề\s+|he\s+)?{_VI_VIEW})(?!\w)")
+_VI_FOR = re.compile(rf"(?<!\w){_VI_VIEW}(?!\w)")
 # numbers, and capitals not first; `\b` so a word without a digit is tried once, not from each
 # of its letters (the same matches: a run of word characters only starts at a boundary)
 SPECIFIC = re.compile(r"\b\w*\d[\w.:/-]*|(?<=\s)[A-Z]\w*")
@@ -40,9 +57,14 @@ WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10
 
 
 def _words(text: str) -> set[str]:
+    """Content words; a Vietnamese text's are folded, so a restatement typed without
+    diacritics has the words of the one typed with them."""
+    stop: frozenset[str] = STOP_WORDS
+    if looks_vietnamese(text):
+        text, stop = fold(text)[0], STOP_WORDS | _VI_STOP
     found = set()
     for word in re.findall(r"\w+", text.casefold()):
-        if word in STOP_WORDS or len(word) < 2:
+        if word in stop or len(word) < 2:
             continue
         found.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
     return found
@@ -54,9 +76,40 @@ def _overlap(a: set[str], b: set[str]) -> float:
 
 @functools.lru_cache(maxsize=1 << 16)  # reflect compares each fact with many others
 def _specifics(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """What a paraphrase must keep: names and numbers, and its negations."""
+    """What a paraphrase must keep: names and numbers, and its negations (a Vietnamese
+    text's folded, so "Đà Nẵng" and "Da Nang" are one name)."""
+    if looks_vietnamese(text):
+        folded = fold(text)[0]
+        names = (fold(m)[0] for m in SPECIFIC.findall(text.replace("Đ", "D")))
+        return (frozenset(names), frozenset(
+            [*(m.casefold() for m in NEGATION.findall(text)), *VI_NEGATION.findall(folded)]))
     return (frozenset(m.casefold() for m in SPECIFIC.findall(text)),
             frozenset(m.casefold() for m in NEGATION.findall(text)))
+
+
+def vi_view(text: str) -> str | None:
+    """The view a Vietnamese text states: "changed" (no longer likes), "against", "for",
+    or None (no view, or not Vietnamese).  Reflect weighs a Vietnamese opinion with it."""
+    if not looks_vietnamese(text):
+        return None
+    text = unicodedata.normalize("NFC", text.lower())
+    if _VI_CHANGED.search(text):
+        return "changed"
+    if _VI_AGAINST.search(text):
+        return "against"
+    return "for" if _VI_FOR.search(text) else None
+
+
+def opinion_stance(opinion: Fact, evidence: Fact) -> str:
+    """`judge.stance`, and for a Vietnamese opinion and evidence that both state a view
+    (`vi_view`: the judge does not read Vietnamese yet), that view: "hết thích" reverses
+    the opinion, an opposite view opposes it, the same view agrees."""
+    mine, theirs = vi_view(opinion.content), vi_view(evidence.content)
+    if mine in ("for", "against") and theirs is not None:
+        if theirs == "changed":
+            return REVERSES if mine == "for" else OPPOSES
+        return AGREES if theirs == mine else OPPOSES
+    return stance(opinion, evidence)
 
 
 def _core(c: Candidate) -> str:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
+from .language import looks_vietnamese
 from .model import Interval
 from .timespans import MORE, MORE_WORDS, more_phrase
 from .timewords import (
@@ -28,12 +29,15 @@ from .timewords import (
     ago,
     date_words,
     fixed_spec,
-    month_end,
     number,
     with_prep,
 )
-from .timewords import MONTHS as MONTHS  # read from here by others, as before
+from .timewords import MONTHS as MONTHS  # these are read from here by others, as before
+from .timewords import SEASONS as SEASONS
+from .timewords import build_range as build_range
 from .timewords import parse_iso_day as parse_iso_day
+from .timewords import season as season
+from .timewords_vi import MARKS, VI_WRITTEN, find_vi_time_phrase, vi_validity
 
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _SEP = r"\s*(?:–|—|-|\.\.|\bto\b|\buntil\b|\bthrough\b|\bthru\b)\s*"
@@ -59,21 +63,6 @@ def _month(name: str | None) -> int | None:
     return MONTHS.get(name.lower().rstrip(".")) if name else None
 
 
-def _build(m1: int, d1: int, y1: int | None, m2: int, d2: int, y2: int | None,
-           default_year: int) -> Interval | None:
-    wraps = int((m1, d1) > (m2, d2))  # "Dec 28 – Jan 3" crosses a new year
-    if y2 is not None:
-        start_year, end_year = y1 if y1 is not None else y2 - wraps, y2
-    else:
-        start_year = y1 if y1 is not None else default_year
-        end_year = start_year + wraps
-    try:
-        start, end = date(start_year, m1, d1), date(end_year, m2, d2)
-    except ValueError:
-        return None
-    return Interval(start, end) if start <= end else None
-
-
 def extract_interval(content: str, *, default_year: int) -> Interval | None:
     """The first date range stated in `content`, or None.
 
@@ -89,8 +78,8 @@ def extract_interval(content: str, *, default_year: int) -> Interval | None:
         m1, m2 = _month(m.group(1)), _month(m.group(4)) or _month(m.group(1))
         y1, y2 = m.group(3), m.group(6)
         if m1 and m2:
-            return _build(m1, int(m.group(2)), int(y1) if y1 else None,
-                          m2, int(m.group(5)), int(y2) if y2 else None, default_year)
+            return build_range(m1, int(m.group(2)), int(y1) if y1 else None,
+                               m2, int(m.group(5)), int(y2) if y2 else None, default_year)
     for m in DAY_FIRST_RANGE.finditer(content):
         if _modal_may(m.group(2), m.group(5)) and not (m.group(3) or m.group(6)):
             continue  # "Steps 1-2 may need sudo": the verb, not the month
@@ -98,10 +87,11 @@ def extract_interval(content: str, *, default_year: int) -> Interval | None:
         m1 = _month(m.group(2)) or m2
         y1, y2 = m.group(3), m.group(6)
         if m1 and m2:
-            return _build(m1, int(m.group(1)), int(y1) if y1 else None,
-                          m2, int(m.group(4)), int(y2) if y2 else None, default_year)
+            return build_range(m1, int(m.group(1)), int(y1) if y1 else None,
+                               m2, int(m.group(4)), int(y2) if y2 else None, default_year)
         return None
-    return None
+    return vi_validity(content, default_year=default_year) if looks_vietnamese(content) \
+        else None
 
 
 def _modal_may(first: str | None, second: str) -> bool:
@@ -157,10 +147,6 @@ _PHRASE = re.compile(
     rf"|\b{_SEASON_WORDS}\b",
     re.IGNORECASE,
 )
-# meteorological seasons of the northern hemisphere: first and last month; winter runs from
-# the December of its year into the next
-SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11),
-           "winter": (12, 2)}
 
 
 _WORD = re.compile(r"\w+")
@@ -187,10 +173,22 @@ def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, i
              if (not words.isdisjoint(needs) or (needs is _PHRASE_WORDS
                                                   and _HAS_DIGIT.search(query)))
              and (f := _first(pattern, read, query, today))]
+    if (vi := _vietnamese(query, words, today)) is not None:
+        found.append(vi)
     if not found:
         return None
     # the earliest; of two at one place the longer ("last week of November", not "last week")
     return min(found, key=lambda f: (f[1][0], -f[1][1]))
+
+
+def _vietnamese(query: str, words: set[str],
+                today: date) -> tuple[Interval, tuple[int, int]] | None:
+    """A Vietnamese time phrase (`timewords_vi`), looked for only when a word it needs is
+    there, as written or typed without diacritics (text with combining marks is folded
+    first)."""
+    if VI_WRITTEN.isdisjoint(words) and "/" not in query and not MARKS.search(query):
+        return None
+    return find_vi_time_phrase(query, today=today)
 
 
 def _first(pattern: re.Pattern[str],
@@ -218,13 +216,6 @@ def _phrase_interval(m: re.Match[str], today: date) -> Interval | None:
             return None
         prep = (m.group("prep") or "").lower()
     return with_prep(interval, prep, today)
-
-
-def season(name: str, year: int) -> Interval:
-    """The season `name` of `year` (winter: December of `year` to February of the next)."""
-    first, last = SEASONS[name.lower()]
-    end_year = year + 1 if last < first else year
-    return Interval(date(year, first, 1), month_end(end_year, last))
 
 
 def _season_words(m: re.Match[str], today: date) -> Interval | None:

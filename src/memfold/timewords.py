@@ -3,7 +3,8 @@
 This module owns month and weekday names, number words, month arithmetic that stops at the
 ends of the calendar, the fixed spec forms (30d, 2025-11, 2025, today, last week, ...) and
 one date written in words ("Nov 27", "27th November 2025", "November", "2025-11-27"), with
-the interval a preposition makes of it ("around", "since", "before", "until").  A date
+the interval a preposition makes of it ("around", "since", "before", "until"), the seasons,
+and a range built from its parts (`build_range`).  A date
 without a year is the latest one not after today.  Pure functions; nothing reads the clock.
 `timespans` and `timeparse` read whole phrases with it.
 """
@@ -238,3 +239,33 @@ def with_prep(interval: Interval | None, prep: str, today: date) -> Interval | N
     if prep == "until":
         return Interval(None, interval.end)
     return interval
+
+
+# meteorological seasons of the northern hemisphere: first and last month; winter runs from
+# the December of its year into the next
+SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11),
+           "winter": (12, 2)}
+
+
+def season(name: str, year: int) -> Interval:
+    """The season `name` of `year` (winter: December of `year` to February of the next)."""
+    first, last = SEASONS[name.lower()]
+    end_year = year + 1 if last < first else year
+    return Interval(date(year, first, 1), month_end(end_year, last))
+
+
+def build_range(m1: int, d1: int, y1: int | None, m2: int, d2: int, y2: int | None,
+                default_year: int) -> Interval | None:
+    """The validity range from month/day/year parts (a year left out: `default_year`, or
+    the other end's); None when a day does not exist or the range runs backwards."""
+    wraps = int((m1, d1) > (m2, d2))  # "Dec 28 – Jan 3" crosses a new year
+    if y2 is not None:
+        start_year, end_year = y1 if y1 is not None else y2 - wraps, y2
+    else:
+        start_year = y1 if y1 is not None else default_year
+        end_year = start_year + wraps
+    try:
+        start, end = date(start_year, m1, d1), date(end_year, m2, d2)
+    except ValueError:
+        return None
+    return Interval(start, end) if start <= end else None
