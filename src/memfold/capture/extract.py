@@ -25,6 +25,9 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "September", "October", "November", "December")
 MAX_CHARS = 300  # a longer sentence is rarely one fact; it stays in the prose
 
+# headings, code, quotes, tables and text shaped like a Retain bullet are not statements
+_MARKUP = re.compile(r"^\s*(?:[#`|>~]|(?:[-*+]\s+)?[WBOS](?:\([^)]*\))?(?:\s+@\S+)*\s*:)")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
 _FIRST = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll|my|My|we|We|we're|We're"
                     r"|our|Our|me)\b")
@@ -105,7 +108,9 @@ def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
 
 
 def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
-    plain = _LEAD.sub("", sentence.strip().strip("\"'“”")).strip()
+    if _MARKUP.match(sentence):
+        return None
+    plain = _LEAD.sub("", _LIST_ITEM.sub("", sentence).strip().strip("\"'“”")).strip()
     if not plain or plain.endswith("?") or len(plain) > MAX_CHARS or len(plain.split()) < 3:
         return None
     if _PREFER.search(plain):

@@ -128,8 +128,8 @@ def _load_array(text: str, name: str) -> Loaded:
         try:
             value, pos = decoder.raw_decode(text, pos)
         except ValueError as exc:
-            why = ("the file ends inside it (cut off)" if getattr(exc, "pos", 0) >= len(
-                text.rstrip()) else _why(exc))
+            why = ("the file ends inside it (cut off)" if not text.rstrip().endswith("]")
+                   else _why(exc))
             return _cut(text, items, name, f"element {len(items) + 1} and after: {why}")
         items.append(value)
         pos = _skip(text, pos)
@@ -145,7 +145,9 @@ def _cut(text: str, items: list[Json], name: str, reason: str) -> Loaded:
 
 
 def _why(exc: ValueError) -> str:
-    return str(exc).split(":", 1)[0] if isinstance(exc, json.JSONDecodeError) else str(exc)
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+    return str(exc)
 
 
 def _skip(text: str, pos: int) -> int:

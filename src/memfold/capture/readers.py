@@ -13,7 +13,8 @@ Shapes, as the exports write them:
 - ``claude-code``: a Claude Code transcript, `~/.claude/projects/<project>/<session>.jsonl`:
   one JSON object a line with `type` (user, assistant, summary, ...), `uuid`, `sessionId`,
   `timestamp` and `message` {`role`, `content`: a string or blocks}; only text blocks are
-  kept (tool calls and results, and meta lines, are not conversation).
+  kept (tool calls and results, meta and sub-agent lines, and the `<command-…>` /
+  `<local-command-…>` echoes of slash commands are not conversation).
 - ``anthropic``: an Anthropic Messages API request or transcript: {`messages`: [{`role`,
   `content`}], `system`?, `model`?}, content a string or blocks.
 - ``openai``: OpenAI chat messages: a JSON list of {`role`, `content`}, {`messages`: [...]},
@@ -139,6 +140,9 @@ def _claude_ai_one(raw: dict[str, Json]) -> Conversation:
     return conversation("claude-ai", str(raw.get("name") or ""), raw.get("uuid"), messages)
 
 
+_COMMAND_NOISE = re.compile(r"^\s*<(?:command-|local-command-)")
+
+
 # -- Claude Code ---------------------------------------------------------------------------
 
 
@@ -155,10 +159,12 @@ class ClaudeCode:
         sessions: dict[str, list[Message]] = {}
         for raw in _dicts(loaded):
             if raw.get("type") not in ("user", "assistant") or raw.get("isMeta") \
-                    or not isinstance(raw.get("message"), dict):
+                    or raw.get("isSidechain") or not isinstance(raw.get("message"), dict):
                 continue
             speaker, role = speaker_of(str(raw["message"].get("role") or raw["type"]))
             text = block_text(raw["message"].get("content"))
+            if _COMMAND_NOISE.match(text):
+                continue
             key = str(raw.get("uuid") or len(sessions.get(str(raw.get("sessionId")), [])))
             sessions.setdefault(str(raw.get("sessionId") or ""), []).append(
                 Message(speaker, text, when(raw.get("timestamp")), key, role))
