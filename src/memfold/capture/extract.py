@@ -47,11 +47,14 @@ _PAST = re.compile(r"\b(?:I|we|We)(?:'ve|’ve| have| had| just| finally| recent
                    r"left|won|ran|read|wrote|gave|found|built|sold|spent|felt|thought|"
                    r"became|came|brought|taught|caught|drove|flew|swam|sang|heard|kept|"
                    r"lost|paid|told|won|been|done|seen|gone|taken|made)\b")
-_THIRD = re.compile(r"\b(?:my (?:\w+ )?(?:wife|husband|partner|son|daughter|sister|brother|"
-                    r"mom|mother|dad|father|friend|boss|colleague|kid|dog|cat) )?"
-                    r"([A-Z][a-z]+)(?:'s|’s| is| was| has| had| lives| works| moved| loves"
-                    r"| hates| prefers) (?:allergic|a |an |the |\w+ing|in |at |from |now |"
+_THIRD = re.compile(r"(?:\b[Mm]y (?:\w+ )?(?:wife|husband|partner|son|daughter|sister|brother|"
+                    r"mom|mother|dad|father|friend|boss|colleague|kid|dog|cat) ([A-Z][a-z]+)"
+                    r"(?: is| was| has| had)?|\b([A-Z][a-z]+)(?:'s|’s| lives| works| moved|"
+                    r" loves| hates| prefers))"
+                    r" (?:allergic|a |an |the |\w+ing|in |at |from |now |"
                     r"married|pregnant|moving|vegan|vegetarian|\w+ed)")
+_ADDRESSED = re.compile(r"\b(?:you|your|you're|you’re|yours|yourself)\b", re.IGNORECASE)
+_HEDGED = re.compile(r"\b(?:might|maybe|perhaps|could|should|hope|wish|if)\b", re.IGNORECASE)
 _NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Which", "Who",
                         "He", "She", "They", "We", "You", "My", "Our", "The", "A", "An",
                         "And", "But", "So", "Oh", "Yes", "No", "Wow", "Hey", "Hi", "Thanks",
@@ -111,16 +114,19 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     if _MARKUP.match(sentence):
         return None
     plain = _LEAD.sub("", _LIST_ITEM.sub("", sentence).strip().strip("\"'“”")).strip()
-    if not plain or plain.endswith("?") or len(plain) > MAX_CHARS or len(plain.split()) < 3:
+    if not plain or plain.endswith("?") or len(plain) > MAX_CHARS or len(plain.split()) < 4:
         return None
     if _PREFER.search(plain):
         return Extracted("O", speaker, _content(plain, day), 0.8)
+    if _ADDRESSED.search(plain) or _HEDGED.search(plain):
+        return None  # said to the listener, or only possible: not a fact about anyone
     if _FIRST.search(plain):
         kind = "W" if _LASTING.search(plain) or not _PAST.search(plain) else "B"
         return Extracted(kind, speaker, _content(plain, day))
     third = _THIRD.search(plain)
-    if third and third.group(1) not in _NOT_NAMES and third.group(1) != speaker:
-        return Extracted("W", third.group(1), _content(plain, day))
+    name = third and (third.group(1) or third.group(2))
+    if name and name not in _NOT_NAMES and name != speaker:
+        return Extracted("W", name, _content(plain, day))
     return None
 
 
