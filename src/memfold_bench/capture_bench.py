@@ -33,7 +33,7 @@ import re
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -194,7 +194,7 @@ def distinct_ranker(memory: Memory, sources: dict[str, str], now: datetime, k: i
     return rank
 
 
-def run_locomo(path: Path, k: int, log: Any) -> Json:
+def run_locomo(path: Path, k: int, log: Callable[[str], None]) -> Json:
     samples = json.loads(path.read_text(encoding="utf-8"))
     per: list[Json] = []
     outcomes: dict[str, list[Outcome]] = defaultdict(list)
@@ -339,7 +339,9 @@ def capture_command(path: Path, k: int, conversations: int, seed: int, out: Path
     Example:
       memfold bench capture ../shared/bench/locomo-dev.json
     """
-    log = lambda msg: click.echo(msg, err=True)  # noqa: E731
+    def log(msg: str) -> None:
+        click.echo(msg, err=True)
+
     result: Json = {"benchmark": "capture",
                     "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
                     "parameters": {"k": k, "mode": "lexical"}, "environment": environment(),
