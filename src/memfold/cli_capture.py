@@ -30,12 +30,16 @@ if TYPE_CHECKING:
               help="The day of messages that carry no time (default: today).")
 @click.option("--no-extract", is_flag=True, help="Write the turns only, no Retain bullets.")
 @click.option("--dry-run", is_flag=True, help="Print what would be written; write nothing.")
+@click.option("--no-judge", is_flag=True,
+              help="Do not weigh the new facts against older ones for contradictions (fast "
+                   "bulk capture of a large export).")
 @click.option("--source", "origin", metavar="NAME",
               help="Who captures, journaled with the facts (default: capture:<format>).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_context
 def capture(ctx: click.Context, source: str, fmt: str | None, day: str | None,
-            no_extract: bool, dry_run: bool, origin: str | None, as_json: bool) -> None:
+            no_extract: bool, dry_run: bool, no_judge: bool, origin: str | None,
+            as_json: bool) -> None:
     """Capture conversations from a chat export into memory, offline.
 
     Each turn is written verbatim into its day's log (memory/YYYY-MM-DD.md) with speaker,
@@ -58,7 +62,8 @@ def capture(ctx: click.Context, source: str, fmt: str | None, day: str | None,
     for name, data in inputs:
         results.append((name, memory.capture(data, format=fmt, name=name, date=day,
                                              extract=not no_extract, dry_run=dry_run,
-                                             source=origin, progress=bar)))
+                                             judge=not no_judge, source=origin,
+                                             progress=bar)))
     show_notices(memory)
     summary = _merged(results)
     if as_json:

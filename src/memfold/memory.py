@@ -195,7 +195,8 @@ class Memory(CoreVerbs):
 
     def capture(self, data: bytes | str, *, format: str | None = None, name: str = "-",
                 date: date | str | None = None, extract: bool = True, dry_run: bool = False,
-                now: datetime | str | None = None, source: str | None = None,
+                judge: bool = True, now: datetime | str | None = None,
+                source: str | None = None,
                 progress: Callable[[int, int], None] | None = None) -> CaptureResult:
         """Capture a chat export into the day logs: each turn as prose under its day, and the
         facts its speakers state as Retain bullets citing the turn (`extract=False`: the
@@ -203,6 +204,8 @@ class Memory(CoreVerbs):
         detected; `date` is the day of messages without times (default today).  Idempotent:
         turns captured before are skipped.  Raises BadInput, writing nothing, when the input
         is in no known format; conversations that could not be read are in `problems`.
+        `judge=False` indexes the new facts without weighing them against older ones (a bulk
+        import: the judge's cost grows with every fact about the same person).
         """
         from . import capture as _capture
         from .retain import parse_day
@@ -214,7 +217,11 @@ class Memory(CoreVerbs):
                               dry_run=dry_run, origin=origin, ts=self._ts(now),
                               notify=self._notices.append, progress=progress)
         if result.files and not dry_run:
-            self._sync(only=list(result.files), now=now)
+            if judge:
+                self._sync(only=list(result.files), now=now)
+            else:
+                sync(self.workspace, self.index_backend, only=list(result.files))
+                self.ledger.after_sync([], [], ts=self._ts(now))
         return result
 
     # -- recall ------------------------------------------------------------------------

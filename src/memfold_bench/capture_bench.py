@@ -21,8 +21,9 @@ Three measurements, each beside its reference in the same run:
    `strict` counts the first k hits (two hits on one turn take two places); `distinct`
    the first k distinct turns among 3k hits.
 3. Speed: a generated ChatGPT-style export (`--conversations`, default 1,000, seed 0) is
-   captured into a fresh workspace (write, journal, index and judge), then captured again
-   (nothing to add).
+   captured into a fresh workspace (write, journal, index; not judged, as `--no-judge`),
+   then captured again (nothing to add); a tenth of it is timed with the judge too, whose
+   cost grows with every fact about the same person (every user fact is about `@me`).
 """
 
 from __future__ import annotations
@@ -300,7 +301,7 @@ def chatgpt_export(conversations: int, seed: int = 0) -> bytes:
     return json.dumps(out).encode()
 
 
-def run_speed(conversations: int, seed: int) -> Json:
+def run_speed(conversations: int, seed: int, *, judge: bool) -> Json:
     data = chatgpt_export(conversations, seed)
     with tempfile.TemporaryDirectory(prefix="memfold-capture-speed-") as tmp:
         root = Path(tmp) / "ws"
@@ -311,10 +312,10 @@ def run_speed(conversations: int, seed: int) -> Json:
         for _ in range(2):
             started = time.perf_counter()
             with Memory.open(root, now=now) as memory:
-                results.append(memory.capture(data))
+                results.append(memory.capture(data, judge=judge))
             timings.append(time.perf_counter() - started)
     first, second = results
-    return {"conversations": conversations, "seed": seed, "bytes": len(data),
+    return {"conversations": conversations, "seed": seed, "judge": judge, "bytes": len(data),
             "turns": first.turns, "facts": first.facts, "files": len(first.files),
             "first_seconds": timings[0], "second_seconds": timings[1],
             "second_added": second.turns, "under_a_minute": timings[0] < 60}
@@ -348,7 +349,10 @@ def capture_command(path: Path, k: int, conversations: int, seed: int, out: Path
                     "locomo": run_locomo(path, k, log)}
     if conversations:
         log(f"speed: a generated export of {conversations} conversations")
-        result["speed"] = run_speed(conversations, seed)
+        result["speed"] = run_speed(conversations, seed, judge=False)
+        small = max(1, conversations // 10)
+        log(f"speed: {small} conversations, judged")
+        result["speed_judged"] = run_speed(small, seed, judge=True)
     if save_result(result, out, as_json=as_json):
         return
     for line in report(result, k):
@@ -373,10 +377,12 @@ def report(result: Json, k: int) -> list[str]:
             f"{percent(row['captured_strict'][f'recall@{k}']):>15}"
             f"{percent(row['captured_distinct'][f'recall@{k}']):>10}"
             f"{percent(row['bullet_layout'][f'recall@{k}']):>14}")
-    if "speed" in result:
-        s = result["speed"]
-        lines.append(f"speed: {s['conversations']:,} conversations ({s['turns']:,} turns, "
-                     f"{s['facts']:,} facts, {s['files']} day files) captured in "
-                     f"{s['first_seconds']:.1f} s; again in {s['second_seconds']:.1f} s "
-                     f"adding {s['second_added']} turns")
+    for key in ("speed", "speed_judged"):
+        if key in result:
+            s = result[key]
+            lines.append(f"speed ({'judged' if s['judge'] else 'not judged'}): "
+                         f"{s['conversations']:,} conversations ({s['turns']:,} turns, "
+                         f"{s['facts']:,} facts, {s['files']} day files) captured in "
+                         f"{s['first_seconds']:.1f} s; again in {s['second_seconds']:.1f} s "
+                         f"adding {s['second_added']} turns")
     return lines
