@@ -288,3 +288,10 @@ def test_the_same_input_gives_the_same_files(tmp_path: Path) -> None:
 def test_bad_input_raises_before_writing(memory: Memory) -> None:
     with pytest.raises(BadInput):
         memory.capture(b"\xff\xfe not utf-8")
+
+
+def test_without_the_judge_the_facts_are_still_indexed(memory: Memory) -> None:
+    result = memory.capture(SAMPLES["chatgpt"], judge=False)
+    assert result.facts == 3
+    kinds = {h.fact.kind for h in memory.recall("Lisbon", k=5).hits}
+    assert "world" in kinds

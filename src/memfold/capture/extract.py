@@ -53,7 +53,7 @@ _THIRD = re.compile(r"(?:\b[Mm]y (?:\w+ )?(?:wife|husband|partner|son|daughter|s
                     r" loves| hates| prefers))"
                     r" (?:allergic|a |an |the |\w+ing|in |at |from |now |"
                     r"married|pregnant|moving|vegan|vegetarian|\w+ed)")
-_ADDRESSED = re.compile(r"\b(?:you|your|you're|you’re|yours|yourself)\b", re.IGNORECASE)
+_ADDRESSED = re.compile(r"\b(?:you|your|you're|you’re|yours|yourself|ya|u)\b", re.IGNORECASE)
 _HEDGED = re.compile(r"\b(?:might|maybe|perhaps|could|should|hope|wish|if)\b", re.IGNORECASE)
 _NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Which", "Who",
                         "He", "She", "They", "We", "You", "My", "Our", "The", "A", "An",
@@ -158,7 +158,7 @@ def _conjugated(verb: str) -> str:
     low = verb.casefold()
     if low in _THIRD_PERSON:
         return _THIRD_PERSON[low]
-    if low.endswith(("ed", "s")) or low in _IRREGULAR_PAST:
+    if low.endswith(("ed", "s", "ly")) or low in _IRREGULAR_PAST:
         return low
     if low.endswith(("sh", "ch", "x", "o")):
         return low + "es"
