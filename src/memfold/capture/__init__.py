@@ -20,7 +20,7 @@ from typing import Any
 from ..ledger import Ledger
 from ..workspace.format import decode
 from .formats import Export, Unreadable
-from .registry import read_export, registered
+from .registry import read_export
 from .write import (
     DayWrite,
     Turn,
@@ -31,7 +31,7 @@ from .write import (
     write_days,
 )
 
-__all__ = ["CaptureResult", "Unreadable", "Withheld", "formats_known", "read_export",
+__all__ = ["CaptureResult", "Unreadable", "Withheld", "read_export",
            "run"]
 
 
@@ -61,10 +61,6 @@ class CaptureResult:
         if self.dry_run:
             out["preview"] = [{"path": p, "text": t} for p, t in self.preview]
         return out
-
-
-def formats_known() -> list[str]:
-    return list(registered())
 
 
 def _preview(ledger: Ledger, days: dict[date, list[Turn]], *,

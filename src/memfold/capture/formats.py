@@ -1,13 +1,13 @@
-"""Chat exports read into conversations: one reader per format, detection, and the registry.
+"""Chat exports read into conversations: the values, tolerant loading, and the reader contract.
 
 This module owns what a conversation is to memfold (`Conversation`, `Message`) and how each
 export's shape maps onto it.  Pure functions of the bytes given: no I/O beyond what the caller
 hands in, no clock (a format without times takes the day it is given).
 
 A reader is any object with `name`, `description`, `detect(loaded) -> bool` and
-`read(loaded, *, day) -> Export`.  The built-ins are registered below; another package adds a
-format through the entry-point group `memfold.capture_formats` (the object, or a callable
-returning it), so a new chat format is one module.  `memfold import` reuses the same readers.
+`read(loaded, *, day) -> Export`.  The built-ins live in `readers`; another package adds a
+format through the entry-point group `memfold.capture_formats` (`registry`), so a new chat
+format is one module.  An importer can reuse the same readers.
 
 Loading is tolerant: a JSON array whose tail is cut off still yields the elements before the
 cut, and a JSON Lines file yields every line that parses; what does not parse becomes an

@@ -28,6 +28,7 @@ Shapes, as the exports write them:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 
@@ -51,12 +52,12 @@ def _dicts(loaded: Loaded) -> list[dict[str, Json]]:
     return [i for i in loaded.items if isinstance(i, dict)]
 
 
-def _checked(fmt: str, items: list[Json], read_one: object) -> Export:
+def _checked(fmt: str, items: list[Json], read_one: Callable[[Json], Conversation]) -> Export:
     """Each item read on its own: one that fails is listed, the others kept."""
     convs, problems = [], []
     for n, item in enumerate(items, 1):
         try:
-            convs.append(read_one(item))  # type: ignore[operator]
+            convs.append(read_one(item))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             problems.append(Unreadable(f"conversation {n}", f"not a {fmt} conversation "
                                        f"({type(exc).__name__}: {exc})"))

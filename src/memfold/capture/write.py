@@ -67,7 +67,6 @@ class Withheld:
     line: int
     conversation: str
     kind: str
-    preview: str
 
 
 @dataclass(frozen=True)
@@ -148,8 +147,7 @@ def render_day(rel: str, day: date, turns: Sequence[Turn], existing: str | None,
         header = line + 1
         line += block.count("\n")
         if turn.withheld:
-            withheld.append(Withheld(rel, header, current.title or current.key, turn.withheld,
-                                     "kept out"))
+            withheld.append(Withheld(rel, header, current.title or current.key, turn.withheld))
         elif extracting and turn.message.role != "assistant":
             bullets += _bullets(turn, header)
     if bullets:
