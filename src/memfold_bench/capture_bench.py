@@ -19,7 +19,8 @@ Three measurements, each beside its reference in the same run:
    first turn, and each bullet through the turn it cites), beside the hand-built layout of
    `bench locomo` (one Retain bullet per turn), lexical mode, same questions, same `now`.
    `strict` counts the first k hits (two hits on one turn take two places); `distinct`
-   the first k distinct turns among 3k hits.
+   the first k distinct turns among 3k hits; `turns_only` the same conversation captured
+   with `--no-extract`.
 3. Speed: a generated ChatGPT-style export (`--conversations`, default 1,000, seed 0) is
    captured into a fresh workspace (write, journal, index; not judged, as `--no-judge`),
    then captured again (nothing to add); a tenth of it is timed with the judge too, whose
@@ -102,7 +103,8 @@ class Captured:
     seconds: float
 
 
-def capture_workspace(root: Path, data: bytes, ids: Sequence[str]) -> Captured:
+def capture_workspace(root: Path, data: bytes, ids: Sequence[str], *,
+                      extract: bool = True) -> Captured:
     """Capture the conversation into a fresh workspace; map its lines back to turns."""
     Memory.init(root)
     day = datetime(2000, 1, 1, tzinfo=UTC).date()
@@ -114,7 +116,7 @@ def capture_workspace(root: Path, data: bytes, ids: Sequence[str]) -> Captured:
                                                                         strict=True)}
     started = time.perf_counter()
     with Memory.open(root) as memory:
-        memory.capture(data, format="text", date=day)
+        memory.capture(data, format="text", date=day, extract=extract)
     seconds = time.perf_counter() - started
     sources: dict[str, str] = {}
     bullets: list[tuple[str, str]] = []
@@ -209,7 +211,7 @@ def run_locomo(path: Path, k: int, log: Callable[[str], None]) -> Json:
             captured = capture_workspace(Path(tmp) / conv.sample_id / "captured", data, ids)
             speakers = {slug(t.speaker).casefold() for t in conv.turns}
             figures = extraction_figures(observations(sample), captured.bullets, speakers)
-            found = _ask(conv, Path(tmp) / conv.sample_id, captured, k)
+            found = _ask(conv, Path(tmp) / conv.sample_id, captured, k, (data, ids))
             for name, result in found.items():
                 outcomes[name] += result
             per.append({"sample_id": conv.sample_id, "turns": len(conv.turns),
@@ -230,14 +232,21 @@ def extraction_figures_pooled(per: Sequence[Json]) -> Json:
             "correct": correct, "precision": correct / about if about else None}
 
 
-def _ask(conv: Conversation, where: Path, captured: Captured, k: int) -> dict[str, list[Outcome]]:
-    """Every question against the captured workspace and the hand-built bullet layout."""
+def _ask(conv: Conversation, where: Path, captured: Captured, k: int,
+         raw: tuple[bytes, list[str]]) -> dict[str, list[Outcome]]:
+    """Every question against the captured workspace, the same captured with --no-extract
+    (the turns only) and the hand-built bullet layout."""
     found: dict[str, list[Outcome]] = {}
     with Memory.open(where / "captured") as memory:
         memory.index(full=True)
         found.update(_outcomes(conv, {
             "captured_strict": memfold_ranker(memory, captured.sources, conv.now, k),
             "captured_distinct": distinct_ranker(memory, captured.sources, conv.now, k)}))
+    turns = capture_workspace(where / "turns", *raw, extract=False)
+    with Memory.open(where / "turns") as memory:
+        memory.index(full=True)
+        found.update(_outcomes(conv, {
+            "turns_only": memfold_ranker(memory, turns.sources, conv.now, k)}))
     bullets = where / "bullets"
     sources = write_workspace(bullets, conv, "bullets")
     with Memory.open(bullets) as memory:
@@ -367,7 +376,8 @@ def percent(value: float | None) -> str:
 def report(result: Json, k: int) -> list[str]:
     loc = result["locomo"]
     lines = [f"{'conversation':<14}{'obs':>5}{'coverage':>10}{'bullets':>9}{'precision':>11}"
-             f"{'captured R@' + str(k):>15}{'distinct':>10}{'bullets R@' + str(k):>14}"]
+             f"{'captured R@' + str(k):>15}{'distinct':>10}{'turns only':>12}"
+             f"{'bullets R@' + str(k):>14}"]
     rows = [*loc["conversations"], {"sample_id": "pooled", **loc["extraction"],
                                     **loc["end_to_end"]}]
     for row in rows:
@@ -376,6 +386,7 @@ def report(result: Json, k: int) -> list[str]:
             f"{row['bullets_about_speakers']:>9}{percent(row['precision']):>11}"
             f"{percent(row['captured_strict'][f'recall@{k}']):>15}"
             f"{percent(row['captured_distinct'][f'recall@{k}']):>10}"
+            f"{percent(row['turns_only'][f'recall@{k}']):>12}"
             f"{percent(row['bullet_layout'][f'recall@{k}']):>14}")
     for key in ("speed", "speed_judged"):
         if key in result:
