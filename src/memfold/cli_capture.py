@@ -56,6 +56,12 @@ def capture(ctx: click.Context, source: str, fmt: str | None, day: str | None,
       memfold capture chat.txt --format text --date 2025-03-02 --json
     """
     memory = open_memory(ctx)
+    if not hasattr(memory, "capture"):
+        from .errors import MemfoldError
+
+        raise MemfoldError("capture writes a local workspace's day logs; it is not "
+                           "available against a server (capture into a local workspace, "
+                           "then `memfold import` it)")
     results = []
     inputs = list(_inputs(source))
     bar = _bar(len(inputs) > 1 or not as_json)
