@@ -127,7 +127,7 @@ def _merged(results: list[tuple[str, CaptureResult]]) -> dict[str, Any]:
 
 def _print(summary: dict[str, Any]) -> None:
     for item in summary.get("preview", []):
-        click.echo(f"--- {item['path']} (appended)")
+        click.echo(f"==> {item['path']} (appended) <==")
         click.echo(item["text"], nl=False)
     verb = "would capture" if summary["dry_run"] else "captured"
     click.echo(f"{verb} {summary['conversations']} conversations ({summary['format']}): "

@@ -21,13 +21,15 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from ..workspace.format import FactSyntaxError, parse_bullet
+
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")
 MAX_CHARS = 300  # a longer sentence is rarely one fact; it stays in the prose
 
-# headings, code, quotes, tables and text shaped like a Retain bullet are not statements
-_MARKUP = re.compile(r"^\s*(?:[#`|>~]|(?:[-*+]\s+)?[WBOS](?:\([^)]*\))?(?:\s+@\S+)*\s*:)")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_NUMBERED = re.compile(r"\s*\d+[.)]\s+")
+_NOT_PROSE = ("#", "`", "~", ">", "|")  # a heading, code, a quote or a table is not said
+_ITEM = ("- ", "* ", "+ ")
 _SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
 _FIRST = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll|my|My|we|We|we're|We're"
                     r"|our|Our|me)\b")
@@ -110,10 +112,28 @@ def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
     return list(found.values())
 
 
+def _markup(sentence: str) -> bool:
+    """Headings, code, quotes, tables and text shaped like a Retain bullet are not
+    statements (whether it is a bullet is workspace.format's to say)."""
+    text = sentence.strip()
+    if text.startswith(_NOT_PROSE):
+        return True
+    try:
+        parse_bullet(_unlisted(text))
+    except FactSyntaxError:
+        return False
+    return True
+
+
+def _unlisted(sentence: str) -> str:
+    text = sentence.strip()
+    return text[2:].lstrip() if text[:2] in _ITEM else _NUMBERED.sub("", text, count=1)
+
+
 def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
-    if _MARKUP.match(sentence):
+    if _markup(sentence):
         return None
-    plain = _LEAD.sub("", _LIST_ITEM.sub("", sentence).strip().strip("\"'“”")).strip()
+    plain = _LEAD.sub("", _unlisted(sentence).strip().strip("\"'“”")).strip()
     if not plain or plain.endswith("?") or len(plain) > MAX_CHARS or len(plain.split()) < 4:
         return None
     if _PREFER.search(plain):
