@@ -567,7 +567,7 @@ def _register_commands() -> None:
     import importlib
 
     for module in ("memfold.cli_lifecycle", "memfold.cli_review", "memfold.cli_agent",
-                   "memfold.cli_server", "memfold.cli_warm"):
+                   "memfold.cli_server", "memfold.cli_warm", "memfold.cli_capture"):
         for command in importlib.import_module(module).COMMANDS:
             cli.add_command(command)
 

@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from . import forget as _forget
     from . import reflect as _reflect
     from . import views as _views
+    from .capture import CaptureResult
     from .embed.base import Embedder
     from .workspace.watch import Watcher
 
@@ -193,6 +194,37 @@ class Memory(CoreVerbs, ReviewVerbs):
                                      allow_secret=allow_secret, future=future)
         return retain_module.write(self.ledger, plan, clock=lambda: self.now(now),
                                    notify=self._notices.append)
+
+    def capture(self, data: bytes | str, *, format: str | None = None, name: str = "-",
+                date: date | str | None = None, extract: bool = True, dry_run: bool = False,
+                judge: bool = True, now: datetime | str | None = None,
+                source: str | None = None,
+                progress: Callable[[int, int], None] | None = None) -> CaptureResult:
+        """Capture a chat export into the day logs: each turn as prose under its day, and the
+        facts its speakers state as Retain bullets citing the turn (`extract=False`: the
+        turns only).  `format` names the export's format (see `memfold.capture`), else it is
+        detected; `date` is the day of messages without times (default today).  Idempotent:
+        turns captured before are skipped.  Raises BadInput, writing nothing, when the input
+        is in no known format; conversations that could not be read are in `problems`.
+        `judge=False` indexes the new facts without weighing them against older ones (a bulk
+        import: the judge's cost grows with every fact about the same person).
+        """
+        from . import capture as _capture
+        from .retain import parse_day
+
+        day = parse_day(date) if date is not None else self.now(now).date()
+        export = _capture.read_export(data, format=format, day=day, name=name)
+        origin = valid_source(source or self.source or f"capture:{export.format}")
+        result = _capture.run(self.ledger, export, day=day, extracting=extract,
+                              dry_run=dry_run, origin=origin, ts=self._ts(now),
+                              notify=self._notices.append, progress=progress)
+        if result.files and not dry_run:
+            if judge:
+                self._sync(only=list(result.files), now=now)
+            else:
+                sync(self.workspace, self.index_backend, only=list(result.files))
+                self.ledger.after_sync([], [], ts=self._ts(now))
+        return result
 
     # -- recall ------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .capture_bench import capture_command
 from .embed_bench import embed_command
 from .fuzz import fuzz_command
 from .index_bench import index_command
@@ -34,3 +35,4 @@ COMMANDS += [server_command]
 COMMANDS += [server_trials_command]
 COMMANDS += [sidebyside_command]
 COMMANDS += [personal_command, truth_command, year_command]
+COMMANDS += [capture_command]

@@ -1,0 +1,218 @@
+"""Offline fact extraction: what a turn says about its speaker, people they name, and their
+preferences, as Retain bullets.
+
+Rules, not a model: a sentence is read when it is a statement (not a question) in the first
+person, or says something about a named person ("Sam's allergic to peanuts").  Each becomes
+one bullet about its speaker (or that person): a preference ("I'd rather…", "I prefer…",
+"I love…") an opinion `O(c=0.8)`; a change of where someone lives or works, or a lasting state
+("I live…", "I'm allergic…") a world fact `W`; something done (a past-tense verb) an
+experience `B`; a plan or other first-person statement `W`.  The first person is rewritten
+in the third ("I moved to Lisbon in March" -> "Moved to Lisbon (March 2025)."), a month without
+a year gets the turn's year (last year's when the month is still ahead and the verb is past),
+and "yesterday", "last week", "last month" and "last year" are dated from the turn's day.
+
+Pure and deterministic: the same turn on the same day gives the same bullets.  Only what
+people say is read (an assistant's turns are not).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from ..workspace.format import FactSyntaxError, parse_bullet
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+MAX_CHARS = 300  # a longer sentence is rarely one fact; it stays in the prose
+
+_NUMBERED = re.compile(r"\s*\d+[.)]\s+")
+_NOT_PROSE = ("#", "`", "~", ">", "|")  # a heading, code, a quote or a table is not said
+_ITEM = ("- ", "* ", "+ ")
+_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+_FIRST = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll|my|My|we|We|we're|We're"
+                    r"|our|Our|me)\b")
+_PREFER = re.compile(r"\b(?:I(?:'d|’d| would) (?:rather|prefer|like)|I (?:really |much |"
+                     r"definitely )?(?:prefer|love|like|enjoy|hate|dislike|adore|can't stand"
+                     r"|can’t stand)|my (?:favou?rite|go-to)|I'm (?:a (?:big |huge )?fan of|"
+                     r"into|passionate about|not a fan of)|please (?:always|never|don't|keep))",
+                     re.IGNORECASE)
+_LASTING = re.compile(r"\b(?:moved|relocated|live|lived|living|work|works|worked|working|"
+                      r"joined|quit|retired|married|divorced|engaged|born|grew up|allergic|"
+                      r"vegan|vegetarian|diagnosed|adopted|graduated|hired|promoted|"
+                      r"my (?:name|job|birthday|wife|husband|partner|son|daughter|kids?|"
+                      r"children|sister|brother|mom|mother|dad|father|dog|cat|pet|friend))\b",
+                      re.IGNORECASE)
+_PAST = re.compile(r"\b(?:I|we|We)(?:'ve|’ve| have| had| just| finally| recently| also|"
+                   r" actually)* (?:\w+ed|went|got|took|made|bought|met|saw|had|did|began|"
+                   r"left|won|ran|read|wrote|gave|found|built|sold|spent|felt|thought|"
+                   r"became|came|brought|taught|caught|drove|flew|swam|sang|heard|kept|"
+                   r"lost|paid|told|won|been|done|seen|gone|taken|made)\b")
+_THIRD = re.compile(r"(?:\b[Mm]y (?:\w+ )?(?:wife|husband|partner|son|daughter|sister|brother|"
+                    r"mom|mother|dad|father|friend|boss|colleague|kid|dog|cat) ([A-Z][a-z]+)"
+                    r"(?: is| was| has| had)?|\b([A-Z][a-z]+)(?:'s|’s| lives| works| moved|"
+                    r" loves| hates| prefers))"
+                    r" (?:allergic|a |an |the |\w+ing|in |at |from |now |"
+                    r"married|pregnant|moving|vegan|vegetarian|\w+ed)")
+_ADDRESSED = re.compile(r"\b(?:you|your|you're|you’re|yours|yourself|ya|u)\b", re.IGNORECASE)
+_HEDGED = re.compile(r"\b(?:might|maybe|perhaps|could|should|hope|wish|if)\b", re.IGNORECASE)
+_NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Which", "Who",
+                        "He", "She", "They", "We", "You", "My", "Our", "The", "A", "An",
+                        "And", "But", "So", "Oh", "Yes", "No", "Wow", "Hey", "Hi", "Thanks",
+                        "Today", "Yesterday", "Tomorrow", "Everything", "Everyone", "Life",
+                        "Nothing", "Something", "Someone", *MONTHS))
+_SWAPS = [(re.compile(p, re.IGNORECASE), r) for p, r in (
+    (r"\bI am\b", "they are"), (r"\bI['’]m\b", "they're"), (r"\bI['’]ve\b", "they've"),
+    (r"\bI['’]d\b", "they'd"), (r"\bI['’]ll\b", "they'll"), (r"\bmyself\b", "themself"),
+    (r"\bmy\b", "their"), (r"\bmine\b", "theirs"), (r"\bme\b", "them"), (r"\bI\b", "they"),
+)]
+_LEAD = re.compile(r"^(?:(?:so|well|oh|yeah|yes|and|but|actually|honestly|also|btw|by the "
+                   r"way|haha|lol|wow|hey|hi|ok|okay),?\s+)+", re.IGNORECASE)
+_SUBJECT = re.compile(r"^(?:I|they)\s+(?:(am|are)|(have)|(\w+))\b", re.IGNORECASE)
+_WOULD = re.compile(r"^I(?:['’]d| would)\s+", re.IGNORECASE)
+_CONTRACTED = re.compile(r"^(?:I['’]m|they're)\s+", re.IGNORECASE)
+_MONTH = re.compile(r"\b(?:in|since|last|this|back in|early|late|mid-?)\s+(" + "|".join(MONTHS)
+                    + r")\b(?!,? \d{4})")
+_RELATIVE = {"yesterday": 1, "last week": 7}
+_THIRD_PERSON = {"have": "has", "do": "does", "go": "goes", "am": "is", "are": "is",
+                 "was": "was", "were": "was", "can": "can", "will": "will", "would": "would",
+                 "could": "could", "should": "should", "must": "must", "might": "might",
+                 "may": "may", "just": "just", "really": "really", "also": "also",
+                 "still": "still", "never": "never", "always": "always", "finally": "finally",
+                 "recently": "recently", "actually": "actually", "usually": "usually"}
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """One fact a turn states: kind letter, who it is about, the content (a sentence in the
+    third person, ending with '.'), and the confidence for opinions."""
+
+    kind: str
+    entity: str
+    content: str
+    confidence: float | None = None
+
+    def bullet(self, cite: str) -> str:
+        params = f"(c={self.confidence:g})" if self.confidence is not None else ""
+        return f"{self.kind}{params} @{self.entity}: {self.content} {cite}".rstrip()
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
+    """The facts in one turn of `speaker` on `day`, in the order said, without repeats."""
+    found: dict[tuple[str, str], Extracted] = {}
+    for sentence in sentences(text):
+        fact = _one(sentence, speaker, day)
+        if fact is not None:
+            found.setdefault((fact.entity.casefold(), fact.content.casefold()), fact)
+    return list(found.values())
+
+
+def _markup(sentence: str) -> bool:
+    """Headings, code, quotes, tables and text shaped like a Retain bullet are not
+    statements (whether it is a bullet is workspace.format's to say)."""
+    text = sentence.strip()
+    if text.startswith(_NOT_PROSE):
+        return True
+    try:
+        parse_bullet(_unlisted(text))
+    except FactSyntaxError:
+        return False
+    return True
+
+
+def _unlisted(sentence: str) -> str:
+    text = sentence.strip()
+    return text[2:].lstrip() if text[:2] in _ITEM else _NUMBERED.sub("", text, count=1)
+
+
+def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
+    if _markup(sentence):
+        return None
+    plain = _LEAD.sub("", _unlisted(sentence).strip().strip("\"'“”")).strip()
+    if not plain or plain.endswith("?") or len(plain) > MAX_CHARS or len(plain.split()) < 4:
+        return None
+    if _PREFER.search(plain):
+        return Extracted("O", speaker, _content(plain, day), 0.8)
+    if _ADDRESSED.search(plain) or _HEDGED.search(plain):
+        return None  # said to the listener, or only possible: not a fact about anyone
+    if _FIRST.search(plain):
+        kind = "W" if _LASTING.search(plain) or not _PAST.search(plain) else "B"
+        return Extracted(kind, speaker, _content(plain, day))
+    third = _THIRD.search(plain)
+    name = third and (third.group(1) or third.group(2))
+    if name and name not in _NOT_NAMES and name != speaker:
+        return Extracted("W", name, _content(plain, day))
+    return None
+
+
+def _content(sentence: str, day: date) -> str:
+    """The sentence in the third person, dated, ending with a full stop."""
+    text = sentence.rstrip(" .!…,;:")
+    text = _subject_dropped(text)
+    for pattern, replacement in _SWAPS:
+        text = pattern.sub(replacement, text)
+    text = _dated(text, day)
+    text = text[:1].upper() + text[1:]
+    return f"{text}."
+
+
+def _subject_dropped(text: str) -> str:
+    """"I moved…" -> "Moved…", "I live…" -> "Lives…", "I'm…" -> "Is…"."""
+    if _WOULD.match(text):
+        return "Would " + _WOULD.sub("", text, count=1)
+    if _CONTRACTED.match(text):
+        return "Is " + _CONTRACTED.sub("", text, count=1)
+    match = _SUBJECT.match(text)
+    if not match or not text.startswith("I "):
+        return text
+    verb = match.group(3) or match.group(2) or match.group(1)
+    return _conjugated(verb) + text[match.end():]
+
+
+def _conjugated(verb: str) -> str:
+    low = verb.casefold()
+    if low in _THIRD_PERSON:
+        return _THIRD_PERSON[low]
+    if low.endswith(("ed", "s", "ly")) or low in _IRREGULAR_PAST:
+        return low
+    if low.endswith(("sh", "ch", "x", "o")):
+        return low + "es"
+    if low.endswith("y") and low[-2:-1] not in "aeiou":
+        return low[:-1] + "ies"
+    return low + "s"
+
+
+_IRREGULAR_PAST = frozenset((
+    "went", "got", "took", "made", "bought", "met", "saw", "had", "did", "began", "left",
+    "won", "ran", "read", "wrote", "gave", "found", "built", "sold", "spent", "felt",
+    "thought", "became", "came", "brought", "taught", "caught", "drove", "flew", "swam",
+    "sang", "heard", "kept", "lost", "paid", "told", "just", "think", "put", "set", "let"))
+
+
+def _dated(text: str, day: date) -> str:
+    """Relative and year-less times made absolute from the turn's day."""
+    for phrase, days in _RELATIVE.items():
+        pattern = re.compile(rf"\b{phrase}\b", re.IGNORECASE)
+        if pattern.search(text):
+            text = pattern.sub(f"{phrase} ({(day - timedelta(days=days)).isoformat()})", text,
+                               count=1)
+    if re.search(r"\blast year\b", text, re.IGNORECASE):
+        text = re.sub(r"\blast year\b", f"last year ({day.year - 1})", text, count=1,
+                      flags=re.IGNORECASE)
+    if re.search(r"\blast month\b", text, re.IGNORECASE):
+        prev = day.replace(day=1) - timedelta(days=1)
+        text = re.sub(r"\blast month\b", f"last month ({MONTHS[prev.month - 1]} {prev.year})",
+                      text, count=1, flags=re.IGNORECASE)
+    match = _MONTH.search(text)
+    if match:
+        month = MONTHS.index(match.group(1)) + 1
+        year = day.year - 1 if month > day.month and _PAST.search(f"I {text}") else day.year
+        where = match.start()
+        text = (text[:where].rstrip() + text[match.end():]).rstrip(" ,")
+        text = f"{text} ({match.group(1)} {year})"
+    return text
