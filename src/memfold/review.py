@@ -224,7 +224,7 @@ def _choose(backend: IndexBackend, target: str | None, selection: Selection,
 def _find(backend: IndexBackend, target: str) -> ReviewRow:
     """The item a target names: its number, or the id of its older fact (the newest item
     about it waiting for a word, else the newest item about it)."""
-    text = target.strip().lstrip("^#")
+    text = target.strip().lstrip("#^")  # "#412" or "^old1"
     if text.isdigit():
         found, _ = backend.review_rows(ReviewQuery(seqs=(int(text),)))
         if found:
