@@ -13,6 +13,11 @@ lexical 69.9 -> 70.5, hybrid 75.5 -> 76.0, narrative layout 68.2 -> 69.4.
 The second hop (`second_hop`, lexical mode) goes one step further from each of the best
 results alone: its rarest words find the facts that share them (docs/semantic.md, "The
 second hop"; held out, lexical 73.7 -> 75.4, narrative 72.4 -> 74.5).
+
+Word knowledge (`word_knowledge`) reaches facts that say what the query asks in other words:
+a form of a query word (allergy: allergic), another word for it (family doctor: GP) or a
+kind of it (dog: beagle; job: midwife), from the tables `lexicon` ships; each enters, or adds
+to its match, at a fraction of a full match.
 """
 
 from __future__ import annotations
@@ -20,11 +25,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
-from . import ranking
+from . import lexicon, ranking
 from .embed.fusion import lexical_part
 from .index.base import Candidate, Filters, IndexBackend
 from .names import entity_key
-from .query import STOP_WORDS, QueryPlan, find_words, quote_fts
+from .query import STOP_WORDS, QueryPlan, find_words, quote_fts, word_stem
 
 FEEDBACK = 5  # the best candidates read for words
 MIN_SHARED = 2  # a word in at least this many of them
@@ -123,3 +128,63 @@ def second_hop(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
             _, before, via = added.get(c.rowid, (c, 0.0, seed.fact.id))
             added[c.rowid] = (c, before + value, via if before >= value else seed.fact.id)
     return added
+
+
+# Word knowledge (`lexicon`): the relation, the weight its share is read from, and how `why`
+# tells a match through it
+KNOWLEDGE = ((lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
+             (lexicon.SAME, "SAME_SHARE", "{word} for {term}"),
+             (lexicon.KIND, "KIND_SHARE", "{word}, a kind of {term}"))
+MAX_RELATED = 1500  # the words one relation's search may hold (a query's terms together)
+
+
+def related_words(plan: QueryPlan, named: Collection[str], relation: str) -> dict[str, str]:
+    """The words `relation` gives for the query's terms and pairs of adjacent words ("family
+    doctor"), each with the term it came from; not the names of entities the query names
+    (a dog called Biscuit is no biscuit), nor words the query holds."""
+    terms = [t for t in plan.terms if t.isalpha() and entity_key(t) not in named]
+    words = [w.casefold() for w in find_words(plan.text)]
+    pairs = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
+             if a in terms and b in terms]
+    asked = set(terms)
+    found: dict[str, str] = {}
+    for term in [*pairs, *terms]:
+        for word in lexicon.related(term, relation):
+            if word not in asked and word not in STOP_WORDS and len(found) < MAX_RELATED:
+                found.setdefault(word, term)
+    return found
+
+
+def word_knowledge(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
+                   filters: Filters) -> dict[int, tuple[Candidate, float, str, str]]:
+    """Facts that hold a word the lexicon relates to a query word — a form of it (allergy:
+    allergic), another word for it (family doctor: GP) or a kind of it (dog: beagle) — each
+    with its match there at the relation's share (`ranking.FORM_SHARE`, `SAME_SHARE`,
+    `KIND_SHARE`; 0 turns one off), how it was found (for `why`) and the query word it
+    stands for.  Only facts that hold the related word itself: the index's stemmer would
+    also find "lives" for "liveness", a form of "living".  A fact found by several
+    relations keeps the best."""
+    out: dict[int, tuple[Candidate, float, str, str]] = {}
+    for relation, weight, told in KNOWLEDGE:
+        share = ranking.tunable(weight)
+        words = related_words(plan, named, relation) if share > 0 else {}
+        if not words:
+            continue
+        hits = backend.lexical(" OR ".join(map(quote_fts, words)), filters, MAX_ADDED)
+        best = max((-c.bm25 for c in hits if c.bm25 is not None), default=0.0)
+        for c in hits:
+            value = share * lexical_part(c.bm25, best)
+            word = _held(c, words)
+            if word is not None and value > out.get(c.rowid, (c, 0.0))[1]:
+                out[c.rowid] = (c, value, told.format(word=word, term=words[word]),
+                                words[word])
+    return out
+
+
+def _held(c: Candidate, words: Mapping[str, str]) -> str | None:
+    """Which of `words` the fact holds, as a word or in another form of it ("beagles")."""
+    held = find_words(c.fact.content.casefold())
+    text = f" {' '.join(held)} "
+    stems = {word_stem(w) for w in held}
+    return next((w for w in words if f" {w} " in text
+                 or (" " not in w and word_stem(w) in stems)), None)

@@ -95,6 +95,9 @@ from contextvars import ContextVar
 DEFAULT_CONFIDENCE = {"world": 0.9, "experience": 0.9, "opinion": 0.7, "observation": 0.6,
                       "text": 0.8}
 DEFAULT_IMPORTANCE = 5
+# the weight of a fact of confidence 0 (one of confidence 1 weighs 1): confidence weighs, but a
+# doubted fact that answers still comes before sure ones that do not (`confidence_weight`)
+CONFIDENCE_FLOOR = 0.4
 KIND_WEIGHT = {"text": 0.6, "observation": 0.85}
 ENTITY_BOOST = 0.5
 OPINION_BOOST = 0.75
@@ -102,6 +105,14 @@ CONTEXT_SHARE = 0.5
 # the best match two facts away counts at this share of the nearest neighbour's (`recall`)
 CONTEXT_FAR = 0.5
 EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expansion`)
+# word knowledge (`expansion.word_knowledge`, `lexicon`): a fact holding a form of a query word,
+# another word for it, or a kind of it, matches at these shares of a full match
+FORM_SHARE = 0.3
+SAME_SHARE = 0.3
+KIND_SHARE = 0.3
+# a query that names entities: the relevance of a fact linked to none of them is weighed by
+# this (it shares words with the question, but is about someone else)
+OFF_SUBJECT = 0.5
 # lexical: a second hop, the words of the best results searched again (`expansion.second_hop`)
 HOP_SHARE = 0.15
 # semantic and hybrid: the query's vector moved toward its best candidates' (`embed.semantic`)
@@ -137,7 +148,8 @@ STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, f
 # through `tunable`, so an override set by `tuned` holds for the calling context only.
 TUNABLE = ("CONTEXT_SHARE", "CONTEXT_FAR", "ENTITY_BOOST", "OPINION_BOOST",
            "EXPANSION_SHARE", "VECTOR_FEEDBACK", "VECTOR_NAMES", "RERANK_SHARE",
-           "VECTOR_SPREAD", "SPREAD_FLOOR", "HOP_SHARE", "LINKED_MINIMUM")
+           "VECTOR_SPREAD", "SPREAD_FLOOR", "HOP_SHARE", "LINKED_MINIMUM", "FORM_SHARE",
+           "SAME_SHARE", "KIND_SHARE", "OFF_SUBJECT")
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
 
@@ -168,13 +180,20 @@ def confidence_of(kind: str, written: float | None) -> float:
 
 
 def importance_weight(importance: int | None) -> float:
-    return 0.8 + 0.04 * (importance if importance is not None else DEFAULT_IMPORTANCE)
+    return 0.7 + 0.06 * (importance if importance is not None else DEFAULT_IMPORTANCE)
 
 
-def relevance(match: float, *, context: float = 0.0, entity: bool, opinion: bool) -> float:
-    return (match + tunable("CONTEXT_SHARE") * context
-            + (tunable("ENTITY_BOOST") if entity else 0.0)
-            + (tunable("OPINION_BOOST") if opinion else 0.0))
+def confidence_weight(confidence: float) -> float:
+    return CONFIDENCE_FLOOR + (1 - CONFIDENCE_FLOOR) * confidence
+
+
+def relevance(match: float, *, context: float = 0.0, entity: bool, opinion: bool,
+              off_subject: bool = False) -> float:
+    """`off_subject`: the query names entities and the fact is linked to none of them."""
+    value = (match + tunable("CONTEXT_SHARE") * context
+             + (tunable("ENTITY_BOOST") if entity else 0.0)
+             + (tunable("OPINION_BOOST") if opinion else 0.0))
+    return value * tunable("OFF_SUBJECT") if off_subject else value
 
 
 def time_factor(then: str, *, state: bool) -> float:
@@ -189,7 +208,7 @@ def time_factor(then: str, *, state: bool) -> float:
 
 def score(relevance: float, *, kind: str, confidence: float, importance: int | None,
           lifecycle: float = 1.0) -> float:
-    return (relevance * confidence * importance_weight(importance)
+    return (relevance * confidence_weight(confidence) * importance_weight(importance)
             * KIND_WEIGHT.get(kind, 1.0) * lifecycle)
 
 
