@@ -16,7 +16,8 @@ and relation, `word<TAB>relation<TAB>w1|w2|...`:
 - `same`: the other words of its first sense (noun, verb or adjective): doctor -> physician;
   for a word of two or three words also its direct hypernym's: family doctor -> GP;
 - `form`: words derived from it or it from them (WordNet's derivation and pertainym links
-  between these very words): allergy -> allergic, Japan -> Japanese;
+  between these very words): allergy -> allergic, Japan -> Japanese; and its irregular
+  inflections or the lemma of one (WordNet's exception lists): buy -> bought, caught -> catch;
 - and `job`, `occupation`, `profession`, `career`, `living` list the people's roles at most
   JOB_DEPTH levels below worker, professional or skilled worker (midwife, chef, teacher),
   MAX_JOBS from each: how people ask what someone does.
@@ -143,6 +144,13 @@ def build(root: Path) -> dict[tuple[str, str], list[str]]:
                     if other and other != key:
                         table[(key, "form")].append(other)
                         table[(other, "form")].append(key)
+    for name in ("noun", "verb", "adj"):  # irregular forms: bought -> buy, mice -> mouse
+        for line in (root / f"{name}.exc").read_text(encoding="latin-1").splitlines():
+            inflected, *bases = map(word, line.split())
+            for base in bases:
+                if inflected and base and base != inflected:
+                    table[(inflected, "form")].append(base)
+                    table[(base, "form")].append(inflected)
     jobs: list[str] = []
     for root_word in JOB_ROOTS:
         jobs.extend(kinds_of(synsets, index[(root_word, "n")][0], JOB_DEPTH, MAX_JOBS))

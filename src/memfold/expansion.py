@@ -155,16 +155,18 @@ def related_words(plan: QueryPlan, named: Collection[str], relation: str) -> dic
     return found
 
 
+Related = dict[int, tuple[Candidate, dict[str, tuple[float, str]]]]
+
+
 def word_knowledge(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
-                   filters: Filters) -> dict[int, tuple[Candidate, float, str, str]]:
+                   filters: Filters) -> Related:
     """Facts that hold a word the lexicon relates to a query word — a form of it (allergy:
     allergic), another word for it (family doctor: GP) or a kind of it (dog: beagle) — each
     with its match there at the relation's share (`ranking.FORM_SHARE`, `SAME_SHARE`,
-    `KIND_SHARE`; 0 turns one off), how it was found (for `why`) and the query word it
-    stands for.  Only facts that hold the related word itself: the index's stemmer would
-    also find "lives" for "liveness", a form of "living".  A fact found by several
-    relations keeps the best."""
-    out: dict[int, tuple[Candidate, float, str, str]] = {}
+    `KIND_SHARE`; 0 turns one off) and how it was found (for `why`), by the query word
+    it stands for (the best relation for each).  Only facts that hold the related word
+    itself: the index's stemmer would also find "lives" for "liveness", a form of "living"."""
+    out: Related = {}
     for relation, weight, told in KNOWLEDGE:
         share = ranking.tunable(weight)
         words = related_words(plan, named, relation) if share > 0 else {}
@@ -175,9 +177,11 @@ def word_knowledge(backend: IndexBackend, plan: QueryPlan, named: Collection[str
         for c in hits:
             value = share * lexical_part(c.bm25, best)
             word = _held(c, words)
-            if word is not None and value > out.get(c.rowid, (c, 0.0))[1]:
-                out[c.rowid] = (c, value, told.format(word=word, term=words[word]),
-                                words[word])
+            if word is None:
+                continue
+            terms = out.setdefault(c.rowid, (c, {}))[1]
+            if value > terms.get(words[word], (0.0, ""))[0]:
+                terms[words[word]] = (value, told.format(word=word, term=words[word]))
     return out
 
 

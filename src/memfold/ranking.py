@@ -112,7 +112,7 @@ SAME_SHARE = 0.3
 KIND_SHARE = 0.3
 # a query that names entities: the relevance of a fact linked to none of them is weighed by
 # this (it shares words with the question, but is about someone else)
-OFF_SUBJECT = 0.5
+OFF_SUBJECT = 0.3
 # lexical: a second hop, the words of the best results searched again (`expansion.second_hop`)
 HOP_SHARE = 0.15
 # semantic and hybrid: the query's vector moved toward its best candidates' (`embed.semantic`)

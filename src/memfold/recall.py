@@ -193,13 +193,13 @@ def _known(backend: IndexBackend, plan: QueryPlan, named: Sequence[str], found: 
     """Add the facts word knowledge finds (`expansion.word_knowledge`) to `found`, or their
     match there to what they matched already; returns how each was found, for `why`."""
     known: dict[int, str] = {}
-    for c, value, told, term in word_knowledge(backend, plan, frozenset(named),
-                                               filters).values():
-        if _matched_terms(c, [term], forms=True):
-            continue  # it holds the word itself, which counted already
-        found.setdefault((c.fact.path, c.rowid), c)
-        match[c.rowid] = match.get(c.rowid, 0.0) + value
-        known[c.rowid] = told
+    for c, by_term in word_knowledge(backend, plan, frozenset(named), filters).values():
+        told = [(v, t) for term, (v, t) in by_term.items()  # a word it holds counted already
+                if not _matched_terms(c, [term], forms=True)]
+        if told:
+            found.setdefault((c.fact.path, c.rowid), c)
+            match[c.rowid] = match.get(c.rowid, 0.0) + sum(v for v, _ in told)
+            known[c.rowid] = "; ".join(t for _, t in told)
     return known
 
 
