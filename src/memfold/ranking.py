@@ -23,8 +23,9 @@
   context reaches that neighbour's score without its own comes just below it (and keeps
   at least its own score).  "is Sam allergic to anything": the cookies and Bun.js facts
   written beside "Sam might be allergic to peanuts" no longer outrank it.  LoCoMo dev,
-  lexical R@10 75.4 -> 76.6 with it.  Also tried: never above a fact that holds more of the
-  query's words and matches better (LoCoMo lexical 76.6 -> 71.2; personal dev no change);  Tried and refused: the context of the fact before
+  lexical R@10 75.4 -> 76.6 with it.  Tried and refused: never above a fact that holds
+  more of the query's words and matches better (LoCoMo lexical 76.6 -> 71.2; personal dev
+  no change); the context of the fact before
   only, or after only (lexical 68.7 / 66.6 against 70.6), the two neighbours' matches summed
   instead of the best (lexical 71.1, hybrid 80.2 against 80.5: mixed), facts three away
   (+0.4 at most), at most N results per file (4: hybrid 79.6 against 82.0);
