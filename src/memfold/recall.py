@@ -193,7 +193,8 @@ def _known(backend: IndexBackend, plan: QueryPlan, named: Sequence[str], found: 
     """Add the facts word knowledge finds (`expansion.word_knowledge`) to `found`, or their
     match there to what they matched already; returns how each was found, for `why`."""
     known: dict[int, str] = {}
-    for c, by_term in word_knowledge(backend, plan, frozenset(named), filters).values():
+    for c, by_term in word_knowledge(backend, plan, frozenset(named), list(found.values()),
+                                     filters).values():
         told = [(v, t) for term, (v, t) in by_term.items()  # a word it holds counted already
                 if not _matched_terms(c, [term], forms=True)]
         if told:
@@ -458,7 +459,7 @@ def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
     why = []
     if terms := _matched_terms(s.candidate, [*plan.phrases, *plan.terms], forms=True):
         why.append("words " + ", ".join(terms[:6]))
-    elif fused and fused.get(s.candidate.rowid, 0.0) > 0 and not known:
+    elif fused and fused.get(s.candidate.rowid, 0.0) > 0:
         why.append("similar meaning")
     if known:
         why.append(known)
