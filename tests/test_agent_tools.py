@@ -168,21 +168,27 @@ def test_bad_arguments_are_refused_before_anything_runs(memory: Memory, name: st
         at.call(memory, name, args)
 
 
-def test_tool_errors_carry_the_cli_messages(run: Cli, workspace: Path) -> None:
+def test_tool_errors_carry_the_cli_messages_in_tool_terms(run: Cli, workspace: Path) -> None:
     runner = mcp_server.ToolRunner(Memory.open(workspace, now=NOW))
-    cases = [
-        ("recall", {"query": "  "}, ["recall", "  "]),
-        ("show", {"id": "zzzzzzzz"}, ["show", "zzzzzzzz"]),
+    cases = [  # the CLI's words -> the tool's words
+        ("recall", {"query": "  "}, ["recall", "  "], {}),
+        ("show", {"id": "zzzzzzzz"}, ["show", "zzzzzzzz"],
+         {"`memfold recall` finds ids": "call recall to find ids"}),
         ("core_append", {"block": "Persona", "text": "x" * 1001},
-         ["core", "append", "Persona", "x" * 1001]),
+         ["core", "append", "Persona", "x" * 1001], {"`core replace`": "core_replace"}),
         ("core_replace", {"block": "Persona", "old": "nope", "new": "x"},
-         ["core", "replace", "Persona", "nope", "x"]),
+         ["core", "replace", "Persona", "nope", "x"],
+         {"OLD": "old", "run `memfold core`": "call core_view"}),
     ]  # where the CLI names a flag (--k), the tool names its argument: see test_dispatch.py
-    for name, args, argv in cases:
+    for name, args, argv, words in cases:
         is_error, data = runner.run(name, args)
         cli = run(*argv)
         assert is_error and cli.exit_code == data["exit_code"] == 2
-        assert cli.stderr.strip() == f"memfold: error: {data['error']}"
+        expected = cli.stderr.strip().removeprefix("memfold: error: ")
+        for cli_words, tool_words in words.items():
+            assert cli_words in expected
+            expected = expected.replace(cli_words, tool_words)
+        assert data["error"] == expected
     runner.memory.close()
 
 

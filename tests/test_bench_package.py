@@ -78,7 +78,8 @@ def test_retain_recall_and_help_run_without_the_benchmarks(workspace: Path) -> N
 def test_memfold_bench_loads_the_benchmarks_package() -> None:
     done, report = memfold("bench", "--help")
     assert report["status"] == 0, done.stderr
-    for command in ("index", "recall", "locomo", "scale", "lab", "soak", "embed", "judge"):
+    for command in ("index", "recall", "locomo", "scale", "lab", "soak", "embed", "judge",
+                    "personal", "truth", "year"):
         assert f"\n  {command} " in done.stdout
     assert "memfold_bench.commands" in report["bench"]  # type: ignore[operator]
 

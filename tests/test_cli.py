@@ -297,7 +297,7 @@ def test_index_json_shape_and_full(run: Cli, workspace: Path) -> None:
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert set(data) == {"full", "scanned", "added", "changed", "removed", "seconds", "warnings",
-                         "skipped_symlinks", "link_warnings"}
+                         "skipped_symlinks", "link_warnings", "open_warnings"}
     assert data["full"] is False and data["scanned"] == 5
     assert DAILY in data["added"] and data["changed"] == [] and data["removed"] == []
     assert data["warnings"] == [{"path": DAILY, "line": 3,
@@ -332,7 +332,8 @@ def test_status_json_shape(run: Cli, workspace: Path) -> None:
     data = json.loads(run("status", "--json").stdout)
     assert set(data) == {"workspace", "index", "files", "facts", "facts_by_kind", "entities",
                          "chunks", "warnings", "last_sync", "freshness", "stale_pages",
-                         "link_warnings", "secrets"}
+                         "link_warnings", "secrets", "parse_warnings", "hidden_text",
+                         "open_warnings"}
     assert data["workspace"] == str(workspace)
     assert data["index"] == str(workspace / ".memory/index.sqlite")
     assert data["facts"] == 2 and data["facts_by_kind"] == {"opinion": 1, "world": 1}

@@ -173,15 +173,17 @@ def test_the_fold_over_typed_events_gives_the_states_it_gave_before(tmp_path: Pa
     states = replay(events[:-1])
     found = {i: {k: v for k, v in dataclasses.asdict(s).items() if v not in (None, [], 0)}
              for i, s in states.items()}
-    # as the string-keyed fold of the code before typed events left them
+    # as the string-keyed fold of the code before typed events left them (and the day each
+    # fact was first retained, since the index's schema 8)
     assert found == {
         "k3x9q2ma": {"id": "k3x9q2ma", "reason": "restored by hand", "rev": 1,
                      "note": "checked with Peter — in Zürich",
                      "last_used": "2025-12-01T09:00:00+00:00", "uses": 1, "content_sha": SHA,
-                     "origin": "cli"},
+                     "origin": "cli", "retained_on": "2025-11-30"},
         "p7w2n4rb": {"id": "p7w2n4rb", "rev": 1, "content_sha": "fedcba9876543210",
-                     "origin": "cli", "uses": 1, "last_used": "2025-12-03T12:30:00+00:00"},
-        "z9y8x7w6": {"id": "z9y8x7w6", "origin": "agent:claude"},
+                     "origin": "cli", "uses": 1, "last_used": "2025-12-03T12:30:00+00:00",
+                     "retained_on": "2025-11-30"},
+        "z9y8x7w6": {"id": "z9y8x7w6", "origin": "agent:claude", "retained_on": "2025-11-30"},
         "a1b2c3d4": {"id": "a1b2c3d4", "status": "superseded", "reason": "replaced by hand",
                      "superseded_by": "e5f6g7h8", "superseded_on": "2025-12-01",
                      "content_sha": SHA},

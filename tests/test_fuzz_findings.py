@@ -56,7 +56,8 @@ def test_a_query_since_a_future_day_has_a_window_that_runs_forward(workspace: Pa
     # window 2026-01-01..2025-11-28, which ends before it starts and so favours nothing (a
     # time phrase beside words ranks the facts in its window first)
     with Memory.open(workspace, now=NOW) as memory:
-        memory.retain("W @Peter: Conference in Lisbon planned.", date="2026-01-05")
+        memory.retain("W @Peter: Conference in Lisbon planned.", date="2026-01-05",
+                      future=True)
         memory.retain("W @Peter: Conference in Vienna done.", date=DAY)
         found = memory.recall("conference since 2026-01")
     assert found.window == Interval(date(2026, 1, 1), None)

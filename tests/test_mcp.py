@@ -107,16 +107,18 @@ def test_a_real_client_session_over_stdio(workspace: Path, tmp_path: Path) -> No
 
     assert is_error(seen["over_limit"])
     assert payload(seen["over_limit"]) == ("block 'Persona' would be 1001 characters; its limit "
-                                           "is 1000 (0 used). Shorten it with `core replace` "
+                                           "is 1000 (0 used). Shorten it with core_replace "
                                            "first, or raise its limit in memory.md's front "
                                            "matter")
     assert "x" * 1001 not in (workspace / "memory.md").read_text()
 
     assert payload(seen["note"]) == {"id": retained["ids"][0], "result": "applied", "rev": 1}
     assert is_error(seen["stale"]) and "is at revision 1, not 0" in payload(seen["stale"])
-    structured = getattr(seen["stale"], "structured_content", None) or \
-        getattr(seen["stale"], "structuredContent", None)
-    assert structured["result"] == "stale" and structured["rev"] == 1
+    # a refusal has no structuredContent (it would not match the outputSchema): its details
+    # are in _meta
+    assert seen["stale"].structured_content is None
+    details = seen["stale"].meta["memfold/error"]
+    assert details["result"] == "stale" and details["rev"] == 1 and details["exit_code"] == 3
     assert is_error(seen["bad_args"]) and "k must be an integer" in payload(seen["bad_args"])
 
     blocks = {b["name"]: b for b in payload(seen["core_view"])["blocks"]}

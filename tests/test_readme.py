@@ -35,3 +35,15 @@ def test_the_agent_loop_runs(tmp_path: Path) -> None:
     check_outcome("chat", answers_in("chat", messages), tmp_path / "ws")
     assert messages[-1] == {"role": "assistant",
                             "content": "Done: Porto it is, and the Friday calls are forgotten."}
+
+
+def test_a_missing_system_package_skips_outside_ci_and_fails_in_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from system_support import missing
+
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="need Chromium"):
+        missing("the browser tests need Chromium")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="need Chromium"):
+        missing("the browser tests need Chromium")

@@ -111,21 +111,22 @@ def test_decay_orders_comparable_facts_and_a_far_better_faded_match_is_found(
         workspace: Path) -> None:
     """Design note 002's Bun.js story: the current Node.js fact above the faded Bun.js one,
     which matches no better; and a fact faded years ago that holds every word of the
-    question is still found above active facts that share a word or two."""
+    question is still found above active facts about other entities that share a word or
+    two (issue 30's litware case)."""
     with Memory.open(workspace) as memory:
-        memory.retain(["O(c=0.8): Decided the research paper should move to Airflow next "
-                       "quarter."], now="2023-03-01T10:00:00")
+        memory.retain(["O(c=0.8) @litware: Decided the research paper should move to Airflow "
+                       "next quarter."], now="2023-03-01T10:00:00")
         memory.retain(["W: Investigating Bun.js as a JavaScript runtime for the build."],
                       now="2025-01-01T10:00:00")
         memory.retain(["W: The build runs on Node.js 22, our JavaScript runtime."],
                       now="2025-01-02T10:00:00")
         for i in range(6):
-            memory.retain([f"W: The research team reviewed paper draft {i}.",
-                           f"B: Moving the office plants to floor {i}."],
+            memory.retain([f"W @contoso: The research team reviewed paper draft {i}.",
+                           f"B @fabrikam: Moving the office plants to floor {i}."],
                           now=f"2025-11-{i + 1:02d}T10:00:00")
         now = "2025-12-20T10:00:00"
-        hits = memory.recall("What did we decide about moving the research paper to Airflow?",
-                             now=now).hits
+        hits = memory.recall("What did litware decide about moving the research paper to "
+                             "Airflow?", now=now).hits
         assert hits[0].fact.content.startswith("Decided the research paper")
         assert hits[0].status == "archived"
         hits = memory.recall("JavaScript runtime for the build", now=now).hits

@@ -226,7 +226,10 @@ def test_results_with_some_left_out_carry_the_count(
     # both statuses at once: expired and superseded
     with Memory.open(workspace, now=LATER) as memory:
         both = memory.recall("Marrakech PostgreSQL")
-        assert both.hits == () and both.hidden == {SUPERSEDED: 1, EXPIRED: 1}
+        # what replaced the superseded match answers in its place (`memfold.currency`)
+        assert [h.fact.id for h in both.hits] == [new]
+        assert both.hits[0].why.startswith(f"replaces ^{old}, which matched")
+        assert both.hidden == {SUPERSEDED: 1, EXPIRED: 1}
         assert both.hidden_hint() == ("2 matching facts are superseded or expired "
                                       "(1 superseded, 1 expired) — add --all to see them")
 

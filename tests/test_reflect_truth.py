@@ -115,8 +115,9 @@ def life_rows(dump: Sequence[tuple[object, ...]]) -> list[tuple[object, ...]]:
 def test_undo_puts_back_the_exact_lifecycle_state(workspace: Path, tmp_path: Path) -> None:
     with opened(workspace, "2025-09-01") as memory:
         [bees] = retain(memory, "2025-09-01", "W @Vera: Trying out beekeeping on the roof.")
-        honey = retain(memory, "2025-09-01", "W @Vera: Sells honey at the market.",
-                       "W @Vera: Sells honey at the market, every week.")
+        # told in the past, so decay archives them (a present state would stay active)
+        honey = retain(memory, "2025-09-01", "W @Vera: Sold honey at the market.",
+                       "W @Vera: Sold honey at the market, every week.")
     with opened(workspace, "2025-10-26") as memory:
         [walks, dvorak] = retain(memory, "2025-10-20", "O(c=0.6) @Peter: Likes long walks outside.",
                                  "O(c=0.8) @Anna: Likes the Dvorak keyboard layout.")

@@ -128,7 +128,9 @@ def test_hostile_files_warn_and_affect_nothing_else(workspace: Path, outside: Pa
         print(f"\nF1 hostile files: 10 MB line + 100k-line page + 200 KB binary indexed in "
               f"{seconds:.1f}s; warnings={len(warnings)} (path:line); symlinks followed=0; "
               f"outside files changed=0")
-    assert seconds < 30
+    # A bound on hanging (I9), not a speed target: a few seconds on an idle machine, and the
+    # figure above is the measurement; 120 s leaves room for a loaded one.
+    assert seconds < 120
 
 
 # -- entity names --------------------------------------------------------------------------------

@@ -86,7 +86,7 @@ def test_the_facts_table_is_the_files_facts_after_appends_and_rewrites(
         for n in range(6):  # appends to one day, and to another
             post("retain", {"bullets": [f"W @Eve: Finished chapter {n} of the novel."],
                             "date": "2026-11-2" + str(n % 2)})
-        doomed = post("retain", {"bullets": ["W @Eve: Her locker code is 4417."],
+        doomed = post("retain", {"bullets": ["W @Eve: Her locker is number 17 in the east wing."],
                                  "date": "2026-11-20"})["facts"]
         post("core_append", {"block": "Human", "text": "Eve writes novels."})
         post("forget", {"id": doomed[0]["id"], "purge": True})  # type: ignore[index]

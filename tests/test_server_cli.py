@@ -213,3 +213,23 @@ def test_serve_refuses_a_role_that_row_level_security_would_not_bind(
     assert "memfold_app" in line
     assert result.stdout == ""
 
+
+
+def test_every_admin_command_answers_in_json(admin: Run) -> None:
+    def answer(*args: str) -> object:
+        result = admin(*args, "--json")
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    assert answer("db", "version")["memfold"] == migrate.head()  # type: ignore[index]
+    assert answer("db", "upgrade")["after"] == migrate.head()  # type: ignore[index]
+    assert answer("server", "tenant", "create", "jsonco") == {"tenant": "jsonco",
+                                                              "created": True}
+    assert answer("server", "bank", "create", "--tenant", "jsonco", "main") == {
+        "tenant": "jsonco", "bank": "main", "created": True}
+    made = answer("server", "token", "create", "--tenant", "jsonco", "bot", "--bank", "main")
+    assert made["scopes"] == ["read", "write"] and made["token"]  # type: ignore[index]
+    assert answer("server", "token", "revoke", "--tenant", "jsonco", "bot") == {
+        "tenant": "jsonco", "name": "bot", "revoked": True}
+    assert answer("server", "bank", "delete", "--tenant", "jsonco", "main", "--yes") == {
+        "tenant": "jsonco", "bank": "main", "deleted": True}

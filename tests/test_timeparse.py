@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memfold.model import Interval
-from memfold.timeparse import SPEC_FORMS, TimeSpecError, find_time_phrase, parse_spec
+from memfold.timeparse import (
+    SPEC_FORMS,
+    TimeSpecError,
+    find_time_phrase,
+    parse_spec,
+    unread_time_phrase,
+)
 
 WED = date(2025, 12, 3)  # a Wednesday; Monday of its week is 2025-12-01
 
@@ -286,3 +292,122 @@ def test_named_periods_are_closed_and_not_after_today(today: date, spec: str) ->
     interval = parse_spec(spec, today=today)
     assert interval.start is not None and interval.end is not None
     assert interval.start <= interval.end <= today
+
+
+# -- phrases people use beyond dates (issue 30) -------------------------------------------------
+
+
+@pytest.mark.parametrize(("query", "expected", "span_text"), [
+    # parts of a month: 1-10, 11-20, 21-end; of a year: Jan-Apr, May-Aug, Sep-Dec
+    ("what did I do in late November", iv("2025-11-21", "2025-11-30"), "in late November"),
+    ("early Nov 2024", iv("2024-11-01", "2024-11-10"), "early Nov 2024"),
+    ("mid-November", iv("2025-11-11", "2025-11-20"), "mid-November"),
+    ("mid february", iv("2025-02-11", "2025-02-20"), "mid february"),
+    ("the end of November", iv("2025-11-21", "2025-11-30"), "the end of November"),
+    ("at the beginning of last month", iv("2025-11-01", "2025-11-10"),
+     "at the beginning of last month"),
+    ("late 2024", iv("2024-09-01", "2024-12-31"), "late 2024"),
+    ("early this year", iv("2025-01-01", "2025-04-30"), "early this year"),
+    # ranges
+    ("between Nov 25 and Nov 30", iv("2025-11-25", "2025-11-30"), "between Nov 25 and Nov 30"),
+    ("between Nov 25 and 30", iv("2025-11-25", "2025-11-30"), "between Nov 25 and 30"),
+    ("between Dec 28 and Jan 3", iv("2024-12-28", "2025-01-03"), "between Dec 28 and Jan 3"),
+    ("between 2023 and 2024", iv("2023-01-01", "2024-12-31"), "between 2023 and 2024"),
+    ("from Nov 25 to Nov 30", iv("2025-11-25", "2025-11-30"), "from Nov 25 to Nov 30"),
+    ("from March to May", iv("2025-03-01", "2025-05-31"), "from March to May"),
+    # N units ago: a window around the day, half a unit each side, never past today
+    ("2 weeks ago", iv("2025-11-16", "2025-11-22"), "2 weeks ago"),
+    ("what happened two weeks ago", iv("2025-11-16", "2025-11-22"), "two weeks ago"),
+    ("3 days ago", iv("2025-11-29", "2025-12-01"), "3 days ago"),
+    ("a day ago", iv("2025-12-02", "2025-12-02"), "a day ago"),
+    ("a couple of weeks ago", iv("2025-11-16", "2025-11-22"), "a couple of weeks ago"),
+    ("a month ago", iv("2025-10-19", "2025-11-18"), "a month ago"),
+    ("in the past two weeks", iv("2025-11-19", "2025-12-03"), "in the past two weeks"),
+    # weeks of a month
+    ("the first week of December", iv("2025-12-01", "2025-12-07"), "the first week of December"),
+    ("second week in October", iv("2025-10-08", "2025-10-14"), "second week in October"),
+    ("the last week of November", iv("2025-11-24", "2025-11-30"), "the last week of November"),
+    # weekends (Saturday and Sunday)
+    ("the weekend of June 14", iv("2025-06-14", "2025-06-15"), "the weekend of June 14"),
+    ("weekend of 15 June 2025", iv("2025-06-14", "2025-06-15"), "weekend of 15 June 2025"),
+    ("last weekend", iv("2025-11-29", "2025-11-30"), "last weekend"),
+    ("this past weekend", iv("2025-11-29", "2025-11-30"), "this past weekend"),
+    ("this weekend", iv("2025-12-06", "2025-12-07"), "this weekend"),
+    ("the weekend before last", iv("2025-11-22", "2025-11-23"), "the weekend before last"),
+    # weekdays with last/this
+    ("last Saturday", iv("2025-11-29", "2025-11-29"), "last Saturday"),
+    ("last Wednesday", iv("2025-11-26", "2025-11-26"), "last Wednesday"),
+    ("this Friday", iv("2025-12-05", "2025-12-05"), "this Friday"),
+    # the holidays
+    ("what did we do over the holidays", iv("2024-12-20", "2025-01-05"), "over the holidays"),
+    ("at Christmas", iv("2024-12-24", "2024-12-26"), "at Christmas"),
+    ("Christmas 2025", iv("2025-12-24", "2025-12-26"), "Christmas 2025"),
+    ("new year's eve", iv("2024-12-31", "2024-12-31"), "new year's eve"),
+    # before last, earlier/later this ...
+    ("the week before last", iv("2025-11-17", "2025-11-23"), "the week before last"),
+    ("the day before yesterday", iv("2025-12-01", "2025-12-01"), "the day before yesterday"),
+    ("the month before last", iv("2025-10-01", "2025-10-31"), "the month before last"),
+    ("earlier this year", iv("2025-01-01", "2025-12-02"), "earlier this year"),
+    ("earlier this month", iv("2025-12-01", "2025-12-02"), "earlier this month"),
+    ("later this week", iv("2025-12-03", "2025-12-07"), "later this week"),
+    # the week, weekend or weekday just before or after a day
+    ("what did she do the weekend before April 10, 2023", iv("2023-04-08", "2023-04-09"),
+     "the weekend before April 10, 2023"),
+    ("last weekend before April 10, 2023", iv("2023-04-08", "2023-04-09"),
+     "last weekend before April 10, 2023"),
+    ("the weekend before June 15 2025", iv("2025-06-07", "2025-06-08"),
+     "the weekend before June 15 2025"),  # a Sunday: the weekend it ends is not before it
+    ("the week before June 9", iv("2025-06-02", "2025-06-08"), "the week before June 9"),
+    ("the Friday before July 15", iv("2025-07-11", "2025-07-11"), "the Friday before July 15"),
+    ("the weekend after May 20 2023", iv("2023-05-27", "2023-05-28"),
+     "the weekend after May 20 2023"),
+    # "back in": the "back" is part of the time
+    ("What car were we driving back in March?", iv("2025-03-01", "2025-03-31"),
+     "back in March"),
+    ("way back in 2019", iv("2019-01-01", "2019-12-31"), "way back in 2019"),
+    ("back in the spring", iv("2025-03-01", "2025-05-31"), "back in the spring"),
+    ("back in early November", iv("2025-11-01", "2025-11-10"), "back in early November"),
+    # with a preposition, as any other time
+    ("since two weeks ago", iv("2025-11-16", "2025-12-03"), "since two weeks ago"),
+    ("before the holidays", iv(None, "2024-12-19"), "before the holidays"),
+])
+def test_more_time_phrases(query: str, expected: Interval, span_text: str) -> None:
+    found = find_time_phrase(query, today=WED)
+    assert found is not None
+    interval, (start, end) = found
+    assert interval == expected
+    assert query[start:end].strip() == span_text
+
+
+@pytest.mark.parametrize("query", [
+    "christmas tree", "a holiday in Spain", "holidays", "late fee", "mid range", "a few weeks",
+    "the weekend", "between Python and Go", "last", "early bird",
+])
+def test_more_words_that_are_not_time_phrases(query: str) -> None:
+    assert find_time_phrase(query, today=WED) is None
+
+
+def test_at_the_start_of_january_last_weekend_is_in_the_old_year() -> None:
+    assert phrase("last weekend", d("2025-01-01")) == iv("2024-12-28", "2024-12-29")
+    assert phrase("over the holidays", d("2025-01-03")) == iv("2024-12-20", "2025-01-05")
+
+
+@pytest.mark.parametrize(("query", "unread"), [
+    ("between banana and Tuesday", "between banana and Tuesday"),
+    ("what happened between banana and Tuesday?", "between banana and Tuesday"),
+    ("from my sister to Monday", "from my sister to Monday"),
+    ("between nov 31 and dec 2", "between nov 31 and dec 2"),
+])
+def test_a_range_that_names_a_time_but_cannot_be_read_is_reported(query: str,
+                                                                   unread: str) -> None:
+    found = find_time_phrase(query, today=WED)
+    assert unread_time_phrase(query, read=found[1] if found else None) == unread
+
+
+@pytest.mark.parametrize("query", [
+    "between Nov 25 and Nov 30", "the difference between Python and Go", "from Python to Go",
+    "between May and me", "what happened last week",
+])
+def test_ranges_read_or_not_about_time_are_not_reported(query: str) -> None:
+    found = find_time_phrase(query, today=WED)
+    assert unread_time_phrase(query, read=found[1] if found else None) is None

@@ -1,6 +1,7 @@
 """The web view in a real browser: headless Chromium (Debian's `chromium`, which .ci/run
 installs when it is missing) driven by Playwright, against the app served by uvicorn on a
-free loopback port.  Never skipped: without Chromium these tests fail and say how to get it.
+free loopback port.  Without Chromium they skip with one line saying how to get it, and fail
+under CI=true (tests/system_support.py), so CI never passes without them.
 
 Screenshots of every page go to $MEMFOLD_SCREENSHOTS when it is set (docs/screenshots/ is
 made that way: `MEMFOLD_SCREENSHOTS=docs/screenshots pytest tests/test_web_browser.py`),
@@ -25,6 +26,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from memfold import Memory
 from memfold.web.app import create_app
+from system_support import missing
 from web_corpus import NOW, Planted, plant
 
 TOKEN = "browser-test-token"
@@ -51,8 +53,8 @@ class Site:
 def chromium() -> str:
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if not found:
-        pytest.fail("the browser tests need Chromium: apt-get install -y chromium "
-                    "(.ci/run installs it when it is missing)")
+        missing("the browser tests need Chromium: apt-get install -y chromium "
+                "(.ci/run installs it when it is missing)")
     return found
 
 

@@ -9,7 +9,8 @@ of (Memory, arguments) returning JSON-able data.  The MCP server (`memfold.mcp_s
 `call(memory, name, arguments)` checks the arguments (a dict, or OpenAI's JSON string) against
 the very schema the model saw (`memfold.schema_check`), then runs the handler.  Failures are
 MemfoldError subclasses with one-line messages that name the arguments as the tool does
-("recall: k must be between 1 and 200"); an adapter turns them into its own error shape.
+("recall: k must be between 1 and 200") and the tools to call, never a CLI command
+(`memfold.tool_words`); an adapter turns them into its own error shape.
 `dispatch(memory, tool_call)` takes a whole tool call as OpenAI (Chat Completions or
 Responses) or Anthropic return it and answers in the shape that API expects
 (`memfold.tool_calls`).
@@ -26,8 +27,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,7 @@ from .errors import BadInput, MemfoldError, StaleRevision
 from .query import MAX_QUERY_CHARS
 from .schema_check import check_object, strict_schema
 from .tool_outputs import output_schema
+from .tool_words import in_tool_terms, messages_in_tool_terms
 
 if TYPE_CHECKING:
     from .memory import Memory
@@ -258,6 +259,36 @@ def tools() -> list[Tool]:
     return found
 
 
+# `memfold mcp --profile`: the tools a client lists (each definition costs tokens on every
+# request); "all" is every tool, those added later included
+PROFILES: dict[str, tuple[str, ...] | None] = {
+    "minimal": ("context", "recall", "retain", "use"),
+    "standard": ("context", "recall", "about", "show", "retain", "use", "note", "supersede",
+                 "forget", "restore", "core_view", "core_append", "core_replace",
+                 "core_insert", "core_undo"),
+    "all": None,
+}
+
+
+def select(*, profile: str | None = None, names: Sequence[str] | None = None) -> list[Tool]:
+    """The tools of a profile (PROFILES) or of a list of names, in `tools()`'s order; every
+    tool when neither is given.  BadInput for an unknown profile or name, or both given."""
+    if profile is not None and names is not None:
+        raise BadInput("give a profile or a list of tools, not both")
+    if profile is not None:
+        if profile not in PROFILES:
+            raise BadInput(f"unknown profile {profile!r}; use one of: {', '.join(PROFILES)}")
+        names = PROFILES[profile]
+    if names is None:
+        return tools()
+    wanted = {name.strip() for name in names if name.strip()}
+    for name in sorted(wanted):
+        tool(name)  # refuses an unknown name, listing the tools
+    if not wanted:
+        raise BadInput(f"name at least one tool; the tools are: {_names()}")
+    return [t for t in tools() if t.name in wanted]
+
+
 def tool(name: str) -> Tool:
     for candidate in tools():
         if candidate.name == name:
@@ -281,10 +312,16 @@ def call(memory: Memory, name: str, arguments: Mapping[str, Any] | str | None = 
     chosen = tool(name)
     args = check_arguments(chosen, _parsed_arguments(name, arguments))
     try:
-        return chosen.handler(memory, args)
+        return messages_in_tool_terms(chosen.handler(memory, args), **_terms(chosen))
     except MemfoldError as exc:
-        exc.args = (_for_model(chosen, str(exc)),)
+        exc.args = (in_tool_terms(str(exc), **_terms(chosen)),)
         raise
+
+
+def _terms(chosen: Tool) -> dict[str, frozenset[str]]:
+    """What `tool_words` renames a library message to: this tool's arguments, the tools."""
+    return {"arguments": frozenset(chosen.schema["properties"]),
+            "tools": frozenset(t.name for t in _TOOLS)}
 
 
 def check_arguments(chosen: Tool, arguments: Any) -> dict[str, Any]:
@@ -300,8 +337,11 @@ def parse_json(text: str | bytes, what: str) -> Any:
     except json.JSONDecodeError as exc:
         raise BadInput(f"{what} {_is(what)} not valid JSON ({exc.msg} at character "
                        f"{exc.pos + 1}); send one JSON object") from None
-    except (RecursionError, UnicodeDecodeError) as exc:
-        raise BadInput(f"{what} {_is(what)} not valid JSON ({type(exc).__name__}); send one "
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{what} {_is(what)} not UTF-8: byte 0x{exc.object[exc.start]:02x} at "
+                       f"offset {exc.start}; send UTF-8 JSON") from None
+    except RecursionError:
+        raise BadInput(f"{what} {_is(what)} not valid JSON (nested too deeply); send one "
                        "JSON object") from None
 
 
@@ -315,26 +355,6 @@ def _parsed_arguments(name: str, arguments: Mapping[str, Any] | str | None) -> A
     if isinstance(arguments, str):
         return parse_json(arguments, f"{name}: the arguments") if arguments.strip() else {}
     return dict(arguments) if isinstance(arguments, Mapping) else arguments
-
-
-# what the library says in the CLI's words, said the way a tool call can act on it
-_CLI_WORDS = (
-    ("remove it, or pass --allow-secret to keep it anyway",
-     "rephrase it without the secret"),
-)
-_FLAG = re.compile(r"--([a-z][a-z-]*)")
-
-
-def _for_model(chosen: Tool, message: str) -> str:
-    """A library message with CLI flags renamed to the tool's arguments (`--k` -> `k`)."""
-    for cli_words, tool_words in _CLI_WORDS:
-        message = message.replace(cli_words, tool_words)
-
-    def argument(match: re.Match[str]) -> str:
-        name = match.group(1).replace("-", "_")
-        return name if name in chosen.schema["properties"] else match.group(0)
-
-    return _FLAG.sub(argument, message)
 
 
 def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:
@@ -368,11 +388,12 @@ def error_result(exc: BaseException) -> dict[str, Any]:
     return data
 
 
-def render(fmt: str) -> list[dict[str, Any]]:
-    """The tools as function-calling schemas in one of FORMATS (mcp: the tools/list form)."""
+def render(fmt: str, *, only: Sequence[Tool] | None = None) -> list[dict[str, Any]]:
+    """The tools (`only` these, e.g. a profile's from `select`) as function-calling schemas
+    in one of FORMATS (mcp: the tools/list form)."""
     if fmt not in FORMATS:
         raise BadInput(f"unknown format {fmt!r}; use one of: {', '.join(FORMATS)}")
-    return [getattr(t, f"as_{fmt.replace('-', '_')}")() for t in tools()]
+    return [getattr(t, f"as_{fmt.replace('-', '_')}")() for t in (only or tools())]
 
 
 _TOOLS: tuple[Tool, ...] = (
@@ -383,7 +404,9 @@ _TOOLS: tuple[Tool, ...] = (
         "The query is plain text and may name @entities and times ('what did Peter decide "
         "last week'). Returns ranked facts, each with `source` (file#line: cite it) and "
         "`id` (for use, note, supersede). Superseded and expired facts are left out unless "
-        "include_all.",
+        "include_all; a superseded match brings the fact that replaced it. A result with "
+        "`possibly_outdated_by` may have been changed by those newer facts: read them, and "
+        "supersede it if they replace it.",
         _obj({"query": _str("What to recall, in plain words.", minLength=1,
                             maxLength=MAX_QUERY_CHARS),
               "k": _int("How many results at most.", minimum=1, maximum=200, default=10),

@@ -17,14 +17,17 @@ from typing import Any
 import click
 
 from . import __version__
-from .cli_args import DASH_NOTE, DataGroup
+from .cli_args import DASH_NOTE, GLOBAL_NOTE, DataGroup, hoist_globals
 from .cli_common import (
     SHOW_SECRETS,
     emit_json,
     open_memory,
     read_utf8_lines,
     show_notices,
+    synced_warnings,
     utf8_arguments,
+    warning_counts,
+    warning_rows,
 )
 from .errors import BROKEN_PIPE, output_closed
 
@@ -35,7 +38,15 @@ EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 s
 
 class MemfoldGroup(DataGroup):
     """Maps memfold's errors to one line on stderr and a documented exit status; its
-    commands take a positional argument that begins with a dash as data (`cli_args`)."""
+    commands take a positional argument that begins with a dash as data, and the global
+    options on either side of the command (`cli_args`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, hoist_globals(self, args))
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        cmd.epilog = f"{cmd.epilog}\n\n{GLOBAL_NOTE}" if cmd.epilog else GLOBAL_NOTE
+        super().add_command(cmd, name)
 
     def invoke(self, ctx: click.Context) -> Any:
         from .errors import MemfoldError
@@ -180,10 +191,12 @@ def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
               "[env: MEMFOLD_SOURCE; default: cli:<your user name>]")
 @click.option("--allow-secret", is_flag=True,
               help="Store a bullet even if it looks like it holds a secret.")
+@click.option("--future", is_flag=True,
+              help="Allow a --date more than a day after today (refused otherwise: a typo).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source: str | None,
-           allow_secret: bool, as_json: bool) -> None:
+           allow_secret: bool, future: bool, as_json: bool) -> None:
     """Append Retain bullets to a day's log and index them; prints their ids.
 
     A bullet is KIND[(params)] [@Entity ...]: content, where KIND is W (world fact),
@@ -191,7 +204,8 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
     i=1..10 (importance), until=YYYY-MM-DD.  With no BULLET (or "-"), bullets are read
     from stdin, one per line.  Invalid input writes nothing and exits with status 2; so
     does a bullet that looks like it holds a secret (an API key, a password, a private
-    key), unless --allow-secret.  Each bullet records who retained it (by=SOURCE).  A
+    key), unless --allow-secret, and a --date more than a day after today, unless
+    --future.  Each bullet records who retained it (by=SOURCE).  A
     BULLET that begins with a dash ("- W @Peter: ...", as copied from a log) is taken as
     typed.
 
@@ -213,7 +227,7 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
         items = read_utf8_lines(sys.stdin.buffer.read(), "stdin")
     memory = open_memory(ctx)
     result = memory.retain(items, date=day, source=source or _cli_source(),
-                           allow_secret=allow_secret)
+                           allow_secret=allow_secret, future=future)
     show_notices(memory)
     for warning in result.warnings:
         click.echo(f"memfold: warning: {warning.message}", err=True)
@@ -270,6 +284,9 @@ def index(ctx: click.Context, full: bool, as_json: bool) -> None:
     click.echo(f"{kind} {report.scanned} files: {len(report.added)} added, "
                f"{len(report.changed)} changed, {len(report.removed)} removed, "
                f"{len(report.warnings)} warnings{links} in {report.seconds:.2f}s")
+    if report.open_warnings:
+        click.echo(f"{report.open_warnings} warnings open (new or not); `memfold status` lists "
+                   "each with what to do", err=True)
 
 
 def _progress_bar() -> Any:
@@ -283,14 +300,16 @@ def _progress_bar() -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
-    """Show the workspace, counts, index freshness, likely secrets and broken links.
+    """Show the workspace, counts, index freshness and every open warning.
 
     Freshness compares file stamps with the index without syncing; run `memfold index`
-    to bring it up to date.  Secret lines name, with path:line, indexed text that looks
-    like a credential (typed by hand, or kept with --allow-secret); outputs redact it.
-    Link warnings name, with path:line and what to do, what hand edits broke: a block id
-    on two bullets, a fact superseded by a fact no file holds any more, a note or
-    supersede journaled about such a fact.
+    to bring it up to date.  Every warning still open is listed by kind, with path:line
+    and what to do, until its line is fixed: parse (a line not taken as written), hidden
+    (hidden text in a fact), secret (indexed text that looks like a credential, typed by
+    hand or kept with --allow-secret; outputs redact it) and link (what hand edits broke:
+    a block id on two bullets, a fact superseded by a fact no file holds any more, a note
+    or supersede journaled about such a fact).  --json lists them all under
+    open_warnings.
 
     \b
     Example:
@@ -315,29 +334,15 @@ def status(ctx: click.Context, as_json: bool) -> None:
         ("facts", f"{sum(report.facts_by_kind.values())} ({kinds})"),
         ("chunks", str(report.chunks)),
         ("entities", str(report.entities)),
-        ("warnings", _warning_counts(report.warnings, len(report.link_warnings))),
+        ("warnings", warning_counts(report)),
         ("freshness", fresh),
     ]
-    rows += [("secret", str(w)) for w in report.secrets[:LINKS_SHOWN]]
-    if len(report.secrets) > LINKS_SHOWN:
-        rows.append(("secret", f"... {len(report.secrets) - LINKS_SHOWN} more; "
-                     "`memfold status --json` lists them all"))
-    rows += [("link", str(w)) for w in report.link_warnings[:LINKS_SHOWN]]
-    if len(report.link_warnings) > LINKS_SHOWN:
-        rows.append(("link", f"... {len(report.link_warnings) - LINKS_SHOWN} more; "
-                     "`memfold status --json` lists them all"))
+    rows += warning_rows(report)
     for page in report.stale_pages:
         rows.append(("stale page", f"{page['page']}: {len(page['stale'])} of "
                      f"{page['citations']} citations changed; `memfold reflect` refreshes it"))
     for label, value in rows:
         click.echo(f"{label:<10} {value}")
-
-
-LINKS_SHOWN = 20  # link and secret warnings listed by `memfold status` (--json lists all)
-
-
-def _warning_counts(total: int, links: int) -> str:
-    return f"{total} ({total - links} parse, {links} link)" if links else str(total)
 
 
 @cli.command()
@@ -370,15 +375,17 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
     QUERY is plain text, even when it begins with a dash (memfold recall -x): words (stop
-    words dropped), "quoted phrases", @Entity names, and time phrases like "around Nov
-    27", "in November 2025", "last week", "since Monday", "last spring" (what held at that
-    time ranks first).  Files edited since the last sync are synced first.  Superseded
-    and expired facts are left out unless --all, or unless they held at the time asked
-    about; a line on stderr (hidden_by_lifecycle in --json) counts them.  Likely secrets
-    are shown as [REDACTED:<kind>] unless --show-secrets.  Below the facts that match
-    its words, recall also brings facts the best matches point to: words two of them
-    share, or (lexical) a rare word of one; in semantic and hybrid mode, facts close in
-    meaning.  Each result's `why` (in --json) says how it was found.
+    words dropped), "quoted phrases", @Entity names, and time phrases like "around Nov 27",
+    "in November 2025", "last week", "since Monday", "last spring", "late November", "2
+    weeks ago", "between Nov 25 and Nov 30", "over the holidays" (what held at that time
+    ranks first; docs/format.md lists them). With --as-of in the past, only facts written by
+    then are seen, each as it stood then. Files edited since the last sync are synced first.
+    Superseded and expired facts are left out unless --all, or unless they held at the time
+    asked about; a line on stderr (hidden_by_lifecycle in --json) counts them. Likely
+    secrets are shown as [REDACTED:<kind>] unless --show-secrets. Below the facts that match
+    its words, recall also brings facts the best matches point to: words two of them share,
+    or (lexical) a rare word of one; in semantic and hybrid mode, facts close in meaning.
+    Each result's `why` (in --json) says how it was found.
 
     \b
     Examples:
@@ -399,13 +406,18 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
         return
     for hit in result.hits:
         click.echo(render_hit(hit))
+    synced_warnings(result)
+    if result.hits:  # a time phrase not read as a time
+        for note in result.notes:
+            click.echo(f"({note})", err=True)
     hint = result.hidden_hint()  # superseded or expired facts matched: how to see them
     if not result.hits and result.truncated:
         click.echo(f"{result.truncated} results found, but none fits in --budget {budget}; "
                    "raise the budget", err=True)
     elif not result.hits:
         synced = result.sync.touched if result.sync else 0
-        click.echo(f"no results; {hint}" if hint else
+        why = "; ".join(filter(None, (*result.notes, hint)))  # an as-of before any fact
+        click.echo(f"no results; {why}" if why else
                    f"no results (index up to date: {synced} files synced just now; "
                    f"{result.total_warnings} parse warnings)", err=True)
         hint = None
@@ -461,7 +473,8 @@ def about(ctx: click.Context, name: str, k: int, include_all: bool, as_json: boo
 def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool,
          show_secrets: bool) -> None:
     """Show one fact with its provenance: file, line, file hash, kind, confidence, status,
-    revision and note.  Showing a fact counts as using it (its decay restarts).
+    revision and note, as recall reports them at the same moment.  Showing a fact then counts
+    as using it (its decay restarts, so the next look shows it fresh).
 
     Hidden text (zero-width or direction characters, HTML comments...) is shown as
     markers, ⟦U+202E⟧ or ⟦comment: ...⟧, as recall shows it; --json gives the text as

@@ -17,6 +17,7 @@ from .cli_args import DataGroup
 from .cli_common import SHOW_SECRETS, emit_json, open_memory, show_notices
 
 if TYPE_CHECKING:
+    from .agent_tools import Tool
     from .core_memory import CoreEdit
 
 
@@ -200,32 +201,45 @@ def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets:
               show_default=True,
               help="Who writes through this server, recorded with every retained bullet "
               "(a retain call may name its own). [env: MEMFOLD_SOURCE]")
+@click.option("--profile", type=click.Choice(["minimal", "standard", "all"]),
+              envvar="MEMFOLD_MCP_PROFILE",
+              help="Serve a set of tools: minimal (context, recall, retain, use), standard "
+              "(minimal, about, show, note, supersede, forget, restore and the core_* tools) "
+              "or all (default). [env: MEMFOLD_MCP_PROFILE]")
+@click.option("--tools", "tool_names", metavar="NAME,...", envvar="MEMFOLD_MCP_TOOLS",
+              help="Serve only these tools, e.g. recall,retain,context. "
+              "[env: MEMFOLD_MCP_TOOLS]")
 @click.pass_context
 def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str | None,
-        tokens_file: str | None, no_token: bool, source: str) -> None:
+        tokens_file: str | None, no_token: bool, source: str, profile: str | None,
+        tool_names: str | None) -> None:
     """Serve memfold's tools to an MCP client, over stdio (default) or streamable HTTP.
 
     One tool per verb: recall, about, show, retain, use, note, supersede, forget, restore,
     history, trace, status, index, reflect, core_view, core_append, core_replace,
-    core_insert, core_undo, context.
+    core_insert, core_undo, context.  Each listed tool costs the client tokens on every
+    request: --profile or --tools serves fewer.
     Needs the `mcp` extra: pip install 'memfold[mcp]'.  With --server (MEMFOLD_SERVER),
     the stdio server proxies every call to that server's bank, as the token's name.
 
     \b
     Examples:
       memfold --workspace ~/notes/agent mcp
+      memfold mcp --profile minimal
+      memfold mcp --tools recall,retain,context,core_view,core_append
       memfold mcp --http 127.0.0.1:8765 --token "$(openssl rand -hex 16)"
       memfold mcp --http 127.0.0.1:8765 --tokens ~/.config/memfold/tokens
     """
     from . import mcp_server
     from .errors import BadInput
 
+    served = _selected(profile, tool_names)
     mcp_server.require_sdk()
     if target is None:
         if allow_remote:
             raise BadInput("--allow-remote applies only with --http")
         memory = open_memory(ctx, watch=True, source=source)
-        mcp_server.serve_stdio(memory)
+        mcp_server.serve_stdio(memory, tools=served)
         return
     if ctx.obj.get("server"):
         raise BadInput("memfold mcp --http is not available against a server: the server "
@@ -241,7 +255,21 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
                    "reach the port can read and change this memory", err=True)
     memory = open_memory(ctx, watch=True, source=source)
     mcp_server.serve_http(memory, host, port, token=token, allow_remote=allow_remote,
-                          tokens=tokens)
+                          tokens=tokens, tools=served)
+
+
+def _selected(profile: str | None, tool_names: str | None) -> list[Tool]:
+    """The tools `--profile` or `--tools` name (every tool without either)."""
+    from .agent_tools import select
+    from .errors import BadInput
+
+    if profile is not None and tool_names is not None:
+        raise BadInput("give --profile or --tools, not both")
+    try:
+        return select(profile=profile,
+                      names=tool_names.split(",") if tool_names is not None else None)
+    except BadInput as exc:
+        raise BadInput(f"--tools: {exc}") from None
 
 
 @click.command()
@@ -253,7 +281,11 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
               "same with strict: true: every property required, optional ones nullable), "
               "openai-responses (the Responses API's function tools, strict), anthropic "
               "(Messages), mcp (tools/list, with output schemas).")
-def tools(fmt: str) -> None:
+@click.option("--profile", type=click.Choice(["minimal", "standard", "all"]),
+              help="Print a set of tools, as `memfold mcp --profile` serves it.")
+@click.option("--tools", "tool_names", metavar="NAME,...",
+              help="Print only these tools, e.g. recall,retain,context.")
+def tools(fmt: str, profile: str | None, tool_names: str | None) -> None:
     """Print memfold's tools as function-calling JSON schemas, for agents without MCP.
 
     The same names, descriptions and argument schemas as `memfold mcp` lists; run the
@@ -262,12 +294,12 @@ def tools(fmt: str) -> None:
     \b
     Examples:
       memfold tools --format openai > tools.json
-      memfold tools --format openai-responses
-      memfold tools --format anthropic
+      memfold tools --format openai-responses --profile minimal
+      memfold tools --format anthropic --tools recall,retain,context
     """
     from .agent_tools import render
 
-    emit_json(render(fmt))
+    emit_json(render(fmt, only=_selected(profile, tool_names)))
 
 
 @click.command("call")

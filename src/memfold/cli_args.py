@@ -75,3 +75,66 @@ class DataGroup(click.Group):
     """A group whose commands (`@group.command()`) are DataCommands."""
 
     command_class = DataCommand
+
+
+GLOBAL_NOTE = ("Global options (--workspace/-w, --as-of, --server, --bank) may come before or "
+               "after the command: memfold recall \"where is Peter\" --as-of 2025-12-01.")
+
+
+def _subtree_options(command: click.Command) -> set[str]:
+    """Every option name of a command and, for a group, of the commands below it."""
+    names = set(_values_taken(command.params))
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            names |= _subtree_options(sub)
+    return names
+
+
+def _verb_at(args: list[str], taken: dict[str, int]) -> int | None:
+    """Where the command name is in `args` (after the group's own options and any
+    `--json`), or None."""
+    at = 0
+    while at < len(args):
+        token = args[at]
+        name = token.partition("=")[0] if token.startswith("--") else token
+        if name == "--json":
+            at += 1
+        elif name in taken:
+            at += 1 + (0 if "=" in token else taken[name])
+        else:
+            return None if token.startswith("-") else at
+    return None
+
+
+def hoist_globals(group: click.Group, args: list[str]) -> list[str]:
+    """`args` with the group's options given after the command moved before it, and a
+    `--json` given before the command moved after it — so global options work on either
+    side of the verb.  An option the command (or a command below it) has of its own, and
+    anything after a `--`, stay where they are."""
+    taken = _values_taken(group.params)
+    at = _verb_at(args, taken)
+    if at is None:
+        return args
+    command = group.commands.get(args[at])
+    if command is None:
+        return args
+    before = [t for t in args[:at] if t != "--json"]
+    moved_json = ["--json"] if len(before) < at else []
+    own = _subtree_options(command)
+    hoisted: list[str] = []
+    rest: list[str] = []
+    i = at + 1
+    while i < len(args):
+        token = args[i]
+        if token == "--":
+            rest.extend(args[i:])
+            break
+        name = token.partition("=")[0] if token.startswith("--") else token
+        if name in taken and name not in own:
+            width = 1 if "=" in token else 1 + taken[name]
+            hoisted.extend(args[i:i + width])
+            i += width
+            continue
+        rest.append(token)
+        i += 1
+    return [*before, *hoisted, args[at], *moved_json, *rest]

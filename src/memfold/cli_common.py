@@ -8,7 +8,9 @@ back.  Only Click is imported at start-up, as in both.
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from .memory import Memory
+    from .model import RecallResult, StatusReport
     from .workspace.watch import Watcher
 
 # The warm process (memfold.warm) sets this: the change feed it keeps for the workspace a
@@ -92,3 +95,39 @@ def utf8_arguments(items: list[str]) -> list[str]:
                 raise BadInput(f"argument {number} is not UTF-8: byte 0x{ord(char) & 0xff:02x} "
                                f"at character {offset}")
     return items
+
+
+# -- warnings, as status, index and recall print them ----------------------------------------
+
+
+def synced_warnings(result: RecallResult) -> None:
+    """What recall's own sync of edited files found wrong in them, on stderr, as `memfold
+    index` shows it (--json has them under index.warnings)."""
+    found = result.sync.warnings if result.sync else ()
+    for warning in found[:LINKS_SHOWN]:
+        click.echo(f"memfold: warning: {warning}", err=True)
+    if found:
+        click.echo(f"memfold: {len(found)} warnings in the files recall read again; "
+                   "`memfold status` lists every open warning", err=True)
+
+
+LINKS_SHOWN = 20  # warnings of each kind listed by `memfold status` (--json lists all)
+
+
+def warning_counts(report: StatusReport) -> str:
+    kinds = Counter(kind for kind, _ in report.open_warnings())
+    counted = ", ".join(f"{n} {kind}" for kind, n in kinds.items())
+    return f"{report.warnings} ({counted})" if counted else str(report.warnings)
+
+
+def warning_rows(report: StatusReport) -> list[tuple[str, str]]:
+    """Every open warning, by kind, with its path:line and what to do (the first
+    LINKS_SHOWN of each kind; `--json` lists them all)."""
+    rows: list[tuple[str, str]] = []
+    for kind, group in itertools.groupby(report.open_warnings(), key=lambda kw: kw[0]):
+        found = [str(warning) for _, warning in group]
+        rows += [(kind, text) for text in found[:LINKS_SHOWN]]
+        if len(found) > LINKS_SHOWN:
+            rows.append((kind, f"... {len(found) - LINKS_SHOWN} more; "
+                         "`memfold status --json` lists them all"))
+    return rows

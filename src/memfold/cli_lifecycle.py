@@ -27,7 +27,9 @@ def note(ctx: click.Context, fact_id: str, text: str, rev: int, as_json: bool) -
 
     Prints `applied` and the new revision N+1; if the revision moved on since you read it,
     prints `stale` with the current revision and exits with status 3 (nothing written).
-    A TEXT that begins with a dash is taken as typed.
+    A fact keeps every note: `show` gives the newest, `history` all of them (--json:
+    `notes`, how many).  An empty TEXT is refused (exit 2); one that begins with a dash is
+    taken as typed.
 
     \b
     Example:
@@ -44,29 +46,36 @@ def note(ctx: click.Context, fact_id: str, text: str, rev: int, as_json: bool) -
         else:
             click.echo(f"stale (current revision {exc.current})")
         ctx.exit(3)
+    notes = sum(e.event == "note" for e in memory.history(fact_id))
     show_notices(memory)
     if as_json:
-        emit_json({"id": fact_id, "result": "applied", "rev": new_rev})
+        emit_json({"id": fact_id, "result": "applied", "rev": new_rev, "notes": notes})
     else:
-        click.echo(f"applied (revision {new_rev})")
+        kept = (f"; the {notes - 1} earlier notes are kept (`memfold history {fact_id}`)"
+                if notes > 1 else "")
+        click.echo(f"applied (revision {new_rev}){kept}")
 
 
 @click.command(cls=DataCommand)
 @click.argument("fact_ids", nargs=-1, required=True, metavar="ID...")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def use(ctx: click.Context, fact_ids: tuple[str, ...]) -> None:
+def use(ctx: click.Context, fact_ids: tuple[str, ...], as_json: bool) -> None:
     """Acknowledge that facts were used, so they stay fresh (their decay restarts).
 
     Appearing in a recall result is not a use; an agent calls this for what it relied on.
+    Prints nothing; --json prints {"used": [ID, ...]}.
 
     \b
     Example:
-      memfold use k3x9q2ma 7hq2x0pa
+      memfold use k3x9q2ma 7hq2x0pa --json
     """
     memory = open_memory(ctx)
     for fact_id in fact_ids:
         memory.use(fact_id)
     show_notices(memory)
+    if as_json:
+        emit_json({"used": [i.strip().lstrip("^") for i in fact_ids]})
 
 
 @click.command(cls=DataCommand)
@@ -74,13 +83,17 @@ def use(ctx: click.Context, fact_ids: tuple[str, ...]) -> None:
 @click.argument("new_id", metavar="NEW")
 @click.option("--reason", default="superseded by hand", show_default=True,
               help="Why, recorded in the journal.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def supersede(ctx: click.Context, old_id: str, new_id: str, reason: str) -> None:
+def supersede(ctx: click.Context, old_id: str, new_id: str, reason: str,
+              as_json: bool) -> None:
     """Mark fact OLD as superseded by fact NEW; nothing is deleted.
 
     Recall then leaves OLD out (unless --all, or a question about its own time); `show`
     and `trace` keep the pointers both ways.  memfold also supersedes by itself when a new
     fact contradicts an older one.
+
+    --json prints {"id", "by", "changed"} (changed false: it already was).
 
     \b
     Example:
@@ -89,6 +102,10 @@ def supersede(ctx: click.Context, old_id: str, new_id: str, reason: str) -> None
     memory = open_memory(ctx)
     changed = memory.supersede(old_id, new_id, reason=reason)
     show_notices(memory)
+    if as_json:
+        emit_json({"id": old_id.strip().lstrip("^"), "by": new_id.strip().lstrip("^"),
+                   "changed": changed})
+        return
     click.echo(f"{old_id} superseded by {new_id}" if changed else
                f"{old_id} was already superseded by {new_id}")
 
@@ -97,17 +114,23 @@ def supersede(ctx: click.Context, old_id: str, new_id: str, reason: str) -> None
 @click.argument("fact_id", metavar="ID")
 @click.option("--reason", default="restored by hand", show_default=True,
               help="Why, recorded in the journal.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def restore(ctx: click.Context, fact_id: str, reason: str) -> None:
+def restore(ctx: click.Context, fact_id: str, reason: str, as_json: bool) -> None:
     """Make a superseded or archived fact active (and fresh) again.
+
+    --json prints {"id", "restored": true}.
 
     \b
     Example:
-      memfold restore 3ab9xk2c
+      memfold restore 3ab9xk2c --json
     """
     memory = open_memory(ctx)
     memory.restore(fact_id, reason=reason)
     show_notices(memory)
+    if as_json:
+        emit_json({"id": fact_id.strip().lstrip("^"), "restored": True})
+        return
     click.echo(f"{fact_id} restored")
 
 

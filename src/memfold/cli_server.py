@@ -129,7 +129,8 @@ def db_group() -> None:
 
 @db_group.command("upgrade")
 @DB
-def db_upgrade(db: str) -> None:
+@JSON
+def db_upgrade(db: str, as_json: bool) -> None:
     """Create or upgrade the schema to this memfold's version (idempotent).
 
     Run it as the role that owns (or will own) the tables; it creates the memfold_app
@@ -145,13 +146,17 @@ def db_upgrade(db: str) -> None:
     from .server import migrate
 
     before, after = migrate.upgrade(db)
+    if as_json:
+        emit_json({"before": before or None, "after": after})
+        return
     click.echo(f"schema {before or 'empty'} -> {after}" if before != after
                else f"schema {after} is current")
 
 
 @db_group.command("version")
 @DB
-def db_version(db: str) -> None:
+@JSON
+def db_version(db: str, as_json: bool) -> None:
     """Print the database's schema version and this memfold's.
 
     \b
@@ -163,7 +168,11 @@ def db_version(db: str) -> None:
     require_extra()
     from .server import migrate
 
-    click.echo(f"database {migrate.current(db) or 'empty'}, memfold {migrate.head()}")
+    current = migrate.current(db)
+    if as_json:
+        emit_json({"database": current or None, "memfold": migrate.head()})
+        return
+    click.echo(f"database {current or 'empty'}, memfold {migrate.head()}")
 
 
 @click.group("server", cls=DataGroup)
@@ -192,7 +201,8 @@ def tenant_group() -> None:
 @tenant_group.command("create")
 @DB
 @click.argument("name")
-def tenant_create(db: str, name: str) -> None:
+@JSON
+def tenant_create(db: str, name: str, as_json: bool) -> None:
     """Create the tenant NAME (lowercase letters, digits, '-', '_').
 
     \b
@@ -202,6 +212,9 @@ def tenant_create(db: str, name: str) -> None:
     from .server import admin
 
     made = admin.create_tenant(_pool(db), name)
+    if as_json:
+        emit_json({"tenant": name, "created": made})
+        return
     click.echo(f"tenant {name} {'created' if made else 'exists already'}")
 
 
@@ -220,7 +233,8 @@ def bank_group() -> None:
 @DB
 @TENANT
 @click.argument("name")
-def bank_create(db: str, tenant: str, name: str) -> None:
+@JSON
+def bank_create(db: str, tenant: str, name: str, as_json: bool) -> None:
     """Create the bank NAME in a tenant.
 
     \b
@@ -230,6 +244,9 @@ def bank_create(db: str, tenant: str, name: str) -> None:
     from .server import admin
 
     made = admin.create_bank(_pool(db), tenant, name)
+    if as_json:
+        emit_json({"tenant": tenant, "bank": name, "created": made})
+        return
     click.echo(f"bank {tenant}/{name} {'created' if made else 'exists already'}")
 
 
@@ -260,7 +277,8 @@ def bank_list(db: str, tenant: str, as_json: bool) -> None:
 @TENANT
 @click.argument("name")
 @click.option("--yes", is_flag=True, help="Delete without asking.")
-def bank_delete(db: str, tenant: str, name: str, yes: bool) -> None:
+@JSON
+def bank_delete(db: str, tenant: str, name: str, yes: bool, as_json: bool) -> None:
     """Delete a bank and everything in it (export it first to keep a copy).
 
     \b
@@ -275,6 +293,9 @@ def bank_delete(db: str, tenant: str, name: str, yes: bool) -> None:
         click.confirm(f"delete bank {tenant}/{name} and all its memory?", abort=True)
     if not admin.delete_bank(_pool(db), tenant, name):
         raise BadInput(f"no bank {name!r} in tenant {tenant!r}")
+    if as_json:
+        emit_json({"tenant": tenant, "bank": name, "deleted": True})
+        return
     click.echo(f"bank {tenant}/{name} deleted")
 
 
@@ -298,8 +319,9 @@ def token_group() -> None:
               show_default=True, type=click.Choice(["read", "write", "admin"]),
               help="Repeat for several; write includes read.")
 @click.option("--bank", help="Restrict the token to this one bank.")
+@JSON
 def token_create(db: str, tenant: str, name: str, scopes: tuple[str, ...],
-                 bank: str | None) -> None:
+                 bank: str | None, as_json: bool) -> None:
     """Create a token NAME (the agent's identity: it signs every write) and print it once.
 
     \b
@@ -308,7 +330,12 @@ def token_create(db: str, tenant: str, name: str, scopes: tuple[str, ...],
     """
     from .server import admin
 
-    click.echo(admin.create_token(_pool(db), tenant, name, scopes, bank))
+    secret = admin.create_token(_pool(db), tenant, name, scopes, bank)
+    if as_json:
+        emit_json({"tenant": tenant, "name": name, "scopes": list(dict.fromkeys(scopes)),
+                   "bank": bank, "token": secret})
+        return
+    click.echo(secret)
 
 
 @token_group.command("list")
@@ -338,7 +365,8 @@ def token_list(db: str, tenant: str, as_json: bool) -> None:
 @DB
 @TENANT
 @click.argument("name")
-def token_revoke(db: str, tenant: str, name: str) -> None:
+@JSON
+def token_revoke(db: str, tenant: str, name: str, as_json: bool) -> None:
     """Revoke the token NAME: its next request is refused (401).
 
     \b
@@ -350,6 +378,9 @@ def token_revoke(db: str, tenant: str, name: str) -> None:
 
     if not admin.revoke_token(_pool(db), tenant, name):
         raise BadInput(f"no live token {name!r} in tenant {tenant!r}")
+    if as_json:
+        emit_json({"tenant": tenant, "name": name, "revoked": True})
+        return
     click.echo(f"token {name} revoked")
 
 

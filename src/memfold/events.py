@@ -17,6 +17,7 @@ the lifecycle fold ignores it.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -35,6 +36,11 @@ def optional(*, key: str | None = None) -> Any:
 def renamed(key: str) -> Any:
     """A required key whose JSON name is not a Python name (`from`)."""
     return field(metadata={_KEY: key})
+
+
+def content_sha(text: str) -> str:
+    """The short hash (`sha`, `shas`) that ties an event to the fact text it was made about."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,12 +71,14 @@ class Record:
 
 @dataclass(frozen=True, kw_only=True)
 class Retain(Record):
-    """Who retained the bullets of one retain call (`by`), with each text's hash."""
+    """Who retained the bullets of one retain call (`by`), with each text's hash and the
+    file they were written to (`path`: which copy holds an id pasted elsewhere later)."""
 
     KIND: ClassVar[str] = "retain"
     ids: tuple[str, ...]
     by: str
     shas: tuple[str, ...] | None = optional()
+    path: str | None = optional()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -288,4 +296,4 @@ def _check(hint: Any) -> Check:
 
 __all__ = ["KINDS", "Archive", "Confidence", "Core", "Derive", "Expire", "Merge", "Note",
            "Purge", "Record", "Reset", "Restore", "Retain", "Revise", "Supersede", "Unknown",
-           "Use", "from_dict", "optional", "renamed"]
+           "Use", "content_sha", "from_dict", "optional", "renamed"]

@@ -276,6 +276,7 @@ _HIDING = re.compile(
     r"|opacity[ \t]*:[ \t]*0(?:\.0+)?[ \t]*(?:[;\"']|$)|color[ \t]*:[ \t]*transparent",
     re.I,
 )
+_BASE64_MIN = 24
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,8192}+={0,2}+(?![A-Za-z0-9+/=_-])")
 
 
@@ -473,8 +474,18 @@ def _decode_base64_text(run: str) -> str | None:
 # -- the interface ---------------------------------------------------------------------------
 
 
+def _may_hide(text: str) -> bool:
+    """What every kind needs at least: a character outside ASCII, a tag or a bracket, a
+    fence, or a word long enough for a base64 run.  Most text has none, and is answered in
+    a few string scans, so the index can afford to scan every fact it reads."""
+    return (not text.isascii() or "<" in text or "[" in text or "```" in text
+            or "~~~" in text or max(map(len, text.split()), default=0) >= _BASE64_MIN)
+
+
 def find_hidden(text: str) -> list[HiddenMatch]:
     """Every piece of hidden content in `text`, ordered by start (then by longest first)."""
+    if not _may_hide(text):
+        return []
     matches = _structures(text) + list(_char_matches(text))
     return sorted(matches, key=lambda m: (m.start, -m.end))
 

@@ -21,12 +21,12 @@ lock (retain, reflect, purge) append typed records (events.py) through `Ledger.a
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 
 from .errors import BadInput, IndexDamaged, StaleRevision, UnknownId
 from .events import Note, Record, Restore, Retain, Revise, Supersede, Unknown, Use
+from .events import content_sha as content_sha  # where the journal's hash is made
 from .index.base import Candidate, Filters, IndexBackend
 from .journal import Event, Journal
 from .judge.base import Judge, Verdict
@@ -40,11 +40,6 @@ from .workspace.layout import Workspace
 Decide = Callable[[], Sequence[Record]]
 JUDGE_CANDIDATES = 200
 JUDGE_LIMIT = 5000  # new facts judged per sync; a bigger burst is an import, not news
-
-
-def content_sha(text: str) -> str:
-    """The short hash that ties a journal event to the fact text it was made about."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 class Ledger:

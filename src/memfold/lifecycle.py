@@ -1,14 +1,17 @@
 """The lifecycle of a fact: pure functions of (fact, journal state, now).
 
     status     active | superseded | expired | archived
-    superseded a journal event said a newer fact replaces it (pointers both ways)
+    superseded a journal event said a newer fact replaces it (pointers both ways); as of a
+               day before the supersede's date (the newer fact's, else the day it was
+               journaled) it is not yet
     expired    its validity range (a stated range or `until=`) ended before today
     archived   its decay score fell under ARCHIVE_THRESHOLD, or a journal event archived it;
                time alone never archives the current truth: a world fact or an opinion that
-               states a value ("Acme's database is MySQL", "lives in Berlin", "prefers
-               tea") stays active until something supersedes it or its range ends, while
-               experiences, observations and passing states ("investigating Bun.js",
-               "waiting on review") fade
+               states a value in the present ("Acme's database is MySQL", "lives in Berlin",
+               "enjoys peanut butter cookies", "now takes amlodipine") stays active until
+               something supersedes it or its range ends, while experiences, observations,
+               passing states ("investigating Bun.js", "waiting on review") and what is
+               told in the past or as a plan fade
     decay      0.5 ** (days since last use / half-life); last use = the fact's date or its
                latest `use` event; half-life = 30 days * 2 ** ((importance - 5) / 2.5), so a
                fact of importance 5 unused for 60 days decays to 0.25 (archived), and one of
@@ -81,6 +84,7 @@ class LifeState:
     contradict: list[str] = field(default_factory=list)
     confidence_on: str | None = None  # when the confidence last moved
     origin: str | None = None  # who retained it (the `by` of its retain event)
+    retained_on: str | None = None  # the day it was first retained (its retain event's)
 
 
 def apply_event(states: dict[str, LifeState], event: Event) -> None:
@@ -91,6 +95,7 @@ def apply_event(states: dict[str, LifeState], event: Event) -> None:
                                 strict=False):
             retained = states.setdefault(fact_id, LifeState(fact_id))
             retained.origin = record.by
+            retained.retained_on = retained.retained_on or event.ts[:10]
             if sha is not None:
                 retained.content_sha = sha  # so a later edit of its text raises the revision
         return
@@ -201,6 +206,23 @@ _PASSING = re.compile(
     r"|tonight|this\s+(?:week|weekend|month)|until|for\s+now|currently\s+in)\b",
     re.IGNORECASE)
 _TENTATIVE_RE = re.compile(rf"\b(?:{_TENTATIVE})\b", re.IGNORECASE)
+# ... and a statement told in the present needs no verb from that list ("enjoys peanut
+# butter cookies", "shoots with a Fujifilm", "Anh Minh sống ở Hà Nội"): what is not told in
+# the past, as an ongoing activity or as a plan is taken to hold
+_PAST = re.compile(
+    r"\b(?!(?:based|called|named|married|engaged|retired|interested|located|used|allowed"
+    r"|supposed|allergic|related|dedicated|qualified|certified|licensed|skilled|advanced"
+    r"|experienced|educated|talented|tired|scared|excited|worried|pleased|bored|need|seed"
+    r"|speed|feed|breed|bed|red|shed|weed|hundred|sacred|indeed)\b)[a-z]{2,}ed\b"
+    r"|\b(?:was|were|went|got|took|made|said|sold|ran|came|left|quit|bought|gave|saw|met|won"
+    r"|lost|had|did|didn't|told|began|became|found|brought|caught|built|wrote|drove|flew|ate"
+    r"|drank|spent|sent|paid|meant|thought|felt|heard|kept\s+(?:his|her|their|my|our)|used\s+to"
+    r"|would|will|going\s+to|plans?\s+to|someday|đã|từng|sẽ)\b"
+    r"|\b(?:is|are|am|'s|'re)\s+(?:\w+ly\s+)?(?!\w*thing\b)\w+ing\b",
+    re.IGNORECASE)
+# a change told in the past that says what holds now ("now takes amlodipine", "became my
+# line manager", "joined the running club")
+_NOW_HOLDS = re.compile(r"\b(?:now|became|has\s+become|have\s+become|joined)\b", re.IGNORECASE)
 
 
 def tentative(fact: Fact) -> bool:
@@ -210,15 +232,17 @@ def tentative(fact: Fact) -> bool:
 
 def holds_value(fact: Fact) -> bool:
     """Whether a fact states a lasting value (what decay must not archive while it is
-    current): a world fact or an opinion in the present tense, not an activity."""
-    return fact.kind in ("world", "opinion") and bool(_HOLDS.search(fact.content)) \
-        and not passing(fact)
+    current): a world fact or an opinion in the present tense ("lives in", "enjoys"), not
+    an activity, a plan or something told in the past."""
+    return fact.kind in ("world", "opinion") and not passing(fact) and (
+        bool(_HOLDS.search(fact.content) or _NOW_HOLDS.search(fact.content))
+        or not _PAST.search(fact.content))
 
 
 def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, float]:
     """(status, decay) of a fact as of `today`."""
     decay = decay_score(fact, life, today)
-    if life and life.status in (SUPERSEDED, ARCHIVED, MERGED):
+    if life and life.status in (SUPERSEDED, ARCHIVED, MERGED) and not _replaced_later(life, today):
         return life.status, decay
     if fact.valid and fact.valid.end and fact.valid.end < today:
         return EXPIRED, decay
@@ -226,6 +250,13 @@ def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, flo
             and not holds_value(fact):  # what replaced another fact holds its slot's value
         return ARCHIVED, decay
     return ACTIVE, decay
+
+
+def _replaced_later(life: LifeState, today: date) -> bool:
+    """Superseded or merged after `today` (the newer fact's date, else the day it was
+    journaled): as of today it was not replaced yet."""
+    on = life.superseded_on
+    return life.status in REPLACED and on is not None and on[:10] > today.isoformat()
 
 
 def lifecycle_weight(status: str, decay: float) -> float:

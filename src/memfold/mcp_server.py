@@ -3,8 +3,12 @@
 The tools are `agent_tools.tools()`, registered with the SDK's low-level `Server`, so what an
 MCP client lists is exactly what `memfold tools` prints — one source of truth.  A call runs
 the tool's handler on one `Memory` opened for the server's life; a MemfoldError comes back as
-a tool error (`isError`) with the CLI's message, any other exception as a tool error saying
-"internal error" — the server itself never goes down because of a call.
+a tool error (`isError`) with its message in tool terms, any other exception as a tool error
+saying "internal error" — the server itself never goes down because of a call.  A tool error
+carries no `structuredContent` (clients check any they receive against the tool's
+outputSchema); its details (type, exit_code, and a stale note's current rev) are in `_meta`
+under "memfold/error".  `--profile` and `--tools` serve a subset of the tools
+(`agent_tools.select`).
 
 HTTP (`memfold mcp --http HOST:PORT`) binds 127.0.0.1 unless told otherwise and refuses a
 non-loopback address without `--allow-remote`.  Every request passes `check_request` first:
@@ -29,7 +33,7 @@ import ipaddress
 import json
 import socket
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -45,13 +49,26 @@ INSTALL_HINT = "the MCP server needs the mcp extra: pip install 'memfold[mcp]'"
 SERVER_NAME = "memfold"
 MCP_PATH = "/mcp"
 DEFAULT_HOST = "127.0.0.1"
-INSTRUCTIONS = (
-    "memfold is this agent's long-term memory, kept as Markdown a person can read. At the "
-    "start of a session call `context`. Before answering from past sessions call `recall` "
-    "(or `about` for a person or project) and cite each fact's `source`. Store what is worth "
-    "keeping with `retain`; keep the always-needed essentials in core memory (`core_view`, "
-    "`core_append`, `core_replace`, `core_insert`). Call `use` for facts you relied on."
+# the server's instructions: a sentence for each tool it may serve (see `instructions`)
+_GUIDE = (
+    ("", "memfold is this agent's long-term memory, kept as Markdown a person can read."),
+    ("context", "At the start of a session call `context`."),
+    ("recall", "Before answering from past sessions call `recall` and cite each fact's "
+               "`source`."),
+    ("about", "Call `about` for everything on a person or project."),
+    ("retain", "Store what is worth keeping with `retain`."),
+    ("core_*", "Keep the always-needed essentials in core memory ({})."),
+    ("use", "Call `use` for facts you relied on."),
 )
+_CORE_EDITS = ("core_view", "core_append", "core_replace", "core_insert")
+
+
+def instructions(served: Collection[str]) -> str:
+    """What the server tells a client: the sentences of `_GUIDE` whose tools it serves, so
+    that no tool a client cannot call is named."""
+    core = ", ".join(f"`{name}`" for name in _CORE_EDITS if name in served)
+    return " ".join(text.format(core) for needs, text in _GUIDE
+                    if not needs or needs in served or (needs == "core_*" and core))
 
 
 def require_sdk() -> None:
@@ -68,10 +85,13 @@ def _sdk(module: str) -> Any:
 
 
 class ToolRunner:
-    """Runs tools on one Memory and turns every outcome into (is_error, JSON-able data)."""
+    """Runs tools on one Memory and turns every outcome into (is_error, JSON-able data);
+    `served` names the tools this server offers (all of them by default): any other name is
+    refused like an unknown tool."""
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: Memory, *, served: Collection[str] | None = None) -> None:
         self.memory = memory
+        self.served = frozenset(served) if served is not None else None
         self._notices = 0
 
     def run(self, name: str, arguments: Mapping[str, Any] | None,
@@ -80,6 +100,9 @@ class ToolRunner:
         what it writes.  Handlers run one at a time on the server's event loop thread, so
         signing the handle for the call's length cannot reach another call."""
         try:
+            if self.served is not None and name not in self.served:
+                raise BadInput(f"unknown tool {name!r}; this server's tools are: "
+                               f"{', '.join(sorted(self.served))}")
             with self.memory.signed(source):
                 return False, agent_tools.call(self.memory, name, arguments)
         except MemfoldError as exc:
@@ -97,36 +120,52 @@ class ToolRunner:
         self._notices = len(notices)
 
 
+ERROR_META = "memfold/error"  # the _meta key of a refusal's details (type, exit_code, rev)
+
+
 def tool_result(types: Any, is_error: bool, data: Any) -> Any:
-    """A CallToolResult: the data as JSON text (an error as its message) plus structure."""
-    text = data["error"] if is_error else json.dumps(data, ensure_ascii=False)
-    payload: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": is_error}
+    """A CallToolResult: the data as JSON text plus `structuredContent`, which follows the
+    tool's outputSchema.  A refusal is `isError` with its message as the text and no
+    structuredContent (clients check any they get against the outputSchema, and a refusal
+    does not have that shape); its details go in `_meta` under ERROR_META."""
+    if is_error:
+        return types.CallToolResult.model_validate({
+            "content": [{"type": "text", "text": data["error"]}], "isError": True,
+            "_meta": {ERROR_META: data}})
+    text = json.dumps(data, ensure_ascii=False)
+    payload: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
     if isinstance(data, dict):
         payload["structuredContent"] = data
     return types.CallToolResult.model_validate(payload)
 
 
-def build_server(memory: Memory, *, tokens: Mapping[str, str] | None = None) -> Any:
-    """The SDK's low-level Server with every memfold tool, resource and prompt registered;
-    over HTTP, `tokens` (name -> token) name the caller whose writes a call signs."""
-    runner = ToolRunner(memory)
+def build_server(memory: Memory, *, tokens: Mapping[str, str] | None = None,
+                 tools: Sequence[agent_tools.Tool] | None = None) -> Any:
+    """The SDK's low-level Server with memfold's tools (`tools`, default every one),
+    resources and prompts registered; over HTTP, `tokens` (name -> token) name the caller
+    whose writes a call signs."""
+    served = agent_tools.tools() if tools is None else list(tools)
+    runner = ToolRunner(memory, served=[t.name for t in served])
 
     async def run(request: Any, name: str, arguments: Any) -> tuple[bool, Any]:
         headers = getattr(request, "headers", None) or {}
         return runner.run(name, arguments, identify(headers, tokens or {}))
 
-    return tool_server(run, **_content_handlers(_sdk("mcp.types"), runner))
+    return tool_server(run, tools=served, **_content_handlers(_sdk("mcp.types"), runner))
 
 
 ToolCall = Callable[[Any, str, Any], Awaitable[tuple[bool, Any]]]
 
 
-def tool_server(run: ToolCall, **handlers: Any) -> Any:
-    """The SDK's low-level Server listing every memfold tool (`agent_tools.tools()`), each
-    call answered by `run(request, name, arguments)` as (is_error, data); `handlers` add
-    resources and prompts.  `memfold mcp` and the memory server's /mcp both serve this."""
+def tool_server(run: ToolCall, *, tools: Sequence[agent_tools.Tool] | None = None,
+                **handlers: Any) -> Any:
+    """The SDK's low-level Server listing memfold's tools (`tools`, default
+    `agent_tools.tools()`), each call answered by `run(request, name, arguments)` as
+    (is_error, data); `handlers` add resources and prompts.  `memfold mcp` and the memory
+    server's /mcp both serve this."""
     types = _sdk("mcp.types")
-    listed = [types.Tool.model_validate(t.as_mcp()) for t in agent_tools.tools()]
+    served = agent_tools.tools() if tools is None else list(tools)
+    listed = [types.Tool.model_validate(t.as_mcp()) for t in served]
 
     async def list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=listed)
@@ -136,7 +175,7 @@ def tool_server(run: ToolCall, **handlers: Any) -> Any:
         return tool_result(types, *outcome)
 
     return _sdk("mcp.server.lowlevel").Server(
-        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS,
+        SERVER_NAME, version=__version__, instructions=instructions({t.name for t in served}),
         on_list_tools=list_tools, on_call_tool=call_tool, **handlers)
 
 
@@ -189,11 +228,12 @@ def _answer(produce: Callable[[], Any]) -> Any:
         raise _sdk("mcp.shared.exceptions").MCPError(code, str(exc)) from None
 
 
-def serve_stdio(memory: Memory) -> None:
-    """Serve over this process's stdin and stdout until the client closes them."""
+def serve_stdio(memory: Memory, *, tools: Sequence[agent_tools.Tool] | None = None) -> None:
+    """Serve `tools` (default every one) over this process's stdin and stdout until the
+    client closes them."""
     import anyio
 
-    server = build_server(memory)
+    server = build_server(memory, tools=tools)
 
     async def main() -> None:
         async with _sdk("mcp.server.stdio").stdio_server() as (read, write):
@@ -319,13 +359,15 @@ async def _refuse(send: Any, status: int, reason: str) -> None:
 
 
 def serve_http(memory: Memory, host: str, port: int, *, token: str | None,
-               allow_remote: bool, tokens: Mapping[str, str] | None = None) -> None:
-    """Serve streamable HTTP at http://HOST:PORT/mcp until interrupted."""
+               allow_remote: bool, tokens: Mapping[str, str] | None = None,
+               tools: Sequence[agent_tools.Tool] | None = None) -> None:
+    """Serve `tools` (default every one) as streamable HTTP at http://HOST:PORT/mcp until
+    interrupted."""
     import anyio
     import uvicorn
 
     manager = _sdk("mcp.server.streamable_http_manager").StreamableHTTPSessionManager(
-        app=build_server(memory, tokens=tokens))
+        app=build_server(memory, tokens=tokens, tools=tools))
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":

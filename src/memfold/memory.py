@@ -174,21 +174,22 @@ class Memory(CoreVerbs):
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
                now: datetime | str | None = None, source: str | None = None,
-               allow_secret: bool = False) -> RetainResult:
+               allow_secret: bool = False, future: bool = False) -> RetainResult:
         """Append Retain bullets to the day's log (today by default) and index them.
 
         Each bullet is `KIND[(params)] [@Entity ...]: content`; a block id is added unless
         the bullet ends with one, and the journal records who retained it (`source`,
         shown as `origin` by show and recall).  Raises BadInput,
         writing nothing, if any bullet is invalid or looks like it holds a secret (unless
-        `allow_secret`), or gives a block id already used.  The write path, and what runs
+        `allow_secret`), gives a block id already used, or `date` is more than a day after
+        now (unless `future`).  The write path, and what runs
         under the write lock, is `memfold.retain`.
         """
         from . import retain as retain_module
 
         plan = retain_module.prepare(bullets, date=date, clock=lambda: self.now(now),
                                      origin=source or self.source or "api",
-                                     allow_secret=allow_secret)
+                                     allow_secret=allow_secret, future=future)
         return retain_module.write(self.ledger, plan, clock=lambda: self.now(now),
                                    notify=self._notices.append)
 
@@ -246,7 +247,7 @@ class Memory(CoreVerbs):
             hits=_private(ranked.hits, show_secrets),
             sync=report, total_warnings=self.index_backend.warning_count(),
             window=ranked.window, entities=ranked.entities, truncated=ranked.truncated,
-            hidden=ranked.hidden)
+            hidden=ranked.hidden, notes=ranked.notes)
 
     def about(self, name: str, *, k: int = 50, include_all: bool = False,
               now: datetime | str | None = None, show_secrets: bool = False) -> AboutResult:
@@ -271,8 +272,9 @@ class Memory(CoreVerbs):
 
         If the fact's file changed since it was indexed, the file is synced first; with
         `strict=True` a SourceChanged error is raised instead.  A get is a use of the fact
-        (it resets its decay) unless `use=False`.  Likely secrets in its text are shown as
-        `[REDACTED:<kind>]` unless `show_secrets`.
+        (it resets its decay) unless `use=False`; the hit shows the fact as it was before
+        that use, the status and decay a recall at the same moment reports.  Likely secrets
+        in its text are shown as `[REDACTED:<kind>]` unless `show_secrets`.
         """
         fact_id = fact_id.strip().lstrip("^")
         hit = self._repairing(lambda: self._get(fact_id, strict=strict, use=use, now=now))
@@ -298,10 +300,12 @@ class Memory(CoreVerbs):
                 raise UnknownId(f"fact {fact_id!r} is no longer in {path}")
         else:
             self.ledger.replay()
+        # the fact as recall would report it now; the use comes after (it revives a fact
+        # that only time archived, which the next look then shows)
+        hit = describe(found[0], self.now(now).date())
         if use:
             self.ledger.use(fact_id, ts=self._ts(now))
-            found = backend.by_id(fact_id)
-        return describe(found[0], self.now(now).date())
+        return hit
 
     @signs
     @repairs
@@ -318,10 +322,14 @@ class Memory(CoreVerbs):
         """Set a fact's note if its revision is still `rev` (compare-and-set).
 
         Returns the new revision; raises StaleRevision (with `.current`) when the revision
-        moved on, and UnknownId for an unknown fact.
+        moved on, UnknownId for an unknown fact, and BadInput for an empty note.  Every note
+        is kept in the journal (`history`); the fact shows the newest.
         """
         if not isinstance(rev, int) or isinstance(rev, bool) or rev < 0:
             raise BadInput(f"--rev must be a revision number (0 or more), not {rev!r}")
+        if not isinstance(text, str) or not text.strip():
+            raise BadInput("a note needs text: say what you learned about the fact (the "
+                           "fact's earlier notes stay in `memfold history`)")
         self.refresh()
         return self.ledger.note(fact_id.strip().lstrip("^"), text, rev, ts=self._ts(now))
 
@@ -461,7 +469,9 @@ class Memory(CoreVerbs):
         writer left behind are removed."""
         self._embedding.open_for_index()
         report = self._sync(full=full, progress=progress, embed_all=True)
-        report = replace(report, link_warnings=tuple(self.link_warnings()))
+        links = tuple(self.link_warnings())
+        report = replace(report, link_warnings=links,
+                         open_warnings=self.index_backend.warning_count() + len(links))
         root = self.workspace.root  # memory/ and bank/ were just scanned; the rest is small
         stray = remove_stray_temporaries([*(root / rel for rel in report.temporaries),
                                           *root.glob(".*.tmp"),

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
 
 from .model import redacted
+from .screening import refuse_undecodable
 
 if TYPE_CHECKING:
     from . import context as _context
@@ -47,10 +49,16 @@ _F = TypeVar("_F", bound=Facade)
 
 
 def signs(method: Callable[Concatenate[_F, _P], _T]) -> Callable[Concatenate[_F, _P], _T]:
-    """A write whose journal records are signed with its `source=` (see Memory.signed)."""
+    """A write whose journal records are signed with its `source=` (see Memory.signed).
+    Its text arguments are checked first: text that cannot be written as UTF-8 is refused
+    (BadInput) before anything is stored."""
+
+    params = list(inspect.signature(method).parameters)[1:]
 
     @functools.wraps(method)
     def run(self: _F, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        for name, value in (*zip(params, args, strict=False), *kwargs.items()):
+            refuse_undecodable(value, name)
         source = kwargs.get("source")
         with self.signed(source if isinstance(source, str) else None):
             return method(self, *args, **kwargs)

@@ -165,6 +165,8 @@ class SyncReport:
     temporaries: tuple[str, ...] = ()  # hidden *.tmp files the scan passed (not indexed)
     # broken ids and journal links in the whole index (`memfold index` fills them in)
     link_warnings: tuple[ParseWarning, ...] = ()
+    # every warning open after the sync, new or not (`memfold index` fills it in)
+    open_warnings: int | None = None
 
     @property
     def touched(self) -> int:
@@ -176,7 +178,8 @@ class SyncReport:
         return cls(scanned=d["scanned"], added=tuple(d["added"]), changed=tuple(d["changed"]),
                    removed=tuple(d["removed"]), full=d["full"], seconds=d["seconds"],
                    warnings=warnings_of(d["warnings"]), skipped=tuple(d["skipped_symlinks"]),
-                   link_warnings=warnings_of(d["link_warnings"]))
+                   link_warnings=warnings_of(d["link_warnings"]),
+                   open_warnings=d.get("open_warnings"))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -189,6 +192,7 @@ class SyncReport:
             "warnings": [warning_dict(w) for w in self.warnings],
             "skipped_symlinks": list(self.skipped),
             "link_warnings": [warning_dict(w) for w in self.link_warnings],
+            "open_warnings": self.open_warnings,
         }
 
 
@@ -284,6 +288,14 @@ class StatusReport:
     stale_pages: tuple[dict[str, Any], ...] = ()  # generated pages citing changed facts
     link_warnings: tuple[ParseWarning, ...] = ()  # duplicate ids, pointers to gone facts
     secrets: tuple[ParseWarning, ...] = ()  # likely secrets in the indexed text, path:line
+    parse_warnings: tuple[ParseWarning, ...] = ()  # what the files' syntax got wrong
+    hidden_text: tuple[ParseWarning, ...] = ()  # indexed facts holding hidden text
+
+    def open_warnings(self) -> list[tuple[str, ParseWarning]]:
+        """Every warning open now, with its kind: parse, hidden, secret, link."""
+        return [(kind, w) for kind, found in (
+            ("parse", self.parse_warnings), ("hidden", self.hidden_text),
+            ("secret", self.secrets), ("link", self.link_warnings)) for w in found]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -305,6 +317,10 @@ class StatusReport:
             "stale_pages": list(self.stale_pages),
             "link_warnings": [warning_dict(w) for w in self.link_warnings],
             "secrets": [warning_dict(w) for w in self.secrets],
+            "parse_warnings": [warning_dict(w) for w in self.parse_warnings],
+            "hidden_text": [warning_dict(w) for w in self.hidden_text],
+            "open_warnings": [{"kind": kind, **warning_dict(w)}
+                              for kind, w in self.open_warnings()],
         }
 
     @classmethod
@@ -317,7 +333,9 @@ class StatusReport:
                                        tuple(fresh["deleted"])),
                    last_sync=d["last_sync"], stale_pages=tuple(d["stale_pages"]),
                    link_warnings=warnings_of(d["link_warnings"]),
-                   secrets=warnings_of(d["secrets"]))
+                   secrets=warnings_of(d["secrets"]),
+                   parse_warnings=warnings_of(d.get("parse_warnings", ())),
+                   hidden_text=warnings_of(d.get("hidden_text", ())))
 
 
 def warning_dict(w: ParseWarning) -> dict[str, Any]:
@@ -389,6 +407,8 @@ class Hit:
     supersedes: tuple[str, ...] = ()
     derived_from: tuple[str, ...] = ()
     origin: str | None = None  # who retained it; None for a bullet a person wrote
+    # newer facts shown with it that may have replaced it (recall; `memfold.currency`)
+    possibly_outdated_by: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         f = self.fact
@@ -410,6 +430,7 @@ class Hit:
             "note": self.note,
             "superseded_by": self.superseded_by,
             "supersedes": list(self.supersedes),
+            "possibly_outdated_by": list(self.possibly_outdated_by),
             "origin": self.origin or f.params.get("by") or "markdown",
             "hidden": hidden_kinds(f.content),
         }
@@ -443,7 +464,8 @@ class Hit:
                    note=d["note"], reason=d.get("reason"), superseded_by=d["superseded_by"],
                    supersedes=tuple(d["supersedes"]),
                    derived_from=tuple(d.get("derived_from") or ()),
-                   origin=None if origin == "markdown" else origin)
+                   origin=None if origin == "markdown" else origin,
+                   possibly_outdated_by=tuple(d.get("possibly_outdated_by") or ()))
 
     def tokens(self) -> int:
         """The budget estimate for this result: about four characters per token."""
@@ -480,6 +502,8 @@ def render_hit(hit: Hit) -> str:
     flag = "" if hit.status == "active" else f" [{hit.status}"
     if flag:
         flag += f" by {hit.superseded_by}]" if hit.superseded_by else "]"
+    if hit.possibly_outdated_by:
+        flag += " [may be outdated by " + ", ".join(f"^{i}" for i in hit.possibly_outdated_by) + "]"
     content = " ".join(reveal(f.content).split())
     return f"[{letter} {when} c={hit.confidence:.2f}]{flag}{names} {content}  {f.source}"
 
@@ -512,6 +536,9 @@ class RecallResult:
     # matching facts left out because --all was not given, by status (superseded, merged,
     # expired); counted among the candidates recall ranked, so a lower bound
     hidden: dict[str, int] = field(default_factory=dict)
+    # one line each about how the query was read or what could be seen as of then: a time
+    # phrase not read ("between banana and Tuesday"), an as-of before the first fact
+    notes: tuple[str, ...] = ()
 
     def hidden_hint(self) -> str | None:
         """One line saying how many matching facts the lifecycle left out and how to see
@@ -537,6 +564,7 @@ class RecallResult:
             "entities": list(self.entities),
             "omitted_for_budget": self.truncated,
             "hidden_by_lifecycle": {s: self.hidden.get(s, 0) for s in LEFT_OUT_STATUSES},
+            "notes": list(self.notes),
             "index": {
                 "synced_files": sync.touched if sync else 0,
                 "added": list(sync.added) if sync else [],
@@ -561,7 +589,8 @@ class RecallResult:
                    window=Interval(day_of(window["start"]), day_of(window["end"]))
                    if window else None,
                    entities=tuple(d["entities"]), truncated=d["omitted_for_budget"],
-                   hidden={s: n for s, n in d["hidden_by_lifecycle"].items() if n})
+                   hidden={s: n for s, n in d["hidden_by_lifecycle"].items() if n},
+                   notes=tuple(d.get("notes", ())))
 
 
 @dataclass(frozen=True)

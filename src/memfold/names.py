@@ -37,9 +37,37 @@ def entity_key(name: str) -> str:
     return _SEPARATORS.sub("-", fold(name)).strip("-")
 
 
+# Where symbols outside ASCII live (currency, arrows, dingbats, emoji...): a quick first look,
+# which `symbols` narrows to the characters Unicode calls symbols (category S).
+_SYMBOL_SPANS = re.compile("[\u00a2-\u00be\u00d7\u00f7\u02c2-\u02ff\u2010-\u2bff"
+                           "\u3000-\u303f\u3200-\u33ff\ufe10-\ufe6f\uff01-\uffef"
+                           "\U0001d000-\U0001faff]")
+
+
+def symbols(text: str) -> list[str]:
+    """The symbols outside ASCII in `text` ("🚀", "€", "★"), each once, in order: the
+    full-text tokenizer takes them for spaces, so the index spells each as a word
+    (`fold_for_index`) and a query for one searches that word."""
+    if text.isascii():
+        return []
+    found = (m.group() for m in _SYMBOL_SPANS.finditer(text))
+    return list(dict.fromkeys(ch for ch in found if unicodedata.category(ch)[0] == "S"))
+
+
+def symbol_word(symbol: str) -> str:
+    """The word the index holds for a symbol: "🚀" -> "symb1f680"."""
+    return f"symb{ord(symbol):x}"
+
+
 def fold_for_index(text: str) -> str:
     """Text for the full-text index: letters the tokenizer cannot unaccent are folded here
-    (the tokenizer itself removes case and ordinary diacritics)."""
-    if text.isascii() or not _EXTRA_CHARS.search(text):
+    (the tokenizer itself removes case and ordinary diacritics), and each symbol outside
+    ASCII is followed by its word (`symbol_word`), which the tokenizer keeps."""
+    if text.isascii():
         return text
-    return text.translate(_EXTRA_FOLDS)
+    if _EXTRA_CHARS.search(text):
+        text = text.translate(_EXTRA_FOLDS)
+    marked = symbols(text)
+    if marked:
+        text = text.translate({ord(s): f"{s} {symbol_word(s)} " for s in marked})
+    return text

@@ -14,8 +14,8 @@ from datetime import date
 
 from .errors import BadInput
 from .model import Interval
-from .names import entity_key, fold_for_index
-from .timeparse import find_time_phrase
+from .names import entity_key, fold_for_index, symbols
+from .timeparse import find_time_phrase, unread_time_phrase
 from .workspace.format import clean_slug, find_mentions
 
 MAX_TERMS = 64
@@ -59,6 +59,11 @@ STOP_WORDS = frozenset(
 )
 
 
+# words of a time phrase that also say what happened: beside other words they are searched
+# for too (alone, the time phrase is only a time: "what did I do last weekend")
+TIME_TOPICS = frozenset({"weekend", "weekends", "holidays", "christmas", "xmas"})
+
+
 @dataclass(frozen=True)
 class QueryPlan:
     """What a query asks for, before any index is consulted."""
@@ -71,6 +76,9 @@ class QueryPlan:
     window: Interval | None  # a time phrase in the query ("around Nov 27")
     about: str | None  # "tell me about X" -> "X"
     opinion: bool  # a question about preferences or judgments
+    # a range that names a time but could not be read ("between banana and Tuesday"): its
+    # words are searched as words, and the result says so
+    unread_time: str | None = None
 
     def fts(self, skip: set[str] | frozenset[str] = frozenset()) -> str | None:
         """The FTS5 expression: every term and phrase quoted, OR-ed for BM25 to rank.
@@ -166,17 +174,17 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         about = m.group("name").lstrip("@").strip()
     phrases = tuple(p.strip() for p in PHRASE.findall(text) if WORD.search(p))[:MAX_TERMS]
     rest = PHRASE.sub(" ", text)
-    window = None
-    if found := find_time_phrase(rest, today=today):
-        window, (start, end) = found
-        rest = rest[:start] + " " + rest[end:]
+    window, rest, unread, topics = _read_time(rest, today)
     mentions = tuple(dict.fromkeys(clean_slug(m) for m in find_mentions(rest)))
     words = find_words(rest)
     lowered = [w.casefold() for w in words]
     opinion = any(w in OPINION_WORDS for w in lowered)
     terms = [w for w, low in zip(words, lowered, strict=True) if low not in STOP_WORDS]
+    terms += symbols(rest)  # "🚀" finds the facts holding it (`names.fold_for_index`)
     if not terms and not phrases and not mentions and window is None:
         terms = words  # a query of stop words only still searches for them
+    elif terms:
+        terms += topics  # "volunteer at last weekend": the weekend is a word to match too
     return QueryPlan(
         text=text,
         terms=tuple(dict.fromkeys(t.casefold() for t in terms))[:MAX_TERMS],
@@ -186,7 +194,22 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         window=window,
         about=about,
         opinion=opinion,
+        unread_time=unread,
     )
+
+
+def _read_time(text: str, today: date,
+               ) -> tuple[Interval | None, str, str | None, list[str]]:
+    """The time phrase in a query: its window, the text without it, a range that names a
+    time but could not be read (`timeparse.unread_time_phrase`), and the phrase's words
+    that are topics as well as times (TIME_TOPICS: "weekend" in "last weekend")."""
+    found = find_time_phrase(text, today=today)
+    unread = unread_time_phrase(text, read=found[1] if found else None)
+    if not found:
+        return None, text, unread, []
+    window, (start, end) = found
+    topics = [w for w in find_words(text[start:end]) if w.casefold() in TIME_TOPICS]
+    return window, text[:start] + " " + text[end:], unread, topics
 
 
 def _name_keys(words: list[str]) -> tuple[str, ...]:

@@ -5,11 +5,13 @@ OR-ed), entity (facts linked to a name the query mentions) and, for queries that
 time or filters, the newest facts in range (plus, in semantic and hybrid mode, the nearest
 vectors) — and are then scored by `ranking`, each candidate lifted by the best match beside
 it in its file.  Filters (kinds, time window, required entities) are applied inside each
-search, so a narrow filter never starves the results.
+search, so a narrow filter never starves the results.  As of a day in the past (`as_of`),
+only facts written by then are searched.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -18,7 +20,7 @@ from dataclasses import replace as evolve
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from . import ranking
+from . import currency, ranking
 from .embed.fusion import HYBRID, LEXICAL, SEMANTIC, lexical_part
 from .errors import BadInput
 from .expansion import SEEDS, expand, second_hop, word_knowledge
@@ -28,6 +30,7 @@ from .lifecycle import (
     ARCHIVED,
     EXPIRED,
     MERGED,
+    REPLACED,
     STATE_KINDS,
     SUPERSEDED,
     lifecycle_weight,
@@ -37,7 +40,7 @@ from .model import KIND_LETTERS, KINDS, TEXT, AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
 from .query import QueryPlan, clean_text, find_words, refuse_long, word_stem
 from .ranking import confidence_of, relevance, score, time_factor
-from .timeparse import TimeSpecError, parse_spec
+from .timeparse import TimeSpecError, find_time_phrase, parse_spec
 
 if TYPE_CHECKING:
     from .embed.rerank import Reranker
@@ -71,6 +74,7 @@ class Ranked:
     truncated: int
     # matching facts left out for their lifecycle (superseded, merged, expired), by status
     hidden: dict[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()  # one line each: a time not read, an as-of before any fact
 
 
 class _Found(dict[tuple[str, int], Candidate]):
@@ -91,15 +95,20 @@ def intersect(a: Interval | None, b: Interval | None) -> Interval | None:
 
 
 def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ranked:
-    named = _query_entities(backend, plan)
     window = intersect(plan.window, options.window)
+    written_by, before_any = as_of(backend, options.today)
+    notes = _unread(plan)
+    if before_any:
+        return Ranked([], window, (), 0, notes=(*notes, before_any))
+    named = _query_entities(backend, plan)
     # A time phrase beside words is a preference, not a filter: people write about events
     # after they happen ("last month we ..."), so in-window facts rank higher but others
     # stay findable.  A query that is only a time phrase is restricted to it.
     soft = plan.window is not None and bool(plan.terms or plan.phrases or named)
     hard = options.window if soft else window
     required = tuple(_resolve(backend, options.entities))
-    filters = Filters(kinds=options.kinds, window=hard, entity_keys=required)
+    filters = Filters(kinds=options.kinds, window=hard, entity_keys=required,
+                      written_by=written_by)
     if plan.about:
         about_key = backend.resolve_names([entity_key(plan.about)]).get(entity_key(plan.about))
         if about_key:
@@ -108,7 +117,7 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
             hits = [h for c in linked if (h := _linked_hit(c, about_key, options))]
             statuses = Counter(status_of(c.fact, c.life, options.today)[0] for c in linked)
             return _pack(hits[: options.k], options, window, (about_key,),
-                         _left_out(statuses, options))
+                         _left_out(statuses, options), notes)
     found = _Found()
     limit = max(MIN_CANDIDATES, 4 * options.k)
     fts = plan.fts(skip=set(named))
@@ -128,8 +137,7 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
         for c in backend.recent(filters, limit):
             found.setdefault((c.fact.path, c.rowid), c)
     if soft and not found:  # nothing matched the words: answer with the time alone
-        for c in backend.recent(Filters(kinds=options.kinds, window=window,
-                                        entity_keys=required), limit):
+        for c in backend.recent(evolve(filters, window=window), limit):
             found.setdefault((c.fact.path, c.rowid), c)
     fused = None  # semantic and hybrid: BM25 and cosine fused, by rowid (embed.fusion)
     if options.semantic is not None and options.mode != LEXICAL:
@@ -150,21 +158,42 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     # a fact found by the hop lifts no neighbour: its match is a guess at one remove
     context = _context(backend, found.values(),
                        {r: v for r, v in match.items() if r not in hopped} if hopped else match)
+    ends, via = _successors(backend, plan, found, match, filters, options, hopped)
     scored = _held_by_neighbours([_score(c, plan, named, match[c.rowid], options,
                                          context.get(c.rowid), selective)
                                   for c in found.values()])
     shown = [s for s in scored if not s.hidden]
     if options.include_all:
-        shown = _replacements_first(shown, plan.window is not None)
-    ordered = _one_per_passage(sorted(shown, key=_order))
+        shown = _replacements_first(shown, plan.window is not None, ends)
+    shown = _newer_first(shown, options)
+    ordered = _below_current(_one_per_passage(sorted(shown, key=_order)))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
     if options.rerank is not None:
         ordered = _reranked(ordered, plan.text, options.rerank)
     hits = [_explain(s, plan, window, fused, hopped.get(s.candidate.rowid),
-                     known.get(s.candidate.rowid)) for s in ordered[: options.k]]
+                     via.get(s.candidate.rowid), known.get(s.candidate.rowid))
+            for s in ordered[: options.k]]
     hidden = Counter(s.status for s in scored if s.hidden)
-    return _pack(hits, options, window, tuple(named), hidden)
+    return _pack(hits, options, window, tuple(named), hidden, notes)
+
+
+def as_of(backend: IndexBackend, today: date) -> tuple[date | None, str | None]:
+    """What a recall as of `today` may see: the day facts must be written by (None when the
+    index holds no fact dated after today: every fact is seen, and searches keep their
+    unfiltered paths), and, when today is before the first fact was written, one line
+    saying so."""
+    first, last = backend.fact_days()
+    if first is not None and today < first:
+        return today, (f"nothing was written by {today.isoformat()}: the first fact was "
+                       f"written on {first.isoformat()}")
+    return (today if last is not None and last > today else None), None
+
+
+def _unread(plan: QueryPlan) -> tuple[str, ...]:
+    if plan.unread_time is None:
+        return ()
+    return (f"{plan.unread_time!r} was not read as a time: searched as words",)
 
 
 def _hop(backend: IndexBackend, plan: QueryPlan, named: Sequence[str], found: _Found,
@@ -215,6 +244,77 @@ def _held_by_neighbours(scored: list[_Scored]) -> list[_Scored]:
             if s.lifter in own and s.score >= own[s.lifter] else s for s in scored]
 
 
+def _successors(backend: IndexBackend, plan: QueryPlan, found: _Found,
+                match: dict[int, float], filters: Filters, options: RecallOptions,
+                hopped: Mapping[int, str]) -> tuple[dict[str, str], dict[int, str]]:
+    """A replaced fact that matched brings the end of its chain of replacements
+    (`currency.successors`) into `found`, matching at least as well as it did, so recall
+    answers with the current fact whatever words it uses.  Not when the query asks about a
+    time (it is answered as of then), nor from a fact the second hop found (its match is a
+    guess at one remove).  Returns each replaced fact's chain end and, for a
+    successor that ranks on a replaced fact's match, that fact's id."""
+    if plan.window is not None:
+        return {}, {}
+    replaced: dict[str, Candidate] = {}
+    for c in sorted(found.values(), key=lambda c: (-match.get(c.rowid, 0.0), c.rowid)):
+        if c.life and c.life.superseded_by and match.get(c.rowid, 0.0) > 0 \
+                and c.rowid not in hopped \
+                and status_of(c.fact, c.life, options.today)[0] in REPLACED:
+            replaced.setdefault(c.fact.id, c)
+    if not replaced:
+        return {}, {}
+    ends = currency.successors(backend, {i: c.life.superseded_by for i, c in replaced.items()
+                                         if c.life and c.life.superseded_by},
+                               filters, options.today)
+    via: dict[int, str] = {}
+    for old_id, end in ends.items():  # best match first, so a successor keeps the best
+        end = found.setdefault((end.fact.path, end.rowid), end)
+        if match[replaced[old_id].rowid] > match.get(end.rowid, 0.0):
+            match[end.rowid] = match[replaced[old_id].rowid]
+            via[end.rowid] = old_id
+    return {old: end.fact.id for old, end in ends.items()}, via
+
+
+def _newer_first(shown: list[_Scored], options: RecallOptions) -> list[_Scored]:
+    """Among the best results, an older fact a newer one may have outdated
+    (`currency.outdated`) carries the newer ids, and each newer fact scores at least what
+    the facts it may outdate score (oldest first, so a chain passes the best score on) and
+    ranks above them at equal score.  When the query asks about a time, only facts that
+    held then are weighed: a change after it outdates nothing then."""
+    best = [s for s in sorted(shown, key=_order)[: max(options.k, 10)]
+            if s.tier == 0 and s.then != ranking.NOT_THEN]  # a question about a time: then
+    outdated = currency.outdated(best, options.today)
+    if not outdated:
+        return shown
+    by_id = {s.fact.id: s for s in shown}
+    score = {i: s.score for i, s in by_id.items()}
+    for old in sorted(outdated, key=lambda i: currency.written(by_id[i].fact)):
+        for new in outdated[old]:
+            score[new] = max(score[new], score[old])
+    return [evolve(s, score=score[s.fact.id], outdated_by=tuple(outdated.get(s.fact.id, ())),
+                   replaced=s.replaced or s.fact.id in outdated)
+            if s.fact.id in outdated or score[s.fact.id] != s.score else s for s in shown]
+
+
+def _below_current(ordered: list[_Scored]) -> list[_Scored]:
+    """A fact faded by decay never ranks above a newer active fact about the same subject
+    and topic (`currency.covered`): it moves to just below the lowest such fact, scoring no
+    more than it.  Against other facts it keeps its place, and so does a fact that held at the
+    time the query asks about, or a change that may outdate another (`_newer_first`)."""
+    out = list(ordered)
+    newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
+    for s in [s for s in ordered if s.status == ARCHIVED and s.tier == 0
+              and s.fact.id not in newer and s.then not in ranking.HELD_THEN]:
+        at = out.index(s)
+        below = [i for i in range(at + 1, len(out)) if out[i].status == ACTIVE
+                 and currency.covered(s.candidate, out[i].candidate)]
+        if below:
+            lowest = out[below[-1]]
+            out.pop(at)
+            out.insert(out.index(lowest) + 1, evolve(s, score=min(s.score, lowest.score)))
+    return out
+
+
 def about(backend: IndexBackend, name: str, *, k: int, today: date,
           include_all: bool = False) -> AboutResult:
     key = entity_key(name.lstrip("@"))
@@ -223,7 +323,9 @@ def about(backend: IndexBackend, name: str, *, k: int, today: date,
     if resolved is None or info is None:
         return AboutResult(name=name, key=None, page=None, aliases=(), hits=())
     options = RecallOptions(today=today, k=k, include_all=include_all)
-    found = _one_per_passage(backend.linked([resolved], Filters(), k * 2))
+    written_by, before_any = as_of(backend, today)
+    found = [] if before_any else _one_per_passage(
+        backend.linked([resolved], Filters(written_by=written_by), k * 2))
     hits = tuple(h for c in found if (h := _linked_hit(c, resolved, options)))[:k]
     return AboutResult(name=info.name, key=resolved, page=info.page, aliases=info.aliases,
                        hits=hits)
@@ -274,8 +376,10 @@ class _Scored:
     beside: str | None = None  # the neighbour whose match lifted it more than its own
     then: str = ranking.UNDATED  # how it stands to the time the query asks about
     hidden: bool = False  # left out for its lifecycle (superseded or expired, no --all)
-    replaced: bool = False  # with --all: the fact that replaced it is among the results
+    # the fact that replaced it (with --all), or may have (`_newer_first`), is among the results
+    replaced: bool = False
     alike: str | None = None  # hybrid: the result above it that it gave way to (`_spread`)
+    outdated_by: tuple[str, ...] = ()  # newer facts shown with it that may replace it
     own: float = 0.0  # its score without the context its neighbours gave it
     lifter: str | None = None  # the neighbour that gave it that context, if any
 
@@ -375,6 +479,8 @@ def _then(c: Candidate, window: Interval | None) -> str:
         return ranking.NOT_THEN  # replaced before that time began
     if fact.valid is not None and _overlaps(fact.valid, window):
         return ranking.VALID
+    if (said := said_time(fact.content, fact.day)) is not None and _overlaps(said, window):
+        return ranking.VALID  # its own words place it then ("last Saturday", "in 2022")
     state = fact.kind in STATE_KINDS
     if fact.valid is not None and state:
         return ranking.NOT_THEN  # a state that says when it holds, and that is another time
@@ -386,6 +492,17 @@ def _then(c: Candidate, window: Interval | None) -> str:
     # about something earlier, and one told after it may be about it ("last month we ...")
     before = window.start is not None and fact.day < window.start
     return ranking.HELD if state and before else ranking.NOT_THEN
+
+
+@functools.lru_cache(maxsize=1 << 14)  # the same facts come back query after query
+def said_time(content: str, day: date | None) -> Interval | None:
+    """The time a fact's own words name, read as of the day it was written: "last
+    Saturday" in a log of Monday 8 May 2023 is 6 May 2023 (`timeparse.find_time_phrase`).
+    None for an undated fact or one that names no time."""
+    if day is None:
+        return None
+    found = find_time_phrase(content, today=day)
+    return found[0] if found else None
 
 
 def _faded(c: Candidate, status: str) -> bool:
@@ -410,16 +527,21 @@ def _current_then(c: Candidate, status: str, then: str) -> bool:
     return status == ACTIVE or then in ranking.HELD_THEN
 
 
-def _replacements_first(scored: list[_Scored], asks_time: bool) -> list[_Scored]:
+def _replacements_first(scored: list[_Scored], asks_time: bool,
+                        ends: Mapping[str, str]) -> list[_Scored]:
     """With --all: a fact scores at least what the facts it superseded (directly or in a
-    chain) score, and is marked so it ranks above them at equal score.  When the query asks
-    about a time, only a replacement that held then is lifted.  Merges are left as they
-    rank: a consolidated fact restates its sources, it does not change what is true."""
+    chain) score, and is marked so it ranks above them at equal score; a superseded fact
+    whose successor is not among the results lifts the end of its chain (`ends`, which
+    `_successors` brought in).  When the query asks about a time, only a replacement that
+    held then is lifted.  Merges are left as they rank: a consolidated fact restates its
+    sources, it does not change what is true."""
     by_id = {s.fact.id: s for s in scored}
     older: dict[str, list[str]] = {}
     for s in scored:
         life = s.candidate.life
         newer = life.superseded_by if life and s.status == SUPERSEDED else None
+        if newer not in by_id and newer is not None:
+            newer = ends.get(s.fact.id)
         if newer in by_id and newer != s.fact.id and (
                 not asks_time or by_id[newer].then in ranking.HELD_THEN):
             older.setdefault(newer, []).append(s.fact.id)
@@ -454,12 +576,14 @@ def _overlaps(a: Interval, b: Interval) -> bool:
 
 def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
              fused: dict[int, float] | None = None, hopped: str | None = None,
-             known: str | None = None) -> Hit:
+             replaces: str | None = None, known: str | None = None) -> Hit:
     """A scored candidate as a hit, with `why` in a few words."""
     why = []
+    if replaces:
+        why.append(f"replaces ^{replaces}, which matched")
     if terms := _matched_terms(s.candidate, [*plan.phrases, *plan.terms], forms=True):
         why.append("words " + ", ".join(terms[:6]))
-    elif fused and fused.get(s.candidate.rowid, 0.0) > 0:
+    elif fused and fused.get(s.candidate.rowid, 0.0) > 0 and not replaces:
         why.append("similar meaning")
     if known:
         why.append(known)
@@ -474,11 +598,14 @@ def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
         why.append("entity " + ", ".join(f"@{names.get(k, k)}" for k in s.linked))
     if s.opinion:
         why.append("opinion asked")
+    if plan.unread_time:
+        why.append(f"{plan.unread_time!r} not read as a time")
     if window:  # and how the fact stands to it, when that weighed
         weighed = s.then != ranking.NOT_THEN or s.fact.kind in STATE_KINDS
         why.append(f"in {window}" + (f" ({s.then})" if s.then and weighed else ""))
-    return describe(s.candidate, None, score=s.score, why="; ".join(why) or "in range",
-                    status=(s.status, s.decay))
+    hit = describe(s.candidate, None, score=s.score, why="; ".join(why) or "in range",
+                   status=(s.status, s.decay))
+    return evolve(hit, possibly_outdated_by=s.outdated_by) if s.outdated_by else hit
 
 
 def _linked_hit(c: Candidate, key: str, options: RecallOptions) -> Hit | None:
@@ -500,7 +627,8 @@ def describe(c: Candidate, today: date | None, *, score: float = 0.0, why: str =
     return Hit(fact=c.fact, score=score, why=why, confidence=_confidence(c), status=status[0],
                sha256=c.sha256, decay=status[1], rev=life.rev if life else 0,
                note=life.note if life else None, reason=life.reason if life else None,
-               superseded_by=life.superseded_by if life else None,
+               # active though a later fact replaced it: as of `today` it was not replaced yet
+               superseded_by=life.superseded_by if life and status[0] != ACTIVE else None,
                supersedes=tuple(life.supersedes) if life else (),
                derived_from=tuple(life.derived_from) if life else (),
                origin=life.origin if life else None)
@@ -648,13 +776,14 @@ def _left_out(statuses: Counter[str], options: RecallOptions) -> dict[str, int]:
 
 
 def _pack(hits: list[Hit], options: RecallOptions, window: Interval | None,
-          entities: tuple[str, ...], hidden: dict[str, int]) -> Ranked:
+          entities: tuple[str, ...], hidden: dict[str, int],
+          notes: tuple[str, ...] = ()) -> Ranked:
     top = hits[: options.k]
     left_out = dict(hidden)
     if options.budget is None:
-        return Ranked(top, window, entities, 0, left_out)
+        return Ranked(top, window, entities, 0, left_out, notes)
     packed = within_budget(top, options.budget)
-    return Ranked(packed, window, entities, len(top) - len(packed), left_out)
+    return Ranked(packed, window, entities, len(top) - len(packed), left_out, notes)
 
 
 def within_budget(hits: Sequence[Hit], budget: int) -> list[Hit]:

@@ -139,12 +139,15 @@ class RemoteMemory:
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
                now: datetime | str | None = None, source: str | None = None,
-               allow_secret: bool = False) -> RetainResult:
+               allow_secret: bool = False, future: bool = False) -> RetainResult:
         """Append Retain bullets to the bank's day log (signed with the token's name)."""
         _no_clock(now)
         if allow_secret:
             _local_only("allow_secret (--allow-secret)",
                         "a server refuses bullets that look like secrets")
+        if future:
+            _local_only("future (--future)",
+                        "a server refuses a date more than a day after today")
         items = [bullets] if isinstance(bullets, str) else list(bullets)
         return RetainResult.from_dict(self._call("retain", {"bullets": items,
                                                             "date": _day(date)}))
@@ -192,11 +195,13 @@ class RemoteMemory:
 
     def get(self, fact_id: str, *, strict: bool = False, use: bool = True,
             now: datetime | str | None = None, show_secrets: bool = False) -> Hit:
-        """One fact by id, with its provenance; a use of it unless `use=False` (or the token
-        may only read)."""
+        """One fact by id, with its provenance, as it was before this look; a use of it
+        unless `use=False` (or the token may only read)."""
         _no_clock(now)
         _redacting(show_secrets)
         fact_id = _id(fact_id)
+        # as Memory.get: the fact as it was, then the use (which may revive it)
+        hit = Hit.from_dict(self._call("show", {"id": fact_id, "strict": strict}))
         if use:
             try:
                 self._call("use", {"ids": [fact_id]})
@@ -205,7 +210,7 @@ class RemoteMemory:
                     raise
                 self._notices.append(f"{fact_id} was read, not counted as a use: this token "
                                      "may not write")
-        return Hit.from_dict(self._call("show", {"id": fact_id, "strict": strict}))
+        return hit
 
     # -- lifecycle ----------------------------------------------------------------------
 

@@ -34,7 +34,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from .errors import BadInput, IndexDamaged, MemfoldError
 from .events import Retain
@@ -42,7 +42,7 @@ from .index.base import DocChange
 from .index.sync import sync, sync_appended
 from .ledger import Ledger, content_sha
 from .model import FileStamp, Judgement, ParsedDoc, ParseWarning, RetainResult, SyncReport
-from .screening import check_secrets, hidden_note, valid_source
+from .screening import check_secrets, hidden_note, refuse_undecodable, valid_source
 from .workspace.files import append_durably, replace_atomically
 from .workspace.format import (
     Bullet,
@@ -56,6 +56,7 @@ from .workspace.format import (
 )
 
 MAX_BULLET_CHARS = 20_000
+FUTURE_DAYS = 1  # a --date further ahead is refused unless `future` (a typo, most likely)
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # C0 and C1 controls (tab aside) and the Unicode line and paragraph separators
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
@@ -96,6 +97,7 @@ def parse_day(value: date | str, *, what: str = "date") -> date:
 
 def validate_bullet(text: str, label: str = "bullet") -> Bullet:
     """A bullet as a caller gave it, checked strictly: any problem raises BadInput."""
+    refuse_undecodable(text, label)
     if "\n" in text or "\r" in text:
         raise BadInput(f"{label} has a newline inside its content; give one bullet per line")
     stripped = text.strip()
@@ -130,17 +132,21 @@ class RetainPlan:
 
 def prepare(bullets: str | Sequence[str], *, date: date | str | None,
             clock: Callable[[], datetime], origin: str,
-            allow_secret: bool = False) -> RetainPlan:
+            allow_secret: bool = False, future: bool = False) -> RetainPlan:
     """Step 1 of the protocol: check every bullet and give each a block id.
 
     `date` is the day's log (default: `clock()`'s day); `origin` who retains them.  Raises
-    BadInput for any invalid bullet, a likely secret (unless `allow_secret`) or a block id
-    given twice.
+    BadInput for any invalid bullet, a likely secret (unless `allow_secret`), a block id
+    given twice, or a date more than a day after `clock()`'s (unless `future`).
     """
     items = [bullets] if isinstance(bullets, str) else list(bullets)
     if not items:
         raise BadInput("nothing to retain: give at least one bullet")
     day = parse_day(date) if date is not None else clock().date()
+    if not future and day > clock().date() + timedelta(days=FUTURE_DAYS):
+        raise BadInput(f"--date {day.isoformat()} is more than a day after today "
+                       f"({clock().date().isoformat()}): a typo? pass --future (future=True) "
+                       "to write to a later day's log")
     origin = valid_source(origin)
     many = len(items) > 1
     labels = [f"bullet {n}" if many else "bullet" for n in range(1, len(items) + 1)]
@@ -245,7 +251,7 @@ def _journal_origin(ledger: Ledger, doc: ParsedDoc, lines: Sequence[str], *, ori
     ids = [line.rsplit("^", 1)[1] for line in lines]
     text = {f.id: f.content for f in doc.facts if f.id in ids}
     record = Retain(id=ids[0], ids=tuple(ids), by=origin,
-                    shas=tuple(content_sha(text.get(i, "")) for i in ids))
+                    shas=tuple(content_sha(text.get(i, "")) for i in ids), path=doc.path)
     try:  # the bullets are stored: a failure here must not report otherwise
         ledger.append([record], ts=ts, locked=True)
     except (MemfoldError, OSError) as exc:

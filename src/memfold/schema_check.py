@@ -9,7 +9,11 @@ and its messages are written for programmers; these name the argument as the too
 ("recall: k must be between 1 and 200, not 1000000").
 
 `check_object` returns a cleaned copy: integers given as 2.0 become 2, and an explicit null
-for an optional argument means "not given" and is dropped.  Nothing is run before it passes.
+or an empty string for an optional argument means "not given" and is dropped — a model held to
+a strict schema (OpenAI's strict mode, the OpenAI Agents SDK's strict conversion) must send
+every argument and fills the ones it means to leave out with null or "" (`since: ""`).  A
+required argument keeps its empty string (core_replace's `new: ""` deletes).  Nothing is run
+before it passes.
 """
 
 from __future__ import annotations
@@ -75,8 +79,8 @@ def check_object(label: str, schema: Mapping[str, Any], value: Any, *,
             raise BadInput(f"{label}: {what} {key!r} is required")
     cleaned: dict[str, Any] = {}
     for key, item in value.items():
-        if item is None and key not in required:
-            continue  # an explicit null means "not given"
+        if (item is None or item == "") and key not in required:
+            continue  # an explicit null or "" means "not given"
         cleaned[key] = check_value(f"{label}: {key}", properties.get(key, {}), item)
     return cleaned
 

@@ -28,9 +28,27 @@ from .model import TEXT, Fact, ParsedDoc, ParseWarning
 SOURCE = re.compile(r"[\w.:@/-]{1,64}")
 
 SECRET_WARNING = "looks like a secret"  # how a secret's index warning begins
+HIDDEN_WARNING = "holds hidden text"  # how a hidden-text index warning begins
 
-__all__ = ["SECRET_WARNING", "check_secrets", "flag_secrets", "hidden_note",
-           "is_secret_warning", "reveal", "valid_source"]
+__all__ = ["HIDDEN_WARNING", "SECRET_WARNING", "check_secrets", "flag_hidden", "flag_secrets",
+           "hidden_note", "is_hidden_warning", "is_secret_warning", "refuse_undecodable",
+           "reveal", "valid_source"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def refuse_undecodable(value: object, label: str) -> None:
+    """Raise BadInput when `value` (text, or a list of texts) holds a lone surrogate: what
+    Python makes of bytes that were not UTF-8 (a command-line argument) or of a JSON
+    `\\ud800` escape.  Such text cannot be written as UTF-8, so it is refused before
+    anything is stored, with where it is."""
+    texts = [value] if isinstance(value, str) else value if isinstance(value, list | tuple) else []
+    for number, text in enumerate(texts, 1):
+        found = _SURROGATE.search(text) if isinstance(text, str) else None
+        if found:
+            where = f"{label} {number}" if not isinstance(value, str) else label
+            raise BadInput(f"{where} is not UTF-8 text: U+{ord(found.group()):04X} (a byte that "
+                           f"was not UTF-8, or a lone surrogate) at character {found.start()}")
 
 
 def check_secrets(content: str, label: str, *, allow: bool) -> str | None:
@@ -65,6 +83,26 @@ def flag_secrets(doc: ParsedDoc, lines: Callable[[], Sequence[str]] | None = Non
                 f"{SECRET_WARNING} ({match.kind}, {match.preview}); it is indexed but "
                 f"redacted in outputs (--show-secrets shows it); {remedy}"))
     return replace(doc, warnings=doc.warnings + tuple(found)) if found else doc
+
+
+def flag_hidden(doc: ParsedDoc, lines: Callable[[], Sequence[str]] | None = None) -> ParsedDoc:
+    """`doc` with a warning for each fact holding hidden text (invisible characters, HTML
+    comments, …; `memfold.hidden_text`), at the line of the first: it stays in the index,
+    and every view shows it revealed, until a person removes it."""
+    found: list[ParseWarning] = []
+    for fact in doc.facts:
+        hidden = find_hidden(fact.content)
+        if hidden:
+            kinds = ", ".join(sorted({h.kind for h in hidden}))
+            found.append(ParseWarning(
+                fact.path, _line_of(fact, hidden[0].start, hidden[0].end, lines),
+                f"{HIDDEN_WARNING} ({kinds}) that viewers do not show; memfold shows it "
+                f"marked (⟦…⟧); remove it from {fact.path} by hand unless you put it there"))
+    return replace(doc, warnings=doc.warnings + tuple(found)) if found else doc
+
+
+def is_hidden_warning(warning: ParseWarning) -> bool:
+    return warning.message.startswith(HIDDEN_WARNING)
 
 
 def _line_of(fact: Fact, start: int, end: int,

@@ -2,28 +2,35 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .index.base import IndexBackend
 from .index.sync import freshness
 from .ledger import content_sha
 from .model import ParseWarning, StatusReport
-from .screening import is_secret_warning
+from .screening import is_hidden_warning, is_secret_warning
 from .workspace.layout import Workspace
+
+PARSE_FIX = "; edit the line, and the warning goes when the file is next read"
 
 
 def status_report(workspace: Workspace, backend: IndexBackend,
                   links: tuple[ParseWarning, ...]) -> StatusReport:
-    """Counts by kind, warnings (parse and link), files changed since the last sync (by
-    stat), generated pages gone stale and likely secrets, with their path:line."""
+    """Counts by kind, every open warning (parse, hidden text, secret, link) with its
+    path:line, files changed since the last sync (by stat) and generated pages gone stale."""
     counts = backend.counts()
+    indexed = backend.warnings()
     return StatusReport(
         workspace=str(workspace.root), index_path=backend.location, files=counts.files,
         facts_by_kind=counts.facts_by_kind, entities=counts.entities, chunks=counts.chunks,
         warnings=counts.warnings + len(links), freshness=freshness(workspace, backend),
         last_sync=backend.meta("last_sync"), stale_pages=tuple(stale_pages(backend)),
         link_warnings=links,
-        secrets=tuple(w for w in backend.warnings() if is_secret_warning(w)))
+        secrets=tuple(w for w in indexed if is_secret_warning(w)),
+        hidden_text=tuple(w for w in indexed if is_hidden_warning(w)),
+        parse_warnings=tuple(replace(w, message=w.message + PARSE_FIX) for w in indexed
+                             if not is_secret_warning(w) and not is_hidden_warning(w)))
 
 
 def stale_pages(backend: IndexBackend) -> list[dict[str, Any]]:

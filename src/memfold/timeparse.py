@@ -1,43 +1,40 @@
 """Dates written by people, read deterministically.
 
 This module owns every date and interval memfold reads out of text: the validity range a
-fact's content states ("(Nov 27–Dec 1, 2025)", "(2025-11-27..2025-12-01)").  Functions here
-are pure: the year a range omits comes from a `default_year` the caller passes, never from
-the clock.
+fact's content states ("(Nov 27–Dec 1, 2025)", "(2025-11-27..2025-12-01)"), a --since/--until
+spec (`parse_spec`), and the first time phrase in a query or a fact (`find_time_phrase`: its
+own dates, seasons and "in the past N days", with the spans of `timespans`, on the calendar of
+`timewords`), and a range that names a time but cannot be read (`unread_time_phrase`).
+Functions here are pure: the year a range omits comes from a `default_year` the caller passes,
+and a relative phrase from the `today` it passes, never from the clock.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from collections.abc import Callable
+from datetime import date
 
 from .model import Interval
-
-MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ],
-        start=1,
-    )
-    for name in names
-}
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+from .timespans import MORE, MORE_WORDS, more_phrase
+from .timewords import (
+    BACK_PATTERN,
+    DATE_PATTERN,
+    MONTH_PATTERN,
+    NUMBER_PATTERN,
+    UNIT_WORDS,
+    WEEKDAY_PATTERN,
+    WEEKDAYS,
+    ago,
+    date_words,
+    fixed_spec,
+    month_end,
+    number,
+    with_prep,
 )
+from .timewords import MONTHS as MONTHS  # read from here by others, as before
+from .timewords import parse_iso_day as parse_iso_day
+
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _SEP = r"\s*(?:–|—|-|\.\.|\bto\b|\buntil\b|\bthrough\b|\bthru\b)\s*"
 _ISO = r"(\d{4}-\d{2}-\d{2})"
@@ -45,25 +42,17 @@ _ISO = r"(\d{4}-\d{2}-\d{2})"
 ISO_RANGE = re.compile(rf"(?<![\w/]){_ISO}{_SEP}{_ISO}(?![\w/])")
 # "Nov 27–Dec 1, 2025", "Nov 27 - 30, 2025", "Nov 27, 2025 to Dec 1, 2025"
 NAMED_RANGE = re.compile(
-    rf"\b({_MONTH})\.?\s+{_DAY}(?:,?\s+(\d{{4}}))?{_SEP}(?:({_MONTH})\.?\s+)?{_DAY}(?:,?\s+(\d{{4}}))?\b",
+    rf"\b({MONTH_PATTERN})\.?\s+{_DAY}(?:,?\s+(\d{{4}}))?{_SEP}(?:({MONTH_PATTERN})\.?\s+)?{_DAY}(?:,?\s+(\d{{4}}))?\b",
     re.IGNORECASE,
 )
 # "27 Nov – 1 Dec 2025", "27–30 Nov 2025"
 DAY_FIRST_RANGE = re.compile(
-    rf"\b{_DAY}(?:\s+({_MONTH})\.?)?(?:\s+(\d{{4}}))?{_SEP}{_DAY}\s+({_MONTH})\.?(?:,?\s+(\d{{4}}))?\b",
+    rf"\b{_DAY}(?:\s+({MONTH_PATTERN})\.?)?(?:\s+(\d{{4}}))?{_SEP}{_DAY}\s+({MONTH_PATTERN})\.?(?:,?\s+(\d{{4}}))?\b",
     re.IGNORECASE,
 )
 
 
 _HAS_DIGIT = re.compile(r"\d")
-
-
-def parse_iso_day(text: str) -> date | None:
-    """`YYYY-MM-DD` to a date, or None when it is not a real calendar day."""
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        return None
 
 
 def _month(name: str | None) -> int | None:
@@ -123,11 +112,8 @@ def _modal_may(first: str | None, second: str) -> bool:
 
 # -- relative times: --since/--until specs and time phrases inside queries -------------
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-AROUND_DAYS = 3
-_AMOUNT = re.compile(r"(\d+)\s*(d|w|m|y)", re.IGNORECASE)
-_UNIT_WORDS = {"day": "d", "days": "d", "week": "w", "weeks": "w", "month": "m",
-               "months": "m", "year": "y", "years": "y"}
+
+# -- relative times: --since/--until specs and time phrases inside queries -------------
 
 
 class TimeSpecError(ValueError):
@@ -139,81 +125,6 @@ SPEC_FORMS = ("30d, 2w, 6m, 1y, 2025-11-27, 2025-11, 2025, today, yesterday, "
               "last spring, summer 2025")
 
 
-def _month_end(year: int, month: int) -> date:
-    if month == 12:
-        return date(year, 12, 31)  # also for 9999, whose next month does not exist
-    return date(year, month + 1, 1) - timedelta(days=1)
-
-
-def _minus_months(day: date, months: int) -> date:
-    index = day.year * 12 + day.month - 1 - months
-    year, month = divmod(index, 12)
-    return date(year, month + 1, min(day.day, _month_end(year, month + 1).day))
-
-
-def _ago(today: date, amount: int, unit: str) -> date:
-    """`amount` units before today; an amount reaching past year 1 stops at 0001-01-01."""
-    unit = unit.lower()
-    try:
-        if unit == "d":
-            return today - timedelta(days=amount)
-        if unit == "w":
-            return today - timedelta(weeks=amount)
-        if unit == "m":
-            return _minus_months(today, amount)
-        return _minus_months(today, 12 * amount)
-    except (OverflowError, ValueError):
-        return date.min
-
-
-def _shift(day: date, days: int) -> date:
-    """`day` moved by `days`, stopping at the first and last representable days."""
-    try:
-        return day + timedelta(days=days)
-    except OverflowError:
-        return date.min if days < 0 else date.max
-
-
-def _named_period(text: str, today: date) -> Interval | None:
-    """today, yesterday, this/last week|month|year, and weekday names (the latest one)."""
-    word = " ".join(text.lower().split())
-    monday = today - timedelta(days=today.weekday())
-    periods = {
-        "today": (today, today),
-        "yesterday": (today - timedelta(days=1), today - timedelta(days=1)),
-        "this week": (monday, today),
-        "last week": (monday - timedelta(days=7), monday - timedelta(days=1)),
-        "this month": (today.replace(day=1), today),
-        "last month": (_minus_months(today.replace(day=1), 1),
-                       today.replace(day=1) - timedelta(days=1)),
-        "this year": (date(today.year, 1, 1), today),
-        "last year": (date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)),
-    }
-    if word in periods:
-        return Interval(*periods[word])
-    if word in WEEKDAYS:
-        back = (today.weekday() - WEEKDAYS.index(word)) % 7
-        day = today - timedelta(days=back)
-        return Interval(day, day)
-    return None
-
-
-def _latest_month_day(month: int, day: int, today: date) -> date | None:
-    """The most recent `month`/`day` not after today (a date written without a year)."""
-    for year in (today.year, today.year - 1):
-        try:
-            candidate = date(year, month, day)
-        except ValueError:
-            continue
-        if candidate <= today:
-            return candidate
-    return None
-
-
-def _latest_month(month: int, today: date) -> int:
-    return today.year if month <= today.month else today.year - 1
-
-
 def parse_spec(spec: str, *, today: date) -> Interval:
     """A --since/--until value as an interval of days (since takes its start, until its end).
 
@@ -221,7 +132,7 @@ def parse_spec(spec: str, *, today: date) -> Interval:
     """
     text = " ".join(spec.strip().lower().split())
     try:
-        if fixed := _fixed_spec(text, today):
+        if fixed := fixed_spec(text, today):
             return fixed
         found = find_time_phrase(text, today=today)
     except (OverflowError, ValueError):  # a day outside 0001..9999, e.g. "yesterday" at 0001
@@ -231,50 +142,18 @@ def parse_spec(spec: str, *, today: date) -> Interval:
     raise TimeSpecError(f"cannot read time {spec!r}; use one of: {SPEC_FORMS}")
 
 
-def _fixed_spec(text: str, today: date) -> Interval | None:
-    """The fixed SPEC forms (amounts, named periods, ISO day/month/year), or None.
-
-    Never falls back to time phrases: `_date_words` calls this for "2025-02-30", and a
-    fallback would call `_date_words` again, for ever.
-    """
-    if m := _AMOUNT.fullmatch(text):
-        return Interval(_ago(today, int(m.group(1)), m.group(2)), today)
-    if named := _named_period(text, today):
-        return named
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-        day = parse_iso_day(text)
-        return Interval(day, day) if day else None
-    if m := re.fullmatch(r"(\d{4})-(\d{2})", text):
-        year, month = int(m.group(1)), int(m.group(2))
-        if year >= 1 and 1 <= month <= 12:
-            return Interval(date(year, month, 1), _month_end(year, month))
-        return None
-    if re.fullmatch(r"\d{4}", text) and 1 <= int(text) <= 9999:
-        return Interval(date(int(text), 1, 1), date(int(text), 12, 31))
-    return None
-
-
-# Time phrases inside a query.  Each pattern yields an interval; the matched text is removed
-# from the words that are searched for.
-_DATE_WORDS = (
-    rf"(?:{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
-    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\.?(?:,?\s+\d{{4}})?"
-    rf"|{_MONTH}\.?(?:\s+\d{{4}})?"
-    r"|\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|(?<!\d)\d{4}(?!\d)"
-    r"|today|yesterday|(?:this|last)\s+(?:week|month|year)"
-    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-)
 # "last spring", "in the summer of 2024", "during winter": a season needs a preposition,
 # "last"/"this" or a year, since "fall", "spring" and "summer" are ordinary words too
 _SEASON_WORDS = (
-    r"(?:(?P<sprep>since|after|before|until|in|during|from)\s+)?(?:the\s+)?"
+    rf"(?:{BACK_PATTERN}(?P<sprep>since|after|before|until|in|during|from)\s+)?(?:the\s+)?"
     r"(?:(?P<rel>last|past|this)\s+)?(?P<season>spring|summer|autumn|fall|winter)"
     r"(?:\s+(?:of\s+)?(?P<syear>\d{4}))?"
 )
 _PHRASE = re.compile(
-    rf"\b(?P<prep>around|about|near|since|after|before|until|in|during|on|from)?\s*"
-    rf"(?P<date>{_DATE_WORDS})\b"
-    r"|\b(?:in\s+the\s+)?(?:past|last)\s+(?P<n>\d+)\s+(?P<unit>days?|weeks?|months?|years?)\b"
+    rf"\b{BACK_PATTERN}(?P<prep>around|about|near|since|after|before|until|in|during|on|from)?\s*"
+    rf"(?P<date>{DATE_PATTERN})\b"
+    rf"|\b(?:in\s+the\s+)?(?:past|last)\s+(?P<n>\d+|{NUMBER_PATTERN})\s+"
+    r"(?P<unit>days?|weeks?|months?|years?)\b"
     rf"|\b{_SEASON_WORDS}\b",
     re.IGNORECASE,
 )
@@ -284,40 +163,10 @@ SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11
            "winter": (12, 2)}
 
 
-def _date_words(text: str, today: date) -> Interval | None:
-    """One date expression (as matched by _DATE_WORDS) to an interval."""
-    word = " ".join(text.lower().replace(",", " ").split())
-    if named := _named_period(word, today):
-        return named
-    return _fixed_spec(word, today) if re.match(r"\d{4}", word) else _month_words(word, today)
-
-
-def _month_words(word: str, today: date) -> Interval | None:
-    parts = word.replace(".", "").split()
-    numbers = [p for p in parts if p[0].isdigit()]
-    names = [p for p in parts if not p[0].isdigit()]
-    month = MONTHS.get(names[0]) if names else None
-    if month is None:
-        return None
-    # a year is four bare digits: "11th" is four characters too, and a day
-    years = [int(p) for p in numbers if len(p) == 4 and p.isdigit()]
-    days = [int(re.sub(r"\D", "", p)) for p in numbers if len(p) != 4 or not p.isdigit()]
-    if days:
-        if years:
-            try:
-                day = date(years[0], month, days[0])
-            except ValueError:
-                return None
-        else:
-            found = _latest_month_day(month, days[0], today)
-            if found is None:
-                return None
-            day = found
-        return Interval(day, day)
-    year = years[0] if years else _latest_month(month, today)
-    if not 1 <= year <= 9999:
-        return None
-    return Interval(date(year, month, 1), _month_end(year, month))
+_WORD = re.compile(r"\w+")
+# the words (beside digits) without which no _PHRASE, and no MORE, can match
+_PHRASE_WORDS = frozenset({*MONTHS, *WEEKDAYS, "today", "yesterday", "this", "last", "past",
+                           "spring", "summer", "autumn", "fall", "winter"})
 
 
 def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, int]] | None:
@@ -330,9 +179,26 @@ def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, i
     ended (`season`).  Dates that do not exist ("Feb 30",
     "2025-13", "0000") are not time phrases.
     """
-    for m in _PHRASE.finditer(query):
+    # each pattern runs only on text holding a word it needs: most text names no time, and
+    # the patterns cost far more than a look at the words
+    words = set(_WORD.findall(query.lower()))
+    found = [f for pattern, read, needs in ((_PHRASE, _phrase_interval, _PHRASE_WORDS),
+                                            (MORE, more_phrase, MORE_WORDS))
+             if (not words.isdisjoint(needs) or (needs is _PHRASE_WORDS
+                                                  and _HAS_DIGIT.search(query)))
+             and (f := _first(pattern, read, query, today))]
+    if not found:
+        return None
+    # the earliest; of two at one place the longer ("last week of November", not "last week")
+    return min(found, key=lambda f: (f[1][0], -f[1][1]))
+
+
+def _first(pattern: re.Pattern[str],
+           read: Callable[[re.Match[str], date], Interval | None], query: str,
+           today: date) -> tuple[Interval, tuple[int, int]] | None:
+    for m in pattern.finditer(query):
         try:
-            interval = _phrase_interval(m, today)
+            interval = read(m, today)
         except (OverflowError, ValueError):  # a day outside 0001..9999
             interval = None
         if interval is not None:
@@ -342,37 +208,23 @@ def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, i
 
 def _phrase_interval(m: re.Match[str], today: date) -> Interval | None:
     if m.group("n"):
-        start = _ago(today, int(m.group("n")), _UNIT_WORDS[m.group("unit").lower()][0])
+        start = ago(today, number(m.group("n")), UNIT_WORDS[m.group("unit").lower()][0])
         return Interval(start, today)
     if m.group("season"):
         interval, prep = _season_words(m, today), (m.group("sprep") or "").lower()
     else:
-        interval = _date_words(m.group("date"), today)
+        interval = date_words(m.group("date"), today)
         if _is_plain_word(m):
             return None
         prep = (m.group("prep") or "").lower()
-    if interval is None:
-        return None
-    if prep in ("around", "about", "near"):
-        assert interval.start and interval.end
-        return Interval(_shift(interval.start, -AROUND_DAYS), _shift(interval.end, AROUND_DAYS))
-    if prep in ("since", "after", "from"):
-        # "since" runs to today; from a day after today it runs on, open (plans dated ahead)
-        first = interval.start
-        return Interval(first, today if first is None or first <= today else None)
-    if prep == "before":
-        assert interval.start
-        return Interval(None, _shift(interval.start, -1))
-    if prep == "until":
-        return Interval(None, interval.end)
-    return interval
+    return with_prep(interval, prep, today)
 
 
 def season(name: str, year: int) -> Interval:
     """The season `name` of `year` (winter: December of `year` to February of the next)."""
     first, last = SEASONS[name.lower()]
     end_year = year + 1 if last < first else year
-    return Interval(date(year, first, 1), _month_end(end_year, last))
+    return Interval(date(year, first, 1), month_end(end_year, last))
 
 
 def _season_words(m: re.Match[str], today: date) -> Interval | None:
@@ -404,3 +256,28 @@ def _is_plain_word(m: re.Match[str]) -> bool:
     if m.group("prep"):
         return False
     return bool(re.fullmatch(r"\d{4}", text)) or text in WEEKDAYS or text in MONTHS
+
+
+# "between banana and Tuesday": a range whose ends are not both times, though one looks like
+# a time — searched as words, and said so (`unread_time_phrase`)
+_RANGE_WORDS = re.compile(
+    r"\b(?:between\s+(?P<a>\w+(?:\s+\w+)??)\s+(?:and|&)|from\s+(?P<a2>\w+(?:\s+\w+)??)\s+"
+    r"(?:to|until|till|through))\s+(?P<b>\w+(?:\s+\d{1,4}(?:st|nd|rd|th)?\b)?)",
+    re.IGNORECASE)
+_TIME_WORD = re.compile(
+    rf"\b(?:{WEEKDAY_PATTERN}|(?!may\b|mar(?:ch)?\b){MONTH_PATTERN}|today|yesterday|tomorrow|tonight|week|weekend|month|year|morning|evening"
+    r"|night|holidays|christmas|\d{4}(?:-\d{2}){0,2}|\d{1,2}(?:st|nd|rd|th))\b",
+    re.IGNORECASE)
+
+
+def unread_time_phrase(query: str, *, read: tuple[int, int] | None) -> str | None:
+    """The first "between X and Y" or "from X to Y" in a query that names a time on one side
+    but is not a time phrase as a whole, or None.  `read`: the span of the time phrase
+    `find_time_phrase` found in the query."""
+    for m in _RANGE_WORDS.finditer(query):
+        sides = " ".join(filter(None, (m.group("a"), m.group("a2"), m.group("b"))))
+        if read is not None and read[0] <= m.start() < read[1]:
+            continue
+        if _TIME_WORD.search(sides):
+            return m.group(0)
+    return None

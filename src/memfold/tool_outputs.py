@@ -31,25 +31,26 @@ _MAYBE_STR: dict[str, Any] = {"type": ["string", "null"]}
 
 # one recalled fact, compact or full: what both forms carry
 _HIT = _obj({"id": _STR, "kind": _STR, "content": _STR, "source": _STR, "status": _STR,
-             "why": _STR, "rev": _INT, "entities": _STRS, "date": _STR, "timestamp": _STR,
+             "why": _STR, "rev": _INT, "entities": _STRS, "date": _MAYBE_STR,
+             "timestamp": _MAYBE_STR, "valid_from": _MAYBE_STR,
              "confidence": {"type": ["number", "null"]}, "superseded_by": _MAYBE_STR,
-             "valid_until": _MAYBE_STR, "note": _MAYBE_STR},
+             "possibly_outdated_by": _STRS, "valid_until": _MAYBE_STR, "note": _MAYBE_STR},
             "id", "kind", "content", "source", "status")
 _RESULTS = _list(_HIT)
-_WINDOW = {"type": ["object", "null"], "properties": {"start": _STR, "end": _STR}}
+_WINDOW = {"type": ["object", "null"], "properties": {"start": _MAYBE_STR, "end": _MAYBE_STR}}
 _CORE_EDIT = _obj({"block": _STR, "op": _STR, "text": _MAYBE_STR, "previous": _MAYBE_STR,
                    "chars": _INT, "limit": _INT, "free": _INT, "seq": _INT,
                    "history_id": _STR},
                   "block", "op", "text", "seq")
 _RETAINED = _obj({"id": _STR, "kind": _STR, "content": _STR, "entities": _STRS,
-                  "date": _STR, "source": _STR}, "id", "kind", "content", "source")
+                  "date": _MAYBE_STR, "source": _STR}, "id", "kind", "content", "source")
 _CHANGES = {"added": _STRS, "changed": _STRS, "removed": _STRS, "warnings": _list({})}
 
 _SCHEMAS: dict[str, dict[str, Any]] = {
     "recall": _obj({"results": _RESULTS, "omitted_for_budget": _INT,
                     "hidden_by_lifecycle": {"type": "object",
                                             "additionalProperties": _INT},
-                    "window": _WINDOW},
+                    "window": _WINDOW, "notes": _STRS},
                    "results", "omitted_for_budget", "hidden_by_lifecycle"),
     "about": _obj({"entity": _STR, "found": _BOOL, "page": _MAYBE_STR, "aliases": _STRS,
                    "results": _RESULTS},
@@ -86,7 +87,7 @@ _SCHEMAS: dict[str, dict[str, Any]] = {
     "index": _obj({"full": _BOOL, "scanned": _INT, **_CHANGES, "seconds": _NUM},
                   "full", "scanned", "added", "changed", "removed"),
     "reflect": _obj({"since": _STR, "as_of": _STR, "dry_run": _BOOL, "pages": _STRS,
-                     "events": _INT, "diff": _STR},
+                     "events": _INT, "diff": _MAYBE_STR},
                     "dry_run", "pages", "events"),
     "core_view": _obj({"path": _STR,
                        "blocks": _list(_obj({"name": _STR, "limit": _INT, "chars": _INT,

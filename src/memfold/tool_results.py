@@ -10,10 +10,10 @@ budget too small for even one result gets that envelope and nothing else.
 
 The compact form keeps what a model acts on — the fact (`content`, `entities`, `kind`,
 `date`), where it comes from (`source`: cite it), whether it is current (`status`,
-`superseded_by`, `valid_until`), why it matched (`why`), its `id` and `rev` for use, note and
-supersede — and leaves out scores, decay, origin and the index report, and never echoes the
-query.  `full: true` asks for the library's full `to_dict()` form instead, within the same
-budget.
+`superseded_by`, `possibly_outdated_by`, `valid_until`), why it matched (`why`), its `id`
+and `rev` for use, note and supersede — and leaves out scores, decay, origin and the index
+report, and never echoes the query.  `full: true` asks for the library's full `to_dict()`
+form instead, within the same budget.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 __all__ = ["compact_about", "compact_hit", "context_result", "recall_result", "sent_tokens"]
 
 # shown in a compact hit only when they say something (a default value is left out)
-_OPTIONAL = ("valid_from", "valid_until", "superseded_by", "note", "hidden")
+_OPTIONAL = ("valid_from", "valid_until", "superseded_by", "possibly_outdated_by", "note",
+             "hidden")
 
 
 def sent_tokens(data: Any) -> int:
@@ -70,6 +71,8 @@ def recall_result(result: RecallResult, *, budget: int | None, full: bool) -> di
                                                         if n}}
         if result.window:
             data["window"] = shown.to_dict()["window"]
+        if result.notes:  # a time not read; an as-of before the first fact
+            data["notes"] = list(result.notes)
         return data
 
     return _largest_fit(form, len(result.hits), budget)

@@ -10,6 +10,7 @@ from .index_bench import index_command
 from .judge_bench import judge_command
 from .lab import lab_command
 from .locomo import locomo_command
+from .personal_bench import personal_command
 from .recall_bench import recall_command
 from .scale import scale_command
 from .server_bench import server_command
@@ -17,6 +18,8 @@ from .server_isolation import server_isolation_command
 from .server_trials import server_trials_command
 from .sidebyside import sidebyside_command
 from .soak import soak_command
+from .truth_bench import truth_command
+from .year_bench import year_command
 
 COMMANDS: list[click.Command] = [index_command]
 COMMANDS += [locomo_command, scale_command]
@@ -30,3 +33,4 @@ COMMANDS += [server_isolation_command]
 COMMANDS += [server_command]
 COMMANDS += [server_trials_command]
 COMMANDS += [sidebyside_command]
+COMMANDS += [personal_command, truth_command, year_command]

@@ -147,7 +147,7 @@ def run_writer(root: Path, ack_path: Path, seed: int, known: list[str], days: li
             if roll < 0.5 or len(ids) < 2 or control:
                 bullets = [_bullet(rng, f"s{seed}n{n}b{j}", rng.random() < 0.04)
                            for j in range(rng.choice((1, 1, 1, 2, 3)))]
-                result = memory.retain(bullets, date=rng.choice(days))
+                result = memory.retain(bullets, date=rng.choice(days), future=True)
                 ack({"op": "retain", "facts": [[f.id, sha(f.content)] for f in result.facts]})
                 ids.extend(f.id for f in result.facts)
             elif roll < 0.7:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Protocol
 
 from ..journal import Event
@@ -54,6 +55,9 @@ class Filters:
     kinds: tuple[str, ...] = ()
     window: Interval | None = None
     entity_keys: tuple[str, ...] = ()
+    # as of a day in the past: only facts written by then (dated that day or before,
+    # retained by then, or undated); None when every fact is
+    written_by: date | None = None
 
 
 @dataclass(frozen=True)
@@ -181,6 +185,11 @@ class IndexBackend(Protocol):
     def warnings(self) -> list[ParseWarning]: ...
 
     def warning_count(self) -> int: ...
+
+    def fact_days(self) -> tuple[date | None, date | None]:
+        """The first day a fact was written (its date, or the day it was retained, the
+        earlier) and the last day a fact is dated; None where there is none."""
+        ...
 
     def locate(self, fact_id: str) -> list[str]:
         """Citations of every row with this id."""

@@ -31,12 +31,14 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import date
 from pathlib import Path
 
 from ..errors import IndexError_
 from ..journal import Event
 from ..lifecycle import LifeState
 from ..model import FileStamp, ParseWarning
+from . import sqlite_holders as holders
 from . import sqlite_search as search
 from . import sqlite_state as state
 from . import sqlite_writes as writes
@@ -261,13 +263,17 @@ class SqliteIndex:
             return []  # nothing changed: no write transaction, readers are never blocked
         stream = pending if first is None else itertools.chain([first], pending)
         with self._writing() as db:
-            return writes.replace_rows(db, stream, removed, restamped, full=full,
-                                       synced_at=synced_at)
+            new_ids = writes.replace_rows(db, stream, removed, restamped, full=full,
+                                          synced_at=synced_at)
+            holders.settle(db)
+            return new_ids
 
     @storage_errors
     def append(self, tail: PreparedDoc, *, held: str, synced_at: str) -> list[str] | None:
         with self._writing() as db:
-            return writes.append_rows(db, tail, held=held, synced_at=synced_at)
+            new_ids = writes.append_rows(db, tail, held=held, synced_at=synced_at)
+            holders.settle(db)
+            return new_ids
 
     # -- reading ----------------------------------------------------------------------
 
@@ -282,6 +288,10 @@ class SqliteIndex:
     @storage_errors
     def warning_count(self) -> int:
         return search.warning_count(self.db)
+
+    @storage_errors
+    def fact_days(self) -> tuple[date | None, date | None]:
+        return search.fact_days(self.db)
 
     @storage_errors
     def warnings(self) -> list[ParseWarning]:
@@ -374,6 +384,7 @@ class SqliteIndex:
         is cleared first, in the same transaction, and every event is applied."""
         with self._writing() as db:
             state.apply_events(db, events, position, reset=reset)
+            holders.settle(db)  # the journal may now say which copy of an id holds it
 
     @storage_errors
     def life(self, ids: Iterable[str]) -> dict[str, LifeState]:

@@ -15,22 +15,26 @@ from .base import Filters
 
 LIFE_FIELDS = ("id", "status", "reason", "superseded_by", "superseded_on", "supersedes",
                "derived_from", "confidence", "rev", "note", "last_used", "uses", "content_sha",
-               "support", "contradict", "confidence_on", "origin")
+               "support", "contradict", "confidence_on", "origin", "retained_on")
 FACT_SELECT = (
     "f.rowid, f.id, f.kind, f.content, files.path, f.line, f.end_line, f.entities, f.params,"
     " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit, files.sha256, "
     + ", ".join(f"l.{name}" for name in LIFE_FIELDS[1:])
 )
 SCORE_COLUMN = 16 + len(LIFE_FIELDS) - 1  # the column after FACT_SELECT (bm25 or NULL)
-FACT_FROM = ("facts f JOIN files ON files.id = f.file"
-             " LEFT JOIN lifecycle l ON l.id = f.id")
+# a later copy of a duplicated block id takes none of the id's state (sqlite_holders), and
+# comes after the copy that holds the id (ORDER BY HOLDER_FIRST)
+NOT_SHADOWED = "f.rowid NOT IN (SELECT fact FROM shadowed)"
+HOLDER_FIRST = "f.rowid IN (SELECT fact FROM shadowed)"
+LIFE_JOIN = f"LEFT JOIN lifecycle l ON l.id = f.id AND {NOT_SHADOWED}"
+FACT_FROM = f"facts f JOIN files ON files.id = f.file {LIFE_JOIN}"
 NEWEST = "ORDER BY f.day IS NULL, f.day DESC, files.path, f.line"
 
 
 def life_of(row: Sequence[Any], fact_id: str | None = None) -> LifeState | None:
     """A LifeState from lifecycle columns (after `id`); None when the fact has no row."""
     (status, reason, by, on, supersedes, derived, confidence, rev, note, used, uses,
-     sha, support, contradict, confidence_on, origin) = row
+     sha, support, contradict, confidence_on, origin, retained_on) = row
     if rev is None and fact_id is None:
         return None
     return LifeState(
@@ -40,7 +44,7 @@ def life_of(row: Sequence[Any], fact_id: str | None = None) -> LifeState | None:
         rev=int(rev or 0), note=note, last_used=used, uses=int(uses or 0), content_sha=sha,
         support=json.loads(support) if support else [],
         contradict=json.loads(contradict) if contradict else [], confidence_on=confidence_on,
-        origin=origin)
+        origin=origin, retained_on=retained_on)
 
 
 def life_row(st: LifeState) -> tuple[object, ...]:
@@ -49,7 +53,8 @@ def life_row(st: LifeState) -> tuple[object, ...]:
             json.dumps(st.derived_from) if st.derived_from else None, st.confidence, st.rev,
             st.note, st.last_used, st.uses, st.content_sha,
             json.dumps(st.support) if st.support else None,
-            json.dumps(st.contradict) if st.contradict else None, st.confidence_on, st.origin)
+            json.dumps(st.contradict) if st.contradict else None, st.confidence_on, st.origin,
+            st.retained_on)
 
 
 def fact_of(row: Sequence[object]) -> Fact:
@@ -102,6 +107,11 @@ def conditions(filters: Filters) -> tuple[str, list[object]]:
         clauses.append("(f.day BETWEEN ? AND ? OR (f.valid_until >= ?"
                        " AND COALESCE(f.valid_from, f.day) <= ?))")
         params.extend([start, end, start, end])
+    if filters.written_by:
+        # dated by then, or retained by then (a plan retained into a later day's log)
+        clauses.append("(f.day IS NULL OR f.day <= ? OR EXISTS (SELECT 1 FROM lifecycle w"
+                       " WHERE w.id = f.id AND w.retained_on <= ?))")
+        params.extend([filters.written_by.toordinal(), filters.written_by.isoformat()])
     if filters.entity_keys:
         clauses.append("f.rowid IN (SELECT fact FROM fact_entities WHERE key IN "  # noqa: S608
                        f"({marks(filters.entity_keys)}))")

@@ -15,7 +15,7 @@ from typing import ParamSpec, TypeVar
 
 from ..errors import IndexDamaged, IndexError_
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 9
 DAMAGE = ("malformed", "corrupt", "not a database", "disk image")  # SQLite's words for it
 
 DATA_SCHEMA = """
@@ -37,6 +37,7 @@ CREATE TABLE aliases (path TEXT NOT NULL, entity TEXT NOT NULL, key TEXT NOT NUL
                       name TEXT NOT NULL);
 CREATE TABLE warnings (path TEXT NOT NULL, line INTEGER NOT NULL, message TEXT NOT NULL);
 CREATE TABLE duplicate_ids (id TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE shadowed (fact INTEGER PRIMARY KEY);
 CREATE VIRTUAL TABLE facts_fts USING fts5(
     body, names, content = '', tokenize = 'porter unicode61 remove_diacritics 2'
 );
@@ -44,7 +45,7 @@ CREATE TABLE lifecycle (
     id TEXT PRIMARY KEY, status TEXT, reason TEXT, superseded_by TEXT, superseded_on TEXT,
     supersedes TEXT, derived_from TEXT, confidence REAL, rev INTEGER NOT NULL DEFAULT 0,
     note TEXT, last_used TEXT, uses INTEGER NOT NULL DEFAULT 0, content_sha TEXT,
-    support TEXT, contradict TEXT, confidence_on TEXT, origin TEXT
+    support TEXT, contradict TEXT, confidence_on TEXT, origin TEXT, retained_on TEXT
 );
 CREATE TABLE citations (path TEXT NOT NULL, line INTEGER NOT NULL, source TEXT NOT NULL,
                         source_line INTEGER NOT NULL, sha TEXT NOT NULL);
@@ -68,11 +69,12 @@ CREATE INDEX aliases_by_key ON aliases(key);
 CREATE INDEX aliases_by_path ON aliases(path);
 CREATE INDEX warnings_by_path ON warnings(path);
 CREATE INDEX events_by_id ON events(id);
+CREATE INDEX lifecycle_by_retained ON lifecycle(retained_on);
 CREATE INDEX citations_by_path ON citations(path);
 """
 DATA_OBJECTS = (
     ("view", "entities"), ("view", "chunks"), ("table", "facts_fts"), ("table", "warnings"),
-    ("table", "duplicate_ids"),
+    ("table", "duplicate_ids"), ("table", "shadowed"),
     ("table", "lifecycle"), ("table", "events"), ("table", "citations"),
     ("table", "aliases"), ("table", "fact_entities"), ("table", "facts"), ("table", "files"),
 )

@@ -20,7 +20,9 @@ from .base import Candidate, EntityInfo, Filters, IndexCounts
 from .sqlite_rows import (
     FACT_FROM,
     FACT_SELECT,
+    HOLDER_FIRST,
     LIFE_FIELDS,
+    LIFE_JOIN,
     NEWEST,
     SCORE_COLUMN,
     chunks,
@@ -83,15 +85,34 @@ def warning_count(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT COUNT(*) FROM warnings").fetchone()[0])
 
 
+def fact_days(db: sqlite3.Connection) -> tuple[date | None, date | None]:
+    # one subquery each: a step down an index; min and max in one select would scan
+    first, retained, last = db.execute(
+        "SELECT (SELECT min(day) FROM facts), (SELECT min(retained_on) FROM lifecycle),"
+        " (SELECT max(day) FROM facts)").fetchone()
+    days = [date.fromordinal(first)] if isinstance(first, int) else []
+    if isinstance(retained, str) and (day := _iso_day(retained)) is not None:
+        days.append(day)
+    return (min(days) if days else None,
+            date.fromordinal(last) if isinstance(last, int) else None)
+
+
+def _iso_day(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
 def warnings(db: sqlite3.Connection) -> list[ParseWarning]:
     rows = db.execute("SELECT path, line, message FROM warnings ORDER BY path, line")
     return [ParseWarning(*row) for row in rows]
 
 
 def locate(db: sqlite3.Connection, fact_id: str) -> list[str]:
-    """Citations (`path#Lline`) of every row with this id, in path order."""
-    rows = db.execute("SELECT files.path, f.line FROM facts f JOIN files ON files.id = f.file"
-                      " WHERE f.id = ? ORDER BY 1, 2", (fact_id,))
+    """Citations (`path#Lline`) of every row with this id, its holder first."""
+    rows = db.execute("SELECT files.path, f.line FROM facts f JOIN files ON files.id = f.file"  # noqa: S608
+                      f" WHERE f.id = ? ORDER BY {HOLDER_FIRST}, 1, 2", (fact_id,))
     return [f"{path}#L{line}" for path, line in rows]
 
 
@@ -156,7 +177,7 @@ def lexical(db: sqlite3.Connection, fts: str, filters: Filters, limit: int) -> l
         else:
             sql = (f"SELECT {FACT_SELECT}, bm25(facts_fts, 1.0, 0.5) FROM facts_fts"  # noqa: S608
                    " JOIN facts f ON f.rowid = facts_fts.rowid JOIN files ON files.id = f.file"
-                   " LEFT JOIN lifecycle l ON l.id = f.id"
+                   f" {LIFE_JOIN}"
                    f" WHERE facts_fts MATCH ? {where} ORDER BY {SCORE_COLUMN + 1},"
                    " f.day DESC, files.path, f.line LIMIT ?")
             return candidates(db, sql, [fts, *params, limit])
@@ -293,16 +314,17 @@ def by_id(db: sqlite3.Connection, fact_id: str) -> list[Candidate]:
     if not encodable(fact_id):
         return []  # undecodable bytes from a command line: no fact has such an id
     return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
-                      " WHERE f.id = ? ORDER BY files.path, f.line", [fact_id])
+                      f" WHERE f.id = ? ORDER BY {HOLDER_FIRST}, files.path, f.line",
+                      [fact_id])
 
 
 def by_ids(db: sqlite3.Connection, ids: Sequence[str]) -> list[Candidate]:
-    """The first row of each id (path order), for ids that exist."""
+    """The row holding each id (sqlite_holders), for ids that exist."""
     found: dict[str, Candidate] = {}
     for chunk in chunks(list(dict.fromkeys(ids)), 500):
         for c in candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
                             f" WHERE f.id IN ({marks(chunk)})"
-                            " ORDER BY files.path, f.line", chunk):
+                            f" ORDER BY {HOLDER_FIRST}, files.path, f.line", chunk):
             found.setdefault(c.fact.id, c)
     return list(found.values())
 

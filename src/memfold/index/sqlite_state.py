@@ -16,7 +16,15 @@ from ..events import Retain, Supersede
 from ..journal import GENESIS, Event
 from ..lifecycle import LifeState, replay
 from .base import DanglingPointer, DuplicateId, LinkProblems, OrphanState
-from .sqlite_rows import LIFE_FIELDS, chunks, life_of, life_row, marks
+from .sqlite_rows import (
+    HOLDER_FIRST,
+    LIFE_FIELDS,
+    NOT_SHADOWED,
+    chunks,
+    life_of,
+    life_row,
+    marks,
+)
 from .sqlite_search import meta
 
 # Links hand edits can break.  Duplicates come from `duplicate_ids`, which every write keeps
@@ -25,11 +33,12 @@ from .sqlite_search import meta
 # a note and probe the id index for each (CROSS JOIN keeps lifecycle the outer loop, which
 # the ORDER BY would otherwise turn around).
 LINK_QUERIES = (
-    "SELECT f.id, files.path, f.line FROM facts f JOIN files ON files.id = f.file"
-    " WHERE f.kind != 'text' AND f.id IN (SELECT id FROM duplicate_ids) ORDER BY 1, 2, 3",
-    "SELECT l.id, files.path, f.line, l.status, l.superseded_by FROM lifecycle l"
+    "SELECT f.id, files.path, f.line FROM facts f JOIN files ON files.id = f.file"  # noqa: S608
+    " WHERE f.kind != 'text' AND f.id IN (SELECT id FROM duplicate_ids)"
+    f" ORDER BY 1, {HOLDER_FIRST}, 2, 3",  # the holder first: `_duplicate` says so
+    "SELECT l.id, files.path, f.line, l.status, l.superseded_by FROM lifecycle l"  # noqa: S608
     " CROSS JOIN facts f ON f.id = l.id JOIN files ON files.id = f.file"
-    " WHERE l.status IN ('superseded', 'merged')"
+    f" WHERE l.status IN ('superseded', 'merged') AND {NOT_SHADOWED}"
     " AND COALESCE(l.superseded_by, '') != ''"
     " AND NOT EXISTS (SELECT 1 FROM facts g WHERE g.id = l.superseded_by)"
     " ORDER BY files.path, f.line",
@@ -120,8 +129,9 @@ def tracked_contents(db: sqlite3.Connection,
                      paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
     """(id, content, recorded content sha, rev) of facts the journal has a content hash
     for — in `paths`, or everywhere when None."""
-    sql = ("SELECT f.id, f.content, l.content_sha, l.rev FROM facts f JOIN lifecycle l"
-           " ON l.id = f.id WHERE l.content_sha IS NOT NULL AND f.explicit = 1")
+    sql = ("SELECT f.id, f.content, l.content_sha, l.rev FROM facts f JOIN lifecycle l"  # noqa: S608
+           " ON l.id = f.id WHERE l.content_sha IS NOT NULL AND f.explicit = 1"
+           f" AND {NOT_SHADOWED}")  # a later copy of a duplicated id is no revision of it
     if paths is None:
         return list(db.execute(sql))
     found: list[tuple[str, str, str, int]] = []

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model import FileStamp, Freshness, ParsedDoc, ParseWarning, SyncReport
-from ..screening import flag_secrets
+from ..screening import flag_hidden, flag_secrets
 from ..workspace.format import decode, parse_document, split_lines
 from ..workspace.layout import Scan, Workspace
 from ..workspace.sentences import with_sentences
@@ -128,16 +128,36 @@ def _read_all(workspace: Workspace, paths: list[str], checked_ns: int,
                       [held.get(p) for p in todo[at:at + JOB_FILES]], preparer)
                      for at in range(0, len(todo), JOB_FILES)])
         # a few jobs ahead of the writer, no more: results waiting to be written hold memory
-        running = deque(pool.submit(_read_job, job)
-                        for job in itertools.islice(jobs, workers * JOBS_AHEAD))
+        with _interrupts_held():  # (a submit may start a worker)
+            running = deque(pool.submit(_read_job, job)
+                            for job in itertools.islice(jobs, workers * JOBS_AHEAD))
         while running:
             job = running.popleft()
             if (more := next(jobs, None)) is not None:
-                running.append(pool.submit(_read_job, more))
+                with _interrupts_held():
+                    running.append(pool.submit(_read_job, more))
             yield from job.result()
     finally:  # an error or an early stop: workers finish the job they hold, start no other
         pool.shutdown(wait=True, cancel_futures=True)
         _LIVE_POOLS.discard(pool)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Generator[None, None, None]:
+    """Hold SIGINT back from this thread while it starts workers, which inherit the held
+    signal: a Ctrl-C sent to the whole process group (a terminal's) then reaches only this
+    process, which stops the pool (`_read_all`'s `finally`), instead of raising
+    KeyboardInterrupt in a worker still importing memfold, with a traceback on stderr.  A
+    Ctrl-C held back here is delivered as the block ends."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:  # not POSIX: workers take Ctrl-C as they always did
+        yield
+        return
+    before = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, before)
 
 
 def stop_workers() -> None:
@@ -171,6 +191,7 @@ def _worker_init(parent: int) -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the line above took effect
         os._exit(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us (`_interrupts_held`)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -269,7 +290,7 @@ def sync_appended(workspace: Workspace, index: IndexBackend, tail: DocChange, *,
 
 
 def _indexable(workspace: Workspace, path: str, doc: ParsedDoc) -> ParsedDoc:
-    """A parsed file as the index takes it: secrets written by hand flagged with their
+    """A parsed file as the index takes it: secrets and hidden text flagged with their
     path:line, and prose also sentence by sentence."""
     read: list[list[str]] = []  # the file's lines, read only if a secret needs them
 
@@ -278,5 +299,5 @@ def _indexable(workspace: Workspace, path: str, doc: ParsedDoc) -> ParsedDoc:
             read.append(_lines(workspace, path))
         return read[0]
 
-    return with_sentences(flag_secrets(doc, lines))
+    return with_sentences(flag_hidden(flag_secrets(doc, lines), lines))
 

@@ -121,7 +121,7 @@ def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[
 
 
 def _retain(memory: Memory, *, bullets: list[str], day: str) -> RetainResult:
-    return memory.retain(bullets, date=day, allow_secret=True)
+    return memory.retain(bullets, date=day, allow_secret=True, future=True)
 
 
 def _store_whole(conn: Any, tenant: str, bank_id: int, version: int, files: dict[str, bytes],
