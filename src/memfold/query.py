@@ -154,7 +154,7 @@ SUFFIXES = ("ingly", "ings", "ing", "ied", "ies", "ed", "es", "ly", "s", "e", "y
 
 def word_stem(word: str) -> str:
     """A word without its inflection, enough to tell that two words are forms of one
-    ("moved", "moving", "moves" -> "mov"); words of under five letters are left whole."""
+    ("moved", "moving", "moves" -> "mov"); at least three letters are left."""
     for suffix in SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]

@@ -5,12 +5,13 @@ memfold.  Pure functions of a word; nothing is fetched.
   (WordNet's licence, `data/WORDNET-LICENSE`, permits use, copying and distribution with its
   copyright notice).  A word's lines are in the file of its first two letters and read on
   first use, so a query reads a few small files, not the table.
-- `data/kinds.tsv`: kinds WordNet does not know, written by hand (`memfold` tests read it):
+- `data/kinds.tsv`: kinds WordNet does not know, written by hand:
   brands and products people own (a Garmin Forerunner is a watch, a Kia Niro a car).
 
 Relations (`related`): `kind` — words for kinds of the word (dog -> beagle, fish -> mackerel,
 job -> midwife); `same` — other words for the same thing (doctor -> physician; family doctor
--> GP); `form` — words derived from it or it from them (allergy -> allergic).  Recall uses
+-> GP); `form` — words derived from it or it from them (allergy -> allergic) and irregular
+forms (buy -> bought).  Recall uses
 them as a weak expansion (`expansion.word_knowledge`).
 """
 
