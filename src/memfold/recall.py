@@ -237,7 +237,7 @@ def _held_by_neighbours(scored: list[_Scored]) -> list[_Scored]:
     """The context lifts a fact toward the fact that lifted it (`_context`), never past it:
     a fact whose score with its context reaches that fact's score without its own comes
     just below it, and never below its own score without the context.  A reply rises past
-    facts it beats in nothing but words, not past the answer beside it.  Held out on the
+    facts it beats in nothing but words, not past the answer beside it.  On the
     LoCoMo dev split, lexical R@10 75.4 -> 76.6 (docs/semantic.md)."""
     own = {s.fact.id: s.own for s in scored}
     return [evolve(s, score=max(s.own, own[s.lifter] * (1 - PASSAGE_NUDGE)))
