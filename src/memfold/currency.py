@@ -108,11 +108,12 @@ def _outdates(new: Fact, old: Fact) -> bool:
 
 def covered(faded: Candidate, active: Candidate) -> bool:
     """Whether an active fact written after a faded one is about the same subject and topic:
-    both state facts, linked to the same entities (or both to none), sharing a content word
-    or a kind of product (`judge.words.FAMILY`).  A faded fact written after the active one
-    may be what changed it, so it is not covered."""
+    the active one a state fact, the faded one a typed fact of any kind (design note 002's
+    faded "Investigating Bun.js" is an activity), linked to the same entities (or both to
+    none), sharing a content word or a kind of product (`judge.words.FAMILY`).  A faded fact
+    written after the active one may be what changed it, so it is not covered."""
     a, b = faded.fact, active.fact
-    if a.kind not in STATE_KINDS or b.kind not in STATE_KINDS or set(faded.links) != set(
+    if a.kind == TEXT or b.kind not in STATE_KINDS or set(faded.links) != set(
             active.links) or not (a.day and b.day and a.day < b.day):
         return False
     return bool(_topic(a.content, _names(a.entities)) & _topic(b.content, _names(b.entities)))
