@@ -69,6 +69,12 @@ ENDS_RELATIONSHIP = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
+def _said_again(new: Fact, old: Fact) -> bool:
+    """The same words written again ("finds the open-plan office too noisy", twice): a
+    restatement, which changes nothing and raises no conflict."""
+    return " ".join(new.content.casefold().split()) == " ".join(old.content.casefold().split())
+
+
 def _text(stemset: Stems, *said: Reading) -> str:
     """The words of `stemset` as the facts wrote them ("Node 22", not "22 nod")."""
     found: dict[str, str] = {}
@@ -350,7 +356,7 @@ class RuleJudge:
         signature = _signature(new.content) - _names(new)
         for old in older:
             theirs = {entity_key(e) for e in old.entities}
-            if old.id == new.id or old.kind not in STATE_KINDS or not (
+            if old.id == new.id or old.kind not in STATE_KINDS or _said_again(new, old) or not (
                     keys & theirs if keys else not theirs) \
                     or not signature & _signature(old.content) or tentative(old) \
                     or not _same_subject(new, old, keys & theirs):

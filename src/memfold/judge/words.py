@@ -152,7 +152,9 @@ PLAN = re.compile(
     r"|about\s+to|aims?\s+to|expects?\s+to|probably|maybe|perhaps|possibly|looking\s+into"
     r"|exploring|is\s+considering|next\s+(?:week|month|year|quarter|spring|summer|autumn"
     r"|fall|winter)|someday|eventually|in\s+the\s+future|once\s+(?:his|her|their|the)\b"
-    r"|tentative(?:ly)?|proposed|pending\s+approval)\b", re.IGNORECASE)
+    r"|tentative(?:ly)?|proposed|pending\s+approval|interviewing\s+(?:for|with|at)"
+    r"|applying\s+(?:for|to)|applied\s+(?:for|to)|job[- ]hunting|shortlisted)\b",
+    re.IGNORECASE)
 TEMPORARY = re.compile(
     r"\b(?:visit(?:s|ed|ing)?|on\s+(?:a\s+)?(?:trip|vacation|holiday|holidays)|trip\s+to"
     r"|travell?ing|stopover|layover"
