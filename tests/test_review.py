@@ -295,3 +295,19 @@ def test_a_fact_journals_a_few_conflicts_and_reports_them_all(workspace: Path) -
         kept = [i for i in memory.review(limit=None).items if i.newer.id == new]
         assert len(kept) == JOURNALED_CONFLICTS
         assert {i.older.id for i in kept} == {j.id for j in made.conflicts[:JOURNALED_CONFLICTS]}
+
+
+def test_a_rebuild_of_retained_facts_judges_nothing_they_were_not_judged_on(
+        workspace: Path) -> None:
+    """Facts a retain wrote were judged when retained: a rebuild of a journal without
+    decisions leaves them as they are, so it equals the index the retains kept (found by
+    the kill -9 trials: a back-dated retain, judged again in date order, gained conflicts)."""
+    with Memory.open(workspace, now=NOW) as memory:
+        memory.retain("W @Kenji: Kenji lives in Zurich now.", date="2025-06-10")
+        memory.retain("W @Kenji: Kenji lives in Berlin.", date="2025-01-10")
+        memory.index()
+        before = journal_lines(workspace)
+        kept = memory.index_backend.dump()
+        memory.index(full=True)
+        assert journal_lines(workspace) == before
+        assert memory.index_backend.dump() == kept

@@ -252,15 +252,21 @@ class Ledger:
 
     def judge_existing(self, *, ts: str) -> list[Judgement]:
         """Lifecycle for notes that already exist: when the journal holds no decision yet,
-        judge every typed fact in the order it was written (undated first, then by day,
-        path and line), one day at a time — as if each day had been retained on its own,
-        against the facts written by then.  A workspace with decisions is left as its
-        journal says (a rebuild replays them and judges nothing new)."""
+        judge every typed fact that no retain wrote (those were judged when retained) in
+        the order it was written (undated first, then by day, path and line), one day at a
+        time — as if each day had been retained on its own, against the facts written by
+        then.  A workspace with decisions is left as its journal says (a rebuild replays
+        them and judges nothing new), and so is one whose facts were all retained: a
+        rebuild then equals the index the retains kept."""
         self.replay()
         if self.backend.events_of_kinds(DECISIONS, limit=1):
             return []
+        retained = {fact_id for event in self.backend.events_of_kinds((Retain.KIND,))
+                    if isinstance(event.record, Retain) for fact_id in event.record.ids}
+        unjudged = [(day, fact_id) for day, fact_id in self.backend.typed_in_order()
+                    if fact_id not in retained]
         judged: list[Judgement] = []
-        for day, ids in itertools.groupby(self.backend.typed_in_order(), key=lambda r: r[0]):
+        for day, ids in itertools.groupby(unjudged, key=lambda r: r[0]):
             until = date.fromordinal(day) if day is not None else None
             judged += self._judged([fact_id for _, fact_id in ids], ts=ts, until=until)
         if judged:
