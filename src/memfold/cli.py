@@ -257,8 +257,8 @@ def index(ctx: click.Context, full: bool, no_judge: bool, as_json: bool) -> None
 
     Indexing only reads the Markdown; it never writes to it.  --full drops the index and
     rebuilds it from the files; both give the same contents.  A first index, or a rebuild
-    of a workspace whose journal holds no decision yet, judges the facts in the order they
-    were written, as if retained day by day, and journals what the judge decided
+    of a workspace whose journal holds no decision yet, judges the hand-written facts in
+    the order they were written, as if retained day by day, and journals what it decided
     (`memfold review` lists it); --no-judge skips that.
 
     \b
