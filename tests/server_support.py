@@ -4,7 +4,7 @@ processes.
 
 The cluster is started from the machine's PostgreSQL binaries (memfold_bench.pg_cluster),
 or MEMFOLD_TEST_PG names an existing server (a superuser URL).  With neither, the tests that
-need it skip with one line — except under CI=true, where they fail instead.
+need it fail with one line (the README's test command installs the binaries first).
 """
 
 from __future__ import annotations

@@ -1,19 +1,18 @@
-"""Tests that need a system package (Chromium for the browser tests, PostgreSQL's server for
-the server tests): without it they skip with one line that says how to get it, so the README's
-test command passes on a fresh machine — except under CI=true (`.ci/run` sets it, after
-installing both), where a missing package fails the run instead of hiding tests.
+"""Tests that need something from outside Python (Chromium for the browser tests, PostgreSQL's
+server for the server tests, the TypeScript MCP client): the README's test command installs
+them first (tests/install-system-deps.sh), so a missing one is a broken setup, and the test
+fails with one line saying how to get it — it never skips.
 """
 
 from __future__ import annotations
 
-import os
 from typing import NoReturn
 
 import pytest
 
+INSTALL = "sh tests/install-system-deps.sh installs it"
+
 
 def missing(message: str) -> NoReturn:
-    """Skip the test (fail it under CI=true) because a system package is missing."""
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
+    """Fail the test: a system package it needs is missing."""
+    pytest.fail(f"{message} ({INSTALL})")

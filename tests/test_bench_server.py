@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from click.testing import CliRunner
 
 from memfold.cli import cli
 from memfold_bench.pg_cluster import find_bin
+from system_support import missing
 from test_bench_quality import TINY
 
 
@@ -32,10 +32,7 @@ def tiny_locomo(tmp_path: Path) -> Path:
 @pytest.fixture
 def postgres_binaries() -> None:
     if find_bin() is None:
-        message = "no PostgreSQL server binaries (initdb, pg_ctl) for memfold bench server"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("no PostgreSQL server binaries (initdb, pg_ctl) for memfold bench server")
 
 
 @pytest.mark.slow

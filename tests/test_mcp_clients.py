@@ -148,13 +148,12 @@ def http_server(root: Path) -> Iterator[str]:
 
 
 def ts_client_ready() -> str:
-    """The node executable, once tests/mcp_ts_client is installed; else skip (fail in CI)."""
+    """The node executable, once tests/mcp_ts_client is installed; else the test fails."""
     node = shutil.which("node")
     if node is None or shutil.which("npm") is None:
-        missing("the TypeScript MCP client tests need Node.js 20+ and npm (apt-get install "
-                "nodejs npm)")
+        missing("the TypeScript MCP client tests need Node.js 20+ and npm")
     if not (TS_CLIENT / "node_modules/@modelcontextprotocol/sdk").is_dir():
-        missing("the TypeScript MCP client is not installed: npm ci --prefix tests/mcp_ts_client")
+        missing("the TypeScript MCP client is not installed")
     return str(node)
 
 

@@ -16,7 +16,8 @@ README = README_PATH.read_text()
 
 
 def test_ci_runs_the_readme_test_command() -> None:
-    commands = re.findall(r"```sh\n(python3 -m venv .venv[^\n]*)\n```", README)
+    commands = re.findall(r"```sh\n((?:sh tests/install-system-deps.sh && )?python3 -m venv "
+                          r"\.venv[^\n]*)\n```", README)
     assert len(commands) == 2  # exactly two set-up commands: quickstart, tests
     assert commands[1] in (ROOT / ".ci/run").read_text()
     assert "examples/quickstart.sh" in commands[0]
@@ -37,13 +38,23 @@ def test_the_agent_loop_runs(tmp_path: Path) -> None:
                             "content": "Done: Porto it is, and the Friday calls are forgotten."}
 
 
-def test_a_missing_system_package_skips_outside_ci_and_fails_in_it(
+def test_a_missing_system_package_fails_the_test_and_says_how_to_get_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from system_support import missing
 
-    monkeypatch.delenv("CI", raising=False)
-    with pytest.raises(pytest.skip.Exception, match="need Chromium"):
-        missing("the browser tests need Chromium")
-    monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="need Chromium"):
-        missing("the browser tests need Chromium")
+    for ci in (None, "true"):  # never a skip, in CI or out of it
+        if ci is None:
+            monkeypatch.delenv("CI", raising=False)
+        else:
+            monkeypatch.setenv("CI", ci)
+        with pytest.raises(pytest.fail.Exception,
+                           match="need Chromium .sh tests/install-system-deps.sh installs it"):
+            missing("the browser tests need Chromium")
+
+
+def test_the_readme_test_command_installs_what_the_tests_need_first() -> None:
+    command = re.findall(r"```sh\n(.*?)\n```", README, re.S)[1]
+    assert command.startswith("sh tests/install-system-deps.sh && ")
+    script = (ROOT / "tests/install-system-deps.sh").read_text()
+    for needed in ("chromium", "postgresql", "npm ci --prefix tests/mcp_ts_client"):
+        assert needed in script

@@ -7,7 +7,6 @@ scale; benchmarks/results/server-trials.json holds a full-size run.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import pytest
 
 from memfold_bench import server_trials as trials
 from memfold_bench.pg_cluster import Cluster, find_bin
+from system_support import missing
 
 pytestmark = pytest.mark.slow
 
@@ -59,10 +59,7 @@ def test_two_replicas_then_one_killed_mid_write(pg_cluster: Cluster) -> None:
 def private_cluster() -> Iterator[Cluster]:
     """A cluster of this test's own: the test stops and starts its server."""
     if find_bin() is None:
-        message = "no PostgreSQL server binaries (initdb, pg_ctl) to crash and restart"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("no PostgreSQL server binaries (initdb, pg_ctl) to crash and restart")
     cluster = Cluster.start()
     yield cluster
     cluster.destroy()

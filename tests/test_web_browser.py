@@ -1,7 +1,7 @@
 """The web view in a real browser: headless Chromium (Debian's `chromium`, which .ci/run
 installs when it is missing) driven by Playwright, against the app served by uvicorn on a
-free loopback port.  Without Chromium they skip with one line saying how to get it, and fail
-under CI=true (tests/system_support.py), so CI never passes without them.
+free loopback port.  The README's test command installs Chromium when it is missing
+(tests/install-system-deps.sh); without it these tests fail and say how to get it.
 
 Screenshots of every page go to $MEMFOLD_SCREENSHOTS when it is set (docs/screenshots/ is
 made that way: `MEMFOLD_SCREENSHOTS=docs/screenshots pytest tests/test_web_browser.py`),
@@ -53,8 +53,7 @@ class Site:
 def chromium() -> str:
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if not found:
-        missing("the browser tests need Chromium: apt-get install -y chromium "
-                "(.ci/run installs it when it is missing)")
+        missing("the browser tests need Chromium")
     return found
 
 
