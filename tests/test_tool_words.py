@@ -88,3 +88,20 @@ def test_warnings_in_results_name_the_tools(tmp_path: Path) -> None:
     said = secrets[0]["message"]
     assert said.endswith("it is indexed but redacted in outputs; forget with id deploytok and "
                          "purge=true removes it"), said
+
+
+def test_a_value_the_caller_sent_is_quoted_back_as_sent(tmp_path: Path) -> None:
+    with Memory.open(build_workspace(tmp_path / "ws"), now=NOW) as memory:
+        for sent in ("STRICT", "--strict"):  # an argument's name, as a placeholder or a flag
+            said = refusal(memory, "show", {"id": sent})
+            assert said.startswith(f"no fact with id {sent!r}; call recall"), said
+
+
+def test_a_refusal_the_tool_cannot_act_on_as_worded_is_reworded(tmp_path: Path) -> None:
+    with Memory.open(build_workspace(tmp_path / "ws"), now=NOW) as memory:
+        later = refusal(memory, "retain", {"bullets": ["W @Dana: Dana rows."],
+                                           "date": "2030-01-01"})
+        both = refusal(memory, "review_reject", {"item": "1", "rule": "value"})
+    assert later.endswith("a typo? give the day it happened (a tool writes no later day's "
+                          "log)") and not CLI_WORDS.search(later), later
+    assert "rule/entities, not both" in both and not CLI_WORDS.search(both), both

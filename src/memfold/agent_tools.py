@@ -2,9 +2,9 @@
 
 Each `Tool` holds a name, a description that teaches an agent when to call it, a JSON Schema
 for its arguments, hints (read-only, destructive, idempotent) and a handler — a thin function
-of (Memory, arguments) returning JSON-able data.  The MCP server (`memfold.mcp_server`) and
-`memfold tools --format openai|openai-strict|openai-responses|anthropic` all render
-`tools()`: one source of truth.
+of (Memory, arguments) returning JSON-able data, in `memfold.tool_results`.  The MCP server
+(`memfold.mcp_server`) and `memfold tools --format
+openai|openai-strict|openai-responses|anthropic` all render `tools()`: one source of truth.
 
 `call(memory, name, arguments)` checks the arguments (a dict, or OpenAI's JSON string) against
 the very schema the model saw (`memfold.schema_check`), then runs the handler.  Failures are
@@ -24,13 +24,12 @@ Responses) or Anthropic return it and answers in the shape that API expects
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import tool_results as run
 from .errors import BadInput, MemfoldError, StaleRevision
 from .query import MAX_QUERY_CHARS
 from .schema_check import check_object, strict_schema
@@ -122,148 +121,6 @@ _FULL = _bool("Send every field (scores, decay, origin, the index report; for co
 _ITEM = ("The review item's number (`id` in review), or the id of its older fact.")
 _SPEC = ("Time spec: 30d, 2w, 6m, 1y, 2025-11-27, 2025-11, today, yesterday, last week, "
          "this month.")
-
-
-# -- handlers: thin calls on Memory -----------------------------------------------------------
-
-
-def _recall(memory: Memory, a: dict[str, Any]) -> Any:
-    from .tool_results import recall_result
-
-    found = memory.recall(a["query"], k=a.get("k", 10), since=a.get("since"),
-                          until=a.get("until"), kinds=a.get("kinds"),
-                          entities=a.get("entities", ()),
-                          include_all=a.get("include_all", False), mode=a.get("mode"))
-    return recall_result(found, budget=a.get("budget"), full=a.get("full", False))
-
-
-def _about(memory: Memory, a: dict[str, Any]) -> Any:
-    from .tool_results import compact_about
-
-    found = memory.about(a["name"], k=a.get("k", 20), include_all=a.get("include_all", False))
-    return found.to_dict() if a.get("full", False) else compact_about(found)
-
-
-def _show(memory: Memory, a: dict[str, Any]) -> Any:
-    hit = memory.get(a["id"], strict=a.get("strict", False), use=False)
-    fact = hit.fact
-    return {**hit.to_dict(), "path": fact.path, "line": fact.line, "sha256": hit.sha256,
-            "params": dict(fact.params), "importance": fact.importance,
-            "reason": hit.reason, "derived_from": list(hit.derived_from)}
-
-
-def _retain(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.retain(a["bullets"], date=a.get("date"), source=a.get("source")).to_dict()
-
-
-def _use(memory: Memory, a: dict[str, Any]) -> Any:
-    for fact_id in a["ids"]:
-        memory.use(fact_id)
-    return {"used": list(a["ids"])}
-
-
-def _note(memory: Memory, a: dict[str, Any]) -> Any:
-    rev = memory.note(a["id"], a["text"], rev=a["rev"])
-    return {"id": a["id"], "result": "applied", "rev": rev}
-
-
-def _supersede(memory: Memory, a: dict[str, Any]) -> Any:
-    changed = memory.supersede(a["old"], a["new"],
-                               reason=a.get("reason", "superseded by the agent"))
-    return {"old": a["old"], "new": a["new"], "changed": changed}
-
-
-def _forget(memory: Memory, a: dict[str, Any]) -> Any:
-    purge = a.get("purge", False)
-    files = memory.forget(a["id"], purge=purge)
-    return {"id": a["id"].strip().lstrip("^"), "result": "purged" if purge else "archived",
-            "files": files}
-
-
-def _restore(memory: Memory, a: dict[str, Any]) -> Any:
-    fact_id = a["id"].strip().lstrip("^")
-    memory.restore(fact_id, reason=a.get("reason", "restored by the agent"))
-    return {"id": fact_id, "result": "restored"}
-
-
-def _review(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.review(since=a.get("since"), entity=a.get("entities", ()),
-                         rule=a.get("rule"), settled=a.get("settled", False),
-                         limit=a.get("limit", 20)).to_dict()
-
-
-def _review_accept(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.accept(str(a["item"]), reason=a.get("reason")).to_dict()
-
-
-def _review_reject(memory: Memory, a: dict[str, Any]) -> Any:
-    item = a.get("item")
-    return memory.reject(None if item is None else str(item), rule=a.get("rule"),
-                         since=a.get("since"), entity=a.get("entities", ()),
-                         reason=a.get("reason"), dry_run=a.get("dry_run", False)).to_dict()
-
-
-def _history(memory: Memory, a: dict[str, Any]) -> Any:
-    fact_id = a["id"].strip().lstrip("^")
-    return {"id": fact_id, "events": [e.to_dict() for e in memory.history(fact_id)]}
-
-
-def _trace(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.trace(a["id"]).to_dict()
-
-
-def _status(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.status().to_dict()
-
-
-def _index(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.index(full=a.get("full", False)).to_dict()
-
-
-def _core_undo(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.core_undo().to_dict()
-
-
-def _reflect(memory: Memory, a: dict[str, Any]) -> Any:
-    reflect = getattr(memory, "reflect")  # noqa: B009 - not every Memory has it
-    dry_run = a.get("dry_run", True)
-    result = reflect(since=a.get("since", "7d"), dry_run=dry_run)
-    to_dict = getattr(result, "to_dict", None)
-    if to_dict is not None and "dry_run" in inspect.signature(to_dict).parameters:
-        return to_dict(dry_run=dry_run)
-    return _jsonable(result)
-
-
-def _core_view(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.core().to_dict()
-
-
-def _core_append(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.core_append(a["block"], a["text"]).to_dict()
-
-
-def _core_replace(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.core_replace(a["block"], a["old"], a["new"]).to_dict()
-
-
-def _core_insert(memory: Memory, a: dict[str, Any]) -> Any:
-    return memory.core_insert(a["block"], a["line"], a["text"]).to_dict()
-
-
-def _context(memory: Memory, a: dict[str, Any]) -> Any:
-    from .context import DEFAULT_BUDGET
-    from .tool_results import context_result
-
-    return context_result(lambda inner: memory.context(budget=inner),
-                          budget=a.get("budget", DEFAULT_BUDGET), full=a.get("full", False))
-
-
-def _jsonable(value: Any) -> Any:
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return json.loads(json.dumps(dataclasses.asdict(value), default=str))
-    return value
 
 
 # -- the tools --------------------------------------------------------------------------------
@@ -442,7 +299,7 @@ _TOOLS: tuple[Tool, ...] = (
                            enum=["lexical", "semantic", "hybrid"]),
               "full": _FULL},
              ("query",)),
-        _recall, read_only=True, idempotent=True),
+        run.recall, read_only=True, idempotent=True),
     Tool(
         "about", "Everything about an entity",
         "Everything memory holds about one entity (a person, project, place): its page and "
@@ -453,7 +310,7 @@ _TOOLS: tuple[Tool, ...] = (
               "include_all": _bool("Include superseded and expired facts, flagged.", False),
               "full": _FULL},
              ("name",)),
-        _about, read_only=True, idempotent=True),
+        run.about, read_only=True, idempotent=True),
     Tool(
         "show", "Show one fact",
         "One fact by id with its full provenance: file, line, file hash, status, confidence, "
@@ -462,7 +319,7 @@ _TOOLS: tuple[Tool, ...] = (
         _obj({"id": _ID,
               "strict": _bool("Fail if the fact's file changed since it was indexed.", False)},
              ("id",)),
-        _show, read_only=True, idempotent=True),
+        run.show, read_only=True, idempotent=True),
     Tool(
         "retain", "Remember new facts",
         "Store new memories in today's log. Call it when you learn something worth keeping "
@@ -480,13 +337,13 @@ _TOOLS: tuple[Tool, ...] = (
               "source": _str("Who is writing (e.g. agent:planner), recorded with every "
                              "bullet; default: the server's.", minLength=1, maxLength=100)},
              ("bullets",)),
-        _retain),
+        run.retain),
     Tool(
         "use", "Mark facts used",
         "Mark facts you actually relied on in an answer, so they stay fresh: facts nobody "
         "uses fade and are archived after months. Appearing in a recall result is not a use.",
         _obj({"ids": _strings("The ids of the facts you used.", minItems=1)}, ("ids",)),
-        _use),
+        run.use),
     Tool(
         "note", "Annotate a fact",
         "Attach a note to a fact (e.g. 'confirmed with Peter on 2025-12-01'), replacing its "
@@ -497,7 +354,7 @@ _TOOLS: tuple[Tool, ...] = (
               "rev": _int("The revision you read; the note applies only if it is current.",
                           minimum=0)},
              ("id", "text", "rev")),
-        _note, destructive=True),
+        run.note, destructive=True),
     Tool(
         "supersede", "Replace an old fact",
         "Mark an older fact as replaced by a newer one (the user moved, a decision changed). "
@@ -508,7 +365,7 @@ _TOOLS: tuple[Tool, ...] = (
               "new": _str("The id of the fact that replaces it.", minLength=1),
               "reason": _str("Why, recorded in the journal.")},
              ("old", "new")),
-        _supersede, destructive=True, idempotent=True),
+        run.supersede, destructive=True, idempotent=True),
     Tool(
         "forget", "Forget a fact",
         "Forget a fact that is wrong or no longer wanted: it is archived — recall stops "
@@ -518,13 +375,13 @@ _TOOLS: tuple[Tool, ...] = (
         _obj({"id": _ID,
               "purge": _bool("Delete the text everywhere instead of archiving it.", False)},
              ("id",)),
-        _forget, destructive=True),
+        run.forget, destructive=True),
     Tool(
         "restore", "Restore a fact",
         "Make a superseded, archived or forgotten fact current again (the judge or a forget "
         "was wrong). The journal keeps both decisions.",
         _obj({"id": _ID, "reason": _str("Why, recorded in the journal.")}, ("id",)),
-        _restore, destructive=True, idempotent=True),
+        run.restore, destructive=True, idempotent=True),
     Tool(
         "review", "Decisions to review",
         "The judge's decisions waiting for a word, newest first: open conflicts (an older "
@@ -538,7 +395,7 @@ _TOOLS: tuple[Tool, ...] = (
                            "opinion, changes, topic) or one judge's (rules, reflect)."),
               "settled": _bool("Also the items already settled.", False),
               "limit": _int("How many items at most.", minimum=1, maximum=500, default=20)}),
-        _review, read_only=True, idempotent=True),
+        run.review, read_only=True, idempotent=True),
     Tool(
         "review_accept", "Accept a conflict",
         "Accept a review item: the conflict's newer fact supersedes the older one (the "
@@ -547,7 +404,7 @@ _TOOLS: tuple[Tool, ...] = (
         _obj({"item": _str(_ITEM, minLength=1),
               "reason": _str("Why, recorded in the journal.")},
              ("item",)),
-        _review_accept, destructive=True, idempotent=True),
+        run.review_accept, destructive=True, idempotent=True),
     Tool(
         "review_reject", "Reject a decision",
         "Reject a review item: a conflict is dismissed (the older fact holds), an automatic "
@@ -560,33 +417,33 @@ _TOOLS: tuple[Tool, ...] = (
               "entities": _strings("With rule: only items about these entities."),
               "reason": _str("Why, recorded in the journal."),
               "dry_run": _bool("Only list what would be rejected.", False)}),
-        _review_reject, destructive=True, idempotent=True),
+        run.review_reject, destructive=True, idempotent=True),
     Tool(
         "history", "A fact's history",
         "Every journal event about a fact, oldest first: who retained it, notes, uses, "
         "supersedes with the judge and its reason, confidence changes. Call it to find out "
         "why memory says what it says.",
         _obj({"id": _ID}, ("id",)),
-        _history, read_only=True, idempotent=True),
+        run.history, read_only=True, idempotent=True),
     Tool(
         "trace", "A fact's lineage",
         "What a fact superseded, what superseded it (the chain to the current fact) and "
         "what it was derived from, each with its source.",
         _obj({"id": _ID}, ("id",)),
-        _trace, read_only=True, idempotent=True),
+        run.trace, read_only=True, idempotent=True),
     Tool(
         "status", "Memory status",
         "Counts of facts by kind, entities, warnings (with path:line), files changed since "
         "the last sync and generated pages gone stale.",
         _obj({}),
-        _status, read_only=True, idempotent=True),
+        run.status, read_only=True, idempotent=True),
     Tool(
         "index", "Sync the index",
         "Bring the index up to date with the Markdown files (only what changed), or rebuild "
         "it from the files with full=true. Recall already syncs what changed; call this "
         "after large hand edits.",
         _obj({"full": _bool("Rebuild from nothing instead of syncing changes.", False)}),
-        _index, idempotent=True),
+        run.index, idempotent=True),
     Tool(
         "reflect", "Reflect on recent memories",
         "Review recent memories: update entity pages and opinion confidence from new evidence, "
@@ -594,14 +451,14 @@ _TOOLS: tuple[Tool, ...] = (
         "dry_run=false to apply. Call it at the end of a long session or once a day.",
         _obj({"since": _str(f"How far back to look. {_SPEC}", default="7d"),
               "dry_run": _bool("Only report what would change.", True)}),
-        _reflect, destructive=True),
+        run.reflect, destructive=True),
     Tool(
         "core_view", "View core memory",
         "Show core memory: the small blocks (Persona, Human, Project, ...) that matter in "
         "every session, each with its text, size and character limit. Call it before "
         "editing a block, to copy the exact text to replace.",
         _obj({}),
-        _core_view, read_only=True, idempotent=True),
+        run.core_view, read_only=True, idempotent=True),
     Tool(
         "core_append", "Append to a core block",
         "Add a line to a core block (the block is created if missing). Use it for what you "
@@ -610,7 +467,7 @@ _TOOLS: tuple[Tool, ...] = (
         "with core_replace first.",
         _obj({"block": _BLOCK, "text": _str("The text to add.", minLength=1)},
              ("block", "text")),
-        _core_append),
+        run.core_append),
     Tool(
         "core_replace", "Edit a core block",
         "Replace text in a core block: `old` must occur exactly once in the block (copy it "
@@ -619,7 +476,7 @@ _TOOLS: tuple[Tool, ...] = (
         _obj({"block": _BLOCK, "old": _str("The exact text to replace.", minLength=1),
               "new": _str("The replacement (empty to delete).")},
              ("block", "old", "new")),
-        _core_replace, destructive=True),
+        run.core_replace, destructive=True),
     Tool(
         "core_insert", "Insert into a core block",
         "Insert a line into a core block so that it becomes line `line` (1 = first, -1 = "
@@ -629,13 +486,13 @@ _TOOLS: tuple[Tool, ...] = (
                            minimum=-1),
               "text": _str("The text to insert.", minLength=1)},
              ("block", "line", "text")),
-        _core_insert),
+        run.core_insert),
     Tool(
         "core_undo", "Undo a core edit",
         "Put back the core block text from before the last core edit not yet undone, when "
         "an edit went wrong (each call undoes one more edit).",
         _obj({}),
-        _core_undo, destructive=True),
+        run.core_undo, destructive=True),
     Tool(
         "context", "Session-start context",
         "What to know at the start of a session: core memory, today's and yesterday's "
@@ -644,5 +501,5 @@ _TOOLS: tuple[Tool, ...] = (
         _obj({"budget": _int("Send at most about this many tokens (4 characters each, "
                              "counted on the JSON sent).", minimum=1, default=2000),
               "full": _FULL}),
-        _context, read_only=True, idempotent=True),
+        run.context, read_only=True, idempotent=True),
 )

@@ -1,5 +1,6 @@
-"""What the read tools (recall, about, context) send a model: a compact form, and budgets
-measured on the JSON text that is actually sent.
+"""What each tool call runs and sends a model: the handlers `agent_tools` names (a thin call
+on Memory each, returning JSON-able data), and for the read tools (recall, about, context) a
+compact form, with budgets measured on the JSON text that is actually sent.
 
 A model reads a tool result as JSON text (`json.dumps(data, ensure_ascii=False)`: what the
 MCP server and `memfold.tool_calls` send), so a budget counts that text, at memfold's usual
@@ -18,6 +19,8 @@ form instead, within the same budget.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
 from collections.abc import Callable
 from dataclasses import replace
@@ -27,6 +30,7 @@ from .model import AboutResult, Hit, RecallResult, estimate_tokens
 
 if TYPE_CHECKING:
     from .context import SessionContext
+    from .memory import Memory
 
 __all__ = ["compact_about", "compact_hit", "context_result", "recall_result", "sent_tokens"]
 
@@ -122,3 +126,140 @@ def _largest_fit(form: Callable[[int], dict[str, Any]], count: int,
         else:
             high = middle - 1
     return best
+
+
+# -- what each tool runs: a thin call on Memory (agent_tools names them) --------------------
+
+
+def recall(memory: Memory, a: dict[str, Any]) -> Any:
+    found = memory.recall(a["query"], k=a.get("k", 10), since=a.get("since"),
+                          until=a.get("until"), kinds=a.get("kinds"),
+                          entities=a.get("entities", ()),
+                          include_all=a.get("include_all", False), mode=a.get("mode"))
+    return recall_result(found, budget=a.get("budget"), full=a.get("full", False))
+
+
+def about(memory: Memory, a: dict[str, Any]) -> Any:
+    found = memory.about(a["name"], k=a.get("k", 20), include_all=a.get("include_all", False))
+    return found.to_dict() if a.get("full", False) else compact_about(found)
+
+
+def show(memory: Memory, a: dict[str, Any]) -> Any:
+    hit = memory.get(a["id"], strict=a.get("strict", False), use=False)
+    fact = hit.fact
+    return {**hit.to_dict(), "path": fact.path, "line": fact.line, "sha256": hit.sha256,
+            "params": dict(fact.params), "importance": fact.importance,
+            "reason": hit.reason, "derived_from": list(hit.derived_from)}
+
+
+def retain(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.retain(a["bullets"], date=a.get("date"), source=a.get("source")).to_dict()
+
+
+def use(memory: Memory, a: dict[str, Any]) -> Any:
+    for fact_id in a["ids"]:
+        memory.use(fact_id)
+    return {"used": list(a["ids"])}
+
+
+def note(memory: Memory, a: dict[str, Any]) -> Any:
+    rev = memory.note(a["id"], a["text"], rev=a["rev"])
+    return {"id": a["id"], "result": "applied", "rev": rev}
+
+
+def supersede(memory: Memory, a: dict[str, Any]) -> Any:
+    changed = memory.supersede(a["old"], a["new"],
+                               reason=a.get("reason", "superseded by the agent"))
+    return {"old": a["old"], "new": a["new"], "changed": changed}
+
+
+def forget(memory: Memory, a: dict[str, Any]) -> Any:
+    purge = a.get("purge", False)
+    files = memory.forget(a["id"], purge=purge)
+    return {"id": a["id"].strip().lstrip("^"), "result": "purged" if purge else "archived",
+            "files": files}
+
+
+def restore(memory: Memory, a: dict[str, Any]) -> Any:
+    fact_id = a["id"].strip().lstrip("^")
+    memory.restore(fact_id, reason=a.get("reason", "restored by the agent"))
+    return {"id": fact_id, "result": "restored"}
+
+
+def review(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.review(since=a.get("since"), entity=a.get("entities", ()),
+                         rule=a.get("rule"), settled=a.get("settled", False),
+                         limit=a.get("limit", 20)).to_dict()
+
+
+def review_accept(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.accept(str(a["item"]), reason=a.get("reason")).to_dict()
+
+
+def review_reject(memory: Memory, a: dict[str, Any]) -> Any:
+    item = a.get("item")
+    return memory.reject(None if item is None else str(item), rule=a.get("rule"),
+                         since=a.get("since"), entity=a.get("entities", ()),
+                         reason=a.get("reason"), dry_run=a.get("dry_run", False)).to_dict()
+
+
+def history(memory: Memory, a: dict[str, Any]) -> Any:
+    fact_id = a["id"].strip().lstrip("^")
+    return {"id": fact_id, "events": [e.to_dict() for e in memory.history(fact_id)]}
+
+
+def trace(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.trace(a["id"]).to_dict()
+
+
+def status(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.status().to_dict()
+
+
+def index(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.index(full=a.get("full", False)).to_dict()
+
+
+def core_undo(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.core_undo().to_dict()
+
+
+def reflect(memory: Memory, a: dict[str, Any]) -> Any:
+    reflect = getattr(memory, "reflect")  # noqa: B009 - not every Memory has it
+    dry_run = a.get("dry_run", True)
+    result = reflect(since=a.get("since", "7d"), dry_run=dry_run)
+    to_dict = getattr(result, "to_dict", None)
+    if to_dict is not None and "dry_run" in inspect.signature(to_dict).parameters:
+        return to_dict(dry_run=dry_run)
+    return _jsonable(result)
+
+
+def core_view(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.core().to_dict()
+
+
+def core_append(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.core_append(a["block"], a["text"]).to_dict()
+
+
+def core_replace(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.core_replace(a["block"], a["old"], a["new"]).to_dict()
+
+
+def core_insert(memory: Memory, a: dict[str, Any]) -> Any:
+    return memory.core_insert(a["block"], a["line"], a["text"]).to_dict()
+
+
+def context(memory: Memory, a: dict[str, Any]) -> Any:
+    from .context import DEFAULT_BUDGET
+
+    return context_result(lambda inner: memory.context(budget=inner),
+                          budget=a.get("budget", DEFAULT_BUDGET), full=a.get("full", False))
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return json.loads(json.dumps(dataclasses.asdict(value), default=str))
+    return value

@@ -4,8 +4,10 @@ flags (what the CLI prints), a model can only call tools with arguments.
 `in_tool_terms` rewrites one message: a CLI command becomes the tool that does the same
 (`memfold core replace` -> core_replace, "run `memfold index`" -> "call index", "`memfold
 recall` finds ids" -> "call recall to find ids"), a flag or a placeholder becomes the tool's
-argument (`--k` -> k, OLD -> old) when the tool has one of that name.  Anything else is left
-as it was, so a message is never made wrong, at worst left in the CLI's words.
+argument (`--k` -> k, OLD -> old, a repeatable `--entity` -> entities) when the tool has one
+of that name.  A quoted value ('STRICT', the id a caller sent) is quoted back as it was sent.
+Anything else is left as it was, so a message is never made wrong, at worst left in the CLI's
+words.
 `messages_in_tool_terms` does the same to every warning's `message` in a result.
 """
 
@@ -26,12 +28,16 @@ _PHRASES = (
     ("(or get without strict)", "(or call show without strict)"),
     ("e.g. `memfold about Peter`", "e.g. Peter"),
     (" (--show-secrets shows it)", ""),
+    ("a typo? pass --future (future=True) to write to a later day's log",
+     "a typo? give the day it happened (a tool writes no later day's log)"),
 )
 _FORGET_PURGE = re.compile(r"`memfold forget (\S+) --purge`")
 # `memfold core replace`, `core replace`, `memfold supersede`: the tool of that name
 _COMMAND = re.compile(r"(?:\brun )?`(?:memfold )?(core(?: [a-z]+)?|[a-z]+)`")
 _FLAG = re.compile(r"--([a-z][a-z-]*)")
 _PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")  # the CLI's OLD, NEW, TEXT: the arguments
+# a value quoted as Python's repr quotes it ('STRICT', "it's"): what a caller sent, kept as sent
+_QUOTED = re.compile(r"""((?<!\w)(?:'[^'\n]*'|"[^"\n]*")(?!\w))""")
 
 
 def in_tool_terms(message: str, *, arguments: Collection[str], tools: Collection[str]) -> str:
@@ -49,10 +55,15 @@ def in_tool_terms(message: str, *, arguments: Collection[str], tools: Collection
 
     def argument(match: re.Match[str]) -> str:
         name = match.group(match.lastindex or 0).replace("-", "_").lower()
-        return name if name in arguments else match.group(0)
+        plural = f"{name[:-1]}ies" if name.endswith("y") else f"{name}s"  # a repeated flag
+        return next((n for n in (name, plural) if n in arguments), match.group(0))
 
-    message = _COMMAND.sub(command, message)
-    return _PLACEHOLDER.sub(argument, _FLAG.sub(argument, message))
+    def renamed(text: str) -> str:
+        return _PLACEHOLDER.sub(argument, _FLAG.sub(argument, _COMMAND.sub(command, text)))
+
+    # split with its group: the odd parts are the quoted values
+    return "".join(part if n % 2 else renamed(part)
+                   for n, part in enumerate(_QUOTED.split(message)))
 
 
 def messages_in_tool_terms(data: Any, *, arguments: Collection[str],
