@@ -116,6 +116,12 @@ def start_of(day: date) -> datetime:
     return datetime.combine(day, day_time(0), tzinfo=UTC)
 
 
+def retain_on(memory: Memory, bullet: str, day: date) -> RetainResult:
+    """One fact retained as the benchmarks write it: dated `day`, at 00:00 UTC that day."""
+    return memory.retain(bullet, date=day, now=start_of(day), source="bench",
+                         allow_secret=True)
+
+
 # -- replaying a timeline ------------------------------------------------------------------
 
 
@@ -154,8 +160,7 @@ class Replay:
             fact = facts[self.written]
             if moment is not None and start_of(fact.day) > moment:
                 return
-            result = self.memory.retain(fact.bullet, date=fact.day, now=start_of(fact.day),
-                                        source="bench", allow_secret=True)
+            result = retain_on(self.memory, fact.bullet, fact.day)
             self.ids.update((f.id, fact.key) for f in result.facts)
             self.retained.append(result)
             self.written += 1

@@ -46,7 +46,7 @@ import click
 from memfold.memory import Memory
 
 from .index_bench import environment, output_options, save_result
-from .timeline import pct, share, start_of
+from .timeline import pct, retain_on, share, start_of
 from .year_corpus import CHANGE, Corpus, Planted, generate
 
 Json = dict[str, Any]
@@ -125,8 +125,7 @@ def run_retained(corpus: Corpus, root: Path, log: Callable[[str], None]) -> Run:
     Memory.init(root)
     with Memory.open(root, watch=False) as memory:
         for n, fact in enumerate(corpus.facts, 1):
-            result = memory.retain(fact.bullet, date=fact.day, now=start_of(fact.day),
-                                   source="bench", allow_secret=True)
+            result = retain_on(memory, fact.bullet, fact.day)
             for f in result.facts:
                 sources[f.source], ids[f.id] = fact.key, fact.key
             run.conflicts = (run.conflicts or 0) + len(result.conflicts)
