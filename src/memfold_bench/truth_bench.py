@@ -23,10 +23,9 @@ and its `why`.
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,6 +37,7 @@ from memfold.errors import BadInput
 from memfold.model import Hit
 
 from .index_bench import environment, output_options, save_result
+from .judge_bench import jsonl_rows
 from .locomo import file_sha256
 from .timeline import (
     K,
@@ -121,24 +121,10 @@ def read_timeline(row: object, where: str) -> Timeline:
                           for n, q in enumerate(questions)))
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            yield number, line
-
-
 def load(path: Path) -> list[Timeline]:
     timelines: list[Timeline] = []
     seen: set[str] = set()
-    for number, line in _lines(path):
-        try:
-            row = json.loads(line)
-        except ValueError as exc:
-            raise BadInput(f"{path}:{number}: not JSON ({exc})") from None
+    for number, row in jsonl_rows(path):
         timeline = read_timeline(row, f"{path}:{number}")
         if timeline.id in seen:
             raise BadInput(f"{path}:{number}: id {timeline.id!r} is used twice")
