@@ -55,6 +55,7 @@ from .timeline import (
     by_time,
     check_modes,
     judged_counts,
+    latency_line,
     mode_option,
     modes_for,
     ms_figures,
@@ -355,11 +356,6 @@ def negative_lines(result: Json) -> list[str]:
             f"{pct(group[s]['nothing_or_weak'])}% (floor: nothing "
             f"{pct(group[FLOOR]['nothing'])}%); answerable questions flagged weak "
             f"{pct(overall[s].get('answerable_flagged_weak'))}%" for s in systems]
-
-
-def latency_line(result: Json) -> str:
-    return "recall p50 in-process: " + ", ".join(
-        f"{s} {v['p50_ms']:.1f} ms" for s, v in result["latency"].items())
 
 
 @click.command("personal")

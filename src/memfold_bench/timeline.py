@@ -222,3 +222,9 @@ def judged_counts(results: Sequence[RetainResult]) -> Json:
     """How many automatic supersedes and conflicts the retains of a replay reported."""
     return {"supersedes": sum(len(r.superseded) for r in results),
             "conflicts": sum(len(r.conflicts) for r in results)}
+
+
+def latency_line(result: Json) -> str:
+    """The p50 of each system's recall calls (`result["latency"]`, from `ms_figures`)."""
+    return "recall p50 in-process: " + ", ".join(
+        f"{s} {v['p50_ms']:.1f} ms" for s, v in result["latency"].items())

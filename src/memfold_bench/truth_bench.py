@@ -46,6 +46,7 @@ from .timeline import (
     by_time,
     check_modes,
     judged_counts,
+    latency_line,
     mode_option,
     modes_for,
     ms_figures,
@@ -314,8 +315,7 @@ def truth_command(path: Path, mode: str, verbose: bool, blind: bool, out: Path,
     lines = table(result)
     if verbose:
         lines += miss_lines(result)
-    lines.append("recall p50 in-process: " + ", ".join(
-        f"{m} {v['p50_ms']:.1f} ms" for m, v in result["latency"].items()))
+    lines.append(latency_line(result))
     for line in lines:
         click.echo(line)
     click.echo(f"wrote {out}", err=True)
