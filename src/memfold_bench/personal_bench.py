@@ -46,7 +46,7 @@ from memfold.errors import BadInput
 from memfold.model import Hit
 
 from .index_bench import environment, output_options, save_result
-from .locomo import file_sha256
+from .locomo import WORD, file_sha256, mean
 from .timeline import (
     Asked,
     K,
@@ -74,7 +74,6 @@ NEGATIVE = "negative"
 FLOOR = "floor"
 COUNTS = ("questions", "answerable")
 CUTOFFS = (5, 10)
-WORD = re.compile(r"\w+")
 HEAD = re.compile(r"^[^:]*:\s*")  # `KIND(...) @Entity:` before the content
 # The floor's stop words (a fixed list, so the floor does not move when memfold's does).
 FLOOR_STOP_WORDS = frozenset("""
@@ -250,10 +249,6 @@ def run(facts: Sequence[Written], questions: Sequence[Question], modes: Sequence
 
 def recall_at(ranked: Sequence[str | None], gold: Sequence[str], cutoff: int) -> float:
     return len(set(gold).intersection(k for k in ranked[:cutoff] if k)) / len(gold)
-
-
-def mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
 
 
 def figures(answers: Sequence[Answer], system: str) -> Json:
