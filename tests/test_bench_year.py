@@ -90,6 +90,8 @@ def test_runs_both_ways_through_the_cli(monkeypatch: pytest.MonkeyPatch,
     result = CliRunner().invoke(cli, ["bench", "year", "--days", "60", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "3 facts (1 states, 1 changes, 0 non-changes, 1 plain)" in result.stdout
+    offered = next(line for line in result.stdout.splitlines() if "or offered" in line)
+    assert offered.split()[-2:] == ["100.0%", "-"]  # the indexed run offers nothing
     saved = json.loads(out.read_text(encoding="utf-8"))
     retained, indexed = saved["runs"]["retained"], saved["runs"]["indexed"]
     assert retained["facts_read_back"] == indexed["facts_read_back"] == 3

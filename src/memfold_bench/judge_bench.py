@@ -135,25 +135,27 @@ def read_pair(raw: object, line: int) -> Pair:
                 raw["category"].strip(), raw.get("why", ""), line)
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
+def jsonl_rows(path: Path) -> Iterator[tuple[int, object]]:
+    """Each non-blank line of a JSONL file, parsed, with its number; BadInput when the file
+    cannot be read or a line is not JSON (the judge and truth benches read their data so)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
     for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():  # blank lines (a trailing newline, spacing) carry no pair
-            yield number, line
+        if line.strip():  # blank lines (a trailing newline, spacing) carry no row
+            try:
+                row = json.loads(line)
+            except ValueError as exc:
+                raise BadInput(f"{path}:{number}: not JSON ({exc})") from None
+            yield number, row
 
 
 def read_pairs(path: Path) -> list[Pair]:
     """Every pair of a JSONL file, all checked first; BadInput names the first bad line."""
     pairs: list[Pair] = []
     seen: dict[str, int] = {}
-    for number, line in _lines(path):
-        try:
-            raw = json.loads(line)
-        except ValueError as exc:
-            raise BadInput(f"{path}:{number}: not JSON ({exc})") from None
+    for number, raw in jsonl_rows(path):
         try:
             pair = read_pair(raw, number)
         except ValueError as exc:

@@ -65,6 +65,7 @@ from .locomo_loco import (
     mean_over,
     parse_tune,
 )
+from .timeline import check_modes, mode_option, modes_for
 
 Json = dict[str, Any]
 K = 10
@@ -72,7 +73,6 @@ CUTOFFS = (5, 10)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop",
               5: "adversarial"}
 SYSTEMS = ("memfold", "bm25")
-MODES = ("lexical", "semantic", "hybrid")
 LAYOUTS = ("bullets", "narrative")
 ANCHORS: dict[str, Json] = {
     "bm25_turns_r10": {"value": 0.54, "what": "BM25 over dialog turns, R@10, full LoCoMo set"},
@@ -463,10 +463,7 @@ def anchor_lines() -> list[str]:
 @click.option("--k", "k", default=K, show_default=True, type=click.IntRange(min=1),
               help="Results asked of each system per question.")
 @output_options("benchmarks/results/locomo.json")
-@click.option("--mode", "mode", default="lexical", show_default=True,
-              type=click.Choice([*MODES, "all"]),
-              help="memfold's recall mode; `all` runs lexical, semantic and hybrid side by side "
-                   "(semantic modes need: pip install 'memfold[embed]').")
+@mode_option
 @click.option("--tune", "tune", multiple=True, metavar="NAME=v1,v2",
               help="Ranking weights to fit leave-one-conversation-out (repeatable; names: "
                    f"{', '.join(TUNABLE)}); the first grid point gives the pooled figures.")
@@ -488,7 +485,7 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str,
     Example:
       memfold bench locomo ../shared/bench/locomo-dev.json --k 10
     """
-    modes = MODES if mode == "all" else (mode,)
+    modes = modes_for(mode)
     grid = parse_tune(tune)
     if rerank:
         from memfold.embed import EmbedUnavailable
@@ -498,13 +495,7 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str,
             shared_reranker()  # fail early, before any work
         except EmbedUnavailable as exc:
             raise click.ClickException(str(exc)) from None
-    if set(modes) - {"lexical"}:
-        from memfold.embed import EmbedUnavailable, open_semantic
-
-        try:
-            open_semantic(Path(tempfile.gettempdir()))  # fail early, before any work
-        except EmbedUnavailable as exc:
-            raise click.ClickException(str(exc)) from None
+    check_modes(modes)
     result = run_benchmark(path, k, lambda msg: click.echo(msg, err=True), modes, grid,
                            layout, rerank)
     if save_result(result, out, as_json=as_json):

@@ -46,7 +46,7 @@ from memfold.errors import BadInput
 from memfold.model import Hit
 
 from .index_bench import environment, output_options, save_result
-from .locomo import file_sha256
+from .locomo import WORD, file_sha256, mean
 from .timeline import (
     Asked,
     K,
@@ -55,6 +55,7 @@ from .timeline import (
     by_time,
     check_modes,
     judged_counts,
+    latency_line,
     mode_option,
     modes_for,
     ms_figures,
@@ -73,7 +74,6 @@ NEGATIVE = "negative"
 FLOOR = "floor"
 COUNTS = ("questions", "answerable")
 CUTOFFS = (5, 10)
-WORD = re.compile(r"\w+")
 HEAD = re.compile(r"^[^:]*:\s*")  # `KIND(...) @Entity:` before the content
 # The floor's stop words (a fixed list, so the floor does not move when memfold's does).
 FLOOR_STOP_WORDS = frozenset("""
@@ -251,10 +251,6 @@ def recall_at(ranked: Sequence[str | None], gold: Sequence[str], cutoff: int) ->
     return len(set(gold).intersection(k for k in ranked[:cutoff] if k)) / len(gold)
 
 
-def mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
-
-
 def figures(answers: Sequence[Answer], system: str) -> Json:
     """P@1, R@5, R@10 over answerable questions; for never-stated ones, nothing / weak."""
     stated = [a for a in answers if a.question.gold]
@@ -355,11 +351,6 @@ def negative_lines(result: Json) -> list[str]:
             f"{pct(group[s]['nothing_or_weak'])}% (floor: nothing "
             f"{pct(group[FLOOR]['nothing'])}%); answerable questions flagged weak "
             f"{pct(overall[s].get('answerable_flagged_weak'))}%" for s in systems]
-
-
-def latency_line(result: Json) -> str:
-    return "recall p50 in-process: " + ", ".join(
-        f"{s} {v['p50_ms']:.1f} ms" for s, v in result["latency"].items())
 
 
 @click.command("personal")

@@ -116,6 +116,12 @@ def start_of(day: date) -> datetime:
     return datetime.combine(day, day_time(0), tzinfo=UTC)
 
 
+def retain_on(memory: Memory, bullet: str, day: date) -> RetainResult:
+    """One fact retained as the benchmarks write it: dated `day`, at 00:00 UTC that day."""
+    return memory.retain(bullet, date=day, now=start_of(day), source="bench",
+                         allow_secret=True)
+
+
 # -- replaying a timeline ------------------------------------------------------------------
 
 
@@ -154,8 +160,7 @@ class Replay:
             fact = facts[self.written]
             if moment is not None and start_of(fact.day) > moment:
                 return
-            result = self.memory.retain(fact.bullet, date=fact.day, now=start_of(fact.day),
-                                        source="bench", allow_secret=True)
+            result = retain_on(self.memory, fact.bullet, fact.day)
             self.ids.update((f.id, fact.key) for f in result.facts)
             self.retained.append(result)
             self.written += 1
@@ -217,3 +222,9 @@ def judged_counts(results: Sequence[RetainResult]) -> Json:
     """How many automatic supersedes and conflicts the retains of a replay reported."""
     return {"supersedes": sum(len(r.superseded) for r in results),
             "conflicts": sum(len(r.conflicts) for r in results)}
+
+
+def latency_line(result: Json) -> str:
+    """The p50 of each system's recall calls (`result["latency"]`, from `ms_figures`)."""
+    return "recall p50 in-process: " + ", ".join(
+        f"{s} {v['p50_ms']:.1f} ms" for s, v in result["latency"].items())

@@ -23,10 +23,9 @@ and its `why`.
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,6 +37,7 @@ from memfold.errors import BadInput
 from memfold.model import Hit
 
 from .index_bench import environment, output_options, save_result
+from .judge_bench import jsonl_rows
 from .locomo import file_sha256
 from .timeline import (
     K,
@@ -46,6 +46,7 @@ from .timeline import (
     by_time,
     check_modes,
     judged_counts,
+    latency_line,
     mode_option,
     modes_for,
     ms_figures,
@@ -121,24 +122,10 @@ def read_timeline(row: object, where: str) -> Timeline:
                           for n, q in enumerate(questions)))
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            yield number, line
-
-
 def load(path: Path) -> list[Timeline]:
     timelines: list[Timeline] = []
     seen: set[str] = set()
-    for number, line in _lines(path):
-        try:
-            row = json.loads(line)
-        except ValueError as exc:
-            raise BadInput(f"{path}:{number}: not JSON ({exc})") from None
+    for number, row in jsonl_rows(path):
         timeline = read_timeline(row, f"{path}:{number}")
         if timeline.id in seen:
             raise BadInput(f"{path}:{number}: id {timeline.id!r} is used twice")
@@ -328,8 +315,7 @@ def truth_command(path: Path, mode: str, verbose: bool, blind: bool, out: Path,
     lines = table(result)
     if verbose:
         lines += miss_lines(result)
-    lines.append("recall p50 in-process: " + ", ".join(
-        f"{m} {v['p50_ms']:.1f} ms" for m, v in result["latency"].items()))
+    lines.append(latency_line(result))
     for line in lines:
         click.echo(line)
     click.echo(f"wrote {out}", err=True)

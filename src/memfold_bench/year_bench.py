@@ -46,7 +46,8 @@ import click
 from memfold.memory import Memory
 
 from .index_bench import environment, output_options, save_result
-from .timeline import pct, share, start_of
+from .locomo import percent
+from .timeline import retain_on, share, start_of
 from .year_corpus import CHANGE, Corpus, Planted, generate
 
 Json = dict[str, Any]
@@ -125,8 +126,7 @@ def run_retained(corpus: Corpus, root: Path, log: Callable[[str], None]) -> Run:
     Memory.init(root)
     with Memory.open(root, watch=False) as memory:
         for n, fact in enumerate(corpus.facts, 1):
-            result = memory.retain(fact.bullet, date=fact.day, now=start_of(fact.day),
-                                   source="bench", allow_secret=True)
+            result = retain_on(memory, fact.bullet, fact.day)
             for f in result.facts:
                 sources[f.source], ids[f.id] = fact.key, fact.key
             run.conflicts = (run.conflicts or 0) + len(result.conflicts)
@@ -267,10 +267,10 @@ def table(result: Json) -> list[str]:
     names = list(runs)
     rows: list[tuple[str, Callable[[Json], str]]] = [
         ("automatic supersedes", lambda r: str(r["supersedes"])),
-        ("  right (precision)", lambda r: f"{r['right']} ({pct(r['precision'])}%)"),
-        ("planted changes superseded", lambda r: f"{pct(r['changes']['superseded'])}%"),
+        ("  right (precision)", lambda r: f"{r['right']} ({percent(r['precision'])})"),
+        ("planted changes superseded", lambda r: percent(r["changes"]["superseded"])),
         ("  superseded or offered",
-         lambda r: f"{pct(r['changes']['superseded_or_offered'])}%"),
+         lambda r: percent(r["changes"]["superseded_or_offered"])),
         ("wrongly retired per 1,000", lambda r: f"{r['wrongly_retired_per_1000']:.1f}"),
         ("conflicts reported", lambda r: "-" if r["conflicts_reported"] is None
          else str(r["conflicts_reported"])),

@@ -32,6 +32,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from itertools import groupby
 
 STATE, CHANGE, NON_CHANGE, PLAIN = "state", "change", "non-change", "plain"
 
@@ -283,11 +284,6 @@ class Planted:
     slot: str | None = None
     replaces: tuple[str, ...] = ()  # a change: the keys of the facts it makes untrue
 
-    def to_dict(self) -> dict[str, object]:
-        return {"key": self.key, "date": self.day.isoformat(), "bullet": self.bullet,
-                "plant": self.plant, "category": self.category, "subject": self.subject,
-                "slot": self.slot, "replaces": list(self.replaces)}
-
 
 @dataclass(frozen=True)
 class Corpus:
@@ -298,16 +294,8 @@ class Corpus:
     entities: tuple[str, ...]
 
     def by_day(self) -> Iterator[tuple[date, list[Planted]]]:
-        day: date | None = None
-        batch: list[Planted] = []
-        for fact in self.facts:
-            if fact.day != day and batch:
-                yield batch[0].day, batch
-                batch = []
-            day = fact.day
-            batch.append(fact)
-        if batch:
-            yield batch[0].day, batch
+        for day, facts in groupby(self.facts, key=lambda f: f.day):
+            yield day, list(facts)
 
 
 @dataclass
