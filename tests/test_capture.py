@@ -295,3 +295,20 @@ def test_without_the_judge_the_facts_are_still_indexed(memory: Memory) -> None:
     assert result.facts == 3
     kinds = {h.fact.kind for h in memory.recall("Lisbon", k=5).hits}
     assert "world" in kinds
+
+
+def test_a_captured_bullet_pasted_into_an_older_log_keeps_its_day_file(
+        memory: Memory, workspace: Path) -> None:
+    """Capture journals the file it wrote, as retain does: a verbatim copy of a captured
+    bullet in an older day's log does not take the id over."""
+    memory.capture(SAMPLES["chatgpt"])
+    bullet = next(line for line in day_text(workspace).split("\n")
+                  if line.startswith("- W @me: Moved to Lisbon"))
+    fact_id = bullet.rsplit("^", 1)[1]
+    journal = [json.loads(x) for x in (workspace / "journal.jsonl").read_text().splitlines()]
+    retained = next(e for e in journal if e["event"] == "retain" and fact_id in e["ids"])
+    assert retained["path"] == f"memory/{DAY}.md"
+    (workspace / "memory" / "2025-01-01.md").write_text(
+        f"# 2025-01-01\n\n## Retain\n{bullet}\n", encoding="utf-8")
+    memory.index()
+    assert memory.get(fact_id, use=False).fact.path == f"memory/{DAY}.md"

@@ -22,7 +22,8 @@ same files).  A message that looks like it holds a secret is written as its head
 Writes follow retain's protocol (`memfold.retain`): under the workspace write lock, each
 day's addition is one write — a new file atomically, an existing one appended durably after
 an intent record — and its bullets are journaled as one `retain` event by the capture's
-origin.  The caller then indexes the files written and the judge weighs the new facts.
+origin, naming the file (so a copy pasted elsewhere later never takes an id over).  The
+caller then indexes the files written and the judge weighs the new facts.
 """
 
 from __future__ import annotations
@@ -252,6 +253,7 @@ def _journal(ledger: Ledger, plan: DayWrite, *, origin: str, ts: str,
     ids = tuple(b.rsplit("^", 1)[1] for b in plan.bullets)
     shas = tuple(content_sha(parse_bullet(b[2:]).content) for b in plan.bullets)
     try:
-        ledger.append([Retain(id=ids[0], ids=ids, by=origin, shas=shas)], ts=ts, locked=True)
+        ledger.append([Retain(id=ids[0], ids=ids, by=origin, shas=shas, path=plan.path)],
+                      ts=ts, locked=True)
     except (MemfoldError, OSError) as exc:
         notify(f"{plan.path}: stored, but who captured it was not journaled ({exc})")
