@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from conftest import Cli, markdown_hashes
 from memfold.capture.extract import extract
 from memfold.capture.registry import read_export
+from memfold.capture.write import captured_keys, new_turns, write_days
 from memfold.errors import BadInput
 from memfold.memory import Memory
 
@@ -285,9 +287,26 @@ def test_the_same_input_gives_the_same_files(tmp_path: Path) -> None:
     assert texts[0] == texts[1]
 
 
-def test_bad_input_raises_before_writing(memory: Memory) -> None:
+def test_bad_input_raises_before_writing(memory: Memory, workspace: Path) -> None:
+    before = markdown_hashes(workspace)
     with pytest.raises(BadInput):
         memory.capture(b"\xff\xfe not utf-8")
+    assert markdown_hashes(workspace) == before
+
+
+def test_a_turn_written_meanwhile_is_not_written_again(memory: Memory,
+                                                        workspace: Path) -> None:
+    """The turns planned before taking the lock are checked against the day's log under it:
+    a capture that got there first is not repeated."""
+    export = read_export(SAMPLES["chatgpt"], day=date(2025, 3, 4))
+    days, skipped = new_turns(export.conversations, captured_keys(memory.workspace),
+                              fallback=date(2025, 3, 4))
+    assert skipped == 0 and sum(map(len, days.values())) == 4
+    memory.capture(SAMPLES["chatgpt"])  # another capture, between the plan and the write
+    before = day_text(workspace)
+    assert write_days(memory.ledger, days, extracting=True, origin="capture:chatgpt",
+                      ts="2025-03-04T12:00:00", notify=print) == []
+    assert day_text(workspace) == before
 
 
 def test_without_the_judge_the_facts_are_still_indexed(memory: Memory) -> None:
@@ -295,3 +314,20 @@ def test_without_the_judge_the_facts_are_still_indexed(memory: Memory) -> None:
     assert result.facts == 3
     kinds = {h.fact.kind for h in memory.recall("Lisbon", k=5).hits}
     assert "world" in kinds
+
+
+def test_a_captured_bullet_pasted_into_an_older_log_keeps_its_day_file(
+        memory: Memory, workspace: Path) -> None:
+    """Capture journals the file it wrote, as retain does: a verbatim copy of a captured
+    bullet in an older day's log does not take the id over."""
+    memory.capture(SAMPLES["chatgpt"])
+    bullet = next(line for line in day_text(workspace).split("\n")
+                  if line.startswith("- W @me: Moved to Lisbon"))
+    fact_id = bullet.rsplit("^", 1)[1]
+    journal = [json.loads(x) for x in (workspace / "journal.jsonl").read_text().splitlines()]
+    retained = next(e for e in journal if e["event"] == "retain" and fact_id in e["ids"])
+    assert retained["path"] == f"memory/{DAY}.md"
+    (workspace / "memory" / "2025-01-01.md").write_text(
+        f"# 2025-01-01\n\n## Retain\n{bullet}\n", encoding="utf-8")
+    memory.index()
+    assert memory.get(fact_id, use=False).fact.path == f"memory/{DAY}.md"

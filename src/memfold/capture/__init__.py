@@ -18,18 +18,9 @@ from datetime import date
 from typing import Any
 
 from ..ledger import Ledger
-from ..workspace.format import decode
 from .formats import Export, Unreadable
 from .registry import read_export
-from .write import (
-    DayWrite,
-    Turn,
-    Withheld,
-    captured_keys,
-    new_turns,
-    render_day,
-    write_days,
-)
+from .write import Withheld, captured_keys, new_turns, preview_days, write_days
 
 __all__ = ["CaptureResult", "Unreadable", "Withheld", "read_export",
            "run"]
@@ -63,18 +54,6 @@ class CaptureResult:
         return out
 
 
-def _preview(ledger: Ledger, days: dict[date, list[Turn]], *,
-             extracting: bool) -> list[DayWrite]:
-    """What a capture would append to each day's log, writing nothing."""
-    out = []
-    for d in sorted(days):
-        rel = ledger.workspace.daily_path(d)
-        path = ledger.workspace.abspath(rel)
-        existing = decode(path.read_bytes())[0] if path.exists() else None
-        out.append(render_day(rel, d, days[d], existing, extracting=extracting))
-    return out
-
-
 def run(ledger: Ledger, export: Export, *, day: date, extracting: bool = True,
         dry_run: bool = False, origin: str, ts: str, notify: Callable[[str], None],
         progress: Callable[[int, int], None] | None = None) -> CaptureResult:
@@ -83,17 +62,10 @@ def run(ledger: Ledger, export: Export, *, day: date, extracting: bool = True,
     days, skipped = new_turns(export.conversations, captured_keys(ledger.workspace),
                               fallback=day)
     if dry_run:
-        writes = _preview(ledger, days, extracting=extracting)
+        writes = preview_days(ledger.workspace, days, extracting=extracting)
     else:
-        done = [0]
-
-        def step(n: int) -> None:
-            done[0] += n
-            if progress is not None:
-                progress(done[0], len(days))
-
         writes = write_days(ledger, days, extracting=extracting, origin=origin, ts=ts,
-                            notify=notify, progress=step)
+                            notify=notify, progress=progress)
     return CaptureResult(
         format=export.format, conversations=len(export.conversations),
         turns=sum(w.turns for w in writes), facts=sum(len(w.bullets) for w in writes),

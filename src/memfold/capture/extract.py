@@ -74,7 +74,8 @@ _WOULD = re.compile(r"^I(?:['’]d| would)\s+", re.IGNORECASE)
 _CONTRACTED = re.compile(r"^(?:I['’]m|they're)\s+", re.IGNORECASE)
 _MONTH = re.compile(r"\b(?:in|since|last|this|back in|early|late|mid-?)\s+(" + "|".join(MONTHS)
                     + r")\b(?!,? \d{4})")
-_RELATIVE = {"yesterday": 1, "last week": 7}
+_RELATIVE = tuple((phrase, re.compile(rf"\b{phrase}\b", re.IGNORECASE))
+                  for phrase in ("yesterday", "last week", "last year", "last month"))
 _THIRD_PERSON = {"have": "has", "do": "does", "go": "goes", "am": "is", "are": "is",
                  "was": "was", "were": "was", "can": "can", "will": "will", "would": "would",
                  "could": "could", "should": "should", "must": "must", "might": "might",
@@ -196,18 +197,8 @@ _IRREGULAR_PAST = frozenset((
 
 def _dated(text: str, day: date) -> str:
     """Relative and year-less times made absolute from the turn's day."""
-    for phrase, days in _RELATIVE.items():
-        pattern = re.compile(rf"\b{phrase}\b", re.IGNORECASE)
-        if pattern.search(text):
-            text = pattern.sub(f"{phrase} ({(day - timedelta(days=days)).isoformat()})", text,
-                               count=1)
-    if re.search(r"\blast year\b", text, re.IGNORECASE):
-        text = re.sub(r"\blast year\b", f"last year ({day.year - 1})", text, count=1,
-                      flags=re.IGNORECASE)
-    if re.search(r"\blast month\b", text, re.IGNORECASE):
-        prev = day.replace(day=1) - timedelta(days=1)
-        text = re.sub(r"\blast month\b", f"last month ({MONTHS[prev.month - 1]} {prev.year})",
-                      text, count=1, flags=re.IGNORECASE)
+    for phrase, pattern in _RELATIVE:
+        text = pattern.sub(f"{phrase} ({_meant(phrase, day)})", text, count=1)
     match = _MONTH.search(text)
     if match:
         month = MONTHS.index(match.group(1)) + 1
@@ -216,3 +207,13 @@ def _dated(text: str, day: date) -> str:
         text = (text[:where].rstrip() + text[match.end():]).rstrip(" ,")
         text = f"{text} ({match.group(1)} {year})"
     return text
+
+
+def _meant(phrase: str, day: date) -> str:
+    """The day, year or month a relative phrase said on `day` means."""
+    if phrase in ("yesterday", "last week"):
+        return (day - timedelta(days=1 if phrase == "yesterday" else 7)).isoformat()
+    if phrase == "last year":
+        return str(day.year - 1)
+    previous = day.replace(day=1) - timedelta(days=1)
+    return f"{MONTHS[previous.month - 1]} {previous.year}"

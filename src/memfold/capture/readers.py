@@ -52,31 +52,31 @@ def _dicts(loaded: Loaded) -> list[dict[str, Json]]:
     return [i for i in loaded.items if isinstance(i, dict)]
 
 
-def _checked(fmt: str, items: list[Json], read_one: Callable[[Json], Conversation]) -> Export:
-    """Each item read on its own: one that fails is listed, the others kept."""
-    convs, problems = [], []
-    for n, item in enumerate(items, 1):
-        try:
-            convs.append(read_one(item))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            problems.append(Unreadable(f"conversation {n}", f"not a {fmt} conversation "
-                                       f"({type(exc).__name__}: {exc})"))
-    return Export(fmt, tuple(convs), tuple(problems))
+@dataclass(frozen=True)
+class _Listed:
+    """A format whose export is a JSON list of conversations, each holding `marker`, and
+    read one by one (one that fails is listed, the others kept)."""
+
+    name: str
+    description: str
+    marker: str
+    read_one: Callable[[Json], Conversation]
+
+    def detect(self, loaded: Loaded) -> bool:
+        return loaded.shape == "array" and any(self.marker in i for i in _dicts(loaded))
+
+    def read(self, loaded: Loaded, *, day: date) -> Export:
+        convs, problems = [], []
+        for n, item in enumerate(loaded.items, 1):
+            try:
+                convs.append(self.read_one(item))
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                problems.append(Unreadable(f"conversation {n}", f"not a {self.name} "
+                                           f"conversation ({type(exc).__name__}: {exc})"))
+        return Export(self.name, tuple(convs), tuple(problems))
 
 
 # -- ChatGPT -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ChatGPT:
-    name: str = "chatgpt"
-    description: str = "ChatGPT conversations.json, a list with a `mapping` tree each"
-
-    def detect(self, loaded: Loaded) -> bool:
-        return loaded.shape == "array" and any("mapping" in i for i in _dicts(loaded))
-
-    def read(self, loaded: Loaded, *, day: date) -> Export:
-        return _checked(self.name, list(loaded.items), _chatgpt_one)
 
 
 def _chatgpt_one(raw: dict[str, Json]) -> Conversation:
@@ -115,18 +115,6 @@ def _last_leaf(mapping: dict[str, Json]) -> str | None:
 
 
 # -- Claude.ai -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ClaudeAI:
-    name: str = "claude-ai"
-    description: str = "Claude.ai export conversations.json, a list with `chat_messages` each"
-
-    def detect(self, loaded: Loaded) -> bool:
-        return loaded.shape == "array" and any("chat_messages" in i for i in _dicts(loaded))
-
-    def read(self, loaded: Loaded, *, day: date) -> Export:
-        return _checked(self.name, list(loaded.items), _claude_ai_one)
 
 
 def _claude_ai_one(raw: dict[str, Json]) -> Conversation:
@@ -278,4 +266,9 @@ def _at(day: str | None, clock: str | None) -> datetime | None:
         return None
 
 
-BUILTIN = (ChatGPT(), ClaudeAI(), ClaudeCode(), Anthropic(), OpenAI(), Text())
+BUILTIN = (
+    _Listed("chatgpt", "ChatGPT conversations.json, a list with a `mapping` tree each",
+            "mapping", _chatgpt_one),
+    _Listed("claude-ai", "Claude.ai export conversations.json, a list with `chat_messages` "
+            "each", "chat_messages", _claude_ai_one),
+    ClaudeCode(), Anthropic(), OpenAI(), Text())

@@ -22,7 +22,8 @@ same files).  A message that looks like it holds a secret is written as its head
 Writes follow retain's protocol (`memfold.retain`): under the workspace write lock, each
 day's addition is one write — a new file atomically, an existing one appended durably after
 an intent record — and its bullets are journaled as one `retain` event by the capture's
-origin.  The caller then indexes the files written and the judge weighs the new facts.
+origin, naming the file (so a copy pasted elsewhere later never takes an id over).  The
+caller then indexes the files written and the judge weighs the new facts.
 """
 
 from __future__ import annotations
@@ -206,33 +207,50 @@ def slug(name: str) -> str:
     return _SLUG_BREAKS.sub("-", name.strip()).strip("-.") or "someone"
 
 
+def plan_day(workspace: Workspace, day: date, turns: Sequence[Turn], *,
+             extracting: bool) -> tuple[bytes | None, DayWrite | None]:
+    """The day's log as it is (None: no file yet) and what it gets: the turns not in it yet
+    (None when every one is)."""
+    rel = workspace.daily_path(day)
+    path = workspace.abspath(rel)
+    before = path.read_bytes() if path.exists() else None
+    existing = decode(before)[0] if before is not None else None
+    there = set(TURN_KEY.findall(existing or ""))
+    fresh = [t for t in turns if t.key not in there]
+    plan = render_day(rel, day, fresh, existing, extracting=extracting) if fresh else None
+    return before, plan
+
+
+def preview_days(workspace: Workspace, days: dict[date, list[Turn]], *,
+                 extracting: bool) -> list[DayWrite]:
+    """What `write_days` would append to each day's log, writing nothing."""
+    plans = (plan_day(workspace, day, days[day], extracting=extracting)[1]
+             for day in sorted(days))
+    return [plan for plan in plans if plan is not None]
+
+
 def write_days(ledger: Ledger, days: dict[date, list[Turn]], *, extracting: bool,
                origin: str, ts: str, notify: Callable[[str], None],
-               progress: Callable[[int], None] | None = None) -> list[DayWrite]:
+               progress: Callable[[int, int], None] | None = None) -> list[DayWrite]:
     """Append each day's turns and bullets, under one hold of the write lock: each file in
     one write, its bullets journaled.  A turn written meanwhile by another capture is not
-    written again."""
+    written again.  `progress(done, total)` is told of each day."""
     workspace = ledger.workspace
     written = []
     with workspace.write_lock.held() as held:
         if held.recovered:
             notify(held.recovered)
-        for day in sorted(days):
-            rel = workspace.daily_path(day)
-            path = workspace.abspath(rel)
+        for done, day in enumerate(sorted(days), 1):
+            path = workspace.abspath(workspace.daily_path(day))
             workspace.require_real_dir(path.parent)
             path.parent.mkdir(parents=True, exist_ok=True)
-            before = path.read_bytes() if path.exists() else None
-            existing = decode(before)[0] if before is not None else None
-            there = set(TURN_KEY.findall(existing or ""))
-            turns = [t for t in days[day] if t.key not in there]
-            if turns:
-                plan = render_day(rel, day, turns, existing, extracting=extracting)
+            before, plan = plan_day(workspace, day, days[day], extracting=extracting)
+            if plan is not None:
                 _write(held, path, before, plan.text.encode())
                 _journal(ledger, plan, origin=origin, ts=ts, notify=notify)
                 written.append(plan)
             if progress is not None:
-                progress(1)
+                progress(done, len(days))
     return written
 
 
@@ -252,6 +270,7 @@ def _journal(ledger: Ledger, plan: DayWrite, *, origin: str, ts: str,
     ids = tuple(b.rsplit("^", 1)[1] for b in plan.bullets)
     shas = tuple(content_sha(parse_bullet(b[2:]).content) for b in plan.bullets)
     try:
-        ledger.append([Retain(id=ids[0], ids=ids, by=origin, shas=shas)], ts=ts, locked=True)
+        ledger.append([Retain(id=ids[0], ids=ids, by=origin, shas=shas, path=plan.path)],
+                      ts=ts, locked=True)
     except (MemfoldError, OSError) as exc:
         notify(f"{plan.path}: stored, but who captured it was not journaled ({exc})")
