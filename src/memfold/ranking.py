@@ -116,6 +116,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .index.base import Candidate
+    from .model import Fact
 
 DEFAULT_CONFIDENCE = {"world": 0.9, "experience": 0.9, "opinion": 0.7, "observation": 0.6,
                       "text": 0.8}
@@ -235,6 +241,42 @@ def score(relevance: float, *, kind: str, confidence: float, importance: int | N
           lifecycle: float = 1.0) -> float:
     return (relevance * confidence_weight(confidence) * importance_weight(importance)
             * KIND_WEIGHT.get(kind, 1.0) * lifecycle)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate as recall scored it, and what `why` tells of how (`recall`, `currency`)."""
+
+    candidate: Candidate
+    score: float
+    confidence: float
+    linked: tuple[str, ...]
+    opinion: bool
+    status: str
+    decay: float
+    tier: int  # 0 active (or true at the asked time), 1 archived, 2 superseded or expired
+    beside: str | None = None  # the neighbour whose match lifted it more than its own
+    then: str = UNDATED  # how it stands to the time the query asks about
+    hidden: bool = False  # left out for its lifecycle (superseded or expired, no --all)
+    # the fact that replaced it (with --all), or may have (`currency.newer_first`), is among
+    # the results
+    replaced: bool = False
+    alike: str | None = None  # hybrid: the result above it that it gave way to (`recall`)
+    outdated_by: tuple[str, ...] = ()  # newer facts shown with it that may replace it
+    own: float = 0.0  # its score without the context its neighbours gave it
+    lifter: str | None = None  # the neighbour that gave it that context, if any
+
+    @property
+    def fact(self) -> Fact:
+        return self.candidate.fact
+
+
+def order(hit: Scored) -> tuple[int, float, bool, int, str, int]:
+    """Active facts (and those faded by decay alone) first — facts a person archived rank
+    below them, however relevant — then score,
+    then a replacement before what it replaced, then newest, then path and line."""
+    day = hit.fact.day.toordinal() if hit.fact.day else 0
+    return (hit.tier, -round(hit.score, 9), hit.replaced, -day, hit.fact.path, hit.fact.line)
 
 
 def spread(ranked: Sequence[tuple[int, float]], cosines: Sequence[Sequence[float]],

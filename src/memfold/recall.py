@@ -30,7 +30,6 @@ from .lifecycle import (
     ARCHIVED,
     EXPIRED,
     MERGED,
-    REPLACED,
     STATE_KINDS,
     SUPERSEDED,
     lifecycle_weight,
@@ -39,14 +38,14 @@ from .lifecycle import (
 from .model import KIND_LETTERS, KINDS, TEXT, AboutResult, Fact, Hit, Interval
 from .names import entity_key, fold
 from .query import QueryPlan, clean_text, find_words, refuse_long, word_stem
-from .ranking import confidence_of, relevance, score, time_factor
+from .ranking import Scored, confidence_of, order, relevance, score, time_factor
 from .timeparse import TimeSpecError, find_time_phrase, parse_spec
 
 if TYPE_CHECKING:
     from .embed.rerank import Reranker
     from .embed.semantic import Semantic
 
-_Ranked = TypeVar("_Ranked", Candidate, "_Scored")
+_Ranked = TypeVar("_Ranked", Candidate, Scored)
 PASSAGE_NUDGE = 0.001  # a sentence that holds its paragraph's match ranks just above it
 MIN_CANDIDATES = 50  # each search fetches max(MIN_CANDIDATES, 4 * k) rows to rank
 LEFT_OUT = (SUPERSEDED, MERGED, EXPIRED)  # statuses recall leaves out unless --all
@@ -158,15 +157,17 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     # a fact found by the hop lifts no neighbour: its match is a guess at one remove
     context = _context(backend, found.values(),
                        {r: v for r, v in match.items() if r not in hopped} if hopped else match)
-    ends, via = _successors(backend, plan, found, match, filters, options, hopped)
+    # a question about a time is answered as of then, without successors
+    ends, via = currency.bring_successors(backend, found, match, filters, options.today,
+                                          hopped) if plan.window is None else ({}, {})
     scored = _held_by_neighbours([_score(c, plan, named, match[c.rowid], options,
                                          context.get(c.rowid), selective)
                                   for c in found.values()])
     shown = [s for s in scored if not s.hidden]
     if options.include_all:
-        shown = _replacements_first(shown, plan.window is not None, ends)
-    shown = _newer_first(shown, options)
-    ordered = _below_current(_one_per_passage(sorted(shown, key=_order)))
+        shown = currency.replacements_first(shown, plan.window is not None, ends)
+    shown = currency.newer_first(shown, options.k, options.today)
+    ordered = currency.below_current(_one_per_passage(sorted(shown, key=order)))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
     if options.rerank is not None:
@@ -233,7 +234,7 @@ def _known(backend: IndexBackend, plan: QueryPlan, named: Sequence[str], found: 
     return known
 
 
-def _held_by_neighbours(scored: list[_Scored]) -> list[_Scored]:
+def _held_by_neighbours(scored: list[Scored]) -> list[Scored]:
     """The context lifts a fact toward the fact that lifted it (`_context`), never past it:
     a fact whose score with its context reaches that fact's score without its own comes
     just below it, and never below its own score without the context.  A reply rises past
@@ -242,77 +243,6 @@ def _held_by_neighbours(scored: list[_Scored]) -> list[_Scored]:
     own = {s.fact.id: s.own for s in scored}
     return [evolve(s, score=max(s.own, own[s.lifter] * (1 - PASSAGE_NUDGE)))
             if s.lifter in own and s.score >= own[s.lifter] else s for s in scored]
-
-
-def _successors(backend: IndexBackend, plan: QueryPlan, found: _Found,
-                match: dict[int, float], filters: Filters, options: RecallOptions,
-                hopped: Mapping[int, str]) -> tuple[dict[str, str], dict[int, str]]:
-    """A replaced fact that matched brings the end of its chain of replacements
-    (`currency.successors`) into `found`, matching at least as well as it did, so recall
-    answers with the current fact whatever words it uses.  Not when the query asks about a
-    time (it is answered as of then), nor from a fact the second hop found (its match is a
-    guess at one remove).  Returns each replaced fact's chain end and, for a
-    successor that ranks on a replaced fact's match, that fact's id."""
-    if plan.window is not None:
-        return {}, {}
-    replaced: dict[str, Candidate] = {}
-    for c in sorted(found.values(), key=lambda c: (-match.get(c.rowid, 0.0), c.rowid)):
-        if c.life and c.life.superseded_by and match.get(c.rowid, 0.0) > 0 \
-                and c.rowid not in hopped \
-                and status_of(c.fact, c.life, options.today)[0] in REPLACED:
-            replaced.setdefault(c.fact.id, c)
-    if not replaced:
-        return {}, {}
-    ends = currency.successors(backend, {i: c.life.superseded_by for i, c in replaced.items()
-                                         if c.life and c.life.superseded_by},
-                               filters, options.today)
-    via: dict[int, str] = {}
-    for old_id, end in ends.items():  # best match first, so a successor keeps the best
-        end = found.setdefault((end.fact.path, end.rowid), end)
-        if match[replaced[old_id].rowid] > match.get(end.rowid, 0.0):
-            match[end.rowid] = match[replaced[old_id].rowid]
-            via[end.rowid] = old_id
-    return {old: end.fact.id for old, end in ends.items()}, via
-
-
-def _newer_first(shown: list[_Scored], options: RecallOptions) -> list[_Scored]:
-    """Among the best results, an older fact a newer one may have outdated
-    (`currency.outdated`) carries the newer ids, and each newer fact scores at least what
-    the facts it may outdate score (oldest first, so a chain passes the best score on) and
-    ranks above them at equal score.  When the query asks about a time, only facts that
-    held then are weighed: a change after it outdates nothing then."""
-    best = [s for s in sorted(shown, key=_order)[: max(options.k, 10)]
-            if s.tier == 0 and s.then != ranking.NOT_THEN]  # a question about a time: then
-    outdated = currency.outdated(best, options.today)
-    if not outdated:
-        return shown
-    by_id = {s.fact.id: s for s in shown}
-    score = {i: s.score for i, s in by_id.items()}
-    for old in sorted(outdated, key=lambda i: currency.written(by_id[i].fact)):
-        for new in outdated[old]:
-            score[new] = max(score[new], score[old])
-    return [evolve(s, score=score[s.fact.id], outdated_by=tuple(outdated.get(s.fact.id, ())),
-                   replaced=s.replaced or s.fact.id in outdated)
-            if s.fact.id in outdated or score[s.fact.id] != s.score else s for s in shown]
-
-
-def _below_current(ordered: list[_Scored]) -> list[_Scored]:
-    """A fact faded by decay never ranks above a newer active fact about the same subject
-    and topic (`currency.covered`): it moves to just below the lowest such fact, scoring no
-    more than it.  Against other facts it keeps its place, and so does a fact that held at the
-    time the query asks about, or a change that may outdate another (`_newer_first`)."""
-    out = list(ordered)
-    newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
-    for s in [s for s in ordered if s.status == ARCHIVED and s.tier == 0
-              and s.fact.id not in newer and s.then not in ranking.HELD_THEN]:
-        at = out.index(s)
-        below = [i for i in range(at + 1, len(out)) if out[i].status == ACTIVE
-                 and currency.covered(s.candidate, out[i].candidate)]
-        if below:
-            lowest = out[below[-1]]
-            out.pop(at)
-            out.insert(out.index(lowest) + 1, evolve(s, score=min(s.score, lowest.score)))
-    return out
 
 
 def about(backend: IndexBackend, name: str, *, k: int, today: date,
@@ -363,31 +293,6 @@ def _matched_terms(c: Candidate, terms: Sequence[str], *, forms: bool = False) -
     return out
 
 
-@dataclass(frozen=True)
-class _Scored:
-    candidate: Candidate
-    score: float
-    confidence: float
-    linked: tuple[str, ...]
-    opinion: bool
-    status: str
-    decay: float
-    tier: int  # 0 active (or true at the asked time), 1 archived, 2 superseded or expired
-    beside: str | None = None  # the neighbour whose match lifted it more than its own
-    then: str = ranking.UNDATED  # how it stands to the time the query asks about
-    hidden: bool = False  # left out for its lifecycle (superseded or expired, no --all)
-    # the fact that replaced it (with --all), or may have (`_newer_first`), is among the results
-    replaced: bool = False
-    alike: str | None = None  # hybrid: the result above it that it gave way to (`_spread`)
-    outdated_by: tuple[str, ...] = ()  # newer facts shown with it that may replace it
-    own: float = 0.0  # its score without the context its neighbours gave it
-    lifter: str | None = None  # the neighbour that gave it that context, if any
-
-    @property
-    def fact(self) -> Fact:
-        return self.candidate.fact
-
-
 def _vector_text(plan: QueryPlan, named: Sequence[str]) -> str:
     """What the query's vector is made of (`ranking.VECTOR_NAMES`)."""
     if ranking.tunable("VECTOR_NAMES") >= 0.5:
@@ -424,7 +329,7 @@ def _context(backend: IndexBackend, found: Iterable[Candidate],
 
 def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
            options: RecallOptions, near: tuple[float, str] | None = None,
-           selective: bool = False) -> _Scored:
+           selective: bool = False) -> Scored:
     """The candidate's score; `hidden` when its lifecycle keeps it out of the answer.
     `selective`: the entities the query names are linked to few facts (fewer than recall
     fetches), so a fact about none of them is off the subject (`ranking.OFF_SUBJECT`); a
@@ -446,7 +351,7 @@ def _score(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
 
     tier = 0 if current or _faded(c, status) else (1 if status == ARCHIVED else 2)
     value = valued(context)
-    return _Scored(c, value, confidence, linked, opinion, status, decay, tier,
+    return Scored(c, value, confidence, linked, opinion, status, decay, tier,
                    beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT,
                    own=valued(0.0) if context else value, lifter=beside if context else None)
@@ -527,36 +432,6 @@ def _current_then(c: Candidate, status: str, then: str) -> bool:
     return status == ACTIVE or then in ranking.HELD_THEN
 
 
-def _replacements_first(scored: list[_Scored], asks_time: bool,
-                        ends: Mapping[str, str]) -> list[_Scored]:
-    """With --all: a fact scores at least what the facts it superseded (directly or in a
-    chain) score, and is marked so it ranks above them at equal score; a superseded fact
-    whose successor is not among the results lifts the end of its chain (`ends`, which
-    `_successors` brought in).  When the query asks about a time, only a replacement that
-    held then is lifted.  Merges are left as they rank: a consolidated fact restates its
-    sources, it does not change what is true."""
-    by_id = {s.fact.id: s for s in scored}
-    older: dict[str, list[str]] = {}
-    for s in scored:
-        life = s.candidate.life
-        newer = life.superseded_by if life and s.status == SUPERSEDED else None
-        if newer not in by_id and newer is not None:
-            newer = ends.get(s.fact.id)
-        if newer in by_id and newer != s.fact.id and (
-                not asks_time or by_id[newer].then in ranking.HELD_THEN):
-            older.setdefault(newer, []).append(s.fact.id)
-
-    def best(fact_id: str, seen: frozenset[str]) -> float:
-        own = by_id[fact_id].score
-        return max([own, *(best(o, seen | {o}) for o in older.get(fact_id, ())
-                           if o not in seen)])
-
-    replaced = {o for olds in older.values() for o in olds}
-    return [evolve(s, score=best(s.fact.id, frozenset({s.fact.id})),
-                   replaced=s.fact.id in replaced)
-            if s.fact.id in older or s.fact.id in replaced else s for s in scored]
-
-
 def _written_in(fact: Fact, window: Interval) -> bool:
     day = fact.day
     return day is not None and (window.start is None or window.start <= day) and (
@@ -574,7 +449,7 @@ def _overlaps(a: Interval, b: Interval) -> bool:
         a.end is None or b.start is None or b.start <= a.end)
 
 
-def _explain(s: _Scored, plan: QueryPlan, window: Interval | None,
+def _explain(s: Scored, plan: QueryPlan, window: Interval | None,
              fused: dict[int, float] | None = None, hopped: str | None = None,
              replaces: str | None = None, known: str | None = None) -> Hit:
     """A scored candidate as a hit, with `why` in a few words."""
@@ -683,15 +558,7 @@ def build_trace(backend: IndexBackend, root: Candidate, today: date) -> Trace:
                  tuple(hits(derived)))
 
 
-def _order(hit: _Scored) -> tuple[int, float, bool, int, str, int]:
-    """Active facts (and those faded by decay alone) first — facts a person archived rank
-    below them, however relevant — then score,
-    then a replacement before what it replaced, then newest, then path and line."""
-    day = hit.fact.day.toordinal() if hit.fact.day else 0
-    return (hit.tier, -round(hit.score, 9), hit.replaced, -day, hit.fact.path, hit.fact.line)
-
-
-def _reranked(ordered: list[_Scored], query: str, reranker: Reranker) -> list[_Scored]:
+def _reranked(ordered: list[Scored], query: str, reranker: Reranker) -> list[Scored]:
     """The RERANK_TOP best candidates ordered again by a blend of their score and the
     reranker's (each scaled to 0..1 among them, the reranker's at RERANK_SHARE); the rest
     follow as they were.  The blend, spread between the best score and the best of the
@@ -709,10 +576,10 @@ def _reranked(ordered: list[_Scored], query: str, reranker: Reranker) -> list[_S
                    (1 - share) * (s.score / best if best > 0 else 0.0)
                    + share * ((r - low) / (high - low) if high > low else 0.0)))
                for s, r in zip(top, raw, strict=True)]
-    return sorted(blended, key=_order) + rest
+    return sorted(blended, key=order) + rest
 
 
-def _spread(ordered: list[_Scored], semantic: Semantic) -> list[_Scored]:
+def _spread(ordered: list[Scored], semantic: Semantic) -> list[Scored]:
     """Hybrid: the SPREAD_POOL best ordered again so that a result much like one above it
     gives way (`ranking.spread`), each with its lowered score (no lower than the best score
     of the rest, which follow as they were)."""
@@ -723,7 +590,7 @@ def _spread(ordered: list[_Scored], semantic: Semantic) -> list[_Scored]:
     floor = max((s.score for s in rest), default=0.0)
     placed = ranking.spread([(s.tier, s.score) for s in top], cosines)
     order = [i for i, _ in placed]
-    spread: list[_Scored] = []
+    spread: list[Scored] = []
     for n, (i, lowered) in enumerate(placed):
         if lowered == top[i].score:
             spread.append(top[i])

@@ -18,9 +18,7 @@ them as a weak expansion (`expansion.word_knowledge`).
 from __future__ import annotations
 
 import functools
-import gzip
 import re
-from importlib import resources
 
 KIND, SAME, FORM = "kind", "same", "form"
 RELATIONS = (KIND, SAME, FORM)
@@ -39,6 +37,9 @@ def shard(word: str) -> str:
 
 @functools.cache
 def _shard_text(name: str) -> str:
+    import gzip  # with importlib.resources, tens of ms that a command without a query skips
+    from importlib import resources
+
     path = resources.files(__package__).joinpath("data", "wordnet", f"{name}.tsv.gz")
     return "\n" + gzip.decompress(path.read_bytes()).decode() if path.is_file() else ""
 
@@ -60,6 +61,8 @@ def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
 
 @functools.cache
 def _own() -> Table:
+    from importlib import resources
+
     return _read(resources.files(__package__).joinpath("data", "kinds.tsv").read_text())
 
 
