@@ -328,9 +328,10 @@ class IndexBackend(Protocol):
         """Journal events of these kinds, newest first, at most `limit`."""
         ...
 
-    def typed_in_order(self) -> list[tuple[int | None, str]]:
-        """(day as an ordinal or None, id) of every typed fact: undated first, then by day,
-        path and line — the order a first index judges them in."""
+    def unretained_in_order(self) -> list[tuple[int | None, str]]:
+        """(day as an ordinal or None, id) of every typed fact no retain wrote (the journal
+        gives it no `retained_on`): undated first, then by day, path and line — the order a
+        first index judges them in."""
         ...
 
     def review_rows(self, query: ReviewQuery) -> tuple[list[ReviewRow], int]:

@@ -412,8 +412,8 @@ class SqliteIndex:
         return state.events_at(self.db, seqs)
 
     @storage_errors
-    def typed_in_order(self) -> list[tuple[int | None, str]]:
-        return state.typed_in_order(self.db)
+    def unretained_in_order(self) -> list[tuple[int | None, str]]:
+        return state.unretained_in_order(self.db)
 
     @storage_errors
     def review_facts(self, ids: Sequence[str]) -> dict[str, ReviewSide]:
