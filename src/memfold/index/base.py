@@ -120,16 +120,6 @@ class ReviewRow:
     settled: int | None
 
 
-@dataclass(frozen=True)
-class ReviewSide:
-    """What a review item shows of one of its facts."""
-
-    content: str
-    source: str  # path#Lline
-    day: str | None
-    status: str | None  # as the journal says; None: active
-
-
 @dataclass(frozen=True, kw_only=True)
 class ReviewQuery:
     """Which review items: in these states, journaled on or after `since` (an ISO day),
@@ -337,10 +327,6 @@ class IndexBackend(Protocol):
     def review_rows(self, query: ReviewQuery) -> tuple[list[ReviewRow], int]:
         """The review items a query names, newest first, up to its limit, and how many it
         names in all (the review table, folded from the journal like `lifecycle`)."""
-        ...
-
-    def review_facts(self, ids: Sequence[str]) -> dict[str, ReviewSide]:
-        """What a review item shows of each of these facts (those the index holds)."""
         ...
 
     def events_at(self, seqs: Sequence[int]) -> list[Event]:
