@@ -188,15 +188,16 @@ def _items(backend: IndexBackend, rows: Sequence[ReviewRow]) -> list[ReviewItem]
 def settle(ledger: Ledger, action: str, target: str | None, selection: Selection, *,
            reason: str | None, dry_run: bool, ts: str) -> ReviewOutcome:
     """Accept or reject one item (`target`: its number, or its older fact's id) or, with
-    no target, reject every waiting item the selection names (which must name a rule)."""
+    no target, reject every waiting item the selection names (which must name a rule).
+    The caller has replayed the journal (`Memory.refresh`); a write decides again under
+    the lock (`Ledger.transact`)."""
     if target is None and (action != "reject" or selection.rule is None):
         raise BadInput(f"review {action} needs an ID" + (
             " or --rule RULE" if action == "reject" else ""))
     if target is not None and (selection.rule is not None or selection.entity_keys):
         raise BadInput("give an ID or --rule/--entity, not both")
     backend = ledger.backend
-    if dry_run:
-        ledger.replay()
+    if dry_run:  # against the index as the caller's refresh left it
         chosen, unchanged = _choose(backend, target, selection, action)
         return ReviewOutcome(action=action, settled=tuple(_items(backend, chosen)),
                              unchanged=tuple(_items(backend, unchanged)), dry_run=True)
