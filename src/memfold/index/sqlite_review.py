@@ -1,7 +1,7 @@
 """The review table of the SQLite index: each supersede or conflict the judge journaled, with
 its state, folded from the journal as `lifecycle` is (`fold`, inside `apply_events`'s
-transaction), and read a page at a time (`rows`), so listing the queue costs the same at a
-hundred thousand facts as at a hundred.
+transaction), and read a page at a time (`rows`: the page stops at its limit; only the
+count reads every matching item, from an index), so listing the queue replays nothing.
 
 An item is raised by a `conflict` event (state `open`) or by a `supersede` the judge made —
 not a `manual` or `explicit` one — (state `applied`); later events about its older fact settle
