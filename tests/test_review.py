@@ -54,6 +54,21 @@ def test_conflicts_survive_a_later_retain_and_a_rebuild(workspace: Path) -> None
         assert conflict.id in [i.id for i in memory.review(now=NOW).items]
 
 
+def test_an_item_shows_the_copy_that_holds_a_pasted_id(workspace: Path) -> None:
+    """A copy of the older fact's bullet, with its block id, pasted in a file earlier in path
+    order: the item shows the fact the id is held by (sqlite_holders), not the copy."""
+    with Memory.open(workspace) as memory:
+        conflict, _ = setup_queue(memory)
+        write(workspace, "memory/2025-01-01.md",
+              f"# 2025-01-01\n\n## Retain\n- W @Kenji: Lives in Oslo. ^{conflict.older.id}\n")
+        memory.index()
+        shown = next(i for i in memory.review(now=NOW).items if i.id == conflict.id)
+        assert (shown.older.content, shown.older.source) == (
+            "Lives in Berlin.", conflict.older.source)
+        assert shown.older.source is not None
+        assert not shown.older.source.startswith("memory/2025-01-01.md")
+
+
 def test_accept_and_reject_are_journaled_and_replayed_after_a_rebuild(
         workspace: Path) -> None:
     with Memory.open(workspace) as memory:

@@ -261,11 +261,8 @@ class Ledger:
         self.replay()
         if self.backend.events_of_kinds(DECISIONS, limit=1):
             return []
-        retained = {fact_id for event in self.backend.events_of_kinds((Retain.KIND,))
-                    if isinstance(event.record, Retain) for fact_id in event.record.ids}
-        unjudged = [(day, fact_id) for day, fact_id in self.backend.typed_in_order()
-                    if fact_id not in retained]
         judged: list[Judgement] = []
+        unjudged = self.backend.unretained_in_order()
         for day, ids in itertools.groupby(unjudged, key=lambda r: r[0]):
             until = date.fromordinal(day) if day is not None else None
             judged += self._judged([fact_id for _, fact_id in ids], ts=ts, until=until)

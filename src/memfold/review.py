@@ -30,9 +30,9 @@ from datetime import date
 from typing import Any
 
 from .errors import BadInput, UnknownId
-from .events import Dismiss, Record, Restore
+from .events import Dismiss, Record, Restore, content_sha
 from .index.base import IndexBackend, ReviewQuery, ReviewRow
-from .ledger import Ledger, content_sha, supersede_record
+from .ledger import Ledger, supersede_record
 
 CONFLICT = "conflict"
 OPEN, APPLIED = "open", "applied"  # waiting for a word: a conflict; a supersede in force
@@ -158,14 +158,17 @@ def _query(selection: Selection, *, limit: int | None) -> ReviewQuery:
 def _items(backend: IndexBackend, rows: Sequence[ReviewRow]) -> list[ReviewItem]:
     """The rows as items: both facts as the index holds them now, and who settled each."""
     settling = {e.seq: e for e in backend.events_at([r.settled for r in rows if r.settled])}
-    found = backend.review_facts(sorted({r.old for r in rows} | {r.new for r in rows}))
+    found = {c.fact.id: c for c in backend.by_ids(sorted({r.old for r in rows}
+                                                           | {r.new for r in rows}))}
 
     def side(fact_id: str) -> ReviewFact:
-        fact = found.get(fact_id)
-        if fact is None:
+        held = found.get(fact_id)
+        if held is None:
             return ReviewFact(id=fact_id, content=None, source=None, day=None, status=None)
-        return ReviewFact(id=fact_id, content=fact.content, source=fact.source, day=fact.day,
-                          status=fact.status or "active")
+        fact = held.fact
+        return ReviewFact(id=fact_id, content=fact.content, source=fact.source,
+                          day=fact.day.isoformat() if fact.day else None,
+                          status=(held.life and held.life.status) or "active")
 
     def settled(row: ReviewRow) -> Settlement | None:
         event = settling.get(row.settled) if row.settled else None
@@ -185,15 +188,16 @@ def _items(backend: IndexBackend, rows: Sequence[ReviewRow]) -> list[ReviewItem]
 def settle(ledger: Ledger, action: str, target: str | None, selection: Selection, *,
            reason: str | None, dry_run: bool, ts: str) -> ReviewOutcome:
     """Accept or reject one item (`target`: its number, or its older fact's id) or, with
-    no target, reject every waiting item the selection names (which must name a rule)."""
+    no target, reject every waiting item the selection names (which must name a rule).
+    The caller has replayed the journal (`Memory.refresh`); a write decides again under
+    the lock (`Ledger.transact`)."""
     if target is None and (action != "reject" or selection.rule is None):
         raise BadInput(f"review {action} needs an ID" + (
             " or --rule RULE" if action == "reject" else ""))
     if target is not None and (selection.rule is not None or selection.entity_keys):
         raise BadInput("give an ID or --rule/--entity, not both")
     backend = ledger.backend
-    if dry_run:
-        ledger.replay()
+    if dry_run:  # against the index as the caller's refresh left it
         chosen, unchanged = _choose(backend, target, selection, action)
         return ReviewOutcome(action=action, settled=tuple(_items(backend, chosen)),
                              unchanged=tuple(_items(backend, unchanged)), dry_run=True)

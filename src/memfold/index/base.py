@@ -120,16 +120,6 @@ class ReviewRow:
     settled: int | None
 
 
-@dataclass(frozen=True)
-class ReviewSide:
-    """What a review item shows of one of its facts."""
-
-    content: str
-    source: str  # path#Lline
-    day: str | None
-    status: str | None  # as the journal says; None: active
-
-
 @dataclass(frozen=True, kw_only=True)
 class ReviewQuery:
     """Which review items: in these states, journaled on or after `since` (an ISO day),
@@ -328,18 +318,15 @@ class IndexBackend(Protocol):
         """Journal events of these kinds, newest first, at most `limit`."""
         ...
 
-    def typed_in_order(self) -> list[tuple[int | None, str]]:
-        """(day as an ordinal or None, id) of every typed fact: undated first, then by day,
-        path and line — the order a first index judges them in."""
+    def unretained_in_order(self) -> list[tuple[int | None, str]]:
+        """(day as an ordinal or None, id) of every typed fact no retain wrote (the journal
+        gives it no `retained_on`): undated first, then by day, path and line — the order a
+        first index judges them in."""
         ...
 
     def review_rows(self, query: ReviewQuery) -> tuple[list[ReviewRow], int]:
         """The review items a query names, newest first, up to its limit, and how many it
         names in all (the review table, folded from the journal like `lifecycle`)."""
-        ...
-
-    def review_facts(self, ids: Sequence[str]) -> dict[str, ReviewSide]:
-        """What a review item shows of each of these facts (those the index holds)."""
         ...
 
     def events_at(self, seqs: Sequence[int]) -> list[Event]:

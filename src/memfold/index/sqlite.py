@@ -53,7 +53,6 @@ from .base import (
     Preparer,
     ReviewQuery,
     ReviewRow,
-    ReviewSide,
     SeenStamp,
 )
 from .sqlite_schema import (
@@ -412,12 +411,8 @@ class SqliteIndex:
         return state.events_at(self.db, seqs)
 
     @storage_errors
-    def typed_in_order(self) -> list[tuple[int | None, str]]:
-        return state.typed_in_order(self.db)
-
-    @storage_errors
-    def review_facts(self, ids: Sequence[str]) -> dict[str, ReviewSide]:
-        return sqlite_review.facts(self.db, ids)
+    def unretained_in_order(self) -> list[tuple[int | None, str]]:
+        return state.unretained_in_order(self.db)
 
     @storage_errors
     def review_rows(self, query: ReviewQuery) -> tuple[list[ReviewRow], int]:

@@ -1,7 +1,7 @@
 """The review table of the SQLite index: each supersede or conflict the judge journaled, with
 its state, folded from the journal as `lifecycle` is (`fold`, inside `apply_events`'s
-transaction), and read a page at a time (`rows`), so listing the queue costs the same at a
-hundred thousand facts as at a hundred.
+transaction), and read a page at a time (`rows`: the page stops at its limit; only the
+count reads every matching item, from an index), so listing the queue replays nothing.
 
 An item is raised by a `conflict` event (state `open`) or by a `supersede` the judge made —
 not a `manual` or `explicit` one — (state `applied`); later events about its older fact settle
@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from datetime import date
 
 from ..events import Conflict, Dismiss, Merge, Reset, Restore, Supersede, rule_of
 from ..journal import Event
-from .base import ReviewQuery, ReviewRow, ReviewSide
-from .sqlite_rows import chunks, marks
+from .base import ReviewQuery, ReviewRow
+from .sqlite_rows import marks
 
 NOT_THE_JUDGES = ("manual", "explicit")  # supersedes a person made or wrote
 _COLUMNS = "seq, kind, old, new, judge, rule, reason, ts, state, settled"
@@ -79,22 +78,6 @@ def rows(db: sqlite3.Connection, query: ReviewQuery) -> tuple[list[ReviewRow], i
                        f" ORDER BY seq DESC{limit}",
                        [*params, *([query.limit] if query.limit is not None else [])])
     return [ReviewRow(*row) for row in found], int(total)
-
-
-def facts(db: sqlite3.Connection, ids: Sequence[str]) -> dict[str, ReviewSide]:
-    """What a review item shows of each fact: the first row of each id (path order) with
-    its status as the journal says (None: active)."""
-    found: dict[str, ReviewSide] = {}
-    for chunk in chunks(list(ids), 500):
-        for fact_id, content, path, line, day, status in db.execute(
-                "SELECT f.id, f.content, files.path, f.line, f.day, l.status FROM facts f"  # noqa: S608
-                " JOIN files ON files.id = f.file LEFT JOIN lifecycle l ON l.id = f.id"
-                f" WHERE f.id IN ({marks(chunk)}) AND f.kind != 'text'"
-                " ORDER BY files.path, f.line", chunk):
-            found.setdefault(fact_id, ReviewSide(
-                content=content, source=f"{path}#L{line}",
-                day=date.fromordinal(day).isoformat() if day else None, status=status))
-    return found
 
 
 def _where(query: ReviewQuery) -> tuple[str, list[object]]:

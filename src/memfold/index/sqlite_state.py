@@ -148,12 +148,14 @@ def events_at(db: sqlite3.Connection, seqs: Sequence[int]) -> list[Event]:
             for seq, ts, event, id_, data in sorted(found)]
 
 
-def typed_in_order(db: sqlite3.Connection) -> list[tuple[int | None, str]]:
-    """(day ordinal or None, id) of every typed fact, in the order they were written:
-    undated first, then by day, path and line."""
+def unretained_in_order(db: sqlite3.Connection) -> list[tuple[int | None, str]]:
+    """(day ordinal or None, id) of every typed fact no retain event lists (its lifecycle
+    row, if any, has no `retained_on`), in the order they were written: undated first,
+    then by day, path and line."""
     return list(db.execute(
         "SELECT f.day, f.id FROM facts f JOIN files ON files.id = f.file"
-        " WHERE f.kind != 'text' ORDER BY f.day IS NOT NULL, f.day, files.path, f.line"))
+        " LEFT JOIN lifecycle l ON l.id = f.id WHERE f.kind != 'text'"
+        " AND l.retained_on IS NULL ORDER BY f.day IS NOT NULL, f.day, files.path, f.line"))
 
 
 def tracked_contents(db: sqlite3.Connection,
