@@ -28,6 +28,7 @@ from .timewords import (
     month_end,
     month_words,
     number,
+    on_first_use,
     shift,
     with_prep,
 )
@@ -36,7 +37,7 @@ _DAY_DATE = (rf"(?:{MONTH_PATTERN}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}}
              rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH_PATTERN}\.?(?:,?\s+\d{{4}})?|\d{{4}}-\d{{2}}-\d{{2}})")
 _OF_MONTH = rf"(?:{MONTH_PATTERN}\.?(?:,?\s+\d{{4}})?|(?:this|last)\s+month)"
 _MONTH_NAME = re.compile(rf"\b{MONTH_PATTERN}\b", re.IGNORECASE)
-MORE = re.compile(
+MORE = on_first_use(
     # no "from": "move from 4 years ago" is no start of a time ("from X to Y" is a range, below)
     rf"\b(?:{BACK_PATTERN}(?P<prep>around|about|near|since|after|before|until|in|during|on|over|at)"
     r"\s+)?"

@@ -11,7 +11,9 @@ without a year is the latest one not after today.  Pure functions; nothing reads
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from .model import Interval
@@ -42,6 +44,13 @@ MONTH_PATTERN = (
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 WEEKDAY_PATTERN = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+
+
+def on_first_use(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+    """`pattern` compiled when it is first asked for, not at import: the time phrases'
+    patterns take tens of milliseconds to compile, and every command that reads the
+    Markdown format imports them, though most never read a time phrase."""
+    return functools.cache(lambda: re.compile(pattern, flags))
 
 
 def parse_iso_day(text: str) -> date | None:

@@ -28,6 +28,7 @@ from .timewords import (
     minus_months,
     month_end,
     named_period,
+    on_first_use,
     season,
     with_prep,
 )
@@ -102,7 +103,7 @@ _DAY_MONTH = (r"(?:ngay\s+)?(?P<d>\d{1,2})(?:\s+thang\s+|/)(?P<m>\d{1,2})"
               rf"(?:\s*(?:,\s*)?(?:nam\s+|/)(?P<y>{_YEAR_REL}))?(?![\d/])")
 _PREP = r"(?P<prep>khoang|tam|quanh|ke\s+tu|tu\s+sau|tu|sau|truoc|den\s+het|cho\s+den|den|toi" \
         r"|vao|trong|hoi|luc)"
-VI_PHRASE = re.compile(
+VI_PHRASE = on_first_use(
     rf"(?<!\w)(?:{_PREP}\s+)?(?:"
     rf"{_DAY_MONTH}"
     rf"|(?P<part>dau|giua|cuoi)\s+(?:{_MONTH.replace('mm', 'pm').replace('my', 'py')}"
@@ -125,7 +126,7 @@ def find_vi_time_phrase(text: str, *, today: date) -> tuple[Interval, tuple[int,
     """The first Vietnamese time phrase in `text`: its interval and its span in `text`."""
     folded, origin = fold(text)
     at = 0
-    while m := VI_PHRASE.search(folded, at):
+    while m := VI_PHRASE().search(folded, at):
         at = m.start() + 1
         if m.group("part") and not _is_part(text, origin, m):
             continue
@@ -263,25 +264,25 @@ def _season(name: str, year_word: str | None, today: date) -> Interval | None:
 
 _END = (r"(?P<d2>\d{1,2})(?:\s+thang\s+|/)(?P<m2>\d{1,2})"
         r"(?:\s*(?:,\s*)?(?:nam\s+|/)(?P<y2>\d{4}))?(?![\d/])")
-VI_RANGE = re.compile(
+VI_RANGE = on_first_use(
     r"(?<![\w/])(?:ngay\s+)?(?P<d1>\d{1,2})(?:(?:\s+thang\s+|/)(?P<m1>\d{1,2}))?"
     r"(?:\s*(?:,\s*)?(?:nam\s+|/)(?P<y1>\d{4}))?"
     rf"\s*(?:–|—|-|\bden\b|\btoi\b)\s*(?:ngay\s+)?{_END}")
-VI_UNTIL = re.compile(rf"(?<!\w)(?:den\s+het|cho\s+den|den)\s+(?:ngay\s+)?{_END}")
+VI_UNTIL = on_first_use(rf"(?<!\w)(?:den\s+het|cho\s+den|den)\s+(?:ngay\s+)?{_END}")
 
 
 def vi_validity(content: str, *, default_year: int) -> Interval | None:
     """The first validity range a Vietnamese bullet states: "27 tháng 11 – 1 tháng 12,
     2025", "27/11–1/12/2025", or an end alone, "đến hết 15/12" (open start)."""
     folded, _ = fold(content)
-    if m := VI_RANGE.search(folded):
+    if m := VI_RANGE().search(folded):
         m2 = int(m.group("m2"))
         m1 = int(m.group("m1")) if m.group("m1") else m2
         if 1 <= m1 <= 12 and 1 <= m2 <= 12:
             y1, y2 = m.group("y1"), m.group("y2")
             return build_range(m1, int(m.group("d1")), int(y1) if y1 else None, m2,
                                int(m.group("d2")), int(y2) if y2 else None, default_year)
-    if m := VI_UNTIL.search(folded):
+    if m := VI_UNTIL().search(folded):
         year = int(m.group("y2")) if m.group("y2") else default_year
         try:
             end = date(year, int(m.group("m2")), int(m.group("d2")))
