@@ -31,6 +31,7 @@ from .timewords import (
     fixed_spec,
     number,
     on_first_use,
+    recent_seasons,
     with_prep,
 )
 from .timewords import MONTHS as MONTHS  # these are read from here by others, as before
@@ -226,8 +227,7 @@ def _season_words(m: re.Match[str], today: date) -> Interval | None:
         return season(name, year) if 1900 <= year <= 2100 else None
     if not (rel or m.group("sprep")):
         return None
-    # the three candidates around today, newest first
-    seasons = [season(name, year) for year in (today.year, today.year - 1, today.year - 2)]
+    seasons = recent_seasons(name, today)
     if rel in ("last", "past"):
         return next(s for s in seasons if s.end and s.end < today)
     if rel == "this":

@@ -263,6 +263,12 @@ def season(name: str, year: int) -> Interval:
     return Interval(date(year, first, 1), month_end(end_year, last))
 
 
+def recent_seasons(name: str, today: date) -> list[Interval]:
+    """The season `name` of today's year, the year before and the one before that, newest
+    first: the candidates a season without a year names."""
+    return [season(name, year) for year in (today.year, today.year - 1, today.year - 2)]
+
+
 def build_range(m1: int, d1: int, y1: int | None, m2: int, d2: int, y2: int | None,
                 default_year: int) -> Interval | None:
     """The validity range from month/day/year parts (a year left out: `default_year`, or

@@ -20,16 +20,18 @@ import unicodedata
 from datetime import date
 
 from .model import Interval
-from .timespans import _ago_window, _part_of
+from .timespans import ago_window, part_of, period
 from .timewords import (
+    ago,
     build_range,
     latest_month,
     latest_month_day,
-    minus_months,
     month_end,
     named_period,
     on_first_use,
+    recent_seasons,
     season,
+    shift,
     with_prep,
 )
 
@@ -216,39 +218,27 @@ def _named(word: str, today: date) -> Interval | None:
                "tuan truoc": "last week", "tuan roi": "last week", "thang nay": "this month",
                "thang truoc": "last month", "thang roi": "last month"}
     if word == "hom kia":  # the day before yesterday
-        day = date.fromordinal(max(1, today.toordinal() - 2))
+        day = shift(today, -2)
         return Interval(day, day)
     return named_period(english[word], today)
 
 
 def _amount(n: str, unit: str, direction: str, today: date) -> Interval:
     amount = int(n) if n.isdigit() else NUMBER_WORDS[n]
-    code = UNITS[unit]
     if direction == "truoc":  # "2 tuần trước": two weeks ago
-        return _ago_window(amount, code, today)
-    days = {"d": amount, "w": 7 * amount}.get(code)  # "3 ngày qua": the past three days
-    start = minus_months(today, amount * (12 if code == "y" else 1)) if days is None \
-        else date.fromordinal(max(1, today.toordinal() - days))
-    return Interval(start, today)
+        return ago_window(amount, UNITS[unit], today)
+    return Interval(ago(today, amount, UNITS[unit]), today)  # "3 ngày qua": the past 3 days
 
 
 def _part(m: re.Match[str], today: date) -> Interval | None:
     part = PARTS[m.group("part")]
     if m.group("pm"):
-        month = _month(int(m.group("pm")), m.group("py"), today)
-        if month is None or month.start is None:
-            return None
-        period = month.start.strftime("%B %Y").lower()
-    else:
-        words = m.group("pper").split()
-        if words[0] == "thang":
-            period = "this month" if words[1] == "nay" else "last month"
-        else:
-            year = _year_of(words[1], today)
-            if year is None:
-                return None
-            period = str(year)
-    return _part_of(part, period, today)
+        return part_of(part, _month(int(m.group("pm")), m.group("py"), today))
+    words = m.group("pper").split()
+    if words[0] == "thang":
+        return part_of(part, period("this month" if words[1] == "nay" else "last month", today))
+    year = _year_of(words[1], today)
+    return None if year is None else part_of(part, period(str(year), today))
 
 
 def _season(name: str, year_word: str | None, today: date) -> Interval | None:
@@ -256,8 +246,7 @@ def _season(name: str, year_word: str | None, today: date) -> Interval | None:
     if year_word is not None:
         year = _year_of(year_word, today)
         return season(english, year) if year and 1900 <= year <= 2100 else None
-    candidates = [season(english, y) for y in (today.year, today.year - 1, today.year - 2)]
-    return next(s for s in candidates if s.start and s.start <= today)
+    return next(s for s in recent_seasons(english, today) if s.start and s.start <= today)
 
 
 # -- validity ranges inside a bullet ------------------------------------------------------
