@@ -35,6 +35,19 @@ def phrase(query: str, today: date = WED) -> Interval | None:
     return found[0] if found else None
 
 
+def phrase_and_text(query: str) -> tuple[Interval, str]:
+    """The time phrase found in `query` and the text its span covers."""
+    found = find_time_phrase(query, today=WED)
+    assert found is not None
+    interval, (start, end) = found
+    return interval, query[start:end].strip()
+
+
+def unread(query: str) -> str | None:
+    found = find_time_phrase(query, today=WED)
+    return unread_time_phrase(query, read=found[1] if found else None)
+
+
 # -- parse_spec: every SPEC form ----------------------------------------------------------------
 
 
@@ -175,11 +188,7 @@ def test_the_error_is_a_value_error() -> None:
     ("it may rain in may", iv("2025-05-01", "2025-05-31"), "in may"),
 ])
 def test_time_phrases(query: str, expected: Interval, span_text: str) -> None:
-    found = find_time_phrase(query, today=WED)
-    assert found is not None
-    interval, (start, end) = found
-    assert interval == expected
-    assert query[start:end].strip() == span_text
+    assert phrase_and_text(query) == (expected, span_text)
 
 
 @pytest.mark.parametrize("query", [
@@ -372,11 +381,7 @@ def test_named_periods_are_closed_and_not_after_today(today: date, spec: str) ->
     ("before the holidays", iv(None, "2024-12-19"), "before the holidays"),
 ])
 def test_more_time_phrases(query: str, expected: Interval, span_text: str) -> None:
-    found = find_time_phrase(query, today=WED)
-    assert found is not None
-    interval, (start, end) = found
-    assert interval == expected
-    assert query[start:end].strip() == span_text
+    assert phrase_and_text(query) == (expected, span_text)
 
 
 @pytest.mark.parametrize("query", [
@@ -392,16 +397,15 @@ def test_at_the_start_of_january_last_weekend_is_in_the_old_year() -> None:
     assert phrase("over the holidays", d("2025-01-03")) == iv("2024-12-20", "2025-01-05")
 
 
-@pytest.mark.parametrize(("query", "unread"), [
+@pytest.mark.parametrize(("query", "text"), [
     ("between banana and Tuesday", "between banana and Tuesday"),
     ("what happened between banana and Tuesday?", "between banana and Tuesday"),
     ("from my sister to Monday", "from my sister to Monday"),
     ("between nov 31 and dec 2", "between nov 31 and dec 2"),
 ])
 def test_a_range_that_names_a_time_but_cannot_be_read_is_reported(query: str,
-                                                                   unread: str) -> None:
-    found = find_time_phrase(query, today=WED)
-    assert unread_time_phrase(query, read=found[1] if found else None) == unread
+                                                                   text: str) -> None:
+    assert unread(query) == text
 
 
 @pytest.mark.parametrize("query", [
@@ -409,5 +413,4 @@ def test_a_range_that_names_a_time_but_cannot_be_read_is_reported(query: str,
     "between May and me", "what happened last week",
 ])
 def test_ranges_read_or_not_about_time_are_not_reported(query: str) -> None:
-    found = find_time_phrase(query, today=WED)
-    assert unread_time_phrase(query, read=found[1] if found else None) is None
+    assert unread(query) is None

@@ -71,6 +71,16 @@ def test_the_phrase_span_is_cut_from_the_query_words() -> None:
     assert plan.terms == ("peter", "làm")
 
 
+@pytest.mark.parametrize(("text", "today", "start", "end"), [
+    ("cuối tháng 2 năm 0025", TODAY, "0025-02-21", "0025-02-28"),  # not "February 25"
+    ("cuối tháng 11", date(2, 3, 1), "0001-11-21", "0001-11-30"),  # and never backwards
+])
+def test_a_part_of_a_month_in_an_early_year(text: str, today: date, start: str,
+                                            end: str) -> None:
+    found = find_time_phrase(text, today=today)
+    assert found is not None and found[0] == Interval(d(start), d(end))
+
+
 @pytest.mark.parametrize("text", [
     "peter ở đâu tháng 11 năm 2025",  # "đâu" (where) is not "đầu" (the start of)
     "peter o dau thang 11 nam 2025",

@@ -170,8 +170,14 @@ def passing(fact: Fact) -> bool:
 
 @functools.lru_cache(maxsize=1 << 16)  # every decay score asks it, for the same texts
 def _passes(content: str) -> bool:
-    return bool(_PASSING.search(content)) or (
-        looks_vietnamese(content) and bool(_VI_PASSING.search(content)))
+    return _says(content, _PASSING, _VI_PASSING)
+
+
+def _says(content: str, english: re.Pattern[str], vietnamese: re.Pattern[str]) -> bool:
+    """Whether `content` says it: in English, or, a Vietnamese text, in Vietnamese (whose
+    words typed without diacritics are English words too: "gio", "den", "thu")."""
+    return bool(english.search(content)) or (
+        looks_vietnamese(content) and bool(vietnamese.search(content)))
 
 
 def half_life_days(importance: int | None) -> float:
@@ -193,13 +199,16 @@ def decay_score(fact: Fact, life: LifeState | None, today: date) -> float:
     return float(0.5 ** (age / half_life_days(importance)))
 
 
-# a present-tense statement of a value ...
+# a present-tense statement of a value, or a change told in the past that says what holds
+# now ("switched to Postgres", "now takes amlodipine", "became my line manager", "joined the
+# running club") ...
 _HOLDS = re.compile(
     r"\b(?:is|are|'s|'re|has\s+been|have\s+been|remains?|lives?|works?|uses?|runs?|reports?"
     r"|prefers?|likes?|loves?|dislikes?|hates?|owns?|speaks?|has|have|goes\s+by|based|hosted"
     r"|called|named|leads?|manages?|rents?|drives?|stores?|keeps?)\b(?!\s+\w+ing\b)"
     r"|\b(?:switched|migrated|moved|relocated|changed|upgraded|converted|transitioned)\b"
-    r"[^.;]*\b(?:to|onto|into)\b", re.IGNORECASE)
+    r"[^.;]*\b(?:to|onto|into)\b"
+    r"|\b(?:now|became|has\s+become|have\s+become|joined)\b", re.IGNORECASE)
 # ... unless it is an activity or a state that passes
 _TENTATIVE = (r"investigating|evaluating|exploring|trying|testing|considering|looking\s+into"
               r"|planning|thinking\s+about")
@@ -222,13 +231,10 @@ _PAST = re.compile(
     r"|would|will|going\s+to|plans?\s+to|someday|đã|từng|sẽ)\b"
     r"|\b(?:is|are|am|'s|'re)\s+(?:\w+ly\s+)?(?!\w*thing\b)\w+ing\b",
     re.IGNORECASE)
-# a change told in the past that says what holds now ("now takes amlodipine", "became my
-# line manager", "joined the running club")
-_NOW_HOLDS = re.compile(r"\b(?:now|became|has\s+become|have\s+become|joined)\b", re.IGNORECASE)
 # the same in Vietnamese, with or without diacritics: a change told with "đã" that says what
 # holds now ("đã chuyển … sang MySQL", "đã trở thành", "giờ là"), an activity or a plan
 # that passes ("đang tìm hiểu Bun.js", "dự định", "tuần này")
-_VI_NOW_HOLDS = re.compile(
+_VI_HOLDS = re.compile(
     r"(?<!\w)(?:(?:chuyển|chuyen|đổi|doi|thay|nâng\s+cấp|nang\s+cap)(?!\w)[^.;]*?(?<!\w)"
     r"(?:sang|thành|thanh|bằng|bang|lên|len|đến|den|về|ve)(?!\w)"
     r"|trở\s+thành|tro\s+thanh|được\s+thăng|duoc\s+thang|giờ|gio|bây\s+giờ|bay\s+gio"
@@ -248,8 +254,7 @@ _VI_PASSING = re.compile(
 
 def tentative(fact: Fact) -> bool:
     """An exploration or a plan ("investigating Bun.js"): no value a later fact replaces."""
-    return bool(_TENTATIVE_RE.search(fact.content)) or (
-        looks_vietnamese(fact.content) and bool(_VI_TENTATIVE_RE.search(fact.content)))
+    return _says(fact.content, _TENTATIVE_RE, _VI_TENTATIVE_RE)
 
 
 def holds_value(fact: Fact) -> bool:
@@ -257,9 +262,7 @@ def holds_value(fact: Fact) -> bool:
     current): a world fact or an opinion in the present tense ("lives in", "enjoys"), not
     an activity, a plan or something told in the past."""
     return fact.kind in ("world", "opinion") and not passing(fact) and (
-        bool(_HOLDS.search(fact.content) or _NOW_HOLDS.search(fact.content))
-        or not _PAST.search(fact.content)
-        or (looks_vietnamese(fact.content) and bool(_VI_NOW_HOLDS.search(fact.content))))
+        _says(fact.content, _HOLDS, _VI_HOLDS) or not _PAST.search(fact.content))
 
 
 def status_of(fact: Fact, life: LifeState | None, today: date) -> tuple[str, float]:

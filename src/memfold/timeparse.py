@@ -30,6 +30,8 @@ from .timewords import (
     date_words,
     fixed_spec,
     number,
+    on_first_use,
+    recent_seasons,
     with_prep,
 )
 from .timewords import MONTHS as MONTHS  # these are read from here by others, as before
@@ -43,14 +45,14 @@ _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _SEP = r"\s*(?:–|—|-|\.\.|\bto\b|\buntil\b|\bthrough\b|\bthru\b)\s*"
 _ISO = r"(\d{4}-\d{2}-\d{2})"
 
-ISO_RANGE = re.compile(rf"(?<![\w/]){_ISO}{_SEP}{_ISO}(?![\w/])")
+ISO_RANGE = on_first_use(rf"(?<![\w/]){_ISO}{_SEP}{_ISO}(?![\w/])")
 # "Nov 27–Dec 1, 2025", "Nov 27 - 30, 2025", "Nov 27, 2025 to Dec 1, 2025"
-NAMED_RANGE = re.compile(
+NAMED_RANGE = on_first_use(
     rf"\b({MONTH_PATTERN})\.?\s+{_DAY}(?:,?\s+(\d{{4}}))?{_SEP}(?:({MONTH_PATTERN})\.?\s+)?{_DAY}(?:,?\s+(\d{{4}}))?\b",
     re.IGNORECASE,
 )
 # "27 Nov – 1 Dec 2025", "27–30 Nov 2025"
-DAY_FIRST_RANGE = re.compile(
+DAY_FIRST_RANGE = on_first_use(
     rf"\b{_DAY}(?:\s+({MONTH_PATTERN})\.?)?(?:\s+(\d{{4}}))?{_SEP}{_DAY}\s+({MONTH_PATTERN})\.?(?:,?\s+(\d{{4}}))?\b",
     re.IGNORECASE,
 )
@@ -70,17 +72,17 @@ def extract_interval(content: str, *, default_year: int) -> Interval | None:
     """
     if not _HAS_DIGIT.search(content):
         return None
-    if m := ISO_RANGE.search(content):
+    if m := ISO_RANGE().search(content):
         start, end = parse_iso_day(m.group(1)), parse_iso_day(m.group(2))
         if start and end and start <= end:
             return Interval(start, end)
-    if m := NAMED_RANGE.search(content):
+    if m := NAMED_RANGE().search(content):
         m1, m2 = _month(m.group(1)), _month(m.group(4)) or _month(m.group(1))
         y1, y2 = m.group(3), m.group(6)
         if m1 and m2:
             return build_range(m1, int(m.group(2)), int(y1) if y1 else None,
                                m2, int(m.group(5)), int(y2) if y2 else None, default_year)
-    for m in DAY_FIRST_RANGE.finditer(content):
+    for m in DAY_FIRST_RANGE().finditer(content):
         if _modal_may(m.group(2), m.group(5)) and not (m.group(3) or m.group(6)):
             continue  # "Steps 1-2 may need sudo": the verb, not the month
         m2 = _month(m.group(5))
@@ -98,9 +100,6 @@ def _modal_may(first: str | None, second: str) -> bool:
     """Whether the only month word in a day-first range is a lowercase "may" (a verb after a
     range of numbers far more often than a month)."""
     return second == "may" and first in (None, "may")
-
-
-# -- relative times: --since/--until specs and time phrases inside queries -------------
 
 
 # -- relative times: --since/--until specs and time phrases inside queries -------------
@@ -139,7 +138,7 @@ _SEASON_WORDS = (
     r"(?:(?P<rel>last|past|this)\s+)?(?P<season>spring|summer|autumn|fall|winter)"
     r"(?:\s+(?:of\s+)?(?P<syear>\d{4}))?"
 )
-_PHRASE = re.compile(
+_PHRASE = on_first_use(
     rf"\b{BACK_PATTERN}(?P<prep>around|about|near|since|after|before|until|in|during|on|from)?\s*"
     rf"(?P<date>{DATE_PATTERN})\b"
     rf"|\b(?:in\s+the\s+)?(?:past|last)\s+(?P<n>\d+|{NUMBER_PATTERN})\s+"
@@ -191,10 +190,10 @@ def _vietnamese(query: str, words: set[str],
     return find_vi_time_phrase(query, today=today)
 
 
-def _first(pattern: re.Pattern[str],
+def _first(pattern: Callable[[], re.Pattern[str]],
            read: Callable[[re.Match[str], date], Interval | None], query: str,
            today: date) -> tuple[Interval, tuple[int, int]] | None:
-    for m in pattern.finditer(query):
+    for m in pattern().finditer(query):
         try:
             interval = read(m, today)
         except (OverflowError, ValueError):  # a day outside 0001..9999
@@ -228,8 +227,7 @@ def _season_words(m: re.Match[str], today: date) -> Interval | None:
         return season(name, year) if 1900 <= year <= 2100 else None
     if not (rel or m.group("sprep")):
         return None
-    # the three candidates around today, newest first
-    seasons = [season(name, year) for year in (today.year, today.year - 1, today.year - 2)]
+    seasons = recent_seasons(name, today)
     if rel in ("last", "past"):
         return next(s for s in seasons if s.end and s.end < today)
     if rel == "this":
@@ -251,11 +249,11 @@ def _is_plain_word(m: re.Match[str]) -> bool:
 
 # "between banana and Tuesday": a range whose ends are not both times, though one looks like
 # a time — searched as words, and said so (`unread_time_phrase`)
-_RANGE_WORDS = re.compile(
+_RANGE_WORDS = on_first_use(
     r"\b(?:between\s+(?P<a>\w+(?:\s+\w+)??)\s+(?:and|&)|from\s+(?P<a2>\w+(?:\s+\w+)??)\s+"
     r"(?:to|until|till|through))\s+(?P<b>\w+(?:\s+\d{1,4}(?:st|nd|rd|th)?\b)?)",
     re.IGNORECASE)
-_TIME_WORD = re.compile(
+_TIME_WORD = on_first_use(
     rf"\b(?:{WEEKDAY_PATTERN}|(?!may\b|mar(?:ch)?\b){MONTH_PATTERN}|today|yesterday|tomorrow|tonight|week|weekend|month|year|morning|evening"
     r"|night|holidays|christmas|\d{4}(?:-\d{2}){0,2}|\d{1,2}(?:st|nd|rd|th))\b",
     re.IGNORECASE)
@@ -265,10 +263,10 @@ def unread_time_phrase(query: str, *, read: tuple[int, int] | None) -> str | Non
     """The first "between X and Y" or "from X to Y" in a query that names a time on one side
     but is not a time phrase as a whole, or None.  `read`: the span of the time phrase
     `find_time_phrase` found in the query."""
-    for m in _RANGE_WORDS.finditer(query):
+    for m in _RANGE_WORDS().finditer(query):
         sides = " ".join(filter(None, (m.group("a"), m.group("a2"), m.group("b"))))
         if read is not None and read[0] <= m.start() < read[1]:
             continue
-        if _TIME_WORD.search(sides):
+        if _TIME_WORD().search(sides):
             return m.group(0)
     return None

@@ -28,6 +28,7 @@ from .timewords import (
     month_end,
     month_words,
     number,
+    on_first_use,
     shift,
     with_prep,
 )
@@ -36,7 +37,7 @@ _DAY_DATE = (rf"(?:{MONTH_PATTERN}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}}
              rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH_PATTERN}\.?(?:,?\s+\d{{4}})?|\d{{4}}-\d{{2}}-\d{{2}})")
 _OF_MONTH = rf"(?:{MONTH_PATTERN}\.?(?:,?\s+\d{{4}})?|(?:this|last)\s+month)"
 _MONTH_NAME = re.compile(rf"\b{MONTH_PATTERN}\b", re.IGNORECASE)
-MORE = re.compile(
+MORE = on_first_use(
     # no "from": "move from 4 years ago" is no start of a time ("from X to Y" is a range, below)
     rf"\b(?:{BACK_PATTERN}(?P<prep>around|about|near|since|after|before|until|in|during|on|over|at)"
     r"\s+)?"
@@ -93,7 +94,7 @@ def more_phrase(m: re.Match[str], today: date) -> Interval | None:
 
 def _more_interval(m: re.Match[str], today: date) -> Interval | None:
     if m.group("n"):
-        return _ago_window(number(m.group("n")), m.group("unit")[0].lower(), today)
+        return ago_window(number(m.group("n")), m.group("unit")[0].lower(), today)
     if m.group("part"):
         return _part_of(m.group("part"), m.group("period"), today)
     if m.group("nth"):
@@ -118,14 +119,14 @@ def _more_interval(m: re.Match[str], today: date) -> Interval | None:
     return _earlier_later(m.group("el").lower(), m.group("elp").lower(), today)
 
 
-def _ago_window(amount: int, unit: str, today: date) -> Interval:
+def ago_window(amount: int, unit: str, today: date) -> Interval:
     """The days around `amount` units before today, ending no later than today."""
     point = ago(today, amount, unit)
     width = AGO_WIDTH[unit] if amount > 1 or unit != "d" else 0
     return Interval(shift(point, -width), min(shift(point, width), today))
 
 
-def _period(text: str, today: date) -> Interval | None:
+def period(text: str, today: date) -> Interval | None:
     """A whole month ("November", "Nov 2024", this/last month) or year (2024, this/last
     year), not cut at today."""
     word = " ".join(text.lower().replace(",", " ").split())
@@ -141,14 +142,19 @@ def _period(text: str, today: date) -> Interval | None:
     return month_words(word, today)
 
 
-def _part_of(part: str, period: str, today: date) -> Interval | None:
-    """Early, mid or late in a month (days 1-10, 11-20, 21-end) or a year (Jan-Apr, May-Aug,
-    Sep-Dec); "the beginning/middle/end of" are early, mid and late."""
-    whole = _period(period, today)
+def _part_of(part: str, period_text: str, today: date) -> Interval | None:
+    """"early", "mid", "late", "the beginning/middle/end of" (early, mid and late) a
+    period."""
+    words = part.lower().split()
+    return part_of(PART_WORDS.get(words[-2], "") if len(words) > 1 else words[0],
+                   period(period_text, today))
+
+
+def part_of(name: str, whole: Interval | None) -> Interval | None:
+    """Early, mid or late (`name`) in a whole month (days 1-10, 11-20, 21-end) or year
+    (Jan-Apr, May-Aug, Sep-Dec)."""
     if whole is None or whole.start is None or whole.end is None:
         return None
-    words = part.lower().split()
-    name = PART_WORDS.get(words[-2], "") if len(words) > 1 else words[0]
     start = whole.start
     if whole.start.month != whole.end.month:  # a year
         first, last = YEAR_PARTS[name]
@@ -160,7 +166,7 @@ def _part_of(part: str, period: str, today: date) -> Interval | None:
 def _nth_week(nth: str, month: str, today: date) -> Interval | None:
     """The first (days 1-7), second, third or fourth week of a month; the last: its last
     seven days."""
-    whole = _period(month, today)
+    whole = period(month, today)
     if whole is None or whole.start is None or whole.end is None:
         return None
     if nth == "last":

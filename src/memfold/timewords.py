@@ -11,7 +11,9 @@ without a year is the latest one not after today.  Pure functions; nothing reads
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from .model import Interval
@@ -42,6 +44,13 @@ MONTH_PATTERN = (
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 WEEKDAY_PATTERN = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+
+
+def on_first_use(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+    """`pattern` compiled when it is first asked for, not at import: the time phrases'
+    patterns take tens of milliseconds to compile, and every command that reads the
+    Markdown format imports them, though most never read a time phrase."""
+    return functools.cache(lambda: re.compile(pattern, flags))
 
 
 def parse_iso_day(text: str) -> date | None:
@@ -252,6 +261,12 @@ def season(name: str, year: int) -> Interval:
     first, last = SEASONS[name.lower()]
     end_year = year + 1 if last < first else year
     return Interval(date(year, first, 1), month_end(end_year, last))
+
+
+def recent_seasons(name: str, today: date) -> list[Interval]:
+    """The season `name` of today's year, the year before and the one before that, newest
+    first: the candidates a season without a year names."""
+    return [season(name, year) for year in (today.year, today.year - 1, today.year - 2)]
 
 
 def build_range(m1: int, d1: int, y1: int | None, m2: int, d2: int, y2: int | None,

@@ -20,15 +20,18 @@ import unicodedata
 from datetime import date
 
 from .model import Interval
-from .timespans import _ago_window, _part_of
+from .timespans import ago_window, part_of, period
 from .timewords import (
+    ago,
     build_range,
     latest_month,
     latest_month_day,
-    minus_months,
     month_end,
     named_period,
+    on_first_use,
+    recent_seasons,
     season,
+    shift,
     with_prep,
 )
 
@@ -102,7 +105,7 @@ _DAY_MONTH = (r"(?:ngay\s+)?(?P<d>\d{1,2})(?:\s+thang\s+|/)(?P<m>\d{1,2})"
               rf"(?:\s*(?:,\s*)?(?:nam\s+|/)(?P<y>{_YEAR_REL}))?(?![\d/])")
 _PREP = r"(?P<prep>khoang|tam|quanh|ke\s+tu|tu\s+sau|tu|sau|truoc|den\s+het|cho\s+den|den|toi" \
         r"|vao|trong|hoi|luc)"
-VI_PHRASE = re.compile(
+VI_PHRASE = on_first_use(
     rf"(?<!\w)(?:{_PREP}\s+)?(?:"
     rf"{_DAY_MONTH}"
     rf"|(?P<part>dau|giua|cuoi)\s+(?:{_MONTH.replace('mm', 'pm').replace('my', 'py')}"
@@ -125,7 +128,7 @@ def find_vi_time_phrase(text: str, *, today: date) -> tuple[Interval, tuple[int,
     """The first Vietnamese time phrase in `text`: its interval and its span in `text`."""
     folded, origin = fold(text)
     at = 0
-    while m := VI_PHRASE.search(folded, at):
+    while m := VI_PHRASE().search(folded, at):
         at = m.start() + 1
         if m.group("part") and not _is_part(text, origin, m):
             continue
@@ -215,39 +218,27 @@ def _named(word: str, today: date) -> Interval | None:
                "tuan truoc": "last week", "tuan roi": "last week", "thang nay": "this month",
                "thang truoc": "last month", "thang roi": "last month"}
     if word == "hom kia":  # the day before yesterday
-        day = date.fromordinal(max(1, today.toordinal() - 2))
+        day = shift(today, -2)
         return Interval(day, day)
     return named_period(english[word], today)
 
 
 def _amount(n: str, unit: str, direction: str, today: date) -> Interval:
     amount = int(n) if n.isdigit() else NUMBER_WORDS[n]
-    code = UNITS[unit]
     if direction == "truoc":  # "2 tuần trước": two weeks ago
-        return _ago_window(amount, code, today)
-    days = {"d": amount, "w": 7 * amount}.get(code)  # "3 ngày qua": the past three days
-    start = minus_months(today, amount * (12 if code == "y" else 1)) if days is None \
-        else date.fromordinal(max(1, today.toordinal() - days))
-    return Interval(start, today)
+        return ago_window(amount, UNITS[unit], today)
+    return Interval(ago(today, amount, UNITS[unit]), today)  # "3 ngày qua": the past 3 days
 
 
 def _part(m: re.Match[str], today: date) -> Interval | None:
     part = PARTS[m.group("part")]
     if m.group("pm"):
-        month = _month(int(m.group("pm")), m.group("py"), today)
-        if month is None or month.start is None:
-            return None
-        period = month.start.strftime("%B %Y").lower()
-    else:
-        words = m.group("pper").split()
-        if words[0] == "thang":
-            period = "this month" if words[1] == "nay" else "last month"
-        else:
-            year = _year_of(words[1], today)
-            if year is None:
-                return None
-            period = str(year)
-    return _part_of(part, period, today)
+        return part_of(part, _month(int(m.group("pm")), m.group("py"), today))
+    words = m.group("pper").split()
+    if words[0] == "thang":
+        return part_of(part, period("this month" if words[1] == "nay" else "last month", today))
+    year = _year_of(words[1], today)
+    return None if year is None else part_of(part, period(str(year), today))
 
 
 def _season(name: str, year_word: str | None, today: date) -> Interval | None:
@@ -255,33 +246,32 @@ def _season(name: str, year_word: str | None, today: date) -> Interval | None:
     if year_word is not None:
         year = _year_of(year_word, today)
         return season(english, year) if year and 1900 <= year <= 2100 else None
-    candidates = [season(english, y) for y in (today.year, today.year - 1, today.year - 2)]
-    return next(s for s in candidates if s.start and s.start <= today)
+    return next(s for s in recent_seasons(english, today) if s.start and s.start <= today)
 
 
 # -- validity ranges inside a bullet ------------------------------------------------------
 
 _END = (r"(?P<d2>\d{1,2})(?:\s+thang\s+|/)(?P<m2>\d{1,2})"
         r"(?:\s*(?:,\s*)?(?:nam\s+|/)(?P<y2>\d{4}))?(?![\d/])")
-VI_RANGE = re.compile(
+VI_RANGE = on_first_use(
     r"(?<![\w/])(?:ngay\s+)?(?P<d1>\d{1,2})(?:(?:\s+thang\s+|/)(?P<m1>\d{1,2}))?"
     r"(?:\s*(?:,\s*)?(?:nam\s+|/)(?P<y1>\d{4}))?"
     rf"\s*(?:–|—|-|\bden\b|\btoi\b)\s*(?:ngay\s+)?{_END}")
-VI_UNTIL = re.compile(rf"(?<!\w)(?:den\s+het|cho\s+den|den)\s+(?:ngay\s+)?{_END}")
+VI_UNTIL = on_first_use(rf"(?<!\w)(?:den\s+het|cho\s+den|den)\s+(?:ngay\s+)?{_END}")
 
 
 def vi_validity(content: str, *, default_year: int) -> Interval | None:
     """The first validity range a Vietnamese bullet states: "27 tháng 11 – 1 tháng 12,
     2025", "27/11–1/12/2025", or an end alone, "đến hết 15/12" (open start)."""
     folded, _ = fold(content)
-    if m := VI_RANGE.search(folded):
+    if m := VI_RANGE().search(folded):
         m2 = int(m.group("m2"))
         m1 = int(m.group("m1")) if m.group("m1") else m2
         if 1 <= m1 <= 12 and 1 <= m2 <= 12:
             y1, y2 = m.group("y1"), m.group("y2")
             return build_range(m1, int(m.group("d1")), int(y1) if y1 else None, m2,
                                int(m.group("d2")), int(y2) if y2 else None, default_year)
-    if m := VI_UNTIL.search(folded):
+    if m := VI_UNTIL().search(folded):
         year = int(m.group("y2")) if m.group("y2") else default_year
         try:
             end = date(year, int(m.group("m2")), int(m.group("d2")))
