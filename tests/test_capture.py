@@ -235,6 +235,20 @@ def test_a_malformed_conversation_is_listed_the_others_captured(memory: Memory) 
     assert [p.where for p in result.problems] == ["conversation 2"]
 
 
+def test_a_conversation_with_a_lone_surrogate_is_listed_the_others_captured(
+        memory: Memory) -> None:
+    """A JSON `\\ud800` escape reads as text UTF-8 cannot hold: its conversation is a problem
+    naming the message and the character, not an internal error, and the rest is captured."""
+    good = chatgpt_conversation("c-1", TURNS)
+    bad = chatgpt_conversation("c-2", [("user", "I moved to Lyon \ud800 today.")],
+                               start=T0 + 86400)
+    result = memory.capture(json.dumps([good, bad]).encode())
+    assert result.conversations == 1 and result.turns == 4
+    [problem] = result.problems
+    assert problem.where == "conversation 'c-2'"
+    assert "message 1 is not UTF-8 text: U+D800" in problem.reason
+
+
 def test_unknown_format_is_one_line_and_exit_2(run: Cli, workspace: Path) -> None:
     before = markdown_hashes(workspace)
     result = run("capture", "-", input='{"hello": "world"}')

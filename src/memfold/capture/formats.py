@@ -175,7 +175,7 @@ def _load_lines(text: str, name: str) -> Loaded:
 
 
 def digest(*parts: str, size: int = 10) -> str:
-    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:size]
+    return hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:size]
 
 
 def when(value: object) -> datetime | None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from datetime import date
 
 from ..errors import BadInput
-from .formats import Export, Format, Loaded, load
+from ..screening import refuse_undecodable
+from .formats import Conversation, Export, Format, Loaded, Unreadable, load
 from .readers import BUILTIN
 
 ENTRY_POINT_GROUP = "memfold.capture_formats"
@@ -47,7 +48,28 @@ def read_export(data: bytes | str, *, format: str | None = None, day: date,
     loaded = load(data, name=name)
     chosen = formats[format] if format else _detect(loaded, formats)
     export = chosen.read(loaded, day=day)
-    return Export(export.format, export.conversations, (*loaded.problems, *export.problems))
+    kept, undecodable = _writable(export.conversations)
+    return Export(export.format, kept, (*loaded.problems, *export.problems, *undecodable))
+
+
+def _writable(conversations: tuple[Conversation, ...]
+              ) -> tuple[tuple[Conversation, ...], tuple[Unreadable, ...]]:
+    """Split off the conversations holding text that cannot be written as UTF-8 (a lone
+    surrogate, from a JSON `\\ud800` escape): each becomes a problem naming the message and
+    the character, and the rest are captured."""
+    kept: list[Conversation] = []
+    problems: list[Unreadable] = []
+    for conversation in conversations:
+        try:
+            refuse_undecodable(conversation.title, "the title")
+            for number, message in enumerate(conversation.messages, 1):
+                refuse_undecodable(message.speaker, f"message {number}'s speaker")
+                refuse_undecodable(message.text, f"message {number}")
+        except BadInput as refused:
+            problems.append(Unreadable(f"conversation {conversation.key!r}", str(refused)))
+            continue
+        kept.append(conversation)
+    return tuple(kept), tuple(problems)
 
 
 def _detect(loaded: Loaded, formats: dict[str, Format]) -> Format:
