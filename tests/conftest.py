@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, settings
 
-from memfold.cli import cli
-from memfold.index.sqlite import SqliteIndex
+from memfold.cli.main import cli
+from memfold.index.sqlite.backend import SqliteIndex
 from memfold.index.sync import sync
-from memfold.journal import Journal
+from memfold.journal.log import Journal
 from memfold.memory import Memory
 from memfold.workspace.layout import Workspace
 from memfold_bench.pg_cluster import Cluster, Provisioned
@@ -40,7 +40,7 @@ def _private_warm_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterato
     """The `memfold` processes the tests run start warm processes on demand (MEMFOLD_WARM
     defaults to auto), as a user's would: they live in a folder of this session's, and are
     stopped when it ends rather than idling on after it."""
-    from memfold import warm
+    from memfold.cli import warm_process as warm
 
     folder = tmp_path_factory.mktemp("warm-processes")
     folder.chmod(0o700)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from memfold.model import Hit
+from memfold.values import Hit
 
 NOW = "2025-12-03T10:00:00"
 

@@ -1,4 +1,4 @@
-"""A measured corpus for `memfold.credentials`: fake secrets that must be found, look-alikes that
+"""A measured corpus for `memfold.scan.secrets`: fake secrets that must be found, look-alikes that
 must not be.
 
 Every secret here is FAKE: generated from a seeded `random.Random`, in the published *shape*

@@ -11,8 +11,9 @@ import jsonschema
 import pytest
 
 from conftest import Cli
-from memfold import BadInput, Memory, StaleRevision, mcp_server
-from memfold import agent_tools as at
+from memfold import BadInput, Memory, StaleRevision, loopback
+from memfold.agents import mcp as mcp_server
+from memfold.agents import tools as at
 
 NOW = "2025-11-27T09:00:00+00:00"
 SPEC_TOOLS = ["recall", "about", "show", "retain", "use", "note", "supersede", "forget",
@@ -236,21 +237,21 @@ def test_mcp_without_the_extra_prints_the_install_hint(run: Cli,
     ("127.0.0.2:1", ("127.0.0.2", 1)),
 ])
 def test_http_targets(target: str, expected: tuple[str, int]) -> None:
-    assert mcp_server.parse_target(target) == expected
+    assert loopback.parse_target(target) == expected
 
 
 @pytest.mark.parametrize("target", ["0.0.0.0:8765", "192.168.1.5:80", "example.com:80",
                                     "[::]:8765"])
 def test_non_loopback_hosts_need_allow_remote(target: str) -> None:
     with pytest.raises(BadInput, match="--allow-remote"):
-        mcp_server.parse_target(target)
-    assert mcp_server.parse_target(target, allow_remote=True)[1] in (8765, 80)
+        loopback.parse_target(target)
+    assert loopback.parse_target(target, allow_remote=True)[1] in (8765, 80)
 
 
 @pytest.mark.parametrize("target", ["127.0.0.1", "127.0.0.1:0", "127.0.0.1:70000", "host:x"])
 def test_bad_http_targets(target: str) -> None:
     with pytest.raises(BadInput, match="HOST:PORT"):
-        mcp_server.parse_target(target)
+        loopback.parse_target(target)
 
 
 def test_requests_are_checked_for_path_host_origin_and_token() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memfold import BadInput, Memory
-from memfold import agent_tools as at
+from memfold.agents import tools as at
 
 
 def test_forget_restore_history_trace_status_index_and_core_undo(workspace: Path) -> None:

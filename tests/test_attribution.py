@@ -19,7 +19,7 @@ import pytest
 
 from memfold import Memory
 from memfold.errors import BadInput
-from memfold.journal import JOURNAL_NAME
+from memfold.journal.log import JOURNAL_NAME
 
 NOW = "2025-11-27T09:00:00+00:00"
 

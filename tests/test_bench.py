@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold.memory import Memory
 from memfold_bench import corpus, floor
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from memfold import embed
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold.memory import Memory
 from memfold_bench import corpus, embed_bench
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold_bench.fuzz import TARGETS
 
 
@@ -62,7 +62,7 @@ def test_bad_bounds_and_targets_are_usage_errors(tmp_path: Path) -> None:
 
 def test_without_atheris_one_line_names_the_install(tmp_path: Path) -> None:
     # atheris made unimportable in a fresh interpreter, as on a machine without the extra
-    code = ("import sys; sys.modules['atheris'] = None; from memfold.cli import main; "
+    code = ("import sys; sys.modules['atheris'] = None; from memfold.cli.main import main; "
             "sys.argv = ['memfold', 'bench', 'fuzz', '--runs', '5', '--out', "
             f"{str(tmp_path / 'fuzz.json')!r}]; main()")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold_bench import judge_bench
 
 

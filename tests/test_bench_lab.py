@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold_bench.lab import PASSED, source_rows
 from memfold_bench.lab_memfold import MemfoldColumn
 from memfold_bench.lab_race import RACE_KEY, RACE_NOTE, race

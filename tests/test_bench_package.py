@@ -1,5 +1,5 @@
 """The benchmarks live beside the product, not in it: `memfold` never imports `memfold_bench`
-unless `memfold bench` runs, and `memfold.cli_agent` does not import `memfold.cli` back.
+unless `memfold bench` runs, and `memfold.cli.agent` does not import `memfold.cli.main` back.
 
 Each check runs in a fresh interpreter, so what it finds in sys.modules is what that one
 import or command loaded, not what earlier tests left behind.
@@ -16,7 +16,7 @@ from pathlib import Path
 # which benchmark modules the process holds.
 COMMAND = """
 import json, sys
-from memfold.cli import main
+from memfold.cli.main import main
 sys.argv = ["memfold", *sys.argv[1:]]
 try:
     main()
@@ -96,6 +96,6 @@ def test_memfold_bench_without_its_package_says_how_to_install_it(tmp_path: Path
 
 
 def test_the_agent_commands_do_not_import_the_cli_module_back() -> None:
-    done = python("import sys, memfold.cli_agent; print('memfold.cli' in sys.modules)")
+    done = python("import sys, memfold.cli.agent; print('memfold.cli.main' in sys.modules)")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"

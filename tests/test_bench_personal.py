@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold_bench import personal_bench as pb
 
 FACTS = [

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold_bench import locomo
 
 TINY: list[dict[str, Any]] = [{

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold_bench.pg_cluster import find_bin
 from system_support import missing
 from test_bench_quality import TINY

@@ -11,8 +11,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from memfold.cli import cli
-from memfold.timeparse import extract_interval
+from memfold.cli.main import cli
+from memfold.times.parse import extract_interval
 from memfold_bench import corpus, floor, sidebyside
 
 ROWS = ("cold_index_wall", "cold_index_cpu", "cold_index_peak_rss", "noop_sync",

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from memfold.cli import cli
-from memfold.model import Fact, Hit
+from memfold.cli.main import cli
+from memfold.values import Fact, Hit
 from memfold_bench import truth_bench as tb
 
 TIMELINES = [

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold_bench import year_bench as yb
 from memfold_bench.year_corpus import CHANGE, NON_CHANGE, PLAIN, STATE, Corpus, Planted, generate
 

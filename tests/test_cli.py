@@ -10,8 +10,8 @@ import click
 import pytest
 
 from conftest import DAILY, DAY, Cli, fact_rows, markdown_hashes, write
-from memfold.cli import cli
-from memfold.index.sqlite import SqliteIndex
+from memfold.cli.main import cli
+from memfold.index.sqlite.backend import SqliteIndex
 from memfold.workspace.format import parse_document
 
 

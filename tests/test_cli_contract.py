@@ -131,7 +131,7 @@ def test_show_trace_and_recall_agree_on_status_and_decay(run: Cli) -> None:
 def test_every_command_that_answers_has_json() -> None:
     import click
 
-    from memfold.cli import cli
+    from memfold.cli.main import cli
 
     # servers and the MCP tool list (--format) print no single answer; `call` prints JSON
     # only; the benchmarks write theirs as JSON files (benchmarks/results/)

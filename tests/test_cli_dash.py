@@ -12,7 +12,7 @@ import pytest
 
 from conftest import DAILY, DAY, Cli
 from memfold import Memory
-from memfold.cli import cli
+from memfold.cli.main import cli
 
 NOW = {"MEMFOLD_NOW": f"{DAY}T12:00:00"}
 ROOT = Path(__file__).resolve().parents[1]

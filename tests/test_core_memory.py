@@ -11,9 +11,9 @@ import pytest
 
 from conftest import Cli
 from memfold import BadInput, MemfoldError, Memory
-from memfold import core_memory as core_module
-from memfold.context import SessionContext
-from memfold.journal import JOURNAL_NAME
+from memfold.journal.log import JOURNAL_NAME
+from memfold.session import core as core_module
+from memfold.session.context import SessionContext
 
 NOW = "2025-11-27T09:00:00+00:00"
 

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import Cli, markdown_hashes
 from memfold import BadInput, MemfoldError, Memory
-from memfold import agent_tools as at
+from memfold.agents import tools as at
 
 NOW = "2025-11-27T09:00:00+00:00"
 ROOT = Path(__file__).resolve().parents[1]
@@ -360,7 +360,7 @@ def test_dispatch_raises_only_for_what_is_no_tool_call(memory: Memory, tool_call
 
 
 def test_every_schema_keyword_is_one_the_validator_knows() -> None:
-    from memfold.schema_check import KEYWORDS
+    from memfold.agents.schema import KEYWORDS
 
     def keywords(schema: Any) -> set[str]:
         if not isinstance(schema, dict):
@@ -415,7 +415,7 @@ def test_integers_are_what_json_schema_calls_integers(memory: Memory) -> None:
 @pytest.mark.parametrize("value", [
     2, 2.0, 1e2, 0, -1, 201, 2.5, True, None, "3", [3], {"k": 3}, float("inf"), 10**30])
 def test_the_validator_agrees_with_jsonschema_on_k(memory: Memory, value: Any) -> None:
-    from memfold.schema_check import check_value
+    from memfold.agents.schema import check_value
 
     spec = at.tool("recall").schema["properties"]["k"]
     valid = jsonschema.Draft202012Validator(spec).is_valid(value) and value != float("inf")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import write
 from memfold import Memory
-from memfold.journal import JOURNAL_NAME
+from memfold.journal.log import JOURNAL_NAME
 
 NOW = "2025-03-10T12:00:00"
 ORIGINAL, OLDER = "memory/2025-03-10.md", "memory/2025-01-01.md"

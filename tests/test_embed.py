@@ -16,14 +16,14 @@ import pytest
 from click.testing import CliRunner
 
 from memfold import embed
-from memfold.cli import cli
-from memfold.embed import fusion
+from memfold.cli.main import cli
 from memfold.embed.base import FakeEmbedder, Identity
-from memfold.embed.semantic import exact_looking
 from memfold.embed.store import VectorStore, fact_text
 from memfold.errors import BadInput
 from memfold.memory import Memory
-from memfold.query import plan_query
+from memfold.recall import fusion, modes
+from memfold.recall.query import plan_query
+from memfold.recall.semantic import exact_looking
 
 NOW = "2025-11-28T12:00:00+00:00"
 SYNONYMS = {"automobile": "car", "vehicle": "car", "canine": "dog", "puppy": "dog",
@@ -273,7 +273,7 @@ def test_without_the_extra_recall_is_lexical_and_says_how_to_enable(
     monkeypatch.setattr(embed, "installed", lambda: False)
     monkeypatch.delenv("MEMFOLD_RECALL_MODE", raising=False)
     retain(memory, "W @Peter: Lives in Vienna.")
-    assert embed.default_mode() == "lexical"
+    assert modes.default_mode() == "lexical"
     assert memory.recall("Vienna").hits
     assert not (memory.workspace.index_path.parent / "vectors").exists()
     with pytest.raises(embed.EmbedUnavailable, match=r"pip install 'memfold\[embed\]'"):
@@ -291,20 +291,20 @@ def test_hybrid_becomes_the_default_once_a_workspace_has_vectors(
     monkeypatch.setattr(embed, "installed", lambda: True)
     monkeypatch.delenv("MEMFOLD_RECALL_MODE", raising=False)
     folder = memory.workspace.index_path.parent
-    assert embed.default_mode(memory_dir=folder) == "lexical"
+    assert modes.default_mode(memory_dir=folder) == "lexical"
     memory.set_embedder(FakeEmbedder())
     retain(memory, "W @Peter: Lives in Vienna.")
     memory.recall("Vienna", mode="hybrid")
-    assert embed.enabled(folder) and embed.default_mode(memory_dir=folder) == "hybrid"
+    assert embed.enabled(folder) and modes.default_mode(memory_dir=folder) == "hybrid"
     monkeypatch.setenv("MEMFOLD_RECALL_MODE", "lexical")
-    assert embed.default_mode(memory_dir=folder) == "lexical"
+    assert modes.default_mode(memory_dir=folder) == "lexical"
 
 
 def test_the_mode_setting_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMFOLD_RECALL_MODE", "lexical")
-    assert embed.default_mode(have_embedder=True) == "lexical"
+    assert modes.default_mode(have_embedder=True) == "lexical"
     monkeypatch.setenv("MEMFOLD_RECALL_MODE", "vector")
     with pytest.raises(BadInput, match="unknown recall mode"):
-        embed.default_mode()
+        modes.default_mode()
 
 

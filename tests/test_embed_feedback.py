@@ -9,10 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memfold import ranking
-from memfold.embed import semantic
 from memfold.embed.base import FakeEmbedder
 from memfold.memory import Memory
+from memfold.recall import ranking, semantic
 
 NOW = "2025-11-28T12:00:00+00:00"
 ANSWER = "B @Ada: saw a grey heron at the marsh lake"

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from memfold import embed
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold.embed import models
 from memfold.memory import Memory
 
@@ -130,7 +130,7 @@ def test_index_embeds_the_backlog_a_first_recall_left_to_it(
     will; then `memfold index` (no mode set) must really embed them."""
     import json
 
-    from memfold.embed import policy
+    from memfold.recall import embedding as policy
 
     monkeypatch.delenv("MEMFOLD_RECALL_MODE", raising=False)
     monkeypatch.setattr(policy, "EMBED_DURING_RECALL", 2)

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import memfold
-from memfold.events import (
+from memfold.journal.events import (
     KINDS,
     Confidence,
     Core,
@@ -30,8 +30,8 @@ from memfold.events import (
     Use,
     from_dict,
 )
-from memfold.journal import JOURNAL_NAME, Journal
-from memfold.lifecycle import replay
+from memfold.journal.fold import replay
+from memfold.journal.log import JOURNAL_NAME, Journal
 from memfold.workspace.files import WriteLock
 
 SHA = "9f2c41b0c3b7e5d1"
@@ -258,4 +258,4 @@ def test_only_the_ledger_appends_to_the_journal() -> None:
     writers = sorted(str(path.relative_to(package)) for path in package.rglob("*.py")
                      if any(_appends_to_the_journal(node)
                             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))))
-    assert writers == ["ledger.py"]
+    assert writers == ["lifecycle/ledger.py"]

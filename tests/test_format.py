@@ -13,9 +13,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from memfold.model import TEXT, Fact, Interval, made_fact
 from memfold.names import entity_key
-from memfold.timeparse import extract_interval
+from memfold.times.parse import extract_interval
+from memfold.values import TEXT, Fact, Interval, made_fact
 from memfold.workspace.format import (
     BLOCK_ID,
     Bullet,

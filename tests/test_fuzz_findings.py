@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import memfold.agent_tools as at
+import memfold.agents.tools as at
 from memfold.errors import BadInput
 from memfold.memory import Memory
-from memfold.model import Interval
+from memfold.values import Interval
 
 NOW = "2025-11-28T10:00:00+00:00"
 DAY = "2025-11-27"

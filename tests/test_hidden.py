@@ -1,4 +1,4 @@
-"""memfold.hidden_text: 100+ hidden-text payloads all flagged and revealed, 200+ benign strings in
+"""memfold.scan.hidden: 100+ hidden-text payloads all flagged and revealed, 200+ benign strings in
 many scripts (with the joiners and selectors real writing uses) never flagged, and
 robustness (never raises, linear time on 1 MB)."""
 
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memfold.hidden_text import HIDDEN_KINDS, LEGIT_FORMAT, HiddenMatch, find_hidden, reveal
+from memfold.scan.hidden import HIDDEN_KINDS, LEGIT_FORMAT, HiddenMatch, find_hidden, reveal
 
 CHAR_KINDS = {"tag", "zero-width", "bidi", "format", "variation-selector", "invisible"}
 
@@ -336,7 +336,7 @@ def test_reveal_leaves_nothing_invisible(text: str) -> None:
 
 
 ADVERSARIAL = r'''
-from memfold.hidden_text import find_hidden, reveal
+from memfold.scan.hidden import find_hidden, reveal
 M = 1 << 20
 cases = [  # shapes that could make a scanner backtrack, at 1 MB each
     "\u200b" * M, "\U000e0041" * M, "\ufe0f" * M, "<!--" * (M // 4), "[](" * (M // 3),

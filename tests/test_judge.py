@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from memfold import Memory
-from memfold.agent_tools import tools
-from memfold.judge import AGREES, OPPOSES, REVERSES, RuleJudge, stance
-from memfold.model import Fact
+from memfold.agents.tools import tools
+from memfold.lifecycle.judge import AGREES, OPPOSES, REVERSES, RuleJudge, stance
+from memfold.values import Fact
 from memfold.workspace.format import parse_document
 
 
@@ -214,7 +214,7 @@ def test_the_judge_weighs_outside_the_write_lock(workspace: Path) -> None:
     """A model judge may take seconds: it must not hold other writers back meanwhile."""
     import fcntl
 
-    from memfold.judge import Verdict
+    from memfold.lifecycle.judge import Verdict
 
     lock_free: list[bool] = []
 

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from memfold import Memory
-from memfold.judge import FallbackJudge, RuleJudge, Verdict
-from memfold.judge.remote import OpenAIJudge
-from memfold.model import Fact
+from memfold.lifecycle.judge import FallbackJudge, RuleJudge, Verdict
+from memfold.lifecycle.judge.remote import OpenAIJudge
+from memfold.values import Fact
 
 MODEL = "test-model"
 OLD_DB = "W @Acme: The main application database is PostgreSQL."

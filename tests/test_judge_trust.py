@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from memfold import Memory
-from memfold.judge import RuleJudge
-from memfold.judge.base import Verdict
-from memfold.judge.rules import replaces
-from memfold.model import Fact
+from memfold.lifecycle.judge import RuleJudge
+from memfold.lifecycle.judge.base import Verdict
+from memfold.lifecycle.judge.rules import replaces
+from memfold.values import Fact
 from memfold.workspace.format import parse_document
 
 
@@ -120,7 +120,7 @@ def test_a_reversed_liking_is_at_least_a_conflict() -> None:
 
 _SCRIPT = """
 import json, sys
-from memfold.judge import RuleJudge
+from memfold.lifecycle.judge import RuleJudge
 from memfold.workspace.format import parse_document
 def fact(b, n):
     return parse_document("memory/2025-01-10.md",

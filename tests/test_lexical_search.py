@@ -14,11 +14,11 @@ from datetime import date
 import pytest
 
 from conftest import write
-from memfold.index import sqlite_search
 from memfold.index.base import Filters
-from memfold.index.sqlite import SqliteIndex
+from memfold.index.sqlite import search as sqlite_search
+from memfold.index.sqlite.backend import SqliteIndex
 from memfold.index.sync import sync
-from memfold.model import Interval
+from memfold.values import Interval
 from memfold.workspace.layout import Workspace
 
 KINDS = {"W": "world", "B": "experience", "O": "opinion", "S": "observation"}

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from memfold import BadInput, Memory, StaleRevision, UnknownId
-from memfold.journal import JOURNAL_NAME
-from memfold.lifecycle import ARCHIVED, EXPIRED, SUPERSEDED, decay_score, half_life_days
-from memfold.model import Fact
+from memfold.journal.fold import ARCHIVED, EXPIRED, SUPERSEDED, decay_score, half_life_days
+from memfold.journal.log import JOURNAL_NAME
+from memfold.values import Fact
 
 
 def retain(memory: Memory, day: str, *bullets: str) -> list[str]:

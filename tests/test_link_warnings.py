@@ -11,8 +11,8 @@ import pytest
 
 from conftest import Cli, write
 from memfold import Memory
-from memfold.journal import JOURNAL_NAME
-from memfold.model import ParseWarning
+from memfold.journal.log import JOURNAL_NAME
+from memfold.values import ParseWarning
 
 NOW = "2025-12-01T09:00:00"
 OLD_DAY, NEW_DAY = "memory/2025-11-20.md", "memory/2025-11-25.md"

@@ -16,11 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memfold import ranking
-from memfold.embed import fusion
 from memfold.embed.base import FakeEmbedder
-from memfold.embed.semantic import admits
 from memfold.memory import Memory
+from memfold.recall import fusion, ranking
+from memfold.recall.semantic import admits
 
 NOW = "2025-11-28T12:00:00+00:00"
 FAINT = 0.25  # between the fake model's floor (0.2) and its minimum (0.3)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memfold import ranking
 from memfold.memory import Memory
+from memfold.recall import ranking
 
 NOW = datetime(2026, 3, 10, 12, tzinfo=UTC)
 LOG = """# 2026-03-02
@@ -47,7 +47,7 @@ def test_expansion_adds_a_bounded_number_of_candidates(workspace: Path) -> None:
     """A large k asks for many results; expansion still adds at most MAX_ADDED facts
     that hold none of the query's words (they enter at a fifth of their match and would only
     cost time), whatever k is."""
-    from memfold.expansion import MAX_ADDED
+    from memfold.recall.expansion import MAX_ADDED
 
     with Memory.open(workspace, now="2025-11-27T09:00:00+00:00") as memory:
         for day in range(4):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold_bench import locomo
 from memfold_bench.locomo_loco import held_out, parse_tune
 from test_bench_quality import TINY

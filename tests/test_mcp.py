@@ -20,7 +20,8 @@ from memfold import Memory
 
 NOW = "2025-11-27T09:00:00+00:00"
 TIMEOUT = 60
-MEMFOLD = [sys.executable, "-c", "from memfold.cli import main; main()"]  # the `memfold` command
+# the `memfold` command
+MEMFOLD = [sys.executable, "-c", "from memfold.cli.main import main; main()"]
 
 
 def server_env(**extra: str) -> dict[str, str]:
@@ -187,7 +188,7 @@ def test_http_refuses_a_public_address_without_allow_remote(workspace: Path) -> 
 
 
 def test_the_bearer_scheme_is_case_insensitive() -> None:
-    from memfold.mcp_server import check_request
+    from memfold.agents.mcp import check_request
 
     host = {"host": "127.0.0.1:8765"}
     for header in ("Bearer s3cret", "bearer s3cret", "BEARER  s3cret"):

@@ -30,11 +30,12 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from mcp_plan import NOW, PLAN, Step, build_workspace
-from memfold.tool_outputs import output_schema
+from memfold.agents.outputs import output_schema
 from system_support import missing
 
 TIMEOUT = 120
-MEMFOLD = [sys.executable, "-c", "from memfold.cli import main; main()"]  # the `memfold` command
+# the `memfold` command
+MEMFOLD = [sys.executable, "-c", "from memfold.cli.main import main; main()"]
 TS_CLIENT = Path(__file__).parent / "mcp_ts_client"
 CLI_WORDS = re.compile(r"`memfold|\bmemfold (?:core|recall|index|forget|show)\b|(?<![\w-])--[a-z]")
 
@@ -245,7 +246,7 @@ def test_the_typescript_client_over_http(tmp_path: Path) -> None:
 def test_a_refusal_carries_no_structured_content() -> None:
     import mcp.types as types
 
-    from memfold.mcp_server import ERROR_META, tool_result
+    from memfold.agents.mcp import ERROR_META, tool_result
 
     details = {"error": "stale: x is at revision 1, not 0", "type": "StaleRevision",
                "exit_code": 3, "result": "stale", "rev": 1}

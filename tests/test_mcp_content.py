@@ -13,7 +13,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 from memfold import Memory
-from memfold.agent_resources import read
+from memfold.agents.resources import read
 from test_mcp import MEMFOLD, NOW, TIMEOUT, server_env
 
 

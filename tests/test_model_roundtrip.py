@@ -1,7 +1,7 @@
 """Every result type comes back from its JSON: `X.from_dict(x.to_dict()).to_dict() ==
 x.to_dict()`, on real results of a local Memory, and what the CLI prints from the rebuilt
 value (a hit's line, a context, core memory, a reflect diff) is what it prints from the
-original.  memfold.remote rebuilds a server's answers this way."""
+original.  memfold.client.remote rebuilds a server's answers this way."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memfold import Memory
-from memfold.context import SessionContext
-from memfold.core_memory import CoreEdit, CoreMemory
 from memfold.forget import PurgePlan
-from memfold.journal import Event
-from memfold.model import (
+from memfold.journal.log import Event
+from memfold.recall.search import Trace
+from memfold.reflect.plan import NOT_SENT, ReflectPlan
+from memfold.session.context import SessionContext
+from memfold.session.core import CoreEdit, CoreMemory
+from memfold.values import (
     AboutResult,
     Hit,
     RecallResult,
@@ -28,8 +30,6 @@ from memfold.model import (
     SyncReport,
     render_hit,
 )
-from memfold.recall import Trace
-from memfold.reflect import NOT_SENT, ReflectPlan
 
 NOW = "2025-11-30T09:00:00+00:00"
 

@@ -12,7 +12,9 @@ import re
 from pathlib import Path
 
 import memfold
-from memfold import errors, model, review
+from memfold import errors
+from memfold import values as model
+from memfold.lifecycle import review
 from memfold.memory import Memory
 
 PACKAGE = Path(memfold.__file__).parent
@@ -29,7 +31,7 @@ def _error_classes() -> set[type[BaseException]]:
 
 
 def _model_classes_named_in(annotation: object) -> set[type]:
-    """The classes of memfold.model (and memfold.review's) that a (string) annotation
+    """The classes of memfold.values (and memfold.lifecycle.review's) that a (string) annotation
     mentions."""
     names = set(re.findall(r"\b[A-Za-z_]\w*\b", str(annotation)))
     return {value for module in (model, review) for name, value in vars(module).items()
@@ -37,7 +39,7 @@ def _model_classes_named_in(annotation: object) -> set[type]:
 
 
 def _model_types_callers_get() -> set[type]:
-    """Every memfold.model class a caller of `Memory` can get back: the return types of its
+    """Every memfold.values class a caller of `Memory` can get back: the return types of its
     public methods and properties, and the field types of those, transitively."""
     todo: set[type] = set()
     members = {name: member for cls in reversed(Memory.__mro__)

@@ -12,7 +12,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from memfold import Memory
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold.embed.base import FakeEmbedder
 from memfold.embed.store import VectorStore, text_key
 
@@ -98,7 +98,7 @@ def test_purge_leaves_no_byte_of_the_secret_anywhere(workspace: Path) -> None:
 
 
 def test_the_journal_chain_still_verifies_after_a_purge(workspace: Path) -> None:
-    from memfold.journal import Journal
+    from memfold.journal.log import Journal
     from memfold.workspace.layout import Workspace
 
     secret, _ = build(workspace)

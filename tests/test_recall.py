@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from memfold.errors import BadInput, SourceChanged, UnknownId
 from memfold.memory import Memory
-from memfold.model import KINDS, Interval, RecallResult, render_hit
-from memfold.query import MAX_QUERY_CHARS, plan_query
+from memfold.recall.query import MAX_QUERY_CHARS, plan_query
+from memfold.values import KINDS, Interval, RecallResult, render_hit
 from recall_corpus import FILES, NOW, PETER_FACTS, build, check_sources, file_lines
 
 TODAY = date(2025, 12, 3)

@@ -113,8 +113,8 @@ def test_a_range_recall_reads_is_a_window(memory: Memory) -> None:
 def test_a_fact_saying_when_is_read_as_of_its_own_day() -> None:
     from datetime import date
 
-    from memfold.model import Interval
-    from memfold.recall import said_time
+    from memfold.recall.search import said_time
+    from memfold.values import Interval
 
     monday = date(2023, 5, 8)
     assert said_time("went to a support group last Saturday", monday) == Interval(
@@ -136,7 +136,7 @@ def test_a_fact_that_says_it_happened_then_ranks_first(memory: Memory) -> None:
 def test_words_of_a_time_phrase_that_are_topics_are_searched_beside_others() -> None:
     from datetime import date
 
-    from memfold.query import plan_query
+    from memfold.recall.query import plan_query
 
     today = date(2025, 12, 3)
     beside = plan_query("What event did John volunteer at last weekend?", today=today)
@@ -146,7 +146,7 @@ def test_words_of_a_time_phrase_that_are_topics_are_searched_beside_others() -> 
 
 
 def test_an_agent_tool_recall_carries_the_notes(memory: Memory) -> None:
-    from memfold.tool_results import recall_result
+    from memfold.agents.results import recall_result
 
     retain(memory, "2025-03-10", "W @Peter: Peter lives in Berlin")
     before = memory.recall("Berlin", now="1999-01-01T12:00:00")

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from conftest import Cli
-from memfold.model import LETTER_OF_KIND
-from memfold.query import MAX_QUERY_CHARS
+from memfold.recall.query import MAX_QUERY_CHARS
+from memfold.values import LETTER_OF_KIND
 from recall_corpus import NOW, PETER_FACTS, build, check_sources, file_lines
 
 ENV = {"MEMFOLD_NOW": NOW}

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from memfold import ranking
-from memfold.index.sqlite import SqliteIndex
+from memfold.index.sqlite.backend import SqliteIndex
 from memfold.memory import Memory
+from memfold.recall import ranking
 
 NOW = datetime(2026, 3, 10, 12, tzinfo=UTC)
 LOGS = {

@@ -1,4 +1,4 @@
-"""Recall answers with what is true now (`memfold.currency`): the fact that replaced a match,
+"""Recall answers with what is true now (`memfold.recall.currency`): the fact that replaced a match,
 the newer of two facts that may disagree, a faded fact below the current one, and present
 states that time alone does not archive."""
 
@@ -9,11 +9,12 @@ from datetime import date
 from pathlib import Path
 
 from conftest import Cli
-from memfold import Memory, currency
-from memfold.agent_tools import call
+from memfold import Memory
+from memfold.agents.tools import call
 from memfold.index.base import Candidate, Filters
-from memfold.lifecycle import ACTIVE, ARCHIVED, SUPERSEDED, LifeState
-from memfold.model import Fact
+from memfold.journal.fold import ACTIVE, ARCHIVED, SUPERSEDED, LifeState
+from memfold.recall import currency
+from memfold.values import Fact
 
 
 def retain(memory: Memory, day: str, *bullets: str) -> list[str]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memfold import lexicon, ranking
+from memfold import lexicon
 from memfold.memory import Memory
+from memfold.recall import ranking
 
 DAY = "2025-06-01T10:00:00"
 LATER = "2025-06-02T10:00:00"

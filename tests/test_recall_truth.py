@@ -17,9 +17,9 @@ import pytest
 
 from conftest import Cli
 from memfold import Memory
-from memfold.lifecycle import EXPIRED, MERGED, SUPERSEDED
-from memfold.model import LEFT_OUT_STATUSES, Interval, RecallResult
-from memfold.timeparse import find_time_phrase, parse_spec
+from memfold.journal.fold import EXPIRED, MERGED, SUPERSEDED
+from memfold.times.parse import find_time_phrase, parse_spec
+from memfold.values import LEFT_OUT_STATUSES, Interval, RecallResult
 
 LATER = "2026-01-10T10:00:00"
 
@@ -226,7 +226,7 @@ def test_results_with_some_left_out_carry_the_count(
     # both statuses at once: expired and superseded
     with Memory.open(workspace, now=LATER) as memory:
         both = memory.recall("Marrakech PostgreSQL")
-        # what replaced the superseded match answers in its place (`memfold.currency`)
+        # what replaced the superseded match answers in its place (`memfold.recall.currency`)
         assert [h.fact.id for h in both.hits] == [new]
         assert both.hits[0].why.startswith(f"replaces ^{old}, which matched")
         assert both.hidden == {SUPERSEDED: 1, EXPIRED: 1}

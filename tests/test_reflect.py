@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memfold import MemfoldError, Memory
-from memfold.reflect import page_slug
+from memfold.reflect.plan import page_slug
 
 NOW = "2025-11-30"
 

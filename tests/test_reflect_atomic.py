@@ -26,7 +26,7 @@ import pytest
 import memfold.workspace.files as files_module
 from memfold.errors import MemfoldError
 from memfold.memory import Memory
-from memfold.reflect import PAGES_INTENT
+from memfold.reflect.plan import PAGES_INTENT
 from memfold.workspace.layout import REFLECT_INTENT
 
 NOW = "2025-12-01T12:00:00+00:00"

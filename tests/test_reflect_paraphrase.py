@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from memfold import embed, reflect
 from memfold.embed.base import FakeEmbedder
 from memfold.memory import Memory
+from memfold.recall import modes
+from memfold.reflect import plan as reflect
 
 NOW = "2025-11-28T12:00:00+00:00"
 
@@ -54,7 +55,7 @@ def test_a_paraphrase_is_consolidated_with_vectors(memory: Memory) -> None:
 
 
 def test_without_vectors_only_word_overlap_counts(memory: Memory) -> None:
-    assert embed.default_mode(memory_dir=memory.workspace.index_path.parent) != "hybrid"
+    assert modes.default_mode(memory_dir=memory.workspace.index_path.parent) != "hybrid"
     assert merged(memory, "W @Tom: Drives a car to work.",
                   "W @Tom: Commutes by automobile every day.") == []
 
@@ -88,7 +89,7 @@ def test_specifics_are_names_numbers_and_negations() -> None:
 
 def test_the_models_calibration_sets_how_close_a_paraphrase_is(
         memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
-    from memfold.embed import fusion
+    from memfold.recall import fusion
 
     fake = OneMeaning()  # every pair at cosine 1.0
     strict = fusion.Calibration(floor=0.2, minimum=0.3, paraphrase=1.01)

@@ -11,9 +11,9 @@ import pytest
 
 from conftest import fresh_dump
 from memfold import Memory
-from memfold.judge import Verdict
-from memfold.model import Fact
-from memfold.timeparse import extract_interval
+from memfold.lifecycle.judge import Verdict
+from memfold.times.parse import extract_interval
+from memfold.values import Fact
 
 
 class Cautious:
@@ -198,7 +198,7 @@ def test_a_merged_fact_keeps_its_dates(workspace: Path) -> None:
 ])
 def test_dates_note_keeps_the_range_and_never_reads_as_validity(days: list[date],
                                                                 note: str) -> None:
-    from memfold.reflect import dates_note
+    from memfold.reflect.plan import dates_note
 
     assert dates_note(days) == note
     assert extract_interval(f"Ordered tea ({note}).", default_year=2025) is None

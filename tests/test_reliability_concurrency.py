@@ -223,7 +223,7 @@ def test_c1_control_without_the_lock_tears_or_loses(workspace: Path, tmp_path: P
 
 def _transactions(path: str, count: int, immediate: bool, go: str,
                   out: Queue[tuple[int, int]]) -> None:
-    from memfold.index.sqlite import SqliteIndex
+    from memfold.index.sqlite.backend import SqliteIndex
 
     index = SqliteIndex(Path(path))
     locked = done = 0
@@ -268,7 +268,7 @@ C5_PROCS, C5_COUNT = 8, 60
 
 def run_transactions(tmp: Path, immediate: bool, procs: int = C5_PROCS,
                      count: int = C5_COUNT) -> tuple[int, int, int]:
-    from memfold.index.sqlite import SqliteIndex
+    from memfold.index.sqlite.backend import SqliteIndex
 
     path = tmp / f"scratch-{immediate}.sqlite"
     SqliteIndex(path).close()
@@ -307,7 +307,7 @@ def test_c5_begin_immediate_never_fails_and_plain_begin_does(
 
 def test_memfold_writes_begin_immediate() -> None:
     """Static: every write transaction in the index starts with BEGIN IMMEDIATE."""
-    source = (Path(__file__).parent.parent / "src/memfold/index/sqlite.py").read_text()
+    source = (Path(__file__).parent.parent / "src/memfold/index/sqlite/backend.py").read_text()
     begins = re.findall(r"execute\(\"(BEGIN[^\"]*)\"\)", source)
     assert begins and set(begins) == {"BEGIN IMMEDIATE"}
     assert hashlib.sha256(source.encode()).hexdigest()  # the file was read

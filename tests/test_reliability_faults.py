@@ -44,10 +44,10 @@ from typing import Any
 import pytest
 
 import memfold.workspace.files as files_module
-from memfold.core_memory import read_core
 from memfold.errors import MemfoldError
-from memfold.journal import JOURNAL_NAME, Journal
+from memfold.journal.log import JOURNAL_NAME, Journal
 from memfold.memory import Memory
+from memfold.session.core import read_core
 from memfold.workspace.files import WriteLock
 from memfold.workspace.format import parse_document
 from memfold.workspace.layout import Workspace
@@ -789,7 +789,7 @@ def test_d3_control_without_fsync_loses_acknowledged_data(
 def test_a_torn_journal_line_is_cut_off_by_the_next_append(workspace: Path) -> None:
     """A writer killed mid-append leaves a torn last line; the next writer cuts it off
     before appending, so no unreadable line is ever left inside the journal."""
-    from memfold.journal import JOURNAL_NAME, Journal
+    from memfold.journal.log import JOURNAL_NAME, Journal
 
     with Memory.open(workspace, now="2025-11-01") as memory:
         [fact_id] = [f.id for f in memory.retain("W @Ada: Lives in Leeds.",

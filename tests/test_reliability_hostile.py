@@ -32,12 +32,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memfold.errors import BadInput, MemfoldError
-from memfold.journal import JOURNAL_NAME
+from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
-from memfold.query import plan_query
-from memfold.reflect import WINDOWS_RESERVED, page_slug
+from memfold.recall.query import plan_query
+from memfold.reflect.plan import WINDOWS_RESERVED, page_slug
 from memfold.retain import validate_bullet
-from memfold.timeparse import TimeSpecError, parse_spec
+from memfold.times.parse import TimeSpecError, parse_spec
 from memfold.workspace.format import FactSyntaxError, parse_bullet, parse_document
 
 NOW = "2025-12-01T12:00:00+00:00"

@@ -28,9 +28,10 @@ from pathlib import Path
 import pytest
 
 from conftest import fresh_dump, markdown_hashes
-from memfold.index import sqlite as sqlite_module
-from memfold.index import sqlite_search, sqlite_state
-from memfold.journal import JOURNAL_NAME
+from memfold.index.sqlite import backend as sqlite_module
+from memfold.index.sqlite import search as sqlite_search
+from memfold.index.sqlite import state as sqlite_state
+from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
 
 PAGE = 4096
@@ -513,7 +514,7 @@ def test_x1_a_retain_whose_judging_meets_damage_rebuilds_and_judges(
     """The bullets are stored; judging them meets a damaged page: the index is rebuilt from
     the files and the journal, the new fact is judged, and the older one superseded."""
     from memfold.errors import IndexDamaged
-    from memfold.ledger import Ledger
+    from memfold.lifecycle.ledger import Ledger
 
     real = Ledger._judge
     failed: list[int] = []

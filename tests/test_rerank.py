@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from memfold import ranking
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold.embed import EmbedUnavailable, models, rerank
 from memfold.memory import Memory
+from memfold.recall import ranking
 
 NOW = "2025-11-28T12:00:00+00:00"
 FACTS = [f"B: the garden {'pond ' * (6 - n)}needs work, item {n}" for n in range(6)]

@@ -15,7 +15,7 @@ import pytest
 from conftest import DAILY, DAY, fact_rows, fresh_dump, write
 from memfold.errors import BadInput
 from memfold.memory import Memory
-from memfold.model import TEXT
+from memfold.values import TEXT
 from memfold.workspace.format import BULLET, parse_bullet, parse_document, split_lines
 
 

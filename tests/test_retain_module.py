@@ -16,7 +16,7 @@ import time
 from multiprocessing.queues import Queue
 from pathlib import Path
 
-from memfold.journal import JOURNAL_NAME
+from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
 from memfold.workspace.layout import Workspace
 

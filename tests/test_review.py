@@ -10,7 +10,7 @@ import pytest
 
 from conftest import Cli, write
 from memfold import Memory, ReviewItem, UnknownId
-from memfold import agent_tools as at
+from memfold.agents import tools as at
 from memfold.errors import BadInput
 
 NOW = "2026-03-01T09:00:00+00:00"
@@ -278,7 +278,7 @@ def test_a_supersede_by_hand_settles_the_conflict_it_answers(workspace: Path) ->
 def test_reflect_undo_puts_back_what_its_run_settled_or_raised(workspace: Path) -> None:
     """A merge settles a conflict (`replaced`); a `reset` that undoes it reopens the item.
     A supersede the undone run made is restored."""
-    from memfold.events import Merge, Reset
+    from memfold.journal.events import Merge, Reset
 
     with Memory.open(workspace) as memory:
         conflict, supersede = setup_queue(memory)
@@ -297,7 +297,7 @@ def test_reflect_undo_puts_back_what_its_run_settled_or_raised(workspace: Path) 
 def test_a_fact_journals_a_few_conflicts_and_reports_them_all(workspace: Path) -> None:
     """A fact sharing a topic with many older ones keeps JOURNALED_CONFLICTS of them in the
     queue (the newest), while its retain still reports every one."""
-    from memfold.ledger import JOURNALED_CONFLICTS
+    from memfold.lifecycle.ledger import JOURNALED_CONFLICTS
 
     with Memory.open(workspace, now=NOW) as memory:
         for n in range(JOURNALED_CONFLICTS + 3):

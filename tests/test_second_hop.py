@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memfold import ranking
 from memfold.memory import Memory
+from memfold.recall import ranking
 
 NOW = datetime(2026, 3, 10, 12, tzinfo=UTC)
 LESSONS = """# 2026-03-02

@@ -1,4 +1,4 @@
-"""memfold.credentials: recall and false positives measured on tests/secret_corpus.py, the
+"""memfold.scan.secrets: recall and false positives measured on tests/secret_corpus.py, the
 decisions the module documents, and robustness (never raises, linear time on 1 MB)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memfold.credentials import SECRET_KINDS, SecretMatch, find_secrets, redact
-from memfold.credentials import _looks_placeholder as looks_placeholder  # to shape the property
+from memfold.scan.secrets import SECRET_KINDS, SecretMatch, find_secrets, redact
+from memfold.scan.secrets import _looks_placeholder as looks_placeholder  # to shape the property
 from secret_corpus import SEED, Positive, benign, positives
 
 CORPUS_SEED = int(os.environ.get("MEMFOLD_SECRET_SEED", SEED))
@@ -277,7 +277,7 @@ def test_a_token_is_found_whatever_surrounds_it(before: str, after: str, body: s
 
 ADVERSARIAL = r'''
 import random, sys
-from memfold.credentials import find_secrets, redact
+from memfold.scan.secrets import find_secrets, redact
 M = 1 << 20
 r = random.Random(7)
 b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from conftest import DAY, Cli
 from memfold import Memory
-from memfold import agent_tools as at
-from memfold import credentials as secrets_module
-from memfold.credentials import find_secrets
+from memfold.agents import tools as at
+from memfold.scan import secrets as secrets_module
+from memfold.scan.secrets import find_secrets
 from secret_corpus import PASSWORD_TALK
 
 NOW = f"{DAY}T12:00:00"

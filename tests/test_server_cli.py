@@ -19,7 +19,7 @@ import psycopg
 import pytest
 from click.testing import CliRunner, Result
 
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold.server import migrate
 from memfold_bench.pg_cluster import Cluster, Provisioned, free_port
 from server_support import app_client, bearer

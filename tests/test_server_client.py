@@ -28,9 +28,9 @@ from mcp.client.stdio import stdio_client
 
 import memfold
 from memfold import AccessDenied, BadInput, Memory, StaleRevision, Unavailable, UnknownId
-from memfold.cli import cli
-from memfold.model import RecallResult, RetainResult
-from memfold.remote import RemoteMemory
+from memfold.cli.main import cli
+from memfold.client.remote import RemoteMemory
+from memfold.values import RecallResult, RetainResult
 from memfold_bench.pg_cluster import Provisioned, free_port
 from server_support import Served, make_tenant, serve
 
@@ -38,7 +38,7 @@ TODAY = date.today()
 DAYS = {name: (TODAY - timedelta(days=n)).isoformat()
         for name, n in (("today", 0), ("yesterday", 1), ("last_week", 6), ("earlier", 20))}
 SOON = (TODAY + timedelta(days=3)).isoformat()
-MEMFOLD = [sys.executable, "-c", "from memfold.cli import main; main()"]
+MEMFOLD = [sys.executable, "-c", "from memfold.cli.main import main; main()"]
 
 
 @dataclass

@@ -19,7 +19,7 @@ import pytest
 
 import memfold
 from memfold.errors import IndexDamaged, IndexError_, MemfoldError
-from memfold.index.sqlite import SqliteIndex
+from memfold.index.sqlite.backend import SqliteIndex
 from memfold.memory import Memory
 
 PACKAGE = Path(memfold.__file__).parent

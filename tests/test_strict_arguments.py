@@ -17,8 +17,8 @@ import pytest
 
 from mcp_plan import PLAN, build_workspace
 from memfold import Memory
-from memfold import agent_tools as at
-from memfold.tool_outputs import output_schema
+from memfold.agents import tools as at
+from memfold.agents.outputs import output_schema
 
 NOW = datetime(2025, 11, 27, 9, tzinfo=UTC)
 

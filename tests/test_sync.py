@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DAILY, fact_rows, fresh_dump, markdown_hashes, write
-from memfold.index.sqlite import SqliteIndex
+from memfold.index.sqlite.backend import SqliteIndex
 from memfold.index.sync import sync
 from memfold.memory import Memory
 from memfold.workspace.layout import Workspace

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memfold.model import Interval
-from memfold.timeparse import (
+from memfold.times.parse import (
     SPEC_FORMS,
     TimeSpecError,
     find_time_phrase,
     parse_spec,
     unread_time_phrase,
 )
+from memfold.values import Interval
 
 WED = date(2025, 12, 3)  # a Wednesday; Monday of its week is 2025-12-01
 

@@ -14,9 +14,9 @@ import pytest
 
 from conftest import Cli
 from memfold import Memory
-from memfold import agent_tools as at
+from memfold.agents import tools as at
 from memfold.errors import BadInput
-from memfold.query import MAX_QUERY_CHARS
+from memfold.recall.query import MAX_QUERY_CHARS
 
 NOW = "2025-12-03T10:00:00"
 FACTS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -21,8 +21,8 @@ from pydantic import TypeAdapter
 
 from conftest import Cli
 from memfold import Memory
-from memfold import agent_tools as at
-from memfold.schema_check import strict_schema
+from memfold.agents import tools as at
+from memfold.agents.schema import strict_schema
 
 NOW = "2025-11-27T09:00:00+00:00"
 NOT_STRICT = {"default", "minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum"}

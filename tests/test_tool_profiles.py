@@ -16,11 +16,11 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from conftest import Cli
-from memfold import agent_tools as at
+from memfold.agents import tools as at
 from memfold.errors import BadInput
 
 DOCS = Path(__file__).parents[1] / "docs/agents.md"
-MEMFOLD = [sys.executable, "-c", "from memfold.cli import main; main()"]
+MEMFOLD = [sys.executable, "-c", "from memfold.cli.main import main; main()"]
 
 
 def names(tools: list[at.Tool]) -> list[str]:

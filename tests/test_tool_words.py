@@ -13,7 +13,7 @@ import pytest
 
 from mcp_plan import SECRET, build_workspace
 from memfold import Memory
-from memfold import agent_tools as at
+from memfold.agents import tools as at
 from memfold.errors import MemfoldError
 
 NOW = datetime(2025, 11, 27, 9, tzinfo=UTC)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DAY, Cli
-from memfold.credentials import find_secrets, redact
+from memfold.scan.secrets import find_secrets, redact
 from typed_secret_corpus import SEED, ordinary, positives
 
 NOW = f"{DAY}T12:00:00"

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from memfold import ranking
 from memfold.embed.base import FakeEmbedder
 from memfold.memory import Memory
-from memfold.query import plan_query
+from memfold.recall import ranking
+from memfold.recall.query import plan_query
 
 NOW = "2025-11-28T12:00:00+00:00"
 

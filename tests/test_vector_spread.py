@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from memfold import ranking
 from memfold.embed.base import FakeEmbedder
 from memfold.memory import Memory
+from memfold.recall import ranking
 
 NOW = "2025-11-28T12:00:00+00:00"
 SAID_AGAIN = ["B @Ada: saw a grey heron at the marsh lake this morning",

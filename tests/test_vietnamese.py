@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from memfold import Memory
+from memfold.journal.fold import ARCHIVED, EXPIRED
 from memfold.language import looks_vietnamese
-from memfold.lifecycle import ARCHIVED, EXPIRED
-from memfold.model import Interval
-from memfold.query import plan_query
-from memfold.timeparse import extract_interval, find_time_phrase
+from memfold.recall.query import plan_query
+from memfold.times.parse import extract_interval, find_time_phrase
+from memfold.values import Interval
 
 TODAY = date(2025, 12, 5)  # a Friday
 
@@ -284,6 +284,6 @@ def test_the_vietnamese_pairs_cover_the_english_categories() -> None:
     ("Minh likes coffee.", None),  # English: the judge's reading applies
 ])
 def test_the_view_a_vietnamese_text_states(text: str, view: str | None) -> None:
-    from memfold.reflect_text import vi_view
+    from memfold.reflect.text import vi_view
 
     assert vi_view(text) == view

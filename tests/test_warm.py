@@ -1,6 +1,6 @@
-"""The warm process (memfold.warm, memfold.launch): reads answered by a resident memfold are
-byte for byte what a new process prints, writes never go there, and it starts, stops and
-refuses as documented."""
+"""The warm process (memfold.cli.warm_process, memfold.cli.launch): reads answered by a
+resident memfold are byte for byte what a new process prints, writes never go there, and it
+starts, stops and refuses as documented."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from memfold import launch, warm
+from memfold.cli import launch
+from memfold.cli import warm_process as warm
 from memfold.memory import Memory
 
 DAY = "2025-11-27"

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from memfold import Memory
-from memfold.cli import cli
+from memfold.cli.main import cli
 from memfold.web.app import create_app
 from web_corpus import HOSTILE, NOW, Planted, plant
 

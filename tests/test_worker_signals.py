@@ -28,7 +28,7 @@ class Announce(set):
 
 sync._LIVE_POOLS = Announce()
 sync.PARALLEL_MIN_FILES, sync.JOB_FILES = 1, 1
-from memfold.cli import main
+from memfold.cli.main import main
 sys.argv = ["memfold", "index", "--full"]
 main()
 """

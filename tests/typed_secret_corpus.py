@@ -1,5 +1,5 @@
 """A measured corpus of secrets as people type them into notes, and of notes that only talk
-about passwords, codes and numbers: what `memfold.credentials` must find and must leave alone.
+about passwords, codes and numbers: what `memfold.scan.secrets` must find and must leave alone.
 
 `tests/secret_corpus.py` holds machine-made credentials (tokens with a published shape, keys,
 assignments in config files).  This corpus is the other half: a wifi password, a door code, a

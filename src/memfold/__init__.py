@@ -3,12 +3,12 @@
 Markdown files are the source of truth; a derived SQLite index, rebuildable from them, makes
 recall fast and cited.  The public API is `Memory` plus the value and error types below;
 `memfold.connect(server, token=..., bank=...)` opens a bank of a memfold server instead, with
-the same methods (memfold.remote).
+the same methods (memfold.client.remote).
 """
 
 from __future__ import annotations
 
-from .errors import (
+from memfold.errors import (
     AccessDenied,
     BadInput,
     EmbedUnavailable,
@@ -26,14 +26,22 @@ from .errors import (
 )
 
 # `typing` is not imported at run time: `memfold recall` answered by the warm process
-# (memfold.launch) imports this package and nothing heavier.  Type checkers read this name
+# (memfold.cli.launch) imports this package and nothing heavier.  Type checkers read this name
 # as true.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .memory import Memory
-    from .model import (
+    from memfold.client.remote import connect as connect
+    from memfold.lifecycle.review import (
+        ReviewFact,
+        ReviewItem,
+        ReviewOutcome,
+        ReviewQueue,
+        Settlement,
+    )
+    from memfold.memory import Memory
+    from memfold.values import (
         AboutResult,
         Fact,
         Freshness,
@@ -46,20 +54,19 @@ if TYPE_CHECKING:
         StatusReport,
         SyncReport,
     )
-    from .remote import connect as connect
-    from .review import ReviewFact, ReviewItem, ReviewOutcome, ReviewQueue, Settlement
 
 __version__ = "0.1.0"
 
 # The value types a caller of `Memory` gets back (tests/test_public_api.py keeps this complete).
 _MODEL_TYPES = ("AboutResult", "Fact", "Freshness", "Hit", "Interval", "Judgement", "ParseWarning",
                 "RecallResult", "RetainResult", "StatusReport", "SyncReport")
-# `connect` (memfold.remote) is reached as memfold.connect; __all__ keeps to Memory, its value
-# types and errors, which `from memfold import *` gives.
-# What `Memory.review`, `accept` and `reject` give back (memfold.review).
+# `connect` (memfold.client.remote) is reached as memfold.connect; __all__ keeps to Memory,
+# its value types and errors, which `from memfold import *` gives.
+# What `Memory.review`, `accept` and `reject` give back (memfold.lifecycle.review).
 _REVIEW_TYPES = ("ReviewFact", "ReviewItem", "ReviewOutcome", "ReviewQueue", "Settlement")
-_LAZY = {"Memory": "memory", "connect": "remote", **{name: "model" for name in _MODEL_TYPES},
-         **{name: "review" for name in _REVIEW_TYPES}}
+_LAZY = {"Memory": "memory", "connect": "client.remote",
+         **{name: "values" for name in _MODEL_TYPES},
+         **{name: "lifecycle.review" for name in _REVIEW_TYPES}}
 
 
 def __getattr__(name: str) -> Any:

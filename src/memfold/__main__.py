@@ -1,6 +1,6 @@
 """`python -m memfold`: the same as the `memfold` command."""
 
-from .launch import main
+from memfold.cli.launch import main
 
 if __name__ == "__main__":
     main()

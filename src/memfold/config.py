@@ -22,7 +22,7 @@ from datetime import date, datetime, time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .errors import BadInput
+from memfold.errors import BadInput
 
 DEFAULT_WORKSPACE = "~/.memfold/workspace"
 JUDGES = ("rules", "openai")

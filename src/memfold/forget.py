@@ -33,16 +33,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .credentials import find_secrets
-from .embed.store import VectorStore
-from .errors import MemfoldError, UnknownId
-from .events import Purge
-from .journal import JOURNAL_NAME, chain_hash
-from .ledger import Ledger, content_sha
-from .model import Fact
-from .workspace.files import replace_atomically
-from .workspace.format import parse_document, redact_bytes, remove_lines
-from .workspace.layout import Workspace
+from memfold.embed.store import VectorStore
+from memfold.errors import MemfoldError, UnknownId
+from memfold.journal.events import Purge
+from memfold.journal.log import JOURNAL_NAME, chain_hash
+from memfold.lifecycle.ledger import Ledger, content_sha
+from memfold.scan.secrets import find_secrets
+from memfold.values import Fact
+from memfold.workspace.files import replace_atomically
+from memfold.workspace.format import parse_document, redact_bytes, remove_lines
+from memfold.workspace.layout import Workspace
 
 MARKER = "[purged]"
 SKIPPED_DIRS = (".git",)  # version-control history is out of a purge's reach (documented)

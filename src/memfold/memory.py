@@ -18,20 +18,28 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, TypeVar
 
-from . import config
-from .embed.policy import Embedding
-from .errors import BadInput, IndexDamaged, MemfoldError, SourceChanged, UnknownId
-from .events import Archive
-from .index import open_index
-from .index.base import IndexBackend, Progress
-from .index.links import link_warnings as find_link_warnings
-from .index.sync import sync
-from .journal import Event
-from .judge import Judge, load_judge
-from .ledger import Ledger
-from .memory_core import CoreVerbs, repairs, signs
-from .memory_review import ReviewVerbs
-from .model import (
+from memfold import config
+from memfold.errors import BadInput, IndexDamaged, MemfoldError, SourceChanged, UnknownId
+from memfold.index import open_index
+from memfold.index.base import IndexBackend, Progress
+from memfold.index.links import link_warnings as find_link_warnings
+from memfold.index.sync import sync
+from memfold.journal.events import Archive
+from memfold.journal.log import Event
+from memfold.lifecycle.judge import Judge, load_judge
+from memfold.lifecycle.ledger import Ledger
+from memfold.memory_core import CoreVerbs, repairs, signs
+from memfold.memory_review import ReviewVerbs
+from memfold.recall.embedding import Embedding
+from memfold.recall.query import plan_query, refuse_long
+from memfold.recall.search import Ranked, Trace, build_trace, describe, recall_options, spec
+from memfold.recall.search import about as about_entity
+from memfold.recall.search import recall as run_recall
+from memfold.recovery import finish_reflect_pages, finish_torn_append
+from memfold.screening import valid_source
+from memfold.status import stale_pages
+from memfold.times.parse import TimeSpecError
+from memfold.values import (
     AboutResult,
     Hit,
     ParseWarning,
@@ -40,24 +48,16 @@ from .model import (
     StatusReport,
     SyncReport,
 )
-from .query import plan_query, refuse_long
-from .recall import Ranked, Trace, build_trace, describe, recall_options, spec
-from .recall import about as about_entity
-from .recall import recall as run_recall
-from .recovery import finish_reflect_pages, finish_torn_append
-from .screening import valid_source
-from .status import stale_pages
-from .timeparse import TimeSpecError
-from .workspace.files import remove_stray_temporaries
-from .workspace.layout import Workspace
+from memfold.workspace.files import remove_stray_temporaries
+from memfold.workspace.layout import Workspace
 
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
-    from . import forget as _forget
-    from . import reflect as _reflect
-    from . import views as _views
-    from .capture import CaptureResult
-    from .embed.base import Embedder
-    from .workspace.watch import Watcher
+    from memfold import forget as _forget
+    from memfold import views as _views
+    from memfold.capture import CaptureResult
+    from memfold.embed.base import Embedder
+    from memfold.reflect import plan as _reflect
+    from memfold.workspace.watch import Watcher
 
 _T = TypeVar("_T")
 
@@ -187,7 +187,7 @@ class Memory(CoreVerbs, ReviewVerbs):
         now (unless `future`).  The write path, and what runs
         under the write lock, is `memfold.retain`.
         """
-        from . import retain as retain_module
+        from memfold import retain as retain_module
 
         plan = retain_module.prepare(bullets, date=date, clock=lambda: self.now(now),
                                      origin=source or self.source or "api",
@@ -209,8 +209,8 @@ class Memory(CoreVerbs, ReviewVerbs):
         `judge=False` indexes the new facts without weighing them against older ones (a bulk
         import: the judge's cost grows with every fact about the same person).
         """
-        from . import capture as _capture
-        from .retain import parse_day
+        from memfold import capture as _capture
+        from memfold.retain import parse_day
 
         day = parse_day(date) if date is not None else self.now(now).date()
         export = _capture.read_export(data, format=format, day=day, name=name)
@@ -264,7 +264,7 @@ class Memory(CoreVerbs, ReviewVerbs):
         plan = plan_query(query, today=today)
         reranker = None
         if rerank:
-            from .embed.rerank import shared_reranker
+            from memfold.embed.rerank import shared_reranker
 
             reranker = shared_reranker()
 
@@ -443,7 +443,7 @@ class Memory(CoreVerbs, ReviewVerbs):
         if self._watcher is None:
             if not self._watch:
                 return self._sync()
-            from .workspace.watch import Watcher  # (ctypes: only a long-lived process)
+            from memfold.workspace.watch import Watcher  # (ctypes: only a long-lived process)
 
             self._watcher = Watcher(self.workspace.root)  # armed before the scan it relies on
         watcher = self._watcher
@@ -525,7 +525,7 @@ class Memory(CoreVerbs, ReviewVerbs):
     def status(self) -> StatusReport:
         """Counts, link warnings, and which files changed since the last sync (by stat;
         nothing is synced).  `warnings` counts parse and link warnings."""
-        from .status import status_report
+        from memfold.status import status_report
 
         return status_report(self.workspace, self.index_backend, tuple(self.link_warnings()))
 
@@ -541,7 +541,7 @@ class Memory(CoreVerbs, ReviewVerbs):
         supersedes journaled about such facts — each with its path:line and what to do."""
         return find_link_warnings(self.workspace, self.index_backend)
 
-    # -- reflect (memfold.reflect) -------------------------------------------------------
+    # -- reflect (memfold.reflect.plan) -------------------------------------------------------
 
     def reflect(self, *, since: str | date = "7d", dry_run: bool = False,
                 now: datetime | str | None = None) -> _reflect.ReflectPlan:
@@ -551,8 +551,8 @@ class Memory(CoreVerbs, ReviewVerbs):
 
         With `dry_run` nothing is written; `plan.diff()` is exactly what a run would write.
         """
-        from . import reflect as _reflect
-        from .credentials import find_secrets
+        from memfold.reflect import plan as _reflect
+        from memfold.scan.secrets import find_secrets
 
         today = self.now(now).date()
         try:
@@ -572,7 +572,7 @@ class Memory(CoreVerbs, ReviewVerbs):
 
     def reflect_undo(self, *, now: datetime | str | None = None) -> list[str]:
         """Restore the pages the last reflect wrote and take back its decisions."""
-        from . import reflect as _reflect
+        from memfold.reflect import plan as _reflect
 
         pages = _reflect.undo(self.workspace, self.ledger, ts=self._ts(now))
         self._sync(only=pages, now=now)
@@ -601,7 +601,7 @@ class Memory(CoreVerbs, ReviewVerbs):
         """Remove a fact and every copy: bullets with its id or text, its secret tokens
         anywhere in the workspace, the index, vectors and undo snapshots (see memfold.forget).
         Returns the plan — every place, `path:line` for text; `dry_run` only makes it."""
-        from . import forget as _forget
+        from memfold import forget as _forget
 
         self.refresh()
         plan = _forget.purge(self.workspace, self.ledger, fact_id.strip().lstrip("^"),
@@ -615,7 +615,7 @@ class Memory(CoreVerbs, ReviewVerbs):
     def views(self) -> _views.Views:
         """What a person looks at — timeline, opinion histories, lifecycle lists, supersede
         chains, source files, the journal's chain — read-only (memfold.views)."""
-        from . import views as _views
+        from memfold import views as _views
 
         return _views.Views(self.ledger, refresh=self.refresh, clock=self.now)
 

@@ -14,16 +14,16 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
 
-from .model import redacted
-from .screening import refuse_undecodable
+from memfold.screening import refuse_undecodable
+from memfold.values import redacted
 
 if TYPE_CHECKING:
-    from . import context as _context
-    from . import core_memory as _core
-    from .index.base import IndexBackend
-    from .ledger import Ledger
-    from .model import SyncReport
-    from .workspace.layout import Workspace
+    from memfold.index.base import IndexBackend
+    from memfold.lifecycle.ledger import Ledger
+    from memfold.session import context as _context
+    from memfold.session import core as _core
+    from memfold.values import SyncReport
+    from memfold.workspace.layout import Workspace
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
@@ -81,7 +81,7 @@ class CoreVerbs:
 
     def core(self: Facade) -> _core.CoreMemory:
         """The core blocks of memory.md, each with its text, limit (characters) and line."""
-        from . import core_memory as _core
+        from memfold.session import core as _core
 
         return _core.read_core(self.workspace)
 
@@ -91,7 +91,7 @@ class CoreVerbs:
                     now: datetime | str | None = None, source: str | None = None) -> _core.CoreEdit:
         """Add TEXT at the end of a core block (created if missing).  Past the block's
         limit it raises BadInput and writes nothing; every edit is journaled."""
-        from . import core_memory as _core
+        from memfold.session import core as _core
 
         return _core.append(self.workspace, self.ledger, block, text, ts=self._ts(now))
 
@@ -101,7 +101,7 @@ class CoreVerbs:
                      now: datetime | str | None = None,
                      source: str | None = None) -> _core.CoreEdit:
         """Replace OLD, which must occur exactly once in the block, with NEW."""
-        from . import core_memory as _core
+        from memfold.session import core as _core
 
         return _core.replace(self.workspace, self.ledger, block, old, new, ts=self._ts(now))
 
@@ -110,7 +110,7 @@ class CoreVerbs:
     def core_insert(self: Facade, block: str, line: int, text: str, *,
                     now: datetime | str | None = None, source: str | None = None) -> _core.CoreEdit:
         """Insert TEXT as line LINE of the block (1 = first, -1 = after the last)."""
-        from . import core_memory as _core
+        from memfold.session import core as _core
 
         return _core.insert(self.workspace, self.ledger, block, line, text, ts=self._ts(now))
 
@@ -119,7 +119,7 @@ class CoreVerbs:
     def core_undo(self: Facade, *, now: datetime | str | None = None,
                   source: str | None = None) -> _core.CoreEdit:
         """Put back the block text from before the last core edit not yet undone."""
-        from . import core_memory as _core
+        from memfold.session import core as _core
 
         return _core.undo(self.workspace, self.ledger, ts=self._ts(now))
 
@@ -129,7 +129,7 @@ class CoreVerbs:
         """What an agent should see at the start of a session, within `budget` tokens:
         core blocks, today's and yesterday's Retain bullets, facts expiring soon and open
         items, each line citing its source; likely secrets redacted unless `show_secrets`."""
-        from . import context as _context
+        from memfold.session import context as _context
 
         self.refresh()
         moment = self.now(now)

@@ -1,5 +1,5 @@
 """The facade's review verbs: the judge's decisions listed, accepted and rejected
-(`memfold.review` holds the queue and how an item is settled).  Part of `Memory` (its base
+(`memfold.lifecycle.review` holds the queue and how an item is settled).  Part of `Memory` (its base
 class), kept apart for size."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from .errors import BadInput
-from .memory_core import Facade, repairs, signs
-from .names import entity_key
-from .timeparse import TimeSpecError, parse_spec
+from memfold.errors import BadInput
+from memfold.memory_core import Facade, repairs, signs
+from memfold.names import entity_key
+from memfold.times.parse import TimeSpecError, parse_spec
 
 if TYPE_CHECKING:
-    from .review import ReviewOutcome, ReviewQueue, Selection
+    from memfold.lifecycle.review import ReviewOutcome, ReviewQueue, Selection
 
 REVIEW_LIMIT = 50
 
@@ -31,7 +31,7 @@ class ReviewVerbs:
         both facts, the judge, its rule and its reason.  `since` ("30d", "2026-01") keeps
         those judged since then, `entity` those about an entity, `rule` those of one rule
         (or judge); `settled` adds the items already settled; `limit` None lists all."""
-        from .review import queue
+        from memfold.lifecycle.review import queue
 
         if limit is not None and (isinstance(limit, bool) or limit < 1):
             raise BadInput(f"limit must be 1 or more, not {limit!r}")
@@ -46,7 +46,7 @@ class ReviewVerbs:
         """Accept a review item (its number, or its older fact's id): an open conflict
         becomes a supersede, journaled with `reason`.  An item already settled is left as
         it is (`unchanged` says by whom and when); an unknown one raises UnknownId."""
-        from .review import Selection, settle
+        from memfold.lifecycle.review import Selection, settle
 
         self.refresh()
         return settle(self.ledger, "accept", str(item), Selection(), reason=reason,
@@ -62,7 +62,7 @@ class ReviewVerbs:
         dismissed, an automatic supersede undone (the older fact active again) — or, with
         `rule` instead of an item, every item of that rule waiting for a word (`since`,
         `entity` narrow it; `dry_run` only lists them).  Journaled with `reason`."""
-        from .review import settle
+        from memfold.lifecycle.review import settle
 
         self.refresh()
         return settle(self.ledger, "reject", None if item is None else str(item),
@@ -72,7 +72,7 @@ class ReviewVerbs:
 
 def _selection(memory: Facade, since: str | None, entity: str | Sequence[str],
                rule: str | None, settled: bool, now: datetime | str | None) -> Selection:
-    from .review import Selection
+    from memfold.lifecycle.review import Selection
 
     start = None
     if since is not None:

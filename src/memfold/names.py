@@ -71,3 +71,44 @@ def fold_for_index(text: str) -> str:
     if marked:
         text = text.translate({ord(s): f"{s} {symbol_word(s)} " for s in marked})
     return text
+
+
+# -- search text: the words of a text, the words a search leaves out, a word quoted for FTS5 --
+
+WORD = re.compile(r"\w+")
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are aren as at be because been
+    before being below between both but by can cannot could couldn did didn do does doesn
+    doing don down during each few for from further had hadn has hasn have haven having he
+    her here hers herself him himself his how i if in into is isn it its itself just let me
+    more most mustn my myself no nor not now of off on once only or other ought our ours
+    ourselves out over own same shan she should shouldn so some such than that the their
+    theirs them themselves then there these they this those through to too under until up
+    very was wasn we were weren what when where which while who whom why will with won would
+    wouldn you your yours yourself yourselves s t d ll m re ve y also ever tell know
+    anything something thing things much many get got did does really happen happened
+    happening happens true going doing done went new news""".split()
+)
+
+
+def quote_fts(text: str) -> str:
+    # FTS5 reads its query as a C string: a NUL would end it inside the quotes
+    return '"' + fold_for_index(text).replace("\x00", " ").replace('"', '""') + '"'
+
+
+def find_words(text: str) -> list[str]:
+    """Runs of word characters.  Combining marks stay inside their word: `\\w` alone would
+    cut a decomposed "Hà Nội" into "Ha", "No", "i" and "नमस्ते" into "नमस", "त"."""
+    if text.isascii():
+        return WORD.findall(text)
+    words: list[str] = []
+    current: list[str] = []
+    for ch in text:
+        if ch.isalnum() or ch == "_" or (current and unicodedata.category(ch)[0] == "M"):
+            current.append(ch)
+        elif current:
+            words.append("".join(current))
+            current = []
+    if current:
+        words.append("".join(current))
+    return words

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from .workspace.layout import REFLECT_INTENT, Workspace
+from memfold.workspace.layout import REFLECT_INTENT, Workspace
 
 
 def finish_torn_append(workspace: Workspace) -> str | None:
@@ -27,7 +27,7 @@ def finish_torn_append(workspace: Workspace) -> str | None:
 def finish_reflect_pages(workspace: Workspace) -> str | None:
     if not os.path.lexists(workspace.root / REFLECT_INTENT):
         return None  # no import of reflect either
-    from . import reflect
+    from memfold.reflect import plan as reflect
 
     done = reflect.finish_pages(workspace)
     return f"finished writing {len(done)} page(s) of an interrupted reflect run" if done \

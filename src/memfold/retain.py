@@ -36,15 +36,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
-from .errors import BadInput, IndexDamaged, MemfoldError
-from .events import Retain
-from .index.base import DocChange
-from .index.sync import sync, sync_appended
-from .ledger import Ledger, content_sha
-from .model import FileStamp, Judgement, ParsedDoc, ParseWarning, RetainResult, SyncReport
-from .screening import check_secrets, hidden_note, refuse_undecodable, valid_source
-from .workspace.files import append_durably, replace_atomically
-from .workspace.format import (
+from memfold.errors import BadInput, IndexDamaged, MemfoldError
+from memfold.index.base import DocChange
+from memfold.index.sync import sync, sync_appended
+from memfold.journal.events import Retain
+from memfold.lifecycle.ledger import Ledger, content_sha
+from memfold.screening import check_secrets, hidden_note, refuse_undecodable, valid_source
+from memfold.values import FileStamp, Judgement, ParsedDoc, ParseWarning, RetainResult, SyncReport
+from memfold.workspace.files import append_durably, replace_atomically
+from memfold.workspace.format import (
     Bullet,
     FactSyntaxError,
     decode,

@@ -1,12 +1,12 @@
 """What memfold refuses or flags in text it is asked to keep.
 
-- Secrets: a bullet that looks like it holds a credential (`memfold.credentials`) is refused
+- Secrets: a bullet that looks like it holds a credential (`memfold.scan.secrets`) is refused
   unless the caller says `allow_secret`; the error names the kind and a redacted preview,
   never the secret.  Text that reaches the Markdown another way (typed by hand, or kept
   with `allow_secret`) is flagged when it is indexed (`flag_secrets`: a warning with
   path:line that `memfold status` lists), and outputs show it redacted (`model.redacted`).
 - Hidden text: invisible Unicode (tag characters, zero-width and bidi controls) and HTML
-  comments (`memfold.hidden_text`) are kept as written but reported, and every human-readable
+  comments (`memfold.scan.hidden`) are kept as written but reported, and every human-readable
   view shows them visibly with `reveal`, so an instruction cannot hide in memory a person
   reviews.
 - Provenance: every retain call journals who retained its bullets ("cli:alice",
@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from .errors import BadInput
-from .hidden_text import find_hidden, reveal
-from .model import TEXT, Fact, ParsedDoc, ParseWarning
+from memfold.errors import BadInput
+from memfold.scan.hidden import find_hidden, reveal
+from memfold.values import TEXT, Fact, ParsedDoc, ParseWarning
 
 SOURCE = re.compile(r"[\w.:@/-]{1,64}")
 
@@ -53,7 +53,9 @@ def refuse_undecodable(value: object, label: str) -> None:
 
 def check_secrets(content: str, label: str, *, allow: bool) -> str | None:
     """Raise BadInput for a likely secret, or return a warning when it is allowed."""
-    from .credentials import find_secrets  # compiling its patterns costs a short command 20 ms
+    from memfold.scan.secrets import (
+        find_secrets,  # compiling its patterns costs a short command 20 ms
+    )
 
     found = find_secrets(content)
     if not found:
@@ -71,7 +73,7 @@ def flag_secrets(doc: ParsedDoc, lines: Callable[[], Sequence[str]] | None = Non
     that holds it; the warning names the kind and a safe preview, never the secret.
     `lines` gives the file's lines, read only to place a secret in a text chunk whose
     blank lines were left out of its text."""
-    from .credentials import find_secrets
+    from memfold.scan.secrets import find_secrets
 
     found: list[ParseWarning] = []
     for fact in doc.facts:
@@ -87,7 +89,7 @@ def flag_secrets(doc: ParsedDoc, lines: Callable[[], Sequence[str]] | None = Non
 
 def flag_hidden(doc: ParsedDoc, lines: Callable[[], Sequence[str]] | None = None) -> ParsedDoc:
     """`doc` with a warning for each fact holding hidden text (invisible characters, HTML
-    comments, …; `memfold.hidden_text`), at the line of the first: it stays in the index,
+    comments, …; `memfold.scan.hidden`), at the line of the first: it stays in the index,
     and every view shows it revealed, until a person removes it."""
     found: list[ParseWarning] = []
     for fact in doc.facts:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .index.base import IndexBackend
-from .index.sync import freshness
-from .ledger import content_sha
-from .model import ParseWarning, StatusReport
-from .screening import is_hidden_warning, is_secret_warning
-from .workspace.layout import Workspace
+from memfold.index.base import IndexBackend
+from memfold.index.sync import freshness
+from memfold.lifecycle.ledger import content_sha
+from memfold.screening import is_hidden_warning, is_secret_warning
+from memfold.values import ParseWarning, StatusReport
+from memfold.workspace.layout import Workspace
 
 PARSE_FIX = "; edit the line, and the warning goes when the file is next read"
 

@@ -14,7 +14,7 @@ index and the journal as of `today` and changes nothing:
     journal_check whether journal.jsonl's hash chain holds
 
 Fact text comes back with likely secrets redacted (`[REDACTED:<kind>]`), as recall shows it;
-hidden characters are left for the adapter to reveal (`memfold.hidden_text.reveal`).
+hidden characters are left for the adapter to reveal (`memfold.scan.hidden.reveal`).
 """
 
 from __future__ import annotations
@@ -25,15 +25,15 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from .credentials import find_secrets
-from .errors import BadInput
-from .index.base import Candidate, Filters
-from .ledger import Ledger
-from .lifecycle import ACTIVE, ARCHIVED, EXPIRED, MERGED, SUPERSEDED, status_of
-from .model import KIND_LETTERS, Hit, Interval
-from .names import entity_key
-from .recall import describe
-from .timeparse import TimeSpecError, parse_spec
+from memfold.errors import BadInput
+from memfold.index.base import Candidate, Filters
+from memfold.journal.fold import ACTIVE, ARCHIVED, EXPIRED, MERGED, SUPERSEDED, status_of
+from memfold.lifecycle.ledger import Ledger
+from memfold.names import entity_key
+from memfold.recall.search import describe
+from memfold.scan.secrets import find_secrets
+from memfold.times.parse import TimeSpecError, parse_spec
+from memfold.values import KIND_LETTERS, Hit, Interval
 
 TYPED_KINDS = tuple(KIND_LETTERS.values())  # world, experience, opinion, observation
 SCAN_LIMIT = 200_000  # facts a view reads at most (a workspace of ten years of daily logs)

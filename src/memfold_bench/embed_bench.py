@@ -158,7 +158,7 @@ def folder_bytes(folder: Path) -> int:
 
 def index_texts(memory: Memory) -> tuple[int, int]:
     """Facts in the index, and how many distinct texts they hold (what gets embedded)."""
-    from memfold.index.sqlite import SqliteIndex
+    from memfold.index.sqlite.backend import SqliteIndex
 
     backend = memory.index_backend
     assert isinstance(backend, SqliteIndex)  # counted in the SQLite file itself
@@ -215,7 +215,7 @@ def lexical_build(ws: Path) -> float:
 
 
 def full_embed(ws: Path, embedder: Embedder, files: int, log: Log) -> Json:
-    from memfold.embed import open_semantic
+    from memfold.recall.modes import open_semantic
 
     watch = Stopwatch(embedder)
     with Memory.open(ws, watch=False) as memory:
@@ -269,7 +269,7 @@ def fact_vectors(ws: Path) -> dict[int, Matrix]:
 
 def resume_trial(ws: Path, embedder: Embedder, files: int, log: Log) -> Json:
     """Embed everything again, interrupted half way, then resumed (see the module's doc)."""
-    from memfold.embed import open_semantic
+    from memfold.recall.modes import open_semantic
 
     memory_dir = ws / ".memory"
     whole = fact_vectors(ws)
@@ -304,7 +304,7 @@ def resume_trial(ws: Path, embedder: Embedder, files: int, log: Log) -> Json:
 
 def incremental_round(ws: Path, embedder: Embedder, round_: int, seed: int,
                       vocabulary: Sequence[str]) -> Json:
-    from memfold.embed import open_semantic
+    from memfold.recall.modes import open_semantic
 
     appended = append_bullets(ws, round_, seed, vocabulary)
     with lexical_only():

@@ -41,8 +41,8 @@ TARGETS = ("markdown", "query", "timeparse", "tool-args")
 HIDDEN = ("selftest",)  # the planted bug, for the harness's own test
 # the modules each target instruments (with what they import of memfold): the parser under
 # test, not the rest of memfold the target merely calls (agent_tools for the tool schemas)
-PARSERS = {"markdown": "memfold.workspace.format", "query": "memfold.query",
-           "timeparse": "memfold.timeparse", "tool-args": "memfold.schema_check",
+PARSERS = {"markdown": "memfold.workspace.format", "query": "memfold.recall.query",
+           "timeparse": "memfold.times.parse", "tool-args": "memfold.agents.schema",
            "selftest": "memfold.errors"}
 MAX_LEN = {"markdown": 8192, "query": 8192, "timeparse": 256, "tool-args": 4096, "selftest": 16}
 INPUT_TIMEOUT_S = 30  # one input running this long is a finding (a regex gone exponential)

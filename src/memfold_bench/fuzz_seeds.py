@@ -115,7 +115,7 @@ def _tool_args() -> list[bytes]:
     ones, a nearly valid call (2.0 for an integer, a null, an unknown key), and numbers at
     the edges JSON can carry (an integer past the largest float: libFuzzer's dictionary
     tokens stop at 64 bytes, so mutation alone would not spell one)."""
-    from memfold.agent_tools import tools
+    from memfold.agents.tools import tools
 
     found = []
     for n, tool in enumerate(tools()):

@@ -26,12 +26,12 @@ import sqlite3
 from collections.abc import Callable
 from datetime import date
 
-from memfold.agent_tools import parse_json, tools
+from memfold.agents.schema import check_object
+from memfold.agents.tools import parse_json, tools
 from memfold.errors import BadInput
-from memfold.model import TEXT, Interval
-from memfold.query import MAX_QUERY_CHARS, MAX_TERMS, SURROGATES, plan_query
-from memfold.schema_check import check_object
-from memfold.timeparse import TimeSpecError, extract_interval, find_time_phrase, parse_spec
+from memfold.recall.query import MAX_QUERY_CHARS, MAX_TERMS, SURROGATES, plan_query
+from memfold.times.parse import TimeSpecError, extract_interval, find_time_phrase, parse_spec
+from memfold.values import TEXT, Interval
 from memfold.workspace.format import (
     BULLET,
     Bullet,

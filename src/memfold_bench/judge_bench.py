@@ -48,10 +48,10 @@ from typing import Any
 import click
 
 from memfold.errors import BadInput
-from memfold.judge import Judge, RuleJudge
+from memfold.lifecycle.judge import Judge, RuleJudge
 from memfold.memory import Memory
-from memfold.model import Fact, RetainResult
 from memfold.retain import parse_day, validate_bullet
+from memfold.values import Fact, RetainResult
 
 from .index_bench import environment, output_options, save_result
 from .locomo import file_sha256, percent
@@ -196,7 +196,7 @@ def make_judge(name: str) -> Judge:
     """A judge by name, as MEMFOLD_JUDGE names them ("rules", "openai" with its
     MEMFOLD_JUDGE_URL and MEMFOLD_JUDGE_MODEL)."""
     from memfold import config
-    from memfold.judge import load_judge
+    from memfold.lifecycle.judge import load_judge
 
     return load_judge(config.judge_settings(name)) or RuleJudge()
 
@@ -211,7 +211,7 @@ def noon(day: date) -> datetime:
 def weigh_seconds(judge: Judge, new: Fact, old: Fact, repeat: int) -> float:
     """The median wall time of one `judge.weigh(new, [old])` call over `repeat` calls."""
     samples = []
-    from memfold.judge.reading import forget_readings
+    from memfold.lifecycle.judge.reading import forget_readings
 
     for _ in range(repeat):
         forget_readings()  # each call reads both facts, as a fresh retain process would

@@ -53,7 +53,7 @@ from typing import Any
 import click
 
 from memfold.memory import Memory
-from memfold.ranking import TUNABLE, tuned
+from memfold.recall.ranking import TUNABLE, tuned
 
 from .index_bench import environment, output_options, save_result
 from .locomo_loco import (
@@ -304,7 +304,7 @@ def systems_for(modes: Sequence[str]) -> tuple[str, ...]:
 
 def build_vectors(ws: Path, memory: Memory) -> Json:
     """Embed every fact of the workspace; how long it took and with which model."""
-    from memfold.embed import open_semantic
+    from memfold.recall.modes import open_semantic
 
     started = time.perf_counter()
     semantic = open_semantic(ws / ".memory")

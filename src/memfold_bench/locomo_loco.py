@@ -1,7 +1,7 @@
 """Leave-one-conversation-out for `memfold bench locomo`: figures on conversations that no
 choice was fitted to.
 
-`--tune NAME=v1,v2,...` (names from `memfold.ranking.TUNABLE`, repeatable) makes a grid of
+`--tune NAME=v1,v2,...` (names from `memfold.recall.ranking.TUNABLE`, repeatable) makes a grid of
 settings; every conversation is asked under every setting.  For each conversation in turn,
 each system's setting is the one with the best recall@k over the questions of the *other*
 conversations (pooled; ties go to the earlier setting in the grid), and the figure reported
@@ -22,7 +22,7 @@ from typing import Any
 
 import click
 
-from memfold.ranking import TUNABLE
+from memfold.recall.ranking import TUNABLE
 
 Json = dict[str, Any]
 Setting = dict[str, float]

@@ -43,7 +43,7 @@ from typing import Any
 import click
 
 from memfold.errors import BadInput
-from memfold.model import Hit
+from memfold.values import Hit
 
 from .index_bench import environment, output_options, save_result
 from .locomo import WORD, file_sha256, mean

@@ -46,8 +46,8 @@ from typing import Any
 import click
 
 from memfold.memory import Memory
-from memfold.query import STOP_WORDS
-from memfold.timeparse import MONTHS
+from memfold.names import STOP_WORDS
+from memfold.times.parse import MONTHS
 
 from . import corpus, floor
 from .index_bench import (
@@ -391,7 +391,7 @@ def bytecode() -> Json:
     With PYTHONDONTWRITEBYTECODE set and no cache beside the sources, every `memfold`
     process compiles memfold's modules again, which is part of what it is measured at.
     """
-    from memfold import cli
+    from memfold.cli import main as cli
 
     cached = importlib.util.cache_from_source(cli.__file__)
     return {"PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE"),

@@ -48,7 +48,7 @@ from typing import Any, TextIO
 import click
 
 from memfold.memory import Memory
-from memfold.query import STOP_WORDS
+from memfold.names import STOP_WORDS
 
 from . import corpus, floor
 from .index_bench import (

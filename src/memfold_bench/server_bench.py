@@ -4,7 +4,7 @@ This module owns the measurement.  It starts a private PostgreSQL cluster
 (`pg_cluster.Cluster`), provisions a database as docs/server.md does, creates one tenant with
 a bank per workload and one read-write token (memfold.server.admin, on the owner's URL), and
 runs real `memfold serve` processes on loopback (`--rate 0`: no request limit).  Every request
-goes through memfold's own client (`memfold.http_client.request`: urllib, a new connection
+goes through memfold's own client (`memfold.client.http.request`: urllib, a new connection
 per request), as `memfold recall --server` sends it.
 
 1. Load.  A generated corpus (`corpus.generate`, --files daily logs, the same one
@@ -214,15 +214,15 @@ def tail(path: Path) -> str:
 
 def call(served: Served, token: str, bank: str, verb: str, body: Any) -> Any:
     """One request through memfold's client; its errors pass through as memfold's."""
-    from memfold.http_client import bank_path, request
+    from memfold.client.http import bank_path, request
 
     return request(served.url, token, "POST", bank_path(bank, verb), body)
 
 
 def load_bank(served: Served, token: str, bank: str, workspace: Path) -> Json:
     """Import a local workspace into an empty bank; what the server answered."""
+    from memfold.client.files import read_workspace
     from memfold.errors import MemfoldError
-    from memfold.server_files import read_workspace
 
     try:
         answer: Json = call(served, token, bank, "import", read_workspace(workspace))
@@ -375,7 +375,7 @@ def http_ops(served: Served, token: str, queries: Sequence[Query],
 def healthz_floor(served: Served, token: str, count: int) -> Json:
     """GET /healthz from one client through the same client code: HTTP's own round trip
     (a new connection, uvicorn, JSON) with no token check, no database and no bank."""
-    from memfold.http_client import request
+    from memfold.client.http import request
 
     samples = []
     for _ in range(count):
@@ -549,7 +549,7 @@ def run_benchmark(*, clients: int, seconds: float, share: float, files: int, see
             "seed": seed, "queries": count, "local_ops": local_count, "k": K,
             "as_of": AS_OF, "recall": {"query": "QUERY", "k": K, "mode": "lexical"},
             "retain": {"bullets": ["ONE NEW BULLET"]},
-            "client": "memfold.http_client.request (urllib, a new connection per request), "
+            "client": "memfold.client.http.request (urllib, a new connection per request), "
                       "one thread per client, requests back to back",
             "server": f"`memfold serve --rate 0 --workers {workers}` (defaults otherwise) on "
                       "loopback", "workers": workers,

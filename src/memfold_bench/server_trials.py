@@ -507,10 +507,10 @@ def check_bank(exported: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
 
 def truth_dump(exported: dict[str, Any]) -> list[tuple[object, ...]]:
     """The index memfold builds from nothing over the exported files and journal."""
-    from memfold.index.sqlite import SqliteIndex
+    from memfold.client.files import write_workspace
+    from memfold.index.sqlite.backend import SqliteIndex
     from memfold.index.sync import sync
-    from memfold.journal import Journal
-    from memfold.server_files import write_workspace
+    from memfold.journal.log import Journal
     from memfold.workspace.layout import Workspace
 
     with tempfile.TemporaryDirectory(prefix="memfold-trials-truth-") as scratch:
@@ -532,7 +532,7 @@ def replica_dump(replica: Replica, bank_id: int) -> list[tuple[object, ...]]:
     """The replica's own index of the bank, read only, in the same canonical order."""
     import sqlite3
 
-    from memfold.index.sqlite_search import dump
+    from memfold.index.sqlite.search import dump
 
     # each `memfold serve` process makes its own directory below --cache; a killed one leaves
     # its directory behind, so the newest is the running process's

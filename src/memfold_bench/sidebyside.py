@@ -67,8 +67,8 @@ from typing import Any
 import click
 
 from memfold.memory import Memory
-from memfold.query import plan_query
-from memfold.timeparse import extract_interval
+from memfold.recall.query import plan_query
+from memfold.times.parse import extract_interval
 from memfold.workspace.format import daily_date
 
 from . import corpus, floor

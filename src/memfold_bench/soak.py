@@ -309,7 +309,7 @@ def check_workspace(root: Path, state: ChainState, new_facts: set[str],
                     report: Kill9Report) -> list[str]:
     """Run every check after a kill; returns the problems found (and counts them)."""
     from memfold.errors import UnknownId
-    from memfold.journal import JOURNAL_NAME, Journal
+    from memfold.journal.log import JOURNAL_NAME, Journal
     from memfold.memory import Memory
     from memfold.recovery import finish_torn_append
     from memfold.workspace.format import parse_document
@@ -367,7 +367,7 @@ def check_workspace(root: Path, state: ChainState, new_facts: set[str],
 
     # the index as the crash left it
     with Memory.open(root, now=NOW) as memory:
-        from memfold.index.sqlite import SqliteIndex
+        from memfold.index.sqlite.backend import SqliteIndex
 
         sqlite_index = memory.index_backend
         assert isinstance(sqlite_index, SqliteIndex)  # the soak checks the SQLite file itself
@@ -432,7 +432,7 @@ def _check_pages(root: Path, state: ChainState, report: Kill9Report) -> list[str
     """Pages are rewritten whole (old or new bytes, never a mix): every bank page and
     memory.md is well formed, each page holds what the last acknowledged reflect wrote unless
     a later reflect had begun, and every acknowledged core line is in its block."""
-    from memfold.core_memory import read_core
+    from memfold.session.core import read_core
     from memfold.workspace.layout import Workspace
 
     problems: list[str] = []

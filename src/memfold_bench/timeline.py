@@ -32,8 +32,8 @@ import click
 
 from memfold.errors import BadInput
 from memfold.memory import Memory
-from memfold.model import Hit, RecallResult, RetainResult
 from memfold.retain import validate_bullet
+from memfold.values import Hit, RecallResult, RetainResult
 
 Json = dict[str, Any]
 MODES = ("lexical", "semantic", "hybrid")
@@ -48,7 +48,8 @@ def modes_for(mode: str) -> tuple[str, ...]:
 def check_modes(modes: Sequence[str]) -> None:
     """Fail early, before any work, when a semantic mode cannot run here."""
     if set(modes) - {"lexical"}:
-        from memfold.embed import EmbedUnavailable, open_semantic
+        from memfold.errors import EmbedUnavailable
+        from memfold.recall.modes import open_semantic
 
         try:
             open_semantic(Path(tempfile.gettempdir()))

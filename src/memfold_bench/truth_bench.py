@@ -34,7 +34,7 @@ from typing import Any
 import click
 
 from memfold.errors import BadInput
-from memfold.model import Hit
+from memfold.values import Hit
 
 from .index_bench import environment, output_options, save_result
 from .judge_bench import jsonl_rows

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from ..ledger import Ledger
-from .formats import Export, Unreadable
-from .registry import read_export
-from .write import Withheld, captured_keys, new_turns, preview_days, write_days
+from memfold.capture.formats import Export, Unreadable
+from memfold.capture.registry import read_export
+from memfold.capture.write import Withheld, captured_keys, new_turns, preview_days, write_days
+from memfold.lifecycle.ledger import Ledger
 
 __all__ = ["CaptureResult", "Unreadable", "Withheld", "read_export",
            "run"]

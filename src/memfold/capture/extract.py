@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from ..workspace.format import FactSyntaxError, parse_bullet
+from memfold.workspace.format import FactSyntaxError, parse_bullet
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")

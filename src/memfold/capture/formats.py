@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Any, Protocol
 
-from ..errors import BadInput
+from memfold.errors import BadInput
 
 Json = Any
 USER = "me"  # the person whose export it is: the entity their facts are about

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 
-from .formats import (
+from memfold.capture.formats import (
     Conversation,
     Export,
     Json,

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from ..errors import BadInput
-from ..screening import refuse_undecodable
-from .formats import Conversation, Export, Format, Loaded, Unreadable, load
-from .readers import BUILTIN
+from memfold.capture.formats import Conversation, Export, Format, Loaded, Unreadable, load
+from memfold.capture.readers import BUILTIN
+from memfold.errors import BadInput
+from memfold.screening import refuse_undecodable
 
 ENTRY_POINT_GROUP = "memfold.capture_formats"
 

@@ -35,15 +35,15 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from ..credentials import find_secrets
-from ..errors import MemfoldError
-from ..events import Retain
-from ..ledger import Ledger, content_sha
-from ..workspace.files import HeldLock, append_durably, replace_atomically
-from ..workspace.format import FactSyntaxError, decode, parse_bullet, prepare_append
-from ..workspace.layout import Workspace
-from .extract import Extracted, extract
-from .formats import Conversation, Message, digest, noon
+from memfold.capture.extract import Extracted, extract
+from memfold.capture.formats import Conversation, Message, digest, noon
+from memfold.errors import MemfoldError
+from memfold.journal.events import Retain
+from memfold.lifecycle.ledger import Ledger, content_sha
+from memfold.scan.secrets import find_secrets
+from memfold.workspace.files import HeldLock, append_durably, replace_atomically
+from memfold.workspace.format import FactSyntaxError, decode, parse_bullet, prepare_append
+from memfold.workspace.layout import Workspace
 
 TURN_KEY = re.compile(r"^\*\*.*\*\* · .* · turn ([0-9a-f]{10})\s*$", re.MULTILINE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029]")

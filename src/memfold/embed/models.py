@@ -28,10 +28,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .base import Embedder, Identity
+from memfold.embed.base import Embedder, Identity
 
 if TYPE_CHECKING:
-    from .base import Matrix
+    from memfold.embed.base import Matrix
 
 MINILM = "minilm"
 E5 = "e5-multilingual"

@@ -23,10 +23,10 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ..errors import EmbedUnavailable
+from memfold.errors import EmbedUnavailable
 
 if TYPE_CHECKING:
-    from .base import Matrix
+    from memfold.embed.base import Matrix
 
 HINT = "reranking needs the embed extra: pip install 'memfold[embed]'"
 CACHE = 4096  # facts whose token vectors a process keeps
@@ -83,8 +83,8 @@ def shared_reranker() -> Reranker:
     """The reranker, loaded once per process; EmbedUnavailable, saying what to install,
     when the embed extra is missing (whichever model the workspace embeds with, the
     reranker is MiniLM)."""
-    from . import RUNTIME, shared_embedder
-    from .models import MINILM, MiniLMEmbedder, minilm_path
+    from memfold.embed import RUNTIME, shared_embedder
+    from memfold.embed.models import MINILM, MiniLMEmbedder, minilm_path
 
     with _lock:
         if not _shared:

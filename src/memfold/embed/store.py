@@ -40,13 +40,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
-from .base import Embedder, Identity
+from memfold.embed.base import Embedder, Identity
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from .base import Matrix
+    from memfold.embed.base import Matrix
 
 FORMAT = 1
 KEY_BYTES = 16

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from .base import IndexBackend
+    from memfold.index.base import IndexBackend
 
 
 def open_index(path: Path) -> IndexBackend:
     """Open (creating, checking or repairing) the index at `path`."""
-    from .sqlite import SqliteIndex
+    from memfold.index.sqlite.backend import SqliteIndex
 
     return SqliteIndex(path)

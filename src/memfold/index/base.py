@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
 
-from ..journal import Event
-from ..lifecycle import LifeState
-from ..model import Fact, FileStamp, Interval, ParsedDoc, ParseWarning
+from memfold.journal.fold import LifeState
+from memfold.journal.log import Event
+from memfold.values import Fact, FileStamp, Interval, ParsedDoc, ParseWarning
 
 DocChange = tuple[ParsedDoc, FileStamp]
 Progress = Callable[[int], None]

@@ -20,11 +20,11 @@ import re
 from collections.abc import Collection
 from pathlib import Path
 
-from ..events import Merge, Note, Supersede, from_dict
-from ..journal import JOURNAL_NAME
-from ..model import ParseWarning
-from ..workspace.layout import Workspace
-from .base import DanglingPointer, DuplicateId, IndexBackend, OrphanState
+from memfold.index.base import DanglingPointer, DuplicateId, IndexBackend, OrphanState
+from memfold.journal.events import Merge, Note, Supersede, from_dict
+from memfold.journal.log import JOURNAL_NAME
+from memfold.values import ParseWarning
+from memfold.workspace.layout import Workspace
 
 EVENT_LINE = re.compile(rb'\{"seq": (\d+),')  # how Journal.append starts every line
 QUOTE_MAX = 60  # characters of a note quoted in a warning

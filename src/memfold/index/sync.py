@@ -21,12 +21,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..model import FileStamp, Freshness, ParsedDoc, ParseWarning, SyncReport
-from ..screening import flag_hidden, flag_secrets
-from ..workspace.format import decode, parse_document, split_lines
-from ..workspace.layout import Scan, Workspace
-from ..workspace.sentences import with_sentences
-from .base import DocChange, IndexBackend, PreparedDoc, Preparer, SeenStamp
+from memfold.index.base import DocChange, IndexBackend, PreparedDoc, Preparer, SeenStamp
+from memfold.screening import flag_hidden, flag_secrets
+from memfold.values import FileStamp, Freshness, ParsedDoc, ParseWarning, SyncReport
+from memfold.workspace.format import decode, parse_document, split_lines
+from memfold.workspace.layout import Scan, Workspace
+from memfold.workspace.sentences import with_sentences
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -184,7 +184,7 @@ def _worker_init(parent: int) -> None:
     outliving a SIGKILLed parent waits on a pipe forever.  Results and errors travel back
     through the pool, so a worker has nothing to print.
     """
-    from ..workspace.watch import _libc  # ctypes, loaded in workers only
+    from memfold.workspace.watch import _libc  # ctypes, loaded in workers only
 
     libc = _libc()  # Linux only: the kernel SIGKILLs this worker when its parent dies
     if libc is not None:

@@ -14,13 +14,13 @@
 
 Every import of psycopg, Starlette or Alembic sits in this package, which only
 `memfold serve`, `memfold db` and `memfold server` load (`memfold export` and `import` are
-clients: memfold.http_client and memfold.server_files).  docs/server.md is the operator's
+clients: memfold.client.http and memfold.client.files).  docs/server.md is the operator's
 guide.
 """
 
 from __future__ import annotations
 
-from ..errors import MemfoldError
+from memfold.errors import MemfoldError
 
 INSTALL_HINT = "the server needs the server extra: pip install 'memfold[server]'"
 

@@ -19,8 +19,8 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BadInput
-from .db import tenant_tx
+from memfold.errors import BadInput
+from memfold.server.db import tenant_tx
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool

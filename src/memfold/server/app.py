@@ -36,8 +36,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
-from ..errors import (
+from memfold import __version__
+from memfold.errors import (
     AccessDenied,
     BadInput,
     MemfoldError,
@@ -46,11 +46,11 @@ from ..errors import (
     UnknownBank,
     UnknownId,
 )
-from . import admin, migrate
-from .admin import Refused
-from .banks import Replica
-from .db import tenant_tx, with_retries
-from .verbs import VERBS, arguments, verb
+from memfold.server import admin, migrate
+from memfold.server.admin import Refused
+from memfold.server.banks import Replica
+from memfold.server.db import tenant_tx, with_retries
+from memfold.server.verbs import VERBS, arguments, verb
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -177,9 +177,9 @@ def build_app(server: Server, *, on_close: Callable[[], None] | None = None) -> 
     from starlette.responses import JSONResponse
     from starlette.routing import Route
 
-    from .exchange import export_bank, import_bank
-    from .mcp import mcp_app
-    from .openapi import document
+    from memfold.server.exchange import export_bank, import_bank
+    from memfold.server.mcp import mcp_app
+    from memfold.server.openapi import document
 
     def answer(status: int, data: Any, *, retry_after: float | None = None) -> JSONResponse:
         headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None

@@ -40,18 +40,18 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import MemfoldError, UnknownBank
-from ..journal import JOURNAL_NAME
-from ..workspace.format import parse_document
-from .admin import Caller, Refused
-from .db import tenant_tx, with_retries
+from memfold.errors import MemfoldError, UnknownBank
+from memfold.journal.log import JOURNAL_NAME
+from memfold.server.admin import Caller, Refused
+from memfold.server.db import tenant_tx, with_retries
+from memfold.workspace.format import parse_document
 
 if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
-    from ..embed.base import Embedder
-    from ..memory import Memory
+    from memfold.embed.base import Embedder
+    from memfold.memory import Memory
 
 _T = TypeVar("_T")
 
@@ -143,12 +143,12 @@ class BankWorkspace:
     @property
     def memory(self) -> Memory:
         if self._memory is None:
-            from ..memory import Memory
+            from memfold.memory import Memory
 
             Memory.init(self.root)
             self._memory = Memory.open(self.root, watch=True)
             if self._embedder is not None:
-                from .vectors import StoredVectors
+                from memfold.server.vectors import StoredVectors
 
                 self._memory.set_embedder(StoredVectors(self._embedder(), self.pool,
                                                         self.tenant, self.bank_id))

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import MemfoldError, Unavailable
+from memfold.errors import MemfoldError, Unavailable
 
 if TYPE_CHECKING:
     import psycopg

@@ -22,19 +22,19 @@ import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BadInput, UnknownBank
-from ..workspace.format import parse_document
-from ..workspace.layout import Workspace
-from .admin import Refused
-from .banks import LOCK_SPACE, Replica, store
-from .db import tenant_tx
+from memfold.errors import BadInput, UnknownBank
+from memfold.server.admin import Refused
+from memfold.server.banks import LOCK_SPACE, Replica, store
+from memfold.server.db import tenant_tx
+from memfold.workspace.format import parse_document
+from memfold.workspace.layout import Workspace
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
-    from ..memory import Memory
-    from ..model import RetainResult
-    from .admin import Caller
+    from memfold.memory import Memory
+    from memfold.server.admin import Caller
+    from memfold.values import RetainResult
 
 
 def export_bank(pool: ConnectionPool, caller: Caller, bank: str) -> dict[str, Any]:

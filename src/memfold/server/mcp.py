@@ -17,15 +17,15 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs
 
-from .. import agent_tools
-from ..errors import BadInput, MemfoldError
-from ..mcp_server import tool_server
-from .admin import Refused
-from .verbs import VERBS
+from memfold.agents import tools as agent_tools
+from memfold.agents.mcp import tool_server
+from memfold.errors import BadInput, MemfoldError
+from memfold.server.admin import Refused
+from memfold.server.verbs import VERBS
 
 if TYPE_CHECKING:
-    from .admin import Caller
-    from .banks import Replica
+    from memfold.server.admin import Caller
+    from memfold.server.banks import Replica
 
 
 class Server(Protocol):

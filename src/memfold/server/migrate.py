@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import MemfoldError
-from .db import one_line
+from memfold.errors import MemfoldError
+from memfold.server.db import one_line
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 

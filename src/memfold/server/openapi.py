@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import __version__
-from .verbs import VERBS
+from memfold import __version__
+from memfold.server.verbs import VERBS
 
 _ERROR = {"type": "object", "properties": {"error": {"type": "string"},
                                             "type": {"type": "string"}},

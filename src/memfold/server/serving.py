@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import MemfoldError
+from memfold.errors import MemfoldError
 
 ENV = "MEMFOLD_SERVE_SETTINGS"
 
@@ -47,7 +47,7 @@ class Settings:
 def connect(settings: Settings) -> Any:
     """The pool, once its role is known to be bound by row-level security (else the
     one-line reason, as MemfoldError)."""
-    from .db import check_role, connect_pool
+    from memfold.server.db import check_role, connect_pool
 
     pool = connect_pool(settings.db, size=settings.pool_size,
                         statement_timeout_ms=settings.statement_timeout)
@@ -60,9 +60,9 @@ def connect(settings: Settings) -> Any:
 
 def assemble(settings: Settings) -> Any:
     """This process's app: its pool (checked for a role RLS binds), cache and limits."""
-    from .. import embed
-    from .app import Limits, Server, build_app
-    from .banks import Replica
+    from memfold import embed
+    from memfold.server.app import Limits, Server, build_app
+    from memfold.server.banks import Replica
 
     pool = connect(settings)
     if settings.cache:

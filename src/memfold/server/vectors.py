@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..embed.store import text_key
-from .db import tenant_tx
+from memfold.embed.store import text_key
+from memfold.server.db import tenant_tx
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
-    from ..embed.base import Embedder, Identity, Matrix
+    from memfold.embed.base import Embedder, Identity, Matrix
 
 
 class StoredVectors:

@@ -1,7 +1,7 @@
 """The REST verbs: `POST /v1/banks/{bank}/{verb}` with a JSON object of arguments, answered
 with the JSON the CLI's `--json` prints for the same command.
 
-The arguments are the agent tools' (memfold.agent_tools: the same names, types and bounds,
+The arguments are the agent tools' (memfold.agents.tools: the same names, types and bounds,
 checked by the same schema code), less what a server decides itself: `retain` takes no
 `source` (every write is signed with the token's name), and the answers come whole, so
 `recall`, `about` and `context` take no `full`, and `recall` no `budget`.  `forget` also
@@ -20,12 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .. import agent_tools
-from ..errors import BadInput
-from ..schema_check import check_object
+from memfold.agents import tools as agent_tools
+from memfold.agents.schema import check_object
+from memfold.errors import BadInput
 
 if TYPE_CHECKING:
-    from ..memory import Memory
+    from memfold.memory import Memory
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ events.  The web stack is the optional `web` extra, imported only when the view 
 
 from __future__ import annotations
 
-from ..errors import MemfoldError
+from memfold.errors import MemfoldError
 
 INSTALL_HINT = "memfold ui needs the web extra: pip install 'memfold[web]'"
 

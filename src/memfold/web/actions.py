@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ..errors import BadInput, MemfoldError, StaleRevision
-from ..memory import Memory
-from .common import failure, render, worker
-from .gate import MAX_FORM_BYTES, Refused, check_write, parse_form
+from memfold.errors import BadInput, MemfoldError, StaleRevision
+from memfold.memory import Memory
+from memfold.web.common import failure, render, worker
+from memfold.web.gate import MAX_FORM_BYTES, Refused, check_write, parse_form
 
 if TYPE_CHECKING:
-    from ..forget import PurgePlan
+    from memfold.forget import PurgePlan
 
 Form = dict[str, str]
 

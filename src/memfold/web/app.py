@@ -20,10 +20,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
-from ..memory import Memory
-from . import actions, pages
-from .common import Worker, environment
-from .gate import Gate
+from memfold.memory import Memory
+from memfold.web import actions, pages
+from memfold.web.common import Worker, environment
+from memfold.web.gate import Gate
 
 STATIC = Path(__file__).parent / "static"
 

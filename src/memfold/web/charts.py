@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from ..model import Hit
-from ..views import TYPED_KINDS, Chains, Edge, OpinionHistory, TimelineDay
+from memfold.values import Hit
+from memfold.views import TYPED_KINDS, Chains, Edge, OpinionHistory, TimelineDay
 
 MAX_FILLED_DAYS = 180  # a longer span shows only the days that have facts
 

@@ -19,10 +19,10 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from ..errors import MemfoldError, UnknownId
-from ..memory import Memory
-from ..model import LETTER_OF_KIND, Fact, hidden_kinds, redacted, reveal
-from .gate import CSRF_FIELD, Session
+from memfold.errors import MemfoldError, UnknownId
+from memfold.memory import Memory
+from memfold.values import LETTER_OF_KIND, Fact, hidden_kinds, redacted, reveal
+from memfold.web.gate import CSRF_FIELD, Session
 
 _T = TypeVar("_T")
 TEMPLATES = Path(__file__).parent / "templates"

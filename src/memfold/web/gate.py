@@ -26,7 +26,7 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..mcp_server import is_loopback
+from memfold.loopback import is_loopback
 
 COOKIE = "memfold_session"
 CSRF_FIELD = "csrf"

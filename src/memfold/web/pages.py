@@ -11,11 +11,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ..errors import BadInput, MemfoldError
-from ..memory import Memory
-from ..model import KIND_LETTERS
-from . import charts
-from .common import failure, render, worker
+from memfold.errors import BadInput, MemfoldError
+from memfold.memory import Memory
+from memfold.values import KIND_LETTERS
+from memfold.web import charts
+from memfold.web.common import failure, render, worker
 
 RECALL_MODES = ("", "lexical", "semantic", "hybrid")
 K_CHOICES = (10, 25, 50, 100)

@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import uvicorn
 
-from ..mcp_server import listen
-from ..memory import Memory
-from .app import create_app
+from memfold.loopback import listen
+from memfold.memory import Memory
+from memfold.web.app import create_app
 
 HOST = "127.0.0.1"  # this machine only; `memfold serve` is the way to serve further
 

@@ -39,7 +39,7 @@ from pathlib import Path
 
 # StorageError lives with the other errors; imported here for the writers below and so that
 # `from memfold.workspace.files import StorageError` keeps working.
-from ..errors import IncompleteSet, MemfoldError, StorageError
+from memfold.errors import IncompleteSet, MemfoldError, StorageError
 
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 

@@ -22,8 +22,8 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
-from ..errors import WorkspaceError
-from .files import WriteLock, create_if_missing
+from memfold.errors import WorkspaceError
+from memfold.workspace.files import WriteLock, create_if_missing
 
 # Templates hold headings and HTML comments only, so a fresh workspace adds no text that
 # recall could return.
@@ -57,7 +57,7 @@ DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLO
 _GONE = (FileNotFoundError, NotADirectoryError, PermissionError)
 
 
-# a committed reflect page set still being renamed into place (memfold.reflect writes it;
+# a committed reflect page set still being renamed into place (memfold.reflect.plan writes it;
 # Memory finishes it on open, with one lstat and no import of reflect)
 REFLECT_INTENT = "bank/.reflect-pending.json"
 

@@ -22,8 +22,8 @@ import re
 from dataclasses import replace
 from itertools import pairwise
 
-from ..model import TEXT, Fact, ParsedDoc, made_fact
-from .format import FENCE, HEADING, derived_id
+from memfold.values import TEXT, Fact, ParsedDoc, made_fact
+from memfold.workspace.format import FENCE, HEADING, derived_id
 
 # the end of a sentence: terminal marks, closing marks, then space before a likely start
 BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9À-ÖØ-Þ])")

@@ -17,7 +17,7 @@ workspace package nothing matches Markdown syntax itself (tests/test_markdown_ow
 
 from __future__ import annotations
 
-from .bullets import (
+from memfold.workspace.format.bullets import (
     BLOCK_ID,
     PARAM_KEYS,
     Bullet,
@@ -30,7 +30,7 @@ from .bullets import (
     render_bullet,
     valid_slug,
 )
-from .core_blocks import (
+from memfold.workspace.format.core_blocks import (
     BlockSpan,
     CoreDoc,
     is_block_title,
@@ -38,7 +38,7 @@ from .core_blocks import (
     rewrite_block,
     structure_problem,
 )
-from .document import (
+from memfold.workspace.format.document import (
     CHUNK_MAX_CHARS,
     CHUNK_MAX_LINES,
     DAILY_NAME,
@@ -48,7 +48,7 @@ from .document import (
     open_tasks,
     parse_document,
 )
-from .edit import (
+from memfold.workspace.format.edit import (
     Append,
     LineEdit,
     parse_appended,
@@ -57,7 +57,7 @@ from .edit import (
     redact_bytes,
     remove_lines,
 )
-from .frontmatter import (
+from memfold.workspace.format.frontmatter import (
     DEFAULT_LIMIT,
     FRONT_MATTER_MAX,
     FrontMatterError,
@@ -67,8 +67,16 @@ from .frontmatter import (
     load_front_matter,
     read_front_matter,
 )
-from .lines import BULLET, FENCE, HEADING, RETAIN_HEADING, Fences, decode, split_lines
-from .regions import (
+from memfold.workspace.format.lines import (
+    BULLET,
+    FENCE,
+    HEADING,
+    RETAIN_HEADING,
+    Fences,
+    decode,
+    split_lines,
+)
+from memfold.workspace.format.regions import (
     FACTS,
     SUMMARY,
     add_to_region,

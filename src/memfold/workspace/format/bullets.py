@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple
 
-from ...model import KIND_LETTERS, LETTER_OF_KIND
-from ...names import entity_key
-from ...timeparse import parse_iso_day
+from memfold.names import entity_key
+from memfold.times.parse import parse_iso_day
+from memfold.values import KIND_LETTERS, LETTER_OF_KIND
 
 FACT = re.compile(
     r"(?P<letter>[A-Za-z])"

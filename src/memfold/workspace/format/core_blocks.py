@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import BadInput
-from .frontmatter import DEFAULT_LIMIT, core_limits
-from .lines import HEADING, RETAIN_HEADING, Fences, decode
+from memfold.errors import BadInput
+from memfold.workspace.format.frontmatter import DEFAULT_LIMIT, core_limits
+from memfold.workspace.format.lines import HEADING, RETAIN_HEADING, Fences, decode
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,17 @@ import re
 from collections.abc import Iterator
 from datetime import date
 
-from ...model import TEXT, Citation, Fact, Interval, ParsedDoc, ParseWarning, made_fact
-from ...timeparse import extract_interval, parse_iso_day
-from .bullets import BLOCK_ID, BulletFields, FactSyntaxError, bullet_fields, derived_id
-from .frontmatter import entity_names, read_front_matter
-from .lines import (
+from memfold.times.parse import extract_interval, parse_iso_day
+from memfold.values import TEXT, Citation, Fact, Interval, ParsedDoc, ParseWarning, made_fact
+from memfold.workspace.format.bullets import (
+    BLOCK_ID,
+    BulletFields,
+    FactSyntaxError,
+    bullet_fields,
+    derived_id,
+)
+from memfold.workspace.format.frontmatter import entity_names, read_front_matter
+from memfold.workspace.format.lines import (
     BULLET,
     COMMENT_START,
     FENCE,
@@ -25,7 +31,7 @@ from .lines import (
     is_retain_heading,
     split_lines,
 )
-from .regions import CITED, END_MARK, GENERATED, SUMMARY, end_marker
+from memfold.workspace.format.regions import CITED, END_MARK, GENERATED, SUMMARY, end_marker
 
 DAILY_NAME = re.compile(r"memory/(\d{4}-\d{2}-\d{2})\.md")
 TASK = re.compile(r"[ \t]*[-*+][ \t]+\[ \][ \t]+(\S.*)$")

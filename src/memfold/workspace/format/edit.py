@@ -6,10 +6,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from ...model import ParsedDoc
-from .document import daily_date, hidden_until, parse_tail
-from .frontmatter import front_matter_end
-from .lines import COMMENT_START, HEADING, Fences, is_retain_heading, split_lines
+from memfold.values import ParsedDoc
+from memfold.workspace.format.document import daily_date, hidden_until, parse_tail
+from memfold.workspace.format.frontmatter import front_matter_end
+from memfold.workspace.format.lines import (
+    COMMENT_START,
+    HEADING,
+    Fences,
+    is_retain_heading,
+    split_lines,
+)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ...model import Fact
+from memfold.values import Fact
 
 GENERATED_OPEN = "<!-- memfold:generated "
 GENERATED_CLOSE = "<!-- memfold:end "

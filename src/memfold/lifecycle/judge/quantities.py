@@ -1,0 +1,103 @@
+"""Quantities, versions, product families and the polarity of a liking, read from a fact's
+text for the judge (judge.reading puts them in a Reading).  Pure functions of the text."""
+
+from __future__ import annotations
+
+import re
+
+from memfold.lifecycle.judge import words as w
+
+Stems = frozenset[str]
+
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                 "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11",
+                 "twelve": "12", "a dozen": "12", "twenty": "20", "fifty": "50",
+                 "hundred": "100"}
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+_ANY_NUMBER = re.compile(r"\d|\b(?:" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+_DATE_NUMBER = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    r"|\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\bat\s+\d{1,2}:\d\d\b|\bq[1-4]\b", re.IGNORECASE)
+
+
+def numbers(text: str) -> tuple[tuple[str, Stems], ...]:
+    """Quantities with their unit words ("74 kg", "$8.50", "3 engineers"); dates, times,
+    versions and ids are not quantities."""
+    if not _ANY_NUMBER.search(text):
+        return ()
+    clean = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group().lower()],
+                             _DATE_NUMBER.sub(" ", text))
+    tokens = w.tokens(clean)
+    marked = {m.group("a") or m.group("b"):  # "$8.50", "4.2%": the symbol is the unit
+              frozenset({w.CURRENCY[m.group("pre")] if m.group("pre") else "percent"})
+              for m in _SYMBOLED.finditer(clean.replace(",", ""))}
+    out: list[tuple[str, Stems]] = []
+    for i, token in enumerate(tokens):
+        if not w.is_number(token) or _IDENTIFIER.match(token) \
+                or (i and _is_name(tokens[i - 1])) or (
+                w.YEAR.match(token) and i and tokens[i - 1] in _BEFORE_YEAR):
+            continue  # "Python 3.12", "React 18" are versions, compared as values
+        after = [t for t in tokens[i + 1: i + 3] if t not in w.STOP][:2]
+        if not after:  # "ends in 4471", "costs 12": the measure is named before the number
+            after = [t for t in tokens[max(0, i - 2): i] if w.stem(t) in _MEASURES][-1:]
+        units = frozenset(w.UNIT_CLASS.get(t) or w.UNIT_CLASS.get(w.stem(t), w.stem(t))
+                          for t in after)
+        if ":" in token:
+            units = frozenset({"clock"})
+        units = marked.get(token, units)
+        out.append((token, units))
+    return tuple(out)
+
+
+_IDENTIFIER = re.compile(r"^0\d")  # "fact 0004", "ticket 007": an id, not a quantity
+GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(kg|lb|lbs|km|mi|gb|tb|mb|mbps|gbps|k|m|h|min)\b",
+                    re.IGNORECASE)
+_SYMBOLED = re.compile(r"(?P<pre>[$€£¥₹₪])\s?(?P<a>\d+(?:\.\d+)?)|(?P<b>\d+(?:\.\d+)?)%")
+_MEASURES = frozenset(w.stem(x) for x in "ends costs weighs pays earns charges takes lasts "
+                      "measures scores totals stands averages".split())
+_BEFORE_YEAR = frozenset("in since from until by of before after during early late mid circa "
+                         "around".split())
+
+
+_VERSIONED = re.compile(r"\b([A-Za-z][\w.+-]*)\s+v?(\d+(?:\.\d+)*)\b")
+_VERSION_WORDS = frozenset("version firmware release build update v".split())
+
+
+def versions(text: str) -> frozenset[tuple[str, str]]:
+    """Named versions: "Windows 11", "Python 3.12", "firmware 20.26" — a product's name
+    (capitalised, or a known product) or the word "version" before a number."""
+    return frozenset(
+        (w.stem(name.lower()), number) for name, number in _VERSIONED.findall(text)
+        if (name[0].isupper() or name.lower() in w.FAMILY or name.lower() in _VERSION_WORDS)
+        and name.lower() not in _MONTH_NAMES and not w.YEAR.match(number))
+
+
+def _is_name(token: str) -> bool:
+    return token in w.FAMILY or token in ("version", "v", "release", "python", "node")
+
+
+def families(text: str) -> frozenset[tuple[str, str]]:
+    raw = w.TOKEN.findall(text.replace("/", " "))
+    tokens = [t.replace("_", "-") for t in w.tokens(text.replace("/", " "))]
+    found: set[tuple[str, str]] = set()
+    for size in (3, 2, 1):
+        for i in range(len(tokens) - size + 1):
+            name = "-".join(tokens[i: i + size])
+            if name in w.FAMILY and (name not in w.EVERYDAY or (
+                    i > 0 and len(raw) == len(tokens) and raw[i][:1].isupper())):
+                found.add((w.FAMILY[name], w.PRODUCT_ALIASES.get(name, name)))
+    return frozenset(found)
+
+
+def polarity(text: str) -> int:
+    found = {w.stem(t) for t in w.tokens(text)}
+    negative = bool(found & {w.stem(x) for x in w.NEGATIVE}) or bool(
+        re.search(r"\bcan\s*(?:not|'t)\s+stand\b|\b(?:not|n't|never|no\s+longer)\s+(?:\w+\s+)?"
+                  r"(?:like|love|enjoy|want"
+                  r"|prefer)", text, re.IGNORECASE))
+    positive = bool(found & {w.stem(x) for x in w.POSITIVE})
+    return -1 if negative else 1 if positive else 0

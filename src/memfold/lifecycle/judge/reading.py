@@ -1,0 +1,547 @@
+"""A fact read for the judge: what it is about, what it states, and how it says it.
+
+Pure functions of a fact's text.  A `Reading` holds, as word stems (judge.words):
+
+- `words`      the content words, without stop words and the fact's own entity names;
+- `predicate`  the content words after the grammatical subject of its first clause;
+- a slot — `attr` (what attribute: "main database", "CEO", "home internet"), `relation`
+               (location, employer, role, diet, age, relationship, name, or the verb that
+               relates subject and value) and `value`;
+- `changes`    each change it states: the verb, the value left (`old`, "from X"), the value
+               taken (`new`, "to Y") and what changed (`obj`, "the main database");
+- `ends`       the words of each clause that says something stopped ("quit smoking",
+               "no longer vegetarian", "Zendesk is gone");
+- `numbers`    quantities with their unit words; `families` the products it names, with
+               the family each belongs to (database: PostgreSQL, MySQL ...);
+- `polarity`   +1 / -1 for a stated liking or disliking;
+- `guard`      why it cannot replace anything: plan (a plan or a hypothetical), negated (a
+               change that did not happen), temporary (a visit, a stated range that ends),
+               third-party (someone else's news or view), suggestion ("we should"),
+               question ("Is it MySQL now?", "need to check"), discussion ("under
+               discussion"), pitch (a vendor's pitch, an offer), restated ("again",
+               "still") — or None; `additive` ("also", "too");
+- `about`      the entity keys of its subject: the entities named in its grammatical subject,
+               else those before the colon (an @mention in the content is a value, read like
+               any word: "Works at @Acme").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memfold.lifecycle.judge import quantities as q
+from memfold.lifecycle.judge import words as w
+from memfold.names import entity_key
+from memfold.values import Fact
+
+Stems = frozenset[str]
+_EMPTY: Stems = frozenset()
+
+
+@dataclass(frozen=True)
+class Change:
+    verb: str
+    old: Stems  # the value left behind ("from X"); empty when unstated
+    new: Stems  # the value taken ("to Y"); empty when unstated
+    obj: Stems  # what changed: the words between the verb and from/to
+
+
+@dataclass(frozen=True)
+class Reading:
+    kind: str
+    text: str  # the content as read (contractions expanded), for reasons a person reads
+    words: Stems
+    subject: Stems
+    predicate: Stems
+    attr: Stems
+    relation: str | None
+    value: Stems
+    verb: str  # the verb of a passive slot ("is owned by" -> own), else ""
+    head: str  # the head word of the attribute ("car insurance" -> insurance), else ""
+    changes: tuple[Change, ...]
+    ends: tuple[Stems, ...]
+    numbers: tuple[tuple[str, Stems], ...]
+    versions: frozenset[tuple[str, str]]  # ("python", "3.12"), ("windows", "11")
+    families: frozenset[tuple[str, str]]
+    polarity: int
+    changed_mind: bool  # "has come around on", "changed her mind about"
+    guard: str | None
+    additive: bool
+    about: frozenset[str]  # the entity keys the fact is about (its subject), see `_about`
+
+
+_CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
+_END_STEMS = frozenset(w.stem(v) for v in w.END_VERBS)
+_CHANGE_WORDS = frozenset("went grew rose became cut set took got".split())
+_END_WORDS = frozenset("left quit sold wound shut".split())
+
+
+def _verbs(text: str, verb_stems: frozenset[str], words: frozenset[str]) -> list[re.Match[str]]:
+    """Where the text uses one of these verbs, in any inflection ("moved", "moving")."""
+    return [m for m in w.TOKEN.finditer(text)
+            if (t := m.group().lower()) in words or w.stem(t) in verb_stems]
+
+
+def _changes_in(text: str) -> list[re.Match[str]]:
+    return _verbs(text, _CHANGE_STEMS, _CHANGE_WORDS)
+
+
+def _ends_in(text: str, guard: str | None = None) -> bool:
+    """Whether the text says something ended: a verb of ending in the past ("quit",
+    "cancelled", "has stopped"); the present ("sells", "closes at 6") is a routine, unless
+    the fact is a plan or a change that did not happen ("might leave", "didn't quit")."""
+    return _end_at(text, guard) is not None
+
+
+def _end_at(text: str, guard: str | None = None) -> re.Match[str] | None:
+    return next((m for m in _verbs(text, _END_STEMS, _END_WORDS)
+                 if guard in ("plan", "negated") or m.group().lower().endswith("ed")
+                 or m.group().lower() in _END_WORDS), None)
+
+
+def _ended(clause: str, names: Stems, guard: str | None) -> Stems | None:
+    """What a clause says ended, or None: the object of the verb or phrase of ending
+    ("customers stopped complaining": complaining, not the customers; "quit smoking"), and
+    its subject too when the verb has no object ("the Berlin office closed at the end of
+    Q1", "Zendesk is gone") or says the subject left ("Mrs. Trần left the firm")."""
+    blanked = _NOT_AN_END.sub(lambda x: " " * len(x.group()), clause)  # offsets kept
+    if free := _FREE.search(clause):  # "is car-free now": no car any more
+        return stems(free.group(1), names)
+    if m := w.END_PHRASES.search(clause) or _ASKED_TO_STOP.search(clause):
+        after = stems(_clip(clause[m.end():]), names)  # "no longer on the board": the state
+    elif m := _end_at(blanked, guard):
+        rest = clause[m.end():]
+        after = _EMPTY if _NO_OBJECT.match(rest) else stems(_clip(rest), names)
+    else:
+        return None
+    after |= stems(m.group(), names) - _PHRASE_WORDS  # "bought Lise out"
+    if after and not _DEPARTS.search(m.group()):
+        return after
+    return after | stems(clause[: m.start()], names)
+
+
+_FREE = re.compile(r"\b(?:is|are|went|gone|now|been|became|become|living)\s+(?:now\s+)?"
+                   r"([a-z]+)-free\b", re.IGNORECASE)
+# the words of the phrases of ending themselves
+_PHRASE_WORDS = _END_STEMS | frozenset(w.stem(x) for x in (
+    "is are was were be no longer not anymore any more gone over broke up split gave give "
+    "giving wound winds shut fell falling out bought moved away walked stepped down let "
+    "phased asked told want wants wanted requested me us him her them team").split())
+_NO_OBJECT = re.compile(r"\s*(?:$|[,.;]|(?:at|in|on|for|with|after|before|during|last|this"
+                        r"|yesterday|today|recently|early|late|by|since|and|when|because"
+                        r")\b)", re.IGNORECASE)
+_DEPARTS = re.compile(r"\b(?:left|leav\w*|quit\w*|resign\w*|retir\w*|moved\s+out|fell\s+out"
+                      r"|falling[- ]out|broke\s+up|split\s+up|stepped\s+down)", re.IGNORECASE)
+
+
+_FROM_TO = re.compile(
+    r"\b(?:from|off(?:\s+of)?|out\s+of|away\s+from)\s+(?P<old>.+?)\s+(?:(?:over|across|back)"
+    r"\s+)?(?:to|onto|into|for)\s+(?P<new>.+)$", re.IGNORECASE)
+_TO = re.compile(r"\b(?:(?:over|across|back)\s+)?(?:to|onto|into|as)\s+(?P<new>.+)$",
+                 re.IGNORECASE)
+_FROM = re.compile(r"\b(?:from|off|out\s+of|away\s+from)\s+(?P<old>.+)$", re.IGNORECASE)
+_SWAPS = [  # (pattern, the group of the value left, of the value taken)
+    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+(?:swapped|"
+                r"switched|traded|exchanged)(?:\s+out)?\s+(?:for|with)\s+(?P<new>.+)$", re.I),
+     "old", "new"),
+    (re.compile(r"\b(?:replac(?:e|ed|es|ing)|trad(?:e|ed|es|ing)|swap(?:s|ped|ping)?"
+                r"|exchang(?:e|ed|es|ing))\s+(?P<old>.+?)\s+(?:with|by|for)\s+(?P<new>.+)$",
+                re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\s+to\s+replace\s+(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+replaced\s+"
+                r"(?:with|by)\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?replaced\s+(?P<old>.+?)(?:\s+as\b.*)?$",
+                re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+from\s+"
+                r"(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"\btook\s+over\s+from\s+(?P<old>.+)$", re.I), "old", ""),
+    (re.compile(r"\b(?:dropp(?:ed|ing)|drops?|ditch(?:ed|es|ing)?|abandon(?:ed|s|ing)?|retir"
+                r"(?:ed|es|ing)|left|leaving|moved\s+(?:away\s+)?(?:off|from)|gave\s+up)\s+"
+                r"(?P<old>.+?)\s+(?:in\s+favou?r\s+of|for)\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\b(?:in\s+place\s+of|instead\s+of|rather\s+than)\s+"
+                r"(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"\b(?:prefers?|preferring|likes?|chooses?|picks?|favou?rs?)\s+(?P<new>.+?)"
+                r"\s+over\s+(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"\b(?:renamed|rebranded|rename[sd]?|rebrands?)\s+(?P<old>.+?)\s+(?:to|as|into)"
+                r"\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|got|were)\s+(?:renamed|rebranded)"
+                r"\s+(?:to\s+|as\s+)?(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"\b(?:renamed|rebranded)\s+(?P<old>(?:the|his|her|their|its|our|my)\s+[\w-]+"
+                r"(?:\s+(?-i:[a-z][\w-]*))?)\s+(?P<new>(?-i:[A-Z'\"‘“]).+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<old>.+?)\s+(?:rebranded|renamed\s+itself|changed\s+(?:its|their|his|her)"
+                r"\s+name)\s+(?:as|to)\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"\bwent\s+back\s+to\s+(?P<new>.+)$", re.I), "", "new"),
+]
+_RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name)", re.IGNORECASE)
+_VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
+_CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|while|because)\s"
+                           r"|\s+but\s+|\s+so\s+|\s+because\s+|\s+after\s+(?=\w+\s+\w+ed\b))\s*",
+                           re.IGNORECASE)
+_FRONTED = re.compile(r"^(?:these\s+days|nowadays)\s+(?=\w+\s+\w)|^(?:after|since|as\s+of|over"
+                      r"|during|following|starting|beginning"
+                      r"|effective|going\s+forward|from|in|on"
+                      r"|with|upgraded|thanks|these\s+days|recently|lately|now|today|this|earlier"
+                      r"|later|last|next|back\s+in|at\s+the\s+(?:start|end))"
+                      r"\b[^,]{0,60},\s*", re.IGNORECASE)
+_COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been|remains?)"
+                     r"\s+(?:now\s+|still\s+|currently\s+|no\s+longer\s+)?(?P<val>.+)$",
+                     re.IGNORECASE)
+_PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
+                      r"|owned|provided|supplied|handled|written|served|managed|maintained"
+                      r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
+                      r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
+_RELATION_VERBS = [  # (pattern over the predicate, relation)
+    (re.compile(r"^(?:is\s+|are\s+)?(?:on|in|part\s+of)\s+(?:the\s+)?(?P<val>[\w-]+(?:\s+[\w-]+)?"
+                r"\s+team)$", re.I), "team"),  # "is on the Falcon team"
+    (re.compile(r"^(?:joined|joins|moved\s+to|transferred\s+to|switched\s+to)\s+(?:the\s+)?"
+                r"(?P<val>[\w-]+(?:\s+[\w-]+)?\s+team)$", re.I), "team"),
+    (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based|settled"
+                r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
+                r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
+     "location"),
+    (re.compile(r"^(?:has|have|owns?|rents?|keeps?)\s+(?:a|an|his|her|their|its|our|my)\s+"
+                r"(?:\w+\s+)?(?:home|house|flat|apartment|place)\s+(?:in|at)\s+(?P<val>.+)$", re.I),
+     "location"),  # "has a house in Bergen where she lives"
+    (re.compile(r"^(?:calls?|now\s+calls?)\s+(?P<val>.+?)\s+home$", re.I), "location"),
+    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating|transferred)\s+(?:(?:back|up|down"
+                r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
+    (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
+     "location"),
+    (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
+                r"(?P<val>.+)$", re.I), "employer"),
+    (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
+    (re.compile(r"^(?:started|took|got|landed|accepted|began)\s+(?:a|an|the|his|her|their)?\s*"
+                r"(?:new\s+)?(?:job|role|position)\s+(?:at|with)\s+(?P<val>.+)$", re.I),
+     "employer"),
+    (re.compile(r"^(?:works?|working)\s+as\s+(?P<val>.+)$", re.I), "role"),
+    (re.compile(r"^(?:started|starts)\s+as\s+(?P<val>.+)$", re.I), "role"),
+    (re.compile(r"^(?:reports?|reporting)\s+to\s+(?P<val>.+)$", re.I), "manager"),
+    (re.compile(r"^(?:is\s+married|married|is\s+engaged|engaged)\s+to\s+(?P<val>.+)$", re.I),
+     "relationship"),
+    (re.compile(r"^(?:goes|go)\s+by\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:is\s+called|called|is\s+named|named|is\s+known\s+as|known\s+as"
+                r"|trades\s+as|trading\s+as|goes\s+by\s+the\s+name)\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+on|runs?)\s+(?P<val>.+)$",
+                re.I), "platform"),
+    (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
+    (re.compile(r"^(?:asked|asks|wants?|wanted|prefers?|would\s+like)\s+(?:us\s+|me\s+|people\s+)?"
+                r"to\s+(?:be\s+called|call\s+(?:him|her|them))\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:prefers?|preferring)\s+(?P<val>.+)$", re.I), "prefer"),
+    (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?promoted\s+to\s+(?P<val>.+)$", re.I), "role"),
+    (re.compile(r"^(?:uses?|using|relies\s+on|rely\s+on)\s+(?P<val>.+)$", re.I), "use"),
+]
+_ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
+                  w.stem("address"): "location", w.stem("employer"): "employer"}
+_NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
+
+_MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d",
+                     re.IGNORECASE)
+
+
+def stems(text: str, drop: Stems = _EMPTY) -> Stems:
+    """Content stems of a text: no stop words, none of `drop` (the entity names); a
+    hyphenated word also gives its parts ("car-free": car)."""
+    return frozenset(s for t in w.tokens(text) if t not in w.STOP
+                     for part in (t, *(p for p in (t.split("-") if "-" in t else ())
+                                       if len(p) > 2 and p not in w.STOP))
+                     for s in (w.stem(part),) if s not in drop)
+
+
+def _clip(text: str) -> str:
+    """A value ends at the end of its clause: "PostgreSQL, since 2023" -> "PostgreSQL"."""
+    return re.split(r"[,;(]|\s[-–—]\s|\s(?:because|since|after|which|who|when|where|while|and\s+"
+                    r"(?:is|has|was|now|the)|so|but|in\s+(?:the\s+)?(?:19|20)\d\d)\s", text,
+                    maxsplit=1, flags=re.IGNORECASE)[0].strip(" .")
+
+
+def read(fact: Fact) -> Reading:
+    """Read one fact (cached: a fact is read once however many pairs it is weighed in)."""
+    ends = fact.valid is not None and fact.valid.end is not None
+    return _read(fact.kind, fact.content, fact.entities, ends)
+
+
+_EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " not",
+           "can't": "cannot", "won't": "will not"}
+_CONTRACTIONS = re.compile(r"\b(can't|won't)|(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)
+# "she's Priyanka Iyer now", "Halima's a ward sister": an 's that is "is", not a possessive
+_IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
+                 r"|no|on|in|at|with|back|been|got|gone|over|done|down|up|\w+ing"
+                 r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
+# "Chiara says autumn is her favourite season": the saying is the fact's own voice
+_SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I)\s+(?:says|said"
+                          r"|thinks|feels|reckons|believes|admits|admitted)\s+(?:that\s+)?"
+                          r"(?=\w+\s)")
+
+
+_NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of"
+                         r"|clos(?:ed|ing|es?)\s+on)\b",  # "closed on the house": bought it
+                         re.IGNORECASE)
+# "asked me to drop the emoji": a request to stop is the end of what it stops
+_ASKED_TO_STOP = re.compile(r"\b(?:asked|told|wants?|wanted|requested)\s+(?:me|us|him|her|them"
+                            r"|the\s+team)?\s*(?:to\s+)?(?:drop|stop|skip|avoid|remove|ditch"
+                            r"|quit|cut)\b", re.IGNORECASE)
+
+
+def _clip_change(text: str) -> str:
+    """A value in a change ends before its trailing details: "Vim for day-to-day coding"
+    -> "Vim", "1 Gbps fibre in February" -> "1 Gbps fibre"."""
+    return re.split(r"\s(?:for|during|as|at|in|on|with|by|last|this|when|until)\s",
+                    _clip(text), maxsplit=1, flags=re.IGNORECASE)[0]
+
+
+def forget_readings() -> None:
+    """Empty the cache of readings (benchmarks time a judge reading both facts)."""
+    _read.cache_clear()
+
+
+@lru_cache(maxsize=4096)
+def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
+    text = _CONTRACTIONS.sub(lambda m: _EXPAND[m.group().lower()],
+                             re.sub(r"@(?=\w)", "", content).strip().rstrip(".!"))
+    text = q.GLUED.sub(r"\1 \2", text)  # "74kg" -> "74 kg"
+    said = _SELF_REPORT.match(text)
+    if said and _own_voice(said.group("who"), _name_stems(entities)):
+        text = text[said.end():]
+    text = _IS.sub(lambda m: f"{m.group('who')} is ", text)
+    text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
+    text = re.sub(r"\b(\d+)\((\w)\)", r"\1\2", text)  # "401(k)" is a name, not 401 of k
+    own = tuple(e for e in entities if not re.search(rf"@{re.escape(e)}(?![\w-])", content, re.I))
+    names = _name_stems(own)
+    clauses = [c for c in _CLAUSE_SPLIT.split(text) if c.strip()]
+    first = _FRONTED.sub("", clauses[0]) if clauses else ""
+    subject_text, predicate_text = _split_subject(first, names)
+    attr, relation, value, verb, head = _EMPTY, None, _EMPTY, "", ""
+    for clause in (_FRONTED.sub("", c) for c in clauses):  # the first clause that states one
+        attr, relation, value, verb = _slot(clause, names)
+        if relation:
+            head = _head(clause, attr)
+            break
+    guard = _guard(text, names, ends)
+    self_report = _SELF_REPORT.match(text)
+    if guard is None and self_report and not _own_voice(self_report.group("who"), names):
+        guard = "third-party"  # "Bob thinks MySQL is faster": someone else's view
+    return Reading(
+        kind=kind,
+        text=text,
+        words=stems(text, names),
+        subject=stems(subject_text, names),
+        predicate=stems(" ".join([predicate_text, *clauses[1:]]), names),
+        attr=attr, relation=relation, value=value, verb=verb, head=head,
+        changes=tuple(c for clause in clauses for c in _changes(_FRONTED.sub("", clause),
+                                                                  names)),
+        ends=tuple(e for c in clauses if (e := _ended(c, names, guard)) is not None),
+        numbers=q.numbers(text),
+        versions=q.versions(text),
+        families=q.families(text),
+        polarity=q.polarity(text),
+        changed_mind=bool(w.CHANGED_MIND.search(text)),
+        guard=guard,
+        additive=bool(w.ADDITIVE.search(text)),
+        about=_about(first, entities, own),
+    )
+
+
+_OWNER = re.compile(r"\b(?:is|are|was|became|becomes)\s+(?:now\s+)?(?:(?P<who>@?[\w-]+)'s\s+\w+"
+                    r"|the\s+(?:new\s+)?\w+\s+(?:of|at|for)\s+(?P<of>@?[\w-]+))")
+
+
+@lru_cache(maxsize=4096)
+def _name_stems(entities: tuple[str, ...]) -> Stems:
+    return frozenset(w.stem(e.lower()) for e in entities) | frozenset(
+        s for e in entities for part in re.split(r"[-_.]", e) if part
+        for s in (w.stem(part.lower()),))
+
+
+def _own_voice(who: str, names: Stems) -> bool:
+    """"She says", "We think", "Chiara says" of Chiara's own fact: the fact's own voice."""
+    return who.lower() in ("he", "she", "they", "we", "i") or w.stem(who.lower()) in names
+
+
+def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> frozenset[str]:
+    """The entity keys of the fact's subject: those its first clause's grammatical subject
+    names ("Sam" in "Sam works at @Globex"), else the first name before the colon ("W @Sam
+    @Globex: Works at Globex" is about Sam), else the first entity."""
+    subject = {w.stem(t) for t in w.tokens(_split_subject(clause, frozenset())[0])}
+    named = [e for e in entities if _name_stems((e,)) & subject]
+    if not named and (owner := _OWNER.search(clause)):  # "The CTO is Globex's", "... of Globex"
+        whose = {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
+        named = [e for e in entities if _name_stems((e,)) & whose]
+    return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
+
+
+_VERBISH = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|does|did|do|now"
+                      r"|still|just|also|no\s+longer|never|always|recently|finally|only)(?=\s)"
+                      r"|\s\w+(?:ed|es|s)(?=\s)", re.IGNORECASE)
+
+
+def _split_subject(clause: str, names: Stems) -> tuple[str, str]:
+    """(subject, rest) of a clause: the subject runs to its first verb-like word; a clause
+    that opens with one ("Lives in Leeds", "Switched to Arc") has the entity as its
+    unstated subject."""
+    padded = f" {clause} "
+    for m in _VERBISH.finditer(padded):
+        head = padded[: m.start()].strip()
+        word = m.group().strip().lower()
+        if not head:
+            if word.endswith(("s", "ed")) and word not in _NOT_VERBS:
+                return "", clause
+            continue
+        if word not in _NOT_VERBS and not re.search(r"'s$", head):
+            return head, padded[m.start():].strip()
+    return "", clause
+
+
+_NOT_VERBS = frozenset("its his this us".split())
+
+
+def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
+    """(attribute, relation, value, passive verb) the clause states, or empty parts."""
+    subject, rest = _split_subject(clause, names)
+    rest = re.sub(r"^(?:(?P<aux>is|are|was|has|have)\s+)?(?:now|still|currently|also|recently"
+                  r"|finally|just)\s+", lambda m: f"{m.group('aux') or ''} ".lstrip(), rest,
+                  flags=re.I)
+    rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)"
+                  r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
+                  r"|joined|started)\b)|^\w+ed\s+and\s+(?=\w)", "", rest, flags=re.I)
+    for pattern, relation in _RELATION_VERBS:
+        if m := pattern.match(rest):
+            return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""
+    if (m := _BECAME.search(rest)) and (kind := _class_of(m.group("val"))):
+        return _EMPTY, kind, stems(_clip(m.group("val")), names), ""  # "to become a nurse"
+    if (m := _MANAGES.match(rest)) and stems(m.group("whom"), names) <= names and subject:
+        return _EMPTY, "manager", stems(subject, names), ""  # "@Lee manages Rho now"
+    if not (m := _COPULA.match(clause)):
+        return _EMPTY, None, _EMPTY, ""
+    subj, val = m.group("subj"), _clip(m.group("val"))
+    if _BARE_PARTICIPLE.match(val):
+        return _EMPTY, None, _EMPTY, ""  # "the flat was sold": an event, not a value
+    attr = stems(subj, names)
+    verb = ""
+    val = re.sub(r"^being\s+", "", val, flags=re.I)
+    if p := _PASSIVE.match(val):
+        verb, val = w.stem(p.group("verb").lower()), _clip(p.group("val"))
+    else:
+        val = re.sub(r"^(?:in|on|at|by|from|with|through)\s+", "", val, flags=re.I)
+    value = stems(val, names)
+    owner = None if verb else re.match(
+        r"(?:(?P<who>\w[\w-]*)'s|his|her|their|its|our|my)\s+(?P<attr>.+)$", val)
+    if attr and owner and (not owner.group("who") or w.stem(owner.group("who").lower())
+                           in names):
+        return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
+    if attr and attr & _NAME_ATTRS:
+        return attr, "name", value, verb
+    if not attr and not verb and (full := _FULL_NAME.match(re.sub(
+            r"\s+(?:now|these\s+days|again|officially)$", "", val, flags=re.I))) \
+            and w.stem(full.group(1).lower()) in names:
+        return _EMPTY, "name", value, ""  # "she is Priyanka Iyer now": her whole name
+    if len(attr) == 1 and (known := _ATTR_RELATION.get(next(iter(attr)))):
+        return _EMPTY, known, value, verb  # "Hamza's manager is X": whom he reports to
+    if attr and not _PROPER_HEAD.search(subj):
+        return attr, "attr", value, verb
+    return _EMPTY, _class_of(val), value, verb
+
+
+_BARE_PARTICIPLE = re.compile(r"^(?:\w+ed|sold|built|made|done|gone|closed|shut|cut|sent)"
+                              r"(?:\s+(?:off|out|down|up|last\s+\w+|yesterday|today))?$",
+                              re.IGNORECASE)
+_BECAME = re.compile(r"\b(?:became|becomes|become)\s+(?P<val>(?:a|an|the)\s+.+)$",
+                     re.IGNORECASE)
+_MANAGES = re.compile(r"^(?:now\s+)?(?:manages|supervises|line[- ]manages)\s+(?P<whom>[\w-]+)"
+                      r"(?:\s+now)?$", re.IGNORECASE)
+_FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")
+# "Esperanza's cat Churro": a common noun, then the name the subject goes by
+_PROPER_HEAD = re.compile(r"\b(?-i:[a-z]+\s+[A-Z][a-z]+)$")
+
+
+def _head(clause: str, attr: Stems) -> str:
+    """The attribute's head: its last word in the clause."""
+    found = [s for s in (w.stem(t) for t in w.tokens(clause)) if s in attr]
+    return found[-1] if found else ""
+
+
+def _class_of(value: str) -> str | None:
+    """What kind of thing "X is VALUE" says, when X is the entity itself."""
+    tokens = w.tokens(value)
+    heads = {w.stem(t) for t in tokens} | set(tokens)
+    if re.match(r"^\d+(?:\s+years?\s+old)?$", value.strip()):
+        return "age"
+    if heads & w.DIETS:
+        return "diet"
+    if re.search(r"\w's\s+(?:" + w.RELATIVES + r")\b", value, re.IGNORECASE):
+        return "kinship"
+    if heads & w.RELATIONSHIP or re.match(r"(?:seeing|dating|with)\s+(?:someone|somebody)\b",
+                                          value, re.IGNORECASE):
+        return "relationship"
+    if tokens and ({tokens[-1], w.stem(tokens[-1])} & w.ROLES or
+                   any(t in w.ROLES for t in tokens[:4])):
+        return "role"
+    return None
+
+
+_NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+"
+                        r"(?!(?:compared|than|like|so|very|too|quite|really|much|more|less|not"
+                        r"|great|nice|lovely|better|worse|quiet|loud|\w+ly|\w+er)\b)"
+                        r"(?P<new>.+)$", re.IGNORECASE)
+
+
+def _changes(clause: str, names: Stems) -> list[Change]:
+    found: list[Change] = []
+    if m := _NEW_VALUE.search(clause):  # "Jonas's new apartment is in Lisbon"
+        value = re.sub(r"^(?:in|on|at|with)\s+", "", m.group("new"), flags=re.I)
+        found.append(Change("new", _EMPTY, stems(_clip(value), names),
+                            stems(m.group("obj"), names)))
+    for pattern, old_group, new_group in _SWAPS:
+        if m := pattern.search(clause):
+            old = stems(_clip_change(m.group(old_group)), names) if old_group else _EMPTY
+            new = stems(_clip_change(m.group(new_group)), names) if new_group else _EMPTY
+            verb = "rename" if _RENAMING.search(m.group()) else "replace"
+            found.append(Change(verb, old, new, _EMPTY))
+            return found
+    subject = stems(_split_subject(clause, names)[0], names)
+    for m in _changes_in(clause):
+        verb, rest = w.stem(m.group().lower()), clause[m.end():]
+        if f := _FROM_TO.search(rest):
+            obj = rest[: f.start()]
+            found.append(Change(verb, stems(_clip_change(f.group("old")), names),
+                                stems(_clip_change(f.group("new")), names), stems(obj, names)))
+        elif t := _TO.search(rest):
+            found.append(Change(verb, _EMPTY, stems(_clip_change(t.group("new")), names),
+                                stems(rest[: t.start()], names) or subject))
+        elif f := _FROM.search(rest):
+            found.append(Change(verb, stems(_clip_change(f.group("old")), names), _EMPTY,
+                                stems(rest[: f.start()], names)))
+        else:
+            version = _VERSION.findall(rest)  # "installed the 2024.26 update"
+            found.append(Change(verb, _EMPTY, frozenset(version), subject) if version else
+                         Change(verb, _EMPTY, _EMPTY, stems(_clip(rest), names)))
+    return found
+
+
+def _guard(text: str, names: Stems, ends: bool) -> str | None:
+    if w.THIRD_PARTY.search(text):
+        return "third-party"
+    for pattern in (w.REPORTED_OTHER, w.OTHERS_HISTORY):
+        if (m := pattern.search(text)) and w.stem(m.group(1).lower()) not in names:
+            return "third-party"
+    if w.QUESTION.search(text):
+        return "question"
+    if w.SUGGESTION.search(text):
+        return "suggestion"
+    if w.DISCUSSION.search(text):
+        return "discussion"
+    if w.PITCH.search(text):
+        return "pitch"
+    if w.NEGATED.search(text):
+        return "negated"
+    if w.PLAN.search(_MONTHS.sub(" ", text)):
+        return "plan"
+    if w.RESTATED.search(text) and not (_changes_in(text) or _ends_in(text)
+                                        or w.END_PHRASES.search(text)):
+        return "restated"
+    if w.TEMPORARY.search(text) or ends or (w.THIS_WEEK.search(text) and not (
+            _changes_in(text) or _ends_in(text) or w.END_PHRASES.search(text)
+            or re.search(r"\brenamed\b", text, re.IGNORECASE))):
+        return "temporary"
+    return None

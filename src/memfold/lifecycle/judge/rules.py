@@ -1,0 +1,401 @@
+"""The default judge: offline, deterministic rules over two facts' readings.
+
+A newer fact supersedes an older *state* fact (world, opinion, observation — never an
+experience, which is history) about the same entity when one of these holds, in order:
+
+1. it says it left the older fact's value: "switched from PostgreSQL to MySQL", "replaced
+   Zendesk with Intercom", "Okta, in place of Auth0", "took over from Chloe" — the value
+   left must stand in the older fact's predicate ("Project Falcon was renamed Osprey"
+   supersedes "the codename is Falcon", not "Project Falcon ships in May");
+2. it says the older fact's state ended: "quit smoking", "no longer vegetarian", "Zendesk
+   is gone", "broke up" — sharing a topic word with the older fact;
+3. both give one single-valued slot different values: the same attribute ("Acme's CEO is
+   X" / "... is Y"), or the same relation of the entity (lives in, works at, reports to, a
+   role, a diet, an age, a relationship status, a name, a platform it runs on); a value
+   that only adds detail to the older one is a refinement, not a change;
+4. it changes something the older fact names to a new value: "updated his laptop to
+   macOS Sonoma", "raised the rate limit to 250 req/min";
+5. it names, as the value of the same thing, a product of the same family as one the older
+   fact names ("MySQL has been Bluebird's primary datastore" / "stores data in PostgreSQL");
+6. both count the same unit of the same topic with different numbers;
+7. a status moved on from an interim state ("pending" -> "approved", "beta" -> "GA");
+8. an opinion reversed: opposite polarity, or an antonym, on a shared topic.
+
+Whatever the rule, a newer fact never supersedes when it is a plan or a hypothetical, a
+change that did not happen ("turned down the offer", "went back to Vim"), a visit or a
+stated range that ends, someone else's news or view ("his dad switched...", "Alice's
+previous company..."), a suggestion, a question, a discussion, a pitch, a restatement, or
+an addition ("also", "too"); nor when it names no entity and the older fact names one, nor
+when the entity the two share is the subject of neither (Sam's employer is not Priya's
+because both name @Globex).  Such pairs, opposed opinions that do not say they changed,
+and pairs on one topic that no rule settles come back as conflicts — left active, for the
+calling agent to confirm with `memfold supersede`.  Every loop over a set runs in sorted
+order, so the reasons do not depend on the hash seed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from memfold.journal.fold import STATE_KINDS, tentative
+from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.base import Verdict
+from memfold.lifecycle.judge.reading import Reading, Stems, read
+from memfold.names import entity_key
+from memfold.values import Fact
+
+_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_END_VERBS = frozenset(w.stem(x) for x in w.END_VERBS)
+_OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
+_INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
+_FINAL = frozenset(w.stem(x) for x in w.FINAL)
+_RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
+_FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
+_SINGLE = frozenset("location employer role manager relationship name platform prefer age "
+                    "diet attr team".split())
+_NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
+                  r"|from\s+now\s+on)\b",
+                  re.IGNORECASE)
+_GUARDS = {"plan": "a plan or a hypothetical", "negated": "a change that did not happen",
+           "temporary": "a visit or a state that ends", "third-party": "about someone else",
+           "suggestion": "a suggestion", "question": "a question or unconfirmed",
+           "discussion": "under discussion", "pitch": "a pitch or an offer",
+           "restated": "a restatement"}
+ENDS_RELATIONSHIP = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
+                               r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out)\b",
+                               re.IGNORECASE)
+_BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
+
+
+def _said_again(new: Fact, old: Fact) -> bool:
+    """The same words written again ("finds the open-plan office too noisy", twice): a
+    restatement, which changes nothing and raises no conflict."""
+    return " ".join(new.content.casefold().split()) == " ".join(old.content.casefold().split())
+
+
+def _text(stemset: Stems, *said: Reading) -> str:
+    """The words of `stemset` as the facts wrote them ("Node 22", not "22 nod")."""
+    found: dict[str, str] = {}
+    for reading in said:
+        for token in w.TOKEN.findall(reading.text):
+            for word in w.tokens(token):
+                if (stem := w.stem(word)) in stemset and stem not in found:
+                    found[stem] = token.rstrip(".,;:")
+    return " ".join([*found.values(), *sorted(stemset - found.keys())])
+
+
+def _topic(a: Stems, b: Stems) -> Stems:
+    return (a & b) - _GENERIC
+
+
+def _mentions(o: Reading, value: Stems) -> bool:
+    """The older fact names this value after its subject: most of its words ("Project
+    Falcon" in "the codename is Falcon"); a name must be the older fact's whole name."""
+    core = value - _FILLER
+    if o.relation == "name" and o.value:
+        return bool(core) and (o.value <= core or core <= o.value)
+    return bool(core) and len(core & o.predicate) * 2 >= len(core)
+
+
+def _differs(new: Stems, old: Stems) -> bool:
+    """Two values of a slot differ, and the new one is not the old with more detail."""
+    return bool(new) and bool(old) and not old <= new and not new <= old
+
+
+def _left(n: Reading, o: Reading, new: Fact) -> str | None:
+    for c in n.changes:
+        if c.old and _mentions(o, c.old) and not (c.new and c.new <= c.old):
+            return f"the newer fact says it moved away from {_text(c.old, n, o)!r}"
+        if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
+            return f"{_text(o.attr, o)} renamed from {_text(o.value, o)!r} to " \
+                   f"{_text(c.new, n)!r}"
+        if c.verb == "rename" and not c.old and o.relation == "name" and not o.value:
+            return f"renamed to {_text(c.new, n)!r}"  # the entity itself
+    if o.relation == "name" and o.value and o.value <= n.attr and _differs(n.value, o.value) \
+            and _NOW.search(new.content):  # "Eastgate Rovers are now Eastgate Athletic"
+        return f"renamed from {_text(o.value, o)!r} to {_text(n.value, n)!r}"
+    return None
+
+
+def _ended(n: Reading, o: Reading, new: Fact) -> str | None:
+    for ended in n.ends:  # what ended is what the older fact states, not only its subject
+        shared = _topic(ended, o.words) - _END_VERBS
+        if shared & (o.predicate | o.value | o.attr):
+            return f"the newer fact says {_text(shared, n)!r} ended"
+    if ENDS_RELATIONSHIP.search(new.content) and o.words & _BOND and (
+            n.words & o.words or not n.subject):
+        return "the newer fact says the relationship ended"
+    return None
+
+
+def _comparable(a: Stems, b: Stems) -> bool:
+    """Two values of one kind: "Proxmox 7" / "Proxmox 8.2", two numbers, one family."""
+    return bool(a & b) or (any(map(w.is_number, a)) and any(map(w.is_number, b))) or bool(
+        {w.FAMILY.get(x) for x in a} & {w.FAMILY.get(x) for x in b} - {None})
+
+
+def _same_slot(n: Reading, o: Reading, new: Fact) -> str | None:
+    if n.additive or not _differs(n.value, o.value):
+        return None
+    if o.value <= n.words and not (n.changes or _NOW.search(new.content)):
+        return None  # "lives in Luthagen, Uppsala" only adds detail to "lives in Uppsala"
+    if n.relation == "prefer" and not (w.REVERSAL.search(new.content)
+                                       or _NOW.search(new.content)):
+        return None  # a preference said differently, without a change: see `stance`
+    if n.relation in ("prefer", "use") and not (_comparable(n.value, o.value)
+                                                or _qualified_apart(n.value, o)):
+        return None  # one may prefer tea and WhatsApp replies: two things, two slots
+    if n.relation and n.relation == o.relation and n.relation in _SINGLE:
+        nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
+        if not nested and (n.relation == "attr" or (n.attr and o.attr)):
+            return None
+        if nested and n.head != o.head and not _comparable(n.value, o.value):
+            return None  # "Rahim's car" is not "Rahim's car insurance"
+        label = n.relation if n.relation != "attr" else _text(n.attr, n)
+        return f"{label}: {_text(o.value, o)!r} became {_text(n.value, n)!r}"
+    return None
+
+
+def _swapped(n: Reading, o: Reading) -> str | None:
+    """"Priya owns the rotation" then "the rotation is owned by Marcus", or "the newsletter
+    is written by Maria" then "Tom writes the newsletter"."""
+    if n.verb and n.attr and n.verb in o.predicate and n.attr <= o.predicate \
+            and _differs(n.value, o.subject) and not n.additive:
+        return f"{_text(n.attr, n)}: {_text(o.subject, o)!r} became {_text(n.value, n)!r}"
+    if o.verb and o.attr and o.verb in n.predicate and o.attr <= n.predicate \
+            and _differs(n.subject, o.value) and not n.additive:  # and the other way round
+        return f"{_text(o.attr, o)}: {_text(o.value, o)!r} became {_text(n.subject, n)!r}"
+    return None
+
+
+def _qualified_apart(words: Stems, o: Reading) -> bool:
+    """"her personal email" is not "her work email": a qualifier the older fact opposes."""
+    return any(_OPPOSITE.get(x, frozenset()) & o.words for x in sorted(words - o.words))
+
+
+def _changed(n: Reading, o: Reading) -> str | None:
+    for c in n.changes:
+        if c.new and c.obj and _topic(c.obj, o.words) and not c.new <= o.words \
+                and not n.additive and (o.value - c.new or o.numbers or o.families) \
+                and not _qualified_apart(c.obj, o):
+            return f"the newer fact changes {_text(_topic(c.obj, o.words), n)!r} to " \
+                   f"{_text(c.new, n)!r}"
+    return None
+
+
+def _family(n: Reading, o: Reading, new: Fact) -> str | None:
+    if n.additive:
+        return None
+    taken = n.value.union(*(c.new for c in n.changes))
+    now = _NOW.search(new.content)
+    if n.relation == "use" and not now:
+        return None
+    for family, member in sorted(n.families, key=lambda f: (not _parts(f[1]) <= taken, f)):
+        if not (_parts(member) <= taken or now):  # named as the value, or said to hold now
+            continue
+        for other_family, other in sorted(o.families):
+            if other_family == family and other != member and \
+                    not {other, w.stem(other)} & (taken if _parts(member) <= taken else n.words):
+                return f"{family}: {_text(_parts(other), o)!r} became " \
+                       f"{_text(_parts(member), n)!r}"
+    return None
+
+
+def _parts(member: str) -> Stems:
+    return frozenset(w.stem(part) for part in member.split("-"))
+
+
+def _upgraded(n: Reading, o: Reading, new: Fact) -> str | None:
+    """"Windows 10" then "Windows 11" on the same thing (the laptop), or on the entity
+    itself when the newer fact says it changed or holds now ("got an iPhone 15")."""
+    if n.additive:
+        return None
+    itself = not (n.attr and o.attr) and bool(n.changes or _NOW.search(new.content))
+    for name, version in sorted(n.versions):
+        for old_name, old_version in sorted(o.versions):
+            topic = _topic(n.words, o.words) - {name, version, old_version}
+            if name == old_name and version != old_version and (topic or itself):
+                return f"{_text(frozenset({name}), n)}: {old_version} became {version}"
+    return None
+
+
+def _counted(n: Reading, o: Reading) -> str | None:
+    for value, units in n.numbers:
+        for old_value, old_units in o.numbers:
+            same_unit = units & old_units or (not units and old_units & n.words) or (
+                not old_units and units & o.words)
+            topic = _topic(n.words, o.words) - {value, old_value}
+            if n.kind == "experience":  # "ran 10 miles" is an event, not the car's mileage
+                topic -= units | old_units
+            if same_unit and value != old_value and topic:
+                return f"{_text(units | old_units, n, o)}: {old_value} became {value}"
+    return None
+
+
+_DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
+                   r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
+
+
+def _status(n: Reading, o: Reading) -> str | None:
+    was, now = o.words & _INTERIM, n.words & _FINAL
+    same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
+    done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
+    if was and done and same:
+        return f"status: {_text(was, o)!r} became {done!r}"
+    return None
+
+
+def _opposed(n: Reading, o: Reading) -> str | None:
+    """Opposite polarity, or an antonym, on a shared topic (an opinion is involved)."""
+    if not (o.kind == "opinion" or n.kind == "opinion" or o.polarity or n.polarity) \
+            or n.additive:
+        return None
+    shared = _topic(n.words, o.words)
+    if not shared:
+        return None
+    if (n.polarity and o.polarity and n.polarity != o.polarity) or n.changed_mind:
+        return f"the opinion on {_text(shared, n)!r} reversed"
+    for word in sorted(n.words - o.words):
+        if was := _OPPOSITE.get(word, frozenset()) & o.words:
+            return f"the opinion turned from {_text(was, o)!r} to {_text(frozenset({word}), n)!r}"
+    return None
+
+
+def _reversed(n: Reading, o: Reading, new: Fact) -> str | None:
+    """An opposed opinion that says it changed ("now", "has come around", "no longer"); an
+    opposed one that does not ("likes X" / "dislikes X", "prefers concise replies" /
+    "prefers long replies") only weighs against the older opinion (see `stance`)."""
+    if w.REVERSAL.search(new.content) or _NOW.search(new.content):
+        return _opposed(n, o)
+    return None
+
+
+def replaces(new: Fact, old: Fact) -> str | None:
+    """Why `new` makes `old` no longer true (guards aside), or None."""
+    n, o = read(new), read(old)
+    for c in n.changes:  # "went back to Vim" restates what the older fact says
+        if c.new and c.new <= o.predicate and (
+                not c.old or any(c.old <= x.old and c.new <= x.new for x in o.changes)):
+            return None
+    return (_left(n, o, new) or _ended(n, o, new) or _same_slot(n, o, new) or _swapped(n, o)
+            or _changed(n, o) or _family(n, o, new) or _upgraded(n, o, new) or _counted(n, o)
+            or _status(n, o) or _reversed(n, o, new))
+
+
+# Words of a class a rule compares across wordings ("lives" / "moved to": a location).
+_CLASSES = {
+    "#loc": "lives live living lived based resides reside moved relocated settled home "
+            "apartment flat house headquarters hq office city place address resident residence",
+    "#job": "works work working worked joined left employed resigned hired job role position "
+            "employer company freelance",
+    "#name": "name named called renamed rebranded handle username codename goes nickname "
+             "surname known",
+    "#rel": " ".join(w.RELATIONSHIP) + " broke split divorced separated",
+    "#status": " ".join(w.INTERIM | w.FINAL),
+    "#role": " ".join(w.ROLES),
+    "#diet": " ".join(w.DIETS) + " meat",
+    "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
+    "#boss": "manager boss supervisor reports report lead manages supervises",
+    "#team": "team squad",
+}
+_CLASS_OF: dict[str, set[str]] = {}
+for _tag, _words in _CLASSES.items():
+    for _word in _words.split():
+        _CLASS_OF.setdefault(_word, set()).add(_tag)
+_FAMILIES_OF: dict[str, set[str]] = {}  # a product's name, or the first word of it
+for _name, _kind in w.FAMILY.items():
+    for _key in {_name, _name.split("-")[0]}:
+        _FAMILIES_OF.setdefault(_key, set()).add(_kind)
+_RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
+
+
+@lru_cache(maxsize=16384)
+def _signature(content: str) -> frozenset[str]:
+    """Cheap words of a fact, with the class of each and the family of each product: two
+    facts no rule could relate share none of them, so the judge need not read them."""
+    out: set[str] = set()
+    for raw in _RAW_WORD.findall(content.lower()):
+        word = raw.rstrip(".'-")
+        word = word[:-2] if word.endswith("'s") else word
+        out.update(_CLASS_OF.get(word, ()))
+        out.update("#" + family for family in _FAMILIES_OF.get(word, ()))
+        if w.is_number(word):
+            out.add("#number")
+        if word not in w.STOP:
+            out.add(w.stem(word))
+            if "-" in word:  # "car-free" shares "car"
+                out.update(w.stem(part) for part in word.split("-") if part not in w.STOP)
+    return frozenset(out)
+
+
+def _names(fact: Fact) -> frozenset[str]:
+    return frozenset(w.stem(part) for e in fact.entities for part in re.split(r"[-_.]", e.lower())
+                     if part)
+
+
+def _same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
+    """Whether the entities the two facts share include the subject of one of them: Sam's
+    employer is not Priya's because both name @Globex."""
+    if not shared:
+        return True  # two facts that name no entity: their words decide
+    about = read(new).about | read(old).about
+    return bool(shared & about)
+
+
+class RuleJudge:
+    """The default, offline and deterministic judge (the rules are in the module
+    docstring; docs/format.md explains them for users)."""
+
+    name = "rules"
+
+    def weigh(self, new: Fact, older: Sequence[Fact]) -> list[Verdict]:
+        verdicts: list[Verdict] = []
+        keys = {entity_key(e) for e in new.entities}
+        signature = _signature(new.content) - _names(new)
+        for old in older:
+            theirs = {entity_key(e) for e in old.entities}
+            if old.id == new.id or old.kind not in STATE_KINDS or _said_again(new, old) or not (
+                    keys & theirs if keys else not theirs) \
+                    or not signature & _signature(old.content) or tentative(old) \
+                    or not _same_subject(new, old, keys & theirs):
+                continue  # another entity, nothing a rule could relate, or an exploration
+            if verdict := self._verdict(new, old):
+                verdicts.append(verdict)
+        return verdicts
+
+    @staticmethod
+    def _verdict(new: Fact, old: Fact) -> Verdict | None:
+        reason = replaces(new, old)
+        guard = read(new).guard
+        if reason and not guard:
+            return Verdict(old.id, True, reason)
+        if reason and guard:
+            return Verdict(old.id, False, f"{reason}, but the newer fact is {_GUARDS[guard]}")
+        n, o = read(new), read(old)
+        if opposed := _opposed(n, o):  # "likes X" / "dislikes X", no change said
+            return Verdict(old.id, False, opposed.replace("reversed", "is opposed")
+                           .replace("turned from", "differs:"))
+        if len(shared := _topic(n.words, o.words)) >= 2:
+            return Verdict(old.id, False, "same topic: " + _text(shared, n))
+        return None
+
+
+AGREES, OPPOSES, REVERSES = "agrees", "opposes", "reverses"
+
+
+def stance(opinion: Fact, evidence: Fact) -> str:
+    """How a newer fact about the same topic bears on an opinion: it agrees with it,
+    opposes it (the opinion's confidence should fall), or reverses it (a clear change of
+    mind: the opinion is superseded).  The caller has already checked the two share an
+    entity and a topic."""
+    o, n = read(opinion), read(evidence)
+    if n.guard:  # a plan or someone else's view is weak evidence either way
+        return OPPOSES if _opposed(n, o) or replaces(evidence, opinion) else AGREES
+    if replaces(evidence, opinion):
+        return REVERSES
+    return OPPOSES if _opposed(n, o) or n.ends else AGREES
+
+
+__all__ = ["AGREES", "OPPOSES", "REVERSES", "RuleJudge", "replaces", "stance"]

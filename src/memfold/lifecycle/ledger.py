@@ -1,0 +1,418 @@
+"""The ledger: lifecycle decisions written to the journal and folded into the index.
+
+This module owns the order of operations for every lifecycle write:
+
+ 1. take the workspace write lock;
+ 2. replay journal events other processes appended since this index last looked;
+ 3. decide against that fresh state (a note's compare-and-set, a supersede's cycle check,
+    a judge's verdicts) — deciding raises or returns the events to write;
+ 4. append the events to `journal.jsonl` in one durable write;
+ 5. fold them into the index (the journal, not the index, is the record).
+
+Steps 2-5 run under the lock, so two writers never decide from the same stale state: of two
+notes racing from revision N exactly one applies.  The supersede judge is the exception that
+proves the rule: it weighs new facts before the lock (a model judge may take seconds), and
+its verdicts are checked again under the lock against the journal as it then is.
+
+The ledger is the only writer of the journal: verbs that decide under their own hold of the
+lock (retain, reflect, purge) append typed records (events.py) through `Ledger.append`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from collections.abc import Callable, Iterable, Sequence
+from datetime import date
+
+from memfold.errors import BadInput, IndexDamaged, StaleRevision, UnknownId
+from memfold.index.base import Candidate, Filters, IndexBackend
+from memfold.journal.events import (
+    Conflict,
+    Note,
+    Record,
+    Restore,
+    Retain,
+    Revise,
+    Supersede,
+    Unknown,
+    Use,
+)
+from memfold.journal.events import content_sha as content_sha  # where the journal's hash is made
+from memfold.journal.fold import REPLACED, STATE_KINDS, LifeState
+from memfold.journal.log import Event, Journal
+from memfold.lifecycle.judge.base import Judge, Verdict
+from memfold.names import STOP_WORDS, entity_key, find_words, quote_fts
+from memfold.values import Fact, Interval, Judgement
+from memfold.workspace.format import doc_role
+from memfold.workspace.layout import Workspace
+
+Decide = Callable[[], Sequence[Record]]
+JUDGE_CANDIDATES = 200
+JUDGE_LIMIT = 5000  # new facts judged per sync; a bigger burst is an import, not news
+# conflicts journaled per new fact (all are reported): a new fact may share a topic with
+# hundreds of older ones, and a person reviews a few
+JOURNALED_CONFLICTS = 5
+TOPIC_ONLY = "same topic: "  # the rule judge's reason for a conflict no rule settles
+# what a journal holds once anything was decided about its facts: a rebuild of such a
+# workspace replays them and judges nothing (`judge_existing`)
+DECISIONS = ("supersede", "conflict", "dismiss", "restore", "merge", "archive", "expire",
+             "confidence", "derive", "reset")
+
+
+class Ledger:
+    """Journal writes and replay for one workspace and its index."""
+
+    def __init__(self, workspace: Workspace, backend: IndexBackend,
+                 judge: Judge | None = None,
+                 signer: Callable[[], str | None] | None = None) -> None:
+        self.workspace = workspace
+        self.backend = backend
+        self.journal = Journal(workspace.root, workspace.write_lock)
+        self._chosen = judge
+        self.signer = signer  # who is writing now: recorded as each record's `source`
+        self.notices: list[str] = []  # one line each, for the caller to show
+
+    @property
+    def judge(self) -> Judge:
+        """The supersede judge: the one given, else the rule judge (imported when first
+        needed, so a process that never judges never loads its lexicons)."""
+        if self._chosen is None:
+            from memfold.lifecycle.judge.rules import RuleJudge
+
+            self._chosen = RuleJudge()
+        return self._chosen
+
+    # -- replay -------------------------------------------------------------------------
+
+    def replay(self) -> int:
+        """Fold journal events the index has not seen yet; returns how many.
+
+        When the journal was replaced or rewritten before the index's position, the index's
+        lifecycle state is rebuilt from the whole journal — cleared and refilled in one
+        transaction, so a process replaying at the same time never sees it half empty."""
+        offset, last_hash, last_seq = self.backend.journal_position()
+        size = self.journal.size()
+        if size == offset:
+            return 0
+        restart = size < offset  # the journal was replaced: start over
+        result = self.journal.read(0 if restart else offset, last_hash=last_hash,
+                                   last_seq=last_seq)
+        if not restart and offset and result.events \
+                and result.events[0].prev not in ("", last_hash):
+            restart = True  # the bytes before `offset` changed under us
+        if restart:
+            result = self.journal.read(0)
+        for warning in result.warnings:
+            if warning not in self.notices:
+                self.notices.append(warning)
+        self.backend.apply_events(result.events,
+                                  (result.offset, result.last_hash, result.last_seq),
+                                  reset=restart)
+        return len(result.events)
+
+    def transact(self, decide: Decide, *, ts: str,
+                 undo: Callable[[], None] | None = None) -> list[Event]:
+        """Replay, decide and append under the write lock (see the module docstring).
+
+        A decision that already changed a file passes `undo`: if the journal append then
+        fails, `undo` puts the file back, still under the lock, so no change goes unrecorded.
+        """
+        with self.workspace.write_lock.held():
+            self.replay()
+            records = list(decide())
+            try:
+                events = self.append(records, ts=ts, locked=True)
+            except BaseException:
+                if undo is not None:
+                    undo()
+                raise
+            if events:
+                self._replay_written()
+        return events
+
+    def _replay_written(self) -> None:
+        """Replay what was just journaled.  A damaged index met here does not fail the call:
+        the decision is durable in the journal, so the rebuild includes it."""
+        try:
+            self.replay()
+        except IndexDamaged as exc:
+            self.rebuild(exc)
+
+    def rebuild(self, damage: IndexDamaged) -> None:
+        """Move a damaged index aside (one notice) and rebuild it from the files and the
+        journal.  Safe under the write lock: it journals nothing."""
+        from memfold.index.sync import sync
+
+        self.backend.repair(str(damage.__cause__ or damage))
+        sync(self.workspace, self.backend, full=True)
+        self.replay()
+
+    def append(self, records: Iterable[Record], *, ts: str,
+               locked: bool = False) -> list[Event]:
+        """Append records to the journal in one durable write — the one way anything is
+        journaled.  A verb that decides under its own hold of the write lock (retain,
+        reflect, purge) passes `locked=True` and replays when it is ready to.  Each record
+        is signed with who is writing (`signer`), unless it names its own or says it by
+        another key (a retain's `by`)."""
+        source = self.signer() if self.signer is not None else None
+        if source:
+            records = [r if r.source or isinstance(r, Retain | Unknown)
+                       else dataclasses.replace(r, source=source) for r in records]
+        return self.journal.append(records, ts=ts, locked=locked)
+
+    # -- what the index knows -----------------------------------------------------------
+
+    def fact(self, fact_id: str) -> Candidate:
+        found = self.backend.by_id(fact_id)
+        if not found:
+            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+        return found[0]
+
+    def state(self, fact_id: str) -> LifeState:
+        return self.backend.life([fact_id]).get(fact_id) or LifeState(fact_id)
+
+    # -- writes -------------------------------------------------------------------------
+
+    def note(self, fact_id: str, text: str, rev: int, *, ts: str) -> int:
+        """Compare-and-set a note: applies only while the revision is `rev`; returns the new
+        revision, or raises StaleRevision with the current one."""
+        def decide() -> list[Record]:
+            fact = self.fact(fact_id).fact
+            current = self.state(fact_id).rev
+            if current != rev:
+                raise StaleRevision(f"stale: {fact_id} is at revision {current}, not {rev}",
+                                    current=current)
+            return [Note(id=fact_id, rev=rev + 1, note=text, sha=content_sha(fact.content))]
+        self.transact(decide, ts=ts)
+        return rev + 1
+
+    def use(self, fact_id: str, *, ts: str) -> None:
+        def decide() -> list[Record]:
+            fact = self.fact(fact_id).fact
+            return [Use(id=fact_id, sha=content_sha(fact.content))]
+        self.transact(decide, ts=ts)
+
+    def supersede(self, old_id: str, new_id: str, *, reason: str, ts: str) -> bool:
+        """Mark `old_id` superseded by `new_id`; False when it already was."""
+        if old_id == new_id:
+            raise BadInput("a fact cannot supersede itself")
+
+        def decide() -> list[Record]:
+            old, new = self.fact(old_id).fact, self.fact(new_id).fact
+            if doc_role(old.path) == "core":
+                raise BadInput(f"{old_id} is core memory (memory.md), which is never "
+                               "superseded; edit it with `memfold core replace`")
+            if self.state(old_id).superseded_by == new_id:
+                return []
+            if old_id in self.chain(new_id):
+                raise BadInput(f"{new_id} is already superseded (directly or in a chain) by "
+                               f"{old_id}; superseding back would make a cycle")
+            return [supersede_record(old, new, reason=reason, judge="manual")]
+        return bool(self.transact(decide, ts=ts))
+
+    def restore(self, fact_id: str, *, reason: str, ts: str) -> None:
+        def decide() -> list[Record]:
+            fact = self.fact(fact_id).fact
+            return [Restore(id=fact_id, reason=reason, sha=content_sha(fact.content))]
+        self.transact(decide, ts=ts)
+
+    def chain(self, fact_id: str) -> list[str]:
+        """The facts that supersede this one, following superseded_by to the end."""
+        seen: list[str] = []
+        current = self.state(fact_id).superseded_by
+        while current and current not in seen:
+            seen.append(current)
+            current = self.state(current).superseded_by
+        return seen
+
+    # -- after a sync -------------------------------------------------------------------
+
+    def after_sync(self, new_ids: Sequence[str], changed_paths: Sequence[str] | None, *,
+                   ts: str) -> list[Judgement]:
+        """Replay the journal, record revisions of facts whose text changed, and judge facts
+        indexed for the first time against older ones.  Returns the judge's word on each
+        older fact it weighed: superseded, or a conflict left active (both journaled)."""
+        self.replay()
+        if changed_paths is None or changed_paths:
+            self._revisions(changed_paths, ts=ts)
+        if len(new_ids) > JUDGE_LIMIT:
+            self.notices.append(f"{len(new_ids)} new facts at once: not checked for "
+                                 "contradictions (`memfold supersede` marks one by hand)")
+            return []
+        return self._judged(new_ids, ts=ts) if new_ids else []
+
+    def _judged(self, new_ids: Sequence[str], *, ts: str,
+                until: date | None = None) -> list[Judgement]:
+        """Judge new facts (against older ones written by `until`, when given) and journal
+        the judge's word: a supersede, or a conflict left active."""
+        weighed = self._judge(new_ids, until=until)  # outside the lock: a model may take time
+        judged: list[Judgement] = []
+
+        def decide() -> list[Record]:  # under the lock: still true of the journal?
+            kept = [(j, record) for j, record in weighed
+                    if not j.superseded or self._still_open(j)]
+            judged[:] = [j for j, _ in kept]
+            return [record for _, record in kept if record is not None]
+        if weighed:
+            self.transact(decide, ts=ts)
+        return judged
+
+    def judge_existing(self, *, ts: str) -> list[Judgement]:
+        """Lifecycle for notes that already exist: when the journal holds no decision yet,
+        judge every typed fact that no retain wrote (those were judged when retained) in
+        the order it was written (undated first, then by day, path and line), one day at a
+        time — as if each day had been retained on its own, against the facts written by
+        then.  A workspace with decisions is left as its journal says (a rebuild replays
+        them and judges nothing new), and so is one whose facts were all retained: a
+        rebuild then equals the index the retains kept."""
+        self.replay()
+        if self.backend.events_of_kinds(DECISIONS, limit=1):
+            return []
+        judged: list[Judgement] = []
+        unjudged = self.backend.unretained_in_order()
+        for day, ids in itertools.groupby(unjudged, key=lambda r: r[0]):
+            until = date.fromordinal(day) if day is not None else None
+            judged += self._judged([fact_id for _, fact_id in ids], ts=ts, until=until)
+        if judged:
+            moved = sum(j.superseded for j in judged)
+            self.notices.append(f"judged the facts in the order they were written: {moved} "
+                                f"superseded, {len(judged) - moved} conflicts left active "
+                                "(`memfold review` lists them)")
+        return judged
+
+    def _still_open(self, j: Judgement) -> bool:
+        """A supersede decided outside the lock still applies: the older fact was not
+        replaced meanwhile, and it would make no cycle."""
+        return self.state(j.id).status not in REPLACED and j.id not in self.chain(j.by) \
+            and j.by not in self.chain(j.id)
+
+    def _revisions(self, paths: Sequence[str] | None, *, ts: str) -> None:
+        def decide() -> list[Record]:
+            return [Revise(id=fact_id, rev=rev + 1, sha=content_sha(content),
+                           reason="source text changed")
+                    for fact_id, content, sha, rev in self.backend.tracked_contents(paths)
+                    if content_sha(content) != sha]
+        if decide():  # decided again under the lock, only when some text did change
+            self.transact(decide, ts=ts)
+
+    def _judge(self, new_ids: Sequence[str], *, until: date | None = None,
+               ) -> list[tuple[Judgement, Supersede | Conflict | None]]:
+        """The judge's word on each older fact it weighed, with the event to journal: a
+        supersede, a conflict left active, or None for a conflict past `JOURNALED_CONFLICTS`
+        (reported, not kept)."""
+        judged: list[tuple[Judgement, Supersede | Conflict | None]] = []
+        decided: set[str] = set()
+        batch = set(new_ids)
+        for candidate in self.backend.by_ids(list(new_ids)):
+            new = candidate.fact
+            mine: list[tuple[Judgement, Supersede | Conflict | None]] = []
+            for old, verdict, judge in self._weighed(new, until=until):
+                if doc_role(old.path) == "core" or old.id == new.id:
+                    continue  # core memory changes only by its own edits
+                together = old.id in batch and old.day == new.day and judge != "explicit"
+                superseded = verdict.supersedes and not together and old.id not in decided \
+                    and new.id not in self.chain(old.id) and old.id not in self.chain(new.id)
+                if superseded:  # (a chain either way would make a cycle)
+                    decided.add(old.id)
+                elif verdict.supersedes and not together:
+                    continue
+                reason = verdict.reason + (", but the two were written together"
+                                           if verdict.supersedes and together else "")
+                mine.append((Judgement(id=old.id, by=new.id, superseded=superseded,
+                                       reason=reason, judge=judge, content=old.content,
+                                       source=old.source),
+                             supersede_record(old, new, reason=reason, judge=judge)
+                             if superseded else conflict_record(old, new, reason=reason,
+                                                                judge=judge)))
+            judged += _fewer_conflicts(mine)
+        return judged
+
+    def _weighed(self, new: Fact, *, until: date | None = None,
+                 ) -> list[tuple[Fact, Verdict, str]]:
+        found: list[tuple[Fact, Verdict, str]] = []
+        target = new.params.get("supersedes", "").lstrip("^")
+        if target and target != new.id:
+            hits = self.backend.by_id(target)
+            if hits and self.state(target).status not in REPLACED:
+                found.append((hits[0].fact, Verdict(target, True, f"explicit supersedes=^"
+                                                                   f"{target}"), "explicit"))
+        canon = self._canonical_names(new.entities)
+        older = [c.fact for c in self._older_candidates(new, canon, until=until)]
+        by_id = {f.id: f for f in older}
+        canon.update(self._canonical_names([e for f in older for e in f.entities]))
+        for verdict in self.judge.weigh(_with_names(new, canon),
+                                        [_with_names(f, canon) for f in older]):
+            if verdict.id in by_id and verdict.id != target:
+                found.append((by_id[verdict.id], verdict, self.judge.name))
+        return found
+
+    def _canonical_names(self, names: Sequence[str]) -> dict[str, str]:
+        """Entity key -> the name of the entity it names, for names that are another
+        entity's alias (an entity page's `aliases`): "@Pete" is Peter."""
+        keys = list(dict.fromkeys(entity_key(n) for n in names))
+        return {k: e for k, e in self.backend.resolve_names(keys).items()
+                if k != entity_key(e)} if keys else {}
+
+    def _older_candidates(self, new: Fact, canon: dict[str, str], *,
+                          until: date | None = None) -> list[Candidate]:
+        """Older state facts the judge weighs a new one against, under every name of its
+        entities; written by `until` when given (a first index judging the past holds facts
+        written after it too)."""
+        keys = [entity_key(e) for e in new.entities]
+        entities = [entity_key(canon.get(key, key)) for key in keys]
+        if keys:  # each entity by its own name and by its other names
+            keys = list(dict.fromkeys([*keys, *entities, *self.backend.alias_keys(entities)]))
+        filters = Filters(kinds=tuple(sorted(STATE_KINDS)),
+                          window=Interval(None, until) if until else None)
+        if keys:
+            pool = self.backend.linked(keys, filters, JUDGE_CANDIDATES)
+        else:  # a fact that names no entity is weighed against those that name none
+            words = dict.fromkeys(w for w in find_words(new.content)
+                                  if w.casefold() not in STOP_WORDS and len(w) > 2)
+            query = " OR ".join(quote_fts(w) for w in list(words)[:16])
+            pool = [c for c in self.backend.lexical(query, filters, JUDGE_CANDIDATES)
+                    if not c.fact.entities] if query else []
+        return [c for c in pool if _older(c.fact, new)
+                and (c.life is None or c.life.status not in REPLACED)]
+
+
+def _with_names(fact: Fact, canon: dict[str, str]) -> Fact:
+    """The fact as the judge reads it: its entities and the entity each alias names, and an
+    @mention of an alias read as the entity ("Works at @AcmeCorp" is "Works at @acme")."""
+    aliases = {e: canon[k] for e in fact.entities if (k := entity_key(e)) in canon}
+    if not aliases:
+        return fact
+    content = fact.content
+    for alias, entity in aliases.items():
+        content = re.sub(rf"@{re.escape(alias)}(?![\w-])", f"@{entity}", content, flags=re.I)
+    more = tuple(dict.fromkeys(e for e in aliases.values() if e not in fact.entities))
+    return dataclasses.replace(fact, content=content, entities=fact.entities + more)
+
+
+def _older(a: Fact, b: Fact) -> bool:
+    return (a.day or date.min, a.path, a.line) < (b.day or date.min, b.path, b.line)
+
+
+def _fewer_conflicts(weighed: list[tuple[Judgement, Supersede | Conflict | None]],
+                     ) -> list[tuple[Judgement, Supersede | Conflict | None]]:
+    """One new fact's word, with only its first `JOURNALED_CONFLICTS` conflicts to journal:
+    those a rule found first (a change the fact declined to make, or one written together),
+    then those that only share a topic, newest first as weighed."""
+    conflicts = sorted((i for i, (_, r) in enumerate(weighed) if isinstance(r, Conflict)),
+                       key=lambda i: weighed[i][0].reason.startswith(TOPIC_ONLY))
+    dropped = set(conflicts[JOURNALED_CONFLICTS:])
+    return [(j, None if i in dropped else r) for i, (j, r) in enumerate(weighed)]
+
+
+def conflict_record(old: Fact, new: Fact, *, reason: str, judge: str) -> Conflict:
+    """The journal event that records `old` left active beside the newer fact `new`."""
+    return Conflict(id=old.id, by=new.id, reason=reason, judge=judge,
+                    on=new.day.isoformat() if new.day else None, sha=content_sha(old.content))
+
+
+def supersede_record(old: Fact, new: Fact, *, reason: str, judge: str) -> Supersede:
+    """The journal event that marks `old` superseded by `new`."""
+    return Supersede(id=old.id, by=new.id, reason=reason, judge=judge,
+                     on=new.day.isoformat() if new.day else None, sha=content_sha(old.content))

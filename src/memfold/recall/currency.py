@@ -1,0 +1,234 @@
+"""What is true now, for recall: the fact that replaced a match, the facts a newer one may have
+outdated, and where a faded fact stands beside the current one.  `recall` calls each step on
+its candidates (`bring_successors`, `replacements_first`, `newer_first`, `below_current`).
+
+- successors: a superseded (or merged) fact that matches a query answers with the end of its
+  chain of replacements — the `superseded_by` pointers followed until a fact nothing
+  replaced, never past a fact written after `today` and never round a cycle — so recall
+  answers with the current fact even when it shares no word with the question;
+- outdated: two facts about one subject that recall shows together, where the judge reads the
+  newer as a change of the older's value but did not supersede it (a conflict it left active,
+  or facts indexed together and never weighed): the older is *possibly outdated by* the newer.
+  A newer fact that is a plan, a change that did not happen, a visit or someone else's news
+  outdates nothing.  The judge is imported only when two such facts meet;
+- covered: a fact faded by decay (archived by time, not by a person) ranks below a newer
+  active fact about the same subject and topic — the same entities, and a content word or a
+  kind of product in common ("Investigating Bun.js as a JavaScript runtime" below "The
+  build runs on Node.js 22") — while against unrelated facts it keeps its relevance.
+
+Pure functions of facts, journal states and scores, but for the successors, which read the
+index.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from dataclasses import replace as evolve
+from datetime import date
+from functools import lru_cache
+
+from memfold.index.base import Candidate, Filters, IndexBackend
+from memfold.journal.fold import ACTIVE, ARCHIVED, REPLACED, STATE_KINDS, SUPERSEDED, status_of
+from memfold.recall import ranking
+from memfold.recall.ranking import Scored
+from memfold.values import TEXT, Fact
+
+
+def successors(backend: IndexBackend, replaced_by: Mapping[str, str], filters: Filters,
+               today: date) -> dict[str, Candidate]:
+    """For each replaced fact (its id -> the id that replaced it), the end of its chain of
+    replacements that passes `filters`: the last fact reached, walking `superseded_by`,
+    before a fact written after `today`, a fact the index no longer holds, or a cycle."""
+    ends: dict[str, Candidate] = {}
+    walk = {old: (nxt, frozenset({old})) for old, nxt in replaced_by.items()}
+    while walk:
+        found = {c.fact.id: c for c in backend.by_ids(sorted({n for n, _ in walk.values()}))}
+        step: dict[str, tuple[str, frozenset[str]]] = {}
+        for old, (nxt, seen) in walk.items():
+            c = found.get(nxt)
+            if c is None or nxt in seen or (c.fact.day is not None and c.fact.day > today):
+                continue
+            ends[old] = c
+            later = c.life.superseded_by if c.life else None
+            if later:
+                step[old] = (later, seen | {nxt})
+        walk = step
+    if not ends:
+        return {}
+    allowed = {c.rowid for c in backend.by_rowids(sorted({c.rowid for c in ends.values()}),
+                                                  filters)}
+    return {old: c for old, c in ends.items() if c.rowid in allowed}
+
+
+def bring_successors(backend: IndexBackend, found: MutableMapping[tuple[str, int], Candidate],
+                     match: dict[int, float], filters: Filters, today: date,
+                     hopped: Mapping[int, str]) -> tuple[dict[str, str], dict[int, str]]:
+    """A replaced fact that matched brings the end of its chain of replacements
+    (`successors`) into `found` (recall's candidates, by path and rowid), matching at least
+    as well as it did, so recall answers with the current fact whatever words it uses.  Not
+    from a fact the second hop found (`hopped`: its match is a guess at one remove).
+    Returns each replaced fact's chain end and, for a successor that ranks on a replaced
+    fact's match, that fact's id."""
+    replaced: dict[str, Candidate] = {}
+    for c in sorted(found.values(), key=lambda c: (-match.get(c.rowid, 0.0), c.rowid)):
+        if c.life and c.life.superseded_by and match.get(c.rowid, 0.0) > 0 \
+                and c.rowid not in hopped \
+                and status_of(c.fact, c.life, today)[0] in REPLACED:
+            replaced.setdefault(c.fact.id, c)
+    if not replaced:
+        return {}, {}
+    ends = successors(backend, {i: c.life.superseded_by for i, c in replaced.items()
+                                if c.life and c.life.superseded_by}, filters, today)
+    via: dict[int, str] = {}
+    for old_id, end in ends.items():  # best match first, so a successor keeps the best
+        end = found.setdefault((end.fact.path, end.rowid), end)
+        if match[replaced[old_id].rowid] > match.get(end.rowid, 0.0):
+            match[end.rowid] = match[replaced[old_id].rowid]
+            via[end.rowid] = old_id
+    return {old: end.fact.id for old, end in ends.items()}, via
+
+
+def replacements_first(scored: list[Scored], asks_time: bool,
+                       ends: Mapping[str, str]) -> list[Scored]:
+    """With --all: a fact scores at least what the facts it superseded (directly or in a
+    chain) score, and is marked so it ranks above them at equal score; a superseded fact
+    whose successor is not among the results lifts the end of its chain (`ends`, which
+    `bring_successors` brought in).  When the query asks about a time, only a replacement
+    that held then is lifted.  Merges are left as they rank: a consolidated fact restates
+    its sources, it does not change what is true."""
+    by_id = {s.fact.id: s for s in scored}
+    older: dict[str, list[str]] = {}
+    for s in scored:
+        life = s.candidate.life
+        newer = life.superseded_by if life and s.status == SUPERSEDED else None
+        if newer not in by_id and newer is not None:
+            newer = ends.get(s.fact.id)
+        if newer in by_id and newer != s.fact.id and (
+                not asks_time or by_id[newer].then in ranking.HELD_THEN):
+            older.setdefault(newer, []).append(s.fact.id)
+
+    def best(fact_id: str, seen: frozenset[str]) -> float:
+        own = by_id[fact_id].score
+        return max([own, *(best(o, seen | {o}) for o in older.get(fact_id, ())
+                           if o not in seen)])
+
+    replaced = {o for olds in older.values() for o in olds}
+    return [evolve(s, score=best(s.fact.id, frozenset({s.fact.id})),
+                   replaced=s.fact.id in replaced)
+            if s.fact.id in older or s.fact.id in replaced else s for s in scored]
+
+
+def written(fact: Fact) -> tuple[int, str, int]:
+    """When a fact was written, to compare two: its day, then its file and line."""
+    return (fact.day.toordinal() if fact.day else 0, fact.path, fact.line)
+
+
+def outdated(shown: Sequence[Scored], today: date) -> dict[str, list[str]]:
+    """Older fact id -> the ids of newer facts among `shown` that may have outdated it (see
+    the module docstring), newest first.  The older fact is active; the newer one is active
+    or faded (a change holds the value it states, however long unused), written on a later
+    day and not after `today`: facts of one day, or undated ones, outdate none of each
+    other.  Only typed facts that share an entity are weighed, so most recalls never ask
+    the judge."""
+    dated = {s.candidate.fact.id: (s.candidate, day) for s in shown
+             if (day := s.candidate.fact.day) is not None and day <= today
+             and s.candidate.fact.kind != TEXT and s.candidate.links
+             and s.status in ("active", "archived")}
+    active = {s.candidate.fact.id for s in shown if s.status == "active"}
+    pairs = [(new, old) for new, new_day in dated.values() for old, old_day in dated.values()
+             if old.fact.id in active and old.fact.kind in STATE_KINDS and old_day < new_day
+             and set(old.links) & set(new.links)]
+    found: dict[str, list[str]] = {}
+    for new, old in sorted(pairs, key=lambda p: written(p[0].fact), reverse=True):
+        if _outdates(new.fact, old.fact):
+            found.setdefault(old.fact.id, []).append(new.fact.id)
+    return found
+
+
+def newer_first(shown: list[Scored], k: int, today: date) -> list[Scored]:
+    """Among the best max(k, 10) results, an older fact a newer one may have outdated
+    (`outdated`) carries the newer ids, and each newer fact scores at least what the facts
+    it may outdate score (oldest first, so a chain passes the best score on) and ranks
+    above them at equal score.  When the query asks about a time, only facts that held
+    then are weighed: a change after it outdates nothing then."""
+    best = [s for s in sorted(shown, key=ranking.order)[: max(k, 10)]
+            if s.tier == 0 and s.then != ranking.NOT_THEN]  # a question about a time: then
+    found = outdated(best, today)
+    if not found:
+        return shown
+    by_id = {s.fact.id: s for s in shown}
+    score = {i: s.score for i, s in by_id.items()}
+    for old in sorted(found, key=lambda i: written(by_id[i].fact)):
+        for new in found[old]:
+            score[new] = max(score[new], score[old])
+    return [evolve(s, score=score[s.fact.id], outdated_by=tuple(found.get(s.fact.id, ())),
+                   replaced=s.replaced or s.fact.id in found)
+            if s.fact.id in found or score[s.fact.id] != s.score else s for s in shown]
+
+
+def _outdates(new: Fact, old: Fact) -> bool:
+    """Whether the judge reads `new` as a change of `old`'s value (a supersede it would make,
+    or a conflict it left active), and `new` is not a plan, a change that did not happen, a
+    visit or someone else's news."""
+    from memfold.lifecycle.judge.reading import (
+        read,  # the judge's lexicons load only when two facts meet
+    )
+    from memfold.lifecycle.judge.rules import RuleJudge
+
+    if read(new).guard:
+        return False
+    return bool(RuleJudge().weigh(new, [old]))
+
+
+def covered(faded: Candidate, active: Candidate) -> bool:
+    """Whether an active fact written after a faded one is about the same subject and topic:
+    the active one a state fact, the faded one a typed fact of any kind (design note 002's
+    faded "Investigating Bun.js" is an activity), linked to the same entities (or both to
+    none), sharing a content word or a kind of product (`judge.words.FAMILY`).  A faded fact
+    written after the active one may be what changed it, so it is not covered."""
+    a, b = faded.fact, active.fact
+    if a.kind == TEXT or b.kind not in STATE_KINDS or set(faded.links) != set(
+            active.links) or not (a.day and b.day and a.day < b.day):
+        return False
+    return bool(_topic(a.content, _names(a.entities)) & _topic(b.content, _names(b.entities)))
+
+
+def below_current(ordered: list[Scored]) -> list[Scored]:
+    """A fact faded by decay never ranks above a newer active fact about the same subject
+    and topic (`covered`): it moves to just below the lowest such fact, scoring no more
+    than it.  Against other facts it keeps its place, and so does a fact that held at the
+    time the query asks about, or a change that may outdate another (`newer_first`)."""
+    out = list(ordered)
+    newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
+    for s in [s for s in ordered if s.status == ARCHIVED and s.tier == 0
+              and s.fact.id not in newer and s.then not in ranking.HELD_THEN]:
+        at = out.index(s)
+        below = [i for i in range(at + 1, len(out)) if out[i].status == ACTIVE
+                 and covered(s.candidate, out[i].candidate)]
+        if below:
+            lowest = out[below[-1]]
+            out.pop(at)
+            out.insert(out.index(lowest) + 1, evolve(s, score=min(s.score, lowest.score)))
+    return out
+
+
+def _names(entities: Iterable[str]) -> frozenset[str]:
+    return frozenset(part for e in entities for part in re.split(r"[-_.\s]", e.lower()) if part)
+
+
+@lru_cache(maxsize=4096)
+def _topic(content: str, names: frozenset[str]) -> frozenset[str]:
+    """A fact's content words (stems, without stop words, numbers and its entities' names)
+    and the kinds of product it names ("#runtime" for Bun.js and Node.js)."""
+    from memfold.lifecycle.judge import (
+        words as w,  # lexicons load only when a faded fact meets an active one
+    )
+
+    out: set[str] = set()
+    for word in w.tokens(content):
+        if family := w.FAMILY.get(word):
+            out.add("#" + family)
+        if word not in w.STOP and word not in names and not w.is_number(word):
+            out.add(w.stem(word))
+    return frozenset(out)

@@ -1,0 +1,224 @@
+"""Query expansion from the workspace itself: words the best candidates share.
+
+Multi-hop and open-domain questions name one side of what they ask ("what did Melanie do
+after the race?"); the facts that answer hold the other.  The few best lexical candidates
+tell which words travel with the question here: a word (not a stop word, not already in
+the query) found in at least two of them is searched for too, and what only that second
+search finds is added at `ranking.EXPANSION_SHARE` of its own match (0 turns it off).
+
+Leave-one-conversation-out on the LoCoMo dev split (`memfold bench locomo --tune
+EXPANSION_SHARE=0,0.2,0.4`), 0.2 was chosen in every fold; R@10 held out, off -> 0.2:
+lexical 69.9 -> 70.5, hybrid 75.5 -> 76.0, narrative layout 68.2 -> 69.4.
+
+The second hop (`second_hop`, lexical mode) goes one step further from each of the best
+results alone: its rarest words find the facts that share them (docs/semantic.md, "The
+second hop"; held out, lexical 73.7 -> 75.4, narrative 72.4 -> 74.5).
+
+Word knowledge (`word_knowledge`) reaches facts that say what the query asks in other words:
+a form of a query word (allergy: allergic), another word for it (family doctor: GP) or a
+kind of it (dog: beagle; job: midwife), from the tables `lexicon` ships; each enters, or adds
+to its match, at a fraction of a full match.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from memfold import lexicon
+from memfold.index.base import Candidate, Filters, IndexBackend
+from memfold.names import STOP_WORDS, entity_key, find_words, quote_fts
+from memfold.recall import ranking
+from memfold.recall.fusion import lexical_part
+from memfold.recall.query import QueryPlan, word_stem
+
+FEEDBACK = 5  # the best candidates read for words
+MIN_SHARED = 2  # a word in at least this many of them
+MAX_WORDS = 6
+# facts the expanded search may add, whatever k is: they enter at a fifth of their match, so
+# more only cost time (a k=1000 recall was 2.4x slower with 4*k of them); a k=10 recall
+# fetches this many anyway
+MAX_ADDED = 50
+
+
+def expansion_words(plan: QueryPlan, best: list[Candidate]) -> list[str]:
+    """Words at least MIN_SHARED of the best candidates hold that the query does not."""
+    asked = {t.casefold() for t in plan.terms}
+    counts: Counter[str] = Counter()
+    for c in best:
+        words = {w.casefold() for w in find_words(c.fact.content)}
+        counts.update(w for w in words if len(w) > 2 and w.isalpha()
+                      and w not in STOP_WORDS and w not in asked)
+    shared = [(n, w) for w, n in counts.items() if n >= MIN_SHARED]
+    return [w for _, w in sorted(shared, key=lambda p: (-p[0], p[1]))[:MAX_WORDS]]
+
+
+def expand(backend: IndexBackend, plan: QueryPlan, found: Mapping[tuple[str, int], Candidate],
+           filters: Filters) -> dict[int, tuple[Candidate, float]]:
+    """Candidates only the expanded search finds, each with its match (already scaled)."""
+    share = ranking.tunable("EXPANSION_SHARE")
+    lexical = sorted((c for c in found.values() if c.bm25 is not None),
+                     key=lambda c: c.bm25 or 0.0)[:FEEDBACK]
+    words = expansion_words(plan, lexical) if share > 0 else []
+    if not words:
+        return {}
+    more = backend.lexical(" OR ".join(quote_fts(w) for w in words), filters, MAX_ADDED)
+    best = max((-c.bm25 for c in more if c.bm25 is not None), default=0.0)
+    known = {c.rowid for c in found.values()}
+    return {c.rowid: (c, share * lexical_part(c.bm25, best)) for c in more
+            if c.rowid not in known}
+
+
+SEEDS = 3  # the best results whose words the second hop searches
+HOP_WORDS = 4  # of each seed's words, the rarest this many
+RARE_SHARE = 0.01  # a word is rare when at most this share of the facts hold it ...
+# ... and no more than this many: a hop then ranks at most SEEDS * HOP_WORDS * HOP_RARE facts,
+# whatever the size of the memory
+HOP_RARE = 50
+HOP_ADDED = 20  # the facts each seed's search may bring in
+
+
+def seed_words(plan: QueryPlan, seed: Candidate) -> list[str]:
+    """The words of `seed` a second hop may search: not stop words, not the query's, not
+    the names of the seed's entities (a speaker's name would find every line they wrote)."""
+    left_out = {t.casefold() for t in plan.terms}
+    for name in seed.fact.entities:
+        left_out.update(w.casefold() for w in find_words(name))
+    words = dict.fromkeys(w.casefold() for w in find_words(seed.fact.content))
+    return [w for w in words if len(w) > 2 and w.isalpha() and w not in STOP_WORDS
+            and w not in left_out]
+
+
+def second_hop(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
+               seeds: Sequence[Candidate], match: Mapping[int, float], filters: Filters,
+               ) -> dict[int, tuple[Candidate, float, str]]:
+    """Facts the searches missed that share rare words with `seeds` (the SEEDS best
+    candidates recall may show, best first): each with its match and the id of the seed
+    whose words gave it the most.
+
+    Multi-hop questions name one side of an answer spread over several facts, and the best
+    result often says the other side's words.  The rarest HOP_WORDS words of each of the
+    SEEDS best results — held by another fact too, and by few facts in all — are searched,
+    and a fact found there enters at `ranking.HOP_SHARE` of its match in that search (0
+    turns the hop off), weighed by its seed's match against the best.  Only facts not found
+    already: the order of those is the query's own.  A rare word says what a fact is about;
+    a common one would find half the memory, and rank thousands of facts to do it."""
+    share = ranking.tunable("HOP_SHARE")
+    top = max(match.values(), default=0.0)
+    if (share <= 0 or top <= 0 or plan.phrases  # quotes ask for those words exactly
+            or all(entity_key(t) in named for t in plan.terms)):  # only names: about them
+        return {}
+    most = min(HOP_RARE, int(RARE_SHARE * backend.fact_rows()))
+    if most < 2:
+        return {}  # a memory of under 200 facts: no word two facts share is rare in it
+    words = {seed.rowid: seed_words(plan, seed) for seed in seeds}
+    counts = backend.term_counts([quote_fts(w) for ws in words.values() for w in ws], most)
+    added: dict[int, tuple[Candidate, float, str]] = {}
+    for seed in seeds:
+        held = [(counts[quote_fts(w)], w) for w in words[seed.rowid]]
+        rare = [w for n, w in sorted(held) if 1 < n <= most][:HOP_WORDS]
+        if not rare:
+            continue
+        weight = share * match.get(seed.rowid, 0.0) / top
+        hop = backend.lexical(" OR ".join(map(quote_fts, rare)), filters, HOP_ADDED)
+        best = max((-c.bm25 for c in hop if c.bm25 is not None), default=0.0)
+        for c in hop:
+            if c.rowid in match:
+                continue  # the seed itself, or a fact found already
+            value = weight * lexical_part(c.bm25, best)
+            _, before, via = added.get(c.rowid, (c, 0.0, seed.fact.id))
+            added[c.rowid] = (c, before + value, via if before >= value else seed.fact.id)
+    return added
+
+
+# Word knowledge (`lexicon`): the relation, the weight its share is read from, and how `why`
+# tells a match through it
+KNOWLEDGE = ((lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
+             (lexicon.SAME, "SAME_SHARE", "{word} for {term}"),
+             (lexicon.KIND, "KIND_SHARE", "{word}, a kind of {term}"))
+# the words of a query word's relations that are searched for, nearest first (a search of
+# many hundred words costs tens of milliseconds: FTS5 merges every term's list); the facts
+# found already are read for all of them
+SEARCHED = 4
+FOUND_PART = 0.5  # the share of a full match a fact found already gets for a related word
+MAX_RELATED = 2000
+
+
+@dataclass(frozen=True)
+class Related:
+    """The words the lexicon relates to a query's words: for each, the query word it
+    stands for, its relation's index in KNOWLEDGE, and whether it is searched for."""
+
+    words: dict[str, tuple[str, int]]
+    searched: tuple[str, ...]
+
+    def held(self, c: Candidate) -> list[str]:
+        """The related words the fact holds, as words (a compound as adjacent words) or in
+        another form of one ("beagles")."""
+        words = find_words(c.fact.content.casefold())
+        runs = [*words, *(" ".join(words[i:i + n]) for n in (2, 3)
+                          for i in range(len(words) - n + 1))]
+        out = [w for w in runs if w in self.words]
+        out += [w for w in (self.stems.get(word_stem(x)) for x in words) if w]
+        return list(dict.fromkeys(out))
+
+    @functools.cached_property
+    def stems(self) -> dict[str, str]:
+        return {word_stem(w): w for w in reversed(self.words) if " " not in w}
+
+
+def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
+    """The words the lexicon relates to the query's terms and pairs of adjacent words
+    ("family doctor"), by relation, for the relations whose share is above 0; not for the
+    names of entities the query names (a dog called Biscuit is no biscuit), nor words the
+    query holds."""
+    terms = [t for t in plan.terms if t.isalpha() and entity_key(t) not in named]
+    text = [w.casefold() for w in find_words(plan.text)]
+    pairs = [f"{a} {b}" for a, b in zip(text, text[1:], strict=False)
+             if a in terms and b in terms]
+    asked = set(terms)
+    words: dict[str, tuple[str, int]] = {}
+    searched: list[str] = []
+    for n, (relation, weight, _) in enumerate(KNOWLEDGE):
+        if ranking.tunable(weight) <= 0:
+            continue
+        for term in [*pairs, *terms]:
+            new = [w for w in lexicon.related(term, relation) if w not in asked
+                   and w not in STOP_WORDS and w not in words][:MAX_RELATED - len(words)]
+            words.update((w, (term, n)) for w in new)
+            searched += new[:SEARCHED]
+    return Related(words, tuple(searched))
+
+
+Found = dict[int, tuple[Candidate, dict[str, tuple[float, str]]]]
+
+
+def word_knowledge(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
+                   found: Collection[Candidate], filters: Filters) -> Found:
+    """Facts that hold a word the lexicon relates to a query word — a form of it (allergy:
+    allergic), another word for it (family doctor: GP) or a kind of it (dog: beagle) — each
+    with, by the query word it stands for, its match there at the relation's share
+    (`ranking.FORM_SHARE`, `SAME_SHARE`, `KIND_SHARE`; 0 turns one off) and how it was
+    found (for `why`).  The facts `found` already are read for every related word, at the
+    full share; the SEARCHED nearest words of each relation are searched for, and what
+    that finds matches at the share of its match there.  Only facts that hold the related
+    word itself: the index's stemmer would also find "lives" for "liveness"."""
+    related = related_words(plan, named)
+    if not related.words:
+        return {}
+    hits = backend.lexical(" OR ".join(map(quote_fts, related.searched)), filters,
+                           MAX_ADDED) if related.searched else []
+    best = max((-c.bm25 for c in hits if c.bm25 is not None), default=0.0)
+    part = {c.rowid: lexical_part(c.bm25, best) for c in hits}
+    out: Found = {}
+    for c in [*found, *(c for c in hits if c.rowid not in {f.rowid for f in found})]:
+        for word in related.held(c):
+            term, n = related.words[word]
+            _, weight, told = KNOWLEDGE[n]
+            value = ranking.tunable(weight) * part.get(c.rowid, FOUND_PART)
+            terms = out.setdefault(c.rowid, (c, {}))[1]
+            if value > terms.get(term, (0.0, ""))[0]:
+                terms[term] = (value, told.format(word=word, term=term))
+    return out

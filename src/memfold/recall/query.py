@@ -1,0 +1,197 @@
+"""Reading a recall query: the words to search, the names, the time and the intent.
+
+Pure functions of the query text and `today`.  The user's text never reaches FTS5 as syntax:
+every word is quoted, so quotes, `*`, `-`, `^`, `:`, parentheses, NEAR and AND/OR/NOT are
+plain words, and a phrase in double quotes is searched as a phrase.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+
+from memfold.errors import BadInput
+from memfold.language import looks_vietnamese
+from memfold.names import STOP_WORDS, WORD, entity_key, find_words, quote_fts, symbols
+from memfold.recall.query_vi import VI_CONTENT_WORDS, VI_OPINION_WORDS, VI_STOP_WORDS
+from memfold.times.parse import find_time_phrase, unread_time_phrase
+from memfold.values import Interval
+from memfold.workspace.format import clean_slug, find_mentions
+
+MAX_TERMS = 64
+MAX_QUERY_CHARS = 4000  # longer queries are cut here (the first words carry the question)
+
+
+def refuse_long(text: str, what: str, hint: str) -> None:
+    """BadInput when `text` passes MAX_QUERY_CHARS, giving its length, never the text."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise BadInput(f"the {what} is {len(text):,} characters; the limit is "
+                       f"{MAX_QUERY_CHARS:,}{hint}")
+PHRASE = re.compile(r'"([^"]+)"')
+# a word with its combining marks ("Hà Nội" written decomposed stays one word per name part)
+WORD_SPAN = re.compile(r"\w[\w\u0300-\u036f]*")
+POSSESSIVE = re.compile(r"['\u2019]s\b")
+# lone surrogates (undecodable bytes of a command line) cannot be encoded for SQLite
+SURROGATES = re.compile("[\ud800-\udfff]")
+ABOUT = re.compile(
+    r"^\s*(?:tell\s+me\s+(?:everything\s+|more\s+)?about|what\s+do\s+(?:you|we|i)\s+know\s+about"
+    r"|who\s+is|who's|who\s+was)\s+(?P<name>.+?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+OPINION_WORDS = frozenset(
+    "prefer prefers preferred preference preferences like likes liked love loves loved hate "
+    "hates dislike dislikes think thinks thought opinion opinions favorite favourite feel "
+    "feels enjoy enjoys want wants wish believe believes view views taste".split()
+)
+
+
+# words of a time phrase that also say what happened: beside other words they are searched
+# for too (alone, the time phrase is only a time: "what did I do last weekend")
+TIME_TOPICS = frozenset({"weekend", "weekends", "holidays", "christmas", "xmas"})
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """What a query asks for, before any index is consulted."""
+
+    text: str
+    terms: tuple[str, ...]  # single words to match, stop words dropped
+    phrases: tuple[str, ...]  # quoted phrases, matched as phrases
+    mentions: tuple[str, ...]  # explicit @names
+    name_keys: tuple[str, ...]  # entity keys of word n-grams, to detect names like "Peter"
+    window: Interval | None  # a time phrase in the query ("around Nov 27")
+    about: str | None  # "tell me about X" -> "X"
+    opinion: bool  # a question about preferences or judgments
+    # a range that names a time but could not be read ("between banana and Tuesday"): its
+    # words are searched as words, and the result says so
+    unread_time: str | None = None
+
+    def fts(self, skip: set[str] | frozenset[str] = frozenset()) -> str | None:
+        """The FTS5 expression: every term and phrase quoted, OR-ed for BM25 to rank.
+
+        Terms whose entity key is in `skip` (known entity names) are left out: the
+        entity's links find its facts, and the name would otherwise count twice.  If that
+        leaves nothing, they stay in.
+        """
+        terms = [t for t in self.terms if entity_key(t) not in skip] or list(self.terms)
+        parts = [quote_fts(p) for p in self.phrases] + [quote_fts(t) for t in terms]
+        return " OR ".join(parts) if parts else None
+
+    def without_names(self, keys: set[str] | frozenset[str]) -> str:
+        """The query's text without the names of the entities `keys` (runs of one to three
+        words whose entity key is among them, and a possessive 's after one): what its
+        vector is made of (`ranking.VECTOR_NAMES`).  The whole text when nothing is left."""
+        if not keys:
+            return self.text
+        spans = [(m.start(), m.end()) for m in WORD_SPAN.finditer(self.text)]
+        cut: list[tuple[int, int]] = []
+        i = 0
+        while i < len(spans):
+            for size in (3, 2, 1):
+                run = spans[i:i + size]
+                if len(run) == size and entity_key(
+                        " ".join(self.text[a:b] for a, b in run)) in keys:
+                    end = run[-1][1]
+                    if (m := POSSESSIVE.match(self.text, end)) is not None:
+                        end = m.end()
+                    cut.append((run[0][0], end))
+                    i += size
+                    break
+            else:
+                i += 1
+        if not cut:
+            return self.text
+        parts, at = [], 0
+        for start, end in cut:
+            parts.append(self.text[at:start])
+            at = end
+        parts.append(self.text[at:])
+        rest = " ".join("".join(parts).split())
+        return rest if WORD.search(rest) else self.text
+
+
+# inflections `word_stem` takes off, longest first: what the index's Porter stemmer folds
+# together, told back in `why` ("moving (moved)")
+SUFFIXES = ("ingly", "ings", "ing", "ied", "ies", "ed", "es", "ly", "s", "e", "y")
+
+
+def word_stem(word: str) -> str:
+    """A word without its inflection, enough to tell that two words are forms of one
+    ("moved", "moving", "moves" -> "mov"); at least three letters are left."""
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def clean_text(text: str) -> str:
+    """Text safe to hand to SQLite: lone surrogates become U+FFFD, NULs spaces."""
+    return SURROGATES.sub("\ufffd", text).replace("\x00", " ")
+
+
+def plan_query(text: str, *, today: date) -> QueryPlan:
+    """Split a query into terms, phrases, names, a time window and an intent."""
+    text = clean_text(text[:MAX_QUERY_CHARS])
+    about = None
+    if m := ABOUT.match(text):
+        about = m.group("name").lstrip("@").strip()
+    phrases = tuple(p.strip() for p in PHRASE.findall(text) if WORD.search(p))[:MAX_TERMS]
+    rest = PHRASE.sub(" ", text)
+    window, rest, unread, topics = _read_time(rest, today)
+    mentions = tuple(dict.fromkeys(clean_slug(m) for m in find_mentions(rest)))
+    words = find_words(rest)
+    lowered = [unicodedata.normalize("NFC", w.casefold()) for w in words]
+    stop, opinions = _words_of(text)
+    opinion = any(w in opinions for w in lowered)
+    terms = [w for w, low in zip(words, lowered, strict=True) if low not in stop]
+    terms += symbols(rest)  # "🚀" finds the facts holding it (`names.fold_for_index`)
+    if not terms and not phrases and not mentions and window is None:
+        terms = words  # a query of stop words only still searches for them
+    elif terms:
+        terms += topics  # "volunteer at last weekend": the weekend is a word to match too
+    return QueryPlan(
+        text=text,
+        terms=tuple(dict.fromkeys(t.casefold() for t in terms))[:MAX_TERMS],
+        phrases=phrases,
+        mentions=mentions,
+        name_keys=_name_keys(words),
+        window=window,
+        about=about,
+        opinion=opinion,
+        unread_time=unread,
+    )
+
+
+def _words_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The stop words and opinion words of the query's language (`language`)."""
+    if looks_vietnamese(text):
+        return (STOP_WORDS - VI_CONTENT_WORDS) | VI_STOP_WORDS, OPINION_WORDS | VI_OPINION_WORDS
+    return STOP_WORDS, OPINION_WORDS
+
+
+def _read_time(text: str, today: date,
+               ) -> tuple[Interval | None, str, str | None, list[str]]:
+    """The time phrase in a query: its window, the text without it, a range that names a
+    time but could not be read (`timeparse.unread_time_phrase`), and the phrase's words
+    that are topics as well as times (TIME_TOPICS: "weekend" in "last weekend")."""
+    found = find_time_phrase(text, today=today)
+    unread = unread_time_phrase(text, read=found[1] if found else None)
+    if not found:
+        return None, text, unread, []
+    window, (start, end) = found
+    topics = [w for w in find_words(text[start:end]) if w.casefold() in TIME_TOPICS]
+    return window, text[:start] + " " + text[end:], unread, topics
+
+
+def _name_keys(words: list[str]) -> tuple[str, ...]:
+    """Entity keys of 1- to 3-word runs, so "Hà Nội" or "The Castle" can name an entity."""
+    keys: list[str] = []
+    for size in (3, 2, 1):
+        for start in range(len(words) - size + 1):
+            run = words[start : start + size]
+            if size == 1 and run[0].casefold() in STOP_WORDS:
+                continue
+            keys.append(entity_key(" ".join(run)))
+    return tuple(dict.fromkeys(k for k in keys if k))[: MAX_TERMS * 3]

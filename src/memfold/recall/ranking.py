@@ -1,0 +1,307 @@
+"""Ranking: how lexical, context, entity, intent, time, confidence and lifecycle combine.  Pure.
+
+    relevance = (match + 0.5 * context + 0.5 * entity + 0.75 * opinion_intent) * subject
+    score     = relevance * time * confidence_weight * importance_weight * kind_weight
+                * lifecycle
+
+- match: the fact's BM25 (FTS5) divided by the best BM25 among the candidates, in 0..1 (in
+  hybrid and semantic mode, the fused relevance of `recall.fusion`, also 0..1);
+- context: the best match among the candidates just before and after the fact in its file,
+  plus CONTEXT_FAR (0.5) of the best match among the candidates two facts away.  Facts
+  written together explain each other: a reply ("yes — a sunset, last week") holds few of
+  the words of the question it answers, its neighbour holds them — or the turn before its
+  neighbour, when the answer comes a turn later.  Only candidates are lifted; a fact that
+  matches nothing in the query is not added for its neighbour.  On the LoCoMo dev split the
+  nearest neighbours moved R@10 from 65.2 to 69.9 (lexical) and 69.1 to 75.5 (hybrid), in
+  each of its three conversations; the facts two away, held out conversation by
+  conversation, 70.6 -> 73.7 (lexical) and 80.5 -> 80.9 (hybrid), narrative prose 69.4 ->
+  72.4 and 75.3 -> 77.3 (docs/semantic.md, "Held out, lever by lever").  The folds
+  themselves chose 1 or more (75.3 lexical, 81.5 hybrid), but at 1 hybrid multi-hop loses
+  4 points and a typed fact two lines from the best match outranks a weaker match that
+  answers; 0.5 keeps multi-hop level.  The context lifts a fact toward the neighbour that
+  lifted it, never past it (`recall._held_by_neighbours`): a fact whose score with its
+  context reaches that neighbour's score without its own comes just below it (and keeps
+  at least its own score).  "is Sam allergic to anything": the cookies and Bun.js facts
+  written beside "Sam might be allergic to peanuts" no longer outrank it.  LoCoMo dev,
+  lexical R@10 75.4 -> 76.6 with it.  Tried and refused: never above a fact that holds
+  more of the query's words and matches better (LoCoMo lexical 76.6 -> 71.2; personal dev
+  no change); the context of the fact before
+  only, or after only (lexical 68.7 / 66.6 against 70.6), the two neighbours' matches summed
+  instead of the best (lexical 71.1, hybrid 80.2 against 80.5: mixed), facts three away
+  (+0.4 at most), at most N results per file (4: hybrid 79.6 against 82.0);
+- expansion: a fact only the expanded search finds (words two of the best candidates share,
+  `expansion`) enters with EXPANSION_SHARE of its match in that search; in lexical mode, a
+  fact only a search of the best results' rare words finds enters with HOP_SHARE of its
+  match there (`expansion.second_hop`); in hybrid mode the
+  query's vector is also moved toward its two best candidates' (VECTOR_FEEDBACK,
+  `recall.semantic`) before the match is fused;
+- names: the query's vector is made without the names of the entities it names
+  (VECTOR_NAMES 0; `QueryPlan.without_names`), as its lexical search leaves them out.  A
+  fact's vector is its content alone, so a name in the query's vector only meets the name
+  where someone else says it ("Thanks, Melanie!"); the entity boost weighs who a fact is
+  about.  Held out on the LoCoMo dev split: semantic 49.4 -> 64.3, hybrid 78.8 -> 80.5, every
+  conversation up (prose names no entities, so the narrative layout is unchanged);
+- linked: a fact the vector search finds that is linked to an entity the query names joins
+  the candidates from the model's floor (LINKED_MINIMUM 0), not only from its minimum: the
+  name vouches for a reply that answers in other words.  Held out on the LoCoMo dev split:
+  hybrid 82.4 -> 82.7 (multi-hop 54.8 -> 55.5, no category down), semantic 65.5 -> 72.4;
+- word knowledge (`expansion.word_knowledge`, `lexicon`): a fact holding a form of a query
+  word (allergy: allergic; buy: bought), another word for it (family doctor: GP) or a kind of
+  it (dog: beagle; job: midwife; watch: Garmin) adds FORM_SHARE, SAME_SHARE or KIND_SHARE
+  (0.3 each) of its match in that search, once per query word it does not hold itself.
+  On the LoCoMo dev split 0.5-0.7 cost 4 points (72.7 against 76.5 without it), 0.3 none
+  (76.6); on personal-dev, P@1/R@5 55.2/71.0 without it, 59.0/74.4 at 0.3;
+- entity: 1 when the fact is linked to an entity the query names (`@Peter`, or "Peter"
+  when Peter is a known entity or alias), else 0;
+- subject: OFF_SUBJECT (0.3) for a fact linked to none of the entities the query names and
+  not naming them in its text, when those entities are linked to fewer facts than recall
+  fetches (a person in an assistant's memory); else 1.  "where does Kenji live" puts
+  Kenji's facts above Marcus's "Lives in Warsaw".  A name on most of the memory (a speaker
+  in a chat log) says little of what a fact is about, and LoCoMo's adversarial questions
+  name the wrong speaker on purpose: applied there too, LoCoMo lexical fell 76.6 -> 64.1;
+- opinion_intent: 1 for opinion facts when the query asks about preferences, else 0.  At
+  0.75 it outweighs the lower default confidence of opinions (0.7 against 0.9) up to the
+  highest relevance the other terms reach (2.0), so an opinion outranks a stated fact
+  worded the same;
+- time: when the query names a time ("around Nov 27", "in November 2025", "last spring"),
+  what held then ranks first.  1.3 for a fact whose stated validity overlaps it (it says
+  what was true then); 1.15 for a fact written then; 1.0 for a state fact (world, opinion,
+  observation) written before it and not replaced before it began — it still held; 0.6 for
+  a state fact that did not hold then: written after the time ended ("Back home in Vienna"
+  on Dec 3 says nothing of November), valid only at another time, or replaced before the
+  time began.  Experiences and text are events, often told after they happen ("last month
+  we ..."), so beside the 1.3 and 1.15 they keep 1.0 whenever they were written.  Such a
+  question is answered as of then: today's decay does not count (lifecycle 1.0, ranked
+  among the active facts, for every fact not superseded, expired or archived by a person),
+  and neither does a later supersede or expiry of a fact that held then.  Beside words, a
+  time phrase only weighs; a query that is only a time phrase is restricted to that time;
+- confidence_weight = 0.4 + 0.6 * c, with c the fact's `c=` (or a journaled update), else
+  the default of its kind (stated facts above generated observations): c=0.9 weighs 0.94,
+  c=0.3 0.58 — confidence weighs, but a doubted fact that answers still comes before sure
+  ones that do not;
+- importance_weight = 0.7 + 0.06 * i, so i=5 (the default) weighs 1.0, i=10 1.3, i=1 0.76.
+  Design note 002: importance 8 at confidence 0.3 (0.58 * 1.18 = 0.68) ranks below
+  importance 6 at 0.9 (0.94 * 1.06 = 1.0), and importance 9 (1.24) above importance 3 (0.88)
+  at equal confidence;
+- kind_weight: narrative text 0.6, observations 0.85, everything else 1.0, so typed facts
+  rank above text, and stated facts above generated observations, at equal relevance;
+- lifecycle: `lifecycle.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
+
+Spread (hybrid only, `spread`): the SPREAD_POOL (30) best are ordered again so that a result
+much like one above it gives way (maximal marginal relevance over the facts' vectors): each
+next place goes to the highest score less VECTOR_SPREAD (0.2) of the best score times the
+result's likeness to the most similar result already placed — its cosine past SPREAD_FLOOR
+(0.5), scaled to 0..1.  A conversation says one thing many times, and the copies took places
+an answer elsewhere needed.  Held out on the LoCoMo dev split (every fold chose it): hybrid
+80.9 -> 82.4, every conversation up, no category down, multi-hop 53.0 -> 54.8; narrative 77.3 ->
+77.6 (docs/semantic.md).  Semantic mode lost from it (65.5 -> 65.2) and lexical mode has no
+vectors.
+
+With `--rerank` (`recall._reranked`, `embed.rerank`) the RERANK_TOP best are ordered again by a
+blend of this score and a reranker's, RERANK_SHARE of it the reranker's.
+
+Facts a person archived rank below every active one, and superseded or expired ones below
+those; a fact archived by decay alone competes with the active ones, weighed down by its
+lifecycle weight, so the only fact holding every word of a query is found years later;
+without `--all` superseded and expired facts are left out (and counted, so recall can say
+`--all` shows them) unless they held at the time the query asks about.  With `--all`
+relevance alone ranks and every fact carries its status, except that a fact that superseded
+another scores at least what the fact it superseded scores and ranks above it at equal score
+(unless the query asks about a time the replacement did not hold in).  Ties then break by
+date (newest first), then path and line, so results are deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memfold.index.base import Candidate
+    from memfold.values import Fact
+
+DEFAULT_CONFIDENCE = {"world": 0.9, "experience": 0.9, "opinion": 0.7, "observation": 0.6,
+                      "text": 0.8}
+DEFAULT_IMPORTANCE = 5
+# the weight of a fact of confidence 0 (one of confidence 1 weighs 1): confidence weighs, but a
+# doubted fact that answers still comes before sure ones that do not (`confidence_weight`)
+CONFIDENCE_FLOOR = 0.4
+KIND_WEIGHT = {"text": 0.6, "observation": 0.85}
+ENTITY_BOOST = 0.5
+OPINION_BOOST = 0.75
+CONTEXT_SHARE = 0.5
+# the best match two facts away counts at this share of the nearest neighbour's (`recall`)
+CONTEXT_FAR = 0.5
+EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expansion`)
+# word knowledge (`expansion.word_knowledge`, `lexicon`): a fact holding a form of a query word,
+# another word for it, or a kind of it, matches at these shares of a full match
+FORM_SHARE = 0.3
+SAME_SHARE = 0.3
+KIND_SHARE = 0.3
+# a query that names entities: the relevance of a fact linked to none of them is weighed by
+# this (it shares words with the question, but is about someone else)
+OFF_SUBJECT = 0.3
+# lexical: a second hop, the words of the best results searched again (`expansion.second_hop`)
+HOP_SHARE = 0.15
+# semantic and hybrid: the query's vector moved toward its best candidates' (`recall.semantic`)
+VECTOR_FEEDBACK = 0.5
+# semantic and hybrid: 1 embeds the query as written; 0 without the names of the entities it
+# names (they weigh through the entity boost, as they do in the lexical search)
+VECTOR_NAMES = 0.0
+# semantic and hybrid: a fact the vector search finds that is linked to an entity the query
+# names needs a cosine LINKED_MINIMUM of the way from the model's floor to its minimum (0: the
+# floor, where its semantic part starts; 1: the minimum any other fact needs; `recall.semantic`)
+LINKED_MINIMUM = 0.0
+# hybrid: among the SPREAD_POOL best, a result loses VECTOR_SPREAD of the best score for its
+# likeness to a result ranked above it (cosine past SPREAD_FLOOR, scaled to 0..1; `spread`)
+VECTOR_SPREAD = 0.2
+SPREAD_FLOOR = 0.5
+SPREAD_POOL = 30
+# with --rerank: the share of the reranker's score in the blended score of the RERANK_TOP
+# best candidates (`recall._reranked`, `embed.rerank`).  Leave-one-conversation-out on the
+# LoCoMo dev split chose 0.5 in 11 of the 12 lexical and semantic folds (0.3 in the other;
+# docs/semantic.md, "Reranking")
+RERANK_SHARE = 0.5
+RERANK_TOP = 50
+# how a fact stands to the time a query asks about (recall classifies, `time_factor` weighs)
+VALID, WRITTEN, HELD, NOT_THEN, UNDATED = ("valid then", "written then", "held then",
+                                           "not then", "")
+HELD_THEN = frozenset({VALID, WRITTEN, HELD})
+VALID_THEN = 1.3  # the fact's stated validity overlaps the time asked about
+WRITTEN_THEN = 1.15  # the fact was written in the time asked about
+STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, for one)
+
+
+# The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`): read
+# through `tunable`, so an override set by `tuned` holds for the calling context only.
+TUNABLE = ("CONTEXT_SHARE", "CONTEXT_FAR", "ENTITY_BOOST", "OPINION_BOOST",
+           "EXPANSION_SHARE", "VECTOR_FEEDBACK", "VECTOR_NAMES", "RERANK_SHARE",
+           "VECTOR_SPREAD", "SPREAD_FLOOR", "HOP_SHARE", "LINKED_MINIMUM", "FORM_SHARE",
+           "SAME_SHARE", "KIND_SHARE", "OFF_SUBJECT")
+_TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
+                                                            default=None)
+
+
+def tunable(name: str) -> float:
+    """The weight `name` (one of TUNABLE): an override from `tuned`, else the module's."""
+    value = (_TUNED.get() or {}).get(name)
+    return float(globals()[name]) if value is None else value
+
+
+@contextmanager
+def tuned(values: Mapping[str, float]) -> Iterator[None]:
+    """Recall in this context weighs with `values` (names from TUNABLE) instead of the
+    defaults; a benchmark's way to compare settings without changing them for anyone else."""
+    unknown = sorted(set(values) - set(TUNABLE))
+    if unknown:
+        raise ValueError(f"not a tunable weight: {', '.join(unknown)} "
+                         f"(tunable: {', '.join(TUNABLE)})")
+    token = _TUNED.set({**(_TUNED.get() or {}), **values})
+    try:
+        yield
+    finally:
+        _TUNED.reset(token)
+
+
+def confidence_of(kind: str, written: float | None) -> float:
+    return written if written is not None else DEFAULT_CONFIDENCE.get(kind, 0.8)
+
+
+def importance_weight(importance: int | None) -> float:
+    return 0.7 + 0.06 * (importance if importance is not None else DEFAULT_IMPORTANCE)
+
+
+def confidence_weight(confidence: float) -> float:
+    return CONFIDENCE_FLOOR + (1 - CONFIDENCE_FLOOR) * confidence
+
+
+def relevance(match: float, *, context: float = 0.0, entity: bool, opinion: bool,
+              off_subject: bool = False) -> float:
+    """`off_subject`: the query names entities and the fact is linked to none of them."""
+    value = (match + tunable("CONTEXT_SHARE") * context
+             + (tunable("ENTITY_BOOST") if entity else 0.0)
+             + (tunable("OPINION_BOOST") if opinion else 0.0))
+    return value * tunable("OFF_SUBJECT") if off_subject else value
+
+
+def time_factor(then: str, *, state: bool) -> float:
+    """The time weight of a fact that stands `then` to the time asked about; `state` for
+    world, opinion and observation facts."""
+    if then == VALID:
+        return VALID_THEN
+    if then == WRITTEN:
+        return WRITTEN_THEN
+    return STATE_NOT_THEN if then == NOT_THEN and state else 1.0
+
+
+def score(relevance: float, *, kind: str, confidence: float, importance: int | None,
+          lifecycle: float = 1.0) -> float:
+    return (relevance * confidence_weight(confidence) * importance_weight(importance)
+            * KIND_WEIGHT.get(kind, 1.0) * lifecycle)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate as recall scored it, and what `why` tells of how (`recall`, `currency`)."""
+
+    candidate: Candidate
+    score: float
+    confidence: float
+    linked: tuple[str, ...]
+    opinion: bool
+    status: str
+    decay: float
+    tier: int  # 0 active (or true at the asked time), 1 archived, 2 superseded or expired
+    beside: str | None = None  # the neighbour whose match lifted it more than its own
+    then: str = UNDATED  # how it stands to the time the query asks about
+    hidden: bool = False  # left out for its lifecycle (superseded or expired, no --all)
+    # the fact that replaced it (with --all), or may have (`currency.newer_first`), is among
+    # the results
+    replaced: bool = False
+    alike: str | None = None  # hybrid: the result above it that it gave way to (`recall`)
+    outdated_by: tuple[str, ...] = ()  # newer facts shown with it that may replace it
+    own: float = 0.0  # its score without the context its neighbours gave it
+    lifter: str | None = None  # the neighbour that gave it that context, if any
+
+    @property
+    def fact(self) -> Fact:
+        return self.candidate.fact
+
+
+def order(hit: Scored) -> tuple[int, float, bool, int, str, int]:
+    """Active facts (and those faded by decay alone) first — facts a person archived rank
+    below them, however relevant — then score,
+    then a replacement before what it replaced, then newest, then path and line."""
+    day = hit.fact.day.toordinal() if hit.fact.day else 0
+    return (hit.tier, -round(hit.score, 9), hit.replaced, -day, hit.fact.path, hit.fact.line)
+
+
+def spread(ranked: Sequence[tuple[int, float]], cosines: Sequence[Sequence[float]],
+           ) -> list[tuple[int, float]]:
+    """`ranked` (tier, score) pairs, best first, ordered again so that a result much like one
+    already above it gives way (maximal marginal relevance): each next place goes to the
+    result of the best tier with the highest score less VECTOR_SPREAD of the best score times
+    its likeness to the most similar result already placed — its cosine past SPREAD_FLOOR,
+    scaled to 0..1 (`cosines[i][j]` between results i and j).  Returns (index into `ranked`,
+    lowered score) in the new order; within a tier the lowered scores fall down the list."""
+    share = tunable("VECTOR_SPREAD")
+    floor = tunable("SPREAD_FLOOR")
+    if share <= 0 or len(ranked) < 2 or floor >= 1:
+        return [(i, score) for i, (_, score) in enumerate(ranked)]
+    top = max(score for _, score in ranked)
+    closest = [floor] * len(ranked)  # the highest cosine with a result placed, at least floor
+    left = list(range(len(ranked)))
+    out: list[tuple[int, float]] = []
+    while left:
+        lowered = {i: ranked[i][1] - share * top * (closest[i] - floor) / (1 - floor)
+                   for i in left}
+        best = min(left, key=lambda i: (ranked[i][0], -lowered[i], i))
+        left.remove(best)
+        out.append((best, lowered[best]))
+        row = cosines[best]
+        for i in left:
+            closest[i] = max(closest[i], row[i])
+    return out

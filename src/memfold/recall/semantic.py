@@ -1,0 +1,207 @@
+"""Semantic recall over one workspace: the embedder, the vector store and the index together.
+
+`Semantic.fuse` is what `recall.recall` calls in semantic and hybrid mode, once the lexical,
+entity and time candidates are gathered: it adds the facts nearest to the query's vector
+(within the same filters) and returns each candidate's fused relevance by rowid.  In hybrid
+mode the query's vector is then moved toward its best candidates' (`moved_query`,
+`ranking.VECTOR_FEEDBACK`) and the fusion is done again with it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memfold.embed.base import Embedder
+from memfold.embed.store import ANN_MIN_ROWS, Progress, VectorStore
+from memfold.errors import IndexError_
+from memfold.index.base import Candidate, Filters, IndexBackend
+from memfold.names import quote_fts
+from memfold.recall import fusion, ranking
+from memfold.recall.query import QueryPlan
+
+if TYPE_CHECKING:
+    from memfold.embed.base import Matrix
+
+# vector feedback (`ranking.VECTOR_FEEDBACK`): the best candidates whose vectors move the query
+FEEDBACK = 2
+EXACT_SHAPE = re.compile(r"\d|_|\w[-./:#@]\w|[a-z][A-Z]|[A-Z]{2}")
+
+
+def exact_looking(plan: QueryPlan) -> list[str]:
+    """Query words that look like codes rather than prose: ids, versions, error strings,
+    CamelCase or ALLCAPS names, and every quoted phrase."""
+    words: list[str] = list(plan.phrases)
+    for token in plan.text.replace('"', " ").split():
+        token = token.strip(".,;:!?()[]{}'`")
+        if token and EXACT_SHAPE.search(token):
+            words.append(token)
+    return list(dict.fromkeys(words))
+
+
+def admits(calibrated: fusion.Calibration, cos: float, *, linked: bool) -> bool:
+    """Whether a fact the vector search found at cosine `cos` joins the candidates: at the
+    model's minimum, or — `linked` to an entity the query names — from LINKED_MINIMUM of the
+    way from its floor to that minimum (`ranking.LINKED_MINIMUM`, 0: the floor).  The name
+    vouches for what the vector alone cannot: that the fact is about whom the query asks, so
+    a reply that answers in other words ("off to go swimming with the kids") comes in; a
+    query that names nothing still finds nothing below the minimum."""
+    if not linked:
+        return cos >= calibrated.minimum
+    share = ranking.tunable("LINKED_MINIMUM")
+    return cos >= calibrated.floor + share * (calibrated.minimum - calibrated.floor)
+
+
+class Semantic:
+    """Vector search for one index, with the embedder that made its vectors."""
+
+    def __init__(self, folder: Path, embedder: Embedder, *,
+                 ann_min_rows: int = ANN_MIN_ROWS) -> None:
+        self.store = VectorStore(folder)
+        self.embedder = embedder
+        self.ann_min_rows = ann_min_rows
+        self._queries: dict[str, Matrix] = {}
+        self.notices: list[str] = []  # problems met while searching, for the caller to show
+
+    def update(self, backend: IndexBackend, progress: Progress | None = None, *,
+               wait: bool = True, max_new: int | None = None) -> int:
+        """Embed the facts that have no vector yet (nothing when the index did not move);
+        see VectorStore.update for `wait` and `max_new`."""
+        return self.store.update(backend, self.embedder, progress, wait=wait,
+                                 max_new=max_new)
+
+    def query_vector(self, text: str) -> Matrix:
+        vector = self._queries.get(text)
+        if vector is None:
+            if len(self._queries) > 256:
+                self._queries.clear()
+            vector = self._queries[text] = self.embedder.embed_query(text)
+        return vector
+
+    def nearest(self, backend: IndexBackend, text: str, filters: Filters,
+                limit: int) -> list[tuple[Candidate, float]]:
+        """The facts within `filters` nearest to `text`, best first, with their cosine."""
+        return self.nearest_to(backend, self.query_vector(text), filters, limit)
+
+    def nearest_to(self, backend: IndexBackend, query: Matrix, filters: Filters,
+                   limit: int) -> list[tuple[Candidate, float]]:
+        """The facts within `filters` nearest to the vector `query`, best first."""
+        pool = limit
+        while True:
+            found = self.store.search(query, pool, ann_min_rows=self.ann_min_rows)
+            if not found:
+                return []
+            candidates = backend.by_rowids([rowid for rowid, _ in found], filters)
+            cosine = dict(found)
+            out = sorted(((c, cosine[c.rowid]) for c in candidates),
+                         key=lambda p: (-p[1], p[0].fact.path, p[0].fact.line))
+            if filters == Filters() or len(out) >= limit or len(found) < pool:
+                return out[:limit]
+            pool *= 8  # the filters kept too few: look further down the list
+
+    def paraphrases(self, rowid: int, rowids: Sequence[int]) -> set[int]:
+        """Those of `rowids` whose vector is as close to this fact's as a paraphrase's
+        (the model's `fusion.Calibration.paraphrase`)."""
+        vector = self.store.vector(rowid)
+        if vector is None:
+            return set()
+        at = fusion.calibration(self.embedder.identity.model).paraphrase
+        return {r for r, cos in self.store.similarity(vector, rowids).items() if cos >= at}
+
+    def pairwise(self, rowids: Sequence[int]) -> list[list[float]]:
+        """The cosine of each of these facts with each other (0 without a vector)."""
+        return self.store.pairwise(rowids)
+
+    def rare_hits(self, backend: IndexBackend, plan: QueryPlan) -> set[int]:
+        """Rowids of facts holding an exact-looking query word that few facts hold."""
+        hits: set[int] = set()
+        for word in exact_looking(plan):
+            try:
+                rows = backend.fts_rowids(quote_fts(word), fusion.RARE_DF + 1)
+            except IndexError_:  # a word the full-text index cannot search: no boost
+                continue
+            if len(rows) <= fusion.RARE_DF:
+                hits.update(rows)
+        return hits
+
+    def fuse(self, backend: IndexBackend, plan: QueryPlan, found: MutableMapping[
+             tuple[str, int], Candidate], filters: Filters, limit: int,
+             mode: str, text: str, named: Sequence[str] = ()) -> dict[int, float] | None:
+        """Add the nearest facts to `found`; return every candidate's fused relevance
+        (None when the query cannot be embedded: the recall stays lexical).  `text` is
+        what the query's vector is made of (`recall._vector_text`); `named`, the keys of
+        the entities the query names (`admits`)."""
+        try:
+            self.query_vector(text)
+        except Exception as exc:  # noqa: BLE001 - a broken model must not break recall
+            self.notices.append(f"recall is lexical: the query could not be embedded ({exc})")
+            return None
+        calibrated = fusion.calibration(self.embedder.identity.model)
+        keys = frozenset(named)
+        for c, cos in self.nearest(backend, text, filters, limit):
+            if admits(calibrated, cos, linked=not keys.isdisjoint(c.links)):
+                found.setdefault((c.fact.path, c.fact.line), c)
+        if not found:
+            return {}
+        best_bm25 = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
+        rare = self.rare_hits(backend, plan) if mode == fusion.HYBRID else set()
+
+        def fused(query: Matrix) -> dict[int, float]:
+            cosine = self.store.similarity(query, [c.rowid for c in found.values()])
+            best_cos = max(cosine.values(), default=0.0)
+            return {c.rowid: fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25),
+                                         fusion.semantic_part(cosine.get(c.rowid), best_cos,
+                                                              calibrated.floor),
+                                         rare_exact=c.rowid in rare)
+                    for c in found.values()}
+
+        first = fused(self.query_vector(text))
+        share = ranking.tunable("VECTOR_FEEDBACK")
+        moved = (self.moved_query(text, first, share)
+                 if share > 0 and mode == fusion.HYBRID else None)
+        if moved is None:
+            return first
+        for c, cos in self.nearest_to(backend, moved, filters, limit):
+            if admits(calibrated, cos, linked=not keys.isdisjoint(c.links)):
+                found.setdefault((c.fact.path, c.fact.line), c)
+        return fused(moved)
+
+    def moved_query(self, text: str, relevance: Mapping[int, float],
+                    share: float) -> Matrix | None:
+        """The query's vector moved toward the vectors of the FEEDBACK most relevant
+        candidates that have one (their mean, at `share` of the query's weight), unit
+        length; None when no candidate has a vector."""
+        import numpy as np
+
+        vectors = []
+        for rowid in sorted(relevance, key=lambda r: (-relevance[r], r)):
+            if (vector := self.store.vector(rowid)) is not None:
+                vectors.append(vector)
+                if len(vectors) == FEEDBACK:
+                    break
+        if not vectors:
+            return None
+        query = np.asarray(self.query_vector(text), dtype=np.float32).reshape(-1)
+        moved = query + share * np.mean(np.stack(vectors), axis=0)
+        norm = float(np.linalg.norm(moved))
+        result: Matrix = (moved / norm).astype(np.float32) if norm > 0 else query
+        return result
+
+
+def terminal_progress(label: str = "embedding") -> Progress | None:
+    """A progress line on stderr when it is a terminal, else None."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if total:
+            end = "\n" if done >= total else ""
+            print(f"\rmemfold: {label} {done:,}/{total:,} facts", end=end, file=sys.stderr,
+                  flush=True)
+    return show
+
+
+ProgressFactory = Callable[[], Progress | None]

@@ -1,0 +1,1 @@
+"""Scanners over text: likely secrets (shapes, typed phrases, values) and hidden text."""

@@ -1,0 +1,1 @@
+"""Times written by people: dates, spans and relative phrases, in English and Vietnamese."""
