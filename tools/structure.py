@@ -26,7 +26,8 @@ The figures:
   (files over 600 lines, functions over 60).
 
 Exit status: 0 ok; 1 with `--check` when a file or function is over its limit or the rooms
-form a cycle; 2 for bad input (no such top-level package under the source dir).
+form a cycle; 2 for bad input (no such top-level package under the source dir, or a file
+Python cannot parse).
 """
 
 from __future__ import annotations
@@ -215,8 +216,8 @@ def measure(
     root = src / package
     if not package.isidentifier() or not (root / "__init__.py").is_file():
         raise LookupError(f"no top-level package {package} under {src}")
+    files, functions = sizes(root)  # first: a file Python cannot parse is a SyntaxError
     rooms, arrows = room_graph(import_graph(package, src=src), depth=depth)
-    files, functions = sizes(root)
     return Structure(
         package=package,
         depth=depth,
@@ -274,8 +275,6 @@ def main(argv: list[str] | None = None) -> int:
         "--check", action="store_true", help="exit 1 if anything is over a limit or in a cycle"
     )
     args = parser.parse_args(argv)
-    if hasattr(signal, "SIGPIPE"):  # `| head` ends the output quietly
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         s = measure(
             args.package,
@@ -287,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     except LookupError as e:
         print(f"structure: {e}", file=sys.stderr)
+        return 2
+    except SyntaxError as e:
+        print(f"structure: {e.filename}, line {e.lineno}: {e.msg}", file=sys.stderr)
         return 2
     if args.json:
         figures = {
@@ -303,4 +305,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    if hasattr(signal, "SIGPIPE"):  # `| head` ends the output quietly
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main())
