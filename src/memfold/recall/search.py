@@ -119,9 +119,9 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
                          _left_out(statuses, options), notes)
     found = _Found()
     limit = max(MIN_CANDIDATES, 4 * options.k)
-    fts = plan.fts(skip=set(named))
-    if fts and options.mode != SEMANTIC:
-        for c in backend.lexical(fts, filters, limit):
+    searched = plan.search_terms(skip=set(named))
+    if searched and options.mode != SEMANTIC:
+        for c in backend.lexical(searched, filters, limit):
             found[(c.fact.path, c.rowid)] = c
     selective = False  # the names the query gives are linked to fewer facts than `limit`
     if named:
@@ -129,7 +129,7 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
         selective = len(linked) < limit
         for c in linked:
             found.setdefault((c.fact.path, c.rowid), c)
-    if (plan.window is not None and not soft) or (not fts and not named
+    if (plan.window is not None and not soft) or (not searched and not named
                                                    and filters != Filters()):
         # a query of only punctuation or emoji ("*", "🍣") with no filter names nothing:
         # it finds nothing rather than every fact in memory
@@ -145,14 +145,14 @@ def recall(backend: IndexBackend, plan: QueryPlan, options: RecallOptions) -> Ra
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
     match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None
              else lexical_part(c.bm25, best) for c in found.values()}
-    if fts and options.mode != SEMANTIC:  # words the best candidates share (`expansion`)
+    if searched and options.mode != SEMANTIC:  # words the best candidates share (`expansion`)
         for c, value in expand(backend, plan, found, filters).values():
             found[(c.fact.path, c.rowid)] = c
             match[c.rowid] = value
     known = _known(backend, plan, named, found, match, filters) if (
-        fts and options.mode != SEMANTIC) else {}
+        searched and options.mode != SEMANTIC) else {}
     hopped = _hop(backend, plan, named, found, match, filters, options) if (
-        fts and options.mode == LEXICAL) else {}
+        searched and options.mode == LEXICAL) else {}
     _within_passages(found.values(), match)
     # a fact found by the hop lifts no neighbour: its match is a guess at one remove
     context = _context(backend, found.values(),

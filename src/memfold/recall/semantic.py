@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING
 from memfold.embed.base import Embedder
 from memfold.embed.store import ANN_MIN_ROWS, Progress, VectorStore
 from memfold.errors import IndexError_
-from memfold.index.base import Candidate, Filters, IndexBackend
-from memfold.names import quote_fts
+from memfold.index.base import Candidate, FactSearch, Filters, IndexBackend, Terms
 from memfold.recall import fusion, ranking
 from memfold.recall.query import QueryPlan
 
@@ -115,12 +114,12 @@ class Semantic:
         """The cosine of each of these facts with each other (0 without a vector)."""
         return self.store.pairwise(rowids)
 
-    def rare_hits(self, backend: IndexBackend, plan: QueryPlan) -> set[int]:
+    def rare_hits(self, backend: FactSearch, plan: QueryPlan) -> set[int]:
         """Rowids of facts holding an exact-looking query word that few facts hold."""
         hits: set[int] = set()
         for word in exact_looking(plan):
             try:
-                rows = backend.fts_rowids(quote_fts(word), fusion.RARE_DF + 1)
+                rows = backend.matching_rowids(Terms(words=(word,)), fusion.RARE_DF + 1)
             except IndexError_:  # a word the full-text index cannot search: no boost
                 continue
             if len(rows) <= fusion.RARE_DF:
