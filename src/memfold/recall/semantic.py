@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from memfold.embed.base import Embedder
 from memfold.embed.store import ANN_MIN_ROWS, Progress, VectorStore
 from memfold.errors import IndexError_
-from memfold.index.base import Candidate, FactSearch, Filters, IndexBackend, Terms
+from memfold.index.base import Candidate, FactReader, FactSearch, Filters, RecallIndex, Terms
 from memfold.recall import fusion, ranking
 from memfold.recall.query import QueryPlan
 
@@ -65,7 +65,7 @@ class Semantic:
         self._queries: dict[str, Matrix] = {}
         self.notices: list[str] = []  # problems met while searching, for the caller to show
 
-    def update(self, backend: IndexBackend, progress: Progress | None = None, *,
+    def update(self, backend: FactReader, progress: Progress | None = None, *,
                wait: bool = True, max_new: int | None = None) -> int:
         """Embed the facts that have no vector yet (nothing when the index did not move);
         see VectorStore.update for `wait` and `max_new`."""
@@ -80,12 +80,12 @@ class Semantic:
             vector = self._queries[text] = self.embedder.embed_query(text)
         return vector
 
-    def nearest(self, backend: IndexBackend, text: str, filters: Filters,
+    def nearest(self, backend: FactReader, text: str, filters: Filters,
                 limit: int) -> list[tuple[Candidate, float]]:
         """The facts within `filters` nearest to `text`, best first, with their cosine."""
         return self.nearest_to(backend, self.query_vector(text), filters, limit)
 
-    def nearest_to(self, backend: IndexBackend, query: Matrix, filters: Filters,
+    def nearest_to(self, backend: FactReader, query: Matrix, filters: Filters,
                    limit: int) -> list[tuple[Candidate, float]]:
         """The facts within `filters` nearest to the vector `query`, best first."""
         pool = limit
@@ -126,7 +126,7 @@ class Semantic:
                 hits.update(rows)
         return hits
 
-    def fuse(self, backend: IndexBackend, plan: QueryPlan, found: MutableMapping[
+    def fuse(self, backend: RecallIndex, plan: QueryPlan, found: MutableMapping[
              tuple[str, int], Candidate], filters: Filters, limit: int,
              mode: str, text: str, named: Sequence[str] = ()) -> dict[int, float] | None:
         """Add the nearest facts to `found`; return every candidate's fused relevance
