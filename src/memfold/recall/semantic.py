@@ -131,7 +131,7 @@ class Semantic:
              mode: str, text: str, named: Sequence[str] = ()) -> dict[int, float] | None:
         """Add the nearest facts to `found`; return every candidate's fused relevance
         (None when the query cannot be embedded: the recall stays lexical).  `text` is
-        what the query's vector is made of (`recall._vector_text`); `named`, the keys of
+        what the query's vector is made of (`gather._vector_text`); `named`, the keys of
         the entities the query names (`admits`)."""
         try:
             self.query_vector(text)
