@@ -37,18 +37,10 @@ from memfold.recall.hits import (
     pack,
     within_budget,
 )
-from memfold.recall.options import (
-    RecallOptions,
-    check_budget,
-    parse_kinds,
-    recall_options,
-    spec,
-    spec_window,
-)
+from memfold.recall.options import RecallOptions, check_budget, recall_options, spec
 from memfold.recall.query import QueryPlan
 from memfold.recall.ranking import Scored, order
 from memfold.recall.scoring import (
-    LEFT_OUT,
     held_by_neighbours,
     said_time,
     score_candidate,
@@ -60,10 +52,10 @@ if TYPE_CHECKING:
     from memfold.embed.rerank import Reranker
     from memfold.recall.semantic import Semantic
 
+# recall's entry points, and the names callers import from here
 __all__ = [
-    "LEFT_OUT", "Ranked", "RecallOptions", "Trace", "about", "as_of", "build_trace",
-    "check_budget", "describe", "intersect", "parse_kinds", "recall", "recall_options",
-    "said_time", "spec", "spec_window", "within_budget",
+    "Ranked", "RecallOptions", "Trace", "about", "as_of", "build_trace", "check_budget",
+    "describe", "recall", "recall_options", "said_time", "spec", "within_budget",
 ]
 
 _Ranked = TypeVar("_Ranked", Candidate, Scored)

@@ -2,11 +2,12 @@
 
 All of memfold's SQL lives in this package, behind the `IndexBackend` interface (`base.py`);
 `SqliteIndex` opens, checks and repairs the file here, and runs the queries of its sibling
-modules, each a concept: `sqlite_schema` (tables, damage, error translation), `sqlite_writes`
-(replacing a file's rows), `sqlite_search` (what recall and the vectors read), `sqlite_state`
-(lifecycle state replayed from the journal), `sqlite_rows` (rows to values).  No driver error
-leaves a public method: each arrives as IndexError_, or IndexDamaged for damage
-(`sqlite_schema.storage_errors`).
+modules, each a concept: `schema` (tables, damage, error translation), `writes` (replacing a
+file's rows), `search` (what recall and the vectors read), `fts` (`Terms` as FTS5 expressions),
+`state` (lifecycle state replayed from the journal), `review` (the review queue), `holders`
+(which copy of a duplicated id holds it), `rows` (rows to values).  No driver error leaves a
+public method: each arrives as IndexError_, or IndexDamaged for damage
+(`schema.storage_errors`).
 
 Invariants:
 - Every row belongs to exactly one file row (facts by its key `file`, the rest by `path`);
