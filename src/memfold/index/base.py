@@ -171,7 +171,9 @@ class Terms:
     splits, "e-mail", as its parts side by side), `phrases` as their words side by side.  A
     fact matches when it holds any of them (`every`: all of them), ranked by how well (BM25);
     each is weighed once per time it is listed.  `prefix`: a word also matches the longer
-    words it begins ("harb" finds "harbour")."""
+    words it begins ("harb" finds "harbour").  SQLite writes them as quoted FTS5 strings
+    (`index.sqlite.fts`); a tsvector backend would write `plainto_tsquery` and
+    `phraseto_tsquery` joined by `||` (`every`: `&&`), `:*` for a prefix."""
 
     words: tuple[str, ...] = ()
     phrases: tuple[str, ...] = ()
