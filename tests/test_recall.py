@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memfold.errors import BadInput, SourceChanged, UnknownId
+from memfold.index.sqlite.fts import expression as fts_expression
 from memfold.memory import Memory
 from memfold.recall.query import MAX_QUERY_CHARS, plan_query
 from memfold.values import KINDS, Interval, RecallResult, render_hit
@@ -942,8 +943,9 @@ QUERIES = st.one_of(
 def test_plan_query_never_raises(text: str) -> None:
     plan = plan_query(text, today=TODAY)
     assert len(plan.terms) <= 64
-    expression = plan.fts()
-    if expression is not None:
+    terms = plan.search_terms()
+    if terms is not None:
+        expression = fts_expression(terms)
         # every user word is inside quotes, quotes doubled
         assert re.fullmatch(r'"(?:[^"]|"")*"(?: OR "(?:[^"]|"")*")*', expression, re.S)
 

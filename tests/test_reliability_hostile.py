@@ -32,6 +32,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memfold.errors import BadInput, MemfoldError
+from memfold.index.sqlite.fts import expression as fts_expression
 from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
 from memfold.recall.query import plan_query
@@ -335,9 +336,10 @@ def fts_table() -> sqlite3.Connection:
 def test_query_parser_never_raises_and_its_fts_expression_runs(
         fts_table: sqlite3.Connection, text: str) -> None:
     plan = plan_query(text, today=TODAY)
-    expression = plan.fts()
-    if expression is not None:
-        fts_table.execute("SELECT rowid FROM t WHERE t MATCH ?", (expression,)).fetchall()
+    terms = plan.search_terms()
+    if terms is not None:
+        fts_table.execute("SELECT rowid FROM t WHERE t MATCH ?",
+                          (fts_expression(terms),)).fetchall()
 
 
 @settings(max_examples=300)

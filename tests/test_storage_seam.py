@@ -2,7 +2,8 @@
 reaches callers as memfold errors.
 
 - no module of `src/memfold` outside `index/` imports sqlite3 or hands SQL to an `execute`
-  (`server/`, the memory server's PostgreSQL store, is the other place SQL lives);
+  (`server/`, the memory server's PostgreSQL store, is the other place SQL lives), nor
+  writes a full-text query (a search is asked for in `Terms`, which the backend renders);
 - a driver error met by a backend read arrives as IndexError_ from the library and as one
   line with exit status 1 from the CLI (not as an "internal error", the message for bugs).
 """
@@ -59,6 +60,40 @@ def storage_violations(path: Path) -> list[str]:
                 and SQL.search(_literal_text(node.args[0]))):
             found.append(f"{path.name}:{node.lineno} runs SQL")
     return found
+
+
+FTS_OPERATORS = {" OR ", " AND ", " NOT ", " NEAR "}
+
+
+def query_syntax(path: Path) -> list[str]:
+    """Full-text query syntax written in one module: words joined by an FTS5 operator, or
+    quoted for FTS5 (a function named `quote_fts`)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if (isinstance(func, ast.Attribute) and func.attr == "join"
+                and isinstance(func.value, ast.Constant) and func.value.value in FTS_OPERATORS):
+            found.append(f"{path.name}:{node.lineno} joins words with {func.value.value!r}")
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name == "quote_fts":
+            found.append(f"{path.name}:{node.lineno} quotes for FTS5")
+    return found
+
+
+def test_only_the_index_package_writes_full_text_queries() -> None:
+    modules = _outside_index()
+    assert [v for p in modules for v in query_syntax(p)] == []
+
+
+def test_the_query_walk_finds_what_it_forbids(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text('def f(words):\n    a = " OR ".join(quote_fts(w) for w in words)\n'
+                      '    return ", ".join(words), names.quote_fts(a)\n', encoding="utf-8")
+    assert sorted(query_syntax(sample)) == ["sample.py:2 joins words with ' OR '",
+                                            "sample.py:2 quotes for FTS5",
+                                            "sample.py:3 quotes for FTS5"]
 
 
 def test_only_the_index_package_talks_to_the_database() -> None:

@@ -73,7 +73,7 @@ def fold_for_index(text: str) -> str:
     return text
 
 
-# -- search text: the words of a text, the words a search leaves out, a word quoted for FTS5 --
+# -- search text: the words of a text, the words a search leaves out -------------------------
 
 WORD = re.compile(r"\w+")
 STOP_WORDS = frozenset(
@@ -89,11 +89,6 @@ STOP_WORDS = frozenset(
     anything something thing things much many get got did does really happen happened
     happening happens true going doing done went new news""".split()
 )
-
-
-def quote_fts(text: str) -> str:
-    # FTS5 reads its query as a C string: a NUL would end it inside the quotes
-    return '"' + fold_for_index(text).replace("\x00", " ").replace('"', '""') + '"'
 
 
 def find_words(text: str) -> list[str]:

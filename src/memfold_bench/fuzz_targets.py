@@ -29,6 +29,7 @@ from datetime import date
 from memfold.agents.schema import check_object
 from memfold.agents.tools import parse_json, tools
 from memfold.errors import BadInput
+from memfold.index.sqlite.fts import expression as fts_expression
 from memfold.recall.query import MAX_QUERY_CHARS, MAX_TERMS, SURROGATES, plan_query
 from memfold.times.parse import TimeSpecError, extract_interval, find_time_phrase, parse_spec
 from memfold.values import TEXT, Interval
@@ -189,9 +190,10 @@ def query(data: bytes) -> None:
     require("\x00" not in plan.text and not SURROGATES.search(plan.text),
             "plan text holds a NUL or a lone surrogate")
     _ordered(plan.window, "query window")
-    for expression in (plan.fts(), plan.fts(skip=set(plan.name_keys))):
-        if expression is None:
+    for terms in (plan.search_terms(), plan.search_terms(skip=set(plan.name_keys))):
+        if terms is None:
             continue
+        expression = fts_expression(terms)
         try:
             _fts().execute("SELECT rowid FROM t WHERE t MATCH ?", (expression,)).fetchall()
         except sqlite3.Error as exc:

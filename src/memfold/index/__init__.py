@@ -1,8 +1,8 @@
 """The derived index: parsed facts, entities and lifecycle state, kept for fast recall.
 
-`base.IndexBackend` is the interface every caller uses; `open_index` makes the one backend
-there is today (SQLite, `sqlite.py` and its `sqlite_*` modules).  Only this package runs
-SQL or imports a database driver.
+`base.IndexBackend` is the interface every caller uses (the union of its roles, `base`);
+`open_index` makes the one backend there is today (SQLite, the `sqlite` package).  Only this
+package runs SQL, writes full-text query syntax or imports a database driver.
 """
 
 from __future__ import annotations

@@ -1,9 +1,17 @@
-"""The index interface: what every backend (SQLite now, PostgreSQL later) provides.
+"""The index interface: what every backend (SQLite, `memfold.index.sqlite`) provides.
 
-The index is derived data.  It holds nothing that the Markdown files (and, later, the
-journal) do not, so any backend can be dropped and rebuilt.  Backends see parsed documents
-only — never Markdown — and the sync logic above them is shared, so a new backend fits beside
-SQLite without touching the parser or the CLI.
+The index is derived data.  It holds nothing that the Markdown files and the journal do not,
+so any backend can be dropped and rebuilt.  Backends see parsed documents only — never
+Markdown — and the sync logic above them is shared, so a new backend fits beside SQLite
+without touching the parser or the CLI.
+
+The interface is cut into roles, each a protocol a caller can be typed with: `FactReader`
+(facts by id or row, entities, counts), `FactSearch` (the searches recall runs), `LifecycleStore`
+(state folded from the journal), `ReviewStore` (the review queue) and `IndexWriter` (keeping
+the rows in step with the files).  `IndexBackend` is their union, what a backend implements.
+Arguments and answers are memfold's own values: a full-text search is asked for in `Terms`
+(words and phrases), which each backend renders in its own query language — an FTS5
+expression, a tsquery — and rows come back as named records, never a driver's tuples.
 """
 
 from __future__ import annotations
@@ -11,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from memfold.journal.fold import LifeState
 from memfold.journal.log import Event
@@ -65,7 +73,9 @@ class Candidate:
     """A fact found by a search, with what the ranking needs to know about it."""
 
     fact: Fact
-    bm25: float | None  # FTS5 bm25 (lower is better); None when found another way
+    # how well it matched a full-text search, lower is better (SQLite: FTS5's bm25, which is
+    # negative; a backend whose rank grows with the match negates it); None when found another way
+    bm25: float | None
     links: tuple[str, ...]  # keys of the entities the fact is linked to
     sha256: str  # the file's hash when it was indexed
     rowid: int = 0  # the backend's row key (not stable across rebuilds)
@@ -151,13 +161,238 @@ class EntityInfo:
     aliases: tuple[str, ...]
 
 
-class IndexBackend(Protocol):
-    """A store of parsed documents that can answer questions about them.
+@dataclass(frozen=True, kw_only=True)
+class Terms:
+    """What a full-text search looks for, in memfold's words: each backend renders it in its
+    own query language, and what a user typed is never read as that language's syntax
+    (quotes, `*`, `-`, `:`, parentheses, AND/OR/NOT and NEAR are plain words).
 
-    Every index operation memfold runs is a method here; callers never reach past it (no
-    SQL, no driver outside the `memfold.index` package).  A method fails only with memfold
-    errors: IndexError_ when the store cannot be used, IndexDamaged when what it read is
-    damaged — a read that meets it calls `repair` and rebuilds from the files."""
+    `words` are matched as the index reads words (folded, stemmed; a word its tokenizer
+    splits, "e-mail", as its parts side by side), `phrases` as their words side by side.  A
+    fact matches when it holds any of them (`every`: all of them), ranked by how well (BM25);
+    each is weighed once per time it is listed.  `prefix`: a word also matches the longer
+    words it begins ("harb" finds "harbour").  SQLite writes them as quoted FTS5 strings
+    (`index.sqlite.fts`); a tsvector backend would write `plainto_tsquery` and
+    `phraseto_tsquery` joined by `||` (`every`: `&&`), `:*` for a prefix."""
+
+    words: tuple[str, ...] = ()
+    phrases: tuple[str, ...] = ()
+    every: bool = False
+    prefix: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.words or self.phrases)
+
+
+class FactDays(NamedTuple):
+    first: date | None  # the first day a fact was written (dated, or retained)
+    last: date | None  # the last day a fact is dated
+
+
+class Lineage(NamedTuple):
+    """Which index this is (an id made when its data was built) and how far along (the count
+    of syncs that changed a fact since)."""
+
+    ident: str
+    syncs: int
+
+
+class JournalPosition(NamedTuple):
+    """How far the journal has been folded into the index: bytes read, the hash and seq of
+    the last event."""
+
+    offset: int
+    last_hash: str
+    last_seq: int
+
+
+class Unjudged(NamedTuple):
+    """A typed fact no retain wrote: its day as an ordinal (None when undated) and its id."""
+
+    day: int | None
+    id: str
+
+
+class TrackedContent(NamedTuple):
+    """A fact the journal holds a content hash for: its text now, that hash and its rev."""
+
+    id: str
+    content: str
+    sha: str
+    rev: int
+
+
+class Citation(NamedTuple):
+    """A generated summary line, where it cites from, the hash it recorded and the cited
+    fact's text now (None when nothing is there any more)."""
+
+    page: str
+    line: int
+    source: str
+    source_line: int
+    sha: str
+    content: str | None
+
+
+class ReviewPage(NamedTuple):
+    """The review items a query names, up to its limit, and how many it names in all."""
+
+    rows: list[ReviewRow]
+    total: int
+
+
+class FactReader(Protocol):
+    """Reading facts: by id or row key, with their lifecycle state; entities and their
+    names; what the index holds in all (status) and what the vectors are made from."""
+
+    def by_id(self, fact_id: str) -> list[Candidate]:
+        """Every row with this id, the one holding it first."""
+        ...
+
+    def by_ids(self, ids: Sequence[str]) -> list[Candidate]:
+        """The row holding each id, for ids that exist."""
+        ...
+
+    def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
+        """The facts with these row keys that pass `filters`."""
+        ...
+
+    def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
+        """Row keys of the facts just before and after each fact in its file."""
+        ...
+
+    def life(self, ids: Iterable[str]) -> dict[str, LifeState]: ...
+
+    def locate(self, fact_id: str) -> list[str]:
+        """Citations of every row with this id."""
+        ...
+
+    def resolve_names(self, keys: Sequence[str]) -> dict[str, str]:
+        """Which of these keys name a known entity (directly or as an alias): key -> entity."""
+        ...
+
+    def alias_keys(self, entities: Sequence[str]) -> list[str]:
+        """The keys of the other names (entity pages' aliases) of these entity keys."""
+        ...
+
+    def entity(self, key: str) -> EntityInfo | None: ...
+
+    def fact_days(self) -> FactDays:
+        """The first day a fact was written (its date, or the day it was retained, the
+        earlier) and the last day a fact is dated; None where there is none."""
+        ...
+
+    def counts(self) -> IndexCounts: ...
+
+    def warnings(self) -> list[ParseWarning]: ...
+
+    def warning_count(self) -> int: ...
+
+    def fact_texts(self) -> list[tuple[int, str]]:
+        """(row key, content) of every fact, by row key: what the vectors embed."""
+        ...
+
+    def facts_signature(self) -> str:
+        """A token that changes whenever a sync changes any fact: vectors made against
+        another signature may be out of date."""
+        ...
+
+    def dump(self) -> list[tuple[object, ...]]:
+        """Every indexed row in a canonical order: two indexes of the same files compare equal."""
+        ...
+
+
+class FactSearch(Protocol):
+    """The searches recall (and the judge) runs: by words, by entity links, by time."""
+
+    def lexical(self, terms: Terms, filters: Filters, limit: int) -> list[Candidate]:
+        """The `limit` facts that best match `terms` and pass the filters, best BM25 first
+        (ties by path and line; filtered, newest day first); none for empty terms."""
+        ...
+
+    def word_counts(self, words: Sequence[str], most: int) -> dict[str, int]:
+        """How many facts hold each word (as `lexical` matches it: folded and stemmed),
+        counted no further than `most` + 1: a common word costs no more than a rare one."""
+        ...
+
+    def matching_rowids(self, terms: Terms, limit: int) -> list[int]:
+        """Row keys of up to `limit` facts matching `terms`, unranked (how rare a word is:
+        hybrid recall's exact-match boost)."""
+        ...
+
+    def fact_rows(self) -> int:
+        """About how many facts the index holds (at least as many: it may count rows since
+        removed), at once."""
+        ...
+
+    def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
+        """Facts linked to any of these entities, newest first."""
+        ...
+
+    def recent(self, filters: Filters, limit: int) -> list[Candidate]:
+        """Facts within the filters, newest first (for queries that only name a time)."""
+        ...
+
+
+class RecallIndex(FactReader, FactSearch, Protocol):
+    """What recall reads: facts and the searches that find them."""
+
+
+class LifecycleStore(Protocol):
+    """Lifecycle state folded from the journal, and the journal's events as the index holds
+    them."""
+
+    def journal_position(self) -> JournalPosition: ...
+
+    def apply_events(self, events: Sequence[Event], position: tuple[int, str, int], *,
+                     reset: bool = False) -> None:
+        """Fold events into the lifecycle state in one transaction (`position`: where the
+        journal is read to after them, a `JournalPosition`); with `reset`, the state is
+        cleared first, in the same transaction."""
+        ...
+
+    def events_for(self, fact_id: str) -> list[Event]: ...
+
+    def events_of_kinds(self, kinds: Sequence[str], *,
+                        limit: int | None = None) -> list[Event]:
+        """Journal events of these kinds, newest first, at most `limit`."""
+        ...
+
+    def events_at(self, seqs: Sequence[int]) -> list[Event]:
+        """The journal events with these seqs (those the index holds)."""
+        ...
+
+    def unretained_in_order(self) -> list[Unjudged]:
+        """Every typed fact no retain wrote (the journal gives it no `retained_on`): undated
+        first, then by day, path and line — the order a first index judges them in."""
+        ...
+
+    def tracked_contents(self, paths: Sequence[str] | None) -> list[TrackedContent]:
+        """Facts (in `paths`, or everywhere when None) the journal holds a content hash for."""
+        ...
+
+    def citations(self) -> list[Citation]:
+        """Every generated summary line, by page and line."""
+        ...
+
+    def link_problems(self) -> LinkProblems:
+        """Duplicate block ids, supersede/merge pointers to ids no file holds, and notes or
+        supersedes about such ids — a few queries over the whole index (status, index)."""
+        ...
+
+
+class ReviewStore(Protocol):
+    """The review queue, folded from the journal like the lifecycle state."""
+
+    def review_rows(self, query: ReviewQuery) -> ReviewPage:
+        """The review items a query names, newest first, up to its limit, and how many it
+        names in all."""
+        ...
+
+
+class IndexWriter(Protocol):
+    """Keeping the rows in step with the files: what each file was when indexed, replacing
+    a file's rows, repair and the file as a whole."""
 
     location: str  # where the index lives, for status
     notices: list[str]  # one line per repair made (on opening, or by `repair`)
@@ -211,133 +446,12 @@ class IndexBackend(Protocol):
         file)."""
         ...
 
-    def counts(self) -> IndexCounts: ...
-
-    def warnings(self) -> list[ParseWarning]: ...
-
-    def warning_count(self) -> int: ...
-
-    def fact_days(self) -> tuple[date | None, date | None]:
-        """The first day a fact was written (its date, or the day it was retained, the
-        earlier) and the last day a fact is dated; None where there is none."""
-        ...
-
-    def locate(self, fact_id: str) -> list[str]:
-        """Citations of every row with this id."""
-        ...
-
     def meta(self, key: str) -> str | None: ...
 
-    def resolve_names(self, keys: Sequence[str]) -> dict[str, str]:
-        """Which of these keys name a known entity (directly or as an alias): key -> entity."""
-        ...
-
-    def alias_keys(self, entities: Sequence[str]) -> list[str]:
-        """The keys of the other names (entity pages' aliases) of these entity keys."""
-        ...
-
-    def entity(self, key: str) -> EntityInfo | None: ...
-
-    def lexical(self, fts: str, filters: Filters, limit: int) -> list[Candidate]:
-        """Facts matching an FTS5 expression, best BM25 first."""
-        ...
-
-    def fact_rows(self) -> int:
-        """About how many facts the index holds (at least as many: it may count rows since
-        removed), at once."""
-        ...
-
-    def term_counts(self, expressions: Sequence[str], most: int) -> dict[str, int]:
-        """How many facts each FTS5 expression matches (each a quoted word, say), counted
-        no further than `most` + 1."""
-        ...
-
-    def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
-        """Facts linked to any of these entities, newest first."""
-        ...
-
-    def recent(self, filters: Filters, limit: int) -> list[Candidate]:
-        """Facts within the filters, newest first (for queries that only name a time)."""
-        ...
-
-    def by_id(self, fact_id: str) -> list[Candidate]: ...
-
-    def by_ids(self, ids: Sequence[str]) -> list[Candidate]: ...
-
-    def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
-        """The facts with these row keys that pass `filters`."""
-        ...
-
-    def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
-        """Row keys of the facts just before and after each fact in its file."""
-        ...
-
-    def fts_rowids(self, fts: str, limit: int) -> list[int]:
-        """Row keys of up to `limit` facts matching an FTS5 expression, unranked (how rare
-        a word is: hybrid recall's exact-match boost)."""
-        ...
-
-    def fact_texts(self) -> list[tuple[int, str]]:
-        """(row key, content) of every fact, by row key: what the vectors embed."""
-        ...
-
-    def facts_signature(self) -> str:
-        """A token that changes whenever a sync changes any fact: vectors made against
-        another signature may be out of date."""
-        ...
-
-    def lineage(self) -> tuple[str, int] | None:
-        """Which index this is and how far along: an id made when its data was built and
-        the count of syncs that changed a fact since (None before the first).  The same id
-        with a count as high or higher is a later state of the index a reader last saw."""
-        ...
-
-    def journal_position(self) -> tuple[int, str, int]: ...
-
-    def citations(self) -> list[tuple[str, int, str, int, str, str | None]]:
-        """Generated summary lines: (page, line, source, source line, sha, current text)."""
-        ...
-
-    def apply_events(self, events: Sequence[Event], position: tuple[int, str, int], *,
-                     reset: bool = False) -> None:
-        """Fold events into the lifecycle state in one transaction; with `reset`, the state
-        is cleared first, in the same transaction."""
-        ...
-
-    def link_problems(self) -> LinkProblems:
-        """Duplicate block ids, supersede/merge pointers to ids no file holds, and notes or
-        supersedes about such ids — a few queries over the whole index (status, index)."""
-        ...
-
-    def life(self, ids: Iterable[str]) -> dict[str, LifeState]: ...
-
-    def events_for(self, fact_id: str) -> list[Event]: ...
-
-    def events_of_kinds(self, kinds: Sequence[str], *,
-                        limit: int | None = None) -> list[Event]:
-        """Journal events of these kinds, newest first, at most `limit`."""
-        ...
-
-    def unretained_in_order(self) -> list[tuple[int | None, str]]:
-        """(day as an ordinal or None, id) of every typed fact no retain wrote (the journal
-        gives it no `retained_on`): undated first, then by day, path and line — the order a
-        first index judges them in."""
-        ...
-
-    def review_rows(self, query: ReviewQuery) -> tuple[list[ReviewRow], int]:
-        """The review items a query names, newest first, up to its limit, and how many it
-        names in all (the review table, folded from the journal like `lifecycle`)."""
-        ...
-
-    def events_at(self, seqs: Sequence[int]) -> list[Event]:
-        """The journal events with these seqs (those the index holds)."""
-        ...
-
-    def tracked_contents(self, paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
-        ...
-
-    def dump(self) -> list[tuple[object, ...]]:
-        """Every indexed row in a canonical order: two indexes of the same files compare equal."""
+    def lineage(self) -> Lineage | None:
+        """Which index this is and how far along (None before the first sync that changed a
+        fact).  The same id with a count as high or higher is a later state of the index a
+        reader last saw."""
         ...
 
     def scrub(self) -> None:
@@ -345,3 +459,13 @@ class IndexBackend(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+class IndexBackend(FactReader, FactSearch, LifecycleStore, ReviewStore, IndexWriter, Protocol):
+    """A store of parsed documents that can answer questions about them: every role.
+
+    Every index operation memfold runs is a method of a role; callers never reach past it
+    (no SQL, no driver, no query language outside the `memfold.index` package).  A method
+    fails only with memfold errors: IndexError_ when the store cannot be used, IndexDamaged
+    when what it read is damaged — a read that meets it calls `repair` and rebuilds from
+    the files."""

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 
 from memfold.errors import BadInput, IndexDamaged, StaleRevision, UnknownId
-from memfold.index.base import Candidate, Filters, IndexBackend
+from memfold.index.base import Candidate, Filters, IndexBackend, Terms
 from memfold.journal.events import (
     Conflict,
     Note,
@@ -43,7 +43,7 @@ from memfold.journal.events import content_sha as content_sha  # where the journ
 from memfold.journal.fold import REPLACED, STATE_KINDS, LifeState
 from memfold.journal.log import Event, Journal
 from memfold.lifecycle.judge.base import Judge, Verdict
-from memfold.names import STOP_WORDS, entity_key, find_words, quote_fts
+from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.values import Fact, Interval, Judgement
 from memfold.workspace.format import doc_role
 from memfold.workspace.layout import Workspace
@@ -371,9 +371,9 @@ class Ledger:
         else:  # a fact that names no entity is weighed against those that name none
             words = dict.fromkeys(w for w in find_words(new.content)
                                   if w.casefold() not in STOP_WORDS and len(w) > 2)
-            query = " OR ".join(quote_fts(w) for w in list(words)[:16])
+            query = Terms(words=tuple(words)[:16])
             pool = [c for c in self.backend.lexical(query, filters, JUDGE_CANDIDATES)
-                    if not c.fact.entities] if query else []
+                    if not c.fact.entities]
         return [c for c in pool if _older(c.fact, new)
                 and (c.life is None or c.life.status not in REPLACED)]
 

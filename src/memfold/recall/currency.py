@@ -28,14 +28,14 @@ from dataclasses import replace as evolve
 from datetime import date
 from functools import lru_cache
 
-from memfold.index.base import Candidate, Filters, IndexBackend
+from memfold.index.base import Candidate, FactReader, Filters
 from memfold.journal.fold import ACTIVE, ARCHIVED, REPLACED, STATE_KINDS, SUPERSEDED, status_of
 from memfold.recall import ranking
 from memfold.recall.ranking import Scored
 from memfold.values import TEXT, Fact
 
 
-def successors(backend: IndexBackend, replaced_by: Mapping[str, str], filters: Filters,
+def successors(backend: FactReader, replaced_by: Mapping[str, str], filters: Filters,
                today: date) -> dict[str, Candidate]:
     """For each replaced fact (its id -> the id that replaced it), the end of its chain of
     replacements that passes `filters`: the last fact reached, walking `superseded_by`,
@@ -61,7 +61,7 @@ def successors(backend: IndexBackend, replaced_by: Mapping[str, str], filters: F
     return {old: c for old, c in ends.items() if c.rowid in allowed}
 
 
-def bring_successors(backend: IndexBackend, found: MutableMapping[tuple[str, int], Candidate],
+def bring_successors(backend: FactReader, found: MutableMapping[tuple[str, int], Candidate],
                      match: dict[int, float], filters: Filters, today: date,
                      hopped: Mapping[int, str]) -> tuple[dict[str, str], dict[int, str]]:
     """A replaced fact that matched brings the end of its chain of replacements

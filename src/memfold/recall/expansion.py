@@ -28,8 +28,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from memfold import lexicon
-from memfold.index.base import Candidate, Filters, IndexBackend
-from memfold.names import STOP_WORDS, entity_key, find_words, quote_fts
+from memfold.index.base import Candidate, FactSearch, Filters, Terms
+from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import ranking
 from memfold.recall.fusion import lexical_part
 from memfold.recall.query import QueryPlan, word_stem
@@ -55,7 +55,7 @@ def expansion_words(plan: QueryPlan, best: list[Candidate]) -> list[str]:
     return [w for _, w in sorted(shared, key=lambda p: (-p[0], p[1]))[:MAX_WORDS]]
 
 
-def expand(backend: IndexBackend, plan: QueryPlan, found: Mapping[tuple[str, int], Candidate],
+def expand(backend: FactSearch, plan: QueryPlan, found: Mapping[tuple[str, int], Candidate],
            filters: Filters) -> dict[int, tuple[Candidate, float]]:
     """Candidates only the expanded search finds, each with its match (already scaled)."""
     share = ranking.tunable("EXPANSION_SHARE")
@@ -64,7 +64,7 @@ def expand(backend: IndexBackend, plan: QueryPlan, found: Mapping[tuple[str, int
     words = expansion_words(plan, lexical) if share > 0 else []
     if not words:
         return {}
-    more = backend.lexical(" OR ".join(quote_fts(w) for w in words), filters, MAX_ADDED)
+    more = backend.lexical(Terms(words=tuple(words)), filters, MAX_ADDED)
     best = max((-c.bm25 for c in more if c.bm25 is not None), default=0.0)
     known = {c.rowid for c in found.values()}
     return {c.rowid: (c, share * lexical_part(c.bm25, best)) for c in more
@@ -91,7 +91,7 @@ def seed_words(plan: QueryPlan, seed: Candidate) -> list[str]:
             and w not in left_out]
 
 
-def second_hop(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
+def second_hop(backend: FactSearch, plan: QueryPlan, named: Collection[str],
                seeds: Sequence[Candidate], match: Mapping[int, float], filters: Filters,
                ) -> dict[int, tuple[Candidate, float, str]]:
     """Facts the searches missed that share rare words with `seeds` (the SEEDS best
@@ -114,15 +114,15 @@ def second_hop(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
     if most < 2:
         return {}  # a memory of under 200 facts: no word two facts share is rare in it
     words = {seed.rowid: seed_words(plan, seed) for seed in seeds}
-    counts = backend.term_counts([quote_fts(w) for ws in words.values() for w in ws], most)
+    counts = backend.word_counts([w for ws in words.values() for w in ws], most)
     added: dict[int, tuple[Candidate, float, str]] = {}
     for seed in seeds:
-        held = [(counts[quote_fts(w)], w) for w in words[seed.rowid]]
+        held = [(counts[w], w) for w in words[seed.rowid]]
         rare = [w for n, w in sorted(held) if 1 < n <= most][:HOP_WORDS]
         if not rare:
             continue
         weight = share * match.get(seed.rowid, 0.0) / top
-        hop = backend.lexical(" OR ".join(map(quote_fts, rare)), filters, HOP_ADDED)
+        hop = backend.lexical(Terms(words=tuple(rare)), filters, HOP_ADDED)
         best = max((-c.bm25 for c in hop if c.bm25 is not None), default=0.0)
         for c in hop:
             if c.rowid in match:
@@ -195,7 +195,7 @@ def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
 Found = dict[int, tuple[Candidate, dict[str, tuple[float, str]]]]
 
 
-def word_knowledge(backend: IndexBackend, plan: QueryPlan, named: Collection[str],
+def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
                    found: Collection[Candidate], filters: Filters) -> Found:
     """Facts that hold a word the lexicon relates to a query word — a form of it (allergy:
     allergic), another word for it (family doctor: GP) or a kind of it (dog: beagle) — each
@@ -208,8 +208,7 @@ def word_knowledge(backend: IndexBackend, plan: QueryPlan, named: Collection[str
     related = related_words(plan, named)
     if not related.words:
         return {}
-    hits = backend.lexical(" OR ".join(map(quote_fts, related.searched)), filters,
-                           MAX_ADDED) if related.searched else []
+    hits = backend.lexical(Terms(words=related.searched), filters, MAX_ADDED)
     best = max((-c.bm25 for c in hits if c.bm25 is not None), default=0.0)
     part = {c.rowid: lexical_part(c.bm25, best) for c in hits}
     out: Found = {}

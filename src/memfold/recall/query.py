@@ -1,8 +1,9 @@
 """Reading a recall query: the words to search, the names, the time and the intent.
 
-Pure functions of the query text and `today`.  The user's text never reaches FTS5 as syntax:
-every word is quoted, so quotes, `*`, `-`, `^`, `:`, parentheses, NEAR and AND/OR/NOT are
-plain words, and a phrase in double quotes is searched as a phrase.
+Pure functions of the query text and `today`.  The words are searched as `Terms` (the index's
+own value, which each backend renders: the user's text never reaches FTS5 as syntax), so
+quotes, `*`, `-`, `^`, `:`, parentheses, NEAR and AND/OR/NOT are plain words, and a phrase in
+double quotes is searched as a phrase.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from memfold.errors import BadInput
+from memfold.index.base import Terms
 from memfold.language import looks_vietnamese
-from memfold.names import STOP_WORDS, WORD, entity_key, find_words, quote_fts, symbols
+from memfold.names import STOP_WORDS, WORD, entity_key, find_words, symbols
 from memfold.recall.query_vi import VI_CONTENT_WORDS, VI_OPINION_WORDS, VI_STOP_WORDS
 from memfold.times.parse import find_time_phrase, unread_time_phrase
 from memfold.values import Interval
@@ -68,16 +70,17 @@ class QueryPlan:
     # words are searched as words, and the result says so
     unread_time: str | None = None
 
-    def fts(self, skip: set[str] | frozenset[str] = frozenset()) -> str | None:
-        """The FTS5 expression: every term and phrase quoted, OR-ed for BM25 to rank.
+    def search_terms(self, skip: set[str] | frozenset[str] = frozenset()) -> Terms | None:
+        """What the lexical search looks for: every term and phrase, any of them, for BM25
+        to rank (None when there is nothing to search).
 
         Terms whose entity key is in `skip` (known entity names) are left out: the
         entity's links find its facts, and the name would otherwise count twice.  If that
         leaves nothing, they stay in.
         """
-        terms = [t for t in self.terms if entity_key(t) not in skip] or list(self.terms)
-        parts = [quote_fts(p) for p in self.phrases] + [quote_fts(t) for t in terms]
-        return " OR ".join(parts) if parts else None
+        terms = tuple(t for t in self.terms if entity_key(t) not in skip) or self.terms
+        found = Terms(words=terms, phrases=self.phrases)
+        return found if found else None
 
     def without_names(self, keys: set[str] | frozenset[str]) -> str:
         """The query's text without the names of the entities `keys` (runs of one to three

@@ -19,7 +19,7 @@
   themselves chose 1 or more (75.3 lexical, 81.5 hybrid), but at 1 hybrid multi-hop loses
   4 points and a typed fact two lines from the best match outranks a weaker match that
   answers; 0.5 keeps multi-hop level.  The context lifts a fact toward the neighbour that
-  lifted it, never past it (`recall._held_by_neighbours`): a fact whose score with its
+  lifted it, never past it (`scoring.held_by_neighbours`): a fact whose score with its
   context reaches that neighbour's score without its own comes just below it (and keeps
   at least its own score).  "is Sam allergic to anything": the cookies and Bun.js facts
   written beside "Sam might be allergic to peanuts" no longer outrank it.  LoCoMo dev,

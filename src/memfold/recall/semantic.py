@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING
 from memfold.embed.base import Embedder
 from memfold.embed.store import ANN_MIN_ROWS, Progress, VectorStore
 from memfold.errors import IndexError_
-from memfold.index.base import Candidate, Filters, IndexBackend
-from memfold.names import quote_fts
+from memfold.index.base import Candidate, FactReader, FactSearch, Filters, RecallIndex, Terms
 from memfold.recall import fusion, ranking
 from memfold.recall.query import QueryPlan
 
@@ -66,7 +65,7 @@ class Semantic:
         self._queries: dict[str, Matrix] = {}
         self.notices: list[str] = []  # problems met while searching, for the caller to show
 
-    def update(self, backend: IndexBackend, progress: Progress | None = None, *,
+    def update(self, backend: FactReader, progress: Progress | None = None, *,
                wait: bool = True, max_new: int | None = None) -> int:
         """Embed the facts that have no vector yet (nothing when the index did not move);
         see VectorStore.update for `wait` and `max_new`."""
@@ -81,12 +80,12 @@ class Semantic:
             vector = self._queries[text] = self.embedder.embed_query(text)
         return vector
 
-    def nearest(self, backend: IndexBackend, text: str, filters: Filters,
+    def nearest(self, backend: FactReader, text: str, filters: Filters,
                 limit: int) -> list[tuple[Candidate, float]]:
         """The facts within `filters` nearest to `text`, best first, with their cosine."""
         return self.nearest_to(backend, self.query_vector(text), filters, limit)
 
-    def nearest_to(self, backend: IndexBackend, query: Matrix, filters: Filters,
+    def nearest_to(self, backend: FactReader, query: Matrix, filters: Filters,
                    limit: int) -> list[tuple[Candidate, float]]:
         """The facts within `filters` nearest to the vector `query`, best first."""
         pool = limit
@@ -115,24 +114,24 @@ class Semantic:
         """The cosine of each of these facts with each other (0 without a vector)."""
         return self.store.pairwise(rowids)
 
-    def rare_hits(self, backend: IndexBackend, plan: QueryPlan) -> set[int]:
+    def rare_hits(self, backend: FactSearch, plan: QueryPlan) -> set[int]:
         """Rowids of facts holding an exact-looking query word that few facts hold."""
         hits: set[int] = set()
         for word in exact_looking(plan):
             try:
-                rows = backend.fts_rowids(quote_fts(word), fusion.RARE_DF + 1)
+                rows = backend.matching_rowids(Terms(words=(word,)), fusion.RARE_DF + 1)
             except IndexError_:  # a word the full-text index cannot search: no boost
                 continue
             if len(rows) <= fusion.RARE_DF:
                 hits.update(rows)
         return hits
 
-    def fuse(self, backend: IndexBackend, plan: QueryPlan, found: MutableMapping[
+    def fuse(self, backend: RecallIndex, plan: QueryPlan, found: MutableMapping[
              tuple[str, int], Candidate], filters: Filters, limit: int,
              mode: str, text: str, named: Sequence[str] = ()) -> dict[int, float] | None:
         """Add the nearest facts to `found`; return every candidate's fused relevance
         (None when the query cannot be embedded: the recall stays lexical).  `text` is
-        what the query's vector is made of (`recall._vector_text`); `named`, the keys of
+        what the query's vector is made of (`gather._vector_text`); `named`, the keys of
         the entities the query names (`admits`)."""
         try:
             self.query_vector(text)

@@ -2,11 +2,12 @@
 
 All of memfold's SQL lives in this package, behind the `IndexBackend` interface (`base.py`);
 `SqliteIndex` opens, checks and repairs the file here, and runs the queries of its sibling
-modules, each a concept: `sqlite_schema` (tables, damage, error translation), `sqlite_writes`
-(replacing a file's rows), `sqlite_search` (what recall and the vectors read), `sqlite_state`
-(lifecycle state replayed from the journal), `sqlite_rows` (rows to values).  No driver error
-leaves a public method: each arrives as IndexError_, or IndexDamaged for damage
-(`sqlite_schema.storage_errors`).
+modules, each a concept: `schema` (tables, damage, error translation), `writes` (replacing a
+file's rows), `search` (what recall and the vectors read), `fts` (`Terms` as FTS5 expressions),
+`state` (lifecycle state replayed from the journal), `review` (the review queue), `holders`
+(which copy of a duplicated id holds it), `rows` (rows to values).  No driver error leaves a
+public method: each arrives as IndexError_, or IndexDamaged for damage
+(`schema.storage_errors`).
 
 Invariants:
 - Every row belongs to exactly one file row (facts by its key `file`, the rest by `path`);
@@ -31,24 +32,32 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import date
 from pathlib import Path
 
 from memfold.errors import IndexError_
 from memfold.index.base import (
     Candidate,
+    Citation,
     EntityInfo,
+    FactDays,
     Filters,
     IndexCounts,
+    JournalPosition,
+    Lineage,
     LinkProblems,
     PreparedDoc,
     Preparer,
+    ReviewPage,
     ReviewQuery,
-    ReviewRow,
     SeenStamp,
+    Terms,
+    TrackedContent,
+    Unjudged,
 )
 from memfold.index.sqlite import holders, search, state, writes
 from memfold.index.sqlite import review as sqlite_review
+from memfold.index.sqlite.fts import expression as fts_expression
+from memfold.index.sqlite.fts import quote
 from memfold.index.sqlite.schema import (
     DATA_OBJECTS,
     SCHEMA_VERSION,
@@ -290,7 +299,7 @@ class SqliteIndex:
         return search.warning_count(self.db)
 
     @storage_errors
-    def fact_days(self) -> tuple[date | None, date | None]:
+    def fact_days(self) -> FactDays:
         return search.fact_days(self.db)
 
     @storage_errors
@@ -321,16 +330,18 @@ class SqliteIndex:
         return search.entity(self.db, key)
 
     @storage_errors
-    def lexical(self, fts: str, filters: Filters, limit: int) -> list[Candidate]:
-        return search.lexical(self.db, fts, filters, limit)
+    def lexical(self, terms: Terms, filters: Filters, limit: int) -> list[Candidate]:
+        fts = fts_expression(terms)
+        return search.lexical(self.db, fts, filters, limit) if fts else []
 
     @storage_errors
     def fact_rows(self) -> int:
         return search.fact_rows(self.db)
 
     @storage_errors
-    def term_counts(self, expressions: Sequence[str], most: int) -> dict[str, int]:
-        return search.term_counts(self.db, expressions, most)
+    def word_counts(self, words: Sequence[str], most: int) -> dict[str, int]:
+        counts = search.term_counts(self.db, [quote(w) for w in words], most)
+        return {w: counts[quote(w)] for w in words}
 
     @storage_errors
     def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
@@ -341,8 +352,9 @@ class SqliteIndex:
         return search.recent(self.db, filters, limit)
 
     @storage_errors
-    def fts_rowids(self, fts: str, limit: int) -> list[int]:
-        return search.fts_rowids(self.db, fts, limit)
+    def matching_rowids(self, terms: Terms, limit: int) -> list[int]:
+        fts = fts_expression(terms)
+        return search.fts_rowids(self.db, fts, limit) if fts else []
 
     @storage_errors
     def by_id(self, fact_id: str) -> list[Candidate]:
@@ -371,13 +383,13 @@ class SqliteIndex:
         return search.facts_signature(self.db)
 
     @storage_errors
-    def lineage(self) -> tuple[str, int] | None:
+    def lineage(self) -> Lineage | None:
         return writes.lineage(self.db)
 
     # -- lifecycle (replayed from the journal) ------------------------------------------
 
     @storage_errors
-    def journal_position(self) -> tuple[int, str, int]:
+    def journal_position(self) -> JournalPosition:
         return state.journal_position(self.db)
 
     @storage_errors
@@ -408,19 +420,19 @@ class SqliteIndex:
         return state.events_at(self.db, seqs)
 
     @storage_errors
-    def unretained_in_order(self) -> list[tuple[int | None, str]]:
+    def unretained_in_order(self) -> list[Unjudged]:
         return state.unretained_in_order(self.db)
 
     @storage_errors
-    def review_rows(self, query: ReviewQuery) -> tuple[list[ReviewRow], int]:
+    def review_rows(self, query: ReviewQuery) -> ReviewPage:
         return sqlite_review.rows(self.db, query)
 
     @storage_errors
-    def tracked_contents(self, paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
+    def tracked_contents(self, paths: Sequence[str] | None) -> list[TrackedContent]:
         return state.tracked_contents(self.db, paths)
 
     @storage_errors
-    def citations(self) -> list[tuple[str, int, str, int, str, str | None]]:
+    def citations(self) -> list[Citation]:
         return state.citations(self.db)
 
     @storage_errors

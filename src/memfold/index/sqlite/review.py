@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from memfold.index.base import ReviewQuery, ReviewRow
+from memfold.index.base import ReviewPage, ReviewQuery, ReviewRow
 from memfold.index.sqlite.rows import marks
 from memfold.journal.events import Conflict, Dismiss, Merge, Reset, Restore, Supersede, rule_of
 from memfold.journal.log import Event
@@ -66,7 +66,7 @@ def _undo(db: sqlite3.Connection, seq: int, undone: Sequence[int]) -> None:
                f" seq IN ({marks(undone)}) AND state IN ('open', 'applied')", (seq, *undone))
 
 
-def rows(db: sqlite3.Connection, query: ReviewQuery) -> tuple[list[ReviewRow], int]:
+def rows(db: sqlite3.Connection, query: ReviewQuery) -> ReviewPage:
     """The items the query names, newest first, up to its limit, and how many in all."""
     where, params = _where(query)
     total = db.execute(f"SELECT COUNT(*) FROM review WHERE {where}", params).fetchone()[0]  # noqa: S608
@@ -77,7 +77,7 @@ def rows(db: sqlite3.Connection, query: ReviewQuery) -> tuple[list[ReviewRow], i
     found = db.execute(f"SELECT {_COLUMNS} FROM review WHERE {walk}"  # noqa: S608
                        f" ORDER BY seq DESC{limit}",
                        [*params, *([query.limit] if query.limit is not None else [])])
-    return [ReviewRow(*row) for row in found], int(total)
+    return ReviewPage([ReviewRow(*row) for row in found], int(total))
 
 
 def _where(query: ReviewQuery) -> tuple[str, list[object]]:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from datetime import date
 
 from memfold.errors import IndexDamaged, IndexError_
-from memfold.index.base import Candidate, EntityInfo, Filters, IndexCounts
+from memfold.index.base import Candidate, EntityInfo, FactDays, Filters, IndexCounts
 from memfold.index.sqlite.rows import (
     FACT_FROM,
     FACT_SELECT,
@@ -85,7 +85,7 @@ def warning_count(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT COUNT(*) FROM warnings").fetchone()[0])
 
 
-def fact_days(db: sqlite3.Connection) -> tuple[date | None, date | None]:
+def fact_days(db: sqlite3.Connection) -> FactDays:
     # one subquery each: a step down an index; min and max in one select would scan
     first, retained, last = db.execute(
         "SELECT (SELECT min(day) FROM facts), (SELECT min(retained_on) FROM lifecycle),"
@@ -93,8 +93,8 @@ def fact_days(db: sqlite3.Connection) -> tuple[date | None, date | None]:
     days = [date.fromordinal(first)] if isinstance(first, int) else []
     if isinstance(retained, str) and (day := _iso_day(retained)) is not None:
         days.append(day)
-    return (min(days) if days else None,
-            date.fromordinal(last) if isinstance(last, int) else None)
+    return FactDays(min(days) if days else None,
+                    date.fromordinal(last) if isinstance(last, int) else None)
 
 
 def _iso_day(text: str) -> date | None:

@@ -13,7 +13,16 @@ import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 
-from memfold.index.base import DanglingPointer, DuplicateId, LinkProblems, OrphanState
+from memfold.index.base import (
+    Citation,
+    DanglingPointer,
+    DuplicateId,
+    JournalPosition,
+    LinkProblems,
+    OrphanState,
+    TrackedContent,
+    Unjudged,
+)
 from memfold.index.sqlite import review
 from memfold.index.sqlite.rows import (
     HOLDER_FIRST,
@@ -67,13 +76,14 @@ LINK_QUERIES = (
 )
 
 
-def journal_position(db: sqlite3.Connection) -> tuple[int, str, int]:
+def journal_position(db: sqlite3.Connection) -> JournalPosition:
     """(bytes of the journal replayed, hash of its last event, its seq), read in one
     statement so the three agree while another process replays."""
     values = dict(db.execute("SELECT key, value FROM meta WHERE key IN "
                              "('journal_offset', 'journal_hash', 'journal_seq')"))
-    return (int(values.get("journal_offset") or 0), values.get("journal_hash") or GENESIS,
-            int(values.get("journal_seq") or 0))
+    return JournalPosition(int(values.get("journal_offset") or 0),
+                           values.get("journal_hash") or GENESIS,
+                           int(values.get("journal_seq") or 0))
 
 
 def apply_events(db: sqlite3.Connection, events: Sequence[Event],
@@ -148,40 +158,41 @@ def events_at(db: sqlite3.Connection, seqs: Sequence[int]) -> list[Event]:
             for seq, ts, event, id_, data in sorted(found)]
 
 
-def unretained_in_order(db: sqlite3.Connection) -> list[tuple[int | None, str]]:
+def unretained_in_order(db: sqlite3.Connection) -> list[Unjudged]:
     """(day ordinal or None, id) of every typed fact no retain event lists (its lifecycle
     row, if any, has no `retained_on`), in the order they were written: undated first,
     then by day, path and line."""
-    return list(db.execute(
+    return [Unjudged(*row) for row in db.execute(
         "SELECT f.day, f.id FROM facts f JOIN files ON files.id = f.file"
         " LEFT JOIN lifecycle l ON l.id = f.id WHERE f.kind != 'text'"
-        " AND l.retained_on IS NULL ORDER BY f.day IS NOT NULL, f.day, files.path, f.line"))
+        " AND l.retained_on IS NULL ORDER BY f.day IS NOT NULL, f.day, files.path, f.line")]
 
 
 def tracked_contents(db: sqlite3.Connection,
-                     paths: Sequence[str] | None) -> list[tuple[str, str, str, int]]:
+                     paths: Sequence[str] | None) -> list[TrackedContent]:
     """(id, content, recorded content sha, rev) of facts the journal has a content hash
     for — in `paths`, or everywhere when None."""
     sql = ("SELECT f.id, f.content, l.content_sha, l.rev FROM facts f JOIN lifecycle l"  # noqa: S608
            " ON l.id = f.id WHERE l.content_sha IS NOT NULL AND f.explicit = 1"
            f" AND {NOT_SHADOWED}")  # a later copy of a duplicated id is no revision of it
     if paths is None:
-        return list(db.execute(sql))
-    found: list[tuple[str, str, str, int]] = []
+        return [TrackedContent(*row) for row in db.execute(sql)]
+    found: list[TrackedContent] = []
     for chunk in chunks(list(paths), 500):
-        found.extend(db.execute(f"{sql} AND f.file IN (SELECT id FROM files"  # noqa: S608
-                                f" WHERE path IN ({marks(chunk)}))", chunk))
+        rows = db.execute(f"{sql} AND f.file IN (SELECT id FROM files"  # noqa: S608
+                          f" WHERE path IN ({marks(chunk)}))", chunk)
+        found.extend(TrackedContent(*row) for row in rows)
     return found
 
 
-def citations(db: sqlite3.Connection) -> list[tuple[str, int, str, int, str, str | None]]:
+def citations(db: sqlite3.Connection) -> list[Citation]:
     """Every generated summary line: (page, line, source, source line, sha recorded,
     the cited fact's current content or None when nothing is there any more)."""
-    return list(db.execute(
+    return [Citation(*row) for row in db.execute(
         "SELECT c.path, c.line, c.source, c.source_line, c.sha, f.content FROM citations c"
         " LEFT JOIN files s ON s.path = c.source"
         " LEFT JOIN facts f ON f.file = s.id AND f.line = c.source_line AND f.kind != 'text'"
-        " ORDER BY c.path, c.line"))
+        " ORDER BY c.path, c.line")]
 
 
 def link_problems(db: sqlite3.Connection) -> LinkProblems:

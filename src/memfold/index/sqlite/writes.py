@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple, cast
 
-from memfold.index.base import PreparedDoc, SeenStamp
+from memfold.index.base import Lineage, PreparedDoc, SeenStamp
 from memfold.index.sqlite.rows import chunks, marks
 from memfold.index.sqlite.schema import create_data, create_indexes, drop_data, drop_indexes
 from memfold.names import entity_key, fold_for_index
@@ -107,12 +107,12 @@ def renew_facts_token(db: sqlite3.Connection, *, rebuilt: bool = False) -> None:
                (f"{ident}:{count + 1}",))
 
 
-def lineage(db: sqlite3.Connection) -> tuple[str, int] | None:
+def lineage(db: sqlite3.Connection) -> Lineage | None:
     """(the index's lineage id, syncs that changed a fact since), from `facts_token`; None
     for an index that has none yet (or one of the old random tokens)."""
     row = db.execute("SELECT value FROM meta WHERE key = 'facts_token'").fetchone()
     ident, _, count = (row[0] if row else "").partition(":")
-    return (ident, int(count)) if ident and count.isdigit() else None
+    return Lineage(ident, int(count)) if ident and count.isdigit() else None
 
 
 def append_rows(db: sqlite3.Connection, tail: PreparedDoc, *, held: str,
