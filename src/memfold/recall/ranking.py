@@ -117,6 +117,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -175,20 +176,25 @@ WRITTEN_THEN = 1.15  # the fact was written in the time asked about
 STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, for one)
 
 
-# The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`): read
-# through `tunable`, so an override set by `tuned` holds for the calling context only.
-TUNABLE = ("CONTEXT_SHARE", "CONTEXT_FAR", "ENTITY_BOOST", "OPINION_BOOST",
-           "EXPANSION_SHARE", "VECTOR_FEEDBACK", "VECTOR_NAMES", "RERANK_SHARE",
-           "VECTOR_SPREAD", "SPREAD_FLOOR", "HOP_SHARE", "LINKED_MINIMUM", "FORM_SHARE",
-           "SAME_SHARE", "KIND_SHARE", "OFF_SUBJECT")
+# The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`), by name,
+# with their defaults: read through `tunable`, so an override set by `tuned` holds for the
+# calling context only.
+TUNABLE: Mapping[str, float] = MappingProxyType({
+    "CONTEXT_SHARE": CONTEXT_SHARE, "CONTEXT_FAR": CONTEXT_FAR, "ENTITY_BOOST": ENTITY_BOOST,
+    "OPINION_BOOST": OPINION_BOOST, "EXPANSION_SHARE": EXPANSION_SHARE,
+    "VECTOR_FEEDBACK": VECTOR_FEEDBACK, "VECTOR_NAMES": VECTOR_NAMES,
+    "RERANK_SHARE": RERANK_SHARE, "VECTOR_SPREAD": VECTOR_SPREAD, "SPREAD_FLOOR": SPREAD_FLOOR,
+    "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
+    "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
+})
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
 
 
 def tunable(name: str) -> float:
-    """The weight `name` (one of TUNABLE): an override from `tuned`, else the module's."""
+    """The weight `name` (one of TUNABLE): an override from `tuned`, else its default."""
     value = (_TUNED.get() or {}).get(name)
-    return float(globals()[name]) if value is None else value
+    return TUNABLE[name] if value is None else value
 
 
 @contextmanager
