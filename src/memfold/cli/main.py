@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from memfold import __version__
+from memfold.cli import agent, capture, lifecycle, review, server, warm, web
 from memfold.cli.args import DASH_NOTE, GLOBAL_NOTE, DataGroup, hoist_globals
 from memfold.cli.common import (
     SHOW_SECRETS,
@@ -560,23 +561,13 @@ def bench() -> None:
     """
 
 
-def _register_commands() -> None:
-    """The lifecycle verbs (`memfold.cli.lifecycle`) and the commands for agents (core
-    memory, session context, MCP, tool schemas: `memfold.cli.agent`) live in modules of
-    their own, which keep their heavy imports inside the commands."""
-    import importlib
-
-    for module in ("memfold.cli.lifecycle", "memfold.cli.review", "memfold.cli.agent",
-                   "memfold.cli.server", "memfold.cli.warm", "memfold.cli.capture"):
-        for command in importlib.import_module(module).COMMANDS:
-            cli.add_command(command)
-
-
-_register_commands()
-
-from memfold.cli.web import ui  # noqa: E402 - `memfold ui`; the web stack loads only when it runs
-
-cli.add_command(ui)
+# The commands that live in modules of their own, each listing them in COMMANDS: the lifecycle
+# verbs, the review queue, the commands for agents (core memory, session context, MCP, tool
+# schemas), the server's, the warm process's, capture and `memfold ui`.  Those modules keep
+# their heavy imports (the web stack, MCP, the index) inside the commands.
+for _module in (lifecycle, review, agent, server, warm, capture, web):
+    for _command in _module.COMMANDS:
+        cli.add_command(_command)
 for _name in LOCAL_ONLY:
     _local_only(cli.commands[_name])
 
