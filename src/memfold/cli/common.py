@@ -66,6 +66,16 @@ def open_memory(ctx: click.Context, *, watch: bool = False,
     return memory
 
 
+def cli_source() -> str:
+    """Who writes through the command line, as the journal records it: cli:<login name>."""
+    import getpass  # imported when a command writes: start-up
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):
+        return "cli"
+
+
 def show_notices(memory: Memory) -> None:
     for notice in memory.notices:
         click.echo(f"memfold: warning: {notice}", err=True)

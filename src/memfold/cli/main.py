@@ -21,6 +21,7 @@ from memfold.cli import agent, capture, lifecycle, review, server, warm, web
 from memfold.cli.args import DASH_NOTE, GLOBAL_NOTE, DataGroup, hoist_globals
 from memfold.cli.common import (
     SHOW_SECRETS,
+    cli_source,
     emit_json,
     open_memory,
     read_utf8_lines,
@@ -71,15 +72,6 @@ class MemfoldGroup(DataGroup):
             click.echo(f"memfold: internal error: {type(exc).__name__}: {exc} "
                        "(set MEMFOLD_DEBUG=1 for a traceback)", err=True)
             ctx.exit(1)
-
-
-def _cli_source() -> str:
-    import getpass
-
-    try:
-        return f"cli:{getpass.getuser()}"
-    except (KeyError, OSError):
-        return "cli"
 
 
 @click.group(cls=MemfoldGroup, epilog=EXIT_CODES,
@@ -227,7 +219,7 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
     if not items or items == ["-"]:
         items = read_utf8_lines(sys.stdin.buffer.read(), "stdin")
     memory = open_memory(ctx)
-    result = memory.retain(items, date=day, source=source or _cli_source(),
+    result = memory.retain(items, date=day, source=source or cli_source(),
                            allow_secret=allow_secret, future=future)
     show_notices(memory)
     for warning in result.warnings:
