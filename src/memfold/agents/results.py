@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from memfold import names
 from memfold.values import AboutResult, Hit, RecallResult, estimate_tokens
 
 if TYPE_CHECKING:
@@ -176,12 +177,12 @@ def supersede(memory: Memory, a: dict[str, Any]) -> Any:
 def forget(memory: Memory, a: dict[str, Any]) -> Any:
     purge = a.get("purge", False)
     files = memory.forget(a["id"], purge=purge)
-    return {"id": a["id"].strip().lstrip("^"), "result": "purged" if purge else "archived",
+    return {"id": names.fact_id(a["id"]), "result": "purged" if purge else "archived",
             "files": files}
 
 
 def restore(memory: Memory, a: dict[str, Any]) -> Any:
-    fact_id = a["id"].strip().lstrip("^")
+    fact_id = names.fact_id(a["id"])
     memory.restore(fact_id, reason=a.get("reason", "restored by the agent"))
     return {"id": fact_id, "result": "restored"}
 
@@ -204,7 +205,7 @@ def review_reject(memory: Memory, a: dict[str, Any]) -> Any:
 
 
 def history(memory: Memory, a: dict[str, Any]) -> Any:
-    fact_id = a["id"].strip().lstrip("^")
+    fact_id = names.fact_id(a["id"])
     return {"id": fact_id, "events": [e.to_dict() for e in memory.history(fact_id)]}
 
 
