@@ -17,8 +17,7 @@
     └── AccessDenied             exit 5  the server refused the token (missing, wrong, revoked,
                                          lacking the scope, or not for this bank)
 
-Every class here is exported from `memfold`; the old homes (`memfold.workspace.files.StorageError`,
-`memfold.embed.EmbedUnavailable`) re-export theirs, so imports from there keep working.
+Every class here is exported from `memfold`.
 
 Four internal signals are not part of this tree and stay beside the code that raises them; none
 reaches a caller of `Memory`, which turns each into a MemfoldError above:

@@ -449,8 +449,8 @@ class VectorStore:
 
     # -- searching -----------------------------------------------------------------------
 
-    def search(self, query: Matrix, limit: int, *, ann_min_rows: int = ANN_MIN_ROWS,
-               allowed: Callable[[int], bool] | None = None) -> list[tuple[int, float]]:
+    def search(self, query: Matrix, limit: int, *,
+               ann_min_rows: int = ANN_MIN_ROWS) -> list[tuple[int, float]]:
         """The `limit` facts (rowids) most similar to `query`, best first, with cosine.
 
         Exact (one matrix-vector product over the memory-mapped rows) up to `ann_min_rows`

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -203,5 +203,3 @@ def terminal_progress(label: str = "embedding") -> Progress | None:
                   flush=True)
     return show
 
-
-ProgressFactory = Callable[[], Progress | None]
