@@ -4,7 +4,7 @@
   unless the caller says `allow_secret`; the error names the kind and a redacted preview,
   never the secret.  Text that reaches the Markdown another way (typed by hand, or kept
   with `allow_secret`) is flagged when it is indexed (`flag_secrets`: a warning with
-  path:line that `memfold status` lists), and outputs show it redacted (`model.redacted`).
+  path:line that `memfold status` lists), and outputs show it redacted (`values.redacted`).
 - Hidden text: invisible Unicode (tag characters, zero-width and bidi controls) and HTML
   comments (`memfold.scan.hidden`) are kept as written but reported, and every human-readable
   view shows them visibly with `reveal`, so an instruction cannot hide in memory a person

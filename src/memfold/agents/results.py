@@ -4,7 +4,7 @@ compact form, with budgets measured on the JSON text that is actually sent.
 
 A model reads a tool result as JSON text (`json.dumps(data, ensure_ascii=False)`: what the
 MCP server and `memfold.agents.calls` send), so a budget counts that text, at memfold's usual
-estimate of four characters per token (`model.estimate_tokens`).  Results are packed whole,
+estimate of four characters per token (`values.estimate_tokens`).  Results are packed whole,
 best first: the ones left out are dropped from the end and counted (`omitted_for_budget`).
 The envelope of a result (its keys and counts, about 60 characters) is always sent, so a
 budget too small for even one result gets that envelope and nothing else.

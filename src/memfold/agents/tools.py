@@ -74,7 +74,7 @@ class Tool:
             "name": self.name, "description": self.description, "parameters": self.schema}}
 
     def as_openai_strict(self) -> dict[str, Any]:
-        """Chat Completions with `strict: true` (see schema_check.strict_schema)."""
+        """Chat Completions with `strict: true` (see agents.schema.strict_schema)."""
         return {"type": "function", "function": {
             "name": self.name, "description": self.description,
             "parameters": strict_schema(self.schema), "strict": True}}
@@ -194,7 +194,7 @@ def call(memory: Memory, name: str, arguments: Mapping[str, Any] | str | None = 
 
 
 def _terms(chosen: Tool) -> dict[str, frozenset[str]]:
-    """What `tool_words` renames a library message to: this tool's arguments, the tools."""
+    """What `agents.words` renames a library message to: this tool's arguments, the tools."""
     return {"arguments": frozenset(chosen.schema["properties"]),
             "tools": frozenset(t.name for t in _TOOLS)}
 
@@ -241,7 +241,7 @@ def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:
 
 
 def run_call(memory: Memory, tool_call: ToolCall) -> dict[str, Any]:
-    """Run a call read by `tool_calls.read_call` and answer in its shape; every failure is
+    """Run a call read by `agents.calls.read_call` and answer in its shape; every failure is
     an answer (an error result), never an exception."""
     try:
         data, failed = call(memory, tool_call.name, tool_call.arguments), False

@@ -2,7 +2,7 @@
 `memfold.cli.main`; this module does not import it back: the helpers both use live in
 `memfold.cli.common`).
 
-The same thin skin as `cli.py`: parse, call one Memory method (or render the tool
+The same thin skin as `cli.main`: parse, call one Memory method (or render the tool
 definitions), format.  Errors are MemfoldError subclasses, mapped to exit statuses by the
 `memfold` group.  Only Click is imported at start-up; everything else inside the commands.
 """

@@ -1,7 +1,7 @@
 """The lifecycle and review verbs of `memfold`: note, use, supersede, restore, history,
 trace, reflect and forget (registered by `memfold.cli.main`, which they do not import back).
 
-The same thin skin as `cli.py`: parse, call one Memory method, format.  Errors are
+The same thin skin as `cli.main`: parse, call one Memory method, format.  Errors are
 MemfoldError subclasses, mapped to exit statuses by the `memfold` group.  Only Click is
 imported at start-up; everything else inside the commands.
 """

@@ -41,7 +41,7 @@ EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 s
 class MemfoldGroup(DataGroup):
     """Maps memfold's errors to one line on stderr and a documented exit status; its
     commands take a positional argument that begins with a dash as data, and the global
-    options on either side of the command (`cli_args`)."""
+    options on either side of the command (`cli.args`)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, hoist_globals(self, args))

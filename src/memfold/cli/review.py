@@ -1,7 +1,7 @@
 """`memfold review`: the judge's decisions listed, accepted and rejected (registered by
 `memfold.cli.main`, which it does not import back).
 
-The same thin skin as `cli.py`: parse, call one Memory method (review, accept, reject),
+The same thin skin as `cli.main`: parse, call one Memory method (review, accept, reject),
 format.  Only Click is imported at start-up; everything else inside the commands.
 """
 

@@ -1,7 +1,7 @@
 """The derived index: parsed facts, entities and lifecycle state, kept for fast recall.
 
 `base.IndexBackend` is the interface every caller uses; `open_index` makes the one backend
-there is today (SQLite, `sqlite.py` and its `sqlite_*` modules).  Only this package runs
+there is today (SQLite, the `index.sqlite` package).  Only this package runs
 SQL or imports a database driver.
 """
 

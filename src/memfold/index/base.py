@@ -1,7 +1,7 @@
-"""The index interface: what every backend (SQLite now, PostgreSQL later) provides.
+"""The index interface: what every backend provides (one today: SQLite's, `index.sqlite`).
 
-The index is derived data.  It holds nothing that the Markdown files (and, later, the
-journal) do not, so any backend can be dropped and rebuilt.  Backends see parsed documents
+The index is derived data.  It holds nothing that the Markdown files and the journal
+do not, so any backend can be dropped and rebuilt.  Backends see parsed documents
 only — never Markdown — and the sync logic above them is shared, so a new backend fits beside
 SQLite without touching the parser or the CLI.
 """

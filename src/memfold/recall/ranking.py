@@ -19,7 +19,7 @@
   themselves chose 1 or more (75.3 lexical, 81.5 hybrid), but at 1 hybrid multi-hop loses
   4 points and a typed fact two lines from the best match outranks a weaker match that
   answers; 0.5 keeps multi-hop level.  The context lifts a fact toward the neighbour that
-  lifted it, never past it (`recall._held_by_neighbours`): a fact whose score with its
+  lifted it, never past it (`search._held_by_neighbours`): a fact whose score with its
   context reaches that neighbour's score without its own comes just below it (and keeps
   at least its own score).  "is Sam allergic to anything": the cookies and Bun.js facts
   written beside "Sam might be allergic to peanuts" no longer outrank it.  LoCoMo dev,
@@ -85,7 +85,7 @@
   at equal confidence;
 - kind_weight: narrative text 0.6, observations 0.85, everything else 1.0, so typed facts
   rank above text, and stated facts above generated observations, at equal relevance;
-- lifecycle: `lifecycle.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
+- lifecycle: `journal.fold.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
 
 Spread (hybrid only, `spread`): the SPREAD_POOL (30) best are ordered again so that a result
 much like one above it gives way (maximal marginal relevance over the facts' vectors): each
@@ -97,7 +97,7 @@ an answer elsewhere needed.  Held out on the LoCoMo dev split (every fold chose 
 77.6 (docs/semantic.md).  Semantic mode lost from it (65.5 -> 65.2) and lexical mode has no
 vectors.
 
-With `--rerank` (`recall._reranked`, `embed.rerank`) the RERANK_TOP best are ordered again by a
+With `--rerank` (`search._reranked`, `embed.rerank`) the RERANK_TOP best are ordered again by a
 blend of this score and a reranker's, RERANK_SHARE of it the reranker's.
 
 Facts a person archived rank below every active one, and superseded or expired ones below
@@ -162,7 +162,7 @@ VECTOR_SPREAD = 0.2
 SPREAD_FLOOR = 0.5
 SPREAD_POOL = 30
 # with --rerank: the share of the reranker's score in the blended score of the RERANK_TOP
-# best candidates (`recall._reranked`, `embed.rerank`).  Leave-one-conversation-out on the
+# best candidates (`search._reranked`, `embed.rerank`).  Leave-one-conversation-out on the
 # LoCoMo dev split chose 0.5 in 11 of the 12 lexical and semantic folds (0.3 in the other;
 # docs/semantic.md, "Reranking")
 RERANK_SHARE = 0.5

@@ -1,6 +1,6 @@
 """Semantic recall over one workspace: the embedder, the vector store and the index together.
 
-`Semantic.fuse` is what `recall.recall` calls in semantic and hybrid mode, once the lexical,
+`Semantic.fuse` is what `search.recall` calls in semantic and hybrid mode, once the lexical,
 entity and time candidates are gathered: it adds the facts nearest to the query's vector
 (within the same filters) and returns each candidate's fused relevance by rowid.  In hybrid
 mode the query's vector is then moved toward its best candidates' (`moved_query`,
@@ -132,7 +132,7 @@ class Semantic:
              mode: str, text: str, named: Sequence[str] = ()) -> dict[int, float] | None:
         """Add the nearest facts to `found`; return every candidate's fused relevance
         (None when the query cannot be embedded: the recall stays lexical).  `text` is
-        what the query's vector is made of (`recall._vector_text`); `named`, the keys of
+        what the query's vector is made of (`search._vector_text`); `named`, the keys of
         the entities the query names (`admits`)."""
         try:
             self.query_vector(text)

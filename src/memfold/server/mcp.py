@@ -1,6 +1,6 @@
 """MCP over streamable HTTP at /mcp: the tools `memfold mcp` serves, on a server bank.
 
-The server is `mcp_server.tool_server`, as for `memfold mcp`.  Each request is authenticated
+The server is `agents.mcp.tool_server`, as for `memfold mcp`.  Each request is authenticated
 once, like a REST request (`Authorization: Bearer <token>`; the tenant comes from the token),
 before any MCP traffic, and a call names its bank with the `X-Memfold-Bank` header, else the
 `bank` query parameter, else the one bank a bank-restricted token is for.  A tool runs as a

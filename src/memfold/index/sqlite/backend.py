@@ -1,19 +1,19 @@
 """The SQLite index: `.memory/index.sqlite`, derived from the Markdown and always rebuildable.
 
-All of memfold's SQL lives in this package, behind the `IndexBackend` interface (`base.py`);
+All of memfold's SQL lives in this package, behind the `IndexBackend` interface (`index.base`);
 `SqliteIndex` opens, checks and repairs the file here, and runs the queries of its sibling
-modules, each a concept: `sqlite_schema` (tables, damage, error translation), `sqlite_writes`
-(replacing a file's rows), `sqlite_search` (what recall and the vectors read), `sqlite_state`
-(lifecycle state replayed from the journal), `sqlite_rows` (rows to values).  No driver error
-leaves a public method: each arrives as IndexError_, or IndexDamaged for damage
-(`sqlite_schema.storage_errors`).
+modules, each a concept: `schema` (tables, damage, error translation), `writes` (replacing
+a file's rows), `search` (what recall and the vectors read), `state` (lifecycle state
+replayed from the journal), `rows` (rows to values), `holders` (which copy of a duplicated
+id holds it), `review` (the review queue's table).  No driver error leaves a public method:
+each arrives as IndexError_, or IndexDamaged for damage (`schema.storage_errors`).
 
 Invariants:
 - Every row belongs to exactly one file row (facts by its key `file`, the rest by `path`);
   replacing a file replaces all its rows, so an incremental sync and a full rebuild of the
   same files hold the same rows.
 - The full-text table keeps no copy of the text (contentless): a fact's terms are removed by
-  handing FTS5 the values they were made from, which `sqlite_writes.fts_values` computes
+  handing FTS5 the values they were made from, which `writes.fts_values` computes
   from the rows that remain (content, entities, the page's first name) — on insert and on
   delete alike.
 - WAL mode with `synchronous=NORMAL`: the index is derived data, so a lost last transaction
