@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from memfold.errors import BadInput
 from memfold.scan.hidden import find_hidden, reveal
+from memfold.scan.secrets import find_secrets
 from memfold.values import TEXT, Fact, ParsedDoc, ParseWarning
 
 SOURCE = re.compile(r"[\w.:@/-]{1,64}")
@@ -73,8 +74,6 @@ def flag_secrets(doc: ParsedDoc, lines: Callable[[], Sequence[str]] | None = Non
     that holds it; the warning names the kind and a safe preview, never the secret.
     `lines` gives the file's lines, read only to place a secret in a text chunk whose
     blank lines were left out of its text."""
-    from memfold.scan.secrets import find_secrets
-
     found: list[ParseWarning] = []
     for fact in doc.facts:
         for match in find_secrets(fact.content):

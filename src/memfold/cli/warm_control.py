@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memfold.cli import warm_socket
+from memfold.errors import WorkspaceError
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,6 @@ def status(path: str | None = None) -> WarmStatus:
 def start(path: str | None = None, *, idle: int | None = None,
           wait: float = 15.0) -> WarmStatus:
     """Start a warm process (unless one is running) and return once it answers."""
-    from memfold.errors import WorkspaceError
-
     path = path or warm_socket.socket_path()
     found = status(path)
     if found.running:

@@ -13,6 +13,8 @@ on a local workspace only.
 from __future__ import annotations
 
 import contextlib
+import importlib
+import json
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs
@@ -72,8 +74,6 @@ def call(server: Server, caller: Caller, headers: Any, query: str, name: str,
 
 def mcp_app(server: Server) -> tuple[Any, Any]:
     """The ASGI app for /mcp and the lifespan that runs its session manager."""
-    import importlib
-
     from starlette.concurrency import run_in_threadpool
 
     manager_module = importlib.import_module("mcp.server.streamable_http_manager")
@@ -108,8 +108,6 @@ def _headers(scope: Any) -> dict[str, str]:
 
 
 async def _refuse(send: Any, status: int, message: str) -> None:
-    import json
-
     body = json.dumps({"error": message, "type": "Refused"}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json")]})
