@@ -12,6 +12,7 @@ import click
 
 from memfold.cli.args import DataCommand
 from memfold.cli.common import SHOW_SECRETS, emit_json, open_memory, show_notices
+from memfold.errors import StaleRevision
 
 
 @click.command(cls=DataCommand)
@@ -35,8 +36,6 @@ def note(ctx: click.Context, fact_id: str, text: str, rev: int, as_json: bool) -
     Example:
       memfold note k3x9q2ma --rev 0 "Confirmed with Peter on the phone."
     """
-    from memfold.errors import StaleRevision
-
     memory = open_memory(ctx)
     try:
         new_rev = memory.note(fact_id, text, rev=rev)

@@ -9,12 +9,15 @@ inside the commands so that `memfold --help` and short commands start fast.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import os
 import signal
 import sys
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from memfold import __version__
 from memfold.cli import agent, capture, lifecycle, review, server, warm, web
@@ -31,7 +34,7 @@ from memfold.cli.common import (
     warning_counts,
     warning_rows,
 )
-from memfold.errors import BROKEN_PIPE, output_closed
+from memfold.errors import BROKEN_PIPE, BadInput, MemfoldError, output_closed
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
               "130 interrupted (Ctrl-C), 141 output closed early (a reader such as `head` "
@@ -51,8 +54,6 @@ class MemfoldGroup(DataGroup):
         super().add_command(cmd, name)
 
     def invoke(self, ctx: click.Context) -> Any:
-        from memfold.errors import MemfoldError
-
         try:
             return super().invoke(ctx)
         except MemfoldError as exc:
@@ -115,10 +116,6 @@ def cli(ctx: click.Context, workspace: str | None, server: str | None, bank: str
 def _server_choice(ctx: click.Context, workspace: str | None, server: str | None) -> str | None:
     """The server the data commands use (None: the workspace).  A workspace or server
     given on the command line wins over one from the environment."""
-    from click.core import ParameterSource
-
-    from memfold.errors import BadInput
-
     typed = {name for name in ("workspace", "server", "bank")
              if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE}
     if workspace and server and {"workspace", "server"} <= typed:
@@ -135,15 +132,11 @@ LOCAL_ONLY = ("init", "index", "review", "ui")  # commands on this machine's wor
 
 def _local_only(command: click.Command) -> None:
     """Make `command` refuse, in one line, to run when a server is chosen."""
-    import functools
-
     run = command.callback
     assert run is not None
 
     @functools.wraps(run)
     def guarded(*args: Any, **kwargs: Any) -> Any:
-        from memfold.errors import BadInput
-
         if click.get_current_context().find_root().obj.get("server"):
             raise BadInput(f"memfold {command.name} works on a local workspace only: drop "
                            "--server (or unset MEMFOLD_SERVER) to run it")
@@ -516,10 +509,6 @@ class LazyGroup(click.Group):
 
     def _load(self) -> None:
         if not self.commands:
-            import importlib
-
-            from memfold.errors import MemfoldError
-
             try:
                 module = importlib.import_module(self.module)
             except ModuleNotFoundError as exc:

@@ -16,6 +16,7 @@ import click
 
 from memfold.cli.args import DataCommand, DataGroup
 from memfold.cli.common import emit_json
+from memfold.errors import BadInput, MemfoldError
 
 DB = click.option("--db", metavar="URL", envvar="MEMFOLD_DB", required=True,
                   help="PostgreSQL URL, postgresql://USER:PASSWORD@HOST:5432/DB "
@@ -77,7 +78,6 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
       memfold db upgrade --db postgresql://memfold_owner@db/memfold
       memfold serve --db postgresql://memfold_server:PASSWORD@db/memfold --port 8700
     """
-    from memfold.errors import MemfoldError
     from memfold.server import require_extra
 
     require_extra()
@@ -286,7 +286,6 @@ def bank_delete(db: str, tenant: str, name: str, yes: bool, as_json: bool) -> No
       memfold export --server http://127.0.0.1:8700 --bank old ./old-backup
       memfold server bank delete --tenant acme old --yes
     """
-    from memfold.errors import BadInput
     from memfold.server import admin
 
     if not yes:
@@ -373,7 +372,6 @@ def token_revoke(db: str, tenant: str, name: str, as_json: bool) -> None:
     Example:
       memfold server token revoke --tenant acme planner
     """
-    from memfold.errors import BadInput
     from memfold.server import admin
 
     if not admin.revoke_token(_pool(db), tenant, name):
