@@ -252,7 +252,7 @@ def core_insert(memory: Memory, a: dict[str, Any]) -> Any:
 
 
 def context(memory: Memory, a: dict[str, Any]) -> Any:
-    from memfold.session.context import DEFAULT_BUDGET
+    from memfold.session.context import DEFAULT_BUDGET  # session context: loaded by this tool only
 
     return context_result(lambda inner: memory.context(budget=inner),
                           budget=a.get("budget", DEFAULT_BUDGET), full=a.get("full", False))

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memfold.agents import results as run
+from memfold.agents.calls import read_call
 from memfold.agents.outputs import output_schema
 from memfold.agents.schema import check_object, strict_schema
 from memfold.agents.words import in_tool_terms, messages_in_tool_terms
@@ -128,7 +129,7 @@ _SPEC = ("Time spec: 30d, 2w, 6m, 1y, 2025-11-27, 2025-11, today, yesterday, las
 
 def tools() -> list[Tool]:
     """Every tool, in a stable order; `reflect` only when this Memory has it."""
-    from memfold.memory import Memory
+    from memfold.memory import Memory  # the facade: `memfold tools` prints schemas without it
 
     found = [t for t in _TOOLS if t.name != "reflect" or hasattr(Memory, "reflect")]
     return found
@@ -235,8 +236,6 @@ def _parsed_arguments(name: str, arguments: Mapping[str, Any] | str | None) -> A
 def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:
     """Run a tool call in any vendor's shape and answer in that shape (see memfold.agents.calls):
     a refused call is an error answer for the model, never an exception."""
-    from memfold.agents.calls import read_call
-
     return run_call(memory, read_call(tool_call))
 
 

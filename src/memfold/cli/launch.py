@@ -44,7 +44,7 @@ def main() -> None:
             sys.stderr.write(err)
             sys.stderr.flush()
             raise SystemExit(code)
-    from memfold.cli.main import main as run_here
+    from memfold.cli.main import main as run_here  # no warm answer: the command runs here
 
     try:
         run_here()

@@ -2,7 +2,8 @@
 files in and out of a server bank, `export` and `import`.
 
 All of them need the `server` extra (psycopg, Starlette, uvicorn, Alembic), imported only
-when one runs; without it they say how to install it (one line, exit 1).  `--db` takes a
+when one runs, as are memfold's own server and client modules (`memfold --help` loads none of
+them); without the extra they say how to install it (one line, exit 1).  `--db` takes a
 libpq URL and falls back to MEMFOLD_DB.  docs/server.md is the operator's guide.
 """
 

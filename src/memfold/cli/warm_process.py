@@ -76,7 +76,7 @@ def _as_caller(cwd: str, env: dict[str, str]) -> Iterator[tuple[io.StringIO, io.
 def run(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[int | None, str, str]:
     """Run one command line as a new `memfold` process would: (exit status, stdout, stderr);
     (None, "", "") declines, and the caller runs it itself."""
-    from memfold.cli.main import cli
+    from memfold.cli.main import cli  # everything: loaded once the process is up
 
     if not warm_socket.eligible(argv, env) or not os.path.isdir(cwd) or not os.access(cwd, os.X_OK):
         return None, "", ""
@@ -109,7 +109,7 @@ class ChangeFeeds:
 
     def __call__(self, path: str | None) -> Watcher | None:
         from memfold.config import workspace_path
-        from memfold.workspace.watch import Watcher
+        from memfold.workspace.watch import Watcher  # inotify: only when a read comes
 
         root = os.path.realpath(workspace_path(path))
         if not os.path.isdir(root):
@@ -191,7 +191,7 @@ def _warm_up() -> None:
     is imported before the first caller waits for it."""
     import tempfile
 
-    from memfold.memory import Memory
+    from memfold.memory import Memory  # everything, to answer the first read fast
 
     with tempfile.TemporaryDirectory(prefix="memfold-warm-") as scratch:
         Memory.init(scratch)

@@ -74,6 +74,7 @@ class Embedding:
     def embed_quietly(self, backend: IndexBackend, show: bool = False, *,
                       during_recall: bool = False) -> None:
         """Embed facts that have no vector yet; a failure leaves them to lexical search."""
+        # vector search (numpy): only with vectors
         from memfold.recall.semantic import terminal_progress
 
         if self.semantic is None:

@@ -74,7 +74,7 @@ def call(server: Server, caller: Caller, headers: Any, query: str, name: str,
 
 def mcp_app(server: Server) -> tuple[Any, Any]:
     """The ASGI app for /mcp and the lifespan that runs its session manager."""
-    from starlette.concurrency import run_in_threadpool
+    from starlette.concurrency import run_in_threadpool  # the server extra
 
     manager_module = importlib.import_module("mcp.server.streamable_http_manager")
 
