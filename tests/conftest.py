@@ -40,7 +40,7 @@ def _private_warm_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterato
     """The `memfold` processes the tests run start warm processes on demand (MEMFOLD_WARM
     defaults to auto), as a user's would: they live in a folder of this session's, and are
     stopped when it ends rather than idling on after it."""
-    from memfold.cli import warm_process as warm
+    from memfold.cli import warm_control as warm
 
     folder = tmp_path_factory.mktemp("warm-processes")
     folder.chmod(0o700)

@@ -59,10 +59,9 @@ def test_a_reply_is_lifted_by_the_question_beside_it(logs: Path) -> None:
     assert "next to" not in next(h for h in hits if h.fact.id == "greentea").why
 
 
-def test_without_context_the_better_worded_fact_wins(logs: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ranking, "CONTEXT_SHARE", 0.0)
-    order = ranked(logs, "green kitchen walls")
+def test_without_context_the_better_worded_fact_wins(logs: Path) -> None:
+    with ranking.tuned({"CONTEXT_SHARE": 0.0}):
+        order = ranked(logs, "green kitchen walls")
     assert order.index("greentea") < order.index("reply001")
 
 

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from memfold.cli.main import cli
-from memfold.embed import EmbedUnavailable, models, rerank
+from memfold.embed import models, rerank
+from memfold.errors import EmbedUnavailable
 from memfold.memory import Memory
 from memfold.recall import ranking
 

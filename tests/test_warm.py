@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from memfold.cli import launch
+from memfold.cli import warm_control, warm_socket
 from memfold.cli import warm_process as warm
 from memfold.memory import Memory
 
@@ -34,7 +34,7 @@ def warm_dir(tmp_path: Path) -> Iterator[Path]:
     folder.mkdir(mode=0o700)
     yield folder
     for sock in folder.glob("*.sock"):
-        warm.stop(str(sock))
+        warm_control.stop(str(sock))
 
 
 def env_for(warm_dir: Path, mode: str) -> dict[str, str]:
@@ -44,7 +44,7 @@ def env_for(warm_dir: Path, mode: str) -> dict[str, str]:
 
 
 def served(warm_dir: Path) -> int:
-    found = warm.status(launch.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)}))
+    found = warm_control.status(warm_socket.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)}))
     assert found.running
     return found.served
 
@@ -54,11 +54,11 @@ def started(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One warm process for the tests that only use it."""
     folder = tmp_path_factory.mktemp("warm-shared")
     folder.chmod(0o700)
-    path = launch.socket_path({"MEMFOLD_WARM_DIR": str(folder)})
-    found = warm.start(path, idle=120)
+    path = warm_socket.socket_path({"MEMFOLD_WARM_DIR": str(folder)})
+    found = warm_control.start(path, idle=120)
     assert found.running and found.pid
     yield folder
-    warm.stop(path)
+    warm_control.stop(path)
 
 
 def seed(workspace: Path) -> None:
@@ -140,16 +140,16 @@ def test_auto_starts_one_for_the_next_read_and_off_never_does(workspace: Path,
                                                               warm_dir: Path) -> None:
     seed(workspace)
     args = ["--workspace", str(workspace), "recall", "Vienna"]
-    path = launch.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)})
+    path = warm_socket.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)})
     assert memfold(*args, env=env_for(warm_dir, "off"))[0] == 0
     assert memfold(*args, env=env_for(warm_dir, "on"))[0] == 0
     time.sleep(0.5)
-    assert not warm.status(path).running  # off and on never start one
+    assert not warm_control.status(path).running  # off and on never start one
     assert memfold(*args, env=env_for(warm_dir, "auto"))[0] == 0
     deadline = time.monotonic() + 30
-    while not warm.status(path).running and time.monotonic() < deadline:
+    while not warm_control.status(path).running and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert warm.status(path).running
+    assert warm_control.status(path).running
     assert memfold(*args, env=env_for(warm_dir, "auto"))[0] == 0
     assert served(warm_dir) == 1
 
@@ -169,13 +169,13 @@ def test_a_directory_others_may_enter_is_never_used(workspace: Path, tmp_path: P
 
 
 def test_idle_stop_and_sigterm_remove_the_socket(warm_dir: Path) -> None:
-    path = launch.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)})
-    first = warm.start(path, idle=1)
+    path = warm_socket.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)})
+    first = warm_control.start(path, idle=1)
     deadline = time.monotonic() + 20
-    while warm.status(path).running and time.monotonic() < deadline:
+    while warm_control.status(path).running and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not warm.status(path).running and not os.path.exists(path)
-    second = warm.start(path, idle=60)
+    assert not warm_control.status(path).running and not os.path.exists(path)
+    second = warm_control.start(path, idle=60)
     assert second.pid != first.pid
     assert second.pid is not None
     os.kill(second.pid, signal.SIGTERM)
@@ -183,15 +183,15 @@ def test_idle_stop_and_sigterm_remove_the_socket(warm_dir: Path) -> None:
     while os.path.exists(path) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not os.path.exists(path)
-    assert warm.start(path, idle=60).running
-    assert warm.stop(path).running and not warm.status(path).running
+    assert warm_control.start(path, idle=60).running
+    assert warm_control.stop(path).running and not warm_control.status(path).running
 
 
 def test_a_killed_warm_process_leaves_a_socket_that_is_ignored_then_replaced(
         workspace: Path, warm_dir: Path) -> None:
     seed(workspace)
-    path = launch.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)})
-    pid = warm.start(path, idle=60).pid
+    path = warm_socket.socket_path({"MEMFOLD_WARM_DIR": str(warm_dir)})
+    pid = warm_control.start(path, idle=60).pid
     assert pid is not None
     os.kill(pid, signal.SIGKILL)
     time.sleep(0.2)
@@ -199,7 +199,7 @@ def test_a_killed_warm_process_leaves_a_socket_that_is_ignored_then_replaced(
     code, out, _ = memfold("--workspace", str(workspace), "recall", "Vienna",
                            env=env_for(warm_dir, "on"))
     assert code == 0 and "Vienna" in out
-    assert warm.start(path, idle=60).pid != pid
+    assert warm_control.start(path, idle=60).pid != pid
 
 
 def test_the_warm_cli_reports_in_text_and_json(warm_dir: Path) -> None:
@@ -225,17 +225,17 @@ def test_the_warm_cli_reports_in_text_and_json(warm_dir: Path) -> None:
     (["--workspace", "recall"], None),  # "recall" is the workspace's name here
 ])
 def test_the_verb_is_read_past_the_global_options(argv: list[str], verb: str | None) -> None:
-    assert launch.verb_of(argv) == verb
+    assert warm_socket.verb_of(argv) == verb
 
 
 def test_only_reads_without_a_server_are_eligible() -> None:
-    assert launch.eligible(["recall", "x"], {})
-    assert not launch.eligible(["retain", "W x"], {})
-    assert not launch.eligible(["recall", "x"], {"MEMFOLD_WARM": "off"})
-    assert not launch.eligible(["recall", "x"], {"MEMFOLD_SERVER": "http://h"})
-    assert not launch.eligible(["--server", "http://h", "recall", "x"], {})
-    assert not launch.eligible(["--server=http://h", "recall", "x"], {})
-    assert launch.mode({"MEMFOLD_WARM": "bogus"}) == "auto"
+    assert warm_socket.eligible(["recall", "x"], {})
+    assert not warm_socket.eligible(["retain", "W x"], {})
+    assert not warm_socket.eligible(["recall", "x"], {"MEMFOLD_WARM": "off"})
+    assert not warm_socket.eligible(["recall", "x"], {"MEMFOLD_SERVER": "http://h"})
+    assert not warm_socket.eligible(["--server", "http://h", "recall", "x"], {})
+    assert not warm_socket.eligible(["--server=http://h", "recall", "x"], {})
+    assert warm_socket.mode({"MEMFOLD_WARM": "bogus"}) == "auto"
 
 
 # -- the change feeds the warm process keeps across reads --------------------------------------

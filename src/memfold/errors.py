@@ -17,17 +17,17 @@
     └── AccessDenied             exit 5  the server refused the token (missing, wrong, revoked,
                                          lacking the scope, or not for this bank)
 
-Every class here is exported from `memfold`; the old homes (`memfold.workspace.files.StorageError`,
-`memfold.embed.EmbedUnavailable`) re-export theirs, so imports from there keep working.
+Every class here is exported from `memfold`.
 
 Four internal signals are not part of this tree and stay beside the code that raises them; none
 reaches a caller of `Memory`, which turns each into a MemfoldError above:
-`workspace.format.FactSyntaxError` and `timeparse.TimeSpecError` (ValueErrors, become BadInput),
+`workspace.format.FactSyntaxError` and `times.parse.TimeSpecError` (ValueErrors, become BadInput),
 `embed.models.ModelError` (becomes EmbedUnavailable) and `judge.JudgeError` (the fallback judge
 catches it and judges by rules).
 
 Every message is one line that says what went wrong and, where it helps, what to do next.
-Adapters (CLI, later MCP and HTTP) translate these into their own error shapes in one place.
+Adapters (the CLI, MCP, the memory server, the web view) translate these into their own error
+shapes, each in one place.
 """
 
 from __future__ import annotations

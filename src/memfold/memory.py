@@ -18,7 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, TypeVar
 
-from memfold import config
+from memfold import config, names
 from memfold.errors import BadInput, IndexDamaged, MemfoldError, SourceChanged, UnknownId
 from memfold.index import open_index
 from memfold.index.base import IndexBackend, Progress
@@ -309,7 +309,7 @@ class Memory(CoreVerbs, ReviewVerbs):
         that use, the status and decay a recall at the same moment reports.  Likely secrets
         in its text are shown as `[REDACTED:<kind>]` unless `show_secrets`.
         """
-        fact_id = fact_id.strip().lstrip("^")
+        fact_id = names.fact_id(fact_id)
         hit = self._repairing(lambda: self._get(fact_id, strict=strict, use=use, now=now))
         return hit if show_secrets else hit.redacted()
 
@@ -346,7 +346,7 @@ class Memory(CoreVerbs, ReviewVerbs):
             source: str | None = None) -> None:
         """Acknowledge that a fact was used: it stays fresh (decay restarts from now)."""
         self.refresh()
-        self.ledger.use(fact_id.strip().lstrip("^"), ts=self._ts(now))
+        self.ledger.use(names.fact_id(fact_id), ts=self._ts(now))
 
     @signs
     @repairs
@@ -364,7 +364,7 @@ class Memory(CoreVerbs, ReviewVerbs):
             raise BadInput("a note needs text: say what you learned about the fact (the "
                            "fact's earlier notes stay in `memfold history`)")
         self.refresh()
-        return self.ledger.note(fact_id.strip().lstrip("^"), text, rev, ts=self._ts(now))
+        return self.ledger.note(names.fact_id(fact_id), text, rev, ts=self._ts(now))
 
     @signs
     @repairs
@@ -372,7 +372,7 @@ class Memory(CoreVerbs, ReviewVerbs):
                   now: datetime | str | None = None, source: str | None = None) -> bool:
         """Mark OLD superseded by NEW (pointers both ways; nothing is deleted)."""
         self.refresh()
-        return self.ledger.supersede(old_id.strip().lstrip("^"), new_id.strip().lstrip("^"),
+        return self.ledger.supersede(names.fact_id(old_id), names.fact_id(new_id),
                                      reason=reason, ts=self._ts(now))
 
     @signs
@@ -381,12 +381,12 @@ class Memory(CoreVerbs, ReviewVerbs):
                 now: datetime | str | None = None, source: str | None = None) -> None:
         """Make a superseded or archived fact active again (and fresh)."""
         self.refresh()
-        self.ledger.restore(fact_id.strip().lstrip("^"), reason=reason, ts=self._ts(now))
+        self.ledger.restore(names.fact_id(fact_id), reason=reason, ts=self._ts(now))
 
     @repairs
     def history(self, fact_id: str) -> list[Event]:
         """The journal events about a fact, oldest first."""
-        fact_id = fact_id.strip().lstrip("^")
+        fact_id = names.fact_id(fact_id)
         self.refresh()
         events = self.index_backend.events_for(fact_id)
         if not events and not self.index_backend.by_id(fact_id):
@@ -398,7 +398,7 @@ class Memory(CoreVerbs, ReviewVerbs):
               show_secrets: bool = False) -> Trace:
         """A fact's lineage both ways: what it supersedes, what superseded it, what it was
         derived from (secrets redacted unless `show_secrets`)."""
-        fact_id = fact_id.strip().lstrip("^")
+        fact_id = names.fact_id(fact_id)
         self.refresh()
         found = build_trace(self.index_backend, self.ledger.fact(fact_id),
                             self.now(now).date())
@@ -590,7 +590,7 @@ class Memory(CoreVerbs, ReviewVerbs):
                 raise BadInput("dry_run goes with purge: archiving changes no file")
             self.refresh()
             self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
-                fact_id.strip().lstrip("^")).fact.id, reason="forgotten by hand")],
+                names.fact_id(fact_id)).fact.id, reason="forgotten by hand")],
                 ts=self._ts(now))
             return []
         return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
@@ -604,7 +604,7 @@ class Memory(CoreVerbs, ReviewVerbs):
         from memfold import forget as _forget
 
         self.refresh()
-        plan = _forget.purge(self.workspace, self.ledger, fact_id.strip().lstrip("^"),
+        plan = _forget.purge(self.workspace, self.ledger, names.fact_id(fact_id),
                              ts=self._ts(now), dry_run=dry_run)
         if not dry_run:
             self._sync(only=list(plan.files), now=now)

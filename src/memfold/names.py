@@ -1,4 +1,4 @@
-"""Names: how entity mentions, page slugs and search text are normalised.
+"""Names: how entity mentions, page slugs, fact ids and search text are normalised.
 
 Two spellings name the same entity when their keys are equal: case, diacritics and the
 separators `-`, `_`, `.` and spaces do not matter ("Hà-Nội", "ha noi" and "HA_NOI" share the
@@ -29,6 +29,12 @@ def strip_marks(text: str) -> str:
 def fold(text: str) -> str:
     """Text as the search index sees it: no diacritics, case folded."""
     return text.casefold() if text.isascii() else strip_marks(text).casefold()
+
+
+def fact_id(text: str) -> str:
+    """A fact's id as a person or an agent writes it, without the spaces around it or the `^`
+    of its block reference: " ^k3x9q2ma" -> "k3x9q2ma"."""
+    return text.strip().lstrip("^")
 
 
 @functools.lru_cache(maxsize=65536)

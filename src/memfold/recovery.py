@@ -27,6 +27,7 @@ def finish_torn_append(workspace: Workspace) -> str | None:
 def finish_reflect_pages(workspace: Workspace) -> str | None:
     if not os.path.lexists(workspace.root / REFLECT_INTENT):
         return None  # no import of reflect either
+    # reflect's planner: only for a half-committed page set
     from memfold.reflect import plan as reflect
 
     done = reflect.finish_pages(workspace)

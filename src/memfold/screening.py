@@ -4,7 +4,7 @@
   unless the caller says `allow_secret`; the error names the kind and a redacted preview,
   never the secret.  Text that reaches the Markdown another way (typed by hand, or kept
   with `allow_secret`) is flagged when it is indexed (`flag_secrets`: a warning with
-  path:line that `memfold status` lists), and outputs show it redacted (`model.redacted`).
+  path:line that `memfold status` lists), and outputs show it redacted (`values.redacted`).
 - Hidden text: invisible Unicode (tag characters, zero-width and bidi controls) and HTML
   comments (`memfold.scan.hidden`) are kept as written but reported, and every human-readable
   view shows them visibly with `reveal`, so an instruction cannot hide in memory a person
@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from memfold.errors import BadInput
 from memfold.scan.hidden import find_hidden, reveal
+from memfold.scan.secrets import find_secrets
 from memfold.values import TEXT, Fact, ParsedDoc, ParseWarning
 
 SOURCE = re.compile(r"[\w.:@/-]{1,64}")
@@ -73,8 +74,6 @@ def flag_secrets(doc: ParsedDoc, lines: Callable[[], Sequence[str]] | None = Non
     that holds it; the warning names the kind and a safe preview, never the secret.
     `lines` gives the file's lines, read only to place a secret in a text chunk whose
     blank lines were left out of its text."""
-    from memfold.scan.secrets import find_secrets
-
     found: list[ParseWarning] = []
     for fact in doc.facts:
         for match in find_secrets(fact.content):

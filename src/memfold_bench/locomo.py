@@ -488,8 +488,8 @@ def locomo_command(path: Path, k: int, out: Path, as_json: bool, mode: str,
     modes = modes_for(mode)
     grid = parse_tune(tune)
     if rerank:
-        from memfold.embed import EmbedUnavailable
         from memfold.embed.rerank import shared_reranker
+        from memfold.errors import EmbedUnavailable
 
         try:
             shared_reranker()  # fail early, before any work

@@ -9,7 +9,7 @@ per request), as `memfold recall --server` sends it.
 
 1. Load.  A generated corpus (`corpus.generate`, --files daily logs, the same one
    `memfold bench recall` uses) is imported whole into the bank `load`
-   (`POST /v1/banks/load/import` with `server_files.read_workspace`'s body).  After one
+   (`POST /v1/banks/load/import` with `client.files.read_workspace`'s body).  After one
    untimed recall (the replica fetches the bank and builds its index), --clients threads
    start together and, until --seconds have passed, each sends requests one after another:
    a recall (`{"query", "k": 10, "mode": "lexical"}`, the queries `memfold bench recall`

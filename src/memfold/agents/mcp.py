@@ -34,8 +34,9 @@ from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memfold import __version__, loopback
+from memfold.agents import resources as content
 from memfold.agents import tools as agent_tools
-from memfold.errors import BadInput, MemfoldError
+from memfold.errors import BadInput, MemfoldError, UnknownId
 
 if TYPE_CHECKING:
     from memfold.memory import Memory
@@ -176,8 +177,6 @@ def tool_server(run: ToolCall, *, tools: Sequence[agent_tools.Tool] | None = Non
 def _content_handlers(types: Any, runner: ToolRunner) -> dict[str, Any]:
     """Handlers for resources and prompts (memfold.agents.resources); a MemfoldError becomes
     a protocol error with its message (an unknown fact: resource not found)."""
-    from memfold.agents import resources as content
-
     memory = runner.memory
 
     async def list_resources(ctx: Any, params: Any) -> Any:
@@ -213,8 +212,6 @@ RESOURCE_NOT_FOUND, INVALID_PARAMS = -32002, -32602  # MCP's and JSON-RPC's erro
 
 def _answer(produce: Callable[[], Any]) -> Any:
     """produce(), with a MemfoldError raised as the SDK's protocol error."""
-    from memfold.errors import UnknownId
-
     try:
         return produce()
     except MemfoldError as exc:

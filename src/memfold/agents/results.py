@@ -4,7 +4,7 @@ compact form, with budgets measured on the JSON text that is actually sent.
 
 A model reads a tool result as JSON text (`json.dumps(data, ensure_ascii=False)`: what the
 MCP server and `memfold.agents.calls` send), so a budget counts that text, at memfold's usual
-estimate of four characters per token (`model.estimate_tokens`).  Results are packed whole,
+estimate of four characters per token (`values.estimate_tokens`).  Results are packed whole,
 best first: the ones left out are dropped from the end and counted (`omitted_for_budget`).
 The envelope of a result (its keys and counts, about 60 characters) is always sent, so a
 budget too small for even one result gets that envelope and nothing else.
@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from memfold import names
 from memfold.values import AboutResult, Hit, RecallResult, estimate_tokens
 
 if TYPE_CHECKING:
@@ -176,12 +177,12 @@ def supersede(memory: Memory, a: dict[str, Any]) -> Any:
 def forget(memory: Memory, a: dict[str, Any]) -> Any:
     purge = a.get("purge", False)
     files = memory.forget(a["id"], purge=purge)
-    return {"id": a["id"].strip().lstrip("^"), "result": "purged" if purge else "archived",
+    return {"id": names.fact_id(a["id"]), "result": "purged" if purge else "archived",
             "files": files}
 
 
 def restore(memory: Memory, a: dict[str, Any]) -> Any:
-    fact_id = a["id"].strip().lstrip("^")
+    fact_id = names.fact_id(a["id"])
     memory.restore(fact_id, reason=a.get("reason", "restored by the agent"))
     return {"id": fact_id, "result": "restored"}
 
@@ -204,7 +205,7 @@ def review_reject(memory: Memory, a: dict[str, Any]) -> Any:
 
 
 def history(memory: Memory, a: dict[str, Any]) -> Any:
-    fact_id = a["id"].strip().lstrip("^")
+    fact_id = names.fact_id(a["id"])
     return {"id": fact_id, "events": [e.to_dict() for e in memory.history(fact_id)]}
 
 
@@ -251,7 +252,7 @@ def core_insert(memory: Memory, a: dict[str, Any]) -> Any:
 
 
 def context(memory: Memory, a: dict[str, Any]) -> Any:
-    from memfold.session.context import DEFAULT_BUDGET
+    from memfold.session.context import DEFAULT_BUDGET  # session context: loaded by this tool only
 
     return context_result(lambda inner: memory.context(budget=inner),
                           budget=a.get("budget", DEFAULT_BUDGET), full=a.get("full", False))

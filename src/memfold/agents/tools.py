@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memfold.agents import results as run
+from memfold.agents.calls import read_call
 from memfold.agents.outputs import output_schema
 from memfold.agents.schema import check_object, strict_schema
 from memfold.agents.words import in_tool_terms, messages_in_tool_terms
@@ -74,7 +75,7 @@ class Tool:
             "name": self.name, "description": self.description, "parameters": self.schema}}
 
     def as_openai_strict(self) -> dict[str, Any]:
-        """Chat Completions with `strict: true` (see schema_check.strict_schema)."""
+        """Chat Completions with `strict: true` (see agents.schema.strict_schema)."""
         return {"type": "function", "function": {
             "name": self.name, "description": self.description,
             "parameters": strict_schema(self.schema), "strict": True}}
@@ -128,7 +129,7 @@ _SPEC = ("Time spec: 30d, 2w, 6m, 1y, 2025-11-27, 2025-11, today, yesterday, las
 
 def tools() -> list[Tool]:
     """Every tool, in a stable order; `reflect` only when this Memory has it."""
-    from memfold.memory import Memory
+    from memfold.memory import Memory  # the facade: `memfold tools` prints schemas without it
 
     found = [t for t in _TOOLS if t.name != "reflect" or hasattr(Memory, "reflect")]
     return found
@@ -194,7 +195,7 @@ def call(memory: Memory, name: str, arguments: Mapping[str, Any] | str | None = 
 
 
 def _terms(chosen: Tool) -> dict[str, frozenset[str]]:
-    """What `tool_words` renames a library message to: this tool's arguments, the tools."""
+    """What `agents.words` renames a library message to: this tool's arguments, the tools."""
     return {"arguments": frozenset(chosen.schema["properties"]),
             "tools": frozenset(t.name for t in _TOOLS)}
 
@@ -235,13 +236,11 @@ def _parsed_arguments(name: str, arguments: Mapping[str, Any] | str | None) -> A
 def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:
     """Run a tool call in any vendor's shape and answer in that shape (see memfold.agents.calls):
     a refused call is an error answer for the model, never an exception."""
-    from memfold.agents.calls import read_call
-
     return run_call(memory, read_call(tool_call))
 
 
 def run_call(memory: Memory, tool_call: ToolCall) -> dict[str, Any]:
-    """Run a call read by `tool_calls.read_call` and answer in its shape; every failure is
+    """Run a call read by `agents.calls.read_call` and answer in its shape; every failure is
     an answer (an error result), never an exception."""
     try:
         data, failed = call(memory, tool_call.name, tool_call.arguments), False

@@ -2,19 +2,21 @@
 `memfold.cli.main`; this module does not import it back: the helpers both use live in
 `memfold.cli.common`).
 
-The same thin skin as `cli.py`: parse, call one Memory method (or render the tool
+The same thin skin as `cli.main`: parse, call one Memory method (or render the tool
 definitions), format.  Errors are MemfoldError subclasses, mapped to exit statuses by the
 `memfold` group.  Only Click is imported at start-up; everything else inside the commands.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 import click
 
 from memfold.cli.args import DataGroup
 from memfold.cli.common import SHOW_SECRETS, emit_json, open_memory, show_notices
+from memfold.errors import BadInput
 
 if TYPE_CHECKING:
     from memfold.agents.tools import Tool
@@ -232,7 +234,6 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
     """
     from memfold import loopback
     from memfold.agents import mcp as mcp_server
-    from memfold.errors import BadInput
 
     served = _selected(profile, tool_names)
     mcp_server.require_sdk()
@@ -262,7 +263,6 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
 def _selected(profile: str | None, tool_names: str | None) -> list[Tool]:
     """The tools `--profile` or `--tools` name (every tool without either)."""
     from memfold.agents.tools import select
-    from memfold.errors import BadInput
 
     if profile is not None and tool_names is not None:
         raise BadInput("give --profile or --tools, not both")
@@ -326,11 +326,8 @@ def call_tool(ctx: click.Context, source: str) -> None:
       echo '{"type": "tool_use", "id": "toolu_1", "name": "recall",
              "input": {"query": "where does Peter live"}}' | memfold call
     """
-    import sys
-
     from memfold.agents.calls import read_call
     from memfold.agents.tools import parse_json, run_call
-    from memfold.errors import BadInput
 
     data = parse_json(sys.stdin.buffer.read(), "stdin")
     if isinstance(data, list) and not data:

@@ -16,6 +16,7 @@ import click
 
 from memfold.cli.args import DataCommand
 from memfold.cli.common import emit_json, open_memory, show_notices
+from memfold.errors import BadInput, MemfoldError
 
 if TYPE_CHECKING:
     from memfold.capture import CaptureResult
@@ -57,8 +58,6 @@ def capture(ctx: click.Context, source: str, fmt: str | None, day: str | None,
     """
     memory = open_memory(ctx)
     if not hasattr(memory, "capture"):
-        from memfold.errors import MemfoldError
-
         raise MemfoldError("capture writes a local workspace's day logs; it is not "
                            "available against a server (capture into a local workspace, "
                            "then `memfold import` it)")
@@ -81,8 +80,6 @@ def capture(ctx: click.Context, source: str, fmt: str | None, day: str | None,
 
 
 def _inputs(source: str) -> list[tuple[str, bytes]]:
-    from memfold.errors import BadInput
-
     if source == "-":
         return [("-", sys.stdin.buffer.read())]
     path = Path(source).expanduser()

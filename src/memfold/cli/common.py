@@ -11,9 +11,11 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
+
+from memfold.errors import BadInput
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -48,10 +50,7 @@ def open_memory(ctx: click.Context, *, watch: bool = False,
     signs writes with the token's name instead of `source`."""
     obj = ctx.obj or {}
     if obj.get("server"):
-        from typing import cast
-
         from memfold.client.remote import connect
-        from memfold.errors import BadInput
 
         if obj.get("as_of"):
             raise BadInput("--as-of (MEMFOLD_NOW) is not available against a server: it "
@@ -66,6 +65,16 @@ def open_memory(ctx: click.Context, *, watch: bool = False,
     return memory
 
 
+def cli_source() -> str:
+    """Who writes through the command line, as the journal records it: cli:<login name>."""
+    import getpass  # imported when a command writes: start-up
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):
+        return "cli"
+
+
 def show_notices(memory: Memory) -> None:
     for notice in memory.notices:
         click.echo(f"memfold: warning: {notice}", err=True)
@@ -74,8 +83,6 @@ def show_notices(memory: Memory) -> None:
 def read_utf8_lines(data: bytes, where: str) -> list[str]:
     """The non-blank lines of `data`, which must be UTF-8: a byte that is not is refused with
     one line naming its position (BadInput, exit 2), before anything is stored."""
-    from memfold.errors import BadInput
-
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -87,8 +94,6 @@ def read_utf8_lines(data: bytes, where: str) -> list[str]:
 def utf8_arguments(items: list[str]) -> list[str]:
     """Command-line arguments, refused with one line (BadInput, exit 2) when one holds bytes
     that are not UTF-8 (Python keeps them as lone surrogates, which cannot be stored)."""
-    from memfold.errors import BadInput
-
     for number, item in enumerate(items, 1):
         for offset, char in enumerate(item):
             if "\ud800" <= char <= "\udfff":

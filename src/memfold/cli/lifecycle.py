@@ -1,7 +1,7 @@
 """The lifecycle and review verbs of `memfold`: note, use, supersede, restore, history,
 trace, reflect and forget (registered by `memfold.cli.main`, which they do not import back).
 
-The same thin skin as `cli.py`: parse, call one Memory method, format.  Errors are
+The same thin skin as `cli.main`: parse, call one Memory method, format.  Errors are
 MemfoldError subclasses, mapped to exit statuses by the `memfold` group.  Only Click is
 imported at start-up; everything else inside the commands.
 """
@@ -12,6 +12,7 @@ import click
 
 from memfold.cli.args import DataCommand
 from memfold.cli.common import SHOW_SECRETS, emit_json, open_memory, show_notices
+from memfold.errors import StaleRevision
 
 
 @click.command(cls=DataCommand)
@@ -35,8 +36,6 @@ def note(ctx: click.Context, fact_id: str, text: str, rev: int, as_json: bool) -
     Example:
       memfold note k3x9q2ma --rev 0 "Confirmed with Peter on the phone."
     """
-    from memfold.errors import StaleRevision
-
     memory = open_memory(ctx)
     try:
         new_rev = memory.note(fact_id, text, rev=rev)
@@ -75,7 +74,9 @@ def use(ctx: click.Context, fact_ids: tuple[str, ...], as_json: bool) -> None:
         memory.use(fact_id)
     show_notices(memory)
     if as_json:
-        emit_json({"used": [i.strip().lstrip("^") for i in fact_ids]})
+        from memfold import names
+
+        emit_json({"used": [names.fact_id(i) for i in fact_ids]})
 
 
 @click.command(cls=DataCommand)
@@ -103,7 +104,9 @@ def supersede(ctx: click.Context, old_id: str, new_id: str, reason: str,
     changed = memory.supersede(old_id, new_id, reason=reason)
     show_notices(memory)
     if as_json:
-        emit_json({"id": old_id.strip().lstrip("^"), "by": new_id.strip().lstrip("^"),
+        from memfold import names
+
+        emit_json({"id": names.fact_id(old_id), "by": names.fact_id(new_id),
                    "changed": changed})
         return
     click.echo(f"{old_id} superseded by {new_id}" if changed else
@@ -129,7 +132,9 @@ def restore(ctx: click.Context, fact_id: str, reason: str, as_json: bool) -> Non
     memory.restore(fact_id, reason=reason)
     show_notices(memory)
     if as_json:
-        emit_json({"id": fact_id.strip().lstrip("^"), "restored": True})
+        from memfold import names
+
+        emit_json({"id": names.fact_id(fact_id), "restored": True})
         return
     click.echo(f"{fact_id} restored")
 
@@ -276,7 +281,9 @@ def forget(ctx: click.Context, fact_id: str, purge: bool, dry_run: bool,
         memory.forget(fact_id)
         show_notices(memory)
         if as_json:
-            emit_json({"id": fact_id.strip().lstrip("^"), "archived": True})
+            from memfold import names
+
+            emit_json({"id": names.fact_id(fact_id), "archived": True})
         else:
             click.echo(f"{fact_id} archived (still findable with --all; --purge removes it)")
         return

@@ -9,17 +9,22 @@ inside the commands so that `memfold --help` and short commands start fast.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import os
 import signal
 import sys
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from memfold import __version__
+from memfold.cli import agent, capture, lifecycle, review, server, warm, web
 from memfold.cli.args import DASH_NOTE, GLOBAL_NOTE, DataGroup, hoist_globals
 from memfold.cli.common import (
     SHOW_SECRETS,
+    cli_source,
     emit_json,
     open_memory,
     read_utf8_lines,
@@ -29,7 +34,7 @@ from memfold.cli.common import (
     warning_counts,
     warning_rows,
 )
-from memfold.errors import BROKEN_PIPE, output_closed
+from memfold.errors import BROKEN_PIPE, BadInput, MemfoldError, output_closed
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
               "130 interrupted (Ctrl-C), 141 output closed early (a reader such as `head` "
@@ -39,7 +44,7 @@ EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 s
 class MemfoldGroup(DataGroup):
     """Maps memfold's errors to one line on stderr and a documented exit status; its
     commands take a positional argument that begins with a dash as data, and the global
-    options on either side of the command (`cli_args`)."""
+    options on either side of the command (`cli.args`)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, hoist_globals(self, args))
@@ -49,8 +54,6 @@ class MemfoldGroup(DataGroup):
         super().add_command(cmd, name)
 
     def invoke(self, ctx: click.Context) -> Any:
-        from memfold.errors import MemfoldError
-
         try:
             return super().invoke(ctx)
         except MemfoldError as exc:
@@ -70,15 +73,6 @@ class MemfoldGroup(DataGroup):
             click.echo(f"memfold: internal error: {type(exc).__name__}: {exc} "
                        "(set MEMFOLD_DEBUG=1 for a traceback)", err=True)
             ctx.exit(1)
-
-
-def _cli_source() -> str:
-    import getpass
-
-    try:
-        return f"cli:{getpass.getuser()}"
-    except (KeyError, OSError):
-        return "cli"
 
 
 @click.group(cls=MemfoldGroup, epilog=EXIT_CODES,
@@ -122,10 +116,6 @@ def cli(ctx: click.Context, workspace: str | None, server: str | None, bank: str
 def _server_choice(ctx: click.Context, workspace: str | None, server: str | None) -> str | None:
     """The server the data commands use (None: the workspace).  A workspace or server
     given on the command line wins over one from the environment."""
-    from click.core import ParameterSource
-
-    from memfold.errors import BadInput
-
     typed = {name for name in ("workspace", "server", "bank")
              if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE}
     if workspace and server and {"workspace", "server"} <= typed:
@@ -142,15 +132,11 @@ LOCAL_ONLY = ("init", "index", "review", "ui")  # commands on this machine's wor
 
 def _local_only(command: click.Command) -> None:
     """Make `command` refuse, in one line, to run when a server is chosen."""
-    import functools
-
     run = command.callback
     assert run is not None
 
     @functools.wraps(run)
     def guarded(*args: Any, **kwargs: Any) -> Any:
-        from memfold.errors import BadInput
-
         if click.get_current_context().find_root().obj.get("server"):
             raise BadInput(f"memfold {command.name} works on a local workspace only: drop "
                            "--server (or unset MEMFOLD_SERVER) to run it")
@@ -226,7 +212,7 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
     if not items or items == ["-"]:
         items = read_utf8_lines(sys.stdin.buffer.read(), "stdin")
     memory = open_memory(ctx)
-    result = memory.retain(items, date=day, source=source or _cli_source(),
+    result = memory.retain(items, date=day, source=source or cli_source(),
                            allow_secret=allow_secret, future=future)
     show_notices(memory)
     for warning in result.warnings:
@@ -523,10 +509,6 @@ class LazyGroup(click.Group):
 
     def _load(self) -> None:
         if not self.commands:
-            import importlib
-
-            from memfold.errors import MemfoldError
-
             try:
                 module = importlib.import_module(self.module)
             except ModuleNotFoundError as exc:
@@ -560,23 +542,13 @@ def bench() -> None:
     """
 
 
-def _register_commands() -> None:
-    """The lifecycle verbs (`memfold.cli.lifecycle`) and the commands for agents (core
-    memory, session context, MCP, tool schemas: `memfold.cli.agent`) live in modules of
-    their own, which keep their heavy imports inside the commands."""
-    import importlib
-
-    for module in ("memfold.cli.lifecycle", "memfold.cli.review", "memfold.cli.agent",
-                   "memfold.cli.server", "memfold.cli.warm", "memfold.cli.capture"):
-        for command in importlib.import_module(module).COMMANDS:
-            cli.add_command(command)
-
-
-_register_commands()
-
-from memfold.cli.web import ui  # noqa: E402 - `memfold ui`; the web stack loads only when it runs
-
-cli.add_command(ui)
+# The commands that live in modules of their own, each listing them in COMMANDS: the lifecycle
+# verbs, the review queue, the commands for agents (core memory, session context, MCP, tool
+# schemas), the server's, the warm process's, capture and `memfold ui`.  Those modules keep
+# their heavy imports (the web stack, MCP, the index) inside the commands.
+for _module in (lifecycle, review, agent, server, warm, capture, web):
+    for _command in _module.COMMANDS:
+        cli.add_command(_command)
 for _name in LOCAL_ONLY:
     _local_only(cli.commands[_name])
 

@@ -1,7 +1,7 @@
 """`memfold review`: the judge's decisions listed, accepted and rejected (registered by
-`memfold.cli.main`, which it does not import back at start-up).
+`memfold.cli.main`, which it does not import back).
 
-The same thin skin as `cli.py`: parse, call one Memory method (review, accept, reject),
+The same thin skin as `cli.main`: parse, call one Memory method (review, accept, reject),
 format.  Only Click is imported at start-up; everything else inside the commands.
 """
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from memfold.cli.args import DataCommand
-from memfold.cli.common import emit_json, open_memory, show_notices
+from memfold.cli.common import cli_source, emit_json, open_memory, show_notices
 
 if TYPE_CHECKING:
     from memfold.lifecycle.review import ReviewItem, ReviewOutcome
@@ -87,10 +87,8 @@ def accept(ctx: click.Context, item: str, reason: str | None, as_json: bool) -> 
     Example:
       memfold review accept 412 --reason "confirmed with Kenji"
     """
-    from memfold.cli.main import _cli_source
-
     memory = open_memory(ctx)
-    outcome = memory.accept(item, reason=reason, source=_cli_source())
+    outcome = memory.accept(item, reason=reason, source=cli_source())
     show_notices(memory)
     _report(outcome, as_json)
 
@@ -117,11 +115,9 @@ def reject(ctx: click.Context, item: str | None, rule: str | None, since: str | 
       memfold review reject 413 --reason "a plan, not a move"
       memfold review reject --rule ended --since 30d --dry-run
     """
-    from memfold.cli.main import _cli_source
-
     memory = open_memory(ctx)
     outcome = memory.reject(item, rule=rule, since=since, entity=entities, reason=reason,
-                            dry_run=dry_run, source=_cli_source())
+                            dry_run=dry_run, source=cli_source())
     show_notices(memory)
     _report(outcome, as_json)
 

@@ -2,7 +2,8 @@
 files in and out of a server bank, `export` and `import`.
 
 All of them need the `server` extra (psycopg, Starlette, uvicorn, Alembic), imported only
-when one runs; without it they say how to install it (one line, exit 1).  `--db` takes a
+when one runs, as are memfold's own server and client modules (`memfold --help` loads none of
+them); without the extra they say how to install it (one line, exit 1).  `--db` takes a
 libpq URL and falls back to MEMFOLD_DB.  docs/server.md is the operator's guide.
 """
 
@@ -16,6 +17,7 @@ import click
 
 from memfold.cli.args import DataCommand, DataGroup
 from memfold.cli.common import emit_json
+from memfold.errors import BadInput, MemfoldError
 
 DB = click.option("--db", metavar="URL", envvar="MEMFOLD_DB", required=True,
                   help="PostgreSQL URL, postgresql://USER:PASSWORD@HOST:5432/DB "
@@ -77,7 +79,6 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
       memfold db upgrade --db postgresql://memfold_owner@db/memfold
       memfold serve --db postgresql://memfold_server:PASSWORD@db/memfold --port 8700
     """
-    from memfold.errors import MemfoldError
     from memfold.server import require_extra
 
     require_extra()
@@ -286,7 +287,6 @@ def bank_delete(db: str, tenant: str, name: str, yes: bool, as_json: bool) -> No
       memfold export --server http://127.0.0.1:8700 --bank old ./old-backup
       memfold server bank delete --tenant acme old --yes
     """
-    from memfold.errors import BadInput
     from memfold.server import admin
 
     if not yes:
@@ -373,7 +373,6 @@ def token_revoke(db: str, tenant: str, name: str, as_json: bool) -> None:
     Example:
       memfold server token revoke --tenant acme planner
     """
-    from memfold.errors import BadInput
     from memfold.server import admin
 
     if not admin.revoke_token(_pool(db), tenant, name):

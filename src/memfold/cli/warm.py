@@ -54,7 +54,7 @@ def warm_start(idle: int | None, as_json: bool) -> None:
     Example:
       memfold warm start --idle 3600
     """
-    from memfold.cli.warm_process import start
+    from memfold.cli.warm_control import start  # start-up: dataclasses
 
     found = start(idle=idle)
     if as_json:
@@ -72,7 +72,7 @@ def warm_stop(as_json: bool) -> None:
     Example:
       memfold warm stop
     """
-    from memfold.cli.warm_process import stop
+    from memfold.cli.warm_control import stop  # start-up
 
     found = stop()
     if as_json:
@@ -92,7 +92,7 @@ def warm_status(as_json: bool) -> None:
     Example:
       memfold warm status --json
     """
-    from memfold.cli.warm_process import status
+    from memfold.cli.warm_control import status  # start-up
 
     found = status()
     if as_json:

@@ -1,17 +1,17 @@
 """The warm process: memfold with everything imported, answering reads for this user's commands.
 
-`python -m memfold.cli.warm_process SOCKET [IDLE]` (what `memfold warm start` and an on-demand start
-run) listens on a Unix socket in a directory only this user may enter, and answers each
-request of memfold.cli.launch in turn: it takes the caller's working directory and environment,
-runs the command line through the same Click command a new process would run — which opens
-the workspace afresh, syncs what changed and closes it — and sends back the exit status,
-stdout and stderr.  Two things outlive a request: the imported modules, and one change feed
-per workspace (`ChangeFeeds`: inotify), so a read stats only the files the kernel reports
-changed instead of every file, and scans them all whenever the feed cannot vouch for the
-index.  The answer is the one a new process would have printed.
+`python -m memfold.cli.warm_process SOCKET [IDLE]` (what `memfold warm start` and an on-demand
+start run) listens on a Unix socket in a directory only this user may enter, and answers each
+request of memfold.cli.launch (`warm_socket.ask`) in turn: it takes the caller's working
+directory and environment, runs the command line through the same Click command a new process
+would run — which opens the workspace afresh, syncs what changed and closes it — and sends back
+the exit status, stdout and stderr.  Two things outlive a request: the imported modules, and
+one change feed per workspace (`ChangeFeeds`: inotify), so a read stats only the files the
+kernel reports changed instead of every file, and scans them all whenever the feed cannot
+vouch for the index.  The answer is the one a new process would have printed.
 
-Only `launch.WARM_VERBS` are served (reads that never read stdin); anything else is declined
-and runs in the caller.  A caller with another uid is refused (SO_PEERCRED).  The process
+Only `warm_socket.WARM_VERBS` are served (reads that never read stdin); anything else is
+declined and runs in the caller.  A caller with another uid is refused (SO_PEERCRED).  The process
 exits after `idle` seconds without a read, on `memfold warm stop` and on SIGTERM, and
 removes its socket; a lock file beside the socket keeps a second one from starting.
 """
@@ -28,80 +28,13 @@ import struct
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memfold.cli import launch
+from memfold.cli import warm_socket
 
 if TYPE_CHECKING:
     from memfold.workspace.watch import Watcher
-
-
-@dataclass(frozen=True)
-class WarmStatus:
-    """What `memfold warm status` reports."""
-
-    running: bool
-    socket: str
-    pid: int | None = None
-    served: int = 0
-    started: float | None = None
-    idle_seconds: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"running": self.running, "socket": self.socket, "pid": self.pid,
-                "served": self.served, "started": self.started,
-                "idle_seconds": self.idle_seconds}
-
-
-# -- the caller's side: start, stop, status --------------------------------------------------
-
-
-def _request(path: str, op: str) -> Any:
-    """One control request (status, stop) to the warm process at `path`."""
-    return launch.request(path, {"op": op}, 5.0)
-
-
-def status(path: str | None = None) -> WarmStatus:
-    path = path or launch.socket_path()
-    answer = _request(path, "status")
-    if not isinstance(answer, dict):
-        return WarmStatus(False, path)
-    return WarmStatus(True, path, answer.get("pid"), answer.get("served", 0),
-                      answer.get("started"), answer.get("idle_seconds"))
-
-
-def start(path: str | None = None, *, idle: int | None = None,
-          wait: float = 15.0) -> WarmStatus:
-    """Start a warm process (unless one is running) and return once it answers."""
-    from memfold.errors import WorkspaceError
-
-    path = path or launch.socket_path()
-    found = status(path)
-    if found.running:
-        return found
-    directory = os.path.dirname(path)
-    if not launch.make_private_dir(directory):
-        raise WorkspaceError(f"{directory} must be a directory of this user's that no one "
-                             "else may enter (mode 0700); set MEMFOLD_WARM_DIR to another")
-    launch.spawn(path, idle)
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        found = status(path)
-        if found.running:
-            return found
-        time.sleep(0.02)
-    raise WorkspaceError(f"the warm process did not answer at {path} within {wait:g} s")
-
-
-def stop(path: str | None = None) -> WarmStatus:
-    """Ask the warm process to exit; returns what it was (running False: none was)."""
-    path = path or launch.socket_path()
-    found = status(path)
-    if found.running:
-        _request(path, "stop")
-    return found
 
 
 # -- the warm process ------------------------------------------------------------------------
@@ -143,9 +76,9 @@ def _as_caller(cwd: str, env: dict[str, str]) -> Iterator[tuple[io.StringIO, io.
 def run(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[int | None, str, str]:
     """Run one command line as a new `memfold` process would: (exit status, stdout, stderr);
     (None, "", "") declines, and the caller runs it itself."""
-    from memfold.cli.main import cli
+    from memfold.cli.main import cli  # everything: loaded once the process is up
 
-    if not launch.eligible(argv, env) or not os.path.isdir(cwd) or not os.access(cwd, os.X_OK):
+    if not warm_socket.eligible(argv, env) or not os.path.isdir(cwd) or not os.access(cwd, os.X_OK):
         return None, "", ""
     code = 0
     with _as_caller(cwd, env) as (out, err):
@@ -176,7 +109,7 @@ class ChangeFeeds:
 
     def __call__(self, path: str | None) -> Watcher | None:
         from memfold.config import workspace_path
-        from memfold.workspace.watch import Watcher
+        from memfold.workspace.watch import Watcher  # inotify: only when a read comes
 
         root = os.path.realpath(workspace_path(path))
         if not os.path.isdir(root):
@@ -239,18 +172,18 @@ class WarmServer:
                     continue
                 conn.settimeout(30.0)
                 try:
-                    request = launch.receive(conn)
+                    request = warm_socket.receive(conn)
                     reply = self.answer(request)
                     if isinstance(reply, tuple):  # a command ran (or was declined)
                         last_run = time.monotonic()
                 except _Stop:
                     with contextlib.suppress(OSError):
-                        launch.send(conn, {"stopping": os.getpid()})
+                        warm_socket.send(conn, {"stopping": os.getpid()})
                     return
                 except (OSError, ValueError, EOFError, KeyError, TypeError):
                     continue
                 with contextlib.suppress(OSError):
-                    launch.send(conn, reply)
+                    warm_socket.send(conn, reply)
 
 
 def _warm_up() -> None:
@@ -258,7 +191,7 @@ def _warm_up() -> None:
     is imported before the first caller waits for it."""
     import tempfile
 
-    from memfold.memory import Memory
+    from memfold.memory import Memory  # everything, to answer the first read fast
 
     with tempfile.TemporaryDirectory(prefix="memfold-warm-") as scratch:
         Memory.init(scratch)
@@ -276,8 +209,8 @@ def main(argv: list[str]) -> int:
     terminated.  Exits quietly when another warm process holds the socket's lock."""
     path = argv[0]
     idle = int(argv[1]) if len(argv) > 1 else int(
-        os.environ.get("MEMFOLD_WARM_IDLE", launch.IDLE_SECONDS))
-    if not launch.private_dir(os.path.dirname(path)):
+        os.environ.get("MEMFOLD_WARM_IDLE", warm_socket.IDLE_SECONDS))
+    if not warm_socket.private_dir(os.path.dirname(path)):
         return 1
     with open(path + ".lock", "a") as lock:
         try:

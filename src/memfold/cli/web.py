@@ -45,3 +45,6 @@ def ui(ctx: click.Context, port: int, no_open: bool) -> None:
         return Memory.open(workspace, now=as_of, source="web")
 
     serve(open_memory, port=port, open_browser=not no_open)
+
+
+COMMANDS = [ui]

@@ -34,6 +34,7 @@ from datetime import date, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from memfold import names
 from memfold.client.http import bank_path, request, server_settings
 from memfold.errors import AccessDenied, BadInput, StaleRevision
 from memfold.recall.search import check_budget, within_budget
@@ -92,7 +93,7 @@ def _day(value: date | str | None) -> str | None:
 
 
 def _id(fact_id: str) -> str:
-    return fact_id.strip().lstrip("^")
+    return names.fact_id(fact_id)
 
 
 class RemoteMemory:

@@ -27,13 +27,12 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-# EmbedUnavailable lives with the other errors; re-exported here, where it always was.
 from memfold.errors import EmbedUnavailable
 
 if TYPE_CHECKING:
     from memfold.embed.base import Embedder
 
-__all__ = ["HINT", "EmbedUnavailable", "enabled", "installed", "shared_embedder"]
+__all__ = ["HINT", "enabled", "installed", "shared_embedder"]
 
 HINT = "semantic recall needs the embed extra: pip install 'memfold[embed]'"
 RUNTIME = ("numpy", "onnxruntime", "tokenizers")

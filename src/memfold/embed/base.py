@@ -79,7 +79,7 @@ class FakeEmbedder:
         return self._identity
 
     def embed(self, texts: Sequence[str]) -> Matrix:
-        import numpy as np
+        import numpy as np  # the embed extra
 
         self.calls.append(len(texts))
         dims = self._identity.dims

@@ -10,7 +10,7 @@ sha256), and its per-token output allows late interaction:
 
 (the MaxSim of ColBERT, here over a model not trained for it).  Unlike the fact's single
 vector it keeps which words of the query each part of the fact answers.  Recall blends it
-into the score of its `ranking.RERANK_TOP` best candidates (`recall._reranked`).
+into the score of its `ranking.RERANK_TOP` best candidates (`recall.search._reranked`).
 
 A fact's token vectors are kept (up to CACHE facts) for the next query in the same process.
 """

@@ -26,6 +26,9 @@ checkpoint costs a chunk's bytes, however large the matrix already is.  An updat
 killed loses at most the chunk it was embedding: the next one takes every logged row whose
 digest still matches the matrix, saves them, and embeds only the rest.  Readers never look
 at the log (the rows it adds are used by no fact until the update ends); a purge does.
+
+numpy (and usearch, for the graph) belong to the embed extra: each method imports them
+itself, so importing this module needs neither.
 """
 
 from __future__ import annotations
@@ -449,8 +452,8 @@ class VectorStore:
 
     # -- searching -----------------------------------------------------------------------
 
-    def search(self, query: Matrix, limit: int, *, ann_min_rows: int = ANN_MIN_ROWS,
-               allowed: Callable[[int], bool] | None = None) -> list[tuple[int, float]]:
+    def search(self, query: Matrix, limit: int, *,
+               ann_min_rows: int = ANN_MIN_ROWS) -> list[tuple[int, float]]:
         """The `limit` facts (rowids) most similar to `query`, best first, with cosine.
 
         Exact (one matrix-vector product over the memory-mapped rows) up to `ann_min_rows`

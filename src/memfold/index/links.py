@@ -5,7 +5,7 @@ and a bullet pasted with its `^blockid` gives one id to two facts.  Nothing fail
 the journal's notes and supersedes just stop meaning what they meant.  `memfold status` and
 `memfold index` name each such place, with what to do:
 
-- a duplicate block id, at every copy (memfold acts on the holder: `sqlite_holders`);
+- a duplicate block id, at every copy (memfold acts on the holder: `sqlite.holders`);
 - a superseded or merged fact whose newer fact no file holds any more, at the older fact;
 - a note, supersede or merge journaled about an id no file holds any more, at its line in
   `journal.jsonl` (a fact removed with `forget --purge` is gone on purpose and not named).

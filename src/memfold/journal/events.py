@@ -1,7 +1,7 @@
 """The journal's event kinds: one frozen dataclass per kind, and their JSON.
 
 A journal line is `{"seq", "ts", "event", "id", ...keys of its kind..., "prev", "hash"}`
-(journal.py owns the line and its chain); this module owns the part from `event` on — the
+(journal.log owns the line and its chain); this module owns the part from `event` on — the
 record of one decision.  Each kind lists its keys as fields, in the order memfold writes them,
 so `to_dict` gives back the dict a line was read from, key for key, and the chain hash over it
 is the hash already in the file.

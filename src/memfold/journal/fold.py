@@ -57,7 +57,6 @@ from memfold.values import Fact
 
 ACTIVE, SUPERSEDED, EXPIRED, ARCHIVED = "active", "superseded", "expired", "archived"
 MERGED = "merged"  # consolidated into another fact by reflect; treated like superseded
-STATUSES = (ACTIVE, SUPERSEDED, EXPIRED, ARCHIVED, MERGED)
 REPLACED = (SUPERSEDED, MERGED)
 ARCHIVE_THRESHOLD = 0.3
 BASE_HALF_LIFE_DAYS = 30.0

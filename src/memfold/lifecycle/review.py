@@ -18,7 +18,7 @@ by hand (`manual`) or written in a bullet (`explicit`) are not the judge's and a
 
 An item's `rule` says which of the judge's rules spoke, read from its reason
 (`events.rule_of`), or the judge's own name for a judge whose reasons are free text.  The
-index folds the items and their states into a table of their own (index/sqlite_review.py),
+index folds the items and their states into a table of their own (index/sqlite/review.py),
 so the queue is read a page at a time.
 """
 

@@ -13,6 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memfold.errors import EmbedUnavailable
+from memfold.recall.fusion import LEXICAL
+from memfold.recall.modes import check_mode, default_mode, open_semantic
+
 if TYPE_CHECKING:
     from memfold.embed.base import Embedder
     from memfold.index.base import IndexBackend
@@ -35,8 +39,6 @@ class Embedding:
 
     def use(self, embedder: Embedder) -> None:
         """Search with this embedder (tests pass a FakeEmbedder)."""
-        from memfold.recall.modes import open_semantic
-
         self.semantic = open_semantic(self.directory, embedder)
 
     def mode(self, backend: IndexBackend, mode: str | None, *,
@@ -44,10 +46,6 @@ class Embedding:
         """The recall mode and its vector search, the vectors brought up to date (a large
         backlog only with `backlog`).  A mode asked for that cannot run raises; the default
         falls back to lexical with a notice."""
-        from memfold.errors import EmbedUnavailable
-        from memfold.recall.fusion import LEXICAL
-        from memfold.recall.modes import check_mode, default_mode, open_semantic
-
         asked = check_mode(mode)
         chosen = asked or default_mode(self.semantic is not None, self.directory)
         if chosen == LEXICAL:
@@ -66,10 +64,6 @@ class Embedding:
     def open_for_index(self) -> None:
         """Before `memfold index`: open the model when the workspace uses vectors, so the
         sync embeds everything new, however much."""
-        from memfold.errors import EmbedUnavailable
-        from memfold.recall.fusion import LEXICAL
-        from memfold.recall.modes import default_mode, open_semantic
-
         if self.semantic is not None or default_mode(memory_dir=self.directory) == LEXICAL:
             return
         try:
@@ -80,6 +74,7 @@ class Embedding:
     def embed_quietly(self, backend: IndexBackend, show: bool = False, *,
                       during_recall: bool = False) -> None:
         """Embed facts that have no vector yet; a failure leaves them to lexical search."""
+        # vector search (numpy): only with vectors
         from memfold.recall.semantic import terminal_progress
 
         if self.semantic is None:

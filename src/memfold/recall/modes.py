@@ -45,6 +45,6 @@ def open_semantic(memory_dir: Path, embedder: Embedder | None = None) -> Semanti
     """Semantic search over the index in `memory_dir` (`.memory/`)."""
     if embedder is None and not embed.installed():
         raise EmbedUnavailable(embed.HINT)
-    from memfold.recall.semantic import Semantic
+    from memfold.recall.semantic import Semantic  # vector search (numpy): semantic and hybrid only
 
     return Semantic(memory_dir / "vectors", embedder or embed.shared_embedder())

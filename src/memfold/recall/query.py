@@ -177,7 +177,7 @@ def _words_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
 def _read_time(text: str, today: date,
                ) -> tuple[Interval | None, str, str | None, list[str]]:
     """The time phrase in a query: its window, the text without it, a range that names a
-    time but could not be read (`timeparse.unread_time_phrase`), and the phrase's words
+    time but could not be read (`times.parse.unread_time_phrase`), and the phrase's words
     that are topics as well as times (TIME_TOPICS: "weekend" in "last weekend")."""
     found = find_time_phrase(text, today=today)
     unread = unread_time_phrase(text, read=found[1] if found else None)

@@ -85,7 +85,7 @@
   at equal confidence;
 - kind_weight: narrative text 0.6, observations 0.85, everything else 1.0, so typed facts
   rank above text, and stated facts above generated observations, at equal relevance;
-- lifecycle: `lifecycle.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
+- lifecycle: `journal.fold.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
 
 Spread (hybrid only, `spread`): the SPREAD_POOL (30) best are ordered again so that a result
 much like one above it gives way (maximal marginal relevance over the facts' vectors): each
@@ -97,7 +97,7 @@ an answer elsewhere needed.  Held out on the LoCoMo dev split (every fold chose 
 77.6 (docs/semantic.md).  Semantic mode lost from it (65.5 -> 65.2) and lexical mode has no
 vectors.
 
-With `--rerank` (`recall._reranked`, `embed.rerank`) the RERANK_TOP best are ordered again by a
+With `--rerank` (`search._reranked`, `embed.rerank`) the RERANK_TOP best are ordered again by a
 blend of this score and a reranker's, RERANK_SHARE of it the reranker's.
 
 Facts a person archived rank below every active one, and superseded or expired ones below
@@ -117,6 +117,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -161,7 +162,7 @@ VECTOR_SPREAD = 0.2
 SPREAD_FLOOR = 0.5
 SPREAD_POOL = 30
 # with --rerank: the share of the reranker's score in the blended score of the RERANK_TOP
-# best candidates (`recall._reranked`, `embed.rerank`).  Leave-one-conversation-out on the
+# best candidates (`search._reranked`, `embed.rerank`).  Leave-one-conversation-out on the
 # LoCoMo dev split chose 0.5 in 11 of the 12 lexical and semantic folds (0.3 in the other;
 # docs/semantic.md, "Reranking")
 RERANK_SHARE = 0.5
@@ -175,20 +176,25 @@ WRITTEN_THEN = 1.15  # the fact was written in the time asked about
 STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, for one)
 
 
-# The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`): read
-# through `tunable`, so an override set by `tuned` holds for the calling context only.
-TUNABLE = ("CONTEXT_SHARE", "CONTEXT_FAR", "ENTITY_BOOST", "OPINION_BOOST",
-           "EXPANSION_SHARE", "VECTOR_FEEDBACK", "VECTOR_NAMES", "RERANK_SHARE",
-           "VECTOR_SPREAD", "SPREAD_FLOOR", "HOP_SHARE", "LINKED_MINIMUM", "FORM_SHARE",
-           "SAME_SHARE", "KIND_SHARE", "OFF_SUBJECT")
+# The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`), by name,
+# with their defaults: read through `tunable`, so an override set by `tuned` holds for the
+# calling context only.
+TUNABLE: Mapping[str, float] = MappingProxyType({
+    "CONTEXT_SHARE": CONTEXT_SHARE, "CONTEXT_FAR": CONTEXT_FAR, "ENTITY_BOOST": ENTITY_BOOST,
+    "OPINION_BOOST": OPINION_BOOST, "EXPANSION_SHARE": EXPANSION_SHARE,
+    "VECTOR_FEEDBACK": VECTOR_FEEDBACK, "VECTOR_NAMES": VECTOR_NAMES,
+    "RERANK_SHARE": RERANK_SHARE, "VECTOR_SPREAD": VECTOR_SPREAD, "SPREAD_FLOOR": SPREAD_FLOOR,
+    "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
+    "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
+})
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
 
 
 def tunable(name: str) -> float:
-    """The weight `name` (one of TUNABLE): an override from `tuned`, else the module's."""
+    """The weight `name` (one of TUNABLE): an override from `tuned`, else its default."""
     value = (_TUNED.get() or {}).get(name)
-    return float(globals()[name]) if value is None else value
+    return TUNABLE[name] if value is None else value
 
 
 @contextmanager

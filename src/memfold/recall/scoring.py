@@ -110,7 +110,7 @@ def _then(c: Candidate, window: Interval | None) -> str:
 @functools.lru_cache(maxsize=1 << 14)  # the same facts come back query after query
 def said_time(content: str, day: date | None) -> Interval | None:
     """The time a fact's own words name, read as of the day it was written: "last
-    Saturday" in a log of Monday 8 May 2023 is 6 May 2023 (`timeparse.find_time_phrase`).
+    Saturday" in a log of Monday 8 May 2023 is 6 May 2023 (`times.parse.find_time_phrase`).
     None for an undated fact or one that names no time."""
     if day is None:
         return None

@@ -1,6 +1,6 @@
 """Semantic recall over one workspace: the embedder, the vector store and the index together.
 
-`Semantic.fuse` is what `recall.recall` calls in semantic and hybrid mode, once the lexical,
+`Semantic.fuse` is what `search.recall` calls in semantic and hybrid mode, once the lexical,
 entity and time candidates are gathered: it adds the facts nearest to the query's vector
 (within the same filters) and returns each candidate's fused relevance by rowid.  In hybrid
 mode the query's vector is then moved toward its best candidates' (`moved_query`,
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -202,5 +202,3 @@ def terminal_progress(label: str = "embedding") -> Progress | None:
                   flush=True)
     return show
 
-
-ProgressFactory = Callable[[], Progress | None]

@@ -4,7 +4,7 @@ Before a run journals its decisions, reflect writes a manifest (`.memory/reflect
 each page's bytes before the run, the journal events it appended, and — for every fact those
 events touch — the lifecycle fields they can change, as they were before the run (`prior`)
 and as the run left them (`after`).  Undo journals one `reset` event per fact that puts
-`prior` back (`lifecycle.apply_event` folds it), so a fact decay had archived before the run
+`prior` back (`journal.fold.apply_event` folds it), so a fact decay had archived before the run
 is archived again, not revived: a reset never touches last_used, uses, rev or note.  A field
 that changed again after the run (a supersede by hand, say) keeps that later value.
 """

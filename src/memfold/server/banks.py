@@ -42,8 +42,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from memfold.errors import MemfoldError, UnknownBank
 from memfold.journal.log import JOURNAL_NAME
+from memfold.memory import Memory
 from memfold.server.admin import Caller, Refused
 from memfold.server.db import tenant_tx, with_retries
+from memfold.server.vectors import StoredVectors
 from memfold.workspace.format import parse_document
 
 if TYPE_CHECKING:
@@ -51,7 +53,6 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from memfold.embed.base import Embedder
-    from memfold.memory import Memory
 
 _T = TypeVar("_T")
 
@@ -143,13 +144,9 @@ class BankWorkspace:
     @property
     def memory(self) -> Memory:
         if self._memory is None:
-            from memfold.memory import Memory
-
             Memory.init(self.root)
             self._memory = Memory.open(self.root, watch=True)
             if self._embedder is not None:
-                from memfold.server.vectors import StoredVectors
-
                 self._memory.set_embedder(StoredVectors(self._embedder(), self.pool,
                                                         self.tenant, self.bank_id))
         return self._memory

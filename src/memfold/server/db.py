@@ -39,7 +39,7 @@ def connect_pool(url: str, *, size: int = 10, timeout: float = 10.0,
     """A pool of `size` connections to `url`, opened and checked (MemfoldError if it cannot
     connect).  Connections are autocommit-off; every use goes through a transaction.
     `statement_timeout_ms` bounds every statement (the server sets it)."""
-    from psycopg_pool import ConnectionPool
+    from psycopg_pool import ConnectionPool  # the server extra
 
     kwargs: dict[str, Any] = {"connect_timeout": 10}
     if statement_timeout_ms:
@@ -61,7 +61,7 @@ def one_line(exc: BaseException) -> str:
 
 
 def is_retriable(exc: BaseException) -> bool:
-    import psycopg
+    import psycopg  # the server extra
 
     if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
         return True
@@ -77,7 +77,7 @@ def tenant_tx(pool: ConnectionPool, tenant: str | None, *, token_hash: str | Non
     nothing else.  `snapshot` reads one consistent snapshot (REPEATABLE READ).  Retriable
     database errors come out as Unavailable."""
     import psycopg
-    from psycopg_pool import PoolTimeout
+    from psycopg_pool import PoolTimeout  # the server extra
 
     try:
         with pool.connection() as conn, conn.transaction():

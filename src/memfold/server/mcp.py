@@ -1,6 +1,6 @@
 """MCP over streamable HTTP at /mcp: the tools `memfold mcp` serves, on a server bank.
 
-The server is `mcp_server.tool_server`, as for `memfold mcp`.  Each request is authenticated
+The server is `agents.mcp.tool_server`, as for `memfold mcp`.  Each request is authenticated
 once, like a REST request (`Authorization: Bearer <token>`; the tenant comes from the token),
 before any MCP traffic, and a call names its bank with the `X-Memfold-Bank` header, else the
 `bank` query parameter, else the one bank a bank-restricted token is for.  A tool runs as a
@@ -13,6 +13,8 @@ on a local workspace only.
 from __future__ import annotations
 
 import contextlib
+import importlib
+import json
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs
@@ -72,9 +74,7 @@ def call(server: Server, caller: Caller, headers: Any, query: str, name: str,
 
 def mcp_app(server: Server) -> tuple[Any, Any]:
     """The ASGI app for /mcp and the lifespan that runs its session manager."""
-    import importlib
-
-    from starlette.concurrency import run_in_threadpool
+    from starlette.concurrency import run_in_threadpool  # the server extra
 
     manager_module = importlib.import_module("mcp.server.streamable_http_manager")
 
@@ -108,8 +108,6 @@ def _headers(scope: Any) -> dict[str, str]:
 
 
 async def _refuse(send: Any, status: int, message: str) -> None:
-    import json
-
     body = json.dumps({"error": message, "type": "Refused"}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json")]})

@@ -26,7 +26,7 @@ def _engine_url(url: str) -> str:
 
 
 def _config(url: str):  # type: ignore[no-untyped-def]  # alembic's Config
-    from alembic.config import Config
+    from alembic.config import Config  # the server extra (alembic, SQLAlchemy)
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -35,7 +35,7 @@ def _config(url: str):  # type: ignore[no-untyped-def]  # alembic's Config
 
 
 def head() -> str:
-    from alembic.script import ScriptDirectory
+    from alembic.script import ScriptDirectory  # the server extra
 
     found = ScriptDirectory.from_config(_config("postgresql://")).get_current_head()
     return str(found)
@@ -43,7 +43,7 @@ def head() -> str:
 
 def current(url: str) -> str | None:
     """The schema version of the database at `url` (None before the first upgrade)."""
-    from sqlalchemy import create_engine, pool, text
+    from sqlalchemy import create_engine, pool, text  # the server extra
 
     engine = create_engine(_engine_url(url), poolclass=pool.NullPool)
     try:
@@ -62,7 +62,7 @@ def current(url: str) -> str | None:
 
 def upgrade(url: str, target: str = "head") -> tuple[str | None, str]:
     """Bring the database to `target`; returns (version before, version after)."""
-    from alembic import command
+    from alembic import command  # the server extra
 
     before = current(url)
     try:

@@ -43,7 +43,7 @@ class StoredVectors:
         return f"{identity.model}/{identity.version}/{identity.dims}/{identity.weights_sha256}"
 
     def embed(self, texts: Sequence[str]) -> Matrix:
-        import numpy as np
+        import numpy as np  # the embed extra
 
         dims = self.inner.identity.dims
         keys = [text_key(text) for text in texts]

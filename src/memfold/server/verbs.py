@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from memfold import names
 from memfold.agents import tools as agent_tools
 from memfold.agents.schema import check_object
 from memfold.errors import BadInput
@@ -52,7 +53,7 @@ def _schema(tool: str, *, drop: tuple[str, ...] = (), add: dict[str, Any] | None
 
 
 def _id(a: dict[str, Any]) -> str:
-    return str(a["id"]).strip().lstrip("^")
+    return names.fact_id(str(a["id"]))
 
 
 def _show(memory: Memory, a: dict[str, Any]) -> Any:

@@ -3,8 +3,8 @@
 This module owns every date and interval memfold reads out of text: the validity range a
 fact's content states ("(Nov 27–Dec 1, 2025)", "(2025-11-27..2025-12-01)"), a --since/--until
 spec (`parse_spec`), and the first time phrase in a query or a fact (`find_time_phrase`: its
-own dates, seasons and "in the past N days", with the spans of `timespans`, on the calendar of
-`timewords`), and a range that names a time but cannot be read (`unread_time_phrase`).
+own dates, seasons and "in the past N days", with the spans of `times.spans`, on the calendar of
+`times.words`), and a range that names a time but cannot be read (`unread_time_phrase`).
 Functions here are pure: the year a range omits comes from a `default_year` the caller passes,
 and a relative phrase from the `today` it passes, never from the clock.
 """
@@ -182,7 +182,7 @@ def find_time_phrase(query: str, *, today: date) -> tuple[Interval, tuple[int, i
 
 def _vietnamese(query: str, words: set[str],
                 today: date) -> tuple[Interval, tuple[int, int]] | None:
-    """A Vietnamese time phrase (`timewords_vi`), looked for only when a word it needs is
+    """A Vietnamese time phrase (`times.words_vi`), looked for only when a word it needs is
     there, as written or typed without diacritics (text with combining marks is folded
     first)."""
     if VI_WRITTEN.isdisjoint(words) and "/" not in query and not MARKS.search(query):

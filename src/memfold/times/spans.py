@@ -4,7 +4,7 @@ weekend"), "N weeks ago", ranges ("between Nov 25 and Nov 30"), the holidays, "t
 before last", "earlier this year".
 
 One pattern (`MORE`), its alternatives told apart by their groups; `more_phrase` reads a
-match relative to `today`.  `timeparse.find_time_phrase` runs it beside its own dates and
+match relative to `today`.  `times.parse.find_time_phrase` runs it beside its own dates and
 seasons, and only on text holding one of MORE_WORDS.
 """
 

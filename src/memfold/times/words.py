@@ -6,7 +6,7 @@ one date written in words ("Nov 27", "27th November 2025", "November", "2025-11-
 the interval a preposition makes of it ("around", "since", "before", "until"), the seasons,
 and a range built from its parts (`build_range`).  A date
 without a year is the latest one not after today.  Pure functions; nothing reads the clock.
-`timespans` and `timeparse` read whole phrases with it.
+`times.spans` and `times.parse` read whole phrases with it.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ an interval of them (khoảng, từ, trước, đến, sau, vào), and the valid
 states ("(27 tháng 11 – 1 tháng 12, 2025)", "27/11–1/12/2025", "đến hết 15/12").
 
 Text is matched folded (lowercase, tone marks and đ dropped), so "khoang 27 thang 11" reads
-like "khoảng 27 tháng 11"; spans are given in the caller's text.  `timeparse` calls
+like "khoảng 27 tháng 11"; spans are given in the caller's text.  `times.parse` calls
 `find_vi_time_phrase` beside its English patterns and `vi_validity` from `extract_interval`.
 Pure functions of the text and the `today` the caller passes.
 """

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from memfold import names
 from memfold.errors import BadInput, MemfoldError, StaleRevision
 from memfold.memory import Memory
 from memfold.web.common import failure, render, worker
@@ -103,13 +104,13 @@ async def forget(request: Request) -> Response:
     """Archive; or with purge, first a page listing every place a purge would change and
     asking for the fact's id, then the purge."""
     def run(m: Memory, form: Form) -> str | PurgePlan:
-        fact_id = form.get("id", "").strip().lstrip("^")
+        fact_id = names.fact_id(form.get("id", ""))
         if form.get("purge") != "1":
             m.forget(fact_id)
             return f"{fact_id} archived (still findable with --all; --purge removes it)"
         if "confirm" not in form:
             return m.purge(fact_id, dry_run=True)
-        if form["confirm"].strip().lstrip("^") != fact_id:
+        if names.fact_id(form["confirm"]) != fact_id:
             raise BadInput(f"type the fact's id ({fact_id}) to confirm the purge; "
                            "nothing was removed")
         plan = m.purge(fact_id)

@@ -37,8 +37,6 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-# StorageError lives with the other errors; imported here for the writers below and so that
-# `from memfold.workspace.files import StorageError` keeps working.
 from memfold.errors import IncompleteSet, MemfoldError, StorageError
 
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

@@ -1,6 +1,6 @@
 """The SQLite index: `.memory/index.sqlite`, derived from the Markdown and always rebuildable.
 
-All of memfold's SQL lives in this package, behind the `IndexBackend` interface (`base.py`);
+All of memfold's SQL lives in this package, behind the `IndexBackend` interface (`index.base`);
 `SqliteIndex` opens, checks and repairs the file here, and runs the queries of its sibling
 modules, each a concept: `schema` (tables, damage, error translation), `writes` (replacing a
 file's rows), `search` (what recall and the vectors read), `fts` (`Terms` as FTS5 expressions),
@@ -14,7 +14,7 @@ Invariants:
   replacing a file replaces all its rows, so an incremental sync and a full rebuild of the
   same files hold the same rows.
 - The full-text table keeps no copy of the text (contentless): a fact's terms are removed by
-  handing FTS5 the values they were made from, which `sqlite_writes.fts_values` computes
+  handing FTS5 the values they were made from, which `writes.fts_values` computes
   from the rows that remain (content, entities, the page's first name) — on insert and on
   delete alike.
 - WAL mode with `synchronous=NORMAL`: the index is derived data, so a lost last transaction

@@ -22,7 +22,7 @@ FACT_SELECT = (
     + ", ".join(f"l.{name}" for name in LIFE_FIELDS[1:])
 )
 SCORE_COLUMN = 16 + len(LIFE_FIELDS) - 1  # the column after FACT_SELECT (bm25 or NULL)
-# a later copy of a duplicated block id takes none of the id's state (sqlite_holders), and
+# a later copy of a duplicated block id takes none of the id's state (sqlite.holders), and
 # comes after the copy that holds the id (ORDER BY HOLDER_FIRST)
 NOT_SHADOWED = "f.rowid NOT IN (SELECT fact FROM shadowed)"
 HOLDER_FIRST = "f.rowid IN (SELECT fact FROM shadowed)"

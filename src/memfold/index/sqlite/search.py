@@ -326,7 +326,7 @@ def by_id(db: sqlite3.Connection, fact_id: str) -> list[Candidate]:
 
 
 def by_ids(db: sqlite3.Connection, ids: Sequence[str]) -> list[Candidate]:
-    """The row holding each id (sqlite_holders), for ids that exist."""
+    """The row holding each id (sqlite.holders), for ids that exist."""
     found: dict[str, Candidate] = {}
     for chunk in chunks(list(dict.fromkeys(ids)), 500):
         for c in candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608

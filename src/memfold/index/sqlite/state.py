@@ -1,6 +1,6 @@
 """The lifecycle state the SQLite index keeps, replayed from the journal: how far the journal
 was replayed, each fact's state (`lifecycle`), the events by id (`events`), the review items
-(`review`, folded by sqlite_review), the generated lines' citations, and the links hand
+(`review`, folded by sqlite.review), the generated lines' citations, and the links hand
 edits can break.
 
 Functions of an open connection; `SqliteIndex` calls them (writes inside its transaction) and

@@ -219,7 +219,7 @@ def prepare(doc: ParsedDoc, stamp: FileStamp) -> PreparedDoc:
     """A document's rows for this index (`IndexBackend.preparer`): a pure function of the
     document, run in the parse workers of a large sync, so it is kept lean."""
     path = doc.path
-    day = doc.day.toordinal() if doc.day else None  # days are kept as ordinals (sqlite_rows)
+    day = doc.day.toordinal() if doc.day else None  # days are kept as ordinals (sqlite.rows)
     page = doc.aliases[0] if doc.aliases else None
     facts: list[tuple[object, ...]] = []
     fts: list[tuple[str, str]] = []

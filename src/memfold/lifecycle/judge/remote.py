@@ -22,6 +22,7 @@ from datetime import date
 from typing import Any
 from urllib.parse import urlsplit
 
+from memfold import names
 from memfold.journal.fold import STATE_KINDS
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.fallback import JudgeError
@@ -215,7 +216,7 @@ def parse_verdicts(content: str, asked: Sequence[str]) -> list[Verdict]:
     for item in _items(_json_in(content), asked):
         if not isinstance(item, dict):
             raise JudgeError("a verdict in the answer is not an object")
-        fact_id = str(item.get("id", "")).strip().lstrip("^")
+        fact_id = names.fact_id(str(item.get("id", "")))
         if fact_id not in asked:
             raise JudgeError(f"the answer names {fact_id[:40]!r}, a fact it was not asked "
                              "about")
