@@ -4,7 +4,9 @@ starts, stops and refuses as documented."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -346,3 +348,23 @@ def test_a_reader_that_is_gone_gets_exit_141_and_no_error(
         os.close(write_end)
     assert done.returncode == 141
     assert "error" not in done.stderr.decode() and "Traceback" not in done.stderr.decode()
+
+
+def test_an_edit_anywhere_in_memfold_changes_the_code_key(tmp_path: Path) -> None:
+    """A warm process answers only callers with its code key: an edit to any module of
+    memfold, not only to the command's own package, must change it."""
+    copy = tmp_path / "memfold"
+    shutil.copytree(Path(warm_socket.__file__).parents[1], copy,
+                    ignore=shutil.ignore_patterns("__pycache__", "data", "static", "templates"))
+    spec = importlib.util.spec_from_file_location("warm_socket_copy",
+                                                  copy / "cli" / "warm_socket.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    before = module.code_key()
+    edited = copy / "recall" / "ranking.py"
+    later = edited.stat().st_mtime_ns + 10**9 * 3600
+    for path in copy.rglob("*.py"):
+        later = max(later, path.stat().st_mtime_ns + 10**9)
+    os.utime(edited, ns=(later, later))
+    assert module.code_key() != before

@@ -88,7 +88,7 @@ def code_key() -> str:
     an upgrade or an edit never gets answers from code that is no longer installed."""
     import zlib
 
-    package = os.path.dirname(os.path.abspath(__file__))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # memfold/, not cli/
     newest = 0
     pending = [package]
     while pending:
