@@ -178,6 +178,9 @@ def test_a_plugin_judge_gets_the_settings_and_the_rule_judge_behind_it(installed
     assert judge is not None and judge.name == "always"
     assert judge.primary.settings.kind == "always"  # type: ignore[attr-defined]
     assert judge.fallback.name == "rules"  # type: ignore[attr-defined]
+    from memfold_bench.judge_bench import make_judge  # `memfold bench judge --judge always`
+
+    assert make_judge("always").name == "always"
 
 
 def test_a_plugin_embedder_is_chosen_by_memfold_embed_model(
