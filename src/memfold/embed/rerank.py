@@ -13,6 +13,10 @@ vector it keeps which words of the query each part of the fact answers.  Recall 
 into the score of its `ranking.RERANK_TOP` best candidates (`recall.search._reranked`).
 
 A fact's token vectors are kept (up to CACHE facts) for the next query in the same process.
+
+Rerankers register in the entry-point group `memfold.rerankers` (`RERANKERS`; this one as
+`late-interaction`, declared as a plugin would declare its own): the object registered is
+called with no arguments and returns a Reranker (docs/plugins.md).
 """
 
 from __future__ import annotations
@@ -23,13 +27,18 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from memfold.errors import EmbedUnavailable
+from memfold.errors import BadInput, EmbedUnavailable, MemfoldError
+from memfold.plugins import Group
 
 if TYPE_CHECKING:
     from memfold.embed.base import Matrix
 
 HINT = "reranking needs the embed extra: pip install 'memfold[embed]'"
 CACHE = 4096  # facts whose token vectors a process keeps
+LATE_INTERACTION = "late-interaction"
+RERANKERS = Group("memfold.rerankers", "reranker", (
+    (LATE_INTERACTION, "memfold.embed.rerank:late_interaction"),
+))
 
 
 class Reranker(Protocol):
@@ -76,22 +85,38 @@ class LateInteraction:
 
 
 _lock = threading.Lock()
-_shared: list[Reranker] = []
+_shared: dict[str, Reranker] = {}
 
 
-def shared_reranker() -> Reranker:
-    """The reranker, loaded once per process; EmbedUnavailable, saying what to install,
-    when the embed extra is missing (whichever model the workspace embeds with, the
-    reranker is MiniLM)."""
+def late_interaction() -> Reranker:
+    """The built-in reranker over the embed extra's MiniLM (whichever model the workspace
+    embeds with); EmbedUnavailable, saying what to install, without the extra."""
     from memfold.embed import RUNTIME, shared_embedder
     from memfold.embed.models import MINILM, MiniLMEmbedder, minilm_path
 
+    if any(importlib.util.find_spec(n) is None for n in RUNTIME) or not minilm_path():
+        raise EmbedUnavailable(HINT)
+    model = shared_embedder(MINILM)
+    if not isinstance(model, MiniLMEmbedder):  # pragma: no cover - a loader swapped
+        raise EmbedUnavailable(HINT)
+    return LateInteraction(model)
+
+
+def shared_reranker(name: str = LATE_INTERACTION) -> Reranker:
+    """The reranker registered as `name`, made once per process; BadInput naming the
+    registered ones when none is."""
     with _lock:
-        if not _shared:
-            if any(importlib.util.find_spec(n) is None for n in RUNTIME) or not minilm_path():
-                raise EmbedUnavailable(HINT)
-            model = shared_embedder(MINILM)
-            if not isinstance(model, MiniLMEmbedder):  # pragma: no cover - a loader swapped
-                raise EmbedUnavailable(HINT)
-            _shared.append(LateInteraction(model))
-        return _shared[0]
+        if name not in _shared:
+            make = RERANKERS.load(name)
+            if make is None:
+                raise BadInput(f"no reranker {name!r}; use one of: "
+                               f"{', '.join(RERANKERS.names())}")
+            try:
+                reranker: Reranker = make()
+            except MemfoldError:
+                raise
+            except Exception as exc:  # a plugin's reranker that cannot start: one line
+                raise EmbedUnavailable(f"the {name} reranker cannot load: "
+                                       f"{type(exc).__name__}: {exc}") from None
+            _shared[name] = reranker
+        return _shared[name]

@@ -6,6 +6,10 @@
     remote    OpenAIJudge, an optional model behind an OpenAI-compatible chat endpoint
               (imported by load_judge only when asked for)
     fallback  FallbackJudge: a judge that may fail, with another behind it, and notices
+
+Judges register in the entry-point group `memfold.judges` (`JUDGES`), the two built-ins as a
+plugin would: the object registered is called with the JudgeSettings and returns a Judge
+(docs/plugins.md).  MEMFOLD_JUDGE names one.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from memfold.config import JudgeSettings
+from memfold.errors import BadInput, MemfoldError
 from memfold.lifecycle.judge.base import Judge, Verdict
+from memfold.plugins import Group
 
 if TYPE_CHECKING:
     from memfold.lifecycle.judge.fallback import FallbackJudge, JudgeError
@@ -34,24 +40,51 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["AGREES", "OPPOSES", "REVERSES", "FallbackJudge", "Judge", "JudgeError",
+__all__ = ["AGREES", "JUDGES", "OPPOSES", "REVERSES", "FallbackJudge", "Judge", "JudgeError",
            "RuleJudge", "Verdict", "load_judge", "stance"]
+
+JUDGES = Group("memfold.judges", "judge", (
+    ("rules", "memfold.lifecycle.judge:rule_judge"),
+    ("openai", "memfold.lifecycle.judge:openai_judge"),
+))
+
+
+def rule_judge(settings: JudgeSettings) -> Judge:
+    """The built-in `rules` judge: offline and deterministic."""
+    from memfold.lifecycle.judge.rules import RuleJudge
+
+    return RuleJudge()
+
+
+def openai_judge(settings: JudgeSettings) -> Judge:
+    """The built-in `openai` judge: a model behind an OpenAI-compatible chat endpoint."""
+    from memfold.lifecycle.judge.remote import OpenAIJudge  # urllib only when asked for
+
+    return OpenAIJudge(url=settings.url, model=settings.model, key=settings.key,
+                       timeout=settings.timeout)
 
 
 def load_judge(settings: JudgeSettings, *,
                notify: Callable[[str], None] | None = None) -> Judge | None:
     """The judge the settings (MEMFOLD_JUDGE*) ask for: None for the default rule judge,
-    which the ledger makes itself; for "openai", the model judge with the rule judge
-    behind it, so a judge that is down, slow or talking nonsense never blocks a retain
-    (`notify` hears one line each time that happens)."""
-    if settings.kind == "openai":
-        from memfold.lifecycle.judge.fallback import FallbackJudge
-        from memfold.lifecycle.judge.remote import (
-            OpenAIJudge,  # urllib only when a model judge is asked for
-        )
-        from memfold.lifecycle.judge.rules import RuleJudge
+    which the ledger makes itself; for any other (the built-in "openai", or a plugin's), that
+    judge with the rule judge behind it, so a judge that is down, slow, broken or talking
+    nonsense never blocks a retain (`notify` hears one line each time that happens).
+    BadInput names the registered judges when the name is not one of them."""
+    if settings.kind == "rules":
+        return None
+    make = JUDGES.load(settings.kind)
+    if make is None:
+        raise BadInput(f"MEMFOLD_JUDGE={settings.kind!r} is not a judge memfold knows; "
+                       f"use one of: {', '.join(JUDGES.names())}")
+    try:
+        judge: Judge = make(settings)
+    except MemfoldError:
+        raise
+    except Exception as exc:  # a plugin's judge that cannot start: one line, not a traceback
+        raise BadInput(f"the {settings.kind} judge cannot start: "
+                       f"{type(exc).__name__}: {exc}") from None
+    from memfold.lifecycle.judge.fallback import FallbackJudge
+    from memfold.lifecycle.judge.rules import RuleJudge
 
-        model = OpenAIJudge(url=settings.url, model=settings.model, key=settings.key,
-                            timeout=settings.timeout)
-        return FallbackJudge(model, RuleJudge(), notify=notify)
-    return None
+    return FallbackJudge(judge, RuleJudge(), notify=notify)
