@@ -28,7 +28,7 @@ digest still matches the matrix, saves them, and embeds only the rest.  Readers 
 at the log (the rows it adds are used by no fact until the update ends); a purge does.
 
 numpy (and usearch, for the graph) belong to the embed extra: each method imports them
-itself, so importing this module needs neither.
+itself, so importing this module needs neither.  The resume log itself: memfold.embed.resume.
 """
 
 from __future__ import annotations
@@ -41,9 +41,10 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memfold.embed.base import Embedder, Identity
+from memfold.embed.resume import KEY_BYTES, RESUME_MAGIC, append_vectors, resumable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,10 +53,7 @@ if TYPE_CHECKING:
     from memfold.embed.base import Matrix
 
 FORMAT = 1
-KEY_BYTES = 16
 CHUNK = 256  # texts embedded between two progress reports and checkpoints
-RESUME_MAGIC = b"memfold-resume-1"  # then the row count of the state the log extends
-ROW_DIGEST_BYTES = 8  # a log entry: the row's key, then this much of its bytes' digest
 ANN_MIN_ROWS = 200_000  # from this many live facts on, search an HNSW graph (if installed)
 ANN_CONNECTIVITY = 16
 ANN_EXPANSION_ADD = 128
@@ -121,76 +119,21 @@ class Snapshot:
         return found
 
 
-def row_digest(row: bytes) -> bytes:
-    return hashlib.blake2b(row, digest_size=ROW_DIGEST_BYTES).digest()
+@dataclass
+class _Backlog:
+    """One update's work: the texts to embed, against the saved state it extends."""
 
-
-def _append_vectors(out: BinaryIO, log: BinaryIO | None, pending: Sequence[tuple[bytes, str]],
-                    embedder: Embedder, progress: Progress | None, position: dict[bytes, int],
-                    known_keys: list[bytes]) -> None:
-    """Embed the `pending` texts a CHUNK at a time and append their rows to the open matrix
-    file, numbering each new row in `position` and `known_keys`.  After each chunk the
-    matrix is synced, then the chunk's entries are appended to the resume log (if any) and
-    synced: a row is logged only once it is on disk."""
-    import numpy as np
-
-    dims = embedder.identity.dims
-    width = dims * 4
-    done = 0
-    if progress:
-        progress(0, len(pending))
-    for start in range(0, len(pending), CHUNK):
-        part = pending[start : start + CHUNK]
-        vectors = np.ascontiguousarray(embedder.embed([t for _, t in part]), dtype=np.float32)
-        if vectors.shape != (len(part), dims):
-            raise ValueError(f"the embedder returned {vectors.shape} for "
-                             f"{len(part)} texts of {dims} dims")
-        data = vectors.tobytes()
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-        entries = []
-        for n, (key, _) in enumerate(part):
-            position[key] = len(known_keys)
-            known_keys.append(key)
-            entries.append(key + row_digest(data[n * width : (n + 1) * width]))
-        if log is not None:
-            log.write(b"".join(entries))
-            log.flush()
-            os.fsync(log.fileno())
-        done += len(part)
-        if progress:
-            progress(done, len(pending))
-
-
-def _resumable(log_path: Path, matrix_path: Path, base: int, width: int) -> list[bytes]:
-    """The keys of the rows a killed update appended after the `base` saved rows: the
-    resume log's entries, in order, as long as each row is in the matrix with its digest."""
-    entry = KEY_BYTES + ROW_DIGEST_BYTES
-    header = len(RESUME_MAGIC) + 8
-    try:
-        data = log_path.read_bytes()
-    except OSError:
-        return []
-    if (len(data) < header or not data.startswith(RESUME_MAGIC)
-            or int.from_bytes(data[len(RESUME_MAGIC) : header], "little") != base):
-        return []
-    keys: list[bytes] = []
-    count = (len(data) - header) // entry
-    try:
-        with open(matrix_path, "rb") as matrix:
-            matrix.seek(base * width)
-            for first in range(0, count, CHUNK):
-                block = matrix.read(min(CHUNK, count - first) * width)
-                for n in range(len(block) // width):
-                    at = header + (first + n) * entry
-                    if row_digest(block[n * width : (n + 1) * width]) != data[
-                            at + KEY_BYTES : at + entry]:
-                        return keys
-                    keys.append(data[at : at + KEY_BYTES])
-    except OSError:
-        return []
-    return keys
+    snap: Snapshot | None  # the saved state; None: no vectors yet
+    kept: Snapshot | None  # the saved state, when the update extends it (same embedder)
+    gen: int  # the generation written
+    known_keys: list[bytes]  # the key of each matrix row, in order; grows as rows are added
+    saved: int  # how many of those rows the saved state holds
+    position: dict[bytes, int]  # a key's matrix row
+    rowids: list[int]  # every indexed fact,
+    keys: list[bytes]  # and the key of its text
+    pending: list[tuple[bytes, str]]  # (key, text) to embed, shortest first
+    matrix_path: Path
+    log_path: Path
 
 
 class VectorStore:
@@ -289,8 +232,6 @@ class VectorStore:
         once on disk: an update that was killed is resumed by the next one, which embeds
         only the texts whose rows were not saved.
         """
-        import numpy as np
-
         identity = embedder.identity
         if self.current(source, identity):
             return 0
@@ -300,63 +241,91 @@ class VectorStore:
             self._snapshot = None
             if self.current(source, identity):  # another process did it while we waited
                 return 0
-            sig = signature(source)
-            facts = source.fact_texts()
-            rowids = [rowid for rowid, _ in facts]
-            texts = [fact_text(content) for _, content in facts]
-            snap = self.snapshot()
-            fresh = snap is None or snap.identity != identity
-            gen = (snap.generation + 1 if fresh else snap.generation) if snap else 1
-            kept = snap if snap is not None and not fresh else None
-            known_keys = [bytes(k) for k in kept.keys.tolist()] if kept else []
-            saved = len(known_keys)
-            width = identity.dims * 4
-            matrix_path = self.folder / f"matrix-{gen}.f32"
-            log_path = self.folder / f"resume-{gen}.keys"
-            if kept is not None:  # the rows a killed update embedded after the saved state
-                known_keys += _resumable(log_path, matrix_path, saved, width)
-            position = {key: row for row, key in enumerate(known_keys)}
-            keys = [text_key(t) for t in texts]
-            todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in position}
-            # shortest first: each chunk, and each batch the model runs, holds texts of
-            # about the same length (stable, so the order is the same on every run)
-            pending = sorted(todo.items(), key=lambda item: len(item[1]))
-            deferred = max_new is not None and len(pending) > max_new
-            if deferred and snap is not None:
-                return -len(pending)
-            old_rowids = kept.fact_rowids if kept else np.zeros(0, np.int64)
-            old_rows = kept.fact_rows if kept else np.zeros(0, np.int64)
-            if fresh:
-                matrix_path.write_bytes(b"")
-            else:
-                with open(matrix_path, "ab") as handle:  # drop rows the log does not hold
-                    handle.truncate(len(known_keys) * width)
-            if pending and (fresh or len(known_keys) > saved):
-                # the state the log extends (old mapping: readers see no change yet);
-                # a first update that leaves its backlog to `memfold index` saves it too,
-                # so that the workspace counts as using vectors and `index` embeds them
-                self._save(identity, gen, known_keys, old_rowids, old_rows, "")
-            if deferred:
-                return -len(pending)
-            with contextlib.ExitStack() as files:
-                out = files.enter_context(open(matrix_path, "ab"))
-                log = None  # one chunk or less: nothing to resume, no log to write
-                if len(pending) > CHUNK:
-                    log = files.enter_context(open(log_path, "wb"))
-                    log.write(RESUME_MAGIC + len(known_keys).to_bytes(8, "little"))
-                _append_vectors(out, log, pending, embedder, progress, position, known_keys)
-            fact_rows = np.fromiter((position[k] for k in keys), dtype=np.int64,
-                                    count=len(keys))
-            fact_rowids = np.asarray(rowids, dtype=np.int64)
-            live = len(set(fact_rows.tolist()))
-            if len(known_keys) - live > max(1024, live):
-                gen, known_keys, fact_rows = self._compact(identity, gen, known_keys, fact_rows)
-            self._save(identity, gen, known_keys, fact_rowids, fact_rows, sig)
-            self._remove_other_generations(gen)
-            with contextlib.suppress(OSError):
-                log_path.unlink()
-            self._snapshot = None
-            return len(pending)
+            return self._update_locked(source, embedder, progress, max_new)
+
+    def _update_locked(self, source: FactSource, embedder: Embedder, progress: Progress | None,
+                       max_new: int | None) -> int:
+        identity = embedder.identity
+        sig = signature(source)
+        work = self._backlog(source, identity)
+        deferred = max_new is not None and len(work.pending) > max_new
+        if deferred and work.snap is not None:
+            return -len(work.pending)
+        self._open_generation(work, identity)
+        if deferred:
+            return -len(work.pending)
+        with contextlib.ExitStack() as files:
+            out = files.enter_context(open(work.matrix_path, "ab"))
+            log = None  # one chunk or less: nothing to resume, no log to write
+            if len(work.pending) > CHUNK:
+                log = files.enter_context(open(work.log_path, "wb"))
+                log.write(RESUME_MAGIC + len(work.known_keys).to_bytes(8, "little"))
+            append_vectors(out, log, work.pending, embedder, progress, work.position,
+                           work.known_keys, chunk=CHUNK)
+        self._finish(work, identity, sig)
+        return len(work.pending)
+
+    def _backlog(self, source: FactSource, identity: Identity) -> _Backlog:
+        """What an update has to embed: every fact's text whose key no saved or resumable
+        row holds, shortest first."""
+        facts = source.fact_texts()
+        texts = [fact_text(content) for _, content in facts]
+        snap = self.snapshot()
+        fresh = snap is None or snap.identity != identity
+        gen = (snap.generation + 1 if fresh else snap.generation) if snap else 1
+        kept = snap if snap is not None and not fresh else None
+        known_keys = [bytes(k) for k in kept.keys.tolist()] if kept else []
+        saved = len(known_keys)
+        matrix_path = self.folder / f"matrix-{gen}.f32"
+        log_path = self.folder / f"resume-{gen}.keys"
+        if kept is not None:  # the rows a killed update embedded after the saved state
+            known_keys += resumable(log_path, matrix_path, saved, identity.dims * 4)
+        position = {key: row for row, key in enumerate(known_keys)}
+        keys = [text_key(t) for t in texts]
+        todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in position}
+        # shortest first: each chunk, and each batch the model runs, holds texts of
+        # about the same length (stable, so the order is the same on every run)
+        pending = sorted(todo.items(), key=lambda item: len(item[1]))
+        return _Backlog(snap=snap, kept=kept, gen=gen, known_keys=known_keys, saved=saved,
+                        position=position, rowids=[rowid for rowid, _ in facts], keys=keys,
+                        pending=pending, matrix_path=matrix_path, log_path=log_path)
+
+    def _open_generation(self, work: _Backlog, identity: Identity) -> None:
+        """Make the matrix file the rows to come are appended to; save the state the
+        resume log will extend, when there is one to save."""
+        import numpy as np
+
+        kept = work.kept
+        old_rowids = kept.fact_rowids if kept else np.zeros(0, np.int64)
+        old_rows = kept.fact_rows if kept else np.zeros(0, np.int64)
+        if kept is None:
+            work.matrix_path.write_bytes(b"")
+        else:
+            with open(work.matrix_path, "ab") as handle:  # drop rows the log does not hold
+                handle.truncate(len(work.known_keys) * identity.dims * 4)
+        if work.pending and (kept is None or len(work.known_keys) > work.saved):
+            # the state the log extends (old mapping: readers see no change yet);
+            # a first update that leaves its backlog to `memfold index` saves it too,
+            # so that the workspace counts as using vectors and `index` embeds them
+            self._save(identity, work.gen, work.known_keys, old_rowids, old_rows, "")
+
+    def _finish(self, work: _Backlog, identity: Identity, sig: str) -> None:
+        """Save the state mapping every fact to its row (compacted when dead rows
+        outnumber the live ones) and drop older generations and the resume log."""
+        import numpy as np
+
+        fact_rows = np.fromiter((work.position[k] for k in work.keys), dtype=np.int64,
+                                count=len(work.keys))
+        fact_rowids = np.asarray(work.rowids, dtype=np.int64)
+        gen, known_keys = work.gen, work.known_keys
+        live = len(set(fact_rows.tolist()))
+        if len(known_keys) - live > max(1024, live):
+            gen, known_keys, fact_rows = self._compact(identity, gen, known_keys, fact_rows)
+        self._save(identity, gen, known_keys, fact_rowids, fact_rows, sig)
+        self._remove_other_generations(gen)
+        with contextlib.suppress(OSError):
+            work.log_path.unlink()
+        self._snapshot = None
 
     def _compact(self, identity: Identity, gen: int, keys: list[bytes],
                  fact_rows: npt.NDArray[np.int64]) -> tuple[int, list[bytes],
@@ -403,7 +372,7 @@ class VectorStore:
             keys = [bytes(k) for k in snap.keys.tolist()]
             used = [row for row, key in enumerate(keys) if key not in gone]
             # an unfinished update's rows count too: the new generation leaves them behind
-            unsaved = _resumable(self.folder / f"resume-{snap.generation}.keys",
+            unsaved = resumable(self.folder / f"resume-{snap.generation}.keys",
                                  self.folder / f"matrix-{snap.generation}.f32", len(keys),
                                  snap.identity.dims * 4)
             dropped = len(keys) - len(used) + sum(key in gone for key in unsaved)

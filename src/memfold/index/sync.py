@@ -224,53 +224,70 @@ def sync(
     scan = workspace.scan() if scope is None else Scan(workspace.stat_some(scope), [], [])
     on_disk = scan.found
     ready = {doc.path: (doc, stamp) for doc, stamp in parsed}
-    known: dict[str, SeenStamp] = {}
-    held: dict[str, str] = {}  # the sha256 the index holds, for files read again
-    if scope is not None and not full:
-        stamps = index.stamps(sorted(scope))
-        known = {p: (s.size, s.mtime_ns, s.checked_ns) for p, s in stamps.items()}
-        held = {p: s.sha256 for p, s in stamps.items()}
-    elif not full:
-        known = index.seen_stamps()  # no hashes: most syncs need none
+    known, held = _known(index, scope, full)  # held: the sha256s, for files read again
     stale = _stale(on_disk, known, ready)
     if scope is None and not full:
         held = index.hashes([p for p in stale if p in known])
-    restamped: list[tuple[str, FileStamp]] = []
-    added: list[str] = []
-    changed: list[str] = []
-    warnings: list[ParseWarning] = []
-
-    def changed_docs() -> Generator[PreparedDoc, None, None]:
-        # consumed inside the index transaction, so parsing and inserting overlap; closed
-        # (stopping any workers) when the transaction ends, however it ends
-        with contextlib.closing(_read_all(workspace, stale, checked_ns, ready, held,
-                                          index.preparer())) as docs:
-            for n, (path, outcome) in enumerate(docs):
-                if progress and n % 200 == 0:
-                    progress(n)
-                if outcome is None:
-                    continue
-                if not isinstance(outcome, PreparedDoc):  # the same bytes: a new stamp only
-                    restamped.append((path, outcome))
-                    continue
-                (changed if path in known else added).append(path)
-                warnings.extend(outcome.warnings)
-                yield outcome
-
+    read = _Reading(known, progress)
     removed = sorted(p for p in known if p not in on_disk)
-    with contextlib.closing(changed_docs()) as docs:
-        new_ids = index.apply(docs, removed, restamped, full=full,
+    # the documents are parsed as the index transaction takes them, so parsing and inserting
+    # overlap; closed (stopping any workers) when the transaction ends, however it ends
+    with contextlib.closing(read.docs(lambda: _read_all(
+            workspace, stale, checked_ns, ready, held, index.preparer()))) as docs:
+        new_ids = index.apply(docs, removed, read.restamped, full=full,
                               synced_at=datetime.now(UTC).isoformat(timespec="seconds"))
     rebuilt = not known and scope is None
     if rebuilt:
         new_ids = []  # an empty index being filled is a rebuild: nothing is newly written
     if progress:
         progress(len(on_disk))
-    return SyncReport(scanned=len(on_disk), added=tuple(added), changed=tuple(changed),
-                      removed=tuple(removed), full=full,
-                      seconds=time.perf_counter() - started, warnings=tuple(warnings),
+    return SyncReport(scanned=len(on_disk), added=tuple(read.added),
+                      changed=tuple(read.changed), removed=tuple(removed), full=full,
+                      seconds=time.perf_counter() - started, warnings=tuple(read.warnings),
                       new_ids=tuple(new_ids), rebuilt=rebuilt, skipped=tuple(scan.skipped),
                       temporaries=tuple(scan.temporaries))
+
+
+def _known(index: IndexBackend, scope: set[str] | None,
+           full: bool) -> tuple[dict[str, SeenStamp], dict[str, str]]:
+    """The stamps the index holds (none for a full sync), and the sha256s it holds of the
+    files in `scope` (a whole sync looks those up once it knows which files are stale)."""
+    if full:
+        return {}, {}
+    if scope is None:
+        return index.seen_stamps(), {}  # no hashes: most syncs need none
+    stamps = index.stamps(sorted(scope))
+    return ({p: (s.size, s.mtime_ns, s.checked_ns) for p, s in stamps.items()},
+            {p: s.sha256 for p, s in stamps.items()})
+
+
+class _Reading:
+    """What a sync learns as it reads the stale files: the files it added or changed and
+    their warnings, and the files whose bytes are the same under a new stamp."""
+
+    def __init__(self, known: Container[str], progress: Progress | None) -> None:
+        self.known = known
+        self.progress = progress
+        self.restamped: list[tuple[str, FileStamp]] = []
+        self.added: list[str] = []
+        self.changed: list[str] = []
+        self.warnings: list[ParseWarning] = []
+
+    def docs(self, read_all: Callable[[], Generator[tuple[str, Outcome], None, None]],
+             ) -> Generator[PreparedDoc, None, None]:
+        """The documents to write, from `read_all()` (started, and closed, with this)."""
+        with contextlib.closing(read_all()) as outcomes:
+            for n, (path, outcome) in enumerate(outcomes):
+                if self.progress and n % 200 == 0:
+                    self.progress(n)
+                if outcome is None:
+                    continue
+                if not isinstance(outcome, PreparedDoc):  # the same bytes: a new stamp only
+                    self.restamped.append((path, outcome))
+                    continue
+                (self.changed if path in self.known else self.added).append(path)
+                self.warnings.extend(outcome.warnings)
+                yield outcome
 
 
 def sync_appended(workspace: Workspace, index: IndexBackend, tail: DocChange, *,

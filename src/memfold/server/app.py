@@ -50,6 +50,8 @@ from memfold.server import admin, migrate
 from memfold.server.admin import Refused
 from memfold.server.banks import Replica
 from memfold.server.db import tenant_tx, with_retries
+from memfold.server.exchange import export_bank, import_bank
+from memfold.server.openapi import document
 from memfold.server.verbs import VERBS, arguments, verb
 
 if TYPE_CHECKING:
@@ -173,91 +175,18 @@ class Server:
 def build_app(server: Server, *, on_close: Callable[[], None] | None = None) -> Any:
     """The Starlette app serving `server`; `on_close` runs when it shuts down."""
     from starlette.applications import Starlette
-    from starlette.concurrency import run_in_threadpool
-    from starlette.responses import JSONResponse
     from starlette.routing import Route
 
-    from memfold.server.exchange import export_bank, import_bank
     from memfold.server.mcp import mcp_app
-    from memfold.server.openapi import document
 
-    def answer(status: int, data: Any, *, retry_after: float | None = None) -> JSONResponse:
-        headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
-        return JSONResponse(data, status_code=status, headers=headers)
-
-    async def guarded(request: Request, work: Callable[[admin.Caller, Any], Any], *,
-                      limit: int, verb_name: str | None = None) -> Response:
-        started = time.perf_counter()
-        caller: admin.Caller | None = None
-        status, size = 500, 0
-        try:
-            caller = await run_in_threadpool(server.caller, request.headers)
-            body = await _read_body(request, limit)
-            size = len(body)
-            payload = _parse(body) if body else None
-            result = await run_in_threadpool(work, caller, payload)
-            status = 200
-            return answer(200, result)
-        except Exception as exc:  # every outcome becomes a JSON answer; 500s are logged
-            status = _status(exc)
-            if isinstance(exc, StaleRevision) and verb_name == "note":
-                return answer(409, {"id": (payload or {}).get("id"), "result": "stale",
-                                    "rev": exc.current})
-            if status == 500 and not isinstance(exc, MemfoldError):
-                log.exception("internal error on %s", request.url.path)
-                message = "internal error; the server's log has the details"
-            else:
-                message = str(exc)
-            retry = getattr(exc, "retry_after", None) or (1.0 if status == 503 else None)
-            return answer(status, {"error": message, "type": type(exc).__name__},
-                          retry_after=retry)
-        finally:
-            ACCESS.info(json.dumps({
-                "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "method": request.method, "path": request.url.path, "status": status,
-                "ms": round((time.perf_counter() - started) * 1000, 1),
-                "tenant": caller.tenant if caller else None,
-                "token": caller.name if caller else None,
-                "bank": request.path_params.get("bank"), "verb": verb_name,
-                "bytes_in": size}))
-
-    async def run(request: Request) -> Response:
-        bank, name = request.path_params["bank"], request.path_params["verb"]
-        return await guarded(request, lambda caller, body: server.run_verb(
-            caller, bank, name, body), limit=server.limits.body_bytes, verb_name=name)
-
-    async def banks(request: Request) -> Response:
-        return await guarded(request, lambda caller, body: {"banks": server.banks(caller)},
-                             limit=0)
-
-    async def export(request: Request) -> Response:
-        bank = request.path_params["bank"]
-        return await guarded(request, lambda caller, body: export_bank(server.pool, caller, bank),
-                             limit=0, verb_name="export")
-
-    async def load(request: Request) -> Response:
-        bank = request.path_params["bank"]
-        return await guarded(request, lambda caller, body: import_bank(server.replica, caller, bank,
-                                                                       body),
-                             limit=server.limits.import_bytes, verb_name="import")
-
-    async def healthz(request: Request) -> Response:
-        return answer(200, {"status": "ok", "version": __version__})
-
-    async def readyz(request: Request) -> Response:
-        ok, why = await run_in_threadpool(server.ready)
-        return answer(200 if ok else 503, {"status": why})
-
-    async def openapi(request: Request) -> Response:
-        return answer(200, document())
-
+    endpoints = _Endpoints(server)
     routes: list[Route] = [
-        Route("/healthz", healthz), Route("/readyz", readyz),
-        Route("/openapi.json", openapi),
-        Route("/v1/banks", banks, methods=["GET"]),
-        Route("/v1/banks/{bank}/export", export, methods=["GET"]),
-        Route("/v1/banks/{bank}/import", load, methods=["POST"]),
-        Route("/v1/banks/{bank}/{verb}", run, methods=["POST"]),
+        Route("/healthz", endpoints.healthz), Route("/readyz", endpoints.readyz),
+        Route("/openapi.json", endpoints.openapi),
+        Route("/v1/banks", endpoints.banks, methods=["GET"]),
+        Route("/v1/banks/{bank}/export", endpoints.export, methods=["GET"]),
+        Route("/v1/banks/{bank}/import", endpoints.load, methods=["POST"]),
+        Route("/v1/banks/{bank}/{verb}", endpoints.run, methods=["POST"]),
     ]
     mcp, mcp_lifespan = mcp_app(server)
     routes += [Route("/mcp", _Asgi(mcp)), Route("/mcp/", _Asgi(mcp))]  # no redirect between
@@ -272,6 +201,104 @@ def build_app(server: Server, *, on_close: Callable[[], None] | None = None) -> 
                 on_close()
 
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+class _Endpoints:
+    """The app's request handlers over one `Server`: each /v1 request goes through `guarded`
+    (the token, the body, the work in a thread, every outcome a JSON answer, one access-log
+    line).  Starlette (the server extra) is imported where it is used."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+
+    async def guarded(self, request: Request, work: Callable[[admin.Caller, Any], Any], *,
+                      limit: int, verb_name: str | None = None) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        started = time.perf_counter()
+        caller: admin.Caller | None = None
+        status, size, payload = 500, 0, None
+        try:
+            caller = await run_in_threadpool(self.server.caller, request.headers)
+            body = await _read_body(request, limit)
+            size = len(body)
+            payload = _parse(body) if body else None
+            result = await run_in_threadpool(work, caller, payload)
+            status = 200
+            return _answer(200, result)
+        except Exception as exc:  # every outcome becomes a JSON answer; 500s are logged
+            status = _status(exc)
+            return _failure(exc, status, request, payload, verb_name)
+        finally:
+            _log_access(request, caller, status=status, started=started, verb_name=verb_name,
+                        size=size)
+
+    async def run(self, request: Request) -> Response:
+        bank, name = request.path_params["bank"], request.path_params["verb"]
+        return await self.guarded(request, lambda caller, body: self.server.run_verb(
+            caller, bank, name, body), limit=self.server.limits.body_bytes, verb_name=name)
+
+    async def banks(self, request: Request) -> Response:
+        return await self.guarded(
+            request, lambda caller, body: {"banks": self.server.banks(caller)}, limit=0)
+
+    async def export(self, request: Request) -> Response:
+        bank, pool = request.path_params["bank"], self.server.pool
+        return await self.guarded(request, lambda caller, body: export_bank(pool, caller, bank),
+                                  limit=0, verb_name="export")
+
+    async def load(self, request: Request) -> Response:
+        bank, replica = request.path_params["bank"], self.server.replica
+        return await self.guarded(
+            request, lambda caller, body: import_bank(replica, caller, bank, body),
+            limit=self.server.limits.import_bytes, verb_name="import")
+
+    async def healthz(self, request: Request) -> Response:
+        return _answer(200, {"status": "ok", "version": __version__})
+
+    async def readyz(self, request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        ok, why = await run_in_threadpool(self.server.ready)
+        return _answer(200 if ok else 503, {"status": why})
+
+    async def openapi(self, request: Request) -> Response:
+        return _answer(200, document())
+
+
+def _answer(status: int, data: Any, *, retry_after: float | None = None) -> Response:
+    from starlette.responses import JSONResponse
+
+    headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
+    return JSONResponse(data, status_code=status, headers=headers)
+
+
+def _failure(exc: Exception, status: int, request: Request, payload: Any,
+             verb_name: str | None) -> Response:
+    """The JSON answer to a request that failed with `exc`."""
+    if isinstance(exc, StaleRevision) and verb_name == "note":
+        return _answer(409, {"id": (payload or {}).get("id"), "result": "stale",
+                             "rev": exc.current})
+    if status == 500 and not isinstance(exc, MemfoldError):
+        log.exception("internal error on %s", request.url.path)
+        message = "internal error; the server's log has the details"
+    else:
+        message = str(exc)
+    retry = getattr(exc, "retry_after", None) or (1.0 if status == 503 else None)
+    return _answer(status, {"error": message, "type": type(exc).__name__}, retry_after=retry)
+
+
+def _log_access(request: Request, caller: admin.Caller | None, *, status: int, started: float,
+                verb_name: str | None, size: int) -> None:
+    """One access-log line: never a fact's text."""
+    ACCESS.info(json.dumps({
+        "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "method": request.method, "path": request.url.path, "status": status,
+        "ms": round((time.perf_counter() - started) * 1000, 1),
+        "tenant": caller.tenant if caller else None,
+        "token": caller.name if caller else None,
+        "bank": request.path_params.get("bank"), "verb": verb_name,
+        "bytes_in": size}))
 
 
 class _Asgi:
