@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from memfold import __version__
+from memfold import __version__, config
 from memfold.cli.args import DASH_NOTE, GLOBAL_NOTE, DataGroup, hoist_globals
 from memfold.cli.common import (
     SHOW_SECRETS,
@@ -65,7 +65,7 @@ class MemfoldGroup(DataGroup):
             output_closed()
             ctx.exit(BROKEN_PIPE)
         except Exception as exc:  # a bug: say so in one line, keep the traceback for debugging
-            if os.environ.get("MEMFOLD_DEBUG"):
+            if config.given("MEMFOLD_DEBUG"):
                 raise
             click.echo(f"memfold: internal error: {type(exc).__name__}: {exc} "
                        "(set MEMFOLD_DEBUG=1 for a traceback)", err=True)
@@ -567,7 +567,8 @@ def _register_commands() -> None:
     import importlib
 
     for module in ("memfold.cli.lifecycle", "memfold.cli.review", "memfold.cli.agent",
-                   "memfold.cli.server", "memfold.cli.warm", "memfold.cli.capture"):
+                   "memfold.cli.server", "memfold.cli.warm", "memfold.cli.capture",
+                   "memfold.cli.settings"):
         for command in importlib.import_module(module).COMMANDS:
             cli.add_command(command)
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memfold import config
 from memfold.cli import launch
 
 if TYPE_CHECKING:
@@ -275,8 +276,7 @@ def main(argv: list[str]) -> int:
     """`python -m memfold.cli.warm_process SOCKET [IDLE]`: listen at SOCKET until idle, stopped or
     terminated.  Exits quietly when another warm process holds the socket's lock."""
     path = argv[0]
-    idle = int(argv[1]) if len(argv) > 1 else int(
-        os.environ.get("MEMFOLD_WARM_IDLE", launch.IDLE_SECONDS))
+    idle = int(argv[1]) if len(argv) > 1 else config.integer("MEMFOLD_WARM_IDLE")
     if not launch.private_dir(os.path.dirname(path)):
         return 1
     with open(path + ".lock", "a") as lock:

