@@ -154,12 +154,13 @@ def mentions(paths: list[Path]) -> dict[str, set[str]]:
 
 
 def _mentioning_files() -> list[Path]:
-    folders = [ROOT / "src", ROOT / "tests", ROOT / "docs", ROOT / "deploy", ROOT / "examples"]
+    folders = ["src", "tests", "docs", "deploy", "examples", "benchmarks", "tools"]
     suffixes = {".py", ".md", ".html", ".sh", ".yaml", ".yml", ".toml", ".service", ".txt"}
-    files = [path for folder in folders for path in folder.rglob("*")
+    files = [path for folder in folders for path in (ROOT / folder).rglob("*")
              if path.is_file() and (path.suffix in suffixes or path.name.endswith(".env"))
              and "__pycache__" not in path.parts]
-    return [*files, ROOT / "README.md", ROOT / "pyproject.toml", ROOT / "CHANGELOG.md"]
+    top = ["README.md", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml", ".ci/run"]
+    return [*files, *(ROOT / name for name in top)]
 
 
 def test_every_variable_the_code_tests_and_docs_name_is_declared() -> None:

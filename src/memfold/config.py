@@ -8,7 +8,9 @@ variable has and where it came from.  Every other module reads a variable throug
 here (`given`, `text`, `choice`, `integer`, or `workspace_path`, `resolve_now` and
 `judge_settings`, which also take the flag); a test reads the source and fails on an
 os.environ or getenv read of a MEMFOLD_ name anywhere else, and on a MEMFOLD_ name mentioned
-in the source or the docs that SETTINGS does not declare.
+in the source or the docs that SETTINGS does not declare.  A flag's variable is also read by
+Click with the flag (`envvar=`), so that `--help` names it and the flag wins; the same test
+holds each such variable to its record here, flag included.
 
 A variable is read when it is needed, never cached (the warm process answers each request in
 its caller's environment), and an empty one counts as unset.
