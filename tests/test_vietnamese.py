@@ -271,9 +271,18 @@ def test_the_vietnamese_pairs_cover_the_english_categories() -> None:
     pairs = read_pairs(root / "benchmarks" / "data" / "contradictions-vi.jsonl")
     assert len(pairs) >= 60
     assert all(looks_vietnamese(p.old) and looks_vietnamese(p.new) for p in pairs)
-    english = Path("/work/shared/bench/contradictions-dev.jsonl")
-    if english.exists():  # the development data sits beside the project, read-only
-        assert {p.category for p in read_pairs(english)} <= {p.category for p in pairs}
+    assert {p.category for p in pairs} >= ENGLISH_CATEGORIES
+
+
+# The categories of the English development pairs (../shared/bench/contradictions-dev.jsonl,
+# which sits beside the project and is not in a fresh clone): the Vietnamese file covers each.
+ENGLISH_CATEGORIES = frozenset(
+    "change-verb-long-object different-entity different-slot employer-role-change "
+    "experience-old hypothetical-plan implicit-conflict is-chain location-move "
+    "moved-something-else multi-valued negated-change negation-of-state numeric-update "
+    "passive-fronted preference-reversal refinement relationship-change rename "
+    "rename-other-slot replacement status-change temporary-visit third-party "
+    "version-upgrade".split())
 
 
 @pytest.mark.parametrize(("text", "view"), [

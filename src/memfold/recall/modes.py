@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memfold import config
-from memfold.embed import HINT, enabled, installed, shared_embedder
+from memfold import config, embed  # embed's functions read as embed.x, where tests replace them
 from memfold.errors import BadInput, EmbedUnavailable
 from memfold.recall.fusion import HYBRID, LEXICAL, MODES
 
@@ -37,14 +36,14 @@ def default_mode(have_embedder: bool = False, memory_dir: Path | None = None) ->
         return configured
     if have_embedder:
         return HYBRID
-    wanted = memory_dir is not None and enabled(memory_dir)
-    return HYBRID if wanted and installed() else LEXICAL
+    wanted = memory_dir is not None and embed.enabled(memory_dir)
+    return HYBRID if wanted and embed.installed() else LEXICAL
 
 
 def open_semantic(memory_dir: Path, embedder: Embedder | None = None) -> Semantic:
     """Semantic search over the index in `memory_dir` (`.memory/`)."""
-    if embedder is None and not installed():
-        raise EmbedUnavailable(HINT)
+    if embedder is None and not embed.installed():
+        raise EmbedUnavailable(embed.HINT)
     from memfold.recall.semantic import Semantic
 
-    return Semantic(memory_dir / "vectors", embedder or shared_embedder())
+    return Semantic(memory_dir / "vectors", embedder or embed.shared_embedder())
