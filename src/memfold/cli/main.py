@@ -19,8 +19,8 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from memfold import __version__
-from memfold.cli import agent, capture, lifecycle, review, server, warm, web
+from memfold import __version__, config
+from memfold.cli import agent, capture, lifecycle, review, server, settings, warm, web
 from memfold.cli.args import DASH_NOTE, GLOBAL_NOTE, DataGroup, hoist_globals
 from memfold.cli.common import (
     SHOW_SECRETS,
@@ -68,7 +68,7 @@ class MemfoldGroup(DataGroup):
             output_closed()
             ctx.exit(BROKEN_PIPE)
         except Exception as exc:  # a bug: say so in one line, keep the traceback for debugging
-            if os.environ.get("MEMFOLD_DEBUG"):
+            if config.given("MEMFOLD_DEBUG"):
                 raise
             click.echo(f"memfold: internal error: {type(exc).__name__}: {exc} "
                        "(set MEMFOLD_DEBUG=1 for a traceback)", err=True)
@@ -544,9 +544,9 @@ def bench() -> None:
 
 # The commands that live in modules of their own, each listing them in COMMANDS: the lifecycle
 # verbs, the review queue, the commands for agents (core memory, session context, MCP, tool
-# schemas), the server's, the warm process's, capture and `memfold ui`.  Those modules keep
-# their heavy imports (the web stack, MCP, the index) inside the commands.
-for _module in (lifecycle, review, agent, server, warm, capture, web):
+# schemas), the server's, the warm process's, capture, `memfold config` and `memfold ui`.
+# Those modules keep their heavy imports (the web stack, MCP, the index) inside the commands.
+for _module in (lifecycle, review, agent, server, warm, capture, settings, web):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 for _name in LOCAL_ONLY:

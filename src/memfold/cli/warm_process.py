@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memfold import config
 from memfold.cli import warm_socket
 
 if TYPE_CHECKING:
@@ -208,8 +209,7 @@ def main(argv: list[str]) -> int:
     """`python -m memfold.cli.warm_process SOCKET [IDLE]`: listen at SOCKET until idle, stopped or
     terminated.  Exits quietly when another warm process holds the socket's lock."""
     path = argv[0]
-    idle = int(argv[1]) if len(argv) > 1 else int(
-        os.environ.get("MEMFOLD_WARM_IDLE", warm_socket.IDLE_SECONDS))
+    idle = int(argv[1]) if len(argv) > 1 else config.integer("MEMFOLD_WARM_IDLE")
     if not warm_socket.private_dir(os.path.dirname(path)):
         return 1
     with open(path + ".lock", "a") as lock:

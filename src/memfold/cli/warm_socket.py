@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import sys
 
+from memfold import config
+
 TYPE_CHECKING = False  # (typing is not imported: type checkers read this name as true)
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -47,12 +49,12 @@ def verb_of(argv: list[str]) -> str | None:
 
 
 def _server_chosen(argv: list[str], env: Env) -> bool:
-    return bool(env.get("MEMFOLD_SERVER")) or any(
+    return bool(config.given("MEMFOLD_SERVER", env)) or any(
         a == "--server" or a.startswith("--server=") for a in argv)
 
 
 def mode(env: Env = os.environ) -> str:
-    value = env.get("MEMFOLD_WARM", "auto").strip().lower() or "auto"
+    value = config.choice("MEMFOLD_WARM", env)
     return value if value in MODES else "auto"
 
 
@@ -65,7 +67,7 @@ def eligible(argv: list[str], env: Env = os.environ) -> bool:
 def runtime_dir(env: Env = os.environ) -> str:
     """Where the warm process's socket lives: MEMFOLD_WARM_DIR, else $XDG_RUNTIME_DIR/memfold,
     else /tmp/memfold-<uid>.  It must be this user's own and closed to others (0700)."""
-    chosen = env.get("MEMFOLD_WARM_DIR")
+    chosen = config.given("MEMFOLD_WARM_DIR", env)
     if chosen:
         return chosen
     xdg = env.get("XDG_RUNTIME_DIR")

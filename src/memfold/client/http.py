@@ -10,12 +10,12 @@ The server's refusals come back as the errors local memfold raises for the same 
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from memfold import config
 from memfold.errors import (
     AccessDenied,
     BadInput,
@@ -31,8 +31,8 @@ TIMEOUT = 60.0
 
 def server_settings(server: str | None = None, token: str | None = None) -> tuple[str, str]:
     """The server URL and token: the arguments, else MEMFOLD_SERVER and MEMFOLD_TOKEN."""
-    url = (server or os.environ.get("MEMFOLD_SERVER", "")).strip().rstrip("/")
-    secret = (token or os.environ.get("MEMFOLD_TOKEN", "")).strip()
+    url = (server or config.given("MEMFOLD_SERVER")).strip().rstrip("/")
+    secret = (token or config.given("MEMFOLD_TOKEN")).strip()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise BadInput(f"server {url!r}: give its URL, such as http://127.0.0.1:8700")

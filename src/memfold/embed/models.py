@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memfold import config
 from memfold.embed.base import Embedder, Identity
 from memfold.plugins import Group
 
@@ -91,7 +92,7 @@ def package_file(package: str, name: str) -> Path | None:
 
 
 def minilm_path() -> Path | None:
-    override = os.environ.get("MEMFOLD_EMBED_MODEL_PATH")
+    override = config.given("MEMFOLD_EMBED_MODEL_PATH")
     return Path(override).expanduser() if override else package_file(MINILM_PACKAGE,
                                                                        "model.onnx")
 
@@ -312,7 +313,7 @@ class E5Embedder:
 def model_name() -> str:
     """The embedder MEMFOLD_EMBED_MODEL names (ModelError naming the registered ones when
     none of that name is)."""
-    name = os.environ.get("MEMFOLD_EMBED_MODEL", MINILM).strip().lower() or MINILM
+    name = config.choice("MEMFOLD_EMBED_MODEL")
     if not EMBEDDERS.has(name):
         raise ModelError(f"MEMFOLD_EMBED_MODEL={name!r} is not one of "
                          f"{', '.join(EMBEDDERS.names())}")

@@ -3,11 +3,10 @@ semantic search a workspace opens for it."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memfold import embed  # its functions read as embed.x, where tests replace them
+from memfold import config, embed  # embed's functions read as embed.x, where tests replace them
 from memfold.errors import BadInput, EmbedUnavailable
 from memfold.recall.fusion import HYBRID, LEXICAL, MODES
 
@@ -32,7 +31,7 @@ def default_mode(have_embedder: bool = False, memory_dir: Path | None = None) ->
 
     A workspace without vectors stays lexical until asked: embedding a large workspace for
     the first time takes minutes, which a plain recall should not start unasked."""
-    configured = check_mode(os.environ.get("MEMFOLD_RECALL_MODE") or None)
+    configured = check_mode(config.given("MEMFOLD_RECALL_MODE") or None)
     if configured:
         return configured
     if have_embedder:

@@ -11,13 +11,13 @@ given), removed when the worker shuts down.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from memfold import config
 from memfold.errors import MemfoldError
 
 ENV = "MEMFOLD_SERVE_SETTINGS"
@@ -39,7 +39,7 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         try:
-            return cls(**json.loads(os.environ[ENV]))
+            return cls(**json.loads(config.given(ENV)))
         except (KeyError, TypeError, ValueError) as exc:
             raise MemfoldError(f"{ENV} is missing or malformed ({exc})") from None
 
