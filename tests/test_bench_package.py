@@ -1,5 +1,6 @@
-"""The benchmarks live beside the product, not in it: `memfold` never imports `memfold_bench`
-unless `memfold bench` runs, and `memfold.cli.agent` does not import `memfold.cli.main` back.
+"""The benchmarks live beside the product, not in it: they are a distribution of their own
+(bench/), `memfold` never imports `memfold_bench` unless `memfold bench` runs, and
+`memfold.cli.agent` does not import `memfold.cli.main` back.
 
 Each check runs in a fresh interpreter, so what it finds in sys.modules is what that one
 import or command loaded, not what earlier tests left behind.
@@ -10,7 +11,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # Runs the `memfold` command with the given arguments, then reports on stderr, as the last line,
 # which benchmark modules the process holds.
@@ -88,9 +92,9 @@ def test_memfold_bench_without_its_package_says_how_to_install_it(tmp_path: Path
     out = str(tmp_path / "index.json")  # where a run that wrongly went ahead writes
     done = python(ABSENT + COMMAND, "bench", "index", "--files", "5", "--out", out)
     lines = done.stderr.strip().splitlines()
-    assert lines[:-1] == ["memfold: error: memfold bench needs the benchmarks (package "
-                          "memfold_bench), not installed here: pip install -e '.[bench]' in a "
-                          "checkout of memfold"]
+    assert lines[:-1] == ["memfold: error: memfold bench needs the benchmarks (memfold-bench, "
+                          "package memfold_bench), not installed here: pip install -e ./bench in "
+                          "a checkout of memfold"]
     assert json.loads(lines[-1])["status"] == 1
     assert done.stdout == ""
 
@@ -99,3 +103,21 @@ def test_the_agent_commands_do_not_import_the_cli_module_back() -> None:
     done = python("import sys, memfold.cli.agent; print('memfold.cli.main' in sys.modules)")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def wheel_packages(project: Path) -> set[str]:
+    """The top-level packages setuptools puts in `project`'s wheel, by its pyproject's find."""
+    from setuptools import find_packages
+
+    config = tomllib.loads((project / "pyproject.toml").read_text())
+    find = config["tool"]["setuptools"]["packages"]["find"]
+    found = find_packages(str(project / find["where"][0]), include=find.get("include", ("*",)))
+    return {name.partition(".")[0] for name in found}
+
+
+def test_memfold_wheel_holds_memfold_only_and_the_benchmarks_are_their_own() -> None:
+    assert wheel_packages(ROOT) == {"memfold"}
+    assert wheel_packages(ROOT / "bench") == {"memfold_bench"}
+    bench = tomllib.loads((ROOT / "bench/pyproject.toml").read_text())["project"]
+    assert bench["name"] == "memfold-bench"
+    assert "memfold" in bench["dependencies"]

@@ -58,3 +58,5 @@ def test_the_readme_test_command_installs_what_the_tests_need_first() -> None:
     script = (ROOT / "tests/install-system-deps.sh").read_text()
     for needed in ("chromium", "postgresql", "npm ci --prefix tests/mcp_ts_client"):
         assert needed in script
+    # the benchmarks are a distribution of their own (bench/), and the tests drive them
+    assert " -e ./bench " in command

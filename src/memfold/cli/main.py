@@ -527,10 +527,10 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-# The benchmarks are their own package beside memfold (src/memfold_bench), imported only here.
+# The benchmarks are their own distribution beside memfold (bench/), imported only here.
 @cli.group(cls=LazyGroup, module="memfold_bench.commands",
-           missing="memfold bench needs the benchmarks (package memfold_bench), not installed "
-                   "here: pip install -e '.[bench]' in a checkout of memfold")
+           missing="memfold bench needs the benchmarks (memfold-bench, package memfold_bench), "
+                   "not installed here: pip install -e ./bench in a checkout of memfold")
 def bench() -> None:
     """Benchmarks: commands that print figures beside a floor measured in the same run.
 

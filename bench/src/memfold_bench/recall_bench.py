@@ -49,7 +49,7 @@ from memfold.memory import Memory
 from memfold.names import STOP_WORDS
 from memfold.times.parse import MONTHS
 
-from . import corpus, floor
+from . import corpus, floor, import_roots
 from .index_bench import (
     alternate,
     corpus_options,
@@ -400,7 +400,8 @@ def bytecode() -> Json:
 
 
 def source() -> Json | None:
-    """The git commit of the memfold sources measured, and the files changed on top of it."""
+    """The git commit of the memfold sources measured, and the files changed on top of it
+    (in memfold's sources and the benchmarks')."""
     here = Path(__file__).resolve().parent
 
     def git(*args: str) -> str | None:
@@ -414,7 +415,7 @@ def source() -> Json | None:
     commit = git("rev-parse", "HEAD")
     if commit is None:
         return None
-    changed = git("status", "--porcelain", "--untracked-files=no", "--", "../../src")
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", *import_roots())
     return {"commit": commit.strip(),
             "changed": sorted(line[3:] for line in (changed or "").splitlines() if line)}
 

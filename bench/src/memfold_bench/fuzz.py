@@ -37,6 +37,8 @@ from typing import Any
 
 import click
 
+from memfold_bench import import_roots
+
 TARGETS = ("markdown", "query", "timeparse", "tool-args")
 HIDDEN = ("selftest",)  # the planted bug, for the harness's own test
 # the modules each target instruments (with what they import of memfold): the parser under
@@ -48,8 +50,7 @@ MAX_LEN = {"markdown": 8192, "query": 8192, "timeparse": 256, "tool-args": 4096,
 INPUT_TIMEOUT_S = 30  # one input running this long is a finding (a regex gone exponential)
 CRASH_EXIT, TIMEOUT_EXIT = 77, 70
 INSTALL_HINT = "memfold bench fuzz needs atheris: pip install atheris (or the extra: pip " \
-               "install -e '.[fuzz]')"
-SRC = Path(__file__).resolve().parent.parent  # where memfold and memfold_bench are imported from
+               "install -e './bench[fuzz]')"
 
 
 @dataclass
@@ -118,7 +119,7 @@ def child_command(target: str) -> list[str]:
 def child_env() -> dict[str, str]:
     """The caller's environment, with this memfold and memfold_bench first on the path."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SRC), env.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join([*import_roots(), *filter(None, [env.get("PYTHONPATH")])])
     return env
 
 
@@ -194,7 +195,7 @@ def read_run(target: str, output: str, status: int, elapsed: float, crash_dir: P
 
 def _reproducer(target: str, path: str) -> str:
     command = shlex.join([*child_command(target), path])
-    return f"PYTHONPATH={shlex.quote(str(SRC))} {command}"
+    return f"PYTHONPATH={shlex.quote(os.pathsep.join(import_roots()))} {command}"
 
 
 def fuzz_report(runs: list[TargetRun], *, bound: dict[str, Any], seed: int) -> dict[str, Any]:

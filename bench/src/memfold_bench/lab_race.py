@@ -23,6 +23,7 @@ from pathlib import Path
 
 from memfold.memory import Memory
 
+from . import import_roots
 from .lab_memfold import read_held, set_note
 from .lab_stores import open_store
 
@@ -40,9 +41,8 @@ class RaceResult:
 
 def _env() -> dict[str, str]:
     """The children import this same memfold, installed or not."""
-    src = str(Path(__file__).resolve().parents[1])
     path = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": src if not path else f"{src}{os.pathsep}{path}"}
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([*import_roots(), *filter(None, [path])])}
 
 
 def _spawn(kind: str, lab: Path) -> subprocess.Popen[str]:
