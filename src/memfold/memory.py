@@ -54,6 +54,7 @@ from memfold.workspace.layout import Workspace
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
     from memfold import forget as _forget
     from memfold import views as _views
+    from memfold.api import MemoryAPI
     from memfold.capture import CaptureResult
     from memfold.embed.base import Embedder
     from memfold.reflect import plan as _reflect
@@ -636,3 +637,7 @@ def _later_state(seen: tuple[str, int] | None, now: tuple[str, int] | None) -> b
     """Whether the index's lineage `now` is the one a change feed `seen` last, or a later
     state of that index (another process synced it since)."""
     return seen is not None and now is not None and now[0] == seen[0] and now[1] >= seen[1]
+
+
+if TYPE_CHECKING:  # mypy holds Memory to the verbs a server's bank has too (memfold.api)
+    _IS_API: type[MemoryAPI] = Memory
