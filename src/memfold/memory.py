@@ -266,13 +266,12 @@ class Memory:
         in its text are shown as `[REDACTED:<kind>]` unless `show_secrets`.
         """
         fact_id = fact_id.strip().lstrip("^")
-        moment = self.now(now)
 
         def answer() -> Hit:
             found = self._upkeep.current(fact_id, strict=strict, ts=self._ts(now))
             # the fact as recall would report it now; the use comes after (it revives a fact
             # that only time archived, which the next look then shows)
-            hit = describe(found, moment.date())
+            hit = describe(found, self.now(now).date())
             if use:
                 self.ledger.use(fact_id, ts=self._ts(now))
             return hit
