@@ -1,20 +1,27 @@
-"""The public contract of `import memfold`: `__all__` is sorted and complete, every name in it
-imports, every error lives in memfold.errors (and is drawn in its tree), and the old homes of
-moved errors still hand out the same class."""
+"""The public contract of `import memfold`: `__all__` is sorted and complete — every error and
+every type a method of `Memory` or of a server's bank returns, derived from the methods' return
+annotations — every name in it imports, `import memfold` loads nothing else, the package is
+typed and its version written once, every error lives in memfold.errors (and is drawn in its
+tree), and the old homes of moved errors still hand out the same class.  That `Memory` and
+`RemoteMemory` share `MemoryAPI`'s signatures is mypy's to check (`mypy src`)."""
 
 from __future__ import annotations
 
 import ast
 import dataclasses
 import importlib
+import importlib.metadata
 import inspect
 import re
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import memfold
 from memfold import errors
-from memfold import values as model
-from memfold.lifecycle import review
+from memfold.api import MemoryAPI
+from memfold.client.remote import RemoteMemory
 from memfold.memory import Memory
 
 PACKAGE = Path(memfold.__file__).parent
@@ -30,36 +37,77 @@ def _error_classes() -> set[type[BaseException]]:
     return found
 
 
-def _model_classes_named_in(annotation: object) -> set[type]:
-    """The classes of memfold.values (and memfold.lifecycle.review's) that a (string) annotation
-    mentions."""
-    names = set(re.findall(r"\b[A-Za-z_]\w*\b", str(annotation)))
-    return {value for module in (model, review) for name, value in vars(module).items()
-            if name in names and inspect.isclass(value)
-            and value.__module__.startswith(module.__name__)}  # memfold.values.facts too
+# Names a return annotation may use that are not memfold's own types
+NOT_MEMFOLD = {"Any", "NoReturn", "None", "Self", "Path", "Sequence", "Mapping", "Iterator",
+               "Iterable", "Callable", "Literal", "AbstractContextManager", "date", "datetime",
+               "list", "dict", "tuple", "set", "frozenset", "str", "int", "float", "bool",
+               "bytes", "object", "type", "contextlib"}
+FACES = (Memory, RemoteMemory, MemoryAPI)
+# memfold's own plumbing under the facade (the server and the web view use them), not part of
+# the public face: their types are not exported
+PLUMBING = {"Memory.ledger", "Memory.index_backend"}
 
 
-def _model_types_callers_get() -> set[type]:
-    """Every memfold.values class a caller of `Memory` can get back: the return types of its
-    public methods and properties, and the field types of those, transitively."""
-    todo: set[type] = set()
-    members = {name: member for cls in reversed(Memory.__mro__)
-               for name, member in vars(cls).items()}
-    for name, member in members.items():
-        if name.startswith("_"):
-            continue
-        function = member.fget if isinstance(member, property) else member
-        function = getattr(function, "__func__", function)
-        returned = getattr(function, "__annotations__", {}).get("return")
-        todo |= _model_classes_named_in(returned)
-    seen: set[type] = set()
+def _names_in(annotation: object) -> set[str]:
+    """The type names a (string) annotation mentions, a module's alias dropped
+    (`_views.Views` is `Views`)."""
+    words = re.findall(r"[A-Za-z_][\w.]*", str(annotation))
+    return {word.rsplit(".", 1)[-1] for word in words} - NOT_MEMFOLD
+
+
+def _returns(cls: type) -> dict[str, object]:
+    """The return annotation of each public method and property of `cls`, by name."""
+    found: dict[str, object] = {}
+    for klass in reversed(cls.__mro__):
+        for name, member in vars(klass).items():
+            if name.startswith("_") and name not in ("__enter__",):
+                continue
+            function = member.fget if isinstance(member, property) else member
+            function = getattr(function, "__func__", function)
+            if callable(function) and hasattr(function, "__annotations__"):
+                found[name] = function.__annotations__.get("return")
+    return found
+
+
+def _returned_by(cls: type) -> list[tuple[str, object]]:
+    return [(f"{cls.__name__}.{name}", returned) for name, returned in _returns(cls).items()
+            if f"{cls.__name__}.{name}" not in PLUMBING]
+
+
+def _types_callers_get() -> dict[str, str]:
+    """Every memfold type a caller of Memory or of a server's bank can get back, by name,
+    with where it was met: the return types of the public methods and properties of
+    `Memory`, `RemoteMemory` and `MemoryAPI`, then of those types' own public methods and
+    dataclass fields, transitively.  A name memfold does not export is returned too (the
+    test then names it and where it came from)."""
+    met: dict[str, str] = {}
+    todo = [member for face in FACES for member in _returned_by(face)]
     while todo:
-        cls = todo.pop()
-        seen.add(cls)
-        if dataclasses.is_dataclass(cls):
-            for field in dataclasses.fields(cls):
-                todo |= _model_classes_named_in(field.type) - seen
-    return seen
+        where, annotation = todo.pop()
+        for name in sorted(_names_in(annotation) - set(met)):
+            met[name] = where
+            cls = getattr(memfold, name, None)
+            if not inspect.isclass(cls) or cls.__module__ == "builtins" \
+                    or issubclass(cls, BaseException):
+                continue
+            todo += _returned_by(cls)
+            if dataclasses.is_dataclass(cls):
+                todo += [(f"{name}.{field.name}", field.type)
+                         for field in dataclasses.fields(cls)]
+    return met
+
+
+def test_every_type_a_caller_gets_back_is_exported() -> None:
+    """`from memfold import X` works for every type a method of Memory (or of a server's
+    bank) returns, and for the types those hold: a caller can name what it is given."""
+    met = _types_callers_get()
+    missing = {name: where for name, where in met.items() if name not in memfold.__all__}
+    assert not missing, f"returned but not in memfold.__all__: {missing}"
+    assert {"ReflectPlan", "PurgePlan", "Trace", "CoreEdit", "CoreMemory", "SessionContext",
+            "Views", "Event", "RecallResult", "Hit", "Freshness"} <= set(met)
+    for name in met:
+        cls = getattr(memfold, name)
+        assert cls.__name__ == name and cls.__module__.startswith("memfold."), name
 
 
 def test_all_is_sorted_and_every_name_imports() -> None:
@@ -72,20 +120,37 @@ def test_all_is_sorted_and_every_name_imports() -> None:
         assert getattr(memfold, name) is namespace[name]
 
 
-def test_all_holds_every_error_and_every_type_a_caller_gets_back() -> None:
-    public = set(memfold.__all__)
-    assert {cls.__name__ for cls in _error_classes()} <= public
-    returned = _model_types_callers_get()
-    assert {model.RecallResult, model.Hit, model.StatusReport, model.Freshness} <= returned
-    assert {cls.__name__ for cls in returned} <= public
-    assert "Memory" in public and memfold.Memory is Memory
-    for cls in returned:
-        assert getattr(memfold, cls.__name__) is cls
+def test_all_holds_every_error_and_nothing_else() -> None:
+    """`__all__` is the errors, the faces (Memory, MemoryAPI, connect and the RemoteMemory it
+    gives) and the types their methods return, and nothing else."""
+    returned = set(_types_callers_get())
+    assert {"Memory", "RemoteMemory"} <= returned
+    assert memfold.Memory is Memory and memfold.RemoteMemory is RemoteMemory
+    assert memfold.MemoryAPI is MemoryAPI
+    errors_named = {cls.__name__ for cls in _error_classes()}
+    assert set(memfold.__all__) == errors_named | returned | {"MemoryAPI", "connect",
+                                                              "__version__"}
 
 
-def test_all_names_nothing_else() -> None:
-    errors_and_models = {cls.__name__ for cls in _error_classes() | _model_types_callers_get()}
-    assert set(memfold.__all__) == errors_and_models | {"Memory", "__version__"}
+def test_import_memfold_loads_only_the_errors() -> None:
+    """`import memfold` stays cheap (the warm process answers `memfold recall` after it):
+    every public name but the errors is loaded on first use."""
+    code = ("import sys, memfold; print(' '.join(sorted(m for m in sys.modules "
+            "if m.startswith('memfold'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert loaded == ["memfold", "memfold.errors"]
+
+
+def test_the_package_is_typed_and_its_version_written_once() -> None:
+    """py.typed ships (PEP 561), and the installed version is memfold.__version__, which
+    pyproject reads (one place the version is written)."""
+    assert (PACKAGE / "py.typed").is_file()
+    pyproject = tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text("utf-8"))
+    assert "py.typed" in pyproject["tool"]["setuptools"]["package-data"]["memfold"]
+    assert "version" not in pyproject["project"]
+    assert pyproject["project"]["dynamic"] == ["version"]
+    assert importlib.metadata.version("memfold") == memfold.__version__
 
 
 def test_every_error_is_defined_in_errors_and_drawn_in_its_tree() -> None:

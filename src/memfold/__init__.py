@@ -2,8 +2,9 @@
 
 Markdown files are the source of truth; a derived SQLite index, rebuildable from them, makes
 recall fast and cited.  The public API is `Memory` plus the value and error types below;
-`memfold.connect(server, token=..., bank=...)` opens a bank of a memfold server instead, with
-the same methods (memfold.client.remote).
+`memfold.connect(server, token=..., bank=...)` opens a bank of a memfold server instead
+(a `RemoteMemory`, memfold.client.remote); both are a `MemoryAPI` (memfold.api), the verbs
+they share.  The package is typed (py.typed).
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from memfold.client.remote import connect as connect
+    from memfold.api import MemoryAPI
+    from memfold.capture import CaptureResult, Unreadable, Withheld
+    from memfold.client.remote import RemoteMemory, connect
+    from memfold.forget import PurgePlace, PurgePlan
+    from memfold.journal.events import Record
+    from memfold.journal.log import Event
     from memfold.lifecycle.review import (
         ReviewFact,
         ReviewItem,
@@ -41,6 +47,10 @@ if TYPE_CHECKING:
         Settlement,
     )
     from memfold.memory import Memory
+    from memfold.recall.search import Trace
+    from memfold.reflect.plan import PageChange, ReflectPlan
+    from memfold.session.context import ContextLine, ContextSection, SessionContext
+    from memfold.session.core import Block, CoreEdit, CoreMemory
     from memfold.values import (
         AboutResult,
         Fact,
@@ -54,19 +64,46 @@ if TYPE_CHECKING:
         StatusReport,
         SyncReport,
     )
+    from memfold.views import (
+        Chains,
+        ConfidenceStep,
+        Edge,
+        Fading,
+        JournalCheck,
+        LifecycleLists,
+        OpinionHistory,
+        SourceFile,
+        Timeline,
+        TimelineDay,
+        Views,
+    )
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written (pyproject reads it from here)
 
-# The value types a caller of `Memory` gets back (tests/test_public_api.py keeps this complete).
-_MODEL_TYPES = ("AboutResult", "Fact", "Freshness", "Hit", "Interval", "Judgement", "ParseWarning",
-                "RecallResult", "RetainResult", "StatusReport", "SyncReport")
-# `connect` (memfold.client.remote) is reached as memfold.connect; __all__ keeps to Memory,
-# its value types and errors, which `from memfold import *` gives.
-# What `Memory.review`, `accept` and `reject` give back (memfold.lifecycle.review).
-_REVIEW_TYPES = ("ReviewFact", "ReviewItem", "ReviewOutcome", "ReviewQueue", "Settlement")
-_LAZY = {"Memory": "memory", "connect": "client.remote",
-         **{name: "values" for name in _MODEL_TYPES},
-         **{name: "lifecycle.review" for name in _REVIEW_TYPES}}
+# Every name below is loaded on first use, from the module that defines it: `Memory`, the
+# `MemoryAPI` it shares with a server's bank (`connect`, `RemoteMemory`), and every type their
+# methods return, with the types those hold (tests/test_public_api.py derives the list from
+# the methods' return annotations and fails on a type missing here).
+_PUBLIC = {
+    "memory": ("Memory",),
+    "api": ("MemoryAPI",),
+    "client.remote": ("RemoteMemory", "connect"),
+    "values": ("AboutResult", "Fact", "Freshness", "Hit", "Interval", "Judgement",
+               "ParseWarning", "RecallResult", "RetainResult", "StatusReport", "SyncReport"),
+    "lifecycle.review": ("ReviewFact", "ReviewItem", "ReviewOutcome", "ReviewQueue",
+                         "Settlement"),
+    "capture": ("CaptureResult", "Unreadable", "Withheld"),
+    "forget": ("PurgePlace", "PurgePlan"),
+    "journal.events": ("Record",),
+    "journal.log": ("Event",),
+    "recall.search": ("Trace",),
+    "reflect.plan": ("PageChange", "ReflectPlan"),
+    "session.context": ("ContextLine", "ContextSection", "SessionContext"),
+    "session.core": ("Block", "CoreEdit", "CoreMemory"),
+    "views": ("Chains", "ConfidenceStep", "Edge", "Fading", "JournalCheck", "LifecycleLists",
+              "OpinionHistory", "SourceFile", "Timeline", "TimelineDay", "Views"),
+}
+_LAZY = {name: module for module, names in _PUBLIC.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
@@ -82,33 +119,63 @@ __all__ = [
     "AboutResult",
     "AccessDenied",
     "BadInput",
+    "Block",
+    "CaptureResult",
+    "Chains",
+    "ConfidenceStep",
+    "ContextLine",
+    "ContextSection",
+    "CoreEdit",
+    "CoreMemory",
+    "Edge",
     "EmbedUnavailable",
+    "Event",
     "Fact",
+    "Fading",
     "Freshness",
     "Hit",
     "IncompleteSet",
     "IndexDamaged",
     "IndexError_",
     "Interval",
+    "JournalCheck",
     "Judgement",
+    "LifecycleLists",
     "MemfoldError",
     "Memory",
+    "MemoryAPI",
+    "OpinionHistory",
+    "PageChange",
     "ParseWarning",
+    "PurgePlace",
+    "PurgePlan",
     "RecallResult",
+    "Record",
+    "ReflectPlan",
+    "RemoteMemory",
     "RetainResult",
     "ReviewFact",
     "ReviewItem",
     "ReviewOutcome",
     "ReviewQueue",
+    "SessionContext",
     "Settlement",
     "SourceChanged",
+    "SourceFile",
     "StaleRevision",
     "StatusReport",
     "StorageError",
     "SyncReport",
+    "Timeline",
+    "TimelineDay",
+    "Trace",
     "Unavailable",
     "UnknownBank",
     "UnknownId",
+    "Unreadable",
+    "Views",
+    "Withheld",
     "WorkspaceError",
     "__version__",
+    "connect",
 ]

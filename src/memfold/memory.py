@@ -1,10 +1,12 @@
 """The Memory facade: every capability of memfold as a method; adapters stay thin.
 
-Orchestration only — parsing lives in `workspace.format`, file safety in `workspace.files`,
-storage behind the index backend (`index.base.IndexBackend`).  Time is a parameter (`now`),
-defaulting to `config.resolve_now()`.
-
-Retain's write path and its protocol live in `memfold.retain`.
+Each method is a thin call into the module that owns the verb — `retain`, `capture`,
+`recall`, `session` (core memory and session context), `lifecycle` (the ledger and the review
+queue), `reflect`, `forget`, `status`, `views` — and the index is kept in step with the files
+by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.  A
+write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
+checks its text arguments first, and `@repairs` rebuilds a damaged index a read meets.
+`Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too).
 """
 
 from __future__ import annotations
@@ -16,29 +18,28 @@ from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from memfold import config, names
-from memfold.errors import BadInput, IndexDamaged, MemfoldError, SourceChanged, UnknownId
-from memfold.index import open_index
+from memfold import retain as retain_module
+from memfold.errors import BadInput, MemfoldError
 from memfold.index.base import IndexBackend, Progress
 from memfold.index.links import link_warnings as find_link_warnings
-from memfold.index.sync import sync
 from memfold.journal.events import Archive
 from memfold.journal.log import Event
 from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import Ledger
-from memfold.memory_core import CoreVerbs, repairs, signs
-from memfold.memory_review import ReviewVerbs
+from memfold.lifecycle.review import REVIEW_LIMIT, Selection, queue, settle
 from memfold.recall.embedding import Embedding
 from memfold.recall.query import plan_query, refuse_long
 from memfold.recall.search import Ranked, Trace, build_trace, describe, recall_options, spec
 from memfold.recall.search import about as about_entity
 from memfold.recall.search import recall as run_recall
-from memfold.recovery import finish_reflect_pages, finish_torn_append
-from memfold.screening import valid_source
-from memfold.status import stale_pages
+from memfold.screening import refuses_undecodable, valid_source
+from memfold.session import core as core_memory
+from memfold.status import stale_pages, status_report
 from memfold.times.parse import TimeSpecError
+from memfold.upkeep import Upkeep, repairs
 from memfold.values import (
     AboutResult,
     Hit,
@@ -48,77 +49,65 @@ from memfold.values import (
     StatusReport,
     SyncReport,
 )
-from memfold.workspace.files import remove_stray_temporaries
 from memfold.workspace.layout import Workspace
 
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
-    from memfold import forget as _forget
-    from memfold import views as _views
+    from memfold.api import MemoryAPI, Moment
     from memfold.capture import CaptureResult
     from memfold.embed.base import Embedder
-    from memfold.reflect import plan as _reflect
+    from memfold.forget import PurgePlan
+    from memfold.lifecycle.review import ReviewOutcome, ReviewQueue
+    from memfold.reflect.plan import ReflectPlan
+    from memfold.session.context import SessionContext
+    from memfold.session.core import CoreEdit, CoreMemory
+    from memfold.views import Views
     from memfold.workspace.watch import Watcher
 
-_T = TypeVar("_T")
 
-
-
-
-class Memory(CoreVerbs, ReviewVerbs):
+class Memory:
     """An open memfold workspace: retain, index and report on it.
 
     >>> with Memory.open("~/.memfold/workspace") as memory:     # doctest: +SKIP
     ...     memory.retain("W @Peter: Lives in Vienna.")
     """
 
-    def __init__(self, workspace: Workspace, *, now: datetime | str | None = None,
-                 judge: Judge | None = None, watch: bool = True,
-                 source: str | None = None, watcher: Watcher | None = None) -> None:
+    def __init__(self, workspace: Workspace, *, now: Moment = None, judge: Judge | None = None,
+                 watch: bool = True, source: str | None = None,
+                 watcher: Watcher | None = None) -> None:
         self.workspace = workspace
         self.source = source  # who writes through this handle, unless a call says
         self._now = now
-        self._index: IndexBackend | None = None
-        self._ledger: Ledger | None = None
-        self._watcher: Watcher | None = watcher
-        self._owns_watcher = watcher is None  # one the caller keeps across opens stays open
-        self._watch = watch  # a long-lived process asks the kernel what changed (inotify)
         self._notices: list[str] = []  # notices for the caller: embedding, journal, judge
         # vector search, opened by a semantic recall or `index`; embeds new facts quietly
         self._embedding = Embedding(workspace.index_path.parent, self._notices.append)
         # MEMFOLD_JUDGE is checked on opening, so a bad value stops before anything is written
-        self._judge = judge if judge is not None else load_judge(config.judge_settings(),
-                                                                 notify=self._notices.append)
+        chosen = judge if judge is not None else load_judge(config.judge_settings(),
+                                                            notify=self._notices.append)
+        self._upkeep = Upkeep(workspace, judge=chosen, signer=lambda: self.source,
+                              stamp=self._ts, notify=self._notices.append, watch=watch,
+                              watcher=watcher)
 
     # -- opening ----------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str] | None = None, *,
-             now: datetime | str | None = None, judge: Judge | None = None,
-             watch: bool = True, source: str | None = None,
+    def open(cls, path: str | os.PathLike[str] | None = None, *, now: Moment = None,
+             judge: Judge | None = None, watch: bool = True, source: str | None = None,
              watcher: Watcher | None = None) -> Memory:
         """Open an existing workspace (path, else MEMFOLD_WORKSPACE, else the default).
 
         `judge` decides which older facts a new one contradicts (default: the one
-        MEMFOLD_JUDGE names, else RuleJudge);
-        `watch=False` skips the change feed, for a process that recalls only once;
-        `source` names who writes through this handle (recorded with every retain that
-        does not name its own; default "api");
-        `watcher` is a change feed the caller keeps across opens of this workspace (the warm
-        process does): a refresh trusts what it reports once it has `settled`.
+        MEMFOLD_JUDGE names, else RuleJudge); `watch=False` skips the change feed, for a
+        process that recalls only once; `source` names who writes through this handle
+        (recorded with every retain that does not name its own; default "api"); `watcher` is
+        a change feed the caller keeps across opens of this workspace (the warm process
+        does): a refresh trusts what it reports once it has `settled`.
         """
         workspace = Workspace(config.workspace_path(path))
         workspace.require()
         memory = cls(workspace, now=now, judge=judge, watch=watch, source=source,
                      watcher=watcher)
-        memory._finish_reflect_pages()
-        if notice := finish_torn_append(memory.workspace):  # before anything reads a day file
-            memory._notices.append(notice)
+        memory._upkeep.recover()
         return memory
-
-    def _finish_reflect_pages(self) -> None:
-        """Finish a reflect run's page set that a crash left half renamed (memfold.recovery)."""
-        if notice := finish_reflect_pages(self.workspace):
-            self._notices.append(notice)
 
     @staticmethod
     def init(path: str | os.PathLike[str] | None = None) -> tuple[Path, list[str]]:
@@ -138,67 +127,51 @@ class Memory(CoreVerbs, ReviewVerbs):
         self.close()
 
     def close(self) -> None:
-        if self._watcher is not None:
-            if self._owns_watcher:
-                self._watcher.close()
-            self._watcher = None
-        if self._index is not None:
-            self._index.close()
-            self._index = None
+        self._upkeep.close()
 
     @property
     def index_backend(self) -> IndexBackend:
-        if self._index is None:
-            self._index = open_index(self.workspace.index_path)
-        return self._index
+        return self._upkeep.backend
 
     @property
     def ledger(self) -> Ledger:
-        if self._ledger is None:
-            self._ledger = Ledger(self.workspace, self.index_backend, judge=self._judge,
-                                  signer=lambda: self.source)
-        return self._ledger
+        return self._upkeep.ledger
 
     @property
     def notices(self) -> list[str]:
         """Repairs and journal problems met so far (one line each), for the caller to show."""
-        found = list(self._index.notices) if self._index else []
-        embedded = self._notices + self._embedding.notices
-        return found + (list(self._ledger.notices) if self._ledger else []) + embedded
+        return self._upkeep.notices + self._notices + self._embedding.notices
 
-    def _ts(self, now: datetime | str | None = None) -> str:
+    def _ts(self, now: Moment = None) -> str:
         return self.now(now).isoformat(timespec="seconds")
 
-    def now(self, now: datetime | str | None = None) -> datetime:
+    def now(self, now: Moment = None) -> datetime:
         return config.resolve_now(now if now is not None else self._now)
 
     # -- retain -----------------------------------------------------------------------
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
-               now: datetime | str | None = None, source: str | None = None,
-               allow_secret: bool = False, future: bool = False) -> RetainResult:
+               now: Moment = None, source: str | None = None, allow_secret: bool = False,
+               future: bool = False) -> RetainResult:
         """Append Retain bullets to the day's log (today by default) and index them.
 
         Each bullet is `KIND[(params)] [@Entity ...]: content`; a block id is added unless
-        the bullet ends with one, and the journal records who retained it (`source`,
-        shown as `origin` by show and recall).  Raises BadInput,
-        writing nothing, if any bullet is invalid or looks like it holds a secret (unless
-        `allow_secret`), gives a block id already used, or `date` is more than a day after
-        now (unless `future`).  The write path, and what runs
-        under the write lock, is `memfold.retain`.
+        the bullet ends with one, and the journal records who retained it (`source`, shown
+        as `origin` by show and recall).  Raises BadInput, writing nothing, if any bullet is
+        invalid or looks like it holds a secret (unless `allow_secret`), gives a block id
+        already used, or `date` is more than a day after now (unless `future`).  The write
+        path, and what runs under the write lock, is `memfold.retain`.
         """
-        from memfold import retain as retain_module
-
         plan = retain_module.prepare(bullets, date=date, clock=lambda: self.now(now),
                                      origin=source or self.source or "api",
                                      allow_secret=allow_secret, future=future)
-        return retain_module.write(self.ledger, plan, clock=lambda: self.now(now),
+        return retain_module.write(plan, workspace=self.workspace, backend=self.index_backend,
+                                   ledger=self.ledger, clock=lambda: self.now(now),
                                    notify=self._notices.append)
 
     def capture(self, data: bytes | str, *, format: str | None = None, name: str = "-",
                 date: date | str | None = None, extract: bool = True, dry_run: bool = False,
-                judge: bool = True, now: datetime | str | None = None,
-                source: str | None = None,
+                judge: bool = True, now: Moment = None, source: str | None = None,
                 progress: Callable[[int, int], None] | None = None) -> CaptureResult:
         """Capture a chat export into the day logs: each turn as prose under its day, and the
         facts its speakers state as Retain bullets citing the turn (`extract=False`: the
@@ -210,40 +183,25 @@ class Memory(CoreVerbs, ReviewVerbs):
         import: the judge's cost grows with every fact about the same person).
         """
         from memfold import capture as _capture
-        from memfold.retain import parse_day
 
-        day = parse_day(date) if date is not None else self.now(now).date()
+        day = retain_module.parse_day(date) if date is not None else self.now(now).date()
         export = _capture.read_export(data, format=format, day=day, name=name)
         origin = valid_source(source or self.source or f"capture:{export.format}")
         result = _capture.run(self.ledger, export, day=day, extracting=extract,
                               dry_run=dry_run, origin=origin, ts=self._ts(now),
                               notify=self._notices.append, progress=progress)
         if result.files and not dry_run:
-            if judge:
-                self._sync(only=list(result.files), now=now)
-            else:
-                sync(self.workspace, self.index_backend, only=list(result.files))
-                self.ledger.after_sync([], [], ts=self._ts(now))
+            self._upkeep.sync(only=list(result.files), ts=self._ts(now), judge=judge,
+                              weigh=judge)
         return result
 
     # -- recall ------------------------------------------------------------------------
 
-    def recall(
-        self,
-        query: str,
-        *,
-        k: int = 25,
-        since: str | date | None = None,
-        until: str | date | None = None,
-        kinds: Sequence[str] | str | None = None,
-        entities: Sequence[str] = (),
-        include_all: bool = False,
-        budget: int | None = None,
-        now: datetime | str | None = None,
-        mode: str | None = None,
-        show_secrets: bool = False,
-        rerank: bool = False,
-    ) -> RecallResult:
+    def recall(self, query: str, *, k: int = 25, since: str | date | None = None,
+               until: str | date | None = None, kinds: Sequence[str] | str | None = None,
+               entities: Sequence[str] = (), include_all: bool = False, budget: int | None = None,
+               now: Moment = None, mode: str | None = None, show_secrets: bool = False,
+               rerank: bool = False) -> RecallResult:
         """Ranked, cited facts for a query; files changed since the last sync are synced first.
 
         `since`/`until` take specs like "30d", "2025-11", "last week"; `kinds` takes
@@ -251,10 +209,9 @@ class Memory(CoreVerbs, ReviewVerbs):
         up to about that many tokens (four characters per token); a query longer than
         MAX_QUERY_CHARS is refused.  `mode` is lexical, semantic or hybrid (default:
         MEMFOLD_RECALL_MODE, else hybrid when the embed extra is installed and the workspace
-        has vectors, else lexical).  Likely secrets in the
-        results are shown as `[REDACTED:<kind>]` unless `show_secrets`.  `rerank` takes a
-        second look at the best candidates with the embed extra's model (`embed.rerank`;
-        EmbedUnavailable without the extra).
+        has vectors, else lexical).  Likely secrets in the results are shown as
+        `[REDACTED:<kind>]` unless `show_secrets`.  `rerank` takes a second look at the best
+        candidates with the embed extra's model (`embed.rerank`; EmbedUnavailable without it).
         """
         moment = self.now(now)
         today = moment.date()
@@ -274,16 +231,15 @@ class Memory(CoreVerbs, ReviewVerbs):
             chosen_options = replace(options, mode=chosen, semantic=semantic, rerank=reranker)
             return report, run_recall(self.index_backend, plan, chosen_options)
 
-        report, ranked = self._repairing(answer)
+        report, ranked = self._upkeep.repairing(answer)
         return RecallResult(
-            query=query, as_of=moment.isoformat(timespec="seconds"),
-            hits=_private(ranked.hits, show_secrets),
-            sync=report, total_warnings=self.index_backend.warning_count(),
-            window=ranked.window, entities=ranked.entities, truncated=ranked.truncated,
-            hidden=ranked.hidden, notes=ranked.notes)
+            query=query, as_of=moment.isoformat(timespec="seconds"), sync=report,
+            hits=_private(ranked.hits, show_secrets), window=ranked.window,
+            total_warnings=self.index_backend.warning_count(), entities=ranked.entities,
+            truncated=ranked.truncated, hidden=ranked.hidden, notes=ranked.notes)
 
-    def about(self, name: str, *, k: int = 50, include_all: bool = False,
-              now: datetime | str | None = None, show_secrets: bool = False) -> AboutResult:
+    def about(self, name: str, *, k: int = 50, include_all: bool = False, now: Moment = None,
+              show_secrets: bool = False) -> AboutResult:
         """An entity's page and its linked facts, newest first ("tell me about X");
         superseded and expired facts only with `include_all`; secrets redacted unless
         `show_secrets`."""
@@ -296,11 +252,11 @@ class Memory(CoreVerbs, ReviewVerbs):
             return about_entity(self.index_backend, name.strip(), k=k,
                                 include_all=include_all, today=self.now(now).date())
 
-        result = self._repairing(answer)
+        result = self._upkeep.repairing(answer)
         return replace(result, hits=_private(result.hits, show_secrets))
 
-    def get(self, fact_id: str, *, strict: bool = False, use: bool = True,
-            now: datetime | str | None = None, show_secrets: bool = False) -> Hit:
+    def get(self, fact_id: str, *, strict: bool = False, use: bool = True, now: Moment = None,
+            show_secrets: bool = False) -> Hit:
         """One fact by id, with its provenance and lifecycle state.
 
         If the fact's file changed since it was indexed, the file is synced first; with
@@ -310,48 +266,31 @@ class Memory(CoreVerbs, ReviewVerbs):
         in its text are shown as `[REDACTED:<kind>]` unless `show_secrets`.
         """
         fact_id = names.fact_id(fact_id)
-        hit = self._repairing(lambda: self._get(fact_id, strict=strict, use=use, now=now))
+
+        def answer() -> Hit:
+            found = self._upkeep.current(fact_id, strict=strict, ts=self._ts(now))
+            # the fact as recall would report it now; the use comes after (it revives a fact
+            # that only time archived, which the next look then shows)
+            hit = describe(found, self.now(now).date())
+            if use:
+                self.ledger.use(fact_id, ts=self._ts(now))
+            return hit
+
+        hit = self._upkeep.repairing(answer)
         return hit if show_secrets else hit.redacted()
 
-    def _get(self, fact_id: str, *, strict: bool, use: bool,
-             now: datetime | str | None) -> Hit:
-        backend = self.index_backend
-        found = backend.by_id(fact_id)
-        if not found:
-            self.refresh()
-            found = backend.by_id(fact_id)
-        if not found:
-            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
-        path = found[0].fact.path
-        if self._changed_since_indexed(path):
-            if strict:
-                raise SourceChanged(f"{path} changed since it was indexed; run `memfold index` "
-                                    "(or get without strict) to read the current version")
-            self._sync(only=[path], now=now)
-            found = backend.by_id(fact_id)
-            if not found:
-                raise UnknownId(f"fact {fact_id!r} is no longer in {path}")
-        else:
-            self.ledger.replay()
-        # the fact as recall would report it now; the use comes after (it revives a fact
-        # that only time archived, which the next look then shows)
-        hit = describe(found[0], self.now(now).date())
-        if use:
-            self.ledger.use(fact_id, ts=self._ts(now))
-        return hit
-
-    @signs
+    @refuses_undecodable
     @repairs
-    def use(self, fact_id: str, *, now: datetime | str | None = None,
-            source: str | None = None) -> None:
+    def use(self, fact_id: str, *, now: Moment = None, source: str | None = None) -> None:
         """Acknowledge that a fact was used: it stays fresh (decay restarts from now)."""
-        self.refresh()
-        self.ledger.use(names.fact_id(fact_id), ts=self._ts(now))
+        with self.signed(source):
+            self.refresh()
+            self.ledger.use(names.fact_id(fact_id), ts=self._ts(now))
 
-    @signs
+    @refuses_undecodable
     @repairs
-    def note(self, fact_id: str, text: str, *, rev: int,
-             now: datetime | str | None = None, source: str | None = None) -> int:
+    def note(self, fact_id: str, text: str, *, rev: int, now: Moment = None,
+             source: str | None = None) -> int:
         """Set a fact's note if its revision is still `rev` (compare-and-set).
 
         Returns the new revision; raises StaleRevision (with `.current`) when the revision
@@ -363,51 +302,46 @@ class Memory(CoreVerbs, ReviewVerbs):
         if not isinstance(text, str) or not text.strip():
             raise BadInput("a note needs text: say what you learned about the fact (the "
                            "fact's earlier notes stay in `memfold history`)")
-        self.refresh()
-        return self.ledger.note(names.fact_id(fact_id), text, rev, ts=self._ts(now))
+        with self.signed(source):
+            self.refresh()
+            return self.ledger.note(names.fact_id(fact_id), text, rev, ts=self._ts(now))
 
-    @signs
+    @refuses_undecodable
     @repairs
     def supersede(self, old_id: str, new_id: str, *, reason: str = "superseded by hand",
-                  now: datetime | str | None = None, source: str | None = None) -> bool:
+                  now: Moment = None, source: str | None = None) -> bool:
         """Mark OLD superseded by NEW (pointers both ways; nothing is deleted)."""
-        self.refresh()
-        return self.ledger.supersede(names.fact_id(old_id), names.fact_id(new_id),
-                                     reason=reason, ts=self._ts(now))
+        with self.signed(source):
+            self.refresh()
+            return self.ledger.supersede(names.fact_id(old_id), names.fact_id(new_id),
+                                         reason=reason, ts=self._ts(now))
 
-    @signs
+    @refuses_undecodable
     @repairs
-    def restore(self, fact_id: str, *, reason: str = "restored by hand",
-                now: datetime | str | None = None, source: str | None = None) -> None:
+    def restore(self, fact_id: str, *, reason: str = "restored by hand", now: Moment = None,
+                source: str | None = None) -> None:
         """Make a superseded or archived fact active again (and fresh)."""
-        self.refresh()
-        self.ledger.restore(names.fact_id(fact_id), reason=reason, ts=self._ts(now))
+        with self.signed(source):
+            self.refresh()
+            self.ledger.restore(names.fact_id(fact_id), reason=reason, ts=self._ts(now))
 
     @repairs
     def history(self, fact_id: str) -> list[Event]:
         """The journal events about a fact, oldest first."""
-        fact_id = names.fact_id(fact_id)
         self.refresh()
-        events = self.index_backend.events_for(fact_id)
-        if not events and not self.index_backend.by_id(fact_id):
-            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
-        return events
+        return self.ledger.history(names.fact_id(fact_id))
 
     @repairs
-    def trace(self, fact_id: str, *, now: datetime | str | None = None,
-              show_secrets: bool = False) -> Trace:
+    def trace(self, fact_id: str, *, now: Moment = None, show_secrets: bool = False) -> Trace:
         """A fact's lineage both ways: what it supersedes, what superseded it, what it was
         derived from (secrets redacted unless `show_secrets`)."""
         fact_id = names.fact_id(fact_id)
         self.refresh()
         found = build_trace(self.index_backend, self.ledger.fact(fact_id),
                             self.now(now).date())
-        if show_secrets:
-            return found
-        return replace(found, root=found.root.redacted(),
-                       supersedes=_private(found.supersedes, False),
-                       superseded_by=_private(found.superseded_by, False),
-                       derived_from=_private(found.derived_from, False))
+        return found if show_secrets else replace(found, root=found.root.redacted(), **{
+            name: _private(getattr(found, name), False)
+            for name in ("supersedes", "superseded_by", "derived_from")})
 
     @contextlib.contextmanager
     def signed(self, source: str | None) -> Iterator[None]:
@@ -423,80 +357,17 @@ class Memory(CoreVerbs, ReviewVerbs):
         finally:
             self.source = previous
 
-    def _repairing(self, read: Callable[[], _T]) -> _T:
-        """Run a read; when it meets a damaged page of the index (one the check on open did
-        not read), move the index aside, rebuild it from the Markdown and the journal, and
-        run the read again."""
-        try:
-            return read()
-        except IndexDamaged as exc:
-            self.index_backend.repair(str(exc.__cause__ or exc))
-            self._sync(full=True)
-            return read()
-
     def refresh(self) -> SyncReport:
-        """Sync what changed on disk since the last sync.
+        """Sync what changed on disk since the last sync (see Upkeep.refresh): the first call
+        stats every file; later calls in the same process ask the kernel which files changed
+        (inotify on Linux) and stat nothing when nothing did."""
+        return self._upkeep.refresh()
 
-        The first call stats every file; later calls in the same process ask the kernel which
-        files changed (inotify on Linux) and stat nothing when nothing did.
-        """
-        if self._watcher is None:
-            if not self._watch:
-                return self._sync()
-            from memfold.workspace.watch import Watcher  # (ctypes: only a long-lived process)
-
-            self._watcher = Watcher(self.workspace.root)  # armed before the scan it relies on
-        watcher = self._watcher
-        kept = not self._owns_watcher  # a feed kept across opens must check the index it fed
-        if kept and not _later_state(watcher.index_token, self.index_backend.lineage()):
-            watcher.settled = False  # another index than the one the feed synced: scan
-        changed = watcher.changes() if watcher.settled else None
-        if changed is None:
-            report = self._sync()
-            watcher.settled = True
-        else:
-            tracked = sorted(p for p in changed if self.workspace.is_tracked(p))
-            if not tracked:
-                self.ledger.replay()
-                return SyncReport(scanned=0, added=(), changed=(), removed=(), full=False,
-                                  seconds=0.0)
-            report = self._sync(only=tracked)
-        if kept:
-            watcher.index_token = self.index_backend.lineage()
-        return report
-
-    def _sync(self, *, only: Sequence[str] | None = None, full: bool = False,
-              progress: Progress | None = None, now: datetime | str | None = None,
-              embed_all: bool = False, judge: bool = True) -> SyncReport:
-        """Sync the files, then the journal (replay, revisions, contradictions); with
-        `embed_all`, also every missing vector of an open semantic search (`memfold index`;
-        a recall embeds a bounded backlog itself, in `Embedding.mode`).  A first index or
-        a rebuild of a workspace whose journal holds no decision yet judges every fact in
-        the order written, unless `judge` is False (Ledger.judge_existing)."""
-        self._finish_reflect_pages()
-        report = sync(self.workspace, self.index_backend, only=only, full=full,
-                      progress=progress)
-        paths = None if full else [*report.added, *report.changed]
-        self.ledger.after_sync(report.new_ids, paths, ts=self._ts(now))
-        if report.rebuilt and judge:
-            self.ledger.judge_existing(ts=self._ts(now))
-        if embed_all:
-            self._embedding.embed_quietly(self.index_backend, progress is not None)
-        return report
-
-    # -- semantic recall (memfold.embed) -----------------------------------------------
+    # -- index, vectors and status ------------------------------------------------------
 
     def set_embedder(self, embedder: Embedder) -> None:
         """Use this embedder for semantic and hybrid recall (tests pass a FakeEmbedder)."""
         self._embedding.use(embedder)
-
-    def _changed_since_indexed(self, path: str) -> bool:
-        known = self.index_backend.stamps([path]).get(path)
-        on_disk = self.workspace.stat_some({path}).get(path)
-        return known is None or on_disk is None or (
-            (known.size, known.mtime_ns) != (on_disk.size, on_disk.mtime_ns))
-
-    # -- index and status ---------------------------------------------------------------
 
     @repairs
     def index(self, *, full: bool = False, progress: Progress | None = None,
@@ -507,26 +378,12 @@ class Memory(CoreVerbs, ReviewVerbs):
         order they were written and journals the judge's word (`judge=False`: not).  A
         workspace using semantic recall also gets vectors for its new facts.  Temporary
         files a killed writer left behind are removed."""
-        self._embedding.open_for_index()
-        report = self._sync(full=full, progress=progress, embed_all=True, judge=judge)
-        links = tuple(self.link_warnings())
-        report = replace(report, link_warnings=links,
-                         open_warnings=self.index_backend.warning_count() + len(links))
-        root = self.workspace.root  # memory/ and bank/ were just scanned; the rest is small
-        stray = remove_stray_temporaries([*(root / rel for rel in report.temporaries),
-                                          *root.glob(".*.tmp"),
-                                          *self.workspace.cache_dir.rglob(".*.tmp")])
-        if stray:
-            self._notices.append(f"removed {len(stray)} temporary files an interrupted write "
-                               "left behind")
-        return report
+        return self._upkeep.index(self._embedding, full=full, progress=progress, judge=judge)
 
     @repairs
     def status(self) -> StatusReport:
         """Counts, link warnings, and which files changed since the last sync (by stat;
         nothing is synced).  `warnings` counts parse and link warnings."""
-        from memfold.status import status_report
-
         return status_report(self.workspace, self.index_backend, tuple(self.link_warnings()))
 
     @repairs
@@ -544,7 +401,7 @@ class Memory(CoreVerbs, ReviewVerbs):
     # -- reflect (memfold.reflect.plan) -------------------------------------------------------
 
     def reflect(self, *, since: str | date = "7d", dry_run: bool = False,
-                now: datetime | str | None = None) -> _reflect.ReflectPlan:
+                now: Moment = None) -> ReflectPlan:
         """Consolidate duplicates, weigh opinions against new evidence, refresh entity
         pages and sweep expiry and decay — writing only generated regions of bank pages.
         When the workspace uses semantic recall, paraphrases count as duplicates too.
@@ -567,52 +424,54 @@ class Memory(CoreVerbs, ReviewVerbs):
                             is_secret=lambda text: bool(find_secrets(text)),
                             similar=semantic.paraphrases if semantic else None)
         if not dry_run and plan.pages:
-            self._sync(only=[p.path for p in plan.pages], now=now)
+            self._upkeep.sync(only=[p.path for p in plan.pages], ts=self._ts(now))
         return plan
 
-    def reflect_undo(self, *, now: datetime | str | None = None) -> list[str]:
+    def reflect_undo(self, *, now: Moment = None) -> list[str]:
         """Restore the pages the last reflect wrote and take back its decisions."""
         from memfold.reflect import plan as _reflect
 
         pages = _reflect.undo(self.workspace, self.ledger, ts=self._ts(now))
-        self._sync(only=pages, now=now)
+        self._upkeep.sync(only=pages, ts=self._ts(now))
         return pages
 
-    @signs
+    @refuses_undecodable
     @repairs
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
-               now: datetime | str | None = None, source: str | None = None) -> list[str]:
+               now: Moment = None, source: str | None = None) -> list[str]:
         """Archive a fact (kept, findable with --all); with `purge`, remove every copy of it
         from the workspace (see `purge`).  Returns the Markdown files changed (with
         `dry_run`, that a purge would change; nothing is written)."""
-        if not purge:
-            if dry_run:
-                raise BadInput("dry_run goes with purge: archiving changes no file")
+        if dry_run and not purge:
+            raise BadInput("dry_run goes with purge: archiving changes no file")
+        with self.signed(source):
+            if purge:
+                return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
             self.refresh()
             self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
                 names.fact_id(fact_id)).fact.id, reason="forgotten by hand")],
                 ts=self._ts(now))
             return []
-        return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
 
-    @signs
-    def purge(self, fact_id: str, *, dry_run: bool = False,
-              now: datetime | str | None = None, source: str | None = None) -> _forget.PurgePlan:
+    @refuses_undecodable
+    def purge(self, fact_id: str, *, dry_run: bool = False, now: Moment = None,
+              source: str | None = None) -> PurgePlan:
         """Remove a fact and every copy: bullets with its id or text, its secret tokens
         anywhere in the workspace, the index, vectors and undo snapshots (see memfold.forget).
         Returns the plan — every place, `path:line` for text; `dry_run` only makes it."""
         from memfold import forget as _forget
 
-        self.refresh()
-        plan = _forget.purge(self.workspace, self.ledger, names.fact_id(fact_id),
-                             ts=self._ts(now), dry_run=dry_run)
-        if not dry_run:
-            self._sync(only=list(plan.files), now=now)
-            self.index_backend.scrub()
+        with self.signed(source):
+            self.refresh()
+            plan = _forget.purge(self.workspace, self.ledger, names.fact_id(fact_id),
+                                 ts=self._ts(now), dry_run=dry_run)
+            if not dry_run:
+                self._upkeep.sync(only=list(plan.files), ts=self._ts(now))
+                self.index_backend.scrub()
         return plan
 
     @property
-    def views(self) -> _views.Views:
+    def views(self) -> Views:
         """What a person looks at — timeline, opinion histories, lifecycle lists, supersede
         chains, source files, the journal's chain — read-only (memfold.views)."""
         from memfold import views as _views
@@ -622,9 +481,111 @@ class Memory(CoreVerbs, ReviewVerbs):
     @repairs
     def stale_pages(self) -> list[dict[str, object]]:
         """Bank pages whose generated lines cite facts that changed or vanished."""
-
         self.refresh()
         return stale_pages(self.index_backend)
+
+    # -- core memory and session context (memfold.session) ---------------------------------
+
+    def core(self) -> CoreMemory:
+        """The core blocks of memory.md, each with its text, limit (characters) and line."""
+        return core_memory.read_core(self.workspace)
+
+    @refuses_undecodable
+    @repairs
+    def core_append(self, block: str, text: str, *, now: Moment = None,
+                    source: str | None = None) -> CoreEdit:
+        """Add TEXT at the end of a core block (created if missing).  Past the block's
+        limit it raises BadInput and writes nothing; every edit is journaled."""
+        with self.signed(source):
+            return core_memory.append(self.workspace, self.ledger, block, text, ts=self._ts(now))
+
+    @refuses_undecodable
+    @repairs
+    def core_replace(self, block: str, old: str, new: str, *, now: Moment = None,
+                     source: str | None = None) -> CoreEdit:
+        """Replace OLD, which must occur exactly once in the block, with NEW."""
+        with self.signed(source):
+            return core_memory.replace(self.workspace, self.ledger, block, old, new,
+                                 ts=self._ts(now))
+
+    @refuses_undecodable
+    @repairs
+    def core_insert(self, block: str, line: int, text: str, *, now: Moment = None,
+                    source: str | None = None) -> CoreEdit:
+        """Insert TEXT as line LINE of the block (1 = first, -1 = after the last)."""
+        with self.signed(source):
+            return core_memory.insert(self.workspace, self.ledger, block, line, text,
+                                ts=self._ts(now))
+
+    @refuses_undecodable
+    @repairs
+    def core_undo(self, *, now: Moment = None, source: str | None = None) -> CoreEdit:
+        """Put back the block text from before the last core edit not yet undone."""
+        with self.signed(source):
+            return core_memory.undo(self.workspace, self.ledger, ts=self._ts(now))
+
+    @repairs
+    def context(self, *, budget: int | None = None, now: Moment = None,
+                show_secrets: bool = False) -> SessionContext:
+        """What an agent should see at the start of a session, within `budget` tokens:
+        core blocks, today's and yesterday's Retain bullets, facts expiring soon and open
+        items, each line citing its source; likely secrets redacted unless `show_secrets`."""
+        from memfold.session import context as _context
+
+        self.refresh()
+        moment = self.now(now)
+        found = _context.build(core=self.core(), workspace=self.workspace,
+                               backend=self.index_backend, today=moment.date(),
+                               budget=_context.DEFAULT_BUDGET if budget is None else budget,
+                               as_of=moment.isoformat(timespec="seconds"))
+        return found if show_secrets else found.redacted()
+
+    # -- the judge's decisions (memfold.lifecycle.review) ---------------------------------
+
+    @repairs
+    def review(self, *, since: str | None = None, entity: str | Sequence[str] = (),
+               rule: str | None = None, settled: bool = False, limit: int | None = REVIEW_LIMIT,
+               now: Moment = None) -> ReviewQueue:
+        """The judge's decisions waiting for a word, newest first: open conflicts (the older
+        fact left active beside a newer one) and automatic supersedes in force — each with
+        both facts, the judge, its rule and its reason.  `since` ("30d", "2026-01") keeps
+        those judged since then, `entity` those about an entity, `rule` those of one rule
+        (or judge); `settled` adds the items already settled; `limit` None lists all."""
+        if limit is not None and (isinstance(limit, bool) or limit < 1):
+            raise BadInput(f"limit must be 1 or more, not {limit!r}")
+        self.refresh()
+        chosen = Selection.of(since=since, entity=entity, rule=rule, settled=settled,
+                              today=self.now(now).date())
+        return queue(self.index_backend, chosen, limit=limit)
+
+    @refuses_undecodable
+    @repairs
+    def accept(self, item: str | int, *, reason: str | None = None, now: Moment = None,
+               source: str | None = None) -> ReviewOutcome:
+        """Accept a review item (its number, or its older fact's id): an open conflict
+        becomes a supersede, journaled with `reason`.  An item already settled is left as
+        it is (`unchanged` says by whom and when); an unknown one raises UnknownId."""
+        with self.signed(source):
+            self.refresh()
+            return settle(self.ledger, "accept", str(item), Selection(), reason=reason,
+                          dry_run=False, ts=self._ts(now))
+
+    @refuses_undecodable
+    @repairs
+    def reject(self, item: str | int | None = None, *, rule: str | None = None,
+               since: str | None = None, entity: str | Sequence[str] = (),
+               reason: str | None = None, dry_run: bool = False, now: Moment = None,
+               source: str | None = None) -> ReviewOutcome:
+        """Reject a review item (its number, or its older fact's id) — a conflict is
+        dismissed, an automatic supersede undone (the older fact active again) — or, with
+        `rule` instead of an item, every item of that rule waiting for a word (`since`,
+        `entity` narrow it; `dry_run` only lists them).  Journaled with `reason`."""
+        with self.signed(source):
+            self.refresh()
+            chosen = Selection.of(since=since, entity=entity, rule=rule, settled=False,
+                                  today=self.now(now).date())
+            return settle(self.ledger, "reject", None if item is None else str(item), chosen,
+                          reason=reason, dry_run=dry_run, ts=self._ts(now))
 
 
 def _private(hits: Sequence[Hit], show_secrets: bool) -> tuple[Hit, ...]:
@@ -632,7 +593,5 @@ def _private(hits: Sequence[Hit], show_secrets: bool) -> tuple[Hit, ...]:
     return tuple(hits) if show_secrets else tuple(h.redacted() for h in hits)
 
 
-def _later_state(seen: tuple[str, int] | None, now: tuple[str, int] | None) -> bool:
-    """Whether the index's lineage `now` is the one a change feed `seen` last, or a later
-    state of that index (another process synced it since)."""
-    return seen is not None and now is not None and now[0] == seen[0] and now[1] >= seen[1]
+if TYPE_CHECKING:  # mypy holds Memory to the verbs a server's bank has too (memfold.api)
+    _IS_API: type[MemoryAPI] = Memory

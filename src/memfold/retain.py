@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from memfold.errors import BadInput, IndexDamaged, MemfoldError
-from memfold.index.base import DocChange
+from memfold.index.base import DocChange, IndexBackend
 from memfold.index.sync import sync, sync_appended
 from memfold.journal.events import Retain
 from memfold.lifecycle.ledger import Ledger, content_sha
@@ -54,6 +54,7 @@ from memfold.workspace.format import (
     prepare_append,
     render_bullet,
 )
+from memfold.workspace.layout import Workspace
 
 MAX_BULLET_CHARS = 20_000
 FUTURE_DAYS = 1  # a --date further ahead is refused unless `future` (a typo, most likely)
@@ -162,15 +163,17 @@ def prepare(bullets: str | Sequence[str], *, date: date | str | None,
                       checked=tuple(checked), flagged=tuple(flagged))
 
 
-def write(ledger: Ledger, plan: RetainPlan, *, clock: Callable[[], datetime],
-          notify: Notify) -> RetainResult:
-    """Steps 2-8 of the protocol: write a prepared retain and judge it.
+def write(plan: RetainPlan, *, workspace: Workspace, backend: IndexBackend, ledger: Ledger,
+          clock: Callable[[], datetime], notify: Notify) -> RetainResult:
+    """Steps 2-8 of the protocol: write a prepared retain into `workspace`, index it in
+    `backend`, journal who retained it and judge it (`ledger`).
 
     `notify` takes notices for the caller (journal or judge trouble after the bullets are
     stored).  Raises BadInput, writing nothing, when a given block id is already used.
     """
-    rel = ledger.workspace.daily_path(plan.day)
-    written = _append(ledger, rel, plan, ts=_stamp(clock), notify=notify)
+    rel = workspace.daily_path(plan.day)
+    written = _append(_Target(workspace, backend, ledger), rel, plan, ts=_stamp(clock),
+                      notify=notify)
     judged: list[Judgement] = []
     if written.report is not None:
         new_ids, revised = written.report.new_ids, list(written.revised)
@@ -189,19 +192,28 @@ def _stamp(clock: Callable[[], datetime]) -> str:
     return clock().isoformat(timespec="seconds")
 
 
-def _check_ids_free(ledger: Ledger, given: Sequence[str]) -> None:
+@dataclass(frozen=True)
+class _Target:
+    """Where a retain writes: the files, their index, and the journal (through the ledger)."""
+
+    workspace: Workspace
+    backend: IndexBackend
+    ledger: Ledger
+
+
+def _check_ids_free(backend: IndexBackend, given: Sequence[str]) -> None:
     """Raise BadInput for a block id the index already holds (called under the lock)."""
     for block_id in given:
-        where = ledger.backend.locate(block_id)
+        where = backend.locate(block_id)
         if where:
             raise BadInput(f"block id ^{block_id} is already used at {where[0]}")
 
 
-def _append(ledger: Ledger, rel: str, plan: RetainPlan, *, ts: str,
+def _append(target: _Target, rel: str, plan: RetainPlan, *, ts: str,
             notify: Notify) -> _Written:
     """Steps 2-7 of the protocol: check the given ids, append, journal who retained the
     bullets and index the file, all under one hold of the write lock."""
-    workspace = ledger.workspace
+    workspace = target.workspace
     path = workspace.abspath(rel)
     try:
         workspace.require_real_dir(path.parent)
@@ -209,7 +221,7 @@ def _append(ledger: Ledger, rel: str, plan: RetainPlan, *, ts: str,
         with workspace.write_lock.held() as held:
             if held.recovered:
                 notify(held.recovered)
-            _check_ids_free(ledger, plan.given)
+            _check_ids_free(target.backend, plan.given)
             try:
                 before = path.read_bytes()
             except FileNotFoundError:
@@ -233,12 +245,13 @@ def _append(ledger: Ledger, rel: str, plan: RetainPlan, *, ts: str,
             # was: a retain's cost then does not grow with the day's log
             tail = None if problems else parse_appended(rel, planned)
             doc = tail or parse_document(rel, after)
-            _journal_origin(ledger, doc, plan.lines, origin=plan.origin, ts=ts, notify=notify)
-            indexed = _index_appended(ledger, (tail, stamp), held_sha) if tail else None
+            _journal_origin(target.ledger, doc, plan.lines, origin=plan.origin, ts=ts,
+                            notify=notify)
+            indexed = _index_appended(target, (tail, stamp), held_sha) if tail else None
             revised: tuple[str, ...] = ()  # the index held exactly the lines before
             if indexed is None:  # it holds another version, or none: sync the whole file
                 doc, revised = (parse_document(rel, after) if tail else doc), (rel,)
-                indexed = _index_quietly(ledger, rel, doc, stamp)
+                indexed = _index_quietly(target, rel, doc, stamp)
     except OSError as exc:
         raise MemfoldError(f"could not write {rel}: {exc.strerror or exc}; "
                            "nothing was retained") from exc
@@ -259,20 +272,20 @@ def _journal_origin(ledger: Ledger, doc: ParsedDoc, lines: Sequence[str], *, ori
                f"({exc}); the facts show as written by hand")
 
 
-def _index_quietly(ledger: Ledger, rel: str, doc: ParsedDoc,
+def _index_quietly(target: _Target, rel: str, doc: ParsedDoc,
                    stamp: FileStamp) -> SyncReport | None:
     """Index a file just written; a failure leaves the Markdown as the record."""
     try:
-        return sync(ledger.workspace, ledger.backend, only=[rel], parsed=[(doc, stamp)])
+        return sync(target.workspace, target.backend, only=[rel], parsed=[(doc, stamp)])
     except (MemfoldError, OSError):
         return None
 
 
-def _index_appended(ledger: Ledger, tail: DocChange, held: str) -> SyncReport | None:
+def _index_appended(target: _Target, tail: DocChange, held: str) -> SyncReport | None:
     """Index only the appended lines, when the index holds the file as it was (sha256
     `held`); None when it does not, or fails (the caller then syncs the whole file)."""
     try:
-        return sync_appended(ledger.workspace, ledger.backend, tail, held=held)
+        return sync_appended(target.workspace, target.backend, tail, held=held)
     except (MemfoldError, OSError):
         return None
 

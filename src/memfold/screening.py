@@ -17,9 +17,12 @@ Nothing found inside retained content is ever executed or treated as an instruct
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Concatenate, ParamSpec, TypeVar
 
 from memfold.errors import BadInput
 from memfold.scan.hidden import find_hidden, reveal
@@ -33,9 +36,12 @@ HIDDEN_WARNING = "holds hidden text"  # how a hidden-text index warning begins
 
 __all__ = ["HIDDEN_WARNING", "SECRET_WARNING", "check_secrets", "flag_hidden", "flag_secrets",
            "hidden_note", "is_hidden_warning", "is_secret_warning", "refuse_undecodable",
-           "reveal", "valid_source"]
+           "refuses_undecodable", "reveal", "valid_source"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_S = TypeVar("_S")
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 
 def refuse_undecodable(value: object, label: str) -> None:
@@ -50,6 +56,21 @@ def refuse_undecodable(value: object, label: str) -> None:
             where = f"{label} {number}" if not isinstance(value, str) else label
             raise BadInput(f"{where} is not UTF-8 text: U+{ord(found.group()):04X} (a byte that "
                            f"was not UTF-8, or a lone surrogate) at character {found.start()}")
+
+
+def refuses_undecodable(method: Callable[Concatenate[_S, _P], _T],
+                        ) -> Callable[Concatenate[_S, _P], _T]:
+    """A method whose text arguments are checked first (`refuse_undecodable`, by parameter
+    name): text that cannot be written as UTF-8 is refused before anything is stored."""
+    params = list(inspect.signature(method).parameters)[1:]
+
+    @functools.wraps(method)
+    def run(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        for name, value in (*zip(params, args, strict=False), *kwargs.items()):
+            refuse_undecodable(value, name)
+        return method(self, *args, **kwargs)
+
+    return run
 
 
 def check_secrets(content: str, label: str, *, allow: bool) -> str | None:

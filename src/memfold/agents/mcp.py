@@ -39,7 +39,7 @@ from memfold.agents import tools as agent_tools
 from memfold.errors import BadInput, MemfoldError, UnknownId
 
 if TYPE_CHECKING:
-    from memfold.memory import Memory
+    from memfold.api import MemoryAPI
 
 INSTALL_HINT = "the MCP server needs the mcp extra: pip install 'memfold[mcp]'"
 SERVER_NAME = "memfold"
@@ -84,7 +84,7 @@ class ToolRunner:
     `served` names the tools this server offers (all of them by default): any other name is
     refused like an unknown tool."""
 
-    def __init__(self, memory: Memory, *, served: Collection[str] | None = None) -> None:
+    def __init__(self, memory: MemoryAPI, *, served: Collection[str] | None = None) -> None:
         self.memory = memory
         self.served = frozenset(served) if served is not None else None
         self._notices = 0
@@ -134,7 +134,7 @@ def tool_result(types: Any, is_error: bool, data: Any) -> Any:
     return types.CallToolResult.model_validate(payload)
 
 
-def build_server(memory: Memory, *, tokens: Mapping[str, str] | None = None,
+def build_server(memory: MemoryAPI, *, tokens: Mapping[str, str] | None = None,
                  tools: Sequence[agent_tools.Tool] | None = None) -> Any:
     """The SDK's low-level Server with memfold's tools (`tools`, default every one),
     resources and prompts registered; over HTTP, `tokens` (name -> token) name the caller
@@ -219,7 +219,7 @@ def _answer(produce: Callable[[], Any]) -> Any:
         raise _sdk("mcp.shared.exceptions").MCPError(code, str(exc)) from None
 
 
-def serve_stdio(memory: Memory, *, tools: Sequence[agent_tools.Tool] | None = None) -> None:
+def serve_stdio(memory: MemoryAPI, *, tools: Sequence[agent_tools.Tool] | None = None) -> None:
     """Serve `tools` (default every one) over this process's stdin and stdout until the
     client closes them."""
     import anyio
@@ -263,7 +263,7 @@ async def _refuse(send: Any, status: int, reason: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def serve_http(memory: Memory, host: str, port: int, *, token: str | None,
+def serve_http(memory: MemoryAPI, host: str, port: int, *, token: str | None,
                allow_remote: bool, tokens: Mapping[str, str] | None = None,
                tools: Sequence[agent_tools.Tool] | None = None) -> None:
     """Serve `tools` (default every one) as streamable HTTP at http://HOST:PORT/mcp until

@@ -29,7 +29,7 @@ from memfold.agents import tools as agent_tools
 from memfold.errors import BadInput
 
 if TYPE_CHECKING:
-    from memfold.memory import Memory
+    from memfold.api import MemoryAPI
 
 __all__ = ["Content", "Prompt", "get_prompt", "prompts", "read", "resources", "templates"]
 
@@ -46,7 +46,7 @@ class Content:
     text: str
 
 
-def resources(memory: Memory) -> list[dict[str, Any]]:
+def resources(memory: MemoryAPI) -> list[dict[str, Any]]:
     """The concrete resources: core memory and each of its blocks."""
     found = [{"uri": f"{SCHEME}core", "name": "core", "title": "Core memory",
               "description": "Every block of memory.md: what matters in every session.",
@@ -73,7 +73,7 @@ def templates() -> list[dict[str, Any]]:
     ]
 
 
-def read(memory: Memory, uri: str) -> Content:
+def read(memory: MemoryAPI, uri: str) -> Content:
     """The text behind a memfold:// URI."""
     kind, _, rest = uri.removeprefix(SCHEME).partition("/") if uri.startswith(SCHEME) \
         else ("", "", "")
@@ -133,7 +133,7 @@ def prompts() -> list[Prompt]:
     return list(_PROMPTS)
 
 
-def get_prompt(memory: Memory, name: str,
+def get_prompt(memory: MemoryAPI, name: str,
                arguments: dict[str, str] | None = None) -> tuple[str, str]:
     """(description, the user message's text) of a prompt, filled in."""
     args = arguments or {}

@@ -30,7 +30,7 @@ from memfold import names
 from memfold.values import AboutResult, Hit, RecallResult, estimate_tokens
 
 if TYPE_CHECKING:
-    from memfold.memory import Memory
+    from memfold.api import MemoryAPI
     from memfold.session.context import SessionContext
 
 __all__ = ["compact_about", "compact_hit", "context_result", "recall_result", "sent_tokens"]
@@ -132,7 +132,7 @@ def _largest_fit(form: Callable[[int], dict[str, Any]], count: int,
 # -- what each tool runs: a thin call on Memory (agent_tools names them) --------------------
 
 
-def recall(memory: Memory, a: dict[str, Any]) -> Any:
+def recall(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     found = memory.recall(a["query"], k=a.get("k", 10), since=a.get("since"),
                           until=a.get("until"), kinds=a.get("kinds"),
                           entities=a.get("entities", ()),
@@ -140,12 +140,12 @@ def recall(memory: Memory, a: dict[str, Any]) -> Any:
     return recall_result(found, budget=a.get("budget"), full=a.get("full", False))
 
 
-def about(memory: Memory, a: dict[str, Any]) -> Any:
+def about(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     found = memory.about(a["name"], k=a.get("k", 20), include_all=a.get("include_all", False))
     return found.to_dict() if a.get("full", False) else compact_about(found)
 
 
-def show(memory: Memory, a: dict[str, Any]) -> Any:
+def show(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     hit = memory.get(a["id"], strict=a.get("strict", False), use=False)
     fact = hit.fact
     return {**hit.to_dict(), "path": fact.path, "line": fact.line, "sha256": hit.sha256,
@@ -153,79 +153,79 @@ def show(memory: Memory, a: dict[str, Any]) -> Any:
             "reason": hit.reason, "derived_from": list(hit.derived_from)}
 
 
-def retain(memory: Memory, a: dict[str, Any]) -> Any:
+def retain(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.retain(a["bullets"], date=a.get("date"), source=a.get("source")).to_dict()
 
 
-def use(memory: Memory, a: dict[str, Any]) -> Any:
+def use(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     for fact_id in a["ids"]:
         memory.use(fact_id)
     return {"used": list(a["ids"])}
 
 
-def note(memory: Memory, a: dict[str, Any]) -> Any:
+def note(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     rev = memory.note(a["id"], a["text"], rev=a["rev"])
     return {"id": a["id"], "result": "applied", "rev": rev}
 
 
-def supersede(memory: Memory, a: dict[str, Any]) -> Any:
+def supersede(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     changed = memory.supersede(a["old"], a["new"],
                                reason=a.get("reason", "superseded by the agent"))
     return {"old": a["old"], "new": a["new"], "changed": changed}
 
 
-def forget(memory: Memory, a: dict[str, Any]) -> Any:
+def forget(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     purge = a.get("purge", False)
     files = memory.forget(a["id"], purge=purge)
     return {"id": names.fact_id(a["id"]), "result": "purged" if purge else "archived",
             "files": files}
 
 
-def restore(memory: Memory, a: dict[str, Any]) -> Any:
+def restore(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     fact_id = names.fact_id(a["id"])
     memory.restore(fact_id, reason=a.get("reason", "restored by the agent"))
     return {"id": fact_id, "result": "restored"}
 
 
-def review(memory: Memory, a: dict[str, Any]) -> Any:
+def review(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.review(since=a.get("since"), entity=a.get("entities", ()),
                          rule=a.get("rule"), settled=a.get("settled", False),
                          limit=a.get("limit", 20)).to_dict()
 
 
-def review_accept(memory: Memory, a: dict[str, Any]) -> Any:
+def review_accept(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.accept(str(a["item"]), reason=a.get("reason")).to_dict()
 
 
-def review_reject(memory: Memory, a: dict[str, Any]) -> Any:
+def review_reject(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     item = a.get("item")
     return memory.reject(None if item is None else str(item), rule=a.get("rule"),
                          since=a.get("since"), entity=a.get("entities", ()),
                          reason=a.get("reason"), dry_run=a.get("dry_run", False)).to_dict()
 
 
-def history(memory: Memory, a: dict[str, Any]) -> Any:
+def history(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     fact_id = names.fact_id(a["id"])
     return {"id": fact_id, "events": [e.to_dict() for e in memory.history(fact_id)]}
 
 
-def trace(memory: Memory, a: dict[str, Any]) -> Any:
+def trace(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.trace(a["id"]).to_dict()
 
 
-def status(memory: Memory, a: dict[str, Any]) -> Any:
+def status(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.status().to_dict()
 
 
-def index(memory: Memory, a: dict[str, Any]) -> Any:
+def index(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.index(full=a.get("full", False)).to_dict()
 
 
-def core_undo(memory: Memory, a: dict[str, Any]) -> Any:
+def core_undo(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.core_undo().to_dict()
 
 
-def reflect(memory: Memory, a: dict[str, Any]) -> Any:
+def reflect(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     reflect = getattr(memory, "reflect")  # noqa: B009 - not every Memory has it
     dry_run = a.get("dry_run", True)
     result = reflect(since=a.get("since", "7d"), dry_run=dry_run)
@@ -235,23 +235,23 @@ def reflect(memory: Memory, a: dict[str, Any]) -> Any:
     return _jsonable(result)
 
 
-def core_view(memory: Memory, a: dict[str, Any]) -> Any:
+def core_view(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.core().to_dict()
 
 
-def core_append(memory: Memory, a: dict[str, Any]) -> Any:
+def core_append(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.core_append(a["block"], a["text"]).to_dict()
 
 
-def core_replace(memory: Memory, a: dict[str, Any]) -> Any:
+def core_replace(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.core_replace(a["block"], a["old"], a["new"]).to_dict()
 
 
-def core_insert(memory: Memory, a: dict[str, Any]) -> Any:
+def core_insert(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.core_insert(a["block"], a["line"], a["text"]).to_dict()
 
 
-def context(memory: Memory, a: dict[str, Any]) -> Any:
+def context(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     from memfold.session.context import DEFAULT_BUDGET  # session context: loaded by this tool only
 
     return context_result(lambda inner: memory.context(budget=inner),

@@ -39,9 +39,9 @@ from memfold.recall.query import MAX_QUERY_CHARS
 
 if TYPE_CHECKING:
     from memfold.agents.calls import ToolCall
-    from memfold.memory import Memory
+    from memfold.api import MemoryAPI
 
-Handler = Callable[["Memory", dict[str, Any]], Any]
+Handler = Callable[["MemoryAPI", dict[str, Any]], Any]
 # every shape `render` gives: Chat Completions (plain and strict), Responses, Anthropic, MCP
 FORMATS = ("openai", "openai-strict", "openai-responses", "anthropic", "mcp")
 
@@ -176,7 +176,7 @@ def _names() -> str:
     return ", ".join(t.name for t in tools())
 
 
-def call(memory: Memory, name: str, arguments: Mapping[str, Any] | str | None = None) -> Any:
+def call(memory: MemoryAPI, name: str, arguments: Mapping[str, Any] | str | None = None) -> Any:
     """Check the arguments against the tool's schema, then run it; returns JSON-able data.
 
     `arguments` is a dict, or the JSON text of one (OpenAI sends a string).  Every refusal is
@@ -233,13 +233,13 @@ def _parsed_arguments(name: str, arguments: Mapping[str, Any] | str | None) -> A
     return dict(arguments) if isinstance(arguments, Mapping) else arguments
 
 
-def dispatch(memory: Memory, tool_call: Any) -> dict[str, Any]:
+def dispatch(memory: MemoryAPI, tool_call: Any) -> dict[str, Any]:
     """Run a tool call in any vendor's shape and answer in that shape (see memfold.agents.calls):
     a refused call is an error answer for the model, never an exception."""
     return run_call(memory, read_call(tool_call))
 
 
-def run_call(memory: Memory, tool_call: ToolCall) -> dict[str, Any]:
+def run_call(memory: MemoryAPI, tool_call: ToolCall) -> dict[str, Any]:
     """Run a call read by `agents.calls.read_call` and answer in its shape; every failure is
     an answer (an error result), never an exception."""
     try:

@@ -20,7 +20,7 @@ from memfold.errors import BadInput
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from memfold.memory import Memory
+    from memfold.api import MemoryAPI
     from memfold.values import RecallResult, StatusReport
     from memfold.workspace.watch import Watcher
 
@@ -40,14 +40,14 @@ def emit_json(data: Any) -> None:
 
 
 def open_memory(ctx: click.Context, *, watch: bool = False,
-                source: str | None = None) -> Memory:
+                source: str | None = None) -> MemoryAPI:
     """The workspace for one command; `watch` for long-lived servers, `source` for who
     writes through it (see Memory.open).
 
     With a server chosen (`memfold --server URL`, MEMFOLD_SERVER), the bank of that server
-    instead: a memfold.client.remote.RemoteMemory, which has every method the commands call, with
-    the same arguments and result types (tests/test_server_client.py holds it to that), and
-    signs writes with the token's name instead of `source`."""
+    instead: a memfold.client.remote.RemoteMemory.  Both are a memfold.api.MemoryAPI: the
+    same verbs, arguments and result types (mypy holds them to it); a server's bank signs
+    writes with the token's name instead of `source`."""
     obj = ctx.obj or {}
     if obj.get("server"):
         from memfold.client.remote import connect
@@ -55,7 +55,7 @@ def open_memory(ctx: click.Context, *, watch: bool = False,
         if obj.get("as_of"):
             raise BadInput("--as-of (MEMFOLD_NOW) is not available against a server: it "
                            "answers as of its own clock")
-        return cast("Memory", connect(obj["server"], bank=obj.get("bank")))
+        return connect(obj["server"], bank=obj.get("bank"))
     from memfold.memory import Memory
 
     feed = change_feed(ctx.obj["workspace"]) if change_feed is not None else None
@@ -75,7 +75,7 @@ def cli_source() -> str:
         return "cli"
 
 
-def show_notices(memory: Memory) -> None:
+def show_notices(memory: MemoryAPI) -> None:
     for notice in memory.notices:
         click.echo(f"memfold: warning: {notice}", err=True)
 

@@ -20,8 +20,11 @@ Where a server differs from a local workspace, by design:
 - recall's `budget` is packed here, as Memory packs it, on the whole results the server sent
   (their redacted text is what is measured);
 - local-only, refused with BadInput: `index` (the server keeps each bank's index up to date
-  itself), `warnings` (one by one; status counts them), `views` and `workspace` (files on
-  this machine).
+  itself), `warnings` (one by one; status counts them), `review`, `accept` and `reject` (the
+  REST API has no review verbs; the server's MCP endpoint has the review tools), `views`
+  and `workspace` (files on this machine).
+
+`RemoteMemory` satisfies `memfold.api.MemoryAPI`, as `Memory` does: mypy holds both to it.
 """
 
 from __future__ import annotations
@@ -48,9 +51,11 @@ from memfold.values import (
 )
 
 if TYPE_CHECKING:
+    from memfold.api import MemoryAPI
     from memfold.forget import PurgePlan
     from memfold.index.base import Progress
     from memfold.journal.log import Event
+    from memfold.lifecycle.review import ReviewOutcome, ReviewQueue
     from memfold.recall.search import Trace
     from memfold.reflect.plan import ReflectPlan
     from memfold.session.context import SessionContext
@@ -85,6 +90,10 @@ def _redacting(show_secrets: bool) -> None:
     if show_secrets:
         _local_only("show_secrets (--show-secrets)",
                     "a server redacts likely secrets in every answer")
+
+
+_NO_REVIEW = ("the server's REST API has no review verbs; its MCP endpoint (/mcp) has the "
+              "review tools")
 
 
 def _day(value: date | str | None) -> str | None:
@@ -283,6 +292,23 @@ class RemoteMemory:
         _redacting(show_secrets)
         return Trace.from_dict(self._call("trace", {"id": _id(fact_id)}))
 
+    # -- the judge's decisions --------------------------------------------------------------
+
+    def review(self, *, since: str | None = None, entity: str | Sequence[str] = (),
+               rule: str | None = None, settled: bool = False, limit: int | None = 50,
+               now: datetime | str | None = None) -> ReviewQueue:
+        _local_only("review", _NO_REVIEW)
+
+    def accept(self, item: str | int, *, reason: str | None = None,
+               now: datetime | str | None = None, source: str | None = None) -> ReviewOutcome:
+        _local_only("review accept", _NO_REVIEW)
+
+    def reject(self, item: str | int | None = None, *, rule: str | None = None,
+               since: str | None = None, entity: str | Sequence[str] = (),
+               reason: str | None = None, dry_run: bool = False,
+               now: datetime | str | None = None, source: str | None = None) -> ReviewOutcome:
+        _local_only("review reject", _NO_REVIEW)
+
     # -- reports ------------------------------------------------------------------------
 
     def status(self) -> StatusReport:
@@ -369,3 +395,7 @@ class RemoteMemory:
         _no_clock(now)
         _redacting(show_secrets)
         return SessionContext.from_dict(self._call("context", {"budget": budget}))
+
+
+if TYPE_CHECKING:  # mypy holds RemoteMemory to the verbs Memory has (memfold.api)
+    _IS_API: type[MemoryAPI] = RemoteMemory

@@ -44,7 +44,7 @@ from memfold.journal.fold import REPLACED, STATE_KINDS, LifeState
 from memfold.journal.log import Event, Journal
 from memfold.lifecycle.judge.base import Judge, Verdict
 from memfold.names import STOP_WORDS, entity_key, find_words
-from memfold.values import Fact, Interval, Judgement
+from memfold.values import Fact, Interval, Judgement, SyncReport
 from memfold.workspace.format import doc_role
 from memfold.workspace.layout import Workspace
 
@@ -140,14 +140,16 @@ class Ledger:
         except IndexDamaged as exc:
             self.rebuild(exc)
 
-    def rebuild(self, damage: IndexDamaged) -> None:
+    def rebuild(self, damage: IndexDamaged) -> SyncReport:
         """Move a damaged index aside (one notice) and rebuild it from the files and the
-        journal.  Safe under the write lock: it journals nothing."""
+        journal — the one place memfold does (a read, a retain and a replay that meet damage
+        all come here).  Safe under the write lock: it journals nothing."""
         from memfold.index.sync import sync
 
         self.backend.repair(str(damage.__cause__ or damage))
-        sync(self.workspace, self.backend, full=True)
+        report = sync(self.workspace, self.backend, full=True)
         self.replay()
+        return report
 
     def append(self, records: Iterable[Record], *, ts: str,
                locked: bool = False) -> list[Event]:
@@ -172,6 +174,14 @@ class Ledger:
 
     def state(self, fact_id: str) -> LifeState:
         return self.backend.life([fact_id]).get(fact_id) or LifeState(fact_id)
+
+    def history(self, fact_id: str) -> list[Event]:
+        """The journal events about a fact, oldest first; UnknownId when there are none and
+        no file holds the fact."""
+        events = self.backend.events_for(fact_id)
+        if not events and not self.backend.by_id(fact_id):
+            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+        return events
 
     # -- writes -------------------------------------------------------------------------
 

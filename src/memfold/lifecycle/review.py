@@ -33,8 +33,11 @@ from memfold.errors import BadInput, UnknownId
 from memfold.index.base import IndexBackend, ReviewQuery, ReviewRow
 from memfold.journal.events import Dismiss, Record, Restore, content_sha
 from memfold.lifecycle.ledger import Ledger, supersede_record
+from memfold.names import entity_key
+from memfold.times.parse import TimeSpecError, parse_spec
 
 CONFLICT = "conflict"
+REVIEW_LIMIT = 50  # items `memfold review` lists unless told
 OPEN, APPLIED = "open", "applied"  # waiting for a word: a conflict; a supersede in force
 WAITING = (OPEN, APPLIED)  # settled: accepted, dismissed, restored or replaced
 
@@ -137,6 +140,22 @@ class Selection:
     rule: str | None = None
     entity_keys: tuple[str, ...] = ()
     settled: bool = False  # also those already settled
+
+    @classmethod
+    def of(cls, *, since: str | None, entity: str | Sequence[str], rule: str | None,
+           settled: bool, today: date) -> Selection:
+        """A selection as a caller words it: `since` a time spec ("30d", "2026-01"), read
+        as of `today`; `entity` names (with or without @); BadInput for a spec not read."""
+        start = None
+        if since is not None:
+            try:
+                start = parse_spec(since, today=today).start
+            except TimeSpecError as exc:
+                raise BadInput(str(exc)) from None
+        names = [entity] if isinstance(entity, str) else list(entity)
+        keys = tuple(entity_key(name.strip().lstrip("@")) for name in names if name.strip())
+        return cls(since=start, rule=rule.strip() if rule else None, entity_keys=keys,
+                   settled=settled)
 
 
 # -- reading the queue -------------------------------------------------------------------

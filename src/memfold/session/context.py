@@ -25,7 +25,7 @@ its first line that does not fit; each section reports how many lines it left ou
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -33,7 +33,15 @@ from memfold.errors import BadInput
 from memfold.index.base import Candidate, Filters, IndexBackend
 from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
 from memfold.session.core import CORE_PATH, CoreMemory
-from memfold.values import TEXT, Fact, Interval, estimate_tokens, hidden_kinds, reveal
+from memfold.values import (
+    TEXT,
+    Fact,
+    Interval,
+    estimate_tokens,
+    hidden_kinds,
+    redacted,
+    reveal,
+)
 from memfold.workspace.format import Bullet, decode, open_tasks, render_bullet
 from memfold.workspace.layout import Workspace
 
@@ -112,6 +120,12 @@ class SessionContext:
     def to_dict(self) -> dict[str, Any]:
         return {"as_of": self.as_of, "budget": self.budget, "tokens": self.tokens,
                 "sections": [s.to_dict() for s in self.sections], "text": self.render()}
+
+    def redacted(self) -> SessionContext:
+        """The context as outputs show it: likely secrets as `[REDACTED:<kind>]`."""
+        return replace(self, sections=tuple(
+            replace(s, lines=tuple(replace(line, text=redacted(line.text)) for line in s.lines))
+            for s in self.sections))
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SessionContext:
