@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import click
 
