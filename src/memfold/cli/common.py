@@ -44,7 +44,7 @@ def open_memory(ctx: click.Context, *, watch: bool = False,
 
     With a server chosen (`memfold --server URL`, MEMFOLD_SERVER), the bank of that server
     instead: a memfold.client.remote.RemoteMemory, which has every method the commands call, with
-    the same arguments and result types (tests/test_server_client.py holds it to that), and
+    the same arguments and result types (tests/server/test_server_client.py holds it to that), and
     signs writes with the token's name instead of `source`."""
     obj = ctx.obj or {}
     if obj.get("server"):
