@@ -20,6 +20,8 @@ from memfold.memory import Memory
 from memfold.workspace.layout import Workspace
 from memfold_bench.pg_cluster import Cluster, Provisioned
 
+ROOT = Path(__file__).resolve().parents[1]  # the repository: its docs, src and tools
+
 settings.register_profile(
     "ci",
     derandomize=True,

@@ -1,11 +1,11 @@
 #!/bin/sh
 # What the tests need from outside Python, installed when it is missing, so the README's test
 # command runs every test on a fresh machine (Debian, as root or with sudo):
-#   - Debian's Chromium, which the browser tests drive (tests/test_web_browser.py);
+#   - Debian's Chromium, which the browser tests drive (tests/web/test_web_browser.py);
 #   - PostgreSQL's server binaries, from which the server tests start a private cluster
 #     (memfold_bench.pg_cluster; not needed when MEMFOLD_TEST_PG names a server);
 #   - Node.js with npm, and the official TypeScript MCP client pinned in
-#     tests/mcp_ts_client/package-lock.json (tests/test_mcp_clients.py).
+#     tests/mcp_ts_client/package-lock.json (tests/agents/test_mcp_clients.py).
 # Nothing already present is touched; a second run installs nothing.
 set -eu
 cd "$(dirname "$0")/.."

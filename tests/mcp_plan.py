@@ -1,4 +1,4 @@
-"""A workspace and a plan of tool calls for the MCP client tests (tests/test_mcp_clients.py).
+"""A workspace and a plan of tool calls for the MCP client tests (tests/agents/test_mcp_clients.py).
 
 The workspace holds what real ones hold: core blocks in memory.md, an entity page in bank/,
 a daily log with prose and Retain bullets (ids written in the file, so the plan can name

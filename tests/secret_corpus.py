@@ -390,7 +390,7 @@ IDENTIFIERS = (
     "AbstractSingletonProxyFactoryBeanV2", "PasswordResetTokenGeneratorService",
     "handleOAuth2CallbackForGitHubAppInstall", "com.example.auth.TokenRefreshScheduler",
     "MAX_RETRY_COUNT_FOR_WEBHOOK_DELIVERY_V3", "useAuthTokenRefreshInterceptor",
-    "src/components/Auth/PasswordStrengthMeter.tsx", "tests/test_secrets.py::test_recall",
+    "src/components/Auth/PasswordStrengthMeter.tsx", "tests/scan/test_secrets.py::test_recall",
     "kubectl get secret db-credentials -o yaml", "SecretsManagerClient.getSecretValue",
     "aws secretsmanager get-secret-value --secret-id prod/db", "vault kv get secret/app",
     "gh auth token", "npm token list", "gpg --export-secret-keys --armor",

@@ -80,7 +80,6 @@ import anyio  # noqa: E402 - the SDK's dependency
 from mcp import ClientSession  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
-
 from test_mcp import MEMFOLD, TIMEOUT, free_port, post, server_env  # noqa: E402
 
 PLANNER, WRITER = "a" * 32, "b" * 32

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from conftest import ROOT
 from memfold import Memory
 
-ROOT = Path(__file__).resolve().parents[1]
 README_PATH = ROOT / "README.md"
 README = README_PATH.read_text()
 

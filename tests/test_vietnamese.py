@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
 from memfold import Memory
 from memfold.journal.fold import ARCHIVED, EXPIRED
 from memfold.language import looks_vietnamese
@@ -267,7 +268,7 @@ def test_a_mixed_workspace_reads_each_fact_in_its_language(workspace: Path) -> N
 def test_the_vietnamese_pairs_cover_the_english_categories() -> None:
     from memfold_bench.judge_bench import read_pairs
 
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     pairs = read_pairs(root / "benchmarks" / "data" / "contradictions-vi.jsonl")
     assert len(pairs) >= 60
     assert all(looks_vietnamese(p.old) and looks_vietnamese(p.new) for p in pairs)

@@ -32,7 +32,7 @@ and each answer is checked:
   bank's marker, about its entity, show, core_view, export, status's fact count, the bank
   list), which keeps a server that answers nothing from passing.
 
-`run_trial` is the trial; tests/test_server_isolation.py runs it in-process on a Starlette
+`run_trial` is the trial; tests/server/test_server_isolation.py runs it in-process on a Starlette
 TestClient, this command against a real `memfold serve` on a private PostgreSQL cluster.
 """
 

@@ -35,7 +35,7 @@ one loser (409 {"result": "stale"}).  Any 500 is a finding.
 `recall` of broad queries, where more facts tie on score than recall's candidate pool holds,
 must answer the same too, and is counted apart because it is the hard case: which tied facts
 make the cut once followed the order a replica happened to index them in (SQLite rowids);
-recall now takes them by path and line (tests/test_recall_ties.py).
+recall now takes them by path and line (tests/recall/test_recall_ties.py).
 """
 
 from __future__ import annotations

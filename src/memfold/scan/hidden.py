@@ -77,7 +77,7 @@ reported as both).  memfold's own markers (`<!-- memfold:generated ... -->`,
 `<!-- h:... -->`) are HTML comments like any other: callers that scan whole pages decide
 whether to show them.
 
-Measured on tests/test_hidden.py: 121/121 hidden payloads flagged, 0 of 316 benign strings
+Measured on tests/scan/test_hidden.py: 121/121 hidden payloads flagged, 0 of 316 benign strings
 in 40+ scripts, emoji sequences and Markdown flagged.
 
 Known gaps: look-alike letters from other scripts (homoglyphs), white-on-white colours

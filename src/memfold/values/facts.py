@@ -92,7 +92,7 @@ def made_fact(id: str, kind: str, content: str, path: str, line: int, end_line: 
     """`Fact(...)` with every field given in order, for the parser, which makes one per
     bullet, chunk and sentence of a rebuild: a frozen dataclass's own `__init__` sets each
     field through `object.__setattr__` (3.2–3.5 µs for a Fact), this fills its `__dict__` at
-    once (0.8–1.2 µs).  The same object: tests/test_format.py holds the two equal."""
+    once (0.8–1.2 µs).  The same object: tests/workspace/test_format.py holds the two equal."""
     fact = object.__new__(Fact)
     d = fact.__dict__
     d["id"] = id

@@ -12,7 +12,7 @@ and writing.  The contract is docs/format.md.  The modules:
     edit         a retain's append to a day's log; a purge's line removal and redaction
 
 Import from here (`from memfold.workspace.format import parse_document`); outside the
-workspace package nothing matches Markdown syntax itself (tests/test_markdown_owner.py).
+workspace package nothing matches Markdown syntax itself (tests/workspace/test_markdown_owner.py).
 """
 
 from __future__ import annotations

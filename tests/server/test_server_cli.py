@@ -18,12 +18,12 @@ from urllib.parse import urlsplit
 import psycopg
 import pytest
 from click.testing import CliRunner, Result
+from test_cli import one_error_line
 
 from memfold.cli.main import cli
 from memfold.server import migrate
 from memfold_bench.pg_cluster import Cluster, Provisioned, free_port
 from server_support import app_client, bearer
-from test_cli import one_error_line
 
 Run = Callable[..., Result]
 

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from test_bench_quality import TINY
 
 from memfold.cli.main import cli
 from memfold_bench import locomo
 from memfold_bench.locomo_loco import held_out, parse_tune
-from test_bench_quality import TINY
 
 
 def outcome(sample: str, hit: bool) -> locomo.Outcome:

@@ -4,7 +4,7 @@ free loopback port.  The README's test command installs Chromium when it is miss
 (tests/install-system-deps.sh); without it these tests fail and say how to get it.
 
 Screenshots of every page go to $MEMFOLD_SCREENSHOTS when it is set (docs/screenshots/ is
-made that way: `MEMFOLD_SCREENSHOTS=docs/screenshots pytest tests/test_web_browser.py`),
+made that way: `MEMFOLD_SCREENSHOTS=docs/screenshots pytest tests/web/test_web_browser.py`),
 else to a temporary directory.
 """
 

@@ -11,10 +11,10 @@ import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
+from test_mcp import MEMFOLD, NOW, TIMEOUT, server_env
 
 from memfold import Memory
 from memfold.agents.resources import read
-from test_mcp import MEMFOLD, NOW, TIMEOUT, server_env
 
 
 def seed(root: Path) -> str:

@@ -35,7 +35,7 @@ from typing import Any
 
 import pytest
 
-from conftest import fresh_dump
+from conftest import ROOT, fresh_dump
 from memfold.index import open_index
 from memfold.memory import Memory
 from memfold.workspace.format import BULLET, parse_document, split_lines
@@ -307,7 +307,7 @@ def test_c5_begin_immediate_never_fails_and_plain_begin_does(
 
 def test_memfold_writes_begin_immediate() -> None:
     """Static: every write transaction in the index starts with BEGIN IMMEDIATE."""
-    source = (Path(__file__).parent.parent / "src/memfold/index/sqlite/backend.py").read_text()
+    source = (ROOT / "src/memfold/index/sqlite/backend.py").read_text()
     begins = re.findall(r"execute\(\"(BEGIN[^\"]*)\"\)", source)
     assert begins and set(begins) == {"BEGIN IMMEDIATE"}
     assert hashlib.sha256(source.encode()).hexdigest()  # the file was read

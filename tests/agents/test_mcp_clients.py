@@ -29,6 +29,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from conftest import ROOT
 from mcp_plan import NOW, PLAN, Step, build_workspace
 from memfold.agents.outputs import output_schema
 from system_support import missing
@@ -36,7 +37,7 @@ from system_support import missing
 TIMEOUT = 120
 # the `memfold` command
 MEMFOLD = [sys.executable, "-c", "from memfold.cli.main import main; main()"]
-TS_CLIENT = Path(__file__).parent / "mcp_ts_client"
+TS_CLIENT = ROOT / "tests" / "mcp_ts_client"
 CLI_WORDS = re.compile(r"`memfold|\bmemfold (?:core|recall|index|forget|show)\b|(?<![\w-])--[a-z]")
 
 

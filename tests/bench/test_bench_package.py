@@ -14,12 +14,11 @@ import sys
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 # Runs the `memfold` command with the given arguments, then reports on stderr, as the last line,
 # which benchmark modules the process holds.
 COMMAND = """
 import json, sys
+from conftest import ROOT
 from memfold.cli.main import main
 sys.argv = ["memfold", *sys.argv[1:]]
 try:

@@ -10,12 +10,11 @@ from pathlib import Path
 import click
 import pytest
 
-from conftest import DAILY, DAY, Cli
+from conftest import DAILY, DAY, ROOT, Cli
 from memfold import Memory
 from memfold.cli.main import cli
 
 NOW = {"MEMFOLD_NOW": f"{DAY}T12:00:00"}
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def commands_with_arguments() -> list[tuple[list[str], click.Command]]:

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from test_bench_quality import TINY
 
 from memfold.cli.main import cli
 from memfold_bench.pg_cluster import find_bin
 from system_support import missing
-from test_bench_quality import TINY
 
 
 def tiny_locomo(tmp_path: Path) -> Path:

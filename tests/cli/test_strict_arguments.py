@@ -1,7 +1,7 @@
 """What a model held to a strict schema sends: every argument, with "" or null for the ones it
 means to leave out (the OpenAI Agents SDK's strict conversion makes every argument required).
 memfold reads those as "not given" — through `agent_tools.call`, `dispatch` and MCP
-(tests/test_mcp_clients.py's strict rows) — and keeps a required argument's "".
+(tests/agents/test_mcp_clients.py's strict rows) — and keeps a required argument's "".
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 import memfold.workspace.files as files_module
+from conftest import ROOT
 from memfold.errors import MemfoldError
 from memfold.memory import Memory
 from memfold.reflect.plan import PAGES_INTENT
@@ -33,7 +34,7 @@ NOW = "2025-12-01T12:00:00+00:00"
 PEOPLE = 24  # one entity page each, plus bank/world.md: 25 pages a run
 KILL_TRIALS = 20
 SEED = int(os.environ.get("MEMFOLD_ATOMIC_SEED", "0"))
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = ROOT / "src"
 
 Pages = dict[str, bytes | None]
 

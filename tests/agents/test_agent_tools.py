@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conftest import Cli
+from conftest import ROOT, Cli
 from memfold import BadInput, Memory, StaleRevision, loopback
 from memfold.agents import mcp as mcp_server
 from memfold.agents import tools as at
@@ -285,7 +285,7 @@ def python_blocks(path: Path) -> list[str]:
 def test_the_loop_without_tool_calling_in_the_docs_runs(
         workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # the loops with tool calling, one per vendor API, are run by test_dispatch.py
-    plain = python_blocks(Path(__file__).parent.parent / "docs" / "agents.md")[-1]
+    plain = python_blocks(ROOT / "docs" / "agents.md")[-1]
     with Memory.open(workspace, now=NOW) as memory:
         memory.retain("W @Peter: Lives in Graz.")
     exec(plain.replace("~/notes/agent", str(workspace)), {})  # noqa: S102

@@ -15,11 +15,11 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from conftest import Cli
+from conftest import ROOT, Cli
 from memfold.agents import tools as at
 from memfold.errors import BadInput
 
-DOCS = Path(__file__).parents[1] / "docs/agents.md"
+DOCS = ROOT / "docs/agents.md"
 MEMFOLD = [sys.executable, "-c", "from memfold.cli.main import main; main()"]
 
 

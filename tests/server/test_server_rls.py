@@ -25,12 +25,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from conftest import ROOT
 from memfold_bench.pg_cluster import Cluster, Provisioned, free_port
 from server_support import Tenant, app_client, bearer, make_tenant
 
 TABLES = ("tenants", "banks", "tokens", "files", "events", "facts", "vectors")
 NAMES = ("acme", "globex")
-SRC = Path(__file__).resolve().parent.parent / "src"
+SRC = ROOT / "src"
 
 
 @dataclass

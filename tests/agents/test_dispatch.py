@@ -14,12 +14,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conftest import Cli, markdown_hashes
+from conftest import ROOT, Cli, markdown_hashes
 from memfold import BadInput, MemfoldError, Memory
 from memfold.agents import tools as at
 
 NOW = "2025-11-27T09:00:00+00:00"
-ROOT = Path(__file__).resolve().parents[1]
 
 # -- the conversation, as each vendor's API returned it -------------------------------------------
 # One logical script: retain -> recall (plus a call that overshoots k) -> retain -> supersede
