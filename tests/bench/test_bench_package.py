@@ -14,11 +14,12 @@ import sys
 import tomllib
 from pathlib import Path
 
+from conftest import ROOT
+
 # Runs the `memfold` command with the given arguments, then reports on stderr, as the last line,
 # which benchmark modules the process holds.
 COMMAND = """
 import json, sys
-from conftest import ROOT
 from memfold.cli.main import main
 sys.argv = ["memfold", *sys.argv[1:]]
 try:

@@ -2,8 +2,9 @@
 
 A supervisor starts a writer, lets it acknowledge some writes, kills it with SIGKILL at a
 random moment, reopens the workspace the way the next process would, and checks that nothing
-acknowledged was lost.  The default test suite runs 200 trials (tests/reliability/test_reliability_crash.py);
-`memfold bench soak --trials 5000` runs the same harness longer.
+acknowledged was lost.  The default test suite runs 200 trials
+(tests/reliability/test_reliability_crash.py); `memfold bench soak --trials 5000` runs the same
+harness longer.
 
 The writer cycles through every write path memfold has: `retain` (a new day file, created
 atomically, and appends to an existing one; now and then a bullet of several pages, so a kill
