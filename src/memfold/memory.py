@@ -201,7 +201,7 @@ class Memory:
                until: str | date | None = None, kinds: Sequence[str] | str | None = None,
                entities: Sequence[str] = (), include_all: bool = False, budget: int | None = None,
                now: Moment = None, mode: str | None = None, show_secrets: bool = False,
-               rerank: bool = False) -> RecallResult:
+               rerank: bool = False, strict: bool = False) -> RecallResult:
         """Ranked, cited facts for a query; files changed since the last sync are synced first.
 
         `since`/`until` take specs like "30d", "2025-11", "last week"; `kinds` takes
@@ -212,6 +212,8 @@ class Memory:
         has vectors, else lexical).  Likely secrets in the results are shown as
         `[REDACTED:<kind>]` unless `show_secrets`.  `rerank` takes a second look at the best
         candidates with the embed extra's model (`embed.rerank`; EmbedUnavailable without it).
+        Each hit found only on the query's common words or names, not on the words it turns
+        on, is flagged `weak` (`recall.weak`); `strict` leaves those out.
         """
         moment = self.now(now)
         today = moment.date()
@@ -228,7 +230,8 @@ class Memory:
         def answer() -> tuple[SyncReport, Ranked]:
             report = self.refresh()
             chosen, semantic = self._embedding.mode(self.index_backend, mode)
-            chosen_options = replace(options, mode=chosen, semantic=semantic, rerank=reranker)
+            chosen_options = replace(options, mode=chosen, semantic=semantic, rerank=reranker,
+                                     strict=strict)
             return report, run_recall(self.index_backend, plan, chosen_options)
 
         report, ranked = self._upkeep.repairing(answer)

@@ -44,8 +44,8 @@ def bench(*args: str) -> Result:
 def answer(gold: list[str], ranked: list[str | None], *, weak: bool = False,
            category: str = "single") -> pb.Answer:
     q = pb.Question("q", datetime(2025, 1, 1, tzinfo=UTC), tuple(gold), category)
-    return pb.Answer(q, {"memfold": ranked}, {"memfold": weak}, {"memfold": not ranked},
-                     {"memfold": None}, {"memfold": 0.0})
+    return pb.Answer(q, {"memfold": ranked}, {"memfold": weak}, {"memfold": weak},
+                     {"memfold": not ranked}, {"memfold": None}, {"memfold": 0.0})
 
 
 def test_figures_count_p_at_1_recall_at_k_and_never_stated() -> None:

