@@ -14,7 +14,7 @@ import importlib
 import os
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.core import ParameterSource
@@ -35,6 +35,9 @@ from memfold.cli.common import (
     warning_rows,
 )
 from memfold.errors import BROKEN_PIPE, BadInput, MemfoldError, output_closed
+
+if TYPE_CHECKING:
+    from memfold.values import RecallResult
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
               "130 interrupted (Ctrl-C), 141 output closed early (a reader such as `head` "
@@ -404,6 +407,12 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     for hit in result.hits:
         click.echo(render_hit(hit) + ("  (weak match)" if hit.weak else ""))
     synced_warnings(result)
+    _recall_notes(result, budget)
+
+
+def _recall_notes(result: RecallResult, budget: int | None) -> None:
+    """What a recall's text output says on stderr below its results: notes, weak matches
+    only, nothing found or fitted, facts the lifecycle left out."""
     if result.hits:  # a time phrase not read as a time, weak matches left out
         for note in result.notes:
             click.echo(f"({note})", err=True)
