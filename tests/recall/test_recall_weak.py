@@ -105,3 +105,18 @@ def test_the_cli_marks_weak_matches_and_strict_drops_them(workspace: Path) -> No
 def test_frame_words_are_not_what_a_question_turns_on() -> None:
     assert {"name", "kind", "favourite", "go"} <= FRAME_WORDS
     assert not {"birthday", "dog", "school", "instrument"} & FRAME_WORDS
+
+
+def test_a_fact_brought_for_the_fact_it_replaced_is_as_strong_as_that_fact(
+        workspace: Path) -> None:
+    """The current car shares no word with "what car do I drive", but recall brings it
+    because it replaced the fact that matched ("replaces ^id, which matched"): it answers."""
+    with Memory.open(workspace) as memory:
+        old = memory.retain("W @me: Our car is a 2014 Ford Fiesta, which I drive to work.",
+                            now=DAY).facts[0].id
+        new = memory.retain("W @me: Bought a Zorvan Electra at the Cribbs Causeway dealer.",
+                            now=LATER).facts[0].id
+        memory.supersede(old, new, now=LATER)
+        result = memory.recall("What car do I drive?", now=LATER)
+    assert result.hits[0].fact.id == new and "replaces" in result.hits[0].why
+    assert not result.hits[0].weak and result.answered

@@ -16,7 +16,9 @@ A hit is weak when
 - the question names entities and the hit is about none of them (linked to or naming one):
   "when is Jules's birthday" is not answered by Milo's birthday.
 A question of names or a time alone asks no words: its hits are weak only by the second
-rule.  Weak hits are still returned (flagged `weak`), unless the recall is `strict`.
+rule.  A fact recall brings because it replaced a fact that matched ("replaces ^id, which
+matched", `currency`) is weak only when that fact was.  Weak hits are still returned
+(flagged `weak`), unless the recall is `strict`.
 """
 
 from __future__ import annotations
@@ -25,10 +27,9 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from memfold.index.base import FactSearch
+from memfold.index.base import Candidate, FactSearch
 from memfold.names import entity_key, find_words, fold
 from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
-from memfold.recall.ranking import Scored
 from memfold.recall.scoring import names_entity
 from memfold.values import Fact
 
@@ -63,15 +64,16 @@ class Asked:
     weights: Mapping[str, float]
     named: tuple[str, ...]
 
-    def weak(self, s: Scored, covers: Collection[str] = ()) -> bool:
-        """Whether the scored hit `s` is only a guess; `covers`: the asked words it was
-        found for by word knowledge."""
-        if self.named and not s.linked and not names_entity(s.fact, self.named):
+    def weak(self, c: Candidate, covers: Collection[str] = ()) -> bool:
+        """Whether the candidate is only a guess; `covers`: the asked words it was found
+        for by word knowledge."""
+        if self.named and not set(self.named) & set(c.links) and not names_entity(
+                c.fact, self.named):
             return True
         if not self.weights:
             return False
         total = sum(self.weights.values())
-        return self.covered(s.fact, covers) < COVERAGE * total
+        return self.covered(c.fact, covers) < COVERAGE * total
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
         """The weight of the asked words the fact holds — as a word, in another form, or
