@@ -95,7 +95,7 @@ def test_the_cli_marks_weak_matches_and_strict_drops_them(workspace: Path) -> No
     shown = runner.invoke(cli, [*base, "When is Jules's birthday?"])
     assert shown.exit_code == 0, shown.output
     lines = [line for line in shown.stdout.splitlines() if line]
-    assert lines and all(line.endswith("(weak match)") for line in lines)
+    assert lines and all("] [weak match] @" in line for line in lines)
     assert "every result is a weak match" in shown.stderr
     strict = runner.invoke(cli, [*base, "--strict", "When is Jules's birthday?"])
     assert strict.exit_code == 0 and strict.stdout == ""

@@ -404,8 +404,9 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     if as_json:
         emit_json(result.to_dict())
         return
-    for hit in result.hits:
-        click.echo(render_hit(hit) + ("  (weak match)" if hit.weak else ""))
+    for hit in result.hits:  # a weak match flagged where a status is, before the names
+        line = render_hit(hit)
+        click.echo(line.replace("]", "] [weak match]", 1) if hit.weak else line)
     synced_warnings(result)
     _recall_notes(result, budget)
 
