@@ -207,14 +207,19 @@ def is_weak(why: str) -> bool:
 
 def answer_of(question: Question, asked: Sequence[Asked],
               keys: Callable[[Sequence[Hit]], list[str | None]], floor: Floor,
-              names: Sequence[str], k: int, *, first: bool) -> Answer:
+              names: Sequence[str], k: int, *, first: bool, strict: bool = False) -> Answer:
+    """One question's answers; with `strict`, each mode again as `recall --strict` answers
+    (its weak hits left out), as the system "<mode> strict"."""
     ranked: dict[str, list[str | None]] = {}
     weak, weak_why, empty, top, seconds = {}, {}, {}, {}, {}
-    for name, a in zip(names, asked, strict=True):
-        hits = a.result.hits
+    runs = [(name, a.result.hits, a) for name, a in zip(names, asked, strict=True)]
+    if strict:
+        runs += [(f"{name} strict", tuple(h for h in a.result.hits if not h.weak), a)
+                 for name, a in zip(names, asked, strict=True)]
+    for name, hits, a in runs:
         ranked[name] = keys(hits)
         empty[name] = not hits
-        weak[name] = not a.result.answered
+        weak[name] = not any(not h.weak for h in hits)
         weak_why[name] = all(is_weak(h.why) for h in hits)
         top[name] = {"content": hits[0].fact.content, "why": hits[0].why} if hits else None
         seconds[name] = a.seconds
@@ -227,7 +232,8 @@ def answer_of(question: Question, asked: Sequence[Asked],
 
 
 def run(facts: Sequence[Written], questions: Sequence[Question], modes: Sequence[str], *,
-        k: int, include_all: bool, first: bool) -> tuple[list[Answer], Json, list[str]]:
+        k: int, include_all: bool, first: bool, strict: bool = False,
+        ) -> tuple[list[Answer], Json, list[str]]:
     """Replay the year and ask every question (with `first`, after the whole year is
     retained); the answers, what the judge did, system names."""
     names = ["memfold"] if len(modes) == 1 else list(modes)
@@ -240,12 +246,13 @@ def run(facts: Sequence[Written], questions: Sequence[Question], modes: Sequence
             for q in sorted(questions, key=lambda q: q.now):
                 rep.write_until(ordered, None if first else q.now)
                 asked = rep.ask(q.text, q.now, modes, k=k, include_all=include_all)
-                answers.append(answer_of(q, asked, rep.keys, floor, names, k, first=first))
+                answers.append(answer_of(q, asked, rep.keys, floor, names, k, first=first,
+                                         strict=strict))
             rep.write_until(ordered, None)
             judged = {"retained": rep.written, **judged_counts(rep.retained)}
     finally:
         floor.close()
-    return answers, judged, [*names, FLOOR]
+    return answers, judged, [*names, *(f"{n} strict" for n in names if strict), FLOOR]
 
 
 # -- scoring -------------------------------------------------------------------------------
@@ -296,11 +303,12 @@ def details(answers: Sequence[Answer], systems: Sequence[str]) -> list[Json]:
 
 
 def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
-                  include_all: bool = False, first: bool = False, blind: bool = False) -> Json:
+                  include_all: bool = False, first: bool = False, blind: bool = False,
+                  strict: bool = False) -> Json:
     facts, questions = load(path)
     started = time.perf_counter()
     answers, judged, systems = run(facts, questions, modes, k=k, include_all=include_all,
-                                   first=first)
+                                   first=first, strict=strict)
     return {
         "benchmark": "personal",
         "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -308,7 +316,7 @@ def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
                     "questions": len(questions)},
         "parameters": {
             "k": k, "mode": modes[0] if len(modes) == 1 else list(modes),
-            "include_all": include_all, "retain_first": first,
+            "include_all": include_all, "retain_first": first, "strict": strict,
             "retain": "one retain per fact in date order, now = 00:00 UTC on its date",
             "now": "each question's now; it sees the facts dated by its day"
                    + (" (retain_first: every fact of the year)" if first else ""),
@@ -374,12 +382,15 @@ def negative_lines(result: Json) -> list[str]:
 @click.option("--retain-first", "first", is_flag=True,
               help="Retain the whole year before asking anything (a question then also "
                    "sees facts dated after its now; the floor too).")
+@click.option("--strict", "strict", is_flag=True,
+              help="Score each mode again as `recall --strict` answers, its weak hits left "
+                   "out (the system '<mode> strict'): what dropping them costs.")
 @blind_option
 @click.option("--k", "k", default=K, show_default=True, type=click.IntRange(min=10),
               help="Results asked of recall per question.")
 @output_options("benchmarks/results/personal-dev.json")
-def personal_command(path: Path, mode: str, include_all: bool, first: bool, blind: bool,
-                     k: int, out: Path, as_json: bool) -> None:
+def personal_command(path: Path, mode: str, include_all: bool, first: bool, strict: bool,
+                     blind: bool, k: int, out: Path, as_json: bool) -> None:
     """P@1, R@5 and R@10 on one person's year of memory, beside a plain BM25 floor.
 
     FILE.json holds {facts: [{key, date, bullet}], questions: [{q, now, gold, category}]}.
@@ -394,7 +405,7 @@ def personal_command(path: Path, mode: str, include_all: bool, first: bool, blin
     modes = modes_for(mode)
     check_modes(modes)
     result = run_benchmark(path, modes, k=k, include_all=include_all, first=first,
-                           blind=blind)
+                           blind=blind, strict=strict)
     if save_result(result, out, as_json=as_json):
         return
     d, j = result["dataset"], result["judged"]
