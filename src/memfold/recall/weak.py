@@ -33,9 +33,9 @@ from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
 from memfold.recall.scoring import names_entity
 from memfold.values import Fact
 
-# the share of the asked words' weight a hit must cover not to be weak: on the personal dev
-# set (docs/benchmarks.md), 0.34 flags 60% of never-stated questions and 9% of answerable
-# ones, 0.4 73% and 13%, 0.5 73% and 23%
+# the share of the asked words' weight a hit must cover not to be weak, chosen on the
+# personal dev set (docs/benchmarks.md): lexical, 0.4 leaves 73% of never-stated questions
+# unanswered and 12% of answerable ones; 0.34 about 60% and 9%, 0.5 73% and 23%
 COVERAGE = 0.4
 COUNTED = 1000  # a word's facts are counted up to this many (a common word costs no more)
 SUBSTRING = 4  # a word this long is held inside a longer one, as `why` tells it (iPhone)
