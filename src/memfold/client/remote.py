@@ -190,7 +190,7 @@ class RemoteMemory:
             "kinds": [kind.strip() for kind in listed if kind.strip()] if listed else None,
             "entities": list(entities) or None, "include_all": include_all, "mode": mode}))
         if strict:  # the server flags weak hits; leave them out here, as Memory does
-            found = replace(found, hits=tuple(h for h in found.hits if not h.weak))
+            found = found.strict()
         if budget is None:
             return found
         packed = within_budget(found.hits, budget)  # as Memory packs them

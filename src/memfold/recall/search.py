@@ -48,6 +48,7 @@ from memfold.recall.scoring import (
 )
 from memfold.recall.weak import Asked, asked
 from memfold.values import TEXT, AboutResult, Interval
+from memfold.values.results import strict_hits
 
 if TYPE_CHECKING:
     from memfold.embed.rerank import Reranker
@@ -123,10 +124,8 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
                            via.get(s.candidate.rowid), pool.known.get(s.candidate.rowid)),
                    weak=weak(s.candidate))
             for s in ordered[: options.k]]
-    if options.strict and (guesses := sum(h.weak for h in hits)):
-        hits = [h for h in hits if not h.weak]
-        notes = (*notes, f"{guesses} weak {'match' if guesses == 1 else 'matches'} left out "
-                 "(strict): found on common words or names, not on what was asked")
+    if options.strict:
+        hits, notes = strict_hits(hits, notes)
     hidden = Counter(s.status for s in scored if s.hidden)
     return pack(hits, options, window, tuple(named), hidden, notes)
 

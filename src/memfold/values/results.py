@@ -8,7 +8,7 @@ returns hits, pages and context lines through it unless the caller asks for secr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
@@ -257,6 +257,12 @@ class RecallResult:
         """Whether a hit answers the query, not only guesses at it (`Hit.weak`)."""
         return any(not h.weak for h in self.hits)
 
+    def strict(self) -> RecallResult:
+        """This result without its weak hits, with a note saying how many were left out
+        (`recall --strict`, as a client applies it to a server's answer)."""
+        hits, notes = strict_hits(self.hits, self.notes)
+        return replace(self, hits=tuple(hits), notes=notes)
+
     def hidden_hint(self) -> str | None:
         """One line saying how many matching facts the lifecycle left out and how to see
         them, or None when none were."""
@@ -335,6 +341,17 @@ class AboutResult:
     def from_dict(cls, d: Mapping[str, Any]) -> AboutResult:
         return cls(name=d["entity"], key=d["key"], page=d["page"], aliases=tuple(d["aliases"]),
                    hits=tuple(Hit.from_dict(h) for h in d["results"]))
+
+
+def strict_hits(hits: Sequence[Hit], notes: tuple[str, ...],
+                ) -> tuple[list[Hit], tuple[str, ...]]:
+    """The hits that are not weak, and `notes` with one more saying how many were left out
+    (when any were): what `recall --strict` answers."""
+    kept = [h for h in hits if not h.weak]
+    if (left := len(hits) - len(kept)) == 0:
+        return kept, notes
+    return kept, (*notes, f"{left} weak {'match' if left == 1 else 'matches'} left out "
+                  "(strict): found on common words or names, not on what was asked")
 
 
 def _iso(day: date | None) -> str | None:
