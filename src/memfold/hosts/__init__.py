@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from memfold.errors import BadInput
 from memfold.hosts.changes import Change, apply
-from memfold.hosts.targets import HOSTS, Setup
+from memfold.hosts.setup import Setup
+from memfold.hosts.targets import HOSTS
 
 __all__ = ["HOSTS", "Change", "Setup", "install", "uninstall"]
 

@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memfold import __version__
 from memfold.hosts.changes import DELETE, Change, edit, read
-
-if TYPE_CHECKING:
-    from memfold.hosts.targets import Setup
+from memfold.hosts.setup import Setup
 
 NAME = "memfold"
 DESCRIPTION = ("Long-term memory from a memfold workspace: the session's context at start, "

@@ -19,7 +19,6 @@ leaves them as memfold found them (no file).
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,33 +28,9 @@ from typing import Any
 from memfold.errors import BadInput
 from memfold.hosts import jsonedit, plugin, textedit
 from memfold.hosts.changes import DELETE, Change, edit, read
+from memfold.hosts.setup import SERVER, Setup
 
-SERVER = "memfold"  # the name of memfold's entry in every host's server list
 _MISSING = object()
-
-
-@dataclass(frozen=True)
-class Setup:
-    """What memfold writes into a host: the command that runs memfold, the workspace it
-    serves (None: memfold's default), the home directory, and a host's file given in place
-    of its usual one (Claude Desktop's `--config`)."""
-
-    home: Path
-    command: str
-    workspace: str | None = None
-    config: Path | None = None
-
-    def arguments(self, *words: str) -> list[str]:
-        prefix = ["--workspace", self.workspace] if self.workspace else []
-        return [*prefix, *words]
-
-    def server(self) -> dict[str, Any]:
-        """The MCP server entry: run `memfold mcp` over stdio."""
-        return {"command": self.command, "args": self.arguments("mcp")}
-
-    def shell(self, *words: str) -> str:
-        """A shell command line running memfold with `words` (a hook's command)."""
-        return shlex.join([self.command, *self.arguments(*words)])
 
 
 # -- JSON files with an mcpServers object (Claude Desktop, Cursor) --------------------------
