@@ -81,8 +81,9 @@ def locate(text: str, at: int = 0) -> Span:
 
 
 def _line_indent(text: str, at: int) -> str:
-    line_start = text.rfind("\n", 0, at) + 1
-    return re.match(r"[ \t]*", text[line_start:at]).group()  # type: ignore[union-attr]
+    """The white space that begins the line `at` is on."""
+    line = text[text.rfind("\n", 0, at) + 1:at]
+    return line if not line.strip() else line[:len(line) - len(line.lstrip(" \t"))]
 
 
 def _unit(text: str) -> str:
@@ -92,16 +93,15 @@ def _unit(text: str) -> str:
 
 
 def _render(key: str, value: Any, indent: str, unit: str) -> str:
-    body = json.dumps(value, indent=len(unit) if unit.strip(" ") == "" else unit,
-                      ensure_ascii=False)
+    body = json.dumps(value, indent=unit, ensure_ascii=False)
     return f"{json.dumps(key)}: " + body.replace("\n", "\n" + indent)
 
 
 def add(text: str, path: tuple[str, ...], value: Any) -> str:
     """`text` with `value` added under the object at `path` (its last name the new key),
     creating the objects on the way that are missing."""
-    span, depth = locate(text), 0
-    for depth, name in enumerate(path[:-1]):  # noqa: B007 - depth is used after the loop
+    span = locate(text)
+    for depth, name in enumerate(path[:-1]):
         member = span.get(name)
         if member is None:
             return _insert(text, span, name, _nest(path[depth + 1:], value))
