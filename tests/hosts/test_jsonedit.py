@@ -14,7 +14,8 @@ PATH = ("mcpServers", "memfold")
 
 FILES = {
     "two-spaces": '{\n  "mcpServers": {\n    "a": {"command": "x"}\n  }\n}\n',
-    "tabs": '{\n\t"theme": "dark",\n\t"mcpServers": {\n\t\t"a": {\n\t\t\t"command": "x"\n\t\t}\n\t}\n}\n',
+    "tabs": ('{\n\t"theme": "dark",\n\t"mcpServers": {\n\t\t"a": {\n'
+             '\t\t\t"command": "x"\n\t\t}\n\t}\n}\n'),
     "one-line": '{"mcpServers": {"a": {"command": "x"}}, "z": [1, 2]}',
     "no-servers": '{\n    "theme": "dark"\n}\n',
     "empty-servers-among-others": '{\n  "x": 1,\n  "mcpServers": {},\n  "y": 2\n}\n',
