@@ -254,5 +254,5 @@ def test_another_workspaces_entry_is_refused_not_replaced(home: Path, tmp_path: 
     invoke("install", "cursor", home=home, workspace=tmp_path / "a")
     before = snapshot(home)
     result = invoke("install", "cursor", home=home, workspace=tmp_path / "b")
-    assert result.exit_code == 2 and "installed for another workspace" in result.stderr
+    assert result.exit_code == 2 and "installed with another --workspace" in result.stderr
     assert snapshot(home) == before

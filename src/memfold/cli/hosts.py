@@ -39,12 +39,13 @@ _EPILOG = ("Writes only memfold's own entries; refuses (exit 2, nothing changed)
 
 
 def memfold_command() -> str:
-    """The memfold executable hosts should run: the one on PATH, else this one's script."""
-    found = shutil.which("memfold")
-    if found:
-        return os.path.realpath(found)
+    """The memfold executable hosts should run: this one (when run as `memfold`), else the
+    one on PATH, as an absolute path (a host started from a desktop has a PATH of its own)."""
     script = Path(sys.argv[0])
-    return str(script.resolve()) if script.name == "memfold" else "memfold"
+    if script.name == "memfold" and script.is_file():
+        return os.path.realpath(script)
+    found = shutil.which("memfold")
+    return os.path.realpath(found) if found else "memfold"
 
 
 def _path(given: str | None) -> Path | None:

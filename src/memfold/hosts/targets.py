@@ -49,7 +49,7 @@ def _lookup(root: dict[str, Any], path: tuple[str, ...], where: str) -> Any:
 
 def _differs(where: str, dotted: str) -> BadInput:
     return BadInput(f"{where}: {dotted} differs from what memfold writes (edited by hand, or "
-                    "installed for another workspace); change or remove it, then rerun")
+                    "installed with another --workspace: uninstall with that one first)")
 
 
 def json_install(path: Path, entries: dict[tuple[str, ...], Any]) -> list[Change]:
