@@ -88,7 +88,7 @@ def _capture(memory: Memory, payload: dict[str, Any]) -> str | None:
     return None
 
 
-# verb: (Claude Code's event name, what the hook does, whether it prints context)
+# verb: (Claude Code's event name, what the hook does: the context to add, or None)
 EVENTS: dict[str, tuple[str, Callable[[Memory, dict[str, Any]], str | None]]] = {
     "session-start": ("SessionStart", _context),
     "prompt": ("UserPromptSubmit", _prompt),
