@@ -92,8 +92,9 @@ def _known(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], found: F
     covers: dict[int, frozenset[str]] = {}
     for c, by_term in word_knowledge(backend, plan, frozenset(named), list(found.values()),
                                      filters).values():
-        told = [(v, t, term) for term, (v, t) in by_term.items()  # a word it holds counted
-                if not matched_terms(c, [term], forms=True)]  # already
+        # a query word the fact holds is counted already
+        told = [(v, t, term) for term, (v, t) in by_term.items()
+                if not matched_terms(c, [term], forms=True)]
         if told:
             found.setdefault((c.fact.path, c.rowid), c)
             match[c.rowid] = match.get(c.rowid, 0.0) + sum(v for v, _, _ in told)

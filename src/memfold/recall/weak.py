@@ -4,11 +4,12 @@ answered at all (`RecallResult.answered`).
 A question never stated in memory ("what's my sister's blood type?") still finds facts:
 they share its common words or name its person, while the words that carry what is asked
 ("blood type") match nothing.  So each hit is weighed by the question's *asked words* — its
-search terms less the names of the entities it names, less the words that only say what
-sort of answer is wanted (`FRAME_WORDS`: "name", "kind", "favourite", ...) — each weighted
-by how rare it is in the memory (an inverse document frequency, counted by the index up to
-COUNTED facts).  A hit covers an asked word when it holds it, in another form
-(moving: moved), or was found for it by word knowledge (dog: beagle, `expansion`).
+search terms less the names of the entities it names, less the words that only frame the
+answer (`FRAME_WORDS`: "name", "kind", "favourite", light verbs such as "go" and "make") —
+each weighted by how rare it is in the memory (an inverse document frequency, counted by the
+index up to COUNTED facts).  A hit covers an asked word when it holds it, in another form
+(moving: moved) or inside a longer word, or was found for it by word knowledge (dog: beagle,
+`expansion`).
 
 A hit is weak when
 - the question asks words and the hit covers less than `COVERAGE` of their weight (the rare
