@@ -219,7 +219,7 @@ def answer_of(question: Question, asked: Sequence[Asked],
     for name, hits, a in runs:
         ranked[name] = keys(hits)
         empty[name] = not hits
-        weak[name] = all(h.weak for h in hits)  # recall's `answered`, false
+        weak[name] = all(h.weak for h in hits)  # recall's `answered` is false
         weak_why[name] = all(is_weak(h.why) for h in hits)
         top[name] = {"content": hits[0].fact.content, "why": hits[0].why} if hits else None
         seconds[name] = a.seconds
