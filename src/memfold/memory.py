@@ -1,10 +1,10 @@
 """The Memory facade: every capability of memfold as a method; adapters stay thin.
 
-Each method is a thin call into the module that owns the verb — `retain`, `capture`,
-`recall`, `session` (core memory and session context), `lifecycle` (the ledger and the review
-queue), `reflect`, `forget`, `status`, `views` — and the index is kept in step with the files
-by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.  A
-write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
+Each method is a thin call into the module that owns the verb — `retain`, `capture`, `recall`,
+`session` (core memory and session context), `lifecycle` (the ledger and the review queue),
+`reflect`, `forget`, `status`, `views`, `documents` — and the index is kept in step with the
+files by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.
+A write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
 checks its text arguments first, and `@repairs` rebuilds a damaged index a read meets.
 `Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too).
 """
@@ -54,6 +54,7 @@ from memfold.workspace.layout import Workspace
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
     from memfold.api import MemoryAPI, Moment
     from memfold.capture import CaptureResult
+    from memfold.documents import Files
     from memfold.embed.base import Embedder
     from memfold.forget import PurgePlan
     from memfold.lifecycle.review import ReviewOutcome, ReviewQueue
@@ -373,17 +374,15 @@ class Memory:
     def index(self, *, full: bool = False, progress: Progress | None = None,
               judge: bool = True) -> SyncReport:
         """Sync the index with the files (only what changed), or rebuild it with `full` —
-        from the Markdown and the journal, so every lifecycle state comes back.  A first
-        index, or a rebuild whose journal holds no decision yet, judges the facts in the
-        order they were written and journals the judge's word (`judge=False`: not).  A
-        workspace using semantic recall also gets vectors for its new facts.  Temporary
-        files a killed writer left behind are removed."""
+        from the Markdown and the journal, so every lifecycle state comes back.  A first index,
+        or a rebuild whose journal holds no decision yet, judges the facts in the order they
+        were written and journals the judge's word (`judge=False`: not).  Semantic recall gets
+        vectors for new facts; temporaries a killed writer left behind are removed."""
         return self._upkeep.index(self._embedding, full=full, progress=progress, judge=judge)
 
     @repairs
     def status(self) -> StatusReport:
-        """Counts, link warnings, and which files changed since the last sync (by stat;
-        nothing is synced).  `warnings` counts parse and link warnings."""
+        """Counts, warnings (parse and link) and the files changed since the last sync."""
         return status_report(self.workspace, self.index_backend, tuple(self.link_warnings()))
 
     @repairs
@@ -393,9 +392,8 @@ class Memory:
 
     @repairs
     def link_warnings(self) -> list[ParseWarning]:
-        """Where hand edits broke links, as of the last sync (nothing is synced): duplicate
-        block ids, supersede or merge pointers to facts no file holds, and notes or
-        supersedes journaled about such facts — each with its path:line and what to do."""
+        """Where hand edits broke links, as of the last sync: duplicate block ids, pointers
+        to facts no file holds, decisions journaled about those — each with path:line."""
         return find_link_warnings(self.workspace, self.index_backend)
 
     # -- reflect (memfold.reflect.plan) -------------------------------------------------------
@@ -472,11 +470,16 @@ class Memory:
 
     @property
     def views(self) -> Views:
-        """What a person looks at — timeline, opinion histories, lifecycle lists, supersede
-        chains, source files, the journal's chain — read-only (memfold.views)."""
+        """What a person looks at — timeline, histories, lists, chains, sources — read-only."""
         from memfold import views as _views
 
         return _views.Views(self.ledger, refresh=self.refresh, clock=self.now)
+
+    @property
+    def files(self) -> Files:
+        """The Markdown files read and written whole, new facts through retain (documents)."""
+        from memfold.documents import Files
+        return Files(self.workspace, retain=self.retain, refresh=self.refresh, clock=self.now)
 
     @repairs
     def stale_pages(self) -> list[dict[str, object]]:
