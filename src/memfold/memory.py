@@ -436,10 +436,10 @@ class Memory:
     @refuses_undecodable
     @repairs
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
-               now: Moment = None, source: str | None = None) -> list[str]:
-        """Archive a fact (kept, findable with --all); with `purge`, remove every copy of it
-        from the workspace (see `purge`).  Returns the Markdown files changed (with
-        `dry_run`, that a purge would change; nothing is written)."""
+               now: Moment = None, source: str | None = None, reason: str = "") -> list[str]:
+        """Archive a fact, journaled with `reason` (kept, findable with --all); with `purge`,
+        remove every copy of it from the workspace (see `purge`).  Returns the Markdown files
+        changed (with `dry_run`, that a purge would change; nothing is written)."""
         if dry_run and not purge:
             raise BadInput("dry_run goes with purge: archiving changes no file")
         with self.signed(source):
@@ -447,7 +447,7 @@ class Memory:
                 return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
             self.refresh()
             self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
-                names.fact_id(fact_id)).fact.id, reason="forgotten by hand")],
+                names.fact_id(fact_id)).fact.id, reason=reason or "forgotten by hand")],
                 ts=self._ts(now))
             return []
 
