@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conftest import Cli
 from memfold.agents.memtool import MemoryTool, MemoryToolError, anthropic_memory_tool
 from memfold.agents.tools import dispatch
 from memfold.memory import Memory
@@ -236,3 +237,59 @@ def test_the_sdk_memory_tool(mem: Memory) -> None:
         "Here're the files")
     with pytest.raises(tools.ToolError, match="would escape"):
         tool.call({"command": "view", "path": "/memories/../x"})
+
+
+def _message(content: list[dict[str, Any]], stop: str) -> dict[str, Any]:
+    return {"id": "msg_01", "type": "message", "role": "assistant", "model": "claude-test",
+            "content": content, "stop_reason": stop, "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 10}}
+
+
+def test_the_sdk_tool_runner_runs_the_memory_tool(mem: Memory, workspace: Path) -> None:
+    """The anthropic SDK's own tool runner, over an HTTP client that answers from a script:
+    Claude creates a day's log with a Retain bullet, then tries `..`; the runner sends both
+    answers back as tool results (the second is_error), and the fact is retained."""
+    anthropic = pytest.importorskip("anthropic")
+    import importlib.util  # the SDK's HTTP client: httpx, or its fork httpx2 in later SDKs
+
+    httpx = pytest.importorskip("httpx2" if importlib.util.find_spec("httpx2") else "httpx")
+    turns = [
+        _message([_use("create", path=DAY_LOG, file_text="## Retain\n"
+                       "- W @Dana: Dana joined the Lisbon team.\n")], "tool_use"),
+        _message([{**_use("view", path="/memories/../x"), "id": "toolu_02"}], "tool_use"),
+        _message([{"type": "text", "text": "Noted."}], "end_turn"),
+    ]
+    sent: list[dict[str, Any]] = []
+
+    def reply(request: Any) -> Any:
+        sent.append(json.loads(request.content))
+        return httpx.Response(200, json=turns[len(sent) - 1])
+
+    client = anthropic.Anthropic(api_key="test", http_client=httpx.Client(
+        transport=httpx.MockTransport(reply)))
+    runner = client.beta.messages.tool_runner(
+        model="claude-test", max_tokens=256, tools=[anthropic_memory_tool(mem)],
+        messages=[{"role": "user", "content": "Remember that Dana joined the Lisbon team."}])
+    final = runner.until_done()
+    assert final.content[0].text == "Noted." and len(sent) == 3
+    assert sent[0]["tools"] == [{"type": "memory_20250818", "name": "memory"}]
+    created, escaped = (request["messages"][-1]["content"][0] for request in sent[1:])
+    assert created["tool_use_id"] == "toolu_test" and not created.get("is_error")
+    assert "1 new fact(s)" in json.dumps(created["content"])
+    assert escaped["is_error"] is True
+    assert "would escape /memories directory" in json.dumps(escaped["content"])
+    assert [e["by"] for e in _journal(workspace)] == ["memory-tool"]
+
+
+def test_memfold_call_answers_the_recorded_session(run: Cli, workspace: Path) -> None:
+    calls = [json.loads(line) for line in SESSION.read_text().splitlines()]
+    result = run("call", input=json.dumps(calls), env={"MEMFOLD_NOW": NOW})
+    assert result.exit_code == 0, result.stderr
+    answers = json.loads(result.stdout)
+    assert [a["tool_use_id"] for a in answers] == [c["id"] for c in calls]
+    assert not any(a.get("is_error") for a in answers)
+    assert answers[1]["content"].startswith(f"File created successfully at: {DAY_LOG}")
+    refused = run("call", input=json.dumps(_use("view", path="/memories/../x")))
+    assert refused.exit_code == 0 and json.loads(refused.stdout) == {
+        "type": "tool_result", "tool_use_id": "toolu_test", "is_error": True,
+        "content": "Path /memories/../x would escape /memories directory"}
