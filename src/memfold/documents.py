@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any, Protocol
 
 from memfold import retain as retain_module
 from memfold.errors import BadInput, MemfoldError
@@ -38,7 +39,9 @@ from memfold.workspace.format import (
     daily_date,
     decode,
     generated_regions,
+    parse_core,
     retain_lines,
+    rewrite_block,
     split_lines,
     without_lines,
 )
@@ -48,7 +51,18 @@ __all__ = ["FileEntry", "FileWrite", "Files"]
 
 WHERE = ("memfold keeps memories in memory.md (core memory), memory/YYYY-MM-DD.md (daily logs: "
          "facts as bullets under a '## Retain' heading) and bank/*.md (pages)")
-Retainer = Callable[..., RetainResult]
+
+
+class Verbs(Protocol):
+    """What a write calls on the Memory that hands the files out."""
+
+    def retain(self, bullets: str | Sequence[str], *, date: date | str | None = ...,
+               source: str | None = ...) -> RetainResult: ...
+    def core_append(self, block: str, text: str, *, source: str | None = ...) -> Any: ...
+    def core_replace(self, block: str, old: str, new: str, *,
+                     source: str | None = ...) -> Any: ...
+    def refresh(self) -> Any: ...
+    def now(self) -> datetime: ...
 
 
 @dataclass(frozen=True)
@@ -80,12 +94,9 @@ class _Plan:
 class Files:
     """The Markdown files of one workspace, for tools that see memory as files."""
 
-    def __init__(self, workspace: Workspace, *, retain: Retainer, refresh: Callable[[], object],
-                 clock: Callable[[], datetime]) -> None:
+    def __init__(self, workspace: Workspace, verbs: Verbs) -> None:
         self.workspace = workspace
-        self._retain = retain
-        self._refresh = refresh
-        self._clock = clock
+        self._verbs = verbs
 
     # -- paths ---------------------------------------------------------------------------
 
@@ -163,14 +174,16 @@ class Files:
         full, rel = self._file(path), "/".join(p for p in path.split("/") if p)
         plan = self._plan(rel, expect or "", text)
         if plan.bullets:  # all of them valid, or nothing is written
-            retain_module.prepare(plan.bullets, date=plan.day, clock=self._clock,
+            retain_module.prepare(plan.bullets, date=plan.day, clock=self._verbs.now,
                                   origin=source or "api")
+        elif rel == "memory.md" and self._core_edit(expect or "", text, source):
+            return FileWrite(rel, self.read(rel) or "")
         if plan.prose != (expect or "") or expect is None:
             self._replace(full, rel, plan.prose, expect)
-            self._refresh()
+            self._verbs.refresh()
         if not plan.bullets:
             return FileWrite(rel, plan.prose)
-        result = self._retain(list(plan.bullets), date=plan.day, source=source)
+        result = self._verbs.retain(list(plan.bullets), date=plan.day, source=source)
         return FileWrite(rel, self.read(rel) or "", tuple(f.id for f in result.facts),
                          result.path)
 
@@ -195,7 +208,29 @@ class Files:
                 check_secrets(text, f"{rel} line {number}", allow=False)
         day = daily_date(rel)
         return _Plan(without_lines(after, {ln.number for ln in added}),
-                     tuple(ln.text for ln in added), day or self._clock().date())
+                     tuple(ln.text for ln in added), day or self._verbs.now().date())
+
+    def _core_edit(self, before: str, after: str, source: str | None) -> bool:
+        """An edit of memory.md that changes one core block's text and nothing else (blank
+        lines aside) goes through core_replace or core_append: journaled, its limit checked.
+        False when the edit is of another shape (then it is written as prose)."""
+        old, new = parse_core(before.encode()), parse_core(after.encode())
+        spans = {span.name: span for span in old.spans}
+        texts = {span.name: new.text(span)[0] for span in new.spans}
+        changed = [name for name, text in texts.items()
+                   if name not in spans or old.text(spans[name])[0] != text]
+        if len(changed) != 1 or not set(spans) <= set(texts) or old.open_fence:
+            return False
+        name = changed[0]
+        span = spans.get(name)
+        result = rewrite_block(old, span, name, texts[name]).decode()
+        if _solid(result) != _solid(after):
+            return False
+        if span is not None and old.text(span)[0]:
+            self._verbs.core_replace(name, old.text(span)[0], texts[name], source=source)
+        else:
+            self._verbs.core_append(name, texts[name], source=source)
+        return True
 
     def _replace(self, full: Path, rel: str, text: str, expect: str | None) -> None:
         self.workspace.require_real_dir(full.parent)
@@ -216,7 +251,7 @@ class Files:
             self._only_prose(rel, "deleted")
             with self.workspace.write_lock.held():
                 self._file(rel).unlink()
-            self._refresh()
+            self._verbs.refresh()
             return [rel]
         inside = [f"{rel}/{Path(top, name).relative_to(full).as_posix()}"
                   for top, _, names in os.walk(full) for name in names]
@@ -228,7 +263,7 @@ class Files:
                 for name in names:
                     os.unlink(Path(top, name))
                 os.rmdir(top)
-        self._refresh()
+        self._verbs.refresh()
         return inside
 
     def move(self, old: str, new: str) -> None:
@@ -241,7 +276,7 @@ class Files:
         target.parent.mkdir(parents=True, exist_ok=True)
         with self.workspace.write_lock.held():
             os.rename(source, target)
-        self._refresh()
+        self._verbs.refresh()
 
     def _only_prose(self, rel: str, verb: str) -> None:
         text = self.read(rel)
@@ -251,3 +286,8 @@ class Files:
             raise BadInput(f"{rel} holds facts (Retain bullets) or lines reflect wrote, so it "
                            f"is not {verb}; memfold keeps facts — correct them by editing "
                            "their text")
+
+
+def _solid(text: str) -> list[str]:
+    """The lines of a text that are not blank."""
+    return [line for line in split_lines(text) if line.strip()]

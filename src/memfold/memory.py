@@ -479,7 +479,7 @@ class Memory:
     def files(self) -> Files:
         """The Markdown files read and written whole, new facts through retain (documents)."""
         from memfold.documents import Files
-        return Files(self.workspace, retain=self.retain, refresh=self.refresh, clock=self.now)
+        return Files(self.workspace, self)
 
     @repairs
     def stale_pages(self) -> list[dict[str, object]]:

@@ -293,3 +293,29 @@ def test_memfold_call_answers_the_recorded_session(run: Cli, workspace: Path) ->
     assert refused.exit_code == 0 and json.loads(refused.stdout) == {
         "type": "tool_result", "tool_use_id": "toolu_test", "is_error": True,
         "content": "Path /memories/../x would escape /memories directory"}
+
+
+def test_a_core_block_edited_in_memory_md_is_a_journaled_core_edit(mem: Memory,
+                                                                     workspace: Path) -> None:
+    core = workspace / "memory.md"
+    lines = core.read_text().split("\n")
+    human = lines.index("## Human") + 1
+    answer = dispatch(mem, _use("insert", path="/memories/memory.md", insert_line=human,
+                                insert_text="Dana: prefers written summaries."))
+    assert "is_error" not in answer, answer
+    assert mem.core().blocks[1].text == "Dana: prefers written summaries."
+    edits = [e for e in _journal(workspace) if e["event"] == "core"]
+    assert [(e["block"], e["op"]) for e in edits] == [("Human", "append")]
+    dispatch(mem, _use("str_replace", path="/memories/memory.md", old_str="written summaries",
+                       new_str="short written summaries"))
+    edits = [e for e in _journal(workspace) if e["event"] == "core"]
+    assert [(e["block"], e["op"]) for e in edits] == [("Human", "append"), ("Human", "replace")]
+    before = _tree(workspace)
+    too_long = dispatch(mem, _use("str_replace", path="/memories/memory.md",
+                                  old_str="short written summaries", new_str="x" * 1200))
+    assert too_long["is_error"] is True and "limit" in too_long["content"]
+    assert _tree(workspace) == before
+    preamble = dispatch(mem, _use("str_replace", path="/memories/memory.md",
+                                  old_str="# Core memory", new_str="# Core memory of Ada"))
+    assert "is_error" not in preamble and "# Core memory of Ada" in core.read_text()
+    assert len([e for e in _journal(workspace) if e["event"] == "core"]) == 2
