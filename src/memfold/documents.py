@@ -88,7 +88,7 @@ class FileWrite:
 class _Plan:
     prose: str
     bullets: tuple[str, ...]
-    day: date | None
+    day: date
 
 
 class Files:
@@ -119,8 +119,7 @@ class Files:
 
     def _file(self, path: str) -> Path:
         full = self.locate(path)
-        rel = "/".join(p for p in path.split("/") if p)
-        if not self.workspace.is_tracked(rel):
+        if not self.workspace.is_tracked(_clean(path)):
             raise BadInput(f"{path!r} is not a memory file (a Markdown file, *.md): {WHERE}")
         return full
 
@@ -171,7 +170,7 @@ class Files:
         """Make `text` the file's content, through memfold (see the module docstring).
         `expect` is the text the edit was made from (None: the file must not exist yet);
         if the file moved on meanwhile, MemfoldError and nothing is written."""
-        full, rel = self._file(path), "/".join(p for p in path.split("/") if p)
+        full, rel = self._file(path), _clean(path)
         plan = self._plan(rel, expect or "", text)
         if plan.bullets:  # all of them valid, or nothing is written
             retain_module.prepare(plan.bullets, date=plan.day, clock=self._verbs.now,
@@ -244,7 +243,7 @@ class Files:
     def delete(self, path: str) -> list[str]:
         """Remove a file, or a directory, holding prose only (no fact, no generated region,
         nothing memfold does not read); returns the files removed."""
-        full, rel = self.locate(path), "/".join(p for p in path.split("/") if p)
+        full, rel = self.locate(path), _clean(path)
         if not rel or rel in READ_ROOTS or rel == "bank/entities":
             raise BadInput(f"/{rel} is one of the workspace's own directories")
         if not full.is_dir():
@@ -271,7 +270,7 @@ class Files:
         source, target = self._file(old), self._file(new)
         if target.exists() or target.is_symlink():
             raise BadInput(f"{new} already exists")
-        self._only_prose(old.strip("/"), "renamed")
+        self._only_prose(_clean(old), "renamed")
         self.workspace.require_real_dir(target.parent)
         target.parent.mkdir(parents=True, exist_ok=True)
         with self.workspace.write_lock.held():
@@ -286,6 +285,11 @@ class Files:
             raise BadInput(f"{rel} holds facts (Retain bullets) or lines reflect wrote, so it "
                            f"is not {verb}; memfold keeps facts — correct them by editing "
                            "their text")
+
+
+def _clean(path: str) -> str:
+    """A workspace path without empty parts (`bank//a.md/` is `bank/a.md`)."""
+    return "/".join(part for part in path.split("/") if part)
 
 
 def _solid(text: str) -> list[str]:
