@@ -15,9 +15,9 @@ refused, the journal says who wrote it):
    first `put` writes version 0, each later `put` of the key writes the next version and
    supersedes the one before with a journaled reason (history: `memfold history ID`);
  - `delete` forgets (archives) the current version, journaled; the facts stay in the files;
- - `search` is recall (query; the prefix's last label as entity when it is the namespace's
-   last) or, without a query, every item read from the daily logs (`Memory.files`: one look
-   per item); filters compare value fields ($eq, $ne, $gt, $gte, $lt, $lte).
+ - `search` with a query is recall (its best 200 at most, then the prefix and the filter
+   applied); without one, every item read from the daily logs (`Memory.files`: one look per
+   item), newest first; filters compare value fields ($eq, $ne, $gt, $gte, $lt, $lte).
 
 Namespace labels may not contain `/` or `]`, keys not `: ` or a line break (BadInput,
 InvalidNamespaceError for a namespace LangGraph itself refuses).  The async methods run the
@@ -129,13 +129,10 @@ class MemfoldStore(BaseStore):
             self.memory.supersede(current.fact.id, new_id, source=self.source,
                                   reason=f"put again through the LangGraph store (key {key})")
 
-    def _item(self, hit: Hit, first: Hit, score: float | None = None) -> Item:
+    def _item(self, hit: Hit, first: Hit) -> Item:
         namespace, key, value = _parse(hit.fact.content) or ((), "", {})
-        created, updated = self._stamp(first), self._stamp(hit)
-        if score is None:
-            return Item(value=value, key=key, namespace=namespace, created_at=created,
-                        updated_at=updated)
-        return SearchItem(namespace, key, value, created, updated, score=score)
+        return Item(value=value, key=key, namespace=namespace, created_at=self._stamp(first),
+                    updated_at=self._stamp(hit))
 
     def _stamp(self, hit: Hit) -> datetime:
         events = self.memory.history(hit.fact.id)
