@@ -437,9 +437,9 @@ class Memory:
     @repairs
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
                now: Moment = None, source: str | None = None, reason: str = "") -> list[str]:
-        """Archive a fact, journaled with `reason` (kept, findable with --all); with `purge`,
-        remove every copy of it from the workspace (see `purge`).  Returns the Markdown files
-        changed (with `dry_run`, that a purge would change; nothing is written)."""
+        """Archive a fact (kept, findable with --all), journaled with `reason` or "forgotten by
+        hand"; with `purge`, remove every copy of it from the workspace (see `purge`).  Returns
+        the Markdown files changed (with `dry_run`, that a purge would change; none written)."""
         if dry_run and not purge:
             raise BadInput("dry_run goes with purge: archiving changes no file")
         with self.signed(source):
