@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from memfold.api import MemoryAPI
     from memfold.capture import CaptureResult, Unreadable, Withheld
     from memfold.client.remote import RemoteMemory, connect
+    from memfold.documents import FileEntry, Files, FileWrite
     from memfold.forget import PurgePlace, PurgePlan
     from memfold.journal.events import Record
     from memfold.journal.log import Event
@@ -93,6 +94,7 @@ _PUBLIC = {
     "lifecycle.review": ("ReviewFact", "ReviewItem", "ReviewOutcome", "ReviewQueue",
                          "Settlement"),
     "capture": ("CaptureResult", "Unreadable", "Withheld"),
+    "documents": ("FileEntry", "FileWrite", "Files"),
     "forget": ("PurgePlace", "PurgePlan"),
     "journal.events": ("Record",),
     "journal.log": ("Event",),
@@ -132,6 +134,9 @@ __all__ = [
     "Event",
     "Fact",
     "Fading",
+    "FileEntry",
+    "FileWrite",
+    "Files",
     "Freshness",
     "Hit",
     "IncompleteSet",

@@ -1,10 +1,10 @@
 """The Memory facade: every capability of memfold as a method; adapters stay thin.
 
-Each method is a thin call into the module that owns the verb — `retain`, `capture`,
-`recall`, `session` (core memory and session context), `lifecycle` (the ledger and the review
-queue), `reflect`, `forget`, `status`, `views` — and the index is kept in step with the files
-by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.  A
-write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
+Each method is a thin call into the module that owns the verb — `retain`, `capture`, `recall`,
+`session` (core memory and session context), `lifecycle` (the ledger and the review queue),
+`reflect`, `forget`, `status`, `views`, `documents` — and the index is kept in step with the
+files by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.
+A write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
 checks its text arguments first, and `@repairs` rebuilds a damaged index a read meets.
 `Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too).
 """
@@ -54,6 +54,7 @@ from memfold.workspace.layout import Workspace
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
     from memfold.api import MemoryAPI, Moment
     from memfold.capture import CaptureResult
+    from memfold.documents import Files
     from memfold.embed.base import Embedder
     from memfold.forget import PurgePlan
     from memfold.lifecycle.review import ReviewOutcome, ReviewQueue
@@ -376,17 +377,15 @@ class Memory:
     def index(self, *, full: bool = False, progress: Progress | None = None,
               judge: bool = True) -> SyncReport:
         """Sync the index with the files (only what changed), or rebuild it with `full` —
-        from the Markdown and the journal, so every lifecycle state comes back.  A first
-        index, or a rebuild whose journal holds no decision yet, judges the facts in the
-        order they were written and journals the judge's word (`judge=False`: not).  A
-        workspace using semantic recall also gets vectors for its new facts.  Temporary
-        files a killed writer left behind are removed."""
+        from the Markdown and the journal, so every lifecycle state comes back.  A first index,
+        or a rebuild whose journal holds no decision yet, judges the facts in the order they
+        were written and journals the judge's word (`judge=False`: not).  Semantic recall gets
+        vectors for new facts; temporaries a killed writer left behind are removed."""
         return self._upkeep.index(self._embedding, full=full, progress=progress, judge=judge)
 
     @repairs
     def status(self) -> StatusReport:
-        """Counts, link warnings, and which files changed since the last sync (by stat;
-        nothing is synced).  `warnings` counts parse and link warnings."""
+        """Counts, warnings (parse and link) and the files changed since the last sync."""
         return status_report(self.workspace, self.index_backend, tuple(self.link_warnings()))
 
     @repairs
@@ -396,9 +395,8 @@ class Memory:
 
     @repairs
     def link_warnings(self) -> list[ParseWarning]:
-        """Where hand edits broke links, as of the last sync (nothing is synced): duplicate
-        block ids, supersede or merge pointers to facts no file holds, and notes or
-        supersedes journaled about such facts — each with its path:line and what to do."""
+        """Where hand edits broke links, as of the last sync: duplicate block ids, pointers
+        to facts no file holds, decisions journaled about those — each with path:line."""
         return find_link_warnings(self.workspace, self.index_backend)
 
     # -- reflect (memfold.reflect.plan) -------------------------------------------------------
@@ -441,10 +439,10 @@ class Memory:
     @refuses_undecodable
     @repairs
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
-               now: Moment = None, source: str | None = None) -> list[str]:
-        """Archive a fact (kept, findable with --all); with `purge`, remove every copy of it
-        from the workspace (see `purge`).  Returns the Markdown files changed (with
-        `dry_run`, that a purge would change; nothing is written)."""
+               now: Moment = None, source: str | None = None, reason: str = "") -> list[str]:
+        """Archive a fact (kept, findable with --all), journaled with `reason` or "forgotten by
+        hand"; with `purge`, remove every copy of it from the workspace (see `purge`).  Returns
+        the Markdown files changed (with `dry_run`, that a purge would change; none written)."""
         if dry_run and not purge:
             raise BadInput("dry_run goes with purge: archiving changes no file")
         with self.signed(source):
@@ -452,7 +450,7 @@ class Memory:
                 return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
             self.refresh()
             self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
-                names.fact_id(fact_id)).fact.id, reason="forgotten by hand")],
+                names.fact_id(fact_id)).fact.id, reason=reason or "forgotten by hand")],
                 ts=self._ts(now))
             return []
 
@@ -475,11 +473,16 @@ class Memory:
 
     @property
     def views(self) -> Views:
-        """What a person looks at — timeline, opinion histories, lifecycle lists, supersede
-        chains, source files, the journal's chain — read-only (memfold.views)."""
+        """What a person looks at — timeline, histories, lists, chains, sources — read-only."""
         from memfold import views as _views
 
         return _views.Views(self.ledger, refresh=self.refresh, clock=self.now)
+
+    @property
+    def files(self) -> Files:
+        """The Markdown files read and written whole, new facts through retain (documents)."""
+        from memfold.documents import Files
+        return Files(self.workspace, self)
 
     @repairs
     def stale_pages(self) -> list[dict[str, object]]:
