@@ -23,11 +23,12 @@ from memfold.config import judge_settings
 from memfold.embed import models, rerank
 from memfold.embed.models import EMBEDDERS, ModelError
 from memfold.errors import BadInput
+from memfold.importing.registry import IMPORTERS
 from memfold.lifecycle.judge import JUDGES, load_judge
 from memfold.memory import Memory
 
 ROOT = Path(__file__).resolve().parents[1]
-GROUPS = (JUDGES, EMBEDDERS, rerank.RERANKERS, FORMATS)
+GROUPS = (JUDGES, EMBEDDERS, rerank.RERANKERS, FORMATS, IMPORTERS)
 
 MODULE = '''
 from memfold.embed.base import FakeEmbedder, Identity

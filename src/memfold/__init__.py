@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from memfold.capture import CaptureResult, Unreadable, Withheld
     from memfold.client.remote import RemoteMemory, connect
     from memfold.forget import PurgePlace, PurgePlan
+    from memfold.importing.run import ImportResult
     from memfold.journal.events import Record
     from memfold.journal.log import Event
     from memfold.lifecycle.review import (
@@ -94,6 +95,7 @@ _PUBLIC = {
                          "Settlement"),
     "capture": ("CaptureResult", "Unreadable", "Withheld"),
     "forget": ("PurgePlace", "PurgePlan"),
+    "importing.run": ("ImportResult",),
     "journal.events": ("Record",),
     "journal.log": ("Event",),
     "recall.search": ("Trace",),
@@ -134,6 +136,7 @@ __all__ = [
     "Fading",
     "Freshness",
     "Hit",
+    "ImportResult",
     "IncompleteSet",
     "IndexDamaged",
     "IndexError_",

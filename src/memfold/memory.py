@@ -24,6 +24,7 @@ from memfold import config, names
 from memfold import retain as retain_module
 from memfold.errors import BadInput, MemfoldError
 from memfold.index.base import IndexBackend, Progress
+from memfold.importing.facade import ImportExport
 from memfold.index.links import link_warnings as find_link_warnings
 from memfold.journal.events import Archive
 from memfold.journal.log import Event
@@ -64,7 +65,7 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from memfold.workspace.watch import Watcher
 
 
-class Memory:
+class Memory(ImportExport):
     """An open memfold workspace: retain, index and report on it.
 
     >>> with Memory.open("~/.memfold/workspace") as memory:     # doctest: +SKIP
