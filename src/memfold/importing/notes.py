@@ -72,9 +72,10 @@ def import_notes(target: Target, batch: Batch, result: Tally, options: Options, 
 def _in_place(target: Target, batch: Batch, result: Tally) -> dict[str, str]:
     root = target.workspace.root.resolve()
     assert batch.root is not None
-    if not batch.root.is_relative_to(root):
-        raise BadInput(f"--in-place: the vault {batch.root} is not inside the workspace {root}")
-    base = batch.root.relative_to(root).as_posix()
+    vault = batch.root.resolve()
+    if not vault.is_relative_to(root):
+        raise BadInput(f"--in-place: the vault {vault} is not inside the workspace {root}")
+    base = vault.relative_to(root).as_posix()
     pages = {n.rel: f"{base}/{n.rel}" if base != "." else n.rel for n in batch.notes}
     for rel, page in pages.items():
         if target.workspace.is_tracked(page):

@@ -190,7 +190,7 @@ def _new_facts(target: Target, records: Sequence[FactRecord],
 
 def _set_statuses(target: Target, added: Sequence[FactRecord], result: Tally) -> None:
     """Give each added record the status it names: superseded by the fact it names, or
-    active again when the judge retired it on the way in."""
+    active again when the judge retired it on the way in or its age archived it."""
     for record in added:
         if record.status not in ("superseded", "active"):
             continue
@@ -201,7 +201,7 @@ def _set_statuses(target: Target, added: Sequence[FactRecord], result: Tally) ->
                 newer = block_id(record.superseded_by)
                 if hit.superseded_by != newer:
                     target.supersede(fact_id, newer, reason="imported: superseded in the source")
-            elif record.status == "active" and hit.status == "superseded":
+            elif record.status == "active" and hit.status in ("superseded", "archived"):
                 target.restore(fact_id, reason="imported: active in the source")
         except MemfoldError as exc:
             result.problems.append(Unreadable(record.where, f"status not set: {exc}"))

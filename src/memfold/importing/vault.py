@@ -145,4 +145,4 @@ class Vault:
             except OSError as exc:
                 problems.append(Unreadable(rel, f"cannot read it ({exc.strerror or exc})"))
         return Batch(self.name, notes=tuple(notes), problems=tuple(problems),
-                     left_out=tuple(links), root=root.resolve())
+                     left_out=tuple(links), root=root.absolute())
