@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from memfold import config, names
 from memfold import retain as retain_module
 from memfold.errors import BadInput, MemfoldError
-from memfold.index.base import IndexBackend, Progress
 from memfold.importing.facade import ImportExport
+from memfold.index.base import IndexBackend, Progress
 from memfold.index.links import link_warnings as find_link_warnings
 from memfold.journal.events import Archive
 from memfold.journal.log import Event

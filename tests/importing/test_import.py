@@ -15,6 +15,7 @@ from memfold.errors import BadInput
 from memfold.importing.sources import block_id
 from memfold.memory import Memory
 
+
 def fields(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(({k: r[k] for k in FIELDS} for r in rows), key=lambda r: r["id"])
 
@@ -68,7 +69,8 @@ def test_a_vault_becomes_bank_pages_and_entities_and_twice_adds_nothing(
     assert not (notes / "Daily/linked.md").exists()
     about = memory.about("Pete")
     assert (about.name, about.page) == ("Peter", "bank/entities/Peter.md")
-    assert memory.recall("WhatsApp relay").hits[0].fact.path == "bank/notes/Vault/Projects/warelay.md"
+    found = memory.recall("WhatsApp relay").hits[0].fact.path
+    assert found == "bank/notes/Vault/Projects/warelay.md"
     before = markdown_hashes(workspace)
     second = memory.import_source(vault)
     assert (second.pages, second.updated, second.entities, second.facts) == (0, 0, 0, 0)

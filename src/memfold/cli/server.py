@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from memfold.cli.args import DataCommand, DataGroup
+from memfold.cli.args import DataGroup
 from memfold.cli.common import emit_json
 from memfold.errors import BadInput, MemfoldError
 

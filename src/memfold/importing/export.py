@@ -20,7 +20,7 @@ from typing import Any
 
 from memfold.index.base import Candidate, Filters, IndexBackend
 from memfold.recall.hits import describe
-from memfold.values import TEXT, Hit, KINDS
+from memfold.values import KINDS, TEXT, Hit
 
 EXPORT_FORMATS = ("jsonl", "mem0")
 

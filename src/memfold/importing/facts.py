@@ -1,13 +1,13 @@
 """The fact stores: a generic JSON Lines file of facts and a Mem0 export, read into
 `FactRecord`s (each then retained through `Memory.retain` on its date).
 
-Generic JSONL, one fact a line: `text` and `date` (YYYY-MM-DD or an ISO time; null for an undated fact, which
-is dated the day it is imported), optional
-`kind` (W/B/O/S or world/experience/opinion/observation; default W), `entities` (a list or
-one name), `confidence` (0..1), `id`, `source`, and the lifecycle of memfold's own export
-(`status`, `supersedes`, `superseded_by`).  Mem0: its memories (`id`, `memory`,
-`created_at`, `updated_at`, `user_id`, `metadata`) as `get_all` returns them — a list, or
-`{"results": [...]}` / `{"memories": [...]}` — or a memory a line.  A line or memory that
+Generic JSONL, one fact a line: `text` and `date` (YYYY-MM-DD or an ISO time; null for an
+undated fact, dated the day it is imported), optional `kind` (W/B/O/S or
+world/experience/opinion/observation; default W), `entities` (a list or one name),
+`confidence` (0..1), `id`, `source`, and the lifecycle of memfold's own export (`status`,
+`supersedes`, `superseded_by`).  Mem0: its memories (`id`, `memory`,
+`created_at`, `updated_at`, `user_id`, `metadata`) as `get_all` returns them — a list,
+or `{"results": [...]}` / `{"memories": [...]}` — or a memory a line.  A line or memory that
 does not parse is a problem naming where it is and why; the rest are read.
 """
 
@@ -110,7 +110,8 @@ def mem0_record(item: Mapping[str, Any], where: str) -> FactRecord:
     about its `user_id` (or `agent_id`) unless its metadata names the entities; the
     metadata memfold's own Mem0 export writes (kind, entities, confidence, source, status,
     supersedes, superseded_by) is read back."""
-    meta = item.get("metadata") if isinstance(item.get("metadata"), dict) else {}
+    found = item.get("metadata")
+    meta: Mapping[str, Any] = found if isinstance(found, dict) else {}
     stamp = item.get("created_at") or item.get("updated_at")
     owner = item.get("user_id") or item.get("agent_id")
     entities = meta.get("entities", [owner] if owner else None)

@@ -77,7 +77,7 @@ def _in_place(target: Target, batch: Batch, result: Tally) -> dict[str, str]:
         raise BadInput(f"--in-place: the vault {vault} is not inside the workspace {root}")
     base = vault.relative_to(root).as_posix()
     pages = {n.rel: f"{base}/{n.rel}" if base != "." else n.rel for n in batch.notes}
-    for rel, page in pages.items():
+    for page in pages.values():
         if target.workspace.is_tracked(page):
             result.skipped += 1
         else:
