@@ -23,6 +23,7 @@ from memfold.errors import BadInput
 from memfold.importing.facts import entity_name
 from memfold.importing.run import Options, Tally, Target
 from memfold.importing.sources import Batch, Note
+from memfold.index.base import EntityInfo
 from memfold.names import entity_key
 from memfold.reflect.text import page_slug
 from memfold.workspace.files import replace_atomically
@@ -38,7 +39,7 @@ class Entity:
     name: str
     aliases: list[str] = field(default_factory=list)
     note: str | None = None  # the workspace page of the note it is
-    mentioned_in: list[str] = field(default_factory=list)
+    mentioned_in: dict[str, None] = field(default_factory=dict)  # pages, in order
 
     def page(self) -> bytes:
         names = [alias for alias in self.aliases if entity_key(alias) != entity_key(self.name)]
@@ -49,7 +50,7 @@ class Entity:
         if self.note:
             body.append(f"The note: {self.note}")
         if self.mentioned_in:
-            shown = self.mentioned_in[:MENTIONS_SHOWN]
+            shown = list(self.mentioned_in)[:MENTIONS_SHOWN]
             more = len(self.mentioned_in) - len(shown)
             body.append("Named in: " + ", ".join(shown) + (f" and {more} more" if more else ""))
         return (front + "\n".join(body) + "\n").encode("utf-8")
@@ -166,11 +167,15 @@ def _entities(notes: tuple[Note, ...], pages: dict[str, str]) -> dict[str, Entit
             entity = by_name.get(entity_key(name)) or found.setdefault(entity_key(name),
                                                                         Entity(name))
             by_name.setdefault(entity_key(name), entity)
-            if pages[note.rel] not in entity.mentioned_in and entity.note != pages[note.rel]:
-                entity.mentioned_in.append(pages[note.rel])
+            if entity.note != pages[note.rel]:
+                entity.mentioned_in[pages[note.rel]] = None
             if raw != name:
                 entity.aliases.append(raw)
     return found
+
+
+def _has_page(info: EntityInfo | None) -> bool:
+    return info is not None and info.page is not None
 
 
 def _entity_pages(target: Target, notes: tuple[Note, ...], pages: dict[str, str],
@@ -182,8 +187,8 @@ def _entity_pages(target: Target, notes: tuple[Note, ...], pages: dict[str, str]
     for key, entity in entities.items():
         rel = f"bank/entities/{page_slug(entity.name)}.md"
         path = target.workspace.abspath(rel)
-        info = backend.entity(known[key]) if key in known else None
-        if path.exists() or path.is_symlink() or (info is not None and info.page):
+        if path.exists() or path.is_symlink() or (
+                key in known and _has_page(backend.entity(known[key]))):
             result.skipped += 1
             continue
         writes.append((path, entity.page()))
