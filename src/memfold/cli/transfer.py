@@ -108,8 +108,8 @@ def import_(ctx: click.Context, source: str, server: str | None, bank: str | Non
 
 def _print(summary: dict[str, Any]) -> None:
     verb = "would import" if summary["dry_run"] else "imported"
-    click.echo(f"{verb} {summary['read']} read ({summary['format']}): {summary['facts']} "
-               f"facts, {summary['pages']} pages, {summary['updated']} updated, "
+    click.echo(f"{verb} {summary['format']} ({summary['read']} read): {summary['facts']} "
+               f"facts, {summary['pages']} pages ({summary['updated']} updated), "
                f"{summary['entities']} entity pages, {summary['turns']} turns; "
                f"{summary['skipped']} skipped (imported before), "
                f"{len(summary['secrets_refused'])} secrets refused")
