@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 from memfold.capture.formats import Unreadable
 from memfold.errors import MemfoldError
 from memfold.importing.sources import Batch, FactRecord, block_id, record_id
+from memfold.recall.ranking import DEFAULT_CONFIDENCE
 from memfold.scan.secrets import find_secrets
+from memfold.values import KIND_LETTERS
 
 if TYPE_CHECKING:
     from memfold.capture import CaptureResult
     from memfold.index.base import IndexBackend
     from memfold.values import Hit, RetainResult, SyncReport
     from memfold.workspace.layout import Workspace
-
-DEFAULT_CONFIDENCE = {"W": 0.9, "B": 0.9, "O": 0.7, "S": 0.6}
 
 
 class Target(Protocol):
@@ -123,7 +123,7 @@ class Options:
 def bullet_line(record: FactRecord, fact_id: str) -> str:
     """The Retain bullet for a record: its confidence only when not its kind's default."""
     params = ("" if record.confidence is None
-              or record.confidence == DEFAULT_CONFIDENCE[record.kind]
+              or record.confidence == DEFAULT_CONFIDENCE[KIND_LETTERS[record.kind]]
               else f"(c={record.confidence:g})")
     names = "".join(f" @{name}" for name in record.entities)
     return f"{record.kind}{params}{names}: {record.text} ^{fact_id}"
