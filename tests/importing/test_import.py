@@ -284,3 +284,27 @@ def test_jsonl_round_trip_is_lossless(run: Cli, run_in: Any, tmp_path: Path) -> 
     assert run_in(third)("import", str(tmp_path / "mem0.json")).exit_code == 0
     back = [json.loads(line) for line in run_in(third)("export").stdout.splitlines()]
     assert fields(back) == fields(rows)
+
+
+def test_a_secret_in_a_note_is_not_copied_and_twice_adds_nothing(
+        memory: Memory, workspace: Path, vault: Path) -> None:
+    key = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd"
+    write(vault / "Setup.md", f"# Setup\n\nThe deploy uses {key} for now.\n")
+    first = memory.import_source(vault)
+    page = (workspace / "bank/notes/Vault/Setup.md").read_text("utf-8")
+    assert key not in page and "[REDACTED:" in page and "The deploy uses" in page
+    assert [where for where, _ in first.secrets] == ["bank/notes/Vault/Setup.md:3"]
+    second = memory.import_source(vault)
+    assert (second.pages, second.updated, second.secrets) == (0, 0, ())
+
+
+def test_a_cut_off_mem0_export_imports_what_parses(run: Cli, workspace: Path,
+                                                   tmp_path: Path) -> None:
+    whole = json.dumps(MEM0["results"][:2])
+    source = write(tmp_path / "memories.json", whole[:-40])
+    result = run("import", str(source), "--json")
+    assert result.exit_code == 1
+    summary = json.loads(result.stdout)
+    assert (summary["format"], summary["facts"]) == ("mem0", 1)
+    assert "cut off" in summary["problems"][0]["reason"]
+    assert "Is vegetarian" in (workspace / "memory/2025-02-03.md").read_text("utf-8")

@@ -1,7 +1,8 @@
 """A vault's notes into the workspace: each note a bank page, and the names the notes bring
 (titles, front-matter aliases, `[[links]]`, `#tags`) entity pages with their `aliases`.
 
-Copied notes go under `bank/notes/<vault>/`, each written whole and atomically; a hidden
+Copied notes go under `bank/notes/<vault>/`, each written whole and atomically, a likely
+secret in one replaced by `[REDACTED:<kind>]` (and listed); a hidden
 manifest there (`.imported.json`, the SHA-256 of what was written for each note) tells a
 page nobody touched since (brought up to the vault's newer note) from one edited here
 (left as it is, and listed).  With `in_place` the vault is inside the workspace and its
@@ -26,6 +27,7 @@ from memfold.importing.sources import Batch, Note
 from memfold.index.base import EntityInfo
 from memfold.names import entity_key
 from memfold.reflect.text import page_slug
+from memfold.scan.secrets import find_secrets, redact
 from memfold.workspace.files import replace_atomically
 
 NOTES_DIR = "bank/notes"
@@ -116,16 +118,18 @@ def _copy_notes(target: Target, notes: tuple[Note, ...], base: str, result: Tall
     writes: list[tuple[Path, bytes]] = []
     for note in notes:
         path = folder / note.rel
-        state = _state(path, note, manifest.get(note.rel))
+        data, found = _screened(note.data)
+        state = _state(path, data, manifest.get(note.rel))
         if state in ("same", "edited"):
             result.skipped += state == "same"
             if state == "edited":
                 result.left_out.append(Unreadable(f"{base}/{note.rel}", "edited here since it "
                                                   "was imported; left as it is"))
             continue
-        writes.append((path, note.data))
+        writes.append((path, data))
         result.files.append(f"{base}/{note.rel}")
-        written[note.rel] = _sha(note.data)
+        result.secrets.extend((f"{base}/{note.rel}:{line}", kind) for line, kind in found)
+        written[note.rel] = _sha(data)
         result.pages += state == "new"
         result.updated += state == "changed"
     if written and not options.dry_run:
@@ -134,14 +138,25 @@ def _copy_notes(target: Target, notes: tuple[Note, ...], base: str, result: Tall
                                                      sort_keys=True).encode("utf-8"))
 
 
-def _state(path: Path, note: Note, imported: object) -> str:
+def _screened(data: bytes) -> tuple[bytes, list[tuple[int, str]]]:
+    """A note's bytes with each likely secret replaced by `[REDACTED:<kind>]`, and the
+    (line, kind) of each: secrets are not copied into the workspace."""
+    text = data.decode("utf-8-sig")
+    found = find_secrets(text)
+    if not found:
+        return data, []
+    return (redact(text).encode("utf-8"),
+            [(text.count("\n", 0, m.start) + 1, m.kind) for m in found])
+
+
+def _state(path: Path, data: bytes, imported: object) -> str:
     """new (no page), same (the page holds the note), changed (the note changed and the
     page is as imported) or edited (the page was changed here)."""
     try:
         current = path.read_bytes()
     except FileNotFoundError:
         return "new"
-    if current == note.data:
+    if current == data:
         return "same"
     return "changed" if imported == _sha(current) else "edited"
 
