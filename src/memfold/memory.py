@@ -6,7 +6,8 @@ queue), `reflect`, `forget`, `status`, `views` — and the index is kept in step
 by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.  A
 write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
 checks its text arguments first, and `@repairs` rebuilds a damaged index a read meets.
-`Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too).
+`Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too); it
+inherits `import_source` and `export_facts` from `memfold.importing.facade`.
 """
 
 from __future__ import annotations
