@@ -18,6 +18,7 @@ from collections import Counter
 from datetime import date
 from typing import Any
 
+from memfold.errors import BadInput
 from memfold.index.base import Candidate, Filters, IndexBackend
 from memfold.recall.hits import describe
 from memfold.values import KINDS, TEXT, Hit
@@ -68,7 +69,5 @@ def export_facts(backend: IndexBackend, today: date, *, format: str = "jsonl",  
     if format == "mem0":
         return json.dumps({"results": [mem0_memory(row) for row in rows]},
                           ensure_ascii=False, indent=1) + "\n"
-    from memfold.errors import BadInput
-
     raise BadInput(f"unknown export format {format!r}; expected one of: "
                    + ", ".join(EXPORT_FORMATS) + " (or a folder, from a server bank)")
