@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from memfold.client.remote import RemoteMemory, connect
     from memfold.documents import FileEntry, Files, FileWrite
     from memfold.forget import PurgePlace, PurgePlan
+    from memfold.importing.run import ImportResult
     from memfold.journal.events import Record
     from memfold.journal.log import Event
     from memfold.lifecycle.review import (
@@ -96,6 +97,7 @@ _PUBLIC = {
     "capture": ("CaptureResult", "Unreadable", "Withheld"),
     "documents": ("FileEntry", "FileWrite", "Files"),
     "forget": ("PurgePlace", "PurgePlan"),
+    "importing.run": ("ImportResult",),
     "journal.events": ("Record",),
     "journal.log": ("Event",),
     "recall.search": ("Trace",),
@@ -139,6 +141,7 @@ __all__ = [
     "Files",
     "Freshness",
     "Hit",
+    "ImportResult",
     "IncompleteSet",
     "IndexDamaged",
     "IndexError_",

@@ -6,7 +6,8 @@ Each method is a thin call into the module that owns the verb — `retain`, `cap
 files by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.
 A write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
 checks its text arguments first, and `@repairs` rebuilds a damaged index a read meets.
-`Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too).
+`Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too); it
+inherits `import_source` and `export_facts` from `memfold.importing.facade`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 from memfold import config, names
 from memfold import retain as retain_module
 from memfold.errors import BadInput, MemfoldError
+from memfold.importing.facade import ImportExport
 from memfold.index.base import IndexBackend, Progress
 from memfold.index.links import link_warnings as find_link_warnings
 from memfold.journal.events import Archive
@@ -65,7 +67,7 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from memfold.workspace.watch import Watcher
 
 
-class Memory:
+class Memory(ImportExport):
     """An open memfold workspace: retain, index and report on it.
 
     >>> with Memory.open("~/.memfold/workspace") as memory:     # doctest: +SKIP

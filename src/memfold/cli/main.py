@@ -20,7 +20,18 @@ import click
 from click.core import ParameterSource
 
 from memfold import __version__, config
-from memfold.cli import agent, capture, hosts, lifecycle, review, server, settings, warm, web
+from memfold.cli import (
+    agent,
+    capture,
+    hosts,
+    lifecycle,
+    review,
+    server,
+    settings,
+    transfer,
+    warm,
+    web,
+)
 from memfold.cli.args import DASH_NOTE, GLOBAL_NOTE, DataGroup, hoist_globals
 from memfold.cli.common import (
     SHOW_SECRETS,
@@ -563,10 +574,10 @@ def bench() -> None:
 
 # The commands that live in modules of their own, each listing them in COMMANDS: the lifecycle
 # verbs, the review queue, the commands for agents (core memory, session context, MCP, tool
-# schemas), the server's, the warm process's, capture, `memfold config`, `memfold ui` and the
-# agent hosts' (install, uninstall, hook).
+# schemas), the server's, the warm process's, capture, import and export, `memfold config`,
+# `memfold ui` and the agent hosts' (install, uninstall, hook).
 # Those modules keep their heavy imports (the web stack, MCP, the index) inside the commands.
-for _module in (lifecycle, review, agent, server, warm, capture, settings, web, hosts):
+for _module in (lifecycle, review, agent, server, warm, capture, transfer, settings, web, hosts):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 for _name in LOCAL_ONLY:
