@@ -213,10 +213,9 @@ class Memory(ImportExport):
         MAX_QUERY_CHARS is refused.  `mode` is lexical, semantic or hybrid (default:
         MEMFOLD_RECALL_MODE, else hybrid when the embed extra is installed and the workspace
         has vectors, else lexical).  Likely secrets in the results are shown as
-        `[REDACTED:<kind>]` unless `show_secrets`.  `rerank` takes a second look at the best
-        candidates with the embed extra's model (`embed.rerank`; EmbedUnavailable without it).
-        Each hit found only on the query's common words or names, not on the words it turns
-        on, is flagged `weak` (`recall.weak`); `strict` leaves those out.
+        `[REDACTED:<kind>]` unless `show_secrets`.  `rerank`: a second look at the best with
+        the embed extra's model (`embed.rerank`).  A hit found only on the query's common
+        words or names is `weak` (`recall.weak`); `strict` leaves those out.
         """
         moment = self.now(now)
         today = moment.date()
@@ -246,9 +245,8 @@ class Memory(ImportExport):
 
     def about(self, name: str, *, k: int = 50, include_all: bool = False, now: Moment = None,
               show_secrets: bool = False) -> AboutResult:
-        """An entity's page and its linked facts, newest first ("tell me about X");
-        superseded and expired facts only with `include_all`; secrets redacted unless
-        `show_secrets`."""
+        """An entity's page and linked facts, newest first; superseded and expired facts
+        only with `include_all`; secrets redacted unless `show_secrets`."""
         if not name.strip().lstrip("@"):
             raise BadInput("give an entity name, e.g. `memfold about Peter`")
         refuse_long(name, "name", ": give the entity's name, not a document")
@@ -554,11 +552,10 @@ class Memory(ImportExport):
     def review(self, *, since: str | None = None, entity: str | Sequence[str] = (),
                rule: str | None = None, settled: bool = False, limit: int | None = REVIEW_LIMIT,
                now: Moment = None) -> ReviewQueue:
-        """The judge's decisions waiting for a word, newest first: open conflicts (the older
-        fact left active beside a newer one) and automatic supersedes in force — each with
-        both facts, the judge, its rule and its reason.  `since` ("30d", "2026-01") keeps
-        those judged since then, `entity` those about an entity, `rule` those of one rule
-        (or judge); `settled` adds the items already settled; `limit` None lists all."""
+        """The judge's decisions waiting for a word, newest first: open conflicts and
+        automatic supersedes in force, each with both facts, the judge, its rule and its
+        reason (docs/format.md).  `since`, `entity`, `rule` narrow them; `settled` adds
+        the items already settled; `limit` None lists all."""
         if limit is not None and (isinstance(limit, bool) or limit < 1):
             raise BadInput(f"limit must be 1 or more, not {limit!r}")
         self.refresh()
@@ -571,8 +568,7 @@ class Memory(ImportExport):
     def accept(self, item: str | int, *, reason: str | None = None, now: Moment = None,
                source: str | None = None) -> ReviewOutcome:
         """Accept a review item (its number, or its older fact's id): an open conflict
-        becomes a supersede, journaled with `reason`.  An item already settled is left as
-        it is (`unchanged` says by whom and when); an unknown one raises UnknownId."""
+        becomes a supersede, journaled with `reason`; a settled item is left as it is."""
         with self.signed(source):
             self.refresh()
             return settle(self.ledger, "accept", str(item), Selection(), reason=reason,
@@ -584,10 +580,9 @@ class Memory(ImportExport):
                since: str | None = None, entity: str | Sequence[str] = (),
                reason: str | None = None, dry_run: bool = False, now: Moment = None,
                source: str | None = None) -> ReviewOutcome:
-        """Reject a review item (its number, or its older fact's id) — a conflict is
-        dismissed, an automatic supersede undone (the older fact active again) — or, with
-        `rule` instead of an item, every item of that rule waiting for a word (`since`,
-        `entity` narrow it; `dry_run` only lists them).  Journaled with `reason`."""
+        """Reject a review item (a conflict dismissed, an automatic supersede undone) or,
+        with `rule`, every open item of that rule (`since`, `entity` narrow it; `dry_run`
+        only lists them).  Journaled with `reason`."""
         with self.signed(source):
             self.refresh()
             chosen = Selection.of(since=since, entity=entity, rule=rule, settled=False,

@@ -129,8 +129,8 @@ def test_codex_gets_a_table_and_an_agents_section(home: Path) -> None:
     assert config["mcp_servers"]["memfold"]["args"] == ["mcp"]
     assert config["mcp_servers"]["docs"]["command"] == "npx"
     agents = (home / ".codex" / "AGENTS.md").read_text()
-    assert agents.startswith(AGENTS + "\n<!-- memfold:start -->\n")
-    assert agents.endswith("<!-- memfold:end -->\n") and "`recall`" in agents
+    assert agents.startswith(AGENTS + "\n<!-- memfold-agents:start -->\n")
+    assert agents.endswith("<!-- memfold-agents:end -->\n") and "`recall`" in agents
 
 
 def test_claude_desktop_honours_config(home: Path, tmp_path: Path) -> None:

@@ -586,8 +586,7 @@ for _name in LOCAL_ONLY:
 
 def _terminate(signum: int, frame: object) -> None:
     """SIGTERM: stop the index's worker processes, say so, and exit at once, as the default
-    action would (every write path is safe against a kill at any point; SIGINT is the
-    gentle one)."""
+    action would (every write path is safe against a kill at any point)."""
     # not imported yet, or still importing: no workers to stop
     stop_workers = getattr(sys.modules.get("memfold.index.sync"), "stop_workers", None)
     if stop_workers is not None:

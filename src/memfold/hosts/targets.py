@@ -110,7 +110,7 @@ def desktop_config(setup: Setup) -> Path:
 
 # -- Codex CLI -------------------------------------------------------------------------------
 
-AGENTS_START, AGENTS_END = "<!-- memfold:start -->", "<!-- memfold:end -->"
+AGENTS_START, AGENTS_END = "<!-- memfold-agents:start -->", "<!-- memfold-agents:end -->"
 AGENTS_SECTION = f"""{AGENTS_START}
 ## Memory (memfold)
 

@@ -1,6 +1,6 @@
 """Whole blocks of text that memfold appends to a file it does not own and cuts out again:
 the `[mcp_servers.memfold]` table at the end of Codex's config.toml and the section between
-`<!-- memfold:start -->` and `<!-- memfold:end -->` in AGENTS.md.
+`<!-- memfold-agents:start -->` and `<!-- memfold-agents:end -->` in AGENTS.md.
 
 `append` adds the block after a blank line; `cut` takes out the block and that blank line, so
 an install and an uninstall give the file back byte for byte (a file that did not end in a
