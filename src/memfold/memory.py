@@ -472,11 +472,14 @@ class Memory:
 
     @property
     def views(self) -> Views:
-        """What a person looks at — timeline, opinion histories, lifecycle lists, supersede
-        chains, source files, the journal's chain — read-only (memfold.views)."""
+        """What a person looks at, read-only: timeline, opinions, chains... (memfold.views)."""
         from memfold import views as _views
 
         return _views.Views(self.ledger, refresh=self.refresh, clock=self.now)
+
+    def entities(self) -> list[tuple[str, int]]:
+        """Every entity facts name, with how many facts name it, most named first."""
+        return self.views.entities()
 
     @repairs
     def stale_pages(self) -> list[dict[str, object]]:

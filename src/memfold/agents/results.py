@@ -217,6 +217,13 @@ def status(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.status().to_dict()
 
 
+def entities(memory: MemoryAPI, a: dict[str, Any]) -> Any:
+    found = memory.entities()
+    limit = a.get("limit", 100)
+    return {"entities": [{"name": name, "facts": count} for name, count in found[:limit]],
+            "omitted": max(0, len(found) - limit)}
+
+
 def index(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.index(full=a.get("full", False)).to_dict()
 

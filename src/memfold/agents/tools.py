@@ -139,8 +139,8 @@ def tools() -> list[Tool]:
 # request); "all" is every tool, those added later included
 PROFILES: dict[str, tuple[str, ...] | None] = {
     "minimal": ("context", "recall", "retain", "use"),
-    "standard": ("context", "recall", "about", "show", "retain", "use", "note", "supersede",
-                 "forget", "restore", "core_view", "core_append", "core_replace",
+    "standard": ("context", "recall", "about", "entities", "show", "retain", "use", "note",
+                 "supersede", "forget", "restore", "core_view", "core_append", "core_replace",
                  "core_insert", "core_undo"),
     "all": None,
 }
@@ -430,6 +430,14 @@ _TOOLS: tuple[Tool, ...] = (
         "what it was derived from, each with its source.",
         _obj({"id": _ID}, ("id",)),
         run.trace, read_only=True, idempotent=True),
+    Tool(
+        "entities", "List entities",
+        "The entities memory knows (people, projects, places), each with how many facts "
+        "name it, most named first. Call it to see who and what memory holds before "
+        "calling about or recall with entities.",
+        _obj({"limit": _int("How many entities at most.", minimum=1, maximum=1000,
+                            default=100)}),
+        run.entities, read_only=True, idempotent=True),
     Tool(
         "status", "Memory status",
         "Counts of facts by kind, entities, warnings (with path:line), files changed since "

@@ -183,6 +183,33 @@ def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets:
                    "notes", err=True)
 
 
+@click.command()
+@click.option("--limit", type=click.IntRange(min=1), metavar="N",
+              help="Only the N most named entities.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def entities(ctx: click.Context, limit: int | None, as_json: bool) -> None:
+    """List the entities facts name, each with how many facts name it, most named first.
+
+    \b
+    Examples:
+      memfold entities --limit 20
+      memfold entities --json
+    """
+    memory = open_memory(ctx)
+    found = memory.entities()
+    show_notices(memory)
+    shown = found[:limit] if limit else found
+    if as_json:
+        emit_json({"entities": [{"name": name, "facts": count} for name, count in shown],
+                   "omitted": len(found) - len(shown)})
+        return
+    for name, count in shown:
+        click.echo(f"{count}\t@{name}")
+    if not found:
+        click.echo("no entities yet: name one in a bullet, e.g. W @Peter: ...", err=True)
+
+
 @click.command("mcp")
 @click.option("--http", "target", metavar="HOST:PORT",
               help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio; HOST "
@@ -206,8 +233,8 @@ def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets:
 @click.option("--profile", type=click.Choice(["minimal", "standard", "all"]),
               envvar="MEMFOLD_MCP_PROFILE",
               help="Serve a set of tools: minimal (context, recall, retain, use), standard "
-              "(minimal, about, show, note, supersede, forget, restore and the core_* tools) "
-              "or all (default). [env: MEMFOLD_MCP_PROFILE]")
+              "(minimal, about, entities, show, note, supersede, forget, restore and the "
+              "core_* tools) or all (default). [env: MEMFOLD_MCP_PROFILE]")
 @click.option("--tools", "tool_names", metavar="NAME,...", envvar="MEMFOLD_MCP_TOOLS",
               help="Serve only these tools, e.g. recall,retain,context. "
               "[env: MEMFOLD_MCP_TOOLS]")
@@ -217,10 +244,10 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
         tool_names: str | None) -> None:
     """Serve memfold's tools to an MCP client, over stdio (default) or streamable HTTP.
 
-    One tool per verb: recall, about, show, retain, use, note, supersede, forget, restore,
-    history, trace, status, index, reflect, core_view, core_append, core_replace,
-    core_insert, core_undo, context.  Each listed tool costs the client tokens on every
-    request: --profile or --tools serves fewer.
+    One tool per verb: recall, about, entities, show, retain, use, note, supersede, forget,
+    restore, review, review_accept, review_reject, history, trace, status, index, reflect,
+    core_view, core_append, core_replace, core_insert, core_undo, context.  Each listed
+    tool costs the client tokens on every request: --profile or --tools serves fewer.
     Needs the `mcp` extra: pip install 'memfold[mcp]'.  With --server (MEMFOLD_SERVER),
     the stdio server proxies every call to that server's bank, as the token's name.
 
@@ -339,4 +366,4 @@ def call_tool(ctx: click.Context, source: str) -> None:
     emit_json(answers if isinstance(data, list) else answers[0])
 
 
-COMMANDS: list[click.Command] = [core, context, mcp, tools, call_tool]
+COMMANDS: list[click.Command] = [core, context, entities, mcp, tools, call_tool]

@@ -315,6 +315,10 @@ class RemoteMemory:
         """The bank's counts, warnings and freshness (its workspace is `tenant/bank`)."""
         return StatusReport.from_dict(self._call("status", {}))
 
+    def entities(self) -> list[tuple[str, int]]:
+        found = self._call("entities", {"limit": 1000})["entities"]  # the verb's most
+        return [(e["name"], e["facts"]) for e in found]
+
     def link_warnings(self) -> list[ParseWarning]:
         return list(self.status().link_warnings)
 
