@@ -158,9 +158,10 @@ SETTINGS: tuple[Setting, ...] = (
        "process exits.", flag="memfold warm start --idle"),
     # -- the MCP server (`memfold mcp`) --
     _S("MEMFOLD_MCP_TOKEN", "text", "", "With --http: the bearer token a request must "
-       "carry.", flag="memfold mcp --token", secret=True),
-    _S("MEMFOLD_MCP_TOKENS", "path", "", "With --http: a file of `NAME TOKEN` lines, each a "
-       "token let in and the name it signs with.", flag="memfold mcp --tokens"),
+       "carry (32 random bytes or more).", flag="memfold mcp --token", secret=True),
+    _S("MEMFOLD_MCP_TOKENS", "path", "", "With --http: a file of `NAME TOKEN [read|write]` "
+       "lines, each a token let in, the name it signs with and its scopes.",
+       flag="memfold mcp --tokens"),
     _S("MEMFOLD_MCP_PROFILE", "choice", "", "The set of tools served: minimal, standard or "
        "all.", flag="memfold mcp --profile", shown="all"),
     _S("MEMFOLD_MCP_TOOLS", "text", "", "Serve only these tools, e.g. recall,retain,context.",

@@ -27,6 +27,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from memfold import names
+from memfold.errors import BadInput
+from memfold.screening import SOURCE
 from memfold.values import AboutResult, Hit, RecallResult, estimate_tokens
 
 if TYPE_CHECKING:
@@ -154,7 +156,23 @@ def show(memory: MemoryAPI, a: dict[str, Any]) -> Any:
 
 
 def retain(memory: MemoryAPI, a: dict[str, Any]) -> Any:
-    return memory.retain(a["bullets"], date=a.get("date"), source=a.get("source")).to_dict()
+    return memory.retain(a["bullets"], date=a.get("date"),
+                         source=signer(memory, a.get("source"))).to_dict()
+
+
+def signer(memory: MemoryAPI, label: str | None) -> str | None:
+    """Who a tool's retain is by: the handle's identity (a token's name, the server's
+    `--source`), with the call's `source` only as a label after it (`planner/claude`), so a
+    caller cannot pass itself off as another; a server bank signs with its token itself."""
+    if label is None:
+        return None
+    identity = getattr(memory, "source", None) or "api"
+    signed = f"{identity}/{label.strip()}"
+    if not SOURCE.fullmatch(signed):
+        raise BadInput(f"source {label!r}: a label of letters, digits or . : @ / - _, at "
+                       f"most {64 - len(identity) - 1} characters here (it follows "
+                       f"{identity!r})")
+    return signed
 
 
 def use(memory: MemoryAPI, a: dict[str, Any]) -> Any:

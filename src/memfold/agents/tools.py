@@ -333,8 +333,9 @@ _TOOLS: tuple[Tool, ...] = (
         _obj({"bullets": _strings("The facts, e.g. \"W @Peter: Lives in Vienna.\"",
                                   minItems=1),
               "date": _str("The day's log to write to, YYYY-MM-DD (default today)."),
-              "source": _str("Who is writing (e.g. agent:planner), recorded with every "
-                             "bullet; default: the server's.", minLength=1, maxLength=100)},
+              "source": _str("A label for who is writing (e.g. planner), recorded after "
+                             "this server's identity with every bullet (mcp/planner).",
+                             minLength=1, maxLength=40)},
              ("bullets",)),
         run.retain),
     Tool(

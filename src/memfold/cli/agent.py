@@ -217,19 +217,21 @@ def entities(ctx: click.Context, limit: int | None, as_json: bool) -> None:
 @click.option("--allow-remote", is_flag=True,
               help="Allow a non-loopback HOST and any Host/Origin header (use a --token).")
 @click.option("--token", envvar="MEMFOLD_MCP_TOKEN", metavar="TOKEN",
-              help="With --http, require `Authorization: Bearer TOKEN`. "
-              "[env: MEMFOLD_MCP_TOKEN]")
+              help="With --http, require `Authorization: Bearer TOKEN` (32 random bytes or "
+              "more: `openssl rand -hex 32`). [env: MEMFOLD_MCP_TOKEN]")
 @click.option("--tokens", "tokens_file", envvar="MEMFOLD_MCP_TOKENS", metavar="FILE",
-              help="With --http, named tokens: a file of `NAME TOKEN` lines.  A request "
-              "with any of them is let in, and what it writes is signed with its NAME "
-              "(journal `source`, retain `by`). [env: MEMFOLD_MCP_TOKENS]")
+              help="With --http, named tokens: a file of `NAME TOKEN [read|write]` lines.  A "
+              "request with any of them is let in, what it writes is signed with its NAME "
+              "(journal `source`, retain `by`), and a `read` token may call only read-only "
+              "tools. [env: MEMFOLD_MCP_TOKENS]")
 @click.option("--no-token", is_flag=True,
               help="With --http, serve without a token: any process that can reach the port "
               "can read and change this memory.")
 @click.option("--source", metavar="NAME", envvar="MEMFOLD_SOURCE", default="mcp",
               show_default=True,
               help="Who writes through this server, recorded with every retained bullet "
-              "(a retain call may name its own). [env: MEMFOLD_SOURCE]")
+              "(a retain call's `source` is a label after it: mcp/planner). "
+              "[env: MEMFOLD_SOURCE]")
 @click.option("--profile", type=click.Choice(["minimal", "standard", "all"]),
               envvar="MEMFOLD_MCP_PROFILE",
               help="Serve a set of tools: minimal (context, recall, retain, use), standard "
@@ -256,7 +258,7 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
       memfold --workspace ~/notes/agent mcp
       memfold mcp --profile minimal
       memfold mcp --tools recall,retain,context,core_view,core_append
-      memfold mcp --http 127.0.0.1:8765 --token "$(openssl rand -hex 16)"
+      memfold mcp --http 127.0.0.1:8765 --token "$(openssl rand -hex 32)"
       memfold mcp --http 127.0.0.1:8765 --tokens ~/.config/memfold/tokens
     """
     from memfold import loopback
@@ -275,6 +277,8 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
                        f"serves MCP itself at {ctx.obj['server'].rstrip('/')}/mcp")
     host, port = loopback.parse_target(target, allow_remote=allow_remote)
     tokens = loopback.read_tokens(tokens_file) if tokens_file else None
+    if token:
+        loopback.check_token(token, "--token")
     if not token and not tokens and not no_token:
         raise BadInput("--http needs --token TOKEN (or MEMFOLD_MCP_TOKEN), --tokens FILE, or "
                        "--no-token to serve without one")
