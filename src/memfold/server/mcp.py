@@ -6,8 +6,8 @@ before any MCP traffic, and a call names its bank with the `X-Memfold-Bank` head
 `bank` query parameter, else the one bank a bank-restricted token is for.  A tool runs as a
 read or a write as its REST verb does (a write needs the `write` scope and is signed with the
 token's name — a retain's `source` argument is only a label after it: `planner/claude`).  A
-refusal or a failure comes back as a tool error with the message the REST API gives.  Resources and prompts are served by `memfold mcp`
-on a local workspace only.
+refusal or a failure comes back as a tool error with the message the REST API gives.
+Resources and prompts are served by `memfold mcp` on a local workspace only.
 """
 
 from __future__ import annotations
