@@ -55,7 +55,8 @@ class MemoryAPI(Protocol):
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
                now: Moment = None, source: str | None = None,
-               allow_secret: bool = False, future: bool = False) -> RetainResult: ...
+               allow_secret: bool = False, future: bool = False,
+               idempotency_key: str | None = None) -> RetainResult: ...
     def recall(self, query: str, *, k: int = 25, since: str | date | None = None,
                until: str | date | None = None, kinds: Sequence[str] | str | None = None,
                entities: Sequence[str] = (), include_all: bool = False,

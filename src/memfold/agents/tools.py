@@ -290,9 +290,9 @@ _TOOLS: tuple[Tool, ...] = (
                                 "S (observation), or their names, or text."),
               "entities": _strings("Only facts linked to one of these entities."),
               "include_all": _bool("Include superseded and expired facts, flagged.", False),
-              "budget": _int("Send at most about this many tokens (4 characters each, counted "
-                             "on the JSON sent): whole results, best first; "
-                             "omitted_for_budget says how many were left out.", minimum=1),
+              "budget": _int("Send at most this many tokens (counted on the JSON sent): "
+                             "whole results, best first; omitted_for_budget says how many "
+                             "were left out.", minimum=1),
               "mode": _str("How to match: lexical (words), semantic (meaning; needs the "
                            "embed extra) or hybrid (both). Default: the workspace's.",
                            enum=["lexical", "semantic", "hybrid"]),
@@ -335,7 +335,11 @@ _TOOLS: tuple[Tool, ...] = (
               "date": _str("The day's log to write to, YYYY-MM-DD (default today)."),
               "source": _str("A label for who is writing (e.g. planner), recorded after "
                              "this server's identity with every bullet (mcp/planner).",
-                             minLength=1, maxLength=40)},
+                             minLength=1, maxLength=40),
+              "idempotency_key": _str("A key of your own for this retain (e.g. a UUID); "
+                                      "retrying with the same key stores nothing new and "
+                                      "answers the first call's facts.",
+                                      minLength=1, maxLength=200)},
              ("bullets",)),
         run.retain),
     Tool(
@@ -506,8 +510,8 @@ _TOOLS: tuple[Tool, ...] = (
         "What to know at the start of a session: core memory, today's and yesterday's "
         "notes, facts that expire soon and open items — each line citing its source, within "
         "a token budget. Call it once when a session starts.",
-        _obj({"budget": _int("Send at most about this many tokens (4 characters each, "
-                             "counted on the JSON sent).", minimum=1, default=2000),
+        _obj({"budget": _int("Send at most this many tokens (counted on the JSON sent).",
+                             minimum=1, default=2000),
               "full": _FULL}),
         run.context, read_only=True, idempotent=True),
 )

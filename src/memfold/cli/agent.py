@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from memfold.cli.args import DataGroup
-from memfold.cli.common import SHOW_SECRETS, emit_json, open_memory, show_notices
+from memfold.cli.common import SHOW_SECRETS, emit_json, open_memory, printed_tokens, show_notices
 from memfold.errors import BadInput
 
 if TYPE_CHECKING:
@@ -149,7 +149,8 @@ def undo(ctx: click.Context, as_json: bool) -> None:
 
 @click.command()
 @click.option("--budget", type=int, metavar="TOKENS",
-              help="About how many tokens to fill (4 characters each). [default: 2000]")
+              help="How many tokens to fill at most (a conservative count; with --json, "
+              "counted on the JSON). [default: 2000]")
 @_JSON
 @SHOW_SECRETS
 @click.pass_context
@@ -167,11 +168,18 @@ def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets:
       memfold context --budget 800 --json
     """
     memory = open_memory(ctx)
+    if as_json:  # the budget holds for the JSON printed, sections and text
+        from memfold.agents.results import context_result
+        from memfold.session.context import DEFAULT_BUDGET
+
+        emit_json(context_result(lambda inner: memory.context(budget=inner,
+                                                              show_secrets=show_secrets),
+                                 budget=DEFAULT_BUDGET if budget is None else budget, full=True,
+                                 measure=printed_tokens, fallback=False))
+        show_notices(memory)
+        return
     result = memory.context(budget=budget, show_secrets=show_secrets)
     show_notices(memory)
-    if as_json:
-        emit_json(result.to_dict())
-        return
     text = result.render()
     if text:
         click.echo(text)

@@ -98,7 +98,8 @@ _BOOL = {"type": "boolean"}
 
 VERBS: dict[str, Verb] = {verb.name: verb for verb in (
     Verb("retain", "write", _schema("retain", drop=("source",)),
-         lambda m, a: m.retain(a["bullets"], date=a.get("date")).to_dict(),
+         lambda m, a: m.retain(a["bullets"], date=a.get("date"),
+                               idempotency_key=a.get("idempotency_key")).to_dict(),
          "Append Retain bullets to a day's log (signed with the token's name)."),
     Verb("recall", "read", _schema("recall", drop=("budget", "full")),
          lambda m, a: m.recall(a["query"], k=a.get("k", 10), since=a.get("since"),
