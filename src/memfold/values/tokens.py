@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 from collections.abc import Callable
 
 from memfold.errors import MemfoldError
@@ -75,7 +76,9 @@ def exact_counter(name: str) -> Callable[[str], int]:
         import bpe_openai  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         raise MemfoldError(f"the {name} tokenizer is not installed: {INSTALL_HINT}") from None
-    encoding = bpe_openai.get_encoding(name)
+    with warnings.catch_warnings():  # its loader uses a deprecated importlib call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        encoding = bpe_openai.get_encoding(name)
 
     def count(text: str) -> int:
         return len(encoding.encode(text))
