@@ -119,8 +119,8 @@ def context_result(build: Callable[[int], SessionContext], *, budget: int, full:
     if measure(whole) <= budget:
         return whole
     sections = full and (not fallback or measure(form(1, True)) <= budget)
-    return _largest_fit(lambda inner: form(inner, sections), budget - 1, budget, measure,
-                        least=1)
+    return _largest_fit(lambda inner: form(inner, sections), max(1, budget - 1), budget,
+                        measure, least=1)
 
 
 def _largest_fit(form: Callable[[int], dict[str, Any]], count: int,
