@@ -78,3 +78,17 @@ def test_full_gives_way_to_compact_within_a_small_budget(workspace: Path) -> Non
             text = json.dumps(sent, ensure_ascii=False)
             assert max(count(text) for count in EXACT.values()) <= 120, name
             assert "sections" not in sent and "sync" not in sent, name
+
+
+def test_a_tokenizer_not_installed_is_one_line(run: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "bpe_openai", None)  # import fails
+    exact_counter.cache_clear()
+    try:
+        result = run("recall", "x", "--json", "--budget", "50",
+                     env={"MEMFOLD_TOKENIZER": "cl100k_base"})
+    finally:
+        exact_counter.cache_clear()
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert result.stderr == ("memfold: error: the cl100k_base tokenizer is not installed: pip "
+                             "install 'memfold[tokens]' (bpe-openai, which ships the "
+                             "vocabularies)\n")

@@ -72,13 +72,15 @@ def exact_counter(name: str) -> Callable[[str], int]:
     its vocabulary."""
     if name not in ENCODINGS:
         raise MemfoldError(f"unknown tokenizer {name!r}; use one of: {', '.join(ENCODINGS)}")
-    try:
-        import bpe_openai  # type: ignore[import-untyped,import-not-found,unused-ignore]
-    except ImportError:
-        raise MemfoldError(f"the {name} tokenizer is not installed: {INSTALL_HINT}") from None
     with warnings.catch_warnings():  # its loader uses a deprecated importlib call
         warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            import bpe_openai  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        except ImportError:
+            raise MemfoldError(f"the {name} tokenizer is not installed: "
+                               f"{INSTALL_HINT}") from None
         encoding = bpe_openai.get_encoding(name)
+        encoding.encode("memfold")  # loads the vocabulary now, inside this filter
 
     def count(text: str) -> int:
         return len(encoding.encode(text))
