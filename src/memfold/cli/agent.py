@@ -345,8 +345,8 @@ def tools(fmt: str, profile: str | None, tool_names: str | None) -> None:
 @click.command("call")
 @click.option("--source", metavar="NAME", envvar="MEMFOLD_SOURCE", default="call",
               show_default=True,
-              help="Who is writing, recorded with every retained bullet (a retain call may "
-              "name its own). [env: MEMFOLD_SOURCE]")
+              help="Who is writing, recorded with every retained bullet (a retain call's "
+              "`source` is a label after it: call/planner). [env: MEMFOLD_SOURCE]")
 @click.pass_context
 def call_tool(ctx: click.Context, source: str) -> None:
     """Run the tool call on stdin and print the answer to hand back to the model, as JSON.
