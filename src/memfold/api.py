@@ -61,7 +61,8 @@ class MemoryAPI(Protocol):
                until: str | date | None = None, kinds: Sequence[str] | str | None = None,
                entities: Sequence[str] = (), include_all: bool = False,
                budget: int | None = None, now: Moment = None, mode: str | None = None,
-               show_secrets: bool = False, rerank: bool = False) -> RecallResult: ...
+               show_secrets: bool = False, rerank: bool = False,
+               strict: bool = False) -> RecallResult: ...
     def about(self, name: str, *, k: int = 50, include_all: bool = False, now: Moment = None,
               show_secrets: bool = False) -> AboutResult: ...
     def get(self, fact_id: str, *, strict: bool = False, use: bool = True, now: Moment = None,

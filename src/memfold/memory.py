@@ -1,12 +1,13 @@
 """The Memory facade: every capability of memfold as a method; adapters stay thin.
 
-Each method is a thin call into the module that owns the verb — `retain`, `capture`,
-`recall`, `session` (core memory and session context), `lifecycle` (the ledger and the review
-queue), `reflect`, `forget`, `status`, `views` — and the index is kept in step with the files
-by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.  A
-write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
+Each method is a thin call into the module that owns the verb — `retain`, `capture`, `recall`,
+`session` (core memory and session context), `lifecycle` (the ledger and the review queue),
+`reflect`, `forget`, `status`, `views`, `documents` — and the index is kept in step with the
+files by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.
+A write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
 checks its text arguments first, and `@repairs` rebuilds a damaged index a read meets.
-`Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too).
+`Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too); it
+inherits `import_source` and `export_facts` from `memfold.importing.facade`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 from memfold import config, names
 from memfold import retain as retain_module
 from memfold.errors import BadInput, MemfoldError
+from memfold.importing.facade import ImportExport
 from memfold.index.base import IndexBackend, Progress
 from memfold.index.links import link_warnings as find_link_warnings
 from memfold.journal.events import Archive
@@ -54,6 +56,7 @@ from memfold.workspace.layout import Workspace
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
     from memfold.api import MemoryAPI, Moment
     from memfold.capture import CaptureResult
+    from memfold.documents import Files
     from memfold.embed.base import Embedder
     from memfold.forget import PurgePlan
     from memfold.lifecycle.review import ReviewOutcome, ReviewQueue
@@ -64,7 +67,7 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from memfold.workspace.watch import Watcher
 
 
-class Memory:
+class Memory(ImportExport):
     """An open memfold workspace: retain, index and report on it.
 
     >>> with Memory.open("~/.memfold/workspace") as memory:     # doctest: +SKIP
@@ -201,7 +204,7 @@ class Memory:
                until: str | date | None = None, kinds: Sequence[str] | str | None = None,
                entities: Sequence[str] = (), include_all: bool = False, budget: int | None = None,
                now: Moment = None, mode: str | None = None, show_secrets: bool = False,
-               rerank: bool = False) -> RecallResult:
+               rerank: bool = False, strict: bool = False) -> RecallResult:
         """Ranked, cited facts for a query; files changed since the last sync are synced first.
 
         `since`/`until` take specs like "30d", "2025-11", "last week"; `kinds` takes
@@ -212,6 +215,8 @@ class Memory:
         has vectors, else lexical).  Likely secrets in the results are shown as
         `[REDACTED:<kind>]` unless `show_secrets`.  `rerank` takes a second look at the best
         candidates with the embed extra's model (`embed.rerank`; EmbedUnavailable without it).
+        Each hit found only on the query's common words or names, not on the words it turns
+        on, is flagged `weak` (`recall.weak`); `strict` leaves those out.
         """
         moment = self.now(now)
         today = moment.date()
@@ -228,7 +233,8 @@ class Memory:
         def answer() -> tuple[SyncReport, Ranked]:
             report = self.refresh()
             chosen, semantic = self._embedding.mode(self.index_backend, mode)
-            chosen_options = replace(options, mode=chosen, semantic=semantic, rerank=reranker)
+            chosen_options = replace(options, mode=chosen, semantic=semantic, rerank=reranker,
+                                     strict=strict)
             return report, run_recall(self.index_backend, plan, chosen_options)
 
         report, ranked = self._upkeep.repairing(answer)
@@ -373,17 +379,15 @@ class Memory:
     def index(self, *, full: bool = False, progress: Progress | None = None,
               judge: bool = True) -> SyncReport:
         """Sync the index with the files (only what changed), or rebuild it with `full` —
-        from the Markdown and the journal, so every lifecycle state comes back.  A first
-        index, or a rebuild whose journal holds no decision yet, judges the facts in the
-        order they were written and journals the judge's word (`judge=False`: not).  A
-        workspace using semantic recall also gets vectors for its new facts.  Temporary
-        files a killed writer left behind are removed."""
+        from the Markdown and the journal, so every lifecycle state comes back.  A first index,
+        or a rebuild whose journal holds no decision yet, judges the facts in the order they
+        were written and journals the judge's word (`judge=False`: not).  Semantic recall gets
+        vectors for new facts; temporaries a killed writer left behind are removed."""
         return self._upkeep.index(self._embedding, full=full, progress=progress, judge=judge)
 
     @repairs
     def status(self) -> StatusReport:
-        """Counts, link warnings, and which files changed since the last sync (by stat;
-        nothing is synced).  `warnings` counts parse and link warnings."""
+        """Counts, warnings (parse and link) and the files changed since the last sync."""
         return status_report(self.workspace, self.index_backend, tuple(self.link_warnings()))
 
     @repairs
@@ -393,9 +397,8 @@ class Memory:
 
     @repairs
     def link_warnings(self) -> list[ParseWarning]:
-        """Where hand edits broke links, as of the last sync (nothing is synced): duplicate
-        block ids, supersede or merge pointers to facts no file holds, and notes or
-        supersedes journaled about such facts — each with its path:line and what to do."""
+        """Where hand edits broke links, as of the last sync: duplicate block ids, pointers
+        to facts no file holds, decisions journaled about those — each with path:line."""
         return find_link_warnings(self.workspace, self.index_backend)
 
     # -- reflect (memfold.reflect.plan) -------------------------------------------------------
@@ -438,10 +441,10 @@ class Memory:
     @refuses_undecodable
     @repairs
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
-               now: Moment = None, source: str | None = None) -> list[str]:
-        """Archive a fact (kept, findable with --all); with `purge`, remove every copy of it
-        from the workspace (see `purge`).  Returns the Markdown files changed (with
-        `dry_run`, that a purge would change; nothing is written)."""
+               now: Moment = None, source: str | None = None, reason: str = "") -> list[str]:
+        """Archive a fact (kept, findable with --all), journaled with `reason` or "forgotten by
+        hand"; with `purge`, remove every copy of it from the workspace (see `purge`).  Returns
+        the Markdown files changed (with `dry_run`, that a purge would change; none written)."""
         if dry_run and not purge:
             raise BadInput("dry_run goes with purge: archiving changes no file")
         with self.signed(source):
@@ -449,7 +452,7 @@ class Memory:
                 return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
             self.refresh()
             self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
-                names.fact_id(fact_id)).fact.id, reason="forgotten by hand")],
+                names.fact_id(fact_id)).fact.id, reason=reason or "forgotten by hand")],
                 ts=self._ts(now))
             return []
 
@@ -472,7 +475,7 @@ class Memory:
 
     @property
     def views(self) -> Views:
-        """What a person looks at, read-only: timeline, opinions, chains... (memfold.views)."""
+        """What a person looks at — timeline, histories, lists, chains, sources — read-only."""
         from memfold import views as _views
 
         return _views.Views(self.ledger, refresh=self.refresh, clock=self.now)
@@ -480,6 +483,12 @@ class Memory:
     def entities(self) -> list[tuple[str, int]]:
         """Every entity facts name, with how many facts name it, most named first."""
         return self.views.entities()
+
+    @property
+    def files(self) -> Files:
+        """The Markdown files read and written whole, new facts through retain (documents)."""
+        from memfold.documents import Files
+        return Files(self.workspace, self)
 
     @repairs
     def stale_pages(self) -> list[dict[str, object]]:

@@ -20,7 +20,7 @@ from recall_corpus import NOW, PETER_FACTS, build, check_sources, file_lines
 ENV = {"MEMFOLD_NOW": NOW}
 LINE = re.compile(
     r"^\[(?P<letter>[WBOST]) (?P<when>\d{4}-\d{2}-\d{2}|-)(?: valid \S*)? c=(?P<c>\d\.\d\d)\]"
-    r"(?: \[\w+\])?(?P<names>(?: @\S+)*) (?P<content>.+)  (?P<source>\S+#L\d+)$"
+    r"(?: \[[^\]]+\])*(?P<names>(?: @\S+)*) (?P<content>.+)  (?P<source>\S+#L\d+)$"
 )
 RESULT_KEYS = {"id", "kind", "timestamp", "entities", "content", "source", "score", "status",
                "confidence", "why"}

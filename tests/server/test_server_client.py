@@ -151,6 +151,8 @@ def test_reads_print_the_same_against_the_bank(setup: Setup) -> None:
         compare(setup, "recall", "Peter", "--all", "--k", "50", *fmt)
         compare(setup, "recall", "Peter", "--since", "7d", "--kind", "W,B", *fmt)
         compare(setup, "recall", "what happened with Peter", "--budget", "30", *fmt)
+        compare(setup, "recall", "what is Peter's blood type", *fmt)
+        compare(setup, "recall", "where does Peter live", "--strict", *fmt)
         compare(setup, "about", "Peter", *fmt)
         compare(setup, "about", "Ada", "--all", *fmt)
         compare(setup, "history", ids["Met at the café in Zürich."], *fmt)
@@ -161,6 +163,9 @@ def test_reads_print_the_same_against_the_bank(setup: Setup) -> None:
         compare(setup, "context", *fmt)
         compare(setup, "context", "--budget", "60", *fmt)
         compare(setup, "status", *fmt)
+    # --strict leaves the weak hits out on the client as Memory does, with the same note
+    here, _ = compare(setup, "recall", "what is Peter's blood type", "--strict", "--json")
+    assert json.loads(here.stdout)["results"] == [] and json.loads(here.stdout)["notes"]
     budget = json.loads(remote(setup, "recall", "what happened with Peter", "--budget", "30",
                                "--json").stdout)
     assert budget["omitted_for_budget"] > 0  # the budget was packed on the client

