@@ -155,19 +155,19 @@ class Memory(ImportExport):
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
                now: Moment = None, source: str | None = None, allow_secret: bool = False,
-               future: bool = False) -> RetainResult:
+               future: bool = False, idempotency_key: str | None = None) -> RetainResult:
         """Append Retain bullets to the day's log (today by default) and index them.
 
         Each bullet is `KIND[(params)] [@Entity ...]: content`; a block id is added unless
         the bullet ends with one, and the journal records who retained it (`source`, shown
         as `origin` by show and recall).  Raises BadInput, writing nothing, if any bullet is
         invalid or looks like it holds a secret (unless `allow_secret`), gives a block id
-        already used, or `date` is more than a day after now (unless `future`).  The write
-        path, and what runs under the write lock, is `memfold.retain`.
-        """
+        already used, or `date` is more than a day after now (unless `future`).  An
+        `idempotency_key` journaled before stores nothing: the answer is that retain's facts
+        (`repeated`).  The write path is `memfold.retain`."""
         plan = retain_module.prepare(bullets, date=date, clock=lambda: self.now(now),
-                                     origin=source or self.source or "api",
-                                     allow_secret=allow_secret, future=future)
+                                     origin=source or self.source or "api", future=future,
+                                     allow_secret=allow_secret, idempotency_key=idempotency_key)
         return retain_module.write(plan, workspace=self.workspace, backend=self.index_backend,
                                    ledger=self.ledger, clock=lambda: self.now(now),
                                    notify=self._notices.append)
@@ -209,7 +209,7 @@ class Memory(ImportExport):
 
         `since`/`until` take specs like "30d", "2025-11", "last week"; `kinds` takes
         world/experience/opinion/observation/text or W/B/O/S; `budget` packs whole results
-        up to about that many tokens (four characters per token); a query longer than
+        up to that many tokens (a conservative count: values.tokens); a query longer than
         MAX_QUERY_CHARS is refused.  `mode` is lexical, semantic or hybrid (default:
         MEMFOLD_RECALL_MODE, else hybrid when the embed extra is installed and the workspace
         has vectors, else lexical).  Likely secrets in the results are shown as
@@ -477,6 +477,10 @@ class Memory(ImportExport):
         from memfold import views as _views
 
         return _views.Views(self.ledger, refresh=self.refresh, clock=self.now)
+
+    def entities(self) -> list[tuple[str, int]]:
+        """Every entity facts name, with how many facts name it, most named first."""
+        return self.views.entities()
 
     @property
     def files(self) -> Files:

@@ -282,6 +282,11 @@ def test_connect_gives_memory_s_methods_and_types(setup: Setup) -> None:
         made = memory.retain(["W @Zoë: Lives in Lyon.", "O(c=0.7) @Zoë: Likes jazz."],
                              date=TODAY)
         assert isinstance(made, RetainResult) and len(made.facts) == 2
+        assert ("Zoë", 2) in memory.entities()
+        once, twice = (memory.retain("W @Zoë: Plays cello.", date=TODAY, idempotency_key="z1")
+                       for _ in range(2))
+        assert twice.repeated and [f.id for f in twice.facts] == [f.id for f in once.facts]
+        assert ("Zoë", 3) in memory.entities()  # stored once
         found = memory.recall("where does Zoë live")
         assert isinstance(found, RecallResult)
         assert found.hits[0].fact.id == made.facts[0].id

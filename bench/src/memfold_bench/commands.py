@@ -20,6 +20,7 @@ from .server_isolation import server_isolation_command
 from .server_trials import server_trials_command
 from .sidebyside import sidebyside_command
 from .soak import soak_command
+from .tokens_bench import tokens_command
 from .truth_bench import truth_command
 from .year_bench import year_command
 
@@ -37,3 +38,4 @@ COMMANDS += [server_trials_command]
 COMMANDS += [sidebyside_command]
 COMMANDS += [personal_command, truth_command, year_command]
 COMMANDS += [capture_command, import_command]
+COMMANDS += [tokens_command]

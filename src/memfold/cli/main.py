@@ -39,6 +39,7 @@ from memfold.cli.common import (
     emit_json,
     open_memory,
     read_utf8_lines,
+    recall_json,
     show_notices,
     synced_warnings,
     utf8_arguments,
@@ -193,10 +194,13 @@ def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
               help="Store a bullet even if it looks like it holds a secret.")
 @click.option("--future", is_flag=True,
               help="Allow a --date more than a day after today (refused otherwise: a typo).")
+@click.option("--idempotency-key", "key", metavar="KEY",
+              help="A key of your own for this retain (e.g. a UUID): run again with the same "
+              "key, it stores nothing new and prints the first run's facts.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source: str | None,
-           allow_secret: bool, future: bool, as_json: bool) -> None:
+           allow_secret: bool, future: bool, key: str | None, as_json: bool) -> None:
     """Append Retain bullets to a day's log and index them; prints their ids.
 
     A bullet is KIND[(params)] [@Entity ...]: content, where KIND is W (world fact),
@@ -227,7 +231,7 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
         items = read_utf8_lines(sys.stdin.buffer.read(), "stdin")
     memory = open_memory(ctx)
     result = memory.retain(items, date=day, source=source or cli_source(),
-                           allow_secret=allow_secret, future=future)
+                           allow_secret=allow_secret, future=future, idempotency_key=key)
     show_notices(memory)
     for warning in result.warnings:
         click.echo(f"memfold: warning: {warning.message}", err=True)
@@ -363,7 +367,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.option("--all", "include_all", is_flag=True,
               help="Include superseded and expired facts, flagged.")
 @click.option("--budget", type=int, metavar="TOKENS",
-              help="Pack whole results, best first, into about this many tokens (4 chars each).")
+              help="Pack whole results, best first, into this many tokens (with --json, "
+              "counted on the JSON printed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]),
               help="Match words (BM25), meaning (embeddings) or both fused.  [env: "
@@ -409,11 +414,12 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
 
     memory = open_memory(ctx)
     result = memory.recall(query, k=k, since=since, until=until, kinds=kinds,
-                           entities=entities, include_all=include_all, budget=budget,
+                           entities=entities, include_all=include_all,
+                           budget=None if as_json else budget,  # --json: fit what is printed
                            mode=mode, show_secrets=show_secrets, rerank=rerank, strict=strict)
     show_notices(memory)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(recall_json(result, budget))
         return
     for hit in result.hits:  # a weak match flagged where a status is, before the names
         line = render_hit(hit)

@@ -64,8 +64,9 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
     """Serve memory banks from PostgreSQL over HTTP: REST, MCP, health.
 
     \b
-    /v1/banks/{bank}/{verb}  retain, recall, about, show, note, use, supersede, restore,
-                             forget, history, trace, status, reflect, core_*, context
+    /v1/banks/{bank}/{verb}  retain, recall, about, entities, show, note, use, supersede,
+                             restore, forget, history, trace, status, reflect, core_*,
+                             context
     /mcp                     MCP over streamable HTTP (bank: X-Memfold-Bank header)
     /healthz, /readyz        liveness and readiness; /openapi.json describes the API
 

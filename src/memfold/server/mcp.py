@@ -5,9 +5,9 @@ once, like a REST request (`Authorization: Bearer <token>`; the tenant comes fro
 before any MCP traffic, and a call names its bank with the `X-Memfold-Bank` header, else the
 `bank` query parameter, else the one bank a bank-restricted token is for.  A tool runs as a
 read or a write as its REST verb does (a write needs the `write` scope and is signed with the
-token's name — a `source` argument is ignored).  A refusal or a failure comes back as a tool
-error with the message the REST API gives.  Resources and prompts are served by `memfold mcp`
-on a local workspace only.
+token's name — a retain's `source` argument is only a label after it: `planner/claude`).  A
+refusal or a failure comes back as a tool error with the message the REST API gives.
+Resources and prompts are served by `memfold mcp` on a local workspace only.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def call(server: Server, caller: Caller, headers: Any, query: str, name: str,
     destructive (review_accept, review_reject) and reads otherwise (`index`, review)."""
     try:
         bank = _bank(caller, headers, query)
-        args = {k: v for k, v in (arguments or {}).items() if k != "source"}
+        args = dict(arguments or {})
         verb = VERBS.get(name)
         scope = verb.needs(args) if verb is not None else (
             "write" if agent_tools.tool(name).destructive else "read")

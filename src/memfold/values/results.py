@@ -27,6 +27,7 @@ from memfold.values.facts import (
     warnings_of,
 )
 from memfold.values.reports import SyncReport
+from memfold.values.tokens import estimate_tokens
 
 # the statuses recall leaves out unless --all (lifecycle.LEFT_OUT, spelled out here because
 # lifecycle imports this module)
@@ -67,6 +68,7 @@ class RetainResult:
     warnings: tuple[ParseWarning, ...] = ()
     indexed: bool = True
     judged: tuple[Judgement, ...] = ()
+    repeated: bool = False  # an idempotency key seen before: these facts were stored then
 
     @property
     def superseded(self) -> tuple[Judgement, ...]:
@@ -85,6 +87,7 @@ class RetainResult:
             "warnings": [warning_dict(w) for w in self.warnings],
             "superseded": [j.to_dict() for j in self.superseded],
             "conflicts": [j.to_dict() for j in self.conflicts],
+            **({"repeated": True} if self.repeated else {}),
         }
 
     @classmethod
@@ -93,7 +96,7 @@ class RetainResult:
         judged += [Judgement.from_dict(j, superseded=False) for j in d["conflicts"]]
         return cls(path=d["path"], facts=tuple(Fact.from_dict(f) for f in d["facts"]),
                    warnings=warnings_of(d["warnings"]), indexed=d["indexed"],
-                   judged=tuple(judged))
+                   judged=tuple(judged), repeated=d.get("repeated", False))
 
 
 @dataclass(frozen=True)
@@ -180,7 +183,7 @@ class Hit:
                    weak=bool(d.get("weak", False)))
 
     def tokens(self) -> int:
-        """The budget estimate for this result: about four characters per token."""
+        """The budget estimate for this result (conservative: `values.tokens`)."""
         return estimate_tokens(render_hit(self))
 
     def redacted(self) -> Hit:
@@ -197,10 +200,6 @@ def redacted(text: str) -> str:
     from memfold.scan.secrets import redact
 
     return redact(text)
-
-
-def estimate_tokens(text: str) -> int:
-    return (len(text) + 3) // 4
 
 
 def render_hit(hit: Hit) -> str:
