@@ -158,13 +158,11 @@ class Memory(ImportExport):
                future: bool = False, idempotency_key: str | None = None) -> RetainResult:
         """Append Retain bullets to the day's log (today by default) and index them.
 
-        Each bullet is `KIND[(params)] [@Entity ...]: content`; a block id is added unless
-        the bullet ends with one, and the journal records who retained it (`source`, shown
-        as `origin` by show and recall).  Raises BadInput, writing nothing, if any bullet is
-        invalid or looks like it holds a secret (unless `allow_secret`), gives a block id
-        already used, or `date` is more than a day after now (unless `future`).  An
-        `idempotency_key` journaled before stores nothing: the answer is that retain's facts
-        (`repeated`).  The write path is `memfold.retain`."""
+        Each bullet is `KIND[(params)] [@Entity ...]: content`, given a block id; the journal
+        records who retained it (`source`).  Raises BadInput, writing nothing, for an invalid
+        bullet, a likely secret (unless `allow_secret`), a block id in use, or a `date` past
+        tomorrow (unless `future`).  An `idempotency_key` journaled before stores nothing and
+        answers that retain's facts (`repeated`).  The write path is `memfold.retain`."""
         plan = retain_module.prepare(bullets, date=date, clock=lambda: self.now(now),
                                      origin=source or self.source or "api", future=future,
                                      allow_secret=allow_secret, idempotency_key=idempotency_key)
@@ -182,9 +180,7 @@ class Memory(ImportExport):
         detected; `date` is the day of messages without times (default today).  Idempotent:
         turns captured before are skipped.  Raises BadInput, writing nothing, when the input
         is in no known format; conversations that could not be read are in `problems`.
-        `judge=False` indexes the new facts without weighing them against older ones (a bulk
-        import: the judge's cost grows with every fact about the same person).
-        """
+        `judge=False` indexes the new facts without weighing them (a bulk import)."""
         from memfold import capture as _capture
 
         day = retain_module.parse_day(date) if date is not None else self.now(now).date()

@@ -10,7 +10,6 @@ inside the commands so that `memfold --help` and short commands start fast.
 from __future__ import annotations
 
 import functools
-import importlib
 import os
 import signal
 import sys
@@ -22,6 +21,7 @@ from click.core import ParameterSource
 from memfold import __version__, config
 from memfold.cli import (
     agent,
+    bench,
     capture,
     hosts,
     lifecycle,
@@ -535,55 +535,13 @@ def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool,
         click.echo(f"{key:<12} {reveal(str(value))}")
 
 
-class LazyGroup(click.Group):
-    """A command group whose subcommands live in a module imported only when used."""
-
-    def __init__(self, *args: Any, module: str, missing: str, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.module = module
-        self.missing = missing  # the error when that module's package is not installed
-
-    def _load(self) -> None:
-        if not self.commands:
-            try:
-                module = importlib.import_module(self.module)
-            except ModuleNotFoundError as exc:
-                if exc.name != self.module.partition(".")[0]:
-                    raise  # a module missing inside the package is a bug, not an install
-                raise MemfoldError(self.missing) from None
-            for command in module.COMMANDS:
-                self.add_command(command)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        self._load()
-        return super().list_commands(ctx)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        self._load()
-        return super().get_command(ctx, cmd_name)
-
-
-# The benchmarks are their own distribution beside memfold (bench/), imported only here.
-@cli.group(cls=LazyGroup, module="memfold_bench.commands",
-           missing="memfold bench needs the benchmarks (memfold-bench, package memfold_bench), "
-                   "not installed here: pip install -e ./bench in a checkout of memfold")
-def bench() -> None:
-    """Benchmarks: commands that print figures beside a floor measured in the same run.
-
-    Results are written as JSON under benchmarks/results/ (or --out).
-
-    \b
-    Example:
-      memfold bench index --files 365
-    """
-
-
 # The commands that live in modules of their own, each listing them in COMMANDS: the lifecycle
 # verbs, the review queue, the commands for agents (core memory, session context, MCP, tool
 # schemas), the server's, the warm process's, capture, import and export, `memfold config`,
-# `memfold ui` and the agent hosts' (install, uninstall, hook).
+# `memfold ui`, the agent hosts' (install, uninstall, hook) and `memfold bench`.
 # Those modules keep their heavy imports (the web stack, MCP, the index) inside the commands.
-for _module in (lifecycle, review, agent, server, warm, capture, transfer, settings, web, hosts):
+for _module in (lifecycle, review, agent, server, warm, capture, transfer, settings, web, hosts,
+                bench):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 for _name in LOCAL_ONLY:
