@@ -70,6 +70,9 @@ class Reading:
     guard: str | None
     additive: bool
     about: frozenset[str]  # the entity keys the fact is about (its subject), see `_about`
+    now: bool  # says the state holds now or changed ("now", "switched", "giờ")
+    reversal: bool  # a change of mind or of habit ("came round", "no longer")
+    parted: bool  # a relationship ended ("broke up", "chia tay")
 
 
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
@@ -340,6 +343,9 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         guard=guard,
         additive=bool(w.ADDITIVE.search(text)),
         about=_about(first, entities, own),
+        now=bool(w.NOW.search(content)),
+        reversal=bool(w.REVERSAL.search(content)),
+        parted=bool(w.PARTED.search(content)),
     )
 
 

@@ -42,7 +42,8 @@ from functools import lru_cache
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
-from memfold.lifecycle.judge.reading import Reading, Stems, read
+from memfold.lifecycle.judge.reading import Reading, Stems
+from memfold.lifecycle.judge.readers import lexicon_of, read
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -54,18 +55,13 @@ _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager relationship name platform prefer age "
-                    "diet attr team".split())
-_NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
-                  r"|from\s+now\s+on)\b",
-                  re.IGNORECASE)
+                    "diet attr team grade".split())
 _GUARDS = {"plan": "a plan or a hypothetical", "negated": "a change that did not happen",
            "temporary": "a visit or a state that ends", "third-party": "about someone else",
            "suggestion": "a suggestion", "question": "a question or unconfirmed",
            "discussion": "under discussion", "pitch": "a pitch or an offer",
-           "restated": "a restatement"}
-ENDS_RELATIONSHIP = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
-                               r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out)\b",
-                               re.IGNORECASE)
+           "restated": "a restatement", "past": "about the past"}
+ENDS_RELATIONSHIP = w.PARTED
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
@@ -114,7 +110,7 @@ def _left(n: Reading, o: Reading, new: Fact) -> str | None:
         if c.verb == "rename" and not c.old and o.relation == "name" and not o.value:
             return f"renamed to {_text(c.new, n)!r}"  # the entity itself
     if o.relation == "name" and o.value and o.value <= n.attr and _differs(n.value, o.value) \
-            and _NOW.search(new.content):  # "Eastgate Rovers are now Eastgate Athletic"
+            and n.now:  # "Eastgate Rovers are now Eastgate Athletic"
         return f"renamed from {_text(o.value, o)!r} to {_text(n.value, n)!r}"
     return None
 
@@ -124,7 +120,7 @@ def _ended(n: Reading, o: Reading, new: Fact) -> str | None:
         shared = _topic(ended, o.words) - _END_VERBS
         if shared & (o.predicate | o.value | o.attr):
             return f"the newer fact says {_text(shared, n)!r} ended"
-    if ENDS_RELATIONSHIP.search(new.content) and o.words & _BOND and (
+    if n.parted and (o.words & _BOND or o.relation == "relationship") and (
             n.words & o.words or not n.subject):
         return "the newer fact says the relationship ended"
     return None
@@ -139,10 +135,9 @@ def _comparable(a: Stems, b: Stems) -> bool:
 def _same_slot(n: Reading, o: Reading, new: Fact) -> str | None:
     if n.additive or not _differs(n.value, o.value):
         return None
-    if o.value <= n.words and not (n.changes or _NOW.search(new.content)):
+    if o.value <= n.words and not (n.changes or n.now):
         return None  # "lives in Luthagen, Uppsala" only adds detail to "lives in Uppsala"
-    if n.relation == "prefer" and not (w.REVERSAL.search(new.content)
-                                       or _NOW.search(new.content)):
+    if n.relation == "prefer" and not (n.reversal or n.now):
         return None  # a preference said differently, without a change: see `stance`
     if n.relation in ("prefer", "use") and not (_comparable(n.value, o.value)
                                                 or _qualified_apart(n.value, o)):
@@ -189,7 +184,7 @@ def _family(n: Reading, o: Reading, new: Fact) -> str | None:
     if n.additive:
         return None
     taken = n.value.union(*(c.new for c in n.changes))
-    now = _NOW.search(new.content)
+    now = n.now
     if n.relation == "use" and not now:
         return None
     for family, member in sorted(n.families, key=lambda f: (not _parts(f[1]) <= taken, f)):
@@ -212,7 +207,7 @@ def _upgraded(n: Reading, o: Reading, new: Fact) -> str | None:
     itself when the newer fact says it changed or holds now ("got an iPhone 15")."""
     if n.additive:
         return None
-    itself = not (n.attr and o.attr) and bool(n.changes or _NOW.search(new.content))
+    itself = not (n.attr and o.attr) and bool(n.changes or n.now)
     for name, version in sorted(n.versions):
         for old_name, old_version in sorted(o.versions):
             topic = _topic(n.words, o.words) - {name, version, old_version}
@@ -267,7 +262,7 @@ def _reversed(n: Reading, o: Reading, new: Fact) -> str | None:
     """An opposed opinion that says it changed ("now", "has come around", "no longer"); an
     opposed one that does not ("likes X" / "dislikes X", "prefers concise replies" /
     "prefers long replies") only weighs against the older opinion (see `stance`)."""
-    if w.REVERSAL.search(new.content) or _NOW.search(new.content):
+    if n.reversal or n.now:
         return _opposed(n, o)
     return None
 
@@ -309,12 +304,16 @@ for _name, _kind in w.FAMILY.items():
     for _key in {_name, _name.split("-")[0]}:
         _FAMILIES_OF.setdefault(_key, set()).add(_kind)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
+_ANY = frozenset({"*"})
 
 
 @lru_cache(maxsize=16384)
 def _signature(content: str) -> frozenset[str]:
     """Cheap words of a fact, with the class of each and the family of each product: two
-    facts no rule could relate share none of them, so the judge need not read them."""
+    facts no rule could relate share none of them, so the judge need not read them.  A fact
+    read by a language's table (Vietnamese) is always read: its signature is `_ANY`."""
+    if lexicon_of(content) is not None:
+        return _ANY
     out: set[str] = set()
     for raw in _RAW_WORD.findall(content.lower()):
         word = raw.rstrip(".'-")
@@ -328,6 +327,10 @@ def _signature(content: str) -> frozenset[str]:
             if "-" in word:  # "car-free" shares "car"
                 out.update(w.stem(part) for part in word.split("-") if part not in w.STOP)
     return frozenset(out)
+
+
+def _related(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a & b) or "*" in a or "*" in b
 
 
 def _names(fact: Fact) -> frozenset[str]:
@@ -358,7 +361,7 @@ class RuleJudge:
             theirs = {entity_key(e) for e in old.entities}
             if old.id == new.id or old.kind not in STATE_KINDS or _said_again(new, old) or not (
                     keys & theirs if keys else not theirs) \
-                    or not signature & _signature(old.content) or tentative(old) \
+                    or not _related(signature, _signature(old.content)) or tentative(old) \
                     or not _same_subject(new, old, keys & theirs):
                 continue  # another entity, nothing a rule could relate, or an exploration
             if verdict := self._verdict(new, old):
