@@ -21,7 +21,9 @@ _VI_WORDS = frozenset(
     """khong duoc nhung cua trong voi nguoi dang chuyen sang thich song lam viec nay gi nao
     dau cho la da se cung van con rat hien gio bao nhieu may toi ban anh chi em ong ba minh
     nhau dung ngay thang nam tuan hom qua truoc sau roi chua nhat thu tai o ve den tu mot
-    hai cac nhu the vay khi ai ghet yeu muon mon di dung""".split())
+    hai cac nhu the vay khi ai ghet yeu muon mon di dung va ket thuc hoc lop nang dong chinh
+    phieu tro hen chia tay cuoi doi nghi huy tinh dinh nen them nua vao xuong thay dien thoai
+    tiem giai doan nghiem""".split())
 _EN_WORDS = frozenset(
     """the a an is are was were of to in on at for with and or but not this that it he she
     they we you i my his her their what where when who which how does do did has have had

@@ -21,6 +21,7 @@ nhung cac mot hai nhung nay kia do day ay thi ma ne roi da dang se van con cung 
 duoc bi khong chua co the nay nao gi ai dau khi luc vua moi gio hien nay bay nua
 chiec cai con nguoi viec su nhieu it moi hang tung toan bo chi hon nhat ca ke de vi nen
 anh chi em ong ba co chu bac be thay
+thich ua ghet dung su lam viec song
 """.split()) - frozenset(["hai"])  # "hai" (two) is a number word, not a function word
 
 # A phrase and the English stem the shared rules compare (families, statuses, antonyms,
@@ -56,7 +57,7 @@ _TO = r"(?:sang|qua|den|toi|ve|vao|ra|len|xuong)"
 
 LEXICON = Lexicon(
     name="vi",
-    stop=_STOP,
+    stop=_STOP,  # with the verbs too common to make a topic (thích, dùng, làm việc, sống)
     concepts=tuple((re.compile(p), c) for p, c in _CONCEPTS),
     fronted=re.compile(r"^(?:tu|ke tu|sau|truoc|vao|trong|hoi|nam|thang|tuan|hom|gan day"
                        r"|hien nay|bay gio|gio day|tu dau|cuoi|dau|luc)\b[^,]{0,50},\s*"),

@@ -1,0 +1,101 @@
+"""The rule judge reads Vietnamese (issue 35, item 1): changes, current states and slots,
+and the guards, with or without diacritics, from one set of rules and a Vietnamese lexicon."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from memfold import Memory
+from memfold.journal.fold import SUPERSEDED
+from memfold.language import looks_vietnamese
+from memfold.lifecycle.judge.rules import RuleJudge
+from memfold.names import strip_marks
+from memfold.values import Fact
+from memfold.workspace.format.bullets import parse_bullet
+
+PAIRS = [json.loads(line) for line in
+         (ROOT / "benchmarks" / "data" / "contradictions-vi.jsonl").read_text("utf-8").splitlines()]
+
+
+def fact(bullet: str, fid: str) -> Fact:
+    b = parse_bullet(bullet)
+    return Fact(id=fid, kind=b.kind, content=b.content, path="memory/x.md", line=1, end_line=1,
+                entities=tuple(b.entities), confidence=b.confidence)
+
+
+def supersedes(old: str, new: str) -> bool:
+    verdicts = RuleJudge().weigh(fact(new, "new"), [fact(old, "old")])
+    return any(v.supersedes for v in verdicts)
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=[p["id"] for p in PAIRS])
+def test_the_vietnamese_pairs(pair: dict[str, str]) -> None:
+    assert supersedes(pair["old"], pair["new"]) is pair["supersedes"], pair["why"]
+
+
+# Typed without diacritics, a text too short to tell ("Duc con doc than") is not read as
+# Vietnamese (memfold.language): the pairs whose both facts still read as Vietnamese.
+PLAIN = [{**p, "old": strip_marks(p["old"]), "new": strip_marks(p["new"])} for p in PAIRS]
+PLAIN = [p for p in PLAIN if looks_vietnamese(p["old"]) and looks_vietnamese(p["new"])]
+
+
+def test_most_pairs_still_read_as_vietnamese_without_diacritics() -> None:
+    assert len(PLAIN) * 3 >= len(PAIRS) * 2
+
+
+@pytest.mark.parametrize("pair", PLAIN, ids=[p["id"] for p in PLAIN])
+def test_the_vietnamese_pairs_typed_without_diacritics(pair: dict[str, str]) -> None:
+    assert supersedes(pair["old"], pair["new"]) is pair["supersedes"], pair["why"]
+
+
+LIVES = "W @Lan: Lan sống ở Hà Nội."
+
+
+@pytest.mark.parametrize("new", [
+    "W @Lan: Lan đã chuyển vào Sài Gòn sống.",
+    "W @Lan: Lan đã chuyển từ Hà Nội vào Đà Nẵng.",
+    "W @Lan: Lan bây giờ sống ở Huế.",
+    "W @Lan: Lan da chuyen vao Sai Gon song.",
+])
+def test_a_move_supersedes_where_she_lives(new: str) -> None:
+    assert supersedes(LIVES, new)
+
+
+@pytest.mark.parametrize("new", [
+    "W @Lan: Lan sẽ chuyển vào Sài Gòn.",  # a plan
+    "W @Lan: Lan đang tính chuyển vào Sài Gòn.",
+    "W @Lan: Lan nên chuyển vào Sài Gòn sống.",  # a suggestion
+    "W @Lan: Lan đã chuyển vào Sài Gòn chưa?",  # a question
+    "W @Lan: Chồng của Lan đã chuyển vào Sài Gòn sống.",  # someone else
+    "W @Lan: Bạn của Lan đã chuyển vào Sài Gòn.",
+    "W @Lan: Lan đang ở Sài Gòn tuần này.",  # a visit
+    "W @Lan: Lan đi công tác Sài Gòn.",
+    "W @Lan: Lan không chuyển vào Sài Gòn nữa.",  # did not happen
+    "W @Lan: Lan đã huỷ việc chuyển vào Sài Gòn.",
+    "W @Lan: Lan cũng có nhà ở Sài Gòn.",  # an addition
+    "W @Lan: Lan se chuyen vao Sai Gon.",
+    "W @Lan: Chong cua Lan da chuyen vao Sai Gon song.",
+    "W @Lan: ddax chuyeenr sang Sài Gòn",  # Telex leftovers: read as well as can be
+])
+def test_guards_keep_where_she_lives(new: str) -> None:
+    assert not supersedes(LIVES, new)
+
+
+def test_a_vietnamese_change_supersedes_an_english_fact() -> None:
+    assert supersedes("W @Acme: Acme's main database is PostgreSQL.",
+                      "W @Acme: Acme đã chuyển cơ sở dữ liệu chính từ PostgreSQL sang MySQL.")
+
+
+def test_the_postgresql_to_mysql_story_in_vietnamese(workspace: Path) -> None:
+    """Design note 002's story as issue 35 tells it: the change supersedes at once."""
+    with Memory.open(workspace, now="2025-11-28") as memory:
+        old = memory.retain("W @Acme: Cơ sở dữ liệu chính của Acme là PostgreSQL.",
+                            date="2025-06-01").facts[0]
+        new = memory.retain("W @Acme: Acme đã chuyển cơ sở dữ liệu chính từ PostgreSQL "
+                            "sang MySQL.", date="2025-11-27").facts[0]
+        assert memory.get(old.id, use=False).status == SUPERSEDED
+        assert memory.recall("cơ sở dữ liệu chính của Acme là gì").hits[0].fact.id == new.id
