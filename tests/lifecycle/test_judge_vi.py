@@ -99,3 +99,17 @@ def test_the_postgresql_to_mysql_story_in_vietnamese(workspace: Path) -> None:
                             "sang MySQL.", date="2025-11-27").facts[0]
         assert memory.get(old.id, use=False).status == SUPERSEDED
         assert memory.recall("cơ sở dữ liệu chính của Acme là gì").hits[0].fact.id == new.id
+
+
+def test_an_english_fact_naming_a_vietnamese_person_is_read_as_english() -> None:
+    assert supersedes("W @Bao: Bao's mentor at the firm is Mrs. Trần.",
+                      "W @Bao: Bao has a new mentor, Mr. Lee, since Mrs. Trần left the firm.")
+
+
+def test_telex_leftovers_are_read_only_by_language_neutral_rules() -> None:
+    from memfold.lifecycle.judge.readers import read
+
+    reading = read(fact("W @Lan: ddax chuyeenr tuwf Vim sang Helix 2", "t"))
+    assert (reading.relation, reading.changes, reading.ends, reading.guard) == (None, (), (), None)
+    assert ("editor", "helix") in reading.families
+    assert not supersedes("W @Lan: Lan dùng Vim.", "W @Lan: ddax chuyeenr tuwf Vim sang Helix 2")

@@ -42,8 +42,8 @@ from functools import lru_cache
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
-from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.lifecycle.judge.readers import lexicon_of, read
+from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.names import entity_key
 from memfold.values import Fact
 

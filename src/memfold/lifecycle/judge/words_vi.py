@@ -86,7 +86,7 @@ LEXICON = Lexicon(
         (re.compile(r"\bquay\s+(?:lai|ve)\s+(?:dung\s+|voi\s+)?(?P<new>.+)$"), "return"),
         (re.compile(rf"\b(?:{_MOVE}|nang cap|nang|cap nhat|tang|giam|ha|thay doi|doi)\s+"
                     rf"(?P<obj>(?:\w+\s+){{0,8}}?){_TO}\s+(?P<new>.+)$"), "switch"),
-        (re.compile(rf"\b(?:thang chuc|duoc thang chuc)\s+(?:len\s+|thanh\s+)?(?P<new>.+)$"),
+        (re.compile(r"\b(?:thang chuc|duoc thang chuc)\s+(?:len\s+|thanh\s+)?(?P<new>.+)$"),
          "promote"),
     ),
     relations=(
@@ -152,9 +152,9 @@ LEXICON = Lexicon(
                             r"|truoc day|ngay be)\b|(?<=\s)tung\s+(?!la\b)\w")),
         ("restated", re.compile(r"\bvan\s+(?:con|la|o|song|lam|dung|thich|chay|giu)\b"
                                 r"|\bnhac lai\b")),
-        ("temporary", re.compile(r"\b(?:di cong tac|cong tac|du lich|nghi mat|nghi phep|tham(?!\s+gia)"
-                                 r"|ve tham|den het|cho den|tam thoi|trong\s+(?:\w+\s+)?"
-                                 r"(?:ngay|tuan)|(?:\d+|mot|hai|ba|vai|may)\s+(?:ngay|tuan"
+        ("temporary", re.compile(r"\b(?:di cong tac|cong tac|du lich|nghi mat|nghi phep"
+                                 r"|tham(?!\s+gia)|ve tham|den het|cho den|tam thoi"
+                                 r"|trong\s+(?:\w+\s+)?(?:ngay|tuan)|(?:\d+|mot|hai|ba|vai|may)\s+(?:ngay|tuan"
                                  r"|dem)|tu\s+\d+/\d+\s+den)\b")),
     ),
     kin=re.compile(rf"^(?:(?:{_KIN})\s+(?:(?:ruot|ho)\s+)?(?:cua\s+)?|(?:{_KIN_OF})\s+cua\s+)"
