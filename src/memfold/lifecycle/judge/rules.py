@@ -24,13 +24,15 @@ experience, which is history) about the same entity when one of these holds, in 
 Whatever the rule, a newer fact never supersedes when it is a plan or a hypothetical, a
 change that did not happen ("turned down the offer", "went back to Vim"), a visit or a
 stated range that ends, someone else's news or view ("his dad switched...", "Alice's
-previous company..."), a suggestion, a question, a discussion, a pitch, a restatement, or
-an addition ("also", "too"); nor when it names no entity and the older fact names one, nor
-when the entity the two share is the subject of neither (Sam's employer is not Priya's
-because both name @Globex).  Such pairs, opposed opinions that do not say they changed,
-and pairs on one topic that no rule settles come back as conflicts — left active, for the
-calling agent to confirm with `memfold supersede`.  Every loop over a set runs in sorted
-order, so the reasons do not depend on the hash seed.
+previous company..."), the past (Vietnamese "hồi nhỏ", "từng"), a suggestion, a question, a
+discussion, a pitch, a restatement, or an addition ("also", "too"); nor when it names no
+entity and the older fact names one, nor when the entity the two share is the subject of
+neither (Sam's employer is not Priya's because both name @Globex). Such pairs, opposed
+opinions that do not say they changed, and pairs on one topic that no rule settles come
+back as conflicts — left active, for the calling agent to confirm with `memfold supersede`.
+The rules weigh Readings (judge.readers reads each fact in its language: English, or
+Vietnamese by its lexicon table), never the text itself.  Every loop over a set runs in
+sorted order, so the reasons do not depend on the hash seed.
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def _differs(new: Stems, old: Stems) -> bool:
     return bool(new) and bool(old) and not old <= new and not new <= old
 
 
-def _left(n: Reading, o: Reading, new: Fact) -> str | None:
+def _left(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
         if c.old and _mentions(o, c.old) and not (c.new and c.new <= c.old):
             return f"the newer fact says it moved away from {_text(c.old, n, o)!r}"
@@ -115,7 +117,7 @@ def _left(n: Reading, o: Reading, new: Fact) -> str | None:
     return None
 
 
-def _ended(n: Reading, o: Reading, new: Fact) -> str | None:
+def _ended(n: Reading, o: Reading) -> str | None:
     for ended in n.ends:  # what ended is what the older fact states, not only its subject
         shared = _topic(ended, o.words) - _END_VERBS
         if shared & (o.predicate | o.value | o.attr):
@@ -132,7 +134,7 @@ def _comparable(a: Stems, b: Stems) -> bool:
         {w.FAMILY.get(x) for x in a} & {w.FAMILY.get(x) for x in b} - {None})
 
 
-def _same_slot(n: Reading, o: Reading, new: Fact) -> str | None:
+def _same_slot(n: Reading, o: Reading) -> str | None:
     if n.additive or not _differs(n.value, o.value):
         return None
     if o.value <= n.words and not (n.changes or n.now):
@@ -180,7 +182,7 @@ def _changed(n: Reading, o: Reading) -> str | None:
     return None
 
 
-def _family(n: Reading, o: Reading, new: Fact) -> str | None:
+def _family(n: Reading, o: Reading) -> str | None:
     if n.additive:
         return None
     taken = n.value.union(*(c.new for c in n.changes))
@@ -202,7 +204,7 @@ def _parts(member: str) -> Stems:
     return frozenset(w.stem(part) for part in member.split("-"))
 
 
-def _upgraded(n: Reading, o: Reading, new: Fact) -> str | None:
+def _upgraded(n: Reading, o: Reading) -> str | None:
     """"Windows 10" then "Windows 11" on the same thing (the laptop), or on the entity
     itself when the newer fact says it changed or holds now ("got an iPhone 15")."""
     if n.additive:
@@ -258,7 +260,7 @@ def _opposed(n: Reading, o: Reading) -> str | None:
     return None
 
 
-def _reversed(n: Reading, o: Reading, new: Fact) -> str | None:
+def _reversed(n: Reading, o: Reading) -> str | None:
     """An opposed opinion that says it changed ("now", "has come around", "no longer"); an
     opposed one that does not ("likes X" / "dislikes X", "prefers concise replies" /
     "prefers long replies") only weighs against the older opinion (see `stance`)."""
@@ -274,9 +276,9 @@ def replaces(new: Fact, old: Fact) -> str | None:
         if c.new and c.new <= o.predicate and (
                 not c.old or any(c.old <= x.old and c.new <= x.new for x in o.changes)):
             return None
-    return (_left(n, o, new) or _ended(n, o, new) or _same_slot(n, o, new) or _swapped(n, o)
-            or _changed(n, o) or _family(n, o, new) or _upgraded(n, o, new) or _counted(n, o)
-            or _status(n, o) or _reversed(n, o, new))
+    return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
+            or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
+            or _status(n, o) or _reversed(n, o))
 
 
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
