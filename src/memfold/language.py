@@ -61,11 +61,16 @@ def looks_telex(text: str) -> bool:
 @functools.lru_cache(maxsize=1 << 14)
 def vietnamese_sentence(text: str) -> bool:
     """Whether `text` is written in Vietnamese, not only naming someone in it: it looks
-    Vietnamese and English function words do not outnumber Vietnamese words ("Bao's mentor
+    Vietnamese and English function words do not outnumber Vietnamese words — a word with
+    a letter only Vietnamese uses counts as one ("An độc thân" is Vietnamese; "Bao's mentor
     at the firm is Mrs. Trần" is English).  What the judge reads a fact's grammar by."""
     if not looks_vietnamese(text):
         return False
-    words = _WORD.findall(text.lower())
-    plain = _WORD.findall("".join(c for c in unicodedata.normalize("NFD", text.lower())
-                                  if not unicodedata.combining(c)))
-    return sum(w in _EN_WORDS for w in words) <= sum(w in _VI_WORDS for w in plain)
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    vi = sum(bool(_VI_LETTERS.search(w)) or (_plain(w) in _VI_WORDS and w not in _EN_WORDS)
+             for w in words)
+    return sum(w in _EN_WORDS for w in words) <= vi
+
+
+def _plain(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))

@@ -113,3 +113,73 @@ def test_telex_leftovers_are_read_only_by_language_neutral_rules() -> None:
     assert (reading.relation, reading.changes, reading.ends, reading.guard) == (None, (), (), None)
     assert ("editor", "helix") in reading.families
     assert not supersedes("W @Lan: Lan dùng Vim.", "W @Lan: ddax chuyeenr tuwf Vim sang Helix 2")
+
+
+# Other phrasings: (older, newer, whether the newer supersedes)
+MORE = [
+    ('W @Minh: Minh sống ở Huế.',
+     'W @Minh: Minh đã dọn ra Hà Nội ở.', True),
+    ('W @Lan: Lan làm ở Shopee.',
+     'W @Lan: Lan vừa chuyển sang Lazada làm.', True),
+    ('W @Acme: Acme dùng AWS.',
+     'W @Acme: Acme đã chuyển hạ tầng từ AWS sang Azure.', True),
+    ('W @Hoa: Hoa là y tá.',
+     'W @Hoa: Hoa giờ là bác sĩ.', True),
+    ('W @An: An độc thân.',
+     'W @An: An đã lấy vợ.', True),
+    ('W @Bo: Bơ nặng 5 kg.',
+     'W @Bo: Bơ giờ nặng 7 kg.', True),
+    ('W @Sen: Sen dùng Node 18.',
+     'W @Sen: Sen đã lên Node 20.', True),
+    ('O(c=0.7) @Mai: Mai thích cà phê đen.',
+     'O(c=0.8) @Mai: Mai đã đổi ý, giờ không thích cà phê đen nữa.', True),
+    ('W @Khanh: Khánh hút thuốc lá.',
+     'W @Khanh: Khánh đã cai thuốc lá.', True),
+    ('W @Acme: Acme có 50 nhân viên.',
+     'W @Acme: Acme hiện có 80 nhân viên.', True),
+    ('W @Nam: Nam làm kỹ sư ở Viettel.',
+     'W @Nam: Nam đã thôi việc ở Viettel.', True),
+    ('W @App: Ứng dụng đang ở bản beta.',
+     'W @App: Ứng dụng đã chính thức phát hành.', True),
+    ('W @Hai: Hải là thành viên đội bóng Sao Vàng.',
+     'W @Hai: Hải đã rời đội bóng Sao Vàng.', True),
+    ('W @Vy: Vy làm việc cho Grab.',
+     'W @Vy: Vy đã nghỉ Grab.', True),
+    ('W @Vy: Vy sống ở Quận 3.',
+     'W @Vy: Bây giờ Vy sống ở Quận 7.', True),
+    ('W @Acme: Trụ sở của Acme ở Hà Nội.',
+     'W @Acme: Acme đã dời trụ sở vào TP.HCM.', True),
+    ('W @Minh: Minh sống ở Huế.',
+     'W @Minh: Minh đang cân nhắc chuyển ra Hà Nội.', False),
+    ('W @Minh: Minh sống ở Huế.',
+     'W @Minh: Minh ra Hà Nội dự đám cưới bạn.', False),
+    ('W @Minh: Minh sống ở Huế.',
+     'W @Minh: Em trai Minh đã chuyển ra Hà Nội.', False),
+    ('W @Minh: Minh sống ở Huế.',
+     'W @Minh: Minh có lẽ sẽ chuyển ra Hà Nội.', False),
+    ('W @Lan: Lan dùng Vim.',
+     'W @Lan: Lan cũng dùng VS Code cho Python.', False),
+    ('W @Lan: Lan làm ở Shopee.',
+     'W @Lan: Lan được Tiki mời về nhưng Lan từ chối.', False),
+    ('W @Acme: Acme dùng PostgreSQL.',
+     'W @Acme: Có nên chuyển Acme sang MySQL không?', False),
+    ('W @Hoa: Hoa sống ở Đà Lạt.',
+     'W @Hoa: Hoa về quê ăn Tết.', False),
+    ('W @Nam: Nam là kỹ sư.',
+     'W @Nam: Nam là con trai út trong nhà.', False),
+    ('W @Nam: Nam sống ở Hà Nội.',
+     'W @Nam: Vợ Nam chuyển công tác vào Huế.', False),
+    ('W @Nam: Nam sống ở Hà Nội.',
+     'W @Nam: Nam ở Huế hai tuần để làm dự án.', False),
+    ('W @Nam: Nam làm ở FPT.',
+     'W @Nam: Nam đang phỏng vấn ở VNG.', False),
+    ('W @Nam: Nam làm ở FPT.',
+     'W @Nam: Nam hỏi có nên sang VNG không.', False),
+    ('W @Acme: Acme dùng Slack.',
+     'W @Acme: Acme dùng thêm Discord cho cộng đồng.', False),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), MORE)
+def test_other_phrasings(old: str, new: str, expected: bool) -> None:
+    assert supersedes(old, new) is expected

@@ -61,7 +61,8 @@ LEXICON = Lexicon(
     concepts=tuple((re.compile(p), c) for p, c in _CONCEPTS),
     fronted=re.compile(r"^(?:tu|ke tu|sau|truoc|vao|trong|hoi|nam|thang|tuan|hom|gan day"
                        r"|hien nay|bay gio|gio day|tu dau|cuoi|dau|luc)\b[^,]{0,50},\s*"),
-    clause_split=re.compile(r"\s*(?:;|,\s*|\s[-–—]\s|\s+nhung\s+|\s+roi\s+|\s+sau khi\s+"
+    clause_split=re.compile(r"\s*(?:;|,\s*|\s[-–—]\s|\s+nhung\s+|(?<!da)(?<!vua)(?<!moi)"
+                            r"(?<!se)\s+roi\s+|\s+sau khi\s+"
                             r"|\s+va\s+(?=(?:gio|bay gio|hien|da|dang|se|con|khong|chuyen"
                             r"|ve|lam)\b))\s*"),
     markers=frozenset("""da dang se van con khong chua la o song lam dung su chay duoc bi do
@@ -88,12 +89,14 @@ LEXICON = Lexicon(
                     rf"(?P<obj>(?:\w+\s+){{0,8}}?){_TO}\s+(?P<new>.+)$"), "switch"),
         (re.compile(r"\b(?:thang chuc|duoc thang chuc)\s+(?:len\s+|thanh\s+)?(?P<new>.+)$"),
          "promote"),
+        (re.compile(r"\b(?:da|vua|moi)\s+len\s+(?P<new>.+)$"), "switch"),  # "đã lên Node 20"
     ),
     relations=(
         (re.compile(r"\b(?:song|o|cu tru|dinh cu)\s+(?:o|tai)\s+(?P<val>.+)$"), "location"),
         (re.compile(rf"\b{_MOVE}\s+{_TO}\s+(?P<val>.+?)\s+song\b"), "location"),
         (re.compile(rf"\b(?:lam\s+nghe|lam)\s+(?P<val>(?:{_ROLE})\b.*?)(?:\s+(?:o|tai|cho)\s"
                     rf".*)?$"), "role"),
+        (re.compile(rf"\b{_MOVE}\s+{_TO}\s+(?P<val>.+?)\s+lam(?:\s+viec)?$"), "employer"),
         (re.compile(r"\b(?:lam viec|lam|cong tac|ve lam)\s+(?:\w+\s+){0,4}?(?:o|tai|cho)\s+"
                     r"(?P<val>.+)$"), "employer"),
         (re.compile(r"\b(?:thang chuc|duoc thang chuc)\s+(?:len\s+|thanh\s+)?(?P<val>.+)$"),
@@ -123,7 +126,7 @@ LEXICON = Lexicon(
     ends=compile_all(
         r"\bkhong\s+con\s+(?:la\s+|lam\s+|o\s+)?(?P<what>.+)$",
         r"\b(?:chang|cha|chua)\s+con\s+(?P<what>.+)$",
-        r"\b(?:da|vua|moi)\s+(?:nghi|bo|thoi|ngung|dung|huy|ban|roi|dong cua|giai the"
+        r"\b(?:da|vua|moi)\s+(?:nghi|bo|thoi|ngung|dung|huy|ban|roi|cai|dong cua|giai the"
         r"|cat|xoa|go|tu chuc|nghi huu)\s*(?:viec\s+)?(?:o\s+|tai\s+)?(?P<what>.*)$",
         r"\b(?:nghi viec|bo viec|thoi viec|nghi huu|tu chuc)\s*(?:o\s+|tai\s+)?(?P<what>.*)$",
         r"\b(?:het|thoi)\s+(?P<what>thich\b.*)$",
