@@ -177,6 +177,10 @@ MORE = [
      "W @Nam: Nam hỏi có nên sang VNG không.", False),
     ("W @Acme: Acme dùng Slack.",
      "W @Acme: Acme dùng thêm Discord cho cộng đồng.", False),
+    ("W @Phuong: Quản lý trực tiếp của Phương là anh Sơn.",
+     "W @Phuong: Phương giờ báo cáo cho chị Vy.", True),
+    ("W @Phuong: Phương báo cáo cho anh Sơn.",
+     "W @Phuong: Sếp của Phương bây giờ là chị Vy.", True),
 ]
 
 

@@ -29,6 +29,7 @@ class Lexicon:
     changes: tuple[tuple[Pattern, str], ...]  # (pattern, verb): chuyển từ X sang Y, thay X bằng Y
     relations: tuple[tuple[Pattern, str], ...]  # (pattern with `val`, relation) over a clause
     copula: Pattern  # "<subj> là <val>"
+    attr_relations: tuple[tuple[Pattern, str], ...]  # a copula's subject naming a relation
     where: Pattern  # "<subj> ở <val>": where something is, when no other slot is stated
     classes: tuple[tuple[Pattern, str], ...]  # what "X là VAL" says when X is the entity
     ends: tuple[Pattern, ...]  # phrases of ending, the `what` that ended after them

@@ -77,6 +77,9 @@ def _slot(lex: Lexicon, clause: str, names: Stems) -> tuple[Stems, str | None, S
         return _EMPTY, None, _EMPTY
     attr, val = _stems(lex, m.group("subj"), names), _clip(lex, m.group("val"))
     value = _stems(lex, val, names)
+    subject = m.group("subj").strip()
+    if known := next((r for pattern, r in lex.attr_relations if pattern.match(subject)), None):
+        return _EMPTY, known, value  # "quản lý trực tiếp của Phương là ...": his manager
     if attr & {"ten"}:
         return attr, "name", value
     if attr:

@@ -103,6 +103,7 @@ LEXICON = Lexicon(
          "role"),
         (re.compile(rf"\b{_MOVE}\s+(?:nha\s+)?{_TO}\s+(?!(?:dung|lam|hoc|day|su dung|chay|ban"
                     rf"|nghe)\b)(?P<val>.+)$"), "location"),
+        (re.compile(r"\bbao cao\s+(?:truc tiep\s+)?(?:cho|len)\s+(?P<val>.+)$"), "manager"),
         (re.compile(r"\b(?:hen ho|yeu|cuoi|ket hon|lay)\s+(?:voi\s+)?(?P<val>.+)$"),
          "relationship"),
         (re.compile(r"\b(?P<val>doc than|ly hon|ly di)\b"), "relationship"),
@@ -115,6 +116,12 @@ LEXICON = Lexicon(
     ),
     copula=re.compile(r"^(?P<subj>.+?)\s+(?:gio\s+|bay gio\s+|hien\s+|hien nay\s+|van\s+"
                       r"|con\s+|da\s+|nay\s+)*(?:la|thanh)\s+(?P<val>.+)$"),
+    attr_relations=(  # "<attribute> của X là Y" that names a relation of X
+        (re.compile(r"^(?:nguoi\s+)?(?:quan ly|sep)(?:\s+truc tiep)?(?:\s+cua\s+\w+)?$"),
+         "manager"),
+        (re.compile(r"^(?:nha|noi o|dia chi nha)(?:\s+cua\s+\w+)?$"), "location"),
+        (re.compile(r"^(?:cong ty|noi lam viec|cho lam)(?:\s+cua\s+\w+)?$"), "employer"),
+    ),
     where=re.compile(r"(?:^|\s)(?:nam\s+)?o\s+(?P<val>.+)$"),
     classes=(
         (re.compile(r"^\d+(?:\s+tuoi)?$"), "age"),
@@ -134,7 +141,7 @@ LEXICON = Lexicon(
     ),
     parted=re.compile(r"\b(?:chia tay|ly hon|ly di|dut tinh|khong con (?:yeu|hen ho))\b"),
     clip=re.compile(r"[,;(]|\s[-–—]\s|\s(?:vao|tu|khi|de|vi|nho|sau khi|truoc khi|nhung|ma"
-                    r"|duoc|tu nam|tu thang|trong)\s"),
+                    r"|duoc|tu nam|tu thang|trong|ve)\s"),
     guards=(
         ("question", re.compile(r"\?|\b(?:khong biet|chua chac|chua ro|nghe noi|hinh nhu"
                                 r"|can kiem tra|co phai|can xac nhan|chua xac nhan|don rang)\b"
