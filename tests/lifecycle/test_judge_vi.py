@@ -187,3 +187,17 @@ MORE = [
 @pytest.mark.parametrize(("old", "new", "expected"), MORE)
 def test_other_phrasings(old: str, new: str, expected: bool) -> None:
     assert supersedes(old, new) is expected
+
+
+def test_design_note_002_told_in_vietnamese(workspace: Path) -> None:
+    """Note 002: many weighty memories say PostgreSQL; three months on, one light mention of
+    the switch to MySQL; six months later the database in use is MySQL."""
+    with Memory.open(workspace, now="2025-10-10") as memory:
+        old = memory.retain("W(i=8) @me: Tôi đang dùng PostgreSQL làm cơ sở dữ liệu.",
+                            date="2025-01-10").facts[0]
+        memory.retain(["W(i=8) @me: Tôi tối ưu chỉ mục PostgreSQL cho bảng đơn hàng.",
+                       "W(i=8) @me: Bản sao lưu PostgreSQL chạy mỗi đêm."], date="2025-01-20")
+        new = memory.retain("W(i=2) @me: Tôi đã chuyển sang MySQL.", date="2025-04-10").facts[0]
+        assert memory.get(old.id, use=False).status == SUPERSEDED
+        hits = memory.recall("tôi đang dùng cơ sở dữ liệu nào").hits
+        assert hits[0].fact.id == new.id

@@ -21,7 +21,7 @@ nhung cac mot hai nhung nay kia do day ay thi ma ne roi da dang se van con cung 
 duoc bi khong chua co the nay nao gi ai dau khi luc vua moi gio hien nay bay nua
 chiec cai con nguoi viec su nhieu it moi hang tung toan bo chi hon nhat ca ke de vi nen
 anh chi em ong ba co chu bac be thay
-thich ua ghet dung su lam viec song
+thich ua ghet dung su lam viec song toi chung
 """.split()) - frozenset(["hai"])  # "hai" (two) is a number word, not a function word
 
 # A phrase and the English stem the shared rules compare (families, statuses, antonyms,
