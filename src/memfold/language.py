@@ -1,7 +1,9 @@
 """Which language a piece of text is written in, told per text (a fact, a query), never per
 workspace: one workspace may mix English and Vietnamese bullets.
 
-This module owns `looks_vietnamese`: letters only Vietnamese uses (ă â đ ê ô ơ ư ĩ ũ and
+This module owns `looks_vietnamese` (and, for the judge, `vietnamese_sentence`: written in
+Vietnamese, not only naming a Vietnamese person; `looks_telex`: Telex leftovers whose
+language cannot be told): letters only Vietnamese uses (ă â đ ê ô ơ ư ĩ ũ and
 the vowels with tone marks of U+1EA0..U+1EF9) say so at once; other text, its accents
 dropped, is Vietnamese when more of its words are Vietnamese function words than English
 ones (or, when it had accents, one is and none is English).  Text it cannot tell (a name, a
