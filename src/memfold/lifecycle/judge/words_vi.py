@@ -21,7 +21,7 @@ nhung cac mot hai nhung nay kia do day ay thi ma ne roi da dang se van con cung 
 duoc bi khong chua co the nay nao gi ai dau khi luc vua moi gio hien nay bay nua
 chiec cai con nguoi viec su nhieu it moi hang tung toan bo chi hon nhat ca ke de vi nen
 anh chi em ong ba co chu bac be thay
-thich ua ghet dung su lam viec song toi chung
+thich ua ghet dung su lam viec song
 """.split()) - frozenset(["hai"])  # "hai" (two) is a number word, not a function word
 
 # A phrase and the English stem the shared rules compare (families, statuses, antonyms,
@@ -71,7 +71,7 @@ LEXICON = Lexicon(
         don doi quay thu phong tu""".split()),
     changes=(
         (re.compile(rf"\b(?:{_MOVE}|nang cap|nang|cap nhat|tang|giam|ha|thay doi)\s+(?P<obj>"
-                    rf"(?:\w+\s+){{0,8}}?)tu\s+(?P<old>.+?)\s+(?:{_TO}|thanh)\s+(?P<new>.+)$"),
+                    rf"(?:\w+\s+){{0,12}}?)tu\s+(?P<old>.+?)\s+(?:{_TO}|thanh)\s+(?P<new>.+)$"),
          "switch"),
         (re.compile(r"\b(?:thay the|thay)\s+(?P<old>.+?)\s+bang\s+(?P<new>.+)$"), "replace"),
         (re.compile(r"^(?P<old>.+?)\s+(?:da\s+)?(?:duoc|bi)\s+thay\s+(?:the\s+)?bang\s+"
@@ -82,7 +82,8 @@ LEXICON = Lexicon(
          "rename"),
         (re.compile(r"\bdoi\s+(?!ten\b)(?P<old>.+?)\s+(?:sang|lay|thanh|qua)\s+(?P<new>.+)$"),
          "replace"),
-        (re.compile(r"\b(?:bo|nghi|roi|roi bo)\s+(?P<old>.+?)\s+(?:de\s+)?(?:sang|qua|ve)\s+"
+        (re.compile(r"\b(?:da|vua|moi)\s+(?:bo|nghi|roi|roi bo)\s+(?P<old>.+?)\s+(?:de\s+)?"
+                    r"(?:sang|qua|ve)\s+"
                     r"(?:lam\s+(?:o|tai|cho)?\s*)?(?P<new>.+)$"), "replace"),
         (re.compile(r"\bquay\s+(?:lai|ve)\s+(?:dung\s+|voi\s+)?(?P<new>.+)$"), "return"),
         (re.compile(rf"\b(?:{_MOVE}|nang cap|nang|cap nhat|tang|giam|ha|thay doi|doi)\s+"
