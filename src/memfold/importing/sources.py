@@ -21,6 +21,7 @@ from typing import Protocol
 
 from memfold.capture.formats import Loaded, Unreadable, load
 from memfold.errors import BadInput
+from memfold.names import fact_id
 
 ID_SHAPE_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -110,7 +111,7 @@ class Importer(Protocol):
 def block_id(raw: str) -> str:
     """A memfold block id for a source's id: kept when it has the shape (six or more of
     a-z0-9), else derived from it (the same id always gives the same block id)."""
-    bare = raw.strip().lstrip("^")
+    bare = fact_id(raw)
     if len(bare) >= 6 and all(ch in ID_SHAPE_CHARS for ch in bare):
         return bare
     digest = hashlib.sha256(raw.encode("utf-8", "surrogatepass")).digest()
