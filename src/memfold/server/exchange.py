@@ -84,7 +84,7 @@ def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[
         raise Refused(403, "forbidden: import needs the write scope")
     files, journal = _checked(body)
     workspace = replica.bank(caller, bank)
-    with workspace.lock, tenant_tx(replica.pool, caller.tenant) as conn:
+    with workspace.turns.exclusive(), tenant_tx(replica.pool, caller.tenant) as conn:
         conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, workspace.bank_id])
         head = conn.execute("SELECT head FROM banks WHERE bank_id = %s FOR UPDATE",
                             [workspace.bank_id]).fetchone()
