@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from memfold.errors import MemfoldError, UnknownBank
 from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
-from memfold.server.admin import Caller, Refused
+from memfold.server.admin import Caller, Refused, check_bank
 from memfold.server.db import tenant_tx, with_retries
 from memfold.server.vectors import StoredVectors
 from memfold.workspace import files
@@ -354,9 +354,9 @@ class BankWorkspace:
         return found
 
     def _changed_files(self) -> tuple[dict[str, bytes], list[str]]:
-        """Of the files the verb wrote (`_written`, and `_unsent`), those whose bytes differ from what
-        PostgreSQL holds (path -> bytes), and those it removed.  Nothing else is read, so a
-        write costs the same in a bank of any size."""
+        """Of the files the verb wrote (`_written`, and `_unsent`), those whose bytes differ
+        from what PostgreSQL holds (path -> bytes), and those it removed.  Nothing else is
+        read, so a write costs the same in a bank of any size."""
         changed: dict[str, bytes] = {}
         removed: list[str] = []
         for path in sorted(self._written | self._unsent):
@@ -505,6 +505,7 @@ class Replica:
 
     def _found(self, caller: Caller, name: str) -> tuple[BankWorkspace, int]:
         """The caller's bank of that name, and its committed head as of now."""
+        check_bank(name)  # 400 for a name no bank can have (a NUL would reach the database)
         def find() -> tuple[int, int] | None:
             with tenant_tx(self.pool, caller.tenant) as conn:
                 row = conn.execute("SELECT bank_id, head FROM banks WHERE name = %s",
