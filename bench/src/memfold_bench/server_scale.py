@@ -46,16 +46,7 @@ import click
 from . import corpus
 from .index_bench import environment, output_options, save_result
 from .recall_bench import AS_OF, Query, build_queries, corpus_bullets
-from .server_bench import (
-    TENANT,
-    Served,
-    Stack,
-    call,
-    latency,
-    load_bank,
-    stack,
-    wait_ready,
-)
+from .server_bench import TENANT, Served, Stack, latency, stack, wait_ready
 
 Json = dict[str, Any]
 Log = Callable[[str], None]
@@ -67,6 +58,23 @@ SECONDS = 15.0
 WARM = 20
 QUERIES = 200
 K = 10
+PATIENCE = 900.0  # seconds a request may take (a first request fetches and indexes a bank)
+
+
+def call(served: Served, token: str, bank: str, verb: str, body: Any) -> Any:
+    """One request through memfold's client, patient enough for a large bank's first."""
+    from memfold.client.http import bank_path, request
+
+    return request(served.url, token, "POST", bank_path(bank, verb), body, timeout=PATIENCE)
+
+
+def load_bank(served: Served, token: str, bank: str, workspace: Path) -> Json:
+    from memfold.client.files import read_workspace
+
+    answer: Json = call(served, token, bank, "import", read_workspace(workspace))
+    if answer.get("stored") != "whole":
+        raise click.ClickException(f"bank {bank!r} was not empty: {answer}")
+    return answer
 
 
 @contextlib.contextmanager
