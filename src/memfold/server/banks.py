@@ -50,7 +50,7 @@ from memfold.memory import Memory
 from memfold.server.admin import Caller, Refused, check_bank
 from memfold.server.db import tenant_tx, with_retries
 from memfold.server.vectors import StoredVectors
-from memfold.workspace import files
+from memfold.workspace.files import recording
 from memfold.workspace.format import parse_document
 from memfold.workspace.layout import Workspace
 from memfold.workspace.watch import PathFeed
@@ -192,7 +192,7 @@ class BankWorkspace:
                                  [LOCK_SPACE, self.bank_id])
                     head = self._head(conn, lock=True)
                     self._catch_up(conn, head)
-                    with self.memory.signed(caller.name), files.recording() as written:
+                    with self.memory.signed(caller.name), recording() as written:
                         try:
                             result = work(self.memory)
                         finally:
@@ -204,7 +204,10 @@ class BankWorkspace:
                         head += 1
                 committed = True
                 self.head = head
-                self._settle(self._written)
+                try:
+                    self._settle(self._written)
+                except (MemfoldError, OSError):  # the copy only: fetched again next time
+                    self._discard()
                 return result
             finally:
                 # the verb ran but the commit did not happen (or its outcome is unknown), or
@@ -216,7 +219,7 @@ class BankWorkspace:
     def memory(self) -> Memory:
         """The handle writes and catch-ups run on."""
         if self._memory is None:
-            with files.recording() as made:
+            with recording() as made:
                 Memory.init(self.root)
             self._unsent |= self._relative(made)  # the bank's once the next write sends them
             self._memory = self._open(settled=False)
