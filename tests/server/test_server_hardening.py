@@ -208,3 +208,28 @@ def test_sigterm_stops_the_server_with_status_0(pg_db: Provisioned) -> None:
         assert served.process.wait(timeout=30) == 0
     finally:
         served.stop(kill=True)
+
+
+def inotify_instances() -> int:
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in fds.iterdir()
+               if _link(fd) == "anon_inode:inotify") if fds.is_dir() else 0
+
+
+def _link(fd: Path) -> str:
+    try:
+        return str(fd.readlink())
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts /proc/self/fd")
+def test_open_banks_hold_no_inotify_instance(pg_db: Provisioned, replica: Any) -> None:
+    make_tenant(pg_db, "many", banks=("one", "two", "three"))
+    writer = caller("many", "agent", "read", "write")
+    before = inotify_instances()
+    for bank in ("one", "two", "three"):
+        replica.run(writer, bank, "write", lambda m: m.retain(["W @Hal: Flies kites."]),
+                    what="retain")
+        replica.run(writer, bank, "read", lambda m: m.recall("kites").hits, what="recall")
+    assert inotify_instances() == before
