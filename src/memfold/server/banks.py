@@ -146,7 +146,8 @@ class BankWorkspace:
         self._handles = threading.Lock()  # guards _idle and _feeds
         self._written: set[str] = set()  # the files the last write's verb wrote or removed
         self._unsent: set[str] = set()  # files made here but not by a verb (init's skeleton)
-        self._lineage: tuple[str, int] | None = None  # the index's, after the last _settle
+        self._lineage: tuple[str, int] | None = None  # the index's, after the last sync
+        self._pending: set[str] = set()  # files changed since (a new handle is told them)
         self._embedder = embedder  # the model, for vectors kept in PostgreSQL; None: lexical
 
     # -- requests ---------------------------------------------------------------------
@@ -204,10 +205,7 @@ class BankWorkspace:
                         head += 1
                 committed = True
                 self.head = head
-                try:
-                    self._settle(self._written)
-                except (MemfoldError, OSError):  # the copy only: fetched again next time
-                    self._discard()
+                self._settle(self._written, sync=False)  # the verb indexed what it wrote
                 return result
             finally:
                 # the verb ran but the commit did not happen (or its outcome is unknown), or
@@ -232,6 +230,8 @@ class BankWorkspace:
         if settled:
             feed.settled = True
             feed.index_token = self._lineage
+            with self._handles:
+                feed.tell(self._pending)
         memory = Memory.open(self.root, watcher=feed)
         if self._embedder is not None:
             memory.set_embedder(StoredVectors(self._embedder(), self.pool, self.tenant,
@@ -246,15 +246,19 @@ class BankWorkspace:
                 return self._idle.pop()
         return self._open(settled=True)
 
-    def _settle(self, paths: Sequence[str] | set[str]) -> None:
+    def _settle(self, paths: Sequence[str] | set[str], *, sync: bool = True) -> None:
         """After a write or a catch-up (in the exclusive turn): tell every handle which files
-        changed, and sync them into the index now, so a read handle opened later may trust
-        the index as it finds it."""
+        changed (and remember them for handles opened later); with `sync`, bring the index
+        up to date now, so a handle opened later may trust it with nothing to tell."""
         with self._handles:
+            self._pending.update(paths)
             for feed in self._feeds:
                 feed.tell(paths)
-        self.memory.refresh()
-        self._lineage = self.memory.index_backend.lineage()
+        if sync:
+            self.memory.refresh()
+            with self._handles:
+                self._pending.clear()
+            self._lineage = self.memory.index_backend.lineage()
 
     def close(self) -> None:
         """Close every handle (the caller holds the bank's exclusive turn)."""
@@ -439,6 +443,7 @@ class BankWorkspace:
         shutil.rmtree(self.root, ignore_errors=True)
         self._known.clear()
         self._unsent.clear()
+        self._pending.clear()
         self._journal = (0, 0, 0)
         self.head = -1
         self._lineage = None
