@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,13 @@ from memfold.workspace.layout import Workspace
 from memfold_bench.pg_cluster import Cluster, Provisioned
 
 ROOT = Path(__file__).resolve().parents[1]  # the repository: its docs, src and tools
+
+# Test modules import helpers from test modules in other folders (`from test_cli import ...`);
+# every folder is importable, so a file run on its own finds them as the whole suite does.
+for _folder in sorted(p for p in Path(__file__).parent.iterdir()
+                      if p.is_dir() and not p.name.startswith((".", "_"))):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 settings.register_profile(
     "ci",

@@ -120,6 +120,8 @@ PLAN: tuple[Step, ...] = (
     no("forget", UNKNOWN, id="nosuchfact"),
     ok("restore", id="danaphone", reason=None),
     no("restore", UNKNOWN, id="nosuchfact"),
+    ok("entities"),
+    no("entities", "limit must be", limit=0),
     ok("status"),
     no("status", "unknown argument 'verbose'", verbose=True),
     ok("index"),

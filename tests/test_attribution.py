@@ -82,7 +82,20 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 from test_mcp import MEMFOLD, TIMEOUT, free_port, post, server_env  # noqa: E402
 
-PLANNER, WRITER = "a" * 32, "b" * 32
+PLANNER, WRITER, READER = "a" * 64, "b" * 64, "Rd_" + "x" * 40  # 32 bytes: hex, base64
+
+
+def refused_tool(url: str, token: str, name: str, arguments: dict[str, Any]) -> str:
+    async def go() -> str:
+        client = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+        with anyio.fail_after(TIMEOUT):
+            async with client, streamable_http_client(url, http_client=client) as (
+                    r, w, *_), ClientSession(r, w) as session:
+                await session.initialize()
+                done = await session.call_tool(name, arguments)
+                assert done.is_error, done
+                return str(done.content[0].text)  # type: ignore[union-attr]
+    return anyio.run(go)
 
 
 async def as_caller(url: str, token: str, fact: str | None) -> str:
@@ -92,7 +105,8 @@ async def as_caller(url: str, token: str, fact: str | None) -> str:
                 ClientSession(r, w) as session:
             await session.initialize()
             if fact is None:
-                done = await session.call_tool("retain", {"bullets": ["W @Pat: Lives in Rome."]})
+                done = await session.call_tool("retain", {"bullets": ["W @Pat: Lives in Rome."],
+                                                          "source": "claude"})
                 return str(done.structured_content["ids"][0])
             done = await session.call_tool("note", {"id": fact, "text": "seen", "rev": 0})
             assert not done.is_error, done
@@ -101,7 +115,8 @@ async def as_caller(url: str, token: str, fact: str | None) -> str:
 
 def test_named_tokens_sign_each_callers_writes(workspace: Path, tmp_path: Path) -> None:
     tokens = tmp_path / "tokens"
-    tokens.write_text(f"# who may call\nplanner {PLANNER}\nwriter  {WRITER}  # the drafts\n")
+    tokens.write_text(f"# who may call\nplanner {PLANNER}\nwriter  {WRITER}  # the drafts\n"
+                      f"reader {READER} read\n")
     port = free_port()
     proc = subprocess.Popen(
         [*MEMFOLD, "--workspace", str(workspace), "mcp", "--http", f"127.0.0.1:{port}",
@@ -116,16 +131,20 @@ def test_named_tokens_sign_each_callers_writes(workspace: Path, tmp_path: Path) 
         assert post(url, {"Authorization": "Bearer " + "c" * 32})[0] == 401
         fact = anyio.run(as_caller, url, PLANNER, None)
         anyio.run(as_caller, url, WRITER, fact)
+        said = refused_tool(url, READER, "retain", {"bullets": ["W @Pat: Lives in Oslo."]})
+        assert said.startswith("retain changes memory and this token may only read"), said
     finally:
         proc.terminate()
         proc.wait(10)
     lines = journal(workspace)
     assert [(e["event"], e.get("by") or e.get("source")) for e in lines] == [
-        ("retain", "planner"), ("note", "writer")]
+        ("retain", "planner/claude"), ("note", "writer")]
 
 
 @pytest.mark.parametrize("content, message", [
-    ("planner short\n", "16 or more characters"),
+    ("planner short\n", "at least 32 random bytes"),
+    (f"planner {'a' * 63}\n", "64 or more hex digits, not 63"),
+    (f"planner {READER} admin\n", "write read, write or read,write"),
     (f"planner {PLANNER}\nplanner {WRITER}\n", "listed twice"),
     ("# nobody\n", "no tokens"),
     (f"plan,ner {PLANNER}\n", "must be 1-64 letters"),

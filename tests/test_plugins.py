@@ -23,11 +23,12 @@ from memfold.config import judge_settings
 from memfold.embed import models, rerank
 from memfold.embed.models import EMBEDDERS, ModelError
 from memfold.errors import BadInput
+from memfold.importing.registry import IMPORTERS
 from memfold.lifecycle.judge import JUDGES, load_judge
 from memfold.memory import Memory
 
 ROOT = Path(__file__).resolve().parents[1]
-GROUPS = (JUDGES, EMBEDDERS, rerank.RERANKERS, FORMATS)
+GROUPS = (JUDGES, EMBEDDERS, rerank.RERANKERS, FORMATS, IMPORTERS)
 
 MODULE = '''
 from memfold.embed.base import FakeEmbedder, Identity
@@ -60,6 +61,27 @@ class Backwards:
 class Refuses:
     def __init__(self):
         raise RuntimeError("no model here")
+
+
+class Csv:
+    """An importer: `text,date` lines of a .csv file, each a fact."""
+
+    name = "csv"
+    description = "text,date lines"
+
+    def detect(self, source):
+        return source.path.suffix == ".csv"
+
+    def read(self, source):
+        from datetime import date
+
+        from memfold.importing.sources import Batch, FactRecord
+
+        facts = []
+        for n, line in enumerate(source.data.decode().splitlines(), 1):
+            text, _, day = line.rpartition(",")
+            facts.append(FactRecord(text=text, day=date.fromisoformat(day), where=f"line {n}"))
+        return Batch(self.name, facts=tuple(facts))
 '''
 
 ENTRY_POINTS = '''
@@ -77,6 +99,10 @@ backwards = memfold_testplugin:Backwards
 
 [memfold.capture_formats]
 broken-format = memfold_testplugin:Refuses
+
+[memfold.importers]
+csv = memfold_testplugin:Csv
+vault = memfold_testplugin:Csv
 '''
 
 
@@ -258,3 +284,19 @@ def test_a_capture_format_that_cannot_be_made_is_left_out(
     assert _stderr_lines(capsys) == [
         "memfold: warning: capture format plugin 'broken-format' left out: "
         "RuntimeError: no model here"]
+
+
+def test_a_plugin_importer_is_detected_and_imports_through_retain(
+        installed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from memfold.importing.registry import registered as importers
+
+    assert list(importers()) == ["vault", "mem0", "jsonl", "chat", "csv"]
+    assert "'vault' (memfold_testplugin:Csv) left out" in capsys.readouterr().err
+    source = tmp_path / "facts.csv"
+    source.write_text("Lives in Vienna,2025-01-02\nLikes tea,2025-01-03\n")
+    Memory.init(tmp_path / "ws")
+    with Memory.open(tmp_path / "ws") as memory:
+        first = memory.import_source(source)
+        assert (first.format, first.facts) == ("csv", 2)
+        assert memory.import_source(source).skipped == 2
+        assert memory.get(memory.recall("Vienna").hits[0].fact.id).origin == "import:csv"

@@ -36,7 +36,9 @@ if TYPE_CHECKING:
     from memfold.api import MemoryAPI
     from memfold.capture import CaptureResult, Unreadable, Withheld
     from memfold.client.remote import RemoteMemory, connect
+    from memfold.documents import FileEntry, Files, FileWrite
     from memfold.forget import PurgePlace, PurgePlan
+    from memfold.importing.run import ImportResult
     from memfold.journal.events import Record
     from memfold.journal.log import Event
     from memfold.lifecycle.review import (
@@ -93,7 +95,9 @@ _PUBLIC = {
     "lifecycle.review": ("ReviewFact", "ReviewItem", "ReviewOutcome", "ReviewQueue",
                          "Settlement"),
     "capture": ("CaptureResult", "Unreadable", "Withheld"),
+    "documents": ("FileEntry", "FileWrite", "Files"),
     "forget": ("PurgePlace", "PurgePlan"),
+    "importing.run": ("ImportResult",),
     "journal.events": ("Record",),
     "journal.log": ("Event",),
     "recall.search": ("Trace",),
@@ -132,8 +136,12 @@ __all__ = [
     "Event",
     "Fact",
     "Fading",
+    "FileEntry",
+    "FileWrite",
+    "Files",
     "Freshness",
     "Hit",
+    "ImportResult",
     "IncompleteSet",
     "IndexDamaged",
     "IndexError_",

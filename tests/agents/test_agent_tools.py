@@ -18,7 +18,7 @@ from memfold.agents import tools as at
 NOW = "2025-11-27T09:00:00+00:00"
 SPEC_TOOLS = ["recall", "about", "show", "retain", "use", "note", "supersede", "forget",
               "restore", "review", "review_accept", "review_reject", "history", "trace",
-              "status", "index",
+              "entities", "status", "index",
               "core_view", "core_append", "core_replace", "core_insert", "core_undo", "context"]
 META_SCHEMAS = (jsonschema.Draft202012Validator, jsonschema.Draft7Validator)
 
@@ -43,6 +43,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                       "reason": "not a change", "dry_run": True},
     "history": {"id": "ID"},
     "trace": {"id": "ID"},
+    "entities": {"limit": 5},
     "status": {},
     "index": {"full": False},
     "reflect": {"since": "7d", "dry_run": True},
@@ -77,7 +78,8 @@ def test_one_tool_per_verb_with_description_schema_and_hints() -> None:
         assert not (tool.read_only and tool.destructive)
     by_name = {t.name: t for t in tools}
     assert all(by_name[n].read_only for n in ("recall", "about", "show", "core_view",
-                                              "context", "history", "trace", "status"))
+                                              "context", "history", "trace", "status",
+                                              "entities"))
     assert not any(by_name[n].read_only for n in ("retain", "use", "note", "supersede",
                                                   "core_append", "core_replace",
                                                   "core_insert", "restore", "index",

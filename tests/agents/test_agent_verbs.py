@@ -49,11 +49,18 @@ def test_a_retain_says_who_wrote_it(workspace: Path) -> None:
         [mine] = at.call(memory, "retain", {"bullets": ["W @Ada: Lives in Leeds."]})["ids"]
         [theirs] = at.call(memory, "retain", {"bullets": ["W @Bo: Lives in Hull."],
                                               "source": "agent:planner"})["ids"]
+        [forged] = at.call(memory, "retain", {"bullets": ["W @Cy: Lives in York."],
+                                              "source": "admin"})["ids"]
         assert memory.get(mine, use=False).origin == "mcp:team-server"
-        assert memory.get(theirs, use=False).origin == "agent:planner"
+        # a call's source is a label after the server's identity, never in its place
+        assert memory.get(theirs, use=False).origin == "mcp:team-server/agent:planner"
+        assert memory.get(forged, use=False).origin == "mcp:team-server/admin"
         retained = [e for e in at.call(memory, "history", {"id": theirs})["events"]
                     if e["event"] == "retain"]
-        assert retained[0]["by"] == "agent:planner"
+        assert retained[0]["by"] == "mcp:team-server/agent:planner"
+        with pytest.raises(BadInput, match="at most 48 characters here"):
+            at.call(memory, "retain", {"bullets": ["W @Cy: Lives in Ely."],
+                                       "source": "two words"})
 
 
 def test_memfold_call_records_memfold_source(workspace: Path) -> None:

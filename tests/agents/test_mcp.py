@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -20,6 +21,7 @@ from memfold import Memory
 
 NOW = "2025-11-27T09:00:00+00:00"
 TIMEOUT = 60
+SECRET = "5e" * 32  # a token of 32 bytes, as `openssl rand -hex 32` prints one
 # the `memfold` command
 MEMFOLD = [sys.executable, "-c", "from memfold.cli.main import main; main()"]
 
@@ -157,7 +159,7 @@ def post(url: str, headers: dict[str, str]) -> tuple[int, str]:
 
 def test_http_requires_the_token_and_a_loopback_host(workspace: Path) -> None:
     port = free_port()
-    env = {**os.environ, **server_env(MEMFOLD_MCP_TOKEN="s3cret")}
+    env = {**os.environ, **server_env(MEMFOLD_MCP_TOKEN=SECRET)}
     proc = subprocess.Popen(
         [*MEMFOLD, "--workspace", str(workspace), "mcp", "--http", f"127.0.0.1:{port}"],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
@@ -168,7 +170,7 @@ def test_http_requires_the_token_and_a_loopback_host(workspace: Path) -> None:
         url = f"http://127.0.0.1:{port}/mcp"
         assert post(url, {})[0] == 401
         assert post(url, {"Authorization": "Bearer wrong"})[0] == 401
-        token = {"Authorization": "Bearer s3cret"}
+        token = {"Authorization": f"Bearer {SECRET}"}
         assert post(url, {**token, "Host": "evil.example"})[0] == 403
         assert post(url, {**token, "Origin": "http://evil.example"})[0] == 403
         assert post(f"http://127.0.0.1:{port}/other", token)[0] == 404
@@ -220,3 +222,17 @@ def test_http_without_a_token_needs_no_token_and_says_so(workspace: Path) -> Non
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.mark.parametrize("token, said", [
+    ("s3cret", "43 or more characters, not 6"),
+    ("ab" * 31, "64 or more hex digits, not 62"),
+])
+def test_http_refuses_a_short_token(workspace: Path, token: str, said: str) -> None:
+    result = subprocess.run(
+        [*MEMFOLD, "--workspace", str(workspace), "mcp", "--http", "127.0.0.1:1",
+         "--token", token],
+        capture_output=True, text=True, timeout=TIMEOUT, env={**os.environ, **server_env()})
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr == ("memfold: error: --token: a token must hold at least 32 random "
+                             f"bytes ({said}); make one with `openssl rand -hex 32`\n")

@@ -141,8 +141,9 @@ def test_full_true_gives_the_full_form(atlas: Path) -> None:
             memory.recall(QUERY, k=10).to_dict()
         assert at.call(memory, "about", {"name": "Peter", "full": True}) == \
             memory.about("Peter", k=20).to_dict()
-        context = at.call(memory, "context", {"budget": 2000, "full": True})
-        assert context == memory.context(budget=2000).to_dict()
+        # a budget the full form fits in (sections and text both): the library's context
+        context = at.call(memory, "context", {"budget": 20_000, "full": True})
+        assert context == memory.context(budget=20_000).to_dict()
         about = at.call(memory, "about", {"name": "Peter"})
         assert about["found"] and about["results"][0]["source"].startswith("memory/")
         assert sent(about) < 0.65 * sent(memory.about("Peter", k=20).to_dict())

@@ -44,8 +44,8 @@ def bench(*args: str) -> Result:
 def answer(gold: list[str], ranked: list[str | None], *, weak: bool = False,
            category: str = "single") -> pb.Answer:
     q = pb.Question("q", datetime(2025, 1, 1, tzinfo=UTC), tuple(gold), category)
-    return pb.Answer(q, {"memfold": ranked}, {"memfold": weak}, {"memfold": not ranked},
-                     {"memfold": None}, {"memfold": 0.0})
+    return pb.Answer(q, {"memfold": ranked}, {"memfold": weak}, {"memfold": weak},
+                     {"memfold": not ranked}, {"memfold": None}, {"memfold": 0.0})
 
 
 def test_figures_count_p_at_1_recall_at_k_and_never_stated() -> None:
@@ -110,6 +110,29 @@ def test_retain_first_lets_an_early_question_see_a_later_fact(tmp_path: Path) ->
     saved = json.loads(result.stdout)
     assert saved["parameters"]["retain_first"] is True
     assert saved["questions"][0]["ranked"]["floor"] == ["f3"]
+
+
+def test_never_stated_uses_recalls_flag_and_strict_scores_without_weak_hits(
+        tmp_path: Path) -> None:
+    """"When is Nell's birthday?" finds only Nell's bassoon, flagged weak by recall: the
+    question counts as unanswered (the older why test, which sees "words nell", counts it
+    answered), and the strict system, weak hits left out, answers it with nothing while
+    still finding the tortoise."""
+    birthday = {"q": "When is Nell's birthday?", "now": "2025-07-01T09:00:00", "gold": [],
+                "category": "negative"}
+    data = write(tmp_path / "year.json", FACTS, [*QUESTIONS, birthday])
+    result = bench(str(data), "--strict", "--json", "--out", str(tmp_path / "r.json"))
+    assert result.exit_code == 0, result.output
+    saved = json.loads(result.stdout)
+    assert saved["parameters"]["strict"] is True
+    never = saved["categories"]["negative"]
+    assert never["memfold"]["nothing_or_weak"] == 1.0
+    assert never["memfold"]["nothing_or_weak_why"] == 0.5
+    assert never["memfold strict"]["nothing"] == 1.0
+    nell = next(q for q in saved["questions"] if q["q"] == birthday["q"])
+    assert nell["ranked"]["memfold"] == ["f2"] and nell["ranked"]["memfold strict"] == []
+    assert saved["categories"]["single"]["memfold strict"]["p@1"] == 0.5
+    assert set(saved["latency"]) == {"memfold", "memfold strict", "floor"}
 
 
 @pytest.mark.parametrize("change, message", [

@@ -19,7 +19,8 @@ NOW = {"MEMFOLD_NOW": f"{DAY}T12:00:00"}
 
 def commands_with_arguments() -> list[tuple[list[str], click.Command]]:
     """Every memfold command that takes a positional argument (bench's benchmarks, which
-    take file paths, aside)."""
+    take file paths, and arguments that are one of a few names, such as install's HOST,
+    aside)."""
     ctx = click.Context(cli)
     found: list[tuple[list[str], click.Command]] = []
 
@@ -30,7 +31,8 @@ def commands_with_arguments() -> list[tuple[list[str], click.Command]]:
             if isinstance(command, click.Group):
                 if name != "bench":
                     walk(command, [*prefix, name])
-            elif any(isinstance(p, click.Argument) for p in command.params):
+            elif any(isinstance(p, click.Argument) and not isinstance(p.type, click.Choice)
+                     for p in command.params):
                 found.append(([*prefix, name], command))
 
     walk(cli, [])

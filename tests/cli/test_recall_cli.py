@@ -14,13 +14,13 @@ import pytest
 
 from conftest import Cli
 from memfold.recall.query import MAX_QUERY_CHARS
-from memfold.values import LETTER_OF_KIND
+from memfold.values import LETTER_OF_KIND, estimate_tokens
 from recall_corpus import NOW, PETER_FACTS, build, check_sources, file_lines
 
 ENV = {"MEMFOLD_NOW": NOW}
 LINE = re.compile(
     r"^\[(?P<letter>[WBOST]) (?P<when>\d{4}-\d{2}-\d{2}|-)(?: valid \S*)? c=(?P<c>\d\.\d\d)\]"
-    r"(?: \[\w+\])?(?P<names>(?: @\S+)*) (?P<content>.+)  (?P<source>\S+#L\d+)$"
+    r"(?: \[[^\]]+\])*(?P<names>(?: @\S+)*) (?P<content>.+)  (?P<source>\S+#L\d+)$"
 )
 RESULT_KEYS = {"id", "kind", "timestamp", "entities", "content", "source", "score", "status",
                "confidence", "why"}
@@ -230,9 +230,14 @@ def test_budget(run: Cli, corpus: Path, budget: int) -> None:
     assert lines == [line for line in full if line in lines]
     if lines and len(lines) < len(full):
         assert f"{len(full) - len(lines)} more results left out" in result.stderr
+    # --json holds to the budget on the JSON it prints: fewer results than the text lines
+    printed = ok(run, "recall", "Peter", "--budget", str(budget), "--json").stdout
     data = recall_json(run, corpus, "Peter", "--budget", str(budget))
-    assert data["omitted_for_budget"] == len(full) - len(lines)
-    assert len(data["results"]) == len(lines)
+    shown = data["results"]
+    assert estimate_tokens(printed.rstrip("\n")) <= budget or not shown
+    assert len(shown) <= len(lines) and data["omitted_for_budget"] == len(full) - len(shown)
+    assert [h["id"] for h in shown] == [h["id"] for h in recall_json(
+        run, corpus, "Peter")["results"]][:len(shown)]
 
 
 # -- errors: one line, exit 2 -------------------------------------------------------------------

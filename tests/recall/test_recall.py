@@ -26,7 +26,7 @@ from memfold.errors import BadInput, SourceChanged, UnknownId
 from memfold.index.sqlite.fts import expression as fts_expression
 from memfold.memory import Memory
 from memfold.recall.query import MAX_QUERY_CHARS, plan_query
-from memfold.values import KINDS, Interval, RecallResult, render_hit
+from memfold.values import KINDS, Interval, RecallResult, estimate_tokens, render_hit
 from recall_corpus import FILES, NOW, PETER_FACTS, build, check_sources, file_lines
 
 TODAY = date(2025, 12, 3)
@@ -880,8 +880,8 @@ def test_budget_packs_whole_results_best_first(corpus: Any, budget: int) -> None
     packed = ask(corpus, "Peter", budget=budget)
     cost = [h.tokens() for h in packed.hits]
     assert sum(cost) <= budget
-    assert all(t == (len(render_hit(h)) + 3) // 4 for h, t in zip(packed.hits, cost,
-                                                                    strict=True))
+    assert all(t == estimate_tokens(render_hit(h)) for h, t in zip(packed.hits, cost,
+                                                                     strict=True))
     order = ids(full)
     kept = ids(packed)
     assert kept == [i for i in order if i in kept]  # best first, in the same order

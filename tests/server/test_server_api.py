@@ -135,8 +135,8 @@ def test_mcp_over_http_runs_the_tools_on_the_tokens_bank(pg_db: Provisioned,
         assert not seen["retain"].is_error, seen["retain"]
         found = seen["recall"].structured_content
         assert "Plays the cello." in json.dumps(found)
-        # signed with the token's name, not the `source` argument
-        assert seen["show"].structured_content["origin"] == "planner"
+        # signed with the token's name; the `source` argument only labels it after the name
+        assert seen["show"].structured_content["origin"] == "planner/someone-else"
         refused = anyio.run(script, acme["reader"])
         assert refused["retain"].is_error
         initialize = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {

@@ -151,6 +151,8 @@ def test_reads_print_the_same_against_the_bank(setup: Setup) -> None:
         compare(setup, "recall", "Peter", "--all", "--k", "50", *fmt)
         compare(setup, "recall", "Peter", "--since", "7d", "--kind", "W,B", *fmt)
         compare(setup, "recall", "what happened with Peter", "--budget", "30", *fmt)
+        compare(setup, "recall", "what is Peter's blood type", *fmt)
+        compare(setup, "recall", "where does Peter live", "--strict", *fmt)
         compare(setup, "about", "Peter", *fmt)
         compare(setup, "about", "Ada", "--all", *fmt)
         compare(setup, "history", ids["Met at the café in Zürich."], *fmt)
@@ -161,6 +163,9 @@ def test_reads_print_the_same_against_the_bank(setup: Setup) -> None:
         compare(setup, "context", *fmt)
         compare(setup, "context", "--budget", "60", *fmt)
         compare(setup, "status", *fmt)
+    # --strict leaves the weak hits out on the client as Memory does, with the same note
+    here, _ = compare(setup, "recall", "what is Peter's blood type", "--strict", "--json")
+    assert json.loads(here.stdout)["results"] == [] and json.loads(here.stdout)["notes"]
     budget = json.loads(remote(setup, "recall", "what happened with Peter", "--budget", "30",
                                "--json").stdout)
     assert budget["omitted_for_budget"] > 0  # the budget was packed on the client
@@ -277,6 +282,11 @@ def test_connect_gives_memory_s_methods_and_types(setup: Setup) -> None:
         made = memory.retain(["W @Zoë: Lives in Lyon.", "O(c=0.7) @Zoë: Likes jazz."],
                              date=TODAY)
         assert isinstance(made, RetainResult) and len(made.facts) == 2
+        assert ("Zoë", 2) in memory.entities()
+        once, twice = (memory.retain("W @Zoë: Plays cello.", date=TODAY, idempotency_key="z1")
+                       for _ in range(2))
+        assert twice.repeated and [f.id for f in twice.facts] == [f.id for f in once.facts]
+        assert ("Zoë", 3) in memory.entities()  # stored once
         found = memory.recall("where does Zoë live")
         assert isinstance(found, RecallResult)
         assert found.hits[0].fact.id == made.facts[0].id

@@ -308,7 +308,8 @@ def test_context_fits_the_budget_core_first_then_round_robin(workspace: Path) ->
             result = memory.context(budget=budget)
             assert result.tokens <= budget
             check_citations(workspace, result)
-        small = {s.name: s for s in memory.context(budget=90).sections}
+        # core (about 140 tokens, counted conservatively) fits; the rest does not
+        small = {s.name: s for s in memory.context(budget=160).sections}
         assert small["core"].omitted == 0
         assert sum(s.omitted for s in small.values()) > 0
         with pytest.raises(BadInput, match="budget"):

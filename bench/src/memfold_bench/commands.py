@@ -7,6 +7,7 @@ import click
 from .capture_bench import capture_command
 from .embed_bench import embed_command
 from .fuzz import fuzz_command
+from .import_bench import import_command
 from .index_bench import index_command
 from .judge_bench import judge_command
 from .lab import lab_command
@@ -20,6 +21,7 @@ from .server_scale import server_scale_command
 from .server_trials import server_trials_command
 from .sidebyside import sidebyside_command
 from .soak import soak_command
+from .tokens_bench import tokens_command
 from .truth_bench import truth_command
 from .year_bench import year_command
 
@@ -37,4 +39,5 @@ COMMANDS += [server_trials_command]
 COMMANDS += [server_scale_command]
 COMMANDS += [sidebyside_command]
 COMMANDS += [personal_command, truth_command, year_command]
-COMMANDS += [capture_command]
+COMMANDS += [capture_command, import_command]
+COMMANDS += [tokens_command]

@@ -15,10 +15,12 @@ Scores, per category and over all answerable questions (gold not empty):
 - P@1: the top result is a gold fact;
 - R@5, R@10: the share of a question's gold facts among the top 5 / 10, averaged.
 `negative` questions (gold []) were never stated: for them we count how often recall answered
-with nothing, or only with weak matches.  A hit is *weak* when its `why` names no word of the
-question ("words ..." is absent): it was found only by meaning, an entity, a neighbour or a
-time window.  The same test on the answerable questions (every hit weak) is reported too, as
-the price of that flag.
+with nothing, or only with weak matches.  A hit is *weak* when recall flags it so (`weak` in
+its JSON, `memfold.recall.weak`: it misses the words the question turns on, or the person it
+names).  Beside it, the older test (`_why` figures): a hit whose `why` names no word of the
+question ("words ..." is absent), found only by meaning, an entity, a neighbour or a time
+window.  The same tests on the answerable questions (every hit weak) are reported too, as
+the price of the flag.
 
 Beside every figure runs the floor: plain BM25 over the same facts' text (the content after
 the colon: no kind, entities, time or lifecycle), an in-memory FTS5 table (`unicode61
@@ -191,7 +193,8 @@ class Answer:
 
     question: Question
     ranked: dict[str, list[str | None]]
-    weak: dict[str, bool]  # every hit weak (no hit, or none names a word of the question)
+    weak: dict[str, bool]  # every hit flagged weak by recall (or no hit)
+    weak_why: dict[str, bool]  # every hit's why names no word of the question (or no hit)
     empty: dict[str, bool]  # nothing at all
     top: dict[str, Json | None]  # the top hit: content and why
     seconds: dict[str, float]
@@ -204,26 +207,33 @@ def is_weak(why: str) -> bool:
 
 def answer_of(question: Question, asked: Sequence[Asked],
               keys: Callable[[Sequence[Hit]], list[str | None]], floor: Floor,
-              names: Sequence[str], k: int, *, first: bool) -> Answer:
+              names: Sequence[str], k: int, *, first: bool, strict: bool = False) -> Answer:
+    """One question's answers; with `strict`, each mode again as `recall --strict` answers
+    (its weak hits left out), as the system "<mode> strict"."""
     ranked: dict[str, list[str | None]] = {}
-    weak, empty, top, seconds = {}, {}, {}, {}
-    for name, a in zip(names, asked, strict=True):
-        hits = a.result.hits
+    weak, weak_why, empty, top, seconds = {}, {}, {}, {}, {}
+    runs = [(name, a.result.hits, a) for name, a in zip(names, asked, strict=True)]
+    if strict:
+        runs += [(f"{name} strict", tuple(h for h in a.result.hits if not h.weak), a)
+                 for name, a in zip(names, asked, strict=True)]
+    for name, hits, a in runs:
         ranked[name] = keys(hits)
         empty[name] = not hits
-        weak[name] = all(is_weak(h.why) for h in hits)
+        weak[name] = all(h.weak for h in hits)  # recall's `answered` is false
+        weak_why[name] = all(is_weak(h.why) for h in hits)
         top[name] = {"content": hits[0].fact.content, "why": hits[0].why} if hits else None
         seconds[name] = a.seconds
     started = time.perf_counter()
     moment = None if first else question.now
     ranked[FLOOR] = list[str | None](floor.rank(question.text, moment, k))
     seconds[FLOOR] = time.perf_counter() - started
-    empty[FLOOR] = weak[FLOOR] = not ranked[FLOOR]
-    return Answer(question, ranked, weak, empty, top, seconds)
+    empty[FLOOR] = weak[FLOOR] = weak_why[FLOOR] = not ranked[FLOOR]
+    return Answer(question, ranked, weak, weak_why, empty, top, seconds)
 
 
 def run(facts: Sequence[Written], questions: Sequence[Question], modes: Sequence[str], *,
-        k: int, include_all: bool, first: bool) -> tuple[list[Answer], Json, list[str]]:
+        k: int, include_all: bool, first: bool, strict: bool = False,
+        ) -> tuple[list[Answer], Json, list[str]]:
     """Replay the year and ask every question (with `first`, after the whole year is
     retained); the answers, what the judge did, system names."""
     names = ["memfold"] if len(modes) == 1 else list(modes)
@@ -236,12 +246,13 @@ def run(facts: Sequence[Written], questions: Sequence[Question], modes: Sequence
             for q in sorted(questions, key=lambda q: q.now):
                 rep.write_until(ordered, None if first else q.now)
                 asked = rep.ask(q.text, q.now, modes, k=k, include_all=include_all)
-                answers.append(answer_of(q, asked, rep.keys, floor, names, k, first=first))
+                answers.append(answer_of(q, asked, rep.keys, floor, names, k, first=first,
+                                         strict=strict))
             rep.write_until(ordered, None)
             judged = {"retained": rep.written, **judged_counts(rep.retained)}
     finally:
         floor.close()
-    return answers, judged, [*names, FLOOR]
+    return answers, judged, [*names, *(f"{n} strict" for n in names if strict), FLOOR]
 
 
 # -- scoring -------------------------------------------------------------------------------
@@ -262,9 +273,13 @@ def figures(answers: Sequence[Answer], system: str) -> Json:
     if never:
         out["nothing"] = share(sum(a.empty[system] for a in never), len(never))
         out["nothing_or_weak"] = share(sum(a.weak[system] for a in never), len(never))
+        out["nothing_or_weak_why"] = share(sum(a.weak_why[system] for a in never),
+                                           len(never))
     if stated:
         out["answerable_flagged_weak"] = share(sum(a.weak[system] for a in stated),
                                                len(stated))
+        out["answerable_flagged_weak_why"] = share(sum(a.weak_why[system] for a in stated),
+                                                   len(stated))
     return out
 
 
@@ -288,11 +303,12 @@ def details(answers: Sequence[Answer], systems: Sequence[str]) -> list[Json]:
 
 
 def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
-                  include_all: bool = False, first: bool = False, blind: bool = False) -> Json:
+                  include_all: bool = False, first: bool = False, blind: bool = False,
+                  strict: bool = False) -> Json:
     facts, questions = load(path)
     started = time.perf_counter()
     answers, judged, systems = run(facts, questions, modes, k=k, include_all=include_all,
-                                   first=first)
+                                   first=first, strict=strict)
     return {
         "benchmark": "personal",
         "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -300,11 +316,12 @@ def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
                     "questions": len(questions)},
         "parameters": {
             "k": k, "mode": modes[0] if len(modes) == 1 else list(modes),
-            "include_all": include_all, "retain_first": first,
+            "include_all": include_all, "retain_first": first, "strict": strict,
             "retain": "one retain per fact in date order, now = 00:00 UTC on its date",
             "now": "each question's now; it sees the facts dated by its day"
                    + (" (retain_first: every fact of the year)" if first else ""),
-            "weak": "a hit whose why names no word of the question (no 'words ...')",
+            "weak": "a hit recall flags weak (its JSON's weak: memfold.recall.weak)",
+            "weak_why": "a hit whose why names no word of the question (no 'words ...')",
             "floor": "FTS5 unicode61 BM25 over each fact's content, question words less "
                      "stop words, quoted and OR-ed, ORDER BY rank, facts dated by the day"},
         "environment": environment(),
@@ -350,7 +367,9 @@ def negative_lines(result: Json) -> list[str]:
             f"{pct(group[s]['nothing'])}%, nothing or only weak matches "
             f"{pct(group[s]['nothing_or_weak'])}% (floor: nothing "
             f"{pct(group[FLOOR]['nothing'])}%); answerable questions flagged weak "
-            f"{pct(overall[s].get('answerable_flagged_weak'))}%" for s in systems]
+            f"{pct(overall[s].get('answerable_flagged_weak'))}%; by the older test (why "
+            f"names no word): {pct(group[s]['nothing_or_weak_why'])}%, answerable "
+            f"{pct(overall[s].get('answerable_flagged_weak_why'))}%" for s in systems]
 
 
 @click.command("personal")
@@ -363,12 +382,15 @@ def negative_lines(result: Json) -> list[str]:
 @click.option("--retain-first", "first", is_flag=True,
               help="Retain the whole year before asking anything (a question then also "
                    "sees facts dated after its now; the floor too).")
+@click.option("--strict", "strict", is_flag=True,
+              help="Score each mode again as `recall --strict` answers, its weak hits left "
+                   "out (the system '<mode> strict'): what dropping them costs.")
 @blind_option
 @click.option("--k", "k", default=K, show_default=True, type=click.IntRange(min=10),
               help="Results asked of recall per question.")
 @output_options("benchmarks/results/personal-dev.json")
-def personal_command(path: Path, mode: str, include_all: bool, first: bool, blind: bool,
-                     k: int, out: Path, as_json: bool) -> None:
+def personal_command(path: Path, mode: str, include_all: bool, first: bool, strict: bool,
+                     blind: bool, k: int, out: Path, as_json: bool) -> None:
     """P@1, R@5 and R@10 on one person's year of memory, beside a plain BM25 floor.
 
     FILE.json holds {facts: [{key, date, bullet}], questions: [{q, now, gold, category}]}.
@@ -383,7 +405,7 @@ def personal_command(path: Path, mode: str, include_all: bool, first: bool, blin
     modes = modes_for(mode)
     check_modes(modes)
     result = run_benchmark(path, modes, k=k, include_all=include_all, first=first,
-                           blind=blind)
+                           blind=blind, strict=strict)
     if save_result(result, out, as_json=as_json):
         return
     d, j = result["dataset"], result["judged"]

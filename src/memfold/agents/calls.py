@@ -61,6 +61,14 @@ class ToolCall:
         head = {} if self.call_id is None else {"id": self.call_id}
         return {**head, "name": self.name, "is_error": is_error, "result": data}
 
+    def answer_text(self, text: str, *, is_error: bool = False) -> dict[str, Any]:
+        """A plain-text answer (the Anthropic memory tool's) in this call's shape."""
+        if self.shape == "plain":
+            return self.answer(text, is_error=is_error)
+        reply = self.answer("", is_error=is_error)
+        reply["output" if self.shape == "responses" else "content"] = text
+        return reply
+
 
 def read_call(tool_call: Any) -> ToolCall:
     """The tool call in `tool_call` (a dict or an SDK object), or BadInput if it is none."""

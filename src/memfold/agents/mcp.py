@@ -15,7 +15,10 @@ non-loopback address without `--allow-remote`.  Every request passes `check_requ
 the path must be /mcp; the Host and Origin headers must name a loopback address (DNS
 rebinding protection) unless remote access was allowed; with a token, `Authorization:
 Bearer TOKEN` is required (the scheme in any case, the token compared in constant time);
-serving without one takes `--no-token`, and says so loudly.
+serving without one takes `--no-token`, and says so loudly.  A named token's caller signs
+what it writes with the token's name (a retain's `source` only adds a label after it:
+`planner/claude`); a token with only the `read` scope is refused every tool that is not
+read-only (`loopback.NamedTokens`).
 
 Beside the tools it serves resources (core memory, entity pages, a fact by id) and prompts
 (session start, remember this conversation) from `memfold.agents.resources`, and every tool
@@ -36,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from memfold import __version__, loopback
 from memfold.agents import resources as content
 from memfold.agents import tools as agent_tools
-from memfold.errors import BadInput, MemfoldError, UnknownId
+from memfold.errors import AccessDenied, BadInput, MemfoldError, UnknownId
 
 if TYPE_CHECKING:
     from memfold.api import MemoryAPI
@@ -90,14 +93,18 @@ class ToolRunner:
         self._notices = 0
 
     def run(self, name: str, arguments: Mapping[str, Any] | None,
-            source: str | None = None) -> tuple[bool, Any]:
+            source: str | None = None, *, may_write: bool = True) -> tuple[bool, Any]:
         """Run one tool; `source` (the caller's identity, e.g. an HTTP token's name) signs
-        what it writes.  Handlers run one at a time on the server's event loop thread, so
+        what it writes; a caller that may not write is refused every tool that is not
+        read-only.  Handlers run one at a time on the server's event loop thread, so
         signing the handle for the call's length cannot reach another call."""
         try:
             if self.served is not None and name not in self.served:
                 raise BadInput(f"unknown tool {name!r}; this server's tools are: "
                                f"{', '.join(sorted(self.served))}")
+            if not may_write and not agent_tools.tool(name).read_only:
+                raise AccessDenied(f"{name} changes memory and this token may only read; "
+                                   "call the read-only tools (recall, about, context...)")
             with self.memory.signed(source):
                 return False, agent_tools.call(self.memory, name, arguments)
         except MemfoldError as exc:
@@ -134,17 +141,19 @@ def tool_result(types: Any, is_error: bool, data: Any) -> Any:
     return types.CallToolResult.model_validate(payload)
 
 
-def build_server(memory: MemoryAPI, *, tokens: Mapping[str, str] | None = None,
+def build_server(memory: MemoryAPI, *, tokens: loopback.NamedTokens | None = None,
                  tools: Sequence[agent_tools.Tool] | None = None) -> Any:
     """The SDK's low-level Server with memfold's tools (`tools`, default every one),
-    resources and prompts registered; over HTTP, `tokens` (name -> token) name the caller
-    whose writes a call signs."""
+    resources and prompts registered; over HTTP, `tokens` name the caller whose writes a
+    call signs, and what it may do."""
     served = agent_tools.tools() if tools is None else list(tools)
     runner = ToolRunner(memory, served=[t.name for t in served])
+    named = tokens or loopback.NamedTokens()
 
     async def run(request: Any, name: str, arguments: Any) -> tuple[bool, Any]:
         headers = getattr(request, "headers", None) or {}
-        return runner.run(name, arguments, loopback.identify(headers, tokens or {}))
+        caller = loopback.identify(headers, named.secrets)
+        return runner.run(name, arguments, caller, may_write=named.may_write(caller))
 
     return tool_server(run, tools=served, **_content_handlers(_sdk("mcp.types"), runner))
 
@@ -238,7 +247,7 @@ def serve_stdio(memory: MemoryAPI, *, tools: Sequence[agent_tools.Tool] | None =
 
 def check_request(path: str, headers: Mapping[str, str], *, token: str | None,
                   allow_remote: bool,
-                  tokens: Mapping[str, str] | None = None) -> tuple[int, str] | None:
+                  tokens: loopback.NamedTokens | None = None) -> tuple[int, str] | None:
     """None when the request may reach the MCP endpoint, else (HTTP status, reason).
 
     `headers` are lower-cased names."""
@@ -248,7 +257,8 @@ def check_request(path: str, headers: Mapping[str, str], *, token: str | None,
         foreign = loopback.foreign(headers)
         if foreign:
             return 403, f"forbidden: {foreign} is not a loopback address"
-    if (token or tokens) and not loopback.authorized(headers, token, tokens or {}):
+    secrets = tokens.secrets if tokens else {}
+    if (token or secrets) and not loopback.authorized(headers, token, secrets):
         return 401, "unauthorized: send Authorization: Bearer <token>"
     return None
 
@@ -264,7 +274,7 @@ async def _refuse(send: Any, status: int, reason: str) -> None:
 
 
 def serve_http(memory: MemoryAPI, host: str, port: int, *, token: str | None,
-               allow_remote: bool, tokens: Mapping[str, str] | None = None,
+               allow_remote: bool, tokens: loopback.NamedTokens | None = None,
                tools: Sequence[agent_tools.Tool] | None = None) -> None:
     """Serve `tools` (default every one) as streamable HTTP at http://HOST:PORT/mcp until
     interrupted."""

@@ -34,7 +34,8 @@ _HIT = _obj({"id": _STR, "kind": _STR, "content": _STR, "source": _STR, "status"
              "why": _STR, "rev": _INT, "entities": _STRS, "date": _MAYBE_STR,
              "timestamp": _MAYBE_STR, "valid_from": _MAYBE_STR,
              "confidence": {"type": ["number", "null"]}, "superseded_by": _MAYBE_STR,
-             "possibly_outdated_by": _STRS, "valid_until": _MAYBE_STR, "note": _MAYBE_STR},
+             "possibly_outdated_by": _STRS, "valid_until": _MAYBE_STR, "note": _MAYBE_STR,
+             "weak": _BOOL},
             "id", "kind", "content", "source", "status")
 _RESULTS = _list(_HIT)
 _WINDOW = {"type": ["object", "null"], "properties": {"start": _MAYBE_STR, "end": _MAYBE_STR}}
@@ -62,7 +63,7 @@ _SCHEMAS: dict[str, dict[str, Any]] = {
     "recall": _obj({"results": _RESULTS, "omitted_for_budget": _INT,
                     "hidden_by_lifecycle": {"type": "object",
                                             "additionalProperties": _INT},
-                    "window": _WINDOW, "notes": _STRS},
+                    "window": _WINDOW, "notes": _STRS, "answered": _BOOL},
                    "results", "omitted_for_budget", "hidden_by_lifecycle"),
     "about": _obj({"entity": _STR, "found": _BOOL, "page": _MAYBE_STR, "aliases": _STRS,
                    "results": _RESULTS},
@@ -99,6 +100,9 @@ _SCHEMAS: dict[str, dict[str, Any]] = {
                     "freshness": {"type": "object"}, "stale_pages": _list({}),
                     "link_warnings": _list({}), "secrets": _list({})},
                    "workspace", "files", "facts", "facts_by_kind", "warnings"),
+    "entities": _obj({"entities": _list(_obj({"name": _STR, "facts": _INT}, "name", "facts")),
+                      "omitted": _INT},
+                     "entities", "omitted"),
     "index": _obj({"full": _BOOL, "scanned": _INT, **_CHANGES, "seconds": _NUM},
                   "full", "scanned", "added", "changed", "removed"),
     "reflect": _obj({"since": _STR, "as_of": _STR, "dry_run": _BOOL, "pages": _STRS,

@@ -3,8 +3,10 @@ on Memory each, returning JSON-able data), and for the read tools (recall, about
 compact form, with budgets measured on the JSON text that is actually sent.
 
 A model reads a tool result as JSON text (`json.dumps(data, ensure_ascii=False)`: what the
-MCP server and `memfold.agents.calls` send), so a budget counts that text, at memfold's usual
-estimate of four characters per token (`values.estimate_tokens`).  Results are packed whole,
+MCP server and `memfold.agents.calls` send), so a budget counts the tokens of that text: with
+the encoding MEMFOLD_TOKENIZER names, else memfold's conservative estimate
+(`values.tokens.estimate_tokens`, never more than 2% below cl100k's or o200k's count on
+memfold's outputs).  Results are packed whole,
 best first: the ones left out are dropped from the end and counted (`omitted_for_budget`).
 The envelope of a result (its keys and counts, about 60 characters) is always sent, so a
 budget too small for even one result gets that envelope and nothing else.
@@ -26,8 +28,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from memfold import names
-from memfold.values import AboutResult, Hit, RecallResult, estimate_tokens
+from memfold import config, names
+from memfold.errors import BadInput
+from memfold.screening import SOURCE
+from memfold.values import AboutResult, Hit, RecallResult
 
 if TYPE_CHECKING:
     from memfold.api import MemoryAPI
@@ -41,9 +45,9 @@ _OPTIONAL = ("valid_from", "valid_until", "superseded_by", "possibly_outdated_by
 
 
 def sent_tokens(data: Any) -> int:
-    """The estimated tokens of `data` as a model receives it: its JSON text, four characters
-    per token."""
-    return estimate_tokens(json.dumps(data, ensure_ascii=False))
+    """The tokens of `data` as a model receives it: its JSON text, counted by the encoding
+    MEMFOLD_TOKENIZER names, else conservatively estimated (`values.tokens`)."""
+    return config.token_counter()(json.dumps(data, ensure_ascii=False))
 
 
 def compact_hit(hit: Hit) -> dict[str, Any]:
@@ -61,9 +65,15 @@ def compact_hit(hit: Hit) -> dict[str, Any]:
     return data
 
 
-def recall_result(result: RecallResult, *, budget: int | None, full: bool) -> dict[str, Any]:
+Measure = Callable[[Any], int]  # the tokens of data as sent
+
+
+def recall_result(result: RecallResult, *, budget: int | None, full: bool,
+                  measure: Measure = sent_tokens, fallback: bool = True) -> dict[str, Any]:
     """A recall's answer for a tool: compact unless `full`, its first results that fit the
-    budget on the serialized JSON (the rest counted in omitted_for_budget)."""
+    budget on the serialized JSON (the rest counted in omitted_for_budget); `measure`
+    counts it (the CLI's indented JSON differs from what a tool sends).  With `fallback`,
+    `full` gives way to the compact form when not even its envelope fits."""
 
     def form(count: int) -> dict[str, Any]:
         shown = replace(result, hits=result.hits[:count],
@@ -80,7 +90,9 @@ def recall_result(result: RecallResult, *, budget: int | None, full: bool) -> di
             data["notes"] = list(result.notes)
         return data
 
-    return _largest_fit(form, len(result.hits), budget)
+    if full and fallback and budget is not None and measure(form(0)) > budget:
+        full = False  # not even the full form's envelope fits: the compact one may
+    return _largest_fit(form, len(result.hits), budget, measure)
 
 
 def compact_about(result: AboutResult) -> dict[str, Any]:
@@ -89,40 +101,40 @@ def compact_about(result: AboutResult) -> dict[str, Any]:
             "aliases": list(result.aliases), "results": [compact_hit(h) for h in result.hits]}
 
 
-def context_result(build: Callable[[int], SessionContext], *, budget: int,
-                   full: bool) -> dict[str, Any]:
+def context_result(build: Callable[[int], SessionContext], *, budget: int, full: bool,
+                   measure: Measure = sent_tokens, fallback: bool = True) -> dict[str, Any]:
     """The session context for a tool: its text (or, if `full`, sections and text), built
-    with a smaller budget while the serialized answer would pass `budget` (JSON escapes each
-    newline and quote, and the envelope costs too)."""
+    with the largest inner budget whose serialized answer fits `budget` (JSON escapes each
+    newline and quote, and the envelope costs too); with `fallback`, `full` gives way to
+    the text alone when not even an empty context fits with its sections."""
 
-    def form(context: SessionContext) -> dict[str, Any]:
-        data = context.to_dict()
+    def form(inner: int, sections: bool) -> dict[str, Any]:
+        data = build(inner).to_dict()
         data["budget"] = budget
-        if not full:
+        if not sections:
             del data["sections"]
         return data
 
-    inner = budget
-    while True:
-        data = form(build(inner))
-        over = sent_tokens(data) - budget
-        if over <= 0 or inner == 1:
-            return data
-        inner = max(1, inner - over)
+    whole = form(budget, full)
+    if measure(whole) <= budget:
+        return whole
+    sections = full and (not fallback or measure(form(1, True)) <= budget)
+    return _largest_fit(lambda inner: form(inner, sections), max(1, budget - 1), budget,
+                        measure, least=1)
 
 
 def _largest_fit(form: Callable[[int], dict[str, Any]], count: int,
-                 budget: int | None) -> dict[str, Any]:
-    """form(n) for the largest n <= count whose JSON fits the budget (form(0) at least);
-    a binary search, since each result adds characters."""
+                 budget: int | None, measure: Measure, *, least: int = 0) -> dict[str, Any]:
+    """form(n) for the largest n in least..count whose JSON fits the budget (form(least) at
+    least); a binary search, since a larger n adds characters."""
     whole = form(count)
-    if budget is None or sent_tokens(whole) <= budget:
+    if budget is None or measure(whole) <= budget:
         return whole
-    low, high, best = 0, count - 1, form(0)
+    low, high, best = least, count - 1, form(least)
     while low <= high:
         middle = (low + high) // 2
         candidate = form(middle)
-        if sent_tokens(candidate) <= budget:
+        if measure(candidate) <= budget:
             best, low = candidate, middle + 1
         else:
             high = middle - 1
@@ -154,7 +166,24 @@ def show(memory: MemoryAPI, a: dict[str, Any]) -> Any:
 
 
 def retain(memory: MemoryAPI, a: dict[str, Any]) -> Any:
-    return memory.retain(a["bullets"], date=a.get("date"), source=a.get("source")).to_dict()
+    return memory.retain(a["bullets"], date=a.get("date"),
+                         source=signer(memory, a.get("source")),
+                         idempotency_key=a.get("idempotency_key")).to_dict()
+
+
+def signer(memory: MemoryAPI, label: str | None) -> str | None:
+    """Who a tool's retain is by: the handle's identity (a token's name, the server's
+    `--source`), with the call's `source` only as a label after it (`planner/claude`), so a
+    caller cannot pass itself off as another; a server bank signs with its token itself."""
+    if label is None:
+        return None
+    identity = getattr(memory, "source", None) or "api"
+    signed = f"{identity}/{label.strip()}"
+    if not SOURCE.fullmatch(signed):
+        raise BadInput(f"source {label!r}: a label of letters, digits or . : @ / - _, at "
+                       f"most {64 - len(identity) - 1} characters here (it follows "
+                       f"{identity!r})")
+    return signed
 
 
 def use(memory: MemoryAPI, a: dict[str, Any]) -> Any:
@@ -215,6 +244,13 @@ def trace(memory: MemoryAPI, a: dict[str, Any]) -> Any:
 
 def status(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     return memory.status().to_dict()
+
+
+def entities(memory: MemoryAPI, a: dict[str, Any]) -> Any:
+    found = memory.entities()
+    limit = a.get("limit", 100)
+    return {"entities": [{"name": name, "facts": count} for name, count in found[:limit]],
+            "omitted": max(0, len(found) - limit)}
 
 
 def index(memory: MemoryAPI, a: dict[str, Any]) -> Any:

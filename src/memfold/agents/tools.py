@@ -139,8 +139,8 @@ def tools() -> list[Tool]:
 # request); "all" is every tool, those added later included
 PROFILES: dict[str, tuple[str, ...] | None] = {
     "minimal": ("context", "recall", "retain", "use"),
-    "standard": ("context", "recall", "about", "show", "retain", "use", "note", "supersede",
-                 "forget", "restore", "core_view", "core_append", "core_replace",
+    "standard": ("context", "recall", "about", "entities", "show", "retain", "use", "note",
+                 "supersede", "forget", "restore", "core_view", "core_append", "core_replace",
                  "core_insert", "core_undo"),
     "all": None,
 }
@@ -242,6 +242,10 @@ def dispatch(memory: MemoryAPI, tool_call: Any) -> dict[str, Any]:
 def run_call(memory: MemoryAPI, tool_call: ToolCall) -> dict[str, Any]:
     """Run a call read by `agents.calls.read_call` and answer in its shape; every failure is
     an answer (an error result), never an exception."""
+    if tool_call.name == "memory":  # the Anthropic memory tool: its own commands and texts
+        from memfold.agents.memtool import answer_call
+
+        return answer_call(memory, tool_call)
     try:
         data, failed = call(memory, tool_call.name, tool_call.arguments), False
     except Exception as exc:  # noqa: BLE001 - the model gets every failure as an answer
@@ -290,9 +294,9 @@ _TOOLS: tuple[Tool, ...] = (
                                 "S (observation), or their names, or text."),
               "entities": _strings("Only facts linked to one of these entities."),
               "include_all": _bool("Include superseded and expired facts, flagged.", False),
-              "budget": _int("Send at most about this many tokens (4 characters each, counted "
-                             "on the JSON sent): whole results, best first; "
-                             "omitted_for_budget says how many were left out.", minimum=1),
+              "budget": _int("Send at most this many tokens (counted on the JSON sent): "
+                             "whole results, best first; omitted_for_budget says how many "
+                             "were left out.", minimum=1),
               "mode": _str("How to match: lexical (words), semantic (meaning; needs the "
                            "embed extra) or hybrid (both). Default: the workspace's.",
                            enum=["lexical", "semantic", "hybrid"]),
@@ -333,8 +337,13 @@ _TOOLS: tuple[Tool, ...] = (
         _obj({"bullets": _strings("The facts, e.g. \"W @Peter: Lives in Vienna.\"",
                                   minItems=1),
               "date": _str("The day's log to write to, YYYY-MM-DD (default today)."),
-              "source": _str("Who is writing (e.g. agent:planner), recorded with every "
-                             "bullet; default: the server's.", minLength=1, maxLength=100)},
+              "source": _str("A label for who is writing (e.g. planner), recorded after "
+                             "this server's identity with every bullet (mcp/planner).",
+                             minLength=1, maxLength=40),
+              "idempotency_key": _str("A key of your own for this retain (e.g. a UUID); "
+                                      "retrying with the same key stores nothing new and "
+                                      "answers the first call's facts.",
+                                      minLength=1, maxLength=200)},
              ("bullets",)),
         run.retain),
     Tool(
@@ -431,6 +440,14 @@ _TOOLS: tuple[Tool, ...] = (
         _obj({"id": _ID}, ("id",)),
         run.trace, read_only=True, idempotent=True),
     Tool(
+        "entities", "List entities",
+        "The entities memory knows (people, projects, places), each with how many facts "
+        "name it, most named first. Call it to see who and what memory holds before "
+        "calling about or recall with entities.",
+        _obj({"limit": _int("How many entities at most.", minimum=1, maximum=1000,
+                            default=100)}),
+        run.entities, read_only=True, idempotent=True),
+    Tool(
         "status", "Memory status",
         "Counts of facts by kind, entities, warnings (with path:line), files changed since "
         "the last sync and generated pages gone stale.",
@@ -497,8 +514,8 @@ _TOOLS: tuple[Tool, ...] = (
         "What to know at the start of a session: core memory, today's and yesterday's "
         "notes, facts that expire soon and open items — each line citing its source, within "
         "a token budget. Call it once when a session starts.",
-        _obj({"budget": _int("Send at most about this many tokens (4 characters each, "
-                             "counted on the JSON sent).", minimum=1, default=2000),
+        _obj({"budget": _int("Send at most this many tokens (counted on the JSON sent).",
+                             minimum=1, default=2000),
               "full": _FULL}),
         run.context, read_only=True, idempotent=True),
 )

@@ -1,9 +1,9 @@
 """The capture formats known here: the built-ins, then those plugins register, and the
 choice of one for an input (named, or detected).
 
-A plugin is an entry point in the group `memfold.capture_formats` (the importers' group:
-`FORMATS`, loaded as every plugin group is, see `memfold.plugins`) whose object is a reader
-(see `formats.Format`) or a class or function returning one.  The built-ins are declared the
+A plugin is an entry point in the group `memfold.capture_formats` (`FORMATS`, loaded as
+every plugin group is, see `memfold.plugins`) whose object is a reader (see
+`formats.Format`) or a class or function returning one.  The built-ins are declared the
 same way in pyproject and come first, in the order detection asks them.  A plugin that fails
 to load is left out with a notice; a plugin never replaces a built-in of the same name.
 """
@@ -18,8 +18,8 @@ from memfold.errors import BadInput
 from memfold.plugins import Group
 from memfold.screening import refuse_undecodable
 
-# The group keeps the name it was published under (docs/capture.md): importers are the
-# capture formats, and plugins already written against it keep working.
+# The group keeps the name it was published under (docs/capture.md); `memfold import` reads
+# every capture format through its `chat` importer (memfold.importing.chats).
 FORMATS = Group("memfold.capture_formats", "capture format", tuple(
     (name, f"memfold.capture.readers:{attribute}") for name, attribute in (
         ("chatgpt", "ChatGPT"), ("claude-ai", "ClaudeAI"), ("claude-code", "ClaudeCode"),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from memfold.cli.args import DataGroup
-from memfold.cli.common import SHOW_SECRETS, emit_json, open_memory, show_notices
+from memfold.cli.common import SHOW_SECRETS, emit_json, open_memory, printed_tokens, show_notices
 from memfold.errors import BadInput
 
 if TYPE_CHECKING:
@@ -149,7 +149,8 @@ def undo(ctx: click.Context, as_json: bool) -> None:
 
 @click.command()
 @click.option("--budget", type=int, metavar="TOKENS",
-              help="About how many tokens to fill (4 characters each). [default: 2000]")
+              help="How many tokens to fill at most (a conservative count; with --json, "
+              "counted on the JSON). [default: 2000]")
 @_JSON
 @SHOW_SECRETS
 @click.pass_context
@@ -167,11 +168,18 @@ def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets:
       memfold context --budget 800 --json
     """
     memory = open_memory(ctx)
+    if as_json:  # the budget holds for the JSON printed, sections and text
+        from memfold.agents.results import context_result
+        from memfold.session.context import DEFAULT_BUDGET
+
+        emit_json(context_result(lambda inner: memory.context(budget=inner,
+                                                              show_secrets=show_secrets),
+                                 budget=DEFAULT_BUDGET if budget is None else budget, full=True,
+                                 measure=printed_tokens, fallback=False))
+        show_notices(memory)
+        return
     result = memory.context(budget=budget, show_secrets=show_secrets)
     show_notices(memory)
-    if as_json:
-        emit_json(result.to_dict())
-        return
     text = result.render()
     if text:
         click.echo(text)
@@ -183,6 +191,33 @@ def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets:
                    "notes", err=True)
 
 
+@click.command()
+@click.option("--limit", type=click.IntRange(min=1), metavar="N",
+              help="Only the N most named entities.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def entities(ctx: click.Context, limit: int | None, as_json: bool) -> None:
+    """List the entities facts name, each with how many facts name it, most named first.
+
+    \b
+    Examples:
+      memfold entities --limit 20
+      memfold entities --json
+    """
+    memory = open_memory(ctx)
+    found = memory.entities()
+    show_notices(memory)
+    shown = found[:limit] if limit else found
+    if as_json:
+        emit_json({"entities": [{"name": name, "facts": count} for name, count in shown],
+                   "omitted": len(found) - len(shown)})
+        return
+    for name, count in shown:
+        click.echo(f"{count}\t@{name}")
+    if not found:
+        click.echo("no entities yet: name one in a bullet, e.g. W @Peter: ...", err=True)
+
+
 @click.command("mcp")
 @click.option("--http", "target", metavar="HOST:PORT",
               help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio; HOST "
@@ -190,24 +225,26 @@ def context(ctx: click.Context, budget: int | None, as_json: bool, show_secrets:
 @click.option("--allow-remote", is_flag=True,
               help="Allow a non-loopback HOST and any Host/Origin header (use a --token).")
 @click.option("--token", envvar="MEMFOLD_MCP_TOKEN", metavar="TOKEN",
-              help="With --http, require `Authorization: Bearer TOKEN`. "
-              "[env: MEMFOLD_MCP_TOKEN]")
+              help="With --http, require `Authorization: Bearer TOKEN` (32 random bytes or "
+              "more: `openssl rand -hex 32`). [env: MEMFOLD_MCP_TOKEN]")
 @click.option("--tokens", "tokens_file", envvar="MEMFOLD_MCP_TOKENS", metavar="FILE",
-              help="With --http, named tokens: a file of `NAME TOKEN` lines.  A request "
-              "with any of them is let in, and what it writes is signed with its NAME "
-              "(journal `source`, retain `by`). [env: MEMFOLD_MCP_TOKENS]")
+              help="With --http, named tokens: a file of `NAME TOKEN [read|write]` lines.  A "
+              "request with any of them is let in, what it writes is signed with its NAME "
+              "(journal `source`, retain `by`), and a `read` token may call only read-only "
+              "tools. [env: MEMFOLD_MCP_TOKENS]")
 @click.option("--no-token", is_flag=True,
               help="With --http, serve without a token: any process that can reach the port "
               "can read and change this memory.")
 @click.option("--source", metavar="NAME", envvar="MEMFOLD_SOURCE", default="mcp",
               show_default=True,
               help="Who writes through this server, recorded with every retained bullet "
-              "(a retain call may name its own). [env: MEMFOLD_SOURCE]")
+              "(a retain call's `source` is a label after it: mcp/planner). "
+              "[env: MEMFOLD_SOURCE]")
 @click.option("--profile", type=click.Choice(["minimal", "standard", "all"]),
               envvar="MEMFOLD_MCP_PROFILE",
               help="Serve a set of tools: minimal (context, recall, retain, use), standard "
-              "(minimal, about, show, note, supersede, forget, restore and the core_* tools) "
-              "or all (default). [env: MEMFOLD_MCP_PROFILE]")
+              "(minimal, about, entities, show, note, supersede, forget, restore and the "
+              "core_* tools) or all (default). [env: MEMFOLD_MCP_PROFILE]")
 @click.option("--tools", "tool_names", metavar="NAME,...", envvar="MEMFOLD_MCP_TOOLS",
               help="Serve only these tools, e.g. recall,retain,context. "
               "[env: MEMFOLD_MCP_TOOLS]")
@@ -217,10 +254,10 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
         tool_names: str | None) -> None:
     """Serve memfold's tools to an MCP client, over stdio (default) or streamable HTTP.
 
-    One tool per verb: recall, about, show, retain, use, note, supersede, forget, restore,
-    history, trace, status, index, reflect, core_view, core_append, core_replace,
-    core_insert, core_undo, context.  Each listed tool costs the client tokens on every
-    request: --profile or --tools serves fewer.
+    One tool per verb: recall, about, entities, show, retain, use, note, supersede, forget,
+    restore, review, review_accept, review_reject, history, trace, status, index, reflect,
+    core_view, core_append, core_replace, core_insert, core_undo, context.  Each listed
+    tool costs the client tokens on every request: --profile or --tools serves fewer.
     Needs the `mcp` extra: pip install 'memfold[mcp]'.  With --server (MEMFOLD_SERVER),
     the stdio server proxies every call to that server's bank, as the token's name.
 
@@ -229,7 +266,7 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
       memfold --workspace ~/notes/agent mcp
       memfold mcp --profile minimal
       memfold mcp --tools recall,retain,context,core_view,core_append
-      memfold mcp --http 127.0.0.1:8765 --token "$(openssl rand -hex 16)"
+      memfold mcp --http 127.0.0.1:8765 --token "$(openssl rand -hex 32)"
       memfold mcp --http 127.0.0.1:8765 --tokens ~/.config/memfold/tokens
     """
     from memfold import loopback
@@ -248,6 +285,8 @@ def mcp(ctx: click.Context, target: str | None, allow_remote: bool, token: str |
                        f"serves MCP itself at {ctx.obj['server'].rstrip('/')}/mcp")
     host, port = loopback.parse_target(target, allow_remote=allow_remote)
     tokens = loopback.read_tokens(tokens_file) if tokens_file else None
+    if token:
+        loopback.check_token(token, "--token")
     if not token and not tokens and not no_token:
         raise BadInput("--http needs --token TOKEN (or MEMFOLD_MCP_TOKEN), --tokens FILE, or "
                        "--no-token to serve without one")
@@ -306,8 +345,8 @@ def tools(fmt: str, profile: str | None, tool_names: str | None) -> None:
 @click.command("call")
 @click.option("--source", metavar="NAME", envvar="MEMFOLD_SOURCE", default="call",
               show_default=True,
-              help="Who is writing, recorded with every retained bullet (a retain call may "
-              "name its own). [env: MEMFOLD_SOURCE]")
+              help="Who is writing, recorded with every retained bullet (a retain call's "
+              "`source` is a label after it: call/planner). [env: MEMFOLD_SOURCE]")
 @click.pass_context
 def call_tool(ctx: click.Context, source: str) -> None:
     """Run the tool call on stdin and print the answer to hand back to the model, as JSON.
@@ -339,4 +378,4 @@ def call_tool(ctx: click.Context, source: str) -> None:
     emit_json(answers if isinstance(data, list) else answers[0])
 
 
-COMMANDS: list[click.Command] = [core, context, mcp, tools, call_tool]
+COMMANDS: list[click.Command] = [core, context, entities, mcp, tools, call_tool]

@@ -39,6 +39,24 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+def printed_tokens(data: Any) -> int:
+    """The tokens of `data` as `emit_json` prints it (MEMFOLD_TOKENIZER's count, else the
+    conservative estimate): what `--json --budget` holds to."""
+    from memfold import config
+
+    return config.token_counter()(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def recall_json(result: RecallResult, budget: int | None) -> dict[str, Any]:
+    """`recall --json`: the full result, its first hits that fit `budget` as printed."""
+    if budget is None:
+        return result.to_dict()
+    from memfold.agents.results import recall_result
+
+    return recall_result(result, budget=budget, full=True, measure=printed_tokens,
+                         fallback=False)
+
+
 def open_memory(ctx: click.Context, *, watch: bool = False,
                 source: str | None = None) -> MemoryAPI:
     """The workspace for one command; `watch` for long-lived servers, `source` for who

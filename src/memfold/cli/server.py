@@ -1,5 +1,5 @@
-"""The server's commands (registered by `memfold.cli.main`): `serve`, `db`, `server`, and the
-files in and out of a server bank, `export` and `import`.
+"""The server's commands (registered by `memfold.cli.main`): `serve`, `db` and `server` (the
+files in and out of a server bank, `export` and `import`, are in `memfold.cli.transfer`).
 
 All of them need the `server` extra (psycopg, Starlette, uvicorn, Alembic), imported only
 when one runs, as are memfold's own server and client modules (`memfold --help` loads none of
@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from memfold.cli.args import DataCommand, DataGroup
+from memfold.cli.args import DataGroup
 from memfold.cli.common import emit_json
 from memfold.errors import BadInput, MemfoldError
 
@@ -65,8 +65,9 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
     """Serve memory banks from PostgreSQL over HTTP: REST, MCP, health.
 
     \b
-    /v1/banks/{bank}/{verb}  retain, recall, about, show, note, use, supersede, restore,
-                             forget, history, trace, status, reflect, core_*, context
+    /v1/banks/{bank}/{verb}  retain, recall, about, entities, show, note, use, supersede,
+                             restore, forget, history, trace, status, reflect, core_*,
+                             context
     /mcp                     MCP over streamable HTTP (bank: X-Memfold-Bank header)
     /healthz, /readyz        liveness and readiness; /openapi.json describes the API
 
@@ -391,71 +392,4 @@ def token_revoke(db: str, tenant: str, name: str, as_json: bool) -> None:
     click.echo(f"token {name} revoked")
 
 
-SERVER = click.option("--server", metavar="URL", envvar="MEMFOLD_SERVER", required=True,
-                      help="The memfold server. [env: MEMFOLD_SERVER]")
-BANK = click.option("--bank", required=True, help="The bank on the server.")
-
-
-@click.command("export", cls=DataCommand)
-@SERVER
-@BANK
-@click.argument("directory", type=click.Path(file_okay=False))
-@JSON
-def export(server: str, bank: str, directory: str, as_json: bool) -> None:
-    """Write a server bank into DIRECTORY as an ordinary local workspace.
-
-    Daily logs with their Retain sections and block ids, memory.md, bank/ pages and
-    journal.jsonl, byte for byte: local memfold opens it with the same facts, statuses,
-    notes and recall.  The token (MEMFOLD_TOKEN) needs the read scope.
-
-    \b
-    Example:
-      memfold export --server http://127.0.0.1:8700 --bank main ./main-backup
-    """
-    from memfold.client.files import write_workspace
-    from memfold.client.http import bank_path, request, server_settings
-
-    url, token = server_settings(server)
-    exported = request(url, token, "GET", bank_path(bank, "export"))
-    written = write_workspace(directory, exported)
-    if as_json:
-        emit_json({"bank": bank, "head": exported["head"], "directory": str(directory),
-                   "files": written})
-    else:
-        click.echo(f"exported {bank} (version {exported['head']}): {len(written)} files "
-                   f"into {directory}")
-
-
-@click.command("import", cls=DataCommand)
-@click.argument("directory", type=click.Path(file_okay=False))
-@SERVER
-@BANK
-@JSON
-def import_(directory: str, server: str, bank: str, as_json: bool) -> None:
-    """Load the local workspace DIRECTORY into a server bank, idempotent by block id.
-
-    Into an empty bank the workspace is stored whole (files byte for byte, the journal
-    replayed); into a bank with facts, only Retain bullets whose block ids it lacks are
-    added.  Importing the same workspace twice adds nothing.  Needs the write scope.
-
-    \b
-    Example:
-      memfold import ~/.memfold/workspace --server http://127.0.0.1:8700 --bank main
-    """
-    from memfold.client.files import read_workspace
-    from memfold.client.http import bank_path, request, server_settings
-
-    url, token = server_settings(server)
-    body = read_workspace(directory)
-    result = request(url, token, "POST", bank_path(bank, "import"), body, timeout=600)
-    if as_json:
-        emit_json(result)
-    elif result["stored"] == "whole":
-        click.echo(f"imported {directory} into {bank}: {result['files']} files, "
-                   f"{result['journal']} journal events")
-    else:
-        click.echo(f"imported {directory} into {bank}: {len(result['added'])} bullets added, "
-                   f"{result['skipped']} already there")
-
-
-COMMANDS = (serve, db_group, server_group, export, import_)
+COMMANDS = (serve, db_group, server_group)

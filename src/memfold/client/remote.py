@@ -148,7 +148,8 @@ class RemoteMemory:
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
                now: datetime | str | None = None, source: str | None = None,
-               allow_secret: bool = False, future: bool = False) -> RetainResult:
+               allow_secret: bool = False, future: bool = False,
+               idempotency_key: str | None = None) -> RetainResult:
         """Append Retain bullets to the bank's day log (signed with the token's name)."""
         _no_clock(now)
         if allow_secret:
@@ -158,8 +159,8 @@ class RemoteMemory:
             _local_only("future (--future)",
                         "a server refuses a date more than a day after today")
         items = [bullets] if isinstance(bullets, str) else list(bullets)
-        return RetainResult.from_dict(self._call("retain", {"bullets": items,
-                                                            "date": _day(date)}))
+        return RetainResult.from_dict(self._call("retain", {
+            "bullets": items, "date": _day(date), "idempotency_key": idempotency_key}))
 
     def recall(
         self,
@@ -176,6 +177,7 @@ class RemoteMemory:
         mode: str | None = None,
         show_secrets: bool = False,
         rerank: bool = False,
+        strict: bool = False,
     ) -> RecallResult:
         """Ranked, cited facts for a query (see Memory.recall)."""
         _no_clock(now)
@@ -188,6 +190,8 @@ class RemoteMemory:
             "query": query, "k": k, "since": _day(since), "until": _day(until),
             "kinds": [kind.strip() for kind in listed if kind.strip()] if listed else None,
             "entities": list(entities) or None, "include_all": include_all, "mode": mode}))
+        if strict:  # the server flags weak hits; leave them out here, as Memory does
+            found = found.strict()
         if budget is None:
             return found
         packed = within_budget(found.hits, budget)  # as Memory packs them
@@ -314,6 +318,10 @@ class RemoteMemory:
     def status(self) -> StatusReport:
         """The bank's counts, warnings and freshness (its workspace is `tenant/bank`)."""
         return StatusReport.from_dict(self._call("status", {}))
+
+    def entities(self) -> list[tuple[str, int]]:
+        found = self._call("entities", {"limit": 1000})["entities"]  # the verb's most
+        return [(e["name"], e["facts"]) for e in found]
 
     def link_warnings(self) -> list[ParseWarning]:
         return list(self.status().link_warnings)

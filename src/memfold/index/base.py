@@ -358,6 +358,10 @@ class LifecycleStore(Protocol):
         """Journal events of these kinds, newest first, at most `limit`."""
         ...
 
+    def retained_with_key(self, key: str) -> Event | None:
+        """The first `retain` event journaled with this idempotency key, if any."""
+        ...
+
     def events_at(self, seqs: Sequence[int]) -> list[Event]:
         """The journal events with these seqs (those the index holds)."""
         ...

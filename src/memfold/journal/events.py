@@ -80,6 +80,8 @@ class Retain(Record):
     by: str
     shas: tuple[str, ...] | None = optional()
     path: str | None = optional()
+    # the caller's idempotency key: a retain with the same key answers this one, storing nothing
+    idempotency_key: str | None = optional()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -83,19 +83,24 @@ def _hop(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], found: Fou
 
 
 def _known(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], found: Found,
-           match: dict[int, float], filters: Filters) -> dict[int, str]:
+           match: dict[int, float], filters: Filters,
+           ) -> tuple[dict[int, str], dict[int, frozenset[str]]]:
     """Add the facts word knowledge finds (`expansion.word_knowledge`) to `found`, or their
-    match there to what they matched already; returns how each was found, for `why`."""
+    match there to what they matched already; returns how each was found, for `why`, and
+    the query words each stands for (`weak`)."""
     known: dict[int, str] = {}
+    covers: dict[int, frozenset[str]] = {}
     for c, by_term in word_knowledge(backend, plan, frozenset(named), list(found.values()),
                                      filters).values():
-        told = [(v, t) for term, (v, t) in by_term.items()  # a word it holds counted already
+        # a query word the fact holds is counted already
+        told = [(v, t, term) for term, (v, t) in by_term.items()
                 if not matched_terms(c, [term], forms=True)]
         if told:
             found.setdefault((c.fact.path, c.rowid), c)
-            match[c.rowid] = match.get(c.rowid, 0.0) + sum(v for v, _ in told)
-            known[c.rowid] = "; ".join(t for _, t in told)
-    return known
+            match[c.rowid] = match.get(c.rowid, 0.0) + sum(v for v, _, _ in told)
+            known[c.rowid] = "; ".join(t for _, t, _ in told)
+            covers[c.rowid] = frozenset(w for _, _, term in told for w in term.split())
+    return known, covers
 
 
 def context_of(backend: RecallIndex, found: Iterable[Candidate],
@@ -137,6 +142,7 @@ class Pool:
     selective: bool = False  # the names the query gives are linked to fewer facts than fetched
     known: dict[int, str] = field(default_factory=dict)
     hopped: dict[int, str] = field(default_factory=dict)
+    covers: dict[int, frozenset[str]] = field(default_factory=dict)  # words known stands for
 
 
 def gather(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters: Filters,
@@ -158,10 +164,10 @@ def gather(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters:
     for c, value in expand(backend, plan, found, filters).values():  # words the best share
         found[(c.fact.path, c.rowid)] = c
         match[c.rowid] = value
-    known = _known(backend, plan, named, found, match, filters)
+    known, covers = _known(backend, plan, named, found, match, filters)
     hopped = _hop(backend, plan, named, found, match, filters, options) if (
         options.mode == LEXICAL) else {}
-    return Pool(found, match, fused, selective, known, hopped)
+    return Pool(found, match, fused, selective, known, hopped, covers)
 
 
 def _searched(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],

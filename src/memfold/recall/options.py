@@ -32,6 +32,7 @@ class RecallOptions:
     mode: str = LEXICAL  # lexical, semantic or hybrid (memfold.embed)
     semantic: Semantic | None = None  # vector search, for semantic and hybrid mode
     rerank: Reranker | None = None  # a second look at the best candidates (embed.rerank)
+    strict: bool = False  # leave out weak hits, guesses that miss what is asked (`weak`)
 
 
 def recall_options(query: object, *, k: int, since: str | date | None, until: str | date | None,

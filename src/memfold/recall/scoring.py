@@ -47,7 +47,7 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     opinion = plan.opinion and c.fact.kind == "opinion"
     confidence = fact_confidence(c)
     context, beside = near or (0.0, None)
-    off_subject = selective and not linked and not _names(c.fact, named)
+    off_subject = selective and not linked and not names_entity(c.fact, named)
     weight = 1.0 if options.include_all or as_of_then else lifecycle_weight(status, decay)
 
     def valued(context: float) -> float:
@@ -65,7 +65,7 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
                    own=valued(0.0) if context else value, lifter=beside if context else None)
 
 
-def _names(fact: Fact, keys: Sequence[str]) -> bool:
+def names_entity(fact: Fact, keys: Sequence[str]) -> bool:
     """Whether the fact's text names one of the entities `keys` without a link to it."""
     text = f" {' '.join(find_words(fold(fact.content)))} "
     return any(f" {key.replace('-', ' ')} " in text for key in keys)

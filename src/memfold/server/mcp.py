@@ -5,8 +5,9 @@ once, like a REST request (`Authorization: Bearer <token>`; the tenant comes fro
 before any MCP traffic, and a call names its bank with the `X-Memfold-Bank` header, else the
 `bank` query parameter, else the one bank a bank-restricted token is for.  A tool runs as a
 read or a write as its REST verb does (a write needs the `write` scope and is signed with the
-token's name — a `source` argument is ignored), a tool without a verb as a read only when
-it changes nothing (`needs`: a read-only token cannot rebuild an index through `index`).  A
+token's name — a retain's `source` argument is only a label after it: `planner/claude`), a
+tool without a verb as a read only when it changes nothing (`needs`: a read-only token cannot
+rebuild an index through `index`).  A
 refusal or a failure comes back as a tool error with the message the REST API gives.
 Resources and prompts are served by `memfold mcp` on a local workspace only.
 """
@@ -66,7 +67,7 @@ def call(server: Server, caller: Caller, headers: Any, query: str, name: str,
     a write as `needs` says."""
     try:
         bank = _bank(caller, headers, query)
-        args = {k: v for k, v in (arguments or {}).items() if k != "source"}
+        args = dict(arguments or {})
         scope = needs(name, args)
         data = server.replica.run(caller, bank, scope,
                                   lambda m: agent_tools.call(m, name, args), what=name)

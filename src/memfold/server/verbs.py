@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memfold import names
+from memfold.agents import results as agent_results
 from memfold.agents import tools as agent_tools
 from memfold.agents.schema import check_object
 from memfold.errors import BadInput
@@ -97,7 +98,8 @@ _BOOL = {"type": "boolean"}
 
 VERBS: dict[str, Verb] = {verb.name: verb for verb in (
     Verb("retain", "write", _schema("retain", drop=("source",)),
-         lambda m, a: m.retain(a["bullets"], date=a.get("date")).to_dict(),
+         lambda m, a: m.retain(a["bullets"], date=a.get("date"),
+                               idempotency_key=a.get("idempotency_key")).to_dict(),
          "Append Retain bullets to a day's log (signed with the token's name)."),
     Verb("recall", "read", _schema("recall", drop=("budget", "full")),
          lambda m, a: m.recall(a["query"], k=a.get("k", 10), since=a.get("since"),
@@ -127,6 +129,8 @@ VERBS: dict[str, Verb] = {verb.name: verb for verb in (
          "Where a fact came from and what it became."),
     Verb("status", "read", _schema("status"), lambda m, a: m.status().to_dict(),
          "Counts, lifecycle figures and warnings for the bank."),
+    Verb("entities", "read", _schema("entities"), agent_results.entities,
+         "The entities facts name, with how many facts name each, most named first."),
     Verb("reflect", "write", _schema("reflect"), _reflect,
          "Entity pages, opinion confidence and consolidation (dry_run by default)."),
     Verb("reflect_undo", "write", _schema("core_undo"),

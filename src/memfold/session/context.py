@@ -15,7 +15,7 @@ line (zero-width or direction characters, HTML comments...) is rendered as recal
 it, with ⟦...⟧ markers, so what the agent reads is what a reviewer sees; the JSON form keeps
 each line's stored text and names its kinds of hidden text under "hidden".
 
-The budget (about four characters per token, as for recall) is spent on the core blocks
+The budget (tokens, conservatively estimated as for recall) is spent on the core blocks
 first, in file order; what is left is shared round-robin among the other sections, one line
 at a time in each section's priority order (a log's newest bullets first, the soonest
 expiry first), so a long day cannot crowd out what expires tomorrow.  A section stops at

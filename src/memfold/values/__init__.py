@@ -43,12 +43,12 @@ from memfold.values.results import (
     Judgement,
     RecallResult,
     RetainResult,
-    estimate_tokens,
     hidden_kinds,
     redacted,
     render_hit,
     reveal,
 )
+from memfold.values.tokens import estimate_tokens
 
 __all__ = [
     "KINDS",

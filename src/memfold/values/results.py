@@ -8,7 +8,7 @@ returns hits, pages and context lines through it unless the caller asks for secr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
@@ -27,6 +27,7 @@ from memfold.values.facts import (
     warnings_of,
 )
 from memfold.values.reports import SyncReport
+from memfold.values.tokens import estimate_tokens
 
 # the statuses recall leaves out unless --all (lifecycle.LEFT_OUT, spelled out here because
 # lifecycle imports this module)
@@ -67,6 +68,7 @@ class RetainResult:
     warnings: tuple[ParseWarning, ...] = ()
     indexed: bool = True
     judged: tuple[Judgement, ...] = ()
+    repeated: bool = False  # an idempotency key seen before: these facts were stored then
 
     @property
     def superseded(self) -> tuple[Judgement, ...]:
@@ -85,6 +87,7 @@ class RetainResult:
             "warnings": [warning_dict(w) for w in self.warnings],
             "superseded": [j.to_dict() for j in self.superseded],
             "conflicts": [j.to_dict() for j in self.conflicts],
+            **({"repeated": True} if self.repeated else {}),
         }
 
     @classmethod
@@ -93,7 +96,7 @@ class RetainResult:
         judged += [Judgement.from_dict(j, superseded=False) for j in d["conflicts"]]
         return cls(path=d["path"], facts=tuple(Fact.from_dict(f) for f in d["facts"]),
                    warnings=warnings_of(d["warnings"]), indexed=d["indexed"],
-                   judged=tuple(judged))
+                   judged=tuple(judged), repeated=d.get("repeated", False))
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,9 @@ class Hit:
     origin: str | None = None  # who retained it; None for a bullet a person wrote
     # newer facts shown with it that may have replaced it (recall; `memfold.recall.currency`)
     possibly_outdated_by: tuple[str, ...] = ()
+    # found only on the question's common words or names, not on what it asks
+    # (`memfold.recall.weak`): a guess, not an answer
+    weak: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         f = self.fact
@@ -140,6 +146,7 @@ class Hit:
             "possibly_outdated_by": list(self.possibly_outdated_by),
             "origin": self.origin or f.params.get("by") or "markdown",
             "hidden": hidden_kinds(f.content),
+            "weak": self.weak,
         }
 
     def to_show_dict(self) -> dict[str, Any]:
@@ -172,10 +179,11 @@ class Hit:
                    supersedes=tuple(d["supersedes"]),
                    derived_from=tuple(d.get("derived_from") or ()),
                    origin=None if origin == "markdown" else origin,
-                   possibly_outdated_by=tuple(d.get("possibly_outdated_by") or ()))
+                   possibly_outdated_by=tuple(d.get("possibly_outdated_by") or ()),
+                   weak=bool(d.get("weak", False)))
 
     def tokens(self) -> int:
-        """The budget estimate for this result: about four characters per token."""
+        """The budget estimate for this result (conservative: `values.tokens`)."""
         return estimate_tokens(render_hit(self))
 
     def redacted(self) -> Hit:
@@ -192,10 +200,6 @@ def redacted(text: str) -> str:
     from memfold.scan.secrets import redact
 
     return redact(text)
-
-
-def estimate_tokens(text: str) -> int:
-    return (len(text) + 3) // 4
 
 
 def render_hit(hit: Hit) -> str:
@@ -247,6 +251,17 @@ class RecallResult:
     # phrase not read ("between banana and Tuesday"), an as-of before the first fact
     notes: tuple[str, ...] = ()
 
+    @property
+    def answered(self) -> bool:
+        """Whether a hit answers the query, not only guesses at it (`Hit.weak`)."""
+        return any(not h.weak for h in self.hits)
+
+    def strict(self) -> RecallResult:
+        """This result without its weak hits, with a note saying how many were left out
+        (`recall --strict`, as a client applies it to a server's answer)."""
+        hits, notes = strict_hits(self.hits, self.notes)
+        return replace(self, hits=tuple(hits), notes=notes)
+
     def hidden_hint(self) -> str | None:
         """One line saying how many matching facts the lifecycle left out and how to see
         them, or None when none were."""
@@ -266,6 +281,7 @@ class RecallResult:
             "query": self.query,
             "as_of": self.as_of,
             "results": [h.to_dict() for h in self.hits],
+            "answered": self.answered,
             "window": {"start": _iso(self.window.start), "end": _iso(self.window.end)}
             if self.window else None,
             "entities": list(self.entities),
@@ -324,6 +340,17 @@ class AboutResult:
     def from_dict(cls, d: Mapping[str, Any]) -> AboutResult:
         return cls(name=d["entity"], key=d["key"], page=d["page"], aliases=tuple(d["aliases"]),
                    hits=tuple(Hit.from_dict(h) for h in d["results"]))
+
+
+def strict_hits(hits: Sequence[Hit], notes: tuple[str, ...],
+                ) -> tuple[list[Hit], tuple[str, ...]]:
+    """The hits that are not weak, and `notes` with one more saying how many were left out
+    (when any were): what `recall --strict` answers."""
+    kept = [h for h in hits if not h.weak]
+    if (left := len(hits) - len(kept)) == 0:
+        return kept, notes
+    return kept, (*notes, f"{left} weak {'match' if left == 1 else 'matches'} left out "
+                  "(strict): found on common words or names, not on what was asked")
 
 
 def _iso(day: date | None) -> str | None:

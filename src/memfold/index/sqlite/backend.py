@@ -416,6 +416,10 @@ class SqliteIndex:
         return state.events_of_kinds(self.db, kinds, limit=limit)
 
     @storage_errors
+    def retained_with_key(self, key: str) -> Event | None:
+        return state.retained_with_key(self.db, key)
+
+    @storage_errors
     def events_at(self, seqs: Sequence[int]) -> list[Event]:
         return state.events_at(self.db, seqs)
 

@@ -149,6 +149,16 @@ def events_of_kinds(db: sqlite3.Connection, kinds: Sequence[str], *,
             for seq, ts, event, id_, data in found]
 
 
+def retained_with_key(db: sqlite3.Connection, key: str) -> Event | None:
+    row = db.execute("SELECT seq, ts, event, id, data FROM events WHERE event = 'retain'"
+                     " AND json_extract(data, '$.idempotency_key') = ? ORDER BY seq LIMIT 1",
+                     (key,)).fetchone()
+    if row is None:
+        return None
+    seq, ts, event, id_, data = row
+    return Event.of(seq=seq, ts=ts, event=event, id=id_, data=json.loads(data))
+
+
 def events_at(db: sqlite3.Connection, seqs: Sequence[int]) -> list[Event]:
     found: list[tuple[int, str, str, str, str]] = []
     for chunk in chunks(list(seqs), 500):

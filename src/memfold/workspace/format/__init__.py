@@ -8,6 +8,7 @@ and writing.  The contract is docs/format.md.  The modules:
     frontmatter  YAML front matter: found, loaded, read as entity names or core limits
     document     a whole file parsed into facts, text chunks and warnings (`parse_document`)
     regions      reflect's generated regions: markers, find and replace, the lines inside
+    changes      a whole file's Retain lines and generated regions, to tell what an edit changes
     core_blocks  memory.md's core blocks: found, read, one block rewritten
     edit         a retain's append to a day's log; a purge's line removal and redaction
 
@@ -29,6 +30,12 @@ from memfold.workspace.format.bullets import (
     parse_bullet,
     render_bullet,
     valid_slug,
+)
+from memfold.workspace.format.changes import (
+    RetainLine,
+    generated_regions,
+    retain_lines,
+    without_lines,
 )
 from memfold.workspace.format.core_blocks import (
     BlockSpan,
@@ -92,15 +99,14 @@ from memfold.workspace.format.regions import (
 
 __all__ = [
     "BLOCK_ID", "BULLET", "CHUNK_MAX_CHARS", "CHUNK_MAX_LINES", "DAILY_NAME", "DEFAULT_LIMIT",
-    "FACTS", "FENCE", "FRONT_MATTER_MAX", "HEADING", "LONG_LINE", "PARAM_KEYS",
-    "RETAIN_HEADING", "SUMMARY", "Append", "BlockSpan", "Bullet", "CoreDoc", "FactSyntaxError",
-    "Fences", "FrontMatterError", "LineEdit", "add_to_region", "begin_marker", "bullet_line",
-    "citation", "clean_slug", "core_limits", "daily_date", "decode", "derived_id",
-    "doc_role", "end_marker", "entity_names", "evidence_line", "find_mentions",
-    "front_matter_end", "is_block_title", "load_front_matter", "open_tasks", "opinion_line",
+    "FACTS", "FENCE", "FRONT_MATTER_MAX", "HEADING", "LONG_LINE", "PARAM_KEYS", "RETAIN_HEADING",
+    "SUMMARY", "Append", "BlockSpan", "Bullet", "CoreDoc", "FactSyntaxError", "Fences",
+    "FrontMatterError", "LineEdit", "RetainLine", "add_to_region", "begin_marker", "bullet_line",
+    "citation", "clean_slug", "core_limits", "daily_date", "decode", "derived_id", "doc_role",
+    "end_marker", "entity_names", "evidence_line", "find_mentions", "front_matter_end",
+    "generated_regions", "is_block_title", "load_front_matter", "open_tasks", "opinion_line",
     "parse_appended", "parse_bullet", "parse_core", "parse_document", "plan_append",
-    "prepare_append",
-    "read_front_matter",
-    "redact_bytes", "region_lines", "remove_lines", "render_bullet", "replace_region",
-    "rewrite_block", "split_lines", "structure_problem", "summary_line", "valid_slug",
+    "prepare_append", "read_front_matter", "redact_bytes", "region_lines", "remove_lines",
+    "render_bullet", "replace_region", "retain_lines", "rewrite_block", "split_lines",
+    "structure_problem", "summary_line", "valid_slug", "without_lines",
 ]

@@ -1,0 +1,100 @@
+"""Whether a hit answers the question or is only a guess (`weak`), and whether a recall
+answered at all (`RecallResult.answered`).
+
+A question never stated in memory ("what's my sister's blood type?") still finds facts:
+they share its common words or name its person, while the words that carry what is asked
+("blood type") match nothing.  So each hit is weighed by the question's *asked words* — its
+search terms less the names of the entities it names, less the words that only frame the
+answer (`FRAME_WORDS`: "name", "kind", "favourite", light verbs such as "go" and "make") —
+each weighted by how rare it is in the memory (an inverse document frequency, counted by the
+index up to COUNTED facts).  A hit covers an asked word when it holds it, in another form
+(moving: moved) or inside a longer word, or was found for it by word knowledge (dog: beagle,
+`expansion`).
+
+A hit is weak when
+- the question asks words and the hit covers less than `COVERAGE` of their weight (the rare
+  word the question turns on is missing), or
+- the question names entities and the hit is about none of them (linked to or naming one):
+  "when is Jules's birthday" is not answered by Milo's birthday.
+A question of names or a time alone asks no words: its hits are weak only by the second
+rule.  A fact recall brings because it replaced a fact that matched ("replaces ^id, which
+matched", `currency`) is weak only when that fact was.  Weak hits are still returned
+(flagged `weak`), unless the recall is `strict`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from memfold.index.base import Candidate, FactSearch
+from memfold.names import entity_key, find_words, fold
+from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
+from memfold.recall.scoring import names_entity
+from memfold.values import Fact
+
+# the share of the asked words' weight a hit must cover not to be weak, chosen on the
+# personal dev set (docs/benchmarks.md): lexical, 0.4 leaves 73% of never-stated questions
+# unanswered and 12% of answerable ones; 0.34 about 60% and 9%, 0.5 73% and 23%
+COVERAGE = 0.4
+COUNTED = 1000  # a word's facts are counted up to this many (a common word costs no more)
+SUBSTRING = 4  # a word this long is held inside a longer one, as `why` tells it (iPhone)
+# Words that say what sort of answer is wanted, not what it is about ("what's the *name*
+# of Nico's restaurant" turns on "restaurant", "what *kind* of dog" on "dog"), the opinion
+# words (`query.OPINION_WORDS`: "favourite"), light verbs that take their sense from their
+# object ("*make* an offer", "*go* skiing") and adverbs of time and degree: rare in short
+# facts, so weighed as rare, but no answer turns on them.
+FRAME_WORDS = frozenset("""
+    name names named called call kind kinds sort sorts type types way ways one ones lot
+    number amount time times day days date dates year years thing things stuff
+    usually often long far old
+    go goes make makes made say says said get gets getting take takes took taken give
+    gives gave keep keeps kept find finds found try tries tried put come comes came seem
+    seems mean means meant plan plans planning planned
+    still next latest last first originally currently moment now another big together
+    away back
+    """.split()) | OPINION_WORDS
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a question asks, for telling a weak hit: its asked words and the weight of each
+    (rarer, heavier), and the entities it names."""
+
+    weights: Mapping[str, float]
+    named: tuple[str, ...]
+
+    def weak(self, c: Candidate, covers: Collection[str] = ()) -> bool:
+        """Whether the candidate is only a guess; `covers`: the asked words it was found
+        for by word knowledge."""
+        if self.named and not set(self.named) & set(c.links) and not names_entity(
+                c.fact, self.named):
+            return True
+        if not self.weights:
+            return False
+        total = sum(self.weights.values())
+        return self.covered(c.fact, covers) < COVERAGE * total
+
+    def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
+        """The weight of the asked words the fact holds — as a word, in another form, or
+        (SUBSTRING letters or more) inside a word — or stands for (`covers`)."""
+        text = fold(f"{fact.content} {' '.join(fact.entities)}")
+        words = set(find_words(text))
+        stems = {word_stem(w) for w in words}
+        return sum(w for t, w in self.weights.items()
+                   if t in covers or t in words or word_stem(t) in stems
+                   or (len(t) >= SUBSTRING and t in text))
+
+
+def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
+    """The question's asked words, weighted by their rarity in the memory."""
+    names = set(named)
+    words = [t for t in plan.terms if t.isalpha() and entity_key(t) not in names
+             and t not in FRAME_WORDS and len(t) > 1]
+    if not words:
+        return Asked({}, tuple(named))
+    rows = max(backend.fact_rows(), 1)
+    counts = backend.word_counts(words, min(COUNTED, rows))
+    return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0))) for w in words},
+                 tuple(named))
