@@ -40,7 +40,7 @@ from memfold.journal.log import JOURNAL_NAME, chain_hash
 from memfold.lifecycle.ledger import Ledger, content_sha
 from memfold.scan.secrets import find_secrets
 from memfold.values import Fact
-from memfold.workspace.files import replace_atomically
+from memfold.workspace.files import remove, replace_atomically
 from memfold.workspace.format import parse_document, redact_bytes, remove_lines
 from memfold.workspace.layout import Workspace
 
@@ -134,7 +134,7 @@ def purge(workspace: Workspace, ledger: Ledger, fact_id: str, *, ts: str,
         for place in derived:
             if place.action == "delete":
                 with contextlib.suppress(FileNotFoundError):
-                    (workspace.root / place.path).unlink()
+                    remove(workspace.root / place.path)
     return plan
 
 

@@ -64,7 +64,7 @@ if TYPE_CHECKING:  # imported where used, so a short command does not load them 
     from memfold.session.context import SessionContext
     from memfold.session.core import CoreEdit, CoreMemory
     from memfold.views import Views
-    from memfold.workspace.watch import Watcher
+    from memfold.workspace.watch import ChangeFeed
 
 
 class Memory(ImportExport):
@@ -76,7 +76,7 @@ class Memory(ImportExport):
 
     def __init__(self, workspace: Workspace, *, now: Moment = None, judge: Judge | None = None,
                  watch: bool = True, source: str | None = None,
-                 watcher: Watcher | None = None) -> None:
+                 watcher: ChangeFeed | None = None) -> None:
         self.workspace = workspace
         self.source = source  # who writes through this handle, unless a call says
         self._now = now
@@ -95,7 +95,7 @@ class Memory(ImportExport):
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None, *, now: Moment = None,
              judge: Judge | None = None, watch: bool = True, source: str | None = None,
-             watcher: Watcher | None = None) -> Memory:
+             watcher: ChangeFeed | None = None) -> Memory:
         """Open an existing workspace (path, else MEMFOLD_WORKSPACE, else the default).
 
         `judge` decides which older facts a new one contradicts (default: the one

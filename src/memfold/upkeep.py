@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from memfold.lifecycle.judge import Judge
     from memfold.recall.embedding import Embedding
     from memfold.workspace.layout import Workspace
-    from memfold.workspace.watch import Watcher
+    from memfold.workspace.watch import ChangeFeed
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
@@ -66,7 +66,7 @@ class Upkeep:
     def __init__(self, workspace: Workspace, *, judge: Judge | None,
                  signer: Callable[[], str | None],
                  stamp: Callable[[], str], notify: Callable[[str], None], watch: bool,
-                 watcher: Watcher | None) -> None:
+                 watcher: ChangeFeed | None) -> None:
         self.workspace = workspace
         self._judge, self._signer, self._stamp, self._notify = judge, signer, stamp, notify
         self._index: IndexBackend | None = None

@@ -17,6 +17,7 @@ from .recall_bench import recall_command
 from .scale import scale_command
 from .server_bench import server_command
 from .server_isolation import server_isolation_command
+from .server_scale import server_scale_command
 from .server_trials import server_trials_command
 from .sidebyside import sidebyside_command
 from .soak import soak_command
@@ -35,6 +36,7 @@ COMMANDS += [fuzz_command]
 COMMANDS += [server_isolation_command]
 COMMANDS += [server_command]
 COMMANDS += [server_trials_command]
+COMMANDS += [server_scale_command]
 COMMANDS += [sidebyside_command]
 COMMANDS += [personal_command, truth_command, year_command]
 COMMANDS += [capture_command, import_command]

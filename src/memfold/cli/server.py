@@ -10,6 +10,7 @@ libpq URL and falls back to MEMFOLD_DB.  docs/server.md is the operator's guide.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from typing import Any
 
@@ -111,11 +112,18 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning",
                                "access_log": False, "timeout_graceful_shutdown": 10}
     if workers == 1:
+        # uvicorn drains the requests in flight on SIGTERM, then restores this handler and
+        # raises the signal again: a stop asked for is a clean exit (0), not 143
+        signal.signal(signal.SIGTERM, _stopped)
         uvicorn.run(app, **options)
         return
     os.environ[ENV] = settings.to_env()
     uvicorn.run("memfold.server.serving:from_environment", factory=True, workers=workers,
                 **options)
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise SystemExit(0)
 
 
 @click.group("db", cls=DataGroup)

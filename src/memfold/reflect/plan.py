@@ -60,7 +60,7 @@ from memfold.reflect.text import (  # noqa: F401 - read as reflect.X (tests, doc
 )
 from memfold.reflect.undo import manifest, touched_states, undo_records
 from memfold.reflect.write import PAGES_INTENT, finish_pages, stage_pages
-from memfold.workspace.files import commit_set, discard_set, replace_atomically
+from memfold.workspace.files import commit_set, discard_set, remove, replace_atomically
 from memfold.workspace.layout import Workspace
 
 
@@ -152,7 +152,7 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
             written.append((path, before))
         for path, before in written:
             if before is None:
-                path.unlink()
+                remove(path)
             else:
                 replace_atomically(path, before)
         ledger.replay()

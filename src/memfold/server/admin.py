@@ -75,14 +75,14 @@ def identify(pool: ConnectionPool, token: str) -> Caller | None:
 
 
 def check_tenant(tenant: str) -> str:
-    if not _TENANT.match(tenant):
+    if not _TENANT.fullmatch(tenant):
         raise BadInput(f"tenant {tenant!r}: use 1-63 lowercase letters, digits, '-' or '_', "
                        "starting with a letter or digit")
     return tenant
 
 
 def check_bank(bank: str) -> str:
-    if not _BANK.match(bank):
+    if not _BANK.fullmatch(bank):
         raise BadInput(f"bank {bank!r}: use 1-64 letters, digits, '.', '-' or '_', starting "
                        "with a letter or digit")
     return bank
@@ -132,7 +132,7 @@ def delete_bank(pool: ConnectionPool, tenant: str, bank: str) -> bool:
 def create_token(pool: ConnectionPool, tenant: str, name: str, scopes: tuple[str, ...],
                  bank: str | None = None) -> str:
     """Create a token and return its secret (the only time it is seen)."""
-    if not _TOKEN_NAME.match(name):
+    if not _TOKEN_NAME.fullmatch(name):
         raise BadInput(f"token name {name!r}: use 1-64 letters, digits, '.', '@', '-' or '_'")
     unknown = sorted(set(scopes) - set(SCOPES))
     if unknown or not scopes:

@@ -21,7 +21,12 @@ disposable — the replica keeps nothing that matters between requests:
   the workspace is thrown away and fetched again.
 
 Two replicas on one database therefore serialise a bank's writes on the database and answer
-reads from the same committed state.  Within a replica, a bank's requests take turns.
+reads from the same committed state.  Within a replica, a bank's reads run side by side
+(each on a Memory handle of its own over the one workspace) and its writes one at a time,
+alone.  A write costs the same in a bank of any size: the files the verb wrote are known
+(`memfold.workspace.files.recording`), so nothing else is read or even stat'ed, and no
+handle watches the disk (every change to the workspace is made here and told to the
+handles, `PathFeed`), so an open bank holds no inotify instance.
 """
 
 from __future__ import annotations
@@ -31,7 +36,6 @@ import json
 import os
 import shutil
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -43,10 +47,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from memfold.errors import MemfoldError, UnknownBank
 from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
-from memfold.server.admin import Caller, Refused
+from memfold.server.admin import Caller, Refused, check_bank
 from memfold.server.db import tenant_tx, with_retries
 from memfold.server.vectors import StoredVectors
+from memfold.workspace.files import recording
 from memfold.workspace.format import parse_document
+from memfold.workspace.layout import Workspace
+from memfold.workspace.watch import PathFeed
 
 if TYPE_CHECKING:
     import psycopg
@@ -57,8 +64,8 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 LOCK_SPACE = 0x6D66  # the first key of the bank's advisory lock ("mf"); the second is bank_id
-RACY_NS = 100_000_000  # a file modified within 0.1 s of being looked at is hashed to be sure
-OPEN_BANKS = 64  # workspaces kept open (each holds an index connection and an inotify watch)
+OPEN_BANKS = 64  # workspaces kept open (each holds index connections, no inotify instance)
+READERS = 4  # index connections (Memory handles) a bank's reads share, at most
 
 
 _HEAD = "SELECT head FROM banks WHERE bank_id = %s"
@@ -67,16 +74,59 @@ _HEAD_FOR_UPDATE = "SELECT head FROM banks WHERE bank_id = %s FOR UPDATE"
 
 @dataclass
 class _Known:
-    """A file of the workspace as PostgreSQL has it: its stat when last looked at, its hash."""
+    """A file of the workspace as PostgreSQL has it: its length and hash."""
 
     size: int
-    mtime_ns: int
     sha256: str
-    checked_ns: int
+
+
+class Turns:
+    """A bank's turns on this replica: any number of reads at once, or one write (or catch-up)
+    alone; a waiting write goes before reads that come after it."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._reading = 0
+        self._writing = False
+        self._waiting = 0
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            while self._writing or self._waiting:
+                self._cond.wait()
+            self._reading += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._reading -= 1
+                if not self._reading:
+                    self._cond.notify_all()
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        with self._cond:
+            self._waiting += 1
+            while self._writing or self._reading:
+                self._cond.wait()
+            self._waiting -= 1
+            self._writing = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writing = False
+                self._cond.notify_all()
 
 
 class BankWorkspace:
-    """One bank's derived workspace on this replica, and the transactions that keep it true."""
+    """One bank's derived workspace on this replica, and the transactions that keep it true.
+
+    Writes and catch-ups run on one Memory handle, alone; reads run side by side, each on a
+    handle of its own (up to READERS, each with its own index connection).  No handle
+    watches the disk: every change to the workspace is made here, so the paths it changes
+    are told to every handle's change feed (a `PathFeed`)."""
 
     def __init__(self, pool: ConnectionPool, tenant: str, bank_id: int, name: str,
                  root: Path, embedder: Callable[[], Embedder] | None = None) -> None:
@@ -85,20 +135,28 @@ class BankWorkspace:
         self.bank_id = bank_id
         self.name = name
         self.root = root
-        self.lock = threading.Lock()
+        self.turns = Turns()
         self.head = -1  # the bank version the workspace holds; -1: not fetched yet
         self._known: dict[str, _Known] = {}
         self._journal = (0, 0, 0)  # (inode, size, last seq) of journal.jsonl as sent
         self._memory: Memory | None = None
+        self._feeds: list[PathFeed] = []  # every open handle's change feed
+        self._idle: list[Memory] = []  # read handles not in use
+        self._readers = threading.BoundedSemaphore(READERS)
+        self._handles = threading.Lock()  # guards _idle and _feeds
+        self._written: set[str] = set()  # the files the last write's verb wrote or removed
+        self._unsent: set[str] = set()  # files made here but not by a verb (init's skeleton)
+        self._lineage: tuple[str, int] | None = None  # the index's, after the last sync
+        self._pending: set[str] = set()  # files changed since (a new handle is told them)
         self._embedder = embedder  # the model, for vectors kept in PostgreSQL; None: lexical
 
     # -- requests ---------------------------------------------------------------------
 
     def read(self, work: Callable[[Memory], _T], *, committed: int | None = None) -> _T:
         """Run `work` on the workspace brought up to (at least) the bank's committed head as
-        it was when the request came (`committed`, when the caller read it already).  The
-        head is read before taking the bank's turn, so a read that finds the workspace
-        current waits for no database call inside it."""
+        it was when the request came (`committed`, when the caller read it already), beside
+        the bank's other reads.  The head is read before taking a turn, so a read that finds
+        the workspace current waits for no database call inside it."""
         def head() -> int:
             with tenant_tx(self.pool, self.tenant) as conn:
                 return self._head(conn, lock=False)
@@ -107,26 +165,39 @@ class BankWorkspace:
             with tenant_tx(self.pool, self.tenant) as conn:
                 self._catch_up(conn, self._head(conn, lock=False))
 
-        if committed is None:
-            committed = with_retries(head)
-        with self.lock:
-            if self.head < committed or self.head < 0:
-                with_retries(catch_up)
-            return work(self.memory)
+        wanted = with_retries(head) if committed is None else committed
+        while True:
+            if self.head < wanted or self.head < 0:
+                with self.turns.exclusive():
+                    if self.head < wanted or self.head < 0:
+                        with_retries(catch_up)
+            with self.turns.shared(), self._readers:
+                if self.head < 0:  # thrown away between the two turns: fetch it again
+                    continue
+                handle = self._reader()
+                try:
+                    return work(handle)
+                finally:
+                    with self._handles:
+                        self._idle.append(handle)
 
     def write(self, caller: Caller, work: Callable[[Memory], _T]) -> _T:
         """Run the write `work` on the up-to-date workspace and commit what it changed, signed
         with the caller's name, in one transaction under the bank's lock."""
-        with self.lock:
+        with self.turns.exclusive():
             committed = ran = False
+            self._written = set()
             try:
                 with tenant_tx(self.pool, self.tenant) as conn:
                     conn.execute("SELECT pg_advisory_xact_lock(%s, %s)",
                                  [LOCK_SPACE, self.bank_id])
                     head = self._head(conn, lock=True)
                     self._catch_up(conn, head)
-                    with self.memory.signed(caller.name):
-                        result = work(self.memory)
+                    with self.memory.signed(caller.name), recording() as written:
+                        try:
+                            result = work(self.memory)
+                        finally:
+                            self._written = self._relative(written)
                     ran = True
                     if self._send(conn, head + 1):
                         conn.execute("UPDATE banks SET head = %s WHERE bank_id = %s",
@@ -134,6 +205,7 @@ class BankWorkspace:
                         head += 1
                 committed = True
                 self.head = head
+                self._settle(self._written, sync=False)  # the verb indexed what it wrote
                 return result
             finally:
                 # the verb ran but the commit did not happen (or its outcome is unknown), or
@@ -143,15 +215,57 @@ class BankWorkspace:
 
     @property
     def memory(self) -> Memory:
+        """The handle writes and catch-ups run on."""
         if self._memory is None:
-            Memory.init(self.root)
-            self._memory = Memory.open(self.root, watch=True)
-            if self._embedder is not None:
-                self._memory.set_embedder(StoredVectors(self._embedder(), self.pool,
-                                                        self.tenant, self.bank_id))
+            with recording() as made:
+                Memory.init(self.root)
+            self._unsent |= self._relative(made)  # the bank's once the next write sends them
+            self._memory = self._open(settled=False)
         return self._memory
 
+    def _open(self, *, settled: bool) -> Memory:
+        """A new handle on the workspace; `settled`: its index is known to be current, so
+        its first read syncs only what it is told changed."""
+        feed = PathFeed()
+        if settled:
+            feed.settled = True
+            feed.index_token = self._lineage
+            with self._handles:
+                feed.tell(self._pending)
+        memory = Memory.open(self.root, watcher=feed)
+        if self._embedder is not None:
+            memory.set_embedder(StoredVectors(self._embedder(), self.pool, self.tenant,
+                                              self.bank_id))
+        with self._handles:
+            self._feeds.append(feed)
+        return memory
+
+    def _reader(self) -> Memory:
+        with self._handles:
+            if self._idle:
+                return self._idle.pop()
+        return self._open(settled=True)
+
+    def _settle(self, paths: Sequence[str] | set[str], *, sync: bool = True) -> None:
+        """After a write or a catch-up (in the exclusive turn): tell every handle which files
+        changed (and remember them for handles opened later); with `sync`, bring the index
+        up to date now, so a handle opened later may trust it with nothing to tell."""
+        with self._handles:
+            self._pending.update(paths)
+            for feed in self._feeds:
+                feed.tell(paths)
+        if sync:
+            self.memory.refresh()
+            with self._handles:
+                self._pending.clear()
+            self._lineage = self.memory.index_backend.lineage()
+
     def close(self) -> None:
+        """Close every handle (the caller holds the bank's exclusive turn)."""
+        with self._handles:
+            handles, self._idle, self._feeds = self._idle, [], []
+        for handle in handles:
+            handle.close()
         if self._memory is not None:
             self._memory.close()
             self._memory = None
@@ -186,7 +300,7 @@ class BankWorkspace:
             self._append_journal([line for _, line in lines], int(lines[-1][0]))
         self.head = head
         if files or lines:
-            self.memory.refresh()
+            self._settle([path for path, _, _ in files])
 
     def _fresh(self, conn: psycopg.Connection[Any], head: int) -> None:
         """Build the workspace from nothing: every live file and the whole journal."""
@@ -202,8 +316,9 @@ class BankWorkspace:
         if head > 0:  # the skeleton `init` adds belongs to the bank only once it was sent
             for path in set(self.memory.workspace.scan().found) - set(self._known):
                 (self.root / path).unlink()
+            self._unsent.clear()
         self.head = head
-        self.memory.refresh()
+        self._settle(())  # the handle's first refresh scans every file
 
     def _put(self, path: str, content: bytes | None, sha: str | None) -> None:
         target = self._inside(path)
@@ -215,17 +330,13 @@ class BankWorkspace:
         temporary = target.parent / f".{target.name}.{os.getpid()}.tmp"
         temporary.write_bytes(content)
         os.replace(temporary, target)
-        self._remember(path, sha or hashlib.sha256(content).hexdigest())
+        self._known[path] = _Known(len(content), sha or hashlib.sha256(content).hexdigest())
 
     def _inside(self, path: str) -> Path:
         target = (self.root / path).resolve()
         if self.root.resolve() not in target.parents or path.startswith(".memory"):
             raise MemfoldError(f"bank {self.name!r} holds a file outside its workspace: {path!r}")
         return target
-
-    def _remember(self, path: str, sha: str) -> None:
-        stat = os.stat(self.root / path)
-        self._known[path] = _Known(stat.st_size, stat.st_mtime_ns, sha, time.time_ns())
 
     def _append_journal(self, lines: list[str], last_seq: int) -> None:
         journal = self.root / JOURNAL_NAME
@@ -236,19 +347,36 @@ class BankWorkspace:
 
     # -- sending a write --------------------------------------------------------------
 
+    def _relative(self, written: set[Path]) -> set[str]:
+        """The workspace files among the paths a verb wrote or removed."""
+        roots = {self.root.absolute(), self.root.resolve()}
+        found = set()
+        for path in written:
+            for root in roots:
+                if path.is_relative_to(root):
+                    rel = path.relative_to(root).as_posix()
+                    if Workspace.is_tracked(rel):
+                        found.add(rel)
+                    break
+        return found
+
     def _changed_files(self) -> tuple[dict[str, bytes], list[str]]:
-        """Files the verb wrote (path -> bytes) and files it removed, against `_known`."""
-        found = self.memory.workspace.scan().found
+        """Of the files the verb wrote (`_written`, and `_unsent`), those whose bytes differ
+        from what PostgreSQL holds (path -> bytes), and those it removed.  Nothing else is
+        read, so a write costs the same in a bank of any size."""
         changed: dict[str, bytes] = {}
-        for path, (size, mtime_ns) in found.items():
-            known = self._known.get(path)
-            moved = known is None or (size, mtime_ns) != (known.size, known.mtime_ns)
-            racy = known is not None and mtime_ns + RACY_NS >= known.checked_ns
-            if moved or racy:
+        removed: list[str] = []
+        for path in sorted(self._written | self._unsent):
+            try:
                 data = (self.root / path).read_bytes()
-                if known is None or hashlib.sha256(data).hexdigest() != known.sha256:
-                    changed[path] = data
-        return changed, sorted(set(self._known) - set(found))
+            except FileNotFoundError:
+                if path in self._known:
+                    removed.append(path)
+                continue
+            known = self._known.get(path)
+            if known is None or hashlib.sha256(data).hexdigest() != known.sha256:
+                changed[path] = data
+        return changed, removed
 
     def _appended_after(self, path: str, data: bytes) -> int:
         """The file's last line as sent, when the verb only appended whole lines to it (its
@@ -279,12 +407,13 @@ class BankWorkspace:
     def _touched(self) -> bool:
         if self._memory is None or self.head < 0:
             return False
+        if self._written:
+            return True
         try:
-            changed, removed = self._changed_files()
             lines, rewritten = self._journal_tail()
         except (OSError, ValueError):
             return True
-        return bool(changed or removed or lines or rewritten)
+        return bool(lines or rewritten)
 
     def _send(self, conn: psycopg.Connection[Any], version: int) -> bool:
         """Store what the verb changed as bank version `version`; False if it changed nothing."""
@@ -298,9 +427,10 @@ class BankWorkspace:
             store(cur, self.tenant, self.bank_id, version,
                   files={**changed, **dict.fromkeys(removed)}, lines=lines, appended=appended)
         for path, data in changed.items():
-            self._remember(path, hashlib.sha256(data).hexdigest())
+            self._known[path] = _Known(len(data), hashlib.sha256(data).hexdigest())
         for path in removed:
             self._known.pop(path, None)
+        self._unsent.clear()
         if lines or rewritten:
             stat = (self.root / JOURNAL_NAME).stat()
             last = lines[-1][0] if lines else self._journal[2]
@@ -312,8 +442,11 @@ class BankWorkspace:
         self.close()
         shutil.rmtree(self.root, ignore_errors=True)
         self._known.clear()
+        self._unsent.clear()
+        self._pending.clear()
         self._journal = (0, 0, 0)
         self.head = -1
+        self._lineage = None
 
 
 def store(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, version: int, *,
@@ -380,6 +513,7 @@ class Replica:
 
     def _found(self, caller: Caller, name: str) -> tuple[BankWorkspace, int]:
         """The caller's bank of that name, and its committed head as of now."""
+        check_bank(name)  # 400 for a name no bank can have (a NUL would reach the database)
         def find() -> tuple[int, int] | None:
             with tenant_tx(self.pool, caller.tenant) as conn:
                 row = conn.execute("SELECT bank_id, head FROM banks WHERE name = %s",
@@ -402,7 +536,7 @@ class Replica:
             for bank in idle:
                 self._open.pop(bank.bank_id)
         for bank in idle:  # its workspace stays on disk; the next request reopens it
-            with bank.lock:
+            with bank.turns.exclusive():
                 bank.close()
         return found, head
 
@@ -424,7 +558,7 @@ class Replica:
             banks = list(self._banks.values())
             self._open.clear()
         for bank in banks:
-            with bank.lock:
+            with bank.turns.exclusive():
                 bank.close()
 
     @contextmanager

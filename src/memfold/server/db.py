@@ -110,16 +110,36 @@ def with_retries(work: Callable[[], _T], *, attempts: int = RETRIES) -> _T:
 
 
 def check_role(pool: ConnectionPool) -> str | None:
-    """Why the pool's role may not serve (a superuser or BYPASSRLS role would see every
-    tenant's rows), or None when it is bound by row-level security."""
+    """Why the pool's role may not serve, or None when row-level security binds it: a
+    superuser or BYPASSRLS role would see every tenant's rows; the tables' owner (or a member
+    of it) could turn forced row-level security off; a role outside memfold_app lacks the
+    grants and would answer every request with an error."""
     with tenant_tx(pool, None) as conn:
-        row = conn.execute("SELECT current_user, rolsuper, rolbypassrls FROM pg_roles "
-                           "WHERE rolname = current_user").fetchone()
+        row = conn.execute(_ROLE).fetchone()
     if row is None:
         return "cannot read the connecting role"
-    user, superuser, bypass = row
+    user, superuser, bypass, owner, app = row
     if superuser or bypass:
         what = "a superuser" if superuser else "a BYPASSRLS role"
         return (f"the database role {user!r} is {what}, so row-level security would not bind "
                 "it; connect as a member of memfold_app (see docs/server.md)")
+    if owner:
+        return (f"the database role {user!r} owns memfold's tables (or may act as their "
+                "owner), so it could turn row-level security off; connect as a member of "
+                "memfold_app that owns nothing (see docs/server.md)")
+    if not app:
+        return (f"the database role {user!r} is not a member of memfold_app, so it may not "
+                "read or write banks; grant it (GRANT memfold_app TO ...) or connect as one")
     return None
+
+
+# who connects: superuser, BYPASSRLS, whether it is (or may become) the owner of the table
+# `banks`, whether it holds memfold_app's privileges
+_ROLE = """
+SELECT r.rolname, r.rolsuper, r.rolbypassrls,
+       COALESCE((SELECT pg_has_role(r.oid, c.relowner, 'MEMBER') FROM pg_class c
+                 WHERE c.oid = to_regclass('banks')), false),
+       COALESCE((SELECT pg_has_role(r.oid, a.oid, 'USAGE') FROM pg_roles a
+                 WHERE a.rolname = 'memfold_app'), false)
+FROM pg_roles r WHERE r.rolname = current_user
+"""

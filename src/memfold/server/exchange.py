@@ -11,8 +11,10 @@ Import (`POST /v1/banks/{bank}/import`, write scope) is idempotent by block id:
   line for line — as the bank's first version;
 - into a bank that holds facts already, each Retain bullet whose block id the bank lacks is
   retained on its own day (signed with the token's name); bullets it has are skipped, so
-  importing the same workspace again adds nothing.  The journal of a non-empty bank is its
-  own: the imported journal is replayed only into an empty bank.
+  importing the same workspace again adds nothing.  A bullet written without `^blockid`
+  is known by the id derived from its file and text, and is retained with that id written
+  out.  The journal of a non-empty bank is its own: the imported journal is replayed only
+  into an empty bank.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from memfold.errors import BadInput, UnknownBank
-from memfold.server.admin import Refused
+from memfold.server.admin import Refused, check_bank
 from memfold.server.banks import LOCK_SPACE, Replica, store
 from memfold.server.db import tenant_tx
 from memfold.workspace.format import parse_document
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 def export_bank(pool: ConnectionPool, caller: Caller, bank: str) -> dict[str, Any]:
     if not caller.may("read", bank):
         raise Refused(403, "forbidden: export needs the read scope")
+    check_bank(bank)
     with tenant_tx(pool, caller.tenant, snapshot=True) as conn:
         row = conn.execute("SELECT bank_id, head FROM banks WHERE name = %s",
                            [bank]).fetchone()
@@ -84,7 +87,7 @@ def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[
         raise Refused(403, "forbidden: import needs the write scope")
     files, journal = _checked(body)
     workspace = replica.bank(caller, bank)
-    with workspace.lock, tenant_tx(replica.pool, caller.tenant) as conn:
+    with workspace.turns.exclusive(), tenant_tx(replica.pool, caller.tenant) as conn:
         conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, workspace.bank_id])
         head = conn.execute("SELECT head FROM banks WHERE bank_id = %s FOR UPDATE",
                             [workspace.bank_id]).fetchone()
@@ -105,13 +108,15 @@ def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[
             continue
         lines = data.decode("utf-8", "replace").splitlines()
         for fact in doc.facts:
-            if fact.kind == "text" or not fact.explicit_id:
+            if fact.kind == "text":
                 continue
             if fact.id in known:
                 skipped += 1
                 continue
-            bullet = lines[fact.line - 1].strip()
-            missing.setdefault(doc.day.isoformat(), []).append(bullet.removeprefix("- "))
+            bullet = lines[fact.line - 1].strip().removeprefix("- ")
+            if not fact.explicit_id:  # keep the id it is known by: a second import skips it
+                bullet = f"{bullet} ^{fact.id}"
+            missing.setdefault(doc.day.isoformat(), []).append(bullet)
     added: list[str] = []
     for day, bullets in missing.items():
         result = workspace.write(caller, partial(_retain, bullets=bullets, day=day))

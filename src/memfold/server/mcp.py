@@ -5,7 +5,9 @@ once, like a REST request (`Authorization: Bearer <token>`; the tenant comes fro
 before any MCP traffic, and a call names its bank with the `X-Memfold-Bank` header, else the
 `bank` query parameter, else the one bank a bank-restricted token is for.  A tool runs as a
 read or a write as its REST verb does (a write needs the `write` scope and is signed with the
-token's name — a retain's `source` argument is only a label after it: `planner/claude`).  A
+token's name — a retain's `source` argument is only a label after it: `planner/claude`), a
+tool without a verb as a read only when it changes nothing (`needs`: a read-only token cannot
+rebuild an index through `index`).  A
 refusal or a failure comes back as a tool error with the message the REST API gives.
 Resources and prompts are served by `memfold mcp` on a local workspace only.
 """
@@ -49,17 +51,24 @@ def _bank(caller: Caller, headers: Any, query: str) -> str:
     return str(bank)
 
 
+def needs(name: str, args: dict[str, Any]) -> str:
+    """The scope a tool call needs: its REST verb's; for a tool without one, `read` only when
+    the tool changes nothing (review), else `write` (review_accept, review_reject, and
+    `index`, which rebuilds the bank's index with `full` and syncs it without)."""
+    verb = VERBS.get(name)
+    if verb is not None:
+        return verb.needs(args)
+    return "read" if agent_tools.tool(name).read_only else "write"
+
+
 def call(server: Server, caller: Caller, headers: Any, query: str, name: str,
          arguments: dict[str, Any] | None) -> tuple[bool, Any]:
-    """Run one tool call for the request's caller; (is_error, JSON-able data).  A tool runs
-    as a read or a write as its REST verb does; one without a verb writes when it is
-    destructive (review_accept, review_reject) and reads otherwise (`index`, review)."""
+    """Run one tool call for the request's caller; (is_error, JSON-able data), as a read or
+    a write as `needs` says."""
     try:
         bank = _bank(caller, headers, query)
         args = dict(arguments or {})
-        verb = VERBS.get(name)
-        scope = verb.needs(args) if verb is not None else (
-            "write" if agent_tools.tool(name).destructive else "read")
+        scope = needs(name, args)
         data = server.replica.run(caller, bank, scope,
                                   lambda m: agent_tools.call(m, name, args), what=name)
         return False, data

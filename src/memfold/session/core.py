@@ -43,7 +43,7 @@ from typing import Any
 from memfold.errors import BadInput, MemfoldError, WorkspaceError
 from memfold.journal.events import Core, Record
 from memfold.lifecycle.ledger import Ledger
-from memfold.workspace.files import replace_atomically
+from memfold.workspace.files import remove, replace_atomically
 from memfold.workspace.format import DEFAULT_LIMIT as DEFAULT_LIMIT  # core.DEFAULT_LIMIT, as before
 from memfold.workspace.format import (
     BlockSpan,
@@ -281,7 +281,7 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[CoreDoc
         if previous and previous[-1] is not None:
             replace_atomically(path, previous[-1])
         elif previous:
-            path.unlink(missing_ok=True)
+            remove(path, missing_ok=True)
 
     try:
         events = ledger.transact(decide, ts=ts, undo=put_back)

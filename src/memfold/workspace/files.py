@@ -12,6 +12,11 @@ Two ways to write, each crash-safe on its own terms:
   interrupted after its intent is durable is finished by `finish_set` (rolled forward), one
   interrupted before it leaves every file as it was.
 
+`recording()` collects, for the thread that opens it, every path written, appended to or
+removed through this module while it is open: the server learns what a verb changed without
+scanning the workspace (memfold.server.banks).  `remove` is how memfold deletes a Markdown
+file, so that deletions are recorded too.
+
 Writers that read a file and then change it hold `WriteLock` (an flock on a sidecar lock file
 under `.memory/`), so two processes never interleave their read-modify-write cycles.
 
@@ -33,6 +38,7 @@ import os
 import re
 import secrets
 import stat
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -40,6 +46,34 @@ from pathlib import Path
 from memfold.errors import IncompleteSet, MemfoldError, StorageError
 
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_recorded = threading.local()  # .paths: the set `recording` fills on this thread, or absent
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[set[Path]]:
+    """The paths this thread writes, appends to or removes through this module while the
+    block runs (nested blocks each see every path)."""
+    outer: set[Path] | None = getattr(_recorded, "paths", None)
+    paths: set[Path] = set()
+    _recorded.paths = paths
+    try:
+        yield paths
+    finally:
+        _recorded.paths = outer
+        if outer is not None:
+            outer.update(paths)
+
+
+def _record(path: Path) -> None:
+    paths: set[Path] | None = getattr(_recorded, "paths", None)
+    if paths is not None:
+        paths.add(path)
+
+
+def remove(path: Path, *, missing_ok: bool = False) -> None:
+    """Delete a Markdown file (recorded, see `recording`)."""
+    _record(path)
+    path.unlink(missing_ok=missing_ok)
 
 
 def _created_then_failed(exc: OSError, path: Path, created: bool) -> StorageError:
@@ -81,6 +115,7 @@ def append_durably(path: Path, data: bytes) -> None:
     outside its workspace through one.
     """
     created = not os.path.lexists(path)
+    _record(path)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_NOFOLLOW, 0o644)
     except OSError as exc:
@@ -146,6 +181,7 @@ def replace_atomically(path: Path, data: bytes) -> None:
     again; an existing file keeps its new, whole content (old-or-new still holds).
     """
     created = not os.path.lexists(path)
+    _record(path)
     temp = write_temporary(path, data)
     try:
         os.replace(temp, path)
@@ -259,6 +295,7 @@ def _roll_forward(root: Path, intent: Path, entries: Sequence[dict[str, str | No
         for entry in entries:
             target = root / str(entry["path"])
             temp = target.parent / str(entry["temp"])
+            _record(target)
             if os.path.lexists(temp):
                 os.replace(temp, target)
         for directory in sorted({(root / str(e["path"])).parent for e in entries}):

@@ -9,6 +9,10 @@ delete and rename, so a recall where nothing changed costs one non-blocking read
 None when it cannot say (no inotify on this platform, a queue overflow, a new directory),
 in which case the caller falls back to a full stat scan.  The watcher is armed before that
 first scan, so no edit falls between the scan and the watch.
+
+A process that makes every change to a workspace itself (the server's replicas) needs no
+kernel: `PathFeed` reports the paths its owner tells it about (`ChangeFeed` is what Memory
+asks of either), so a server holds no inotify instance per open bank.
 """
 
 from __future__ import annotations
@@ -18,7 +22,10 @@ import ctypes.util
 import os
 import struct
 import sys
+import threading
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Protocol
 
 IN_MODIFY = 0x002
 IN_ATTRIB = 0x004
@@ -54,6 +61,40 @@ def _libc() -> ctypes.CDLL | None:
 def _tracked_dir(rel: str) -> bool:
     parts = rel.split("/")
     return parts[0] in WATCHED_ROOTS and not any(p.startswith(".") for p in parts)
+
+
+class ChangeFeed(Protocol):
+    """What a refresh asks of a change feed (`Watcher`, `PathFeed`)."""
+
+    settled: bool
+    index_token: tuple[str, int] | None
+
+    def changes(self) -> set[str] | None: ...
+
+    def close(self) -> None: ...
+
+
+class PathFeed:
+    """A change feed its owner fills (`tell`): for a workspace only its owner changes.
+    `settled` and `index_token` mean what they mean for `Watcher`."""
+
+    def __init__(self) -> None:
+        self.settled = False
+        self.index_token: tuple[str, int] | None = None
+        self._changed: set[str] = set()
+        self._lock = threading.Lock()
+
+    def tell(self, paths: Iterable[str]) -> None:
+        with self._lock:
+            self._changed.update(paths)
+
+    def changes(self) -> set[str] | None:
+        with self._lock:
+            changed, self._changed = self._changed, set()
+        return changed
+
+    def close(self) -> None:
+        pass
 
 
 class Watcher:

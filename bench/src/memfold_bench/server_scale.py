@@ -1,0 +1,315 @@
+"""`memfold bench server-scale`: how a replica's costs grow with the size of a bank.
+
+This module owns that measurement (issue 36's scale table, the part one host can measure in a
+few minutes).  It starts a private PostgreSQL cluster, a tenant and a token as `memfold bench
+server` does (server_bench.stack), generates two corpora (`corpus.generate`: --small and
+--large daily logs), imports each whole into a bank of its own and runs a real `memfold
+serve` on loopback (`--rate 0`).  Every request goes through memfold's own client.
+
+Reported, in this order:
+
+1. import: seconds to import each bank;
+2. first request: a fresh replica's first recall on each bank (it fetches the bank and builds
+   its derived workspace) beside the median of --warm warm recalls after it;
+3. retain p50/p99 into the small and the large bank, --retains each, the two banks taking
+   turns (A/B interleaved), and the bytes the replica process read per retain (`rchar` of
+   /proc/PID/io: every read(2), sockets included) — a retain that re-reads its bank shows
+   the bank's size here;
+4. recall on the large bank at 1 and --clients clients for --seconds each: requests a second
+   and p50/p99 (lexical, k=10, the queries `memfold bench recall` draws from the corpus);
+5. the replica's resident memory (VmRSS) after starting, after the banks were fetched and
+   at the end;
+6. after a restart: the first request on the large bank beside a warm one.
+
+`--server-src DIR` serves with the memfold package under DIR (put first on the replica's
+PYTHONPATH; the client and harness stay this one), to measure another version of the server
+side by side with the same harness.  Everything runs on this machine: the clients, the
+replica and PostgreSQL share its cores.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import corpus
+from .index_bench import environment, output_options, save_result
+from .recall_bench import AS_OF, Query, build_queries, corpus_bullets
+from .server_bench import TENANT, Served, Stack, latency, stack, tail
+
+Json = dict[str, Any]
+Log = Callable[[str], None]
+
+SMALL, LARGE = 365, 2000
+RETAINS = 40
+CLIENTS = 20
+SECONDS = 15.0
+WARM = 20
+QUERIES = 200
+K = 10
+PATIENCE = 900.0  # seconds a request may take (a first request fetches and indexes a bank)
+
+
+def call(served: Served, token: str, bank: str, verb: str, body: Any) -> Any:
+    """One request through memfold's client, patient enough for a large bank's first."""
+    from memfold.client.http import bank_path, request
+
+    return request(served.url, token, "POST", bank_path(bank, verb), body, timeout=PATIENCE)
+
+
+def load_bank(served: Served, token: str, bank: str, workspace: Path) -> Json:
+    from memfold.client.files import read_workspace
+
+    answer: Json = call(served, token, bank, "import", read_workspace(workspace))
+    if answer.get("stored") != "whole":
+        raise click.ClickException(f"bank {bank!r} was not empty: {answer}")
+    return answer
+
+
+@contextlib.contextmanager
+def replica(bench: Stack, name: str, server_src: Path | None) -> Iterator[Served]:
+    """One `memfold serve` (its own cache), ready when it yields; stopped after."""
+    import subprocess
+    import sys
+
+    from .pg_cluster import free_port
+
+    port = free_port()
+    log_path = bench.workdir / f"serve-{name}.log"
+    env = {**os.environ, "MEMFOLD_NOW": AS_OF}
+    if server_src is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(server_src),
+                                             *filter(None, [env.get("PYTHONPATH")])])
+    with open(log_path, "wb") as handle:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "memfold", "serve", "--db", bench.app_url, "--port",
+             str(port), "--rate", "0", "--no-vectors",
+             "--cache", str(bench.workdir / f"cache-{name}")],
+            stdout=subprocess.DEVNULL, stderr=handle, env=env)
+    served = Served(process, f"http://127.0.0.1:{port}", log_path)
+    try:
+        wait_ready(served)
+        yield served
+    finally:
+        served.stop()
+
+
+def wait_ready(served: Served) -> None:
+    """Until /readyz answers 200 (PATIENCE at most: a loaded machine starts slowly)."""
+    import urllib.request
+
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        if served.process.poll() is not None:
+            raise click.ClickException(f"memfold serve exited: {tail(served.log)}")
+        try:
+            with urllib.request.urlopen(served.url + "/readyz", timeout=5) as answer:  # noqa: S310
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)  # not listening yet
+    raise click.ClickException(f"memfold serve was not ready in {PATIENCE:g} s")
+
+
+def proc_value(pid: int, name: str, key: str) -> int:
+    """A number from /proc/PID/NAME (`VmRSS` in kB of status, `rchar` of io); 0 if unknown."""
+    try:
+        text = Path(f"/proc/{pid}/{name}").read_text()
+    except OSError:
+        return 0
+    for line in text.splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def rss_mb(served: Served) -> float:
+    return proc_value(served.process.pid, "status", "VmRSS") / 1024
+
+
+def timed(action: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def recall_body(query: Query) -> Json:
+    return {"query": query.text, "k": K, "mode": "lexical"}
+
+
+def first_and_warm(served: Served, token: str, bank: str, queries: Sequence[Query],
+                   warm: int) -> Json:
+    def recall(query: Query) -> float:
+        return timed(partial(call, served, token, bank, "recall", recall_body(query)))
+
+    first = recall(queries[0])
+    warmed = [recall(query) for query in queries[1:warm + 1]]
+    median = statistics.median(warmed)
+    return {"first_ms": first * 1000, "warm_p50_ms": median * 1000,
+            "first_over_warm": first / median if median else None}
+
+
+def retains(served: Served, token: str, banks: Sequence[str], count: int, seed: int) -> Json:
+    """`count` single-bullet retains into each bank, the banks taking turns."""
+    rng = random.Random(seed)
+    words = corpus.build_vocabulary()
+    seconds: dict[str, list[float]] = {bank: [] for bank in banks}
+    read: dict[str, list[int]] = {bank: [] for bank in banks}
+    pid = served.process.pid
+    for n in range(count):
+        for bank in banks:
+            bullet = f"W @Scale{n}: Noted {' '.join(rng.choices(words, k=8))}."
+            before = proc_value(pid, "io", "rchar")
+            seconds[bank].append(timed(partial(call, served, token, bank, "retain",
+                                               {"bullets": [bullet]})))
+            read[bank].append(proc_value(pid, "io", "rchar") - before)
+    return {bank: {**latency(seconds[bank]),
+                   "read_bytes_p50": statistics.median(read[bank]) if read[bank] else None}
+            for bank in banks}
+
+
+def recall_load(served: Served, token: str, bank: str, queries: Sequence[Query],
+                clients: int, seconds: float, seed: int) -> Json:
+    """`clients` threads sending recalls one after another for `seconds`."""
+    from memfold.errors import MemfoldError
+
+    samples: list[list[float]] = [[] for _ in range(clients)]
+    errors = [0] * clients
+    gate = threading.Barrier(clients + 1)
+
+    def client(n: int) -> None:
+        rng = random.Random(seed * 7919 + n)
+        gate.wait()
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            body = recall_body(rng.choice(queries))
+            started = time.perf_counter()
+            try:
+                call(served, token, bank, "recall", body)
+            except MemfoldError:
+                errors[n] += 1
+                continue
+            samples[n].append(time.perf_counter() - started)
+
+    threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    gate.wait()
+    started = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    merged = [s for per in samples for s in per]
+    return {"clients": clients, "seconds": elapsed, **latency(merged),
+            "throughput_rps": len(merged) / elapsed if elapsed else 0.0,
+            "errors": sum(errors)}
+
+
+def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seconds: float,
+        warm: int, seed: int, server_src: Path | None, log: Log) -> Json:
+    sizes = {"small": small, "large": large}
+    spaces: dict[str, Path] = {}
+    queries: dict[str, list[Query]] = {}
+    for bank, files in sizes.items():
+        log(f"generating bank {bank}: {files} daily logs")
+        spaces[bank] = workdir / f"ws-{bank}"
+        made = corpus.generate(spaces[bank], files=files, seed=seed)
+        queries[bank] = build_queries(corpus_bullets(spaces[bank], made.daily), QUERIES, seed)
+    result: Json = {"sizes": sizes, "server_src": str(server_src) if server_src else None}
+    with stack(workdir, log) as bench:
+        bench.create_banks(list(sizes))
+        with replica(bench, "one", server_src) as served:
+            result["rss_mb_started"] = rss_mb(served)
+            result["import_s"] = {}
+            for bank in sizes:
+                log(f"importing bank {bank}")
+                result["import_s"][bank] = timed(
+                    partial(load_bank, served, bench.token, bank, spaces[bank]))
+            log("first request of a fresh replica, then warm recalls")
+            result["first_request"] = {bank: first_and_warm(served, bench.token, bank,
+                                                            queries[bank], warm)
+                                        for bank in sizes}
+            result["rss_mb_banks_open"] = rss_mb(served)
+            log(f"{count} retains into each bank, taking turns")
+            result["retain"] = retains(served, bench.token, list(sizes), count, seed)
+            result["recall_large"] = {}
+            for n in (1, clients):
+                log(f"recall on the large bank: {n} client(s) for {seconds:g} s")
+                result["recall_large"][f"clients_{n}"] = recall_load(
+                    served, bench.token, "large", queries["large"], n, seconds, seed)
+            result["rss_mb_end"] = rss_mb(served)
+        with replica(bench, "restarted", server_src) as served:
+            log("a restarted replica's first request on the large bank")
+            result["after_restart"] = first_and_warm(served, bench.token, "large",
+                                                     queries["large"], warm)
+        result["postgres"] = bench.postgres
+    return result
+
+
+def table(result: Json) -> str:
+    retain, first = result["retain"], result["first_request"]
+    rows = [f"server-scale: banks of {result['sizes']['small']} and "
+            f"{result['sizes']['large']} daily logs (tenant {TENANT})"]
+    for bank in ("small", "large"):
+        rows.append(f"  import {bank}: {result['import_s'][bank]:.1f} s; first recall "
+                    f"{first[bank]['first_ms']:.0f} ms, warm p50 {first[bank]['warm_p50_ms']:.1f}"
+                    f" ms; retain p50 {retain[bank]['p50_ms']:.1f} ms, p99 "
+                    f"{retain[bank]['p99_ms']:.1f} ms, read {retain[bank]['read_bytes_p50']:,.0f}"
+                    " bytes")
+    for key, load in result["recall_large"].items():
+        rows.append(f"  recall large, {key.replace('_', ' ')}: {load['throughput_rps']:.1f} "
+                    f"req/s, p50 {load['p50_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms, "
+                    f"{load['errors']} errors")
+    again = result["after_restart"]
+    rows.append(f"  after a restart: first {again['first_ms']:.0f} ms, warm p50 "
+                f"{again['warm_p50_ms']:.1f} ms")
+    rows.append(f"  replica RSS: {result['rss_mb_started']:.0f} MB started, "
+                f"{result['rss_mb_banks_open']:.0f} MB with both banks, "
+                f"{result['rss_mb_end']:.0f} MB at the end")
+    return "\n".join(rows)
+
+
+@click.command("server-scale")
+@click.option("--small", default=SMALL, show_default=True, type=click.IntRange(5, 20_000),
+              help="Daily logs in the small bank.")
+@click.option("--large", default=LARGE, show_default=True, type=click.IntRange(5, 20_000),
+              help="Daily logs in the large bank.")
+@click.option("--retains", "count", default=RETAINS, show_default=True,
+              type=click.IntRange(1, 1000), help="Retains into each bank.")
+@click.option("--clients", default=CLIENTS, show_default=True, type=click.IntRange(2, 200),
+              help="Concurrent recall clients (beside the single-client run).")
+@click.option("--seconds", default=SECONDS, show_default=True, type=click.FloatRange(1, 600),
+              help="How long each recall run lasts.")
+@click.option("--warm", default=WARM, show_default=True, type=click.IntRange(1, 199),
+              help="Warm recalls timed after each first request.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the corpora and queries.")
+@click.option("--server-src", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Serve with the memfold package under this directory (another version).")
+@output_options("benchmarks/results/server-scale.json")
+def server_scale_command(small: int, large: int, count: int, clients: int, seconds: float,
+                         warm: int, seed: int, server_src: Path | None, out: Path,
+                         as_json: bool) -> None:
+    """A replica's costs against bank size: retain small vs large, recall at 1 and N
+    clients, first request, RSS (a private PostgreSQL on loopback)."""
+    def log(message: str) -> None:
+        click.echo(f"server-scale: {message}", err=True)
+
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="memfold-server-scale-") as tmp:
+        result = run(Path(tmp), small=small, large=large, count=count, clients=clients,
+                     seconds=seconds, warm=warm, seed=seed, server_src=server_src, log=log)
+    result["environment"] = {**environment(), "load_average_at_start": os.getloadavg()[0]}
+    result["bench_seconds"] = time.perf_counter() - started
+    if not save_result(result, out, as_json=as_json):
+        click.echo(table(result))
