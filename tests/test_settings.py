@@ -20,7 +20,8 @@ from click.testing import CliRunner
 
 from memfold import config
 from memfold.cli import warm_socket
-from memfold.cli.main import LazyGroup, cli
+from memfold.cli.bench import LazyGroup
+from memfold.cli.main import cli
 from memfold.cli.settings import markdown_reference
 from memfold.lifecycle.judge import JUDGES
 

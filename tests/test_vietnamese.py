@@ -15,7 +15,7 @@ import pytest
 
 from conftest import ROOT
 from memfold import Memory
-from memfold.journal.fold import ARCHIVED, EXPIRED
+from memfold.journal.fold import ARCHIVED, EXPIRED, SUPERSEDED
 from memfold.language import looks_vietnamese
 from memfold.recall.query import plan_query
 from memfold.times.parse import extract_interval, find_time_phrase
@@ -227,12 +227,13 @@ def test_vietnamese_evidence_moves_an_opinion(workspace: Path) -> None:
     with Memory.open(workspace, now="2025-11-20") as memory:
         [coffee] = retain(memory, "2025-11-01", "O(c=0.6) @Minh: Minh thích cà phê sữa đá.")
         [tea] = retain(memory, "2025-11-01", "O(c=0.6) @Minh: Minh thích trà sen buổi sáng.")
-        retain(memory, "2025-11-15", "B @Minh: Minh bảo giờ ghét cà phê sữa đá vì quá ngọt.",
+        retain(memory, "2025-11-15", "B @Minh: Minh bảo ghét cà phê sữa đá vì quá ngọt.",
                "B @Minh: Minh hết thích trà sen buổi sáng, giờ uống nước ép.")
+        # "hết thích" says the mind changed: the judge supersedes the opinion at retain
+        assert memory.get(tea, use=False).status == SUPERSEDED
         plan = memory.reflect(since="30d")
         moved = {fact_id: (before, after) for fact_id, before, after in plan.confidence}
-        assert moved[coffee][1] < moved[coffee][0]  # an opposite view lowers it
-        assert [old for old, _ in plan.superseded] == [tea]  # "hết thích": a change of mind
+        assert moved[coffee][1] < moved[coffee][0]  # an opposite view, no change said
 
 
 # -- detection per fact -----------------------------------------------------------------

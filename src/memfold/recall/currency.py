@@ -171,7 +171,7 @@ def _outdates(new: Fact, old: Fact) -> bool:
     """Whether the judge reads `new` as a change of `old`'s value (a supersede it would make,
     or a conflict it left active), and `new` is not a plan, a change that did not happen, a
     visit or someone else's news."""
-    from memfold.lifecycle.judge.reading import (
+    from memfold.lifecycle.judge.readers import (
         read,  # the judge's lexicons load only when two facts meet
     )
     from memfold.lifecycle.judge.rules import RuleJudge

@@ -1,8 +1,10 @@
 """Supersede judges: which older facts a newer fact replaces (see docs/format.md).
 
     base      the Judge protocol and its Verdict
-    rules     RuleJudge, the default: offline and deterministic (reading: what a fact
-              states; quantities: its numbers, versions, products; words: the lexicons)
+    rules     RuleJudge, the default: offline and deterministic (readers: which reader
+              reads a fact, by its language; reading: what an English fact states, with
+              the lexicons of words; reading_table: a fact in a language with a lexicon
+              table, lexicon — Vietnamese: words_vi; quantities: numbers, versions, products)
     remote    OpenAIJudge, an optional model behind an OpenAI-compatible chat endpoint
               (imported by load_judge only when asked for)
     fallback  FallbackJudge: a judge that may fail, with another behind it, and notices

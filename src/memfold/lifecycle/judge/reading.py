@@ -1,4 +1,6 @@
 """A fact read for the judge: what it is about, what it states, and how it says it.
+This module reads English (lexicons in judge.words); judge.reading_table reads the
+languages with a lexicon table into the same `Reading` (judge.readers picks the reader).
 
 Pure functions of a fact's text.  A `Reading` holds, as word stems (judge.words):
 
@@ -20,6 +22,9 @@ Pure functions of a fact's text.  A `Reading` holds, as word stems (judge.words)
                question ("Is it MySQL now?", "need to check"), discussion ("under
                discussion"), pitch (a vendor's pitch, an offer), restated ("again",
                "still") — or None; `additive` ("also", "too");
+- `now`, `reversal`, `parted`  whether it says the state holds now or changed ("now",
+               "switched"), a change of mind or habit ("came round", "no longer"), that a
+               relationship ended ("broke up");
 - `about`      the entity keys of its subject: the entities named in its grammatical subject,
                else those before the colon (an @mention in the content is a value, read like
                any word: "Works at @Acme").
@@ -70,6 +75,9 @@ class Reading:
     guard: str | None
     additive: bool
     about: frozenset[str]  # the entity keys the fact is about (its subject), see `_about`
+    now: bool  # says the state holds now or changed ("now", "switched", "giờ")
+    reversal: bool  # a change of mind or of habit ("came round", "no longer")
+    parted: bool  # a relationship ended ("broke up", "chia tay")
 
 
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
@@ -340,6 +348,9 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         guard=guard,
         additive=bool(w.ADDITIVE.search(text)),
         about=_about(first, entities, own),
+        now=bool(w.NOW.search(content)),
+        reversal=bool(w.REVERSAL.search(content)),
+        parted=bool(w.PARTED.search(content)),
     )
 
 

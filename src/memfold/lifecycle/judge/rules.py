@@ -24,13 +24,15 @@ experience, which is history) about the same entity when one of these holds, in 
 Whatever the rule, a newer fact never supersedes when it is a plan or a hypothetical, a
 change that did not happen ("turned down the offer", "went back to Vim"), a visit or a
 stated range that ends, someone else's news or view ("his dad switched...", "Alice's
-previous company..."), a suggestion, a question, a discussion, a pitch, a restatement, or
-an addition ("also", "too"); nor when it names no entity and the older fact names one, nor
-when the entity the two share is the subject of neither (Sam's employer is not Priya's
-because both name @Globex).  Such pairs, opposed opinions that do not say they changed,
-and pairs on one topic that no rule settles come back as conflicts — left active, for the
-calling agent to confirm with `memfold supersede`.  Every loop over a set runs in sorted
-order, so the reasons do not depend on the hash seed.
+previous company..."), the past (Vietnamese "hồi nhỏ", "từng"), a suggestion, a question, a
+discussion, a pitch, a restatement, or an addition ("also", "too"); nor when it names no
+entity and the older fact names one, nor when the entity the two share is the subject of
+neither (Sam's employer is not Priya's because both name @Globex). Such pairs, opposed
+opinions that do not say they changed, and pairs on one topic that no rule settles come
+back as conflicts — left active, for the calling agent to confirm with `memfold supersede`.
+The rules weigh Readings (judge.readers reads each fact in its language: English, or
+Vietnamese by its lexicon table), never the text itself.  Every loop over a set runs in
+sorted order, so the reasons do not depend on the hash seed.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ from functools import lru_cache
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
-from memfold.lifecycle.judge.reading import Reading, Stems, read
+from memfold.lifecycle.judge.readers import lexicon_of, read
+from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -54,18 +57,13 @@ _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager relationship name platform prefer age "
-                    "diet attr team".split())
-_NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
-                  r"|from\s+now\s+on)\b",
-                  re.IGNORECASE)
+                    "diet attr team grade".split())
 _GUARDS = {"plan": "a plan or a hypothetical", "negated": "a change that did not happen",
            "temporary": "a visit or a state that ends", "third-party": "about someone else",
            "suggestion": "a suggestion", "question": "a question or unconfirmed",
            "discussion": "under discussion", "pitch": "a pitch or an offer",
-           "restated": "a restatement"}
-ENDS_RELATIONSHIP = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
-                               r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out)\b",
-                               re.IGNORECASE)
+           "restated": "a restatement", "past": "about the past"}
+ENDS_RELATIONSHIP = w.PARTED
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
@@ -104,7 +102,7 @@ def _differs(new: Stems, old: Stems) -> bool:
     return bool(new) and bool(old) and not old <= new and not new <= old
 
 
-def _left(n: Reading, o: Reading, new: Fact) -> str | None:
+def _left(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
         if c.old and _mentions(o, c.old) and not (c.new and c.new <= c.old):
             return f"the newer fact says it moved away from {_text(c.old, n, o)!r}"
@@ -114,17 +112,17 @@ def _left(n: Reading, o: Reading, new: Fact) -> str | None:
         if c.verb == "rename" and not c.old and o.relation == "name" and not o.value:
             return f"renamed to {_text(c.new, n)!r}"  # the entity itself
     if o.relation == "name" and o.value and o.value <= n.attr and _differs(n.value, o.value) \
-            and _NOW.search(new.content):  # "Eastgate Rovers are now Eastgate Athletic"
+            and n.now:  # "Eastgate Rovers are now Eastgate Athletic"
         return f"renamed from {_text(o.value, o)!r} to {_text(n.value, n)!r}"
     return None
 
 
-def _ended(n: Reading, o: Reading, new: Fact) -> str | None:
+def _ended(n: Reading, o: Reading) -> str | None:
     for ended in n.ends:  # what ended is what the older fact states, not only its subject
         shared = _topic(ended, o.words) - _END_VERBS
         if shared & (o.predicate | o.value | o.attr):
             return f"the newer fact says {_text(shared, n)!r} ended"
-    if ENDS_RELATIONSHIP.search(new.content) and o.words & _BOND and (
+    if n.parted and (o.words & _BOND or o.relation == "relationship") and (
             n.words & o.words or not n.subject):
         return "the newer fact says the relationship ended"
     return None
@@ -136,13 +134,12 @@ def _comparable(a: Stems, b: Stems) -> bool:
         {w.FAMILY.get(x) for x in a} & {w.FAMILY.get(x) for x in b} - {None})
 
 
-def _same_slot(n: Reading, o: Reading, new: Fact) -> str | None:
+def _same_slot(n: Reading, o: Reading) -> str | None:
     if n.additive or not _differs(n.value, o.value):
         return None
-    if o.value <= n.words and not (n.changes or _NOW.search(new.content)):
+    if o.value <= n.words and not (n.changes or n.now):
         return None  # "lives in Luthagen, Uppsala" only adds detail to "lives in Uppsala"
-    if n.relation == "prefer" and not (w.REVERSAL.search(new.content)
-                                       or _NOW.search(new.content)):
+    if n.relation == "prefer" and not (n.reversal or n.now):
         return None  # a preference said differently, without a change: see `stance`
     if n.relation in ("prefer", "use") and not (_comparable(n.value, o.value)
                                                 or _qualified_apart(n.value, o)):
@@ -185,11 +182,11 @@ def _changed(n: Reading, o: Reading) -> str | None:
     return None
 
 
-def _family(n: Reading, o: Reading, new: Fact) -> str | None:
+def _family(n: Reading, o: Reading) -> str | None:
     if n.additive:
         return None
     taken = n.value.union(*(c.new for c in n.changes))
-    now = _NOW.search(new.content)
+    now = n.now
     if n.relation == "use" and not now:
         return None
     for family, member in sorted(n.families, key=lambda f: (not _parts(f[1]) <= taken, f)):
@@ -207,12 +204,12 @@ def _parts(member: str) -> Stems:
     return frozenset(w.stem(part) for part in member.split("-"))
 
 
-def _upgraded(n: Reading, o: Reading, new: Fact) -> str | None:
+def _upgraded(n: Reading, o: Reading) -> str | None:
     """"Windows 10" then "Windows 11" on the same thing (the laptop), or on the entity
     itself when the newer fact says it changed or holds now ("got an iPhone 15")."""
     if n.additive:
         return None
-    itself = not (n.attr and o.attr) and bool(n.changes or _NOW.search(new.content))
+    itself = not (n.attr and o.attr) and bool(n.changes or n.now)
     for name, version in sorted(n.versions):
         for old_name, old_version in sorted(o.versions):
             topic = _topic(n.words, o.words) - {name, version, old_version}
@@ -263,11 +260,11 @@ def _opposed(n: Reading, o: Reading) -> str | None:
     return None
 
 
-def _reversed(n: Reading, o: Reading, new: Fact) -> str | None:
+def _reversed(n: Reading, o: Reading) -> str | None:
     """An opposed opinion that says it changed ("now", "has come around", "no longer"); an
     opposed one that does not ("likes X" / "dislikes X", "prefers concise replies" /
     "prefers long replies") only weighs against the older opinion (see `stance`)."""
-    if w.REVERSAL.search(new.content) or _NOW.search(new.content):
+    if n.reversal or n.now:
         return _opposed(n, o)
     return None
 
@@ -279,9 +276,9 @@ def replaces(new: Fact, old: Fact) -> str | None:
         if c.new and c.new <= o.predicate and (
                 not c.old or any(c.old <= x.old and c.new <= x.new for x in o.changes)):
             return None
-    return (_left(n, o, new) or _ended(n, o, new) or _same_slot(n, o, new) or _swapped(n, o)
-            or _changed(n, o) or _family(n, o, new) or _upgraded(n, o, new) or _counted(n, o)
-            or _status(n, o) or _reversed(n, o, new))
+    return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
+            or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
+            or _status(n, o) or _reversed(n, o))
 
 
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
@@ -309,12 +306,16 @@ for _name, _kind in w.FAMILY.items():
     for _key in {_name, _name.split("-")[0]}:
         _FAMILIES_OF.setdefault(_key, set()).add(_kind)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
+_ANY = frozenset({"*"})
 
 
 @lru_cache(maxsize=16384)
 def _signature(content: str) -> frozenset[str]:
     """Cheap words of a fact, with the class of each and the family of each product: two
-    facts no rule could relate share none of them, so the judge need not read them."""
+    facts no rule could relate share none of them, so the judge need not read them.  A fact
+    read by a language's table (Vietnamese) is always read: its signature is `_ANY`."""
+    if lexicon_of(content) is not None:
+        return _ANY
     out: set[str] = set()
     for raw in _RAW_WORD.findall(content.lower()):
         word = raw.rstrip(".'-")
@@ -328,6 +329,10 @@ def _signature(content: str) -> frozenset[str]:
             if "-" in word:  # "car-free" shares "car"
                 out.update(w.stem(part) for part in word.split("-") if part not in w.STOP)
     return frozenset(out)
+
+
+def _related(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a & b) or "*" in a or "*" in b
 
 
 def _names(fact: Fact) -> frozenset[str]:
@@ -358,7 +363,7 @@ class RuleJudge:
             theirs = {entity_key(e) for e in old.entities}
             if old.id == new.id or old.kind not in STATE_KINDS or _said_again(new, old) or not (
                     keys & theirs if keys else not theirs) \
-                    or not signature & _signature(old.content) or tentative(old) \
+                    or not _related(signature, _signature(old.content)) or tentative(old) \
                     or not _same_subject(new, old, keys & theirs):
                 continue  # another entity, nothing a rule could relate, or an exploration
             if verdict := self._verdict(new, old):

@@ -290,6 +290,14 @@ REVERSAL = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our
                       r"|become|became|has\s+started\s+to|started\s+to|went\s+back\s+to"
                       r"|switched\s+to|no\s+longer|anymore)\b", re.IGNORECASE)
 
+# Says the state holds now, or that it changed ("now", "switched", "from now on")
+NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
+                 r"|from\s+now\s+on)\b", re.IGNORECASE)
+# A relationship ended
+PARTED = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
+                    r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out)\b",
+                    re.IGNORECASE)
+
 # Families of products and services that replace one another: two different members of a
 # family, said of the same thing, compete for one slot.
 _FAMILIES = {

@@ -1,0 +1,58 @@
+"""Which reader reads a fact for the judge: the fact's own language, told per fact
+(memfold.language).  English is read by judge.reading with the lexicons of judge.words;
+a language with a table (judge.lexicon) — Vietnamese, judge.words_vi — by
+judge.reading_table.  The rules (judge.rules) weigh the Readings alike, so another
+language is one more lexicon module registered in `TABLES`.  A fact whose language cannot
+be told (Telex leftovers, "ddax chuyeenr sang MySQL") gets a `neutral` Reading: its
+words, numbers, versions and products, and no slot, change, ending or guard — so only the
+language-neutral rules (product families, numbers, versions) can weigh it, and none of
+them says it changed anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memfold.language import looks_telex, vietnamese_sentence
+from memfold.lifecycle.judge import quantities as q
+from memfold.lifecycle.judge import reading, reading_table
+from memfold.lifecycle.judge.lexicon import Lexicon
+from memfold.lifecycle.judge.reading import Reading
+from memfold.lifecycle.judge.words_vi import LEXICON as VIETNAMESE
+from memfold.names import entity_key
+from memfold.values import Fact
+
+# (whether a text is in the language, its lexicon), asked in order; English otherwise
+TABLES: tuple[tuple[Callable[[str], bool], Lexicon], ...] = ((vietnamese_sentence, VIETNAMESE),)
+
+
+def lexicon_of(text: str) -> Lexicon | None:
+    """The table a text is read with, or None for English."""
+    return next((lex for told, lex in TABLES if told(text)), None)
+
+
+def read(fact: Fact) -> Reading:
+    """Read one fact in its language (cached per language)."""
+    if (lex := lexicon_of(fact.content)) is None:
+        return neutral(fact) if looks_telex(fact.content) else reading.read(fact)
+    ends = fact.valid is not None and fact.valid.end is not None
+    return reading_table.read_table(fact.kind, fact.content, fact.entities, ends, lex)
+
+
+def neutral(fact: Fact) -> Reading:
+    """What any language's reader would agree on: the words, numbers, versions, products."""
+    empty: frozenset[str] = frozenset()
+    words = reading.stems(fact.content)
+    return Reading(kind=fact.kind, text=fact.content, words=words, subject=empty,
+                   predicate=words, attr=empty, relation=None, value=empty, verb="", head="",
+                   changes=(), ends=(), numbers=q.numbers(fact.content),
+                   versions=q.versions(fact.content), families=q.families(fact.content),
+                   polarity=0, changed_mind=False, guard=None, additive=False,
+                   about=frozenset(entity_key(e) for e in fact.entities[:1]), now=False,
+                   reversal=False, parted=False)
+
+
+def forget_readings() -> None:
+    """Empty the caches of readings (benchmarks time a judge reading both facts)."""
+    reading.forget_readings()
+    reading_table.forget()
