@@ -345,3 +345,54 @@ def test_a_captured_bullet_pasted_into_an_older_log_keeps_its_day_file(
         f"# 2025-01-01\n\n## Retain\n{bullet}\n", encoding="utf-8")
     memory.index()
     assert memory.get(fact_id, use=False).fact.path == f"memory/{DAY}.md"
+
+
+# -- how the index reads a captured turn ---------------------------------------------------
+
+
+TALK = [("user", "Sam's allergic to peanuts, so no peanut recipes please."),
+        ("assistant", "Understood. I will leave them out.\nShould I keep a list of safe snacks?"),
+        ("user", "Yes. The rehearsal moved to the studio in Brixton on Thursdays.")]
+
+
+def test_a_captured_turn_is_one_statement_by_its_speaker(memory: Memory,
+                                                         workspace: Path) -> None:
+    memory.capture(chatgpt_export(chatgpt_conversation("c-t", TALK)))
+    lines = day_text(workspace).split("\n")
+    header = lines.index("> Yes. The rehearsal moved to the studio in Brixton on Thursdays.")
+    hits = memory.recall("where is the rehearsal now", k=10).hits
+    turns = [h for h in hits if h.fact.kind == "text" and "Brixton" in h.fact.content]
+    assert len(turns) == 1  # one row for the turn: not a header row plus a row per sentence
+    turn = turns[0].fact
+    assert turn.content == "me: Yes. The rehearsal moved to the studio in Brixton on Thursdays."
+    assert (turn.line, turn.entities) == (header, ("me",))  # its header's line (1-based)
+    first = next(h.fact for h in memory.recall("peanut recipes", k=10).hits
+                 if h.fact.kind == "text")  # a conversation's first turn, under its heading
+    assert first.content.startswith("me: Sam's allergic") and lines[first.line - 1].startswith(
+        "**me** · ")
+    reply = next(h.fact for h in memory.recall("safe snacks list", k=10).hits
+                 if "snacks" in h.fact.content)
+    assert reply.content == ("assistant: Understood. I will leave them out.\n"
+                             "Should I keep a list of safe snacks?")
+    assert "assistant" in reply.entities
+
+
+def test_a_captured_turn_ranks_with_the_bullets_extracted_from_it(memory: Memory) -> None:
+    """What the speaker said, found by the speaker's name and its own words, comes before
+    bullets about the speaker that hold none of them (asked the next day: a turn is prose,
+    and prose fades as months pass, as text does)."""
+    memory.capture(chatgpt_export(chatgpt_conversation("c-r", [
+        ("user", "I moved to Lisbon in March."), ("assistant", "Noted."),
+        ("user", "I'd rather you keep answers short."), ("assistant", "Sure."),
+        ("user", "My sister Inês works at a hospital in Braga."), ("assistant", "Nice."),
+        ("user", "The rehearsal moved to the studio in Brixton on Thursdays.")])))
+    first = memory.recall("@me rehearsal studio", k=5, now="2025-03-05T10:00:00+00:00").hits[0].fact
+    assert first.content.startswith("me: The rehearsal moved to the studio")
+
+
+def test_a_header_over_plain_text_is_ordinary_prose(memory: Memory, workspace: Path) -> None:
+    (workspace / "memory" / f"{DAY}.md").write_text(
+        f"# {DAY}\n\n**me** · 10:00 · turn 0123456789\nNot quoted, so not a turn.\n",
+        encoding="utf-8")
+    hit = memory.recall("quoted turn", k=3).hits[0].fact
+    assert "**me** · 10:00 · turn 0123456789\nNot quoted" in hit.content and not hit.entities

@@ -120,3 +120,21 @@ def test_a_fact_brought_for_the_fact_it_replaced_is_as_strong_as_that_fact(
         result = memory.recall("What car do I drive?", now=LATER)
     assert result.hits[0].fact.id == new and "replaces" in result.hits[0].why
     assert not result.hits[0].weak and result.answered
+
+
+def test_the_recall_tool_says_weak_and_answered_in_its_compact_form(workspace: Path) -> None:
+    """What a model receives carries the flag: `weak` on a guess, `answered` on the result;
+    `strict: true` leaves the guesses out, so nothing is left to guess from."""
+    from memfold.agents import tools as agent_tools
+
+    recall(workspace, "When is Jules's birthday?")  # retains the facts
+    with Memory.open(workspace) as memory:
+        loose = agent_tools.call(memory, "recall", {"query": "When is Jules's birthday?"})
+        strict = agent_tools.call(memory, "recall", {"query": "When is Jules's birthday?",
+                                                     "strict": True})
+        found = agent_tools.call(memory, "recall", {"query": "Where does Jules teach?"})
+    assert loose["answered"] is False and loose["results"]
+    assert all(r["weak"] is True for r in loose["results"])
+    assert strict["answered"] is False and strict["results"] == []
+    assert found["answered"] is True and "weak" not in found["results"][0]
+    assert "Cotham" in found["results"][0]["content"]

@@ -60,6 +60,8 @@ def compact_hit(hit: Hit) -> dict[str, Any]:
     if full["kind"] == "opinion":
         data["confidence"] = full["confidence"]
     data.update((key, full[key]) for key in _OPTIONAL if full[key])
+    if hit.weak:  # no result word says the question's point: the model may answer "unknown"
+        data["weak"] = True
     if not data["entities"]:
         del data["entities"]
     return data
@@ -88,6 +90,7 @@ def recall_result(result: RecallResult, *, budget: int | None, full: bool,
             data["window"] = shown.to_dict()["window"]
         if result.notes:  # a time not read; an as-of before the first fact
             data["notes"] = list(result.notes)
+        data["answered"] = result.answered
         return data
 
     if full and fallback and budget is not None and measure(form(0)) > budget:
@@ -148,7 +151,8 @@ def recall(memory: MemoryAPI, a: dict[str, Any]) -> Any:
     found = memory.recall(a["query"], k=a.get("k", 10), since=a.get("since"),
                           until=a.get("until"), kinds=a.get("kinds"),
                           entities=a.get("entities", ()),
-                          include_all=a.get("include_all", False), mode=a.get("mode"))
+                          include_all=a.get("include_all", False), mode=a.get("mode"),
+                          strict=a.get("strict", False))
     return recall_result(found, budget=a.get("budget"), full=a.get("full", False))
 
 

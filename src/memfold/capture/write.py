@@ -42,13 +42,18 @@ from memfold.journal.events import Retain
 from memfold.lifecycle.ledger import Ledger, content_sha
 from memfold.scan.secrets import find_secrets
 from memfold.workspace.files import HeldLock, append_durably, replace_atomically
-from memfold.workspace.format import FactSyntaxError, decode, parse_bullet, prepare_append
+from memfold.workspace.format import (
+    FactSyntaxError,
+    decode,
+    parse_bullet,
+    prepare_append,
+    speaker_entity,
+)
 from memfold.workspace.layout import Workspace
 
 TURN_KEY = re.compile(r"^\*\*.*\*\* · .* · turn ([0-9a-f]{10})\s*$", re.MULTILINE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029]")
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
-_SLUG_BREAKS = re.compile(r"[^\w.\-]+")
 
 
 @dataclass(frozen=True)
@@ -203,8 +208,8 @@ def block_id(key: str, n: int) -> str:
 
 
 def slug(name: str) -> str:
-    """A speaker's name as an entity: runs of spaces (and other breaks) become '-'."""
-    return _SLUG_BREAKS.sub("-", name.strip()).strip("-.") or "someone"
+    """A speaker's name as an entity (the one the index links their turns to)."""
+    return speaker_entity(name)
 
 
 def plan_day(workspace: Workspace, day: date, turns: Sequence[Turn], *,

@@ -89,8 +89,9 @@ def linked_hit(c: Candidate, key: str, options: RecallOptions) -> Hit | None:
     if not options.include_all and status in LEFT_OUT:
         return None
     weight = 1.0 if options.include_all else lifecycle_weight(status, decay)
-    value = score(relevance(0.0, entity=True, opinion=False), kind=c.fact.kind,
-                  confidence=fact_confidence(c), importance=c.fact.importance, lifecycle=weight)
+    value = score(relevance(0.0, entity=True, opinion=False),
+                  kind=ranking.weighed_kind(c.fact), confidence=fact_confidence(c),
+                  importance=c.fact.importance, lifecycle=weight)
     return describe(c, None, score=value, why=f"about @{key}", status=(status, decay))
 
 

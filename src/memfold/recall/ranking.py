@@ -84,7 +84,11 @@
   importance 6 at 0.9 (0.94 * 1.06 = 1.0), and importance 9 (1.24) above importance 3 (0.88)
   at equal confidence;
 - kind_weight: narrative text 0.6, observations 0.85, everything else 1.0, so typed facts
-  rank above text, and stated facts above generated observations, at equal relevance;
+  rank above text, and stated facts above generated observations, at equal relevance.  A
+  captured turn (`workspace.format.turns`: what a named speaker said, when) weighs as a
+  stated fact, 1.0 (`weighed_kind`): at 0.6 the bullets extracted from a conversation
+  outranked the turns they came from, and LoCoMo dev evidence R@10 on a captured
+  workspace was 56.3 against 67.0 at 1.0 (docs/capture.md);
 - lifecycle: `journal.fold.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
 
 Spread (hybrid only, `spread`): the SPREAD_POOL (30) best are ordered again so that a result
@@ -241,6 +245,12 @@ def time_factor(then: str, *, state: bool) -> float:
     if then == WRITTEN:
         return WRITTEN_THEN
     return STATE_NOT_THEN if then == NOT_THEN and state else 1.0
+
+
+def weighed_kind(fact: Fact) -> str:
+    """The kind a fact is weighed as: a captured turn (a text row with its `speaker`) as
+    a stated experience, every other fact as its own kind."""
+    return "experience" if fact.kind == "text" and "speaker" in fact.params else fact.kind
 
 
 def score(relevance: float, *, kind: str, confidence: float, importance: int | None,

@@ -53,7 +53,7 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     def valued(context: float) -> float:
         rel = relevance(match, context=context, entity=bool(linked), opinion=opinion,
                         off_subject=off_subject)
-        return score(rel, kind=c.fact.kind, confidence=confidence,
+        return score(rel, kind=ranking.weighed_kind(c.fact), confidence=confidence,
                      importance=c.fact.importance, lifecycle=weight) * time_factor(
                          then, state=c.fact.kind in STATE_KINDS)
 

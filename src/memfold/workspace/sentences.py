@@ -7,7 +7,8 @@ heading) holding two sentences or more also yields one text row per sentence, ci
 line where the sentence starts (`end_line` where it ends), so recall can answer with the
 sentence and the line that holds it.  The chunk stays: its heading and neighbouring
 sentences are context a single sentence lacks (recall shows a sentence only above its
-paragraph, never below it).
+paragraph, never below it).  A captured turn (`format.turns`) is one statement and stays
+one row.
 
 A sentence ends at `.`, `!`, `?` or `…` (and any closing quotes or brackets) before white
 space and a capital, digit or opening mark — not after a common abbreviation ("e.g.",
@@ -37,7 +38,7 @@ def with_sentences(doc: ParsedDoc) -> ParsedDoc:
     seen: dict[str, int] = {}
     extra: list[Fact] = []
     for fact in doc.facts:
-        if fact.kind == TEXT and fact.end_line > fact.line:
+        if fact.kind == TEXT and fact.end_line > fact.line and "speaker" not in fact.params:
             extra.extend(_rows(fact, seen))
     return replace(doc, facts=doc.facts + tuple(extra)) if extra else doc
 

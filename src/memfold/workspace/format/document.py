@@ -32,6 +32,7 @@ from memfold.workspace.format.lines import (
     split_lines,
 )
 from memfold.workspace.format.regions import CITED, END_MARK, GENERATED, SUMMARY, end_marker
+from memfold.workspace.format.turns import speaker_entity, turn_statement
 
 DAILY_NAME = re.compile(r"memory/(\d{4}-\d{2}-\d{2})\.md")
 TASK = re.compile(r"[ \t]*[-*+][ \t]+\[ \][ \t]+(\S.*)$")
@@ -106,15 +107,21 @@ class _Scanner:
     def flush(self) -> None:
         if not self.chunk:
             return
-        text = "\n".join(line for _, line in self.chunk).strip()
-        first, last = self.chunk[0][0], self.chunk[-1][0]
+        chunk, text = self.chunk, "\n".join(line for _, line in self.chunk).strip()
+        first, last = chunk[0][0], chunk[-1][0]
         self.chunk, self.chunk_chars = [], 0
         if not text or HEADING.fullmatch(text):
             return  # a heading alone says nothing to search for
         key = f"chunk\0{text}"
+        entities: tuple[str, ...] = ()
+        params: dict[str, str] = {}
+        if turn := turn_statement(text):  # a captured turn: one statement by its speaker
+            speaker, text, skipped = turn
+            entities, params = (speaker_entity(speaker),), {"speaker": speaker}
+            first = chunk[skipped][0]  # cited at the turn's header, not the heading above it
         self.facts.append(made_fact(
             derived_id(self.path, key, self.occurrence(key)), TEXT, text, self.path, first,
-            last, (), {}, None, None, None, self.day, False))
+            last, entities, params, None, None, None, self.day, False))
 
     def add_chunk_line(self, number: int, line: str) -> None:
         self.chunk.append((number, line))
