@@ -110,6 +110,13 @@ PLAN: tuple[Step, ...] = (
     no("use", UNKNOWN, ids=["nosuchfact"]),
     ok("note", id="danamove", text="confirmed with Dana", rev=0),
     no("note", "is at revision 1, not 0", id="danamove", text="late", rev=0),
+    ok("review"),  # the first index found "lives in Porto" beside "moved to Lisbon"
+    no("review", "cannot read time", since="never ever"),
+    ok("review_reject", "dry run", rule="value", dry_run=True),
+    ok("review_reject", item="1", reason="Porto was her old flat"),
+    no("review_reject", "review lists them", item="999"),
+    ok("review_accept", item="1"),  # settled already: answered, nothing written twice
+    no("review_accept", "review lists them", item="nosuchfact"),
     ok("supersede", old="danaporto", new="danamove", reason=""),
     no("supersede", UNKNOWN, old="nosuchfact", new="danamove"),
     ok("history", id="danaporto"),
