@@ -190,8 +190,9 @@ def serving(bench: Stack, name: str, now: str, workers: int = 1) -> Iterator[Ser
         served.stop()
 
 
-def wait_ready(served: Served) -> None:
-    deadline = time.monotonic() + READY_SECONDS
+def wait_ready(served: Served, seconds: float = READY_SECONDS) -> None:
+    """Until /readyz answers 200, `seconds` at most (a loaded machine starts slowly)."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if served.process.poll() is not None:
             raise click.ClickException(f"memfold serve exited: {tail(served.log)}")
@@ -201,7 +202,7 @@ def wait_ready(served: Served) -> None:
                     return
         except OSError:
             time.sleep(0.1)  # not listening yet: poll again
-    raise click.ClickException(f"memfold serve was not ready in {READY_SECONDS:g} s: "
+    raise click.ClickException(f"memfold serve was not ready in {seconds:g} s: "
                                f"{tail(served.log)}")
 
 

@@ -46,7 +46,7 @@ import click
 from . import corpus
 from .index_bench import environment, output_options, save_result
 from .recall_bench import AS_OF, Query, build_queries, corpus_bullets
-from .server_bench import TENANT, Served, Stack, latency, stack, tail
+from .server_bench import TENANT, Served, Stack, latency, stack, wait_ready
 
 Json = dict[str, Any]
 Log = Callable[[str], None]
@@ -99,27 +99,10 @@ def replica(bench: Stack, name: str, server_src: Path | None) -> Iterator[Served
             stdout=subprocess.DEVNULL, stderr=handle, env=env)
     served = Served(process, f"http://127.0.0.1:{port}", log_path)
     try:
-        wait_ready(served)
+        wait_ready(served, PATIENCE)
         yield served
     finally:
         served.stop()
-
-
-def wait_ready(served: Served) -> None:
-    """Until /readyz answers 200 (PATIENCE at most: a loaded machine starts slowly)."""
-    import urllib.request
-
-    deadline = time.monotonic() + PATIENCE
-    while time.monotonic() < deadline:
-        if served.process.poll() is not None:
-            raise click.ClickException(f"memfold serve exited: {tail(served.log)}")
-        try:
-            with urllib.request.urlopen(served.url + "/readyz", timeout=5) as answer:  # noqa: S310
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)  # not listening yet
-    raise click.ClickException(f"memfold serve was not ready in {PATIENCE:g} s")
 
 
 def proc_value(pid: int, name: str, key: str) -> int:
