@@ -132,3 +132,17 @@ def test_decay_orders_comparable_facts_and_a_far_better_faded_match_is_found(
         assert hits[0].status == "archived"
         hits = memory.recall("JavaScript runtime for the build", now=now).hits
         assert hits[0].fact.content.startswith("The build runs on Node.js")
+
+
+def test_a_faded_fact_that_answers_better_outranks_a_fresh_weak_match(workspace: Path) -> None:
+    """Decay orders facts of comparable relevance: a fact faded by months unused (archived by
+    decay) that holds more of the question than a fresh fact about the same thing still
+    comes first — time alone does not put a passing mention above the answer."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Car: We bought a used electric car, a blue Kia Niro."],
+                      now="2025-05-06T10:00:00")
+        memory.retain(["B @Car: Cleaned the car before its service."],
+                      now="2025-12-04T10:00:00")
+        hits = memory.recall("Which electric car did we buy?", now="2026-01-05T10:00:00").hits
+        assert hits[0].status == "archived"
+        assert hits[0].fact.content == "We bought a used electric car, a blue Kia Niro."

@@ -48,7 +48,7 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     confidence = fact_confidence(c)
     context, beside = near or (0.0, None)
     off_subject = selective and not linked and not names_entity(c.fact, named)
-    weight = 1.0 if options.include_all or as_of_then else lifecycle_weight(status, decay)
+    weight = 1.0 if options.include_all or as_of_then else _weight(c, status, decay)
 
     def valued(context: float) -> float:
         rel = relevance(match, context=context, entity=bool(linked), opinion=opinion,
@@ -63,6 +63,14 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
                    beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT,
                    own=valued(0.0) if context else value, lifter=beside if context else None)
+
+
+def _weight(c: Candidate, status: str, decay: float) -> float:
+    """The lifecycle weight recall ranks by: `journal.fold.lifecycle_weight`, but a fact
+    faded by decay alone weighs FADED_SHARE of a fresh one's (`ranking`)."""
+    if _faded(c, status):
+        return ranking.tunable("FADED_SHARE") * lifecycle_weight(ACTIVE, decay)
+    return lifecycle_weight(status, decay)
 
 
 def names_entity(fact: Fact, keys: Sequence[str]) -> bool:
