@@ -146,3 +146,19 @@ def test_a_faded_fact_that_answers_better_outranks_a_fresh_weak_match(workspace:
         hits = memory.recall("Which electric car did we buy?", now="2026-01-05T10:00:00").hits
         assert hits[0].status == "archived"
         assert hits[0].fact.content == "We bought a used electric car, a blue Kia Niro."
+
+
+def test_a_question_about_what_held_before_sees_what_was_replaced(workspace: Path) -> None:
+    """"How much was my salary before": the fact a newer one replaced answers a question
+    about the past; asked in the present, the replaced fact stays left out."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @me: My salary at Fernhill is £56,000 a year."],
+                      now="2025-01-19T10:00:00")
+        memory.retain(["W @me: After the pay review, my salary is £63,000."],
+                      now="2025-07-11T10:00:00")
+        old = "My salary at Fernhill is £56,000 a year."
+        now = "2025-08-01T10:00:00"
+        assert old not in [h.fact.content for h in memory.recall("my salary", now=now).hits]
+        hits = memory.recall("What was my salary before the pay review?", now=now).hits
+        assert old in [h.fact.content for h in hits]
+        assert next(h for h in hits if h.fact.content == old).status == "superseded"

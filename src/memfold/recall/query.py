@@ -49,6 +49,15 @@ OPINION_WORDS = frozenset(
 )
 
 
+# words that ask about what held before, or how it went over time ("where did we live before
+# Bishopston", "how has my salary changed"): such a question is answered with the facts a
+# newer one replaced too (`scoring.standing`, ranking.HISTORY_SHARE)
+HISTORY_WORDS = frozenset(
+    "was were did before previous previously originally formerly former earlier used "
+    "changed change changes ever first history".split()
+)
+
+
 # words of a time phrase that also say what happened: beside other words they are searched
 # for too (alone, the time phrase is only a time: "what did I do last weekend")
 TIME_TOPICS = frozenset({"weekend", "weekends", "holidays", "christmas", "xmas"})
@@ -69,6 +78,8 @@ class QueryPlan:
     # a range that names a time but could not be read ("between banana and Tuesday"): its
     # words are searched as words, and the result says so
     unread_time: str | None = None
+    # a question about what held before or how it changed (HISTORY_WORDS)
+    history: bool = False
 
     def search_terms(self, skip: set[str] | frozenset[str] = frozenset()) -> Terms | None:
         """What the lexical search looks for: every term and phrase, any of them, for BM25
@@ -164,6 +175,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         about=about,
         opinion=opinion,
         unread_time=unread,
+        history=any(w in HISTORY_WORDS for w in lowered),
     )
 
 

@@ -48,7 +48,7 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     confidence = fact_confidence(c)
     context, beside = near or (0.0, None)
     off_subject = selective and not linked and not names_entity(c.fact, named)
-    weight = 1.0 if options.include_all or as_of_then else _weight(c, status, decay)
+    weight = 1.0 if options.include_all or as_of_then else _weight(c, status, decay, plan)
 
     def valued(context: float) -> float:
         rel = relevance(match, context=context, entity=bool(linked), opinion=opinion,
@@ -65,11 +65,14 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
                    own=valued(0.0) if context else value, lifter=beside if context else None)
 
 
-def _weight(c: Candidate, status: str, decay: float) -> float:
+def _weight(c: Candidate, status: str, decay: float, plan: QueryPlan) -> float:
     """The lifecycle weight recall ranks by: `journal.fold.lifecycle_weight`, but a fact
-    faded by decay alone weighs FADED_SHARE of a fresh one's (`ranking`)."""
+    faded by decay alone weighs FADED_SHARE of a fresh one's, and a replaced or expired one
+    HISTORY_SHARE of it when the query asks about what held before (`ranking`)."""
     if _faded(c, status):
         return ranking.tunable("FADED_SHARE") * lifecycle_weight(ACTIVE, decay)
+    if plan.history and plan.window is None and status in LEFT_OUT:
+        return ranking.tunable("HISTORY_SHARE") * lifecycle_weight(ACTIVE, decay)
     return lifecycle_weight(status, decay)
 
 
@@ -87,7 +90,12 @@ def standing(c: Candidate, plan: QueryPlan, options: RecallOptions,
     status, decay = status_of(c.fact, c.life, options.today)
     then = _then(c, plan.window)
     as_of_then = plan.window is not None and _current_then(c, status, then)
-    return status, decay, then, as_of_then, options.include_all or status == ACTIVE or as_of_then
+    # a question about what held before sees what was replaced since (`query.HISTORY_WORDS`);
+    # one that names a time sees what held then (`_current_then`)
+    before = (plan.history and plan.window is None and status in LEFT_OUT
+              and ranking.tunable("HISTORY_SHARE") > 0)
+    return status, decay, then, as_of_then, (options.include_all or status == ACTIVE
+                                             or as_of_then or before)
 
 
 def _then(c: Candidate, window: Interval | None) -> str:
