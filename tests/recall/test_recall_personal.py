@@ -162,3 +162,16 @@ def test_a_question_about_what_held_before_sees_what_was_replaced(workspace: Pat
         hits = memory.recall("What was my salary before the pay review?", now=now).hits
         assert old in [h.fact.content for h in hits]
         assert next(h for h in hits if h.fact.content == old).status == "superseded"
+
+
+def test_a_question_about_what_holds_now_prefers_the_state_to_a_newer_event(
+        workspace: Path) -> None:
+    """"Which car do we drive?": the fact that says which car, not the newest event that
+    mentions it; asked about the past, the event is not weighed down."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Car: Our car is a blue Kia Niro."], now="2025-09-03T10:00:00")
+        memory.retain(["B @Car: Took the car to the car wash on Gloucester Road."],
+                      now="2025-12-10T10:00:00")
+        now = "2025-12-12T10:00:00"
+        assert first(memory, "Which car do we drive?", now)[0] == "Our car is a blue Kia Niro."
+        assert first(memory, "What did we do with the car?", now)[0].startswith("Took the car")

@@ -57,6 +57,13 @@ HISTORY_WORDS = frozenset(
     "changed change changes ever first history".split()
 )
 
+# the present perfect asks about the past too ("what have Priyanka and I done together",
+# "which teams has Milo played for"): has/have, up to three words, then a past participle
+PERFECT = re.compile(
+    r"\b(?:has|have|'ve)\s+(?:\w+\s+){0,3}?(?:\w{2,}ed|been|done|had|gone|seen|made|got"
+    r"|gotten|taken|given|won|run|met|bought|sold|held|left|kept|known|read|worn|eaten"
+    r"|driven|written|grown|become)\b", re.IGNORECASE)
+
 
 # words of a time phrase that also say what happened: beside other words they are searched
 # for too (alone, the time phrase is only a time: "what did I do last weekend")
@@ -175,7 +182,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         about=about,
         opinion=opinion,
         unread_time=unread,
-        history=any(w in HISTORY_WORDS for w in lowered),
+        history=any(w in HISTORY_WORDS for w in lowered) or bool(PERFECT.search(rest)),
     )
 
 

@@ -50,12 +50,14 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     off_subject = selective and not linked and not names_entity(c.fact, named)
     weight = 1.0 if options.include_all or as_of_then else _weight(c, status, decay, plan)
 
+    told = event_weight(c.fact, plan)
+
     def valued(context: float) -> float:
         rel = relevance(match, context=context, entity=bool(linked), opinion=opinion,
                         off_subject=off_subject)
         return score(rel, kind=c.fact.kind, confidence=confidence,
                      importance=c.fact.importance, lifecycle=weight) * time_factor(
-                         then, state=c.fact.kind in STATE_KINDS)
+                         then, state=c.fact.kind in STATE_KINDS) * told
 
     tier = 0 if current or _faded(c, status) else (1 if status == ARCHIVED else 2)
     value = valued(context)
@@ -63,6 +65,17 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
                    beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT,
                    own=valued(0.0) if context else value, lifter=beside if context else None)
+
+
+def event_weight(fact: Fact, plan: QueryPlan) -> float:
+    """EVENT_SHARE for an experience when the question asks what holds now — told in the
+    present, naming no time and nothing of the past (`query.HISTORY_WORDS`): "what car do we
+    drive", "which school does Milo go to" ask for a state, which the newest event about the
+    subject ("the Niro had its first service", "Milo played a shepherd in the school
+    nativity") only mentions.  Else 1."""
+    if fact.kind != "experience" or plan.history or plan.window is not None:
+        return 1.0
+    return ranking.tunable("EVENT_SHARE")
 
 
 def _weight(c: Candidate, status: str, decay: float, plan: QueryPlan) -> float:
