@@ -175,3 +175,18 @@ def test_a_question_about_what_holds_now_prefers_the_state_to_a_newer_event(
         now = "2025-12-12T10:00:00"
         assert first(memory, "Which car do we drive?", now)[0] == "Our car is a blue Kia Niro."
         assert first(memory, "What did we do with the car?", now)[0].startswith("Took the car")
+
+
+def test_words_that_say_now_are_not_searched() -> None:
+    """"these days", "at the moment", "currently" ask what holds today: their words do not
+    match "most days" or "a few minutes"; the present perfect asks about the past."""
+    from datetime import date
+
+    from memfold.recall.query import plan_query
+
+    today = date(2026, 1, 5)
+    assert plan_query("How do I get to work these days?", today=today).terms == ("work",)
+    plan = plan_query("What car do we drive at the moment?", today=today)
+    assert plan.terms == ("car", "drive") and not plan.history and plan.window is None
+    assert "currently" not in plan_query("Where is Nico currently living?", today=today).terms
+    assert plan_query("Which teams has Milo played for?", today=today).history

@@ -64,6 +64,13 @@ PERFECT = re.compile(
     r"|gotten|taken|given|won|run|met|bought|sold|held|left|kept|known|read|worn|eaten"
     r"|driven|written|grown|become)\b", re.IGNORECASE)
 
+# phrases that say "now" in other words: the question asks what holds today, which recall
+# weighs anyway, so their words are not searched ("days" of "these days" would match "I
+# cycle to work most days", "moment" every "minute")
+NOW_PHRASES = re.compile(
+    r"\b(?:these\s+days|at\s+the\s+moment|at\s+present|right\s+now|nowadays|currently"
+    r"|any\s*more)\b", re.IGNORECASE)
+
 
 # words of a time phrase that also say what happened: beside other words they are searched
 # for too (alone, the time phrase is only a time: "what did I do last weekend")
@@ -159,7 +166,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
     if m := ABOUT.match(text):
         about = m.group("name").lstrip("@").strip()
     phrases = tuple(p.strip() for p in PHRASE.findall(text) if WORD.search(p))[:MAX_TERMS]
-    rest = PHRASE.sub(" ", text)
+    rest = NOW_PHRASES.sub(" ", PHRASE.sub(" ", text))
     window, rest, unread, topics = _read_time(rest, today)
     mentions = tuple(dict.fromkeys(clean_slug(m) for m in find_mentions(rest)))
     words = find_words(rest)
