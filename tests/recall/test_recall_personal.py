@@ -132,3 +132,61 @@ def test_decay_orders_comparable_facts_and_a_far_better_faded_match_is_found(
         assert hits[0].status == "archived"
         hits = memory.recall("JavaScript runtime for the build", now=now).hits
         assert hits[0].fact.content.startswith("The build runs on Node.js")
+
+
+def test_a_faded_fact_that_answers_better_outranks_a_fresh_weak_match(workspace: Path) -> None:
+    """Decay orders facts of comparable relevance: a fact faded by months unused (archived by
+    decay) that holds more of the question than a fresh fact about the same thing still
+    comes first — time alone does not put a passing mention above the answer."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Car: We bought a used electric car, a blue Kia Niro."],
+                      now="2025-05-06T10:00:00")
+        memory.retain(["B @Car: Cleaned the car before its service."],
+                      now="2025-12-04T10:00:00")
+        hits = memory.recall("Which electric car did we buy?", now="2026-01-05T10:00:00").hits
+        assert hits[0].status == "archived"
+        assert hits[0].fact.content == "We bought a used electric car, a blue Kia Niro."
+
+
+def test_a_question_about_what_held_before_sees_what_was_replaced(workspace: Path) -> None:
+    """"How much was my salary before": the fact a newer one replaced answers a question
+    about the past; asked in the present, the replaced fact stays left out."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @me: My salary at Fernhill is £56,000 a year."],
+                      now="2025-01-19T10:00:00")
+        memory.retain(["W @me: After the pay review, my salary is £63,000."],
+                      now="2025-07-11T10:00:00")
+        old = "My salary at Fernhill is £56,000 a year."
+        now = "2025-08-01T10:00:00"
+        assert old not in [h.fact.content for h in memory.recall("my salary", now=now).hits]
+        hits = memory.recall("What was my salary before the pay review?", now=now).hits
+        assert old in [h.fact.content for h in hits]
+        assert next(h for h in hits if h.fact.content == old).status == "superseded"
+
+
+def test_a_question_about_what_holds_now_prefers_the_state_to_a_newer_event(
+        workspace: Path) -> None:
+    """"Which car do we drive?": the fact that says which car, not the newest event that
+    mentions it; asked about the past, the event is not weighed down."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Car: Our car is a blue Kia Niro."], now="2025-09-03T10:00:00")
+        memory.retain(["B @Car: Took the car to the car wash on Gloucester Road."],
+                      now="2025-12-10T10:00:00")
+        now = "2025-12-12T10:00:00"
+        assert first(memory, "Which car do we drive?", now)[0] == "Our car is a blue Kia Niro."
+        assert first(memory, "What did we do with the car?", now)[0].startswith("Took the car")
+
+
+def test_words_that_say_now_are_not_searched() -> None:
+    """"these days", "at the moment", "currently" ask what holds today: their words do not
+    match "most days" or "a few minutes"; the present perfect asks about the past."""
+    from datetime import date
+
+    from memfold.recall.query import plan_query
+
+    today = date(2026, 1, 5)
+    assert plan_query("How do I get to work these days?", today=today).terms == ("work",)
+    plan = plan_query("What car do we drive at the moment?", today=today)
+    assert plan.terms == ("car", "drive") and not plan.history and plan.window is None
+    assert "currently" not in plan_query("Where is Nico currently living?", today=today).terms
+    assert plan_query("Which teams has Milo played for?", today=today).history

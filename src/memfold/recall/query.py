@@ -49,6 +49,29 @@ OPINION_WORDS = frozenset(
 )
 
 
+# words that ask about what held before, or how it went over time ("where did we live before
+# Bishopston", "how has my salary changed"): such a question is answered with the facts a
+# newer one replaced too (`scoring.standing`, ranking.HISTORY_SHARE)
+HISTORY_WORDS = frozenset(
+    "was were did before previous previously originally formerly former earlier used "
+    "changed change changes ever first history".split()
+)
+
+# the present perfect asks about the past too ("what have Priyanka and I done together",
+# "which teams has Milo played for"): has/have, up to three words, then a past participle
+PERFECT = re.compile(
+    r"\b(?:has|have|'ve)\s+(?:\w+\s+){0,3}?(?:\w{2,}ed|been|done|had|gone|seen|made|got"
+    r"|gotten|taken|given|won|run|met|bought|sold|held|left|kept|known|read|worn|eaten"
+    r"|driven|written|grown|become)\b", re.IGNORECASE)
+
+# phrases that say "now" in other words: the question asks what holds today, which recall
+# weighs anyway, so their words are not searched ("days" of "these days" would match "I
+# cycle to work most days", "moment" every "minute")
+NOW_PHRASES = re.compile(
+    r"\b(?:these\s+days|at\s+the\s+moment|at\s+present|right\s+now|nowadays|currently"
+    r"|any\s*more)\b", re.IGNORECASE)
+
+
 # words of a time phrase that also say what happened: beside other words they are searched
 # for too (alone, the time phrase is only a time: "what did I do last weekend")
 TIME_TOPICS = frozenset({"weekend", "weekends", "holidays", "christmas", "xmas"})
@@ -69,6 +92,8 @@ class QueryPlan:
     # a range that names a time but could not be read ("between banana and Tuesday"): its
     # words are searched as words, and the result says so
     unread_time: str | None = None
+    # a question about what held before or how it changed (HISTORY_WORDS)
+    history: bool = False
 
     def search_terms(self, skip: set[str] | frozenset[str] = frozenset()) -> Terms | None:
         """What the lexical search looks for: every term and phrase, any of them, for BM25
@@ -141,7 +166,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
     if m := ABOUT.match(text):
         about = m.group("name").lstrip("@").strip()
     phrases = tuple(p.strip() for p in PHRASE.findall(text) if WORD.search(p))[:MAX_TERMS]
-    rest = PHRASE.sub(" ", text)
+    rest = NOW_PHRASES.sub(" ", PHRASE.sub(" ", text))
     window, rest, unread, topics = _read_time(rest, today)
     mentions = tuple(dict.fromkeys(clean_slug(m) for m in find_mentions(rest)))
     words = find_words(rest)
@@ -164,6 +189,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         about=about,
         opinion=opinion,
         unread_time=unread,
+        history=any(w in HISTORY_WORDS for w in lowered) or bool(PERFECT.search(rest)),
     )
 
 

@@ -2,7 +2,7 @@
 
     relevance = (match + 0.5 * context + 0.5 * entity + 0.75 * opinion_intent) * subject
     score     = relevance * time * confidence_weight * importance_weight * kind_weight
-                * lifecycle
+                * lifecycle * event
 
 - match: the fact's BM25 (FTS5) divided by the best BM25 among the candidates, in 0..1 (in
   hybrid and semantic mode, the fused relevance of `recall.fusion`, also 0..1);
@@ -89,7 +89,25 @@
   stated fact, 1.0 (`weighed_kind`): at 0.6 the bullets extracted from a conversation
   outranked the turns they came from, and LoCoMo dev evidence R@10 on a captured
   workspace was 56.3 against 67.0 at 1.0 (docs/capture.md);
-- lifecycle: `journal.fold.lifecycle_weight` (1.0 for a fresh active fact, less as it decays).
+- lifecycle: `journal.fold.lifecycle_weight` (1.0 for a fresh active fact, less as it decays);
+  a fact archived by decay alone weighs FADED_SHARE (1.0) of what an active fact of its age
+  weighs (0.8 + 0.2 * decay), so decay orders facts of comparable relevance and a faded fact
+  that answers better than a fresh one still comes first ("We bought a used Kia Niro" in May
+  above December's "the Niro had its first service" for "what car do we drive").  At 0.3
+  (the archived weight of `lifecycle_weight`) personal dev lexical P@1/R@5 was 58.1/74.8, at
+  0.5 58.1/76.4, 0.7 58.1/77.1, 1.0 60.0/77.4; LoCoMo dev unchanged (its turns do not fade
+  apart).  A faded fact still gives way to a newer active one on its subject and topic
+  (`currency.below_current`).  A question about what held before ("where did we live
+  before Bishopston", "how has my salary changed": `query.HISTORY_WORDS`) and naming no time
+  sees the superseded and expired facts too, weighing HISTORY_SHARE (1.0) of an active
+  fact of their age: personal dev lexical R@5 77.4 -> 80.9 (0.5: 78.2, 0.8: 79.9), LoCoMo and
+  truth dev unchanged.  The present perfect asks about the past too ("what have Priyanka
+  and I done", `query.PERFECT`);
+- event: a question about what holds now — none of the above, and naming no time ("what
+  car do we drive", "which school does Milo go to") — weighs an experience EVENT_SHARE
+  (0.8): it asks for a state, which the newest event about the subject only mentions.
+  Personal dev lexical P@1/R@5 60.0/80.9 -> 61.9/81.8 (current 31.8 -> 40.9; 0.65 the same,
+  0.5 lower), truth dev current@1 66.0 -> 73.4, LoCoMo dev unchanged;
 
 Spread (hybrid only, `spread`): the SPREAD_POOL (30) best are ordered again so that a result
 much like one above it gives way (maximal marginal relevance over the facts' vectors): each
@@ -149,6 +167,15 @@ KIND_SHARE = 0.3
 # a query that names entities: the relevance of a fact linked to none of them is weighed by
 # this (it shares words with the question, but is about someone else)
 OFF_SUBJECT = 0.3
+# a fact faded by decay alone (archived by time, not by a person) weighs this share of what a
+# fresh active fact of its age weighs (`scoring`)
+FADED_SHARE = 1.0
+# a question about what held before (`query.HISTORY_WORDS`): a superseded or expired fact is
+# shown, weighing this share of what an active fact of its age weighs (0: left out)
+HISTORY_SHARE = 1.0
+# a question about what holds now (told in the present, no time, nothing of the past): an
+# experience weighs this (`scoring.event_weight`)
+EVENT_SHARE = 0.8
 # lexical: a second hop, the words of the best results searched again (`expansion.second_hop`)
 HOP_SHARE = 0.15
 # semantic and hybrid: the query's vector moved toward its best candidates' (`recall.semantic`)
@@ -190,6 +217,8 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "RERANK_SHARE": RERANK_SHARE, "VECTOR_SPREAD": VECTOR_SPREAD, "SPREAD_FLOOR": SPREAD_FLOOR,
     "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
     "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
+    "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
+    "EVENT_SHARE": EVENT_SHARE,
 })
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)

@@ -48,14 +48,16 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     confidence = fact_confidence(c)
     context, beside = near or (0.0, None)
     off_subject = selective and not linked and not names_entity(c.fact, named)
-    weight = 1.0 if options.include_all or as_of_then else lifecycle_weight(status, decay)
+    weight = 1.0 if options.include_all or as_of_then else _weight(c, status, decay, plan)
+
+    told = event_weight(c.fact, plan)
 
     def valued(context: float) -> float:
         rel = relevance(match, context=context, entity=bool(linked), opinion=opinion,
                         off_subject=off_subject)
         return score(rel, kind=ranking.weighed_kind(c.fact), confidence=confidence,
                      importance=c.fact.importance, lifecycle=weight) * time_factor(
-                         then, state=c.fact.kind in STATE_KINDS)
+                         then, state=c.fact.kind in STATE_KINDS) * told
 
     tier = 0 if current or _faded(c, status) else (1 if status == ARCHIVED else 2)
     value = valued(context)
@@ -63,6 +65,28 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
                    beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT,
                    own=valued(0.0) if context else value, lifter=beside if context else None)
+
+
+def event_weight(fact: Fact, plan: QueryPlan) -> float:
+    """EVENT_SHARE for an experience when the question asks what holds now — told in the
+    present, naming no time and nothing of the past (`query.HISTORY_WORDS`): "what car do we
+    drive", "which school does Milo go to" ask for a state, which the newest event about the
+    subject ("the Niro had its first service", "Milo played a shepherd in the school
+    nativity") only mentions.  Else 1."""
+    if fact.kind != "experience" or plan.history or plan.window is not None:
+        return 1.0
+    return ranking.tunable("EVENT_SHARE")
+
+
+def _weight(c: Candidate, status: str, decay: float, plan: QueryPlan) -> float:
+    """The lifecycle weight recall ranks by: `journal.fold.lifecycle_weight`, but a fact
+    faded by decay alone weighs FADED_SHARE of a fresh one's, and a replaced or expired one
+    HISTORY_SHARE of it when the query asks about what held before (`ranking`)."""
+    if _faded(c, status):
+        return ranking.tunable("FADED_SHARE") * lifecycle_weight(ACTIVE, decay)
+    if plan.history and plan.window is None and status in LEFT_OUT:
+        return ranking.tunable("HISTORY_SHARE") * lifecycle_weight(ACTIVE, decay)
+    return lifecycle_weight(status, decay)
 
 
 def names_entity(fact: Fact, keys: Sequence[str]) -> bool:
@@ -79,7 +103,12 @@ def standing(c: Candidate, plan: QueryPlan, options: RecallOptions,
     status, decay = status_of(c.fact, c.life, options.today)
     then = _then(c, plan.window)
     as_of_then = plan.window is not None and _current_then(c, status, then)
-    return status, decay, then, as_of_then, options.include_all or status == ACTIVE or as_of_then
+    # a question about what held before sees what was replaced since (`query.HISTORY_WORDS`);
+    # one that names a time sees what held then (`_current_then`)
+    before = (plan.history and plan.window is None and status in LEFT_OUT
+              and ranking.tunable("HISTORY_SHARE") > 0)
+    return status, decay, then, as_of_then, (options.include_all or status == ACTIVE
+                                             or as_of_then or before)
 
 
 def _then(c: Candidate, window: Interval | None) -> str:
