@@ -284,7 +284,13 @@ def server_scale_command(small: int, large: int, count: int, clients: int, secon
                          warm: int, seed: int, server_src: Path | None, out: Path,
                          as_json: bool) -> None:
     """A replica's costs against bank size: retain small vs large, recall at 1 and N
-    clients, first request, RSS (a private PostgreSQL on loopback)."""
+    clients, first request, RSS (a private PostgreSQL on loopback).
+
+    \b
+    Examples:
+      memfold bench server-scale --small 60 --large 600
+      memfold bench server-scale --server-src /tmp/before/src --out /tmp/before.json
+    """
     def log(message: str) -> None:
         click.echo(f"server-scale: {message}", err=True)
 

@@ -36,6 +36,12 @@ def _pool(url: str, size: int = 2) -> Any:
     return connect_pool(url, size=size)
 
 
+def _announce(host: str, port: int, workers: int, *, vectors: bool) -> None:
+    click.echo(f"memfold serve: http://{host}:{port} ({workers} worker"
+               f"{'s' if workers > 1 else ''}; recall "
+               f"{'hybrid, vectors in PostgreSQL' if vectors else 'lexical'})", err=True)
+
+
 @click.command("serve")
 @DB
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -105,10 +111,7 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
         app = assemble(settings)  # also checks the database role first
     else:
         connect(settings).close()  # refuse a role RLS would not bind before any worker starts
-    click.echo(f"memfold serve: http://{host}:{port} ({workers} worker"
-               f"{'s' if workers > 1 else ''}; recall "
-               f"{'hybrid, vectors in PostgreSQL' if settings.vectors else 'lexical'})",
-               err=True)
+    _announce(host, port, workers, vectors=settings.vectors)
     options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning",
                                "access_log": False, "timeout_graceful_shutdown": 10}
     if workers == 1:
