@@ -33,6 +33,9 @@ from memfold.values import TEXT, Fact, Interval
 
 PASSAGE_NUDGE = 0.001  # a sentence that holds its paragraph's match ranks just above it
 LEFT_OUT = (SUPERSEDED, MERGED, EXPIRED)  # statuses recall leaves out unless --all
+# what a question about the past sees too: a merged fact's words live on in the fact reflect
+# merged it into, so it is not shown beside it
+HISTORY_SEEN = (SUPERSEDED, EXPIRED)
 
 
 def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
@@ -84,7 +87,7 @@ def _weight(c: Candidate, status: str, decay: float, plan: QueryPlan) -> float:
     HISTORY_SHARE of it when the query asks about what held before (`ranking`)."""
     if _faded(c, status):
         return ranking.tunable("FADED_SHARE") * lifecycle_weight(ACTIVE, decay)
-    if plan.history and plan.window is None and status in LEFT_OUT:
+    if plan.history and plan.window is None and status in HISTORY_SEEN:
         return ranking.tunable("HISTORY_SHARE") * lifecycle_weight(ACTIVE, decay)
     return lifecycle_weight(status, decay)
 
@@ -105,7 +108,7 @@ def standing(c: Candidate, plan: QueryPlan, options: RecallOptions,
     as_of_then = plan.window is not None and _current_then(c, status, then)
     # a question about what held before sees what was replaced since (`query.HISTORY_WORDS`);
     # one that names a time sees what held then (`_current_then`)
-    before = (plan.history and plan.window is None and status in LEFT_OUT
+    before = (plan.history and plan.window is None and status in HISTORY_SEEN
               and ranking.tunable("HISTORY_SHARE") > 0)
     return status, decay, then, as_of_then, (options.include_all or status == ACTIVE
                                              or as_of_then or before)
