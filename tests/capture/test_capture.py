@@ -396,3 +396,23 @@ def test_a_header_over_plain_text_is_ordinary_prose(memory: Memory, workspace: P
         encoding="utf-8")
     hit = memory.recall("quoted turn", k=3).hits[0].fact
     assert "**me** · 10:00 · turn 0123456789\nNot quoted" in hit.content and not hit.entities
+
+
+def test_a_turn_and_the_bullets_extracted_from_it_are_one_result(memory: Memory,
+                                                                  workspace: Path) -> None:
+    """"I moved to Lisbon in March" is a turn and a bullet extracted from it: recall shows the
+    better of the two, not both, and weighs the bullet as an observation memfold made."""
+    from memfold.recall.ranking import weighed_kind
+
+    memory.capture(chatgpt_export(chatgpt_conversation("c-one", [
+        ("user", "I moved to Lisbon in March."), ("assistant", "Noted."),
+        ("user", "Lisbon is sunny; the tram to Belem is my favourite ride.")])))
+    everything = memory.recall("moved to Lisbon", k=20, include_all=True).hits
+    moved = next(line for line in day_text(workspace).split("\n")
+                 if line.startswith("- W @me: Moved to Lisbon"))
+    bullet = memory.get(moved.rsplit("^", 1)[1], use=False).fact
+    assert weighed_kind(bullet) == "observation"
+    from_turn = [h for h in everything
+                 if h.fact.id == bullet.id or "I moved to Lisbon" in h.fact.content]
+    assert len(from_turn) == 1, [h.fact.content for h in from_turn]
+    assert any("tram to Belem" in h.fact.content for h in everything)  # another turn stays

@@ -48,6 +48,7 @@ from memfold.workspace.format import (
     parse_bullet,
     prepare_append,
     speaker_entity,
+    turn_citation,
 )
 from memfold.workspace.layout import Workspace
 
@@ -187,7 +188,7 @@ def _bullets(turn: Turn, line: int) -> list[str]:
 
 def _bullet(fact: Extracted, line: int, key: str, n: int) -> str | None:
     """The bullet line, or None when the fact does not make a valid bullet."""
-    text = f"{fact.bullet(f'(turn at line {line})')} ^{block_id(key, n)}"
+    text = f"{fact.bullet(turn_citation(line))} ^{block_id(key, n)}"
     try:
         parsed = parse_bullet(text)
     except FactSyntaxError:

@@ -88,7 +88,9 @@
   captured turn (`workspace.format.turns`: what a named speaker said, when) weighs as a
   stated fact, 1.0 (`weighed_kind`): at 0.6 the bullets extracted from a conversation
   outranked the turns they came from, and LoCoMo dev evidence R@10 on a captured
-  workspace was 56.3 against 67.0 at 1.0 (docs/capture.md);
+  workspace was 56.3 against 67.0 at 1.0.  A bullet extracted from a turn (it ends by
+  citing it, `format.cited_turn`) weighs as an observation: a rewording memfold made of
+  what the turn says (captured R@10 68.9 -> 70.9, docs/benchmarks.md);
 - lifecycle: `journal.fold.lifecycle_weight` (1.0 for a fresh active fact, less as it decays);
   a fact archived by decay alone weighs FADED_SHARE (1.0) of what an active fact of its age
   weighs (0.8 + 0.2 * decay), so decay orders facts of comparable relevance and a faded fact
@@ -141,6 +143,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
+
+from memfold.workspace.format import cited_turn
 
 if TYPE_CHECKING:
     from memfold.index.base import Candidate
@@ -278,8 +282,11 @@ def time_factor(then: str, *, state: bool) -> float:
 
 def weighed_kind(fact: Fact) -> str:
     """The kind a fact is weighed as: a captured turn (a text row with its `speaker`) as
-    a stated experience, every other fact as its own kind."""
-    return "experience" if fact.kind == "text" and "speaker" in fact.params else fact.kind
+    a stated experience, a bullet extracted from one (`format.cited_turn`) as an
+    observation memfold made, every other fact as its own kind."""
+    if fact.kind == "text" and "speaker" in fact.params:
+        return "experience"
+    return "observation" if cited_turn(fact.content) is not None else fact.kind
 
 
 def score(relevance: float, *, kind: str, confidence: float, importance: int | None,

@@ -47,8 +47,9 @@ from memfold.recall.scoring import (
     within_passages,
 )
 from memfold.recall.weak import Asked, asked
-from memfold.values import TEXT, AboutResult, Interval
+from memfold.values import TEXT, AboutResult, Fact, Interval
 from memfold.values.results import strict_hits
+from memfold.workspace.format import cited_turn
 
 if TYPE_CHECKING:
     from memfold.embed.rerank import Reranker
@@ -148,11 +149,12 @@ def _weak_of(question: Asked, pool: Pool, via: Mapping[int, str],
 def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
              ends: Mapping[str, str], fused: dict[int, float] | None) -> list[Scored]:
     """The facts recall shows, best first: what is true now above what it replaced
-    (`currency`), one row per passage, spread (hybrid) and reranked when asked."""
+    (`currency`), one row per passage and per captured turn, spread (hybrid) and reranked
+    when asked."""
     if options.include_all:
         shown = currency.replacements_first(shown, plan.window is not None, ends)
     shown = currency.newer_first(shown, options.k, options.today)
-    ordered = currency.below_current(_one_per_passage(sorted(shown, key=order)))
+    ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order))))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
     if options.rerank is not None:
@@ -251,3 +253,25 @@ def _one_per_passage(ordered: list[_Ranked]) -> list[_Ranked]:
             spans.setdefault(f.path, []).append((f.line, f.end_line))
         kept.append(s)
     return kept
+
+
+def _one_per_turn(ordered: list[_Ranked]) -> list[_Ranked]:
+    """A captured turn and the bullets extracted from it (`workspace.format.turns`) say one
+    thing: the first of them in `ordered` is shown, the rest left out."""
+    kept: list[_Ranked] = []
+    turns: set[tuple[str, int]] = set()
+    for s in ordered:
+        if (turn := _turn_of(s.fact)) is not None:
+            if turn in turns:
+                continue
+            turns.add(turn)
+        kept.append(s)
+    return kept
+
+
+def _turn_of(fact: Fact) -> tuple[str, int] | None:
+    """The captured turn a fact is or was extracted from, as (file, header line)."""
+    if fact.kind == TEXT and "speaker" in fact.params:
+        return fact.path, fact.line
+    line = cited_turn(fact.content)
+    return None if line is None else (fact.path, line)

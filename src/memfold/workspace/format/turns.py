@@ -13,6 +13,10 @@ an entity and cited at the header's line, never cut into sentences.  Read as ord
 it was a header row with no words of what was said and quote rows with no speaker, so a
 question naming the speaker met only the extracted bullets (LoCoMo dev, evidence R@10 on a
 captured workspace: 44.8 before, see docs/capture.md).
+
+A bullet extracted from a turn ends by citing it, `(turn at line 5)` (`turn_citation`,
+`cited_turn`): recall weighs it as an observation memfold made, below the turn itself, and
+shows one row per turn.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from memfold.workspace.format.lines import HEADING
 TURN_HEADER = re.compile(r"\*\*([^*\n]+)\*\* · [0-9:-]{5} · turn ([0-9a-f]{10})[ \t]*$",
                          re.MULTILINE)
 _BREAKS = re.compile(r"[^\w.\-]+")
+_CITES_TURN = re.compile(r"\(turn at line ([1-9][0-9]*)\)$")
 
 
 def speaker_entity(name: str) -> str:
@@ -48,3 +53,15 @@ def turn_statement(text: str) -> tuple[str, str, int] | None:
         return None
     said = "\n".join(line[1:].strip() for line in lines).strip()
     return header.group(1), f"{header.group(1)}: {said}", skipped
+
+
+def turn_citation(line: int) -> str:
+    """What a bullet extracted from the turn whose header is on `line` ends with."""
+    return f"(turn at line {line})"
+
+
+def cited_turn(content: str) -> int | None:
+    """The header line of the turn a bullet was extracted from (its content ends with
+    `turn_citation`), else None."""
+    found = _CITES_TURN.search(content) if content.endswith(")") else None
+    return int(found.group(1)) if found else None
