@@ -78,6 +78,7 @@ class Reading:
     now: bool  # says the state holds now or changed ("now", "switched", "giờ")
     reversal: bool  # a change of mind or of habit ("came round", "no longer")
     parted: bool  # a relationship ended ("broke up", "chia tay")
+    corrected: bool = False  # a correction: the older value was wrong ("actually 14 May")
 
 
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
@@ -172,17 +173,22 @@ _SWAPS = [  # (pattern, the group of the value left, of the value taken)
                 r"(?P<old>.+)$", re.I), "old", "new"),
     (re.compile(r"\b(?:prefers?|preferring|likes?|chooses?|picks?|favou?rs?)\s+(?P<new>.+?)"
                 r"\s+over\s+(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|got|were)\s+(?:renamed|rebranded)"
+                r"\s+(?:to\s+|as\s+)?(?!from\b)(?P<new>.+)$", re.I), "old", "new"),
     (re.compile(r"\b(?:renamed|rebranded|rename[sd]?|rebrands?)\s+(?P<old>.+?)\s+(?:to|as|into)"
                 r"\s+(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|got|were)\s+(?:renamed|rebranded)"
-                r"\s+(?:to\s+|as\s+)?(?P<new>.+)$", re.I), "old", "new"),
     (re.compile(r"\b(?:renamed|rebranded)\s+(?P<old>(?:the|his|her|their|its|our|my)\s+[\w-]+"
                 r"(?:\s+(?-i:[a-z][\w-]*))?)\s+(?P<new>(?-i:[A-Z'\"‘“]).+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<old>.+?)\s+(?:rebranded|renamed\s+itself|changed\s+(?:its|their|his|her)"
                 r"\s+name)\s+(?:as|to)\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?),?\s+\(?(?:formerly|previously|once)\s+(?:known\s+as\s+|called\s+"
+                r"|named\s+)?(?P<old>[^,)]+)", re.I), "old", "new"),  # "Tidewater, formerly tern"
+    (re.compile(r"\bunder\s+(?:a|the|its|their)\s+new\s+name,?\s+(?:of\s+)?(?P<new>.+)$", re.I),
+     "", "new"),
     (re.compile(r"\bwent\s+back\s+to\s+(?P<new>.+)$", re.I), "", "new"),
 ]
-_RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name)", re.IGNORECASE)
+_RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name|formerly|previously\s+(?:known|"
+                       r"called|named)|once\s+(?:known|called)|new\s+name)", re.IGNORECASE)
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|while|because)\s"
                            r"|\s+but\s+|\s+so\s+|\s+because\s+|\s+after\s+(?=\w+\s+\w+ed\b))\s*",
@@ -244,7 +250,8 @@ _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
                   w.stem("address"): "location", w.stem("employer"): "employer"}
 _NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
 
-_MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d",
+_MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d"
+                     r"|\b\d{1,2}(?:st|nd|rd|th)?\s+May\b",
                      re.IGNORECASE)
 
 
@@ -259,7 +266,7 @@ def stems(text: str, drop: Stems = _EMPTY) -> Stems:
 
 def _clip(text: str) -> str:
     """A value ends at the end of its clause: "PostgreSQL, since 2023" -> "PostgreSQL"."""
-    return re.split(r"[,;(]|\s[-–—]\s|\s(?:because|since|after|which|who|when|where|while|and\s+"
+    return re.split(r"(?<!\d),|,(?!\d{3}\b)|[;(]|\s[-–—]\s|\s(?:because|since|after|which|who|when|where|while|and\s+"
                     r"(?:is|has|was|now|the)|so|but|in\s+(?:the\s+)?(?:19|20)\d\d)\s", text,
                     maxsplit=1, flags=re.IGNORECASE)[0].strip(" .")
 
@@ -278,7 +285,8 @@ _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|a
                  r"|no|on|in|at|with|back|been|got|gone|over|done|down|up|\w+ing"
                  r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
-_SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I)\s+(?:says|said"
+_SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I"
+                          r"|(?:[Aa]n?|[Tt]he|[Aa]nother|[Oo]ne)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:says|said"
                           r"|thinks|feels|reckons|believes|admits|admitted)\s+(?:that\s+)?"
                           r"(?=\w+\s)")
 
@@ -295,7 +303,7 @@ _ASKED_TO_STOP = re.compile(r"\b(?:asked|told|wants?|wanted|requested)\s+(?:me|u
 def _clip_change(text: str) -> str:
     """A value in a change ends before its trailing details: "Vim for day-to-day coding"
     -> "Vim", "1 Gbps fibre in February" -> "1 Gbps fibre"."""
-    return re.split(r"\s(?:for|during|as|at|in|on|with|by|last|this|when|until)\s",
+    return re.split(r"\s(?:for|during|as|at|in|on|with|by|last|this|when|until|to)\s",
                     _clip(text), maxsplit=1, flags=re.IGNORECASE)[0]
 
 
@@ -309,6 +317,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     text = _CONTRACTIONS.sub(lambda m: _EXPAND[m.group().lower()],
                              re.sub(r"@(?=\w)", "", content).strip().rstrip(".!"))
     text = q.GLUED.sub(r"\1 \2", text)  # "74kg" -> "74 kg"
+    text = q.ORDINAL_STAGE.sub(q.stage, text)  # "third grade" -> "Grade 3", a version
     said = _SELF_REPORT.match(text)
     if said and _own_voice(said.group("who"), _name_stems(entities)):
         text = text[said.end():]
@@ -348,9 +357,10 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         guard=guard,
         additive=bool(w.ADDITIVE.search(text)),
         about=_about(first, entities, own),
-        now=bool(w.NOW.search(content)),
+        now=bool(w.NOW.search(content) or w.CORRECTION.search(content)),
         reversal=bool(w.REVERSAL.search(content)),
         parted=bool(w.PARTED.search(content)),
+        corrected=bool(w.CORRECTION.search(content)),
     )
 
 
@@ -415,12 +425,15 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
                   flags=re.I)
     rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)"
                   r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
-                  r"|joined|started)\b)|^\w+ed\s+and\s+(?=\w)", "", rest, flags=re.I)
+                  r"|joined|started)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)", "", rest, flags=re.I)
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
             return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""
     if (m := _BECAME.search(rest)) and (kind := _class_of(m.group("val"))):
         return _EMPTY, kind, stems(_clip(m.group("val")), names), ""  # "to become a nurse"
+    if (m := _MADE.search(clause)) and stems(m.group("who")) <= names \
+            and _class_of(_clip(m.group("val"))) == "role":
+        return _EMPTY, "role", stems(_clip(m.group("val")), names), ""
     if (m := _MANAGES.match(rest)) and stems(m.group("whom"), names) <= names and subject:
         return _EMPTY, "manager", stems(subject, names), ""  # "@Lee manages Rho now"
     if not (m := _COPULA.match(clause)):
@@ -431,6 +444,8 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     attr = stems(subj, names)
     verb = ""
     val = re.sub(r"^being\s+", "", val, flags=re.I)
+    if named := re.match(r"^(?:called|named|known\s+as)\s+(?P<name>.+)$", val, re.I):
+        return attr, "name", stems(named.group("name"), names), ""  # "X is known as Y"
     if p := _PASSIVE.match(val):
         verb, val = w.stem(p.group("verb").lower()), _clip(p.group("val"))
     else:
@@ -459,6 +474,9 @@ _BARE_PARTICIPLE = re.compile(r"^(?:\w+ed|sold|built|made|done|gone|closed|shut|
                               re.IGNORECASE)
 _BECAME = re.compile(r"\b(?:became|becomes|become)\s+(?P<val>(?:a|an|the)\s+.+)$",
                      re.IGNORECASE)
+# "Loomworks made Fenna its design lead": the object is the fact's entity, the value a role
+_MADE = re.compile(r"\b(?:made|named|appointed|promoted|hired)\s+(?P<who>[\w-]+)\s+(?:as\s+)?"
+                   r"(?:its|their|the|our|a|an)\s+(?:new\s+)?(?P<val>.+)$", re.IGNORECASE)
 _MANAGES = re.compile(r"^(?:now\s+)?(?:manages|supervises|line[- ]manages)\s+(?P<whom>[\w-]+)"
                       r"(?:\s+now)?$", re.IGNORECASE)
 _FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")

@@ -111,6 +111,10 @@ def _left(n: Reading, o: Reading) -> str | None:
                    f"{_text(c.new, n)!r}"
         if c.verb == "rename" and not c.old and o.relation == "name" and not o.value:
             return f"renamed to {_text(c.new, n)!r}"  # the entity itself
+    if n.relation == "name" and n.value and (n.now or n.changes) \
+            and (not (n.attr and o.attr) or n.attr & o.attr) \
+            and o.relation == "name" and not o.value:  # "Quillpad is now called Inkwell"
+        return f"renamed to {_text(n.value, n)!r}"
     if o.relation == "name" and o.value and o.value <= n.attr and _differs(n.value, o.value) \
             and n.now:  # "Eastgate Rovers are now Eastgate Athletic"
         return f"renamed from {_text(o.value, o)!r} to {_text(n.value, n)!r}"
@@ -219,6 +223,8 @@ def _upgraded(n: Reading, o: Reading) -> str | None:
 
 
 def _counted(n: Reading, o: Reading) -> str | None:
+    if n.additive and not n.now:  # "also charges a £40 fee": another amount beside it
+        return None  # ("adopted another cat, so he has three now" counts them again)
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:
             same_unit = units & old_units or (not units and old_units & n.words) or (
