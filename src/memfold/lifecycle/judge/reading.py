@@ -79,6 +79,7 @@ class Reading:
     reversal: bool  # a change of mind or of habit ("came round", "no longer")
     parted: bool  # a relationship ended ("broke up", "chia tay")
     corrected: bool = False  # a correction: the older value was wrong ("actually 14 May")
+    addresses: frozenset[str] = frozenset()  # email addresses it names, lower case
 
 
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
@@ -315,7 +316,7 @@ def forget_readings() -> None:
 @lru_cache(maxsize=4096)
 def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
     text = _CONTRACTIONS.sub(lambda m: _EXPAND[m.group().lower()],
-                             re.sub(r"@(?=\w)", "", content).strip().rstrip(".!"))
+                             re.sub(r"(?<![\w.+-])@(?=\w)", "", content).strip().rstrip(".!"))
     text = q.GLUED.sub(r"\1 \2", text)  # "74kg" -> "74 kg"
     text = q.ORDINAL_STAGE.sub(q.stage, text)  # "third grade" -> "Grade 3", a version
     said = _SELF_REPORT.match(text)
@@ -361,6 +362,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         reversal=bool(w.REVERSAL.search(content)),
         parted=bool(w.PARTED.search(content)),
         corrected=bool(w.CORRECTION.search(content)),
+        addresses=frozenset(a.lower() for a in w.EMAIL.findall(content)),
     )
 
 

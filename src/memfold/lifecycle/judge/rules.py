@@ -275,6 +275,39 @@ def _reversed(n: Reading, o: Reading) -> str | None:
     return None
 
 
+def _corrected(n: Reading, o: Reading) -> str | None:
+    """"Correction: her birthday is actually 14 May", "the flight actually lands at 19:25":
+    the same thing said again with another value, and said to be the right one."""
+    if not n.corrected or n.additive or not n.words - o.words:
+        return None
+    shared = _topic(n.words, o.words) - {x for x in n.words if w.is_number(x)}
+    if (n.head and n.head == o.head) or len(shared) >= 2:
+        return f"a correction of {_text(shared or frozenset({n.head}), n)!r}"
+    return None
+
+
+def _readdressed(n: Reading, o: Reading) -> str | None:
+    """Another email address for the same person, said to be the one now ("write to ...
+    now", "stopped using her Gmail"), unless a qualifier sets it apart (work / personal)."""
+    if not (n.addresses and o.addresses) or n.addresses & o.addresses or n.additive \
+            or _qualified_apart(n.words, o) or not (n.now or n.changes or n.ends):
+        return None
+    return f"email: {min(o.addresses)!r} became {min(n.addresses)!r}"
+
+
+def _ends_itself(n: Reading) -> bool:
+    """Whether the fact says its own subject, the entity, ended (an end with no object)."""
+    return not n.subject and not n.additive and any(not e for e in n.ends)
+
+
+def _closed(n: Reading, o: Reading) -> str | None:
+    """The entity itself ended ("Pinewood Deli closed", "the band split"): what an older fact
+    says it does no longer holds.  Only the fact's own subject, never an object it names."""
+    if not _ends_itself(n) or o.relation == "name" or o.kind != "world":
+        return None
+    return "the newer fact says it closed"
+
+
 def replaces(new: Fact, old: Fact) -> str | None:
     """Why `new` makes `old` no longer true (guards aside), or None."""
     n, o = read(new), read(old)
@@ -284,7 +317,8 @@ def replaces(new: Fact, old: Fact) -> str | None:
             return None
     return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
             or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
-            or _status(n, o) or _reversed(n, o))
+            or _status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
+            or (_closed(n, o) if w.FOR_GOOD.search(n.text) else None))
 
 
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
@@ -322,7 +356,7 @@ def _signature(content: str) -> frozenset[str]:
     read by a language's table (Vietnamese) is always read: its signature is `_ANY`."""
     if lexicon_of(content) is not None:
         return _ANY
-    out: set[str] = set()
+    out: set[str] = {"#email"} if w.EMAIL.search(content) else set()
     for raw in _RAW_WORD.findall(content.lower()):
         word = raw.rstrip(".'-")
         word = word[:-2] if word.endswith("'s") else word
@@ -365,6 +399,8 @@ class RuleJudge:
         verdicts: list[Verdict] = []
         keys = {entity_key(e) for e in new.entities}
         signature = _signature(new.content) - _names(new)
+        if w.FOR_GOOD.search(new.content) and _ends_itself(read(new)):
+            signature = _ANY  # the entity itself ended for good: every state of it is weighed
         for old in older:
             theirs = {entity_key(e) for e in old.entities}
             if old.id == new.id or old.kind not in STATE_KINDS or _said_again(new, old) or not (
@@ -388,6 +424,8 @@ class RuleJudge:
         if opposed := _opposed(n, o):  # "likes X" / "dislikes X", no change said
             return Verdict(old.id, False, opposed.replace("reversed", "is opposed")
                            .replace("turned from", "differs:"))
+        if closed := _closed(n, o):  # closed, but not said to be for good
+            return Verdict(old.id, False, closed)
         if len(shared := _topic(n.words, o.words)) >= 2:
             return Verdict(old.id, False, "same topic: " + _text(shared, n))
         return None

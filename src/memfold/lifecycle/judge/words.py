@@ -300,6 +300,11 @@ NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|mov
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
                         r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
                         r"|\bmis(?:heard|read|typed|spelt|spelled|remembered)\b", re.IGNORECASE)
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# The entity itself ended for good ("closed for good", "shut down", "went bust")
+FOR_GOOD = re.compile(r"\b(?:for\s+good|permanently|(?:shut|closed|wound)\s+down|(?:closed|shut)"
+                      r"\s+(?:its|their)\s+doors|out\s+of\s+business|went\s+bust|went\s+under"
+                      r"|ceased\s+trading|folded|dissolved)\b", re.IGNORECASE)
 # A relationship ended
 PARTED = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
                     r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out)\b",
