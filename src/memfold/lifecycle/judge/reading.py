@@ -553,9 +553,10 @@ def _changes(clause: str, names: Stems) -> list[Change]:
 def _guard(text: str, names: Stems, ends: bool) -> str | None:
     if w.THIRD_PARTY.search(text):
         return "third-party"
-    for pattern in (w.REPORTED_OTHER, w.OTHERS_HISTORY):
-        if (m := pattern.search(text)) and w.stem(m.group(1).lower()) not in names:
-            return "third-party"
+    if (m := w.REPORTED_OTHER.search(text)) and w.stem(m.group(1).lower()) not in names:
+        return "third-party"
+    if m := w.OTHERS_HISTORY.search(text):  # "Marek's previous company": not today's
+        return "third-party" if w.stem(m.group(1).lower()) not in names else "past"
     if w.QUESTION.search(text):
         return "question"
     if w.SUGGESTION.search(text):

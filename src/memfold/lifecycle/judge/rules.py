@@ -58,7 +58,29 @@ _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager relationship name platform prefer age "
                     "diet attr team grade".split())
-_GUARDS = {"plan": "a plan or a hypothetical", "negated": "a change that did not happen",
+# An older fact that never stated the entity's own state (someone else's news, a question,
+# a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
+_HEARSAY = {"third-party": "older-hearsay", "question": "older-hearsay",
+            "suggestion": "older-hearsay", "discussion": "older-hearsay",
+            "pitch": "older-hearsay", "plan": "older-hearsay"}
+_STAND_IN = re.compile(r"\b(?:acting|interim|covering\s+for|filling\s+in|stand(?:ing)?\s+in)\b",
+                       re.IGNORECASE)
+
+
+def _hearsay(n: Reading, o: Reading) -> str | None:
+    """The guard an older fact lends: "Marek's sister moved to Vienna" is not Marek's home,
+    unless the newer fact speaks of the same someone ("Leo started Year 6")."""
+    if o.guard == "third-party" and o.subject & n.words:
+        return None
+    if o.guard == "temporary" and _STAND_IN.search(o.text):
+        return "older-hearsay"  # "acting Designer until the end of the month": a stand-in
+    if _reporters(o.text):  # "Omar dislikes GraphQL, says Zainab": Zainab's word for it
+        return "older-hearsay"
+    return _HEARSAY.get(o.guard or "")
+
+
+_GUARDS = {"older-hearsay": "weighed against an older fact that was not a state",
+           "plan": "a plan or a hypothetical", "negated": "a change that did not happen",
            "temporary": "a visit or a state that ends", "third-party": "about someone else",
            "suggestion": "a suggestion", "question": "a question or unconfirmed",
            "discussion": "under discussion", "pitch": "a pitch or an offer",
@@ -148,6 +170,9 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
     if n.relation in ("prefer", "use") and not (_comparable(n.value, o.value)
                                                 or _qualified_apart(n.value, o)):
         return None  # one may prefer tea and WhatsApp replies: two things, two slots
+    if n.relation == "platform" and _kinds(n.value) and _kinds(o.value) \
+            and not _kinds(n.value) & _kinds(o.value):
+        return None  # runs on CockroachDB and on Google Cloud: a database, a cloud
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
         if not nested and (n.relation == "attr" or (n.attr and o.attr)):
@@ -157,6 +182,10 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         label = n.relation if n.relation != "attr" else _text(n.attr, n)
         return f"{label}: {_text(o.value, o)!r} became {_text(n.value, n)!r}"
     return None
+
+
+def _kinds(value: Stems) -> set[str]:
+    return {kind for x in value if (kind := w.FAMILY.get(x))}
 
 
 def _swapped(n: Reading, o: Reading) -> str | None:
@@ -242,6 +271,8 @@ _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|pr
 
 
 def _status(n: Reading, o: Reading) -> str | None:
+    if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
+        return None
     was, now = o.words & _INTERIM, n.words & _FINAL
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
     done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
@@ -258,7 +289,8 @@ def _opposed(n: Reading, o: Reading) -> str | None:
     shared = _topic(n.words, o.words)
     if not shared:
         return None
-    if (n.polarity and o.polarity and n.polarity != o.polarity) or n.changed_mind:
+    if (n.polarity and o.polarity and n.polarity != o.polarity) or (
+            n.changed_mind and (o.kind == "opinion" or o.polarity)):
         return f"the opinion on {_text(shared, n)!r} reversed"
     for word in sorted(n.words - o.words):
         if was := _OPPOSITE.get(word, frozenset()) & o.words:
@@ -382,11 +414,30 @@ def _names(fact: Fact) -> frozenset[str]:
 
 def _same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
     """Whether the entities the two facts share include the subject of one of them: Sam's
-    employer is not Priya's because both name @Globex."""
+    employer is not Priya's because both name @Globex; one who only told it ("Omar was
+    promoted, Hamid told us") is not its subject."""
     if not shared:
         return True  # two facts that name no entity: their words decide
-    about = read(new).about | read(old).about
-    return bool(shared & about)
+    n, o = read(new), read(old)
+    shared = shared - _reporters(new.content) - _reporters(old.content) \
+        - (_mentioned(new.content) - n.about) - (_mentioned(old.content) - o.about)
+    return bool(shared & (n.about | o.about))
+
+
+def _mentioned(content: str) -> set[str]:
+    """The entities a fact @mentions inside its content: values, not its subject ("Tomasz's
+    manager is now @Omar" says nothing of Omar's own manager)."""
+    return {entity_key(m) for m in re.findall(r"(?<![\w.+-])@([\w][\w-]*)", content)}
+
+
+# "..., Hamid told us", "..., says Zainab", "according to Ines": who told it, not its subject
+_REPORTER = re.compile(r"(?:,\s*@?(?P<b>[A-Z][\w-]*)\s+(?:told\s+(?:us|me|him|her|them)|said|says"
+                       r"|mentioned)|,?\s*\b(?:says|said|according\s+to|per)\s+@?(?P<a>[A-Z][\w-]*))"
+                       r"\s*[.!]?$")
+
+
+def _reporters(content: str) -> set[str]:
+    return {entity_key(m.group("a") or m.group("b")) for m in _REPORTER.finditer(content)}
 
 
 class RuleJudge:
@@ -415,7 +466,7 @@ class RuleJudge:
     @staticmethod
     def _verdict(new: Fact, old: Fact) -> Verdict | None:
         reason = replaces(new, old)
-        guard = read(new).guard
+        guard = read(new).guard or _hearsay(read(new), read(old))
         if reason and not guard:
             return Verdict(old.id, True, reason)
         if reason and guard:
