@@ -164,8 +164,8 @@ _SWAPS = [  # (pattern, the group of the value left, of the value taken)
                 r"(?:with|by)\s+(?P<new>.+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?replaced\s+(?P<old>.+?)(?:\s+as\b.*)?$",
                 re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+from\s+"
-                r"(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+(?:as\s+)?"
+                r"(?:[^,;]+?\s+)?from\s+(?P<old>.+)$", re.I), "old", "new"),  # "as her manager from"
     (re.compile(r"\btook\s+over\s+from\s+(?P<old>.+)$", re.I), "old", ""),
     (re.compile(r"\b(?:dropp(?:ed|ing)|drops?|ditch(?:ed|es|ing)?|abandon(?:ed|s|ing)?|retir"
                 r"(?:ed|es|ing)|left|leaving|moved\s+(?:away\s+)?(?:off|from)|gave\s+up)\s+"
@@ -227,6 +227,8 @@ _RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
                 r"(?P<val>.+)$", re.I), "employer"),
     (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
+    (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?(?:hired|taken\s+on)\s+(?:by|at)\s+(?P<val>.+)$",
+                re.I), "employer"),
     (re.compile(r"^(?:started|took|got|landed|accepted|began)\s+(?:a|an|the|his|her|their)?\s*"
                 r"(?:new\s+)?(?:job|role|position)\s+(?:at|with)\s+(?P<val>.+)$", re.I),
      "employer"),
@@ -326,9 +328,12 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
     text = re.sub(r"\b(\d+)\((\w)\)", r"\1\2", text)  # "401(k)" is a name, not 401 of k
     own = tuple(e for e in entities if not re.search(rf"@{re.escape(e)}(?![\w-])", content, re.I))
-    names = _name_stems(own)
     clauses = [c for c in _CLAUSE_SPLIT.split(text) if c.strip()]
     first = _FRONTED.sub("", clauses[0]) if clauses else ""
+    about = _about(first, entities, own)
+    # the names dropped from its words are its subject's: another entity it names is a
+    # value ("W @Sam @Globex: Sam works at Globex": Globex is where Sam works)
+    names = _name_stems(tuple(e for e in own if entity_key(e) in about) or own[:1])
     subject_text, predicate_text = _split_subject(first, names)
     attr, relation, value, verb, head = _EMPTY, None, _EMPTY, "", ""
     for clause in (_FRONTED.sub("", c) for c in clauses):  # the first clause that states one
@@ -357,7 +362,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         changed_mind=bool(w.CHANGED_MIND.search(text)),
         guard=guard,
         additive=bool(w.ADDITIVE.search(text)),
-        about=_about(first, entities, own),
+        about=about,
         now=bool(w.NOW.search(content) or w.CORRECTION.search(content)),
         reversal=bool(w.REVERSAL.search(content)),
         parted=bool(w.PARTED.search(content)),
@@ -391,7 +396,16 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     if not named and (owner := _OWNER.search(clause)):  # "The CTO is Globex's", "... of Globex"
         whose = {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
         named = [e for e in entities if _name_stems((e,)) & whose]
+    if slot := _SLOT_OF.search(clause):  # "took over as Sam's manager", "manages Rho now"
+        whose = {w.stem(t) for t in w.tokens(slot.group("who") or slot.group("whom"))}
+        named = [e for e in entities if _name_stems((e,)) & whose] or named
     return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
+
+
+# whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
+_SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
+                      r"(?:manages|supervises|line[- ]manages)\s+@?(?P<whom>[\w-]+)",
+                      re.IGNORECASE)
 
 
 _VERBISH = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|does|did|do|now"

@@ -420,14 +420,16 @@ def _same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
         return True  # two facts that name no entity: their words decide
     n, o = read(new), read(old)
     shared = shared - _reporters(new.content) - _reporters(old.content) \
-        - (_mentioned(new.content) - n.about) - (_mentioned(old.content) - o.about)
+        - (_mentioned(new) - n.about) - (_mentioned(old) - o.about)
     return bool(shared & (n.about | o.about))
 
 
-def _mentioned(content: str) -> set[str]:
-    """The entities a fact @mentions inside its content: values, not its subject ("Tomasz's
-    manager is now @Omar" says nothing of Omar's own manager)."""
-    return {entity_key(m) for m in re.findall(r"(?<![\w.+-])@([\w][\w-]*)", content)}
+def _mentioned(fact: Fact) -> set[str]:
+    """The entities a fact names inside its content, @mentioned or not: as values, unless
+    they are its subject ("Ines's manager is Felix" says nothing of Felix's own manager)."""
+    return {entity_key(e) for e in fact.entities if re.search(
+        r"(?<![\w-])@?" + r"[-\s]".join(map(re.escape, e.split("-"))) + r"(?![\w-])",
+        fact.content, re.IGNORECASE)}
 
 
 # "..., Hamid told us", "..., says Zainab", "according to Ines": who told it, not its subject
