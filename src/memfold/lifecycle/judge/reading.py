@@ -165,7 +165,7 @@ _SWAPS = [  # (pattern, the group of the value left, of the value taken)
     (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?replaced\s+(?P<old>.+?)(?:\s+as\b.*)?$",
                 re.I), "old", "new"),
     (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+(?:as\s+)?"
-                r"(?:[^,;]+?\s+)?from\s+(?P<old>.+)$", re.I), "old", "new"),  # "as her manager from"
+                r"(?:[^,;]+?\s+)?from\s+(?P<old>.+)$", re.I), "old", "new"),  # "as his boss from"
     (re.compile(r"\btook\s+over\s+from\s+(?P<old>.+)$", re.I), "old", ""),
     (re.compile(r"\b(?:dropp(?:ed|ing)|drops?|ditch(?:ed|es|ing)?|abandon(?:ed|s|ing)?|retir"
                 r"(?:ed|es|ing)|left|leaving|moved\s+(?:away\s+)?(?:off|from)|gave\s+up)\s+"
@@ -269,7 +269,8 @@ def stems(text: str, drop: Stems = _EMPTY) -> Stems:
 
 def _clip(text: str) -> str:
     """A value ends at the end of its clause: "PostgreSQL, since 2023" -> "PostgreSQL"."""
-    return re.split(r"(?<!\d),|,(?!\d{3}\b)|[;(]|\s[-–—]\s|\s(?:because|since|after|which|who|when|where|while|and\s+"
+    return re.split(r"(?<!\d),|,(?!\d{3}\b)|[;(]|\s[-–—]\s|\s(?:because|since|after|which|who"
+                    r"|when|where|while|and\s+"
                     r"(?:is|has|was|now|the)|so|but|in\s+(?:the\s+)?(?:19|20)\d\d)\s", text,
                     maxsplit=1, flags=re.IGNORECASE)[0].strip(" .")
 
@@ -441,7 +442,8 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
                   flags=re.I)
     rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)"
                   r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
-                  r"|joined|started)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)", "", rest, flags=re.I)
+                  r"|joined|started)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
+                  "", rest, flags=re.I)
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
             return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""

@@ -170,8 +170,7 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
     if n.relation in ("prefer", "use") and not (_comparable(n.value, o.value)
                                                 or _qualified_apart(n.value, o)):
         return None  # one may prefer tea and WhatsApp replies: two things, two slots
-    if n.relation == "platform" and _kinds(n.value) and _kinds(o.value) \
-            and not _kinds(n.value) & _kinds(o.value):
+    if n.relation == "platform" and _kinds(n) and _kinds(o) and not _kinds(n) & _kinds(o):
         return None  # runs on CockroachDB and on Google Cloud: a database, a cloud
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
@@ -184,8 +183,8 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
     return None
 
 
-def _kinds(value: Stems) -> set[str]:
-    return {kind for x in value if (kind := w.FAMILY.get(x))}
+def _kinds(r: Reading) -> set[str]:
+    return {kind for kind, _ in r.families}
 
 
 def _swapped(n: Reading, o: Reading) -> str | None:

@@ -211,7 +211,8 @@ THIRD_PARTY = re.compile(
     r"\s+){0,2}[\w.-]*'s|his|her|their"
     r"|my|our)\s+"
     r"(?:\w+\s+)?(?:" + RELATIVES + r")\b"
-    r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?:(?:called|named)\s+)?(?-i:[A-Z]))"  # "Ada's manager is Tom": hers
+    # "Ada's manager is Tom", "Pavla's son is called Tobias": hers
+    r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?:(?:called|named)\s+)?(?-i:[A-Z]))"
     # "Kaito's landlord raised the rent": acting on the entity's thing, not their own
     r"(?!\s+(?:\w+\s+)?\w+(?:ed|ew|ought|old)\s+(?:out\s+)?(?:the|our)\b)",
     re.IGNORECASE)
