@@ -80,6 +80,13 @@ def superseded(old: str, new: str) -> bool:
      "W @Soren: Soren packed up and settled in Copenhagen last month."),
     ("W @Fenna: Fenna is a junior designer at Loomworks.",
      "W @Fenna: Loomworks made Fenna its design lead."),
+    ("W @Ingrid: Ingrid lives in Bergen.", "W @Ingrid: Ingrid is a Reykjavik resident now."),
+    # an age turned, a codebase rewritten, a new number given after a colon
+    ("W @Theo: Theo is 7.", "W @Theo: Theo turned 8 last week."),
+    ("W @Vireo: Vireo's backend is written in Ruby.",
+     "W @Vireo: Vireo's backend was rewritten in Go."),
+    ("W @Hana: Hana's phone number is 0612 345 678.",
+     "W @Hana: Hana has a new phone number: 0698 765 432."),
     # an employer or a manager named as an entity before the colon is a value
     ("W @Sam @Globex: Sam works at Globex.", "W @Sam @Initech: Sam now works at Initech."),
     ("W @Sam @Globex: Sam is employed by Globex.",
@@ -126,6 +133,9 @@ def test_a_change_in_these_shapes_supersedes(old: str, new: str) -> None:
     # a status needs the same thing: an opinion of the office is not a home
     ("O(c=0.6) @Ines: Ines finds the open-plan office too noisy.",
      "W @Ines: Ines left Seville and settled in Tallinn."),
+    # a part of the entity is not the whole ("Vireo's staging copy" is not "Vireo's ...ing")
+    ("W @Vireo: Vireo is deployed on Heroku.",
+     "W @Vireo: Vireo's staging copy is deployed on Fly.io."),
     # a database and a cloud are two slots of one project
     ("W @Falcon: Falcon runs on CockroachDB.", "W @Falcon: Falcon runs on Google Cloud now."),
     # another party's history, even of the entity's own past employer

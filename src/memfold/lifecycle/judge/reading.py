@@ -238,6 +238,7 @@ _RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:is\s+married|married|is\s+engaged|engaged)\s+to\s+(?P<val>.+)$", re.I),
      "relationship"),
     (re.compile(r"^(?:goes|go)\s+by\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:turned|turns|has\s+turned)\s+(?P<val>\d+)\b", re.I), "age"),
     (re.compile(r"^(?:is\s+called|called|is\s+named|named|is\s+known\s+as|known\s+as"
                 r"|trades\s+as|trading\s+as|goes\s+by\s+the\s+name)\s+(?P<val>.+)$", re.I), "name"),
     (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+on|runs?)\s+(?P<val>.+)$",
@@ -286,7 +287,8 @@ _EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " 
 _CONTRACTIONS = re.compile(r"\b(can't|won't)|(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)
 # "she's Priyanka Iyer now", "Halima's a ward sister": an 's that is "is", not a possessive
 _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
-                 r"|no|on|in|at|with|back|been|got|gone|over|done|down|up|\w+ing"
+                 r"|no|on|in|at|with|back|been|got|gone|over|done|down|up"
+                 r"|\w+ing(?!(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|have)\b)"
                  r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
 _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I"
@@ -465,7 +467,7 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     if named := re.match(r"^(?:called|named|known\s+as)\s+(?P<name>.+)$", val, re.I):
         return attr, "name", stems(named.group("name"), names), ""  # "X is known as Y"
     if p := _PASSIVE.match(val):
-        verb, val = w.stem(p.group("verb").lower()), _clip(p.group("val"))
+        verb, val = w.stem(_REDONE.sub("", p.group("verb").lower())), _clip(p.group("val"))
     else:
         val = re.sub(r"^(?:in|on|at|by|from|with|through)\s+", "", val, flags=re.I)
     value = stems(val, names)
@@ -487,6 +489,8 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     return _EMPTY, _class_of(val), value, verb
 
 
+# done again, and so the same verb: "rewritten in Go" is "written in" another value
+_REDONE = re.compile(r"^re-?(?=(?:written|built|hosted|deployed|implemented|served)$)")
 _BARE_PARTICIPLE = re.compile(r"^(?:\w+ed|sold|built|made|done|gone|closed|shut|cut|sent)"
                               r"(?:\s+(?:off|out|down|up|last\s+\w+|yesterday|today))?$",
                               re.IGNORECASE)
@@ -514,6 +518,8 @@ def _class_of(value: str) -> str | None:
     heads = {w.stem(t) for t in tokens} | set(tokens)
     if re.match(r"^\d+(?:\s+years?\s+old)?$", value.strip()):
         return "age"
+    if re.search(r"\bresident\b", value, re.IGNORECASE):  # "a Reykjavik resident now"
+        return "location"
     if heads & w.DIETS:
         return "diet"
     if re.search(r"\w's\s+(?:" + w.RELATIVES + r")\b", value, re.IGNORECASE):
@@ -527,7 +533,7 @@ def _class_of(value: str) -> str | None:
     return None
 
 
-_NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+"
+_NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)(?:\s+(?:is|are)\s+|\s*:\s*)"
                         r"(?!(?:compared|than|like|so|very|too|quite|really|much|more|less|not"
                         r"|great|nice|lovely|better|worse|quiet|loud|\w+ly|\w+er)\b)"
                         r"(?P<new>.+)$", re.IGNORECASE)

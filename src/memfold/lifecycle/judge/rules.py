@@ -215,8 +215,8 @@ def _changed(n: Reading, o: Reading) -> str | None:
 
 
 def _family(n: Reading, o: Reading) -> str | None:
-    if n.additive:
-        return None
+    if n.additive or (n.attr and not o.attr and not n.attr & o.words and not (n.now or n.changes)):
+        return None  # "its staging copy is deployed on Fly.io": a part, not the whole
     taken = n.value.union(*(c.new for c in n.changes))
     now = n.now
     if n.relation == "use" and not now:

@@ -294,7 +294,7 @@ REVERSAL = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our
 
 # Says the state holds now, or that it changed ("now", "switched", "from now on")
 NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
-                 r"|from\s+now\s+on|onwards?|as\s+of|starting\s+(?:with|from|in|on)"
+                 r"|from\s+now\s+on|onwards?|as\s+of|rewritten|rebuilt|ported|migrated|starting\s+(?:with|from|in|on)"
                  r"|beginning\s+(?:with|in|on)|effective\s+(?:from|immediately)|going\s+forward"
                  r"|from\s+(?:\w+\s+){1,3}on)\b", re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
