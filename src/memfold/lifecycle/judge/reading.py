@@ -38,6 +38,9 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import quantities as q
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.phrases import RELATION_VERBS as _RELATION_VERBS
+from memfold.lifecycle.judge.phrases import RENAMING as _RENAMING
+from memfold.lifecycle.judge.phrases import SWAPS as _SWAPS
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -152,44 +155,6 @@ _FROM_TO = re.compile(
 _TO = re.compile(r"\b(?:(?:over|across|back)\s+)?(?:to|onto|into|as)\s+(?P<new>.+)$",
                  re.IGNORECASE)
 _FROM = re.compile(r"\b(?:from|off|out\s+of|away\s+from)\s+(?P<old>.+)$", re.IGNORECASE)
-_SWAPS = [  # (pattern, the group of the value left, of the value taken)
-    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+(?:swapped|"
-                r"switched|traded|exchanged)(?:\s+out)?\s+(?:for|with)\s+(?P<new>.+)$", re.I),
-     "old", "new"),
-    (re.compile(r"\b(?:replac(?:e|ed|es|ing)|trad(?:e|ed|es|ing)|swap(?:s|ped|ping)?"
-                r"|exchang(?:e|ed|es|ing))\s+(?P<old>.+?)\s+(?:with|by|for)\s+(?P<new>.+)$",
-                re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?)\s+to\s+replace\s+(?P<old>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+replaced\s+"
-                r"(?:with|by)\s+(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?replaced\s+(?P<old>.+?)(?:\s+as\b.*)?$",
-                re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+(?:as\s+)?"
-                r"(?:[^,;]+?\s+)?from\s+(?P<old>.+)$", re.I), "old", "new"),  # "as his boss from"
-    (re.compile(r"\btook\s+over\s+from\s+(?P<old>.+)$", re.I), "old", ""),
-    (re.compile(r"\b(?:dropp(?:ed|ing)|drops?|ditch(?:ed|es|ing)?|abandon(?:ed|s|ing)?|retir"
-                r"(?:ed|es|ing)|left|leaving|moved\s+(?:away\s+)?(?:off|from)|gave\s+up)\s+"
-                r"(?P<old>.+?)\s+(?:in\s+favou?r\s+of|for)\s+(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?)\b(?:in\s+place\s+of|instead\s+of|rather\s+than)\s+"
-                r"(?P<old>.+)$", re.I), "old", "new"),
-    (re.compile(r"\b(?:prefers?|preferring|likes?|chooses?|picks?|favou?rs?)\s+(?P<new>.+?)"
-                r"\s+over\s+(?P<old>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|got|were)\s+(?:renamed|rebranded)"
-                r"\s+(?:to\s+|as\s+)?(?!from\b)(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"\b(?:renamed|rebranded|rename[sd]?|rebrands?)\s+(?P<old>.+?)\s+(?:to|as|into)"
-                r"\s+(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"\b(?:renamed|rebranded)\s+(?P<old>(?:the|his|her|their|its|our|my)\s+[\w-]+"
-                r"(?:\s+(?-i:[a-z][\w-]*))?)\s+(?P<new>(?-i:[A-Z'\"‘“]).+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<old>.+?)\s+(?:rebranded|renamed\s+itself|changed\s+(?:its|their|his|her)"
-                r"\s+name)\s+(?:as|to)\s+(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?),?\s+\(?(?:formerly|previously|once)\s+(?:known\s+as\s+|called\s+"
-                r"|named\s+)?(?P<old>[^,)]+)", re.I), "old", "new"),  # "Tidewater, formerly tern"
-    (re.compile(r"\bunder\s+(?:a|the|its|their)\s+new\s+name,?\s+(?:of\s+)?(?P<new>.+)$", re.I),
-     "", "new"),
-    (re.compile(r"\bwent\s+back\s+to\s+(?P<new>.+)$", re.I), "", "new"),
-]
-_RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name|formerly|previously\s+(?:known|"
-                       r"called|named)|once\s+(?:known|called)|new\s+name)", re.IGNORECASE)
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|while|because)\s"
                            r"|\s+but\s+|\s+so\s+|\s+because\s+|\s+after\s+(?=\w+\s+\w+ed\b))\s*",
@@ -207,49 +172,6 @@ _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|buil
                       r"|owned|provided|supplied|handled|written|served|managed|maintained"
                       r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
                       r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
-_RELATION_VERBS = [  # (pattern over the predicate, relation)
-    (re.compile(r"^(?:is\s+|are\s+)?(?:on|in|part\s+of)\s+(?:the\s+)?(?P<val>[\w-]+(?:\s+[\w-]+)?"
-                r"\s+team)$", re.I), "team"),  # "is on the Falcon team"
-    (re.compile(r"^(?:joined|joins|moved\s+to|transferred\s+to|switched\s+to)\s+(?:the\s+)?"
-                r"(?P<val>[\w-]+(?:\s+[\w-]+)?\s+team)$", re.I), "team"),
-    (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based|settled"
-                r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
-                r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
-     "location"),
-    (re.compile(r"^(?:has|have|owns?|rents?|keeps?)\s+(?:a|an|his|her|their|its|our|my)\s+"
-                r"(?:\w+\s+)?(?:home|house|flat|apartment|place)\s+(?:in|at)\s+(?P<val>.+)$", re.I),
-     "location"),  # "has a house in Bergen where she lives"
-    (re.compile(r"^(?:calls?|now\s+calls?)\s+(?P<val>.+?)\s+home$", re.I), "location"),
-    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating|transferred)\s+(?:(?:back|up|down"
-                r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
-    (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
-     "location"),
-    (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
-                r"(?P<val>.+)$", re.I), "employer"),
-    (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
-    (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?(?:hired|taken\s+on)\s+(?:by|at)\s+(?P<val>.+)$",
-                re.I), "employer"),
-    (re.compile(r"^(?:started|took|got|landed|accepted|began)\s+(?:a|an|the|his|her|their)?\s*"
-                r"(?:new\s+)?(?:job|role|position)\s+(?:at|with)\s+(?P<val>.+)$", re.I),
-     "employer"),
-    (re.compile(r"^(?:works?|working)\s+as\s+(?P<val>.+)$", re.I), "role"),
-    (re.compile(r"^(?:started|starts)\s+as\s+(?P<val>.+)$", re.I), "role"),
-    (re.compile(r"^(?:reports?|reporting)\s+to\s+(?P<val>.+)$", re.I), "manager"),
-    (re.compile(r"^(?:is\s+married|married|is\s+engaged|engaged)\s+to\s+(?P<val>.+)$", re.I),
-     "relationship"),
-    (re.compile(r"^(?:goes|go)\s+by\s+(?P<val>.+)$", re.I), "name"),
-    (re.compile(r"^(?:turned|turns|has\s+turned)\s+(?P<val>\d+)\b", re.I), "age"),
-    (re.compile(r"^(?:is\s+called|called|is\s+named|named|is\s+known\s+as|known\s+as"
-                r"|trades\s+as|trading\s+as|goes\s+by\s+the\s+name)\s+(?P<val>.+)$", re.I), "name"),
-    (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+on|runs?)\s+(?P<val>.+)$",
-                re.I), "platform"),
-    (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
-    (re.compile(r"^(?:asked|asks|wants?|wanted|prefers?|would\s+like)\s+(?:us\s+|me\s+|people\s+)?"
-                r"to\s+(?:be\s+called|call\s+(?:him|her|them))\s+(?P<val>.+)$", re.I), "name"),
-    (re.compile(r"^(?:prefers?|preferring)\s+(?P<val>.+)$", re.I), "prefer"),
-    (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?promoted\s+to\s+(?P<val>.+)$", re.I), "role"),
-    (re.compile(r"^(?:uses?|using|relies\s+on|rely\s+on)\s+(?P<val>.+)$", re.I), "use"),
-]
 _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
                   w.stem("address"): "location", w.stem("employer"): "employer"}
 _NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
