@@ -87,6 +87,11 @@ def superseded(old: str, new: str) -> bool:
      "W @Vireo: Vireo's backend was rewritten in Go."),
     ("W @Hana: Hana's phone number is 0612 345 678.",
      "W @Hana: Hana has a new phone number: 0698 765 432."),
+    # a title that is a role, the car one drives, a project taken over from its lead
+    ("W @Ana: Ana works as Designer.", "W @Ana: The title of Ana is now Design Lead."),
+    ("W @Ana: Ana drives a Golf with about 40,000 miles on it.",
+     "W @Ana: Ana drives a Tesla Model 3 now."),
+    ("W @Falcon @Priya: Priya leads Falcon.", "W @Falcon @Tom: Tom took over Falcon from Priya."),
     # an employer or a manager named as an entity before the colon is a value
     ("W @Sam @Globex: Sam works at Globex.", "W @Sam @Initech: Sam now works at Initech."),
     ("W @Sam @Globex: Sam is employed by Globex.",

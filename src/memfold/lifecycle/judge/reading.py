@@ -174,6 +174,7 @@ _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|buil
                       r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
 _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
                   w.stem("address"): "location", w.stem("employer"): "employer"}
+_TITLE = frozenset({w.stem("title")})
 _NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
 
 _MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d"
@@ -322,14 +323,17 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
         whose = {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
         named = [e for e in entities if _name_stems((e,)) & whose]
     if slot := _SLOT_OF.search(clause):  # "took over as Sam's manager", "manages Rho now"
-        whose = {w.stem(t) for t in w.tokens(slot.group("who") or slot.group("whom"))}
+        whose = {w.stem(t) for t in w.tokens(next(g for g in slot.groups() if g))}
         named = [e for e in entities if _name_stems((e,)) & whose] or named
     return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
 
 
 # whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
 _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
-                      r"(?:manages|supervises|line[- ]manages)\s+@?(?P<whom>[\w-]+)",
+                      r"(?:manages|supervises|line[- ]manages|leads|heads|owns)\s+"
+                      r"@?(?P<whom>[\w-]+)"
+                      r"|\b(?:is|are)\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head|owner|manager)\s+of"
+                      r"\s+@?(?P<of>[\w-]+)|\btook\s+over\s+(?!as\b)@?(?P<over>[\w-]+)\s+from\b",
                       re.IGNORECASE)
 
 
@@ -398,6 +402,8 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     if attr and owner and (not owner.group("who") or w.stem(owner.group("who").lower())
                            in names):
         return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
+    if attr & _TITLE and _class_of(val) == "role":
+        return _EMPTY, "role", value, verb  # "the job title of Ana is Design Lead"
     if attr and attr & _NAME_ATTRS:
         return attr, "name", value, verb
     if not attr and not verb and (full := _FULL_NAME.match(re.sub(

@@ -57,7 +57,7 @@ _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager relationship name platform prefer age "
-                    "diet attr team grade".split())
+                    "diet attr team grade vehicle".split())
 # An older fact that never stated the entity's own state (someone else's news, a question,
 # a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
 _HEARSAY = {"third-party": "older-hearsay", "question": "older-hearsay",
@@ -131,6 +131,9 @@ def _left(n: Reading, o: Reading) -> str | None:
         if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
             return f"{_text(o.attr, o)} renamed from {_text(o.value, o)!r} to " \
                    f"{_text(c.new, n)!r}"
+        if c.old and c.new and c.old <= o.subject and not c.new & o.words and o.predicate \
+                and c.verb == "replace":  # "Tom took over Falcon from Priya": Priya leads it
+            return f"{_text(c.new, n)!r} took the place of {_text(c.old, o)!r}"
         if c.verb == "rename" and not c.old and o.relation == "name" and not o.value:
             return f"renamed to {_text(c.new, n)!r}"  # the entity itself
     if n.relation == "name" and n.value and (n.now or n.changes) \
