@@ -132,6 +132,17 @@ def test_a_change_in_these_shapes_supersedes(old: str, new: str) -> None:
     ("W @Omar: Omar's manager is now @Sofia.", "W @Tomasz: Tomasz's manager is now @Omar."),
     ("W @Hamid: Hamid still works as Staff Engineer.",
      "W @Hamid @Omar: Omar was promoted to QA Analyst, Hamid told us."),
+    # a newer fact someone else reported is offered, not taken
+    ("W @Ingrid: Ingrid works as Team Lead.",
+     "W @Marek @Ingrid: Ingrid was promoted to Data Engineer, Marek told us."),
+    # an older fact about the past, or a stand-in for this week only
+    ("W @Kenji: Kenji's previous company was bought by Globex.",
+     "W @Kenji: Kenji sold a 2021 Kia Niro and bought a 2016 Honda Civic."),
+    ("W @Omar: Omar leads the design review for Falcon this week.",
+     "W @Omar: Omar was promoted from Team Lead to Staff Engineer."),
+    # a change of mind about one thing disliked is not about another
+    ("O(c=0.7) @Yuki: Yuki dislikes working late on Fridays.",
+     "O(c=0.7) @Yuki: Yuki changed their mind and now dislikes Tailwind."),
     # a change of mind about a drink is not one about the morning's email
     ("S @Zainab: Zainab answers email fastest in the morning.",
      "O(c=0.7) @Zainab: Zainab has gone off matcha; it is coffee every morning now."),

@@ -50,6 +50,7 @@ from memfold.names import entity_key
 from memfold.values import Fact
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_LIKING = frozenset(w.stem(x) for x in w.POSITIVE | w.NEGATIVE)
 _END_VERBS = frozenset(w.stem(x) for x in w.END_VERBS)
 _OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
 _INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
@@ -62,7 +63,7 @@ _SINGLE = frozenset("location employer role manager relationship name platform p
 # a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
 _HEARSAY = {"third-party": "older-hearsay", "question": "older-hearsay",
             "suggestion": "older-hearsay", "discussion": "older-hearsay",
-            "pitch": "older-hearsay", "plan": "older-hearsay"}
+            "pitch": "older-hearsay", "plan": "older-hearsay", "past": "older-hearsay"}
 _STAND_IN = re.compile(r"\b(?:acting|interim|covering\s+for|filling\s+in|stand(?:ing)?\s+in)\b",
                        re.IGNORECASE)
 
@@ -72,7 +73,7 @@ def _hearsay(n: Reading, o: Reading) -> str | None:
     unless the newer fact speaks of the same someone ("Leo started Year 6")."""
     if o.guard == "third-party" and o.subject & n.words:
         return None
-    if o.guard == "temporary" and _STAND_IN.search(o.text):
+    if o.guard == "temporary" and (_STAND_IN.search(o.text) or w.THIS_WEEK.search(o.text)):
         return "older-hearsay"  # "acting Designer until the end of the month": a stand-in
     if _reporters(o.text):  # "Omar dislikes GraphQL, says Zainab": Zainab's word for it
         return "older-hearsay"
@@ -80,6 +81,7 @@ def _hearsay(n: Reading, o: Reading) -> str | None:
 
 
 _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state",
+           "reported": "someone's report of it",
            "plan": "a plan or a hypothetical", "negated": "a change that did not happen",
            "temporary": "a visit or a state that ends", "third-party": "about someone else",
            "suggestion": "a suggestion", "question": "a question or unconfirmed",
@@ -289,6 +291,8 @@ def _opposed(n: Reading, o: Reading) -> str | None:
             or n.additive:
         return None
     shared = _topic(n.words, o.words)
+    if n.changed_mind:  # "changed their mind and now dislikes Rust" / "dislikes working late"
+        shared -= _LIKING
     if not shared:
         return None
     if (n.polarity and o.polarity and n.polarity != o.polarity) or (
@@ -440,6 +444,11 @@ _REPORTER = re.compile(r"(?:,\s*@?(?P<b>[A-Z][\w-]*)\s+(?:told\s+(?:us|me|him|he
                        r"\s*[.!]?$")
 
 
+def _reported(new: Fact) -> str | None:
+    """"Ingrid was promoted, Marek told us": someone's report, offered rather than taken."""
+    return "reported" if _reporters(new.content) - read(new).about else None
+
+
 def _reporters(content: str) -> set[str]:
     return {entity_key(m.group("a") or m.group("b")) for m in _REPORTER.finditer(content)}
 
@@ -470,7 +479,7 @@ class RuleJudge:
     @staticmethod
     def _verdict(new: Fact, old: Fact) -> Verdict | None:
         reason = replaces(new, old)
-        guard = read(new).guard or _hearsay(read(new), read(old))
+        guard = read(new).guard or _reported(new) or _hearsay(read(new), read(old))
         if reason and not guard:
             return Verdict(old.id, True, reason)
         if reason and guard:
