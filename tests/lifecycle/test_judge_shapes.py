@@ -182,3 +182,9 @@ def test_most_changes_of_the_tune_pairs_are_superseded_or_offered() -> None:
     changes = [p for p in PAIRS if p["supersedes"]]
     caught = [p for p in changes if verdicts(p["old"], p["new"])]
     assert len(caught) * 100 >= len(changes) * 95
+
+
+def test_another_number_on_the_same_topic_is_offered() -> None:
+    [verdict] = verdicts("W @Brookside: Brookside has 4,200 members.",
+                         "W @Brookside: Membership at Brookside stands at 4,650.")
+    assert not verdict.supersedes and "another number" in verdict.reason

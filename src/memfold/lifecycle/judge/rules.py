@@ -68,6 +68,10 @@ _STAND_IN = re.compile(r"\b(?:acting|interim|covering\s+for|filling\s+in|stand(?
                        re.IGNORECASE)
 
 
+def _numbers_of(n: Reading, o: Reading) -> set[str]:
+    return {x for x in n.words | o.words if w.is_number(x)}
+
+
 def _hearsay(n: Reading, o: Reading) -> str | None:
     """The guard an older fact lends: "Marek's sister moved to Vienna" is not Marek's home,
     unless the newer fact speaks of the same someone ("Leo started Year 6")."""
@@ -492,6 +496,9 @@ class RuleJudge:
             return Verdict(old.id, False, closed)
         if len(shared := _topic(n.words, o.words)) >= 2:
             return Verdict(old.id, False, "same topic: " + _text(shared, n))
+        if shared - _numbers_of(n, o) and n.kind != "experience" and n.numbers and o.numbers \
+                and {v for v, _ in n.numbers}.isdisjoint(v for v, _ in o.numbers):
+            return Verdict(old.id, False, f"another number for {_text(shared, n)!r}")
         return None
 
 
