@@ -87,6 +87,9 @@ def superseded(old: str, new: str) -> bool:
      "W @Vireo: Vireo's backend was rewritten in Go."),
     ("W @Hana: Hana's phone number is 0612 345 678.",
      "W @Hana: Hana has a new phone number: 0698 765 432."),
+    # a provider named first, then said to be the new one
+    ("W @me: Our GP is Dr. Patel.", "W @me: We registered with Dr. Osei as our new GP."),
+    ("W @Ana: Ana's bank is Barclays.", "W @Ana: Ana opened an account at Monzo as her new bank."),
     # a title that is a role, the car one drives, a project taken over from its lead
     ("W @Ana: Ana works as Designer.", "W @Ana: The title of Ana is now Design Lead."),
     ("W @Ana: Ana drives a Golf with about 40,000 miles on it.",

@@ -467,9 +467,16 @@ _NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)(?:\s+(?:is|are)\
                         r"(?P<new>.+)$", re.IGNORECASE)
 
 
+# "registered with Dr. Osei as our new GP", "Dr. Osei is our new GP": the value is named first
+_AS_NEW = re.compile(r"(?:^(?:.*\s)?(?:with|to|on|at|by|for)\s+|^)(?P<new>[^,;]+?)\s+"
+                     r"(?:as|is|are)\s+"
+                     r"(?:our|my|his|her|their|its|the)\s+new\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)$",
+                     re.IGNORECASE)
+
+
 def _changes(clause: str, names: Stems) -> list[Change]:
     found: list[Change] = []
-    if m := _NEW_VALUE.search(clause):  # "Jonas's new apartment is in Lisbon"
+    if m := _NEW_VALUE.search(clause) or _AS_NEW.search(clause):  # "new apartment is in"
         value = re.sub(r"^(?:in|on|at|with)\s+", "", m.group("new"), flags=re.I)
         found.append(Change("new", _EMPTY, stems(_clip(value), names),
                             stems(m.group("obj"), names)))
