@@ -3,8 +3,9 @@
     base      the Judge protocol and its Verdict
     rules     RuleJudge, the default: offline and deterministic (readers: which reader
               reads a fact, by its language; reading: what an English fact states, with
-              the lexicons of words; reading_table: a fact in a language with a lexicon
-              table, lexicon — Vietnamese: words_vi; quantities: numbers, versions, products)
+              the lexicons of words and the phrasings of phrases; reading_table: a fact in
+              a language with a lexicon table, lexicon — Vietnamese: words_vi;
+              quantities: numbers, versions, products)
     remote    OpenAIJudge, an optional model behind an OpenAI-compatible chat endpoint
               (imported by load_judge only when asked for)
     fallback  FallbackJudge: a judge that may fail, with another behind it, and notices

@@ -24,6 +24,21 @@ _DATE_NUMBER = re.compile(
     r"|\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\bat\s+\d{1,2}:\d\d\b|\bq[1-4]\b", re.IGNORECASE)
 
 
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5",
+             "sixth": "6", "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10",
+             "eleventh": "11", "twelfth": "12"}
+# "third grade", "5th grade", "his second year at university": a stage, read as "Grade 3"
+ORDINAL_STAGE = re.compile(r"\b(?P<n>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
+                           r"|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))[\s-]+(?P<what>grade"
+                           r"|year|form|class|semester|term)\b", re.IGNORECASE)
+
+
+def stage(m: re.Match[str]) -> str:
+    n = m.group("n").lower()
+    number = _ORDINALS.get(n, re.sub(r"\D", "", n))
+    return f"{m.group('what').capitalize()} {number}"
+
+
 def numbers(text: str) -> tuple[tuple[str, Stems], ...]:
     """Quantities with their unit words ("74 kg", "$8.50", "3 engineers"); dates, times,
     versions and ids are not quantities."""

@@ -38,6 +38,9 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import quantities as q
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.phrases import RELATION_VERBS as _RELATION_VERBS
+from memfold.lifecycle.judge.phrases import RENAMING as _RENAMING
+from memfold.lifecycle.judge.phrases import SWAPS as _SWAPS
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -78,6 +81,8 @@ class Reading:
     now: bool  # says the state holds now or changed ("now", "switched", "giờ")
     reversal: bool  # a change of mind or of habit ("came round", "no longer")
     parted: bool  # a relationship ended ("broke up", "chia tay")
+    corrected: bool = False  # a correction: the older value was wrong ("actually 14 May")
+    addresses: frozenset[str] = frozenset()  # email addresses it names, lower case
 
 
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
@@ -150,39 +155,6 @@ _FROM_TO = re.compile(
 _TO = re.compile(r"\b(?:(?:over|across|back)\s+)?(?:to|onto|into|as)\s+(?P<new>.+)$",
                  re.IGNORECASE)
 _FROM = re.compile(r"\b(?:from|off|out\s+of|away\s+from)\s+(?P<old>.+)$", re.IGNORECASE)
-_SWAPS = [  # (pattern, the group of the value left, of the value taken)
-    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+(?:swapped|"
-                r"switched|traded|exchanged)(?:\s+out)?\s+(?:for|with)\s+(?P<new>.+)$", re.I),
-     "old", "new"),
-    (re.compile(r"\b(?:replac(?:e|ed|es|ing)|trad(?:e|ed|es|ing)|swap(?:s|ped|ping)?"
-                r"|exchang(?:e|ed|es|ing))\s+(?P<old>.+?)\s+(?:with|by|for)\s+(?P<new>.+)$",
-                re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?)\s+to\s+replace\s+(?P<old>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+replaced\s+"
-                r"(?:with|by)\s+(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?replaced\s+(?P<old>.+?)(?:\s+as\b.*)?$",
-                re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+from\s+"
-                r"(?P<old>.+)$", re.I), "old", "new"),
-    (re.compile(r"\btook\s+over\s+from\s+(?P<old>.+)$", re.I), "old", ""),
-    (re.compile(r"\b(?:dropp(?:ed|ing)|drops?|ditch(?:ed|es|ing)?|abandon(?:ed|s|ing)?|retir"
-                r"(?:ed|es|ing)|left|leaving|moved\s+(?:away\s+)?(?:off|from)|gave\s+up)\s+"
-                r"(?P<old>.+?)\s+(?:in\s+favou?r\s+of|for)\s+(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?)\b(?:in\s+place\s+of|instead\s+of|rather\s+than)\s+"
-                r"(?P<old>.+)$", re.I), "old", "new"),
-    (re.compile(r"\b(?:prefers?|preferring|likes?|chooses?|picks?|favou?rs?)\s+(?P<new>.+?)"
-                r"\s+over\s+(?P<old>.+)$", re.I), "old", "new"),
-    (re.compile(r"\b(?:renamed|rebranded|rename[sd]?|rebrands?)\s+(?P<old>.+?)\s+(?:to|as|into)"
-                r"\s+(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|got|were)\s+(?:renamed|rebranded)"
-                r"\s+(?:to\s+|as\s+)?(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"\b(?:renamed|rebranded)\s+(?P<old>(?:the|his|her|their|its|our|my)\s+[\w-]+"
-                r"(?:\s+(?-i:[a-z][\w-]*))?)\s+(?P<new>(?-i:[A-Z'\"‘“]).+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<old>.+?)\s+(?:rebranded|renamed\s+itself|changed\s+(?:its|their|his|her)"
-                r"\s+name)\s+(?:as|to)\s+(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"\bwent\s+back\s+to\s+(?P<new>.+)$", re.I), "", "new"),
-]
-_RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name)", re.IGNORECASE)
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?:and|but|so|which|who|while|because)\s"
                            r"|\s+but\s+|\s+so\s+|\s+because\s+|\s+after\s+(?=\w+\s+\w+ed\b))\s*",
@@ -200,51 +172,13 @@ _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|buil
                       r"|owned|provided|supplied|handled|written|served|managed|maintained"
                       r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
                       r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
-_RELATION_VERBS = [  # (pattern over the predicate, relation)
-    (re.compile(r"^(?:is\s+|are\s+)?(?:on|in|part\s+of)\s+(?:the\s+)?(?P<val>[\w-]+(?:\s+[\w-]+)?"
-                r"\s+team)$", re.I), "team"),  # "is on the Falcon team"
-    (re.compile(r"^(?:joined|joins|moved\s+to|transferred\s+to|switched\s+to)\s+(?:the\s+)?"
-                r"(?P<val>[\w-]+(?:\s+[\w-]+)?\s+team)$", re.I), "team"),
-    (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based|settled"
-                r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
-                r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
-     "location"),
-    (re.compile(r"^(?:has|have|owns?|rents?|keeps?)\s+(?:a|an|his|her|their|its|our|my)\s+"
-                r"(?:\w+\s+)?(?:home|house|flat|apartment|place)\s+(?:in|at)\s+(?P<val>.+)$", re.I),
-     "location"),  # "has a house in Bergen where she lives"
-    (re.compile(r"^(?:calls?|now\s+calls?)\s+(?P<val>.+?)\s+home$", re.I), "location"),
-    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating|transferred)\s+(?:(?:back|up|down"
-                r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
-    (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
-     "location"),
-    (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
-                r"(?P<val>.+)$", re.I), "employer"),
-    (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
-    (re.compile(r"^(?:started|took|got|landed|accepted|began)\s+(?:a|an|the|his|her|their)?\s*"
-                r"(?:new\s+)?(?:job|role|position)\s+(?:at|with)\s+(?P<val>.+)$", re.I),
-     "employer"),
-    (re.compile(r"^(?:works?|working)\s+as\s+(?P<val>.+)$", re.I), "role"),
-    (re.compile(r"^(?:started|starts)\s+as\s+(?P<val>.+)$", re.I), "role"),
-    (re.compile(r"^(?:reports?|reporting)\s+to\s+(?P<val>.+)$", re.I), "manager"),
-    (re.compile(r"^(?:is\s+married|married|is\s+engaged|engaged)\s+to\s+(?P<val>.+)$", re.I),
-     "relationship"),
-    (re.compile(r"^(?:goes|go)\s+by\s+(?P<val>.+)$", re.I), "name"),
-    (re.compile(r"^(?:is\s+called|called|is\s+named|named|is\s+known\s+as|known\s+as"
-                r"|trades\s+as|trading\s+as|goes\s+by\s+the\s+name)\s+(?P<val>.+)$", re.I), "name"),
-    (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+on|runs?)\s+(?P<val>.+)$",
-                re.I), "platform"),
-    (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
-    (re.compile(r"^(?:asked|asks|wants?|wanted|prefers?|would\s+like)\s+(?:us\s+|me\s+|people\s+)?"
-                r"to\s+(?:be\s+called|call\s+(?:him|her|them))\s+(?P<val>.+)$", re.I), "name"),
-    (re.compile(r"^(?:prefers?|preferring)\s+(?P<val>.+)$", re.I), "prefer"),
-    (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?promoted\s+to\s+(?P<val>.+)$", re.I), "role"),
-    (re.compile(r"^(?:uses?|using|relies\s+on|rely\s+on)\s+(?P<val>.+)$", re.I), "use"),
-]
 _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
                   w.stem("address"): "location", w.stem("employer"): "employer"}
+_TITLE = frozenset({w.stem("title")})
 _NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
 
-_MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d",
+_MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d"
+                     r"|\b\d{1,2}(?:st|nd|rd|th)?\s+May\b",
                      re.IGNORECASE)
 
 
@@ -259,7 +193,8 @@ def stems(text: str, drop: Stems = _EMPTY) -> Stems:
 
 def _clip(text: str) -> str:
     """A value ends at the end of its clause: "PostgreSQL, since 2023" -> "PostgreSQL"."""
-    return re.split(r"[,;(]|\s[-–—]\s|\s(?:because|since|after|which|who|when|where|while|and\s+"
+    return re.split(r"(?<!\d),|,(?!\d{3}\b)|[;(]|\s[-–—]\s|\s(?:because|since|after|which|who"
+                    r"|when|where|while|and\s+"
                     r"(?:is|has|was|now|the)|so|but|in\s+(?:the\s+)?(?:19|20)\d\d)\s", text,
                     maxsplit=1, flags=re.IGNORECASE)[0].strip(" .")
 
@@ -275,10 +210,12 @@ _EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " 
 _CONTRACTIONS = re.compile(r"\b(can't|won't)|(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)
 # "she's Priyanka Iyer now", "Halima's a ward sister": an 's that is "is", not a possessive
 _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
-                 r"|no|on|in|at|with|back|been|got|gone|over|done|down|up|\w+ing"
+                 r"|no|on|in|at|with|back|been|got|gone|over|done|down|up"
+                 r"|\w+ing(?!(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|have)\b)"
                  r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
-_SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I)\s+(?:says|said"
+_SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I"
+                          r"|(?:[Aa]n?|[Tt]he|[Aa]nother|[Oo]ne)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:says|said"
                           r"|thinks|feels|reckons|believes|admits|admitted)\s+(?:that\s+)?"
                           r"(?=\w+\s)")
 
@@ -295,7 +232,7 @@ _ASKED_TO_STOP = re.compile(r"\b(?:asked|told|wants?|wanted|requested)\s+(?:me|u
 def _clip_change(text: str) -> str:
     """A value in a change ends before its trailing details: "Vim for day-to-day coding"
     -> "Vim", "1 Gbps fibre in February" -> "1 Gbps fibre"."""
-    return re.split(r"\s(?:for|during|as|at|in|on|with|by|last|this|when|until)\s",
+    return re.split(r"\s(?:for|during|as|at|in|on|with|by|last|this|when|until|to)\s",
                     _clip(text), maxsplit=1, flags=re.IGNORECASE)[0]
 
 
@@ -307,8 +244,9 @@ def forget_readings() -> None:
 @lru_cache(maxsize=4096)
 def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
     text = _CONTRACTIONS.sub(lambda m: _EXPAND[m.group().lower()],
-                             re.sub(r"@(?=\w)", "", content).strip().rstrip(".!"))
+                             re.sub(r"(?<![\w.+-])@(?=\w)", "", content).strip().rstrip(".!"))
     text = q.GLUED.sub(r"\1 \2", text)  # "74kg" -> "74 kg"
+    text = q.ORDINAL_STAGE.sub(q.stage, text)  # "third grade" -> "Grade 3", a version
     said = _SELF_REPORT.match(text)
     if said and _own_voice(said.group("who"), _name_stems(entities)):
         text = text[said.end():]
@@ -316,9 +254,12 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
     text = re.sub(r"\b(\d+)\((\w)\)", r"\1\2", text)  # "401(k)" is a name, not 401 of k
     own = tuple(e for e in entities if not re.search(rf"@{re.escape(e)}(?![\w-])", content, re.I))
-    names = _name_stems(own)
     clauses = [c for c in _CLAUSE_SPLIT.split(text) if c.strip()]
     first = _FRONTED.sub("", clauses[0]) if clauses else ""
+    about = _about(first, entities, own)
+    # the names dropped from its words are its subject's: another entity it names is a
+    # value ("W @Sam @Globex: Sam works at Globex": Globex is where Sam works)
+    names = _name_stems(tuple(e for e in own if entity_key(e) in about) or own[:1])
     subject_text, predicate_text = _split_subject(first, names)
     attr, relation, value, verb, head = _EMPTY, None, _EMPTY, "", ""
     for clause in (_FRONTED.sub("", c) for c in clauses):  # the first clause that states one
@@ -347,10 +288,12 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         changed_mind=bool(w.CHANGED_MIND.search(text)),
         guard=guard,
         additive=bool(w.ADDITIVE.search(text)),
-        about=_about(first, entities, own),
-        now=bool(w.NOW.search(content)),
+        about=about,
+        now=bool(w.NOW.search(content) or w.CORRECTION.search(content)),
         reversal=bool(w.REVERSAL.search(content)),
         parted=bool(w.PARTED.search(content)),
+        corrected=bool(w.CORRECTION.search(content)),
+        addresses=frozenset(a.lower() for a in w.EMAIL.findall(content)),
     )
 
 
@@ -379,7 +322,19 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     if not named and (owner := _OWNER.search(clause)):  # "The CTO is Globex's", "... of Globex"
         whose = {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
         named = [e for e in entities if _name_stems((e,)) & whose]
+    if slot := _SLOT_OF.search(clause):  # "took over as Sam's manager", "manages Rho now"
+        whose = {w.stem(t) for t in w.tokens(next(g for g in slot.groups() if g))}
+        named = [e for e in entities if _name_stems((e,)) & whose] or named
     return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
+
+
+# whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
+_SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
+                      r"(?:manages|supervises|line[- ]manages|leads|heads|owns)\s+"
+                      r"@?(?P<whom>[\w-]+)"
+                      r"|\b(?:is|are)\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head|owner|manager)\s+of"
+                      r"\s+@?(?P<of>[\w-]+)|\btook\s+over\s+(?!as\b)@?(?P<over>[\w-]+)\s+from\b",
+                      re.IGNORECASE)
 
 
 _VERBISH = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|does|did|do|now"
@@ -415,12 +370,16 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
                   flags=re.I)
     rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)"
                   r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
-                  r"|joined|started)\b)|^\w+ed\s+and\s+(?=\w)", "", rest, flags=re.I)
+                  r"|joined|started)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
+                  "", rest, flags=re.I)
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
             return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""
     if (m := _BECAME.search(rest)) and (kind := _class_of(m.group("val"))):
         return _EMPTY, kind, stems(_clip(m.group("val")), names), ""  # "to become a nurse"
+    if (m := _MADE.search(clause)) and stems(m.group("who")) <= names \
+            and _class_of(_clip(m.group("val"))) == "role":
+        return _EMPTY, "role", stems(_clip(m.group("val")), names), ""
     if (m := _MANAGES.match(rest)) and stems(m.group("whom"), names) <= names and subject:
         return _EMPTY, "manager", stems(subject, names), ""  # "@Lee manages Rho now"
     if not (m := _COPULA.match(clause)):
@@ -431,8 +390,10 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     attr = stems(subj, names)
     verb = ""
     val = re.sub(r"^being\s+", "", val, flags=re.I)
+    if named := re.match(r"^(?:called|named|known\s+as)\s+(?P<name>.+)$", val, re.I):
+        return attr, "name", stems(named.group("name"), names), ""  # "X is known as Y"
     if p := _PASSIVE.match(val):
-        verb, val = w.stem(p.group("verb").lower()), _clip(p.group("val"))
+        verb, val = w.stem(_REDONE.sub("", p.group("verb").lower())), _clip(p.group("val"))
     else:
         val = re.sub(r"^(?:in|on|at|by|from|with|through)\s+", "", val, flags=re.I)
     value = stems(val, names)
@@ -441,6 +402,8 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     if attr and owner and (not owner.group("who") or w.stem(owner.group("who").lower())
                            in names):
         return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
+    if attr & _TITLE and _class_of(val) == "role":
+        return _EMPTY, "role", value, verb  # "the job title of Ana is Design Lead"
     if attr and attr & _NAME_ATTRS:
         return attr, "name", value, verb
     if not attr and not verb and (full := _FULL_NAME.match(re.sub(
@@ -454,11 +417,16 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     return _EMPTY, _class_of(val), value, verb
 
 
+# done again, and so the same verb: "rewritten in Go" is "written in" another value
+_REDONE = re.compile(r"^re-?(?=(?:written|built|hosted|deployed|implemented|served)$)")
 _BARE_PARTICIPLE = re.compile(r"^(?:\w+ed|sold|built|made|done|gone|closed|shut|cut|sent)"
                               r"(?:\s+(?:off|out|down|up|last\s+\w+|yesterday|today))?$",
                               re.IGNORECASE)
 _BECAME = re.compile(r"\b(?:became|becomes|become)\s+(?P<val>(?:a|an|the)\s+.+)$",
                      re.IGNORECASE)
+# "Loomworks made Fenna its design lead": the object is the fact's entity, the value a role
+_MADE = re.compile(r"\b(?:made|named|appointed|promoted|hired)\s+(?P<who>[\w-]+)\s+(?:as\s+)?"
+                   r"(?:its|their|the|our|a|an)\s+(?:new\s+)?(?P<val>.+)$", re.IGNORECASE)
 _MANAGES = re.compile(r"^(?:now\s+)?(?:manages|supervises|line[- ]manages)\s+(?P<whom>[\w-]+)"
                       r"(?:\s+now)?$", re.IGNORECASE)
 _FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")
@@ -478,6 +446,8 @@ def _class_of(value: str) -> str | None:
     heads = {w.stem(t) for t in tokens} | set(tokens)
     if re.match(r"^\d+(?:\s+years?\s+old)?$", value.strip()):
         return "age"
+    if re.search(r"\bresident\b", value, re.IGNORECASE):  # "a Reykjavik resident now"
+        return "location"
     if heads & w.DIETS:
         return "diet"
     if re.search(r"\w's\s+(?:" + w.RELATIVES + r")\b", value, re.IGNORECASE):
@@ -491,15 +461,22 @@ def _class_of(value: str) -> str | None:
     return None
 
 
-_NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+"
+_NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)(?:\s+(?:is|are)\s+|\s*:\s*)"
                         r"(?!(?:compared|than|like|so|very|too|quite|really|much|more|less|not"
                         r"|great|nice|lovely|better|worse|quiet|loud|\w+ly|\w+er)\b)"
                         r"(?P<new>.+)$", re.IGNORECASE)
 
 
+# "registered with Dr. Osei as our new GP", "Dr. Osei is our new GP": the value is named first
+_AS_NEW = re.compile(r"(?:^(?:.*\s)?(?:with|to|on|at|by|for)\s+|^)(?P<new>[^,;]+?)\s+"
+                     r"(?:as|is|are)\s+"
+                     r"(?:our|my|his|her|their|its|the)\s+new\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)$",
+                     re.IGNORECASE)
+
+
 def _changes(clause: str, names: Stems) -> list[Change]:
     found: list[Change] = []
-    if m := _NEW_VALUE.search(clause):  # "Jonas's new apartment is in Lisbon"
+    if m := _NEW_VALUE.search(clause) or _AS_NEW.search(clause):  # "new apartment is in"
         value = re.sub(r"^(?:in|on|at|with)\s+", "", m.group("new"), flags=re.I)
         found.append(Change("new", _EMPTY, stems(_clip(value), names),
                             stems(m.group("obj"), names)))
@@ -533,9 +510,10 @@ def _changes(clause: str, names: Stems) -> list[Change]:
 def _guard(text: str, names: Stems, ends: bool) -> str | None:
     if w.THIRD_PARTY.search(text):
         return "third-party"
-    for pattern in (w.REPORTED_OTHER, w.OTHERS_HISTORY):
-        if (m := pattern.search(text)) and w.stem(m.group(1).lower()) not in names:
-            return "third-party"
+    if (m := w.REPORTED_OTHER.search(text)) and w.stem(m.group(1).lower()) not in names:
+        return "third-party"
+    if m := w.OTHERS_HISTORY.search(text):  # "Marek's previous company": not today's
+        return "third-party" if w.stem(m.group(1).lower()) not in names else "past"
     if w.QUESTION.search(text):
         return "question"
     if w.SUGGESTION.search(text):

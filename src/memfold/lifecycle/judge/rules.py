@@ -50,6 +50,7 @@ from memfold.names import entity_key
 from memfold.values import Fact
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_LIKING = frozenset(w.stem(x) for x in w.POSITIVE | w.NEGATIVE)
 _END_VERBS = frozenset(w.stem(x) for x in w.END_VERBS)
 _OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
 _INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
@@ -57,8 +58,35 @@ _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager relationship name platform prefer age "
-                    "diet attr team grade".split())
-_GUARDS = {"plan": "a plan or a hypothetical", "negated": "a change that did not happen",
+                    "diet attr team grade vehicle".split())
+# An older fact that never stated the entity's own state (someone else's news, a question,
+# a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
+_HEARSAY = {"third-party": "older-hearsay", "question": "older-hearsay",
+            "suggestion": "older-hearsay", "discussion": "older-hearsay",
+            "pitch": "older-hearsay", "plan": "older-hearsay", "past": "older-hearsay"}
+_STAND_IN = re.compile(r"\b(?:acting|interim|covering\s+for|filling\s+in|stand(?:ing)?\s+in)\b",
+                       re.IGNORECASE)
+
+
+def _numbers_of(n: Reading, o: Reading) -> set[str]:
+    return {x for x in n.words | o.words if w.is_number(x)}
+
+
+def _hearsay(n: Reading, o: Reading) -> str | None:
+    """The guard an older fact lends: "Marek's sister moved to Vienna" is not Marek's home,
+    unless the newer fact speaks of the same someone ("Leo started Year 6")."""
+    if o.guard == "third-party" and o.subject & n.words:
+        return None
+    if o.guard == "temporary" and (_STAND_IN.search(o.text) or w.THIS_WEEK.search(o.text)):
+        return "older-hearsay"  # "acting Designer until the end of the month": a stand-in
+    if _reporters(o.text):  # "Omar dislikes GraphQL, says Zainab": Zainab's word for it
+        return "older-hearsay"
+    return _HEARSAY.get(o.guard or "")
+
+
+_GUARDS = {"older-hearsay": "weighed against an older fact that was not a state",
+           "reported": "someone's report of it",
+           "plan": "a plan or a hypothetical", "negated": "a change that did not happen",
            "temporary": "a visit or a state that ends", "third-party": "about someone else",
            "suggestion": "a suggestion", "question": "a question or unconfirmed",
            "discussion": "under discussion", "pitch": "a pitch or an offer",
@@ -109,8 +137,15 @@ def _left(n: Reading, o: Reading) -> str | None:
         if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
             return f"{_text(o.attr, o)} renamed from {_text(o.value, o)!r} to " \
                    f"{_text(c.new, n)!r}"
+        if c.old and c.new and c.old <= o.subject and not c.new & o.words and o.predicate \
+                and c.verb == "replace":  # "Tom took over Falcon from Priya": Priya leads it
+            return f"{_text(c.new, n)!r} took the place of {_text(c.old, o)!r}"
         if c.verb == "rename" and not c.old and o.relation == "name" and not o.value:
             return f"renamed to {_text(c.new, n)!r}"  # the entity itself
+    if n.relation == "name" and n.value and (n.now or n.changes) \
+            and (not (n.attr and o.attr) or n.attr & o.attr) \
+            and o.relation == "name" and not o.value:  # "Quillpad is now called Inkwell"
+        return f"renamed to {_text(n.value, n)!r}"
     if o.relation == "name" and o.value and o.value <= n.attr and _differs(n.value, o.value) \
             and n.now:  # "Eastgate Rovers are now Eastgate Athletic"
         return f"renamed from {_text(o.value, o)!r} to {_text(n.value, n)!r}"
@@ -144,6 +179,8 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
     if n.relation in ("prefer", "use") and not (_comparable(n.value, o.value)
                                                 or _qualified_apart(n.value, o)):
         return None  # one may prefer tea and WhatsApp replies: two things, two slots
+    if n.relation == "platform" and _kinds(n) and _kinds(o) and not _kinds(n) & _kinds(o):
+        return None  # runs on CockroachDB and on Google Cloud: a database, a cloud
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
         if not nested and (n.relation == "attr" or (n.attr and o.attr)):
@@ -153,6 +190,10 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         label = n.relation if n.relation != "attr" else _text(n.attr, n)
         return f"{label}: {_text(o.value, o)!r} became {_text(n.value, n)!r}"
     return None
+
+
+def _kinds(r: Reading) -> set[str]:
+    return {kind for kind, _ in r.families}
 
 
 def _swapped(n: Reading, o: Reading) -> str | None:
@@ -183,8 +224,8 @@ def _changed(n: Reading, o: Reading) -> str | None:
 
 
 def _family(n: Reading, o: Reading) -> str | None:
-    if n.additive:
-        return None
+    if n.additive or (n.attr and not o.attr and not n.attr & o.words and not (n.now or n.changes)):
+        return None  # "its staging copy is deployed on Fly.io": a part, not the whole
     taken = n.value.union(*(c.new for c in n.changes))
     now = n.now
     if n.relation == "use" and not now:
@@ -219,6 +260,8 @@ def _upgraded(n: Reading, o: Reading) -> str | None:
 
 
 def _counted(n: Reading, o: Reading) -> str | None:
+    if n.additive and not n.now:  # "also charges a £40 fee": another amount beside it
+        return None  # ("adopted another cat, so he has three now" counts them again)
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:
             same_unit = units & old_units or (not units and old_units & n.words) or (
@@ -236,6 +279,8 @@ _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|pr
 
 
 def _status(n: Reading, o: Reading) -> str | None:
+    if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
+        return None
     was, now = o.words & _INTERIM, n.words & _FINAL
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
     done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
@@ -250,9 +295,12 @@ def _opposed(n: Reading, o: Reading) -> str | None:
             or n.additive:
         return None
     shared = _topic(n.words, o.words)
+    if n.changed_mind:  # "changed their mind and now dislikes Rust" / "dislikes working late"
+        shared -= _LIKING
     if not shared:
         return None
-    if (n.polarity and o.polarity and n.polarity != o.polarity) or n.changed_mind:
+    if (n.polarity and o.polarity and n.polarity != o.polarity) or (
+            n.changed_mind and (o.kind == "opinion" or o.polarity)):
         return f"the opinion on {_text(shared, n)!r} reversed"
     for word in sorted(n.words - o.words):
         if was := _OPPOSITE.get(word, frozenset()) & o.words:
@@ -269,6 +317,39 @@ def _reversed(n: Reading, o: Reading) -> str | None:
     return None
 
 
+def _corrected(n: Reading, o: Reading) -> str | None:
+    """"Correction: her birthday is actually 14 May", "the flight actually lands at 19:25":
+    the same thing said again with another value, and said to be the right one."""
+    if not n.corrected or n.additive or not n.words - o.words:
+        return None
+    shared = _topic(n.words, o.words) - {x for x in n.words if w.is_number(x)}
+    if (n.head and n.head == o.head) or len(shared) >= 2:
+        return f"a correction of {_text(shared or frozenset({n.head}), n)!r}"
+    return None
+
+
+def _readdressed(n: Reading, o: Reading) -> str | None:
+    """Another email address for the same person, said to be the one now ("write to ...
+    now", "stopped using her Gmail"), unless a qualifier sets it apart (work / personal)."""
+    if not (n.addresses and o.addresses) or n.addresses & o.addresses or n.additive \
+            or _qualified_apart(n.words, o) or not (n.now or n.changes or n.ends):
+        return None
+    return f"email: {min(o.addresses)!r} became {min(n.addresses)!r}"
+
+
+def _ends_itself(n: Reading) -> bool:
+    """Whether the fact says its own subject, the entity, ended (an end with no object)."""
+    return not n.subject and not n.additive and any(not e for e in n.ends)
+
+
+def _closed(n: Reading, o: Reading) -> str | None:
+    """The entity itself ended ("Pinewood Deli closed", "the band split"): what an older fact
+    says it does no longer holds.  Only the fact's own subject, never an object it names."""
+    if not _ends_itself(n) or o.relation == "name" or o.kind != "world":
+        return None
+    return "the newer fact says it closed"
+
+
 def replaces(new: Fact, old: Fact) -> str | None:
     """Why `new` makes `old` no longer true (guards aside), or None."""
     n, o = read(new), read(old)
@@ -278,7 +359,8 @@ def replaces(new: Fact, old: Fact) -> str | None:
             return None
     return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
             or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
-            or _status(n, o) or _reversed(n, o))
+            or _status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
+            or (_closed(n, o) if w.FOR_GOOD.search(n.text) else None))
 
 
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
@@ -316,7 +398,7 @@ def _signature(content: str) -> frozenset[str]:
     read by a language's table (Vietnamese) is always read: its signature is `_ANY`."""
     if lexicon_of(content) is not None:
         return _ANY
-    out: set[str] = set()
+    out: set[str] = {"#email"} if w.EMAIL.search(content) else set()
     for raw in _RAW_WORD.findall(content.lower()):
         word = raw.rstrip(".'-")
         word = word[:-2] if word.endswith("'s") else word
@@ -342,11 +424,37 @@ def _names(fact: Fact) -> frozenset[str]:
 
 def _same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
     """Whether the entities the two facts share include the subject of one of them: Sam's
-    employer is not Priya's because both name @Globex."""
+    employer is not Priya's because both name @Globex; one who only told it ("Omar was
+    promoted, Hamid told us") is not its subject."""
     if not shared:
         return True  # two facts that name no entity: their words decide
-    about = read(new).about | read(old).about
-    return bool(shared & about)
+    n, o = read(new), read(old)
+    shared = shared - _reporters(new.content) - _reporters(old.content) \
+        - (_mentioned(new) - n.about) - (_mentioned(old) - o.about)
+    return bool(shared & (n.about | o.about))
+
+
+def _mentioned(fact: Fact) -> set[str]:
+    """The entities a fact names inside its content, @mentioned or not: as values, unless
+    they are its subject ("Ines's manager is Felix" says nothing of Felix's own manager)."""
+    return {entity_key(e) for e in fact.entities if re.search(
+        r"(?<![\w-])@?" + r"[-\s]".join(map(re.escape, e.split("-"))) + r"(?![\w-])",
+        fact.content, re.IGNORECASE)}
+
+
+# "..., Hamid told us", "..., says Zainab", "according to Ines": who told it, not its subject
+_REPORTER = re.compile(r"(?:,\s*@?(?P<b>[A-Z][\w-]*)\s+(?:told\s+(?:us|me|him|her|them)|said|says"
+                       r"|mentioned)|,?\s*\b(?:says|said|according\s+to|per)\s+@?(?P<a>[A-Z][\w-]*))"
+                       r"\s*[.!]?$")
+
+
+def _reported(new: Fact) -> str | None:
+    """"Ingrid was promoted, Marek told us": someone's report, offered rather than taken."""
+    return "reported" if _reporters(new.content) - read(new).about else None
+
+
+def _reporters(content: str) -> set[str]:
+    return {entity_key(m.group("a") or m.group("b")) for m in _REPORTER.finditer(content)}
 
 
 class RuleJudge:
@@ -359,6 +467,8 @@ class RuleJudge:
         verdicts: list[Verdict] = []
         keys = {entity_key(e) for e in new.entities}
         signature = _signature(new.content) - _names(new)
+        if w.FOR_GOOD.search(new.content) and _ends_itself(read(new)):
+            signature = _ANY  # the entity itself ended for good: every state of it is weighed
         for old in older:
             theirs = {entity_key(e) for e in old.entities}
             if old.id == new.id or old.kind not in STATE_KINDS or _said_again(new, old) or not (
@@ -373,7 +483,7 @@ class RuleJudge:
     @staticmethod
     def _verdict(new: Fact, old: Fact) -> Verdict | None:
         reason = replaces(new, old)
-        guard = read(new).guard
+        guard = read(new).guard or _reported(new) or _hearsay(read(new), read(old))
         if reason and not guard:
             return Verdict(old.id, True, reason)
         if reason and guard:
@@ -382,8 +492,13 @@ class RuleJudge:
         if opposed := _opposed(n, o):  # "likes X" / "dislikes X", no change said
             return Verdict(old.id, False, opposed.replace("reversed", "is opposed")
                            .replace("turned from", "differs:"))
+        if closed := _closed(n, o):  # closed, but not said to be for good
+            return Verdict(old.id, False, closed)
         if len(shared := _topic(n.words, o.words)) >= 2:
             return Verdict(old.id, False, "same topic: " + _text(shared, n))
+        if shared - _numbers_of(n, o) and n.kind != "experience" and n.numbers and o.numbers \
+                and {v for v, _ in n.numbers}.isdisjoint(v for v, _ in o.numbers):
+            return Verdict(old.id, False, f"another number for {_text(shared, n)!r}")
         return None
 
 

@@ -51,7 +51,7 @@ _SYNONYM_GROUPS = [
     "job position role employer",
     "chat messaging messenger",
     "phone mobile cell",
-    "salary pay wage",
+    "salary pay wage earn",
     "ceo chief",
     "provider vendor supplier provide provided supply supplied",
     "editor ide",
@@ -102,7 +102,7 @@ until till via per each every all any some both either neither whole entire its 
 itself himself herself themselves myself ourselves yourself
 her their our my your he she they it we i you me him them us who whom whose which what
 when where why how be have do will would shall should may might can could must not no
-nor also too as-well just only really very quite still now currently today yesterday
+nor also too as-well just only really very quite still now currently today yesterday actually
 tomorrow recently lately again already ever never always often usually mostly mainly
 main primary new old former previous current same other another such more most less
 least much many few several about around almost nearly roughly approximately there here
@@ -129,7 +129,7 @@ END_VERBS = frozenset(
     "divorce separate unsubscribe uninstall deactivate delete remove sunset deprecate wind "
     "decommission".split())
 END_PHRASES = re.compile(
-    r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not)\b[^.;]*?\b"
+    r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not|cannot)\b[^.;]*?\b"
     r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|broke\s+up|split\s+up"
     r"|gave\s+up|give\s+up|giving\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
@@ -211,7 +211,8 @@ THIRD_PARTY = re.compile(
     r"\s+){0,2}[\w.-]*'s|his|her|their"
     r"|my|our)\s+"
     r"(?:\w+\s+)?(?:" + RELATIVES + r")\b"
-    r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?-i:[A-Z]))"  # "Ada's manager is Tom": hers
+    # "Ada's manager is Tom", "Pavla's son is called Tobias": hers
+    r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?:(?:called|named)\s+)?(?-i:[A-Z]))"
     # "Kaito's landlord raised the rent": acting on the entity's thing, not their own
     r"(?!\s+(?:\w+\s+)?\w+(?:ed|ew|ought|old)\s+(?:out\s+)?(?:the|our)\b)",
     re.IGNORECASE)
@@ -253,6 +254,7 @@ ANTONYMS = [
      "long detailed lengthy verbose thorough longer"),
     ("dark", "light"),
     ("night late evening nocturnal owl", "morning early dawn lark"),
+    ("afternoon", "morning"),
     ("like love enjoy prefer favour favor want fan adore", "dislike hate avoid detest loathe"),
     ("remote home", "office in-person onsite on-site"),
     ("formal", "casual informal"),
@@ -292,7 +294,18 @@ REVERSAL = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our
 
 # Says the state holds now, or that it changed ("now", "switched", "from now on")
 NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
-                 r"|from\s+now\s+on)\b", re.IGNORECASE)
+                 r"|from\s+now\s+on|onwards?|as\s+of|rewritten|rebuilt|ported|migrated|starting\s+(?:with|from|in|on)"
+                 r"|beginning\s+(?:with|in|on)|effective\s+(?:from|immediately)|going\s+forward"
+                 r"|from\s+(?:\w+\s+){1,3}on)\b", re.IGNORECASE)
+# A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
+CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
+                        r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
+                        r"|\bmis(?:heard|read|typed|spelt|spelled|remembered)\b", re.IGNORECASE)
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# The entity itself ended for good ("closed for good", "shut down", "went bust")
+FOR_GOOD = re.compile(r"\b(?:for\s+good|permanently|(?:shut|closed|wound)\s+down|(?:closed|shut)"
+                      r"\s+(?:its|their)\s+doors|out\s+of\s+business|went\s+bust|went\s+under"
+                      r"|ceased\s+trading|folded|dissolved)\b", re.IGNORECASE)
 # A relationship ended
 PARTED = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
                     r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out)\b",

@@ -1,0 +1,93 @@
+"""English phrasings the reader (judge.reading) matches: the swaps that name the value left
+and the value taken ("replaced X with Y", "X, formerly Y", "renamed X to Y"), and the verbs
+that relate a subject to the value of a slot ("lives in", "works at", "reports to").  Pure
+data: compiled patterns, no I/O."""
+
+from __future__ import annotations
+
+import re
+
+SWAPS = [  # (pattern, the group of the value left, of the value taken)
+    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+(?:swapped|"
+                r"switched|traded|exchanged)(?:\s+out)?\s+(?:for|with)\s+(?P<new>.+)$", re.I),
+     "old", "new"),
+    (re.compile(r"\b(?:replac(?:e|ed|es|ing)|trad(?:e|ed|es|ing)|swap(?:s|ped|ping)?"
+                r"|exchang(?:e|ed|es|ing))\s+(?P<old>.+?)\s+(?:with|by|for)\s+(?P<new>.+)$",
+                re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\s+to\s+replace\s+(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+replaced\s+"
+                r"(?:with|by)\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?replaced\s+(?P<old>.+?)(?:\s+as\b.*)?$",
+                re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+(?:as\s+)?"
+                r"(?:[^,;]+?\s+)?from\s+(?P<old>.+)$", re.I), "old", "new"),  # "as his boss from"
+    (re.compile(r"\btook\s+over\s+from\s+(?P<old>.+)$", re.I), "old", ""),
+    (re.compile(r"\b(?:dropp(?:ed|ing)|drops?|ditch(?:ed|es|ing)?|abandon(?:ed|s|ing)?|retir"
+                r"(?:ed|es|ing)|left|leaving|moved\s+(?:away\s+)?(?:off|from)|gave\s+up)\s+"
+                r"(?P<old>.+?)\s+(?:in\s+favou?r\s+of|for)\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?)\b(?:in\s+place\s+of|instead\s+of|rather\s+than)\s+"
+                r"(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"\b(?:prefers?|preferring|likes?|chooses?|picks?|favou?rs?)\s+(?P<new>.+?)"
+                r"\s+over\s+(?P<old>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|got|were)\s+(?:renamed|rebranded)"
+                r"\s+(?:to\s+|as\s+)?(?!from\b)(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"\b(?:renamed|rebranded|rename[sd]?|rebrands?)\s+(?P<old>.+?)\s+(?:to|as|into)"
+                r"\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"\b(?:renamed|rebranded)\s+(?P<old>(?:the|his|her|their|its|our|my)\s+[\w-]+"
+                r"(?:\s+(?-i:[a-z][\w-]*))?)\s+(?P<new>(?-i:[A-Z'\"‘“]).+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<old>.+?)\s+(?:rebranded|renamed\s+itself|changed\s+(?:its|their|his|her)"
+                r"\s+name)\s+(?:as|to)\s+(?P<new>.+)$", re.I), "old", "new"),
+    (re.compile(r"^(?P<new>.+?),?\s+\(?(?:formerly|previously|once)\s+(?:known\s+as\s+|called\s+"
+                r"|named\s+)?(?P<old>[^,)]+)", re.I), "old", "new"),  # "Tidewater, formerly tern"
+    (re.compile(r"\bunder\s+(?:a|the|its|their)\s+new\s+name,?\s+(?:of\s+)?(?P<new>.+)$", re.I),
+     "", "new"),
+    (re.compile(r"\bwent\s+back\s+to\s+(?P<new>.+)$", re.I), "", "new"),
+]
+RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name|formerly|previously\s+(?:known|"
+                       r"called|named)|once\s+(?:known|called)|new\s+name)", re.IGNORECASE)
+RELATION_VERBS = [  # (pattern over the predicate, relation)
+    (re.compile(r"^(?:is\s+|are\s+)?(?:on|in|part\s+of)\s+(?:the\s+)?(?P<val>[\w-]+(?:\s+[\w-]+)?"
+                r"\s+team)$", re.I), "team"),  # "is on the Falcon team"
+    (re.compile(r"^(?:joined|joins|moved\s+to|transferred\s+to|switched\s+to)\s+(?:the\s+)?"
+                r"(?P<val>[\w-]+(?:\s+[\w-]+)?\s+team)$", re.I), "team"),
+    (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based|settled"
+                r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
+                r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
+     "location"),
+    (re.compile(r"^(?:has|have|owns?|rents?|keeps?)\s+(?:a|an|his|her|their|its|our|my)\s+"
+                r"(?:\w+\s+)?(?:home|house|flat|apartment|place)\s+(?:in|at)\s+(?P<val>.+)$", re.I),
+     "location"),  # "has a house in Bergen where she lives"
+    (re.compile(r"^(?:calls?|now\s+calls?)\s+(?P<val>.+?)\s+home$", re.I), "location"),
+    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating|transferred)\s+(?:(?:back|up|down"
+                r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
+    (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
+     "location"),
+    (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
+                r"(?P<val>.+)$", re.I), "employer"),
+    (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
+    (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?(?:hired|taken\s+on)\s+(?:by|at)\s+(?P<val>.+)$",
+                re.I), "employer"),
+    (re.compile(r"^(?:started|took|got|landed|accepted|began)\s+(?:a|an|the|his|her|their)?\s*"
+                r"(?:new\s+)?(?:job|role|position)\s+(?:at|with)\s+(?P<val>.+)$", re.I),
+     "employer"),
+    (re.compile(r"^(?:works?|working)\s+as\s+(?P<val>.+)$", re.I), "role"),
+    (re.compile(r"^(?:drives?|driving)\s+(?:a|an|his|her|their|the)\s+(?P<val>[\w-]+(?:\s+"
+                r"(?!(?:with|for|to|on|in|at|now|these)\b)[\w-]+){0,3})", re.I),
+     "vehicle"),  # "drives a Golf with 40,000 miles on it"
+    (re.compile(r"^(?:started|starts)\s+as\s+(?P<val>.+)$", re.I), "role"),
+    (re.compile(r"^(?:reports?|reporting)\s+to\s+(?P<val>.+)$", re.I), "manager"),
+    (re.compile(r"^(?:is\s+married|married|is\s+engaged|engaged)\s+to\s+(?P<val>.+)$", re.I),
+     "relationship"),
+    (re.compile(r"^(?:goes|go)\s+by\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:turned|turns|has\s+turned)\s+(?P<val>\d+)\b", re.I), "age"),
+    (re.compile(r"^(?:is\s+called|called|is\s+named|named|is\s+known\s+as|known\s+as"
+                r"|trades\s+as|trading\s+as|goes\s+by\s+the\s+name)\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+on|runs?)\s+(?P<val>.+)$",
+                re.I), "platform"),
+    (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
+    (re.compile(r"^(?:asked|asks|wants?|wanted|prefers?|would\s+like)\s+(?:us\s+|me\s+|people\s+)?"
+                r"to\s+(?:be\s+called|call\s+(?:him|her|them))\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:prefers?|preferring)\s+(?P<val>.+)$", re.I), "prefer"),
+    (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?promoted\s+to\s+(?P<val>.+)$", re.I), "role"),
+    (re.compile(r"^(?:uses?|using|relies\s+on|rely\s+on)\s+(?P<val>.+)$", re.I), "use"),
+]
