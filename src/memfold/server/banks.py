@@ -8,7 +8,8 @@ bank's committed writes.
 A replica answers from a workspace of its own for the bank, under its cache directory: the
 same Markdown, journal and SQLite index as a local memfold, so the judge, the lifecycle fold
 and recall's ranking are the very code local memfold runs.  That workspace is derived and
-disposable — the replica keeps nothing that matters between requests:
+disposable — the replica keeps nothing that matters between requests (a clean stop leaves a
+manifest so the next start may adopt the copy instead of fetching it: memfold.server.copies):
 
 - every request first reads `banks.head`; when the workspace is behind, it fetches the files
   and journal lines written since (`version > head it has`) and applies them;

@@ -244,9 +244,9 @@ def reclaim(pool: ConnectionPool, cache: Path) -> list[Path]:
     return removed
 
 
-def _stat(path: Path) -> os.stat_result | None:
+def _stat(path: Path | str) -> os.stat_result | None:
     try:
-        return path.stat()
+        return os.stat(path)
     except OSError:
         return None
 
@@ -257,8 +257,9 @@ def matches_disk(manifest: Manifest, root: Path, journal: Path, index: Path) -> 
     copy's judge added since, which the next write sends), an index."""
     if not index.is_file():
         return False
+    top = os.fspath(root)
     for path, (size, _, mtime_ns) in manifest.files.items():
-        found = _stat(root / path)
+        found = _stat(f"{top}/{path}")
         if found is None or (found.st_size, found.st_mtime_ns) != (size, mtime_ns):
             return False
     if journal_state(journal) != manifest.journal_on_disk:

@@ -67,6 +67,7 @@ def assemble(settings: Settings) -> Any:
     from memfold.server.banks import Replica
 
     pool = connect(settings)
+    warm_up()
     if settings.cache:
         root = Path(settings.cache)
         root.mkdir(parents=True, exist_ok=True)
@@ -88,6 +89,21 @@ def assemble(settings: Settings) -> Any:
             shutil.rmtree(root, ignore_errors=True)
 
     return build_app(Server(pool, replica, limits), on_close=close)
+
+
+def warm_up() -> None:
+    """Write and read a scratch workspace once before serving, so that what recall, the
+    judge and the index import and compile on first use is ready before the first request
+    (which then costs what its bank costs: after a clean restart, adopting the copy)."""
+    from memfold.memory import Memory
+
+    with tempfile.TemporaryDirectory(prefix="memfold-warm-") as scratch:
+        Memory.init(scratch)
+        with Memory.open(scratch, watch=False) as memory:
+            memory.retain(["W @Warm: Started the replica and warmed it up.",
+                           "O(c=0.6) @Warm: The replica answers quickly once warm."])
+            memory.recall("warm replica started", k=5, mode="lexical")
+            memory.about("Warm")
 
 
 def from_environment() -> Any:
