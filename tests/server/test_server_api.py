@@ -152,29 +152,40 @@ def test_mcp_over_http_runs_the_tools_on_the_tokens_bank(pg_db: Provisioned,
         served.stop()
 
 
-def test_serve_with_two_workers_answers_and_cleans_up(pg_db: Provisioned,
-                                                      acme: dict[str, str],
-                                                      tmp_path: Path) -> None:
-    served = serve(pg_db, extra=("--workers", "2", "--cache", str(tmp_path), "--no-vectors"))
-    try:
-        headers = {"Authorization": f"Bearer {acme['planner']}",
-                   "Content-Type": "application/json"}
+def test_serve_with_two_workers_answers_and_keeps_its_copies(pg_db: Provisioned,
+                                                             acme: dict[str, str],
+                                                             tmp_path: Path) -> None:
+    """Two workers on one --cache each keep a copy of the bank of their own; a clean stop
+    leaves every copy with its manifest, and the next start's workers adopt them (no copy
+    more)."""
+    headers = {"Authorization": f"Bearer {acme['planner']}",
+               "Content-Type": "application/json"}
 
-        def post(verb: str, body: dict[str, Any]) -> Any:
-            request = urllib.request.Request(f"{served.url}/v1/banks/main/{verb}",
-                                             data=json.dumps(body).encode(), headers=headers,
-                                             method="POST")
-            with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310
-                return json.loads(answer.read())
+    def post(url: str, verb: str, body: dict[str, Any]) -> Any:
+        request = urllib.request.Request(f"{url}/v1/banks/main/{verb}",
+                                         data=json.dumps(body).encode(), headers=headers,
+                                         method="POST")
+        with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310
+            return json.loads(answer.read())
 
-        made = [post("retain", {"bullets": [f"W @Gus{n}: Saw a heron on pond number {n}."]})
-                for n in range(6)]
-        ids = {fact["id"] for answer in made for fact in answer["facts"]}
-        for _ in range(6):  # whichever worker answers, it has every acknowledged write
-            found = post("recall", {"query": "heron pond", "k": 20})
-            assert ids <= {hit["id"] for hit in found["results"]}, found
-        assert len(list(tmp_path.iterdir())) == 2  # one cache directory per worker
-    finally:
-        served.stop()
-    assert served.process.returncode == 0
-    assert list(tmp_path.iterdir()) == []  # each worker removed its own
+    def copies() -> list[Path]:
+        return sorted(p for bank in tmp_path.iterdir() for p in bank.iterdir() if p.is_dir())
+
+    ids: set[str] = set()
+    for start in range(2):
+        served = serve(pg_db, extra=("--workers", "2", "--cache", str(tmp_path),
+                                     "--no-vectors"))
+        try:
+            made = [post(served.url, "retain",
+                         {"bullets": [f"W @Gus{n}: Saw a heron on pond number {n}."]})
+                    for n in range(start * 6, start * 6 + 6)]
+            ids |= {fact["id"] for answer in made for fact in answer["facts"]}
+            for _ in range(6):  # whichever worker answers, it has every acknowledged write
+                found = post(served.url, "recall", {"query": "heron pond", "k": 20})
+                assert ids <= {hit["id"] for hit in found["results"]}, found
+            assert 1 <= len(copies()) <= 2  # a copy per worker that served the bank
+        finally:
+            served.stop()
+        assert served.process.returncode == 0
+        assert 1 <= len(copies()) <= 2
+        assert all(copy.with_suffix(".json").is_file() for copy in copies())

@@ -74,7 +74,7 @@ def test_the_facts_table_is_the_files_facts_after_appends_and_rewrites(
         pg_db: Provisioned) -> None:
     import psycopg
 
-    from memfold.server.banks import fact_rows
+    from memfold.server.rows import fact_rows
 
     token = bearer(make_tenant(pg_db, "factual").tokens["agent"])
     with app_client(pg_db) as client:

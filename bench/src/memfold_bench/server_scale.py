@@ -19,7 +19,8 @@ Reported, in this order:
    and p50/p99 (lexical, k=10, the queries `memfold bench recall` draws from the corpus);
 5. the replica's resident memory (VmRSS) after starting, after the banks were fetched and
    at the end;
-6. after a restart: the first request on the large bank beside a warm one.
+6. after a restart: the replica stopped (SIGTERM) and started again on the same --cache, its
+   first request on the large bank beside a warm one.
 
 `--server-src DIR` serves with the memfold package under DIR (put first on the replica's
 PYTHONPATH; the client and harness stay this one), to measure another version of the server
@@ -78,8 +79,10 @@ def load_bank(served: Served, token: str, bank: str, workspace: Path) -> Json:
 
 
 @contextlib.contextmanager
-def replica(bench: Stack, name: str, server_src: Path | None) -> Iterator[Served]:
-    """One `memfold serve` (its own cache), ready when it yields; stopped after."""
+def replica(bench: Stack, name: str, server_src: Path | None, *,
+            cache: str = "one") -> Iterator[Served]:
+    """One `memfold serve` on the cache directory `cache`, ready when it yields; stopped
+    after (SIGTERM: it drains and closes its banks)."""
     import subprocess
     import sys
 
@@ -95,7 +98,7 @@ def replica(bench: Stack, name: str, server_src: Path | None) -> Iterator[Served
         process = subprocess.Popen(
             [sys.executable, "-m", "memfold", "serve", "--db", bench.app_url, "--port",
              str(port), "--rate", "0", "--no-vectors",
-             "--cache", str(bench.workdir / f"cache-{name}")],
+             "--cache", str(bench.workdir / f"cache-{cache}")],
             stdout=subprocess.DEVNULL, stderr=handle, env=env)
     served = Served(process, f"http://127.0.0.1:{port}", log_path)
     try:

@@ -534,10 +534,10 @@ def replica_dump(replica: Replica, bank_id: int) -> list[tuple[object, ...]]:
 
     from memfold.index.sqlite.search import dump
 
-    # each `memfold serve` process makes its own directory below --cache; a killed one leaves
-    # its directory behind, so the newest is the running process's
-    own = max(replica.cache.glob("memfold-serve-*"), key=lambda p: p.stat().st_mtime_ns)
-    path = own / str(bank_id) / ".memory" / "index.sqlite"
+    # the process keeps its copy of the bank in <cache>/<bank_id>/<n>/ (memfold.server.copies);
+    # a killed one's copy is removed when the next starts, so the newest is the running one's
+    path = max(replica.cache.glob(f"{bank_id}/*/.memory/index.sqlite"),
+               key=lambda p: p.stat().st_mtime_ns)
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         return dump(db)

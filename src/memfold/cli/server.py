@@ -49,8 +49,9 @@ def _announce(host: str, port: int, workers: int, *, vectors: bool) -> None:
 @click.option("--migrate", is_flag=True,
               help="Upgrade the schema first (with --db's role, which must own the schema).")
 @click.option("--cache", "cache_dir", metavar="DIR",
-              help="Where each worker makes the directory for its derived bank workspaces, "
-                   "removed on exit (default: the system's temporary directory).")
+              help="Where the workers keep their derived copies of the banks, adopted again "
+                   "after a clean restart (default: a temporary directory per worker, "
+                   "removed on exit).")
 @click.option("--pool-size", type=click.IntRange(1, 500), default=10, show_default=True,
               help="Database connections (per worker).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,

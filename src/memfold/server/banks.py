@@ -8,7 +8,8 @@ bank's committed writes.
 A replica answers from a workspace of its own for the bank, under its cache directory: the
 same Markdown, journal and SQLite index as a local memfold, so the judge, the lifecycle fold
 and recall's ranking are the very code local memfold runs.  That workspace is derived and
-disposable — the replica keeps nothing that matters between requests:
+disposable — the replica keeps nothing that matters between requests (a clean stop leaves a
+manifest so the next start may adopt the copy instead of fetching it: memfold.server.copies):
 
 - every request first reads `banks.head`; when the workspace is behind, it fetches the files
   and journal lines written since (`version > head it has`) and applies them;
@@ -37,21 +38,21 @@ import os
 import shutil
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from memfold.errors import MemfoldError, UnknownBank
 from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
+from memfold.server import copies
 from memfold.server.admin import Caller, Refused, check_bank
 from memfold.server.db import tenant_tx, with_retries
+from memfold.server.rows import store
 from memfold.server.vectors import StoredVectors
 from memfold.workspace.files import recording
-from memfold.workspace.format import parse_document
 from memfold.workspace.layout import Workspace
 from memfold.workspace.watch import PathFeed
 
@@ -70,6 +71,7 @@ READERS = 4  # index connections (Memory handles) a bank's reads share, at most
 
 _HEAD = "SELECT head FROM banks WHERE bank_id = %s"
 _HEAD_FOR_UPDATE = "SELECT head FROM banks WHERE bank_id = %s FOR UPDATE"
+_CREATED = "SELECT created_at FROM banks WHERE bank_id = %s"
 
 
 @dataclass
@@ -129,12 +131,13 @@ class BankWorkspace:
     are told to every handle's change feed (a `PathFeed`)."""
 
     def __init__(self, pool: ConnectionPool, tenant: str, bank_id: int, name: str,
-                 root: Path, embedder: Callable[[], Embedder] | None = None) -> None:
+                 slot: copies.Slot, embedder: Callable[[], Embedder] | None = None) -> None:
         self.pool = pool
         self.tenant = tenant
         self.bank_id = bank_id
         self.name = name
-        self.root = root
+        self.slot = slot  # this process's copy of the bank in the cache (memfold.server.copies)
+        self.root = slot.root
         self.turns = Turns()
         self.head = -1  # the bank version the workspace holds; -1: not fetched yet
         self._known: dict[str, _Known] = {}
@@ -149,6 +152,7 @@ class BankWorkspace:
         self._lineage: tuple[str, int] | None = None  # the index's, after the last sync
         self._pending: set[str] = set()  # files changed since (a new handle is told them)
         self._embedder = embedder  # the model, for vectors kept in PostgreSQL; None: lexical
+        self._created: str | None = None  # the bank's creation time (copies.bank_state)
 
     # -- requests ---------------------------------------------------------------------
 
@@ -219,8 +223,12 @@ class BankWorkspace:
         if self._memory is None:
             with recording() as made:
                 Memory.init(self.root)
-            self._unsent |= self._relative(made)  # the bank's once the next write sends them
-            self._memory = self._open(settled=False)
+            if self.head > 0:  # the bank is what it sent: a skeleton file it lacks stays out
+                for path in self._relative(made) - set(self._known):
+                    (self.root / path).unlink(missing_ok=True)
+            else:
+                self._unsent |= self._relative(made)  # the bank's once a write sends them
+            self._memory = self._open(settled=self._lineage is not None)
         return self._memory
 
     def _open(self, *, settled: bool) -> Memory:
@@ -283,9 +291,12 @@ class BankWorkspace:
         if head == self.head:
             return
         if self.head < 0 or head < self.head:
-            self._discard()
-            self._fresh(conn, head)
-            return
+            if not (self.head < 0 and self._adopt(conn, head)):
+                self._discard()
+                self._fresh(conn, head)
+                return
+            if head == self.head:
+                return
         files = conn.execute("SELECT path, content, sha256 FROM files WHERE bank_id = %s "
                              "AND version > %s", [self.bank_id, self.head]).fetchall()
         lines = conn.execute("SELECT seq, line FROM events WHERE bank_id = %s AND version > %s "
@@ -305,6 +316,8 @@ class BankWorkspace:
     def _fresh(self, conn: psycopg.Connection[Any], head: int) -> None:
         """Build the workspace from nothing: every live file and the whole journal."""
         self.root.mkdir(parents=True, exist_ok=True)
+        row = conn.execute(_CREATED, [self.bank_id]).fetchone()
+        self._created = None if row is None else copies.created(row[0])
         files = conn.execute("SELECT path, content, sha256 FROM files WHERE bank_id = %s "
                              "AND content IS NOT NULL", [self.bank_id]).fetchall()
         for path, content, sha in files:
@@ -319,6 +332,50 @@ class BankWorkspace:
             self._unsent.clear()
         self.head = head
         self._settle(())  # the handle's first refresh scans every file
+
+    def _adopt(self, conn: psycopg.Connection[Any], head: int) -> bool:
+        """Take over the copy a cleanly stopped process left in this slot (its manifest),
+        when it is this bank's, at a head the database has not gone back from, and its files
+        and the database agree with the manifest; the caller catches up from there.  The
+        manifest is removed first: a crash from here on leaves a copy nobody adopts."""
+        manifest = copies.Manifest.read(self.slot.manifest)
+        copies.forget(self.slot.manifest)
+        if manifest is None or (manifest.tenant, manifest.bank_id) != (self.tenant,
+                                                                        self.bank_id):
+            return False
+        row = conn.execute(_CREATED, [self.bank_id]).fetchone()
+        if row is None or copies.created(row[0]) != manifest.created or manifest.head > head:
+            return False
+        if not (copies.matches_disk(manifest, self.root, self.root / JOURNAL_NAME,
+                                    Workspace(self.root).index_path)
+                and copies.matches_database(manifest, conn)):
+            return False
+        self._created = manifest.created
+        self._known = {path: _Known(size, sha) for path, (size, sha, _) in manifest.files.items()}
+        self._journal = manifest.journal
+        self._lineage = manifest.lineage
+        self._pending = set(manifest.pending)
+        self._unsent = set(manifest.unsent)
+        self.head = manifest.head
+        return True
+
+    def leave(self) -> None:
+        """On a clean stop, after `close`: write the copy's manifest, last, so the next
+        process to claim this slot may adopt the copy; then let the slot go."""
+        try:
+            if self.head >= 0 and self._created is not None and self.root.is_dir():
+                files = {path: (known.size, known.sha256,
+                                (self.root / path).stat().st_mtime_ns)
+                         for path, known in self._known.items()}
+                copies.Manifest(self.tenant, self.bank_id, self._created, self.head,
+                                self._journal,
+                                copies.journal_state(self.root / JOURNAL_NAME),
+                                self._lineage, files, sorted(self._pending),
+                                sorted(self._unsent)).write(self.slot.manifest)
+        except OSError:
+            pass  # no manifest: the next process builds the copy again
+        finally:
+            self.slot.release()
 
     def _put(self, path: str, content: bytes | None, sha: str | None) -> None:
         target = self._inside(path)
@@ -440,6 +497,7 @@ class BankWorkspace:
     def _discard(self) -> None:
         """Throw the workspace away; the next request fetches it whole from PostgreSQL."""
         self.close()
+        copies.forget(self.slot.manifest)
         shutil.rmtree(self.root, ignore_errors=True)
         self._known.clear()
         self._unsent.clear()
@@ -447,49 +505,6 @@ class BankWorkspace:
         self._journal = (0, 0, 0)
         self.head = -1
         self._lineage = None
-
-
-def store(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, version: int, *,
-          files: Mapping[str, bytes | None], lines: Sequence[tuple[int, str]],
-          appended: Mapping[str, int] | None = None) -> None:
-    """Store bank version `version`: `files` (None: deleted), journal `lines` as (seq, line),
-    and the facts of every file given — of a file in `appended` (path -> its last line as
-    sent before), only the facts that reach that line."""
-    kept = appended or {}
-    row = (tenant, bank_id)
-    cur.executemany(
-        "INSERT INTO files (tenant_id, bank_id, path, content, sha256, version) "
-        "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (bank_id, path) DO UPDATE SET "
-        "content = excluded.content, sha256 = excluded.sha256, version = excluded.version",
-        [(*row, path, data, None if data is None else hashlib.sha256(data).hexdigest(),
-          version) for path, data in files.items()])
-    cur.executemany(
-        "INSERT INTO events (tenant_id, bank_id, seq, line, record, version) "
-        "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (bank_id, seq) DO UPDATE SET "
-        "line = excluded.line, record = excluded.record, version = excluded.version "
-        "WHERE events.line <> excluded.line",
-        [(*row, seq, line, line, version) for seq, line in lines])
-    cur.executemany("DELETE FROM facts WHERE bank_id = %s AND path = %s AND end_line >= %s",
-                    [(bank_id, path, kept.get(path, 0)) for path in files])
-    cur.executemany(
-        "INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, "
-        "day, entities, params, content, raw) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        [(*row, *fact) for path, data in files.items() if data is not None
-         for fact in fact_rows(path, data) if fact[2] >= kept.get(path, 0)])
-
-
-FactRow = tuple[str, int, int, str, str, "date | None", list[str], str, str, str]
-
-
-def fact_rows(path: str, data: bytes) -> Iterator[FactRow]:
-    """The `facts` columns for each fact of one file (after tenant and bank)."""
-    doc = parse_document(path, data)
-    lines = data.decode("utf-8", "replace").splitlines()
-    for fact in doc.facts:
-        raw = "\n".join(lines[fact.line - 1:fact.end_line])
-        yield (path, fact.line, fact.end_line, fact.id, fact.kind, fact.day,
-               list(fact.entities), json.dumps(dict(fact.params)), fact.content, raw)
 
 
 class Replica:
@@ -507,6 +522,7 @@ class Replica:
         self._banks: dict[int, BankWorkspace] = {}  # one object per bank, for the process's life
         self._open: OrderedDict[int, None] = OrderedDict()  # the most recently used last
         self._lock = threading.Lock()
+        self.reclaimed = copies.reclaim(pool, cache)  # copies no restart can adopt
 
     def bank(self, caller: Caller, name: str) -> BankWorkspace:
         return self._found(caller, name)[0]
@@ -527,7 +543,7 @@ class Replica:
             found = self._banks.get(bank_id)
             if found is None:
                 found = BankWorkspace(self.pool, caller.tenant, bank_id, name,
-                                      self.cache / str(bank_id), self.embedder)
+                                      copies.claim(self.cache, bank_id), self.embedder)
                 self._banks[bank_id] = found
             self._open[bank_id] = None
             self._open.move_to_end(bank_id)
@@ -554,12 +570,16 @@ class Replica:
         return workspace.write(caller, work)
 
     def close(self) -> None:
+        """Close every bank and leave each copy's manifest (a clean stop: the next process
+        on this cache adopts the copies)."""
         with self._lock:
             banks = list(self._banks.values())
+            self._banks.clear()
             self._open.clear()
         for bank in banks:
             with bank.turns.exclusive():
                 bank.close()
+                bank.leave()
 
     @contextmanager
     def serving(self) -> Iterator[Replica]:

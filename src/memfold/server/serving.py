@@ -4,8 +4,10 @@ cache of bank workspaces and its own app from the same settings.
 With one worker the command builds the app itself; with more, uvicorn starts N processes that
 each call `from_environment` (the settings travel in MEMFOLD_SERVE_SETTINGS), so every worker
 is a replica like any other: they share nothing but the database, which is all the design
-needs (memfold.server.banks).  Each worker's cache is a fresh directory (below --cache when
-given), removed when the worker shuts down.
+needs (memfold.server.banks).  With --cache, every worker keeps its copies of the banks in
+that directory, each copy locked by the process using it (memfold.server.copies), and leaves
+them there on a clean stop for the next start to adopt; without, each worker's cache is a
+fresh temporary directory, removed when the worker shuts down.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ ENV = "MEMFOLD_SERVE_SETTINGS"
 @dataclass(frozen=True)
 class Settings:
     db: str
-    cache: str | None = None  # the parent of each worker's cache directory
+    cache: str | None = None  # the workers' cache directory, kept across restarts
     pool_size: int = 10
     rate: float = 50.0
     max_body: int = 1 << 20
@@ -65,20 +67,43 @@ def assemble(settings: Settings) -> Any:
     from memfold.server.banks import Replica
 
     pool = connect(settings)
+    warm_up()
     if settings.cache:
-        Path(settings.cache).mkdir(parents=True, exist_ok=True)
-    root = Path(tempfile.mkdtemp(prefix="memfold-serve-", dir=settings.cache))
-    replica = Replica(pool, root,
-                      embedder=embed.shared_embedder if settings.vectors else None)
+        root = Path(settings.cache)
+        root.mkdir(parents=True, exist_ok=True)
+    else:
+        root = Path(tempfile.mkdtemp(prefix="memfold-serve-"))
+    try:
+        replica = Replica(pool, root,
+                          embedder=embed.shared_embedder if settings.vectors else None)
+    except BaseException:
+        pool.close()
+        raise
     limits = Limits(body_bytes=settings.max_body, import_bytes=settings.max_body * 256,
                     rate=settings.rate, burst=max(1, int(settings.rate * 2)))
 
     def close() -> None:
         replica.close()
         pool.close()
-        shutil.rmtree(root, ignore_errors=True)
+        if not settings.cache:
+            shutil.rmtree(root, ignore_errors=True)
 
     return build_app(Server(pool, replica, limits), on_close=close)
+
+
+def warm_up() -> None:
+    """Write and read a scratch workspace once before serving, so that what recall, the
+    judge and the index import and compile on first use is ready before the first request
+    (which then costs what its bank costs: after a clean restart, adopting the copy)."""
+    from memfold.memory import Memory
+
+    with tempfile.TemporaryDirectory(prefix="memfold-warm-") as scratch:
+        Memory.init(scratch)
+        with Memory.open(scratch, watch=False) as memory:
+            memory.retain(["W @Warm: Started the replica and warmed it up.",
+                           "O(c=0.6) @Warm: The replica answers quickly once warm."])
+            memory.recall("warm replica started", k=5, mode="lexical")
+            memory.about("Warm")
 
 
 def from_environment() -> Any:
