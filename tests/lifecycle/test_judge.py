@@ -7,22 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from judge_pairs import fact
+from judge_pairs import superseded as supersedes
 
 from memfold import Memory
 from memfold.agents.tools import tools
-from memfold.lifecycle.judge import AGREES, OPPOSES, REVERSES, RuleJudge, stance
+from memfold.lifecycle.judge import AGREES, OPPOSES, REVERSES, stance
 from memfold.values import Fact
-from memfold.workspace.format import parse_document
-
-
-def fact(bullet: str, n: int = 0, day: str = "2025-01-10") -> Fact:
-    doc = parse_document(f"memory/{day}.md", f"# {day}\n\n## Retain\n- {bullet} ^fact{n:04d}\n")
-    return doc.facts[0]
-
-
-def supersedes(old: str, new: str) -> bool:
-    verdicts = RuleJudge().weigh(fact(new, 2), [fact(old, 1)])
-    return any(v.supersedes for v in verdicts)
 
 
 def retain(memory: Memory, day: str, *bullets: str) -> list[str]:

@@ -9,28 +9,18 @@ from __future__ import annotations
 import json
 
 import pytest
+from judge_pairs import superseded, verdicts
 
 from conftest import ROOT
-from memfold.lifecycle.judge import RuleJudge
-from memfold.lifecycle.judge.base import Verdict
-from memfold.values import Fact
-from memfold.workspace.format import parse_document
 
 PAIRS = [json.loads(line) for line in (ROOT / "benchmarks" / "data" /
                                        "contradictions-tune2.jsonl").read_text("utf-8").splitlines()]
 
 
-def fact(bullet: str, n: int = 0, day: str = "2025-01-10") -> Fact:
-    doc = parse_document(f"memory/{day}.md", f"# {day}\n\n## Retain\n- {bullet} ^fact{n:04d}\n")
-    return doc.facts[0]
 
 
-def verdicts(old: str, new: str) -> list[Verdict]:
-    return RuleJudge().weigh(fact(new, 2), [fact(old, 1)])
 
 
-def superseded(old: str, new: str) -> bool:
-    return any(v.supersedes for v in verdicts(old, new))
 
 
 @pytest.mark.parametrize(("old", "new"), [

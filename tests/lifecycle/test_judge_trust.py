@@ -11,27 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from judge_pairs import fact, superseded, verdicts
 
 from memfold import Memory
-from memfold.lifecycle.judge import RuleJudge
-from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.rules import replaces
-from memfold.values import Fact
-from memfold.workspace.format import parse_document
-
-
-def fact(bullet: str, n: int = 0, day: str = "2025-01-10") -> Fact:
-    doc = parse_document(f"memory/{day}.md", f"# {day}\n\n## Retain\n- {bullet} ^fact{n:04d}\n")
-    return doc.facts[0]
-
-
-def verdicts(old: str, new: str) -> list[Verdict]:
-    return RuleJudge().weigh(fact(new, 2), [fact(old, 1)])
-
-
-def superseded(old: str, new: str) -> bool:
-    return any(v.supersedes for v in verdicts(old, new))
-
 
 # -- true facts that were retired (a year of one person's memory, a generated year) ---------
 
