@@ -22,8 +22,9 @@ from test_cli import one_error_line
 
 from memfold.cli.main import cli
 from memfold.server import migrate
+from memfold.server.db import tenant_tx
 from memfold_bench.pg_cluster import Cluster, Provisioned, free_port
-from server_support import app_client, bearer
+from server_support import app_client, bearer, make_tenant, owner_pool
 
 Run = Callable[..., Result]
 
@@ -233,3 +234,57 @@ def test_every_admin_command_answers_in_json(admin: Run) -> None:
         "tenant": "jsonco", "name": "bot", "revoked": True}
     assert answer("server", "bank", "delete", "--tenant", "jsonco", "main", "--yes") == {
         "tenant": "jsonco", "bank": "main", "deleted": True}
+
+
+def test_bank_check_finds_hand_edited_rows_and_repair_derives_them_again(
+        pg_db: Provisioned, admin: Run) -> None:
+    """The files are the truth: a facts row or a file hash edited by hand is found, and
+    --repair derives exactly the rows a write would have stored; the files never change."""
+    tenant = make_tenant(pg_db, "acme")
+    with app_client(pg_db) as client:
+        answer = client.post("/v1/banks/main/retain", headers=bearer(tenant.tokens["agent"]),
+                             json={"bullets": ["W @Dana: Dana lives in Lisbon.",
+                                               "O(c=0.8) @Dana: Dana prefers tea."]})
+        assert answer.status_code == 200, answer.text
+    clean = admin("server", "bank", "check", "--tenant", "acme", "main", "--json")
+    assert clean.exit_code == 0 and json.loads(clean.stdout)["consistent"] is True
+
+    pool = owner_pool(pg_db)
+
+    def snapshot() -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+        with tenant_tx(pool, "acme") as conn:
+            facts = conn.execute("SELECT path, line, fact_id, content FROM facts "
+                                 "ORDER BY path, line").fetchall()
+            files = conn.execute("SELECT path, content, sha256 FROM files "
+                                 "ORDER BY path").fetchall()
+        return facts, files
+
+    try:
+        facts, files = snapshot()
+        day = next(str(path) for path, _, _, _ in facts)
+        with tenant_tx(pool, "acme") as conn:  # an operator's hand edits
+            conn.execute("UPDATE facts SET content = 'Dana lives in Porto.' "
+                         "WHERE content = 'Dana lives in Lisbon.'")
+            conn.execute("DELETE FROM facts WHERE content = 'Dana prefers tea.'")
+            conn.execute("UPDATE files SET sha256 = repeat('0', 64) WHERE path = %s", [day])
+        check_and_repair(admin, day)
+        assert snapshot() == (facts, files)  # what the write stored, and the files untouched
+    finally:
+        pool.close()
+    again = admin("server", "bank", "check", "--tenant", "acme", "main")
+    assert (again.exit_code, again.stdout) == (0, "bank acme/main: consistent\n")
+    unknown = admin("server", "bank", "check", "--tenant", "acme", "nope")
+    assert unknown.exit_code == 2 and "no bank 'nope'" in one_error_line(unknown.stderr)
+
+
+def check_and_repair(admin: Run, day: str) -> None:
+    """`bank check` finds what was edited in `day`'s rows; `--repair` derives them again."""
+    found = admin("server", "bank", "check", "--tenant", "acme", "main")
+    assert found.exit_code == 1
+    assert found.stdout.splitlines() == [
+        f"{day}: sha256 not its content's", f"{day}: facts rows not what its Markdown gives",
+        "bank acme/main: inconsistent: run with --repair"]
+    repaired = admin("server", "bank", "check", "--tenant", "acme", "main", "--repair", "--json")
+    assert repaired.exit_code == 0
+    report = json.loads(repaired.stdout)
+    assert (report["hashes"], report["facts"], report["repaired"]) == ([day], [day], True)

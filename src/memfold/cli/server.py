@@ -240,6 +240,7 @@ def bank_group() -> None:
     Examples:
       memfold server bank create --tenant acme main
       memfold server bank list --tenant acme --json
+      memfold server bank check --tenant acme main
     """
 
 
@@ -310,6 +311,44 @@ def bank_delete(db: str, tenant: str, name: str, yes: bool, as_json: bool) -> No
         emit_json({"tenant": tenant, "bank": name, "deleted": True})
         return
     click.echo(f"bank {tenant}/{name} deleted")
+
+
+@bank_group.command("check")
+@DB
+@TENANT
+@click.argument("name")
+@click.option("--repair", is_flag=True,
+              help="Derive the rows that disagree again from the bank's files.")
+@JSON
+@click.pass_context
+def bank_check(ctx: click.Context, db: str, tenant: str, name: str, repair: bool,
+               as_json: bool) -> None:
+    """Check that a bank's derived rows agree with its files: each file's sha256 and the
+    facts rows SQL readers query, derived again from the Markdown and compared.  The files
+    and the journal are the bank's truth and are never changed; with --repair the rows that
+    disagree (a hand-edited table) are derived again, under the bank's write lock.  Exit
+    status 0 when they agree or were repaired, 1 when they disagree.
+
+    \b
+    Examples:
+      memfold server bank check --tenant acme main
+      memfold server bank check --tenant acme main --repair --json
+    """
+    from memfold.server import admin
+
+    found = admin.check_rows(_pool(db), tenant, name, repair=repair)
+    if as_json:
+        emit_json(found)
+    else:
+        for what, label in (("hashes", "sha256 not its content's"),
+                            ("facts", "facts rows not what its Markdown gives")):
+            for path in found[what]:
+                click.echo(f"{path}: {label}{' (repaired)' if repair else ''}")
+        state = ("consistent" if found["consistent"] else
+                 "repaired" if found["repaired"] else "inconsistent: run with --repair")
+        click.echo(f"bank {tenant}/{name}: {state}")
+    if not found["consistent"] and not found["repaired"]:
+        ctx.exit(1)
 
 
 @server_group.group("token", cls=DataGroup)

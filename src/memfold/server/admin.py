@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memfold.errors import BadInput
-from memfold.server.db import tenant_tx
+from memfold.server import rows
+from memfold.server.db import LOCK_SPACE, tenant_tx
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
@@ -171,3 +172,22 @@ def revoke_token(pool: ConnectionPool, tenant: str, name: str) -> bool:
         done = conn.execute("UPDATE tokens SET revoked_at = now() WHERE tenant_id = %s "
                             "AND name = %s AND revoked_at IS NULL", [tenant, name]).rowcount
     return bool(done)
+
+
+def check_rows(pool: ConnectionPool, tenant: str, bank: str, *,
+               repair: bool = False) -> dict[str, Any]:
+    """The bank's derived rows checked against its files (`rows.check`): the paths whose
+    sha256 or facts rows disagree, and with `repair` those rows derived again, under the
+    bank's write lock (a replica's write waits for it).  BadInput for an unknown bank."""
+    with tenant_tx(pool, check_tenant(tenant)) as conn:
+        row = conn.execute("SELECT bank_id FROM banks WHERE tenant_id = %s AND name = %s",
+                           [tenant, check_bank(bank)]).fetchone()
+        if row is None:
+            raise BadInput(f"no bank {bank!r} in tenant {tenant!r}")
+        if repair:
+            conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, row[0]])
+        with conn.cursor() as cur:
+            found = rows.check(cur, tenant, int(row[0]), repair=repair)
+    problems = bool(found["hashes"] or found["facts"])
+    return {"tenant": tenant, "bank": bank, **found, "consistent": not problems,
+            "repaired": repair and problems}

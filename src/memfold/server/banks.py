@@ -49,7 +49,7 @@ from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
 from memfold.server import copies
 from memfold.server.admin import Caller, Refused, check_bank
-from memfold.server.db import tenant_tx, with_retries
+from memfold.server.db import LOCK_SPACE, tenant_tx, with_retries
 from memfold.server.rows import store
 from memfold.server.vectors import StoredVectors
 from memfold.workspace.files import recording
@@ -64,7 +64,6 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-LOCK_SPACE = 0x6D66  # the first key of the bank's advisory lock ("mf"); the second is bank_id
 OPEN_BANKS = 64  # workspaces kept open (each holds index connections, no inotify instance)
 READERS = 4  # index connections (Memory handles) a bank's reads share, at most
 

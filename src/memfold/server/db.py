@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
 
+LOCK_SPACE = 0x6D66  # the first key of a bank's write lock ("mf"); the second is bank_id
 _T = TypeVar("_T")
 
 RETRIES = 5

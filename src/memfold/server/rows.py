@@ -1,5 +1,9 @@
 """The rows a bank version writes to PostgreSQL: its files, its journal lines and the facts
-its Markdown carries (for SQL readers)."""
+its Markdown carries (for SQL readers); and `check`, which finds rows that no longer agree
+with the files they were derived from (a hand-edited table) and, asked to, derives them again.
+
+A bank's truth is its files' content and its journal; a file's `sha256` and the `facts` rows
+are derived from the content, so they can always be derived again."""
 
 from __future__ import annotations
 
@@ -56,3 +60,45 @@ def fact_rows(path: str, data: bytes) -> Iterator[FactRow]:
         raw = "\n".join(lines[fact.line - 1:fact.end_line])
         yield (path, fact.line, fact.end_line, fact.id, fact.kind, fact.day,
                list(fact.entities), json.dumps(dict(fact.params)), fact.content, raw)
+
+
+def check(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
+          repair: bool) -> dict[str, list[str]]:
+    """The bank's derived rows that disagree with its files: `hashes` (files whose sha256 is
+    not their content's) and `facts` (files whose facts rows are not what their content
+    gives: missing, extra or changed), each a list of paths.  With `repair`, those rows are
+    derived again from the content (the caller holds the bank's write lock)."""
+    files = {str(path): bytes(content) for path, content in cur.execute(
+        "SELECT path, content FROM files WHERE bank_id = %s AND content IS NOT NULL",
+        [bank_id]).fetchall()}
+    stored_sha = dict(cur.execute("SELECT path, sha256 FROM files WHERE bank_id = %s "
+                                  "AND content IS NOT NULL", [bank_id]).fetchall())
+    stored: dict[str, set[tuple[Any, ...]]] = {}
+    for row in cur.execute("SELECT path, line, end_line, fact_id, kind, day, entities, "
+                           "params::text, content, raw FROM facts WHERE bank_id = %s",
+                           [bank_id]).fetchall():
+        stored.setdefault(str(row[0]), set()).add(_comparable(row))
+    hashes = sorted(p for p, data in files.items()
+                    if stored_sha.get(p) != hashlib.sha256(data).hexdigest())
+    derived = {p: {_comparable(r) for r in fact_rows(p, data)} for p, data in files.items()}
+    facts = sorted(p for p in set(derived) | set(stored)
+                   if derived.get(p, set()) != stored.get(p, set()))
+    if repair:
+        cur.executemany("UPDATE files SET sha256 = %s WHERE bank_id = %s AND path = %s",
+                        [(hashlib.sha256(files[p]).hexdigest(), bank_id, p) for p in hashes])
+        cur.executemany("DELETE FROM facts WHERE bank_id = %s AND path = %s",
+                        [(bank_id, p) for p in facts])
+        cur.executemany(
+            "INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, "
+            "day, entities, params, content, raw) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            [(tenant, bank_id, *row) for p in facts if p in files
+             for row in fact_rows(p, files[p])])
+    return {"hashes": hashes, "facts": facts}
+
+
+def _comparable(row: Sequence[Any]) -> tuple[Any, ...]:
+    """A facts row as a value to compare: entities as a tuple, params as parsed JSON."""
+    path, line, end_line, fact_id, kind, day, entities, params, content, raw = row
+    return (str(path), line, end_line, fact_id, kind, day, tuple(entities),
+            json.dumps(json.loads(params), sort_keys=True), content, raw)
