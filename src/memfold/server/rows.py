@@ -18,6 +18,10 @@ from memfold.workspace.format import parse_document
 if TYPE_CHECKING:
     import psycopg
 
+_INSERT_FACT = ("INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, "
+                "day, entities, params, content, raw) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+
 
 def store(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, version: int, *,
           files: Mapping[str, bytes | None], lines: Sequence[tuple[int, str]],
@@ -42,9 +46,7 @@ def store(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, version: int, *,
     cur.executemany("DELETE FROM facts WHERE bank_id = %s AND path = %s AND end_line >= %s",
                     [(bank_id, path, kept.get(path, 0)) for path in files])
     cur.executemany(
-        "INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, "
-        "day, entities, params, content, raw) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        _INSERT_FACT,
         [(*row, *fact) for path, data in files.items() if data is not None
          for fact in fact_rows(path, data) if fact[2] >= kept.get(path, 0)])
 
@@ -89,9 +91,7 @@ def check(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
         cur.executemany("DELETE FROM facts WHERE bank_id = %s AND path = %s",
                         [(bank_id, p) for p in facts])
         cur.executemany(
-            "INSERT INTO facts (tenant_id, bank_id, path, line, end_line, fact_id, kind, "
-            "day, entities, params, content, raw) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            _INSERT_FACT,
             [(tenant, bank_id, *row) for p in facts if p in files
              for row in fact_rows(p, files[p])])
     return {"hashes": hashes, "facts": facts}
