@@ -385,7 +385,7 @@ class Ledger:
                 new_names=True) if v.id in about]
         if entities:
             said = {**weighed, **{old.id: old for old, _ in out}}  # one word on each older fact
-            naming = older(naming_older(self.backend, entities, filters, said))
+            naming = older(naming_older(self.backend, own, filters, said))
             out += [(naming[v.id], v) for v in weigh_across(
                 self.judge, new, [_with_names(f, canon) for f in naming.values()], entities,
                 new_names=False) if v.id in naming]

@@ -60,12 +60,11 @@ def linked_older(backend: IndexBackend, keys: Sequence[str], filters: Filters,
     return [c for c in pool if c.fact.id not in older][:NAMED_CANDIDATES]
 
 
-def naming_older(backend: IndexBackend, keys: Sequence[str], filters: Filters,
+def naming_older(backend: IndexBackend, keys: Collection[str], filters: Filters,
                  older: Collection[str]) -> list[Candidate]:
-    """The newest facts whose text names one of these entities (under every name) without
-    a link to it, but those in `older`."""
-    every = [k for k in dict.fromkeys([*keys, *backend.alias_keys(keys)])
-             if k not in STOP_WORDS]
+    """The newest facts whose text names one of these entity keys (the caller gives every
+    name: entities and their aliases) without a link to it, but those in `older`."""
+    every = sorted(k for k in keys if k not in STOP_WORDS)
     if not every:
         return []
     phrases = tuple(k.replace("-", " ").replace("_", " ") for k in every)
