@@ -43,6 +43,7 @@ from memfold.journal.events import content_sha as content_sha  # where the journ
 from memfold.journal.fold import REPLACED, STATE_KINDS, LifeState
 from memfold.journal.log import Event, Journal
 from memfold.lifecycle.judge.base import Judge, Verdict
+from memfold.lifecycle.named import linked_older, named_in_text, naming_older, weigh_across
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.values import Fact, Interval, Judgement, SyncReport
 from memfold.workspace.format import doc_role
@@ -356,7 +357,39 @@ class Ledger:
                                         [_with_names(f, canon) for f in older]):
             if verdict.id in by_id and verdict.id != target:
                 found.append((by_id[verdict.id], verdict, self.judge.name))
+        for old, verdict in self._across_entities(_with_names(new, canon), canon, by_id,
+                                                  until=until):
+            if old.id != target:
+                found.append((old, verdict, self.judge.name))
         return found
+
+    def _across_entities(self, new: Fact, canon: dict[str, str], weighed: dict[str, Fact], *,
+                         until: date | None = None) -> list[tuple[Fact, Verdict]]:
+        """A change written under another entity (`lifecycle.named`): the judge's word on
+        the older facts about an entity the new fact's text names, and on the older facts
+        whose text names one of the new fact's entities — those not `weighed` already."""
+        keys = [entity_key(e) for e in new.entities]
+        entities = list(dict.fromkeys(entity_key(canon.get(k, k)) for k in keys))
+        own = {*keys, *entities, *self.backend.alias_keys(entities)}
+        filters = Filters(kinds=tuple(sorted(STATE_KINDS)),
+                          window=Interval(None, until) if until else None)
+
+        def older(found: list[Candidate]) -> dict[str, Fact]:
+            return {c.fact.id: c.fact for c in found if _older(c.fact, new)
+                    and (c.life is None or c.life.status not in REPLACED)}
+        out: list[tuple[Fact, Verdict]] = []
+        if named := named_in_text(self.backend, new, own):
+            about = older(linked_older(self.backend, named, filters, weighed))
+            out += [(about[v.id], v) for v in weigh_across(
+                self.judge, new, [_with_names(f, canon) for f in about.values()], named,
+                new_names=True) if v.id in about]
+        if entities:
+            said = {**weighed, **{old.id: old for old, _ in out}}  # one word on each older fact
+            naming = older(naming_older(self.backend, own, filters, said))
+            out += [(naming[v.id], v) for v in weigh_across(
+                self.judge, new, [_with_names(f, canon) for f in naming.values()], entities,
+                new_names=False) if v.id in naming]
+        return out
 
     def _canonical_names(self, names: Sequence[str]) -> dict[str, str]:
         """Entity key -> the name of the entity it names, for names that are another

@@ -184,7 +184,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         terms=tuple(dict.fromkeys(t.casefold() for t in terms))[:MAX_TERMS],
         phrases=phrases,
         mentions=mentions,
-        name_keys=_name_keys(words),
+        name_keys=name_keys(words),
         window=window,
         about=about,
         opinion=opinion,
@@ -214,7 +214,7 @@ def _read_time(text: str, today: date,
     return window, text[:start] + " " + text[end:], unread, topics
 
 
-def _name_keys(words: list[str]) -> tuple[str, ...]:
+def name_keys(words: list[str]) -> tuple[str, ...]:
     """Entity keys of 1- to 3-word runs, so "Hà Nội" or "The Castle" can name an entity."""
     keys: list[str] = []
     for size in (3, 2, 1):
