@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Sequence
 
 _SEPARATORS = re.compile(r"[\s_.\-]+")
 # Letters that Unicode does not decompose into a base letter plus a mark.
@@ -113,3 +114,23 @@ def find_words(text: str) -> list[str]:
     if current:
         words.append("".join(current))
     return words
+
+
+def name_keys(words: list[str], *, most: int) -> tuple[str, ...]:
+    """Entity keys of 1- to 3-word runs of `words` (at most `most`, longest runs first), so
+    "Hà Nội" or "The Castle" can name an entity: how recall reads a query's names, and the
+    judge the names a fact's text holds."""
+    keys: list[str] = []
+    for size in (3, 2, 1):
+        for start in range(len(words) - size + 1):
+            run = words[start : start + size]
+            if size == 1 and run[0].casefold() in STOP_WORDS:
+                continue
+            keys.append(entity_key(" ".join(run)))
+    return tuple(dict.fromkeys(k for k in keys if k))[:most]
+
+
+def text_names(text: str, keys: Sequence[str]) -> bool:
+    """Whether `text` names one of the entities `keys` (as words, any case or accents)."""
+    words = f" {' '.join(find_words(fold(text)))} "
+    return any(f" {key.replace('-', ' ')} " in words for key in keys)

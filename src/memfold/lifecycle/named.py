@@ -7,10 +7,10 @@ tag, but one names the other's entity in its text.
 Two ways round, each bounded (`NAMED_CANDIDATES`, newest first) so a retain stays fast:
 
 - `named_in_text`: the entities the new fact's text names (its runs of one to three words,
-  read as recall reads a query's names, `recall.query.name_keys`, resolved against the
+  read as recall reads a query's names, `names.name_keys`, resolved against the
   index's entities and the aliases on entity pages), and the older facts linked to them;
 - `naming_older`: the older facts whose text names one of the new fact's entities (by its
-  name or an alias, as recall's `names_entity` reads it) without being linked to it.
+  name or an alias, as `names.text_names` reads it, as recall does) without being linked to it.
 
 The judge reads each pair with the named entity among the naming fact's entities
 (`with_entities`), so its subject rules decide as usual whose slot it is: "Walked Nadia to her
@@ -26,15 +26,14 @@ from datetime import date
 from memfold.index.base import Candidate, Filters, IndexBackend, Terms
 from memfold.journal.events import rule_of
 from memfold.lifecycle.judge.base import Judge, Verdict
-from memfold.names import STOP_WORDS, entity_key, find_words
-from memfold.recall.query import name_keys
-from memfold.recall.scoring import names_entity
+from memfold.names import STOP_WORDS, entity_key, find_words, name_keys, text_names
 from memfold.values import Fact
 
 # older facts weighed per new fact and per way round (newest first): a retain reads at most
 # this many more candidates than before
 NAMED_CANDIDATES = 12
 SEARCHED = 60  # full-text matches read to find the facts that name an entity
+MAX_NAME_KEYS = 192  # entity keys read from a fact's words, as recall reads a query's
 # the rules whose word stands across entities from an experience: one slot, two values
 TRUSTED = ("value", "moved", "renamed")
 ACROSS = ", but the two were written under different entities"
@@ -44,7 +43,8 @@ def named_in_text(backend: IndexBackend, new: Fact, own: Collection[str]) -> lis
     """The keys of the known entities the new fact's text names, other than its own (`own`:
     the keys of its entities, their canonical names and aliases)."""
     words = find_words(new.content)
-    keys = [k for k in name_keys(words) if k not in own and k not in STOP_WORDS]
+    keys = [k for k in name_keys(words, most=MAX_NAME_KEYS)
+            if k not in own and k not in STOP_WORDS]
     if not keys:
         return []
     resolved = backend.resolve_names(keys)
@@ -70,7 +70,7 @@ def naming_older(backend: IndexBackend, keys: Collection[str], filters: Filters,
     phrases = tuple(k.replace("-", " ").replace("_", " ") for k in every)
     pool = backend.lexical(Terms(phrases=phrases), filters, SEARCHED)
     found = [c for c in pool if c.fact.id not in older and not set(c.links) & set(every)
-             and names_entity(c.fact, every)]
+             and text_names(c.fact.content, every)]
     found.sort(key=lambda c: (c.fact.day or date.min, c.fact.path, c.fact.line), reverse=True)
     return found[:NAMED_CANDIDATES]
 

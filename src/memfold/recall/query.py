@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
+from memfold import names
 from memfold.errors import BadInput
 from memfold.index.base import Terms
 from memfold.language import looks_vietnamese
@@ -216,11 +217,4 @@ def _read_time(text: str, today: date,
 
 def name_keys(words: list[str]) -> tuple[str, ...]:
     """Entity keys of 1- to 3-word runs, so "Hà Nội" or "The Castle" can name an entity."""
-    keys: list[str] = []
-    for size in (3, 2, 1):
-        for start in range(len(words) - size + 1):
-            run = words[start : start + size]
-            if size == 1 and run[0].casefold() in STOP_WORDS:
-                continue
-            keys.append(entity_key(" ".join(run)))
-    return tuple(dict.fromkeys(k for k in keys if k))[: MAX_TERMS * 3]
+    return names.name_keys(words, most=MAX_TERMS * 3)

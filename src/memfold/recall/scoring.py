@@ -23,7 +23,7 @@ from memfold.journal.fold import (
     lifecycle_weight,
     status_of,
 )
-from memfold.names import find_words, fold
+from memfold.names import text_names
 from memfold.recall import ranking
 from memfold.recall.options import RecallOptions
 from memfold.recall.query import QueryPlan
@@ -94,8 +94,7 @@ def _weight(c: Candidate, status: str, decay: float, plan: QueryPlan) -> float:
 
 def names_entity(fact: Fact, keys: Sequence[str]) -> bool:
     """Whether the fact's text names one of the entities `keys` without a link to it."""
-    text = f" {' '.join(find_words(fold(fact.content)))} "
-    return any(f" {key.replace('-', ' ')} " in text for key in keys)
+    return text_names(fact.content, keys)
 
 
 def standing(c: Candidate, plan: QueryPlan, options: RecallOptions,
