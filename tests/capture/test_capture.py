@@ -106,6 +106,12 @@ def test_a_shared_sentiment_is_not_a_fact() -> None:
         "We went camping in the mountains with the kids."]
 
 
+def test_one_bullet_per_fact_in_a_turn() -> None:
+    assert _said("I moved to Lisbon. Yes, I moved to Lisbon in March!") == [
+        "Moved to Lisbon (March 2025)."]
+    assert len(_said("I moved to Lisbon in March. I work at a bakery there.")) == 2
+
+
 def test_a_remark_in_passing_gives_no_bullet() -> None:
     """A short turn whose one statement tells no event, time, name, plan or lasting state is a
     remark: the turn stays searchable verbatim, no bullet is made of it."""

@@ -65,6 +65,7 @@ _SMALL_TALK = re.compile(r"^(?:thanks|thank you|(?:I )?(?:totally |100% |complet
 _SINGULAR = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|me|mine|myself)\b", re.IGNORECASE)
 _SHARED = re.compile(r"\b(?:we (?:can|could|all|will|must|need|should)|we['’]ll|us|each other)\b",
                      re.IGNORECASE)
+_WORD = re.compile(r"\w+")
 _CAPTION = re.compile(r"\[image:[^\]]*\]")
 _REACTION = re.compile(r"\b(?:love|like|adore) (?:how|that|it|this|these|those|all|the way)\b",
                        re.IGNORECASE)
@@ -133,7 +134,17 @@ def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
     passing = len(found) == 1 and len(_CAPTION.sub("", text)) < PASSING_CHARS
     if passing and not any(telling for _, telling in found.values()):
         return []
-    return [fact for fact, _ in found.values()]
+    return _distinct([fact for fact, _ in found.values()])
+
+
+def _distinct(facts: list[Extracted]) -> list[Extracted]:
+    """One bullet per fact: a fact whose words another fact of the turn about the same
+    entity all says ("Moved to Lisbon." beside "Moved to Lisbon (March 2025).") is left out."""
+    words = [(f.entity.casefold(), frozenset(_WORD.findall(f.content.casefold())))
+             for f in facts]
+    return [fact for n, (fact, (who, said)) in enumerate(zip(facts, words, strict=True))
+            if not any(m != n and other_who == who and said < other
+                       for m, (other_who, other) in enumerate(words))]
 
 
 def _markup(sentence: str) -> bool:
