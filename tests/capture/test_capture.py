@@ -81,6 +81,49 @@ def test_extraction_states_what_the_issue_asks_for() -> None:
         "Went hiking yesterday (2025-05-01).")
 
 
+
+def _said(text: str) -> list[str]:
+    day = __import__("datetime").date(2025, 5, 2)
+    return [f.content for f in extract(text, speaker="Ana", day=day)]
+
+
+def test_thanks_agreement_and_invitations_are_not_facts() -> None:
+    """Small talk about the conversation says nothing about a person; the fact beside it is
+    still taken."""
+    assert _said("Thanks, Sam! I really appreciate it. I adopted a cat named Bailey last "
+                 "week.") == ["Adopted a cat named Bailey last week (2025-04-25)."]
+    assert _said("I totally agree, Sam, taking care of my health matters.") == []
+    assert _said("Let's keep helping each other out as we go through my journey.") == []
+    assert _said("Glad I could help with my old notes today.") == []
+
+
+def test_a_shared_sentiment_is_not_a_fact() -> None:
+    """"We can make a real impact together" is a sentiment shared with the listener; "we went
+    camping" is what the speaker's family did."""
+    assert _said("We can make a real impact together, one step at a time.") == []
+    assert _said("Our bonds make us so strong as people.") == []
+    assert _said("We went camping in the mountains with the kids.") == [
+        "We went camping in the mountains with the kids."]
+
+
+def test_one_bullet_per_fact_in_a_turn() -> None:
+    assert _said("I moved to Lisbon. Yes, I moved to Lisbon in March!") == [
+        "Moved to Lisbon (March 2025)."]
+    assert len(_said("I moved to Lisbon in March. I work at a bakery there.")) == 2
+
+
+def test_a_remark_in_passing_gives_no_bullet() -> None:
+    """A short turn whose one statement tells no event, time, name, plan or lasting state is a
+    remark: the turn stays searchable verbatim, no bullet is made of it."""
+    assert _said("Having my fam around helps a lot.") == []
+    assert _said("I love how it shows the colours.") == []
+    assert _said("Their love made me who I am today.") != []  # a time: kept
+    assert _said("I'm excited to see where pottery takes me.") == []
+    assert _said("I'm going to see where pottery takes me next month.") != []
+    assert _said("My sister Inês works at a hospital.") != []
+    assert _said("I love hiking with my dog.") != []
+
+
 # -- the formats ---------------------------------------------------------------------------
 
 

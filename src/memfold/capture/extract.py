@@ -26,6 +26,7 @@ from memfold.workspace.format import FactSyntaxError, parse_bullet
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")
 MAX_CHARS = 300  # a longer sentence is rarely one fact; it stays in the prose
+PASSING_CHARS = 100  # a shorter turn with one weak statement is a remark in passing
 
 _NUMBERED = re.compile(r"\s*\d+[.)]\s+")
 _NOT_PROSE = ("#", "`", "~", ">", "|")  # a heading, code, a quote or a table is not said
@@ -57,6 +58,21 @@ _THIRD = re.compile(r"(?:\b[Mm]y (?:\w+ )?(?:wife|husband|partner|son|daughter|s
                     r"married|pregnant|moving|vegan|vegetarian|\w+ed)")
 _ADDRESSED = re.compile(r"\b(?:you|your|you're|you’re|yours|yourself|ya|u)\b", re.IGNORECASE)
 _HEDGED = re.compile(r"\b(?:might|maybe|perhaps|could|should|hope|wish|if)\b", re.IGNORECASE)
+_SMALL_TALK = re.compile(r"^(?:thanks|thank you|(?:I )?(?:totally |100% |completely )?agree"
+                         r"|(?:I )?(?:really )?appreciate|I bet|let['’]s|glad|check (?:out|it)"
+                         r"|take a look|we can|we['’]ll|can['’]t wait|wish|good luck|congrats)"
+                         r"\b", re.IGNORECASE)
+_SINGULAR = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|me|mine|myself)\b", re.IGNORECASE)
+_SHARED = re.compile(r"\b(?:we (?:can|could|all|will|must|need|should)|we['’]ll|us|each other)\b",
+                     re.IGNORECASE)
+_WORD = re.compile(r"\w+")
+_CAPTION = re.compile(r"\[image:[^\]]*\]")
+_REACTION = re.compile(r"\b(?:love|like|adore) (?:how|that|it|this|these|those|all|the way)\b",
+                       re.IGNORECASE)
+_WHEN = re.compile(r"\b(?:yesterday|tomorrow|tonight|today|ago|since|each|every|weekend|"
+                   r"(?:last|next|this) \w+|(?:gonna|going to|planning|plan|about to)\b|"
+                   r"\d+|(?:mon|tues|wednes|thurs|fri|satur|sun)day|" + "|".join(MONTHS)
+                   + r")", re.IGNORECASE)
 _NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Which", "Who",
                         "He", "She", "They", "We", "You", "My", "Our", "The", "A", "An",
                         "And", "But", "So", "Oh", "Yes", "No", "Wow", "Hey", "Hi", "Thanks",
@@ -104,13 +120,31 @@ def sentences(text: str) -> list[str]:
 
 
 def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
-    """The facts in one turn of `speaker` on `day`, in the order said, without repeats."""
-    found: dict[tuple[str, str], Extracted] = {}
+    """The facts in one turn of `speaker` on `day`, in the order said, without repeats.
+
+    A short turn that states a single thing only in passing (no event, time, name, number,
+    plan, relation or lasting state: "Having my family around helps a lot.") gives nothing:
+    the turn itself stays searchable verbatim."""
+    found: dict[tuple[str, str], tuple[Extracted, bool]] = {}
     for sentence in sentences(text):
         fact = _one(sentence, speaker, day)
         if fact is not None:
-            found.setdefault((fact.entity.casefold(), fact.content.casefold()), fact)
-    return list(found.values())
+            key = (fact.entity.casefold(), fact.content.casefold())
+            found.setdefault(key, (fact, _telling(sentence)))
+    passing = len(found) == 1 and len(_CAPTION.sub("", text)) < PASSING_CHARS
+    if passing and not any(telling for _, telling in found.values()):
+        return []
+    return _distinct([fact for fact, _ in found.values()])
+
+
+def _distinct(facts: list[Extracted]) -> list[Extracted]:
+    """One bullet per fact: a fact whose words another fact of the turn about the same
+    entity all says ("Moved to Lisbon." beside "Moved to Lisbon (March 2025).") is left out."""
+    words = [(f.entity.casefold(), frozenset(_WORD.findall(f.content.casefold())))
+             for f in facts]
+    return [fact for n, (fact, (who, said)) in enumerate(zip(facts, words, strict=True))
+            if not any(m != n and other_who == who and said < other
+                       for m, (other_who, other) in enumerate(words))]
 
 
 def _markup(sentence: str) -> bool:
@@ -138,10 +172,16 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     if not plain or plain.endswith("?") or len(plain) > MAX_CHARS or len(plain.split()) < 4:
         return None
     if _PREFER.search(plain):
+        if _REACTION.search(plain) and not _telling(plain):
+            return None  # "I love how it looks": a reaction to what was shown
         return Extracted("O", speaker, _content(plain, day), 0.8)
     if _ADDRESSED.search(plain) or _HEDGED.search(plain):
         return None  # said to the listener, or only possible: not a fact about anyone
+    if _SMALL_TALK.match(plain):
+        return None  # thanks, agreement, an invitation: about the talk, not a person
     if _FIRST.search(plain):
+        if _SHARED.search(plain) and not (_SINGULAR.search(plain) or _telling(plain)):
+            return None  # "we can do it", "our bonds are special": a shared sentiment
         kind = "W" if _LASTING.search(plain) or not _PAST.search(plain) else "B"
         return Extracted(kind, speaker, _content(plain, day))
     third = _THIRD.search(plain)
@@ -149,6 +189,27 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     if name and name not in _NOT_NAMES and name != speaker:
         return Extracted("W", name, _content(plain, day))
     return None
+
+
+def _telling(sentence: str) -> bool:
+    """Whether a sentence says something that tells about someone: an event (a past-tense
+    verb), a time, a lasting state or relation, a plan, a name or a number."""
+    text = _CAPTION.sub("", sentence)
+    if _PAST.search(text) or _LASTING.search(text) or _WHEN.search(text):
+        return True
+    if _PREFER.search(text) and not _REACTION.search(text):
+        return True
+    words = text.strip(" .!?").split()
+    return any(_named(words, n) for n in range(1, len(words)))
+
+
+def _named(words: list[str], n: int) -> bool:
+    """A capitalised word inside a sentence that is not a greeting's name ("Thanks, Mel")."""
+    word = words[n].strip("\"'()“”")
+    if not word[:1].isupper() or word.rstrip(",;:!").rstrip("'’s") in _NOT_NAMES:
+        return False
+    vocative = word.endswith(",") or words[n - 1].endswith(",") or n == len(words) - 1
+    return not vocative or word.isupper()
 
 
 def _content(sentence: str, day: date) -> str:
