@@ -173,3 +173,42 @@ def test_a_killed_listening_connection_listens_again(pg_db: Provisioned, pg_clus
     assert two.listener.backend_pid != killed
     one.run(who, "main", "write", lambda m: m.purge(fact), what="forget")
     assert soon(lambda: not holding(two.cache, TOKEN)), holding(two.cache, TOKEN)
+
+
+def test_every_worker_of_memfold_serve_drops_a_deleted_bank(pg_db: Provisioned,
+                                                            tmp_path: Path) -> None:
+    """`memfold serve --workers 2`: each worker listens, so no copy of a deleted bank stays in
+    the shared --cache, whichever worker served it."""
+    import json
+    import urllib.request
+
+    from memfold.server import admin
+    from server_support import serve
+
+    tenant = make_tenant(pg_db, "workers", banks=("main", "gone"),
+                         tokens={"agent": (("read", "write"), None)})
+    headers = {"Authorization": f"Bearer {tenant.tokens['agent']}",
+               "Content-Type": "application/json"}
+
+    def post(url: str, verb: str, body: dict[str, Any]) -> Any:
+        request = urllib.request.Request(f"{url}/v1/banks/gone/{verb}",
+                                         data=json.dumps(body).encode(), headers=headers,
+                                         method="POST")
+        with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310
+            return json.loads(answer.read())
+
+    served = serve(pg_db, extra=("--workers", "2", "--cache", str(tmp_path), "--no-vectors"))
+    try:
+        post(served.url, "retain", {"bullets": ["W @Vera: Stored the ledger in vault nine."]})
+        for _ in range(6):
+            assert post(served.url, "recall", {"query": "ledger vault"})["results"]
+        number = bank_id(pg_db, "workers", "gone")
+        assert files_of(tmp_path, number)
+        owner = owner_pool(pg_db)
+        try:
+            assert admin.delete_bank(owner, "workers", "gone")
+        finally:
+            owner.close()
+        assert soon(lambda: not (tmp_path / str(number)).exists()), files_of(tmp_path, number)
+    finally:
+        served.stop()

@@ -36,8 +36,9 @@ log = logging.getLogger(__name__)
 
 
 class Listener:
-    """A thread that LISTENs on `CHANNEL` and calls `heard(bank_id)` for each notice, and
-    `resumed()` after each reconnection (not the first connection)."""
+    """A thread that LISTENs on `CHANNEL` and calls `heard(bank_id)` for each notice,
+    `lost()` when a listening connection drops and `resumed()` each time it listens again
+    (and first: banks opened before that)."""
 
     def __init__(self, pool: ConnectionPool, heard: Callable[[int], None],
                  resumed: Callable[[], None], lost: Callable[[], None]) -> None:
@@ -85,8 +86,7 @@ class Listener:
             conn.execute(f"LISTEN {CHANNEL}")
             self.backend_pid = conn.info.backend_pid
             self.connections += 1
-            if self.connections > 1:
-                self._resumed()  # what was missed while not listening
+            self._resumed()  # what was missed before this connection listened
             self.listening.set()
             while not self._stop.is_set():
                 for notice in conn.notifies(timeout=POLL):
