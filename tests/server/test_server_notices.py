@@ -6,6 +6,7 @@ killed listens again."""
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -41,17 +42,20 @@ def holding(cache: Path, text: str) -> list[str]:
     """Every file under `cache` (the SQLite index and its WAL included) whose bytes hold
     `text`."""
     found = []
-    for path in cache.rglob("*"):
-        try:
-            if path.is_file() and text.encode() in path.read_bytes():
-                found.append(str(path.relative_to(cache)))
-        except FileNotFoundError:
-            continue  # removed while looking
+    for top, _, names in os.walk(cache):  # a directory removed while walking is skipped
+        for name in names:
+            path = Path(top, name)
+            try:
+                if text.encode() in path.read_bytes():
+                    found.append(str(path.relative_to(cache)))
+            except (FileNotFoundError, IsADirectoryError):
+                continue  # removed while looking
     return found
 
 
 def files_of(cache: Path, bank_id: int) -> list[Path]:
-    return [p for p in (cache / str(bank_id)).rglob("*") if p.is_file()]
+    return [Path(top, name) for top, _, names in os.walk(cache / str(bank_id))
+            for name in names]
 
 
 @pytest.fixture
