@@ -47,10 +47,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from memfold.errors import MemfoldError, UnknownBank
 from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
-from memfold.server import copies
+from memfold.server import copies, notices
 from memfold.server.admin import Caller, Refused, check_bank
 from memfold.server.db import LOCK_SPACE, tenant_tx, with_retries
 from memfold.server.rows import store
+from memfold.server.turns import Turns
 from memfold.server.vectors import StoredVectors
 from memfold.workspace.files import recording
 from memfold.workspace.layout import Workspace
@@ -79,46 +80,6 @@ class _Known:
 
     size: int
     sha256: str
-
-
-class Turns:
-    """A bank's turns on this replica: any number of reads at once, or one write (or catch-up)
-    alone; a waiting write goes before reads that come after it."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._reading = 0
-        self._writing = False
-        self._waiting = 0
-
-    @contextmanager
-    def shared(self) -> Iterator[None]:
-        with self._cond:
-            while self._writing or self._waiting:
-                self._cond.wait()
-            self._reading += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._reading -= 1
-                if not self._reading:
-                    self._cond.notify_all()
-
-    @contextmanager
-    def exclusive(self) -> Iterator[None]:
-        with self._cond:
-            self._waiting += 1
-            while self._writing or self._reading:
-                self._cond.wait()
-            self._waiting -= 1
-            self._writing = True
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._writing = False
-                self._cond.notify_all()
 
 
 class BankWorkspace:
@@ -513,15 +474,48 @@ class Replica:
     PostgreSQL (memfold.server.vectors); without, lexical."""
 
     def __init__(self, pool: ConnectionPool, cache: Path, *, keep: int = OPEN_BANKS,
-                 embedder: Callable[[], Embedder] | None = None) -> None:
+                 embedder: Callable[[], Embedder] | None = None, listen: bool = True) -> None:
         self.pool = pool
         self.embedder = embedder
         self.cache = cache
         self.keep = keep
-        self._banks: dict[int, BankWorkspace] = {}  # one object per bank, for the process's life
+        self._banks: dict[int, BankWorkspace] = {}  # one object per bank, while it exists
         self._open: OrderedDict[int, None] = OrderedDict()  # the most recently used last
         self._lock = threading.Lock()
+        self._deaf: dict[int, int] = {}  # bank -> its head when notices stopped coming
         self.reclaimed = copies.reclaim(pool, cache)  # copies no restart can adopt
+        self.listener = notices.Listener(pool, self.drop, self._resume, self._lose)
+        if listen:
+            self.listener.start()
+
+    def drop(self, bank_id: int) -> None:
+        """A notice: the bank was purged or deleted.  Remove this process's copy (its
+        workspace closed first) and every copy no live process holds; a deleted bank's
+        workspace goes too, a purged bank's is built again by its next request."""
+        with self._lock:
+            bank = self._banks.get(bank_id)
+        if bank is not None:
+            with bank.turns.exclusive():
+                bank._discard()
+                if copies.bank_state(self.pool, bank.tenant, bank_id) is None:
+                    with self._lock:
+                        self._banks.pop(bank_id, None)
+                        self._open.pop(bank_id, None)
+                    bank.slot.remove()
+        copies.drop_unheld(self.cache, bank_id)
+
+    def _lose(self) -> None:
+        with self._lock:
+            self._deaf = {b: max(bank.head, 0) for b, bank in self._banks.items()}
+
+    def _resume(self) -> None:
+        """Listening again: drop the banks deleted, or purged, while no notice could come."""
+        with self._lock:
+            deaf, self._deaf = self._deaf, {}
+            banks = [(b, bank.tenant) for b, bank in self._banks.items()]
+        for bank_id, tenant in banks:
+            if notices.missed(self.pool, tenant, bank_id, deaf.get(bank_id, 0)):
+                self.drop(bank_id)
 
     def bank(self, caller: Caller, name: str) -> BankWorkspace:
         return self._found(caller, name)[0]
@@ -571,6 +565,7 @@ class Replica:
     def close(self) -> None:
         """Close every bank and leave each copy's manifest (a clean stop: the next process
         on this cache adopts the copies)."""
+        self.listener.stop()
         with self._lock:
             banks = list(self._banks.values())
             self._banks.clear()

@@ -19,7 +19,9 @@ PostgreSQL.  The manifest is removed before anything in the copy changes, so a c
 adoption leaves a copy nobody trusts.
 
 At start a replica reclaims disk: copies no live process holds that have no manifest, or
-whose bank no longer exists (deleted, its tenant removed) or went back, are removed.
+whose bank no longer exists (deleted, its tenant removed) or went back, are removed.  While it
+runs, a notice that a bank was purged or deleted (memfold.server.notices) removes its own copy
+of the bank and every copy no live process holds (`drop_unheld`).
 """
 
 from __future__ import annotations
@@ -241,6 +243,24 @@ def reclaim(pool: ConnectionPool, cache: Path) -> list[Path]:
                 removed.append(slot.root)
         finally:
             slot.release()
+    return removed
+
+
+def drop_unheld(cache: Path, bank_id: int) -> list[Path]:
+    """Remove every copy of the bank in `cache` no live process holds (copies an earlier
+    process left; this process's own copy is held, so it stays).  The copies removed."""
+    bank_dir = cache / str(bank_id)
+    try:
+        numbers = {int(entry.name.partition(".")[0]) for entry in bank_dir.iterdir()
+                   if entry.name.partition(".")[0].isdigit()}
+    except OSError:
+        return []
+    removed = []
+    for number in sorted(numbers):
+        slot = _try(bank_dir, number)
+        if slot is not None:
+            slot.remove()
+            removed.append(slot.root)
     return removed
 
 
