@@ -194,7 +194,8 @@ def test_a_manifest_is_not_trusted_twice(pg_db: Provisioned, pool: Any, tmp_path
     crashed = replica(pool, cache)
     recall_ids(crashed, caller("twice"))
     assert fresh_builds == []
-    for bank in list(crashed._banks.values()):  # the process dies: no close, no manifest
+    crashed.listener.stop()  # the process dies: no close, no manifest
+    for bank in list(crashed._banks.values()):
         bank.slot.release()
     again = replica(pool, cache)
     assert len(again.reclaimed) == 1
