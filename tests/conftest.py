@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -172,3 +173,13 @@ def pg_db(pg_cluster: Cluster) -> Provisioned:
     from server_support import new_database
 
     return new_database(pg_cluster)
+
+
+@pytest.fixture
+def app_pool(pg_db: Provisioned) -> Iterator[Any]:
+    """A connection pool on the module's database as the serving (app) role."""
+    from memfold.server.db import connect_pool
+
+    found = connect_pool(pg_db.app, size=6)
+    yield found
+    found.close()

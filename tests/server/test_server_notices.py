@@ -59,12 +59,8 @@ def files_of(cache: Path, bank_id: int) -> list[Path]:
 
 
 @pytest.fixture
-def pool(pg_db: Provisioned) -> Iterator[Any]:
-    from memfold.server.db import connect_pool
-
-    found = connect_pool(pg_db.app, size=6)
-    yield found
-    found.close()
+def pool(app_pool: Any) -> Any:
+    return app_pool
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import json
 import shutil
 import tempfile
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +34,8 @@ def daily(day: int) -> dict[str, str]:
 
 
 @pytest.fixture
-def pool(pg_db: Provisioned) -> Iterator[Any]:
-    from memfold.server.db import connect_pool
-
-    found = connect_pool(pg_db.app, size=6)
-    yield found
-    found.close()
+def pool(app_pool: Any) -> Any:
+    return app_pool
 
 
 @pytest.fixture
