@@ -306,8 +306,7 @@ class BankWorkspace:
         row = conn.execute(_CREATED, [self.bank_id]).fetchone()
         if row is None or copies.created(row[0]) != manifest.created or manifest.head > head:
             return False
-        if not (copies.matches_disk(manifest, self.root, self.root / JOURNAL_NAME,
-                                    Workspace(self.root).index_path)
+        if not (copies.matches_disk(manifest, self.root)
                 and copies.matches_database(manifest, conn)):
             return False
         self._created = manifest.created

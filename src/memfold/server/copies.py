@@ -37,6 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memfold.journal.log import JOURNAL_NAME
+from memfold.workspace.files import fsync_dir, replace_atomically
+from memfold.workspace.layout import Workspace
+
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
@@ -61,7 +65,11 @@ class Slot:
 
     @property
     def lock(self) -> Path:
-        return self.bank_dir / f"{self.number}.lock"
+        return self.lock_path(self.bank_dir, self.number)
+
+    @staticmethod
+    def lock_path(bank_dir: Path, number: int) -> Path:
+        return bank_dir / f"{number}.lock"
 
     def release(self) -> None:
         if self._fd is not None:
@@ -81,7 +89,7 @@ class Slot:
 def _try(bank_dir: Path, number: int) -> Slot | None:
     """Copy `number` of the bank, locked for this process; None when a live process holds
     it."""
-    lock = bank_dir / f"{number}.lock"
+    lock = Slot.lock_path(bank_dir, number)
     while True:
         bank_dir.mkdir(parents=True, exist_ok=True)
         try:
@@ -112,6 +120,12 @@ def claim(cache: Path, bank_id: int) -> Slot:
     raise AssertionError("unreachable")
 
 
+def _numbers(bank_dir: Path) -> list[int]:
+    """The copy numbers in a bank's directory (a copy, its lock or its manifest), sorted."""
+    return sorted({int(entry.name.partition(".")[0]) for entry in bank_dir.iterdir()
+                   if entry.name.partition(".")[0].isdigit()})
+
+
 def _copies(cache: Path) -> Iterator[tuple[int, Path, int]]:
     """(bank id, bank directory, copy number) of every copy in the cache."""
     try:
@@ -119,9 +133,7 @@ def _copies(cache: Path) -> Iterator[tuple[int, Path, int]]:
     except OSError:
         return
     for bank_dir in banks:
-        numbers = {int(entry.name.partition(".")[0]) for entry in bank_dir.iterdir()
-                   if entry.name.partition(".")[0].isdigit()}
-        for number in sorted(numbers):
+        for number in _numbers(bank_dir):
             yield int(bank_dir.name), bank_dir, number
 
 
@@ -141,20 +153,14 @@ class Manifest:
     unsent: list[str] = field(default_factory=list)  # init's skeleton, not the bank's yet
 
     def write(self, path: Path) -> None:
-        """Write the manifest atomically (a temporary file, fsync'ed, renamed over)."""
+        """Write the manifest atomically and durably (`workspace.files.replace_atomically`)."""
         body = {"format": FORMAT, "tenant": self.tenant, "bank_id": self.bank_id,
                 "created": self.created, "head": self.head, "journal": list(self.journal),
                 "journal_on_disk": list(self.journal_on_disk),
                 "lineage": list(self.lineage) if self.lineage else None,
                 "files": {p: list(v) for p, v in self.files.items()},
                 "pending": sorted(self.pending), "unsent": sorted(self.unsent)}
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump(body, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-        _sync_dir(path.parent)
+        replace_atomically(path, json.dumps(body).encode("utf-8"))
 
     @classmethod
     def read(cls, path: Path) -> Manifest | None:
@@ -191,15 +197,7 @@ def forget(manifest: Path) -> None:
         manifest.unlink()
     except FileNotFoundError:
         return
-    _sync_dir(manifest.parent)
-
-
-def _sync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_dir(manifest.parent)
 
 
 def bank_state(pool: ConnectionPool, tenant: str, bank_id: int) -> tuple[int, str] | None:
@@ -251,12 +249,11 @@ def drop_unheld(cache: Path, bank_id: int) -> list[Path]:
     process left; this process's own copy is held, so it stays).  The copies removed."""
     bank_dir = cache / str(bank_id)
     try:
-        numbers = {int(entry.name.partition(".")[0]) for entry in bank_dir.iterdir()
-                   if entry.name.partition(".")[0].isdigit()}
+        numbers = _numbers(bank_dir)
     except OSError:
         return []
     removed = []
-    for number in sorted(numbers):
+    for number in numbers:
         slot = _try(bank_dir, number)
         if slot is not None:
             slot.remove()
@@ -271,12 +268,13 @@ def _stat(path: Path | str) -> os.stat_result | None:
         return None
 
 
-def matches_disk(manifest: Manifest, root: Path, journal: Path, index: Path) -> bool:
+def matches_disk(manifest: Manifest, root: Path) -> bool:
     """Whether the copy at `root` is as the manifest says: every file of its size and mtime,
     the journal as it was at the stop (holding what was sent, and perhaps decisions this
     copy's judge added since, which the next write sends), an index."""
-    if not index.is_file():
+    if not Workspace(root).index_path.is_file():
         return False
+    journal = root / JOURNAL_NAME
     top = os.fspath(root)
     for path, (size, _, mtime_ns) in manifest.files.items():
         found = _stat(f"{top}/{path}")

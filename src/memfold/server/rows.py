@@ -70,11 +70,10 @@ def check(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
     not their content's) and `facts` (files whose facts rows are not what their content
     gives: missing, extra or changed), each a list of paths.  With `repair`, those rows are
     derived again from the content (the caller holds the bank's write lock)."""
-    files = {str(path): bytes(content) for path, content in cur.execute(
-        "SELECT path, content FROM files WHERE bank_id = %s AND content IS NOT NULL",
-        [bank_id]).fetchall()}
-    stored_sha = dict(cur.execute("SELECT path, sha256 FROM files WHERE bank_id = %s "
-                                  "AND content IS NOT NULL", [bank_id]).fetchall())
+    rows = cur.execute("SELECT path, content, sha256 FROM files WHERE bank_id = %s "
+                       "AND content IS NOT NULL", [bank_id]).fetchall()
+    files = {str(path): bytes(content) for path, content, _ in rows}
+    stored_sha = {str(path): sha for path, _, sha in rows}
     stored: dict[str, set[tuple[Any, ...]]] = {}
     for row in cur.execute("SELECT path, line, end_line, fact_id, kind, day, entities, "
                            "params::text, content, raw FROM facts WHERE bank_id = %s",
