@@ -52,6 +52,7 @@ def looks_vietnamese(text: str) -> bool:
 _TELEX = re.compile(r"^dd[aeiouy]\w*$|^\w*(?:aa|aw|ee|oo|uw)\w*[sfrxj]$")
 
 
+@functools.lru_cache(maxsize=1 << 14)  # read for every fact the judge reads
 def looks_telex(text: str) -> bool:
     """Whether `text` holds Telex leftovers: two syllables or more typed with Telex keys
     unconverted ("ddax chuyeenr"), so its language cannot be told from its words; one of

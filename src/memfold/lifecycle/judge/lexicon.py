@@ -16,9 +16,10 @@ from dataclasses import dataclass
 Pattern = re.Pattern[str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Lexicon:
-    """One language's words and patterns for the table reader."""
+    """One language's words and patterns for the table reader.  One instance a language,
+    so it is hashed by identity: the reader's cache keys on it for every fact it reads."""
 
     name: str
     stop: frozenset[str]  # function words: never a topic, a value or a subject's name

@@ -271,6 +271,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     self_report = _SELF_REPORT.match(text)
     if guard is None and self_report and not _own_voice(self_report.group("who"), names):
         guard = "third-party"  # "Bob thinks MySQL is faster": someone else's view
+    corrected = bool(w.CORRECTION.search(content))
     return Reading(
         kind=kind,
         text=text,
@@ -289,10 +290,10 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         guard=guard,
         additive=bool(w.ADDITIVE.search(text)),
         about=about,
-        now=bool(w.NOW.search(content) or w.CORRECTION.search(content)),
+        now=corrected or bool(w.NOW.search(content)),
         reversal=bool(w.REVERSAL.search(content)),
         parted=bool(w.PARTED.search(content)),
-        corrected=bool(w.CORRECTION.search(content)),
+        corrected=corrected,
         addresses=frozenset(a.lower() for a in w.EMAIL.findall(content)),
     )
 

@@ -61,9 +61,8 @@ _SINGLE = frozenset("location employer role manager relationship name platform p
                     "diet attr team grade vehicle".split())
 # An older fact that never stated the entity's own state (someone else's news, a question,
 # a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
-_HEARSAY = {"third-party": "older-hearsay", "question": "older-hearsay",
-            "suggestion": "older-hearsay", "discussion": "older-hearsay",
-            "pitch": "older-hearsay", "plan": "older-hearsay", "past": "older-hearsay"}
+_HEARSAY = frozenset({"third-party", "question", "suggestion", "discussion", "pitch", "plan",
+                      "past"})
 _STAND_IN = re.compile(r"\b(?:acting|interim|covering\s+for|filling\s+in|stand(?:ing)?\s+in)\b",
                        re.IGNORECASE)
 
@@ -81,7 +80,7 @@ def _hearsay(n: Reading, o: Reading) -> str | None:
         return "older-hearsay"  # "acting Designer until the end of the month": a stand-in
     if _reporters(o.text):  # "Omar dislikes GraphQL, says Zainab": Zainab's word for it
         return "older-hearsay"
-    return _HEARSAY.get(o.guard or "")
+    return "older-hearsay" if o.guard in _HEARSAY else None
 
 
 _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state",
@@ -91,7 +90,6 @@ _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state"
            "suggestion": "a suggestion", "question": "a question or unconfirmed",
            "discussion": "under discussion", "pitch": "a pitch or an offer",
            "restated": "a restatement", "past": "about the past"}
-ENDS_RELATIONSHIP = w.PARTED
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
