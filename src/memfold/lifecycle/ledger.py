@@ -353,12 +353,11 @@ class Ledger:
         older = [c.fact for c in self._older_candidates(new, canon, until=until)]
         by_id = {f.id: f for f in older}
         canon.update(self._canonical_names([e for f in older for e in f.entities]))
-        for verdict in self.judge.weigh(_with_names(new, canon),
-                                        [_with_names(f, canon) for f in older]):
+        named = _with_names(new, canon)
+        for verdict in self.judge.weigh(named, [_with_names(f, canon) for f in older]):
             if verdict.id in by_id and verdict.id != target:
                 found.append((by_id[verdict.id], verdict, self.judge.name))
-        for old, verdict in self._across_entities(_with_names(new, canon), canon, by_id,
-                                                  until=until):
+        for old, verdict in self._across_entities(named, canon, by_id, until=until):
             if old.id != target:
                 found.append((old, verdict, self.judge.name))
         return found
@@ -371,12 +370,10 @@ class Ledger:
         keys = [entity_key(e) for e in new.entities]
         entities = list(dict.fromkeys(entity_key(canon.get(k, k)) for k in keys))
         own = {*keys, *entities, *self.backend.alias_keys(entities)}
-        filters = Filters(kinds=tuple(sorted(STATE_KINDS)),
-                          window=Interval(None, until) if until else None)
+        filters = _state_filters(until)
 
         def older(found: list[Candidate]) -> dict[str, Fact]:
-            return {c.fact.id: c.fact for c in found if _older(c.fact, new)
-                    and (c.life is None or c.life.status not in REPLACED)}
+            return {c.fact.id: c.fact for c in _standing_older(found, new)}
         out: list[tuple[Fact, Verdict]] = []
         if named := named_in_text(self.backend, new, own):
             about = older(linked_older(self.backend, named, filters, weighed))
@@ -407,8 +404,7 @@ class Ledger:
         entities = [entity_key(canon.get(key, key)) for key in keys]
         if keys:  # each entity by its own name and by its other names
             keys = list(dict.fromkeys([*keys, *entities, *self.backend.alias_keys(entities)]))
-        filters = Filters(kinds=tuple(sorted(STATE_KINDS)),
-                          window=Interval(None, until) if until else None)
+        filters = _state_filters(until)
         if keys:
             pool = self.backend.linked(keys, filters, JUDGE_CANDIDATES)
         else:  # a fact that names no entity is weighed against those that name none
@@ -417,8 +413,19 @@ class Ledger:
             query = Terms(words=tuple(words)[:16])
             pool = [c for c in self.backend.lexical(query, filters, JUDGE_CANDIDATES)
                     if not c.fact.entities]
-        return [c for c in pool if _older(c.fact, new)
-                and (c.life is None or c.life.status not in REPLACED)]
+        return _standing_older(pool, new)
+
+
+def _state_filters(until: date | None) -> Filters:
+    """The older facts a new one is weighed against: state facts, written by `until`."""
+    return Filters(kinds=tuple(sorted(STATE_KINDS)),
+                   window=Interval(None, until) if until else None)
+
+
+def _standing_older(found: Sequence[Candidate], new: Fact) -> list[Candidate]:
+    """The candidates written before `new` that nothing has replaced yet."""
+    return [c for c in found if _older(c.fact, new)
+            and (c.life is None or c.life.status not in REPLACED)]
 
 
 def _with_names(fact: Fact, canon: dict[str, str]) -> Fact:
