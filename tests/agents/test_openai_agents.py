@@ -105,7 +105,7 @@ def test_a_runner_loop_recalls_retains_and_gets_refusals_as_answers(memory: Memo
                if isinstance(item, ToolCallOutputItem)]
     recalled, refused, retained = outputs
     assert recalled["results"][0]["content"] == "Dana moved to Lisbon in 2024."
-    assert "answered" in recalled  # the compact form, as MCP sends it
+    assert "answered" in recalled and "query" not in recalled  # the compact form
     assert refused["type"] == "UnknownId" and "call recall to find ids" in refused["error"]
     assert retained["ids"] and memory.recall("sailing lessons").hits[0].fact.content == (
         "Dana started sailing lessons.")

@@ -256,3 +256,14 @@ def test_another_workspaces_entry_is_refused_not_replaced(home: Path, tmp_path: 
     result = invoke("install", "cursor", home=home, workspace=tmp_path / "b")
     assert result.exit_code == 2 and "installed with another --workspace" in result.stderr
     assert snapshot(home) == before
+
+
+def test_the_cli_names_every_host_and_hook_there_is() -> None:
+    """The command line keeps its own lists (the hosts package stays off its start-up path):
+    they name exactly the hosts and hooks the package has."""
+    from memfold.cli.hosts import HOOK_VERBS, HOST_NAMES
+    from memfold.hosts.hooks import EVENTS
+    from memfold.hosts.targets import HOSTS
+
+    assert HOST_NAMES == tuple(HOSTS)
+    assert HOOK_VERBS == tuple(EVENTS)

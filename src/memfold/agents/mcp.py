@@ -107,11 +107,8 @@ class ToolRunner:
                                    "call the read-only tools (recall, about, context...)")
             with self.memory.signed(source):
                 return False, agent_tools.call(self.memory, name, arguments)
-        except MemfoldError as exc:
+        except Exception as exc:  # noqa: BLE001 - a bug must not take the server down
             return True, agent_tools.error_result(exc)
-        except Exception as exc:  # a bug must not take the server down: report it
-            return True, {"error": f"internal error: {type(exc).__name__}: {exc}",
-                          "type": "InternalError", "exit_code": 1}
         finally:
             self._show_notices()
 

@@ -40,11 +40,7 @@ __all__ = ["answer", "function_tools"]
 def answer(memory: MemoryAPI, name: str, arguments: str) -> str:
     """One call of tool `name` with the JSON text the model sent: the result as JSON text,
     or the error result (`agents.tools.error_result`) as JSON text."""
-    try:
-        data = agent_tools.call(memory, name, arguments)
-    except Exception as exc:  # noqa: BLE001 - the model gets every failure as an answer
-        data = agent_tools.error_result(exc)
-    return json.dumps(data, ensure_ascii=False)
+    return json.dumps(agent_tools.outcome(memory, name, arguments)[0], ensure_ascii=False)
 
 
 def function_tools(memory: MemoryAPI, *, profile: str | None = None,

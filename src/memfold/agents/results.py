@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -251,8 +251,12 @@ def status(memory: MemoryAPI, a: dict[str, Any]) -> Any:
 
 
 def entities(memory: MemoryAPI, a: dict[str, Any]) -> Any:
-    found = memory.entities()
-    limit = a.get("limit", 100)
+    return entities_page(memory.entities(), a.get("limit", 100))
+
+
+def entities_page(found: Sequence[tuple[str, int]], limit: int) -> dict[str, Any]:
+    """The entities with their fact counts, the first `limit`, and how many were left out
+    (the entities tool and `memfold entities --json`)."""
     return {"entities": [{"name": name, "facts": count} for name, count in found[:limit]],
             "omitted": max(0, len(found) - limit)}
 

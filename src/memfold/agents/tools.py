@@ -246,11 +246,18 @@ def run_call(memory: MemoryAPI, tool_call: ToolCall) -> dict[str, Any]:
         from memfold.agents.memtool import answer_call
 
         return answer_call(memory, tool_call)
-    try:
-        data, failed = call(memory, tool_call.name, tool_call.arguments), False
-    except Exception as exc:  # noqa: BLE001 - the model gets every failure as an answer
-        data, failed = error_result(exc), True
+    data, failed = outcome(memory, tool_call.name, tool_call.arguments)
     return tool_call.answer(data, is_error=failed)
+
+
+def outcome(memory: MemoryAPI, name: str, arguments: Mapping[str, Any] | str | None,
+            ) -> tuple[Any, bool]:
+    """(the result, False) of a tool call, or (its error result, True): every failure is
+    an answer for the model, never an exception."""
+    try:
+        return call(memory, name, arguments), False
+    except Exception as exc:  # noqa: BLE001 - the model gets every failure as an answer
+        return error_result(exc), True
 
 
 def error_result(exc: BaseException) -> dict[str, Any]:

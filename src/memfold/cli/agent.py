@@ -209,8 +209,9 @@ def entities(ctx: click.Context, limit: int | None, as_json: bool) -> None:
     show_notices(memory)
     shown = found[:limit] if limit else found
     if as_json:
-        emit_json({"entities": [{"name": name, "facts": count} for name, count in shown],
-                   "omitted": len(found) - len(shown)})
+        from memfold.agents.results import entities_page
+
+        emit_json(entities_page(found, limit or len(found)))
         return
     for name, count in shown:
         click.echo(f"{count}\t@{name}")

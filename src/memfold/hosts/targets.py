@@ -171,13 +171,14 @@ def codex_uninstall(setup: Setup) -> list[Change]:
 
 def _agents_install(setup: Setup) -> list[Change]:
     path = codex_home(setup) / "AGENTS.md"
-    before = read(path) or ""
+    raw = read(path)
+    before = raw or ""
     found = textedit.between(before, AGENTS_START, AGENTS_END, str(path))
     if found is not None and found != AGENTS_SECTION:
         raise _differs(str(path), "the memfold section")
     if found is not None:
         return []
-    return edit(path, read(path), textedit.append(before, AGENTS_SECTION),
+    return edit(path, raw, textedit.append(before, AGENTS_SECTION),
                 "added the memfold section (between its markers)")
 
 
@@ -203,13 +204,12 @@ def _agents_uninstall(setup: Setup) -> list[Change]:
 @dataclass(frozen=True)
 class Host:
     name: str
-    title: str
     install: Callable[[Setup], list[Change]]
     uninstall: Callable[[Setup], list[Change]]
 
 
-def _json_host(name: str, title: str, where: Callable[[Setup], Path]) -> Host:
-    return Host(name, title,
+def _json_host(name: str, where: Callable[[Setup], Path]) -> Host:
+    return Host(name,
                 lambda s: json_install(where(s), _servers(s)),
                 lambda s: json_uninstall(where(s), _servers(s)))
 
@@ -229,8 +229,8 @@ def _claude_code_uninstall(setup: Setup) -> list[Change]:
 
 
 HOSTS: dict[str, Host] = {h.name: h for h in (
-    Host("claude-code", "Claude Code", _claude_code_install, _claude_code_uninstall),
-    Host("codex", "Codex CLI", codex_install, codex_uninstall),
-    _json_host("claude-desktop", "Claude Desktop", desktop_config),
-    _json_host("cursor", "Cursor", lambda s: s.home / ".cursor" / "mcp.json"),
+    Host("claude-code", _claude_code_install, _claude_code_uninstall),
+    Host("codex", codex_install, codex_uninstall),
+    _json_host("claude-desktop", desktop_config),
+    _json_host("cursor", lambda s: s.home / ".cursor" / "mcp.json"),
 )}

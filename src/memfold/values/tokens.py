@@ -68,10 +68,8 @@ def _camel(piece: str) -> bool:
 
 @functools.cache
 def exact_counter(name: str) -> Callable[[str], int]:
-    """The exact token count of encoding `name`; MemfoldError when no installed package has
-    its vocabulary."""
-    if name not in ENCODINGS:
-        raise MemfoldError(f"unknown tokenizer {name!r}; use one of: {', '.join(ENCODINGS)}")
+    """The exact token count of encoding `name` (one of ENCODINGS: `config.token_counter`
+    refuses any other); MemfoldError when no installed package has its vocabulary."""
     with warnings.catch_warnings():  # its loader uses a deprecated importlib call
         warnings.simplefilter("ignore", DeprecationWarning)
         try:
