@@ -265,5 +265,5 @@ def test_the_cli_names_every_host_and_hook_there_is() -> None:
     from memfold.hosts.hooks import EVENTS
     from memfold.hosts.targets import HOSTS
 
-    assert HOST_NAMES == tuple(HOSTS)
-    assert HOOK_VERBS == tuple(EVENTS)
+    assert tuple(HOSTS) == HOST_NAMES
+    assert tuple(EVENTS) == HOOK_VERBS

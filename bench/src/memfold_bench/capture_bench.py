@@ -45,8 +45,9 @@ import click
 
 from memfold.capture.formats import noon
 from memfold.capture.registry import read_export
-from memfold.capture.write import TURN_KEY, slug, turn_key
+from memfold.capture.write import TURN_KEY, turn_key
 from memfold.memory import Memory
+from memfold.workspace.format import speaker_entity
 
 from .index_bench import environment, output_options, save_result
 from .locomo import (
@@ -169,7 +170,7 @@ def observations(sample: Json) -> list[tuple[str, frozenset[str]]]:
                 evidence = item[1] if isinstance(item, list) and len(item) > 1 else ""
                 found = frozenset(f"D{s}:{t}" for s, t in EVIDENCE.findall(str(evidence)))
                 if found:
-                    out.append((slug(speaker).casefold(), found))
+                    out.append((speaker_entity(speaker).casefold(), found))
     return out
 
 
@@ -209,7 +210,7 @@ def run_locomo(path: Path, k: int, log: Callable[[str], None]) -> Json:
             log(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
             data, ids = as_text(sample, conv)
             captured = capture_workspace(Path(tmp) / conv.sample_id / "captured", data, ids)
-            speakers = {slug(t.speaker).casefold() for t in conv.turns}
+            speakers = {speaker_entity(t.speaker).casefold() for t in conv.turns}
             figures = extraction_figures(observations(sample), captured.bullets, speakers)
             found = _ask(conv, Path(tmp) / conv.sample_id, captured, k, (data, ids))
             for name, result in found.items():

@@ -181,7 +181,8 @@ def _turn_block(turn: Turn) -> str:
 
 
 def _bullets(turn: Turn, line: int) -> list[str]:
-    facts = extract(turn.message.text, speaker=slug(turn.message.speaker), day=turn.day)
+    facts = extract(turn.message.text, speaker=speaker_entity(turn.message.speaker),
+                    day=turn.day)
     return [rendered for n, fact in enumerate(facts)
             if (rendered := _bullet(fact, line, turn.key, n)) is not None]
 
@@ -207,10 +208,6 @@ def block_id(key: str, n: int) -> str:
         chars.append(_ID_ALPHABET[rest])
     return "".join(chars)
 
-
-def slug(name: str) -> str:
-    """A speaker's name as an entity (the one the index links their turns to)."""
-    return speaker_entity(name)
 
 
 def plan_day(workspace: Workspace, day: date, turns: Sequence[Turn], *,

@@ -144,7 +144,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from memfold.workspace.format import cited_turn
+from memfold.workspace.format import cited_turn, is_turn
 
 if TYPE_CHECKING:
     from memfold.index.base import Candidate
@@ -284,7 +284,7 @@ def weighed_kind(fact: Fact) -> str:
     """The kind a fact is weighed as: a captured turn (a text row with its `speaker`) as
     a stated experience, a bullet extracted from one (`format.cited_turn`) as an
     observation memfold made, every other fact as its own kind."""
-    if fact.kind == "text" and "speaker" in fact.params:
+    if is_turn(fact):
         return "experience"
     return "observation" if cited_turn(fact.content) is not None else fact.kind
 

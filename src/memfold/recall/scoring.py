@@ -54,11 +54,12 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     weight = 1.0 if options.include_all or as_of_then else _weight(c, status, decay, plan)
 
     told = event_weight(c.fact, plan)
+    kind = ranking.weighed_kind(c.fact)
 
     def valued(context: float) -> float:
         rel = relevance(match, context=context, entity=bool(linked), opinion=opinion,
                         off_subject=off_subject)
-        return score(rel, kind=ranking.weighed_kind(c.fact), confidence=confidence,
+        return score(rel, kind=kind, confidence=confidence,
                      importance=c.fact.importance, lifecycle=weight) * time_factor(
                          then, state=c.fact.kind in STATE_KINDS) * told
 
@@ -87,9 +88,15 @@ def _weight(c: Candidate, status: str, decay: float, plan: QueryPlan) -> float:
     HISTORY_SHARE of it when the query asks about what held before (`ranking`)."""
     if _faded(c, status):
         return ranking.tunable("FADED_SHARE") * lifecycle_weight(ACTIVE, decay)
-    if plan.history and plan.window is None and status in HISTORY_SEEN:
+    if _sees_history(plan, status):
         return ranking.tunable("HISTORY_SHARE") * lifecycle_weight(ACTIVE, decay)
     return lifecycle_weight(status, decay)
+
+
+def _sees_history(plan: QueryPlan, status: str) -> bool:
+    """Whether a question about what held before, naming no time, sees a fact of this
+    status (`query.HISTORY_WORDS`, HISTORY_SEEN)."""
+    return plan.history and plan.window is None and status in HISTORY_SEEN
 
 
 def names_entity(fact: Fact, keys: Sequence[str]) -> bool:
@@ -107,8 +114,7 @@ def standing(c: Candidate, plan: QueryPlan, options: RecallOptions,
     as_of_then = plan.window is not None and _current_then(c, status, then)
     # a question about what held before sees what was replaced since (`query.HISTORY_WORDS`);
     # one that names a time sees what held then (`_current_then`)
-    before = (plan.history and plan.window is None and status in HISTORY_SEEN
-              and ranking.tunable("HISTORY_SHARE") > 0)
+    before = _sees_history(plan, status) and ranking.tunable("HISTORY_SHARE") > 0
     return status, decay, then, as_of_then, (options.include_all or status == ACTIVE
                                              or as_of_then or before)
 

@@ -49,7 +49,7 @@ from memfold.recall.scoring import (
 from memfold.recall.weak import Asked, asked
 from memfold.values import TEXT, AboutResult, Fact, Interval
 from memfold.values.results import strict_hits
-from memfold.workspace.format import cited_turn
+from memfold.workspace.format import cited_turn, is_turn
 
 if TYPE_CHECKING:
     from memfold.embed.rerank import Reranker
@@ -271,7 +271,7 @@ def _one_per_turn(ordered: list[_Ranked]) -> list[_Ranked]:
 
 def _turn_of(fact: Fact) -> tuple[str, int] | None:
     """The captured turn a fact is or was extracted from, as (file, header line)."""
-    if fact.kind == TEXT and "speaker" in fact.params:
+    if is_turn(fact):
         return fact.path, fact.line
     line = cited_turn(fact.content)
     return None if line is None else (fact.path, line)

@@ -24,7 +24,7 @@ from dataclasses import replace
 from itertools import pairwise
 
 from memfold.values import TEXT, Fact, ParsedDoc, made_fact
-from memfold.workspace.format import FENCE, HEADING, derived_id
+from memfold.workspace.format import FENCE, HEADING, derived_id, is_turn
 
 # the end of a sentence: terminal marks, closing marks, then space before a likely start
 BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9À-ÖØ-Þ])")
@@ -38,7 +38,7 @@ def with_sentences(doc: ParsedDoc) -> ParsedDoc:
     seen: dict[str, int] = {}
     extra: list[Fact] = []
     for fact in doc.facts:
-        if fact.kind == TEXT and fact.end_line > fact.line and "speaker" not in fact.params:
+        if fact.kind == TEXT and fact.end_line > fact.line and not is_turn(fact):
             extra.extend(_rows(fact, seen))
     return replace(doc, facts=doc.facts + tuple(extra)) if extra else doc
 

@@ -99,6 +99,7 @@ from memfold.workspace.format.regions import (
 from memfold.workspace.format.turns import (
     TURN_HEADER,
     cited_turn,
+    is_turn,
     speaker_entity,
     turn_citation,
     turn_statement,
@@ -111,8 +112,8 @@ __all__ = [
     "Fences", "FrontMatterError", "LineEdit", "RetainLine", "add_to_region", "begin_marker",
     "bullet_line", "citation", "cited_turn", "clean_slug", "core_limits", "daily_date", "decode",
     "derived_id", "doc_role", "end_marker", "entity_names", "evidence_line", "find_mentions",
-    "front_matter_end", "generated_regions", "is_block_title", "load_front_matter", "open_tasks",
-    "opinion_line", "parse_appended", "parse_bullet", "parse_core", "parse_document",
+    "front_matter_end", "generated_regions", "is_block_title", "is_turn", "load_front_matter",
+    "open_tasks", "opinion_line", "parse_appended", "parse_bullet", "parse_core", "parse_document",
     "plan_append", "prepare_append", "read_front_matter", "redact_bytes", "region_lines",
     "remove_lines", "render_bullet", "replace_region", "retain_lines", "rewrite_block",
     "speaker_entity", "split_lines", "structure_problem", "summary_line", "turn_citation",

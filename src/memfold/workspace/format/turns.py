@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from memfold.values import TEXT, Fact
 from memfold.workspace.format.lines import HEADING
 
 # the header line of a captured turn: `**speaker** · HH:MM · turn 0123456789`
@@ -30,6 +31,11 @@ TURN_HEADER = re.compile(r"\*\*([^*\n]+)\*\* · [0-9:-]{5} · turn ([0-9a-f]{10}
                          re.MULTILINE)
 _BREAKS = re.compile(r"[^\w.\-]+")
 _CITES_TURN = re.compile(r"\(turn at line ([1-9][0-9]*)\)$")
+
+
+def is_turn(fact: Fact) -> bool:
+    """Whether the index read `fact` as a captured turn (a text row with its speaker)."""
+    return fact.kind == TEXT and "speaker" in fact.params
 
 
 def speaker_entity(name: str) -> str:
