@@ -5,13 +5,15 @@ only facts that share its common words or name its person, and those come back f
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from memfold.cli.main import cli
 from memfold.memory import Memory
-from memfold.recall.weak import FRAME_WORDS
+from memfold.recall.query import plan_query
+from memfold.recall.weak import FRAME_WORDS, asked
 from memfold.values import RecallResult
 
 DAY = "2025-06-01T10:00:00"
@@ -102,9 +104,14 @@ def test_the_cli_marks_weak_matches_and_strict_drops_them(workspace: Path) -> No
     assert "weak" in strict.stderr
 
 
-def test_frame_words_are_not_what_a_question_turns_on() -> None:
+def test_frame_words_are_not_what_a_question_turns_on(workspace: Path) -> None:
     assert {"name", "kind", "favourite", "go"} <= FRAME_WORDS
     assert not {"birthday", "dog", "school", "instrument"} & FRAME_WORDS
+    recall(workspace, "What kind of dog is Biscuit?")  # retains the facts
+    with Memory.open(workspace) as memory:
+        plan = plan_query("What kind of dog is Biscuit?", today=date(2025, 6, 2))
+        weights = asked(memory.index_backend, plan, ("biscuit",)).weights
+    assert "dog" in weights and "kind" not in weights and "biscuit" not in weights
 
 
 def test_a_fact_brought_for_the_fact_it_replaced_is_as_strong_as_that_fact(
