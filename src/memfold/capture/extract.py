@@ -125,14 +125,14 @@ def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
     A short turn that states a single thing only in passing (no event, time, name, number,
     plan, relation or lasting state: "Having my family around helps a lot.") gives nothing:
     the turn itself stays searchable verbatim."""
-    found: dict[tuple[str, str], tuple[Extracted, bool]] = {}
+    found: dict[tuple[str, str], tuple[Extracted, str]] = {}
     for sentence in sentences(text):
         fact = _one(sentence, speaker, day)
         if fact is not None:
             key = (fact.entity.casefold(), fact.content.casefold())
-            found.setdefault(key, (fact, _telling(sentence)))
-    passing = len(found) == 1 and len(_CAPTION.sub("", text)) < PASSING_CHARS
-    if passing and not any(telling for _, telling in found.values()):
+            found.setdefault(key, (fact, sentence))
+    if len(found) == 1 and len(_CAPTION.sub("", text)) < PASSING_CHARS \
+            and not _telling(next(iter(found.values()))[1]):
         return []
     return _distinct([fact for fact, _ in found.values()])
 

@@ -24,6 +24,7 @@ matched", `currency`) is weak only when that fact was.  Weak hits are still retu
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -65,6 +66,11 @@ class Asked:
     weights: Mapping[str, float]
     named: tuple[str, ...]
 
+    @functools.cached_property
+    def total(self) -> float:
+        """The weight of every asked word, summed once for all the hits weighed."""
+        return sum(self.weights.values())
+
     def weak(self, c: Candidate, covers: Collection[str] = ()) -> bool:
         """Whether the candidate is only a guess; `covers`: the asked words it was found
         for by word knowledge."""
@@ -73,8 +79,7 @@ class Asked:
             return True
         if not self.weights:
             return False
-        total = sum(self.weights.values())
-        return self.covered(c.fact, covers) < COVERAGE * total
+        return self.covered(c.fact, covers) < COVERAGE * self.total
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
         """The weight of the asked words the fact holds — as a word, in another form, or
