@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from memfold.workspace.format.bullets import BLOCK_ID
 from memfold.workspace.format.document import hidden_until
+from memfold.workspace.format.edit import remove_lines
 from memfold.workspace.format.lines import (
     BULLET,
     COMMENT_START,
@@ -78,8 +79,9 @@ def generated_regions(text: str) -> list[str]:
 
 
 def without_lines(text: str, numbers: Collection[int]) -> str:
-    """`text` without the lines of these numbers; every other byte kept."""
+    """`text` without the lines of these numbers; every other byte kept (`edit.remove_lines`
+    on its text)."""
     if not numbers:
         return text
-    parts = text.split("\n")
-    return "\n".join(part for number, part in enumerate(parts, 1) if number not in numbers)
+    data = text.encode("utf-8", "surrogatepass")
+    return remove_lines(data, numbers, (), "").after.decode("utf-8", "surrogatepass")
