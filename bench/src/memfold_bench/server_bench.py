@@ -213,20 +213,26 @@ def tail(path: Path) -> str:
         return "(no log)"
 
 
-def call(served: Served, token: str, bank: str, verb: str, body: Any) -> Any:
-    """One request through memfold's client; its errors pass through as memfold's."""
+def call(served: Served, token: str, bank: str, verb: str, body: Any, *,
+         timeout: float | None = None) -> Any:
+    """One request through memfold's client (its own timeout unless `timeout`); its errors
+    pass through as memfold's."""
     from memfold.client.http import bank_path, request
 
-    return request(served.url, token, "POST", bank_path(bank, verb), body)
+    if timeout is None:
+        return request(served.url, token, "POST", bank_path(bank, verb), body)
+    return request(served.url, token, "POST", bank_path(bank, verb), body, timeout=timeout)
 
 
-def load_bank(served: Served, token: str, bank: str, workspace: Path) -> Json:
+def load_bank(served: Served, token: str, bank: str, workspace: Path, *,
+              timeout: float | None = None) -> Json:
     """Import a local workspace into an empty bank; what the server answered."""
     from memfold.client.files import read_workspace
     from memfold.errors import MemfoldError
 
     try:
-        answer: Json = call(served, token, bank, "import", read_workspace(workspace))
+        answer: Json = call(served, token, bank, "import", read_workspace(workspace),
+                            timeout=timeout)
     except MemfoldError as exc:
         raise click.ClickException(f"importing into bank {bank!r}: {exc}") from None
     if answer.get("stored") != "whole":

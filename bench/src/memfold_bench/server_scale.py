@@ -44,7 +44,7 @@ from typing import Any
 
 import click
 
-from . import corpus
+from . import corpus, server_bench
 from .index_bench import environment, output_options, save_result
 from .recall_bench import AS_OF, Query, build_queries, corpus_bullets
 from .server_bench import TENANT, Served, Stack, latency, stack, wait_ready
@@ -63,19 +63,8 @@ PATIENCE = 900.0  # seconds a request may take (a first request fetches and inde
 
 
 def call(served: Served, token: str, bank: str, verb: str, body: Any) -> Any:
-    """One request through memfold's client, patient enough for a large bank's first."""
-    from memfold.client.http import bank_path, request
-
-    return request(served.url, token, "POST", bank_path(bank, verb), body, timeout=PATIENCE)
-
-
-def load_bank(served: Served, token: str, bank: str, workspace: Path) -> Json:
-    from memfold.client.files import read_workspace
-
-    answer: Json = call(served, token, bank, "import", read_workspace(workspace))
-    if answer.get("stored") != "whole":
-        raise click.ClickException(f"bank {bank!r} was not empty: {answer}")
-    return answer
+    """One request, patient enough for a large bank's first (`server_bench.call`)."""
+    return server_bench.call(served, token, bank, verb, body, timeout=PATIENCE)
 
 
 @contextlib.contextmanager
@@ -221,7 +210,8 @@ def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seco
             for bank in sizes:
                 log(f"importing bank {bank}")
                 result["import_s"][bank] = timed(
-                    partial(load_bank, served, bench.token, bank, spaces[bank]))
+                    partial(server_bench.load_bank, served, bench.token, bank, spaces[bank],
+                            timeout=PATIENCE))
             log("first request of a fresh replica, then warm recalls")
             result["first_request"] = {bank: first_and_warm(served, bench.token, bank,
                                                             queries[bank], warm)
