@@ -117,6 +117,14 @@ def app_client(db: Provisioned, *, embedder: Any = None, **limits: Any) -> Itera
         shutil.rmtree(cache, ignore_errors=True)
 
 
+def caller(tenant: str, name: str = "agent", *scopes: str) -> Any:
+    """A request's caller in `tenant` as the server reads its token: `name`, with these
+    scopes (read and write when none are given), for every bank."""
+    from memfold.server.admin import Caller
+
+    return Caller(tenant, name, frozenset(scopes or ("read", "write")), None)
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

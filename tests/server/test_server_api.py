@@ -156,8 +156,9 @@ def test_serve_with_two_workers_answers_and_keeps_its_copies(pg_db: Provisioned,
                                                              acme: dict[str, str],
                                                              tmp_path: Path) -> None:
     """Two workers on one --cache each keep a copy of the bank of their own; a clean stop
-    leaves every copy with its manifest, and the next start's workers adopt them (no copy
-    more)."""
+    leaves every copy with its manifest, and the next start's workers take those slots again
+    (no copy more; that a copy is adopted, not built again, is tests/server/
+    test_server_restart.py's)."""
     headers = {"Authorization": f"Bearer {acme['planner']}",
                "Content-Type": "application/json"}
 

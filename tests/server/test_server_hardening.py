@@ -20,32 +20,23 @@ import psycopg
 import pytest
 
 from memfold_bench.pg_cluster import Cluster, Provisioned, free_port
-from server_support import app_client, bearer, make_tenant, serve
+from server_support import app_client, bearer, caller, make_tenant, serve
 
 DAYS = 30
 
 
 @pytest.fixture
-def replica(pg_db: Provisioned) -> Iterator[Any]:
+def replica(app_pool: Any) -> Iterator[Any]:
     """A Replica on the app role with a fresh cache (no HTTP in between)."""
     from memfold.server.banks import Replica
-    from memfold.server.db import connect_pool
 
-    pool = connect_pool(pg_db.app, size=6)
     cache = Path(tempfile.mkdtemp(prefix="memfold-test-cache-"))
-    found = Replica(pool, cache)
+    found = Replica(app_pool, cache)
     try:
         yield found
     finally:
         found.close()
-        pool.close()
         shutil.rmtree(cache, ignore_errors=True)
-
-
-def caller(tenant: str, name: str, *scopes: str) -> Any:
-    from memfold.server.admin import Caller
-
-    return Caller(tenant, name, frozenset(scopes), None)
 
 
 def daily(day: int, bullets: list[str]) -> dict[str, str]:

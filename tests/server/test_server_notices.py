@@ -16,16 +16,10 @@ from typing import Any
 import pytest
 
 from memfold_bench.pg_cluster import Cluster, Provisioned
-from server_support import make_tenant, owner_pool
+from server_support import caller, make_tenant, owner_pool
 
 TOKEN = "ghp_Zq7Lm2Xw9Kp4Rt8Vn3Bc6Yh1Jd5Fs0Ga2Eu7Wx"  # a fake GitHub token
 WAIT = 15.0  # the longest a test waits for a notice to take effect
-
-
-def caller(tenant: str) -> Any:
-    from memfold.server.admin import Caller
-
-    return Caller(tenant, "agent", frozenset({"read", "write"}), None)
 
 
 def soon(condition: Callable[[], bool]) -> bool:
@@ -60,6 +54,7 @@ def files_of(cache: Path, bank_id: int) -> list[Path]:
 
 @pytest.fixture
 def pool(app_pool: Any) -> Any:
+    """The serving role's pool (`app_pool`), under the name these tests give it."""
     return app_pool
 
 

@@ -16,15 +16,9 @@ from typing import Any
 import pytest
 
 from memfold_bench.pg_cluster import Provisioned
-from server_support import make_tenant, serve
+from server_support import caller, make_tenant, serve
 
 DAYS = 12
-
-
-def caller(tenant: str) -> Any:
-    from memfold.server.admin import Caller
-
-    return Caller(tenant, "agent", frozenset({"read", "write"}), None)
 
 
 def daily(day: int) -> dict[str, str]:
@@ -35,6 +29,7 @@ def daily(day: int) -> dict[str, str]:
 
 @pytest.fixture
 def pool(app_pool: Any) -> Any:
+    """The serving role's pool (`app_pool`), under the name these tests give it."""
     return app_pool
 
 
