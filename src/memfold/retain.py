@@ -293,10 +293,7 @@ def _check_key_new(target: _Target, key: str | None) -> None:
     replaying the journal, so a retain whose process died before replaying counts)."""
     if key is None:
         return
-    try:
-        target.ledger.replay()
-    except IndexDamaged as exc:
-        target.ledger.rebuild(exc)
+    target.ledger.replay_or_rebuild()
     earlier = target.backend.retained_with_key(key)
     if earlier is not None:
         raise _Repeated(earlier)

@@ -130,12 +130,12 @@ class Ledger:
                     undo()
                 raise
             if events:
-                self._replay_written()
+                self.replay_or_rebuild()
         return events
 
-    def _replay_written(self) -> None:
-        """Replay what was just journaled.  A damaged index met here does not fail the call:
-        the decision is durable in the journal, so the rebuild includes it."""
+    def replay_or_rebuild(self) -> None:
+        """Replay what was journaled.  A damaged index met here does not fail the call:
+        the decisions are durable in the journal, so the rebuild includes them."""
         try:
             self.replay()
         except IndexDamaged as exc:
