@@ -21,8 +21,8 @@ from typing import Any
 from memfold.capture.formats import Loaded, Unreadable
 from memfold.importing.sources import Batch, FactRecord, Source
 from memfold.values import KIND_LETTERS, LETTER_OF_KIND
+from memfold.workspace.format import entity_slug
 
-_NOT_NAME = re.compile(r"[^\w.\-]+")
 _DAY = re.compile(r"(\d{4}-\d{2}-\d{2})")
 
 
@@ -34,7 +34,7 @@ def entity_name(raw: object) -> str:
     """A name as memfold's `@Entity` syntax takes it: letters, digits, `-`, `_`, `.`
     (other characters, spaces included, become `-`; spellings that differ only there are
     one entity anyway)."""
-    return _NOT_NAME.sub("-", str(raw).strip()).strip(".-")
+    return entity_slug(str(raw))
 
 
 def _day(value: object, what: str) -> date | None:

@@ -51,6 +51,15 @@ class Bullet:
     errors: tuple[str, ...] = ()  # values not applied (out of range, malformed)
 
 
+_NAME_BREAKS = re.compile(r"[^\w.\-]+")
+
+
+def entity_slug(name: str) -> str:
+    """A name as `@Entity` syntax takes it: letters, digits, `-`, `_`, `.` (runs of other
+    characters, spaces included, become `-`); "" when nothing of it is left."""
+    return _NAME_BREAKS.sub("-", name.strip()).strip("-.")
+
+
 def clean_slug(token: str) -> str:
     """An @mention without the trailing punctuation of the sentence around it."""
     return token.rstrip(".-")

@@ -24,12 +24,12 @@ from __future__ import annotations
 import re
 
 from memfold.values import TEXT, Fact
+from memfold.workspace.format.bullets import entity_slug
 from memfold.workspace.format.lines import HEADING
 
 # the header line of a captured turn: `**speaker** · HH:MM · turn 0123456789`
 TURN_HEADER = re.compile(r"\*\*([^*\n]+)\*\* · [0-9:-]{5} · turn ([0-9a-f]{10})[ \t]*$",
                          re.MULTILINE)
-_BREAKS = re.compile(r"[^\w.\-]+")
 _CITES_TURN = re.compile(r"\(turn at line ([1-9][0-9]*)\)$")
 
 
@@ -40,7 +40,7 @@ def is_turn(fact: Fact) -> bool:
 
 def speaker_entity(name: str) -> str:
     """A speaker's name as an entity: runs of spaces (and other breaks) become '-'."""
-    return _BREAKS.sub("-", name.strip()).strip("-.") or "someone"
+    return entity_slug(name) or "someone"
 
 
 def turn_statement(text: str) -> tuple[str, str, int] | None:
