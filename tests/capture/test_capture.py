@@ -112,6 +112,19 @@ def test_one_bullet_per_fact_in_a_turn() -> None:
     assert len(_said("I moved to Lisbon in March. I work at a bakery there.")) == 2
 
 
+def test_a_bullet_reads_as_the_turn_meant_it() -> None:
+    """The third person keeps negations, slang and "I've" whole, and a month keeps the word
+    that gives its meaning ("since", "early")."""
+    assert _said("I don't eat meat anymore since 2020.") == ["Doesn't eat meat anymore since 2020."]
+    assert _said("I haven't seen my brother since March.") == [
+        "Hasn't seen their brother since March 2025."]
+    assert _said("I wanna learn the guitar this summer.") == [
+        "Wants to learn the guitar this summer."]
+    assert _said("I've been volunteering at the shelter since 2019.") == [
+        "Has been volunteering at the shelter since 2019."]
+    assert _said("I started running in early July.") == ["Started running in early July 2024."]
+
+
 def test_a_remark_in_passing_gives_no_bullet() -> None:
     """A short turn whose one statement tells no event, time, name, plan or lasting state is a
     remark: the turn stays searchable verbatim, no bullet is made of it."""

@@ -85,11 +85,14 @@ _SWAPS = [(re.compile(p, re.IGNORECASE), r) for p, r in (
 )]
 _LEAD = re.compile(r"^(?:(?:so|well|oh|yeah|yes|and|but|actually|honestly|also|btw|by the "
                    r"way|haha|lol|wow|hey|hi|ok|okay),?\s+)+", re.IGNORECASE)
-_SUBJECT = re.compile(r"^(?:I|they)\s+(?:(am|are)|(have)|(\w+))\b", re.IGNORECASE)
+_SUBJECT = re.compile(r"^(?:I|they)\s+(?:(am|are)|(have)|(\w+(?:n['’]t)?))(?!['’\w])",
+                      re.IGNORECASE)
 _WOULD = re.compile(r"^I(?:['’]d| would)\s+", re.IGNORECASE)
 _CONTRACTED = re.compile(r"^(?:I['’]m|they're)\s+", re.IGNORECASE)
-_MONTH = re.compile(r"\b(?:in|since|last|this|back in|early|late|mid-?)\s+(" + "|".join(MONTHS)
+_HAVE = re.compile(r"^I['’]ve\s+", re.IGNORECASE)
+_MONTH = re.compile(r"\b(in|since|last|this|back in|early|late|mid-?)\s+(" + "|".join(MONTHS)
                     + r")\b(?!,? \d{4})")
+_KEPT_BEFORE_MONTH = ("since", "early", "late", "mid", "mid-")  # kept: they change the meaning
 _RELATIVE = tuple((phrase, re.compile(rf"\b{phrase}\b", re.IGNORECASE))
                   for phrase in ("yesterday", "last week", "last year", "last month"))
 _THIRD_PERSON = {"have": "has", "do": "does", "go": "goes", "am": "is", "are": "is",
@@ -97,7 +100,11 @@ _THIRD_PERSON = {"have": "has", "do": "does", "go": "goes", "am": "is", "are": "
                  "could": "could", "should": "should", "must": "must", "might": "might",
                  "may": "may", "just": "just", "really": "really", "also": "also",
                  "still": "still", "never": "never", "always": "always", "finally": "finally",
-                 "recently": "recently", "actually": "actually", "usually": "usually"}
+                 "recently": "recently", "actually": "actually", "usually": "usually",
+                 "wanna": "wants to", "gonna": "is going to", "gotta": "has to",
+                 "don't": "doesn't", "don’t": "doesn’t", "haven't": "hasn't",
+                 "haven’t": "hasn’t", "aren't": "isn't", "aren’t": "isn’t",
+                 "weren't": "wasn't", "weren’t": "wasn’t"}
 
 
 @dataclass(frozen=True)
@@ -229,6 +236,8 @@ def _subject_dropped(text: str) -> str:
         return "Would " + _WOULD.sub("", text, count=1)
     if _CONTRACTED.match(text):
         return "Is " + _CONTRACTED.sub("", text, count=1)
+    if _HAVE.match(text):
+        return "Has " + _HAVE.sub("", text, count=1)
     match = _SUBJECT.match(text)
     if not match or not text.startswith("I "):
         return text
@@ -240,7 +249,7 @@ def _conjugated(verb: str) -> str:
     low = verb.casefold()
     if low in _THIRD_PERSON:
         return _THIRD_PERSON[low]
-    if low.endswith(("ed", "s", "ly")) or low in _IRREGULAR_PAST:
+    if low.endswith(("ed", "s", "ly", "n't", "n’t")) or low in _IRREGULAR_PAST:
         return low
     if low.endswith(("sh", "ch", "x", "o")):
         return low + "es"
@@ -262,11 +271,14 @@ def _dated(text: str, day: date) -> str:
         text = pattern.sub(f"{phrase} ({_meant(phrase, day)})", text, count=1)
     match = _MONTH.search(text)
     if match:
-        month = MONTHS.index(match.group(1)) + 1
+        said, name = match.group(1).casefold(), match.group(2)
+        month = MONTHS.index(name) + 1
         year = day.year - 1 if month > day.month and _PAST.search(f"I {text}") else day.year
+        if said in _KEPT_BEFORE_MONTH:
+            return f"{text[:match.end()]} {year}{text[match.end():]}"
         where = match.start()
         text = (text[:where].rstrip() + text[match.end():]).rstrip(" ,")
-        text = f"{text} ({match.group(1)} {year})"
+        text = f"{text} ({name} {year})"
     return text
 
 
