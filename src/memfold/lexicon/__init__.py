@@ -7,6 +7,9 @@ memfold.  Pure functions of a word; nothing is fetched.
   first use, so a query reads a few small files, not the table.
 - `data/kinds.tsv`: kinds WordNet does not know, written by hand:
   brands and products people own (a Garmin Forerunner is a watch, a Kia Niro a car).
+- `data/everyday.tsv`: everyday words for one thing that WordNet does not pair, written by
+  hand, both ways: how a question asks beside how a fact says it (boss: manager, earn:
+  salary, employer: work, kitten: cat, teeth: dentist).
 
 Relations (`related`): `kind` — words for kinds of the word (dog -> beagle, fish -> mackerel,
 job -> midwife); `same` — other words for the same thing (doctor -> physician; family doctor
@@ -28,6 +31,7 @@ ENDINGS = (("ies", "y"), ("ses", "s"), ("xes", "x"), ("ches", "ch"), ("shes", "s
            ("men", "man"), ("s", ""), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
            ("ing", "e"), ("ing", ""))
 Table = dict[str, dict[str, tuple[str, ...]]]
+OWN_TABLES = ("kinds.tsv", "everyday.tsv")  # the tables written by hand, read first
 
 
 def shard(word: str) -> str:
@@ -63,7 +67,14 @@ def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
 def _own() -> Table:
     from importlib import resources
 
-    return _read(resources.files(__package__).joinpath("data", "kinds.tsv").read_text())
+    data = resources.files(__package__).joinpath("data")
+    table: Table = {}
+    for name in OWN_TABLES:
+        for key, lines in _read(data.joinpath(name).read_text()).items():
+            for relation, words in lines.items():
+                had = table.setdefault(key, {}).get(relation, ())
+                table[key][relation] = had + tuple(w for w in words if w not in had)
+    return table
 
 
 def _read(text: str) -> Table:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
-from memfold.recall import currency, ranking
+from memfold.recall import asked_slot, currency, ranking
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
@@ -119,7 +119,8 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     scored = held_by_neighbours([score_candidate(c, plan, named, match[c.rowid], options,
                                                  context.get(c.rowid), pool.selective)
                                  for c in found.values()])
-    ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused)
+    ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
+                       asked_slot.slot_of(plan, named))
     weak = _weak_of(asked(backend, plan, named), pool, via)
     hits = [evolve(explain(s, plan, window, pool.fused, hopped.get(s.candidate.rowid),
                            via.get(s.candidate.rowid), pool.known.get(s.candidate.rowid)),
@@ -147,13 +148,15 @@ def _weak_of(question: Asked, pool: Pool, via: Mapping[int, str],
 
 
 def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
-             ends: Mapping[str, str], fused: dict[int, float] | None) -> list[Scored]:
+             ends: Mapping[str, str], fused: dict[int, float] | None,
+             slot: asked_slot.Slot | None = None) -> list[Scored]:
     """The facts recall shows, best first: what is true now above what it replaced
     (`currency`), one row per passage and per captured turn, spread (hybrid) and reranked
     when asked."""
     if options.include_all:
         shown = currency.replacements_first(shown, plan.window is not None, ends)
     shown = currency.newer_first(shown, options.k, options.today)
+    shown = asked_slot.current_first(shown, slot, options.k, options.today)
     ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order))))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)

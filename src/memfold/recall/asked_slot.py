@@ -1,0 +1,259 @@
+"""What a question about now asks, and which shown fact states its current value.
+
+Two facts about one subject often both answer a question: "Rosa reports to Tariq" and,
+later, "Rosa had her first one-on-one with her new manager, Inês"; "Leilani relocated from
+Hilo to Honolulu" and, later, "Leilani took a job in Portland and moved there".  The judge
+may never have linked them (the older one an experience, the change implied, the newer one
+written under another entity and naming the subject only in its text), so neither is
+superseded and the older one, with more of the question's words, ranks first.
+
+`current_first` reads the question's *slot* — its words less the names it gives and the
+words that only frame it, with the lexicon's other words and forms for each ("boss":
+manager; "live", "where": the words of a home and of a move) — and, among the best results,
+lets a newer fact rank first over the older facts about the same subject (an entity they
+are linked to, or whose name the newer one's text gives) when it states the current value
+of that slot:
+
+- the judge reads it as a change of the older fact's value (a supersede it would make
+  across entities, or a rule that reads one slot with two values: `SLOT_RULES`);
+- or it holds a word of the slot and says the value is new or holds now: "new manager",
+  "moved", "now", a change verb the judge reads with its new value; or a state that holds
+  for a stated time that covers today, when the question asks about now ("at the moment",
+  "still", "currently"); or the question asks for the "new" one ("Yuki's new cat").
+
+It never does for a plan, a change that did not happen, a visit, someone else's news or a
+report (the judge's guards; a temporary state only as said above), nor for a question about
+a time or about what held before.  The older facts on the slot carry the newer one's id as
+possibly outdated by it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from dataclasses import replace as evolve
+from datetime import date
+from functools import lru_cache
+
+from memfold import lexicon
+from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
+from memfold.names import STOP_WORDS, entity_key, find_words
+from memfold.recall import ranking
+from memfold.recall.query import QueryPlan, word_stem
+from memfold.recall.ranking import Scored
+from memfold.values import TEXT, Fact
+
+# a question that asks what holds now (the present perfect and "was" are history questions,
+# which `plan.history` tells)
+ASKS_NOW = re.compile(r"\b(?:now|currently|current|these\s+days|at\s+the\s+moment|at\s+present"
+                      r"|nowadays|still|any\s*more|new|latest|today)\b", re.IGNORECASE)
+ASKS_NEW = re.compile(r"\bnew\s+(\w+)", re.IGNORECASE)
+# words that only frame a question: they name no slot
+FRAME = frozenset("who whom whose what which where when why how is are was were do does did "
+                  "doing done has have had name names kind sort type use uses using get "
+                  "now currently current still new latest today anymore any more".split())
+# a question asked with "where", or of a home, asks where the subject lives: a move states it
+PLACE_ASKED = frozenset("where live lives living based home city town country reside "
+                        "resides".split())
+PLACE_WORDS = ("live", "lives", "living", "home", "based", "moved", "move", "moves",
+               "relocated", "relocate", "city", "house", "flat", "apartment")
+MOVE_VERBS = frozenset({"mov", "relocat", "emigrat"})
+# the judge's rules that read one slot with two values (`journal.events.RULES`)
+SLOT_RULES = frozenset({"value", "moved", "renamed", "status", "ended"})
+NEW_BEFORE = 3  # "new lead first violinist": words between "new" and the slot's word
+SHOWN = 10  # the best results weighed (at least k)
+RELATED = 12  # of a word's other words and forms, the nearest this many
+
+
+@dataclass(frozen=True)
+class Slot:
+    """The stems a question's slot is said with, whether it asks where, whether it asks
+    about now, and the stems of the word after its "new" (if any)."""
+
+    stems: frozenset[str]
+    place: bool
+    now: bool
+    new: frozenset[str]
+
+
+def _forms(word: str) -> set[str]:
+    word = word.casefold()
+    return {word_stem(word), *(word_stem(w) for w in lexicon.lemmas(word))}
+
+
+def _related(word: str) -> set[str]:
+    out = _forms(word)
+    for relation in (lexicon.SAME, lexicon.FORM):  # kinds are too many to name a slot
+        for other in lexicon.related(word, relation)[:RELATED]:
+            if " " not in other:
+                out |= _forms(other)
+    return out
+
+
+def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
+    """The slot a question about now asks, or None (a question about a time or what held
+    before, or one that asks nothing but names).  Names are no part of it: the entities
+    the question names (each part of their names) and its capitalised words past the first."""
+    if plan.window is not None or plan.history:
+        return None
+    names = {part for n in named for part in re.split(r"[-_]", entity_key(n))}
+    spoken = find_words(plan.text)
+    names |= {w.casefold() for w in spoken[1:] if w[:1].isupper()}
+    words = [w.casefold() for w in spoken]
+    asked = [w for w in words if w not in STOP_WORDS and w not in FRAME
+             and w not in names and entity_key(w) not in names and w.isalpha()]
+    place = any(w in PLACE_ASKED for w in words)
+    stems: set[str] = set()
+    for word in asked:
+        stems |= _related(word)
+    if place:
+        stems |= {word_stem(w) for w in PLACE_WORDS}
+    if not stems:
+        return None
+    new = ASKS_NEW.search(plan.text)
+    return Slot(frozenset(stems), place, bool(ASKS_NOW.search(plan.text)),
+                frozenset(_related(new.group(1))) if new else frozenset())
+
+
+@lru_cache(maxsize=4096)
+def _stems(content: str) -> tuple[str, ...]:
+    """A fact's words, each as its stem (in order, to find "new" before a slot word)."""
+    return tuple(word_stem(w) for w in find_words(content.casefold()))
+
+
+def _lemma_stems(content: str) -> frozenset[str]:
+    return frozenset(s for w in find_words(content.casefold()) for s in _forms(w))
+
+
+def on_slot(fact: Fact, slot: Slot) -> bool:
+    """Whether the fact holds a word of the slot, or the judge reads it as stating the
+    slot's relation ("reports to Oskar": manager), or, for a question of where, a move."""
+    from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
+
+    if _lemma_stems(fact.content) & slot.stems:
+        return True
+    reading = read(fact)
+    if reading.relation and word_stem(reading.relation) in slot.stems:
+        return True
+    return slot.place and any(c.verb in MOVE_VERBS for c in reading.changes)
+
+
+def says_new(fact: Fact, slot: Slot) -> bool:
+    """Whether the fact says its value for the slot is new or holds now: "new" a few words
+    before a word of the slot, "now", or a change the judge reads with its new value."""
+    from memfold.lifecycle.judge.readers import read
+
+    stems = _stems(fact.content)
+    for at, stem in enumerate(stems):
+        if stem == "new" and slot.stems.intersection(stems[at + 1: at + 2 + NEW_BEFORE]):
+            return True
+    reading = read(fact)
+    if reading.guard:
+        return False
+    return reading.now or reading.reversal or any(c.new or c.obj for c in reading.changes)
+
+
+def holds_for_now(fact: Fact, today: date) -> bool:
+    """A state said to hold for a time that has not ended ("until 30 April")."""
+    valid = fact.valid
+    return (fact.kind in STATE_KINDS and valid is not None and valid.end is not None
+            and (valid.start is None or valid.start <= today) and today <= valid.end)
+
+
+def subjects(fact: Fact, links: Sequence[str], keys: Iterable[str]) -> frozenset[str]:
+    """The entity keys a fact is about: those it is linked to, and those of `keys` its
+    text names — by the whole name, or by a part of it written as a name ("Kestrel" for
+    Project-Kestrel)."""
+    out = set(links)
+    words = find_words(fact.content)
+    lower = {w.casefold() for w in words}
+    capital = {w.casefold() for w in words if w[:1].isupper()}
+    for key in keys:
+        parts = [p for p in re.split(r"[-_]", key) if p]
+        if not parts:
+            continue
+        if all(p in lower for p in parts) or any(
+                p in capital and len(p) > 3 and p not in STOP_WORDS for p in parts):
+            out.add(key)
+    return frozenset(out)
+
+
+def judge_says(new: Fact, old: Fact, shared: Iterable[str]) -> tuple[bool, str | None]:
+    """The judge's word on `new` against `old`, read with the entities they share among
+    the new fact's: (whether a rule reads one slot with two values, the guard that holds
+    or None)."""
+    from memfold.journal.events import rule_of
+    from memfold.lifecycle.judge.rules import RuleJudge
+    from memfold.lifecycle.named import with_entities
+
+    judge = RuleJudge()
+    keys = list(shared)
+    for first in (False, True):
+        for verdict in judge.weigh(with_entities(new, keys, first=first), [old]):
+            if ", but the newer fact is " in verdict.reason:
+                return False, verdict.reason.split(", but the newer fact is ")[1]
+            if rule_of(judge.name, verdict.reason) in SLOT_RULES:
+                return True, None
+    return False, None
+
+
+def current_first(shown: list[Scored], slot: Slot | None, k: int,
+                  today: date) -> list[Scored]:
+    """Among the best max(k, SHOWN) results, a newer fact that states the current value
+    of the question's slot (module docstring) scores at least what the older facts about
+    its subject above it score, and ranks above them; those on the slot carry its id."""
+    if slot is None:
+        return shown
+    best = [s for s in sorted(shown, key=ranking.order)[: max(k, SHOWN)]
+            if s.tier == 0 and s.fact.kind != TEXT and s.fact.day is not None
+            and s.fact.day <= today and s.status in (ACTIVE, ARCHIVED)]
+    if len(best) < 2:
+        return shown
+    keys = sorted({entity_key(e) for s in best for e in s.candidate.links})
+    slot = evolve(slot, stems=slot.stems - {word_stem(p) for k in keys
+                                            for p in re.split(r"[-_]", k)})
+    about = {s.fact.id: subjects(s.fact, [entity_key(e) for e in s.candidate.links], keys)
+             for s in best}
+    score = {s.fact.id: s.score for s in shown}
+    outdated: dict[str, list[str]] = {}
+    above: set[str] = set()
+    for new in sorted(best, key=lambda s: s.fact.day or date.min, reverse=True):
+        if new.status != ACTIVE or not on_slot(new.fact, slot):
+            continue
+        for old in sorted(best, key=lambda s: -score[s.fact.id]):
+            shared = about[new.fact.id] & about[old.fact.id]
+            if old is new or not shared or not old.fact.day or not new.fact.day \
+                    or old.fact.day >= new.fact.day:
+                continue
+            lift = score[old.fact.id] >= score[new.fact.id]
+            mark = old.status == ACTIVE and on_slot(old.fact, slot)
+            if (lift or mark) and _states_current(new.fact, old.fact, shared, slot, today):
+                score[new.fact.id] = max(score[new.fact.id], score[old.fact.id])
+                above.add(new.fact.id)
+                if mark:
+                    outdated.setdefault(old.fact.id, []).append(new.fact.id)
+    if not above:
+        return shown
+    return [evolve(s, score=score[s.fact.id],
+                   outdated_by=tuple(dict.fromkeys([*s.outdated_by,
+                                                    *outdated.get(s.fact.id, ())])),
+                   replaced=s.replaced or s.fact.id in outdated)
+            if s.fact.id in above or s.fact.id in outdated else s for s in shown]
+
+
+def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
+                    today: date) -> bool:
+    """Whether `new` states the current value of the slot against `old` (module
+    docstring)."""
+    from memfold.lifecycle.judge.readers import read
+
+    changes, guard = judge_says(new, old, shared)
+    temporary = slot.now and holds_for_now(new, today)
+    if (guard is not None or read(new).guard) and not temporary:
+        return False
+    if changes or temporary:
+        return True
+    if slot.new and _lemma_stems(new.content) & slot.new:
+        return True
+    return says_new(new, slot)
