@@ -15,7 +15,7 @@ day in the past (`as_of`), only facts written by then are searched.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace as evolve
 from datetime import date
 from typing import TYPE_CHECKING, TypeVar
@@ -46,7 +46,7 @@ from memfold.recall.scoring import (
     score_candidate,
     within_passages,
 )
-from memfold.recall.weak import Asked, asked
+from memfold.recall.weak import asked, weak_of
 from memfold.values import TEXT, AboutResult, Fact, Interval
 from memfold.values.results import strict_hits
 from memfold.workspace.format import cited_turn, is_turn
@@ -120,7 +120,7 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
                                                  context.get(c.rowid), pool.selective)
                                  for c in found.values()])
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused)
-    weak = _weak_of(asked(backend, plan, named), pool, via)
+    weak = weak_of(asked(backend, plan, named), pool, via)
     hits = [evolve(explain(s, plan, window, pool.fused, hopped.get(s.candidate.rowid),
                            via.get(s.candidate.rowid), pool.known.get(s.candidate.rowid)),
                    weak=weak(s.candidate))
@@ -129,21 +129,6 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
         hits, notes = strict_hits(hits, notes)
     hidden = Counter(s.status for s in scored if s.hidden)
     return pack(hits, options, window, tuple(named), hidden, notes)
-
-
-def _weak_of(question: Asked, pool: Pool, via: Mapping[int, str],
-             ) -> Callable[[Candidate], bool]:
-    """Whether a candidate is a weak hit (`weak`): a fact brought because it replaced one
-    that matched (`via`) is weak only when that fact is too."""
-    by_id = {c.fact.id: c for c in pool.found.values()}
-
-    def weak(c: Candidate) -> bool:
-        if not question.weak(c, pool.covers.get(c.rowid, ())):
-            return False
-        old = by_id.get(via.get(c.rowid, ""))
-        return old is None or question.weak(old, pool.covers.get(old.rowid, ()))
-
-    return weak
 
 
 def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Collection, Mapping, Sequence
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memfold.index.base import Candidate, FactSearch
 from memfold.names import entity_key, find_words, fold
@@ -35,12 +37,22 @@ from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
 from memfold.recall.scoring import names_entity
 from memfold.values import Fact
 
+if TYPE_CHECKING:
+    from memfold.recall.gather import Pool
+
 # the share of the asked words' weight a hit must cover not to be weak, chosen on the
 # personal dev set (docs/benchmarks.md): lexical, 0.4 leaves 73% of never-stated questions
 # unanswered and 12% of answerable ones; 0.34 about 60% and 9%, 0.5 73% and 23%
 COVERAGE = 0.4
 COUNTED = 1000  # a word's facts are counted up to this many (a common word costs no more)
-SUBSTRING = 4  # a word this long is held inside a longer one, as `why` tells it (iPhone)
+# a word this long is held inside a longer one (phone: iPhone); a shorter one is too often
+# part of another word (rent: current, band: broadband, rest: interest)
+SUBSTRING = 5
+# an asked word covered only by word knowledge (dog: beagle) counts this share of its weight:
+# the lexicon relates many senses ("set" is a kind of "band"), the fact's own words one
+KNOWN_SHARE = 0.75
+PREFIX = 6  # two words that begin with the same this many letters are forms of one word
+# (manager: management, prescribed: prescription), beside `query.word_stem`
 # Words that say what sort of answer is wanted, not what it is about ("what's the *name*
 # of Nico's restaurant" turns on "restaurant", "what *kind* of dog" on "dog"), the opinion
 # words (`query.OPINION_WORDS`: "favourite"), light verbs that take their sense from their
@@ -54,8 +66,20 @@ FRAME_WORDS = frozenset("""
     gives gave keep keeps kept find finds found try tries tried put come comes came seem
     seems mean means meant plan plans planning planned
     still next latest last first originally currently moment now another big together
-    away back
+    away back become becomes became becoming reckon reckons keen
     """.split()) | OPINION_WORDS
+
+# A question that asks for an amount ("how much did we pay", "how many bedrooms", "how old
+# is Milo") is answered only by a fact that holds one: a figure, a sum of money or a number
+# word.  A fact that names the thing but no amount ("we bought a used 2021 Kia Niro") is a
+# guess at it — a year alone is no amount.
+AMOUNT_ASKED = re.compile(r"\bhow\s+(?:much|many|old)\b", re.IGNORECASE)
+AMOUNT = re.compile(
+    r"[£$€¥]\s*\d|\d+(?:[.,]\d+)*\s*%|\b(?!(?:19|20)\d\d\b)\d+(?:[.,:]\d+)*|\b(?:one|two|three|"
+    r"four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+    r"hundred|thousand|million|billion|dozen|half|twice|once|double|couple|free)\b",
+    re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -65,6 +89,7 @@ class Asked:
 
     weights: Mapping[str, float]
     named: tuple[str, ...]
+    amount: bool = False  # it asks how much or how many (`AMOUNT_ASKED`)
 
     @functools.cached_property
     def total(self) -> float:
@@ -72,8 +97,8 @@ class Asked:
         return sum(self.weights.values())
 
     def weak(self, c: Candidate, covers: Collection[str] = ()) -> bool:
-        """Whether the candidate is only a guess; `covers`: the asked words it was found
-        for by word knowledge."""
+        """Whether the candidate is only a guess at what is asked; `covers`: the asked
+        words it was found for by word knowledge."""
         if self.named and not set(self.named) & set(c.links) and not names_entity(
                 c.fact, self.named):
             return True
@@ -81,25 +106,60 @@ class Asked:
             return False
         return self.covered(c.fact, covers) < COVERAGE * self.total
 
+    def lacks(self, fact: Fact) -> bool:
+        """Whether the fact lacks the kind of answer asked for: an amount (`AMOUNT_ASKED`)."""
+        return self.amount and not AMOUNT.search(fact.content)
+
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
         """The weight of the asked words the fact holds — as a word, in another form, or
         (SUBSTRING letters or more) inside a word — or stands for (`covers`)."""
         text = fold(f"{fact.content} {' '.join(fact.entities)}")
         words = set(find_words(text))
         stems = {word_stem(w) for w in words}
-        return sum(w for t, w in self.weights.items()
+        starts = {w[:PREFIX] for w in words if len(w) >= PREFIX}
+        return sum(w if t in words or word_stem(t) in stems or t[:PREFIX] in starts
+                   or (len(t) >= SUBSTRING and t in text) else w * KNOWN_SHARE
+                   for t, w in self.weights.items()
                    if t in covers or t in words or word_stem(t) in stems
-                   or (len(t) >= SUBSTRING and t in text))
+                   or (len(t) >= SUBSTRING and t in text) or t[:PREFIX] in starts)
 
 
 def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
-    """The question's asked words, weighted by their rarity in the memory."""
-    names = set(named)
+    """The question's asked words, weighted by their rarity in the memory.  A name is no
+    asked word, but a common noun that names an entity ("what *car* do we drive", @Car)
+    is one: it is written in lower case in the question, and it says what is asked."""
+    names = set(named) - _common_nouns(plan.text)
     words = [t for t in plan.terms if t.isalpha() and entity_key(t) not in names
              and t not in FRAME_WORDS and len(t) > 1]
+    amount = bool(AMOUNT_ASKED.search(plan.text))
     if not words:
-        return Asked({}, tuple(named))
+        return Asked({}, tuple(named), amount)
     rows = max(backend.fact_rows(), 1)
     counts = backend.word_counts(words, min(COUNTED, rows))
     return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0))) for w in words},
-                 tuple(named))
+                 tuple(named), amount)
+
+
+def _common_nouns(text: str) -> set[str]:
+    """The words written in lower case in the question (after its first word), as entity
+    keys: "car" in "What car do we drive", not "Jules"."""
+    return {entity_key(w) for w in find_words(text)[1:] if w.islower()}
+
+
+def weak_of(question: Asked, pool: Pool, via: Mapping[int, str],
+            ) -> Callable[[Candidate], bool]:
+    """Whether a candidate is a weak hit (`weak`): it lacks the kind of answer asked for
+    (`Asked.lacks`), or misses what is asked (`Asked.weak`) — a fact brought because it
+    replaced one that matched (`via`, "replaces ^id, which matched") misses it only when
+    that fact does too."""
+    by_id = {c.fact.id: c for c in pool.found.values()}
+
+    def weak(c: Candidate) -> bool:
+        if question.lacks(c.fact):
+            return True
+        if not question.weak(c, pool.covers.get(c.rowid, ())):
+            return False
+        old = by_id.get(via.get(c.rowid, ""))
+        return old is None or question.weak(old, pool.covers.get(old.rowid, ()))
+
+    return weak
