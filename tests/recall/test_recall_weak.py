@@ -145,3 +145,90 @@ def test_the_recall_tool_says_weak_and_answered_in_its_compact_form(workspace: P
     assert strict["answered"] is False and strict["results"] == []
     assert found["answered"] is True and "weak" not in found["results"][0]
     assert "Cotham" in found["results"][0]["content"]
+
+
+AMOUNTS = ["W @Car: We bought a used 2021 Kia Niro EV in blue.",
+           "B @Car: The Niro had its first service at the Kia dealer.",
+           "B @Car: Sold the Fiesta to a scrap dealer for £450.",
+           "B @me: Bought a Garmin Forerunner 265.",
+           "B @Milo: Bought Milo new football boots in size 2.",
+           "W @Biscuit: Biscuit weighs 13.5 kg.",
+           "B @me: Packed 47 boxes for the move."]
+
+
+def test_a_question_asking_an_amount_is_answered_only_by_an_amount(workspace: Path) -> None:
+    """"How much did we pay for the Kia Niro?": the facts naming the Niro hold no sum (a
+    year, a model number or a size labels a thing, it counts nothing), so they are guesses;
+    the Fiesta's price and Biscuit's weight answer theirs."""
+    Memory.init(workspace)
+    with Memory.open(workspace) as memory:
+        memory.retain(AMOUNTS, now=DAY)
+        niro = memory.recall("How much did we pay for the Kia Niro?", now=LATER)
+        watch = memory.recall("How much did the Garmin Forerunner cost?", now=LATER)
+        boots = memory.recall("How much did Milo's football boots cost?", now=LATER)
+        fiesta = memory.recall("How much did we sell the Fiesta for?", now=LATER)
+        weight = memory.recall("How much does Biscuit weigh?", now=LATER)
+        boxes = memory.recall("How many boxes did we pack?", now=LATER)
+    for result in (niro, watch, boots):
+        assert result.hits and all(h.weak for h in result.hits) and not result.answered
+    for result, word in ((fiesta, "£450"), (weight, "13.5 kg"), (boxes, "47 boxes")):
+        assert result.answered and word in result.hits[0].fact.content
+        assert not result.hits[0].weak
+
+
+def test_the_amount_a_question_asks_for() -> None:
+    from memfold.recall.weak import holds_amount
+
+    assert holds_amount("Our rent is £1,450 a month.")
+    assert holds_amount("A five-year fix at 4.19%.")
+    assert holds_amount("Finished in 1:58:42.")
+    assert holds_amount("The team has six researchers.")
+    assert not holds_amount("Booked flights for 17–21 April.")  # a date
+    assert not holds_amount("Milo is eight and in Year 3.")
+    assert holds_amount("Milo is eight and in Year 3.", age=True)  # "how old"
+
+
+def test_a_common_noun_that_names_an_entity_is_what_is_asked(workspace: Path) -> None:
+    """"What car do we drive?" names @Car in a common noun: a fact about the car answers
+    it, though it says nothing of driving; "When is Jules's birthday?" still needs a
+    birthday, the name alone is no answer."""
+    Memory.init(workspace)
+    with Memory.open(workspace) as memory:
+        memory.retain([*FACTS, "W @Car: Our car is a 2014 Ford Fiesta."], now=DAY)
+        car = memory.recall("What car do we drive?", now=LATER)
+        jules = memory.recall("When is Jules's birthday?", now=LATER)
+    assert "Fiesta" in car.hits[0].fact.content and not car.hits[0].weak
+    assert jules.hits and all(h.weak for h in jules.hits)
+
+
+def test_forms_of_a_word_and_words_inside_words(workspace: Path) -> None:
+    """"manager" is covered by "management" (a shared start of six letters); "band" is
+    not held by "broadband" (a word inside another counts from five letters: "phone" in
+    "iPhone" still does)."""
+    Memory.init(workspace)
+    with Memory.open(workspace) as memory:
+        memory.retain(["O(c=0.8) @me: I don't want to move into people management.",
+                       "B @House: Got broadband installed at the new house with Zen.",
+                       "W @me: My phone is an iPhone 12 mini."], now=DAY)
+        manager = memory.recall("Do I want to become a people manager?", now=LATER)
+        band = memory.recall("What council tax band is our house in?", now=LATER)
+        phone = memory.recall("What phone have I got?", now=LATER)
+    assert "management" in manager.hits[0].fact.content and not manager.hits[0].weak
+    assert band.hits and all(h.weak for h in band.hits) and not band.answered
+    assert "iPhone" in phone.hits[0].fact.content and not phone.hits[0].weak
+
+
+def test_strict_gives_the_best_hits_that_are_not_weak(workspace: Path) -> None:
+    """`strict` with k=1 answers with the best hit that is not weak, even when weak ones
+    rank above it; the note counts those that gave way."""
+    Memory.init(workspace)
+    with Memory.open(workspace) as memory:
+        memory.retain([*FACTS, "B @Milo: Milo's football boots cost: football boots!",
+                       "W @Milo: Milo's new football boots, bought in the sales at the big "
+                       "sports shop in town on a rainy Saturday, cost £35."], now=DAY)
+        loose = memory.recall("How much did Milo's football boots cost?", now=LATER, k=1)
+        strict = memory.recall("How much did Milo's football boots cost?", now=LATER, k=1,
+                               strict=True)
+    assert loose.hits[0].weak
+    assert [h.fact.content[-4:] for h in strict.hits] == ["£35."]
+    assert strict.answered and any("1 weak match left out" in n for n in strict.notes)

@@ -48,7 +48,7 @@ from memfold.recall.scoring import (
 )
 from memfold.recall.weak import asked, weak_of
 from memfold.values import TEXT, AboutResult, Fact, Interval
-from memfold.values.results import strict_hits
+from memfold.values.results import strict_note
 from memfold.workspace.format import cited_turn, is_turn
 
 if TYPE_CHECKING:
@@ -121,12 +121,15 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
                                  for c in found.values()])
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused)
     weak = weak_of(asked(backend, plan, named), pool, via)
+    shown = ordered[: options.k]
+    if options.strict:  # the k best that are not weak, and how many weak ones gave way
+        left = sum(map(weak, (s.candidate for s in shown)))
+        shown = [s for s in ordered if not weak(s.candidate)][: options.k]
+        notes = (*notes, strict_note(left)) if left else notes
     hits = [evolve(explain(s, plan, window, pool.fused, hopped.get(s.candidate.rowid),
                            via.get(s.candidate.rowid), pool.known.get(s.candidate.rowid)),
                    weak=weak(s.candidate))
-            for s in ordered[: options.k]]
-    if options.strict:
-        hits, notes = strict_hits(hits, notes)
+            for s in shown]
     hidden = Counter(s.status for s in scored if s.hidden)
     return pack(hits, options, window, tuple(named), hidden, notes)
 

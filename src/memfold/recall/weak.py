@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memfold.index.base import Candidate, FactSearch
-from memfold.names import entity_key, find_words, fold
+from memfold.names import STOP_WORDS, entity_key, find_words, fold
 from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
 from memfold.recall.scoring import names_entity
 from memfold.values import Fact
@@ -70,16 +70,21 @@ FRAME_WORDS = frozenset("""
     """.split()) | OPINION_WORDS
 
 # A question that asks for an amount ("how much did we pay", "how many bedrooms", "how old
-# is Milo") is answered only by a fact that holds one: a figure, a sum of money or a number
-# word.  A fact that names the thing but no amount ("we bought a used 2021 Kia Niro") is a
-# guess at it — a year alone is no amount.
-AMOUNT_ASKED = re.compile(r"\bhow\s+(?:much|many|old)\b", re.IGNORECASE)
-AMOUNT = re.compile(
-    r"[£$€¥]\s*\d|\d+(?:[.,]\d+)*\s*%|\b(?!(?:19|20)\d\d\b)\d+(?:[.,:]\d+)*|\b(?:one|two|three|"
-    r"four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
-    r"hundred|thousand|million|billion|dozen|half|twice|once|double|couple|free)\b",
-    re.IGNORECASE)
+# is Milo") is answered only by a fact that holds one: a sum of money, a share, a clock
+# time, or a figure or number word that counts something ("47 boxes", "13.5 kg", "six
+# researchers").  A figure that only labels a thing ("size 2", "plot 14", "Forerunner 265",
+# a year) is no amount; an age may stand alone ("Milo is eight").
+AMOUNT_ASKED = re.compile(r"\bhow\s+(much|many|old)\b", re.IGNORECASE)
+_NUMBER = (r"(?:(?!(?:19|20)\d\d\b)\d+(?:[.,]\d+)*|(?:one|two|three|four|five|six|seven|"
+           r"eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
+           r"eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+           r"hundred|thousand|million|billion|dozen|half|couple)\b)")
+MONEY = re.compile(r"[£$€¥]\s*\d|\d\s*%|\b\d+:\d\d\b|\b(?:twice|once|free)\b",
+                   re.IGNORECASE)
+COUNTED_BY = re.compile(rf"\b{_NUMBER}[-\s]+(?P<unit>[^\W\d_]+)", re.IGNORECASE)
+MONTHS = frozenset("""january february march april may june july august september october
+    november december jan feb mar apr jun jul aug sep sept oct nov dec""".split())  # a date
+BARE = re.compile(rf"\b{_NUMBER}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,7 @@ class Asked:
 
     weights: Mapping[str, float]
     named: tuple[str, ...]
-    amount: bool = False  # it asks how much or how many (`AMOUNT_ASKED`)
+    amount: str = ""  # "much", "many" or "old" when it asks for an amount (`AMOUNT_ASKED`)
 
     @functools.cached_property
     def total(self) -> float:
@@ -108,7 +113,7 @@ class Asked:
 
     def lacks(self, fact: Fact) -> bool:
         """Whether the fact lacks the kind of answer asked for: an amount (`AMOUNT_ASKED`)."""
-        return self.amount and not AMOUNT.search(fact.content)
+        return bool(self.amount) and not holds_amount(fact.content, age=self.amount == "old")
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
         """The weight of the asked words the fact holds — as a word, in another form, or
@@ -131,13 +136,21 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
     names = set(named) - _common_nouns(plan.text)
     words = [t for t in plan.terms if t.isalpha() and entity_key(t) not in names
              and t not in FRAME_WORDS and len(t) > 1]
-    amount = bool(AMOUNT_ASKED.search(plan.text))
+    amount = m.group(1).casefold() if (m := AMOUNT_ASKED.search(plan.text)) else ""
     if not words:
         return Asked({}, tuple(named), amount)
     rows = max(backend.fact_rows(), 1)
     counts = backend.word_counts(words, min(COUNTED, rows))
     return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0))) for w in words},
                  tuple(named), amount)
+
+
+def holds_amount(text: str, *, age: bool = False) -> bool:
+    """Whether the text holds an amount (`AMOUNT_ASKED`); with `age`, a bare number too."""
+    if MONEY.search(text) or (age and BARE.search(text)):
+        return True
+    return any(m["unit"].casefold() not in STOP_WORDS | MONTHS
+               for m in COUNTED_BY.finditer(text))
 
 
 def _common_nouns(text: str) -> set[str]:
