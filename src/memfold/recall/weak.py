@@ -7,19 +7,22 @@ they share its common words or name its person, while the words that carry what 
 search terms less the names of the entities it names, less the words that only frame the
 answer (`FRAME_WORDS`: "name", "kind", "favourite", light verbs such as "go" and "make") —
 each weighted by how rare it is in the memory (an inverse document frequency, counted by the
-index up to COUNTED facts).  A hit covers an asked word when it holds it, in another form
-(moving: moved) or inside a longer word, or was found for it by word knowledge (dog: beagle,
-`expansion`).
+index up to COUNTED facts).  A common noun that names an entity ("what *car* do we drive",
+@Car) is an asked word, not a name.  A hit covers an asked word when it holds it, in another
+form (moving: moved; manager: management) or inside a longer word (iPhone), or was found
+for it by word knowledge (dog: beagle, `expansion`; at KNOWN_SHARE of its weight).
 
 A hit is weak when
+- the question names entities and the hit is about none of them (linked to or naming one):
+  "when is Jules's birthday" is not answered by Milo's birthday, or
 - the question asks words and the hit covers less than `COVERAGE` of their weight (the rare
   word the question turns on is missing), or
-- the question names entities and the hit is about none of them (linked to or naming one):
-  "when is Jules's birthday" is not answered by Milo's birthday.
-A question of names or a time alone asks no words: its hits are weak only by the second
-rule.  A fact recall brings because it replaced a fact that matched ("replaces ^id, which
-matched", `currency`) is weak only when that fact was.  Weak hits are still returned
-(flagged `weak`), unless the recall is `strict`.
+- the question asks for an amount ("how much", "how many", "how old") and the hit holds
+  none (`holds_amount`): "we bought a used 2021 Kia Niro" does not say what we paid.
+A question of names or a time alone asks no words: its hits are weak only by the first and
+last rules.  A fact recall brings because it replaced a fact that matched ("replaces ^id,
+which matched", `currency`) misses the asked words only when that fact does.  Weak hits are
+still returned (flagged `weak`); a `strict` recall answers with the best hits that are not.
 """
 
 from __future__ import annotations
