@@ -145,3 +145,21 @@ def test_the_recall_tool_says_weak_and_answered_in_its_compact_form(workspace: P
     assert strict["answered"] is False and strict["results"] == []
     assert found["answered"] is True and "weak" not in found["results"][0]
     assert "Cotham" in found["results"][0]["content"]
+
+
+
+def test_strict_gives_the_k_best_hits_that_are_not_weak(workspace: Path) -> None:
+    """`strict` with k=2 answers with the two best hits that are not weak, even when a weak
+    one ranks between them (it used to cut the first k and drop the weak, giving one); the
+    note counts the weak hit that gave way."""
+    Memory.init(workspace)
+    with Memory.open(workspace) as memory:
+        memory.retain([*FACTS, "B @Milo: Milo played the school nativity, the school play, and "
+                       "the school fair at school.", "W @Milo: Milo's instrument, bought for "
+                       "lessons on a rainy Saturday in town, is a trumpet."], now=DAY)
+        question = "What instrument does Milo play at school?"
+        loose = memory.recall(question, now=LATER, k=3)
+        strict = memory.recall(question, now=LATER, k=2, strict=True)
+    assert [h.weak for h in loose.hits] == [False, True, False]
+    assert [h.fact.id for h in strict.hits] == [loose.hits[0].fact.id, loose.hits[2].fact.id]
+    assert any("1 weak match left out" in n for n in strict.notes)

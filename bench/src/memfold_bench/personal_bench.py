@@ -221,7 +221,8 @@ def answer_of(question: Question, asked: Sequence[Asked],
         empty[name] = not hits
         weak[name] = all(h.weak for h in hits)  # recall's `answered` is false
         weak_why[name] = all(is_weak(h.why) for h in hits)
-        top[name] = {"content": hits[0].fact.content, "why": hits[0].why} if hits else None
+        top[name] = {"content": hits[0].fact.content, "why": hits[0].why,
+                     "weak": hits[0].weak} if hits else None
         seconds[name] = a.seconds
     started = time.perf_counter()
     moment = None if first else question.now
@@ -276,6 +277,9 @@ def figures(answers: Sequence[Answer], system: str) -> Json:
         out["nothing_or_weak_why"] = share(sum(a.weak_why[system] for a in never),
                                            len(never))
     if stated:
+        right = [a for a in stated if a.ranked[system] and a.ranked[system][0] in a.question.gold]
+        out["answerable_right_top_weak"] = share(
+            sum(bool((a.top.get(system) or {}).get("weak")) for a in right), len(stated))
         out["answerable_flagged_weak"] = share(sum(a.weak[system] for a in stated),
                                                len(stated))
         out["answerable_flagged_weak_why"] = share(sum(a.weak_why[system] for a in stated),
@@ -367,7 +371,8 @@ def negative_lines(result: Json) -> list[str]:
             f"{pct(group[s]['nothing'])}%, nothing or only weak matches "
             f"{pct(group[s]['nothing_or_weak'])}% (floor: nothing "
             f"{pct(group[FLOOR]['nothing'])}%); answerable questions flagged weak "
-            f"{pct(overall[s].get('answerable_flagged_weak'))}%; by the older test (why "
+            f"{pct(overall[s].get('answerable_flagged_weak'))}%, right first result flagged "
+            f"weak {pct(overall[s].get('answerable_right_top_weak'))}%; by the older test (why "
             f"names no word): {pct(group[s]['nothing_or_weak_why'])}%, answerable "
             f"{pct(overall[s].get('answerable_flagged_weak_why'))}%" for s in systems]
 

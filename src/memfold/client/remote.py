@@ -189,8 +189,9 @@ class RemoteMemory:
         found = RecallResult.from_dict(self._call("recall", {
             "query": query, "k": k, "since": _day(since), "until": _day(until),
             "kinds": [kind.strip() for kind in listed if kind.strip()] if listed else None,
-            "entities": list(entities) or None, "include_all": include_all, "mode": mode}))
-        if strict:  # the server flags weak hits; leave them out here, as Memory does
+            "entities": list(entities) or None, "include_all": include_all, "mode": mode,
+            **({"strict": True} if strict else {})}))
+        if strict:  # the server left weak hits out; a server that did not is answered so
             found = found.strict()
         if budget is None:
             return found

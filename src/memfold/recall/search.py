@@ -15,7 +15,7 @@ day in the past (`as_of`), only facts written by then are searched.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace as evolve
 from datetime import date
 from typing import TYPE_CHECKING, TypeVar
@@ -46,9 +46,9 @@ from memfold.recall.scoring import (
     score_candidate,
     within_passages,
 )
-from memfold.recall.weak import Asked, asked
+from memfold.recall.weak import asked, weak_of
 from memfold.values import TEXT, AboutResult, Fact, Interval
-from memfold.values.results import strict_hits
+from memfold.values.results import strict_note
 from memfold.workspace.format import cited_turn, is_turn
 
 if TYPE_CHECKING:
@@ -121,30 +121,18 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
                                  for c in found.values()])
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
                        asked_slot.slot_of(plan, named))
-    weak = _weak_of(asked(backend, plan, named), pool, via)
+    weak = weak_of(asked(backend, plan, named), pool, via)
+    shown = ordered[: options.k]
+    if options.strict:  # the k best that are not weak, and how many weak ones gave way
+        left = sum(map(weak, (s.candidate for s in shown)))
+        shown = [s for s in ordered if not weak(s.candidate)][: options.k]
+        notes = (*notes, strict_note(left)) if left else notes
     hits = [evolve(explain(s, plan, window, pool.fused, hopped.get(s.candidate.rowid),
                            via.get(s.candidate.rowid), pool.known.get(s.candidate.rowid)),
                    weak=weak(s.candidate))
-            for s in ordered[: options.k]]
-    if options.strict:
-        hits, notes = strict_hits(hits, notes)
+            for s in shown]
     hidden = Counter(s.status for s in scored if s.hidden)
     return pack(hits, options, window, tuple(named), hidden, notes)
-
-
-def _weak_of(question: Asked, pool: Pool, via: Mapping[int, str],
-             ) -> Callable[[Candidate], bool]:
-    """Whether a candidate is a weak hit (`weak`): a fact brought because it replaced one
-    that matched (`via`) is weak only when that fact is too."""
-    by_id = {c.fact.id: c for c in pool.found.values()}
-
-    def weak(c: Candidate) -> bool:
-        if not question.weak(c, pool.covers.get(c.rowid, ())):
-            return False
-        old = by_id.get(via.get(c.rowid, ""))
-        return old is None or question.weak(old, pool.covers.get(old.rowid, ()))
-
-    return weak
 
 
 def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,

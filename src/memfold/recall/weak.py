@@ -19,21 +19,25 @@ A hit is weak when
 A question of names or a time alone asks no words: its hits are weak only by the second
 rule.  A fact recall brings because it replaced a fact that matched ("replaces ^id, which
 matched", `currency`) is weak only when that fact was.  Weak hits are still returned
-(flagged `weak`), unless the recall is `strict`.
+(flagged `weak`); a `strict` recall answers with the best hits that are not.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memfold.index.base import Candidate, FactSearch
 from memfold.names import entity_key, find_words, fold
 from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
 from memfold.recall.scoring import names_entity
 from memfold.values import Fact
+
+if TYPE_CHECKING:
+    from memfold.recall.gather import Pool
 
 # the share of the asked words' weight a hit must cover not to be weak, chosen on the
 # personal dev set (docs/benchmarks.md): lexical, 0.4 leaves 73% of never-stated questions
@@ -103,3 +107,18 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
     counts = backend.word_counts(words, min(COUNTED, rows))
     return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0))) for w in words},
                  tuple(named))
+
+
+def weak_of(question: Asked, pool: Pool, via: Mapping[int, str],
+            ) -> Callable[[Candidate], bool]:
+    """Whether a candidate is a weak hit (`weak`): a fact brought because it replaced one
+    that matched (`via`, "replaces ^id, which matched") is weak only when that fact is too."""
+    by_id = {c.fact.id: c for c in pool.found.values()}
+
+    def weak(c: Candidate) -> bool:
+        if not question.weak(c, pool.covers.get(c.rowid, ())):
+            return False
+        old = by_id.get(via.get(c.rowid, ""))
+        return old is None or question.weak(old, pool.covers.get(old.rowid, ()))
+
+    return weak

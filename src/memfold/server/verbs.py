@@ -106,7 +106,7 @@ VERBS: dict[str, Verb] = {verb.name: verb for verb in (
                                until=a.get("until"), kinds=a.get("kinds"),
                                entities=a.get("entities", ()),
                                include_all=a.get("include_all", False),
-                               mode=a.get("mode")).to_dict(),
+                               mode=a.get("mode"), strict=a.get("strict", False)).to_dict(),
          "Find facts by words, entities and time, each citing file#Lline."),
     Verb("about", "read", _schema("about", drop=("full",)),
          lambda m, a: m.about(a["name"], k=a.get("k", 20),

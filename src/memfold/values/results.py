@@ -349,8 +349,13 @@ def strict_hits(hits: Sequence[Hit], notes: tuple[str, ...],
     kept = [h for h in hits if not h.weak]
     if (left := len(hits) - len(kept)) == 0:
         return kept, notes
-    return kept, (*notes, f"{left} weak {'match' if left == 1 else 'matches'} left out "
-                  "(strict): found on common words or names, not on what was asked")
+    return kept, (*notes, strict_note(left))
+
+
+def strict_note(left: int) -> str:
+    """The note of a strict recall that left `left` weak hits out."""
+    return (f"{left} weak {'match' if left == 1 else 'matches'} left out (strict): found on "
+            "common words or names, not on what was asked")
 
 
 def _iso(day: date | None) -> str | None:
