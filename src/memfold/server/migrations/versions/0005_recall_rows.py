@@ -17,7 +17,8 @@ Derived, like `facts`, from the bank's files and journal in the transaction of e
   bank and term: how many rows hold it): the statistics FTS5's bm25 weighs by, so the
   ranking matches local memfold's.
 
-Row-level security as on every tenant table.
+Row-level security as on every tenant table; each row's (tenant_id, bank_id) references
+its bank (as schema 0003 made every bank's row do).
 
 Revision ID: 0005
 Revises: 0004
@@ -35,7 +36,7 @@ TABLES = ("recall_facts", "recall_links", "recall_aliases", "recall_files", "rec
 SCHEMA = """
 CREATE TABLE recall_facts (
     tenant_id   text NOT NULL,
-    bank_id     integer NOT NULL REFERENCES banks ON DELETE CASCADE,
+    bank_id     integer NOT NULL,
     rowid       bigserial PRIMARY KEY,
     path        text NOT NULL,
     fact_id     text NOT NULL,
@@ -61,7 +62,7 @@ CREATE INDEX recall_facts_by_day ON recall_facts (bank_id, day);
 CREATE INDEX recall_facts_terms ON recall_facts USING gin (terms);
 CREATE TABLE recall_links (
     tenant_id   text NOT NULL,
-    bank_id     integer NOT NULL REFERENCES banks ON DELETE CASCADE,
+    bank_id     integer NOT NULL,
     fact        bigint NOT NULL REFERENCES recall_facts ON DELETE CASCADE,
     key         text NOT NULL,
     name        text NOT NULL,
@@ -71,7 +72,7 @@ CREATE INDEX recall_links_by_key ON recall_links (bank_id, key, day);
 CREATE INDEX recall_links_by_fact ON recall_links (fact);
 CREATE TABLE recall_aliases (
     tenant_id   text NOT NULL,
-    bank_id     integer NOT NULL REFERENCES banks ON DELETE CASCADE,
+    bank_id     integer NOT NULL,
     path        text NOT NULL,
     place       integer NOT NULL,
     entity      text NOT NULL,
@@ -82,14 +83,14 @@ CREATE TABLE recall_aliases (
 CREATE INDEX recall_aliases_by_key ON recall_aliases (bank_id, key);
 CREATE TABLE recall_files (
     tenant_id   text NOT NULL,
-    bank_id     integer NOT NULL REFERENCES banks ON DELETE CASCADE,
+    bank_id     integer NOT NULL,
     path        text NOT NULL,
     warnings    integer NOT NULL,
     PRIMARY KEY (bank_id, path)
 );
 CREATE TABLE recall_life (
     tenant_id   text NOT NULL,
-    bank_id     integer NOT NULL REFERENCES banks ON DELETE CASCADE,
+    bank_id     integer NOT NULL,
     id          text NOT NULL,
     state       jsonb NOT NULL,
     retained_on text,
@@ -98,14 +99,14 @@ CREATE TABLE recall_life (
 );
 CREATE TABLE recall_stats (
     tenant_id   text NOT NULL,
-    bank_id     integer PRIMARY KEY REFERENCES banks ON DELETE CASCADE,
+    bank_id     integer PRIMARY KEY,
     rows        bigint NOT NULL,
     terms       bigint NOT NULL,
     folded_seq  bigint NOT NULL
 );
 CREATE TABLE recall_terms (
     tenant_id   text NOT NULL,
-    bank_id     integer NOT NULL REFERENCES banks ON DELETE CASCADE,
+    bank_id     integer NOT NULL,
     term        text NOT NULL,
     rows        bigint NOT NULL,
     PRIMARY KEY (bank_id, term)
@@ -121,6 +122,10 @@ def upgrade() -> None:
         op.execute(f"CREATE POLICY tenant_rows ON {table} USING (tenant_id = {TENANT}) "
                    f"WITH CHECK (tenant_id = {TENANT})")
         op.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {table} TO memfold_app")
+        # a row names its bank's own tenant (as schema 0003 made every bank's row do)
+        op.execute(f"ALTER TABLE {table} ADD CONSTRAINT {table}_tenant_bank FOREIGN KEY "
+                   "(tenant_id, bank_id) REFERENCES banks (tenant_id, bank_id) "
+                   "ON DELETE CASCADE")
     op.execute("GRANT USAGE ON SEQUENCE recall_facts_rowid_seq TO memfold_app")
 
 
