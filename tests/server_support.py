@@ -95,10 +95,12 @@ def make_tenant(db: Provisioned, name: str, banks: tuple[str, ...] = ("main",),
 
 
 @contextlib.contextmanager
-def app_client(db: Provisioned, *, embedder: Any = None, **limits: Any) -> Iterator[Any]:
-    """An in-process server on `db` (the app role, a fresh cache) and a Starlette TestClient
-    for it; `limits` set memfold.server.app.Limits fields, `embedder` (a function giving an
-    Embedder) turns vectors on."""
+def app_client(db: Provisioned, *, embedder: Any = None, recall_from: str = "copy",
+               cache: Path | None = None, **limits: Any) -> Iterator[Any]:
+    """An in-process server on `db` (the app role, a fresh cache unless `cache`) and a
+    Starlette TestClient for it; `limits` set memfold.server.app.Limits fields, `embedder`
+    (a function giving an Embedder) turns vectors on, `recall_from` is `serve
+    --recall-from`."""
     from starlette.testclient import TestClient
 
     from memfold.server.app import Limits, Server, build_app
@@ -106,8 +108,8 @@ def app_client(db: Provisioned, *, embedder: Any = None, **limits: Any) -> Itera
     from memfold.server.db import connect_pool
 
     pool = connect_pool(db.app, size=8)
-    cache = Path(tempfile.mkdtemp(prefix="memfold-test-cache-"))
-    replica = Replica(pool, cache, embedder=embedder)
+    cache = cache or Path(tempfile.mkdtemp(prefix="memfold-test-cache-"))
+    replica = Replica(pool, cache, embedder=embedder, recall_from=recall_from)
     try:
         with TestClient(build_app(Server(pool, replica, Limits(**limits)))) as client:
             yield client

@@ -29,7 +29,9 @@ from conftest import ROOT
 from memfold_bench.pg_cluster import Cluster, Provisioned, free_port
 from server_support import Tenant, app_client, bearer, make_tenant
 
-TABLES = ("tenants", "banks", "tokens", "files", "events", "facts", "vectors")
+TABLES = ("tenants", "banks", "tokens", "files", "events", "facts", "vectors", "recall_facts",
+          "recall_links", "recall_aliases", "recall_files", "recall_life", "recall_stats",
+          "recall_terms")
 NAMES = ("acme", "globex")
 SRC = ROOT / "src"
 
@@ -65,8 +67,9 @@ def _counts(root: str, table: str) -> dict[str, int]:
 def two(pg_cluster: Cluster, pg_db: Provisioned) -> Two:
     """acme and globex, each with a bank holding facts, journal events, files and tokens,
     written through the REST app as an agent would."""
-    tenants = {name: make_tenant(pg_db, name, tokens={f"{name}-agent": (("read", "write"), None),
-                                                      f"{name}-reader": (("read",), None)})
+    tenants = {name: make_tenant(pg_db, name, banks=("main", "pages"),
+                                 tokens={f"{name}-agent": (("read", "write"), None),
+                                         f"{name}-reader": (("read",), None)})
                for name in NAMES}
     from memfold.embed.base import FakeEmbedder
 
@@ -83,6 +86,12 @@ def two(pg_cluster: Cluster, pg_db: Provisioned) -> Two:
             found = client.post("/v1/banks/main/recall", headers=writer,
                                 json={"query": "ledger", "mode": "semantic"})
             assert found.status_code == 200, found.text
+            page = base64.b64encode(f"---\naliases: [{name}-hq]\n---\n# {name.title()}\n\n"
+                                    f"- W @{name.title()}: Has an office.\n".encode()).decode()
+            loaded = client.post("/v1/banks/pages/import", headers=writer, json={
+                "files": [{"path": f"bank/entities/{name.title()}.md", "content": page}],
+                "journal": []})  # an entity page with an alias: recall_aliases rows too
+            assert loaded.status_code == 200, loaded.text
     found = Two(pg_db, pg_cluster.url(database=_database(pg_db)), tenants)
     for table in TABLES:  # the premise: every table holds rows of both tenants
         assert set(_counts(found.root, table)) == set(NAMES), table
@@ -202,6 +211,21 @@ ROWS = {  # a row of each table for tenant_id = %s (bank_id filled in per test)
               "1, 1, 'stolen00', 'world', '{}', '{}', 'x', 'x')", True),
     "vectors": ("INSERT INTO vectors (tenant_id, bank_id, embedder, key, vector) "
                 "VALUES (%(t)s, %(bank)s, 'stolen', '\\x00'::bytea, '\\x00'::bytea)", True),
+    "recall_facts": ("INSERT INTO recall_facts (tenant_id, bank_id, path, fact_id, line, "
+                     "end_line, kind, content, entities, explicit, terms, length) VALUES "
+                     "(%(t)s, %(bank)s, 'memory/stolen.md', 'stolen00', 1, 1, 'world', 'x', "
+                     "'[]', 0, '', 0)", True),
+    "recall_links": ("INSERT INTO recall_links (tenant_id, bank_id, fact, key, name) SELECT "
+                     "%(t)s, %(bank)s, rowid, 'stolen', 'stolen' FROM recall_facts LIMIT 1",
+                     True),
+    "recall_aliases": ("INSERT INTO recall_aliases VALUES (%(t)s, %(bank)s, 'bank/x.md', 99, "
+                       "'stolen', 'stolen', 'stolen')", True),
+    "recall_files": ("INSERT INTO recall_files VALUES (%(t)s, %(bank)s, 'memory/stolen.md', 0)",
+                     True),
+    "recall_life": ("INSERT INTO recall_life (tenant_id, bank_id, id, state) VALUES "
+                    "(%(t)s, %(bank)s, 'stolen00', '{}')", True),
+    "recall_stats": ("INSERT INTO recall_stats VALUES (%(t)s, %(bank)s, 0, 0, 0)", True),
+    "recall_terms": ("INSERT INTO recall_terms VALUES (%(t)s, %(bank)s, 'stolen', 1)", True),
 }
 
 
@@ -419,7 +443,9 @@ def test_serve_refuses_a_role_rls_does_not_bind(two: Two, bypass: str, who: str)
     assert "Traceback" not in done.stderr and done.stdout == ""
 
 
-@pytest.mark.parametrize("table", ("files", "events", "facts", "vectors"))
+@pytest.mark.parametrize("table", ("files", "events", "facts", "vectors", "recall_facts",
+                                   "recall_aliases", "recall_files", "recall_life",
+                                   "recall_terms"))
 def test_a_row_cannot_name_another_tenants_bank(two: Two, table: str) -> None:
     """acme's row (its own tenant_id) pointing at globex's bank is refused by the foreign key
     on (tenant_id, bank_id), exactly as a bank id that exists nowhere: no oracle."""

@@ -168,9 +168,10 @@ class Served:
 
 
 @contextlib.contextmanager
-def serving(bench: Stack, name: str, now: str, workers: int = 1) -> Iterator[Served]:
-    """`memfold serve --rate 0 --workers N` on a free port with MEMFOLD_NOW=`now`, ready when
-    it yields."""
+def serving(bench: Stack, name: str, now: str, workers: int = 1,
+            recall_from: str = "copy") -> Iterator[Served]:
+    """`memfold serve --rate 0 --workers N --recall-from R` on a free port with
+    MEMFOLD_NOW=`now`, ready when it yields."""
     from .pg_cluster import free_port
 
     port = free_port()
@@ -179,7 +180,7 @@ def serving(bench: Stack, name: str, now: str, workers: int = 1) -> Iterator[Ser
         process = subprocess.Popen(
             [sys.executable, "-m", "memfold", "serve", "--db", bench.app_url,
              "--port", str(port), "--rate", "0", "--workers", str(workers),
-             "--cache", str(bench.workdir / f"cache-{name}")],
+             "--cache", str(bench.workdir / f"cache-{name}"), "--recall-from", recall_from],
             stdout=subprocess.DEVNULL, stderr=handle,
             env={**os.environ, "MEMFOLD_NOW": now})
     served = Served(process, f"http://127.0.0.1:{port}", log_path)
@@ -471,7 +472,11 @@ def http_ranker(served: Served, token: str, bank: str, sources: dict[str, str], 
     return rank
 
 
-def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log) -> Json:
+def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log,
+               recall_from: str = "copy") -> Json:
+    """Each conversation imported through one replica, then asked through another one
+    started afresh (`--recall-from`), which never opened the bank before its first question
+    (with `postgres` it makes no copy of it at all)."""
     conversations = locomo.load(path)[:limit]
     cutoffs = locomo.cutoffs_for(k)
     bench.create_banks([bank_name(c.sample_id) for c in conversations])
@@ -482,23 +487,29 @@ def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log) ->
     samples: dict[str, Json] = {}
     for number, (now, group) in enumerate(by_now.items()):
         moment = now.isoformat(timespec="seconds")
-        with serving(bench, f"locomo-{number}", moment) as served:
+        local: dict[str, tuple[Any, float, dict[str, str], float]] = {}
+        with serving(bench, f"locomo-load-{number}", moment) as loader:
             for conv in group:
                 log(f"locomo {conv.sample_id}: {len(conv.turns)} turns, "
-                    f"{len(conv.questions)} questions, local then through HTTP")
+                    f"{len(conv.questions)} questions, local then imported")
                 started = time.perf_counter()
                 runs, _, _ = locomo.run_conversation(conv, k, bench.workdir / "locomo-local")
                 local_s = time.perf_counter() - started
                 started = time.perf_counter()
                 ws = bench.workdir / "locomo-server" / conv.sample_id
                 sources = locomo.write_workspace(ws, conv)
+                load_bank(loader, bench.token, bank_name(conv.sample_id), ws)
+                local[conv.sample_id] = (runs, local_s, sources, time.perf_counter() - started)
+        with serving(bench, f"locomo-{number}", moment, recall_from=recall_from) as served:
+            for conv in group:
+                runs, local_s, sources, load_s = local[conv.sample_id]
                 bank = bank_name(conv.sample_id)
-                load_bank(served, bench.token, bank, ws)
                 seen: list[str] = []
                 seconds: list[float] = []
+                started = time.perf_counter()
                 found = locomo.ask(conv, {"server": http_ranker(
                     served, bench.token, bank, sources, k, seen, seconds)})
-                server_s = time.perf_counter() - started
+                server_s = load_s + time.perf_counter() - started
                 outcomes = [locomo.Outcome(o.sample_id, o.category, o.evidence,
                                            {"local": o.ranked["memfold"],
                                             "server": s.ranked["server"],
@@ -508,7 +519,8 @@ def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log) ->
                 samples[conv.sample_id] = {
                     "sample_id": conv.sample_id, "turns": len(conv.turns), "now": moment,
                     "local_seconds": local_s, "server_seconds": server_s,
-                    "server_recall": latency(seconds),
+                    "first_request_ms": 1000 * seconds[0] if seconds else None,
+                    "server_recall": latency(seconds[1:]),
                     "as_of_mismatches": sum(1 for s in seen if s != moment),
                     "same_ranking": sum(1 for o in outcomes
                                         if o.ranked["local"] == o.ranked["server"]),
@@ -522,6 +534,8 @@ def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log) ->
     return {
         "dataset": {"file": path.name, "sha256": locomo.file_sha256(path),
                     "citation": locomo.CITATION},
+        "recall_from": recall_from,
+        "first_request_ms": [samples[c.sample_id]["first_request_ms"] for c in conversations],
         "parameters": {"k": k, "cutoffs": cutoffs, "mode": "lexical", "include_all": True,
                        "now": "noon UTC on the day after each conversation's last session "
                               "(the server: MEMFOLD_NOW)",
@@ -546,7 +560,8 @@ def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log) ->
 
 def run_benchmark(*, clients: int, seconds: float, share: float, files: int, seed: int,
                   count: int, local_count: int, locomo_path: Path | None,
-                  conversations: int | None, log: Log, workers: int = 1) -> Json:
+                  conversations: int | None, log: Log, workers: int = 1,
+                  recall_from: str = "copy", load: bool = True) -> Json:
     started = time.perf_counter()
     result: Json = {
         "benchmark": "server",
@@ -568,8 +583,9 @@ def run_benchmark(*, clients: int, seconds: float, share: float, files: int, see
             stack(Path(tmp), log) as bench:
         result["environment"]["postgresql"] = bench.postgres
         result["load"] = run_load(bench, files, seed, count, clients, seconds, share,
-                                  local_count, log, workers)
-        result["locomo"] = (run_locomo(bench, locomo_path, conversations, locomo.K, log)
+                                  local_count, log, workers) if load else None
+        result["locomo"] = (run_locomo(bench, locomo_path, conversations, locomo.K, log,
+                                       recall_from)
                             if locomo_path is not None else None)
     result["environment"]["load_average_at_end"] = load_average()
     result["seconds"] = time.perf_counter() - started
@@ -651,11 +667,16 @@ def locomo_lines(data: Json) -> list[str]:
               help="Only the first N LoCoMo conversations.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="`memfold serve --workers` for the load (LoCoMo runs one worker).")
+@click.option("--recall-from", type=click.Choice(["copy", "postgres"]), default="copy",
+              show_default=True, help="`memfold serve --recall-from` of the replica LoCoMo "
+                                      "asks (a fresh one, after another imported the banks).")
+@click.option("--load/--no-load", "load", default=True, show_default=True,
+              help="Run the load part (--no-load: LoCoMo only).")
 @output_options("benchmarks/results/server.json")
 def server_command(clients: int, seconds: float, share: float, files: int, seed: int,
                    count: int, local_count: int, locomo_path: Path | None,
-                   conversations: int | None, workers: int, out: Path,
-                   as_json: bool) -> None:
+                   conversations: int | None, workers: int, recall_from: str, load: bool,
+                   out: Path, as_json: bool) -> None:
     """The memory server measured from outside: latency and throughput under concurrent
     clients beside the same operations in-process, and LoCoMo recall through HTTP beside local.
 
@@ -669,7 +690,8 @@ def server_command(clients: int, seconds: float, share: float, files: int, seed:
     result = run_benchmark(clients=clients, seconds=seconds, share=share, files=files,
                            seed=seed, count=count, local_count=local_count,
                            locomo_path=locomo_path, conversations=conversations,
-                           log=lambda msg: click.echo(msg, err=True), workers=workers)
+                           log=lambda msg: click.echo(msg, err=True), workers=workers,
+                           recall_from=recall_from, load=load)
     if save_result(result, out, as_json=as_json):
         return
     env = result["environment"]
@@ -678,7 +700,7 @@ def server_command(clients: int, seconds: float, share: float, files: int, seed:
                f"{100 * share:g}% retains, {files} daily logs; python {env['python']}, "
                f"PostgreSQL {env['postgresql']}, {env['cpus']} cpus"
                + (f", load average {busy[0]:.2f} at the start" if busy else ""))
-    lines = load_lines(result["load"])
+    lines = load_lines(result["load"]) if result["load"] is not None else []
     if result["locomo"] is not None:
         lines += ["", *locomo_lines(result["locomo"])]
     for line in lines:

@@ -66,9 +66,13 @@ def _announce(host: str, port: int, workers: int, *, vectors: bool) -> None:
                    "PostgreSQL [default: on when the embed extra is installed].")
 @click.option("--statement-timeout", type=click.IntRange(100), default=30_000,
               show_default=True, help="Milliseconds a database statement may run.")
+@click.option("--recall-from", type=click.Choice(["copy", "postgres"]), default="copy",
+              show_default=True,
+              help="Where lexical recall is answered from: the replica's copy of the bank, or "
+                   "the bank's recall rows in PostgreSQL (no copy is made for it).")
 def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
           pool_size: int, workers: int, rate: float, max_body: int, vectors: bool | None,
-          statement_timeout: int) -> None:
+          statement_timeout: int, recall_from: str) -> None:
     """Serve memory banks from PostgreSQL over HTTP: REST, MCP, health.
 
     \b
@@ -106,7 +110,8 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
         raise MemfoldError(f"--vectors: {embed.HINT}")
     settings = Settings(db=db, cache=cache_dir, pool_size=pool_size, rate=rate,
                         max_body=max_body, statement_timeout=statement_timeout,
-                        vectors=embed.installed() if vectors is None else vectors)
+                        vectors=embed.installed() if vectors is None else vectors,
+                        recall_from=recall_from)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     if workers == 1:
         app = assemble(settings)  # also checks the database role first
@@ -344,6 +349,9 @@ def bank_check(ctx: click.Context, db: str, tenant: str, name: str, repair: bool
                             ("facts", "facts rows not what its Markdown gives")):
             for path in found[what]:
                 click.echo(f"{path}: {label}{' (repaired)' if repair else ''}")
+        for what in found["recall"]:
+            click.echo(f"recall statistics: {what} disagrees with the recall rows"
+                       f"{' (rebuilt)' if repair else ''}")
         state = ("consistent" if found["consistent"] else
                  "repaired" if found["repaired"] else "inconsistent: run with --repair")
         click.echo(f"bank {tenant}/{name}: {state}")

@@ -177,7 +177,8 @@ def revoke_token(pool: ConnectionPool, tenant: str, name: str) -> bool:
 def check_rows(pool: ConnectionPool, tenant: str, bank: str, *,
                repair: bool = False) -> dict[str, Any]:
     """The bank's derived rows checked against its files (`rows.check`): the paths whose
-    sha256 or facts rows disagree, and with `repair` those rows derived again, under the
+    sha256 or facts rows disagree and the recall statistics that disagree with the recall
+    rows, and with `repair` those rows derived again, under the
     bank's write lock (a replica's write waits for it).  BadInput for an unknown bank."""
     with tenant_tx(pool, check_tenant(tenant)) as conn:
         row = conn.execute("SELECT bank_id FROM banks WHERE tenant_id = %s AND name = %s",
@@ -188,6 +189,6 @@ def check_rows(pool: ConnectionPool, tenant: str, bank: str, *,
             conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, row[0]])
         with conn.cursor() as cur:
             found = rows.check(cur, tenant, int(row[0]), repair=repair)
-    problems = bool(found["hashes"] or found["facts"])
+    problems = bool(found["hashes"] or found["facts"] or found["recall"])
     return {"tenant": tenant, "bank": bank, **found, "consistent": not problems,
             "repaired": repair and problems}

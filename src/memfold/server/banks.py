@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from memfold.errors import MemfoldError, UnknownBank
 from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
-from memfold.server import copies, notices
+from memfold.server import copies, notices, pgrecall
 from memfold.server.admin import Caller, Refused, check_bank
 from memfold.server.db import LOCK_SPACE, tenant_tx, with_retries
 from memfold.server.rows import store
@@ -473,8 +473,10 @@ class Replica:
     PostgreSQL (memfold.server.vectors); without, lexical."""
 
     def __init__(self, pool: ConnectionPool, cache: Path, *, keep: int = OPEN_BANKS,
-                 embedder: Callable[[], Embedder] | None = None, listen: bool = True) -> None:
+                 embedder: Callable[[], Embedder] | None = None, listen: bool = True,
+                 recall_from: str = "copy") -> None:
         self.pool = pool
+        self.recall_from = recall_from  # "postgres": recall read from the database (pgrecall)
         self.embedder = embedder
         self.cache = cache
         self.keep = keep
@@ -556,6 +558,12 @@ class Replica:
         if not caller.may(scope, bank):
             raise Refused(403, f"forbidden: {what} needs the {scope} scope"
                           + (f" and bank {caller.bank!r}" if caller.bank else ""))
+        if what == "recall" and scope == "read" and self.recall_from == "postgres":
+            try:  # no copy of the bank: its rows in PostgreSQL (memfold.server.pgrecall)
+                return pgrecall.answer(self.pool, caller, bank, work,  # type: ignore[arg-type]
+                                       vectors=self.embedder is not None)
+            except pgrecall.NeedsCopy:
+                pass
         workspace, head = self._found(caller, bank)
         if scope == "read":
             return workspace.read(work, committed=head)

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from memfold.server import recall_rows
 from memfold.workspace.format import parse_document
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ def store(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, version: int, *,
         _INSERT_FACT,
         [(*row, *fact) for path, data in files.items() if data is not None
          for fact in fact_rows(path, data) if fact[2] >= kept.get(path, 0)])
+    recall_rows.store_recall(cur, tenant, bank_id, files=files, lines=lines, appended=kept)
 
 
 FactRow = tuple[str, int, int, str, str, "date | None", list[str], str, str, str]
@@ -68,8 +70,10 @@ def check(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
           repair: bool) -> dict[str, list[str]]:
     """The bank's derived rows that disagree with its files: `hashes` (files whose sha256 is
     not their content's) and `facts` (files whose facts rows are not what their content
-    gives: missing, extra or changed), each a list of paths.  With `repair`, those rows are
-    derived again from the content (the caller holds the bank's write lock)."""
+    gives: missing, extra or changed), each a list of paths, and `recall` (where the recall
+    statistics disagree with the recall rows: `recall_rows.statistics_problems`).  With
+    `repair`, those rows are derived again from the content (the caller holds the bank's
+    write lock); the recall rows, all of them."""
     rows = cur.execute("SELECT path, content, sha256 FROM files WHERE bank_id = %s "
                        "AND content IS NOT NULL", [bank_id]).fetchall()
     files = {str(path): bytes(content) for path, content, _ in rows}
@@ -84,6 +88,7 @@ def check(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
     derived = {p: {_comparable(r) for r in fact_rows(p, data)} for p, data in files.items()}
     facts = sorted(p for p in set(derived) | set(stored)
                    if derived.get(p, set()) != stored.get(p, set()))
+    recall = recall_rows.statistics_problems(cur, bank_id)
     if repair:
         cur.executemany("UPDATE files SET sha256 = %s WHERE bank_id = %s AND path = %s",
                         [(hashlib.sha256(files[p]).hexdigest(), bank_id, p) for p in hashes])
@@ -93,7 +98,9 @@ def check(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
             _INSERT_FACT,
             [(tenant, bank_id, *row) for p in facts if p in files
              for row in fact_rows(p, files[p])])
-    return {"hashes": hashes, "facts": facts}
+        if recall:
+            recall_rows.rebuild(cur, tenant, bank_id)
+    return {"hashes": hashes, "facts": facts, "recall": recall}
 
 
 def _comparable(row: Sequence[Any]) -> tuple[Any, ...]:

@@ -34,6 +34,7 @@ class Settings:
     max_body: int = 1 << 20
     statement_timeout: int = 30_000
     vectors: bool = False
+    recall_from: str = "copy"  # or "postgres": recall read from the database (pgrecall)
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
@@ -75,7 +76,8 @@ def assemble(settings: Settings) -> Any:
         root = Path(tempfile.mkdtemp(prefix="memfold-serve-"))
     try:
         replica = Replica(pool, root,
-                          embedder=embed.shared_embedder if settings.vectors else None)
+                          embedder=embed.shared_embedder if settings.vectors else None,
+                          recall_from=settings.recall_from)
     except BaseException:
         pool.close()
         raise

@@ -1,0 +1,353 @@
+"""`PgRecallIndex`: recall's index (`RecallIndex`: FactReader and FactSearch) over a bank's
+recall rows in PostgreSQL (schema 0005, kept by memfold.server.recall_rows), so recall's own
+ranking code runs on a replica that holds no copy of the bank.
+
+Every method is a query or two on one connection, inside the caller's transaction (one
+REPEATABLE READ snapshot per request: every answer of a recall sees one bank version).
+Rows come back as the SQLite index's do (`index.sqlite.rows.fact_of`): the same columns,
+the same row order — ties by path (byte order, `COLLATE "C"`), line, then row key, which
+follows file order as SQLite's does — and full-text matches scored by memfold's BM25
+(memfold.server.bm25) from the bank's term statistics.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterable, Sequence
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from memfold.index.base import (
+    Candidate,
+    EntityInfo,
+    FactDays,
+    Filters,
+    IndexCounts,
+    Terms,
+)
+from memfold.index.sqlite.rows import fact_of
+from memfold.journal.fold import LifeState
+from memfold.server import bm25
+from memfold.values import TEXT, ParseWarning
+
+if TYPE_CHECKING:
+    import psycopg
+
+FACT_SELECT = (
+    "f.rowid, f.fact_id, f.kind, f.content, f.path, f.line, f.end_line, f.entities, f.params,"
+    " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit,"
+    " files.sha256, l.state")
+FACT_FROM = (
+    "recall_facts f JOIN files ON files.bank_id = f.bank_id AND files.path = f.path"
+    " LEFT JOIN recall_life l ON l.bank_id = f.bank_id AND l.id = f.fact_id"
+    " AND NOT f.shadowed")
+PATH = 'f.path COLLATE "C"'
+NEWEST = f"ORDER BY f.day IS NULL, f.day DESC, {PATH}, f.line, f.rowid"
+HOLDER_FIRST = f"ORDER BY f.shadowed, {PATH}, f.line, f.rowid"
+
+
+def conditions(filters: Filters) -> tuple[str, list[object]]:
+    """The filters as SQL conditions to append after a WHERE (`sqlite.rows.conditions`)."""
+    clauses: list[str] = []
+    params: list[object] = []
+    if filters.kinds:
+        clauses.append("f.kind = ANY(%s)")
+        params.append(list(filters.kinds))
+    if filters.window:
+        start = filters.window.start.toordinal() if filters.window.start else 0
+        end = filters.window.end.toordinal() if filters.window.end else date.max.toordinal()
+        clauses.append("(f.day BETWEEN %s AND %s OR (f.valid_until >= %s"
+                       " AND COALESCE(f.valid_from, f.day) <= %s))")
+        params.extend([start, end, start, end])
+    if filters.written_by:
+        clauses.append("(f.day IS NULL OR f.day <= %s OR EXISTS (SELECT 1 FROM recall_life w"
+                       " WHERE w.bank_id = f.bank_id AND w.id = f.fact_id"
+                       " AND w.retained_on <= %s))")
+        params.extend([filters.written_by.toordinal(), filters.written_by.isoformat()])
+    if filters.entity_keys:
+        clauses.append("f.rowid IN (SELECT fact FROM recall_links k WHERE k.bank_id ="
+                       " f.bank_id AND k.key = ANY(%s))")
+        params.append(list(filters.entity_keys))
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+def _life(state: Any, fact_id: str | None = None) -> LifeState | None:
+    if state is None:
+        return None
+    return LifeState(**(state if isinstance(state, dict) else json.loads(state)))
+
+
+def _filtered_order(score: float, day: int | None, path: str,
+                    line: int, rowid: int) -> tuple[float, bool, int, str, int, int]:
+    return (score, day is None, -(day or 0), path, line, rowid)
+
+
+class PgRecallIndex:
+    """Recall's index over one bank's recall rows, on a connection inside a transaction
+    that set the bank's tenant (row-level security)."""
+
+    def __init__(self, conn: psycopg.Connection[Any], bank_id: int) -> None:
+        self.conn = conn
+        self.bank_id = bank_id
+        self._stats: tuple[int, int] | None = None
+
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(sql, [self.bank_id, *params]).fetchall()
+
+    def _candidates(self, where: str, params: Sequence[object], tail: str = "",
+                    scores: dict[int, float] | None = None) -> list[Candidate]:
+        rows = self._rows(f"SELECT {FACT_SELECT} FROM {FACT_FROM} WHERE f.bank_id = %s"  # noqa: S608
+                          f" {where} {tail}", params)
+        links: dict[int, list[str]] = {}
+        if rows:
+            for fact, key in self.conn.execute(
+                    "SELECT fact, key FROM recall_links WHERE fact = ANY(%s) ORDER BY ctid",
+                    [[row[0] for row in rows]]):
+                links.setdefault(fact, []).append(key)
+        return [Candidate(fact=fact_of(row), bm25=(scores or {}).get(row[0]),
+                          links=tuple(links.get(row[0], ())), sha256=row[15] or "",
+                          rowid=row[0], life=_life(row[16])) for row in rows]
+
+    # -- statistics ---------------------------------------------------------------------
+
+    def statistics(self) -> tuple[int, int]:
+        """(rows, terms) of the bank's recall rows."""
+        if self._stats is None:
+            found = self._rows("SELECT rows, terms FROM recall_stats WHERE bank_id = %s")
+            self._stats = (int(found[0][0]), int(found[0][1])) if found else (0, 0)
+        return self._stats
+
+    def _holding(self, found: Sequence[bm25.Phrase]) -> list[int]:
+        """How many rows hold each phrase: a term's count from the statistics, a phrase's or
+        a prefix's counted over the GIN index."""
+        singles = sorted({p.terms[0] for p in found if p.single()})
+        counted = dict(self._rows("SELECT term, rows FROM recall_terms WHERE bank_id = %s"
+                                  " AND term = ANY(%s)", [singles])) if singles else {}
+        held: list[int] = []
+        for p in found:
+            if p.single():
+                held.append(int(counted.get(p.terms[0], 0)))
+            else:
+                held.append(int(self._rows("SELECT count(*) FROM recall_facts WHERE bank_id ="
+                                           " %s AND terms @@ %s::tsquery",
+                                           [p.tsquery()])[0][0]))
+        return held
+
+    # -- searches -------------------------------------------------------------------------
+
+    def lexical(self, terms: Terms, filters: Filters, limit: int) -> list[Candidate]:
+        found = bm25.phrases(terms)
+        if not found or limit < 1:
+            return []
+        rows, tokens = self.statistics()
+        if not rows:
+            return []
+        avgdl = tokens / rows
+        idfs = [bm25.idf(rows, n) for n in self._holding(found)]
+        where, params = conditions(filters)
+        exact = sorted({t for p in found for t in (p.terms if not p.prefix else p.terms[:-1])})
+        starts = sorted({p.terms[-1] for p in found if p.prefix})
+        places: dict[int, dict[str, list[tuple[int, int]]]] = {}
+        info: dict[int, tuple[int, int | None, str, int]] = {}
+        for rowid, length, day, path, line, lexeme, positions, weights in self._rows(
+                "SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions,"  # noqa: S608
+                " u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s"
+                f" AND f.terms @@ %s::tsquery {where} AND (u.lexeme = ANY(%s) OR EXISTS"
+                " (SELECT 1 FROM unnest(%s::text[]) s WHERE starts_with(u.lexeme, s)))",
+                [bm25.tsquery(found, every=terms.every), *params, exact, starts]):
+            info[rowid] = (length, day, path, line)
+            places.setdefault(rowid, {})[lexeme] = [
+                (1 if weight == "A" else 0, place) for place, weight in zip(
+                    positions, weights, strict=True)]
+        scores = {rowid: bm25.score(found, idfs, places[rowid], length, avgdl)
+                  for rowid, (length, *_) in info.items()}
+        if filters == Filters():
+            def order(r: int) -> tuple[object, ...]:
+                return (scores[r], info[r][2], info[r][3], r)
+        else:
+            def order(r: int) -> tuple[object, ...]:
+                return _filtered_order(scores[r], info[r][1], info[r][2], info[r][3], r)
+        kept = sorted(scores, key=order)[:limit]
+        got = {c.rowid: c for c in self._candidates("AND f.rowid = ANY(%s)", [kept],
+                                                     scores=scores)}
+        return [got[r] for r in kept if r in got]
+
+    def word_counts(self, words: Sequence[str], most: int) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for word in dict.fromkeys(words):
+            found = bm25.phrases(Terms(words=(word,)))
+            if not found:
+                counts[word] = 0
+            elif found[0].single():
+                counts[word] = min(self._holding(found)[0], most + 1)
+            else:
+                counts[word] = int(self._rows(
+                    "SELECT count(*) FROM (SELECT 1 FROM recall_facts WHERE bank_id = %s"
+                    " AND terms @@ %s::tsquery LIMIT %s) x",
+                    [found[0].tsquery(), most + 1])[0][0])
+        return {w: counts[w] for w in words}
+
+    def matching_rowids(self, terms: Terms, limit: int) -> list[int]:
+        found = bm25.phrases(terms)
+        if not found:
+            return []
+        return [r[0] for r in self._rows(
+            "SELECT rowid FROM recall_facts WHERE bank_id = %s AND terms @@ %s::tsquery"
+            " ORDER BY rowid LIMIT %s", [bm25.tsquery(found, every=terms.every), limit])]
+
+    def fact_rows(self) -> int:
+        return self.statistics()[0]
+
+    def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
+        """Facts linked to any of these entities, newest first (`sqlite.search.linked`,
+        whose unfiltered answer is the `limit` newest links when no day straddles the cut)."""
+        if not keys:
+            return []
+        if filters == Filters():
+            rows = self._rows("SELECT fact, day FROM recall_links WHERE bank_id = %s AND key"
+                              " = ANY(%s) ORDER BY day DESC NULLS LAST LIMIT %s",
+                              [list(keys), limit + 1])
+            if len(rows) <= limit or rows[limit - 1][1] != rows[limit][1]:
+                return self._candidates("AND f.rowid = ANY(%s)",
+                                        [[r[0] for r in rows[:limit]]], NEWEST)
+        where, params = conditions(filters)
+        return self._limited(
+            "AND f.rowid IN (SELECT fact FROM recall_links k WHERE k.bank_id = f.bank_id"  # noqa: S608
+            f" AND k.key = ANY(%s)) {where}", [list(keys), *params], limit)
+
+    def _limited(self, where: str, params: list[object], limit: int) -> list[Candidate]:
+        return self._candidates(where, [*params, limit], f"{NEWEST} LIMIT %s")
+
+    def recent(self, filters: Filters, limit: int) -> list[Candidate]:
+        where, params = conditions(filters)
+        return self._limited(where, params, limit)
+
+    # -- facts by key ---------------------------------------------------------------------
+
+    def by_id(self, fact_id: str) -> list[Candidate]:
+        if "\x00" in fact_id:
+            return []
+        return self._candidates("AND f.fact_id = %s", [fact_id], HOLDER_FIRST)
+
+    def by_ids(self, ids: Sequence[str]) -> list[Candidate]:
+        found: dict[str, Candidate] = {}
+        wanted = [i for i in dict.fromkeys(ids) if "\x00" not in i]
+        for c in self._candidates("AND f.fact_id = ANY(%s)", [wanted], HOLDER_FIRST):
+            found.setdefault(c.fact.id, c)
+        return list(found.values())
+
+    def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
+        where, params = conditions(filters)
+        return self._candidates(f"AND f.rowid = ANY(%s) {where}", [list(rowids), *params])
+
+    def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
+        out: dict[int, tuple[int, ...]] = {}
+        for rowid, before, after in self._rows(
+                "SELECT c.rowid, (SELECT n.rowid FROM recall_facts n WHERE n.bank_id ="
+                " c.bank_id AND n.path = c.path AND n.line < c.line"
+                " ORDER BY n.line DESC, n.rowid DESC LIMIT 1),"
+                " (SELECT n.rowid FROM recall_facts n WHERE n.bank_id = c.bank_id"
+                " AND n.path = c.path AND n.line > c.line ORDER BY n.line, n.rowid LIMIT 1)"
+                " FROM recall_facts c WHERE c.bank_id = %s AND c.rowid = ANY(%s)",
+                [list(rowids)]):
+            out[rowid] = tuple(n for n in (before, after) if n is not None)
+        return out
+
+    def life(self, ids: Iterable[str]) -> dict[str, LifeState]:
+        states: dict[str, LifeState] = {}
+        for fact_id, state in self._rows("SELECT id, state FROM recall_life WHERE bank_id ="
+                                         " %s AND id = ANY(%s)", [list(ids)]):
+            found = _life(state)
+            if found is not None:
+                states[fact_id] = found
+        return states
+
+    def locate(self, fact_id: str) -> list[str]:
+        return [f"{c.fact.path}#L{c.fact.line}" for c in self.by_id(fact_id)]
+
+    # -- entities -------------------------------------------------------------------------
+
+    def resolve_names(self, keys: Sequence[str]) -> dict[str, str]:
+        wanted = list(dict.fromkeys(keys))
+        found: dict[str, str] = {}
+        for key, entity in self._rows(
+                "SELECT key, entity FROM (SELECT a.key, a.entity, 0 AS o, a.path, a.place"
+                " FROM recall_aliases a WHERE a.bank_id = %s AND a.key = ANY(%s)"
+                " UNION ALL SELECT k, k, 1, '', 0 FROM unnest(%s::text[]) k WHERE EXISTS"
+                " (SELECT 1 FROM recall_links l WHERE l.bank_id = %s AND l.key = k)) x"
+                " ORDER BY o, path COLLATE \"C\", place", [wanted, wanted, self.bank_id]):
+            found.setdefault(key, entity)
+        return found
+
+    def alias_keys(self, entities: Sequence[str]) -> list[str]:
+        return [r[0] for r in self._rows(
+            "SELECT DISTINCT key COLLATE \"C\" FROM recall_aliases WHERE bank_id = %s"
+            " AND entity = ANY(%s) AND key <> entity ORDER BY 1",
+            [list(dict.fromkeys(entities))])]
+
+    def entity(self, key: str) -> EntityInfo | None:
+        named = self._rows(
+            "SELECT min(name COLLATE \"C\") FROM (SELECT name FROM recall_links WHERE bank_id"
+            " = %s AND key = %s UNION ALL SELECT name FROM recall_aliases WHERE bank_id = %s"
+            " AND entity = %s AND key = entity) x", [key, self.bank_id, key])
+        if not named or named[0][0] is None:
+            return None
+        pages = self._rows("SELECT path, name FROM recall_aliases WHERE bank_id = %s AND"
+                           " entity = %s ORDER BY path COLLATE \"C\", place", [key])
+        page = pages[0][0] if pages else None
+        names = tuple(dict.fromkeys(name for path, name in pages if path == page))
+        return EntityInfo(key=key, name=names[0] if names else named[0][0], page=page,
+                          aliases=names[1:])
+
+    # -- what the bank holds ----------------------------------------------------------------
+
+    def fact_days(self) -> FactDays:
+        first, retained, last = self._rows(
+            "SELECT (SELECT min(day) FROM recall_facts WHERE bank_id = %s),"
+            " (SELECT min(retained_on COLLATE \"C\") FROM recall_life WHERE bank_id = %s),"
+            " (SELECT max(day) FROM recall_facts WHERE bank_id = %s)",
+            [self.bank_id, self.bank_id])[0]
+        days = [date.fromordinal(first)] if isinstance(first, int) else []
+        if isinstance(retained, str):
+            with contextlib.suppress(ValueError):
+                days.append(date.fromisoformat(retained))
+        return FactDays(min(days) if days else None,
+                        date.fromordinal(last) if isinstance(last, int) else None)
+
+    def counts(self) -> IndexCounts:
+        by_kind = dict(self._rows("SELECT kind, count(*) FROM recall_facts WHERE bank_id = %s"
+                                  " AND kind <> %s GROUP BY kind ORDER BY kind", [TEXT]))
+        files, entities, chunks = self._rows(
+            "SELECT (SELECT count(*) FROM files WHERE bank_id = %s AND content IS NOT NULL),"
+            " (SELECT count(*) FROM (SELECT key FROM recall_links WHERE bank_id = %s UNION"
+            " SELECT entity FROM recall_aliases WHERE bank_id = %s AND key = entity) e),"
+            " (SELECT count(*) FROM recall_facts WHERE bank_id = %s AND kind = %s)",
+            [self.bank_id, self.bank_id, self.bank_id, TEXT])[0]
+        return IndexCounts(files=int(files), facts_by_kind={str(k): int(v) for k, v
+                                                            in by_kind.items()},
+                           entities=int(entities), chunks=int(chunks),
+                           warnings=self.warning_count())
+
+    def warning_count(self) -> int:
+        return int(self._rows("SELECT coalesce(sum(warnings), 0) FROM recall_files"
+                              " WHERE bank_id = %s")[0][0])
+
+    def warnings(self) -> list[ParseWarning]:
+        return []  # the messages stay in the files; `status` reads them from a copy
+
+    def fact_texts(self) -> list[tuple[int, str]]:
+        return [(int(r), str(c)) for r, c in self._rows(
+            "SELECT rowid, content FROM recall_facts WHERE bank_id = %s ORDER BY rowid")]
+
+    def facts_signature(self) -> str:
+        rows, tokens = self.statistics()
+        head = self._rows("SELECT head FROM banks WHERE bank_id = %s")
+        return f"pg:{self.bank_id}:{head[0][0] if head else 0}:{rows}:{tokens}"
+
+    def dump(self) -> list[tuple[object, ...]]:
+        return [("fact", *row) for row in self._rows(
+            "SELECT f.fact_id, f.path, f.line, f.end_line, f.kind, f.content, f.entities,"
+            " f.params, f.confidence, f.importance, f.valid_from, f.valid_until, f.day,"
+            " f.explicit FROM recall_facts f WHERE f.bank_id = %s ORDER BY f.path COLLATE"
+            " \"C\", f.line, f.fact_id")]

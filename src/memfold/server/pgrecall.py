@@ -1,0 +1,96 @@
+"""Recall answered from PostgreSQL itself (`memfold serve --recall-from postgres`): a replica
+reads the bank's recall rows (memfold.server.pgindex) in one snapshot and runs recall's own
+ranking code on them, holding no copy of the bank — a bank it never opened answers its first
+recall like any other, and nothing of it is written to the replica's disk.
+
+`DatabaseBank` has Memory's `recall` (the same arguments and answer), so the REST verb and the
+MCP tool run on it unchanged.  What it cannot answer this way it refuses with `NeedsCopy`,
+and the replica answers from its copy as before: a mode other than lexical (vectors stay with
+the copy for now), or a bank written before its recall rows existed (schema 0005) and not
+written since (`memfold server bank check --repair` derives them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import date
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from memfold import config
+from memfold.errors import UnknownBank
+from memfold.recall.fusion import LEXICAL
+from memfold.recall.modes import check_mode, default_mode
+from memfold.recall.query import plan_query
+from memfold.recall.search import recall as run_recall
+from memfold.recall.search import recall_options
+from memfold.server.admin import Caller, check_bank
+from memfold.server.db import tenant_tx, with_retries
+from memfold.server.pgindex import PgRecallIndex
+from memfold.values import RecallResult
+
+if TYPE_CHECKING:
+    from psycopg_pool import ConnectionPool
+
+_T = TypeVar("_T")
+
+MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers recall from
+
+
+class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
+    """This recall is answered from the replica's copy of the bank instead."""
+
+
+class DatabaseBank:
+    """One bank's recall over its rows in PostgreSQL, inside one transaction."""
+
+    def __init__(self, index: PgRecallIndex, *, vectors: bool = False) -> None:
+        self.index = index
+        self.vectors = vectors  # the replica embeds: recall's default mode is not lexical
+
+    def recall(self, query: str, *, k: int = 25, since: str | date | None = None,
+               until: str | date | None = None, kinds: Sequence[str] | str | None = None,
+               entities: Sequence[str] = (), include_all: bool = False,
+               budget: int | None = None, now: Any = None, mode: str | None = None,
+               show_secrets: bool = False, rerank: bool = False,
+               strict: bool = False) -> RecallResult:
+        """`Memory.recall`, lexical, over the bank's rows (NeedsCopy for another mode or a
+        rerank)."""
+        if (check_mode(mode) or default_mode(self.vectors)) != LEXICAL or rerank:
+            raise NeedsCopy
+        moment = config.resolve_now(now)
+        today = moment.date()
+        options = recall_options(query, k=k, since=since, until=until, kinds=kinds,
+                                 entities=entities, include_all=include_all, budget=budget,
+                                 today=today)
+        plan = plan_query(query, today=today)
+        ranked = run_recall(self.index, plan, replace(options, mode=LEXICAL, semantic=None,
+                                                      rerank=None, strict=strict))
+        hits = tuple(ranked.hits) if show_secrets else tuple(h.redacted() for h in ranked.hits)
+        return RecallResult(
+            query=query, as_of=moment.isoformat(timespec="seconds"), sync=None, hits=hits,
+            window=ranked.window, total_warnings=self.index.warning_count(),
+            entities=ranked.entities, truncated=ranked.truncated, hidden=ranked.hidden,
+            notes=ranked.notes)
+
+
+def answer(pool: ConnectionPool, caller: Caller, bank: str,
+           work: Callable[[DatabaseBank], _T], *, vectors: bool = False) -> _T:
+    """Run `work` on the caller's bank read from PostgreSQL, in one REPEATABLE READ
+    snapshot; NeedsCopy when the bank's recall rows were never derived."""
+    check_bank(bank)
+
+    def run() -> _T:
+        with tenant_tx(pool, caller.tenant, snapshot=True) as conn:
+            row = conn.execute(
+                "SELECT b.bank_id, b.head, s.bank_id IS NOT NULL FROM banks b LEFT JOIN"
+                " recall_stats s ON s.bank_id = b.bank_id WHERE b.name = %s",
+                [bank]).fetchone()
+            if row is None:
+                raise UnknownBank(f"no bank {bank!r}")
+            bank_id, head, derived = int(row[0]), int(row[1]), bool(row[2])
+            if head > 0 and not derived:
+                raise NeedsCopy
+            return work(DatabaseBank(PgRecallIndex(conn, bank_id), vectors=vectors))
+
+    return with_retries(run)

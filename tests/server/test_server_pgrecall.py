@@ -1,0 +1,138 @@
+"""Recall answered from PostgreSQL itself (`memfold serve --recall-from postgres`): a replica
+that never opened a bank answers its recall from the bank's recall rows, making no copy; the
+answers are the copy's; writes and purges are seen at once; the statistics are checked."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from memfold.memory import Memory
+from memfold_bench.pg_cluster import Provisioned
+from server_support import app_client, bearer, make_tenant
+
+QUERIES = (
+    "where does Peter live", "Peter", "harbour boat trip", "what did Ida decide about the budget",
+    "e-mail from the landlord", "café opening", "what happened last week", "Berlin",
+    "who keeps bees", "the project deadline", "Rome holiday plans", "Vienna",
+)
+
+
+def _workspace(root: Path) -> Path:
+    """A small bank with what recall weighs: entities, an entity page with an alias,
+    prose cut into sentences, a supersede, an archived fact, several days."""
+    Memory.init(root)
+    with Memory.open(root, watch=False, now="2026-03-20T12:00:00") as memory:
+        memory.retain(["W @Peter: Lives in Vienna near the harbour.",
+                       "B @Peter: Took a boat trip around the harbour with @Ida.",
+                       "O(c=0.7) @Ida: The budget looks too tight for the café opening."],
+                      date="2026-03-02")
+        memory.retain(["W @Peter: Lives in Berlin now.",
+                       "B @Ida: Decided to cut the budget by ten percent.",
+                       "W @Ida: Keeps bees in the garden.",
+                       "B: An e-mail from the landlord about the rent arrived."],
+                      date="2026-03-12")
+        old = memory.retain(["W @Rosa: The project deadline is in May."],
+                            date="2026-03-14").facts[0].id
+        memory.retain(["W @Rosa: Plans a holiday in Rome.",
+                       "W @Rosa: The project deadline moved to June."], date="2026-03-16")
+        memory.forget(old)
+    (root / "bank" / "entities").mkdir(parents=True, exist_ok=True)
+    (root / "bank" / "entities" / "Ida.md").write_text(
+        "---\naliases: [Idalene]\n---\n# Ida\n\n- W @Ida: Runs the café on Harbour Street.\n")
+    (root / "memory" / "notes.md").write_text(
+        "# Notes\n\nThe harbour café opens in April. Peter will bake the bread.\n"
+        "Ida keeps the accounts and pays the e-mail bills.\n")
+    return root
+
+
+def _results(answer: Any) -> list[tuple[Any, ...]]:
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    return [data["hidden_by_lifecycle"], data["entities"], data["window"], data["notes"],
+            [(h["id"], h["source"], h["score"], h.get("status")) for h in data["results"]]]
+
+
+def test_a_fresh_replica_answers_recall_from_postgres_making_no_copy(
+        pg_db: Provisioned) -> None:
+    from memfold.client.files import read_workspace
+
+    token = bearer(make_tenant(pg_db, "acme").tokens["agent"])
+    with tempfile.TemporaryDirectory() as tmp:
+        body = read_workspace(_workspace(Path(tmp) / "ws"))
+        empty = Path(tmp) / "empty-cache"
+        empty.mkdir()
+        with app_client(pg_db) as copy:
+            loaded = copy.post("/v1/banks/main/import", headers=token, json=body)
+            assert loaded.status_code == 200, loaded.text
+            wanted = {q: _results(copy.post("/v1/banks/main/recall", headers=token,
+                                            json={"query": q, "include_all": all_}))
+                      for q in QUERIES for all_ in (False,)}
+            with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
+                got = {q: _results(fresh.post("/v1/banks/main/recall", headers=token,
+                                              json={"query": q})) for q in QUERIES}
+                assert list(empty.iterdir()) == []  # no copy, no lock, no manifest
+                assert got == wanted
+                answered = fresh.post("/v1/banks/main/recall", headers=token,
+                                      json={"query": "where does Peter live", "k": 3}).json()
+                assert answered["results"][0]["content"] == "Lives in Berlin now."
+                # a retain through the other replica is seen by the next recall
+                made = copy.post("/v1/banks/main/retain", headers=token,
+                                 json={"bullets": ["W @Peter: Moved to Lisbon in March."]})
+                assert made.status_code == 200, made.text
+                after = fresh.post("/v1/banks/main/recall", headers=token,
+                                   json={"query": "where does Peter live"}).json()
+                assert after["results"][0]["content"] == "Moved to Lisbon in March."
+                assert list(empty.iterdir()) == []
+
+
+def test_a_purge_leaves_nothing_in_the_recall_rows(pg_db: Provisioned) -> None:
+    import psycopg
+
+    token = bearer(make_tenant(pg_db, "purging").tokens["agent"])
+    with app_client(pg_db, recall_from="postgres") as client:
+        def post(verb: str, body: dict[str, object]) -> Any:
+            answer = client.post(f"/v1/banks/main/{verb}", headers=token, json=body)
+            assert answer.status_code == 200, answer.text
+            return answer.json()
+
+        post("retain", {"bullets": ["W @Eve: Her locker code is zebracactus 4417."]})
+        post("retain", {"bullets": ["W @Eve: Writes a novel about zebras."]})
+        fact = post("recall", {"query": "zebracactus"})["results"][0]["id"]
+        post("forget", {"id": fact, "purge": True})
+        assert [h["content"] for h in post("recall", {"query": "zebracactus zebras"})[
+            "results"]] == ["Writes a novel about zebras."]
+    with psycopg.connect(pg_db.owner) as conn:
+        conn.execute("SELECT set_config('memfold.tenant', 'purging', false)")
+        for table in ("recall_facts", "recall_links", "recall_life", "recall_terms",
+                      "recall_aliases"):
+            rows = conn.execute(f"SELECT * FROM {table}").fetchall()  # noqa: S608
+            assert not any("zebracactus" in str(row) or "4417" in str(row) for row in rows)
+        assert conn.execute("SELECT count(*) FROM recall_facts").fetchone() == (1,)
+
+
+def test_bank_check_finds_and_repairs_hand_edited_statistics(pg_db: Provisioned) -> None:
+    import psycopg
+
+    from memfold.server import admin
+    from memfold.server.db import connect_pool
+
+    token = bearer(make_tenant(pg_db, "stats").tokens["agent"])
+    with app_client(pg_db) as client:
+        for text in ("W @Ann: Sails on the lake.", "W @Ann: Sails to the island in June."):
+            assert client.post("/v1/banks/main/retain", headers=token,
+                               json={"bullets": [text]}).status_code == 200
+    with psycopg.connect(pg_db.owner) as conn:
+        conn.execute("SELECT set_config('memfold.tenant', 'stats', false)")
+        conn.execute("UPDATE recall_terms SET rows = rows + 5 WHERE term = 'sail'")
+        conn.execute("UPDATE recall_stats SET rows = rows + 1")
+    pool = connect_pool(pg_db.owner, size=2)
+    try:
+        found = admin.check_rows(pool, "stats", "main")
+        assert found["recall"] == ["rows", "term:sail"] and not found["consistent"]
+        repaired = admin.check_rows(pool, "stats", "main", repair=True)
+        assert repaired["repaired"]
+        assert admin.check_rows(pool, "stats", "main")["consistent"]
+    finally:
+        pool.close()
