@@ -73,8 +73,8 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test sees the developer's MEMFOLD_* settings."""
     for name in ("MEMFOLD_WORKSPACE", "MEMFOLD_NOW", "MEMFOLD_DEBUG", "MEMFOLD_JUDGE",
                  "MEMFOLD_JUDGE_URL", "MEMFOLD_JUDGE_MODEL", "MEMFOLD_JUDGE_KEY",
-                 "MEMFOLD_JUDGE_TIMEOUT", "MEMFOLD_SERVER", "MEMFOLD_TOKEN", "MEMFOLD_BANK",
-                 "MEMFOLD_DB"):
+                 "MEMFOLD_JUDGE_TIMEOUT", "MEMFOLD_JUDGE_EMBED", "MEMFOLD_SERVER", "MEMFOLD_TOKEN",
+                 "MEMFOLD_BANK", "MEMFOLD_DB"):
         monkeypatch.delenv(name, raising=False)
 
 

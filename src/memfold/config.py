@@ -141,6 +141,10 @@ SETTINGS: tuple[Setting, ...] = (
        "token.", secret=True),
     _S("MEMFOLD_JUDGE_TIMEOUT", "number", f"{DEFAULT_JUDGE_TIMEOUT:g}", "For the openai "
        f"judge: seconds to wait for an answer (above 0, at most {MAX_JUDGE_TIMEOUT:g})."),
+    _S("MEMFOLD_JUDGE_EMBED", "choice", "auto", "Whether the judge also asks the embedding "
+       "model which older fact a new one speaks of, and offers it as a conflict (a change "
+       "said in other words): auto (when the workspace has vectors and the embed extra is "
+       "installed), on (whenever the extra is installed) or off."),
     # -- semantic recall --
     _S("MEMFOLD_RECALL_MODE", "choice", "", "The recall mode: lexical, semantic or hybrid.",
        flag="memfold recall --mode", shown="hybrid once the workspace has vectors and the "

@@ -88,7 +88,7 @@ class Memory(ImportExport):
                                                             notify=self._notices.append)
         self._upkeep = Upkeep(workspace, judge=chosen, signer=lambda: self.source,
                               stamp=self._ts, notify=self._notices.append, watch=watch,
-                              watcher=watcher)
+                              watcher=watcher, meaning=self._embedding.for_judge)
 
     # -- opening ----------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from memfold.workspace.files import remove_stray_temporaries
 if TYPE_CHECKING:
     from memfold.index.base import Candidate, IndexBackend, Progress
     from memfold.lifecycle.judge import Judge
+    from memfold.lifecycle.judge.meaning import Embeds
     from memfold.recall.embedding import Embedding
     from memfold.workspace.layout import Workspace
     from memfold.workspace.watch import ChangeFeed
@@ -61,13 +62,16 @@ class Upkeep:
     `signer` who is writing now; `notify` takes notices for the caller.  `watch=False`
     stats the files on every refresh (a process that recalls once); `watcher` is a change
     feed the caller keeps across opens of this workspace, trusted once it has `settled`.
+    `meaning` gives the embedder the judge may ask, or None (`Ledger`).
     """
 
     def __init__(self, workspace: Workspace, *, judge: Judge | None,
                  signer: Callable[[], str | None],
                  stamp: Callable[[], str], notify: Callable[[str], None], watch: bool,
-                 watcher: ChangeFeed | None) -> None:
+                 watcher: ChangeFeed | None,
+                 meaning: Callable[[], Embeds | None] | None = None) -> None:
         self.workspace = workspace
+        self._meaning = meaning
         self._judge, self._signer, self._stamp, self._notify = judge, signer, stamp, notify
         self._index: IndexBackend | None = None
         self._ledger: Ledger | None = None
@@ -85,6 +89,7 @@ class Upkeep:
     def ledger(self) -> Ledger:
         if self._ledger is None:
             self._ledger = Ledger(self.workspace, self.backend, judge=self._judge,
+                                  meaning=self._meaning,
                                   signer=self._signer)
         return self._ledger
 

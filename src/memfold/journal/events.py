@@ -120,6 +120,7 @@ RULES = (
     ("opinion", re.compile(r"^the opinion\b")),
     ("status", re.compile(r"^status: ")),
     ("topic", re.compile(r"^same topic: ")),
+    ("meaning", re.compile(r"^same slot by meaning\b")),  # judge/meaning.py: the embedder's
     ("changes", re.compile(r"^the newer fact changes\b")),
     ("value", re.compile(r"^[^:]+: .+ became ")),
 )

@@ -25,6 +25,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
+from typing import TYPE_CHECKING
 
 from memfold.errors import BadInput, IndexDamaged, StaleRevision, UnknownId
 from memfold.index.base import Candidate, Filters, IndexBackend, Terms
@@ -49,6 +50,9 @@ from memfold.values import Fact, Interval, Judgement, SyncReport
 from memfold.workspace.format import doc_role
 from memfold.workspace.layout import Workspace
 
+if TYPE_CHECKING:
+    from memfold.lifecycle.judge.meaning import Embeds
+
 Decide = Callable[[], Sequence[Record]]
 JUDGE_CANDIDATES = 200
 JUDGE_LIMIT = 5000  # new facts judged per sync; a bigger burst is an import, not news
@@ -67,23 +71,35 @@ class Ledger:
 
     def __init__(self, workspace: Workspace, backend: IndexBackend,
                  judge: Judge | None = None,
-                 signer: Callable[[], str | None] | None = None) -> None:
+                 signer: Callable[[], str | None] | None = None,
+                 meaning: Callable[[], Embeds | None] | None = None) -> None:
         self.workspace = workspace
         self.backend = backend
         self.journal = Journal(workspace.root, workspace.write_lock)
         self._chosen = judge
+        self._meaning = meaning  # the embedder the judge may ask (judge.meaning), if any
+        self._weigher: Judge | None = None
         self.signer = signer  # who is writing now: recorded as each record's `source`
         self.notices: list[str] = []  # one line each, for the caller to show
 
     @property
     def judge(self) -> Judge:
         """The supersede judge: the one given, else the rule judge (imported when first
-        needed, so a process that never judges never loads its lexicons)."""
-        if self._chosen is None:
-            from memfold.lifecycle.judge.rules import RuleJudge
+        needed, so a process that never judges never loads its lexicons); with an embedder
+        from `meaning`, it also offers a change said in other words (judge.meaning)."""
+        if self._weigher is None:
+            if self._chosen is None:
+                from memfold.lifecycle.judge.rules import RuleJudge
 
-            self._chosen = RuleJudge()
-        return self._chosen
+                self._chosen = RuleJudge()
+            embedder = self._meaning() if self._meaning is not None else None
+            if embedder is None:
+                self._weigher = self._chosen
+            else:
+                from memfold.lifecycle.judge.meaning import MeaningJudge
+
+                self._weigher = MeaningJudge(self._chosen, embedder)
+        return self._weigher
 
     # -- replay -------------------------------------------------------------------------
 

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memfold.errors import EmbedUnavailable
+from memfold import config, embed
+from memfold.errors import BadInput, EmbedUnavailable
 from memfold.recall.fusion import LEXICAL
 from memfold.recall.modes import check_mode, default_mode, open_semantic
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from memfold.recall.semantic import Semantic
 
 EMBED_DURING_RECALL = 2000  # a larger backlog is embedded by `memfold index`, not a recall
+JUDGE_EMBED = ("auto", "on", "off")
 
 
 class Embedding:
@@ -32,6 +34,10 @@ class Embedding:
         self.directory = directory
         self.notify = notify
         self.semantic: Semantic | None = None  # opened by a semantic recall or `index`
+        self.judge_embed = config.choice("MEMFOLD_JUDGE_EMBED")  # checked on opening
+        if self.judge_embed not in JUDGE_EMBED:
+            raise BadInput(f"MEMFOLD_JUDGE_EMBED={self.judge_embed!r} is not one of "
+                           f"{', '.join(JUDGE_EMBED)}")
 
     @property
     def notices(self) -> list[str]:
@@ -40,6 +46,25 @@ class Embedding:
     def use(self, embedder: Embedder) -> None:
         """Search with this embedder (tests pass a FakeEmbedder)."""
         self.semantic = open_semantic(self.directory, embedder)
+
+    def for_judge(self) -> Embedder | None:
+        """The model the supersede judge may ask which older fact a new one speaks of
+        (lifecycle.judge.meaning), by MEMFOLD_JUDGE_EMBED: `auto` when this workspace
+        searches by vectors (as recall's default mode), `on` whenever the extra is installed,
+        `off` never.  None leaves the rule judge as it is; a model that cannot load is one
+        notice, not a failed retain."""
+        if self.judge_embed == "off":
+            return None
+        if self.semantic is not None:
+            return self.semantic.embedder
+        wanted = self.judge_embed == "on" or embed.enabled(self.directory)
+        if not wanted or not embed.installed():
+            return None
+        try:
+            return embed.shared_embedder()
+        except EmbedUnavailable as exc:
+            self.notify(f"the judge reads words only: {exc}")
+            return None
 
     def mode(self, backend: IndexBackend, mode: str | None, *,
              backlog: bool = False) -> tuple[str, Semantic | None]:

@@ -61,7 +61,7 @@ _SINGLE = frozenset("location employer role manager relationship name platform p
                     "diet attr team grade vehicle".split())
 # An older fact that never stated the entity's own state (someone else's news, a question,
 # a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
-_HEARSAY = frozenset({"third-party", "question", "suggestion", "discussion", "pitch", "plan",
+HEARSAY = frozenset({"third-party", "question", "suggestion", "discussion", "pitch", "plan",
                       "past"})
 _STAND_IN = re.compile(r"\b(?:acting|interim|covering\s+for|filling\s+in|stand(?:ing)?\s+in)\b",
                        re.IGNORECASE)
@@ -80,7 +80,7 @@ def _hearsay(n: Reading, o: Reading) -> str | None:
         return "older-hearsay"  # "acting Designer until the end of the month": a stand-in
     if _reporters(o.text):  # "Omar dislikes GraphQL, says Zainab": Zainab's word for it
         return "older-hearsay"
-    return "older-hearsay" if o.guard in _HEARSAY else None
+    return "older-hearsay" if o.guard in HEARSAY else None
 
 
 _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state",
@@ -93,7 +93,7 @@ _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state"
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
-def _said_again(new: Fact, old: Fact) -> bool:
+def said_again(new: Fact, old: Fact) -> bool:
     """The same words written again ("finds the open-plan office too noisy", twice): a
     restatement, which changes nothing and raises no conflict."""
     return " ".join(new.content.casefold().split()) == " ".join(old.content.casefold().split())
@@ -420,7 +420,7 @@ def _names(fact: Fact) -> frozenset[str]:
                      if part)
 
 
-def _same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
+def same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
     """Whether the entities the two facts share include the subject of one of them: Sam's
     employer is not Priya's because both name @Globex; one who only told it ("Omar was
     promoted, Hamid told us") is not its subject."""
@@ -446,7 +446,7 @@ _REPORTER = re.compile(r"(?:,\s*@?(?P<b>[A-Z][\w-]*)\s+(?:told\s+(?:us|me|him|he
                        r"\s*[.!]?$")
 
 
-def _reported(new: Fact) -> str | None:
+def reported(new: Fact) -> str | None:
     """"Ingrid was promoted, Marek told us": someone's report, offered rather than taken."""
     return "reported" if _reporters(new.content) - read(new).about else None
 
@@ -469,10 +469,10 @@ class RuleJudge:
             signature = _ANY  # the entity itself ended for good: every state of it is weighed
         for old in older:
             theirs = {entity_key(e) for e in old.entities}
-            if old.id == new.id or old.kind not in STATE_KINDS or _said_again(new, old) or not (
+            if old.id == new.id or old.kind not in STATE_KINDS or said_again(new, old) or not (
                     keys & theirs if keys else not theirs) \
                     or not _related(signature, _signature(old.content)) or tentative(old) \
-                    or not _same_subject(new, old, keys & theirs):
+                    or not same_subject(new, old, keys & theirs):
                 continue  # another entity, nothing a rule could relate, or an exploration
             if verdict := self._verdict(new, old):
                 verdicts.append(verdict)
@@ -481,7 +481,7 @@ class RuleJudge:
     @staticmethod
     def _verdict(new: Fact, old: Fact) -> Verdict | None:
         reason = replaces(new, old)
-        guard = read(new).guard or _reported(new) or _hearsay(read(new), read(old))
+        guard = read(new).guard or reported(new) or _hearsay(read(new), read(old))
         if reason and not guard:
             return Verdict(old.id, True, reason)
         if reason and guard:
