@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from memfold.cli.main import cli
 from memfold.times.parse import extract_interval
-from memfold_bench import corpus, floor, sidebyside
+from memfold_bench import corpus, floor, sidebyside, sidebyside_queries
 
 ROWS = ("cold_index_wall", "cold_index_cpu", "cold_index_peak_rss", "noop_sync",
         "changed_10_files", "recall_in_process", "recall_cli_one_shot", "recall_cli_warm",
@@ -50,21 +50,44 @@ def test_score_counts_hits_and_reciprocal_ranks() -> None:
 def test_planted_queries_have_exactly_one_right_line(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     corpus.generate(ws, files=30, seed=2, entity_pages=5)
-    planted = sidebyside.plant_queries(ws, 40, seed=2)
-    assert planted == sidebyside.plant_queries(ws, 40, seed=2)
-    assert planted != sidebyside.plant_queries(ws, 40, seed=3)
-    lines = [(rel, n, words_of(text)) for text, rel, n in sidebyside.every_line(ws)]
+    planted = sidebyside_queries.plant_queries(ws, 40, seed=2)
+    assert planted == sidebyside_queries.plant_queries(ws, 40, seed=2)
+    assert planted != sidebyside_queries.plant_queries(ws, 40, seed=3)
+    lines = [(rel, n, words_of(text)) for text, rel, n in sidebyside_queries.every_line(ws)]
     for q in planted:
         words = set(q.text.split())
-        assert len(words) == sidebyside.QUERY_WORDS
+        assert len(words) == sidebyside_queries.QUERY_WORDS
         holding = [(rel, n) for rel, n, have in lines if words <= have]
         assert holding == [(q.path, q.line)], q
         bullet = (ws / q.path).read_text(encoding="utf-8").split("\n")[q.line - 1]
         assert bullet.startswith("- ")
         # a current truth: no time span that could have ended (memfold calls that expired)
         assert "until=" not in bullet and not extract_interval(bullet, default_year=2000), q
-    with pytest.raises(click.ClickException, match="only .* of 1000 queries"):
-        sidebyside.plant_queries(ws, 1000, seed=2)
+    with pytest.raises(click.ClickException, match="only .* of 1000 rare words queries"):
+        sidebyside_queries.plant_queries(ws, 1000, seed=2)
+
+
+def test_every_query_class_has_its_shape_and_one_right_line(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    corpus.generate(ws, files=40, seed=4, entity_pages=5)
+    drawn = sidebyside_queries.plant_classes(ws, 10, seed=4)
+    assert list(drawn) == list(sidebyside_queries.CLASSES)
+    lines = [(rel, n, text) for text, rel, n in sidebyside_queries.every_line(ws)]
+    for kind, planted in drawn.items():
+        assert len(planted) == 10
+        for q in planted:
+            assert q.kind == kind
+            holding = [(rel, n) for rel, n, text in lines if set(q.words) <= words_of(text)]
+            assert holding == [(q.path, q.line)], q
+            bullet = (ws / q.path).read_text(encoding="utf-8").split("\n")[q.line - 1]
+            if kind in (sidebyside_queries.ENTITY_TOPIC, sidebyside_queries.NATURAL):
+                assert f"@{q.words[0]}" in bullet.casefold(), q  # a name the bullet carries
+            if kind == sidebyside_queries.NATURAL:
+                assert q.text.endswith("?") and len(q.text.split()) >= 8
+                # the floor searches the question's words without stop words
+                assert '"what"' not in q.floor and '"the"' not in q.floor
+            if kind == sidebyside_queries.MULTI:
+                assert len(q.words) == sidebyside_queries.MULTI_WORDS
 
 
 def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
@@ -80,7 +103,9 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
                       "| no-op sync", "| 10 files changed", "| in-process recall p50 (p95)",
                       "| whole-process CLI recall p50 (p95), one-shot",
                       "| whole-process CLI recall p50 (p95), warm",
-                      "| hit@10 / MRR@10 (5 planted world facts)", "| index size"]
+                      "| hit@10 / MRR@10 (20 planted world facts)", "| index size",
+                      "| query class", "| rare words (5)", "| entity topic (5)",
+                      "| natural questions (5)", "| multi-word (5)"]
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["benchmark"] == "sidebyside"
     assert {"platform", "cpus", "python", "sqlite"} <= set(data["environment"])
@@ -99,7 +124,7 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
         assert r["floor"] > 0 and r["memfold"] > 0, key
         assert r["ratio"] == pytest.approx(r["memfold"] / r["floor"]), key
     expected = {"cold_index_wall": 1, "noop_sync": 5, "changed_10_files": 1,
-                "recall_in_process": 5, "recall_cli_one_shot": 5}
+                "recall_in_process": 20, "recall_cli_one_shot": 20}
     for key, n in expected.items():
         assert len(rows[key]["samples"]["memfold"]) == len(rows[key]["samples"]["floor"]) == n
     assert data["noop_files_touched"] == [0] * 5
@@ -108,14 +133,25 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
     assert child["tree_peak_rss"] >= child["peak_rss"] > 0 and child["cpu_seconds"] > 0
 
     queries = data["queries"]
-    assert len(queries) == 5
+    assert len(queries) == 20
+    assert [q["class"] for q in queries] == [k for k in sidebyside_queries.CLASSES
+                                             for _ in range(5)]
     for who in ("floor", "memfold"):  # the rows are what the per-query lists say
         hits = [q["answer"] in q[f"{who}_found"][:10] for q in queries]
-        assert rows["hit_at_10"][who] == sum(hits) / 5
+        assert rows["hit_at_10"][who] == sum(hits) / 20
         assert rows["mrr_at_10"][who] == pytest.approx(
-            sum(1 / q[f"{who}_rank"] for q in queries if q[f"{who}_rank"]) / 5)
-        assert rows["hit_at_10"][who] == 1.0  # every planted answer is found on both sides
-        wrong = sidebyside.score(["memory/none.md#L1"] * 5, [q[f"{who}_found"] for q in queries])
+            sum(1 / q[f"{who}_rank"] for q in queries if q[f"{who}_rank"]) / 20)
+        wrong = sidebyside.score(["memory/none.md#L1"] * 20, [q[f"{who}_found"] for q in queries])
         assert wrong["hit_at_10"] == wrong["mrr_at_10"] == 0
+        for kind, by_class in data["classes"].items():  # each class: its own queries
+            of = [q for q in queries if q["class"] == kind]
+            assert by_class["queries"] == 5
+            assert by_class["hit_at_10"][who] == sum(
+                q["answer"] in q[f"{who}_found"][:10] for q in of) / 5
+    # every planted rare-words answer is found on both sides
+    assert data["classes"]["rare words"]["hit_at_10"]["memfold"] == 1.0
+    for by_class in data["classes"].values():
+        assert len(by_class["recall_in_process"]["samples"]["memfold"]) == 5
+        assert len(by_class["recall_cli_one_shot"]["samples"]["floor"]) == 5
     same = data["cli"]["same_results_as_in_process"]
-    assert same["one_shot"] == same["floor"] == same["of"] == 5
+    assert same["one_shot"] == same["floor"] == same["of"] == 20

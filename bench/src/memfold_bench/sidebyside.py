@@ -26,40 +26,28 @@ their order alternating (or rotating) between samples, because the machine may b
   in-process results of both sides by the answer's path and line;
 - index size — memfold's index file with its WAL against the floor's.
 
-The whole-process rows take `CLI_QUERIES` of the queries per repeat, one-shot, warm and
+The whole-process rows take `CLI_QUERIES` of each class's queries per repeat, one-shot, warm and
 floor taking turns to go first.  Timings are p50 (p95 beside them) of every sample, linear
 interpolation; every sample is kept in the JSON.  The ratio is memfold over floor.
 
-Planted answers: a query is three content words of one world-fact (`W`) Retain bullet that
-states no time span — a current truth, which memfold's lifecycle never fades by time alone;
-experiences and observations years old are archived by design and rank below fresher facts
-that match fewer words, and a fact valid only for a span that has ended ("... (Mar 29–Apr 3,
-2000)", `until=`) is expired and left out of a recall without `--all` — the lifecycle
-working, not the index (drawn with the seed
-after the touches, so the answer is where both indexes last saw it), kept only if that
-bullet is the one line of the whole workspace — every line of every Markdown file, entity
-pages and paragraphs included — holding all three words as memfold's index tokenizes them
-(porter stemming, diacritics folded; a throwaway FTS5 table answers), and if memfold reads
-the query as plain words (no time phrase, no @name, no "about").  So each query has exactly
-one right bullet, named by its `path#Lline`; hit@10 is the share of queries with it among the
-first ten results, MRR@10 the mean of 1/rank (0 when it is not among them).
+Planted answers and the query classes (rare words, entity topic, natural questions,
+multi-word): `sidebyside_queries`.  `--queries` queries of each class; the in-process and
+whole-process rows, hit@10 and MRR@10 are given for each class and for all of them pooled.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
-import random
-import re
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -67,9 +55,6 @@ from typing import Any
 import click
 
 from memfold.memory import Memory
-from memfold.recall.query import plan_query
-from memfold.times.parse import extract_interval
-from memfold.workspace.format import daily_date
 
 from . import corpus, floor
 from .index_bench import (
@@ -82,114 +67,29 @@ from .index_bench import (
     output_options,
     rotate,
     save_result,
+    timed,
 )
 from .processes import rebuild_argv, run_child
 from .recall_bench import AS_OF, bytecode, ms, source
 from .scale import (
     console_script,
-    floor_fts,
+    floor_query,
     measure_incremental,
-    measure_recall_in_process,
     megabytes,
-    query_words,
     run_process,
     spread,
 )
+from .sidebyside_queries import CLASSES, Planted, plant_classes
 
 K = 10
-QUERY_WORDS = 3
-CLI_QUERIES = 30  # per repeat: the whole-process rows get at least 30 samples at the default
+CLI_QUERIES = 10  # per class and repeat: each class's whole-process rows get 30 samples
 NOOP_SAMPLES = 5  # per repeat: a no-op sync is cheap
-ATTEMPTS = 50  # bullets drawn per query wanted, at most, before giving up
 CONTROL_TIMEOUT = 60.0  # seconds a `memfold warm ...` command may take
-LINES_SCHEMA = ("CREATE VIRTUAL TABLE lines USING fts5(text, path UNINDEXED, line UNINDEXED, "
-                "tokenize = 'porter unicode61 remove_diacritics 2')")
 Log = Callable[[str], None]
 Json = dict[str, Any]
 
 
-# -- planted answers ---------------------------------------------------------------------------
-
-WORLD_FACT = re.compile(r"W(\([^)]*\))?[ :@]")  # a `W` bullet, with or without params
-
-
-@dataclass(frozen=True)
-class Planted:
-    """A query and its one right bullet."""
-
-    text: str
-    path: str
-    line: int
-
-    @property
-    def answer(self) -> str:
-        return f"{self.path}#L{self.line}"
-
-
-def every_line(ws: Path) -> Iterator[tuple[str, str, int]]:
-    """(text, path, 1-based line) of every non-blank line of every Markdown file memfold reads."""
-    for rel in sorted(floor.stamps(ws)):
-        text = (ws / rel).read_text(encoding="utf-8")
-        for number, line in enumerate(text.split("\n"), 1):
-            if line.strip():
-                yield line, rel, number
-
-
-def lines_holding(db: sqlite3.Connection, words: Sequence[str]) -> list[tuple[str, int]]:
-    """The lines (at most two) that hold all of `words`."""
-    match = " AND ".join(f'"{w}"' for w in words)
-    return db.execute("SELECT path, line FROM lines WHERE lines MATCH ? LIMIT 2",
-                      (match,)).fetchall()
-
-
-def plain_words(text: str) -> bool:
-    """Whether memfold reads `text` as its words alone: no time phrase, name or "about"."""
-    plan = plan_query(text, today=corpus.END_DAY)
-    return (plan.window is None and plan.about is None and not plan.mentions
-            and len(plan.terms) == QUERY_WORDS)
-
-
-def plant_queries(ws: Path, count: int, seed: int) -> list[Planted]:
-    """`count` queries, each with exactly one right bullet; the same workspace and seed give
-    the same set."""
-    rng = random.Random(seed * 1_000_003 + 0x51DE)
-    daily = sorted(floor.daily_files(ws))
-    db = sqlite3.connect(":memory:")
-    try:
-        db.execute(LINES_SCHEMA)
-        db.executemany("INSERT INTO lines (text, path, line) VALUES (?, ?, ?)", every_line(ws))
-        planted: list[Planted] = []
-        seen: set[tuple[str, int]] = set()
-        bullets_of: dict[str, list[tuple[str, int]]] = {}
-        for _ in range(count * ATTEMPTS):
-            if len(planted) == count or not daily:
-                break
-            rel = rng.choice(daily)
-            if rel not in bullets_of:
-                day = daily_date(rel)  # the year a date without one is read in, as memfold does
-                year = day.year if day else corpus.END_DAY.year
-                bullets_of[rel] = [(body, line) for body, line in floor.retain_lines(
-                    (ws / rel).read_text(encoding="utf-8")) if WORLD_FACT.match(body)
-                    and "until=" not in body and not extract_interval(body, default_year=year)]
-            bullets = bullets_of[rel]
-            if not bullets:
-                continue
-            body, line = rng.choice(bullets)
-            words = [w for w in query_words(body) if w.isascii()]
-            if len(words) < QUERY_WORDS or (rel, line) in seen:
-                continue
-            picked = rng.sample(words, QUERY_WORDS)
-            text = " ".join(picked)
-            if plain_words(text) and lines_holding(db, picked) == [(rel, line)]:
-                planted.append(Planted(text, rel, line))
-                seen.add((rel, line))
-    finally:
-        db.close()
-    if len(planted) < count:
-        raise click.ClickException(
-            f"only {len(planted)} of {count} queries with one right answer could be drawn from "
-            "this corpus; give more --files or fewer --queries")
-    return planted
+# -- planted answers (sidebyside_queries) -----------------------------------------------
 
 
 def rank_of(answer: str, found: Sequence[str]) -> int | None:
@@ -214,10 +114,37 @@ def in_process_results(run: Run, queries: Sequence[Planted]) -> tuple[list[list[
     db = sqlite3.connect(run.floor_db)
     try:
         base = [[f"{path}#L{line}" for path, line, _ in
-                 db.execute(floor.SEARCH, (floor_fts(q.text),))] for q in queries]
+                 db.execute(floor.SEARCH, (q.floor,))] for q in queries]
     finally:
         db.close()
     return ours, base
+
+
+def measure_in_process(run: Run, queries: Sequence[Planted], repeat: int) -> None:
+    """Time every query `repeat` times on one long-lived Memory and one open floor
+    connection, the side going first alternating; each sample is kept pooled (`recall`)
+    and under its class (`recall:CLASS`)."""
+    def pair(order: int, q: Planted, ours: Callable[[], object],
+             base: Callable[[], object]) -> None:
+        def add(who: str, call: Callable[[], object]) -> Callable[[], None]:
+            def go() -> None:
+                took = timed(call)
+                run.add(f"recall.{who}", took)
+                run.add(f"recall:{q.kind}.{who}", took)
+            return go
+        alternate(order, add("memfold", ours), add("floor", base))
+
+    db = sqlite3.connect(run.floor_db)
+    try:
+        with Memory.open(run.ws, now=AS_OF) as memory:
+            memory.recall(queries[0].text, k=K)  # arms the change feed, stats every file once
+            floor_query(db, queries[0].floor)
+            for round_ in range(repeat):
+                for n, q in enumerate(queries):
+                    pair(round_ + n, q, functools.partial(memory.recall, q.text, k=K),
+                         functools.partial(floor_query, db, q.floor))
+    finally:
+        db.close()
 
 
 # -- cold index --------------------------------------------------------------------------------
@@ -304,15 +231,16 @@ class Processes:
                 q.text, "--k", str(K), "--json"]
 
     def floor_argv(self, q: Planted) -> list[str]:
-        return [sys.executable, "-c", floor.SEARCH_SCRIPT, str(self.run.floor_db),
-                floor_fts(q.text)]
+        return [sys.executable, "-c", floor.SEARCH_SCRIPT, str(self.run.floor_db), q.floor]
 
     def step(self, key: str, argv: list[str], env: dict[str, str] | None,
-             keep: bool) -> Callable[[], None]:
+             keep: bool, kind: str) -> Callable[[], None]:
         def go() -> None:
             started = time.perf_counter()
             out = run_process(argv, env)
-            self.run.add(f"cli_{key}", time.perf_counter() - started)
+            took = time.perf_counter() - started
+            self.run.add(f"cli_{key}", took)
+            self.run.add(f"cli_{key}:{kind}", took)
             if keep:
                 self.outputs[key].append(out)
         return go
@@ -346,10 +274,13 @@ class Processes:
                 self.log(f"whole-process recall, repeat {round_ + 1}/{repeat}")
                 for n, q in enumerate(queries):
                     keep = round_ == 0
-                    steps = [self.step("one_shot", self.recall_argv(q), self.one_shot_env, keep),
-                             self.step("floor", self.floor_argv(q), self.one_shot_env, keep)]
+                    steps = [self.step("one_shot", self.recall_argv(q), self.one_shot_env, keep,
+                                       q.kind),
+                             self.step("floor", self.floor_argv(q), self.one_shot_env, keep,
+                                       q.kind)]
                     if warm:
-                        steps.append(self.step("warm", self.recall_argv(q), self.warm_env, keep))
+                        steps.append(self.step("warm", self.recall_argv(q), self.warm_env, keep,
+                                               q.kind))
                     rotate(round_ + n, steps)
             if warm:
                 after = self.served()
@@ -391,17 +322,43 @@ def sampled(run: Run, key: str, unit: str, *, mine_key: str | None = None,
                samples={"floor": base["samples"], "memfold": mine["samples"]}, **extra)
 
 
-def warm_row(run: Run, warm: Json) -> Json:
-    if warm["started"] and run.samples.get("cli_warm"):
-        return {**sampled(run, "cli", "s", mine_key="cli_warm", base_key="cli_floor"),
-                "served_while_timed": warm.get("served_while_timed"),
-                "timed_calls": warm.get("timed_calls")}
-    base = spread(run.samples["cli_floor"])
+def warm_row(run: Run, warm: Json, kind: str = "") -> Json:
+    of = f":{kind}" if kind else ""
+    if warm["started"] and run.samples.get(f"cli_warm{of}"):
+        extra = {"served_while_timed": warm.get("served_while_timed"),
+                 "timed_calls": warm.get("timed_calls")} if not kind else {}
+        return {**sampled(run, "cli", "s", mine_key=f"cli_warm{of}", base_key=f"cli_floor{of}"),
+                **extra}
+    base = spread(run.samples[f"cli_floor{of}"])
     return row(base["p50"], None, "s", "p50", reason=warm["reason"])
 
 
+def class_rows(run: Run, kinds: Sequence[str], queries: Sequence[Planted],
+               quality: dict[str, Json], warm: Json) -> Json:
+    """Each query class's rows: recall in-process and as a whole process, hit@10, MRR@10."""
+    rows: Json = {}
+    for kind in kinds:
+        of = [n for n, q in enumerate(queries) if q.kind == kind]
+
+        def mean(who: str, key: str, of: list[int] = of) -> float:
+            ranks = [quality[who]["ranks"][n] for n in of]
+            values = [r is not None for r in ranks] if key == "hit" else [
+                1 / r if r else 0.0 for r in ranks]
+            return sum(values) / (len(values) or 1)
+        rows[kind] = {
+            "queries": len(of),
+            "recall_in_process": sampled(run, f"recall:{kind}", "s"),
+            "recall_cli_one_shot": sampled(run, "cli", "s", mine_key=f"cli_one_shot:{kind}",
+                                           base_key=f"cli_floor:{kind}"),
+            "recall_cli_warm": warm_row(run, warm, kind),
+            "hit_at_10": row(mean("floor", "hit"), mean("memfold", "hit"), "fraction", "mean"),
+            "mrr_at_10": row(mean("floor", "mrr"), mean("memfold", "mrr"), "fraction", "mean"),
+        }
+    return rows
+
+
 def measure(files: int, entity_pages: int, count: int, repeat: int, seed: int,
-            log: Log) -> Json:
+            log: Log, kinds: Sequence[str] = CLASSES) -> Json:
     with tempfile.TemporaryDirectory(prefix="memfold-sidebyside-") as tmp:
         log(f"generating {files} daily files and {entity_pages} entity pages")
         run = Run(Path(tmp), files, seed, entity_pages)
@@ -415,14 +372,16 @@ def measure(files: int, entity_pages: int, count: int, repeat: int, seed: int,
             alternate(order, run.memfold_noop, run.floor_noop)
         log(f"sync after {TOUCHED} files changed ({repeat} samples)")
         changed = measure_incremental(run, repeat)
-        log(f"drawing {count} queries with planted answers")
-        queries = plant_queries(run.ws, count, seed)
-        log(f"in-process recall ({count} queries x {repeat})")
-        measure_recall_in_process(run, [q.text for q in queries], repeat, now=AS_OF)
+        log(f"drawing {count} queries with planted answers of each class: {', '.join(kinds)}")
+        drawn = plant_classes(run.ws, count, seed, kinds)
+        queries = [q for kind in kinds for q in drawn[kind]]
+        log(f"in-process recall ({len(queries)} queries x {repeat})")
+        measure_in_process(run, queries, repeat)
         ours, base = in_process_results(run, queries)
         answers = [q.answer for q in queries]
         quality = {"memfold": score(answers, ours), "floor": score(answers, base)}
-        sample = queries[:CLI_QUERIES]
+        sample = [q for kind in kinds for q in drawn[kind][:CLI_QUERIES]]
+        cited = [ours[queries.index(q)] for q in sample]
         log(f"whole-process recall ({len(sample)} queries x {repeat})")
         procs = Processes(run, Path(tmp), log)
         procs.measure(sample, repeat)
@@ -453,6 +412,7 @@ def measure(files: int, entity_pages: int, count: int, repeat: int, seed: int,
                                  quality["memfold"]["mrr_at_10"], "fraction", "mean"),
                 "index_size": row(sizes["floor"], sizes["memfold"], "bytes", "file with WAL"),
             },
+            "classes": class_rows(run, kinds, queries, quality, procs.warm),
             "cold_index_children": children,
             "noop_files_touched": run.noop_touched,
             "incremental_files_synced": changed,
@@ -461,11 +421,12 @@ def measure(files: int, entity_pages: int, count: int, repeat: int, seed: int,
                     "command_note": procs.command_note, "queries": len(sample),
                     "warm": procs.warm,
                     "same_results_as_in_process": {
-                        "one_shot": same_results(procs.outputs["one_shot"], ours),
-                        "warm": same_results(procs.outputs["warm"], ours),
-                        "floor": same_results(procs.outputs["floor"], base),
+                        "one_shot": same_results(procs.outputs["one_shot"], cited),
+                        "warm": same_results(procs.outputs["warm"], cited),
+                        "floor": same_results(procs.outputs["floor"],
+                                              [base[queries.index(q)] for q in sample]),
                         "of": len(sample)}},
-            "queries": [{"text": q.text, "answer": q.answer,
+            "queries": [{"class": q.kind, "text": q.text, "answer": q.answer,
                          "floor_rank": quality["floor"]["ranks"][n],
                          "memfold_rank": quality["memfold"]["ranks"][n],
                          "floor_found": base[n], "memfold_found": ours[n]}
@@ -486,16 +447,16 @@ def load_average() -> list[float] | None:
 
 
 def run_benchmark(files: int, entity_pages: int, count: int, repeat: int, seed: int,
-                  log: Log) -> Json:
+                  log: Log, kinds: Sequence[str] = CLASSES) -> Json:
     measured = source()  # before the run: the sources may change under a long one
     before = load_average()
-    result = measure(files, entity_pages, count, repeat, seed, log)
+    result = measure(files, entity_pages, count, repeat, seed, log, kinds)
     return {
         "benchmark": "sidebyside",
         "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "parameters": {"files": files, "entity_pages": entity_pages, "queries": count,
-                       "query_words": QUERY_WORDS, "repeat": repeat, "seed": seed, "k": K,
-                       "cli_queries_per_repeat": min(count, CLI_QUERIES),
+                       "classes": list(kinds), "repeat": repeat, "seed": seed, "k": K,
+                       "cli_queries_per_class_and_repeat": min(count, CLI_QUERIES),
                        "noop_samples": NOOP_SAMPLES * repeat, "touched": TOUCHED,
                        "as_of": AS_OF, "ratio": "memfold / floor",
                        "statistic": "p50 and p95 of every sample, linear interpolation",
@@ -564,6 +525,25 @@ def table(result: Json) -> list[str]:
     return lines
 
 
+def class_table(result: Json) -> list[str]:
+    """Recall by query class: p50 floor / memfold and the ratio (p95 ratio), in-process and
+    warm; hit@10 floor / memfold."""
+    lines = ["| query class | in-process floor / memfold | ratio (p95) "
+             "| warm floor / memfold | ratio (p95) | hit@10 floor / memfold |",
+             "|---|---|---|---|---|---|"]
+    for kind, rows in result.get("classes", {}).items():
+        cells = []
+        for key in ("recall_in_process", "recall_cli_warm"):
+            r = rows[key]
+            cells.append(f"{figure(r['floor'], 's')} / {figure(r['memfold'], 's')}")
+            p95 = r.get("p95", {}).get("ratio")
+            cells.append(f"{times(r['ratio'])} ({times(p95)})")
+        hit = rows["hit_at_10"]
+        cells.append(f"{figure(hit['floor'], '')} / {figure(hit['memfold'], '')}")
+        lines.append(f"| {kind} ({rows['queries']}) | {' | '.join(cells)} |")
+    return lines
+
+
 def header(result: Json) -> list[str]:
     p, env, c = result["parameters"], result["environment"], result["corpus"]
     load = env["load_average"]
@@ -573,7 +553,8 @@ def header(result: Json) -> list[str]:
     return [
         f"memfold bench sidebyside: {c['daily_files']:,} daily files, {c['entity_pages']} "
         f"entity pages, {result['facts']['floor_bullets']:,} bullets; {p['queries']} planted "
-        f"queries; seed {p['seed']}, repeat {p['repeat']}",
+        f"queries of each class ({', '.join(p['classes'])}); seed {p['seed']}, "
+        f"repeat {p['repeat']}",
         f"machine: {env['platform']}, {env['cpus']} cpus, python {env['python']}, sqlite "
         f"{env['sqlite']}; load average before {avg(load['before'])}, after "
         f"{avg(load['after'])}",
@@ -595,6 +576,15 @@ def notes(result: Json) -> list[str]:
     return found
 
 
+def parse_classes(text: str) -> tuple[str, ...]:
+    kinds = tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))
+    unknown = [k for k in kinds if k not in CLASSES]
+    if unknown or not kinds:
+        raise click.BadParameter(f"unknown query class {', '.join(unknown) or '(none)'}; "
+                                 f"the classes: {', '.join(CLASSES)}")
+    return kinds
+
+
 @click.command("sidebyside")
 @click.option("--files", default=10_000, show_default=True, type=click.IntRange(min=1),
               help="Daily files in the generated workspace.")
@@ -602,29 +592,34 @@ def notes(result: Json) -> list[str]:
               type=click.IntRange(0, len(corpus.ENTITIES)),
               help="Entity pages in the generated workspace.")
 @click.option("--queries", "count", default=100, show_default=True, type=click.IntRange(min=1),
-              help="Queries with planted answers, for hit@10 and MRR@10 (and the timings).")
+              help="Queries with planted answers of each class, for hit@10 and MRR@10 (and "
+                   "the timings).")
+@click.option("--classes", "kinds", default=",".join(CLASSES), show_default=True,
+              callback=lambda _c, _p, v: parse_classes(v),
+              help="The query classes, comma-separated.")
 @click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1),
               help="Samples of each measurement (recall: rounds over the queries).")
 @click.option("--seed", default=0, show_default=True, help="Seed of the corpus and queries.")
 @output_options("benchmarks/results/sidebyside.json")
 def sidebyside_command(files: int, entity_pages: int, count: int, repeat: int, seed: int,
-                       out: Path, as_json: bool) -> None:
+                       kinds: tuple[str, ...], out: Path, as_json: bool) -> None:
     """Measure memfold and the plain-FTS5 floor side by side in one run, with ratios.
 
     One generated workspace; cold index (wall, CPU, peak RSS), no-op sync, sync after 10
     changed files, recall in-process and as a whole process (one-shot and warm), hit@10
     and MRR@10 of queries with planted answers, and index size — each memfold beside the
-    floor, the ratio memfold over floor.
+    floor, the ratio memfold over floor.  Recall is also given by query class: rare words,
+    entity topic, natural questions, multi-word.
 
     \b
     Example:
       memfold bench sidebyside --files 10000 --entity-pages 200 --queries 100
     """
     result = run_benchmark(files, entity_pages, count, repeat, seed,
-                           lambda msg: click.echo(msg, err=True))
+                           lambda msg: click.echo(msg, err=True), kinds)
     if save_result(result, out, as_json=as_json):
         return
-    for line in [*header(result), "", *table(result)]:
+    for line in [*header(result), "", *table(result), "", *class_table(result)]:
         click.echo(line)
     for line in notes(result):
         click.echo(line)

@@ -203,14 +203,20 @@ def below_current(ordered: list[Scored]) -> list[Scored]:
     newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
     for s in [s for s in ordered if s.status == ARCHIVED and s.tier == 0
               and s.fact.id not in newer and s.then not in ranking.HELD_THEN]:
-        at = out.index(s)
+        at = _place(out, s)
         below = [i for i in range(at + 1, len(out)) if out[i].status == ACTIVE
                  and covered(s.candidate, out[i].candidate)]
         if below:
             lowest = out[below[-1]]
             out.pop(at)
-            out.insert(out.index(lowest) + 1, evolve(s, score=min(s.score, lowest.score)))
+            out.insert(_place(out, lowest) + 1, evolve(s, score=min(s.score, lowest.score)))
     return out
+
+
+def _place(ordered: list[Scored], s: Scored) -> int:
+    """Where `s` itself is in `ordered` (`list.index` would compare every fact it passes
+    field by field)."""
+    return next(i for i, other in enumerate(ordered) if other is s)
 
 
 def _names(entities: Iterable[str]) -> frozenset[str]:

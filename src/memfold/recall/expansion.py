@@ -5,6 +5,8 @@ after the race?"); the facts that answer hold the other.  The few best lexical c
 tell which words travel with the question here: a word (not a stop word, not already in
 the query) found in at least two of them is searched for too, and what only that second
 search finds is added at `ranking.EXPANSION_SHARE` of its own match (0 turns it off).
+A word more than COMMON facts hold is not searched for: the extra searches pay for what
+they can find, not for the size of the memory.
 
 Leave-one-conversation-out on the LoCoMo dev split (`memfold bench locomo --tune
 EXPANSION_SHARE=0,0.2,0.4`), 0.2 was chosen in every fold; R@10 held out, off -> 0.2:
@@ -41,6 +43,20 @@ MAX_WORDS = 6
 # more only cost time (a k=1000 recall was 2.4x slower with 4*k of them); a k=10 recall
 # fetches this many anyway
 MAX_ADDED = 50
+# a word more facts than this hold is not searched for by expansion or word knowledge: it
+# names no topic, and FTS5 ranks every fact that holds it (at 10,000 daily files "uses" is in
+# 11,721 facts, 16 ms to rank); the facts found already are still read for it.  A memory of
+# fewer facts never meets the bound, and pays no count
+COMMON = 1000
+
+
+def uncommon(backend: FactSearch, words: Sequence[str]) -> list[str]:
+    """The words of `words` at most COMMON facts hold (`FactSearch.word_counts`, which
+    stops counting past the bound, so a common word costs no more than a rare one)."""
+    if not words or backend.fact_rows() <= COMMON:
+        return list(words)
+    counts = backend.word_counts(words, COMMON)
+    return [w for w in words if counts[w] <= COMMON]
 
 
 def expansion_words(plan: QueryPlan, best: list[Candidate]) -> list[str]:
@@ -61,7 +77,7 @@ def expand(backend: FactSearch, plan: QueryPlan, found: Mapping[tuple[str, int],
     share = ranking.tunable("EXPANSION_SHARE")
     lexical = sorted((c for c in found.values() if c.bm25 is not None),
                      key=lambda c: c.bm25 or 0.0)[:FEEDBACK]
-    words = expansion_words(plan, lexical) if share > 0 else []
+    words = uncommon(backend, expansion_words(plan, lexical)) if share > 0 else []
     if not words:
         return {}
     more = backend.lexical(Terms(words=tuple(words)), filters, MAX_ADDED)
@@ -158,15 +174,27 @@ class Related:
         """The related words the fact holds, as words (a compound as adjacent words) or in
         another form of one ("beagles")."""
         words = find_words(c.fact.content.casefold())
-        runs = [*words, *(" ".join(words[i:i + n]) for n in (2, 3)
-                          for i in range(len(words) - n + 1))]
-        out = [w for w in runs if w in self.words]
-        out += [w for w in (self.stems.get(word_stem(x)) for x in words) if w]
+        out = [w for w in words if w in self.words]
+        out += [w for n in self.sizes for w in (" ".join(words[i:i + n])
+                                                for i in range(len(words) - n + 1))
+                if w in self.words]
+        out += [w for w in (self.stems.get(stem_of(x)) for x in words) if w]
         return list(dict.fromkeys(out))
 
     @functools.cached_property
     def stems(self) -> dict[str, str]:
-        return {word_stem(w): w for w in reversed(self.words) if " " not in w}
+        return {stem_of(w): w for w in reversed(self.words) if " " not in w}
+
+    @functools.cached_property
+    def sizes(self) -> tuple[int, ...]:
+        """The lengths in words (2 or 3) of the compounds among the related words."""
+        return tuple(n for n in (2, 3) if any(w.count(" ") == n - 1 for w in self.words))
+
+
+@functools.lru_cache(maxsize=65536)
+def stem_of(word: str) -> str:
+    """`word_stem`, remembered: the facts a recall reads share most of their words."""
+    return word_stem(word)
 
 
 def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
@@ -202,17 +230,20 @@ def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
     with, by the query word it stands for, its match there at the relation's share
     (`ranking.FORM_SHARE`, `SAME_SHARE`, `KIND_SHARE`; 0 turns one off) and how it was
     found (for `why`).  The facts `found` already are read for every related word, at the
-    full share; the SEARCHED nearest words of each relation are searched for, and what
-    that finds matches at the share of its match there.  Only facts that hold the related
-    word itself: the index's stemmer would also find "lives" for "liveness"."""
+    full share; the SEARCHED nearest words of each relation that at most COMMON facts hold
+    are searched for, and what that finds matches at the share of its match there.  Only
+    facts that hold the related word itself: the index's stemmer would also find "lives"
+    for "liveness"."""
     related = related_words(plan, named)
     if not related.words:
         return {}
-    hits = backend.lexical(Terms(words=related.searched), filters, MAX_ADDED)
+    searched = uncommon(backend, related.searched)
+    hits = backend.lexical(Terms(words=tuple(searched)), filters, MAX_ADDED) if searched else []
     best = max((-c.bm25 for c in hits if c.bm25 is not None), default=0.0)
     part = {c.rowid: lexical_part(c.bm25, best) for c in hits}
     out: Found = {}
-    for c in [*found, *(c for c in hits if c.rowid not in {f.rowid for f in found})]:
+    known = {f.rowid for f in found}
+    for c in [*found, *(c for c in hits if c.rowid not in known)]:
         for word in related.held(c):
             term, n = related.words[word]
             _, weight, told = KNOWLEDGE[n]
