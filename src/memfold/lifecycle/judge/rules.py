@@ -81,14 +81,10 @@ def _hearsay(n: Reading, o: Reading) -> str | None:
         return "older-hearsay"  # "acting Designer until the end of the month": a stand-in
     if _reporters(o.text):  # "Omar dislikes GraphQL, says Zainab": Zainab's word for it
         return "older-hearsay"
-    if o.relation in _SINGLE and _ONE_OF_SEVERAL.search(o.text):
-        return "older-additive"  # "Ines's manager is Priya too": one value among others
     return "older-hearsay" if o.guard in HEARSAY else None
 
 
-_ONE_OF_SEVERAL = re.compile(r"\b(?:too|also|as\s+well)\b", re.IGNORECASE)
 _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state",
-           "older-additive": "weighed against an older fact that gave one value among others",
            "reported": "someone's report of it",
            "plan": "a plan or a hypothetical", "negated": "a change that did not happen",
            "temporary": "a visit or a state that ends", "third-party": "about someone else",
