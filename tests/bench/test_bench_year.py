@@ -76,6 +76,14 @@ def test_rules_are_read_from_the_reason_with_the_values_blanked() -> None:
     assert yb.rule_of("anything", {"rule": "ended"}) == "ended"
 
 
+def test_conflicts_are_counted_by_rule_and_guard() -> None:
+    assert yb.conflict_rule("rules", "location: 'Leeds' became 'York'") == "value"
+    assert yb.conflict_rule("rules", "location: 'Leeds' became 'York', but the newer fact "
+                            "is a plan or a hypothetical") == \
+        "value, guarded: a plan or a hypothetical"
+    assert yb.conflict_rule("rules", "same topic: Acme") == "topic"
+
+
 SMALL = Corpus(0, 60, date(2025, 1, 1), (
     fact("y1", STATE, "W @Kenji: Kenji lives in Berlin."),
     fact("y2", PLAIN, "B @Kenji: Had lunch with Kenji at the pier.", subject=None, slot=None),

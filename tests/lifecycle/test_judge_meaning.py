@@ -19,7 +19,7 @@ OLD_DAY, NEW_DAY = "2025-01-10", "2025-06-10"
 # (older, newer): the same slot, in other words; the rules alone say nothing of any
 PARAPHRASED = [
     ("W @Sam: Sam smokes.", "W @Sam: Sam hasn't touched a cigarette since March."),
-    ("W @Tobias: Tobias rents a flat in Leipzig.", "W @Tobias: Tobias's new place is in Dresden."),
+    ("W @Tobias: Tobias rents a flat in Leipzig.", "W @Tobias: Tobias now wakes up in Dresden."),
     ("W @Mina: Mina works for Hartwell Bank.",
      "W @Mina: Mina's paycheck comes from Orion Labs these days."),
     ("O @Nora: Nora prefers email for anything urgent.",
@@ -108,7 +108,7 @@ def test_at_most_one_older_fact_is_offered_and_the_rules_come_first() -> None:
     flat = fact("a", "Tobias rents a flat in Leipzig.", 1)
     job = fact("b", "Tobias works for Hartwell Bank.", 2)
     band = fact("c", "Tobias's favourite band is Röyksopp.", 3)
-    new = fact("n", "Tobias's new place is in Dresden.", 4)
+    new = fact("n", "Tobias now wakes up in Dresden.", 4)
     assert RuleJudge().weigh(new, [flat, job, band]) == []
     verdicts = judge.weigh(new, [flat, job, band])
     assert [(v.id, v.supersedes) for v in verdicts] == [("a", False)]

@@ -24,7 +24,8 @@ Scores, per run:
 - wrongly retired facts per 1,000 facts (facts a wrong supersede retired);
 - the wrong supersedes by rule (the event's `rule` when the journal records one, else its
   reason with quoted values and numbers blanked: "…: '…' became '…'") and by what the newer
-  fact was (its plant and category).
+  fact was (its plant and category); the conflicts the retains reported, by rule and by the
+  guard that kept each from a supersede.
 The corpus is deterministic, so the figures move only when memfold does.
 """
 
@@ -43,6 +44,7 @@ from typing import Any
 
 import click
 
+from memfold.journal import events
 from memfold.memory import Memory
 
 from .index_bench import environment, output_options, save_result
@@ -78,6 +80,7 @@ class Run:
     retired: list[Retired] = field(default_factory=list)
     offered: dict[str, set[str]] = field(default_factory=dict)  # change key -> keys offered
     conflicts: int | None = None  # conflicts the retains reported (None: not retained)
+    conflict_rules: Counter[str] = field(default_factory=Counter)  # the rule of each conflict
     seconds: float = 0.0
 
 
@@ -87,6 +90,15 @@ def rule_of(reason: str, data: dict[str, Any]) -> str:
     if rule := data.get("rule"):
         return str(rule)
     return LABEL.sub("…: ", NUMBER.sub("N", QUOTED.sub("'…'", reason)))
+
+
+def conflict_rule(judge: str, reason: str) -> str:
+    """The rule behind a conflict, and the guard that kept it from a supersede, if any
+    ("location, guarded: a plan or a hypothetical")."""
+    rule = events.rule_of(judge, reason)
+    guard = reason.split(", but the newer fact is ", 1)[1] if ", but the newer fact is " \
+        in reason else ""
+    return f"{rule}, guarded: {guard}" if guard else rule
 
 
 # -- the two runs --------------------------------------------------------------------------
@@ -130,6 +142,7 @@ def run_retained(corpus: Corpus, root: Path, log: Callable[[str], None]) -> Run:
             for f in result.facts:
                 sources[f.source], ids[f.id] = fact.key, fact.key
             run.conflicts = (run.conflicts or 0) + len(result.conflicts)
+            run.conflict_rules.update(conflict_rule(j.judge, j.reason) for j in result.conflicts)
             run.offered[fact.key] = {ids[j.id] for j in result.conflicts if j.id in ids}
             if n % 500 == 0:
                 log(f"retained {n:,} of {len(corpus.facts):,} facts")
@@ -217,6 +230,7 @@ def score(run: Run, corpus: Corpus) -> Json:
         "conflicts_reported": run.conflicts,
         "changes": change_figures(run, facts),
         "wrong_by_rule": dict(Counter(s.rule for s in wrong).most_common()),
+        "conflicts_by_rule": dict(run.conflict_rules.most_common()),
         "right_by_rule": dict(Counter(s.rule for s in right).most_common()),
         "wrong_by_newer_fact": dict(causes.most_common()),
         "wrong_by_older_fact": dict(victims.most_common()),
@@ -281,12 +295,13 @@ def table(result: Json) -> list[str]:
     lines += [f"{label:<30}" + "".join(f"{cell(runs[n]):>16}" for n in names)
               for label, cell in rows]
     for name in names:
-        for title, key in (("by rule", "wrong_by_rule"),
-                           ("by the newer fact", "wrong_by_newer_fact"),
-                           ("by the fact retired", "wrong_by_older_fact")):
-            counts = runs[name][key]
+        for title, key in (("wrong supersedes by rule", "wrong_by_rule"),
+                           ("wrong supersedes by the newer fact", "wrong_by_newer_fact"),
+                           ("wrong supersedes by the fact retired", "wrong_by_older_fact"),
+                           ("conflicts by rule", "conflicts_by_rule")):
+            counts = runs[name].get(key)
             if counts:
-                lines.append(f"wrong supersedes {title} ({name}):")
+                lines.append(f"{title} ({name}):")
                 lines += [f"  {n:>4}  {what}" for what, n in list(counts.items())[:SHOWN]]
                 if len(counts) > SHOWN:
                     lines.append(f"  ({len(counts) - SHOWN} more in the JSON)")

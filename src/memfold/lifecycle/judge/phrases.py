@@ -71,6 +71,9 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"(?:new\s+)?(?:job|role|position)\s+(?:at|with)\s+(?P<val>.+)$", re.I),
      "employer"),
     (re.compile(r"^(?:works?|working)\s+as\s+(?P<val>.+)$", re.I), "role"),
+    (re.compile(r"^(?:eats?|eating|started\s+eating|(?:is|are)\s+(?:back\s+(?:to\s+)?)?eating"
+                r"|(?:is|are)\s+back\s+on)\s+(?P<val>(?:red\s+)?(?:meat|fish|seafood|chicken|pork|beef"
+                r"|lamb|dairy|cheese|eggs|bacon))\b", re.I), "diet"),  # "eats meat again"
     (re.compile(r"^(?:drives?|driving)\s+(?:a|an|his|her|their|the)\s+(?P<val>[\w-]+(?:\s+"
                 r"(?!(?:with|for|to|on|in|at|now|these)\b)[\w-]+){0,3})", re.I),
      "vehicle"),  # "drives a Golf with 40,000 miles on it"

@@ -83,6 +83,8 @@ class Reading:
     parted: bool  # a relationship ended ("broke up", "chia tay")
     corrected: bool = False  # a correction: the older value was wrong ("actually 14 May")
     addresses: frozenset[str] = frozenset()  # email addresses it names, lower case
+    again: bool = False  # "again": back to a value (a restatement only of the same value)
+    kept: Stems = frozenset()  # what it says was kept ("but kept his job"): no change
 
 
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
@@ -295,6 +297,9 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         parted=bool(w.PARTED.search(content)),
         corrected=corrected,
         addresses=frozenset(a.lower() for a in w.EMAIL.findall(content)),
+        again=bool(w.AGAIN.search(text)),
+        kept=frozenset().union(*(stems(_clip(m.group("what")), names) for c in clauses
+                                 if (m := w.KEPT.search(c)))),
     )
 
 
@@ -352,7 +357,8 @@ def _split_subject(clause: str, names: Stems) -> tuple[str, str]:
         head = padded[: m.start()].strip()
         word = m.group().strip().lower()
         if not head:
-            if word.endswith(("s", "ed")) and word not in _NOT_VERBS:
+            if word.endswith(("s", "ed")) and word not in _NOT_VERBS \
+                    and w.stem(word) not in names:  # "Rhys moved": Rhys is the subject
                 return "", clause
             continue
         if word not in _NOT_VERBS and not re.search(r"'s$", head):
@@ -508,7 +514,24 @@ def _changes(clause: str, names: Stems) -> list[Change]:
     return found
 
 
+_BUT = re.compile(r",?\s+but\s+", re.IGNORECASE)
+_INTENDED = re.compile(r"\b(?:was|were)\s+going\s+to|\b(?:meant|wanted|planned|intended|hoped)"
+                       r"\s+to\b", re.IGNORECASE)
+
+
 def _guard(text: str, names: Stems, ends: bool) -> str | None:
+    """Why the fact cannot replace anything (module docstring), or None.  An intention
+    whose "but" clause says what happened instead ("was going to stay in Marseille, but she
+    moved to Lyon in the end") is judged by what happened."""
+    but = _BUT.search(text)
+    if but and _INTENDED.search(text[: but.start()]):
+        tail = text[but.end():]
+        if (_changes_in(tail) or _end_at(tail)) and _guard_of(tail, names, ends) is None:
+            return None
+    return _guard_of(text, names, ends)
+
+
+def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
     if w.THIRD_PARTY.search(text):
         return "third-party"
     if (m := w.REPORTED_OTHER.search(text)) and w.stem(m.group(1).lower()) not in names:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace as evolve
 from functools import lru_cache
 
 from memfold.journal.fold import STATE_KINDS, tentative
@@ -89,7 +90,8 @@ _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state"
            "temporary": "a visit or a state that ends", "third-party": "about someone else",
            "suggestion": "a suggestion", "question": "a question or unconfirmed",
            "discussion": "under discussion", "pitch": "a pitch or an offer",
-           "restated": "a restatement", "past": "about the past"}
+           "restated": "a restatement", "past": "about the past",
+           "dwelling": "where the home is, not said to be a move"}
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
@@ -179,6 +181,10 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         return None  # one may prefer tea and WhatsApp replies: two things, two slots
     if n.relation == "platform" and _kinds(n) and _kinds(o) and not _kinds(n) & _kinds(o):
         return None  # runs on CockroachDB and on Google Cloud: a database, a cloud
+    if n.relation == o.relation == "location" and _part_of_place(n, o):
+        return None  # "an apartment in Tennoji ward" is where in Osaka, not a move
+    if n.relation == o.relation == "diet" and _diet_kept(n.value, o.value):
+        return None  # "eats fish" keeps a pescatarian diet
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
         if not nested and (n.relation == "attr" or (n.attr and o.attr)):
@@ -188,6 +194,32 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         label = n.relation if n.relation != "attr" else _text(n.attr, n)
         return f"{label}: {_text(o.value, o)!r} became {_text(n.value, n)!r}"
     return None
+
+
+_PLACE_PARTS = frozenset(w.stem(x) for x in w.PLACE_PARTS)
+_HOME = w.stem("home")
+
+
+def _part_of_place(n: Reading, o: Reading) -> bool:
+    """A more precise place than the older one, not said to be a move: a part of a place
+    (a ward, a district, a neighbourhood) where the older fact names none."""
+    return not (n.changes or n.now) and bool(n.value & _PLACE_PARTS) \
+        and not o.value & _PLACE_PARTS
+
+
+def _dwelling(n: Reading, o: Reading) -> bool:
+    """Where the entity's flat or house is, not said to be new, against where it lives:
+    maybe the same place said more precisely ("Thandiwe's flat is in Melville"), maybe a
+    move — offered, not taken."""
+    return n.relation == o.relation == "location" and _HOME in n.subject \
+        and _HOME not in o.subject and not (n.changes or n.now)
+
+
+def _diet_kept(new: Stems, old: Stems) -> bool:
+    """Whether the food the newer fact says it eats is one the older diet allows."""
+    foods = {x for x in new if any(x in left for left in w.DIET_EXCLUDES.values())}
+    diets = [w.DIET_EXCLUDES[d] for d in sorted(old & w.DIET_EXCLUDES.keys())]
+    return bool(foods and diets) and not any(foods & left for left in diets)
 
 
 def _kinds(r: Reading) -> set[str]:
@@ -481,12 +513,16 @@ class RuleJudge:
     @staticmethod
     def _verdict(new: Fact, old: Fact) -> Verdict | None:
         reason = replaces(new, old)
-        guard = read(new).guard or reported(new) or _hearsay(read(new), read(old))
+        n, o = read(new), read(old)
+        guard = n.guard or reported(new) or _hearsay(n, o) or (
+            "dwelling" if reason and _dwelling(n, o) else None)
         if reason and not guard:
             return Verdict(old.id, True, reason)
         if reason and guard:
             return Verdict(old.id, False, f"{reason}, but the newer fact is {_GUARDS[guard]}")
-        n, o = read(new), read(old)
+        if (n.again or n.guard == "restated") and n.words - n.kept <= o.words:
+            return None  # "is dating Jonas again": the older fact said just that
+        n = evolve(n, words=n.words - n.kept)  # "but kept his job": not a change of job
         if opposed := _opposed(n, o):  # "likes X" / "dislikes X", no change said
             return Verdict(old.id, False, opposed.replace("reversed", "is opposed")
                            .replace("turned from", "differs:"))

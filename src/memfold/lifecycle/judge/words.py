@@ -145,7 +145,10 @@ NEGATED = re.compile(
     r"|in)\b|never\s+(?:did\s+|actually\s+|ended\s+up\s+)?(?:switch|move|change|leave|quit|migrate"
     r"|replace|adopt|took|take)\w*|not\s+(?:switching|moving|leaving|changing"
     r"|migrating)|rejected\s+(?:the|their|an?)\s+offer|backed\s+out|postponed|reverted"
-    r"|rolled\s+back)\b", re.IGNORECASE)
+    r"|rolled\s+back|turned\s+(?:\w+\s+){1,3}down|said\s+no\s+to|passed\s+on\s+(?:the|an?|their|his"
+    r"|her)\s+\w+|refused\s+(?:the|an?|their)\s+(?:offer|job|role|post|position|transfer"
+    r"|promotion)|never\s+happened|did\s+not\s+happen|ran\s+out\s+of\s+time"
+    r"|(?:was|were|been|got)\s+(?:shelved|scrapped|called\s+off))\b", re.IGNORECASE)
 PLAN = re.compile(
     r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to|planning|intends?\s+to|considering"
     r"|evaluating|thinking\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to|going\s+to"
@@ -153,7 +156,9 @@ PLAN = re.compile(
     r"|exploring|is\s+considering|next\s+(?:week|month|year|quarter|spring|summer|autumn"
     r"|fall|winter)|someday|eventually|in\s+the\s+future|once\s+(?:his|her|their|the)\b"
     r"|tentative(?:ly)?|proposed|pending\s+approval|interviewing\s+(?:for|with|at)"
-    r"|applying\s+(?:for|to)|applied\s+(?:for|to)|job[- ]hunting|shortlisted)\b",
+    r"|applying\s+(?:for|to)|applied\s+(?:for|to)|job[- ]hunting|shortlisted"
+    r"|(?:meant|wanted|planned|intended|hoped|had\s+hoped|was\s+supposed|were\s+supposed)\s+to"
+    r"|never\s+got\s+(?:a)?round\s+to)\b",
     re.IGNORECASE)
 TEMPORARY = re.compile(
     r"\b(?:visit(?:s|ed|ing)?|on\s+(?:a\s+)?(?:trip|vacation|holiday|holidays)|trip\s+to"
@@ -191,8 +196,13 @@ OTHERS_HISTORY = re.compile(
     r"|job|team|startup|workplace|firm|school|university|client|place|landlord|manager|boss)\b")
 # Said again: the same thing, restated ("she said again", "still prefers")
 RESTATED = re.compile(
-    r"\b(?:again|still|as\s+(?:before|always|usual)|reiterat\w*|repeated|keeps\s+saying)\b",
-    re.IGNORECASE)
+    r"\b(?:still|as\s+(?:before|always|usual)|reiterat\w*|repeated|keeps\s+saying"
+    r"|(?:said|says|confirmed|told\s+\w+)\s+(?:it\s+|that\s+|so\s+)?again)\b", re.IGNORECASE)
+# "again": back to a value, which repeats the older fact only when that holds the same value
+AGAIN = re.compile(r"\bagain\b", re.IGNORECASE)
+# What a clause says was kept: "moved to Cardiff but kept his job", "held on to the flat"
+KEPT = re.compile(r"\b(?:kept|keeps|keeping|held\s+on\s+to|hung\s+on\s+to|retained|retains"
+                  r"|hold(?:s|ing)?\s+on\s+to)\s+(?P<what>.+)$", re.IGNORECASE)
 # "this week" makes a presence temporary ("is in Marrakech this week"), not an event
 THIS_WEEK = re.compile(r"(?<!as of )(?<!starting )(?<!from )(?<!since )(?<!beginning )"
                        r"\bthis\s+(?:week|weekend|month)\b", re.IGNORECASE)
@@ -234,6 +244,17 @@ psychologist economist statistician librarian curator producer director actor
 actress dancer coach trainer instructor tutor lecturer postdoc researcher fellow
 """.split())
 DIETS = frozenset("vegan vegetarian pescatarian carnivore omnivore keto paleo".split())
+# What each diet leaves out: "eats meat" breaks a vegetarian diet, "eats fish" does not break
+# a pescatarian one
+DIET_EXCLUDES = {
+    "vegan": frozenset("meat fish seafood chicken pork beef lamb bacon dairy cheese egg".split()),
+    "vegetarian": frozenset("meat fish seafood chicken pork beef lamb bacon".split()),
+    "pescatarian": frozenset("meat chicken pork beef lamb bacon".split()),
+}
+# A part of a place: "an apartment in Tennoji ward" says where in the city, not another city
+PLACE_PARTS = frozenset(
+    "ward district neighbourhood neighborhood borough quarter suburb suburbs area "
+    "arrondissement barrio outskirts precinct downtown uptown".split())
 RELATIONSHIP = frozenset(
     "single dating married engaged divorced widowed separated relationship girlfriend "
     "boyfriend partner wife husband spouse fiance fiancee".split())
