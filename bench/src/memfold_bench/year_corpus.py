@@ -309,6 +309,10 @@ class _Draft:
     slot: str | None = None
     chain: int | None = None  # index of the slot chain it states a value of
     change: bool = False
+    value: str | None = None  # the value a change makes current
+    # another entity's slot and the value this fact states of it in passing ("{q}'s manager
+    # is {value} too"): a later change of that slot to another value makes it untrue too
+    states: tuple[str, str, str] | None = None
 
 
 @dataclass
@@ -322,12 +326,14 @@ class _World:
     drafts: list[_Draft] = field(default_factory=list)
 
     def add(self, day: int, bullet: str, plant: str, category: str, *,
-            slot: tuple[str, str, int | None] | None = None, change: bool = False) -> None:
+            slot: tuple[str, str, int | None] | None = None, change: bool = False,
+            value: str | None = None, states: tuple[str, str, str] | None = None) -> None:
         """A draft fact; `slot` (subject, slot name, chain) for one beside a slot, the chain
-        only for one that states the slot's value."""
+        only for one that states the slot's value; `states`, another entity's slot it
+        states in passing."""
         subject, name, chain = slot or (None, None, None)
         self.drafts.append(_Draft(day, len(self.drafts), bullet, plant, category, subject,
-                                  name, chain, change))
+                                  name, chain, change, value, states))
 
     def pool(self, slot: Slot, holder: str) -> list[str]:
         values = {"person": self.people, "org": self.orgs}.get(slot.pool) or POOLS[slot.pool]
@@ -380,16 +386,17 @@ def _plant_slot(world: _World, slot: Slot, holder: str, chain: int) -> None:
         old, new = taken[i - 1], taken[i]
         text = template.format_map(world.words(holder, when[i], old=old, new=new, topic=topic,
                                                old_alias=ALIASES.get(old, old)))
-        world.add(when[i], text, CHANGE, label, slot=mine, change=True)
+        world.add(when[i], text, CHANGE, label, slot=mine, change=True, value=new)
     for _ in range(r.choice((1, 2, 2, 3))):
         category, template = r.choice(slot.beside)
         day = r.randint(when[0] + 1, days - 1) if when[0] + 1 < days else when[0]
         value = taken[sum(1 for d in when if d <= day) - 1]
-        text = template.format_map(world.words(holder, day, value=value,
-                                               other=r.choice(others),
-                                               topic=topic))
+        words = world.words(holder, day, value=value, other=r.choice(others), topic=topic)
+        text = template.format_map(words)
         world.add(day, text, NON_CHANGE, category,
-                  slot=mine if category == "restatement" else (holder, slot.name, None))
+                  slot=mine if category == "restatement" else (holder, slot.name, None),
+                  states=(words["q"], slot.name, value) if "{q}'s " + slot.name in template
+                  else None)
 
 
 def _plant_plain(world: _World, kinds: Mapping[str, Sequence[str]],
@@ -404,13 +411,20 @@ def _plant_plain(world: _World, kinds: Mapping[str, Sequence[str]],
 
 
 def _finish(world: _World, start: date) -> tuple[Planted, ...]:
-    """Keys in date order; each change replaces the earlier facts of its chain."""
+    """Keys in date order; each change replaces the earlier facts of its chain, and those
+    that stated its slot in passing (`_Draft.states`)."""
     ordered = sorted(world.drafts, key=lambda d: (d.day, d.order))
     facts: list[Planted] = []
     stated: dict[int, list[str]] = {}
+    in_passing: dict[tuple[str, str], list[tuple[str, str]]] = {}  # `_Draft.states`
     for n, d in enumerate(ordered, 1):
         key = f"y{n:05d}"
         replaces = tuple(stated.get(d.chain, ())) if d.change and d.chain is not None else ()
+        if d.change and d.subject and d.slot:
+            replaces += tuple(k for k, value in in_passing.get((d.subject, d.slot), ())
+                              if value != d.value)
+        if d.states:
+            in_passing.setdefault(d.states[:2], []).append((key, d.states[2]))
         facts.append(Planted(key, start + timedelta(days=d.day), d.bullet, d.plant,
                              d.category, d.subject, d.slot, replaces))
         if d.chain is not None:
