@@ -37,7 +37,9 @@ if TYPE_CHECKING:
 FACT_SELECT = (
     "f.rowid, f.fact_id, f.kind, f.content, f.path, f.line, f.end_line, f.entities, f.params,"
     " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit,"
-    " files.sha256, l.state")
+    " files.sha256, l.state,"
+    # the fact's entity links, in the order they were written
+    " ARRAY(SELECT k.key FROM recall_links k WHERE k.fact = f.rowid ORDER BY k.ctid)")
 FACT_FROM = (
     "recall_facts f JOIN files ON files.bank_id = f.bank_id AND files.path = f.path"
     " LEFT JOIN recall_life l ON l.bank_id = f.bank_id AND l.id = f.fact_id"
@@ -45,9 +47,13 @@ FACT_FROM = (
 PATH = 'f.path COLLATE "C"'
 NEWEST = f"ORDER BY f.day IS NULL, f.day DESC, {PATH}, f.line, f.rowid"
 HOLDER_FIRST = f"ORDER BY f.shadowed, {PATH}, f.line, f.rowid"
+# a fact linked to any of these entities; the bank a parameter of its own, not f's (a
+# subquery that names f would run once per fact)
+LINKED_TO = ("f.rowid IN (SELECT k.fact FROM recall_links k WHERE k.bank_id = %s"
+             " AND k.key = ANY(%s))")
 
 
-def conditions(filters: Filters) -> tuple[str, list[object]]:
+def conditions(filters: Filters, bank_id: int) -> tuple[str, list[object]]:
     """The filters as SQL conditions to append after a WHERE (`sqlite.rows.conditions`)."""
     clauses: list[str] = []
     params: list[object] = []
@@ -66,9 +72,8 @@ def conditions(filters: Filters) -> tuple[str, list[object]]:
                        " AND w.retained_on <= %s))")
         params.extend([filters.written_by.toordinal(), filters.written_by.isoformat()])
     if filters.entity_keys:
-        clauses.append("f.rowid IN (SELECT fact FROM recall_links k WHERE k.bank_id ="
-                       " f.bank_id AND k.key = ANY(%s))")
-        params.append(list(filters.entity_keys))
+        clauses.append(LINKED_TO)
+        params.extend([bank_id, list(filters.entity_keys)])
     return "".join(f" AND {c}" for c in clauses), params
 
 
@@ -99,14 +104,8 @@ class PgRecallIndex:
                     scores: dict[int, float] | None = None) -> list[Candidate]:
         rows = self._rows(f"SELECT {FACT_SELECT} FROM {FACT_FROM} WHERE f.bank_id = %s"  # noqa: S608
                           f" {where} {tail}", params)
-        links: dict[int, list[str]] = {}
-        if rows:
-            for fact, key in self.conn.execute(
-                    "SELECT fact, key FROM recall_links WHERE fact = ANY(%s) ORDER BY ctid",
-                    [[row[0] for row in rows]]):
-                links.setdefault(fact, []).append(key)
         return [Candidate(fact=fact_of(row), bm25=(scores or {}).get(row[0]),
-                          links=tuple(links.get(row[0], ())), sha256=row[15] or "",
+                          links=tuple(row[17]), sha256=row[15] or "",
                           rowid=row[0], life=_life(row[16])) for row in rows]
 
     # -- statistics ---------------------------------------------------------------------
@@ -145,7 +144,7 @@ class PgRecallIndex:
             return []
         avgdl = tokens / rows
         idfs = [bm25.idf(rows, n) for n in self._holding(found)]
-        where, params = conditions(filters)
+        where, params = conditions(filters, self.bank_id)
         exact = sorted({t for p in found for t in (p.terms if not p.prefix else p.terms[:-1])})
         starts = sorted({p.terms[-1] for p in found if p.prefix})
         places: dict[int, dict[str, list[tuple[int, int]]]] = {}
@@ -211,16 +210,15 @@ class PgRecallIndex:
             if len(rows) <= limit or rows[limit - 1][1] != rows[limit][1]:
                 return self._candidates("AND f.rowid = ANY(%s)",
                                         [[r[0] for r in rows[:limit]]], NEWEST)
-        where, params = conditions(filters)
-        return self._limited(
-            "AND f.rowid IN (SELECT fact FROM recall_links k WHERE k.bank_id = f.bank_id"  # noqa: S608
-            f" AND k.key = ANY(%s)) {where}", [list(keys), *params], limit)
+        where, params = conditions(filters, self.bank_id)
+        return self._limited(f"AND {LINKED_TO} {where}",
+                             [self.bank_id, list(keys), *params], limit)
 
     def _limited(self, where: str, params: list[object], limit: int) -> list[Candidate]:
         return self._candidates(where, [*params, limit], f"{NEWEST} LIMIT %s")
 
     def recent(self, filters: Filters, limit: int) -> list[Candidate]:
-        where, params = conditions(filters)
+        where, params = conditions(filters, self.bank_id)
         return self._limited(where, params, limit)
 
     # -- facts by key ---------------------------------------------------------------------
@@ -238,7 +236,7 @@ class PgRecallIndex:
         return list(found.values())
 
     def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
-        where, params = conditions(filters)
+        where, params = conditions(filters, self.bank_id)
         return self._candidates(f"AND f.rowid = ANY(%s) {where}", [list(rowids), *params])
 
     def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
