@@ -53,6 +53,34 @@ LINKED_TO = ("f.rowid IN (SELECT k.fact FROM recall_links k WHERE k.bank_id = %s
              " AND k.key = ANY(%s))")
 
 
+# A search of single terms is ranked in PostgreSQL first: each match's bm25 computed there
+# (`bm25.score`'s formula, each term's hits weighed by column: places of weight A are names,
+# 0.5) — equal to memfold's own up to rounding, as the order of the operations may differ.
+# Only the matches that score within a rounding margin (1e-9 of the score) of the
+# CUT_FETCH × limit-th best come back with their places, to be scored by memfold's own bm25
+# and ordered: every match left behind scores below at least that many kept, so the best
+# `limit` and their ties are the ones an unbounded pull would give.
+CUT_FETCH = 2
+BOUNDED = """
+WITH q AS (SELECT * FROM unnest(%s::text[], %s::float8[]) AS q(term, idf)),
+avgdl AS (SELECT %s::float8 AS v),
+scored AS MATERIALIZED (
+    SELECT f.rowid, -sum(q.idf * (t.f * 2.2) / (t.f + 1.2 * (0.25 + 0.75 * f.length
+                                                            / (SELECT v FROM avgdl))))
+           AS score
+    FROM recall_facts f CROSS JOIN LATERAL unnest(f.terms) u JOIN q ON q.term = u.lexeme
+    CROSS JOIN LATERAL (SELECT cardinality(u.positions)
+                        - 0.5 * cardinality(array_positions(u.weights, 'A'))) t(f)
+    WHERE f.bank_id = %s AND f.terms @@ %s::tsquery {where}
+    GROUP BY f.rowid),
+cut AS (SELECT coalesce((SELECT score + 1e-9 * (1 + abs(score)) FROM scored
+                         ORDER BY score OFFSET %s - 1 LIMIT 1), 'infinity') AS v)
+SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions, u.weights
+FROM scored s JOIN recall_facts f ON f.rowid = s.rowid CROSS JOIN LATERAL unnest(f.terms) u
+WHERE s.score <= (SELECT v FROM cut) AND u.lexeme = ANY(%s)
+"""
+
+
 def conditions(filters: Filters, bank_id: int) -> tuple[str, list[object]]:
     """The filters as SQL conditions to append after a WHERE (`sqlite.rows.conditions`)."""
     clauses: list[str] = []
@@ -144,17 +172,11 @@ class PgRecallIndex:
             return []
         avgdl = tokens / rows
         idfs = [bm25.idf(rows, n) for n in self._holding(found)]
-        where, params = conditions(filters, self.bank_id)
-        exact = sorted({t for p in found for t in (p.terms if not p.prefix else p.terms[:-1])})
-        starts = sorted({p.terms[-1] for p in found if p.prefix})
         places: dict[int, dict[str, list[tuple[int, int]]]] = {}
         info: dict[int, tuple[int, int | None, str, int]] = {}
-        for rowid, length, day, path, line, lexeme, positions, weights in self._rows(
-                "SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions,"  # noqa: S608
-                " u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s"
-                f" AND f.terms @@ %s::tsquery {where} AND (u.lexeme = ANY(%s) OR EXISTS"
-                " (SELECT 1 FROM unnest(%s::text[]) s WHERE starts_with(u.lexeme, s)))",
-                [bm25.tsquery(found, every=terms.every), *params, exact, starts]):
+        sql, params = self._places(found, idfs, avgdl, terms.every, filters, limit)
+        for rowid, length, day, path, line, lexeme, positions, weights in self.conn.execute(
+                sql, params):
             info[rowid] = (length, day, path, line)
             places.setdefault(rowid, {})[lexeme] = [
                 (1 if weight == "A" else 0, place) for place, weight in zip(
@@ -171,6 +193,25 @@ class PgRecallIndex:
         got = {c.rowid: c for c in self._candidates("AND f.rowid = ANY(%s)", [kept],
                                                      scores=scores)}
         return [got[r] for r in kept if r in got]
+
+    def _places(self, found: Sequence[bm25.Phrase], idfs: Sequence[float], avgdl: float,
+                every: bool, filters: Filters, limit: int) -> tuple[str, list[object]]:
+        """The query that hands back, for the matches `lexical` scores, the places of the
+        search's terms: every match's, or — a search of single terms — only those of the
+        matches that can rank among the best `limit` (`BOUNDED`)."""
+        where, params = conditions(filters, self.bank_id)
+        match = [self.bank_id, bm25.tsquery(found, every=every), *params]
+        if all(p.single() for p in found):
+            return BOUNDED.format(where=where), [
+                [p.terms[0] for p in found], list(idfs), avgdl, *match,
+                CUT_FETCH * limit, [p.terms[0] for p in found]]
+        exact = sorted({t for p in found for t in (p.terms if not p.prefix else p.terms[:-1])})
+        starts = sorted({p.terms[-1] for p in found if p.prefix})
+        return ("SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions,"  # noqa: S608
+                " u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s"
+                f" AND f.terms @@ %s::tsquery {where} AND (u.lexeme = ANY(%s) OR EXISTS"
+                " (SELECT 1 FROM unnest(%s::text[]) s WHERE starts_with(u.lexeme, s)))",
+                [*match, exact, starts])
 
     def word_counts(self, words: Sequence[str], most: int) -> dict[str, int]:
         counts: dict[str, int] = {}
