@@ -136,3 +136,52 @@ def test_bank_check_finds_and_repairs_hand_edited_statistics(pg_db: Provisioned)
         assert admin.check_rows(pool, "stats", "main")["consistent"]
     finally:
         pool.close()
+
+
+def _tied_workspace(root: Path) -> Path:
+    """Many facts one word matches equally (ties far past any cut), a few it matches
+    better, some with a name, over several days."""
+    Memory.init(root)
+    with Memory.open(root, watch=False, now="2026-03-20T12:00:00") as memory:
+        for day in range(1, 9):
+            memory.retain([f"W: Drinks green tea with item{day}x{n} daily." for n in range(9)]
+                          + [f"B @Tea{day}: Tea tasting, tea again {day}.",
+                             f"O: Coffee beats everything on day {day}."],
+                          date=f"2026-03-0{day}")
+    return root
+
+
+def test_lexical_from_postgres_keeps_the_copys_best_and_ties_at_the_cut(
+        pg_db: Provisioned) -> None:
+    """A search ranked in PostgreSQL first (only the matches that can reach the cut come
+    back) gives the local index's answer: the same facts, scores and tie order, with and
+    without filters, and every connection runs without JIT."""
+    from memfold.client.files import read_workspace
+    from memfold.index.base import Filters, Terms
+    from memfold.server.db import connect_pool, tenant_tx
+    from memfold.server.pgindex import PgRecallIndex
+
+    token = bearer(make_tenant(pg_db, "ties").tokens["agent"])
+    with tempfile.TemporaryDirectory() as tmp:
+        root = _tied_workspace(Path(tmp) / "ws")
+        with app_client(pg_db) as client:
+            assert client.post("/v1/banks/main/import", headers=token,
+                               json=read_workspace(root)).status_code == 200
+        searches = [(Terms(words=("tea",)), Filters(), limit) for limit in (1, 5, 10, 30)]
+        searches += [(Terms(words=("tea", "daily", "coffee")), Filters(), 7),
+                     (Terms(words=("tea", "green")), Filters(kinds=("world",)), 4),
+                     (Terms(words=("tea",), every=True), Filters(), 12)]
+        pool = connect_pool(pg_db.app, size=1)
+        try:
+            with Memory.open(root, watch=False) as memory, tenant_tx(pool, "ties") as conn:
+                assert conn.execute("SHOW jit").fetchone() == ("off",)
+                bank = conn.execute("SELECT bank_id FROM banks WHERE name = 'main'").fetchone()
+                index = PgRecallIndex(conn, int(bank[0]))
+                for terms, filters, limit in searches:
+                    local = memory.index_backend.lexical(terms, filters, limit)
+                    got = index.lexical(terms, filters, limit)
+                    assert [(c.fact.id, c.bm25) for c in got] == [
+                        (c.fact.id, c.bm25) for c in local], (terms, filters, limit)
+                    assert len(got) == limit
+        finally:
+            pool.close()

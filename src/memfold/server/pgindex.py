@@ -37,7 +37,9 @@ if TYPE_CHECKING:
 FACT_SELECT = (
     "f.rowid, f.fact_id, f.kind, f.content, f.path, f.line, f.end_line, f.entities, f.params,"
     " f.confidence, f.importance, f.valid_from, f.valid_until, f.day, f.explicit,"
-    " files.sha256, l.state")
+    " files.sha256, l.state,"
+    # the fact's entity links, in the order they were written
+    " ARRAY(SELECT k.key FROM recall_links k WHERE k.fact = f.rowid ORDER BY k.ctid)")
 FACT_FROM = (
     "recall_facts f JOIN files ON files.bank_id = f.bank_id AND files.path = f.path"
     " LEFT JOIN recall_life l ON l.bank_id = f.bank_id AND l.id = f.fact_id"
@@ -45,9 +47,41 @@ FACT_FROM = (
 PATH = 'f.path COLLATE "C"'
 NEWEST = f"ORDER BY f.day IS NULL, f.day DESC, {PATH}, f.line, f.rowid"
 HOLDER_FIRST = f"ORDER BY f.shadowed, {PATH}, f.line, f.rowid"
+# a fact linked to any of these entities; the bank a parameter of its own, not f's (a
+# subquery that names f would run once per fact)
+LINKED_TO = ("f.rowid IN (SELECT k.fact FROM recall_links k WHERE k.bank_id = %s"
+             " AND k.key = ANY(%s))")
 
 
-def conditions(filters: Filters) -> tuple[str, list[object]]:
+# A search of single terms is ranked in PostgreSQL first: each match's bm25 computed there
+# (`bm25.score`'s formula, each term's hits weighed by column: places of weight A are names,
+# 0.5) — equal to memfold's own up to rounding, as the order of the operations may differ.
+# Only the matches that score within a rounding margin (1e-9 of the score) of the
+# CUT_FETCH × limit-th best come back with their places, to be scored by memfold's own bm25
+# and ordered: every match left behind scores below at least that many kept, so the best
+# `limit` and their ties are the ones an unbounded pull would give.
+CUT_FETCH = 2
+BOUNDED = """
+WITH q AS (SELECT * FROM unnest(%s::text[], %s::float8[]) AS q(term, idf)),
+avgdl AS (SELECT %s::float8 AS v),
+scored AS MATERIALIZED (
+    SELECT f.rowid, -sum(q.idf * (t.f * 2.2) / (t.f + 1.2 * (0.25 + 0.75 * f.length
+                                                            / (SELECT v FROM avgdl))))
+           AS score
+    FROM recall_facts f CROSS JOIN LATERAL unnest(f.terms) u JOIN q ON q.term = u.lexeme
+    CROSS JOIN LATERAL (SELECT cardinality(u.positions)
+                        - 0.5 * cardinality(array_positions(u.weights, 'A'))) t(f)
+    WHERE f.bank_id = %s AND f.terms @@ %s::tsquery {where}
+    GROUP BY f.rowid),
+cut AS (SELECT coalesce((SELECT score + 1e-9 * (1 + abs(score)) FROM scored
+                         ORDER BY score OFFSET %s - 1 LIMIT 1), 'infinity') AS v)
+SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions, u.weights
+FROM scored s JOIN recall_facts f ON f.rowid = s.rowid CROSS JOIN LATERAL unnest(f.terms) u
+WHERE s.score <= (SELECT v FROM cut) AND u.lexeme = ANY(%s)
+"""
+
+
+def conditions(filters: Filters, bank_id: int) -> tuple[str, list[object]]:
     """The filters as SQL conditions to append after a WHERE (`sqlite.rows.conditions`)."""
     clauses: list[str] = []
     params: list[object] = []
@@ -66,9 +100,8 @@ def conditions(filters: Filters) -> tuple[str, list[object]]:
                        " AND w.retained_on <= %s))")
         params.extend([filters.written_by.toordinal(), filters.written_by.isoformat()])
     if filters.entity_keys:
-        clauses.append("f.rowid IN (SELECT fact FROM recall_links k WHERE k.bank_id ="
-                       " f.bank_id AND k.key = ANY(%s))")
-        params.append(list(filters.entity_keys))
+        clauses.append(LINKED_TO)
+        params.extend([bank_id, list(filters.entity_keys)])
     return "".join(f" AND {c}" for c in clauses), params
 
 
@@ -99,14 +132,8 @@ class PgRecallIndex:
                     scores: dict[int, float] | None = None) -> list[Candidate]:
         rows = self._rows(f"SELECT {FACT_SELECT} FROM {FACT_FROM} WHERE f.bank_id = %s"  # noqa: S608
                           f" {where} {tail}", params)
-        links: dict[int, list[str]] = {}
-        if rows:
-            for fact, key in self.conn.execute(
-                    "SELECT fact, key FROM recall_links WHERE fact = ANY(%s) ORDER BY ctid",
-                    [[row[0] for row in rows]]):
-                links.setdefault(fact, []).append(key)
         return [Candidate(fact=fact_of(row), bm25=(scores or {}).get(row[0]),
-                          links=tuple(links.get(row[0], ())), sha256=row[15] or "",
+                          links=tuple(row[17]), sha256=row[15] or "",
                           rowid=row[0], life=_life(row[16])) for row in rows]
 
     # -- statistics ---------------------------------------------------------------------
@@ -145,17 +172,11 @@ class PgRecallIndex:
             return []
         avgdl = tokens / rows
         idfs = [bm25.idf(rows, n) for n in self._holding(found)]
-        where, params = conditions(filters)
-        exact = sorted({t for p in found for t in (p.terms if not p.prefix else p.terms[:-1])})
-        starts = sorted({p.terms[-1] for p in found if p.prefix})
         places: dict[int, dict[str, list[tuple[int, int]]]] = {}
         info: dict[int, tuple[int, int | None, str, int]] = {}
-        for rowid, length, day, path, line, lexeme, positions, weights in self._rows(
-                "SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions,"  # noqa: S608
-                " u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s"
-                f" AND f.terms @@ %s::tsquery {where} AND (u.lexeme = ANY(%s) OR EXISTS"
-                " (SELECT 1 FROM unnest(%s::text[]) s WHERE starts_with(u.lexeme, s)))",
-                [bm25.tsquery(found, every=terms.every), *params, exact, starts]):
+        sql, params = self._places(found, idfs, avgdl, terms.every, filters, limit)
+        for rowid, length, day, path, line, lexeme, positions, weights in self.conn.execute(
+                sql, params):
             info[rowid] = (length, day, path, line)
             places.setdefault(rowid, {})[lexeme] = [
                 (1 if weight == "A" else 0, place) for place, weight in zip(
@@ -172,6 +193,25 @@ class PgRecallIndex:
         got = {c.rowid: c for c in self._candidates("AND f.rowid = ANY(%s)", [kept],
                                                      scores=scores)}
         return [got[r] for r in kept if r in got]
+
+    def _places(self, found: Sequence[bm25.Phrase], idfs: Sequence[float], avgdl: float,
+                every: bool, filters: Filters, limit: int) -> tuple[str, list[object]]:
+        """The query that hands back, for the matches `lexical` scores, the places of the
+        search's terms: every match's, or — a search of single terms — only those of the
+        matches that can rank among the best `limit` (`BOUNDED`)."""
+        where, params = conditions(filters, self.bank_id)
+        match = [self.bank_id, bm25.tsquery(found, every=every), *params]
+        if all(p.single() for p in found):
+            return BOUNDED.format(where=where), [
+                [p.terms[0] for p in found], list(idfs), avgdl, *match,
+                CUT_FETCH * limit, [p.terms[0] for p in found]]
+        exact = sorted({t for p in found for t in (p.terms if not p.prefix else p.terms[:-1])})
+        starts = sorted({p.terms[-1] for p in found if p.prefix})
+        return ("SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions,"  # noqa: S608
+                " u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s"
+                f" AND f.terms @@ %s::tsquery {where} AND (u.lexeme = ANY(%s) OR EXISTS"
+                " (SELECT 1 FROM unnest(%s::text[]) s WHERE starts_with(u.lexeme, s)))",
+                [*match, exact, starts])
 
     def word_counts(self, words: Sequence[str], most: int) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -211,16 +251,15 @@ class PgRecallIndex:
             if len(rows) <= limit or rows[limit - 1][1] != rows[limit][1]:
                 return self._candidates("AND f.rowid = ANY(%s)",
                                         [[r[0] for r in rows[:limit]]], NEWEST)
-        where, params = conditions(filters)
-        return self._limited(
-            "AND f.rowid IN (SELECT fact FROM recall_links k WHERE k.bank_id = f.bank_id"  # noqa: S608
-            f" AND k.key = ANY(%s)) {where}", [list(keys), *params], limit)
+        where, params = conditions(filters, self.bank_id)
+        return self._limited(f"AND {LINKED_TO} {where}",
+                             [self.bank_id, list(keys), *params], limit)
 
     def _limited(self, where: str, params: list[object], limit: int) -> list[Candidate]:
         return self._candidates(where, [*params, limit], f"{NEWEST} LIMIT %s")
 
     def recent(self, filters: Filters, limit: int) -> list[Candidate]:
-        where, params = conditions(filters)
+        where, params = conditions(filters, self.bank_id)
         return self._limited(where, params, limit)
 
     # -- facts by key ---------------------------------------------------------------------
@@ -238,7 +277,7 @@ class PgRecallIndex:
         return list(found.values())
 
     def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
-        where, params = conditions(filters)
+        where, params = conditions(filters, self.bank_id)
         return self._candidates(f"AND f.rowid = ANY(%s) {where}", [list(rowids), *params])
 
     def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
