@@ -211,7 +211,7 @@ class Memory(ImportExport):
         has vectors, else lexical).  Likely secrets in the results are shown as
         `[REDACTED:<kind>]` unless `show_secrets`.  `rerank`: a second look at the best with
         the embed extra's model (`embed.rerank`).  A hit found only on the query's common
-        words or names is `weak` (`recall.weak`); `strict` leaves those out.
+        words or names is `weak` (`recall.weak`); `strict` answers with the best hits that are not.
         """
         moment = self.now(now)
         today = moment.date()
