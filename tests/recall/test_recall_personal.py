@@ -190,3 +190,20 @@ def test_words_that_say_now_are_not_searched() -> None:
     assert plan.terms == ("car", "drive") and not plan.history and plan.window is None
     assert "currently" not in plan_query("Where is Nico currently living?", today=today).terms
     assert plan_query("Which teams has Milo played for?", today=today).history
+
+
+def test_word_knowledge_needs_the_related_word_itself(workspace: Path) -> None:
+    """A fact matches through a related word only when it holds that word or an inflection
+    of it: a trip is no tripe (a kind of food), "with" no Withings (a watch), and a letter
+    alone ("Plan B") is no blood type."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["B @me: Booked a trip to Rome with Jules.",
+                       "W @me: Plan B is the early train.",
+                       "W @me: Sam bought two beagles."], now=DAY)
+        whys = {q: [h.why for h in memory.recall(q, now=LATER).hits]
+                for q in ("what food do I like", "which watch do I wear",
+                          "what is my blood type", "what dogs does Sam have")}
+    told = " ".join(w for ws in whys.values() for w in ws)
+    assert "tripe" not in told and "withings" not in told
+    assert " b, " not in f" {told}" and "b for" not in told
+    assert any("beagle" in w for w in whys["what dogs does Sam have"])

@@ -91,12 +91,18 @@ def lemmas(word: str) -> list[str]:
     """`word` (lower case) and the lemmas it may be an inflection of, that the table knows."""
     word = word.casefold()
     found = [word] if _knows(word) else []
-    for ending, base in ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) + len(base) >= 3:
-            lemma = word[: len(word) - len(ending)] + base
-            if lemma not in found and _knows(lemma):
-                found.append(lemma)
+    found += [lemma for lemma in dict.fromkeys(inflected(word))
+              if lemma not in found and _knows(lemma)]
     return found
+
+
+def inflected(word: str) -> list[str]:
+    """The lemmas `word` (lower case) may be a regular inflection of ("beagles": beagle,
+    "flights": flight, "moving": move, mov): by the ENDINGS alone, each of at least three
+    letters, whether the table knows them or not.  Never a word that only shares a stem
+    with it: "tripe" is no inflection of "trip", "fare" none of "far"."""
+    return [word[: len(word) - len(ending)] + base for ending, base in ENDINGS
+            if word.endswith(ending) and len(word) - len(ending) + len(base) >= 3]
 
 
 def _knows(word: str) -> bool:

@@ -22,7 +22,6 @@ to its match, at a fraction of a full match.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from memfold.index.base import Candidate, FactSearch, Filters, Terms
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import ranking
 from memfold.recall.fusion import lexical_part
-from memfold.recall.query import QueryPlan, word_stem
+from memfold.recall.query import QueryPlan
 
 FEEDBACK = 5  # the best candidates read for words
 MIN_SHARED = 2  # a word in at least this many of them
@@ -144,6 +143,7 @@ KNOWLEDGE = ((lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
 SEARCHED = 4
 FOUND_PART = 0.5  # the share of a full match a fact found already gets for a related word
 MAX_RELATED = 2000
+MIN_HELD = 2  # a related word has at least this many letters ("gp"; never "b" of blood type)
 
 
 @dataclass(frozen=True)
@@ -156,17 +156,16 @@ class Related:
 
     def held(self, c: Candidate) -> list[str]:
         """The related words the fact holds, as words (a compound as adjacent words) or in
-        another form of one ("beagles")."""
-        words = find_words(c.fact.content.casefold())
+        an inflection of one ("beagles", "flights"): the word itself, never another word
+        that only shares its stem (a trip is no tripe, "with" no Withings)."""
+        words = [w for w in find_words(c.fact.content.casefold())
+                 if len(w) >= MIN_HELD and w not in STOP_WORDS]
         runs = [*words, *(" ".join(words[i:i + n]) for n in (2, 3)
                           for i in range(len(words) - n + 1))]
         out = [w for w in runs if w in self.words]
-        out += [w for w in (self.stems.get(word_stem(x)) for x in words) if w]
+        out += [b for x in words if x not in self.words
+                for b in lexicon.inflected(x) if b in self.words]
         return list(dict.fromkeys(out))
-
-    @functools.cached_property
-    def stems(self) -> dict[str, str]:
-        return {word_stem(w): w for w in reversed(self.words) if " " not in w}
 
 
 def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
@@ -186,7 +185,8 @@ def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
             continue
         for term in [*pairs, *terms]:
             new = [w for w in lexicon.related(term, relation) if w not in asked
-                   and w not in STOP_WORDS and w not in words][:MAX_RELATED - len(words)]
+                   and len(w) >= MIN_HELD and w not in STOP_WORDS
+                   and w not in words][:MAX_RELATED - len(words)]
             words.update((w, (term, n)) for w in new)
             searched += new[:SEARCHED]
     return Related(words, tuple(searched))
