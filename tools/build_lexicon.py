@@ -18,6 +18,11 @@ and relation, `word<TAB>relation<TAB>w1|w2|...`:
 - `form`: words derived from it or it from them (WordNet's derivation and pertainym links
   between these very words): allergy -> allergic, Japan -> Japanese; and its irregular
   inflections or the lemma of one (WordNet's exception lists): buy -> bought, caught -> catch;
+- `is`: what the word is a kind of (its hypernyms and the classes it is an instance of,
+  breadth first, at most IS_DEPTH levels up), from its first SENSES senses as a noun,
+  leaving out the classes with more than MAX_CLASS classes below them (organism, person,
+  artifact, event: a kind of nearly everything): mackerel -> fish, Osaka -> city, sea
+  otter -> animal — the other way round from `kind`, so a fact's word tells what it is;
 - and `job`, `occupation`, `profession`, `career`, `living` list the people's roles at most
   JOB_DEPTH levels below worker, professional or skilled worker (midwife, chef, teacher),
   MAX_JOBS from each: how people ask what someone does.
@@ -38,6 +43,7 @@ from pathlib import Path
 
 SENSES = 2  # the first senses of a word (WordNet orders them by use) that give its kinds
 KIND_DEPTH = 3
+IS_DEPTH, MAX_CLASS = 8, 5000
 MAX_KINDS = 400
 JOB_ROOTS = ("worker", "professional", "skilled_worker")
 JOB_DEPTH, MAX_JOBS = 4, 400  # people's roles: at most this deep below each root, this many
@@ -103,6 +109,39 @@ def kinds_of(synsets: Synsets, start: int, most_depth: int = KIND_DEPTH,
     return out[:most]
 
 
+def sizes(synsets: Synsets) -> dict[int, int]:
+    """Each noun synset's count of synsets below it (one reached by two ways counts twice)."""
+    found: dict[int, int] = {}
+
+    def size(offset: int) -> int:
+        if offset not in found:
+            found[offset] = 0  # a guard; WordNet's noun hierarchy has no cycles
+            found[offset] = 1 + sum(size(t) for s, p, t, _ in synsets[("n", offset)][1]
+                                    if s in ("~", "~i") and p == "n")
+        return found[offset]
+
+    for pos, offset in synsets:
+        if pos == "n":
+            size(offset)
+    return found
+
+
+def classes_of(synsets: Synsets, start: int, size_of: dict[int, int]) -> list[str]:
+    """Words for what the noun synset `start` is a kind of, nearest first."""
+    seen, out = {start}, []
+    queue = deque([(start, 0)])
+    while queue:
+        offset, depth = queue.popleft()
+        if depth and size_of[offset] <= MAX_CLASS:
+            out.extend(w for w in map(word, synsets[("n", offset)][0]) if w)
+        if depth < IS_DEPTH:
+            for symbol, pos, target, _ in synsets[("n", offset)][1]:
+                if symbol in ("@", "@i") and pos == "n" and target not in seen:
+                    seen.add(target)
+                    queue.append((target, depth + 1))
+    return out
+
+
 def descends(synsets: Synsets, offset: int, roots: set[int]) -> bool:
     seen, todo = set(), [offset]
     while todo:
@@ -119,6 +158,7 @@ def descends(synsets: Synsets, offset: int, roots: set[int]) -> bool:
 
 def build(root: Path) -> dict[tuple[str, str], list[str]]:
     synsets, index = read_data(root), read_index(root)
+    size_of = sizes(synsets)
     table: dict[tuple[str, str], list[str]] = defaultdict(list)
     for (raw, pos), offsets in index.items():
         key = word(raw)
@@ -127,6 +167,7 @@ def build(root: Path) -> dict[tuple[str, str], list[str]]:
         if pos == "n":
             for offset in offsets[:SENSES]:
                 table[(key, "kind")].extend(kinds_of(synsets, offset))
+                table[(key, "is")].extend(classes_of(synsets, offset, size_of))
         if (key, "same") not in table:  # the first part of speech: noun, verb, adjective
             words, pointers = synsets[(pos, offsets[0])]
             same = [w for w in map(word, words) if w and w != key]

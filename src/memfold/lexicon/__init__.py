@@ -11,7 +11,8 @@ memfold.  Pure functions of a word; nothing is fetched.
   hand, both ways: how a question asks beside how a fact says it (boss: manager, earn:
   salary, employer: work, kitten: cat, teeth: dentist).
 
-Relations (`related`): `kind` — words for kinds of the word (dog -> beagle, fish -> mackerel,
+Relations (`related`): `is` — what the word is a kind of (mackerel -> fish; `classes`);
+`kind` — words for kinds of the word (dog -> beagle, fish -> mackerel,
 job -> midwife); `same` — other words for the same thing (doctor -> physician; family doctor
 -> GP); `form` — words derived from it or it from them (allergy -> allergic) and irregular
 forms (buy -> bought).  Recall uses
@@ -23,7 +24,7 @@ from __future__ import annotations
 import functools
 import re
 
-KIND, SAME, FORM = "kind", "same", "form"
+KIND, SAME, FORM, IS = "kind", "same", "form", "is"
 RELATIONS = (KIND, SAME, FORM)
 # inflections a query word may carry (WordNet's "morphy" rules, nouns and verbs): the
 # table's words are lemmas, so "dogs" is looked up as "dog" and "moving" as "move"
@@ -118,4 +119,15 @@ def related(word: str, relation: str) -> tuple[str, ...]:
             out.update(dict.fromkeys(lines.get(relation, ())))
     for lemma in lemmas(word):
         out.pop(lemma, None)
+    return tuple(out)
+
+
+def classes(word: str) -> tuple[str, ...]:
+    """What `word` or its lemmas is a kind of, nearest first (`IS`, the other way round from
+    KIND: mackerel -> fish, Osaka -> city, beagles -> dog), but for the classes so wide
+    that nearly everything is a kind of them (organism, person, artifact)."""
+    out: dict[str, None] = {}
+    for lemma in lemmas(word):
+        out.update(dict.fromkeys(_own().get(lemma, {}).get(IS, ())))
+        out.update(dict.fromkeys(_wordnet_lines(lemma).get(IS, ())))
     return tuple(out)

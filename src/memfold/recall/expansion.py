@@ -22,9 +22,9 @@ to its match, at a fraction of a full match.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 
 from memfold import lexicon
 from memfold.index.base import Candidate, FactSearch, Filters, Terms
@@ -144,20 +144,28 @@ SEARCHED = 4
 FOUND_PART = 0.5  # the share of a full match a fact found already gets for a related word
 MAX_RELATED = 2000
 MIN_HELD = 2  # a related word has at least this many letters ("gp"; never "b" of blood type)
+MIN_CLASSED = 3  # a fact's word read for what it is a kind of has at least this many
+KIND_AT = 2  # the index of the kind relation in KNOWLEDGE
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Related:
     """The words the lexicon relates to a query's words: for each, the query word it
     stands for, its relation's index in KNOWLEDGE, and whether it is searched for."""
 
     words: dict[str, tuple[str, int]]
     searched: tuple[str, ...]
+    # the query words (and their lemmas) a fact's word may be a kind of, by the query word
+    # they stand for: what the fact's word is a kind of is in the lexicon (`lexicon.classes`)
+    classes: dict[str, str] = dataclasses.field(default_factory=dict)
 
-    def held(self, c: Candidate) -> list[str]:
-        """The related words the fact holds, as words (a compound as adjacent words) or in
-        an inflection of one ("beagles", "flights"): the word itself, never another word
-        that only shares its stem (a trip is no tripe, "with" no Withings)."""
+    def held(self, c: Candidate) -> list[tuple[str, str, int]]:
+        """The related words the fact holds, each with the query word it stands for and
+        its relation: as words (a compound as adjacent words) or in an inflection of one
+        ("beagles", "flights"), the word itself, never another word that only shares its
+        stem (a trip is no tripe, "with" no Withings); and the fact's words that are kinds
+        of a query word by what the lexicon says they are (mackerel: fish; Osaka: city),
+        but for the names of the fact's entities (a dog called Biscuit is no food)."""
         words = [w for w in find_words(c.fact.content.casefold())
                  if len(w) >= MIN_HELD and w not in STOP_WORDS]
         runs = [*words, *(" ".join(words[i:i + n]) for n in (2, 3)
@@ -165,7 +173,17 @@ class Related:
         out = [w for w in runs if w in self.words]
         out += [b for x in words if x not in self.words
                 for b in lexicon.inflected(x) if b in self.words]
-        return list(dict.fromkeys(out))
+        found = [(w, *self.words[w]) for w in dict.fromkeys(out)]
+        if self.classes:
+            names = {w.casefold() for e in c.fact.entities for w in find_words(e)}
+            for run in dict.fromkeys(runs):
+                if run in self.words or run in names or len(run) < MIN_CLASSED:
+                    continue
+                term = next((self.classes[k] for k in lexicon.classes(run)
+                             if k in self.classes), None)
+                if term is not None and term not in run.split():
+                    found.append((run, term, KIND_AT))
+        return found
 
 
 def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
@@ -189,7 +207,10 @@ def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
                    and w not in words][:MAX_RELATED - len(words)]
             words.update((w, (term, n)) for w in new)
             searched += new[:SEARCHED]
-    return Related(words, tuple(searched))
+    classes = {} if ranking.tunable(KNOWLEDGE[KIND_AT][1]) <= 0 else {
+        lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS
+        for lemma in [term, *lexicon.lemmas(term)]}
+    return Related(words, tuple(searched), classes)
 
 
 Found = dict[int, tuple[Candidate, dict[str, tuple[float, str]]]]
@@ -206,15 +227,15 @@ def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
     that finds matches at the share of its match there.  Only facts that hold the related
     word itself: the index's stemmer would also find "lives" for "liveness"."""
     related = related_words(plan, named)
-    if not related.words:
+    if not related.words and not related.classes:
         return {}
-    hits = backend.lexical(Terms(words=related.searched), filters, MAX_ADDED)
+    hits = (backend.lexical(Terms(words=related.searched), filters, MAX_ADDED)
+            if related.searched else [])
     best = max((-c.bm25 for c in hits if c.bm25 is not None), default=0.0)
     part = {c.rowid: lexical_part(c.bm25, best) for c in hits}
     out: Found = {}
     for c in [*found, *(c for c in hits if c.rowid not in {f.rowid for f in found})]:
-        for word in related.held(c):
-            term, n = related.words[word]
+        for word, term, n in related.held(c):
             _, weight, told = KNOWLEDGE[n]
             value = ranking.tunable(weight) * part.get(c.rowid, FOUND_PART)
             terms = out.setdefault(c.rowid, (c, {}))[1]
