@@ -207,3 +207,20 @@ def test_word_knowledge_needs_the_related_word_itself(workspace: Path) -> None:
     assert "tripe" not in told and "withings" not in told
     assert " b, " not in f" {told}" and "b for" not in told
     assert any("beagle" in w for w in whys["what dogs does Sam have"])
+
+
+def test_a_role_the_memory_names_stands_for_the_person(workspace: Path) -> None:
+    """"my brother" is Nico when a fact linked to Nico says "My brother Nico", and "Mum"
+    Carmen when one says "My mum, Carmen": their facts answer, not the facts that only
+    hold the word "brother"."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Nico: My brother Nico grew up in Leeds.",
+                       "W @Carmen: My mum, Carmen, lives in Swindon.",
+                       "W @Omar: Omar's brother works at a bank in Leeds."], now=DAY)
+        memory.retain(["W @Nico: Nico works at a seafood restaurant in Glasgow.",
+                       "B @Carmen: Carmen had her hip replaced in Swindon."], now=LATER)
+        later = "2025-06-03T10:00:00"
+        content, why = first(memory, "where does my brother work", later)
+        assert content.startswith("Nico works") and "@Nico" in why
+        content, why = first(memory, "what happened with Mum's hip", later)
+    assert content == "Carmen had her hip replaced in Swindon." and "@Carmen" in why
