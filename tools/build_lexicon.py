@@ -92,21 +92,30 @@ def word(raw: str) -> str | None:
     return text if CLEAN.match(text) and len(text.split()) <= 3 else None
 
 
-def kinds_of(synsets: Synsets, start: int, most_depth: int = KIND_DEPTH,
-             most: int = MAX_KINDS) -> list[str]:
-    """Words for kinds of the noun synset `start`, nearest first."""
+def kinds_of(synsets: Synsets, start: int, senses: dict[str, list[int]],
+             most_depth: int = KIND_DEPTH, most: int = MAX_KINDS) -> list[str]:
+    """Words for kinds of the noun synset `start`, nearest first: each only where the kind
+    is one of its word's first SENSES senses (`senses`: a noun's synsets, most used first),
+    so a word is no kind of what only a rare sense of it is ("eight", a crew, is no kind
+    of school: an eight is a number first)."""
     seen, out = {start}, []
     queue = deque([(start, 0)])
     while queue and len(out) < most:
         offset, depth = queue.popleft()
         if depth:
-            out.extend(w for w in map(word, synsets[("n", offset)][0]) if w)
+            out.extend(w for raw, w in ((r, word(r)) for r in synsets[("n", offset)][0])
+                       if w and offset in senses.get(bare(raw), [offset])[:SENSES])
         if depth < most_depth:
             for symbol, pos, target, _ in synsets[("n", offset)][1]:
                 if symbol in ("~", "~i") and pos == "n" and target not in seen:
                     seen.add(target)
                     queue.append((target, depth + 1))
     return out[:most]
+
+
+def bare(raw: str) -> str:
+    """A data file's word as the index files write it: lower case, no adjective marker."""
+    return re.sub(r"\(.*\)$", "", raw).lower()
 
 
 def sizes(synsets: Synsets) -> dict[int, int]:
@@ -159,6 +168,7 @@ def descends(synsets: Synsets, offset: int, roots: set[int]) -> bool:
 def build(root: Path) -> dict[tuple[str, str], list[str]]:
     synsets, index = read_data(root), read_index(root)
     size_of = sizes(synsets)
+    nouns = {raw: offsets for (raw, pos), offsets in index.items() if pos == "n"}
     table: dict[tuple[str, str], list[str]] = defaultdict(list)
     for (raw, pos), offsets in index.items():
         key = word(raw)
@@ -166,7 +176,7 @@ def build(root: Path) -> dict[tuple[str, str], list[str]]:
             continue
         if pos == "n":
             for offset in offsets[:SENSES]:
-                table[(key, "kind")].extend(kinds_of(synsets, offset))
+                table[(key, "kind")].extend(kinds_of(synsets, offset, nouns))
                 table[(key, "is")].extend(classes_of(synsets, offset, size_of))
         if (key, "same") not in table:  # the first part of speech: noun, verb, adjective
             words, pointers = synsets[(pos, offsets[0])]
@@ -194,7 +204,8 @@ def build(root: Path) -> dict[tuple[str, str], list[str]]:
                     table[(base, "form")].append(inflected)
     jobs: list[str] = []
     for root_word in JOB_ROOTS:
-        jobs.extend(kinds_of(synsets, index[(root_word, "n")][0], JOB_DEPTH, MAX_JOBS))
+        jobs.extend(kinds_of(synsets, index[(root_word, "n")][0], nouns, JOB_DEPTH,
+                             MAX_JOBS))
     for key in JOB_WORDS:
         table[(key, "kind")] = list(dict.fromkeys(jobs)) + table[(key, "kind")]
     return table

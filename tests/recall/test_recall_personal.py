@@ -224,3 +224,11 @@ def test_a_role_the_memory_names_stands_for_the_person(workspace: Path) -> None:
         assert content.startswith("Nico works") and "@Nico" in why
         content, why = first(memory, "what happened with Mum's hip", later)
     assert content == "Carmen had her hip replaced in Swindon." and "@Carmen" in why
+
+
+def test_a_kind_is_one_of_its_words_first_senses() -> None:
+    """A word is a kind of what its common senses are: an eight (a crew, a rare sense) is
+    no kind of school; a secondary school is, and a beagle a dog."""
+    assert "eight" not in lexicon.related("school", lexicon.KIND)
+    assert "secondary school" in lexicon.related("school", lexicon.KIND)
+    assert "beagle" in lexicon.related("dog", lexicon.KIND)
