@@ -232,3 +232,15 @@ def test_a_kind_is_one_of_its_words_first_senses() -> None:
     assert "eight" not in lexicon.related("school", lexicon.KIND)
     assert "secondary school" in lexicon.related("school", lexicon.KIND)
     assert "beagle" in lexicon.related("dog", lexicon.KIND)
+
+def test_a_related_word_weighs_with_the_query_word_it_stands_for() -> None:
+    """What a literal match of a query word weighs: the best match of a fact holding it,
+    shared among the query words that fact holds; a word no candidate holds weighs what
+    the heaviest does.  Word knowledge weighs a stand-in ("ate" for eat) with it."""
+    from memfold.recall.expansion import term_weights
+
+    held = {1: ["eat"], 2: ["fish", "lisbon"], 3: ["lisbon"]}
+    match = {1: 0.75, 2: 1.0, 3: 0.4}
+    assert term_weights(["eat", "fish", "lisbon", "sardine"], held, match) == {
+        "eat": 0.75, "fish": 0.5, "lisbon": 0.5, "sardine": 0.75}
+    assert term_weights(["eat"], {}, {}) == {"eat": 1.0}

@@ -216,16 +216,35 @@ def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
 Found = dict[int, tuple[Candidate, dict[str, tuple[float, str]]]]
 
 
+def term_weights(terms: Sequence[str], held: Mapping[int, Collection[str]],
+                 match: Mapping[int, float]) -> dict[str, float]:
+    """What a literal match of each query word weighs among the candidates (`held`: the
+    query words each candidate holds, by rowid): the best match of a fact holding it,
+    shared evenly among the query words that fact holds.  A word no candidate holds is
+    rare: it weighs what the heaviest word does (1 when no candidate holds any)."""
+    out: dict[str, float] = {}
+    for rowid, words in held.items():
+        for w in words:
+            out[w] = max(out.get(w, 0.0), match.get(rowid, 0.0) / len(words))
+    top = max(out.values(), default=1.0) or 1.0
+    return {t: out.get(t, top) for t in terms}
+
+
 def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
-                   found: Collection[Candidate], filters: Filters) -> Found:
+                   found: Collection[Candidate], filters: Filters,
+                   weights: Mapping[str, float] | None = None) -> Found:
     """Facts that hold a word the lexicon relates to a query word — a form of it (allergy:
     allergic), another word for it (family doctor: GP) or a kind of it (dog: beagle) — each
     with, by the query word it stands for, its match there at the relation's share
     (`ranking.FORM_SHARE`, `SAME_SHARE`, `KIND_SHARE`; 0 turns one off) and how it was
-    found (for `why`).  The facts `found` already are read for every related word, at the
-    full share; the SEARCHED nearest words of each relation are searched for, and what
-    that finds matches at the share of its match there.  Only facts that hold the related
-    word itself: the index's stemmer would also find "lives" for "liveness"."""
+    found (for `why`).  The facts `found` already are read for every related word; the
+    SEARCHED nearest words of each relation are searched for.  A fact the search found
+    matches at the relation's share of its match there, one found already at FOUND_PART
+    of the share; with `weights` (what a literal match of each query word weighs,
+    `term_weights`), half that and half the share of what the query word itself weighs:
+    "ate" for a rare "eat" weighs more than a common word's stand-in.  Only facts that
+    hold the related word itself: the index's stemmer would also find "lives" for
+    "liveness"."""
     related = related_words(plan, named)
     if not related.words and not related.classes:
         return {}
@@ -238,6 +257,9 @@ def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
         for word, term, n in related.held(c):
             _, weight, told = KNOWLEDGE[n]
             value = ranking.tunable(weight) * part.get(c.rowid, FOUND_PART)
+            if weights is not None:  # half what the word weighs, half how well it matched
+                value = (value + ranking.tunable(weight) * min(
+                    1.0, sum(weights.get(w, 0.0) for w in term.split()))) / 2
             terms = out.setdefault(c.rowid, (c, {}))[1]
             if value > terms.get(term, (0.0, ""))[0]:
                 terms[term] = (value, told.format(word=word, term=term))
