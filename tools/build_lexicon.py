@@ -16,8 +16,9 @@ and relation, `word<TAB>relation<TAB>w1|w2|...`:
 - `same`: the other words of its first sense (noun, verb or adjective): doctor -> physician;
   for a word of two or three words also its direct hypernym's: family doctor -> GP;
 - `form`: words derived from it or it from them (WordNet's derivation and pertainym links
-  between these very words): allergy -> allergic, Japan -> Japanese; and its irregular
-  inflections or the lemma of one (WordNet's exception lists): buy -> bought, caught -> catch;
+  between these very words): allergy -> allergic, Japan -> Japanese; and, first, its
+  irregular inflections or the lemma of one (WordNet's exception lists): buy -> bought,
+  caught -> catch;
 - `is`: what the word is a kind of (its hypernyms and the classes it is an instance of,
   breadth first, at most IS_DEPTH levels up), from its first SENSES senses as a noun,
   leaving out the classes with more than MAX_CLASS classes below them (organism, person,
@@ -195,13 +196,7 @@ def build(root: Path) -> dict[tuple[str, str], list[str]]:
                     if other and other != key:
                         table[(key, "form")].append(other)
                         table[(other, "form")].append(key)
-    for name in ("noun", "verb", "adj"):  # irregular forms: bought -> buy, mice -> mouse
-        for line in (root / f"{name}.exc").read_text(encoding="latin-1").splitlines():
-            inflected, *bases = map(word, line.split())
-            for base in bases:
-                if inflected and base and base != inflected:
-                    table[(inflected, "form")].append(base)
-                    table[(base, "form")].append(inflected)
+    irregular(root, table)
     jobs: list[str] = []
     for root_word in JOB_ROOTS:
         jobs.extend(kinds_of(synsets, index[(root_word, "n")][0], nouns, JOB_DEPTH,
@@ -209,6 +204,22 @@ def build(root: Path) -> dict[tuple[str, str], list[str]]:
     for key in JOB_WORDS:
         table[(key, "kind")] = list(dict.fromkeys(jobs)) + table[(key, "kind")]
     return table
+
+
+def irregular(root: Path, table: dict[tuple[str, str], list[str]]) -> None:
+    """Irregular forms (bought -> buy, mice -> mouse), first among a word's forms: the word
+    itself in another form, which the search's stemmer does not find and a question asks
+    in ("what did I buy" of "Bought a Garmin")."""
+    forms: dict[str, list[str]] = defaultdict(list)
+    for name in ("noun", "verb", "adj"):
+        for line in (root / f"{name}.exc").read_text(encoding="latin-1").splitlines():
+            inflected, *bases = map(word, line.split())
+            for base in bases:
+                if inflected and base and base != inflected:
+                    forms[inflected].append(base)
+                    forms[base].append(inflected)
+    for key, words in forms.items():
+        table[(key, "form")] = words + table[(key, "form")]
 
 
 def main(root: Path) -> None:

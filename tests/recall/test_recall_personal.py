@@ -244,3 +244,10 @@ def test_a_related_word_weighs_with_the_query_word_it_stands_for() -> None:
     assert term_weights(["eat", "fish", "lisbon", "sardine"], held, match) == {
         "eat": 0.75, "fish": 0.5, "lisbon": 0.5, "sardine": 0.75}
     assert term_weights(["eat"], {}, {}) == {"eat": 1.0}
+
+
+def test_irregular_forms_come_first_among_a_words_forms() -> None:
+    """The forms searched are the nearest few: a verb's irregular past ("grew", "drank"),
+    which the search's stemmer cannot find, before its derivations."""
+    assert lexicon.related("grow", lexicon.FORM)[:2] == ("grew", "grown")
+    assert lexicon.related("drink", lexicon.FORM)[0] == "drank"
