@@ -11,7 +11,8 @@ The table is cut into files by a word's first two letters (`shard`), one line pe
 and relation, `word<TAB>relation<TAB>w1|w2|...`:
 
 - `kind`: words for kinds of the word (its hyponyms and instances, breadth first, at most
-  KIND_DEPTH levels down and MAX_KINDS words), from its first SENSES senses as a noun:
+  KIND_DEPTH levels down and MAX_KINDS words, each where the kind is its own word's first
+  sense), from the word's first SENSES senses as a noun:
   dog -> beagle, hound, ...; fish -> mackerel; city -> Osaka;
 - `same`: the other words of its first sense (noun, verb or adjective): doctor -> physician;
   for a word of two or three words also its direct hypernym's: family doctor -> GP;
@@ -45,6 +46,7 @@ from pathlib import Path
 SENSES = 2  # the first senses of a word (WordNet orders them by use) that give its kinds
 KIND_DEPTH = 3
 IS_DEPTH, MAX_CLASS = 8, 5000
+KIND_SENSES = 1  # a kind is the first sense of its word
 MAX_KINDS = 400
 JOB_ROOTS = ("worker", "professional", "skilled_worker")
 JOB_DEPTH, MAX_JOBS = 4, 400  # people's roles: at most this deep below each root, this many
@@ -96,16 +98,16 @@ def word(raw: str) -> str | None:
 def kinds_of(synsets: Synsets, start: int, senses: dict[str, list[int]],
              most_depth: int = KIND_DEPTH, most: int = MAX_KINDS) -> list[str]:
     """Words for kinds of the noun synset `start`, nearest first: each only where the kind
-    is one of its word's first SENSES senses (`senses`: a noun's synsets, most used first),
-    so a word is no kind of what only a rare sense of it is ("eight", a crew, is no kind
-    of school: an eight is a number first)."""
+    is its word's first sense (KIND_SENSES; `senses`: a noun's synsets, most used first),
+    so a word is no kind of what only a rarer sense of it is ("eight", a crew, is no kind
+    of school: an eight is a number first; a picnic no kind of work)."""
     seen, out = {start}, []
     queue = deque([(start, 0)])
     while queue and len(out) < most:
         offset, depth = queue.popleft()
         if depth:
             out.extend(w for raw, w in ((r, word(r)) for r in synsets[("n", offset)][0])
-                       if w and offset in senses.get(bare(raw), [offset])[:SENSES])
+                       if w and offset in senses.get(bare(raw), [offset])[:KIND_SENSES])
         if depth < most_depth:
             for symbol, pos, target, _ in synsets[("n", offset)][1]:
                 if symbol in ("~", "~i") and pos == "n" and target not in seen:

@@ -230,6 +230,7 @@ def test_a_kind_is_one_of_its_words_first_senses() -> None:
     """A word is a kind of what its common senses are: an eight (a crew, a rare sense) is
     no kind of school; a secondary school is, and a beagle a dog."""
     assert "eight" not in lexicon.related("school", lexicon.KIND)
+    assert "picnic" not in lexicon.related("work", lexicon.KIND)
     assert "secondary school" in lexicon.related("school", lexicon.KIND)
     assert "beagle" in lexicon.related("dog", lexicon.KIND)
 
