@@ -252,3 +252,14 @@ def test_irregular_forms_come_first_among_a_words_forms() -> None:
     which the search's stemmer cannot find, before its derivations."""
     assert lexicon.related("grow", lexicon.FORM)[:2] == ("grew", "grown")
     assert lexicon.related("drink", lexicon.FORM)[0] == "drank"
+
+
+def test_a_question_no_fact_words_literally_still_reaches_the_kinds(workspace: Path) -> None:
+    """No fact holds "headaches" and the question names no one: more of the word's kinds
+    are searched (SEARCHED_ALONE), and the migraine facts answer, flagged as what they
+    are (a kind of headache)."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["B @me: A migraine wiped out most of Wednesday.",
+                       "W @me: I cycle to the office most days."], now=DAY)
+        content, why = first(memory, "who treats my headaches")
+    assert content.startswith("A migraine") and "a kind of headaches" in why

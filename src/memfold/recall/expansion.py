@@ -141,6 +141,9 @@ KNOWLEDGE = ((lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
 # many hundred words costs tens of milliseconds: FTS5 merges every term's list); the facts
 # found already are read for all of them
 SEARCHED = 4
+# ... and when no other search found anything (no word of the query is in the memory, no
+# name), this many: the only way left to an answer, and it costs what a miss would
+SEARCHED_ALONE = 16
 FOUND_PART = 0.5  # the share of a full match a fact found already gets for a related word
 MAX_RELATED = 2000
 MIN_HELD = 2  # a related word has at least this many letters ("gp"; never "b" of blood type)
@@ -186,7 +189,8 @@ class Related:
         return found
 
 
-def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
+def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = SEARCHED,
+                  ) -> Related:
     """The words the lexicon relates to the query's terms and pairs of adjacent words
     ("family doctor"), by relation, for the relations whose share is above 0; not for the
     names of entities the query names (a dog called Biscuit is no biscuit), nor words the
@@ -206,7 +210,7 @@ def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
                    and len(w) >= MIN_HELD and w not in STOP_WORDS
                    and w not in words][:MAX_RELATED - len(words)]
             words.update((w, (term, n)) for w in new)
-            searched += new[:SEARCHED]
+            searched += new[:searched_each]
     classes = {} if ranking.tunable(KNOWLEDGE[KIND_AT][1]) <= 0 else {
         lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS
         for lemma in [term, *lexicon.lemmas(term)]}
@@ -238,14 +242,15 @@ def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
     with, by the query word it stands for, its match there at the relation's share
     (`ranking.FORM_SHARE`, `SAME_SHARE`, `KIND_SHARE`; 0 turns one off) and how it was
     found (for `why`).  The facts `found` already are read for every related word; the
-    SEARCHED nearest words of each relation are searched for.  A fact the search found
+    SEARCHED nearest words of each relation are searched for (SEARCHED_ALONE when nothing
+    was found already).  A fact the search found
     matches at the relation's share of its match there, one found already at FOUND_PART
     of the share; with `weights` (what a literal match of each query word weighs,
     `term_weights`), half that and half the share of what the query word itself weighs:
     "ate" for a rare "eat" weighs more than a common word's stand-in.  Only facts that
     hold the related word itself: the index's stemmer would also find "lives" for
     "liveness"."""
-    related = related_words(plan, named)
+    related = related_words(plan, named, SEARCHED if found else SEARCHED_ALONE)
     if not related.words and not related.classes:
         return {}
     hits = (backend.lexical(Terms(words=related.searched), filters, MAX_ADDED)
