@@ -90,11 +90,15 @@ def _read(text: str) -> Table:
 
 def lemmas(word: str) -> list[str]:
     """`word` (lower case) and the lemmas it may be an inflection of, that the table knows."""
-    word = word.casefold()
+    return list(_lemmas(word.casefold()))
+
+
+@functools.cache
+def _lemmas(word: str) -> tuple[str, ...]:
     found = [word] if _knows(word) else []
     found += [lemma for lemma in dict.fromkeys(inflected(word))
               if lemma not in found and _knows(lemma)]
-    return found
+    return tuple(found)
 
 
 def inflected(word: str) -> list[str]:
@@ -122,6 +126,7 @@ def related(word: str, relation: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+@functools.cache
 def classes(word: str) -> tuple[str, ...]:
     """What `word` or its lemmas is a kind of, nearest first (`IS`, the other way round from
     KIND: mackerel -> fish, Osaka -> city, beagles -> dog), but for the classes so wide
