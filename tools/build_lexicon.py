@@ -11,13 +11,20 @@ The table is cut into files by a word's first two letters (`shard`), one line pe
 and relation, `word<TAB>relation<TAB>w1|w2|...`:
 
 - `kind`: words for kinds of the word (its hyponyms and instances, breadth first, at most
-  KIND_DEPTH levels down and MAX_KINDS words), from its first SENSES senses as a noun:
+  KIND_DEPTH levels down and MAX_KINDS words, each where the kind is its own word's first
+  sense), from the word's first SENSES senses as a noun:
   dog -> beagle, hound, ...; fish -> mackerel; city -> Osaka;
 - `same`: the other words of its first sense (noun, verb or adjective): doctor -> physician;
   for a word of two or three words also its direct hypernym's: family doctor -> GP;
 - `form`: words derived from it or it from them (WordNet's derivation and pertainym links
-  between these very words): allergy -> allergic, Japan -> Japanese; and its irregular
-  inflections or the lemma of one (WordNet's exception lists): buy -> bought, caught -> catch;
+  between these very words): allergy -> allergic, Japan -> Japanese; and, first, its
+  irregular inflections or the lemma of one (WordNet's exception lists): buy -> bought,
+  caught -> catch;
+- `is`: what the word is a kind of (its hypernyms and the classes it is an instance of,
+  breadth first, at most IS_DEPTH levels up), from its first SENSES senses as a noun,
+  leaving out the classes with more than MAX_CLASS classes below them (organism, person,
+  artifact, event: a kind of nearly everything): mackerel -> fish, Osaka -> city, sea
+  otter -> animal — the other way round from `kind`, so a fact's word tells what it is;
 - and `job`, `occupation`, `profession`, `career`, `living` list the people's roles at most
   JOB_DEPTH levels below worker, professional or skilled worker (midwife, chef, teacher),
   MAX_JOBS from each: how people ask what someone does.
@@ -38,6 +45,8 @@ from pathlib import Path
 
 SENSES = 2  # the first senses of a word (WordNet orders them by use) that give its kinds
 KIND_DEPTH = 3
+IS_DEPTH, MAX_CLASS = 8, 5000
+KIND_SENSES = 1  # a kind is the first sense of its word
 MAX_KINDS = 400
 JOB_ROOTS = ("worker", "professional", "skilled_worker")
 JOB_DEPTH, MAX_JOBS = 4, 400  # people's roles: at most this deep below each root, this many
@@ -86,21 +95,63 @@ def word(raw: str) -> str | None:
     return text if CLEAN.match(text) and len(text.split()) <= 3 else None
 
 
-def kinds_of(synsets: Synsets, start: int, most_depth: int = KIND_DEPTH,
-             most: int = MAX_KINDS) -> list[str]:
-    """Words for kinds of the noun synset `start`, nearest first."""
+def kinds_of(synsets: Synsets, start: int, senses: dict[str, list[int]],
+             most_depth: int = KIND_DEPTH, most: int = MAX_KINDS) -> list[str]:
+    """Words for kinds of the noun synset `start`, nearest first: each only where the kind
+    is its word's first sense (KIND_SENSES; `senses`: a noun's synsets, most used first),
+    so a word is no kind of what only a rarer sense of it is ("eight", a crew, is no kind
+    of school: an eight is a number first; a picnic no kind of work)."""
     seen, out = {start}, []
     queue = deque([(start, 0)])
     while queue and len(out) < most:
         offset, depth = queue.popleft()
         if depth:
-            out.extend(w for w in map(word, synsets[("n", offset)][0]) if w)
+            out.extend(w for raw, w in ((r, word(r)) for r in synsets[("n", offset)][0])
+                       if w and offset in senses.get(bare(raw), [offset])[:KIND_SENSES])
         if depth < most_depth:
             for symbol, pos, target, _ in synsets[("n", offset)][1]:
                 if symbol in ("~", "~i") and pos == "n" and target not in seen:
                     seen.add(target)
                     queue.append((target, depth + 1))
     return out[:most]
+
+
+def bare(raw: str) -> str:
+    """A data file's word as the index files write it: lower case, no adjective marker."""
+    return re.sub(r"\(.*\)$", "", raw).lower()
+
+
+def sizes(synsets: Synsets) -> dict[int, int]:
+    """Each noun synset's count of synsets below it (one reached by two ways counts twice)."""
+    found: dict[int, int] = {}
+
+    def size(offset: int) -> int:
+        if offset not in found:
+            found[offset] = 0  # a guard; WordNet's noun hierarchy has no cycles
+            found[offset] = 1 + sum(size(t) for s, p, t, _ in synsets[("n", offset)][1]
+                                    if s in ("~", "~i") and p == "n")
+        return found[offset]
+
+    for pos, offset in synsets:
+        if pos == "n":
+            size(offset)
+    return found
+
+
+def classes_of(synsets: Synsets, start: int, size_of: dict[int, int]) -> list[str]:
+    """Words for what the noun synset `start` is a kind of, nearest first."""
+    seen, out = {start}, []
+    queue = deque([(start, 0)])
+    while queue:
+        offset, depth = queue.popleft()
+        if depth and size_of[offset] <= MAX_CLASS:
+            out.extend(w for w in map(word, synsets[("n", offset)][0]) if w)
+        if depth < IS_DEPTH:
+            for symbol, pos, target, _ in synsets[("n", offset)][1]:
+                if symbol in ("@", "@i") and pos == "n" and target not in seen:
+                    seen.add(target)
+                    queue.append((target, depth + 1))
+    return out
 
 
 def descends(synsets: Synsets, offset: int, roots: set[int]) -> bool:
@@ -119,6 +170,8 @@ def descends(synsets: Synsets, offset: int, roots: set[int]) -> bool:
 
 def build(root: Path) -> dict[tuple[str, str], list[str]]:
     synsets, index = read_data(root), read_index(root)
+    size_of = sizes(synsets)
+    nouns = {raw: offsets for (raw, pos), offsets in index.items() if pos == "n"}
     table: dict[tuple[str, str], list[str]] = defaultdict(list)
     for (raw, pos), offsets in index.items():
         key = word(raw)
@@ -126,7 +179,8 @@ def build(root: Path) -> dict[tuple[str, str], list[str]]:
             continue
         if pos == "n":
             for offset in offsets[:SENSES]:
-                table[(key, "kind")].extend(kinds_of(synsets, offset))
+                table[(key, "kind")].extend(kinds_of(synsets, offset, nouns))
+                table[(key, "is")].extend(classes_of(synsets, offset, size_of))
         if (key, "same") not in table:  # the first part of speech: noun, verb, adjective
             words, pointers = synsets[(pos, offsets[0])]
             same = [w for w in map(word, words) if w and w != key]
@@ -144,19 +198,30 @@ def build(root: Path) -> dict[tuple[str, str], list[str]]:
                     if other and other != key:
                         table[(key, "form")].append(other)
                         table[(other, "form")].append(key)
-    for name in ("noun", "verb", "adj"):  # irregular forms: bought -> buy, mice -> mouse
+    irregular(root, table)
+    jobs: list[str] = []
+    for root_word in JOB_ROOTS:
+        jobs.extend(kinds_of(synsets, index[(root_word, "n")][0], nouns, JOB_DEPTH,
+                             MAX_JOBS))
+    for key in JOB_WORDS:
+        table[(key, "kind")] = list(dict.fromkeys(jobs)) + table[(key, "kind")]
+    return table
+
+
+def irregular(root: Path, table: dict[tuple[str, str], list[str]]) -> None:
+    """Irregular forms (bought -> buy, mice -> mouse), first among a word's forms: the word
+    itself in another form, which the search's stemmer does not find and a question asks
+    in ("what did I buy" of "Bought a Garmin")."""
+    forms: dict[str, list[str]] = defaultdict(list)
+    for name in ("noun", "verb", "adj"):
         for line in (root / f"{name}.exc").read_text(encoding="latin-1").splitlines():
             inflected, *bases = map(word, line.split())
             for base in bases:
                 if inflected and base and base != inflected:
-                    table[(inflected, "form")].append(base)
-                    table[(base, "form")].append(inflected)
-    jobs: list[str] = []
-    for root_word in JOB_ROOTS:
-        jobs.extend(kinds_of(synsets, index[(root_word, "n")][0], JOB_DEPTH, MAX_JOBS))
-    for key in JOB_WORDS:
-        table[(key, "kind")] = list(dict.fromkeys(jobs)) + table[(key, "kind")]
-    return table
+                    forms[inflected].append(base)
+                    forms[base].append(inflected)
+    for key, words in forms.items():
+        table[(key, "form")] = words + table[(key, "form")]
 
 
 def main(root: Path) -> None:

@@ -190,3 +190,76 @@ def test_words_that_say_now_are_not_searched() -> None:
     assert plan.terms == ("car", "drive") and not plan.history and plan.window is None
     assert "currently" not in plan_query("Where is Nico currently living?", today=today).terms
     assert plan_query("Which teams has Milo played for?", today=today).history
+
+
+def test_word_knowledge_needs_the_related_word_itself(workspace: Path) -> None:
+    """A fact matches through a related word only when it holds that word or an inflection
+    of it: a trip is no tripe (a kind of food), "with" no Withings (a watch), and a letter
+    alone ("Plan B") is no blood type."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["B @me: Booked a trip to Rome with Jules.",
+                       "W @me: Plan B is the early train.",
+                       "W @me: Sam bought two beagles."], now=DAY)
+        whys = {q: [h.why for h in memory.recall(q, now=LATER).hits]
+                for q in ("what food do I like", "which watch do I wear",
+                          "what is my blood type", "what dogs does Sam have")}
+    told = " ".join(w for ws in whys.values() for w in ws)
+    assert "tripe" not in told and "withings" not in told
+    assert " b, " not in f" {told}" and "b for" not in told
+    assert any("beagle" in w for w in whys["what dogs does Sam have"])
+
+
+def test_a_role_the_memory_names_stands_for_the_person(workspace: Path) -> None:
+    """"my brother" is Nico when a fact linked to Nico says "My brother Nico", and "Mum"
+    Carmen when one says "My mum, Carmen": their facts answer, not the facts that only
+    hold the word "brother"."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Nico: My brother Nico grew up in Leeds.",
+                       "W @Carmen: My mum, Carmen, lives in Swindon.",
+                       "W @Omar: Omar's brother works at a bank in Leeds."], now=DAY)
+        memory.retain(["W @Nico: Nico works at a seafood restaurant in Glasgow.",
+                       "B @Carmen: Carmen had her hip replaced in Swindon."], now=LATER)
+        later = "2025-06-03T10:00:00"
+        content, why = first(memory, "where does my brother work", later)
+        assert content.startswith("Nico works") and "@Nico" in why
+        content, why = first(memory, "what happened with Mum's hip", later)
+    assert content == "Carmen had her hip replaced in Swindon." and "@Carmen" in why
+
+
+def test_a_kind_is_one_of_its_words_first_senses() -> None:
+    """A word is a kind of what its common senses are: an eight (a crew, a rare sense) is
+    no kind of school; a secondary school is, and a beagle a dog."""
+    assert "eight" not in lexicon.related("school", lexicon.KIND)
+    assert "picnic" not in lexicon.related("work", lexicon.KIND)
+    assert "secondary school" in lexicon.related("school", lexicon.KIND)
+    assert "beagle" in lexicon.related("dog", lexicon.KIND)
+
+def test_a_related_word_weighs_with_the_query_word_it_stands_for() -> None:
+    """What a literal match of a query word weighs: the best match of a fact holding it,
+    shared among the query words that fact holds; a word no candidate holds weighs what
+    the heaviest does.  Word knowledge weighs a stand-in ("ate" for eat) with it."""
+    from memfold.recall.expansion import term_weights
+
+    held = {1: ["eat"], 2: ["fish", "lisbon"], 3: ["lisbon"]}
+    match = {1: 0.75, 2: 1.0, 3: 0.4}
+    assert term_weights(["eat", "fish", "lisbon", "sardine"], held, match) == {
+        "eat": 0.75, "fish": 0.5, "lisbon": 0.5, "sardine": 0.75}
+    assert term_weights(["eat"], {}, {}) == {"eat": 1.0}
+
+
+def test_irregular_forms_come_first_among_a_words_forms() -> None:
+    """The forms searched are the nearest few: a verb's irregular past ("grew", "drank"),
+    which the search's stemmer cannot find, before its derivations."""
+    assert lexicon.related("grow", lexicon.FORM)[:2] == ("grew", "grown")
+    assert lexicon.related("drink", lexicon.FORM)[0] == "drank"
+
+
+def test_a_question_no_fact_words_literally_still_reaches_the_kinds(workspace: Path) -> None:
+    """No fact holds "headaches" and the question names no one: more of the word's kinds
+    are searched (SEARCHED_ALONE), and the migraine facts answer, flagged as what they
+    are (a kind of headache)."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["B @me: A migraine wiped out most of Wednesday.",
+                       "W @me: I cycle to the office most days."], now=DAY)
+        content, why = first(memory, "who treats my headaches")
+    assert content.startswith("A migraine") and "a kind of headaches" in why

@@ -11,7 +11,8 @@ memfold.  Pure functions of a word; nothing is fetched.
   hand, both ways: how a question asks beside how a fact says it (boss: manager, earn:
   salary, employer: work, kitten: cat, teeth: dentist).
 
-Relations (`related`): `kind` — words for kinds of the word (dog -> beagle, fish -> mackerel,
+Relations (`related`): `is` — what the word is a kind of (mackerel -> fish; `classes`);
+`kind` — words for kinds of the word (dog -> beagle, fish -> mackerel,
 job -> midwife); `same` — other words for the same thing (doctor -> physician; family doctor
 -> GP); `form` — words derived from it or it from them (allergy -> allergic) and irregular
 forms (buy -> bought).  Recall uses
@@ -23,7 +24,7 @@ from __future__ import annotations
 import functools
 import re
 
-KIND, SAME, FORM = "kind", "same", "form"
+KIND, SAME, FORM, IS = "kind", "same", "form", "is"
 RELATIONS = (KIND, SAME, FORM)
 # inflections a query word may carry (WordNet's "morphy" rules, nouns and verbs): the
 # table's words are lemmas, so "dogs" is looked up as "dog" and "moving" as "move"
@@ -89,14 +90,24 @@ def _read(text: str) -> Table:
 
 def lemmas(word: str) -> list[str]:
     """`word` (lower case) and the lemmas it may be an inflection of, that the table knows."""
-    word = word.casefold()
+    return list(_lemmas(word.casefold()))
+
+
+@functools.cache
+def _lemmas(word: str) -> tuple[str, ...]:
     found = [word] if _knows(word) else []
-    for ending, base in ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) + len(base) >= 3:
-            lemma = word[: len(word) - len(ending)] + base
-            if lemma not in found and _knows(lemma):
-                found.append(lemma)
-    return found
+    found += [lemma for lemma in dict.fromkeys(inflected(word))
+              if lemma not in found and _knows(lemma)]
+    return tuple(found)
+
+
+def inflected(word: str) -> list[str]:
+    """The lemmas `word` (lower case) may be a regular inflection of ("beagles": beagle,
+    "flights": flight, "moving": move, mov): by the ENDINGS alone, each of at least three
+    letters, whether the table knows them or not.  Never a word that only shares a stem
+    with it: "tripe" is no inflection of "trip", "fare" none of "far"."""
+    return [word[: len(word) - len(ending)] + base for ending, base in ENDINGS
+            if word.endswith(ending) and len(word) - len(ending) + len(base) >= 3]
 
 
 def _knows(word: str) -> bool:
@@ -112,4 +123,16 @@ def related(word: str, relation: str) -> tuple[str, ...]:
             out.update(dict.fromkeys(lines.get(relation, ())))
     for lemma in lemmas(word):
         out.pop(lemma, None)
+    return tuple(out)
+
+
+@functools.cache
+def classes(word: str) -> tuple[str, ...]:
+    """What `word` or its lemmas is a kind of, nearest first (`IS`, the other way round from
+    KIND: mackerel -> fish, Osaka -> city, beagles -> dog), but for the classes so wide
+    that nearly everything is a kind of them (organism, person, artifact)."""
+    out: dict[str, None] = {}
+    for lemma in lemmas(word):
+        out.update(dict.fromkeys(_own().get(lemma, {}).get(IS, ())))
+        out.update(dict.fromkeys(_wordnet_lines(lemma).get(IS, ())))
     return tuple(out)

@@ -24,17 +24,16 @@ to its match, at a fraction of a full match.
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 
 from memfold import lexicon
 from memfold.index.base import Candidate, FactSearch, Filters, Terms
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import ranking
 from memfold.recall.fusion import lexical_part
-from memfold.recall.query import QueryPlan, word_stem
+from memfold.recall.query import QueryPlan
 
 FEEDBACK = 5  # the best candidates read for words
 MIN_SHARED = 2  # a word in at least this many of them
@@ -158,46 +157,56 @@ KNOWLEDGE = ((lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
 # many hundred words costs tens of milliseconds: FTS5 merges every term's list); the facts
 # found already are read for all of them
 SEARCHED = 4
+# ... and when no other search found anything (no word of the query is in the memory, no
+# name), this many: the only way left to an answer, and it costs what a miss would
+SEARCHED_ALONE = 16
 FOUND_PART = 0.5  # the share of a full match a fact found already gets for a related word
 MAX_RELATED = 2000
+MIN_HELD = 2  # a related word has at least this many letters ("gp"; never "b" of blood type)
+MIN_CLASSED = 3  # a fact's word read for what it is a kind of has at least this many
+KIND_AT = 2  # the index of the kind relation in KNOWLEDGE
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Related:
     """The words the lexicon relates to a query's words: for each, the query word it
     stands for, its relation's index in KNOWLEDGE, and whether it is searched for."""
 
     words: dict[str, tuple[str, int]]
     searched: tuple[str, ...]
+    # the query words (and their lemmas) a fact's word may be a kind of, by the query word
+    # they stand for: what the fact's word is a kind of is in the lexicon (`lexicon.classes`)
+    classes: dict[str, str] = dataclasses.field(default_factory=dict)
 
-    def held(self, c: Candidate) -> list[str]:
-        """The related words the fact holds, as words (a compound as adjacent words) or in
-        another form of one ("beagles")."""
-        words = find_words(c.fact.content.casefold())
-        out = [w for w in words if w in self.words]
-        out += [w for n in self.sizes for w in (" ".join(words[i:i + n])
-                                                for i in range(len(words) - n + 1))
-                if w in self.words]
-        out += [w for w in (self.stems.get(stem_of(x)) for x in words) if w]
-        return list(dict.fromkeys(out))
+    def held(self, c: Candidate) -> list[tuple[str, str, int]]:
+        """The related words the fact holds, each with the query word it stands for and
+        its relation: as words (a compound as adjacent words) or in an inflection of one
+        ("beagles", "flights"), the word itself, never another word that only shares its
+        stem (a trip is no tripe, "with" no Withings); and the fact's words that are kinds
+        of a query word by what the lexicon says they are (mackerel: fish; Osaka: city),
+        but for the names of the fact's entities (a dog called Biscuit is no food)."""
+        words = [w for w in find_words(c.fact.content.casefold())
+                 if len(w) >= MIN_HELD and w not in STOP_WORDS]
+        runs = [*words, *(" ".join(words[i:i + n]) for n in (2, 3)
+                          for i in range(len(words) - n + 1))]
+        out = [w for w in runs if w in self.words]
+        out += [b for x in words if x not in self.words
+                for b in lexicon.inflected(x) if b in self.words]
+        found = [(w, *self.words[w]) for w in dict.fromkeys(out)]
+        if self.classes:
+            names = {w.casefold() for e in c.fact.entities for w in find_words(e)}
+            for run in dict.fromkeys(runs):
+                if run in self.words or run in names or len(run) < MIN_CLASSED:
+                    continue
+                term = next((self.classes[k] for k in lexicon.classes(run)
+                             if k in self.classes), None)
+                if term is not None and term not in run.split():
+                    found.append((run, term, KIND_AT))
+        return found
 
-    @functools.cached_property
-    def stems(self) -> dict[str, str]:
-        return {stem_of(w): w for w in reversed(self.words) if " " not in w}
 
-    @functools.cached_property
-    def sizes(self) -> tuple[int, ...]:
-        """The lengths in words (2 or 3) of the compounds among the related words."""
-        return tuple(n for n in (2, 3) if any(w.count(" ") == n - 1 for w in self.words))
-
-
-@functools.lru_cache(maxsize=65536)
-def stem_of(word: str) -> str:
-    """`word_stem`, remembered: the facts a recall reads share most of their words."""
-    return word_stem(word)
-
-
-def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
+def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = SEARCHED,
+                  ) -> Related:
     """The words the lexicon relates to the query's terms and pairs of adjacent words
     ("family doctor"), by relation, for the relations whose share is above 0; not for the
     names of entities the query names (a dog called Biscuit is no biscuit), nor words the
@@ -214,28 +223,51 @@ def related_words(plan: QueryPlan, named: Collection[str]) -> Related:
             continue
         for term in [*pairs, *terms]:
             new = [w for w in lexicon.related(term, relation) if w not in asked
-                   and w not in STOP_WORDS and w not in words][:MAX_RELATED - len(words)]
+                   and len(w) >= MIN_HELD and w not in STOP_WORDS
+                   and w not in words][:MAX_RELATED - len(words)]
             words.update((w, (term, n)) for w in new)
-            searched += new[:SEARCHED]
-    return Related(words, tuple(searched))
+            searched += new[:searched_each]
+    classes = {} if ranking.tunable(KNOWLEDGE[KIND_AT][1]) <= 0 else {
+        lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS
+        for lemma in [term, *lexicon.lemmas(term)]}
+    return Related(words, tuple(searched), classes)
 
 
 Found = dict[int, tuple[Candidate, dict[str, tuple[float, str]]]]
 
 
+def term_weights(terms: Sequence[str], held: Mapping[int, Collection[str]],
+                 match: Mapping[int, float]) -> dict[str, float]:
+    """What a literal match of each query word weighs among the candidates (`held`: the
+    query words each candidate holds, by rowid): the best match of a fact holding it,
+    shared evenly among the query words that fact holds.  A word no candidate holds is
+    rare: it weighs what the heaviest word does (1 when no candidate holds any)."""
+    out: dict[str, float] = {}
+    for rowid, words in held.items():
+        for w in words:
+            out[w] = max(out.get(w, 0.0), match.get(rowid, 0.0) / len(words))
+    top = max(out.values(), default=1.0) or 1.0
+    return {t: out.get(t, top) for t in terms}
+
+
 def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
-                   found: Collection[Candidate], filters: Filters) -> Found:
+                   found: Collection[Candidate], filters: Filters,
+                   weights: Mapping[str, float] | None = None) -> Found:
     """Facts that hold a word the lexicon relates to a query word — a form of it (allergy:
     allergic), another word for it (family doctor: GP) or a kind of it (dog: beagle) — each
     with, by the query word it stands for, its match there at the relation's share
     (`ranking.FORM_SHARE`, `SAME_SHARE`, `KIND_SHARE`; 0 turns one off) and how it was
-    found (for `why`).  The facts `found` already are read for every related word, at the
-    full share; the SEARCHED nearest words of each relation that at most COMMON facts hold
-    are searched for, and what that finds matches at the share of its match there.  Only
-    facts that hold the related word itself: the index's stemmer would also find "lives"
-    for "liveness"."""
-    related = related_words(plan, named)
-    if not related.words:
+    found (for `why`).  The facts `found` already are read for every related word; the
+    SEARCHED nearest words of each relation that at most COMMON facts hold are searched for
+    (SEARCHED_ALONE when nothing was found already).  A fact the search found
+    matches at the relation's share of its match there, one found already at FOUND_PART
+    of the share; with `weights` (what a literal match of each query word weighs,
+    `term_weights`), half that and half the share of what the query word itself weighs:
+    "ate" for a rare "eat" weighs more than a common word's stand-in.  Only facts that
+    hold the related word itself: the index's stemmer would also find "lives" for
+    "liveness"."""
+    related = related_words(plan, named, SEARCHED if found else SEARCHED_ALONE)
+    if not related.words and not related.classes:
         return {}
     searched = uncommon(backend, related.searched)
     hits = backend.lexical(Terms(words=tuple(searched)), filters, MAX_ADDED) if searched else []
@@ -244,10 +276,12 @@ def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
     out: Found = {}
     known = {f.rowid for f in found}
     for c in [*found, *(c for c in hits if c.rowid not in known)]:
-        for word in related.held(c):
-            term, n = related.words[word]
+        for word, term, n in related.held(c):
             _, weight, told = KNOWLEDGE[n]
             value = ranking.tunable(weight) * part.get(c.rowid, FOUND_PART)
+            if weights is not None:  # half what the word weighs, half how well it matched
+                value = (value + ranking.tunable(weight) * min(
+                    1.0, sum(weights.get(w, 0.0) for w in term.split()))) / 2
             terms = out.setdefault(c.rowid, (c, {}))[1]
             if value > terms.get(term, (0.0, ""))[0]:
                 terms[term] = (value, told.format(word=word, term=term))

@@ -19,7 +19,7 @@ from dataclasses import replace as evolve
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.names import entity_key
 from memfold.recall import ranking
-from memfold.recall.expansion import SEEDS, expand, second_hop, word_knowledge
+from memfold.recall.expansion import SEEDS, expand, second_hop, term_weights, word_knowledge
 from memfold.recall.fusion import LEXICAL, SEMANTIC, lexical_part
 from memfold.recall.hits import matched_terms
 from memfold.recall.options import RecallOptions
@@ -90,8 +90,12 @@ def _known(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], found: F
     the query words each stands for (`weak`)."""
     known: dict[int, str] = {}
     covers: dict[int, frozenset[str]] = {}
+    terms = [t for t in plan.terms if entity_key(t) not in named]
+    held = {c.rowid: [t.split(" (")[0] for t in matched_terms(c, terms, forms=True)]
+            for c in found.values() if match.get(c.rowid, 0.0) > 0}
+    weights = term_weights(terms, {r: ts for r, ts in held.items() if ts}, match)
     for c, by_term in word_knowledge(backend, plan, frozenset(named), list(found.values()),
-                                     filters).values():
+                                     filters, weights).values():
         # a query word the fact holds is counted already
         told = [(v, t, term) for term, (v, t) in by_term.items()
                 if not matched_terms(c, [term], forms=True)]

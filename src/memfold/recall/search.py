@@ -40,6 +40,7 @@ from memfold.recall.hits import (
 from memfold.recall.options import RecallOptions, check_budget, recall_options, spec
 from memfold.recall.query import QueryPlan
 from memfold.recall.ranking import Scored, order
+from memfold.recall.roles import with_roles
 from memfold.recall.scoring import (
     held_by_neighbours,
     said_time,
@@ -91,6 +92,7 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
         about_key = backend.resolve_names([entity_key(plan.about)]).get(entity_key(plan.about))
         if about_key:
             return _about_hits(backend, about_key, filters, options, window, notes)
+    plan, named = with_roles(backend, plan, named, filters)
     pool = gather(backend, plan, named, filters, options, soft=soft, window=window)
     return _ranked(backend, plan, named, pool, filters, options, window, notes)
 

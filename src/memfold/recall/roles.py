@@ -1,0 +1,79 @@
+"""Who a query names by their role: "my brother", "Mum", "my Spanish tutor".
+
+People ask about those close to them by what they are to them ("who is my brother engaged
+to?") and wrote the facts by name ("Nico proposed to Beatriz").  The memory itself says who
+the role is: a fact that gives the name beside the role ("My brother Nico is a chef", "My
+mum, Carmen, lives in Swindon", "with a tutor, Graciela") and is linked to that entity.  A
+role word found so stands for the entity, as its name would: the entity's facts are found
+by their links and weigh as named (`ranking`, entity and subject), and the role word is no
+longer searched as a word (the fact that says it would otherwise outrank what is asked, as
+a name would count twice).  One search of the role's words, only for a query that has a
+role word: after a possessive ("my", "our"), or a capitalised word that names no entity
+("Mum's hip").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+
+from memfold.index.base import Filters, RecallIndex, Terms
+from memfold.names import STOP_WORDS, entity_key, find_words
+from memfold.recall.query import QueryPlan
+
+POSSESSIVE = frozenset({"my", "our"})
+SEARCHED = 20  # the facts read for the role's name
+MIN_ROLE = 3  # letters
+
+
+def role_words(plan: QueryPlan, named: list[str]) -> list[str]:
+    """The query's words that may be a role: a word after "my" or "our" (or one word
+    further: "my Spanish tutor"), and a capitalised word no entity is called."""
+    words = find_words(plan.text)
+    lowered = [w.casefold() for w in words]
+    found = [lowered[i + n] for i, w in enumerate(lowered) if w in POSSESSIVE
+             for n in (1, 2) if i + n < len(lowered)]
+    found += [w.casefold() for i, w in enumerate(words) if i and w[:1].isupper()
+              and entity_key(w) not in named and w.isalpha()]
+    return [w for w in dict.fromkeys(found) if w in plan.terms and len(w) >= MIN_ROLE
+            and w not in STOP_WORDS and entity_key(w) not in named]
+
+
+def _told(role: str) -> re.Pattern[str]:
+    """A role beside a name in a fact: "my brother Nico", "My mum, Carmen", "a tutor,
+    Graciela", "Nico, my brother", "Graciela is my tutor"."""
+    ahead = r"\b(?:my|our|a|an|the|his|her|their)\s+(?:\w+\s+)?"
+    return re.compile(rf"(?i:{ahead}{re.escape(role)}),?\s+(?P<after>[A-Z][\w-]*)"
+                      rf"|(?P<before>[A-Z][\w-]*),?\s+"
+                      rf"(?i:(?:is\s+)?(?:my|our)\s+(?:\w+\s+)?{re.escape(role)})\b")
+
+
+def roles(backend: RecallIndex, plan: QueryPlan, named: list[str],
+          filters: Filters) -> dict[str, str]:
+    """Each role word of the query the memory names (role -> entity key): the entity most
+    often named beside it in the facts that hold it, when they are linked to it."""
+    found: dict[str, str] = {}
+    for role in role_words(plan, named):
+        pattern = _told(role)
+        votes: Counter[str] = Counter()
+        for c in backend.lexical(Terms(words=(role,)), filters, SEARCHED):
+            for m in pattern.finditer(c.fact.content):
+                key = entity_key(m.group("after") or m.group("before"))
+                if key in c.links:
+                    votes[key] += 1
+        ranked = votes.most_common(2)
+        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+            found[role] = ranked[0][0]
+    return found
+
+
+def with_roles(backend: RecallIndex, plan: QueryPlan, named: list[str],
+               filters: Filters) -> tuple[QueryPlan, list[str]]:
+    """The plan without the role words the memory names, and the entities named with the
+    ones they stand for."""
+    found = roles(backend, plan, named, filters)
+    if not found:
+        return plan, named
+    terms = tuple(t for t in plan.terms if t not in found)
+    return replace(plan, terms=terms), list(dict.fromkeys([*named, *found.values()]))
