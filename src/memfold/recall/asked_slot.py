@@ -57,7 +57,18 @@ FRAME = frozenset("who whom whose what which where when why how is are was were 
 PLACE_ASKED = frozenset("where live lives living based home city town country reside "
                         "resides".split())
 PLACE_WORDS = ("live", "lives", "living", "home", "based", "moved", "move", "moves",
-               "relocated", "relocate", "city", "house", "flat", "apartment")
+               "relocated", "relocate", "city", "house", "flat", "apartment", "place",
+               "studio")
+# a question of work or a job: the judge's relations that state it, and the start of a job
+# told as an experience ("had her first day as a product manager at Tessellate")
+WORK_ASKED = frozenset(word_stem(w) for w in ("work", "job", "employer", "role", "position",
+                                               "occupation"))
+WORK_RELATIONS = frozenset({"employer", "role"})
+JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
+                       r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with))\b",
+                       re.IGNORECASE)
+# "is Inge still in Aarhus?": a question of where, asked with the place's name only
+IN_NAMED = re.compile(r"\b(?:in|at)\s+(?-i:[A-Z])")
 MOVE_VERBS = frozenset({"mov", "relocat", "emigrat"})
 # the judge's rules that read one slot with two values (`journal.events.RULES`)
 SLOT_RULES = frozenset({"value", "moved", "renamed", "status", "ended"})
@@ -97,22 +108,28 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     the question names (each part of their names) and its capitalised words past the first."""
     if plan.window is not None or plan.history:
         return None
-    names = {part for n in named for part in re.split(r"[-_]", entity_key(n))}
-    spoken = find_words(plan.text)
-    names |= {w.casefold() for w in spoken[1:] if w[:1].isupper()}
+    entities = {part for n in named for part in re.split(r"[-_]", entity_key(n))}
+    spoken = find_words(ASKS_NOW.sub(" ", plan.text))  # "these days" names no slot
+    values = {w.casefold() for w in spoken[1:] if w[:1].isupper()} - entities
+    names = entities | values
     words = [w.casefold() for w in spoken]
     asked = [w for w in words if w not in STOP_WORDS and w not in FRAME
              and w not in names and entity_key(w) not in names and w.isalpha()]
+    now = bool(ASKS_NOW.search(plan.text))
     place = any(w in PLACE_ASKED for w in words)
+    if not asked and now and IN_NAMED.search(plan.text):
+        place = True  # "still in Aarhus?": where the subject lives
     stems: set[str] = set()
     for word in asked:
         stems |= _related(word)
     if place:
         stems |= {word_stem(w) for w in PLACE_WORDS}
+    if not stems and now:  # "still using a Pixel?": the slot is the value it names
+        stems = {word_stem(w) for w in values if w not in STOP_WORDS}
     if not stems:
         return None
     new = ASKS_NEW.search(plan.text)
-    return Slot(frozenset(stems), place, bool(ASKS_NOW.search(plan.text)),
+    return Slot(frozenset(stems), place, now,
                 frozenset(_related(new.group(1))) if new else frozenset())
 
 
@@ -136,6 +153,9 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     reading = read(fact)
     if reading.relation and word_stem(reading.relation) in slot.stems:
         return True
+    if slot.stems & WORK_ASKED and (reading.relation in WORK_RELATIONS
+                                    or JOB_START.search(fact.content)):
+        return True
     return slot.place and any(c.verb in MOVE_VERBS for c in reading.changes)
 
 
@@ -151,7 +171,23 @@ def says_new(fact: Fact, slot: Slot) -> bool:
     reading = read(fact)
     if reading.guard:
         return False
+    if JOB_START.search(fact.content) and slot.stems & WORK_ASKED:
+        return True
     return reading.now or reading.reversal or any(c.new or c.obj for c in reading.changes)
+
+
+def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
+    """Whether the newer fact names the older one's value — a word the judge reads as its
+    value, or a name it gives that no entity has ("Gave my old Pixel to my nephew; I'm on
+    an iPhone 15 now" beside "My phone is a Pixel 6"): then it speaks of the older fact's
+    slot without a word of the question's."""
+    from memfold.lifecycle.judge import words as w
+    from memfold.lifecycle.judge.readers import read
+
+    names = {w.stem(p) for k in keys for p in re.split(r"[-_]", k) if p}
+    given = {w.stem(t.casefold()) for t in find_words(old.content)[1:] if t[:1].isupper()}
+    value = (read(old).value | given) - names - {w.stem(t) for t in STOP_WORDS}
+    return bool(value & read(new).words)
 
 
 def holds_for_now(fact: Fact, today: date) -> bool:
@@ -219,12 +255,16 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int,
     outdated: dict[str, list[str]] = {}
     above: set[str] = set()
     for new in sorted(best, key=lambda s: s.fact.day or date.min, reverse=True):
-        if new.status != ACTIVE or not on_slot(new.fact, slot):
+        if new.status != ACTIVE:
             continue
+        own = on_slot(new.fact, slot)
         for old in sorted(best, key=lambda s: -score[s.fact.id]):
             shared = about[new.fact.id] & about[old.fact.id]
             if old is new or not shared or not old.fact.day or not new.fact.day \
                     or old.fact.day >= new.fact.day:
+                continue
+            if not own and not (on_slot(old.fact, slot)
+                                and names_value(new.fact, old.fact, keys)):
                 continue
             lift = score[old.fact.id] >= score[new.fact.id]
             mark = old.status == ACTIVE and on_slot(old.fact, slot)

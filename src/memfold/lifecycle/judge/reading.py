@@ -497,6 +497,8 @@ def _changes(clause: str, names: Stems) -> list[Change]:
     subject = stems(_split_subject(clause, names)[0], names)
     for m in _changes_in(clause):
         verb, rest = w.stem(m.group().lower()), clause[m.end():]
+        if verb == w.stem("take") and not _TAKEN_ON.match(rest):
+            continue  # "took the dog to puppy training": an errand, not a change
         if f := _FROM_TO.search(rest):
             obj = rest[: f.start()]
             found.append(Change(verb, stems(_clip_change(f.group("old")), names),
@@ -514,6 +516,13 @@ def _changes(clause: str, names: Stems) -> list[Change]:
     return found
 
 
+# "take" changes a value only as "took over", "took up", "took on", "took a job ...": "took
+# the dog to the vet" carries something somewhere
+_TAKEN_ON = re.compile(r"\s+(?:over|up|on|charge|(?:a|an|the|his|her|their|my|our)\s+(?:new\s+)?"
+                       r"(?:job|role|post|position|place)\b)", re.IGNORECASE)
+# a wish that comes with a change of mind is what is preferred now, not a plan: "changed
+# his mind and wants to be reached on Signal"
+_WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)
 _BUT = re.compile(r",?\s+but\s+", re.IGNORECASE)
 _INTENDED = re.compile(r"\b(?:was|were)\s+going\s+to|\b(?:meant|wanted|planned|intended|hoped)"
                        r"\s+to\b", re.IGNORECASE)
@@ -548,7 +557,8 @@ def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
         return "pitch"
     if w.NEGATED.search(text):
         return "negated"
-    if w.PLAN.search(_MONTHS.sub(" ", text)):
+    if w.PLAN.search(_MONTHS.sub(" ", _WISH.sub(" ", text) if w.CHANGED_MIND.search(text)
+                                 else text)):
         return "plan"
     if w.RESTATED.search(text) and not (_changes_in(text) or _ends_in(text)
                                         or w.END_PHRASES.search(text)):
