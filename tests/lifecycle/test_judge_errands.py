@@ -34,3 +34,12 @@ def test_a_wish_alone_is_still_a_plan() -> None:
     assert not superseded("O @Kwame: Kwame prefers to be contacted by email.",
                           "O @Kwame: Kwame wants to be reached on Signal instead of email "
                           "next year.")
+
+
+def test_the_old_one_named_beside_the_new_one_is_a_change() -> None:
+    """A fact that names both members of a family changes nothing by itself ("uses Slack
+    and Teams"), unless it calls one the old one and says the other holds now."""
+    assert superseded("W @me: My phone is a Pixel 6.",
+                      "B @me: Gave my old Pixel to my nephew; I'm on an iPhone 15 now.")
+    assert not superseded("W @me: My phone is an iPhone 15.",
+                          "B @me: Found my old Pixel in a drawer; I still use the iPhone 15.")

@@ -177,16 +177,15 @@ def says_new(fact: Fact, slot: Slot) -> bool:
 
 
 def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
-    """Whether the newer fact names the older one's value — a word the judge reads as its
-    value, or a name it gives that no entity has ("Gave my old Pixel to my nephew; I'm on
-    an iPhone 15 now" beside "My phone is a Pixel 6"): then it speaks of the older fact's
-    slot without a word of the question's."""
+    """Whether the newer fact names a word the judge reads as the older one's value, not a
+    name of an entity ("switched to Hoka Cliftons after the Brooks gave Sol blisters" beside
+    "Sol's go-to running shoes are Brooks Ghosts"): then it speaks of the older fact's slot
+    without a word of the question's."""
     from memfold.lifecycle.judge import words as w
     from memfold.lifecycle.judge.readers import read
 
     names = {w.stem(p) for k in keys for p in re.split(r"[-_]", k) if p}
-    given = {w.stem(t.casefold()) for t in find_words(old.content)[1:] if t[:1].isupper()}
-    value = (read(old).value | given) - names - {w.stem(t) for t in STOP_WORDS}
+    value = read(old).value - names - {w.stem(t) for t in STOP_WORDS}
     return bool(value & read(new).words)
 
 
@@ -263,7 +262,7 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int,
             if old is new or not shared or not old.fact.day or not new.fact.day \
                     or old.fact.day >= new.fact.day:
                 continue
-            if not own and not (on_slot(old.fact, slot)
+            if not own and not (slot.now and on_slot(old.fact, slot)
                                 and names_value(new.fact, old.fact, keys)):
                 continue
             lift = score[old.fact.id] >= score[new.fact.id]

@@ -264,11 +264,19 @@ def _family(n: Reading, o: Reading) -> str | None:
         if not (_parts(member) <= taken or now):  # named as the value, or said to hold now
             continue
         for other_family, other in sorted(o.families):
-            if other_family == family and other != member and \
-                    not {other, w.stem(other)} & (taken if _parts(member) <= taken else n.words):
+            if other_family == family and other != member and (_called_old(n, other) or \
+                    not {other, w.stem(other)} & (taken if _parts(member) <= taken else n.words)):
                 return f"{family}: {_text(_parts(other), o)!r} became " \
                        f"{_text(_parts(member), n)!r}"
     return None
+
+
+def _called_old(n: Reading, member: str) -> bool:
+    """Whether the newer fact names a member of a family as the one it had: "gave my old
+    Pixel to my nephew; I'm on an iPhone 15 now"."""
+    words = r"[\s-]+".join(re.escape(p) for p in member.split("-"))
+    return bool(n.now and re.search(rf"\b(?:old|former|previous)\s+(?:\w+\s+)?{words}\b",
+                                    n.text, re.IGNORECASE))
 
 
 def _parts(member: str) -> Stems:
