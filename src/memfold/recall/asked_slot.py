@@ -9,14 +9,19 @@ superseded and the older one, with more of the question's words, ranks first.
 
 `current_first` reads the question's *slot* — its words less the names it gives and the
 words that only frame it, with the lexicon's other words and forms for each ("boss":
-manager; "live", "where": the words of a home and of a move) — and, among the best results,
+manager; "live", "where": the words of a home and of a move; "these days" and the other
+words of now name no slot; a question that names only a value, "still using a Pixel?", asks
+that value's slot, and "still in Aarhus?" asks where) — and, among the best results,
 lets a newer fact rank first over the older facts about the same subject (an entity they
 are linked to, or whose name the newer one's text gives) when it states the current value
 of that slot:
 
 - the judge reads it as a change of the older fact's value (a supersede it would make
   across entities, or a rule that reads one slot with two values: `SLOT_RULES`);
-- or it holds a word of the slot and says the value is new or holds now: "new manager",
+- or it holds a word of the slot (or, for a question of work, the judge reads it as an
+  employer or a role, or it tells the first day at a job), or — asked about now — it names
+  the value the judge reads in an older fact on the slot ("switched to Hoka Cliftons after
+  the Brooks gave him blisters"), and says the value is new or holds now: "new manager",
   "moved", "now", a change verb the judge reads with its new value; or a state that holds
   for a stated time that covers today, when the question asks about now ("at the moment",
   "still", "currently"); or the question asks for the "new" one ("Yuki's new cat").
