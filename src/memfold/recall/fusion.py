@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memfold.recall import ranking
+
 LEXICAL, SEMANTIC, HYBRID = "lexical", "semantic", "hybrid"
 MODES = (LEXICAL, SEMANTIC, HYBRID)
 W_LEXICAL = 0.6
@@ -71,9 +73,18 @@ def semantic_part(cos: float | None, best: float, floor: float = SEM_FLOOR) -> f
     return max(0.0, (cos - floor) / (best - floor))
 
 
-def fuse(mode: str, lexical: float, semantic: float, *, rare_exact: bool = False) -> float:
+def lexical_weight(confidence: float) -> float:
+    """The lexical side's weight in hybrid fusion for a query whose lexical search covers
+    `confidence` (0..1) of its asked words (`semantic.lexical_confidence`)."""
+    trust = ranking.tunable("LEXICAL_TRUST")
+    return W_LEXICAL * (1 - trust + trust * min(max(confidence, 0.0), 1.0))
+
+
+def fuse(mode: str, lexical: float, semantic: float, *, rare_exact: bool = False,
+         lexical_weight: float = W_LEXICAL) -> float:
     if mode == SEMANTIC:
         return semantic
     if mode == HYBRID:
-        return W_LEXICAL * lexical + W_SEMANTIC * semantic + (EXACT_BOOST if rare_exact else 0.0)
+        return (lexical_weight * lexical + (1 - lexical_weight) * semantic
+                + (EXACT_BOOST if rare_exact else 0.0))
     return lexical

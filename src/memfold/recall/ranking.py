@@ -205,6 +205,9 @@ SPREAD_POOL = 30
 # docs/semantic.md, "Reranking")
 RERANK_SHARE = 0.5
 RERANK_TOP = 50
+# hybrid: how far the lexical side's weight in fusion follows its coverage of the query's asked
+# words (`fusion.lexical_weight`; 0: always W_LEXICAL)
+LEXICAL_TRUST = 0.75
 # how a fact stands to the time a query asks about (recall classifies, `time_factor` weighs)
 VALID, WRITTEN, HELD, NOT_THEN, UNDATED = ("valid then", "written then", "held then",
                                            "not then", "")
@@ -225,7 +228,7 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
     "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
-    "EVENT_SHARE": EVENT_SHARE,
+    "EVENT_SHARE": EVENT_SHARE, "LEXICAL_TRUST": LEXICAL_TRUST,
 })
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
