@@ -35,7 +35,7 @@ possibly outdated by it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import replace as evolve
 from datetime import date
@@ -238,18 +238,23 @@ def judge_says(new: Fact, old: Fact, shared: Iterable[str]) -> tuple[bool, str |
     return False, None
 
 
-def current_first(shown: list[Scored], slot: Slot | None, k: int,
-                  today: date) -> list[Scored]:
+def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
+                  pulled: Mapping[str, str] | None = None) -> list[Scored]:
     """Among the best max(k, SHOWN) results, a newer fact that states the current value
     of the question's slot (module docstring) scores at least what the older facts about
-    its subject above it score, and ranks above them; those on the slot carry its id."""
+    its subject above it score, and ranks above them; those on the slot carry its id.
+    A fact `pulled` in by a match (`recall.pulled`: its id -> the match's) is weighed
+    wherever it ranks, as on the match's slot, and left out unless it ranks above it."""
+    pulled = pulled or {}
     if slot is None:
-        return shown
-    best = [s for s in sorted(shown, key=ranking.order)[: max(k, SHOWN)]
+        return _without(shown, pulled)
+    ordered = sorted(shown, key=ranking.order)
+    best = [s for s in ordered[: max(k, SHOWN)] + [s for s in ordered[max(k, SHOWN):]
+                                                  if s.fact.id in pulled]
             if s.tier == 0 and s.fact.kind != TEXT and s.fact.day is not None
             and s.fact.day <= today and s.status in (ACTIVE, ARCHIVED)]
     if len(best) < 2:
-        return shown
+        return _without(shown, pulled)
     keys = sorted({entity_key(e) for s in best for e in s.candidate.links})
     slot = evolve(slot, stems=slot.stems - {word_stem(p) for k in keys
                                             for p in re.split(r"[-_]", k)})
@@ -267,8 +272,9 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int,
             if old is new or not shared or not old.fact.day or not new.fact.day \
                     or old.fact.day >= new.fact.day:
                 continue
-            if not own and not (slot.now and on_slot(old.fact, slot)
-                                and names_value(new.fact, old.fact, keys)):
+            if not own and pulled.get(new.fact.id) != old.fact.id and not (
+                    slot.now and on_slot(old.fact, slot)
+                    and names_value(new.fact, old.fact, keys)):
                 continue
             lift = score[old.fact.id] >= score[new.fact.id]
             mark = old.status == ACTIVE and on_slot(old.fact, slot)
@@ -278,12 +284,17 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int,
                 if mark:
                     outdated.setdefault(old.fact.id, []).append(new.fact.id)
     if not above:
-        return shown
+        return _without(shown, pulled)
     return [evolve(s, score=score[s.fact.id],
                    outdated_by=tuple(dict.fromkeys([*s.outdated_by,
                                                     *outdated.get(s.fact.id, ())])),
                    replaced=s.replaced or s.fact.id in outdated)
-            if s.fact.id in above or s.fact.id in outdated else s for s in shown]
+            if s.fact.id in above or s.fact.id in outdated else s
+            for s in _without(shown, {i: o for i, o in pulled.items() if i not in above})]
+
+
+def _without(shown: list[Scored], pulled: Mapping[str, str]) -> list[Scored]:
+    return [s for s in shown if s.fact.id not in pulled] if pulled else shown
 
 
 def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,

@@ -35,14 +35,17 @@ class Ranked:
 
 def explain(s: Scored, plan: QueryPlan, window: Interval | None,
             fused: dict[int, float] | None = None, hopped: str | None = None,
-            replaces: str | None = None, known: str | None = None) -> Hit:
+            replaces: str | None = None, known: str | None = None,
+            newer_than: str | None = None) -> Hit:
     """A scored candidate as a hit, with `why` in a few words."""
     why = []
     if replaces:
         why.append(f"replaces ^{replaces}, which matched")
+    if newer_than:
+        why.append(f"newer on the slot of ^{newer_than}, which matched")
     if terms := matched_terms(s.candidate, [*plan.phrases, *plan.terms], forms=True):
         why.append("words " + ", ".join(terms[:6]))
-    elif fused and fused.get(s.candidate.rowid, 0.0) > 0 and not replaces:
+    elif fused and fused.get(s.candidate.rowid, 0.0) > 0 and not (replaces or newer_than):
         why.append("similar meaning")
     if known:
         why.append(known)

@@ -38,6 +38,7 @@ from memfold.recall.hits import (
     within_budget,
 )
 from memfold.recall.options import RecallOptions, check_budget, recall_options, spec
+from memfold.recall.pulled import pull_newer
 from memfold.recall.query import QueryPlan
 from memfold.recall.ranking import Scored, order
 from memfold.recall.roles import with_roles
@@ -118,19 +119,27 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     # a question about a time is answered as of then, without successors
     ends, via = currency.bring_successors(backend, found, match, filters, options.today,
                                           hopped) if plan.window is None else ({}, {})
+    slot = asked_slot.slot_of(plan, named)
+    # newer facts on the asked slot of the best matches, which share no word with a
+    # question about now: `current_first` places them or leaves them out
+    pulled = pull_newer(backend, found, match, slot, filters, options.today)
+    for rowid in pulled:
+        match[rowid] = 0.0
     scored = held_by_neighbours([score_candidate(c, plan, named, match[c.rowid], options,
                                                  context.get(c.rowid), pool.selective)
                                  for c in found.values()])
+    by_rowid = {c.rowid: c.fact.id for c in found.values()}
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
-                       asked_slot.slot_of(plan, named))
-    weak = weak_of(asked(backend, plan, named), pool, via)
+                       slot, {by_rowid[r]: old for r, old in pulled.items()})
+    weak = weak_of(asked(backend, plan, named), pool, {**via, **pulled})
     shown = ordered[: options.k]
     if options.strict:  # the k best that are not weak, and how many weak ones gave way
         left = sum(map(weak, (s.candidate for s in shown)))
         shown = [s for s in ordered if not weak(s.candidate)][: options.k]
         notes = (*notes, strict_note(left)) if left else notes
     hits = [evolve(explain(s, plan, window, pool.fused, hopped.get(s.candidate.rowid),
-                           via.get(s.candidate.rowid), pool.known.get(s.candidate.rowid)),
+                           via.get(s.candidate.rowid), pool.known.get(s.candidate.rowid),
+                           pulled.get(s.candidate.rowid)),
                    weak=weak(s.candidate))
             for s in shown]
     hidden = Counter(s.status for s in scored if s.hidden)
@@ -139,14 +148,15 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
 
 def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
              ends: Mapping[str, str], fused: dict[int, float] | None,
-             slot: asked_slot.Slot | None = None) -> list[Scored]:
+             slot: asked_slot.Slot | None = None,
+             pulled: Mapping[str, str] | None = None) -> list[Scored]:
     """The facts recall shows, best first: what is true now above what it replaced
     (`currency`), one row per passage and per captured turn, spread (hybrid) and reranked
     when asked."""
     if options.include_all:
         shown = currency.replacements_first(shown, plan.window is not None, ends)
     shown = currency.newer_first(shown, options.k, options.today)
-    shown = asked_slot.current_first(shown, slot, options.k, options.today)
+    shown = asked_slot.current_first(shown, slot, options.k, options.today, pulled or {})
     ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order))))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)

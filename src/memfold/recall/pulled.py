@@ -1,0 +1,109 @@
+"""Newer facts on the asked slot that share no word with a question about now.
+
+"What running shoes do I use these days?" finds "My go-to running shoes are Brooks Ghosts";
+the fact that replaced it, "I switched to Hoka Cliftons after the Brooks gave me blisters",
+shares no word with the question, names no entity of it, and the judge left the two as they
+were (an experience retires nothing).  The search never sees it, so `asked_slot` cannot
+place it.
+
+`pull_newer` reads, for a question about now, the best few matches (`FROM_BEST`, by match)
+that state a value of the asked slot (`asked_slot.on_slot`) for a subject — the entities the
+match is about among those it is linked to; for a fact of the user, @me, that is every fact
+of the user — and brings into the candidates the subject's active facts written after the
+match (at most `LIMIT`, newest first) that the judge reads as on the match's slot
+(`same_slot`).  Each comes in with no match of its own: `asked_slot.current_first` weighs it
+against the fact that brought it and places it above when it states the current value of
+the slot, and leaves it out otherwise, so a pulled fact never ranks by a match it does not
+have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, MutableMapping
+from dataclasses import replace as evolve
+from datetime import date, timedelta
+
+from memfold.index.base import Candidate, Filters, RecallIndex
+from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
+from memfold.names import entity_key
+from memfold.recall.asked_slot import Slot, judge_says, names_value, on_slot
+from memfold.values import TEXT, Fact, Interval
+
+FROM_BEST = 3  # the best matches a pull starts from
+LIMIT = 40  # of a subject's facts newer than a match, the newest this many are read
+# the judge's relations one subject holds one value of at a time (judge.rules._SINGLE,
+# less "attr" and "prefer", which name no slot by themselves)
+SINGLE = frozenset("location employer role manager relationship name platform age diet team "
+                   "grade vehicle".split())
+
+
+def same_slot(new: Fact, old: Fact, shared: Iterable[str]) -> bool:
+    """Whether the judge reads the newer fact as on the older one's slot: a rule that reads
+    one slot with two values, the older one's value named ("switched to Hoka Cliftons after
+    the Brooks gave me blisters"), one attribute ("main database"), or one relation a
+    subject holds one value of (where it lives, its employer); never a plan, a change that
+    did not happen, a visit or someone else's news (the judge's guards)."""
+    from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
+
+    keys = list(shared)
+    n, o = read(new), read(old)
+    if n.guard:
+        return False
+    changes, guard = judge_says(new, old, keys)
+    if guard is not None:
+        return False
+    if changes or names_value(new, old, keys):
+        return True
+    if n.attr and o.attr and n.attr & o.attr:
+        return True
+    return n.relation is not None and n.relation == o.relation and n.relation in SINGLE
+
+
+def _subject(c: Candidate) -> list[str]:
+    """The entities a matched fact is about, among those it is linked to."""
+    from memfold.lifecycle.judge.readers import read
+
+    links = [entity_key(e) for e in c.links]
+    about = [k for k in links if k in read(c.fact).about]
+    return about or links
+
+
+def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Candidate],
+               match: Mapping[int, float], slot: Slot | None, filters: Filters,
+               today: date) -> dict[int, str]:
+    """Bring into `found` the newer facts on the slot of the best matches (module
+    docstring); returns each pulled fact's rowid and the id of the match that brought it."""
+    if slot is None or not slot.now:
+        return {}
+    best = sorted((c for c in found.values() if match.get(c.rowid, 0.0) > 0),
+                  key=lambda c: (-match.get(c.rowid, 0.0), c.rowid))[:FROM_BEST]
+    pulled: dict[int, str] = {}
+    for old in best:
+        day = old.fact.day
+        if day is None or day >= today or old.fact.kind == TEXT or not old.links \
+                or status_of(old.fact, old.life, today)[0] not in (ACTIVE, ARCHIVED) \
+                or not on_slot(old.fact, slot):
+            continue
+        subject = _subject(old)
+        after = Interval(day + timedelta(days=1), today)
+        window = after if filters.window is None else _within(filters.window, after)
+        if window is None:
+            continue
+        for c in backend.linked(subject, evolve(filters, window=window), LIMIT):
+            if c.fact.day is None or not day < c.fact.day <= today or c.fact.kind == TEXT \
+                    or (c.fact.path, c.rowid) in found or c.rowid in pulled \
+                    or status_of(c.fact, c.life, today)[0] != ACTIVE:
+                continue
+            if same_slot(c.fact, old.fact, subject):
+                found[(c.fact.path, c.rowid)] = c
+                pulled[c.rowid] = old.fact.id
+    return pulled
+
+
+def _within(a: Interval, b: Interval) -> Interval | None:
+    """Where two windows meet, or None when they do not."""
+    start = max((d for d in (a.start, b.start) if d), default=None)
+    end = min((d for d in (a.end, b.end) if d), default=None)
+    if start and end and start > end:
+        return None
+    return Interval(start, end)
