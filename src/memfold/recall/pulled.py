@@ -25,7 +25,7 @@ from datetime import date, timedelta
 
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
-from memfold.names import entity_key
+from memfold.names import entity_key, find_words
 from memfold.recall.asked_slot import Slot, judge_says, names_value, on_slot
 from memfold.values import TEXT, Fact, Interval
 
@@ -39,8 +39,8 @@ SINGLE = frozenset("location employer role manager relationship name platform ag
 
 def same_slot(new: Fact, old: Fact, shared: Iterable[str]) -> bool:
     """Whether the judge reads the newer fact as on the older one's slot: a rule that reads
-    one slot with two values, the older one's value named ("switched to Hoka Cliftons after
-    the Brooks gave me blisters"), one attribute ("main database"), or one relation a
+    one slot with two values, the older one's value named, as a name ("switched to Hoka
+    Cliftons after the Brooks gave me blisters"), one attribute ("main database"), or one relation a
     subject holds one value of (where it lives, its employer); never a plan, a change that
     did not happen, a visit or someone else's news (the judge's guards)."""
     from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
@@ -52,11 +52,22 @@ def same_slot(new: Fact, old: Fact, shared: Iterable[str]) -> bool:
     changes, guard = judge_says(new, old, keys)
     if guard is not None:
         return False
-    if changes or names_value(new, old, keys):
+    if changes or (names_value(new, old, keys) and _named(new, old)):
         return True
     if n.attr and o.attr and n.attr & o.attr:
         return True
     return n.relation is not None and n.relation == o.relation and n.relation in SINGLE
+
+
+def _named(new: Fact, old: Fact) -> bool:
+    """Whether the older fact's value the newer one names is a name there ("after the
+    Brooks gave me blisters"), not a common word both happen to use ("flat white" and a
+    flat handed back)."""
+    from memfold.lifecycle.judge import words as w
+    from memfold.lifecycle.judge.readers import read
+
+    said = find_words(new.content)
+    return bool(read(old).value & {w.stem(x.casefold()) for x in said[1:] if x[:1].isupper()})
 
 
 def _subject(c: Candidate) -> list[str]:
