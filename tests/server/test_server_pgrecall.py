@@ -106,7 +106,7 @@ def test_a_purge_leaves_nothing_in_the_recall_rows(pg_db: Provisioned) -> None:
     with psycopg.connect(pg_db.owner) as conn:
         conn.execute("SELECT set_config('memfold.tenant', 'purging', false)")
         for table in ("recall_facts", "recall_links", "recall_life", "recall_terms",
-                      "recall_aliases"):
+                      "recall_aliases", "recall_postings"):
             rows = conn.execute(f"SELECT * FROM {table}").fetchall()  # noqa: S608
             assert not any("zebracactus" in str(row) or "4417" in str(row) for row in rows)
         assert conn.execute("SELECT count(*) FROM recall_facts").fetchone() == (1,)
@@ -127,10 +127,11 @@ def test_bank_check_finds_and_repairs_hand_edited_statistics(pg_db: Provisioned)
         conn.execute("SELECT set_config('memfold.tenant', 'stats', false)")
         conn.execute("UPDATE recall_terms SET rows = rows + 5 WHERE term = 'sail'")
         conn.execute("UPDATE recall_stats SET rows = rows + 1")
+        conn.execute("DELETE FROM recall_postings WHERE term = 'island'")
     pool = connect_pool(pg_db.owner, size=2)
     try:
         found = admin.check_rows(pool, "stats", "main")
-        assert found["recall"] == ["rows", "term:sail"] and not found["consistent"]
+        assert found["recall"] == ["rows", "postings", "term:sail"] and not found["consistent"]
         repaired = admin.check_rows(pool, "stats", "main", repair=True)
         assert repaired["repaired"]
         assert admin.check_rows(pool, "stats", "main")["consistent"]
