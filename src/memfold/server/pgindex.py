@@ -110,6 +110,12 @@ def holders(found: Sequence[bm25.Phrase], bank_id: int) -> tuple[str, list[objec
                                [k for _, _, k in pairs], bank_id]
 
 
+# the first and last day a bank's facts speak of (`b.bank_id`: the bank)
+DAYS = ("(SELECT min(day) FROM recall_facts WHERE bank_id = b.bank_id),"
+        " (SELECT min(retained_on COLLATE \"C\") FROM recall_life WHERE bank_id = b.bank_id),"
+        " (SELECT max(day) FROM recall_facts WHERE bank_id = b.bank_id)")
+
+
 def conditions(filters: Filters, bank_id: int) -> tuple[str, list[object]]:
     """The filters as SQL conditions to append after a WHERE (`sqlite.rows.conditions`)."""
     clauses: list[str] = []
@@ -150,12 +156,18 @@ class PgRecallIndex:
     that set the bank's tenant (row-level security)."""
 
     def __init__(self, conn: psycopg.Connection[Any], bank_id: int, *,
-                 stats: tuple[int, int] | None = None, warnings: int | None = None) -> None:
-        """`stats` (rows, terms) and `warnings` when the caller read them already."""
+                 stats: tuple[int, int] | None = None, warnings: int | None = None,
+                 days: tuple[Any, Any, Any] | None = None) -> None:
+        """`stats` (rows, terms), `warnings` and `days` (`DAYS`' row) when the caller read
+        them already.  What one snapshot answered once is kept for the next call: the rows
+        holding a term, an entity key's name."""
         self.conn = conn
         self.bank_id = bank_id
         self._stats = stats
         self._warnings = warnings
+        self._days = days
+        self._held: dict[str, int] = {}
+        self._names: dict[str, str | None] = {}
 
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, [self.bank_id, *params]).fetchall()
@@ -217,7 +229,7 @@ class PgRecallIndex:
                 (1 if weight == "A" else 0, place) for place, weight in zip(
                     positions, weights, strict=True)]
             if n:
-                held[lexeme] = int(n[0])
+                held[lexeme] = self._held[lexeme] = int(n[0])
         idfs = ([bm25.idf(rows, held.get(p.terms[0], 0)) for p in found] if single
                 else [bm25.idf(rows, n) for n in self._holding(found)])
         scores = {rowid: bm25.score(found, idfs, places[rowid], length, avgdl)
@@ -262,9 +274,12 @@ class PgRecallIndex:
     def word_counts(self, words: Sequence[str], most: int) -> dict[str, int]:
         read = {word: bm25.phrases(Terms(words=(word,))) for word in dict.fromkeys(words)}
         singles = sorted({found[0].terms[0] for found in read.values()
-                          if found and found[0].single()})
-        held = dict(self._rows("SELECT term, rows FROM recall_terms WHERE bank_id = %s"
-                               " AND term = ANY(%s)", [singles])) if singles else {}
+                          if found and found[0].single()} - set(self._held))
+        if singles:
+            self._held.update({t: 0 for t in singles})
+            self._held.update(self._rows("SELECT term, rows FROM recall_terms WHERE"
+                                         " bank_id = %s AND term = ANY(%s)", [singles]))
+        held = self._held
         counts: dict[str, int] = {}
         for word, found in read.items():
             if not found:
@@ -359,7 +374,13 @@ class PgRecallIndex:
     # -- entities -------------------------------------------------------------------------
 
     def resolve_names(self, keys: Sequence[str]) -> dict[str, str]:
-        wanted = list(dict.fromkeys(keys))
+        wanted = [k for k in dict.fromkeys(keys) if k not in self._names]
+        if wanted:
+            self._names.update(dict.fromkeys(wanted))
+            self._names.update(self._resolve(wanted))
+        return {k: name for k in dict.fromkeys(keys) if (name := self._names[k]) is not None}
+
+    def _resolve(self, wanted: list[str]) -> dict[str, str]:
         found: dict[str, str] = {}
         for key, entity in self._rows(
                 "SELECT key, entity FROM (SELECT a.key, a.entity, 0 AS o, a.path, a.place"
@@ -393,11 +414,10 @@ class PgRecallIndex:
     # -- what the bank holds ----------------------------------------------------------------
 
     def fact_days(self) -> FactDays:
-        first, retained, last = self._rows(
-            "SELECT (SELECT min(day) FROM recall_facts WHERE bank_id = %s),"
-            " (SELECT min(retained_on COLLATE \"C\") FROM recall_life WHERE bank_id = %s),"
-            " (SELECT max(day) FROM recall_facts WHERE bank_id = %s)",
-            [self.bank_id, self.bank_id])[0]
+        if self._days is None:
+            self._days = self._rows(DAYS.replace("b.bank_id", "%s"),
+                                    [self.bank_id, self.bank_id])[0]
+        first, retained, last = self._days
         days = [date.fromordinal(first)] if isinstance(first, int) else []
         if isinstance(retained, str):
             with contextlib.suppress(ValueError):

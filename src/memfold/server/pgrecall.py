@@ -26,7 +26,7 @@ from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import tenant_tx, with_retries
-from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgindex import DAYS, PgRecallIndex
 from memfold.values import RecallResult
 
 if TYPE_CHECKING:
@@ -74,10 +74,10 @@ class DatabaseBank:
             notes=ranked.notes)
 
 
-# the bank, its head, and what every recall weighs by: its statistics (NULL: never
-# derived) and its parse warnings, in one statement
-BANK = ("SELECT b.bank_id, b.head, s.rows, s.terms, (SELECT coalesce(sum(w.warnings), 0)"
-        " FROM recall_files w WHERE w.bank_id = b.bank_id) FROM banks b LEFT JOIN"
+# the bank, its head, and what every recall reads: its statistics (NULL: never derived),
+# its parse warnings and the days its facts speak of, in one statement
+BANK = ("SELECT b.bank_id, b.head, s.rows, s.terms, (SELECT coalesce(sum(w.warnings), 0)"  # noqa: S608
+        f" FROM recall_files w WHERE w.bank_id = b.bank_id), {DAYS} FROM banks b LEFT JOIN"
         " recall_stats s ON s.bank_id = b.bank_id WHERE b.name = %s")
 
 
@@ -93,11 +93,11 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
             if row is None:
                 raise UnknownBank(f"no bank {bank!r}")
             bank_id, head, rows, terms, warnings = (int(v) if v is not None else None
-                                                    for v in row)
+                                                    for v in row[:5])
             if head and rows is None:
                 raise NeedsCopy
             index = PgRecallIndex(conn, int(bank_id or 0), stats=(rows or 0, terms or 0),
-                                  warnings=warnings or 0)
+                                  warnings=warnings or 0, days=tuple(row[5:8]))
             return work(DatabaseBank(index, vectors=vectors))
 
     return with_retries(run)
