@@ -303,3 +303,41 @@ def test_a_recall_from_postgres_runs_few_statements(pg_db: Provisioned) -> None:
     # before schema 0006 these recalls ran 230 statements (at most 27 one) besides the three
     # that open the transaction; now 148 (18)
     assert max(counted) <= 20 and sum(counted) <= 160, counted
+
+
+def test_the_upgrade_to_0006_derives_the_postings_of_banks_written_before(
+        pg_cluster: Any) -> None:
+    """A bank written at schema 0005 (postings dropped by the downgrade) gets its postings
+    from the upgrade — past forced row-level security — and recalls as before."""
+    import psycopg
+    from alembic import command
+
+    from memfold.server import admin, migrate
+    from memfold.server.db import connect_pool
+    from server_support import new_database
+
+    db = new_database(pg_cluster)
+    token = bearer(make_tenant(db, "old").tokens["agent"])
+    with app_client(db, recall_from="postgres") as client:
+        for text in ("W @Ann: Sails on the lake.", "W @Ann: Sails to the island in June."):
+            assert client.post("/v1/banks/main/retain", headers=token,
+                               json={"bullets": [text]}).status_code == 200
+        wanted = client.post("/v1/banks/main/recall", headers=token,
+                             json={"query": "island sails"}).json()["results"]
+    command.downgrade(migrate._config(db.owner), "0005")
+    assert migrate.current(db.owner) == "0005"
+    assert migrate.upgrade(db.owner)[1] == migrate.head() == "0006"
+    with psycopg.connect(db.owner) as conn:
+        conn.execute("SELECT set_config('memfold.tenant', 'old', false)")
+        assert conn.execute("SELECT count(*) FROM recall_postings WHERE term = 'sail'"
+                            ).fetchone() == (2,)
+        assert conn.execute("SELECT relforcerowsecurity FROM pg_class WHERE relname ="
+                            " 'recall_facts'").fetchone() == (True,)
+    pool = connect_pool(db.owner, size=1)
+    try:
+        assert admin.check_rows(pool, "old", "main")["consistent"]
+    finally:
+        pool.close()
+    with app_client(db, recall_from="postgres") as client:
+        assert client.post("/v1/banks/main/recall", headers=token,
+                           json={"query": "island sails"}).json()["results"] == wanted
