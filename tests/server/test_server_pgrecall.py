@@ -106,7 +106,7 @@ def test_a_purge_leaves_nothing_in_the_recall_rows(pg_db: Provisioned) -> None:
     with psycopg.connect(pg_db.owner) as conn:
         conn.execute("SELECT set_config('memfold.tenant', 'purging', false)")
         for table in ("recall_facts", "recall_links", "recall_life", "recall_terms",
-                      "recall_aliases"):
+                      "recall_aliases", "recall_postings"):
             rows = conn.execute(f"SELECT * FROM {table}").fetchall()  # noqa: S608
             assert not any("zebracactus" in str(row) or "4417" in str(row) for row in rows)
         assert conn.execute("SELECT count(*) FROM recall_facts").fetchone() == (1,)
@@ -127,10 +127,11 @@ def test_bank_check_finds_and_repairs_hand_edited_statistics(pg_db: Provisioned)
         conn.execute("SELECT set_config('memfold.tenant', 'stats', false)")
         conn.execute("UPDATE recall_terms SET rows = rows + 5 WHERE term = 'sail'")
         conn.execute("UPDATE recall_stats SET rows = rows + 1")
+        conn.execute("DELETE FROM recall_postings WHERE term = 'island'")
     pool = connect_pool(pg_db.owner, size=2)
     try:
         found = admin.check_rows(pool, "stats", "main")
-        assert found["recall"] == ["rows", "term:sail"] and not found["consistent"]
+        assert found["recall"] == ["rows", "postings", "term:sail"] and not found["consistent"]
         repaired = admin.check_rows(pool, "stats", "main", repair=True)
         assert repaired["repaired"]
         assert admin.check_rows(pool, "stats", "main")["consistent"]
@@ -185,3 +186,158 @@ def test_lexical_from_postgres_keeps_the_copys_best_and_ties_at_the_cut(
                     assert len(got) == limit
         finally:
             pool.close()
+
+
+def _many_days(root: Path) -> Path:
+    """A bank of a few hundred rows: one rare word, a phrase in a few rows, many others."""
+    Memory.init(root)
+    with Memory.open(root, watch=False, now="2026-03-20T12:00:00") as memory:
+        for day in range(1, 21):
+            memory.retain([f"W: Walked {'far ' * ((day + n) % 17)}past shop {day}x{n}."
+                           for n in range(12)]
+                          + [f"B: Bought a piece of cake at the bakery on day {day}."
+                             if day % 7 == 0 else f"O: The weather was fine on day {day}."],
+                          date=f"2026-02-{day:02d}")
+        memory.retain(["W @Nadia: Keeps a pangolin named Bruno."], date="2026-02-21")
+    return root
+
+
+def _facts_read(conn: Any) -> tuple[int, int]:
+    """Rows of recall_facts this transaction read so far: (by sequential scan, by index)."""
+    row = conn.execute("SELECT seq_tup_read, idx_tup_fetch FROM pg_stat_xact_user_tables"
+                       " WHERE relname = 'recall_facts'").fetchone()
+    return (int(row[0] or 0), int(row[1] or 0)) if row else (0, 0)
+
+
+def test_a_search_reads_only_the_rows_that_hold_its_words(pg_db: Provisioned) -> None:
+    """Ranked from the bank's postings: a word in one row of a bank of hundreds reads that
+    row of recall_facts and no other; a word in most rows reads only the rows that can rank
+    (not every row holding it, to score it); the answers, a phrase's too, are the local
+    index's.  (On a bank this small PostgreSQL would
+    rightly read the table whole: with sequential scans off, the rows each query reads are
+    the ones it needs.)"""
+    import psycopg
+
+    from memfold.client.files import read_workspace
+    from memfold.index.base import Filters, Terms
+    from memfold.server.db import connect_pool, tenant_tx
+    from memfold.server.pgindex import PgRecallIndex
+
+    token = bearer(make_tenant(pg_db, "postings").tokens["agent"])
+    with tempfile.TemporaryDirectory() as tmp:
+        root = _many_days(Path(tmp) / "ws")
+        with app_client(pg_db) as client:
+            assert client.post("/v1/banks/main/import", headers=token,
+                               json=read_workspace(root)).status_code == 200
+        with psycopg.connect(pg_db.owner, autocommit=True) as owner:
+            owner.execute("ANALYZE")
+        pool = connect_pool(pg_db.app, size=1)
+        try:
+            with Memory.open(root, watch=False) as memory, tenant_tx(pool, "postings") as conn:
+                conn.execute("SET LOCAL enable_seqscan = off")
+                bank = conn.execute("SELECT bank_id FROM banks WHERE name = 'main'").fetchone()
+                index = PgRecallIndex(conn, int(bank[0]))
+                assert index.statistics()[0] > 250
+                before = _facts_read(conn)
+                common = Terms(words=("walked", "shop"))
+                got = index.lexical(common, Filters(), 3)
+                seq, fetched = (a - b for a, b in zip(_facts_read(conn), before, strict=True))
+                assert [(c.fact.id, c.bm25) for c in got] == [
+                    (c.fact.id, c.bm25) for c in memory.index_backend.lexical(
+                        common, Filters(), 3)]
+                assert seq == 0 and fetched <= 60, (seq, fetched)  # of 240 holding them
+                before = _facts_read(conn)
+                got = index.lexical(Terms(words=("pangolin",)), Filters(), 10)
+                seq, fetched = (a - b for a, b in zip(_facts_read(conn), before, strict=True))
+                assert [c.fact.content for c in got] == ["Keeps a pangolin named Bruno."]
+                assert seq == 0 and fetched <= 2, (seq, fetched)
+                phrase = Terms(phrases=("piece of cake",))
+                got = index.lexical(phrase, Filters(), 10)
+                assert [(c.fact.id, c.bm25) for c in got] == [
+                    (c.fact.id, c.bm25) for c in memory.index_backend.lexical(
+                        phrase, Filters(), 10)]
+                assert len(got) == 2
+                assert index.word_counts(["pangolin", "piece of cake", "walked"], 5) == {
+                    "pangolin": 1, "piece of cake": 2, "walked": 6}
+        finally:
+            pool.close()
+
+
+def test_a_recall_from_postgres_runs_few_statements(pg_db: Provisioned) -> None:
+    """A recall reads the bank, its statistics, warnings and days in one statement (none
+    of them again), ranks a search in one statement and fetches its best in another, counts
+    its words in one, and asks a word's count or a name only once in its snapshot."""
+    from memfold.client.files import read_workspace
+    from memfold.server.pgrecall import answer
+    from server_support import caller
+
+    token = bearer(make_tenant(pg_db, "counted").tokens["agent"])
+    with tempfile.TemporaryDirectory() as tmp:
+        body = read_workspace(_workspace(Path(tmp) / "ws"))
+    with app_client(pg_db) as client:
+        assert client.post("/v1/banks/main/import", headers=token,
+                           json=body).status_code == 200
+    from memfold.server.db import connect_pool
+
+    pool = connect_pool(pg_db.app, size=1)
+    counted: list[int] = []
+    try:
+        for query in QUERIES:
+            def work(bank: Any, query: str = query) -> Any:
+                conn = bank.index.conn
+                statements: list[str] = []
+
+                class Counting:
+                    def execute(self, sql: Any, *args: Any, **kwargs: Any) -> Any:
+                        statements.append(str(sql))
+                        return conn.execute(sql, *args, **kwargs)
+
+                bank.index.conn = Counting()
+                bank.recall(query, k=10, mode="lexical", now="2026-03-20T12:00:00")
+                counted.append(len(statements))
+                assert not any("recall_stats" in s or "recall_files" in s for s in statements)
+
+            answer(pool, caller("counted"), "main", work)
+    finally:
+        pool.close()
+    # before schema 0006 these recalls ran 230 statements (at most 27 one) besides the three
+    # that open the transaction; now 148 (18)
+    assert max(counted) <= 20 and sum(counted) <= 160, counted
+
+
+def test_the_upgrade_to_0006_derives_the_postings_of_banks_written_before(
+        pg_cluster: Any) -> None:
+    """A bank written at schema 0005 (postings dropped by the downgrade) gets its postings
+    from the upgrade — past forced row-level security — and recalls as before."""
+    import psycopg
+    from alembic import command
+
+    from memfold.server import admin, migrate
+    from memfold.server.db import connect_pool
+    from server_support import new_database
+
+    db = new_database(pg_cluster)
+    token = bearer(make_tenant(db, "old").tokens["agent"])
+    with app_client(db, recall_from="postgres") as client:
+        for text in ("W @Ann: Sails on the lake.", "W @Ann: Sails to the island in June."):
+            assert client.post("/v1/banks/main/retain", headers=token,
+                               json={"bullets": [text]}).status_code == 200
+        wanted = client.post("/v1/banks/main/recall", headers=token,
+                             json={"query": "island sails"}).json()["results"]
+    command.downgrade(migrate._config(db.owner), "0005")
+    assert migrate.current(db.owner) == "0005"
+    assert migrate.upgrade(db.owner)[1] == migrate.head() == "0006"
+    with psycopg.connect(db.owner) as conn:
+        conn.execute("SELECT set_config('memfold.tenant', 'old', false)")
+        assert conn.execute("SELECT count(*) FROM recall_postings WHERE term = 'sail'"
+                            ).fetchone() == (2,)
+        assert conn.execute("SELECT relforcerowsecurity FROM pg_class WHERE relname ="
+                            " 'recall_facts'").fetchone() == (True,)
+    pool = connect_pool(db.owner, size=1)
+    try:
+        assert admin.check_rows(pool, "old", "main")["consistent"]
+    finally:
+        pool.close()
+    with app_client(db, recall_from="postgres") as client:
+        assert client.post("/v1/banks/main/recall", headers=token,
+                           json={"query": "island sails"}).json()["results"] == wanted

@@ -31,7 +31,7 @@ from server_support import Tenant, app_client, bearer, make_tenant
 
 TABLES = ("tenants", "banks", "tokens", "files", "events", "facts", "vectors", "recall_facts",
           "recall_links", "recall_aliases", "recall_files", "recall_life", "recall_stats",
-          "recall_terms")
+          "recall_terms", "recall_postings")
 NAMES = ("acme", "globex")
 SRC = ROOT / "src"
 
@@ -226,6 +226,8 @@ ROWS = {  # a row of each table for tenant_id = %s (bank_id filled in per test)
                     "(%(t)s, %(bank)s, 'stolen00', '{}')", True),
     "recall_stats": ("INSERT INTO recall_stats VALUES (%(t)s, %(bank)s, 0, 0, 0)", True),
     "recall_terms": ("INSERT INTO recall_terms VALUES (%(t)s, %(bank)s, 'stolen', 1)", True),
+    "recall_postings": ("INSERT INTO recall_postings VALUES (%(t)s, %(bank)s, 'stolen', 1, 1, "
+                        "1)", True),
 }
 
 
@@ -445,7 +447,7 @@ def test_serve_refuses_a_role_rls_does_not_bind(two: Two, bypass: str, who: str)
 
 @pytest.mark.parametrize("table", ("files", "events", "facts", "vectors", "recall_facts",
                                    "recall_aliases", "recall_files", "recall_life",
-                                   "recall_terms"))
+                                   "recall_terms", "recall_postings"))
 def test_a_row_cannot_name_another_tenants_bank(two: Two, table: str) -> None:
     """acme's row (its own tenant_id) pointing at globex's bank is refused by the foreign key
     on (tenant_id, bank_id), exactly as a bank id that exists nowhere: no oracle."""

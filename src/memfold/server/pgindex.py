@@ -53,32 +53,67 @@ LINKED_TO = ("f.rowid IN (SELECT k.fact FROM recall_links k WHERE k.bank_id = %s
              " AND k.key = ANY(%s))")
 
 
-# A search of single terms is ranked in PostgreSQL first: each match's bm25 computed there
-# (`bm25.score`'s formula, each term's hits weighed by column: places of weight A are names,
-# 0.5) — equal to memfold's own up to rounding, as the order of the operations may differ.
-# Only the matches that score within a rounding margin (1e-9 of the score) of the
-# CUT_FETCH × limit-th best come back with their places, to be scored by memfold's own bm25
-# and ordered: every match left behind scores below at least that many kept, so the best
+# A search of single terms is ranked in PostgreSQL first, from the bank's postings alone
+# (`recall_postings`, schema 0006: per term, the rows that hold it, its hits weighed by
+# column and the row's length), so it reads only the rows that hold its terms, in its bank:
+# each match's bm25 computed there (`bm25.score`'s formula) — equal to memfold's own up to
+# rounding, as the order of the operations may differ.  Only the matches that score within
+# a rounding margin (1e-9 of the score) of the CUT_FETCH × limit-th best come back with
+# their places and each term's count of rows, to be scored by memfold's own bm25 and
+# ordered: every match left behind scores below at least that many kept, so the best
 # `limit` and their ties are the ones an unbounded pull would give.
 CUT_FETCH = 2
 BOUNDED = """
-WITH q AS (SELECT * FROM unnest(%s::text[], %s::float8[]) AS q(term, idf)),
-avgdl AS (SELECT %s::float8 AS v),
+WITH k AS (SELECT %s::integer AS bank, %s::float8 AS rows, %s::float8 AS avgdl),
+q AS MATERIALIZED (
+    SELECT t.term, coalesce(r.rows, 0)::float8 AS n, t.times
+    FROM (SELECT term, count(*) AS times FROM unnest(%s::text[]) term GROUP BY term) t
+    LEFT JOIN recall_terms r ON r.bank_id = (SELECT bank FROM k) AND r.term = t.term),
+w AS (SELECT q.term, q.times * CASE WHEN (k.rows - q.n + 0.5) / (q.n + 0.5) > 1
+                                    THEN ln((k.rows - q.n + 0.5) / (q.n + 0.5))
+                                    ELSE 1e-6 END AS idf FROM q, k),
 scored AS MATERIALIZED (
-    SELECT f.rowid, -sum(q.idf * (t.f * 2.2) / (t.f + 1.2 * (0.25 + 0.75 * f.length
-                                                            / (SELECT v FROM avgdl))))
+    SELECT p.rowid, -sum(w.idf * (p.hits * 2.2) / (p.hits + 1.2 * (0.25 + 0.75 * p.length
+                                                                   / (SELECT avgdl FROM k))))
            AS score
-    FROM recall_facts f CROSS JOIN LATERAL unnest(f.terms) u JOIN q ON q.term = u.lexeme
-    CROSS JOIN LATERAL (SELECT cardinality(u.positions)
-                        - 0.5 * cardinality(array_positions(u.weights, 'A'))) t(f)
-    WHERE f.bank_id = %s AND f.terms @@ %s::tsquery {where}
-    GROUP BY f.rowid),
+    FROM w JOIN recall_postings p ON p.bank_id = (SELECT bank FROM k) AND p.term = w.term
+    {join}
+    GROUP BY p.rowid {having}),
 cut AS (SELECT coalesce((SELECT score + 1e-9 * (1 + abs(score)) FROM scored
                          ORDER BY score OFFSET %s - 1 LIMIT 1), 'infinity') AS v)
-SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions, u.weights
+SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions, u.weights, q.n
 FROM scored s JOIN recall_facts f ON f.rowid = s.rowid CROSS JOIN LATERAL unnest(f.terms) u
-WHERE s.score <= (SELECT v FROM cut) AND u.lexeme = ANY(%s)
+JOIN q ON q.term = u.lexeme
+WHERE s.score <= (SELECT v FROM cut)
 """
+# the postings' rows narrowed by the search's filters (`conditions`, which name f)
+FILTERED = "JOIN recall_facts f ON f.rowid = p.rowid WHERE true"
+# the rows that hold every exact term of at least one of the phrases: (phrase, term) pairs
+# and each phrase's count of distinct terms
+HOLDERS = ("f.rowid IN (SELECT p.rowid FROM recall_postings p JOIN unnest(%s::int[],"
+           " %s::text[], %s::int[]) w(phrase, term, size) ON p.bank_id = %s AND p.term ="
+           " w.term GROUP BY p.rowid, w.phrase HAVING count(*) = max(w.size))")
+
+
+def holders(found: Sequence[bm25.Phrase], bank_id: int) -> tuple[str, list[object]]:
+    """A condition on `f` that keeps the rows that may match these phrases — those holding
+    every term of one of them (a prefix's last term aside), read from the bank's postings —
+    so that the tsquery is tested on those rows only; ("", []) when a phrase is a prefix
+    alone (any row may match: the tsquery over the bank's GIN index decides)."""
+    pairs: list[tuple[int, str, int]] = []
+    for n, phrase in enumerate(found):
+        exact = sorted(set(phrase.terms[:-1] if phrase.prefix else phrase.terms))
+        if not exact:
+            return "", []
+        pairs.extend((n, term, len(exact)) for term in exact)
+    return f" AND {HOLDERS}", [[n for n, _, _ in pairs], [t for _, t, _ in pairs],
+                               [k for _, _, k in pairs], bank_id]
+
+
+# the first and last day a bank's facts speak of (`b.bank_id`: the bank)
+DAYS = ("(SELECT min(day) FROM recall_facts WHERE bank_id = b.bank_id),"
+        " (SELECT min(retained_on COLLATE \"C\") FROM recall_life WHERE bank_id = b.bank_id),"
+        " (SELECT max(day) FROM recall_facts WHERE bank_id = b.bank_id)")
 
 
 def conditions(filters: Filters, bank_id: int) -> tuple[str, list[object]]:
@@ -120,10 +155,19 @@ class PgRecallIndex:
     """Recall's index over one bank's recall rows, on a connection inside a transaction
     that set the bank's tenant (row-level security)."""
 
-    def __init__(self, conn: psycopg.Connection[Any], bank_id: int) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], bank_id: int, *,
+                 stats: tuple[int, int] | None = None, warnings: int | None = None,
+                 days: tuple[Any, Any, Any] | None = None) -> None:
+        """`stats` (rows, terms), `warnings` and `days` (`DAYS`' row) when the caller read
+        them already.  What one snapshot answered once is kept for the next call: the rows
+        holding a term, an entity key's name."""
         self.conn = conn
         self.bank_id = bank_id
-        self._stats: tuple[int, int] | None = None
+        self._stats = stats
+        self._warnings = warnings
+        self._days = days
+        self._held: dict[str, int] = {}
+        self._names: dict[str, str | None] = {}
 
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, [self.bank_id, *params]).fetchall()
@@ -156,9 +200,10 @@ class PgRecallIndex:
             if p.single():
                 held.append(int(counted.get(p.terms[0], 0)))
             else:
-                held.append(int(self._rows("SELECT count(*) FROM recall_facts WHERE bank_id ="
-                                           " %s AND terms @@ %s::tsquery",
-                                           [p.tsquery()])[0][0]))
+                near, params = holders([p], self.bank_id)
+                held.append(int(self._rows("SELECT count(*) FROM recall_facts f WHERE"  # noqa: S608
+                                           f" f.bank_id = %s{near} AND f.terms @@ %s::tsquery",
+                                           [*params, p.tsquery()])[0][0]))
         return held
 
     # -- searches -------------------------------------------------------------------------
@@ -171,16 +216,22 @@ class PgRecallIndex:
         if not rows:
             return []
         avgdl = tokens / rows
-        idfs = [bm25.idf(rows, n) for n in self._holding(found)]
         places: dict[int, dict[str, list[tuple[int, int]]]] = {}
         info: dict[int, tuple[int, int | None, str, int]] = {}
-        sql, params = self._places(found, idfs, avgdl, terms.every, filters, limit)
-        for rowid, length, day, path, line, lexeme, positions, weights in self.conn.execute(
+        single = all(p.single() for p in found)
+        sql, params = (self._bounded(found, rows, avgdl, terms.every, filters, limit) if single
+                       else self._places(found, terms.every, filters))
+        held: dict[str, int] = {}  # a term's rows (a term no row kept holds weighs 0)
+        for rowid, length, day, path, line, lexeme, positions, weights, *n in self.conn.execute(
                 sql, params):
             info[rowid] = (length, day, path, line)
             places.setdefault(rowid, {})[lexeme] = [
                 (1 if weight == "A" else 0, place) for place, weight in zip(
                     positions, weights, strict=True)]
+            if n:
+                held[lexeme] = self._held[lexeme] = int(n[0])
+        idfs = ([bm25.idf(rows, held.get(p.terms[0], 0)) for p in found] if single
+                else [bm25.idf(rows, n) for n in self._holding(found)])
         scores = {rowid: bm25.score(found, idfs, places[rowid], length, avgdl)
                   for rowid, (length, *_) in info.items()}
         if filters == Filters():
@@ -194,38 +245,53 @@ class PgRecallIndex:
                                                      scores=scores)}
         return [got[r] for r in kept if r in got]
 
-    def _places(self, found: Sequence[bm25.Phrase], idfs: Sequence[float], avgdl: float,
-                every: bool, filters: Filters, limit: int) -> tuple[str, list[object]]:
-        """The query that hands back, for the matches `lexical` scores, the places of the
-        search's terms: every match's, or — a search of single terms — only those of the
-        matches that can rank among the best `limit` (`BOUNDED`)."""
+    def _bounded(self, found: Sequence[bm25.Phrase], rows: int, avgdl: float, every: bool,
+                 filters: Filters, limit: int) -> tuple[str, list[object]]:
+        """`BOUNDED` for a search of single terms: the places of the matches that can rank
+        among the best `limit`, read from the bank's postings."""
         where, params = conditions(filters, self.bank_id)
-        match = [self.bank_id, bm25.tsquery(found, every=every), *params]
-        if all(p.single() for p in found):
-            return BOUNDED.format(where=where), [
-                [p.terms[0] for p in found], list(idfs), avgdl, *match,
-                CUT_FETCH * limit, [p.terms[0] for p in found]]
+        join = f"{FILTERED} {where}" if where else ""
+        having = "HAVING count(*) = (SELECT count(*) FROM q)" if every else ""
+        return BOUNDED.format(join=join, having=having), [
+            self.bank_id, rows, avgdl, [p.terms[0] for p in found], *params,
+            CUT_FETCH * limit]
+
+    def _places(self, found: Sequence[bm25.Phrase], every: bool,
+                filters: Filters) -> tuple[str, list[object]]:
+        """The query that hands back, for every match of a search with a phrase or a
+        prefix, the places of the search's terms."""
+        where, params = conditions(filters, self.bank_id)
+        near, near_params = holders(found, self.bank_id)
+        match = [self.bank_id, *near_params, bm25.tsquery(found, every=every), *params]
         exact = sorted({t for p in found for t in (p.terms if not p.prefix else p.terms[:-1])})
         starts = sorted({p.terms[-1] for p in found if p.prefix})
         return ("SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions,"  # noqa: S608
-                " u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s"
+                f" u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s{near}"
                 f" AND f.terms @@ %s::tsquery {where} AND (u.lexeme = ANY(%s) OR EXISTS"
                 " (SELECT 1 FROM unnest(%s::text[]) s WHERE starts_with(u.lexeme, s)))",
                 [*match, exact, starts])
 
     def word_counts(self, words: Sequence[str], most: int) -> dict[str, int]:
+        read = {word: bm25.phrases(Terms(words=(word,))) for word in dict.fromkeys(words)}
+        singles = sorted({found[0].terms[0] for found in read.values()
+                          if found and found[0].single()} - set(self._held))
+        if singles:
+            self._held.update({t: 0 for t in singles})
+            self._held.update(self._rows("SELECT term, rows FROM recall_terms WHERE"
+                                         " bank_id = %s AND term = ANY(%s)", [singles]))
+        held = self._held
         counts: dict[str, int] = {}
-        for word in dict.fromkeys(words):
-            found = bm25.phrases(Terms(words=(word,)))
+        for word, found in read.items():
             if not found:
                 counts[word] = 0
             elif found[0].single():
-                counts[word] = min(self._holding(found)[0], most + 1)
+                counts[word] = min(int(held.get(found[0].terms[0], 0)), most + 1)
             else:
+                near, params = holders(found[:1], self.bank_id)
                 counts[word] = int(self._rows(
-                    "SELECT count(*) FROM (SELECT 1 FROM recall_facts WHERE bank_id = %s"
-                    " AND terms @@ %s::tsquery LIMIT %s) x",
-                    [found[0].tsquery(), most + 1])[0][0])
+                    "SELECT count(*) FROM (SELECT 1 FROM recall_facts f WHERE"  # noqa: S608
+                    f" f.bank_id = %s{near} AND f.terms @@ %s::tsquery LIMIT %s) x",
+                    [*params, found[0].tsquery(), most + 1])[0][0])
         return {w: counts[w] for w in words}
 
     def matching_rowids(self, terms: Terms, limit: int) -> list[int]:
@@ -308,7 +374,13 @@ class PgRecallIndex:
     # -- entities -------------------------------------------------------------------------
 
     def resolve_names(self, keys: Sequence[str]) -> dict[str, str]:
-        wanted = list(dict.fromkeys(keys))
+        wanted = [k for k in dict.fromkeys(keys) if k not in self._names]
+        if wanted:
+            self._names.update(dict.fromkeys(wanted))
+            self._names.update(self._resolve(wanted))
+        return {k: name for k in dict.fromkeys(keys) if (name := self._names[k]) is not None}
+
+    def _resolve(self, wanted: list[str]) -> dict[str, str]:
         found: dict[str, str] = {}
         for key, entity in self._rows(
                 "SELECT key, entity FROM (SELECT a.key, a.entity, 0 AS o, a.path, a.place"
@@ -342,11 +414,10 @@ class PgRecallIndex:
     # -- what the bank holds ----------------------------------------------------------------
 
     def fact_days(self) -> FactDays:
-        first, retained, last = self._rows(
-            "SELECT (SELECT min(day) FROM recall_facts WHERE bank_id = %s),"
-            " (SELECT min(retained_on COLLATE \"C\") FROM recall_life WHERE bank_id = %s),"
-            " (SELECT max(day) FROM recall_facts WHERE bank_id = %s)",
-            [self.bank_id, self.bank_id])[0]
+        if self._days is None:
+            self._days = self._rows(DAYS.replace("b.bank_id", "%s"),
+                                    [self.bank_id, self.bank_id])[0]
+        first, retained, last = self._days
         days = [date.fromordinal(first)] if isinstance(first, int) else []
         if isinstance(retained, str):
             with contextlib.suppress(ValueError):
@@ -369,8 +440,10 @@ class PgRecallIndex:
                            warnings=self.warning_count())
 
     def warning_count(self) -> int:
-        return int(self._rows("SELECT coalesce(sum(warnings), 0) FROM recall_files"
-                              " WHERE bank_id = %s")[0][0])
+        if self._warnings is None:
+            self._warnings = int(self._rows("SELECT coalesce(sum(warnings), 0) FROM"
+                                            " recall_files WHERE bank_id = %s")[0][0])
+        return self._warnings
 
     def warnings(self) -> list[ParseWarning]:
         return []  # the messages stay in the files; `status` reads them from a copy

@@ -26,7 +26,7 @@ from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import tenant_tx, with_retries
-from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgindex import DAYS, PgRecallIndex
 from memfold.values import RecallResult
 
 if TYPE_CHECKING:
@@ -74,6 +74,13 @@ class DatabaseBank:
             notes=ranked.notes)
 
 
+# the bank, its head, and what every recall reads: its statistics (NULL: never derived),
+# its parse warnings and the days its facts speak of, in one statement
+BANK = ("SELECT b.bank_id, b.head, s.rows, s.terms, (SELECT coalesce(sum(w.warnings), 0)"  # noqa: S608
+        f" FROM recall_files w WHERE w.bank_id = b.bank_id), {DAYS} FROM banks b LEFT JOIN"
+        " recall_stats s ON s.bank_id = b.bank_id WHERE b.name = %s")
+
+
 def answer(pool: ConnectionPool, caller: Caller, bank: str,
            work: Callable[[DatabaseBank], _T], *, vectors: bool = False) -> _T:
     """Run `work` on the caller's bank read from PostgreSQL, in one REPEATABLE READ
@@ -82,15 +89,15 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
 
     def run() -> _T:
         with tenant_tx(pool, caller.tenant, snapshot=True) as conn:
-            row = conn.execute(
-                "SELECT b.bank_id, b.head, s.bank_id IS NOT NULL FROM banks b LEFT JOIN"
-                " recall_stats s ON s.bank_id = b.bank_id WHERE b.name = %s",
-                [bank]).fetchone()
+            row = conn.execute(BANK, [bank]).fetchone()
             if row is None:
                 raise UnknownBank(f"no bank {bank!r}")
-            bank_id, head, derived = int(row[0]), int(row[1]), bool(row[2])
-            if head > 0 and not derived:
+            bank_id, head, rows, terms, warnings = (int(v) if v is not None else None
+                                                    for v in row[:5])
+            if head and rows is None:
                 raise NeedsCopy
-            return work(DatabaseBank(PgRecallIndex(conn, bank_id), vectors=vectors))
+            index = PgRecallIndex(conn, int(bank_id or 0), stats=(rows or 0, terms or 0),
+                                  warnings=warnings or 0, days=tuple(row[5:8]))
+            return work(DatabaseBank(index, vectors=vectors))
 
     return with_retries(run)

@@ -116,20 +116,24 @@ def store_recall(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
         return
     tally = _Tally()
     touched: set[str] = set()
+    gone: list[tuple[str, int]] = []  # the postings of the rows deleted: (term, rowid)
+    made: list[int] = []  # the rows inserted
     for path, data in files.items():
         kept = appended.get(path, 0)
-        for fact_id, length, distinct in cur.execute(
+        for rowid, fact_id, length, distinct in cur.execute(
                 "DELETE FROM recall_facts WHERE bank_id = %s AND path = %s AND end_line >= %s"
-                " RETURNING fact_id, length, tsvector_to_array(terms)",
+                " RETURNING rowid, fact_id, length, tsvector_to_array(terms)",
                 [bank_id, path, kept]).fetchall():
             touched.add(fact_id)
             tally.add(length, distinct, -1)
+            gone.extend((term, rowid) for term in distinct)
         cur.execute("DELETE FROM recall_aliases WHERE bank_id = %s AND path = %s",
                     [bank_id, path])
         cur.execute("DELETE FROM recall_files WHERE bank_id = %s AND path = %s",
                     [bank_id, path])
         if data is not None:
-            touched |= _insert_file(cur, tenant, bank_id, path, data, kept, tally)
+            touched |= _insert_file(cur, tenant, bank_id, path, data, kept, tally, made)
+    _move_postings(cur, bank_id, gone, made)
     _move_statistics(cur, tenant, bank_id, tally)
     touched |= fold(cur, tenant, bank_id, lines)
     settle(cur, bank_id, touched)
@@ -147,9 +151,29 @@ def _written_before(cur: psycopg.Cursor[Any], bank_id: int, files: Mapping[str, 
     return bool(row and row[0])
 
 
+def _move_postings(cur: psycopg.Cursor[Any], bank_id: int, gone: Sequence[tuple[str, int]],
+                   made: Sequence[int]) -> None:
+    """Delete the postings of the rows deleted and derive those of the rows inserted
+    (`recall_postings`: a term's hits weighed by column, places of weight A being names)."""
+    if gone:
+        cur.execute("DELETE FROM recall_postings WHERE bank_id = %s AND (term, rowid) IN"
+                    " (SELECT * FROM unnest(%s::text[], %s::bigint[]))",
+                    [bank_id, [t for t, _ in gone], [r for _, r in gone]])
+    if made:
+        cur.execute(_INSERT_POSTINGS, [bank_id, list(made)])
+
+
+_INSERT_POSTINGS = (
+    "INSERT INTO recall_postings SELECT f.tenant_id, f.bank_id, u.lexeme, f.rowid,"
+    " cardinality(u.positions) - 0.5 * cardinality(array_positions(u.weights, 'A')), f.length"
+    " FROM recall_facts f CROSS JOIN LATERAL unnest(f.terms) u"
+    " WHERE f.bank_id = %s AND f.rowid = ANY(%s)")
+
+
 def _insert_file(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, path: str, data: bytes,
-                 kept: int, tally: _Tally) -> set[str]:
-    """Insert one file's rows (those reaching line `kept`), aliases and warning count."""
+                 kept: int, tally: _Tally, made: list[int]) -> set[str]:
+    """Insert one file's rows (those reaching line `kept`), aliases and warning count;
+    their keys are added to `made`."""
     doc = indexable(path, data)
     rows = cast(DocRows, prepare(doc, FileStamp(len(data), 0, "")).rows)
     chosen = [n for n, fact in enumerate(rows.facts) if cast(int, fact[2]) >= kept]
@@ -158,6 +182,7 @@ def _insert_file(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, path: str,
         "SELECT nextval('recall_facts_rowid_seq') FROM generate_series(1, %s)",
         [len(chosen)]).fetchall()] if chosen else []
     place_key = dict(zip(chosen, keys, strict=True))
+    made.extend(keys)
     # (row-level security allows no COPY: batched INSERTs, pipelined by psycopg)
     facts: list[tuple[object, ...]] = []
     for n, key, row_terms in zip(chosen, keys, found, strict=True):
@@ -292,8 +317,8 @@ def settle(cur: psycopg.Cursor[Any], bank_id: int, ids: set[str]) -> None:
 
 def rebuild(cur: psycopg.Cursor[Any], tenant: str, bank_id: int) -> None:
     """Every recall row of the bank derived again from its files and journal."""
-    for table in ("recall_facts", "recall_aliases", "recall_files", "recall_life",
-                  "recall_terms", "recall_stats"):
+    for table in ("recall_postings", "recall_facts", "recall_aliases", "recall_files",
+                  "recall_life", "recall_terms", "recall_stats"):
         cur.execute(f"DELETE FROM {table} WHERE bank_id = %s", [bank_id])  # noqa: S608
     files = {str(path): bytes(content) for path, content in cur.execute(
         "SELECT path, content FROM files WHERE bank_id = %s AND content IS NOT NULL "
@@ -304,8 +329,9 @@ def rebuild(cur: psycopg.Cursor[Any], tenant: str, bank_id: int) -> None:
 
 
 def statistics_problems(cur: psycopg.Cursor[Any], bank_id: int) -> list[str]:
-    """Where the bank's statistics disagree with its recall rows: 'rows', 'terms', and
-    'term:<term>' for each term counted wrong (a hand-edited table)."""
+    """Where the bank's statistics disagree with its recall rows: 'rows', 'terms',
+    'postings' (not one per term of each row), and 'term:<term>' for each term counted
+    wrong (a hand-edited table)."""
     stats = cur.execute("SELECT rows, terms FROM recall_stats WHERE bank_id = %s",
                         [bank_id]).fetchone()
     actual = cur.execute("SELECT count(*), coalesce(sum(length), 0) FROM recall_facts "
@@ -319,6 +345,12 @@ def statistics_problems(cur: psycopg.Cursor[Any], bank_id: int) -> list[str]:
         problems.append("rows")
     if actual is None or int(stats[1]) != int(actual[1]):
         problems.append("terms")
+    postings = cur.execute(
+        "SELECT (SELECT count(*) FROM recall_postings WHERE bank_id = %s),"
+        " (SELECT coalesce(sum(length(terms)), 0) FROM recall_facts WHERE bank_id = %s)",
+        [bank_id, bank_id]).fetchone()
+    if postings is None or int(postings[0]) != int(postings[1]):
+        problems.append("postings")
     counted = dict(cur.execute("SELECT term, rows FROM recall_terms WHERE bank_id = %s",
                                [bank_id]).fetchall())
     held = dict(cur.execute(
