@@ -51,10 +51,11 @@ def _shard_text(name: str) -> str:
 
 @functools.cache
 def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
-    """The word's relations in its file: its lines are together (the file is sorted), found
-    by a search of the text rather than read into a table, so a query pays for a few words."""
+    """The word's relations in its file: its lines are together and the file is sorted by
+    word, so they are found by a binary search of the text (`_first_line`), a few dozen
+    short reads whatever the file's size, rather than read into a table or scanned."""
     text = _shard_text(shard(word))
-    at = text.find(f"\n{word}\t")
+    at = _first_line(text, word)
     found: dict[str, tuple[str, ...]] = {}
     while at >= 0 and text.startswith(f"\n{word}\t", at):
         end = text.find("\n", at + 1)
@@ -62,6 +63,23 @@ def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
         found[relation] = tuple(words.split("|"))
         at = end
     return found
+
+
+def _first_line(text: str, word: str) -> int:
+    """Where (its newline) the first line of `text` whose word is not below `word` begins:
+    `text` is a newline and lines "word<TAB>...", sorted by word.  A position belongs to
+    the line its nearest newline at or before it begins, so the lines' words rise with
+    the position, and the first position whose line's word is not below `word` is the
+    start of that line."""
+    lo, hi = 0, len(text) - 1 if text.endswith("\n") else len(text)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        start = text.rfind("\n", 0, mid + 1)
+        if text[start + 1: text.find("\t", start + 1)] < word:
+            lo = mid + 1
+        else:
+            hi = mid
+    return text.rfind("\n", 0, lo + 1)
 
 
 @functools.cache
