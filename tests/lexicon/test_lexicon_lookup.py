@@ -4,6 +4,8 @@ what a scan of the whole file finds.  Counted, not timed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from memfold import lexicon
@@ -34,12 +36,17 @@ SHARD = "\n" + "".join(f"{w}\tis\tthing|object\n{w}\tsame\t{w}x\n" for w in WORD
 
 
 @pytest.fixture
-def shard(monkeypatch: pytest.MonkeyPatch) -> None:
+def shard(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(lexicon, "_shard_text", lambda name: Counted(SHARD))
-    lexicon._wordnet_lines.cache_clear()
+    clear()
     Counted.scanned = 0
     yield
-    lexicon._wordnet_lines.cache_clear()
+    clear()
+
+
+def clear() -> None:
+    for cached in (lexicon._wordnet_lines, lexicon._lemmas, lexicon.classes):
+        cached.cache_clear()
 
 
 @pytest.mark.parametrize("word", ["w00000", "w10000", "w19998", "w19999", "w0", "x", "a"])
@@ -57,7 +64,7 @@ def test_a_lookup_finds_what_a_scan_finds(shard: None) -> None:
 
 
 def test_the_shipped_files_are_read_the_same_way() -> None:
-    lexicon._wordnet_lines.cache_clear()
+    clear()
     assert "fish" in lexicon.classes("mackerel")
     assert "beagle" in lexicon.related("dogs", lexicon.KIND)
     assert lexicon.related("zzzzqqq", lexicon.KIND) == ()

@@ -119,13 +119,14 @@ def _lemmas(word: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def inflected(word: str) -> list[str]:
+@functools.lru_cache(maxsize=1 << 16)  # word knowledge asks it of every candidate's words
+def inflected(word: str) -> tuple[str, ...]:
     """The lemmas `word` (lower case) may be a regular inflection of ("beagles": beagle,
     "flights": flight, "moving": move, mov): by the ENDINGS alone, each of at least three
     letters, whether the table knows them or not.  Never a word that only shares a stem
     with it: "tripe" is no inflection of "trip", "fare" none of "far"."""
-    return [word[: len(word) - len(ending)] + base for ending, base in ENDINGS
-            if word.endswith(ending) and len(word) - len(ending) + len(base) >= 3]
+    return tuple(word[: len(word) - len(ending)] + base for ending, base in ENDINGS
+                 if word.endswith(ending) and len(word) - len(ending) + len(base) >= 3)
 
 
 def _knows(word: str) -> bool:
