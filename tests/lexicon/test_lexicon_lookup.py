@@ -45,8 +45,9 @@ def shard(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def clear() -> None:
-    for cached in (lexicon._wordnet_lines, lexicon._lemmas, lexicon.classes):
-        cached.cache_clear()
+    for name in ("_wordnet_lines", "_lemmas", "classes", "_compounds_after"):
+        if hasattr(lexicon, name):
+            getattr(lexicon, name).cache_clear()
 
 
 @pytest.mark.parametrize("word", ["w00000", "w10000", "w19998", "w19999", "w0", "x", "a"])
@@ -68,3 +69,28 @@ def test_the_shipped_files_are_read_the_same_way() -> None:
     assert "fish" in lexicon.classes("mackerel")
     assert "beagle" in lexicon.related("dogs", lexicon.KIND)
     assert lexicon.related("zzzzqqq", lexicon.KIND) == ()
+
+
+def test_runs_of_words_no_compound_begins_with_are_not_looked_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Word knowledge asks the lexicon about every run of two and three words of a fact:
+    one search tells that no word of several begins with the run's first word, and rules
+    out the run and its inflections (the runs after it too) without looking each up."""
+    clear()
+    searched: list[str] = []
+    first_line = lexicon._first_line
+
+    def spy(text: str, word: str) -> int:
+        searched.append(word)
+        return first_line(text, word)
+
+    monkeypatch.setattr(lexicon, "_first_line", spy)
+    for run in ("zqxv walls", "zqxv wall blue", "zqxv ferries", "zqxv ran"):
+        assert lexicon.lemmas(run) == []
+        assert lexicon.classes(run) == ()
+    assert searched == ["zqxv "]
+    searched.clear()
+    assert "family doctor" in lexicon.lemmas("family doctors")
+    assert "school" in lexicon.classes("secondary schools")
+    assert searched
+    clear()

@@ -113,6 +113,9 @@ def lemmas(word: str) -> list[str]:
 
 @functools.cache
 def _lemmas(word: str) -> tuple[str, ...]:
+    first, space, _ = word.partition(" ")
+    if space and not _compounds_after(first):
+        return ()  # its inflections begin with the same word: the ENDINGS hold no space
     found = [word] if _knows(word) else []
     found += [lemma for lemma in dict.fromkeys(inflected(word))
               if lemma not in found and _knows(lemma)]
@@ -127,6 +130,24 @@ def inflected(word: str) -> tuple[str, ...]:
     with it: "tripe" is no inflection of "trip", "fare" none of "far"."""
     return tuple(word[: len(word) - len(ending)] + base for ending, base in ENDINGS
                  if word.endswith(ending) and len(word) - len(ending) + len(base) >= 3)
+
+
+@functools.cache
+def _compounds_after(first: str) -> bool:
+    """Whether the tables know a word of several that begins with the word `first`: one
+    search of its file finds the first line not below "first ", which begins so when any
+    does.  Word knowledge reads every run of two and three words of a fact, few of which
+    are in the tables: the runs that begin with one word are ruled out together."""
+    prefix = f"{first} "
+    text = _shard_text(shard(prefix))
+    return (text.startswith(f"\n{prefix}", _first_line(text, prefix))
+            or first in _own_compounds())
+
+
+@functools.cache
+def _own_compounds() -> frozenset[str]:
+    """The first words of the words of several in the tables written by hand."""
+    return frozenset(key.partition(" ")[0] for key in _own() if " " in key)
 
 
 def _knows(word: str) -> bool:
