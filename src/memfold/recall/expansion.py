@@ -203,8 +203,9 @@ class Related:
 
 
 # what `Related.held` reads of a fact's text is the same for every query: kept for the facts
-# recall meets most (a fact found by one query is often found by the next)
-READINGS = 1 << 14
+# recall meets most (a fact found by one query is often found by the next, and `_classed`
+# reads `_runs` again)
+READINGS = 1 << 12  # about 2 kB each: 8 MB full
 
 
 @functools.lru_cache(maxsize=READINGS)
