@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from memfold import lexicon
 from memfold.index.base import Terms
 from memfold.index.sqlite.backend import SqliteIndex
 from memfold.memory import Memory
@@ -104,3 +105,34 @@ def test_faded_facts_are_moved_without_comparing_facts(tmp_path: Path,
     with Memory.open(root, now=NOW) as memory:
         result = memory.recall("violin concert", now=NOW, mode="lexical", include_all=True)
     assert len(result.hits) == 7
+
+
+def test_word_knowledge_reads_a_fact_once_across_recalls(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """What word knowledge reads of a fact's text (its words, their runs, what the lexicon
+    says each is a kind of) is the same for every query: a second recall meeting the same
+    facts asks the lexicon nothing more of them."""
+    root = tmp_path / "ws"
+    Memory.init(root)
+    write(root, "2026-03-01", ["- W: Milo caught a mackerel off the harbour wall.",
+                               "- W: Milo caught the early ferry to the island.",
+                               "- W: The harbour wall was repainted blue."])
+    asked: list[str] = []
+    classes = lexicon.classes
+
+    def spy(word: str) -> tuple[str, ...]:
+        asked.append(word)
+        return classes(word)
+
+    monkeypatch.setattr(lexicon, "classes", spy)
+    with Memory.open(root, now=NOW) as memory:
+        memory.index()
+        first = [h.fact.content for h in memory.recall("What fish did Milo catch?", now=NOW,
+                                                       mode="lexical").hits]
+        assert first[0] == "Milo caught a mackerel off the harbour wall."
+        assert "mackerel" in asked
+        asked.clear()
+        again = [h.fact.content for h in memory.recall("Which fish did Milo catch?", now=NOW,
+                                                       mode="lexical").hits]
+    assert again == first
+    assert asked == []

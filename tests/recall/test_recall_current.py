@@ -182,3 +182,37 @@ def test_a_present_tense_state_is_not_archived_by_time_alone(workspace: Path) ->
         assert memory.get(camera, use=False, now=later).status == ACTIVE
         assert memory.get(bun, use=False, now=later).status == ARCHIVED  # an activity
         assert memory.get(told, use=False, now=later).status == ARCHIVED  # told in the past
+
+
+def test_a_long_chain_is_read_a_chain_at_a_time(workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The links of a chain of replacements are read chains at a time (one statement walks
+    `search.CHAIN_DEPTH` links), not one whole fact per link: a chain of twelve reads the
+    facts by id once, for the end, however the walk is cut."""
+    from memfold.index.sqlite import search
+    from memfold.index.sqlite.backend import SqliteIndex
+
+    read: list[list[str]] = []
+    by_ids = SqliteIndex.by_ids
+
+    def spy(self: SqliteIndex, wanted: list[str]) -> list[Candidate]:
+        read.append(list(wanted))
+        return by_ids(self, wanted)  # type: ignore[no-any-return]
+
+    with Memory.open(workspace) as memory:
+        chain = [retain(memory, f"2025-01-{n + 10:02d}",
+                        f"W @Heron: Heron's build server is number {n}.")[0] for n in range(12)]
+        for old, new in zip(chain, chain[1:], strict=False):
+            if memory.get(old, use=False).superseded_by != new:
+                memory.supersede(old, new)
+        monkeypatch.setattr(SqliteIndex, "by_ids", spy)
+        for depth in (64, 3):
+            monkeypatch.setattr(search, "CHAIN_DEPTH", depth, raising=False)
+            read.clear()
+            result = memory.recall("Heron build server number 0", now="2025-06-01",
+                                   include_all=True)
+            assert ids(result)[0] == chain[-1]
+            assert read == [[chain[-1]]]
+        read.clear()  # as of a day inside the chain, it ends at what was there then
+        then = memory.recall("Heron build server number 0", now="2025-01-15")
+        assert chain[-1] not in ids(then)
+        assert chain[5] in ids(then)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from memfold.journal.fold import LifeState
 from memfold.journal.log import Event
@@ -239,6 +239,23 @@ class ReviewPage(NamedTuple):
 
     rows: list[ReviewRow]
     total: int
+
+
+# a fact's link in a chain of replacements, as `ChainReader.successions` gives it: the day of
+# the row holding the id and the id that replaced it (None when nothing did)
+Succession = tuple[date | None, str | None]
+
+
+@runtime_checkable
+class ChainReader(Protocol):
+    """An index that walks chains of replacements in one statement (`currency.successors`
+    reads the others a link at a time with `FactReader.by_ids`)."""
+
+    def successions(self, ids: Sequence[str]) -> tuple[dict[str, Succession], set[str]]:
+        """For `ids` and the ids their chains of `superseded_by` reach, up to a bound: the
+        row holding each id that exists (its day, and what replaced it), and every id looked
+        for (one missing from the first was looked for and is not in the index)."""
+        ...
 
 
 class FactReader(Protocol):

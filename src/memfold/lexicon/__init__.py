@@ -40,6 +40,10 @@ def shard(word: str) -> str:
     return re.sub("[^a-z]", "_", word[:2]).ljust(2, "_")
 
 
+# per-word readings remembered (a long-lived process meets many memories' words)
+WORDS_CACHED = 1 << 16
+
+
 @functools.cache
 def _shard_text(name: str) -> str:
     import gzip  # with importlib.resources, tens of ms that a command without a query skips
@@ -49,12 +53,13 @@ def _shard_text(name: str) -> str:
     return "\n" + gzip.decompress(path.read_bytes()).decode() if path.is_file() else ""
 
 
-@functools.cache
+@functools.lru_cache(maxsize=WORDS_CACHED)
 def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
-    """The word's relations in its file: its lines are together (the file is sorted), found
-    by a search of the text rather than read into a table, so a query pays for a few words."""
+    """The word's relations in its file: its lines are together and the file is sorted by
+    word, so they are found by a binary search of the text (`_first_line`), a few dozen
+    short reads whatever the file's size, rather than read into a table or scanned."""
     text = _shard_text(shard(word))
-    at = text.find(f"\n{word}\t")
+    at = _first_line(text, word)
     found: dict[str, tuple[str, ...]] = {}
     while at >= 0 and text.startswith(f"\n{word}\t", at):
         end = text.find("\n", at + 1)
@@ -62,6 +67,23 @@ def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
         found[relation] = tuple(words.split("|"))
         at = end
     return found
+
+
+def _first_line(text: str, word: str) -> int:
+    """Where (its newline) the first line of `text` whose word is not below `word` begins:
+    `text` is a newline and lines "word<TAB>...", sorted by word.  A position belongs to
+    the line its nearest newline at or before it begins, so the lines' words rise with
+    the position, and the first position whose line's word is not below `word` is the
+    start of that line."""
+    lo, hi = 0, len(text) - 1 if text.endswith("\n") else len(text)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        start = text.rfind("\n", 0, mid + 1)
+        if text[start + 1: text.find("\t", start + 1)] < word:
+            lo = mid + 1
+        else:
+            hi = mid
+    return text.rfind("\n", 0, lo + 1)
 
 
 @functools.cache
@@ -93,21 +115,43 @@ def lemmas(word: str) -> list[str]:
     return list(_lemmas(word.casefold()))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=WORDS_CACHED)
 def _lemmas(word: str) -> tuple[str, ...]:
+    first, space, _ = word.partition(" ")
+    if space and not _compounds_after(first):
+        return ()  # its inflections begin with the same word: the ENDINGS hold no space
     found = [word] if _knows(word) else []
     found += [lemma for lemma in dict.fromkeys(inflected(word))
               if lemma not in found and _knows(lemma)]
     return tuple(found)
 
 
-def inflected(word: str) -> list[str]:
+@functools.lru_cache(maxsize=1 << 16)  # word knowledge asks it of every candidate's words
+def inflected(word: str) -> tuple[str, ...]:
     """The lemmas `word` (lower case) may be a regular inflection of ("beagles": beagle,
     "flights": flight, "moving": move, mov): by the ENDINGS alone, each of at least three
     letters, whether the table knows them or not.  Never a word that only shares a stem
     with it: "tripe" is no inflection of "trip", "fare" none of "far"."""
-    return [word[: len(word) - len(ending)] + base for ending, base in ENDINGS
-            if word.endswith(ending) and len(word) - len(ending) + len(base) >= 3]
+    return tuple(word[: len(word) - len(ending)] + base for ending, base in ENDINGS
+                 if word.endswith(ending) and len(word) - len(ending) + len(base) >= 3)
+
+
+@functools.lru_cache(maxsize=WORDS_CACHED)
+def _compounds_after(first: str) -> bool:
+    """Whether the tables know a word of several that begins with the word `first`: one
+    search of its file finds the first line not below "first ", which begins so when any
+    does.  Word knowledge reads every run of two and three words of a fact, few of which
+    are in the tables: the runs that begin with one word are ruled out together."""
+    prefix = f"{first} "
+    text = _shard_text(shard(prefix))
+    return (text.startswith(f"\n{prefix}", _first_line(text, prefix))
+            or first in _own_compounds())
+
+
+@functools.cache
+def _own_compounds() -> frozenset[str]:
+    """The first words of the words of several in the tables written by hand."""
+    return frozenset(key.partition(" ")[0] for key in _own() if " " in key)
 
 
 def _knows(word: str) -> bool:
@@ -126,7 +170,7 @@ def related(word: str, relation: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=WORDS_CACHED)
 def classes(word: str) -> tuple[str, ...]:
     """What `word` or its lemmas is a kind of, nearest first (`IS`, the other way round from
     KIND: mackerel -> fish, Osaka -> city, beagles -> dog), but for the classes so wide

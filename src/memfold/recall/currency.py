@@ -28,7 +28,7 @@ from dataclasses import replace as evolve
 from datetime import date
 from functools import lru_cache
 
-from memfold.index.base import Candidate, FactReader, Filters
+from memfold.index.base import Candidate, ChainReader, FactReader, Filters, Succession
 from memfold.journal.fold import ACTIVE, ARCHIVED, REPLACED, STATE_KINDS, SUPERSEDED, status_of
 from memfold.recall import ranking
 from memfold.recall.ranking import Scored
@@ -39,26 +39,44 @@ def successors(backend: FactReader, replaced_by: Mapping[str, str], filters: Fil
                today: date) -> dict[str, Candidate]:
     """For each replaced fact (its id -> the id that replaced it), the end of its chain of
     replacements that passes `filters`: the last fact reached, walking `superseded_by`,
-    before a fact written after `today`, a fact the index no longer holds, or a cycle."""
-    ends: dict[str, Candidate] = {}
+    before a fact written after `today`, a fact the index no longer holds, or a cycle.
+    The links are read chains at a time where the index can (`ChainReader`: a chain of
+    28 replacements was 28 reads of whole facts), the facts at the ends once."""
+    links: dict[str, Succession] = {}
+    looked: set[str] = set()  # the ids whose link was looked for (missing: not in the index)
+    ends: dict[str, str] = {}
     walk = {old: (nxt, frozenset({old})) for old, nxt in replaced_by.items()}
     while walk:
-        found = {c.fact.id: c for c in backend.by_ids(sorted({n for n, _ in walk.values()}))}
+        wanted = sorted({n for n, _ in walk.values()} - looked)
+        if wanted:
+            found, reached = _links(backend, wanted)
+            links.update(found)
+            looked |= reached
         step: dict[str, tuple[str, frozenset[str]]] = {}
         for old, (nxt, seen) in walk.items():
-            c = found.get(nxt)
-            if c is None or nxt in seen or (c.fact.day is not None and c.fact.day > today):
+            link = links.get(nxt)
+            if link is None or nxt in seen or (link[0] is not None and link[0] > today):
                 continue
-            ends[old] = c
-            later = c.life.superseded_by if c.life else None
-            if later:
-                step[old] = (later, seen | {nxt})
+            ends[old] = nxt
+            if link[1]:
+                step[old] = (link[1], seen | {nxt})
         walk = step
     if not ends:
         return {}
-    allowed = {c.rowid for c in backend.by_rowids(sorted({c.rowid for c in ends.values()}),
+    facts = {c.fact.id: c for c in backend.by_ids(sorted(set(ends.values())))}
+    allowed = {c.rowid for c in backend.by_rowids(sorted({c.rowid for c in facts.values()}),
                                                   filters)}
-    return {old: c for old, c in ends.items() if c.rowid in allowed}
+    return {old: facts[end] for old, end in ends.items()
+            if end in facts and facts[end].rowid in allowed}
+
+
+def _links(backend: FactReader, ids: Sequence[str]) -> tuple[dict[str, Succession], set[str]]:
+    """The links of `ids` and, where the index walks chains (`ChainReader`), of the ids
+    their chains reach; and the ids looked for."""
+    if isinstance(backend, ChainReader):
+        return backend.successions(ids)
+    return ({c.fact.id: (c.fact.day, c.life.superseded_by if c.life else None)
+             for c in backend.by_ids(ids)}, set(ids))
 
 
 def bring_successors(backend: FactReader, found: MutableMapping[tuple[str, int], Candidate],

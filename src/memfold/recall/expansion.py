@@ -25,6 +25,7 @@ to its match, at a fraction of a full match.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
@@ -185,24 +186,44 @@ class Related:
         stem (a trip is no tripe, "with" no Withings); and the fact's words that are kinds
         of a query word by what the lexicon says they are (mackerel: fish; Osaka: city),
         but for the names of the fact's entities (a dog called Biscuit is no food)."""
-        words = [w for w in find_words(c.fact.content.casefold())
-                 if len(w) >= MIN_HELD and w not in STOP_WORDS]
-        runs = [*words, *(" ".join(words[i:i + n]) for n in (2, 3)
-                          for i in range(len(words) - n + 1))]
+        words, runs = _runs(c.fact.content)
         out = [w for w in runs if w in self.words]
         out += [b for x in words if x not in self.words
                 for b in lexicon.inflected(x) if b in self.words]
         found = [(w, *self.words[w]) for w in dict.fromkeys(out)]
         if self.classes:
             names = {w.casefold() for e in c.fact.entities for w in find_words(e)}
-            for run in dict.fromkeys(runs):
-                if run in self.words or run in names or len(run) < MIN_CLASSED:
+            for run, kinds in _classed(c.fact.content):
+                if run in self.words or run in names:
                     continue
-                term = next((self.classes[k] for k in lexicon.classes(run)
-                             if k in self.classes), None)
+                term = next((self.classes[k] for k in kinds if k in self.classes), None)
                 if term is not None and term not in run.split():
                     found.append((run, term, KIND_AT))
         return found
+
+
+# what `Related.held` reads of a fact's text is the same for every query: kept for the facts
+# recall meets most (a fact found by one query is often found by the next, and `_classed`
+# reads `_runs` again)
+READINGS = 1 << 12  # about 2 kB each: 8 MB full
+
+
+@functools.lru_cache(maxsize=READINGS)
+def _runs(content: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A fact's words `Related.held` may match (not stop words, at least MIN_HELD
+    letters), and those words with their runs of two and three."""
+    words = tuple(w for w in find_words(content.casefold())
+                  if len(w) >= MIN_HELD and w not in STOP_WORDS)
+    return words, (*words, *(" ".join(words[i:i + n]) for n in (2, 3)
+                             for i in range(len(words) - n + 1)))
+
+
+@functools.lru_cache(maxsize=READINGS)
+def _classed(content: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The runs of a fact's words (`_runs`, each once, at least MIN_CLASSED letters) the
+    lexicon knows what they are kinds of, with those classes (`lexicon.classes`)."""
+    return tuple((run, kinds) for run in dict.fromkeys(_runs(content)[1])
+                 if len(run) >= MIN_CLASSED and (kinds := lexicon.classes(run)))
 
 
 def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = SEARCHED,

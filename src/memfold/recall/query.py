@@ -8,6 +8,7 @@ double quotes is searched as a phrase.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -146,6 +147,7 @@ class QueryPlan:
 SUFFIXES = ("ingly", "ings", "ing", "ied", "ies", "ed", "es", "ly", "s", "e", "y")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a recall asks it of every word of every candidate
 def word_stem(word: str) -> str:
     """A word without its inflection, enough to tell that two words are forms of one
     ("moved", "moving", "moves" -> "mov"); at least three letters are left."""

@@ -50,6 +50,7 @@ from memfold.index.base import (
     ReviewPage,
     ReviewQuery,
     SeenStamp,
+    Succession,
     Terms,
     TrackedContent,
     Unjudged,
@@ -367,6 +368,10 @@ class SqliteIndex:
     @storage_errors
     def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
         return search.by_rowids(self.db, rowids, filters)
+
+    @storage_errors
+    def successions(self, ids: Sequence[str]) -> tuple[dict[str, Succession], set[str]]:
+        return search.successions(self.db, ids)
 
     @storage_errors
     def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:

@@ -58,7 +58,7 @@ def life_row(st: LifeState) -> tuple[object, ...]:
 
 
 def fact_of(row: Sequence[object]) -> Fact:
-    start, end = _day(row[11]), _day(row[12])
+    start, end = day_of(row[11]), day_of(row[12])
     return Fact(
         id=str(row[1]), kind=str(row[2]), content=str(row[3]), path=str(row[4]),
         line=int(row[5]), end_line=int(row[6]),  # type: ignore[call-overload]
@@ -66,11 +66,11 @@ def fact_of(row: Sequence[object]) -> Fact:
         params=json.loads(str(row[8])) if row[8] else {},
         confidence=row[9], importance=row[10],  # type: ignore[arg-type]
         valid=Interval(start, end) if start or end else None,
-        day=_day(row[13]), explicit_id=bool(row[14]),
+        day=day_of(row[13]), explicit_id=bool(row[14]),
     )
 
 
-def _day(value: object) -> date | None:
+def day_of(value: object) -> date | None:
     """A day the index keeps as its ordinal (`date.toordinal`: smaller than ISO text, and
     ordered the same)."""
     return date.fromordinal(value) if isinstance(value, int) else None

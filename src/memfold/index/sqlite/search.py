@@ -15,7 +15,14 @@ from dataclasses import replace
 from datetime import date
 
 from memfold.errors import IndexDamaged, IndexError_
-from memfold.index.base import Candidate, EntityInfo, FactDays, Filters, IndexCounts
+from memfold.index.base import (
+    Candidate,
+    EntityInfo,
+    FactDays,
+    Filters,
+    IndexCounts,
+    Succession,
+)
 from memfold.index.sqlite.rows import (
     FACT_FROM,
     FACT_SELECT,
@@ -26,6 +33,7 @@ from memfold.index.sqlite.rows import (
     SCORE_COLUMN,
     chunks,
     conditions,
+    day_of,
     encodable,
     fact_of,
     life_of,
@@ -334,6 +342,35 @@ def by_ids(db: sqlite3.Connection, ids: Sequence[str]) -> list[Candidate]:
                             f" ORDER BY {HOLDER_FIRST}, files.path, f.line", chunk):
             found.setdefault(c.fact.id, c)
     return list(found.values())
+
+
+CHAIN_DEPTH = 64  # links of a chain of replacements one `successions` statement walks
+# the ids a chain of replacements reaches from the ids given (`successions`): the row holding
+# an id (not a shadowed copy, sqlite.holders) is the one with its lifecycle state
+CHAIN = (
+    "WITH RECURSIVE walk(id, depth) AS (SELECT value, 0 FROM json_each(?)"
+    " UNION SELECT l.superseded_by, w.depth + 1 FROM walk w"
+    " JOIN facts f ON f.id = w.id AND f.rowid NOT IN (SELECT fact FROM shadowed)"
+    " JOIN lifecycle l ON l.id = f.id"
+    " WHERE w.depth < ? AND l.rev IS NOT NULL AND COALESCE(l.superseded_by, '') != '')"
+    " SELECT DISTINCT id FROM walk"
+)
+
+
+def successions(db: sqlite3.Connection, ids: Sequence[str],
+                ) -> tuple[dict[str, Succession], set[str]]:
+    """`ChainReader.successions`: the ids the chains from `ids` reach in CHAIN_DEPTH links
+    (one statement), then the row holding each, as `by_ids` picks it (another)."""
+    wanted = [i for i in dict.fromkeys(ids) if encodable(i)]
+    reached = {row[0] for row in db.execute(CHAIN, (json.dumps(wanted), CHAIN_DEPTH))}
+    rows: dict[str, Succession] = {}
+    for chunk in chunks(sorted(reached), 500):
+        for fact_id, day, rev, by in db.execute(
+                f"SELECT f.id, f.day, l.rev, l.superseded_by FROM {FACT_FROM}"  # noqa: S608
+                f" WHERE f.id IN ({marks(chunk)})"
+                f" ORDER BY {HOLDER_FIRST}, files.path, f.line", chunk):
+            rows.setdefault(fact_id, (day_of(day), by if rev is not None else None))
+    return rows, reached | set(ids)
 
 
 def by_rowids(db: sqlite3.Connection, rowids: Sequence[int],

@@ -1,0 +1,96 @@
+"""A word's lines in the shipped lexicon are found by a binary search of its file's text:
+the characters a lookup reads are few whatever the size of the file, and what it finds is
+what a scan of the whole file finds.  Counted, not timed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from memfold import lexicon
+
+
+class Counted(str):
+    """A text that counts the characters its searches pass over."""
+
+    scanned = 0
+
+    def find(self, sub: str, start: int | None = 0, end: int | None = None) -> int:  # type: ignore[override]
+        start = start or 0
+        end = len(self) if end is None else end
+        at = str.find(self, sub, start, end)
+        Counted.scanned += (at if at >= 0 else end) - start
+        return at
+
+    def rfind(self, sub: str, start: int | None = 0, end: int | None = None) -> int:  # type: ignore[override]
+        start = start or 0
+        end = len(self) if end is None else end
+        at = str.rfind(self, sub, start, end)
+        Counted.scanned += end - (at if at >= 0 else start)
+        return at
+
+
+WORDS = [f"w{n:05d}" for n in range(0, 20000, 2)]  # 10,000 words, the odd numbers missing
+SHARD = "\n" + "".join(f"{w}\tis\tthing|object\n{w}\tsame\t{w}x\n" for w in WORDS)
+
+
+@pytest.fixture
+def shard(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(lexicon, "_shard_text", lambda name: Counted(SHARD))
+    clear()
+    Counted.scanned = 0
+    yield
+    clear()
+
+
+def clear() -> None:
+    for name in ("_wordnet_lines", "_lemmas", "classes", "_compounds_after"):
+        if hasattr(lexicon, name):
+            getattr(lexicon, name).cache_clear()
+
+
+@pytest.mark.parametrize("word", ["w00000", "w10000", "w19998", "w19999", "w0", "x", "a"])
+def test_a_lookup_reads_a_few_lines_of_the_file(shard: None, word: str) -> None:
+    lexicon._wordnet_lines(word)
+    assert Counted.scanned < 30 * 40  # about log2(10,000) lines of 20 to 40 characters
+
+
+def test_a_lookup_finds_what_a_scan_finds(shard: None) -> None:
+    for n in (0, 2, 9998, 10000, 19998):
+        word = f"w{n:05d}"
+        assert lexicon._wordnet_lines(word) == {"is": ("thing", "object"), "same": (f"{word}x",)}
+    for missing in ("w00001", "w19999", "w2", "w", "a", "z", ""):
+        assert lexicon._wordnet_lines(missing) == {}
+
+
+def test_the_shipped_files_are_read_the_same_way() -> None:
+    clear()
+    assert "fish" in lexicon.classes("mackerel")
+    assert "beagle" in lexicon.related("dogs", lexicon.KIND)
+    assert lexicon.related("zzzzqqq", lexicon.KIND) == ()
+
+
+def test_runs_of_words_no_compound_begins_with_are_not_looked_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Word knowledge asks the lexicon about every run of two and three words of a fact:
+    one search tells that no word of several begins with the run's first word, and rules
+    out the run and its inflections (the runs after it too) without looking each up."""
+    clear()
+    searched: list[str] = []
+    first_line = lexicon._first_line
+
+    def spy(text: str, word: str) -> int:
+        searched.append(word)
+        return first_line(text, word)
+
+    monkeypatch.setattr(lexicon, "_first_line", spy)
+    for run in ("zqxv walls", "zqxv wall blue", "zqxv ferries", "zqxv ran"):
+        assert lexicon.lemmas(run) == []
+        assert lexicon.classes(run) == ()
+    assert searched == ["zqxv "]
+    searched.clear()
+    assert "family doctor" in lexicon.lemmas("family doctors")
+    assert "school" in lexicon.classes("secondary schools")
+    assert searched
+    clear()
