@@ -78,25 +78,6 @@ def test_a_newer_fact_naming_the_old_value_answers_now(workspace: Path) -> None:
                                  now="2024-06-01T09:00:00")) == old
 
 
-def test_a_present_tense_question_asks_about_now(workspace: Path) -> None:
-    """"Which running shoes does Sol wear?" says no word of now: asked in the present tense,
-    the newer fact that names the old value answers it; asked of the past, it does not."""
-    with Memory.open(workspace) as memory:
-        old = retain(memory, "2022-03-01", "W @Sol: Sol's go-to running shoes are Brooks Ghosts.")
-        new = retain(memory, "2024-10-05", "B @Sol: Sol switched to Hoka Cliftons after the "
-                                           "Brooks gave him blisters.")
-        assert top(memory.recall("Which running shoes does Sol wear?",
-                                 now="2024-11-01T09:00:00")) == new
-        assert top(memory.recall("Which running shoes did Sol wear in 2023?",
-                                 now="2024-11-01T09:00:00")) == old
-        today = date(2024, 11, 1)
-        asked = slot_of(plan_query("Which running shoes does Sol wear?", today=today), ["Sol"])
-        planned = slot_of(plan_query("Which running shoes will Sol wear?", today=today),
-                          ["Sol"])
-        assert asked is not None and asked.present and not asked.now
-        assert planned is not None and not planned.present
-
-
 def test_a_visit_naming_the_old_town_changes_nothing(workspace: Path) -> None:
     with Memory.open(workspace) as memory:
         home = retain(memory, "2023-06-01", "W @Dario: Dario lives in Naples.")

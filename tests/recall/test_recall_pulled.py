@@ -70,17 +70,3 @@ def test_a_plan_is_not_pulled_and_a_question_about_a_time_pulls_nothing(
         then = memory.recall("Which hiking boots did I wear in June 2023?",
                              now="2024-10-01T09:00:00")
         assert new not in ids(then)
-
-
-def test_a_question_in_the_present_tense_asks_about_now(workspace: Path) -> None:
-    """"Which hiking boots do I wear?" says no word of now, but asks what holds today: the
-    switch is pulled in as for "these days"; asked of a plan, nothing is pulled."""
-    with Memory.open(workspace) as memory:
-        old = retain(memory, "2023-03-12", OLD)
-        new = retain(memory, "2024-09-20", NEW)
-        result = memory.recall("Which hiking boots do I wear?", now="2024-10-01T09:00:00")
-        assert ids(result) == [new, old]
-        assert new in {h.fact.id: h for h in result.hits}[old].possibly_outdated_by
-        planned = memory.recall("Which hiking boots will I wear next summer?",
-                                now="2024-10-01T09:00:00")
-        assert new not in ids(planned)

@@ -21,8 +21,7 @@ of that slot:
 - or it holds a word of the slot (or, for a question of work, the judge reads it as an
   employer or a role, or it tells the first day at a job), or — asked about now — it names
   the value the judge reads in an older fact on the slot ("switched to Hoka Cliftons after
-  the Brooks gave him blisters"; a question in the present tense, "which shoes does Sol
-  wear?", asks about now too), and says the value is new or holds now: "new manager",
+  the Brooks gave him blisters"), and says the value is new or holds now: "new manager",
   "moved", "now", a change verb the judge reads with its new value; or a state that holds
   for a stated time that covers today, when the question asks about now ("at the moment",
   "still", "currently"); or the question asks for the "new" one ("Yuki's new cat").
@@ -54,11 +53,6 @@ from memfold.values import TEXT, Fact
 # which `plan.history` tells)
 ASKS_NOW = re.compile(r"\b(?:now|currently|current|these\s+days|at\s+the\s+moment|at\s+present"
                       r"|nowadays|still|any\s*more|new|latest|today)\b", re.IGNORECASE)
-# a question in the present tense with no word of a time asks what holds now too ("which
-# shoes do I wear?", "what car does she drive?"); one of a plan or of what may be does not
-PRESENT = re.compile(r"\b(?:is|are|am|do|does)\b", re.IGNORECASE)
-NOT_PRESENT = re.compile(r"\b(?:will|would|going\s+to|gonna|plan|plans|planning|next|should"
-                         r"|could|might|may|ago|last|yet)\b", re.IGNORECASE)
 ASKS_NEW = re.compile(r"\bnew\s+(\w+)", re.IGNORECASE)
 # words that only frame a question: they name no slot
 FRAME = frozenset("who whom whose what which where when why how is are was were do does did "
@@ -91,15 +85,12 @@ RELATED = 12  # of a word's other words and forms, the nearest this many
 @dataclass(frozen=True)
 class Slot:
     """The stems a question's slot is said with, whether it asks where, whether it asks
-    about now, the stems of the word after its "new" (if any), and whether it is asked in
-    the present tense ("which shoes do I wear?": about now too, though a state said to
-    hold for a while is weighed only when the question says "now")."""
+    about now, and the stems of the word after its "new" (if any)."""
 
     stems: frozenset[str]
     place: bool
     now: bool
     new: frozenset[str]
-    present: bool = False
 
 
 def _forms(word: str) -> set[str]:
@@ -143,9 +134,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     if not stems:
         return None
     new = ASKS_NEW.search(plan.text)
-    present = bool(PRESENT.search(plan.text)) and not NOT_PRESENT.search(plan.text)
     return Slot(frozenset(stems), place, now,
-                frozenset(_related(new.group(1))) if new else frozenset(), present)
+                frozenset(_related(new.group(1))) if new else frozenset())
 
 
 @lru_cache(maxsize=4096)
@@ -283,7 +273,7 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
                     or old.fact.day >= new.fact.day:
                 continue
             if not own and pulled.get(new.fact.id) != old.fact.id and not (
-                    (slot.now or slot.present) and on_slot(old.fact, slot)
+                    slot.now and on_slot(old.fact, slot)
                     and names_value(new.fact, old.fact, keys)):
                 continue
             lift = score[old.fact.id] >= score[new.fact.id]

@@ -6,16 +6,15 @@ shares no word with the question, names no entity of it, and the judge left the 
 were (an experience retires nothing).  The search never sees it, so `asked_slot` cannot
 place it.
 
-`pull_newer` reads, for a question about now (one that says so, or one in the present tense
-with no word of a time: "which running shoes do I wear?"), the best few matches
-(`FROM_BEST`, by match) that state a value of the asked slot (`asked_slot.on_slot`) for a
-subject — the entities the match is about among those it is linked to; for a fact of the
-user, @me, that is every fact of the user — and brings into the candidates the subject's
-active facts written after the match (at most `LIMIT`, newest first) that the judge reads as
-on the match's slot (`same_slot`).  Each comes in with no match of its own:
-`asked_slot.current_first` weighs it against the fact that brought it and places it above
-when it states the current value of the slot, and leaves it out otherwise, so a pulled fact
-never ranks by a match it does not have.
+`pull_newer` reads, for a question about now, the best few matches (`FROM_BEST`, by match)
+that state a value of the asked slot (`asked_slot.on_slot`) for a subject — the entities the
+match is about among those it is linked to; for a fact of the user, @me, that is every fact
+of the user — and brings into the candidates the subject's active facts written after the
+match (at most `LIMIT`, newest first) that the judge reads as on the match's slot
+(`same_slot`).  Each comes in with no match of its own: `asked_slot.current_first` weighs it
+against the fact that brought it and places it above when it states the current value of
+the slot, and leaves it out otherwise, so a pulled fact never ranks by a match it does not
+have.
 """
 
 from __future__ import annotations
@@ -85,7 +84,7 @@ def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Cand
                today: date) -> dict[int, str]:
     """Bring into `found` the newer facts on the slot of the best matches (module
     docstring); returns each pulled fact's rowid and the id of the match that brought it."""
-    if slot is None or not (slot.now or slot.present):
+    if slot is None or not slot.now:
         return {}
     best = sorted((c for c in found.values() if match.get(c.rowid, 0.0) > 0),
                   key=lambda c: (-match.get(c.rowid, 0.0), c.rowid))[:FROM_BEST]
