@@ -30,6 +30,9 @@ CHANGES = [
     ("W @Mia: Mia's editor is VS Code.", "W @Mia: Mia's editor is back to Vim."),
     ("W @Sol: Sol's team is on MySQL.", "W @Sol: Sol's team is back on Postgres."),
     ("W @Ada: Ada uses Windows 11.", "W @Ada: Ada went back to Windows 10."),
+    # back on something else, beside the change it says it returned from
+    ("W @Noor: Noor is on sabbatical.",
+     "W @Noor: Noor returned from sabbatical in May and is back on the platform team."),
 ]
 
 # (older, newer): a plan, or the older fact's own value said again

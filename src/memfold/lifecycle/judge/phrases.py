@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import re
 
-from memfold.lifecycle.judge.words import BACK_TO
-
 SWAPS = [  # (pattern, the group of the value left, of the value taken)
     (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+(?:swapped|"
                 r"switched|traded|exchanged)(?:\s+out)?\s+(?:for|with)\s+(?P<new>.+)$", re.I),
@@ -43,7 +41,6 @@ SWAPS = [  # (pattern, the group of the value left, of the value taken)
                 r"|named\s+)?(?P<old>[^,)]+)", re.I), "old", "new"),  # "Tidewater, formerly tern"
     (re.compile(r"\bunder\s+(?:a|the|its|their)\s+new\s+name,?\s+(?:of\s+)?(?P<new>.+)$", re.I),
      "", "new"),
-    (re.compile(BACK_TO + r"(?P<new>.+)$", re.I), "", "new"),  # "is back on Vim": Vim again
 ]
 RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name|formerly|previously\s+(?:known|"
                        r"called|named)|once\s+(?:known|called)|new\s+name)", re.IGNORECASE)

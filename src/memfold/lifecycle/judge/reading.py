@@ -488,6 +488,9 @@ def _changes(clause: str, names: Stems) -> list[Change]:
         value = re.sub(r"^(?:in|on|at|with)\s+", "", m.group("new"), flags=re.I)
         found.append(Change("new", _EMPTY, stems(_clip(value), names),
                             stems(m.group("obj"), names)))
+    if back := _BACK_TO.search(clause):  # "is back on Vim", "went back to Vim": Vim again
+        found.append(Change("replace", _EMPTY, stems(_clip_change(clause[back.end():]), names),
+                            _EMPTY))
     for pattern, old_group, new_group in _SWAPS:
         if m := pattern.search(clause):
             old = stems(_clip_change(m.group(old_group)), names) if old_group else _EMPTY
@@ -498,6 +501,8 @@ def _changes(clause: str, names: Stems) -> list[Change]:
     subject = stems(_split_subject(clause, names)[0], names)
     for m in _changes_in(clause):
         verb, rest = w.stem(m.group().lower()), clause[m.end():]
+        if back and back.start() <= m.start() < back.end():
+            continue  # "went" of "went back to": read above
         if verb == w.stem("take") and not _TAKEN_ON.match(rest):
             continue  # "took the dog to puppy training": an errand, not a change
         if f := _FROM_TO.search(rest):
@@ -517,6 +522,7 @@ def _changes(clause: str, names: Stems) -> list[Change]:
     return found
 
 
+_BACK_TO = re.compile(w.BACK_TO, re.IGNORECASE)
 # "take" changes a value only as "took over", "took up", "took on", "took a job ...": "took
 # the dog to the vet" carries something somewhere
 _TAKEN_ON = re.compile(r"\s+(?:over|up|on|charge|(?:a|an|the|his|her|their|my|our)\s+(?:new\s+)?"
