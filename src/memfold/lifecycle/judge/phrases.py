@@ -41,7 +41,6 @@ SWAPS = [  # (pattern, the group of the value left, of the value taken)
                 r"|named\s+)?(?P<old>[^,)]+)", re.I), "old", "new"),  # "Tidewater, formerly tern"
     (re.compile(r"\bunder\s+(?:a|the|its|their)\s+new\s+name,?\s+(?:of\s+)?(?P<new>.+)$", re.I),
      "", "new"),
-    (re.compile(r"\bwent\s+back\s+to\s+(?P<new>.+)$", re.I), "", "new"),
 ]
 RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name|formerly|previously\s+(?:known|"
                        r"called|named)|once\s+(?:known|called)|new\s+name)", re.IGNORECASE)
@@ -85,7 +84,8 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:turned|turns|has\s+turned)\s+(?P<val>\d+)\b", re.I), "age"),
     (re.compile(r"^(?:is\s+called|called|is\s+named|named|is\s+known\s+as|known\s+as"
                 r"|trades\s+as|trading\s+as|goes\s+by\s+the\s+name)\s+(?P<val>.+)$", re.I), "name"),
-    (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+on|runs?)\s+(?P<val>.+)$",
+    (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+(?:back\s+)?on|runs?)"
+                r"\s+(?P<val>.+)$",
                 re.I), "platform"),
     (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
     (re.compile(r"^(?:asked|asks|wants?|wanted|prefers?|would\s+like)\s+(?:us\s+|me\s+|people\s+)?"

@@ -168,7 +168,8 @@ _FRONTED = re.compile(r"^(?:these\s+days|nowadays)\s+(?=\w+\s+\w)|^(?:after|sinc
                       r"|later|last|next|back\s+in|at\s+the\s+(?:start|end))"
                       r"\b[^,]{0,60},\s*", re.IGNORECASE)
 _COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been|remains?)"
-                     r"\s+(?:now\s+|still\s+|currently\s+|no\s+longer\s+)?(?P<val>.+)$",
+                     r"\s+(?:now\s+|still\s+|currently\s+|no\s+longer\s+|back\s+(?:to|on|in)\s+)?"
+                     r"(?P<val>.+)$",
                      re.IGNORECASE)
 _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
                       r"|owned|provided|supplied|handled|written|served|managed|maintained"
@@ -293,7 +294,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         additive=bool(w.ADDITIVE.search(text)),
         about=about,
         now=corrected or bool(w.NOW.search(content)),
-        reversal=bool(w.REVERSAL.search(content)),
+        reversal=bool(w.REVERSAL.search(content) or w.REVERSAL.search(text)),  # "she's back on"
         parted=bool(w.PARTED.search(content)),
         corrected=corrected,
         addresses=frozenset(a.lower() for a in w.EMAIL.findall(content)),
@@ -487,6 +488,9 @@ def _changes(clause: str, names: Stems) -> list[Change]:
         value = re.sub(r"^(?:in|on|at|with)\s+", "", m.group("new"), flags=re.I)
         found.append(Change("new", _EMPTY, stems(_clip(value), names),
                             stems(m.group("obj"), names)))
+    if back := _BACK_TO.search(clause):  # "is back on Vim", "went back to Vim": Vim again
+        found.append(Change("replace", _EMPTY, stems(_clip_change(clause[back.end():]), names),
+                            _EMPTY))
     for pattern, old_group, new_group in _SWAPS:
         if m := pattern.search(clause):
             old = stems(_clip_change(m.group(old_group)), names) if old_group else _EMPTY
@@ -497,6 +501,8 @@ def _changes(clause: str, names: Stems) -> list[Change]:
     subject = stems(_split_subject(clause, names)[0], names)
     for m in _changes_in(clause):
         verb, rest = w.stem(m.group().lower()), clause[m.end():]
+        if back and back.start() <= m.start() < back.end():
+            continue  # "went" of "went back to": read above
         if verb == w.stem("take") and not _TAKEN_ON.match(rest):
             continue  # "took the dog to puppy training": an errand, not a change
         if f := _FROM_TO.search(rest):
@@ -516,6 +522,7 @@ def _changes(clause: str, names: Stems) -> list[Change]:
     return found
 
 
+_BACK_TO = re.compile(w.BACK_TO, re.IGNORECASE)
 # "take" changes a value only as "took over", "took up", "took on", "took a job ...": "took
 # the dog to the vet" carries something somewhere
 _TAKEN_ON = re.compile(r"\s+(?:over|up|on|charge|(?:a|an|the|his|her|their|my|our)\s+(?:new\s+)?"
@@ -524,6 +531,13 @@ _TAKEN_ON = re.compile(r"\s+(?:over|up|on|charge|(?:a|an|the|his|her|their|my|ou
 # his mind and wants to be reached on Signal"
 _WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)
 _BUT = re.compile(r",?\s+but\s+", re.IGNORECASE)
+# "once the hinge cracked, I switched": a time clause in the past, when it happened — not a
+# condition still to be met ("once we move", "once the lease is signed")
+_ONCE_DONE = re.compile(r"\bonce\s+(?:[\w'’-]+\s+){0,6}?(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)"
+                        r"(?<!\bbeen\s)(?<!\bhas\s)(?<!\bhave\s)(?<!\bget\s)(?<!\bgets\s)"
+                        r"(?:\w+ed|was|were|had|did|went|came|broke|left|took|got|gave|fell|ran"
+                        r"|began|became|grew|rose|made|kept|sold|stole|lost|found|won|wore|tore"
+                        r"|died|split|quit|shut|hit|moved|finished)\b", re.IGNORECASE)
 _INTENDED = re.compile(r"\b(?:was|were)\s+going\s+to|\b(?:meant|wanted|planned|intended|hoped)"
                        r"\s+to\b", re.IGNORECASE)
 
@@ -557,8 +571,8 @@ def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
         return "pitch"
     if w.NEGATED.search(text):
         return "negated"
-    if w.PLAN.search(_MONTHS.sub(" ", _WISH.sub(" ", text) if w.CHANGED_MIND.search(text)
-                                 else text)):
+    if w.PLAN.search(_MONTHS.sub(" ", _ONCE_DONE.sub(" ", _WISH.sub(" ", text)
+                                 if w.CHANGED_MIND.search(text) else text))):
         return "plan"
     if w.RESTATED.search(text) and not (_changes_in(text) or _ends_in(text)
                                         or w.END_PHRASES.search(text)):

@@ -528,8 +528,8 @@ class RuleJudge:
             return Verdict(old.id, True, reason)
         if reason and guard:
             return Verdict(old.id, False, f"{reason}, but the newer fact is {_GUARDS[guard]}")
-        if (n.again or n.guard == "restated") and n.words - n.kept <= o.words:
-            return None  # "is dating Jonas again": the older fact said just that
+        if (n.again or n.guard == "restated") and n.words - n.kept - _BACK <= o.words:
+            return None  # "is dating Jonas again", "back to Vim": the older fact said just that
         n = evolve(n, words=n.words - n.kept)  # "but kept his job": not a change of job
         if opposed := _opposed(n, o):  # "likes X" / "dislikes X", no change said
             return Verdict(old.id, False, opposed.replace("reversed", "is opposed")
@@ -544,6 +544,7 @@ class RuleJudge:
         return None
 
 
+_BACK = frozenset({w.stem("back"), w.stem("is")})  # "is back on Vim" says Vim, as "Vim again"
 AGREES, OPPOSES, REVERSES = "agrees", "opposes", "reverses"
 
 

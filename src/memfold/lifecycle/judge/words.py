@@ -151,10 +151,14 @@ NEGATED = re.compile(
     r"|(?:was|were|been|got)\s+(?:shelved|scrapped|called\s+off))\b", re.IGNORECASE)
 PLAN = re.compile(
     r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to|planning|intends?\s+to|considering"
-    r"|evaluating|thinking\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to|going\s+to"
+    r"|evaluating|thinking\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to"
+    # "started going to a new barber": a habit begun, going to a place or a person
+    r"|(?<!start\s)(?<!starts\s)(?<!started\s)(?<!starting\s)(?<!began\s)(?<!begun\s)"
+    r"(?<!been\s)(?<!stopped\s)going\s+to"
     r"|about\s+to|aims?\s+to|expects?\s+to|probably|maybe|perhaps|possibly|looking\s+into"
     r"|exploring|is\s+considering|next\s+(?:week|month|year|quarter|spring|summer|autumn"
-    r"|fall|winter)|someday|eventually|in\s+the\s+future|once\s+(?:his|her|their|the)\b"
+    r"|fall|winter)|someday|eventually|in\s+the\s+future"
+    r"|once\s+(?:his|her|their|the|my|our|its|we|i|you|they|he|she|it)\b"
     r"|tentative(?:ly)?|proposed|pending\s+approval|interviewing\s+(?:for|with|at)"
     r"|applying\s+(?:for|to)|applied\s+(?:for|to)|job[- ]hunting|shortlisted"
     r"|(?:meant|wanted|planned|intended|hoped|had\s+hoped|was\s+supposed|were\s+supposed)\s+to"
@@ -199,7 +203,11 @@ RESTATED = re.compile(
     r"\b(?:still|as\s+(?:before|always|usual)|reiterat\w*|repeated|keeps\s+saying"
     r"|(?:said|says|confirmed|told\s+\w+)\s+(?:it\s+|that\s+|so\s+)?again)\b", re.IGNORECASE)
 # "again": back to a value, which repeats the older fact only when that holds the same value
-AGAIN = re.compile(r"\bagain\b", re.IGNORECASE)
+# Back to a value: "is back to taking the bus", "went back to Vim", "is back on the data
+# team" (the value follows), read as "again" is
+BACK_TO = (r"\b(?:is|are|was|were|am|be|been|went|goes|go|going|gone|came|comes|coming)"
+           r"\s+(?:right\s+)?back\s+(?:to|on|in|into)\s+")
+AGAIN = re.compile(r"\bagain\b|" + BACK_TO, re.IGNORECASE)
 # What a clause says was kept: "moved to Cardiff but kept his job", "held on to the flat"
 KEPT = re.compile(r"\b(?:kept|keeps|keeping|held\s+on\s+to|hung\s+on\s+to|retained|retains"
                   r"|hold(?:s|ing)?\s+on\s+to)\s+(?P<what>.+)$", re.IGNORECASE)
@@ -310,8 +318,8 @@ CHANGED_MIND = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my
                           r"|lost\s+interest)\b", re.IGNORECASE)
 REVERSAL = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our)"
                       r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
-                      r"|become|became|has\s+started\s+to|started\s+to|went\s+back\s+to"
-                      r"|switched\s+to|no\s+longer|anymore)\b", re.IGNORECASE)
+                      r"|become|became|has\s+started\s+to|started\s+to"
+                      r"|switched\s+to|no\s+longer|anymore)\b|" + BACK_TO, re.IGNORECASE)
 
 # Says the state holds now, or that it changed ("now", "switched", "from now on")
 NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
