@@ -131,7 +131,8 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()})
-    weak = weak_of(asked(backend, plan, named), pool, {**via, **pulled})
+    weak = weak_of(asked(backend, plan, named), pool.found.values(), pool.covers,
+                   {**via, **pulled})
     shown = ordered[: options.k]
     if options.strict:  # the k best that are not weak, and how many weak ones gave way
         left = sum(map(weak, (s.candidate for s in shown)))

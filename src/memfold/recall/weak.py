@@ -28,16 +28,11 @@ import functools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from memfold.index.base import Candidate, FactSearch
-from memfold.names import entity_key, find_words, fold
+from memfold.names import entity_key, find_words, fold, text_names
 from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
-from memfold.recall.scoring import names_entity
 from memfold.values import Fact
-
-if TYPE_CHECKING:
-    from memfold.recall.gather import Pool
 
 # the share of the asked words' weight a hit must cover not to be weak, chosen on the
 # personal dev set (docs/benchmarks.md): lexical, 0.4 leaves 73% of never-stated questions
@@ -78,8 +73,8 @@ class Asked:
     def weak(self, c: Candidate, covers: Collection[str] = ()) -> bool:
         """Whether the candidate is only a guess; `covers`: the asked words it was found
         for by word knowledge."""
-        if self.named and not set(self.named) & set(c.links) and not names_entity(
-                c.fact, self.named):
+        if self.named and not set(self.named) & set(c.links) and not text_names(
+                c.fact.content, self.named):
             return True
         if not self.weights:
             return False
@@ -109,16 +104,17 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
                  tuple(named))
 
 
-def weak_of(question: Asked, pool: Pool, via: Mapping[int, str],
+def weak_of(question: Asked, found: Collection[Candidate],
+            covers: Mapping[int, Collection[str]], via: Mapping[int, str],
             ) -> Callable[[Candidate], bool]:
     """Whether a candidate is a weak hit (`weak`): a fact brought because it replaced one
     that matched (`via`, "replaces ^id, which matched") is weak only when that fact is too."""
-    by_id = {c.fact.id: c for c in pool.found.values()}
+    by_id = {c.fact.id: c for c in found}
 
     def weak(c: Candidate) -> bool:
-        if not question.weak(c, pool.covers.get(c.rowid, ())):
+        if not question.weak(c, covers.get(c.rowid, ())):
             return False
         old = by_id.get(via.get(c.rowid, ""))
-        return old is None or question.weak(old, pool.covers.get(old.rowid, ()))
+        return old is None or question.weak(old, covers.get(old.rowid, ()))
 
     return weak
