@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import shutil
 import subprocess
@@ -129,6 +130,18 @@ def caller(tenant: str, name: str = "agent", *scopes: str) -> Any:
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def post_verb(url: str, bank: str, verb: str, body: dict[str, Any], token: str) -> Any:
+    """One verb over HTTP to a served replica (`serve`), its JSON answer."""
+    import urllib.request
+
+    request = urllib.request.Request(f"{url}/v1/banks/{bank}/{verb}",
+                                     data=json.dumps(body).encode(), method="POST",
+                                     headers={**bearer(token),
+                                              "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310
+        return json.loads(answer.read())
 
 
 @dataclass

@@ -13,7 +13,7 @@ import pytest
 
 from memfold.server.verbs import VERBS
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, make_tenant, serve
+from server_support import app_client, bearer, make_tenant, post_verb, serve
 
 
 @pytest.fixture(scope="module")
@@ -159,15 +159,9 @@ def test_serve_with_two_workers_answers_and_keeps_its_copies(pg_db: Provisioned,
     leaves every copy with its manifest, and the next start's workers take those slots again
     (no copy more; that a copy is adopted, not built again, is tests/server/
     test_server_restart.py's)."""
-    headers = {"Authorization": f"Bearer {acme['planner']}",
-               "Content-Type": "application/json"}
 
     def post(url: str, verb: str, body: dict[str, Any]) -> Any:
-        request = urllib.request.Request(f"{url}/v1/banks/main/{verb}",
-                                         data=json.dumps(body).encode(), headers=headers,
-                                         method="POST")
-        with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310
-            return json.loads(answer.read())
+        return post_verb(url, "main", verb, body, acme['planner'])
 
     def copies() -> list[Path]:
         return sorted(p for bank in tmp_path.iterdir() for p in bank.iterdir() if p.is_dir())

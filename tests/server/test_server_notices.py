@@ -174,23 +174,15 @@ def test_every_worker_of_memfold_serve_drops_a_deleted_bank(pg_db: Provisioned,
                                                             tmp_path: Path) -> None:
     """`memfold serve --workers 2`: each worker listens, so no copy of a deleted bank stays in
     the shared --cache, whichever worker served it."""
-    import json
-    import urllib.request
 
     from memfold.server import admin
-    from server_support import serve
+    from server_support import post_verb, serve
 
     tenant = make_tenant(pg_db, "workers", banks=("main", "gone"),
                          tokens={"agent": (("read", "write"), None)})
-    headers = {"Authorization": f"Bearer {tenant.tokens['agent']}",
-               "Content-Type": "application/json"}
 
     def post(url: str, verb: str, body: dict[str, Any]) -> Any:
-        request = urllib.request.Request(f"{url}/v1/banks/gone/{verb}",
-                                         data=json.dumps(body).encode(), headers=headers,
-                                         method="POST")
-        with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310
-            return json.loads(answer.read())
+        return post_verb(url, "gone", verb, body, tenant.tokens['agent'])
 
     served = serve(pg_db, extra=("--workers", "2", "--cache", str(tmp_path), "--no-vectors"))
     try:
