@@ -45,14 +45,14 @@ from memfold import lexicon
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import ranking
-from memfold.recall.query import QueryPlan, word_stem
+from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
 from memfold.recall.ranking import Scored
 from memfold.values import TEXT, Fact
 
 # a question that asks what holds now (the present perfect and "was" are history questions,
 # which `plan.history` tells)
-ASKS_NOW = re.compile(r"\b(?:now|currently|current|these\s+days|at\s+the\s+moment|at\s+present"
-                      r"|nowadays|still|any\s*more|new|latest|today)\b", re.IGNORECASE)
+ASKS_NOW = re.compile(NOW_PHRASES.pattern + r"|\b(?:now|current|still|new|latest|today)\b",
+                      re.IGNORECASE)
 ASKS_NEW = re.compile(r"\bnew\s+(\w+)", re.IGNORECASE)
 # words that only frame a question: they name no slot
 FRAME = frozenset("who whom whose what which where when why how is are was were do does did "
