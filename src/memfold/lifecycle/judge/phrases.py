@@ -49,7 +49,13 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"\s+team)$", re.I), "team"),  # "is on the Falcon team"
     (re.compile(r"^(?:joined|joins|moved\s+to|transferred\s+to|switched\s+to)\s+(?:the\s+)?"
                 r"(?P<val>[\w-]+(?:\s+[\w-]+)?\s+team)$", re.I), "team"),
-    (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based|settled"
+    (re.compile(r"^(?:moved\s+in\s+with|lives?\s+with|living\s+with)\s+(?:his|her|their)\s+"
+                r"(?:new\s+)?(?P<val>(?:girlfriend|boyfriend|partner|fianc[ée]e?|wife|husband|spouse)"
+                r"\b.*)$", re.I), "relationship"),  # "moved in with his girlfriend Sofia"
+    (re.compile(r"^(?:(?:is|are)\s+)?(?:based\s+(?:out\s+of|in|at)|settled\s+(?:\w+\s+)?(?:in|at))"
+                r"\s+(?P<val>(?-i:[A-Z]).+)$", re.I),
+     "location"),  # "is settled in Toronto", "based out of Yerevan": not "settled in quickly"
+    (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based"
                 r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
                 r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
      "location"),
@@ -64,6 +70,8 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
                 r"(?P<val>.+)$", re.I), "employer"),
     (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
+    (re.compile(r"^(?:started|starts|began)\s+(?:work(?:ing)?\s+)?at\s+(?P<val>(?-i:[A-Z@])[\w@&.-]*"
+                r"(?:\s+(?-i:[A-Z])[\w&.-]*)*)", re.I), "employer"),  # "started at Wipro on Monday"
     (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?(?:hired|taken\s+on)\s+(?:by|at)\s+(?P<val>.+)$",
                 re.I), "employer"),
     (re.compile(r"^(?:started|took|got|landed|accepted|began)\s+(?:a|an|the|his|her|their)?\s*"

@@ -166,7 +166,9 @@ _FRONTED = re.compile(r"^(?:these\s+days|nowadays)\s+(?=\w+\s+\w)|^(?:after|sinc
                       r"|effective|going\s+forward|from|in|on"
                       r"|with|upgraded|thanks|these\s+days|recently|lately|now|today|this|earlier"
                       r"|later|last|next|back\s+in|at\s+the\s+(?:start|end))"
-                      r"\b[^,]{0,60},\s*", re.IGNORECASE)
+                      r"\b[^,]{0,60},\s*"
+                      r"|^(?:after|since|following)\s+the\s+\w+(?:\s+\w+)?\s+(?=(?-i:[A-Z@])[\w-]*"
+                      r"(?:'s)?\s)", re.IGNORECASE)  # "After the reorg Chen's manager is ..."
 _COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been|remains?)"
                      r"\s+(?:now\s+|still\s+|currently\s+|no\s+longer\s+|back\s+(?:to|on|in)\s+)?"
                      r"(?P<val>.+)$",
@@ -380,6 +382,7 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
                   r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
                   r"|joined|started)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
                   "", rest, flags=re.I)
+    rest = re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
             return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""

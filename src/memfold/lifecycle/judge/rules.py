@@ -388,6 +388,26 @@ def _closed(n: Reading, o: Reading) -> str | None:
     return "the newer fact says it closed"
 
 
+# "has no dark mode", "doesn't have a driving licence", "has never travelled outside Europe"
+_DENIED = re.compile(r"\b(?:doesn't|does\s+not|don't|do\s+not|has\s+no|have\s+no|hasn't\s+got"
+                     r"|has\s+never|have\s+never|never|isn't|is\s+not|can't|cannot)\s+"
+                     r"(?:have\s+|has\s+|got\s+|had\s+|been\s+)?(?P<what>[^.;,]+)", re.IGNORECASE)
+_STOPPED = frozenset(w.stem(x) for x in w.STOP)
+
+
+def _denied(n: Reading, o: Reading) -> str | None:
+    """The older fact denies a state and the newer one, not denying it, speaks of the same
+    thing ("has no dark mode" / "has a Dark/Light theme toggle"; "doesn't have a driving
+    licence" / "drives herself to the office"): offered as a conflict, never a supersede by
+    itself — the newer fact may only mention it."""
+    if o.kind != "world" or n.guard or _DENIED.search(n.text) or not (m := _DENIED.search(o.text)):
+        return None
+    what = {w.stem(t) for t in w.tokens(m.group("what"))} - _GENERIC - _STOPPED
+    shared = what & n.words
+    return f"the older fact says no {_text(frozenset(shared), o)!r}; the newer one speaks of it" \
+        if shared else None
+
+
 def replaces(new: Fact, old: Fact) -> str | None:
     """Why `new` makes `old` no longer true (guards aside), or None."""
     n, o = read(new), read(old)
@@ -406,7 +426,7 @@ _CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
             "apartment flat house headquarters hq office city place address resident residence",
     "#job": "works work working worked joined left employed resigned hired job role position "
-            "employer company freelance",
+            "started employer company freelance",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
              "surname known",
     "#rel": " ".join(w.RELATIONSHIP) + " broke split divorced separated",
@@ -536,6 +556,8 @@ class RuleJudge:
                            .replace("turned from", "differs:"))
         if closed := _closed(n, o):  # closed, but not said to be for good
             return Verdict(old.id, False, closed)
+        if denied := _denied(n, o):
+            return Verdict(old.id, False, denied)
         if len(shared := _topic(n.words, o.words)) >= 2:
             return Verdict(old.id, False, "same topic: " + _text(shared, n))
         if shared - _numbers_of(n, o) and n.kind != "experience" and n.numbers and o.numbers \

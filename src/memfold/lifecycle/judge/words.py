@@ -134,7 +134,10 @@ END_PHRASES = re.compile(
     r"|gave\s+up|give\s+up|giving\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
     r"\s+(?!only\b|just\b)|phased\s+out|moved\s+away\s+from"
-    r"|walked\s+away\s+from|stepped\s+down|let\s+go)\b", re.IGNORECASE)
+    r"|walked\s+away\s+from|stepped\s+down|let\s+go"
+    r"|(?:hasn't|has\s+not|haven't|have\s+not)\s+(?:\w+ed|drunk|eaten|driven|ridden)\s+(?:\w+\s+)?"
+    r"(?:since|in\s+(?:over\s+)?(?:a|an|\w+)\s+(?:years?|months?|weeks?)))\b",
+    re.IGNORECASE)  # "hasn't smoked since January": the habit ended
 NEGATED = re.compile(
     r"\b(?:turned\s+down|turns\s+down|declined?|decided\s+against|decided\s+not|fell\s+through"
     r"|falls\s+through|called\s+off|put\s+on\s+hold|(?:is|are|was)\s+staying|stay(?:ed|s)?\s+"

@@ -1,0 +1,74 @@
+"""Wordings of a change the judge did not read: a home said with "settled" or "based out of", a
+subject of two people ("Ana and her husband ... now live in"), a first day at an employer
+("started at Wipro"), a time fronted without a comma ("After the merger Leo's manager is ..."),
+a habit ended ("hasn't smoked since May"), a partner moved in with; and a denied state the newer
+fact speaks of ("has no car" / "drives to work"), offered as a conflict, never taken by itself.
+Each has its other reading beside it, so the rules stay no wider than the wording."""
+
+from __future__ import annotations
+
+import pytest
+from judge_pairs import fact, superseded, verdicts
+
+from memfold.lifecycle.judge.reading import read
+
+# (older, newer): the newer fact states a change that happened
+CHANGES = [
+    ("W @Bea: Bea lives in Ghent.", "W @Bea: Bea is settled in Lyon since the autumn."),
+    ("W @Bea: Bea lives in Ghent.", "W @Bea: Bea is based out of Rotterdam these days."),
+    ("W @Ana: Ana lives in Cork with her husband.",
+     "W @Ana: Ana and her husband sold up and now live in Galway."),
+    ("W @Tariq: Tariq works at Ericsson.", "W @Tariq: Tariq started at Nokia last week."),
+    ("W @Leo: Leo reports to @Hana.", "W @Leo: After the merger Leo's manager is @Ivo."),
+    ("W @Ruth: Ruth smokes.", "W @Ruth: Ruth hasn't smoked since May."),
+    ("W @Ruth: Ruth drinks coffee every morning.",
+     "W @Ruth: Ruth has not drunk coffee in three months."),
+    ("W @Emil: Emil is single.", "W @Emil: Emil moved in with his boyfriend @Jon."),
+]
+
+# (older, newer): not a change of the older fact's value
+NOT_CHANGES = [
+    ("W @Tariq: Tariq works at Ericsson.", "W @Tariq: Tariq started at the gym last week."),
+    ("W @Bea: Bea lives in Ghent.", "W @Bea: Bea settled in quickly at the new school."),
+    ("W @Ruth: Ruth smokes.", "W @Ruth: Ruth hasn't smoked today."),
+    ("W @Emil: Emil is single.", "W @Emil: Emil moved in with his brother."),
+]
+
+# (older, newer): the older fact denies what the newer one speaks of
+DENIED = [
+    ("W @Kit: Kit doesn't have a car.", "W @Kit: Kit drives the car to the station every day."),
+    ("W @app: The app has no offline mode.", "W @app: The app's offline mode syncs on reconnect."),
+    ("W @Moe: Moe has never been skiing.", "W @Moe: Moe went skiing in Andorra in February."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CHANGES)
+def test_a_change_in_these_words_supersedes(old: str, new: str) -> None:
+    assert superseded(old, new), verdicts(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_CHANGES)
+def test_the_same_words_of_something_else_supersede_nothing(old: str, new: str) -> None:
+    assert not superseded(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), DENIED)
+def test_a_denied_state_spoken_of_is_offered_not_taken(old: str, new: str) -> None:
+    found = verdicts(old, new)
+    assert found and not any(v.supersedes for v in found)
+    assert "the older fact says no" in found[0].reason
+
+
+def test_a_denied_state_denied_again_raises_nothing() -> None:
+    assert verdicts("W @Kit: Kit doesn't have a car.",
+                    "W @Kit: Kit still doesn't have a car, he cycles.") == []
+
+
+@pytest.mark.parametrize(("text", "relation"), [
+    ("W @Bea: Bea is settled in Lyon.", "location"),
+    ("W @Bea: Bea is based out of Rotterdam.", "location"),
+    ("W @Tariq: Tariq started at Nokia on Monday.", "employer"),
+    ("W @Emil: Emil moved in with his girlfriend.", "relationship"),
+])
+def test_the_slot_is_read(text: str, relation: str) -> None:
+    assert read(fact(text)).relation == relation
