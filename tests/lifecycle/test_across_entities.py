@@ -94,3 +94,21 @@ def test_the_older_facts_weighed_across_entities_are_bounded_newest_first(
 
 HOBBIES = ["plays the cello", "is in the chess club", "collects stamps", "swims on Tuesdays",
            "reads comics", "bakes bread"]
+
+
+def test_an_older_fact_is_read_with_only_the_entities_its_text_names(workspace: Path) -> None:
+    """"Lucia left Globex and joined Initech" names Globex, not Yuki: Yuki's move the other way
+    is not about Lucia's employer (read with Yuki among its entities, it was)."""
+    with Memory.open(workspace) as memory:
+        lucia = memory.retain("W @Lucia @Initech: Lucia left Globex and joined Initech.",
+                              date="2025-03-01").facts[0]
+        yuki = memory.retain("W @Yuki @Globex: Yuki left Initech and joined Globex.",
+                             date="2025-06-01")
+        assert yuki.superseded == ()
+        felix = memory.retain("W @Felix @Acme: Felix left Hooli and joined Acme.",
+                              date="2025-07-01").facts[0]
+        kenji = memory.retain("W @Kenji @Hooli: Kenji started a new job at Hooli.",
+                              date="2025-09-01")
+        assert kenji.superseded == ()
+        assert memory.get(lucia.id, use=False).superseded_by is None
+        assert memory.get(felix.id, use=False).superseded_by is None

@@ -1,7 +1,8 @@
 """Wordings of a change the judge did not read: a home said with "settled" or "based out of", a
 subject of two people ("Ana and her husband ... now live in"), a first day at an employer
 ("started at Wipro"), a time fronted without a comma ("After the merger Leo's manager is ..."),
-a habit ended ("hasn't smoked since May"), a partner moved in with; and a denied state the newer
+a habit ended ("hasn't smoked since May"), a partner moved in with, a role left ("moved from Sales
+Manager into ...") that is not the manager an older fact names; and a denied state the newer
 fact speaks of ("has no car" / "drives to work"), offered as a conflict, never taken by itself.
 Each has its other reading beside it, so the rules stay no wider than the wording."""
 
@@ -24,6 +25,10 @@ CHANGES = [
     ("W @Ruth: Ruth drinks coffee every morning.",
      "W @Ruth: Ruth has not drunk coffee in three months."),
     ("W @Emil: Emil is single.", "W @Emil: Emil moved in with his boyfriend @Jon."),
+    ("W @mailer: The shop sends order emails through SendGrid.",
+     "W @mailer: SendGrid's been replaced with Resend for order emails."),
+    ("W @Noor: Noor is a Sales Manager at Fjord.",
+     "W @Noor: Noor moved from Sales Manager into a Solutions Architect role."),
 ]
 
 # (older, newer): not a change of the older fact's value
@@ -32,6 +37,13 @@ NOT_CHANGES = [
     ("W @Bea: Bea lives in Ghent.", "W @Bea: Bea settled in quickly at the new school."),
     ("W @Ruth: Ruth smokes.", "W @Ruth: Ruth hasn't smoked today."),
     ("W @Emil: Emil is single.", "W @Emil: Emil moved in with his brother."),
+    # a second use beside the main one; a move from another value than the older fact's
+    ("W @Kite: Kite also keeps its backups on AWS.", "W @Kite: Kite runs on Azure now."),
+    ("W @Kite: Kite's nightly backups go to AWS.",
+     "W @Kite: We migrated Kite from Hetzner to Azure."),
+    # a value left that shares only a slot's word ("manager") with the older fact
+    ("W @Noor @Sven: Sven took over as Noor's manager from Ida.",
+     "W @Noor: Noor moved from Sales Manager into a Solutions Architect role."),
 ]
 
 # (older, newer): the older fact denies what the newer one speaks of

@@ -103,7 +103,7 @@ def weigh_across(judge: Judge, new: Fact, older: Sequence[Fact], named: Sequence
     def read(first: bool) -> tuple[Fact, list[Fact]]:
         if new_names:
             return with_entities(new, named, first=first), list(older)
-        return new, [with_entities(o, named, first=first) for o in older]
+        return new, [with_entities(o, _named_by(o, named), first=first) for o in older]
 
     doubtful = new_names and new.kind == "experience"
     verdicts = [_offered(v) if v.supersedes and doubtful
@@ -114,6 +114,14 @@ def weigh_across(judge: Judge, new: Fact, older: Sequence[Fact], named: Sequence
     if rest := [o for o in again if o.id not in said]:
         verdicts += [_offered(v) for v in judge.weigh(reader, rest)]
     return verdicts
+
+
+def _named_by(fact: Fact, keys: Sequence[str]) -> list[str]:
+    """The keys among `keys` that the fact's text names: "Lucia left Globex" names Globex, not
+    Yuki, whose fact ("Yuki left Initech and joined Globex") found it — with Yuki among its
+    entities it would read as about Yuki.  A fact that names one only by an alias keeps them
+    all."""
+    return [k for k in keys if text_names(fact.content, [k])] or list(keys)
 
 
 def _offered(verdict: Verdict) -> Verdict:

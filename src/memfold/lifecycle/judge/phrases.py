@@ -12,7 +12,8 @@ SWAPS = [  # (pattern, the group of the value left, of the value taken)
                 r"switched|traded|exchanged)(?:\s+out)?\s+(?:for|with)\s+(?P<new>.+)$", re.I),
      "old", "new"),
     (re.compile(r"\b(?:replac(?:e|ed|es|ing)|trad(?:e|ed|es|ing)|swap(?:s|ped|ping)?"
-                r"|exchang(?:e|ed|es|ing))\s+(?P<old>.+?)\s+(?:with|by|for)\s+(?P<new>.+)$",
+                r"|exchang(?:e|ed|es|ing))\s+(?!(?:with|by|for)\s)(?P<old>.+?)\s+(?:with|by|for)\s+"
+                r"(?P<new>.+)$",
                 re.I), "old", "new"),
     (re.compile(r"^(?P<new>.+?)\s+to\s+replace\s+(?P<old>.+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+replaced\s+"

@@ -218,6 +218,7 @@ _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|a
                  r"|no|on|in|at|with|back|been|got|gone|over|done|down|up"
                  r"|\w+ing(?!(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|have)\b)"
                  r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
+_HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=been\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
 _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I"
                           r"|(?:[Aa]n?|[Tt]he|[Aa]nother|[Oo]ne)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:says|said"
@@ -255,6 +256,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     said = _SELF_REPORT.match(text)
     if said and _own_voice(said.group("who"), _name_stems(entities)):
         text = text[said.end():]
+    text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)  # "Mailgun's been replaced"
     text = _IS.sub(lambda m: f"{m.group('who')} is ", text)
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
     text = re.sub(r"\b(\d+)\((\w)\)", r"\1\2", text)  # "401(k)" is a name, not 401 of k

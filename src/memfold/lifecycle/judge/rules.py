@@ -122,7 +122,16 @@ def _mentions(o: Reading, value: Stems) -> bool:
     core = value - _FILLER
     if o.relation == "name" and o.value:
         return bool(core) and (o.value <= core or core <= o.value)
+    if (specific := core - _slot_words()) and not specific & o.predicate:
+        return False  # "from Product Manager" is not "took over as Hamid's manager"
     return bool(core) and len(core & o.predicate) * 2 >= len(core)
+
+
+@lru_cache(maxsize=1)
+def _slot_words() -> Stems:
+    """The words that name a slot or its kind ("manager", "job", "home"), not a value."""
+    return frozenset(w.stem(x) for tag in ("#loc", "#job", "#name", "#boss", "#team")
+                     for x in _CLASSES[tag].split())
 
 
 def _differs(new: Stems, old: Stems) -> bool:
@@ -257,18 +266,31 @@ def _family(n: Reading, o: Reading) -> str | None:
     if n.additive or (n.attr and not o.attr and not n.attr & o.words and not (n.now or n.changes)):
         return None  # "its staging copy is deployed on Fly.io": a part, not the whole
     taken = n.value.union(*(c.new for c in n.changes))
+    left = frozenset().union(*(c.old for c in n.changes))
     now = n.now
     if n.relation == "use" and not now:
         return None
     for family, member in sorted(n.families, key=lambda f: (not _parts(f[1]) <= taken, f)):
         if not (_parts(member) <= taken or now):  # named as the value, or said to hold now
             continue
+        # "migrated from Hetzner to Azure" changes the fact on Hetzner, not one on AWS
+        named_left = {m for f, m in n.families if f == family and _parts(m) <= left}
         for other_family, other in sorted(o.families):
+            if named_left and other not in named_left:
+                continue
+            if o.additive and _ALSO.search(o.text) \
+                    and not _topic(n.words, o.words) - _parts(other) - _parts(member):
+                continue  # "also keeps its backups on AWS": a second use, beside the main one
             if other_family == family and other != member and (_called_old(n, other) or \
                     not {other, w.stem(other)} & (taken if _parts(member) <= taken else n.words)):
                 return f"{family}: {_text(_parts(other), o)!r} became " \
                        f"{_text(_parts(member), n)!r}"
     return None
+
+
+# "also keeps its backups on AWS" adds a second use; "the replicas are PostgreSQL too" says
+# the same value again of another part, which a switch of the whole changes with the rest
+_ALSO = re.compile(r"\balso\b", re.IGNORECASE)
 
 
 def _called_old(n: Reading, member: str) -> bool:
