@@ -36,7 +36,8 @@ from typing import Any, Protocol
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge.base import Judge, Verdict
 from memfold.lifecycle.judge.readers import read
-from memfold.lifecycle.judge.rules import HEARSAY, reported, said_again, same_subject
+from memfold.lifecycle.judge.rules import HEARSAY, said_again
+from memfold.lifecycle.judge.subjects import reported, same_subject
 from memfold.names import entity_key
 from memfold.values import Fact
 

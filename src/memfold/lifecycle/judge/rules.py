@@ -47,6 +47,7 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.readers import lexicon_of, read
 from memfold.lifecycle.judge.reading import Reading, Stems
+from memfold.lifecycle.judge.subjects import reported, reporters, same_subject
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -79,7 +80,7 @@ def _hearsay(n: Reading, o: Reading) -> str | None:
         return None
     if o.guard == "temporary" and (_STAND_IN.search(o.text) or w.THIS_WEEK.search(o.text)):
         return "older-hearsay"  # "acting Designer until the end of the month": a stand-in
-    if _reporters(o.text):  # "Omar dislikes GraphQL, says Zainab": Zainab's word for it
+    if reporters(o.text):  # "Omar dislikes GraphQL, says Zainab": Zainab's word for it
         return "older-hearsay"
     return "older-hearsay" if o.guard in HEARSAY else None
 
@@ -500,41 +501,6 @@ def _related(a: frozenset[str], b: frozenset[str]) -> bool:
 def _names(fact: Fact) -> frozenset[str]:
     return frozenset(w.stem(part) for e in fact.entities for part in re.split(r"[-_.]", e.lower())
                      if part)
-
-
-def same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
-    """Whether the entities the two facts share include the subject of one of them: Sam's
-    employer is not Priya's because both name @Globex; one who only told it ("Omar was
-    promoted, Hamid told us") is not its subject."""
-    if not shared:
-        return True  # two facts that name no entity: their words decide
-    n, o = read(new), read(old)
-    shared = shared - _reporters(new.content) - _reporters(old.content) \
-        - (_mentioned(new) - n.about) - (_mentioned(old) - o.about)
-    return bool(shared & (n.about | o.about))
-
-
-def _mentioned(fact: Fact) -> set[str]:
-    """The entities a fact names inside its content, @mentioned or not: as values, unless
-    they are its subject ("Ines's manager is Felix" says nothing of Felix's own manager)."""
-    return {entity_key(e) for e in fact.entities if re.search(
-        r"(?<![\w-])@?" + r"[-\s]".join(map(re.escape, e.split("-"))) + r"(?![\w-])",
-        fact.content, re.IGNORECASE)}
-
-
-# "..., Hamid told us", "..., says Zainab", "according to Ines": who told it, not its subject
-_REPORTER = re.compile(r"(?:,\s*@?(?P<b>[A-Z][\w-]*)\s+(?:told\s+(?:us|me|him|her|them)|said|says"
-                       r"|mentioned)|,?\s*\b(?:says|said|according\s+to|per)\s+@?(?P<a>[A-Z][\w-]*))"
-                       r"\s*[.!]?$")
-
-
-def reported(new: Fact) -> str | None:
-    """"Ingrid was promoted, Marek told us": someone's report, offered rather than taken."""
-    return "reported" if _reporters(new.content) - read(new).about else None
-
-
-def _reporters(content: str) -> set[str]:
-    return {entity_key(m.group("a") or m.group("b")) for m in _REPORTER.finditer(content)}
 
 
 class RuleJudge:

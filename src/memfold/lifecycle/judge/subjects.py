@@ -1,0 +1,45 @@
+"""Whose fact it is, for the rule judge: the subject two facts share, and who only told it
+("Omar was promoted, Hamid told us")."""
+
+from __future__ import annotations
+
+import re
+
+from memfold.lifecycle.judge.readers import read
+from memfold.names import entity_key
+from memfold.values import Fact
+
+
+def same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
+    """Whether the entities the two facts share include the subject of one of them: Sam's
+    employer is not Priya's because both name @Globex; one who only told it ("Omar was
+    promoted, Hamid told us") is not its subject."""
+    if not shared:
+        return True  # two facts that name no entity: their words decide
+    n, o = read(new), read(old)
+    shared = shared - reporters(new.content) - reporters(old.content) \
+        - (_mentioned(new) - n.about) - (_mentioned(old) - o.about)
+    return bool(shared & (n.about | o.about))
+
+
+def _mentioned(fact: Fact) -> set[str]:
+    """The entities a fact names inside its content, @mentioned or not: as values, unless
+    they are its subject ("Ines's manager is Felix" says nothing of Felix's own manager)."""
+    return {entity_key(e) for e in fact.entities if re.search(
+        r"(?<![\w-])@?" + r"[-\s]".join(map(re.escape, e.split("-"))) + r"(?![\w-])",
+        fact.content, re.IGNORECASE)}
+
+
+# "..., Hamid told us", "..., says Zainab", "according to Ines": who told it, not its subject
+_REPORTER = re.compile(r"(?:,\s*@?(?P<b>[A-Z][\w-]*)\s+(?:told\s+(?:us|me|him|her|them)|said|says"
+                       r"|mentioned)|,?\s*\b(?:says|said|according\s+to|per)\s+@?(?P<a>[A-Z][\w-]*))"
+                       r"\s*[.!]?$")
+
+
+def reported(new: Fact) -> str | None:
+    """"Ingrid was promoted, Marek told us": someone's report, offered rather than taken."""
+    return "reported" if reporters(new.content) - read(new).about else None
+
+
+def reporters(content: str) -> set[str]:
+    return {entity_key(m.group("a") or m.group("b")) for m in _REPORTER.finditer(content)}
