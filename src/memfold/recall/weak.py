@@ -15,9 +15,12 @@ A hit is weak when
 - the question asks words and the hit covers less than `COVERAGE` of their weight (the rare
   word the question turns on is missing), or
 - the question names entities and the hit is about none of them (linked to or naming one):
-  "when is Jules's birthday" is not answered by Milo's birthday.
+  "when is Jules's birthday" is not answered by Milo's birthday, or
+- the question's frame asks for a kind of answer — a sum of money, an age, a number, a time
+  of day, a name (`answer_kind`: "how much did the boiler cost?") — and the hit holds none:
+  "Replaced the old boiler with a Worcester Bosch combi" tells of the boiler, not its price.
 A question of names or a time alone asks no words: its hits are weak only by the second
-rule.  A fact recall brings because it replaced a fact that matched ("replaces ^id, which
+and third rules.  A fact recall brings because it replaced a fact that matched ("replaces ^id, which
 matched", `currency`) is weak only when that fact was.  Weak hits are still returned
 (flagged `weak`); a `strict` recall answers with the best hits that are not.
 """
@@ -31,6 +34,7 @@ from dataclasses import dataclass
 
 from memfold.index.base import Candidate, FactSearch
 from memfold.names import entity_key, find_words, fold, text_names
+from memfold.recall.answer_kind import AnswerKind, kind_of
 from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
 from memfold.values import Fact
 
@@ -64,6 +68,7 @@ class Asked:
 
     weights: Mapping[str, float]
     named: tuple[str, ...]
+    kind: AnswerKind | None = None  # the kind of answer its frame asks for
 
     @functools.cached_property
     def total(self) -> float:
@@ -75,6 +80,8 @@ class Asked:
         for by word knowledge."""
         if self.named and not set(self.named) & set(c.links) and not text_names(
                 c.fact.content, self.named):
+            return True
+        if self.kind is not None and not self.kind.held_by(c.fact.content, c.links):
             return True
         if not self.weights:
             return False
@@ -96,12 +103,13 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
     names = set(named)
     words = [t for t in plan.terms if t.isalpha() and entity_key(t) not in names
              and t not in FRAME_WORDS and len(t) > 1]
+    kind = kind_of(plan.text, named)
     if not words:
-        return Asked({}, tuple(named))
+        return Asked({}, tuple(named), kind)
     rows = max(backend.fact_rows(), 1)
     counts = backend.word_counts(words, min(COUNTED, rows))
     return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0))) for w in words},
-                 tuple(named))
+                 tuple(named), kind)
 
 
 def weak_of(question: Asked, found: Collection[Candidate],
