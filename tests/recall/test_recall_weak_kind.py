@@ -51,7 +51,7 @@ def first_with(result: RecallResult, words: str) -> bool:
     ("How much was the Garmin Forerunner?", MONEY),
     ("How much do I earn?", MONEY),
     ("How old is Jules?", AGE),
-    ("How many boxes did we pack?", AMOUNT),
+    ("How many half marathons did I run?", None),
     ("How much weight has Biscuit lost?", AMOUNT),
     ("What time does Milo's school start?", CLOCK),
     ("What's the name of Nico's restaurant?", NAME),
@@ -89,7 +89,7 @@ def test_a_time_of_day_and_a_count(asked_of) -> None:  # type: ignore[no-untyped
     school = asked_of("What time does Milo's school start?")
     assert first_with(school, "Bishop Road Primary")
     assert not first_with(asked_of("What time is Milo's swimming lesson?"), "9:30")
-    assert not first_with(asked_of("How many boxes did we pack for the move?"), "47 boxes")
+    assert not first_with(asked_of("How much did we pack for the move?"), "47 boxes")
 
 
 def test_a_name_never_stated_is_not_answered_by_the_place_it_would_name(asked_of) -> None:  # type: ignore[no-untyped-def]

@@ -1,8 +1,8 @@
 """What kind of answer a question asks for, and whether a fact holds one (`recall.weak`).
 
 Some questions say, by their own frame, what their answer is made of: "how much did the
-boiler cost?" is answered by a sum of money, "how old is Jules?" by an age, "how many
-bedrooms?" by a number, "what time does school start?" by a time of day, "what's the name
+boiler cost?" is answered by a sum of money, "how old is Jules?" by an age, "how much
+weight?" by a number, "what time does school start?" by a time of day, "what's the name
 of the restaurant?" (or "called", "surname") by a name.  A fact that shares every topic
 word of such a question ("Replaced the old boiler with a Worcester Bosch combi") but holds
 nothing of that kind cannot answer it: it tells that the thing exists, not what is asked
@@ -12,7 +12,9 @@ The kinds, each read from the question's frame and each tested on the fact's tex
 - `MONEY` — "how much" with a word of paying (cost, pay, charge, price, earn, rent, ...),
   or "how much is/was the ...": a currency sign or word, or "free";
 - `AGE` — "how old": "six-year-old", "aged 68", "is eight", "her 68th birthday";
-- `AMOUNT` — any other "how much" / "how many": a figure (not a year) or a number word;
+- `AMOUNT` — any other "how much" ("how much weight has Biscuit lost?"): a figure (not a
+  year) or a number word.  "How many" is no kind: it is often answered by counting facts
+  that hold no number ("how many half marathons did I run?");
 - `CLOCK` — "what time": a clock time (18:30, 7pm, 1:58:42) or a part of the day;
 - `NAME` — "the name of", "called", "surname" (not "name her baby"): a capitalised word that is
   not the question's own, not a month or weekday, and not merely the first word of the
@@ -39,7 +41,7 @@ _COUNT = rf"(?:{_FIGURE}|{_NUMBER_WORD}\b)"
 
 # the question's frame
 HOW_OLD = re.compile(r"\bhow\s+old\b", re.IGNORECASE)
-HOW_MUCH = re.compile(r"\bhow\s+(?:much|many)\b", re.IGNORECASE)
+HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
 PAYING = re.compile(r"\b(?:cost|costs|costing|pay|pays|paid|paying|charge|charges|charged|"
                     r"price|prices|priced|earn|earns|earned|earning|spend|spends|spent|"
                     r"worth|rent|owe|owes|owed|sell|sells|sold|fee|fees|salary|wage|"
@@ -57,7 +59,8 @@ AGE_HELD = re.compile(rf"\b{_COUNT}[-\s]+(?:years?|months?|weeks?)[-\s]+old\b"
                       rf"|\baged?\s+{_COUNT}|\b\d+(?:st|nd|rd|th)\s+birthday\b"
                       rf"|\b(?:is|was|turned|turns|turning)\s+{_COUNT}(?![-\w]|\s*[%£$€])",
                       re.IGNORECASE)
-COUNT_HELD = re.compile(rf"\b{_COUNT}|\d\s*%|[£$€¥]\s*\d", re.IGNORECASE)
+COUNT_HELD = re.compile(rf"\b{_COUNT}|\b(?:once|twice|thrice)\b|\d\s*%|[£$€¥]\s*\d",
+                        re.IGNORECASE)
 CLOCK_HELD = re.compile(r"\b\d{1,2}(?::\d\d)+\b|\b\d{1,2}(?:[.:]\d\d)?\s*(?:am|pm|a\.m\.|"
                         r"p\.m\.)|\bo'clock\b|\b(?:noon|midday|midnight|lunchtime|dawn|"
                         r"mornings?|afternoons?|evenings?|nights?)\b", re.IGNORECASE)
