@@ -98,3 +98,29 @@ def test_a_name_never_stated_is_not_answered_by_the_place_it_would_name(asked_of
     restaurant = asked_of("What's the name of the Ethiopian restaurant on Gloucester Road?")
     assert first_with(restaurant, "Ethiopian")
     assert not first_with(asked_of("What's Milo's new teacher called?"), "Adeyemi")
+
+
+WORDS = ["W @Jules: Jules, my partner, teaches geography at Cotham School.",
+         "B @Jules: Jules marked mock papers for Cotham School all weekend.",
+         "W @Milo: Milo is in Year 4 at Bishop Road Primary.",
+         "B @me: Got broadband installed at the new house with Zen Internet.",
+         "B @me: The internet was down all Sunday.",
+         "W @Biscuit: Biscuit is our six-year-old beagle.",
+         "B @me: Took Biscuit for a walk around Snuff Mills.",
+         "W @me: I live in a rented two-bedroom flat in Easton, Bristol.",
+         "W @me: I work as a senior UX researcher at Fernhill Health.",
+         "B @me: Baked banana bread for the office."]
+
+
+def test_a_word_memory_never_uses_weighs_less_than_one_it_uses(workspace: Path) -> None:
+    """"Who is our internet provider?": no fact says "provider" — the question's own word
+    for what memory says otherwise — and the broadband fact answers it.  "Which primary
+    school did Jules go to?": the memory does speak of a primary school, so Jules's school,
+    which is not one, is a guess."""
+    Memory.init(workspace)
+    with Memory.open(workspace) as memory:
+        memory.retain(WORDS, now=DAY)
+        provider = memory.recall("Who is our internet provider?", now=LATER)
+        school = memory.recall("Which primary school did Jules go to?", now=LATER)
+    assert not first_with(provider, "Zen Internet") and provider.answered
+    assert first_with(school, "Cotham School") and not school.answered
