@@ -124,3 +124,27 @@ def test_a_word_memory_never_uses_weighs_less_than_one_it_uses(workspace: Path) 
         school = memory.recall("Which primary school did Jules go to?", now=LATER)
     assert not first_with(provider, "Zen Internet") and provider.answered
     assert first_with(school, "Cotham School") and not school.answered
+
+
+NAMES = [*WORDS,
+         "B @me: Renewed Biscuit's pet insurance with Petplan.",
+         "B @me: Bought travel insurance for the Lisbon trip.",
+         "W @Car: We bought a used 2021 Kia Niro EV in blue.",
+         "W @me: After the December pay review, my salary is £66,500.",
+         "B @me: Our offer of £372,000 on the Egerton Road house was accepted."]
+
+
+def test_a_name_of_several_words_is_matched_whole(workspace: Path) -> None:
+    """"National Insurance" is one thing: "pet insurance" does not name it.  In a question
+    of money the paying words only frame it: "how much did we pay for the Kia Niro?" turns
+    on the Kia Niro, which no sum is said of (the salary after a pay review is no answer),
+    while the house's price answers its question."""
+    Memory.init(workspace)
+    with Memory.open(workspace) as memory:
+        memory.retain(NAMES, now=DAY)
+        insurance = memory.recall("What's my National Insurance number?", now=LATER)
+        niro = memory.recall("How much did we pay for the Kia Niro?", now=LATER)
+        house = memory.recall("How much did we pay for the Egerton Road house?", now=LATER)
+    assert first_with(insurance, "pet insurance") and not insurance.answered
+    assert niro.hits and not niro.answered
+    assert not first_with(house, "£372,000") and house.answered

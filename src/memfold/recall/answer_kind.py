@@ -10,7 +10,8 @@ about it.  Memory that never stated the price, age or name finds exactly such fa
 
 The kinds, each read from the question's frame and each tested on the fact's text:
 - `MONEY` — "how much" with a word of paying (cost, pay, charge, price, earn, rent, ...),
-  or "how much is/was the ...": a currency sign or word, or "free";
+  or "how much is/was the ...": a currency sign or word, or "free".  The paying words then
+  only frame the question (`AnswerKind.frames`): it turns on what was paid for;
 - `AGE` — "how old": "six-year-old", "aged 68", "is eight", "her 68th birthday";
 - `AMOUNT` — any other "how much" ("how much weight has Biscuit lost?"): a figure (not a
   year) or a number word.  "How many" is no kind: it is often answered by counting facts
@@ -77,6 +78,11 @@ class AnswerKind:
 
     kind: str
     given: frozenset[str] = frozenset()
+
+    def frames(self, word: str) -> bool:
+        """Whether the asked `word` only frames this kind (the paying words of a question
+        of money: "how much did we *pay* for the Kia Niro?" turns on the Kia Niro)."""
+        return self.kind == MONEY and PAYING.fullmatch(word) is not None
 
     def held_by(self, content: str, links: Collection[str] = ()) -> bool:
         """Whether `content` holds an answer of this kind (`links`: the entities the fact

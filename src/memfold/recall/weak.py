@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -53,6 +54,7 @@ COVERAGE = 0.47
 ABSENT_SHARE = 0.5
 COUNTED = 1000  # a word's facts are counted up to this many (a common word costs no more)
 SUBSTRING = 4  # a word this long is held inside a longer one, as `why` tells it (iPhone)
+NAME_WORD = re.compile(r"[^\W_]+")  # a word of the question, for `names_of`
 # Words that say what sort of answer is wanted, not what it is about ("what's the *name*
 # of Nico's restaurant" turns on "restaurant", "what *kind* of dog" on "dog"), the opinion
 # words (`query.OPINION_WORDS`: "favourite"), light verbs that take their sense from their
@@ -78,11 +80,20 @@ class Asked:
     weights: Mapping[str, float]
     named: tuple[str, ...]
     kind: AnswerKind | None = None  # the kind of answer its frame asks for
+    names: tuple[tuple[str, ...], ...] = ()  # asked words that make one name (`NAME_RUN`)
+
+    @functools.cached_property
+    def units(self) -> tuple[tuple[tuple[str, ...], float], ...]:
+        """The asked words as units of meaning and the weight of each: a name of several
+        words is one unit, as heavy as its rarest word, covered only whole."""
+        grouped = {w for name in self.names for w in name}
+        return (*((name, max(self.weights[w] for w in name)) for name in self.names),
+                *(((w,), v) for w, v in self.weights.items() if w not in grouped))
 
     @functools.cached_property
     def total(self) -> float:
-        """The weight of every asked word, summed once for all the hits weighed."""
-        return sum(self.weights.values())
+        """The weight of every asked unit, summed once for all the hits weighed."""
+        return sum(v for _, v in self.units)
 
     def weak(self, c: Candidate, covers: Collection[str] = ()) -> bool:
         """Whether the candidate is only a guess; `covers`: the asked words it was found
@@ -97,14 +108,15 @@ class Asked:
         return self.covered(c.fact, covers) < COVERAGE * self.total
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
-        """The weight of the asked words the fact holds — as a word, in another form, or
-        (SUBSTRING letters or more) inside a word — or stands for (`covers`)."""
+        """The weight of the asked units the fact holds every word of — as a word, in
+        another form, or (SUBSTRING letters or more) inside a word — or stands for
+        (`covers`)."""
         text = fold(f"{fact.content} {' '.join(fact.entities)}")
         words = set(find_words(text))
         stems = {word_stem(w) for w in words}
-        return sum(w for t, w in self.weights.items()
-                   if t in covers or t in words or word_stem(t) in stems
-                   or (len(t) >= SUBSTRING and t in text))
+        return sum(v for unit, v in self.units
+                   if all(t in covers or t in words or word_stem(t) in stems
+                          or (len(t) >= SUBSTRING and t in text) for t in unit))
 
 
 def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
@@ -113,13 +125,35 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
     words = [t for t in plan.terms if t.isalpha() and entity_key(t) not in names
              and t not in FRAME_WORDS and len(t) > 1]
     kind = kind_of(plan.text, named)
+    if kind is not None:
+        words = [t for t in words if not kind.frames(t)]
     if not words:
         return Asked({}, tuple(named), kind)
     rows = max(backend.fact_rows(), 1)
     counts = backend.word_counts(words, min(COUNTED, rows))
     return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0)))
                   * (1.0 if counts.get(w, 0) else ABSENT_SHARE) for w in words},
-                 tuple(named), kind)
+                 tuple(named), kind, names_of(plan.text, set(words)))
+
+
+def names_of(text: str, words: Collection[str]) -> tuple[tuple[str, ...], ...]:
+    """The runs of two or more capitalised asked words in the question, past its first
+    word ("the *Kia Niro*", "the *London Marathon*", "*Gloucester Road*"): each names one
+    thing, which a fact holding one of its words ("pet insurance" for "National
+    Insurance") does not name."""
+    runs: list[tuple[str, ...]] = []
+    run: list[str] = []
+    for n, m in enumerate(NAME_WORD.finditer(text)):
+        word = fold(m.group())
+        if n and m.group()[0].isupper() and word in words and word not in run:
+            run.append(word)
+            continue
+        if len(run) > 1:
+            runs.append(tuple(run))
+        run = []
+    if len(run) > 1:
+        runs.append(tuple(run))
+    return tuple(runs)
 
 
 def weak_of(question: Asked, found: Collection[Candidate],
