@@ -112,20 +112,6 @@ WORDS = ["W @Jules: Jules, my partner, teaches geography at Cotham School.",
          "B @me: Baked banana bread for the office."]
 
 
-def test_a_word_memory_never_uses_weighs_less_than_one_it_uses(workspace: Path) -> None:
-    """"Who is our internet provider?": no fact says "provider" — the question's own word
-    for what memory says otherwise — and the broadband fact answers it.  "Which primary
-    school did Jules go to?": the memory does speak of a primary school, so Jules's school,
-    which is not one, is a guess."""
-    Memory.init(workspace)
-    with Memory.open(workspace) as memory:
-        memory.retain(WORDS, now=DAY)
-        provider = memory.recall("Who is our internet provider?", now=LATER)
-        school = memory.recall("Which primary school did Jules go to?", now=LATER)
-    assert not first_with(provider, "Zen Internet") and provider.answered
-    assert first_with(school, "Cotham School") and not school.answered
-
-
 NAMES = [*WORDS,
          "B @me: Renewed Biscuit's pet insurance with Petplan.",
          "B @me: Bought travel insurance for the Lisbon trip.",

@@ -5,11 +5,14 @@ A question never stated in memory ("what's my sister's blood type?") still finds
 they share its common words or name its person, while the words that carry what is asked
 ("blood type") match nothing.  So each hit is weighed by the question's *asked words* — its
 search terms less the names of the entities it names, less the words that only frame the
-answer (`FRAME_WORDS`: "name", "kind", "favourite", light verbs such as "go" and "make") —
-each weighted by how rare it is in the memory (an inverse document frequency, counted by the
-index up to COUNTED facts), a word no fact holds at half that (`ABSENT_SHARE`).  A hit covers
-an asked word when it holds it, in another form (moving: moved) or inside a longer word, or
-was found for it by word knowledge (dog: beagle, `expansion`).
+answer (`FRAME_WORDS`: "name", "kind", "favourite", light verbs such as "go" and "make";
+in a question of money, its paying words: `answer_kind`) — each weighted by how rare it is
+in the memory (an inverse document frequency, counted by the index up to COUNTED facts).  A
+name of several capitalised words ("National Insurance", "the Kia Niro") is one asked unit,
+as heavy as its rarest word.  A hit covers an asked word
+when it holds it, in another form (moving: moved) or inside a longer word, or was found for
+it by word knowledge (dog: beagle, `expansion`); it covers a name when it covers each of its
+words.
 
 A hit is weak when
 - the question asks words and the hit covers less than `COVERAGE` of their weight (the rare
@@ -21,8 +24,8 @@ A hit is weak when
   "Replaced the old boiler with a Worcester Bosch combi" tells of the boiler, not its price.
 A question of names or a time alone asks no words: its hits are weak only by the second
 and third rules.  A fact recall brings because it replaced a fact that matched ("replaces
-^id, which matched", `currency`) is weak only when that fact was.  Weak hits are still returned
-(flagged `weak`); a `strict` recall answers with the best hits that are not.
+^id, which matched", `currency`) is weak only when that fact was.  Weak hits are still
+returned (flagged `weak`); a `strict` recall answers with the best hits that are not.
 """
 
 from __future__ import annotations
@@ -39,19 +42,12 @@ from memfold.recall.answer_kind import AnswerKind, kind_of
 from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
 from memfold.values import Fact
 
-# the share of the asked words' weight a hit must cover not to be weak, and the share of its
-# weight a word no fact holds keeps (`ABSENT_SHARE`), chosen together on the personal dev set
-# and 32 + 32 never-stated and answerable questions written over it
-# (benchmarks/data/personal-dev-negative.json; docs/benchmarks.md): lexical, 0.47 and 0.5
-# leave 38 of 47 never-stated questions unanswered and flag 12 of 137 answerable ones; 0.4
-# with every word whole, 34 and 14
-COVERAGE = 0.47
-# A word no fact in the memory holds ("what *breed* is our dog", "who is our internet
-# *provider*") is as often the question's own word for what memory says otherwise as the
-# thing memory never stated; a word the memory does use and the hit lacks ("which *primary*
-# school", the memory speaks of primary schools) says more that the hit is about something
-# else.  So a word the memory never holds weighs this share of its rarity.
-ABSENT_SHARE = 0.5
+# the share of the asked words' weight a hit must cover not to be weak, chosen on the
+# personal dev set (docs/benchmarks.md): lexical, 0.4 leaves 73% of never-stated questions
+# unanswered and 12% of answerable ones; 0.34 about 60% and 9%, 0.5 73% and 23%.  (0.47 with
+# a word no fact holds weighing half caught as many dev questions and flagged fewer answerable
+# ones, but lost a never-stated question held out: docs/benchmarks.md.)
+COVERAGE = 0.4
 COUNTED = 1000  # a word's facts are counted up to this many (a common word costs no more)
 SUBSTRING = 4  # a word this long is held inside a longer one, as `why` tells it (iPhone)
 NAME_WORD = re.compile(r"[^\W_]+")  # a word of the question, for `names_of`
@@ -68,7 +64,7 @@ FRAME_WORDS = frozenset("""
     gives gave keep keeps kept find finds found try tries tried put come comes came seem
     seems mean means meant plan plans planning planned
     still next latest last first originally currently moment now another big together
-    away back
+    away back per
     """.split()) | OPINION_WORDS
 
 
@@ -131,8 +127,7 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
         return Asked({}, tuple(named), kind)
     rows = max(backend.fact_rows(), 1)
     counts = backend.word_counts(words, min(COUNTED, rows))
-    return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0)))
-                  * (1.0 if counts.get(w, 0) else ABSENT_SHARE) for w in words},
+    return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0))) for w in words},
                  tuple(named), kind, names_of(plan.text, set(words)))
 
 
