@@ -9,10 +9,9 @@ answer (`FRAME_WORDS`: "name", "kind", "favourite", light verbs such as "go" and
 in a question of money, its paying words: `answer_kind`) — each weighted by how rare it is
 in the memory (an inverse document frequency, counted by the index up to COUNTED facts).  A
 name of several capitalised words ("National Insurance", "the Kia Niro") is one asked unit,
-as heavy as its rarest word.  A hit covers an asked word
-when it holds it, in another form (moving: moved) or inside a longer word, or was found for
-it by word knowledge (dog: beagle, `expansion`); it covers a name when it covers each of its
-words.
+as heavy as its rarest word.  A hit covers an asked word when it holds it, in another form
+(moving: moved) or inside a longer word, or was found for it by word knowledge (dog: beagle,
+`expansion`); it covers a name when it covers each of its words.
 
 A hit is weak when
 - the question asks words and the hit covers less than `COVERAGE` of their weight (the rare
