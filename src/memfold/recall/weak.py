@@ -75,7 +75,7 @@ class Asked:
     weights: Mapping[str, float]
     named: tuple[str, ...]
     kind: AnswerKind | None = None  # the kind of answer its frame asks for
-    names: tuple[tuple[str, ...], ...] = ()  # asked words that make one name (`NAME_RUN`)
+    names: tuple[tuple[str, ...], ...] = ()  # asked words that make one name (`names_of`)
 
     @functools.cached_property
     def units(self) -> tuple[tuple[tuple[str, ...], float], ...]:
