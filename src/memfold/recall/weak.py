@@ -5,41 +5,51 @@ A question never stated in memory ("what's my sister's blood type?") still finds
 they share its common words or name its person, while the words that carry what is asked
 ("blood type") match nothing.  So each hit is weighed by the question's *asked words* — its
 search terms less the names of the entities it names, less the words that only frame the
-answer (`FRAME_WORDS`: "name", "kind", "favourite", light verbs such as "go" and "make") —
-each weighted by how rare it is in the memory (an inverse document frequency, counted by the
-index up to COUNTED facts).  A hit covers an asked word when it holds it, in another form
+answer (`FRAME_WORDS`: "name", "kind", "favourite", light verbs such as "go" and "make";
+in a question of money, its paying words: `answer_kind`) — each weighted by how rare it is
+in the memory (an inverse document frequency, counted by the index up to COUNTED facts).  A
+name of several capitalised words ("National Insurance", "the Kia Niro") is one asked unit,
+as heavy as its rarest word.  A hit covers an asked word when it holds it, in another form
 (moving: moved) or inside a longer word, or was found for it by word knowledge (dog: beagle,
-`expansion`).
+`expansion`); it covers a name when it covers each of its words.
 
 A hit is weak when
 - the question asks words and the hit covers less than `COVERAGE` of their weight (the rare
   word the question turns on is missing), or
 - the question names entities and the hit is about none of them (linked to or naming one):
-  "when is Jules's birthday" is not answered by Milo's birthday.
+  "when is Jules's birthday" is not answered by Milo's birthday, or
+- the question's frame asks for a kind of answer — a sum of money, an age, a number, a time
+  of day, a name (`answer_kind`: "how much did the boiler cost?") — and the hit holds none:
+  "Replaced the old boiler with a Worcester Bosch combi" tells of the boiler, not its price.
 A question of names or a time alone asks no words: its hits are weak only by the second
-rule.  A fact recall brings because it replaced a fact that matched ("replaces ^id, which
-matched", `currency`) is weak only when that fact was.  Weak hits are still returned
-(flagged `weak`); a `strict` recall answers with the best hits that are not.
+and third rules.  A fact recall brings because it replaced a fact that matched ("replaces
+^id, which matched", `currency`) is weak only when that fact was.  Weak hits are still
+returned (flagged `weak`); a `strict` recall answers with the best hits that are not.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from memfold.index.base import Candidate, FactSearch
 from memfold.names import entity_key, find_words, fold, text_names
+from memfold.recall.answer_kind import AnswerKind, kind_of
 from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
 from memfold.values import Fact
 
 # the share of the asked words' weight a hit must cover not to be weak, chosen on the
 # personal dev set (docs/benchmarks.md): lexical, 0.4 leaves 73% of never-stated questions
-# unanswered and 12% of answerable ones; 0.34 about 60% and 9%, 0.5 73% and 23%
+# unanswered and 12% of answerable ones; 0.34 about 60% and 9%, 0.5 73% and 23%.  (0.47 with
+# a word no fact holds weighing half caught as many dev questions and flagged fewer answerable
+# ones, but lost a never-stated question held out: docs/benchmarks.md.)
 COVERAGE = 0.4
 COUNTED = 1000  # a word's facts are counted up to this many (a common word costs no more)
 SUBSTRING = 4  # a word this long is held inside a longer one, as `why` tells it (iPhone)
+NAME_WORD = re.compile(r"[^\W_]+")  # a word of the question, for `names_of`
 # Words that say what sort of answer is wanted, not what it is about ("what's the *name*
 # of Nico's restaurant" turns on "restaurant", "what *kind* of dog" on "dog"), the opinion
 # words (`query.OPINION_WORDS`: "favourite"), light verbs that take their sense from their
@@ -53,7 +63,7 @@ FRAME_WORDS = frozenset("""
     gives gave keep keeps kept find finds found try tries tried put come comes came seem
     seems mean means meant plan plans planning planned
     still next latest last first originally currently moment now another big together
-    away back
+    away back per
     """.split()) | OPINION_WORDS
 
 
@@ -64,11 +74,21 @@ class Asked:
 
     weights: Mapping[str, float]
     named: tuple[str, ...]
+    kind: AnswerKind | None = None  # the kind of answer its frame asks for
+    names: tuple[tuple[str, ...], ...] = ()  # asked words that make one name (`names_of`)
+
+    @functools.cached_property
+    def units(self) -> tuple[tuple[tuple[str, ...], float], ...]:
+        """The asked words as units of meaning and the weight of each: a name of several
+        words is one unit, as heavy as its rarest word, covered only whole."""
+        grouped = {w for name in self.names for w in name}
+        return (*((name, max(self.weights[w] for w in name)) for name in self.names),
+                *(((w,), v) for w, v in self.weights.items() if w not in grouped))
 
     @functools.cached_property
     def total(self) -> float:
-        """The weight of every asked word, summed once for all the hits weighed."""
-        return sum(self.weights.values())
+        """The weight of every asked unit, summed once for all the hits weighed."""
+        return sum(v for _, v in self.units)
 
     def weak(self, c: Candidate, covers: Collection[str] = ()) -> bool:
         """Whether the candidate is only a guess; `covers`: the asked words it was found
@@ -76,19 +96,22 @@ class Asked:
         if self.named and not set(self.named) & set(c.links) and not text_names(
                 c.fact.content, self.named):
             return True
+        if self.kind is not None and not self.kind.held_by(c.fact.content, c.links):
+            return True
         if not self.weights:
             return False
         return self.covered(c.fact, covers) < COVERAGE * self.total
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
-        """The weight of the asked words the fact holds — as a word, in another form, or
-        (SUBSTRING letters or more) inside a word — or stands for (`covers`)."""
+        """The weight of the asked units the fact holds every word of — as a word, in
+        another form, or (SUBSTRING letters or more) inside a word — or stands for
+        (`covers`)."""
         text = fold(f"{fact.content} {' '.join(fact.entities)}")
         words = set(find_words(text))
         stems = {word_stem(w) for w in words}
-        return sum(w for t, w in self.weights.items()
-                   if t in covers or t in words or word_stem(t) in stems
-                   or (len(t) >= SUBSTRING and t in text))
+        return sum(v for unit, v in self.units
+                   if all(t in covers or t in words or word_stem(t) in stems
+                          or (len(t) >= SUBSTRING and t in text) for t in unit))
 
 
 def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
@@ -96,12 +119,35 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
     names = set(named)
     words = [t for t in plan.terms if t.isalpha() and entity_key(t) not in names
              and t not in FRAME_WORDS and len(t) > 1]
+    kind = kind_of(plan.text, named)
+    if kind is not None:
+        words = [t for t in words if not kind.frames(t)]
     if not words:
-        return Asked({}, tuple(named))
+        return Asked({}, tuple(named), kind)
     rows = max(backend.fact_rows(), 1)
     counts = backend.word_counts(words, min(COUNTED, rows))
     return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0))) for w in words},
-                 tuple(named))
+                 tuple(named), kind, names_of(plan.text, set(words)))
+
+
+def names_of(text: str, words: Collection[str]) -> tuple[tuple[str, ...], ...]:
+    """The runs of two or more capitalised asked words in the question, past its first
+    word ("the *Kia Niro*", "the *London Marathon*", "*Gloucester Road*"): each names one
+    thing, which a fact holding one of its words ("pet insurance" for "National
+    Insurance") does not name."""
+    runs: list[tuple[str, ...]] = []
+    run: list[str] = []
+    for n, m in enumerate(NAME_WORD.finditer(text)):
+        word = fold(m.group())
+        if n and m.group()[0].isupper() and word in words and word not in run:
+            run.append(word)
+            continue
+        if len(run) > 1:
+            runs.append(tuple(run))
+        run = []
+    if len(run) > 1:
+        runs.append(tuple(run))
+    return tuple(runs)
 
 
 def weak_of(question: Asked, found: Collection[Candidate],
