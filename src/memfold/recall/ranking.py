@@ -183,6 +183,9 @@ HISTORY_SHARE = 1.0
 # a question about what holds now (told in the present, no time, nothing of the past): an
 # experience weighs this (`scoring.event_weight`)
 EVENT_SHARE = 0.8
+# a question that asks for several facts: a candidate about the best match's subject is lifted
+# this share of the way toward its score (`sets.with_siblings`)
+SIBLING_SHARE = 0.5
 # lexical: a second hop, the words of the best results searched again (`expansion.second_hop`)
 HOP_SHARE = 0.15
 # semantic and hybrid: the query's vector moved toward its best candidates' (`recall.semantic`)
@@ -225,7 +228,7 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
     "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
-    "EVENT_SHARE": EVENT_SHARE,
+    "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE,
 })
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)

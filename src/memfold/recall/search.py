@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
-from memfold.recall import asked_slot, currency, ranking
+from memfold.recall import asked_slot, currency, ranking, sets
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
@@ -81,6 +81,7 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
     if before_any:
         return Ranked([], window, (), 0, notes=(*notes, before_any))
     named = query_entities(backend, plan)
+    named += sets.plural_names(backend, plan, named)
     # A time phrase beside words is a preference, not a filter: people write about events
     # after they happen ("last month we ..."), so in-window facts rank higher but others
     # stay findable.  A query that is only a time phrase is restricted to it.
@@ -131,6 +132,7 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()})
+    ordered = sets.with_siblings(backend, ordered, plan, named, match, filters)
     weak = weak_of(asked(backend, plan, named), pool.found.values(), pool.covers,
                    {**via, **pulled})
     shown = ordered[: options.k]

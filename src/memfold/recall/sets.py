@@ -1,0 +1,111 @@
+"""Questions whose answer is several facts: "which half marathons did I race", "what cars
+have we owned", "who has walked the dog for us this year".
+
+Such a question is answered by a set of facts about one subject, written across the year in
+different words: "Dr. Osei prescribed propranolol 40 mg a day to prevent my migraines" holds
+the question's words, "Dr. Osei increased my propranolol to 80 mg a day" and "Dr. Osei
+switched me from propranolol to candesartan" hold none of them, and single facts that share
+one common word of the question ("A migraine wiped out most of Wednesday") filled the places
+the rest of the answer needed.  Two readings of the memory bring the set together:
+
+- a group named by the plural of an entity's name ("cars" for @Car, "houses" for @House)
+  names that entity, as its singular does (`plural_names`);
+- the best match's subject brings its siblings (`with_siblings`): for a question that asks
+  for several facts (`asks_for_several`: the present perfect or a question about the past,
+  "which", "all", a plural noun the question asks for), a candidate that matched the question
+  at all and is about an entity the best match is about — linked to it or naming it, an entity
+  the question does not name and that is linked to few facts (a person, a pet, a project; not
+  the user, on most of the memory) — is lifted SIBLING_SHARE of the way toward the best
+  match's score.  Its place among the other results is otherwise kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace as evolve
+
+from memfold.index.base import Filters, RecallIndex
+from memfold.names import STOP_WORDS, entity_key, find_words, name_keys, text_names
+from memfold.recall import ranking
+from memfold.recall.query import QueryPlan
+from memfold.recall.ranking import Scored
+
+# an entity linked to this many facts or more is on too much of the memory to say what a
+# fact is about (the user, a speaker in a chat log)
+BROAD = 50
+SET_WORDS = frozenset({"which", "all", "every", "each", "list"})
+MIN_PLURAL = 4  # letters: "cars", not "is"
+
+
+def singulars(word: str) -> list[str]:
+    """The singular forms a plural English word may have ("cars" -> car, "houses" ->
+    house, "hous"; "stories" -> story)."""
+    w = word.casefold()
+    if len(w) < MIN_PLURAL or not w.endswith("s") or w.endswith(("ss", "us", "is")):
+        return []
+    found = [w[:-1]]
+    if w.endswith("ies"):
+        found.append(w[:-3] + "y")
+    elif w.endswith("es"):
+        found.append(w[:-2])
+    return found
+
+
+def plural_names(backend: RecallIndex, plan: QueryPlan, named: Sequence[str]) -> list[str]:
+    """Entities the query names by the plural of their name ("what cars have we owned":
+    @Car), not named already."""
+    forms = {s: t for t in plan.terms if t not in STOP_WORDS for s in singulars(t)}
+    if not forms:
+        return []
+    resolved = backend.resolve_names([entity_key(s) for s in forms])
+    return [k for k in dict.fromkeys(resolved.values()) if k not in named]
+
+
+def asks_for_several(plan: QueryPlan) -> bool:
+    """A question whose answer may be several facts: one about the past or how something
+    went (`plan.history`: "have ... been", "changed"), or with a set word ("which", "all")
+    or a plural noun among its words."""
+    words = [w.casefold() for w in find_words(plan.text)]
+    return plan.history or any(w in SET_WORDS for w in words) or any(
+        singulars(t) for t in plan.terms)
+
+
+def _subjects(backend: RecallIndex, seed: Scored, named: Sequence[str],
+              filters: Filters) -> frozenset[str]:
+    """The entities the best match is about (linked or named in its text), less those the
+    question names and those on too much of the memory."""
+    text = seed.fact.content
+    in_text = backend.resolve_names(name_keys(find_words(text), most=64)).values()
+    keys = [k for k in dict.fromkeys([*seed.candidate.links, *in_text]) if k not in named]
+    return frozenset(k for k in keys if len(backend.linked([k], filters, BROAD)) < BROAD)
+
+
+def with_siblings(backend: RecallIndex, ordered: list[Scored], plan: QueryPlan,
+                  named: Sequence[str], match: Mapping[int, float],
+                  filters: Filters) -> list[Scored]:
+    """`ordered` with the best match's siblings lifted (the module's doc), for a question
+    that asks for several facts; otherwise `ordered` as it is."""
+    share = ranking.tunable("SIBLING_SHARE")
+    if share <= 0 or len(ordered) < 2 or not asks_for_several(plan):
+        return ordered
+    seed = ordered[0]
+    subjects = _subjects(backend, seed, named, filters)
+    if not subjects:
+        return ordered
+    lifted: dict[int, Scored] = {}
+    for n, s in enumerate(ordered[1:], 1):
+        c = s.candidate
+        if (s.tier == seed.tier and match.get(c.rowid, 0.0) > 0 and s.score < seed.score
+                and (subjects.intersection(c.links) or text_names(c.fact.content,
+                                                                  sorted(subjects)))):
+            lifted[n] = evolve(s, score=s.score + share * (seed.score - s.score))
+    if not lifted:
+        return ordered
+    out: list[Scored] = []
+    rest = [s for n, s in enumerate(ordered) if n not in lifted]
+    waiting = sorted(lifted.values(), key=ranking.order)
+    for s in rest:
+        while waiting and (waiting[0].tier, -waiting[0].score) < (s.tier, -s.score):
+            out.append(waiting.pop(0))
+        out.append(s)
+    return out + waiting
