@@ -114,6 +114,14 @@
   Personal dev lexical P@1/R@5 60.0/80.9 -> 61.9/81.8 (current 31.8 -> 40.9; 0.65 the same,
   0.5 lower), truth dev current@1 66.0 -> 73.4, LoCoMo dev unchanged;
 
+Siblings (`sets.with_siblings`): a question that asks for several facts (the present perfect,
+a question about the past, "which", "all", a plural noun) lifts each candidate about the best
+match's subject — linked to or naming an entity the best match is linked to or names, one the
+question does not name and that is linked to fewer than 50 facts — SIBLING_SHARE (0.5) of the
+way from its score toward the best match's, its place among the rest otherwise kept.  A
+plural names the entity its singular does ("what cars have we owned": @Car).  Measured in
+docs/benchmarks.md ("Questions whose answer is several facts").
+
 Spread (hybrid only, `spread`): the SPREAD_POOL (30) best are ordered again so that a result
 much like one above it gives way (maximal marginal relevance over the facts' vectors): each
 next place goes to the highest score less VECTOR_SPREAD (0.2) of the best score times the

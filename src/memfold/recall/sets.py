@@ -95,10 +95,12 @@ def with_siblings(backend: RecallIndex, ordered: list[Scored], plan: QueryPlan,
     lifted: dict[int, Scored] = {}
     for n, s in enumerate(ordered[1:], 1):
         c = s.candidate
-        if (s.tier == seed.tier and match.get(c.rowid, 0.0) > 0 and s.score < seed.score
-                and (subjects.intersection(c.links) or text_names(c.fact.content,
-                                                                  sorted(subjects)))):
-            lifted[n] = evolve(s, score=s.score + share * (seed.score - s.score))
+        if s.tier != seed.tier or match.get(c.rowid, 0.0) <= 0 or s.score >= seed.score:
+            continue
+        shared = [k for k in subjects if k in c.links or text_names(c.fact.content, [k])]
+        if shared:  # the more of the best match's subjects it is about, the nearer
+            part = share * len(shared) / len(subjects)
+            lifted[n] = evolve(s, score=s.score + part * (seed.score - s.score))
     if not lifted:
         return ordered
     out: list[Scored] = []
