@@ -95,3 +95,35 @@ def test_which_questions_ask_for_several_facts() -> None:
     assert singulars("cars") == ["car"]
     assert "house" in singulars("houses") and "story" in singulars("stories")
     assert singulars("glass") == singulars("bus") == singulars("is") == []
+
+
+def test_a_kind_names_the_entities_the_memory_says_are_one(workspace: Path) -> None:
+    """"Who has walked the dog": the dog is Biscuit ("our beagle"; a beagle is a dog), so
+    the facts about Biscuit's walkers come first, not "I don't want a second dog"."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Biscuit: Biscuit is our six-year-old beagle.",
+                       "O @me: I don't want a second dog while Biscuit is still with us.",
+                       "B @Jules: Jules suggested we get a second dog.",
+                       "B @Carmen: Mum has started using a walking stick.",
+                       "W @Biscuit: Callum, a student from down the road, walks Biscuit on "
+                       "Tuesdays.",
+                       "W @Biscuit: Femi walks Biscuit now that Callum has moved away.",
+                       *OTHER], now=DAY)
+        shown = top(memory, "Who has walked the dog for us?")
+        assert set(shown[:2]) == {
+            "Callum, a student from down the road, walks Biscuit on Tuesdays.",
+            "Femi walks Biscuit now that Callum has moved away."}
+        assert top(memory, "Which pets do we have?")[0] == "Biscuit is our six-year-old beagle."
+
+
+def test_a_word_that_is_no_kind_names_nobody() -> None:
+    """"the best" in "Priyanka, my best friend" is not a kind of thing; "projects" is never
+    said of a name here."""
+    from memfold.recall.sets import _narrower, _told
+
+    assert _narrower("best") == [] and "beagle" in _narrower("dog")
+    assert "beagle" in _narrower("pets")
+    told = _told(_narrower("dog"))
+    assert told.search("Biscuit is our six-year-old beagle.").group("before") == "Biscuit"
+    assert told.search("our beagle, Biscuit, ran off").group("after") == "Biscuit"
+    assert told.search("Biscuit and our beagle friends") is None

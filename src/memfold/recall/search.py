@@ -81,7 +81,6 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
     if before_any:
         return Ranked([], window, (), 0, notes=(*notes, before_any))
     named = query_entities(backend, plan)
-    named += sets.plural_names(backend, plan, named)
     # A time phrase beside words is a preference, not a filter: people write about events
     # after they happen ("last month we ..."), so in-window facts rank higher but others
     # stay findable.  A query that is only a time phrase is restricted to it.
@@ -94,7 +93,7 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
         about_key = backend.resolve_names([entity_key(plan.about)]).get(entity_key(plan.about))
         if about_key:
             return _about_hits(backend, about_key, filters, options, window, notes)
-    plan, named = with_roles(backend, plan, named, filters)
+    plan, named = sets.with_groups(backend, *with_roles(backend, plan, named, filters), filters)
     pool = gather(backend, plan, named, filters, options, soft=soft, window=window)
     return _ranked(backend, plan, named, pool, filters, options, window, notes)
 

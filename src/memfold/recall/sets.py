@@ -10,6 +10,11 @@ the rest of the answer needed.  Two readings of the memory bring the set togethe
 
 - a group named by the plural of an entity's name ("cars" for @Car, "houses" for @House)
   names that entity, as its singular does (`plural_names`);
+- a kind the question names ("the dog", "our pets", "my siblings") names the entities the
+  memory says are one, in that word or a narrower one from the shipped word knowledge
+  (`lexicon`): "Biscuit is our six-year-old beagle" makes Biscuit "the dog" (a beagle is a
+  dog) and one of "our pets" (`kind_names`).  As with a role (`roles`), the entity's facts
+  are then found by their links and weigh as named, and the kind word is no longer searched;
 - the best match's subject brings its siblings (`with_siblings`): for a question that asks
   for several facts (`asks_for_several`: the present perfect or a question about the past,
   "which", "all", a plural noun the question asks for), a candidate that matched the question
@@ -21,10 +26,13 @@ the rest of the answer needed.  Two readings of the memory bring the set togethe
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace as evolve
+from dataclasses import replace
 
-from memfold.index.base import Filters, RecallIndex
+from memfold import lexicon
+from memfold.index.base import Filters, RecallIndex, Terms
 from memfold.names import STOP_WORDS, entity_key, find_words, name_keys, text_names
 from memfold.recall import ranking
 from memfold.recall.query import QueryPlan
@@ -35,6 +43,11 @@ from memfold.recall.ranking import Scored
 BROAD = 50
 SET_WORDS = frozenset({"which", "all", "every", "each", "list"})
 MIN_PLURAL = 4  # letters: "cars", not "is"
+# a kind word: after one of these (one word between at most: "our old dog"), or a plural
+DETERMINERS = frozenset({"the", "my", "our", "his", "her", "their", "your"})
+KINDS_SEARCHED = 256  # the narrower words a kind is searched with, at most
+MOST_KINDS = 2  # kind words read per query
+TOLD_READ = 20  # the facts read for who is one
 
 
 def singulars(word: str) -> list[str]:
@@ -100,7 +113,7 @@ def with_siblings(backend: RecallIndex, ordered: list[Scored], plan: QueryPlan,
         shared = [k for k in subjects if k in c.links or text_names(c.fact.content, [k])]
         if shared:  # the more of the best match's subjects it is about, the nearer
             part = share * len(shared) / len(subjects)
-            lifted[n] = evolve(s, score=s.score + part * (seed.score - s.score))
+            lifted[n] = replace(s, score=s.score + part * (seed.score - s.score))
     if not lifted:
         return ordered
     out: list[Scored] = []
@@ -111,3 +124,75 @@ def with_siblings(backend: RecallIndex, ordered: list[Scored], plan: QueryPlan,
             out.append(waiting.pop(0))
         out.append(s)
     return out + waiting
+
+
+def _told(words: Sequence[str]) -> re.Pattern[str]:
+    """An entity told to be one of `words`: "Biscuit is our six-year-old beagle", "Nico,
+    my younger brother", "my brother Nico", "our beagle, Biscuit"."""
+    kind = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    ahead = r"\b(?:my|our|a|an|the|his|her|their)\s+(?:[\w'-]+\s+){0,2}?"
+    end = r"(?=\s*(?:[.,;:!?)]|$|(?i:and|who|which|that|with)\b))"  # the kind ends it
+    return re.compile(rf"(?P<before>[A-Z][\w-]*),?\s+(?:is\s+|was\s+)?"
+                      rf"(?i:{ahead}(?:{kind})){end}"
+                      rf"|(?i:{ahead}(?:{kind})),?\s+(?P<after>[A-Z][\w-]*)")
+
+
+def kind_words(plan: QueryPlan, named: Sequence[str]) -> list[str]:
+    """The query's words that may name a kind of thing the memory holds: a word after "the",
+    "my", "our" (or one word further), or a plural; not a name, not a stop word."""
+    words = [w.casefold() for w in find_words(plan.text)]
+    found = [words[i + n] for i, w in enumerate(words) if w in DETERMINERS
+             for n in (1, 2) if i + n < len(words)]
+    found += [t for t in plan.terms if singulars(t)]
+    return [w for w in dict.fromkeys(found) if w in plan.terms and w not in STOP_WORDS
+            and len(w) >= MIN_PLURAL - 1 and entity_key(w) not in named][:MOST_KINDS]
+
+
+def _narrower(word: str) -> list[str]:
+    """`word`'s lemmas and the single words for kinds of them — and, when that leaves room,
+    kinds of those, for a group such as "pet" (dog, then beagle) — at most KINDS_SEARCHED."""
+    found: list[str] = []
+    for lemma in lexicon.lemmas(word):
+        kinds = lexicon.related(lemma, lexicon.KIND)
+        if not kinds:
+            continue  # not a word for a kind of thing ("best", "independent")
+        found += [lemma, *kinds]
+        for kind in kinds:
+            if len(found) >= KINDS_SEARCHED:
+                break
+            found += lexicon.related(kind, lexicon.KIND)
+    return [w for w in dict.fromkeys(found) if w.isalpha()][:KINDS_SEARCHED]
+
+
+def kind_names(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
+               filters: Filters) -> dict[str, list[str]]:
+    """Each kind word of the query the memory names (word -> entity keys): the entities
+    told to be one, in the facts linked to them that hold the word or a narrower one."""
+    found: dict[str, list[str]] = {}
+    for word in kind_words(plan, named):
+        words = _narrower(word)
+        if not words:
+            continue
+        pattern = _told(words)
+        votes: Counter[str] = Counter()
+        for c in backend.lexical(Terms(words=tuple(words)), filters, TOLD_READ):
+            for m in pattern.finditer(c.fact.content):
+                key = entity_key(m.group("before") or m.group("after"))
+                if key in c.links and key not in named:
+                    votes[key] += 1
+        if votes:
+            found[word] = list(votes)
+    return found
+
+
+def with_groups(backend: RecallIndex, plan: QueryPlan, named: list[str],
+                filters: Filters) -> tuple[QueryPlan, list[str]]:
+    """The entities the query names by a plural of their name or by a kind the memory says
+    they are, added to `named`; the kind words, so read, left out of the plan's terms."""
+    named = [*named, *plural_names(backend, plan, named)]
+    kinds = kind_names(backend, plan, named, filters)
+    if not kinds:
+        return plan, named
+    terms = tuple(t for t in plan.terms if t not in kinds) or plan.terms
+    return replace(plan, terms=terms), list(dict.fromkeys(
+        [*named, *(k for keys in kinds.values() for k in keys)]))
