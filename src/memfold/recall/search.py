@@ -93,7 +93,8 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
         about_key = backend.resolve_names([entity_key(plan.about)]).get(entity_key(plan.about))
         if about_key:
             return _about_hits(backend, about_key, filters, options, window, notes)
-    plan, named = sets.with_groups(backend, *with_roles(backend, plan, named, filters), filters)
+    plan, named = with_roles(backend, plan, named, filters)
+    plan, named = sets.with_groups(backend, plan, named, filters, options.mode)
     pool = gather(backend, plan, named, filters, options, soft=soft, window=window)
     return _ranked(backend, plan, named, pool, filters, options, window, notes)
 
@@ -131,9 +132,9 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()})
-    ordered = sets.with_siblings(backend, ordered, plan, named, match, filters)
     weak = weak_of(asked(backend, plan, named), pool.found.values(), pool.covers,
                    {**via, **pulled})
+    ordered = sets.with_siblings(backend, ordered, plan, named, pool, filters, weak)
     shown = ordered[: options.k]
     if options.strict:  # the k best that are not weak, and how many weak ones gave way
         left = sum(map(weak, (s.candidate for s in shown)))
