@@ -6,22 +6,25 @@ different words: "Dr. Osei prescribed propranolol 40 mg a day to prevent my migr
 the question's words, "Dr. Osei increased my propranolol to 80 mg a day" and "Dr. Osei
 switched me from propranolol to candesartan" hold none of them, and single facts that share
 one common word of the question ("A migraine wiped out most of Wednesday") filled the places
-the rest of the answer needed.  Two readings of the memory bring the set together:
+the rest of the answer needed.  Three readings of the memory bring the set together (the
+first two in lexical and hybrid mode, `with_groups`):
 
 - a group named by the plural of an entity's name ("cars" for @Car, "houses" for @House)
   names that entity, as its singular does (`plural_names`);
-- a kind the question names ("the dog", "our pets", "my siblings") names the entities the
-  memory says are one, in that word or a narrower one from the shipped word knowledge
+- a kind the question names ("the dog", "our pets") names the entities the memory says are
+  one, in that word or a narrower one from the shipped word knowledge
   (`lexicon`): "Biscuit is our six-year-old beagle" makes Biscuit "the dog" (a beagle is a
   dog) and one of "our pets" (`kind_names`).  As with a role (`roles`), the entity's facts
   are then found by their links and weigh as named, and the kind word is no longer searched;
 - the best match's subject brings its siblings (`with_siblings`): for a question that asks
   for several facts (`asks_for_several`: the present perfect or a question about the past,
-  "which", "all", a plural noun the question asks for), a candidate that matched the question
-  at all and is about an entity the best match is about — linked to it or naming it, an entity
-  the question does not name and that is linked to few facts (a person, a pet, a project; not
-  the user, on most of the memory) — is lifted SIBLING_SHARE of the way toward the best
-  match's score.  Its place among the other results is otherwise kept.
+  "which", "all", a plural noun the question asks for), a candidate that matched the
+  question's words and is about an entity the best match is about — linked to it or naming
+  it, an entity the question does not name and that is linked to few facts (a person, a
+  pet, a project; not the user, on most of the memory) — is lifted SIBLING_SHARE of the way toward the best
+  match's score, times the share of those entities it is about.  Its place among the other
+  results is otherwise kept.  The sibling must match the question's words itself, and a weak
+  best match brings none (near in meaning alone, a fact about the same person is only that).
 """
 
 from __future__ import annotations
