@@ -21,9 +21,9 @@ first two in lexical and hybrid mode, `with_groups`):
   "which", "all", a plural noun the question asks for), a candidate that matched the
   question's words and is about an entity the best match is about — linked to it or naming
   it, an entity the question does not name and that is linked to few facts (a person, a
-  pet, a project; not the user, on most of the memory) — is lifted SIBLING_SHARE of the way toward the best
-  match's score, times the share of those entities it is about.  Its place among the other
-  results is otherwise kept.  The sibling must match the question's words itself, and a weak
+  pet, a project; not the user, on most of the memory) — is lifted SIBLING_SHARE of the way
+  toward the best match's score, times the share of those entities it is about.  Its place
+  among the other results is otherwise kept.  The sibling must match the question's words itself, and a weak
   best match brings none (near in meaning alone, a fact about the same person is only that).
 """
 
