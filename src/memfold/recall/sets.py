@@ -23,8 +23,9 @@ first two in lexical and hybrid mode, `with_groups`):
   it, an entity the question does not name and that is linked to few facts (a person, a
   pet, a project; not the user, on most of the memory) — is lifted SIBLING_SHARE of the way
   toward the best match's score, times the share of those entities it is about.  Its place
-  among the other results is otherwise kept.  The sibling must match the question's words itself, and a weak
-  best match brings none (near in meaning alone, a fact about the same person is only that).
+  among the other results is otherwise kept.  The sibling must match the question's words
+  itself, and a weak best match brings none (near in meaning alone, a fact about the same
+  person is only that).
 """
 
 from __future__ import annotations
