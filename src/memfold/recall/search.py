@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
-from memfold.recall import asked_slot, currency, ranking
+from memfold.recall import asked_slot, currency, ranking, sets
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
@@ -94,6 +94,7 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
         if about_key:
             return _about_hits(backend, about_key, filters, options, window, notes)
     plan, named = with_roles(backend, plan, named, filters)
+    plan, named = sets.with_groups(backend, plan, named, filters, options.mode)
     pool = gather(backend, plan, named, filters, options, soft=soft, window=window)
     return _ranked(backend, plan, named, pool, filters, options, window, notes)
 
@@ -133,6 +134,7 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
                        slot, {by_rowid[r]: old for r, old in pulled.items()})
     weak = weak_of(asked(backend, plan, named), pool.found.values(), pool.covers,
                    {**via, **pulled})
+    ordered = sets.with_siblings(backend, ordered, plan, named, pool, filters, weak)
     shown = ordered[: options.k]
     if options.strict:  # the k best that are not weak, and how many weak ones gave way
         left = sum(map(weak, (s.candidate for s in shown)))
