@@ -77,6 +77,14 @@ IN_NAMED = re.compile(r"\b(?:in|at)\s+(?-i:[A-Z])")
 MOVE_VERBS = frozenset({"mov", "relocat", "emigrat"})
 # the judge's rules that read one slot with two values (`journal.events.RULES`)
 SLOT_RULES = frozenset({"value", "moved", "renamed", "status", "ended"})
+# the judge's relations one subject holds one value of at a time (judge.rules._SINGLE,
+# less "attr" and "prefer", which name no slot by themselves)
+SINGLE = frozenset("location employer role manager relationship name platform age diet team "
+                   "grade vehicle".split())
+NESTED = frozenset({"location"})  # a one-valued slot whose values nest: a ward in a city
+# a value told as held before: "used to", "formerly", a verb of a state in the past ("worked
+# at a bookshop before moving"); a change told in the past ("moved", "sold") is no such verb
+FORMER = re.compile(r"\b(?:used\s+to|formerly|previously|worked|lived)\b", re.IGNORECASE)
 NEW_BEFORE = 3  # "new lead first violinist": words between "new" and the slot's word
 SHOWN = 10  # the best results weighed (at least k)
 RELATED = 12  # of a word's other words and forms, the nearest this many
@@ -194,6 +202,36 @@ def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
     return bool(value & read(new).words)
 
 
+def one_valued(new: Fact, old: Fact) -> bool:
+    """Whether the judge reads both facts as giving a value of one slot a subject holds one
+    value of at a time (`SINGLE`: where it lives, its employer, its manager, its diet ...),
+    named by the relation on one side and by the relation or the attribute on the other
+    ("reports to Camille" and "line manager is Oksana"), and the values differ: the newer
+    one states the current value ("Hollis is vegan", later "Hollis eats fish again").  Not
+    a place: places nest ("lives in Osaka", later "her apartment is in Tennoji ward"), so a
+    newer place is the current one only when said as a move or as holding now.  Nor a value
+    told as held before (`FORMER`: "worked at a bookshop in Tallinn before moving to Tartu",
+    "used to live in Leeds"): that is history, not the current value."""
+    from memfold.lifecycle.judge.readers import read
+
+    n, o = read(new), read(old)
+    if FORMER.search(new.content) or n.guard or not n.value or not o.value or n.value & o.value \
+            or NESTED.intersection((n.relation, o.relation)):
+        return False
+    keys = [_slot_keys(n.relation, n.attr), _slot_keys(o.relation, o.attr)]
+    single = any(r in SINGLE for r in (n.relation, o.relation))
+    return single and bool(keys[0] & keys[1])
+
+
+def _slot_keys(relation: str | None, attr: Iterable[str]) -> frozenset[str]:
+    """The stems a reading's slot is named by: a one-valued relation with its other words
+    and forms ("manager": boss, supervisor), and the words of its attribute."""
+    out = {word_stem(a) for a in attr}
+    if relation in SINGLE:
+        out |= _related(relation)
+    return frozenset(out)
+
+
 def holds_for_now(fact: Fact, today: date) -> bool:
     """A state said to hold for a time that has not ended ("until 30 April")."""
     valid = fact.valid
@@ -264,8 +302,8 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
     outdated: dict[str, list[str]] = {}
     above: set[str] = set()
     for new in sorted(best, key=lambda s: s.fact.day or date.min, reverse=True):
-        if new.status != ACTIVE:
-            continue
+        if new.status == ARCHIVED and not says_new(new.fact, slot):
+            continue  # faded by decay: only a change it states still holds
         own = on_slot(new.fact, slot)
         for old in sorted(best, key=lambda s: -score[s.fact.id]):
             shared = about[new.fact.id] & about[old.fact.id]
@@ -273,8 +311,8 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
                     or old.fact.day >= new.fact.day:
                 continue
             if not own and pulled.get(new.fact.id) != old.fact.id and not (
-                    slot.now and on_slot(old.fact, slot)
-                    and names_value(new.fact, old.fact, keys)):
+                    on_slot(old.fact, slot) and (one_valued(new.fact, old.fact) or (
+                        slot.now and names_value(new.fact, old.fact, keys)))):
                 continue
             lift = score[old.fact.id] >= score[new.fact.id]
             mark = old.status == ACTIVE and on_slot(old.fact, slot)
@@ -307,7 +345,9 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
     temporary = slot.now and holds_for_now(new, today)
     if (guard is not None or read(new).guard) and not temporary:
         return False
-    if changes or temporary:
+    if FORMER.search(new.content) and not read(new).now:
+        return False  # "worked at a bookshop before moving to Tartu": what held before
+    if changes or temporary or one_valued(new, old):
         return True
     if slot.new and _lemma_stems(new.content) & slot.new:
         return True
