@@ -2,8 +2,9 @@
 (issue 29), when the judge left both facts active: a newer value of the same one-valued
 relation ranks first even asked without "now"; a change told as an experience answers after
 decay faded it; a value told as held before ("worked at ... before moving") never ranks above
-the current one; and a place that refines an older one (a flat in the city) replaces nothing,
-even when the judge offered the pair as a conflict."""
+the current one; a rename answers what something is called; another subject's change leaves
+the asked subject's value first; and a place that refines an older one (a flat in the city)
+replaces nothing, even when the judge offered the pair as a conflict."""
 
 from __future__ import annotations
 
@@ -67,3 +68,25 @@ def test_a_place_that_refines_the_city_replaces_nothing(workspace: Path) -> None
                "W @Emeka: Emeka's flat is in Ikoyi, a short walk from the marina.")
         result = memory.recall("Which city does Emeka live in?", now="2025-03-01T09:00:00")
         assert ids(result)[0] == city
+
+
+def test_a_rename_answers_what_something_is_called(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2024-02-01",
+               "W @Corvid-Studio: Corvid Studio is headquartered in Tartu.")
+        new = retain(memory, "2025-03-10",
+                     "W @Corvid-Studio: Corvid Studio rebranded as Magpie in March.")
+        result = memory.recall("What is Corvid Studio called these days?",
+                               now="2025-09-01T09:00:00")
+        assert ids(result)[0] == new
+
+
+def test_another_subjects_change_leaves_the_asked_ones_value(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        both = retain(memory, "2024-01-01", "W @Suvi: Suvi and @Tarmo both live in Turku.")
+        moved = retain(memory, "2025-03-01",
+                       "W @Tarmo: Tarmo moved to Oulu and lives near the harbour now.")
+        result = memory.recall("Where does Suvi live?", now="2025-06-01T09:00:00")
+        assert ids(result)[:2] == [both, moved]
+        # asked about the one who moved, the move answers
+        assert ids(memory.recall("Where does Tarmo live?", now="2025-06-01T09:00:00"))[0] == moved

@@ -72,6 +72,8 @@ WORK_RELATIONS = frozenset({"employer", "role"})
 JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
                        r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with))\b",
                        re.IGNORECASE)
+# a question of what something is called: a rename states it
+NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named"))
 # "is Inge still in Aarhus?": a question of where, asked with the place's name only
 IN_NAMED = re.compile(r"\b(?:in|at)\s+(?-i:[A-Z])")
 MOVE_VERBS = frozenset({"mov", "relocat", "emigrat"})
@@ -93,12 +95,13 @@ RELATED = 12  # of a word's other words and forms, the nearest this many
 @dataclass(frozen=True)
 class Slot:
     """The stems a question's slot is said with, whether it asks where, whether it asks
-    about now, and the stems of the word after its "new" (if any)."""
+    about now, the stems of the word after its "new" (if any), and whom it asks about."""
 
     stems: frozenset[str]
     place: bool
     now: bool
     new: frozenset[str]
+    named: frozenset[str] = frozenset()  # the keys of the entities the question names
 
 
 def _forms(word: str) -> set[str]:
@@ -143,7 +146,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
         return None
     new = ASKS_NEW.search(plan.text)
     return Slot(frozenset(stems), place, now,
-                frozenset(_related(new.group(1))) if new else frozenset())
+                frozenset(_related(new.group(1))) if new else frozenset(),
+                frozenset(entity_key(n) for n in named))
 
 
 @lru_cache(maxsize=4096)
@@ -158,7 +162,8 @@ def _lemma_stems(content: str) -> frozenset[str]:
 
 def on_slot(fact: Fact, slot: Slot) -> bool:
     """Whether the fact holds a word of the slot, or the judge reads it as stating the
-    slot's relation ("reports to Oskar": manager), or, for a question of where, a move."""
+    slot's relation ("reports to Oskar": manager), or, for a question of where, a move, or,
+    for a question of a name, a rename."""
     from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
 
     if _lemma_stems(fact.content) & slot.stems:
@@ -169,6 +174,8 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     if slot.stems & WORK_ASKED and (reading.relation in WORK_RELATIONS
                                     or JOB_START.search(fact.content)):
         return True
+    if slot.stems & NAME_ASKED and any(c.verb == "rename" for c in reading.changes):
+        return True  # "what is Blueprint Labs called?": "rebranded as Tessera"
     return slot.place and any(c.verb in MOVE_VERBS for c in reading.changes)
 
 
@@ -307,6 +314,8 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
         own = on_slot(new.fact, slot)
         for old in sorted(best, key=lambda s: -score[s.fact.id]):
             shared = about[new.fact.id] & about[old.fact.id]
+            if slot.named and slot.named.isdisjoint(about[new.fact.id]):
+                break  # "where does Wren live?": Idris's move is not Wren's
             if old is new or not shared or not old.fact.day or not new.fact.day \
                     or old.fact.day >= new.fact.day:
                 continue
