@@ -90,3 +90,13 @@ def test_another_subjects_change_leaves_the_asked_ones_value(workspace: Path) ->
         assert ids(result)[:2] == [both, moved]
         # asked about the one who moved, the move answers
         assert ids(memory.recall("Where does Tarmo live?", now="2025-06-01T09:00:00"))[0] == moved
+
+
+def test_a_change_naming_the_old_value_answers_a_question_without_now(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        old = retain(memory, "2024-02-01", "W @Project-Gull: Gull's primary datastore is CouchDB.")
+        new = retain(memory, "2025-05-05",
+                     "B @Project-Gull: Gull finished the cutover; everything is on "
+                     "FoundationDB and the CouchDB boxes are switched off.")
+        result = memory.recall("What database does Gull use?", now="2025-09-01T09:00:00")
+        assert ids(result)[:2] == [new, old]

@@ -162,8 +162,8 @@ def _lemma_stems(content: str) -> frozenset[str]:
 
 def on_slot(fact: Fact, slot: Slot) -> bool:
     """Whether the fact holds a word of the slot, or the judge reads it as stating the
-    slot's relation ("reports to Oskar": manager), or, for a question of where, a move, or,
-    for a question of a name, a rename."""
+    slot's relation ("reports to Oskar": manager) or attribute ("datastore": database), or,
+    for a question of where, a move, or, for a question of a name, a rename."""
     from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
 
     if _lemma_stems(fact.content) & slot.stems:
@@ -171,6 +171,8 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     reading = read(fact)
     if reading.relation and word_stem(reading.relation) in slot.stems:
         return True
+    if any(a in slot.stems or word_stem(a) in slot.stems for a in reading.attr):
+        return True  # "main datastore is MariaDB": the judge's attribute, database
     if slot.stems & WORK_ASKED and (reading.relation in WORK_RELATIONS
                                     or JOB_START.search(fact.content)):
         return True
@@ -233,7 +235,7 @@ def one_valued(new: Fact, old: Fact) -> bool:
 def _slot_keys(relation: str | None, attr: Iterable[str]) -> frozenset[str]:
     """The stems a reading's slot is named by: a one-valued relation with its other words
     and forms ("manager": boss, supervisor), and the words of its attribute."""
-    out = {word_stem(a) for a in attr}
+    out = {s for a in attr for s in (a, word_stem(a))}  # the judge's stems and recall's
     if relation in SINGLE:
         out |= _related(relation)
     return frozenset(out)
@@ -321,7 +323,7 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
                 continue
             if not own and pulled.get(new.fact.id) != old.fact.id and not (
                     on_slot(old.fact, slot) and (one_valued(new.fact, old.fact) or (
-                        slot.now and names_value(new.fact, old.fact, keys)))):
+                        names_value(new.fact, old.fact, keys)))):
                 continue
             lift = score[old.fact.id] >= score[new.fact.id]
             mark = old.status == ACTIVE and on_slot(old.fact, slot)
