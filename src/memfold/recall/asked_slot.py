@@ -72,11 +72,21 @@ WORK_RELATIONS = frozenset({"employer", "role"})
 JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
                        r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with))\b",
                        re.IGNORECASE)
+# a question of what something is called: a rename states it
+NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named"))
 # "is Inge still in Aarhus?": a question of where, asked with the place's name only
 IN_NAMED = re.compile(r"\b(?:in|at)\s+(?-i:[A-Z])")
 MOVE_VERBS = frozenset({"mov", "relocat", "emigrat"})
 # the judge's rules that read one slot with two values (`journal.events.RULES`)
 SLOT_RULES = frozenset({"value", "moved", "renamed", "status", "ended"})
+# the judge's relations one subject holds one value of at a time (judge.rules._SINGLE,
+# less "attr" and "prefer", which name no slot by themselves)
+SINGLE = frozenset("location employer role manager relationship name platform age diet team "
+                   "grade vehicle".split())
+NESTED = frozenset({"location"})  # a one-valued slot whose values nest: a ward in a city
+# a value told as held before: "used to", "formerly", a verb of a state in the past ("worked
+# at a bookshop before moving"); a change told in the past ("moved", "sold") is no such verb
+FORMER = re.compile(r"\b(?:used\s+to|formerly|previously|worked|lived)\b", re.IGNORECASE)
 NEW_BEFORE = 3  # "new lead first violinist": words between "new" and the slot's word
 SHOWN = 10  # the best results weighed (at least k)
 RELATED = 12  # of a word's other words and forms, the nearest this many
@@ -85,12 +95,13 @@ RELATED = 12  # of a word's other words and forms, the nearest this many
 @dataclass(frozen=True)
 class Slot:
     """The stems a question's slot is said with, whether it asks where, whether it asks
-    about now, and the stems of the word after its "new" (if any)."""
+    about now, the stems of the word after its "new" (if any), and whom it asks about."""
 
     stems: frozenset[str]
     place: bool
     now: bool
     new: frozenset[str]
+    named: frozenset[str] = frozenset()  # the keys of the entities the question names
 
 
 def _forms(word: str) -> set[str]:
@@ -135,7 +146,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
         return None
     new = ASKS_NEW.search(plan.text)
     return Slot(frozenset(stems), place, now,
-                frozenset(_related(new.group(1))) if new else frozenset())
+                frozenset(_related(new.group(1))) if new else frozenset(),
+                frozenset(entity_key(n) for n in named))
 
 
 @lru_cache(maxsize=4096)
@@ -150,7 +162,8 @@ def _lemma_stems(content: str) -> frozenset[str]:
 
 def on_slot(fact: Fact, slot: Slot) -> bool:
     """Whether the fact holds a word of the slot, or the judge reads it as stating the
-    slot's relation ("reports to Oskar": manager), or, for a question of where, a move."""
+    slot's relation ("reports to Oskar": manager) or attribute ("datastore": database), or,
+    for a question of where, a move, or, for a question of a name, a rename."""
     from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
 
     if _lemma_stems(fact.content) & slot.stems:
@@ -158,9 +171,13 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     reading = read(fact)
     if reading.relation and word_stem(reading.relation) in slot.stems:
         return True
+    if any(a in slot.stems or word_stem(a) in slot.stems for a in reading.attr):
+        return True  # "main datastore is MariaDB": the judge's attribute, database
     if slot.stems & WORK_ASKED and (reading.relation in WORK_RELATIONS
                                     or JOB_START.search(fact.content)):
         return True
+    if slot.stems & NAME_ASKED and any(c.verb == "rename" for c in reading.changes):
+        return True  # "what is Blueprint Labs called?": "rebranded as Tessera"
     return slot.place and any(c.verb in MOVE_VERBS for c in reading.changes)
 
 
@@ -192,6 +209,36 @@ def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
     names = {w.stem(p) for k in keys for p in re.split(r"[-_]", k) if p}
     value = read(old).value - names - {w.stem(t) for t in STOP_WORDS}
     return bool(value & read(new).words)
+
+
+def one_valued(new: Fact, old: Fact) -> bool:
+    """Whether the judge reads both facts as giving a value of one slot a subject holds one
+    value of at a time (`SINGLE`: where it lives, its employer, its manager, its diet ...),
+    named by the relation on one side and by the relation or the attribute on the other
+    ("reports to Camille" and "line manager is Oksana"), and the values differ: the newer
+    one states the current value ("Hollis is vegan", later "Hollis eats fish again").  Not
+    a place: places nest ("lives in Osaka", later "her apartment is in Tennoji ward"), so a
+    newer place is the current one only when said as a move or as holding now.  Nor a value
+    told as held before (`FORMER`: "worked at a bookshop in Tallinn before moving to Tartu",
+    "used to live in Leeds"): that is history, not the current value."""
+    from memfold.lifecycle.judge.readers import read
+
+    n, o = read(new), read(old)
+    if FORMER.search(new.content) or n.guard or not n.value or not o.value or n.value & o.value \
+            or NESTED.intersection((n.relation, o.relation)):
+        return False
+    keys = [_slot_keys(n.relation, n.attr), _slot_keys(o.relation, o.attr)]
+    single = any(r in SINGLE for r in (n.relation, o.relation))
+    return single and bool(keys[0] & keys[1])
+
+
+def _slot_keys(relation: str | None, attr: Iterable[str]) -> frozenset[str]:
+    """The stems a reading's slot is named by: a one-valued relation with its other words
+    and forms ("manager": boss, supervisor), and the words of its attribute."""
+    out = {s for a in attr for s in (a, word_stem(a))}  # the judge's stems and recall's
+    if relation in SINGLE:
+        out |= _related(relation)
+    return frozenset(out)
 
 
 def holds_for_now(fact: Fact, today: date) -> bool:
@@ -264,17 +311,19 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
     outdated: dict[str, list[str]] = {}
     above: set[str] = set()
     for new in sorted(best, key=lambda s: s.fact.day or date.min, reverse=True):
-        if new.status != ACTIVE:
-            continue
+        if new.status == ARCHIVED and not says_new(new.fact, slot):
+            continue  # faded by decay: only a change it states still holds
         own = on_slot(new.fact, slot)
         for old in sorted(best, key=lambda s: -score[s.fact.id]):
             shared = about[new.fact.id] & about[old.fact.id]
+            if slot.named and slot.named.isdisjoint(about[new.fact.id]):
+                break  # "where does Wren live?": Idris's move is not Wren's
             if old is new or not shared or not old.fact.day or not new.fact.day \
                     or old.fact.day >= new.fact.day:
                 continue
             if not own and pulled.get(new.fact.id) != old.fact.id and not (
-                    slot.now and on_slot(old.fact, slot)
-                    and names_value(new.fact, old.fact, keys)):
+                    on_slot(old.fact, slot) and (one_valued(new.fact, old.fact) or (
+                        names_value(new.fact, old.fact, keys)))):
                 continue
             lift = score[old.fact.id] >= score[new.fact.id]
             mark = old.status == ACTIVE and on_slot(old.fact, slot)
@@ -307,7 +356,9 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
     temporary = slot.now and holds_for_now(new, today)
     if (guard is not None or read(new).guard) and not temporary:
         return False
-    if changes or temporary:
+    if FORMER.search(new.content) and not read(new).now:
+        return False  # "worked at a bookshop before moving to Tartu": what held before
+    if changes or temporary or one_valued(new, old):
         return True
     if slot.new and _lemma_stems(new.content) & slot.new:
         return True

@@ -34,6 +34,9 @@ from memfold.recall import ranking
 from memfold.recall.ranking import Scored
 from memfold.values import TEXT, Fact
 
+# how the judge's reason for a pair says a guard held on the newer fact
+GUARDED = ", but the newer fact is "
+
 
 def successors(backend: FactReader, replaced_by: Mapping[str, str], filters: Filters,
                today: date) -> dict[str, Candidate]:
@@ -188,7 +191,9 @@ def newer_first(shown: list[Scored], k: int, today: date) -> list[Scored]:
 def _outdates(new: Fact, old: Fact) -> bool:
     """Whether the judge reads `new` as a change of `old`'s value (a supersede it would make,
     or a conflict it left active), and `new` is not a plan, a change that did not happen, a
-    visit or someone else's news."""
+    visit or someone else's news — by its own reading, or by the judge's verdict on the pair
+    (`GUARDED`: "'Lagos' became 'Ikoyi', but the newer fact is where the home is, not said
+    to be a move" is a flat in the city, offered for review, not the city changed)."""
     from memfold.lifecycle.judge.readers import (
         read,  # the judge's lexicons load only when two facts meet
     )
@@ -196,7 +201,7 @@ def _outdates(new: Fact, old: Fact) -> bool:
 
     if read(new).guard:
         return False
-    return bool(RuleJudge().weigh(new, [old]))
+    return any(GUARDED not in v.reason for v in RuleJudge().weigh(new, [old]))
 
 
 def covered(faded: Candidate, active: Candidate) -> bool:

@@ -26,15 +26,11 @@ from datetime import date, timedelta
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
 from memfold.names import entity_key, find_words
-from memfold.recall.asked_slot import Slot, judge_says, names_value, on_slot
+from memfold.recall.asked_slot import SINGLE, Slot, judge_says, names_value, on_slot
 from memfold.values import TEXT, Fact, Interval
 
 FROM_BEST = 3  # the best matches a pull starts from
 LIMIT = 40  # of a subject's facts newer than a match, the newest this many are read
-# the judge's relations one subject holds one value of at a time (judge.rules._SINGLE,
-# less "attr" and "prefer", which name no slot by themselves)
-SINGLE = frozenset("location employer role manager relationship name platform age diet team "
-                   "grade vehicle".split())
 
 
 def same_slot(new: Fact, old: Fact, shared: Iterable[str]) -> bool:
