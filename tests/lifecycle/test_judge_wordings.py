@@ -27,6 +27,9 @@ CHANGES = [
     ("W @Emil: Emil is single.", "W @Emil: Emil moved in with his boyfriend @Jon."),
     ("W @mailer: The shop sends order emails through SendGrid.",
      "W @mailer: SendGrid's been replaced with Resend for order emails."),
+    ("W @Dana: Dana is single.", "W @Dana: Dana's boyfriend is Marco."),
+    ("O(c=0.8) @Ilse: Ilse thinks Rust is too hard for the team.",
+     "O(c=0.8) @Ilse: Ilse has come round to Rust and recommends it."),
     ("W @Noor: Noor is a Sales Manager at Fjord.",
      "W @Noor: Noor moved from Sales Manager into a Solutions Architect role."),
 ]
@@ -69,6 +72,11 @@ def test_a_denied_state_spoken_of_is_offered_not_taken(old: str, new: str) -> No
     found = verdicts(old, new)
     assert found and not any(v.supersedes for v in found)
     assert "the older fact says no" in found[0].reason
+
+
+def test_a_recommended_change_is_still_a_suggestion() -> None:
+    assert read(fact("W @shop: Bob recommends moving the shop to Shopify.")).guard == "suggestion"
+    assert read(fact("O @Ilse: Ilse has come round to Rust and recommends it.")).guard is None
 
 
 def test_a_denied_state_denied_again_raises_nothing() -> None:

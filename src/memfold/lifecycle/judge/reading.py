@@ -178,7 +178,9 @@ _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|buil
                       r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
                       r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
 _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
-                  w.stem("address"): "location", w.stem("employer"): "employer"}
+                  w.stem("address"): "location", w.stem("employer"): "employer",
+                  **{w.stem(x): "relationship" for x in  # "Marisa's girlfriend is Yara"
+                     "girlfriend boyfriend partner fiance fiancee wife husband spouse".split()}}
 _TITLE = frozenset({w.stem("title")})
 _NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
 

@@ -177,7 +177,8 @@ TEMPORARY = re.compile(
     r"|filling\s+in|stand(?:ing)?\s+in\s+for|interim|short\s+stay)\b", re.IGNORECASE)
 # Said, not done: a suggestion or a wish for the future ("we should", "Bob wants us to")
 SUGGESTION = re.compile(
-    r"\b(?:should|shall\s+we|ought\s+to|suggest\w*|recommend\w*|propos\w*|advocat\w*"
+    r"\b(?:should|shall\s+we|ought\s+to|suggest\w*|recommend\w*(?!\s+(?:it|them)\b)|propos\w*"
+    r"|advocat\w*"
     r"|push(?:es|ed|ing)?\s+for|argu\w+\s+for|wants?\s+(?:us|them|me|him|her)\s+to|let's"
     r"|why\s+not|worth\s+(?:trying|considering|a\s+look))\b", re.IGNORECASE)
 # Not known: a question, a rumour, something to check
