@@ -30,6 +30,11 @@ CHANGES = [
     ("W @Dana: Dana is single.", "W @Dana: Dana's boyfriend is Marco."),
     ("O(c=0.8) @Ilse: Ilse thinks Rust is too hard for the team.",
      "O(c=0.8) @Ilse: Ilse has come round to Rust and recommends it."),
+    ("W @Ada: Ada is on a paleo diet.", "W @Ada: Since March, Ada has been vegetarian."),
+    ("W @Umbra: Umbra is headquartered in Turin.",
+     "W @Umbra: The headquarters of Umbra were relocated to Milan."),
+    ("W @Umbra: Umbra is headquartered in Turin.",
+     "W @Umbra: The head office of Umbra is in Genoa now."),
     ("W @Noor: Noor is a Sales Manager at Fjord.",
      "W @Noor: Noor moved from Sales Manager into a Solutions Architect role."),
 ]
@@ -44,6 +49,10 @@ NOT_CHANGES = [
     ("W @Kite: Kite also keeps its backups on AWS.", "W @Kite: Kite runs on Azure now."),
     ("W @Kite: Kite's nightly backups go to AWS.",
      "W @Kite: We migrated Kite from Hetzner to Azure."),
+    # something else of the entity moved, or another part of it
+    ("W @Umbra: Umbra is headquartered in Turin.",
+     "W @Umbra: Umbra's servers were moved to Frankfurt."),
+    ("W @Ada: Ada is on a paleo diet.", "W @Ada: Ada is on the climbing team."),
     # a value left that shares only a slot's word ("manager") with the older fact
     ("W @Noor @Sven: Sven took over as Noor's manager from Ida.",
      "W @Noor: Noor moved from Sales Manager into a Solutions Architect role."),

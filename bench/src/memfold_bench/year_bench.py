@@ -184,23 +184,31 @@ def is_right(s: Retired, facts: dict[str, Planted]) -> bool:
     return newer is not None and newer.plant == CHANGE and s.old in newer.replaces
 
 
+MISSED_SHOWN = 30  # planted changes neither superseded nor offered, listed in the JSON
+
+
 def change_figures(run: Run, facts: dict[str, Planted]) -> Json:
     """How many planted changes superseded (or were offered) what they replace, in all and
     per wording."""
     hit = {(s.new, s.old) for s in run.retired}
     per: dict[str, Counter[str]] = {}
     done = offered = 0
+    missed: list[Json] = []
     changes = [f for f in facts.values() if f.plant == CHANGE]
     for c in changes:
         made = any((c.key, old) in hit for old in c.replaces)
         offer = not made and bool(run.offered.get(c.key, set()) & set(c.replaces))
         done, offered = done + made, offered + offer
+        if not (made or offer or run.conflicts is None) and len(missed) < MISSED_SHOWN:
+            missed.append({"wording": c.category, "new": c.bullet,
+                           "old": [facts[k].bullet for k in c.replaces if k in facts]})
         tally = per.setdefault(c.category, Counter())
         tally.update(planted=1, superseded=int(made), offered=int(offer))
     return {"planted": len(changes), "superseded": share(done, len(changes)),
             "superseded_or_offered": share(done + offered, len(changes))
             if run.conflicts is not None else None,
-            "by_wording": {k: dict(v) for k, v in sorted(per.items())}}
+            "by_wording": {k: dict(v) for k, v in sorted(per.items())},
+            "missed_examples": missed}
 
 
 def planted(fact: Planted | None, newer: Planted | None = None) -> str:

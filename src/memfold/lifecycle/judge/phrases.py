@@ -43,6 +43,14 @@ SWAPS = [  # (pattern, the group of the value left, of the value taken)
     (re.compile(r"\bunder\s+(?:a|the|its|their)\s+new\s+name,?\s+(?:of\s+)?(?P<new>.+)$", re.I),
      "", "new"),
 ]
+# "The headquarters of Globex were relocated to Seville", "the head office of Initech is in
+# Leeds now": the entity's own home, read as "Globex relocated to ...", "Initech is based in ..."
+HQ_MOVED = re.compile(r"^(?:the\s+)?(?:headquarters|head\s+office|hq|main\s+office)\s+of\s+"
+                      r"(?P<who>@?[\w-]+(?:\s+(?-i:[A-Z])[\w-]*)?)\s+(?:was|were|has\s+been|have\s+been"
+                      r"|got)\s+(?:relocated|moved)\s+to\b", re.IGNORECASE)
+HQ_IN = re.compile(r"^(?:the\s+)?(?:headquarters|head\s+office|hq|main\s+office)\s+of\s+"
+                   r"(?P<who>@?[\w-]+(?:\s+(?-i:[A-Z])[\w-]*)?)\s+(?:is|are)\s+(?:now\s+)?(?:in|at)\b",
+                   re.IGNORECASE)
 RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name|formerly|previously\s+(?:known|"
                        r"called|named)|once\s+(?:known|called)|new\s+name)", re.IGNORECASE)
 RELATION_VERBS = [  # (pattern over the predicate, relation)
@@ -57,6 +65,7 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"\s+(?P<val>(?-i:[A-Z]).+)$", re.I),
      "location"),  # "is settled in Toronto", "based out of Yerevan": not "settled in quickly"
     (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based"
+                r"|(?:is\s+|are\s+)?headquartered"
                 r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
                 r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
      "location"),
@@ -93,6 +102,9 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:turned|turns|has\s+turned)\s+(?P<val>\d+)\b", re.I), "age"),
     (re.compile(r"^(?:is\s+called|called|is\s+named|named|is\s+known\s+as|known\s+as"
                 r"|trades\s+as|trading\s+as|goes\s+by\s+the\s+name)\s+(?P<val>.+)$", re.I), "name"),
+    (re.compile(r"^(?:(?:is|are|has\s+been|have\s+been)\s+(?:back\s+)?|went\s+|switched\s+)on\s+"
+                r"(?:a|an|the)\s+(?P<val>[\w-]+(?:\s+[\w-]+)?\s+diet)\b", re.I),
+     "diet"),  # "is on a keto diet": a diet, not a platform
     (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+(?:back\s+)?on|runs?)"
                 r"\s+(?P<val>.+)$",
                 re.I), "platform"),

@@ -38,6 +38,7 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import quantities as q
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.phrases import HQ_IN, HQ_MOVED
 from memfold.lifecycle.judge.phrases import RELATION_VERBS as _RELATION_VERBS
 from memfold.lifecycle.judge.phrases import RENAMING as _RENAMING
 from memfold.lifecycle.judge.phrases import SWAPS as _SWAPS
@@ -259,6 +260,8 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     if said and _own_voice(said.group("who"), _name_stems(entities)):
         text = text[said.end():]
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)  # "Mailgun's been replaced"
+    text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
+    text = HQ_IN.sub(lambda m: f"{m.group('who')} is based in", text)
     text = _IS.sub(lambda m: f"{m.group('who')} is ", text)
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
     text = re.sub(r"\b(\d+)\((\w)\)", r"\1\2", text)  # "401(k)" is a name, not 401 of k
