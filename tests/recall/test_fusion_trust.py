@@ -13,14 +13,18 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from memfold.embed.base import FakeEmbedder
+from memfold.index.base import Filters, Terms
 from memfold.memory import Memory
 from memfold.recall import fusion, ranking
+from memfold.recall.query import plan_query
+from memfold.recall.semantic import lexical_confidence
 
 NOW = "2025-12-20T12:00:00+00:00"
 ANSWER = "Reserved the Hotel Mizuho for 28 March to 11 April 2026."
@@ -98,3 +102,26 @@ def test_the_lexical_weight_follows_coverage() -> None:
         assert fusion.lexical_weight(0.0) == pytest.approx(fusion.W_LEXICAL)
     # the weights of the two sides still sum to 1: the fused match stays in 0..1
     assert fusion.fuse(fusion.HYBRID, 1.0, 1.0, lexical_weight=0.3) == pytest.approx(1.0)
+
+
+def test_a_lexical_side_that_matched_no_word_leaves_nothing_to_doubt(tmp_path: Path) -> None:
+    """Every candidate came by the name the question gives (or by the model): the lexical
+    parts are all 0, and weight moved to the model would only let its small differences
+    outweigh the rest of ranking (the newer of two facts about what Pippin eats).  A match
+    by a word that covers none of the asked ones is still doubted."""
+    Memory.init(tmp_path / "ws")
+    with Memory.open(tmp_path / "ws", now=NOW) as memory:
+        memory.retain(["W @Pippin: Pippin the dog eats Acana kibble."], date="2023-04-04")
+        memory.retain(["W @Pippin: The vet put Pippin on a Hill's sensitive-stomach diet."],
+                      date="2024-12-02")
+        backend = memory.index_backend
+        plan = plan_query("What food is Pippin on these days?", today=date(2025, 12, 20))
+        named = frozenset({"pippin"})
+        linked = backend.linked(["pippin"], Filters(), 10)
+        assert len(linked) == 2 and all(c.bm25 is None for c in linked)
+        by_name = {(c.fact.path, c.fact.line): c for c in linked}
+        assert lexical_confidence(backend, plan, named, by_name) == 1.0
+        worded = backend.lexical(Terms(words=("kibble",)), Filters(), 10)
+        assert [c.bm25 is not None for c in worded] == [True]
+        by_word = {**by_name, **{(c.fact.path, c.fact.line): c for c in worded}}
+        assert lexical_confidence(backend, plan, named, by_word) == 0.0

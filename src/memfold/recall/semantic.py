@@ -58,13 +58,20 @@ def admits(calibrated: fusion.Calibration, cos: float, *, linked: bool) -> bool:
 def lexical_confidence(backend: FactSearch, plan: QueryPlan, named: frozenset[str],
                        found: Mapping[tuple[str, int], Candidate]) -> float:
     """How well the lexical search answers the query: the share of the query's asked words
-    (`weak.asked`, weighed by rarity) that its best-covering match holds, 0..1; 1 when the
-    query asks no words (names or a time alone: nothing to doubt)."""
+    (`weak.asked`, weighed by rarity) that its best-covering match holds, 0..1.  1 when
+    there is nothing to doubt: the query asks no words (names or a time alone), or the
+    search matched no fact by its words (every candidate came by a name, a time or the
+    model, so every lexical part is 0).  Weight moved to the semantic side then would only
+    make the model's small differences outweigh the rest of ranking — when a fact was
+    written, what replaced what, word knowledge: "What food is Pippin on these days?" over
+    "eats Acana kibble" and, later, "the vet put Pippin on a Hill's diet"."""
+    lexical = [c for c in found.values() if c.bm25 is not None]
+    if not lexical:
+        return 1.0
     question = asked(backend, plan, sorted(named))
     if question.total <= 0:
         return 1.0
-    return max((question.covered(c.fact) for c in found.values() if c.bm25 is not None),
-               default=0.0) / question.total
+    return max(question.covered(c.fact) for c in lexical) / question.total
 
 
 class Semantic:
