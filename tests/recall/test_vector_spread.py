@@ -28,11 +28,8 @@ def memory(workspace: Path) -> Memory:
                date="2025-11-24")
     mem.retain([OTHER], date="2025-11-27")
     # "see" would find "saw" as a word form and lift every heron past what the spread takes
-    # away; the spread is measured between results the words rank alike.  No fact holds
-    # "see", so the lexical side covers half the question and fusion would lean on the
-    # fake model's vectors (`fusion.lexical_weight`), in which the herons stand far above the
-    # otter: the spread is measured at the fixed lexical weight
-    with ranking.tuned({"FORM_SHARE": 0.0, "LEXICAL_TRUST": 0.0}):
+    # away; the spread is measured between results the words rank alike
+    with ranking.tuned({"FORM_SHARE": 0.0}):
         yield mem  # type: ignore[misc]
     mem.close()
 

@@ -2,22 +2,7 @@
 
     lexical  = BM25 / best BM25 among the candidates            (0..1, as in lexical mode)
     semantic = (cos - SEM_FLOOR) / (best cos - SEM_FLOOR)        (0..1, 0 below the floor)
-    w        = W_LEXICAL * (1 - LEXICAL_TRUST + LEXICAL_TRUST * coverage)
-    hybrid   = w * lexical + (1 - w) * semantic + EXACT_BOOST * rare_exact
-
-The fusion is score-based: each side normalised by its best candidate, then weighed.  So the
-best lexical match scores 1.0 however little of the question it holds — "Which Japanese
-city are we flying into?" meets "... one city, Jules would rather see Kyoto" on "city"
-alone, and at a fixed 0.6 that outranked "Booked flights to Osaka", which the model places
-far above everything else.  `coverage` is how much of the question the lexical side holds:
-the share of the query's asked words (`weak.asked`: content words less names and frame
-words, weighed by rarity) that its best-covering match holds (`semantic.lexical_confidence`;
-1 when the query asks no words).  A lexical match of every asked word weighs W_LEXICAL as
-before; one of a single common word gives the vectors most of the say.  LEXICAL_TRUST
-(`ranking`, 0.75) on personal dev hybrid P@1 / R@5 / R@10, reworded questions over the same
-facts (`benchmarks/data/personal-dev-reworded.json`) and LoCoMo dev hybrid R@10, at 0 / 0.5
-/ 0.75 / 1: 67.6 / 69.5 / 69.5 / 69.5 P@1; reworded P@1 38.2 / 50.0 / 55.9 / 52.9; LoCoMo
-81.9 / - / 81.5 / 81.4 (docs/semantic.md, "Fusion").
+    hybrid   = W_LEXICAL * lexical + W_SEMANTIC * semantic + EXACT_BOOST * rare_exact
 
 `rare_exact` is 1 for a fact holding a query word that is rare in the whole index (at most
 `RARE_DF` facts contain it — a codename, an error string, an id): such a fact comes first
@@ -38,8 +23,6 @@ confidence, importance, kind and lifecycle weighting then apply exactly as in le
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from memfold.recall import ranking
 
 LEXICAL, SEMANTIC, HYBRID = "lexical", "semantic", "hybrid"
 MODES = (LEXICAL, SEMANTIC, HYBRID)
@@ -88,18 +71,9 @@ def semantic_part(cos: float | None, best: float, floor: float = SEM_FLOOR) -> f
     return max(0.0, (cos - floor) / (best - floor))
 
 
-def lexical_weight(confidence: float) -> float:
-    """The lexical side's weight in hybrid fusion for a query whose lexical search covers
-    `confidence` (0..1) of its asked words (`semantic.lexical_confidence`)."""
-    trust = ranking.tunable("LEXICAL_TRUST")
-    return W_LEXICAL * (1 - trust + trust * min(max(confidence, 0.0), 1.0))
-
-
-def fuse(mode: str, lexical: float, semantic: float, *, rare_exact: bool = False,
-         lexical_weight: float = W_LEXICAL) -> float:
+def fuse(mode: str, lexical: float, semantic: float, *, rare_exact: bool = False) -> float:
     if mode == SEMANTIC:
         return semantic
     if mode == HYBRID:
-        return (lexical_weight * lexical + (1 - lexical_weight) * semantic
-                + (EXACT_BOOST if rare_exact else 0.0))
+        return W_LEXICAL * lexical + W_SEMANTIC * semantic + (EXACT_BOOST if rare_exact else 0.0)
     return lexical

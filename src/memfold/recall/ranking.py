@@ -205,11 +205,6 @@ SPREAD_POOL = 30
 # docs/semantic.md, "Reranking")
 RERANK_SHARE = 0.5
 RERANK_TOP = 50
-# hybrid: how far the lexical side's weight in fusion follows its coverage of the query's asked
-# words (`fusion.lexical_weight`; 0: always W_LEXICAL, 1: none for a lexical side that holds no
-# asked word).  Reworded dev questions P@1 38.2 at 0, 55.9 at 0.75, 52.9 at 1; LoCoMo dev hybrid
-# R@10 81.9 / 81.5 / 81.4 (docs/semantic.md, "Fusion")
-LEXICAL_TRUST = 0.75
 # how a fact stands to the time a query asks about (recall classifies, `time_factor` weighs)
 VALID, WRITTEN, HELD, NOT_THEN, UNDATED = ("valid then", "written then", "held then",
                                            "not then", "")
@@ -230,7 +225,7 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
     "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
-    "EVENT_SHARE": EVENT_SHARE, "LEXICAL_TRUST": LEXICAL_TRUST,
+    "EVENT_SHARE": EVENT_SHARE,
 })
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import MutableMapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +21,6 @@ from memfold.errors import IndexError_
 from memfold.index.base import Candidate, FactReader, FactSearch, Filters, RecallIndex, Terms
 from memfold.recall import fusion, ranking
 from memfold.recall.query import QueryPlan
-from memfold.recall.weak import asked
 
 if TYPE_CHECKING:
     from memfold.embed.base import Matrix
@@ -53,25 +52,6 @@ def admits(calibrated: fusion.Calibration, cos: float, *, linked: bool) -> bool:
         return cos >= calibrated.minimum
     share = ranking.tunable("LINKED_MINIMUM")
     return cos >= calibrated.floor + share * (calibrated.minimum - calibrated.floor)
-
-
-def lexical_confidence(backend: FactSearch, plan: QueryPlan, named: frozenset[str],
-                       found: Mapping[tuple[str, int], Candidate]) -> float:
-    """How well the lexical search answers the query: the share of the query's asked words
-    (`weak.asked`, weighed by rarity) that its best-covering match holds, 0..1.  1 when
-    there is nothing to doubt: the query asks no words (names or a time alone), or the
-    search matched no fact by its words (every candidate came by a name, a time or the
-    model, so every lexical part is 0).  Weight moved to the semantic side then would only
-    make the model's small differences outweigh the rest of ranking — when a fact was
-    written, what replaced what, word knowledge: "What food is Pippin on these days?" over
-    "eats Acana kibble" and, later, "the vet put Pippin on a Hill's diet"."""
-    lexical = [c for c in found.values() if c.bm25 is not None]
-    if not lexical:
-        return 1.0
-    question = asked(backend, plan, sorted(named))
-    if question.total <= 0:
-        return 1.0
-    return max(question.covered(c.fact) for c in lexical) / question.total
 
 
 class Semantic:
@@ -167,8 +147,6 @@ class Semantic:
             return {}
         best_bm25 = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
         rare = self.rare_hits(backend, plan) if mode == fusion.HYBRID else set()
-        lexical_weight = (fusion.lexical_weight(lexical_confidence(backend, plan, keys, found))
-                          if mode == fusion.HYBRID else fusion.W_LEXICAL)
 
         def fused(query: Matrix) -> dict[int, float]:
             cosine = self.store.similarity(query, [c.rowid for c in found.values()])
@@ -176,8 +154,7 @@ class Semantic:
             return {c.rowid: fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25),
                                          fusion.semantic_part(cosine.get(c.rowid), best_cos,
                                                               calibrated.floor),
-                                         rare_exact=c.rowid in rare,
-                                         lexical_weight=lexical_weight)
+                                         rare_exact=c.rowid in rare)
                     for c in found.values()}
 
         first = fused(self.query_vector(text))
