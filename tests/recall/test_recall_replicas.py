@@ -4,11 +4,13 @@ was built.
 Server replicas each keep their own index of a bank and sync it in their own steps: a file
 one replica re-indexes after a later file was indexed gets its rows after that file's, where
 a replica that synced both at once has them in order.  The rowids differ; the answers must
-not.  Hybrid fusion weighs its lexical side by how much of the question that side covers
-(`semantic.lexical_confidence`), each asked word weighed by its rarity among the index's
-facts (`weak.asked`): counted as the highest rowid, that rarity followed the index's history,
-and two replicas answered a broad hybrid recall with scores about 0.0001 apart
-(tests/server/test_server_replicas.py)."""
+not.  Two things followed the rowids: the number of facts recall weighs a word's rarity by
+(`FactSearch.fact_rows`, read as the highest rowid: `weak.asked`, `expansion`), and the order
+of facts that tie on their match — hybrid recall moved the query's vector toward the first
+two of them (`Semantic.moved_query`), so the two indexes ranked "granite kitchen willow"
+differently.  With hybrid fusion weighing its lexical side by the rarity-weighed asked words
+a match covers (tried for issue 30), the first put two server replicas' scores about 0.0001
+apart (tests/server/test_server_replicas.py)."""
 
 from __future__ import annotations
 
