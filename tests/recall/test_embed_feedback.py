@@ -69,12 +69,12 @@ def test_the_moved_query_is_the_unit_mean_of_query_and_best_vectors(tmp_path: Pa
     search = semantic.Semantic(tmp_path, fake)
     search.store = Store()  # type: ignore[assignment]
     query = fake.embed_query("alpha")
-    moved = search.moved_query("alpha", {3: 0.1, 1: 0.9, 2: 0.5, 4: 0.95}, 0.5)
+    moved = search.moved_query("alpha", [4, 1, 2, 3], 0.5)  # most relevant first
     assert moved is not None
-    # rowid 4 has no vector: the FEEDBACK (2) best that have one count, 1 then 2
+    # rowid 4 has no vector: the FEEDBACK (2) first that have one count, 1 then 2
     assert semantic.FEEDBACK == 2
     best = [search.store.vectors[1], search.store.vectors[2]]
     expected = query + 0.5 * np.mean(np.stack(best), axis=0)
     assert np.allclose(moved, expected / np.linalg.norm(expected), atol=1e-6)
     assert float(np.linalg.norm(moved)) == pytest.approx(1.0, abs=1e-5)
-    assert search.moved_query("alpha", {9: 1.0}, 0.5) is None  # no vector among the best
+    assert search.moved_query("alpha", [9], 0.5) is None  # no vector among the best

@@ -338,8 +338,8 @@ class FactSearch(Protocol):
         ...
 
     def fact_rows(self) -> int:
-        """About how many facts the index holds (at least as many: it may count rows since
-        removed), at once."""
+        """How many facts the index holds, at once: a statistic of its content, never of
+        how it was built (two replicas of a bank must weigh words alike)."""
         ...
 
     def linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:

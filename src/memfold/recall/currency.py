@@ -92,7 +92,8 @@ def bring_successors(backend: FactReader, found: MutableMapping[tuple[str, int],
     Returns each replaced fact's chain end and, for a successor that ranks on a replaced
     fact's match, that fact's id."""
     replaced: dict[str, Candidate] = {}
-    for c in sorted(found.values(), key=lambda c: (-match.get(c.rowid, 0.0), c.rowid)):
+    for c in sorted(found.values(), key=lambda c: (-match.get(c.rowid, 0.0), c.fact.path,
+                                                  c.fact.line)):  # ties by place, not rowid
         if c.life and c.life.superseded_by and match.get(c.rowid, 0.0) > 0 \
                 and c.rowid not in hopped \
                 and status_of(c.fact, c.life, today)[0] in REPLACED:

@@ -72,7 +72,8 @@ def _hop(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], found: Fou
         return current or status not in LEFT_OUT
 
     hopped: dict[int, str] = {}
-    best_first = sorted(found.values(), key=lambda c: -match.get(c.rowid, 0.0))
+    best_first = sorted(found.values(),  # ties by place: rowids follow the index's history
+                        key=lambda c: (-match.get(c.rowid, 0.0), c.fact.path, c.fact.line))
     seeds = list(itertools.islice(filter(showable, best_first), SEEDS))
     for c, value, seed in second_hop(backend, plan, named, seeds, match, filters).values():
         if showable(c):

@@ -83,7 +83,8 @@ def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Cand
     if slot is None or not slot.now:
         return {}
     best = sorted((c for c in found.values() if match.get(c.rowid, 0.0) > 0),
-                  key=lambda c: (-match.get(c.rowid, 0.0), c.rowid))[:FROM_BEST]
+                  key=lambda c: (-match.get(c.rowid, 0.0), c.fact.path, c.fact.line)
+                  )[:FROM_BEST]  # ties by place: rowids follow the index's history
     pulled: dict[int, str] = {}
     for old in best:
         day = old.fact.day

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import MutableMapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -159,7 +159,11 @@ class Semantic:
 
         first = fused(self.query_vector(text))
         share = ranking.tunable("VECTOR_FEEDBACK")
-        moved = (self.moved_query(text, first, share)
+        # best first, ties by path and line: rowids follow how the index was built, and two
+        # replicas of one bank must move the query alike (tests/recall/test_recall_replicas.py)
+        ranked = [c.rowid for c in sorted(found.values(), key=lambda c: (
+            -first[c.rowid], c.fact.path, c.fact.line))]
+        moved = (self.moved_query(text, ranked, share)
                  if share > 0 and mode == fusion.HYBRID else None)
         if moved is None:
             return first
@@ -168,15 +172,14 @@ class Semantic:
                 found.setdefault((c.fact.path, c.fact.line), c)
         return fused(moved)
 
-    def moved_query(self, text: str, relevance: Mapping[int, float],
-                    share: float) -> Matrix | None:
-        """The query's vector moved toward the vectors of the FEEDBACK most relevant
-        candidates that have one (their mean, at `share` of the query's weight), unit
-        length; None when no candidate has a vector."""
+    def moved_query(self, text: str, ranked: Sequence[int], share: float) -> Matrix | None:
+        """The query's vector moved toward the vectors of the FEEDBACK first of the `ranked`
+        candidates (rowids, most relevant first) that have one (their mean, at `share` of the
+        query's weight), unit length; None when no candidate has a vector."""
         import numpy as np
 
         vectors = []
-        for rowid in sorted(relevance, key=lambda r: (-relevance[r], r)):
+        for rowid in ranked:
             if (vector := self.store.vector(rowid)) is not None:
                 vectors.append(vector)
                 if len(vectors) == FEEDBACK:
