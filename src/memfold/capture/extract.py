@@ -66,6 +66,22 @@ _SINGULAR = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|me|mine|myself)\b", re.I
 _SHARED = re.compile(r"\b(?:we (?:can|could|all|will|must|need|should)|we['’]ll|us|each other)\b",
                      re.IGNORECASE)
 _WORD = re.compile(r"\w+")
+_RESOLVE = re.compile(r"\b(?:won['’]t|will not|never|not gonna|not going to) (?:ever )?(?:quit|"
+                      r"give up|stop|back down|let (?:\w+ )+(?:get|bring|hold|stop))|\b(?:keep|"
+                      r"keeps|keeping) (?:on )?(?:going|pushing|trying|believing|chasing|"
+                      r"fighting|working|moving|at it|it up|shining|dreaming|learning|growing|"
+                      r"improving|rocking|hustling)|\bgonna make it\b", re.IGNORECASE)
+_REACTING = re.compile(r"^(?:it|this|that|these|those|they|which|what)\b", re.IGNORECASE)
+_AS_SUBJECT = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|mine)\b", re.IGNORECASE)
+_AS_OBJECT = re.compile(r"\b(?:me|myself)\b", re.IGNORECASE)
+_VOCATIVE = re.compile(r"^([A-Z][a-z]+(?<!ly)),\s+(?=[a-zI])")  # not "Sadly, I…"
+_ASIDE = re.compile(r"\s+[-–—]+\s+(?=[^-–—]*\?$)")
+_DROPPED = re.compile(r"^(?:(?:just|recently|finally|also|actually|lately)\s+)*(?:been|got|went|"
+                      r"took|made|bought|met|saw|had|did|began|left|won|ran|found|spent|"
+                      r"started|finished|tried|joined|moved|visited|(?!(?:agreed|excited|"
+                      r"thrilled|stoked|pumped|blessed|loved|liked|wanted|needed|sounded|"
+                      r"looked|seemed|used|tired|amazed|impressed|touched|inspired|based)\b)"
+                      r"\w+ed)\b", re.IGNORECASE)
 _CAPTION = re.compile(r"\[image:[^\]]*\]")
 _REACTION = re.compile(r"\b(?:love|like|adore) (?:how|that|it|this|these|those|all|the way)\b",
                        re.IGNORECASE)
@@ -77,7 +93,9 @@ _NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Whi
                         "He", "She", "They", "We", "You", "My", "Our", "The", "A", "An",
                         "And", "But", "So", "Oh", "Yes", "No", "Wow", "Hey", "Hi", "Thanks",
                         "Today", "Yesterday", "Tomorrow", "Everything", "Everyone", "Life",
-                        "Nothing", "Something", "Someone", *MONTHS))
+                        "Nothing", "Something", "Someone", "Plus", "Now", "Then", "Still", "Sure",
+                        "Yep", "Yup", "Woah", "Whoa", "Lately", "Recently", "Unfortunately",
+                        *MONTHS))
 _SWAPS = [(re.compile(p, re.IGNORECASE), r) for p, r in (
     (r"\bI am\b", "they are"), (r"\bI['’]m\b", "they're"), (r"\bI['’]ve\b", "they've"),
     (r"\bI['’]d\b", "they'd"), (r"\bI['’]ll\b", "they'll"), (r"\bmyself\b", "themself"),
@@ -88,7 +106,7 @@ _LEAD = re.compile(r"^(?:(?:so|well|oh|yeah|yes|and|but|actually|honestly|also|b
 _SUBJECT = re.compile(r"^(?:I|they)\s+(?:(am|are)|(have)|(\w+(?:n['’]t)?))(?!['’\w])",
                       re.IGNORECASE)
 _WOULD = re.compile(r"^I(?:['’]d| would)\s+", re.IGNORECASE)
-_CONTRACTED = re.compile(r"^(?:I['’]m|they're)\s+", re.IGNORECASE)
+_CONTRACTED = re.compile(r"^I['’]m\s+", re.IGNORECASE)
 _HAVE = re.compile(r"^I['’]ve\s+", re.IGNORECASE)
 _MONTH = re.compile(r"\b(in|since|last|this|back in|early|late|mid-?)\s+(" + "|".join(MONTHS)
                     + r")\b(?!,? \d{4})")
@@ -175,9 +193,13 @@ def _unlisted(sentence: str) -> str:
 def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     if _markup(sentence):
         return None
-    plain = _LEAD.sub("", _unlisted(sentence).strip().strip("\"'“”")).strip()
+    plain = _plain(sentence)
     if not plain or plain.endswith("?") or len(plain) > MAX_CHARS or len(plain.split()) < 4:
         return None
+    if _RESOLVE.search(plain):
+        return None  # "I won't give up", "gonna keep pushing": a resolve, not a fact
+    if _REACTING.match(plain) and _AS_OBJECT.search(plain) and not _AS_SUBJECT.search(plain):
+        return None  # "It really inspired me": how something struck the speaker
     if _PREFER.search(plain):
         if _REACTION.search(plain) and not _telling(plain):
             return None  # "I love how it looks": a reaction to what was shown
@@ -186,10 +208,11 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
         return None  # said to the listener, or only possible: not a fact about anyone
     if _SMALL_TALK.match(plain):
         return None  # thanks, agreement, an invitation: about the talk, not a person
-    if _FIRST.search(plain):
+    if _FIRST.search(plain) or _DROPPED.match(plain):
         if _SHARED.search(plain) and not (_SINGULAR.search(plain) or _telling(plain)):
             return None  # "we can do it", "our bonds are special": a shared sentiment
-        kind = "W" if _LASTING.search(plain) or not _PAST.search(plain) else "B"
+        done = _PAST.search(plain) or _DROPPED.match(plain)
+        kind = "W" if _LASTING.search(plain) or not done else "B"
         return Extracted(kind, speaker, _content(plain, day))
     third = _THIRD.search(plain)
     name = third and (third.group(1) or third.group(2))
@@ -198,12 +221,25 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     return None
 
 
+def _plain(sentence: str) -> str:
+    """What a sentence states: without list markup, quotes, leading interjections, a name
+    it is addressed to ("Maria, I…") and a question tacked on after a dash ("I finished
+    it - want to see?")."""
+    plain = _LEAD.sub("", _unlisted(sentence).strip().strip("\"'“”")).strip()
+    vocative = _VOCATIVE.match(plain)
+    if vocative and vocative.group(1) not in _NOT_NAMES:
+        plain = _LEAD.sub("", plain[vocative.end():])
+    return _ASIDE.split(plain, maxsplit=1)[0] if plain.endswith("?") else plain
+
+
 def _telling(sentence: str) -> bool:
     """Whether a sentence says something that tells about someone: an event (a past-tense
     verb), a time, a lasting state or relation, a plan, a name or a number."""
     text = _CAPTION.sub("", sentence)
     if _PAST.search(text) or _LASTING.search(text) or _WHEN.search(text):
         return True
+    if _DROPPED.match(_LEAD.sub("", text.strip())):
+        return True  # "Got a new bike.": something done, its "I" left out
     if _PREFER.search(text) and not _REACTION.search(text):
         return True
     words = text.strip(" .!?").split()
