@@ -75,3 +75,9 @@ def test_they_at_the_start_of_a_sentence_stays_they() -> None:
     """"They're my biggest fans" is about them, not "Is their biggest fans"."""
     assert _said("They're my biggest fans and came to every show in March.") == [
         "They're their biggest fans and came to every show (March 2025)."]
+
+
+def test_hopefully_is_a_hedge_and_lets_anywhere_an_invitation() -> None:
+    assert _said("Hopefully, I'll have the new roof on before the rains in June.") == []
+    assert _said("Until then, let's keep my garden club going every Sunday.") == []
+    assert _said("I repaired the garden shed with my neighbour last Sunday.") != []

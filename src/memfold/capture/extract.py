@@ -57,11 +57,13 @@ _THIRD = re.compile(r"(?:\b[Mm]y (?:\w+ )?(?:wife|husband|partner|son|daughter|s
                     r" (?:allergic|a |an |the |\w+ing|in |at |from |now |"
                     r"married|pregnant|moving|vegan|vegetarian|\w+ed)")
 _ADDRESSED = re.compile(r"\b(?:you|your|you're|you’re|yours|yourself|ya|u)\b", re.IGNORECASE)
-_HEDGED = re.compile(r"\b(?:might|maybe|perhaps|could|should|hope|wish|if)\b", re.IGNORECASE)
+_HEDGED = re.compile(r"\b(?:might|maybe|perhaps|could|should|hope|hopefully|wish|if)\b",
+                     re.IGNORECASE)
 _SMALL_TALK = re.compile(r"^(?:thanks|thank you|(?:I )?(?:totally |100% |completely )?agree"
                          r"|(?:I )?(?:really )?appreciate|I bet|let['’]s|glad|check (?:out|it)"
                          r"|take a look|we can|we['’]ll|can['’]t wait|wish|good luck|congrats)"
                          r"\b", re.IGNORECASE)
+_INVITING = re.compile(r"\blet['’]s\b", re.IGNORECASE)  # "In the meantime, let's…"
 _SINGULAR = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|me|mine|myself)\b", re.IGNORECASE)
 _SHARED = re.compile(r"\b(?:we (?:can|could|all|will|must|need|should)|we['’]ll|us|each other)\b",
                      re.IGNORECASE)
@@ -206,7 +208,7 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
         return Extracted("O", speaker, _content(plain, day), 0.8)
     if _ADDRESSED.search(plain) or _HEDGED.search(plain):
         return None  # said to the listener, or only possible: not a fact about anyone
-    if _SMALL_TALK.match(plain):
+    if _SMALL_TALK.match(plain) or _INVITING.search(plain):
         return None  # thanks, agreement, an invitation: about the talk, not a person
     if _FIRST.search(plain) or _DROPPED.match(plain):
         if _SHARED.search(plain) and not (_SINGULAR.search(plain) or _telling(plain)):
