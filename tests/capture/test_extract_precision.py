@@ -81,3 +81,12 @@ def test_hopefully_is_a_hedge_and_lets_anywhere_an_invitation() -> None:
     assert _said("Hopefully, I'll have the new roof on before the rains in June.") == []
     assert _said("Until then, let's keep my garden club going every Sunday.") == []
     assert _said("I repaired the garden shed with my neighbour last Sunday.") != []
+
+
+def test_a_fact_after_a_dash_in_small_talk_is_kept() -> None:
+    """Small talk or a word to the listener before a dash does not hide the news after it."""
+    assert _said("Thanks for asking - we adopted a second cat named Pip last week.") == [
+        "We adopted a second cat named Pip last week (2025-04-25)."]
+    assert _said("You'll laugh at this one- I signed up for a salsa class on Fridays.") == [
+        "Signed up for a salsa class on Fridays."]
+    assert _said("Thanks for asking - all good here, nothing new.") == []

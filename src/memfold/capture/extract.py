@@ -77,6 +77,7 @@ _REACTING = re.compile(r"^(?:it|this|that|these|those|they|which|what)\b", re.IG
 _AS_SUBJECT = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|mine)\b", re.IGNORECASE)
 _AS_OBJECT = re.compile(r"\b(?:me|myself)\b", re.IGNORECASE)
 _VOCATIVE = re.compile(r"^([A-Z][a-z]+(?<!ly)),\s+(?=[a-zI])")  # not "Sadly, I…"
+_DASH = re.compile(r"\s*[-–—]+\s+|\s+[-–—]+\s*")
 _ASIDE = re.compile(r"\s+[-–—]+\s+(?=[^-–—]*\?$)")
 _DROPPED = re.compile(r"^(?:(?:just|recently|finally|also|actually|lately)\s+)*(?:been|got|went|"
                       r"took|made|bought|met|saw|had|did|began|left|won|ran|found|spent|"
@@ -154,7 +155,7 @@ def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
     the turn itself stays searchable verbatim."""
     found: dict[tuple[str, str], tuple[Extracted, str]] = {}
     for sentence in sentences(text):
-        fact = _one(sentence, speaker, day)
+        fact = _one(sentence, speaker, day) or _after_dash(sentence, speaker, day)
         if fact is not None:
             key = (fact.entity.casefold(), fact.content.casefold())
             found.setdefault(key, (fact, sentence))
@@ -162,6 +163,16 @@ def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
             and not _telling(next(iter(found.values()))[1]):
         return []
     return _distinct([fact for fact, _ in found.values()])
+
+
+def _after_dash(sentence: str, speaker: str, day: date) -> Extracted | None:
+    """A fact after a dash in a sentence that as a whole gives none ("Thanks for asking - we
+    got another cat last week", "Just a heads up for you - I took a writing class")."""
+    for clause in _DASH.split(_CAPTION.sub("", sentence))[1:]:
+        fact = _one(clause, speaker, day)
+        if fact is not None:
+            return fact
+    return None
 
 
 def _distinct(facts: list[Extracted]) -> list[Extracted]:
