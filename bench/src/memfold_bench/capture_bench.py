@@ -363,7 +363,8 @@ def run_speed(conversations: int, seed: int, *, judge: bool) -> Json:
 @click.option("--seed", default=0, show_default=True, help="Seed of the generated export.")
 @click.option("--misses", default=0, show_default=True, type=click.IntRange(min=0),
               help="List up to this many extracted bullets per conversation that match no "
-                   "observation, with the turn each cites (kept in the results too).")
+                   "observation, with the turn each cites (kept in the --out file too: "
+                   "LoCoMo's text, not for benchmarks/results).")
 @output_options("benchmarks/results/capture.json")
 def capture_command(path: Path, k: int, conversations: int, seed: int, misses: int,
                     out: Path, as_json: bool) -> None:
