@@ -65,3 +65,25 @@ def test_unmatched_bullets_are_listed_with_their_turn(tmp_path: Path) -> None:
     assert [(m["dia_id"], m["turn"]) for m in missed] == [("D1:3", "I love the light there.")]
     assert missed[0]["bullet"].startswith("O(c=0.8) @Ana: ")
     assert unmatched(observations(sample), captured, {"ana", "ben"}, texts, 0) == []
+
+
+def test_misses_are_printed_and_never_saved(tmp_path: Path) -> None:
+    """The unmatched bullets are the dataset's text: shown, kept out of the results file."""
+    import json
+
+    from click.testing import CliRunner
+
+    from memfold_bench.capture_bench import capture_command
+
+    sample = {**SAMPLE, "observation": {
+        "session_1_observation": {"Ana": [["Ana moved to Lisbon in March.", "D1:1"]]}}}
+    data = tmp_path / "sample.json"
+    data.write_text(json.dumps([sample]), encoding="utf-8")
+    out = tmp_path / "result.json"
+    result = CliRunner().invoke(capture_command, [str(data), "--conversations", "0",
+                                                  "--misses", "5", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "unmatched tiny D1:3: O(c=0.8) @Ana: " in result.output
+    assert "    turn: I love the light there." in result.output
+    assert "misses" not in json.loads(out.read_text(encoding="utf-8"))["locomo"][
+        "conversations"][0]

@@ -363,8 +363,8 @@ def run_speed(conversations: int, seed: int, *, judge: bool) -> Json:
 @click.option("--seed", default=0, show_default=True, help="Seed of the generated export.")
 @click.option("--misses", default=0, show_default=True, type=click.IntRange(min=0),
               help="List up to this many extracted bullets per conversation that match no "
-                   "observation, with the turn each cites (kept in the --out file too: "
-                   "LoCoMo's text, not for benchmarks/results).")
+                   "observation, with the turn each cites (printed, never saved: they "
+                   "are LoCoMo's text).")
 @output_options("benchmarks/results/capture.json")
 def capture_command(path: Path, k: int, conversations: int, seed: int, misses: int,
                     out: Path, as_json: bool) -> None:
@@ -391,11 +391,22 @@ def capture_command(path: Path, k: int, conversations: int, seed: int, misses: i
         small = max(1, conversations // 10)
         log(f"speed: {small} conversations, judged")
         result["speed_judged"] = run_speed(small, seed, judge=True)
+    missed = {row["sample_id"]: row.pop("misses")
+              for row in result["locomo"]["conversations"] if "misses" in row}
     if save_result(result, out, as_json=as_json):
         return
-    for line in report(result, k):
+    for line in report(result, k) + miss_lines(missed):
         click.echo(line)
     click.echo(f"wrote {out}", err=True)
+
+
+def miss_lines(missed: dict[str, list[Json]]) -> list[str]:
+    lines = []
+    for sample_id, misses in missed.items():
+        for miss in misses:
+            lines.append(f"unmatched {sample_id} {miss['dia_id']}: {miss['bullet']}")
+            lines.append(f"    turn: {miss['turn']}")
+    return lines
 
 
 def percent(value: float | None) -> str:
@@ -417,10 +428,6 @@ def report(result: Json, k: int) -> list[str]:
             f"{percent(row['captured_distinct'][f'recall@{k}']):>10}"
             f"{percent(row['turns_only'][f'recall@{k}']):>12}"
             f"{percent(row['bullet_layout'][f'recall@{k}']):>14}")
-    for row in loc["conversations"]:
-        for miss in row.get("misses", []):
-            lines.append(f"unmatched {row['sample_id']} {miss['dia_id']}: {miss['bullet']}")
-            lines.append(f"    turn: {miss['turn']}")
     for key in ("speed", "speed_judged"):
         if key in result:
             s = result[key]
