@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+from click.testing import CliRunner
 
 from memfold_bench.capture_bench import (
     as_text,
+    capture_command,
     capture_workspace,
     extraction_figures,
     observations,
@@ -69,12 +73,6 @@ def test_unmatched_bullets_are_listed_with_their_turn(tmp_path: Path) -> None:
 
 def test_misses_are_printed_and_never_saved(tmp_path: Path) -> None:
     """The unmatched bullets are the dataset's text: shown, kept out of the results file."""
-    import json
-
-    from click.testing import CliRunner
-
-    from memfold_bench.capture_bench import capture_command
-
     sample = {**SAMPLE, "observation": {
         "session_1_observation": {"Ana": [["Ana moved to Lisbon in March.", "D1:1"]]}}}
     data = tmp_path / "sample.json"
