@@ -34,6 +34,10 @@ def test_a_dropped_subject_reaction_is_not_news() -> None:
     """A participle that says how something seemed or felt is not something done."""
     assert _said("Looked like such a lovely afternoon by the lake.") == []
     assert _said("Excited to see where the garden goes next spring.") == []
+    assert _said("Indeed it was a lovely evening at the lake house.") == []
+    assert _said("Feed the ducks at the pond every morning, please.") == []
+    assert _kinds("Need to finish my thesis before the summer.") == [
+        ("W", "Need to finish their thesis before the summer.")]
 
 
 def test_the_name_a_sentence_is_addressed_to_is_not_its_subject() -> None:

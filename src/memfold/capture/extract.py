@@ -79,12 +79,14 @@ _AS_OBJECT = re.compile(r"\b(?:me|myself)\b", re.IGNORECASE)
 _VOCATIVE = re.compile(r"^([A-Z][a-z]+(?<!ly)),\s+(?=[a-zI])")  # not "Sadly, I…"
 _DASH = re.compile(r"\s*[-–—]+\s+|\s+[-–—]+\s*")
 _ASIDE = re.compile(r"\s+[-–—]+\s+(?=[^-–—]*\?$)")
-_DROPPED = re.compile(r"^(?:(?:just|recently|finally|also|actually|lately)\s+)*(?:been|got|went|"
+_DROPPED = re.compile(r"^(?:(?:just|recently|finally|also|actually|lately)\s+)*(been|got|went|"
                       r"took|made|bought|met|saw|had|did|began|left|won|ran|found|spent|"
-                      r"started|finished|tried|joined|moved|visited|(?!(?:agreed|excited|"
-                      r"thrilled|stoked|pumped|blessed|loved|liked|wanted|needed|sounded|"
-                      r"looked|seemed|used|tired|amazed|impressed|touched|inspired|based)\b)"
-                      r"\w+ed)\b", re.IGNORECASE)
+                      r"started|finished|tried|joined|moved|visited|(?!(?:agreed|indeed|feed|"
+                      r"speed|seed|excited|thrilled|stoked|pumped|blessed|loved|liked|wanted|"
+                      r"needed|sounded|looked|seemed|used|tired|amazed|impressed|touched|"
+                      r"inspired|based|bored|scared|worried|stressed|surprised|interested|"
+                      r"confused|exhausted|overwhelmed|talented|wicked|sacred|beloved|red|bed)"
+                      r"\b)\w+ed)\b", re.IGNORECASE)  # not "Indeed…", "Feed…", "Stressed…"
 _CAPTION = re.compile(r"\[image:[^\]]*\]")
 _REACTION = re.compile(r"\b(?:love|like|adore) (?:how|that|it|this|these|those|all|the way)\b",
                        re.IGNORECASE)
@@ -224,7 +226,8 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     if _FIRST.search(plain) or _DROPPED.match(plain):
         if _SHARED.search(plain) and not (_SINGULAR.search(plain) or _telling(plain)):
             return None  # "we can do it", "our bonds are special": a shared sentiment
-        done = _PAST.search(plain) or _DROPPED.match(plain)
+        dropped = _DROPPED.match(plain)
+        done = _PAST.search(plain) or (dropped and dropped.group(1).casefold() != "need")
         kind = "W" if _LASTING.search(plain) or not done else "B"
         return Extracted(kind, speaker, _content(plain, day))
     third = _THIRD.search(plain)
