@@ -47,6 +47,10 @@ def test_the_name_a_sentence_is_addressed_to_is_not_its_subject() -> None:
     assert _said("Well, Tom, let's keep planting trees along the river together.") == []
     assert _said("Sadly, my bakery closed for good in March.") == [
         "Sadly, their bakery closed for good (March 2025)."]
+    assert _said("Sunday, I baked bread for the whole street.") == [
+        "Sunday, they baked bread for the whole street."]
+    assert _said("Sometimes, I bake bread for the whole street every Friday.") == [
+        "Sometimes, they bake bread for the whole street every Friday."]
 
 
 def test_a_question_after_a_dash_leaves_the_statement_before_it() -> None:

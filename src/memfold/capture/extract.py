@@ -101,6 +101,8 @@ _NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Whi
                         "Nothing", "Something", "Someone", "Plus", "Now", "Then", "Still", "Sure",
                         "Yep", "Yup", "Woah", "Whoa", "Lately", "Recently", "Unfortunately",
                         *MONTHS))
+_NOT_ADDRESSED = frozenset(("Tonight", "Sometimes", "Once", "Later", "Earlier", "Soon",
+                           "Eventually", "Meanwhile", "Afterwards", "Personally", "Otherwise"))
 _SWAPS = [(re.compile(p, re.IGNORECASE), r) for p, r in (
     (r"\bI am\b", "they are"), (r"\bI['’]m\b", "they're"), (r"\bI['’]ve\b", "they've"),
     (r"\bI['’]d\b", "they'd"), (r"\bI['’]ll\b", "they'll"), (r"\bmyself\b", "themself"),
@@ -243,7 +245,8 @@ def _plain(sentence: str) -> str:
     it - want to see?")."""
     plain = _LEAD.sub("", _unlisted(sentence).strip().strip("\"'“”")).strip()
     vocative = _VOCATIVE.match(plain)
-    if vocative and vocative.group(1) not in _NOT_NAMES:
+    if vocative and vocative.group(1) not in _NOT_NAMES | _NOT_ADDRESSED \
+            and not _WHEN.fullmatch(vocative.group(1)):
         plain = _LEAD.sub("", plain[vocative.end():])
     return _ASIDE.split(plain, maxsplit=1)[0] if plain.endswith("?") else plain
 
