@@ -57,15 +57,36 @@ _THIRD = re.compile(r"(?:\b[Mm]y (?:\w+ )?(?:wife|husband|partner|son|daughter|s
                     r" (?:allergic|a |an |the |\w+ing|in |at |from |now |"
                     r"married|pregnant|moving|vegan|vegetarian|\w+ed)")
 _ADDRESSED = re.compile(r"\b(?:you|your|you're|you’re|yours|yourself|ya|u)\b", re.IGNORECASE)
-_HEDGED = re.compile(r"\b(?:might|maybe|perhaps|could|should|hope|wish|if)\b", re.IGNORECASE)
+_HEDGED = re.compile(r"\b(?:might|maybe|perhaps|could|should|hope|hopefully|wish|if)\b",
+                     re.IGNORECASE)
 _SMALL_TALK = re.compile(r"^(?:thanks|thank you|(?:I )?(?:totally |100% |completely )?agree"
                          r"|(?:I )?(?:really )?appreciate|I bet|let['’]s|glad|check (?:out|it)"
                          r"|take a look|we can|we['’]ll|can['’]t wait|wish|good luck|congrats)"
                          r"\b", re.IGNORECASE)
+_INVITING = re.compile(r"\blet['’]s\b", re.IGNORECASE)  # "In the meantime, let's…"
 _SINGULAR = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|me|mine|myself)\b", re.IGNORECASE)
 _SHARED = re.compile(r"\b(?:we (?:can|could|all|will|must|need|should)|we['’]ll|us|each other)\b",
                      re.IGNORECASE)
 _WORD = re.compile(r"\w+")
+_RESOLVE = re.compile(r"\b(?:won['’]t|will not|never|not gonna|not going to) (?:ever )?(?:quit|"
+                      r"give up|stop|back down|let (?:\w+ )+(?:get|bring|hold|stop))|\b(?:keep|"
+                      r"keeps|keeping) (?:on )?(?:going|pushing|trying|believing|chasing|"
+                      r"fighting|working|moving|at it|it up|shining|dreaming|learning|growing|"
+                      r"improving|rocking|hustling)|\bgonna make it\b", re.IGNORECASE)
+_REACTING = re.compile(r"^(?:it|this|that|these|those|they|which|what)\b", re.IGNORECASE)
+_AS_SUBJECT = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|mine)\b", re.IGNORECASE)
+_AS_OBJECT = re.compile(r"\b(?:me|myself)\b", re.IGNORECASE)
+_VOCATIVE = re.compile(r"^([A-Z][a-z]+(?<!ly)),\s+(?=[a-zI])")  # not "Sadly, I…"
+_DASH = re.compile(r"\s*[-–—]+\s+|\s+[-–—]+\s*")
+_ASIDE = re.compile(r"\s+[-–—]+\s+(?=[^-–—]*\?$)")
+_DROPPED = re.compile(r"^(?:(?:just|recently|finally|also|actually|lately)\s+)*(been|got|went|"
+                      r"took|made|bought|met|saw|had|did|began|left|won|ran|found|spent|"
+                      r"started|finished|tried|joined|moved|visited|(?!(?:agreed|indeed|feed|"
+                      r"speed|seed|excited|thrilled|stoked|pumped|blessed|loved|liked|wanted|"
+                      r"needed|sounded|looked|seemed|used|tired|amazed|impressed|touched|"
+                      r"inspired|based|bored|scared|worried|stressed|surprised|interested|"
+                      r"confused|exhausted|overwhelmed|talented|wicked|sacred|beloved|red|bed)"
+                      r"\b)\w+ed)\b", re.IGNORECASE)  # not "Indeed…", "Feed…", "Stressed…"
 _CAPTION = re.compile(r"\[image:[^\]]*\]")
 _REACTION = re.compile(r"\b(?:love|like|adore) (?:how|that|it|this|these|those|all|the way)\b",
                        re.IGNORECASE)
@@ -77,7 +98,11 @@ _NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Whi
                         "He", "She", "They", "We", "You", "My", "Our", "The", "A", "An",
                         "And", "But", "So", "Oh", "Yes", "No", "Wow", "Hey", "Hi", "Thanks",
                         "Today", "Yesterday", "Tomorrow", "Everything", "Everyone", "Life",
-                        "Nothing", "Something", "Someone", *MONTHS))
+                        "Nothing", "Something", "Someone", "Plus", "Now", "Then", "Still", "Sure",
+                        "Yep", "Yup", "Woah", "Whoa", "Lately", "Recently", "Unfortunately",
+                        *MONTHS))
+_NOT_ADDRESSED = frozenset(("Tonight", "Sometimes", "Once", "Later", "Earlier", "Soon",
+                           "Eventually", "Meanwhile", "Afterwards", "Personally", "Otherwise"))
 _SWAPS = [(re.compile(p, re.IGNORECASE), r) for p, r in (
     (r"\bI am\b", "they are"), (r"\bI['’]m\b", "they're"), (r"\bI['’]ve\b", "they've"),
     (r"\bI['’]d\b", "they'd"), (r"\bI['’]ll\b", "they'll"), (r"\bmyself\b", "themself"),
@@ -88,7 +113,7 @@ _LEAD = re.compile(r"^(?:(?:so|well|oh|yeah|yes|and|but|actually|honestly|also|b
 _SUBJECT = re.compile(r"^(?:I|they)\s+(?:(am|are)|(have)|(\w+(?:n['’]t)?))(?!['’\w])",
                       re.IGNORECASE)
 _WOULD = re.compile(r"^I(?:['’]d| would)\s+", re.IGNORECASE)
-_CONTRACTED = re.compile(r"^(?:I['’]m|they're)\s+", re.IGNORECASE)
+_CONTRACTED = re.compile(r"^I['’]m\s+", re.IGNORECASE)
 _HAVE = re.compile(r"^I['’]ve\s+", re.IGNORECASE)
 _MONTH = re.compile(r"\b(in|since|last|this|back in|early|late|mid-?)\s+(" + "|".join(MONTHS)
                     + r")\b(?!,? \d{4})")
@@ -134,7 +159,7 @@ def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
     the turn itself stays searchable verbatim."""
     found: dict[tuple[str, str], tuple[Extracted, str]] = {}
     for sentence in sentences(text):
-        fact = _one(sentence, speaker, day)
+        fact = _one(sentence, speaker, day) or _after_dash(sentence, speaker, day)
         if fact is not None:
             key = (fact.entity.casefold(), fact.content.casefold())
             found.setdefault(key, (fact, sentence))
@@ -142,6 +167,16 @@ def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
             and not _telling(next(iter(found.values()))[1]):
         return []
     return _distinct([fact for fact, _ in found.values()])
+
+
+def _after_dash(sentence: str, speaker: str, day: date) -> Extracted | None:
+    """A fact after a dash in a sentence that as a whole gives none ("Thanks for asking - we
+    got another cat last week", "Just a heads up for you - I took a writing class")."""
+    for clause in _DASH.split(_CAPTION.sub("", sentence))[1:]:
+        fact = _one(clause, speaker, day)
+        if fact is not None:
+            return fact
+    return None
 
 
 def _distinct(facts: list[Extracted]) -> list[Extracted]:
@@ -175,21 +210,27 @@ def _unlisted(sentence: str) -> str:
 def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     if _markup(sentence):
         return None
-    plain = _LEAD.sub("", _unlisted(sentence).strip().strip("\"'“”")).strip()
+    plain = _plain(sentence)
     if not plain or plain.endswith("?") or len(plain) > MAX_CHARS or len(plain.split()) < 4:
         return None
+    if _RESOLVE.search(plain):
+        return None  # "I won't give up", "gonna keep pushing": a resolve, not a fact
+    if _REACTING.match(plain) and _AS_OBJECT.search(plain) and not _AS_SUBJECT.search(plain):
+        return None  # "It really inspired me": how something struck the speaker
     if _PREFER.search(plain):
         if _REACTION.search(plain) and not _telling(plain):
             return None  # "I love how it looks": a reaction to what was shown
         return Extracted("O", speaker, _content(plain, day), 0.8)
     if _ADDRESSED.search(plain) or _HEDGED.search(plain):
         return None  # said to the listener, or only possible: not a fact about anyone
-    if _SMALL_TALK.match(plain):
+    if _SMALL_TALK.match(plain) or _INVITING.search(plain):
         return None  # thanks, agreement, an invitation: about the talk, not a person
-    if _FIRST.search(plain):
+    if _FIRST.search(plain) or _DROPPED.match(plain):
         if _SHARED.search(plain) and not (_SINGULAR.search(plain) or _telling(plain)):
             return None  # "we can do it", "our bonds are special": a shared sentiment
-        kind = "W" if _LASTING.search(plain) or not _PAST.search(plain) else "B"
+        dropped = _DROPPED.match(plain)
+        done = _PAST.search(plain) or (dropped and dropped.group(1).casefold() != "need")
+        kind = "W" if _LASTING.search(plain) or not done else "B"
         return Extracted(kind, speaker, _content(plain, day))
     third = _THIRD.search(plain)
     name = third and (third.group(1) or third.group(2))
@@ -198,12 +239,26 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     return None
 
 
+def _plain(sentence: str) -> str:
+    """What a sentence states: without list markup, quotes, leading interjections, a name
+    it is addressed to ("Maria, I…") and a question tacked on after a dash ("I finished
+    it - want to see?")."""
+    plain = _LEAD.sub("", _unlisted(sentence).strip().strip("\"'“”")).strip()
+    vocative = _VOCATIVE.match(plain)
+    if vocative and vocative.group(1) not in _NOT_NAMES | _NOT_ADDRESSED \
+            and not _WHEN.fullmatch(vocative.group(1)):
+        plain = _LEAD.sub("", plain[vocative.end():])
+    return _ASIDE.split(plain, maxsplit=1)[0] if plain.endswith("?") else plain
+
+
 def _telling(sentence: str) -> bool:
     """Whether a sentence says something that tells about someone: an event (a past-tense
     verb), a time, a lasting state or relation, a plan, a name or a number."""
     text = _CAPTION.sub("", sentence)
     if _PAST.search(text) or _LASTING.search(text) or _WHEN.search(text):
         return True
+    if _DROPPED.match(_LEAD.sub("", text.strip())):
+        return True  # "Got a new bike.": something done, its "I" left out
     if _PREFER.search(text) and not _REACTION.search(text):
         return True
     words = text.strip(" .!?").split()

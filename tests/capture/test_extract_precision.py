@@ -1,0 +1,100 @@
+"""Extraction rules that keep bullets to what a turn states about its speaker: a subject left
+out of a chat sentence, a name the sentence is addressed to, a question tacked on after a
+dash, a resolve and a reaction."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from memfold.capture.extract import extract
+
+DAY = date(2025, 5, 2)
+
+
+def _said(text: str, speaker: str = "Ana") -> list[str]:
+    return [f.content for f in extract(text, speaker=speaker, day=DAY)]
+
+
+def _kinds(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, f.content) for f in extract(text, speaker="Ana", day=DAY)]
+
+
+def test_a_sentence_without_its_subject_is_the_speakers() -> None:
+    """Chat drops the "I": "Just got back from…", "Been busy…", "Started…" are the
+    speaker's own news."""
+    assert _kinds("Just got back from a week of sailing along the coast yesterday.") == [
+        ("B", "Just got back from a week of sailing along the coast yesterday (2025-05-01).")]
+    assert _said("Been busy repainting the old barn behind the house.") == [
+        "Been busy repainting the old barn behind the house."]
+    assert _said("Hi Tom! Started teaching a pottery class at the library on Mondays.") == [
+        "Started teaching a pottery class at the library on Mondays."]
+
+
+def test_a_dropped_subject_reaction_is_not_news() -> None:
+    """A participle that says how something seemed or felt is not something done."""
+    assert _said("Looked like such a lovely afternoon by the lake.") == []
+    assert _said("Excited to see where the garden goes next spring.") == []
+    assert _said("Indeed it was a lovely evening at the lake house.") == []
+    assert _said("Feed the ducks at the pond every morning, please.") == []
+    assert _kinds("Need to finish my thesis before the summer.") == [
+        ("W", "Need to finish their thesis before the summer.")]
+
+
+def test_the_name_a_sentence_is_addressed_to_is_not_its_subject() -> None:
+    """"Tom, my bakery…" is about the speaker's bakery; "Tom, let's…" is an invitation."""
+    assert _said("Tom, my bakery has been busy since the new oven came in March.") == [
+        "Their bakery has been busy since the new oven came (March 2025)."]
+    assert _said("Well, Tom, let's keep planting trees along the river together.") == []
+    assert _said("Sadly, my bakery closed for good in March.") == [
+        "Sadly, their bakery closed for good (March 2025)."]
+    assert _said("Sunday, I baked bread for the whole street.") == [
+        "Sunday, they baked bread for the whole street."]
+    assert _said("Sometimes, I bake bread for the whole street every Friday.") == [
+        "Sometimes, they bake bread for the whole street every Friday."]
+
+
+def test_a_question_after_a_dash_leaves_the_statement_before_it() -> None:
+    assert _said("By the way, I finished the quilt for my niece - wanna see it?") == [
+        "Finished the quilt for their niece."]
+    assert _said("Did you finish the quilt for your niece?") == []
+
+
+def test_a_resolve_is_not_a_fact() -> None:
+    """"I won't give up", "I'm gonna keep pushing": encouragement, not news about the
+    speaker; the fact beside it is still taken."""
+    assert _said("I won't give up on the bakery, no matter what.") == []
+    assert _said("I'm gonna keep pushing until the shop turns a profit.") == []
+    assert _said("I'm gonna make it! I opened a second shop in Porto last week.") == [
+        "Opened a second shop in Porto last week (2025-04-25)."]
+
+
+def test_a_reaction_with_the_speaker_only_as_its_object_is_not_a_fact() -> None:
+    """"It really moved me" says how something struck the speaker, not what they did; with
+    the speaker as subject or owner it is kept."""
+    assert _said("I walked past our first flat in Porto last week. It reminded me how much "
+                 "the old neighbourhood has changed.") == [
+        "Walked past our first flat in Porto last week (2025-04-25)."]
+    assert _said("That trip in 2019 made me appreciate the quiet evenings at home.") == []
+    assert _said("It reminded me that my grandmother grew up in Porto.") != []
+    assert _said("The pottery class gives me a calm hour every Monday evening.") != []
+
+
+def test_they_at_the_start_of_a_sentence_stays_they() -> None:
+    """"They're my biggest fans" is about them, not "Is their biggest fans"."""
+    assert _said("They're my biggest fans and came to every show in March.") == [
+        "They're their biggest fans and came to every show (March 2025)."]
+
+
+def test_hopefully_is_a_hedge_and_lets_anywhere_an_invitation() -> None:
+    assert _said("Hopefully, I'll have the new roof on before the rains in June.") == []
+    assert _said("Until then, let's keep my garden club going every Sunday.") == []
+    assert _said("I repaired the garden shed with my neighbour last Sunday.") != []
+
+
+def test_a_fact_after_a_dash_in_small_talk_is_kept() -> None:
+    """Small talk or a word to the listener before a dash does not hide the news after it."""
+    assert _said("Thanks for asking - we adopted a second cat named Pip last week.") == [
+        "We adopted a second cat named Pip last week (2025-04-25)."]
+    assert _said("You'll laugh at this one- I signed up for a salsa class on Fridays.") == [
+        "Signed up for a salsa class on Fridays."]
+    assert _said("Thanks for asking - all good here, nothing new.") == []
