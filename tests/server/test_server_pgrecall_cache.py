@@ -1,6 +1,7 @@
 """What a replica keeps of a bank between recalls from PostgreSQL (memfold.server.pgcache):
-a bank version's statistics, counts and names are asked once, a write or a repair is a new
-version, and the answers stay the ones a replica that kept nothing gives."""
+a bank version's statistics, counts, names, fact rows and neighbours are asked once, a write
+or a repair is a new version, and the answers stay the ones a replica that kept nothing
+gives."""
 
 from __future__ import annotations
 
@@ -80,6 +81,9 @@ def test_a_bank_version_is_asked_once_and_a_write_is_a_new_version(
             assert again[q][0] == first[q][0]
             # the words' counts and the phrases' were asked by the first recall only
             assert not any(s.startswith(ASKED) for s in again[q][1]), q
+            # nor the facts it ranked, nor their neighbours
+            assert not any("WITH asked" in s for s in again[q][1]), q
+            assert not any(s.endswith("f.rowid = ANY(%s) ") for s in again[q][1]), q
             assert len(again[q][1]) < len(first[q][1]) or not any(
                 "recall_terms" in s for s in first[q][1])
         _retain(pg_db, "kept", ["W @Ann: Sails on the lake with Ben at dawn.",

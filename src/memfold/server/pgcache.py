@@ -3,7 +3,9 @@ postgres`): the answers that depend only on the bank's version, not on the quest
 
 A recall reads, besides its search, the bank's parse warnings and the days its facts speak
 of, how many rows hold each of its words (the idf of its terms, the rarity tests of the
-query's expansion), how many rows match a phrase, and the entity names its words resolve to.
+query's expansion), how many rows match a phrase, the entity names its words resolve to, the
+facts it ranks (as a search finds them: the row, its links, its file's hash, its lifecycle
+state) and their neighbours in their files.
 Each of these is a function of the bank's rows alone, so between two writes every recall
 asks the same of the database again.  `Versions` keeps them per bank, keyed by the bank's
 version as the recall's own snapshot reads it: the bank's write counter (`banks.head`) and
@@ -12,8 +14,9 @@ transaction, and so does `memfold server bank check --repair`).  A recall whose 
 reads another version starts a fresh entry; nothing is ever read from an entry of another
 version, so an answer is the one the database would have given in that snapshot.
 
-Bounded and in memory only: at most BANKS banks (the least recently used forgotten), at most
-ENTRIES answers per bank (all forgotten when it fills); derived, so nothing needs purging —
+Bounded and in memory only: at most BANKS banks and TOTAL answers over all of them (the least
+recently used banks forgotten first), at most ENTRIES answers per bank (all forgotten when it
+fills); derived, so nothing needs purging —
 a purge is a write, and the next recall's version is new.
 """
 
@@ -21,10 +24,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memfold.index.base import Candidate
 
 BANKS = 256
 ENTRIES = 50_000
+TOTAL = 200_000  # answers over all banks (a fact row, the largest, is about a kilobyte)
 
 
 class BankFacts:
@@ -38,13 +45,18 @@ class BankFacts:
         self.held: dict[str, int] = {}  # term -> rows holding it (recall_terms)
         self.counted: dict[tuple[str, int], int] = {}  # (tsquery, most) -> rows matching
         self.names: dict[str, str | None] = {}  # entity key -> its name, None: no entity
+        self.near: dict[int, tuple[int, ...]] = {}  # rowid -> the rows before and after it
+        self.rows: dict[int, Candidate] = {}  # rowid -> its fact as a search finds it
+
+    def size(self) -> int:
+        return (len(self.held) + len(self.counted) + len(self.names) + len(self.near)
+                + len(self.rows))
 
     def room(self) -> None:
         """Forget every answer when this version holds ENTRIES of them."""
-        if len(self.held) + len(self.counted) + len(self.names) >= ENTRIES:
-            self.held.clear()
-            self.counted.clear()
-            self.names.clear()
+        if self.size() >= ENTRIES:
+            for kept in (self.held, self.counted, self.names, self.near, self.rows):
+                kept.clear()
 
 
 class Versions:
@@ -68,9 +80,13 @@ class Versions:
             if found is None or found.version[0] <= head:
                 self._found[bank_id] = fresh
                 self._found.move_to_end(bank_id)
-                while len(self._found) > self.banks:
+                while len(self._found) > self.banks or (
+                        len(self._found) > 1 and self._size() > TOTAL):
                     self._found.popitem(last=False)
             return fresh
+
+    def _size(self) -> int:
+        return sum(found.size() for found in self._found.values())
 
     def __len__(self) -> int:
         return len(self._found)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +97,24 @@ HOLDERS = ("f.rowid IN (SELECT p.rowid FROM recall_postings p JOIN unnest(%s::in
            " w.term GROUP BY p.rowid, w.phrase HAVING count(*) = max(w.size))")
 
 
+# a row's neighbours in its file, the row before and the row after (`c`: the row)
+BEFORE_AFTER = (
+    "(SELECT n.rowid FROM recall_facts n WHERE n.bank_id = c.bank_id AND n.path = c.path"
+    " AND n.line < c.line ORDER BY n.line DESC, n.rowid DESC LIMIT 1) AS prior,"
+    " (SELECT n.rowid FROM recall_facts n WHERE n.bank_id = c.bank_id AND n.path = c.path"
+    " AND n.line > c.line ORDER BY n.line, n.rowid LIMIT 1) AS later")
+# the neighbours of the rows asked (the bank, then the rows) and those of their neighbours
+NEIGHBOURS = f"""
+WITH asked AS (SELECT c.rowid, {BEFORE_AFTER} FROM recall_facts c
+               WHERE c.bank_id = %s AND c.rowid = ANY(%s)),
+ring AS (SELECT x FROM asked a, unnest(ARRAY[a.prior, a.later]) x WHERE x IS NOT NULL
+         EXCEPT SELECT rowid FROM asked)
+SELECT rowid, prior, later FROM asked
+UNION ALL SELECT c.rowid, {BEFORE_AFTER} FROM recall_facts c
+WHERE c.bank_id = %s AND c.rowid IN (SELECT x FROM ring)
+"""  # noqa: S608
+
+
 def holders(found: Sequence[bm25.Phrase], bank_id: int) -> tuple[str, list[object]]:
     """A condition on `f` that keeps the rows that may match these phrases — those holding
     every term of one of them (a prefix's last term aside), read from the bank's postings —
@@ -170,6 +189,8 @@ class PgRecallIndex:
         self._held = facts.held
         self._names = facts.names
         self._counted = facts.counted
+        self._near = facts.near
+        self._kept = facts.rows
 
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, [self.bank_id, *params]).fetchall()
@@ -178,9 +199,23 @@ class PgRecallIndex:
                     scores: dict[int, float] | None = None) -> list[Candidate]:
         rows = self._rows(f"SELECT {FACT_SELECT} FROM {FACT_FROM} WHERE f.bank_id = %s"  # noqa: S608
                           f" {where} {tail}", params)
-        return [Candidate(fact=fact_of(row), bm25=(scores or {}).get(row[0]),
-                          links=tuple(row[17]), sha256=row[15] or "",
-                          rowid=row[0], life=_life(row[16])) for row in rows]
+        found = [Candidate(fact=fact_of(row), bm25=None, links=tuple(row[17]),
+                           sha256=row[15] or "", rowid=row[0], life=_life(row[16]))
+                 for row in rows]
+        self._kept.update((c.rowid, c) for c in found)
+        if not scores:
+            return found
+        return [replace(c, bm25=scores.get(c.rowid)) for c in found]
+
+    def _by_rowids(self, rowids: Sequence[int],
+                   scores: dict[int, float] | None = None) -> list[Candidate]:
+        """These rows' facts in this order (a row not in the bank left out), those read
+        before in this bank version not read again."""
+        missing = [r for r in rowids if r not in self._kept]
+        if missing:
+            self._candidates("AND f.rowid = ANY(%s)", [missing])
+        found = [self._kept[r] for r in rowids if r in self._kept]
+        return [replace(c, bm25=scores.get(c.rowid)) for c in found] if scores else found
 
     # -- statistics ---------------------------------------------------------------------
 
@@ -258,10 +293,7 @@ class PgRecallIndex:
         else:
             def order(r: int) -> tuple[object, ...]:
                 return _filtered_order(scores[r], info[r][1], info[r][2], info[r][3], r)
-        kept = sorted(scores, key=order)[:limit]
-        got = {c.rowid: c for c in self._candidates("AND f.rowid = ANY(%s)", [kept],
-                                                     scores=scores)}
-        return [got[r] for r in kept if r in got]
+        return self._by_rowids(sorted(scores, key=order)[:limit], scores)
 
     def _bounded(self, found: Sequence[bm25.Phrase], rows: int, avgdl: float, every: bool,
                  filters: Filters, limit: int) -> tuple[str, list[object]]:
@@ -356,17 +388,13 @@ class PgRecallIndex:
         return self._candidates(f"AND f.rowid = ANY(%s) {where}", [list(rowids), *params])
 
     def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
-        out: dict[int, tuple[int, ...]] = {}
-        for rowid, before, after in self._rows(
-                "SELECT c.rowid, (SELECT n.rowid FROM recall_facts n WHERE n.bank_id ="
-                " c.bank_id AND n.path = c.path AND n.line < c.line"
-                " ORDER BY n.line DESC, n.rowid DESC LIMIT 1),"
-                " (SELECT n.rowid FROM recall_facts n WHERE n.bank_id = c.bank_id"
-                " AND n.path = c.path AND n.line > c.line ORDER BY n.line, n.rowid LIMIT 1)"
-                " FROM recall_facts c WHERE c.bank_id = %s AND c.rowid = ANY(%s)",
-                [list(rowids)]):
-            out[rowid] = tuple(n for n in (before, after) if n is not None)
-        return out
+        """Each row's neighbours in its file; read with theirs (the rows two away, which
+        recall asks next), each once per bank version."""
+        wanted = [r for r in dict.fromkeys(rowids) if r not in self._near]
+        if wanted:
+            for rowid, before, after in self._rows(NEIGHBOURS, [wanted, self.bank_id]):
+                self._near[rowid] = tuple(n for n in (before, after) if n is not None)
+        return {r: self._near[r] for r in rowids if r in self._near}
 
     def life(self, ids: Iterable[str]) -> dict[str, LifeState]:
         states: dict[str, LifeState] = {}
