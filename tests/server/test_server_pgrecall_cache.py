@@ -115,3 +115,15 @@ def test_a_repair_is_a_new_version(pg_db: Provisioned) -> None:
         with _pool(pg_db) as fresh:
             assert repaired == _recall(fresh, "mended", MIXED)[0]
         assert repaired != edited  # the edited count was not kept past the repair
+
+
+def test_a_serving_process_reads_the_word_knowledge_before_its_first_request() -> None:
+    from importlib import resources
+
+    from memfold import lexicon
+    from memfold.server.serving import read_lexicon
+
+    files = [e.name for e in resources.files("memfold.lexicon").joinpath(
+        "data", "wordnet").iterdir() if e.name.endswith(".tsv.gz")]
+    read_lexicon()
+    assert lexicon._shard_text.cache_info().currsize >= len(files) > 500  # noqa: SLF001
