@@ -127,3 +127,14 @@ def test_a_serving_process_reads_the_word_knowledge_before_its_first_request() -
         "data", "wordnet").iterdir() if e.name.endswith(".tsv.gz")]
     read_lexicon()
     assert lexicon._shard_text.cache_info().currsize >= len(files) > 500  # noqa: SLF001
+
+
+def test_a_snapshot_is_begun_repeatable_read_and_the_pool_gets_its_default_back(
+        pg_db: Provisioned) -> None:
+    from memfold.server.db import tenant_tx
+
+    with _pool(pg_db) as pool:  # one connection: each transaction below reuses it
+        for snapshot in (True, False, True, False):
+            with tenant_tx(pool, "nobody", snapshot=snapshot) as conn:
+                level = conn.execute("SHOW transaction_isolation").fetchone()
+            assert level == ("repeatable read" if snapshot else "read committed",)
