@@ -8,6 +8,10 @@ MCP tool run on it unchanged.  What it cannot answer this way it refuses with `N
 and the replica answers from its copy as before: a mode other than lexical (vectors stay with
 the copy for now), or a bank written before its recall rows existed (schema 0005) and not
 written since (`memfold server bank check --repair` derives them).
+
+What only a write changes — the bank's warnings and days, word and phrase counts, names, the
+facts a search ranks and their neighbours — is kept per bank version (memfold.server.pgcache),
+the version read in the recall's own snapshot.
 """
 
 from __future__ import annotations
