@@ -69,9 +69,10 @@ def call(served: Served, token: str, bank: str, verb: str, body: Any) -> Any:
 
 @contextlib.contextmanager
 def replica(bench: Stack, name: str, server_src: Path | None, *,
-            cache: str = "one", recall_from: str = "copy") -> Iterator[Served]:
-    """One `memfold serve` on the cache directory `cache`, ready when it yields; stopped
-    after (SIGTERM: it drains and closes its banks)."""
+            cache: str = "one", recall_from: str = "copy",
+            workers: int = 1) -> Iterator[Served]:
+    """One `memfold serve --workers N` on the cache directory `cache`, ready when it
+    yields; stopped after (SIGTERM: it drains and closes its banks)."""
     import subprocess
     import sys
 
@@ -87,7 +88,8 @@ def replica(bench: Stack, name: str, server_src: Path | None, *,
         process = subprocess.Popen(
             [sys.executable, "-m", "memfold", "serve", "--db", bench.app_url, "--port",
              str(port), "--rate", "0", "--no-vectors",
-             "--cache", str(bench.workdir / f"cache-{cache}"), "--recall-from", recall_from],
+             "--cache", str(bench.workdir / f"cache-{cache}"), "--recall-from", recall_from,
+             "--workers", str(workers)],
             stdout=subprocess.DEVNULL, stderr=handle, env=env)
     served = Served(process, f"http://127.0.0.1:{port}", log_path)
     try:
@@ -193,7 +195,7 @@ def recall_load(served: Served, token: str, bank: str, queries: Sequence[Query],
 
 def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seconds: float,
         warm: int, seed: int, server_src: Path | None, log: Log,
-        recall_from: str = "copy") -> Json:
+        recall_from: str = "copy", workers: int = 1) -> Json:
     sizes = {"small": small, "large": large}
     spaces: dict[str, Path] = {}
     queries: dict[str, list[Query]] = {}
@@ -203,10 +205,11 @@ def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seco
         made = corpus.generate(spaces[bank], files=files, seed=seed)
         queries[bank] = build_queries(corpus_bullets(spaces[bank], made.daily), QUERIES, seed)
     result: Json = {"sizes": sizes, "server_src": str(server_src) if server_src else None,
-                    "recall_from": recall_from}
+                    "recall_from": recall_from, "workers": workers}
     with stack(workdir, log) as bench:
         bench.create_banks(list(sizes))
-        with replica(bench, "one", server_src, recall_from=recall_from) as served:
+        with replica(bench, "one", server_src, recall_from=recall_from,
+                     workers=workers) as served:
             result["rss_mb_started"] = rss_mb(served)
             result["import_s"] = {}
             for bank in sizes:
@@ -227,7 +230,8 @@ def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seco
                 result["recall_large"][f"clients_{n}"] = recall_load(
                     served, bench.token, "large", queries["large"], n, seconds, seed)
             result["rss_mb_end"] = rss_mb(served)
-        with replica(bench, "restarted", server_src, recall_from=recall_from) as served:
+        with replica(bench, "restarted", server_src, recall_from=recall_from,
+                     workers=workers) as served:
             log("a restarted replica's first request on the large bank")
             result["after_restart"] = first_and_warm(served, bench.token, "large",
                                                      queries["large"], warm)
@@ -239,7 +243,7 @@ def table(result: Json) -> str:
     retain, first = result["retain"], result["first_request"]
     rows = [f"server-scale: banks of {result['sizes']['small']} and "
             f"{result['sizes']['large']} daily logs (tenant {TENANT}), recall from "
-            f"{result.get('recall_from', 'copy')}"]
+            f"{result.get('recall_from', 'copy')}, {result.get('workers', 1)} worker(s)"]
     for bank in ("small", "large"):
         rows.append(f"  import {bank}: {result['import_s'][bank]:.1f} s; first recall "
                     f"{first[bank]['first_ms']:.0f} ms, warm p50 {first[bank]['warm_p50_ms']:.1f}"
@@ -277,10 +281,13 @@ def table(result: Json) -> str:
               help="Serve with the memfold package under this directory (another version).")
 @click.option("--recall-from", type=click.Choice(["copy", "postgres"]), default="copy",
               show_default=True, help="`memfold serve --recall-from` of the replicas.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 16),
+              help="`memfold serve --workers` of the replica (RSS and bytes read are of the"
+                   " parent process alone when above 1).")
 @output_options("benchmarks/results/server-scale.json")
 def server_scale_command(small: int, large: int, count: int, clients: int, seconds: float,
                          warm: int, seed: int, server_src: Path | None, recall_from: str,
-                         out: Path, as_json: bool) -> None:
+                         workers: int, out: Path, as_json: bool) -> None:
     """A replica's costs against bank size: retain small vs large, recall at 1 and N
     clients, first request, RSS (a private PostgreSQL on loopback).
 
@@ -288,6 +295,7 @@ def server_scale_command(small: int, large: int, count: int, clients: int, secon
     Examples:
       memfold bench server-scale --small 60 --large 600
       memfold bench server-scale --large 1000 --recall-from postgres
+      memfold bench server-scale --large 1000 --recall-from postgres --workers 2
       memfold bench server-scale --server-src /tmp/before/src --out /tmp/before.json
     """
     def log(message: str) -> None:
@@ -297,7 +305,7 @@ def server_scale_command(small: int, large: int, count: int, clients: int, secon
     with tempfile.TemporaryDirectory(prefix="memfold-server-scale-") as tmp:
         result = run(Path(tmp), small=small, large=large, count=count, clients=clients,
                      seconds=seconds, warm=warm, seed=seed, server_src=server_src, log=log,
-                     recall_from=recall_from)
+                     recall_from=recall_from, workers=workers)
     result["environment"] = {**environment(), "load_average_at_start": os.getloadavg()[0]}
     result["bench_seconds"] = time.perf_counter() - started
     if not save_result(result, out, as_json=as_json):

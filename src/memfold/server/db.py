@@ -85,9 +85,7 @@ def tenant_tx(pool: ConnectionPool, tenant: str | None, *, token_hash: str | Non
     from psycopg_pool import PoolTimeout  # the server extra
 
     try:
-        with pool.connection() as conn, conn.transaction():
-            if snapshot:
-                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        with pool.connection() as conn, _begun(conn, snapshot):
             conn.execute("SELECT set_config('memfold.tenant', %s, true), "
                          "set_config('memfold.token_hash', %s, true)",
                          [tenant or "", token_hash or ""])
@@ -99,6 +97,25 @@ def tenant_tx(pool: ConnectionPool, tenant: str | None, *, token_hash: str | Non
             raise Unavailable(f"the database could not finish this: {one_line(exc)}; "
                               "try again") from None
         raise
+
+
+@contextlib.contextmanager
+def _begun(conn: psycopg.Connection[Any], snapshot: bool) -> Iterator[None]:
+    """A transaction on `conn`; with `snapshot`, begun REPEATABLE READ in its BEGIN (no
+    statement of its own), the connection's default restored before the pool has it back."""
+    import psycopg
+
+    if not snapshot:
+        with conn.transaction():
+            yield
+        return
+    conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+    try:
+        with conn.transaction():
+            yield
+    finally:
+        with contextlib.suppress(psycopg.Error):  # a broken connection: the pool drops it
+            conn.isolation_level = None
 
 
 def with_retries(work: Callable[[], _T], *, attempts: int = RETRIES) -> _T:

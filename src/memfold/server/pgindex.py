@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from memfold.index.base import (
 from memfold.index.sqlite.rows import fact_of
 from memfold.journal.fold import LifeState
 from memfold.server import bm25
+from memfold.server.pgcache import BankFacts
 from memfold.values import TEXT, ParseWarning
 
 if TYPE_CHECKING:
@@ -95,6 +97,24 @@ HOLDERS = ("f.rowid IN (SELECT p.rowid FROM recall_postings p JOIN unnest(%s::in
            " w.term GROUP BY p.rowid, w.phrase HAVING count(*) = max(w.size))")
 
 
+# a row's neighbours in its file, the row before and the row after (`c`: the row)
+BEFORE_AFTER = (
+    "(SELECT n.rowid FROM recall_facts n WHERE n.bank_id = c.bank_id AND n.path = c.path"
+    " AND n.line < c.line ORDER BY n.line DESC, n.rowid DESC LIMIT 1) AS prior,"
+    " (SELECT n.rowid FROM recall_facts n WHERE n.bank_id = c.bank_id AND n.path = c.path"
+    " AND n.line > c.line ORDER BY n.line, n.rowid LIMIT 1) AS later")
+# the neighbours of the rows asked (the bank, then the rows) and those of their neighbours
+NEIGHBOURS = f"""
+WITH asked AS (SELECT c.rowid, {BEFORE_AFTER} FROM recall_facts c
+               WHERE c.bank_id = %s AND c.rowid = ANY(%s)),
+ring AS (SELECT x FROM asked a, unnest(ARRAY[a.prior, a.later]) x WHERE x IS NOT NULL
+         EXCEPT SELECT rowid FROM asked)
+SELECT rowid, prior, later FROM asked
+UNION ALL SELECT c.rowid, {BEFORE_AFTER} FROM recall_facts c
+WHERE c.bank_id = %s AND c.rowid IN (SELECT x FROM ring)
+"""  # noqa: S608
+
+
 def holders(found: Sequence[bm25.Phrase], bank_id: int) -> tuple[str, list[object]]:
     """A condition on `f` that keeps the rows that may match these phrases — those holding
     every term of one of them (a prefix's last term aside), read from the bank's postings —
@@ -156,18 +176,21 @@ class PgRecallIndex:
     that set the bank's tenant (row-level security)."""
 
     def __init__(self, conn: psycopg.Connection[Any], bank_id: int, *,
-                 stats: tuple[int, int] | None = None, warnings: int | None = None,
-                 days: tuple[Any, Any, Any] | None = None) -> None:
-        """`stats` (rows, terms), `warnings` and `days` (`DAYS`' row) when the caller read
-        them already.  What one snapshot answered once is kept for the next call: the rows
-        holding a term, an entity key's name."""
+                 stats: tuple[int, int] | None = None, facts: BankFacts | None = None) -> None:
+        """`stats` (rows, terms) when the caller read them already; `facts`: what earlier
+        snapshots of this bank version answered (memfold.server.pgcache) — the bank's
+        warnings and days, the rows holding a term, a phrase's count, an entity key's name
+        — read from it and added to it; without, kept for this snapshot alone."""
         self.conn = conn
         self.bank_id = bank_id
         self._stats = stats
-        self._warnings = warnings
-        self._days = days
-        self._held: dict[str, int] = {}
-        self._names: dict[str, str | None] = {}
+        facts = facts or BankFacts(bank_id, (0, ""))
+        self._facts = facts
+        self._held = facts.held
+        self._names = facts.names
+        self._counted = facts.counted
+        self._near = facts.near
+        self._kept = facts.rows
 
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, [self.bank_id, *params]).fetchall()
@@ -176,9 +199,23 @@ class PgRecallIndex:
                     scores: dict[int, float] | None = None) -> list[Candidate]:
         rows = self._rows(f"SELECT {FACT_SELECT} FROM {FACT_FROM} WHERE f.bank_id = %s"  # noqa: S608
                           f" {where} {tail}", params)
-        return [Candidate(fact=fact_of(row), bm25=(scores or {}).get(row[0]),
-                          links=tuple(row[17]), sha256=row[15] or "",
-                          rowid=row[0], life=_life(row[16])) for row in rows]
+        found = [Candidate(fact=fact_of(row), bm25=None, links=tuple(row[17]),
+                           sha256=row[15] or "", rowid=row[0], life=_life(row[16]))
+                 for row in rows]
+        self._kept.update((c.rowid, c) for c in found)
+        if not scores:
+            return found
+        return [replace(c, bm25=scores.get(c.rowid)) for c in found]
+
+    def _by_rowids(self, rowids: Sequence[int],
+                   scores: dict[int, float] | None = None) -> list[Candidate]:
+        """These rows' facts in this order (a row not in the bank left out), those read
+        before in this bank version not read again."""
+        missing = [r for r in rowids if r not in self._kept]
+        if missing:
+            self._candidates("AND f.rowid = ANY(%s)", [missing])
+        found = [self._kept[r] for r in rowids if r in self._kept]
+        return [replace(c, bm25=scores.get(c.rowid)) for c in found] if scores else found
 
     # -- statistics ---------------------------------------------------------------------
 
@@ -192,19 +229,35 @@ class PgRecallIndex:
     def _holding(self, found: Sequence[bm25.Phrase]) -> list[int]:
         """How many rows hold each phrase: a term's count from the statistics, a phrase's or
         a prefix's counted over the GIN index."""
-        singles = sorted({p.terms[0] for p in found if p.single()})
-        counted = dict(self._rows("SELECT term, rows FROM recall_terms WHERE bank_id = %s"
-                                  " AND term = ANY(%s)", [singles])) if singles else {}
-        held: list[int] = []
-        for p in found:
-            if p.single():
-                held.append(int(counted.get(p.terms[0], 0)))
+        self._terms_held(sorted({p.terms[0] for p in found if p.single()}))
+        return [self._held.get(p.terms[0], 0) if p.single() else self._count(p, -1)
+                for p in found]
+
+    def _terms_held(self, terms: Sequence[str]) -> None:
+        """Learn how many rows hold each of these terms (0: none), each asked once per bank
+        version."""
+        wanted = [t for t in terms if t not in self._held]
+        if wanted:
+            got = dict(self._rows("SELECT term, rows FROM recall_terms WHERE bank_id = %s"
+                                  " AND term = ANY(%s)", [wanted]))
+            self._held.update({t: int(got.get(t, 0)) for t in wanted})
+
+    def _count(self, phrase: bm25.Phrase, most: int) -> int:
+        """How many rows match a phrase or a prefix (counted over the GIN index), at most
+        `most` + 1 (-1: all), asked once per bank version."""
+        key = (phrase.tsquery(), most)
+        if key not in self._counted:
+            near, params = holders([phrase], self.bank_id)
+            rows = (f"FROM recall_facts f WHERE f.bank_id = %s{near}"  # noqa: S608
+                    " AND f.terms @@ %s::tsquery")
+            params = [*params, phrase.tsquery()]
+            if most >= 0:  # no more rows than that read
+                sql = f"SELECT count(*) FROM (SELECT 1 {rows} LIMIT %s) x"  # noqa: S608
+                params.append(most + 1)
             else:
-                near, params = holders([p], self.bank_id)
-                held.append(int(self._rows("SELECT count(*) FROM recall_facts f WHERE"  # noqa: S608
-                                           f" f.bank_id = %s{near} AND f.terms @@ %s::tsquery",
-                                           [*params, p.tsquery()])[0][0]))
-        return held
+                sql = f"SELECT count(*) {rows}"
+            self._counted[key] = int(self._rows(sql, params)[0][0])
+        return self._counted[key]
 
     # -- searches -------------------------------------------------------------------------
 
@@ -240,10 +293,7 @@ class PgRecallIndex:
         else:
             def order(r: int) -> tuple[object, ...]:
                 return _filtered_order(scores[r], info[r][1], info[r][2], info[r][3], r)
-        kept = sorted(scores, key=order)[:limit]
-        got = {c.rowid: c for c in self._candidates("AND f.rowid = ANY(%s)", [kept],
-                                                     scores=scores)}
-        return [got[r] for r in kept if r in got]
+        return self._by_rowids(sorted(scores, key=order)[:limit], scores)
 
     def _bounded(self, found: Sequence[bm25.Phrase], rows: int, avgdl: float, every: bool,
                  filters: Filters, limit: int) -> tuple[str, list[object]]:
@@ -273,25 +323,16 @@ class PgRecallIndex:
 
     def word_counts(self, words: Sequence[str], most: int) -> dict[str, int]:
         read = {word: bm25.phrases(Terms(words=(word,))) for word in dict.fromkeys(words)}
-        singles = sorted({found[0].terms[0] for found in read.values()
-                          if found and found[0].single()} - set(self._held))
-        if singles:
-            self._held.update({t: 0 for t in singles})
-            self._held.update(self._rows("SELECT term, rows FROM recall_terms WHERE"
-                                         " bank_id = %s AND term = ANY(%s)", [singles]))
-        held = self._held
+        self._terms_held(sorted({found[0].terms[0] for found in read.values()
+                                 if found and found[0].single()}))
         counts: dict[str, int] = {}
         for word, found in read.items():
             if not found:
                 counts[word] = 0
             elif found[0].single():
-                counts[word] = min(int(held.get(found[0].terms[0], 0)), most + 1)
+                counts[word] = min(self._held.get(found[0].terms[0], 0), most + 1)
             else:
-                near, params = holders(found[:1], self.bank_id)
-                counts[word] = int(self._rows(
-                    "SELECT count(*) FROM (SELECT 1 FROM recall_facts f WHERE"  # noqa: S608
-                    f" f.bank_id = %s{near} AND f.terms @@ %s::tsquery LIMIT %s) x",
-                    [*params, found[0].tsquery(), most + 1])[0][0])
+                counts[word] = self._count(found[0], most)
         return {w: counts[w] for w in words}
 
     def matching_rowids(self, terms: Terms, limit: int) -> list[int]:
@@ -347,17 +388,13 @@ class PgRecallIndex:
         return self._candidates(f"AND f.rowid = ANY(%s) {where}", [list(rowids), *params])
 
     def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
-        out: dict[int, tuple[int, ...]] = {}
-        for rowid, before, after in self._rows(
-                "SELECT c.rowid, (SELECT n.rowid FROM recall_facts n WHERE n.bank_id ="
-                " c.bank_id AND n.path = c.path AND n.line < c.line"
-                " ORDER BY n.line DESC, n.rowid DESC LIMIT 1),"
-                " (SELECT n.rowid FROM recall_facts n WHERE n.bank_id = c.bank_id"
-                " AND n.path = c.path AND n.line > c.line ORDER BY n.line, n.rowid LIMIT 1)"
-                " FROM recall_facts c WHERE c.bank_id = %s AND c.rowid = ANY(%s)",
-                [list(rowids)]):
-            out[rowid] = tuple(n for n in (before, after) if n is not None)
-        return out
+        """Each row's neighbours in its file; read with theirs (the rows two away, which
+        recall asks next), each once per bank version."""
+        wanted = [r for r in dict.fromkeys(rowids) if r not in self._near]
+        if wanted:
+            for rowid, before, after in self._rows(NEIGHBOURS, [wanted, self.bank_id]):
+                self._near[rowid] = tuple(n for n in (before, after) if n is not None)
+        return {r: self._near[r] for r in rowids if r in self._near}
 
     def life(self, ids: Iterable[str]) -> dict[str, LifeState]:
         states: dict[str, LifeState] = {}
@@ -414,10 +451,7 @@ class PgRecallIndex:
     # -- what the bank holds ----------------------------------------------------------------
 
     def fact_days(self) -> FactDays:
-        if self._days is None:
-            self._days = self._rows(DAYS.replace("b.bank_id", "%s"),
-                                    [self.bank_id, self.bank_id])[0]
-        first, retained, last = self._days
+        first, retained, last = self._head()[1:4]
         days = [date.fromordinal(first)] if isinstance(first, int) else []
         if isinstance(retained, str):
             with contextlib.suppress(ValueError):
@@ -440,10 +474,16 @@ class PgRecallIndex:
                            warnings=self.warning_count())
 
     def warning_count(self) -> int:
-        if self._warnings is None:
-            self._warnings = int(self._rows("SELECT coalesce(sum(warnings), 0) FROM"
-                                            " recall_files WHERE bank_id = %s")[0][0])
-        return self._warnings
+        return int(self._head()[0] or 0)
+
+    def _head(self) -> tuple[Any, ...]:
+        """The bank's warning count and days (`DAYS`), read once per bank version."""
+        if self._facts.head is None:
+            self._facts.head = tuple(self._rows(
+                "SELECT (SELECT coalesce(sum(warnings), 0) FROM recall_files WHERE"  # noqa: S608
+                f" bank_id = %s), {DAYS.replace('b.bank_id', '%s')}",
+                [self.bank_id, self.bank_id, self.bank_id])[0])
+        return self._facts.head
 
     def warnings(self) -> list[ParseWarning]:
         return []  # the messages stay in the files; `status` reads them from a copy

@@ -8,14 +8,20 @@ MCP tool run on it unchanged.  What it cannot answer this way it refuses with `N
 and the replica answers from its copy as before: a mode other than lexical (vectors stay with
 the copy for now), or a bank written before its recall rows existed (schema 0005) and not
 written since (`memfold server bank check --repair` derives them).
+
+What only a write changes — the bank's warnings and days, word and phrase counts, names, the
+facts a search ranks and their neighbours — is kept per bank version (memfold.server.pgcache),
+the version read in the recall's own snapshot.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
+from weakref import WeakKeyDictionary
 
 from memfold import config
 from memfold.errors import UnknownBank
@@ -26,7 +32,8 @@ from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import tenant_tx, with_retries
-from memfold.server.pgindex import DAYS, PgRecallIndex
+from memfold.server.pgcache import Versions
+from memfold.server.pgindex import PgRecallIndex
 from memfold.values import RecallResult
 
 if TYPE_CHECKING:
@@ -74,11 +81,23 @@ class DatabaseBank:
             notes=ranked.notes)
 
 
-# the bank, its head, and what every recall reads: its statistics (NULL: never derived),
-# its parse warnings and the days its facts speak of, in one statement
-BANK = ("SELECT b.bank_id, b.head, s.rows, s.terms, (SELECT coalesce(sum(w.warnings), 0)"  # noqa: S608
-        f" FROM recall_files w WHERE w.bank_id = b.bank_id), {DAYS} FROM banks b LEFT JOIN"
+# the bank and its version (its head, the version of its statistics row, which every write
+# moves) with its statistics (NULL: never derived), in one statement; the bank's warnings
+# and days are read once per version (memfold.server.pgcache)
+BANK = ("SELECT b.bank_id, b.head, s.rows, s.terms, s.xmin::text FROM banks b LEFT JOIN"
         " recall_stats s ON s.bank_id = b.bank_id WHERE b.name = %s")
+
+_VERSIONS: WeakKeyDictionary[Any, Versions] = WeakKeyDictionary()  # per pool (database)
+_VERSIONS_LOCK = threading.Lock()
+
+
+def versions(pool: Any) -> Versions:
+    """This process's bank versions read through `pool`."""
+    with _VERSIONS_LOCK:
+        found = _VERSIONS.get(pool)
+        if found is None:
+            found = _VERSIONS[pool] = Versions()
+        return found
 
 
 def answer(pool: ConnectionPool, caller: Caller, bank: str,
@@ -92,12 +111,14 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
             row = conn.execute(BANK, [bank]).fetchone()
             if row is None:
                 raise UnknownBank(f"no bank {bank!r}")
-            bank_id, head, rows, terms, warnings = (int(v) if v is not None else None
-                                                    for v in row[:5])
+            bank_id, head, rows, terms = (int(v) if v is not None else None for v in row[:4])
             if head and rows is None:
                 raise NeedsCopy
+            facts = versions(pool).facts(int(bank_id or 0), int(head or 0), row[4])
+            facts.room()
             index = PgRecallIndex(conn, int(bank_id or 0), stats=(rows or 0, terms or 0),
-                                  warnings=warnings or 0, days=tuple(row[5:8]))
+                                  facts=facts)
+            index.warning_count()  # with the days: once per bank version (pgcache)
             return work(DatabaseBank(index, vectors=vectors))
 
     return with_retries(run)

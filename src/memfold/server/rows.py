@@ -100,6 +100,9 @@ def check(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
              for row in fact_rows(p, files[p])])
         if recall:
             recall_rows.rebuild(cur, tenant, bank_id)
+        elif hashes:  # a new version of the statistics row: what replicas keep of the
+            # bank's version (a fact's file hash among it) is read again (pgcache)
+            cur.execute("UPDATE recall_stats SET rows = rows WHERE bank_id = %s", [bank_id])
     return {"hashes": hashes, "facts": facts, "recall": recall}
 
 

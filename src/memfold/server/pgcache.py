@@ -1,0 +1,92 @@
+"""What a replica remembers of a bank between recalls from PostgreSQL (`--recall-from
+postgres`): the answers that depend only on the bank's version, not on the question.
+
+A recall reads, besides its search, the bank's parse warnings and the days its facts speak
+of, how many rows hold each of its words (the idf of its terms, the rarity tests of the
+query's expansion), how many rows match a phrase, the entity names its words resolve to, the
+facts it ranks (as a search finds them: the row, its links, its file's hash, its lifecycle
+state) and their neighbours in their files.
+Each of these is a function of the bank's rows alone, so between two writes every recall
+asks the same of the database again.  `Versions` keeps them per bank, keyed by the bank's
+version as the recall's own snapshot reads it: the bank's write counter (`banks.head`) and
+the version of its statistics row (`recall_stats.xmin`, which every write moves in its
+transaction, and so does `memfold server bank check --repair`).  A recall whose snapshot
+reads another version starts a fresh entry; nothing is ever read from an entry of another
+version, so an answer is the one the database would have given in that snapshot.
+
+Bounded and in memory only: at most BANKS banks and TOTAL answers over all of them (the least
+recently used banks forgotten first), at most ENTRIES answers per bank (all forgotten when it
+fills); derived, so nothing needs purging —
+a purge is a write, and the next recall's version is new.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memfold.index.base import Candidate
+
+BANKS = 256
+ENTRIES = 50_000
+TOTAL = 200_000  # answers over all banks (a fact row, the largest, is about a kilobyte)
+
+
+class BankFacts:
+    """One bank version's answers.  Shared by the recalls that read this version, each
+    answer put whole (a dict's item), so concurrent recalls need no lock."""
+
+    def __init__(self, bank_id: int, version: tuple[int, str]) -> None:
+        self.bank_id = bank_id
+        self.version = version
+        self.head: tuple[Any, ...] | None = None  # warnings and days (pgrecall.HEAD)
+        self.held: dict[str, int] = {}  # term -> rows holding it (recall_terms)
+        self.counted: dict[tuple[str, int], int] = {}  # (tsquery, most) -> rows matching
+        self.names: dict[str, str | None] = {}  # entity key -> its name, None: no entity
+        self.near: dict[int, tuple[int, ...]] = {}  # rowid -> the rows before and after it
+        self.rows: dict[int, Candidate] = {}  # rowid -> its fact as a search finds it
+
+    def size(self) -> int:
+        return (len(self.held) + len(self.counted) + len(self.names) + len(self.near)
+                + len(self.rows))
+
+    def room(self) -> None:
+        """Forget every answer when this version holds ENTRIES of them."""
+        if self.size() >= ENTRIES:
+            for kept in (self.held, self.counted, self.names, self.near, self.rows):
+                kept.clear()
+
+
+class Versions:
+    """The latest version seen of each of at most `banks` banks, per process."""
+
+    def __init__(self, banks: int = BANKS) -> None:
+        self.banks = banks
+        self._found: OrderedDict[int, BankFacts] = OrderedDict()
+        self._lock = threading.Lock()  # held for a dict operation, never across a read
+
+    def facts(self, bank_id: int, head: int, stats: str | None) -> BankFacts:
+        """This version's entry: the one kept when it is this version, else a fresh one
+        (kept in place of the other when its head is not older)."""
+        version = (head, stats or "")
+        with self._lock:
+            found = self._found.get(bank_id)
+            if found is not None and found.version == version:
+                self._found.move_to_end(bank_id)
+                return found
+            fresh = BankFacts(bank_id, version)
+            if found is None or found.version[0] <= head:
+                self._found[bank_id] = fresh
+                self._found.move_to_end(bank_id)
+                while len(self._found) > self.banks or (
+                        len(self._found) > 1 and self._size() > TOTAL):
+                    self._found.popitem(last=False)
+            return fresh
+
+    def _size(self) -> int:
+        return sum(found.size() for found in self._found.values())
+
+    def __len__(self) -> int:
+        return len(self._found)
