@@ -10,18 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from timeline import ids, retain
 
 from memfold import Memory, lexicon
-from memfold.values import RecallResult
-
-
-def retain(memory: Memory, day: str, bullet: str) -> str:
-    [fact] = memory.retain([bullet], date=day, now=f"{day}T00:00:00").facts
-    return fact.id
-
-
-def ids(result: RecallResult) -> list[str]:
-    return [h.fact.id for h in result.hits]
 
 
 def test_a_new_manager_ranks_above_who_she_reported_to(workspace: Path) -> None:

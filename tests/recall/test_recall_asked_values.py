@@ -11,15 +11,12 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+from timeline import retain
+
 from memfold import Memory
 from memfold.recall.asked_slot import slot_of
 from memfold.recall.query import plan_query
 from memfold.values import RecallResult
-
-
-def retain(memory: Memory, day: str, bullet: str) -> str:
-    [fact] = memory.retain([bullet], date=day, now=f"{day}T00:00:00").facts
-    return fact.id
 
 
 def top(result: RecallResult) -> str:

@@ -10,17 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from timeline import ids, retain
+
 from memfold import Memory
-from memfold.values import RecallResult
-
-
-def retain(memory: Memory, day: str, bullet: str) -> str:
-    [fact] = memory.retain([bullet], date=day, now=f"{day}T00:00:00").facts
-    return fact.id
-
-
-def ids(result: RecallResult) -> list[str]:
-    return [h.fact.id for h in result.hits]
 
 
 def test_a_newer_manager_answers_who_one_reports_to(workspace: Path) -> None:
