@@ -304,7 +304,7 @@ def test_a_recall_from_postgres_runs_few_statements(pg_db: Provisioned) -> None:
     # open the transaction; then 148 (18); set questions ("who keeps bees", "Rome holiday
     # plans") then read their plural and kind names and the best match's subjects
     # (recall.sets): 176 (22); with a bank version's answers kept (server.pgcache): 127 (17)
-    assert max(counted) <= 18 and sum(counted) <= 135, str(list(zip(QUERIES, counted)))
+    assert max(counted) <= 18 and sum(counted) <= 135, str(list(zip(QUERIES, counted, strict=True)))
 
 
 def test_the_upgrade_to_0006_derives_the_postings_of_banks_written_before(
