@@ -263,21 +263,3 @@ def test_a_question_no_fact_words_literally_still_reaches_the_kinds(workspace: P
                        "W @me: I cycle to the office most days."], now=DAY)
         content, why = first(memory, "who treats my headaches")
     assert content.startswith("A migraine") and "a kind of headaches" in why
-
-
-def test_a_fact_that_holds_only_the_questions_frame_words_ranks_below_the_answer(
-        workspace: Path) -> None:
-    """"How do I take my tea?" turns on "tea": a fact that only shares "take" (a word that
-    frames the answer) ranks below the one about tea, though BM25 weighs both words alike;
-    and "next year" lifts no fact that only says "year" above the plan asked about."""
-    with Memory.open(workspace) as memory:
-        memory.retain(["W @me: I take the bus into town for work.",
-                       "O(c=0.9) @me: My favourite morning drink is a strong builder's tea "
-                       "with one sugar.",
-                       "S @me: 2025 was the year we moved and I changed jobs.",
-                       "O(c=0.6) @me: I'd like to run the full Yorkshire Marathon next "
-                       "October."], now=DAY)
-        content, _ = first(memory, "How do I take my tea?")
-        assert "tea" in content
-        content, _ = first(memory, "Do I want to do a marathon next year?")
-        assert "Marathon" in content

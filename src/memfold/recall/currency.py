@@ -235,10 +235,9 @@ def asked_stems(terms: Iterable[str]) -> frozenset[str]:
 
 def below_current(ordered: list[Scored], asked: frozenset[str] | None = None) -> list[Scored]:
     """A fact faded by decay never ranks above a newer active fact about the same subject
-    and topic (`covered`, on a topic the query asks about when `asked`): it moves to just
-    below the lowest such fact, scoring no more than it.  Against other facts it keeps its
-    place, and so does a fact that held at the time the query asks about, or a change that
-    may outdate another (`newer_first`)."""
+    and topic (`covered`, on a topic the query asks about when `asked`): it moves to just below the lowest such fact, scoring no more
+    than it.  Against other facts it keeps its place, and so does a fact that held at the
+    time the query asks about, or a change that may outdate another (`newer_first`)."""
     out = list(ordered)
     newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
     for s in [s for s in ordered if s.status == ARCHIVED and s.tier == 0

@@ -25,7 +25,6 @@ from memfold.recall.hits import matched_terms
 from memfold.recall.options import RecallOptions
 from memfold.recall.query import QueryPlan, clean_text
 from memfold.recall.scoring import LEFT_OUT, standing
-from memfold.recall.weak import FRAME_WORDS
 from memfold.values import Interval
 
 MIN_CANDIDATES = 50  # each search fetches max(MIN_CANDIDATES, 4 * k) rows to rank
@@ -167,7 +166,6 @@ def gather(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters:
              else lexical_part(c.bm25, best) for c in found.values()}
     if not searched or options.mode == SEMANTIC:
         return Pool(found, match, fused, selective)
-    _frame_only(plan, named, found, match)
     for c, value in expand(backend, plan, found, filters).values():  # words the best share
         found[(c.fact.path, c.rowid)] = c
         match[c.rowid] = value
@@ -175,23 +173,6 @@ def gather(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters:
     hopped = _hop(backend, plan, named, found, match, filters, options) if (
         options.mode == LEXICAL) else {}
     return Pool(found, match, fused, selective, known, hopped, covers)
-
-
-def _frame_only(plan: QueryPlan, named: Sequence[str], found: Found,
-                match: dict[int, float]) -> None:
-    """A fact that holds only the words of the question that frame the answer ("how do I
-    *take* my tea", "next *year*": `weak.FRAME_WORDS`), when the question asks other words
-    too, matches at `ranking.FRAME_SHARE` of its match: "I take the bus" is no answer to
-    the first, though BM25 weighs "take" as it weighs "tea".  Not a fact about an entity
-    the question names (its link is a match of its own)."""
-    share = ranking.tunable("FRAME_SHARE")
-    terms = [t for t in plan.terms if entity_key(t) not in named]
-    if share >= 1 or all(t in FRAME_WORDS for t in terms):
-        return
-    for c in found.values():
-        held = [t.split(" (")[0] for t in matched_terms(c, terms, forms=True)]
-        if held and all(t in FRAME_WORDS for t in held) and not set(c.links) & set(named):
-            match[c.rowid] = match.get(c.rowid, 0.0) * share
 
 
 def _searched(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],

@@ -186,10 +186,6 @@ EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expan
 FORM_SHARE = 0.3
 SAME_SHARE = 0.3
 KIND_SHARE = 0.3
-# a fact that holds only the question's words that frame the answer ("take", "year":
-# `weak.FRAME_WORDS`) while the question asks others matches at this share (`gather`); 0.5
-# and 0.25 scored alike on the personal dev and tune years (docs/benchmarks.md)
-FRAME_SHARE = 0.5
 # a query that names entities: the relevance of a fact linked to none of them is weighed by
 # this (it shares words with the question, but is about someone else)
 OFF_SUBJECT = 0.3
@@ -247,7 +243,7 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
     "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
-    "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE, "FRAME_SHARE": FRAME_SHARE,
+    "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE,
 })
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)
