@@ -166,25 +166,6 @@ def test_a_faded_exploration_ranks_below_the_current_fact_but_a_faded_match_is_f
         assert decided.hits[0].status == ARCHIVED
 
 
-def test_a_faded_fact_stays_above_a_newer_fact_that_shares_only_a_word_not_asked(
-        workspace: Path) -> None:
-    """The faded-below-current rule holds on the topic the question asks about: "Arjun and
-    I moved into our house in York", faded by months unused, is what "when did Arjun and I
-    move house?" asks; later states of the same two that only share "York" (a place the
-    question does not name) do not put it below themselves."""
-    with Memory.open(workspace) as memory:
-        [moved] = retain(memory, "2025-06-14", "B @me @Arjun: Arjun and I moved into our "
-                                               "house on Heslington Road, York.")
-        retain(memory, "2025-06-22",
-               "W @me @Arjun: Arjun and I swim at the York Sports Centre now.")
-        retain(memory, "2025-06-25",
-               "W @me @Arjun: Arjun and I go to a pub quiz in York on Fridays.")
-        now = "2025-12-01"
-        assert memory.get(moved, use=False, now=now).status == ARCHIVED
-        answer = memory.recall("When did Arjun and I move house?", now=now)
-        assert ids(answer)[0] == moved
-
-
 # -- present states are not archived by time ---------------------------------------------------
 
 
