@@ -205,37 +205,22 @@ def _outdates(new: Fact, old: Fact) -> bool:
     return any(GUARDED not in v.reason for v in RuleJudge().weigh(new, [old]))
 
 
-def covered(faded: Candidate, active: Candidate, asked: frozenset[str] | None = None) -> bool:
+def covered(faded: Candidate, active: Candidate) -> bool:
     """Whether an active fact written after a faded one is about the same subject and topic:
     the active one a state fact, the faded one a typed fact of any kind (design note 002's
     faded "Investigating Bun.js" is an activity), linked to the same entities (or both to
     none), sharing a content word or a kind of product (`judge.words.FAMILY`).  A faded fact
-    written after the active one may be what changed it, so it is not covered.  With `asked`
-    (the stems of the query's words, `asked_stems`), the topic they share is one the query
-    asks about: a kind of product, or a word of the query.  "Moved into our house on
-    Heslington Road, York" is not covered, for "when did we move house?", by a later "I
-    climb at Climbing Lab in York now": both are the user's and say "York", but the
-    question does not ask about York."""
+    written after the active one may be what changed it, so it is not covered."""
     a, b = faded.fact, active.fact
     if a.kind == TEXT or b.kind not in STATE_KINDS or set(faded.links) != set(
             active.links) or not (a.day and b.day and a.day < b.day):
         return False
-    shared = _topic(a.content, _names(a.entities)) & _topic(b.content, _names(b.entities))
-    if asked is None:
-        return bool(shared)
-    return any(t.startswith("#") or t in asked for t in shared)
+    return bool(_topic(a.content, _names(a.entities)) & _topic(b.content, _names(b.entities)))
 
 
-def asked_stems(terms: Iterable[str]) -> frozenset[str]:
-    """The stems of a query's words, as `_topic` stems a fact's."""
-    from memfold.lifecycle.judge import words as w
-
-    return frozenset(w.stem(t) for t in terms)
-
-
-def below_current(ordered: list[Scored], asked: frozenset[str] | None = None) -> list[Scored]:
+def below_current(ordered: list[Scored]) -> list[Scored]:
     """A fact faded by decay never ranks above a newer active fact about the same subject
-    and topic (`covered`, on a topic the query asks about when `asked`): it moves to just below the lowest such fact, scoring no more
+    and topic (`covered`): it moves to just below the lowest such fact, scoring no more
     than it.  Against other facts it keeps its place, and so does a fact that held at the
     time the query asks about, or a change that may outdate another (`newer_first`)."""
     out = list(ordered)
@@ -244,7 +229,7 @@ def below_current(ordered: list[Scored], asked: frozenset[str] | None = None) ->
               and s.fact.id not in newer and s.then not in ranking.HELD_THEN]:
         at = _place(out, s)
         below = [i for i in range(at + 1, len(out)) if out[i].status == ACTIVE
-                 and covered(s.candidate, out[i].candidate, asked)]
+                 and covered(s.candidate, out[i].candidate)]
         if below:
             lowest = out[below[-1]]
             out.pop(at)

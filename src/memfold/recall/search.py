@@ -160,9 +160,7 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
         shown = currency.replacements_first(shown, plan.window is not None, ends)
     shown = currency.newer_first(shown, options.k, options.today)
     shown = asked_slot.current_first(shown, slot, options.k, options.today, pulled or {})
-    asked = currency.asked_stems(plan.terms)
-    ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order)),
-                                                   asked))
+    ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order))))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
     if options.rerank is not None:
