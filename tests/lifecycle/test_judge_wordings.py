@@ -53,6 +53,9 @@ NOT_CHANGES = [
     ("W @Umbra: Umbra is headquartered in Turin.",
      "W @Umbra: Umbra's servers were moved to Frankfurt."),
     ("W @Ada: Ada is on a paleo diet.", "W @Ada: Ada is on the climbing team."),
+    # a debt paid off is not what one earns
+    ("W @me: I earn £48,000 a year at Tolland Water.",
+     "B @me: Paid off the last £1,900 on the car loan."),
     # a value left that shares only a slot's word ("manager") with the older fact
     ("W @Noor @Sven: Sven took over as Noor's manager from Ida.",
      "W @Noor: Noor moved from Sales Manager into a Solutions Architect role."),

@@ -221,6 +221,7 @@ _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|a
                  r"|no|on|in|at|with|back|been|got|gone|over|done|down|up"
                  r"|\w+ing(?!(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|have)\b)"
                  r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
+_PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
 _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=been\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
 _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I"
@@ -260,6 +261,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     if said and _own_voice(said.group("who"), _name_stems(entities)):
         text = text[said.end():]
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)  # "Mailgun's been replaced"
+    text = _PAID_OFF.sub("repaid", text)  # "paid off the credit card" is no salary
     text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
     text = HQ_IN.sub(lambda m: f"{m.group('who')} is based in", text)
     text = _IS.sub(lambda m: f"{m.group('who')} is ", text)
