@@ -35,6 +35,7 @@ CHANGES = [
      "W @Umbra: The headquarters of Umbra were relocated to Milan."),
     ("W @Umbra: Umbra is headquartered in Turin.",
      "W @Umbra: The head office of Umbra is in Genoa now."),
+    ("W @Heron @Ilse: Ilse leads Heron.", "W @Heron @Bram: Bram is the lead of Heron now."),
     ("W @Noor: Noor is a Sales Manager at Fjord.",
      "W @Noor: Noor moved from Sales Manager into a Solutions Architect role."),
 ]
@@ -53,6 +54,11 @@ NOT_CHANGES = [
     ("W @Umbra: Umbra is headquartered in Turin.",
      "W @Umbra: Umbra's servers were moved to Frankfurt."),
     ("W @Ada: Ada is on a paleo diet.", "W @Ada: Ada is on the climbing team."),
+    # another project's lead; what ended is the subject of its own clause ("after Dr. Lind
+    # retired"), not the clinic the newer fact moved to
+    ("W @Heron @Ilse: Ilse leads Heron.", "W @Plover @Bram: Bram leads Plover."),
+    ("W @Pip: Pip is on salmon kibble now; the vet said to stop the wet food.",
+     "W @Pip: We moved Pip to Dr. Ames at Elm Vets after Dr. Roy at Oak Animal Clinic retired."),
     # a debt paid off is not what one earns
     ("W @me: I earn £48,000 a year at Tolland Water.",
      "B @me: Paid off the last £1,900 on the car loan."),

@@ -1,7 +1,8 @@
 """English phrasings the reader (judge.reading) matches: the swaps that name the value left
 and the value taken ("replaced X with Y", "X, formerly Y", "renamed X to Y"), and the verbs
-that relate a subject to the value of a slot ("lives in", "works at", "reports to").  Pure
-data: compiled patterns, no I/O."""
+that relate a subject to the value of a slot ("lives in", "works at", "reports to"), and the
+wordings said again more plainly before they are read (`plainer`).  Compiled patterns, no
+I/O."""
 
 from __future__ import annotations
 
@@ -51,6 +52,20 @@ HQ_MOVED = re.compile(r"^(?:the\s+)?(?:headquarters|head\s+office|hq|main\s+offi
 HQ_IN = re.compile(r"^(?:the\s+)?(?:headquarters|head\s+office|hq|main\s+office)\s+of\s+"
                    r"(?P<who>@?[\w-]+(?:\s+(?-i:[A-Z])[\w-]*)?)\s+(?:is|are)\s+(?:now\s+)?(?:in|at)\b",
                    re.IGNORECASE)
+_PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
+_HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=been\b)")
+
+
+def plainer(text: str) -> str:
+    """Wordings said the way the rules read them: "Mailgun's been replaced" as "has been", a
+    debt "paid off" as no salary, "the headquarters of Globex were relocated to" as "Globex
+    relocated to", "the head office of Initech is in" as "Initech is based in"."""
+    text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
+    text = _PAID_OFF.sub("repaid", text)
+    text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
+    return HQ_IN.sub(lambda m: f"{m.group('who')} is based in", text)
+
+
 RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name|formerly|previously\s+(?:known|"
                        r"called|named)|once\s+(?:known|called)|new\s+name)", re.IGNORECASE)
 RELATION_VERBS = [  # (pattern over the predicate, relation)

@@ -38,10 +38,10 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import quantities as q
 from memfold.lifecycle.judge import words as w
-from memfold.lifecycle.judge.phrases import HQ_IN, HQ_MOVED
 from memfold.lifecycle.judge.phrases import RELATION_VERBS as _RELATION_VERBS
 from memfold.lifecycle.judge.phrases import RENAMING as _RENAMING
 from memfold.lifecycle.judge.phrases import SWAPS as _SWAPS
+from memfold.lifecycle.judge.phrases import plainer
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -135,9 +135,11 @@ def _ended(clause: str, names: Stems, guard: str | None) -> Stems | None:
     after |= stems(m.group(), names) - _PHRASE_WORDS  # "bought Lise out"
     if after and not _DEPARTS.search(m.group()):
         return after
-    return after | stems(clause[: m.start()], names)
+    subject = _SUBORDINATE.split(clause[: m.start()])[-1]  # "… after Dr. Lind retired": Lind
+    return after | stems(subject, names)
 
 
+_SUBORDINATE = re.compile(r"\b(?:after|when|because|since|once|before|until|as)\b", re.IGNORECASE)
 _FREE = re.compile(r"\b(?:is|are|went|gone|now|been|became|become|living)\s+(?:now\s+)?"
                    r"([a-z]+)-free\b", re.IGNORECASE)
 # the words of the phrases of ending themselves
@@ -221,8 +223,6 @@ _IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|a
                  r"|no|on|in|at|with|back|been|got|gone|over|done|down|up"
                  r"|\w+ing(?!(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|have)\b)"
                  r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
-_PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
-_HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=been\b)")
 # "Chiara says autumn is her favourite season": the saying is the fact's own voice
 _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I"
                           r"|(?:[Aa]n?|[Tt]he|[Aa]nother|[Oo]ne)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:says|said"
@@ -260,10 +260,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     said = _SELF_REPORT.match(text)
     if said and _own_voice(said.group("who"), _name_stems(entities)):
         text = text[said.end():]
-    text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)  # "Mailgun's been replaced"
-    text = _PAID_OFF.sub("repaid", text)  # "paid off the credit card" is no salary
-    text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
-    text = HQ_IN.sub(lambda m: f"{m.group('who')} is based in", text)
+    text = plainer(text)
     text = _IS.sub(lambda m: f"{m.group('who')} is ", text)
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
     text = re.sub(r"\b(\d+)\((\w)\)", r"\1\2", text)  # "401(k)" is a name, not 401 of k
@@ -402,6 +399,8 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
         return _EMPTY, "role", stems(_clip(m.group("val")), names), ""
     if (m := _MANAGES.match(rest)) and stems(m.group("whom"), names) <= names and subject:
         return _EMPTY, "manager", stems(subject, names), ""  # "@Lee manages Rho now"
+    if (m := _LEADS.match(rest)) and stems(m.group("whom"), names) <= names and subject:
+        return _EMPTY, "lead", stems(subject, names), ""  # "Sofia leads Falcon"
     if not (m := _COPULA.match(clause)):
         return _EMPTY, None, _EMPTY, ""
     subj, val = m.group("subj"), _clip(m.group("val"))
@@ -449,6 +448,10 @@ _MADE = re.compile(r"\b(?:made|named|appointed|promoted|hired)\s+(?P<who>[\w-]+)
                    r"(?:its|their|the|our|a|an)\s+(?:new\s+)?(?P<val>.+)$", re.IGNORECASE)
 _MANAGES = re.compile(r"^(?:now\s+)?(?:manages|supervises|line[- ]manages)\s+(?P<whom>[\w-]+)"
                       r"(?:\s+now)?$", re.IGNORECASE)
+# who leads the entity: "Sofia leads Falcon", "Omar is the (new) lead of Falcon now"
+_LEADS = re.compile(r"^(?:now\s+)?(?:leads|heads|is\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head)"
+                    r"\s+(?:of|on))\s+(?:the\s+)?@?(?P<whom>[\w-]+)(?:\s+(?:project|team))?"
+                    r"(?:\s+(?:now|these\s+days))?$", re.IGNORECASE)
 _FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")
 # "Esperanza's cat Churro": a common noun, then the name the subject goes by
 _PROPER_HEAD = re.compile(r"\b(?-i:[a-z]+\s+[A-Z][a-z]+)$")

@@ -59,7 +59,7 @@ _INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
 _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
-_SINGLE = frozenset("location employer role manager relationship name platform prefer age "
+_SINGLE = frozenset("location employer role manager lead relationship name platform prefer age "
                     "diet attr team grade vehicle".split())
 # An older fact that never stated the entity's own state (someone else's news, a question,
 # a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
