@@ -138,3 +138,25 @@ def test_a_snapshot_is_begun_repeatable_read_and_the_pool_gets_its_default_back(
             with tenant_tx(pool, "nobody", snapshot=snapshot) as conn:
                 level = conn.execute("SHOW transaction_isolation").fetchone()
             assert level == ("repeatable read" if snapshot else "read committed",)
+
+
+def test_a_replaced_facts_current_one_is_asked_once_per_version(pg_db: Provisioned) -> None:
+    """Recall brings a replaced fact's current one (recall.currency), read by id: asked by
+    the first recall of a bank version only, and answered as a replica that kept nothing."""
+    _TOKENS["moved"] = make_tenant(pg_db, "moved").tokens["agent"]
+    with app_client(pg_db) as client:
+        for bullets, day in ((["W @Peter: Lives in Vienna near the harbour."], "2026-03-02"),
+                             (["W @Peter: Lives in Berlin now."], "2026-03-12")):
+            made = client.post("/v1/banks/main/retain", headers=bearer(_TOKENS["moved"]),
+                               json={"bullets": bullets, "date": day})
+            assert made.status_code == 200, made.text
+    query = "Vienna harbour"
+    with _pool(pg_db) as pool:
+        first, asked = _recall(pool, "moved", query)
+        by_id = [s for s in asked if "f.fact_id = ANY" in s]
+        assert by_id  # the replaced fact matched and brought its current one
+        again, asked_again = _recall(pool, "moved", query)
+        assert again == first
+        assert not [s for s in asked_again if "f.fact_id = ANY" in s]
+        with _pool(pg_db) as fresh:  # a replica that kept nothing
+            assert _recall(fresh, "moved", query)[0] == first

@@ -5,7 +5,8 @@ A recall reads, besides its search, the bank's parse warnings and the days its f
 of, how many rows hold each of its words (the idf of its terms, the rarity tests of the
 query's expansion), how many rows match a phrase, the entity names its words resolve to, the
 facts it ranks (as a search finds them: the row, its links, its file's hash, its lifecycle
-state) and their neighbours in their files.
+state), their neighbours in their files and the facts found by id (a replaced fact's
+current one, which recall brings).
 Each of these is a function of the bank's rows alone, so between two writes every recall
 asks the same of the database again.  `Versions` keeps them per bank, keyed by the bank's
 version as the recall's own snapshot reads it: the bank's write counter (`banks.head`) and
@@ -47,15 +48,18 @@ class BankFacts:
         self.names: dict[str, str | None] = {}  # entity key -> its name, None: no entity
         self.near: dict[int, tuple[int, ...]] = {}  # rowid -> the rows before and after it
         self.rows: dict[int, Candidate] = {}  # rowid -> its fact as a search finds it
+        # fact id -> the row `by_ids` answers for it (holder first) with its place among
+        # others (shadowed, path, line, rowid), None: no such fact
+        self.ids: dict[str, tuple[tuple[bool, str, int, int], Candidate] | None] = {}
 
     def size(self) -> int:
         return (len(self.held) + len(self.counted) + len(self.names) + len(self.near)
-                + len(self.rows))
+                + len(self.rows) + len(self.ids))
 
     def room(self) -> None:
         """Forget every answer when this version holds ENTRIES of them."""
         if self.size() >= ENTRIES:
-            for kept in (self.held, self.counted, self.names, self.near, self.rows):
+            for kept in (self.held, self.counted, self.names, self.near, self.rows, self.ids):
                 kept.clear()
 
 

@@ -191,6 +191,7 @@ class PgRecallIndex:
         self._counted = facts.counted
         self._near = facts.near
         self._kept = facts.rows
+        self._ids = facts.ids
 
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, [self.bank_id, *params]).fetchall()
@@ -199,13 +200,17 @@ class PgRecallIndex:
                     scores: dict[int, float] | None = None) -> list[Candidate]:
         rows = self._rows(f"SELECT {FACT_SELECT} FROM {FACT_FROM} WHERE f.bank_id = %s"  # noqa: S608
                           f" {where} {tail}", params)
-        found = [Candidate(fact=fact_of(row), bm25=None, links=tuple(row[17]),
-                           sha256=row[15] or "", rowid=row[0], life=_life(row[16]))
-                 for row in rows]
-        self._kept.update((c.rowid, c) for c in found)
+        found = [self._candidate(row) for row in rows]
         if not scores:
             return found
         return [replace(c, bm25=scores.get(c.rowid)) for c in found]
+
+    def _candidate(self, row: Sequence[Any]) -> Candidate:
+        """A fact row as a search finds it, kept for this bank version."""
+        c = Candidate(fact=fact_of(row), bm25=None, links=tuple(row[17]),
+                      sha256=row[15] or "", rowid=row[0], life=_life(row[16]))
+        self._kept[c.rowid] = c
+        return c
 
     def _by_rowids(self, rowids: Sequence[int],
                    scores: dict[int, float] | None = None) -> list[Candidate]:
@@ -377,11 +382,23 @@ class PgRecallIndex:
         return self._candidates("AND f.fact_id = %s", [fact_id], HOLDER_FIRST)
 
     def by_ids(self, ids: Sequence[str]) -> list[Candidate]:
-        found: dict[str, Candidate] = {}
+        """Each id's fact (its holder's row first), in the statement's order; an id asked
+        before in this bank version not asked again."""
         wanted = [i for i in dict.fromkeys(ids) if "\x00" not in i]
-        for c in self._candidates("AND f.fact_id = ANY(%s)", [wanted], HOLDER_FIRST):
-            found.setdefault(c.fact.id, c)
-        return list(found.values())
+        missing = [i for i in wanted if i not in self._ids]
+        if missing:
+            rows = self._rows(f"SELECT {FACT_SELECT}, f.shadowed FROM {FACT_FROM} WHERE"  # noqa: S608
+                              f" f.bank_id = %s AND f.fact_id = ANY(%s) {HOLDER_FIRST}",
+                              [missing])
+            for row in rows:
+                c = self._candidate(row)
+                if c.fact.id not in self._ids or self._ids[c.fact.id] is None:
+                    self._ids[c.fact.id] = ((bool(row[-1]), c.fact.path, c.fact.line,
+                                             c.rowid), c)
+            for i in missing:
+                self._ids.setdefault(i, None)
+        found = [e for i in wanted if (e := self._ids.get(i)) is not None]
+        return [c for _, c in sorted(found, key=lambda e: e[0])]
 
     def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
         where, params = conditions(filters, self.bank_id)
