@@ -46,12 +46,11 @@ SWAPS = [  # (pattern, the group of the value left, of the value taken)
 ]
 # "The headquarters of Globex were relocated to Seville", "the head office of Initech is in
 # Leeds now": the entity's own home, read as "Globex relocated to ...", "Initech is based in ..."
-HQ_MOVED = re.compile(r"^(?:the\s+)?(?:headquarters|head\s+office|hq|main\s+office)\s+of\s+"
-                      r"(?P<who>@?[\w-]+(?:\s+(?-i:[A-Z])[\w-]*)?)\s+(?:was|were|has\s+been|have\s+been"
-                      r"|got)\s+(?:relocated|moved)\s+to\b", re.IGNORECASE)
-HQ_IN = re.compile(r"^(?:the\s+)?(?:headquarters|head\s+office|hq|main\s+office)\s+of\s+"
-                   r"(?P<who>@?[\w-]+(?:\s+(?-i:[A-Z])[\w-]*)?)\s+(?:is|are)\s+(?:now\s+)?(?:in|at)\b",
-                   re.IGNORECASE)
+_HQ_OF = (r"^(?:the\s+)?(?:headquarters|head\s+office|hq|main\s+office)\s+of\s+"
+          r"(?P<who>@?[\w-]+(?:\s+(?-i:[A-Z])[\w-]*)?)\s+")
+HQ_MOVED = re.compile(_HQ_OF + r"(?:was|were|has\s+been|have\s+been|got)\s+(?:relocated|moved)"
+                      r"\s+to\b", re.IGNORECASE)
+HQ_IN = re.compile(_HQ_OF + r"(?:is|are)\s+(?:now\s+)?(?:in|at)\b", re.IGNORECASE)
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
 _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=been\b)")
 
