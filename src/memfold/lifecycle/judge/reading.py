@@ -397,10 +397,9 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     if (m := _MADE.search(clause)) and stems(m.group("who")) <= names \
             and _class_of(_clip(m.group("val"))) == "role":
         return _EMPTY, "role", stems(_clip(m.group("val")), names), ""
-    if (m := _MANAGES.match(rest)) and stems(m.group("whom"), names) <= names and subject:
-        return _EMPTY, "manager", stems(subject, names), ""  # "@Lee manages Rho now"
-    if (m := _LEADS.match(rest)) and stems(m.group("whom"), names) <= names and subject:
-        return _EMPTY, "lead", stems(subject, names), ""  # "Sofia leads Falcon"
+    if (m := _OVER.match(rest)) and stems(m.group("whom") or m.group("led"), names) <= names \
+            and subject:  # "@Lee manages Rho now", "Sofia leads Falcon": who, the value
+        return _EMPTY, "lead" if m.group("led") else "manager", stems(subject, names), ""
     if not (m := _COPULA.match(clause)):
         return _EMPTY, None, _EMPTY, ""
     subj, val = m.group("subj"), _clip(m.group("val"))
@@ -446,12 +445,12 @@ _BECAME = re.compile(r"\b(?:became|becomes|become)\s+(?P<val>(?:a|an|the)\s+.+)$
 # "Loomworks made Fenna its design lead": the object is the fact's entity, the value a role
 _MADE = re.compile(r"\b(?:made|named|appointed|promoted|hired)\s+(?P<who>[\w-]+)\s+(?:as\s+)?"
                    r"(?:its|their|the|our|a|an)\s+(?:new\s+)?(?P<val>.+)$", re.IGNORECASE)
-_MANAGES = re.compile(r"^(?:now\s+)?(?:manages|supervises|line[- ]manages)\s+(?P<whom>[\w-]+)"
-                      r"(?:\s+now)?$", re.IGNORECASE)
-# who leads the entity: "Sofia leads Falcon", "Omar is the (new) lead of Falcon now"
-_LEADS = re.compile(r"^(?:now\s+)?(?:leads|heads|is\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head)"
-                    r"\s+(?:of|on))\s+(?:the\s+)?@?(?P<whom>[\w-]+)(?:\s+(?:project|team))?"
-                    r"(?:\s+(?:now|these\s+days))?$", re.IGNORECASE)
+# the subject is whom the entity reports to ("@Lee manages Rho now"), or who leads it ("Sofia
+# leads Falcon", "Omar is the (new) lead of Falcon now")
+_OVER = re.compile(r"^(?:now\s+)?(?:(?:manages|supervises|line[- ]manages)\s+(?P<whom>[\w-]+)"
+                   r"(?:\s+now)?|(?:leads|heads|is\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head)"
+                   r"\s+(?:of|on))\s+(?:the\s+)?@?(?P<led>[\w-]+)(?:\s+(?:project|team))?"
+                   r"(?:\s+(?:now|these\s+days))?)$", re.IGNORECASE)
 _FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")
 # "Esperanza's cat Churro": a common noun, then the name the subject goes by
 _PROPER_HEAD = re.compile(r"\b(?-i:[a-z]+\s+[A-Z][a-z]+)$")

@@ -123,16 +123,10 @@ def _mentions(o: Reading, value: Stems) -> bool:
     core = value - _FILLER
     if o.relation == "name" and o.value:
         return bool(core) and (o.value <= core or core <= o.value)
-    if (specific := core - _slot_words()) and not specific & o.predicate:
+    if (specific := core - _SLOT_WORDS) and not specific & o.predicate:
         return False  # "from Product Manager" is not "took over as Hamid's manager"
     return bool(core) and len(core & o.predicate) * 2 >= len(core)
 
-
-@lru_cache(maxsize=1)
-def _slot_words() -> Stems:
-    """The words that name a slot or its kind ("manager", "job", "home"), not a value."""
-    return frozenset(w.stem(x) for tag in ("#loc", "#job", "#name", "#boss", "#team")
-                     for x in _CLASSES[tag].split())
 
 
 def _differs(new: Stems, old: Stems) -> bool:
@@ -460,6 +454,9 @@ _CLASSES = {
     "#boss": "manager boss supervisor reports report lead manages supervises",
     "#team": "team squad",
 }
+# the words that name a slot or its kind ("manager", "job", "home"), not a value
+_SLOT_WORDS = frozenset(w.stem(x) for tag in ("#loc", "#job", "#name", "#boss", "#team")
+                        for x in _CLASSES[tag].split())
 _CLASS_OF: dict[str, set[str]] = {}
 for _tag, _words in _CLASSES.items():
     for _word in _words.split():
