@@ -18,7 +18,10 @@ from conftest import write
 # Runs `memfold index --full` with parse workers for even a few files, and says on stdout
 # when their pool starts (the moment a Ctrl-C used to meet workers still importing memfold).
 SCRIPT = """
+import signal
 import sys
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal, even when the
+# test runs in a background job, whose commands start with Ctrl-C ignored (SIG_IGN)
 import memfold.index.sync as sync
 
 class Announce(set):
