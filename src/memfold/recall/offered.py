@@ -34,7 +34,14 @@ from memfold.journal.events import rule_of
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
 from memfold.names import entity_key
 from memfold.recall import ranking
-from memfold.recall.asked_slot import SHOWN, Slot, lemma_stems, on_slot, subjects
+from memfold.recall.asked_slot import (
+    SHOWN,
+    Slot,
+    lemma_stems,
+    on_slot,
+    says_new,
+    subjects,
+)
 from memfold.recall.currency import GUARDED
 from memfold.recall.ranking import Scored
 from memfold.values import TEXT
@@ -43,9 +50,9 @@ TOPIC = "same topic: "  # the judge's reason for a conflict found on a shared to
 OPEN = ("open",)
 PER_FACT = 5  # of the conflicts journaled about one fact, the newest this many are read
 # the judge's guards that say the newer fact changed nothing (not "temporary", which holds
-# for its time, nor "restated", which says the same value)
-NOT_A_CHANGE = frozenset({"plan", "negated", "suggestion", "question", "discussion", "pitch",
-                          "third-party"})
+# for its time, nor "restated", which says the same value, nor "negated", which the judge
+# also reads in an end: "called off the engagement")
+NOT_A_CHANGE = frozenset({"plan", "suggestion", "question", "discussion", "pitch", "third-party"})
 NEAR = 0.9  # an offer matching at most 1/NEAR of the state's match ranks below the state
 
 # older fact id -> (newer fact id, the judge's reason) of each open conflict about it
@@ -79,9 +86,15 @@ def reader(backend: object) -> Reader:
 
 def asks_it(new: Scored, reason: str, slot: Slot) -> bool:
     """Whether a conflict's newer fact answers the slot the question asks: it is on the
-    slot, or the topic the judge found the two share holds a word of it."""
+    slot, or the topic the judge found the two share holds a word of it and the newer fact
+    states something of it (a state, or a change: "sends us a photo of Biscuit after every
+    walk" shares "walk" with who walks him, and changes nothing).  A fact faded by decay
+    answers only with a change it states."""
+    if new.status == ARCHIVED and not says_new(new.fact, slot):
+        return False
     if rule_of("rules", reason) == "topic" and reason.startswith(TOPIC):
-        return bool(lemma_stems(reason[len(TOPIC):]) & slot.stems)
+        return bool(lemma_stems(reason[len(TOPIC):]) & slot.stems) and (
+            new.fact.kind in STATE_KINDS or says_new(new.fact, slot))
     return on_slot(new.fact, slot)
 
 
@@ -108,7 +121,7 @@ def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: 
         for new in _newer(old, conflicts, by_id, slot, today):
             score[new.fact.id] = max(score[new.fact.id], score[old.fact.id])
             outdated.setdefault(old.fact.id, []).append(new.fact.id)
-        for offer in _offers(old, conflicts, by_id, score):
+        for offer in _offers(old, conflicts, by_id, score, slot):
             score[offer.fact.id] = min(score[offer.fact.id], score[old.fact.id])
             below.add(offer.fact.id)
     if not outdated and not below:
@@ -123,20 +136,22 @@ def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: 
 
 
 def _offers(old: Scored, conflicts: Iterable[tuple[str, str]], by_id: Mapping[str, Scored],
-            score: Mapping[str, float]) -> list[Scored]:
+            score: Mapping[str, float], slot: Slot) -> list[Scored]:
     """The newer facts of `old`'s conflicts that say no change happened to its value (a
     plan, a suggestion, a question, an offer turned down, someone else's news:
-    `NOT_A_CHANGE`) and match the question about as well as it does (`NEAR`): the state
-    answers before them ("Skua's logs are shipped to Loki" above "Anselma thinks Skua's
-    logs should be shipped to Splunk"), while a question that asks for the offer itself
-    ("what did Anselma suggest?") matches it far better and keeps it first."""
+    `NOT_A_CHANGE`) and match the question about as well as it does (`NEAR`), with no
+    word of its slot the state lacks: the state answers before them ("Skua's logs are
+    shipped to Loki" above "Anselma thinks Skua's logs should be shipped to Splunk"),
+    while a question that asks for the offer itself matches it better or by a word of
+    its own ("where does Thao's husband teach?" and the husband's move)."""
     from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
 
     out = []
     for new_id, _ in conflicts:
         new = by_id.get(new_id)
         if new is not None and new.tier == old.tier and read(new.fact).guard in NOT_A_CHANGE \
-                and score[old.fact.id] < score[new_id] <= score[old.fact.id] / NEAR:
+                and score[old.fact.id] < score[new_id] <= score[old.fact.id] / NEAR \
+                and lemma_stems(new.fact.content) & slot.stems <= lemma_stems(old.fact.content):
             out.append(new)
     return out
 
