@@ -4,7 +4,8 @@ judge journaled ranks first when the question asks its slot, and an offer it jou
 (a suggestion) ranks below the state it would change; a successor that ranks on the
 fact it replaced answers that fact's slot, so a later fact naming the successor's value and
 saying what holds now ranks above it; a relationship ended and a new one begun answers with
-the new one; and a value told as held before never ranks above the one that holds."""
+the new one; a value told as held before never ranks above the one that holds; and a habit
+begun ("started taking the train") answers how a thing is done now."""
 
 from __future__ import annotations
 
@@ -74,3 +75,13 @@ def test_a_home_told_as_held_before_ranks_below_the_move(workspace: Path) -> Non
                                      " for six years.")
         result = memory.recall("Which city is Ottavia in?", now="2025-10-06T09:00:00")
         assert ids(result)[0] == moved
+
+
+def test_a_habit_begun_answers_how_it_is_done_now(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        old = retain(memory, "2024-01-10", "W @Teodric: Teodric cycles to work.")
+        new = retain(memory, "2024-11-05",
+                     "B @Teodric: Teodric started taking the train to work over the winter.")
+        result = memory.recall("How does Teodric get to work?", now="2025-01-20T09:00:00")
+        assert {h.fact.id: h for h in result.hits}[new].status == "archived"
+        assert ids(result)[:2] == [new, old]

@@ -74,6 +74,8 @@ WORK_RELATIONS = frozenset({"employer", "role"})
 JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
                        r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with))\b",
                        re.IGNORECASE)
+# a habit begun: "started taking the train to work", "began working from home"
+HABIT_START = re.compile(r"\b(?:started|begun|began|starts|begins)\s+\w+ing\b", re.IGNORECASE)
 # a question of what something is called: a rename states it
 NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named"))
 # "is Inge still in Aarhus?": a question of where, asked with the place's name only
@@ -187,7 +189,8 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
 
 def says_new(fact: Fact, slot: Slot) -> bool:
     """Whether the fact says its value for the slot is new or holds now: "new" a few words
-    before a word of the slot, "now", or a change the judge reads with its new value."""
+    before a word of the slot, "now", a habit begun (not "as well"), or a change the judge
+    reads with its new value."""
     from memfold.lifecycle.judge.readers import read
 
     stems = _stems(fact.content)
@@ -199,6 +202,8 @@ def says_new(fact: Fact, slot: Slot) -> bool:
         return False
     if JOB_START.search(fact.content) and slot.stems & WORK_ASKED:
         return True
+    if HABIT_START.search(fact.content) and not reading.additive:
+        return True  # "started taking the train to work": a new way of doing it
     return reading.now or reading.reversal or any(c.new or c.obj for c in reading.changes)
 
 
