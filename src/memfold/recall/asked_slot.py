@@ -53,8 +53,6 @@ from memfold.values import TEXT, Fact
 # which `plan.history` tells)
 ASKS_NOW = re.compile(NOW_PHRASES.pattern + r"|\b(?:now|current|still|new|latest|today)\b",
                       re.IGNORECASE)
-# a question in the present tense: what holds, asked without a word of now
-PRESENT = re.compile(r"\b(?:is|are|am|do|does)\b|\w'(?:s|re)\b", re.IGNORECASE)
 ASKS_NEW = re.compile(r"\bnew\s+(\w+)", re.IGNORECASE)
 # words that only frame a question: they name no slot
 FRAME = frozenset("who whom whose what which where when why how is are was were do does did "
@@ -106,7 +104,6 @@ class Slot:
     now: bool
     new: frozenset[str]
     named: frozenset[str] = frozenset()  # the keys of the entities the question names
-    present: bool = False  # asked in the present tense ("Who is my dentist?")
 
 
 def _forms(word: str) -> set[str]:
@@ -152,7 +149,7 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     new = ASKS_NEW.search(plan.text)
     return Slot(frozenset(stems), place, now,
                 frozenset(_related(new.group(1))) if new else frozenset(),
-                frozenset(entity_key(n) for n in named), bool(PRESENT.search(plan.text)))
+                frozenset(entity_key(n) for n in named))
 
 
 @lru_cache(maxsize=4096)
@@ -415,12 +412,7 @@ def _former_below(best: Sequence[Scored], about: Mapping[str, frozenset[str]],
 
 
 def _without(shown: list[Scored], pulled: Mapping[str, str]) -> list[Scored]:
-    """`shown` less the `pulled` facts, but for those an earlier step found may outdate
-    a result (a journaled conflict, `recall.offered`)."""
-    if not pulled:
-        return shown
-    kept = {i for s in shown for i in s.outdated_by}
-    return [s for s in shown if s.fact.id not in pulled or s.fact.id in kept]
+    return [s for s in shown if s.fact.id not in pulled] if pulled else shown
 
 
 def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,

@@ -32,7 +32,7 @@ from typing import Protocol, runtime_checkable
 from memfold.index.base import ReviewPage, ReviewQuery
 from memfold.journal.events import rule_of
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
-from memfold.names import entity_key
+from memfold.names import entity_key, find_words
 from memfold.recall import ranking
 from memfold.recall.asked_slot import (
     SHOWN,
@@ -47,6 +47,12 @@ from memfold.recall.ranking import Scored
 from memfold.values import TEXT
 
 TOPIC = "same topic: "  # the judge's reason for a conflict found on a shared topic only
+NUMBER = "another number for "  # ... or on a shared topic counted with another number
+# the judge's rules that read one slot with two values (`journal.events.RULES`): a conflict
+# by any other ("the newer fact says it closed", "the older fact says no ...") is weighed
+# by `currency.outdated` as before
+ONE_SLOT = frozenset({"value", "moved", "renamed", "status", "ended", "opinion", "meaning",
+                      "changes"})
 OPEN = ("open",)
 PER_FACT = 5  # of the conflicts journaled about one fact, the newest this many are read
 # the judge's guards that say the newer fact changed nothing (not "temporary", which holds
@@ -85,33 +91,48 @@ def reader(backend: object) -> Reader:
 
 
 def asks_it(new: Scored, reason: str, slot: Slot) -> bool:
-    """Whether a conflict's newer fact answers the slot the question asks: it is on the
-    slot, or the topic the judge found the two share holds a word of it and the newer fact
-    states something of it (a state, or a change: "sends us a photo of Biscuit after every
-    walk" shares "walk" with who walks him, and changes nothing).  A fact faded by decay
-    answers only with a change it states."""
+    """Whether a conflict's newer fact answers the slot the question asks: the slot the
+    judge's value rule names holds a word of it; or, for another rule that reads one slot
+    (`ONE_SLOT`), the newer fact is on it; or the topic the judge found the two share holds
+    a word of it and the newer fact states something (a state, or a change: "sends us a
+    photo of Biscuit after every walk" shares "walk" with who walks him, and changes
+    nothing).  A fact faded by decay answers only with a change it states."""
     if new.status == ARCHIVED and not says_new(new.fact, slot):
         return False
-    if rule_of("rules", reason) == "topic" and reason.startswith(TOPIC):
-        return bool(lemma_stems(reason[len(TOPIC):]) & slot.stems) and (
-            new.fact.kind in STATE_KINDS or says_new(new.fact, slot))
-    return on_slot(new.fact, slot)
+    rule = rule_of("rules", reason)
+    shared = reason[len(TOPIC):] if rule == "topic" and reason.startswith(TOPIC) else \
+        reason[len(NUMBER):] if reason.startswith(NUMBER) else None
+    if shared is not None:
+        return _asked(shared, slot) and (new.fact.kind in STATE_KINDS
+                                         or says_new(new.fact, slot))
+    if rule == "value":  # "kids swimming lessons: 'mornings' became 'afternoons'"
+        said = reason.split(":")[0]
+        return _asked(said, slot) or (slot.place and said == "location")
+    return rule in ONE_SLOT and on_slot(new.fact, slot)
+
+
+def _asked(words: str, slot: Slot) -> bool:
+    """Whether the words the judge names a conflict's slot or topic by hold a word of the
+    question's slot, not counting names ("same topic: Leeds House" is no home)."""
+    return bool(lemma_stems(" ".join(w for w in find_words(words) if not w[:1].isupper()))
+                & slot.stems)
 
 
 def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: int,
-                today: date) -> list[Scored]:
+                today: date) -> tuple[list[Scored], set[str]]:
     """The newer fact of each open conflict about a best result on the asked slot ranks
-    first and the older carries its id (module docstring)."""
+    first and the older carries its id (module docstring); and the ids of those newer
+    facts (a fact `recall.pulled` brought in is then kept)."""
     if slot is None or read is None:
-        return shown
+        return shown, set()
     ordered = sorted(shown, key=ranking.order)
     olds = [s for s in ordered[: max(k, SHOWN)] if s.tier == 0 and s.status == ACTIVE
             and s.fact.kind in STATE_KINDS and s.fact.day is not None and on_slot(s.fact, slot)]
     if not olds:
-        return shown
+        return shown, set()
     offered = read([s.fact.id for s in olds])
     if not offered:
-        return shown
+        return shown, set()
     by_id = {s.fact.id: s for s in shown}
     score = {s.fact.id: s.score for s in shown}
     outdated: dict[str, list[str]] = {}
@@ -124,15 +145,15 @@ def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: 
         for offer in _offers(old, conflicts, by_id, score, slot):
             score[offer.fact.id] = min(score[offer.fact.id], score[old.fact.id])
             below.add(offer.fact.id)
-    if not outdated and not below:
-        return shown
     lifted = {i for news in outdated.values() for i in news}
+    if not outdated and not below:
+        return shown, lifted
     return [evolve(s, score=score[s.fact.id],
                    outdated_by=tuple(dict.fromkeys([*s.outdated_by,
                                                     *outdated.get(s.fact.id, ())])),
                    replaced=s.replaced or s.fact.id in outdated or s.fact.id in below)
             if s.fact.id in outdated or s.fact.id in lifted or s.fact.id in below else s
-            for s in shown]
+            for s in shown], lifted
 
 
 def _offers(old: Scored, conflicts: Iterable[tuple[str, str]], by_id: Mapping[str, Scored],

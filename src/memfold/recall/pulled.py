@@ -19,22 +19,14 @@ have.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import replace as evolve
 from datetime import date, timedelta
 
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
 from memfold.names import entity_key, find_words
-from memfold.recall import offered
-from memfold.recall.asked_slot import (
-    SINGLE,
-    Slot,
-    judge_says,
-    names_value,
-    on_slot,
-    one_valued,
-)
+from memfold.recall.asked_slot import SINGLE, Slot, judge_says, names_value, on_slot
 from memfold.values import TEXT, Fact, Interval
 
 FROM_BEST = 3  # the best matches a pull starts from
@@ -88,9 +80,8 @@ def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Cand
                today: date) -> dict[int, str]:
     """Bring into `found` the newer facts on the slot of the best matches (module
     docstring); returns each pulled fact's rowid and the id of the match that brought it."""
-    if slot is None or not (slot.now or slot.present):
+    if slot is None or not slot.now:
         return {}
-    conflicts = offered.reader(backend)
     best = sorted((c for c in found.values() if match.get(c.rowid, 0.0) > 0),
                   key=lambda c: (-match.get(c.rowid, 0.0), c.fact.path, c.fact.line)
                   )[:FROM_BEST]  # ties by place: rowids follow the index's history
@@ -111,23 +102,10 @@ def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Cand
                     or (c.fact.path, c.rowid) in found or c.rowid in pulled \
                     or status_of(c.fact, c.life, today)[0] not in (ACTIVE, ARCHIVED):
                 continue
-            if same_slot(c.fact, old.fact, subject) and (
-                    slot.now or _changes_value(c.fact, old.fact, subject, conflicts)):
+            if same_slot(c.fact, old.fact, subject):
                 found[(c.fact.path, c.rowid)] = c
                 pulled[c.rowid] = old.fact.id
     return pulled
-
-
-def _changes_value(new: Fact, old: Fact, subject: Sequence[str],
-                   conflicts: offered.Reader) -> bool:
-    """For a question in the present tense with no word of now, whether the newer fact
-    gives the older one's slot another value: a rule of the judge that reads one slot with
-    two values, another value of a one-valued relation, or a conflict the judge journaled
-    between the two ("Who is my dentist?": "first check-up with Dr Pemberton after leaving
-    Dr Farrow's practice")."""
-    if judge_says(new, old, subject)[0] or one_valued(new, old):
-        return True
-    return any(by == new.id for by, _ in conflicts([old.id]).get(old.id, ()))
 
 
 def _within(a: Interval, b: Interval) -> Interval | None:

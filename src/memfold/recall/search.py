@@ -162,8 +162,9 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
     if options.include_all:
         shown = currency.replacements_first(shown, plan.window is not None, ends)
     shown = currency.newer_first(shown, options.k, options.today)
-    shown = offered.newer_first(shown, slot, conflicts, options.k, options.today)
-    shown = asked_slot.current_first(shown, slot, options.k, options.today, pulled or {},
+    shown, lifted = offered.newer_first(shown, slot, conflicts, options.k, options.today)
+    shown = asked_slot.current_first(shown, slot, options.k, options.today,
+                                     {i: o for i, o in (pulled or {}).items() if i not in lifted},
                                      stood or {})
     ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order))))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
