@@ -26,6 +26,13 @@ of that slot:
   for a stated time that covers today, when the question asks about now ("at the moment",
   "still", "currently"); or the question asks for the "new" one ("Yuki's new cat").
 
+A successor that ranks on the match of the fact it replaced is on that fact's slot, and a
+newer fact that names the value it changed to ("Team Pylon is now run by Xiomara after
+Aurelio's promotion") or gives the replaced fact's one-valued relation another value ("her
+girlfriend is Yara" after "split up", which replaced "is dating Coen") ranks above it.  A
+value told as held before ("misses Bristol, where she lived") ranks below a fact of its
+subject on the slot that holds.
+
 It never does for a plan, a change that did not happen, a visit, someone else's news or a
 report (the judge's guards; a temporary state only as said above), nor for a question about
 a time or about what held before.  The older facts on the slot carry the newer one's id as

@@ -11,9 +11,9 @@ found across entities, by meaning, or on a shared topic.
 `newer_first` reads the open conflicts journaled about the best results that are on the
 question's slot (`asked_slot.on_slot`) and, for each whose newer fact is among the results,
 lets the newer rank first — scoring at least what the older scores, placed above it — and
-marks the older *possibly outdated by* it, when the question asks that slot: the newer fact
-is on it too, or, for a conflict the judge found only on a shared topic ("same topic:
-sailing club membership"), the topic holds a word of the slot.  Never for a question about
+marks the older *possibly outdated by* it, when the conflict is on the slot the question
+asks (`asks_it`: the slot the judge's reason names, the newer fact on it, or the topic the
+judge found the two share, less its names).  Never for a question about
 a time or about what held before (no slot), nor when the judge's reason or its reading of
 the newer fact names a guard (a plan, a suggestion, a question, someone else's news, a
 restatement ...): those were offered only to be dismissed.  Such an offer — a plan, a
