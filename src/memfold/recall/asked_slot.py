@@ -26,6 +26,13 @@ of that slot:
   for a stated time that covers today, when the question asks about now ("at the moment",
   "still", "currently"); or the question asks for the "new" one ("Yuki's new cat").
 
+A successor that ranks on the match of the fact it replaced is on that fact's slot, and a
+newer fact that names the value it changed to ("Team Pylon is now run by Xiomara after
+Aurelio's promotion") or gives the replaced fact's one-valued relation another value ("her
+girlfriend is Yara" after "split up", which replaced "is dating Coen") ranks above it.  A
+value told as held before ("misses Bristol, where she lived") ranks below a fact of its
+subject on the slot that holds.
+
 It never does for a plan, a change that did not happen, a visit, someone else's news or a
 report (the judge's guards; a temporary state only as said above), nor for a question about
 a time or about what held before.  The older facts on the slot carry the newer one's id as
@@ -72,6 +79,8 @@ WORK_RELATIONS = frozenset({"employer", "role"})
 JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
                        r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with))\b",
                        re.IGNORECASE)
+# a habit begun: "started taking the train to work", "began working from home"
+HABIT_START = re.compile(r"\b(?:started|begun|began|starts|begins)\s+\w+ing\b", re.IGNORECASE)
 # a question of what something is called: a rename states it
 NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named"))
 # "is Inge still in Aarhus?": a question of where, asked with the place's name only
@@ -156,7 +165,8 @@ def _stems(content: str) -> tuple[str, ...]:
     return tuple(word_stem(w) for w in find_words(content.casefold()))
 
 
-def _lemma_stems(content: str) -> frozenset[str]:
+def lemma_stems(content: str) -> frozenset[str]:
+    """The stems of a text's words and of their lemmas ("engagement": engage)."""
     return frozenset(s for w in find_words(content.casefold()) for s in _forms(w))
 
 
@@ -166,7 +176,7 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     for a question of where, a move, or, for a question of a name, a rename."""
     from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
 
-    if _lemma_stems(fact.content) & slot.stems:
+    if lemma_stems(fact.content) & slot.stems:
         return True
     reading = read(fact)
     if reading.relation and word_stem(reading.relation) in slot.stems:
@@ -183,7 +193,8 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
 
 def says_new(fact: Fact, slot: Slot) -> bool:
     """Whether the fact says its value for the slot is new or holds now: "new" a few words
-    before a word of the slot, "now", or a change the judge reads with its new value."""
+    before a word of the slot, "now", a habit begun (not "as well"), or a change the judge
+    reads with its new value."""
     from memfold.lifecycle.judge.readers import read
 
     stems = _stems(fact.content)
@@ -195,6 +206,8 @@ def says_new(fact: Fact, slot: Slot) -> bool:
         return False
     if JOB_START.search(fact.content) and slot.stems & WORK_ASKED:
         return True
+    if HABIT_START.search(fact.content) and not reading.additive:
+        return True  # "started taking the train to work": a new way of doing it
     return reading.now or reading.reversal or any(c.new or c.obj for c in reading.changes)
 
 
@@ -286,20 +299,20 @@ def judge_says(new: Fact, old: Fact, shared: Iterable[str]) -> tuple[bool, str |
 
 
 def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
-                  pulled: Mapping[str, str] | None = None) -> list[Scored]:
+                  pulled: Mapping[str, str] | None = None,
+                  stood: Mapping[str, Fact] | None = None) -> list[Scored]:
     """Among the best max(k, SHOWN) results, a newer fact that states the current value
     of the question's slot (module docstring) scores at least what the older facts about
     its subject above it score, and ranks above them; those on the slot carry its id.
     A fact `pulled` in by a match (`recall.pulled`: its id -> the match's) is weighed
-    wherever it ranks, as on the match's slot, and left out unless it ranks above it."""
-    pulled = pulled or {}
+    wherever it ranks, as on the match's slot, and left out unless it ranks above it.  A
+    successor that ranks on a replaced fact's match (`stood`: its id -> that fact) is on
+    that fact's slot, and a newer fact is weighed against both.  A value told as held
+    before ranks below a fact of its subject on the slot that holds (`_former_below`)."""
+    pulled, stood = pulled or {}, stood or {}
     if slot is None:
         return _without(shown, pulled)
-    ordered = sorted(shown, key=ranking.order)
-    best = [s for s in ordered[: max(k, SHOWN)] + [s for s in ordered[max(k, SHOWN):]
-                                                  if s.fact.id in pulled]
-            if s.tier == 0 and s.fact.kind != TEXT and s.fact.day is not None
-            and s.fact.day <= today and s.status in (ACTIVE, ARCHIVED)]
+    best = _best(shown, pulled, k, today)
     if len(best) < 2:
         return _without(shown, pulled)
     keys = sorted({entity_key(e) for s in best for e in s.candidate.links})
@@ -321,25 +334,88 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
             if old is new or not shared or not old.fact.day or not new.fact.day \
                     or old.fact.day >= new.fact.day:
                 continue
-            if not own and pulled.get(new.fact.id) != old.fact.id and not (
-                    on_slot(old.fact, slot) and (one_valued(new.fact, old.fact) or (
-                        names_value(new.fact, old.fact, keys)))):
+            olds = [old.fact, *([stood[old.fact.id]] if old.fact.id in stood else [])]
+            if not own and pulled.get(new.fact.id) != old.fact.id \
+                    and not _speaks_of(new.fact, olds, slot, keys):
                 continue
             lift = score[old.fact.id] >= score[new.fact.id]
-            mark = old.status == ACTIVE and on_slot(old.fact, slot)
-            if (lift or mark) and _states_current(new.fact, old.fact, shared, slot, today):
+            mark = old.status == ACTIVE and any(on_slot(f, slot) for f in olds)
+            if (lift or mark) and any(_states_current(new.fact, f, shared, slot, today)
+                                      for f in olds):
                 score[new.fact.id] = max(score[new.fact.id], score[old.fact.id])
                 above.add(new.fact.id)
                 if mark:
                     outdated.setdefault(old.fact.id, []).append(new.fact.id)
-    if not above:
+    lowered = _former_below(best, about, score, slot, stood)
+    if not above and not lowered:
         return _without(shown, pulled)
     return [evolve(s, score=score[s.fact.id],
                    outdated_by=tuple(dict.fromkeys([*s.outdated_by,
                                                     *outdated.get(s.fact.id, ())])),
-                   replaced=s.replaced or s.fact.id in outdated)
-            if s.fact.id in above or s.fact.id in outdated else s
+                   replaced=s.replaced or s.fact.id in outdated or s.fact.id in lowered)
+            if s.fact.id in above or s.fact.id in outdated or s.fact.id in lowered else s
             for s in _without(shown, {i: o for i, o in pulled.items() if i not in above})]
+
+
+def _best(shown: list[Scored], pulled: Mapping[str, str], k: int,
+          today: date) -> list[Scored]:
+    """The results `current_first` weighs: the best max(k, SHOWN) and the pulled facts,
+    each a typed fact, active or faded, written by today."""
+    ordered = sorted(shown, key=ranking.order)
+    return [s for s in ordered[: max(k, SHOWN)] + [s for s in ordered[max(k, SHOWN):]
+                                                  if s.fact.id in pulled]
+            if s.tier == 0 and s.fact.kind != TEXT and s.fact.day is not None
+            and s.fact.day <= today and s.status in (ACTIVE, ARCHIVED)]
+
+
+def _speaks_of(new: Fact, olds: Sequence[Fact], slot: Slot, keys: Sequence[str]) -> bool:
+    """Whether a newer fact with no word of the slot speaks of the slot an older fact (or
+    the replaced fact it stands for) is on: the same one-valued relation with another
+    value, or the older fact's value named — the value it states, or the one it changed
+    to ("Team Pylon is now run by Xiomara after Aurelio's promotion" after "Aurelio took
+    over Team Pylon from Caspian")."""
+    return any(on_slot(f, slot) for f in olds) and any(
+        one_valued(new, f) or names_value(new, f, keys) or names_change(new, f, keys)
+        for f in olds)
+
+
+def names_change(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
+    """Whether the newer fact names the value the judge reads an older fact as changing to
+    ("took over from Caspian": Aurelio), not as its own subject."""
+    from memfold.lifecycle.judge import words as w
+    from memfold.lifecycle.judge.readers import read
+
+    names = {w.stem(p) for k in keys for p in re.split(r"[-_]", k) if p}
+    n = read(new)
+    taken = {v for c in read(old).changes for v in c.new} - names - n.subject \
+        - {w.stem(t) for t in STOP_WORDS}
+    return bool(taken & n.words)
+
+
+def _former_below(best: Sequence[Scored], about: Mapping[str, frozenset[str]],
+                  score: dict[str, float], slot: Slot,
+                  stood: Mapping[str, Fact]) -> set[str]:
+    """A fact that tells a value of the slot as held before (`FORMER`: "misses Bristol,
+    where she lived for six years"), and not what holds now, scores no more than an
+    active fact of its subject on the slot that holds ("moved to Cardiff"), and ranks
+    below it.  Returns the ids lowered."""
+    from memfold.lifecycle.judge.readers import read
+
+    lowered: set[str] = set()
+    for past in best:
+        if not FORMER.search(past.fact.content) or read(past.fact).now \
+                or not on_slot(past.fact, slot):
+            continue
+        holding = [score[s.fact.id] for s in best if s is not past and s.status == ACTIVE
+                   and about[s.fact.id] & about[past.fact.id]
+                   and score[s.fact.id] <= score[past.fact.id]
+                   and not FORMER.search(s.fact.content) and read(s.fact).guard is None
+                   and (on_slot(s.fact, slot) or (s.fact.id in stood
+                                                  and on_slot(stood[s.fact.id], slot)))]
+        if holding:
+            score[past.fact.id] = min(holding)
+            lowered.add(past.fact.id)
+    return lowered
 
 
 def _without(shown: list[Scored], pulled: Mapping[str, str]) -> list[Scored]:
@@ -360,6 +436,6 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
         return False  # "worked at a bookshop before moving to Tartu": what held before
     if changes or temporary or one_valued(new, old):
         return True
-    if slot.new and _lemma_stems(new.content) & slot.new:
+    if slot.new and lemma_stems(new.content) & slot.new:
         return True
     return says_new(new, slot)

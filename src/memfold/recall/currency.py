@@ -111,6 +111,19 @@ def bring_successors(backend: FactReader, found: MutableMapping[tuple[str, int],
     return {old: end.fact.id for old, end in ends.items()}, via
 
 
+def stood_for(found: Iterable[Candidate], via: Mapping[int, str]) -> dict[str, Fact]:
+    """For each successor that ranks on a replaced fact's match (`bring_successors`' `via`,
+    by rowid), the replaced fact: what the question matched, so the successor answers the
+    slot that fact was on ("Aurelio took over Team Pylon from Caspian" for "Who leads Team
+    Pylon?", through "Team Pylon is led by Caspian")."""
+    if not via:
+        return {}
+    found = list(found)
+    facts = {c.fact.id: c.fact for c in found}
+    return {c.fact.id: facts[via[c.rowid]] for c in found
+            if c.rowid in via and via[c.rowid] in facts}
+
+
 def replacements_first(scored: list[Scored], asks_time: bool,
                        ends: Mapping[str, str]) -> list[Scored]:
     """With --all: a fact scores at least what the facts it superseded (directly or in a

@@ -9,12 +9,12 @@ place it.
 `pull_newer` reads, for a question about now, the best few matches (`FROM_BEST`, by match)
 that state a value of the asked slot (`asked_slot.on_slot`) for a subject — the entities the
 match is about among those it is linked to; for a fact of the user, @me, that is every fact
-of the user — and brings into the candidates the subject's active facts written after the
-match (at most `LIMIT`, newest first) that the judge reads as on the match's slot
-(`same_slot`).  Each comes in with no match of its own: `asked_slot.current_first` weighs it
-against the fact that brought it and places it above when it states the current value of
-the slot, and leaves it out otherwise, so a pulled fact never ranks by a match it does not
-have.
+of the user — and brings into the candidates the subject's facts written after the match
+(at most `LIMIT`, newest first), active or faded by decay (a change holds however long
+unused), that the judge reads as on the match's slot (`same_slot`).  Each comes in with no
+match of its own: `asked_slot.current_first` weighs it against the fact that brought it
+and places it above when it states the current value of the slot, and leaves it out
+otherwise, so a pulled fact never ranks by a match it does not have.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Cand
         for c in backend.linked(subject, evolve(filters, window=window), LIMIT):
             if c.fact.day is None or not day < c.fact.day <= today or c.fact.kind == TEXT \
                     or (c.fact.path, c.rowid) in found or c.rowid in pulled \
-                    or status_of(c.fact, c.life, today)[0] != ACTIVE:
+                    or status_of(c.fact, c.life, today)[0] not in (ACTIVE, ARCHIVED):
                 continue
             if same_slot(c.fact, old.fact, subject):
                 found[(c.fact.path, c.rowid)] = c

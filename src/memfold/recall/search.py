@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
-from memfold.recall import asked_slot, currency, ranking, sets
+from memfold.recall import asked_slot, currency, offered, ranking, sets
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
@@ -131,7 +131,8 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
                                  for c in found.values()])
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
-                       slot, {by_rowid[r]: old for r, old in pulled.items()})
+                       slot, {by_rowid[r]: old for r, old in pulled.items()},
+                       currency.stood_for(found.values(), via), offered.reader(backend))
     weak = weak_of(asked(backend, plan, named), pool.found.values(), pool.covers,
                    {**via, **pulled})
     ordered = sets.with_siblings(backend, ordered, plan, named, pool, filters, weak)
@@ -152,14 +153,19 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
 def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
              ends: Mapping[str, str], fused: dict[int, float] | None,
              slot: asked_slot.Slot | None = None,
-             pulled: Mapping[str, str] | None = None) -> list[Scored]:
+             pulled: Mapping[str, str] | None = None,
+             stood: Mapping[str, Fact] | None = None,
+             conflicts: offered.Reader | None = None) -> list[Scored]:
     """The facts recall shows, best first: what is true now above what it replaced
     (`currency`), one row per passage and per captured turn, spread (hybrid) and reranked
     when asked."""
     if options.include_all:
         shown = currency.replacements_first(shown, plan.window is not None, ends)
     shown = currency.newer_first(shown, options.k, options.today)
-    shown = asked_slot.current_first(shown, slot, options.k, options.today, pulled or {})
+    shown, lifted = offered.newer_first(shown, slot, conflicts, options.k, options.today)
+    shown = asked_slot.current_first(shown, slot, options.k, options.today,
+                                     {i: o for i, o in (pulled or {}).items() if i not in lifted},
+                                     stood or {})
     ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order))))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
