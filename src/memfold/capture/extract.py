@@ -65,8 +65,8 @@ _SMALL_TALK = re.compile(r"^(?:thanks|thank you|(?:I )?(?:totally |100% |complet
                          r"\b", re.IGNORECASE)
 _INVITING = re.compile(r"\blet['’]s\b", re.IGNORECASE)  # "In the meantime, let's…"
 _SINGULAR = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|me|mine|myself)\b", re.IGNORECASE)
-_SHARED = re.compile(r"\b(?:we (?:can|could|all|will|must|need|should)|we['’]ll|us|each other|"
-                     r"one another|in this together)\b", re.IGNORECASE)
+_SHARED = re.compile(r"\b(?:we (?:can|could|all|will|must|need|should)|we['’]ll|us|each other)\b",
+                     re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 _RESOLVE = re.compile(r"\b(?:won['’]t|will not|never|not gonna|not going to) (?:ever )?(?:quit|"
                       r"give up|stop|back down|let (?:\w+ )+(?:get|bring|hold|stop))|\b(?:keep|"
@@ -101,12 +101,8 @@ _DROPPED = re.compile(r"^(?:(?:just|recently|finally|also|actually|lately)\s+)*(
 _CAPTION = re.compile(r"\[image:[^\]]*\]")
 _REACTION = re.compile(r"\b(?:love|like|adore) (?:how|that|it|this|these|those|all|the way)\b",
                        re.IGNORECASE)
-# what "this" dates ("this week", "this spring"); "this pic", "in this together" date nothing
-_PERIODS = ("morning|afternoon|evening|night|week|weekend|month|year|summer|winter|spring|"
-            "fall|autumn|season|semester|term|time|[a-z]+day|" + "|".join(MONTHS))
 _WHEN = re.compile(r"\b(?:yesterday|tomorrow|tonight|today|ago|since|each|every|weekend|"
-                   r"(?:last|next) \w+|this (?:" + _PERIODS + r")\b|"
-                   r"(?:gonna|going to|planning|plan|about to)\b|"
+                   r"(?:last|next|this) \w+|(?:gonna|going to|planning|plan|about to)\b|"
                    r"\d+|(?:mon|tues|wednes|thurs|fri|satur|sun)day|" + "|".join(MONTHS)
                    + r")", re.IGNORECASE)
 _NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Which", "Who",
