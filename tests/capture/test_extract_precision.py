@@ -131,3 +131,11 @@ def test_an_image_caption_stays_in_the_turn() -> None:
     keeps the words said."""
     assert _said("I finished the quilt for my niece last week! [image: a photo of a quilt "
                  "on a bed]") == ["Finished the quilt for their niece last week (2025-04-25)."]
+
+
+def test_so_far_and_so_much_keep_their_so() -> None:
+    """"So" opening a sentence is an interjection ("So, I moved…") unless it begins "So far",
+    "So much": a bullet is never the fragment "Far, so good…" or "Much has happened…"."""
+    assert _said("So I moved to Lisbon in March.") == ["Moved to Lisbon (March 2025)."]
+    assert _said("So much has happened since we last spoke - I adopted a cat yesterday!") == [
+        "So much has happened since we last spoke - they adopted a cat yesterday (2025-05-01)."]

@@ -119,8 +119,10 @@ _SWAPS = [(re.compile(p, re.IGNORECASE), r) for p, r in (
     (r"\bI['’]d\b", "they'd"), (r"\bI['’]ll\b", "they'll"), (r"\bmyself\b", "themself"),
     (r"\bmy\b", "their"), (r"\bmine\b", "theirs"), (r"\bme\b", "them"), (r"\bI\b", "they"),
 )]
-_LEAD = re.compile(r"^(?:(?:so|well|oh|yeah|yes|and|but|actually|honestly|also|btw|by the "
-                   r"way|haha|lol|wow|hey|hi|ok|okay),?\s+)+", re.IGNORECASE)
+# leading interjections; "so" is one unless it starts "So far", "So much", "So many"…
+_LEAD = re.compile(r"^(?:(?:so(?! far| much| many| long)|well|oh|yeah|yes|and|but|actually|"
+                   r"honestly|also|btw|by the way|haha|lol|wow|hey|hi|ok|okay),?\s+)+",
+                   re.IGNORECASE)
 _SUBJECT = re.compile(r"^(?:I|they)\s+(?:(am|are)|(have)|(\w+(?:n['’]t)?))(?!['’\w])",
                       re.IGNORECASE)
 _WOULD = re.compile(r"^I(?:['’]d| would)\s+", re.IGNORECASE)
