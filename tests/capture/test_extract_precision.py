@@ -139,3 +139,9 @@ def test_so_far_and_so_much_keep_their_so() -> None:
     assert _said("So I moved to Lisbon in March.") == ["Moved to Lisbon (March 2025)."]
     assert _said("So much has happened since we last spoke - I adopted a cat yesterday!") == [
         "So much has happened since we last spoke - they adopted a cat yesterday (2025-05-01)."]
+
+
+def test_you_know_opening_a_sentence_is_an_interjection() -> None:
+    assert _kinds("You know I love hiking in the Alps every summer.") == [
+        ("O", "Loves hiking in the Alps every summer.")]
+    assert _said("You know, I moved to Porto in March.") == ["Moved to Porto (March 2025)."]

@@ -121,7 +121,7 @@ _SWAPS = [(re.compile(p, re.IGNORECASE), r) for p, r in (
 )]
 # leading interjections; "so" is one unless it starts "So far", "So much", "So many"…
 _LEAD = re.compile(r"^(?:(?:so(?! far| much| many| long)|well|oh|yeah|yes|and|but|actually|"
-                   r"honestly|also|btw|by the way|haha|lol|wow|hey|hi|ok|okay),?\s+)+",
+                   r"honestly|also|btw|by the way|haha|lol|wow|hey|hi|ok|okay|you know),?\s+)+",
                    re.IGNORECASE)
 _SUBJECT = re.compile(r"^(?:I|they)\s+(?:(am|are)|(have)|(\w+(?:n['’]t)?))(?!['’\w])",
                       re.IGNORECASE)
