@@ -98,3 +98,50 @@ def test_a_fact_after_a_dash_in_small_talk_is_kept() -> None:
     assert _said("You'll laugh at this one- I signed up for a salsa class on Fridays.") == [
         "Signed up for a salsa class on Fridays."]
     assert _said("Thanks for asking - all good here, nothing new.") == []
+
+
+def test_a_promise_of_effort_is_not_a_fact() -> None:
+    """"I'll do my best…" promises effort; it says nothing the speaker did or is."""
+    assert _said("I'll do my best to get the community garden ready for the fair in June.") == []
+    assert _said("Sure thing, Sam! I'll try my very best to finish the mural by Friday.") == []
+    assert _said("I did my best at the regional chess final in March.") == [
+        "Did their best at the regional chess final (March 2025)."]
+
+
+def test_a_musing_about_anyone_is_not_a_fact() -> None:
+    """"It's amazing how…", "It's nice to know…", "Looking after ourselves is key": said of
+    people in general, or of how it feels to hear something; the speaker's own news in the
+    same frame is kept."""
+    assert _said("It's amazing how a short walk can change our whole outlook.") == []
+    assert _said("It's really great to see how our street pulls together in winter.") == []
+    assert _said("It's nice to know that what I'm doing at the shelter is helping.") == []
+    assert _said("Looking after ourselves and our families is so important.") == []
+    assert _said("It's amazing how my tomato plants have grown since I moved them.") != []
+    assert _said("Cooking for my family on Sundays is important to me.") != []
+
+
+def test_imagining_what_the_listener_went_through_is_not_a_fact() -> None:
+    """What the speaker pictures of the listener's news tells nothing about either."""
+    assert _said("I can only imagine how hard that move to Denver was last year.") == []
+    assert _said("I can imagine the view from the top of Mount Hood at sunrise.") == []
+
+
+def test_an_image_caption_stays_in_the_turn() -> None:
+    """A caption appended to what was said ("[image: …]") is what was shown: the bullet
+    keeps the words said."""
+    assert _said("I finished the quilt for my niece last week! [image: a photo of a quilt "
+                 "on a bed]") == ["Finished the quilt for their niece last week (2025-04-25)."]
+
+
+def test_so_far_and_so_much_keep_their_so() -> None:
+    """"So" opening a sentence is an interjection ("So, I moved…") unless it begins "So far",
+    "So much": a bullet is never the fragment "Far, so good…" or "Much has happened…"."""
+    assert _said("So I moved to Lisbon in March.") == ["Moved to Lisbon (March 2025)."]
+    assert _said("So much has happened since we last spoke - I adopted a cat yesterday!") == [
+        "So much has happened since we last spoke - they adopted a cat yesterday (2025-05-01)."]
+
+
+def test_you_know_opening_a_sentence_is_an_interjection() -> None:
+    assert _kinds("You know I love hiking in the Alps every summer.") == [
+        ("O", "Loves hiking in the Alps every summer.")]
+    assert _said("You know, I moved to Porto in March.") == ["Moved to Porto (March 2025)."]

@@ -72,7 +72,18 @@ _RESOLVE = re.compile(r"\b(?:won['’]t|will not|never|not gonna|not going to) (
                       r"give up|stop|back down|let (?:\w+ )+(?:get|bring|hold|stop))|\b(?:keep|"
                       r"keeps|keeping) (?:on )?(?:going|pushing|trying|believing|chasing|"
                       r"fighting|working|moving|at it|it up|shining|dreaming|learning|growing|"
-                      r"improving|rocking|hustling)|\bgonna make it\b", re.IGNORECASE)
+                      r"improving|rocking|hustling)|\bgonna make it\b|\b(?:I['’]ll|I will|"
+                      r"gonna|going to) (?:do|try) (?:my|our) (?:very )?(?:best|hardest)\b",
+                      re.IGNORECASE)
+# "It's amazing how…", "It's nice to know…", "It's great to see…": a musing on what was said
+_MUSING = re.compile(r"^it(?:['’]s| is)(?: (?:so|really|always|just|truly|pretty|super|such))*"
+                     r" (?:amazing|incredible|awesome|cool|nice|great|good|wonderful|inspiring|"
+                     r"empowering|crazy|funny|interesting|comforting|reassuring|heartwarming)"
+                     r" (to know|to see|how)\b", re.IGNORECASE)
+# "Taking care of ourselves is key": a maxim, a gerund's verdict on what anyone should do
+_MAXIM = re.compile(r"^[a-z]+ing\b.* (?:is|are) (?:so |really |super |very |truly |just )?"
+                    r"(?:key|important|vital|essential|crucial|everything)\b", re.IGNORECASE)
+_IMAGINED = re.compile(r"\bI (?:can|could) (?:only |just |totally )?imagine\b", re.IGNORECASE)
 _REACTING = re.compile(r"^(?:it|this|that|these|those|they|which|what)\b", re.IGNORECASE)
 _AS_SUBJECT = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|mine)\b", re.IGNORECASE)
 _AS_OBJECT = re.compile(r"\b(?:me|myself)\b", re.IGNORECASE)
@@ -108,8 +119,10 @@ _SWAPS = [(re.compile(p, re.IGNORECASE), r) for p, r in (
     (r"\bI['’]d\b", "they'd"), (r"\bI['’]ll\b", "they'll"), (r"\bmyself\b", "themself"),
     (r"\bmy\b", "their"), (r"\bmine\b", "theirs"), (r"\bme\b", "them"), (r"\bI\b", "they"),
 )]
-_LEAD = re.compile(r"^(?:(?:so|well|oh|yeah|yes|and|but|actually|honestly|also|btw|by the "
-                   r"way|haha|lol|wow|hey|hi|ok|okay),?\s+)+", re.IGNORECASE)
+# leading interjections; "so" is one unless it starts "So far", "So much", "So many"…
+_LEAD = re.compile(r"^(?:(?:so(?! far| much| many| long)|well|oh|yeah|yes|and|but|actually|"
+                   r"honestly|also|btw|by the way|haha|lol|wow|hey|hi|ok|okay|you know),?\s+)+",
+                   re.IGNORECASE)
 _SUBJECT = re.compile(r"^(?:I|they)\s+(?:(am|are)|(have)|(\w+(?:n['’]t)?))(?!['’\w])",
                       re.IGNORECASE)
 _WOULD = re.compile(r"^I(?:['’]d| would)\s+", re.IGNORECASE)
@@ -213,8 +226,10 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     plain = _plain(sentence)
     if not plain or plain.endswith("?") or len(plain) > MAX_CHARS or len(plain.split()) < 4:
         return None
-    if _RESOLVE.search(plain):
-        return None  # "I won't give up", "gonna keep pushing": a resolve, not a fact
+    if _RESOLVE.search(plain) or _IMAGINED.search(plain):
+        return None  # "I won't give up", "I'll do my best", "I can imagine…": not a fact
+    if _musing(plain):
+        return None  # "It's amazing how…", "Taking care of ourselves is key": said of anyone
     if _REACTING.match(plain) and _AS_OBJECT.search(plain) and not _AS_SUBJECT.search(plain):
         return None  # "It really inspired me": how something struck the speaker
     if _PREFER.search(plain):
@@ -237,6 +252,18 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     if name and name not in _NOT_NAMES and name != speaker:
         return Extracted("W", name, _content(plain, day))
     return None
+
+
+def _musing(plain: str) -> bool:
+    """A remark about how things are for anyone rather than about the speaker: "It's amazing
+    how a walk can change our outlook", "It's nice to know …" (what the speaker knows or
+    sees of their own is a reaction all the same), "Investing in our kids is key"; one
+    that says "I" or "my" ("It's amazing how my garden has grown") is kept, except after
+    "to know"."""
+    musing = _MUSING.match(plain)
+    if musing and musing.group(1).casefold() == "to know":
+        return True
+    return bool((musing or _MAXIM.match(plain)) and not _SINGULAR.search(plain))
 
 
 def _plain(sentence: str) -> str:
@@ -275,8 +302,9 @@ def _named(words: list[str], n: int) -> bool:
 
 
 def _content(sentence: str, day: date) -> str:
-    """The sentence in the third person, dated, ending with a full stop."""
-    text = sentence.rstrip(" .!…,;:")
+    """The sentence in the third person, dated, ending with a full stop; an image's caption
+    ("[image: a photo of …]") is what was shown, not said, and stays in the turn."""
+    text = _CAPTION.sub("", sentence).rstrip(" .!…,;:")
     text = _subject_dropped(text)
     for pattern, replacement in _SWAPS:
         text = pattern.sub(replacement, text)
