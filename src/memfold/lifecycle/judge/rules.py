@@ -45,6 +45,7 @@ from functools import lru_cache
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
+from memfold.lifecycle.judge.offers import slot_offer
 from memfold.lifecycle.judge.readers import lexicon_of, read
 from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.lifecycle.judge.subjects import reported, reporters, same_subject
@@ -441,7 +442,8 @@ def replaces(new: Fact, old: Fact) -> str | None:
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
 _CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
-            "apartment flat house headquarters hq office city place address resident residence",
+            "apartment flat house headquarters hq office city place address resident residence "
+            "rents renting room",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
@@ -451,7 +453,7 @@ _CLASSES = {
     "#role": " ".join(w.ROLES),
     "#diet": " ".join(w.DIETS) + " meat",
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
-    "#boss": "manager boss supervisor reports report lead manages supervises",
+    "#boss": "manager boss supervisor reports report lead leads manages supervises runs heads",
     "#team": "team squad",
 }
 # the words that name a slot or its kind ("manager", "job", "home"), not a value
@@ -548,6 +550,9 @@ class RuleJudge:
         if shared - _numbers_of(n, o) and n.kind != "experience" and n.numbers and o.numbers \
                 and {v for v, _ in n.numbers}.isdisjoint(v for v, _ in o.numbers):
             return Verdict(old.id, False, f"another number for {_text(shared, n)!r}")
+        tags = {t for t in _signature(new.content) & _signature(old.content) if t[:1] == "#"}
+        if offer := slot_offer(n, o, frozenset(tags), shared, _SLOT_WORDS):
+            return Verdict(old.id, False, offer)
         return None
 
 

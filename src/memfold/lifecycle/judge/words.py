@@ -69,6 +69,7 @@ _SYNONYM_GROUPS = [
     "car vehicle",
     "salary income compensation",
     "doctor gp physician",
+    "dentist dental",
     "kid child",
     "partner spouse",
     "town city",
@@ -327,8 +328,9 @@ REVERSAL = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our
 
 # Says the state holds now, or that it changed ("now", "switched", "from now on")
 NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
-                 r"|from\s+now\s+on|onwards?|as\s+of|rewritten|rebuilt|ported|migrated|starting\s+(?:with|from|in|on)"
-                 r"|beginning\s+(?:with|in|on)|effective\s+(?:from|immediately)|going\s+forward"
+                 r"|from\s+now\s+on|onwards?|as\s+of|rewritten|rebuilt|ported|migrated"
+                 r"|(?:starting|beginning)\s+(?:with|from|in|on|this|last)|(?:has|have)\s+started"
+                 r"|put\s+(?:\w+\s+){1,3}on\s+(?=\w)|effective\s+(?:from|immediately)|going\s+forward"
                  r"|from\s+(?:\w+\s+){1,3}on)\b", re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
