@@ -59,7 +59,8 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     shared = topic - {x for x in topic if w.is_number(x)}
     if shared:
         return f"same topic: {' '.join(sorted(shared))}; the newer fact says it holds now"
-    if any(c.obj and not c.obj & o.words and not c.new & slot_words for c in n.changes):
+    if any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
+           for c in n.changes):
         return None  # "moved his desk upstairs", "renamed his boat": another thing changed
     slots = sorted(_SLOT_LABELS[t] for t in tags if t in _SLOT_LABELS)
     families = sorted(t[1:] for t in tags if t.startswith("#") and t not in SLOT_TAGS

@@ -334,10 +334,19 @@ _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|pr
                    r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
 
 
+def _gerunds(text: str) -> Stems:
+    """The stems a text writes only as "-ing" words: "leads the hiring panel" is no one hired."""
+    said: dict[str, bool] = {}
+    for token in w.TOKEN.findall(text):
+        stem = w.stem(token.lower())
+        said[stem] = said.get(stem, True) and token.lower().endswith("ing")
+    return frozenset(s for s, ing in said.items() if ing)
+
+
 def _status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
-    was, now = o.words & _INTERIM, n.words & _FINAL
+    was, now = o.words & _INTERIM, n.words & _FINAL - _gerunds(n.text)
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
     done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
     if was and done and same:

@@ -1,0 +1,68 @@
+"""The rule judge offers a change it cannot read for sure (same subject, the newer fact said to
+hold now, a shared topic word or slot class, a value the older fact does not name) as a
+conflict: left active, never retired — and offers nothing for another thing changed, a
+guarded fact or an addition."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge_pairs import superseded, verdicts
+
+OFFERED = [
+    ("W @Gunnhild: Gunnhild works at @Northwind-Freight as a dispatcher.",
+     "W @Gunnhild: Gunnhild is a dispatcher for @Corvid-Logistics now."),
+    ("W @Ingram: Ingram's GP is Dr. Vance.",
+     "W @Ingram: Ingram now sees Dr. Holt at the Riverside practice."),
+    ("W @me: My dentist is @Dr-Farrow.", "W @me: I see @Dr-Quist for dental care now."),
+    ("W @Pomona-Bakery: Pomona Bakery's flour comes from Millers of Dunmore.",
+     "W @Pomona-Bakery: As of this autumn, all of Pomona's flour is milled by Stoneground."),
+    ("W @Tamsin: Tamsin's garden is looked after by a gardener named Pip.",
+     "W @Tamsin: Beginning this spring, Tamsin's garden is maintained by Greenleaf Services."),
+    ("W @Biscotti: Our rabbit Biscotti eats Oxbow pellets.",
+     "W @Biscotti: We put Biscotti on Burgess pellets."),
+    ("W @Oswin: Oswin takes his coffee black.",
+     "W @Oswin: Oswin has started taking oat milk in his coffee."),
+    ("W @Wietske: Wietske rents a room in Utrecht.",
+     "W @Wietske: Wietske got the keys to her own place in Leiden."),
+    ("W @Filippa: Filippa's son Teo attends Westbrook Primary.",
+     "W @Filippa: Teo started at Cedar Hill Primary after the move."),
+    ("O @Nora: Nora prefers email for anything urgent.",
+     "W @Nora: For urgent things, Nora wants a phone call now."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), OFFERED)
+def test_a_change_the_rules_cannot_read_is_offered_not_taken(old: str, new: str) -> None:
+    found = verdicts(old, new)
+    assert found and not any(v.supersedes for v in found), found
+    assert all(v.reason.startswith("same topic: ") for v in found)
+
+
+NOT_OFFERED = [
+    ("W @Jonas: Jonas lives in Prague.", "W @Jonas: Jonas moved his savings to N26."),
+    ("W @Karl: Karl works at the Zurich office.",
+     "W @Karl: Karl moved his desk to the quiet floor upstairs."),
+    ("W @Dorian: Dorian's dog is called Biscuit.", "W @Dorian: Dorian renamed his boat Seawolf."),
+    ("W @Rune: Rune speaks Norwegian and English.", "W @Rune: Rune speaks Spanish as well."),
+    ("W @Osric: Osric uses Dropbox for backups.",
+     "W @Osric: Osric looked at Backblaze but decided to stay on Dropbox."),
+    ("W @Lysander: Lysander drives a Volvo.", "W @Lysander: Lysander's brother bought a Tesla."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_OFFERED)
+def test_another_thing_changed_or_a_guarded_fact_is_not_offered(old: str, new: str) -> None:
+    assert not [v for v in verdicts(old, new) if v.reason.endswith("holds now")]
+
+
+def test_who_runs_a_project_named_before_the_colon_is_its_lead() -> None:
+    assert superseded("W @Pell-Project: @Rosalind leads the Pell project.",
+                      "W @Pell-Project: @Okafor runs the Pell project now.")
+
+
+def test_a_word_written_only_with_ing_is_no_status_reached() -> None:
+    assert not verdicts("W @Clothilde: Clothilde leads the design review each Thursday.",
+                        "W @Clothilde: Clothilde leads the hiring panel for the new role.")
+    assert superseded("W @Quarry-App: The Quarry app is waiting on review.",
+                      "W @Quarry-App: The Quarry app was approved on Tuesday.")
