@@ -6,7 +6,6 @@ guarded fact or an addition."""
 from __future__ import annotations
 
 import pytest
-
 from judge_pairs import superseded, verdicts
 
 OFFERED = [
@@ -66,3 +65,32 @@ def test_a_word_written_only_with_ing_is_no_status_reached() -> None:
                         "W @Clothilde: Clothilde leads the hiring panel for the new role.")
     assert superseded("W @Quarry-App: The Quarry app is waiting on review.",
                       "W @Quarry-App: The Quarry app was approved on Tuesday.")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Priyanka: Priyanka works at @Tessellate.",
+     "W @Priyanka: Priyanka designs for @Hollow-Pine now."),
+    ("W @Odile: Odile's physio is @Ben-Carver.",
+     "W @Odile: Odile is seeing @Maya-Lund for her knee now."),
+])
+def test_another_entity_named_as_the_value_now_is_offered(old: str, new: str) -> None:
+    found = verdicts(old, new)
+    assert found and not any(v.supersedes for v in found), found
+
+
+def test_an_interim_state_then_a_final_one_without_a_shared_topic_is_offered() -> None:
+    found = verdicts("W @Mirelle: Mirelle's application is under review.",
+                     "W @Mirelle: The bank approved the mortgage.")
+    assert [(v.supersedes, v.reason) for v in found] == [
+        (False, "status: 'review' became 'approved', but the two name no topic in common")]
+    # another thing sold is no status of the flat listed for sale
+    assert not verdicts("W @Ulla: Ulla's flat is listed for sale.", "W @Ulla: Ulla sold her car.")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Haruto: Haruto is on probation at his new job.",
+     "W @Haruto: Haruto's job is permanent now."),
+    ("W @Loom-App: Loom's redesign is underway.", "W @Loom-App: Loom's redesign is complete."),
+])
+def test_more_interim_and_final_states_are_read(old: str, new: str) -> None:
+    assert superseded(old, new)

@@ -26,6 +26,8 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.reading import Reading, Stems
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
+_FINAL = frozenset(w.stem(x) for x in w.FINAL)
 # words that say when or how, not what: they are no value of a slot
 _NOT_VALUES = frozenset(w.stem(x) for x in (
     "now these days nowadays since anymore any more longer instead only officially switched "
@@ -35,6 +37,21 @@ SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#role", "#diet", "#boss", "#team"
 _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relationship",
                 "#role": "role", "#diet": "diet", "#boss": "manager", "#team": "team",
                 "#like": "liking"}
+
+
+def gerunds(text: str) -> Stems:
+    """The stems a text writes only as "-ing" words: "leads the hiring panel" is no one hired."""
+    said: dict[str, bool] = {}
+    for token in w.TOKEN.findall(text):
+        stem = w.stem(token.lower())
+        said[stem] = said.get(stem, True) and token.lower().endswith("ing")
+    return frozenset(s for s, ing in said.items() if ing)
+
+
+def _surface(stemset: Stems, text: str) -> str:
+    """The words of `stemset` as the text writes them ("approved", not "approv")."""
+    found = [t for t in w.TOKEN.findall(text) if w.stem(t.lower()) in stemset]
+    return " ".join(dict.fromkeys(found)) or " ".join(sorted(stemset))
 
 
 def _says_now(n: Reading) -> bool:
@@ -64,7 +81,34 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
         return None  # "moved his desk upstairs", "renamed his boat": another thing changed
     slots = sorted(_SLOT_LABELS[t] for t in tags if t in _SLOT_LABELS)
     families = sorted(t[1:] for t in tags if t.startswith("#") and t not in SLOT_TAGS
-                      and t not in ("#number", "#email", "#status"))
+                      and t not in ("#number", "#email", "#status", "#@"))
     if slots or families:
         return f"same topic: {(slots or families)[0]}; the newer fact says it holds now"
     return None
+
+
+def status_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact in an interim state ("pending", "under review", "listed for sale") and
+    the newer one at a final state ("approved", "sold") with no topic word in common (the
+    status rule needs one): "The bank approved Mirelle's mortgage" after "Mirelle's mortgage
+    application is under review" — offered, since the two may speak of two things."""
+    if n.guard or n.additive or o.guard or o.kind == "opinion" or n.relation == "location":
+        return None
+    was, done = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
+    if not (was and done) or any(e - _FINAL and not e & o.words for e in n.ends):
+        return None  # "Ulla sold her car" is no status of her flat listed for sale
+    return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, but the " \
+        "two name no topic in common"
+
+
+def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> str | None:
+    """Each fact names another entity in its content as a value, not the same one, and the
+    newer fact says it holds now: "Priyanka designs for @Hollow-Pine now" after "Priyanka
+    works at @Tessellate" — offered, since the two may be two slots (a client, a friend)."""
+    if n.guard or n.additive or n.again or o.guard or not _says_now(n) \
+            or not (named and older_named) or named & older_named:
+        return None
+    if n.kind == "experience" and not (n.changes or n.ends):
+        return None
+    return f"same topic: {' '.join(sorted(older_named))} and now {' '.join(sorted(named))}; " \
+        "the newer fact says it holds now"

@@ -361,7 +361,7 @@ def _split_subject(clause: str, names: Stems) -> tuple[str, str]:
     """(subject, rest) of a clause: the subject runs to its first verb-like word; a clause
     that opens with one ("Lives in Leeds", "Switched to Arc") has the entity as its
     unstated subject."""
-    if m := _PRONOUN.match(clause):  # "I see Dr. Quist now": the speaker, then the verb
+    if m := re.match(r"(I|we)\s+(?=[a-z])", clause, re.I):  # "I see Dr. Quist now": the speaker
         return m.group(1), clause[m.end():]
     padded = f" {clause} "
     for m in _VERBISH.finditer(padded):
@@ -378,7 +378,6 @@ def _split_subject(clause: str, names: Stems) -> tuple[str, str]:
 
 
 _NOT_VERBS = frozenset("its his this us".split())
-_PRONOUN = re.compile(r"^(I|we)\s+(?=[a-z])", re.IGNORECASE)
 
 
 def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:

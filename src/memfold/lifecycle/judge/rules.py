@@ -45,10 +45,10 @@ from functools import lru_cache
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
-from memfold.lifecycle.judge.offers import slot_offer
+from memfold.lifecycle.judge.offers import gerunds, mention_offer, slot_offer, status_offer
 from memfold.lifecycle.judge.readers import lexicon_of, read
 from memfold.lifecycle.judge.reading import Reading, Stems
-from memfold.lifecycle.judge.subjects import reported, reporters, same_subject
+from memfold.lifecycle.judge.subjects import named_values, reported, reporters, same_subject
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -334,19 +334,10 @@ _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|pr
                    r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
 
 
-def _gerunds(text: str) -> Stems:
-    """The stems a text writes only as "-ing" words: "leads the hiring panel" is no one hired."""
-    said: dict[str, bool] = {}
-    for token in w.TOKEN.findall(text):
-        stem = w.stem(token.lower())
-        said[stem] = said.get(stem, True) and token.lower().endswith("ing")
-    return frozenset(s for s, ing in said.items() if ing)
-
-
 def _status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
-    was, now = o.words & _INTERIM, n.words & _FINAL - _gerunds(n.text)
+    was, now = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
     done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
     if was and done and same:
@@ -477,6 +468,7 @@ for _name, _kind in w.FAMILY.items():
     for _key in {_name, _name.split("-")[0]}:
         _FAMILIES_OF.setdefault(_key, set()).add(_kind)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
+_MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
 _ANY = frozenset({"*"})
 
 
@@ -488,6 +480,8 @@ def _signature(content: str) -> frozenset[str]:
     if lexicon_of(content) is not None:
         return _ANY
     out: set[str] = {"#email"} if w.EMAIL.search(content) else set()
+    if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
+        out.add("#@")
     for raw in _RAW_WORD.findall(content.lower()):
         word = raw.rstrip(".'-")
         word = word[:-2] if word.endswith("'s") else word
@@ -560,7 +554,9 @@ class RuleJudge:
                 and {v for v, _ in n.numbers}.isdisjoint(v for v, _ in o.numbers):
             return Verdict(old.id, False, f"another number for {_text(shared, n)!r}")
         tags = {t for t in _signature(new.content) & _signature(old.content) if t[:1] == "#"}
-        if offer := slot_offer(n, o, frozenset(tags), shared, _SLOT_WORDS):
+        if offer := status_offer(n, o) or slot_offer(
+                n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
+                n, o, named_values(new), named_values(old)):
             return Verdict(old.id, False, offer)
         return None
 
