@@ -75,7 +75,7 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
         return None  # nothing the older fact does not already say
     shared = topic - {x for x in topic if w.is_number(x)}
     if shared:
-        return f"same topic: {' '.join(sorted(shared))}; the newer fact says it holds now"
+        return f"same topic: {_surface(shared, n.text)}; the newer fact says it holds now"
     if any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
            for c in n.changes):
         return None  # "moved his desk upstairs", "renamed his boat": another thing changed

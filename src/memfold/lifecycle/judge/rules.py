@@ -122,6 +122,8 @@ def _mentions(o: Reading, value: Stems) -> bool:
     """The older fact names this value after its subject: most of its words ("Project
     Falcon" in "the codename is Falcon"); a name must be the older fact's whole name."""
     core = value - _FILLER
+    for name in sorted(x for x in core if "-" in x and x not in o.words):  # "saffron-mobile"
+        core -= {w.stem(part) for part in name.split("-")}  # is not "the mobile app"
     if o.relation == "name" and o.value:
         return bool(core) and (o.value <= core or core <= o.value)
     if (specific := core - _SLOT_WORDS) and not specific & o.predicate:

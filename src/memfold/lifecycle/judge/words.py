@@ -425,6 +425,7 @@ _FAMILIES = {
     "logging": "papertrail logtail loggly elastic logz.io better-stack",
     "cdn": "fastly akamai cloudfront bunny bunnycdn",
     "search": "algolia elasticsearch meilisearch typesense opensearch",
+    "docs-site": "sphinx mkdocs docusaurus gitbook mintlify readthedocs vitepress",
     "mobile": "react-native flutter swiftui xamarin ionic kotlin-multiplatform",
     "tests": "jest vitest mocha jasmine pytest unittest nose rspec minitest playwright "
              "cypress selenium puppeteer",
