@@ -94,3 +94,18 @@ def test_an_interim_state_then_a_final_one_without_a_shared_topic_is_offered() -
 ])
 def test_more_interim_and_final_states_are_read(old: str, new: str) -> None:
     assert superseded(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Joaquin: Joaquin is engaged to Rhea.",
+     "W @Joaquin: Joaquin and Rhea called off the engagement."),
+    ("W @Mara: Mara is engaged to Tobi.", "W @Mara: Mara broke off her engagement to Tobi."),
+    ("W @Sofia: Sofia is on the Osprey team.", "W @Sofia: Sofia is on the Falcon team now."),
+])
+def test_an_engagement_called_off_and_a_team_now_are_read(old: str, new: str) -> None:
+    assert superseded(old, new)
+
+
+def test_a_plan_called_off_is_still_no_change() -> None:
+    assert not superseded("W @Mara: Mara is moving to Lyon in June.",
+                          "W @Mara: Mara called off the move to Lyon.")

@@ -141,7 +141,7 @@ END_PHRASES = re.compile(
     re.IGNORECASE)  # "hasn't smoked since January": the habit ended
 NEGATED = re.compile(
     r"\b(?:turned\s+down|turns\s+down|declined?|decided\s+against|decided\s+not|fell\s+through"
-    r"|falls\s+through|called\s+off|put\s+on\s+hold|(?:is|are|was)\s+staying|stay(?:ed|s)?\s+"
+    r"|falls\s+through|called\s+off(?!\s+(?:the|their|his|her)\s+engagement)|put\s+on\s+hold|(?:is|are|was)\s+staying|stay(?:ed|s)?\s+"
     r"(?:on|at|in|with)|stick(?:ing)?\s+with|stuck\s+with|considered\b[^.;]*\bbut"
     r"|thought\s+about\b[^.;]*\bbut|(?:did|does|do|will|would|has|have|had)(?:\s+not|n't)"
     r"\s+(?:\w+\s+)?(?:switch|move|change|leave|quit|migrate|replace|take)\w*"
@@ -345,7 +345,8 @@ FOR_GOOD = re.compile(r"\b(?:for\s+good|permanently|(?:shut|closed|wound)\s+down
                       r"|ceased\s+trading|folded|dissolved)\b", re.IGNORECASE)
 # A relationship ended
 PARTED = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
-                    r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out)\b",
+                    r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out"
+                    r"|(?:called|broke)\s+off\s+(?:the|their|his|her)\s+engagement)\b",
                     re.IGNORECASE)
 
 # Families of products and services that replace one another: two different members of a
