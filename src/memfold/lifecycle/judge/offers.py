@@ -11,7 +11,8 @@ the person to confirm — when the newer fact, about the same subject (the calle
   end, a change of mind), is not guarded (a plan, a question, someone else's news, a
   restatement …) and adds nothing beside the older value ("also", "too");
 - shares the older fact's slot: a topic word, the class of its slot word (a home, a job, a
-  name, a relationship, a role, a diet, a manager, a team, a liking), or a product family;
+  name, a relationship, a role, a diet, a manager, a team, a liking), or a product family
+  (two products of one family, neither of them the entity's own name);
 - and gives a value the older fact does not name.
 
 An older fact about someone else ("Filippa's son Teo attends Westbrook Primary") is weighed
@@ -61,7 +62,8 @@ def _says_now(n: Reading) -> bool:
 def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
                slot_words: Stems) -> str | None:
     """Why the pair is offered as a possible change (see the module docstring), or None.
-    `tags` are the slot classes and product families the two facts' words share, `topic`
+    `tags` are the slot classes the two facts' words share (product families are taken
+    from the readings, which leave the entities' own names out: "Kit" is no newsletter), `topic`
     the content words they share, as the rules compare them; `slot_words` the words that
     name a slot ("home", "job"): a change of another thing that takes one ("got the keys to
     her own place") still speaks of the slot."""
@@ -80,8 +82,7 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
            for c in n.changes):
         return None  # "moved his desk upstairs", "renamed his boat": another thing changed
     slots = sorted(_SLOT_LABELS[t] for t in tags if t in _SLOT_LABELS)
-    families = sorted(t[1:] for t in tags if t.startswith("#") and t not in SLOT_TAGS
-                      and t not in ("#number", "#email", "#status", "#@"))
+    families = sorted({kind for kind, _ in n.families} & {kind for kind, _ in o.families})
     if slots or families:
         return f"same topic: {(slots or families)[0]}; the newer fact says it holds now"
     return None
