@@ -13,7 +13,14 @@ the person to confirm — when the newer fact, about the same subject (the calle
 - shares the older fact's slot: a topic word, the class of its slot word (a home, a job, a
   name, a relationship, a role, a diet, a manager, a team, a liking), or a product family
   (two products of one family, neither of them the entity's own name);
-- and gives a value the older fact does not name.
+- and gives a value the older fact does not name, reads no other slot than the older fact
+  (a role is not an employer), and names no value left that the older
+  fact does not hold ("moved from Designer into a QA Analyst role" is no change of a home).
+
+Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
+against a second use ("also keeps its backups on Google Cloud") or an older fact that was no
+state of the entity's own (someone else's news, a plan); and a slot class alone never
+relates an opinion.
 
 An older fact about someone else ("Filippa's son Teo attends Westbrook Primary") is weighed
 only when the newer fact speaks of the same someone ("Teo started at Cedar Hill Primary").
@@ -33,11 +40,16 @@ _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _NOT_VALUES = frozenset(w.stem(x) for x in (
     "now these days nowadays since anymore any more longer instead only officially switched "
     "moved started starting beginning onwards onward effective going forward spring summer "
-    "autumn fall winter month week year quarter season today recently lately new").split())
-SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#role", "#diet", "#boss", "#team", "#like")
+    "autumn fall winter month week year quarter season today recently lately new morning "
+    "mornings evening evenings night nights day days weekend weekends daily weekly").split())
+# a verb of change or of ending shared by two facts is no topic ("left Tallinn", "left Acme")
+_VERBS = frozenset(w.stem(x) for x in w.CHANGE_VERBS | w.END_VERBS) | frozenset(
+    w.stem(x) for x in "left joined went gave took".split())
+# the slot classes a shared word of offers on its own: a liking or a role word is too loose
+# ("prefers tea" / "likes Kubernetes"; "Product Manager" / "Kenji's manager")
+SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team")
 _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relationship",
-                "#role": "role", "#diet": "diet", "#boss": "manager", "#team": "team",
-                "#like": "liking"}
+                "#diet": "diet", "#boss": "manager", "#team": "team"}
 
 
 def gerunds(text: str) -> Stems:
@@ -55,6 +67,13 @@ def _surface(stemset: Stems, text: str) -> str:
     return " ".join(dict.fromkeys(found)) or " ".join(sorted(stemset))
 
 
+def _another_value_left(n: Reading, o: Reading) -> bool:
+    """The newer fact says which value it left, and the older fact does not hold it: a change
+    of another thing ("moved from Designer into a QA Analyst role" against a home, "switched
+    from tea to matcha" against when email is answered)."""
+    return any(c.old and not c.old & o.words for c in n.changes)
+
+
 def _says_now(n: Reading) -> bool:
     return bool(n.now or n.changes or n.ends or n.reversal or n.parted)
 
@@ -62,27 +81,30 @@ def _says_now(n: Reading) -> bool:
 def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
                slot_words: Stems) -> str | None:
     """Why the pair is offered as a possible change (see the module docstring), or None.
-    `tags` are the slot classes the two facts' words share (product families are taken
-    from the readings, which leave the entities' own names out: "Kit" is no newsletter), `topic`
+    `tags` are the slot classes and product families ("#database") the two facts' words
+    share, leaving out the entities' own names ("Kit" is no newsletter), `topic`
     the content words they share, as the rules compare them; `slot_words` the words that
     name a slot ("home", "job"): a change of another thing that takes one ("got the keys to
     her own place") still speaks of the slot."""
-    if n.guard or n.additive or n.again or not _says_now(n) or (
-            o.guard and not (o.guard == "third-party" and o.subject & n.words)):
+    if n.guard or n.additive or n.again or o.additive or not _says_now(n) or (
+            o.guard and not (o.guard == "third-party" and o.subject & n.words)) or (
+            n.relation and o.relation and n.relation != o.relation):
         return None
-    if n.kind == "experience" and not (n.changes or n.ends):
-        return None  # "ran 10 miles": an event, not a state said to hold now
+    if n.kind == "experience" or _another_value_left(n, o):
+        return None  # "customers stopped complaining": an event, not a state said to hold now
     value = n.words - o.words - _GENERIC - _NOT_VALUES - n.kept
     if not value:
         return None  # nothing the older fact does not already say
-    shared = topic - {x for x in topic if w.is_number(x)}
+    shared = topic - _NOT_VALUES - _VERBS - {x for x in topic if w.is_number(x)}
     if shared:
         return f"same topic: {_surface(shared, n.text)}; the newer fact says it holds now"
     if any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
            for c in n.changes):
         return None  # "moved his desk upstairs", "renamed his boat": another thing changed
+    if "opinion" in (n.kind, o.kind):
+        return None  # "finds the open-plan office too noisy" holds no home
     slots = sorted(_SLOT_LABELS[t] for t in tags if t in _SLOT_LABELS)
-    families = sorted({kind for kind, _ in n.families} & {kind for kind, _ in o.families})
+    families = sorted(t[1:] for t in tags if t not in SLOT_TAGS)
     if slots or families:
         return f"same topic: {(slots or families)[0]}; the newer fact says it holds now"
     return None
@@ -107,9 +129,8 @@ def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> s
     newer fact says it holds now: "Priyanka designs for @Hollow-Pine now" after "Priyanka
     works at @Tessellate" — offered, since the two may be two slots (a client, a friend)."""
     if n.guard or n.additive or n.again or o.guard or not _says_now(n) \
-            or not (named and older_named) or named & older_named:
-        return None
-    if n.kind == "experience" and not (n.changes or n.ends):
+            or not (named and older_named) or named & older_named \
+            or n.kind == "experience" or _another_value_left(n, o):
         return None
     return f"same topic: {' '.join(sorted(older_named))} and now {' '.join(sorted(named))}; " \
         "the newer fact says it holds now"

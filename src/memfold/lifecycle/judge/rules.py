@@ -45,7 +45,13 @@ from functools import lru_cache
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
-from memfold.lifecycle.judge.offers import gerunds, mention_offer, slot_offer, status_offer
+from memfold.lifecycle.judge.offers import (
+    SLOT_TAGS,
+    gerunds,
+    mention_offer,
+    slot_offer,
+    status_offer,
+)
 from memfold.lifecycle.judge.readers import lexicon_of, read
 from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.lifecycle.judge.subjects import named_values, reported, reporters, same_subject
@@ -455,7 +461,7 @@ _CLASSES = {
     "#role": " ".join(w.ROLES),
     "#diet": " ".join(w.DIETS) + " meat",
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
-    "#boss": "manager boss supervisor reports report lead leads manages supervises runs heads",
+    "#boss": "manager boss supervisor reports report lead leads manages supervises heads",
     "#team": "team squad",
 }
 # the words that name a slot or its kind ("manager", "job", "home"), not a value
@@ -555,7 +561,11 @@ class RuleJudge:
         if shared - _numbers_of(n, o) and n.kind != "experience" and n.numbers and o.numbers \
                 and {v for v, _ in n.numbers}.isdisjoint(v for v, _ in o.numbers):
             return Verdict(old.id, False, f"another number for {_text(shared, n)!r}")
-        tags = {t for t in _signature(new.content) & _signature(old.content) if t[:1] == "#"}
+        tags = set(SLOT_TAGS) & _signature(new.content) & _signature(old.content) | {
+            "#" + k for k in {kind for kind, m in n.families if m not in _names(new)}
+            & {kind for kind, m in o.families if m not in _names(old)}}  # not "Ember" itself
+        if guard:  # a report, or an older fact that was no state: nothing to offer
+            return None
         if offer := status_offer(n, o) or slot_offer(
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
                 n, o, named_values(new), named_values(old)):
