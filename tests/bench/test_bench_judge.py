@@ -76,7 +76,9 @@ def test_scores_the_pairs_prints_the_table_and_saves_the_results(pairs_file: Pat
     assert data["benchmark"] == "judge" and data["judge"] == "rules"
     assert data["dataset"] == {"file": "pairs.jsonl", "pairs": 7,
                                "sha256": hashlib.sha256(pairs_file.read_bytes()).hexdigest()}
-    assert data["counts"] == {"pairs": 7, "tp": 2, "fp": 1, "fn": 2, "tn": 2, "offered": 0}
+    assert data["counts"] == {"pairs": 7, "tp": 2, "fp": 1, "fn": 2, "tn": 2, "offered": 0,
+                              "offered_false": 0}
+    assert data["false_offers"] == 0.0
     assert data["precision"] == pytest.approx(2 / 3) and data["recall"] == pytest.approx(0.5)
     assert data["f1"] == pytest.approx(4 / 7)
     assert data["categories"]["mislabelled"] == {"pairs": 3, "expected_true": 2,
@@ -114,6 +116,24 @@ def test_a_change_left_as_a_conflict_counts_as_offered(tmp_path: Path) -> None:
     assert [o["offered"] for o in data["outcomes"]] == [True, False]
 
 
+def test_a_non_change_offered_is_counted_as_a_false_offer(tmp_path: Path) -> None:
+    """A pair labelled no change that still comes back in the conflicts costs the user a
+    look for nothing: the bench counts it apart from the offered changes."""
+    rows = [pair("f1", "W @Acme: The main database is PostgreSQL.",
+                 "W @Acme: Acme might move from PostgreSQL to MySQL.", False, "plan"),
+            pair("f2", "W @Peter: Speaks French.", "W @Peter: Speaks German.", False,
+                 "multi-valued")]
+    out = tmp_path / "judge.json"
+    result = bench(str(write_pairs(tmp_path / "f.jsonl", rows)), "--out", str(out),
+                   "--repeat", "1")
+    assert result.exit_code == 0, result.output
+    assert "false offers 50.0% of the pairs that are no change (1 of 2" in result.stdout
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["counts"]["offered"] == 0 and data["counts"]["offered_false"] == 1
+    assert data["false_offers"] == pytest.approx(0.5)
+    assert data["superseded_or_offered"] is None
+
+
 def test_json_prints_what_it_saves_and_quiet_hides_the_list(pairs_file: Path,
                                                              tmp_path: Path) -> None:
     out = tmp_path / "judge.json"
@@ -144,7 +164,7 @@ def test_categories_choose_the_pairs_scored(pairs_file: Path, tmp_path: Path) ->
                  "--out", str(out), "--repeat", "1")
     assert left.exit_code == 0, left.output
     assert json.loads(left.stdout)["counts"] == {"pairs": 4, "tp": 2, "fp": 0, "fn": 0, "tn": 2,
-                                                 "offered": 0}
+                                                 "offered": 0, "offered_false": 0}
 
     unknown = bench(str(pairs_file), "--category", "no-such", "--out", str(out))
     assert unknown.exit_code == 2

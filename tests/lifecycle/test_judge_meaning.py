@@ -22,9 +22,10 @@ PARAPHRASED = [
     ("W @Tobias: Tobias rents a flat in Leipzig.", "W @Tobias: Tobias now wakes up in Dresden."),
     ("W @Mina: Mina works for Hartwell Bank.",
      "W @Mina: Mina's paycheck comes from Orion Labs these days."),
-    ("O @Nora: Nora prefers email for anything urgent.",
-     "W @Nora: For urgent things, Nora wants a phone call now."),
 ]
+# ("O @Nora: Nora prefers email for anything urgent." / "For urgent things, Nora wants a
+# phone call now.") was here: the rules now offer it themselves (same topic, said to hold
+# now; tests/lifecycle/test_judge_offers.py), so the model is not asked
 # (older, newer): the same person, another slot — nothing to offer
 UNRELATED = [
     ("W @Ingrid: Ingrid has a house in Bergen where she lives.",

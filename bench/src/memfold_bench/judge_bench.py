@@ -23,7 +23,9 @@ JSON; null when undefined), the four counts, and per category the pairs, how man
 labelled true, how many were judged true and how many were judged right.  A pair not
 superseded whose older fact came back in the newer retain's `conflicts` is *offered* (left
 active, reported to the agent); `superseded_or_offered` is the share of true pairs either
-superseded or offered, and each category counts its offered pairs.
+superseded or offered, and each category counts its offered pairs.  A pair that is no change
+but was offered all the same costs the user a look for nothing: `offered_false` counts them
+and `false_offers` is their share of the pairs labelled false.
 
 Cost: the judge alone — `judge.weigh(new, [old])` on the two facts as retain parsed them,
 `--repeat` calls per pair, each timed with the judge's cache of readings emptied first (so
@@ -272,10 +274,13 @@ def scores(outcomes: Sequence[Outcome]) -> Json:
     f1 = (2 * precision * recall / (precision + recall)
           if precision is not None and recall is not None and precision + recall else None)
     offered = sum(o.offered and not o.got for o in outcomes if o.pair.expected)
+    # a non-change offered as a conflict: nothing retired, but the user reads it for nothing
+    offered_false = sum(o.offered and not o.got for o in outcomes if not o.pair.expected)
     return {"counts": {"pairs": len(outcomes), "tp": tp, "fp": fp, "fn": fn, "tn": tn,
-                       "offered": offered},
+                       "offered": offered, "offered_false": offered_false},
             "precision": precision, "recall": recall, "f1": f1,
-            "superseded_or_offered": _ratio(tp + offered, tp + fn)}
+            "superseded_or_offered": _ratio(tp + offered, tp + fn),
+            "false_offers": _ratio(offered_false, fp + tn)}
 
 
 def by_category(outcomes: Sequence[Outcome]) -> Json:
@@ -349,7 +354,10 @@ def summary(result: Json) -> list[str]:
             f"F1 {percent(result['f1'])}  (TP {c['tp']}, FP {c['fp']}, FN {c['fn']}, "
             f"TN {c['tn']})",
             f"superseded or offered {percent(result['superseded_or_offered'])} of the true "
-            f"pairs ({c['offered']} more came back in the retain's conflicts)"]
+            f"pairs ({c['offered']} more came back in the retain's conflicts)",
+            f"false offers {percent(result['false_offers'])} of the pairs that are no change "
+            f"({c['offered_false']} of {c['fp'] + c['tn']} left active but named in the "
+            f"conflicts)"]
 
 
 def table(result: Json) -> list[str]:

@@ -69,7 +69,7 @@ RENAMING = re.compile(r"\b(?:renam|rebrand|changed\s+\w+\s+name|formerly|previou
                        r"called|named)|once\s+(?:known|called)|new\s+name)", re.IGNORECASE)
 RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:is\s+|are\s+)?(?:on|in|part\s+of)\s+(?:the\s+)?(?P<val>[\w-]+(?:\s+[\w-]+)?"
-                r"\s+team)$", re.I), "team"),  # "is on the Falcon team"
+                r"\s+team)(?:\s+(?:now|these\s+days))?$", re.I), "team"),  # "is on the Falcon team"
     (re.compile(r"^(?:joined|joins|moved\s+to|transferred\s+to|switched\s+to)\s+(?:the\s+)?"
                 r"(?P<val>[\w-]+(?:\s+[\w-]+)?\s+team)$", re.I), "team"),
     (re.compile(r"^(?:moved\s+in\s+with|lives?\s+with|living\s+with)\s+(?:his|her|their)\s+"

@@ -345,8 +345,8 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
 
 # whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
 _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
-                      r"(?:manages|supervises|line[- ]manages|leads|heads|owns)\s+"
-                      r"@?(?P<whom>[\w-]+)"
+                      r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns)\s+"
+                      r"(?:the\s+)?@?(?P<whom>[\w-]+)"
                       r"|\b(?:is|are)\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head|owner|manager)\s+of"
                       r"\s+@?(?P<of>[\w-]+)|\btook\s+over\s+(?!as\b)@?(?P<over>[\w-]+)\s+from\b",
                       re.IGNORECASE)
@@ -361,6 +361,8 @@ def _split_subject(clause: str, names: Stems) -> tuple[str, str]:
     """(subject, rest) of a clause: the subject runs to its first verb-like word; a clause
     that opens with one ("Lives in Leeds", "Switched to Arc") has the entity as its
     unstated subject."""
+    if m := re.match(r"(I|we)\s+(?=[a-z])", clause, re.I):  # "I see Dr. Quist now": the speaker
+        return m.group(1), clause[m.end():]
     padded = f" {clause} "
     for m in _VERBISH.finditer(padded):
         head = padded[: m.start()].strip()
@@ -389,6 +391,9 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
                   r"|joined|started)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
                   "", rest, flags=re.I)
     rest = re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
+    if (m := _OVER.match(rest)) and stems(m.group("whom") or m.group("led"), names) <= names \
+            and subject:  # "@Lee manages Rho now", "Sofia runs the Falcon project": who
+        return _EMPTY, "lead" if m.group("led") else "manager", stems(subject, names), ""
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
             return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""
@@ -397,9 +402,6 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     if (m := _MADE.search(clause)) and stems(m.group("who")) <= names \
             and _class_of(_clip(m.group("val"))) == "role":
         return _EMPTY, "role", stems(_clip(m.group("val")), names), ""
-    if (m := _OVER.match(rest)) and stems(m.group("whom") or m.group("led"), names) <= names \
-            and subject:  # "@Lee manages Rho now", "Sofia leads Falcon": who, the value
-        return _EMPTY, "lead" if m.group("led") else "manager", stems(subject, names), ""
     if not (m := _COPULA.match(clause)):
         return _EMPTY, None, _EMPTY, ""
     subj, val = m.group("subj"), _clip(m.group("val"))
@@ -448,7 +450,7 @@ _MADE = re.compile(r"\b(?:made|named|appointed|promoted|hired)\s+(?P<who>[\w-]+)
 # the subject is whom the entity reports to ("@Lee manages Rho now"), or who leads it ("Sofia
 # leads Falcon", "Omar is the (new) lead of Falcon now")
 _OVER = re.compile(r"^(?:now\s+)?(?:(?:manages|supervises|line[- ]manages)\s+(?P<whom>[\w-]+)"
-                   r"(?:\s+now)?|(?:leads|heads|is\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head)"
+                   r"(?:\s+now)?|(?:leads|heads|runs|is\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head)"
                    r"\s+(?:of|on))\s+(?:the\s+)?@?(?P<led>[\w-]+)(?:\s+(?:project|team))?"
                    r"(?:\s+(?:now|these\s+days))?)$", re.IGNORECASE)
 _FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")

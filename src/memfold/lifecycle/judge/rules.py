@@ -45,9 +45,16 @@ from functools import lru_cache
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
+from memfold.lifecycle.judge.offers import (
+    SLOT_TAGS,
+    gerunds,
+    mention_offer,
+    slot_offer,
+    status_offer,
+)
 from memfold.lifecycle.judge.readers import lexicon_of, read
 from memfold.lifecycle.judge.reading import Reading, Stems
-from memfold.lifecycle.judge.subjects import reported, reporters, same_subject
+from memfold.lifecycle.judge.subjects import named_values, reported, reporters, same_subject
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -121,6 +128,8 @@ def _mentions(o: Reading, value: Stems) -> bool:
     """The older fact names this value after its subject: most of its words ("Project
     Falcon" in "the codename is Falcon"); a name must be the older fact's whole name."""
     core = value - _FILLER
+    for name in sorted(x for x in core if "-" in x and x not in o.words):  # "saffron-mobile"
+        core -= {w.stem(part) for part in name.split("-")}  # is not "the mobile app"
     if o.relation == "name" and o.value:
         return bool(core) and (o.value <= core or core <= o.value)
     if (specific := core - _SLOT_WORDS) and not specific & o.predicate:
@@ -336,7 +345,7 @@ _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|pr
 def _status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
-    was, now = o.words & _INTERIM, n.words & _FINAL
+    was, now = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
     done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
     if was and done and same:
@@ -441,7 +450,8 @@ def replaces(new: Fact, old: Fact) -> str | None:
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
 _CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
-            "apartment flat house headquarters hq office city place address resident residence",
+            "apartment flat house headquarters hq office city place address resident residence "
+            "rents renting room",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
@@ -451,7 +461,7 @@ _CLASSES = {
     "#role": " ".join(w.ROLES),
     "#diet": " ".join(w.DIETS) + " meat",
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
-    "#boss": "manager boss supervisor reports report lead manages supervises",
+    "#boss": "manager boss supervisor reports report lead leads manages supervises heads",
     "#team": "team squad",
 }
 # the words that name a slot or its kind ("manager", "job", "home"), not a value
@@ -466,6 +476,7 @@ for _name, _kind in w.FAMILY.items():
     for _key in {_name, _name.split("-")[0]}:
         _FAMILIES_OF.setdefault(_key, set()).add(_kind)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
+_MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
 _ANY = frozenset({"*"})
 
 
@@ -477,6 +488,8 @@ def _signature(content: str) -> frozenset[str]:
     if lexicon_of(content) is not None:
         return _ANY
     out: set[str] = {"#email"} if w.EMAIL.search(content) else set()
+    if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
+        out.add("#@")
     for raw in _RAW_WORD.findall(content.lower()):
         word = raw.rstrip(".'-")
         word = word[:-2] if word.endswith("'s") else word
@@ -548,6 +561,15 @@ class RuleJudge:
         if shared - _numbers_of(n, o) and n.kind != "experience" and n.numbers and o.numbers \
                 and {v for v, _ in n.numbers}.isdisjoint(v for v, _ in o.numbers):
             return Verdict(old.id, False, f"another number for {_text(shared, n)!r}")
+        tags = set(SLOT_TAGS) & _signature(new.content) & _signature(old.content) | {
+            "#" + k for k in {kind for kind, m in n.families if m not in _names(new)}
+            & {kind for kind, m in o.families if m not in _names(old)}}  # not "Ember" itself
+        if guard:  # a report, or an older fact that was no state: nothing to offer
+            return None
+        if offer := status_offer(n, o) or slot_offer(
+                n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
+                n, o, named_values(new), named_values(old)):
+            return Verdict(old.id, False, offer)
         return None
 
 

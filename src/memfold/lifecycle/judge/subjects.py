@@ -30,6 +30,12 @@ def _mentioned(fact: Fact) -> set[str]:
         fact.content, re.IGNORECASE)}
 
 
+def named_values(fact: Fact) -> frozenset[str]:
+    """The entities a fact names in its content as values, not as its subject: Tessellate in
+    "Priyanka works at @Tessellate"."""
+    return frozenset(_mentioned(fact) - read(fact).about)
+
+
 # "..., Hamid told us", "..., says Zainab", "according to Ines": who told it, not its subject
 _REPORTER = re.compile(r"(?:,\s*@?(?P<b>[A-Z][\w-]*)\s+(?:told\s+(?:us|me|him|her|them)|said|says"
                        r"|mentioned)|,?\s*\b(?:says|said|according\s+to|per)\s+@?(?P<a>[A-Z][\w-]*))"

@@ -69,6 +69,7 @@ _SYNONYM_GROUPS = [
     "car vehicle",
     "salary income compensation",
     "doctor gp physician",
+    "dentist dental",
     "kid child",
     "partner spouse",
     "town city",
@@ -140,7 +141,7 @@ END_PHRASES = re.compile(
     re.IGNORECASE)  # "hasn't smoked since January": the habit ended
 NEGATED = re.compile(
     r"\b(?:turned\s+down|turns\s+down|declined?|decided\s+against|decided\s+not|fell\s+through"
-    r"|falls\s+through|called\s+off|put\s+on\s+hold|(?:is|are|was)\s+staying|stay(?:ed|s)?\s+"
+    r"|falls\s+through|called\s+off(?!\s+(?:the|their|his|her)\s+engagement)|put\s+on\s+hold|(?:is|are|was)\s+staying|stay(?:ed|s)?\s+"
     r"(?:on|at|in|with)|stick(?:ing)?\s+with|stuck\s+with|considered\b[^.;]*\bbut"
     r"|thought\s+about\b[^.;]*\bbut|(?:did|does|do|will|would|has|have|had)(?:\s+not|n't)"
     r"\s+(?:\w+\s+)?(?:switch|move|change|leave|quit|migrate|replace|take)\w*"
@@ -276,12 +277,14 @@ INTERIM = frozenset(
     "progress planned applied applying looking searching hunting interviewing negotiating "
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
     "submitted scheduled hold paused suspended stalled frozen waitlisted offer construction "
-    "renovation".split())
+    "renovation underway trial probation shortlisted provisional listed expecting pregnant"
+    .split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
     "shipped live launched released ga done finished completed over signed hired married "
     "cancelled canceled paid published landed available settled found issued resumed "
-    "restarted unblocked active opened arrived received delivered".split())
+    "restarted unblocked active opened arrived received delivered sold born passed qualified "
+    "permanent finalised finalized complete confirmed certified graduated".split())
 ANTONYMS = [
     ("concise short brief terse succinct shorter briefer",
      "long detailed lengthy verbose thorough longer"),
@@ -327,8 +330,9 @@ REVERSAL = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our
 
 # Says the state holds now, or that it changed ("now", "switched", "from now on")
 NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
-                 r"|from\s+now\s+on|onwards?|as\s+of|rewritten|rebuilt|ported|migrated|starting\s+(?:with|from|in|on)"
-                 r"|beginning\s+(?:with|in|on)|effective\s+(?:from|immediately)|going\s+forward"
+                 r"|from\s+now\s+on|onwards?|as\s+of|rewritten|rebuilt|ported|migrated"
+                 r"|(?:starting|beginning)\s+(?:with|from|in|on|this|last)|(?:has|have)\s+started"
+                 r"|put\s+(?:\w+\s+){1,3}on\s+(?=\w)|effective\s+(?:from|immediately)|going\s+forward"
                  r"|from\s+(?:\w+\s+){1,3}on)\b", re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
@@ -341,7 +345,8 @@ FOR_GOOD = re.compile(r"\b(?:for\s+good|permanently|(?:shut|closed|wound)\s+down
                       r"|ceased\s+trading|folded|dissolved)\b", re.IGNORECASE)
 # A relationship ended
 PARTED = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
-                    r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out)\b",
+                    r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out"
+                    r"|(?:called|broke)\s+off\s+(?:the|their|his|her)\s+engagement)\b",
                     re.IGNORECASE)
 
 # Families of products and services that replace one another: two different members of a
@@ -421,6 +426,7 @@ _FAMILIES = {
     "logging": "papertrail logtail loggly elastic logz.io better-stack",
     "cdn": "fastly akamai cloudfront bunny bunnycdn",
     "search": "algolia elasticsearch meilisearch typesense opensearch",
+    "docs-site": "sphinx mkdocs docusaurus gitbook mintlify readthedocs vitepress",
     "mobile": "react-native flutter swiftui xamarin ionic kotlin-multiplatform",
     "tests": "jest vitest mocha jasmine pytest unittest nose rspec minitest playwright "
              "cypress selenium puppeteer",

@@ -1,0 +1,136 @@
+"""Offers: a change the rules cannot read for sure, reported as a conflict, never taken.
+
+When no rule settles a pair, the newer fact may still be a change the rules could not read:
+"Gunnhild is a dispatcher for @Corvid-Logistics now" after "works at @Northwind-Freight as a
+dispatcher", "Ingram now sees Dr. Holt" after "Ingram's GP is Dr. Vance", "As of this autumn,
+all of Pomona's flour is milled by Stoneground Co-op" after "comes from Millers of Dunmore".
+Such a pair is offered — left active and named in the retain's `conflicts`, for the agent or
+the person to confirm — when the newer fact, about the same subject (the caller checked),
+
+- says it holds now or changed ("now", "these days", a fronted "As of …", a change verb, an
+  end, a change of mind), is not guarded (a plan, a question, someone else's news, a
+  restatement …) and adds nothing beside the older value ("also", "too");
+- shares the older fact's slot: a topic word, the class of its slot word (a home, a job, a
+  name, a relationship, a role, a diet, a manager, a team, a liking), or a product family
+  (two products of one family, neither of them the entity's own name);
+- and gives a value the older fact does not name, reads no other slot than the older fact
+  (a role is not an employer), and names no value left that the older
+  fact does not hold ("moved from Designer into a QA Analyst role" is no change of a home).
+
+Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
+against a second use ("also keeps its backups on Google Cloud") or an older fact that was no
+state of the entity's own (someone else's news, a plan); and a slot class alone never
+relates an opinion.
+
+An older fact about someone else ("Filippa's son Teo attends Westbrook Primary") is weighed
+only when the newer fact speaks of the same someone ("Teo started at Cedar Hill Primary").
+
+Nothing is retired this way: a wrong offer costs a look, a wrong supersede hides a true fact.
+"""
+
+from __future__ import annotations
+
+from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.reading import Reading, Stems
+
+_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
+_FINAL = frozenset(w.stem(x) for x in w.FINAL)
+# words that say when or how, not what: they are no value of a slot
+_NOT_VALUES = frozenset(w.stem(x) for x in (
+    "now these days nowadays since anymore any more longer instead only officially switched "
+    "moved started starting beginning onwards onward effective going forward spring summer "
+    "autumn fall winter month week year quarter season today recently lately new morning "
+    "mornings evening evenings night nights day days weekend weekends daily weekly").split())
+# a verb of change or of ending shared by two facts is no topic ("left Tallinn", "left Acme")
+_VERBS = frozenset(w.stem(x) for x in w.CHANGE_VERBS | w.END_VERBS) | frozenset(
+    w.stem(x) for x in "left joined went gave took".split())
+# the slot classes a shared word of offers on its own: a liking or a role word is too loose
+# ("prefers tea" / "likes Kubernetes"; "Product Manager" / "Kenji's manager")
+SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team")
+_SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relationship",
+                "#diet": "diet", "#boss": "manager", "#team": "team"}
+
+
+def gerunds(text: str) -> Stems:
+    """The stems a text writes only as "-ing" words: "leads the hiring panel" is no one hired."""
+    said: dict[str, bool] = {}
+    for token in w.TOKEN.findall(text):
+        stem = w.stem(token.lower())
+        said[stem] = said.get(stem, True) and token.lower().endswith("ing")
+    return frozenset(s for s, ing in said.items() if ing)
+
+
+def _surface(stemset: Stems, text: str) -> str:
+    """The words of `stemset` as the text writes them ("approved", not "approv")."""
+    found = [t for t in w.TOKEN.findall(text) if w.stem(t.lower()) in stemset]
+    return " ".join(dict.fromkeys(found)) or " ".join(sorted(stemset))
+
+
+def _another_value_left(n: Reading, o: Reading) -> bool:
+    """The newer fact says which value it left, and the older fact does not hold it: a change
+    of another thing ("moved from Designer into a QA Analyst role" against a home, "switched
+    from tea to matcha" against when email is answered)."""
+    return any(c.old and not c.old & o.words for c in n.changes)
+
+
+def _says_now(n: Reading) -> bool:
+    return bool(n.now or n.changes or n.ends or n.reversal or n.parted)
+
+
+def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
+               slot_words: Stems) -> str | None:
+    """Why the pair is offered as a possible change (see the module docstring), or None.
+    `tags` are the slot classes and product families ("#database") the two facts' words
+    share, leaving out the entities' own names ("Kit" is no newsletter), `topic`
+    the content words they share, as the rules compare them; `slot_words` the words that
+    name a slot ("home", "job"): a change of another thing that takes one ("got the keys to
+    her own place") still speaks of the slot."""
+    if n.guard or n.additive or n.again or o.additive or not _says_now(n) or (
+            o.guard and not (o.guard == "third-party" and o.subject & n.words)) or (
+            n.relation and o.relation and n.relation != o.relation):
+        return None
+    if n.kind == "experience" or _another_value_left(n, o):
+        return None  # "customers stopped complaining": an event, not a state said to hold now
+    value = n.words - o.words - _GENERIC - _NOT_VALUES - n.kept
+    if not value:
+        return None  # nothing the older fact does not already say
+    shared = topic - _NOT_VALUES - _VERBS - {x for x in topic if w.is_number(x)}
+    if shared:
+        return f"same topic: {_surface(shared, n.text)}; the newer fact says it holds now"
+    if any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
+           for c in n.changes):
+        return None  # "moved his desk upstairs", "renamed his boat": another thing changed
+    if "opinion" in (n.kind, o.kind):
+        return None  # "finds the open-plan office too noisy" holds no home
+    slots = sorted(_SLOT_LABELS[t] for t in tags if t in _SLOT_LABELS)
+    families = sorted(t[1:] for t in tags if t not in SLOT_TAGS)
+    if slots or families:
+        return f"same topic: {(slots or families)[0]}; the newer fact says it holds now"
+    return None
+
+
+def status_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact in an interim state ("pending", "under review", "listed for sale") and
+    the newer one at a final state ("approved", "sold") with no topic word in common (the
+    status rule needs one): "The bank approved Mirelle's mortgage" after "Mirelle's mortgage
+    application is under review" — offered, since the two may speak of two things."""
+    if n.guard or n.additive or o.guard or o.kind == "opinion" or n.relation == "location":
+        return None
+    was, done = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
+    if not (was and done) or any(e - _FINAL and not e & o.words for e in n.ends):
+        return None  # "Ulla sold her car" is no status of her flat listed for sale
+    return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, but the " \
+        "two name no topic in common"
+
+
+def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> str | None:
+    """Each fact names another entity in its content as a value, not the same one, and the
+    newer fact says it holds now: "Priyanka designs for @Hollow-Pine now" after "Priyanka
+    works at @Tessellate" — offered, since the two may be two slots (a client, a friend)."""
+    if n.guard or n.additive or n.again or o.guard or not _says_now(n) \
+            or not (named and older_named) or named & older_named \
+            or n.kind == "experience" or _another_value_left(n, o):
+        return None
+    return f"same topic: {' '.join(sorted(older_named))} and now {' '.join(sorted(named))}; " \
+        "the newer fact says it holds now"
