@@ -65,6 +65,9 @@ NOT_CHANGES = [
     # a value left that shares only a slot's word ("manager") with the older fact
     ("W @Noor @Sven: Sven took over as Noor's manager from Ida.",
      "W @Noor: Noor moved from Sales Manager into a Solutions Architect role."),
+    # a visit to a place named like the home's district is no move
+    ("W @me: I live in a rented flat in Leith, Edinburgh.",
+     "B @me: Went to the Leith Rovers' summer barbecue in St Andrews Park."),
 ]
 
 # (older, newer): the older fact denies what the newer one speaks of

@@ -521,6 +521,8 @@ def _changes(clause: str, names: Stems) -> list[Change]:
             continue  # "went" of "went back to": read above
         if verb == w.stem("take") and not _TAKEN_ON.match(rest):
             continue  # "took the dog to puppy training": an errand, not a change
+        if verb == "go" and _VISITED.match(rest):
+            continue  # "went to the club's barbecue": a visit, not a move
         if f := _FROM_TO.search(rest):
             obj = rest[: f.start()]
             found.append(Change(verb, stems(_clip_change(f.group("old")), names),
@@ -543,6 +545,9 @@ _BACK_TO = re.compile(w.BACK_TO, re.IGNORECASE)
 # the dog to the vet" carries something somewhere
 _TAKEN_ON = re.compile(r"\s+(?:over|up|on|charge|(?:a|an|the|his|her|their|my|our)\s+(?:new\s+)?"
                        r"(?:job|role|post|position|place)\b)", re.IGNORECASE)
+# "went to" a place is a visit; "went to live/work in ..." is a move ("went vegan", "went
+# over to Linux" and "went back to Vim" are read as changes elsewhere)
+_VISITED = re.compile(r"\s+(?:to|into)\s+(?!(?:live|work|stay|study)\b)", re.IGNORECASE)
 # a wish that comes with a change of mind is what is preferred now, not a plan: "changed
 # his mind and wants to be reached on Signal"
 _WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)
