@@ -16,6 +16,10 @@ SAID_AGAIN = ["B @Ada: saw a grey heron at the marsh lake this morning",
               "B @Ada: saw a grey heron at the marsh lake this evening",
               "B @Ada: saw a grey heron at the marsh lake this noon"]
 OTHER = "B @Ada: watched an otter swim across the marsh"
+# the otter holds a word the herons do not ("swimming"), the herons more: hybrid fusion counts
+# the words a fact holds of the question in full (`fusion.agreed`), so without one of its own
+# the otter falls further behind the herons than the spread reaches
+QUERY = "what did Ada see at the marsh lake or swimming"
 
 
 @pytest.fixture
@@ -40,7 +44,7 @@ def first(memory: Memory, query: str, mode: str = "hybrid", k: int = 2) -> list[
 
 def test_a_result_like_one_above_it_gives_way(memory: Memory) -> None:
     assert ranking.VECTOR_SPREAD > 0  # on by default (chosen leave-one-out on LoCoMo)
-    query = "what did Ada see at the marsh"
+    query = QUERY
     with ranking.tuned({"VECTOR_SPREAD": 0.0}):
         plain = first(memory, query)
     assert all("heron" in c for c in plain)  # the same sighting twice
@@ -50,17 +54,17 @@ def test_a_result_like_one_above_it_gives_way(memory: Memory) -> None:
 
 
 def test_a_result_that_gave_way_says_to_which(memory: Memory) -> None:
-    hits = memory.recall("what did Ada see at the marsh", mode="hybrid", k=3).hits
+    hits = memory.recall(QUERY, mode="hybrid", k=3).hits
     assert ["heron" in h.fact.content for h in hits] == [True, False, True]
     assert f"much like ^{hits[0].fact.id} above" in hits[2].why
     assert "much like" not in hits[0].why and "much like" not in hits[1].why
     with ranking.tuned({"VECTOR_SPREAD": 0.0}):
-        plain = memory.recall("what did Ada see at the marsh", mode="hybrid", k=3).hits
+        plain = memory.recall(QUERY, mode="hybrid", k=3).hits
     assert not any("much like" in h.why for h in plain)
 
 
 def test_scores_still_fall_and_lexical_recall_is_untouched(memory: Memory) -> None:
-    hits = memory.recall("what did Ada see at the marsh", mode="hybrid", k=6).hits
+    hits = memory.recall(QUERY, mode="hybrid", k=6).hits
     scores = [h.score for h in hits]
     assert scores == sorted(scores, reverse=True)
     with ranking.tuned({"VECTOR_SPREAD": 0.0}):

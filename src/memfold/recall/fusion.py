@@ -2,17 +2,29 @@
 
     lexical  = BM25 / best BM25 among the candidates            (0..1, as in lexical mode)
     semantic = (cos - SEM_FLOOR) / (best cos - SEM_FLOOR)        (0..1, 0 below the floor)
-    hybrid   = W_LEXICAL * lexical + W_SEMANTIC * semantic + EXACT_BOOST * rare_exact
+    agreed   = covered + (1 - covered) * semantic                 (1 for a fact with no vector)
+    hybrid   = W_LEXICAL * lexical * agreed + W_SEMANTIC * semantic + EXACT_BOOST * rare_exact
+
+`covered` is the share of the question's asked words the fact holds (`weak.asked`: its
+content words less the names it gives and the words that only frame an answer, each weighed
+by its rarity; 1 when the question asks none).  A lexical match counts in full for the part
+of the question it holds; the rest of it — the BM25 of frame and common words — counts only
+as far as the embedder agrees the fact is near the question.  BM25 is scaled by the best
+BM25 among the candidates, so the best lexical match scored 1.0 however little of the
+question it held: "When did I start the new job in York?" met "Isla started Year 9" on
+"start" alone, and at a fixed 0.6 that outranked every fact the model placed first; the
+query's vector was then moved toward it (vector feedback).  Measured against a fixed
+weighting, the coverage of the whole lexical side (branch fusion30b), the product without
+coverage and reciprocal-rank fusion in docs/semantic.md ("Fusion").
 
 `rare_exact` is 1 for a fact holding a query word that is rare in the whole index (at most
 `RARE_DF` facts contain it — a codename, an error string, an id): such a fact comes first
-whatever the vectors think, since embeddings blur exactly these tokens.  The weights were
-tuned on the LoCoMo dev split (`memfold bench locomo --mode hybrid`); weighted fusion of
-normalised scores beat reciprocal-rank fusion there, which throws the score gaps away.
-With neighbour context in the ranking (`ranking.CONTEXT_SHARE` 0.5), hybrid R@10 on the dev
-split was 75.6 / 75.5 / 75.1 for lexical weights 0.5 / 0.6 / 0.7, and 74.9 / 75.5 / 74.8 /
-73.4 for floors 0.1 / 0.2 / 0.25 / 0.35 — flat, so the values are not fitted to a peak
-(lexical alone: 69.9).  SEM_MIN and EXACT_BOOST changed nothing there (they guard
+whatever the vectors think, since embeddings blur exactly these tokens.  Weighted fusion of
+normalised scores beat reciprocal-rank fusion on the LoCoMo dev split and on the personal
+years, which throws the score gaps away.  With the fixed weighting, hybrid R@10 on the
+LoCoMo dev split was 75.6 / 75.5 / 75.1 for lexical weights 0.5 / 0.6 / 0.7, and 74.9 /
+75.5 / 74.8 / 73.4 for floors 0.1 / 0.2 / 0.25 / 0.35 — flat, so the values are not fitted to
+a peak (lexical alone: 69.9).  SEM_MIN and EXACT_BOOST changed nothing there (they guard
 nonsense and codes).  The cosine constants are calibrated per model (`Calibration`):
 multilingual-e5-small scores everything higher than all-MiniLM-L6-v2.
 
@@ -26,8 +38,11 @@ from dataclasses import dataclass
 
 LEXICAL, SEMANTIC, HYBRID = "lexical", "semantic", "hybrid"
 MODES = (LEXICAL, SEMANTIC, HYBRID)
-W_LEXICAL = 0.6
-W_SEMANTIC = 0.4
+# equal since the lexical side is agreed (`agreed`).  Hybrid, lexical weight 0.6 / 0.5 / 0.4:
+# personal tune year P@1 58.7 / 61.3 / 61.3, R@5 84.7 / 86.4 / 86.0; dev P@1 69.5 / 70.5 /
+# 69.5; LoCoMo dev R@10 82.7 / 82.9 / 82.3 (docs/semantic.md, "Fusion")
+W_LEXICAL = 0.5
+W_SEMANTIC = 0.5
 SEM_FLOOR = 0.2  # cosine at which a fact counts as unrelated (MiniLM: unrelated ~0..0.25)
 SEM_MIN = 0.3  # a fact found only by its vector must be at least this similar
 # (from SEM_FLOOR when it is linked to an entity the query names: `semantic.admits`)
@@ -71,9 +86,24 @@ def semantic_part(cos: float | None, best: float, floor: float = SEM_FLOOR) -> f
     return max(0.0, (cos - floor) / (best - floor))
 
 
-def fuse(mode: str, lexical: float, semantic: float, *, rare_exact: bool = False) -> float:
+def agreed(covered: float, semantic: float | None) -> float:
+    """How much of a fact's lexical match hybrid fusion counts: all of it for the share
+    `covered` of the question's asked words it holds, the rest as far as the embedder puts
+    the fact near the question (`semantic`, 0..1); all of it when the fact has no vector
+    (not embedded yet: the model cannot say)."""
+    if semantic is None:
+        return 1.0
+    share = min(max(covered, 0.0), 1.0)
+    return share + (1.0 - share) * semantic
+
+
+def fuse(mode: str, lexical: float, semantic: float, *, rare_exact: bool = False,
+         agreement: float = 1.0) -> float:
+    """One candidate's relevance in `mode`; `agreement` (hybrid, `agreed`) scales its
+    lexical part."""
     if mode == SEMANTIC:
         return semantic
     if mode == HYBRID:
-        return W_LEXICAL * lexical + W_SEMANTIC * semantic + (EXACT_BOOST if rare_exact else 0.0)
+        return (W_LEXICAL * lexical * agreement + W_SEMANTIC * semantic
+                + (EXACT_BOOST if rare_exact else 0.0))
     return lexical

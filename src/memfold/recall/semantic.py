@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Iterable, MutableMapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +21,7 @@ from memfold.errors import IndexError_
 from memfold.index.base import Candidate, FactReader, FactSearch, Filters, RecallIndex, Terms
 from memfold.recall import fusion, ranking
 from memfold.recall.query import QueryPlan
+from memfold.recall.weak import asked
 
 if TYPE_CHECKING:
     from memfold.embed.base import Matrix
@@ -39,6 +40,18 @@ def exact_looking(plan: QueryPlan) -> list[str]:
         if token and EXACT_SHAPE.search(token):
             words.append(token)
     return list(dict.fromkeys(words))
+
+
+def coverage(backend: FactSearch, plan: QueryPlan, named: Sequence[str],
+             found: Iterable[Candidate]) -> dict[int, float]:
+    """Each candidate's share of the question's asked words (`weak.asked`: content words less
+    names and frame words, weighed by rarity), by rowid: 1 for every one when the question
+    asks none (names or a time alone).  Hybrid fusion counts a lexical match by it
+    (`fusion.agreed`)."""
+    question = asked(backend, plan, named)
+    if question.total <= 0:
+        return {c.rowid: 1.0 for c in found}
+    return {c.rowid: question.covered(c.fact) / question.total for c in found}
 
 
 def admits(calibrated: fusion.Calibration, cos: float, *, linked: bool) -> bool:
@@ -146,16 +159,23 @@ class Semantic:
         if not found:
             return {}
         best_bm25 = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
-        rare = self.rare_hits(backend, plan) if mode == fusion.HYBRID else set()
+        hybrid = mode == fusion.HYBRID
+        rare = self.rare_hits(backend, plan) if hybrid else set()
+        covered = coverage(backend, plan, sorted(keys), found.values()) if hybrid else {}
 
         def fused(query: Matrix) -> dict[int, float]:
             cosine = self.store.similarity(query, [c.rowid for c in found.values()])
             best_cos = max(cosine.values(), default=0.0)
-            return {c.rowid: fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25),
-                                         fusion.semantic_part(cosine.get(c.rowid), best_cos,
-                                                              calibrated.floor),
-                                         rare_exact=c.rowid in rare)
-                    for c in found.values()}
+            out = {}
+            for c in found.values():
+                cos = cosine.get(c.rowid)
+                near = fusion.semantic_part(cos, best_cos, calibrated.floor)
+                # a fact the moved query brought has no BM25: its coverage weighs nothing
+                agreement = fusion.agreed(covered.get(c.rowid, 0.0),
+                                          None if cos is None else near) if hybrid else 1.0
+                out[c.rowid] = fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25), near,
+                                           rare_exact=c.rowid in rare, agreement=agreement)
+            return out
 
         first = fused(self.query_vector(text))
         share = ranking.tunable("VECTOR_FEEDBACK")
