@@ -29,7 +29,7 @@ from dataclasses import replace as evolve
 from datetime import date
 from typing import Protocol, runtime_checkable
 
-from memfold.index.base import ReviewPage, ReviewQuery
+from memfold.index.base import ReviewPage, ReviewQuery, ReviewRow
 from memfold.journal.events import rule_of
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
 from memfold.names import entity_key, find_words
@@ -74,15 +74,30 @@ class ConflictReader(Protocol):
     def review_rows(self, query: ReviewQuery) -> ReviewPage: ...
 
 
+@runtime_checkable
+class BatchedConflictReader(Protocol):
+    """An index that reads the open review items about many facts at once (the PostgreSQL
+    one: one statement for them all), each fact's as `review_rows` would list them (open,
+    about that older fact, newest first, at most `limit`)."""
+
+    def open_reviews(self, olds: Sequence[str],
+                     limit: int) -> Mapping[str, Sequence[ReviewRow]]: ...
+
+
 def reader(backend: object) -> Reader:
     """How recall reads the open conflicts about some facts from `backend`."""
     def read(ids: Sequence[str]) -> Offered:
-        if not isinstance(backend, ConflictReader):
+        if isinstance(backend, BatchedConflictReader):
+            found = backend.open_reviews(ids, PER_FACT)
+            pages: Iterable[tuple[str, Sequence[ReviewRow]]] = (
+                (i, found.get(i, ())) for i in ids)
+        elif isinstance(backend, ConflictReader):
+            pages = ((i, backend.review_rows(ReviewQuery(states=OPEN, old=i,
+                                                         limit=PER_FACT))[0]) for i in ids)
+        else:
             return {}
         out: Offered = {}
-        for fact_id in ids:
-            rows, _ = backend.review_rows(ReviewQuery(states=OPEN, old=fact_id,
-                                                      limit=PER_FACT))
+        for fact_id, rows in pages:
             for row in rows:
                 if row.kind == "conflict":
                     out.setdefault(fact_id, []).append((row.new, row.reason))

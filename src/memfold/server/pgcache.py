@@ -5,8 +5,9 @@ A recall reads, besides its search, the bank's parse warnings and the days its f
 of, how many rows hold each of its words (the idf of its terms, the rarity tests of the
 query's expansion), how many rows match a phrase, the entity names its words resolve to, the
 facts it ranks (as a search finds them: the row, its links, its file's hash, its lifecycle
-state), their neighbours in their files and the facts found by id (a replaced fact's
-current one, which recall brings).
+state), their neighbours in their files, the facts found by id (a replaced fact's
+current one, which recall brings) and the open conflicts the judge journaled about its best
+results (memfold.server.pgreview).
 Each of these is a function of the bank's rows alone, so between two writes every recall
 asks the same of the database again.  `Versions` keeps them per bank, keyed by the bank's
 version as the recall's own snapshot reads it: the bank's write counter (`banks.head`) and
@@ -28,7 +29,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from memfold.index.base import Candidate
+    from memfold.index.base import Candidate, ReviewRow
 
 BANKS = 256
 ENTRIES = 50_000
@@ -42,7 +43,8 @@ class BankFacts:
     def __init__(self, bank_id: int, version: tuple[int, str]) -> None:
         self.bank_id = bank_id
         self.version = version
-        self.head: tuple[Any, ...] | None = None  # warnings and days (pgrecall.HEAD)
+        # warnings, days, whether a conflict was journaled (PgRecallIndex._head)
+        self.head: tuple[Any, ...] | None = None
         self.held: dict[str, int] = {}  # term -> rows holding it (recall_terms)
         self.counted: dict[tuple[str, int], int] = {}  # (tsquery, most) -> rows matching
         self.names: dict[str, str | None] = {}  # entity key -> its name, None: no entity
@@ -51,15 +53,18 @@ class BankFacts:
         # fact id -> the row `by_ids` answers for it (holder first) with its place among
         # others (shadowed, path, line, rowid), None: no such fact
         self.ids: dict[str, tuple[tuple[bool, str, int, int], Candidate] | None] = {}
+        # (older fact id, limit) -> its open review items, newest first (pgreview)
+        self.reviews: dict[tuple[str, int], tuple[ReviewRow, ...]] = {}
 
     def size(self) -> int:
         return (len(self.held) + len(self.counted) + len(self.names) + len(self.near)
-                + len(self.rows) + len(self.ids))
+                + len(self.rows) + len(self.ids) + len(self.reviews))
 
     def room(self) -> None:
         """Forget every answer when this version holds ENTRIES of them."""
         if self.size() >= ENTRIES:
-            for kept in (self.held, self.counted, self.names, self.near, self.rows, self.ids):
+            for kept in (self.held, self.counted, self.names, self.near, self.rows, self.ids,
+                         self.reviews):
                 kept.clear()
 
 

@@ -25,12 +25,14 @@ from memfold.index.base import (
     FactDays,
     Filters,
     IndexCounts,
+    ReviewRow,
     Terms,
 )
 from memfold.index.sqlite.rows import fact_of
 from memfold.journal.fold import LifeState
 from memfold.server import bm25
 from memfold.server.pgcache import BankFacts
+from memfold.server.pgreview import ANY_CONFLICT, open_items
 from memfold.values import TEXT, ParseWarning
 
 if TYPE_CHECKING:
@@ -494,13 +496,27 @@ class PgRecallIndex:
         return int(self._head()[0] or 0)
 
     def _head(self) -> tuple[Any, ...]:
-        """The bank's warning count and days (`DAYS`), read once per bank version."""
+        """The bank's warning count and days (`DAYS`), and whether it holds a conflict the
+        judge journaled, read once per bank version."""
         if self._facts.head is None:
             self._facts.head = tuple(self._rows(
                 "SELECT (SELECT coalesce(sum(warnings), 0) FROM recall_files WHERE"  # noqa: S608
-                f" bank_id = %s), {DAYS.replace('b.bank_id', '%s')}",
-                [self.bank_id, self.bank_id, self.bank_id])[0])
+                f" bank_id = %s), {DAYS.replace('b.bank_id', '%s')}, {ANY_CONFLICT}",
+                [self.bank_id] * 4)[0])
         return self._facts.head
+
+    # -- the review queue -------------------------------------------------------------------
+
+    def open_reviews(self, olds: Sequence[str], limit: int) -> dict[str, tuple[ReviewRow, ...]]:
+        """The open review items about each of these older facts, newest first, at most
+        `limit` each (memfold.server.pgreview): none read when the bank holds no conflict,
+        all the facts not asked before in this bank version in one statement."""
+        kept = self._facts.reviews
+        wanted = [i for i in dict.fromkeys(olds) if (i, limit) not in kept]
+        if wanted and self._head()[4]:
+            kept.update({(i, limit): rows for i, rows in open_items(
+                self.conn, self.bank_id, wanted, limit).items()})
+        return {i: kept.get((i, limit), ()) for i in olds}
 
     def warnings(self) -> list[ParseWarning]:
         return []  # the messages stay in the files; `status` reads them from a copy

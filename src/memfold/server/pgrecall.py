@@ -10,8 +10,9 @@ the copy for now), or a bank written before its recall rows existed (schema 0005
 written since (`memfold server bank check --repair` derives them).
 
 What only a write changes — the bank's warnings and days, word and phrase counts, names, the
-facts a search ranks and their neighbours — is kept per bank version (memfold.server.pgcache),
-the version read in the recall's own snapshot.
+facts a search ranks and their neighbours, the open conflicts the judge journaled about them
+(memfold.server.pgreview) — is kept per bank version (memfold.server.pgcache), the version
+read in the recall's own snapshot.
 """
 
 from __future__ import annotations
