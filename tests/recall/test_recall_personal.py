@@ -263,3 +263,20 @@ def test_a_question_no_fact_words_literally_still_reaches_the_kinds(workspace: P
                        "W @me: I cycle to the office most days."], now=DAY)
         content, why = first(memory, "who treats my headaches")
     assert content.startswith("A migraine") and "a kind of headaches" in why
+
+
+def test_the_kind_a_question_asks_for_is_searched_far_down_its_kinds(
+        workspace: Path) -> None:
+    """"what bird did we hear": the answer is one of a bird's 400 kinds, and a woodpecker is
+    far down the list, past the nearest few searched for any query word: the kinds of the
+    word the question asks for (after "what"/"which") are searched, and the woodpecker is
+    found, flagged as a kind of bird.  Another query word ("hear") finds another fact, so
+    the search is not the one left when nothing matched."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["B @me: A woodpecker was drumming in the garden at dawn.",
+                       "W @me: We hear the trains from the bedroom at night.",
+                       "B @me: Planted two apple trees in the garden."], now=DAY)
+        hits = memory.recall("What bird did we hear?", now=LATER).hits
+    whys = {h.fact.content: h.why for h in hits}
+    assert "woodpecker, a kind of bird" in whys.get(
+        "A woodpecker was drumming in the garden at dawn.", "")
