@@ -25,6 +25,13 @@ and relation, `word<TAB>relation<TAB>w1|w2|...`:
   leaving out the classes with more than MAX_CLASS classes below them (organism, person,
   artifact, event: a kind of nearly everything): mackerel -> fish, Osaka -> city, sea
   otter -> animal — the other way round from `kind`, so a fact's word tells what it is;
+- compound nouns: a compound ("male sibling", "tuna fish") that WordNet files under no
+  sense of its last word, but whose definition opens with that word ("a sibling who is
+  male", "important warm-water fatty fish ..."), is taken as a kind of the last word's
+  first sense too (`head_links`), so brother (a male sibling) is a kind of sibling;
+- forms from definitions: a word whose first sense is defined with a longer form of it,
+  at most FORM_LETTERS more letters, that WordNet also knows ("weigh": "have a certain
+  weight"; "bankrupt": "reduce to bankruptcy"), has that form too (`defined_forms`);
 - and `job`, `occupation`, `profession`, `career`, `living` list the people's roles at most
   JOB_DEPTH levels below worker, professional or skilled worker (midwife, chef, teacher),
   MAX_JOBS from each: how people ask what someone does.
@@ -51,6 +58,12 @@ MAX_KINDS = 400
 JOB_ROOTS = ("worker", "professional", "skilled_worker")
 JOB_DEPTH, MAX_JOBS = 4, 400  # people's roles: at most this deep below each root, this many
 JOB_WORDS = ("job", "occupation", "profession", "career", "living")
+FORM_LETTERS = 2  # a form read from a definition is the word and at most this many letters
+HEAD_MODIFIERS = 3  # words before a compound's last word in its definition's opening, at most
+# what follows the word a definition is built on ("a sibling *who* is male", "fatty fish *of*
+# the genus"): not another noun it modifies ("your best clothing" defines no kind of best)
+GENUS_ENDS = (r"(?:\s*(?:$|[,(:])|\s+(?:who|whom|whose|that|which|with|of|for|in|on|at|from|to"
+              r"|by|as|used|having|made|especially|usually|or|and|not|where|when)\b)")
 CLEAN = re.compile(r"^[a-z][a-z' -]*$")
 OUT = Path(__file__).resolve().parent.parent / "src" / "memfold" / "lexicon" / "data"
 
@@ -75,6 +88,78 @@ def read_data(root: Path) -> Synsets:
                 at += 4
             synsets[(pos, offset)] = (words, pointers)
     return synsets
+
+
+def read_glosses(root: Path) -> dict[tuple[str, int], str]:
+    """(pos, offset) -> the synset's definition: lower case, before its first ";" (the
+    examples follow), without a leading "(usage)" note."""
+    glosses: dict[tuple[str, int], str] = {}
+    for name, pos in (("noun", "n"), ("verb", "v"), ("adj", "a"), ("adv", "r")):
+        for line in (root / f"data.{name}").read_text(encoding="latin-1").splitlines():
+            if not line.startswith(" ") and " | " in line:
+                gloss = line.split(" | ", 1)[1].split(";")[0].strip().lower()
+                glosses[(pos, int(line.split()[0]))] = re.sub(r"^\(.*?\)\s*", "", gloss)
+    return glosses
+
+
+def ancestors(synsets: Synsets, offset: int) -> set[int]:
+    """The noun synsets above `offset` (hypernyms and the classes it is an instance of)."""
+    seen: set[int] = set()
+    todo = [offset]
+    while todo:
+        for symbol, pos, target, _ in synsets[("n", todo.pop())][1]:
+            if symbol in ("@", "@i") and pos == "n" and target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def head_links(synsets: Synsets, index: dict[tuple[str, str], list[int]],
+               glosses: dict[tuple[str, int], str]) -> int:
+    """Compound nouns as kinds of their last word (the module's doc): for a compound of two
+    or three words (no "of", "and": "capital of Oman" is no kind of Oman) whose first
+    sense is under no sense of its last word, and whose definition opens with that word
+    after at most HEAD_MODIFIERS others and ends its first phrase (GENUS_ENDS: "a sibling
+    who is male", not "your best clothing"), a hypernym link to the
+    last word's first sense, and the hyponym link back.  Returns how many were added."""
+    added = 0
+    for (raw, pos), offsets in sorted(index.items()):
+        parts = raw.split("_")
+        head = parts[-1]
+        if (pos != "n" or not 2 <= len(parts) <= 3 or (head, "n") not in index
+                or len(head) < 3 or not head.isalpha() or {"of", "and", "or"} & set(parts)):
+            continue
+        offset = offsets[0]
+        opening = rf"^(?:(?:a|an|the|any|one)\s+)?(?:[\w'-]+\s+){{0,{HEAD_MODIFIERS}}}?"
+        gloss = glosses.get(("n", offset), "")
+        if not re.match(rf"{opening}{re.escape(head)}s?{GENUS_ENDS}", gloss):
+            continue
+        above = ancestors(synsets, offset)
+        target = index[(head, "n")][0]
+        if any(o == offset or o in above for o in index[(head, "n")]) or (
+                offset in ancestors(synsets, target)):
+            continue
+        synsets[("n", offset)][1].append(("@", "n", target, "0000"))
+        synsets[("n", target)][1].append(("~", "n", offset, "0000"))
+        added += 1
+    return added
+
+
+def defined_forms(index: dict[tuple[str, str], list[int]],
+                  glosses: dict[tuple[str, int], str],
+                  table: dict[tuple[str, str], list[str]]) -> None:
+    """Forms read from definitions (the module's doc): "weigh" is defined "have a certain
+    weight", so weigh and weight are forms of each other."""
+    lemmas = {raw for raw, _ in index}
+    for (raw, pos), offsets in sorted(index.items()):
+        key = word(raw)
+        if key is None or " " in key or len(key) < 4:
+            continue
+        for other in re.findall(r"[a-z]+", glosses.get((pos, offsets[0]), "")):
+            if (other.startswith(key) and 0 < len(other) - len(key) <= FORM_LETTERS
+                    and other in lemmas):
+                table[(key, "form")].append(other)
+                table[(other, "form")].append(key)
 
 
 def read_index(root: Path) -> dict[tuple[str, str], list[int]]:
@@ -169,7 +254,8 @@ def descends(synsets: Synsets, offset: int, roots: set[int]) -> bool:
 
 
 def build(root: Path) -> dict[tuple[str, str], list[str]]:
-    synsets, index = read_data(root), read_index(root)
+    synsets, index, glosses = read_data(root), read_index(root), read_glosses(root)
+    print(f"{head_links(synsets, index, glosses)} compound nouns linked to their last word")
     size_of = sizes(synsets)
     nouns = {raw: offsets for (raw, pos), offsets in index.items() if pos == "n"}
     table: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -198,6 +284,7 @@ def build(root: Path) -> dict[tuple[str, str], list[str]]:
                     if other and other != key:
                         table[(key, "form")].append(other)
                         table[(other, "form")].append(key)
+    defined_forms(index, glosses, table)
     irregular(root, table)
     jobs: list[str] = []
     for root_word in JOB_ROOTS:

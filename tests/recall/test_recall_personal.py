@@ -263,3 +263,42 @@ def test_a_question_no_fact_words_literally_still_reaches_the_kinds(workspace: P
                        "W @me: I cycle to the office most days."], now=DAY)
         content, why = first(memory, "who treats my headaches")
     assert content.startswith("A migraine") and "a kind of headaches" in why
+
+
+def test_the_kind_a_question_asks_for_is_searched_far_down_its_kinds(
+        workspace: Path) -> None:
+    """"what bird did we hear": the answer is one of a bird's 400 kinds, and a woodpecker is
+    far down the list, past the nearest few searched for any query word: the kinds of the
+    word the question asks for (after "what"/"which") are searched, and the woodpecker is
+    found, flagged as a kind of bird.  Another query word ("hear") finds another fact, so
+    the search is not the one left when nothing matched."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["B @me: A woodpecker was drumming in the garden at dawn.",
+                       "W @me: We hear the trains from the bedroom at night.",
+                       "B @me: Planted two apple trees in the garden."], now=DAY)
+        hits = memory.recall("What bird did we hear?", now=LATER).hits
+    whys = {h.fact.content: h.why for h in hits}
+    assert "woodpecker, a kind of bird" in whys.get(
+        "A woodpecker was drumming in the garden at dawn.", "")
+
+
+def test_a_stretch_of_time_the_reader_gives_no_window_only_frames_the_question(
+        workspace: Path) -> None:
+    """"over the year", "next year": no window is read, and "year" is no word the answer
+    turns on — the facts about the weight come before the facts that say "year"."""
+    from datetime import date
+
+    from memfold.recall.query import plan_query
+
+    today = date(2025, 12, 20)
+    assert plan_query("How has my weight changed over the year?", today=today).terms == (
+        "weight", "changed")
+    assert plan_query("Do I want to run a marathon next year?", today=today).terms == (
+        "want", "run", "marathon")
+    assert plan_query("What year did we move?", today=today).terms == ("year", "move")
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @me: My weight is 84 kg.",
+                       "B @Isla: Isla started Year 9 at Fulford School.",
+                       "S @me: It was a busy year at work."], now=DAY)
+        content, _ = first(memory, "How has my weight changed over the year?")
+    assert content == "My weight is 84 kg."

@@ -11,6 +11,11 @@ memfold.  Pure functions of a word; nothing is fetched.
   hand, both ways: how a question asks beside how a fact says it (boss: manager, earn:
   salary, employer: work, kitten: cat, teeth: dentist).
 
+Besides WordNet's links, the build reads two things from its definitions: a compound noun
+defined by its last word is a kind of that word (brother, a male sibling — "a sibling who is
+male" — is a kind of sibling), and a word defined by a longer form of itself has that form
+(weigh: "have a certain weight").
+
 Relations (`related`): `is` — what the word is a kind of (mackerel -> fish; `classes`);
 `kind` — words for kinds of the word (dog -> beagle, fish -> mackerel,
 job -> midwife); `same` — other words for the same thing (doctor -> physician; family doctor

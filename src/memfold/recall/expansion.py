@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
@@ -166,6 +167,12 @@ MAX_RELATED = 2000
 MIN_HELD = 2  # a related word has at least this many letters ("gp"; never "b" of blood type)
 MIN_CLASSED = 3  # a fact's word read for what it is a kind of has at least this many
 KIND_AT = 2  # the index of the kind relation in KNOWLEDGE
+# the kinds of the thing a question asks for ("what *bird* did we spot", "which *fish*"):
+# the answer is one of them, however far down the word's list it is (a kingfisher is the
+# 112th of a bird's kinds), so the single words among the first ASKED_KINDS are searched
+ASKED_KINDS = 256
+ASKS = re.compile(r"\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
+                  r"(?P<word>[^\W\d_][\w'-]*)", re.IGNORECASE)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -237,6 +244,7 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
     pairs = [f"{a} {b}" for a, b in zip(text, text[1:], strict=False)
              if a in terms and b in terms]
     asked = set(terms)
+    answer = asked_kind(plan.text, terms)
     words: dict[str, tuple[str, int]] = {}
     searched: list[str] = []
     for n, (relation, weight, _) in enumerate(KNOWLEDGE):
@@ -248,10 +256,21 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
                    and w not in words][:MAX_RELATED - len(words)]
             words.update((w, (term, n)) for w in new)
             searched += new[:searched_each]
+            if n == KIND_AT and term == answer:
+                searched += [w for w in new[searched_each:ASKED_KINDS] if w.isalpha()]
     classes = {} if ranking.tunable(KNOWLEDGE[KIND_AT][1]) <= 0 else {
         lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS
         for lemma in [term, *lexicon.lemmas(term)]}
     return Related(words, tuple(searched), classes)
+
+
+def asked_kind(text: str, terms: Collection[str]) -> str | None:
+    """The query word that names the kind of thing a question asks for: the word after
+    "what" or "which" ("what bird did we spot", "which kind of fish"), when it is one of
+    the query's `terms`.  Its kinds hold the answer, whichever of them the memory says."""
+    m = ASKS.search(text)
+    word = m.group("word").casefold() if m else None
+    return word if word in terms else None
 
 
 Found = dict[int, tuple[Candidate, dict[str, tuple[float, str]]]]

@@ -74,6 +74,16 @@ NOW_PHRASES = re.compile(
     r"|any\s*more)\b", re.IGNORECASE)
 
 
+# phrases that span a stretch of time the time reader gives no window ("over the year",
+# "next year", "the past month"): they frame the question, and their words are not searched
+# ("year" of "how has my weight changed over the year" would match every fact that says
+# "year" above the facts about the weight)
+SPAN_PHRASES = re.compile(
+    r"\b(?:(?:(?:over|during|throughout|across)\s+)?(?:the\s+)?(?:next|coming|past|whole)"
+    r"|(?:over|during|throughout|across)\s+the|all(?:\s+the)?)\s+(?:year|month|week)\b",
+    re.IGNORECASE)
+
+
 # words of a time phrase that also say what happened: beside other words they are searched
 # for too (alone, the time phrase is only a time: "what did I do last weekend")
 TIME_TOPICS = frozenset({"weekend", "weekends", "holidays", "christmas", "xmas"})
@@ -171,6 +181,9 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
     phrases = tuple(p.strip() for p in PHRASE.findall(text) if WORD.search(p))[:MAX_TERMS]
     rest = NOW_PHRASES.sub(" ", PHRASE.sub(" ", text))
     window, rest, unread, topics = _read_time(rest, today)
+    spanless = SPAN_PHRASES.sub(" ", rest)  # unless nothing else is asked
+    if any(w.casefold() not in STOP_WORDS for w in find_words(spanless)):
+        rest = spanless
     mentions = tuple(dict.fromkeys(clean_slug(m) for m in find_mentions(rest)))
     words = find_words(rest)
     lowered = [unicodedata.normalize("NFC", w.casefold()) for w in words]
