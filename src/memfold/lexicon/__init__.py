@@ -148,6 +148,15 @@ def _compounds_after(first: str) -> bool:
             or first in _own_compounds())
 
 
+def may_know(run: str) -> bool:
+    """Whether the tables may know `run` (lower case): one word, or words of several whose
+    first word begins a word of several the tables know (`_compounds_after`).  When not,
+    `lemmas` and `classes` find nothing for it: a caller reading every run of a fact's
+    words skips those runs without a lookup each."""
+    first, space, _ = run.partition(" ")
+    return not space or _compounds_after(first)
+
+
 @functools.cache
 def _own_compounds() -> frozenset[str]:
     """The first words of the words of several in the tables written by hand."""
