@@ -21,6 +21,7 @@ them as a weak expansion (`expansion.word_knowledge`).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -58,8 +59,9 @@ def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
     """The word's relations in its file: its lines are together and the file is sorted by
     word, so they are found by a binary search of the text (`_first_line`), a few dozen
     short reads whatever the file's size, rather than read into a table or scanned."""
-    text = _shard_text(shard(word))
-    at = _first_line(text, word)
+    name = shard(word)
+    text = _shard_text(name)
+    at = _first_line(text, word, _marks(name))
     found: dict[str, tuple[str, ...]] = {}
     while at >= 0 and text.startswith(f"\n{word}\t", at):
         end = text.find("\n", at + 1)
@@ -69,16 +71,51 @@ def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def _first_line(text: str, word: str) -> int:
+MARK = 256  # characters between the places `_marks` notes in a file's text
+
+
+def _end(text: str) -> int:
+    """The end of the places `_first_line` searches: the text's last newline is no line."""
+    return len(text) - 1 if text.endswith("\n") else len(text)
+
+
+def _word_at(text: str, place: int) -> str:
+    """The word of the line a place in `text` belongs to (its nearest newline at or before
+    it begins the line)."""
+    start = text.rfind("\n", 0, place + 1)
+    return text[start + 1: text.find("\t", start + 1)]
+
+
+@functools.cache
+def _marks(name: str) -> tuple[list[str], list[int]]:
+    """Every MARK-th place of a file's text (`_shard_text`) and the word of its line: a
+    lookup bisects these words (in C) and searches only between two places, a handful of
+    steps, not the dozens a search of the whole text takes.  One pass of a few hundred
+    reads per file, after the file is read."""
+    text = _shard_text(name)
+    places = list(range(0, _end(text), MARK))
+    return [_word_at(text, p) for p in places], places
+
+
+def _first_line(text: str, word: str,
+                marks: tuple[list[str], list[int]] | None = None) -> int:
     """Where (its newline) the first line of `text` whose word is not below `word` begins:
     `text` is a newline and lines "word<TAB>...", sorted by word.  A position belongs to
     the line its nearest newline at or before it begins, so the lines' words rise with
     the position, and the first position whose line's word is not below `word` is the
-    start of that line."""
-    lo, hi = 0, len(text) - 1 if text.endswith("\n") else len(text)
+    start of that line.  `marks` (`_marks`): words at places of the text, which narrow
+    the search to the places between the last one below `word` and the next."""
+    lo, hi = 0, _end(text)
+    if marks is not None:
+        words, places = marks
+        at = bisect.bisect_left(words, word)
+        if at:
+            lo = places[at - 1] + 1
+        if at < len(places):
+            hi = places[at]
     while lo < hi:
         mid = (lo + hi) // 2
-        start = text.rfind("\n", 0, mid + 1)
+        start = text.rfind("\n", 0, mid + 1)  # `_word_at`, without a call per step
         if text[start + 1: text.find("\t", start + 1)] < word:
             lo = mid + 1
         else:
@@ -143,18 +180,18 @@ def _compounds_after(first: str) -> bool:
     does.  Word knowledge reads every run of two and three words of a fact, few of which
     are in the tables: the runs that begin with one word are ruled out together."""
     prefix = f"{first} "
-    text = _shard_text(shard(prefix))
-    return (text.startswith(f"\n{prefix}", _first_line(text, prefix))
+    name = shard(prefix)
+    text = _shard_text(name)
+    return (text.startswith(f"\n{prefix}", _first_line(text, prefix, _marks(name)))
             or first in _own_compounds())
 
 
-def may_know(run: str) -> bool:
-    """Whether the tables may know `run` (lower case): one word, or words of several whose
-    first word begins a word of several the tables know (`_compounds_after`).  When not,
-    `lemmas` and `classes` find nothing for it: a caller reading every run of a fact's
-    words skips those runs without a lookup each."""
-    first, space, _ = run.partition(" ")
-    return not space or _compounds_after(first)
+def begins_several(word: str) -> bool:
+    """Whether a word of several in the tables begins with the word `word` (lower case,
+    `_compounds_after`): when not, `lemmas` and `classes` find nothing for a run of words
+    that begins with it, and a caller reading every run of a fact's words skips those runs
+    without a lookup each."""
+    return _compounds_after(word)
 
 
 @functools.cache

@@ -223,10 +223,13 @@ def _classed(content: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The runs of a fact's words (`_runs`, each once, at least MIN_CLASSED letters) the
     lexicon knows what they are kinds of, with those classes (`lexicon.classes`).  A run of
     several words no word of several in the tables begins with is not looked up
-    (`lexicon.may_know`): most runs are such, and each lookup missed its cache."""
-    return tuple((run, kinds) for run in dict.fromkeys(_runs(content)[1])
-                 if len(run) >= MIN_CLASSED and lexicon.may_know(run)
-                 and (kinds := lexicon.classes(run)))
+    (`lexicon.begins_several`): most runs are such, and each lookup missed its cache."""
+    words = _runs(content)[0]
+    begins = [lexicon.begins_several(w) for w in words]
+    runs = (*words, *(" ".join(words[i:i + n]) for n in (2, 3)
+                      for i in range(len(words) - n + 1) if begins[i]))
+    return tuple((run, kinds) for run in dict.fromkeys(runs)
+                 if len(run) >= MIN_CLASSED and (kinds := lexicon.classes(run)))
 
 
 def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = SEARCHED,

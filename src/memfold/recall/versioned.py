@@ -1,0 +1,55 @@
+"""What recall reads of the memory that does not depend on the question, kept per version of
+the index's facts.
+
+Some readings recall makes are functions of the indexed facts and a word or a name alone:
+which entities the memory says are "a dog" (`sets.kind_names`: a search of a kind word and
+every narrower word, 256 words at most, whose cost at 10,000 daily files is several times
+the question's own search), or whether an entity is linked to so many facts that it says
+nothing of what a fact is about (`sets._subjects`).  They are kept here, keyed by the
+index's facts version (`FactReader.facts_signature`: a token every sync that changes a fact
+renews, an id of the index's lineage in it), so the next question that asks them of the same
+memory reads them once, and a sync that changed any fact reads them afresh.  An index that
+gives no such token (an older one, counted by its sums) is read every time.
+
+Bounded: the KEPT most recently used readings, whatever the size of the memory.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+KEPT = 1024
+# the versions a signature names exactly: SQLite's facts_token, a Postgres bank's head
+VERSIONED = ("token:", "pg:")
+
+T = TypeVar("T")
+_kept: OrderedDict[tuple[Hashable, ...], object] = OrderedDict()
+
+
+def version(backend: object) -> str | None:
+    """The version of the index's facts, or None when it names none exactly."""
+    signed = getattr(backend, "facts_signature", None)
+    signature = signed() if callable(signed) else None
+    return signature if isinstance(signature, str) and signature.startswith(VERSIONED) else None
+
+
+def kept(at: str | None, key: tuple[Hashable, ...], read: Callable[[], T]) -> T:
+    """`read()` as of facts version `at` (`version`), read once per version and key; with
+    no version, read every time."""
+    if at is None:
+        return read()
+    full = (at, *key)
+    if full in _kept:
+        _kept.move_to_end(full)
+        return _kept[full]  # type: ignore[return-value]
+    value = read()
+    _kept[full] = value
+    while len(_kept) > KEPT:
+        _kept.popitem(last=False)
+    return value
+
+
+def clear() -> None:
+    _kept.clear()
