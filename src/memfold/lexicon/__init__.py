@@ -57,11 +57,11 @@ def _shard_text(name: str) -> str:
 @functools.lru_cache(maxsize=WORDS_CACHED)
 def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
     """The word's relations in its file: its lines are together and the file is sorted by
-    word, so they are found by a binary search of the text (`_first_line`), a few dozen
-    short reads whatever the file's size, rather than read into a table or scanned."""
+    word, so they are found by a search of the text between two of its marks (`_line_of`),
+    whatever the file's size, rather than read into a table or scanned."""
     name = shard(word)
     text = _shard_text(name)
-    at = _first_line(text, word, _marks(name))
+    at = _line_of(text, word, _marks(name))
     found: dict[str, tuple[str, ...]] = {}
     while at >= 0 and text.startswith(f"\n{word}\t", at):
         end = text.find("\n", at + 1)
@@ -95,6 +95,18 @@ def _marks(name: str) -> tuple[list[str], list[int]]:
     text = _shard_text(name)
     places = list(range(0, _end(text), MARK))
     return [_word_at(text, p) for p in places], places
+
+
+def _line_of(text: str, word: str, marks: tuple[list[str], list[int]]) -> int:
+    """Where (its newline) the first line of `word` begins in `text` (`_first_line`), or -1
+    when it has none: the marks (`_marks`) hold the words of its places in order, so the
+    line lies after the last place whose word is below `word` and starts at or before the
+    next place — one search of at most MARK characters for the line's start."""
+    words, places = marks
+    at = bisect.bisect_left(words, word)
+    start = places[at - 1] + 1 if at else 0
+    end = places[at] + len(word) + 2 if at < len(places) else len(text)
+    return text.find(f"\n{word}\t", start, end)
 
 
 def _first_line(text: str, word: str,
