@@ -30,6 +30,7 @@ first two in lexical and hybrid mode, `with_groups`):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -97,7 +98,13 @@ def _subjects(backend: RecallIndex, seed: Scored, named: Sequence[str],
     keys = [k for k in dict.fromkeys([*seed.candidate.links, *in_text]) if k not in named]
     at = versioned.version(backend) if keys else None
     return frozenset(k for k in keys if not versioned.kept(
-        at, ("broad", k, filters), lambda k=k: len(backend.linked([k], filters, BROAD)) >= BROAD))
+        at, ("broad", k, filters), functools.partial(_broad, backend, k, filters)))
+
+
+def _broad(backend: RecallIndex, key: str, filters: Filters) -> bool:
+    """Whether the entity is linked to BROAD facts or more (the user, a speaker in a chat
+    log): on too much of the memory to say what a fact is about."""
+    return len(backend.linked([key], filters, BROAD)) >= BROAD
 
 
 def _worded(c: Candidate, pool: Pool) -> bool:
@@ -191,8 +198,8 @@ def kind_names(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     asked = kind_words(plan, named)
     at = versioned.version(backend) if asked else None
     for word in asked:
-        told = versioned.kept(at, ("told", word, filters), lambda w=word: _told_are(
-            backend, w, filters))
+        told = versioned.kept(at, ("told", word, filters),
+                              functools.partial(_told_are, backend, word, filters))
         keys = [k for k in told if k not in named]
         if keys:
             found[word] = keys
