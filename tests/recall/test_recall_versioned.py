@@ -130,3 +130,30 @@ def test_runs_of_several_words_are_read_only_after_a_word_that_begins_one(
     assert found == every
     assert ("family doctor", classes("family doctor")) in found
     expansion._classed.cache_clear()
+
+
+def test_a_words_count_is_read_once_per_version(workspace: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """How many facts hold a word (expansion, the second hop, `weak`) is counted once per
+    version of the facts, however many questions ask it."""
+    counted: Counter[str] = Counter()
+    word_counts = SqliteIndex.word_counts
+
+    def spy(self: SqliteIndex, words, most):  # type: ignore[no-untyped-def]
+        counted.update(words)
+        return word_counts(self, words, most)
+
+    monkeypatch.setattr(SqliteIndex, "word_counts", spy)
+    versioned.clear()
+    with Memory.open(workspace) as memory:
+        memory.retain(DOG, now=DAY)
+        shown(memory, "Who walks Biscuit on Tuesdays?")
+        once = dict(counted)
+        assert once and max(once.values()) == 1
+        shown(memory, "Who walks Biscuit on Tuesdays?")
+        shown(memory, "Does Femi walk Biscuit on Tuesdays?")
+        assert all(counted[w] == 1 for w in once)
+        memory.retain(["W @Femi: Femi walks on Tuesdays and Thursdays."], now=LATER)
+        shown(memory, "Who walks Biscuit on Tuesdays?")
+        assert counted["tuesdays"] == 2
+    versioned.clear()

@@ -32,7 +32,7 @@ from collections.abc import Collection, Mapping, Sequence
 from memfold import lexicon
 from memfold.index.base import Candidate, FactSearch, Filters, Terms
 from memfold.names import STOP_WORDS, entity_key, find_words
-from memfold.recall import ranking
+from memfold.recall import ranking, versioned
 from memfold.recall.fusion import lexical_part
 from memfold.recall.query import QueryPlan
 
@@ -55,7 +55,7 @@ def uncommon(backend: FactSearch, words: Sequence[str]) -> list[str]:
     stops counting past the bound, so a common word costs no more than a rare one)."""
     if not words or backend.fact_rows() <= COMMON:
         return list(words)
-    counts = backend.word_counts(words, COMMON)
+    counts = versioned.word_counts(backend, words, COMMON)
     return [w for w in words if counts[w] <= COMMON]
 
 
@@ -130,7 +130,7 @@ def second_hop(backend: FactSearch, plan: QueryPlan, named: Collection[str],
     if most < 2:
         return {}  # a memory of under 200 facts: no word two facts share is rare in it
     words = {seed.rowid: seed_words(plan, seed) for seed in seeds}
-    counts = backend.word_counts([w for ws in words.values() for w in ws], most)
+    counts = versioned.word_counts(backend, [w for ws in words.values() for w in ws], most)
     added: dict[int, tuple[Candidate, float, str]] = {}
     for seed in seeds:
         held = [(counts[w], w) for w in words[seed.rowid]]
