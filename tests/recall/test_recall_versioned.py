@@ -13,9 +13,11 @@ import pytest
 from test_recall_sets import remember
 
 from memfold import lexicon
+from memfold.index.base import Candidate
 from memfold.index.sqlite.backend import SqliteIndex
 from memfold.memory import Memory
 from memfold.recall import expansion, sets, versioned
+from memfold.values import Fact
 
 DAY = "2025-06-01T10:00:00"
 LATER = "2025-06-02T10:00:00"
@@ -124,7 +126,9 @@ def test_runs_of_several_words_are_read_only_after_a_word_that_begins_one(
     found = expansion._classed(content)
     several = [w for w in asked if " " in w]
     assert several and all(w.split()[0] in ("family", "doctor") for w in several)
-    words, runs = expansion._runs(content)
+    words = expansion._words(content)
+    runs = (*words, *(" ".join(words[i:i + n]) for n in (2, 3)
+                      for i in range(len(words) - n + 1)))
     every = tuple((run, kinds) for run in dict.fromkeys(runs)
                   if len(run) >= expansion.MIN_CLASSED and (kinds := classes(run)))
     assert found == every
@@ -157,3 +161,32 @@ def test_a_words_count_is_read_once_per_version(workspace: Path,
         shown(memory, "Who walks Biscuit on Tuesdays?")
         assert counted["tuesdays"] == 2
     versioned.clear()
+
+
+class Asked(dict[str, tuple[str, int]]):
+    """Related words that note every run of words looked up in them."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.looked: list[str] = []
+
+    def __contains__(self, key: object) -> bool:
+        self.looked.append(str(key))
+        return super().__contains__(key)
+
+
+def test_a_facts_runs_of_words_are_formed_only_where_a_related_word_begins() -> None:
+    """Word knowledge reads every candidate for the related words it holds: a run of two or
+    three of its words is looked up only from a word a related word of several begins
+    with, and what it finds is what a look at every run finds."""
+    fact = Fact(id="a1", kind="world", content="Our family doctor is a GP in the old "
+                "town near the family home", path="memory/x.md", line=1, end_line=1)
+    c = Candidate(fact=fact, bm25=None, links=(), sha256="", rowid=1, life=None)
+    words = Asked({"gp": ("doctor", 1), "family doctor": ("doctor", 1),
+                   "general practitioner": ("doctor", 1)})
+    related = expansion.Related(words, ())
+    held = related.held(c)
+    assert [w for w, *_ in held] == ["gp", "family doctor"]
+    several = [w for w in words.looked if " " in w]
+    # "family" begins a related word (twice in the fact), "general" is not in it
+    assert several == ["family doctor", "family home", "family doctor gp"]
