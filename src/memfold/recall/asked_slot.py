@@ -156,6 +156,7 @@ def _stems(content: str) -> tuple[str, ...]:
     return tuple(word_stem(w) for w in find_words(content.casefold()))
 
 
+@lru_cache(maxsize=4096)  # `current_first` asks it of each fact for each fact beside it
 def _lemma_stems(content: str) -> frozenset[str]:
     return frozenset(s for w in find_words(content.casefold()) for s in _forms(w))
 
