@@ -97,9 +97,14 @@ def test_the_readings_kept_are_bounded(workspace: Path, counted: Counter[str],
 def test_an_index_without_a_version_is_read_every_time() -> None:
     reads: list[int] = []
 
-    class Unversioned:
+    class Unversioned:  # the server's index: a signature, no version
         def facts_signature(self) -> str:
-            return "[3, 3, 1, 0.0, 10.0]"  # counts and sums: no version it names exactly
+            return "pg:1:7:3:10"
+
+        def facts_version(self) -> None:  # an older SQLite index, with no facts token
+            return None
+
+    assert versioned.version(object()) is None
 
     at = versioned.version(Unversioned())
     assert at is None

@@ -8,10 +8,12 @@ the question's own search), whether an entity is linked to so many facts that it
 nothing of what a fact is about (`sets._subjects`), and how many facts hold a word, up to a
 bound (`word_counts`: what expansion, the second hop and `weak` weigh words by; the common
 words of questions come back question after question).  They are kept here, keyed by the
-index's facts version (`FactReader.facts_signature`: a token every sync that changes a fact
-renews, an id of the index's lineage in it), so the next question that asks them of the same
-memory reads them once, and a sync that changed any fact reads them afresh.  An index that
-gives no such token (an older one, counted by its sums) is read every time.
+index's facts version (`SqliteIndex.facts_version`: the facts token every sync that changes
+a fact renews, an id of the index's lineage in it), so the next question that asks them of
+the same memory reads them once, and a sync that changed any fact reads them afresh.  An
+index that gives no version is read every time: an older SQLite index with no token, and
+the server's Postgres index, which keeps its own counts per bank and whose version would
+cost a round trip a question.
 
 Bounded: the KEPT most recently used readings, whatever the size of the memory.
 """
@@ -25,18 +27,17 @@ from typing import TypeVar
 from memfold.index.base import FactSearch
 
 KEPT = 4096  # readings: a word's count is a few dozen bytes, a kind's entities a few keys
-# the versions a signature names exactly: SQLite's facts_token, a Postgres bank's head
-VERSIONED = ("token:", "pg:")
 
 T = TypeVar("T")
 _kept: OrderedDict[tuple[Hashable, ...], object] = OrderedDict()
 
 
 def version(backend: object) -> str | None:
-    """The version of the index's facts, or None when it names none exactly."""
-    signed = getattr(backend, "facts_signature", None)
-    signature = signed() if callable(signed) else None
-    return signature if isinstance(signature, str) and signature.startswith(VERSIONED) else None
+    """The version of the index's facts (`facts_version`: SQLite's facts token), or None
+    for an index that gives none."""
+    read = getattr(backend, "facts_version", None)
+    at = read() if callable(read) else None
+    return at if isinstance(at, str) else None
 
 
 def kept(at: str | None, key: tuple[Hashable, ...], read: Callable[[], T]) -> T:
