@@ -71,7 +71,7 @@ def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
     return found
 
 
-MARK = 256  # characters between the places `_marks` notes in a file's text
+MARK = 1024  # characters between the places `_marks` notes in a file's text
 
 
 def _end(text: str) -> int:
