@@ -298,3 +298,27 @@ def test_the_view_a_vietnamese_text_states(text: str, view: str | None) -> None:
     from memfold.reflect.text import vi_view
 
     assert vi_view(text) == view
+
+
+def test_ascii_text_is_read_without_taking_marks_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recall and decay ask whether each fact reads as Vietnamese: plain ASCII (Vietnamese
+    typed without marks too) has no marks to take off, and reads as it did."""
+    import unicodedata
+
+    from memfold import language
+
+    normalized: list[str] = []
+    normalize = unicodedata.normalize
+
+    def spy(form: str, text: str) -> str:
+        normalized.append(text)
+        return normalize(form, text)
+
+    monkeypatch.setattr(language.unicodedata, "normalize", spy)
+    language.looks_vietnamese.cache_clear()
+    assert looks_vietnamese("toi thich an pho voi nguoi ban")
+    assert not looks_vietnamese("The build runs on Node.js 22 and the tests pass")
+    assert normalized == []
+    assert not looks_vietnamese("Café crème with Zoë")  # marks French shares
+    assert normalized
+    language.looks_vietnamese.cache_clear()

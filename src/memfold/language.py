@@ -38,8 +38,9 @@ def looks_vietnamese(text: str) -> bool:
     """Whether `text` reads as Vietnamese (see the module docstring)."""
     if _VI_LETTERS.search(text):
         return True
-    plain = "".join(c for c in unicodedata.normalize("NFD", text.lower())
-                    if not unicodedata.combining(c))  # "thích gì": í and ì are French too
+    # "thích gì": í and ì are French too.  ASCII text has no marks to take off
+    plain = text.lower() if text.isascii() else "".join(
+        c for c in unicodedata.normalize("NFD", text.lower()) if not unicodedata.combining(c))
     words = _WORD.findall(plain)
     vi = sum(w in _VI_WORDS for w in words)
     en = sum(w in _EN_WORDS for w in words)

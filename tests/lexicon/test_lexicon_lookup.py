@@ -45,15 +45,29 @@ def shard(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def clear() -> None:
-    for name in ("_wordnet_lines", "_lemmas", "classes", "_compounds_after"):
+    for name in ("_wordnet_lines", "_lemmas", "classes", "_compounds_after", "_marks"):
         if hasattr(lexicon, name):
             getattr(lexicon, name).cache_clear()
 
 
 @pytest.mark.parametrize("word", ["w00000", "w10000", "w19998", "w19999", "w0", "x", "a"])
 def test_a_lookup_reads_a_few_lines_of_the_file(shard: None, word: str) -> None:
+    lexicon._marks(lexicon.shard(word))  # once per file, when it is read (below)
+    Counted.scanned = 0
     lexicon._wordnet_lines(word)
-    assert Counted.scanned < 30 * 40  # about log2(10,000) lines of 20 to 40 characters
+    # the file's marks narrow the search to MARK characters, one search of them
+    assert Counted.scanned <= lexicon.MARK + len(word) + 2
+
+
+def test_a_file_is_marked_once_in_a_pass_over_its_places(shard: None) -> None:
+    """A file's marks read the word of every MARK-th place's line: about one line per
+    MARK characters of the file, once, whatever the words looked up after."""
+    lexicon._wordnet_lines("w00000")
+    marked = Counted.scanned
+    assert marked < 3 * len(SHARD) // lexicon.MARK * 40
+    for n in range(0, 20000, 997):
+        lexicon._wordnet_lines(f"w{n:05d}")
+    assert lexicon._marks.cache_info().misses == 1
 
 
 def test_a_lookup_finds_what_a_scan_finds(shard: None) -> None:
@@ -80,9 +94,10 @@ def test_runs_of_words_no_compound_begins_with_are_not_looked_up(
     searched: list[str] = []
     first_line = lexicon._first_line
 
-    def spy(text: str, word: str) -> int:
+    def spy(text: str, word: str,
+            marks: tuple[list[str], list[int]] | None = None) -> int:
         searched.append(word)
-        return first_line(text, word)
+        return first_line(text, word, marks)
 
     monkeypatch.setattr(lexicon, "_first_line", spy)
     for run in ("zqxv walls", "zqxv wall blue", "zqxv ferries", "zqxv ran"):

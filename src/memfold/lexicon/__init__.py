@@ -26,6 +26,7 @@ them as a weak expansion (`expansion.word_knowledge`).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -61,10 +62,11 @@ def _shard_text(name: str) -> str:
 @functools.lru_cache(maxsize=WORDS_CACHED)
 def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
     """The word's relations in its file: its lines are together and the file is sorted by
-    word, so they are found by a binary search of the text (`_first_line`), a few dozen
-    short reads whatever the file's size, rather than read into a table or scanned."""
-    text = _shard_text(shard(word))
-    at = _first_line(text, word)
+    word, so they are found by a search of the text between two of its marks (`_line_of`),
+    whatever the file's size, rather than read into a table or scanned."""
+    name = shard(word)
+    text = _shard_text(name)
+    at = _line_of(text, word, _marks(name))
     found: dict[str, tuple[str, ...]] = {}
     while at >= 0 and text.startswith(f"\n{word}\t", at):
         end = text.find("\n", at + 1)
@@ -74,16 +76,63 @@ def _wordnet_lines(word: str) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def _first_line(text: str, word: str) -> int:
+MARK = 1024  # characters between the places `_marks` notes in a file's text
+
+
+def _end(text: str) -> int:
+    """The end of the places `_first_line` searches: the text's last newline is no line."""
+    return len(text) - 1 if text.endswith("\n") else len(text)
+
+
+def _word_at(text: str, place: int) -> str:
+    """The word of the line a place in `text` belongs to (its nearest newline at or before
+    it begins the line)."""
+    start = text.rfind("\n", 0, place + 1)
+    return text[start + 1: text.find("\t", start + 1)]
+
+
+@functools.cache
+def _marks(name: str) -> tuple[list[str], list[int]]:
+    """Every MARK-th place of a file's text (`_shard_text`) and the word of its line: a
+    lookup bisects these words (in C) and searches only between two places, a handful of
+    steps, not the dozens a search of the whole text takes.  One pass of a few hundred
+    reads per file, after the file is read."""
+    text = _shard_text(name)
+    places = list(range(0, _end(text), MARK))
+    return [_word_at(text, p) for p in places], places
+
+
+def _line_of(text: str, word: str, marks: tuple[list[str], list[int]]) -> int:
+    """Where (its newline) the first line of `word` begins in `text` (`_first_line`), or -1
+    when it has none: the marks (`_marks`) hold the words of its places in order, so the
+    line lies after the last place whose word is below `word` and starts at or before the
+    next place — one search of at most MARK characters for the line's start."""
+    words, places = marks
+    at = bisect.bisect_left(words, word)
+    start = places[at - 1] + 1 if at else 0
+    end = places[at] + len(word) + 2 if at < len(places) else len(text)
+    return text.find(f"\n{word}\t", start, end)
+
+
+def _first_line(text: str, word: str,
+                marks: tuple[list[str], list[int]] | None = None) -> int:
     """Where (its newline) the first line of `text` whose word is not below `word` begins:
     `text` is a newline and lines "word<TAB>...", sorted by word.  A position belongs to
     the line its nearest newline at or before it begins, so the lines' words rise with
     the position, and the first position whose line's word is not below `word` is the
-    start of that line."""
-    lo, hi = 0, len(text) - 1 if text.endswith("\n") else len(text)
+    start of that line.  `marks` (`_marks`): words at places of the text, which narrow
+    the search to the places between the last one below `word` and the next."""
+    lo, hi = 0, _end(text)
+    if marks is not None:
+        words, places = marks
+        at = bisect.bisect_left(words, word)
+        if at:
+            lo = places[at - 1] + 1
+        if at < len(places):
+            hi = places[at]
     while lo < hi:
         mid = (lo + hi) // 2
-        start = text.rfind("\n", 0, mid + 1)
+        start = text.rfind("\n", 0, mid + 1)  # `_word_at`, without a call per step
         if text[start + 1: text.find("\t", start + 1)] < word:
             lo = mid + 1
         else:
@@ -148,9 +197,18 @@ def _compounds_after(first: str) -> bool:
     does.  Word knowledge reads every run of two and three words of a fact, few of which
     are in the tables: the runs that begin with one word are ruled out together."""
     prefix = f"{first} "
-    text = _shard_text(shard(prefix))
-    return (text.startswith(f"\n{prefix}", _first_line(text, prefix))
+    name = shard(prefix)
+    text = _shard_text(name)
+    return (text.startswith(f"\n{prefix}", _first_line(text, prefix, _marks(name)))
             or first in _own_compounds())
+
+
+def begins_several(word: str) -> bool:
+    """Whether a word of several in the tables begins with the word `word` (lower case,
+    `_compounds_after`): when not, `lemmas` and `classes` find nothing for a run of words
+    that begins with it, and a caller reading every run of a fact's words skips those runs
+    without a lookup each."""
+    return _compounds_after(word)
 
 
 @functools.cache

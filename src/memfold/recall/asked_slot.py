@@ -165,6 +165,7 @@ def _stems(content: str) -> tuple[str, ...]:
     return tuple(word_stem(w) for w in find_words(content.casefold()))
 
 
+@lru_cache(maxsize=4096)  # `current_first` asks it of each fact for each fact beside it
 def lemma_stems(content: str) -> frozenset[str]:
     """The stems of a text's words and of their lemmas ("engagement": engage)."""
     return frozenset(s for w in find_words(content.casefold()) for s in _forms(w))

@@ -33,7 +33,7 @@ from collections.abc import Collection, Mapping, Sequence
 from memfold import lexicon
 from memfold.index.base import Candidate, FactSearch, Filters, Terms
 from memfold.names import STOP_WORDS, entity_key, find_words
-from memfold.recall import ranking
+from memfold.recall import ranking, versioned
 from memfold.recall.fusion import lexical_part
 from memfold.recall.query import QueryPlan
 
@@ -56,7 +56,7 @@ def uncommon(backend: FactSearch, words: Sequence[str]) -> list[str]:
     stops counting past the bound, so a common word costs no more than a rare one)."""
     if not words or backend.fact_rows() <= COMMON:
         return list(words)
-    counts = backend.word_counts(words, COMMON)
+    counts = versioned.word_counts(backend, words, COMMON)
     return [w for w in words if counts[w] <= COMMON]
 
 
@@ -131,7 +131,7 @@ def second_hop(backend: FactSearch, plan: QueryPlan, named: Collection[str],
     if most < 2:
         return {}  # a memory of under 200 facts: no word two facts share is rare in it
     words = {seed.rowid: seed_words(plan, seed) for seed in seeds}
-    counts = backend.word_counts([w for ws in words.values() for w in ws], most)
+    counts = versioned.word_counts(backend, [w for ws in words.values() for w in ws], most)
     added: dict[int, tuple[Candidate, float, str]] = {}
     for seed in seeds:
         held = [(counts[w], w) for w in words[seed.rowid]]
@@ -193,43 +193,60 @@ class Related:
         stem (a trip is no tripe, "with" no Withings); and the fact's words that are kinds
         of a query word by what the lexicon says they are (mackerel: fish; Osaka: city),
         but for the names of the fact's entities (a dog called Biscuit is no food)."""
-        words, runs = _runs(c.fact.content)
-        out = [w for w in runs if w in self.words]
+        words = _words(c.fact.content)
+        out = [w for w in words if w in self.words]
+        if self._firsts:  # runs of two and three words, from a word a related one begins
+            at = [i for i, x in enumerate(words) if x in self._firsts]
+            out += [run for n in (2, 3) for i in at if i + n <= len(words)
+                    and (run := " ".join(words[i:i + n])) in self.words]
         out += [b for x in words if x not in self.words
                 for b in lexicon.inflected(x) if b in self.words]
         found = [(w, *self.words[w]) for w in dict.fromkeys(out)]
         if self.classes:
-            names = {w.casefold() for e in c.fact.entities for w in find_words(e)}
+            names: set[str] | None = None  # read when a class of the query's is met
             for run, kinds in _classed(c.fact.content):
-                if run in self.words or run in names:
-                    continue
                 term = next((self.classes[k] for k in kinds if k in self.classes), None)
-                if term is not None and term not in run.split():
+                if term is None or run in self.words or term in run.split():
+                    continue
+                if names is None:
+                    names = {w.casefold() for e in c.fact.entities for w in find_words(e)}
+                if run not in names:
                     found.append((run, term, KIND_AT))
         return found
+
+    @functools.cached_property
+    def _firsts(self) -> frozenset[str]:
+        """The first words of the related words of several ("family" of "family doctor"):
+        a fact's run of words is one of them only when it begins with one."""
+        return frozenset(w.split()[0] for w in self.words if " " in w)
 
 
 # what `Related.held` reads of a fact's text is the same for every query: kept for the facts
 # recall meets most (a fact found by one query is often found by the next, and `_classed`
-# reads `_runs` again)
-READINGS = 1 << 12  # about 2 kB each: 8 MB full
+# reads `_words` again)
+READINGS = 1 << 12
 
 
 @functools.lru_cache(maxsize=READINGS)
-def _runs(content: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _words(content: str) -> tuple[str, ...]:
     """A fact's words `Related.held` may match (not stop words, at least MIN_HELD
-    letters), and those words with their runs of two and three."""
-    words = tuple(w for w in find_words(content.casefold())
-                  if len(w) >= MIN_HELD and w not in STOP_WORDS)
-    return words, (*words, *(" ".join(words[i:i + n]) for n in (2, 3)
-                             for i in range(len(words) - n + 1)))
+    letters); its runs of two and three are formed only where a word may begin one."""
+    return tuple(w for w in find_words(content.casefold())
+                 if len(w) >= MIN_HELD and w not in STOP_WORDS)
 
 
 @functools.lru_cache(maxsize=READINGS)
 def _classed(content: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The runs of a fact's words (`_runs`, each once, at least MIN_CLASSED letters) the
-    lexicon knows what they are kinds of, with those classes (`lexicon.classes`)."""
-    return tuple((run, kinds) for run in dict.fromkeys(_runs(content)[1])
+    """The runs of a fact's words (`_words`, and their runs of two and three, each once,
+    at least MIN_CLASSED letters) the lexicon knows what they are kinds of, with those
+    classes (`lexicon.classes`).  A run of several words no word of several in the tables
+    begins with is not looked up (`lexicon.begins_several`): most runs are such, and each
+    lookup missed its cache."""
+    words = _words(content)
+    begins = [lexicon.begins_several(w) for w in words]
+    runs = (*words, *(" ".join(words[i:i + n]) for n in (2, 3)
+                      for i in range(len(words) - n + 1) if begins[i]))
+    return tuple((run, kinds) for run in dict.fromkeys(runs)
                  if len(run) >= MIN_CLASSED and (kinds := lexicon.classes(run)))
 
 

@@ -30,15 +30,15 @@ first two in lexical and hybrid mode, `with_groups`):
 
 from __future__ import annotations
 
+import functools
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from memfold import lexicon
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.names import STOP_WORDS, entity_key, find_words, name_keys, text_names
-from memfold.recall import ranking
+from memfold.recall import ranking, versioned
 from memfold.recall.fusion import SEMANTIC
 from memfold.recall.gather import Pool
 from memfold.recall.query import QueryPlan
@@ -96,7 +96,15 @@ def _subjects(backend: RecallIndex, seed: Scored, named: Sequence[str],
     text = seed.fact.content
     in_text = backend.resolve_names(name_keys(find_words(text), most=64)).values()
     keys = [k for k in dict.fromkeys([*seed.candidate.links, *in_text]) if k not in named]
-    return frozenset(k for k in keys if len(backend.linked([k], filters, BROAD)) < BROAD)
+    at = versioned.version(backend) if keys else None
+    return frozenset(k for k in keys if not versioned.kept(
+        at, ("broad", k, filters), functools.partial(_broad, backend, k, filters)))
+
+
+def _broad(backend: RecallIndex, key: str, filters: Filters) -> bool:
+    """Whether the entity is linked to BROAD facts or more (the user, a speaker in a chat
+    log): on too much of the memory to say what a fact is about."""
+    return len(backend.linked([key], filters, BROAD)) >= BROAD
 
 
 def _worded(c: Candidate, pool: Pool) -> bool:
@@ -187,20 +195,33 @@ def kind_names(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     """Each kind word of the query the memory names (word -> entity keys): the entities
     told to be one, in the facts linked to them that hold the word or a narrower one."""
     found: dict[str, list[str]] = {}
-    for word in kind_words(plan, named):
-        words = _narrower(word)
-        if not words:
-            continue
-        pattern = _told(words)
-        votes: Counter[str] = Counter()
-        for c in backend.lexical(Terms(words=tuple(words)), filters, TOLD_READ):
-            for m in pattern.finditer(c.fact.content):
-                key = entity_key(m.group("before") or m.group("after"))
-                if key in c.links and key not in named:
-                    votes[key] += 1
-        if votes:
-            found[word] = list(votes)
+    asked = kind_words(plan, named)
+    at = versioned.version(backend) if asked else None
+    for word in asked:
+        told = versioned.kept(at, ("told", word, filters),
+                              functools.partial(_told_are, backend, word, filters))
+        keys = [k for k in told if k not in named]
+        if keys:
+            found[word] = keys
     return found
+
+
+def _told_are(backend: RecallIndex, word: str, filters: Filters) -> tuple[str, ...]:
+    """The entities told to be one of `word` or a narrower word (`_narrower`), first told
+    first, in the TOLD_READ facts that best match those words (and are linked to them):
+    a reading of the memory and the word alone, kept per version of the facts
+    (`versioned`)."""
+    words = _narrower(word)
+    if not words:
+        return ()
+    pattern = _told(words)
+    votes: dict[str, None] = {}
+    for c in backend.lexical(Terms(words=tuple(words)), filters, TOLD_READ):
+        for m in pattern.finditer(c.fact.content):
+            key = entity_key(m.group("before") or m.group("after"))
+            if key in c.links:
+                votes.setdefault(key)
+    return tuple(votes)
 
 
 def with_groups(backend: RecallIndex, plan: QueryPlan, named: list[str], filters: Filters,

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from memfold.index.base import Candidate, FactSearch
 from memfold.names import entity_key, find_words, fold, text_names
+from memfold.recall import versioned
 from memfold.recall.answer_kind import AnswerKind, kind_of
 from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
 from memfold.values import Fact
@@ -125,7 +126,7 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
     if not words:
         return Asked({}, tuple(named), kind)
     rows = max(backend.fact_rows(), 1)
-    counts = backend.word_counts(words, min(COUNTED, rows))
+    counts = versioned.word_counts(backend, words, min(COUNTED, rows))
     return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0))) for w in words},
                  tuple(named), kind, names_of(plan.text, set(words)))
 

@@ -388,6 +388,13 @@ class SqliteIndex:
         return search.facts_signature(self.db)
 
     @storage_errors
+    def facts_version(self) -> str | None:
+        """The version of the facts (`facts_token`, renewed by every sync that changes a
+        fact), or None for an index that has none: what `recall.versioned` keys by."""
+        token = search.meta(self.db, "facts_token")
+        return f"token:{token}" if token else None
+
+    @storage_errors
     def lineage(self) -> Lineage | None:
         return writes.lineage(self.db)
 
