@@ -7,25 +7,23 @@ item about a fact is raised and settled only by events about that fact — its c
 supersedes, a dismiss, a restore, a merge — and by a `reflect --undo` reset naming their
 seqs.  So the items about some facts are those events (`events_reviewed`, schema 0007: one
 index range per kind and id) and the bank's resets, read in one statement and folded by the
-local index's own code (`review.fold`, then `review.rows`) in a table in memory: an item is
-open here exactly when `memfold review` lists it open.
+local index's own code (`review.open_items`: `review.fold`, then `review.rows`, in a table in
+memory): an item is open here exactly when `memfold review` lists it open.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from memfold.index.base import ReviewQuery, ReviewRow
+from memfold.index.base import ReviewRow
 from memfold.index.sqlite import review
 from memfold.journal.log import Event
 
 if TYPE_CHECKING:
     import psycopg
 
-OPEN = ("open",)
 # the events that raise or settle an item about their fact, and the resets (their seqs); the
 # kinds written as literals, as the partial index `events_reviewed` (schema 0007) names them,
 # so that PostgreSQL may read them from it
@@ -40,10 +38,6 @@ ORDER BY seq
 # whether a bank holds any conflict: without one no item is open (read with its head)
 ANY_CONFLICT = ("EXISTS (SELECT 1 FROM events WHERE bank_id = %s"
                 " AND record ->> 'event' = 'conflict')")
-# the local index's review table (index.sqlite.schema), for `review.fold` and `review.rows`
-TABLE = ("CREATE TABLE review (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, old TEXT NOT NULL,"
-         " new TEXT NOT NULL, judge TEXT NOT NULL, rule TEXT NOT NULL, reason TEXT NOT NULL,"
-         " ts TEXT NOT NULL, state TEXT NOT NULL, settled INTEGER)")
 
 
 def open_items(conn: psycopg.Connection[Any], bank_id: int, olds: Sequence[str],
@@ -58,14 +52,7 @@ def open_items(conn: psycopg.Connection[Any], bank_id: int, olds: Sequence[str],
                                                                     bank_id])]
     if not events:
         return {i: () for i in olds}
-    db = sqlite3.connect(":memory:")
-    try:
-        db.execute(TABLE)
-        review.fold(db, events)
-        return {i: tuple(review.rows(db, ReviewQuery(states=OPEN, old=i, limit=limit)).rows)
-                for i in olds}
-    finally:
-        db.close()
+    return review.open_items(events, olds, limit)
 
 
 def _event(record: Any) -> Event:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from memfold.index.base import ReviewPage, ReviewQuery, ReviewRow
 from memfold.index.sqlite.rows import marks
+from memfold.index.sqlite.schema import DATA_SCHEMA
 from memfold.journal.events import Conflict, Dismiss, Merge, Reset, Restore, Supersede, rule_of
 from memfold.journal.log import Event
 
@@ -105,3 +106,23 @@ def _where(query: ReviewQuery) -> tuple[str, list[object]]:
                        f" {linked.format(side='new')})")
         params += [*query.entity_keys, *query.entity_keys]
     return " AND ".join(clauses), params
+
+
+# the review table's definition, as the index's schema gives it
+_TABLE = next(s for s in DATA_SCHEMA.split(";") if s.strip().startswith("CREATE TABLE review "))
+
+
+def open_items(events: Sequence[Event], olds: Sequence[str],
+               limit: int) -> dict[str, tuple[ReviewRow, ...]]:
+    """For each of these older facts, its open review items, newest first, at most `limit`,
+    from `events` alone — every event about them and every reset — folded as the index
+    folds the journal, in a table in memory (for an index that keeps no review table: the
+    server's recall from PostgreSQL, memfold.server.pgreview)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.execute(_TABLE)
+        fold(db, events)
+        return {i: tuple(rows(db, ReviewQuery(states=("open",), old=i, limit=limit)).rows)
+                for i in olds}
+    finally:
+        db.close()

@@ -129,3 +129,22 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?promoted\s+to\s+(?P<val>.+)$", re.I), "role"),
     (re.compile(r"^(?:uses?|using|relies\s+on|rely\s+on)\s+(?P<val>.+)$", re.I), "use"),
 ]
+
+
+# how a change is read (reading._changes, reading._guard)
+# "take" changes a value only as "took over", "took up", "took on", "took a job ...": "took
+# the dog to the vet" carries something somewhere
+TAKEN_ON = re.compile(r"\s+(?:over|up|on|charge|(?:a|an|the|his|her|their|my|our)\s+(?:new\s+)?"
+                      r"(?:job|role|post|position|place)\b)", re.IGNORECASE)
+# "went to" a place is a visit; "went to live/work in ..." is a move ("went vegan", "went
+# over to Linux" and "went back to Vim" are read as changes elsewhere)
+VISITED = re.compile(r"\s+(?:to|into)\s+(?!(?:live|work|stay|study)\b)", re.IGNORECASE)
+# "once the hinge cracked, I switched": a time clause in the past, when it happened — not a
+# condition still to be met ("once we move", "once the lease is signed")
+ONCE_DONE = re.compile(r"\bonce\s+(?:[\w'’-]+\s+){0,6}?(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)"
+                       r"(?<!\bbeen\s)(?<!\bhas\s)(?<!\bhave\s)(?<!\bget\s)(?<!\bgets\s)"
+                       r"(?:\w+ed|was|were|had|did|went|came|broke|left|took|got|gave|fell|ran"
+                       r"|began|became|grew|rose|made|kept|sold|stole|lost|found|won|wore|tore"
+                       r"|died|split|quit|shut|hit|moved|finished)\b", re.IGNORECASE)
+INTENDED = re.compile(r"\b(?:was|were)\s+going\s+to|\b(?:meant|wanted|planned|intended|hoped)"
+                      r"\s+to\b", re.IGNORECASE)

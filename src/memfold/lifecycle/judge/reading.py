@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memfold.lifecycle.judge import phrases as p
 from memfold.lifecycle.judge import quantities as q
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.phrases import RELATION_VERBS as _RELATION_VERBS
@@ -519,9 +520,9 @@ def _changes(clause: str, names: Stems) -> list[Change]:
         verb, rest = w.stem(m.group().lower()), clause[m.end():]
         if back and back.start() <= m.start() < back.end():
             continue  # "went" of "went back to": read above
-        if verb == w.stem("take") and not _TAKEN_ON.match(rest):
+        if verb == w.stem("take") and not p.TAKEN_ON.match(rest):
             continue  # "took the dog to puppy training": an errand, not a change
-        if verb == "go" and _VISITED.match(rest):
+        if verb == "go" and p.VISITED.match(rest):
             continue  # "went to the club's barbecue": a visit, not a move
         if f := _FROM_TO.search(rest):
             obj = rest[: f.start()]
@@ -541,26 +542,10 @@ def _changes(clause: str, names: Stems) -> list[Change]:
 
 
 _BACK_TO = re.compile(w.BACK_TO, re.IGNORECASE)
-# "take" changes a value only as "took over", "took up", "took on", "took a job ...": "took
-# the dog to the vet" carries something somewhere
-_TAKEN_ON = re.compile(r"\s+(?:over|up|on|charge|(?:a|an|the|his|her|their|my|our)\s+(?:new\s+)?"
-                       r"(?:job|role|post|position|place)\b)", re.IGNORECASE)
-# "went to" a place is a visit; "went to live/work in ..." is a move ("went vegan", "went
-# over to Linux" and "went back to Vim" are read as changes elsewhere)
-_VISITED = re.compile(r"\s+(?:to|into)\s+(?!(?:live|work|stay|study)\b)", re.IGNORECASE)
 # a wish that comes with a change of mind is what is preferred now, not a plan: "changed
 # his mind and wants to be reached on Signal"
 _WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)
 _BUT = re.compile(r",?\s+but\s+", re.IGNORECASE)
-# "once the hinge cracked, I switched": a time clause in the past, when it happened — not a
-# condition still to be met ("once we move", "once the lease is signed")
-_ONCE_DONE = re.compile(r"\bonce\s+(?:[\w'’-]+\s+){0,6}?(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)"
-                        r"(?<!\bbeen\s)(?<!\bhas\s)(?<!\bhave\s)(?<!\bget\s)(?<!\bgets\s)"
-                        r"(?:\w+ed|was|were|had|did|went|came|broke|left|took|got|gave|fell|ran"
-                        r"|began|became|grew|rose|made|kept|sold|stole|lost|found|won|wore|tore"
-                        r"|died|split|quit|shut|hit|moved|finished)\b", re.IGNORECASE)
-_INTENDED = re.compile(r"\b(?:was|were)\s+going\s+to|\b(?:meant|wanted|planned|intended|hoped)"
-                       r"\s+to\b", re.IGNORECASE)
 
 
 def _guard(text: str, names: Stems, ends: bool) -> str | None:
@@ -568,7 +553,7 @@ def _guard(text: str, names: Stems, ends: bool) -> str | None:
     whose "but" clause says what happened instead ("was going to stay in Marseille, but she
     moved to Lyon in the end") is judged by what happened."""
     but = _BUT.search(text)
-    if but and _INTENDED.search(text[: but.start()]):
+    if but and p.INTENDED.search(text[: but.start()]):
         tail = text[but.end():]
         if (_changes_in(tail) or _end_at(tail)) and _guard_of(tail, names, ends) is None:
             return None
@@ -592,7 +577,7 @@ def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
         return "pitch"
     if w.NEGATED.search(text):
         return "negated"
-    if w.PLAN.search(_MONTHS.sub(" ", _ONCE_DONE.sub(" ", _WISH.sub(" ", text)
+    if w.PLAN.search(_MONTHS.sub(" ", p.ONCE_DONE.sub(" ", _WISH.sub(" ", text)
                                  if w.CHANGED_MIND.search(text) else text))):
         return "plan"
     if w.RESTATED.search(text) and not (_changes_in(text) or _ends_in(text)
