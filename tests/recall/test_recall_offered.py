@@ -85,3 +85,18 @@ def test_a_habit_begun_answers_how_it_is_done_now(workspace: Path) -> None:
         result = memory.recall("How does Teodric get to work?", now="2025-01-20T09:00:00")
         assert {h.fact.id: h for h in result.hits}[new].status == "archived"
         assert ids(result)[:2] == [new, old]
+
+
+def test_a_change_the_judge_only_offers_unsure_lifts_nothing(workspace: Path) -> None:
+    """An opinion that names the city of a workplace and says "now" is offered for review
+    (same topic, unsure); it is no workplace, and the workplace keeps the first place."""
+    with Memory.open(workspace) as memory:
+        work = retain(memory, "2025-06-02",
+                      "W @Ravi: Ravi now works in the physics lab at Durham University.")
+        retain(memory, "2025-06-20", "W @Ravi: Ravi cycles to the lab most days.")
+        retained = memory.retain(["O(c=0.7) @Ravi: Ravi prefers Durham to Newcastle now, "
+                                  "mainly for the quieter evenings."],
+                                 date="2025-10-15", now="2025-10-15T00:00:00")
+        assert [c.id for c in retained.conflicts] == [work]  # offered, not superseded
+        result = memory.recall("Where does Ravi work?", now="2025-11-01T09:00:00")
+        assert ids(result)[0] == work

@@ -117,8 +117,9 @@ def asks_it(new: Scored, reason: str, slot: Slot) -> bool:
     rule = rule_of("rules", reason)
     shared = reason[len(TOPIC):] if rule == "topic" and reason.startswith(TOPIC) else \
         reason[len(NUMBER):] if reason.startswith(NUMBER) else None
-    if shared is not None:
-        return _asked(shared, slot) and (new.fact.kind in STATE_KINDS
+    if shared is not None:  # the topic, not what the judge says beside it ("; the newer
+        # fact says it holds now", whose words are no topic)
+        return _asked(shared.split(";")[0], slot) and (new.fact.kind in STATE_KINDS
                                          or says_new(new.fact, slot))
     if rule == "value":  # "kids swimming lessons: 'mornings' became 'afternoons'"
         said = reason.split(":")[0]

@@ -51,6 +51,16 @@ SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team")
 _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relationship",
                 "#diet": "diet", "#boss": "manager", "#team": "team"}
 
+# the endings of an offer's reason: what the judge could not read for sure
+HOLDS_NOW = "the newer fact says it holds now"
+APART = "but the two name no topic in common"
+
+
+def is_offer(reason: str) -> bool:
+    """Whether a conflict's reason is one of these offers (a change the judge could not
+    read for sure), not a change a rule read and a guard held back."""
+    return reason.endswith((HOLDS_NOW, APART))
+
 
 def gerunds(text: str) -> Stems:
     """The stems a text writes only as "-ing" words: "leads the hiring panel" is no one hired."""
@@ -97,7 +107,7 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
         return None  # nothing the older fact does not already say
     shared = topic - _NOT_VALUES - _VERBS - {x for x in topic if w.is_number(x)}
     if shared:
-        return f"same topic: {_surface(shared, n.text)}; the newer fact says it holds now"
+        return f"same topic: {_surface(shared, n.text)}; {HOLDS_NOW}"
     if any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
            for c in n.changes):
         return None  # "moved his desk upstairs", "renamed his boat": another thing changed
@@ -106,7 +116,7 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     slots = sorted(_SLOT_LABELS[t] for t in tags if t in _SLOT_LABELS)
     families = sorted(t[1:] for t in tags if t not in SLOT_TAGS)
     if slots or families:
-        return f"same topic: {(slots or families)[0]}; the newer fact says it holds now"
+        return f"same topic: {(slots or families)[0]}; {HOLDS_NOW}"
     return None
 
 
@@ -120,8 +130,7 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     was, done = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
     if not (was and done) or any(e - _FINAL and not e & o.words for e in n.ends):
         return None  # "Ulla sold her car" is no status of her flat listed for sale
-    return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, but the " \
-        "two name no topic in common"
+    return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, {APART}"
 
 
 def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> str | None:
@@ -133,4 +142,4 @@ def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> s
             or n.kind == "experience" or _another_value_left(n, o):
         return None
     return f"same topic: {' '.join(sorted(older_named))} and now {' '.join(sorted(named))}; " \
-        "the newer fact says it holds now"
+        f"{HOLDS_NOW}"
