@@ -128,6 +128,28 @@ def caller(tenant: str, name: str = "agent", *scopes: str) -> Any:
     return Caller(tenant, name, frozenset(scopes or ("read", "write")), None)
 
 
+def counted_recall(pool: Any, tenant: str, query: str,
+                   **options: Any) -> tuple[list[Any], list[str]]:
+    """A recall from PostgreSQL in `tenant`'s bank "main": its hits and the statements its
+    ranking ran (each `execute` on the bank's connection)."""
+    from memfold.server.pgrecall import answer
+
+    statements: list[str] = []
+
+    def work(bank: Any) -> list[Any]:
+        conn = bank.index.conn
+
+        class Counting:
+            def execute(self, sql: Any, *args: Any, **kwargs: Any) -> Any:
+                statements.append(str(sql))
+                return conn.execute(sql, *args, **kwargs)
+
+        bank.index.conn = Counting()
+        return list(bank.recall(query, k=10, mode="lexical", **options).hits)
+
+    return answer(pool, caller(tenant), "main", work), statements
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, caller, make_tenant
+from server_support import app_client, bearer, counted_recall, make_tenant
 
 BULLETS = ["W @Ann: Sails on the lake every Sunday.",
            "W @Ann: Sails to the island in June.",
@@ -36,23 +36,8 @@ def _pool(db: Provisioned) -> Iterator[Any]:
 
 def _recall(pool: Any, tenant: str, query: str) -> tuple[list[tuple[Any, ...]], list[str]]:
     """The recall's hits (id, score) and the statements its ranking ran."""
-    from memfold.server.pgrecall import answer
-
-    statements: list[str] = []
-
-    def work(bank: Any) -> list[tuple[Any, ...]]:
-        conn = bank.index.conn
-
-        class Counting:
-            def execute(self, sql: Any, *args: Any, **kwargs: Any) -> Any:
-                statements.append(str(sql))
-                return conn.execute(sql, *args, **kwargs)
-
-        bank.index.conn = Counting()
-        found = bank.recall(query, k=10, mode="lexical", now="2026-03-20T12:00:00")
-        return [(h.fact.id, h.score) for h in found.hits]
-
-    return answer(pool, caller(tenant), "main", work), statements
+    hits, statements = counted_recall(pool, tenant, query, now="2026-03-20T12:00:00")
+    return [(h.fact.id, h.score) for h in hits], statements
 
 
 _TOKENS: dict[str, str] = {}

@@ -12,7 +12,7 @@ from typing import Any
 
 from memfold.memory import Memory
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, caller, make_tenant
+from server_support import app_client, bearer, counted_recall, make_tenant
 
 SWIM_OLD = "W @me: The kids' swimming lessons are on Saturday mornings at Fernhill pool."
 SWIM_NEW = ("W @Fernhill-Pool: At Fernhill pool the kids' swimming lessons are on Sunday"
@@ -78,23 +78,8 @@ def test_a_bank_with_an_open_conflict_ranks_through_postgres_as_locally(
 
 def _recall(pool: Any, tenant: str, query: str) -> tuple[list[tuple[Any, ...]], list[str]]:
     """A recall from PostgreSQL: its hits and the statements its ranking ran."""
-    from memfold.server.pgrecall import answer
-
-    statements: list[str] = []
-
-    def work(bank: Any) -> list[tuple[Any, ...]]:
-        conn = bank.index.conn
-
-        class Counting:
-            def execute(self, sql: Any, *args: Any, **kwargs: Any) -> Any:
-                statements.append(str(sql))
-                return conn.execute(sql, *args, **kwargs)
-
-        bank.index.conn = Counting()
-        found = bank.recall(query, k=10, mode="lexical")
-        return [(h.fact.id, h.score, h.possibly_outdated_by) for h in found.hits]
-
-    return answer(pool, caller(tenant), "main", work), statements
+    hits, statements = counted_recall(pool, tenant, query)
+    return [(h.fact.id, h.score, h.possibly_outdated_by) for h in hits], statements
 
 
 def test_a_conflict_journaled_by_a_write_is_read_once_per_bank_version(
