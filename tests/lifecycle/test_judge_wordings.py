@@ -28,6 +28,7 @@ CHANGES = [
     ("W @mailer: The shop sends order emails through SendGrid.",
      "W @mailer: SendGrid's been replaced with Resend for order emails."),
     ("W @Dana: Dana is single.", "W @Dana: Dana's boyfriend is Marco."),
+    ("W @me: I drive to work.", "W @me: I cycle to work instead of driving now."),
     ("O(c=0.8) @Ilse: Ilse thinks Rust is too hard for the team.",
      "O(c=0.8) @Ilse: Ilse has come round to Rust and recommends it."),
     ("W @Ada: Ada is on a paleo diet.", "W @Ada: Since March, Ada has been vegetarian."),
@@ -65,6 +66,9 @@ NOT_CHANGES = [
     # a value left that shares only a slot's word ("manager") with the older fact
     ("W @Noor @Sven: Sven took over as Noor's manager from Ida.",
      "W @Noor: Noor moved from Sales Manager into a Solutions Architect role."),
+    # one occasion done another way is no change of what one does
+    ("W @me: I've joined the Leith Rovers running club, which meets on Tuesdays.",
+     "B @me: Volunteered as a marshal at the Edinburgh 10K instead of running it."),
     # a visit to a place named like the home's district is no move
     ("W @me: I live in a rented flat in Leith, Edinburgh.",
      "B @me: Went to the Leith Rovers' summer barbecue in St Andrews Park."),

@@ -27,8 +27,9 @@ SWAPS = [  # (pattern, the group of the value left, of the value taken)
     (re.compile(r"\b(?:dropp(?:ed|ing)|drops?|ditch(?:ed|es|ing)?|abandon(?:ed|s|ing)?|retir"
                 r"(?:ed|es|ing)|left|leaving|moved\s+(?:away\s+)?(?:off|from)|gave\s+up)\s+"
                 r"(?P<old>.+?)\s+(?:in\s+favou?r\s+of|for)\s+(?P<new>.+)$", re.I), "old", "new"),
+    # (not "marshalled the race instead of running it": one occasion done another way)
     (re.compile(r"^(?P<new>.+?)\b(?:in\s+place\s+of|instead\s+of|rather\s+than)\s+"
-                r"(?P<old>.+)$", re.I), "old", "new"),
+                r"(?!\w+ing\s+(?:it|them|this|that)\b)(?P<old>.+)$", re.I), "old", "new"),
     (re.compile(r"\b(?:prefers?|preferring|likes?|chooses?|picks?|favou?rs?)\s+(?P<new>.+?)"
                 r"\s+over\s+(?P<old>.+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|got|were)\s+(?:renamed|rebranded)"
