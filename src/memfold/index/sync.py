@@ -138,7 +138,10 @@ def _read_all(workspace: Workspace, paths: list[str], checked_ns: int,
                     running.append(pool.submit(_read_job, more))
             yield from job.result()
     finally:  # an error or an early stop: workers finish the job they hold, start no other
-        pool.shutdown(wait=True, cancel_futures=True)
+        # (a Ctrl-C held back meanwhile: as the pool lets its worker processes go, their
+        # finalizers run here, and an interrupt raised inside one is printed and lost)
+        with _interrupts_held():
+            pool.shutdown(wait=True, cancel_futures=True)
         _LIVE_POOLS.discard(pool)
 
 
