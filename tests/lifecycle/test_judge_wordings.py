@@ -29,6 +29,8 @@ CHANGES = [
      "W @mailer: SendGrid's been replaced with Resend for order emails."),
     ("W @Dana: Dana is single.", "W @Dana: Dana's boyfriend is Marco."),
     ("W @me: I drive to work.", "W @me: I cycle to work instead of driving now."),
+    ("W @Lina: Lina is vegetarian.", "W @Lina: Lina has gone pescatarian."),
+    ("W @Lina: Lina is vegetarian.", "W @Lina: Lina went vegan in March."),
     ("O(c=0.8) @Ilse: Ilse thinks Rust is too hard for the team.",
      "O(c=0.8) @Ilse: Ilse has come round to Rust and recommends it."),
     ("W @Ada: Ada is on a paleo diet.", "W @Ada: Since March, Ada has been vegetarian."),
@@ -66,6 +68,9 @@ NOT_CHANGES = [
     # a value left that shares only a slot's word ("manager") with the older fact
     ("W @Noor @Sven: Sven took over as Noor's manager from Ida.",
      "W @Noor: Noor moved from Sales Manager into a Solutions Architect role."),
+    # a diet someone else took up, or a cafe of one
+    ("W @Lina: Lina is vegetarian.", "W @Lina: Lina's sister went vegan in March."),
+    ("W @Lina: Lina is vegetarian.", "W @Lina: Lina went to a vegan cafe in Soho."),
     # one occasion done another way is no change of what one does
     ("W @me: I've joined the Leith Rovers running club, which meets on Tuesdays.",
      "B @me: Volunteered as a marshal at the Edinburgh 10K instead of running it."),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from memfold.lifecycle.judge import words as w
+
 SWAPS = [  # (pattern, the group of the value left, of the value taken)
     (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+(?:swapped|"
                 r"switched|traded|exchanged)(?:\s+out)?\s+(?:for|with)\s+(?P<new>.+)$", re.I),
@@ -149,3 +151,7 @@ ONCE_DONE = re.compile(r"\bonce\s+(?:[\w'’-]+\s+){0,6}?(?<!\bis\s)(?<!\bare\s)
                        r"|died|split|quit|shut|hit|moved|finished)\b", re.IGNORECASE)
 INTENDED = re.compile(r"\b(?:was|were)\s+going\s+to|\b(?:meant|wanted|planned|intended|hoped)"
                       r"\s+to\b", re.IGNORECASE)
+# a diet taken up: "went vegan", "has gone pescatarian", "turned vegetarian"
+TURNED_DIET = re.compile(r"\b(?:went|gone|goes|go|turned|turns|became|become|becomes)\s+"
+                         r"(?:fully\s+)?(?P<val>" + "|".join(sorted(w.DIETS)) + r")\b",
+                         re.IGNORECASE)

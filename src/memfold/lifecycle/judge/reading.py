@@ -42,6 +42,7 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.phrases import RELATION_VERBS as _RELATION_VERBS
 from memfold.lifecycle.judge.phrases import RENAMING as _RENAMING
 from memfold.lifecycle.judge.phrases import SWAPS as _SWAPS
+from memfold.lifecycle.judge.phrases import TURNED_DIET as _TURNED_DIET
 from memfold.lifecycle.judge.phrases import plainer
 from memfold.names import entity_key
 from memfold.values import Fact
@@ -400,6 +401,8 @@ def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
             return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""
     if (m := _BECAME.search(rest)) and (kind := _class_of(m.group("val"))):
         return _EMPTY, kind, stems(_clip(m.group("val")), names), ""  # "to become a nurse"
+    if m := _TURNED_DIET.search(rest):  # "went vegan", "has gone pescatarian"
+        return _EMPTY, "diet", stems(m.group("val"), names), ""
     if (m := _MADE.search(clause)) and stems(m.group("who")) <= names \
             and _class_of(_clip(m.group("val"))) == "role":
         return _EMPTY, "role", stems(_clip(m.group("val")), names), ""
