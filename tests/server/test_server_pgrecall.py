@@ -10,7 +10,7 @@ from typing import Any
 
 from memfold.memory import Memory
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, make_tenant
+from server_support import app_client, bearer, counted_recall, make_tenant
 
 QUERIES = (
     "where does Peter live", "Peter", "harbour boat trip", "what did Ida decide about the budget",
@@ -268,8 +268,6 @@ def test_a_recall_from_postgres_runs_few_statements(pg_db: Provisioned) -> None:
     of them again), ranks a search in one statement and fetches its best in another, counts
     its words in one, and asks a word's count or a name only once in its snapshot."""
     from memfold.client.files import read_workspace
-    from memfold.server.pgrecall import answer
-    from server_support import caller
 
     token = bearer(make_tenant(pg_db, "counted").tokens["agent"])
     with tempfile.TemporaryDirectory() as tmp:
@@ -283,21 +281,9 @@ def test_a_recall_from_postgres_runs_few_statements(pg_db: Provisioned) -> None:
     counted: list[int] = []
     try:
         for query in QUERIES:
-            def work(bank: Any, query: str = query) -> Any:
-                conn = bank.index.conn
-                statements: list[str] = []
-
-                class Counting:
-                    def execute(self, sql: Any, *args: Any, **kwargs: Any) -> Any:
-                        statements.append(str(sql))
-                        return conn.execute(sql, *args, **kwargs)
-
-                bank.index.conn = Counting()
-                bank.recall(query, k=10, mode="lexical", now="2026-03-20T12:00:00")
-                counted.append(len(statements))
-                assert not any("recall_stats" in s or "recall_files" in s for s in statements)
-
-            answer(pool, caller("counted"), "main", work)
+            _, statements = counted_recall(pool, "counted", query, now="2026-03-20T12:00:00")
+            counted.append(len(statements))
+            assert not any("recall_stats" in s or "recall_files" in s for s in statements)
     finally:
         pool.close()
     # before schema 0006 these recalls ran 230 statements (at most 27 one) besides those that
