@@ -66,6 +66,15 @@ PERFECT = re.compile(
     r"|gotten|taken|given|won|run|met|bought|sold|held|left|kept|known|read|worn|eaten"
     r"|driven|written|grown|become)\b", re.IGNORECASE)
 
+# the simple past after the one who did it asks about the past too ("who looked after the dog
+# when we went away", "which races I ran"): a question word or a person, then a past form —
+# irregular, or a regular one of at least five letters ("looked", "walked"; not "need",
+# "breed", "bed")
+PAST = re.compile(
+    r"\b(?:who|what|which|i|we|you|they|he|she)\s+(?:\w{2,}[^\We]ed|went|came|took|ran|swam|saw|"
+    r"met|got|had|made|bought|sold|left|paid|gave|wore|ate|drove|flew|fed|kept|won|lost|told|"
+    r"said|spent|used)\b", re.IGNORECASE)
+
 # phrases that say "now" in other words: the question asks what holds today, which recall
 # weighs anyway, so their words are not searched ("days" of "these days" would match "I
 # cycle to work most days", "moment" every "minute")
@@ -205,7 +214,8 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         about=about,
         opinion=opinion,
         unread_time=unread,
-        history=any(w in HISTORY_WORDS for w in lowered) or bool(PERFECT.search(rest)),
+        history=any(w in HISTORY_WORDS for w in lowered) or bool(PERFECT.search(rest))
+        or bool(PAST.search(rest)),
     )
 
 
