@@ -52,3 +52,14 @@ def test_stays_that_have_ended_answer_who_looked_after_the_dog(workspace: Path) 
         shown = [h.fact.content for h in hits]
         assert shown[0].startswith(("Sian is looking", "Tom is looking"))
         assert any(s.startswith("Tom is looking") for s in shown[:2])
+
+
+def test_a_doubled_consonant_reaches_the_verbs_irregular_forms() -> None:
+    """"Where have I been wild swimming?" finds "Swam at Barry Island": swimming is a form
+    of swim, whose past is swam (`lexicon.related`, `lexicon.undoubled`)."""
+    from memfold import lexicon
+
+    assert "swam" in lexicon.related("swimming", lexicon.FORM)
+    assert "ran" in lexicon.related("running", lexicon.FORM)
+    assert lexicon.undoubled("falling") == ()
+    assert "swimming" not in lexicon.related("swimming", lexicon.FORM)

@@ -37,6 +37,10 @@ RELATIONS = (KIND, SAME, FORM)
 ENDINGS = (("ies", "y"), ("ses", "s"), ("xes", "x"), ("ches", "ch"), ("shes", "sh"),
            ("men", "man"), ("s", ""), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
            ("ing", "e"), ("ing", ""))
+# a consonant doubled before these endings ("swimming", "stopped"): the verb has it once, and
+# its irregular forms are the verb's ("swimming": swim, swam; "running": run, ran)
+DOUBLED = ("ing", "ed")
+DOUBLING = frozenset("bdfgklmnprtvz")
 Table = dict[str, dict[str, tuple[str, ...]]]
 OWN_TABLES = ("kinds.tsv", "everyday.tsv")  # the tables written by hand, read first
 
@@ -228,9 +232,26 @@ def related(word: str, relation: str) -> tuple[str, ...]:
     for lemma in lemmas(word):
         for lines in (_own().get(lemma, {}), _wordnet_lines(lemma)):
             out.update(dict.fromkeys(lines.get(relation, ())))
+    if relation == FORM:  # "swimming": swim, and swim's forms (swam, swum)
+        for base in undoubled(word.casefold()):
+            out.update(dict.fromkeys((base, *_wordnet_lines(base).get(FORM, ()))))
     for lemma in lemmas(word):
         out.pop(lemma, None)
+    out.pop(word.casefold(), None)
     return tuple(out)
+
+
+def undoubled(word: str) -> tuple[str, ...]:
+    """The verb a word with a doubled consonant before "-ing" or "-ed" is a form of, when
+    the table knows it ("swimming": swim, "stopped": stop; "falling" stays fall): the
+    ENDINGS take off the ending only."""
+    found = []
+    for ending in DOUBLED:
+        stem = word[: -len(ending)]
+        if (word.endswith(ending) and len(stem) >= 4 and stem[-1] == stem[-2]
+                and stem[-1] in DOUBLING and _wordnet_lines(stem[:-1])):
+            found.append(stem[:-1])
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=WORDS_CACHED)
