@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
-from memfold.recall import asked_slot, currency, offered, ranking, sets
+from memfold.recall import asked_slot, currency, members, offered, ranking, sets
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
@@ -94,9 +94,10 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
         if about_key:
             return _about_hits(backend, about_key, filters, options, window, notes)
     plan, named = with_roles(backend, plan, named, filters)
+    told = members.telling(backend, plan, named, filters, options.mode)
     plan, named = sets.with_groups(backend, plan, named, filters, options.mode)
     pool = gather(backend, plan, named, filters, options, soft=soft, window=window)
-    return _ranked(backend, plan, named, pool, filters, options, window, notes)
+    return _ranked(backend, plan, named, pool, filters, options, window, notes, told)
 
 
 def _about_hits(backend: RecallIndex, key: str, filters: Filters, options: RecallOptions,
@@ -110,8 +111,8 @@ def _about_hits(backend: RecallIndex, key: str, filters: Filters, options: Recal
 
 def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: Pool,
             filters: Filters, options: RecallOptions, window: Interval | None,
-            notes: tuple[str, ...]) -> Ranked:
-    """The candidates scored, ordered and explained."""
+            notes: tuple[str, ...], told: frozenset[str] = frozenset()) -> Ranked:
+    """The candidates scored, ordered and explained; the facts in `told` (`members`) first."""
     found, match, hopped = pool.found, pool.match, pool.hopped
     within_passages(found.values(), match)
     # a fact found by the hop lifts no neighbour: its match is a guess at one remove
@@ -135,7 +136,8 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
                        currency.stood_for(found.values(), via), offered.reader(backend))
     weak = weak_of(asked(backend, plan, named), pool.found.values(), pool.covers,
                    {**via, **pulled})
-    ordered = sets.with_siblings(backend, ordered, plan, named, pool, filters, weak)
+    ordered = members.told_first(
+        sets.with_siblings(backend, ordered, plan, named, pool, filters, weak), told)
     shown = ordered[: options.k]
     if options.strict:  # the k best that are not weak, and how many weak ones gave way
         left = sum(map(weak, (s.candidate for s in shown)))

@@ -52,6 +52,9 @@ MIN_PLURAL = 4  # letters: "cars", not "is"
 # a kind word: after one of these (one word between at most: "our old dog"), or a plural
 DETERMINERS = frozenset({"the", "my", "our", "his", "her", "their", "your"})
 KINDS_SEARCHED = 256  # the narrower words a kind is searched with, at most
+# a kind with more words for its kinds than that ("animal": 400) reaches the kinds of its
+# first FIRST_KINDS ("domestic animal", "pet": dog, cat, tortoise), EACH_KIND of each, first
+FIRST_KINDS, EACH_KIND = 32, 16
 MOST_KINDS = 2  # kind words read per query
 TOLD_READ = 20  # the facts read for who is one
 
@@ -154,9 +157,10 @@ def with_siblings(backend: RecallIndex, ordered: list[Scored], plan: QueryPlan,
 
 def _told(words: Sequence[str]) -> re.Pattern[str]:
     """An entity told to be one of `words`: "Biscuit is our six-year-old beagle", "Nico,
-    my younger brother", "my brother Nico", "our beagle, Biscuit"."""
+    my younger brother", "my brother Nico", "our beagle, Biscuit", "Shelly is Owen's
+    tortoise"."""
     kind = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    ahead = r"\b(?:my|our|a|an|the|his|her|their)\s+(?:[\w'-]+\s+){0,2}?"
+    ahead = r"\b(?:my|our|a|an|the|his|her|their|[\w-]+['\u2019]s)\s+(?:[\w'-]+\s+){0,2}?"
     end = r"(?=\s*(?:[.,;:!?)]|$|(?i:and|who|which|that|with)\b))"  # the kind ends it
     return re.compile(rf"(?P<before>[A-Z][\w-]*),?\s+(?:is\s+|was\s+)?"
                       rf"(?i:{ahead}(?:{kind})){end}"
@@ -182,6 +186,12 @@ def _narrower(word: str) -> list[str]:
         kinds = lexicon.related(lemma, lexicon.KIND)
         if not kinds:
             continue  # not a word for a kind of thing ("best", "independent")
+        if len(kinds) >= KINDS_SEARCHED:  # a broad kind: its first kinds' kinds first
+            found += [lemma, *kinds[:FIRST_KINDS]]
+            for kind in kinds[:FIRST_KINDS]:
+                found += lexicon.related(kind, lexicon.KIND)[:EACH_KIND]
+            found += kinds[FIRST_KINDS:]
+            continue
         found += [lemma, *kinds]
         for kind in kinds:
             if len(found) >= KINDS_SEARCHED:
@@ -198,29 +208,37 @@ def kind_names(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     asked = kind_words(plan, named)
     at = versioned.version(backend) if asked else None
     for word in asked:
-        told = versioned.kept(at, ("told", word, filters),
-                              functools.partial(_told_are, backend, word, filters))
-        keys = [k for k in told if k not in named]
+        keys = [k for k in dict.fromkeys(k for k, _ in told_of(backend, word, filters, at))
+                if k not in named]
         if keys:
             found[word] = keys
     return found
 
 
-def _told_are(backend: RecallIndex, word: str, filters: Filters) -> tuple[str, ...]:
+def told_of(backend: RecallIndex, word: str, filters: Filters,
+            at: str | None = None) -> tuple[tuple[str, str], ...]:
+    """`_told_are`, kept per version of the facts (`versioned`; `at`, when read already)."""
+    at = versioned.version(backend) if at is None else at
+    return versioned.kept(at, ("told", word, filters),
+                          functools.partial(_told_are, backend, word, filters))
+
+
+def _told_are(backend: RecallIndex, word: str, filters: Filters,
+              ) -> tuple[tuple[str, str], ...]:
     """The entities told to be one of `word` or a narrower word (`_narrower`), first told
-    first, in the TOLD_READ facts that best match those words (and are linked to them):
-    a reading of the memory and the word alone, kept per version of the facts
-    (`versioned`)."""
+    first, each with the id of the fact that tells it, in the TOLD_READ facts that best
+    match those words (and are linked to them): a reading of the memory and the word
+    alone."""
     words = _narrower(word)
     if not words:
         return ()
     pattern = _told(words)
-    votes: dict[str, None] = {}
+    votes: dict[tuple[str, str], None] = {}
     for c in backend.lexical(Terms(words=tuple(words)), filters, TOLD_READ):
         for m in pattern.finditer(c.fact.content):
             key = entity_key(m.group("before") or m.group("after"))
             if key in c.links:
-                votes.setdefault(key)
+                votes.setdefault((key, c.fact.id))
     return tuple(votes)
 
 

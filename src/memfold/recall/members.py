@@ -1,0 +1,61 @@
+"""The members of a kind a question asks for: "which pets do we have", "what animals do we
+keep at home".
+
+The question names the kind ("what *animals*", `expansion.asked_kind`), and the memory tells
+which of its entities are one: "Pepper is our three-year-old border collie", "Shelly is
+Owen's tortoise" (`sets.kind_names`, read through the lexicon's kinds).  Those facts are the
+answer, each member once — but found by the entity's links they weigh as every other fact
+about it ("Pepper eats grain-free kibble"), and the one that tells what the entity is came
+eighth.  Here they come first, in the order recall gave them, above the rest of their tier.
+
+Only for a kind the question asks for: "who looked after the dog" asks for a person, and the
+fact that Pepper is a collie answers nothing of it.  Not in semantic mode (`sets.with_groups`
+reads no kinds there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from memfold.index.base import Filters, RecallIndex
+from memfold.recall.expansion import asked_kind
+from memfold.recall.fusion import SEMANTIC
+from memfold.recall.query import QueryPlan
+from memfold.recall.ranking import Scored
+from memfold.recall.sets import kind_words, told_of
+
+
+def telling(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters: Filters,
+            mode: str) -> frozenset[str]:
+    """The ids of the facts that tell an entity is one of the kind the question asks for
+    ("what animals", "which pets"), when the question names that kind as a kind word
+    (`sets.kind_words`) and no entity already.  Read from the plan before `sets.with_groups`
+    takes the kind word out of its terms."""
+    if mode == SEMANTIC:
+        return frozenset()
+    word = asked_kind(plan.text, plan.terms)
+    if word is None or word not in kind_words(plan, named):
+        return frozenset()
+    return frozenset(fact_id for key, fact_id in told_of(backend, word, filters)
+                     if key not in named)
+
+
+def told_first(ordered: list[Scored], told: frozenset[str]) -> list[Scored]:
+    """`ordered` with the facts in `told` first among their tier, each at the best score of
+    that tier (the order of scores still falls down the list), in the order recall gave."""
+    if not told:
+        return ordered
+    first = [s for s in ordered if s.fact.id in told]
+    if not first:
+        return ordered
+    out: list[Scored] = []
+    for tier in sorted({s.tier for s in ordered}):
+        rows = [s for s in ordered if s.tier == tier]
+        lifted = [s for s in rows if s.fact.id in told]
+        if lifted:
+            best = max(s.score for s in rows)
+            lifted = [s if s.score >= best else replace(s, score=best) for s in lifted]
+        out += lifted + [s for s in rows if s.fact.id not in told]
+    return out
+

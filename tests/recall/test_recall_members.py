@@ -1,0 +1,52 @@
+"""The members of a kind a question asks for come first: the facts that tell what each
+entity is ("Pepper is our three-year-old border collie", "Shelly is Owen's tortoise")
+answer "which pets do we have" (`memfold.recall.members`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memfold.memory import Memory
+from memfold.recall.sets import _narrower, _told
+
+FACTS = [
+    ("2025-01-04", "W @Pepper: Pepper is our three-year-old border collie."),
+    ("2025-01-05", "W @Shelly @Owen: Shelly is Owen's tortoise; she's about twenty."),
+    ("2025-01-22", "B @Pepper: Pepper had her booster jabs at Valley Vets."),
+    ("2025-02-20", "W @Pepper: Pepper eats grain-free kibble."),
+    ("2025-04-28", "B @Pepper: Pepper had a grass seed removed from her paw at the vets."),
+    ("2025-06-25", "W @Pepper: Pepper switched to a raw food diet."),
+    ("2025-08-12", "B @Shelly: Shelly went missing in the garden for two days."),
+    ("2025-09-22", "B @Pepper: Pepper came second in agility at the dog show."),
+    ("2025-11-26", "B @Pepper: Pepper had a tooth removed under anaesthetic."),
+]
+
+
+def remember(memory: Memory) -> None:
+    for day, fact in FACTS:
+        memory.retain([fact], now=f"{day}T10:00:00")
+
+
+def test_the_facts_that_tell_the_members_come_first(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        remember(memory)
+        shown = [h.fact.content for h in memory.recall(
+            "Which pets do we have?", now="2025-12-01T09:00:00", k=5).hits]
+    assert set(shown[:2]) == {"Pepper is our three-year-old border collie.",
+                              "Shelly is Owen's tortoise; she's about twenty."}
+
+
+def test_a_question_for_a_person_keeps_its_order(workspace: Path) -> None:
+    """"When did the dog go to the show" asks for no kind: the fact that Pepper is a collie
+    is not lifted above the show."""
+    with Memory.open(workspace) as memory:
+        remember(memory)
+        shown = [h.fact.content for h in memory.recall(
+            "When did the dog go to the show?", now="2025-12-01T09:00:00", k=3).hits]
+    assert shown[0] == "Pepper came second in agility at the dog show."
+
+
+def test_a_possessive_name_tells_a_kind_and_a_broad_kind_reaches_its_first_kinds() -> None:
+    assert _told(["tortoise"]).search("Shelly is Owen's tortoise; she's about twenty.")
+    narrower = _narrower("animals")
+    assert "tortoise" in narrower and "dog" in narrower
