@@ -50,3 +50,29 @@ def test_a_possessive_name_tells_a_kind_and_a_broad_kind_reaches_its_first_kinds
     assert _told(["tortoise"]).search("Shelly is Owen's tortoise; she's about twenty.")
     narrower = _narrower("animals")
     assert "tortoise" in narrower and "dog" in narrower
+
+
+def test_a_breed_wordnet_does_not_know_is_a_kind_of_cat(workspace: Path) -> None:
+    """"What breed is our cat?" finds "Pickle is our four-year-old Maine Coon": the breed
+    is a kind of cat in the hand-written kinds, a word of two searched as a phrase."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @Pickle: Pickle is our four-year-old Maine Coon."],
+                      now="2025-01-04T10:00:00")
+        memory.retain(["B @Pickle: Pickle had two teeth removed at Moorside Vets."],
+                      now="2025-03-04T10:00:00")
+        memory.retain(["B @me: Bought a new cat flap for the back door."],
+                      now="2025-03-05T10:00:00")
+        shown = [h.fact.content for h in memory.recall(
+            "What breed is our cat?", now="2025-04-01T09:00:00", k=5).hits]
+    assert shown and shown[0] == "Pickle is our four-year-old Maine Coon."
+
+
+def test_a_home_loan_is_a_mortgage(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @me: Our mortgage with Halifax is fixed at 4.3% for five years."],
+                      now="2025-01-04T10:00:00")
+        memory.retain(["B @me: Our offer on a terraced house was accepted."],
+                      now="2025-01-05T10:00:00")
+        shown = [h.fact.content for h in memory.recall(
+            "What rate is our home loan locked in at?", now="2025-04-01T09:00:00", k=5).hits]
+    assert shown and shown[0].startswith("Our mortgage with Halifax")

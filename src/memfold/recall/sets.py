@@ -56,6 +56,7 @@ KINDS_SEARCHED = 256  # the narrower words a kind is searched with, at most
 # first FIRST_KINDS ("domestic animal", "pet": dog, cat, tortoise), EACH_KIND of each, first
 FIRST_KINDS, EACH_KIND = 32, 16
 MOST_KINDS = 2  # kind words read per query
+SEARCHABLE = re.compile(r"[a-z]+(?: [a-z]+){0,2}$")  # a kind's word, or two or three of them
 TOLD_READ = 20  # the facts read for who is one
 
 
@@ -179,7 +180,7 @@ def kind_words(plan: QueryPlan, named: Sequence[str]) -> list[str]:
 
 
 def _narrower(word: str) -> list[str]:
-    """`word`'s lemmas and the single words for kinds of them — and, when that leaves room,
+    """`word`'s lemmas and the words (a word of several: "maine coon") for kinds of them — and, when that leaves room,
     kinds of those, for a group such as "pet" (dog, then beagle) — at most KINDS_SEARCHED."""
     found: list[str] = []
     for lemma in lexicon.lemmas(word):
@@ -197,7 +198,7 @@ def _narrower(word: str) -> list[str]:
             if len(found) >= KINDS_SEARCHED:
                 break
             found += lexicon.related(kind, lexicon.KIND)
-    return [w for w in dict.fromkeys(found) if w.isalpha()][:KINDS_SEARCHED]
+    return [w for w in dict.fromkeys(found) if SEARCHABLE.match(w)][:KINDS_SEARCHED]
 
 
 def kind_names(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
@@ -234,7 +235,9 @@ def _told_are(backend: RecallIndex, word: str, filters: Filters,
         return ()
     pattern = _told(words)
     votes: dict[tuple[str, str], None] = {}
-    for c in backend.lexical(Terms(words=tuple(words)), filters, TOLD_READ):
+    terms = Terms(words=tuple(w for w in words if " " not in w),
+                  phrases=tuple(w for w in words if " " in w))
+    for c in backend.lexical(terms, filters, TOLD_READ):
         for m in pattern.finditer(c.fact.content):
             key = entity_key(m.group("before") or m.group("after"))
             if key in c.links:
