@@ -180,8 +180,10 @@ def kind_words(plan: QueryPlan, named: Sequence[str]) -> list[str]:
 
 
 def _narrower(word: str) -> list[str]:
-    """`word`'s lemmas and the words (a word of several: "maine coon") for kinds of them — and, when that leaves room,
-    kinds of those, for a group such as "pet" (dog, then beagle) — at most KINDS_SEARCHED."""
+    """`word`'s lemmas and the words (a word of several too: "maine coon") for kinds of
+    them — and, when that leaves room, kinds of those, for a group such as "pet" (dog, then
+    beagle); for a broad kind, the kinds of its first FIRST_KINDS first — at most
+    KINDS_SEARCHED."""
     found: list[str] = []
     for lemma in lexicon.lemmas(word):
         kinds = lexicon.related(lemma, lexicon.KIND)
