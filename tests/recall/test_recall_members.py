@@ -76,3 +76,24 @@ def test_a_home_loan_is_a_mortgage(workspace: Path) -> None:
         shown = [h.fact.content for h in memory.recall(
             "What rate is our home loan locked in at?", now="2025-04-01T09:00:00", k=5).hits]
     assert shown and shown[0].startswith("Our mortgage with Halifax")
+
+
+def test_a_10k_is_a_race_and_what_a_pet_eats_is_what_it_is_fed(workspace: Path) -> None:
+    """Kinds and words that hold digits or another word: "which races" finds the 10K (the
+    kinds of an asked kind are searched when they are letters and digits), "fed" finds
+    what the dog eats (everyday.tsv)."""
+    with Memory.open(workspace) as memory:
+        for n, fact in enumerate([
+                "W @Pepper: Pepper is our three-year-old border collie.",
+                "B @me: Ran the Swansea Bay 10K in 50 minutes.",
+                "B @me: Completed on the house; moving day is 13 December.",
+                "W @Pepper: Pepper eats grain-free kibble.",
+                "B @Pepper: Pepper came second in agility at the dog show.",
+                "B @me: Ran the Cardiff Half Marathon in 1:58:40."]):
+            memory.retain([fact], now=f"2025-0{n + 1}-04T10:00:00")
+        races = [h.fact.content for h in memory.recall(
+            "Which races have I done this year?", now="2025-12-01T09:00:00", k=3).hits]
+        fed = [h.fact.content for h in memory.recall(
+            "What has Pepper been fed?", now="2025-12-01T09:00:00", k=3).hits]
+    assert "Ran the Swansea Bay 10K in 50 minutes." in races[:2]
+    assert fed[0] == "Pepper eats grain-free kibble."

@@ -274,7 +274,7 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
             words.update((w, (term, n)) for w in new)
             searched += new[:searched_each]
             if n == KIND_AT and term == answer:
-                searched += [w for w in new[searched_each:ASKED_KINDS] if w.isalpha()]
+                searched += [w for w in new[searched_each:ASKED_KINDS] if w.isalnum()]
     classes = {} if ranking.tunable(KNOWLEDGE[KIND_AT][1]) <= 0 else {
         lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS
         for lemma in [term, *lexicon.lemmas(term)]}
