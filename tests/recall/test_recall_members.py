@@ -97,3 +97,16 @@ def test_a_10k_is_a_race_and_what_a_pet_eats_is_what_it_is_fed(workspace: Path) 
             "What has Pepper been fed?", now="2025-12-01T09:00:00", k=3).hits]
     assert "Ran the Swansea Bay 10K in 50 minutes." in races[:2]
     assert fed[0] == "Pepper eats grain-free kibble."
+
+
+def test_children_are_sons_and_daughters(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        for n, fact in enumerate([
+                "W @Dev: Dev, my running mate, has a daughter, Anika, who's three.",
+                "B @me: Read a book about raising confident kids.",
+                "W @Sian: Sian lives in Penarth.",
+                "B @me: Bought a new rug for the hall."]):
+            memory.retain([fact], now=f"2025-0{n + 1}-04T10:00:00")
+        shown = [h.fact.content for h in memory.recall(
+            "Who do I know with children?", now="2025-12-01T09:00:00", k=3).hits]
+    assert shown[0].startswith("Dev, my running mate")
