@@ -110,3 +110,18 @@ def test_children_are_sons_and_daughters(workspace: Path) -> None:
         shown = [h.fact.content for h in memory.recall(
             "Who do I know with children?", now="2025-12-01T09:00:00", k=3).hits]
     assert shown[0].startswith("Dev, my running mate")
+
+
+def test_what_breed_asks_for_the_fact_that_tells_what_the_pet_is(workspace: Path) -> None:
+    """"What breed is our cat": the cat is Pickle (a Maine Coon is a kind of cat), every
+    fact about Pickle is about the cat, and the one that tells its breed comes first
+    (`members.KIND_OF`)."""
+    with Memory.open(workspace) as memory:
+        for n, fact in enumerate([
+                "W @Pickle: Pickle is our four-year-old Maine Coon.",
+                "W @Pickle: Pickle's vet is Moorside Vets in Meanwood.",
+                "W @Pickle: Pickle eats Lily's Kitchen chicken pâté."]):
+            memory.retain([fact], now=f"2025-0{n + 1}-04T10:00:00")
+        shown = [h.fact.content for h in memory.recall(
+            "What breed is our cat?", now="2025-12-01T09:00:00", k=3).hits]
+    assert shown[0] == "Pickle is our four-year-old Maine Coon."

@@ -26,19 +26,27 @@ from memfold.recall.ranking import Scored
 from memfold.recall.sets import kind_words, told_of
 
 
+# words that ask which kind of its kind a thing is: "what *breed* is our cat" asks for the
+# fact that tells what the cat is ("Pickle is our four-year-old Maine Coon")
+KIND_OF = frozenset({"breed", "kind", "type", "sort", "species", "variety", "make", "model"})
+
+
 def telling(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters: Filters,
             mode: str) -> frozenset[str]:
     """The ids of the facts that tell an entity is one of the kind the question asks for
-    ("what animals", "which pets"), when the question names that kind as a kind word
-    (`sets.kind_words`) and no entity already.  Read from the plan before `sets.with_groups`
-    takes the kind word out of its terms."""
+    ("what animals", "which pets", "what kind of dog": `expansion.asked_kind`), when the
+    question names that kind as a kind word (`sets.kind_words`) — or, for "what breed"
+    (KIND_OF), of the kind word the question names beside it ("what breed is our *cat*").
+    Read from the plan before `sets.with_groups` takes the kind word out of its terms."""
     if mode == SEMANTIC:
         return frozenset()
     word = asked_kind(plan.text, plan.terms)
-    if word is None or word not in kind_words(plan, named):
+    kinds = kind_words(plan, named)
+    if word in KIND_OF:
+        word = next((w for w in kinds if w != word), None)
+    if word is None or word not in kinds:
         return frozenset()
-    return frozenset(fact_id for key, fact_id in told_of(backend, word, filters)
-                     if key not in named)
+    return frozenset(fact_id for _, fact_id in told_of(backend, word, filters))
 
 
 def told_first(ordered: list[Scored], told: frozenset[str]) -> list[Scored]:
