@@ -25,7 +25,6 @@ from memfold.recall.query import QueryPlan
 from memfold.recall.ranking import Scored
 from memfold.recall.sets import kind_words, told_of
 
-
 # words that ask which kind of its kind a thing is: "what *breed* is our cat" asks for the
 # fact that tells what the cat is ("Pickle is our four-year-old Maine Coon")
 KIND_OF = frozenset({"breed", "kind", "type", "sort", "species", "variety", "make", "model"})
