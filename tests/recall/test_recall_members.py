@@ -125,3 +125,14 @@ def test_what_breed_asks_for_the_fact_that_tells_what_the_pet_is(workspace: Path
         shown = [h.fact.content for h in memory.recall(
             "What breed is our cat?", now="2025-12-01T09:00:00", k=3).hits]
     assert shown[0] == "Pickle is our four-year-old Maine Coon."
+
+
+def test_a_bid_is_an_offer(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        memory.retain(["B @me: Put in an offer of £340,000 on the Fulford semi; it was rejected."],
+                      now="2025-03-04T10:00:00")
+        memory.retain(["B @me: Viewed three houses in York."], now="2025-03-05T10:00:00")
+        memory.retain(["W @me: I live in a rented house in Leeds."], now="2025-03-06T10:00:00")
+        shown = [h.fact.content for h in memory.recall(
+            "Which houses did we bid on?", now="2025-06-01T09:00:00", k=3).hits]
+    assert any(s.startswith("Put in an offer") for s in shown)
