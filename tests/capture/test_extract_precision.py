@@ -180,3 +180,17 @@ def test_a_statement_about_a_kind_of_thing_is_not_a_fact_about_the_speaker() -> 
         "This is our new flat above the bakery in Porto.", ADOPTED]
     assert _said(f"Kids grow up so fast, my daughter starts school in September. {NEWS}") \
         == ["Kids grow up so fast, their daughter starts school (September 2025).", ADOPTED]
+
+
+def test_a_reflection_on_moments_like_these_is_not_a_fact() -> None:
+    """"Moments like these remind me…", "Little things like this can…", "one of those
+    days": what something shown or told brings to mind, not news; one that also tells
+    something (a time, a name, an event) is kept."""
+    assert _said(f"Quiet moments like these remind me how much patience matters. {NEWS}") \
+        == [ADOPTED]
+    assert _said(f"Little things like this can change how a whole day goes. {NEWS}") \
+        == [ADOPTED]
+    assert _said(f"It's one of those moments where my whole family just clicks. {NEWS}") \
+        == [ADOPTED]
+    assert _said("Moments like these remind me of the summer I spent in Porto in 2019.") == [
+        "Moments like these remind them of the summer they spent in Porto in 2019."]

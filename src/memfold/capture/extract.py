@@ -95,6 +95,11 @@ _KIND = re.compile(r"^(?!(?:this|his|hers|its|is|was|has|does|yes|us|thus|plus|a
                    r"change|time)\s+(?:(?:really|truly|always|just|often|sure|can|do)\s+)?"
                    r"(?:is|are|have|has|make|bring|give|help|matter|mean|keep|take|teach)"
                    r"\b", re.IGNORECASE)
+# "Moments like these remind me…", "Little things like this…", "one of those days": what
+# something shown or told brings to mind
+_REFLECTION = re.compile(r"\b(?:moments?|things?|stuff|times?|days?) like (?:this|these|that|"
+                         r"those)\b(?! (?:is|was|are|were)\b)|\bone of those (?:moments|days|"
+                         r"times)\b", re.IGNORECASE)
 _IMAGINED = re.compile(r"\bI (?:can|could) (?:only |just |totally )?imagine\b", re.IGNORECASE)
 _REACTING = re.compile(r"^(?:it|this|that|these|those|they|which|what)\b", re.IGNORECASE)
 _AS_SUBJECT = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|mine)\b", re.IGNORECASE)
@@ -240,8 +245,8 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
         return None
     if _RESOLVE.search(plain) or _IMAGINED.search(plain) or _CONVICTION.match(plain):
         return None  # "I won't give up", "I can imagine…", "I'm sure…": not a fact
-    if _musing(plain):
-        return None  # "It's amazing how…", "Taking care of ourselves is key": said of anyone
+    if _musing(plain) or _reflection(plain):
+        return None  # "It's amazing how…", "Moments like these…": said of anyone
     if _REACTING.match(plain) and _AS_OBJECT.search(plain) and not _AS_SUBJECT.search(plain):
         return None  # "It really inspired me": how something struck the speaker
     if _PREFER.search(plain):
@@ -278,6 +283,12 @@ def _musing(plain: str) -> bool:
         return True
     general = musing or _MAXIM.match(plain) or _KIND.match(plain)
     return bool(general and not _SINGULAR.search(plain))
+
+
+def _reflection(plain: str) -> bool:
+    """"Moments like these remind me how lucky I am": a reflection on what was shown or
+    told, unless the rest of the sentence tells something (`_telling`)."""
+    return bool(_REFLECTION.search(plain)) and not _telling(_REFLECTION.sub("", plain))
 
 
 def _plain(sentence: str) -> str:
