@@ -216,7 +216,7 @@ def test_turns_are_verbatim_and_bullets_cite_their_turn(memory: Memory,
     lines = day_text(workspace).split("\n")
     said = lines.index("> I moved to Lisbon in March. I'd rather you keep answers short.")
     assert lines[said - 1].startswith("**me** · 10:00 · turn ")
-    facts = memory.recall("Lisbon", k=5).hits
+    facts = memory.recall("Lisbon", k=5, kinds="world").hits  # the bullet, through its turn
     lisbon = next(h.fact for h in facts if h.fact.kind == "world")
     assert lisbon.content.startswith("Moved to Lisbon (March 2025). (turn at line ")
     assert lisbon.content.endswith(f"line {said})")  # the header line of the turn
@@ -382,8 +382,8 @@ def test_a_turn_written_meanwhile_is_not_written_again(memory: Memory,
 def test_without_the_judge_the_facts_are_still_indexed(memory: Memory) -> None:
     result = memory.capture(SAMPLES["chatgpt"], judge=False)
     assert result.facts == 3
-    kinds = {h.fact.kind for h in memory.recall("Lisbon", k=5).hits}
-    assert "world" in kinds
+    kinds = {h.fact.kind for h in memory.recall("Lisbon", k=5, kinds="world").hits}
+    assert kinds == {"world"}
 
 
 def test_a_captured_bullet_pasted_into_an_older_log_keeps_its_day_file(
