@@ -46,7 +46,7 @@ from memfold.workspace.format import cited_turn
 # a bullet folded into its captured turn (`writes.indexed_values`) is no one's neighbour:
 # the turns around a conversation's Retain section neighbour each other, as without it
 UNFOLDED = "NOT (n.kind != 'text' AND n.content LIKE '%(turn at line %)')"
-NEIGHBOURS = ("SELECT c.rowid,"
+NEIGHBOURS = ("SELECT c.rowid,"  # noqa: S608 (constants only)
               " (SELECT n.rowid FROM facts n WHERE n.file = c.file AND n.line < c.line"
               f"  AND {UNFOLDED} ORDER BY n.line DESC LIMIT 1),"
               " (SELECT n.rowid FROM facts n WHERE n.file = c.file AND n.line > c.line"
