@@ -14,6 +14,7 @@ from memfold.capture.extract import extract
 from memfold.capture.registry import read_export
 from memfold.capture.write import captured_keys, new_turns, write_days
 from memfold.errors import BadInput
+from memfold.index.base import Filters, Terms
 from memfold.memory import Memory
 
 DAY = "2025-03-04"
@@ -216,7 +217,7 @@ def test_turns_are_verbatim_and_bullets_cite_their_turn(memory: Memory,
     lines = day_text(workspace).split("\n")
     said = lines.index("> I moved to Lisbon in March. I'd rather you keep answers short.")
     assert lines[said - 1].startswith("**me** · 10:00 · turn ")
-    facts = memory.recall("Lisbon", k=5).hits
+    facts = memory.recall("Lisbon", k=5, kinds="world").hits  # the bullet, through its turn
     lisbon = next(h.fact for h in facts if h.fact.kind == "world")
     assert lisbon.content.startswith("Moved to Lisbon (March 2025). (turn at line ")
     assert lisbon.content.endswith(f"line {said})")  # the header line of the turn
@@ -382,8 +383,8 @@ def test_a_turn_written_meanwhile_is_not_written_again(memory: Memory,
 def test_without_the_judge_the_facts_are_still_indexed(memory: Memory) -> None:
     result = memory.capture(SAMPLES["chatgpt"], judge=False)
     assert result.facts == 3
-    kinds = {h.fact.kind for h in memory.recall("Lisbon", k=5).hits}
-    assert "world" in kinds
+    kinds = {h.fact.kind for h in memory.recall("Lisbon", k=5, kinds="world").hits}
+    assert kinds == {"world"}
 
 
 def test_a_captured_bullet_pasted_into_an_older_log_keeps_its_day_file(
@@ -472,3 +473,70 @@ def test_a_turn_and_the_bullets_extracted_from_it_are_one_result(memory: Memory,
                  if h.fact.id == bullet.id or "I moved to Lisbon" in h.fact.content]
     assert len(from_turn) == 1, [h.fact.content for h in from_turn]
     assert any("tram to Belem" in h.fact.content for h in everything)  # another turn stays
+
+
+# -- a bullet folded into its turn: reached through it, no full-text row of its own ------
+
+
+FOLD_TALK = [*TURNS,
+             ("user", "My sister Inês works at a hospital in Braga and she moved to Lisbon too."),
+             ("assistant", "Noted."),
+             ("user", "I started a pottery class in Lisbon last week and I love it.")]
+
+
+def _captured(root: Path, *, extract: bool) -> Memory:
+    Memory.init(root)
+    memory = Memory.open(root)
+    memory.capture(chatgpt_export(chatgpt_conversation("c-fold", FOLD_TALK)), extract=extract)
+    return memory
+
+
+def _turn_scores(memory: Memory, query: str) -> dict[str, float]:
+    return {h.fact.content: round(h.score, 9)
+            for h in memory.recall(query, k=20, now=f"{DAY}T12:00:00+00:00").hits
+            if h.fact.kind == "text"}
+
+
+def test_bullets_do_not_change_how_their_turns_score(tmp_path: Path) -> None:
+    """The turns score as they do in the same conversation captured without bullets."""
+    with _captured(tmp_path / "with", extract=True) as bullets, \
+            _captured(tmp_path / "without", extract=False) as turns:
+        assert bullets.recall("Lisbon", k=20).hits  # bullets were extracted
+        assert "## Retain" in day_text(tmp_path / "with")
+        for query in ("Lisbon", "moved to Lisbon", "pottery class", "sister hospital Braga"):
+            assert _turn_scores(bullets, query) == _turn_scores(turns, query), query
+
+
+def test_a_folded_bullet_holds_no_words_of_its_own(memory: Memory) -> None:
+    """Only the turns hold the words in the full-text index; the bullet is still a fact."""
+    memory.capture(chatgpt_export(chatgpt_conversation("c-fold", FOLD_TALK)))
+    backend = memory.index_backend
+    rows = backend.matching_rowids(Terms(words=("lisbon",)), 50)
+    kinds = {c.fact.kind for c in backend.by_rowids(rows, Filters())}
+    assert kinds == {"text"}
+    assert any(c.fact.kind == "world" and "Lisbon" in c.fact.content
+               for c in backend.linked(["me"], Filters(), 50))
+
+
+def test_recall_brings_a_bullet_through_its_turn(memory: Memory) -> None:
+    """Asked for opinions, recall finds the preference through the turn that matched; a
+    bullet of that turn holding none of the words the turn matched is not brought."""
+    memory.capture(chatgpt_export(chatgpt_conversation("c-fold", FOLD_TALK)))
+    said = [h.fact.content for h in memory.recall("short answers", k=10,
+                                                  kinds="opinion,world").hits]
+    assert said and said[0].startswith("Would rather you keep answers short.")
+    assert not any("Lisbon" in s for s in said)
+
+
+def test_a_file_with_folded_bullets_is_reindexed_cleanly(memory: Memory,
+                                                         workspace: Path) -> None:
+    """The full-text rows a changed file had are removed with the values they were made
+    from: after an edit the index answers as a full rebuild of the same files does."""
+    memory.capture(chatgpt_export(chatgpt_conversation("c-fold", FOLD_TALK)))
+    path = workspace / "memory" / f"{DAY}.md"
+    path.write_text(day_text(workspace) + "\nThe tram to Belem runs past Lisbon's river.\n",
+                    encoding="utf-8")
+    memory.index()
+    synced = _turn_scores(memory, "Lisbon river tram")
+    memory.index(full=True)
+    assert synced == _turn_scores(memory, "Lisbon river tram") and synced

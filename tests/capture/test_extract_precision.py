@@ -145,3 +145,52 @@ def test_you_know_opening_a_sentence_is_an_interjection() -> None:
     assert _kinds("You know I love hiking in the Alps every summer.") == [
         ("O", "Loves hiking in the Alps every summer.")]
     assert _said("You know, I moved to Porto in March.") == ["Moved to Porto (March 2025)."]
+
+
+NEWS = "I adopted a grey cat from the shelter last week."
+ADOPTED = "Adopted a grey cat from the shelter last week (2025-04-25)."
+
+
+def test_a_conviction_is_not_a_fact() -> None:
+    """"I'm sure…", "I believe…": what the speaker is convinced of is a judgement, not what
+    they did or are; the fact beside it is still taken."""
+    assert _said(f"I'm sure the new roof made a big difference to the whole street. {NEWS}") \
+        == [ADOPTED]
+    assert _said(f"I believe that a good library can change a small town. {NEWS}") == [ADOPTED]
+    assert _said(f"I'm pretty sure with enough practice I can run the marathon. {NEWS}") \
+        == [ADOPTED]
+    assert _said(f"I really believe in the garden project and its volunteers. {NEWS}") \
+        == [ADOPTED]
+    assert _said("I surely learned a lot from the pottery course in March.") == [
+        "Surely learned a lot from the pottery course (March 2025)."]
+
+
+def test_a_statement_about_a_kind_of_thing_is_not_a_fact_about_the_speaker() -> None:
+    """"Pets are the best for lifting our spirits", "Life is better when we share it": a
+    bare plural or a word for life in general as subject, said of everyone; "our" in it
+    does not make it the speaker's news.  The speaker's own ("Our dogs are…", "My kids
+    are…") is kept."""
+    assert _said(f"Pets are the best for lifting our spirits after a long day. {NEWS}") \
+        == [ADOPTED]
+    assert _said(f"Life is so much sweeter when we slow down together. {NEWS}") == [ADOPTED]
+    assert _said(f"Gardens really have a way of calming our minds. {NEWS}") == [ADOPTED]
+    assert _said(f"Our dogs are staying with my sister in Porto this month. {NEWS}") == [
+        "Our dogs are staying with their sister in Porto this month.", ADOPTED]
+    assert _said(f"This is our new flat above the bakery in Porto. {NEWS}") == [
+        "This is our new flat above the bakery in Porto.", ADOPTED]
+    assert _said(f"Kids grow up so fast, my daughter starts school in September. {NEWS}") \
+        == ["Kids grow up so fast, their daughter starts school (September 2025).", ADOPTED]
+
+
+def test_a_reflection_on_moments_like_these_is_not_a_fact() -> None:
+    """"Moments like these remind me…", "Little things like this can…", "one of those
+    days": what something shown or told brings to mind, not news; one that also tells
+    something (a time, a name, an event) is kept."""
+    assert _said(f"Quiet moments like these remind me how much patience matters. {NEWS}") \
+        == [ADOPTED]
+    assert _said(f"Little things like this can change how a whole day goes. {NEWS}") \
+        == [ADOPTED]
+    assert _said(f"It's one of those moments where my whole family just clicks. {NEWS}") \
+        == [ADOPTED]
+    assert _said("Moments like these remind me of the summer I spent in Porto in 2019.") == [
+        "Moments like these remind them of the summer they spent in Porto in 2019."]

@@ -83,6 +83,23 @@ _MUSING = re.compile(r"^it(?:['’]s| is)(?: (?:so|really|always|just|truly|pret
 # "Taking care of ourselves is key": a maxim, a gerund's verdict on what anyone should do
 _MAXIM = re.compile(r"^[a-z]+ing\b.* (?:is|are) (?:so |really |super |very |truly |just )?"
                     r"(?:key|important|vital|essential|crucial|everything)\b", re.IGNORECASE)
+# "I'm sure it helped", "I believe that…": a conviction, a judgement rather than a fact
+_CONVICTION = re.compile(r"^I(?:['’]m| am) (?:so |pretty |really |quite |absolutely |totally )?"
+                         r"(?:sure|certain|convinced)\b|^I (?:really |truly |firmly |strongly |"
+                         r"do )?believe\b", re.IGNORECASE)
+# "Pets are the best for…", "Life is sweeter when we…": a kind of thing, or life at large, as
+# subject (a bare plural, not "this", "his", "its", "was"…), saying how it is for anyone
+_KIND = re.compile(r"^(?!(?:this|his|hers|its|is|was|has|does|yes|us|thus|plus|as|less|"
+                   r"always|sometimes|lots|perhaps|yours|ours|theirs|guess|unless)\b)"
+                   r"(?:[a-z]+[^s']s|life|love|family|nature|art|music|kindness|friendship|"
+                   r"change|time)\s+(?:(?:really|truly|always|just|often|sure|can|do)\s+)?"
+                   r"(?:is|are|have|has|make|bring|give|help|matter|mean|keep|take|teach)"
+                   r"\b", re.IGNORECASE)
+# "Moments like these remind me…", "Little things like this…", "one of those days": what
+# something shown or told brings to mind
+_REFLECTION = re.compile(r"\b(?:moments?|things?|stuff|times?|days?) like (?:this|these|that|"
+                         r"those)\b(?! (?:is|was|are|were)\b)|\bone of those (?:moments|days|"
+                         r"times)\b", re.IGNORECASE)
 _IMAGINED = re.compile(r"\bI (?:can|could) (?:only |just |totally )?imagine\b", re.IGNORECASE)
 _REACTING = re.compile(r"^(?:it|this|that|these|those|they|which|what)\b", re.IGNORECASE)
 _AS_SUBJECT = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|mine)\b", re.IGNORECASE)
@@ -226,10 +243,10 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     plain = _plain(sentence)
     if not plain or plain.endswith("?") or len(plain) > MAX_CHARS or len(plain.split()) < 4:
         return None
-    if _RESOLVE.search(plain) or _IMAGINED.search(plain):
-        return None  # "I won't give up", "I'll do my best", "I can imagine…": not a fact
-    if _musing(plain):
-        return None  # "It's amazing how…", "Taking care of ourselves is key": said of anyone
+    if _RESOLVE.search(plain) or _IMAGINED.search(plain) or _CONVICTION.match(plain):
+        return None  # "I won't give up", "I can imagine…", "I'm sure…": not a fact
+    if _musing(plain) or _reflection(plain):
+        return None  # "It's amazing how…", "Moments like these…": said of anyone
     if _REACTING.match(plain) and _AS_OBJECT.search(plain) and not _AS_SUBJECT.search(plain):
         return None  # "It really inspired me": how something struck the speaker
     if _PREFER.search(plain):
@@ -257,13 +274,21 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
 def _musing(plain: str) -> bool:
     """A remark about how things are for anyone rather than about the speaker: "It's amazing
     how a walk can change our outlook", "It's nice to know …" (what the speaker knows or
-    sees of their own is a reaction all the same), "Investing in our kids is key"; one
+    sees of their own is a reaction all the same), "Investing in our kids is key", "Pets
+    are the best for lifting our spirits" (a kind of thing as subject); one
     that says "I" or "my" ("It's amazing how my garden has grown") is kept, except after
     "to know"."""
     musing = _MUSING.match(plain)
     if musing and musing.group(1).casefold() == "to know":
         return True
-    return bool((musing or _MAXIM.match(plain)) and not _SINGULAR.search(plain))
+    general = musing or _MAXIM.match(plain) or _KIND.match(plain)
+    return bool(general and not _SINGULAR.search(plain))
+
+
+def _reflection(plain: str) -> bool:
+    """"Moments like these remind me how lucky I am": a reflection on what was shown or
+    told, unless the rest of the sentence tells something (`_telling`)."""
+    return bool(_REFLECTION.search(plain)) and not _telling(_REFLECTION.sub("", plain))
 
 
 def _plain(sentence: str) -> str:

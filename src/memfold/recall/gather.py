@@ -18,7 +18,7 @@ from dataclasses import replace as evolve
 
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.names import entity_key
-from memfold.recall import ranking
+from memfold.recall import folded, ranking
 from memfold.recall.expansion import SEEDS, expand, second_hop, term_weights, word_knowledge
 from memfold.recall.fusion import LEXICAL, SEMANTIC, lexical_part
 from memfold.recall.hits import matched_terms
@@ -165,6 +165,7 @@ def gather(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters:
     match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None
              else lexical_part(c.bm25, best) for c in found.values()}
     if not searched or options.mode == SEMANTIC:
+        folded.unfold(backend, plan, named, found, match, filters, searched, limit)
         return Pool(found, match, fused, selective)
     for c, value in expand(backend, plan, found, filters).values():  # words the best share
         found[(c.fact.path, c.rowid)] = c
@@ -172,6 +173,7 @@ def gather(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters:
     known, covers = _known(backend, plan, named, found, match, filters)
     hopped = _hop(backend, plan, named, found, match, filters, options) if (
         options.mode == LEXICAL) else {}
+    folded.unfold(backend, plan, named, found, match, filters, searched, limit)
     return Pool(found, match, fused, selective, known, hopped, covers)
 
 

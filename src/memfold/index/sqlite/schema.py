@@ -15,7 +15,7 @@ from typing import ParamSpec, TypeVar
 
 from memfold.errors import IndexDamaged, IndexError_
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 DAMAGE = ("malformed", "corrupt", "not a database", "disk image")  # SQLite's words for it
 
 DATA_SCHEMA = """

@@ -41,12 +41,16 @@ from memfold.index.sqlite.rows import (
 )
 from memfold.index.sqlite.schema import damaged
 from memfold.values import TEXT, ParseWarning
+from memfold.workspace.format import cited_turn
 
-NEIGHBOURS = ("SELECT c.rowid,"
+# a bullet folded into its captured turn (`writes.indexed_values`) is no one's neighbour:
+# the turns around a conversation's Retain section neighbour each other, as without it
+UNFOLDED = "NOT (n.kind != 'text' AND n.content LIKE '%(turn at line %)')"
+NEIGHBOURS = ("SELECT c.rowid,"  # noqa: S608 (constants only)
               " (SELECT n.rowid FROM facts n WHERE n.file = c.file AND n.line < c.line"
-              "  ORDER BY n.line DESC LIMIT 1),"
+              f"  AND {UNFOLDED} ORDER BY n.line DESC LIMIT 1),"
               " (SELECT n.rowid FROM facts n WHERE n.file = c.file AND n.line > c.line"
-              "  ORDER BY n.line LIMIT 1) FROM facts c")
+              f"  AND {UNFOLDED} ORDER BY n.line LIMIT 1) FROM facts c")
 DUMP = (
     "SELECT 'file', path, role, day, size, sha256 FROM files ORDER BY path",
     "SELECT 'fact', f.id, files.path, f.line, f.end_line, f.kind, f.content, f.entities,"
@@ -319,6 +323,22 @@ def recent(db: sqlite3.Connection, filters: Filters, limit: int) -> list[Candida
     where, params = conditions(filters)
     return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
                       f" WHERE 1 {where} {NEWEST} LIMIT ?", [*params, limit])
+
+
+def cited_by(db: sqlite3.Connection, turns: Sequence[tuple[str, int]],
+             filters: Filters) -> list[Candidate]:
+    """The bullets that cite these captured turns ((path, header line) each; a bullet and
+    its turn share a file) and pass the filters, in file order: the bullets folded into
+    their turns, which have no full-text row (`writes.indexed_values`)."""
+    wanted = set(turns)
+    where, params = conditions(filters)
+    found: list[Candidate] = []
+    for chunk in chunks(sorted({path for path, _ in wanted}), 500):
+        found += candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                            f" WHERE files.path IN ({marks(chunk)}) AND f.kind != 'text'"
+                            f" AND f.content LIKE '%(turn at line %)' {where}"
+                            " ORDER BY files.path, f.line", [*chunk, *params])
+    return [c for c in found if (c.fact.path, cited_turn(c.fact.content)) in wanted]
 
 
 def fts_rowids(db: sqlite3.Connection, fts: str, limit: int) -> list[int]:

@@ -20,6 +20,7 @@ from memfold.index.sqlite.rows import chunks, marks
 from memfold.index.sqlite.schema import create_data, create_indexes, drop_data, drop_indexes
 from memfold.names import entity_key, fold_for_index
 from memfold.values import TEXT, FileStamp, ParsedDoc
+from memfold.workspace.format import cited_turn
 
 
 def stamps(db: sqlite3.Connection, paths: Sequence[str] | None = None) -> dict[str, FileStamp]:
@@ -169,6 +170,18 @@ def fts_values(content: str, keys: dict[str, str]) -> tuple[str, str]:
     return body, names if names.isascii() else fold_for_index(names)
 
 
+def indexed_values(kind: str, content: str, keys: dict[str, str]) -> tuple[str, str] | None:
+    """What the full-text index takes for a fact (`fts_values`), or None for a bullet folded
+    into its captured turn: one that cites the turn it was extracted from (`cited_turn`).
+    Such a bullet repeats its turn's words, so as a row of its own it made them count for
+    less in every search's statistics and took candidate places its turn needed; recall
+    reaches it through its turn instead (`recall.folded`).  Decided from the row alone, so
+    insert and delete agree."""
+    if kind != TEXT and cited_turn(content) is not None:
+        return None
+    return fts_values(content, keys)
+
+
 def _recount_duplicates(db: sqlite3.Connection, ids: Iterable[str]) -> None:
     """Bring `duplicate_ids` up to date for these ids (their rows were added or removed)."""
     for chunk in chunks(list(set(ids)), 500):
@@ -181,7 +194,7 @@ def _delete_path(db: sqlite3.Connection, path: str) -> list[str]:
     """Remove every row of one file; returns the ids of its facts."""
     found = db.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
     file = found[0] if found else None
-    rows = db.execute("SELECT rowid, id, content, entities FROM facts WHERE file = ?",
+    rows = db.execute("SELECT rowid, id, kind, content, entities FROM facts WHERE file = ?",
                       (file,)).fetchall()
     named = db.execute("SELECT name FROM aliases WHERE path = ? ORDER BY rowid LIMIT 1",
                        (path,)).fetchone()  # an entity page's first name, as `prepare` took it
@@ -189,8 +202,8 @@ def _delete_path(db: sqlite3.Connection, path: str) -> list[str]:
     # the full-text rows first, with the values they were made from
     db.executemany(
         "INSERT INTO facts_fts (facts_fts, rowid, body, names) VALUES ('delete', ?, ?, ?)",
-        [(rowid, *fts_values(content, entity_keys(json.loads(entities), page)))
-         for rowid, _, content, entities in rows])
+        [(rowid, *values) for rowid, _, kind, content, entities in rows
+         if (values := indexed_values(kind, content, entity_keys(json.loads(entities), page)))])
     db.execute("DELETE FROM fact_entities WHERE fact IN "
                "(SELECT rowid FROM facts WHERE file = ?)", (file,))
     db.execute("DELETE FROM facts WHERE file = ?", (file,))
@@ -198,7 +211,7 @@ def _delete_path(db: sqlite3.Connection, path: str) -> list[str]:
     db.execute("DELETE FROM warnings WHERE path = ?", (path,))
     db.execute("DELETE FROM citations WHERE path = ?", (path,))
     db.execute("DELETE FROM files WHERE id = ?", (file,))
-    return [fact_id for _, fact_id, _, _ in rows]
+    return [fact_id for _, fact_id, _, _, _ in rows]
 
 
 class DocRows(NamedTuple):
@@ -208,7 +221,7 @@ class DocRows(NamedTuple):
 
     file: tuple[object, ...]
     facts: list[tuple[object, ...]]
-    fts: list[tuple[str, str]]  # one per fact: `fts_values`
+    fts: list[tuple[str, str] | None]  # one per fact: `indexed_values`
     links: list[tuple[int, str, str, int | None]]  # (place of the fact, key, name, day)
     aliases: list[tuple[object, ...]]
     warnings: list[tuple[object, ...]]
@@ -222,7 +235,7 @@ def prepare(doc: ParsedDoc, stamp: FileStamp) -> PreparedDoc:
     day = doc.day.toordinal() if doc.day else None  # days are kept as ordinals (sqlite.rows)
     page = doc.aliases[0] if doc.aliases else None
     facts: list[tuple[object, ...]] = []
-    fts: list[tuple[str, str]] = []
+    fts: list[tuple[str, str] | None] = []
     links: list[tuple[int, str, str, int | None]] = []
     for place, f in enumerate(doc.facts):
         fact_day = day if f.day == doc.day else f.day.toordinal() if f.day else None
@@ -230,7 +243,7 @@ def prepare(doc: ParsedDoc, stamp: FileStamp) -> PreparedDoc:
         keys = entity_keys(names, page) if names or page is not None else {}
         for key, name in keys.items():
             links.append((place, key, name, fact_day))
-        fts.append(fts_values(f.content, keys))
+        fts.append(indexed_values(f.kind, f.content, keys))
         valid = f.valid
         facts.append((
             f.id, f.line, f.end_line, f.kind, f.content, _json_names(names) if names else "[]",
@@ -275,8 +288,8 @@ def _insert(db: sqlite3.Connection, batch: Sequence[PreparedDoc], *,
             file = db.execute("SELECT id FROM files WHERE path = ?",
                               (prepared.path,)).fetchone()[0]
         facts.extend([(first + place, file, *row) for place, row in enumerate(rows.facts)])
-        fts.extend([(first + place, body, names)
-                    for place, (body, names) in enumerate(rows.fts)])
+        fts.extend([(first + place, *values)
+                    for place, values in enumerate(rows.fts) if values is not None])
         links.extend([(first + place, key, name, day) for place, key, name, day in rows.links])
         aliases.extend(rows.aliases)
         warnings.extend(rows.warnings)
