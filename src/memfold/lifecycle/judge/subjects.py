@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memfold.lifecycle.judge.readers import read
 from memfold.names import entity_key
@@ -22,12 +23,17 @@ def same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
     return bool(shared & (n.about | o.about))
 
 
-def _mentioned(fact: Fact) -> set[str]:
+def _mentioned(fact: Fact) -> frozenset[str]:
     """The entities a fact names inside its content, @mentioned or not: as values, unless
     they are its subject ("Ines's manager is Felix" says nothing of Felix's own manager)."""
-    return {entity_key(e) for e in fact.entities if re.search(
+    return _mentioned_in(fact.content, fact.entities)
+
+
+@lru_cache(maxsize=4096)  # a retain weighs each new fact against up to a hundred older ones
+def _mentioned_in(content: str, entities: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(entity_key(e) for e in entities if re.search(
         r"(?<![\w-])@?" + r"[-\s]".join(map(re.escape, e.split("-"))) + r"(?![\w-])",
-        fact.content, re.IGNORECASE)}
+        content, re.IGNORECASE))
 
 
 def named_values(fact: Fact) -> frozenset[str]:
@@ -47,5 +53,8 @@ def reported(new: Fact) -> str | None:
     return "reported" if reporters(new.content) - read(new).about else None
 
 
-def reporters(content: str) -> set[str]:
-    return {entity_key(m.group("a") or m.group("b")) for m in _REPORTER.finditer(content)}
+@lru_cache(maxsize=4096)
+def reporters(content: str) -> frozenset[str]:
+    """Who told a fact ("Hamid" in "Omar was promoted, Hamid told us"), as entity keys."""
+    return frozenset(entity_key(m.group("a") or m.group("b"))
+                     for m in _REPORTER.finditer(content))
