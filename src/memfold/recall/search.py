@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
-from memfold.recall import asked_slot, currency, offered, ranking, sets
+from memfold.recall import anchored, asked_slot, currency, offered, ranking, sets
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
@@ -75,9 +75,11 @@ def intersect(a: Interval | None, b: Interval | None) -> Interval | None:
 
 
 def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ranked:
-    window = intersect(plan.window, options.window)
     written_by, before_any = as_of(backend, options.today)
     notes = _unread(plan)
+    plan, read = anchored.with_anchor(backend, plan, written_by, options.today)
+    notes = (*notes, read) if read else notes
+    window = intersect(plan.window, options.window)
     if before_any:
         return Ranked([], window, (), 0, notes=(*notes, before_any))
     named = query_entities(backend, plan)

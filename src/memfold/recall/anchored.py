@@ -1,0 +1,114 @@
+"""A time named by an event ("around my birthday", "in the weeks before the move", "my first
+week at the university"): the event's day is read from the fact that tells of it, and the
+query is asked as of the window it names.
+
+`times.anchors` reads the phrase; this module finds the event's fact among those written by
+the day asked at — a fact holding the event's head word (by its stem), the one holding most
+of the event's words, then the phrase itself ("my birthday"), then the best match (for "my
+first ...": one that tells of a beginning, the earliest) — and takes its day: a date its own
+words state ("My birthday is 21 June": the latest 21 June by now; "the movers come on 26
+July", a plan), else a time it states relative to its writing ("last night"), else the day
+it was written. The event's words are not searched then (they name a time: the facts of that
+time rarely repeat them), nor are the words framing it ("the week after"), unless the
+question asks how long between two events. An event no fact tells of leaves the query as it
+was.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace as evolve
+from datetime import date, timedelta
+
+from memfold.index.base import Candidate, Filters, RecallIndex, Terms
+from memfold.names import STOP_WORDS, find_words
+from memfold.recall.query import QueryPlan, word_stem
+from memfold.times.anchors import Anchor, anchor_window
+from memfold.times.parse import find_time_phrase
+from memfold.times.words import MONTH_PATTERN
+from memfold.values import Fact, Interval
+
+SEARCHED = 30  # the event's best matches looked at
+LONGEST_DAYS = 31  # a stated time longer than this is no event's day
+_ABSOLUTE = re.compile(rf"\d|\b{MONTH_PATTERN}\b", re.IGNORECASE)
+# words that tell of a beginning: "my first week at X" anchors on the fact that starts X
+BEGINNING = frozenset(word_stem(w) for w in ("first", "start", "started", "began", "joined",
+                                              "new"))
+
+
+def with_anchor(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
+                today: date) -> tuple[QueryPlan, str | None]:
+    """The plan asked as of the window its event names, and a note saying how the time was
+    read; the plan unchanged (and no note) when it names no event or no fact tells of it."""
+    anchor = plan.anchor
+    if anchor is None or plan.window is not None:
+        return plan, None
+    words = _words(anchor)
+    found = _event_fact(backend, anchor, words, written_by)
+    if found is None:
+        return plan, None
+    window = anchor_window(anchor, event_days(found.fact, today), today)
+    if window is None:
+        return plan, None
+    # the frame's words ("week", "first") say the time, and so do the event's unless asked
+    said = {w.casefold() for w in find_words(" ".join(anchor.frame))}
+    said |= set() if anchor.asked else set(words)
+    terms = tuple(t for t in plan.terms if t not in said)
+    note = (f"{' '.join(anchor.event)!r} read as the day of ^{found.fact.id}: "
+            f"{_shown(window)}")
+    return evolve(plan, window=window, terms=terms), note
+
+
+def _words(anchor: Anchor) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(w.casefold() for w in find_words(" ".join(anchor.event))
+                               if w.casefold() not in STOP_WORDS))
+
+
+def _event_fact(backend: RecallIndex, anchor: Anchor, words: tuple[str, ...],
+                written_by: date | None) -> Candidate | None:
+    """The fact that tells of the event (module docstring), or None."""
+    if not words:
+        return None
+    found = backend.lexical(Terms(words=words), Filters(written_by=written_by), SEARCHED)
+    head, stems = word_stem(anchor.head.casefold()), {word_stem(w) for w in words}
+    phrase = " ".join(anchor.event[:2]).casefold().replace("\u2019", "'")
+    held = []
+    for n, c in enumerate(found):
+        own = {word_stem(w.casefold()) for w in find_words(c.fact.content)}
+        if head in own:
+            held.append((n, c, len(stems & own), phrase in c.fact.content.casefold(),
+                         bool(own & BEGINNING)))
+    if not held:
+        return None
+    if anchor.side == "first":
+        return min(held, key=lambda h: (not h[4], h[1].fact.day or date.max, h[0]))[1]
+    return min(held, key=lambda h: (-h[2], not h[3], h[0]))[1]
+
+
+def event_days(fact: Fact, today: date) -> Interval:
+    """The days of the event a fact tells of (module docstring)."""
+    day = fact.day or today
+    whole = Interval(day, day)
+    found = find_time_phrase(fact.content, today=day)
+    if found is None:
+        return whole
+    said, (start, end) = found
+    if _ABSOLUTE.search(fact.content[start:end]):
+        if fact.kind == "experience":
+            return whole  # told as it happened; a date in it is another time ("last day 18 July")
+        # a date without its year: the latest by now (a birthday), else the next one after
+        # the fact was written (a plan)
+        again = find_time_phrase(fact.content, today=today)
+        said = again[0] if again else said
+        if said.start is not None and said.start < day - timedelta(days=7):
+            later = find_time_phrase(fact.content, today=day + timedelta(days=364))
+            said = later[0] if later else said
+    if said.start is None or said.end is None or (said.end - said.start).days > LONGEST_DAYS:
+        return whole
+    return said
+
+
+def _shown(window: Interval) -> str:
+    start = window.start.isoformat() if window.start else "..."
+    end = window.end.isoformat() if window.end else "..."
+    return start if start == end else f"{start} to {end}"
