@@ -17,12 +17,16 @@ was.
 from __future__ import annotations
 
 import re
+from collections.abc import MutableMapping
 from dataclasses import replace as evolve
 from datetime import date, timedelta
+from typing import Any
 
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.names import STOP_WORDS, find_words
-from memfold.recall.query import QueryPlan, word_stem
+from memfold.recall.query import TIME_TOPICS, QueryPlan, word_stem
+from memfold.recall.ranking import Scored
+from memfold.recall.scoring import said_time
 from memfold.times.anchors import Anchor, anchor_window
 from memfold.times.parse import find_time_phrase
 from memfold.times.words import MONTH_PATTERN
@@ -30,6 +34,12 @@ from memfold.values import Fact, Interval
 
 SEARCHED = 30  # the event's best matches looked at
 LONGEST_DAYS = 31  # a stated time longer than this is no event's day
+# words that ask nothing beside a time: "where did we go", "what did I get up to"
+LIGHT_VERBS = frozenset("""go goes went gone going do does did doing done happen happens
+    happened happening get gets got getting spend spent spending""".split())
+KIND_ORDER = {"experience": 3.0, "observation": 2.0, "world": 1.0}
+EVENT_NUDGE = 1e-9  # far below any score a match gives
+TOLD_DAYS = 2  # how long after a time a fact may be written about it (`told_after`)
 _ABSOLUTE = re.compile(rf"\d|\b{MONTH_PATTERN}\b", re.IGNORECASE)
 # words that tell of a beginning: "my first week at X" anchors on the fact that starts X
 BEGINNING = frozenset(word_stem(w) for w in ("first", "start", "started", "began", "joined",
@@ -39,10 +49,11 @@ BEGINNING = frozenset(word_stem(w) for w in ("first", "start", "started", "began
 def with_anchor(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
                 today: date) -> tuple[QueryPlan, str | None]:
     """The plan asked as of the window its event names, and a note saying how the time was
-    read; the plan unchanged (and no note) when it names no event or no fact tells of it."""
+    read; the plan unchanged (and no note) when it names no event or no fact tells of it.
+    Either way a time with light verbs only is asked as a time alone (`only_time`)."""
     anchor = plan.anchor
     if anchor is None or plan.window is not None:
-        return plan, None
+        return only_time(plan), None
     words = _words(anchor)
     found = _event_fact(backend, anchor, words, written_by)
     if found is None:
@@ -56,7 +67,61 @@ def with_anchor(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
     terms = tuple(t for t in plan.terms if t not in said)
     note = (f"{' '.join(anchor.event)!r} read as the day of ^{found.fact.id}: "
             f"{_shown(window)}")
-    return evolve(plan, window=window, terms=terms), note
+    return only_time(evolve(plan, window=window, terms=terms)), note
+
+
+def only_time(plan: QueryPlan) -> QueryPlan:
+    """A question whose words beside its time are only light verbs ("where did we go for
+    Valentine's Day", "how did we spend Easter"), and the time's own words searched beside
+    them ("Valentine"), asks what happened then: it is asked as a time alone, as "what did
+    we do at Halloween" is.  Else the plan as it was."""
+    if plan.window is None or not plan.terms or plan.phrases or plan.mentions:
+        return plan
+    if all(t in LIGHT_VERBS or t in TIME_TOPICS for t in plan.terms):
+        return evolve(plan, terms=())
+    return plan
+
+
+def events_first(scored: list[Scored], plan: QueryPlan) -> list[Scored]:
+    """A question that is only a time ("what happened in August", "what did I do around my
+    birthday") asks what happened: facts nothing else ranks (no words, no names) are
+    ordered experiences first, then observations, world facts and opinions, each kind
+    newest first as before."""
+    if plan.window is None or plan.terms or plan.phrases or plan.mentions or any(
+            s.score for s in scored):
+        return scored
+    return [evolve(s, score=KIND_ORDER.get(s.fact.kind, 0.0) * EVENT_NUDGE) for s in scored]
+
+
+def told_after(window: Interval | None, today: date) -> Interval | None:
+    """A window recall is restricted to, reaching TOLD_DAYS past its end (never past today):
+    what happened is often written down the next day ("we took Felix guising last night",
+    the morning after Halloween).  Of the facts written in those days only the ones whose
+    own words place them then are kept (`told_then`)."""
+    if window is None or window.end is None or window.end >= today:
+        return window
+    return Interval(window.start, min(today, window.end + timedelta(days=TOLD_DAYS)))
+
+
+def told_then(found: MutableMapping[Any, Candidate], window: Interval | None) -> None:
+    """Leave out of `found` the facts written after `window` (in the days `told_after`
+    adds) whose own words do not place them within it."""
+    if window is None or window.end is None:
+        return
+    end = window.end
+    for key, c in list(found.items()):
+        day = c.fact.day
+        if day is not None and day > end and not _said_in(c.fact, window):
+            del found[key]
+
+
+def _said_in(fact: Fact, window: Interval) -> bool:
+    """Whether the fact's own words place it within the window ("last night"; not "this
+    year", which only overlaps it)."""
+    said = said_time(fact.content, fact.day)
+    return said is not None and said.start is not None and said.end is not None and (
+        window.start is None or window.start <= said.start) and (
+        window.end is None or said.end <= window.end)
 
 
 def _words(anchor: Anchor) -> tuple[str, ...]:

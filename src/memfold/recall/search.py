@@ -87,7 +87,11 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
     # after they happen ("last month we ..."), so in-window facts rank higher but others
     # stay findable.  A query that is only a time phrase is restricted to it.
     soft = plan.window is not None and bool(plan.terms or plan.phrases or named)
-    hard = options.window if soft else window
+    # a query that is only a time phrase also sees what was written just after that time
+    # and says it happened then ("last night", the morning after)
+    told = not soft and options.window is None
+    hard = anchored.told_after(window, options.today) if told else options.window if soft \
+        else window
     required = tuple(resolve_entities(backend, options.entities))
     filters = Filters(kinds=options.kinds, window=hard, entity_keys=required,
                       written_by=written_by)
@@ -98,6 +102,8 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
     plan, named = with_roles(backend, plan, named, filters)
     plan, named = sets.with_groups(backend, plan, named, filters, options.mode)
     pool = gather(backend, plan, named, filters, options, soft=soft, window=window)
+    if told:
+        anchored.told_then(pool.found, window)
     return _ranked(backend, plan, named, pool, filters, options, window, notes)
 
 
@@ -131,6 +137,7 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     scored = held_by_neighbours([score_candidate(c, plan, named, match[c.rowid], options,
                                                  context.get(c.rowid), pool.selective)
                                  for c in found.values()])
+    scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
