@@ -79,6 +79,7 @@ def test_a_time_named_by_an_event(text: str, side: str, days: int,
     "Did I pass my cello exam before or after we moved?",  # an order, no window
     "what did I do after work",  # no event named
     "what do I do before the weekend",  # a time, not an event
+    "What does Gina say about the grand opening?",  # a topic, not a time
 ])
 def test_no_event_named(text: str) -> None:
     assert find_anchor(text) is None
@@ -98,7 +99,8 @@ def test_how_long_between_two_events_asks_for_the_event_too() -> None:
     ("my first week at the lab", (date(2025, 6, 21), date(2025, 6, 27))),
     ("the weekend after my birthday", (date(2025, 6, 28), date(2025, 6, 29))),
     ("since my birthday", (date(2025, 6, 21), TODAY)),
-    ("before my birthday", (None, date(2025, 6, 20))),
+    ("before my birthday", (None, date(2025, 6, 21))),  # the day itself too
+    ("after my birthday", (date(2025, 6, 21), TODAY)),
 ])
 def test_the_window_an_event_names(text: str, expected: tuple[date | None, date]) -> None:
     anchor = find_anchor(text)

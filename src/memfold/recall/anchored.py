@@ -9,8 +9,10 @@ first ...": one that tells of a beginning, the earliest) — and takes its day: 
 words state ("My birthday is 21 June": the latest 21 June by now; "the movers come on 26
 July", a plan), else a time it states relative to its writing ("last night"), else the day
 it was written. The event's words are not searched then (they name a time: the facts of that
-time rarely repeat them), nor are the words framing it ("the week after"), unless the
-question asks how long between two events. An event no fact tells of leaves the query as it
+time rarely repeat them) when the question asks nothing else ("what was I doing around my
+birthday"); beside other words they are searched ("what did Mel realize after the charity
+race"), as they are when the question asks how long between two events.  The words framing
+the time ("the week after") are not searched. An event no fact tells of leaves the query as it
 was.
 """
 
@@ -61,10 +63,13 @@ def with_anchor(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
     window = anchor_window(anchor, event_days(found.fact, today), today)
     if window is None:
         return plan, None
-    # the frame's words ("week", "first") say the time, and so do the event's unless asked
-    said = {w.casefold() for w in find_words(" ".join(anchor.frame))}
-    said |= set() if anchor.asked else set(words)
-    terms = tuple(t for t in plan.terms if t not in said)
+    # the frame's words ("week", "first") say the time; the event's do too when nothing
+    # else is asked ("what was I doing around my birthday"), else they are asked about
+    # ("what did Mel realize after the charity race", "how long after the move ...")
+    frame = {w.casefold() for w in find_words(" ".join(anchor.frame))}
+    rest = [t for t in plan.terms if t not in frame and t not in words]
+    asked = anchor.asked or plan.mentions or any(t not in LIGHT_VERBS for t in rest)
+    terms = tuple(t for t in plan.terms if t not in frame and (asked or t not in words))
     note = (f"{' '.join(anchor.event)!r} read as the day of ^{found.fact.id}: "
             f"{_shown(window)}")
     return only_time(evolve(plan, window=window, terms=terms)), note

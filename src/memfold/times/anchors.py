@@ -25,7 +25,7 @@ _SPAN = (r"(?:(?:in|during|over)\s+)?the\s+(?P<span>(?:few\s+|couple\s+of\s+)?"
 _FIRST = (r"(?:(?:in|during|over)\s+)?(?:my|our|his|her|their|the)\s+first\s+"
           r"(?P<first>days?|week|weeks|month|months|year)\s+(?:at|of|in|on|with|after)")
 _PREP = (r"(?:(?:just|right|shortly|soon|not\s+long)\s+)?"
-         r"(?P<prep>around|about|before|after|since|until|till|during)")
+         r"(?P<prep>around|before|after|since|until|till)")
 ANCHOR = re.compile(rf"\b(?:{_SPAN}|{_FIRST}|{_PREP})\s+(?P<rest>[^?!.,;:]+)", re.IGNORECASE)
 HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+\w+|soon)\b", re.IGNORECASE)
 OR_NEXT = re.compile(r"^\s*(?:or|and)\b", re.IGNORECASE)
@@ -36,7 +36,7 @@ SUBJECTS = frozenset({"i", "we", "he", "she", "they"})
 # the words that end an event's phrase: a question's verb, a conjunction, a preposition
 ENDS = frozenset("""did do does was were is are am has have had will would could can and or
     but when what where who how which that then so if of at in on with for to from by about
-    as i we you he she they it""".split())
+    as i we you he she they it around before after since until during""".split())
 # heads that name a time, not an event ("before the weekend", "after the end")
 TIME_HEADS = frozenset("""weekend week month year day morning evening night afternoon end
     start beginning middle time holidays holiday summer winter spring autumn""".split())
@@ -49,7 +49,7 @@ FIRST_DAYS = {"day": 1, "days": 5, "week": 7, "weeks": 21, "month": 31, "months"
 @dataclass(frozen=True)
 class Anchor:
     """An event a query names as its time: how the time stands to it (`side`: around,
-    before, after, since, until, during, first), for how many days (`days`, 0: open), the
+    before, after, since, until, first), for how many days (`days`, 0: open), the
     event's words (`event`, `head`: the word it turns on), the words before them
     (`frame`), where it is in the query
     (`span`), and whether the event's words are asked too (`asked`: "how long after the
@@ -121,7 +121,7 @@ def _side(m: re.Match[str]) -> tuple[str, int]:
         side = "after" if m.group("side").lower() in ("after", "following") else "before"
         return side, -1 if unit == "weekend" else SPAN_DAYS[unit]
     prep = m.group("prep").lower()
-    return {"about": "around", "till": "until"}.get(prep, prep), 0
+    return {"till": "until"}.get(prep, prep), 0
 
 
 def anchor_window(anchor: Anchor, day: Interval, today: date) -> Interval | None:
@@ -132,18 +132,17 @@ def anchor_window(anchor: Anchor, day: Interval, today: date) -> Interval | None
     side, days = anchor.side, anchor.days
     if side == "around":
         return Interval(shift(start, -AROUND_DAYS), shift(end, AROUND_DAYS))
-    if side == "during":
-        return Interval(start, end)
     if side == "first":
         return Interval(start, shift(start, days - 1))
     if days < 0:  # the weekend before or after
         return weekend_next_to(side == "before", start if side == "before" else end)
-    if side == "before":
-        return Interval(shift(start, -days) if days else None, shift(start, -1))
+    if side == "before":  # "before X" holds X's own day (what led up to it that day)
+        return Interval(shift(start, -days), shift(start, -1)) if days else Interval(None, end)
     if side == "until":
         return Interval(None, end)
     if side == "since":
         return Interval(start, max(start, today))
-    # after: the days after, or from the day after to today
-    first = end + timedelta(days=1)
-    return Interval(first, shift(end, days) if days else max(first, today))
+    # the days after; "after X" from X's own day (what followed it that day) to today
+    if days:
+        return Interval(shift(end, 1), shift(end, days))
+    return Interval(start, max(start, today))
