@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
 from memfold.times.spans import weekend_next_to
 from memfold.times.words import AROUND_DAYS, shift
