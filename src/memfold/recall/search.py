@@ -49,6 +49,7 @@ from memfold.recall.scoring import (
     within_passages,
 )
 from memfold.recall.weak import asked, weak_of
+from memfold.times.anchors import asks_when
 from memfold.values import TEXT, AboutResult, Fact, Interval
 from memfold.values.results import strict_note
 from memfold.workspace.format import cited_turn, is_turn
@@ -175,7 +176,8 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
     shown = asked_slot.current_first(shown, slot, options.k, options.today,
                                      {i: o for i, o in (pulled or {}).items() if i not in lifted},
                                      stood or {})
-    ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order))))
+    ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order)),
+                                                   asks_when(plan.text)))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
     if options.rerank is not None:

@@ -10,6 +10,7 @@ ordering question ("before or after we moved") names no window and is not read h
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -27,6 +28,11 @@ _FIRST = (r"(?:(?:in|during|over)\s+)?(?:my|our|his|her|their|the)\s+first\s+"
 _PREP = (r"(?:(?:just|right|shortly|soon|not\s+long)\s+)?"
          r"(?P<prep>around|before|after|since|until|till)")
 ANCHOR = re.compile(rf"\b(?:{_SPAN}|{_FIRST}|{_PREP})\s+(?P<rest>[^?!.,;:]+)", re.IGNORECASE)
+# a question that asks when something happened: "when did I ...", "what day was ...", "how
+# long ago did ...", "since when ..."
+WHEN = re.compile(r"^\W*(?:when\b|since\s+when\b|how\s+long\s+ago\b|(?:what|which)\s+"
+                  r"(?:day|date|month|year|week|time\s+of\s+year)\s+(?:did|was|were|had)\b)",
+                  re.IGNORECASE)
 HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+\w+|soon)\b", re.IGNORECASE)
 OR_NEXT = re.compile(r"^\s*(?:or|and)\b", re.IGNORECASE)
 
@@ -62,6 +68,14 @@ class Anchor:
     frame: tuple[str, ...]  # the words that say how the time stands to it ("the week after")
     span: tuple[int, int]
     asked: bool
+
+
+@functools.lru_cache(maxsize=256)
+def asks_when(text: str) -> bool:
+    """Whether a question asks when something happened ("When did I sign up for the
+    Cardiff Half?"): it asks about the past, so an event's decay since says nothing of how
+    well it answers (`recall.scoring`)."""
+    return bool(WHEN.match(text))
 
 
 def find_anchor(text: str) -> Anchor | None:
