@@ -35,6 +35,7 @@ def day(iso: str) -> tuple[date, date]:
     ("What did we do in the October holidays?", (date(2025, 10, 1), date(2025, 10, 31))),
     ("What did we do over May half-term?", (date(2025, 5, 1), date(2025, 5, 31))),
     ("what did I eat last night", day("2025-12-14")),
+    ("Who was my manager over the summer?", (date(2025, 6, 1), date(2025, 8, 31))),
 ])
 def test_named_days_are_times(text: str, expected: tuple[date, date]) -> None:
     assert window(text) == expected
