@@ -61,6 +61,15 @@ def test_my_first_week_at_a_place_starts_at_the_fact_that_begins_it(
         "First day at the university; got my lab coat and keys."]
 
 
+def test_an_event_beside_other_words_names_no_window(memory: Memory,
+                                                    year: dict[str, str]) -> None:
+    """"How far did I swim after my birthday?" asks about the swim: the question stays as it
+    was (a window would turn off what recall does for questions about now)."""
+    result = memory.recall("How far did I swim after my birthday?", now=NOW)
+    assert result.window is None
+    assert not any("read as the day of" in n for n in result.notes)
+
+
 def test_an_event_no_fact_tells_of_is_searched_as_words(memory: Memory,
                                                         year: dict[str, str]) -> None:
     result = memory.recall("What did I do after the divorce?", now=NOW)

@@ -81,6 +81,8 @@ def test_a_time_named_by_an_event(text: str, side: str, days: int,
     "what did I do after work",  # no event named
     "what do I do before the weekend",  # a time, not an event
     "What does Gina say about the grand opening?",  # a topic, not a time
+    "Who looks after Siobhan's teeth now?",  # a verb, not a time
+    "Who looked after the cat while we were abroad?",
 ])
 def test_no_event_named(text: str) -> None:
     assert find_anchor(text) is None

@@ -8,12 +8,13 @@ of the event's words, then the phrase itself ("my birthday"), then the best matc
 first ...": one that tells of a beginning, the earliest) — and takes its day: a date its own
 words state ("My birthday is 21 June": the latest 21 June by now; "the movers come on 26
 July", a plan), else a time it states relative to its writing ("last night"), else the day
-it was written. The event's words are not searched then (they name a time: the facts of that
-time rarely repeat them) when the question asks nothing else ("what was I doing around my
-birthday"); beside other words they are searched ("what did Mel realize after the charity
-race"), as they are when the question asks how long between two events.  The words framing
-the time ("the week after") are not searched. An event no fact tells of leaves the query as it
-was.
+it was written. Only a question that asks nothing else ("what was I doing around my
+birthday", "what happened the week after the move") is asked so, without the event's words
+and those framing it (the facts of that time rarely repeat them); beside other words ("what
+did Mel realize after the charity race", "who do I report to since the restructure", "how
+long after the move did I ...") the event is what is asked about, and the question stays as
+it was, with the current-value reading a window would turn off. An event no fact tells of
+leaves the query as it was.
 """
 
 from __future__ import annotations
@@ -57,19 +58,21 @@ def with_anchor(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
     if anchor is None or plan.window is not None:
         return only_time(plan), None
     words = _words(anchor)
+    frame = {w.casefold() for w in find_words(" ".join(anchor.frame))}
+    rest = [t for t in plan.terms if t not in frame and t not in words]
+    if anchor.asked or plan.mentions or any(t not in LIGHT_VERBS for t in rest):
+        # beside other words ("what did Mel realize after the charity race", "who do I
+        # report to since the restructure") the event is what is asked about: no window
+        return plan, None
     found = _event_fact(backend, anchor, words, written_by)
     if found is None:
         return plan, None
     window = anchor_window(anchor, event_days(found.fact, today), today)
     if window is None:
         return plan, None
-    # the frame's words ("week", "first") say the time; the event's do too when nothing
-    # else is asked ("what was I doing around my birthday"), else they are asked about
-    # ("what did Mel realize after the charity race", "how long after the move ...")
-    frame = {w.casefold() for w in find_words(" ".join(anchor.frame))}
-    rest = [t for t in plan.terms if t not in frame and t not in words]
-    asked = anchor.asked or plan.mentions or any(t not in LIGHT_VERBS for t in rest)
-    terms = tuple(t for t in plan.terms if t not in frame and (asked or t not in words))
+    # the frame's words ("week", "first") and the event's say the time: the facts of that
+    # time rarely repeat them
+    terms = tuple(t for t in plan.terms if t not in frame and t not in words)
     note = (f"{' '.join(anchor.event)!r} read as the day of ^{found.fact.id}: "
             f"{_shown(window)}")
     return only_time(evolve(plan, window=window, terms=terms)), note

@@ -42,7 +42,11 @@ SUBJECTS = frozenset({"i", "we", "he", "she", "they"})
 # the words that end an event's phrase: a question's verb, a conjunction, a preposition
 ENDS = frozenset("""did do does was were is are am has have had will would could can and or
     but when what where who how which that then so if of at in on with for to from by about
-    as i we you he she they it around before after since until during""".split())
+    as i we you he she they it around before after since until during while now then""".split())
+# verbs whose "after" is part of them, not a time: "looks after the cat", "takes after her mum"
+PHRASAL = re.compile(r"\b(?:look|looks|looked|looking|take|takes|took|taking|named|name|go|goes"
+                     r"|went|going|run|runs|ran|running|ask|asks|asked|chase|chased|sought"
+                     r"|come|comes|came)\s*$", re.IGNORECASE)
 # heads that name a time, not an event ("before the weekend", "after the end")
 TIME_HEADS = frozenset("""weekend week month year day morning evening night afternoon end
     start beginning middle time holidays holiday summer winter spring autumn""".split())
@@ -83,6 +87,8 @@ def find_anchor(text: str) -> Anchor | None:
     for m in ANCHOR.finditer(text):
         if OR_NEXT.match(m.group("rest")):
             continue  # "before or after we moved": an order, not a window
+        if m.group("prep") and PHRASAL.search(text, 0, m.start()):
+            continue  # "who looks after the dog": a verb, not a time
         words = _event(m.group("rest"))
         if words is None:
             continue
