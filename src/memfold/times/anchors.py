@@ -29,10 +29,9 @@ _PREP = (r"(?:(?:just|right|shortly|soon|not\s+long)\s+)?"
          r"(?P<prep>around|before|after|since|until|till)")
 ANCHOR = re.compile(rf"\b(?:{_SPAN}|{_FIRST}|{_PREP})\s+(?P<rest>[^?!.,;:]+)", re.IGNORECASE)
 # a question that asks when something happened: "when did I ...", "what day was ...", "how
-# long ago did ...", "since when ..."
-WHEN = re.compile(r"^\W*(?:when\b|since\s+when\b|how\s+long\s+ago\b|(?:what|which)\s+"
-                  r"(?:day|date|month|year|week|time\s+of\s+year)\s+(?:did|was|were|had)\b)",
-                  re.IGNORECASE)
+# long ago did ..." (not "when is ...": a plan or a date, which may not have happened yet)
+WHEN = re.compile(r"^\W*(?:when|(?:what|which)\s+(?:day|date|month|year|week)|how\s+long\s+ago)"
+                  r"\s+(?:did|was|were|had|have|has)\b", re.IGNORECASE)
 HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+\w+|soon)\b", re.IGNORECASE)
 OR_NEXT = re.compile(r"^\s*(?:or|and)\b", re.IGNORECASE)
 
