@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from memfold.times.anchors import anchor_window, find_anchor
+from memfold.times.anchors import anchor_window, asks_when, find_anchor
 from memfold.times.days import easter_sunday
 from memfold.times.parse import find_time_phrase
 from memfold.values import Interval
@@ -110,3 +110,14 @@ def test_the_window_an_event_names(text: str, expected: tuple[date | None, date]
     assert anchor is not None
     found = anchor_window(anchor, Interval(date(2025, 6, 21), date(2025, 6, 21)), TODAY)
     assert found is not None and (found.start, found.end) == expected
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("When did I sign up for the Cardiff Half?", True),
+    ("What day was the wedding?", True),
+    ("How long ago did I get the Yaris?", True),
+    ("When is our Edinburgh trip?", False),  # a plan or a date
+    ("When did I last see Dee?", False),  # the latest: recency, which decay weighs
+])
+def test_a_question_asking_when_something_happened(text: str, asks: bool) -> None:
+    assert asks_when(text) is asks

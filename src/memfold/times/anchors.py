@@ -32,6 +32,8 @@ ANCHOR = re.compile(rf"\b(?:{_SPAN}|{_FIRST}|{_PREP})\s+(?P<rest>[^?!.,;:]+)", r
 # long ago did ..." (not "when is ...": a plan or a date, which may not have happened yet)
 WHEN = re.compile(r"^\W*(?:when|(?:what|which)\s+(?:day|date|month|year|week)|how\s+long\s+ago)"
                   r"\s+(?:did|was|were|had|have|has)\b", re.IGNORECASE)
+# "when did I last see Dee?": the latest such event, which decay orders as it should
+LATEST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|recently)\b", re.IGNORECASE)
 HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+\w+|soon)\b", re.IGNORECASE)
 OR_NEXT = re.compile(r"^\s*(?:or|and)\b", re.IGNORECASE)
 
@@ -77,8 +79,9 @@ class Anchor:
 def asks_when(text: str) -> bool:
     """Whether a question asks when something happened ("When did I sign up for the
     Cardiff Half?"): it asks about the past, so an event's decay since says nothing of how
-    well it answers (`recall.scoring`)."""
-    return bool(WHEN.match(text))
+    well it answers (`recall.scoring`).  Not when it asks for the latest ("when did I last
+    ..."): recency is what decay weighs."""
+    return bool(WHEN.match(text)) and not LATEST.search(text)
 
 
 def find_anchor(text: str) -> Anchor | None:
