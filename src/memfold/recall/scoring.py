@@ -28,7 +28,6 @@ from memfold.recall import ranking
 from memfold.recall.options import RecallOptions
 from memfold.recall.query import QueryPlan
 from memfold.recall.ranking import Scored, confidence_of, relevance, score, time_factor
-from memfold.times.anchors import asks_when
 from memfold.times.parse import find_time_phrase
 from memfold.values import TEXT, Fact, Interval
 
@@ -52,8 +51,7 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     confidence = fact_confidence(c)
     context, beside = near or (0.0, None)
     off_subject = selective and not linked and not names_entity(c.fact, named)
-    weight = 1.0 if options.include_all or as_of_then or _asked_when(c, status, plan) \
-        else _weight(c, status, decay, plan)
+    weight = 1.0 if options.include_all or as_of_then else _weight(c, status, decay, plan)
 
     told = event_weight(c.fact, plan)
     kind = ranking.weighed_kind(c.fact)
@@ -71,12 +69,6 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
                    beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT,
                    own=valued(0.0) if context else value, lifter=beside if context else None)
-
-
-def _asked_when(c: Candidate, status: str, plan: QueryPlan) -> bool:
-    """An experience faded by decay alone, asked when it happened ("When did I sign up for
-    the Cardiff Half?", `times.anchors.asks_when`): it weighs as a fresh one."""
-    return c.fact.kind == "experience" and _faded(c, status) and asks_when(plan.text)
 
 
 def event_weight(fact: Fact, plan: QueryPlan) -> float:
