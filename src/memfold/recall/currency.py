@@ -234,15 +234,17 @@ def covered(faded: Candidate, active: Candidate) -> bool:
     return bool(_topic(a.content, _names(a.entities)) & _topic(b.content, _names(b.entities)))
 
 
-def below_current(ordered: list[Scored]) -> list[Scored]:
+def below_current(ordered: list[Scored], asked_when: bool = False) -> list[Scored]:
     """A fact faded by decay never ranks above a newer active fact about the same subject
     and topic (`covered`): it moves to just below the lowest such fact, scoring no more
     than it.  Against other facts it keeps its place, and so does a fact that held at the
-    time the query asks about, or a change that may outdate another (`newer_first`)."""
+    time the query asks about, a change that may outdate another (`newer_first`), and an
+    experience when the question asks when something happened (`asked_when`)."""
     out = list(ordered)
     newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
     for s in [s for s in ordered if s.status == ARCHIVED and s.tier == 0
-              and s.fact.id not in newer and s.then not in ranking.HELD_THEN]:
+              and s.fact.id not in newer and s.then not in ranking.HELD_THEN
+              and not (asked_when and s.fact.kind == "experience")]:
         at = _place(out, s)
         below = [i for i in range(at + 1, len(out)) if out[i].status == ACTIVE
                  and covered(s.candidate, out[i].candidate)]

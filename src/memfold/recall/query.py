@@ -20,6 +20,7 @@ from memfold.index.base import Terms
 from memfold.language import looks_vietnamese
 from memfold.names import STOP_WORDS, WORD, entity_key, find_words, symbols
 from memfold.recall.query_vi import VI_CONTENT_WORDS, VI_OPINION_WORDS, VI_STOP_WORDS
+from memfold.times.anchors import Anchor, find_anchor
 from memfold.times.parse import find_time_phrase, unread_time_phrase
 from memfold.values import Interval
 from memfold.workspace.format import clean_slug, find_mentions
@@ -95,7 +96,9 @@ SPAN_PHRASES = re.compile(
 
 # words of a time phrase that also say what happened: beside other words they are searched
 # for too (alone, the time phrase is only a time: "what did I do last weekend")
-TIME_TOPICS = frozenset({"weekend", "weekends", "holidays", "christmas", "xmas"})
+TIME_TOPICS = frozenset({"weekend", "weekends", "holidays", "christmas", "xmas", "halloween",
+                         "valentine", "valentines", "easter", "thanksgiving", "hogmanay",
+                         "bonfire"})
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,8 @@ class QueryPlan:
     unread_time: str | None = None
     # a question about what held before or how it changed (HISTORY_WORDS)
     history: bool = False
+    # a time named by an event ("around my birthday"): `recall.anchored` reads its day
+    anchor: Anchor | None = None
 
     def search_terms(self, skip: set[str] | frozenset[str] = frozenset()) -> Terms | None:
         """What the lexical search looks for: every term and phrase, any of them, for BM25
@@ -216,6 +221,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         unread_time=unread,
         history=any(w in HISTORY_WORDS for w in lowered) or bool(PERFECT.search(rest))
         or bool(PAST.search(rest)),
+        anchor=find_anchor(rest) if window is None else None,
     )
 
 

@@ -25,9 +25,11 @@ from memfold.journal.fold import (
 )
 from memfold.names import text_names
 from memfold.recall import ranking
+from memfold.recall.fusion import LEXICAL
 from memfold.recall.options import RecallOptions
 from memfold.recall.query import QueryPlan
 from memfold.recall.ranking import Scored, confidence_of, relevance, score, time_factor
+from memfold.times.anchors import asks_when
 from memfold.times.parse import find_time_phrase
 from memfold.values import TEXT, Fact, Interval
 
@@ -51,7 +53,8 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     confidence = fact_confidence(c)
     context, beside = near or (0.0, None)
     off_subject = selective and not linked and not names_entity(c.fact, named)
-    weight = 1.0 if options.include_all or as_of_then else _weight(c, status, decay, plan)
+    weight = 1.0 if options.include_all or as_of_then or _asked_when(c, status, plan, options) \
+        else _weight(c, status, decay, plan)
 
     told = event_weight(c.fact, plan)
     kind = ranking.weighed_kind(c.fact)
@@ -69,6 +72,16 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
                    beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT,
                    own=valued(0.0) if context else value, lifter=beside if context else None)
+
+
+def _asked_when(c: Candidate, status: str, plan: QueryPlan, options: RecallOptions) -> bool:
+    """An experience faded by decay alone, asked in lexical mode when it happened ("When did
+    we move house?", `times.anchors.asks_when`): it weighs as a fresh one, since the words
+    say which event is asked.  By meaning (semantic, hybrid) an older event near the
+    question outranks the one asked about, and decay keeps ordering them (personal dev
+    reworded, "When did the electric car get looked over")."""
+    return (options.mode == LEXICAL and c.fact.kind == "experience" and _faded(c, status)
+            and asks_when(plan.text))
 
 
 def event_weight(fact: Fact, plan: QueryPlan) -> float:

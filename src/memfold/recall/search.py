@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
-from memfold.recall import asked_slot, currency, members, offered, ranking, sets
+from memfold.recall import anchored, asked_slot, currency, members, offered, ranking, sets
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
@@ -49,6 +49,7 @@ from memfold.recall.scoring import (
     within_passages,
 )
 from memfold.recall.weak import asked, weak_of
+from memfold.times.anchors import asks_when
 from memfold.values import TEXT, AboutResult, Fact, Interval
 from memfold.values.results import strict_note
 from memfold.workspace.format import cited_turn, is_turn
@@ -75,9 +76,11 @@ def intersect(a: Interval | None, b: Interval | None) -> Interval | None:
 
 
 def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ranked:
-    window = intersect(plan.window, options.window)
     written_by, before_any = as_of(backend, options.today)
     notes = _unread(plan)
+    plan, read = anchored.with_anchor(backend, plan, written_by, options.today)
+    notes = (*notes, read) if read else notes
+    window = intersect(plan.window, options.window)
     if before_any:
         return Ranked([], window, (), 0, notes=(*notes, before_any))
     named = query_entities(backend, plan)
@@ -85,7 +88,11 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
     # after they happen ("last month we ..."), so in-window facts rank higher but others
     # stay findable.  A query that is only a time phrase is restricted to it.
     soft = plan.window is not None and bool(plan.terms or plan.phrases or named)
-    hard = options.window if soft else window
+    # a query that is only a time phrase also sees what was written just after that time
+    # and says it happened then ("last night", the morning after)
+    only_time = not soft and options.window is None
+    hard = anchored.told_after(window, options.today) if only_time else options.window if soft \
+        else window
     required = tuple(resolve_entities(backend, options.entities))
     filters = Filters(kinds=options.kinds, window=hard, entity_keys=required,
                       written_by=written_by)
@@ -97,6 +104,8 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
     told = members.telling(backend, plan, named, filters, options.mode)
     plan, named = sets.with_groups(backend, plan, named, filters, options.mode)
     pool = gather(backend, plan, named, filters, options, soft=soft, window=window)
+    if only_time:
+        anchored.told_then(pool.found, window)
     return _ranked(backend, plan, named, pool, filters, options, window, notes, told)
 
 
@@ -130,6 +139,7 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     scored = held_by_neighbours([score_candidate(c, plan, named, match[c.rowid], options,
                                                  context.get(c.rowid), pool.selective)
                                  for c in found.values()])
+    scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
@@ -168,7 +178,8 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
     shown = asked_slot.current_first(shown, slot, options.k, options.today,
                                      {i: o for i, o in (pulled or {}).items() if i not in lifted},
                                      stood or {})
-    ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order))))
+    ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order)),
+                                                   asks_when(plan.text)))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
     if options.rerank is not None:

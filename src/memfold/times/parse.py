@@ -134,7 +134,8 @@ def parse_spec(spec: str, *, today: date) -> Interval:
 # "last spring", "in the summer of 2024", "during winter": a season needs a preposition,
 # "last"/"this" or a year, since "fall", "spring" and "summer" are ordinary words too
 _SEASON_WORDS = (
-    rf"(?:{BACK_PATTERN}(?P<sprep>since|after|before|until|in|during|from)\s+)?(?:the\s+)?"
+    rf"(?:{BACK_PATTERN}(?P<sprep>since|after|before|until|in|during|from|over|throughout)\s+)?"
+    r"(?:the\s+)?"
     r"(?:(?P<rel>last|past|this)\s+)?(?P<season>spring|summer|autumn|fall|winter)"
     r"(?:\s+(?:of\s+)?(?P<syear>\d{4}))?"
 )

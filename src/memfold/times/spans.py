@@ -13,6 +13,15 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from memfold.times.days import (
+    LAST_NIGHT,
+    MONTH_BREAK,
+    NAMED_DAYS,
+    last_night,
+    month_break,
+    named_day,
+)
+from memfold.times.days import WORDS as DAY_WORDS
 from memfold.times.words import (
     BACK_PATTERN,
     DATE_PATTERN,
@@ -58,13 +67,14 @@ MORE = on_first_use(
     rf"|(?P<rel>last|this(?:\s+past)?|past)\s+(?P<wd>weekend|{WEEKDAY_PATTERN})"
     r"|(?:the\s+)?(?P<back>day|week|weekend|month|year)\s+before\s+(?:last|yesterday)"
     r"|(?P<el>earlier|later)\s+this\s+(?P<elp>week|month|year)|earlier\s+(?P<etoday>today)"
+    rf"|{NAMED_DAYS}|{MONTH_BREAK}|{LAST_NIGHT}"
     r")\b",
     re.IGNORECASE,
 )
 MORE_WORDS = frozenset({
     "ago", "early", "mid", "late", "beginning", "start", "middle", "end", "week", "weekend",
     "between", "from", "holidays", "holiday", "christmas", "xmas", "year", "years", "before",
-    "after", "last", "this", "past", "earlier", "later"})
+    "after", "last", "this", "past", "earlier", "later", *DAY_WORDS})
 # half the width of the window around "N units ago": a day either side of "3 days ago", the
 # week around "2 weeks ago", the month around "3 months ago", the year around "2 years ago"
 AGO_WIDTH = {"d": 1, "w": 3, "m": 15, "y": 182}
@@ -93,6 +103,12 @@ def more_phrase(m: re.Match[str], today: date) -> Interval | None:
 
 
 def _more_interval(m: re.Match[str], today: date) -> Interval | None:
+    if m.group("named"):
+        return named_day(m, today)
+    if m.group("mbreak"):
+        return month_break(m, today)
+    if m.group("lastnight"):
+        return last_night(today)
     if m.group("n"):
         return ago_window(number(m.group("n")), m.group("unit")[0].lower(), today)
     if m.group("part"):
@@ -287,3 +303,8 @@ def _earlier_later(which: str, unit: str, today: date) -> Interval:
     if which == "later":
         return Interval(today, end)
     return Interval(start, max(start, today - timedelta(days=1)))
+
+
+def weekend_next_to(before: bool, day: date) -> Interval:
+    """The weekend just before or just after `day` (`times.anchors`)."""
+    return _next_to("weekend", before, day)
