@@ -283,7 +283,9 @@ def subjects(fact: Fact, links: Sequence[str], keys: Iterable[str]) -> frozenset
 def judge_says(new: Fact, old: Fact, shared: Iterable[str]) -> tuple[bool, str | None]:
     """The judge's word on `new` against `old`, read with the entities they share among
     the new fact's: (whether a rule reads one slot with two values, the guard that holds
-    or None)."""
+    or None).  A change the judge only offers, unsure (`Verdict.offer`: an interim then a
+    final status with no topic in common, a shared topic said to hold now), is no change
+    here, as in `currency.outdated`."""
     from memfold.journal.events import rule_of
     from memfold.lifecycle.judge.rules import RuleJudge
     from memfold.lifecycle.named import with_entities
@@ -294,7 +296,7 @@ def judge_says(new: Fact, old: Fact, shared: Iterable[str]) -> tuple[bool, str |
         for verdict in judge.weigh(with_entities(new, keys, first=first), [old]):
             if ", but the newer fact is " in verdict.reason:
                 return False, verdict.reason.split(", but the newer fact is ")[1]
-            if rule_of(judge.name, verdict.reason) in SLOT_RULES:
+            if not verdict.offer and rule_of(judge.name, verdict.reason) in SLOT_RULES:
                 return True, None
     return False, None
 
