@@ -4,7 +4,8 @@ is my new GP") is about the user whatever entity it is written under, so the new
 ranks first and the older carries its id (`asked_slot._mine`).  A slot of someone else's
 ("my mum lives in Swindon") or another slot of the user's ("promoted to director" is no
 manager of mine) is not the user's slot.  A short word in capitals ("GP") names a slot,
-not a value."""
+not a value.  And a temporary state is on the slot by what it says, not by the reason it
+gives ("... because work is busy")."""
 
 from __future__ import annotations
 
@@ -56,3 +57,18 @@ def test_my_mothers_home_is_not_mine(workspace: Path) -> None:
         retain(memory, "2025-03-10", "W @Jules: Jules's dad lives in Plymouth.")
         result = memory.recall("Where do I live?", now=NOW)
         assert not {h.fact.id: h for h in result.hits}[mum].possibly_outdated_by
+
+
+def test_a_pause_for_another_reason_does_not_answer_how_i_get_to_work(
+        workspace: Path) -> None:
+    """A temporary state answers "these days" only when it is on the slot by what it says,
+    not by the reason it gives ("... because work is busy")."""
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-03-01", "W @me: I take the 72 bus to work.")
+        bike = retain(memory, "2025-11-22", "W @me: I bought a Ribble e-bike and now ride it to "
+                                            "work instead of taking the 72 bus.")
+        retain(memory, "2025-12-05", "W(until=2026-01-12) @me @Graciela: I'm pausing Spanish "
+                                     "lessons with Graciela until mid-January because work is "
+                                     "busy.")
+        result = memory.recall("How do I get to work these days?", now=NOW)
+        assert ids(result)[0] == bike

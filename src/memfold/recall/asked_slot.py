@@ -24,7 +24,16 @@ of that slot:
   the Brooks gave him blisters"), and says the value is new or holds now: "new manager",
   "moved", "now", a change verb the judge reads with its new value; or a state that holds
   for a stated time that covers today, when the question asks about now ("at the moment",
-  "still", "currently"); or the question asks for the "new" one ("Yuki's new cat").
+  "still", "currently") and the state is on the slot by what it says, not by the reason it
+  gives ("pausing Spanish lessons until January because work is busy" is no way to get to
+  work); or the question asks for the "new" one ("Yuki's new cat").
+
+A question in the first person ("who's my boss?", "which GP am I with?") asks a slot of the
+user's (`USER`), and a fact that gives the slot as the user's ("Tomás became my line
+manager", "Dr. Hollis is my new GP") is about the user whatever entity it is written under
+(`_mine`); a fact that is the user's by that alone is weighed only against another that
+gives the same slot as the user's ("Promoted to associate director", @me, is no manager of
+the user's).
 
 A successor that ranks on the match of the fact it replaced is on that fact's slot, and a
 newer fact that names the value it changed to ("Team Pylon is now run by Xiomara after
@@ -67,6 +76,9 @@ FRAME = frozenset("who whom whose what which where when why how is are was were 
                   "now currently current still new latest today anymore any more".split())
 # a short word in capitals names a kind of thing, not a value: "Which GP am I with?"
 ACRONYM = re.compile(r"[A-Z]{2,4}s?")
+# a reason given for a state: what follows it is no slot of the state's ("pausing Spanish
+# lessons until January because work is busy" says nothing of how I get to work)
+REASON = re.compile(r"\b(?:because|due\s+to|as\s+a\s+result\s+of)\b", re.IGNORECASE)
 # a question asked with "where", or of a home, asks where the subject lives: a move states it
 PLACE_ASKED = frozenset("where live lives living based home city town country reside "
                         "resides".split())
@@ -137,7 +149,8 @@ def _related(word: str) -> set[str]:
 def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     """The slot a question about now asks, or None (a question about a time or what held
     before, or one that asks nothing but names).  Names are no part of it: the entities
-    the question names (each part of their names) and its capitalised words past the first."""
+    the question names (each part of their names) and its capitalised words past the first,
+    but a short word in capitals ("GP", "CEO"), which names a kind of thing."""
     if plan.window is not None or plan.history:
         return None
     entities = {part for n in named for part in re.split(r"[-_]", entity_key(n))}
@@ -476,7 +489,8 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
     from memfold.lifecycle.judge.readers import read
 
     changes, guard = judge_says(new, old, shared)
-    temporary = slot.now and holds_for_now(new, today)
+    temporary = slot.now and holds_for_now(new, today) and on_slot(
+        evolve(new, content=REASON.split(new.content)[0]), slot)
     if (guard is not None or read(new).guard) and not temporary:
         return False
     if FORMER.search(new.content) and not read(new).now:
