@@ -24,7 +24,16 @@ of that slot:
   the Brooks gave him blisters"), and says the value is new or holds now: "new manager",
   "moved", "now", a change verb the judge reads with its new value; or a state that holds
   for a stated time that covers today, when the question asks about now ("at the moment",
-  "still", "currently"); or the question asks for the "new" one ("Yuki's new cat").
+  "still", "currently") and the state is on the slot by what it says, not by the reason it
+  gives ("pausing Spanish lessons until January because work is busy" is no way to get to
+  work); or the question asks for the "new" one ("Yuki's new cat").
+
+A question in the first person ("who's my boss?", "which GP am I with?") asks a slot of the
+user's (`USER`), and a fact that gives the slot as the user's ("Tomás became my line
+manager", "Dr. Hollis is my new GP") is about the user whatever entity it is written under
+(`_mine`); a fact that is the user's by that alone is weighed only against another that
+gives the same slot as the user's ("Promoted to associate director", @me, is no manager of
+the user's).
 
 A successor that ranks on the match of the fact it replaced is on that fact's slot, and a
 newer fact that names the value it changed to ("Team Pylon is now run by Xiomara after
@@ -65,6 +74,11 @@ ASKS_NEW = re.compile(r"\bnew\s+(\w+)", re.IGNORECASE)
 FRAME = frozenset("who whom whose what which where when why how is are was were do does did "
                   "doing done has have had name names kind sort type use uses using get "
                   "now currently current still new latest today anymore any more".split())
+# a short word in capitals names a kind of thing, not a value: "Which GP am I with?"
+ACRONYM = re.compile(r"[A-Z]{2,4}s?")
+# a reason given for a state: what follows it is no slot of the state's ("pausing Spanish
+# lessons until January because work is busy" says nothing of how I get to work)
+REASON = re.compile(r"\b(?:because|due\s+to|as\s+a\s+result\s+of)\b", re.IGNORECASE)
 # a question asked with "where", or of a home, asks where the subject lives: a move states it
 PLACE_ASKED = frozenset("where live lives living based home city town country reside "
                         "resides".split())
@@ -97,6 +111,10 @@ NESTED = frozenset({"location"})  # a one-valued slot whose values nest: a ward 
 # at a bookshop before moving"); a change told in the past ("moved", "sold") is no such verb
 FORMER = re.compile(r"\b(?:used\s+to|formerly|previously|worked|lived)\b", re.IGNORECASE)
 NEW_BEFORE = 3  # "new lead first violinist": words between "new" and the slot's word
+# the user, and the words a question or a fact speaks of the user with
+USER = "me"
+FIRST_PERSON = frozenset("i me my mine myself we us our ours".split())
+MY = frozenset({"my", "our"})
 SHOWN = 10  # the best results weighed (at least k)
 RELATED = 12  # of a word's other words and forms, the nearest this many
 
@@ -111,6 +129,7 @@ class Slot:
     now: bool
     new: frozenset[str]
     named: frozenset[str] = frozenset()  # the keys of the entities the question names
+    mine: bool = False  # asked in the first person: "who's my boss?", "where do I live?"
 
 
 def _forms(word: str) -> set[str]:
@@ -130,12 +149,14 @@ def _related(word: str) -> set[str]:
 def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     """The slot a question about now asks, or None (a question about a time or what held
     before, or one that asks nothing but names).  Names are no part of it: the entities
-    the question names (each part of their names) and its capitalised words past the first."""
+    the question names (each part of their names) and its capitalised words past the first,
+    but a short word in capitals ("GP", "CEO"), which names a kind of thing."""
     if plan.window is not None or plan.history:
         return None
     entities = {part for n in named for part in re.split(r"[-_]", entity_key(n))}
     spoken = find_words(ASKS_NOW.sub(" ", plan.text))  # "these days" names no slot
-    values = {w.casefold() for w in spoken[1:] if w[:1].isupper()} - entities
+    values = {w.casefold() for w in spoken[1:]
+              if w[:1].isupper() and not ACRONYM.fullmatch(w)} - entities
     names = entities | values
     words = [w.casefold() for w in spoken]
     asked = [w for w in words if w not in STOP_WORDS and w not in FRAME
@@ -156,7 +177,7 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     new = ASKS_NEW.search(plan.text)
     return Slot(frozenset(stems), place, now,
                 frozenset(_related(new.group(1))) if new else frozenset(),
-                frozenset(entity_key(n) for n in named))
+                frozenset(entity_key(n) for n in named), bool(FIRST_PERSON & set(words)))
 
 
 @lru_cache(maxsize=4096)
@@ -280,10 +301,46 @@ def subjects(fact: Fact, links: Sequence[str], keys: Iterable[str]) -> frozenset
     return frozenset(out)
 
 
+@dataclass(frozen=True)
+class Mine:
+    """The facts that give the question's slot as the user's (`_mine`), and those of them
+    that are about the user by that alone (written under another entity)."""
+
+    said: frozenset[str] = frozenset()
+    only: frozenset[str] = frozenset()
+
+    def apart(self, new: str, old: str, shared: frozenset[str]) -> bool:
+        """Whether two facts share only the user, and one is the user's by "my <slot>"
+        alone while the other gives no such slot: "Idris has taken over as my manager" and
+        "Promoted to associate director" (@me) are two slots of the user's."""
+        return shared == {USER} and ((new in self.only and old not in self.said)
+                                     or (old in self.only and new not in self.said))
+
+
+def _mine(best: Sequence[Scored], about: dict[str, frozenset[str]], slot: Slot) -> Mine:
+    """For a question in the first person, the user (`USER`) is a subject of each fact that
+    gives the slot as the user's ("Hannah Whitford is my line manager", "Dr. Hollis is my
+    new GP"), whatever entity it is written under: "my" or "our" a few words before a word
+    of the slot ("My mum lives in Swindon" gives no home of the user's).  Adds it to
+    `about`."""
+    said, only = set(), set()
+    for s in best if slot.mine else ():
+        stems = _stems(s.fact.content)
+        if any(word in MY and slot.stems.intersection(stems[at + 1: at + 2 + NEW_BEFORE])
+               for at, word in enumerate(stems)):
+            said.add(s.fact.id)
+            if USER not in about[s.fact.id]:
+                only.add(s.fact.id)
+                about[s.fact.id] |= {USER}
+    return Mine(frozenset(said), frozenset(only))
+
+
 def judge_says(new: Fact, old: Fact, shared: Iterable[str]) -> tuple[bool, str | None]:
     """The judge's word on `new` against `old`, read with the entities they share among
     the new fact's: (whether a rule reads one slot with two values, the guard that holds
-    or None)."""
+    or None).  A change the judge only offers, unsure (`Verdict.offer`: an interim then a
+    final status with no topic in common, a shared topic said to hold now), is no change
+    here, as in `currency.outdated`."""
     from memfold.journal.events import rule_of
     from memfold.lifecycle.judge.rules import RuleJudge
     from memfold.lifecycle.named import with_entities
@@ -294,7 +351,7 @@ def judge_says(new: Fact, old: Fact, shared: Iterable[str]) -> tuple[bool, str |
         for verdict in judge.weigh(with_entities(new, keys, first=first), [old]):
             if ", but the newer fact is " in verdict.reason:
                 return False, verdict.reason.split(", but the newer fact is ")[1]
-            if rule_of(judge.name, verdict.reason) in SLOT_RULES:
+            if not verdict.offer and rule_of(judge.name, verdict.reason) in SLOT_RULES:
                 return True, None
     return False, None
 
@@ -321,6 +378,7 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
                                             for p in re.split(r"[-_]", k)})
     about = {s.fact.id: subjects(s.fact, [entity_key(e) for e in s.candidate.links], keys)
              for s in best}
+    mine = _mine(best, about, slot)
     score = {s.fact.id: s.score for s in shown}
     outdated: dict[str, list[str]] = {}
     above: set[str] = set()
@@ -333,7 +391,8 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
             if slot.named and slot.named.isdisjoint(about[new.fact.id]):
                 break  # "where does Wren live?": Idris's move is not Wren's
             if old is new or not shared or not old.fact.day or not new.fact.day \
-                    or old.fact.day >= new.fact.day:
+                    or old.fact.day >= new.fact.day or mine.apart(new.fact.id, old.fact.id,
+                                                                  shared):
                 continue
             olds = [old.fact, *([stood[old.fact.id]] if old.fact.id in stood else [])]
             if not own and pulled.get(new.fact.id) != old.fact.id \
@@ -430,7 +489,8 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
     from memfold.lifecycle.judge.readers import read
 
     changes, guard = judge_says(new, old, shared)
-    temporary = slot.now and holds_for_now(new, today)
+    temporary = slot.now and holds_for_now(new, today) and on_slot(
+        evolve(new, content=REASON.split(new.content)[0]), slot)
     if (guard is not None or read(new).guard) and not temporary:
         return False
     if FORMER.search(new.content) and not read(new).now:

@@ -204,12 +204,11 @@ def newer_first(shown: list[Scored], k: int, today: date) -> list[Scored]:
 
 def _outdates(new: Fact, old: Fact) -> bool:
     """Whether the judge reads `new` as a change of `old`'s value (a supersede it would make,
-    or a conflict it left active — not one it only offers, unsure: `offers.is_offer`), and
+    or a conflict it left active — not one it only offers, unsure: `Verdict.offer`), and
     `new` is not a plan, a change that did not happen, a visit or someone else's news — by
     its own reading, or by the judge's verdict on the pair
     (`GUARDED`: "'Lagos' became 'Ikoyi', but the newer fact is where the home is, not said
     to be a move" is a flat in the city, offered for review, not the city changed)."""
-    from memfold.lifecycle.judge.offers import is_offer
     from memfold.lifecycle.judge.readers import (
         read,  # the judge's lexicons load only when two facts meet
     )
@@ -217,8 +216,7 @@ def _outdates(new: Fact, old: Fact) -> bool:
 
     if read(new).guard:
         return False
-    return any(GUARDED not in v.reason and not is_offer(v.reason)
-               for v in RuleJudge().weigh(new, [old]))
+    return any(GUARDED not in v.reason and not v.offer for v in RuleJudge().weigh(new, [old]))
 
 
 def covered(faded: Candidate, active: Candidate) -> bool:

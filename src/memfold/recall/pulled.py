@@ -10,6 +10,8 @@ place it.
 that state a value of the asked slot (`asked_slot.on_slot`) for a subject — the entities the
 match is about among those it is linked to; for a fact of the user, @me, that is every fact
 of the user — and brings into the candidates the subject's facts written after the match
+(linked to it, or written under another entity and naming it in their text: the search for
+the question's words leaves its entities' names out)
 (at most `LIMIT`, newest first), active or faded by decay (a change holds however long
 unused), that the judge reads as on the match's slot (`same_slot`).  Each comes in with no
 match of its own: `asked_slot.current_first` weighs it against the fact that brought it
@@ -23,10 +25,18 @@ from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import replace as evolve
 from datetime import date, timedelta
 
-from memfold.index.base import Candidate, Filters, RecallIndex
+from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
 from memfold.names import entity_key, find_words
-from memfold.recall.asked_slot import SINGLE, Slot, judge_says, names_value, on_slot
+from memfold.recall.asked_slot import (
+    SINGLE,
+    USER,
+    Slot,
+    judge_says,
+    names_value,
+    on_slot,
+    subjects,
+)
 from memfold.values import TEXT, Fact, Interval
 
 FROM_BEST = 3  # the best matches a pull starts from
@@ -97,7 +107,7 @@ def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Cand
         window = after if filters.window is None else _within(filters.window, after)
         if window is None:
             continue
-        for c in backend.linked(subject, evolve(filters, window=window), LIMIT):
+        for c in _newer_about(backend, subject, evolve(filters, window=window)):
             if c.fact.day is None or not day < c.fact.day <= today or c.fact.kind == TEXT \
                     or (c.fact.path, c.rowid) in found or c.rowid in pulled \
                     or status_of(c.fact, c.life, today)[0] not in (ACTIVE, ARCHIVED):
@@ -106,6 +116,24 @@ def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Cand
                 found[(c.fact.path, c.rowid)] = c
                 pulled[c.rowid] = old.fact.id
     return pulled
+
+
+def _newer_about(backend: RecallIndex, subject: list[str],
+                 filters: Filters) -> list[Candidate]:
+    """The subject's facts in the window of `filters`: those linked to it (at most
+    `LIMIT`), and those written under another entity that name it in their text ("B @me:
+    Imke's first week as head of science at Westgate College went well"), found by its
+    name (at most `LIMIT`; not for the user, whose name is "I").  The search for the
+    question's words leaves the names of its entities out (their links find their facts),
+    so such a fact is found only here."""
+    found = backend.linked(subject, filters, LIMIT)
+    names = tuple(" ".join(p for p in k.split("-") if p) for k in subject if k != USER)
+    if not names:
+        return found
+    seen = {c.rowid for c in found}
+    return found + [c for c in backend.lexical(Terms(phrases=names), filters, LIMIT)
+                    if c.rowid not in seen
+                    and subjects(c.fact, [entity_key(e) for e in c.links], subject) & set(subject)]
 
 
 def _within(a: Interval, b: Interval) -> Interval | None:

@@ -24,6 +24,9 @@ class Verdict:
     id: str  # the older fact
     supersedes: bool  # True: replaced; False: a conflict left active for the caller
     reason: str
+    # a change the judge could not read for sure, offered for review (`judge.offers`, and the
+    # embedder's reading of one slot): never taken, and recall weighs it as no change
+    offer: bool = False
 
 
 class Judge(Protocol):

@@ -125,7 +125,7 @@ class MeaningJudge:
         mine, theirs = _placed(slots[:, 0]), _placed(slots[:, 1])
         if mine is None or mine != theirs:
             return None
-        return Verdict(old.id, False, f"{MEANING}: {mine} (alike {score:.2f})")
+        return Verdict(old.id, False, f"{MEANING}: {mine} (alike {score:.2f})", offer=True)
 
     def _slot_vectors(self) -> Any:
         if self._slots is None:

@@ -569,7 +569,7 @@ class RuleJudge:
         if offer := status_offer(n, o) or slot_offer(
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
                 n, o, named_values(new), named_values(old)):
-            return Verdict(old.id, False, offer)
+            return Verdict(old.id, False, offer, offer=True)
         return None
 
 
