@@ -162,6 +162,9 @@ class Semantic:
         hybrid = mode == fusion.HYBRID
         rare = self.rare_hits(backend, plan) if hybrid else set()
         covered = coverage(backend, plan, sorted(keys), found.values()) if hybrid else {}
+        # how much of the question the words can tell at all: the best any word match holds
+        evidence = fusion.evidence(max((covered.get(c.rowid, 0.0) for c in found.values()
+                                        if c.bm25 is not None), default=1.0)) if hybrid else 1.0
 
         def fused(query: Matrix) -> dict[int, float]:
             cosine = self.store.similarity(query, [c.rowid for c in found.values()])
@@ -174,7 +177,8 @@ class Semantic:
                 agreement = fusion.agreed(covered.get(c.rowid, 0.0),
                                           None if cos is None else near) if hybrid else 1.0
                 out[c.rowid] = fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25), near,
-                                           rare_exact=c.rowid in rare, agreement=agreement)
+                                           rare_exact=c.rowid in rare,
+                                           agreement=agreement * evidence)
             return out
 
         first = fused(self.query_vector(text))
