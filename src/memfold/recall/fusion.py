@@ -71,6 +71,11 @@ EXACT_BOOST = 1.0
 # 0.5 / 1 on the hybrid tune year 64.4 / 64.4 P@1, the tune year 65.3 / 61.3 (0: 62.7, 65.3)
 LEXICAL_EVIDENCE = 0.5
 RARE_DF = 3  # a query word in at most this many facts is rare
+# a second look (hybrid): the LOOK_TOP best results ordered again by a blend of their score
+# and the embedder's late interaction (`embed.rerank.LateInteraction`), LOOK_SHARE of it the
+# late interaction's (`recall.search._looked`; docs/semantic.md, "A second look")
+LOOK_TOP = 5
+LOOK_SHARE = 0.3
 
 
 def lexical_part(bm25: float | None, best: float) -> float:
@@ -114,13 +119,13 @@ def agreed(covered: float, semantic: float | None) -> float:
     return share + (1.0 - share) * semantic
 
 
-def evidence(best_covered: float) -> float:
+def evidence(best_covered: float, share: float = LEXICAL_EVIDENCE) -> float:
     """The weight of a question's lexical side (hybrid): all of it when some fact found by
     its words holds every asked word (`best_covered` 1, or a question that asks none), down
     to 1 - LEXICAL_EVIDENCE when none holds any: the words matched then are only the
-    question's frame or its common words, and the model is left to say what is near."""
-    share = min(max(best_covered, 0.0), 1.0)
-    return 1.0 - LEXICAL_EVIDENCE * (1.0 - share)
+    question's frame or its common words, and the model is left to say what is near.
+    `share`: LEXICAL_EVIDENCE, or a benchmark's override (`ranking.tunable`)."""
+    return 1.0 - share * (1.0 - min(max(best_covered, 0.0), 1.0))
 
 
 def fuse(mode: str, lexical: float, semantic: float, *, rare_exact: bool = False,

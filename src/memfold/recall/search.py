@@ -24,7 +24,7 @@ from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
 from memfold.recall import asked_slot, currency, offered, ranking, sets
-from memfold.recall.fusion import HYBRID
+from memfold.recall.fusion import HYBRID, LOOK_TOP
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
     Ranked,
@@ -169,6 +169,9 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
     ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order))))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
+        late = options.semantic.late_interaction() if options.rerank is None else None
+        if late is not None:  # a second look at the few best (`fusion.LOOK_TOP`)
+            ordered = _reranked(ordered, plan.text, late, LOOK_TOP, "LOOK_SHARE")
     if options.rerank is not None:
         ordered = _reranked(ordered, plan.text, options.rerank)
     return ordered
@@ -208,14 +211,15 @@ def about(backend: RecallIndex, name: str, *, k: int, today: date,
                        hits=hits)
 
 
-def _reranked(ordered: list[Scored], query: str, reranker: Reranker) -> list[Scored]:
-    """The RERANK_TOP best candidates ordered again by a blend of their score and the
-    reranker's (each scaled to 0..1 among them, the reranker's at RERANK_SHARE); the rest
+def _reranked(ordered: list[Scored], query: str, reranker: Reranker,
+              top_n: int = ranking.RERANK_TOP, share_of: str = "RERANK_SHARE") -> list[Scored]:
+    """The `top_n` best candidates ordered again by a blend of their score and the
+    reranker's (each scaled to 0..1 among them, the reranker's at `share_of`); the rest
     follow as they were.  The blend, spread between the best score and the best of the
     rest, becomes the score, so scores still fall down the list; tiers (active before
     archived) still come first."""
-    share = ranking.tunable("RERANK_SHARE")
-    top, rest = ordered[: ranking.RERANK_TOP], ordered[ranking.RERANK_TOP :]
+    share = ranking.tunable(share_of)
+    top, rest = ordered[:top_n], ordered[top_n:]
     if share <= 0 or len(top) < 2:
         return ordered
     raw = reranker.scores(query, [s.fact.content for s in top])
