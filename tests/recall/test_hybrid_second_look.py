@@ -9,8 +9,6 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-import pytest
-
 from memfold.embed.base import FakeEmbedder
 from memfold.memory import Memory
 from memfold.recall import fusion, ranking
