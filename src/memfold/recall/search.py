@@ -213,9 +213,9 @@ def about(backend: RecallIndex, name: str, *, k: int, today: date,
 
 def _reranked(ordered: list[Scored], query: str, reranker: Reranker,
               top_n: int | None = None, share_of: str = "RERANK_SHARE") -> list[Scored]:
-    """The `top_n` best candidates (RERANK_TOP when None) ordered again by a blend of their score and the
-    reranker's (each scaled to 0..1 among them, the reranker's at `share_of`); the rest
-    follow as they were.  The blend, spread between the best score and the best of the
+    """The `top_n` best candidates (RERANK_TOP when None) ordered again by a blend of their
+    score and the reranker's (each scaled to 0..1 among them, the reranker's at `share_of`);
+    the rest follow as they were.  The blend, spread between the best score and the best of the
     rest, becomes the score, so scores still fall down the list; tiers (active before
     archived) still come first."""
     share = ranking.tunable(share_of)
