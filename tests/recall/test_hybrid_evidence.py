@@ -1,6 +1,9 @@
-"""Hybrid fusion weighs the whole lexical side by the question's lexical evidence
-(`fusion.evidence`): when the words a question turns on are in no fact, the best BM25 is a
-match on what is left of it, and it no longer outranks the fact the embedder places first."""
+"""Hybrid fusion can weigh the whole lexical side by the question's lexical evidence
+(`fusion.evidence`, LEXICAL_EVIDENCE): when the words a question turns on are in no fact,
+the best BM25 is a match on what is left of it, and at a share above 0 it no longer outranks
+the fact the embedder places first.  The default share is 0 (measured and not kept:
+docs/semantic.md, "A second look"); `memfold bench locomo --tune LEXICAL_EVIDENCE=...`
+weighs it."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import pytest
 
 from memfold.embed.base import FakeEmbedder
 from memfold.memory import Memory
-from memfold.recall import fusion
+from memfold.recall import fusion, ranking
 
 NOW = "2025-11-28T12:00:00+00:00"
 # what the stand-in model understands: invented words, so no lexicon or stem relates them
@@ -63,13 +66,16 @@ def test_a_match_on_what_is_left_of_the_question_gives_way_to_the_embedders_answ
     the model places first comes first, as in semantic mode."""
     query = "Who did the splice in the sommer?"
     assert "wedded" in first(memory, query, "semantic")
-    assert "wedded" in first(memory, query, "hybrid")
-    # a question whose asked words a fact holds keeps its lexical side whole
-    assert "Gwen" in first(memory, "Who retires from the desk in the sommer?", "hybrid")
+    assert "Gwen" in first(memory, query, "hybrid")  # the default: the lexical side whole
+    with ranking.tuned({"LEXICAL_EVIDENCE": 0.5}):
+        assert "wedded" in first(memory, query, "hybrid")
+        # a question whose asked words a fact holds keeps its lexical side whole
+        assert "Gwen" in first(memory, "Who retires from the desk in the sommer?", "hybrid")
 
 
 def test_evidence_is_the_best_coverage_of_a_word_match() -> None:
-    assert fusion.evidence(1.0) == 1.0  # a fact holds every asked word: all of it
-    assert fusion.evidence(0.0) == pytest.approx(1.0 - fusion.LEXICAL_EVIDENCE)
-    assert fusion.evidence(0.5) == pytest.approx(1.0 - fusion.LEXICAL_EVIDENCE / 2)
-    assert fusion.evidence(2.0) == 1.0  # clamped
+    assert fusion.evidence(1.0, 0.5) == 1.0  # a fact holds every asked word: all of it
+    assert fusion.evidence(0.0, 0.5) == pytest.approx(0.5)
+    assert fusion.evidence(0.5, 0.5) == pytest.approx(0.75)
+    assert fusion.evidence(2.0, 0.5) == 1.0  # clamped
+    assert fusion.evidence(0.0) == 1.0 - fusion.LEXICAL_EVIDENCE
