@@ -171,7 +171,7 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
         ordered = _spread(ordered, options.semantic)
         late = options.semantic.late_interaction() if options.rerank is None else None
         if late is not None:  # a second look at the few best (`fusion.LOOK_TOP`)
-            ordered = _reranked(ordered, plan.text, late, LOOK_TOP, "LOOK_SHARE")
+            ordered = _looked(ordered, plan.text, late)
     if options.rerank is not None:
         ordered = _reranked(ordered, plan.text, options.rerank)
     return ordered
@@ -232,6 +232,22 @@ def _reranked(ordered: list[Scored], query: str, reranker: Reranker,
                    + share * ((r - low) / (high - low) if high > low else 0.0)))
                for s, r in zip(top, raw, strict=True)]
     return sorted(blended, key=order) + rest
+
+
+def _looked(ordered: list[Scored], query: str, late: Reranker) -> list[Scored]:
+    """Hybrid: the LOOK_TOP best ordered again by a blend of their score and the embedder's
+    late interaction (`_reranked`, LOOK_SHARE), except that a fact never passes a newer one
+    recall found may replace it (`Scored.outdated_by`, `currency`): the look weighs words,
+    not time.  Scores are kept falling down the list."""
+    looked = _reranked(ordered, query, late, LOOK_TOP, "LOOK_SHARE")
+    left, placed = looked[:LOOK_TOP], list[Scored]()
+    while left:
+        ids = {s.fact.id for s in left}
+        pick = next((s for s in left if ids.isdisjoint(s.outdated_by)), left[0])
+        left.remove(pick)
+        placed.append(evolve(pick, score=min(pick.score, placed[-1].score)) if placed
+                      else pick)
+    return placed + looked[LOOK_TOP:]
 
 
 def _spread(ordered: list[Scored], semantic: Semantic) -> list[Scored]:
