@@ -3,7 +3,9 @@
     lexical  = BM25 / best BM25 among the candidates            (0..1, as in lexical mode)
     semantic = (cos - SEM_FLOOR) / (best cos - SEM_FLOOR)        (0..1, 0 below the floor)
     agreed   = covered + (1 - covered) * semantic                 (1 for a fact with no vector)
-    hybrid   = W_LEXICAL * lexical * agreed + W_SEMANTIC * semantic + EXACT_BOOST * rare_exact
+    evidence = 1 - LEXICAL_EVIDENCE * (1 - best covered)          (the question's; 1 at 0)
+    hybrid   = W_LEXICAL * lexical * agreed * evidence + W_SEMANTIC * semantic
+               + EXACT_BOOST * rare_exact
 
 `covered` is the share of the question's asked words the fact holds (`weak.asked`: its
 content words less the names it gives and the words that only frame an answer, each weighed
@@ -16,6 +18,28 @@ question it held: "When did I start the new job in York?" met "Isla started Year
 query's vector was then moved toward it (vector feedback).  Measured against a fixed
 weighting, the coverage of the whole lexical side (branch fusion30b), the product without
 coverage and reciprocal-rank fusion in docs/semantic.md ("Fusion").
+
+`evidence` weighs the whole lexical side by what the words can tell about this question: the
+best coverage any fact found by its words reaches (`best covered`).  When the words the
+question turns on are in no fact ("Who tied the knot over the summer?": "tied" and "knot"
+are nowhere in the memory), the best BM25 is a match on what is left ("Gwen is retiring at
+the end of the summer term") and, scaled by the best BM25, it scored 1.0: its own coverage
+lowered it only as far as the model let it, and vector feedback then moved the query toward
+it.  Per fact, `agreed` asks whether this match holds the question; per question, `evidence`
+asks whether any match can.  Measured on the personal years (LEXICAL_EVIDENCE 0 / 0.5 / 1,
+hybrid P@1: the hybrid tune year 62.7 / 64.4 / 64.4, the tune year 65.3 / 65.3 / 61.3, the
+reworded dev questions 52.9 / 55.9 / 55.9, dev 70.5 / 70.5 / 70.5, dev R@10 96.3 / 97.3 /
+97.3), but LoCoMo dev hybrid R@10 fell 82.9 -> 82.3 at 0.5, and held out (with the second
+look) R@5 fell 83.6 -> 83.5: the default is 0, the lever stays for `--tune`
+(docs/semantic.md, "A second look").
+
+The second look (hybrid, `recall.search`): the LOOK_TOP best results are ordered again by a
+blend of their score and the embedder's own late interaction over their tokens
+(`embed.rerank.LateInteraction`), LOOK_SHARE of it the late interaction's.  A fact's single
+vector averages its words away; its token vectors keep which part of it answers which word
+of the question, so among the few best the fact that answers the question word by word
+comes first, not the one that shares its rarest word.  It brings no fact into the
+LOOK_TOP.
 
 `rare_exact` is 1 for a fact holding a query word that is rare in the whole index (at most
 `RARE_DF` facts contain it — a codename, an error string, an id): such a fact comes first
@@ -53,7 +77,17 @@ PARAPHRASE = 0.85
 # e5 on the LoCoMo dev split, hybrid R@10: 72.3 at 0.7/0.78, 73.3 at 0.75/0.8, 69.8 at 0.8/0.85
 E5_FLOOR, E5_MIN = 0.75, 0.8
 EXACT_BOOST = 1.0
+# the share of the lexical side that rests on the question's lexical evidence (`evidence`):
+# 0 / 0.5 / 1 on the hybrid tune year 62.7 / 64.4 / 64.4 P@1, the tune year 65.3 / 65.3 /
+# 61.3; 0.5 cost LoCoMo dev hybrid R@10 82.9 -> 82.3 and held out R@5 83.6 -> 83.5 (blind),
+# and over the second look (LOOK_SHARE) its gain is smaller: 0, left for `--tune`
+LEXICAL_EVIDENCE = 0.0
 RARE_DF = 3  # a query word in at most this many facts is rare
+# a second look (hybrid): the LOOK_TOP best results ordered again by a blend of their score
+# and the embedder's late interaction (`embed.rerank.LateInteraction`), LOOK_SHARE of it the
+# late interaction's (`recall.search._looked`; docs/semantic.md, "A second look")
+LOOK_TOP = 5
+LOOK_SHARE = 0.3
 
 
 def lexical_part(bm25: float | None, best: float) -> float:
@@ -95,6 +129,15 @@ def agreed(covered: float, semantic: float | None) -> float:
         return 1.0
     share = min(max(covered, 0.0), 1.0)
     return share + (1.0 - share) * semantic
+
+
+def evidence(best_covered: float, share: float = LEXICAL_EVIDENCE) -> float:
+    """The weight of a question's lexical side (hybrid): all of it when some fact found by
+    its words holds every asked word (`best_covered` 1, or a question that asks none), down
+    to 1 - LEXICAL_EVIDENCE when none holds any: the words matched then are only the
+    question's frame or its common words, and the model is left to say what is near.
+    `share`: LEXICAL_EVIDENCE, or a benchmark's override (`ranking.tunable`)."""
+    return 1.0 - share * (1.0 - min(max(best_covered, 0.0), 1.0))
 
 
 def fuse(mode: str, lexical: float, semantic: float, *, rare_exact: bool = False,

@@ -24,7 +24,7 @@ from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
 from memfold.recall import anchored, asked_slot, currency, members, offered, ranking, sets
-from memfold.recall.fusion import HYBRID
+from memfold.recall.fusion import HYBRID, LOOK_TOP
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
     Ranked,
@@ -182,6 +182,9 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
                                                    asks_when(plan.text)))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
+        late = options.semantic.late_interaction() if options.rerank is None else None
+        if late is not None:  # a second look at the few best (`fusion.LOOK_TOP`)
+            ordered = _looked(ordered, plan.text, late)
     if options.rerank is not None:
         ordered = _reranked(ordered, plan.text, options.rerank)
     return ordered
@@ -221,14 +224,16 @@ def about(backend: RecallIndex, name: str, *, k: int, today: date,
                        hits=hits)
 
 
-def _reranked(ordered: list[Scored], query: str, reranker: Reranker) -> list[Scored]:
-    """The RERANK_TOP best candidates ordered again by a blend of their score and the
-    reranker's (each scaled to 0..1 among them, the reranker's at RERANK_SHARE); the rest
-    follow as they were.  The blend, spread between the best score and the best of the
+def _reranked(ordered: list[Scored], query: str, reranker: Reranker,
+              top_n: int | None = None, share_of: str = "RERANK_SHARE") -> list[Scored]:
+    """The `top_n` best candidates (RERANK_TOP when None) ordered again by a blend of their
+    score and the reranker's (each scaled to 0..1 among them, the reranker's at `share_of`);
+    the rest follow as they were.  The blend, spread between the best score and the best of the
     rest, becomes the score, so scores still fall down the list; tiers (active before
     archived) still come first."""
-    share = ranking.tunable("RERANK_SHARE")
-    top, rest = ordered[: ranking.RERANK_TOP], ordered[ranking.RERANK_TOP :]
+    share = ranking.tunable(share_of)
+    top_n = ranking.RERANK_TOP if top_n is None else top_n
+    top, rest = ordered[:top_n], ordered[top_n:]
     if share <= 0 or len(top) < 2:
         return ordered
     raw = reranker.scores(query, [s.fact.content for s in top])
@@ -240,6 +245,22 @@ def _reranked(ordered: list[Scored], query: str, reranker: Reranker) -> list[Sco
                    + share * ((r - low) / (high - low) if high > low else 0.0)))
                for s, r in zip(top, raw, strict=True)]
     return sorted(blended, key=order) + rest
+
+
+def _looked(ordered: list[Scored], query: str, late: Reranker) -> list[Scored]:
+    """Hybrid: the LOOK_TOP best ordered again by a blend of their score and the embedder's
+    late interaction (`_reranked`, LOOK_SHARE), except that a fact never passes a newer one
+    recall found may replace it (`Scored.outdated_by`, `currency`): the look weighs words,
+    not time.  Scores are kept falling down the list."""
+    looked = _reranked(ordered, query, late, LOOK_TOP, "LOOK_SHARE")
+    left, placed = looked[:LOOK_TOP], list[Scored]()
+    while left:
+        ids = {s.fact.id for s in left}
+        pick = next((s for s in left if ids.isdisjoint(s.outdated_by)), left[0])
+        left.remove(pick)
+        placed.append(evolve(pick, score=min(pick.score, placed[-1].score)) if placed
+                      else pick)
+    return placed + looked[LOOK_TOP:]
 
 
 def _spread(ordered: list[Scored], semantic: Semantic) -> list[Scored]:

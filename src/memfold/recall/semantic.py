@@ -25,6 +25,7 @@ from memfold.recall.weak import asked
 
 if TYPE_CHECKING:
     from memfold.embed.base import Matrix
+    from memfold.embed.rerank import Reranker
 
 # vector feedback (`ranking.VECTOR_FEEDBACK`): the best candidates whose vectors move the query
 FEEDBACK = 2
@@ -76,6 +77,7 @@ class Semantic:
         self.embedder = embedder
         self.ann_min_rows = ann_min_rows
         self._queries: dict[str, Matrix] = {}
+        self._late: Reranker | None = None  # `late_interaction`, made on first use
         self.notices: list[str] = []  # problems met while searching, for the caller to show
 
     def update(self, backend: FactReader, progress: Progress | None = None, *,
@@ -113,6 +115,15 @@ class Semantic:
             if filters == Filters() or len(out) >= limit or len(found) < pool:
                 return out[:limit]
             pool *= 8  # the filters kept too few: look further down the list
+
+    def late_interaction(self) -> Reranker | None:
+        """The embedder's own late interaction (`embed.rerank.LateInteraction`), made once:
+        None for a model without token vectors (e5, the fake in tests)."""
+        if self._late is None and callable(getattr(self.embedder, "token_vectors", None)):
+            from memfold.embed.rerank import LateInteraction
+
+            self._late = LateInteraction(self.embedder)
+        return self._late
 
     def paraphrases(self, rowid: int, rowids: Sequence[int]) -> set[int]:
         """Those of `rowids` whose vector is as close to this fact's as a paraphrase's
@@ -162,6 +173,10 @@ class Semantic:
         hybrid = mode == fusion.HYBRID
         rare = self.rare_hits(backend, plan) if hybrid else set()
         covered = coverage(backend, plan, sorted(keys), found.values()) if hybrid else {}
+        # how much of the question the words can tell at all: the best any word match holds
+        evidence = fusion.evidence(max((covered.get(c.rowid, 0.0) for c in found.values()
+                                        if c.bm25 is not None), default=1.0),
+                                   ranking.tunable("LEXICAL_EVIDENCE")) if hybrid else 1.0
 
         def fused(query: Matrix) -> dict[int, float]:
             cosine = self.store.similarity(query, [c.rowid for c in found.values()])
@@ -174,7 +189,8 @@ class Semantic:
                 agreement = fusion.agreed(covered.get(c.rowid, 0.0),
                                           None if cos is None else near) if hybrid else 1.0
                 out[c.rowid] = fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25), near,
-                                           rare_exact=c.rowid in rare, agreement=agreement)
+                                           rare_exact=c.rowid in rare,
+                                           agreement=agreement * evidence)
             return out
 
         first = fused(self.query_vector(text))

@@ -1,0 +1,81 @@
+"""Hybrid fusion can weigh the whole lexical side by the question's lexical evidence
+(`fusion.evidence`, LEXICAL_EVIDENCE): when the words a question turns on are in no fact,
+the best BM25 is a match on what is left of it, and at a share above 0 it no longer outranks
+the fact the embedder places first.  The default share is 0 (measured and not kept:
+docs/semantic.md, "A second look"); `memfold bench locomo --tune LEXICAL_EVIDENCE=...`
+weighs it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from memfold.embed.base import FakeEmbedder
+from memfold.memory import Memory
+from memfold.recall import fusion, ranking
+
+NOW = "2025-11-28T12:00:00+00:00"
+# what the stand-in model understands: invented words, so no lexicon or stem relates them
+CONCEPTS = {"splice": "marry", "wedded": "marry", "sommer": "season", "retires": "work",
+            "desk": "work", "office": "work"}
+
+
+class ConceptEmbedder(FakeEmbedder):
+    """A stand-in model that reads meaning, not words: a text's vector is its concepts
+    (CONCEPTS, each twice) plus one token every text shares.  "splice" and "wedded" are
+    one thing to it; a fact about the sommer and work shares the season with a question
+    about a splice in the sommer, and little else."""
+
+    def embed(self, texts: Sequence[str]) -> object:  # type: ignore[override]
+        return super().embed([" ".join(["text", *(f"{CONCEPTS[w]} {CONCEPTS[w]}" for w in
+                                                  re.findall(r"\w+", t.casefold())
+                                                  if w in CONCEPTS)]) for t in texts])
+
+
+FACTS = (("2025-11-20", "W: Gwen retires from her desk at the end of the sommer"),
+         ("2025-11-24", "W: Callum and Marisol wedded at the harbour hotel"),
+         ("2025-11-26", "W: the gutters need clearing before the rain"))
+
+
+@pytest.fixture
+def memory(workspace: Path) -> Memory:
+    mem = Memory.open(workspace, now=NOW)
+    mem.set_embedder(ConceptEmbedder())
+    # a day each: no fact is another's neighbour in its file (`ranking` context)
+    for day, bullet in FACTS:
+        mem.retain(bullet, date=day)
+    yield mem  # type: ignore[misc]
+    mem.close()
+
+
+def first(memory: Memory, query: str, mode: str) -> str:
+    hits = memory.recall(query, mode=mode).hits
+    assert hits
+    return hits[0].fact.content
+
+
+def test_a_match_on_what_is_left_of_the_question_gives_way_to_the_embedders_answer(
+        memory: Memory) -> None:
+    """"splice" — the word the question turns on — is in no fact; "sommer" is in one, which
+    the model puts near the question only through the season.  The best BM25 used to score
+    it 1.0, and its own coverage lowered it only as far as the model let it: it came first.
+    Now the whole lexical side weighs as much as the best word match can tell, and the fact
+    the model places first comes first, as in semantic mode."""
+    query = "Who did the splice in the sommer?"
+    assert "wedded" in first(memory, query, "semantic")
+    assert "Gwen" in first(memory, query, "hybrid")  # the default: the lexical side whole
+    with ranking.tuned({"LEXICAL_EVIDENCE": 0.5}):
+        assert "wedded" in first(memory, query, "hybrid")
+        # a question whose asked words a fact holds keeps its lexical side whole
+        assert "Gwen" in first(memory, "Who retires from the desk in the sommer?", "hybrid")
+
+
+def test_evidence_is_the_best_coverage_of_a_word_match() -> None:
+    assert fusion.evidence(1.0, 0.5) == 1.0  # a fact holds every asked word: all of it
+    assert fusion.evidence(0.0, 0.5) == pytest.approx(0.5)
+    assert fusion.evidence(0.5, 0.5) == pytest.approx(0.75)
+    assert fusion.evidence(2.0, 0.5) == 1.0  # clamped
+    assert fusion.evidence(0.0) == 1.0 - fusion.LEXICAL_EVIDENCE

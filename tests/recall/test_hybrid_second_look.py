@@ -1,0 +1,77 @@
+"""Hybrid recall takes a second look at its few best results (`fusion.LOOK_TOP`) with the
+embedder's own late interaction (`embed.rerank.LateInteraction`: each query token's best
+match among the fact's tokens), when the embedder gives token vectors: a fact whose words
+answer the question's words one by one rises above one that only shares its rarest word."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from memfold.embed.base import FakeEmbedder
+from memfold.memory import Memory
+from memfold.recall import fusion, ranking
+
+NOW = "2025-11-28T12:00:00+00:00"
+# what the stand-in model's token vectors understand (its single vector does not)
+CONCEPTS = {"skiff": "boat", "quorra": "boat", "stay": "moor", "stays": "moor",
+            "moored": "moor", "kept": "moor"}
+
+
+class TokenEmbedder(FakeEmbedder):
+    """A stand-in model with token vectors: a text's single vector hashes its words
+    (`FakeEmbedder`), its token vectors read each word as its concept (CONCEPTS), so "the
+    skiff" and "the quorra" are one boat to them, "stay" and "moored" one mooring."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.token_calls = 0
+
+    def token_vectors(self, texts: Sequence[str]) -> list[object]:
+        self.token_calls += 1
+        return [FakeEmbedder.embed(self, [CONCEPTS.get(w, w) for w in
+                                          re.findall(r"\w+", t.casefold())] or ["."])
+                for t in texts]
+
+
+class PlainEmbedder(FakeEmbedder):
+    """The same single vectors, and no token vectors: no second look."""
+
+
+FACTS = (("2025-11-20", "W: the skiff leaks when it rains"),
+         ("2025-11-22", "W: we stay in on Fridays"),
+         ("2025-11-24", "W: the quorra stays moored where the river meets the harbour"))
+
+
+def recalled(workspace: Path, embedder: FakeEmbedder, query: str) -> list[str]:
+    mem = Memory.open(workspace, now=NOW)
+    try:
+        mem.set_embedder(embedder)
+        for day, bullet in FACTS:  # a day each: no fact is another's neighbour in its file
+            mem.retain(bullet, date=day)
+        return [h.fact.content for h in mem.recall(query, mode="hybrid").hits]
+    finally:
+        mem.close()
+
+
+QUERY = "Where does the skiff stay?"
+
+
+def test_without_token_vectors_the_fused_order_stands(workspace: Path) -> None:
+    """"skiff" is the rarest asked word: the fact holding it is the best fused match."""
+    assert "skiff leaks" in recalled(workspace, PlainEmbedder(), QUERY)[0]
+
+
+def test_a_second_look_puts_the_fact_that_answers_each_word_first(workspace: Path) -> None:
+    model = TokenEmbedder()
+    hits = recalled(workspace, model, QUERY)
+    assert "quorra stays moored" in hits[0]
+    assert model.token_calls  # the late interaction ran
+    assert any("skiff leaks" in h for h in hits[1:])  # reordered, nothing dropped
+
+
+def test_the_look_share_zero_is_the_fused_order(workspace: Path) -> None:
+    with ranking.tuned({"LOOK_SHARE": 0.0}):
+        assert "skiff leaks" in recalled(workspace, TokenEmbedder(), QUERY)[0]
+    assert fusion.LOOK_TOP >= 2 and 0 < fusion.LOOK_SHARE < 1
