@@ -39,3 +39,12 @@ def test_a_question_in_one_form_finds_a_fact_in_the_other(workspace: Path) -> No
         hits = memory.recall("what is my weight?", now="2025-06-02T10:00:00").hits
     assert hits and hits[0].fact.content == "I weigh 79 kg now."
     assert "weigh, a form of weight" in hits[0].why
+
+
+def test_hand_written_kinds_after_wordnet_keep_the_nearest_kinds_first() -> None:
+    """kinds.tsv's `kind+` lines (dog crosses WordNet lacks) come after WordNet's own kinds:
+    a cockapoo is a kind of dog, and a puppy is still the nearest one — the one a question
+    about a dog that asks for no kind searches ("who has a dog")."""
+    kinds = lexicon.related("dog", lexicon.KIND)
+    assert "cockapoo" in kinds and "maine coon" in lexicon.related("cat", lexicon.KIND)
+    assert kinds.index("puppy") < 4 < kinds.index("cockapoo")

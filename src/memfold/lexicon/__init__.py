@@ -43,6 +43,9 @@ DOUBLED = ("ing", "ed")
 DOUBLING = frozenset("bdfgklmnprtvz")
 Table = dict[str, dict[str, tuple[str, ...]]]
 OWN_TABLES = ("kinds.tsv", "everyday.tsv")  # the tables written by hand, read first
+# a relation written "kind+" in those tables comes after WordNet's own words for it: cat
+# breeds WordNet lacks are kinds of cat, but a puppy stays the nearest kind of dog
+AFTER = "+"
 
 
 def shard(word: str) -> str:
@@ -227,11 +230,14 @@ def _knows(word: str) -> bool:
 
 def related(word: str, relation: str) -> tuple[str, ...]:
     """The words `relation` (KIND, SAME or FORM) gives for `word` or its lemmas, the table
-    written by hand first, nearest first, without repeats."""
+    written by hand first (but its `relation+` lines after WordNet's), nearest first,
+    without repeats."""
     out: dict[str, None] = {}
     for lemma in lemmas(word):
-        for lines in (_own().get(lemma, {}), _wordnet_lines(lemma)):
-            out.update(dict.fromkeys(lines.get(relation, ())))
+        own = _own().get(lemma, {})
+        for words in (own.get(relation, ()), _wordnet_lines(lemma).get(relation, ()),
+                      own.get(relation + AFTER, ())):
+            out.update(dict.fromkeys(words))
     if relation == FORM:  # "swimming": swim, and swim's forms (swam, swum)
         for base in undoubled(word.casefold()):
             out.update(dict.fromkeys((base, *_wordnet_lines(base).get(FORM, ()))))
