@@ -40,7 +40,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace as evolve
-from functools import lru_cache
 
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge import words as w
@@ -52,8 +51,13 @@ from memfold.lifecycle.judge.offers import (
     slot_offer,
     status_offer,
 )
-from memfold.lifecycle.judge.readers import lexicon_of, read
+from memfold.lifecycle.judge.readers import read
 from memfold.lifecycle.judge.reading import Reading, Stems
+from memfold.lifecycle.judge.signature import ANY as _ANY
+from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
+from memfold.lifecycle.judge.signature import names as _names
+from memfold.lifecycle.judge.signature import related as _related
+from memfold.lifecycle.judge.signature import signature as _signature
 from memfold.lifecycle.judge.subjects import named_values, reported, reporters, same_subject
 from memfold.names import entity_key
 from memfold.values import Fact
@@ -446,71 +450,6 @@ def replaces(new: Fact, old: Fact) -> str | None:
             or _status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
             or (_closed(n, o) if w.FOR_GOOD.search(n.text) else None))
 
-
-# Words of a class a rule compares across wordings ("lives" / "moved to": a location).
-_CLASSES = {
-    "#loc": "lives live living lived based resides reside moved relocated settled home "
-            "apartment flat house headquarters hq office city place address resident residence "
-            "rents renting room",
-    "#job": "works work working worked joined left employed resigned hired job role position "
-            "started employer company freelance",
-    "#name": "name named called renamed rebranded handle username codename goes nickname "
-             "surname known",
-    "#rel": " ".join(w.RELATIONSHIP) + " broke split divorced separated",
-    "#status": " ".join(w.INTERIM | w.FINAL),
-    "#role": " ".join(w.ROLES),
-    "#diet": " ".join(w.DIETS) + " meat",
-    "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
-    "#boss": "manager boss supervisor reports report lead leads manages supervises heads",
-    "#team": "team squad",
-}
-# the words that name a slot or its kind ("manager", "job", "home"), not a value
-_SLOT_WORDS = frozenset(w.stem(x) for tag in ("#loc", "#job", "#name", "#boss", "#team")
-                        for x in _CLASSES[tag].split())
-_CLASS_OF: dict[str, set[str]] = {}
-for _tag, _words in _CLASSES.items():
-    for _word in _words.split():
-        _CLASS_OF.setdefault(_word, set()).add(_tag)
-_FAMILIES_OF: dict[str, set[str]] = {}  # a product's name, or the first word of it
-for _name, _kind in w.FAMILY.items():
-    for _key in {_name, _name.split("-")[0]}:
-        _FAMILIES_OF.setdefault(_key, set()).add(_kind)
-_RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
-_MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
-_ANY = frozenset({"*"})
-
-
-@lru_cache(maxsize=16384)
-def _signature(content: str) -> frozenset[str]:
-    """Cheap words of a fact, with the class of each and the family of each product: two
-    facts no rule could relate share none of them, so the judge need not read them.  A fact
-    read by a language's table (Vietnamese) is always read: its signature is `_ANY`."""
-    if lexicon_of(content) is not None:
-        return _ANY
-    out: set[str] = {"#email"} if w.EMAIL.search(content) else set()
-    if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
-        out.add("#@")
-    for raw in _RAW_WORD.findall(content.lower()):
-        word = raw.rstrip(".'-")
-        word = word[:-2] if word.endswith("'s") else word
-        out.update(_CLASS_OF.get(word, ()))
-        out.update("#" + family for family in _FAMILIES_OF.get(word, ()))
-        if w.is_number(word):
-            out.add("#number")
-        if word not in w.STOP:
-            out.add(w.stem(word))
-            if "-" in word:  # "car-free" shares "car"
-                out.update(w.stem(part) for part in word.split("-") if part not in w.STOP)
-    return frozenset(out)
-
-
-def _related(a: frozenset[str], b: frozenset[str]) -> bool:
-    return bool(a & b) or "*" in a or "*" in b
-
-
-def _names(fact: Fact) -> frozenset[str]:
-    return frozenset(w.stem(part) for e in fact.entities for part in re.split(r"[-_.]", e.lower())
-                     if part)
 
 
 class RuleJudge:
