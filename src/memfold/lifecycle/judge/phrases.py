@@ -54,14 +54,17 @@ _HQ_OF = (r"^(?:the\s+)?(?:headquarters|head\s+office|hq|main\s+office)\s+of\s+"
 HQ_MOVED = re.compile(_HQ_OF + r"(?:was|were|has\s+been|have\s+been|got)\s+(?:relocated|moved)"
                       r"\s+to\b", re.IGNORECASE)
 HQ_IN = re.compile(_HQ_OF + r"(?:is|are)\s+(?:now\s+)?(?:in|at)\b", re.IGNORECASE)
+_DOTTED = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?")
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
 _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=been\b)")
 
 
 def plainer(text: str) -> str:
-    """Wordings said the way the rules read them: "Mailgun's been replaced" as "has been", a
+    """Wordings said the way the rules read them: "D.C." as "DC", "Mailgun's been replaced" as
+    "has been", a
     debt "paid off" as no salary, "the headquarters of Globex were relocated to" as "Globex
     relocated to", "the head office of Initech is in" as "Initech is based in"."""
+    text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "D.C." is "DC"
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
     text = _PAID_OFF.sub("repaid", text)
     text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
@@ -94,6 +97,11 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
     (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
      "location"),
+    (re.compile(r"^(?:attends?|attending|goes\s+to|(?:started|starts|began|begins)\s+(?:school\s+)?at"
+                r"|(?:moved|moves|transferred|switched)\s+(?:schools?\s+)?to|is\s+(?:now\s+)?(?:at|in))\s+"
+                r"(?P<val>(?:(?-i:[A-Z])[\w'.-]*\s+){1,4}(?:school|primary|nursery|kindergarten|pre-?school"
+                r"|academy|college|university|high|elementary|daycare|montessori)\b.*)$", re.I),
+     "school"),  # "attends Little Acorns nursery", "started at Elmhurst Primary"
     (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
                 r"(?P<val>.+)$", re.I), "employer"),
     (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),

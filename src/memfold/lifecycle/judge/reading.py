@@ -319,8 +319,11 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
 
 # whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
 _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
-                      r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns)\s+"
-                      r"(?:the\s+)?@?(?P<whom>[\w-]+)"
+                      r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns|mentors|coaches"
+                      r"|tutors|advises|trains|teaches)\s+(?:the\s+)?@?(?P<whom>[\w-]+)"
+                      r"|\b(?:is|are)\s+(?:now\s+)?the\s+@?(?P<team>[\w-]+(?:\s+[\w-]+)?)'s\s+\w+"
+                      r"|\btook\s+over\s+as\s+(?:[\w-]+\s+){0,3}?(?:of|for|on)\s+(?:the\s+)?@?"
+                      r"(?P<asof>[\w-]+)"
                       r"|\b(?:is|are)\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head|owner|manager)\s+of"
                       r"\s+@?(?P<of>[\w-]+)|\btook\s+over\s+(?!as\b)@?(?P<over>[\w-]+)\s+from\b",
                       re.IGNORECASE)

@@ -43,6 +43,7 @@ from dataclasses import replace as evolve
 
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.aliases import spelled_out
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.offers import (
     SLOT_TAGS,
@@ -71,7 +72,7 @@ _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager lead relationship name platform prefer age "
-                    "diet attr team grade vehicle".split())
+                    "diet attr team grade vehicle school".split())
 # An older fact that never stated the entity's own state (someone else's news, a question,
 # a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
 HEARSAY = frozenset({"third-party", "question", "suggestion", "discussion", "pitch", "plan",
@@ -104,6 +105,7 @@ _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state"
            "discussion": "under discussion", "pitch": "a pitch or an offer",
            "restated": "a restatement", "past": "about the past",
            "dwelling": "where the home is, not said to be a move"}
+_KIN = frozenset(w.stem(x) for x in w.RELATIVES.replace("\\s?", "").split("|"))
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
@@ -442,7 +444,8 @@ def replaces(new: Fact, old: Fact) -> str | None:
     """Why `new` makes `old` no longer true (guards aside), or None."""
     n, o = read(new), read(old)
     for c in n.changes:  # "went back to Vim" restates what the older fact says
-        if c.new and c.new <= o.predicate and (
+        if c.new and c.new <= o.predicate and not (n.value and o.value and not n.value & o.value) \
+                and (
                 not c.old or any(c.old <= x.old and c.new <= x.new for x in o.changes)):
             return None
     return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
@@ -477,8 +480,12 @@ class RuleJudge:
 
     @staticmethod
     def _verdict(new: Fact, old: Fact) -> Verdict | None:
+        new, old = spelled_out(new, old), spelled_out(old, new)  # "LA" / "Los Angeles"
         reason = replaces(new, old)
         n, o = read(new), read(old)
+        if n.guard == o.guard == "third-party" and n.about == o.about \
+                and n.subject & o.subject & _KIN:  # "Priyamvada's daughter ...", twice
+            n = evolve(n, guard=None)
         guard = n.guard or reported(new) or _hearsay(n, o) or (
             "dwelling" if reason and _dwelling(n, o) else None)
         if reason and not guard:

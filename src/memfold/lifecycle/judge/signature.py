@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.aliases import initials
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.values import Fact
 
@@ -51,7 +52,9 @@ def signature(content: str) -> frozenset[str]:
     read by a language's table (Vietnamese) is always read: its signature is `_ANY`."""
     if lexicon_of(content) is not None:
         return ANY
-    out: set[str] = {"#email"} if w.EMAIL.search(content) else set()
+    out: set[str] = set(initials(content))  # "NYC" / "New York City"
+    if w.EMAIL.search(content):
+        out.add("#email")
     if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
         out.add("#@")
     for raw in _RAW_WORD.findall(content.lower()):

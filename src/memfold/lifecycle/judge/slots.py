@@ -87,9 +87,8 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
                   r"|joined|started)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
                   "", rest, flags=re.I)
     rest = re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
-    if (m := _OVER.match(rest)) and stems(m.group("whom") or m.group("led"), names) <= names \
-            and subject:  # "@Lee manages Rho now", "Sofia runs the Falcon project": who
-        return _EMPTY, "lead" if m.group("led") else "manager", stems(subject, names), ""
+    if held := _held_by(clause, rest, subject, names):
+        return (*held, "")
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
             return stems(subject, names), relation, stems(clip(m.group("val")), names), ""
@@ -115,10 +114,10 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     else:
         val = re.sub(r"^(?:in|on|at|by|from|with|through)\s+", "", val, flags=re.I)
     value = stems(val, names)
-    owner = None if verb else re.match(
-        r"(?:(?P<who>\w[\w-]*)'s|his|her|their|its|our|my)\s+(?P<attr>.+)$", val)
-    if attr and owner and (not owner.group("who") or w.stem(owner.group("who").lower())
-                           in names):
+    owner = None if verb else re.match(  # "MySQL is Acme's db", "Ada is the Pip team's lead"
+        r"(?:the\s+)?(?:(?P<who>\w[\w-]*(?:\s+\w[\w-]*)?)'s|his|her|their|its|our|my)\s+"
+        r"(?P<attr>.+)$", val)
+    if attr and owner and (not owner.group("who") or stems(owner.group("who")) <= names):
         return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
     if attr & _TITLE and _class_of(val) == "role":
         return _EMPTY, "role", value, verb  # "the job title of Ana is Design Lead"
@@ -151,6 +150,34 @@ _OVER = re.compile(r"^(?:now\s+)?(?:(?:manages|supervises|line[- ]manages)\s+(?P
                    r"(?:\s+now)?|(?:leads|heads|runs|is\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head)"
                    r"\s+(?:of|on))\s+(?:the\s+)?@?(?P<led>[\w-]+)(?:\s+(?:project|team))?"
                    r"(?:\s+(?:now|these\s+days))?)$", re.IGNORECASE)
+# the subject mentors (coaches, tutors ...) the entity: "@Ikenna mentors Casimir now"
+_GUIDES = re.compile(r"^(?P<verb>mentors|coaches|tutors|advises|trains|teaches)\s+"
+                     r"@?(?P<whom>[\w-]+)(?:\s+(?:now|these\s+days))?(?:\s+(?:now\s+that|since|after|because|while)"
+                     r"\b.*)?$", re.IGNORECASE)
+_GUIDE = {"mentors": "mentor", "coaches": "coach", "tutors": "tutor", "advises": "adviser",
+          "trains": "trainer", "teaches": "teacher"}
+# "@Rohan took over as tech lead of the Pip team": the subject holds the entity's role now
+_TOOK_OVER_AS = re.compile(r"^(?P<who>[\w-]+(?:\s+[\w-]+)?)\s+(?:took|takes|has\s+taken)\s+over"
+                           r"\s+as\s+(?:the\s+)?(?:new\s+)?(?P<role>[\w\s-]+?)\s+(?:of|for|on|at)\s+"
+                           r"(?:the\s+)?@?(?P<whose>[\w-]+(?:\s+[\w-]+)?)$", re.IGNORECASE)
+
+
+def _held_by(clause: str, rest: str, subject: str,
+             names: Stems) -> tuple[Stems, str, Stems] | None:
+    """(attribute, relation, value) when the clause's subject holds a role over the entity:
+    its manager ("@Lee manages Rho now"), its lead ("Sofia runs the Falcon project"), its
+    mentor or coach ("@Ikenna mentors Casimir now"), a role taken over ("@Rohan took over as
+    tech lead of the Pip team")."""
+    if (m := _OVER.match(rest)) and stems(m.group("whom") or m.group("led"), names) <= names \
+            and subject:
+        return _EMPTY, "lead" if m.group("led") else "manager", stems(subject, names)
+    if (m := _GUIDES.match(rest)) and stems(m.group("whom"), names) <= names and subject:
+        return stems(_GUIDE[m.group("verb").lower()]), "attr", stems(subject, names)
+    if (m := _TOOK_OVER_AS.match(clause)) and stems(m.group("whose"), names) <= names:
+        return stems(m.group("role"), names), "attr", stems(m.group("who"), names)
+    return None
+
+
 _FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")
 # "Esperanza's cat Churro": a common noun, then the name the subject goes by
 _PROPER_HEAD = re.compile(r"\b(?-i:[a-z]+\s+[A-Z][a-z]+)$")
@@ -160,6 +187,14 @@ def head(clause: str, attr: Stems) -> str:
     """The attribute's head: its last word in the clause."""
     found = [s for s in (w.stem(t) for t in w.tokens(clause)) if s in attr]
     return found[-1] if found else ""
+
+
+# "is seeing someone", "is seeing Arabella (now)": a relationship — not "seeing Dr. Lund about
+# her knee" nor "seeing a physio"
+_SEEING = re.compile(r"(?:seeing|dating|with)\s+(?:someone|somebody)\b|(?:seeing|dating)\s+"
+                     r"(?!(?:Dr|Mr|Mrs|Ms|Mx|Prof|Doctor|Professor)\b)(?-i:[A-Z][\w'-]+)"
+                     r"(?:\s+(?-i:[A-Z][\w'-]+))?(?:\s+(?:now|these\s+days|again))?$",
+                     re.IGNORECASE)
 
 
 def _class_of(value: str) -> str | None:
@@ -174,8 +209,7 @@ def _class_of(value: str) -> str | None:
         return "diet"
     if re.search(r"\w's\s+(?:" + w.RELATIVES + r")\b", value, re.IGNORECASE):
         return "kinship"
-    if heads & w.RELATIONSHIP or re.match(r"(?:seeing|dating|with)\s+(?:someone|somebody)\b",
-                                          value, re.IGNORECASE):
+    if heads & w.RELATIONSHIP or _SEEING.match(value):
         return "relationship"
     if tokens and ({tokens[-1], w.stem(tokens[-1])} & w.ROLES or
                    any(t in w.ROLES for t in tokens[:4])):

@@ -152,7 +152,11 @@ NEGATED = re.compile(
     r"|rolled\s+back|turned\s+(?:\w+\s+){1,3}down|said\s+no\s+to|passed\s+on\s+(?:the|an?|their|his"
     r"|her)\s+\w+|refused\s+(?:the|an?|their)\s+(?:offer|job|role|post|position|transfer"
     r"|promotion)|never\s+happened|did\s+not\s+happen|ran\s+out\s+of\s+time"
-    r"|(?:was|were|been|got)\s+(?:shelved|scrapped|called\s+off))\b", re.IGNORECASE)
+    r"|(?:was|were|been|got)\s+(?:shelved|scrapped|called\s+off)"
+    # "the move of Kimber's site to Cloudflare Pages was abandoned": a change given up
+    r"|\b(?:move|switch|migration|transition|relocation|transfer|upgrade|change)\b[^.;]*?\b(?:was"
+    r"|were|has\s+been|got)\s+(?:abandoned|cancel+ed|dropped|scrapped|shelved|called\s+off))\b",
+    re.IGNORECASE)
 PLAN = re.compile(
     r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to|planning|intends?\s+to|considering"
     r"|evaluating|thinking\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to"
@@ -284,7 +288,7 @@ FINAL = frozenset(
     "shipped live launched released ga done finished completed over signed hired married "
     "cancelled canceled paid published landed available settled found issued resumed "
     "restarted unblocked active opened arrived received delivered sold born passed qualified "
-    "permanent finalised finalized complete confirmed certified graduated".split())
+    "permanent finalised finalized complete confirmed certified graduated birth".split())
 ANTONYMS = [
     ("concise short brief terse succinct shorter briefer",
      "long detailed lengthy verbose thorough longer"),

@@ -1,0 +1,65 @@
+"""Shapes of real changes the rule judge read wrongly or not at all (issue 29): an acronym
+for the name the older fact spells out, "is seeing <name>", a child's school changed, "X
+mentors Y now", a role taken over, a birth — and the non-changes beside them."""
+
+from __future__ import annotations
+
+import pytest
+from judge_pairs import superseded, verdicts
+
+CHANGES = [
+    ("W @Brann: Brann lives in Los Angeles.", "W @Brann: Brann moved from LA to Denver."),
+    ("W @Lucan: Lucan lives in Washington, D.C.", "W @Lucan: Lucan moved from DC to Baltimore."),
+    ("W @Idris: Idris lives in New York City.", "W @Idris: Idris left NYC for Philadelphia."),
+    ("W @Oonagh-Team: Oonagh's team hosts its services on Amazon Web Services.",
+     "W @Oonagh-Team: Oonagh's team left AWS for Azure in the autumn."),
+    ("W @Halden-Data: Halden's analytics live in Google BigQuery.",
+     "W @Halden-Data: Halden moved its analytics off BQ onto Snowflake."),
+    ("W @Fennimore: Fennimore is single.", "W @Fennimore: Fennimore is seeing Arabella."),
+    ("W @Magda: Magda is in a relationship with Kasper.",
+     "W @Magda: Magda is seeing Tobiasz now."),
+    ("W @Priyamvada: Priyamvada's daughter attends Little Acorns nursery.",
+     "W @Priyamvada: Priyamvada's daughter started at Elmhurst Primary in September."),
+    ("W @Filippa: Filippa's son Teo attends Westbrook Primary.",
+     "W @Filippa: Teo started at Cedar Hill Primary after the move."),
+    ("W @Casimir: Casimir's mentor is @Gwen.",
+     "W @Casimir: @Ikenna mentors Casimir now that Gwen has left."),
+    ("W @Pip-Team: @Adaeze is the Pip team's tech lead.",
+     "W @Pip-Team: @Rohan took over as tech lead of the Pip team."),
+    ("W @Azilis: Azilis is expecting her first child.",
+     "W @Azilis: Azilis gave birth to a baby boy, Theo."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CHANGES)
+def test_the_change_is_read(old: str, new: str) -> None:
+    assert superseded(old, new), verdicts(old, new)
+
+
+KEPT = [
+    # the same place by its short name: no move
+    ("W @Brann: Brann lives in Los Angeles.", "W @Brann: Brann lives in LA now."),
+    # seeing a doctor is no relationship
+    ("W @Oddny: Oddny is single.", "W @Oddny: Oddny is seeing Dr. Lund about her knee."),
+    # two people's managers at one company; someone else's kin
+    ("W @Kenna: Kenna's manager at @Blue-Ferro is Orrin.",
+     "W @Tobiah: Tobiah's manager at @Blue-Ferro is Selwyn."),
+    ("W @Caspian: Caspian's sister lives in York.", "W @Caspian: Caspian's brother moved to Leeds."),
+    ("W @Idunn: Idunn works at Spotify.",
+     "W @Idunn: Idunn's husband just started a job at Klarna."),
+    # a move given up
+    ("W @Kimber-Site: Kimber's site is hosted on Netlify.",
+     "W @Kimber-Site: The move of Kimber's site to Cloudflare Pages was abandoned."),
+    ("W @Pip-Team: @Adaeze is the Pip team's tech lead.",
+     "W @Pip-Team: @Rohan is the Pip team's designer."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), KEPT)
+def test_no_change_is_taken(old: str, new: str) -> None:
+    assert not superseded(old, new), verdicts(old, new)
+
+
+def test_the_same_someone_news_is_the_same_subject() -> None:
+    assert superseded("W @Caspian: Caspian's sister lives in York.",
+                      "W @Caspian: Caspian's sister moved to Leeds.")
