@@ -34,6 +34,7 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.reading import Reading, Stems
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
 _INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
 _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 # words that say when or how, not what: they are no value of a slot
@@ -143,3 +144,26 @@ def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> s
         return None
     return f"same topic: {' '.join(sorted(older_named))} and now {' '.join(sorted(named))}; " \
         f"{HOLDS_NOW}"
+
+
+def turned_offer(n: Reading, o: Reading) -> str | None:
+    """An opinion and a newer fact said to hold now with opposite words and no topic word in
+    common: "likes working late at night" / "is an early riser these days" — offered, since
+    the two may speak of two things."""
+    if n.guard or n.additive or o.guard or not _says_now(n) or "opinion" not in (n.kind, o.kind):
+        return None
+    for word in sorted(n.words - o.words):
+        if was := _OPPOSITE.get(word, frozenset()) & (o.words - n.words):
+            return f"same topic: {_surface(was, o.text)} and now {_surface({word}, n.text)}; " \
+                f"{HOLDS_NOW}"
+    return None
+
+
+def workplace_offer(n: Reading, o: Reading) -> str | None:
+    """The newer fact says where its subject is now, an organisation by name ("is at
+    Kiteworks these days", "is in-house at Siemens now"), and the older one where it works
+    or what it works as: offered, since "is at" may be a visit too."""
+    if n.relation != "at" or o.relation not in ("employer", "role") or n.guard or n.additive \
+            or o.guard or not _says_now(n) or not n.value or n.value & o.words:
+        return None
+    return f"same topic: job; {HOLDS_NOW}"

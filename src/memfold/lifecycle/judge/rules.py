@@ -51,6 +51,8 @@ from memfold.lifecycle.judge.offers import (
     mention_offer,
     slot_offer,
     status_offer,
+    turned_offer,
+    workplace_offer,
 )
 from memfold.lifecycle.judge.readers import read
 from memfold.lifecycle.judge.reading import Reading, Stems
@@ -106,6 +108,7 @@ _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state"
            "restated": "a restatement", "past": "about the past",
            "dwelling": "where the home is, not said to be a move"}
 _KIN = frozenset(w.stem(x) for x in w.RELATIVES.replace("\\s?", "").split("|"))
+_PARTNER = frozenset(w.stem(x) for x in w.KINDS["partner"])
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
@@ -425,6 +428,13 @@ _DENIED = re.compile(r"\b(?:doesn't|does\s+not|don't|do\s+not|has\s+no|have\s+no
                      r"|has\s+never|have\s+never|never|isn't|is\s+not|can't|cannot)\s+"
                      r"(?:have\s+|has\s+|got\s+|had\s+|been\s+)?(?P<what>[^.;,]+)", re.IGNORECASE)
 _STOPPED = frozenset(w.stem(x) for x in w.STOP)
+_KINDS = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.KINDS.items()}
+
+
+def _kinds_of(n: Reading) -> Stems:
+    """The kinds of the things a fact names: a family's ("car": a Skoda), a kind's ("pet")."""
+    return frozenset({w.stem(f) for f, _ in n.families} | {k for k, v in _KINDS.items()
+                                                           if v & n.words})
 
 
 def _denied(n: Reading, o: Reading) -> str | None:
@@ -432,10 +442,13 @@ def _denied(n: Reading, o: Reading) -> str | None:
     thing ("has no dark mode" / "has a Dark/Light theme toggle"; "doesn't have a driving
     licence" / "drives herself to the office"): offered as a conflict, never a supersede by
     itself — the newer fact may only mention it."""
-    if o.kind != "world" or n.guard or _DENIED.search(n.text) or not (m := _DENIED.search(o.text)):
+    if o.kind != "world" or n.guard not in (None, "third-party") or _DENIED.search(n.text) \
+            or not (m := _DENIED.search(o.text)):
         return None
     what = {w.stem(t) for t in w.tokens(m.group("what"))} - _GENERIC - _STOPPED
-    shared = what & n.words
+    kinds = _kinds_of(n)  # "has no pets" / "adopted a greyhound"
+    kin = {k for k, v in _KINDS.items() if v & n.subject}  # "Jonas's daughter": a child
+    shared = what & (kin if n.guard else n.words | kinds)
     return f"the older fact says no {_text(frozenset(shared), o)!r}; the newer one speaks of it" \
         if shared else None
 
@@ -483,9 +496,10 @@ class RuleJudge:
         new, old = spelled_out(new, old), spelled_out(old, new)  # "LA" / "Los Angeles"
         reason = replaces(new, old)
         n, o = read(new), read(old)
-        if n.guard == o.guard == "third-party" and n.about == o.about \
-                and n.subject & o.subject & _KIN:  # "Priyamvada's daughter ...", twice
-            n = evolve(n, guard=None)
+        if n.guard == "third-party" and n.about == o.about and (
+                o.guard == n.guard and n.subject & o.subject & _KIN  # "Priya's daughter", twice
+                or o.relation == "relationship" and n.subject & _PARTNER):  # "single" / "her
+            n = evolve(n, guard=None)  # girlfriend Marta moved in": her own relationship
         guard = n.guard or reported(new) or _hearsay(n, o) or (
             "dwelling" if reason and _dwelling(n, o) else None)
         if reason and not guard:
@@ -514,7 +528,8 @@ class RuleJudge:
             return None
         if offer := status_offer(n, o) or slot_offer(
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
-                n, o, named_values(new), named_values(old)):
+                n, o, named_values(new), named_values(old)) or turned_offer(
+                n, o) or workplace_offer(n, o):
             return Verdict(old.id, False, offer)
         return None
 

@@ -40,6 +40,11 @@ _FAMILIES_OF: dict[str, set[str]] = {}  # a product's name, or the first word of
 for _name, _kind in w.FAMILY.items():
     for _key in {_name, _name.split("-")[0]}:
         _FAMILIES_OF.setdefault(_key, set()).add(_kind)
+_KIND_OF: dict[str, set[str]] = {w.stem(x): {"#" + x} for x in w.FAMILY_NAMES | w.KINDS.keys()}
+for _kind, _members in w.KINDS.items():
+    for _member in _members:
+        _KIND_OF.setdefault(w.stem(_member), set()).add("#" + _kind)
+_AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])", re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
 _MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
 ANY = frozenset({"*"})
@@ -55,6 +60,8 @@ def signature(content: str) -> frozenset[str]:
     out: set[str] = set(initials(content))  # "NYC" / "New York City"
     if w.EMAIL.search(content):
         out.add("#email")
+    if _AT_ORG.search(content):  # "is at Kiteworks these days": where one works, maybe
+        out.update(("#job", "#role"))
     if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
         out.add("#@")
     for raw in _RAW_WORD.findall(content.lower()):
@@ -62,6 +69,7 @@ def signature(content: str) -> frozenset[str]:
         word = word[:-2] if word.endswith("'s") else word
         out.update(_CLASS_OF.get(word, ()))
         out.update("#" + family for family in _FAMILIES_OF.get(word, ()))
+        out.update(_KIND_OF.get(w.stem(word), ()))  # "doesn't own a car" / "a Skoda"
         if w.is_number(word):
             out.add("#number")
         if word not in w.STOP:

@@ -466,7 +466,18 @@ keep craft bear roam things hey signal line teams nano helix atom sublime heap s
 seat monday shortcut close front box wave sage three ee bt orange superhuman
 """.split())
 EVERYDAY = _EVERYDAY
+# Kinds of thing and the things of each kind, for a state that was denied ("has no pets" /
+# "adopted a greyhound"): a family's name ("car", "phone") is the kind of its members too
+KINDS = {
+    "pet": frozenset("dog dogs cat cats puppy kitten rabbit hamster parrot greyhound labrador "
+                     "terrier spaniel retriever budgie tortoise guinea-pig ferret poodle collie "
+                     "beagle dachshund lurcher whippet".split()),
+    "child": frozenset("son sons daughter daughters baby twins kid kids".split()),
+    "partner": frozenset("girlfriend boyfriend wife husband fiance fiancee spouse".split()),
+    "car": frozenset("van suv hatchback estate pickup".split()),
+}
 FAMILY = {w: fam for fam, words in _FAMILIES.items() for w in words.split()}
+FAMILY_NAMES = frozenset(_FAMILIES)
 CURRENCY = {"$": "money", "€": "money", "£": "money", "¥": "money", "₹": "money", "₪": "money"}
 UNIT_CLASS = {
     "%": "percent", "percent": "percent", "bpm": "rate",
