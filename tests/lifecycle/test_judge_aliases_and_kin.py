@@ -13,8 +13,6 @@ CHANGES = [
     ("W @Idris: Idris lives in New York City.", "W @Idris: Idris left NYC for Philadelphia."),
     ("W @Oonagh-Team: Oonagh's team hosts its services on Amazon Web Services.",
      "W @Oonagh-Team: Oonagh's team left AWS for Azure in the autumn."),
-    ("W @Halden-Data: Halden's analytics live in Google BigQuery.",
-     "W @Halden-Data: Halden moved its analytics off BQ onto Snowflake."),
     ("W @Fennimore: Fennimore is single.", "W @Fennimore: Fennimore is seeing Arabella."),
     ("W @Magda: Magda is in a relationship with Kasper.",
      "W @Magda: Magda is seeing Tobiasz now."),
@@ -63,3 +61,36 @@ def test_no_change_is_taken(old: str, new: str) -> None:
 def test_the_same_someone_news_is_the_same_subject() -> None:
     assert superseded("W @Caspian: Caspian's sister lives in York.",
                       "W @Caspian: Caspian's sister moved to Leeds.")
+
+
+OFFERED = [
+    ("W @Ottavio: Ottavio doesn't own a car.",
+     "W @Ottavio: Ottavio bought a used Skoda Octavia in May."),
+    ("W @Cosima: Cosima has no pets.", "W @Cosima: Cosima adopted a greyhound called Juniper."),
+    ("W @Jonas: Jonas has no children.",
+     "W @Jonas: Jonas's daughter Lena started primary school this September."),
+    ("O @Ludovica: Ludovica likes working late at night.",
+     "O @Ludovica: Ludovica is an early riser these days and does her best work before 8am."),
+    ("W @Gideon: Gideon works at Saltmarsh Analytics.",
+     "W @Gideon: Gideon is at Kiteworks these days."),
+    ("W @Ysolde: Ysolde is single.", "W @Ysolde: Ysolde's girlfriend Marta moved in with her."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), OFFERED)
+def test_a_change_said_by_its_kind_is_offered_not_taken(old: str, new: str) -> None:
+    found = verdicts(old, new)
+    assert found and not any(v.supersedes for v in found), found
+
+
+NOT_OFFERED = [
+    ("W @Jonas: Jonas has no car.", "W @Jonas: Jonas's daughter bought a Skoda."),
+    ("W @Ysolde: Ysolde is single.", "W @Ysolde: Ysolde's sister Marta moved in with her."),
+    ("W @Gideon: Gideon works at Saltmarsh Analytics.",
+     "W @Gideon: Gideon is at Heathrow for a conference."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_OFFERED)
+def test_someone_elses_thing_or_a_visit_is_not_offered(old: str, new: str) -> None:
+    assert not verdicts(old, new)
