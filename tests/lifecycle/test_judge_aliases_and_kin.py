@@ -94,3 +94,15 @@ NOT_OFFERED = [
 @pytest.mark.parametrize(("old", "new"), NOT_OFFERED)
 def test_someone_elses_thing_or_a_visit_is_not_offered(old: str, new: str) -> None:
     assert not verdicts(old, new)
+
+
+def test_a_place_named_first_is_the_home_not_a_verb() -> None:
+    assert superseded("W @Bo: Bo lives in Leeds.", "W @Bo: Queens Park is Bo's home now.")
+    assert superseded("W @Bo: Bo lives in Leeds.", "W @Bo: Regents Park is where Bo lives now.")
+
+
+def test_a_change_of_club_does_not_retire_the_activity() -> None:
+    old = "S @Hana: Hana plays chess at the library on Wednesdays."
+    new = "W @Hana: Hana moved from the chess club to the bridge club."
+    assert not superseded(old, new)
+    assert superseded("W @Hana: Hana is in the chess club.", new)

@@ -55,6 +55,9 @@ HQ_MOVED = re.compile(_HQ_OF + r"(?:was|were|has\s+been|have\s+been|got)\s+(?:re
                       r"\s+to\b", re.IGNORECASE)
 HQ_IN = re.compile(_HQ_OF + r"(?:is|are)\s+(?:now\s+)?(?:in|at)\b", re.IGNORECASE)
 _DOTTED = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?")
+# "Regents Park is where Bo lives now": Bo lives in Regents Park
+_WHERE_LIVES = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
+                          r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?lives\b", re.IGNORECASE)
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
 _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=been\b)")
 
@@ -66,6 +69,7 @@ def plainer(text: str) -> str:
     relocated to", "the head office of Initech is in" as "Initech is based in"."""
     text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "D.C." is "DC"
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
+    text = _WHERE_LIVES.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _PAID_OFF.sub("repaid", text)
     text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
     return HQ_IN.sub(lambda m: f"{m.group('who')} is based in", text)

@@ -108,6 +108,8 @@ _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state"
            "restated": "a restatement", "past": "about the past",
            "dwelling": "where the home is, not said to be a move"}
 _KIN = frozenset(w.stem(x) for x in w.RELATIVES.replace("\\s?", "").split("|"))
+_GROUPS = frozenset(w.stem(x) for x in "club team squad choir band league society group "
+                    "gym orchestra troupe crew".split())
 _PARTNER = frozenset(w.stem(x) for x in w.KINDS["partner"])
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
@@ -143,7 +145,13 @@ def _mentions(o: Reading, value: Stems) -> bool:
         return bool(core) and (o.value <= core or core <= o.value)
     if (specific := core - _SLOT_WORDS) and not specific & o.predicate:
         return False  # "from Product Manager" is not "took over as Hamid's manager"
-    return bool(core) and len(core & o.predicate) * 2 >= len(core)
+    return bool(core) and len(core & o.predicate) * 2 >= len(core) and not _group_apart(core, o)
+
+
+def _group_apart(value: Stems, o: Reading) -> bool:
+    """A group left ("the chess club") where the older fact names only what one does ("plays
+    chess at the library on Wednesdays"): leaving the club need not end the activity."""
+    return bool(value & _GROUPS) and not o.words & _GROUPS
 
 
 
@@ -177,7 +185,7 @@ def _left(n: Reading, o: Reading) -> str | None:
 def _ended(n: Reading, o: Reading) -> str | None:
     for ended in n.ends:  # what ended is what the older fact states, not only its subject
         shared = _topic(ended, o.words) - _END_VERBS
-        if shared & (o.predicate | o.value | o.attr):
+        if shared & (o.predicate | o.value | o.attr) and not _group_apart(ended, o):
             return f"the newer fact says {_text(shared, n)!r} ended"
     if n.parted and (o.words & _BOND or o.relation == "relationship") and (
             n.words & o.words or not n.subject):

@@ -64,6 +64,8 @@ def split_subject(clause: str, names: Stems) -> tuple[str, str]:
         front = padded[: m.start()].strip()
         word = m.group().strip().lower()
         if not front:
+            if _PLACE_FIRST.match(clause):
+                continue  # "Queens Park is Bo's home now": a name, not the verb "queens"
             if word.endswith(("s", "ed")) and word not in _NOT_VERBS \
                     and w.stem(word) not in names:  # "Rhys moved": Rhys is the subject
                 return "", clause
@@ -74,6 +76,9 @@ def split_subject(clause: str, names: Stems) -> tuple[str, str]:
 
 
 _NOT_VERBS = frozenset("its his this us".split())
+# a name of capitalised words, the first ending in s, then a verb: "Queens Park is ..."
+_PLACE_FIRST = re.compile(r"(?-i:[A-Z]\w*s\s+[A-Z][\w'-]*)(?:\s+(?-i:[A-Z])[\w'-]*)*\s+"
+                          r"(?:is|are|was|were|has|have)\b")
 
 
 def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
@@ -118,7 +123,9 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
         r"(?:the\s+)?(?:(?P<who>\w[\w-]*(?:\s+\w[\w-]*)?)'s|his|her|their|its|our|my)\s+"
         r"(?P<attr>.+)$", val)
     if attr and owner and (not owner.group("who") or stems(owner.group("who")) <= names):
-        return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
+        owned = stems(owner.group("attr"), names)  # "Queens Park is Bo's home now": where
+        known = _ATTR_RELATION.get(next(iter(owned))) if len(owned) == 1 else None
+        return (_EMPTY, known, attr, "") if known else (owned, "attr", attr, "")
     if attr & _TITLE and _class_of(val) == "role":
         return _EMPTY, "role", value, verb  # "the job title of Ana is Design Lead"
     if attr and attr & _NAME_ATTRS:
