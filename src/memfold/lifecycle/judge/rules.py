@@ -185,7 +185,7 @@ def _left(n: Reading, o: Reading) -> str | None:
 def _ended(n: Reading, o: Reading) -> str | None:
     for ended in n.ends:  # what ended is what the older fact states, not only its subject
         shared = _topic(ended, o.words) - _END_VERBS
-        if shared & (o.predicate | o.value | o.attr) and not _group_apart(ended, o):
+        if shared & (o.predicate | o.value | o.attr):
             return f"the newer fact says {_text(shared, n)!r} ended"
     if n.parted and (o.words & _BOND or o.relation == "relationship") and (
             n.words & o.words or not n.subject):
