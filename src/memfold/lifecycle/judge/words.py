@@ -281,14 +281,15 @@ INTERIM = frozenset(
     "progress planned applied applying looking searching hunting interviewing negotiating "
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
     "submitted scheduled hold paused suspended stalled frozen waitlisted offer construction "
-    "renovation underway trial probation shortlisted provisional listed expecting pregnant"
+    "renovation underway trial probation shortlisted provisional listed expecting pregnant "
+    "repairs maintenance"
     .split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
     "shipped live launched released ga done finished completed over signed hired married "
     "cancelled canceled paid published landed available settled found issued resumed "
     "restarted unblocked active opened arrived received delivered sold born passed qualified "
-    "permanent finalised finalized complete confirmed certified graduated birth".split())
+    "permanent finalised finalized complete confirmed certified graduated birth reopened".split())
 ANTONYMS = [
     ("concise short brief terse succinct shorter briefer",
      "long detailed lengthy verbose thorough longer"),
