@@ -106,3 +106,10 @@ def test_a_change_of_club_does_not_retire_the_activity() -> None:
     new = "W @Hana: Hana moved from the chess club to the bridge club."
     assert not superseded(old, new)
     assert superseded("W @Hana: Hana is in the chess club.", new)
+
+
+def test_reopened_ends_repairs_but_restates_open() -> None:
+    assert superseded("W @Elm-Bridge: The Elm Street bridge is closed for repairs.",
+                      "W @Elm-Bridge: The Elm Street bridge reopened to traffic on Monday.")
+    assert not superseded("W @Quill-Bug: Bug QL-77 in the export screen is open.",
+                          "W @Quill-Bug: QL-77 was reopened after a regression.")

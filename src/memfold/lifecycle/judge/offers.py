@@ -129,6 +129,7 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     if n.guard or n.additive or o.guard or o.kind == "opinion" or n.relation == "location":
         return None
     was, done = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
+    done = frozenset(x for x in done if not (x.startswith("re") and x[2:] in was))
     if not (was and done) or any(e - _FINAL and not e & o.words for e in n.ends):
         return None  # "Ulla sold her car" is no status of her flat listed for sale
     return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, {APART}"
