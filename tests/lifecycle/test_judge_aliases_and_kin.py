@@ -113,3 +113,13 @@ def test_reopened_ends_repairs_but_restates_open() -> None:
                       "W @Elm-Bridge: The Elm Street bridge reopened to traffic on Monday.")
     assert not superseded("W @Quill-Bug: Bug QL-77 in the export screen is open.",
                           "W @Quill-Bug: QL-77 was reopened after a regression.")
+
+
+@pytest.mark.parametrize("new", [
+    "W @Ingrid: Ingrid now rents in Reykjavik.",
+    "W @Ingrid: Ingrid has made Reykjavik her home.",
+    "W @Ingrid: Ingrid resettled in Reykjavik.",
+    "W @Ingrid: Ingrid's moved up to Reykjavik.",
+])
+def test_a_move_said_another_way_is_read(new: str) -> None:
+    assert superseded("W @Ingrid: Ingrid lives in Bergen.", new)

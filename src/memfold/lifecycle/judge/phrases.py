@@ -59,7 +59,8 @@ _DOTTED = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?")
 _WHERE_LIVES = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
                           r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?lives\b", re.IGNORECASE)
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
-_HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=been\b)")
+_HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:been|moved|relocated"
+                  r"|switched|joined|left|started|settled|gone)\b)")  # "Ingrid's moved up to"
 
 
 def plainer(text: str) -> str:
@@ -85,7 +86,12 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:moved\s+in\s+with|lives?\s+with|living\s+with)\s+(?:his|her|their)\s+"
                 r"(?:new\s+)?(?P<val>(?:girlfriend|boyfriend|partner|fianc[ée]e?|wife|husband|spouse)"
                 r"\b.*)$", re.I), "relationship"),  # "moved in with his girlfriend Sofia"
-    (re.compile(r"^(?:(?:is|are)\s+)?(?:based\s+(?:out\s+of|in|at)|settled\s+(?:\w+\s+)?(?:in|at))"
+    (re.compile(r"^(?:(?:has\s+)?made|makes)\s+(?P<val>(?-i:[A-Z]).+?)\s+(?:his|her|their|its|our|my)"
+                r"\s+home\b", re.I), "location"),  # "has made Reykjavik her home"
+    (re.compile(r"^(?:(?:ended|wound)\s+up\s+(?:living\s+|settling\s+)?|rents?\s+|renting\s+)in\s+"
+                r"(?P<val>(?-i:[A-Z]).+)$", re.I), "location"),  # "ended up in Reykjavik"
+    (re.compile(r"^(?:(?:is|are)\s+)?(?:based\s+(?:out\s+of|in|at)|(?:re)?settled\s+(?:\w+\s+)?"
+                r"(?:in|at))"
                 r"\s+(?P<val>(?-i:[A-Z]).+)$", re.I),
      "location"),  # "is settled in Toronto", "based out of Yerevan": not "settled in quickly"
     (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based"

@@ -204,7 +204,7 @@ _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I"
                           r"(?=\w+\s)")
 
 
-_NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of"
+_NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of|ended\s+up"
                          r"|clos(?:ed|ing|es?)\s+on)\b",  # "closed on the house": bought it
                          re.IGNORECASE)
 # "asked me to drop the emoji": a request to stop is the end of what it stops

@@ -16,7 +16,7 @@ from memfold.values import Fact
 CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
             "apartment flat house headquarters hq office city place address resident residence "
-            "rents renting room",
+            "rents renting room resettled",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
