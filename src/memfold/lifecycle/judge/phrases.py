@@ -60,7 +60,7 @@ _WHERE_LIVES = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]
                           r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?lives\b", re.IGNORECASE)
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
 _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:been|moved|relocated"
-                  r"|switched|joined|left|started|settled|gone)\b)")  # "Ingrid's moved up to"
+                  r"|switched|joined|started|settled)\b)")  # "Ingrid's moved up to"
 
 
 def plainer(text: str) -> str:
