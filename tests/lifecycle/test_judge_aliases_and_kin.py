@@ -42,7 +42,8 @@ KEPT = [
     # two people's managers at one company; someone else's kin
     ("W @Kenna: Kenna's manager at @Blue-Ferro is Orrin.",
      "W @Tobiah: Tobiah's manager at @Blue-Ferro is Selwyn."),
-    ("W @Caspian: Caspian's sister lives in York.", "W @Caspian: Caspian's brother moved to Leeds."),
+    ("W @Caspian: Caspian's sister lives in York.",
+     "W @Caspian: Caspian's brother moved to Leeds."),
     ("W @Idunn: Idunn works at Spotify.",
      "W @Idunn: Idunn's husband just started a job at Klarna."),
     # a move given up

@@ -155,8 +155,8 @@ def turned_offer(n: Reading, o: Reading) -> str | None:
         return None
     for word in sorted(n.words - o.words):
         if was := _OPPOSITE.get(word, frozenset()) & (o.words - n.words):
-            return f"same topic: {_surface(was, o.text)} and now {_surface({word}, n.text)}; " \
-                f"{HOLDS_NOW}"
+            now = _surface(frozenset({word}), n.text)
+            return f"same topic: {_surface(was, o.text)} and now {now}; {HOLDS_NOW}"
     return None
 
 

@@ -363,7 +363,7 @@ def _status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
     was, now = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
-    now = {x for x in now if not (x.startswith("re") and x[2:] in was)}  # "open" / "reopened"
+    now = frozenset(x for x in now if not (x.startswith("re") and x[2:] in was))  # "reopened"
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
     done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
     if was and done and same:
