@@ -24,8 +24,6 @@ OFFERED = [
      "W @Oswin: Oswin has started taking oat milk in his coffee."),
     ("W @Wietske: Wietske rents a room in Utrecht.",
      "W @Wietske: Wietske got the keys to her own place in Leiden."),
-    ("W @Filippa: Filippa's son Teo attends Westbrook Primary.",
-     "W @Filippa: Teo started at Cedar Hill Primary after the move."),
     ("O @Nora: Nora prefers email for anything urgent.",
      "W @Nora: For urgent things, Nora wants a phone call now."),
 ]

@@ -34,6 +34,7 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.reading import Reading, Stems
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
 _INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
 _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 # words that say when or how, not what: they are no value of a slot
@@ -128,6 +129,7 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     if n.guard or n.additive or o.guard or o.kind == "opinion" or n.relation == "location":
         return None
     was, done = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
+    done = frozenset(x for x in done if not (x.startswith("re") and x[2:] in was))
     if not (was and done) or any(e - _FINAL and not e & o.words for e in n.ends):
         return None  # "Ulla sold her car" is no status of her flat listed for sale
     return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, {APART}"
@@ -143,3 +145,26 @@ def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> s
         return None
     return f"same topic: {' '.join(sorted(older_named))} and now {' '.join(sorted(named))}; " \
         f"{HOLDS_NOW}"
+
+
+def turned_offer(n: Reading, o: Reading) -> str | None:
+    """An opinion and a newer fact said to hold now with opposite words and no topic word in
+    common: "likes working late at night" / "is an early riser these days" — offered, since
+    the two may speak of two things."""
+    if n.guard or n.additive or o.guard or not _says_now(n) or "opinion" not in (n.kind, o.kind):
+        return None
+    for word in sorted(n.words - o.words):
+        if was := _OPPOSITE.get(word, frozenset()) & (o.words - n.words):
+            now = _surface(frozenset({word}), n.text)
+            return f"same topic: {_surface(was, o.text)} and now {now}; {HOLDS_NOW}"
+    return None
+
+
+def workplace_offer(n: Reading, o: Reading) -> str | None:
+    """The newer fact says where its subject is now, an organisation by name ("is at
+    Kiteworks these days", "is in-house at Siemens now"), and the older one where it works
+    or what it works as: offered, since "is at" may be a visit too."""
+    if n.relation != "at" or o.relation not in ("employer", "role") or n.guard or n.additive \
+            or o.guard or not _says_now(n) or not n.value or n.value & o.words:
+        return None
+    return f"same topic: job; {HOLDS_NOW}"

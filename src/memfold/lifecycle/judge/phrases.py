@@ -54,15 +54,23 @@ _HQ_OF = (r"^(?:the\s+)?(?:headquarters|head\s+office|hq|main\s+office)\s+of\s+"
 HQ_MOVED = re.compile(_HQ_OF + r"(?:was|were|has\s+been|have\s+been|got)\s+(?:relocated|moved)"
                       r"\s+to\b", re.IGNORECASE)
 HQ_IN = re.compile(_HQ_OF + r"(?:is|are)\s+(?:now\s+)?(?:in|at)\b", re.IGNORECASE)
+_DOTTED = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?")
+# "Regents Park is where Bo lives now": Bo lives in Regents Park
+_WHERE_LIVES = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
+                          r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?lives\b", re.IGNORECASE)
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
-_HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=been\b)")
+_HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:been|moved|relocated"
+                  r"|switched|joined|started|settled)\b)")  # "Ingrid's moved up to"
 
 
 def plainer(text: str) -> str:
-    """Wordings said the way the rules read them: "Mailgun's been replaced" as "has been", a
+    """Wordings said the way the rules read them: "D.C." as "DC", "Mailgun's been replaced" as
+    "has been", a
     debt "paid off" as no salary, "the headquarters of Globex were relocated to" as "Globex
     relocated to", "the head office of Initech is in" as "Initech is based in"."""
+    text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "D.C." is "DC"
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
+    text = _WHERE_LIVES.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _PAID_OFF.sub("repaid", text)
     text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
     return HQ_IN.sub(lambda m: f"{m.group('who')} is based in", text)
@@ -78,7 +86,12 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:moved\s+in\s+with|lives?\s+with|living\s+with)\s+(?:his|her|their)\s+"
                 r"(?:new\s+)?(?P<val>(?:girlfriend|boyfriend|partner|fianc[ée]e?|wife|husband|spouse)"
                 r"\b.*)$", re.I), "relationship"),  # "moved in with his girlfriend Sofia"
-    (re.compile(r"^(?:(?:is|are)\s+)?(?:based\s+(?:out\s+of|in|at)|settled\s+(?:\w+\s+)?(?:in|at))"
+    (re.compile(r"^(?:(?:has\s+)?made|makes)\s+(?P<val>(?-i:[A-Z]).+?)\s+(?:his|her|their|its|our|my)"
+                r"\s+home\b", re.I), "location"),  # "has made Reykjavik her home"
+    (re.compile(r"^(?:(?:ended|wound)\s+up\s+(?:living\s+|settling\s+)?|rents?\s+|renting\s+)in\s+"
+                r"(?P<val>(?-i:[A-Z]).+)$", re.I), "location"),  # "ended up in Reykjavik"
+    (re.compile(r"^(?:(?:is|are)\s+)?(?:based\s+(?:out\s+of|in|at)|(?:re)?settled\s+(?:\w+\s+)?"
+                r"(?:in|at))"
                 r"\s+(?P<val>(?-i:[A-Z]).+)$", re.I),
      "location"),  # "is settled in Toronto", "based out of Yerevan": not "settled in quickly"
     (re.compile(r"^(?:lives?|living|lived|resides?|residing|is\s+based|based"
@@ -94,6 +107,11 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
     (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
      "location"),
+    (re.compile(r"^(?:attends?|attending|goes\s+to|(?:started|starts|began|begins)\s+(?:school\s+)?at"
+                r"|(?:moved|moves|transferred|switched)\s+(?:schools?\s+)?to|is\s+(?:now\s+)?(?:at|in))\s+"
+                r"(?P<val>(?:(?-i:[A-Z])[\w'.-]*\s+){1,4}(?:school|primary|nursery|kindergarten|pre-?school"
+                r"|academy|college|university|high|elementary|daycare|montessori)\b.*)$", re.I),
+     "school"),  # "attends Little Acorns nursery", "started at Elmhurst Primary"
     (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
                 r"(?P<val>.+)$", re.I), "employer"),
     (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
@@ -126,6 +144,8 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"\s+(?P<val>.+)$",
                 re.I), "platform"),
     (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
+    (re.compile(r"^(?:is|are)\s+(?:(?:now|in-house|full-time|part-time)\s+)?at\s+(?P<val>(?-i:[A-Z])"
+                r"[\w&.-]*(?:\s+(?-i:[A-Z])[\w&.-]*)*)", re.I), "at"),  # "is at Kiteworks now"
     (re.compile(r"^(?:asked|asks|wants?|wanted|prefers?|would\s+like)\s+(?:us\s+|me\s+|people\s+)?"
                 r"to\s+(?:be\s+called|call\s+(?:him|her|them))\s+(?P<val>.+)$", re.I), "name"),
     (re.compile(r"^(?:prefers?|preferring)\s+(?P<val>.+)$", re.I), "prefer"),

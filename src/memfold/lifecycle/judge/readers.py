@@ -18,6 +18,7 @@ from memfold.lifecycle.judge import quantities as q
 from memfold.lifecycle.judge import reading, reading_table
 from memfold.lifecycle.judge.lexicon import Lexicon
 from memfold.lifecycle.judge.reading import Reading
+from memfold.lifecycle.judge.slots import stems
 from memfold.lifecycle.judge.words_vi import LEXICON as VIETNAMESE
 from memfold.names import entity_key
 from memfold.values import Fact
@@ -42,7 +43,7 @@ def read(fact: Fact) -> Reading:
 def neutral(fact: Fact) -> Reading:
     """What any language's reader would agree on: the words, numbers, versions, products."""
     empty: frozenset[str] = frozenset()
-    words = reading.stems(fact.content)
+    words = stems(fact.content)
     return Reading(kind=fact.kind, text=fact.content, words=words, subject=empty,
                    predicate=words, attr=empty, relation=None, value=empty, verb="", head="",
                    changes=(), ends=(), numbers=q.numbers(fact.content),

@@ -39,11 +39,14 @@ from functools import lru_cache
 from memfold.lifecycle.judge import phrases as p
 from memfold.lifecycle.judge import quantities as q
 from memfold.lifecycle.judge import words as w
-from memfold.lifecycle.judge.phrases import RELATION_VERBS as _RELATION_VERBS
 from memfold.lifecycle.judge.phrases import RENAMING as _RENAMING
 from memfold.lifecycle.judge.phrases import SWAPS as _SWAPS
-from memfold.lifecycle.judge.phrases import TURNED_DIET as _TURNED_DIET
 from memfold.lifecycle.judge.phrases import plainer
+from memfold.lifecycle.judge.slots import clip as _clip
+from memfold.lifecycle.judge.slots import head as _head
+from memfold.lifecycle.judge.slots import slot as _slot
+from memfold.lifecycle.judge.slots import split_subject as _split_subject
+from memfold.lifecycle.judge.slots import stems
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -174,41 +177,10 @@ _FRONTED = re.compile(r"^(?:these\s+days|nowadays)\s+(?=\w+\s+\w)|^(?:after|sinc
                       r"\b[^,]{0,60},\s*"
                       r"|^(?:after|since|following)\s+the\s+\w+(?:\s+\w+)?\s+(?=(?-i:[A-Z@])[\w-]*"
                       r"(?:'s)?\s)", re.IGNORECASE)  # "After the reorg Chen's manager is ..."
-_COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+been|remains?)"
-                     r"\s+(?:now\s+|still\s+|currently\s+|no\s+longer\s+|back\s+(?:to|on|in)\s+)?"
-                     r"(?P<val>.+)$",
-                     re.IGNORECASE)
-_PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
-                      r"|owned|provided|supplied|handled|written|served|managed|maintained"
-                      r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
-                      r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
-_ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
-                  w.stem("address"): "location", w.stem("employer"): "employer",
-                  **{w.stem(x): "relationship" for x in  # "Marisa's girlfriend is Yara"
-                     "girlfriend boyfriend partner fiance fiancee wife husband spouse".split()}}
-_TITLE = frozenset({w.stem("title")})
-_NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
-
 _MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d"
                      r"|\b\d{1,2}(?:st|nd|rd|th)?\s+May\b",
                      re.IGNORECASE)
 
-
-def stems(text: str, drop: Stems = _EMPTY) -> Stems:
-    """Content stems of a text: no stop words, none of `drop` (the entity names); a
-    hyphenated word also gives its parts ("car-free": car)."""
-    return frozenset(s for t in w.tokens(text) if t not in w.STOP
-                     for part in (t, *(p for p in (t.split("-") if "-" in t else ())
-                                       if len(p) > 2 and p not in w.STOP))
-                     for s in (w.stem(part),) if s not in drop)
-
-
-def _clip(text: str) -> str:
-    """A value ends at the end of its clause: "PostgreSQL, since 2023" -> "PostgreSQL"."""
-    return re.split(r"(?<!\d),|,(?!\d{3}\b)|[;(]|\s[-–—]\s|\s(?:because|since|after|which|who"
-                    r"|when|where|while|and\s+"
-                    r"(?:is|has|was|now|the)|so|but|in\s+(?:the\s+)?(?:19|20)\d\d)\s", text,
-                    maxsplit=1, flags=re.IGNORECASE)[0].strip(" .")
 
 
 def read(fact: Fact) -> Reading:
@@ -232,7 +204,7 @@ _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I"
                           r"(?=\w+\s)")
 
 
-_NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of"
+_NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of|ended\s+up"
                          r"|clos(?:ed|ing|es?)\s+on)\b",  # "closed on the house": bought it
                          re.IGNORECASE)
 # "asked me to drop the emoji": a request to stop is the end of what it stops
@@ -347,146 +319,14 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
 
 # whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
 _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
-                      r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns)\s+"
-                      r"(?:the\s+)?@?(?P<whom>[\w-]+)"
+                      r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns|mentors|coaches"
+                      r"|tutors|advises|trains|teaches)\s+(?:the\s+)?@?(?P<whom>[\w-]+)"
+                      r"|\b(?:is|are)\s+(?:now\s+)?the\s+@?(?P<team>[\w-]+(?:\s+[\w-]+)?)'s\s+\w+"
+                      r"|\btook\s+over\s+as\s+(?:[\w-]+\s+){0,3}?(?:of|for|on)\s+(?:the\s+)?@?"
+                      r"(?P<asof>[\w-]+)"
                       r"|\b(?:is|are)\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head|owner|manager)\s+of"
                       r"\s+@?(?P<of>[\w-]+)|\btook\s+over\s+(?!as\b)@?(?P<over>[\w-]+)\s+from\b",
                       re.IGNORECASE)
-
-
-_VERBISH = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|does|did|do|now"
-                      r"|still|just|also|no\s+longer|never|always|recently|finally|only)(?=\s)"
-                      r"|\s\w+(?:ed|es|s)(?=\s)", re.IGNORECASE)
-
-
-def _split_subject(clause: str, names: Stems) -> tuple[str, str]:
-    """(subject, rest) of a clause: the subject runs to its first verb-like word; a clause
-    that opens with one ("Lives in Leeds", "Switched to Arc") has the entity as its
-    unstated subject."""
-    if m := re.match(r"(I|we)\s+(?=[a-z])", clause, re.I):  # "I see Dr. Quist now": the speaker
-        return m.group(1), clause[m.end():]
-    padded = f" {clause} "
-    for m in _VERBISH.finditer(padded):
-        head = padded[: m.start()].strip()
-        word = m.group().strip().lower()
-        if not head:
-            if word.endswith(("s", "ed")) and word not in _NOT_VERBS \
-                    and w.stem(word) not in names:  # "Rhys moved": Rhys is the subject
-                return "", clause
-            continue
-        if word not in _NOT_VERBS and not re.search(r"'s$", head):
-            return head, padded[m.start():].strip()
-    return "", clause
-
-
-_NOT_VERBS = frozenset("its his this us".split())
-
-
-def _slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
-    """(attribute, relation, value, passive verb) the clause states, or empty parts."""
-    subject, rest = _split_subject(clause, names)
-    rest = re.sub(r"^(?:(?P<aux>is|are|was|has|have)\s+)?(?:now|still|currently|also|recently"
-                  r"|finally|just)\s+", lambda m: f"{m.group('aux') or ''} ".lstrip(), rest,
-                  flags=re.I)
-    rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)"
-                  r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
-                  r"|joined|started)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
-                  "", rest, flags=re.I)
-    rest = re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
-    if (m := _OVER.match(rest)) and stems(m.group("whom") or m.group("led"), names) <= names \
-            and subject:  # "@Lee manages Rho now", "Sofia runs the Falcon project": who
-        return _EMPTY, "lead" if m.group("led") else "manager", stems(subject, names), ""
-    for pattern, relation in _RELATION_VERBS:
-        if m := pattern.match(rest):
-            return stems(subject, names), relation, stems(_clip(m.group("val")), names), ""
-    if (m := _BECAME.search(rest)) and (kind := _class_of(m.group("val"))):
-        return _EMPTY, kind, stems(_clip(m.group("val")), names), ""  # "to become a nurse"
-    if m := _TURNED_DIET.search(rest):  # "went vegan", "has gone pescatarian"
-        return _EMPTY, "diet", stems(m.group("val"), names), ""
-    if (m := _MADE.search(clause)) and stems(m.group("who")) <= names \
-            and _class_of(_clip(m.group("val"))) == "role":
-        return _EMPTY, "role", stems(_clip(m.group("val")), names), ""
-    if not (m := _COPULA.match(clause)):
-        return _EMPTY, None, _EMPTY, ""
-    subj, val = m.group("subj"), _clip(m.group("val"))
-    if _BARE_PARTICIPLE.match(val):
-        return _EMPTY, None, _EMPTY, ""  # "the flat was sold": an event, not a value
-    attr = stems(subj, names)
-    verb = ""
-    val = re.sub(r"^being\s+", "", val, flags=re.I)
-    if named := re.match(r"^(?:called|named|known\s+as)\s+(?P<name>.+)$", val, re.I):
-        return attr, "name", stems(named.group("name"), names), ""  # "X is known as Y"
-    if p := _PASSIVE.match(val):
-        verb, val = w.stem(_REDONE.sub("", p.group("verb").lower())), _clip(p.group("val"))
-    else:
-        val = re.sub(r"^(?:in|on|at|by|from|with|through)\s+", "", val, flags=re.I)
-    value = stems(val, names)
-    owner = None if verb else re.match(
-        r"(?:(?P<who>\w[\w-]*)'s|his|her|their|its|our|my)\s+(?P<attr>.+)$", val)
-    if attr and owner and (not owner.group("who") or w.stem(owner.group("who").lower())
-                           in names):
-        return stems(owner.group("attr"), names), "attr", attr, ""  # "MySQL is Acme's db"
-    if attr & _TITLE and _class_of(val) == "role":
-        return _EMPTY, "role", value, verb  # "the job title of Ana is Design Lead"
-    if attr and attr & _NAME_ATTRS:
-        return attr, "name", value, verb
-    if not attr and not verb and (full := _FULL_NAME.match(re.sub(
-            r"\s+(?:now|these\s+days|again|officially)$", "", val, flags=re.I))) \
-            and w.stem(full.group(1).lower()) in names:
-        return _EMPTY, "name", value, ""  # "she is Priyanka Iyer now": her whole name
-    if len(attr) == 1 and (known := _ATTR_RELATION.get(next(iter(attr)))):
-        return _EMPTY, known, value, verb  # "Hamza's manager is X": whom he reports to
-    if attr and not _PROPER_HEAD.search(subj):
-        return attr, "attr", value, verb
-    return _EMPTY, _class_of(val), value, verb
-
-
-# done again, and so the same verb: "rewritten in Go" is "written in" another value
-_REDONE = re.compile(r"^re-?(?=(?:written|built|hosted|deployed|implemented|served)$)")
-_BARE_PARTICIPLE = re.compile(r"^(?:\w+ed|sold|built|made|done|gone|closed|shut|cut|sent)"
-                              r"(?:\s+(?:off|out|down|up|last\s+\w+|yesterday|today))?$",
-                              re.IGNORECASE)
-_BECAME = re.compile(r"\b(?:became|becomes|become)\s+(?P<val>(?:a|an|the)\s+.+)$",
-                     re.IGNORECASE)
-# "Loomworks made Fenna its design lead": the object is the fact's entity, the value a role
-_MADE = re.compile(r"\b(?:made|named|appointed|promoted|hired)\s+(?P<who>[\w-]+)\s+(?:as\s+)?"
-                   r"(?:its|their|the|our|a|an)\s+(?:new\s+)?(?P<val>.+)$", re.IGNORECASE)
-# the subject is whom the entity reports to ("@Lee manages Rho now"), or who leads it ("Sofia
-# leads Falcon", "Omar is the (new) lead of Falcon now")
-_OVER = re.compile(r"^(?:now\s+)?(?:(?:manages|supervises|line[- ]manages)\s+(?P<whom>[\w-]+)"
-                   r"(?:\s+now)?|(?:leads|heads|runs|is\s+(?:now\s+)?the\s+(?:new\s+)?(?:lead|head)"
-                   r"\s+(?:of|on))\s+(?:the\s+)?@?(?P<led>[\w-]+)(?:\s+(?:project|team))?"
-                   r"(?:\s+(?:now|these\s+days))?)$", re.IGNORECASE)
-_FULL_NAME = re.compile(r"^(?-i:([A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+)+)$")
-# "Esperanza's cat Churro": a common noun, then the name the subject goes by
-_PROPER_HEAD = re.compile(r"\b(?-i:[a-z]+\s+[A-Z][a-z]+)$")
-
-
-def _head(clause: str, attr: Stems) -> str:
-    """The attribute's head: its last word in the clause."""
-    found = [s for s in (w.stem(t) for t in w.tokens(clause)) if s in attr]
-    return found[-1] if found else ""
-
-
-def _class_of(value: str) -> str | None:
-    """What kind of thing "X is VALUE" says, when X is the entity itself."""
-    tokens = w.tokens(value)
-    heads = {w.stem(t) for t in tokens} | set(tokens)
-    if re.match(r"^\d+(?:\s+years?\s+old)?$", value.strip()):
-        return "age"
-    if re.search(r"\bresident\b", value, re.IGNORECASE):  # "a Reykjavik resident now"
-        return "location"
-    if heads & w.DIETS:
-        return "diet"
-    if re.search(r"\w's\s+(?:" + w.RELATIVES + r")\b", value, re.IGNORECASE):
-        return "kinship"
-    if heads & w.RELATIONSHIP or re.match(r"(?:seeing|dating|with)\s+(?:someone|somebody)\b",
-                                          value, re.IGNORECASE):
-        return "relationship"
-    if tokens and ({tokens[-1], w.stem(tokens[-1])} & w.ROLES or
-                   any(t in w.ROLES for t in tokens[:4])):
-        return "role"
-    return None
 
 
 _NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)(?:\s+(?:is|are)\s+|\s*:\s*)"

@@ -40,10 +40,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace as evolve
-from functools import lru_cache
 
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.aliases import spelled_out
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.offers import (
     SLOT_TAGS,
@@ -51,9 +51,16 @@ from memfold.lifecycle.judge.offers import (
     mention_offer,
     slot_offer,
     status_offer,
+    turned_offer,
+    workplace_offer,
 )
-from memfold.lifecycle.judge.readers import lexicon_of, read
+from memfold.lifecycle.judge.readers import read
 from memfold.lifecycle.judge.reading import Reading, Stems
+from memfold.lifecycle.judge.signature import ANY as _ANY
+from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
+from memfold.lifecycle.judge.signature import names as _names
+from memfold.lifecycle.judge.signature import related as _related
+from memfold.lifecycle.judge.signature import signature as _signature
 from memfold.lifecycle.judge.subjects import named_values, reported, reporters, same_subject
 from memfold.names import entity_key
 from memfold.values import Fact
@@ -67,7 +74,7 @@ _FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager lead relationship name platform prefer age "
-                    "diet attr team grade vehicle".split())
+                    "diet attr team grade vehicle school".split())
 # An older fact that never stated the entity's own state (someone else's news, a question,
 # a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
 HEARSAY = frozenset({"third-party", "question", "suggestion", "discussion", "pitch", "plan",
@@ -100,6 +107,10 @@ _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state"
            "discussion": "under discussion", "pitch": "a pitch or an offer",
            "restated": "a restatement", "past": "about the past",
            "dwelling": "where the home is, not said to be a move"}
+_KIN = frozenset(w.stem(x) for x in w.RELATIVES.replace("\\s?", "").split("|"))
+_GROUPS = frozenset(w.stem(x) for x in "club team squad choir band league society group "
+                    "gym orchestra troupe crew".split())
+_PARTNER = frozenset(w.stem(x) for x in w.KINDS["partner"])
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
@@ -134,7 +145,13 @@ def _mentions(o: Reading, value: Stems) -> bool:
         return bool(core) and (o.value <= core or core <= o.value)
     if (specific := core - _SLOT_WORDS) and not specific & o.predicate:
         return False  # "from Product Manager" is not "took over as Hamid's manager"
-    return bool(core) and len(core & o.predicate) * 2 >= len(core)
+    return bool(core) and len(core & o.predicate) * 2 >= len(core) and not _group_apart(core, o)
+
+
+def _group_apart(value: Stems, o: Reading) -> bool:
+    """A group left ("the chess club") where the older fact names only what one does ("plays
+    chess at the library on Wednesdays"): leaving the club need not end the activity."""
+    return bool(value & _GROUPS) and not o.words & _GROUPS
 
 
 
@@ -346,6 +363,7 @@ def _status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
     was, now = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
+    now = frozenset(x for x in now if not (x.startswith("re") and x[2:] in was))  # "reopened"
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
     done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
     if was and done and same:
@@ -419,6 +437,13 @@ _DENIED = re.compile(r"\b(?:doesn't|does\s+not|don't|do\s+not|has\s+no|have\s+no
                      r"|has\s+never|have\s+never|never|isn't|is\s+not|can't|cannot)\s+"
                      r"(?:have\s+|has\s+|got\s+|had\s+|been\s+)?(?P<what>[^.;,]+)", re.IGNORECASE)
 _STOPPED = frozenset(w.stem(x) for x in w.STOP)
+_KINDS = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.KINDS.items()}
+
+
+def _kinds_of(n: Reading) -> Stems:
+    """The kinds of the things a fact names: a family's ("car": a Skoda), a kind's ("pet")."""
+    return frozenset({w.stem(f) for f, _ in n.families} | {k for k, v in _KINDS.items()
+                                                           if v & n.words})
 
 
 def _denied(n: Reading, o: Reading) -> str | None:
@@ -426,10 +451,13 @@ def _denied(n: Reading, o: Reading) -> str | None:
     thing ("has no dark mode" / "has a Dark/Light theme toggle"; "doesn't have a driving
     licence" / "drives herself to the office"): offered as a conflict, never a supersede by
     itself — the newer fact may only mention it."""
-    if o.kind != "world" or n.guard or _DENIED.search(n.text) or not (m := _DENIED.search(o.text)):
+    if o.kind != "world" or n.guard not in (None, "third-party") or _DENIED.search(n.text) \
+            or not (m := _DENIED.search(o.text)):
         return None
     what = {w.stem(t) for t in w.tokens(m.group("what"))} - _GENERIC - _STOPPED
-    shared = what & n.words
+    kinds = _kinds_of(n)  # "has no pets" / "adopted a greyhound"
+    kin = {k for k, v in _KINDS.items() if v & n.subject}  # "Jonas's daughter": a child
+    shared = what & (kin if n.guard else n.words | kinds)
     return f"the older fact says no {_text(frozenset(shared), o)!r}; the newer one speaks of it" \
         if shared else None
 
@@ -438,7 +466,8 @@ def replaces(new: Fact, old: Fact) -> str | None:
     """Why `new` makes `old` no longer true (guards aside), or None."""
     n, o = read(new), read(old)
     for c in n.changes:  # "went back to Vim" restates what the older fact says
-        if c.new and c.new <= o.predicate and (
+        if c.new and c.new <= o.predicate and not (n.value and o.value and not n.value & o.value) \
+                and (
                 not c.old or any(c.old <= x.old and c.new <= x.new for x in o.changes)):
             return None
     return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
@@ -446,71 +475,6 @@ def replaces(new: Fact, old: Fact) -> str | None:
             or _status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
             or (_closed(n, o) if w.FOR_GOOD.search(n.text) else None))
 
-
-# Words of a class a rule compares across wordings ("lives" / "moved to": a location).
-_CLASSES = {
-    "#loc": "lives live living lived based resides reside moved relocated settled home "
-            "apartment flat house headquarters hq office city place address resident residence "
-            "rents renting room",
-    "#job": "works work working worked joined left employed resigned hired job role position "
-            "started employer company freelance",
-    "#name": "name named called renamed rebranded handle username codename goes nickname "
-             "surname known",
-    "#rel": " ".join(w.RELATIONSHIP) + " broke split divorced separated",
-    "#status": " ".join(w.INTERIM | w.FINAL),
-    "#role": " ".join(w.ROLES),
-    "#diet": " ".join(w.DIETS) + " meat",
-    "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
-    "#boss": "manager boss supervisor reports report lead leads manages supervises heads",
-    "#team": "team squad",
-}
-# the words that name a slot or its kind ("manager", "job", "home"), not a value
-_SLOT_WORDS = frozenset(w.stem(x) for tag in ("#loc", "#job", "#name", "#boss", "#team")
-                        for x in _CLASSES[tag].split())
-_CLASS_OF: dict[str, set[str]] = {}
-for _tag, _words in _CLASSES.items():
-    for _word in _words.split():
-        _CLASS_OF.setdefault(_word, set()).add(_tag)
-_FAMILIES_OF: dict[str, set[str]] = {}  # a product's name, or the first word of it
-for _name, _kind in w.FAMILY.items():
-    for _key in {_name, _name.split("-")[0]}:
-        _FAMILIES_OF.setdefault(_key, set()).add(_kind)
-_RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
-_MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
-_ANY = frozenset({"*"})
-
-
-@lru_cache(maxsize=16384)
-def _signature(content: str) -> frozenset[str]:
-    """Cheap words of a fact, with the class of each and the family of each product: two
-    facts no rule could relate share none of them, so the judge need not read them.  A fact
-    read by a language's table (Vietnamese) is always read: its signature is `_ANY`."""
-    if lexicon_of(content) is not None:
-        return _ANY
-    out: set[str] = {"#email"} if w.EMAIL.search(content) else set()
-    if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
-        out.add("#@")
-    for raw in _RAW_WORD.findall(content.lower()):
-        word = raw.rstrip(".'-")
-        word = word[:-2] if word.endswith("'s") else word
-        out.update(_CLASS_OF.get(word, ()))
-        out.update("#" + family for family in _FAMILIES_OF.get(word, ()))
-        if w.is_number(word):
-            out.add("#number")
-        if word not in w.STOP:
-            out.add(w.stem(word))
-            if "-" in word:  # "car-free" shares "car"
-                out.update(w.stem(part) for part in word.split("-") if part not in w.STOP)
-    return frozenset(out)
-
-
-def _related(a: frozenset[str], b: frozenset[str]) -> bool:
-    return bool(a & b) or "*" in a or "*" in b
-
-
-def _names(fact: Fact) -> frozenset[str]:
-    return frozenset(w.stem(part) for e in fact.entities for part in re.split(r"[-_.]", e.lower())
-                     if part)
 
 
 class RuleJudge:
@@ -538,8 +502,13 @@ class RuleJudge:
 
     @staticmethod
     def _verdict(new: Fact, old: Fact) -> Verdict | None:
+        new, old = spelled_out(new, old), spelled_out(old, new)  # "LA" / "Los Angeles"
         reason = replaces(new, old)
         n, o = read(new), read(old)
+        if n.guard == "third-party" and n.about == o.about and (
+                o.guard == n.guard and n.subject & o.subject & _KIN  # "Priya's daughter", twice
+                or o.relation == "relationship" and n.subject & _PARTNER):  # "single" / "her
+            n = evolve(n, guard=None)  # girlfriend Marta moved in": her own relationship
         guard = n.guard or reported(new) or _hearsay(n, o) or (
             "dwelling" if reason and _dwelling(n, o) else None)
         if reason and not guard:
@@ -568,7 +537,8 @@ class RuleJudge:
             return None
         if offer := status_offer(n, o) or slot_offer(
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
-                n, o, named_values(new), named_values(old)):
+                n, o, named_values(new), named_values(old)) or turned_offer(
+                n, o) or workplace_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

@@ -152,7 +152,11 @@ NEGATED = re.compile(
     r"|rolled\s+back|turned\s+(?:\w+\s+){1,3}down|said\s+no\s+to|passed\s+on\s+(?:the|an?|their|his"
     r"|her)\s+\w+|refused\s+(?:the|an?|their)\s+(?:offer|job|role|post|position|transfer"
     r"|promotion)|never\s+happened|did\s+not\s+happen|ran\s+out\s+of\s+time"
-    r"|(?:was|were|been|got)\s+(?:shelved|scrapped|called\s+off))\b", re.IGNORECASE)
+    r"|(?:was|were|been|got)\s+(?:shelved|scrapped|called\s+off)"
+    # "the move of Kimber's site to Cloudflare Pages was abandoned": a change given up
+    r"|\b(?:move|switch|migration|transition|relocation|transfer|upgrade|change)\b[^.;]*?\b(?:was"
+    r"|were|has\s+been|got)\s+(?:abandoned|cancel+ed|dropped|scrapped|shelved|called\s+off))\b",
+    re.IGNORECASE)
 PLAN = re.compile(
     r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to|planning|intends?\s+to|considering"
     r"|evaluating|thinking\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to"
@@ -277,14 +281,15 @@ INTERIM = frozenset(
     "progress planned applied applying looking searching hunting interviewing negotiating "
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
     "submitted scheduled hold paused suspended stalled frozen waitlisted offer construction "
-    "renovation underway trial probation shortlisted provisional listed expecting pregnant"
+    "renovation underway trial probation shortlisted provisional listed expecting pregnant "
+    "repairs maintenance"
     .split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
     "shipped live launched released ga done finished completed over signed hired married "
     "cancelled canceled paid published landed available settled found issued resumed "
     "restarted unblocked active opened arrived received delivered sold born passed qualified "
-    "permanent finalised finalized complete confirmed certified graduated".split())
+    "permanent finalised finalized complete confirmed certified graduated birth reopened".split())
 ANTONYMS = [
     ("concise short brief terse succinct shorter briefer",
      "long detailed lengthy verbose thorough longer"),
@@ -462,7 +467,18 @@ keep craft bear roam things hey signal line teams nano helix atom sublime heap s
 seat monday shortcut close front box wave sage three ee bt orange superhuman
 """.split())
 EVERYDAY = _EVERYDAY
+# Kinds of thing and the things of each kind, for a state that was denied ("has no pets" /
+# "adopted a greyhound"): a family's name ("car", "phone") is the kind of its members too
+KINDS = {
+    "pet": frozenset("dog dogs cat cats puppy kitten rabbit hamster parrot greyhound labrador "
+                     "terrier spaniel retriever budgie tortoise guinea-pig ferret poodle collie "
+                     "beagle dachshund lurcher whippet".split()),
+    "child": frozenset("son sons daughter daughters baby twins kid kids".split()),
+    "partner": frozenset("girlfriend boyfriend wife husband fiance fiancee spouse".split()),
+    "car": frozenset("van suv hatchback estate pickup".split()),
+}
 FAMILY = {w: fam for fam, words in _FAMILIES.items() for w in words.split()}
+FAMILY_NAMES = frozenset(_FAMILIES)
 CURRENCY = {"$": "money", "€": "money", "£": "money", "¥": "money", "₹": "money", "₪": "money"}
 UNIT_CLASS = {
     "%": "percent", "percent": "percent", "bpm": "rate",

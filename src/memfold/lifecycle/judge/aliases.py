@@ -1,0 +1,62 @@
+"""Short names the rule judge reads as the longer names they stand for, pair by pair: an
+acronym in one fact spelled out as the other fact writes it ("moved from LA to Denver" after
+"lives in Los Angeles", "left AWS for Azure" after "hosts its services on Amazon Web
+Services", "Idris left NYC" after "lives in New York City").  An acronym is two to five
+capitals (dotted ones, "D.C.", are read without their dots by judge.phrases.plainer); it
+stands for a run of capitalised words in the other fact whose initials spell it, the inner
+capitals of a word counting too ("BigQuery": BQ).  Product aliases that are no acronym
+("Postgres", "k8s") are folded by the lexicons (judge.words); entity aliases by the index."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from memfold.values import Fact
+
+_ACRONYM = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?|\b[A-Z]{2,5}\b")
+_RUN = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:of\s+)?[A-Z][\w'-]*){0,4}")
+_INNER = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _initials(run: str) -> list[tuple[str, str]]:
+    """Each stretch of a run of capitalised words, with the initials it spells: "Amazon Web
+    Services" gives ("AWS", "Amazon Web Services"), ("AW", "Amazon Web"), ("WS", ...)."""
+    words = [w for w in run.split() if w != "of"]
+    parts = [(p[0], i) for i, word in enumerate(words) for p in _INNER.sub(" ", word).split()]
+    out = []
+    for start in range(len(parts)):
+        for end in range(start + 2, len(parts) + 1):
+            first, last = parts[start][1], parts[end - 1][1]
+            if (start == 0 or parts[start - 1][1] != first) and \
+                    (end == len(parts) or parts[end][1] != last):  # whole words only
+                out.append(("".join(c for c, _ in parts[start:end]).upper(),
+                            " ".join(words[first: last + 1])))
+    return out
+
+
+def spelled_out(fact: Fact, other: Fact) -> Fact:
+    """`fact` with each acronym the other fact spells out written as the other fact writes
+    it, or `fact` itself."""
+    acronyms = {m.group().replace(".", "") for m in _ACRONYM.finditer(fact.content)}
+    if not acronyms:
+        return fact
+    written = {m.group().replace(".", "") for m in _ACRONYM.finditer(other.content)}
+    spelled: dict[str, str] = {}
+    for run in _RUN.findall(other.content):
+        for letters, words in _initials(run):
+            if letters in acronyms and letters not in written:
+                spelled.setdefault(letters, words)
+    if not spelled:
+        return fact
+    content = _ACRONYM.sub(lambda m: spelled.get(m.group().replace(".", ""), m.group()),
+                           fact.content)
+    return replace(fact, content=content)
+
+
+def initials(content: str) -> frozenset[str]:
+    """The acronyms a text writes and those its runs of capitalised words spell, marked
+    ("#NYC"), for the judge's signature: "NYC" and "New York City" share one."""
+    return frozenset("#" + letters for letters in (
+        *(m.group().replace(".", "") for m in _ACRONYM.finditer(content)),
+        *(letters for run in _RUN.findall(content) for letters, _ in _initials(run))))

@@ -1,0 +1,88 @@
+"""The cheap signature of a fact for the rule judge (judge.rules): its words, the class of each
+word a rule compares across wordings (a home, a job, a name ...), and the family of each
+product it names.  Two facts whose signatures share nothing are not read at all."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.aliases import initials
+from memfold.lifecycle.judge.readers import lexicon_of
+from memfold.values import Fact
+
+# Words of a class a rule compares across wordings ("lives" / "moved to": a location).
+CLASSES = {
+    "#loc": "lives live living lived based resides reside moved relocated settled home "
+            "apartment flat house headquarters hq office city place address resident residence "
+            "rents renting room resettled",
+    "#job": "works work working worked joined left employed resigned hired job role position "
+            "started employer company freelance",
+    "#name": "name named called renamed rebranded handle username codename goes nickname "
+             "surname known",
+    "#rel": " ".join(w.RELATIONSHIP) + " broke split divorced separated",
+    "#status": " ".join(w.INTERIM | w.FINAL),
+    "#role": " ".join(w.ROLES),
+    "#diet": " ".join(w.DIETS) + " meat",
+    "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
+    "#boss": "manager boss supervisor reports report lead leads manages supervises heads",
+    "#team": "team squad",
+}
+# the words that name a slot or its kind ("manager", "job", "home"), not a value
+SLOT_WORDS = frozenset(w.stem(x) for tag in ("#loc", "#job", "#name", "#boss", "#team")
+                        for x in CLASSES[tag].split())
+_CLASS_OF: dict[str, set[str]] = {}
+for _tag, _words in CLASSES.items():
+    for _word in _words.split():
+        _CLASS_OF.setdefault(_word, set()).add(_tag)
+_FAMILIES_OF: dict[str, set[str]] = {}  # a product's name, or the first word of it
+for _name, _kind in w.FAMILY.items():
+    for _key in {_name, _name.split("-")[0]}:
+        _FAMILIES_OF.setdefault(_key, set()).add(_kind)
+_KIND_OF: dict[str, set[str]] = {w.stem(x): {"#" + x} for x in w.FAMILY_NAMES | w.KINDS.keys()}
+for _kind, _members in w.KINDS.items():
+    for _member in _members:
+        _KIND_OF.setdefault(w.stem(_member), set()).add("#" + _kind)
+_AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])", re.IGNORECASE)
+_RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
+_MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
+ANY = frozenset({"*"})
+
+
+@lru_cache(maxsize=16384)
+def signature(content: str) -> frozenset[str]:
+    """Cheap words of a fact, with the class of each and the family of each product: two
+    facts no rule could relate share none of them, so the judge need not read them.  A fact
+    read by a language's table (Vietnamese) is always read: its signature is `_ANY`."""
+    if lexicon_of(content) is not None:
+        return ANY
+    out: set[str] = set(initials(content))  # "NYC" / "New York City"
+    if w.EMAIL.search(content):
+        out.add("#email")
+    if _AT_ORG.search(content):  # "is at Kiteworks these days": where one works, maybe
+        out.update(("#job", "#role"))
+    if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
+        out.add("#@")
+    for raw in _RAW_WORD.findall(content.lower()):
+        word = raw.rstrip(".'-")
+        word = word[:-2] if word.endswith("'s") else word
+        out.update(_CLASS_OF.get(word, ()))
+        out.update("#" + family for family in _FAMILIES_OF.get(word, ()))
+        out.update(_KIND_OF.get(w.stem(word), ()))  # "doesn't own a car" / "a Skoda"
+        if w.is_number(word):
+            out.add("#number")
+        if word not in w.STOP:
+            out.add(w.stem(word))
+            if "-" in word:  # "car-free" shares "car"
+                out.update(w.stem(part) for part in word.split("-") if part not in w.STOP)
+    return frozenset(out)
+
+
+def related(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a & b) or "*" in a or "*" in b
+
+
+def names(fact: Fact) -> frozenset[str]:
+    return frozenset(w.stem(part) for e in fact.entities for part in re.split(r"[-_.]", e.lower())
+                     if part)
