@@ -69,6 +69,7 @@ def test_warm_up_compiles_the_time_patterns_and_freezes_what_it_left() -> None:
     from memfold.times import parse, spans, words_vi
 
     gc.unfreeze()
+    threshold = gc.get_threshold()
     try:
         serving.warm_up()
         patterns = [value for module in (parse, spans, words_vi)
@@ -78,5 +79,7 @@ def test_warm_up_compiles_the_time_patterns_and_freezes_what_it_left() -> None:
         assert len(patterns) >= 10
         assert all(p.cache_info().currsize == 1 for p in patterns)
         assert gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] == serving.YOUNG
     finally:
         gc.unfreeze()
+        gc.set_threshold(*threshold)
