@@ -9,7 +9,10 @@ that forgets its WHERE clause still sees only its tenant's rows.
 
 Errors a retry can cure (serialization failure 40001, deadlock 40P01, a lost connection, a
 database that is shutting down or starting) become `Unavailable`; `with_retries` retries a
-whole transaction on them a bounded number of times.
+whole transaction on them a bounded number of times — but not a wait for a connection that
+timed out (an Unavailable marked `waited`): the pool already waited its whole timeout for
+one, so a database that went away is answered 503 after one wait, not after one per retry
+(which came to about a minute: past the client's own timeout).
 """
 
 from __future__ import annotations
@@ -91,7 +94,11 @@ def tenant_tx(pool: ConnectionPool, tenant: str | None, *, token_hash: str | Non
                          [tenant or "", token_hash or ""])
             yield conn
     except PoolTimeout:
-        raise Unavailable("the database is busy or unreachable; try again") from None
+        # no connection came within the pool's timeout (the database is down, or every
+        # connection busy): not retried, the wait was the retry
+        waited = Unavailable("the database is busy or unreachable; try again")
+        waited.waited = True  # type: ignore[attr-defined]
+        raise waited from None
     except psycopg.Error as exc:
         if is_retriable(exc):
             raise Unavailable(f"the database could not finish this: {one_line(exc)}; "
@@ -124,8 +131,8 @@ def with_retries(work: Callable[[], _T], *, attempts: int = RETRIES) -> _T:
     for attempt in range(attempts):
         try:
             return work()
-        except Unavailable:
-            if attempt == attempts - 1:
+        except Unavailable as exc:
+            if attempt == attempts - 1 or getattr(exc, "waited", False):
                 raise
             time.sleep(min(2.0, 0.05 * 2 ** attempt) * (0.5 + random.random()))  # noqa: S311
     raise AssertionError("unreachable")

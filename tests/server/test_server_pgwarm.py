@@ -1,0 +1,85 @@
+"""What a `--recall-from postgres` replica does before its port opens (memfold.server.pgwarm
+and serving.warm_up): every statement a recall sends is sent once at start, seeing no bank;
+every time-phrase pattern is compiled; what the warm-up left is out of later collections."""
+
+from __future__ import annotations
+
+import gc
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_server_pgrecall import QUERIES, _workspace
+
+from memfold_bench.pg_cluster import Provisioned
+from server_support import app_client, bearer, counted_recall, make_tenant
+
+
+def _shape(sql: str) -> str:
+    return re.sub(r"\s+", " ", sql).strip()
+
+
+def _sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every statement any connection executes from now on."""
+    import psycopg
+
+    sent: list[str] = []
+    real = psycopg.Connection.execute
+
+    def execute(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(_shape(str(query)))
+        return real(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "execute", execute)
+    return sent
+
+
+def test_warm_sends_every_statement_of_a_recall_and_reads_no_row(
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memfold.client.files import read_workspace
+    from memfold.server.db import connect_pool
+    from memfold.server.pgwarm import warm
+
+    token = bearer(make_tenant(pg_db, "warmed").tokens["agent"])
+    with tempfile.TemporaryDirectory() as tmp:
+        body = read_workspace(_workspace(Path(tmp) / "ws"))
+    with app_client(pg_db) as client:
+        assert client.post("/v1/banks/main/import", headers=token,
+                           json=body).status_code == 200
+    pool = connect_pool(pg_db.app, size=1)
+    try:
+        sent = _sent(monkeypatch)
+        warm(pool)
+        warmed = set(sent)
+        rows = []
+        for query in QUERIES:
+            hits, statements = counted_recall(pool, "warmed", query, now="2026-03-20T12:00:00")
+            assert hits
+            rows.extend(_shape(s) for s in statements)
+        recalled = set(sent) | set(rows)
+    finally:
+        pool.close()
+    assert recalled - warmed == set()
+
+
+def test_warm_up_compiles_the_time_patterns_and_freezes_what_it_left() -> None:
+    from memfold.server import serving
+    from memfold.times import parse, spans, words_vi
+
+    gc.unfreeze()
+    threshold = gc.get_threshold()
+    try:
+        serving.warm_up()
+        patterns = [value for module in (parse, spans, words_vi)
+                    for value in vars(module).values()
+                    if getattr(getattr(value, "__wrapped__", None), "__qualname__",
+                               "").startswith("on_first_use.")]
+        assert len(patterns) >= 10
+        assert all(p.cache_info().currsize == 1 for p in patterns)
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] == serving.YOUNG
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
