@@ -237,8 +237,26 @@ class PgRecallIndex:
         """How many rows hold each phrase: a term's count from the statistics, a phrase's or
         a prefix's counted over the GIN index."""
         self._terms_held(sorted({p.terms[0] for p in found if p.single()}))
+        self._phrases_held([p for p in found if not p.single()])
         return [self._held.get(p.terms[0], 0) if p.single() else self._count(p, -1)
                 for p in found]
+
+    def _phrases_held(self, phrases: Sequence[bm25.Phrase]) -> None:
+        """Count the rows matching each of these phrases or prefixes not counted yet, all in
+        one statement (a question's kinds can be a hundred phrases: "maine coon")."""
+        wanted = list({p.tsquery(): p for p in phrases
+                       if (p.tsquery(), -1) not in self._counted}.values())
+        if len(wanted) < 2:
+            return  # one is counted by `_count` as it always was
+        near, params = holders(wanted, self.bank_id)
+        sql = ("SELECT w.n, count(*) FROM (SELECT f.terms FROM recall_facts f"  # noqa: S608
+               f" WHERE f.bank_id = %s{near} AND f.terms @@ %s::tsquery) f"
+               " JOIN unnest(%s::tsquery[]) WITH ORDINALITY w(q, n) ON f.terms @@ w.q"
+               " GROUP BY w.n")
+        got = {int(n): int(count) for n, count in self._rows(sql, [
+            *params, bm25.tsquery(wanted, every=False), [p.tsquery() for p in wanted]])}
+        for n, phrase in enumerate(wanted, 1):
+            self._counted[(phrase.tsquery(), -1)] = got.get(n, 0)
 
     def _terms_held(self, terms: Sequence[str]) -> None:
         """Learn how many rows hold each of these terms (0: none), each asked once per bank

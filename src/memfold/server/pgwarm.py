@@ -53,6 +53,7 @@ def warm(pool: ConnectionPool) -> None:
         index.warning_count()
         for terms in (Terms(words=WORDS), Terms(words=WORDS, every=True),
                       Terms(phrases=(" ".join(WORDS),), words=WORDS[:1]),
+                      Terms(phrases=(" ".join(reversed(WORDS)), " ".join(WORDS * 2))),
                       Terms(words=WORDS, prefix=True)):
             for filters in FILTERS:
                 index.lexical(terms, filters, 10)
