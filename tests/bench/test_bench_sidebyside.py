@@ -11,7 +11,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from memfold import lexicon
 from memfold.cli.main import cli
+from memfold.recall import expansion
 from memfold.times.parse import extract_interval
 from memfold_bench import corpus, floor, sidebyside, sidebyside_queries
 
@@ -88,6 +90,11 @@ def test_every_query_class_has_its_shape_and_one_right_line(tmp_path: Path) -> N
                 assert '"what"' not in q.floor and '"the"' not in q.floor
             if kind == sidebyside_queries.MULTI:
                 assert len(q.words) == sidebyside_queries.MULTI_WORDS
+            if kind == sidebyside_queries.WHICH:
+                # the noun asked for is one the bullet holds a kind of
+                noun = expansion.asked_kind(q.text, [w.casefold() for w in q.text.split()])
+                assert noun is not None, q
+                assert any(noun in lexicon.classes(w) for w in words_of(bullet)), q
 
 
 def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
@@ -103,9 +110,10 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
                       "| no-op sync", "| 10 files changed", "| in-process recall p50 (p95)",
                       "| whole-process CLI recall p50 (p95), one-shot",
                       "| whole-process CLI recall p50 (p95), warm",
-                      "| hit@10 / MRR@10 (20 planted world facts)", "| index size",
+                      "| hit@10 / MRR@10 (25 planted world facts)", "| index size",
                       "| query class", "| rare words (5)", "| entity topic (5)",
-                      "| natural questions (5)", "| multi-word (5)"]
+                      "| natural questions (5)", "| multi-word (5)",
+                      "| what/which questions (5)"]
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["benchmark"] == "sidebyside"
     assert {"platform", "cpus", "python", "sqlite"} <= set(data["environment"])
@@ -124,7 +132,7 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
         assert r["floor"] > 0 and r["memfold"] > 0, key
         assert r["ratio"] == pytest.approx(r["memfold"] / r["floor"]), key
     expected = {"cold_index_wall": 1, "noop_sync": 5, "changed_10_files": 1,
-                "recall_in_process": 20, "recall_cli_one_shot": 20}
+                "recall_in_process": 25, "recall_cli_one_shot": 25}
     for key, n in expected.items():
         assert len(rows[key]["samples"]["memfold"]) == len(rows[key]["samples"]["floor"]) == n
     assert data["noop_files_touched"] == [0] * 5
@@ -133,15 +141,15 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
     assert child["tree_peak_rss"] >= child["peak_rss"] > 0 and child["cpu_seconds"] > 0
 
     queries = data["queries"]
-    assert len(queries) == 20
+    assert len(queries) == 25
     assert [q["class"] for q in queries] == [k for k in sidebyside_queries.CLASSES
                                              for _ in range(5)]
     for who in ("floor", "memfold"):  # the rows are what the per-query lists say
         hits = [q["answer"] in q[f"{who}_found"][:10] for q in queries]
-        assert rows["hit_at_10"][who] == sum(hits) / 20
+        assert rows["hit_at_10"][who] == sum(hits) / 25
         assert rows["mrr_at_10"][who] == pytest.approx(
-            sum(1 / q[f"{who}_rank"] for q in queries if q[f"{who}_rank"]) / 20)
-        wrong = sidebyside.score(["memory/none.md#L1"] * 20, [q[f"{who}_found"] for q in queries])
+            sum(1 / q[f"{who}_rank"] for q in queries if q[f"{who}_rank"]) / 25)
+        wrong = sidebyside.score(["memory/none.md#L1"] * 25, [q[f"{who}_found"] for q in queries])
         assert wrong["hit_at_10"] == wrong["mrr_at_10"] == 0
         for kind, by_class in data["classes"].items():  # each class: its own queries
             of = [q for q in queries if q["class"] == kind]
@@ -154,4 +162,4 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
         assert len(by_class["recall_in_process"]["samples"]["memfold"]) == 5
         assert len(by_class["recall_cli_one_shot"]["samples"]["floor"]) == 5
     same = data["cli"]["same_results_as_in_process"]
-    assert same["one_shot"] == same["floor"] == same["of"] == 20
+    assert same["one_shot"] == same["floor"] == same["of"] == 25

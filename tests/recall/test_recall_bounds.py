@@ -1,9 +1,10 @@
 """What recall's extra stages may cost: bounded by what they find, not by the memory.
 
 A word more facts than `expansion.COMMON` hold is not searched for by expansion or word
-knowledge (the facts found already are still read for it), and the faded facts recall moves
-below a newer current one are found in the ordered list by identity, never compared field by
-field.  Counted, not timed: the searches each stage runs, the comparisons made.
+knowledge (the facts found already are still read for it), nor is one no fact holds, and the
+faded facts recall moves below a newer current one are found in the ordered list by
+identity, never compared field by field.  Counted, not timed: the searches each stage runs,
+the comparisons made.
 """
 
 from __future__ import annotations
@@ -89,6 +90,23 @@ def test_word_knowledge_does_not_search_a_related_word_most_facts_hold(
     # "puppy" and "pooch" are both kinds of dog; only the rare one is searched for
     assert "pooch" in words and "puppy" not in words
     assert found[0] == "biscuit1"
+
+
+def test_word_knowledge_searches_only_related_words_the_memory_holds(
+        tmp_path: Path, searched: list[Terms]) -> None:
+    """"which bird" searches the kinds of bird deep (`expansion.ASKED_KINDS`): of those, only
+    the ones some fact holds are searched — a word no fact holds finds nothing and adds
+    nothing to a fact's BM25, but FTS5 would still look it up and merge it."""
+    root = tmp_path / "ws"
+    Memory.init(root)
+    write(root, "2026-03-02", ["- W: We spotted a kingfisher by the river. ^kingfish"])
+    write(root, "2026-03-01", [f"- W: Weather note {n} from the garden." for n in range(FILLER)])
+    found = recall(root, "which bird did we spot by the river", searched)
+    assert found[0] == "kingfish"
+    kinds = set(lexicon.related("bird", lexicon.KIND))
+    assert {"kingfisher", "sparrow", "accentor"} <= kinds  # kinds the memory does not all hold
+    searched_kinds = words_searched(searched) & kinds
+    assert searched_kinds == {"kingfisher"}
 
 
 def test_faded_facts_are_moved_without_comparing_facts(tmp_path: Path,

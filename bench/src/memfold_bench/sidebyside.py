@@ -31,8 +31,9 @@ floor taking turns to go first.  Timings are p50 (p95 beside them) of every samp
 interpolation; every sample is kept in the JSON.  The ratio is memfold over floor.
 
 Planted answers and the query classes (rare words, entity topic, natural questions,
-multi-word): `sidebyside_queries`.  `--queries` queries of each class; the in-process and
-whole-process rows, hit@10 and MRR@10 are given for each class and for all of them pooled.
+multi-word, what/which questions): `sidebyside_queries`.  `--queries` queries of each class;
+the in-process and whole-process rows, hit@10 and MRR@10 are given for each class and for
+all of them pooled.
 """
 
 from __future__ import annotations
@@ -609,7 +610,7 @@ def sidebyside_command(files: int, entity_pages: int, count: int, repeat: int, s
     changed files, recall in-process and as a whole process (one-shot and warm), hit@10
     and MRR@10 of queries with planted answers, and index size — each memfold beside the
     floor, the ratio memfold over floor.  Recall is also given by query class: rare words,
-    entity topic, natural questions, multi-word.
+    entity topic, natural questions, multi-word, what/which questions.
 
     \b
     Example:

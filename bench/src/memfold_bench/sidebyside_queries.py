@@ -21,7 +21,14 @@ The classes (`CLASSES`):
   ("What did Zagreb decide about the misil, neskra and owns?", "Do you remember what ...
   said about ...?"): the frame's words are stop words or common ones the corpus holds
   thousands of times ("decide", "remember", "mentioned", "note");
-- multi-word — five content words of the bullet, in its order.
+- multi-word — five content words of the bullet, in its order;
+- what/which questions — a question that asks for a kind of thing by its noun, the way people
+  ask ("Which instrument did Emma mention with the velfu and wenzelan?"): the bullet holds an
+  English word the lexicon knows as a kind of that noun (guitar: instrument; pizza: dish),
+  and the question holds the bullet's name and two of its other content words, not the word.
+  Recall searches the noun's kinds deep (`recall.expansion.ASKED_KINDS`), the costliest
+  reading of a question; the floor searches the noun as a word, which the bullet does not
+  hold.
 
 The floor runs each query's words, stop words left out (memfold's list; the rare-words
 queries hold none), any of them, best ten by BM25: `floor_fts`.
@@ -38,7 +45,9 @@ from pathlib import Path
 
 import click
 
+from memfold import lexicon
 from memfold.names import STOP_WORDS, find_words
+from memfold.recall import expansion
 from memfold.recall.query import plan_query
 from memfold.times.parse import extract_interval
 from memfold.workspace.format import daily_date
@@ -50,7 +59,8 @@ RARE = "rare words"
 ENTITY_TOPIC = "entity topic"
 NATURAL = "natural questions"
 MULTI = "multi-word"
-CLASSES = (RARE, ENTITY_TOPIC, NATURAL, MULTI)
+WHICH = "what/which questions"
+CLASSES = (RARE, ENTITY_TOPIC, NATURAL, MULTI, WHICH)
 QUERY_WORDS = 3  # content words of a rare-words query
 MULTI_WORDS = 5
 ATTEMPTS = 50  # bullets drawn per query wanted, at most, before giving up
@@ -65,6 +75,15 @@ FRAMES = (
     "Is there anything from {name} on {a} and {b} or {c}?",
     "Where was the note about {name} and the {a} {b} {c}?",
 )
+# what/which questions: {kind} the noun asked for, {name} and two content words {a} {b}
+ASKING = (
+    "Which {kind} did {name} mention with the {a} and {b}?",
+    "What {kind} does {name} have for the {a} and {b}?",
+    "What kind of {kind} did {name} pick for {a} and {b}?",
+    "Which {kind} was it that {name} chose for the {a}, {b}?",
+)
+REAL = frozenset(corpus.CONTENT_WORDS)  # the corpus's English words, not its made-up ones
+KINDS_READ = 3  # of what a bullet's word is a kind of, the nearest this many single words
 
 
 @dataclass(frozen=True)
@@ -165,10 +184,31 @@ def multi_word(body: str, words: list[str], rng: random.Random) -> Made:
     return (text, tuple(picked)) if reads_as_asked(text) else None
 
 
+def kinds_asked(word: str) -> list[str]:
+    """The single words, nearest first, the lexicon says `word` is a kind of."""
+    return [k for k in lexicon.classes(word) if k.isalpha() and k not in STOP_WORDS
+            ][:KINDS_READ]
+
+
+def which_question(body: str, words: list[str], rng: random.Random) -> Made:
+    names = names_of(body)
+    known = [w for w in words if w in REAL and kinds_asked(w)]
+    if not names or not known or len(words) < 3:
+        return None
+    word = rng.choice(known)
+    name, kind = rng.choice(names), rng.choice(kinds_asked(word))
+    a, b = rng.sample([w for w in words if w != word], 2)
+    text = rng.choice(ASKING).format(kind=kind, name=name, a=a, b=b)
+    if not reads_as_asked(text) or expansion.asked_kind(text, [kind]) != kind:
+        return None
+    return text, (name.casefold(), a, b)
+
+
 MAKERS: dict[str, Maker] = {RARE: rare_words, ENTITY_TOPIC: entity_topic,
-                            NATURAL: natural_question, MULTI: multi_word}
+                            NATURAL: natural_question, MULTI: multi_word,
+                            WHICH: which_question}
 WORLD_FACT = re.compile(r"W(\([^)]*\))?[ :@]")  # a `W` bullet, with or without params
-SALTS = {RARE: 0x51DE, ENTITY_TOPIC: 0xE7, NATURAL: 0xA7, MULTI: 0x3A}
+SALTS = {RARE: 0x51DE, ENTITY_TOPIC: 0xE7, NATURAL: 0xA7, MULTI: 0x3A, WHICH: 0x3C}
 
 
 def current_truths(ws: Path, rel: str) -> list[tuple[str, int]]:

@@ -52,12 +52,15 @@ COMMON = 1000
 
 
 def uncommon(backend: FactSearch, words: Sequence[str]) -> list[str]:
-    """The words of `words` at most COMMON facts hold (`FactSearch.word_counts`, which
-    stops counting past the bound, so a common word costs no more than a rare one)."""
+    """The words of `words` at most COMMON facts hold, and at least one
+    (`FactSearch.word_counts`, which stops counting past the bound, so a common word costs
+    no more than a rare one).  A word no fact holds finds nothing and adds nothing to any
+    fact's BM25, but each is a term FTS5 looks up and merges: most of the hundreds of kinds
+    a "what/which" question searches (`ASKED_KINDS`) are not in the memory at all."""
     if not words or backend.fact_rows() <= COMMON:
         return list(words)
     counts = versioned.word_counts(backend, words, COMMON)
-    return [w for w in words if counts[w] <= COMMON]
+    return [w for w in words if 0 < counts[w] <= COMMON]
 
 
 def expansion_words(plan: QueryPlan, best: list[Candidate]) -> list[str]:
