@@ -53,3 +53,22 @@ def test_a_place_is_read_as_a_name_not_as_a_word(workspace: Path) -> None:
         assert hits and hits[0].fact.content == "Spent a week in Nice with my sister."
         assert all("in france" not in h.why for h in hits
                    if h.fact.content.startswith("We had a nice view"))
+
+
+def test_a_name_the_memory_writes_within_a_place_is_in_its_country(workspace: Path) -> None:
+    """WordNet knows no Cefalù; "a farmhouse near Cefalù in Sicily" says where it is, so
+    the granita eaten there answers a question about Italy."""
+    with Memory.open(workspace) as memory:
+        memory.retain(["W @me: We're staying in a farmhouse near Cefalù in Sicily.",
+                       "O(c=0.9) @me: The pistachio granita in Cefalù was the best thing I "
+                       "ate all summer.",
+                       "O(c=0.9) @me: The coffee at the Cardiff market is the best in town.",
+                       "B @me @Mei: Stayed with Mei in Sicily for a week."],
+                      now="2025-08-01T10:00:00")
+        hits = memory.recall("What was my favourite food in Italy?", k=10, now=DAY).hits
+        why = {h.fact.content: h.why for h in hits}
+        granita = "The pistachio granita in Cefalù was the best thing I ate all summer."
+        assert "Cefalù, in italy" in why[granita]
+        assert hits[0].fact.content == granita
+        # a name a sentence begins with, or an entity's, is learned as no place
+        assert places.learned([], {"italy": ("sicily",)}, ()) == {}

@@ -37,6 +37,9 @@ PLACE_SHARE = 1.0
 SEARCHED = 64  # the nearest places within one asked that are searched for
 RUN = 3  # the longest run of query words read as a place ("bosnia and herzegovina" is not)
 TOLD = "{word}, in {term}"
+LEARNED = 8  # names the memory writes within the places within one asked, at most
+# a name of one to three words, each with a capital: "Cefalù", "Fushimi Inari"
+NAME = r"\b([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})"
 
 
 @functools.cache
@@ -94,25 +97,68 @@ def held(c: Candidate, within: tuple[str, ...], names: Collection[str]) -> str |
     return None
 
 
+def _search(backend: FactSearch, wanted: list[str], filters: Filters,
+            ) -> tuple[list[Candidate], dict[int, float]]:
+    """The facts holding any of the places `wanted` (at most COMMON facts hold each), each
+    with its match among them."""
+    searched = uncommon(backend, wanted)
+    if not searched:
+        return [], {}
+    hits = backend.lexical(Terms(words=tuple(p for p in searched if " " not in p),
+                                 phrases=tuple(p for p in searched if " " in p)),
+                           filters, MAX_ADDED)
+    best = max((-c.bm25 for c in hits if c.bm25 is not None), default=0.0)
+    return hits, {c.rowid: lexical_part(c.bm25, best) for c in hits}
+
+
+def learned(facts: Collection[Candidate], places: Mapping[str, tuple[str, ...]],
+            named: Collection[str]) -> dict[str, tuple[str, ...]]:
+    """Names the memory writes just before a place within an asked one ("a farmhouse near
+    Cefalù in Sicily", "Dotonbori, Osaka"): the asked place -> those names (lower case), at
+    most LEARNED, that are no name of an entity and no word a sentence begins with."""
+    out: dict[str, list[str]] = {}
+    for c in facts:
+        text = c.fact.content
+        names = {entity_key(e) for e in c.fact.entities} | set(named)
+        for term, inside in places.items():
+            place = held(c, inside, names)
+            if place is None:
+                continue
+            for m in re.finditer(NAME + r"(?:,\s*|\s+in\s+)" + re.escape(place), text):
+                name = m.group(1)
+                before = text[:m.start(1)].rstrip()
+                if not before or before.endswith((".", "!", "?", ":", ";")) \
+                        or entity_key(name) in names or name.casefold() in inside:
+                    continue
+                got = out.setdefault(term, [])
+                if name.casefold() not in got and len(got) < LEARNED:
+                    got.append(name.casefold())
+    return {term: tuple(names) for term, names in out.items()}
+
+
 def within(backend: FactSearch, plan: QueryPlan, named: Collection[str],
            found: Collection[Candidate], filters: Filters,
            weights: Mapping[str, float] | None = None) -> Found:
-    """Facts that name a place within a place the query names, each with its match there
-    by the asked place (module doc), in the shape `expansion.word_knowledge` returns."""
+    """Facts that name a place within a place the query names, or a name the memory writes
+    within one of those (`learned`), each with its match there by the asked place (module
+    doc), in the shape `expansion.word_knowledge` returns."""
     share = PLACE_SHARE if ranking.tunable("KIND_SHARE") > 0 else 0.0
     places = asked_places(plan, named) if share > 0 else {}
     if not places:
         return {}
-    searched = uncommon(backend, [p for ps in places.values() for p in ps[:SEARCHED]])
-    words = tuple(p for p in searched if " " not in p)
-    phrases = tuple(p for p in searched if " " in p)
-    hits = backend.lexical(Terms(words=words, phrases=phrases), filters, MAX_ADDED) \
-        if searched else []
-    best = max((-c.bm25 for c in hits if c.bm25 is not None), default=0.0)
-    part = {c.rowid: lexical_part(c.bm25, best) for c in hits}
+    hits, part = _search(backend, [p for ps in places.values() for p in ps[:SEARCHED]],
+                         filters)
     known = {c.rowid for c in found}
+    facts = [*found, *(c for c in hits if c.rowid not in known)]
+    more = learned(facts, places, named)
+    if more:
+        extra, extra_part = _search(backend, [n for ns in more.values() for n in ns], filters)
+        part = {**extra_part, **part}
+        known |= {c.rowid for c in facts}
+        facts += [c for c in extra if c.rowid not in known]
+        places = {term: (*inside, *more.get(term, ())) for term, inside in places.items()}
     out: Found = {}
-    for c in [*found, *(c for c in hits if c.rowid not in known)]:
+    for c in facts:
         names = {entity_key(e) for e in c.fact.entities}
         for term, inside in places.items():
             place = held(c, inside, names)
