@@ -111,6 +111,10 @@ NESTED = frozenset({"location"})  # a one-valued slot whose values nest: a ward 
 # at a bookshop before moving"); a change told in the past ("moved", "sold") is no such verb
 FORMER = re.compile(r"\b(?:used\s+to|formerly|previously|worked|lived)\b", re.IGNORECASE)
 NEW_BEFORE = 3  # "new lead first violinist": words between "new" and the slot's word
+# a role begun, "<verb> as" a few words before the slot's word: "Priya started as my
+# first-year apprentice", "joined as our new nanny", "took over as head coach"
+ROLE_STARTS = frozenset(word_stem(w) for w in ("started", "starts", "began", "begins",
+                                               "joined", "joins", "over"))
 # the user, and the words a question or a fact speaks of the user with
 USER = "me"
 FIRST_PERSON = frozenset("i me my mine myself we us our ours".split())
@@ -222,6 +226,9 @@ def says_new(fact: Fact, slot: Slot) -> bool:
     stems = _stems(fact.content)
     for at, stem in enumerate(stems):
         if stem == "new" and slot.stems.intersection(stems[at + 1: at + 2 + NEW_BEFORE]):
+            return True
+        if stem in ROLE_STARTS and stems[at + 1: at + 2] == ("as",) \
+                and slot.stems.intersection(stems[at + 2: at + 3 + NEW_BEFORE]):
             return True
     reading = read(fact)
     if reading.guard:

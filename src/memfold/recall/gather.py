@@ -18,7 +18,7 @@ from dataclasses import replace as evolve
 
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.names import entity_key
-from memfold.recall import folded, ranking
+from memfold.recall import folded, places, ranking
 from memfold.recall.expansion import SEEDS, expand, second_hop, term_weights, word_knowledge
 from memfold.recall.fusion import LEXICAL, SEMANTIC, lexical_part
 from memfold.recall.hits import matched_terms
@@ -95,16 +95,20 @@ def _known(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], found: F
     held = {c.rowid: [t.split(" (")[0] for t in matched_terms(c, terms, forms=True)]
             for c in found.values() if match.get(c.rowid, 0.0) > 0}
     weights = term_weights(terms, {r: ts for r, ts in held.items() if ts}, match)
-    for c, by_term in word_knowledge(backend, plan, frozenset(named), list(found.values()),
-                                     filters, weights).values():
+    knowledge = word_knowledge(backend, plan, frozenset(named), list(found.values()), filters,
+                               weights)
+    for c, by_term in [*knowledge.values(), *places.within(  # Japan: Osaka, Tokyo
+            backend, plan, frozenset(named), list(found.values()), filters, weights).values()]:
         # a query word the fact holds is counted already
         told = [(v, t, term) for term, (v, t) in by_term.items()
                 if not matched_terms(c, [term], forms=True)]
         if told:
             found.setdefault((c.fact.path, c.rowid), c)
             match[c.rowid] = match.get(c.rowid, 0.0) + sum(v for v, _, _ in told)
-            known[c.rowid] = "; ".join(t for _, t, _ in told)
-            covers[c.rowid] = frozenset(w for _, _, term in told for w in term.split())
+            known[c.rowid] = "; ".join([*known.get(c.rowid, "").split("; ")[:c.rowid in known],
+                                       *(t for _, t, _ in told)])
+            covers[c.rowid] = covers.get(c.rowid, frozenset()) | frozenset(
+                w for _, _, term in told for w in term.split())
     return known, covers
 
 
