@@ -12,7 +12,8 @@ semantic or hybrid recall runs.
     base.py      Identity, the Embedder protocol, FakeEmbedder (for tests)
     models.py    MiniLMEmbedder (ONNX int8, default), E5Embedder (multilingual, optional)
     store.py     VectorStore: .memory/vectors/, incremental, exact or HNSW search
-    rerank.py    late interaction over MiniLM's token vectors, for recall --rerank
+    rerank.py    late interaction over MiniLM's token vectors (hybrid's second look, --rerank)
+    tokens.py    the token vectors the model's runs gave, kept in memory for late interaction
 
 Settings: `MEMFOLD_RECALL_MODE` (lexical, semantic or hybrid; default hybrid once the
 workspace has vectors and the extra is installed, else lexical), `MEMFOLD_EMBED_MODEL`

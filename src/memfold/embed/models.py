@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memfold import config
+from memfold.embed import tokens
 from memfold.embed.base import Embedder, Identity
 from memfold.plugins import Group
 
@@ -134,7 +135,11 @@ class MiniLMEmbedder:
         self._workers: ThreadPoolExecutor | None = None
         self._making = threading.Lock()  # the optimised session and workers are made once
         self._asked = 0  # queries embedded so far
-        self._token_calls = 0  # token_vectors calls so far
+        self._token_calls = 0  # token_vectors calls that ran the model so far
+        self.runs = 0  # runs of the model so far (one per batch)
+        # the token vectors the runs gave, for late interaction (`token_vectors`)
+        self._fact_tokens = tokens.TokenCache(tokens.FACTS, "float16")
+        self._question_tokens = tokens.TokenCache(tokens.QUESTIONS, "float32")
         self._inputs = {i.name for i in self._quick.get_inputs()}
         self._identity = Identity("all-MiniLM-L6-v2-int8-onnx", "1", DIMS, MINILM_SHA256)
 
@@ -177,6 +182,8 @@ class MiniLMEmbedder:
         return self._identity
 
     def embed(self, texts: Sequence[str]) -> Matrix:
+        """Facts' vectors; the same runs' token vectors are kept for late interaction
+        (`token_vectors`) when the texts are few enough for the cache to hold them."""
         import numpy as np
 
         out = np.zeros((len(texts), DIMS), dtype=np.float32)
@@ -186,18 +193,21 @@ class MiniLMEmbedder:
         encoded = self._tokenizer.encode_batch([t[:MAX_CHARS] for t in texts])
         ids = [e.ids for e in encoded]
         lengths = [len(row) for row in ids]
+        keep = len(texts) <= self._fact_tokens.size
         if len(texts) < BULK and self._bulk is None:  # a few texts: no optimised session yet
-            for rows in plan_batches(lengths):
-                out[rows] = self._run(self._quick, [ids[i] for i in rows])
-            return out
-        session = self._optimised()
-        batches = plan_batches(lengths, parts=self._threads)
-        # the longest batches first, so that no core is left with a long one at the end
-        batches.sort(key=lambda rows: -len(rows) * lengths[rows[-1]])
-        done = self._pool().map(lambda rows: self._run(session, [ids[i] for i in rows]),
-                                 batches)
-        for rows, vectors in zip(batches, done, strict=True):
+            batches = plan_batches(lengths)
+            done = [self._run(self._quick, [ids[i] for i in rows], keep) for rows in batches]
+        else:
+            session = self._optimised()
+            batches = plan_batches(lengths, parts=self._threads)
+            # the longest batches first, so that no core is left with a long one at the end
+            batches.sort(key=lambda rows: -len(rows) * lengths[rows[-1]])
+            done = list(self._pool().map(
+                lambda rows: self._run(session, [ids[i] for i in rows], keep), batches))
+        for rows, (vectors, made) in zip(batches, done, strict=True):
             out[rows] = vectors
+            if keep:
+                self._fact_tokens.put([texts[i] for i in rows], made)
         return out
 
     def _hidden(self, session: Any, ids: list[list[int]]) -> tuple[Any, Any]:
@@ -214,11 +224,13 @@ class MiniLMEmbedder:
         feed = {"input_ids": tokens, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(tokens)
+        self.runs += 1
         return session.run(None, feed)[0], mask
 
-    def _run(self, session: Any, ids: list[list[int]]) -> Matrix:
-        """One run of the model over these token ids, mean-pooled over the real tokens and
-        L2-normalised."""
+    def _run(self, session: Any, ids: list[list[int]],
+             keep: bool = False) -> tuple[Matrix, list[Matrix]]:
+        """One run of the model over these token ids: each text's vector, mean-pooled over
+        its real tokens and L2-normalised, and with `keep` its token vectors (`_own`)."""
         import numpy as np
 
         hidden, mask = self._hidden(session, ids)
@@ -226,21 +238,49 @@ class MiniLMEmbedder:
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         result: Matrix = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
-        return result
+        return result, _own(hidden, ids) if keep else []
 
     def embed_query(self, text: str) -> Matrix:
+        vector: Matrix = self.embed_queries([text])[0]
+        return vector
+
+    def embed_queries(self, texts: Sequence[str]) -> Matrix:
+        """Questions' vectors, all in one run of the model; each question's token vectors
+        are kept from the same run (`token_vectors`): hybrid recall embeds the question as
+        its vector search reads it and as its second look does (`recall.semantic`) at once,
+        and runs the model for it only this once."""
         # the quick session answers a one-shot recall soonest (0.07 s to make, 16-40 ms a
         # query); a process that asks again (the MCP server, an agent's loop) makes the
         # optimised one (0.15 s once, then about 2 ms a query)
         self._asked += 1
         session = self._session(self._asked)
-        [encoded] = self._tokenizer.encode_batch([text[:MAX_CHARS]])
-        vector: Matrix = self._run(session, [encoded.ids])[0]
-        return vector
+        encoded = self._tokenizer.encode_batch([t[:MAX_CHARS] for t in texts])
+        vectors, made = self._run(session, [e.ids for e in encoded], keep=True)
+        self._question_tokens.put(texts, made)
+        return vectors
 
     def token_vectors(self, texts: Sequence[str]) -> list[Matrix]:
         """Each text's token vectors (the last hidden state without [CLS], [SEP] and
-        padding), each of unit length: what late interaction compares (`embed.rerank`)."""
+        padding), each of unit length: what late interaction compares (`embed.rerank`).
+        Those kept from an earlier run (a question's at full precision, a fact's at float16)
+        are not made again; the others are made in one run and kept as a fact's."""
+        import numpy as np
+
+        found: dict[str, Matrix] = {}
+        for text in texts:
+            kept = self._question_tokens.get(text)
+            kept = self._fact_tokens.get(text) if kept is None else kept
+            if kept is not None:
+                found[text] = kept.astype(np.float32)
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            made = self._made_tokens(missing)
+            self._fact_tokens.put(missing, made)
+            found.update(zip(missing, made, strict=True))
+        return [found[t] for t in texts]
+
+    def _made_tokens(self, texts: Sequence[str]) -> list[Matrix]:
+        """These texts' token vectors, made by the model (one run for a few short texts)."""
         import numpy as np
 
         # as for queries: the quick session answers a one-shot recall soonest (making the
@@ -250,12 +290,24 @@ class MiniLMEmbedder:
         out: list[Matrix] = [np.zeros((0, DIMS), dtype=np.float32)] * len(texts)
         ids = [e.ids for e in self._tokenizer.encode_batch([t[:MAX_CHARS] for t in texts])]
         for rows in plan_batches([len(row) for row in ids]):  # little padding, as `embed`
-            hidden, _ = self._hidden(session, [ids[i] for i in rows])
-            for i, row in zip(rows, hidden, strict=True):
-                tokens = row[1 : max(len(ids[i]) - 1, 1)]  # the text's own tokens
-                norms = np.linalg.norm(tokens, axis=1, keepdims=True)
-                out[i] = (tokens / np.maximum(norms, 1e-12)).astype(np.float32)
+            batch = [ids[i] for i in rows]
+            hidden, _ = self._hidden(session, batch)
+            for i, vectors in zip(rows, _own(hidden, batch), strict=True):
+                out[i] = vectors
         return out
+
+
+def _own(hidden: Any, ids: Sequence[Sequence[int]]) -> list[Matrix]:
+    """Each text's own token vectors from a run's last hidden state (without [CLS], [SEP]
+    and padding), each of unit length."""
+    import numpy as np
+
+    out: list[Matrix] = []
+    for row, text in zip(hidden, ids, strict=True):
+        own = row[1 : max(len(text) - 1, 1)]
+        norms = np.linalg.norm(own, axis=1, keepdims=True)
+        out.append((own / np.maximum(norms, 1e-12)).astype(np.float32))
+    return out
 
 
 def plan_batches(lengths: Sequence[int], parts: int = 1) -> list[list[int]]:

@@ -12,7 +12,9 @@ sha256), and its per-token output allows late interaction:
 vector it keeps which words of the query each part of the fact answers.  Recall blends it
 into the score of its `ranking.RERANK_TOP` best candidates (`recall.search._reranked`).
 
-A fact's token vectors are kept (up to CACHE facts) for the next query in the same process.
+The model keeps the token vectors its runs give (`embed.tokens`: a fact's when it is
+embedded or first looked at, a question's when its vector is made), so a second look runs
+it only for what it has not seen lately.
 
 Rerankers register in the entry-point group `memfold.rerankers` (`RERANKERS`; this one as
 `late-interaction`, declared as a plugin would declare its own): the object registered is
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from memfold.embed.base import Matrix
 
 HINT = "reranking needs the embed extra: pip install 'memfold[embed]'"
-CACHE = 4096  # facts whose token vectors a process keeps
 LATE_INTERACTION = "late-interaction"
 RERANKERS = Group("memfold.rerankers", "reranker", (
     (LATE_INTERACTION, "memfold.embed.rerank:late_interaction"),
@@ -52,24 +52,16 @@ class LateInteraction:
     """MaxSim over all-MiniLM-L6-v2's token vectors (`models.MiniLMEmbedder`)."""
 
     def __init__(self, model: object) -> None:
-        self._model = model  # a MiniLMEmbedder: anything with token_vectors(texts)
-        self._cache: OrderedDict[str, Matrix] = OrderedDict()
-        self._lock = threading.Lock()
+        # a MiniLMEmbedder: anything with token_vectors(texts), which keeps what it made
+        self._model = model
 
     def _tokens(self, query: str, texts: Sequence[str]) -> tuple[Matrix, list[Matrix]]:
-        """The query's token vectors and each text's, the texts not seen before made in the
-        same run of the model as the query's."""
-        with self._lock:
-            missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
-            made = self._model.token_vectors([query, *missing])  # type: ignore[attr-defined]
-            for text, vectors in zip(missing, made[1:], strict=True):
-                self._cache[text] = vectors.astype("float16")
-            for text in texts:
-                self._cache.move_to_end(text)
-            found = [self._cache[t] for t in texts]
-            while len(self._cache) > CACHE:
-                self._cache.popitem(last=False)
-            return made[0], found
+        """The query's token vectors and each text's (at float16, as the model keeps a
+        fact's), from one call of the model: whatever it has not kept is made in one run."""
+        import numpy as np
+
+        made = self._model.token_vectors([query, *texts])  # type: ignore[attr-defined]
+        return made[0], [np.asarray(m).astype("float16") for m in made[1:]]
 
     def scores(self, query: str, texts: Sequence[str]) -> list[float]:
         if not texts:

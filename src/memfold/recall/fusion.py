@@ -39,7 +39,9 @@ blend of their score and the embedder's own late interaction over their tokens
 vector averages its words away; its token vectors keep which part of it answers which word
 of the question, so among the few best the fact that answers the question word by word
 comes first, not the one that shares its rarest word.  It brings no fact into the
-LOOK_TOP.
+LOOK_TOP, and runs the model for nothing recall has not just embedded: the question's token
+vectors come from the run that makes its vector (`semantic.Semantic.query_vector`), the
+facts' from the runs that embedded them (`embed.tokens`).
 
 `rare_exact` is 1 for a fact holding a query word that is rare in the whole index (at most
 `RARE_DF` facts contain it — a codename, an error string, an id): such a fact comes first

@@ -87,12 +87,21 @@ class Semantic:
         return self.store.update(backend, self.embedder, progress, wait=wait,
                                  max_new=max_new)
 
-    def query_vector(self, text: str) -> Matrix:
+    def query_vector(self, text: str, also: str | None = None) -> Matrix:
+        """The vector of `text`, made once.  `also`: the question as hybrid's second look
+        reads it (`late_interaction`), embedded in the same run of the model when the model
+        embeds several questions at once (`embed_queries`), which keeps its token vectors:
+        a hybrid recall then runs the model once for its question, not twice."""
         vector = self._queries.get(text)
         if vector is None:
             if len(self._queries) > 256:
                 self._queries.clear()
-            vector = self._queries[text] = self.embedder.embed_query(text)
+            together = getattr(self.embedder, "embed_queries", None)
+            if also is not None and callable(together):
+                vector = together(list(dict.fromkeys((text, also))))[0]
+            else:
+                vector = self.embedder.embed_query(text)
+            self._queries[text] = vector
         return vector
 
     def nearest(self, backend: FactReader, text: str, filters: Filters,
@@ -157,8 +166,11 @@ class Semantic:
         (None when the query cannot be embedded: the recall stays lexical).  `text` is
         what the query's vector is made of (`gather._vector_text`); `named`, the keys of
         the entities the query names (`admits`)."""
+        hybrid = mode == fusion.HYBRID
+        # the second look's question (`recall.search._looked`), embedded in the same run
+        looked = plan.text if hybrid and self.late_interaction() is not None else None
         try:
-            self.query_vector(text)
+            self.query_vector(text, looked)
         except Exception as exc:  # noqa: BLE001 - a broken model must not break recall
             self.notices.append(f"recall is lexical: the query could not be embedded ({exc})")
             return None
@@ -170,7 +182,6 @@ class Semantic:
         if not found:
             return {}
         best_bm25 = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
-        hybrid = mode == fusion.HYBRID
         rare = self.rare_hits(backend, plan) if hybrid else set()
         covered = coverage(backend, plan, sorted(keys), found.values()) if hybrid else {}
         # how much of the question the words can tell at all: the best any word match holds
