@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from memfold.lifecycle.judge.readers import read
@@ -11,7 +12,7 @@ from memfold.names import entity_key
 from memfold.values import Fact
 
 
-def same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
+def same_subject(new: Fact, old: Fact, shared: AbstractSet[str]) -> bool:
     """Whether the entities the two facts share include the subject of one of them: Sam's
     employer is not Priya's because both name @Globex; one who only told it ("Omar was
     promoted, Hamid told us") is not its subject."""
