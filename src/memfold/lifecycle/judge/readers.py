@@ -36,11 +36,12 @@ def lexicon_of(text: str) -> Lexicon | None:
 def read(fact: Fact) -> Reading:
     """Read one fact in its language (cached: the judge asks again for every pair)."""
     ends = fact.valid is not None and fact.valid.end is not None
-    return _read(fact.kind, fact.content, fact.entities, ends)
+    return read_parts(fact.kind, fact.content, fact.entities, ends)
 
 
 @lru_cache(maxsize=16384)
-def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
+def read_parts(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
+    """`read` of a fact told by its parts (`ends`: whether its valid interval ends)."""
     if (lex := lexicon_of(content)) is None:
         return _neutral(kind, content, entities) if looks_telex(content) else \
             reading.read_text(kind, content, entities, ends)
@@ -66,7 +67,7 @@ def _neutral(kind: str, content: str, entities: tuple[str, ...]) -> Reading:
 
 def forget_readings() -> None:
     """Empty the caches of readings (benchmarks time a judge reading both facts)."""
-    _read.cache_clear()
+    read_parts.cache_clear()
     reading.forget_readings()
     reading_table.forget()
     pieces.forget()
