@@ -71,3 +71,9 @@ def initials(content: str) -> frozenset[str]:
     return frozenset("#" + letters for letters in (
         *(m.group().replace(".", "") for m in _ACRONYM.finditer(content)),
         *(letters for run in _RUN.findall(content) for letters, _ in _initials(run))))
+
+
+def forget() -> None:
+    """Empty the caches of acronyms and of the initials runs of words spell."""
+    _acronyms.cache_clear()
+    _spelled.cache_clear()

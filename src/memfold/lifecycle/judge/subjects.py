@@ -71,3 +71,8 @@ def reporters(content: str) -> frozenset[str]:
     """Who told a fact ("Hamid" in "Omar was promoted, Hamid told us"), as entity keys."""
     return frozenset(entity_key(m.group("a") or m.group("b"))
                      for m in _REPORTER.finditer(content))
+
+
+def forget() -> None:
+    """Empty the cache of whose fact each fact is."""
+    _whose_in.cache_clear()
