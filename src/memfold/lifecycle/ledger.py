@@ -334,7 +334,7 @@ class Ledger:
         batch = set(new_ids)
         for candidate in self.backend.by_ids(list(new_ids)):
             new = candidate.fact
-            mine: list[tuple[Judgement, Supersede | Conflict | None]] = []
+            mine: list[tuple[Judgement, Fact]] = []
             for old, verdict, judge in self._weighed(new, until=until):
                 if doc_role(old.path) == "core" or old.id == new.id:
                     continue  # core memory changes only by its own edits
@@ -349,11 +349,8 @@ class Ledger:
                                            if verdict.supersedes and together else "")
                 mine.append((Judgement(id=old.id, by=new.id, superseded=superseded,
                                        reason=reason, judge=judge, content=old.content,
-                                       source=old.source),
-                             supersede_record(old, new, reason=reason, judge=judge)
-                             if superseded else conflict_record(old, new, reason=reason,
-                                                                judge=judge)))
-            judged += _fewer_conflicts(mine)
+                                       source=old.source), old))
+            judged += _fewer_conflicts(mine, new)
         return judged
 
     def _weighed(self, new: Fact, *, until: date | None = None,
@@ -461,15 +458,23 @@ def _older(a: Fact, b: Fact) -> bool:
     return (a.day or date.min, a.path, a.line) < (b.day or date.min, b.path, b.line)
 
 
-def _fewer_conflicts(weighed: list[tuple[Judgement, Supersede | Conflict | None]],
+def _fewer_conflicts(weighed: list[tuple[Judgement, Fact]], new: Fact,
                      ) -> list[tuple[Judgement, Supersede | Conflict | None]]:
-    """One new fact's word, with only its first `JOURNALED_CONFLICTS` conflicts to journal:
-    those a rule found first (a change the fact declined to make, or one written together),
-    then those that only share a topic, newest first as weighed."""
-    conflicts = sorted((i for i, (_, r) in enumerate(weighed) if isinstance(r, Conflict)),
+    """One new fact's word on each older fact, with the event to journal: every supersede,
+    and only the first `JOURNALED_CONFLICTS` conflicts — those a rule found first (a change
+    the fact declined to make, or one written together), then those that only share a
+    topic, newest first as weighed.  (Events are made only for what is journaled: a fact
+    written among thousands about one entity may conflict with a hundred.)"""
+    conflicts = sorted((i for i, (j, _) in enumerate(weighed) if not j.superseded),
                        key=lambda i: weighed[i][0].reason.startswith(TOPIC_ONLY))
     dropped = set(conflicts[JOURNALED_CONFLICTS:])
-    return [(j, None if i in dropped else r) for i, (j, r) in enumerate(weighed)]
+    return [(j, None if i in dropped else _record(j, old, new))
+            for i, (j, old) in enumerate(weighed)]
+
+
+def _record(j: Judgement, old: Fact, new: Fact) -> Supersede | Conflict:
+    made = supersede_record if j.superseded else conflict_record
+    return made(old, new, reason=j.reason, judge=j.judge)
 
 
 def conflict_record(old: Fact, new: Fact, *, reason: str, judge: str) -> Conflict:

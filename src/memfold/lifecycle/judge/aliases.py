@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from memfold.values import Fact
 
@@ -38,20 +39,30 @@ def _initials(run: str) -> list[tuple[str, str]]:
 def spelled_out(fact: Fact, other: Fact) -> Fact:
     """`fact` with each acronym the other fact spells out written as the other fact writes
     it, or `fact` itself."""
-    acronyms = {m.group().replace(".", "") for m in _ACRONYM.finditer(fact.content)}
+    acronyms = _acronyms(fact.content)
     if not acronyms:
         return fact
-    written = {m.group().replace(".", "") for m in _ACRONYM.finditer(other.content)}
+    written = _acronyms(other.content)
     spelled: dict[str, str] = {}
-    for run in _RUN.findall(other.content):
-        for letters, words in _initials(run):
-            if letters in acronyms and letters not in written:
-                spelled.setdefault(letters, words)
+    for letters, words in _spelled(other.content):
+        if letters in acronyms and letters not in written:
+            spelled.setdefault(letters, words)
     if not spelled:
         return fact
     content = _ACRONYM.sub(lambda m: spelled.get(m.group().replace(".", ""), m.group()),
                            fact.content)
     return replace(fact, content=content)
+
+
+@lru_cache(maxsize=16384)  # asked of each fact once for every other fact it is weighed with
+def _acronyms(content: str) -> frozenset[str]:
+    return frozenset(m.group().replace(".", "") for m in _ACRONYM.finditer(content))
+
+
+@lru_cache(maxsize=16384)
+def _spelled(content: str) -> tuple[tuple[str, str], ...]:
+    """Each stretch of each run of capitalised words in a text, with the initials it spells."""
+    return tuple(pair for run in _RUN.findall(content) for pair in _initials(run))
 
 
 def initials(content: str) -> frozenset[str]:
@@ -60,3 +71,9 @@ def initials(content: str) -> frozenset[str]:
     return frozenset("#" + letters for letters in (
         *(m.group().replace(".", "") for m in _ACRONYM.finditer(content)),
         *(letters for run in _RUN.findall(content) for letters, _ in _initials(run))))
+
+
+def forget() -> None:
+    """Empty the caches of acronyms and of the initials runs of words spell."""
+    _acronyms.cache_clear()
+    _spelled.cache_clear()

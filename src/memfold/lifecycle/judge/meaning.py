@@ -35,8 +35,9 @@ from typing import Any, Protocol
 
 from memfold.journal.fold import STATE_KINDS, tentative
 from memfold.lifecycle.judge.base import Judge, Verdict
+from memfold.lifecycle.judge.pieces import said_again
 from memfold.lifecycle.judge.readers import read
-from memfold.lifecycle.judge.rules import HEARSAY, said_again
+from memfold.lifecycle.judge.rules import HEARSAY
 from memfold.lifecycle.judge.subjects import reported, same_subject
 from memfold.names import entity_key
 from memfold.values import Fact

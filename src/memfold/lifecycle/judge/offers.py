@@ -30,6 +30,8 @@ Nothing is retired this way: a wrong offer costs a look, a wrong supersede hides
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.reading import Reading, Stems
 
@@ -63,6 +65,7 @@ def is_offer(reason: str) -> bool:
     return reason.endswith((HOLDS_NOW, APART))
 
 
+@lru_cache(maxsize=16384)  # asked of the same newer fact for every older one
 def gerunds(text: str) -> Stems:
     """The stems a text writes only as "-ing" words: "leads the hiring panel" is no one hired."""
     said: dict[str, bool] = {}

@@ -12,10 +12,11 @@ them says it changed anything.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from memfold.language import looks_telex, vietnamese_sentence
+from memfold.lifecycle.judge import pieces, reading, reading_table
 from memfold.lifecycle.judge import quantities as q
-from memfold.lifecycle.judge import reading, reading_table
 from memfold.lifecycle.judge.lexicon import Lexicon
 from memfold.lifecycle.judge.reading import Reading
 from memfold.lifecycle.judge.slots import stems
@@ -33,27 +34,46 @@ def lexicon_of(text: str) -> Lexicon | None:
 
 
 def read(fact: Fact) -> Reading:
-    """Read one fact in its language (cached per language)."""
-    if (lex := lexicon_of(fact.content)) is None:
-        return neutral(fact) if looks_telex(fact.content) else reading.read(fact)
+    """Read one fact in its language (cached: the judge asks again for every pair)."""
     ends = fact.valid is not None and fact.valid.end is not None
-    return reading_table.read_table(fact.kind, fact.content, fact.entities, ends, lex)
+    return read_parts(fact.kind, fact.content, fact.entities, ends)
+
+
+@lru_cache(maxsize=16384)
+def read_parts(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
+    """`read` of a fact told by its parts (`ends`: whether its valid interval ends)."""
+    if (lex := lexicon_of(content)) is None:
+        return _neutral(kind, content, entities) if looks_telex(content) else \
+            reading.read_text(kind, content, entities, ends)
+    return reading_table.read_table(kind, content, entities, ends, lex)
 
 
 def neutral(fact: Fact) -> Reading:
     """What any language's reader would agree on: the words, numbers, versions, products."""
+    return _neutral(fact.kind, fact.content, fact.entities)
+
+
+def _neutral(kind: str, content: str, entities: tuple[str, ...]) -> Reading:
     empty: frozenset[str] = frozenset()
-    words = stems(fact.content)
-    return Reading(kind=fact.kind, text=fact.content, words=words, subject=empty,
+    words = stems(content)
+    return Reading(kind=kind, text=content, words=words, subject=empty,
                    predicate=words, attr=empty, relation=None, value=empty, verb="", head="",
-                   changes=(), ends=(), numbers=q.numbers(fact.content),
-                   versions=q.versions(fact.content), families=q.families(fact.content),
+                   changes=(), ends=(), numbers=q.numbers(content),
+                   versions=q.versions(content), families=q.families(content),
                    polarity=0, changed_mind=False, guard=None, additive=False,
-                   about=frozenset(entity_key(e) for e in fact.entities[:1]), now=False,
+                   about=frozenset(entity_key(e) for e in entities[:1]), now=False,
                    reversal=False, parted=False)
 
 
 def forget_readings() -> None:
-    """Empty the caches of readings (benchmarks time a judge reading both facts)."""
+    """Empty the caches of readings and of what the rules read of one fact (benchmarks time
+    a judge reading both facts, as a fresh process would)."""
+    from memfold.lifecycle.judge import aliases, offers, subjects  # they import this module
+
+    read_parts.cache_clear()
     reading.forget_readings()
     reading_table.forget()
+    pieces.forget()
+    aliases.forget()
+    offers.gerunds.cache_clear()
+    subjects.forget()

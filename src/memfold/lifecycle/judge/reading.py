@@ -189,6 +189,11 @@ def read(fact: Fact) -> Reading:
     return _read(fact.kind, fact.content, fact.entities, ends)
 
 
+def read_text(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Reading:
+    """`read` of a fact told by its parts (whether its valid interval ends: `ends`)."""
+    return _read(kind, content, entities, ends)
+
+
 _EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " not",
            "can't": "cannot", "won't": "will not"}
 _CONTRACTIONS = re.compile(r"\b(can't|won't)|(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)

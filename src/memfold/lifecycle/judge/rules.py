@@ -41,7 +41,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace as evolve
 
-from memfold.journal.fold import STATE_KINDS, tentative
+from memfold.journal.fold import STATE_KINDS
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import spelled_out
 from memfold.lifecycle.judge.base import Verdict
@@ -54,6 +54,14 @@ from memfold.lifecycle.judge.offers import (
     turned_offer,
     workplace_offer,
 )
+from memfold.lifecycle.judge.pieces import (
+    denial,
+    exploring,
+    for_good,
+    keys_of,
+    said_again,
+    words_as_written,
+)
 from memfold.lifecycle.judge.readers import read
 from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.lifecycle.judge.signature import ANY as _ANY
@@ -62,7 +70,6 @@ from memfold.lifecycle.judge.signature import names as _names
 from memfold.lifecycle.judge.signature import related as _related
 from memfold.lifecycle.judge.signature import signature as _signature
 from memfold.lifecycle.judge.subjects import named_values, reported, reporters, same_subject
-from memfold.names import entity_key
 from memfold.values import Fact
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
@@ -114,21 +121,9 @@ _PARTNER = frozenset(w.stem(x) for x in w.KINDS["partner"])
 _BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
 
 
-def said_again(new: Fact, old: Fact) -> bool:
-    """The same words written again ("finds the open-plan office too noisy", twice): a
-    restatement, which changes nothing and raises no conflict."""
-    return " ".join(new.content.casefold().split()) == " ".join(old.content.casefold().split())
-
-
 def _text(stemset: Stems, *said: Reading) -> str:
     """The words of `stemset` as the facts wrote them ("Node 22", not "22 nod")."""
-    found: dict[str, str] = {}
-    for reading in said:
-        for token in w.TOKEN.findall(reading.text):
-            for word in w.tokens(token):
-                if (stem := w.stem(word)) in stemset and stem not in found:
-                    found[stem] = token.rstrip(".,;:")
-    return " ".join([*found.values(), *sorted(stemset - found.keys())])
+    return words_as_written(stemset, *(reading.text for reading in said))
 
 
 def _topic(a: Stems, b: Stems) -> Stems:
@@ -362,7 +357,9 @@ _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|pr
 def _status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
-    was, now = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
+    if not (was := o.words & _INTERIM):
+        return None
+    now = n.words & _FINAL - gerunds(n.text)
     now = frozenset(x for x in now if not (x.startswith("re") and x[2:] in was))  # "reopened"
     same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
     done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
@@ -432,11 +429,6 @@ def _closed(n: Reading, o: Reading) -> str | None:
     return "the newer fact says it closed"
 
 
-# "has no dark mode", "doesn't have a driving licence", "has never travelled outside Europe"
-_DENIED = re.compile(r"\b(?:doesn't|does\s+not|don't|do\s+not|has\s+no|have\s+no|hasn't\s+got"
-                     r"|has\s+never|have\s+never|never|isn't|is\s+not|can't|cannot)\s+"
-                     r"(?:have\s+|has\s+|got\s+|had\s+|been\s+)?(?P<what>[^.;,]+)", re.IGNORECASE)
-_STOPPED = frozenset(w.stem(x) for x in w.STOP)
 _KINDS = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.KINDS.items()}
 
 
@@ -451,10 +443,9 @@ def _denied(n: Reading, o: Reading) -> str | None:
     thing ("has no dark mode" / "has a Dark/Light theme toggle"; "doesn't have a driving
     licence" / "drives herself to the office"): offered as a conflict, never a supersede by
     itself — the newer fact may only mention it."""
-    if o.kind != "world" or n.guard not in (None, "third-party") or _DENIED.search(n.text) \
-            or not (m := _DENIED.search(o.text)):
+    if o.kind != "world" or n.guard not in (None, "third-party") or denial(n.text) is not None \
+            or (what := denial(o.text)) is None:
         return None
-    what = {w.stem(t) for t in w.tokens(m.group("what"))} - _GENERIC - _STOPPED
     kinds = _kinds_of(n)  # "has no pets" / "adopted a greyhound"
     kin = {k for k, v in _KINDS.items() if v & n.subject}  # "Jonas's daughter": a child
     shared = what & (kin if n.guard else n.words | kinds)
@@ -473,7 +464,7 @@ def replaces(new: Fact, old: Fact) -> str | None:
     return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
             or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
             or _status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
-            or (_closed(n, o) if w.FOR_GOOD.search(n.text) else None))
+            or (_closed(n, o) if for_good(n.text) else None))
 
 
 
@@ -485,15 +476,15 @@ class RuleJudge:
 
     def weigh(self, new: Fact, older: Sequence[Fact]) -> list[Verdict]:
         verdicts: list[Verdict] = []
-        keys = {entity_key(e) for e in new.entities}
+        keys = keys_of(new.entities)
         signature = _signature(new.content) - _names(new)
-        if w.FOR_GOOD.search(new.content) and _ends_itself(read(new)):
+        if for_good(new.content) and _ends_itself(read(new)):
             signature = _ANY  # the entity itself ended for good: every state of it is weighed
         for old in older:
-            theirs = {entity_key(e) for e in old.entities}
+            theirs = keys_of(old.entities)
             if old.id == new.id or old.kind not in STATE_KINDS or said_again(new, old) or not (
                     keys & theirs if keys else not theirs) \
-                    or not _related(signature, _signature(old.content)) or tentative(old) \
+                    or not _related(signature, _signature(old.content)) or exploring(old) \
                     or not same_subject(new, old, keys & theirs):
                 continue  # another entity, nothing a rule could relate, or an exploration
             if verdict := self._verdict(new, old):
@@ -517,7 +508,8 @@ class RuleJudge:
             return Verdict(old.id, False, f"{reason}, but the newer fact is {_GUARDS[guard]}")
         if (n.again or n.guard == "restated") and n.words - n.kept - _BACK <= o.words:
             return None  # "is dating Jonas again", "back to Vim": the older fact said just that
-        n = evolve(n, words=n.words - n.kept)  # "but kept his job": not a change of job
+        if n.kept:  # "but kept his job": not a change of job
+            n = evolve(n, words=n.words - n.kept)
         if opposed := _opposed(n, o):  # "likes X" / "dislikes X", no change said
             return Verdict(old.id, False, opposed.replace("reversed", "is opposed")
                            .replace("turned from", "differs:"))

@@ -4,23 +4,36 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
-from memfold.lifecycle.judge.readers import read
+from memfold.lifecycle.judge.readers import read, read_parts
 from memfold.names import entity_key
 from memfold.values import Fact
 
 
-def same_subject(new: Fact, old: Fact, shared: set[str]) -> bool:
+def same_subject(new: Fact, old: Fact, shared: AbstractSet[str]) -> bool:
     """Whether the entities the two facts share include the subject of one of them: Sam's
     employer is not Priya's because both name @Globex; one who only told it ("Omar was
     promoted, Hamid told us") is not its subject."""
     if not shared:
         return True  # two facts that name no entity: their words decide
-    n, o = read(new), read(old)
-    shared = shared - reporters(new.content) - reporters(old.content) \
-        - (_mentioned(new) - n.about) - (_mentioned(old) - o.about)
-    return bool(shared & (n.about | o.about))
+    (n_about, n_apart), (o_about, o_apart) = _whose(new), _whose(old)
+    return bool((shared - n_apart - o_apart) & (n_about | o_about))
+
+
+def _whose(fact: Fact) -> tuple[frozenset[str], frozenset[str]]:
+    """The entities a fact is about, and those it names that are not its subject: who told
+    it, and the entities it names in its content as values."""
+    ends = fact.valid is not None and fact.valid.end is not None
+    return _whose_in(fact.kind, fact.content, fact.entities, ends)
+
+
+@lru_cache(maxsize=16384)  # asked of each older fact again on every retain about its entity
+def _whose_in(kind: str, content: str, entities: tuple[str, ...],
+              ends: bool) -> tuple[frozenset[str], frozenset[str]]:
+    about = read_parts(kind, content, entities, ends).about
+    return about, reporters(content) | (_mentioned_in(content, entities) - about)
 
 
 def _mentioned(fact: Fact) -> frozenset[str]:
@@ -58,3 +71,8 @@ def reporters(content: str) -> frozenset[str]:
     """Who told a fact ("Hamid" in "Omar was promoted, Hamid told us"), as entity keys."""
     return frozenset(entity_key(m.group("a") or m.group("b"))
                      for m in _REPORTER.finditer(content))
+
+
+def forget() -> None:
+    """Empty the cache of whose fact each fact is."""
+    _whose_in.cache_clear()

@@ -1,0 +1,93 @@
+"""What the rule judge (judge.rules) reads of one fact alone, cached by its text.
+
+A retain weighs each new fact against up to a hundred older ones, and the same older facts
+again on the next retain: a day where two thousand facts share an entity asks these of the
+same texts tens of thousands of times.  Each function here depends on its arguments only,
+so a cached answer is the answer; the readings themselves are cached by judge.readers.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memfold.journal.fold import tentative
+from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.reading import Stems
+from memfold.names import entity_key
+from memfold.values import Fact
+
+_SIZE = 16384
+_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_STOPPED = frozenset(w.stem(x) for x in w.STOP)
+# "has no dark mode", "doesn't have a driving licence", "has never travelled outside Europe"
+_DENIED = re.compile(r"\b(?:doesn't|does\s+not|don't|do\s+not|has\s+no|have\s+no|hasn't\s+got"
+                     r"|has\s+never|have\s+never|never|isn't|is\s+not|can't|cannot)\s+"
+                     r"(?:have\s+|has\s+|got\s+|had\s+|been\s+)?(?P<what>[^.;,]+)", re.IGNORECASE)
+
+
+def said_again(new: Fact, old: Fact) -> bool:
+    """The same words written again ("finds the open-plan office too noisy", twice): a
+    restatement, which changes nothing and raises no conflict."""
+    return _plain(new.content) == _plain(old.content)
+
+
+@lru_cache(maxsize=_SIZE)
+def _plain(content: str) -> str:
+    return " ".join(content.casefold().split())
+
+
+@lru_cache(maxsize=_SIZE)
+def stemmed(text: str) -> tuple[tuple[str, str], ...]:
+    """Each word of a text, in order, as its stem and the token that writes it (without
+    trailing punctuation): what a reason quotes a stem by ("Node 22", not "22 nod")."""
+    return tuple((w.stem(word), token.rstrip(".,;:")) for token in w.TOKEN.findall(text)
+                 for word in w.tokens(token))
+
+
+def words_as_written(stemset: Stems, *texts: str) -> str:
+    """The words of `stemset` as the texts write them, the first text first; a stem no text
+    writes, as itself."""
+    found: dict[str, str] = {}
+    for text in texts:
+        for stem, token in stemmed(text):
+            if stem in stemset and stem not in found:
+                found[stem] = token
+    return " ".join([*found.values(), *sorted(stemset - found.keys())])
+
+
+@lru_cache(maxsize=_SIZE)
+def denial(text: str) -> Stems | None:
+    """What a text says is not so ("has no dark mode": dark mode), or None when it denies
+    nothing (the first denial in it)."""
+    if not (m := _DENIED.search(text)):
+        return None
+    return frozenset({w.stem(t) for t in w.tokens(m.group("what"))} - _GENERIC - _STOPPED)
+
+
+@lru_cache(maxsize=_SIZE)
+def for_good(text: str) -> bool:
+    """Whether a text says something ended for good ("closed its doors", "folded")."""
+    return bool(w.FOR_GOOD.search(text))
+
+
+def exploring(fact: Fact) -> bool:
+    """`journal.fold.tentative`, asked once per text: an exploration or a plan."""
+    return _tentative(fact.kind, fact.content)
+
+
+@lru_cache(maxsize=_SIZE)
+def _tentative(kind: str, content: str) -> bool:
+    return tentative(Fact(id="", kind=kind, content=content, path="", line=0, end_line=0))
+
+
+@lru_cache(maxsize=_SIZE)
+def keys_of(entities: tuple[str, ...]) -> frozenset[str]:
+    """The entity keys of a fact's entities."""
+    return frozenset(entity_key(e) for e in entities)
+
+
+def forget() -> None:
+    """Empty these caches (benchmarks time a judge reading both facts afresh)."""
+    for cached in (_plain, stemmed, denial, for_good, _tentative, keys_of):
+        cached.cache_clear()
