@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 
 from memfold.embed.base import FakeEmbedder
+from memfold.index.base import Candidate
 from memfold.memory import Memory
-from memfold.recall import fusion, ranking
+from memfold.recall import fusion, ranking, search
+from memfold.recall.ranking import Scored
+from memfold.values import Fact
 
 NOW = "2025-11-28T12:00:00+00:00"
 # what the stand-in model's token vectors understand (its single vector does not)
@@ -75,3 +79,33 @@ def test_the_look_share_zero_is_the_fused_order(workspace: Path) -> None:
     with ranking.tuned({"LOOK_SHARE": 0.0}):
         assert "skiff leaks" in recalled(workspace, TokenEmbedder(), QUERY)[0]
     assert fusion.LOOK_TOP >= 2 and 0 < fusion.LOOK_SHARE < 1
+
+
+
+def _scored(fact_id: str, content: str, day: date, score: float) -> Scored:
+    fact = Fact(id=fact_id, kind="world", content=content, path=f"memory/{day}.md", line=3,
+                end_line=3, day=day, entities=("Nadia",))
+    return Scored(Candidate(fact, None, ("nadia",), "", rowid=day.toordinal(), life=None),
+                  score=score, confidence=1.0, linked=("nadia",), opinion=False,
+                  status="active", decay=1.0, tier=0)
+
+
+class OlderFirst:
+    """A stand-in late interaction that likes the older fact's words best."""
+
+    def scores(self, query: str, texts: Sequence[str]) -> list[float]:
+        return [1.0 if "Oslo" in t else 0.0 for t in texts]
+
+
+def test_the_look_never_lifts_an_older_fact_over_a_newer_one_on_the_asked_slot() -> None:
+    """Recall put the newer fact about Nadia first by time; on a question that asks a slot
+    ("Where does Nadia live now?") the look, weighing words alone, does not lift the older
+    one above it — on a question that asks none, it may."""
+    ordered = [_scored("new", "Lives in Bergen now.", date(2025, 11, 20), 0.9),
+               _scored("old", "Nadia lives where the fjord meets Oslo.", date(2025, 10, 1), 0.89)]
+    with ranking.tuned({"LOOK_SHARE": 0.9}):
+        asked = search._looked(ordered, "Where does Nadia live now?", OlderFirst(), True)
+        free = search._looked(ordered, "Nadia and the fjord", OlderFirst(), False)
+    assert [s.fact.id for s in asked] == ["new", "old"]
+    assert [s.fact.id for s in free] == ["old", "new"]
+    assert asked[0].score >= asked[1].score

@@ -184,7 +184,7 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
         ordered = _spread(ordered, options.semantic)
         late = options.semantic.late_interaction() if options.rerank is None else None
         if late is not None:  # a second look at the few best (`fusion.LOOK_TOP`)
-            ordered = _looked(ordered, plan.text, late)
+            ordered = _looked(ordered, plan.text, late, slot is not None)
     if options.rerank is not None:
         ordered = _reranked(ordered, plan.text, options.rerank)
     return ordered
@@ -247,20 +247,33 @@ def _reranked(ordered: list[Scored], query: str, reranker: Reranker,
     return sorted(blended, key=order) + rest
 
 
-def _looked(ordered: list[Scored], query: str, late: Reranker) -> list[Scored]:
+def _looked(ordered: list[Scored], query: str, late: Reranker,
+            slot_asked: bool = False) -> list[Scored]:
     """Hybrid: the LOOK_TOP best ordered again by a blend of their score and the embedder's
     late interaction (`_reranked`, LOOK_SHARE), except that a fact never passes a newer one
-    recall found may replace it (`Scored.outdated_by`, `currency`): the look weighs words,
-    not time.  Scores are kept falling down the list."""
+    recall found may replace it (`Scored.outdated_by`, `currency`) — nor, when the question
+    asks a slot (`asked_slot`), a newer fact about one of its entities that recall placed
+    above it: the look weighs words, not time.  Scores are kept falling down the list."""
     looked = _reranked(ordered, query, late, LOOK_TOP, "LOOK_SHARE")
+    rank = {s.fact.id: n for n, s in enumerate(ordered[:LOOK_TOP])}
     left, placed = looked[:LOOK_TOP], list[Scored]()
+
+    def held_back(s: Scored) -> bool:  # a newer fact on its subject was above it
+        return slot_asked and any(
+            rank[o.fact.id] < rank[s.fact.id] and _newer(o.fact, s.fact)
+            and not set(o.fact.entities).isdisjoint(s.fact.entities) for o in left)
     while left:
         ids = {s.fact.id for s in left}
-        pick = next((s for s in left if ids.isdisjoint(s.outdated_by)), left[0])
+        pick = next((s for s in left if ids.isdisjoint(s.outdated_by) and not held_back(s)),
+                    left[0])
         left.remove(pick)
         placed.append(evolve(pick, score=min(pick.score, placed[-1].score)) if placed
                       else pick)
     return placed + looked[LOOK_TOP:]
+
+
+def _newer(a: Fact, b: Fact) -> bool:
+    return a.day is not None and (b.day is None or a.day > b.day)
 
 
 def _spread(ordered: list[Scored], semantic: Semantic) -> list[Scored]:
