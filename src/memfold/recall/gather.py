@@ -105,8 +105,8 @@ def _known(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], found: F
         if told:
             found.setdefault((c.fact.path, c.rowid), c)
             match[c.rowid] = match.get(c.rowid, 0.0) + sum(v for v, _, _ in told)
-            known[c.rowid] = "; ".join([*known.get(c.rowid, "").split("; ")[:c.rowid in known],
-                                       *(t for _, t, _ in told)])
+            earlier = [known[c.rowid]] if c.rowid in known else []  # a kind, then a place
+            known[c.rowid] = "; ".join([*earlier, *(t for _, t, _ in told)])
             covers[c.rowid] = covers.get(c.rowid, frozenset()) | frozenset(
                 w for _, _, term in told for w in term.split())
     return known, covers
