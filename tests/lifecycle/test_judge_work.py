@@ -11,7 +11,7 @@ from judge_pairs import fact
 
 from memfold.journal.events import Conflict
 from memfold.lifecycle import ledger
-from memfold.lifecycle.judge import RuleJudge, readers
+from memfold.lifecycle.judge import RuleJudge, caches, readers
 from memfold.lifecycle.judge.lexicon import Lexicon
 from memfold.lifecycle.ledger import JOURNALED_CONFLICTS
 from memfold.memory import Memory
@@ -26,7 +26,7 @@ def _bullet(n: int) -> str:
 
 def test_each_fact_is_read_once_however_many_pairs_it_is_weighed_in(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    readers.forget_readings()
+    caches.forget_readings()
     asked: list[str] = []
     told = readers.lexicon_of
 

@@ -213,7 +213,7 @@ def noon(day: date) -> datetime:
 def weigh_seconds(judge: Judge, new: Fact, old: Fact, repeat: int) -> float:
     """The median wall time of one `judge.weigh(new, [old])` call over `repeat` calls."""
     samples = []
-    from memfold.lifecycle.judge.readers import forget_readings
+    from memfold.lifecycle.judge.caches import forget_readings
 
     for _ in range(repeat):
         forget_readings()  # each call reads both facts, as a fresh retain process would

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from memfold.language import looks_telex, vietnamese_sentence
-from memfold.lifecycle.judge import pieces, reading, reading_table
 from memfold.lifecycle.judge import quantities as q
+from memfold.lifecycle.judge import reading, reading_table
 from memfold.lifecycle.judge.lexicon import Lexicon
 from memfold.lifecycle.judge.reading import Reading
 from memfold.lifecycle.judge.slots import stems
@@ -63,17 +63,3 @@ def _neutral(kind: str, content: str, entities: tuple[str, ...]) -> Reading:
                    polarity=0, changed_mind=False, guard=None, additive=False,
                    about=frozenset(entity_key(e) for e in entities[:1]), now=False,
                    reversal=False, parted=False)
-
-
-def forget_readings() -> None:
-    """Empty the caches of readings and of what the rules read of one fact (benchmarks time
-    a judge reading both facts, as a fresh process would)."""
-    from memfold.lifecycle.judge import aliases, offers, subjects  # they import this module
-
-    read_parts.cache_clear()
-    reading.forget_readings()
-    reading_table.forget()
-    pieces.forget()
-    aliases.forget()
-    offers.gerunds.cache_clear()
-    subjects.forget()
