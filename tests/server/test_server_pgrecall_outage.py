@@ -52,7 +52,9 @@ def _hits(answer: Any) -> list[str]:
     return [hit["content"] for hit in answer.json()["results"]]
 
 
-@pytest.mark.parametrize("mode", ["immediate", "fast"])
+# "fast" (a smart shutdown) ends in the same lost connections as "immediate": the default suite
+# stops the server the harsher way only
+@pytest.mark.parametrize("mode", ["immediate"])
 def test_recall_from_postgres_is_a_503_while_the_database_is_down_and_recovers(
         private_cluster: Cluster, mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
     db = new_database(private_cluster)
