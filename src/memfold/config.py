@@ -185,7 +185,7 @@ SETTINGS: tuple[Setting, ...] = (
        "superuser URL) instead of a throwaway cluster.", scope="tests"),
     _S("MEMFOLD_SCREENSHOTS", "path", "", "The browser tests save a screenshot of every page "
        "here.", scope="tests", shown="a temporary directory"),
-    _S("MEMFOLD_D1_TRIALS", "integer", "200", "Crash trials of the D1 reliability test.",
+    _S("MEMFOLD_D1_TRIALS", "integer", "100", "Crash trials of the D1 reliability test.",
        scope="tests"),
     _S("MEMFOLD_D1_SEED", "integer", "0", "The D1 crash test's seed.", scope="tests"),
     _S("MEMFOLD_C1_WRITERS", "integer", "8", "Concurrent writers of the C1 test.",
