@@ -5,51 +5,27 @@ keeps its lexical weight whatever its vector."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from memfold.embed.base import FakeEmbedder
+from concept_support import concept_memory, first
 from memfold.memory import Memory
 from memfold.recall import fusion
 
 NOW = "2025-11-28T12:00:00+00:00"
 # what the stand-in model understands: invented words, so no lexicon or stem relates them
 CONCEPTS = {"zorblat": "pet", "glimmick": "pet", "skiff": "boat", "quorra": "boat"}
-
-
-class ConceptEmbedder(FakeEmbedder):
-    """A stand-in model that reads meaning, not words: a text's vector is its concepts
-    (CONCEPTS, each twice) plus one token every text shares (cosine 0.2 between two
-    concepts: the floor of unrelated text).  "the name of the zorblat" and "our
-    glimmick" are one thing to it; "the name of the skiff" is another, whatever words
-    they share."""
-
-    def embed(self, texts: Sequence[str]) -> object:  # type: ignore[override]
-        return super().embed([" ".join(["text", *(f"{CONCEPTS[w]} {CONCEPTS[w]}" for w in
-                                                  re.findall(r"\w+", t.casefold())
-                                                  if w in CONCEPTS)]) for t in texts])
+FACTS = (("2025-11-20", "W: the name of the skiff was painted on her bow"),
+         ("2025-11-24", "W: our glimmick sleeps in the sun all afternoon"),
+         ("2025-11-27", "W: the quorra leaks when it rains"))
 
 
 @pytest.fixture
-def memory(workspace: Path) -> Memory:
-    mem = Memory.open(workspace, now=NOW)
-    mem.set_embedder(ConceptEmbedder())
-    # a day each: no fact is another's neighbour in its file (`ranking` context)
-    for day, bullet in (("2025-11-20", "W: the name of the skiff was painted on her bow"),
-                        ("2025-11-24", "W: our glimmick sleeps in the sun all afternoon"),
-                        ("2025-11-27", "W: the quorra leaks when it rains")):
-        mem.retain(bullet, date=day)
-    yield mem  # type: ignore[misc]
-    mem.close()
-
-
-def first(memory: Memory, query: str, mode: str) -> str:
-    hits = memory.recall(query, mode=mode).hits
-    assert hits
-    return hits[0].fact.content
+def memory(workspace: Path) -> Iterator[Memory]:
+    with concept_memory(workspace, CONCEPTS, FACTS, NOW) as mem:
+        yield mem
 
 
 def test_a_match_on_frame_words_alone_gives_way_to_what_the_embedder_finds(

@@ -7,13 +7,12 @@ weighs it."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from memfold.embed.base import FakeEmbedder
+from concept_support import concept_memory, first
 from memfold.memory import Memory
 from memfold.recall import fusion, ranking
 
@@ -21,40 +20,15 @@ NOW = "2025-11-28T12:00:00+00:00"
 # what the stand-in model understands: invented words, so no lexicon or stem relates them
 CONCEPTS = {"splice": "marry", "wedded": "marry", "sommer": "season", "retires": "work",
             "desk": "work", "office": "work"}
-
-
-class ConceptEmbedder(FakeEmbedder):
-    """A stand-in model that reads meaning, not words: a text's vector is its concepts
-    (CONCEPTS, each twice) plus one token every text shares.  "splice" and "wedded" are
-    one thing to it; a fact about the sommer and work shares the season with a question
-    about a splice in the sommer, and little else."""
-
-    def embed(self, texts: Sequence[str]) -> object:  # type: ignore[override]
-        return super().embed([" ".join(["text", *(f"{CONCEPTS[w]} {CONCEPTS[w]}" for w in
-                                                  re.findall(r"\w+", t.casefold())
-                                                  if w in CONCEPTS)]) for t in texts])
-
-
 FACTS = (("2025-11-20", "W: Gwen retires from her desk at the end of the sommer"),
          ("2025-11-24", "W: Callum and Marisol wedded at the harbour hotel"),
          ("2025-11-26", "W: the gutters need clearing before the rain"))
 
 
 @pytest.fixture
-def memory(workspace: Path) -> Memory:
-    mem = Memory.open(workspace, now=NOW)
-    mem.set_embedder(ConceptEmbedder())
-    # a day each: no fact is another's neighbour in its file (`ranking` context)
-    for day, bullet in FACTS:
-        mem.retain(bullet, date=day)
-    yield mem  # type: ignore[misc]
-    mem.close()
-
-
-def first(memory: Memory, query: str, mode: str) -> str:
-    hits = memory.recall(query, mode=mode).hits
-    assert hits
-    return hits[0].fact.content
+def memory(workspace: Path) -> Iterator[Memory]:
+    with concept_memory(workspace, CONCEPTS, FACTS, NOW) as mem:
+        yield mem
 
 
 def test_a_match_on_what_is_left_of_the_question_gives_way_to_the_embedders_answer(
