@@ -47,6 +47,19 @@ def _workspace(root: Path) -> Path:
     return root
 
 
+def imported(pg_db: Provisioned, tenant: str) -> dict[str, str]:
+    """A tenant whose bank "main" holds `_workspace`, imported; its agent's headers."""
+    from memfold.client.files import read_workspace
+
+    token = bearer(make_tenant(pg_db, tenant).tokens["agent"])
+    with tempfile.TemporaryDirectory() as tmp:
+        body = read_workspace(_workspace(Path(tmp) / "ws"))
+    with app_client(pg_db) as client:
+        assert client.post("/v1/banks/main/import", headers=token,
+                           json=body).status_code == 200
+    return token
+
+
 def _results(answer: Any) -> list[tuple[Any, ...]]:
     assert answer.status_code == 200, answer.text
     data = answer.json()
@@ -267,15 +280,9 @@ def test_a_recall_from_postgres_runs_few_statements(pg_db: Provisioned) -> None:
     """A recall reads the bank, its statistics, warnings and days in one statement (none
     of them again), ranks a search in one statement and fetches its best in another, counts
     its words in one, and asks a word's count or a name only once in its snapshot."""
-    from memfold.client.files import read_workspace
-
-    token = bearer(make_tenant(pg_db, "counted").tokens["agent"])
-    with tempfile.TemporaryDirectory() as tmp:
-        body = read_workspace(_workspace(Path(tmp) / "ws"))
-    with app_client(pg_db) as client:
-        assert client.post("/v1/banks/main/import", headers=token,
-                           json=body).status_code == 200
     from memfold.server.db import connect_pool
+
+    imported(pg_db, "counted")
 
     pool = connect_pool(pg_db.app, size=1)
     counted: list[int] = []

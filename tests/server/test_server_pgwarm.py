@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import gc
 import re
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_pgrecall import QUERIES, _workspace
+from test_server_pgrecall import QUERIES, imported
 
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, counted_recall, make_tenant
+from server_support import counted_recall
 
 
 def _shape(sql: str) -> str:
@@ -38,16 +36,10 @@ def _sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def test_warm_sends_every_statement_of_a_recall_and_reads_no_row(
         pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
-    from memfold.client.files import read_workspace
     from memfold.server.db import connect_pool
     from memfold.server.pgwarm import warm
 
-    token = bearer(make_tenant(pg_db, "warmed").tokens["agent"])
-    with tempfile.TemporaryDirectory() as tmp:
-        body = read_workspace(_workspace(Path(tmp) / "ws"))
-    with app_client(pg_db) as client:
-        assert client.post("/v1/banks/main/import", headers=token,
-                           json=body).status_code == 200
+    imported(pg_db, "warmed")
     pool = connect_pool(pg_db.app, size=1)
     try:
         sent = _sent(monkeypatch)
