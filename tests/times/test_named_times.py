@@ -29,6 +29,7 @@ def day(iso: str) -> tuple[date, date]:
     ("What did we do at Halloween?", day("2025-10-31")),
     ("Bonfire Night 2024", day("2024-11-05")),
     ("what did I eat on St Patrick's Day", day("2025-03-17")),
+    ("what did I do on St. Patrick's Day", day("2025-03-17")),
     ("Thanksgiving", day("2025-11-27")),  # the fourth Thursday of November
     ("Easter Sunday 2024", day("2024-03-31")),
     ("over Easter", (date(2025, 4, 18), date(2025, 4, 21))),  # Good Friday to Easter Monday
@@ -53,6 +54,14 @@ def test_a_fact_told_the_next_morning_says_the_night_before() -> None:
 def test_easter_sunday_by_the_computus() -> None:
     assert [easter_sunday(y) for y in (2024, 2025, 2026)] == [
         date(2024, 3, 31), date(2025, 4, 20), date(2026, 4, 5)]
+
+
+def test_may_and_march_written_as_verbs_are_no_month_break() -> None:
+    """"may break", "march break" in lower case are a verb and a noun, not a month's
+    break; "the may half-term" is one."""
+    assert window("the old vase may break") is None
+    assert window("they march break the ice") is None
+    assert window("the may half-term") == (date(2025, 5, 1), date(2025, 5, 31))
 
 
 def test_ordinary_words_are_no_named_days() -> None:

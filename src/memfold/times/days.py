@@ -24,9 +24,10 @@ NAMED_DAYS = (
     r"(?:\s+(?:of\s+)?(?P<nyear>\d{4}))?"
 )
 # "the October holidays", "May half-term", "the August bank holiday": the month
+# lower case, "may" and "march" are verbs ("the vase may break") unless "the" comes first
 MONTH_BREAK = (
-    rf"(?:the\s+)?(?P<mbreak>{MONTH_PATTERN})\s+(?:holidays?|half[- ]?term|break|long\s+weekend"
-    r"|bank\s+holiday(?:\s+weekend)?)"
+    rf"(?:the\s+|(?!(?-i:may|mar|march)\b))(?P<mbreak>{MONTH_PATTERN})\s+"
+    r"(?:holidays?|half[- ]?term|break|long\s+weekend|bank\s+holiday(?:\s+weekend)?)"
 )
 LAST_NIGHT = r"(?P<lastnight>last\s+night)"
 WORDS = frozenset({"valentine", "valentine's", "valentines", "halloween", "hallowe'en",
@@ -54,7 +55,7 @@ def easter_sunday(year: int) -> date:
 
 
 def _of_year(name: str, year: int) -> Interval:
-    word = name.lower().replace("'", "")
+    word = re.sub(r"['.]", "", name.lower())  # "St. Patrick's" is "st patricks"
     first = word.split()[0]
     if first in ("easter", "good"):
         sunday = easter_sunday(year)
