@@ -114,7 +114,7 @@ _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state"
            "discussion": "under discussion", "pitch": "a pitch or an offer",
            "restated": "a restatement", "past": "about the past",
            "dwelling": "where the home is, not said to be a move"}
-_KIN = frozenset(w.stem(x) for x in w.RELATIVES.replace("\\s?", "").split("|"))
+_KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
 _GROUPS = frozenset(w.stem(x) for x in "club team squad choir band league society group "
                     "gym orchestra troupe crew".split())
 _PARTNER = frozenset(w.stem(x) for x in w.KINDS["partner"])

@@ -226,12 +226,14 @@ THIS_WEEK = re.compile(r"(?<!as of )(?<!starting )(?<!from )(?<!since )(?<!begin
 ADDITIVE = re.compile(
     r"\b(?:also|too|as\s+well|additional(?:ly)?|in\s+addition|besides|another|second"
     r"|on\s+top\s+of|alongside|along\s+with|plus|extra)\b", re.IGNORECASE)
-RELATIVES = (
-    "sister|brother|sibling|mother|father|mom|mum|dad|parent|parents|son|daughter|kid|kids"
-    "|child|children|wife|husband|partner|spouse|fianc[eé]e?|girlfriend|boyfriend|friend"
-    "|friends|roommate|flatmate|housemate|colleague|coworker|co-worker|boss|manager|cousin"
-    "|uncle|aunt|niece|nephew|grandma|grandmother|grandpa|grandfather|neighbou?r|neighbou?rs"
-    "|family|in-laws?|landlord|client|team\\s?mate|teammate|ex")
+# the people a fact may be about beside its subject: "Caspian's sister", "my mum"
+RELATIVE_WORDS = tuple(
+    "sister brother sibling mother father mom mum dad parent parents son daughter kid kids"
+    " child children wife husband partner spouse fiance fiancé fiancee fiancée girlfriend"
+    " boyfriend friend friends roommate flatmate housemate colleague coworker co-worker boss"
+    " manager cousin uncle aunt niece nephew grandma grandmother grandpa grandfather neighbor"
+    " neighbour neighbors neighbours family in-law in-laws landlord client teammate ex".split())
+RELATIVES = "|".join([*map(re.escape, RELATIVE_WORDS), r"team\s?mate"])
 THIRD_PARTY = re.compile(
     r"(?:^|[;,:]\s*|\b(?:said|says|mentioned|mentions|told\s+\w+|heard|reports?|reported"
     r"|noted|notes|thinks|that)\s+(?:that\s+)?)(?:(?:(?!(?:is|are|was|were|became)\b)[\w.-]+"
