@@ -72,3 +72,23 @@ def test_a_pause_for_another_reason_does_not_answer_how_i_get_to_work(
                                      "busy.")
         result = memory.recall("How do I get to work these days?", now=NOW)
         assert ids(result)[0] == bike
+
+
+def test_a_slot_word_after_someone_else_named_after_my_is_not_mine() -> None:
+    """"my" reaches a word of the slot only before a word for someone else: "Hannah is my
+    line manager" and "Dr. Hollis is my new GP" give the user's slot, "My mum lives in
+    Swindon" and "My mum, Carmen, lives on her own" give the mum's home, not the user's."""
+    from datetime import date
+
+    from memfold.recall.asked_slot import _stems, says_mine, slot_of
+    from memfold.recall.query import plan_query
+
+    def mine(question: str, fact: str) -> bool:
+        slot = slot_of(plan_query(question, today=date(2026, 1, 5)), [])
+        assert slot is not None and slot.mine
+        return says_mine(_stems(fact), slot.stems)
+
+    assert mine("Who's my boss?", "Hannah Whitford is my line manager at Fernhill.")
+    assert mine("Which GP am I with?", "Dr. Hollis at Fulford Road Surgery is my new GP.")
+    assert not mine("Where do I live?", "My mum lives in Swindon.")
+    assert not mine("Where do I live?", "My mum, Carmen, lives on her own in Swindon.")

@@ -63,6 +63,7 @@ from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import ranking
 from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
 from memfold.recall.ranking import Scored
+from memfold.recall.roles import POSSESSIVE
 from memfold.values import TEXT, Fact
 
 # a question that asks what holds now (the present perfect and "was" are history questions,
@@ -118,7 +119,6 @@ ROLE_STARTS = frozenset(word_stem(w) for w in ("started", "starts", "began", "be
 # the user, and the words a question or a fact speaks of the user with
 USER = "me"
 FIRST_PERSON = frozenset("i me my mine myself we us our ours".split())
-MY = frozenset({"my", "our"})
 SHOWN = 10  # the best results weighed (at least k)
 RELATED = 12  # of a word's other words and forms, the nearest this many
 
@@ -328,18 +328,40 @@ def _mine(best: Sequence[Scored], about: dict[str, frozenset[str]], slot: Slot) 
     """For a question in the first person, the user (`USER`) is a subject of each fact that
     gives the slot as the user's ("Hannah Whitford is my line manager", "Dr. Hollis is my
     new GP"), whatever entity it is written under: "my" or "our" a few words before a word
-    of the slot ("My mum lives in Swindon" gives no home of the user's).  Adds it to
-    `about`."""
+    of the slot, with no one else named between ("My mum lives in Swindon" gives no home of
+    the user's: `says_mine`).  Adds it to `about`."""
     said, only = set(), set()
     for s in best if slot.mine else ():
-        stems = _stems(s.fact.content)
-        if any(word in MY and slot.stems.intersection(stems[at + 1: at + 2 + NEW_BEFORE])
-               for at, word in enumerate(stems)):
+        if says_mine(_stems(s.fact.content), slot.stems):
             said.add(s.fact.id)
             if USER not in about[s.fact.id]:
                 only.add(s.fact.id)
                 about[s.fact.id] |= {USER}
     return Mine(frozenset(said), frozenset(only))
+
+
+def says_mine(stems: Sequence[str], slot: frozenset[str]) -> bool:
+    """Whether a fact's words (`_stems`) give the slot as the user's: "my" or "our", then a
+    word of the slot within NEW_BEFORE words and before a word for someone else ("my mum
+    lives ...": the mum's home)."""
+    return any(word in POSSESSIVE and _mine_at(stems[at + 1: at + 2 + NEW_BEFORE], slot)
+               for at, word in enumerate(stems))
+
+
+def _mine_at(after: Sequence[str], slot: frozenset[str]) -> bool:
+    for stem in after:
+        if stem in slot:
+            return True
+        if stem in _others():
+            return False
+    return False
+
+
+@lru_cache(maxsize=1)
+def _others() -> frozenset[str]:
+    from memfold.lifecycle.judge.words import RELATIVE_WORDS  # the judge's lexicons load late
+
+    return frozenset(map(word_stem, RELATIVE_WORDS))
 
 
 def judge_says(new: Fact, old: Fact, shared: Iterable[str]) -> tuple[bool, str | None]:
