@@ -26,6 +26,11 @@ CHANGES = [
      "W @Pip-Team: @Rohan took over as tech lead of the Pip team."),
     ("W @Azilis: Azilis is expecting her first child.",
      "W @Azilis: Azilis gave birth to a baby boy, Theo."),
+    # a relative's move, whatever the relative: a sister's, a fiancée's, a neighbour's
+    ("W @Caspian: Caspian's fiancée lives in York.",
+     "W @Caspian: Caspian's fiancée moved to Leeds."),
+    ("W @Caspian: Caspian's neighbour lives in York.",
+     "W @Caspian: Caspian's neighbour moved to Leeds."),
 ]
 
 
