@@ -4,7 +4,7 @@ A bullet `memfold capture` extracts from a turn cites it (`(turn at line 5)`,
 `workspace.format.cited_turn`) and repeats its words.  As a full-text row of its own it made
 those words count for less in every search's statistics and took candidate places the turns
 needed (LoCoMo dev, evidence R@10 on a captured workspace, docs/capture.md), so the SQLite
-index gives it none (`index.sqlite.writes.indexed_values`).  `unfold` brings it back: each
+index gives it none (`index.sqlite.writes.folded`).  `unfold` brings it back: each
 turn a search found brings the bullets that cite it, each matching as well as its turn does
 for the share of the query words the turn holds that the bullet holds too (a bullet that
 holds none of them is not brought).  Ranking then weighs turn and bullets as before, and

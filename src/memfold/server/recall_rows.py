@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from memfold.index.sqlite.holders import Copy, holder
 from memfold.index.sqlite.tokenize import Terms, terms
-from memfold.index.sqlite.writes import DocRows, fts_values, prepare
+from memfold.index.sqlite.writes import DocRows, prepare
 from memfold.journal.events import Retain, Supersede
 from memfold.journal.fold import LifeState, replay
 from memfold.journal.log import Event
@@ -170,17 +170,6 @@ _INSERT_POSTINGS = (
     " WHERE f.bank_id = %s AND f.rowid = ANY(%s)")
 
 
-def _searched(rows: DocRows, place: int) -> tuple[str, str]:
-    """The full-text values of a row: the local index's, or for a bullet it folds into its
-    captured turn (`writes.indexed_values` gives None) the bullet's own — a bank searches
-    such bullets as rows of their own (it has no `cited_by`, `recall.folded`)."""
-    found = rows.fts[place]
-    if found is not None:
-        return found
-    keys = {key: name for at, key, name, _ in rows.links if at == place}
-    return fts_values(cast(str, rows.facts[place][4]), keys)
-
-
 def _insert_file(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, path: str, data: bytes,
                  kept: int, tally: _Tally, made: list[int]) -> set[str]:
     """Insert one file's rows (those reaching line `kept`), aliases and warning count;
@@ -188,7 +177,7 @@ def _insert_file(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, path: str,
     doc = indexable(path, data)
     rows = cast(DocRows, prepare(doc, FileStamp(len(data), 0, "")).rows)
     chosen = [n for n, fact in enumerate(rows.facts) if cast(int, fact[2]) >= kept]
-    found = terms([_searched(rows, n) for n in chosen])
+    found = terms([rows.fts[n] for n in chosen])  # a bank does not fold (`recall.folded`)
     keys = [row[0] for row in cur.execute(
         "SELECT nextval('recall_facts_rowid_seq') FROM generate_series(1, %s)",
         [len(chosen)]).fetchall()] if chosen else []

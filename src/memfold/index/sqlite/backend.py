@@ -14,10 +14,11 @@ Invariants:
   replacing a file replaces all its rows, so an incremental sync and a full rebuild of the
   same files hold the same rows.
 - The full-text table keeps no copy of the text (contentless): a fact's terms are removed by
-  handing FTS5 the values they were made from, which `writes.indexed_values` computes
-  from the rows that remain (kind, content, entities, the page's first name) — on insert and
+  handing FTS5 the values they were made from, which `writes.fts_values` computes
+  from the rows that remain (content, entities, the page's first name) — on insert and
   on delete alike.  A bullet that cites the captured turn it was extracted from has no
-  full-text row: it is folded into its turn (`recall.folded`).
+  full-text row (`writes.folded`, from its kind and content): it is folded into its turn
+  (`recall.folded`).
 - WAL mode with `synchronous=NORMAL`: the index is derived data, so a lost last transaction
   after a power cut only means a file is synced again.  Writers take `BEGIN IMMEDIATE` with a
   30 s busy timeout, so two writers queue instead of failing halfway.

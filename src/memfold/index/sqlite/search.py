@@ -43,7 +43,7 @@ from memfold.index.sqlite.schema import damaged
 from memfold.values import TEXT, ParseWarning
 from memfold.workspace.format import cited_turn
 
-# a bullet folded into its captured turn (`writes.indexed_values`) is no one's neighbour:
+# a bullet folded into its captured turn (`writes.folded`) is no one's neighbour:
 # the turns around a conversation's Retain section neighbour each other, as without it
 UNFOLDED = "NOT (n.kind != 'text' AND n.content LIKE '%(turn at line %)')"
 NEIGHBOURS = ("SELECT c.rowid,"  # noqa: S608 (constants only)
@@ -329,7 +329,7 @@ def cited_by(db: sqlite3.Connection, turns: Sequence[tuple[str, int]],
              filters: Filters) -> list[Candidate]:
     """The bullets that cite these captured turns ((path, header line) each; a bullet and
     its turn share a file) and pass the filters, in file order: the bullets folded into
-    their turns, which have no full-text row (`writes.indexed_values`)."""
+    their turns, which have no full-text row (`writes.folded`)."""
     wanted = set(turns)
     where, params = conditions(filters)
     found: list[Candidate] = []

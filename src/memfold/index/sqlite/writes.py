@@ -170,16 +170,13 @@ def fts_values(content: str, keys: dict[str, str]) -> tuple[str, str]:
     return body, names if names.isascii() else fold_for_index(names)
 
 
-def indexed_values(kind: str, content: str, keys: dict[str, str]) -> tuple[str, str] | None:
-    """What the full-text index takes for a fact (`fts_values`), or None for a bullet folded
-    into its captured turn: one that cites the turn it was extracted from (`cited_turn`).
-    Such a bullet repeats its turn's words, so as a row of its own it made them count for
-    less in every search's statistics and took candidate places its turn needed; recall
-    reaches it through its turn instead (`recall.folded`).  Decided from the row alone, so
-    insert and delete agree."""
-    if kind != TEXT and cited_turn(content) is not None:
-        return None
-    return fts_values(content, keys)
+def folded(kind: str, content: str) -> bool:
+    """Whether the full-text index leaves a fact out: a bullet folded into its captured turn,
+    one that cites the turn it was extracted from (`cited_turn`).  Such a bullet repeats its
+    turn's words, so as a row of its own it made them count for less in every search's
+    statistics and took candidate places its turn needed; recall reaches it through its turn
+    instead (`recall.folded`).  Decided from the row alone, so insert and delete agree."""
+    return kind != TEXT and cited_turn(content) is not None
 
 
 def _recount_duplicates(db: sqlite3.Connection, ids: Iterable[str]) -> None:
@@ -202,8 +199,8 @@ def _delete_path(db: sqlite3.Connection, path: str) -> list[str]:
     # the full-text rows first, with the values they were made from
     db.executemany(
         "INSERT INTO facts_fts (facts_fts, rowid, body, names) VALUES ('delete', ?, ?, ?)",
-        [(rowid, *values) for rowid, _, kind, content, entities in rows
-         if (values := indexed_values(kind, content, entity_keys(json.loads(entities), page)))])
+        [(rowid, *fts_values(content, entity_keys(json.loads(entities), page)))
+         for rowid, _, kind, content, entities in rows if not folded(kind, content)])
     db.execute("DELETE FROM fact_entities WHERE fact IN "
                "(SELECT rowid FROM facts WHERE file = ?)", (file,))
     db.execute("DELETE FROM facts WHERE file = ?", (file,))
@@ -221,7 +218,7 @@ class DocRows(NamedTuple):
 
     file: tuple[object, ...]
     facts: list[tuple[object, ...]]
-    fts: list[tuple[str, str] | None]  # one per fact: `indexed_values`
+    fts: list[tuple[str, str]]  # one per fact: `fts_values`
     links: list[tuple[int, str, str, int | None]]  # (place of the fact, key, name, day)
     aliases: list[tuple[object, ...]]
     warnings: list[tuple[object, ...]]
@@ -235,7 +232,7 @@ def prepare(doc: ParsedDoc, stamp: FileStamp) -> PreparedDoc:
     day = doc.day.toordinal() if doc.day else None  # days are kept as ordinals (sqlite.rows)
     page = doc.aliases[0] if doc.aliases else None
     facts: list[tuple[object, ...]] = []
-    fts: list[tuple[str, str] | None] = []
+    fts: list[tuple[str, str]] = []
     links: list[tuple[int, str, str, int | None]] = []
     for place, f in enumerate(doc.facts):
         fact_day = day if f.day == doc.day else f.day.toordinal() if f.day else None
@@ -243,7 +240,7 @@ def prepare(doc: ParsedDoc, stamp: FileStamp) -> PreparedDoc:
         keys = entity_keys(names, page) if names or page is not None else {}
         for key, name in keys.items():
             links.append((place, key, name, fact_day))
-        fts.append(indexed_values(f.kind, f.content, keys))
+        fts.append(fts_values(f.content, keys))
         valid = f.valid
         facts.append((
             f.id, f.line, f.end_line, f.kind, f.content, _json_names(names) if names else "[]",
@@ -288,8 +285,9 @@ def _insert(db: sqlite3.Connection, batch: Sequence[PreparedDoc], *,
             file = db.execute("SELECT id FROM files WHERE path = ?",
                               (prepared.path,)).fetchone()[0]
         facts.extend([(first + place, file, *row) for place, row in enumerate(rows.facts)])
-        fts.extend([(first + place, *values)
-                    for place, values in enumerate(rows.fts) if values is not None])
+        fts.extend([(first + place, *values) for place, (values, row) in enumerate(
+            zip(rows.fts, rows.facts, strict=True)) if not folded(cast(str, row[3]),
+                                                                 cast(str, row[4]))])
         links.extend([(first + place, key, name, day) for place, key, name, day in rows.links])
         aliases.extend(rows.aliases)
         warnings.extend(rows.warnings)
