@@ -186,7 +186,7 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
         if late is not None:  # a second look at the few best (`fusion.LOOK_TOP`)
             ordered = _looked(ordered, plan.text, late, slot is not None)
     if options.rerank is not None:
-        ordered = _reranked(ordered, plan.text, options.rerank)
+        ordered = _reranked(ordered, plan.text, options.rerank, slot_asked=slot is not None)
     return ordered
 
 
@@ -225,12 +225,14 @@ def about(backend: RecallIndex, name: str, *, k: int, today: date,
 
 
 def _reranked(ordered: list[Scored], query: str, reranker: Reranker,
-              top_n: int | None = None, share_of: str = "RERANK_SHARE") -> list[Scored]:
+              top_n: int | None = None, share_of: str = "RERANK_SHARE",
+              slot_asked: bool = False) -> list[Scored]:
     """The `top_n` best candidates (RERANK_TOP when None) ordered again by a blend of their
     score and the reranker's (each scaled to 0..1 among them, the reranker's at `share_of`);
     the rest follow as they were.  The blend, spread between the best score and the best of the
     rest, becomes the score, so scores still fall down the list; tiers (active before
-    archived) still come first."""
+    archived) still come first.  A reranker weighs words, not time: the order keeps what
+    recall placed by time (`_in_time`)."""
     share = ranking.tunable(share_of)
     top_n = ranking.RERANK_TOP if top_n is None else top_n
     top, rest = ordered[:top_n], ordered[top_n:]
@@ -244,19 +246,16 @@ def _reranked(ordered: list[Scored], query: str, reranker: Reranker,
                    (1 - share) * (s.score / best if best > 0 else 0.0)
                    + share * ((r - low) / (high - low) if high > low else 0.0)))
                for s, r in zip(top, raw, strict=True)]
-    return sorted(blended, key=order) + rest
+    return _in_time(sorted(blended, key=order), top, slot_asked) + rest
 
 
-def _looked(ordered: list[Scored], query: str, late: Reranker,
-            slot_asked: bool = False) -> list[Scored]:
-    """Hybrid: the LOOK_TOP best ordered again by a blend of their score and the embedder's
-    late interaction (`_reranked`, LOOK_SHARE), except that a fact never passes a newer one
+def _in_time(looked: list[Scored], before: list[Scored], slot_asked: bool) -> list[Scored]:
+    """`looked` (a reordering of `before`), except that a fact never passes a newer one
     recall found may replace it (`Scored.outdated_by`, `currency`) — nor, when the question
     asks a slot (`asked_slot`), a newer fact about one of its entities that recall placed
-    above it: the look weighs words, not time.  Scores are kept falling down the list."""
-    looked = _reranked(ordered, query, late, LOOK_TOP, "LOOK_SHARE")
-    rank = {s.fact.id: n for n, s in enumerate(ordered[:LOOK_TOP])}
-    left, placed = looked[:LOOK_TOP], list[Scored]()
+    above it in `before`.  Scores are kept falling down the list."""
+    rank = {s.fact.id: n for n, s in enumerate(before)}
+    left, placed = list(looked), list[Scored]()
 
     def held_back(s: Scored) -> bool:  # a newer fact on its subject was above it
         return slot_asked and any(
@@ -269,7 +268,14 @@ def _looked(ordered: list[Scored], query: str, late: Reranker,
         left.remove(pick)
         placed.append(evolve(pick, score=min(pick.score, placed[-1].score)) if placed
                       else pick)
-    return placed + looked[LOOK_TOP:]
+    return placed
+
+
+def _looked(ordered: list[Scored], query: str, late: Reranker,
+            slot_asked: bool = False) -> list[Scored]:
+    """Hybrid: the LOOK_TOP best ordered again by a blend of their score and the embedder's
+    late interaction (`_reranked` at LOOK_SHARE)."""
+    return _reranked(ordered, query, late, LOOK_TOP, "LOOK_SHARE", slot_asked)
 
 
 def _newer(a: Fact, b: Fact) -> bool:
