@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memfold import lexicon
+from memfold.index.base import Candidate
 from memfold.memory import Memory
 from memfold.recall import places
+from memfold.values import Fact
 
 DAY = "2025-10-20T10:00:00"
 
@@ -17,12 +20,12 @@ def keys(memory: Memory, query: str, k: int = 5) -> list[str]:
 
 
 def test_the_table_knows_the_places_within_a_country() -> None:
-    assert {"tokyo", "kyoto", "osaka"} <= set(places.parts("Japan"))
-    assert "sicily" in places.parts("italy") and "palermo" in places.parts("italy")
+    assert {"tokyo", "kyoto", "osaka"} <= set(lexicon.parts("Japan"))
+    assert "sicily" in lexicon.parts("italy") and "palermo" in lexicon.parts("italy")
     # a word whose first sense is no place, or a brand people own, is read as none
-    assert "split" not in places.parts("croatia")
-    assert "toyota" not in places.parts("japan")
-    assert places.parts("banana") == ()
+    assert "split" not in lexicon.parts("croatia")
+    assert "toyota" not in lexicon.parts("japan")
+    assert lexicon.parts("banana") == ()
 
 
 def test_a_trip_written_city_by_city_answers_a_question_about_the_country(
@@ -71,4 +74,13 @@ def test_a_name_the_memory_writes_within_a_place_is_in_its_country(workspace: Pa
         assert "Cefalù, in italy" in why[granita]
         assert hits[0].fact.content == granita
         # a name a sentence begins with, or an entity's, is learned as no place
-        assert places.learned([], {"italy": ("sicily",)}, ()) == {}
+        assert places.learned([_fact(1, "Palermo in Sicily was loud."),
+                               _fact(2, "We met Rosa in Sicily.", "Rosa"),
+                               _fact(3, "We stayed near Cefalù in Sicily.")],
+                              {"italy": ("sicily",)}, ()) == {"italy": ("cefalù",)}
+
+
+def _fact(n: int, content: str, *entities: str) -> Candidate:
+    return Candidate(Fact(id=f"p{n}", kind="experience", content=content,
+                          path="memory/2025-07-01.md", line=n, end_line=n, entities=entities),
+                     None, (), "", rowid=n, life=None)

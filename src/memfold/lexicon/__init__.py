@@ -7,6 +7,8 @@ memfold.  Pure functions of a word; nothing is fetched.
   first use, so a query reads a few small files, not the table.
 - `data/kinds.tsv`: kinds WordNet does not know, written by hand:
   brands and products people own (a Garmin Forerunner is a watch, a Kia Niro a car).
+- `data/places.tsv.gz`: named places within places (japan: tokyo, osaka, ...), from
+  WordNet's part-of links by `tools/build_places.py` (`parts`).
 - `data/everyday.tsv`: everyday words for one thing that WordNet does not pair, written by
   hand, both ways: how a question asks beside how a fact says it (boss: manager, earn:
   salary, employer: work, kitten: cat, teeth: dentist).
@@ -31,6 +33,7 @@ import functools
 import re
 
 KIND, SAME, FORM, IS = "kind", "same", "form", "is"
+PART = "part"  # places.tsv.gz: a named place within another
 RELATIONS = (KIND, SAME, FORM)
 # inflections a query word may carry (WordNet's "morphy" rules, nouns and verbs): the
 # table's words are lemmas, so "dogs" is looked up as "dog" and "moving" as "move"
@@ -159,6 +162,20 @@ def _own() -> Table:
                 had = table.setdefault(key, {}).get(relation, ())
                 table[key][relation] = had + tuple(w for w in words if w not in had)
     return table
+
+
+@functools.cache
+def _places() -> Table:
+    import gzip
+    from importlib import resources
+
+    path = resources.files(__package__).joinpath("data", "places.tsv.gz")
+    return _read(gzip.decompress(path.read_bytes()).decode()) if path.is_file() else {}
+
+
+def parts(place: str) -> tuple[str, ...]:
+    """The named places within `place` (lower case), nearest first; () for no place."""
+    return _places().get(place.casefold(), {}).get(PART, ())
 
 
 def _read(text: str) -> Table:

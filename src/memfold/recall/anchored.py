@@ -71,11 +71,10 @@ def with_anchor(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
     if window is None:
         return plan, None
     # the frame's words ("week", "first") and the event's say the time: the facts of that
-    # time rarely repeat them
-    terms = tuple(t for t in plan.terms if t not in frame and t not in words)
+    # time rarely repeat them, so what is left (`rest`, light verbs) is searched
     note = (f"{' '.join(anchor.event)!r} read as the day of ^{found.fact.id}: "
             f"{_shown(window)}")
-    return only_time(evolve(plan, window=window, terms=terms)), note
+    return only_time(evolve(plan, window=window, terms=tuple(rest))), note
 
 
 def only_time(plan: QueryPlan) -> QueryPlan:
