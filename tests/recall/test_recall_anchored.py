@@ -74,6 +74,10 @@ def test_an_event_no_fact_tells_of_is_searched_as_words(memory: Memory,
                                                         year: dict[str, str]) -> None:
     result = memory.recall("What did I do after the divorce?", now=NOW)
     assert not any("read as the day of" in n for n in result.notes)
+    assert result.window is None  # no window from an event no fact tells of
+    # the same shape, with an event a fact tells of, is read as its day
+    told = memory.recall("What did I do after my birthday?", now=NOW)
+    assert told.window is not None and any("read as the day of" in n for n in told.notes)
 
 
 def test_a_named_day_finds_the_fact_told_that_night_or_the_next_morning(
