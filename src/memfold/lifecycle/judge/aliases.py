@@ -69,8 +69,7 @@ def initials(content: str) -> frozenset[str]:
     """The acronyms a text writes and those its runs of capitalised words spell, marked
     ("#NYC"), for the judge's signature: "NYC" and "New York City" share one."""
     return frozenset("#" + letters for letters in (
-        *(m.group().replace(".", "") for m in _ACRONYM.finditer(content)),
-        *(letters for run in _RUN.findall(content) for letters, _ in _initials(run))))
+        *_acronyms(content), *(letters for letters, _ in _spelled(content))))
 
 
 def forget() -> None:

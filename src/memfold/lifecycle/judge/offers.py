@@ -36,9 +36,10 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.reading import Reading, Stems
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
-_OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
-_INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
-_FINAL = frozenset(w.stem(x) for x in w.FINAL)
+# the stems of words.OPPOSITE, INTERIM and FINAL, shared with `rules`
+OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
+INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
+FINAL = frozenset(w.stem(x) for x in w.FINAL)
 # words that say when or how, not what: they are no value of a slot
 _NOT_VALUES = frozenset(w.stem(x) for x in (
     "now these days nowadays since anymore any more longer instead only officially switched "
@@ -59,12 +60,6 @@ HOLDS_NOW = "the newer fact says it holds now"
 APART = "but the two name no topic in common"
 
 
-def is_offer(reason: str) -> bool:
-    """Whether a conflict's reason is one of these offers (a change the judge could not
-    read for sure), not a change a rule read and a guard held back."""
-    return reason.endswith((HOLDS_NOW, APART))
-
-
 @lru_cache(maxsize=16384)  # asked of the same newer fact for every older one
 def gerunds(text: str) -> Stems:
     """The stems a text writes only as "-ing" words: "leads the hiring panel" is no one hired."""
@@ -73,6 +68,13 @@ def gerunds(text: str) -> Stems:
         stem = w.stem(token.lower())
         said[stem] = said.get(stem, True) and token.lower().endswith("ing")
     return frozenset(s for s, ing in said.items() if ing)
+
+
+def finals(n: Reading, was: Stems) -> Stems:
+    """The final statuses a newer fact states (not as "-ing" words), less one that only says
+    an interim status in `was` ended ("reopened" after "closed")."""
+    return frozenset(x for x in n.words & FINAL - gerunds(n.text)
+                     if not (x.startswith("re") and x[2:] in was))
 
 
 def _surface(stemset: Stems, text: str) -> str:
@@ -131,9 +133,9 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     application is under review" — offered, since the two may speak of two things."""
     if n.guard or n.additive or o.guard or o.kind == "opinion" or n.relation == "location":
         return None
-    was, done = o.words & _INTERIM, n.words & _FINAL - gerunds(n.text)
-    done = frozenset(x for x in done if not (x.startswith("re") and x[2:] in was))
-    if not (was and done) or any(e - _FINAL and not e & o.words for e in n.ends):
+    was = o.words & INTERIM
+    done = finals(n, was)
+    if not (was and done) or any(e - FINAL and not e & o.words for e in n.ends):
         return None  # "Ulla sold her car" is no status of her flat listed for sale
     return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, {APART}"
 
@@ -157,7 +159,7 @@ def turned_offer(n: Reading, o: Reading) -> str | None:
     if n.guard or n.additive or o.guard or not _says_now(n) or "opinion" not in (n.kind, o.kind):
         return None
     for word in sorted(n.words - o.words):
-        if was := _OPPOSITE.get(word, frozenset()) & (o.words - n.words):
+        if was := OPPOSITE.get(word, frozenset()) & (o.words - n.words):
             now = _surface(frozenset({word}), n.text)
             return f"same topic: {_surface(was, o.text)} and now {now}; {HOLDS_NOW}"
     return None

@@ -48,12 +48,8 @@ def read_parts(kind: str, content: str, entities: tuple[str, ...], ends: bool) -
     return reading_table.read_table(kind, content, entities, ends, lex)
 
 
-def neutral(fact: Fact) -> Reading:
-    """What any language's reader would agree on: the words, numbers, versions, products."""
-    return _neutral(fact.kind, fact.content, fact.entities)
-
-
 def _neutral(kind: str, content: str, entities: tuple[str, ...]) -> Reading:
+    """What any language's reader would agree on: the words, numbers, versions, products."""
     empty: frozenset[str] = frozenset()
     words = stems(content)
     return Reading(kind=kind, text=content, words=words, subject=empty,

@@ -46,8 +46,11 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import spelled_out
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.offers import (
+    FINAL,
+    INTERIM,
+    OPPOSITE,
     SLOT_TAGS,
-    gerunds,
+    finals,
     mention_offer,
     slot_offer,
     status_offer,
@@ -75,9 +78,6 @@ from memfold.values import Fact
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
 _LIKING = frozenset(w.stem(x) for x in w.POSITIVE | w.NEGATIVE)
 _END_VERBS = frozenset(w.stem(x) for x in w.END_VERBS)
-_OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
-_INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
-_FINAL = frozenset(w.stem(x) for x in w.FINAL)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
 _SINGLE = frozenset("location employer role manager lead relationship name platform prefer age "
@@ -265,7 +265,7 @@ def _swapped(n: Reading, o: Reading) -> str | None:
 
 def _qualified_apart(words: Stems, o: Reading) -> bool:
     """"her personal email" is not "her work email": a qualifier the older fact opposes."""
-    return any(_OPPOSITE.get(x, frozenset()) & o.words for x in sorted(words - o.words))
+    return any(OPPOSITE.get(x, frozenset()) & o.words for x in sorted(words - o.words))
 
 
 def _changed(n: Reading, o: Reading) -> str | None:
@@ -357,11 +357,10 @@ _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|pr
 def _status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
-    if not (was := o.words & _INTERIM):
+    if not (was := o.words & INTERIM):
         return None
-    now = n.words & _FINAL - gerunds(n.text)
-    now = frozenset(x for x in now if not (x.startswith("re") and x[2:] in was))  # "reopened"
-    same = _topic(n.words, o.words) - _INTERIM - _FINAL or (not n.subject and not o.subject)
+    now = finals(n, was)  # not "reopened" after "closed"
+    same = _topic(n.words, o.words) - INTERIM - FINAL or (not n.subject and not o.subject)
     done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
     if was and done and same:
         return f"status: {_text(was, o)!r} became {done!r}"
@@ -382,7 +381,7 @@ def _opposed(n: Reading, o: Reading) -> str | None:
             n.changed_mind and (o.kind == "opinion" or o.polarity)):
         return f"the opinion on {_text(shared, n)!r} reversed"
     for word in sorted(n.words - o.words):
-        if was := _OPPOSITE.get(word, frozenset()) & o.words:
+        if was := OPPOSITE.get(word, frozenset()) & o.words:
             return f"the opinion turned from {_text(was, o)!r} to {_text(frozenset({word}), n)!r}"
     return None
 
