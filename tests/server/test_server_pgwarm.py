@@ -58,18 +58,15 @@ def test_warm_sends_every_statement_of_a_recall_and_reads_no_row(
 
 def test_warm_up_compiles_the_time_patterns_and_freezes_what_it_left() -> None:
     from memfold.server import serving
-    from memfold.times import parse, spans, words_vi
+    from memfold.times.words import ON_FIRST_USE
 
     gc.unfreeze()
     threshold = gc.get_threshold()
     try:
         serving.warm_up()
-        patterns = [value for module in (parse, spans, words_vi)
-                    for value in vars(module).values()
-                    if getattr(getattr(value, "__wrapped__", None), "__qualname__",
-                               "").startswith("on_first_use.")]
+        patterns = ON_FIRST_USE
         assert len(patterns) >= 10
-        assert all(p.cache_info().currsize == 1 for p in patterns)
+        assert all(p.cache_info().currsize == 1 for p in patterns)  # type: ignore[attr-defined]
         assert gc.get_freeze_count() > 0
         assert gc.get_threshold()[0] == serving.YOUNG
     finally:

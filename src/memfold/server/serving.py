@@ -160,13 +160,11 @@ def settle_heap() -> None:
 def compile_patterns() -> None:
     """Compile now each time-phrase pattern compiled on first use (`times.words.on_first_use`:
     a recall that meets its first time phrase otherwise compiles them, 40-100 ms)."""
-    from memfold.times import parse, spans, words_vi
+    from memfold.times import anchors, parse, spans, words_vi  # noqa: F401 - they list theirs
+    from memfold.times.words import ON_FIRST_USE
 
-    for module in (parse, spans, words_vi):
-        for value in vars(module).values():
-            made = getattr(getattr(value, "__wrapped__", None), "__qualname__", "")
-            if made.startswith("on_first_use."):
-                value()
+    for compiled in ON_FIRST_USE:
+        compiled()
 
 
 def read_lexicon() -> None:

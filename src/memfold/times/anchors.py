@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from memfold.times.spans import weekend_next_to
-from memfold.times.words import AROUND_DAYS, shift
+from memfold.times.words import AROUND_DAYS, on_first_use, shift
 from memfold.values import Interval
 
 # "the weeks before", "in the days after", "the weekend following", "the month leading up to"
@@ -27,15 +27,15 @@ _FIRST = (r"(?:(?:in|during|over)\s+)?(?:my|our|his|her|their|the)\s+first\s+"
           r"(?P<first>days?|week|weeks|month|months|year)\s+(?:at|of|in|on|with|after)")
 _PREP = (r"(?:(?:just|right|shortly|soon|not\s+long)\s+)?"
          r"(?P<prep>around|before|after|since|until|till)")
-ANCHOR = re.compile(rf"\b(?:{_SPAN}|{_FIRST}|{_PREP})\s+(?P<rest>[^?!.,;:]+)", re.IGNORECASE)
+ANCHOR = on_first_use(rf"\b(?:{_SPAN}|{_FIRST}|{_PREP})\s+(?P<rest>[^?!.,;:]+)", re.IGNORECASE)
 # a question that asks when something happened: "when did I ...", "what day was ...", "how
 # long ago did ..." (not "when is ...": a plan or a date, which may not have happened yet)
-WHEN = re.compile(r"^\W*(?:when|(?:what|which)\s+(?:day|date|month|year|week)|how\s+long\s+ago)"
+WHEN = on_first_use(r"^\W*(?:when|(?:what|which)\s+(?:day|date|month|year|week)|how\s+long\s+ago)"
                   r"\s+(?:did|was|were|had|have|has)\b", re.IGNORECASE)
 # "when did I last see Dee?": the latest such event, which decay orders as it should
-LATEST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|recently)\b", re.IGNORECASE)
-HOW_LONG = re.compile(r"\bhow\s+(?:long|many\s+\w+|soon)\b", re.IGNORECASE)
-OR_NEXT = re.compile(r"^\s*(?:or|and)\b", re.IGNORECASE)
+LATEST = on_first_use(r"\b(?:last|latest|most\s+recent(?:ly)?|recently)\b", re.IGNORECASE)
+HOW_LONG = on_first_use(r"\bhow\s+(?:long|many\s+\w+|soon)\b", re.IGNORECASE)
+OR_NEXT = on_first_use(r"^\s*(?:or|and)\b", re.IGNORECASE)
 
 DETERMINERS = frozenset({"my", "our", "the", "his", "her", "their", "mum's", "mom's",
                          "dad's"})
@@ -45,7 +45,7 @@ ENDS = frozenset("""did do does was were is are am has have had will would could
     but when what where who how which that then so if of at in on with for to from by about
     as i we you he she they it around before after since until during while now then""".split())
 # verbs whose "after" is part of them, not a time: "looks after the cat", "takes after her mum"
-PHRASAL = re.compile(r"\b(?:look|looks|looked|looking|take|takes|took|taking|named|name|go|goes"
+PHRASAL = on_first_use(r"\b(?:look|looks|looked|looking|take|takes|took|taking|named|name|go|goes"
                      r"|went|going|run|runs|ran|running|ask|asks|asked|chase|chased|sought"
                      r"|come|comes|came)\s*$", re.IGNORECASE)
 # heads that name a time, not an event ("before the weekend", "after the end")
@@ -62,8 +62,7 @@ class Anchor:
     """An event a query names as its time: how the time stands to it (`side`: around,
     before, after, since, until, first), for how many days (`days`, 0: open), the
     event's words (`event`, `head`: the word it turns on), the words before them
-    (`frame`), where it is in the query
-    (`span`), and whether the event's words are asked too (`asked`: "how long after the
+    (`frame`), and whether the event's words are asked too (`asked`: "how long after the
     move did I ..." asks for both ends)."""
 
     side: str
@@ -71,7 +70,6 @@ class Anchor:
     event: tuple[str, ...]
     head: str
     frame: tuple[str, ...]  # the words that say how the time stands to it ("the week after")
-    span: tuple[int, int]
     asked: bool
 
 
@@ -81,25 +79,23 @@ def asks_when(text: str) -> bool:
     Cardiff Half?"): it asks about the past, so an event's decay since says nothing of how
     well it answers (`recall.scoring`).  Not when it asks for the latest ("when did I last
     ..."): recency is what decay weighs."""
-    return bool(WHEN.match(text)) and not LATEST.search(text)
+    return bool(WHEN().match(text)) and not LATEST().search(text)
 
 
 def find_anchor(text: str) -> Anchor | None:
     """The first time named by an event in `text`, or None."""
-    for m in ANCHOR.finditer(text):
-        if OR_NEXT.match(m.group("rest")):
+    for m in ANCHOR().finditer(text):
+        if OR_NEXT().match(m.group("rest")):
             continue  # "before or after we moved": an order, not a window
-        if m.group("prep") and PHRASAL.search(text, 0, m.start()):
+        if m.group("prep") and PHRASAL().search(text, 0, m.start()):
             continue  # "who looks after the dog": a verb, not a time
         words = _event(m.group("rest"))
         if words is None:
             continue
         event, head = words
         side, days = _side(m)
-        end = m.start("rest") + _span_of(m.group("rest"), len(event))
         frame = tuple(text[m.start():m.start("rest")].split())
-        return Anchor(side, days, event, head, frame, (m.start(), end),
-                      bool(HOW_LONG.search(text)))
+        return Anchor(side, days, event, head, frame, bool(HOW_LONG().search(text)))
     return None
 
 
@@ -127,12 +123,6 @@ def _event(rest: str) -> tuple[tuple[str, ...], str] | None:
     if head.lower() in TIME_HEADS:
         return None
     return tuple(event), head
-
-
-def _span_of(rest: str, count: int) -> int:
-    """The end, in `rest`, of its first `count` words."""
-    found = list(re.finditer(r"\S+", rest))[:count]
-    return found[-1].end() if found else 0
 
 
 def _side(m: re.Match[str]) -> tuple[str, int]:

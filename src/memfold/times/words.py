@@ -46,11 +46,18 @@ MONTH_PATTERN = (
 WEEKDAY_PATTERN = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 
 
+# every pattern `on_first_use` made, so a long-lived process can compile them all at start
+ON_FIRST_USE: list[Callable[[], re.Pattern[str]]] = []
+
+
 def on_first_use(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
     """`pattern` compiled when it is first asked for, not at import: the time phrases'
     patterns take tens of milliseconds to compile, and every command that reads the
-    Markdown format imports them, though most never read a time phrase."""
-    return functools.cache(lambda: re.compile(pattern, flags))
+    Markdown format imports them, though most never read a time phrase.  Listed in
+    ON_FIRST_USE."""
+    compiled = functools.cache(lambda: re.compile(pattern, flags))
+    ON_FIRST_USE.append(compiled)
+    return compiled
 
 
 def parse_iso_day(text: str) -> date | None:
