@@ -262,16 +262,15 @@ class MiniLMEmbedder:
     def token_vectors(self, texts: Sequence[str]) -> list[Matrix]:
         """Each text's token vectors (the last hidden state without [CLS], [SEP] and
         padding), each of unit length: what late interaction compares (`embed.rerank`).
-        Those kept from an earlier run (a question's at full precision, a fact's at float16)
-        are not made again; the others are made in one run and kept as a fact's."""
-        import numpy as np
-
+        Those kept from an earlier run (a question's at full precision, a fact's at float16,
+        handed back as kept) are not made again; the others are made in one run and kept as
+        a fact's."""
         found: dict[str, Matrix] = {}
         for text in texts:
             kept = self._question_tokens.get(text)
             kept = self._fact_tokens.get(text) if kept is None else kept
             if kept is not None:
-                found[text] = kept.astype(np.float32)
+                found[text] = kept
         missing = [t for t in dict.fromkeys(texts) if t not in found]
         if missing:
             made = self._made_tokens(missing)

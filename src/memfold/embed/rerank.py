@@ -61,12 +61,15 @@ class LateInteraction:
         import numpy as np
 
         made = self._model.token_vectors([query, *texts])  # type: ignore[attr-defined]
-        return made[0], [np.asarray(m).astype("float16") for m in made[1:]]
+        return made[0], [np.asarray(m).astype("float16", copy=False) for m in made[1:]]
 
     def scores(self, query: str, texts: Sequence[str]) -> list[float]:
+        import numpy as np
+
         if not texts:
             return []
         asked, found = self._tokens(query, texts)
+        asked = np.asarray(asked, dtype="float32")  # a question's: kept at full precision
         out = []
         for tokens in found:
             if not len(asked) or not len(tokens):
