@@ -164,7 +164,8 @@ def gather(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters:
     fused = None  # semantic and hybrid: BM25 and cosine fused, by rowid (recall.fusion)
     if options.semantic is not None and options.mode != LEXICAL:
         fused = options.semantic.fuse(backend, plan, found, filters, limit, options.mode,
-                                      text=_vector_text(plan, named), named=named)
+                                      text=_vector_text(plan, named), named=named,
+                                      look=options.rerank is None)
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
     match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None
              else lexical_part(c.bm25, best) for c in found.values()}

@@ -161,14 +161,17 @@ class Semantic:
 
     def fuse(self, backend: RecallIndex, plan: QueryPlan, found: MutableMapping[
              tuple[str, int], Candidate], filters: Filters, limit: int,
-             mode: str, text: str, named: Sequence[str] = ()) -> dict[int, float] | None:
+             mode: str, text: str, named: Sequence[str] = (),
+             look: bool = True) -> dict[int, float] | None:
         """Add the nearest facts to `found`; return every candidate's fused relevance
         (None when the query cannot be embedded: the recall stays lexical).  `text` is
         what the query's vector is made of (`gather._vector_text`); `named`, the keys of
-        the entities the query names (`admits`)."""
+        the entities the query names (`admits`); `look`: hybrid's second look will be taken
+        (no `--rerank` takes its place)."""
         hybrid = mode == fusion.HYBRID
         # the second look's question (`recall.search._looked`), embedded in the same run
-        looked = plan.text if hybrid and self.late_interaction() is not None else None
+        looked = plan.text if hybrid and look and self.late_interaction() is not None \
+            else None
         try:
             self.query_vector(text, looked)
         except Exception as exc:  # noqa: BLE001 - a broken model must not break recall
