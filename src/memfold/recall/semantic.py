@@ -167,11 +167,9 @@ class Semantic:
         (None when the query cannot be embedded: the recall stays lexical).  `text` is
         what the query's vector is made of (`gather._vector_text`); `named`, the keys of
         the entities the query names (`admits`); `look`: hybrid's second look will be taken
-        (no `--rerank` takes its place)."""
+        (`recall.search._looked`, no `--rerank`): its question is embedded in the same run."""
         hybrid = mode == fusion.HYBRID
-        # the second look's question (`recall.search._looked`), embedded in the same run
-        looked = plan.text if hybrid and look and self.late_interaction() is not None \
-            else None
+        looked = plan.text if hybrid and look and self.late_interaction() else None
         try:
             self.query_vector(text, looked)
         except Exception as exc:  # noqa: BLE001 - a broken model must not break recall
