@@ -61,6 +61,7 @@ from memfold import lexicon
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import ranking
+from memfold.recall.given_names import FIRST_PERSON, names_in
 from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
 from memfold.recall.ranking import Scored
 from memfold.recall.roles import POSSESSIVE
@@ -96,6 +97,10 @@ JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
                        re.IGNORECASE)
 # a habit begun: "started taking the train to work", "began working from home"
 HABIT_START = re.compile(r"\b(?:started|begun|began|starts|begins)\s+\w+ing\b", re.IGNORECASE)
+# a return to a state that held before: "is back at the Bergen office", "is back on his bike"
+# (not a trip back: "came back from Lisbon")
+RETURN = re.compile(r"\b(?:is|are|am|'s|'re|now|been)\s+back\s+(?:at|in|on|to|with|into|home)\b",
+                    re.IGNORECASE)
 # a question of what something is called: a rename states it
 NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named"))
 # "is Inge still in Aarhus?": a question of where, asked with the place's name only
@@ -118,7 +123,6 @@ ROLE_STARTS = frozenset(word_stem(w) for w in ("started", "starts", "began", "be
                                                "joined", "joins", "over"))
 # the user, and the words a question or a fact speaks of the user with
 USER = "me"
-FIRST_PERSON = frozenset("i me my mine myself we us our ours".split())
 SHOWN = 10  # the best results weighed (at least k)
 RELATED = 12  # of a word's other words and forms, the nearest this many
 
@@ -220,7 +224,7 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
 def says_new(fact: Fact, slot: Slot) -> bool:
     """Whether the fact says its value for the slot is new or holds now: "new" a few words
     before a word of the slot, "now", a habit begun (not "as well"), or a change the judge
-    reads with its new value."""
+    reads with its new value, or a return ("is back at")."""
     from memfold.lifecycle.judge.readers import read
 
     stems = _stems(fact.content)
@@ -237,6 +241,8 @@ def says_new(fact: Fact, slot: Slot) -> bool:
         return True
     if HABIT_START.search(fact.content) and not reading.additive:
         return True  # "started taking the train to work": a new way of doing it
+    if RETURN.search(fact.content):
+        return True  # "is back at the Bergen office": the value it returned to holds now
     return reading.now or reading.reversal or any(c.new or c.obj for c in reading.changes)
 
 
@@ -465,7 +471,25 @@ def _speaks_of(new: Fact, olds: Sequence[Fact], slot: Slot, keys: Sequence[str])
     over Team Pylon from Caspian")."""
     return any(on_slot(f, slot) for f in olds) and any(
         one_valued(new, f) or names_value(new, f, keys) or names_change(new, f, keys)
-        for f in olds)
+        or names_again(new, f, slot, keys) for f in olds)
+
+
+def names_again(new: Fact, old: Fact, slot: Slot, keys: Sequence[str]) -> bool:
+    """Whether the newer fact names a name the older one gives (`names_in`) and states no
+    change of another slot: a move when the question asks no place, a one-valued relation
+    the question does not ask ("Nico has moved from Glasgow to Porto to be with Beatriz"
+    says nothing of the date of "Nico and Beatriz's wedding in Porto").  An opinion names
+    no value of a fact that is none ("prefers Durham to Newcastle now" is no workplace
+    beside "works in the physics lab at Durham University")."""
+    from memfold.lifecycle.judge.readers import read
+
+    if (new.kind == "opinion") != (old.kind == "opinion") \
+            or not names_in(new.content, keys) & names_in(old.content, keys):
+        return False
+    reading = read(new)
+    if not slot.place and any(c.verb in MOVE_VERBS for c in reading.changes):
+        return False
+    return not (reading.relation in SINGLE and word_stem(reading.relation) not in slot.stems)
 
 
 def names_change(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
