@@ -97,12 +97,20 @@ JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
                        re.IGNORECASE)
 # a habit begun: "started taking the train to work", "began working from home"
 HABIT_START = re.compile(r"\b(?:started|begun|began|starts|begins)\s+\w+ing\b", re.IGNORECASE)
+# a name taken: "goes by Marigold Warsame now", "is known as Topsail"
+RENAMED = re.compile(r"\b(?:goes\s+by|go\s+by|is\s+known\s+as|renamed|rebranded)\b",
+                     re.IGNORECASE)
+# the end of a state: "has outgrown his egg allergy", "no longer opens on Saturdays", "gave
+# up the allotment", "stopped taking statins" (not "stopped by the gym")
+ENDED = re.compile(r"\b(?:outgr(?:own|ew)|no\s+longer|gave\s+up|given\s+up|got\s+over"
+                   r"|recovered\s+from|stopped\s+\w+ing)\b", re.IGNORECASE)
 # a return to a state that held before: "is back at the Bergen office", "is back on his bike"
 # (not a trip back: "came back from Lisbon")
 RETURN = re.compile(r"\b(?:is|are|am|'s|'re|now|been)\s+back\s+(?:at|in|on|to|with|into|home)\b",
                     re.IGNORECASE)
 # a question of what something is called: a rename states it
-NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named"))
+NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named", "surname",
+                                               "nickname"))
 # "is Inge still in Aarhus?": a question of where, asked with the place's name only
 IN_NAMED = re.compile(r"\b(?:in|at)\s+(?-i:[A-Z])")
 MOVE_VERBS = frozenset({"mov", "relocat", "emigrat"})
@@ -216,15 +224,17 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     if slot.stems & WORK_ASKED and (reading.relation in WORK_RELATIONS
                                     or JOB_START.search(fact.content)):
         return True
-    if slot.stems & NAME_ASKED and any(c.verb == "rename" for c in reading.changes):
-        return True  # "what is Blueprint Labs called?": "rebranded as Tessera"
+    if slot.stems & NAME_ASKED and (any(c.verb == "rename" for c in reading.changes)
+                                    or RENAMED.search(fact.content)):
+        return True  # "what is Blueprint Labs called?": "rebranded as Tessera", "goes by"
     return slot.place and any(c.verb in MOVE_VERBS for c in reading.changes)
 
 
 def says_new(fact: Fact, slot: Slot) -> bool:
     """Whether the fact says its value for the slot is new or holds now: "new" a few words
     before a word of the slot, "now", a habit begun (not "as well"), or a change the judge
-    reads with its new value, or a return ("is back at")."""
+    reads with its new value, a return ("is back at") or the end of a state ("has outgrown
+    his egg allergy")."""
     from memfold.lifecycle.judge.readers import read
 
     stems = _stems(fact.content)
@@ -241,8 +251,8 @@ def says_new(fact: Fact, slot: Slot) -> bool:
         return True
     if HABIT_START.search(fact.content) and not reading.additive:
         return True  # "started taking the train to work": a new way of doing it
-    if RETURN.search(fact.content):
-        return True  # "is back at the Bergen office": the value it returned to holds now
+    if RETURN.search(fact.content) or ENDED.search(fact.content):
+        return True  # "is back at the Bergen office", "has outgrown it": what holds now
     return reading.now or reading.reversal or any(c.new or c.obj for c in reading.changes)
 
 
