@@ -521,7 +521,8 @@ def _former_below(best: Sequence[Scored], about: Mapping[str, frozenset[str]],
     """A fact that tells a value of the slot as held before (`FORMER`: "misses Bristol,
     where she lived for six years"), and not what holds now, scores no more than an
     active fact of its subject on the slot that holds ("moved to Cardiff"), and ranks
-    below it.  Returns the ids lowered."""
+    below it.  Returns the ids lowered, or placed below already (`Scored.replaced`: hybrid's
+    second look does not lift them back, `search._in_time`)."""
     from memfold.lifecycle.judge.readers import read
 
     lowered: set[str] = set()
@@ -531,12 +532,11 @@ def _former_below(best: Sequence[Scored], about: Mapping[str, frozenset[str]],
             continue
         holding = [score[s.fact.id] for s in best if s is not past and s.status == ACTIVE
                    and about[s.fact.id] & about[past.fact.id]
-                   and score[s.fact.id] <= score[past.fact.id]
                    and not FORMER.search(s.fact.content) and read(s.fact).guard is None
                    and (on_slot(s.fact, slot) or (s.fact.id in stood
                                                   and on_slot(stood[s.fact.id], slot)))]
-        if holding:
-            score[past.fact.id] = min(holding)
+        if holding:  # marked even when what holds is above it: a second look keeps it so
+            score[past.fact.id] = min([score[past.fact.id], *holding])
             lowered.add(past.fact.id)
     return lowered
 
