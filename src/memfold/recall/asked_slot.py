@@ -60,7 +60,7 @@ from functools import lru_cache
 from memfold import lexicon
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
 from memfold.names import STOP_WORDS, entity_key, find_words
-from memfold.recall import ranking
+from memfold.recall import diets, ranking
 from memfold.recall.given_names import FIRST_PERSON, names_in
 from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
 from memfold.recall.ranking import Scored
@@ -227,6 +227,8 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     if slot.stems & NAME_ASKED and (any(c.verb == "rename" for c in reading.changes)
                                     or RENAMED.search(fact.content)):
         return True  # "what is Blueprint Labs called?": "rebranded as Tessera", "goes by"
+    if diets.asks(slot.stems) and diets.diet_of(fact):
+        return True  # "what does Anatole eat?": "has gone pescatarian"
     return slot.place and any(c.verb in MOVE_VERBS for c in reading.changes)
 
 
@@ -559,6 +561,8 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
     if FORMER.search(new.content) and not read(new).now:
         return False  # "worked at a bookshop before moving to Tartu": what held before
     if changes or temporary or one_valued(new, old):
+        return True
+    if diets.asks(slot.stems) and diets.states_diet(new, old):
         return True
     if slot.new and lemma_stems(new.content) & slot.new:
         return True
