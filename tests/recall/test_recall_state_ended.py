@@ -41,3 +41,16 @@ def test_a_name_taken_answers_the_surname(workspace: Path) -> None:
         new = retain(memory, "2025-02-12", "B @Oona: Oona married Teodor and goes by Oona "
                                            "Brink now.")
         assert top(memory.recall("What is Oona's surname?", now="2025-10-01T09:00:00")) == new
+
+
+def test_a_new_job_after_leaving_answers_still_at_the_old_one(workspace: Path) -> None:
+    """"Is Ilse still at Brackwater Foods?" asks the slot of the value it names; a newer job
+    taken "after leaving Brackwater" ends it."""
+    with Memory.open(workspace) as memory:
+        retain(memory, "2023-02-01", "W @Ilse: Ilse is a product buyer at Brackwater Foods.")
+        retain(memory, "2024-06-01", "B @Ilse: Ilse gave a talk about Brackwater Foods's "
+                                     "supply chain at a trade fair.")
+        new = retain(memory, "2025-04-01", "W @Ilse: Ilse joined Tollgate Farms as purchasing "
+                                           "lead after leaving Brackwater.")
+        assert top(memory.recall("Is Ilse still at Brackwater Foods?",
+                                 now="2025-11-01T09:00:00")) == new

@@ -101,9 +101,11 @@ HABIT_START = re.compile(r"\b(?:started|begun|began|starts|begins)\s+\w+ing\b", 
 RENAMED = re.compile(r"\b(?:goes\s+by|go\s+by|is\s+known\s+as|renamed|rebranded)\b",
                      re.IGNORECASE)
 # the end of a state: "has outgrown his egg allergy", "no longer opens on Saturdays", "gave
-# up the allotment", "stopped taking statins" (not "stopped by the gym")
+# up the allotment", "stopped taking statins" (not "stopped by the gym"), "joined Saltmarsh
+# after leaving Larkspur"
 ENDED = re.compile(r"\b(?:outgr(?:own|ew)|no\s+longer|gave\s+up|given\s+up|got\s+over"
-                   r"|recovered\s+from|stopped\s+\w+ing)\b", re.IGNORECASE)
+                   r"|recovered\s+from|stopped\s+\w+ing|after\s+leaving|(?:has|have)\s+left)\b",
+                   re.IGNORECASE)
 # a return to a state that held before: "is back at the Bergen office", "is back on his bike"
 # (not a trip back: "came back from Lisbon")
 RETURN = re.compile(r"\b(?:is|are|am|'s|'re|now|been)\s+back\s+(?:at|in|on|to|with|into|home)\b",
@@ -186,8 +188,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
         stems |= _related(word)
     if place:
         stems |= {word_stem(w) for w in PLACE_WORDS}
-    if not stems and now:  # "still using a Pixel?": the slot is the value it names
-        stems = {word_stem(w) for w in values if w not in STOP_WORDS}
+    if now and not asked:  # "still using a Pixel?", "still at Larkspur Health?": the slot
+        stems |= {word_stem(w) for w in values if w not in STOP_WORDS}  # is the value's
     if not stems:
         return None
     new = ASKS_NEW.search(plan.text)
