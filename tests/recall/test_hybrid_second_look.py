@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace as evolve
 from datetime import date
 from pathlib import Path
 
 from memfold.embed.base import FakeEmbedder
 from memfold.index.base import Candidate
 from memfold.memory import Memory
-from memfold.recall import fusion, ranking, search
+from memfold.recall import asked_slot, fusion, ranking, search
+from memfold.recall.query import plan_query
 from memfold.recall.ranking import Scored
 from memfold.values import Fact
 
@@ -109,3 +111,27 @@ def test_the_look_never_lifts_an_older_fact_over_a_newer_one_on_the_asked_slot()
     assert [s.fact.id for s in asked] == ["new", "old"]
     assert [s.fact.id for s in free] == ["old", "new"]
     assert asked[0].score >= asked[1].score
+
+
+def test_the_look_never_lifts_a_value_held_before_over_what_holds() -> None:
+    """A newer fact that tells the old home as held before ("misses Oslo, where she lived
+    for years"), which recall placed below the move (`Scored.replaced`), stays below it on a
+    question that asks a slot, though the look likes its words best."""
+    moved = _scored("moved", "Nadia moved to Bergen for a job.", date(2025, 6, 1), 0.9)
+    missed = evolve(_scored("missed", "Nadia misses Oslo, where she lived for years.",
+                            date(2025, 11, 1), 0.85), replaced=True)
+    with ranking.tuned({"LOOK_SHARE": 0.9}):
+        asked = search._looked([moved, missed], "Where does Nadia live?", OlderFirst(), True)
+    assert [s.fact.id for s in asked] == ["moved", "missed"]
+
+
+def test_a_value_held_before_is_marked_below_what_holds() -> None:
+    """`current_first` marks the fact that tells the old home as held before, even when
+    the move already ranks above it, so the look keeps it below."""
+    moved = _scored("moved", "Nadia moved to Bergen for a job.", date(2025, 6, 1), 0.9)
+    missed = _scored("missed", "Nadia misses Oslo, where she lived for years.",
+                     date(2025, 11, 1), 0.85)
+    slot = asked_slot.slot_of(plan_query("Where does Nadia live?", today=date(2025, 12, 1)),
+                              ["Nadia"])
+    shown = asked_slot.current_first([moved, missed], slot, 10, date(2025, 12, 1))
+    assert {s.fact.id: s.replaced for s in shown} == {"moved": False, "missed": True}

@@ -60,7 +60,8 @@ from functools import lru_cache
 from memfold import lexicon
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
 from memfold.names import STOP_WORDS, entity_key, find_words
-from memfold.recall import ranking
+from memfold.recall import diets, ranking
+from memfold.recall.given_names import FIRST_PERSON, names_in
 from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
 from memfold.recall.ranking import Scored
 from memfold.recall.roles import POSSESSIVE
@@ -96,8 +97,22 @@ JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
                        re.IGNORECASE)
 # a habit begun: "started taking the train to work", "began working from home"
 HABIT_START = re.compile(r"\b(?:started|begun|began|starts|begins)\s+\w+ing\b", re.IGNORECASE)
+# a name taken: "goes by Marigold Warsame now", "is known as Topsail"
+RENAMED = re.compile(r"\b(?:goes\s+by|go\s+by|is\s+known\s+as|renamed|rebranded)\b",
+                     re.IGNORECASE)
+# the end of a state: "has outgrown his egg allergy", "no longer opens on Saturdays", "gave
+# up the allotment", "stopped taking statins" (not "stopped by the gym"), "joined Saltmarsh
+# after leaving Larkspur"
+ENDED = re.compile(r"\b(?:outgr(?:own|ew)|no\s+longer|gave\s+up|given\s+up|got\s+over"
+                   r"|recovered\s+from|stopped\s+\w+ing|after\s+leaving|(?:has|have)\s+left)\b",
+                   re.IGNORECASE)
+# a return to a state that held before: "is back at the Bergen office", "is back on his bike"
+# (not a trip back: "came back from Lisbon")
+RETURN = re.compile(r"\b(?:is|are|am|'s|'re|now|been)\s+back\s+(?:at|in|on|to|with|into|home)\b",
+                    re.IGNORECASE)
 # a question of what something is called: a rename states it
-NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named"))
+NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named", "surname",
+                                               "nickname"))
 # "is Inge still in Aarhus?": a question of where, asked with the place's name only
 IN_NAMED = re.compile(r"\b(?:in|at)\s+(?-i:[A-Z])")
 MOVE_VERBS = frozenset({"mov", "relocat", "emigrat"})
@@ -118,7 +133,6 @@ ROLE_STARTS = frozenset(word_stem(w) for w in ("started", "starts", "began", "be
                                                "joined", "joins", "over"))
 # the user, and the words a question or a fact speaks of the user with
 USER = "me"
-FIRST_PERSON = frozenset("i me my mine myself we us our ours".split())
 SHOWN = 10  # the best results weighed (at least k)
 RELATED = 12  # of a word's other words and forms, the nearest this many
 
@@ -174,8 +188,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
         stems |= _related(word)
     if place:
         stems |= {word_stem(w) for w in PLACE_WORDS}
-    if not stems and now:  # "still using a Pixel?": the slot is the value it names
-        stems = {word_stem(w) for w in values if w not in STOP_WORDS}
+    if now and not asked:  # "still using a Pixel?", "still at Larkspur Health?": the slot
+        stems |= {word_stem(w) for w in values if w not in STOP_WORDS}  # is the value's
     if not stems:
         return None
     new = ASKS_NEW.search(plan.text)
@@ -212,15 +226,19 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     if slot.stems & WORK_ASKED and (reading.relation in WORK_RELATIONS
                                     or JOB_START.search(fact.content)):
         return True
-    if slot.stems & NAME_ASKED and any(c.verb == "rename" for c in reading.changes):
-        return True  # "what is Blueprint Labs called?": "rebranded as Tessera"
+    if slot.stems & NAME_ASKED and (any(c.verb == "rename" for c in reading.changes)
+                                    or RENAMED.search(fact.content)):
+        return True  # "what is Blueprint Labs called?": "rebranded as Tessera", "goes by"
+    if diets.asks(slot.stems) and diets.diet_of(fact):
+        return True  # "what does Anatole eat?": "has gone pescatarian"
     return slot.place and any(c.verb in MOVE_VERBS for c in reading.changes)
 
 
 def says_new(fact: Fact, slot: Slot) -> bool:
     """Whether the fact says its value for the slot is new or holds now: "new" a few words
     before a word of the slot, "now", a habit begun (not "as well"), or a change the judge
-    reads with its new value."""
+    reads with its new value, a return ("is back at") or the end of a state ("has outgrown
+    his egg allergy")."""
     from memfold.lifecycle.judge.readers import read
 
     stems = _stems(fact.content)
@@ -237,6 +255,8 @@ def says_new(fact: Fact, slot: Slot) -> bool:
         return True
     if HABIT_START.search(fact.content) and not reading.additive:
         return True  # "started taking the train to work": a new way of doing it
+    if RETURN.search(fact.content) or ENDED.search(fact.content):
+        return True  # "is back at the Bergen office", "has outgrown it": what holds now
     return reading.now or reading.reversal or any(c.new or c.obj for c in reading.changes)
 
 
@@ -465,7 +485,25 @@ def _speaks_of(new: Fact, olds: Sequence[Fact], slot: Slot, keys: Sequence[str])
     over Team Pylon from Caspian")."""
     return any(on_slot(f, slot) for f in olds) and any(
         one_valued(new, f) or names_value(new, f, keys) or names_change(new, f, keys)
-        for f in olds)
+        or names_again(new, f, slot, keys) for f in olds)
+
+
+def names_again(new: Fact, old: Fact, slot: Slot, keys: Sequence[str]) -> bool:
+    """Whether the newer fact names a name the older one gives (`names_in`) and states no
+    change of another slot: a move when the question asks no place, a one-valued relation
+    the question does not ask ("Nico has moved from Glasgow to Porto to be with Beatriz"
+    says nothing of the date of "Nico and Beatriz's wedding in Porto").  An opinion names
+    no value of a fact that is none ("prefers Durham to Newcastle now" is no workplace
+    beside "works in the physics lab at Durham University")."""
+    from memfold.lifecycle.judge.readers import read
+
+    if (new.kind == "opinion") != (old.kind == "opinion") \
+            or not names_in(new.content, keys) & names_in(old.content, keys):
+        return False
+    reading = read(new)
+    if not slot.place and any(c.verb in MOVE_VERBS for c in reading.changes):
+        return False
+    return not (reading.relation in SINGLE and word_stem(reading.relation) not in slot.stems)
 
 
 def names_change(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
@@ -487,7 +525,8 @@ def _former_below(best: Sequence[Scored], about: Mapping[str, frozenset[str]],
     """A fact that tells a value of the slot as held before (`FORMER`: "misses Bristol,
     where she lived for six years"), and not what holds now, scores no more than an
     active fact of its subject on the slot that holds ("moved to Cardiff"), and ranks
-    below it.  Returns the ids lowered."""
+    below it.  Returns the ids lowered, or placed below already (`Scored.replaced`: hybrid's
+    second look does not lift them back, `search._in_time`)."""
     from memfold.lifecycle.judge.readers import read
 
     lowered: set[str] = set()
@@ -497,12 +536,11 @@ def _former_below(best: Sequence[Scored], about: Mapping[str, frozenset[str]],
             continue
         holding = [score[s.fact.id] for s in best if s is not past and s.status == ACTIVE
                    and about[s.fact.id] & about[past.fact.id]
-                   and score[s.fact.id] <= score[past.fact.id]
                    and not FORMER.search(s.fact.content) and read(s.fact).guard is None
                    and (on_slot(s.fact, slot) or (s.fact.id in stood
                                                   and on_slot(stood[s.fact.id], slot)))]
-        if holding:
-            score[past.fact.id] = min(holding)
+        if holding:  # marked even when what holds is above it: a second look keeps it so
+            score[past.fact.id] = min([score[past.fact.id], *holding])
             lowered.add(past.fact.id)
     return lowered
 
@@ -525,6 +563,8 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
     if FORMER.search(new.content) and not read(new).now:
         return False  # "worked at a bookshop before moving to Tartu": what held before
     if changes or temporary or one_valued(new, old):
+        return True
+    if diets.asks(slot.stems) and diets.states_diet(new, old):
         return True
     if slot.new and lemma_stems(new.content) & slot.new:
         return True

@@ -252,14 +252,16 @@ def _reranked(ordered: list[Scored], query: str, reranker: Reranker,
 def _in_time(looked: list[Scored], before: list[Scored], slot_asked: bool) -> list[Scored]:
     """`looked` (a reordering of `before`), except that a fact never passes a newer one
     recall found may replace it (`Scored.outdated_by`, `currency`) — nor, when the question
-    asks a slot (`asked_slot`), a newer fact about one of its entities that recall placed
-    above it in `before`.  Scores are kept falling down the list."""
+    asks a slot (`asked_slot`), a fact about one of its entities that recall placed above it
+    in `before` and that is newer, or that recall placed it below as what holds (a value
+    told as held before, "misses Bristol, where she lived", below "moved to Cardiff":
+    `Scored.replaced`).  Scores are kept falling down the list."""
     rank = {s.fact.id: n for n, s in enumerate(before)}
     left, placed = list(looked), list[Scored]()
 
-    def held_back(s: Scored) -> bool:  # a newer fact on its subject was above it
+    def held_back(s: Scored) -> bool:  # a fact on its subject that holds was above it
         return slot_asked and any(
-            rank[o.fact.id] < rank[s.fact.id] and _newer(o.fact, s.fact)
+            rank[o.fact.id] < rank[s.fact.id] and (s.replaced or _newer(o.fact, s.fact))
             and not set(o.fact.entities).isdisjoint(s.fact.entities) for o in left)
     while left:
         ids = {s.fact.id for s in left}
