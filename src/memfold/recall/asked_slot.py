@@ -61,7 +61,6 @@ from memfold import lexicon
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import diets, ranking
-from memfold.recall.given_names import FIRST_PERSON, names_in
 from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
 from memfold.recall.ranking import Scored
 from memfold.recall.roles import POSSESSIVE
@@ -133,6 +132,7 @@ ROLE_STARTS = frozenset(word_stem(w) for w in ("started", "starts", "began", "be
                                                "joined", "joins", "over"))
 # the user, and the words a question or a fact speaks of the user with
 USER = "me"
+FIRST_PERSON = frozenset("i me my mine myself we us our ours".split())
 SHOWN = 10  # the best results weighed (at least k)
 RELATED = 12  # of a word's other words and forms, the nearest this many
 
@@ -485,25 +485,7 @@ def _speaks_of(new: Fact, olds: Sequence[Fact], slot: Slot, keys: Sequence[str])
     over Team Pylon from Caspian")."""
     return any(on_slot(f, slot) for f in olds) and any(
         one_valued(new, f) or names_value(new, f, keys) or names_change(new, f, keys)
-        or names_again(new, f, slot, keys) for f in olds)
-
-
-def names_again(new: Fact, old: Fact, slot: Slot, keys: Sequence[str]) -> bool:
-    """Whether the newer fact names a name the older one gives (`names_in`) and states no
-    change of another slot: a move when the question asks no place, a one-valued relation
-    the question does not ask ("Nico has moved from Glasgow to Porto to be with Beatriz"
-    says nothing of the date of "Nico and Beatriz's wedding in Porto").  An opinion names
-    no value of a fact that is none ("prefers Durham to Newcastle now" is no workplace
-    beside "works in the physics lab at Durham University")."""
-    from memfold.lifecycle.judge.readers import read
-
-    if (new.kind == "opinion") != (old.kind == "opinion") \
-            or not names_in(new.content, keys) & names_in(old.content, keys):
-        return False
-    reading = read(new)
-    if not slot.place and any(c.verb in MOVE_VERBS for c in reading.changes):
-        return False
-    return not (reading.relation in SINGLE and word_stem(reading.relation) not in slot.stems)
+        for f in olds)
 
 
 def names_change(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
