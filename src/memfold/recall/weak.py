@@ -29,6 +29,7 @@ returned (flagged `weak`); a `strict` recall answers with the best hits that are
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
@@ -38,7 +39,8 @@ from dataclasses import dataclass
 from memfold.index.base import Candidate, FactSearch
 from memfold.names import entity_key, find_words, fold, text_names
 from memfold.recall import versioned
-from memfold.recall.answer_kind import AnswerKind, kind_of
+from memfold.recall.answer_kind import AMOUNT, CLOCK, NAME, AnswerKind, kind_of
+from memfold.recall.head_noun import head_of
 from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
 from memfold.values import Fact
 
@@ -51,6 +53,9 @@ COVERAGE = 0.4
 COUNTED = 1000  # a word's facts are counted up to this many (a common word costs no more)
 SUBSTRING = 4  # a word this long is held inside a longer one, as `why` tells it (iPhone)
 NAME_WORD = re.compile(r"[^\W_]+")  # a word of the question, for `names_of`
+# the frame nouns that end a head and the kind of answer each is held by
+HEAD_KINDS = {"time": CLOCK, "times": CLOCK, "number": AMOUNT, "amount": AMOUNT,
+              "name": NAME, "names": NAME}
 # Words that say what sort of answer is wanted, not what it is about ("what's the *name*
 # of Nico's restaurant" turns on "restaurant", "what *kind* of dog" on "dog"), the opinion
 # words (`query.OPINION_WORDS`: "favourite"), light verbs that take their sense from their
@@ -77,6 +82,8 @@ class Asked:
     named: tuple[str, ...]
     kind: AnswerKind | None = None  # the kind of answer its frame asks for
     names: tuple[tuple[str, ...], ...] = ()  # asked words that make one name (`names_of`)
+    head: tuple[str, ...] = ()  # the thing asked (`head_noun`): "which *gym*", "blood *type*"
+    head_kind: AnswerKind | None = None  # what answers a frame noun ending the head
 
     @functools.cached_property
     def units(self) -> tuple[tuple[tuple[str, ...], float], ...]:
@@ -85,6 +92,11 @@ class Asked:
         grouped = {w for name in self.names for w in name}
         return (*((name, max(self.weights[w] for w in name)) for name in self.names),
                 *(((w,), v) for w, v in self.weights.items() if w not in grouped))
+
+    @functools.cached_property
+    def headless(self) -> Asked:
+        """The same question weighed without its head (`head`)."""
+        return dataclasses.replace(self, head=(), head_kind=None)
 
     @functools.cached_property
     def total(self) -> float:
@@ -99,9 +111,24 @@ class Asked:
             return True
         if self.kind is not None and not self.kind.held_by(c.fact.content, c.links):
             return True
+        if self.head and not self.holds_head(c, covers):
+            return True
         if not self.weights:
             return False
         return self.covered(c.fact, covers) < COVERAGE * self.total
+
+    def holds_head(self, c: Candidate, covers: Collection[str] = ()) -> bool:
+        """Whether the candidate holds the thing asked (`head`): each word as `covered`
+        counts it, a frame noun ending it ("marathon *time*") also as an answer of its
+        kind (`head_kind`: 2:04:51)."""
+        text = fold(f"{c.fact.content} {' '.join(c.fact.entities)}")
+        words = set(find_words(text))
+        stems = {word_stem(w) for w in words}
+        return all(t in covers or t in words or word_stem(t) in stems
+                   or (len(t) >= SUBSTRING and t in text)
+                   or (n and self.head_kind is not None
+                       and self.head_kind.held_by(c.fact.content, c.links))
+                   for n, t in enumerate(self.head))
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
         """The weight of the asked units the fact holds every word of — as a word, in
@@ -123,12 +150,23 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
     kind = kind_of(plan.text, named)
     if kind is not None:
         words = [t for t in words if not kind.frames(t)]
+    head = head_of(plan.text, names, FRAME_WORDS)
+    head_kind = HEAD_KINDS.get(head[-1]) if len(head) > 1 else None
+    given = kind_of_head(plan.text, named, head_kind)
     if not words:
-        return Asked({}, tuple(named), kind)
+        return Asked({}, tuple(named), kind, (), head, given)
     rows = max(backend.fact_rows(), 1)
     counts = versioned.word_counts(backend, words, min(COUNTED, rows))
     return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0))) for w in words},
-                 tuple(named), kind, names_of(plan.text, set(words)))
+                 tuple(named), kind, names_of(plan.text, set(words)), head, given)
+
+
+def kind_of_head(text: str, named: Sequence[str], kind: str | None) -> AnswerKind | None:
+    """What answers the frame noun ending a question's head ("phone *number*": a figure),
+    the question's own words not counted as names."""
+    if kind is None:
+        return None
+    return AnswerKind(kind, frozenset({fold(w) for w in find_words(text)} | set(named)))
 
 
 def names_of(text: str, words: Collection[str]) -> tuple[tuple[str, ...], ...]:
