@@ -46,6 +46,7 @@ def head_of(text: str, named: Collection[str], frames: Collection[str]) -> tuple
     start = _phrase_start([fold(t) for t in tokens[:3]])
     if start is None:
         return ()
+    copular = start > 1 or fold(tokens[0]) in CONTRACTED
     run: list[str] = []
     for token in tokens[start:]:
         word = fold(token)
@@ -57,13 +58,15 @@ def head_of(text: str, named: Collection[str], frames: Collection[str]) -> tuple
             continue
         if word in DETERMINERS and not run:
             continue
+        if run and word.endswith(VERB_ENDINGS) and copular:
+            return ()  # "what is the team *building*": the phrase is a subject, not asked
         if (word in STOP_WORDS or word in DETERMINERS or (run and word.endswith(VERB_ENDINGS))
                 or (word in frames and word not in NOUN_FRAMES and run)):
             break
         if not run and (entity_key(word) in named or word in PREDICATES):
             return ()  # its subject ("what is Giulia doing") or a state, not a thing asked
         run.append(word)
-    return _head(run)
+    return _head(run, frames)
 
 
 def _phrase_start(words: list[str]) -> int | None:
@@ -81,12 +84,13 @@ def _phrase_start(words: list[str]) -> int | None:
     return None
 
 
-def _head(run: list[str]) -> tuple[str, ...]:
-    """The last word of the phrase, or the word before a frame noun with it."""
+def _head(run: list[str], frames: Collection[str]) -> tuple[str, ...]:
+    """The last word of the phrase, or the word before a frame noun with it; none when
+    that word only frames too ("my *take*", "my favourite *thing*")."""
     if not run:
         return ()
     if run[-1] not in NOUN_FRAMES:
-        return (run[-1],)
-    if len(run) > 1 and run[-2] not in NOUN_FRAMES:
+        return () if run[-1] in frames else (run[-1],)
+    if len(run) > 1 and run[-2] not in frames:
         return (run[-2], run[-1])
     return ()

@@ -55,6 +55,7 @@ SUBSTRING = 4  # a word this long is held inside a longer one, as `why` tells it
 NAME_WORD = re.compile(r"[^\W_]+")  # a word of the question, for `names_of`
 # the frame nouns that end a head and the kind of answer each is held by
 HEAD_KINDS = {"time": CLOCK, "times": CLOCK, "number": AMOUNT, "amount": AMOUNT,
+              "rate": AMOUNT, "score": AMOUNT, "result": AMOUNT, "results": AMOUNT,
               "name": NAME, "names": NAME}
 # Words that say what sort of answer is wanted, not what it is about ("what's the *name*
 # of Nico's restaurant" turns on "restaurant", "what *kind* of dog" on "dog"), the opinion
@@ -119,16 +120,15 @@ class Asked:
 
     def holds_head(self, c: Candidate, covers: Collection[str] = ()) -> bool:
         """Whether the candidate holds the thing asked (`head`): each word as `covered`
-        counts it, a frame noun ending it ("marathon *time*") also as an answer of its
-        kind (`head_kind`: 2:04:51)."""
+        counts it, or, when the head ends in a measure ("marathon *time*", "interest
+        *rate*"), an answer of its kind (`head_kind`: 2:04:51, 4.19%)."""
+        if self.head_kind is not None and self.head_kind.held_by(c.fact.content, c.links):
+            return True
         text = fold(f"{c.fact.content} {' '.join(c.fact.entities)}")
         words = set(find_words(text))
         stems = {word_stem(w) for w in words}
         return all(t in covers or t in words or word_stem(t) in stems
-                   or (len(t) >= SUBSTRING and t in text)
-                   or (n and self.head_kind is not None
-                       and self.head_kind.held_by(c.fact.content, c.links))
-                   for n, t in enumerate(self.head))
+                   or (len(t) >= SUBSTRING and t in text) for t in self.head)
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
         """The weight of the asked units the fact holds every word of — as a word, in
@@ -151,7 +151,7 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
     if kind is not None:
         words = [t for t in words if not kind.frames(t)]
     head = head_of(plan.text, names, FRAME_WORDS)
-    head_kind = HEAD_KINDS.get(head[-1]) if len(head) > 1 else None
+    head_kind = HEAD_KINDS.get(head[-1]) if head else None
     given = kind_of_head(plan.text, named, head_kind)
     if not words:
         return Asked({}, tuple(named), kind, (), head, given)
