@@ -20,9 +20,14 @@ A hit is weak when
   "when is Jules's birthday" is not answered by Milo's birthday, or
 - the question's frame asks for a kind of answer — a sum of money, an age, a number, a time
   of day, a name (`answer_kind`: "how much did the boiler cost?") — and the hit holds none:
-  "Replaced the old boiler with a Worcester Bosch combi" tells of the boiler, not its price.
-A question of names or a time alone asks no words: its hits are weak only by the second
-and third rules.  A fact recall brings because it replaced a fact that matched ("replaces
+  "Replaced the old boiler with a Worcester Bosch combi" tells of the boiler, not its price,
+- the question names the thing it asks for (`head_noun`: "which *gym*", "Dana's blood
+  *type*") and the hit does not hold it — as an asked word is covered, or, for a measure
+  ending it ("marathon *time*"), by an answer of its kind: "Omar joined a cycling club"
+  does not say which gym.  The siblings of a best match (`sets`) follow the other rules
+  only (`Asked.headless`), so the flag does not reorder.
+A question of names or a time alone asks no words: its hits are weak only by the second,
+third and fourth rules.  A fact recall brings because it replaced a fact that matched ("replaces
 ^id, which matched", `currency`) is weak only when that fact was.  Weak hits are still
 returned (flagged `weak`); a `strict` recall answers with the best hits that are not.
 """
