@@ -125,15 +125,18 @@ class Asked:
 
     def holds_head(self, c: Candidate, covers: Collection[str] = ()) -> bool:
         """Whether the candidate holds the thing asked (`head`): each word as `covered`
-        counts it, or, when the head ends in a measure ("marathon *time*", "interest
-        *rate*"), an answer of its kind (`head_kind`: 2:04:51, 4.19%)."""
-        if self.head_kind is not None and self.head_kind.held_by(c.fact.content, c.links):
-            return True
+        counts it; a measure ending it ("marathon *time*", "interest *rate*") also as an
+        answer of its kind (`head_kind`: 2:04:51, 4.19%)."""
         text = fold(f"{c.fact.content} {' '.join(c.fact.entities)}")
         words = set(find_words(text))
         stems = {word_stem(w) for w in words}
+        measure = self.head_kind is not None and self.head_kind.held_by(c.fact.content,
+                                                                        c.links)
+        last = len(self.head) - 1
         return all(t in covers or t in words or word_stem(t) in stems
-                   or (len(t) >= SUBSTRING and t in text) for t in self.head)
+                   or (len(t) >= SUBSTRING and t in text)
+                   or (measure and n == last)
+                   for n, t in enumerate(self.head))
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
         """The weight of the asked units the fact holds every word of — as a word, in
