@@ -96,3 +96,21 @@ def test_a_frame_noun_ending_the_head_is_held_by_an_answer_of_its_kind(asked_of)
     timed = asked_of("What was Omar's marathon time?",
                      "B @Omar: Omar finished the Manchester Marathon in 3:41:20.")
     assert not first_with(timed, "3:41:20") and timed.answered
+
+
+def test_a_measure_asked_is_held_by_a_figure(asked_of) -> None:  # type: ignore[no-untyped-def]
+    """"Interest rate": the fact gives 4.19% and says no "rate"; it answers."""
+    rate = asked_of("What interest rate is our mortgage fixed at?",
+                    "W @me: Our mortgage is a five-year fix at 4.19% with Nationwide.")
+    assert not first_with(rate, "4.19%") and rate.answered
+
+
+def test_the_head_is_held_by_a_word_the_lexicon_gives_for_it(asked_of) -> None:  # type: ignore[no-untyped-def]
+    """A Kindle is held for an e-reader (a kind of e-reader: the lexicon's own table), a
+    dose by a figure of milligrams."""
+    kindle = asked_of("What e-reader did I get?",
+                      "B @me: Got a Kindle Paperwhite for reading on night shifts.")
+    assert not first_with(kindle, "Kindle") and kindle.answered
+    dose = asked_of("What dose of metformin am I on?",
+                    "W @me: I take metformin 500 mg twice a day.")
+    assert not first_with(dose, "500 mg") and dose.answered

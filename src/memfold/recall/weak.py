@@ -22,9 +22,9 @@ A hit is weak when
   of day, a name (`answer_kind`: "how much did the boiler cost?") — and the hit holds none:
   "Replaced the old boiler with a Worcester Bosch combi" tells of the boiler, not its price,
 - the question names the thing it asks for (`head_noun`: "which *gym*", "Dana's blood
-  *type*") and the hit does not hold it — as an asked word is covered, or, for a measure
-  ending it ("marathon *time*"), by an answer of its kind: "Omar joined a cycling club"
-  does not say which gym.  The siblings of a best match (`sets`) follow the other rules
+  *type*") and the hit does not hold it — as an asked word is covered, by a word the
+  lexicon gives for it (e-reader: Kindle), or, for a measure ending it ("marathon *time*"),
+  by an answer of its kind: "Omar joined a cycling club" does not say which gym.  The siblings of a best match (`sets`) follow the other rules
   only (`Asked.headless`), so the flag does not reorder.
 A question of names or a time alone asks no words: its hits are weak only by the second,
 third and fourth rules.  A fact recall brings because it replaced a fact that matched ("replaces
@@ -41,6 +41,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from memfold import lexicon
 from memfold.index.base import Candidate, FactSearch
 from memfold.names import entity_key, find_words, fold, text_names
 from memfold.recall import versioned
@@ -61,6 +62,8 @@ NAME_WORD = re.compile(r"[^\W_]+")  # a word of the question, for `names_of`
 # the frame nouns that end a head and the kind of answer each is held by
 HEAD_KINDS = {"time": CLOCK, "times": CLOCK, "number": AMOUNT, "amount": AMOUNT,
               "rate": AMOUNT, "score": AMOUNT, "result": AMOUNT, "results": AMOUNT,
+              "reading": AMOUNT, "readings": AMOUNT, "dose": AMOUNT, "doses": AMOUNT,
+              "level": AMOUNT, "levels": AMOUNT,
               "name": NAME, "names": NAME}
 # Words that say what sort of answer is wanted, not what it is about ("what's the *name*
 # of Nico's restaurant" turns on "restaurant", "what *kind* of dog" on "dog"), the opinion
@@ -135,8 +138,24 @@ class Asked:
         last = len(self.head) - 1
         return all(t in covers or t in words or word_stem(t) in stems
                    or (len(t) >= SUBSTRING and t in text)
-                   or (measure and n == last)
+                   or (n == last and (measure or self.known_as(words, text)))
                    for n, t in enumerate(self.head))
+
+    @functools.cached_property
+    def head_kinds(self) -> frozenset[str]:
+        """The lexicon's words for the head's kinds, other names and forms (hotel: inn,
+        manager: boss, job: paramedic), each a word or a phrase."""
+        if not self.head:
+            return frozenset()
+        return frozenset(w for relation in (lexicon.KIND, lexicon.SAME, lexicon.FORM)
+                         for w in lexicon.related(self.head[-1], relation))
+
+    def known_as(self, words: Collection[str], text: str) -> bool:
+        """Whether a fact of `words` (its folded `text`) holds a word or phrase the lexicon
+        gives for the head (`head_kinds`)."""
+        kinds = self.head_kinds
+        return not kinds.isdisjoint(words) or any(
+            " " in k and f" {k} " in f" {text} " for k in kinds)
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
         """The weight of the asked units the fact holds every word of — as a word, in
