@@ -24,12 +24,13 @@ A hit is weak when
 - the question names the thing it asks for (`head_noun`: "which *gym*", "Dana's blood
   *type*") and the hit does not hold it — as an asked word is covered, by a word the
   lexicon gives for it (e-reader: Kindle), or, for a measure ending it ("marathon *time*"),
-  by an answer of its kind: "Omar joined a cycling club" does not say which gym.  The siblings of a best match (`sets`) follow the other rules
-  only (`Asked.headless`), so the flag does not reorder.
+  by an answer of its kind: "Omar joined a cycling club" does not say which gym.  The
+  siblings of a best match (`sets`) follow the other rules only (`Asked.headless`), so the
+  flag does not reorder.
 A question of names or a time alone asks no words: its hits are weak only by the second,
-third and fourth rules.  A fact recall brings because it replaced a fact that matched ("replaces
-^id, which matched", `currency`) is weak only when that fact was.  Weak hits are still
-returned (flagged `weak`); a `strict` recall answers with the best hits that are not.
+third and fourth rules.  A fact recall brings because it replaced a fact that matched
+("replaces ^id, which matched", `currency`) is weak only when that fact was.  Weak hits are
+still returned (flagged `weak`); a `strict` recall answers with the best hits that are not.
 """
 
 from __future__ import annotations
