@@ -151,12 +151,15 @@ def test_the_recall_tool_says_weak_and_answered_in_its_compact_form(workspace: P
 def test_strict_gives_the_k_best_hits_that_are_not_weak(workspace: Path) -> None:
     """`strict` with k=2 answers with the two best hits that are not weak, even when a weak
     one ranks between them (it used to cut the first k and drop the weak, giving one); the
-    note counts the weak hit that gave way."""
+    note counts the weak hit that gave way.  (The facts that answer hold the instrument: a
+    hit without the thing asked is weak, `head_noun`.)"""
     Memory.init(workspace)
     with Memory.open(workspace) as memory:
-        memory.retain([*FACTS, "B @Milo: Milo played the school nativity, the school play, and "
-                       "the school fair at school.", "W @Milo: Milo's instrument, bought for "
-                       "lessons on a rainy Saturday in town, is a trumpet."], now=DAY)
+        memory.retain([*FACTS, "B @Milo: Milo played his instrument at the school nativity, "
+                       "the school play, and the school fair at school.", "W @Milo: Milo's "
+                       "instrument, bought for lessons on a rainy Saturday in town, is a "
+                       "trumpet.", "B @Milo: Milo plays his instrument in the school band."],
+                      now=DAY)
         question = "What instrument does Milo play at school?"
         loose = memory.recall(question, now=LATER, k=3)
         strict = memory.recall(question, now=LATER, k=2, strict=True)

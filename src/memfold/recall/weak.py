@@ -20,25 +20,34 @@ A hit is weak when
   "when is Jules's birthday" is not answered by Milo's birthday, or
 - the question's frame asks for a kind of answer — a sum of money, an age, a number, a time
   of day, a name (`answer_kind`: "how much did the boiler cost?") — and the hit holds none:
-  "Replaced the old boiler with a Worcester Bosch combi" tells of the boiler, not its price.
-A question of names or a time alone asks no words: its hits are weak only by the second
-and third rules.  A fact recall brings because it replaced a fact that matched ("replaces
-^id, which matched", `currency`) is weak only when that fact was.  Weak hits are still
-returned (flagged `weak`); a `strict` recall answers with the best hits that are not.
+  "Replaced the old boiler with a Worcester Bosch combi" tells of the boiler, not its price,
+- the question names the thing it asks for (`head_noun`: "which *gym*", "Dana's blood
+  *type*") and the hit does not hold it — as an asked word is covered, by a word the
+  lexicon gives for it (e-reader: Kindle), or, for a measure ending it ("marathon *time*"),
+  by an answer of its kind: "Omar joined a cycling club" does not say which gym.  The
+  siblings of a best match (`sets`) follow the other rules only (`Asked.headless`), so the
+  flag does not reorder.
+A question of names or a time alone asks no words: its hits are weak only by the second,
+third and fourth rules.  A fact recall brings because it replaced a fact that matched
+("replaces ^id, which matched", `currency`) is weak only when that fact was.  Weak hits are
+still returned (flagged `weak`); a `strict` recall answers with the best hits that are not.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from memfold import lexicon
 from memfold.index.base import Candidate, FactSearch
 from memfold.names import entity_key, find_words, fold, text_names
 from memfold.recall import versioned
-from memfold.recall.answer_kind import AnswerKind, kind_of
+from memfold.recall.answer_kind import AMOUNT, CLOCK, NAME, AnswerKind, kind_of
+from memfold.recall.head_noun import head_of
 from memfold.recall.query import OPINION_WORDS, QueryPlan, word_stem
 from memfold.values import Fact
 
@@ -51,6 +60,12 @@ COVERAGE = 0.4
 COUNTED = 1000  # a word's facts are counted up to this many (a common word costs no more)
 SUBSTRING = 4  # a word this long is held inside a longer one, as `why` tells it (iPhone)
 NAME_WORD = re.compile(r"[^\W_]+")  # a word of the question, for `names_of`
+# the frame nouns that end a head and the kind of answer each is held by
+HEAD_KINDS = {"time": CLOCK, "times": CLOCK, "number": AMOUNT, "amount": AMOUNT,
+              "rate": AMOUNT, "score": AMOUNT, "result": AMOUNT, "results": AMOUNT,
+              "reading": AMOUNT, "readings": AMOUNT, "dose": AMOUNT, "doses": AMOUNT,
+              "level": AMOUNT, "levels": AMOUNT,
+              "name": NAME, "names": NAME}
 # Words that say what sort of answer is wanted, not what it is about ("what's the *name*
 # of Nico's restaurant" turns on "restaurant", "what *kind* of dog" on "dog"), the opinion
 # words (`query.OPINION_WORDS`: "favourite"), light verbs that take their sense from their
@@ -77,6 +92,8 @@ class Asked:
     named: tuple[str, ...]
     kind: AnswerKind | None = None  # the kind of answer its frame asks for
     names: tuple[tuple[str, ...], ...] = ()  # asked words that make one name (`names_of`)
+    head: tuple[str, ...] = ()  # the thing asked (`head_noun`): "which *gym*", "blood *type*"
+    head_kind: AnswerKind | None = None  # what answers a frame noun ending the head
 
     @functools.cached_property
     def units(self) -> tuple[tuple[tuple[str, ...], float], ...]:
@@ -85,6 +102,11 @@ class Asked:
         grouped = {w for name in self.names for w in name}
         return (*((name, max(self.weights[w] for w in name)) for name in self.names),
                 *(((w,), v) for w, v in self.weights.items() if w not in grouped))
+
+    @functools.cached_property
+    def headless(self) -> Asked:
+        """The same question weighed without its head (`head`)."""
+        return dataclasses.replace(self, head=(), head_kind=None)
 
     @functools.cached_property
     def total(self) -> float:
@@ -99,9 +121,42 @@ class Asked:
             return True
         if self.kind is not None and not self.kind.held_by(c.fact.content, c.links):
             return True
+        if self.head and not self.holds_head(c, covers):
+            return True
         if not self.weights:
             return False
         return self.covered(c.fact, covers) < COVERAGE * self.total
+
+    def holds_head(self, c: Candidate, covers: Collection[str] = ()) -> bool:
+        """Whether the candidate holds the thing asked (`head`): each word as `covered`
+        counts it; a measure ending it ("marathon *time*", "interest *rate*") also as an
+        answer of its kind (`head_kind`: 2:04:51, 4.19%)."""
+        text = fold(f"{c.fact.content} {' '.join(c.fact.entities)}")
+        words = set(find_words(text))
+        stems = {word_stem(w) for w in words}
+        measure = self.head_kind is not None and self.head_kind.held_by(c.fact.content,
+                                                                        c.links)
+        last = len(self.head) - 1
+        return all(t in covers or t in words or word_stem(t) in stems
+                   or (len(t) >= SUBSTRING and t in text)
+                   or (n == last and (measure or self.known_as(words, text)))
+                   for n, t in enumerate(self.head))
+
+    @functools.cached_property
+    def head_kinds(self) -> frozenset[str]:
+        """The lexicon's words for the head's kinds, other names and forms (hotel: inn,
+        manager: boss, job: paramedic), each a word or a phrase."""
+        if not self.head:
+            return frozenset()
+        return frozenset(w for relation in (lexicon.KIND, lexicon.SAME, lexicon.FORM)
+                         for w in lexicon.related(self.head[-1], relation))
+
+    def known_as(self, words: Collection[str], text: str) -> bool:
+        """Whether a fact of `words` (its folded `text`) holds a word or phrase the lexicon
+        gives for the head (`head_kinds`)."""
+        kinds = self.head_kinds
+        return not kinds.isdisjoint(words) or any(
+            " " in k and f" {k} " in f" {text} " for k in kinds)
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
         """The weight of the asked units the fact holds every word of — as a word, in
@@ -123,12 +178,23 @@ def asked(backend: FactSearch, plan: QueryPlan, named: Sequence[str]) -> Asked:
     kind = kind_of(plan.text, named)
     if kind is not None:
         words = [t for t in words if not kind.frames(t)]
+    head = head_of(plan.text, names, FRAME_WORDS)
+    head_kind = HEAD_KINDS.get(head[-1]) if head else None
+    given = kind_of_head(plan.text, named, head_kind)
     if not words:
-        return Asked({}, tuple(named), kind)
+        return Asked({}, tuple(named), kind, (), head, given)
     rows = max(backend.fact_rows(), 1)
     counts = versioned.word_counts(backend, words, min(COUNTED, rows))
     return Asked({w: math.log(1 + rows / (1 + counts.get(w, 0))) for w in words},
-                 tuple(named), kind, names_of(plan.text, set(words)))
+                 tuple(named), kind, names_of(plan.text, set(words)), head, given)
+
+
+def kind_of_head(text: str, named: Sequence[str], kind: str | None) -> AnswerKind | None:
+    """What answers the frame noun ending a question's head ("phone *number*": a figure),
+    the question's own words not counted as names."""
+    if kind is None:
+        return None
+    return AnswerKind(kind, frozenset({fold(w) for w in find_words(text)} | set(named)))
 
 
 def names_of(text: str, words: Collection[str]) -> tuple[tuple[str, ...], ...]:
