@@ -35,9 +35,10 @@ import re
 KIND, SAME, FORM, IS = "kind", "same", "form", "is"
 PART = "part"  # places.tsv.gz: a named place within another
 RELATIONS = (KIND, SAME, FORM)
-# inflections a query word may carry (WordNet's "morphy" rules, nouns and verbs): the
-# table's words are lemmas, so "dogs" is looked up as "dog" and "moving" as "move"
-ENDINGS = (("ies", "y"), ("ses", "s"), ("xes", "x"), ("ches", "ch"), ("shes", "sh"),
+# inflections a query word may carry (WordNet's "morphy" rules, nouns and verbs, and the past
+# of a verb in -y): the table's words are lemmas, so "dogs" is looked up as "dog", "moving"
+# as "move" and "married" as "marry"
+ENDINGS = (("ies", "y"), ("ied", "y"), ("ses", "s"), ("xes", "x"), ("ches", "ch"), ("shes", "sh"),
            ("men", "man"), ("s", ""), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
            ("ing", "e"), ("ing", ""))
 # a consonant doubled before these endings ("swimming", "stopped"): the verb has it once, and
@@ -201,6 +202,10 @@ def _lemmas(word: str) -> tuple[str, ...]:
     found = [word] if _knows(word) else []
     found += [lemma for lemma in dict.fromkeys(inflected(word))
               if lemma not in found and _knows(lemma)]
+    if word.endswith("ied") and _knows(word[:-3] + "y"):
+        # the past of a verb in -y ("married": marry), not the -ed of a noun ending in i
+        # (the marri, a eucalyptus)
+        found = [lemma for lemma in found if lemma == word or not lemma.endswith("i")]
     return tuple(found)
 
 

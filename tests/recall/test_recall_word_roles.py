@@ -1,0 +1,75 @@
+"""Who a question names by a role or a kind, and the other words a question uses for what a
+fact says: a role is the user's only where a fact says so ("Carly is our realtor", not "a
+realtor Sofia recommended"); "my partner" is nobody's husband but the user's; every other word
+WordNet gives for a query word's first sense is searched ("boss": chief), and the past of a
+verb in -y is read as that verb ("married": marry)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from timeline import ids, retain
+
+from memfold import Memory, lexicon
+
+NOW = "2025-12-01T09:00:00"
+
+
+def test_a_name_after_a_role_with_an_article_is_not_who_holds_it(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-06-29", "W @Sofia: Sofia Reyes is a hydrologist in Salt Lake City.")
+        retain(memory, "2025-09-06", "B @me @Sofia: Looked at townhouses in Sugar House with a "
+                                     "realtor Sofia recommended.")
+        carly = retain(memory, "2025-09-06", "W @Carly: Carly Winter is our realtor in Salt Lake.")
+        retain(memory, "2025-09-10", "B @Sofia: Sofia took me to see where she measures water "
+                                     "levels.")
+        assert ids(memory.recall("Who's my realtor?", now=NOW))[0] == carly
+
+
+def test_my_partner_is_not_someone_elses_husband(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-02-01", "W @Tom @Naomi: Tom is Naomi's husband.")
+        retain(memory, "2025-03-01", "W @Tom: Tom works as a plumber in Evanston.")
+        retain(memory, "2025-03-02", "W @Tom: Tom drives a red van for work.")
+        dana = retain(memory, "2025-04-01", "W @Dana: Dana, my wife, teaches chemistry.")
+        result = memory.recall("What does my partner do for work?", now=NOW)
+        assert "tom" not in result.entities
+        assert ids(result)[0] == dana
+
+
+def test_every_word_for_the_same_thing_is_searched(workspace: Path) -> None:
+    # boss: manager, supervisor, line manager, foreman, chief, ... -- the fifth is found too
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-01-05", "W @me: I fly the 737 out of Salt Lake City.")
+        retain(memory, "2025-01-06", "B @me: Dreamt that my old boss from the bakery called.")
+        greg = retain(memory, "2025-08-04", "W @Greg: Greg Almeida is the chief pilot of the "
+                                            "Salt Lake City base.")
+        retain(memory, "2025-08-05", "B @me: Flew Salt Lake City to Anchorage and back.")
+        assert greg in ids(memory.recall("Who's my boss?", now=NOW))
+
+
+def test_the_past_of_a_verb_in_y_is_that_verb() -> None:
+    assert "marry" in lexicon.lemmas("married")
+    assert "marri" not in lexicon.lemmas("married")  # a eucalyptus, no verb
+    assert "study" in lexicon.lemmas("studied")
+    assert "eucalyptus" not in lexicon.classes("married")
+
+
+def test_married_finds_a_husband(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-01-10", "W @Naomi: My sister Naomi is a public defender in Chicago.")
+        retain(memory, "2025-04-05", "B @Naomi: Naomi found out the baby is a girl.")
+        tom = retain(memory, "2025-08-21", "W @Tom: Tom is Naomi's husband; he teaches history "
+                                           "in Evanston.")
+        assert tom in ids(memory.recall("Who is Naomi married to?", now=NOW))[:3]
+
+
+def test_a_medicine_wordnet_lacks_is_a_medication(workspace: Path) -> None:
+    assert "statin" in lexicon.classes("rosuvastatin")
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-01-21", "B @me: Bloodwork came back with LDL at 178.")
+        statin = retain(memory, "2025-11-04", "B @me: Dr. Kealoha started me on rosuvastatin "
+                                              "10 mg.")
+        retain(memory, "2025-11-05", "B @me: Walked the dog along the canal.")
+        assert ids(memory.recall("Which medication did the doctor start me on?", now=NOW))[0] \
+            == statin
