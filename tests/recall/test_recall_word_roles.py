@@ -73,3 +73,21 @@ def test_a_medicine_wordnet_lacks_is_a_medication(workspace: Path) -> None:
         retain(memory, "2025-11-05", "B @me: Walked the dog along the canal.")
         assert ids(memory.recall("Which medication did the doctor start me on?", now=NOW))[0] \
             == statin
+
+
+def test_another_word_for_a_query_word_is_used_in_its_sense() -> None:
+    assert "machine" not in lexicon.synonyms("car")  # an espresso machine is no car
+    assert "end" not in lexicon.synonyms("goals")  # nor an end-stage a goal
+    assert {"auto", "automobile"} <= set(lexicon.synonyms("car"))
+    assert "chief" in lexicon.synonyms("boss")  # both are kinds of supervisor
+    assert "gp" in lexicon.synonyms("doctor")  # the tables written by hand, as they are
+
+
+def test_an_espresso_machine_is_not_the_car(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-10-18", "B @me: Sold the Tacoma to a guy in Grand Junction.")
+        car = retain(memory, "2025-10-20", "W @me: Bought a 2024 Subaru Outback Wilderness in "
+                                           "green; that's my car now.")
+        retain(memory, "2025-12-03", "W @me: Bought a Breville Bambino espresso machine; a flat "
+                                     "white before every trip now.")
+        assert ids(memory.recall("What car do I drive?", now="2026-01-05T09:00:00"))[0] == car

@@ -269,6 +269,31 @@ def related(word: str, relation: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# the classes of two words compared for a sense they share (`same_sense`): the nearest few
+NEAR_CLASSES = 4
+
+
+def synonyms(word: str) -> tuple[str, ...]:
+    """The other words for `word` (`related` SAME) that mean it in the sense a fact would use
+    them: the tables written by hand give theirs as they are; of WordNet's, a word whose
+    own first sense is elsewhere is left out (`same_sense`): car's "machine" is an espresso
+    machine in a fact, goal's "end" an end-stage, earn's "clear" a cleared path."""
+    own = {w for lemma in lemmas(word) for w in _own().get(lemma, {}).get(SAME, ())}
+    return tuple(w for w in related(word, SAME) if w in own or same_sense(word, w))
+
+
+@functools.lru_cache(maxsize=WORDS_CACHED)
+def same_sense(word: str, other: str) -> bool:
+    """Whether `other`, a word WordNet gives for `word`'s first sense, is used in that sense:
+    it gives `word` back among its own, or the two are kinds of one thing (their NEAR_CLASSES
+    nearest classes meet: boss and chief are supervisors), or neither is a kind of anything
+    (a verb or an adjective: the first sense is all the table knows of it)."""
+    if word.casefold() in related(other, SAME):
+        return True
+    near, theirs = classes(word)[:NEAR_CLASSES], classes(other)[:NEAR_CLASSES]
+    return bool(set(near) & set(theirs)) or not (near or theirs)
+
+
 def undoubled(word: str) -> tuple[str, ...]:
     """The verb a word with a doubled consonant before "-ing" or "-ed" is a form of, when
     the table knows it ("swimming": swim, "stopped": stop; "falling" stays fall): the

@@ -274,7 +274,8 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
         if ranking.tunable(weight) <= 0:
             continue
         for term in [*pairs, *terms]:
-            new = [w for w in lexicon.related(term, relation) if w not in asked
+            new = [w for w in (lexicon.synonyms(term) if relation == lexicon.SAME
+                               else lexicon.related(term, relation)) if w not in asked
                    and len(w) >= MIN_HELD and w not in STOP_WORDS
                    and w not in words][:MAX_RELATED - len(words)]
             words.update((w, (term, n)) for w in new)
