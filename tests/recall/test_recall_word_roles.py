@@ -91,3 +91,15 @@ def test_an_espresso_machine_is_not_the_car(workspace: Path) -> None:
         retain(memory, "2025-12-03", "W @me: Bought a Breville Bambino espresso machine; a flat "
                                      "white before every trip now.")
         assert ids(memory.recall("What car do I drive?", now="2026-01-05T09:00:00"))[0] == car
+
+
+def test_a_kind_told_with_now_after_it_names_the_entity(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-06-01", "W @Pickles: Ben feeds Pickles when I'm away on trips.")
+        retain(memory, "2025-12-06", "W @Juniper: Juniper is our dog now; she's a heeler mix.")
+        nate = retain(memory, "2025-12-11", "W @Juniper: Nate, a student, walks Juniper when "
+                                            "I'm on trips.")
+        retain(memory, "2025-12-12", "B @Juniper: Juniper chewed through a phone charger.")
+        result = memory.recall("Who walks the dog when I'm away?", now="2026-01-05T09:00:00")
+        assert "juniper" in result.entities
+        assert ids(result)[0] == nate

@@ -167,7 +167,9 @@ def _told(words: Sequence[str]) -> re.Pattern[str]:
     def ahead(other: str) -> str:
         return (rf"\b(?:my|our|a|an|the|(?P<{other}>his|her|their|[\w-]+['\u2019]s))\s+"
                 r"(?:[\w'-]+\s+){0,2}?")
-    end = r"(?=\s*(?:[.,;:!?)]|$|(?i:and|who|which|that|with)\b))"  # the kind ends it
+    # the kind ends it, or a word of time or place after it does ("Juniper is our dog now")
+    end = (r"(?=\s*(?i:(?:now|too|again|also|today|here|there)\s*)?"
+           r"(?:[.,;:!?)]|$|(?i:and|who|which|that|with)\b))")
     return re.compile(rf"(?P<before>[A-Z][\w-]*),?\s+(?:is\s+|was\s+)?"
                       rf"(?i:{ahead('other')}(?:{kind})){end}"
                       rf"|(?i:{ahead('other2')}(?:{kind})),?\s+(?P<after>[A-Z][\w-]*)")
