@@ -103,3 +103,17 @@ def test_a_kind_told_with_now_after_it_names_the_entity(workspace: Path) -> None
         result = memory.recall("Who walks the dog when I'm away?", now="2026-01-05T09:00:00")
         assert "juniper" in result.entities
         assert ids(result)[0] == nate
+
+
+def test_the_kind_a_question_asks_for_names_its_members(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-04-02", "W @Dr-Amato: Dr. Amato at the Washington Park Cat Clinic "
+                                     "is our vet.")
+        dog = retain(memory, "2025-12-06", "W @Juniper: Juniper is our dog; she's a heeler mix.")
+        retain(memory, "2025-12-08", "B @Juniper: Juniper chewed through a phone charger.")
+        result = memory.recall("What pet do I have at the moment?", now="2026-01-05T09:00:00")
+        assert "juniper" in result.entities  # a dog is a pet, and Juniper is one
+        assert ids(result)[0] == dog
+        # "which dog foods": the foods are asked for, the dog only says which
+        assert "juniper" not in memory.recall("Which dog foods are good?",
+                                              now="2026-01-05T09:00:00").entities

@@ -51,6 +51,7 @@ SET_WORDS = frozenset({"which", "all", "every", "each", "list"})
 MIN_PLURAL = 4  # letters: "cars", not "is"
 # a kind word: after one of these (one word between at most: "our old dog"), or a plural
 DETERMINERS = frozenset({"the", "my", "our", "his", "her", "their", "your"})
+ASKING = frozenset({"what", "which"})  # "what pet do I have": the kind asked for
 POSSESSIVE = frozenset({"my", "our"})
 KINDS_SEARCHED = 256  # the narrower words a kind is searched with, at most
 # a kind with more words for its kinds than that ("animal": 400) reaches the kinds of its
@@ -177,10 +178,15 @@ def _told(words: Sequence[str]) -> re.Pattern[str]:
 
 def kind_words(plan: QueryPlan, named: Sequence[str]) -> list[str]:
     """The query's words that may name a kind of thing the memory holds: a word after "the",
-    "my", "our" (or one word further), or a plural; not a name, not a stop word."""
+    "my", "our" (or one word further), the word a question asks for ("what pet"), or a
+    plural; not a name, not a stop word."""
     words = [w.casefold() for w in find_words(plan.text)]
-    found = [words[i + n] for i, w in enumerate(words) if w in DETERMINERS
-             for n in (1, 2) if i + n < len(words)]
+    # the word after "what" or "which" when it ends the noun ("what pet do I have"; in
+    # "which dog foods" the foods are asked for, not the dog)
+    found = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ASKING
+             and (i + 2 == len(words) or words[i + 2] not in plan.terms)]
+    found += [words[i + n] for i, w in enumerate(words) if w in DETERMINERS
+              for n in (1, 2) if i + n < len(words)]
     found += [t for t in plan.terms if singulars(t)]
     return [w for w in dict.fromkeys(found) if w in plan.terms and w not in STOP_WORDS
             and len(w) >= MIN_PLURAL - 1 and entity_key(w) not in named][:MOST_KINDS]
