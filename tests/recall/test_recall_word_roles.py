@@ -117,3 +117,19 @@ def test_the_kind_a_question_asks_for_names_its_members(workspace: Path) -> None
         # "which dog foods": the foods are asked for, the dog only says which
         assert "juniper" not in memory.recall("Which dog foods are good?",
                                               now="2026-01-05T09:00:00").entities
+
+
+def test_an_entity_named_for_its_kind_is_one(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-01-15", "B @me @Meridian-Airlines: Meridian Airlines invited me to "
+                                     "an interview.")
+        pay = retain(memory, "2025-07-28", "W @me @Meridian-Airlines: First-year pay at Meridian "
+                                           "is $110 an hour.")
+        retain(memory, "2025-07-04", "W @Dev: Dev came from flying cargo.")
+        retain(memory, "2025-12-30", "O(c=0.7) @me: Next year I might learn to fly gliders.")
+        result = memory.recall("Which airline do I fly for?", now="2026-01-05T09:00:00")
+        assert "meridian-airlines" in result.entities
+        assert ids(result)[0] == pay
+        # a plural after a verb names no company
+        assert "meridian-airlines" not in memory.recall(
+            "Who was my boss before I changed airlines?", now="2026-01-05T09:00:00").entities

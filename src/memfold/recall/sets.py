@@ -180,16 +180,20 @@ def kind_words(plan: QueryPlan, named: Sequence[str]) -> list[str]:
     """The query's words that may name a kind of thing the memory holds: a word after "the",
     "my", "our" (or one word further), the word a question asks for ("what pet"), or a
     plural; not a name, not a stop word."""
-    words = [w.casefold() for w in find_words(plan.text)]
-    # the word after "what" or "which" when it ends the noun ("what pet do I have"; in
-    # "which dog foods" the foods are asked for, not the dog)
-    found = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ASKING
-             and (i + 2 == len(words) or words[i + 2] not in plan.terms)]
-    found += [words[i + n] for i, w in enumerate(words) if w in DETERMINERS
-              for n in (1, 2) if i + n < len(words)]
-    found += [t for t in plan.terms if singulars(t)]
+    found = [*placed(plan), *(t for t in plan.terms if singulars(t))]
     return [w for w in dict.fromkeys(found) if w in plan.terms and w not in STOP_WORDS
             and len(w) >= MIN_PLURAL - 1 and entity_key(w) not in named][:MOST_KINDS]
+
+
+def placed(plan: QueryPlan) -> list[str]:
+    """The query's words placed to name a thing: after "the", "my", "our" (or one word
+    further), or the word after "what" or "which" when it ends the noun ("what pet do I
+    have"; in "which dog foods" the foods are asked for, not the dog)."""
+    words = [w.casefold() for w in find_words(plan.text)]
+    found = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ASKING
+             and (i + 2 == len(words) or words[i + 2] not in plan.terms)]
+    return found + [words[i + n] for i, w in enumerate(words) if w in DETERMINERS
+                    for n in (1, 2) if i + n < len(words)]
 
 
 def owned(plan: QueryPlan) -> frozenset[str]:
@@ -231,14 +235,29 @@ def kind_names(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     found: dict[str, list[str]] = {}
     asked = kind_words(plan, named)
     at = versioned.version(backend) if asked else None
-    mine = owned(plan)
+    mine, named_so = owned(plan), set(placed(plan))
     for word in asked:
-        keys = [k for k in dict.fromkeys(
-                    k for k, _ in told_of(backend, word, filters, at, word in mine))
-                if k not in named]
+        told = [k for k, _ in told_of(backend, word, filters, at, word in mine)]
+        # a plural that only follows a verb ("before I changed airlines") names no company
+        by_name = called(backend, word, filters) if word in named_so else []
+        keys = [k for k in dict.fromkeys([*told, *by_name]) if k not in named]
         if keys:
             found[word] = keys
     return found
+
+
+def called(backend: RecallIndex, word: str, filters: Filters) -> list[str]:
+    """The entities whose name ends in the kind word or a form of it ("Meridian Airlines" is
+    an airline, "Washington Park Cat Clinic" a clinic): read from the links of the
+    TOLD_READ facts that hold the word.  A name of one word is no kind."""
+    forms = {word, *lexicon.lemmas(word), *singulars(word)}
+    keys: list[str] = []
+    for c in backend.lexical(Terms(words=(word,)), filters, TOLD_READ):
+        for key in c.links:
+            *name, last = key.split("-")
+            if name and (last in forms or not forms.isdisjoint(singulars(last))):
+                keys.append(key)
+    return list(dict.fromkeys(keys))
 
 
 def told_of(backend: RecallIndex, word: str, filters: Filters,
