@@ -239,14 +239,15 @@ def kind_names(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     for word in asked:
         told = [k for k, _ in told_of(backend, word, filters, at, word in mine)]
         # a plural that only follows a verb ("before I changed airlines") names no company
-        by_name = called(backend, word, filters) if word in named_so else []
+        by_name = versioned.kept(at, ("called", word, filters), functools.partial(
+            called, backend, word, filters)) if word in named_so else ()
         keys = [k for k in dict.fromkeys([*told, *by_name]) if k not in named]
         if keys:
             found[word] = keys
     return found
 
 
-def called(backend: RecallIndex, word: str, filters: Filters) -> list[str]:
+def called(backend: RecallIndex, word: str, filters: Filters) -> tuple[str, ...]:
     """The entities whose name ends in the kind word or a form of it ("Meridian Airlines" is
     an airline, "Washington Park Cat Clinic" a clinic): read from the links of the
     TOLD_READ facts that hold the word.  A name of one word is no kind."""
@@ -257,7 +258,7 @@ def called(backend: RecallIndex, word: str, filters: Filters) -> list[str]:
             *name, last = key.split("-")
             if name and (last in forms or not forms.isdisjoint(singulars(last))):
                 keys.append(key)
-    return list(dict.fromkeys(keys))
+    return tuple(dict.fromkeys(keys))
 
 
 def told_of(backend: RecallIndex, word: str, filters: Filters,
