@@ -133,3 +133,14 @@ def test_an_entity_named_for_its_kind_is_one(workspace: Path) -> None:
         # a plural after a verb names no company
         assert "meridian-airlines" not in memory.recall(
             "Who was my boss before I changed airlines?", now="2026-01-05T09:00:00").entities
+
+
+def test_what_breed_is_a_named_pet_asks_what_the_memory_says_it_is(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        told = retain(memory, "2025-12-06", "W @Juniper: Juniper is our dog now; she's a blue "
+                                            "heeler mix with one floppy ear.")
+        retain(memory, "2025-12-10", "W @Juniper: Juniper goes to a Saturday obedience class "
+                                     "with a trainer named Maddie.")
+        retain(memory, "2025-12-11", "W @Juniper: Nate, a student from Westminster College, "
+                                     "walks Juniper when I'm on trips.")
+        assert ids(memory.recall("What breed is Juniper?", now="2025-12-20T09:00:00"))[0] == told
