@@ -35,9 +35,10 @@ import re
 KIND, SAME, FORM, IS = "kind", "same", "form", "is"
 PART = "part"  # places.tsv.gz: a named place within another
 RELATIONS = (KIND, SAME, FORM)
-# inflections a query word may carry (WordNet's "morphy" rules, nouns and verbs): the
-# table's words are lemmas, so "dogs" is looked up as "dog" and "moving" as "move"
-ENDINGS = (("ies", "y"), ("ses", "s"), ("xes", "x"), ("ches", "ch"), ("shes", "sh"),
+# inflections a query word may carry (WordNet's "morphy" rules, nouns and verbs, and the past
+# of a verb in -y): the table's words are lemmas, so "dogs" is looked up as "dog", "moving"
+# as "move" and "married" as "marry"
+ENDINGS = (("ies", "y"), ("ied", "y"), ("ses", "s"), ("xes", "x"), ("ches", "ch"), ("shes", "sh"),
            ("men", "man"), ("s", ""), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
            ("ing", "e"), ("ing", ""))
 # a consonant doubled before these endings ("swimming", "stopped"): the verb has it once, and
@@ -201,6 +202,10 @@ def _lemmas(word: str) -> tuple[str, ...]:
     found = [word] if _knows(word) else []
     found += [lemma for lemma in dict.fromkeys(inflected(word))
               if lemma not in found and _knows(lemma)]
+    if word.endswith("ied") and _knows(word[:-3] + "y"):
+        # the past of a verb in -y ("married": marry), not the -ed of a noun ending in i
+        # (the marri, a eucalyptus)
+        found = [lemma for lemma in found if lemma == word or not lemma.endswith("i")]
     return tuple(found)
 
 
@@ -262,6 +267,31 @@ def related(word: str, relation: str) -> tuple[str, ...]:
         out.pop(lemma, None)
     out.pop(word.casefold(), None)
     return tuple(out)
+
+
+# the classes of two words compared for a sense they share (`same_sense`): the nearest few
+NEAR_CLASSES = 4
+
+
+def synonyms(word: str) -> tuple[str, ...]:
+    """The other words for `word` (`related` SAME) that mean it in the sense a fact would use
+    them: the tables written by hand give theirs as they are; of WordNet's, a word whose
+    own first sense is elsewhere is left out (`same_sense`): car's "machine" is an espresso
+    machine in a fact, goal's "end" an end-stage, earn's "clear" a cleared path."""
+    own = {w for lemma in lemmas(word) for w in _own().get(lemma, {}).get(SAME, ())}
+    return tuple(w for w in related(word, SAME) if w in own or same_sense(word, w))
+
+
+@functools.lru_cache(maxsize=WORDS_CACHED)
+def same_sense(word: str, other: str) -> bool:
+    """Whether `other`, a word WordNet gives for `word`'s first sense, is used in that sense:
+    it gives `word` back among its own, or the two are kinds of one thing (their NEAR_CLASSES
+    nearest classes meet: boss and chief are supervisors), or neither is a kind of anything
+    (a verb or an adjective: the first sense is all the table knows of it)."""
+    if word.casefold() in related(other, SAME):
+        return True
+    near, theirs = classes(word)[:NEAR_CLASSES], classes(other)[:NEAR_CLASSES]
+    return bool(set(near) & set(theirs)) or not (near or theirs)
 
 
 def undoubled(word: str) -> tuple[str, ...]:

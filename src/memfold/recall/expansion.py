@@ -162,6 +162,9 @@ KNOWLEDGE = ((lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
 # many hundred words costs tens of milliseconds: FTS5 merges every term's list); the facts
 # found already are read for all of them
 SEARCHED = 4
+# ... but other words for the same thing are few and each is the query word itself (boss:
+# manager, supervisor, line manager, foreman, chief), so more of them are searched
+SEARCHED_SAME = 8
 # ... and when no other search found anything (no word of the query is in the memory, no
 # name), this many: the only way left to an answer, and it costs what a miss would
 SEARCHED_ALONE = 16
@@ -271,11 +274,13 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
         if ranking.tunable(weight) <= 0:
             continue
         for term in [*pairs, *terms]:
-            new = [w for w in lexicon.related(term, relation) if w not in asked
+            new = [w for w in (lexicon.synonyms(term) if relation == lexicon.SAME
+                               else lexicon.related(term, relation)) if w not in asked
                    and len(w) >= MIN_HELD and w not in STOP_WORDS
                    and w not in words][:MAX_RELATED - len(words)]
             words.update((w, (term, n)) for w in new)
-            searched += new[:searched_each]
+            searched += new[:max(searched_each, SEARCHED_SAME) if relation == lexicon.SAME
+                            else searched_each]
             if n == KIND_AT and term == answer:
                 searched += [w for w in new[searched_each:ASKED_KINDS] if w.isalnum()]
     classes = {} if ranking.tunable(KNOWLEDGE[KIND_AT][1]) <= 0 else {

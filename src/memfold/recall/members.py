@@ -8,6 +8,10 @@ answer, each member once — but found by the entity's links they weigh as every
 about it ("Pepper eats grain-free kibble"), and the one that tells what the entity is came
 eighth.  Here they come first, in the order recall gave them, above the rest of their tier.
 
+A question for the kind of a named entity ("what breed is Juniper") has no kind word: the
+facts linked to it that tell what it is come first ("Juniper is our dog now; she's a blue
+heeler mix", `what_they_are`), not the newest fact that only names her.
+
 Only for a kind the question asks for: "who looked after the dog" asks for a person, and the
 fact that Pepper is a collie answers nothing of it.  Not in semantic mode (`sets.with_groups`
 reads no kinds there).
@@ -15,10 +19,12 @@ reads no kinds there).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from memfold.index.base import Filters, RecallIndex
+from memfold.names import entity_key
 from memfold.recall.expansion import asked_kind
 from memfold.recall.fusion import SEMANTIC
 from memfold.recall.query import QueryPlan
@@ -43,9 +49,29 @@ def telling(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters
     kinds = kind_words(plan, named)
     if word in KIND_OF:
         word = next((w for w in kinds if w != word), None)
+        if word is None and named:  # "what breed is Juniper": what the memory says she is
+            return what_they_are(backend, named, filters)
     if word is None or word not in kinds:
         return frozenset()
     return frozenset(fact_id for _, fact_id in told_of(backend, word, filters))
+
+
+IS_ONE = r"(?:,?\s+(?:is|was)\s+(?:a|an|my|our|the)\b|,\s+(?:a|an)\b)"
+READ = 50  # the facts linked to the entities read for what they are
+
+
+def what_they_are(backend: RecallIndex, named: Sequence[str],
+                  filters: Filters) -> frozenset[str]:
+    """The ids of the facts linked to an entity the question names that tell what it is:
+    its name, then "is a", "is our" or a comma and "a" ("Juniper is our dog now", "Pickles
+    is my orange tabby", "Adopted Juniper, a cattle dog mix")."""
+    found: set[str] = set()
+    for c in backend.linked(list(named), filters, READ):
+        names = "|".join(re.escape(n) for n in c.fact.entities
+                         if entity_key(n) in named)
+        if names and re.search(rf"\b(?:{names}){IS_ONE}", c.fact.content):
+            found.add(c.fact.id)
+    return frozenset(found)
 
 
 def told_first(ordered: list[Scored], told: frozenset[str]) -> list[Scored]:

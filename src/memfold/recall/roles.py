@@ -23,6 +23,7 @@ from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall.query import QueryPlan
 
 POSSESSIVE = frozenset({"my", "our"})
+_NAME = r"[A-Z][\w-]*"  # a name beside a role: one capitalised word
 SEARCHED = 20  # the facts read for the role's name
 MIN_ROLE = 3  # letters
 
@@ -42,11 +43,15 @@ def role_words(plan: QueryPlan, named: list[str]) -> list[str]:
 
 def _told(role: str) -> re.Pattern[str]:
     """A role beside a name in a fact: "my brother Nico", "My mum, Carmen", "a tutor,
-    Graciela", "Nico, my brother", "Graciela is my tutor"."""
-    ahead = r"\b(?:my|our|a|an|the|his|her|their)\s+(?:\w+\s+)?"
-    return re.compile(rf"(?i:{ahead}{re.escape(role)}),?\s+(?P<after>[A-Z][\w-]*)"
-                      rf"|(?P<before>[A-Z][\w-]*),?\s+"
-                      rf"(?i:(?:is\s+)?(?:my|our)\s+(?:\w+\s+)?{re.escape(role)})\b")
+    Graciela", "Nico, my brother", "Graciela is my tutor".  After "a" or "the" the name is
+    set off by a comma: "a realtor Sofia recommended" names who recommended one, not the
+    realtor; and a role the fact gives as someone else's ("her husband Tom") is not the
+    user's."""
+    role = re.escape(role)
+    return re.compile(rf"(?i:\b(?:my|our)\s+(?:\w+\s+)?{role}),?\s+(?P<after>{_NAME})"
+                      rf"|(?i:\b(?:a|an|the)\s+(?:\w+\s+)?{role}),\s+(?P<set>{_NAME})"
+                      rf"|(?P<before>{_NAME}),?\s+"
+                      rf"(?i:(?:is\s+)?(?:my|our)\s+(?:\w+\s+)?{role})\b")
 
 
 def roles(backend: RecallIndex, plan: QueryPlan, named: list[str],
@@ -59,7 +64,7 @@ def roles(backend: RecallIndex, plan: QueryPlan, named: list[str],
         votes: Counter[str] = Counter()
         for c in backend.lexical(Terms(words=(role,)), filters, SEARCHED):
             for m in pattern.finditer(c.fact.content):
-                key = entity_key(m.group("after") or m.group("before"))
+                key = entity_key(m.group("after") or m.group("set") or m.group("before"))
                 if key in c.links:
                     votes[key] += 1
         ranked = votes.most_common(2)

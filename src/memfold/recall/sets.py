@@ -51,6 +51,8 @@ SET_WORDS = frozenset({"which", "all", "every", "each", "list"})
 MIN_PLURAL = 4  # letters: "cars", not "is"
 # a kind word: after one of these (one word between at most: "our old dog"), or a plural
 DETERMINERS = frozenset({"the", "my", "our", "his", "her", "their", "your"})
+ASKING = frozenset({"what", "which"})  # "what pet do I have": the kind asked for
+POSSESSIVE = frozenset({"my", "our"})
 KINDS_SEARCHED = 256  # the narrower words a kind is searched with, at most
 # a kind with more words for its kinds than that ("animal": 400) reaches the kinds of its
 # first FIRST_KINDS ("domestic animal", "pet": dog, cat, tortoise), EACH_KIND of each, first
@@ -159,24 +161,47 @@ def with_siblings(backend: RecallIndex, ordered: list[Scored], plan: QueryPlan,
 def _told(words: Sequence[str]) -> re.Pattern[str]:
     """An entity told to be one of `words`: "Biscuit is our six-year-old beagle", "Nico,
     my younger brother", "my brother Nico", "our beagle, Biscuit", "Shelly is Owen's
-    tortoise"."""
+    tortoise".  Whose it is, when the fact says someone else's ("his", "Naomi's"), is
+    the group `other` or `other2`."""
     kind = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    ahead = r"\b(?:my|our|a|an|the|his|her|their|[\w-]+['\u2019]s)\s+(?:[\w'-]+\s+){0,2}?"
-    end = r"(?=\s*(?:[.,;:!?)]|$|(?i:and|who|which|that|with)\b))"  # the kind ends it
+
+    def ahead(other: str) -> str:
+        return (rf"\b(?:my|our|a|an|the|(?P<{other}>his|her|their|[\w-]+['\u2019]s))\s+"
+                r"(?:[\w'-]+\s+){0,2}?")
+    # the kind ends it, or a word of time or place after it does ("Juniper is our dog now")
+    end = (r"(?=\s*(?i:(?:now|too|again|also|today|here|there)\s*)?"
+           r"(?:[.,;:!?)]|$|(?i:and|who|which|that|with)\b))")
     return re.compile(rf"(?P<before>[A-Z][\w-]*),?\s+(?:is\s+|was\s+)?"
-                      rf"(?i:{ahead}(?:{kind})){end}"
-                      rf"|(?i:{ahead}(?:{kind})),?\s+(?P<after>[A-Z][\w-]*)")
+                      rf"(?i:{ahead('other')}(?:{kind})){end}"
+                      rf"|(?i:{ahead('other2')}(?:{kind})),?\s+(?P<after>[A-Z][\w-]*)")
 
 
 def kind_words(plan: QueryPlan, named: Sequence[str]) -> list[str]:
     """The query's words that may name a kind of thing the memory holds: a word after "the",
-    "my", "our" (or one word further), or a plural; not a name, not a stop word."""
-    words = [w.casefold() for w in find_words(plan.text)]
-    found = [words[i + n] for i, w in enumerate(words) if w in DETERMINERS
-             for n in (1, 2) if i + n < len(words)]
-    found += [t for t in plan.terms if singulars(t)]
+    "my", "our" (or one word further), the word a question asks for ("what pet"), or a
+    plural; not a name, not a stop word."""
+    found = [*placed(plan), *(t for t in plan.terms if singulars(t))]
     return [w for w in dict.fromkeys(found) if w in plan.terms and w not in STOP_WORDS
             and len(w) >= MIN_PLURAL - 1 and entity_key(w) not in named][:MOST_KINDS]
+
+
+def placed(plan: QueryPlan) -> list[str]:
+    """The query's words placed to name a thing: after "the", "my", "our" (or one word
+    further), or the word after "what" or "which" when it ends the noun ("what pet do I
+    have"; in "which dog foods" the foods are asked for, not the dog)."""
+    words = [w.casefold() for w in find_words(plan.text)]
+    found = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ASKING
+             and (i + 2 == len(words) or words[i + 2] not in plan.terms)]
+    return found + [words[i + n] for i, w in enumerate(words) if w in DETERMINERS
+                    for n in (1, 2) if i + n < len(words)]
+
+
+def owned(plan: QueryPlan) -> frozenset[str]:
+    """The query's words a "my" or "our" comes before (or one word further: "my climbing
+    partner"): what the question asks is the user's own."""
+    words = [w.casefold() for w in find_words(plan.text)]
+    return frozenset(words[i + n] for i, w in enumerate(words) if w in POSSESSIVE
+                     for n in (1, 2) if i + n < len(words))
 
 
 def _narrower(word: str) -> list[str]:
@@ -210,28 +235,47 @@ def kind_names(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     found: dict[str, list[str]] = {}
     asked = kind_words(plan, named)
     at = versioned.version(backend) if asked else None
+    mine, named_so = owned(plan), set(placed(plan))
     for word in asked:
-        keys = [k for k in dict.fromkeys(k for k, _ in told_of(backend, word, filters, at))
-                if k not in named]
+        told = [k for k, _ in told_of(backend, word, filters, at, word in mine)]
+        # a plural that only follows a verb ("before I changed airlines") names no company
+        by_name = versioned.kept(at, ("called", word, filters), functools.partial(
+            called, backend, word, filters)) if word in named_so else ()
+        keys = [k for k in dict.fromkeys([*told, *by_name]) if k not in named]
         if keys:
             found[word] = keys
     return found
 
 
+def called(backend: RecallIndex, word: str, filters: Filters) -> tuple[str, ...]:
+    """The entities whose name ends in the kind word or a form of it ("Meridian Airlines" is
+    an airline, "Washington Park Cat Clinic" a clinic): read from the links of the
+    TOLD_READ facts that hold the word.  A name of one word is no kind."""
+    forms = {word, *lexicon.lemmas(word), *singulars(word)}
+    keys: list[str] = []
+    for c in backend.lexical(Terms(words=(word,)), filters, TOLD_READ):
+        for key in c.links:
+            *name, last = key.split("-")
+            if name and (last in forms or not forms.isdisjoint(singulars(last))):
+                keys.append(key)
+    return tuple(dict.fromkeys(keys))
+
+
 def told_of(backend: RecallIndex, word: str, filters: Filters,
-            at: str | None = None) -> tuple[tuple[str, str], ...]:
+            at: str | None = None, mine: bool = False) -> tuple[tuple[str, str], ...]:
     """`_told_are`, kept per version of the facts (`versioned`; `at`, when read already)."""
     at = versioned.version(backend) if at is None else at
-    return versioned.kept(at, ("told", word, filters),
-                          functools.partial(_told_are, backend, word, filters))
+    return versioned.kept(at, ("told", word, filters, mine),
+                          functools.partial(_told_are, backend, word, filters, mine))
 
 
-def _told_are(backend: RecallIndex, word: str, filters: Filters,
+def _told_are(backend: RecallIndex, word: str, filters: Filters, mine: bool = False,
               ) -> tuple[tuple[str, str], ...]:
     """The entities told to be one of `word` or a narrower word (`_narrower`), first told
     first, each with the id of the fact that tells it, in the TOLD_READ facts that best
     match those words (and are linked to them): a reading of the memory and the word
-    alone."""
+    alone.  `mine`: the question asks for the user's own ("my partner", "our dog"), so an
+    entity told to be someone else's ("Tom is Naomi's husband") is not one."""
     words = _narrower(word)
     if not words:
         return ()
@@ -241,6 +285,8 @@ def _told_are(backend: RecallIndex, word: str, filters: Filters,
                   phrases=tuple(w for w in words if " " in w))
     for c in backend.lexical(terms, filters, TOLD_READ):
         for m in pattern.finditer(c.fact.content):
+            if mine and (m.group("other") or m.group("other2")):
+                continue  # "my partner" is not Naomi's husband
             key = entity_key(m.group("before") or m.group("after"))
             if key in c.links:
                 votes.setdefault((key, c.fact.id))
