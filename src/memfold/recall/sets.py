@@ -39,6 +39,7 @@ from memfold import lexicon
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.names import STOP_WORDS, entity_key, find_words, name_keys, text_names
 from memfold.recall import ranking, versioned
+from memfold.recall.expansion import uncommon
 from memfold.recall.fusion import SEMANTIC
 from memfold.recall.gather import Pool
 from memfold.recall.query import QueryPlan
@@ -281,8 +282,11 @@ def _told_are(backend: RecallIndex, word: str, filters: Filters, mine: bool = Fa
         return ()
     pattern = _told(words)
     votes: dict[tuple[str, str], None] = {}
-    terms = Terms(words=tuple(w for w in words if " " not in w),
+    # of the single words, only those some fact holds and not most facts (`uncommon`)
+    terms = Terms(words=tuple(uncommon(backend, [w for w in words if " " not in w])),
                   phrases=tuple(w for w in words if " " in w))
+    if not terms.words and not terms.phrases:
+        return ()
     for c in backend.lexical(terms, filters, TOLD_READ):
         for m in pattern.finditer(c.fact.content):
             if mine and (m.group("other") or m.group("other2")):
