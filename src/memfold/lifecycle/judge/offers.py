@@ -30,6 +30,7 @@ Nothing is retired this way: a wrong offer costs a look, a wrong supersede hides
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
@@ -90,8 +91,20 @@ def _another_value_left(n: Reading, o: Reading) -> bool:
     return any(c.old and not c.old & o.words for c in n.changes)
 
 
+# final statuses that may say a state, or something done beside it, not one reached: "lives",
+# "did her MA", "opened an account", "was reopened"
+_STILL = frozenset(w.stem(x) for x in "live active available permanent found over done paid "
+                   "opened reopened closed".split())  # "close to Westbahnhof"; an end is in `ends`
+# a state begun: "started at Kirkwall Grammar", "her first day at the county archive"
+_BEGUN = re.compile(r"\b(?:started|starts|began|begins)\s+(?:at|with|as|on)\b|\bfirst\s+day\b",
+                    re.IGNORECASE)
+
+
 def _says_now(n: Reading) -> bool:
-    return bool(n.now or n.changes or n.ends or n.reversal or n.parted)
+    """The newer fact says a state holds now, changed, ended, began or reached a final
+    status ("signed with @Inkwell-Agency", "finished the Dublin Marathon")."""
+    return bool(n.now or n.changes or n.ends or n.reversal or n.parted
+                or finals(n, frozenset()) - _STILL or _BEGUN.search(n.text))
 
 
 def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,

@@ -177,10 +177,20 @@ def _left(n: Reading, o: Reading) -> str | None:
     return None
 
 
-def _ended(n: Reading, o: Reading) -> str | None:
+def _doers(stemset: Stems) -> Stems:
+    """The stems with each doer's activity beside it: "smoker" gives "smok", "runner" "run",
+    so "quit smoking" ends "is a smoker"."""
+    roots = {x[:-2] for x in stemset if x.endswith("er") and len(x) > 5}
+    return stemset | roots | {r[:-1] for r in roots if r[-1] == r[-2]}
+
+
+def _ended(n: Reading, o: Reading, doers: bool = False) -> str | None:
+    """The older fact's state ended; with `doers`, said of what its doer does (read last)."""
+    said = _doers if doers else (lambda stemset: stemset)
+    states = said(o.predicate | o.value | o.attr)
     for ended in n.ends:  # what ended is what the older fact states, not only its subject
-        shared = _topic(ended, o.words) - _END_VERBS
-        if shared & (o.predicate | o.value | o.attr):
+        shared = _topic(ended, said(o.words)) - _END_VERBS
+        if shared & states:
             return f"the newer fact says {_text(shared, n)!r} ended"
     if n.parted and (o.words & _BOND or o.relation == "relationship") and (
             n.words & o.words or not n.subject):
@@ -463,7 +473,7 @@ def replaces(new: Fact, old: Fact) -> str | None:
     return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
             or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
             or _status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
-            or (_closed(n, o) if for_good(n.text) else None))
+            or (_closed(n, o) if for_good(n.text) else None) or _ended(n, o, doers=True))
 
 
 

@@ -73,7 +73,9 @@ def signature(content: str) -> frozenset[str]:
         if w.is_number(word):
             out.add("#number")
         if word not in w.STOP:
-            out.add(w.stem(word))
+            out.add(stem := w.stem(word))
+            if stem.endswith("er") and len(stem) > 5:  # "a smoker" / "quit smoking"
+                out.update((stem[:-2], stem[:-3]) if stem[-3] == stem[-4] else (stem[:-2],))
             if "-" in word:  # "car-free" shares "car"
                 out.update(w.stem(part) for part in word.split("-") if part not in w.STOP)
     return frozenset(out)

@@ -1,0 +1,64 @@
+"""States that end, begin or reach a final status, said in ways the judge did not read: a doer
+who stopped ("a heavy drinker" / "stopped drinking"), a partner after "single" or "a widow", a
+relationship broken off, something "being processed" or an applicant then a final status, a
+"planning appeal" (no plan), a line manager, a secondary school after a primary one, "went to
+live in"; and, offered rather than taken, a final status or a beginning said of another value
+("signed with @Quillstone", "started at ...") and a thing done that an older fact says cannot
+be ("cannot swim" / "swam two lengths").  Each has a non-change beside it."""
+
+from __future__ import annotations
+
+import pytest
+from judge_pairs import superseded, verdicts
+
+CHANGES = [
+    ("W @Tomas: Tomas is a heavy drinker.", "W @Tomas: Tomas stopped drinking last year."),
+    ("W @Maud: Maud is single.", "W @Maud: Maud has a girlfriend now, Ines."),
+    ("W @Hal: Hal is a widow.", "W @Hal: Hal got remarried in June."),
+    ("W @Ravi: Ravi is dating Dana.", "W @Ravi: Ravi broke it off with Dana in May."),
+    ("W @Ada: Ada's visa is being processed.", "W @Ada: Ada's visa was approved."),
+    ("W @Bo: Bo is an applicant for the nursing course.",
+     "W @Bo: Bo was accepted onto the nursing course."),
+    ("W @Ivo: Ivo's planning application is pending.",
+     "W @Ivo: Ivo's planning application was refused by the council."),
+    ("W @Noor: Noor's line manager is Ilse.", "W @Noor: Noor reports to Dieter now."),
+    ("W @Finn: Finn is at Oakfield Primary.", "W @Finn: Finn started at Brockwood Secondary."),
+    ("W @Ola: Ola lives in Bergen.", "W @Ola: Ola sold up and went to live in Oslo."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CHANGES)
+def test_a_state_ended_begun_or_finished_is_a_change(old: str, new: str) -> None:
+    assert superseded(old, new), verdicts(old, new)
+
+
+OFFERED = [
+    ("W @Ezra: Ezra is represented by @Pageturn-Agency.",
+     "W @Ezra: Ezra signed with @Quillstone after leaving his old agent."),
+    ("W @Kit: Kit cannot swim.", "W @Kit: Kit swam two lengths at the pool on Monday."),
+    ("W @Una: Una is training for her first marathon.",
+     "W @Una: Una finished the Berlin marathon in 3:58."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), OFFERED)
+def test_a_change_said_by_a_final_status_or_a_thing_done_is_offered(old: str, new: str) -> None:
+    found = verdicts(old, new)
+    assert found and not any(v.supersedes for v in found), found
+
+
+KEPT = [
+    ("W @Zoe: Zoe lives in Porto.",
+     "W @Zoe: Zoe lives in the Foz part of Porto, close to the beach."),
+    ("W @Ugo: Ugo speaks Italian and French.",
+     "W @Ugo: Ugo speaks fluent English; he did his degree in Leeds."),
+    ("W @Ivo: Ivo lives in Graz.", "W @Ivo: Ivo is planning to move to Vienna."),
+    ("W @Maud: Maud is single.", "W @Maud: Maud's sister has a girlfriend now."),
+    ("W @Tomas: Tomas is a heavy drinker.", "W @Tomas: Tomas's brother stopped drinking."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), KEPT)
+def test_a_refinement_a_plan_or_someone_elses_news_changes_nothing(old: str, new: str) -> None:
+    assert not superseded(old, new), verdicts(old, new)
+    assert not [v for v in verdicts(old, new) if v.reason.endswith("holds now")]
