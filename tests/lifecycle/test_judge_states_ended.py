@@ -3,8 +3,9 @@ who stopped ("a heavy drinker" / "stopped drinking"), a partner after "single" o
 relationship broken off, something "being processed" or an applicant then a final status, a
 "planning appeal" (no plan), a line manager, a secondary school after a primary one, "went to
 live in"; and, offered rather than taken, a final status or a beginning said of another value
-("signed with @Quillstone", "started at ...") and a thing done that an older fact says cannot
-be ("cannot swim" / "swam two lengths").  Each has a non-change beside it."""
+("signed with @Quillstone", "first day at ...", "took a job as ...") after work said by what one
+does ("lectures at ..."), a return to work after a leave, and a thing done that an older fact says
+cannot be ("cannot swim" / "swam two lengths").  Each has a non-change beside it."""
 
 from __future__ import annotations
 
@@ -38,6 +39,11 @@ OFFERED = [
     ("W @Kit: Kit cannot swim.", "W @Kit: Kit swam two lengths at the pool on Monday."),
     ("W @Una: Una is training for her first marathon.",
      "W @Una: Una finished the Berlin marathon in 3:58."),
+    ("W @Rafa: Rafa lectures in physics at Dunmore College.",
+     "W @Rafa: Rafa took a job as a quality engineer at a brewery."),
+    ("W @Lise: Lise is unemployed.", "W @Lise: Lise's first day at the harbour office was Tuesday."),
+    ("W @Cato: Cato is on paternity leave.", "W @Cato: Cato is back at work three days a week."),
+    ("W @Mia: Mia is off sick with her back.", "W @Mia: Mia returned to her desk on Monday."),
 ]
 
 
@@ -55,6 +61,9 @@ KEPT = [
     ("W @Ivo: Ivo lives in Graz.", "W @Ivo: Ivo is planning to move to Vienna."),
     ("W @Maud: Maud is single.", "W @Maud: Maud's sister has a girlfriend now."),
     ("W @Tomas: Tomas is a heavy drinker.", "W @Tomas: Tomas's brother stopped drinking."),
+    ("W @Cato: Cato is on paternity leave.", "W @Cato: Cato's wife is back at work now."),
+    ("W @Rafa: Rafa lectures in physics at Dunmore College.",
+     "W @Rafa: Rafa's brother took a job as a quality engineer."),
 ]
 
 

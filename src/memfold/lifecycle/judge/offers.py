@@ -128,8 +128,9 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     if shared:
         return f"same topic: {_surface(shared, n.text)}; {HOLDS_NOW}"
     if any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
-           for c in n.changes):
+           and not thing <= slot_words for c in n.changes):
         return None  # "moved his desk upstairs", "renamed his boat": another thing changed
+        # (but "took a job as a data analyst" changed the job itself)
     if "opinion" in (n.kind, o.kind):
         return None  # "finds the open-plan office too noisy" holds no home
     slots = sorted(_SLOT_LABELS[t] for t in tags if t in _SLOT_LABELS)
@@ -186,3 +187,22 @@ def workplace_offer(n: Reading, o: Reading) -> str | None:
             or o.guard or not _says_now(n) or not n.value or n.value & o.words:
         return None
     return f"same topic: job; {HOLDS_NOW}"
+
+
+# away from work for a while, and back at it
+AWAY = re.compile(r"\bon\s+(?:\w+\s+)?(?:leave|sabbatical|furlough|secondment)\b|\boff\s+sick\b"
+                  r"|\bsigned\s+off\s+(?:work|sick)\b", re.IGNORECASE)
+_HER_DESK = r"(?:work|(?:her|his|their|my|the)\s+(?:desk|job|office|post))"
+RETURNED = re.compile(r"\b(?:is|are|was|were|came|got|has\s+been)\s+back\s+(?:at\s+" + _HER_DESK
+                      + r"|to\s+work|on\s+the\s+(?:rota|wards?))|\breturned\s+to\s+" + _HER_DESK +
+                      r"|\bback\s+from\s+(?:\w+\s+)?(?:leave|sabbatical|furlough|secondment)\b",
+                      re.IGNORECASE)
+
+
+def returned_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact says its subject is away from work (on leave, off sick) and the newer
+    that it is back at work: "Zuzana is back at her desk full time" after "is on maternity
+    leave" — offered, since the older fact may be about another absence."""
+    if n.guard or o.guard or not AWAY.search(o.text) or not RETURNED.search(n.text):
+        return None
+    return f"same topic: {AWAY.search(o.text).group()} and now back; {HOLDS_NOW}"

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
+from memfold.lifecycle.judge.offers import AWAY, RETURNED
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.values import Fact
 
@@ -45,6 +46,11 @@ for _kind, _members in w.KINDS.items():
     for _member in _members:
         _KIND_OF.setdefault(w.stem(_member), set()).add("#" + _kind)
 _AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])", re.IGNORECASE)
+# work said by what one does there, or by its first day: "teaches maths at Wellbrook Academy",
+# "her first day at the county archive", "is unemployed"
+_WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|ing)?\s+"
+                      r"(?:[\w-]+\s+){0,2}at\s+(?-i:[A-Z])|\bfirst\s+(?:day|week|shift)\s+(?:at|with)\b"
+                      r"|\b(?:unemployed|jobless|out\s+of\s+work|between\s+jobs)\b", re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
 _MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
 ANY = frozenset({"*"})
@@ -62,6 +68,10 @@ def signature(content: str) -> frozenset[str]:
         out.add("#email")
     if _AT_ORG.search(content):  # "is at Kiteworks these days": where one works, maybe
         out.update(("#job", "#role"))
+    if _WORK_AT.search(content):
+        out.add("#job")
+    if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer
+        out.add("#away")
     if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
         out.add("#@")
     for raw in _RAW_WORD.findall(content.lower()):
