@@ -41,7 +41,8 @@ OFFERED = [
      "W @Una: Una finished the Berlin marathon in 3:58."),
     ("W @Rafa: Rafa lectures in physics at Dunmore College.",
      "W @Rafa: Rafa took a job as a quality engineer at a brewery."),
-    ("W @Lise: Lise is unemployed.", "W @Lise: Lise's first day at the harbour office was Tuesday."),
+    ("W @Lise: Lise is unemployed.",
+     "W @Lise: Lise's first day at the harbour office was Tuesday."),
     ("W @Cato: Cato is on paternity leave.", "W @Cato: Cato is back at work three days a week."),
     ("W @Mia: Mia is off sick with her back.", "W @Mia: Mia returned to her desk on Monday."),
 ]
@@ -62,6 +63,9 @@ KEPT = [
     ("W @Maud: Maud is single.", "W @Maud: Maud's sister has a girlfriend now."),
     ("W @Tomas: Tomas is a heavy drinker.", "W @Tomas: Tomas's brother stopped drinking."),
     ("W @Cato: Cato is on paternity leave.", "W @Cato: Cato's wife is back at work now."),
+    ("W @Yara: Yara gave up being vegan; she eats fish these days.",
+     "W @Yara: Yara sold her old Fiat and bought a Skoda."),
+    ("W @Ben: Ben is a candidate for the school board.", "W @Ben: Ben was hired by Ardent Labs."),
     ("W @Rafa: Rafa lectures in physics at Dunmore College.",
      "W @Rafa: Rafa's brother took a job as a quality engineer."),
 ]
@@ -71,3 +75,14 @@ KEPT = [
 def test_a_refinement_a_plan_or_someone_elses_news_changes_nothing(old: str, new: str) -> None:
     assert not superseded(old, new), verdicts(old, new)
     assert not [v for v in verdicts(old, new) if v.reason.endswith("holds now")]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Pia: Pia's dentist is Dr. Olsen.",
+     "W @Pia: Pia's dentist is still Dr. Olsen; she had a filling there in May."),
+    ("W @Tor: Tor banks with Nordea.",
+     "W @Tor: Tor thought about switching banks but stayed with Nordea."),
+    ("W @Choir: Maren conducts the choir.", "W @Choir: Maren conducted the choir again tonight."),
+])
+def test_a_restatement_with_more_beside_it_raises_no_conflict(old: str, new: str) -> None:
+    assert verdicts(old, new) == []

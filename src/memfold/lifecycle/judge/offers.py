@@ -40,6 +40,14 @@ _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
 # the stems of words.OPPOSITE, INTERIM and FINAL, shared with `rules`
 OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
 INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
+# "is still being processed", "are being reviewed": an interim state said with "being"
+BEING_DONE = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?being\s+\w+(?:ed|en)\b", re.IGNORECASE)
+_BEING = frozenset({"being"})
+
+
+def interim(o: Reading) -> Stems:
+    """The interim states the older fact says it is in ("pending", "being processed")."""
+    return o.words & INTERIM | (_BEING if BEING_DONE.search(o.text) else frozenset())
 FINAL = frozenset(w.stem(x) for x in w.FINAL)
 # words that say when or how, not what: they are no value of a slot
 _NOT_VALUES = frozenset(w.stem(x) for x in (
@@ -147,7 +155,7 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     application is under review" — offered, since the two may speak of two things."""
     if n.guard or n.additive or o.guard or o.kind == "opinion" or n.relation == "location":
         return None
-    was = o.words & INTERIM
+    was = interim(o)
     done = finals(n, was)
     if not (was and done) or any(e - FINAL and not e & o.words for e in n.ends):
         return None  # "Ulla sold her car" is no status of her flat listed for sale

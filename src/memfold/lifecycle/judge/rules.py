@@ -51,6 +51,7 @@ from memfold.lifecycle.judge.offers import (
     OPPOSITE,
     SLOT_TAGS,
     finals,
+    interim,
     mention_offer,
     returned_offer,
     slot_offer,
@@ -365,13 +366,19 @@ _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|pr
                    r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
 
 
+# a candidate or an applicant waits for something the fact must name: "a candidate for the
+# school board" is not hired by Ardent Labs
+_HOPEFUL = frozenset(w.stem(x) for x in "candidate applicant".split())
+
+
 def _status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
-    if not (was := o.words & INTERIM):
+    if not (was := interim(o)):
         return None
     now = finals(n, was)  # not "reopened" after "closed"
-    same = _topic(n.words, o.words) - INTERIM - FINAL or (not n.subject and not o.subject)
+    same = _topic(n.words, o.words) - INTERIM - FINAL or (
+        not n.subject and not o.subject and not was <= _HOPEFUL)
     done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
     if was and done and same:
         return f"status: {_text(was, o)!r} became {done!r}"
@@ -518,6 +525,8 @@ class RuleJudge:
             return Verdict(old.id, False, f"{reason}, but the newer fact is {_GUARDS[guard]}")
         if (n.again or n.guard == "restated") and n.words - n.kept - _BACK <= o.words:
             return None  # "is dating Jonas again", "back to Vim": the older fact said just that
+        if _restates(n, o):  # "is still Dr. Pryce; she saw him about her knee"
+            return None
         if n.kept:  # "but kept his job": not a change of job
             n = evolve(n, words=n.words - n.kept)
         if opposed := _opposed(n, o):  # "likes X" / "dislikes X", no change said
@@ -543,6 +552,14 @@ class RuleJudge:
                 n, o) or workplace_offer(n, o) or returned_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
+
+
+def _restates(n: Reading, o: Reading) -> bool:
+    """A restatement ("still", "again") or a change that did not happen ("stayed with") that
+    says all the older fact states, with more beside it: no conflict to ask about."""
+    said = o.predicate - _GENERIC
+    return (n.again or n.guard in ("restated", "negated")) and bool(said) and said <= n.words \
+        and not n.now
 
 
 _BACK = frozenset({w.stem("back"), w.stem("is")})  # "is back on Vim" says Vim, as "Vim again"

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
-from memfold.lifecycle.judge.offers import AWAY, RETURNED
+from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, RETURNED
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.values import Fact
 
@@ -70,6 +70,8 @@ def signature(content: str) -> frozenset[str]:
         out.update(("#job", "#role"))
     if _WORK_AT.search(content):
         out.add("#job")
+    if BEING_DONE.search(content):  # "is being processed": a status (offers.interim)
+        out.add("#status")
     if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer
         out.add("#away")
     if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
