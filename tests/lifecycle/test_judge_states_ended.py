@@ -86,3 +86,30 @@ def test_a_refinement_a_plan_or_someone_elses_news_changes_nothing(old: str, new
 ])
 def test_a_restatement_with_more_beside_it_raises_no_conflict(old: str, new: str) -> None:
     assert verdicts(old, new) == []
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Ana: Ana takes sertraline every morning.", "W @Ana: Ana came off sertraline in March."),
+    ("W @Ana: Ana takes metformin with dinner.", "W @Ana: Ana is off metformin now."),
+    ("W @Gus: Gus has a season ticket at Ibrox.",
+     "W @Gus: Gus let his Ibrox season ticket lapse this year."),
+    ("W @Loan: Our loan request is under consideration at the credit union.",
+     "W @Loan: The credit union turned down our loan request."),
+])
+def test_a_treatment_stopped_a_ticket_lapsed_or_a_request_declined_is_a_change(
+        old: str, new: str) -> None:
+    assert superseded(old, new), verdicts(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Ana: Ana lives in Leeds.", "W @Ana: Ana is off to Lisbon for the weekend."),
+    ("W @Gus: Gus works at Ibrox.", "W @Gus: Gus turned down a job at Hampden."),
+])
+def test_off_somewhere_or_an_offer_declined_changes_nothing(old: str, new: str) -> None:
+    assert not superseded(old, new), verdicts(old, new)
+
+
+def test_where_something_is_hosted_then_published_is_offered() -> None:
+    found = verdicts("W @Tansy-Docs: Tansy's docs are hosted on Netlify.",
+                     "W @Tansy-Docs: From version 2 on, Tansy's docs are published on Codeberg.")
+    assert found and not any(v.supersedes for v in found), found

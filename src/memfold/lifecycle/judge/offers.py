@@ -60,9 +60,9 @@ _VERBS = frozenset(w.stem(x) for x in w.CHANGE_VERBS | w.END_VERBS) | frozenset(
     w.stem(x) for x in "left joined went gave took".split())
 # the slot classes a shared word of offers on its own: a liking or a role word is too loose
 # ("prefers tea" / "likes Kubernetes"; "Product Manager" / "Kenji's manager")
-SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team")
+SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team", "#host")
 _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relationship",
-                "#diet": "diet", "#boss": "manager", "#team": "team"}
+                "#diet": "diet", "#boss": "manager", "#team": "team", "#host": "hosting"}
 
 # the endings of an offer's reason: what the judge could not read for sure
 HOLDS_NOW = "the newer fact says it holds now"

@@ -362,8 +362,9 @@ def _counted(n: Reading, o: Reading) -> str | None:
     return None
 
 
-_DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
-                   r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
+_DONE = re.compile(r"\b(?:came|went|got)\s+through|\bturned\s+(?:\w+\s+){0,4}down\b"
+                   r"|\bout\s+of\s+(?:beta|alpha|preview|review|draft)|\bgot\s+the\s+go-ahead\b",
+                   re.IGNORECASE)
 
 
 # a candidate or an applicant waits for something the fact must name: "a candidate for the
@@ -519,6 +520,8 @@ class RuleJudge:
             n = evolve(n, guard=None)  # girlfriend Marta moved in": her own relationship
         guard = n.guard or reported(new) or _hearsay(n, o) or (
             "dwelling" if reason and _dwelling(n, o) else None)
+        if guard == "negated" and reason and reason == _status(n, o):
+            guard = None  # "the Trust turned down our application": what was pending is decided
         if reason and not guard:
             return Verdict(old.id, True, reason)
         if reason and guard:

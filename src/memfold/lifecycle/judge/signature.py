@@ -29,6 +29,7 @@ CLASSES = {
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
     "#boss": "manager boss supervisor reports report lead leads manages supervises heads",
     "#team": "team squad",
+    "#host": "hosted hosts hosting published deployed",  # "hosted on" / "published on"
 }
 # the words that name a slot or its kind ("manager", "job", "home"), not a value
 SLOT_WORDS = frozenset(w.stem(x) for tag in ("#loc", "#job", "#name", "#boss", "#team")

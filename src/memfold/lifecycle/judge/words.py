@@ -131,14 +131,17 @@ CHANGE_VERBS = frozenset(
 END_VERBS = frozenset(
     "drop ditch dump quit stop cancel discontinue abandon leave resign retire sell close end "
     "divorce separate unsubscribe uninstall deactivate delete remove sunset deprecate wind "
-    "decommission".split())
+    "decommission lapse".split())
 END_PHRASES = re.compile(
     r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not|cannot)\b[^.;]*?\b"
     r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|broke\s+up|split\s+up"
     r"|gave\s+up|give\s+up|giving\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
     r"\s+(?!only\b|just\b)|phased\s+out|moved\s+away\s+from"
-    r"|walked\s+away\s+from|stepped\s+down|let\s+go"
+    r"|walked\s+away\s+from|stepped\s+down|let\s+go|let\s+(?:\w+\s+){1,6}lapse"
+    # "is off insulin", "came off her antidepressants": a treatment or a habit stopped
+    r"|(?:is|are|has\s+been|have\s+been|came|comes|got)\s+off\s+(?!(?:to|for|on|at|in|work|sick"
+    r"|duty|today|tomorrow|now|the\s+(?:plane|train|bus|phone|hook))\b)"
     r"|(?:hasn't|has\s+not|haven't|have\s+not)\s+(?:\w+ed|drunk|eaten|driven|ridden)\s+(?:\w+\s+)?"
     r"(?:since|in\s+(?:over\s+)?(?:a|an|\w+)\s+(?:years?|months?|weeks?)))\b",
     re.IGNORECASE)  # "hasn't smoked since January": the habit ended
@@ -292,7 +295,7 @@ INTERIM = frozenset(
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
     "submitted scheduled hold paused suspended stalled frozen waitlisted offer construction "
     "renovation underway trial probation shortlisted provisional listed expecting pregnant "
-    "repairs maintenance candidate applicant"
+    "repairs maintenance candidate applicant assessment consideration"
     .split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
