@@ -104,6 +104,8 @@ def test_a_treatment_stopped_a_ticket_lapsed_or_a_request_declined_is_a_change(
 @pytest.mark.parametrize(("old", "new"), [
     ("W @Ana: Ana lives in Leeds.", "W @Ana: Ana is off to Lisbon for the weekend."),
     ("W @Gus: Gus works at Ibrox.", "W @Gus: Gus turned down a job at Hampden."),
+    ("W @Ilka: Ilka is interviewing for nursing jobs.",
+     "B @Ilka: Ilka interviewed at St Mary's but turned the offer down."),
 ])
 def test_off_somewhere_or_an_offer_declined_changes_nothing(old: str, new: str) -> None:
     assert not superseded(old, new), verdicts(old, new)

@@ -8,14 +8,21 @@ Such a pair is offered — left active and named in the retain's `conflicts`, fo
 the person to confirm — when the newer fact, about the same subject (the caller checked),
 
 - says it holds now or changed ("now", "these days", a fronted "As of …", a change verb, an
-  end, a change of mind), is not guarded (a plan, a question, someone else's news, a
-  restatement …) and adds nothing beside the older value ("also", "too");
+  end, a change of mind, a beginning — "started at", "first day at" — or a final status
+  reached: "signed with", "finished"), is not guarded (a plan, a question, someone else's
+  news, a restatement …) and adds nothing beside the older value ("also", "too");
 - shares the older fact's slot: a topic word, the class of its slot word (a home, a job, a
-  name, a relationship, a role, a diet, a manager, a team, a liking), or a product family
-  (two products of one family, neither of them the entity's own name);
+  name, a relationship, a role, a diet, a manager, a team, where a thing is hosted, a
+  liking), or a product family (two products of one family, neither of them the entity's
+  own name);
 - and gives a value the older fact does not name, reads no other slot than the older fact
   (a role is not an employer), and names no value left that the older
   fact does not hold ("moved from Designer into a QA Analyst role" is no change of a home).
+
+Offered too: back at work after a leave (`returned_offer`), an interim state and a final one
+with no topic word in common (`status_offer`), another @mention as the value now
+(`mention_offer`), opposite words said to hold now (`turned_offer`), "is at <Org>" against a
+job (`workplace_offer`).
 
 Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
 against a second use ("also keeps its backups on Google Cloud") or an older fact that was no
@@ -211,6 +218,7 @@ def returned_offer(n: Reading, o: Reading) -> str | None:
     """The older fact says its subject is away from work (on leave, off sick) and the newer
     that it is back at work: "Zuzana is back at her desk full time" after "is on maternity
     leave" — offered, since the older fact may be about another absence."""
-    if n.guard or o.guard or not AWAY.search(o.text) or not RETURNED.search(n.text):
+    away = AWAY.search(o.text)
+    if n.guard or o.guard or away is None or not RETURNED.search(n.text):
         return None
-    return f"same topic: {AWAY.search(o.text).group()} and now back; {HOLDS_NOW}"
+    return f"same topic: {away.group()} and now back; {HOLDS_NOW}"

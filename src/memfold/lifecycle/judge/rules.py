@@ -362,9 +362,12 @@ def _counted(n: Reading, o: Reading) -> str | None:
     return None
 
 
-_DONE = re.compile(r"\b(?:came|went|got)\s+through|\bturned\s+(?:\w+\s+){0,4}down\b"
-                   r"|\bout\s+of\s+(?:beta|alpha|preview|review|draft)|\bgot\s+the\s+go-ahead\b",
-                   re.IGNORECASE)
+_DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
+                   r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
+# a decision on what was pending, by whoever decides it ("the Trust turned down our
+# application"), not the entity declining an offer ("interviewed at Vandelay but turned the
+# offer down": still interviewing)
+_DECLINED = re.compile(r"\bturned\s+(?:\w+\s+){0,4}down\b", re.IGNORECASE)
 
 
 # a candidate or an applicant waits for something the fact must name: "a candidate for the
@@ -380,7 +383,8 @@ def _status(n: Reading, o: Reading) -> str | None:
     now = finals(n, was)  # not "reopened" after "closed"
     same = _topic(n.words, o.words) - INTERIM - FINAL or (
         not n.subject and not o.subject and not was <= _HOPEFUL)
-    done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
+    m = _DONE.search(n.text) or (_DECLINED.search(n.text) if n.subject else None)
+    done = _text(now, n) if now else (m.group() if m else "")
     if was and done and same:
         return f"status: {_text(was, o)!r} became {done!r}"
     return None
