@@ -25,6 +25,10 @@ CHANGES = [
     ("W @Noor: Noor's line manager is Ilse.", "W @Noor: Noor reports to Dieter now."),
     ("W @Finn: Finn is at Oakfield Primary.", "W @Finn: Finn started at Brockwood Secondary."),
     ("W @Ola: Ola lives in Bergen.", "W @Ola: Ola sold up and went to live in Oslo."),
+    ("W @Ola: Ola lives in Bergen.", "W @Ola: Ola has emigrated to New Zealand."),
+    ("W @Ola: Ola lives in Bergen.", "W @Ola: Ola upped sticks to Trondheim."),
+    ("W @Ola: Ola lives in Bergen.", "W @Ola: Ola is in Oslo now for good."),
+    ("W @Ola: Ola lives in Bergen.", "W @Ola: Ola has been living in Oslo since March."),
 ]
 
 
@@ -61,6 +65,8 @@ KEPT = [
      "W @Ugo: Ugo speaks fluent English; he did his degree in Leeds."),
     ("W @Ivo: Ivo lives in Graz.", "W @Ivo: Ivo is planning to move to Vienna."),
     ("W @Maud: Maud is single.", "W @Maud: Maud's sister has a girlfriend now."),
+    ("W @Ola: Ola lives in Bergen.", "W @Ola: Ola's brother has emigrated to New Zealand."),
+    ("W @Ola: Ola lives in Bergen.", "W @Ola: Ola is thinking she might emigrate to Canada."),
     ("W @Tomas: Tomas is a heavy drinker.", "W @Tomas: Tomas's brother stopped drinking."),
     ("W @Cato: Cato is on paternity leave.", "W @Cato: Cato's wife is back at work now."),
     ("W @Yara: Yara gave up being vegan; she eats fish these days.",

@@ -17,7 +17,7 @@ from memfold.values import Fact
 CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
             "apartment flat house headquarters hq office city place address resident residence "
-            "rents renting room resettled",
+            "rents renting room resettled emigrated emigrate emigrating",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
@@ -52,6 +52,11 @@ _AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])", re.IGNORE
 _WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|ing)?\s+"
                       r"(?:[\w-]+\s+){0,2}at\s+(?-i:[A-Z])|\bfirst\s+(?:day|week|shift)\s+(?:at|with)\b"
                       r"|\b(?:unemployed|jobless|out\s+of\s+work|between\s+jobs)\b", re.IGNORECASE)
+# a move said without a word of home: "upped sticks to", "made the move to", "is in Lübeck
+# now for good"
+_MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+move\s+to\s+(?-i:[A-Z])"
+                    r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b",
+                    re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
 _MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
 ANY = frozenset({"*"})
@@ -69,6 +74,8 @@ def signature(content: str) -> frozenset[str]:
         out.add("#email")
     if _AT_ORG.search(content):  # "is at Kiteworks these days": where one works, maybe
         out.update(("#job", "#role"))
+    if _MOVED.search(content):
+        out.add("#loc")
     if _WORK_AT.search(content):
         out.add("#job")
     if BEING_DONE.search(content):  # "is being processed": a status (offers.interim)

@@ -91,7 +91,7 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
                   flags=re.I)
     rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)"
                   r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
-                  r"|joined|started)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
+                  r"|joined|started|emigrated)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
                   "", rest, flags=re.I)
     rest = re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
     if held := _held_by(clause, rest, subject, names):
