@@ -47,15 +47,10 @@ _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
 # the stems of words.OPPOSITE, INTERIM and FINAL, shared with `rules`
 OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
 INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
+FINAL = frozenset(w.stem(x) for x in w.FINAL)
 # "is still being processed", "are being reviewed": an interim state said with "being"
 BEING_DONE = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?being\s+\w+(?:ed|en)\b", re.IGNORECASE)
 _BEING = frozenset({"being"})
-
-
-def interim(o: Reading) -> Stems:
-    """The interim states the older fact says it is in ("pending", "being processed")."""
-    return o.words & INTERIM | (_BEING if BEING_DONE.search(o.text) else frozenset())
-FINAL = frozenset(w.stem(x) for x in w.FINAL)
 # words that say when or how, not what: they are no value of a slot
 _NOT_VALUES = frozenset(w.stem(x) for x in (
     "now these days nowadays since anymore any more longer instead only officially switched "
@@ -74,6 +69,11 @@ _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relatio
 # the endings of an offer's reason: what the judge could not read for sure
 HOLDS_NOW = "the newer fact says it holds now"
 APART = "but the two name no topic in common"
+
+
+def interim(o: Reading) -> Stems:
+    """The interim states the older fact says it is in ("pending", "being processed")."""
+    return o.words & INTERIM | (_BEING if BEING_DONE.search(o.text) else frozenset())
 
 
 @lru_cache(maxsize=16384)  # asked of the same newer fact for every older one
@@ -142,10 +142,11 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     shared = topic - _NOT_VALUES - _VERBS - {x for x in topic if w.is_number(x)}
     if shared:
         return f"same topic: {_surface(shared, n.text)}; {HOLDS_NOW}"
+    # "moved his desk upstairs", "renamed his boat": another thing changed (but "took a job as
+    # a data analyst" changed the job itself)
     if any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
            and not thing <= slot_words for c in n.changes):
-        return None  # "moved his desk upstairs", "renamed his boat": another thing changed
-        # (but "took a job as a data analyst" changed the job itself)
+        return None
     if "opinion" in (n.kind, o.kind):
         return None  # "finds the open-plan office too noisy" holds no home
     slots = sorted(_SLOT_LABELS[t] for t in tags if t in _SLOT_LABELS)
