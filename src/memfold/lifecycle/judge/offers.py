@@ -8,14 +8,21 @@ Such a pair is offered — left active and named in the retain's `conflicts`, fo
 the person to confirm — when the newer fact, about the same subject (the caller checked),
 
 - says it holds now or changed ("now", "these days", a fronted "As of …", a change verb, an
-  end, a change of mind), is not guarded (a plan, a question, someone else's news, a
-  restatement …) and adds nothing beside the older value ("also", "too");
+  end, a change of mind, a beginning — "started at", "first day at" — or a final status
+  reached: "signed with", "finished"), is not guarded (a plan, a question, someone else's
+  news, a restatement …) and adds nothing beside the older value ("also", "too");
 - shares the older fact's slot: a topic word, the class of its slot word (a home, a job, a
-  name, a relationship, a role, a diet, a manager, a team, a liking), or a product family
-  (two products of one family, neither of them the entity's own name);
+  name, a relationship, a role, a diet, a manager, a team, where a thing is hosted, a
+  liking), or a product family (two products of one family, neither of them the entity's
+  own name);
 - and gives a value the older fact does not name, reads no other slot than the older fact
   (a role is not an employer), and names no value left that the older
   fact does not hold ("moved from Designer into a QA Analyst role" is no change of a home).
+
+Offered too: back at work after a leave (`returned_offer`), an interim state and a final one
+with no topic word in common (`status_offer`), another @mention as the value now
+(`mention_offer`), opposite words said to hold now (`turned_offer`), "is at <Org>" against a
+job (`workplace_offer`).
 
 Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
 against a second use ("also keeps its backups on Google Cloud") or an older fact that was no
@@ -30,6 +37,7 @@ Nothing is retired this way: a wrong offer costs a look, a wrong supersede hides
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
@@ -40,6 +48,9 @@ _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
 OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
 INTERIM = frozenset(w.stem(x) for x in w.INTERIM)
 FINAL = frozenset(w.stem(x) for x in w.FINAL)
+# "is still being processed", "are being reviewed": an interim state said with "being"
+BEING_DONE = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?being\s+\w+(?:ed|en)\b", re.IGNORECASE)
+_BEING = frozenset({"being"})
 # words that say when or how, not what: they are no value of a slot
 _NOT_VALUES = frozenset(w.stem(x) for x in (
     "now these days nowadays since anymore any more longer instead only officially switched "
@@ -51,13 +62,18 @@ _VERBS = frozenset(w.stem(x) for x in w.CHANGE_VERBS | w.END_VERBS) | frozenset(
     w.stem(x) for x in "left joined went gave took".split())
 # the slot classes a shared word of offers on its own: a liking or a role word is too loose
 # ("prefers tea" / "likes Kubernetes"; "Product Manager" / "Kenji's manager")
-SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team")
+SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team", "#host")
 _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relationship",
-                "#diet": "diet", "#boss": "manager", "#team": "team"}
+                "#diet": "diet", "#boss": "manager", "#team": "team", "#host": "hosting"}
 
 # the endings of an offer's reason: what the judge could not read for sure
 HOLDS_NOW = "the newer fact says it holds now"
 APART = "but the two name no topic in common"
+
+
+def interim(o: Reading) -> Stems:
+    """The interim states the older fact says it is in ("pending", "being processed")."""
+    return o.words & INTERIM | (_BEING if BEING_DONE.search(o.text) else frozenset())
 
 
 @lru_cache(maxsize=16384)  # asked of the same newer fact for every older one
@@ -90,8 +106,20 @@ def _another_value_left(n: Reading, o: Reading) -> bool:
     return any(c.old and not c.old & o.words for c in n.changes)
 
 
+# final statuses that may say a state, or something done beside it, not one reached: "lives",
+# "did her MA", "opened an account", "was reopened"
+_STILL = frozenset(w.stem(x) for x in "live active available permanent found over done paid "
+                   "opened reopened closed".split())  # "close to Westbahnhof"; an end is in `ends`
+# a state begun: "started at Kirkwall Grammar", "her first day at the county archive"
+_BEGUN = re.compile(r"\b(?:started|starts|began|begins)\s+(?:at|with|as|on)\b|\bfirst\s+day\b",
+                    re.IGNORECASE)
+
+
 def _says_now(n: Reading) -> bool:
-    return bool(n.now or n.changes or n.ends or n.reversal or n.parted)
+    """The newer fact says a state holds now, changed, ended, began or reached a final
+    status ("signed with @Inkwell-Agency", "finished the Dublin Marathon")."""
+    return bool(n.now or n.changes or n.ends or n.reversal or n.parted
+                or finals(n, frozenset()) - _STILL or _BEGUN.search(n.text))
 
 
 def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
@@ -114,9 +142,11 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     shared = topic - _NOT_VALUES - _VERBS - {x for x in topic if w.is_number(x)}
     if shared:
         return f"same topic: {_surface(shared, n.text)}; {HOLDS_NOW}"
+    # "moved his desk upstairs", "renamed his boat": another thing changed (but "took a job as
+    # a data analyst" changed the job itself)
     if any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
-           for c in n.changes):
-        return None  # "moved his desk upstairs", "renamed his boat": another thing changed
+           and not thing <= slot_words for c in n.changes):
+        return None
     if "opinion" in (n.kind, o.kind):
         return None  # "finds the open-plan office too noisy" holds no home
     slots = sorted(_SLOT_LABELS[t] for t in tags if t in _SLOT_LABELS)
@@ -133,7 +163,7 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     application is under review" — offered, since the two may speak of two things."""
     if n.guard or n.additive or o.guard or o.kind == "opinion" or n.relation == "location":
         return None
-    was = o.words & INTERIM
+    was = interim(o)
     done = finals(n, was)
     if not (was and done) or any(e - FINAL and not e & o.words for e in n.ends):
         return None  # "Ulla sold her car" is no status of her flat listed for sale
@@ -173,3 +203,23 @@ def workplace_offer(n: Reading, o: Reading) -> str | None:
             or o.guard or not _says_now(n) or not n.value or n.value & o.words:
         return None
     return f"same topic: job; {HOLDS_NOW}"
+
+
+# away from work for a while, and back at it
+AWAY = re.compile(r"\bon\s+(?:\w+\s+)?(?:leave|sabbatical|furlough|secondment)\b|\boff\s+sick\b"
+                  r"|\bsigned\s+off\s+(?:work|sick)\b", re.IGNORECASE)
+_HER_DESK = r"(?:work|(?:her|his|their|my|the)\s+(?:desk|job|office|post))"
+RETURNED = re.compile(r"\b(?:is|are|was|were|came|got|has\s+been)\s+back\s+(?:at\s+" + _HER_DESK
+                      + r"|to\s+work|on\s+the\s+(?:rota|wards?))|\breturned\s+to\s+" + _HER_DESK +
+                      r"|\bback\s+from\s+(?:\w+\s+)?(?:leave|sabbatical|furlough|secondment)\b",
+                      re.IGNORECASE)
+
+
+def returned_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact says its subject is away from work (on leave, off sick) and the newer
+    that it is back at work: "Zuzana is back at her desk full time" after "is on maternity
+    leave" — offered, since the older fact may be about another absence."""
+    away = AWAY.search(o.text)
+    if n.guard or o.guard or away is None or not RETURNED.search(n.text):
+        return None
+    return f"same topic: {away.group()} and now back; {HOLDS_NOW}"

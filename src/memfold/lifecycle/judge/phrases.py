@@ -58,6 +58,9 @@ _DOTTED = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?")
 # "Regents Park is where Bo lives now": Bo lives in Regents Park
 _WHERE_LIVES = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
                           r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?lives\b", re.IGNORECASE)
+# "packed up and went to live in Portland": moved to Portland
+_WENT_TO_LIVE = re.compile(r"\b(?:(?:packed\s+up|sold\s+up|upped\s+sticks)\s+and\s+)?(?:went|came"
+                           r"|has\s+gone|have\s+gone)\s+to\s+live\s+in\b", re.IGNORECASE)
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
 _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:been|moved|relocated"
                   r"|switched|joined|started|settled)\b)")  # "Ingrid's moved up to"
@@ -72,6 +75,7 @@ def plainer(text: str) -> str:
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
     text = _WHERE_LIVES.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _PAID_OFF.sub("repaid", text)
+    text = _WENT_TO_LIVE.sub("moved to", text)
     text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
     return HQ_IN.sub(lambda m: f"{m.group('who')} is based in", text)
 
@@ -103,14 +107,18 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"(?:\w+\s+)?(?:home|house|flat|apartment|place)\s+(?:in|at)\s+(?P<val>.+)$", re.I),
      "location"),  # "has a house in Bergen where she lives"
     (re.compile(r"^(?:calls?|now\s+calls?)\s+(?P<val>.+?)\s+home$", re.I), "location"),
-    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating|transferred)\s+(?:(?:back|up|down"
+    (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating|transferred|emigrat(?:ed|es|ing)"
+                r"|upped\s+sticks|(?:has\s+)?made\s+the\s+move|moved\s+house)\s+(?:(?:back|up|down"
                 r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
+    (re.compile(r"^is\s+(?:now\s+)?in\s+(?P<val>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+"
+                r"(?:now\s+)?for\s+good$", re.I), "location"),  # "is in Lübeck now for good"
     (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),
      "location"),
     (re.compile(r"^(?:attends?|attending|goes\s+to|(?:started|starts|began|begins)\s+(?:school\s+)?at"
                 r"|(?:moved|moves|transferred|switched)\s+(?:schools?\s+)?to|is\s+(?:now\s+)?(?:at|in))\s+"
                 r"(?P<val>(?:(?-i:[A-Z])[\w'.-]*\s+){1,4}(?:school|primary|nursery|kindergarten|pre-?school"
-                r"|academy|college|university|high|elementary|daycare|montessori)\b.*)$", re.I),
+                r"|academy|college|university|high|elementary|daycare|montessori|grammar|secondary"
+                r"|comprehensive|gymnasium)\b.*)$", re.I),
      "school"),  # "attends Little Acorns nursery", "started at Elmhurst Primary"
     (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
                 r"(?P<val>.+)$", re.I), "employer"),
@@ -133,6 +141,11 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:reports?|reporting)\s+to\s+(?P<val>.+)$", re.I), "manager"),
     (re.compile(r"^(?:is\s+married|married|is\s+engaged|engaged)\s+to\s+(?P<val>.+)$", re.I),
      "relationship"),
+    (re.compile(r"^(?:has|have|has\s+got|got)\s+(?:a\s+)?(?:new\s+)?(?P<val>(?:girlfriend|boyfriend"
+                r"|partner|fianc[ée]e?|wife|husband|spouse)\b.*)$", re.I),
+     "relationship"),  # "has a boyfriend, Marek" after "is single"
+    (re.compile(r"^(?:got\s+|has\s+(?:got\s+)?|have\s+)?(?P<val>(?:re)?married\b.*)$", re.I),
+     "relationship"),  # "remarried last summer" after "is a widower"
     (re.compile(r"^(?:goes|go)\s+by\s+(?P<val>.+)$", re.I), "name"),
     (re.compile(r"^(?:turned|turns|has\s+turned)\s+(?P<val>\d+)\b", re.I), "age"),
     (re.compile(r"^(?:is\s+called|called|is\s+named|named|is\s+known\s+as|known\s+as"

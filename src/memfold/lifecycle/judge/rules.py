@@ -51,7 +51,9 @@ from memfold.lifecycle.judge.offers import (
     OPPOSITE,
     SLOT_TAGS,
     finals,
+    interim,
     mention_offer,
+    returned_offer,
     slot_offer,
     status_offer,
     turned_offer,
@@ -177,10 +179,20 @@ def _left(n: Reading, o: Reading) -> str | None:
     return None
 
 
-def _ended(n: Reading, o: Reading) -> str | None:
+def _doers(stemset: Stems) -> Stems:
+    """The stems with each doer's activity beside it: "smoker" gives "smok", "runner" "run",
+    so "quit smoking" ends "is a smoker"."""
+    roots = {x[:-2] for x in stemset if x.endswith("er") and len(x) > 5}
+    return stemset | roots | {r[:-1] for r in roots if r[-1] == r[-2]}
+
+
+def _ended(n: Reading, o: Reading, doers: bool = False) -> str | None:
+    """The older fact's state ended; with `doers`, said of what its doer does (read last)."""
+    said = _doers if doers else (lambda stemset: stemset)
+    states = said(o.predicate | o.value | o.attr)
     for ended in n.ends:  # what ended is what the older fact states, not only its subject
-        shared = _topic(ended, o.words) - _END_VERBS
-        if shared & (o.predicate | o.value | o.attr):
+        shared = _topic(ended, said(o.words)) - _END_VERBS
+        if shared & states:
             return f"the newer fact says {_text(shared, n)!r} ended"
     if n.parted and (o.words & _BOND or o.relation == "relationship") and (
             n.words & o.words or not n.subject):
@@ -352,16 +364,27 @@ def _counted(n: Reading, o: Reading) -> str | None:
 
 _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
                    r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
+# a decision on what was pending, by whoever decides it ("the Trust turned down our
+# application"), not the entity declining an offer ("interviewed at Vandelay but turned the
+# offer down": still interviewing)
+_DECLINED = re.compile(r"\bturned\s+(?:\w+\s+){0,4}down\b", re.IGNORECASE)
+
+
+# a candidate or an applicant waits for something the fact must name: "a candidate for the
+# school board" is not hired by Ardent Labs
+_HOPEFUL = frozenset(w.stem(x) for x in "candidate applicant".split())
 
 
 def _status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
-    if not (was := o.words & INTERIM):
+    if not (was := interim(o)):
         return None
     now = finals(n, was)  # not "reopened" after "closed"
-    same = _topic(n.words, o.words) - INTERIM - FINAL or (not n.subject and not o.subject)
-    done = _text(now, n) if now else (m.group() if (m := _DONE.search(n.text)) else "")
+    same = _topic(n.words, o.words) - INTERIM - FINAL or (
+        not n.subject and not o.subject and not was <= _HOPEFUL)
+    m = _DONE.search(n.text) or (_DECLINED.search(n.text) if n.subject else None)
+    done = _text(now, n) if now else (m.group() if m else "")
     if was and done and same:
         return f"status: {_text(was, o)!r} became {done!r}"
     return None
@@ -463,7 +486,7 @@ def replaces(new: Fact, old: Fact) -> str | None:
     return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
             or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
             or _status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
-            or (_closed(n, o) if for_good(n.text) else None))
+            or (_closed(n, o) if for_good(n.text) else None) or _ended(n, o, doers=True))
 
 
 
@@ -501,12 +524,16 @@ class RuleJudge:
             n = evolve(n, guard=None)  # girlfriend Marta moved in": her own relationship
         guard = n.guard or reported(new) or _hearsay(n, o) or (
             "dwelling" if reason and _dwelling(n, o) else None)
+        if guard == "negated" and reason and reason == _status(n, o):
+            guard = None  # "the Trust turned down our application": what was pending is decided
         if reason and not guard:
             return Verdict(old.id, True, reason)
         if reason and guard:
             return Verdict(old.id, False, f"{reason}, but the newer fact is {_GUARDS[guard]}")
         if (n.again or n.guard == "restated") and n.words - n.kept - _BACK <= o.words:
             return None  # "is dating Jonas again", "back to Vim": the older fact said just that
+        if _restates(n, o):  # "is still Dr. Pryce; she saw him about her knee"
+            return None
         if n.kept:  # "but kept his job": not a change of job
             n = evolve(n, words=n.words - n.kept)
         if opposed := _opposed(n, o):  # "likes X" / "dislikes X", no change said
@@ -529,9 +556,17 @@ class RuleJudge:
         if offer := status_offer(n, o) or slot_offer(
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
                 n, o, named_values(new), named_values(old)) or turned_offer(
-                n, o) or workplace_offer(n, o):
+                n, o) or workplace_offer(n, o) or returned_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
+
+
+def _restates(n: Reading, o: Reading) -> bool:
+    """A restatement ("still", "again") or a change that did not happen ("stayed with") that
+    says all the older fact states, with more beside it: no conflict to ask about."""
+    said = o.predicate - _GENERIC
+    return (n.again or n.guard in ("restated", "negated")) and bool(said) and said <= n.words \
+        and not n.now
 
 
 _BACK = frozenset({w.stem("back"), w.stem("is")})  # "is back on Vim" says Vim, as "Vim again"

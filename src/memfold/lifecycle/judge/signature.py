@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
+from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, RETURNED
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.values import Fact
 
@@ -16,7 +17,7 @@ from memfold.values import Fact
 CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
             "apartment flat house headquarters hq office city place address resident residence "
-            "rents renting room resettled",
+            "rents renting room resettled emigrated emigrate emigrating",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
@@ -28,6 +29,7 @@ CLASSES = {
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
     "#boss": "manager boss supervisor reports report lead leads manages supervises heads",
     "#team": "team squad",
+    "#host": "hosted hosts hosting published deployed",  # "hosted on" / "published on"
 }
 # the words that name a slot or its kind ("manager", "job", "home"), not a value
 SLOT_WORDS = frozenset(w.stem(x) for tag in ("#loc", "#job", "#name", "#boss", "#team")
@@ -45,6 +47,16 @@ for _kind, _members in w.KINDS.items():
     for _member in _members:
         _KIND_OF.setdefault(w.stem(_member), set()).add("#" + _kind)
 _AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])", re.IGNORECASE)
+# work said by what one does there, or by its first day: "teaches maths at Wellbrook Academy",
+# "her first day at the county archive", "is unemployed"
+_WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|ing)?\s+"
+                      r"(?:[\w-]+\s+){0,2}at\s+(?-i:[A-Z])|\bfirst\s+(?:day|week|shift)\s+(?:at|with)\b"
+                      r"|\b(?:unemployed|jobless|out\s+of\s+work|between\s+jobs)\b", re.IGNORECASE)
+# a move said without a word of home: "upped sticks to", "made the move to", "is in Lübeck
+# now for good"
+_MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+move\s+to\s+(?-i:[A-Z])"
+                    r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b",
+                    re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
 _MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
 ANY = frozenset({"*"})
@@ -62,6 +74,14 @@ def signature(content: str) -> frozenset[str]:
         out.add("#email")
     if _AT_ORG.search(content):  # "is at Kiteworks these days": where one works, maybe
         out.update(("#job", "#role"))
+    if _MOVED.search(content):
+        out.add("#loc")
+    if _WORK_AT.search(content):
+        out.add("#job")
+    if BEING_DONE.search(content):  # "is being processed": a status (offers.interim)
+        out.add("#status")
+    if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer
+        out.add("#away")
     if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
         out.add("#@")
     for raw in _RAW_WORD.findall(content.lower()):
@@ -73,7 +93,9 @@ def signature(content: str) -> frozenset[str]:
         if w.is_number(word):
             out.add("#number")
         if word not in w.STOP:
-            out.add(w.stem(word))
+            out.add(stem := w.stem(word))
+            if stem.endswith("er") and len(stem) > 5:  # "a smoker" / "quit smoking"
+                out.update((stem[:-2], stem[:-3]) if stem[-3] == stem[-4] else (stem[:-2],))
             if "-" in word:  # "car-free" shares "car"
                 out.update(w.stem(part) for part in word.split("-") if part not in w.STOP)
     return frozenset(out)

@@ -27,6 +27,8 @@ _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
                   w.stem("address"): "location", w.stem("employer"): "employer",
                   **{w.stem(x): "relationship" for x in  # "Marisa's girlfriend is Yara"
                      "girlfriend boyfriend partner fiance fiancee wife husband spouse".split()}}
+# words that say which one of a kind without making it another slot: a line manager is his manager
+_QUALIFIERS = frozenset(w.stem(x) for x in "line direct current new main".split())
 _TITLE = frozenset({w.stem("title")})
 _NAME_ATTRS = frozenset(w.stem(x) for x in "name surname codename handle title".split())
 
@@ -89,7 +91,7 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
                   flags=re.I)
     rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)"
                   r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
-                  r"|joined|started)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
+                  r"|joined|started|emigrated)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
                   "", rest, flags=re.I)
     rest = re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
     if held := _held_by(clause, rest, subject, names):
@@ -134,8 +136,8 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
             r"\s+(?:now|these\s+days|again|officially)$", "", val, flags=re.I))) \
             and w.stem(full.group(1).lower()) in names:
         return _EMPTY, "name", value, ""  # "she is Priyanka Iyer now": her whole name
-    if len(attr) == 1 and (known := _ATTR_RELATION.get(next(iter(attr)))):
-        return _EMPTY, known, value, verb  # "Hamza's manager is X": whom he reports to
+    if len(plain := attr - _QUALIFIERS) == 1 and (known := _ATTR_RELATION.get(next(iter(plain)))):
+        return _EMPTY, known, value, verb  # "Hamza's (line) manager is X": whom he reports to
     if attr and not _PROPER_HEAD.search(subj):
         return attr, "attr", value, verb
     return _EMPTY, _class_of(val), value, verb

@@ -39,6 +39,9 @@ IRREGULAR = {
     "ate": "eat", "eaten": "eat", "swapped": "swap", "dropped": "drop", "stopped": "stop",
     "data": "data", "news": "news", "series": "series", "bus": "bus", "gas": "gas",
     "wife": "wife", "wives": "wife", "knives": "knife",
+    # past forms of the verbs a fact of what one can or cannot do says ("cannot swim" / "swam")
+    "swam": "swim", "swum": "swim", "rode": "ride", "ridden": "ride", "flew": "fly",
+    "flown": "fly", "sang": "sing", "sung": "sing", "spoke": "speak", "spoken": "speak",
 }
 # Words that name the same attribute (first word of each group is the canonical one).
 _SYNONYM_GROUPS = [
@@ -128,14 +131,17 @@ CHANGE_VERBS = frozenset(
 END_VERBS = frozenset(
     "drop ditch dump quit stop cancel discontinue abandon leave resign retire sell close end "
     "divorce separate unsubscribe uninstall deactivate delete remove sunset deprecate wind "
-    "decommission".split())
+    "decommission lapse".split())
 END_PHRASES = re.compile(
     r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not|cannot)\b[^.;]*?\b"
     r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|broke\s+up|split\s+up"
     r"|gave\s+up|give\s+up|giving\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
     r"\s+(?!only\b|just\b)|phased\s+out|moved\s+away\s+from"
-    r"|walked\s+away\s+from|stepped\s+down|let\s+go"
+    r"|walked\s+away\s+from|stepped\s+down|let\s+go|let\s+(?:\w+\s+){1,6}lapse"
+    # "is off insulin", "came off her antidepressants": a treatment or a habit stopped
+    r"|(?:is|are|has\s+been|have\s+been|came|comes|got)\s+off\s+(?!(?:to|for|on|at|in|work|sick"
+    r"|duty|today|tomorrow|now|the\s+(?:plane|train|bus|phone|hook))\b)"
     r"|(?:hasn't|has\s+not|haven't|have\s+not)\s+(?:\w+ed|drunk|eaten|driven|ridden)\s+(?:\w+\s+)?"
     r"(?:since|in\s+(?:over\s+)?(?:a|an|\w+)\s+(?:years?|months?|weeks?)))\b",
     re.IGNORECASE)  # "hasn't smoked since January": the habit ended
@@ -157,8 +163,12 @@ NEGATED = re.compile(
     r"|\b(?:move|switch|migration|transition|relocation|transfer|upgrade|change)\b[^.;]*?\b(?:was"
     r"|were|has\s+been|got)\s+(?:abandoned|cancel+ed|dropped|scrapped|shelved|called\s+off))\b",
     re.IGNORECASE)
+# "a planning appeal", "planning permission": a thing the planning system decides, no plan
+PLANNING_NOUNS = ("permission|appeal|application|consent|office|officer|committee|department"
+                  "|inspector|authority|board")
 PLAN = re.compile(
-    r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to|planning|intends?\s+to|considering"
+    r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to"
+    r"|planning(?!\s+(?:" + PLANNING_NOUNS + r"))|intends?\s+to|considering"
     r"|evaluating|thinking\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to"
     # "started going to a new barber": a habit begun, going to a place or a person
     r"|(?<!start\s)(?<!starts\s)(?<!started\s)(?<!starting\s)(?<!began\s)(?<!begun\s)"
@@ -275,7 +285,8 @@ PLACE_PARTS = frozenset(
     "ward district neighbourhood neighborhood borough quarter suburb suburbs area "
     "arrondissement barrio outskirts precinct downtown uptown".split())
 RELATIONSHIP = frozenset(
-    "single dating married engaged divorced widowed separated relationship girlfriend "
+    "single dating married remarried engaged divorced widowed widower widow separated relationship "
+    "girlfriend "
     "boyfriend partner wife husband spouse fiance fiancee".split())
 # interim states and the states that end them
 INTERIM = frozenset(
@@ -284,14 +295,15 @@ INTERIM = frozenset(
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
     "submitted scheduled hold paused suspended stalled frozen waitlisted offer construction "
     "renovation underway trial probation shortlisted provisional listed expecting pregnant "
-    "repairs maintenance"
+    "repairs maintenance candidate applicant assessment consideration"
     .split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
     "shipped live launched released ga done finished completed over signed hired married "
     "cancelled canceled paid published landed available settled found issued resumed "
     "restarted unblocked active opened arrived received delivered sold born passed qualified "
-    "permanent finalised finalized complete confirmed certified graduated birth reopened".split())
+    "permanent finalised finalized complete confirmed certified graduated birth reopened "
+    "dismissed refused upheld overturned".split())
 ANTONYMS = [
     ("concise short brief terse succinct shorter briefer",
      "long detailed lengthy verbose thorough longer"),
@@ -353,7 +365,8 @@ FOR_GOOD = re.compile(r"\b(?:for\s+good|permanently|(?:shut|closed|wound)\s+down
 # A relationship ended
 PARTED = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
                     r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out"
-                    r"|(?:called|broke)\s+off\s+(?:the|their|his|her)\s+engagement)\b",
+                    r"|(?:called|broke)\s+off\s+(?:the|their|his|her)\s+engagement"
+                    r"|(?:broke|called)\s+it\s+off\s+with)\b",
                     re.IGNORECASE)
 
 # Families of products and services that replace one another: two different members of a
