@@ -314,11 +314,11 @@ def linked(db: sqlite3.Connection, keys: Sequence[str], filters: Filters,
         # facts of one day straddle the cut: take them by path and line, as below, from the
         # facts of later days and every fact of the cut's day (the (key, day) index again),
         # not from every fact linked to the keys, which may be thousands
-        rowids = _straddling(db, keys, rows, limit)
-        if rowids is not None:
+        tied = _straddling(db, keys, rows, limit)
+        if tied is not None:
             return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
-                              f" WHERE f.rowid IN ({marks(rowids)}) {NEWEST} LIMIT ?",
-                              [*rowids, limit])
+                              f" WHERE f.rowid IN ({marks(tied)}) {NEWEST} LIMIT ?",
+                              [*tied, limit])
     where, params = conditions(filters)
     sql = (f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
            f" WHERE f.rowid IN (SELECT fact FROM fact_entities WHERE key IN ({marks(keys)}))"
