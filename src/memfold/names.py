@@ -21,10 +21,18 @@ _EXTRA_FOLDS = str.maketrans(_EXTRA_TABLE)
 _EXTRA_CHARS = re.compile("[" + "".join(_EXTRA_TABLE) + "]")
 
 
+# Where combining marks may be: no character below U+0300 is one, so only the runs of
+# characters from there on are read one by one (recall folds every candidate's text)
+_MAY_MARK = re.compile("[^\x00-\u02ff]+")
+
+
+def _unmarked(run: re.Match[str]) -> str:
+    return "".join(ch for ch in run.group() if not unicodedata.combining(ch))
+
+
 def strip_marks(text: str) -> str:
     """Remove diacritics: "Hà Nội" -> "Ha Noi", "Đà Nẵng" -> "Da Nang"."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_EXTRA_FOLDS))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _MAY_MARK.sub(_unmarked, unicodedata.normalize("NFKD", text.translate(_EXTRA_FOLDS)))
 
 
 def fold(text: str) -> str:

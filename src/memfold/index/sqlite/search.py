@@ -311,12 +311,39 @@ def linked(db: sqlite3.Connection, keys: Sequence[str], filters: Filters,
             rowids = [r[0] for r in rows[:limit]]
             return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
                               f" WHERE f.rowid IN ({marks(rowids)}) {NEWEST}", rowids)
-        # facts of one day straddle the cut: take them by path and line, as below
+        # facts of one day straddle the cut: take them by path and line, as below, from the
+        # facts of later days and every fact of the cut's day (the (key, day) index again),
+        # not from every fact linked to the keys, which may be thousands
+        tied = _straddling(db, keys, rows, limit)
+        if tied is not None:
+            return candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
+                              f" WHERE f.rowid IN ({marks(tied)}) {NEWEST} LIMIT ?",
+                              [*tied, limit])
     where, params = conditions(filters)
     sql = (f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
            f" WHERE f.rowid IN (SELECT fact FROM fact_entities WHERE key IN ({marks(keys)}))"
            f" {where} {NEWEST} LIMIT ?")
     return candidates(db, sql, [*keys, *params, limit])
+
+
+STRADDLING = 500  # facts `_straddling` hands on; past that, every linked fact is ordered
+
+
+def _straddling(db: sqlite3.Connection, keys: Sequence[str], rows: list[tuple[int, int | None]],
+                limit: int) -> list[int] | None:
+    """The facts `linked` (no filters) must order to cut at `limit` when facts of one day
+    straddle the cut: those of later days (in `rows`, the first `limit` + 1 links newest
+    first, NULL days last, as the (key, day) index gives them) and every fact of the cut's
+    day.  None when they are fewer than `limit` facts (a fact linked to two of the keys
+    comes twice in `rows`) or too many to list: the caller orders every linked fact."""
+    cut = rows[limit - 1][1]
+    later = [fact for fact, day in rows if day != cut]
+    same = "day IS NULL" if cut is None else "day = ?"
+    tied = [r[0] for r in db.execute(
+        f"SELECT fact FROM fact_entities WHERE key IN ({marks(keys)}) AND {same}",  # noqa: S608
+        [*keys, *([] if cut is None else [cut])])]
+    rowids = list(dict.fromkeys([*later, *tied]))
+    return rowids if limit <= len(rowids) <= STRADDLING else None
 
 
 def recent(db: sqlite3.Connection, filters: Filters, limit: int) -> list[Candidate]:
