@@ -24,18 +24,22 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
-from memfold import config
-from memfold.errors import UnknownBank
+from memfold import config, names
+from memfold.errors import BadInput, UnknownBank, UnknownId
+from memfold.journal.log import Event
 from memfold.recall.fusion import LEXICAL
 from memfold.recall.modes import check_mode, default_mode
-from memfold.recall.query import plan_query
+from memfold.recall.query import plan_query, refuse_long
+from memfold.recall.search import about as about_entity
 from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
+from memfold.server import pgreads
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import tenant_tx, with_retries
 from memfold.server.pgcache import Versions
 from memfold.server.pgindex import PgRecallIndex
-from memfold.values import RecallResult
+from memfold.session.core import CoreMemory
+from memfold.values import AboutResult, RecallResult
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
@@ -43,6 +47,9 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers recall from
+# the verbs (REST) and tools (MCP) a replica answers from PostgreSQL under --recall-from
+# postgres; every other one runs on its copy of the bank
+ANSWERED = frozenset({"recall", "about", "history", "core_view"})
 
 
 class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
@@ -50,11 +57,13 @@ class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an er
 
 
 class DatabaseBank:
-    """One bank's recall over its rows in PostgreSQL, inside one transaction."""
+    """One bank's reads over its rows in PostgreSQL, inside one transaction: recall, about,
+    a fact's history and core memory, each with Memory's arguments and answer."""
 
-    def __init__(self, index: PgRecallIndex, *, vectors: bool = False) -> None:
+    def __init__(self, index: PgRecallIndex, *, vectors: bool = False, head: int = 0) -> None:
         self.index = index
         self.vectors = vectors  # the replica embeds: recall's default mode is not lexical
+        self.head = head  # the bank version the snapshot reads
 
     def recall(self, query: str, *, k: int = 25, since: str | date | None = None,
                until: str | date | None = None, kinds: Sequence[str] | str | None = None,
@@ -80,6 +89,30 @@ class DatabaseBank:
             window=ranked.window, total_warnings=self.index.warning_count(),
             entities=ranked.entities, truncated=ranked.truncated, hidden=ranked.hidden,
             notes=ranked.notes)
+
+    def about(self, name: str, *, k: int = 50, include_all: bool = False, now: Any = None,
+              show_secrets: bool = False) -> AboutResult:
+        """`Memory.about` over the bank's recall rows."""
+        if not name.strip().lstrip("@"):
+            raise BadInput("give an entity name, e.g. `memfold about Peter`")
+        refuse_long(name, "name", ": give the entity's name, not a document")
+        found = about_entity(self.index, name.strip(), k=k, include_all=include_all,
+                             today=config.resolve_now(now).date())
+        return found if show_secrets else replace(
+            found, hits=tuple(h.redacted() for h in found.hits))
+
+    def history(self, fact_id: str) -> list[Event]:
+        """`Memory.history`: the journal events about a fact, oldest first (UnknownId when
+        there are none and no file holds it)."""
+        fact_id = names.fact_id(fact_id)
+        events = pgreads.history(self.index.conn, self.index.bank_id, fact_id)
+        if not events and not self.index.by_id(fact_id):
+            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+        return events
+
+    def core(self) -> CoreMemory:
+        """`Memory.core`: the core blocks of the bank's memory.md."""
+        return pgreads.core(self.index.conn, self.index.bank_id, self.head)
 
 
 # the bank and its version (its head, the version of its statistics row, which every write
@@ -120,6 +153,6 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
             index = PgRecallIndex(conn, int(bank_id or 0), stats=(rows or 0, terms or 0),
                                   facts=facts)
             index.warning_count()  # with the days: once per bank version (pgcache)
-            return work(DatabaseBank(index, vectors=vectors))
+            return work(DatabaseBank(index, vectors=vectors, head=int(head or 0)))
 
     return with_retries(run)

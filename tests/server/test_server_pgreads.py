@@ -1,0 +1,90 @@
+"""The read verbs besides recall that a `--recall-from postgres` replica answers from
+PostgreSQL (memfold.server.pgreads): about, history and core memory give the answers a copy
+of the bank gives, on a bank imported and after writes through another replica, and the
+replica that answers them makes no copy (nothing under its cache)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from test_server_pgrecall import imported
+
+from memfold_bench.pg_cluster import Provisioned
+from server_support import app_client, bearer, make_tenant
+
+NAMES = ("Peter", "@Ida", "Idalene", "rosa", "Nobody", "  Peter  ")
+
+
+def _answers(client: Any, token: dict[str, str], ids: list[str]) -> dict[str, Any]:
+    """Every read this test compares: (verb, arguments) -> (status, answer)."""
+    asked: list[tuple[str, dict[str, Any]]] = [("core_view", {})]
+    asked += [("about", {"name": name, "include_all": every, "k": k})
+              for name in NAMES for every in (False, True) for k in (1, 20)]
+    asked += [("history", {"id": fact}) for fact in [*ids, "0000000000ab", "nosuchfact1"]]
+    found = {}
+    for verb, body in asked:
+        answer = client.post(f"/v1/banks/main/{verb}", headers=token, json=body)
+        found[f"{verb} {body}"] = (answer.status_code, answer.json())
+    return found
+
+
+def _ids(client: Any, token: dict[str, str]) -> list[str]:
+    answer = client.post("/v1/banks/main/recall", headers=token,
+                         json={"query": "Peter Ida Rosa budget harbour", "k": 50,
+                               "include_all": True})
+    assert answer.status_code == 200, answer.text
+    return [hit["id"] for hit in answer.json()["results"]]
+
+
+def _writes(client: Any, token: dict[str, str], ids: list[str]) -> None:
+    """A retain, a supersede, a note, a core edit and a forget through `client`."""
+    for verb, body in (
+            ("retain", {"bullets": ["W @Peter: Moved to Lisbon in March.",
+                                    "W @Ida: Sells honey at the market."]}),
+            ("supersede", {"old": ids[0], "new": ids[1], "reason": "by hand"}),
+            ("note", {"id": ids[2], "text": "checked with Ida", "rev": 0}),
+            ("core_append", {"block": "Persona", "text": "Answers briefly."}),
+            ("forget", {"id": ids[3]})):
+        answer = client.post(f"/v1/banks/main/{verb}", headers=token, json=body)
+        assert answer.status_code == 200, (verb, answer.text)
+
+
+def test_about_history_and_core_memory_read_from_postgres_are_the_copys(
+        pg_db: Provisioned) -> None:
+    token = imported(pg_db, "reads")
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty-cache"
+        empty.mkdir()
+        with app_client(pg_db) as copy, \
+                app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
+            ids = _ids(copy, token)
+            assert len(ids) > 5
+            wanted = _answers(copy, token, ids)
+            assert _answers(fresh, token, ids) == wanted
+            assert list(empty.iterdir()) == []  # no copy, no lock, no manifest
+            assert wanted["about {'name': 'Idalene', 'include_all': False, 'k': 20}"][1][
+                "entity"] == "Ida"
+            assert wanted[f"history {{'id': '{ids[0]}'}}"][1]["events"]
+            assert wanted["history {'id': 'nosuchfact1'}"][0] == 404
+            _writes(copy, token, ids)
+            after = _answers(copy, token, [*ids, *_ids(copy, token)])
+            assert after != wanted
+            assert _answers(fresh, token, [*ids, *_ids(fresh, token)]) == after
+            assert "Answers briefly." in str(after["core_view {}"][1])
+            assert list(empty.iterdir()) == []
+
+
+def test_core_memory_of_a_bank_never_written_is_the_skeleton_a_copy_holds(
+        pg_db: Provisioned) -> None:
+    token = bearer(make_tenant(pg_db, "blank").tokens["agent"])
+    with app_client(pg_db) as copy, app_client(pg_db, recall_from="postgres") as fresh:
+        wanted = copy.post("/v1/banks/main/core_view", headers=token, json={})
+        got = fresh.post("/v1/banks/main/core_view", headers=token, json={})
+        assert wanted.status_code == got.status_code == 200
+        assert got.json() == wanted.json()
+        assert wanted.json()["blocks"]  # the skeleton's blocks
+        for verb, body in (("about", {"name": "Peter"}), ("history", {"id": "0000000000ab"})):
+            assert (fresh.post(f"/v1/banks/main/{verb}", headers=token, json=body).json()
+                    == copy.post(f"/v1/banks/main/{verb}", headers=token, json=body).json())
