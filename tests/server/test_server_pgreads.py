@@ -1,6 +1,6 @@
 """The read verbs besides recall that a `--recall-from postgres` replica answers from
-PostgreSQL (memfold.server.pgreads): about, history and core memory give the answers a copy
-of the bank gives, on a bank imported and after writes through another replica, and the
+PostgreSQL (memfold.server.pgreads, pgrecall.DatabaseBank): about, show, history, trace,
+entities and core memory give the answers a copy of the bank gives, on a bank imported and after writes through another replica, and the
 replica that answers them makes no copy (nothing under its cache)."""
 
 from __future__ import annotations
@@ -19,10 +19,13 @@ NAMES = ("Peter", "@Ida", "Idalene", "rosa", "Nobody", "  Peter  ")
 
 def _answers(client: Any, token: dict[str, str], ids: list[str]) -> dict[str, Any]:
     """Every read this test compares: (verb, arguments) -> (status, answer)."""
-    asked: list[tuple[str, dict[str, Any]]] = [("core_view", {})]
+    asked: list[tuple[str, dict[str, Any]]] = [("core_view", {}), ("entities", {}),
+                                               ("entities", {"limit": 2})]
     asked += [("about", {"name": name, "include_all": every, "k": k})
               for name in NAMES for every in (False, True) for k in (1, 20)]
-    asked += [("history", {"id": fact}) for fact in [*ids, "0000000000ab", "nosuchfact1"]]
+    asked += [(verb, {"id": fact}) for fact in [*ids, "0000000000ab", "nosuchfact1"]
+              for verb in ("history", "show", "trace")]
+    asked += [("show", {"id": fact, "strict": True}) for fact in ids[:3]]
     found = {}
     for verb, body in asked:
         answer = client.post(f"/v1/banks/main/{verb}", headers=token, json=body)
@@ -51,7 +54,7 @@ def _writes(client: Any, token: dict[str, str], ids: list[str]) -> None:
         assert answer.status_code == 200, (verb, answer.text)
 
 
-def test_about_history_and_core_memory_read_from_postgres_are_the_copys(
+def test_reads_from_postgres_are_the_copys(
         pg_db: Provisioned) -> None:
     token = imported(pg_db, "reads")
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,6 +76,7 @@ def test_about_history_and_core_memory_read_from_postgres_are_the_copys(
             assert after != wanted
             assert _answers(fresh, token, [*ids, *_ids(fresh, token)]) == after
             assert "Answers briefly." in str(after["core_view {}"][1])
+            assert after[f"trace {{'id': '{ids[1]}'}}"][1]["supersedes"]
             assert list(empty.iterdir()) == []
 
 
@@ -85,6 +89,7 @@ def test_core_memory_of_a_bank_never_written_is_the_skeleton_a_copy_holds(
         assert wanted.status_code == got.status_code == 200
         assert got.json() == wanted.json()
         assert wanted.json()["blocks"]  # the skeleton's blocks
-        for verb, body in (("about", {"name": "Peter"}), ("history", {"id": "0000000000ab"})):
+        for verb, body in (("about", {"name": "Peter"}), ("history", {"id": "0000000000ab"}),
+                           ("show", {"id": "0000000000ab"}), ("entities", {})):
             assert (fresh.post(f"/v1/banks/main/{verb}", headers=token, json=body).json()
                     == copy.post(f"/v1/banks/main/{verb}", headers=token, json=body).json())

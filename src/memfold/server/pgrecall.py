@@ -26,8 +26,10 @@ from weakref import WeakKeyDictionary
 
 from memfold import config, names
 from memfold.errors import BadInput, UnknownBank, UnknownId
+from memfold.index.base import Candidate
 from memfold.journal.log import Event
 from memfold.recall.fusion import LEXICAL
+from memfold.recall.hits import Trace, build_trace, describe
 from memfold.recall.modes import check_mode, default_mode
 from memfold.recall.query import plan_query, refuse_long
 from memfold.recall.search import about as about_entity
@@ -39,7 +41,8 @@ from memfold.server.db import tenant_tx, with_retries
 from memfold.server.pgcache import Versions
 from memfold.server.pgindex import PgRecallIndex
 from memfold.session.core import CoreMemory
-from memfold.values import AboutResult, RecallResult
+from memfold.values import AboutResult, Hit, RecallResult
+from memfold.views import entity_counts
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
@@ -49,7 +52,7 @@ _T = TypeVar("_T")
 MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers recall from
 # the verbs (REST) and tools (MCP) a replica answers from PostgreSQL under --recall-from
 # postgres; every other one runs on its copy of the bank
-ANSWERED = frozenset({"recall", "about", "history", "core_view"})
+ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities"})
 
 
 class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
@@ -58,7 +61,8 @@ class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an er
 
 class DatabaseBank:
     """One bank's reads over its rows in PostgreSQL, inside one transaction: recall, about,
-    a fact's history and core memory, each with Memory's arguments and answer."""
+    a fact by id, its history and trace, the entities and core memory, each with Memory's
+    arguments and answer."""
 
     def __init__(self, index: PgRecallIndex, *, vectors: bool = False, head: int = 0) -> None:
         self.index = index
@@ -113,6 +117,35 @@ class DatabaseBank:
     def core(self) -> CoreMemory:
         """`Memory.core`: the core blocks of the bank's memory.md."""
         return pgreads.core(self.index.conn, self.index.bank_id, self.head)
+
+    def get(self, fact_id: str, *, strict: bool = False, use: bool = True, now: Any = None,
+            show_secrets: bool = False) -> Hit:
+        """`Memory.get` without a use (NeedsCopy with one: a use is a write).  The rows are
+        derived in every write's transaction, so no file changed since: `strict` holds."""
+        if use:
+            raise NeedsCopy
+        hit = describe(self._fact(fact_id), config.resolve_now(now).date())
+        return hit if show_secrets else hit.redacted()
+
+    def trace(self, fact_id: str, *, now: Any = None, show_secrets: bool = False) -> Trace:
+        """`Memory.trace`: the fact's lineage both ways, read from the bank's rows."""
+        found = build_trace(self.index, self._fact(fact_id), config.resolve_now(now).date())
+        if show_secrets:
+            return found
+        return replace(found, root=found.root.redacted(), **{
+            name: tuple(h.redacted() for h in getattr(found, name))
+            for name in ("supersedes", "superseded_by", "derived_from")})
+
+    def entities(self) -> list[tuple[str, int]]:
+        """`Memory.entities`: every entity typed facts name, with how many name it."""
+        return entity_counts(self.index)
+
+    def _fact(self, fact_id: str) -> Candidate:
+        fact_id = names.fact_id(fact_id)
+        found = self.index.by_id(fact_id)
+        if not found:
+            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+        return found[0]
 
 
 # the bank and its version (its head, the version of its statistics row, which every write
