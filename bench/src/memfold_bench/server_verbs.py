@@ -20,7 +20,8 @@ from typing import Any
 
 Json = dict[str, Any]
 WARM = 5
-VERBS = ("recall", "about", "history", "show", "core_view", "status", "entities", "context")
+VERBS = ("recall", "about", "history", "show", "trace", "core_view", "status", "entities",
+         "context")
 
 
 def cache_bytes(directory: Path) -> int:
@@ -42,8 +43,8 @@ def bodies(recall: Json, query: Json) -> dict[str, Json]:
     fact = str(named.get("id", ""))
     entity = (named.get("entities") or ["nobody"])[0]
     return {"recall": query, "about": {"name": entity}, "history": {"id": fact},
-            "show": {"id": fact}, "core_view": {}, "status": {}, "entities": {},
-            "context": {}}
+            "show": {"id": fact}, "trace": {"id": fact}, "core_view": {}, "status": {},
+            "entities": {}, "context": {}}
 
 
 def first_by_verb(start: Callable[[str], AbstractContextManager[Any]],
