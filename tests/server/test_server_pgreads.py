@@ -1,7 +1,8 @@
 """The read verbs besides recall that a `--recall-from postgres` replica answers from
-PostgreSQL (memfold.server.pgreads, pgrecall.DatabaseBank): about, show, history, trace,
-entities and core memory give the answers a copy of the bank gives, on a bank imported and after writes through another replica, and the
-replica that answers them makes no copy (nothing under its cache)."""
+PostgreSQL (memfold.server.pgreads, pgstatus, pgrecall.DatabaseBank): about, show, history,
+trace, entities, status and core memory give the answers a copy of the bank gives, on a
+bank imported and after writes through another replica, and the replica that answers them
+makes no copy (nothing under its cache)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from test_server_pgrecall import imported
 
+from memfold.memory import Memory
 from memfold_bench.pg_cluster import Provisioned
 from server_support import app_client, bearer, make_tenant
 
@@ -93,3 +95,58 @@ def test_core_memory_of_a_bank_never_written_is_the_skeleton_a_copy_holds(
                            ("show", {"id": "0000000000ab"}), ("entities", {})):
             assert (fresh.post(f"/v1/banks/main/{verb}", headers=token, json=body).json()
                     == copy.post(f"/v1/banks/main/{verb}", headers=token, json=body).json())
+
+
+def _troubled(root: Path) -> Path:
+    """A bank with every kind of warning status names: a parse warning, a likely secret,
+    hidden text, a duplicate block id, a superseded fact whose newer one lost its id, a note
+    on a fact whose id changed, and an entity page citing facts edited since."""
+    Memory.init(root)
+    with Memory.open(root, watch=False, now="2026-03-20T12:00:00") as memory:
+        first = [f.id for f in memory.retain(
+            ["W @Ann: Likes green tea in the morning.", "W @Ann: Works at the harbour office.",
+             "O(c=0.6) @Ann: Prefers trains to planes.", "W @Ben: Plays the cello on Sundays."],
+            date="2026-03-01").facts]
+        later = memory.retain(["W @Ann: Works at the city library now."],
+                              date="2026-03-05").facts[0].id
+        memory.supersede(first[1], later, reason="moved")
+        memory.note(first[0], "asked twice", rev=0)
+        memory.reflect(since="30d")
+    day = root / "memory" / "2026-03-01.md"
+    day.write_text(day.read_text().replace(f"green tea in the morning. ^{first[0]}",
+                                           "black tea in the morning.")
+                   + f"\n- W @Ann: A pasted copy ^{first[3]}\n- Q(c=9) broken bullet\n")
+    day = root / "memory" / "2026-03-05.md"
+    day.write_text(day.read_text().replace(f"library now. ^{later}", "library today.")
+                   + "- W @Ben: Left a token ghp_x7Rk2mQ9vL4sT8wZ1bN6cY3dF5gH0jK2pA4e here.\n"
+                   + "- W @Ann: Says hello\u200b\u202e there.\n")
+    return root
+
+
+def _status(client: Any, token: dict[str, str]) -> dict[str, Any]:
+    answer = client.post("/v1/banks/main/status", headers=token, json={})
+    assert answer.status_code == 200, answer.text
+    return {k: v for k, v in answer.json().items() if k != "last_sync"}
+
+
+def test_status_from_postgres_is_the_copys_every_warning_included(pg_db: Provisioned) -> None:
+    from memfold.client.files import read_workspace
+
+    token = bearer(make_tenant(pg_db, "troubled").tokens["agent"])
+    plain = imported(pg_db, "plain")
+    with tempfile.TemporaryDirectory() as tmp:
+        body = read_workspace(_troubled(Path(tmp) / "ws"))
+        empty = Path(tmp) / "empty-cache"
+        empty.mkdir()
+        with app_client(pg_db) as copy, \
+                app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
+            assert copy.post("/v1/banks/main/import", headers=token,
+                             json=body).status_code == 200
+            wanted = _status(copy, token)
+            assert all(wanted[k] for k in ("link_warnings", "secrets", "parse_warnings",
+                                           "hidden_text", "stale_pages"))
+            assert len(wanted["link_warnings"]) == 4  # two copies, a pointer, a note
+            assert wanted["freshness"]["stale"] == 0
+            assert _status(fresh, token) == wanted
+            assert _status(fresh, plain) == _status(copy, plain)
+            assert list(empty.iterdir()) == []

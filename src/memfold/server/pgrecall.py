@@ -35,13 +35,13 @@ from memfold.recall.query import plan_query, refuse_long
 from memfold.recall.search import about as about_entity
 from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
-from memfold.server import pgreads
+from memfold.server import pgreads, pgstatus
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import tenant_tx, with_retries
 from memfold.server.pgcache import Versions
 from memfold.server.pgindex import PgRecallIndex
 from memfold.session.core import CoreMemory
-from memfold.values import AboutResult, Hit, RecallResult
+from memfold.values import AboutResult, Hit, RecallResult, StatusReport
 from memfold.views import entity_counts
 
 if TYPE_CHECKING:
@@ -52,7 +52,8 @@ _T = TypeVar("_T")
 MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers recall from
 # the verbs (REST) and tools (MCP) a replica answers from PostgreSQL under --recall-from
 # postgres; every other one runs on its copy of the bank
-ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities"})
+ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities",
+                      "status"})
 
 
 class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
@@ -61,8 +62,8 @@ class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an er
 
 class DatabaseBank:
     """One bank's reads over its rows in PostgreSQL, inside one transaction: recall, about,
-    a fact by id, its history and trace, the entities and core memory, each with Memory's
-    arguments and answer."""
+    a fact by id, its history and trace, the entities, status and core memory, each with
+    Memory's arguments and answer."""
 
     def __init__(self, index: PgRecallIndex, *, vectors: bool = False, head: int = 0) -> None:
         self.index = index
@@ -135,6 +136,10 @@ class DatabaseBank:
         return replace(found, root=found.root.redacted(), **{
             name: tuple(h.redacted() for h in getattr(found, name))
             for name in ("supersedes", "superseded_by", "derived_from")})
+
+    def status(self) -> StatusReport:
+        """`Memory.status` of the bank (memfold.server.pgstatus)."""
+        return replace(pgstatus.status(self.index), index_path="server")
 
     def entities(self) -> list[tuple[str, int]]:
         """`Memory.entities`: every entity typed facts name, with how many name it."""
