@@ -1,8 +1,9 @@
 """The read verbs besides recall that a `--recall-from postgres` replica answers from
 PostgreSQL (memfold.server.pgreads, pgstatus, pgrecall.DatabaseBank): about, show, history,
-trace, entities, status and core memory give the answers a copy of the bank gives, on a
-bank imported and after writes through another replica, and the replica that answers them
-makes no copy (nothing under its cache)."""
+trace, entities, status, core memory and the session context give the answers a copy of the
+bank gives, on a bank imported and after writes through another replica, and the replica
+that answers them makes no copy (nothing under its cache).  Status's `last_sync` is left
+out: a copy says when the replica last caught up."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_server_pgrecall import imported
 
 from memfold.memory import Memory
@@ -82,7 +84,7 @@ def test_reads_from_postgres_are_the_copys(
             assert list(empty.iterdir()) == []
 
 
-def test_core_memory_of_a_bank_never_written_is_the_skeleton_a_copy_holds(
+def test_a_bank_never_written_reads_as_the_skeleton_a_copy_holds(
         pg_db: Provisioned) -> None:
     token = bearer(make_tenant(pg_db, "blank").tokens["agent"])
     with app_client(pg_db) as copy, app_client(pg_db, recall_from="postgres") as fresh:
@@ -92,9 +94,11 @@ def test_core_memory_of_a_bank_never_written_is_the_skeleton_a_copy_holds(
         assert got.json() == wanted.json()
         assert wanted.json()["blocks"]  # the skeleton's blocks
         for verb, body in (("about", {"name": "Peter"}), ("history", {"id": "0000000000ab"}),
-                           ("show", {"id": "0000000000ab"}), ("entities", {})):
+                           ("show", {"id": "0000000000ab"}), ("entities", {}),
+                           ("context", {})):
             assert (fresh.post(f"/v1/banks/main/{verb}", headers=token, json=body).json()
                     == copy.post(f"/v1/banks/main/{verb}", headers=token, json=body).json())
+        assert _status(fresh, token) == _status(copy, token)
 
 
 def _troubled(root: Path) -> Path:
@@ -120,6 +124,8 @@ def _troubled(root: Path) -> Path:
     day.write_text(day.read_text().replace(f"library now. ^{later}", "library today.")
                    + "- W @Ben: Left a token ghp_x7Rk2mQ9vL4sT8wZ1bN6cY3dF5gH0jK2pA4e here.\n"
                    + "- W @Ann: Says hello\u200b\u202e there.\n")
+    page = root / "bank" / "world.md"
+    page.write_text(page.read_text() + "\n- [ ] Ask Ben about the cello\n")
     return root
 
 
@@ -129,9 +135,11 @@ def _status(client: Any, token: dict[str, str]) -> dict[str, Any]:
     return {k: v for k, v in answer.json().items() if k != "last_sync"}
 
 
-def test_status_from_postgres_is_the_copys_every_warning_included(pg_db: Provisioned) -> None:
+def test_status_and_context_from_postgres_are_the_copys(
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
     from memfold.client.files import read_workspace
 
+    monkeypatch.setenv("MEMFOLD_NOW", "2026-03-06T09:00:00")
     token = bearer(make_tenant(pg_db, "troubled").tokens["agent"])
     plain = imported(pg_db, "plain")
     with tempfile.TemporaryDirectory() as tmp:
@@ -149,4 +157,13 @@ def test_status_from_postgres_is_the_copys_every_warning_included(pg_db: Provisi
             assert wanted["freshness"]["stale"] == 0
             assert _status(fresh, token) == wanted
             assert _status(fresh, plain) == _status(copy, plain)
+            for who in (plain, token):
+                for budget in (60, None, 4000):
+                    asked = {} if budget is None else {"budget": budget}
+                    wanted = copy.post("/v1/banks/main/context", headers=who, json=asked)
+                    assert wanted.status_code == 200, wanted.text
+                    assert fresh.post("/v1/banks/main/context", headers=who,
+                                      json=asked).json() == wanted.json()
+            context = str(wanted.json())
+            assert "Ask Ben about the cello" in context and "city library" in context
             assert list(empty.iterdir()) == []

@@ -40,6 +40,8 @@ from memfold.server.admin import Caller, check_bank
 from memfold.server.db import tenant_tx, with_retries
 from memfold.server.pgcache import Versions
 from memfold.server.pgindex import PgRecallIndex
+from memfold.session import context as session_context
+from memfold.session.context import SessionContext
 from memfold.session.core import CoreMemory
 from memfold.values import AboutResult, Hit, RecallResult, StatusReport
 from memfold.views import entity_counts
@@ -53,7 +55,7 @@ MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers reca
 # the verbs (REST) and tools (MCP) a replica answers from PostgreSQL under --recall-from
 # postgres; every other one runs on its copy of the bank
 ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities",
-                      "status"})
+                      "status", "context"})
 
 
 class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
@@ -62,8 +64,8 @@ class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an er
 
 class DatabaseBank:
     """One bank's reads over its rows in PostgreSQL, inside one transaction: recall, about,
-    a fact by id, its history and trace, the entities, status and core memory, each with
-    Memory's arguments and answer."""
+    a fact by id, its history and trace, the entities, status, core memory and the session
+    context, each with Memory's arguments and answer."""
 
     def __init__(self, index: PgRecallIndex, *, vectors: bool = False, head: int = 0) -> None:
         self.index = index
@@ -137,9 +139,21 @@ class DatabaseBank:
             name: tuple(h.redacted() for h in getattr(found, name))
             for name in ("supersedes", "superseded_by", "derived_from")})
 
+    def context(self, *, budget: int | None = None, now: Any = None,
+                show_secrets: bool = False) -> SessionContext:
+        """`Memory.context`: core memory, the last two days' bullets, what expires soon and
+        the open tasks, from the bank's rows and files."""
+        moment = config.resolve_now(now)
+        found = session_context.build(
+            core=self.core(), files=pgreads.BankFiles(self.index.conn, self.index.bank_id,
+                                                      self.head),
+            backend=self.index, today=moment.date(), as_of=moment.isoformat(timespec="seconds"),
+            budget=session_context.DEFAULT_BUDGET if budget is None else budget)
+        return found if show_secrets else found.redacted()
+
     def status(self) -> StatusReport:
         """`Memory.status` of the bank (memfold.server.pgstatus)."""
-        return replace(pgstatus.status(self.index), index_path="server")
+        return replace(pgstatus.status(self.index, self.head), index_path="server")
 
     def entities(self) -> list[tuple[str, int]]:
         """`Memory.entities`: every entity typed facts name, with how many name it."""

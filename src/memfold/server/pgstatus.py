@@ -11,6 +11,7 @@ copy of the bank gives (`memfold.status.status_report`), read in the request's s
   the bank's events, as the copy's journal holds them one a line in order.
 - Stale pages: the citations of the files that hold a generated summary (found by its
   opening marker, which every summary starts with), each with the cited fact's text now.
+- A bank never written counts the files of the skeleton its copy holds (they hold no fact).
 - Freshness is empty: the rows are derived in every write's transaction, so no file differs
   from what they say.  `last_sync` is the time of the bank's last journal event (its last
   write that journaled one), where a copy says when the replica last caught up.
@@ -25,6 +26,7 @@ from memfold.index.base import Citation, DanglingPointer, DuplicateId, LinkProbl
 from memfold.index.links import warnings_of
 from memfold.journal.log import Event
 from memfold.screening import is_hidden_warning, is_secret_warning
+from memfold.server.pgreads import SKELETON
 from memfold.server.recall_rows import indexable
 from memfold.status import PARSE_FIX, stale_of
 from memfold.values import Freshness, ParseWarning, StatusReport
@@ -98,10 +100,13 @@ JOURNAL_LINES = ("SELECT s, (SELECT count(*) FROM events e WHERE e.bank_id = %s"
 LAST_EVENT = "SELECT record ->> 'ts' FROM events WHERE bank_id = %s ORDER BY seq DESC LIMIT 1"
 
 
-def status(index: PgRecallIndex) -> StatusReport:
-    """The bank's status report, as `Memory.status` gives it on a copy (module docstring)."""
+def status(index: PgRecallIndex, head: int) -> StatusReport:
+    """The bank's status report at version `head`, as `Memory.status` gives it on a copy
+    (module docstring); a bank never written counts the skeleton's files, as its copy does."""
     conn, bank_id = index.conn, index.bank_id
     counts = index.counts()
+    if head == 0:
+        counts = replace(counts, files=len(SKELETON))
     indexed = warnings(conn, bank_id) if counts.warnings else []
     links = tuple(warnings_of(link_problems(conn, bank_id),
                               lambda seqs: journal_lines(conn, bank_id, seqs)))
