@@ -64,8 +64,8 @@ def test_reads_from_postgres_are_the_copys(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "empty-cache"
         empty.mkdir()
-        with app_client(pg_db) as copy, \
-                app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
+        with app_client(pg_db, rate=0) as copy, \
+                app_client(pg_db, recall_from="postgres", cache=empty, rate=0) as fresh:
             ids = _ids(copy, token)
             assert len(ids) > 5
             wanted = _answers(copy, token, ids)
@@ -167,3 +167,4 @@ def test_status_and_context_from_postgres_are_the_copys(
             context = str(wanted.json())
             assert "Ask Ben about the cello" in context and "city library" in context
             assert list(empty.iterdir()) == []
+
