@@ -168,3 +168,40 @@ def test_status_and_context_from_postgres_are_the_copys(
             assert "Ask Ben about the cello" in context and "city library" in context
             assert list(empty.iterdir()) == []
 
+
+
+def test_the_mcp_tools_read_from_postgres_as_from_the_copy(
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each read tool at /mcp (`server.mcp.call`, the tools' own arguments: compact answers,
+    budgets) answers from PostgreSQL what it answers from a copy, making none."""
+    monkeypatch.setenv("MEMFOLD_NOW", "2026-03-17T08:00:00")  # one moment for both
+    from memfold.server.app import Server
+    from memfold.server.banks import Replica
+    from memfold.server.db import connect_pool
+    from memfold.server.mcp import call
+    from server_support import caller
+
+    token = imported(pg_db, "tools")
+    with app_client(pg_db) as client:
+        ids = _ids(client, token)
+    asked = [("about", {"name": "Ida"}), ("about", {"name": "Peter", "full": True}),
+             ("show", {"id": ids[0]}), ("history", {"id": ids[1]}), ("trace", {"id": ids[2]}),
+             ("entities", {"limit": 3}), ("core_view", {}), ("context", {"budget": 300}),
+             ("context", {"full": True}), ("show", {"id": "nosuchfact1"})]
+    pool = connect_pool(pg_db.app, size=4)
+    with tempfile.TemporaryDirectory() as tmp:
+        answers = []
+        for mode in ("copy", "postgres"):
+            cache = Path(tmp) / mode
+            cache.mkdir()
+            replica = Replica(pool, cache, recall_from=mode, listen=False)
+            try:
+                server = Server(pool, replica)
+                answers.append([call(server, caller("tools"), {"x-memfold-bank": "main"}, "",
+                                     name, args) for name, args in asked])
+            finally:
+                replica.close()
+            assert bool(list(cache.iterdir())) == (mode == "copy")
+    pool.close()
+    assert answers[0] == answers[1]
+    assert [error for error, _ in answers[1]] == [False] * (len(asked) - 1) + [True]
