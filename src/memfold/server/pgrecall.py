@@ -38,7 +38,7 @@ from memfold.recall.search import recall_options
 from memfold.server import pgreads, pgstatus
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import tenant_tx, with_retries
-from memfold.server.pgcache import Versions
+from memfold.server.pgcache import BankFacts, Versions
 from memfold.server.pgindex import PgRecallIndex
 from memfold.session import context as session_context
 from memfold.session.context import SessionContext
@@ -67,10 +67,12 @@ class DatabaseBank:
     a fact by id, its history and trace, the entities, status, core memory and the session
     context, each with Memory's arguments and answer."""
 
-    def __init__(self, index: PgRecallIndex, *, vectors: bool = False, head: int = 0) -> None:
+    def __init__(self, index: PgRecallIndex, *, vectors: bool = False, head: int = 0,
+                 kept: BankFacts | None = None) -> None:
         self.index = index
         self.vectors = vectors  # the replica embeds: recall's default mode is not lexical
         self.head = head  # the bank version the snapshot reads
+        self.kept = kept  # this version's answers (pgcache), or None: nothing kept
 
     def recall(self, query: str, *, k: int = 25, since: str | date | None = None,
                until: str | date | None = None, kinds: Sequence[str] | str | None = None,
@@ -153,11 +155,22 @@ class DatabaseBank:
 
     def status(self) -> StatusReport:
         """`Memory.status` of the bank (memfold.server.pgstatus)."""
-        return replace(pgstatus.status(self.index, self.head), index_path="server")
+        return self._version("status", lambda: replace(pgstatus.status(self.index, self.head),
+                                                       index_path="server"))
 
     def entities(self) -> list[tuple[str, int]]:
         """`Memory.entities`: every entity typed facts name, with how many name it."""
-        return entity_counts(self.index)
+        return list(self._version("entities", lambda: tuple(entity_counts(self.index))))
+
+    def _version(self, name: str, make: Callable[[], _T]) -> _T:
+        """The answer `make` gives, kept for this bank version (it reads the whole bank and
+        depends on nothing else); an answer is a value nobody changes."""
+        if self.kept is None:
+            return make()
+        found = self.kept.reports.get(name)
+        if found is None:
+            found = self.kept.reports[name] = make()
+        return found
 
     def _fact(self, fact_id: str) -> Candidate:
         fact_id = names.fact_id(fact_id)
@@ -205,6 +218,6 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
             index = PgRecallIndex(conn, int(bank_id or 0), stats=(rows or 0, terms or 0),
                                   facts=facts)
             index.warning_count()  # with the days: once per bank version (pgcache)
-            return work(DatabaseBank(index, vectors=vectors, head=int(head or 0)))
+            return work(DatabaseBank(index, vectors=vectors, head=int(head or 0), kept=facts))
 
     return with_retries(run)
