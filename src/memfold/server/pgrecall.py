@@ -3,11 +3,13 @@ reads the bank's recall rows (memfold.server.pgindex) in one snapshot and runs r
 ranking code on them, holding no copy of the bank — a bank it never opened answers its first
 recall like any other, and nothing of it is written to the replica's disk.
 
-`DatabaseBank` has Memory's `recall` (the same arguments and answer), so the REST verb and the
-MCP tool run on it unchanged.  What it cannot answer this way it refuses with `NeedsCopy`,
-and the replica answers from its copy as before: a mode other than lexical (vectors stay with
-the copy for now), or a bank written before its recall rows existed (schema 0005) and not
-written since (`memfold server bank check --repair` derives them).
+`DatabaseBank` has Memory's `recall` and its other reads (`about`, `get` without a use,
+`history`, `trace`, `entities`, `status`, `core`, `context`: the same arguments and answers),
+so the REST verbs and MCP tools in `ANSWERED` run on it unchanged (the reads besides recall:
+memfold.server.pgreads and pgstatus).  What it cannot answer this way it refuses with
+`NeedsCopy`, and the replica answers from its copy as before: a mode other than lexical
+(vectors stay with the copy for now), a use, or a bank written before its recall rows existed
+(schema 0005) and not written since (`memfold server bank check --repair` derives them).
 
 What only a write changes — the bank's warnings and days, word and phrase counts, names, the
 facts a search ranks and their neighbours, the open conflicts the judge journaled about them
