@@ -209,3 +209,50 @@ def test_the_mcp_tools_read_from_postgres_as_from_the_copy(
     pool.close()
     assert answers[0] == answers[1]
     assert [error for error, _ in answers[1]] == [False] * (len(asked) - 1) + [True]
+
+
+def test_a_facts_history_is_read_from_its_event_rows(pg_db: Provisioned) -> None:
+    """`event_facts` (schema 0008, kept by a trigger on `events`) holds each event's facts
+    as the local index matches them, through writes and a purge's rewritten lines; with a
+    long journal besides, a history reads its fact's index range, not the bank's events."""
+    import psycopg
+
+    from memfold.server import pgreads
+    from memfold.server.db import connect_pool, tenant_tx
+
+    token = imported(pg_db, "indexed")
+    with app_client(pg_db, rate=0) as client:
+        ids = _ids(client, token)
+        _writes(client, token, ids)
+        gone = client.post("/v1/banks/main/recall", headers=token,
+                           json={"query": "honey market"}).json()["results"][0]["id"]
+        assert client.post("/v1/banks/main/forget", headers=token,
+                           json={"id": gone, "purge": True}).status_code == 200
+    matched = ("SELECT seq FROM events WHERE bank_id = %s AND (record ->> 'id' = %s OR"
+               " record ->> 'event' = 'supersede' AND record ->> 'by' = %s OR"
+               " record ->> 'event' = 'retain' AND record -> 'ids' ? %s) ORDER BY seq")
+    with psycopg.connect(pg_db.owner, autocommit=True) as owner:  # a long journal besides
+        owner.execute("SELECT set_config('memfold.tenant', 'indexed', false)")
+        owner.execute(
+            "INSERT INTO events SELECT tenant_id, bank_id, 100000 + n, '{}', jsonb_build_object("
+            "'event', (ARRAY['retain', 'supersede', 'use'])[n % 3 + 1], 'id', 'f' || n, 'by',"
+            " 'g' || n, 'ids', jsonb_build_array('f' || n, 'h' || n)), 0 FROM banks,"
+            " generate_series(1, 20000) n")
+        owner.execute("ANALYZE")
+    pool = connect_pool(pg_db.app, size=1)
+    try:
+        with tenant_tx(pool, "indexed") as conn:
+            bank = int(conn.execute("SELECT bank_id FROM banks").fetchone()[0])
+            seqs = pgreads.HISTORY.replace("SELECT e.record", "SELECT e.seq")
+            for fact in [*ids, gone, "f3", "g4", "h5", "f0"]:
+                wanted = [s for (s,) in conn.execute(matched, [bank, fact, fact, fact])]
+                assert [s for (s,) in conn.execute(seqs, [bank, fact])] == wanted, fact
+                if fact in ids:
+                    assert [e.seq for e in pgreads.history(conn, bank, fact)] == wanted
+            assert conn.execute("SELECT count(*) FROM event_facts").fetchone() == (
+                conn.execute("SELECT count(*) FROM events e CROSS JOIN LATERAL"
+                             " memfold_event_facts(e.record)").fetchone())
+            plan = str(conn.execute("EXPLAIN " + pgreads.HISTORY, [bank, ids[0]]).fetchall())
+            assert "event_facts_pkey" in plan and "Seq Scan" not in plan, plan
+    finally:
+        pool.close()

@@ -2,8 +2,9 @@
 snapshot (`memfold serve --recall-from postgres`), with the answers a copy of the bank gives:
 
 - a fact's history: the journal lines about it, read from `events` (their records as
-  written), matched as the local index matches them (`index.sqlite.state.events_for`: the
-  fact's own events, a supersede `by` it, a retain that wrote it), oldest first;
+  written), found through `event_facts` (schema 0008), which holds each event's facts as the
+  local index matches them (`index.sqlite.state.events_for`: the fact's own events, a
+  supersede `by` it, a retain that wrote it), oldest first;
 - core memory: `memory.md` read from `files` and parsed by core memory's own code;
 - the files the session context reads besides the index (`BankFiles`: a day's log and the
   top-level bank pages, for their open tasks).
@@ -29,10 +30,10 @@ if TYPE_CHECKING:
 CORE_PATH = "memory.md"
 SKELETON = {CORE_PATH: CORE_TEMPLATE.encode("utf-8"),
             **{f"bank/{name}": text.encode("utf-8") for name, text in BANK_TEMPLATES.items()}}
-HISTORY = (
-    "SELECT record FROM events WHERE bank_id = %s AND (record ->> 'id' = %s"
-    " OR (record ->> 'event' = 'supersede' AND record ->> 'by' = %s)"
-    " OR (record ->> 'event' = 'retain' AND record -> 'ids' ? %s)) ORDER BY seq")
+# the events about a fact: its rows in `event_facts` (schema 0008, kept by a trigger on
+# `events`: the event's own id, a supersede's `by`, a retain's `ids`), one index range
+HISTORY = ("SELECT e.record FROM event_facts x JOIN events e ON e.bank_id = x.bank_id"
+           " AND e.seq = x.seq WHERE x.bank_id = %s AND x.fact_id = %s ORDER BY x.seq")
 CORE = "SELECT content FROM files WHERE bank_id = %s AND path = %s AND content IS NOT NULL"
 # the top-level bank pages (bank/NAME.md, none below a folder of bank/)
 TOP_PAGES = ("SELECT path FROM files WHERE bank_id = %s AND content IS NOT NULL"
@@ -44,7 +45,7 @@ def history(conn: psycopg.Connection[Any], bank_id: int, fact_id: str) -> list[E
     if "\x00" in fact_id:
         return []
     return [Event.from_dict(record if isinstance(record, dict) else json.loads(record))
-            for (record,) in conn.execute(HISTORY, [bank_id, fact_id, fact_id, fact_id])]
+            for (record,) in conn.execute(HISTORY, [bank_id, fact_id])]
 
 
 def core(conn: psycopg.Connection[Any], bank_id: int, head: int) -> CoreMemory:
