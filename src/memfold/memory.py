@@ -540,7 +540,7 @@ class Memory(ImportExport):
 
         self.refresh()
         moment = self.now(now)
-        found = _context.build(core=self.core(), workspace=self.workspace,
+        found = _context.build(core=self.core(), files=_context.OnDisk(self.workspace),
                                backend=self.index_backend, today=moment.date(),
                                budget=_context.DEFAULT_BUDGET if budget is None else budget,
                                as_of=moment.isoformat(timespec="seconds"))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from memfold.index.base import IndexBackend
+from memfold.index.base import Citation, IndexBackend
 from memfold.index.sync import freshness
 from memfold.lifecycle.ledger import content_sha
 from memfold.screening import is_hidden_warning, is_secret_warning
@@ -35,8 +36,13 @@ def status_report(workspace: Workspace, backend: IndexBackend,
 
 def stale_pages(backend: IndexBackend) -> list[dict[str, Any]]:
     """Pages whose generated lines cite facts that changed or vanished since."""
+    return stale_of(backend.citations())
+
+
+def stale_of(citations: Iterable[Citation]) -> list[dict[str, Any]]:
+    """`stale_pages` of these citations (the server reads them from PostgreSQL)."""
     pages: dict[str, dict[str, Any]] = {}
-    for page, line, source, source_line, sha, content in backend.citations():
+    for page, line, source, source_line, sha, content in citations:
         entry = pages.setdefault(page, {"page": page, "citations": 0, "stale": []})
         entry["citations"] += 1
         if content is None or content_sha(content) != sha:

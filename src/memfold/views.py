@@ -26,7 +26,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from memfold.errors import BadInput
-from memfold.index.base import Candidate, Filters
+from memfold.index.base import Candidate, FactSearch, Filters
 from memfold.journal.fold import ACTIVE, ARCHIVED, EXPIRED, MERGED, SUPERSEDED, status_of
 from memfold.lifecycle.ledger import Ledger
 from memfold.names import entity_key
@@ -274,14 +274,7 @@ class Views:
         """The entity names facts mention (the first spelling seen of each), with how many
         typed facts mention each, most mentioned first."""
         self._refresh()
-        counts: Counter[str] = Counter()
-        names: dict[str, str] = {}
-        for c in self._all(Filters(kinds=TYPED_KINDS)):
-            for name in dict.fromkeys(c.fact.entities):
-                key = entity_key(name)
-                names.setdefault(key, name)
-                counts[key] += 1
-        return [(names[k], n) for k, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))]
+        return entity_counts(self.backend)
 
     def source(self, path: str) -> SourceFile:
         """The lines of a Markdown file memfold reads (memory.md, memory/, bank/), likely
@@ -364,3 +357,15 @@ def _redact_lines(text: str) -> str:
         at = m.end
     parts.append(text[at:])
     return "".join(parts)
+
+
+def entity_counts(backend: FactSearch) -> list[tuple[str, int]]:
+    """`Views.entities` over any index that lists facts newest first (the server's too)."""
+    counts: Counter[str] = Counter()
+    names: dict[str, str] = {}
+    for c in backend.recent(Filters(kinds=TYPED_KINDS), SCAN_LIMIT):
+        for name in dict.fromkeys(c.fact.entities):
+            key = entity_key(name)
+            names.setdefault(key, name)
+            counts[key] += 1
+    return [(names[k], n) for k, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))]

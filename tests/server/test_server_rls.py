@@ -31,7 +31,7 @@ from server_support import Tenant, app_client, bearer, make_tenant
 
 TABLES = ("tenants", "banks", "tokens", "files", "events", "facts", "vectors", "recall_facts",
           "recall_links", "recall_aliases", "recall_files", "recall_life", "recall_stats",
-          "recall_terms", "recall_postings")
+          "recall_terms", "recall_postings", "event_facts")
 NAMES = ("acme", "globex")
 SRC = ROOT / "src"
 
@@ -228,6 +228,7 @@ ROWS = {  # a row of each table for tenant_id = %s (bank_id filled in per test)
     "recall_terms": ("INSERT INTO recall_terms VALUES (%(t)s, %(bank)s, 'stolen', 1)", True),
     "recall_postings": ("INSERT INTO recall_postings VALUES (%(t)s, %(bank)s, 'stolen', 1, 1, "
                         "1)", True),
+    "event_facts": ("INSERT INTO event_facts VALUES (%(t)s, %(bank)s, 'stolen00', 9999)", True),
 }
 
 
@@ -447,7 +448,7 @@ def test_serve_refuses_a_role_rls_does_not_bind(two: Two, bypass: str, who: str)
 
 @pytest.mark.parametrize("table", ("files", "events", "facts", "vectors", "recall_facts",
                                    "recall_aliases", "recall_files", "recall_life",
-                                   "recall_terms", "recall_postings"))
+                                   "recall_terms", "recall_postings", "event_facts"))
 def test_a_row_cannot_name_another_tenants_bank(two: Two, table: str) -> None:
     """acme's row (its own tenant_id) pointing at globex's bank is refused by the foreign key
     on (tenant_id, bank_id), exactly as a bank id that exists nowhere: no oracle."""

@@ -28,7 +28,9 @@ Reported, in this order:
 5. the replica's resident memory (VmRSS) after starting, after the banks were fetched and
    at the end;
 6. after a restart: the replica stopped (SIGTERM) and started again on the same --cache, its
-   first request on the large bank beside a warm one.
+   first request on the large bank beside a warm one;
+7. verb by verb (`--verbs`): a fresh replica's first request of each read verb on the large
+   bank, and the bytes it wrote under its cache for it (server_verbs).
 
 `--server-src DIR` serves with the memfold package under DIR (put first on the replica's
 PYTHONPATH; the client and harness stay this one), to measure another version of the server
@@ -52,7 +54,7 @@ from typing import Any
 
 import click
 
-from . import corpus, server_bench
+from . import corpus, server_bench, server_verbs
 from .index_bench import environment, output_options, save_result
 from .recall_bench import AS_OF, Query, build_queries, corpus_bullets
 from .server_bench import TENANT, Served, Stack, latency, stack, wait_ready
@@ -212,7 +214,7 @@ def cold_pass(served: Served, token: str, bank: str, queries: Sequence[Query]) -
 
 def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seconds: float,
         warm: int, seed: int, server_src: Path | None, log: Log,
-        recall_from: str = "copy", workers: int = 1) -> Json:
+        recall_from: str = "copy", workers: int = 1, verbs: bool = False) -> Json:
     sizes = {"small": small, "large": large}
     spaces: dict[str, Path] = {}
     queries: dict[str, list[Query]] = {}
@@ -258,6 +260,16 @@ def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seco
             log("a restarted replica's first request on the large bank")
             result["after_restart"] = first_and_warm(served, bench.token, "large",
                                                      queries["large"], warm)
+            asked = recall_body(queries["large"][0])
+            args = server_verbs.bodies(call(served, bench.token, "large", "recall", asked),
+                                       asked)
+        if verbs:
+            log("a fresh replica's first request, verb by verb")
+            result["first_by_verb"] = server_verbs.first_by_verb(
+                lambda name: replica(bench, name, server_src, cache=name,
+                                     recall_from=recall_from),
+                lambda name: bench.workdir / f"cache-{name}", call, bench.token, "large",
+                args, timed)
         result["postgres"] = bench.postgres
     return result
 
@@ -291,6 +303,7 @@ def table(result: Json) -> str:
     rows.append(f"  replica RSS: {result['rss_mb_started']:.0f} MB started, "
                 f"{result['rss_mb_banks_open']:.0f} MB with both banks, "
                 f"{result['rss_mb_end']:.0f} MB at the end")
+    rows += server_verbs.table(result.get("first_by_verb") or {})
     return "\n".join(rows)
 
 
@@ -315,10 +328,12 @@ def table(result: Json) -> str:
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 16),
               help="`memfold serve --workers` of the replica (RSS and bytes read are of the"
                    " parent process alone when above 1).")
+@click.option("--verbs", is_flag=True,
+              help="Also time a fresh replica's first request of each read verb.")
 @output_options("benchmarks/results/server-scale.json")
 def server_scale_command(small: int, large: int, count: int, clients: int, seconds: float,
                          warm: int, seed: int, server_src: Path | None, recall_from: str,
-                         workers: int, out: Path, as_json: bool) -> None:
+                         workers: int, verbs: bool, out: Path, as_json: bool) -> None:
     """A replica's costs against bank size: retain small vs large, recall at 1 and N
     clients, first request, RSS (a private PostgreSQL on loopback).
 
@@ -327,6 +342,7 @@ def server_scale_command(small: int, large: int, count: int, clients: int, secon
       memfold bench server-scale --small 60 --large 600
       memfold bench server-scale --large 1000 --recall-from postgres
       memfold bench server-scale --large 1000 --recall-from postgres --workers 2
+      memfold bench server-scale --small 60 --large 600 --recall-from postgres --verbs
       memfold bench server-scale --server-src /tmp/before/src --out /tmp/before.json
     """
     def log(message: str) -> None:
@@ -336,7 +352,7 @@ def server_scale_command(small: int, large: int, count: int, clients: int, secon
     with tempfile.TemporaryDirectory(prefix="memfold-server-scale-") as tmp:
         result = run(Path(tmp), small=small, large=large, count=count, clients=clients,
                      seconds=seconds, warm=warm, seed=seed, server_src=server_src, log=log,
-                     recall_from=recall_from, workers=workers)
+                     recall_from=recall_from, workers=workers, verbs=verbs)
     result["environment"] = {**environment(), "load_average_at_start": os.getloadavg()[0]}
     result["bench_seconds"] = time.perf_counter() - started
     if not save_result(result, out, as_json=as_json):

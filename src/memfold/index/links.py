@@ -17,10 +17,16 @@ from the journal itself; only the journal line of an orphaned event is looked up
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 
-from memfold.index.base import DanglingPointer, DuplicateId, IndexBackend, OrphanState
+from memfold.index.base import (
+    DanglingPointer,
+    DuplicateId,
+    IndexBackend,
+    LinkProblems,
+    OrphanState,
+)
 from memfold.journal.events import Merge, Note, Supersede, from_dict
 from memfold.journal.log import JOURNAL_NAME
 from memfold.values import ParseWarning
@@ -33,11 +39,18 @@ EDITED = "edited or moved? a bullet without ^blockid gets a new id when its text
 
 def link_warnings(workspace: Workspace, index: IndexBackend) -> list[ParseWarning]:
     """Every link warning, duplicates and dangling pointers by place, then journal orphans."""
-    problems = index.link_problems()
+    return warnings_of(index.link_problems(),
+                       lambda seqs: journal_lines(workspace.root / JOURNAL_NAME, seqs))
+
+
+def warnings_of(problems: LinkProblems,
+                lines_of: Callable[[Collection[int]], dict[int, int]]) -> list[ParseWarning]:
+    """The warnings of these problems; `lines_of` gives the journal line of each seq (the
+    server reads the journal from PostgreSQL)."""
     found = [w for dup in problems.duplicates for w in _duplicate(dup)]
     found += [_dangling(d) for d in problems.dangling]
     if problems.orphans:
-        lines = journal_lines(workspace.root / JOURNAL_NAME, {o.seq for o in problems.orphans})
+        lines = lines_of({o.seq for o in problems.orphans})
         found += [_orphan(o, lines.get(o.seq, o.seq)) for o in problems.orphans]
     return found
 

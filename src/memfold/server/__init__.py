@@ -11,6 +11,8 @@
     openapi   the REST API described, from the verbs
     exchange  export a bank as a workspace, import a workspace into a bank
     serving   one `memfold serve` process, or one per `--workers`
+    pgrecall  `--recall-from postgres`: recall and the other reads answered from the bank's
+              rows (pgindex, pgcache, pgreview, pgreads, pgstatus), no copy of the bank
 
 Every import of psycopg, Starlette or Alembic sits in this package, which only
 `memfold serve`, `memfold db` and `memfold server` load (`memfold export` and `import` are

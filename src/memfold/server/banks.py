@@ -558,7 +558,7 @@ class Replica:
         if not caller.may(scope, bank):
             raise Refused(403, f"forbidden: {what} needs the {scope} scope"
                           + (f" and bank {caller.bank!r}" if caller.bank else ""))
-        if what == "recall" and scope == "read" and self.recall_from == "postgres":
+        if what in pgrecall.ANSWERED and scope == "read" and self.recall_from == "postgres":
             try:  # no copy of the bank: its rows in PostgreSQL (memfold.server.pgrecall)
                 return pgrecall.answer(self.pool, caller, bank, work,  # type: ignore[arg-type]
                                        vectors=self.embedder is not None)

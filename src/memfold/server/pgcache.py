@@ -7,7 +7,8 @@ query's expansion), how many rows match a phrase, the entity names its words res
 facts it ranks (as a search finds them: the row, its links, its file's hash, its lifecycle
 state), their neighbours in their files, the facts found by id (a replaced fact's
 current one, which recall brings) and the open conflicts the judge journaled about its best
-results (memfold.server.pgreview).
+results (memfold.server.pgreview); and the whole answers of `status` and `entities`, which
+read the whole bank and depend on nothing else (memfold.server.pgrecall.DatabaseBank).
 Each of these is a function of the bank's rows alone, so between two writes every recall
 asks the same of the database again.  `Versions` keeps them per bank, keyed by the bank's
 version as the recall's own snapshot reads it: the bank's write counter (`banks.head`) and
@@ -55,16 +56,18 @@ class BankFacts:
         self.ids: dict[str, tuple[tuple[bool, str, int, int], Candidate] | None] = {}
         # (older fact id, limit) -> its open review items, newest first (pgreview)
         self.reviews: dict[tuple[str, int], tuple[ReviewRow, ...]] = {}
+        # a read verb's whole answer that only the version decides (status, entities)
+        self.reports: dict[str, Any] = {}
 
     def size(self) -> int:
         return (len(self.held) + len(self.counted) + len(self.names) + len(self.near)
-                + len(self.rows) + len(self.ids) + len(self.reviews))
+                + len(self.rows) + len(self.ids) + len(self.reviews) + len(self.reports))
 
     def room(self) -> None:
         """Forget every answer when this version holds ENTRIES of them."""
         if self.size() >= ENTRIES:
             for kept in (self.held, self.counted, self.names, self.near, self.rows, self.ids,
-                         self.reviews):
+                         self.reviews, self.reports):
                 kept.clear()
 
 

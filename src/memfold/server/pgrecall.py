@@ -3,11 +3,13 @@ reads the bank's recall rows (memfold.server.pgindex) in one snapshot and runs r
 ranking code on them, holding no copy of the bank — a bank it never opened answers its first
 recall like any other, and nothing of it is written to the replica's disk.
 
-`DatabaseBank` has Memory's `recall` (the same arguments and answer), so the REST verb and the
-MCP tool run on it unchanged.  What it cannot answer this way it refuses with `NeedsCopy`,
-and the replica answers from its copy as before: a mode other than lexical (vectors stay with
-the copy for now), or a bank written before its recall rows existed (schema 0005) and not
-written since (`memfold server bank check --repair` derives them).
+`DatabaseBank` has Memory's `recall` and its other reads (`about`, `get` without a use,
+`history`, `trace`, `entities`, `status`, `core`, `context`: the same arguments and answers),
+so the REST verbs and MCP tools in `ANSWERED` run on it unchanged (the reads besides recall:
+memfold.server.pgreads and pgstatus).  What it cannot answer this way it refuses with
+`NeedsCopy`, and the replica answers from its copy as before: a mode other than lexical
+(vectors stay with the copy for now), a use, or a bank written before its recall rows existed
+(schema 0005) and not written since (`memfold server bank check --repair` derives them).
 
 What only a write changes — the bank's warnings and days, word and phrase counts, names, the
 facts a search ranks and their neighbours, the open conflicts the judge journaled about them
@@ -24,18 +26,27 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
-from memfold import config
-from memfold.errors import UnknownBank
+from memfold import config, names
+from memfold.errors import BadInput, UnknownBank, UnknownId
+from memfold.index.base import Candidate
+from memfold.journal.log import Event
 from memfold.recall.fusion import LEXICAL
+from memfold.recall.hits import Trace, build_trace, describe
 from memfold.recall.modes import check_mode, default_mode
-from memfold.recall.query import plan_query
+from memfold.recall.query import plan_query, refuse_long
+from memfold.recall.search import about as about_entity
 from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
+from memfold.server import pgreads, pgstatus
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import tenant_tx, with_retries
-from memfold.server.pgcache import Versions
+from memfold.server.pgcache import BankFacts, Versions
 from memfold.server.pgindex import PgRecallIndex
-from memfold.values import RecallResult
+from memfold.session import context as session_context
+from memfold.session.context import SessionContext
+from memfold.session.core import CoreMemory
+from memfold.values import AboutResult, Hit, RecallResult, StatusReport
+from memfold.views import entity_counts
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
@@ -43,6 +54,10 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers recall from
+# the verbs (REST) and tools (MCP) a replica answers from PostgreSQL under --recall-from
+# postgres; every other one runs on its copy of the bank
+ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities",
+                      "status", "context"})
 
 
 class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
@@ -50,11 +65,16 @@ class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an er
 
 
 class DatabaseBank:
-    """One bank's recall over its rows in PostgreSQL, inside one transaction."""
+    """One bank's reads over its rows in PostgreSQL, inside one transaction: recall, about,
+    a fact by id, its history and trace, the entities, status, core memory and the session
+    context, each with Memory's arguments and answer."""
 
-    def __init__(self, index: PgRecallIndex, *, vectors: bool = False) -> None:
+    def __init__(self, index: PgRecallIndex, *, vectors: bool = False, head: int = 0,
+                 kept: BankFacts | None = None) -> None:
         self.index = index
         self.vectors = vectors  # the replica embeds: recall's default mode is not lexical
+        self.head = head  # the bank version the snapshot reads
+        self.kept = kept  # this version's answers (pgcache), or None: nothing kept
 
     def recall(self, query: str, *, k: int = 25, since: str | date | None = None,
                until: str | date | None = None, kinds: Sequence[str] | str | None = None,
@@ -80,6 +100,86 @@ class DatabaseBank:
             window=ranked.window, total_warnings=self.index.warning_count(),
             entities=ranked.entities, truncated=ranked.truncated, hidden=ranked.hidden,
             notes=ranked.notes)
+
+    def about(self, name: str, *, k: int = 50, include_all: bool = False, now: Any = None,
+              show_secrets: bool = False) -> AboutResult:
+        """`Memory.about` over the bank's recall rows."""
+        if not name.strip().lstrip("@"):
+            raise BadInput("give an entity name, e.g. `memfold about Peter`")
+        refuse_long(name, "name", ": give the entity's name, not a document")
+        found = about_entity(self.index, name.strip(), k=k, include_all=include_all,
+                             today=config.resolve_now(now).date())
+        return found if show_secrets else replace(
+            found, hits=tuple(h.redacted() for h in found.hits))
+
+    def history(self, fact_id: str) -> list[Event]:
+        """`Memory.history`: the journal events about a fact, oldest first (UnknownId when
+        there are none and no file holds it)."""
+        fact_id = names.fact_id(fact_id)
+        events = pgreads.history(self.index.conn, self.index.bank_id, fact_id)
+        if not events and not self.index.by_id(fact_id):
+            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+        return events
+
+    def core(self) -> CoreMemory:
+        """`Memory.core`: the core blocks of the bank's memory.md."""
+        return pgreads.core(self.index.conn, self.index.bank_id, self.head)
+
+    def get(self, fact_id: str, *, strict: bool = False, use: bool = True, now: Any = None,
+            show_secrets: bool = False) -> Hit:
+        """`Memory.get` without a use (NeedsCopy with one: a use is a write).  The rows are
+        derived in every write's transaction, so no file changed since: `strict` holds."""
+        if use:
+            raise NeedsCopy
+        hit = describe(self._fact(fact_id), config.resolve_now(now).date())
+        return hit if show_secrets else hit.redacted()
+
+    def trace(self, fact_id: str, *, now: Any = None, show_secrets: bool = False) -> Trace:
+        """`Memory.trace`: the fact's lineage both ways, read from the bank's rows."""
+        found = build_trace(self.index, self._fact(fact_id), config.resolve_now(now).date())
+        if show_secrets:
+            return found
+        return replace(found, root=found.root.redacted(), **{
+            name: tuple(h.redacted() for h in getattr(found, name))
+            for name in ("supersedes", "superseded_by", "derived_from")})
+
+    def context(self, *, budget: int | None = None, now: Any = None,
+                show_secrets: bool = False) -> SessionContext:
+        """`Memory.context`: core memory, the last two days' bullets, what expires soon and
+        the open tasks, from the bank's rows and files."""
+        moment = config.resolve_now(now)
+        found = session_context.build(
+            core=self.core(), files=pgreads.BankFiles(self.index.conn, self.index.bank_id,
+                                                      self.head),
+            backend=self.index, today=moment.date(), as_of=moment.isoformat(timespec="seconds"),
+            budget=session_context.DEFAULT_BUDGET if budget is None else budget)
+        return found if show_secrets else found.redacted()
+
+    def status(self) -> StatusReport:
+        """`Memory.status` of the bank (memfold.server.pgstatus)."""
+        return self._version("status", lambda: replace(pgstatus.status(self.index, self.head),
+                                                       index_path="server"))
+
+    def entities(self) -> list[tuple[str, int]]:
+        """`Memory.entities`: every entity typed facts name, with how many name it."""
+        return list(self._version("entities", lambda: tuple(entity_counts(self.index))))
+
+    def _version(self, name: str, make: Callable[[], _T]) -> _T:
+        """The answer `make` gives, kept for this bank version (it reads the whole bank and
+        depends on nothing else); an answer is a value nobody changes."""
+        if self.kept is None:
+            return make()
+        found = self.kept.reports.get(name)
+        if found is None:
+            found = self.kept.reports[name] = make()
+        return found
+
+    def _fact(self, fact_id: str) -> Candidate:
+        fact_id = names.fact_id(fact_id)
+        found = self.index.by_id(fact_id)
+        if not found:
+            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+        return found[0]
 
 
 # the bank and its version (its head, the version of its statistics row, which every write
@@ -120,6 +220,6 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
             index = PgRecallIndex(conn, int(bank_id or 0), stats=(rows or 0, terms or 0),
                                   facts=facts)
             index.warning_count()  # with the days: once per bank version (pgcache)
-            return work(DatabaseBank(index, vectors=vectors))
+            return work(DatabaseBank(index, vectors=vectors, head=int(head or 0), kept=facts))
 
     return with_retries(run)

@@ -24,13 +24,13 @@ its first line that does not fit; each section reports how many lines it left ou
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from memfold.errors import BadInput
-from memfold.index.base import Candidate, Filters, IndexBackend
+from memfold.index.base import Candidate, FactSearch, Filters
 from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
 from memfold.session.core import CORE_PATH, CoreMemory
 from memfold.values import (
@@ -43,7 +43,7 @@ from memfold.values import (
     reveal,
 )
 from memfold.workspace.format import Bullet, decode, open_tasks, render_bullet
-from memfold.workspace.layout import Workspace
+from memfold.workspace.layout import Workspace, daily_path
 
 DEFAULT_BUDGET = 2000
 EXPIRING_DAYS = 7
@@ -134,7 +134,38 @@ class SessionContext:
                    sections=tuple(ContextSection.from_dict(s) for s in d["sections"]))
 
 
-def build(*, core: CoreMemory, workspace: Workspace, backend: IndexBackend, today: date,
+class Files(Protocol):
+    """The files the context reads besides the index: the top-level bank pages and any
+    file's bytes (None when there is none).  `OnDisk` reads a workspace's; the server reads
+    a bank's from PostgreSQL."""
+
+    def top_pages(self) -> list[str]: ...
+
+    def read(self, rel: str) -> bytes | None: ...
+
+
+@dataclass(frozen=True)
+class OnDisk:
+    """A workspace's files, read from its directory (no symlink followed)."""
+
+    workspace: Workspace
+
+    def top_pages(self) -> list[str]:
+        bank = self.workspace.abspath("bank")
+        if not bank.is_dir() or bank.is_symlink():
+            return []
+        return sorted(f"bank/{p.name}" for p in bank.glob("*.md")
+                      if p.is_file() and not p.is_symlink() and not p.name.startswith("."))
+
+    def read(self, rel: str) -> bytes | None:
+        path = self.workspace.abspath(rel)
+        try:
+            return None if path.is_symlink() else path.read_bytes()
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError):
+            return None
+
+
+def build(*, core: CoreMemory, files: Files, backend: FactSearch, today: date,
           budget: int = DEFAULT_BUDGET, as_of: str = "") -> SessionContext:
     """Assemble the context as of `today` from an up-to-date index."""
     if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
@@ -144,11 +175,11 @@ def build(*, core: CoreMemory, workspace: Workspace, backend: IndexBackend, toda
     seen: set[str] = set()
     candidates = [
         ("core", "Core memory", _core_lines(core)),
-        ("today", f"Today ({today})", _day_lines(workspace, backend, today, seen)),
+        ("today", f"Today ({today})", _day_lines(backend, today, seen)),
         ("yesterday", f"Yesterday ({yesterday})",
-         _day_lines(workspace, backend, yesterday, seen, today=today)),
+         _day_lines(backend, yesterday, seen, today=today)),
         ("expiring", f"Expiring by {horizon}", _expiring(backend, today, horizon, seen)),
-        ("open", "Open items", _open_items(workspace, today)),
+        ("open", "Open items", _open_items(files, today)),
     ]
     return SessionContext(as_of, budget, tuple(_fit(candidates, budget)))
 
@@ -223,10 +254,10 @@ def _shown(c: Candidate, today: date) -> bool:
     return status_of(c.fact, c.life, today)[0] in (ACTIVE, ARCHIVED)
 
 
-def _day_lines(workspace: Workspace, backend: IndexBackend, day: date, seen: set[str], *,
+def _day_lines(backend: FactSearch, day: date, seen: set[str], *,
                today: date | None = None) -> list[tuple[int, ContextLine]]:
     """The day's Retain bullets, newest (last written) first."""
-    path = workspace.daily_path(day)
+    path = daily_path(day)
     found = backend.recent(Filters(kinds=TYPED, window=Interval(day, day)), FACT_LIMIT)
     facts = sorted((c for c in found if c.fact.path == path and _shown(c, today or day)),
                    key=lambda c: c.fact.line)
@@ -234,7 +265,7 @@ def _day_lines(workspace: Workspace, backend: IndexBackend, day: date, seen: set
     return [(n, fact_line(c.fact)) for n, c in reversed(list(enumerate(facts)))]
 
 
-def _expiring(backend: IndexBackend, today: date, horizon: date,
+def _expiring(backend: FactSearch, today: date, horizon: date,
               seen: set[str]) -> list[tuple[int, ContextLine]]:
     """Active facts whose validity ends between today and the horizon, soonest first."""
     found = backend.recent(Filters(kinds=TYPED, window=Interval(today, horizon)), FACT_LIMIT)
@@ -247,28 +278,15 @@ def _expiring(backend: IndexBackend, today: date, horizon: date,
             for n, c in enumerate(ending)]
 
 
-def _open_items(workspace: Workspace, today: date) -> list[tuple[int, ContextLine]]:
+def _open_items(files: Files, today: date) -> list[tuple[int, ContextLine]]:
     """Unchecked task items: recent logs newest first, then the top-level bank pages."""
-    paths = [workspace.daily_path(today - timedelta(days=n)) for n in range(OPEN_ITEM_DAYS)]
-    bank = workspace.abspath("bank")
-    if bank.is_dir() and not bank.is_symlink():
-        paths += sorted(f"bank/{p.name}" for p in bank.glob("*.md")
-                        if p.is_file() and not p.is_symlink() and not p.name.startswith("."))
+    paths = [daily_path(today - timedelta(days=n)) for n in range(OPEN_ITEM_DAYS)]
+    paths += files.top_pages()
     items: list[ContextLine] = []
     for rel in paths:
-        for number, text in _tasks(workspace, rel):
+        data = files.read(rel)
+        for number, text in open_tasks(decode(data)[0]) if data is not None else ():
             items.append(ContextLine(f"- [ ] {text}", f"{rel}#L{number}"))
             if len(items) >= MAX_OPEN_ITEMS:
                 return list(enumerate(items))
     return list(enumerate(items))
-
-
-def _tasks(workspace: Workspace, rel: str) -> Iterator[tuple[int, str]]:
-    path = workspace.abspath(rel)
-    try:
-        if path.is_symlink():
-            return
-        data = path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError):
-        return
-    yield from open_tasks(decode(data)[0])

@@ -183,7 +183,13 @@ def _read(path: Path) -> bytes | None:
 
 def read_core(workspace: Workspace) -> CoreMemory:
     """The blocks of memory.md as they are on disk (no lock: a reader sees a whole file)."""
-    return _view(parse_core(_read(_core_file(workspace))))
+    return core_of(_read(_core_file(workspace)))
+
+
+def core_of(data: bytes | None) -> CoreMemory:
+    """The blocks of a memory.md given as its bytes (None: there is none), as `read_core`
+    reads them from disk (the server reads the file from PostgreSQL)."""
+    return _view(parse_core(data))
 
 
 # -- checks -------------------------------------------------------------------------------

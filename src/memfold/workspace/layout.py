@@ -84,6 +84,11 @@ class Scan(NamedTuple):
     temporaries: list[str]  # hidden *.tmp files below memory/ and bank/
 
 
+def daily_path(day: date) -> str:
+    """The daily log of `day`, relative to the workspace."""
+    return f"memory/{day.isoformat()}.md"
+
+
 class Workspace:
     """A memfold workspace directory and the paths inside it."""
 
@@ -103,7 +108,7 @@ class Workspace:
         return WriteLock(self.cache_dir / "write.lock")
 
     def daily_path(self, day: date) -> str:
-        return f"memory/{day.isoformat()}.md"
+        return daily_path(day)
 
     def abspath(self, rel: str) -> Path:
         return self.root / rel
