@@ -258,7 +258,10 @@ def _transactions(path: str, count: int, immediate: bool, go: str,
 
 def _increment(db: sqlite3.Connection) -> None:
     row = db.execute("SELECT value FROM meta WHERE key = 'counter'").fetchone()
-    time.sleep(0.0002)  # the read-then-write window
+    # the read-then-write window: wide enough that the control's deferred transactions
+    # overlap even when the suite's other process keeps a core busy (at 0.2 ms, 8 processes
+    # once ran one after another on 2 loaded cores and the control saw no lock)
+    time.sleep(0.002)
     value = int(row[0]) + 1 if row else 1
     db.execute("INSERT OR REPLACE INTO meta VALUES ('counter', ?)", (str(value),))
 
