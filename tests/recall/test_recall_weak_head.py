@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_recall_weak_kind import first_with
 
 from memfold.memory import Memory
 from memfold.recall.head_noun import head_of
@@ -38,13 +39,6 @@ def asked_of(workspace: Path):  # type: ignore[no-untyped-def]
 
     yield ask
     memory.close()
-
-
-def first_with(result: RecallResult, words: str) -> bool:
-    """Whether the first hit holding `words` is weak (it must be found)."""
-    found = [h for h in result.hits if words in h.fact.content]
-    assert found, [h.fact.content for h in result.hits]
-    return found[0].weak
 
 
 @pytest.mark.parametrize(("question", "head"), [
