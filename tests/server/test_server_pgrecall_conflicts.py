@@ -148,7 +148,7 @@ def test_review_events_are_read_through_event_facts_as_the_old_statement_read_th
     events besides (other facts' and, under a supersede's `by` or a retain's `ids`, these
     facts'), the events read through `event_facts` are the old statement's, row for row, and
     the facts' events are one index range each, not the bank's review-kind events (here,
-    for one fact, 0.02-0.14 ms against the old statement's 4.7-6.0 ms)."""
+    0.02-0.2 ms against the old statement's 4.7-6.0 ms for the facts' events)."""
     import psycopg
 
     from memfold.client.files import read_workspace
