@@ -1,13 +1,24 @@
-"""`memfold bench server-scale`'s recall phase: what it sends before the timed runs, and the
-table it prints from results with and without the figures added for issue 36."""
+"""`memfold bench server-scale`'s recall phase: what it sends before the timed runs, the
+table it prints from results with and without the figures added for issue 36, and its wait
+for a server to be ready."""
 
 from __future__ import annotations
 
+import contextlib
+import http.server
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 
-from memfold_bench import server_scale
+from memfold_bench import server_bench, server_scale
 from memfold_bench.recall_bench import Query
 
 
@@ -64,3 +75,60 @@ def test_table_reads_results_saved_before_the_added_figures() -> None:
     text = server_scale.table(result())
     assert "recall large, clients 1: 25.0 req/s" in text
     assert "as imported" not in text
+
+
+class _Readyz(http.server.BaseHTTPRequestHandler):
+    """/readyz answering the statuses queued on the server, then "ready"."""
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        queued: list[str] = self.server.statuses  # type: ignore[attr-defined]
+        status = queued.pop(0) if queued else "ready"
+        body = json.dumps({"status": status}).encode()
+        self.send_response(200 if status == "ready" else 503)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def readyz(statuses: list[str], tmp_path: Path) -> Iterator[server_bench.Served]:
+    """A stand-in for `memfold serve`: a live process and a /readyz answering `statuses`."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Readyz)
+    httpd.statuses = statuses  # type: ignore[attr-defined]
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    log = tmp_path / "serve.log"
+    log.write_text("")
+    try:
+        yield server_bench.Served(process, f"http://127.0.0.1:{httpd.server_port}", log)
+    finally:
+        process.kill()
+        process.wait()
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_server_whose_schema_is_not_the_databases_fails_the_wait_at_once(
+        tmp_path: Path) -> None:
+    """Such a server is never ready (/readyz 503 "schema at X, wanted Y"): the bench stops
+    at the first answer with one line naming both schemas, not after its patience."""
+    with readyz(["schema at 0008, wanted 0007"] * 1000, tmp_path) as served:
+        started = time.monotonic()
+        with pytest.raises(click.ClickException) as refused:
+            server_bench.wait_ready(served, server_scale.PATIENCE)
+    assert time.monotonic() - started < 5
+    message = refused.value.format_message()
+    assert "\n" not in message
+    assert "the database's schema is 0008, the server's 0007" in message
+
+
+def test_a_server_waiting_for_its_database_is_waited_for(tmp_path: Path) -> None:
+    """A 503 that may pass (the database not answering yet) is polled again until ready."""
+    with readyz(["database unavailable: OperationalError"] * 3, tmp_path) as served:
+        server_bench.wait_ready(served, 30)
+        assert server_bench.readiness(served.url) == "ready"
+    assert server_bench.readiness(served.url) is None  # nothing answers

@@ -288,3 +288,47 @@ def check_and_repair(admin: Run, day: str) -> None:
     assert repaired.exit_code == 0
     report = json.loads(repaired.stdout)
     assert (report["hashes"], report["facts"], report["repaired"]) == ([day], [day], True)
+
+
+def test_bank_check_finds_hand_edited_event_facts_and_repair_rebuilds_them(
+        pg_db: Provisioned, admin: Run) -> None:
+    """`event_facts` (the facts each journal event is about, schema 0008) is derived from the
+    journal: a row deleted or inserted by hand is found, and --repair makes it the rows the
+    journal gives again; the events never change."""
+    tenant = make_tenant(pg_db, "evco")
+    with app_client(pg_db) as client:
+        answer = client.post("/v1/banks/main/retain", headers=bearer(tenant.tokens["agent"]),
+                             json={"bullets": ["W @Dana: Dana lives in Lisbon."]})
+        assert answer.status_code == 200, answer.text
+    pool = owner_pool(pg_db)
+
+    def rows() -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+        with tenant_tx(pool, "evco") as conn:
+            return (conn.execute("SELECT fact_id, seq FROM event_facts ORDER BY seq, fact_id")
+                    .fetchall(),
+                    conn.execute("SELECT seq, line FROM events ORDER BY seq").fetchall())
+
+    try:
+        kept, events = rows()
+        fact, seq = kept[0]
+        with tenant_tx(pool, "evco") as conn:  # an operator's hand edits
+            conn.execute("DELETE FROM event_facts WHERE fact_id = %s AND seq = %s", [fact, seq])
+            conn.execute("INSERT INTO event_facts SELECT tenant_id, bank_id, 'nosuchfact1', %s"
+                         " FROM banks WHERE name = 'main'", [seq])
+        found = admin("server", "bank", "check", "--tenant", "evco", "main")
+        assert found.exit_code == 1
+        assert found.stdout.splitlines() == [
+            f"event_facts: missing {fact}@{seq} (the journal disagrees)",
+            f"event_facts: extra nosuchfact1@{seq} (the journal disagrees)",
+            "bank evco/main: inconsistent: run with --repair"]
+        repaired = admin("server", "bank", "check", "--tenant", "evco", "main", "--repair",
+                         "--json")
+        assert repaired.exit_code == 0
+        report = json.loads(repaired.stdout)
+        assert report["events"] == [f"missing {fact}@{seq}", f"extra nosuchfact1@{seq}"]
+        assert report["repaired"] is True
+        assert rows() == (kept, events)
+    finally:
+        pool.close()
+    again = admin("server", "bank", "check", "--tenant", "evco", "main")
+    assert (again.exit_code, again.stdout) == (0, "bank evco/main: consistent\n")

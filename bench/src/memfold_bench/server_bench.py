@@ -43,6 +43,7 @@ under load is mostly waiting in line: about clients / throughput.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import re
@@ -52,6 +53,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
@@ -192,19 +194,39 @@ def serving(bench: Stack, name: str, now: str, workers: int = 1,
 
 
 def wait_ready(served: Served, seconds: float = READY_SECONDS) -> None:
-    """Until /readyz answers 200, `seconds` at most (a loaded machine starts slowly)."""
+    """Until /readyz answers 200, `seconds` at most (a loaded machine starts slowly).  A
+    server whose schema is not the database's never becomes ready (its /readyz says
+    "schema at X, wanted Y"): ClickException at once, one line naming both."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if served.process.poll() is not None:
             raise click.ClickException(f"memfold serve exited: {tail(served.log)}")
-        try:
-            with urllib.request.urlopen(served.url + "/readyz", timeout=2) as answer:  # noqa: S310
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)  # not listening yet: poll again
+        status = readiness(served.url)
+        if status == "ready":
+            return
+        mismatch = re.fullmatch(r"schema at (\S+), wanted (\S+)", status or "")
+        if mismatch:
+            raise click.ClickException(
+                f"memfold serve will never be ready: the database's schema is "
+                f"{mismatch[1]}, the server's {mismatch[2]} (/readyz: {status})")
+        time.sleep(0.1)  # not listening yet, or the database not answering: poll again
     raise click.ClickException(f"memfold serve was not ready in {seconds:g} s: "
                                f"{tail(served.log)}")
+
+
+def readiness(url: str) -> str | None:
+    """What `url`'s /readyz says: "ready" (200), the `status` of a 503's body (why not),
+    or None while nothing answers."""
+    try:
+        with urllib.request.urlopen(url + "/readyz", timeout=2) as answer:  # noqa: S310
+            return "ready" if answer.status == 200 else f"HTTP {answer.status}"
+    except urllib.error.HTTPError as refused:
+        try:
+            return str(json.loads(refused.read())["status"])
+        except (ValueError, KeyError, TypeError, OSError):
+            return f"HTTP {refused.code}"
+    except OSError:
+        return None
 
 
 def tail(path: Path) -> str:

@@ -329,7 +329,8 @@ def bank_delete(db: str, tenant: str, name: str, yes: bool, as_json: bool) -> No
 def bank_check(ctx: click.Context, db: str, tenant: str, name: str, repair: bool,
                as_json: bool) -> None:
     """Check that a bank's derived rows agree with its files: each file's sha256 and the
-    facts rows SQL readers query, derived again from the Markdown and compared.  The files
+    facts rows SQL readers query, derived again from the Markdown and compared, and the
+    event_facts rows (each journal event's facts) against the journal.  The files
     and the journal are the bank's truth and are never changed; with --repair the rows that
     disagree (a hand-edited table) are derived again, under the bank's write lock.  Exit
     status 0 when they agree or were repaired, 1 when they disagree.
@@ -352,6 +353,9 @@ def bank_check(ctx: click.Context, db: str, tenant: str, name: str, repair: bool
         for what in found["recall"]:
             click.echo(f"recall statistics: {what} disagrees with the recall rows"
                        f"{' (rebuilt)' if repair else ''}")
+        for what in found["events"]:
+            click.echo(f"event_facts: {what} (the journal disagrees)"
+                       f"{' (repaired)' if repair else ''}")
         state = ("consistent" if found["consistent"] else
                  "repaired" if found["repaired"] else "inconsistent: run with --repair")
         click.echo(f"bank {tenant}/{name}: {state}")

@@ -177,8 +177,9 @@ def revoke_token(pool: ConnectionPool, tenant: str, name: str) -> bool:
 def check_rows(pool: ConnectionPool, tenant: str, bank: str, *,
                repair: bool = False) -> dict[str, Any]:
     """The bank's derived rows checked against its files (`rows.check`): the paths whose
-    sha256 or facts rows disagree and the recall statistics that disagree with the recall
-    rows, and with `repair` those rows derived again, under the
+    sha256 or facts rows disagree, the recall statistics that disagree with the recall
+    rows and the `event_facts` rows that disagree with the journal, and with `repair` those
+    rows derived again, under the
     bank's write lock (a replica's write waits for it).  BadInput for an unknown bank."""
     with tenant_tx(pool, check_tenant(tenant)) as conn:
         row = conn.execute("SELECT bank_id FROM banks WHERE tenant_id = %s AND name = %s",
@@ -189,6 +190,6 @@ def check_rows(pool: ConnectionPool, tenant: str, bank: str, *,
             conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, row[0]])
         with conn.cursor() as cur:
             found = rows.check(cur, tenant, int(row[0]), repair=repair)
-    problems = bool(found["hashes"] or found["facts"] or found["recall"])
+    problems = bool(found["hashes"] or found["facts"] or found["recall"] or found["events"])
     return {"tenant": tenant, "bank": bank, **found, "consistent": not problems,
             "repaired": repair and problems}

@@ -5,10 +5,16 @@ snapshot, with the meaning the local index gives them.
 The local index folds every journal event into its review table (index.sqlite.review); an
 item about a fact is raised and settled only by events about that fact — its conflicts and
 supersedes, a dismiss, a restore, a merge — and by a `reflect --undo` reset naming their
-seqs.  So the items about some facts are those events (`events_reviewed`, schema 0007: one
-index range per kind and id) and the bank's resets, read in one statement and folded by the
-local index's own code (`review.open_items`: `review.fold`, then `review.rows`, in a table in
-memory): an item is open here exactly when `memfold review` lists it open.
+seqs.  So the items about some facts are those events and the bank's resets, read in one
+statement and folded by the local index's own code (`review.open_items`: `review.fold`,
+then `review.rows`, in a table in memory): an item is open here exactly when `memfold
+review` lists it open.
+
+The events about the facts are found through `event_facts` (schema 0008: bank, fact id, seq,
+kept by a trigger on `events`), one index range per fact, and kept when the event's own `id`
+is that fact.  Read from `events` by `record ->> 'id'`, PostgreSQL would test every
+review-kind event of the bank: under the tables' row-level security it uses an index
+condition only when its operators are leakproof, and `->>` is not.
 """
 
 from __future__ import annotations
@@ -24,13 +30,17 @@ from memfold.journal.log import Event
 if TYPE_CHECKING:
     import psycopg
 
-# the events that raise or settle an item about their fact, and the resets (their seqs); the
-# kinds written as literals, as the partial index `events_reviewed` (schema 0007) names them,
-# so that PostgreSQL may read them from it
+# the events that raise or settle an item about their fact (their own `id`: found through
+# `event_facts`, one index range per fact, then each event by its key — `OFFSET 0` keeps
+# the planner from reading the bank's review-kind events whole to join them, which it
+# would, misjudging how many there are), and the resets (their seqs); the kinds written as
+# literals, as the partial index `events_reviewed` (schema 0007) names them
 ABOUT = "'conflict', 'supersede', 'dismiss', 'restore', 'merge'"
 EVENTS = f"""
-SELECT seq, record FROM events WHERE bank_id = %s AND record ->> 'event' IN ({ABOUT})
-    AND record ->> 'id' = ANY(%s)
+SELECT e.seq, e.record FROM event_facts x CROSS JOIN LATERAL (
+    SELECT seq, record FROM events WHERE bank_id = x.bank_id AND seq = x.seq OFFSET 0) e
+    WHERE x.bank_id = %s AND x.fact_id = ANY(%s)
+    AND e.record ->> 'event' IN ({ABOUT}) AND e.record ->> 'id' = x.fact_id
 UNION ALL
 SELECT seq, record FROM events WHERE bank_id = %s AND record ->> 'event' = 'reset'
 ORDER BY seq

@@ -70,10 +70,11 @@ def check(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
           repair: bool) -> dict[str, list[str]]:
     """The bank's derived rows that disagree with its files: `hashes` (files whose sha256 is
     not their content's) and `facts` (files whose facts rows are not what their content
-    gives: missing, extra or changed), each a list of paths, and `recall` (where the recall
-    statistics disagree with the recall rows: `recall_rows.statistics_problems`).  With
-    `repair`, those rows are derived again from the content (the caller holds the bank's
-    write lock); the recall rows, all of them."""
+    gives: missing, extra or changed), each a list of paths, `recall` (where the recall
+    statistics disagree with the recall rows: `recall_rows.statistics_problems`) and
+    `events` (the `event_facts` rows that disagree with the journal: `event_problems`).
+    With `repair`, those rows are derived again from the content (the caller holds the
+    bank's write lock); the recall rows, all of them."""
     rows = cur.execute("SELECT path, content, sha256 FROM files WHERE bank_id = %s "
                        "AND content IS NOT NULL", [bank_id]).fetchall()
     files = {str(path): bytes(content) for path, content, _ in rows}
@@ -89,6 +90,7 @@ def check(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
     facts = sorted(p for p in set(derived) | set(stored)
                    if derived.get(p, set()) != stored.get(p, set()))
     recall = recall_rows.statistics_problems(cur, bank_id)
+    events = event_problems(cur, tenant, bank_id, repair=repair)
     if repair:
         cur.executemany("UPDATE files SET sha256 = %s WHERE bank_id = %s AND path = %s",
                         [(hashlib.sha256(files[p]).hexdigest(), bank_id, p) for p in hashes])
@@ -103,7 +105,33 @@ def check(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
         elif hashes:  # a new version of the statistics row: what replicas keep of the
             # bank's version (a fact's file hash among it) is read again (pgcache)
             cur.execute("UPDATE recall_stats SET rows = rows WHERE bank_id = %s", [bank_id])
-    return {"hashes": hashes, "facts": facts, "recall": recall}
+    return {"hashes": hashes, "facts": facts, "recall": recall, "events": events}
+
+
+# the (fact id, seq) rows the journal gives the bank's `event_facts` (schema 0008: the
+# function its trigger keeps them with), and the rows it holds
+_EVENT_FACTS_DERIVED = ("SELECT f, e.seq FROM events e CROSS JOIN LATERAL"
+                        " memfold_event_facts(e.record) f WHERE e.bank_id = %s")
+_EVENT_FACTS_STORED = "SELECT fact_id, seq FROM event_facts WHERE bank_id = %s"
+
+
+def event_problems(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, *,
+                   repair: bool) -> list[str]:
+    """The bank's `event_facts` rows that disagree with its journal (a hand-edited table):
+    each as "missing FACT@SEQ" (an event about the fact without its row) or "extra
+    FACT@SEQ" (a row no event gives), in seq order.  With `repair`, the extra rows are
+    deleted and the missing inserted (the caller holds the bank's write lock)."""
+    derived = {(str(f), int(s)) for f, s in cur.execute(_EVENT_FACTS_DERIVED, [bank_id])}
+    stored = {(str(f), int(s)) for f, s in cur.execute(_EVENT_FACTS_STORED, [bank_id])}
+    missing, extra = derived - stored, stored - derived
+    if repair:
+        cur.executemany("DELETE FROM event_facts WHERE bank_id = %s AND fact_id = %s"
+                        " AND seq = %s", [(bank_id, f, s) for f, s in extra])
+        cur.executemany("INSERT INTO event_facts (tenant_id, bank_id, fact_id, seq)"
+                        " VALUES (%s, %s, %s, %s)",
+                        [(tenant, bank_id, f, s) for f, s in missing])
+    return [f"{what} {f}@{s}" for (s, f), what in sorted(
+        [((s, f), "missing") for f, s in missing] + [((s, f), "extra") for f, s in extra])]
 
 
 def _comparable(row: Sequence[Any]) -> tuple[Any, ...]:
