@@ -115,11 +115,18 @@ _BEGUN = re.compile(r"\b(?:started|starts|began|begins)\s+(?:at|with|as|on)\b|\b
                     re.IGNORECASE)
 
 
+# a new home of one's own: "our new place in Bath", "from his new house in Bruges"
+_NEW_HOME = re.compile(r"\b(?:our|my|his|her|their)\s+new\s+(?:place|home|house|flat|apartment"
+                       r"|address|digs)\b", re.IGNORECASE)
+
+
 def _says_now(n: Reading) -> bool:
     """The newer fact says a state holds now, changed, ended, began or reached a final
-    status ("signed with @Inkwell-Agency", "finished the Dublin Marathon")."""
+    status ("signed with @Inkwell-Agency", "finished the Dublin Marathon"), or names a new
+    home of its own ("our new place in Bath")."""
     return bool(n.now or n.changes or n.ends or n.reversal or n.parted
-                or finals(n, frozenset()) - _STILL or _BEGUN.search(n.text))
+                or finals(n, frozenset()) - _STILL or _BEGUN.search(n.text)
+                or _NEW_HOME.search(n.text))
 
 
 def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
@@ -202,6 +209,32 @@ def workplace_offer(n: Reading, o: Reading) -> str | None:
     if n.relation != "at" or o.relation not in ("employer", "role") or n.guard or n.additive \
             or o.guard or not _says_now(n) or not n.value or n.value & o.words:
         return None
+    return f"same topic: job; {HOLDS_NOW}"
+
+
+# what one does for or at an organisation named by its capitalised name: "writes software for
+# Lunar Freight", "dispenses at a Lloyds pharmacy", "is the head of history at Thornhill College"
+WORK_FOR = re.compile(r"\b(?:(?!(?:is|was|has|does|goes|lives|stays)\b)[a-z]{3,}s|is\s+(?:a|an|the)"
+                      r"(?:\s+[\w-]+){1,4}?)\s+(?:[\w'-]+\s+){0,5}?(?:for|at)\s+(?:a\s+|an\s+|the\s+)?"
+                      r"(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)")
+
+
+def _org(text: str) -> Stems:
+    m = WORK_FOR.search(text)
+    return frozenset(w.stem(t) for t in w.tokens(m.group("org"))) - _GENERIC if m else frozenset()
+
+
+def work_offer(n: Reading, o: Reading) -> str | None:
+    """The newer fact says what its subject does now for or at an organisation the older fact
+    does not name ("Linh designs checkout flows for Shopee these days"), and the older one
+    where it works or what it works as, at another organisation: offered, since doing
+    something for an organisation may be a client or a second job too."""
+    if n.guard or n.additive or o.guard or n.kind == "experience" or "opinion" in (
+            n.kind, o.kind) or not n.now or not (org := _org(n.text)):
+        return None
+    was = _org(o.text) or (o.value if o.relation in ("employer", "role") else frozenset())
+    if not was or org & o.words or was & n.words:
+        return None  # the same organisation: another role there, or more detail
     return f"same topic: job; {HOLDS_NOW}"
 
 

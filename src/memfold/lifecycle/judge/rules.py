@@ -57,6 +57,7 @@ from memfold.lifecycle.judge.offers import (
     slot_offer,
     status_offer,
     turned_offer,
+    work_offer,
     workplace_offer,
 )
 from memfold.lifecycle.judge.pieces import (
@@ -556,7 +557,7 @@ class RuleJudge:
         if offer := status_offer(n, o) or slot_offer(
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
                 n, o, named_values(new), named_values(old)) or turned_offer(
-                n, o) or workplace_offer(n, o) or returned_offer(n, o):
+                n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

@@ -135,7 +135,7 @@ END_VERBS = frozenset(
 END_PHRASES = re.compile(
     r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not|cannot)\b[^.;]*?\b"
     r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|broke\s+up|split\s+up"
-    r"|gave\s+up|give\s+up|giving\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
+    r"|gave\s+up|give\s+up|giving\s+up|given\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
     r"\s+(?!only\b|just\b)|phased\s+out|moved\s+away\s+from"
     r"|walked\s+away\s+from|stepped\s+down|let\s+go|let\s+(?:\w+\s+){1,6}lapse"
@@ -334,16 +334,20 @@ for _left, _right in ANTONYMS:
     for _word in _right.split():
         OPPOSITE[_word] = OPPOSITE.get(_word, frozenset()) | frozenset(_left.split())
 POSITIVE = frozenset(
-    "like love enjoy prefer favour favor want fan adore appreciate hooked".split())
+    "like love enjoy prefer favour favor want fan adore appreciate hooked fond".split())
 NEGATIVE = frozenset(
     "dislike hate avoid detest loathe overkill annoying annoyed tired sick skeptical "
     "sceptical against boring refuses refuse".split())
+# a liking lost or come to: "has gone right off red wine", "has grown fond of running" (a
+# reversal only against the opposite liking: not a change of mind by itself)
+_WENT_OFF = r"(?:gone|went)\s+(?:right\s+|completely\s+|totally\s+|a\s+bit\s+)?off"
+_GREW_FOND = r"(?:grown|grew)\s+(?:\w+\s+)?(?:fond\s+of|to\s+(?:like|love|enjoy|hate|dislike))"
 # an explicit change of mind about a shared topic
 CHANGED_MIND = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our)"
-                          r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
+                          r"\s+mind|warmed\s+up\s+to|turned\s+against|" + _WENT_OFF +
                           r"|lost\s+interest)\b", re.IGNORECASE)
 REVERSAL = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our)"
-                      r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
+                      r"\s+mind|warmed\s+up\s+to|turned\s+against|" + _WENT_OFF + "|" + _GREW_FOND +
                       r"|become|became|has\s+started\s+to|started\s+to"
                       r"|switched\s+to|no\s+longer|anymore)\b|" + BACK_TO, re.IGNORECASE)
 

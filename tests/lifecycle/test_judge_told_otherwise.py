@@ -1,0 +1,78 @@
+"""States told by what they do rather than by their slot word (issue 29, judge29i): work told
+by what one does for an organisation, a home told by a commute or a new place, and the like —
+offered as conflicts when the rules cannot read them for sure, never taken."""
+
+from __future__ import annotations
+
+import pytest
+from judge_pairs import superseded, verdicts
+
+
+def _offered(old: str, new: str) -> bool:
+    return any(v.offer and not v.supersedes for v in verdicts(old, new))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Ciaran: Ciaran works at Greenhill Bank.",
+     "W @Ciaran: Ciaran writes software for Lunar Freight these days."),
+    ("W @Noor: Noor is a pharmacist at Boots.",
+     "W @Noor: Noor dispenses at a Lloyds pharmacy in town these days."),
+    ("W @Aurelie: Aurelie works for Danone.",
+     "W @Aurelie: Aurelie reports to the head of marketing at L'Oreal now."),
+    ("W @Ruaidhri: Ruaidhri teaches at St Columb's.",
+     "W @Ruaidhri: Ruaidhri is the head of history at Thornhill College now."),
+])
+def test_work_told_by_what_one_does_for_another_organisation_is_offered(old: str,
+                                                                        new: str) -> None:
+    assert _offered(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Kit: Kit works at Shopify.", "W @Kit: Kit reports to the payments lead at Shopify now."),
+    ("W @Signy: Signy works at Equinor.",
+     "W @Signy: Signy's husband reports to the head of drilling at Aker BP now."),
+    ("W @Beatrix: Beatrix works at Arup.",
+     "W @Beatrix: Beatrix might write reports for Atkins next year."),
+    ("W @Ciaran: Ciaran works at Greenhill Bank.",
+     "W @Ciaran: Ciaran writes software for Lunar Freight."),  # not said to hold now
+])
+def test_the_same_organisation_someone_else_or_a_plan_is_not_offered_as_work(old: str,
+                                                                            new: str) -> None:
+    assert verdicts(old, new) == [] or not _offered(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @me: I live in Hull.", "W @me: Our new place in York has a big kitchen."),
+    ("W @Pieter: Pieter lives in Delft.",
+     "W @Pieter: Pieter walks to work from his new flat in Leiden."),
+    ("W @Agnese: Agnese lives in Riga.", "W @Agnese: Since relocating to Tallinn, Agnese rows."),
+])
+def test_a_new_home_of_ones_own_or_a_relocation_in_passing_is_offered(old: str,
+                                                                      new: str) -> None:
+    assert _offered(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Pieter: Pieter lives in Delft.",
+     "W @Pieter: Pieter's sister walks to work from her new flat in Leiden."),
+    ("W @Pieter: Pieter lives in Delft.", "W @Pieter: Pieter might rent a new flat in Leiden."),
+])
+def test_someone_elses_new_home_or_a_plan_is_not_offered(old: str, new: str) -> None:
+    assert not _offered(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("O(c=0.8) @Bastien: Bastien adores red wine.",
+     "O(c=0.8) @Bastien: Bastien has gone right off red wine."),
+    ("O(c=0.7) @Vidar: Vidar dislikes sea swimming.",
+     "O(c=0.7) @Vidar: Vidar has grown fond of sea swimming."),
+    ("O(c=0.8) @Lorna: Lorna prefers tea to coffee.",
+     "O(c=0.8) @Lorna: Lorna drinks only coffee now; she's given up tea."),
+])
+def test_a_liking_gone_off_grown_into_or_given_up_supersedes(old: str, new: str) -> None:
+    assert superseded(old, new)
+
+
+def test_a_liking_said_again_is_no_change() -> None:
+    assert not superseded("O(c=0.8) @Bastien: Bastien adores red wine.",
+                          "O(c=0.8) @Bastien: Bastien has grown fond of red wine.")
