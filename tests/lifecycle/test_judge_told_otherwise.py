@@ -76,3 +76,15 @@ def test_a_liking_gone_off_grown_into_or_given_up_supersedes(old: str, new: str)
 def test_a_liking_said_again_is_no_change() -> None:
     assert not superseded("O(c=0.8) @Bastien: Bastien adores red wine.",
                           "O(c=0.8) @Bastien: Bastien has grown fond of red wine.")
+
+
+def test_a_fronted_passive_is_read_as_its_clause() -> None:
+    assert superseded("W @Linnea: Linnea's garden is watered by hand.",
+                      "W @Linnea: Watered by a drip system since June, Linnea's garden needs "
+                      "little attention.")
+
+
+def test_a_value_from_this_season_on_holds_now_and_is_offered() -> None:
+    assert _offered("W @Corran-Ferry: The Corran ferry is operated by the council.",
+                    "W @Corran-Ferry: Operated by CalMac from this season, the Corran ferry "
+                    "runs later in summer.")

@@ -239,7 +239,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     said = _SELF_REPORT.match(text)
     if said and _own_voice(said.group("who"), _name_stems(entities)):
         text = text[said.end():]
-    text = plainer(text)
+    text = _participle_first(plainer(text))
     text = _IS.sub(lambda m: f"{m.group('who')} is ", text)
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
     text = re.sub(r"\b(\d+)\((\w)\)", r"\1\2", text)  # "401(k)" is a name, not 401 of k
@@ -289,6 +289,22 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         kept=frozenset().union(*(stems(_clip(m.group("what")), names) for c in clauses
                                  if (m := w.KEPT.search(c)))),
     )
+
+
+# a fronted passive: "Operated by CalMac from this season, the Corran ferry runs later"
+_BY_FIRST = re.compile(r"^(?P<done>(?-i:[A-Z])[a-z]+(?:ed|en|wn|lt|un)(?:\s+(?:these\s+days|now))?"
+                       r"\s+by\s+[^,;]+?),\s+(?P<rest>(?:the\s+|a\s+|an\s+)?\S.*)$")
+
+
+def _participle_first(text: str) -> str:
+    """A fronted passive said as its clause: "Managed by Quirin since the autumn, the library
+    opens late" -> "the library is managed by Quirin since the autumn; the library opens late"."""
+    if not (m := _BY_FIRST.match(text)):
+        return text
+    subject = _split_subject(m.group("rest"), frozenset())[0]
+    if not subject:
+        return text
+    return f"{subject} is {m.group('done')[0].lower()}{m.group('done')[1:]}; {m.group('rest')}"
 
 
 _OWNER = re.compile(r"\b(?:is|are|was|became|becomes)\s+(?:now\s+)?(?:(?P<who>@?[\w-]+)'s\s+\w+"

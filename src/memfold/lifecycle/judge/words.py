@@ -356,7 +356,8 @@ NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|mov
                  r"|from\s+now\s+on|onwards?|as\s+of|rewritten|rebuilt|ported|migrated"
                  r"|(?:starting|beginning)\s+(?:with|from|in|on|this|last)|(?:has|have)\s+started"
                  r"|put\s+(?:\w+\s+){1,3}on\s+(?=\w)|effective\s+(?:from|immediately)|going\s+forward"
-                 r"|from\s+(?:\w+\s+){1,3}on)\b", re.IGNORECASE)
+                 r"|from\s+(?:\w+\s+){1,3}on|from\s+this\s+(?:season|year|month|week|term|quarter"
+                 r"|semester|spring|summer|autumn|fall|winter))\b", re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
                         r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
