@@ -88,3 +88,18 @@ def test_a_value_from_this_season_on_holds_now_and_is_offered() -> None:
     assert _offered("W @Corran-Ferry: The Corran ferry is operated by the council.",
                     "W @Corran-Ferry: Operated by CalMac from this season, the Corran ferry "
                     "runs later in summer.")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Oren: Oren's knee is injured.",
+     "W @Oren: Oren ran the half marathon pain-free; the knee has healed."),
+    ("W @Haverly-Shop: The Haverly shop is closed for refurbishment.",
+     "W @Haverly-Shop: Customers are back in the Haverly shop since the refit was done."),
+])
+def test_an_injury_healed_or_a_refit_done_is_its_status_reached(old: str, new: str) -> None:
+    assert superseded(old, new)
+
+
+def test_someone_elses_recovery_is_no_status_of_ones_own() -> None:
+    assert not superseded("W @Oren: Oren's knee is injured.",
+                          "W @Oren: Oren's brother has recovered from his knee injury.")

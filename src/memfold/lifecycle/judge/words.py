@@ -295,7 +295,7 @@ INTERIM = frozenset(
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
     "submitted scheduled hold paused suspended stalled frozen waitlisted offer construction "
     "renovation underway trial probation shortlisted provisional listed expecting pregnant "
-    "repairs maintenance candidate applicant assessment consideration"
+    "repairs maintenance candidate applicant assessment consideration injured refurbishment refit"
     .split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
@@ -303,7 +303,7 @@ FINAL = frozenset(
     "cancelled canceled paid published landed available settled found issued resumed "
     "restarted unblocked active opened arrived received delivered sold born passed qualified "
     "permanent finalised finalized complete confirmed certified graduated birth reopened "
-    "dismissed refused upheld overturned".split())
+    "dismissed refused upheld overturned healed recovered".split())
 ANTONYMS = [
     ("concise short brief terse succinct shorter briefer",
      "long detailed lengthy verbose thorough longer"),
