@@ -103,3 +103,15 @@ def test_an_injury_healed_or_a_refit_done_is_its_status_reached(old: str, new: s
 def test_someone_elses_recovery_is_no_status_of_ones_own() -> None:
     assert not superseded("W @Oren: Oren's knee is injured.",
                           "W @Oren: Oren's brother has recovered from his knee injury.")
+
+
+def test_a_service_an_at_mention_does_for_the_entity_is_the_entitys_fact() -> None:
+    assert superseded("W @Ishaan: Ishaan's accountant is @Rhea.",
+                      "W @Ishaan: @Devika does Ishaan's books since Rhea retired.")
+    assert verdicts("W @Dorcas: @Finch-Accounts prepares Dorcas's tax return.",
+                    "W @Dorcas: Dorcas hired @Penrose-Tax to file her returns from now on.")
+
+
+def test_a_named_subject_doing_something_for_another_is_still_its_own_fact() -> None:
+    assert verdicts("W @Sam: Sam lives in Leeds.",
+                    "W @Sam @Priya: Sam fixes Priya's bike on Sundays now.") == []
