@@ -115,3 +115,16 @@ def test_a_service_an_at_mention_does_for_the_entity_is_the_entitys_fact() -> No
 def test_a_named_subject_doing_something_for_another_is_still_its_own_fact() -> None:
     assert verdicts("W @Sam: Sam lives in Leeds.",
                     "W @Sam @Priya: Sam fixes Priya's bike on Sundays now.") == []
+
+
+def test_a_partner_named_in_passing_after_single_is_offered() -> None:
+    assert _offered("W @Petronella: Petronella is single.",
+                    "W @Petronella: Petronella and her fiancé set a date for June.")
+
+
+@pytest.mark.parametrize("new", [
+    "W @Pet: Pet's brother and his fiancé set a date for June.",
+    "W @Pet: Pet and her ex-husband share the dog.",
+])
+def test_someone_elses_partner_or_a_former_one_is_not_offered(new: str) -> None:
+    assert not _offered("W @Pet: Pet is single.", new)

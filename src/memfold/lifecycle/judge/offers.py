@@ -238,6 +238,22 @@ def work_offer(n: Reading, o: Reading) -> str | None:
     return f"same topic: job; {HOLDS_NOW}"
 
 
+# a partner of one's own, named in passing: "Petronella and her fiancé set a date" (not "her
+# ex-husband", "his late wife")
+_PARTNER_OF = re.compile(r"\b(?:her|his|their|my|our)\s+(?:new\s+)?(?:fianc[ée]e?|wife|husband"
+                         r"|girlfriend|boyfriend|partner|spouse)\b", re.IGNORECASE)
+_ALONE = frozenset(w.stem(x) for x in "single unattached unmarried".split())
+
+
+def partner_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact says its subject is single and the newer one names a partner of its
+    own in passing: offered, since the partner may be the one the older fact already knew."""
+    if n.guard or o.guard or n.additive or o.relation != "relationship" \
+            or not o.value & _ALONE or not _PARTNER_OF.search(n.text):
+        return None
+    return "same topic: relationship; the newer fact names a partner of its own"
+
+
 # away from work for a while, and back at it
 AWAY = re.compile(r"\bon\s+(?:\w+\s+)?(?:leave|sabbatical|furlough|secondment)\b|\boff\s+sick\b"
                   r"|\bsigned\s+off\s+(?:work|sick)\b", re.IGNORECASE)

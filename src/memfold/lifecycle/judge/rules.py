@@ -53,6 +53,7 @@ from memfold.lifecycle.judge.offers import (
     finals,
     interim,
     mention_offer,
+    partner_offer,
     returned_offer,
     slot_offer,
     status_offer,
@@ -557,7 +558,8 @@ class RuleJudge:
         if offer := status_offer(n, o) or slot_offer(
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
                 n, o, named_values(new), named_values(old)) or turned_offer(
-                n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o):
+                n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o) \
+                or partner_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

@@ -287,7 +287,7 @@ PLACE_PARTS = frozenset(
 RELATIONSHIP = frozenset(
     "single dating married remarried engaged divorced widowed widower widow separated relationship "
     "girlfriend "
-    "boyfriend partner wife husband spouse fiance fiancee".split())
+    "boyfriend partner wife husband spouse fiance fiancee fiancé fiancée".split())
 # interim states and the states that end them
 INTERIM = frozenset(
     "pending waiting awaiting review beta alpha preview draft open unresolved ongoing "
@@ -494,7 +494,8 @@ KINDS = {
                      "terrier spaniel retriever budgie tortoise guinea-pig ferret poodle collie "
                      "beagle dachshund lurcher whippet".split()),
     "child": frozenset("son sons daughter daughters baby twins kid kids".split()),
-    "partner": frozenset("girlfriend boyfriend wife husband fiance fiancee spouse".split()),
+    "partner": frozenset("girlfriend boyfriend wife husband fiance fiancee fiancé fiancée spouse"
+                         .split()),
     "car": frozenset("van suv hatchback estate pickup".split()),
 }
 FAMILY = {w: fam for fam, words in _FAMILIES.items() for w in words.split()}
