@@ -128,3 +128,16 @@ def test_a_partner_named_in_passing_after_single_is_offered() -> None:
 ])
 def test_someone_elses_partner_or_a_former_one_is_not_offered(new: str) -> None:
     assert not _offered("W @Pet: Pet is single.", new)
+
+
+def test_a_commute_from_another_place_said_to_hold_now_is_offered() -> None:
+    assert _offered("W @Wiebke: Wiebke lives in Leipzig.",
+                    "W @Wiebke: Wiebke's commute is now the S-Bahn from Potsdam into Berlin.")
+
+
+@pytest.mark.parametrize("new", [
+    "W @Wiebke: This week Wiebke commutes from her parents' place in Potsdam.",  # a stay
+    "W @Wiebke: Wiebke's commute from Potsdam took two hours on the day of the strike.",
+])
+def test_a_commute_from_home_for_a_while_or_once_is_not_offered(new: str) -> None:
+    assert not _offered("W @Wiebke: Wiebke lives in Leipzig.", new)

@@ -238,6 +238,24 @@ def work_offer(n: Reading, o: Reading) -> str | None:
     return f"same topic: job; {HOLDS_NOW}"
 
 
+# a commute told from where one lives: "her commute is now the S-Bahn from Potsdam", "commutes
+# in from Reading these days"
+COMMUTE = re.compile(r"\bcommut\w*\b[^.;]*?\bfrom\s+(?:the\s+)?(?P<place>(?-i:[A-Z])[\w'-]*)",
+                     re.IGNORECASE)
+
+
+def commute_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact says where its subject lives and the newer one, said to hold now, that
+    it commutes from another place: offered, since a commute may start from elsewhere for a
+    while (a stay with family, a second home)."""
+    if n.guard or o.guard or n.additive or o.relation != "location" or not n.now \
+            or not (m := COMMUTE.search(n.text)):
+        return None
+    if w.stem(m.group("place").lower()) in o.words:
+        return None  # the same place: said again
+    return f"same topic: home; {HOLDS_NOW}"
+
+
 # a partner of one's own, named in passing: "Petronella and her fiancé set a date" (not "her
 # ex-husband", "his late wife")
 _PARTNER_OF = re.compile(r"\b(?:her|his|their|my|our)\s+(?:new\s+)?(?:fianc[ée]e?|wife|husband"

@@ -50,6 +50,7 @@ from memfold.lifecycle.judge.offers import (
     INTERIM,
     OPPOSITE,
     SLOT_TAGS,
+    commute_offer,
     finals,
     interim,
     mention_offer,
@@ -559,7 +560,7 @@ class RuleJudge:
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
                 n, o, named_values(new), named_values(old)) or turned_offer(
                 n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o) \
-                or partner_offer(n, o):
+                or partner_offer(n, o) or commute_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

@@ -18,7 +18,7 @@ CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
             "apartment flat house headquarters hq office city place address resident residence "
             "rents renting room resettled emigrated emigrate emigrating relocating relocate "
-            "relocation",
+            "relocation commute commutes commuting",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
