@@ -141,3 +141,21 @@ def test_a_commute_from_another_place_said_to_hold_now_is_offered() -> None:
 ])
 def test_a_commute_from_home_for_a_while_or_once_is_not_offered(new: str) -> None:
     assert not _offered("W @Wiebke: Wiebke lives in Leipzig.", new)
+
+
+@pytest.mark.parametrize("new", [
+    "W @Ana: Ana's home base is Porto now.",
+    "W @Ana: Ana's registered address is in Porto now.",
+])
+def test_an_attribute_of_ones_home_said_to_hold_now_is_offered_as_a_home(new: str) -> None:
+    assert _offered("W @Ana: Ana lives in Lisbon.", new)
+
+
+def test_a_move_across_the_border_is_a_move() -> None:
+    assert superseded("W @Ana: Ana lives in Lisbon.",
+                      "W @Ana: Ana moved across the border to Vigo.")
+
+
+def test_someone_elses_address_is_not_offered_as_a_home() -> None:
+    assert not _offered("W @Ana: Ana lives in Lisbon.",
+                        "W @Ana: Ana's sister's address is in Porto now.")

@@ -139,7 +139,7 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     her own place") still speaks of the slot."""
     if n.guard or n.additive or n.again or o.additive or not _says_now(n) or (
             o.guard and not (o.guard == "third-party" and o.subject & n.words)) or (
-            n.relation and o.relation and n.relation != o.relation):
+            n.relation and o.relation and _relation(n) != _relation(o)):
         return None
     if n.kind == "experience" or _another_value_left(n, o):
         return None  # "customers stopped complaining": an event, not a state said to hold now
@@ -161,6 +161,15 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     if slots or families:
         return f"same topic: {(slots or families)[0]}; {HOLDS_NOW}"
     return None
+
+
+# the words of an attribute that is where one lives: "her registered address", "his home base"
+_HOME_ATTRS = frozenset(w.stem(x) for x in "home address residence flat house apartment".split())
+
+
+def _relation(r: Reading) -> str | None:
+    """The slot a fact gives, an attribute of one's home read as where one lives."""
+    return "location" if r.relation == "attr" and r.attr & _HOME_ATTRS else r.relation
 
 
 def status_offer(n: Reading, o: Reading) -> str | None:
