@@ -22,7 +22,9 @@ the person to confirm — when the newer fact, about the same subject (the calle
 Offered too: back at work after a leave (`returned_offer`), an interim state and a final one
 with no topic word in common (`status_offer`), another @mention as the value now
 (`mention_offer`), opposite words said to hold now (`turned_offer`), "is at <Org>" against a
-job (`workplace_offer`).
+job (`workplace_offer`), what one does now for another organisation against a job
+(`work_offer`), a commute from another place against a home (`commute_offer`), a partner
+named in passing after "single" (`partner_offer`).
 
 Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
 against a second use ("also keeps its backups on Google Cloud") or an older fact that was no
