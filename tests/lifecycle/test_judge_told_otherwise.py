@@ -159,3 +159,20 @@ def test_a_move_across_the_border_is_a_move() -> None:
 def test_someone_elses_address_is_not_offered_as_a_home() -> None:
     assert not _offered("W @Ana: Ana lives in Lisbon.",
                         "W @Ana: Ana's sister's address is in Porto now.")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Kip: Kip's visa is pending.", "W @Kip: Kip has his visa now."),
+    ("W @Kip: Kip is on the waiting list for surgery.", "W @Kip: Kip had the surgery in March."),
+])
+def test_the_pending_thing_had_or_held_is_offered_as_its_status(old: str, new: str) -> None:
+    assert _offered(old, new)
+
+
+def test_a_place_got_into_decides_a_pending_application() -> None:
+    assert superseded("W @Kip: Kip's application to Oxford is pending.",
+                      "W @Kip: Kip got into Oxford.")
+
+
+def test_another_thing_had_is_no_status_of_the_pending_one() -> None:
+    assert not _offered("W @Kip: Kip's visa is pending.", "W @Kip: Kip has his passport now.")

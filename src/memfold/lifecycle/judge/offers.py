@@ -183,9 +183,16 @@ def status_offer(n: Reading, o: Reading) -> str | None:
         return None
     was = interim(o)
     done = finals(n, was)
+    if was and (m := _HAS_IT.search(n.text)) and w.stem(m.group("thing").lower()) in o.words:
+        return f"status: {_surface(was, o.text)!r} became {m.group()!r}; {HOLDS_NOW}"
     if not (was and done) or any(e - FINAL and not e & o.words for e in n.ends):
         return None  # "Ulla sold her car" is no status of her flat listed for sale
     return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, {APART}"
+
+
+# the thing that was pending, had or held now: "has his visa now", "had the surgery in March"
+_HAS_IT = re.compile(r"\b(?:has|have|had|got|received|collected)\s+(?:his|her|their|its|my|our"
+                     r"|the)\s+(?:new\s+)?(?P<thing>[\w-]+)", re.IGNORECASE)
 
 
 def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> str | None:

@@ -366,7 +366,8 @@ def _counted(n: Reading, o: Reading) -> str | None:
 
 
 _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
-                   r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
+                   r"|draft)|\bgot\s+the\s+go-ahead\b|\bgot\s+(?:into|a\s+place\s+at)\b",
+                   re.IGNORECASE)
 # a decision on what was pending, by whoever decides it ("the Trust turned down our
 # application"), not the entity declining an offer ("interviewed at Vandelay but turned the
 # offer down": still interviewing)
