@@ -176,3 +176,15 @@ def test_a_place_got_into_decides_a_pending_application() -> None:
 
 def test_another_thing_had_is_no_status_of_the_pending_one() -> None:
     assert not _offered("W @Kip: Kip's visa is pending.", "W @Kip: Kip has his passport now.")
+
+
+def test_an_irregular_past_verb_ends_the_subject() -> None:
+    assert superseded("W @Rae: Rae works at Greenhill Foods.",
+                      "W @Rae: Rae took a role at Tidewater.")
+    assert superseded("W @Yusuf: Yusuf lives in Ankara.",
+                      "W @Yusuf: Yusuf took the transfer and moved to Izmir in April.")
+
+
+def test_a_role_someone_else_took_is_no_change_of_job() -> None:
+    assert not superseded("W @Rae: Rae works at Greenhill Foods.",
+                          "W @Rae: Rae's brother took a role at Tidewater.")
