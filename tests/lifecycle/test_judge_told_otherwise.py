@@ -188,3 +188,21 @@ def test_an_irregular_past_verb_ends_the_subject() -> None:
 def test_a_role_someone_else_took_is_no_change_of_job() -> None:
     assert not superseded("W @Rae: Rae works at Greenhill Foods.",
                           "W @Rae: Rae's brother took a role at Tidewater.")
+
+
+@pytest.mark.parametrize("new", [
+    "W @Rae: Rae is on the payroll at Tidewater now.",
+    "W @Rae: Rae is a Tidewater employee now.",
+    "W @Rae: Rae was poached by Tidewater.",
+    "W @Rae: Rae signed a contract with Tidewater.",
+])
+def test_taken_on_by_another_organisation_is_offered_as_a_job(new: str) -> None:
+    assert _offered("W @Rae: Rae works at Greenhill Foods.", new)
+
+
+@pytest.mark.parametrize("new", [
+    "W @Rae: Rae's husband was poached by Tidewater.",
+    "W @Rae: Rae might sign with Tidewater.",
+])
+def test_someone_else_taken_on_or_a_plan_is_not_offered_as_a_job(new: str) -> None:
+    assert not _offered("W @Rae: Rae works at Greenhill Foods.", new)

@@ -237,8 +237,22 @@ WORK_FOR = re.compile(r"\b(?:(?!(?:is|was|has|does|goes|lives|stays)\b)[a-z]{3,}
                       r"(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)")
 
 
+_ORG = r"(?:the\s+)?(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)"
+# taken on by an organisation, said as an event: "was poached by Tidewater", "is on the payroll
+# at Tidewater", "signed a contract with Tidewater", "is a Tidewater employee now"
+_JOINED = (re.compile(r"\b(?:on\s+(?:the\s+)?(?:payroll|staff|books)\s+(?:at|of)|poached\s+by"
+                     r"|signed\s+(?:a\s+(?:\w+\s+)?contract\s+)?with|moved\s+over\s+to)\s+" + _ORG),
+           re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:an?\s+)?" + _ORG
+                      + r"\s+(?:employee|staffer|hire)\b"))
+
+
+def joined(text: str) -> re.Match[str] | None:
+    """Where the text says its subject was taken on, as an event (`_JOINED`), or None."""
+    return next((m for pattern in _JOINED if (m := pattern.search(text))), None)
+
+
 def _org(text: str) -> Stems:
-    m = WORK_FOR.search(text)
+    m = WORK_FOR.search(text) or joined(text)
     return frozenset(w.stem(t) for t in w.tokens(m.group("org"))) - _GENERIC if m else frozenset()
 
 
@@ -248,7 +262,7 @@ def work_offer(n: Reading, o: Reading) -> str | None:
     where it works or what it works as, at another organisation: offered, since doing
     something for an organisation may be a client or a second job too."""
     if n.guard or n.additive or o.guard or n.kind == "experience" or "opinion" in (
-            n.kind, o.kind) or not n.now or not (org := _org(n.text)):
+            n.kind, o.kind) or not (n.now or joined(n.text)) or not (org := _org(n.text)):
         return None
     was = _org(o.text) or (o.value if o.relation in ("employer", "role") else frozenset())
     if not was or org & o.words or was & n.words:

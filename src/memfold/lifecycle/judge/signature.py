@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
-from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, RETURNED, WORK_FOR
+from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, RETURNED, WORK_FOR, joined
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.values import Fact
 
@@ -77,7 +77,8 @@ def signature(content: str) -> frozenset[str]:
         out.update(("#job", "#role"))
     if _MOVED.search(content):
         out.add("#loc")
-    if _WORK_AT.search(content) or WORK_FOR.search(content):  # see offers.work_offer
+    if _WORK_AT.search(content) or WORK_FOR.search(content) or joined(content):
+        # see offers.work_offer
         out.add("#job")
     if BEING_DONE.search(content):  # "is being processed": a status (offers.interim)
         out.add("#status")
