@@ -22,7 +22,9 @@ the person to confirm — when the newer fact, about the same subject (the calle
 Offered too: back at work after a leave (`returned_offer`), an interim state and a final one
 with no topic word in common (`status_offer`), another @mention as the value now
 (`mention_offer`), opposite words said to hold now (`turned_offer`), "is at <Org>" against a
-job (`workplace_offer`).
+job (`workplace_offer`), what one does now for another organisation against a job
+(`work_offer`), a commute from another place against a home (`commute_offer`), a partner
+named in passing after "single" (`partner_offer`).
 
 Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
 against a second use ("also keeps its backups on Google Cloud") or an older fact that was no
@@ -115,11 +117,18 @@ _BEGUN = re.compile(r"\b(?:started|starts|began|begins)\s+(?:at|with|as|on)\b|\b
                     re.IGNORECASE)
 
 
+# a new home of one's own: "our new place in Bath", "from his new house in Bruges"
+_NEW_HOME = re.compile(r"\b(?:our|my|his|her|their)\s+new\s+(?:place|home|house|flat|apartment"
+                       r"|address|digs)\b", re.IGNORECASE)
+
+
 def _says_now(n: Reading) -> bool:
     """The newer fact says a state holds now, changed, ended, began or reached a final
-    status ("signed with @Inkwell-Agency", "finished the Dublin Marathon")."""
+    status ("signed with @Inkwell-Agency", "finished the Dublin Marathon"), or names a new
+    home of its own ("our new place in Bath")."""
     return bool(n.now or n.changes or n.ends or n.reversal or n.parted
-                or finals(n, frozenset()) - _STILL or _BEGUN.search(n.text))
+                or finals(n, frozenset()) - _STILL or _BEGUN.search(n.text)
+                or _NEW_HOME.search(n.text))
 
 
 def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
@@ -132,7 +141,7 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     her own place") still speaks of the slot."""
     if n.guard or n.additive or n.again or o.additive or not _says_now(n) or (
             o.guard and not (o.guard == "third-party" and o.subject & n.words)) or (
-            n.relation and o.relation and n.relation != o.relation):
+            n.relation and o.relation and _relation(n) != _relation(o)):
         return None
     if n.kind == "experience" or _another_value_left(n, o):
         return None  # "customers stopped complaining": an event, not a state said to hold now
@@ -156,6 +165,15 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     return None
 
 
+# the words of an attribute that is where one lives: "her registered address", "his home base"
+_HOME_ATTRS = frozenset(w.stem(x) for x in "home address residence flat house apartment".split())
+
+
+def _relation(r: Reading) -> str | None:
+    """The slot a fact gives, an attribute of one's home read as where one lives."""
+    return "location" if r.relation == "attr" and r.attr & _HOME_ATTRS else r.relation
+
+
 def status_offer(n: Reading, o: Reading) -> str | None:
     """The older fact in an interim state ("pending", "under review", "listed for sale") and
     the newer one at a final state ("approved", "sold") with no topic word in common (the
@@ -165,9 +183,16 @@ def status_offer(n: Reading, o: Reading) -> str | None:
         return None
     was = interim(o)
     done = finals(n, was)
+    if was and (m := _HAS_IT.search(n.text)) and w.stem(m.group("thing").lower()) in o.words:
+        return f"status: {_surface(was, o.text)!r} became {m.group()!r}; {HOLDS_NOW}"
     if not (was and done) or any(e - FINAL and not e & o.words for e in n.ends):
         return None  # "Ulla sold her car" is no status of her flat listed for sale
     return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, {APART}"
+
+
+# the thing that was pending, had or held now: "has his visa now", "had the surgery in March"
+_HAS_IT = re.compile(r"\b(?:has|have|had|got|received|collected)\s+(?:his|her|their|its|my|our"
+                     r"|the)\s+(?:new\s+)?(?P<thing>[\w-]+)", re.IGNORECASE)
 
 
 def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> str | None:
@@ -203,6 +228,80 @@ def workplace_offer(n: Reading, o: Reading) -> str | None:
             or o.guard or not _says_now(n) or not n.value or n.value & o.words:
         return None
     return f"same topic: job; {HOLDS_NOW}"
+
+
+# what one does for or at an organisation named by its capitalised name: "writes software for
+# Lunar Freight", "dispenses at a Lloyds pharmacy", "is the head of history at Thornhill College"
+WORK_FOR = re.compile(r"\b(?:(?!(?:is|was|has|does|goes|lives|stays)\b)[a-z]{3,}s|is\s+(?:a|an|the)"
+                      r"(?:\s+[\w-]+){1,4}?)\s+(?:[\w'-]+\s+){0,5}?(?:for|at)\s+(?:a\s+|an\s+|the\s+)?"
+                      r"(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)")
+
+
+_ORG = r"(?:the\s+)?(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)"
+# taken on by an organisation, said as an event: "was poached by Tidewater", "is on the payroll
+# at Tidewater", "signed a contract with Tidewater", "is a Tidewater employee now"
+_JOINED = (re.compile(r"\b(?:on\s+(?:the\s+)?(?:payroll|staff|books)\s+(?:at|of)|poached\s+by"
+                     r"|signed\s+(?:a\s+(?:\w+\s+)?contract\s+)?with|moved\s+over\s+to)\s+" + _ORG),
+           re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:an?\s+)?" + _ORG
+                      + r"\s+(?:employee|staffer|hire)\b"))
+
+
+def joined(text: str) -> re.Match[str] | None:
+    """Where the text says its subject was taken on, as an event (`_JOINED`), or None."""
+    return next((m for pattern in _JOINED if (m := pattern.search(text))), None)
+
+
+def _org(text: str) -> Stems:
+    m = WORK_FOR.search(text) or joined(text)
+    return frozenset(w.stem(t) for t in w.tokens(m.group("org"))) - _GENERIC if m else frozenset()
+
+
+def work_offer(n: Reading, o: Reading) -> str | None:
+    """The newer fact says what its subject does now for or at an organisation the older fact
+    does not name ("Linh designs checkout flows for Shopee these days"), and the older one
+    where it works or what it works as, at another organisation: offered, since doing
+    something for an organisation may be a client or a second job too."""
+    if n.guard or n.additive or o.guard or n.kind == "experience" or "opinion" in (
+            n.kind, o.kind) or not (n.now or joined(n.text)) or not (org := _org(n.text)):
+        return None
+    was = _org(o.text) or (o.value if o.relation in ("employer", "role") else frozenset())
+    if not was or org & o.words or was & n.words:
+        return None  # the same organisation: another role there, or more detail
+    return f"same topic: job; {HOLDS_NOW}"
+
+
+# a commute told from where one lives: "her commute is now the S-Bahn from Potsdam", "commutes
+# in from Reading these days"
+COMMUTE = re.compile(r"\bcommut\w*\b[^.;]*?\bfrom\s+(?:the\s+)?(?P<place>(?-i:[A-Z])[\w'-]*)",
+                     re.IGNORECASE)
+
+
+def commute_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact says where its subject lives and the newer one, said to hold now, that
+    it commutes from another place: offered, since a commute may start from elsewhere for a
+    while (a stay with family, a second home)."""
+    if n.guard or o.guard or n.additive or o.relation != "location" or not n.now \
+            or not (m := COMMUTE.search(n.text)):
+        return None
+    if w.stem(m.group("place").lower()) in o.words:
+        return None  # the same place: said again
+    return f"same topic: home; {HOLDS_NOW}"
+
+
+# a partner of one's own, named in passing: "Petronella and her fiancé set a date" (not "her
+# ex-husband", "his late wife")
+_PARTNER_OF = re.compile(r"\b(?:her|his|their|my|our)\s+(?:new\s+)?(?:fianc[ée]e?|wife|husband"
+                         r"|girlfriend|boyfriend|partner|spouse)\b", re.IGNORECASE)
+_ALONE = frozenset(w.stem(x) for x in "single unattached unmarried".split())
+
+
+def partner_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact says its subject is single and the newer one names a partner of its
+    own in passing: offered, since the partner may be the one the older fact already knew."""
+    if n.guard or o.guard or n.additive or o.relation != "relationship" \
+            or not o.value & _ALONE or not _PARTNER_OF.search(n.text):
+        return None
+    return "same topic: relationship; the newer fact names a partner of its own"
 
 
 # away from work for a while, and back at it

@@ -109,7 +109,8 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:calls?|now\s+calls?)\s+(?P<val>.+?)\s+home$", re.I), "location"),
     (re.compile(r"^(?:moved|relocated|moves|relocates|moving|relocating|transferred|emigrat(?:ed|es|ing)"
                 r"|upped\s+sticks|(?:has\s+)?made\s+the\s+move|moved\s+house)\s+(?:(?:back|up|down"
-                r"|over|out|away)\s+)?to\s+(?P<val>.+)$", re.I), "location"),
+                r"|over|out|away|across\s+the\s+(?:border|country|channel|river|city))\s+)?to\s+"
+                r"(?P<val>.+)$", re.I), "location"),
     (re.compile(r"^is\s+(?:now\s+)?in\s+(?P<val>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+"
                 r"(?:now\s+)?for\s+good$", re.I), "location"),  # "is in Lübeck now for good"
     (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),

@@ -239,7 +239,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     said = _SELF_REPORT.match(text)
     if said and _own_voice(said.group("who"), _name_stems(entities)):
         text = text[said.end():]
-    text = plainer(text)
+    text = _participle_first(plainer(text))
     text = _IS.sub(lambda m: f"{m.group('who')} is ", text)
     text = re.sub(r"\s*\((?:[^()]*\d[^()]*)\)", "", text)  # a stated range is not content
     text = re.sub(r"\b(\d+)\((\w)\)", r"\1\2", text)  # "401(k)" is a name, not 401 of k
@@ -291,6 +291,22 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     )
 
 
+# a fronted passive: "Operated by CalMac from this season, the Corran ferry runs later"
+_BY_FIRST = re.compile(r"^(?P<done>(?-i:[A-Z])[a-z]+(?:ed|en|wn|lt|un)(?:\s+(?:these\s+days|now))?"
+                       r"\s+by\s+[^,;]+?),\s+(?P<rest>(?:the\s+|a\s+|an\s+)?\S.*)$")
+
+
+def _participle_first(text: str) -> str:
+    """A fronted passive said as its clause: "Managed by Quirin since the autumn, the library
+    opens late" -> "the library is managed by Quirin since the autumn; the library opens late"."""
+    if not (m := _BY_FIRST.match(text)):
+        return text
+    subject = _split_subject(m.group("rest"), frozenset())[0]
+    if not subject:
+        return text
+    return f"{subject} is {m.group('done')[0].lower()}{m.group('done')[1:]}; {m.group('rest')}"
+
+
 _OWNER = re.compile(r"\b(?:is|are|was|became|becomes)\s+(?:now\s+)?(?:(?P<who>@?[\w-]+)'s\s+\w+"
                     r"|the\s+(?:new\s+)?\w+\s+(?:of|at|for)\s+(?P<of>@?[\w-]+))")
 
@@ -319,9 +335,15 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     if slot := _SLOT_OF.search(clause):  # "took over as Sam's manager", "manages Rho now"
         whose = {w.stem(t) for t in w.tokens(next(g for g in slot.groups() if g))}
         named = [e for e in entities if _name_stems((e,)) & whose] or named
+    elif named and not set(named) & set(own) and (done := _DONE_FOR.search(clause)):
+        whose = {w.stem(t) for t in w.tokens(done.group("whose"))}  # "@Devika does Ishaan's
+        named = [e for e in entities if _name_stems((e,)) & whose] or named  # books"
     return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
 
 
+# a service an @mentioned subject does for the entity: "@Finch-Accounts prepares Dorcas's tax
+# return", "@Devika does Ishaan's books" — a fact about Dorcas, Ishaan
+_DONE_FOR = re.compile(r"^@?[\w-]+\s+(?:now\s+)?\w+s\s+(?P<whose>[\w-]+)'s\s+\w+", re.IGNORECASE)
 # whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
 _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
                       r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns|mentors|coaches"

@@ -50,13 +50,16 @@ from memfold.lifecycle.judge.offers import (
     INTERIM,
     OPPOSITE,
     SLOT_TAGS,
+    commute_offer,
     finals,
     interim,
     mention_offer,
+    partner_offer,
     returned_offer,
     slot_offer,
     status_offer,
     turned_offer,
+    work_offer,
     workplace_offer,
 )
 from memfold.lifecycle.judge.pieces import (
@@ -363,7 +366,8 @@ def _counted(n: Reading, o: Reading) -> str | None:
 
 
 _DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
-                   r"|draft)|\bgot\s+the\s+go-ahead\b", re.IGNORECASE)
+                   r"|draft)|\bgot\s+the\s+go-ahead\b|\bgot\s+(?:into|a\s+place\s+at)\b",
+                   re.IGNORECASE)
 # a decision on what was pending, by whoever decides it ("the Trust turned down our
 # application"), not the entity declining an offer ("interviewed at Vandelay but turned the
 # offer down": still interviewing)
@@ -556,7 +560,8 @@ class RuleJudge:
         if offer := status_offer(n, o) or slot_offer(
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
                 n, o, named_values(new), named_values(old)) or turned_offer(
-                n, o) or workplace_offer(n, o) or returned_offer(n, o):
+                n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o) \
+                or partner_offer(n, o) or commute_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

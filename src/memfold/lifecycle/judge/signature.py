@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
-from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, RETURNED
+from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, RETURNED, WORK_FOR, joined
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.values import Fact
 
@@ -17,7 +17,8 @@ from memfold.values import Fact
 CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
             "apartment flat house headquarters hq office city place address resident residence "
-            "rents renting room resettled emigrated emigrate emigrating",
+            "rents renting room resettled emigrated emigrate emigrating relocating relocate "
+            "relocation commute commutes commuting",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
@@ -76,7 +77,8 @@ def signature(content: str) -> frozenset[str]:
         out.update(("#job", "#role"))
     if _MOVED.search(content):
         out.add("#loc")
-    if _WORK_AT.search(content):
+    if _WORK_AT.search(content) or WORK_FOR.search(content) or joined(content):
+        # see offers.work_offer
         out.add("#job")
     if BEING_DONE.search(content):  # "is being processed": a status (offers.interim)
         out.add("#status")

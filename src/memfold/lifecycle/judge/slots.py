@@ -51,8 +51,9 @@ def clip(text: str) -> str:
 
 
 _VERBISH = re.compile(r"\s(?:is|are|was|were|has|have|had|will|would|can|does|did|do|now"
-                      r"|still|just|also|no\s+longer|never|always|recently|finally|only)(?=\s)"
-                      r"|\s\w+(?:ed|es|s)(?=\s)", re.IGNORECASE)
+                      r"|still|just|also|no\s+longer|never|always|recently|finally|only"
+                      r"|took|got|began|won|bought|sold|quit|gave)(?=\s)"
+                      r"|\s\w+(?:ed|es|s)(?=\s)", re.IGNORECASE)  # an irregular past: "Rae took"
 
 
 def split_subject(clause: str, names: Stems) -> tuple[str, str]:
@@ -91,7 +92,9 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
                   flags=re.I)
     rest = re.sub(r"^(?:has|have|had)\s+been\s+(?=\w+ing\b)|^(?:is|are|was|were)\s+(?=\w+ing\b)"
                   r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
-                  r"|joined|started|emigrated)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)",
+                  r"|joined|started|emigrated)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)"
+                  r"|^(?:took|got|sold|bought|quit|gave|won)\s+(?:the|a|an|his|her|their|up)\s+[\w-]+"
+                  r"\s+and\s+(?=\w)",  # "took the transfer and moved to Izmir"
                   "", rest, flags=re.I)
     rest = re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
     if held := _held_by(clause, rest, subject, names):

@@ -135,7 +135,7 @@ END_VERBS = frozenset(
 END_PHRASES = re.compile(
     r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not|cannot)\b[^.;]*?\b"
     r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|broke\s+up|split\s+up"
-    r"|gave\s+up|give\s+up|giving\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
+    r"|gave\s+up|give\s+up|giving\s+up|given\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
     r"\s+(?!only\b|just\b)|phased\s+out|moved\s+away\s+from"
     r"|walked\s+away\s+from|stepped\s+down|let\s+go|let\s+(?:\w+\s+){1,6}lapse"
@@ -287,7 +287,7 @@ PLACE_PARTS = frozenset(
 RELATIONSHIP = frozenset(
     "single dating married remarried engaged divorced widowed widower widow separated relationship "
     "girlfriend "
-    "boyfriend partner wife husband spouse fiance fiancee".split())
+    "boyfriend partner wife husband spouse fiance fiancee fiancé fiancée".split())
 # interim states and the states that end them
 INTERIM = frozenset(
     "pending waiting awaiting review beta alpha preview draft open unresolved ongoing "
@@ -295,7 +295,7 @@ INTERIM = frozenset(
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
     "submitted scheduled hold paused suspended stalled frozen waitlisted offer construction "
     "renovation underway trial probation shortlisted provisional listed expecting pregnant "
-    "repairs maintenance candidate applicant assessment consideration"
+    "repairs maintenance candidate applicant assessment consideration injured refurbishment refit"
     .split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
@@ -303,7 +303,7 @@ FINAL = frozenset(
     "cancelled canceled paid published landed available settled found issued resumed "
     "restarted unblocked active opened arrived received delivered sold born passed qualified "
     "permanent finalised finalized complete confirmed certified graduated birth reopened "
-    "dismissed refused upheld overturned".split())
+    "dismissed refused upheld overturned healed recovered".split())
 ANTONYMS = [
     ("concise short brief terse succinct shorter briefer",
      "long detailed lengthy verbose thorough longer"),
@@ -334,16 +334,20 @@ for _left, _right in ANTONYMS:
     for _word in _right.split():
         OPPOSITE[_word] = OPPOSITE.get(_word, frozenset()) | frozenset(_left.split())
 POSITIVE = frozenset(
-    "like love enjoy prefer favour favor want fan adore appreciate hooked".split())
+    "like love enjoy prefer favour favor want fan adore appreciate hooked fond".split())
 NEGATIVE = frozenset(
     "dislike hate avoid detest loathe overkill annoying annoyed tired sick skeptical "
     "sceptical against boring refuses refuse".split())
+# a liking lost or come to: "has gone right off red wine", "has grown fond of running" (a
+# reversal only against the opposite liking: not a change of mind by itself)
+_WENT_OFF = r"(?:gone|went)\s+(?:right\s+|completely\s+|totally\s+|a\s+bit\s+)?off"
+_GREW_FOND = r"(?:grown|grew)\s+(?:\w+\s+)?(?:fond\s+of|to\s+(?:like|love|enjoy|hate|dislike))"
 # an explicit change of mind about a shared topic
 CHANGED_MIND = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our)"
-                          r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
+                          r"\s+mind|warmed\s+up\s+to|turned\s+against|" + _WENT_OFF +
                           r"|lost\s+interest)\b", re.IGNORECASE)
 REVERSAL = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our)"
-                      r"\s+mind|warmed\s+up\s+to|turned\s+against|gone\s+off|went\s+off"
+                      r"\s+mind|warmed\s+up\s+to|turned\s+against|" + _WENT_OFF + "|" + _GREW_FOND +
                       r"|become|became|has\s+started\s+to|started\s+to"
                       r"|switched\s+to|no\s+longer|anymore)\b|" + BACK_TO, re.IGNORECASE)
 
@@ -352,7 +356,8 @@ NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|mov
                  r"|from\s+now\s+on|onwards?|as\s+of|rewritten|rebuilt|ported|migrated"
                  r"|(?:starting|beginning)\s+(?:with|from|in|on|this|last)|(?:has|have)\s+started"
                  r"|put\s+(?:\w+\s+){1,3}on\s+(?=\w)|effective\s+(?:from|immediately)|going\s+forward"
-                 r"|from\s+(?:\w+\s+){1,3}on)\b", re.IGNORECASE)
+                 r"|from\s+(?:\w+\s+){1,3}on|from\s+this\s+(?:season|year|month|week|term|quarter"
+                 r"|semester|spring|summer|autumn|fall|winter))\b", re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
                         r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
@@ -489,7 +494,8 @@ KINDS = {
                      "terrier spaniel retriever budgie tortoise guinea-pig ferret poodle collie "
                      "beagle dachshund lurcher whippet".split()),
     "child": frozenset("son sons daughter daughters baby twins kid kids".split()),
-    "partner": frozenset("girlfriend boyfriend wife husband fiance fiancee spouse".split()),
+    "partner": frozenset("girlfriend boyfriend wife husband fiance fiancee fiancé fiancée spouse"
+                         .split()),
     "car": frozenset("van suv hatchback estate pickup".split()),
 }
 FAMILY = {w: fam for fam, words in _FAMILIES.items() for w in words.split()}
