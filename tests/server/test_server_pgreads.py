@@ -62,7 +62,8 @@ def _writes(client: Any, token: dict[str, str], ids: list[str]) -> None:
 
 
 def test_reads_from_postgres_are_the_copys(
-        pg_db: Provisioned) -> None:
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMFOLD_NOW", "2026-04-01T09:00:00")  # one clock: as_of is now
     token = imported(pg_db, "reads")
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "empty-cache"
@@ -89,7 +90,9 @@ def test_reads_from_postgres_are_the_copys(
 
 
 def test_a_bank_never_written_reads_as_the_skeleton_a_copy_holds(
-        pg_db: Provisioned) -> None:
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+    # one clock for both: an answer's as_of is its now (it once crossed a second between them)
+    monkeypatch.setenv("MEMFOLD_NOW", "2026-03-06T09:00:00")
     token = bearer(make_tenant(pg_db, "blank").tokens["agent"])
     with app_client(pg_db) as copy, app_client(pg_db, recall_from="postgres") as fresh:
         wanted = copy.post("/v1/banks/main/core_view", headers=token, json={})
