@@ -11,16 +11,11 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from timeline import retain
+from timeline import retain, top
 
 from memfold import Memory
 from memfold.recall.asked_slot import slot_of
 from memfold.recall.query import plan_query
-from memfold.values import RecallResult
-
-
-def top(result: RecallResult) -> str:
-    return result.hits[0].fact.id
 
 
 def slot_words(question: str) -> frozenset[str]:

@@ -7,17 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from timeline import retain
+from timeline import retain, top
 
 from memfold import Memory
 from memfold.recall import diets
-from memfold.values import Fact, RecallResult
+from memfold.values import Fact
 
 NOW = "2025-10-01T09:00:00"
 
-
-def top(result: RecallResult) -> str:
-    return result.hits[0].fact.id
 
 
 def test_a_diet_taken_up_answers_what_he_eats(workspace: Path) -> None:

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from timeline import retain
+from timeline import retain, top
 
 from memfold import Memory
-from memfold.values import RecallResult
-
-
-def top(result: RecallResult) -> str:
-    return result.hits[0].fact.id
 
 
 def test_back_at_the_old_office_answers_which_office_now(workspace: Path) -> None:

@@ -6,14 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from timeline import retain
+from timeline import retain, top
 
 from memfold import Memory
-from memfold.values import RecallResult
-
-
-def top(result: RecallResult) -> str:
-    return result.hits[0].fact.id
 
 
 def test_an_allergy_outgrown_answers_whether_it_holds(workspace: Path) -> None:

@@ -16,3 +16,8 @@ def retain(memory: Memory, day: str, bullet: str) -> str:
 def ids(result: RecallResult) -> list[str]:
     """The ids of a recall's hits, best first."""
     return [h.fact.id for h in result.hits]
+
+
+def top(result: RecallResult) -> str:
+    """The id of a recall's best hit."""
+    return result.hits[0].fact.id
