@@ -144,13 +144,13 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
                        currency.stood_for(found.values(), via), offered.reader(backend))
-    question = asked(backend, plan, named)
-    weak = weak_of(question, pool.found.values(), pool.covers, {**via, **pulled})
+    question, brought = asked(backend, plan, named), {**via, **pulled}
+    weak = weak_of(question, pool.found.values(), pool.covers, brought)
     # siblings follow a best match that misses the question's words, not one that only
     # misses its head: the flag tells the reader, it does not reorder (`weak.Asked.head`)
     ordered = members.told_first(sets.with_siblings(
         backend, ordered, plan, named, pool, filters,
-        weak_of(question.headless, pool.found.values(), pool.covers, {**via, **pulled})), told)
+        weak_of(question.headless, pool.found.values(), pool.covers, brought)), told)
     shown = ordered[: options.k]
     if options.strict:  # the k best that are not weak, and how many weak ones gave way
         left = sum(map(weak, (s.candidate for s in shown)))

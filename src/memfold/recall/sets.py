@@ -190,19 +190,26 @@ def placed(plan: QueryPlan) -> list[str]:
     """The query's words placed to name a thing: after "the", "my", "our" (or one word
     further), or the word after "what" or "which" when it ends the noun ("what pet do I
     have"; in "which dog foods" the foods are asked for, not the dog)."""
-    words = [w.casefold() for w in find_words(plan.text)]
+    words = _words(plan.text)
     found = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ASKING
              and (i + 2 == len(words) or words[i + 2] not in plan.terms)]
-    return found + [words[i + n] for i, w in enumerate(words) if w in DETERMINERS
-                    for n in (1, 2) if i + n < len(words)]
+    return found + _after(words, DETERMINERS)
 
 
 def owned(plan: QueryPlan) -> frozenset[str]:
     """The query's words a "my" or "our" comes before (or one word further: "my climbing
     partner"): what the question asks is the user's own."""
-    words = [w.casefold() for w in find_words(plan.text)]
-    return frozenset(words[i + n] for i, w in enumerate(words) if w in POSSESSIVE
-                     for n in (1, 2) if i + n < len(words))
+    return frozenset(_after(_words(plan.text), POSSESSIVE))
+
+
+def _words(text: str) -> list[str]:
+    return [w.casefold() for w in find_words(text)]
+
+
+def _after(words: Sequence[str], openers: frozenset[str]) -> list[str]:
+    """The words one or two after each of `openers`."""
+    return [words[i + n] for i, w in enumerate(words) if w in openers
+            for n in (1, 2) if i + n < len(words)]
 
 
 def _narrower(word: str) -> list[str]:
