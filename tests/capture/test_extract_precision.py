@@ -194,3 +194,56 @@ def test_a_reflection_on_moments_like_these_is_not_a_fact() -> None:
         == [ADOPTED]
     assert _said("Moments like these remind me of the summer I spent in Porto in 2019.") == [
         "Moments like these remind them of the summer they spent in Porto in 2019."]
+
+
+def test_a_mood_with_nothing_it_is_about_is_not_a_fact() -> None:
+    """"I was so excited", "I'm stoked about this", "The colours make me feel calm": how a
+    moment felt, with nothing it is about but a pronoun; a mood about something named is
+    kept."""
+    assert _said(f"I was so excited and a bit nervous. {NEWS}") == [ADOPTED]
+    assert _said(f"Honestly, I'm stoked about this! {NEWS}") == [ADOPTED]
+    assert _said(f"The colours make me feel calm. {NEWS}") == [ADOPTED]
+    assert _said(f"I'm so excited about the new pottery studio in Braga. {NEWS}") == [
+        "Is so excited about the new pottery studio in Braga.", ADOPTED]
+
+
+def test_a_picture_pointed_at_by_a_pronoun_is_not_a_fact() -> None:
+    """"Here's one I painted last week": the picture is what is shown; a sentence that names
+    what it shows is kept."""
+    assert _said(f"Here's one I painted last week. {NEWS}") == [ADOPTED]
+    assert _said(f"And here's something I knitted for the fair. {NEWS}") == [ADOPTED]
+    assert _said(f"Here's one of my watercolours from the fair in June. {NEWS}") == [
+        "Here's one of their watercolours from the fair (June 2025).", ADOPTED]
+
+
+def test_thanks_in_other_words_and_an_invitation_to_look_are_small_talk() -> None:
+    assert _said(f"I'm so grateful for all the support from the neighbours. {NEWS}") \
+        == [ADOPTED]
+    assert _said(f"Check this photo I took at the harbour on Sunday. {NEWS}") == [ADOPTED]
+    assert _said(f"I'm grateful for my new job at the city library. {NEWS}") == [
+        "Is grateful for their new job at the city library.", ADOPTED]
+
+
+def test_what_follows_a_condition_or_points_back_after_a_dash_is_not_taken() -> None:
+    """After a dash, a clause that a condition governs ("If the weather holds - I'm
+    planting…") or that points back at the clause before ("You finished it - that's huge
+    for our club") is no fact of its own."""
+    assert _said("If the weather holds - I'm planting tomatoes along the fence.") == []
+    assert _said("You finally ran the whole marathon - that's huge for our running club.") \
+        == []
+    assert _said("Thanks for asking - we adopted a second cat named Pip last week.") != []
+
+
+def test_an_ongoing_activity_a_habit_or_a_name_tells_something() -> None:
+    """A short turn's one statement is kept when it says what the speaker is doing now
+    (the "I'm" of "Still restoring…" dropped as chat does), does often, or a name."""
+    assert _said("I'm still volunteering at the animal shelter.") == [
+        "Is still volunteering at the animal shelter."]
+    assert _said("Still restoring the old boat in the garage.") == [
+        "Still restoring the old boat in the garage."]
+    assert _said("We go swimming at the lake with the kids quite often.") == [
+        "We go swimming at the lake with the kids quite often."]
+    assert _said("Our puppy is so cute, her name is Nala!") == [
+        "Our puppy is so cute, her name is Nala."]
+    assert _said("I'm trying to stay positive about all of it.") == []
+    assert _said("I'm doing great, thanks for asking!") == []

@@ -60,10 +60,16 @@ _ADDRESSED = re.compile(r"\b(?:you|your|you're|you’re|yours|yourself|ya|u)\b",
 _HEDGED = re.compile(r"\b(?:might|maybe|perhaps|could|should|hope|hopefully|wish|if)\b",
                      re.IGNORECASE)
 _SMALL_TALK = re.compile(r"^(?:thanks|thank you|(?:I )?(?:totally |100% |completely )?agree"
-                         r"|(?:I )?(?:really )?appreciate|I bet|let['’]s|glad|check (?:out|it)"
-                         r"|take a look|we can|we['’]ll|can['’]t wait|wish|good luck|congrats)"
+                         r"|(?:I )?(?:really )?appreciate|I bet|let['’]s|glad"
+                         r"|check (?:out|it|this|these)|take a look|we can|we['’]ll|can['’]t wait"
+                         r"|wish|good luck|congrats)"
                          r"\b", re.IGNORECASE)
 _INVITING = re.compile(r"\blet['’]s\b", re.IGNORECASE)  # "In the meantime, let's…"
+# "I'm so grateful for their support": thanks, in other words
+_THANKS = re.compile(r"^I(?:['’]m| am) (?:(?:so|really|truly|super|very|just) )*"
+                     r"(?:thankful|grateful) (?:for|to have) (?:all )?(?:the|your|their|his|her) "
+                     r"(?:\w+ )?(?:support|help|love|kindness|encouragement|care|backing)\b",
+                     re.IGNORECASE)
 _SINGULAR = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|me|mine|myself)\b", re.IGNORECASE)
 _SHARED = re.compile(r"\b(?:we (?:can|could|all|will|must|need|should)|we['’]ll|us|each other)\b",
                      re.IGNORECASE)
@@ -100,6 +106,39 @@ _KIND = re.compile(r"^(?!(?:this|his|hers|its|is|was|has|does|yes|us|thus|plus|a
 _REFLECTION = re.compile(r"\b(?:moments?|things?|stuff|times?|days?) like (?:this|these|that|"
                          r"those)\b(?! (?:is|was|are|were)\b)|\bone of those (?:moments|days|"
                          r"times)\b", re.IGNORECASE)
+_INTENSE = r"(?:(?:so|really|super|very|totally|pretty|kinda|kind of|a bit|a little|just|truly|"\
+           r"also|still|more|even|extra)\s+)*"
+_MOODS = (r"(?:excited|stoked|thrilled|happy|glad|grateful|thankful|lucky|blessed|nervous|scared|"
+          r"proud|pumped|psyched|relieved|amazed|touched|moved|honou?red|overwhelmed|inspired|"
+          r"motivated|hopeful|optimistic|sad|upset|worried|stressed|tired|exhausted|calm|relaxed|"
+          r"connected|good|great|ok|okay|fine|bummed|anxious|content|fulfilled|energi[sz]ed|"
+          r"peaceful|alive|loved|safe)")
+# "I'm so excited!", "I was really excited", "It makes me feel calm": a mood with nothing it
+# is about but a pronoun ("I'm stoked about this") says how a moment felt, nothing to keep
+_MOOD_ONLY = re.compile(
+    r"^(?:I(?:['’]m| am| was)(?: feeling)?|I (?:feel|felt)|(?:(?:it|this|that|they|these|those|"
+    r"the \w+)\s+)?(?:really |always |just )?(?:makes?|made) me(?: feel)?)\s+" + _INTENSE + _MOODS
+    + r"(?:\s*(?:,|and|&|but)\s+" + _INTENSE + _MOODS + r")*(?:\s+(?:about|for|with|by|of)\s+"
+    r"(?:it|this|that|them|these|those|everything|all of (?:it|this)))?(?:\s+(?:too|as well|now|"
+    r"again|already|right now))?$", re.IGNORECASE)
+# "Here's one I did last week", "here's something I just finished": the picture is what is
+# shown (its caption stays in the turn); the sentence names nothing of it
+_SHOWN_ONLY = re.compile(r"^(?:and\s+|oh,?\s+)?(?:here['’]?s|here is|check (?:out )?this|this is)"
+                         r"\s+(?:one|something)\b(?!\s+of\b)", re.IGNORECASE)
+# "I'm still volunteering at the shelter", "Still working on the studio": an ongoing activity,
+# not a mood or an effort ("I'm feeling…", "I'm trying…", "I'm doing great")
+_ONGOING = re.compile(r"(?:\bI(?:['’]m| am)\s+|^(?=(?:still|currently)\s+\w+ing))(?:(?:still|also|"
+                      r"just|now|currently|really|busy)\s+)*(?!(?:going|gonna|trying|feeling|"
+                      r"thinking|hoping|wishing|wondering|loving|kidding|rooting|having|looking|"
+                      r"getting|sending|saying|telling|talking|doing\s+(?:ok|okay|well|great|good|"
+                      r"fine|better|alright|awesome|amazing|pretty|so|really|much|my best))\b)"
+                      r"[a-z]{2,}ing\b", re.IGNORECASE)
+_STILL = re.compile(r"^(?:still|currently)\s+\w+ing\b", re.IGNORECASE)  # its "I'm" dropped
+_NAMED = re.compile(r"\b(?:named|called|name is|name['’]s)\s+[A-Z]")  # "his name is Kyle"
+# "If you ever do it, let me know - I'd love to help": what follows a condition is conditional
+_CONDITION = re.compile(r"^\W*if\b", re.IGNORECASE)
+# "You've found your courage - that's important…": a clause pointing back at the one before
+_POINTING_BACK = re.compile(r"^(?:that|this)(?:['’]s| is| was)\b", re.IGNORECASE)
 _IMAGINED = re.compile(r"\bI (?:can|could) (?:only |just |totally )?imagine\b", re.IGNORECASE)
 _REACTING = re.compile(r"^(?:it|this|that|these|those|they|which|what)\b", re.IGNORECASE)
 _AS_SUBJECT = re.compile(r"\b(?:I|I['’](?:m|ve|d|ll)|my|mine)\b", re.IGNORECASE)
@@ -119,6 +158,7 @@ _CAPTION = re.compile(r"\[image:[^\]]*\]")
 _REACTION = re.compile(r"\b(?:love|like|adore) (?:how|that|it|this|these|those|all|the way)\b",
                        re.IGNORECASE)
 _WHEN = re.compile(r"\b(?:yesterday|tomorrow|tonight|today|ago|since|each|every|weekend|"
+                   r"often|usually|regularly|weekly|daily|monthly|nightly|twice|once a|"
                    r"(?:last|next|this) \w+|(?:gonna|going to|planning|plan|about to)\b|"
                    r"\d+|(?:mon|tues|wednes|thurs|fri|satur|sun)day|" + "|".join(MONTHS)
                    + r")", re.IGNORECASE)
@@ -202,8 +242,11 @@ def extract(text: str, *, speaker: str, day: date) -> list[Extracted]:
 def _after_dash(sentence: str, speaker: str, day: date) -> Extracted | None:
     """A fact after a dash in a sentence that as a whole gives none ("Thanks for asking - we
     got another cat last week", "Just a heads up for you - I took a writing class")."""
-    for clause in _DASH.split(_CAPTION.sub("", sentence))[1:]:
-        fact = _one(clause, speaker, day)
+    first, *rest = _DASH.split(_CAPTION.sub("", sentence))
+    if _CONDITION.match(_plain(first)):
+        return None  # "If you ever do it - I'd love to help": only possible
+    for clause in rest:
+        fact = None if _POINTING_BACK.match(clause) else _one(clause, speaker, day)
         if fact is not None:
             return fact
     return None
@@ -247,6 +290,8 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
         return None  # "I won't give up", "I can imagine…", "I'm sure…": not a fact
     if _musing(plain) or _reflection(plain):
         return None  # "It's amazing how…", "Moments like these…": said of anyone
+    if _nothing_kept(plain):
+        return None  # "I was really excited", "Here's one I did": nothing it is about
     if _REACTING.match(plain) and _AS_OBJECT.search(plain) and not _AS_SUBJECT.search(plain):
         return None  # "It really inspired me": how something struck the speaker
     if _PREFER.search(plain):
@@ -255,9 +300,9 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
         return Extracted("O", speaker, _content(plain, day), 0.8)
     if _ADDRESSED.search(plain) or _HEDGED.search(plain):
         return None  # said to the listener, or only possible: not a fact about anyone
-    if _SMALL_TALK.match(plain) or _INVITING.search(plain):
+    if _SMALL_TALK.match(plain) or _INVITING.search(plain) or _THANKS.match(plain):
         return None  # thanks, agreement, an invitation: about the talk, not a person
-    if _FIRST.search(plain) or _DROPPED.match(plain):
+    if _FIRST.search(plain) or _DROPPED.match(plain) or _STILL.match(plain):
         if _SHARED.search(plain) and not (_SINGULAR.search(plain) or _telling(plain)):
             return None  # "we can do it", "our bonds are special": a shared sentiment
         dropped = _DROPPED.match(plain)
@@ -269,6 +314,14 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
     if name and name not in _NOT_NAMES and name != speaker:
         return Extracted("W", name, _content(plain, day))
     return None
+
+
+def _nothing_kept(plain: str) -> bool:
+    """A statement with nothing to keep: a mood with nothing it is about ("I was really
+    excited", "I'm stoked about this", "Makes me feel connected") or a picture pointed at by
+    a pronoun ("Here's one I did last week"; its caption stays in the turn)."""
+    bare = _CAPTION.sub("", plain).strip().rstrip(" .!…")
+    return bool(_MOOD_ONLY.match(bare) or _SHOWN_ONLY.match(bare))
 
 
 def _musing(plain: str) -> bool:
@@ -305,10 +358,13 @@ def _plain(sentence: str) -> str:
 
 def _telling(sentence: str) -> bool:
     """Whether a sentence says something that tells about someone: an event (a past-tense
-    verb), a time, a lasting state or relation, a plan, a name or a number."""
+    verb), a time or a habit ("every day", "often"), a lasting state or relation, an ongoing
+    activity, a plan, a name or a number."""
     text = _CAPTION.sub("", sentence)
     if _PAST.search(text) or _LASTING.search(text) or _WHEN.search(text):
         return True
+    if _ONGOING.search(text) or _NAMED.search(text):
+        return True  # "I'm still volunteering at the shelter", "his name is Kyle"
     if _DROPPED.match(_LEAD.sub("", text.strip())):
         return True  # "Got a new bike.": something done, its "I" left out
     if _PREFER.search(text) and not _REACTION.search(text):
