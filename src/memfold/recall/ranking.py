@@ -187,6 +187,9 @@ EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expan
 FORM_SHARE = 0.3
 SAME_SHARE = 0.3
 KIND_SHARE = 0.3
+# a fact the lexical search found for a question's frame words alone ("feel", "kind", "use"),
+# when it has topic words that other facts hold, keeps this share of its BM25 (`topic`)
+FRAME_SHARE = 0.25
 # a query that names entities: the relevance of a fact linked to none of them is weighed by
 # this (it shares words with the question, but is about someone else)
 OFF_SUBJECT = 0.3
@@ -242,7 +245,7 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "VECTOR_FEEDBACK": VECTOR_FEEDBACK, "VECTOR_NAMES": VECTOR_NAMES,
     "RERANK_SHARE": RERANK_SHARE, "VECTOR_SPREAD": VECTOR_SPREAD, "SPREAD_FLOOR": SPREAD_FLOOR,
     "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
-    "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
+    "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "FRAME_SHARE": FRAME_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
     "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE,
     "LEXICAL_EVIDENCE": LEXICAL_EVIDENCE, "LOOK_SHARE": LOOK_SHARE,  # hybrid (`fusion`)
@@ -301,6 +304,15 @@ def time_factor(then: str, *, state: bool) -> float:
     if then == WRITTEN:
         return WRITTEN_THEN
     return STATE_NOT_THEN if then == NOT_THEN and state else 1.0
+
+
+def view_kept(old: Scored, new: Scored) -> bool:
+    """Whether `old` is an opinion a question about a view asks for (`Scored.opinion`) and
+    `new`, written after it, is no opinion: a view is changed by another view, not by news
+    of the thing viewed ("Sea kayaking is the most peaceful thing I've done" is no less how
+    I feel about kayaking for "I own a red sea kayak").  A question about what holds now
+    still reads a newer fact as the end of a plan or a belief."""
+    return old.opinion and new.fact.kind != "opinion"
 
 
 def weighed_kind(fact: Fact) -> str:
