@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from timeline import retain
+from timeline import retain, top
 
 from memfold.memory import Memory
 
@@ -54,3 +54,25 @@ def test_a_view_is_not_outdated_by_news_of_the_thing_viewed(workspace: Path) -> 
     """An opinion, then a purchase and a fact of owning the thing: "how do I feel about" it
     is still answered by the opinion, not by the newer facts."""
     assert first(workspace, "How do I feel about sea swimming?").startswith("Sea swimming")
+
+
+def test_a_word_the_memory_never_says_is_asked_by_its_kinds(workspace: Path) -> None:
+    """"Do we have a dog?" of a memory that only ever says "greyhound": the dog's kinds are
+    searched deep (a greyhound is far down WordNet's list of dogs)."""
+    with Memory.open(workspace) as memory:
+        for day, bullet in YEAR:
+            retain(memory, day, bullet)
+        hound = retain(memory, "2025-06-01", "W @Juniper: Juniper is our retired greyhound.")
+        assert top(memory.recall("Do we have a dog?", now=NOW)) == hound
+
+
+def test_dr_is_a_doctor(workspace: Path) -> None:
+    """"Dr." before a name says doctor: "what did the doctor tell me" finds Dr. Patel's
+    advice above the vet's."""
+    with Memory.open(workspace) as memory:
+        for day, bullet in YEAR:
+            retain(memory, day, bullet)
+        retain(memory, "2025-06-02", "B @me: The vet said Juniper's teeth need a clean.")
+        advice = retain(memory, "2025-06-03", "B @Dr-Patel: Dr. Patel told me to rest the "
+                                              "ankle for two weeks.")
+        assert top(memory.recall("What did the doctor tell me?", now=NOW)) == advice

@@ -257,11 +257,13 @@ def _classed(content: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 
 def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = SEARCHED,
-                  ) -> Related:
+                  absent: Collection[str] = ()) -> Related:
     """The words the lexicon relates to the query's terms and pairs of adjacent words
     ("family doctor"), by relation, for the relations whose share is above 0; not for the
     names of entities the query names (a dog called Biscuit is no biscuit), nor words the
-    query holds."""
+    query holds.  The kinds of the word a question asks for (`asked_kind`) and of a query
+    word no fact holds (`absent`: "do I have a *dog*?" of a memory that only ever says
+    "greyhound") are searched ASKED_KINDS deep: the memory can only say it by a kind."""
     terms = [t for t in plan.terms if t.isalpha() and entity_key(t) not in named]
     text = [w.casefold() for w in find_words(plan.text)]
     pairs = [f"{a} {b}" for a, b in zip(text, text[1:], strict=False)
@@ -281,12 +283,20 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
             words.update((w, (term, n)) for w in new)
             searched += new[:max(searched_each, SEARCHED_SAME) if relation == lexicon.SAME
                             else searched_each]
-            if n == KIND_AT and term == answer:
+            if n == KIND_AT and (term == answer or term in absent):
                 searched += [w for w in new[searched_each:ASKED_KINDS] if w.isalnum()]
     classes = {} if ranking.tunable(KNOWLEDGE[KIND_AT][1]) <= 0 else {
         lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS
         for lemma in [term, *lexicon.lemmas(term)]}
     return Related(words, tuple(searched), classes)
+
+
+def absent_words(backend: FactSearch, plan: QueryPlan, named: Collection[str]) -> list[str]:
+    """The query's words (not names of entities it names) that no fact holds, in any
+    form the index's stemmer folds together (`FactSearch.word_counts`)."""
+    terms = [t for t in plan.terms if t.isalpha() and entity_key(t) not in named]
+    counts = versioned.word_counts(backend, terms, 1) if terms else {}
+    return [t for t in terms if not counts.get(t)]
 
 
 def asked_kind(text: str, terms: Collection[str]) -> str | None:
@@ -331,7 +341,8 @@ def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
     "ate" for a rare "eat" weighs more than a common word's stand-in.  Only facts that
     hold the related word itself: the index's stemmer would also find "lives" for
     "liveness"."""
-    related = related_words(plan, named, SEARCHED if found else SEARCHED_ALONE)
+    related = related_words(plan, named, SEARCHED if found else SEARCHED_ALONE,
+                            absent_words(backend, plan, named))
     if not related.words and not related.classes:
         return {}
     searched = uncommon(backend, related.searched)
