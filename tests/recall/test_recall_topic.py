@@ -76,3 +76,14 @@ def test_dr_is_a_doctor(workspace: Path) -> None:
         advice = retain(memory, "2025-06-03", "B @Dr-Patel: Dr. Patel told me to rest the "
                                               "ankle for two weeks.")
         assert top(memory.recall("What did the doctor tell me?", now=NOW)) == advice
+
+
+def test_a_kind_inside_a_name_is_not_the_thing(workspace: Path) -> None:
+    """Searched deep, "lab" is a kind of dog, but "Climbing Lab" is a gym: a memory without
+    a dog answers "do we have a dog?" with nothing found for it."""
+    with Memory.open(workspace) as memory:
+        for day, bullet in YEAR:
+            retain(memory, day, bullet)
+        retain(memory, "2025-06-04", "B @me: Topped my first V6 at Climbing Lab.")
+        hits = memory.recall("Do we have a dog?", now=NOW).hits
+        assert not any("dog" in h.why for h in hits)

@@ -191,6 +191,9 @@ class Related:
     # the query words (and their lemmas) a fact's word may be a kind of, by the query word
     # they stand for: what the fact's word is a kind of is in the lexicon (`lexicon.classes`)
     classes: dict[str, str] = dataclasses.field(default_factory=dict)
+    # the kinds searched deep (`related_words`' `absent`): held outside a name of several
+    # words ("our greyhound"; "Climbing Lab" is no Labrador: `_outside_names`)
+    deep: frozenset[str] = frozenset()
 
     def held(self, c: Candidate) -> list[tuple[str, str, int]]:
         """The related words the fact holds, each with the query word it stands for and
@@ -207,7 +210,8 @@ class Related:
                     and (run := " ".join(words[i:i + n])) in self.words]
         out += [b for x in words if x not in self.words
                 for b in lexicon.inflected(x) if b in self.words]
-        found = [(w, *self.words[w]) for w in dict.fromkeys(out)]
+        found = [(w, *self.words[w]) for w in dict.fromkeys(out)
+                 if w not in self.deep or _outside_names(w, c.fact.content)]
         if self.classes:
             names: set[str] | None = None  # read when a class of the query's is met
             for run, kinds in _classed(c.fact.content):
@@ -272,6 +276,7 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
     answer = asked_kind(plan.text, terms)
     words: dict[str, tuple[str, int]] = {}
     searched: list[str] = []
+    deep: set[str] = set()
     for n, (relation, weight, _) in enumerate(KNOWLEDGE):
         if ranking.tunable(weight) <= 0:
             continue
@@ -284,11 +289,27 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
             searched += new[:max(searched_each, SEARCHED_SAME) if relation == lexicon.SAME
                             else searched_each]
             if n == KIND_AT and (term == answer or term in absent):
-                searched += [w for w in new[searched_each:ASKED_KINDS] if w.isalnum()]
+                more = [w for w in new[searched_each:ASKED_KINDS] if w.isalnum()]
+                searched += more
+                if term != answer:
+                    deep.update(more)
     classes = {} if ranking.tunable(KNOWLEDGE[KIND_AT][1]) <= 0 else {
         lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS
         for lemma in [term, *lexicon.lemmas(term)]}
-    return Related(words, tuple(searched), classes)
+    return Related(words, tuple(searched), classes, frozenset(deep))
+
+
+def _outside_names(word: str, content: str) -> bool:
+    """Whether `content` holds `word` somewhere other than inside a name of several
+    capitalised words ("Topped my first V6 at Climbing Lab": no Labrador; "my iPhone" and
+    "our greyhound" hold theirs)."""
+    for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", content, re.IGNORECASE):
+        before = content[:m.start()].split()[-1:]
+        after = content[m.end():].split()[:1]
+        capital = [w[:1].isupper() for w in (*before, *after)]
+        if not (content[m.start()].isupper() and any(capital)):
+            return True
+    return False
 
 
 def absent_words(backend: FactSearch, plan: QueryPlan, named: Collection[str]) -> list[str]:

@@ -29,7 +29,10 @@ LIGHT_VERBS = frozenset("""go goes going went make makes making made get gets ge
     take takes taking took taken give gives giving gave keep keeps keeping kept find finds
     found try tries tried put puts come comes came seem seems use uses using""".split())
 FRAME_NOUNS = frozenset("kind kinds sort sorts type types way ways thing things stuff".split())
-FRAMES = OPINION_WORDS | LIGHT_VERBS | FRAME_NOUNS
+# words that place the thing asked in time, not say what it is ("my *old* airline", "where did
+# I *first* meet Sofia", "the *new* knife")
+WHEN_WORDS = frozenset("old new first last still ever usually often".split())
+FRAMES = OPINION_WORDS | LIGHT_VERBS | FRAME_NOUNS | WHEN_WORDS
 
 
 def topic_words(plan: QueryPlan, named: Collection[str]) -> tuple[str, ...]:
