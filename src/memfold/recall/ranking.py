@@ -189,7 +189,7 @@ SAME_SHARE = 0.3
 KIND_SHARE = 0.3
 # a fact the lexical search found for a question's frame words alone ("feel", "kind", "use"),
 # when it has topic words that other facts hold, keeps this share of its BM25 (`topic`)
-FRAME_SHARE = 0.25
+FRAME_SHARE = 0.5
 # a query that names entities: the relevance of a fact linked to none of them is weighed by
 # this (it shares words with the question, but is about someone else)
 OFF_SUBJECT = 0.3
@@ -245,7 +245,8 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "VECTOR_FEEDBACK": VECTOR_FEEDBACK, "VECTOR_NAMES": VECTOR_NAMES,
     "RERANK_SHARE": RERANK_SHARE, "VECTOR_SPREAD": VECTOR_SPREAD, "SPREAD_FLOOR": SPREAD_FLOOR,
     "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
-    "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "FRAME_SHARE": FRAME_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
+    "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "FRAME_SHARE": FRAME_SHARE,
+    "OFF_SUBJECT": OFF_SUBJECT,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
     "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE,
     "LEXICAL_EVIDENCE": LEXICAL_EVIDENCE, "LOOK_SHARE": LOOK_SHARE,  # hybrid (`fusion`)
