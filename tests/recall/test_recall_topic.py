@@ -9,6 +9,7 @@ from pathlib import Path
 
 from timeline import retain, top
 
+from memfold import lexicon
 from memfold.memory import Memory
 
 NOW = "2025-09-01T09:00:00"
@@ -87,3 +88,20 @@ def test_a_kind_inside_a_name_is_not_the_thing(workspace: Path) -> None:
         retain(memory, "2025-06-04", "B @me: Topped my first V6 at Climbing Lab.")
         hits = memory.recall("Do we have a dog?", now=NOW).hits
         assert not any("dog" in h.why for h in hits)
+
+
+def test_an_irregular_form_matches_as_the_word_does(workspace: Path) -> None:
+    """"Which knives have I owned?": "knife" is the word asked, in its singular (the index's
+    stemmer folds "knives" to "knive"), and matches as fully as "own" does in "I own a
+    tent"; a derived word (medical: medicine) is no inflection."""
+    with Memory.open(workspace) as memory:
+        for day, bullet in YEAR:
+            retain(memory, day, bullet)
+        retain(memory, "2025-06-05", "W @me: I own a four-person tent.")
+        knife = retain(memory, "2025-06-06", "W @me: My everyday knife is a Global G-2.")
+        hits = memory.recall("Which knives have I owned?", now=NOW).hits
+        [held] = [h for h in hits if h.fact.id == knife]
+        assert held.score == max(h.score for h in hits)
+    assert lexicon.inflections("knives") == ("knife",)
+    assert lexicon.inflections("buy") == ("bought",)
+    assert "medicine" not in lexicon.inflections("medical")

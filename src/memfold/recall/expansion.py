@@ -36,6 +36,8 @@ from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import ranking, versioned
 from memfold.recall.fusion import lexical_part
 from memfold.recall.query import QueryPlan
+from memfold.recall.topic import FRAMES
+from memfold.recall.weak import COUNTED
 
 FEEDBACK = 5  # the best candidates read for words
 MIN_SHARED = 2  # a word in at least this many of them
@@ -155,7 +157,9 @@ def second_hop(backend: FactSearch, plan: QueryPlan, named: Collection[str],
 
 # Word knowledge (`lexicon`): the relation, the weight its share is read from, and how `why`
 # tells a match through it
-KNOWLEDGE = ((lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
+INFLECTION = "inflection"  # an irregular form of the word itself (`lexicon.inflections`)
+KNOWLEDGE = ((INFLECTION, "INFLECTION_SHARE", "{word}, a form of {term}"),
+             (lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
              (lexicon.SAME, "SAME_SHARE", "{word} for {term}"),
              (lexicon.KIND, "KIND_SHARE", "{word}, a kind of {term}"))
 # the words of a query word's relations that are searched for, nearest first (a search of
@@ -172,7 +176,7 @@ FOUND_PART = 0.5  # the share of a full match a fact found already gets for a re
 MAX_RELATED = 2000
 MIN_HELD = 2  # a related word has at least this many letters ("gp"; never "b" of blood type)
 MIN_CLASSED = 3  # a fact's word read for what it is a kind of has at least this many
-KIND_AT = 2  # the index of the kind relation in KNOWLEDGE
+KIND_AT = 3  # the index of the kind relation in KNOWLEDGE
 # the kinds of the thing a question asks for ("what *bird* did we spot", "which *fish*"):
 # the answer is one of them, however far down the word's list it is (a kingfisher is the
 # 112th of a bird's kinds), so the single words among the first ASKED_KINDS are searched
@@ -281,8 +285,7 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
         if ranking.tunable(weight) <= 0:
             continue
         for term in [*pairs, *terms]:
-            new = [w for w in (lexicon.synonyms(term) if relation == lexicon.SAME
-                               else lexicon.related(term, relation)) if w not in asked
+            new = [w for w in _related(term, relation) if w not in asked
                    and len(w) >= MIN_HELD and w not in STOP_WORDS
                    and w not in words][:MAX_RELATED - len(words)]
             words.update((w, (term, n)) for w in new)
@@ -316,8 +319,17 @@ def absent_words(backend: FactSearch, plan: QueryPlan, named: Collection[str]) -
     """The query's words (not names of entities it names) that no fact holds, in any
     form the index's stemmer folds together (`FactSearch.word_counts`)."""
     terms = [t for t in plan.terms if t.isalpha() and entity_key(t) not in named]
-    counts = versioned.word_counts(backend, terms, 1) if terms else {}
+    # counted as `weak.asked` counts them, so a word is counted once per version of the facts
+    most = min(COUNTED, max(backend.fact_rows(), 1))
+    counts = versioned.word_counts(backend, terms, most) if terms else {}
     return [t for t in terms if not counts.get(t)]
+
+
+def _related(term: str, relation: str) -> tuple[str, ...]:
+    """The words of `relation` (one of KNOWLEDGE's) for a query word, nearest first."""
+    if relation == INFLECTION:  # not a frame word's ("go": went), which would outweigh the topic
+        return () if term in FRAMES else lexicon.inflections(term)
+    return lexicon.synonyms(term) if relation == lexicon.SAME else lexicon.related(term, relation)
 
 
 def asked_kind(text: str, terms: Collection[str]) -> str | None:

@@ -185,6 +185,9 @@ EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expan
 # word knowledge (`expansion.word_knowledge`, `lexicon`): a fact holding a form of a query word,
 # another word for it, or a kind of it, matches at these shares of a full match
 FORM_SHARE = 0.3
+# ... but an irregular form of the word itself (bought: buy, knives: knife, ran: run;
+# `lexicon.inflections`) matches as the word would, as the index's stemmer makes a regular one
+INFLECTION_SHARE = 1.0
 SAME_SHARE = 0.3
 KIND_SHARE = 0.3
 # a fact the lexical search found for a question's frame words alone ("feel", "kind", "use"),
@@ -245,6 +248,7 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "VECTOR_FEEDBACK": VECTOR_FEEDBACK, "VECTOR_NAMES": VECTOR_NAMES,
     "RERANK_SHARE": RERANK_SHARE, "VECTOR_SPREAD": VECTOR_SPREAD, "SPREAD_FLOOR": SPREAD_FLOOR,
     "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
+    "INFLECTION_SHARE": INFLECTION_SHARE,
     "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "FRAME_SHARE": FRAME_SHARE,
     "OFF_SUBJECT": OFF_SUBJECT,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
