@@ -22,7 +22,7 @@ Relations (`related`): `is` — what the word is a kind of (mackerel -> fish; `c
 `kind` — words for kinds of the word (dog -> beagle, fish -> mackerel,
 job -> midwife); `same` — other words for the same thing (doctor -> physician; family doctor
 -> GP); `form` — words derived from it or it from them (allergy -> allergic) and irregular
-forms (buy -> bought).  Recall uses
+forms (buy -> bought), of which `inflections` tells the irregular forms apart.  Recall uses
 them as a weak expansion (`expansion.word_knowledge`).
 """
 
@@ -267,6 +267,20 @@ def related(word: str, relation: str) -> tuple[str, ...]:
         out.pop(lemma, None)
     out.pop(word.casefold(), None)
     return tuple(out)
+
+
+def inflections(word: str) -> tuple[str, ...]:
+    """The words `related` FORM gives for `word` that are an irregular inflection of it or
+    the lemma it inflects (buy: bought; bought: buy; knives: knife; allergic: allergy): one
+    of the two is no word of its own in WordNet, only a form of the other (its one line is
+    that form), where a derived word (medical: medicine) has senses of its own."""
+    return tuple(w for w in related(word, FORM)
+                 if _only_form_of(w, word) or _only_form_of(word, w))
+
+
+def _only_form_of(word: str, other: str) -> bool:
+    lines = _wordnet_lines(word.casefold())
+    return set(lines) == {FORM} and other.casefold() in lines[FORM]
 
 
 # the classes of two words compared for a sense they share (`same_sense`): the nearest few

@@ -62,7 +62,7 @@ from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import diets, ranking
 from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
-from memfold.recall.ranking import Scored
+from memfold.recall.ranking import Scored, view_kept
 from memfold.recall.roles import POSSESSIVE
 from memfold.values import TEXT, Fact
 
@@ -440,8 +440,8 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
             if slot.named and slot.named.isdisjoint(about[new.fact.id]):
                 break  # "where does Wren live?": Idris's move is not Wren's
             if old is new or not shared or not old.fact.day or not new.fact.day \
-                    or old.fact.day >= new.fact.day or mine.apart(new.fact.id, old.fact.id,
-                                                                  shared):
+                    or old.fact.day >= new.fact.day or view_kept(old, new) \
+                    or mine.apart(new.fact.id, old.fact.id, shared):
                 continue
             olds = [old.fact, *([stood[old.fact.id]] if old.fact.id in stood else [])]
             if not own and pulled.get(new.fact.id) != old.fact.id \

@@ -31,7 +31,7 @@ from functools import lru_cache
 from memfold.index.base import Candidate, ChainReader, FactReader, Filters, Succession
 from memfold.journal.fold import ACTIVE, ARCHIVED, REPLACED, STATE_KINDS, SUPERSEDED, status_of
 from memfold.recall import ranking
-from memfold.recall.ranking import Scored
+from memfold.recall.ranking import Scored, view_kept
 from memfold.values import TEXT, Fact
 
 # how the judge's reason for a pair says a guard held on the newer fact
@@ -165,15 +165,18 @@ def outdated(shown: Sequence[Scored], today: date) -> dict[str, list[str]]:
     or faded (a change holds the value it states, however long unused), written on a later
     day and not after `today`: facts of one day, or undated ones, outdate none of each
     other.  Only typed facts that share an entity are weighed, so most recalls never ask
-    the judge."""
+    the judge; an opinion a question about a view asks for is outdated by no newer fact but
+    an opinion (`ranking.view_kept`)."""
     dated = {s.candidate.fact.id: (s.candidate, day) for s in shown
              if (day := s.candidate.fact.day) is not None and day <= today
              and s.candidate.fact.kind != TEXT and s.candidate.links
              and s.status in ("active", "archived")}
     active = {s.candidate.fact.id for s in shown if s.status == "active"}
+    views = {s.candidate.fact.id for s in shown if s.opinion}  # a view asked (`view_kept`)
     pairs = [(new, old) for new, new_day in dated.values() for old, old_day in dated.values()
              if old.fact.id in active and old.fact.kind in STATE_KINDS and old_day < new_day
-             and set(old.links) & set(new.links)]
+             and set(old.links) & set(new.links)
+             and not (old.fact.id in views and new.fact.kind != "opinion")]
     found: dict[str, list[str]] = {}
     for new, old in sorted(pairs, key=lambda p: written(p[0].fact), reverse=True):
         if _outdates(new.fact, old.fact):
@@ -237,7 +240,8 @@ def below_current(ordered: list[Scored], asked_when: bool = False) -> list[Score
     and topic (`covered`): it moves to just below the lowest such fact, scoring no more
     than it.  Against other facts it keeps its place, and so does a fact that held at the
     time the query asks about, a change that may outdate another (`newer_first`), and an
-    experience when the question asks when something happened (`asked_when`)."""
+    experience when the question asks when something happened (`asked_when`), and a view
+    the question asks for beside a newer fact that is none (`ranking.view_kept`)."""
     out = list(ordered)
     newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
     for s in [s for s in ordered if s.status == ARCHIVED and s.tier == 0
@@ -245,7 +249,7 @@ def below_current(ordered: list[Scored], asked_when: bool = False) -> list[Score
               and not (asked_when and s.fact.kind == "experience")]:
         at = _place(out, s)
         below = [i for i in range(at + 1, len(out)) if out[i].status == ACTIVE
-                 and covered(s.candidate, out[i].candidate)]
+                 and covered(s.candidate, out[i].candidate) and not view_kept(s, out[i])]
         if below:
             lowest = out[below[-1]]
             out.pop(at)

@@ -36,6 +36,8 @@ from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import ranking, versioned
 from memfold.recall.fusion import lexical_part
 from memfold.recall.query import QueryPlan
+from memfold.recall.topic import FRAMES
+from memfold.recall.weak import COUNTED
 
 FEEDBACK = 5  # the best candidates read for words
 MIN_SHARED = 2  # a word in at least this many of them
@@ -155,7 +157,9 @@ def second_hop(backend: FactSearch, plan: QueryPlan, named: Collection[str],
 
 # Word knowledge (`lexicon`): the relation, the weight its share is read from, and how `why`
 # tells a match through it
-KNOWLEDGE = ((lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
+INFLECTION = "inflection"  # an irregular form of the word itself (`lexicon.inflections`)
+KNOWLEDGE = ((INFLECTION, "INFLECTION_SHARE", "{word}, a form of {term}"),
+             (lexicon.FORM, "FORM_SHARE", "{word}, a form of {term}"),
              (lexicon.SAME, "SAME_SHARE", "{word} for {term}"),
              (lexicon.KIND, "KIND_SHARE", "{word}, a kind of {term}"))
 # the words of a query word's relations that are searched for, nearest first (a search of
@@ -172,7 +176,7 @@ FOUND_PART = 0.5  # the share of a full match a fact found already gets for a re
 MAX_RELATED = 2000
 MIN_HELD = 2  # a related word has at least this many letters ("gp"; never "b" of blood type)
 MIN_CLASSED = 3  # a fact's word read for what it is a kind of has at least this many
-KIND_AT = 2  # the index of the kind relation in KNOWLEDGE
+KIND_AT = 3  # the index of the kind relation in KNOWLEDGE
 # the kinds of the thing a question asks for ("what *bird* did we spot", "which *fish*"):
 # the answer is one of them, however far down the word's list it is (a kingfisher is the
 # 112th of a bird's kinds), so the single words among the first ASKED_KINDS are searched
@@ -191,6 +195,9 @@ class Related:
     # the query words (and their lemmas) a fact's word may be a kind of, by the query word
     # they stand for: what the fact's word is a kind of is in the lexicon (`lexicon.classes`)
     classes: dict[str, str] = dataclasses.field(default_factory=dict)
+    # the kinds searched deep (`related_words`' `absent`): held outside a name of several
+    # words ("our greyhound"; "Climbing Lab" is no Labrador: `_outside_names`)
+    deep: frozenset[str] = frozenset()
 
     def held(self, c: Candidate) -> list[tuple[str, str, int]]:
         """The related words the fact holds, each with the query word it stands for and
@@ -207,7 +214,8 @@ class Related:
                     and (run := " ".join(words[i:i + n])) in self.words]
         out += [b for x in words if x not in self.words
                 for b in lexicon.inflected(x) if b in self.words]
-        found = [(w, *self.words[w]) for w in dict.fromkeys(out)]
+        found = [(w, *self.words[w]) for w in dict.fromkeys(out)
+                 if w not in self.deep or _outside_names(w, c.fact.content)]
         if self.classes:
             names: set[str] | None = None  # read when a class of the query's is met
             for run, kinds in _classed(c.fact.content):
@@ -257,11 +265,13 @@ def _classed(content: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 
 def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = SEARCHED,
-                  ) -> Related:
+                  absent: Collection[str] = ()) -> Related:
     """The words the lexicon relates to the query's terms and pairs of adjacent words
     ("family doctor"), by relation, for the relations whose share is above 0; not for the
     names of entities the query names (a dog called Biscuit is no biscuit), nor words the
-    query holds."""
+    query holds.  The kinds of the word a question asks for (`asked_kind`) and of a query
+    word no fact holds (`absent`: "do I have a *dog*?" of a memory that only ever says
+    "greyhound") are searched ASKED_KINDS deep: the memory can only say it by a kind."""
     terms = [t for t in plan.terms if t.isalpha() and entity_key(t) not in named]
     text = [w.casefold() for w in find_words(plan.text)]
     pairs = [f"{a} {b}" for a, b in zip(text, text[1:], strict=False)
@@ -270,23 +280,56 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
     answer = asked_kind(plan.text, terms)
     words: dict[str, tuple[str, int]] = {}
     searched: list[str] = []
+    deep: set[str] = set()
     for n, (relation, weight, _) in enumerate(KNOWLEDGE):
         if ranking.tunable(weight) <= 0:
             continue
         for term in [*pairs, *terms]:
-            new = [w for w in (lexicon.synonyms(term) if relation == lexicon.SAME
-                               else lexicon.related(term, relation)) if w not in asked
+            new = [w for w in _related(term, relation) if w not in asked
                    and len(w) >= MIN_HELD and w not in STOP_WORDS
                    and w not in words][:MAX_RELATED - len(words)]
             words.update((w, (term, n)) for w in new)
             searched += new[:max(searched_each, SEARCHED_SAME) if relation == lexicon.SAME
                             else searched_each]
-            if n == KIND_AT and term == answer:
-                searched += [w for w in new[searched_each:ASKED_KINDS] if w.isalnum()]
+            if n == KIND_AT and (term == answer or term in absent):
+                more = [w for w in new[searched_each:ASKED_KINDS] if w.isalnum()]
+                searched += more
+                if term != answer:
+                    deep.update(more)
     classes = {} if ranking.tunable(KNOWLEDGE[KIND_AT][1]) <= 0 else {
         lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS
         for lemma in [term, *lexicon.lemmas(term)]}
-    return Related(words, tuple(searched), classes)
+    return Related(words, tuple(searched), classes, frozenset(deep))
+
+
+def _outside_names(word: str, content: str) -> bool:
+    """Whether `content` holds `word` somewhere other than inside a name of several
+    capitalised words ("Topped my first V6 at Climbing Lab": no Labrador; "my iPhone" and
+    "our greyhound" hold theirs)."""
+    for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", content, re.IGNORECASE):
+        before = content[:m.start()].split()[-1:]
+        after = content[m.end():].split()[:1]
+        capital = [w[:1].isupper() for w in (*before, *after)]
+        if not (content[m.start()].isupper() and any(capital)):
+            return True
+    return False
+
+
+def absent_words(backend: FactSearch, plan: QueryPlan, named: Collection[str]) -> list[str]:
+    """The query's words (not names of entities it names) that no fact holds, in any
+    form the index's stemmer folds together (`FactSearch.word_counts`)."""
+    terms = [t for t in plan.terms if t.isalpha() and entity_key(t) not in named]
+    # counted as `weak.asked` counts them, so a word is counted once per version of the facts
+    most = min(COUNTED, max(backend.fact_rows(), 1))
+    counts = versioned.word_counts(backend, terms, most) if terms else {}
+    return [t for t in terms if not counts.get(t)]
+
+
+def _related(term: str, relation: str) -> tuple[str, ...]:
+    """The words of `relation` (one of KNOWLEDGE's) for a query word, nearest first."""
+    if relation == INFLECTION:  # not a frame word's ("go": went), which would outweigh the topic
+        return () if term in FRAMES else lexicon.inflections(term)
+    return lexicon.synonyms(term) if relation == lexicon.SAME else lexicon.related(term, relation)
 
 
 def asked_kind(text: str, terms: Collection[str]) -> str | None:
@@ -331,7 +374,8 @@ def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
     "ate" for a rare "eat" weighs more than a common word's stand-in.  Only facts that
     hold the related word itself: the index's stemmer would also find "lives" for
     "liveness"."""
-    related = related_words(plan, named, SEARCHED if found else SEARCHED_ALONE)
+    related = related_words(plan, named, SEARCHED if found else SEARCHED_ALONE,
+                            absent_words(backend, plan, named))
     if not related.words and not related.classes:
         return {}
     searched = uncommon(backend, related.searched)

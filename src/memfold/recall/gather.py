@@ -18,7 +18,7 @@ from dataclasses import replace as evolve
 
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.names import entity_key
-from memfold.recall import folded, places, ranking
+from memfold.recall import folded, places, ranking, topic
 from memfold.recall.expansion import SEEDS, expand, second_hop, term_weights, word_knowledge
 from memfold.recall.fusion import LEXICAL, SEMANTIC, lexical_part
 from memfold.recall.hits import matched_terms
@@ -161,6 +161,8 @@ def gather(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters:
     searched = plan.search_terms(skip=set(named))
     found, selective = _searched(backend, plan, named, searched, filters, options, limit,
                                  soft=soft, window=window)
+    for c in topic.framed(found.values(), plan, named).values():  # frame words alone
+        found[(c.fact.path, c.rowid)] = c
     fused = None  # semantic and hybrid: BM25 and cosine fused, by rowid (recall.fusion)
     if options.semantic is not None and options.mode != LEXICAL:
         fused = options.semantic.fuse(backend, plan, found, filters, limit, options.mode,

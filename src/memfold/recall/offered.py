@@ -43,7 +43,7 @@ from memfold.recall.asked_slot import (
     subjects,
 )
 from memfold.recall.currency import GUARDED
-from memfold.recall.ranking import Scored
+from memfold.recall.ranking import Scored, view_kept
 from memfold.values import TEXT
 
 TOPIC = "same topic: "  # the judge's reason for a conflict found on a shared topic only
@@ -205,7 +205,8 @@ def _newer(old: Scored, conflicts: Iterable[tuple[str, str]], by_id: Mapping[str
         new = by_id.get(new_id)
         if new is None or GUARDED in reason or new.tier != 0 \
                 or new.status not in (ACTIVE, ARCHIVED) or new.fact.kind == TEXT \
-                or new.fact.day is None or not old.fact.day < new.fact.day <= today:
+                or new.fact.day is None or not old.fact.day < new.fact.day <= today \
+                or view_kept(old, new):
             continue
         if slot.named and slot.named.isdisjoint(subjects(
                 new.fact, [entity_key(e) for e in new.candidate.links], slot.named)):

@@ -51,9 +51,20 @@
   is, mackerel: fish) adds FORM_SHARE, SAME_SHARE or KIND_SHARE (0.3 each) of half its
   match in that search plus half what a literal match of the query word weighs among the
   candidates (`expansion.term_weights`), once per query word it does not hold itself.
-  Shares of 0.5 with that: LoCoMo dev R@10 74.8 against 76.8.
+  Shares of 0.5 with that: LoCoMo dev R@10 74.8 against 76.8.  An irregular form of the
+  word itself (bought: buy, knives: knife; `lexicon.inflections`) adds INFLECTION_SHARE
+  (1.0): it is the word, which the index's stemmer cannot fold (personal tune6 lexical
+  P@1/R@5 46.3/70.8 -> 47.2/72.7, dev 71.4 -> 72.4, the other years the same or better).
+  A query word no fact holds ("do I have a *dog*?" of a memory that says "greyhound") has
+  its kinds searched ASKED_KINDS deep, as the word a question asks for does;
   On the LoCoMo dev split 0.5-0.7 cost 4 points (72.7 against 76.5 without it), 0.3 none
   (76.6); on personal-dev, P@1/R@5 55.2/71.0 without it, 59.0/74.4 at 0.3;
+- frame: a fact the lexical search found for the question's frame words alone — an opinion
+  word, a light verb, a frame noun, a word of when ("how do I *feel* about kayaking", "what
+  camera do I *use*", "my *old* airline"; `recall.topic`) — while other facts hold its
+  topic words, keeps FRAME_SHARE (0.5) of its BM25: in a memory of a few hundred facts
+  "feels" is as rare as "kayak", and BM25 weighs them alike.  Personal tune6 preference
+  P@1 25 -> 56; LoCoMo dev lexical R@10 77.7 at 0.5 as without it (77.3 at 0.25);
 - entity: 1 when the fact is linked to an entity the query names (`@Peter`, or "Peter"
   when Peter is a known entity or alias), else 0;
 - subject: OFF_SUBJECT (0.3) for a fact linked to none of the entities the query names and
@@ -65,7 +76,10 @@
 - opinion_intent: 1 for opinion facts when the query asks about preferences, else 0.  At
   0.75 it outweighs the lower default confidence of opinions (0.7 against 0.9) up to the
   highest relevance the other terms reach (2.0), so an opinion outranks a stated fact
-  worded the same;
+  worded the same.  Such an opinion is outdated by no newer fact but an opinion
+  (`view_kept`): "I own a red sea kayak" does not answer "how do I feel about kayaking"
+  in its place, as the newer value of a slot otherwise would (`currency`, `offered`,
+  `asked_slot`);
 - time: when the query names a time ("around Nov 27", "in November 2025", "last spring"),
   what held then ranks first.  1.3 for a fact whose stated validity overlaps it (it says
   what was true then); 1.15 for a fact written then; 1.0 for a state fact (world, opinion,
@@ -185,8 +199,14 @@ EXPANSION_SHARE = 0.2  # query expansion from the best candidates' words (`expan
 # word knowledge (`expansion.word_knowledge`, `lexicon`): a fact holding a form of a query word,
 # another word for it, or a kind of it, matches at these shares of a full match
 FORM_SHARE = 0.3
+# ... but an irregular form of the word itself (bought: buy, knives: knife, ran: run;
+# `lexicon.inflections`) matches as the word would, as the index's stemmer makes a regular one
+INFLECTION_SHARE = 1.0
 SAME_SHARE = 0.3
 KIND_SHARE = 0.3
+# a fact the lexical search found for a question's frame words alone ("feel", "kind", "use"),
+# when it has topic words that other facts hold, keeps this share of its BM25 (`topic`)
+FRAME_SHARE = 0.5
 # a query that names entities: the relevance of a fact linked to none of them is weighed by
 # this (it shares words with the question, but is about someone else)
 OFF_SUBJECT = 0.3
@@ -242,7 +262,9 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "VECTOR_FEEDBACK": VECTOR_FEEDBACK, "VECTOR_NAMES": VECTOR_NAMES,
     "RERANK_SHARE": RERANK_SHARE, "VECTOR_SPREAD": VECTOR_SPREAD, "SPREAD_FLOOR": SPREAD_FLOOR,
     "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
-    "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "OFF_SUBJECT": OFF_SUBJECT,
+    "INFLECTION_SHARE": INFLECTION_SHARE,
+    "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "FRAME_SHARE": FRAME_SHARE,
+    "OFF_SUBJECT": OFF_SUBJECT,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
     "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE,
     "LEXICAL_EVIDENCE": LEXICAL_EVIDENCE, "LOOK_SHARE": LOOK_SHARE,  # hybrid (`fusion`)
@@ -301,6 +323,15 @@ def time_factor(then: str, *, state: bool) -> float:
     if then == WRITTEN:
         return WRITTEN_THEN
     return STATE_NOT_THEN if then == NOT_THEN and state else 1.0
+
+
+def view_kept(old: Scored, new: Scored) -> bool:
+    """Whether `old` is an opinion a question about a view asks for (`Scored.opinion`) and
+    `new`, written after it, is no opinion: a view is changed by another view, not by news
+    of the thing viewed ("Sea kayaking is the most peaceful thing I've done" is no less how
+    I feel about kayaking for "I own a red sea kayak").  A question about what holds now
+    still reads a newer fact as the end of a plan or a belief."""
+    return old.opinion and new.fact.kind != "opinion"
 
 
 def weighed_kind(fact: Fact) -> str:
