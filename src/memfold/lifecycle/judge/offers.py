@@ -64,9 +64,10 @@ _VERBS = frozenset(w.stem(x) for x in w.CHANGE_VERBS | w.END_VERBS) | frozenset(
     w.stem(x) for x in "left joined went gave took".split())
 # the slot classes a shared word of offers on its own: a liking or a role word is too loose
 # ("prefers tea" / "likes Kubernetes"; "Product Manager" / "Kenji's manager")
-SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team", "#host")
+SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team", "#host", "#own")
 _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relationship",
-                "#diet": "diet", "#boss": "manager", "#team": "team", "#host": "hosting"}
+                "#diet": "diet", "#boss": "manager", "#team": "team", "#host": "hosting",
+                "#own": "owner"}
 
 # the endings of an offer's reason: what the judge could not read for sure
 HOLDS_NOW = "the newer fact says it holds now"
@@ -122,13 +123,23 @@ _NEW_HOME = re.compile(r"\b(?:our|my|his|her|their)\s+new\s+(?:place|home|house|
                        r"|address|digs)\b", re.IGNORECASE)
 
 
+# who owns it, said as a passive or a sale: "is owned by the Ashworth family", "was bought by
+# the Verhoeven Foundation", "belongs to", "sold the gallery to"
+OWNED = re.compile(r"\b(?:is|are|was|were|been|now)\s+(?:now\s+)?(?:owned|bought|acquired|purchased"
+                   r"|taken\s+over)\s+by\b|\bbelongs?\s+to\b|\bsold\s+(?:[\w-]+\s+){0,3}?to\b",
+                   re.IGNORECASE)
+# a change of owner: "was bought by", "has been acquired by", "sold it to"
+_ACQUIRED = re.compile(r"\b(?:was|were|been|got)\s+(?:bought|acquired|purchased|taken\s+over)\s+by\b"
+                       r"|\bsold\s+(?:[\w-]+\s+){0,3}?to\b", re.IGNORECASE)
+
+
 def _says_now(n: Reading) -> bool:
     """The newer fact says a state holds now, changed, ended, began or reached a final
     status ("signed with @Inkwell-Agency", "finished the Dublin Marathon"), or names a new
     home of its own ("our new place in Bath")."""
     return bool(n.now or n.changes or n.ends or n.reversal or n.parted
                 or finals(n, frozenset()) - _STILL or _BEGUN.search(n.text)
-                or _NEW_HOME.search(n.text))
+                or _NEW_HOME.search(n.text) or _ACQUIRED.search(n.text))
 
 
 def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
@@ -230,18 +241,29 @@ def workplace_offer(n: Reading, o: Reading) -> str | None:
     return f"same topic: job; {HOLDS_NOW}"
 
 
+# the kinds of organisation one works for, named so: "drives for a delivery firm"
+_ORG_KINDS = ("firm|company|agency|business|charity|startup|start-up|consultancy|contractor"
+              "|practice|studio|bank|hospital|clinic|council|school|college|university|restaurant"
+              "|hotel|bakery|cafe|café|shop|store|supermarket|factory|warehouse|garage|newspaper")
 # what one does for or at an organisation named by its capitalised name: "writes software for
 # Lunar Freight", "dispenses at a Lloyds pharmacy", "is the head of history at Thornhill College"
 WORK_FOR = re.compile(r"\b(?:(?!(?:is|was|has|does|goes|lives|stays)\b)[a-z]{3,}s|is\s+(?:a|an|the)"
                       r"(?:\s+[\w-]+){1,4}?)\s+(?:[\w'-]+\s+){0,5}?(?:for|at)\s+(?:a\s+|an\s+|the\s+)?"
-                      r"(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)")
+                      r"(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*"
+                      # or an organisation named by its kind: "drives for a delivery firm"
+                      r"|(?<=a\s|n\s)(?:[a-z][\w-]*\s+){0,2}(?:" + _ORG_KINDS + r"))\b")
 
 
 _ORG = r"(?:the\s+)?(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)"
 # taken on by an organisation, said as an event: "was poached by Tidewater", "is on the payroll
 # at Tidewater", "signed a contract with Tidewater", "is a Tidewater employee now"
 _JOINED = (re.compile(r"\b(?:on\s+(?:the\s+)?(?:payroll|staff|books)\s+(?:at|of)|poached\s+by"
-                     r"|signed\s+(?:a\s+(?:\w+\s+)?contract\s+)?with|moved\s+over\s+to)\s+" + _ORG),
+                     r"|signed\s+(?:a\s+(?:\w+\s+)?contract\s+)?with|moved\s+over\s+to"
+                     # a job begun or found: "started as a planning consultant with Arden &
+                     # Hale", "got a job on the buses with Metro Transit"
+                     r"|(?:started|began)\s+(?:as\s+(?:an?\s+)?(?:[\w-]+\s+){1,3}?)?(?:at|with)"
+                     r"|(?:got|found|landed|took|accepted)\s+(?:a|an|the)\s+(?:new\s+)?(?:[\w-]+\s+)?"
+                     r"(?:job|post|position|role)\s+(?:[\w-]+\s+){0,4}?(?:at|with))\s+" + _ORG),
            re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:an?\s+)?" + _ORG
                       + r"\s+(?:employee|staffer|hire)\b"))
 

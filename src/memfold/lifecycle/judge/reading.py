@@ -198,7 +198,9 @@ _EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " 
            "can't": "cannot", "won't": "will not"}
 _CONTRACTIONS = re.compile(r"\b(can't|won't)|(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)
 # "she's Priyanka Iyer now", "Halima's a ward sister": an 's that is "is", not a possessive
-_IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
+# (not after a copula: "@Brampton-Homes is Saoirse's letting agent" is Saoirse's agent)
+_IS = re.compile(r"(?<!\bis\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbecame\s)"
+                 r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
                  r"|no|on|in|at|with|back|been|got|gone|over|done|down|up"
                  r"|\w+ing(?!(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|have)\b)"
                  r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
@@ -307,7 +309,7 @@ def _participle_first(text: str) -> str:
     return f"{subject} is {m.group('done')[0].lower()}{m.group('done')[1:]}; {m.group('rest')}"
 
 
-_OWNER = re.compile(r"\b(?:is|are|was|became|becomes)\s+(?:now\s+)?(?:(?P<who>@?[\w-]+)'s\s+\w+"
+_OWNER = re.compile(r"\b(?:is|are|was|became|becomes|been)\s+(?:now\s+)?(?:(?P<who>@?[\w-]+)'s\s+\w+"
                     r"|the\s+(?:new\s+)?\w+\s+(?:of|at|for)\s+(?P<of>@?[\w-]+))")
 
 
@@ -329,9 +331,11 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     @Globex: Works at Globex" is about Sam), else the first entity."""
     subject = {w.stem(t) for t in w.tokens(_split_subject(clause, frozenset())[0])}
     named = [e for e in entities if _name_stems((e,)) & subject]
-    if not named and (owner := _OWNER.search(clause)):  # "The CTO is Globex's", "... of Globex"
+    if not set(named) & set(own) and (owner := _OWNER.search(clause)):  # "The CTO is
+        # Globex's", "... of Globex"; "@Seo-yeon has been Ludmila's manager": Ludmila's
         whose = {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
-        named = [e for e in entities if _name_stems((e,)) & whose]
+        named = [e for e in entities if _name_stems((e,)) & whose
+                 and (not named or e in own)] or named
     if slot := _SLOT_OF.search(clause):  # "took over as Sam's manager", "manages Rho now"
         whose = {w.stem(t) for t in w.tokens(next(g for g in slot.groups() if g))}
         named = [e for e in entities if _name_stems((e,)) & whose] or named
@@ -418,6 +422,10 @@ _WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)
 _BUT = re.compile(r",?\s+but\s+", re.IGNORECASE)
 
 
+# a state begun, not a visit: "started as a planning consultant with Arden & Hale this month"
+_BEGAN = re.compile(r"\b(?:started|began)\s+(?:at|with|as)\b", re.IGNORECASE)
+
+
 def _guard(text: str, names: Stems, ends: bool) -> str | None:
     """Why the fact cannot replace anything (module docstring), or None.  An intention
     whose "but" clause says what happened instead ("was going to stay in Marseille, but she
@@ -455,6 +463,7 @@ def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
         return "restated"
     if w.TEMPORARY.search(text) or ends or (w.THIS_WEEK.search(text) and not (
             _changes_in(text) or _ends_in(text) or w.END_PHRASES.search(text)
+            or _BEGAN.search(text)  # "started as a consultant with Arden this month"
             or re.search(r"\brenamed\b", text, re.IGNORECASE))):
         return "temporary"
     return None

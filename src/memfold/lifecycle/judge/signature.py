@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
-from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, RETURNED, WORK_FOR, joined
+from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, OWNED, RETURNED, WORK_FOR, joined
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.values import Fact
 
@@ -80,6 +80,8 @@ def signature(content: str) -> frozenset[str]:
     if _WORK_AT.search(content) or WORK_FOR.search(content) or joined(content):
         # see offers.work_offer
         out.add("#job")
+    if OWNED.search(content):  # who owns it (offers.OWNED)
+        out.add("#own")
     if BEING_DONE.search(content):  # "is being processed": a status (offers.interim)
         out.add("#status")
     if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer

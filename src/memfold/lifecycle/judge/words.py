@@ -151,6 +151,9 @@ NEGATED = re.compile(
     r"(?:on|at|in|with)|stick(?:ing)?\s+with|stuck\s+with|considered\b[^.;]*\bbut"
     r"|thought\s+about\b[^.;]*\bbut|(?:did|does|do|will|would|has|have|had)(?:\s+not|n't)"
     r"\s+(?:\w+\s+)?(?:switch|move|change|leave|quit|migrate|replace|take)\w*"
+    # "was not replaced as treasurer", "hasn't been moved": a change done to it that was not
+    r"|(?:is|are|was|were|been)(?:\s+not|n't)\s+(?:\w+\s+)?(?:replaced|moved|changed|switched"
+    r"|transferred|relocated|removed|dropped|reassigned|demoted|sacked|fired|voted\s+out)"
     r"|but\s+(?:did|does|do|would|could)\s*(?:not|n't)\b|(?:is|are|it's)\s+still\s+(?:with|at|on"
     r"|in)\b|never\s+(?:did\s+|actually\s+|ended\s+up\s+)?(?:switch|move|change|leave|quit|migrate"
     r"|replace|adopt|took|take)\w*|not\s+(?:switching|moving|leaving|changing"
@@ -168,7 +171,8 @@ PLANNING_NOUNS = ("permission|appeal|application|consent|office|officer|committe
                   "|inspector|authority|board")
 PLAN = re.compile(
     r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to"
-    r"|planning(?!\s+(?:" + PLANNING_NOUNS + r"))|intends?\s+to|considering"
+    # "as a planning consultant": "planning" after an article names a kind of work
+    r"|(?<!\ba\s)(?<!\ban\s)planning(?!\s+(?:" + PLANNING_NOUNS + r"))|intends?\s+to|considering"
     r"|evaluating|thinking\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to"
     # "started going to a new barber": a habit begun, going to a place or a person
     r"|(?<!start\s)(?<!starts\s)(?<!started\s)(?<!starting\s)(?<!began\s)(?<!begun\s)"
@@ -357,7 +361,10 @@ NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|mov
                  r"|(?:starting|beginning)\s+(?:with|from|in|on|this|last)|(?:has|have)\s+started"
                  r"|put\s+(?:\w+\s+){1,3}on\s+(?=\w)|effective\s+(?:from|immediately)|going\s+forward"
                  r"|from\s+(?:\w+\s+){1,3}on|from\s+this\s+(?:season|year|month|week|term|quarter"
-                 r"|semester|spring|summer|autumn|fall|winter))\b", re.IGNORECASE)
+                 r"|semester|spring|summer|autumn|fall|winter)"
+                 # "For the new season, Quarry FC's home matches are staged at Ellerby"
+                 r"|(?:for|in)\s+the\s+new\s+(?:season|term|school\s+year|academic\s+year"
+                 r"|semester|financial\s+year))\b", re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
                         r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
