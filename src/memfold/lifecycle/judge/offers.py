@@ -74,6 +74,15 @@ HOLDS_NOW = "the newer fact says it holds now"
 APART = "but the two name no topic in common"
 
 
+_KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
+
+
+def whom(r: Reading) -> Stems:
+    """Whom a fact about someone else speaks of: its subject ("Leo" in "Leo started Year 6"),
+    else the kin it names ("Lumi's kids go to Oakfield Primary", a subject not read)."""
+    return r.subject or r.words & _KIN
+
+
 def interim(o: Reading) -> Stems:
     """The interim states the older fact says it is in ("pending", "being processed")."""
     return o.words & INTERIM | (_BEING if BEING_DONE.search(o.text) else frozenset())
@@ -151,7 +160,7 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     name a slot ("home", "job"): a change of another thing that takes one ("got the keys to
     her own place") still speaks of the slot."""
     if n.guard or n.additive or n.again or o.additive or not _says_now(n) or (
-            o.guard and not (o.guard == "third-party" and o.subject & n.words)) or (
+            o.guard and not (o.guard == "third-party" and whom(o) & n.words)) or (
             n.relation and o.relation and _relation(n) != _relation(o)):
         return None
     if n.kind == "experience" or _another_value_left(n, o):
@@ -259,11 +268,14 @@ _ORG = r"(?:the\s+)?(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)"
 # at Tidewater", "signed a contract with Tidewater", "is a Tidewater employee now"
 _JOINED = (re.compile(r"\b(?:on\s+(?:the\s+)?(?:payroll|staff|books)\s+(?:at|of)|poached\s+by"
                      r"|signed\s+(?:a\s+(?:\w+\s+)?contract\s+)?with|moved\s+over\s+to"
+                     r"|(?:hired|recruited|taken\s+on|headhunted|snapped\s+up)\s+by"
                      # a job begun or found: "started as a planning consultant with Arden &
                      # Hale", "got a job on the buses with Metro Transit"
                      r"|(?:started|began)\s+(?:as\s+(?:an?\s+)?(?:[\w-]+\s+){1,3}?)?(?:at|with)"
-                     r"|(?:got|found|landed|took|accepted)\s+(?:a|an|the)\s+(?:new\s+)?(?:[\w-]+\s+)?"
-                     r"(?:job|post|position|role)\s+(?:[\w-]+\s+){0,4}?(?:at|with))\s+" + _ORG),
+                     r"|(?:got|found|landed|took|took\s+up|accepted)\s+(?:a|an|the)\s+(?:new\s+)?"
+                     r"(?:[\w-]+\s+)?(?:job|post|position|role|chair|lectureship|professorship"
+                     r"|fellowship|placement|residency|apprenticeship|internship)\s+"
+                     r"(?:[\w-]+\s+){0,4}?(?:at|with))\s+" + _ORG),
            re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:an?\s+)?" + _ORG
                       + r"\s+(?:employee|staffer|hire)\b"))
 

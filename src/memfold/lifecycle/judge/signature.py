@@ -20,7 +20,8 @@ CLASSES = {
             "rents renting room resettled emigrated emigrate emigrating relocating relocate "
             "relocation commute commutes commuting",
     "#job": "works work working worked joined left employed resigned hired job role position "
-            "started employer company freelance",
+            "started employer company freelance freelances freelancer freelancing "
+            "self-employed",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
              "surname known",
     "#rel": " ".join(w.RELATIONSHIP) + " broke split divorced separated",
@@ -55,7 +56,7 @@ _WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|i
                       r"|\b(?:unemployed|jobless|out\s+of\s+work|between\s+jobs)\b", re.IGNORECASE)
 # a move said without a word of home: "upped sticks to", "made the move to", "is in Lübeck
 # now for good"
-_MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+move\s+to\s+(?-i:[A-Z])"
+_MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+(?:move|jump|leap)\s+to\s+(?-i:[A-Z])"
                     r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b",
                     re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")

@@ -139,6 +139,10 @@ END_PHRASES = re.compile(
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
     r"\s+(?!only\b|just\b)|phased\s+out|moved\s+away\s+from"
     r"|walked\s+away\s+from|stepped\s+down|let\s+go|let\s+(?:\w+\s+){1,6}lapse"
+    # "handed in her notice at Qualix": a job ended
+    r"|(?:handed|handing|hands|put|gave|giving|served|tendered)\s+in\s+(?:his|her|their|my|our)"
+    r"\s+(?:notice|resignation)|(?:gave|served|tendered)\s+(?:his|her|their|my|our)\s+(?:notice"
+    r"|resignation)"
     # "is off insulin", "came off her antidepressants": a treatment or a habit stopped
     r"|(?:is|are|has\s+been|have\s+been|came|comes|got)\s+off\s+(?!(?:to|for|on|at|in|work|sick"
     r"|duty|today|tomorrow|now|the\s+(?:plane|train|bus|phone|hook))\b)"
@@ -364,7 +368,11 @@ NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|mov
                  r"|semester|spring|summer|autumn|fall|winter)"
                  # "For the new season, Quarry FC's home matches are staged at Ellerby"
                  r"|(?:for|in)\s+the\s+new\s+(?:season|term|school\s+year|academic\s+year"
-                 r"|semester|financial\s+year))\b", re.IGNORECASE)
+                 r"|semester|financial\s+year)"
+                 # a change said by its event: "After the move, ...", "made the jump to Lisbon"
+                 r"|(?:after|since)\s+(?:the|our|his|her|their|my)\s+(?:move|relocation"
+                 r"|switch|migration|transfer)|made\s+the\s+(?:move|jump|leap|switch)\s+to)\b",
+                 re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
                         r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
