@@ -53,6 +53,7 @@ FINAL = frozenset(w.stem(x) for x in w.FINAL)
 # "is still being processed", "are being reviewed": an interim state said with "being"
 BEING_DONE = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?being\s+\w+(?:ed|en)\b", re.IGNORECASE)
 _BEING = frozenset({"being"})
+_HIRING_WORD = frozenset({"hiring"})
 # words that say when or how, not what: they are no value of a slot
 _NOT_VALUES = frozenset(w.stem(x) for x in (
     "now these days nowadays since anymore any more longer instead only officially switched "
@@ -83,9 +84,15 @@ def whom(r: Reading) -> Stems:
     return r.subject or r.words & _KIN
 
 
+# a post open: "Sandhill Bakery is hiring two bakers" (filled, or hired, when it is done)
+_HIRING = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?hiring\b", re.IGNORECASE)
+
+
 def interim(o: Reading) -> Stems:
-    """The interim states the older fact says it is in ("pending", "being processed")."""
-    return o.words & INTERIM | (_BEING if BEING_DONE.search(o.text) else frozenset())
+    """The interim states the older fact says it is in ("pending", "being processed", "is
+    hiring")."""
+    return o.words & INTERIM | (_BEING if BEING_DONE.search(o.text) else frozenset()) | (
+        _HIRING_WORD if _HIRING.search(o.text) else frozenset())
 
 
 @lru_cache(maxsize=16384)  # asked of the same newer fact for every older one
@@ -225,6 +232,26 @@ def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> s
         return None
     return f"same topic: {' '.join(sorted(older_named))} and now {' '.join(sorted(named))}; " \
         f"{HOLDS_NOW}"
+
+
+_REDONE = re.compile(r"\bre-?(?P<base>[a-z]{4,}(?:ed|d))\b", re.IGNORECASE)
+
+
+def redone_offer(n: Reading, o: Reading) -> str | None:
+    """The newer fact did anew, with another value, the thing the older fact's slot names:
+    "Orla remortgaged with @Kestrel-Bank" after "Orla's mortgage is with @Northstone" — a
+    "re-" verb in the past whose base is the older fact's attribute; offered, since the same
+    value may have been taken again."""
+    if n.guard or n.additive or n.again or o.guard or n.kind == "experience":
+        return None
+    thing = o.attr | o.subject
+    for m in _REDONE.finditer(n.text):
+        base = w.stem(m.group("base").lower())
+        if base in thing and n.words - o.words - _GENERIC - _NOT_VALUES - {
+                w.stem(m.group().lower())}:
+            return f"same topic: {_surface(frozenset({base}), o.text)}; the newer fact says " \
+                f"it was done anew"
+    return None
 
 
 def turned_offer(n: Reading, o: Reading) -> str | None:

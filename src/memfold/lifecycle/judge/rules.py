@@ -55,6 +55,7 @@ from memfold.lifecycle.judge.offers import (
     interim,
     mention_offer,
     partner_offer,
+    redone_offer,
     returned_offer,
     slot_offer,
     status_offer,
@@ -562,7 +563,7 @@ class RuleJudge:
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
                 n, o, named_values(new), named_values(old)) or turned_offer(
                 n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o) \
-                or partner_offer(n, o) or commute_offer(n, o):
+                or partner_offer(n, o) or commute_offer(n, o) or redone_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

@@ -258,6 +258,8 @@ THIRD_PARTY = re.compile(
     r"\s+){0,2}[\w.-]*'s|his|her|their"
     r"|my|our)\s+"
     r"(?:\w+\s+)?(?:" + RELATIVES + r")\b"
+    # "Hamid's family home is in Isfahan": a kind of home, one's own
+    r"(?!\s+(?:home|house|flat|apartment|residence)\b)"
     # "Ada's manager is Tom", "Pavla's son is called Tobias": hers
     r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?:(?:called|named)\s+)?(?-i:[A-Z]))"
     # "Kaito's landlord raised the rent": acting on the entity's thing, not their own
@@ -303,7 +305,8 @@ INTERIM = frozenset(
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
     "submitted scheduled hold paused suspended stalled frozen waitlisted offer construction "
     "renovation underway trial probation shortlisted provisional listed expecting pregnant "
-    "repairs maintenance candidate applicant assessment consideration injured refurbishment refit"
+    "repairs maintenance candidate applicant assessment consideration injured refurbishment refit "
+    "recruiting vacancy vacancies vacant"
     .split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
@@ -311,7 +314,7 @@ FINAL = frozenset(
     "cancelled canceled paid published landed available settled found issued resumed "
     "restarted unblocked active opened arrived received delivered sold born passed qualified "
     "permanent finalised finalized complete confirmed certified graduated birth reopened "
-    "dismissed refused upheld overturned healed recovered".split())
+    "dismissed refused upheld overturned healed recovered filled".split())
 ANTONYMS = [
     ("concise short brief terse succinct shorter briefer",
      "long detailed lengthy verbose thorough longer"),
