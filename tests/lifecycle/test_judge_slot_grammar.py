@@ -52,6 +52,12 @@ OFFERED = [
     # a kin's school, the kin named in both
     ("W @Ravi: Ravi's kids go to Hillside Primary.",
      "W @Ravi: Since January, Ravi's kids have been at Brookfield School."),
+    # living with a partner somewhere is where one lives
+    ("W @Stellan: Stellan lives in Uppsala.",
+     "W @Stellan: Stellan now lives with his girlfriend in Lund."),
+    # the value named first, acting on the entity, against the same verb in the passive
+    ("W @Idunn: @Northlight-Agency represents Idunn.",
+     "W @Idunn: Idunn is represented by @Bluefin-Talent since May."),
     # a thing done anew with another value
     ("W @Tilde: Tilde's mortgage is with @Harbour-Mutual.",
      "W @Tilde: Tilde remortgaged with @Ferncliff-Bank in May."),
@@ -61,6 +67,13 @@ OFFERED = [
 @pytest.mark.parametrize(("old", "new"), OFFERED)
 def test_a_change_told_another_way_is_at_least_offered(old: str, new: str) -> None:
     assert verdicts(old, new), (old, new)
+
+
+def test_a_place_that_is_home_for_someone_is_where_they_live() -> None:
+    assert superseded("W @Wiebe: Wiebe lives in Groningen.",
+                      "W @Wiebe: Zwolle is home now for Wiebe.")
+    assert not verdicts("W @Wiebe: Wiebe lives in Groningen.",
+                        "W @Wiebe: Zwolle is home to a big music venue.")
 
 
 def test_a_job_ended_by_handing_in_ones_notice() -> None:

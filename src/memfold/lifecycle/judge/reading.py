@@ -339,7 +339,8 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     if slot := _SLOT_OF.search(clause):  # "took over as Sam's manager", "manages Rho now"
         whose = {w.stem(t) for t in w.tokens(next(g for g in slot.groups() if g))}
         named = [e for e in entities if _name_stems((e,)) & whose] or named
-    elif named and not set(named) & set(own) and (done := _DONE_FOR.search(clause)):
+    elif named and not set(named) & set(own) and (
+            done := _DONE_FOR.search(clause) or _ACTS_ON.search(clause)):
         whose = {w.stem(t) for t in w.tokens(done.group("whose"))}  # "@Devika does Ishaan's
         named = [e for e in entities if _name_stems((e,)) & whose] or named  # books"
     return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
@@ -348,6 +349,9 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
 # a service an @mentioned subject does for the entity: "@Finch-Accounts prepares Dorcas's tax
 # return", "@Devika does Ishaan's books" — a fact about Dorcas, Ishaan
 _DONE_FOR = re.compile(r"^@?[\w-]+\s+(?:now\s+)?\w+s\s+(?P<whose>[\w-]+)'s\s+\w+", re.IGNORECASE)
+# an @mentioned subject that acts on the entity: "@Agency-A represents Piotr", "@Vetcare
+# treats Bramble" — a fact about Piotr, Bramble (when the entity is named before the colon)
+_ACTS_ON = re.compile(r"^@?[\w-]+\s+(?:now\s+)?[a-z]+s\s+@?(?P<whose>[\w-]+)\b")
 # whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
 _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
                       r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns|mentors|coaches"
