@@ -97,6 +97,11 @@ NOT_OFFERED = [
     ("W @Lars: Lars owns a Honda.", "W @Lars: Lars bought a new bike."),
     # "returned" is no "turned" done anew
     ("W @Omar: Omar turned 40 in March.", "W @Omar: Omar returned to Leeds."),
+    # a place that is home to someone's kin is not their home
+    ("W @Wiebe: Wiebe lives in Groningen.", "W @Wiebe: Zwolle is home to Wiebe's grandparents."),
+    # notice handed in, then taken back
+    ("W @Aurel: Aurel works at Brightwell.",
+     "W @Aurel: Aurel handed in his notice at Brightwell but they talked him into staying."),
     # "a planning" names work only after an article: a plan is still a plan
     ("W @Corinna: Corinna works for the county as a surveyor.",
      "W @Corinna: Corinna is planning to join Corvel."),

@@ -158,6 +158,9 @@ NEGATED = re.compile(
     # "was not replaced as treasurer", "hasn't been moved": a change done to it that was not
     r"|(?:is|are|was|were|been)(?:\s+not|n't)\s+(?:\w+\s+)?(?:replaced|moved|changed|switched"
     r"|transferred|relocated|removed|dropped|reassigned|demoted|sacked|fired|voted\s+out)"
+    # "handed in his notice but they talked him into staying": the end was taken back
+    r"|(?:talked|persuaded|convinced)\s+(?:\w+\s+){0,2}(?:into\s+staying|to\s+stay)"
+    r"|(?:agreed|decided|chose)\s+to\s+stay"
     r"|but\s+(?:did|does|do|would|could)\s*(?:not|n't)\b|(?:is|are|it's)\s+still\s+(?:with|at|on"
     r"|in)\b|never\s+(?:did\s+|actually\s+|ended\s+up\s+)?(?:switch|move|change|leave|quit|migrate"
     r"|replace|adopt|took|take)\w*|not\s+(?:switching|moving|leaving|changing"
