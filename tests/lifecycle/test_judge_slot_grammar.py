@@ -58,6 +58,12 @@ OFFERED = [
     # the value named first, acting on the entity, against the same verb in the passive
     ("W @Idunn: @Northlight-Agency represents Idunn.",
      "W @Idunn: Idunn is represented by @Bluefin-Talent since May."),
+    # an agent's fragment, the value acting on the entity in the past, a new value in apposition
+    ("W @Hedda: Hedda works at Marlow Labs.", "W @Hedda: Now at Quillfeather."),
+    ("W @Hedda: Hedda works at @Marlow-Labs.",
+     "W @Hedda: @Quillfeather hired Hedda as a data engineer."),
+    ("W @Hedda: Hedda works at @Marlow-Labs.",
+     "W @Hedda: Hedda's new employer, @Quillfeather, pays better."),
     # a thing done anew with another value
     ("W @Tilde: Tilde's mortgage is with @Harbour-Mutual.",
      "W @Tilde: Tilde remortgaged with @Ferncliff-Bank in May."),

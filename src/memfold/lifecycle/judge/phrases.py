@@ -165,7 +165,8 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"\s+(?P<val>.+)$",
                 re.I), "platform"),
     (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
-    (re.compile(r"^(?:is|are)\s+(?:(?:now|in-house|full-time|part-time)\s+)?at\s+(?P<val>(?-i:[A-Z])"
+    (re.compile(r"^(?:(?:is|are)\s+(?:(?:now|in-house|full-time|part-time)\s+)?|now\s+)at\s+"
+                r"(?P<val>(?-i:[A-Z])"
                 r"[\w&.-]*(?:\s+(?-i:[A-Z])[\w&.-]*)*)", re.I), "at"),  # "is at Kiteworks now"
     (re.compile(r"^(?:asked|asks|wants?|wanted|prefers?|would\s+like)\s+(?:us\s+|me\s+|people\s+)?"
                 r"to\s+(?:be\s+called|call\s+(?:him|her|them))\s+(?P<val>.+)$", re.I), "name"),

@@ -349,9 +349,9 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
 # a service an @mentioned subject does for the entity: "@Finch-Accounts prepares Dorcas's tax
 # return", "@Devika does Ishaan's books" — a fact about Dorcas, Ishaan
 _DONE_FOR = re.compile(r"^@?[\w-]+\s+(?:now\s+)?\w+s\s+(?P<whose>[\w-]+)'s\s+\w+", re.IGNORECASE)
-# an @mentioned subject that acts on the entity: "@Agency-A represents Piotr", "@Vetcare
-# treats Bramble" — a fact about Piotr, Bramble (when the entity is named before the colon)
-_ACTS_ON = re.compile(r"^@?[\w-]+\s+(?:now\s+)?[a-z]+s\s+@?(?P<whose>[\w-]+)\b")
+# an @mentioned subject that acts on the entity: "@Agency-A represents Piotr", "@Globex hired
+# Sam" — a fact about Piotr, Sam (when the entity is named before the colon)
+_ACTS_ON = re.compile(r"^@?[\w-]+\s+(?:now\s+)?[a-z]+(?:s|ed)\s+@?(?P<whose>[\w-]+)\b(?!')")
 # whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
 _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
                       r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns|mentors|coaches"
@@ -377,9 +377,14 @@ _AS_NEW = re.compile(r"(?:^(?:.*\s)?(?:with|to|on|at|by|for)\s+|^)(?P<new>[^,;]+
                      re.IGNORECASE)
 
 
+# the new value in apposition: "Sam's new employer, @Globex, pays better"
+_NEW_APPOSED = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?),\s+(?P<new>[^,;]+?),\s",
+                          re.IGNORECASE)
+
+
 def _changes(clause: str, names: Stems) -> list[Change]:
     found: list[Change] = []
-    if m := _NEW_VALUE.search(clause) or _AS_NEW.search(clause):  # "new apartment is in"
+    if m := _NEW_VALUE.search(clause) or _AS_NEW.search(clause) or _NEW_APPOSED.search(clause):
         value = re.sub(r"^(?:in|on|at|with)\s+", "", m.group("new"), flags=re.I)
         found.append(Change("new", _EMPTY, stems(_clip(value), names),
                             stems(m.group("obj"), names)))

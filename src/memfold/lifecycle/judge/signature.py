@@ -48,7 +48,8 @@ _KIND_OF: dict[str, set[str]] = {w.stem(x): {"#" + x} for x in w.FAMILY_NAMES | 
 for _kind, _members in w.KINDS.items():
     for _member in _members:
         _KIND_OF.setdefault(w.stem(_member), set()).add("#" + _kind)
-_AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])", re.IGNORECASE)
+_AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])|^now\s+at\s+(?-i:[A-Z])",
+                     re.IGNORECASE)
 # work said by what one does there, or by its first day: "teaches maths at Wellbrook Academy",
 # "her first day at the county archive", "is unemployed"
 _WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|ing)?\s+"
