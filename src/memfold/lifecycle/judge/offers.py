@@ -24,7 +24,9 @@ with no topic word in common (`status_offer`), another @mention as the value now
 (`mention_offer`), opposite words said to hold now (`turned_offer`), "is at <Org>" against a
 job (`workplace_offer`), what one does now for another organisation against a job
 (`work_offer`), a commute from another place against a home (`commute_offer`), a partner
-named in passing after "single" (`partner_offer`).
+named in passing after "single" (`partner_offer`), a thing done anew with another value
+("remortgaged with", `redone_offer`).  Who owns a thing is a slot class of its own (`OWNED`:
+"is owned by", "was bought by", "sold ... to").
 
 Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
 against a second use ("also keeps its backups on Google Cloud") or an older fact that was no
@@ -145,8 +147,8 @@ OWNED = re.compile(r"\b(?:is|are|was|were|been|now)\s+(?:now\s+)?(?:owned|bought
                    r"|taken\s+over)\s+by\b|\bbelongs?\s+to\b|\bsold\s+(?:[\w-]+\s+){0,3}?to\b",
                    re.IGNORECASE)
 # a change of owner: "was bought by", "has been acquired by", "sold it to"
-_ACQUIRED = re.compile(r"\b(?:was|were|been|got)\s+(?:bought|acquired|purchased|taken\s+over)\s+by\b"
-                       r"|\bsold\s+(?:[\w-]+\s+){0,3}?to\b", re.IGNORECASE)
+_ACQUIRED = re.compile(r"\b(?:was|were|been|got)\s+(?:bought|acquired|purchased|taken\s+over)"
+                       r"\s+by\b|\bsold\s+(?:[\w-]+\s+){0,3}?to\b", re.IGNORECASE)
 
 
 def _says_now(n: Reading) -> bool:

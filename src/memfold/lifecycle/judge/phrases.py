@@ -59,9 +59,9 @@ _DOTTED = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?")
 _WHERE_LIVES = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
                           r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?lives\b", re.IGNORECASE)
 # "Gdańsk is home now for Piotr", "Lisbon is home to Rui these days": where Piotr lives
-_HOME_TO = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+(?:now\s+)?"
-                      r"home\s+(?:now\s+|these\s+days\s+)?(?:for|to)\s+(?P<who>@?(?-i:[A-Z])[\w-]*)\b(?!')",
-                      re.IGNORECASE)
+_HOME_TO = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
+                      r"(?:now\s+)?home\s+(?:now\s+|these\s+days\s+)?(?:for|to)\s+"
+                      r"(?P<who>@?(?-i:[A-Z])[\w-]*)\b(?!')", re.IGNORECASE)
 # "packed up and went to live in Portland": moved to Portland
 _WENT_TO_LIVE = re.compile(r"\b(?:(?:packed\s+up|sold\s+up|upped\s+sticks)\s+and\s+)?(?:went|came"
                            r"|has\s+gone|have\s+gone)\s+to\s+live\s+in\b", re.IGNORECASE)

@@ -309,7 +309,8 @@ def _participle_first(text: str) -> str:
     return f"{subject} is {m.group('done')[0].lower()}{m.group('done')[1:]}; {m.group('rest')}"
 
 
-_OWNER = re.compile(r"\b(?:is|are|was|became|becomes|been)\s+(?:now\s+)?(?:(?P<who>@?[\w-]+)'s\s+\w+"
+_OWNER = re.compile(r"\b(?:is|are|was|became|becomes|been)\s+(?:now\s+)?"
+                    r"(?:(?P<who>@?[\w-]+)'s\s+\w+"
                     r"|the\s+(?:new\s+)?\w+\s+(?:of|at|for)\s+(?P<of>@?[\w-]+))")
 
 
