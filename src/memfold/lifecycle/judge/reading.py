@@ -156,7 +156,8 @@ _NO_OBJECT = re.compile(r"\s*(?:$|[,.;]|(?:at|in|on|for|with|after|before|during
                         r"|yesterday|today|recently|early|late|by|since|and|when|because"
                         r")\b)", re.IGNORECASE)
 _DEPARTS = re.compile(r"\b(?:left|leav\w*|quit\w*|resign\w*|retir\w*|moved\s+out|fell\s+out"
-                      r"|falling[- ]out|broke\s+up|split\s+up|stepped\s+down)", re.IGNORECASE)
+                      r"|falling[- ]out|broke\s+up|split\s+up|stepped\s+down|let\s+\S+\s+go\b)",
+                      re.IGNORECASE)  # "Fenwick let Ivo go": Fenwick is what ended
 
 
 _FROM_TO = re.compile(

@@ -139,6 +139,8 @@ END_PHRASES = re.compile(
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
     r"\s+(?!only\b|just\b)|phased\s+out|moved\s+away\s+from"
     r"|walked\s+away\s+from|stepped\s+down|let\s+go|let\s+(?:\w+\s+){1,6}lapse"
+    # "Fenwick let Ivo go" (not "let Ivo go to the party")
+    r"|let\s+(?-i:[A-Z])[\w-]*\s+go\b(?!\s+(?:to|on|for|with|out|home|into|back|and)\b)"
     # "handed in her notice at Qualix": a job ended
     r"|(?:handed|handing|hands|put|gave|giving|served|tendered)\s+in\s+(?:his|her|their|my|our)"
     r"\s+(?:notice|resignation)|(?:gave|served|tendered)\s+(?:his|her|their|my|our)\s+(?:notice"
@@ -221,7 +223,9 @@ DISCUSSION = re.compile(
 # Offered, not taken: a pitch, an offer, a demo
 PITCH = re.compile(
     r"\b(?:pitch(?:ed|es|ing)?|offer(?:ed|s|ing)?\s+(?:us|me|him|her|them)\b"
-    r"|(?:gave|give)\s+(?:us|me)\s+a\s+demo|demo(?:ed|'d)\s+(?:us|me)|sales\s+(?:pitch|rep)"
+    r"|(?:gave|give)\s+(?:us|me)\s+a\s+demo|demo(?:ed|'d)\s+(?:us|me)|sales\s+pitch"
+    # a sales rep who called, not one's job: "is a sales rep at Fenwick", "works as a sales rep"
+    r"|(?<!\bis\sa\s)(?<!\bas\sa\s)sales\s+rep\b(?!\s+(?:at|for|with)\s)"
     r"|cold[- ](?:call|email)|sent\s+(?:us|me)\s+a\s+(?:quote|proposal)|quoted\s+(?:us|me)"
     r"|tried\s+to\s+sell)", re.IGNORECASE)
 # Another party's history: "Alice's previous company switched" (the name is not the fact's)
