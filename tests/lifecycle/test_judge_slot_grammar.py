@@ -90,8 +90,8 @@ def test_a_job_ended_by_handing_in_ones_notice() -> None:
 def test_let_go_by_an_employer_ends_the_job_and_a_sales_rep_at_one_is_a_role() -> None:
     assert superseded("W @Tobiah: Tobiah is a sales rep at Hallam Tools.",
                       "W @Tobiah: Hallam Tools let Tobiah go in May; he drives for Uber now.")
-    assert not verdicts("W @Tobiah: Tobiah works at Hallam Tools.",
-                        "W @Tobiah: Mum let Tobiah go to the Hallam Tools open day.")
+    assert not superseded("W @Tobiah: Tobiah works at Hallam Tools.",
+                          "W @Tobiah: Mum let Tobiah go to the Hallam Tools open day.")
 
 
 def test_a_family_home_is_ones_own_home() -> None:
