@@ -24,7 +24,9 @@ with no topic word in common (`status_offer`), another @mention as the value now
 (`mention_offer`), opposite words said to hold now (`turned_offer`), "is at <Org>" against a
 job (`workplace_offer`), what one does now for another organisation against a job
 (`work_offer`), a commute from another place against a home (`commute_offer`), a partner
-named in passing after "single" (`partner_offer`).
+named in passing after "single" (`partner_offer`), a thing done anew with another value
+("remortgaged with", `redone_offer`).  Who owns a thing is a slot class of its own (`OWNED`:
+"is owned by", "was bought by", "sold ... to").
 
 Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
 against a second use ("also keeps its backups on Google Cloud") or an older fact that was no
@@ -53,6 +55,7 @@ FINAL = frozenset(w.stem(x) for x in w.FINAL)
 # "is still being processed", "are being reviewed": an interim state said with "being"
 BEING_DONE = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?being\s+\w+(?:ed|en)\b", re.IGNORECASE)
 _BEING = frozenset({"being"})
+_HIRING_WORD = frozenset({"hiring"})
 # words that say when or how, not what: they are no value of a slot
 _NOT_VALUES = frozenset(w.stem(x) for x in (
     "now these days nowadays since anymore any more longer instead only officially switched "
@@ -64,18 +67,34 @@ _VERBS = frozenset(w.stem(x) for x in w.CHANGE_VERBS | w.END_VERBS) | frozenset(
     w.stem(x) for x in "left joined went gave took".split())
 # the slot classes a shared word of offers on its own: a liking or a role word is too loose
 # ("prefers tea" / "likes Kubernetes"; "Product Manager" / "Kenji's manager")
-SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team", "#host")
+SLOT_TAGS = ("#loc", "#job", "#name", "#rel", "#diet", "#boss", "#team", "#host", "#own")
 _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relationship",
-                "#diet": "diet", "#boss": "manager", "#team": "team", "#host": "hosting"}
+                "#diet": "diet", "#boss": "manager", "#team": "team", "#host": "hosting",
+                "#own": "owner"}
 
 # the endings of an offer's reason: what the judge could not read for sure
 HOLDS_NOW = "the newer fact says it holds now"
 APART = "but the two name no topic in common"
 
 
+_KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
+
+
+def whom(r: Reading) -> Stems:
+    """Whom a fact about someone else speaks of: its subject ("Leo" in "Leo started Year 6"),
+    else the kin it names ("Lumi's kids go to Oakfield Primary", a subject not read)."""
+    return r.subject or r.words & _KIN
+
+
+# a post open: "Sandhill Bakery is hiring two bakers" (filled, or hired, when it is done)
+_HIRING = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?hiring\b", re.IGNORECASE)
+
+
 def interim(o: Reading) -> Stems:
-    """The interim states the older fact says it is in ("pending", "being processed")."""
-    return o.words & INTERIM | (_BEING if BEING_DONE.search(o.text) else frozenset())
+    """The interim states the older fact says it is in ("pending", "being processed", "is
+    hiring")."""
+    return o.words & INTERIM | (_BEING if BEING_DONE.search(o.text) else frozenset()) | (
+        _HIRING_WORD if _HIRING.search(o.text) else frozenset())
 
 
 @lru_cache(maxsize=16384)  # asked of the same newer fact for every older one
@@ -122,13 +141,23 @@ _NEW_HOME = re.compile(r"\b(?:our|my|his|her|their)\s+new\s+(?:place|home|house|
                        r"|address|digs)\b", re.IGNORECASE)
 
 
+# who owns it, said as a passive or a sale: "is owned by the Ashworth family", "was bought by
+# the Verhoeven Foundation", "belongs to", "sold the gallery to"
+OWNED = re.compile(r"\b(?:is|are|was|were|been|now)\s+(?:now\s+)?(?:owned|bought|acquired|purchased"
+                   r"|taken\s+over)\s+by\b|\bbelongs?\s+to\b|\bsold\s+(?:[\w-]+\s+){0,3}?to\b",
+                   re.IGNORECASE)
+# a change of owner: "was bought by", "has been acquired by", "sold it to"
+_ACQUIRED = re.compile(r"\b(?:was|were|been|got)\s+(?:bought|acquired|purchased|taken\s+over)"
+                       r"\s+by\b|\bsold\s+(?:[\w-]+\s+){0,3}?to\b", re.IGNORECASE)
+
+
 def _says_now(n: Reading) -> bool:
     """The newer fact says a state holds now, changed, ended, began or reached a final
     status ("signed with @Inkwell-Agency", "finished the Dublin Marathon"), or names a new
     home of its own ("our new place in Bath")."""
     return bool(n.now or n.changes or n.ends or n.reversal or n.parted
                 or finals(n, frozenset()) - _STILL or _BEGUN.search(n.text)
-                or _NEW_HOME.search(n.text))
+                or _NEW_HOME.search(n.text) or _ACQUIRED.search(n.text))
 
 
 def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
@@ -140,7 +169,7 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     name a slot ("home", "job"): a change of another thing that takes one ("got the keys to
     her own place") still speaks of the slot."""
     if n.guard or n.additive or n.again or o.additive or not _says_now(n) or (
-            o.guard and not (o.guard == "third-party" and o.subject & n.words)) or (
+            o.guard and not (o.guard == "third-party" and whom(o) & n.words)) or (
             n.relation and o.relation and _relation(n) != _relation(o)):
         return None
     if n.kind == "experience" or _another_value_left(n, o):
@@ -207,6 +236,26 @@ def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> s
         f"{HOLDS_NOW}"
 
 
+_REDONE = re.compile(r"\bre-?(?P<base>[a-z]{4,}(?:ed|d))\b", re.IGNORECASE)
+
+
+def redone_offer(n: Reading, o: Reading) -> str | None:
+    """The newer fact did anew, with another value, the thing the older fact's slot names:
+    "Orla remortgaged with @Kestrel-Bank" after "Orla's mortgage is with @Northstone" — a
+    "re-" verb in the past whose base is the older fact's attribute; offered, since the same
+    value may have been taken again."""
+    if n.guard or n.additive or n.again or o.guard or n.kind == "experience":
+        return None
+    thing = o.attr | o.subject
+    for m in _REDONE.finditer(n.text):
+        base = w.stem(m.group("base").lower())
+        if base in thing and n.words - o.words - _GENERIC - _NOT_VALUES - {
+                w.stem(m.group().lower())}:
+            return f"same topic: {_surface(frozenset({base}), o.text)}; the newer fact says " \
+                f"it was done anew"
+    return None
+
+
 def turned_offer(n: Reading, o: Reading) -> str | None:
     """An opinion and a newer fact said to hold now with opposite words and no topic word in
     common: "likes working late at night" / "is an early riser these days" — offered, since
@@ -230,18 +279,32 @@ def workplace_offer(n: Reading, o: Reading) -> str | None:
     return f"same topic: job; {HOLDS_NOW}"
 
 
+# the kinds of organisation one works for, named so: "drives for a delivery firm"
+_ORG_KINDS = ("firm|company|agency|business|charity|startup|start-up|consultancy|contractor"
+              "|practice|studio|bank|hospital|clinic|council|school|college|university|restaurant"
+              "|hotel|bakery|cafe|café|shop|store|supermarket|factory|warehouse|garage|newspaper")
 # what one does for or at an organisation named by its capitalised name: "writes software for
 # Lunar Freight", "dispenses at a Lloyds pharmacy", "is the head of history at Thornhill College"
 WORK_FOR = re.compile(r"\b(?:(?!(?:is|was|has|does|goes|lives|stays)\b)[a-z]{3,}s|is\s+(?:a|an|the)"
                       r"(?:\s+[\w-]+){1,4}?)\s+(?:[\w'-]+\s+){0,5}?(?:for|at)\s+(?:a\s+|an\s+|the\s+)?"
-                      r"(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)")
+                      r"(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*"
+                      # or an organisation named by its kind: "drives for a delivery firm"
+                      r"|(?<=a\s|n\s)(?:[a-z][\w-]*\s+){0,2}(?:" + _ORG_KINDS + r"))\b")
 
 
 _ORG = r"(?:the\s+)?(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)"
 # taken on by an organisation, said as an event: "was poached by Tidewater", "is on the payroll
 # at Tidewater", "signed a contract with Tidewater", "is a Tidewater employee now"
 _JOINED = (re.compile(r"\b(?:on\s+(?:the\s+)?(?:payroll|staff|books)\s+(?:at|of)|poached\s+by"
-                     r"|signed\s+(?:a\s+(?:\w+\s+)?contract\s+)?with|moved\s+over\s+to)\s+" + _ORG),
+                     r"|signed\s+(?:a\s+(?:\w+\s+)?contract\s+)?with|moved\s+over\s+to"
+                     r"|(?:hired|recruited|taken\s+on|headhunted|snapped\s+up)\s+by"
+                     # a job begun or found: "started as a planning consultant with Arden &
+                     # Hale", "got a job on the buses with Metro Transit"
+                     r"|(?:started|began)\s+(?:as\s+(?:an?\s+)?(?:[\w-]+\s+){1,3}?)?(?:at|with)"
+                     r"|(?:got|found|landed|took|took\s+up|accepted)\s+(?:a|an|the)\s+(?:new\s+)?"
+                     r"(?:[\w-]+\s+)?(?:job|post|position|role|chair|lectureship|professorship"
+                     r"|fellowship|placement|residency|apprenticeship|internship)\s+"
+                     r"(?:[\w-]+\s+){0,4}?(?:at|with))\s+" + _ORG),
            re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:an?\s+)?" + _ORG
                       + r"\s+(?:employee|staffer|hire)\b"))
 

@@ -58,6 +58,10 @@ _DOTTED = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?")
 # "Regents Park is where Bo lives now": Bo lives in Regents Park
 _WHERE_LIVES = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
                           r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?lives\b", re.IGNORECASE)
+# "Gdańsk is home now for Piotr", "Lisbon is home to Rui these days": where Piotr lives
+_HOME_TO = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
+                      r"(?:now\s+)?home\s+(?:now\s+|these\s+days\s+)?(?:for|to)\s+"
+                      r"(?P<who>@?(?-i:[A-Z])[\w-]*)\b(?!')", re.IGNORECASE)
 # "packed up and went to live in Portland": moved to Portland
 _WENT_TO_LIVE = re.compile(r"\b(?:(?:packed\s+up|sold\s+up|upped\s+sticks)\s+and\s+)?(?:went|came"
                            r"|has\s+gone|have\s+gone)\s+to\s+live\s+in\b", re.IGNORECASE)
@@ -74,6 +78,7 @@ def plainer(text: str) -> str:
     text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "D.C." is "DC"
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
     text = _WHERE_LIVES.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
+    text = _HOME_TO.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _PAID_OFF.sub("repaid", text)
     text = _WENT_TO_LIVE.sub("moved to", text)
     text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
@@ -89,7 +94,9 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"(?P<val>[\w-]+(?:\s+[\w-]+)?\s+team)$", re.I), "team"),
     (re.compile(r"^(?:moved\s+in\s+with|lives?\s+with|living\s+with)\s+(?:his|her|their)\s+"
                 r"(?:new\s+)?(?P<val>(?:girlfriend|boyfriend|partner|fianc[ée]e?|wife|husband|spouse)"
-                r"\b.*)$", re.I), "relationship"),  # "moved in with his girlfriend Sofia"
+                # (not "lives with his partner in Gdańsk": where he lives)
+                r"\b(?!.*\s(?:in|at)\s+(?-i:[A-Z])).*)$", re.I),
+     "relationship"),  # "moved in with his girlfriend Sofia"
     (re.compile(r"^(?:(?:has\s+)?made|makes)\s+(?P<val>(?-i:[A-Z]).+?)\s+(?:his|her|their|its|our|my)"
                 r"\s+home\b", re.I), "location"),  # "has made Reykjavik her home"
     (re.compile(r"^(?:(?:ended|wound)\s+up\s+(?:living\s+|settling\s+)?|rents?\s+|renting\s+)in\s+"
@@ -158,7 +165,8 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"\s+(?P<val>.+)$",
                 re.I), "platform"),
     (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
-    (re.compile(r"^(?:is|are)\s+(?:(?:now|in-house|full-time|part-time)\s+)?at\s+(?P<val>(?-i:[A-Z])"
+    (re.compile(r"^(?:(?:is|are)\s+(?:(?:now|in-house|full-time|part-time)\s+)?|now\s+)at\s+"
+                r"(?P<val>(?-i:[A-Z])"
                 r"[\w&.-]*(?:\s+(?-i:[A-Z])[\w&.-]*)*)", re.I), "at"),  # "is at Kiteworks now"
     (re.compile(r"^(?:asked|asks|wants?|wanted|prefers?|would\s+like)\s+(?:us\s+|me\s+|people\s+)?"
                 r"to\s+(?:be\s+called|call\s+(?:him|her|them))\s+(?P<val>.+)$", re.I), "name"),

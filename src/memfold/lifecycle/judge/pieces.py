@@ -77,7 +77,9 @@ def exploring(fact: Fact) -> bool:
 
 
 # "Isidore's planning appeal is pending" is no plan: the word is left out of the question
-_PLANNING_NOUN = re.compile(rf"\bplanning\s+(?=(?:{w.PLANNING_NOUNS})\b)", re.IGNORECASE)
+# (nor is "started as a planning consultant": after an article it names a kind of work)
+_PLANNING_NOUN = re.compile(rf"\bplanning\s+(?=(?:{w.PLANNING_NOUNS})\b)|(?<=\ba\s)planning\b"
+                            r"|(?<=\ban\s)planning\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=_SIZE)

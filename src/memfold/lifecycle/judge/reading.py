@@ -156,7 +156,8 @@ _NO_OBJECT = re.compile(r"\s*(?:$|[,.;]|(?:at|in|on|for|with|after|before|during
                         r"|yesterday|today|recently|early|late|by|since|and|when|because"
                         r")\b)", re.IGNORECASE)
 _DEPARTS = re.compile(r"\b(?:left|leav\w*|quit\w*|resign\w*|retir\w*|moved\s+out|fell\s+out"
-                      r"|falling[- ]out|broke\s+up|split\s+up|stepped\s+down)", re.IGNORECASE)
+                      r"|falling[- ]out|broke\s+up|split\s+up|stepped\s+down|let\s+\S+\s+go\b)",
+                      re.IGNORECASE)  # "Fenwick let Ivo go": Fenwick is what ended
 
 
 _FROM_TO = re.compile(
@@ -198,7 +199,9 @@ _EXPAND = {"'re": " are", "'ve": " have", "'m": " am", "'ll": " will", "n't": " 
            "can't": "cannot", "won't": "will not"}
 _CONTRACTIONS = re.compile(r"\b(can't|won't)|(?<=\w)('re|'ve|'m|'ll|n't)\b", re.IGNORECASE)
 # "she's Priyanka Iyer now", "Halima's a ward sister": an 's that is "is", not a possessive
-_IS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
+# (not after a copula: "@Brampton-Homes is Saoirse's letting agent" is Saoirse's agent)
+_IS = re.compile(r"(?<!\bis\s)(?<!\bwas\s)(?<!\bbeen\s)(?<!\bbecame\s)"
+                 r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:a|an|the|now|still|not"
                  r"|no|on|in|at|with|back|been|got|gone|over|done|down|up"
                  r"|\w+ing(?!(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|have)\b)"
                  r"|[A-Z]\w*\s+[A-Z]\w*)\b)")
@@ -307,7 +310,8 @@ def _participle_first(text: str) -> str:
     return f"{subject} is {m.group('done')[0].lower()}{m.group('done')[1:]}; {m.group('rest')}"
 
 
-_OWNER = re.compile(r"\b(?:is|are|was|became|becomes)\s+(?:now\s+)?(?:(?P<who>@?[\w-]+)'s\s+\w+"
+_OWNER = re.compile(r"\b(?:is|are|was|became|becomes|been)\s+(?:now\s+)?"
+                    r"(?:(?P<who>@?[\w-]+)'s\s+\w+"
                     r"|the\s+(?:new\s+)?\w+\s+(?:of|at|for)\s+(?P<of>@?[\w-]+))")
 
 
@@ -329,13 +333,16 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     @Globex: Works at Globex" is about Sam), else the first entity."""
     subject = {w.stem(t) for t in w.tokens(_split_subject(clause, frozenset())[0])}
     named = [e for e in entities if _name_stems((e,)) & subject]
-    if not named and (owner := _OWNER.search(clause)):  # "The CTO is Globex's", "... of Globex"
+    if not set(named) & set(own) and (owner := _OWNER.search(clause)):  # "The CTO is
+        # Globex's", "... of Globex"; "@Seo-yeon has been Ludmila's manager": Ludmila's
         whose = {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
-        named = [e for e in entities if _name_stems((e,)) & whose]
+        named = [e for e in entities if _name_stems((e,)) & whose
+                 and (not named or e in own)] or named
     if slot := _SLOT_OF.search(clause):  # "took over as Sam's manager", "manages Rho now"
         whose = {w.stem(t) for t in w.tokens(next(g for g in slot.groups() if g))}
         named = [e for e in entities if _name_stems((e,)) & whose] or named
-    elif named and not set(named) & set(own) and (done := _DONE_FOR.search(clause)):
+    elif named and not set(named) & set(own) and (
+            done := _DONE_FOR.search(clause) or _ACTS_ON.search(clause)):
         whose = {w.stem(t) for t in w.tokens(done.group("whose"))}  # "@Devika does Ishaan's
         named = [e for e in entities if _name_stems((e,)) & whose] or named  # books"
     return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
@@ -344,6 +351,9 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
 # a service an @mentioned subject does for the entity: "@Finch-Accounts prepares Dorcas's tax
 # return", "@Devika does Ishaan's books" — a fact about Dorcas, Ishaan
 _DONE_FOR = re.compile(r"^@?[\w-]+\s+(?:now\s+)?\w+s\s+(?P<whose>[\w-]+)'s\s+\w+", re.IGNORECASE)
+# an @mentioned subject that acts on the entity: "@Agency-A represents Piotr", "@Globex hired
+# Sam" — a fact about Piotr, Sam (when the entity is named before the colon)
+_ACTS_ON = re.compile(r"^@?[\w-]+\s+(?:now\s+)?[a-z]+(?:s|ed)\s+@?(?P<whose>[\w-]+)\b(?!')")
 # whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
 _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
                       r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns|mentors|coaches"
@@ -369,9 +379,14 @@ _AS_NEW = re.compile(r"(?:^(?:.*\s)?(?:with|to|on|at|by|for)\s+|^)(?P<new>[^,;]+
                      re.IGNORECASE)
 
 
+# the new value in apposition: "Sam's new employer, @Globex, pays better"
+_NEW_APPOSED = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?),\s+(?P<new>[^,;]+?),\s",
+                          re.IGNORECASE)
+
+
 def _changes(clause: str, names: Stems) -> list[Change]:
     found: list[Change] = []
-    if m := _NEW_VALUE.search(clause) or _AS_NEW.search(clause):  # "new apartment is in"
+    if m := _NEW_VALUE.search(clause) or _AS_NEW.search(clause) or _NEW_APPOSED.search(clause):
         value = re.sub(r"^(?:in|on|at|with)\s+", "", m.group("new"), flags=re.I)
         found.append(Change("new", _EMPTY, stems(_clip(value), names),
                             stems(m.group("obj"), names)))
@@ -418,6 +433,10 @@ _WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)
 _BUT = re.compile(r",?\s+but\s+", re.IGNORECASE)
 
 
+# a state begun, not a visit: "started as a planning consultant with Arden & Hale this month"
+_BEGAN = re.compile(r"\b(?:started|began)\s+(?:at|with|as)\b", re.IGNORECASE)
+
+
 def _guard(text: str, names: Stems, ends: bool) -> str | None:
     """Why the fact cannot replace anything (module docstring), or None.  An intention
     whose "but" clause says what happened instead ("was going to stay in Marseille, but she
@@ -455,6 +474,7 @@ def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
         return "restated"
     if w.TEMPORARY.search(text) or ends or (w.THIS_WEEK.search(text) and not (
             _changes_in(text) or _ends_in(text) or w.END_PHRASES.search(text)
+            or _BEGAN.search(text)  # "started as a consultant with Arden this month"
             or re.search(r"\brenamed\b", text, re.IGNORECASE))):
         return "temporary"
     return None

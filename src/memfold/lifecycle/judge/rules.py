@@ -55,10 +55,12 @@ from memfold.lifecycle.judge.offers import (
     interim,
     mention_offer,
     partner_offer,
+    redone_offer,
     returned_offer,
     slot_offer,
     status_offer,
     turned_offer,
+    whom,
     work_offer,
     workplace_offer,
 )
@@ -102,7 +104,7 @@ def _numbers_of(n: Reading, o: Reading) -> set[str]:
 def _hearsay(n: Reading, o: Reading) -> str | None:
     """The guard an older fact lends: "Marek's sister moved to Vienna" is not Marek's home,
     unless the newer fact speaks of the same someone ("Leo started Year 6")."""
-    if o.guard == "third-party" and o.subject & n.words:
+    if o.guard == "third-party" and whom(o) & n.words:
         return None
     if o.guard == "temporary" and (_STAND_IN.search(o.text) or w.THIS_WEEK.search(o.text)):
         return "older-hearsay"  # "acting Designer until the end of the month": a stand-in
@@ -523,7 +525,7 @@ class RuleJudge:
         reason = replaces(new, old)
         n, o = read(new), read(old)
         if n.guard == "third-party" and n.about == o.about and (
-                o.guard == n.guard and n.subject & o.subject & _KIN  # "Priya's daughter", twice
+                o.guard == n.guard and n.subject & whom(o) & _KIN  # "Priya's daughter", twice
                 or o.relation == "relationship" and n.subject & _PARTNER):  # "single" / "her
             n = evolve(n, guard=None)  # girlfriend Marta moved in": her own relationship
         guard = n.guard or reported(new) or _hearsay(n, o) or (
@@ -561,7 +563,7 @@ class RuleJudge:
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
                 n, o, named_values(new), named_values(old)) or turned_offer(
                 n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o) \
-                or partner_offer(n, o) or commute_offer(n, o):
+                or partner_offer(n, o) or commute_offer(n, o) or redone_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
-from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, RETURNED, WORK_FOR, joined
+from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, OWNED, RETURNED, WORK_FOR, joined
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.values import Fact
 
@@ -20,7 +20,8 @@ CLASSES = {
             "rents renting room resettled emigrated emigrate emigrating relocating relocate "
             "relocation commute commutes commuting",
     "#job": "works work working worked joined left employed resigned hired job role position "
-            "started employer company freelance",
+            "started employer company freelance freelances freelancer freelancing "
+            "self-employed",
     "#name": "name named called renamed rebranded handle username codename goes nickname "
              "surname known",
     "#rel": " ".join(w.RELATIONSHIP) + " broke split divorced separated",
@@ -47,7 +48,8 @@ _KIND_OF: dict[str, set[str]] = {w.stem(x): {"#" + x} for x in w.FAMILY_NAMES | 
 for _kind, _members in w.KINDS.items():
     for _member in _members:
         _KIND_OF.setdefault(w.stem(_member), set()).add("#" + _kind)
-_AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])", re.IGNORECASE)
+_AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])|^now\s+at\s+(?-i:[A-Z])",
+                     re.IGNORECASE)
 # work said by what one does there, or by its first day: "teaches maths at Wellbrook Academy",
 # "her first day at the county archive", "is unemployed"
 _WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|ing)?\s+"
@@ -55,7 +57,7 @@ _WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|i
                       r"|\b(?:unemployed|jobless|out\s+of\s+work|between\s+jobs)\b", re.IGNORECASE)
 # a move said without a word of home: "upped sticks to", "made the move to", "is in Lübeck
 # now for good"
-_MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+move\s+to\s+(?-i:[A-Z])"
+_MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+(?:move|jump|leap)\s+to\s+(?-i:[A-Z])"
                     r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b",
                     re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
@@ -80,6 +82,8 @@ def signature(content: str) -> frozenset[str]:
     if _WORK_AT.search(content) or WORK_FOR.search(content) or joined(content):
         # see offers.work_offer
         out.add("#job")
+    if OWNED.search(content):  # who owns it (offers.OWNED)
+        out.add("#own")
     if BEING_DONE.search(content):  # "is being processed": a status (offers.interim)
         out.add("#status")
     if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer

@@ -139,6 +139,12 @@ END_PHRASES = re.compile(
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
     r"\s+(?!only\b|just\b)|phased\s+out|moved\s+away\s+from"
     r"|walked\s+away\s+from|stepped\s+down|let\s+go|let\s+(?:\w+\s+){1,6}lapse"
+    # "Fenwick let Ivo go" (not "let Ivo go to the party")
+    r"|let\s+(?-i:[A-Z])[\w-]*\s+go\b(?!\s+(?:to|on|for|with|out|home|into|back|and)\b)"
+    # "handed in her notice at Qualix": a job ended
+    r"|(?:handed|handing|hands|put|gave|giving|served|tendered)\s+in\s+(?:his|her|their|my|our)"
+    r"\s+(?:notice|resignation)|(?:gave|served|tendered)\s+(?:his|her|their|my|our)\s+(?:notice"
+    r"|resignation)"
     # "is off insulin", "came off her antidepressants": a treatment or a habit stopped
     r"|(?:is|are|has\s+been|have\s+been|came|comes|got)\s+off\s+(?!(?:to|for|on|at|in|work|sick"
     r"|duty|today|tomorrow|now|the\s+(?:plane|train|bus|phone|hook))\b)"
@@ -151,6 +157,12 @@ NEGATED = re.compile(
     r"(?:on|at|in|with)|stick(?:ing)?\s+with|stuck\s+with|considered\b[^.;]*\bbut"
     r"|thought\s+about\b[^.;]*\bbut|(?:did|does|do|will|would|has|have|had)(?:\s+not|n't)"
     r"\s+(?:\w+\s+)?(?:switch|move|change|leave|quit|migrate|replace|take)\w*"
+    # "was not replaced as treasurer", "hasn't been moved": a change done to it that was not
+    r"|(?:is|are|was|were|been)(?:\s+not|n't)\s+(?:\w+\s+)?(?:replaced|moved|changed|switched"
+    r"|transferred|relocated|removed|dropped|reassigned|demoted|sacked|fired|voted\s+out)"
+    # "handed in his notice but they talked him into staying": the end was taken back
+    r"|(?:talked|persuaded|convinced)\s+(?:\w+\s+){0,2}(?:into\s+staying|to\s+stay)"
+    r"|(?:agreed|decided|chose)\s+to\s+stay"
     r"|but\s+(?:did|does|do|would|could)\s*(?:not|n't)\b|(?:is|are|it's)\s+still\s+(?:with|at|on"
     r"|in)\b|never\s+(?:did\s+|actually\s+|ended\s+up\s+)?(?:switch|move|change|leave|quit|migrate"
     r"|replace|adopt|took|take)\w*|not\s+(?:switching|moving|leaving|changing"
@@ -168,7 +180,8 @@ PLANNING_NOUNS = ("permission|appeal|application|consent|office|officer|committe
                   "|inspector|authority|board")
 PLAN = re.compile(
     r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to"
-    r"|planning(?!\s+(?:" + PLANNING_NOUNS + r"))|intends?\s+to|considering"
+    # "as a planning consultant": "planning" after an article names a kind of work
+    r"|(?<!\ba\s)(?<!\ban\s)planning(?!\s+(?:" + PLANNING_NOUNS + r"))|intends?\s+to|considering"
     r"|evaluating|thinking\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to"
     # "started going to a new barber": a habit begun, going to a place or a person
     r"|(?<!start\s)(?<!starts\s)(?<!started\s)(?<!starting\s)(?<!began\s)(?<!begun\s)"
@@ -210,7 +223,9 @@ DISCUSSION = re.compile(
 # Offered, not taken: a pitch, an offer, a demo
 PITCH = re.compile(
     r"\b(?:pitch(?:ed|es|ing)?|offer(?:ed|s|ing)?\s+(?:us|me|him|her|them)\b"
-    r"|(?:gave|give)\s+(?:us|me)\s+a\s+demo|demo(?:ed|'d)\s+(?:us|me)|sales\s+(?:pitch|rep)"
+    r"|(?:gave|give)\s+(?:us|me)\s+a\s+demo|demo(?:ed|'d)\s+(?:us|me)|sales\s+pitch"
+    # a sales rep who called, not one's job: "is a sales rep at Fenwick", "works as a sales rep"
+    r"|(?<!\bis\sa\s)(?<!\bas\sa\s)sales\s+rep\b(?!\s+(?:at|for|with)\s)"
     r"|cold[- ](?:call|email)|sent\s+(?:us|me)\s+a\s+(?:quote|proposal)|quoted\s+(?:us|me)"
     r"|tried\s+to\s+sell)", re.IGNORECASE)
 # Another party's history: "Alice's previous company switched" (the name is not the fact's)
@@ -250,6 +265,8 @@ THIRD_PARTY = re.compile(
     r"\s+){0,2}[\w.-]*'s|his|her|their"
     r"|my|our)\s+"
     r"(?:\w+\s+)?(?:" + RELATIVES + r")\b"
+    # "Hamid's family home is in Isfahan": a kind of home, one's own
+    r"(?!\s+(?:home|house|flat|apartment|residence)\b)"
     # "Ada's manager is Tom", "Pavla's son is called Tobias": hers
     r"(?!\s+(?:is|are|was|were)\s+(?:now\s+)?(?:(?:called|named)\s+)?(?-i:[A-Z]))"
     # "Kaito's landlord raised the rent": acting on the entity's thing, not their own
@@ -295,7 +312,8 @@ INTERIM = frozenset(
     "engaged dating backlog queued blocked investigating unreleased unpaid outstanding "
     "submitted scheduled hold paused suspended stalled frozen waitlisted offer construction "
     "renovation underway trial probation shortlisted provisional listed expecting pregnant "
-    "repairs maintenance candidate applicant assessment consideration injured refurbishment refit"
+    "repairs maintenance candidate applicant assessment consideration injured refurbishment refit "
+    "recruiting vacancy vacancies vacant"
     .split())
 FINAL = frozenset(
     "approved accepted rejected denied granted fixed resolved closed merged deployed "
@@ -303,7 +321,7 @@ FINAL = frozenset(
     "cancelled canceled paid published landed available settled found issued resumed "
     "restarted unblocked active opened arrived received delivered sold born passed qualified "
     "permanent finalised finalized complete confirmed certified graduated birth reopened "
-    "dismissed refused upheld overturned healed recovered".split())
+    "dismissed refused upheld overturned healed recovered filled".split())
 ANTONYMS = [
     ("concise short brief terse succinct shorter briefer",
      "long detailed lengthy verbose thorough longer"),
@@ -357,7 +375,14 @@ NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|mov
                  r"|(?:starting|beginning)\s+(?:with|from|in|on|this|last)|(?:has|have)\s+started"
                  r"|put\s+(?:\w+\s+){1,3}on\s+(?=\w)|effective\s+(?:from|immediately)|going\s+forward"
                  r"|from\s+(?:\w+\s+){1,3}on|from\s+this\s+(?:season|year|month|week|term|quarter"
-                 r"|semester|spring|summer|autumn|fall|winter))\b", re.IGNORECASE)
+                 r"|semester|spring|summer|autumn|fall|winter)"
+                 # "For the new season, Quarry FC's home matches are staged at Ellerby"
+                 r"|(?:for|in)\s+the\s+new\s+(?:season|term|school\s+year|academic\s+year"
+                 r"|semester|financial\s+year)"
+                 # a change said by its event: "After the move, ...", "made the jump to Lisbon"
+                 r"|(?:after|since)\s+(?:the|our|his|her|their|my)\s+(?:move|relocation"
+                 r"|switch|migration|transfer)|made\s+the\s+(?:move|jump|leap|switch)\s+to)\b",
+                 re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
                         r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
