@@ -135,3 +135,23 @@ def test_a_value_held_before_is_marked_below_what_holds() -> None:
                               ["Nadia"])
     shown = asked_slot.current_first([moved, missed], slot, 10, date(2025, 12, 1))
     assert {s.fact.id: s.replaced for s in shown} == {"moved": False, "missed": True}
+
+
+class SixthFirst:
+    """A stand-in late interaction that reads the sixth result as the answer."""
+
+    def scores(self, query: str, texts: Sequence[str]) -> list[float]:
+        return [1.0 if "Bergen" in t else 0.0 for t in texts]
+
+
+def test_the_look_weighs_the_ten_best_so_a_sixth_result_can_come_first() -> None:
+    """Five results that share the question's one asked word score a little above the fact
+    the model reads as the answer; the look weighs the ten best (`fusion.LOOK_TOP`), not
+    only the five, so the answer placed sixth comes into the five — here first."""
+    word = [_scored(f"w{n}", f"Nadia's word number {n}.", date(2025, 11, 10 + n), 0.9 - n / 100)
+            for n in range(5)]
+    answer = _scored("answer", "Nadia lives in Bergen.", date(2025, 11, 1), 0.84)
+    looked = search._looked([*word, answer], "Where does Nadia live?", SixthFirst())
+    assert fusion.LOOK_TOP >= 6
+    assert looked[0].fact.id == "answer"
+    assert [s.score for s in looked] == sorted((s.score for s in looked), reverse=True)

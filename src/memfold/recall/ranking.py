@@ -176,7 +176,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from memfold.recall.fusion import LEXICAL_EVIDENCE, LOOK_SHARE
+from memfold.recall.fusion import LEXICAL_EVIDENCE, LOOK_SHARE, LOOK_TOP
 from memfold.workspace.format import cited_turn, is_turn
 
 if TYPE_CHECKING:
@@ -268,6 +268,7 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
     "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE,
     "LEXICAL_EVIDENCE": LEXICAL_EVIDENCE, "LOOK_SHARE": LOOK_SHARE,  # hybrid (`fusion`)
+    "LOOK_TOP": LOOK_TOP,
 })
 _TUNED: ContextVar[Mapping[str, float] | None] = ContextVar("memfold_ranking_tuned",
                                                             default=None)

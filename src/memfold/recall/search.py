@@ -24,7 +24,7 @@ from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
 from memfold.recall import anchored, asked_slot, currency, members, offered, ranking, sets
-from memfold.recall.fusion import HYBRID, LOOK_TOP
+from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
     Ranked,
@@ -280,7 +280,8 @@ def _looked(ordered: list[Scored], query: str, late: Reranker,
             slot_asked: bool = False) -> list[Scored]:
     """Hybrid: the LOOK_TOP best ordered again by a blend of their score and the embedder's
     late interaction (`_reranked` at LOOK_SHARE)."""
-    return _reranked(ordered, query, late, LOOK_TOP, "LOOK_SHARE", slot_asked)
+    return _reranked(ordered, query, late, int(ranking.tunable("LOOK_TOP")), "LOOK_SHARE",
+                     slot_asked)
 
 
 def _newer(a: Fact, b: Fact) -> bool:
