@@ -92,7 +92,8 @@ WORK_ASKED = frozenset(word_stem(w) for w in ("work", "job", "employer", "role",
                                                "occupation"))
 WORK_RELATIONS = frozenset({"employer", "role"})
 JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
-                       r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with))\b",
+                       r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with)"
+                       r"|(?:re)?(?:trained|qualified)\s+as)\b",
                        re.IGNORECASE)
 # a habit begun: "started taking the train to work", "began working from home"
 HABIT_START = re.compile(r"\b(?:started|begun|began|starts|begins)\s+\w+ing\b", re.IGNORECASE)
@@ -103,7 +104,9 @@ RENAMED = re.compile(r"\b(?:goes\s+by|go\s+by|is\s+known\s+as|renamed|rebranded)
 # up the allotment", "stopped taking statins" (not "stopped by the gym"), "joined Saltmarsh
 # after leaving Larkspur"
 ENDED = re.compile(r"\b(?:outgr(?:own|ew)|no\s+longer|gave\s+up|given\s+up|got\s+over"
-                   r"|recovered\s+from|stopped\s+\w+ing|after\s+leaving|(?:has|have)\s+left)\b",
+                   r"|recovered\s+from|stopped\s+\w+ing|after\s+leaving|(?:has|have)\s+left"
+                   r"|scrapped|let\s+(?:\w+\s+){1,4}(?:run\s+out|expire|lapse)"
+                   r"|handed\s+in\s+(?:\w+\s+)?notice)\b",
                    re.IGNORECASE)
 # a return to a state that held before: "is back at the Bergen office", "is back on his bike"
 # (not a trip back: "came back from Lisbon")
@@ -255,8 +258,9 @@ def says_new(fact: Fact, slot: Slot) -> bool:
         return True
     if HABIT_START.search(fact.content) and not reading.additive:
         return True  # "started taking the train to work": a new way of doing it
-    if RETURN.search(fact.content) or ENDED.search(fact.content):
-        return True  # "is back at the Bergen office", "has outgrown it": what holds now
+    if RETURN.search(fact.content) or ENDED.search(fact.content) or any(reading.ends):
+        return True  # "is back at the Bergen office", "has outgrown it", "quit keto" (an end
+        # of something named: not "stopped by the clinic"): what holds now
     return reading.now or reading.reversal or any(c.new or c.obj for c in reading.changes)
 
 
@@ -432,8 +436,9 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
     outdated: dict[str, list[str]] = {}
     above: set[str] = set()
     for new in sorted(best, key=lambda s: s.fact.day or date.min, reverse=True):
-        if new.status == ARCHIVED and not says_new(new.fact, slot):
-            continue  # faded by decay: only a change it states still holds
+        if new.status == ARCHIVED and not says_new(new.fact, slot) \
+                and not holds_for_now(new.fact, today):
+            continue  # faded by decay: only a change it states, or a stated time, holds
         own = on_slot(new.fact, slot)
         for old in sorted(best, key=lambda s: -score[s.fact.id]):
             shared = about[new.fact.id] & about[old.fact.id]
