@@ -95,6 +95,8 @@ JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
                        r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with)"
                        r"|(?:re)?(?:trained|qualified)\s+as)\b",
                        re.IGNORECASE)
+# "is at" an organisation by name: "Pilar is at @Copperleaf now" (not "at the beach")
+AT_ORG = re.compile(r"\b(?:is|are|'s)\s+(?:now\s+)?at\s+@?(?-i:[A-Z])")
 # a habit begun: "started taking the train to work", "began working from home"
 HABIT_START = re.compile(r"\b(?:started|begun|began|starts|begins)\s+\w+ing\b", re.IGNORECASE)
 # a name taken: "goes by Marigold Warsame now", "is known as Topsail"
@@ -227,7 +229,7 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     if any(a in slot.stems or word_stem(a) in slot.stems for a in reading.attr):
         return True  # "main datastore is MariaDB": the judge's attribute, database
     if slot.stems & WORK_ASKED and (reading.relation in WORK_RELATIONS
-                                    or JOB_START.search(fact.content)):
+                                    or JOB_START.search(fact.content) or works_at(fact)):
         return True
     if slot.stems & NAME_ASKED and (any(c.verb == "rename" for c in reading.changes)
                                     or RENAMED.search(fact.content)):
@@ -235,6 +237,18 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     if diets.asks(slot.stems) and diets.diet_of(fact):
         return True  # "what does Anatole eat?": "has gone pescatarian"
     return slot.place and any(c.verb in MOVE_VERBS for c in reading.changes)
+
+
+def works_at(fact: Fact) -> bool:
+    """Whether the fact says where its subject works the way the judge's offers read it: what
+    it does for or at an organisation named ("teaches maths at Fairholme Secondary"), taken
+    on by one ("signed with Tidewater"), or "is at" one by name ("is at @Copperleaf now")."""
+    from memfold.lifecycle.judge import offers
+    from memfold.lifecycle.judge.readers import read
+
+    if offers.WORK_FOR.search(fact.content) or offers.joined(fact.content):
+        return True
+    return read(fact).relation == "at" and bool(AT_ORG.search(fact.content))
 
 
 def says_new(fact: Fact, slot: Slot) -> bool:
@@ -268,13 +282,20 @@ def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
     """Whether the newer fact names a word the judge reads as the older one's value, not a
     name of an entity ("switched to Hoka Cliftons after the Brooks gave Sol blisters" beside
     "Sol's go-to running shoes are Brooks Ghosts"): then it speaks of the older fact's slot
-    without a word of the question's."""
+    without a word of the question's.  Where the judge reads no value in the older fact
+    ("Talia teaches maths at Fairholme Secondary"), the names it gives past its first word
+    stand for it when the newer fact says a change or an end ("handed in her notice at
+    Fairholme"; not "prefers Durham to Newcastle now" beside a lab at Durham University)."""
     from memfold.lifecycle.judge import words as w
     from memfold.lifecycle.judge.readers import read
 
     names = {w.stem(p) for k in keys for p in re.split(r"[-_]", k) if p}
-    value = read(old).value - names - {w.stem(t) for t in STOP_WORDS}
-    return bool(value & read(new).words)
+    n = read(new)
+    value = read(old).value
+    if not value and (n.changes or any(n.ends) or ENDED.search(new.content)):
+        value = frozenset(w.stem(x.casefold()) for x in find_words(old.content)[1:]
+                          if x[:1].isupper())
+    return bool((value - names - {w.stem(t) for t in STOP_WORDS}) & n.words)
 
 
 def one_valued(new: Fact, old: Fact) -> bool:
