@@ -153,6 +153,7 @@ class Slot:
     new: frozenset[str]
     named: frozenset[str] = frozenset()  # the keys of the entities the question names
     mine: bool = False  # asked in the first person: "who's my boss?", "where do I live?"
+    kinds: frozenset[str] = frozenset()  # the stems of kinds of its words: "pet": parrot
 
 
 def _forms(word: str) -> set[str]:
@@ -200,7 +201,15 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     new = ASKS_NEW.search(plan.text)
     return Slot(frozenset(stems), place, now,
                 frozenset(_related(new.group(1))) if new else frozenset(),
-                frozenset(entity_key(n) for n in named), bool(FIRST_PERSON & set(words)))
+                frozenset(entity_key(n) for n in named), bool(FIRST_PERSON & set(words)),
+                frozenset(k for word in asked for k in _kinds(word)))
+
+
+@lru_cache(maxsize=4096)
+def _kinds(word: str) -> frozenset[str]:
+    """The stems of the one-word kinds of a word ("pet": dog, parrot; "coffee": latte)."""
+    return frozenset(word_stem(k) for k in lexicon.related(word.casefold(), lexicon.KIND)
+                     if " " not in k and "-" not in k)
 
 
 @lru_cache(maxsize=4096)
@@ -221,8 +230,8 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     for a question of where, a move, or, for a question of a name, a rename."""
     from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
 
-    if lemma_stems(fact.content) & slot.stems:
-        return True
+    if lemma_stems(fact.content) & (slot.stems | slot.kinds):
+        return True  # a word of the slot, or a kind of one: "has a parrot" for a pet
     reading = read(fact)
     if reading.relation and word_stem(reading.relation) in slot.stems:
         return True
@@ -283,9 +292,11 @@ def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
     name of an entity ("switched to Hoka Cliftons after the Brooks gave Sol blisters" beside
     "Sol's go-to running shoes are Brooks Ghosts"): then it speaks of the older fact's slot
     without a word of the question's.  Where the judge reads no value in the older fact
-    ("Talia teaches maths at Fairholme Secondary"), the names it gives past its first word
-    stand for it when the newer fact says a change or an end ("handed in her notice at
-    Fairholme"; not "prefers Durham to Newcastle now" beside a lab at Durham University)."""
+    and it says where its subject works ("Talia teaches maths at Fairholme Secondary"), the
+    organisation stands for it when the newer fact says a change or an end ("handed in her
+    notice at Fairholme"; not "prefers Durham to Newcastle now" beside a lab at Durham
+    University)."""
+    from memfold.lifecycle.judge import offers
     from memfold.lifecycle.judge import words as w
     from memfold.lifecycle.judge.readers import read
 
@@ -293,8 +304,8 @@ def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
     n = read(new)
     value = read(old).value
     if not value and (n.changes or any(n.ends) or ENDED.search(new.content)):
-        value = frozenset(w.stem(x.casefold()) for x in find_words(old.content)[1:]
-                          if x[:1].isupper())
+        m = offers.WORK_FOR.search(old.content) or offers.joined(old.content)
+        value = frozenset(w.stem(t) for t in w.tokens(m.group("org"))) if m else value
     return bool((value - names - {w.stem(t) for t in STOP_WORDS}) & n.words)
 
 
@@ -568,6 +579,8 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
         evolve(new, content=REASON.split(new.content)[0]), slot)
     if (guard is not None or read(new).guard) and not temporary:
         return False
+    if read(old).guard == "third-party":
+        return False  # "Stellan's wife drives a Mini": his own car is no change of hers
     if FORMER.search(new.content) and not read(new).now:
         return False  # "worked at a bookshop before moving to Tartu": what held before
     if changes or temporary or one_valued(new, old):
