@@ -86,6 +86,13 @@ PLACE_ASKED = frozenset("where live lives living based home city town country re
 PLACE_WORDS = ("live", "lives", "living", "home", "based", "moved", "move", "moves",
                "relocated", "relocate", "city", "house", "flat", "apartment", "place",
                "studio")
+# a question of how one gets to work asks the commute, not the job: the ways of getting there
+COMMUTE_ASKED = re.compile(r"\b(?:get|gets|getting|go|goes|travel|travels)\s+(?:in\s+)?(?:to|into)"
+                           r"\s+(?:work|the\s+office|school|college|uni)\b|\bcommut", re.IGNORECASE)
+COMMUTE_PLACES = frozenset("work office school college uni travel commute commutes".split())
+COMMUTE_WAYS = ("commute", "commutes", "bus", "train", "tram", "metro", "subway", "tube",
+                "bike", "bicycle", "cycle", "cycles", "cycling", "scooter", "car", "drive",
+                "drives", "walk", "walks", "ride", "rides", "ferry", "carpool", "lift")
 # a question of work or a job: the judge's relations that state it, and the start of a job
 # told as an experience ("had her first day as a product manager at Tessellate")
 WORK_ASKED = frozenset(word_stem(w) for w in ("work", "job", "employer", "role", "position",
@@ -185,6 +192,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     words = [w.casefold() for w in spoken]
     asked = [w for w in words if w not in STOP_WORDS and w not in FRAME
              and w not in names and entity_key(w) not in names and w.isalpha()]
+    if COMMUTE_ASKED.search(plan.text):  # "how does Rasmus get to work?": his commute
+        asked = [*(w for w in asked if w not in COMMUTE_PLACES), "commute"]
     now = bool(ASKS_NOW.search(plan.text))
     place = any(w in PLACE_ASKED for w in words)
     if not asked and now and IN_NAMED.search(plan.text):
@@ -194,6 +203,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
         stems |= _related(word)
     if place:
         stems |= {word_stem(w) for w in PLACE_WORDS}
+    if "commute" in asked:
+        stems |= {word_stem(w) for w in COMMUTE_WAYS}
     if now and not asked:  # "still using a Pixel?", "still at Larkspur Health?": the slot
         stems |= {word_stem(w) for w in values if w not in STOP_WORDS}  # is the value's
     if not stems:
