@@ -161,6 +161,7 @@ class Slot:
     named: frozenset[str] = frozenset()  # the keys of the entities the question names
     mine: bool = False  # asked in the first person: "who's my boss?", "where do I live?"
     kinds: frozenset[str] = frozenset()  # the stems of kinds of its words: "pet": parrot
+    by_value: bool = False  # asked by a value only: "is Heronsgate on OpenSearch now?"
 
 
 def _forms(word: str) -> set[str]:
@@ -213,7 +214,7 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     return Slot(frozenset(stems), place, now,
                 frozenset(_related(new.group(1))) if new else frozenset(),
                 frozenset(entity_key(n) for n in named), bool(FIRST_PERSON & set(words)),
-                frozenset(k for word in asked for k in _kinds(word)))
+                frozenset(k for word in asked for k in _kinds(word)), now and not asked)
 
 
 @lru_cache(maxsize=4096)
