@@ -1,7 +1,8 @@
 """A newer fact faded by decay (an experience, a state told in the past) still answers a
 question about now when it says the older value ended or a new one began — an end the judge
 reads ("quit"), an end said another way ("scrapped the Volvo", "let the subscription run
-out"), a job taken by retraining — or when it holds for a stated time not yet past."""
+out"), a job taken by retraining, a return to work after a leave — or when it holds for a
+stated time not yet past."""
 
 from __future__ import annotations
 
@@ -55,3 +56,13 @@ def test_a_stay_that_holds_until_a_later_day_answers_at_the_moment(workspace: Pa
         asked = "Where is Gorm working from at the moment?"
         assert top(memory.recall(asked, now="2025-08-01T09:00:00")) == new
         assert top(memory.recall(asked, now="2025-11-01T09:00:00")) == old
+
+
+def test_a_return_after_sick_leave_answers_whether_he_is_on_it(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-01-08", "W @Halldor: Halldor is on sick leave after shoulder "
+                                     "surgery.")
+        new = retain(memory, "2025-04-14", "B @Halldor: Halldor returned to the loading bay "
+                                           "on Monday, cleared by his doctor.")
+        assert top(memory.recall("Is Halldor on sick leave?",
+                                 now="2025-10-06T09:00:00")) == new

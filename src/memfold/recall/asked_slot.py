@@ -119,8 +119,8 @@ ENDED = re.compile(r"\b(?:outgr(?:own|ew)|no\s+longer|gave\s+up|given\s+up|got\s
                    re.IGNORECASE)
 # a return to a state that held before: "is back at the Bergen office", "is back on his bike"
 # (not a trip back: "came back from Lisbon")
-RETURN = re.compile(r"\b(?:is|are|am|'s|'re|now|been)\s+back\s+(?:at|in|on|to|with|into|home)\b",
-                    re.IGNORECASE)
+RETURN = re.compile(r"\b(?:is|are|am|'s|'re|now|been)\s+back\s+(?:at|in|on|to|with|into|home)\b"
+                    r"|\breturned\s+to\s+(?:work|the|his|her|their|my|our)\b", re.IGNORECASE)
 # a question of what something is called: a rename states it
 NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named", "surname",
                                                "nickname"))
@@ -532,9 +532,12 @@ def _speaks_of(new: Fact, olds: Sequence[Fact], slot: Slot, keys: Sequence[str])
     value, or the older fact's value named — the value it states, or the one it changed
     to ("Team Pylon is now run by Xiomara after Aurelio's promotion" after "Aurelio took
     over Team Pylon from Caspian")."""
+    from memfold.lifecycle.judge.offers import AWAY
+
     return any(on_slot(f, slot) for f in olds) and any(
         one_valued(new, f) or names_value(new, f, keys) or names_change(new, f, keys)
-        for f in olds)
+        or (AWAY.search(f.content) is not None and RETURN.search(new.content) is not None)
+        for f in olds)  # "returned to the warehouse floor" after "is on sick leave"
 
 
 def names_change(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
