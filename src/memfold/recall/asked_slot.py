@@ -64,6 +64,7 @@ from memfold.recall import diets, ranking
 from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
 from memfold.recall.ranking import Scored
 from memfold.recall.roles import POSSESSIVE
+from memfold.recall.slot_words import COMMUTE_ASKED, COMMUTE_PLACES, COMMUTE_WAYS, works_at
 from memfold.values import TEXT, Fact
 
 # a question that asks what holds now (the present perfect and "was" are history questions,
@@ -86,13 +87,6 @@ PLACE_ASKED = frozenset("where live lives living based home city town country re
 PLACE_WORDS = ("live", "lives", "living", "home", "based", "moved", "move", "moves",
                "relocated", "relocate", "city", "house", "flat", "apartment", "place",
                "studio")
-# a question of how one gets to work asks the commute, not the job: the ways of getting there
-COMMUTE_ASKED = re.compile(r"\b(?:get|gets|getting|go|goes|travel|travels)\s+(?:in\s+)?(?:to|into)"
-                           r"\s+(?:work|the\s+office|school|college|uni)\b|\bcommut", re.IGNORECASE)
-COMMUTE_PLACES = frozenset("work office school college uni travel commute commutes".split())
-COMMUTE_WAYS = ("commute", "commutes", "bus", "train", "tram", "metro", "subway", "tube",
-                "bike", "bicycle", "cycle", "cycles", "cycling", "scooter", "car", "drive",
-                "drives", "walk", "walks", "ride", "rides", "ferry", "carpool", "lift")
 # a question of work or a job: the judge's relations that state it, and the start of a job
 # told as an experience ("had her first day as a product manager at Tessellate")
 WORK_ASKED = frozenset(word_stem(w) for w in ("work", "job", "employer", "role", "position",
@@ -102,8 +96,6 @@ JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
                        r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with)"
                        r"|(?:re)?(?:trained|qualified)\s+as)\b",
                        re.IGNORECASE)
-# "is at" an organisation by name: "Pilar is at @Copperleaf now" (not "at the beach")
-AT_ORG = re.compile(r"\b(?:is|are|'s)\s+(?:now\s+)?at\s+@?(?-i:[A-Z])")
 # a habit begun: "started taking the train to work", "began working from home"
 HABIT_START = re.compile(r"\b(?:started|begun|began|starts|begins)\s+\w+ing\b", re.IGNORECASE)
 # a name taken: "goes by Marigold Warsame now", "is known as Topsail"
@@ -258,18 +250,6 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     if diets.asks(slot.stems) and diets.diet_of(fact):
         return True  # "what does Anatole eat?": "has gone pescatarian"
     return slot.place and any(c.verb in MOVE_VERBS for c in reading.changes)
-
-
-def works_at(fact: Fact) -> bool:
-    """Whether the fact says where its subject works the way the judge's offers read it: what
-    it does for or at an organisation named ("teaches maths at Fairholme Secondary"), taken
-    on by one ("signed with Tidewater"), or "is at" one by name ("is at @Copperleaf now")."""
-    from memfold.lifecycle.judge import offers
-    from memfold.lifecycle.judge.readers import read
-
-    if offers.WORK_FOR.search(fact.content) or offers.joined(fact.content):
-        return True
-    return read(fact).relation == "at" and bool(AT_ORG.search(fact.content))
 
 
 def says_new(fact: Fact, slot: Slot) -> bool:

@@ -32,8 +32,8 @@ from memfold.recall.asked_slot import (
     JOB_START,
     NEW_BEFORE,
     SINGLE,
-    WORK_ASKED,
     USER,
+    WORK_ASKED,
     Slot,
     judge_says,
     names_value,
@@ -74,8 +74,9 @@ def new_on_slot(new: Fact, slot: Slot) -> bool:
     """Whether a newer fact of the subject says, by its own words, that it holds a new value
     of the asked slot, where the judge weighed it against nothing ("Helped Ulrich unload the
     van at his new flat in Karlsruhe", written under another entity, is an experience): on
-    the slot, and a change it states with its new value, a job begun, or "new" after a possessive a few
-    words before the slot's word ("his new flat"; not "the new flat his sister rents")."""
+    the slot, and a change it states with its new value, a job begun, or "new" after a
+    possessive a few words before the slot's word ("his new flat"; not "the new flat his
+    sister rents")."""
     from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
 
     reading = read(new)
