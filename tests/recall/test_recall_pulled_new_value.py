@@ -30,3 +30,14 @@ def test_a_visit_under_another_entity_is_not_pulled(workspace: Path) -> None:
                                      "rents in Iasi.")
         assert top(memory.recall("Which city is Cosmin in these days?",
                                  now="2026-01-10T09:00:00")) == old
+
+
+def test_a_move_is_no_answer_to_where_one_climbs(workspace: Path) -> None:
+    """"Where do I climb?" asks "where", not a home: a move is pulled in only beside a match
+    that gives a home ("climbed Eldorado before the move" gives none)."""
+    with Memory.open(workspace) as memory:
+        gym = retain(memory, "2025-01-10", "W @me: I climb at the Boulder Barn most weeks.")
+        retain(memory, "2025-02-01", "B @me: Climbed at Eldora one last time before the move.")
+        retain(memory, "2025-03-01", "B @me: Moved into the flat on Harrow Road in Leeds.")
+        assert top(memory.recall("Where do I climb these days?",
+                                 now="2025-06-01T09:00:00")) == gym

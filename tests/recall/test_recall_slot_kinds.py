@@ -37,3 +37,13 @@ def test_his_own_new_car_is_no_change_of_his_husbands(workspace: Path) -> None:
         assert top(memory.recall("What does Bodil drive?", now="2026-01-10T09:00:00")) == new
         assert top(memory.recall("What car does Bodil's husband drive?",
                                  now="2026-01-10T09:00:00")) == husband
+
+
+def test_a_partner_named_beside_the_subject_is_the_subjects_own_job(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2024-01-05", "W @Ruben: Ruben, my husband, is a nurse at Leeds "
+                                     "General.")
+        new = retain(memory, "2025-03-01", "W @Ruben: Ruben now works in the recovery ward at "
+                                           "Harrogate Hospital.")
+        assert top(memory.recall("Where does my husband work?",
+                                 now="2025-10-01T09:00:00", mode="lexical")) == new

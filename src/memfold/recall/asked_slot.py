@@ -129,6 +129,9 @@ NESTED = frozenset({"location"})  # a one-valued slot whose values nest: a ward 
 # a value told as held before: "used to", "formerly", a verb of a state in the past ("worked
 # at a bookshop before moving"); a change told in the past ("moved", "sold") is no such verb
 FORMER = re.compile(r"\b(?:used\s+to|formerly|previously|worked|lived)\b", re.IGNORECASE)
+# a fact told of a relative of its subject: "Stellan's wife drives a Mini" (not "Arjun, my
+# husband, is a radiographer", which is Arjun's own)
+KIN_OF = re.compile(r"\s*[\w@.-]+(?:\s+[\w.-]+)?'s\s+(\w+)")
 NEW_BEFORE = 3  # "new lead first violinist": words between "new" and the slot's word
 # a role begun, "<verb> as" a few words before the slot's word: "Priya started as my
 # first-year apprentice", "joined as our new nanny", "took over as head coach"
@@ -574,7 +577,8 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
         evolve(new, content=REASON.split(new.content)[0]), slot)
     if (guard is not None or read(new).guard) and not temporary:
         return False
-    if read(old).guard == "third-party":
+    if read(old).guard == "third-party" and (m := KIN_OF.match(old.content)) \
+            and word_stem(m.group(1).casefold()) in _others():
         return False  # "Stellan's wife drives a Mini": his own car is no change of hers
     if FORMER.search(new.content) and not read(new).now:
         return False  # "worked at a bookshop before moving to Tartu": what held before

@@ -31,11 +31,13 @@ from memfold.names import entity_key, find_words
 from memfold.recall.asked_slot import (
     JOB_START,
     NEW_BEFORE,
+    PLACE_WORDS,
     SINGLE,
     USER,
     WORK_ASKED,
     Slot,
     judge_says,
+    lemma_stems,
     names_value,
     on_slot,
     subjects,
@@ -46,6 +48,10 @@ from memfold.values import TEXT, Fact, Interval
 FROM_BEST = 3  # the best matches a pull starts from
 LIMIT = 40  # of a subject's facts newer than a match, the newest this many are read
 OWN = frozenset("my our his her their its".split())  # "his new flat": a home of his own
+# the words of a home (not of a move: "climbed with Tasha before the move" gives no home)
+PLACE = frozenset(word_stem(w) for w in PLACE_WORDS)
+HOME = PLACE - {word_stem(w) for w in (
+    "move", "moved", "moves", "relocated", "relocate")}
 
 
 def same_slot(new: Fact, old: Fact, shared: Iterable[str]) -> bool:
@@ -70,17 +76,21 @@ def same_slot(new: Fact, old: Fact, shared: Iterable[str]) -> bool:
     return n.relation is not None and n.relation == o.relation and n.relation in SINGLE
 
 
-def new_on_slot(new: Fact, slot: Slot) -> bool:
+def new_on_slot(new: Fact, old: Fact, slot: Slot) -> bool:
     """Whether a newer fact of the subject says, by its own words, that it holds a new value
     of the asked slot, where the judge weighed it against nothing ("Helped Ulrich unload the
     van at his new flat in Karlsruhe", written under another entity, is an experience): on
     the slot, and a change it states with its new value, a job begun, or "new" after a
     possessive a few words before the slot's word ("his new flat"; not "the new flat his
-    sister rents")."""
+    sister rents").  A home is such a value only beside a match that gives a home: "where
+    do I climb?" asks no home, though it asks "where"."""
     from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
 
     reading = read(new)
     if reading.guard is not None or not on_slot(new, slot):
+        return False
+    if slot.place and not on_slot(new, evolve(slot, stems=slot.stems - PLACE, place=False)) \
+            and not (lemma_stems(old.content) & HOME or read(old).relation == "location"):
         return False
     if any(c.new for c in reading.changes) or (slot.stems & WORK_ASKED
                                                and JOB_START.search(new.content)):
@@ -139,7 +149,7 @@ def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Cand
                     or (c.fact.path, c.rowid) in found or c.rowid in pulled \
                     or status_of(c.fact, c.life, today)[0] not in (ACTIVE, ARCHIVED):
                 continue
-            if same_slot(c.fact, old.fact, subject) or new_on_slot(c.fact, slot):
+            if same_slot(c.fact, old.fact, subject) or new_on_slot(c.fact, old.fact, slot):
                 found[(c.fact.path, c.rowid)] = c
                 pulled[c.rowid] = old.fact.id
     return pulled
