@@ -34,3 +34,14 @@ def test_notice_handed_in_where_she_taught_answers_her_work(workspace: Path) -> 
                                            "home.")
         assert top(memory.recall("What does Ottilie do for work now?",
                                  now="2026-01-10T09:00:00")) == new
+
+
+def test_a_shift_covered_elsewhere_is_no_change_of_workplace(workspace: Path) -> None:
+    """"covered a shift" writes the change verb "shift" as a noun: it says no new value."""
+    with Memory.open(workspace) as memory:
+        state = retain(memory, "2024-04-20", "W @Halla: Halla works at the Bergen branch of "
+                                             "Sparebank.")
+        retain(memory, "2025-09-26", "B @Halla: Halla covered a shift at the Stavanger branch "
+                                     "last Friday.")
+        assert top(memory.recall("Where does Halla work?",
+                                 now="2026-01-10T09:00:00")) == state

@@ -64,7 +64,13 @@ from memfold.recall import diets, ranking
 from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
 from memfold.recall.ranking import Scored
 from memfold.recall.roles import POSSESSIVE
-from memfold.recall.slot_words import COMMUTE_ASKED, COMMUTE_PLACES, COMMUTE_WAYS, works_at
+from memfold.recall.slot_words import (
+    COMMUTE_ASKED,
+    COMMUTE_PLACES,
+    COMMUTE_WAYS,
+    as_noun,
+    works_at,
+)
 from memfold.values import TEXT, Fact
 
 # a question that asks what holds now (the present perfect and "was" are history questions,
@@ -279,7 +285,9 @@ def says_new(fact: Fact, slot: Slot) -> bool:
     if RETURN.search(fact.content) or ENDED.search(fact.content) or any(reading.ends):
         return True  # "is back at the Bergen office", "has outgrown it", "quit keto" (an end
         # of something named: not "stopped by the clinic"): what holds now
-    return reading.now or reading.reversal or any(c.new or c.obj for c in reading.changes)
+    return reading.now or reading.reversal or any(
+        (c.new or c.obj) and not as_noun(c.verb, fact.content) for c in reading.changes)
+
 
 
 def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
