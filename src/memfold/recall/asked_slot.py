@@ -64,6 +64,13 @@ from memfold.recall import diets, ranking
 from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
 from memfold.recall.ranking import Scored, view_kept
 from memfold.recall.roles import POSSESSIVE
+from memfold.recall.slot_words import (
+    COMMUTE_ASKED,
+    COMMUTE_PLACES,
+    COMMUTE_WAYS,
+    as_noun,
+    works_at,
+)
 from memfold.values import TEXT, Fact
 
 # a question that asks what holds now (the present perfect and "was" are history questions,
@@ -92,7 +99,8 @@ WORK_ASKED = frozenset(word_stem(w) for w in ("work", "job", "employer", "role",
                                                "occupation"))
 WORK_RELATIONS = frozenset({"employer", "role"})
 JOB_START = re.compile(r"\b(?:first\s+(?:day|week|shift)\s+(?:as|at|with)"
-                       r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with))\b",
+                       r"|started\s+(?:a\s+)?(?:new\s+)?(?:job|work|role)\s+(?:as|at|with)"
+                       r"|(?:re)?(?:trained|qualified)\s+as)\b",
                        re.IGNORECASE)
 # a habit begun: "started taking the train to work", "began working from home"
 HABIT_START = re.compile(r"\b(?:started|begun|began|starts|begins)\s+\w+ing\b", re.IGNORECASE)
@@ -103,12 +111,14 @@ RENAMED = re.compile(r"\b(?:goes\s+by|go\s+by|is\s+known\s+as|renamed|rebranded)
 # up the allotment", "stopped taking statins" (not "stopped by the gym"), "joined Saltmarsh
 # after leaving Larkspur"
 ENDED = re.compile(r"\b(?:outgr(?:own|ew)|no\s+longer|gave\s+up|given\s+up|got\s+over"
-                   r"|recovered\s+from|stopped\s+\w+ing|after\s+leaving|(?:has|have)\s+left)\b",
+                   r"|recovered\s+from|stopped\s+\w+ing|after\s+leaving|(?:has|have)\s+left"
+                   r"|scrapped|let\s+(?:\w+\s+){1,4}(?:run\s+out|expire|lapse)"
+                   r"|handed\s+in\s+(?:\w+\s+)?notice)\b",
                    re.IGNORECASE)
 # a return to a state that held before: "is back at the Bergen office", "is back on his bike"
 # (not a trip back: "came back from Lisbon")
-RETURN = re.compile(r"\b(?:is|are|am|'s|'re|now|been)\s+back\s+(?:at|in|on|to|with|into|home)\b",
-                    re.IGNORECASE)
+RETURN = re.compile(r"\b(?:is|are|am|'s|'re|now|been)\s+back\s+(?:at|in|on|to|with|into|home)\b"
+                    r"|\breturned\s+to\s+(?:work|the|his|her|their|my|our)\b", re.IGNORECASE)
 # a question of what something is called: a rename states it
 NAME_ASKED = frozenset(word_stem(w) for w in ("called", "name", "named", "surname",
                                                "nickname"))
@@ -125,6 +135,9 @@ NESTED = frozenset({"location"})  # a one-valued slot whose values nest: a ward 
 # a value told as held before: "used to", "formerly", a verb of a state in the past ("worked
 # at a bookshop before moving"); a change told in the past ("moved", "sold") is no such verb
 FORMER = re.compile(r"\b(?:used\s+to|formerly|previously|worked|lived)\b", re.IGNORECASE)
+# a fact told of a relative of its subject: "Stellan's wife drives a Mini" (not "Arjun, my
+# husband, is a radiographer", which is Arjun's own)
+KIN_OF = re.compile(r"\s*[\w@.-]+(?:\s+[\w.-]+)?'s\s+(\w+)")
 NEW_BEFORE = 3  # "new lead first violinist": words between "new" and the slot's word
 # a role begun, "<verb> as" a few words before the slot's word: "Priya started as my
 # first-year apprentice", "joined as our new nanny", "took over as head coach"
@@ -148,6 +161,8 @@ class Slot:
     new: frozenset[str]
     named: frozenset[str] = frozenset()  # the keys of the entities the question names
     mine: bool = False  # asked in the first person: "who's my boss?", "where do I live?"
+    kinds: frozenset[str] = frozenset()  # the stems of kinds of its words: "pet": parrot
+    by_value: bool = False  # asked by a value only: "is Heronsgate on OpenSearch now?"
 
 
 def _forms(word: str) -> set[str]:
@@ -179,6 +194,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     words = [w.casefold() for w in spoken]
     asked = [w for w in words if w not in STOP_WORDS and w not in FRAME
              and w not in names and entity_key(w) not in names and w.isalpha()]
+    if COMMUTE_ASKED.search(plan.text):  # "how does Rasmus get to work?": his commute
+        asked = [*(w for w in asked if w not in COMMUTE_PLACES), "commute"]
     now = bool(ASKS_NOW.search(plan.text))
     place = any(w in PLACE_ASKED for w in words)
     if not asked and now and IN_NAMED.search(plan.text):
@@ -188,6 +205,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
         stems |= _related(word)
     if place:
         stems |= {word_stem(w) for w in PLACE_WORDS}
+    if "commute" in asked:
+        stems |= {word_stem(w) for w in COMMUTE_WAYS}
     if now and not asked:  # "still using a Pixel?", "still at Larkspur Health?": the slot
         stems |= {word_stem(w) for w in values if w not in STOP_WORDS}  # is the value's
     if not stems:
@@ -195,7 +214,15 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     new = ASKS_NEW.search(plan.text)
     return Slot(frozenset(stems), place, now,
                 frozenset(_related(new.group(1))) if new else frozenset(),
-                frozenset(entity_key(n) for n in named), bool(FIRST_PERSON & set(words)))
+                frozenset(entity_key(n) for n in named), bool(FIRST_PERSON & set(words)),
+                frozenset(k for word in asked for k in _kinds(word)), now and not asked)
+
+
+@lru_cache(maxsize=4096)
+def _kinds(word: str) -> frozenset[str]:
+    """The stems of the one-word kinds of a word ("pet": dog, parrot; "coffee": latte)."""
+    return frozenset(word_stem(k) for k in lexicon.related(word.casefold(), lexicon.KIND)
+                     if " " not in k and "-" not in k)
 
 
 @lru_cache(maxsize=4096)
@@ -216,15 +243,15 @@ def on_slot(fact: Fact, slot: Slot) -> bool:
     for a question of where, a move, or, for a question of a name, a rename."""
     from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
 
-    if lemma_stems(fact.content) & slot.stems:
-        return True
+    if lemma_stems(fact.content) & (slot.stems | slot.kinds):
+        return True  # a word of the slot, or a kind of one: "has a parrot" for a pet
     reading = read(fact)
     if reading.relation and word_stem(reading.relation) in slot.stems:
         return True
     if any(a in slot.stems or word_stem(a) in slot.stems for a in reading.attr):
         return True  # "main datastore is MariaDB": the judge's attribute, database
     if slot.stems & WORK_ASKED and (reading.relation in WORK_RELATIONS
-                                    or JOB_START.search(fact.content)):
+                                    or JOB_START.search(fact.content) or works_at(fact)):
         return True
     if slot.stems & NAME_ASKED and (any(c.verb == "rename" for c in reading.changes)
                                     or RENAMED.search(fact.content)):
@@ -255,22 +282,34 @@ def says_new(fact: Fact, slot: Slot) -> bool:
         return True
     if HABIT_START.search(fact.content) and not reading.additive:
         return True  # "started taking the train to work": a new way of doing it
-    if RETURN.search(fact.content) or ENDED.search(fact.content):
-        return True  # "is back at the Bergen office", "has outgrown it": what holds now
-    return reading.now or reading.reversal or any(c.new or c.obj for c in reading.changes)
+    if RETURN.search(fact.content) or ENDED.search(fact.content) or any(reading.ends):
+        return True  # "is back at the Bergen office", "has outgrown it", "quit keto" (an end
+        # of something named: not "stopped by the clinic"): what holds now
+    return reading.now or reading.reversal or any(
+        (c.new or c.obj) and not as_noun(c.verb, fact.content) for c in reading.changes)
+
 
 
 def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
     """Whether the newer fact names a word the judge reads as the older one's value, not a
     name of an entity ("switched to Hoka Cliftons after the Brooks gave Sol blisters" beside
     "Sol's go-to running shoes are Brooks Ghosts"): then it speaks of the older fact's slot
-    without a word of the question's."""
+    without a word of the question's.  Where the judge reads no value in the older fact
+    and it says where its subject works ("Talia teaches maths at Fairholme Secondary"), the
+    organisation stands for it when the newer fact says a change or an end ("handed in her
+    notice at Fairholme"; not "prefers Durham to Newcastle now" beside a lab at Durham
+    University)."""
+    from memfold.lifecycle.judge import offers
     from memfold.lifecycle.judge import words as w
     from memfold.lifecycle.judge.readers import read
 
     names = {w.stem(p) for k in keys for p in re.split(r"[-_]", k) if p}
-    value = read(old).value - names - {w.stem(t) for t in STOP_WORDS}
-    return bool(value & read(new).words)
+    n = read(new)
+    value = read(old).value
+    if not value and (n.changes or any(n.ends) or ENDED.search(new.content)):
+        m = offers.WORK_FOR.search(old.content) or offers.joined(old.content)
+        value = frozenset(w.stem(t) for t in w.tokens(m.group("org"))) if m else value
+    return bool((value - names - {w.stem(t) for t in STOP_WORDS}) & n.words)
 
 
 def one_valued(new: Fact, old: Fact) -> bool:
@@ -432,8 +471,9 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
     outdated: dict[str, list[str]] = {}
     above: set[str] = set()
     for new in sorted(best, key=lambda s: s.fact.day or date.min, reverse=True):
-        if new.status == ARCHIVED and not says_new(new.fact, slot):
-            continue  # faded by decay: only a change it states still holds
+        if new.status == ARCHIVED and not says_new(new.fact, slot) \
+                and not holds_for_now(new.fact, today):
+            continue  # faded by decay: only a change it states, or a stated time, holds
         own = on_slot(new.fact, slot)
         for old in sorted(best, key=lambda s: -score[s.fact.id]):
             shared = about[new.fact.id] & about[old.fact.id]
@@ -483,9 +523,12 @@ def _speaks_of(new: Fact, olds: Sequence[Fact], slot: Slot, keys: Sequence[str])
     value, or the older fact's value named — the value it states, or the one it changed
     to ("Team Pylon is now run by Xiomara after Aurelio's promotion" after "Aurelio took
     over Team Pylon from Caspian")."""
+    from memfold.lifecycle.judge.offers import AWAY
+
     return any(on_slot(f, slot) for f in olds) and any(
         one_valued(new, f) or names_value(new, f, keys) or names_change(new, f, keys)
-        for f in olds)
+        or (AWAY.search(f.content) is not None and RETURN.search(new.content) is not None)
+        for f in olds)  # "returned to the warehouse floor" after "is on sick leave"
 
 
 def names_change(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
@@ -542,6 +585,9 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
         evolve(new, content=REASON.split(new.content)[0]), slot)
     if (guard is not None or read(new).guard) and not temporary:
         return False
+    if read(old).guard == "third-party" and (m := KIN_OF.match(old.content)) \
+            and word_stem(m.group(1).casefold()) in _others():
+        return False  # "Stellan's wife drives a Mini": his own car is no change of hers
     if FORMER.search(new.content) and not read(new).now:
         return False  # "worked at a bookshop before moving to Tartu": what held before
     if changes or temporary or one_valued(new, old):

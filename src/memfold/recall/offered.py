@@ -143,7 +143,8 @@ def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: 
         return shown, set()
     ordered = sorted(shown, key=ranking.order)
     olds = [s for s in ordered[: max(k, SHOWN)] if s.tier == 0 and s.status == ACTIVE
-            and s.fact.kind in STATE_KINDS and s.fact.day is not None and on_slot(s.fact, slot)]
+            and s.fact.kind in STATE_KINDS and s.fact.day is not None
+            and (on_slot(s.fact, slot) or _named_state(s, slot))]
     if not olds:
         return shown, set()
     offered = read([s.fact.id for s in olds])
@@ -172,6 +173,13 @@ def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: 
             for s in shown], lifted
 
 
+def _named_state(s: Scored, slot: Slot) -> bool:
+    """Whether a question asked by a value only ("is Heronsgate on OpenSearch now?") may be
+    answered by this state of an entity it names, whatever value it gives: an offer that
+    names the value asked (a suggestion to move to OpenSearch) ranks below it."""
+    return slot.by_value and bool(slot.named & {entity_key(e) for e in s.candidate.links})
+
+
 def _offers(old: Scored, conflicts: Iterable[tuple[str, str]], by_id: Mapping[str, Scored],
             score: Mapping[str, float], slot: Slot) -> list[Scored]:
     """The newer facts of `old`'s conflicts that say no change happened to its value (a
@@ -186,10 +194,13 @@ def _offers(old: Scored, conflicts: Iterable[tuple[str, str]], by_id: Mapping[st
     out = []
     for new_id, _ in conflicts:
         new = by_id.get(new_id)
-        if new is not None and new.tier == old.tier and read(new.fact).guard in NOT_A_CHANGE \
-                and score[old.fact.id] < score[new_id] <= score[old.fact.id] / NEAR \
-                and lemma_stems(new.fact.content) & slot.stems <= lemma_stems(old.fact.content):
-            out.append(new)
+        if new is None or new.tier != old.tier or read(new.fact).guard not in NOT_A_CHANGE \
+                or score[new_id] <= score[old.fact.id]:
+            continue
+        if _named_state(old, slot) or (
+                score[new_id] <= score[old.fact.id] / NEAR
+                and lemma_stems(new.fact.content) & slot.stems <= lemma_stems(old.fact.content)):
+            out.append(new)  # asked by the value the offer names: the state answers first
     return out
 
 

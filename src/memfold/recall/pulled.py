@@ -29,18 +29,29 @@ from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
 from memfold.names import entity_key, find_words
 from memfold.recall.asked_slot import (
+    JOB_START,
+    NEW_BEFORE,
+    PLACE_WORDS,
     SINGLE,
     USER,
+    WORK_ASKED,
     Slot,
     judge_says,
+    lemma_stems,
     names_value,
     on_slot,
     subjects,
 )
+from memfold.recall.query import word_stem
 from memfold.values import TEXT, Fact, Interval
 
 FROM_BEST = 3  # the best matches a pull starts from
 LIMIT = 40  # of a subject's facts newer than a match, the newest this many are read
+OWN = frozenset("my our his her their its".split())  # "his new flat": a home of his own
+# the words of a home (not of a move: "climbed with Tasha before the move" gives no home)
+PLACE = frozenset(word_stem(w) for w in PLACE_WORDS)
+HOME = PLACE - {word_stem(w) for w in (
+    "move", "moved", "moves", "relocated", "relocate")}
 
 
 def same_slot(new: Fact, old: Fact, shared: Iterable[str]) -> bool:
@@ -63,6 +74,31 @@ def same_slot(new: Fact, old: Fact, shared: Iterable[str]) -> bool:
     if n.attr and o.attr and n.attr & o.attr:
         return True
     return n.relation is not None and n.relation == o.relation and n.relation in SINGLE
+
+
+def new_on_slot(new: Fact, old: Fact, slot: Slot) -> bool:
+    """Whether a newer fact of the subject says, by its own words, that it holds a new value
+    of the asked slot, where the judge weighed it against nothing ("Helped Ulrich unload the
+    van at his new flat in Karlsruhe", written under another entity, is an experience): on
+    the slot, and a change it states with its new value, a job begun, or "new" after a
+    possessive a few words before the slot's word ("his new flat"; not "the new flat his
+    sister rents").  A home is such a value only beside a match that gives a home: "where
+    do I climb?" asks no home, though it asks "where"."""
+    from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
+
+    reading = read(new)
+    if reading.guard is not None or not on_slot(new, slot):
+        return False
+    if slot.place and not on_slot(new, evolve(slot, stems=slot.stems - PLACE, place=False)) \
+            and not (lemma_stems(old.content) & HOME or read(old).relation == "location"):
+        return False
+    if any(c.new for c in reading.changes) or (slot.stems & WORK_ASKED
+                                               and JOB_START.search(new.content)):
+        return True  # "moved to Kaunas", "first week as head of science at Westgate"
+    stems = [word_stem(w) for w in find_words(new.content.casefold())]
+    return any(a in OWN and b == "new"
+               and slot.stems.intersection(stems[at + 2: at + 3 + NEW_BEFORE])
+               for at, (a, b) in enumerate(zip(stems, stems[1:], strict=False)))
 
 
 def _named(new: Fact, old: Fact) -> bool:
@@ -92,7 +128,8 @@ def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Cand
     docstring); returns each pulled fact's rowid and the id of the match that brought it."""
     if slot is None or not slot.now:
         return {}
-    best = sorted((c for c in found.values() if match.get(c.rowid, 0.0) > 0),
+    best = sorted((c for c in found.values() if match.get(c.rowid, 0.0) > 0
+                   or slot.named & {entity_key(e) for e in c.links}),  # found by its name
                   key=lambda c: (-match.get(c.rowid, 0.0), c.fact.path, c.fact.line)
                   )[:FROM_BEST]  # ties by place: rowids follow the index's history
     pulled: dict[int, str] = {}
@@ -112,7 +149,7 @@ def pull_newer(backend: RecallIndex, found: MutableMapping[tuple[str, int], Cand
                     or (c.fact.path, c.rowid) in found or c.rowid in pulled \
                     or status_of(c.fact, c.life, today)[0] not in (ACTIVE, ARCHIVED):
                 continue
-            if same_slot(c.fact, old.fact, subject):
+            if same_slot(c.fact, old.fact, subject) or new_on_slot(c.fact, old.fact, slot):
                 found[(c.fact.path, c.rowid)] = c
                 pulled[c.rowid] = old.fact.id
     return pulled
