@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from memfold.embed.base import Embedder, Identity, Matrix
 
 
+def stored_name(identity: Identity) -> str:
+    """The embedder's name in the `vectors` rows: a vector is only ever read by the model
+    that made it."""
+    return f"{identity.model}/{identity.version}/{identity.dims}/{identity.weights_sha256}"
+
+
 class StoredVectors:
     """An Embedder whose fact vectors live in the bank's `vectors` rows."""
 
@@ -39,8 +45,7 @@ class StoredVectors:
         return self.inner.identity
 
     def _name(self) -> str:
-        identity = self.inner.identity
-        return f"{identity.model}/{identity.version}/{identity.dims}/{identity.weights_sha256}"
+        return stored_name(self.inner.identity)
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         import numpy as np  # the embed extra

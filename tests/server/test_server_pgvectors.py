@@ -1,0 +1,186 @@
+"""Semantic and hybrid recall answered from PostgreSQL (`--recall-from postgres`,
+memfold.server.pgvectors): a replica that never opened the bank ranks as local memfold does
+on the same workspace, making no copy; a write after its first read is seen by the next; the
+vectors it makes are stored for every replica, and those stored are not made again."""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_server_pgrecall import QUERIES, _workspace
+
+from memfold.embed.base import FakeEmbedder
+from memfold.memory import Memory
+from memfold_bench.pg_cluster import Provisioned
+from server_support import app_client, bearer, make_tenant
+
+NOW = "2026-03-21T09:00:00"
+MORE = ("a string instrument", "money for the opening", "insects that make honey",
+        "travel in Italy", "moving house")
+TENANTS = itertools.count()
+
+
+def _top(answer: Any) -> list[tuple[str, str, float]]:
+    assert answer.status_code == 200, answer.text
+    return [(h["id"], h["source"], h["score"]) for h in answer.json()["results"]]
+
+
+def _local(root: Path, mode: str, queries: tuple[str, ...]) -> dict[str, list[Any]]:
+    """Each query's top 10 from local memfold on the workspace, with the same model."""
+    with Memory.open(root, watch=False, now=NOW) as memory:
+        memory.set_embedder(FakeEmbedder())
+        return {q: [(h.fact.id, h.fact.source, round(h.score, 4)) for h in memory.recall(
+            q, k=10, mode=mode).hits] for q in queries}
+
+
+@pytest.fixture
+def bank(pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A tenant whose bank "main" holds `_workspace` (imported), the workspace itself, and
+    the agent's headers; every server answers at NOW."""
+    from memfold.client.files import read_workspace
+
+    monkeypatch.setenv("MEMFOLD_NOW", NOW)
+    tenant = f"vec{next(TENANTS)}"
+    token = bearer(make_tenant(pg_db, tenant).tokens["agent"])
+    with tempfile.TemporaryDirectory() as tmp:
+        root = _workspace(Path(tmp) / "ws")
+        with app_client(pg_db) as loader:
+            loaded = loader.post("/v1/banks/main/import", headers=token,
+                                 json=read_workspace(root))
+            assert loaded.status_code == 200, loaded.text
+        yield tenant, root, token
+
+
+@pytest.mark.parametrize("mode", ["semantic", "hybrid"])
+def test_semantic_and_hybrid_from_postgres_rank_as_local_memfold(
+        pg_db: Provisioned, bank: Any, mode: str) -> None:
+    _, root, token = bank
+    queries = (*QUERIES, *MORE)
+    model = FakeEmbedder()
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty-cache"
+        empty.mkdir()
+        with app_client(pg_db, recall_from="postgres", cache=empty,
+                        embedder=lambda: model) as fresh:
+            got = {q: _top(fresh.post("/v1/banks/main/recall", headers=token,
+                                      json={"query": q, "k": 10, "mode": mode}))
+                   for q in queries}
+            assert list(empty.iterdir()) == []  # no copy, no lock, no manifest
+    wanted = _local(root, mode, queries)
+    assert got == wanted
+    assert sum(len(v) for v in got.values()) > 2 * len(queries)
+    assert got["who keeps bees"][0][1] == "memory/2026-03-12.md#L6"
+
+
+def test_the_default_mode_of_a_replica_with_a_model_is_hybrid_from_postgres(
+        pg_db: Provisioned, bank: Any) -> None:
+    _, root, token = bank
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty-cache"
+        empty.mkdir()
+        with app_client(pg_db, recall_from="postgres", cache=empty,
+                        embedder=FakeEmbedder) as fresh:
+            got = {q: _top(fresh.post("/v1/banks/main/recall", headers=token,
+                                      json={"query": q, "k": 10})) for q in MORE}
+            assert list(empty.iterdir()) == []
+    assert got == _local(root, "hybrid", MORE)
+
+
+def test_a_write_after_the_first_read_is_seen_by_the_next_semantic_read(
+        pg_db: Provisioned, bank: Any) -> None:
+    tenant, _, token = bank
+    model = FakeEmbedder()
+    ask = {"query": "who plays the theremin at midnight", "k": 10, "mode": "semantic"}
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "empty-cache"
+        empty.mkdir()
+        with app_client(pg_db, recall_from="postgres", cache=empty,
+                        embedder=lambda: model) as fresh, app_client(pg_db) as writer:
+            before = _top(fresh.post("/v1/banks/main/recall", headers=token, json=ask))
+            embedded = sum(model.calls)
+            assert embedded >= 10  # every fact of the bank, once
+            made = writer.post("/v1/banks/main/retain", headers=token, json={
+                "bullets": ["W @Zed: Plays the theremin at midnight."]})
+            assert made.status_code == 200, made.text
+            new_id = made.json()["facts"][0]["id"]
+            after = _top(fresh.post("/v1/banks/main/recall", headers=token, json=ask))
+            assert after[0][0] == new_id and new_id not in [i for i, _, _ in before]
+            assert sum(model.calls) - embedded == 2  # the new fact, and the question
+            # a purge through the other replica removes a fact the matrix held
+            gone = writer.post("/v1/banks/main/forget", headers=token,
+                               json={"id": new_id, "purge": True})
+            assert gone.status_code == 200, gone.text
+            again = _top(fresh.post("/v1/banks/main/recall", headers=token, json=ask))
+            assert new_id not in [i for i, _, _ in again]
+            assert list(empty.iterdir()) == []
+    with app_client(pg_db, embedder=FakeEmbedder) as copy:  # the copy, at that version
+        assert _top(copy.post("/v1/banks/main/recall", headers=token, json=ask)) == again
+    assert tenant
+
+
+def test_a_version_that_dropped_rows_is_read_from_the_matrix_kept(
+        pg_db: Provisioned, bank: Any) -> None:
+    """Rows gone since the matrix was filled (a purge rewrote a line) leave it, and the
+    answer is the one a replica holding nothing gives; no notice is needed for it."""
+    from memfold.server.db import connect_pool
+    from memfold.server.pgrecall import answer
+    from memfold.server.pgvectors import VectorCache
+    from server_support import caller
+
+    tenant, _, token = bank
+    model, kept = FakeEmbedder(), VectorCache()
+    pool = connect_pool(pg_db.app, size=4)
+
+    def recall(matrices: VectorCache | None) -> list[tuple[str, float]]:
+        return answer(pool, caller(tenant), "main", lambda b: [
+            (h.fact.id, round(h.score, 9)) for h in b.recall(
+                "who plays the theremin at midnight", k=10, mode="hybrid").hits],
+            embedder=lambda: model, matrices=matrices)
+
+    try:
+        with app_client(pg_db) as writer:
+            made = writer.post("/v1/banks/main/retain", headers=token, json={"bullets": [
+                "W @Zed: Plays the theremin at midnight.", "W @Zed: Tunes pianos."]})
+            assert made.status_code == 200, made.text
+            first = recall(kept)
+            assert first[0][0] == made.json()["facts"][0]["id"]
+            matrix = kept.kept(_bank_id(pool, tenant))
+            assert matrix is not None and recall(kept) == first
+            assert kept.kept(_bank_id(pool, tenant)) is matrix  # the same version: reused
+            gone = writer.post("/v1/banks/main/forget", headers=token,
+                               json={"id": first[0][0], "purge": True})
+            assert gone.status_code == 200, gone.text
+        after = recall(kept)
+        assert first[0][0] not in [i for i, _ in after]
+        assert after == recall(None)
+        now = kept.kept(_bank_id(pool, tenant))
+        assert now is not None and now.matrix is matrix.matrix  # extended, not made again
+        assert len(now.rowids) == len(matrix.rowids) - 1
+    finally:
+        pool.close()
+
+
+def _bank_id(pool: Any, tenant: str) -> int:
+    from memfold.server.db import tenant_tx
+
+    with tenant_tx(pool, tenant) as conn:
+        row = conn.execute("SELECT bank_id FROM banks WHERE name = 'main'").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_vectors_a_replica_made_are_read_by_the_next_without_the_model(
+        pg_db: Provisioned, bank: Any) -> None:
+    _, _, token = bank
+    first, second = FakeEmbedder(), FakeEmbedder()
+    ask = {"query": "insects that make honey", "k": 5, "mode": "hybrid"}
+    with app_client(pg_db, recall_from="postgres", embedder=lambda: first) as one:
+        wanted = _top(one.post("/v1/banks/main/recall", headers=token, json=ask))
+    assert sum(first.calls) > 10
+    with app_client(pg_db, recall_from="postgres", embedder=lambda: second) as two:
+        assert _top(two.post("/v1/banks/main/recall", headers=token, json=ask)) == wanted
+    assert second.calls == [1]  # the question alone: every fact's vector was stored
