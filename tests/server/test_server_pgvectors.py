@@ -184,3 +184,52 @@ def test_vectors_a_replica_made_are_read_by_the_next_without_the_model(
     with app_client(pg_db, recall_from="postgres", embedder=lambda: second) as two:
         assert _top(two.post("/v1/banks/main/recall", headers=token, json=ask)) == wanted
     assert second.calls == [1]  # the question alone: every fact's vector was stored
+
+
+def test_warm_sends_every_statement_of_a_semantic_recall_and_loads_the_model(
+        pg_db: Provisioned, bank: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve --recall-from postgres` with vectors: before its port opens the model has
+    run and each statement a semantic or hybrid recall sends (a first one, and one after a
+    write and a purge) was sent once, seeing no bank."""
+    from test_server_pgwarm import _sent
+
+    from memfold import embed
+    from memfold.server import serving
+    from memfold.server.db import connect_pool
+    from memfold.server.pgrecall import answer
+    from memfold.server.pgvectors import VectorCache
+    from server_support import caller
+
+    tenant, _, token = bank
+    model, kept = FakeEmbedder(), VectorCache()
+    monkeypatch.setattr(embed, "shared_embedder", lambda *a, **k: model)
+    pool = connect_pool(pg_db.app, size=2)
+    try:
+        sent = _sent(monkeypatch)
+        serving.warm_postgres(pool, vectors=True)
+        warmed = set(sent)
+        assert model.calls  # the model ran
+        asked = 0
+
+        def recall(mode: str) -> None:
+            nonlocal asked
+            answer(pool, caller(tenant), "main", lambda b: b.recall(
+                f"{MORE[asked % len(MORE)]}", k=10, mode=mode), embedder=lambda: model,
+                matrices=kept)
+            asked += 1
+
+        recall("semantic")
+        with app_client(pg_db) as writer:
+            made = writer.post("/v1/banks/main/retain", headers=token,
+                               json={"bullets": ["W @Zed: Tunes pianos."]})
+            assert made.status_code == 200, made.text
+            recall("hybrid")
+            assert writer.post("/v1/banks/main/forget", headers=token, json={
+                "id": made.json()["facts"][0]["id"], "purge": True}).status_code == 200
+        recall("hybrid")
+        vector_statements = {s for s in sent if "vectors" in s or "rowid >" in s
+                             or "rowid <=" in s}
+    finally:
+        pool.close()
+    assert len(vector_statements) >= 3 and any("rowid <=" in s for s in vector_statements)
+    assert vector_statements - warmed == set()

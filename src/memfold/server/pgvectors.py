@@ -86,6 +86,19 @@ def detect(pool: ConnectionPool) -> str:
     return f"vectors: exact search in memory, up to {CACHE_BYTES >> 20} MiB a process ({where})"
 
 
+def warm(pool: ConnectionPool, model: Embedder) -> None:
+    """Before the port opens: load the model and run it on questions (the quick session and
+    the optimised one it makes next), and send each statement a semantic recall sends once,
+    in a transaction that sees no bank (as memfold.server.pgwarm does for the rest)."""
+    for question in ("warm replica started", "when did the replica move to a new host?"):
+        model.embed_query(question)
+    name = stored_name(model.identity)
+    with tenant_tx(pool, None, snapshot=True) as conn:
+        for sql, params in ((ROWS_SINCE, [0, 0]), (ROWS_BY_ID, [0, [0]]), (LIVE_UPTO, [0, 0]),
+                            (VECTORS_BY_KEY, [0, name, [b""]]), (VECTORS_ALL, [0, name])):
+            conn.execute(sql, params).fetchall()
+
+
 class Rows:
     """A bank's matrix rows, grown in place: a version's snapshot views the rows it had, and
     rows appended later (past them) never move under it.  Reallocated (doubling) when full;

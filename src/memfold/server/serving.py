@@ -70,10 +70,8 @@ def assemble(settings: Settings) -> Any:
     pool = connect(settings)
     warm_up()
     if settings.recall_from == "postgres":
-        from memfold.server.pgwarm import warm
-
         try:
-            warm(pool)
+            warm_postgres(pool, vectors=settings.vectors)
         except BaseException:
             pool.close()
             raise
@@ -99,6 +97,22 @@ def assemble(settings: Settings) -> Any:
             shutil.rmtree(root, ignore_errors=True)
 
     return build_app(Server(pool, replica, limits), on_close=close)
+
+
+def warm_postgres(pool: Any, *, vectors: bool) -> None:
+    """A `--recall-from postgres` replica's warm-up (memfold.server.pgwarm), and with
+    `vectors` the model's and the vector search's (memfold.server.pgvectors), which also
+    logs what the database offers for vector search."""
+    import logging
+
+    from memfold import embed
+    from memfold.server import pgvectors
+    from memfold.server.pgwarm import warm
+
+    warm(pool)
+    if vectors:
+        pgvectors.warm(pool, embed.shared_embedder())
+        logging.getLogger("memfold.server").info(pgvectors.detect(pool))
 
 
 # what the scratch workspace holds and is asked: words, an entity, a phrase, time phrases of
