@@ -29,10 +29,22 @@ def _top(answer: Any) -> list[tuple[str, str, float]]:
     return [(h["id"], h["source"], h["score"]) for h in answer.json()["results"]]
 
 
-def _local(root: Path, mode: str, queries: tuple[str, ...]) -> dict[str, list[Any]]:
+class LateFake(FakeEmbedder):
+    """The fake model with token vectors (each word's own hashed vector), so that hybrid
+    recall takes its second look (`recall.semantic.Semantic.late_interaction`)."""
+
+    def embed_queries(self, texts: Any) -> Any:
+        return self.embed(texts)
+
+    def token_vectors(self, texts: Any) -> list[Any]:
+        return [self.embed(text.split() or [text]) for text in texts]
+
+
+def _local(root: Path, mode: str, queries: tuple[str, ...],
+           model: Any = FakeEmbedder) -> dict[str, list[Any]]:
     """Each query's top 10 from local memfold on the workspace, with the same model."""
     with Memory.open(root, watch=False, now=NOW) as memory:
-        memory.set_embedder(FakeEmbedder())
+        memory.set_embedder(model())
         return {q: [(h.fact.id, h.fact.source, round(h.score, 4)) for h in memory.recall(
             q, k=10, mode=mode).hits] for q in queries}
 
@@ -88,6 +100,23 @@ def test_the_default_mode_of_a_replica_with_a_model_is_hybrid_from_postgres(
                                       json={"query": q, "k": 10})) for q in MORE}
             assert list(empty.iterdir()) == []
     assert got == _local(root, "hybrid", MORE)
+
+
+def test_hybrid_takes_local_memfolds_second_look_from_postgres_and_from_a_copy(
+        pg_db: Provisioned, bank: Any) -> None:
+    """With a model that has token vectors, hybrid recall orders its best again by them,
+    locally; so does a replica, from PostgreSQL and from its copy (whose model, wrapped to
+    keep vectors in PostgreSQL, once hid them: the copy took no second look)."""
+    _, root, token = bank
+    ask = {q: {"query": q, "k": 10, "mode": "hybrid"} for q in (*QUERIES, *MORE)}
+    wanted = _local(root, "hybrid", tuple(ask), LateFake)
+    assert wanted != _local(root, "hybrid", tuple(ask))  # the second look moves some
+    with app_client(pg_db, recall_from="postgres", embedder=LateFake) as fresh:
+        assert {q: _top(fresh.post("/v1/banks/main/recall", headers=token, json=body))
+                for q, body in ask.items()} == wanted
+    with app_client(pg_db, embedder=LateFake) as copy:
+        assert {q: _top(copy.post("/v1/banks/main/recall", headers=token, json=body))
+                for q, body in ask.items()} == wanted
 
 
 def test_a_write_after_the_first_read_is_seen_by_the_next_semantic_read(
