@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from memfold.recall.semantic import Semantic
 
 CACHE_BYTES = 512 << 20  # matrices a replica process keeps, over all banks
+STRIPES = 64  # locks a cache holds for its banks' updates
 MANY_KEYS = 2_000  # more vectors wanted than this: read the bank's all, not by key
 ROWS_SINCE = ("SELECT rowid, content FROM recall_facts WHERE bank_id = %s AND rowid > %s"
               " ORDER BY rowid")
@@ -181,7 +182,8 @@ class VectorCache:
         self.budget = budget
         self._kept: OrderedDict[tuple[int, str], BankMatrix] = OrderedDict()
         self._lock = threading.Lock()  # for the dict, never across a read
-        self._banks: dict[tuple[int, str], threading.Lock] = {}  # one bank's update at a time
+        # one update of a bank at a time (a bank's lock is one of these, by its id)
+        self._banks = tuple(threading.Lock() for _ in range(STRIPES))
 
     def drop(self, bank_id: int) -> None:
         """Forget a bank's matrices (a purge or a deleted bank: memfold.server.notices)."""
@@ -206,9 +208,7 @@ class VectorCache:
         """The bank's matrix at `version` (its snapshot holds `rows` recall rows): the one
         kept, or the one kept extended by what the version added, or one made whole."""
         key = (bank.bank_id, bank.name)
-        with self._lock:
-            lock = self._banks.setdefault(key, threading.Lock())
-        with lock:
+        with self._banks[bank.bank_id % STRIPES]:
             with self._lock:
                 found = self._kept.get(key)
                 if found is not None:
