@@ -262,3 +262,27 @@ def test_warm_sends_every_statement_of_a_semantic_recall_and_loads_the_model(
         pool.close()
     assert len(vector_statements) >= 3 and any("rowid <=" in s for s in vector_statements)
     assert vector_statements - warmed == set()
+
+
+def test_a_recall_that_embeds_holds_one_connection_and_stores_after_it(
+        pg_db: Provisioned, bank: Any) -> None:
+    """The vectors a recall makes are stored once its snapshot's connection is back: on a
+    pool of one connection it answers (it once waited for a second one, the pool's 10 s,
+    and failed), and the next replica finds them stored."""
+    from memfold.server.db import connect_pool
+    from memfold.server.pgrecall import answer
+    from server_support import caller
+
+    tenant, _, _ = bank
+    first, second = FakeEmbedder(), FakeEmbedder()
+    pool = connect_pool(pg_db.app, size=1)
+    try:
+        def recall(model: FakeEmbedder) -> list[str]:
+            return answer(pool, caller(tenant), "main", lambda b: [h.fact.id for h in b.recall(
+                "who keeps bees", k=5, mode="semantic").hits], embedder=lambda: model)
+
+        found = recall(first)
+        assert found and sum(first.calls) > 10
+        assert recall(second) == found and second.calls == [1]
+    finally:
+        pool.close()

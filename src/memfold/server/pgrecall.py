@@ -237,6 +237,9 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
             vectors = None if embedder is None else BankVectors(
                 conn, pool, caller.tenant, int(bank_id or 0), facts.version, rows or 0,
                 embedder, VectorCache() if matrices is None else matrices)
-            return work(DatabaseBank(index, vectors=vectors, head=int(head or 0), kept=facts))
+            found = work(DatabaseBank(index, vectors=vectors, head=int(head or 0), kept=facts))
+        if vectors is not None:  # the vectors it made, once the snapshot is over
+            vectors.store()
+        return found
 
     return with_retries(run)

@@ -33,6 +33,7 @@ snapshots) builds its own matrix and keeps nothing.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import threading
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
 
     from memfold.embed.base import Embedder, Matrix
     from memfold.recall.semantic import Semantic
+
+log = logging.getLogger("memfold.server")
 
 CACHE_BYTES = 512 << 20  # matrices a replica process keeps, over all banks
 STRIPES = 64  # locks a cache holds for its banks' updates
@@ -233,18 +236,17 @@ class VectorCache:
 
 class BankRows:
     """One bank's vectors as one recall's snapshot reads them (`conn`), with the replica's
-    model for the facts that have none yet (stored through `pool`, in a transaction of its
-    own)."""
+    model for the facts that have none yet: what it makes waits in `made` until the
+    snapshot's connection is back in the pool (`BankVectors.store`), so that a recall never
+    holds two connections."""
 
-    def __init__(self, conn: psycopg.Connection[Any], pool: ConnectionPool, tenant: str,
-                 bank_id: int, model: Embedder) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], bank_id: int, model: Embedder) -> None:
         self.conn = conn
-        self.pool = pool
-        self.tenant = tenant
         self.bank_id = bank_id
         self.model = model
         self.name = stored_name(model.identity)
         self.notices: list[str] = []
+        self.made: dict[bytes, Matrix] = {}  # vectors made here, to store
 
     def extend(self, kept: BankMatrix | None, version: tuple[int, str],
                rows: int) -> BankMatrix:
@@ -325,8 +327,8 @@ class BankRows:
         return {k: found[k] for k in keys if k in found}
 
     def _embed(self, missing: Sequence[tuple[bytes, str]]) -> dict[bytes, Matrix]:
-        """Embed these texts (shortest first, CHUNK at a time, as a local update does) and
-        store their vectors for every replica."""
+        """Embed these texts (shortest first, CHUNK at a time, as a local update does); their
+        vectors are stored for every replica once the recall's snapshot is over."""
         import numpy as np
 
         pending = sorted(missing, key=lambda item: len(item[1]))
@@ -339,11 +341,7 @@ class BankRows:
         except Exception as exc:  # noqa: BLE001 - embedding must never fail a recall
             self.notices.append(f"could not embed new facts ({exc}); they are found by "
                                 "their words until the next write")
-        if not made:
-            return made
-        with tenant_tx(self.pool, self.tenant) as conn, conn.cursor() as cur:
-            cur.executemany(STORE, [(self.tenant, self.bank_id, self.name, k, v.tobytes())
-                                    for k, v in made.items()])
+        self.made.update(made)
         return made
 
 
@@ -391,11 +389,31 @@ class BankVectors:
         self.opener = opener
         self.cache = cache
 
+        self.made: tuple[str, dict[bytes, Matrix]] | None = None  # to store (`store`)
+
     def semantic(self) -> Semantic:
         model = self.opener()
-        bank = BankRows(self.conn, self.pool, self.tenant, self.bank_id, model)
+        bank = BankRows(self.conn, self.bank_id, model)
         found = self.cache.matrix(bank, self.version, self.rows)
+        if bank.made:
+            self.made = (bank.name, bank.made)
         searched = semantic(found, model)
         searched.notices.extend(bank.notices)
         return searched
+
+    def store(self) -> None:
+        """Store the vectors this recall made, for every replica, in a transaction of
+        their own (after the snapshot's).  A failure loses nothing but the work: the next
+        replica to need them makes them again."""
+        if self.made is None:
+            return
+        name, made = self.made
+        self.made = None
+        try:
+            with tenant_tx(self.pool, self.tenant) as conn, conn.cursor() as cur:
+                cur.executemany(STORE, [(self.tenant, self.bank_id, name, k, v.tobytes())
+                                        for k, v in made.items()])
+        except Exception as exc:  # noqa: BLE001 - derived data: the answer stands without it
+            log.warning("vectors of bank %s not stored (%s): made again when needed",
+                        self.bank_id, exc)
 
