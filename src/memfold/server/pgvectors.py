@@ -147,16 +147,16 @@ class BankMatrix:
     top: int  # the highest row key read
     rowids: npt.NDArray[Any]  # int64, ascending
     rows: npt.NDArray[Any]  # int64, each fact's row in `matrix`
-    matrix: Rows
+    matrix: Rows  # grows past this version's rows as later versions are read
+    view: Matrix  # this version's rows of it (rows a later version appends stay out)
     waiting: tuple[int, ...]  # facts with no vector yet (more than a recall embeds)
 
     def snapshot(self, model: Embedder) -> Snapshot:
         import numpy as np
 
-        return Snapshot(identity=model.identity, generation=0, rows=self.matrix.used,
+        return Snapshot(identity=model.identity, generation=0, rows=len(self.view),
                         keys=np.zeros(0, dtype="V16"), fact_rowids=self.rowids,
-                        fact_rows=self.rows, signature="",
-                        matrix=self.matrix.data[: self.matrix.used])
+                        fact_rows=self.rows, signature="", matrix=self.view)
 
     @property
     def nbytes(self) -> int:
@@ -280,7 +280,7 @@ class BankRows:
         order = np.argsort(ids, kind="stable")
         return BankMatrix(version=version, top=max([top, *(r for r, _ in added)]),
                           rowids=ids[order], rows=rows_of[order], matrix=matrix,
-                          waiting=tuple(left))
+                          view=matrix.data[: matrix.used], waiting=tuple(left))
 
     def _vectors(self, matrix: Rows, added: Sequence[tuple[int, str]],
                  ) -> tuple[list[int], list[int], list[int]]:
