@@ -1,7 +1,9 @@
 """Semantic and hybrid recall answered from PostgreSQL (`--recall-from postgres`,
 memfold.server.pgvectors): a replica that never opened the bank ranks as local memfold does
-on the same workspace, making no copy; a write after its first read is seen by the next; the
-vectors it makes are stored for every replica, and those stored are not made again."""
+on the same workspace (hybrid's second look too, and through a copy), making no copy; a
+write after its first read is seen by the next, rows a purge removed leave the matrix kept;
+the vectors it makes are stored for every replica once its snapshot's connection is back,
+and those stored are not made again; the model and each statement are warmed at start."""
 
 from __future__ import annotations
 
