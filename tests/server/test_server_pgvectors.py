@@ -288,3 +288,24 @@ def test_a_recall_that_embeds_holds_one_connection_and_stores_after_it(
         assert recall(second) == found and second.calls == [1]
     finally:
         pool.close()
+
+
+def test_a_model_that_cannot_load_leaves_the_default_recall_lexical(
+        pg_db: Provisioned, bank: Any) -> None:
+    """As local memfold: the default mode falls back to lexical, a semantic recall asked
+    for is refused with the reason."""
+    from memfold.errors import EmbedUnavailable
+
+    _, _, token = bank
+
+    def broken() -> FakeEmbedder:
+        raise EmbedUnavailable("the model is missing")
+
+    with app_client(pg_db, recall_from="postgres") as lexical, \
+            app_client(pg_db, recall_from="postgres", embedder=broken) as fresh:
+        body = {"query": "who keeps bees", "k": 10}
+        assert _top(fresh.post("/v1/banks/main/recall", headers=token, json=body)) == _top(
+            lexical.post("/v1/banks/main/recall", headers=token, json=body))
+        refused = fresh.post("/v1/banks/main/recall", headers=token,
+                             json={**body, "mode": "semantic"})
+        assert refused.status_code >= 400 and "the model is missing" in refused.text

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from memfold import config, names
-from memfold.errors import BadInput, UnknownBank, UnknownId
+from memfold.errors import BadInput, EmbedUnavailable, UnknownBank, UnknownId
 from memfold.index.base import Candidate
 from memfold.journal.log import Event
 from memfold.recall.fusion import LEXICAL
@@ -100,8 +100,14 @@ class DatabaseBank:
                                  entities=entities, include_all=include_all, budget=budget,
                                  today=today)
         plan = plan_query(query, today=today)
-        semantic = None if chosen == LEXICAL or self.vectors is None else (
-            self.vectors.semantic())
+        semantic = None
+        if chosen != LEXICAL and self.vectors is not None:
+            try:
+                semantic = self.vectors.semantic()
+            except EmbedUnavailable:  # as local memfold: the default mode falls back
+                if check_mode(mode):
+                    raise
+                chosen = LEXICAL
         ranked = run_recall(self.index, plan, replace(options, mode=chosen, semantic=semantic,
                                                       rerank=None, strict=strict))
         hits = tuple(ranked.hits) if show_secrets else tuple(h.redacted() for h in ranked.hits)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memfold import config
-from memfold.errors import MemfoldError
+from memfold.errors import EmbedUnavailable, MemfoldError
 
 ENV = "MEMFOLD_SERVE_SETTINGS"
 
@@ -111,8 +111,12 @@ def warm_postgres(pool: Any, *, vectors: bool) -> None:
 
     warm(pool)
     if vectors:
-        pgvectors.warm(pool, embed.shared_embedder())
-        logging.getLogger("memfold.server").info(pgvectors.detect(pool))
+        log = logging.getLogger("memfold.server")
+        try:
+            pgvectors.warm(pool, embed.shared_embedder())
+        except EmbedUnavailable as exc:  # recall is lexical until the model can load
+            log.warning("vectors: the model cannot load (%s)", exc)
+        log.info(pgvectors.detect(pool))
 
 
 # what the scratch workspace holds and is asked: words, an entity, a phrase, time phrases of
