@@ -477,14 +477,14 @@ def bank_name(sample_id: str) -> str:
 
 
 def http_ranker(served: Served, token: str, bank: str, sources: dict[str, str], k: int,
-                seen: list[str], seconds: list[float]) -> locomo.Ranker:
+                seen: list[str], seconds: list[float], mode: str = "lexical") -> locomo.Ranker:
     from memfold.errors import MemfoldError
 
     def rank(question: str) -> list[str]:
         started = time.perf_counter()
         try:
             answer = call(served, token, bank, "recall",
-                          {"query": question, "k": k, "mode": "lexical", "include_all": True})
+                          {"query": question, "k": k, "mode": mode, "include_all": True})
         except MemfoldError as exc:
             raise click.ClickException(f"recall on bank {bank!r}: {exc}") from None
         seconds.append(time.perf_counter() - started)
@@ -495,10 +495,14 @@ def http_ranker(served: Served, token: str, bank: str, sources: dict[str, str], 
 
 
 def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log,
-               recall_from: str = "copy") -> Json:
+               recall_from: str = "copy", mode: str = "lexical") -> Json:
     """Each conversation imported through one replica, then asked through another one
     started afresh (`--recall-from`), which never opened the bank before its first question
-    (with `postgres` it makes no copy of it at all)."""
+    (with `postgres` it makes no copy of it at all), in recall mode `mode` (local memfold
+    too).  In semantic and hybrid mode the first replica to ask embeds the facts and stores
+    their vectors; a third replica, started afresh after it, then asks each conversation's
+    first question once more (`first_request_stored_ms`: a fresh replica's first request
+    on a bank whose vectors are stored)."""
     conversations = locomo.load(path)[:limit]
     cutoffs = locomo.cutoffs_for(k)
     bench.create_banks([bank_name(c.sample_id) for c in conversations])
@@ -515,7 +519,8 @@ def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log,
                 log(f"locomo {conv.sample_id}: {len(conv.turns)} turns, "
                     f"{len(conv.questions)} questions, local then imported")
                 started = time.perf_counter()
-                runs, _, _ = locomo.run_conversation(conv, k, bench.workdir / "locomo-local")
+                runs, _, _ = locomo.run_conversation(conv, k, bench.workdir / "locomo-local",
+                                                     (mode,))
                 local_s = time.perf_counter() - started
                 started = time.perf_counter()
                 ws = bench.workdir / "locomo-server" / conv.sample_id
@@ -530,7 +535,7 @@ def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log,
                 seconds: list[float] = []
                 started = time.perf_counter()
                 found = locomo.ask(conv, {"server": http_ranker(
-                    served, bench.token, bank, sources, k, seen, seconds)})
+                    served, bench.token, bank, sources, k, seen, seconds, mode)})
                 server_s = load_s + time.perf_counter() - started
                 outcomes = [locomo.Outcome(o.sample_id, o.category, o.evidence,
                                            {"local": o.ranked["memfold"],
@@ -547,6 +552,9 @@ def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log,
                     "same_ranking": sum(1 for o in outcomes
                                         if o.ranked["local"] == o.ranked["server"]),
                     **locomo.figures(outcomes, cutoffs)}
+        if mode != "lexical":
+            stored_first(bench, f"locomo-again-{number}", moment, recall_from, mode, group,
+                         samples)
     pooled = [o for conv in conversations for o in merged[conv.sample_id]]
     categories = locomo.by_category(pooled, cutoffs)
     overall = categories["overall"]
@@ -558,10 +566,12 @@ def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log,
                     "citation": locomo.CITATION},
         "recall_from": recall_from,
         "first_request_ms": [samples[c.sample_id]["first_request_ms"] for c in conversations],
-        "parameters": {"k": k, "cutoffs": cutoffs, "mode": "lexical", "include_all": True,
+        "first_request_stored_ms": [samples[c.sample_id].get("first_request_stored_ms")
+                                    for c in conversations],
+        "parameters": {"k": k, "cutoffs": cutoffs, "mode": mode, "include_all": True,
                        "now": "noon UTC on the day after each conversation's last session "
                               "(the server: MEMFOLD_NOW)",
-                       "request": {"query": "QUESTION", "k": k, "mode": "lexical",
+                       "request": {"query": "QUESTION", "k": k, "mode": mode,
                                    "include_all": True}},
         "conversations": len(conversations),
         "questions": len(pooled),
@@ -577,13 +587,30 @@ def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log,
     }
 
 
+def stored_first(bench: Stack, name: str, moment: str, recall_from: str, mode: str,
+                 group: Sequence[locomo.Conversation], samples: dict[str, Json]) -> None:
+    """A replica started afresh once the vectors are stored: each conversation's first
+    question, timed (`first_request_stored_ms`)."""
+    with serving(bench, name, moment, recall_from=recall_from) as again:
+        for conv in group:
+            if not conv.questions:
+                continue
+            started = time.perf_counter()
+            call(again, bench.token, bank_name(conv.sample_id), "recall",
+                 {"query": conv.questions[0].text, "k": locomo.K, "mode": mode,
+                  "include_all": True})
+            samples[conv.sample_id]["first_request_stored_ms"] = (
+                1000 * (time.perf_counter() - started))
+
+
 # -- the command ---------------------------------------------------------------------------
 
 
 def run_benchmark(*, clients: int, seconds: float, share: float, files: int, seed: int,
                   count: int, local_count: int, locomo_path: Path | None,
                   conversations: int | None, log: Log, workers: int = 1,
-                  recall_from: str = "copy", load: bool = True) -> Json:
+                  recall_from: str = "copy", load: bool = True,
+                  mode: str = "lexical") -> Json:
     started = time.perf_counter()
     result: Json = {
         "benchmark": "server",
@@ -607,7 +634,7 @@ def run_benchmark(*, clients: int, seconds: float, share: float, files: int, see
         result["load"] = run_load(bench, files, seed, count, clients, seconds, share,
                                   local_count, log, workers) if load else None
         result["locomo"] = (run_locomo(bench, locomo_path, conversations, locomo.K, log,
-                                       recall_from)
+                                       recall_from, mode)
                             if locomo_path is not None else None)
     result["environment"]["load_average_at_end"] = load_average()
     result["seconds"] = time.perf_counter() - started
@@ -656,8 +683,8 @@ def locomo_lines(data: Json) -> list[str]:
     k = data["parameters"]["k"]
     diff = data["difference_points"]
     lines = [f"LoCoMo ({data['conversations']} conversations, {data['questions']} questions, "
-             f"lexical): R@{k} local {pct(data['local_r_at_k'])}, through HTTP "
-             f"{pct(data['server_r_at_k'])}, difference "
+             f"{data['parameters']['mode']}): R@{k} local {pct(data['local_r_at_k'])}, "
+             f"through HTTP {pct(data['server_r_at_k'])}, difference "
              f"{'-' if diff is None else f'{diff:+.2f}'} points "
              f"({'within' if data['within_target'] else 'outside'} the "
              f"{data['target_points']:g}-point target); identical top {k}: "
@@ -694,11 +721,15 @@ def locomo_lines(data: Json) -> list[str]:
                                       "asks (a fresh one, after another imported the banks).")
 @click.option("--load/--no-load", "load", default=True, show_default=True,
               help="Run the load part (--no-load: LoCoMo only).")
+@click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]),
+              default="lexical", show_default=True,
+              help="The recall mode LoCoMo is asked in, locally and through HTTP (semantic "
+                   "and hybrid need the embed extra).")
 @output_options("benchmarks/results/server.json")
 def server_command(clients: int, seconds: float, share: float, files: int, seed: int,
                    count: int, local_count: int, locomo_path: Path | None,
                    conversations: int | None, workers: int, recall_from: str, load: bool,
-                   out: Path, as_json: bool) -> None:
+                   mode: str, out: Path, as_json: bool) -> None:
     """The memory server measured from outside: latency and throughput under concurrent
     clients beside the same operations in-process, and LoCoMo recall through HTTP beside local.
 
@@ -713,7 +744,7 @@ def server_command(clients: int, seconds: float, share: float, files: int, seed:
                            seed=seed, count=count, local_count=local_count,
                            locomo_path=locomo_path, conversations=conversations,
                            log=lambda msg: click.echo(msg, err=True), workers=workers,
-                           recall_from=recall_from, load=load)
+                           recall_from=recall_from, load=load, mode=mode)
     if save_result(result, out, as_json=as_json):
         return
     env = result["environment"]

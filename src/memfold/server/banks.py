@@ -50,6 +50,7 @@ from memfold.memory import Memory
 from memfold.server import copies, notices, pgrecall
 from memfold.server.admin import Caller, Refused, check_bank
 from memfold.server.db import LOCK_SPACE, tenant_tx, with_retries
+from memfold.server.pgvectors import VectorCache
 from memfold.server.rows import store
 from memfold.server.turns import Turns
 from memfold.server.vectors import StoredVectors
@@ -478,6 +479,7 @@ class Replica:
         self.pool = pool
         self.recall_from = recall_from  # "postgres": recall read from the database (pgrecall)
         self.embedder = embedder
+        self.matrices = VectorCache()  # banks' vectors searched in memory (pgvectors)
         self.cache = cache
         self.keep = keep
         self._banks: dict[int, BankWorkspace] = {}  # one object per bank, while it exists
@@ -492,7 +494,9 @@ class Replica:
     def drop(self, bank_id: int) -> None:
         """A notice: the bank was purged or deleted.  Remove this process's copy (its
         workspace closed first) and every copy no live process holds; a deleted bank's
-        workspace goes too, a purged bank's is built again by its next request."""
+        workspace goes too, a purged bank's is built again by its next request.  Its
+        vectors held in memory go too (memfold.server.pgvectors)."""
+        self.matrices.drop(bank_id)
         with self._lock:
             bank = self._banks.get(bank_id)
         if bank is not None:
@@ -561,7 +565,7 @@ class Replica:
         if what in pgrecall.ANSWERED and scope == "read" and self.recall_from == "postgres":
             try:  # no copy of the bank: its rows in PostgreSQL (memfold.server.pgrecall)
                 return pgrecall.answer(self.pool, caller, bank, work,  # type: ignore[arg-type]
-                                       vectors=self.embedder is not None)
+                                       embedder=self.embedder, matrices=self.matrices)
             except pgrecall.NeedsCopy:
                 pass
         workspace, head = self._found(caller, bank)

@@ -421,8 +421,14 @@ class PgRecallIndex:
         return [c for _, c in sorted(found, key=lambda e: e[0])]
 
     def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
+        """These rows' facts that pass `filters`, by row key (as SQLite answers); without
+        filters (the vector search's usual ask) those read before in this bank version are
+        not read again."""
+        if filters == Filters():
+            return sorted(self._by_rowids(list(dict.fromkeys(rowids))), key=lambda c: c.rowid)
         where, params = conditions(filters, self.bank_id)
-        return self._candidates(f"AND f.rowid = ANY(%s) {where}", [list(rowids), *params])
+        return self._candidates(f"AND f.rowid = ANY(%s) {where}", [list(rowids), *params],
+                               "ORDER BY f.rowid")
 
     def neighbours(self, rowids: Sequence[int]) -> dict[int, tuple[int, ...]]:
         """Each row's neighbours in its file; read with theirs (the rows two away, which

@@ -7,9 +7,11 @@ recall like any other, and nothing of it is written to the replica's disk.
 `history`, `trace`, `entities`, `status`, `core`, `context`: the same arguments and answers),
 so the REST verbs and MCP tools in `ANSWERED` run on it unchanged (the reads besides recall:
 memfold.server.pgreads and pgstatus).  What it cannot answer this way it refuses with
-`NeedsCopy`, and the replica answers from its copy as before: a mode other than lexical
-(vectors stay with the copy for now), a use, or a bank written before its recall rows existed
-(schema 0005) and not written since (`memfold server bank check --repair` derives them).
+`NeedsCopy`, and the replica answers from its copy as before: a rerank, a semantic or
+hybrid recall on a replica without a model, a use, or a bank written before its recall rows
+existed (schema 0005) and not written since (`memfold server bank check --repair` derives
+them).  Semantic and hybrid recall search the bank's vectors in memory
+(memfold.server.pgvectors), kept per bank version like the answers below.
 
 What only a write changes — the bank's warnings and days, word and phrase counts, names, the
 facts a search ranks and their neighbours, the open conflicts the judge journaled about them
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from memfold import config, names
-from memfold.errors import BadInput, UnknownBank, UnknownId
+from memfold.errors import BadInput, EmbedUnavailable, UnknownBank, UnknownId
 from memfold.index.base import Candidate
 from memfold.journal.log import Event
 from memfold.recall.fusion import LEXICAL
@@ -42,6 +44,7 @@ from memfold.server.admin import Caller, check_bank
 from memfold.server.db import tenant_tx, with_retries
 from memfold.server.pgcache import BankFacts, Versions
 from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgvectors import BankVectors, VectorCache
 from memfold.session import context as session_context
 from memfold.session.context import SessionContext
 from memfold.session.core import CoreMemory
@@ -50,6 +53,8 @@ from memfold.views import entity_counts
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
+
+    from memfold.embed.base import Embedder
 
 _T = TypeVar("_T")
 
@@ -69,10 +74,12 @@ class DatabaseBank:
     a fact by id, its history and trace, the entities, status, core memory and the session
     context, each with Memory's arguments and answer."""
 
-    def __init__(self, index: PgRecallIndex, *, vectors: bool = False, head: int = 0,
-                 kept: BankFacts | None = None) -> None:
+    def __init__(self, index: PgRecallIndex, *, vectors: BankVectors | None = None,
+                 head: int = 0, kept: BankFacts | None = None) -> None:
         self.index = index
-        self.vectors = vectors  # the replica embeds: recall's default mode is not lexical
+        # the bank's vector search when the replica embeds (recall's default mode is then
+        # not lexical); None: lexical only
+        self.vectors = vectors
         self.head = head  # the bank version the snapshot reads
         self.kept = kept  # this version's answers (pgcache), or None: nothing kept
 
@@ -82,9 +89,10 @@ class DatabaseBank:
                budget: int | None = None, now: Any = None, mode: str | None = None,
                show_secrets: bool = False, rerank: bool = False,
                strict: bool = False) -> RecallResult:
-        """`Memory.recall`, lexical, over the bank's rows (NeedsCopy for another mode or a
-        rerank)."""
-        if (check_mode(mode) or default_mode(self.vectors)) != LEXICAL or rerank:
+        """`Memory.recall` over the bank's rows, and in semantic and hybrid mode its vectors
+        (NeedsCopy for a rerank, or another mode than lexical without a model)."""
+        chosen = check_mode(mode) or default_mode(self.vectors is not None)
+        if rerank or (chosen != LEXICAL and self.vectors is None):
             raise NeedsCopy
         moment = config.resolve_now(now)
         today = moment.date()
@@ -92,7 +100,15 @@ class DatabaseBank:
                                  entities=entities, include_all=include_all, budget=budget,
                                  today=today)
         plan = plan_query(query, today=today)
-        ranked = run_recall(self.index, plan, replace(options, mode=LEXICAL, semantic=None,
+        semantic = None
+        if chosen != LEXICAL and self.vectors is not None:
+            try:
+                semantic = self.vectors.semantic()
+            except EmbedUnavailable:  # as local memfold: the default mode falls back
+                if check_mode(mode):
+                    raise
+                chosen = LEXICAL
+        ranked = run_recall(self.index, plan, replace(options, mode=chosen, semantic=semantic,
                                                       rerank=None, strict=strict))
         hits = tuple(ranked.hits) if show_secrets else tuple(h.redacted() for h in ranked.hits)
         return RecallResult(
@@ -202,9 +218,13 @@ def versions(pool: Any) -> Versions:
 
 
 def answer(pool: ConnectionPool, caller: Caller, bank: str,
-           work: Callable[[DatabaseBank], _T], *, vectors: bool = False) -> _T:
+           work: Callable[[DatabaseBank], _T], *,
+           embedder: Callable[[], Embedder] | None = None,
+           matrices: VectorCache | None = None) -> _T:
     """Run `work` on the caller's bank read from PostgreSQL, in one REPEATABLE READ
-    snapshot; NeedsCopy when the bank's recall rows were never derived."""
+    snapshot; NeedsCopy when the bank's recall rows were never derived.  With `embedder`
+    (the replica's model), semantic and hybrid recall search the bank's vectors, their
+    matrices kept in `matrices` (one for the call when None)."""
     check_bank(bank)
 
     def run() -> _T:
@@ -220,6 +240,12 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
             index = PgRecallIndex(conn, int(bank_id or 0), stats=(rows or 0, terms or 0),
                                   facts=facts)
             index.warning_count()  # with the days: once per bank version (pgcache)
-            return work(DatabaseBank(index, vectors=vectors, head=int(head or 0), kept=facts))
+            vectors = None if embedder is None else BankVectors(
+                conn, pool, caller.tenant, int(bank_id or 0), facts.version, rows or 0,
+                embedder, VectorCache() if matrices is None else matrices)
+            found = work(DatabaseBank(index, vectors=vectors, head=int(head or 0), kept=facts))
+        if vectors is not None:  # the vectors it made, once the snapshot is over
+            vectors.store()
+        return found
 
     return with_retries(run)

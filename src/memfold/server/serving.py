@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memfold import config
-from memfold.errors import MemfoldError
+from memfold.errors import EmbedUnavailable, MemfoldError
 
 ENV = "MEMFOLD_SERVE_SETTINGS"
 
@@ -70,10 +70,8 @@ def assemble(settings: Settings) -> Any:
     pool = connect(settings)
     warm_up()
     if settings.recall_from == "postgres":
-        from memfold.server.pgwarm import warm
-
         try:
-            warm(pool)
+            warm_postgres(pool, vectors=settings.vectors)
         except BaseException:
             pool.close()
             raise
@@ -99,6 +97,26 @@ def assemble(settings: Settings) -> Any:
             shutil.rmtree(root, ignore_errors=True)
 
     return build_app(Server(pool, replica, limits), on_close=close)
+
+
+def warm_postgres(pool: Any, *, vectors: bool) -> None:
+    """A `--recall-from postgres` replica's warm-up (memfold.server.pgwarm), and with
+    `vectors` the model's and the vector search's (memfold.server.pgvectors), which also
+    logs what the database offers for vector search."""
+    import logging
+
+    from memfold import embed
+    from memfold.server import pgvectors
+    from memfold.server.pgwarm import warm
+
+    warm(pool)
+    if vectors:
+        log = logging.getLogger("memfold.server")
+        try:
+            pgvectors.warm(pool, embed.shared_embedder())
+        except EmbedUnavailable as exc:  # recall is lexical until the model can load
+            log.warning("vectors: the model cannot load (%s)", exc)
+        log.info(pgvectors.detect(pool))
 
 
 # what the scratch workspace holds and is asked: words, an entity, a phrase, time phrases of

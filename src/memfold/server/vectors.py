@@ -12,7 +12,7 @@ Queries are embedded fresh each time; they are not facts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memfold.embed.store import text_key
 from memfold.server.db import tenant_tx
@@ -21,6 +21,15 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from memfold.embed.base import Embedder, Identity, Matrix
+
+
+PASSED = frozenset({"embed_queries", "token_vectors"})  # the model's, unstored
+
+
+def stored_name(identity: Identity) -> str:
+    """The embedder's name in the `vectors` rows: a vector is only ever read by the model
+    that made it."""
+    return f"{identity.model}/{identity.version}/{identity.dims}/{identity.weights_sha256}"
 
 
 class StoredVectors:
@@ -39,8 +48,7 @@ class StoredVectors:
         return self.inner.identity
 
     def _name(self) -> str:
-        identity = self.inner.identity
-        return f"{identity.model}/{identity.version}/{identity.dims}/{identity.weights_sha256}"
+        return stored_name(self.inner.identity)
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         import numpy as np  # the embed extra
@@ -74,3 +82,12 @@ class StoredVectors:
 
     def embed_query(self, text: str) -> Matrix:
         return self.inner.embed_query(text)
+
+    def __getattr__(self, name: str) -> Any:
+        """What the model offers besides, as the model itself: several questions in one run
+        and token vectors (`embed_queries`, `token_vectors`: hybrid's second look,
+        memfold.recall.semantic), which are not stored; without them recall on a copy took
+        no second look where local memfold takes one."""
+        if name in PASSED:
+            return getattr(self.inner, name)
+        raise AttributeError(name)
