@@ -122,6 +122,11 @@ _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state"
            "restated": "a restatement", "past": "about the past",
            "dwelling": "where the home is, not said to be a move"}
 _KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
+# the people one is born or raised among: "Mom is ..." tells one of her many states, where
+# "my boss is ..." or "her landlord is ..." names who holds a role
+_ELDERS_AND_YOUNGER = frozenset(w.stem(x) for x in (
+    "sister brother sibling mother father mom mum dad son daughter kid child cousin uncle aunt "
+    "niece nephew grandma grandmother grandpa grandfather").split())
 _GROUPS = frozenset(w.stem(x) for x in "club team squad choir band league society group "
                     "gym orchestra troupe crew".split())
 _PARTNER = frozenset(w.stem(x) for x in w.KINDS["partner"])
@@ -162,8 +167,13 @@ def _differs(new: Stems, old: Stems) -> bool:
     return bool(new) and bool(old) and not old <= new and not new <= old
 
 
+_FROM_A_SOURCE = frozenset(w.stem(x) for x in "adopt buy bought get got receive".split())
+
+
 def _left(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
+        if c.verb in _FROM_A_SOURCE and not c.new:
+            continue  # "adopted Juniper from Best Friends": where it came from, not a change
         if c.old and _mentions(o, c.old) and not (c.new and c.new <= c.old):
             return f"the newer fact says it moved away from {_text(c.old, n, o)!r}"
         if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
@@ -227,6 +237,11 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         return None  # "an apartment in Tennoji ward" is where in Osaka, not a move
     if n.relation == o.relation == "diet" and _diet_kept(n.value, o.value):
         return None  # "eats fish" keeps a pescatarian diet
+    if n.relation == o.relation == "attr" and n.attr and n.attr <= _ELDERS_AND_YOUNGER:
+        return None  # "Mom is a retired teacher" / "Mom is having her knee replaced": a
+        # person has many states, not one slot
+    if _money_apart(n, o):
+        return None  # "our mortgage payment is £1,312" is not "my salary is £44,200"
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
         if not nested and (n.relation == "attr" or (n.attr and o.attr)):
@@ -285,17 +300,32 @@ def _qualified_apart(words: Stems, o: Reading) -> bool:
     return any(OPPOSITE.get(x, frozenset()) & o.words for x in sorted(words - o.words))
 
 
+def _kind_apart(what: Stems, o: Reading) -> bool:
+    """The thing changed and the older fact's thing share only the slot word, each with a
+    qualifier of its own: the fish supplier is not the mobile provider."""
+    if not o.attr:
+        return False
+    shared = what & o.attr
+    return len(shared) == 1 and bool(what - o.words - _GENERIC) \
+        and bool(o.attr - what - _SLOT_WORDS - _GENERIC)
+
+
 def _changed(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
+        if o.kind == "opinion" and not _topic(c.obj, o.subject):
+            continue  # an opinion changes with what it is about ("the crew-room coffee"),
+            # not with a word it shares ("switching to green tea on early shows")
         if c.new and c.obj and _topic(c.obj, o.words) and not c.new <= o.words \
                 and not n.additive and (o.value - c.new or o.numbers or o.families) \
-                and not _qualified_apart(c.obj, o):
+                and not _qualified_apart(c.obj, o) and not _kind_apart(c.obj, o):
             return f"the newer fact changes {_text(_topic(c.obj, o.words), n)!r} to " \
                    f"{_text(c.new, n)!r}"
     return None
 
 
 def _family(n: Reading, o: Reading) -> str | None:
+    if o.kind == "opinion":  # moving to MySQL changes what is used, not a view on Postgres
+        return None
     if n.additive or (n.attr and not o.attr and not n.attr & o.words and not (n.now or n.changes)):
         return None  # "its staging copy is deployed on Fly.io": a part, not the whole
     taken = n.value.union(*(c.new for c in n.changes))
@@ -352,9 +382,43 @@ def _upgraded(n: Reading, o: Reading) -> str | None:
     return None
 
 
+# What an amount of money is for.  Two amounts for different things are two slots: the
+# rent is not the offer on a house, the mortgage not the salary, a loan not a sale price.
+_PURPOSES = tuple((name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for name, words in (
+    ("rent", r"rent|rents|rented|renting"),
+    ("salary", r"salary|salaries|wages?|earn|earns|earning|income"),
+    ("mortgage", r"mortgage"),
+    ("offer", r"offers?|bid|bids"),
+    ("sale", r"sold|sell|sells|selling|sale|price|bought|buy|cost|costs"),
+    ("loan", r"loans?|owe|owes|owed|debt"),
+    ("fee", r"fees?|charges?|charged|rates?"),
+    ("savings", r"savings|saved|ISA"),
+    ("budget", r"budget"),
+))
+
+
+def _purposes(r: Reading) -> frozenset[str]:
+    return frozenset(name for name, said in _PURPOSES if said.search(r.text))
+
+
+def _money_apart(n: Reading, o: Reading) -> bool:
+    """Amounts of money for different things (a rent, a house offer; a salary, a mortgage),
+    or an experience that names no purpose against a state that does ("found a crash pad for
+    $350 a month" is not the rent of the flat)."""
+    if not any("money" in units for _, units in n.numbers) \
+            or not any("money" in units for _, units in o.numbers):
+        return False
+    mine, theirs = _purposes(n), _purposes(o)
+    if mine and theirs:
+        return not mine & theirs
+    return bool(theirs) and n.kind == "experience" and not n.changes
+
+
 def _counted(n: Reading, o: Reading) -> str | None:
     if n.additive and not n.now:  # "also charges a £40 fee": another amount beside it
         return None  # ("adopted another cat, so he has three now" counts them again)
+    if _money_apart(n, o):
+        return None
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:
             same_unit = units & old_units or (not units and old_units & n.words) or (
@@ -381,14 +445,46 @@ _DECLINED = re.compile(r"\bturned\s+(?:\w+\s+){0,4}down\b", re.IGNORECASE)
 _HOPEFUL = frozenset(w.stem(x) for x in "candidate applicant".split())
 
 
+def _named(r: Reading) -> Stems:
+    """The words of the names of the entities a fact is about ("project-compass")."""
+    return frozenset(w.stem(part) for key in r.about for part in key.split("-"))
+
+
+def _nothing_else(n: Reading, o: Reading, names: Stems, now: Stems) -> bool:
+    """Whether a newer fact that shares no topic word with an older status still speaks of
+    that status: it ends nothing of its own ("cancelled Fender Play" is not the offer
+    decided), and its word of outcome has no object the older fact does not name
+    ("finished the Compass accessibility audit" finished the audit, not the beta)."""
+    if any(e and not e & o.words for e in n.ends):
+        return False
+    tokens = w.TOKEN.findall(n.text)
+    for i, token in enumerate(tokens):
+        if w.stem(token.lower()) not in now:
+            continue
+        for after in tokens[i + 1:i + 4]:
+            word = w.stem(after.lower())
+            if after.lower() in _DETERMINERS or word in names:
+                continue
+            return not after.isalpha() or word in o.words or after.lower() in _NO_OBJECT
+        return True
+    return True
+
+
+_DETERMINERS = frozenset("a an the my our his her their its your this that".split())
+_NO_OBJECT = frozenset("on in at by for with to from after before and as of off out up "
+                       "today yesterday last this".split())
+
+
 def _status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
     if not (was := interim(o)):
         return None
     now = finals(n, was)  # not "reopened" after "closed"
-    same = _topic(n.words, o.words) - INTERIM - FINAL or (
-        not n.subject and not o.subject and not was <= _HOPEFUL)
+    names = _named(n) | _named(o)
+    same = _topic(n.words, o.words) - INTERIM - FINAL - names or (
+        n.subject <= names and o.subject <= names and not was <= _HOPEFUL
+        and _nothing_else(n, o, names, now))
     m = _DONE.search(n.text) or (_DECLINED.search(n.text) if n.subject else None)
     done = _text(now, n) if now else (m.group() if m else "")
     if was and done and same:
