@@ -152,8 +152,9 @@ def _handed_on(rest: str) -> str:
     flies), of a name all of it ("sold the Honda Fit")."""
     what = _TO_WHOM.split(rest, maxsplit=1)[0]
     phrase = _PHRASE_END.split(what, maxsplit=1)[0].split()
-    if phrase and phrase[-1][:1].islower():
-        return " " + phrase[-1]
+    if phrase and phrase[-1][:1].islower() and not any(x[:1].isupper() and x.isalpha()
+                                                        for x in phrase[1:]):
+        return " " + phrase[-1]  # "the Tartu place" keeps the name that says which place
     return what
 
 

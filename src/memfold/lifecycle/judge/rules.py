@@ -397,6 +397,10 @@ _PURPOSES = tuple((name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for nam
 ))
 
 
+_PART_OF = re.compile(r"[$€£¥₹]\s?[\d,.]+k?\s+of\s+(?:the|my|our|his|her|their|its)\b",
+                      re.IGNORECASE)
+
+
 def _purposes(r: Reading) -> frozenset[str]:
     return frozenset(name for name, said in _PURPOSES if said.search(r.text))
 
@@ -417,8 +421,8 @@ def _money_apart(n: Reading, o: Reading) -> bool:
 def _counted(n: Reading, o: Reading) -> str | None:
     if n.additive and not n.now:  # "also charges a £40 fee": another amount beside it
         return None  # ("adopted another cat, so he has three now" counts them again)
-    if _money_apart(n, o):
-        return None
+    if _money_apart(n, o) or _PART_OF.search(n.text):
+        return None  # "paid off $4,000 of the loan": a part of it, not what is left
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:
             same_unit = units & old_units or (not units and old_units & n.words) or (
@@ -450,27 +454,35 @@ def _named(r: Reading) -> Stems:
     return frozenset(w.stem(part) for key in r.about for part in key.split("-"))
 
 
-def _nothing_else(n: Reading, o: Reading, names: Stems, now: Stems) -> bool:
+def _nothing_else(n: Reading, o: Reading, names: Stems) -> bool:
     """Whether a newer fact that shares no topic word with an older status still speaks of
     that status: it ends nothing of its own ("cancelled Fender Play" is not the offer
-    decided), and its word of outcome has no object the older fact does not name
-    ("finished the Compass accessibility audit" finished the audit, not the beta)."""
-    if any(e and not e & o.words for e in n.ends):
-        return False
-    tokens = w.TOKEN.findall(n.text)
+    decided)."""
+    return not any(e and not e & o.words for e in n.ends)
+
+
+def _outcome_of_it(n: Reading, o: Reading, now: Stems, names: Stems) -> bool:
+    """Whether the word of outcome is said of the older fact's status, not of a thing of its
+    own: the head of its object, if it has one, is the entity or a word the older fact names
+    ("finished the Compass accessibility audit" finished an audit, not the beta; "opened its
+    doors again" and "approved the Quarry iOS app" are said of the entity itself)."""
+    tokens = _TOKENS.findall(n.text)
     for i, token in enumerate(tokens):
         if w.stem(token.lower()) not in now:
             continue
-        for after in tokens[i + 1:i + 4]:
-            word = w.stem(after.lower())
-            if after.lower() in _DETERMINERS or word in names:
-                continue
-            return not after.isalpha() or word in o.words or after.lower() in _NO_OBJECT
-        return True
+        if not tokens[i + 1:i + 2] or tokens[i + 1].lower() not in _DETERMINERS:
+            return True  # "is permanent now", "approved on 3 May": no object of its own
+        head = ""
+        for after in tokens[i + 2:i + 7]:
+            if after.lower() in _NO_OBJECT or not after[:1].isalnum():
+                break
+            head = after
+        return not head or w.stem(head.lower()) in o.words | names
     return True
 
 
-_DETERMINERS = frozenset("a an the my our his her their its your this that".split())
+_TOKENS = re.compile(r"[\w'-]+|[^\w\s]")
+_DETERMINERS = frozenset("a an the my our his her your".split())  # not "its doors"
 _NO_OBJECT = frozenset("on in at by for with to from after before and as of off out up "
                        "today yesterday last this".split())
 
@@ -484,7 +496,7 @@ def _status(n: Reading, o: Reading) -> str | None:
     names = _named(n) | _named(o)
     same = _topic(n.words, o.words) - INTERIM - FINAL - names or (
         n.subject <= names and o.subject <= names and not was <= _HOPEFUL
-        and _nothing_else(n, o, names, now))
+        and _nothing_else(n, o, names) and _outcome_of_it(n, o, now, names))
     m = _DONE.search(n.text) or (_DECLINED.search(n.text) if n.subject else None)
     done = _text(now, n) if now else (m.group() if m else "")
     if was and done and same:
