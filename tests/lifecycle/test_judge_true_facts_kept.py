@@ -30,7 +30,7 @@ KEPT = [
     ("W @me: I get hay fever badly from May and take cetirizine every day.",
      "B @me: Hurt my left knee badly playing five-a-side on Sunday."),
     ("O(c=0.7) @me: The Cautionary Tales podcast is my favourite thing to listen to on deadheads.",
-     "B @me: Listened to the Flightcast interview with a retired 747 captain on the deadhead home."),
+     "B @me: Listened to the Flightcast interview with a retired 747 captain on the way home."),
     ("W @Graciela: Graciela is from Valparaíso in Chile and charges £25 a lesson.",
      "B @Graciela: Graciela's lesson on the subjunctive left me more confused than ever."),
     ("W @Pickles: Pickles eats Hill's k/d wet food because of his kidneys.",

@@ -499,7 +499,7 @@ def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
         return "third-party"
     if m := w.OTHERS_HISTORY.search(text):  # "Marek's previous company": not today's
         return "third-party" if w.stem(m.group(1).lower()) not in names else "past"
-    if w.PERIOD_SUMMARY.search(text):  # "March was all about the move": that month's story
+    if p.PERIOD_SUMMARY.search(text):  # "March was all about the move": that month's story
         return "past"
     if w.QUESTION.search(text):
         return "question"

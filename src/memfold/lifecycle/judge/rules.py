@@ -24,7 +24,8 @@ experience, which is history) about the same entity when one of these holds, in 
 Whatever the rule, a newer fact never supersedes when it is a plan or a hypothetical, a
 change that did not happen ("turned down the offer", "went back to Vim"), a visit or a
 stated range that ends, someone else's news or view ("his dad switched...", "Alice's
-previous company..."), the past (Vietnamese "hồi nhỏ", "từng"), a suggestion, a question, a
+previous company..."), the past (Vietnamese "hồi nhỏ", "từng"; a summary of a month or a
+year, "March was all about the move"), a suggestion, a question, a
 discussion, a pitch, a restatement, or an addition ("also", "too"); nor when it names no
 entity and the older fact names one, nor when the entity the two share is the subject of
 neither (Sam's employer is not Priya's because both name @Globex). Such pairs, opposed
@@ -44,15 +45,18 @@ from dataclasses import replace as evolve
 from memfold.journal.fold import STATE_KINDS
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import spelled_out
+from memfold.lifecycle.judge.apart import (
+    ELDERS_AND_YOUNGER,
+    PART_OF,
+    kind_apart,
+    money_apart,
+    status,
+)
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.offers import (
-    FINAL,
-    INTERIM,
     OPPOSITE,
     SLOT_TAGS,
     commute_offer,
-    finals,
-    interim,
     mention_offer,
     partner_offer,
     redone_offer,
@@ -122,11 +126,6 @@ _GUARDS = {"older-hearsay": "weighed against an older fact that was not a state"
            "restated": "a restatement", "past": "about the past",
            "dwelling": "where the home is, not said to be a move"}
 _KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
-# the people one is born or raised among: "Mom is ..." tells one of her many states, where
-# "my boss is ..." or "her landlord is ..." names who holds a role
-_ELDERS_AND_YOUNGER = frozenset(w.stem(x) for x in (
-    "sister brother sibling mother father mom mum dad son daughter kid child cousin uncle aunt "
-    "niece nephew grandma grandmother grandpa grandfather").split())
 _GROUPS = frozenset(w.stem(x) for x in "club team squad choir band league society group "
                     "gym orchestra troupe crew".split())
 _PARTNER = frozenset(w.stem(x) for x in w.KINDS["partner"])
@@ -237,10 +236,10 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         return None  # "an apartment in Tennoji ward" is where in Osaka, not a move
     if n.relation == o.relation == "diet" and _diet_kept(n.value, o.value):
         return None  # "eats fish" keeps a pescatarian diet
-    if n.relation == o.relation == "attr" and n.attr and n.attr <= _ELDERS_AND_YOUNGER:
+    if n.relation == o.relation == "attr" and n.attr and n.attr <= ELDERS_AND_YOUNGER:
         return None  # "Mom is a retired teacher" / "Mom is having her knee replaced": a
         # person has many states, not one slot
-    if _money_apart(n, o):
+    if money_apart(n, o):
         return None  # "our mortgage payment is £1,312" is not "my salary is £44,200"
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
@@ -300,16 +299,6 @@ def _qualified_apart(words: Stems, o: Reading) -> bool:
     return any(OPPOSITE.get(x, frozenset()) & o.words for x in sorted(words - o.words))
 
 
-def _kind_apart(what: Stems, o: Reading) -> bool:
-    """The thing changed and the older fact's thing share only the slot word, each with a
-    qualifier of its own: the fish supplier is not the mobile provider."""
-    if not o.attr:
-        return False
-    shared = what & o.attr
-    return len(shared) == 1 and bool(what - o.words - _GENERIC) \
-        and bool(o.attr - what - _SLOT_WORDS - _GENERIC)
-
-
 def _changed(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
         if o.kind == "opinion" and not _topic(c.obj, o.subject):
@@ -317,7 +306,7 @@ def _changed(n: Reading, o: Reading) -> str | None:
             # not with a word it shares ("switching to green tea on early shows")
         if c.new and c.obj and _topic(c.obj, o.words) and not c.new <= o.words \
                 and not n.additive and (o.value - c.new or o.numbers or o.families) \
-                and not _qualified_apart(c.obj, o) and not _kind_apart(c.obj, o):
+                and not _qualified_apart(c.obj, o) and not kind_apart(c.obj, o):
             return f"the newer fact changes {_text(_topic(c.obj, o.words), n)!r} to " \
                    f"{_text(c.new, n)!r}"
     return None
@@ -382,46 +371,10 @@ def _upgraded(n: Reading, o: Reading) -> str | None:
     return None
 
 
-# What an amount of money is for.  Two amounts for different things are two slots: the
-# rent is not the offer on a house, the mortgage not the salary, a loan not a sale price.
-_PURPOSES = tuple((name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for name, words in (
-    ("rent", r"rent|rents|rented|renting"),
-    ("salary", r"salary|salaries|wages?|earn|earns|earning|income"),
-    ("mortgage", r"mortgage"),
-    ("offer", r"offers?|bid|bids"),
-    ("sale", r"sold|sell|sells|selling|sale|price|bought|buy|cost|costs"),
-    ("loan", r"loans?|owe|owes|owed|debt"),
-    ("fee", r"fees?|charges?|charged|rates?"),
-    ("savings", r"savings|saved|ISA"),
-    ("budget", r"budget"),
-))
-
-
-_PART_OF = re.compile(r"[$€£¥₹]\s?[\d,.]+k?\s+of\s+(?:the|my|our|his|her|their|its)\b",
-                      re.IGNORECASE)
-
-
-def _purposes(r: Reading) -> frozenset[str]:
-    return frozenset(name for name, said in _PURPOSES if said.search(r.text))
-
-
-def _money_apart(n: Reading, o: Reading) -> bool:
-    """Amounts of money for different things (a rent, a house offer; a salary, a mortgage),
-    or an experience that names no purpose against a state that does ("found a crash pad for
-    $350 a month" is not the rent of the flat)."""
-    if not any("money" in units for _, units in n.numbers) \
-            or not any("money" in units for _, units in o.numbers):
-        return False
-    mine, theirs = _purposes(n), _purposes(o)
-    if mine and theirs:
-        return not mine & theirs
-    return bool(theirs) and n.kind == "experience" and not n.changes
-
-
 def _counted(n: Reading, o: Reading) -> str | None:
     if n.additive and not n.now:  # "also charges a £40 fee": another amount beside it
         return None  # ("adopted another cat, so he has three now" counts them again)
-    if _money_apart(n, o) or _PART_OF.search(n.text):
+    if money_apart(n, o) or PART_OF.search(n.text):
         return None  # "paid off $4,000 of the loan": a part of it, not what is left
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:
@@ -432,75 +385,6 @@ def _counted(n: Reading, o: Reading) -> str | None:
                 topic -= units | old_units
             if same_unit and value != old_value and topic:
                 return f"{_text(units | old_units, n, o)}: {old_value} became {value}"
-    return None
-
-
-_DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
-                   r"|draft)|\bgot\s+the\s+go-ahead\b|\bgot\s+(?:into|a\s+place\s+at)\b",
-                   re.IGNORECASE)
-# a decision on what was pending, by whoever decides it ("the Trust turned down our
-# application"), not the entity declining an offer ("interviewed at Vandelay but turned the
-# offer down": still interviewing)
-_DECLINED = re.compile(r"\bturned\s+(?:\w+\s+){0,4}down\b", re.IGNORECASE)
-
-
-# a candidate or an applicant waits for something the fact must name: "a candidate for the
-# school board" is not hired by Ardent Labs
-_HOPEFUL = frozenset(w.stem(x) for x in "candidate applicant".split())
-
-
-def _named(r: Reading) -> Stems:
-    """The words of the names of the entities a fact is about ("project-compass")."""
-    return frozenset(w.stem(part) for key in r.about for part in key.split("-"))
-
-
-def _nothing_else(n: Reading, o: Reading, names: Stems) -> bool:
-    """Whether a newer fact that shares no topic word with an older status still speaks of
-    that status: it ends nothing of its own ("cancelled Fender Play" is not the offer
-    decided)."""
-    return not any(e and not e & o.words for e in n.ends)
-
-
-def _outcome_of_it(n: Reading, o: Reading, now: Stems, names: Stems) -> bool:
-    """Whether the word of outcome is said of the older fact's status, not of a thing of its
-    own: the head of its object, if it has one, is the entity or a word the older fact names
-    ("finished the Compass accessibility audit" finished an audit, not the beta; "opened its
-    doors again" and "approved the Quarry iOS app" are said of the entity itself)."""
-    tokens = _TOKENS.findall(n.text)
-    for i, token in enumerate(tokens):
-        if w.stem(token.lower()) not in now:
-            continue
-        if not tokens[i + 1:i + 2] or tokens[i + 1].lower() not in _DETERMINERS:
-            return True  # "is permanent now", "approved on 3 May": no object of its own
-        head = ""
-        for after in tokens[i + 2:i + 7]:
-            if after.lower() in _NO_OBJECT or not after[:1].isalnum():
-                break
-            head = after
-        return not head or w.stem(head.lower()) in o.words | names
-    return True
-
-
-_TOKENS = re.compile(r"[\w'-]+|[^\w\s]")
-_DETERMINERS = frozenset("a an the my our his her your".split())  # not "its doors"
-_NO_OBJECT = frozenset("on in at by for with to from after before and as of off out up "
-                       "today yesterday last this".split())
-
-
-def _status(n: Reading, o: Reading) -> str | None:
-    if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
-        return None
-    if not (was := interim(o)):
-        return None
-    now = finals(n, was)  # not "reopened" after "closed"
-    names = _named(n) | _named(o)
-    same = _topic(n.words, o.words) - INTERIM - FINAL - names or (
-        n.subject <= names and o.subject <= names and not was <= _HOPEFUL
-        and _nothing_else(n, o, names) and _outcome_of_it(n, o, now, names))
-    m = _DONE.search(n.text) or (_DECLINED.search(n.text) if n.subject else None)
-    done = _text(now, n) if now else (m.group() if m else "")
-    if was and done and same:
-        return f"status: {_text(was, o)!r} became {done!r}"
     return None
 
 
@@ -599,7 +483,7 @@ def replaces(new: Fact, old: Fact) -> str | None:
             return None
     return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
             or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
-            or _status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
+            or status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
             or (_closed(n, o) if for_good(n.text) else None) or _ended(n, o, doers=True))
 
 
@@ -638,7 +522,7 @@ class RuleJudge:
             n = evolve(n, guard=None)  # girlfriend Marta moved in": her own relationship
         guard = n.guard or reported(new) or _hearsay(n, o) or (
             "dwelling" if reason and _dwelling(n, o) else None)
-        if guard == "negated" and reason and reason == _status(n, o):
+        if guard == "negated" and reason and reason == status(n, o):
             guard = None  # "the Trust turned down our application": what was pending is decided
         if reason and not guard:
             return Verdict(old.id, True, reason)

@@ -232,16 +232,6 @@ PITCH = re.compile(
 OTHERS_HISTORY = re.compile(
     r"\b([A-Z][\w-]*)'s\s+(?:previous|former|old|last|past|prior|ex-?)\s*(?:company|employer"
     r"|job|team|startup|workplace|firm|school|university|client|place|landlord|manager|boss)\b")
-# A summary of a period that is over: "March was all about the job change", "February: the
-# diabetes news, ...", "2025 was the year I moved", "Most of January's runs were on the
-# railway path".  What it tells held in that period: history, neither replaced nor replacing.
-_PERIOD = (r"(?:(?:January|February|March|April|May|June|July|August|September|October"
-           r"|November|December)(?-i:\b)|(?:19|20)\d\d\b|(?:last|this)\s+(?:spring|summer|autumn"
-           r"|fall|winter|week|month|year)\b)")
-PERIOD_SUMMARY = re.compile(
-    rf"^(?:(?:most|much|all|some|the\s+rest)\s+of\s+)?{_PERIOD}"
-    r"(?:\s*:|\s+(?:was|were|has\s+been|had\s+been)\b|'s\s+(?:[\w-]+\s+){0,3}(?:was|were)\b)",
-    re.IGNORECASE)
 # Said again: the same thing, restated ("she said again", "still prefers")
 RESTATED = re.compile(
     r"\b(?:still|as\s+(?:before|always|usual)|reiterat\w*|repeated|keeps\s+saying"
