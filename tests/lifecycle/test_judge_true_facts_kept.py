@@ -97,6 +97,10 @@ CHANGES = [
     ("W @me: My phone is a Samsung Galaxy S21.", "W @me: My phone is an iPhone 16 now."),
     ("W @Azilis: Azilis is expecting her first child.",
      "W @Azilis: Azilis gave birth to a baby boy, Théo."),
+    ("W @Juniper-Row: Juniper Row Bakery's website runs on Squarespace.",
+     "B @Juniper-Row: Juniper Row moved its website and online shop to Shopify."),
+    ("W @Jarrah: Jarrah drives on his P1 provisional licence.",
+     "W @Jarrah: Jarrah passed the HPT and is on his P2s now."),
     ("W @Book-Club: My book club meets at Priyanka's flat.",
      "W @Book-Club: From June, the book club meets at the Loaf café instead of Priyanka's flat."),
 ]

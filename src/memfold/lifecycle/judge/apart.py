@@ -29,14 +29,23 @@ ELDERS_AND_YOUNGER = frozenset(w.stem(x) for x in (
     "niece nephew grandma grandmother grandpa grandfather").split())
 
 
-def kind_apart(what: Stems, o: Reading) -> bool:
+def kind_apart(what: Stems, o: Reading, n_text: str) -> bool:
     """The thing changed and the older fact's thing share only the slot word, each with a
     qualifier of its own: the fish supplier is not the mobile provider."""
     if not o.attr:
         return False
     shared = what & o.attr
-    return len(shared) == 1 and bool(what - o.words - _GENERIC) \
-        and bool(o.attr - what - _SLOT_WORDS - _GENERIC)
+    named = _capitalised(n_text) | _capitalised(o.text)  # "Juniper Row Bakery's website"
+    return len(shared) == 1 and bool(what - o.words - _GENERIC - named) \
+        and bool(o.attr - what - _SLOT_WORDS - _GENERIC - named)
+
+
+def _capitalised(text: str) -> Stems:
+    """The stems of the words a text writes with a capital inside a sentence: names."""
+    return frozenset(w.stem(m.group().lower()) for m in _INSIDE_CAPITAL.finditer(text))
+
+
+_INSIDE_CAPITAL = re.compile(r"(?<=[\w,'’] )(?-i:[A-Z])[\w-]*")
 
 
 # What an amount of money is for.  Two amounts for different things are two slots: the
@@ -103,7 +112,7 @@ def outcome_of_it(n: Reading, o: Reading, now: Stems, names: Stems) -> bool:
             if after.lower() in _NO_OBJECT or not after[:1].isalnum():
                 break
             head = after
-        return not head or w.stem(head.lower()) in o.words | names
+        return not head[:1].islower() or w.stem(head.lower()) in o.words | names  # "the HPT"
     return True
 
 

@@ -306,7 +306,7 @@ def _changed(n: Reading, o: Reading) -> str | None:
             # not with a word it shares ("switching to green tea on early shows")
         if c.new and c.obj and _topic(c.obj, o.words) and not c.new <= o.words \
                 and not n.additive and (o.value - c.new or o.numbers or o.families) \
-                and not _qualified_apart(c.obj, o) and not kind_apart(c.obj, o):
+                and not _qualified_apart(c.obj, o) and not kind_apart(c.obj, o, n.text):
             return f"the newer fact changes {_text(_topic(c.obj, o.words), n)!r} to " \
                    f"{_text(c.new, n)!r}"
     return None
