@@ -197,3 +197,16 @@ INTENDED = re.compile(r"\b(?:was|were)\s+going\s+to|\b(?:meant|wanted|planned|in
 TURNED_DIET = re.compile(r"\b(?:went|gone|goes|go|turned|turns|became|become|becomes)\s+"
                          r"(?:fully\s+)?(?P<val>" + "|".join(sorted(w.DIETS)) + r")\b",
                          re.IGNORECASE)
+
+
+# A summary of a period that is over: "March was all about the job change", "February: the
+# diabetes news, ...", "2025 was the year I moved", "Most of January's runs were on the
+# railway path".  What it tells held in that period: history, neither replaced nor replacing.
+_PERIOD = (r"(?:(?:January|February|March|April|May|June|July|August|September|October"
+           r"|November|December)(?-i:\b)|(?:19|20)\d\d\b|(?:last|this)\s+(?:spring|summer|autumn"
+           r"|fall|winter|week|month|year)\b)")
+PERIOD_SUMMARY = re.compile(
+    rf"^(?:(?:most|much|all|some|the\s+rest)\s+of\s+)?{_PERIOD}"
+    r"(?:\s*:|\s+(?:was|were|has\s+been|had\s+been)\b|'s\s+(?:[\w-]+\s+){0,3}(?:was|were)\b)",
+    re.IGNORECASE)
+

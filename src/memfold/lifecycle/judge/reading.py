@@ -134,6 +134,8 @@ def _ended(clause: str, names: Stems, guard: str | None) -> Stems | None:
         after = stems(_clip(clause[m.end():]), names)  # "no longer on the board": the state
     elif m := _end_at(blanked, guard):
         rest = clause[m.end():]
+        if _HANDED_ON.fullmatch(m.group()):
+            rest = _handed_on(rest)
         after = _EMPTY if _NO_OBJECT.match(rest) else stems(_clip(rest), names)
     else:
         return None
@@ -141,7 +143,33 @@ def _ended(clause: str, names: Stems, guard: str | None) -> Stems | None:
     if after and not _DEPARTS.search(m.group()):
         return after
     subject = _SUBORDINATE.split(clause[: m.start()])[-1]  # "… after Dr. Lind retired": Lind
-    return after | stems(subject, names)
+    return after | stems(_nearest(subject), names)
+
+
+def _handed_on(rest: str) -> str:
+    """What a sale or a gift handed on: its object before whom it went to and for how much;
+    of a common noun, only its head ("sold my E175 flight bag" sold a bag, not the E175 one
+    flies), of a name all of it ("sold the Honda Fit")."""
+    what = _TO_WHOM.split(rest, maxsplit=1)[0]
+    phrase = _PHRASE_END.split(what, maxsplit=1)[0].split()
+    if phrase and phrase[-1][:1].islower() and not any(x[:1].isupper() and x.isalpha()
+                                                        for x in phrase[1:]):
+        return " " + phrase[-1]  # "the Tartu place" keeps the name that says which place
+    return what
+
+
+_PHRASE_END = re.compile(r"\s(?:and|in|on|at|with|from|of|once|after|when|before|because|since"
+                         r"|as|so|but|last|this|yesterday|today)\b|[,;.]", re.IGNORECASE)
+
+
+def _nearest(subject: str) -> str:
+    """The subject next to the verb, after a heading or a list: "Fall menu: scallops with
+    brown butter, duck was dropped" dropped the duck.  A subject in apposition ("Zendesk, our
+    old helpdesk, is gone") is kept whole."""
+    subject = subject.rsplit(":", 1)[-1]
+    if subject.rstrip().endswith(","):
+        return subject
+    return subject.rsplit(",", 1)[-1]
 
 
 _SUBORDINATE = re.compile(r"\b(?:after|when|because|since|once|before|until|as)\b", re.IGNORECASE)
@@ -213,8 +241,23 @@ _SELF_REPORT = re.compile(r"^(?P<who>[A-Z][\w-]*|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I"
 
 
 _NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s+of|ended\s+up"
-                         r"|clos(?:ed|ing|es?)\s+on)\b",  # "closed on the house": bought it
+                         r"|clos(?:ed|ing|es?)\s+on"  # "closed on the house": bought it
+                         # a participle after a determiner describes a noun: "my left knee",
+                         # "a retired 747 captain", "the closed office"
+                         r"|(?:a|an|the|my|your|his|her|its|our|their)\s+(?:left|retired|closed"
+                         r"|dropped|cancell?ed|discontinued|abandoned|deprecated|deleted|removed"
+                         r"|sold|ended|stopped|separated|divorced|quit)"
+                         # leaving someone in a state: "the lesson left me more confused"
+                         r"|left\s+(?:me|us|him|her|them)\s+(?=(?:more|less|so|very|quite|really"
+                         r"|feeling|a\s+bit|\w+ed)\b)"
+                         # less of it, not none: "has stopped eating much"
+                         r"|(?:stopp?\w*|quit\w*)\s+\w+ing\s+(?=(?:much|as\s+much|so\s+much)\b))\b",
                          re.IGNORECASE)
+# what is sold or given ends before whom it went to and for how much: "sold the Honda Fit
+# to a student in Bridgewater for $3,200" ended the Honda Fit, not anything of a student
+_HANDED_ON = re.compile(r"\b(?:sell|sells|selling|sold|gave|give|gives|giving|donated)\b",
+                        re.IGNORECASE)
+_TO_WHOM = re.compile(r"\s(?:to|for)\s", re.IGNORECASE)
 # "asked me to drop the emoji": a request to stop is the end of what it stops
 _ASKED_TO_STOP = re.compile(r"\b(?:asked|told|wants?|wanted|requested)\s+(?:me|us|him|her|them"
                             r"|the\s+team)?\s*(?:to\s+)?(?:drop|stop|skip|avoid|remove|ditch"
@@ -456,6 +499,8 @@ def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
         return "third-party"
     if m := w.OTHERS_HISTORY.search(text):  # "Marek's previous company": not today's
         return "third-party" if w.stem(m.group(1).lower()) not in names else "past"
+    if p.PERIOD_SUMMARY.search(text):  # "March was all about the move": that month's story
+        return "past"
     if w.QUESTION.search(text):
         return "question"
     if w.SUGGESTION.search(text):

@@ -24,7 +24,8 @@ experience, which is history) about the same entity when one of these holds, in 
 Whatever the rule, a newer fact never supersedes when it is a plan or a hypothetical, a
 change that did not happen ("turned down the offer", "went back to Vim"), a visit or a
 stated range that ends, someone else's news or view ("his dad switched...", "Alice's
-previous company..."), the past (Vietnamese "hồi nhỏ", "từng"), a suggestion, a question, a
+previous company..."), the past (Vietnamese "hồi nhỏ", "từng"; a summary of a month or a
+year, "March was all about the move"), a suggestion, a question, a
 discussion, a pitch, a restatement, or an addition ("also", "too"); nor when it names no
 entity and the older fact names one, nor when the entity the two share is the subject of
 neither (Sam's employer is not Priya's because both name @Globex). Such pairs, opposed
@@ -44,15 +45,18 @@ from dataclasses import replace as evolve
 from memfold.journal.fold import STATE_KINDS
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import spelled_out
+from memfold.lifecycle.judge.apart import (
+    ELDERS_AND_YOUNGER,
+    PART_OF,
+    kind_apart,
+    money_apart,
+    status,
+)
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.offers import (
-    FINAL,
-    INTERIM,
     OPPOSITE,
     SLOT_TAGS,
     commute_offer,
-    finals,
-    interim,
     mention_offer,
     partner_offer,
     redone_offer,
@@ -162,8 +166,13 @@ def _differs(new: Stems, old: Stems) -> bool:
     return bool(new) and bool(old) and not old <= new and not new <= old
 
 
+_FROM_A_SOURCE = frozenset(w.stem(x) for x in "adopt buy bought get got receive".split())
+
+
 def _left(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
+        if c.verb in _FROM_A_SOURCE and not c.new:
+            continue  # "adopted Juniper from Best Friends": where it came from, not a change
         if c.old and _mentions(o, c.old) and not (c.new and c.new <= c.old):
             return f"the newer fact says it moved away from {_text(c.old, n, o)!r}"
         if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
@@ -227,6 +236,11 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         return None  # "an apartment in Tennoji ward" is where in Osaka, not a move
     if n.relation == o.relation == "diet" and _diet_kept(n.value, o.value):
         return None  # "eats fish" keeps a pescatarian diet
+    if n.relation == o.relation == "attr" and n.attr and n.attr <= ELDERS_AND_YOUNGER:
+        return None  # "Mom is a retired teacher" / "Mom is having her knee replaced": a
+        # person has many states, not one slot
+    if money_apart(n, o):
+        return None  # "our mortgage payment is £1,312" is not "my salary is £44,200"
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
         if not nested and (n.relation == "attr" or (n.attr and o.attr)):
@@ -287,15 +301,20 @@ def _qualified_apart(words: Stems, o: Reading) -> bool:
 
 def _changed(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
+        if o.kind == "opinion" and not _topic(c.obj, o.subject):
+            continue  # an opinion changes with what it is about ("the crew-room coffee"),
+            # not with a word it shares ("switching to green tea on early shows")
         if c.new and c.obj and _topic(c.obj, o.words) and not c.new <= o.words \
                 and not n.additive and (o.value - c.new or o.numbers or o.families) \
-                and not _qualified_apart(c.obj, o):
+                and not _qualified_apart(c.obj, o) and not kind_apart(c.obj, o, n.text):
             return f"the newer fact changes {_text(_topic(c.obj, o.words), n)!r} to " \
                    f"{_text(c.new, n)!r}"
     return None
 
 
 def _family(n: Reading, o: Reading) -> str | None:
+    if o.kind == "opinion":  # moving to MySQL changes what is used, not a view on Postgres
+        return None
     if n.additive or (n.attr and not o.attr and not n.attr & o.words and not (n.now or n.changes)):
         return None  # "its staging copy is deployed on Fly.io": a part, not the whole
     taken = n.value.union(*(c.new for c in n.changes))
@@ -355,6 +374,8 @@ def _upgraded(n: Reading, o: Reading) -> str | None:
 def _counted(n: Reading, o: Reading) -> str | None:
     if n.additive and not n.now:  # "also charges a £40 fee": another amount beside it
         return None  # ("adopted another cat, so he has three now" counts them again)
+    if money_apart(n, o) or PART_OF.search(n.text):
+        return None  # "paid off $4,000 of the loan": a part of it, not what is left
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:
             same_unit = units & old_units or (not units and old_units & n.words) or (
@@ -364,35 +385,6 @@ def _counted(n: Reading, o: Reading) -> str | None:
                 topic -= units | old_units
             if same_unit and value != old_value and topic:
                 return f"{_text(units | old_units, n, o)}: {old_value} became {value}"
-    return None
-
-
-_DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
-                   r"|draft)|\bgot\s+the\s+go-ahead\b|\bgot\s+(?:into|a\s+place\s+at)\b",
-                   re.IGNORECASE)
-# a decision on what was pending, by whoever decides it ("the Trust turned down our
-# application"), not the entity declining an offer ("interviewed at Vandelay but turned the
-# offer down": still interviewing)
-_DECLINED = re.compile(r"\bturned\s+(?:\w+\s+){0,4}down\b", re.IGNORECASE)
-
-
-# a candidate or an applicant waits for something the fact must name: "a candidate for the
-# school board" is not hired by Ardent Labs
-_HOPEFUL = frozenset(w.stem(x) for x in "candidate applicant".split())
-
-
-def _status(n: Reading, o: Reading) -> str | None:
-    if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
-        return None
-    if not (was := interim(o)):
-        return None
-    now = finals(n, was)  # not "reopened" after "closed"
-    same = _topic(n.words, o.words) - INTERIM - FINAL or (
-        not n.subject and not o.subject and not was <= _HOPEFUL)
-    m = _DONE.search(n.text) or (_DECLINED.search(n.text) if n.subject else None)
-    done = _text(now, n) if now else (m.group() if m else "")
-    if was and done and same:
-        return f"status: {_text(was, o)!r} became {done!r}"
     return None
 
 
@@ -491,7 +483,7 @@ def replaces(new: Fact, old: Fact) -> str | None:
             return None
     return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
             or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
-            or _status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
+            or status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
             or (_closed(n, o) if for_good(n.text) else None) or _ended(n, o, doers=True))
 
 
@@ -530,7 +522,7 @@ class RuleJudge:
             n = evolve(n, guard=None)  # girlfriend Marta moved in": her own relationship
         guard = n.guard or reported(new) or _hearsay(n, o) or (
             "dwelling" if reason and _dwelling(n, o) else None)
-        if guard == "negated" and reason and reason == _status(n, o):
+        if guard == "negated" and reason and reason == status(n, o):
             guard = None  # "the Trust turned down our application": what was pending is decided
         if reason and not guard:
             return Verdict(old.id, True, reason)

@@ -1,0 +1,157 @@
+"""What sets two facts apart that share a word: the rule judge's checks (judge.rules) that a
+shared word, a shared slot noun or a shared amount is not one slot of one thing.
+
+    kind_apart     a slot noun of another thing ("fish supplier" / "mobile provider")
+    money_apart    amounts of money for different things (a rent / an offer on a house)
+    PART_OF        a part of an amount ("paid off $4,000 of the loan")
+    ELDERS_AND_YOUNGER  the kin a fact tells many states of ("Mom is ...")
+    status         a status moved on from an interim state (rule 7 of judge.rules)
+    nothing_else, outcome_of_it   whether an outcome is said of the older fact's status
+"""
+
+from __future__ import annotations
+
+import re
+
+from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.offers import FINAL, INTERIM, finals, interim
+from memfold.lifecycle.judge.pieces import words_as_written
+from memfold.lifecycle.judge.reading import Reading, Stems
+from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
+
+_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+
+
+# the people one is born or raised among: "Mom is ..." tells one of her many states, where
+# "my boss is ..." or "her landlord is ..." names who holds a role
+ELDERS_AND_YOUNGER = frozenset(w.stem(x) for x in (
+    "sister brother sibling mother father mom mum dad son daughter kid child cousin uncle aunt "
+    "niece nephew grandma grandmother grandpa grandfather").split())
+
+
+def kind_apart(what: Stems, o: Reading, n_text: str) -> bool:
+    """The thing changed and the older fact's thing share only the slot word, each with a
+    qualifier of its own: the fish supplier is not the mobile provider."""
+    if not o.attr:
+        return False
+    shared = what & o.attr
+    named = _capitalised(n_text) | _capitalised(o.text)  # "Juniper Row Bakery's website"
+    return len(shared) == 1 and bool(what - o.words - _GENERIC - named) \
+        and bool(o.attr - what - _SLOT_WORDS - _GENERIC - named)
+
+
+def _capitalised(text: str) -> Stems:
+    """The stems of the words a text writes with a capital inside a sentence: names."""
+    return frozenset(w.stem(m.group().lower()) for m in _INSIDE_CAPITAL.finditer(text))
+
+
+_INSIDE_CAPITAL = re.compile(r"(?<=[\w,'’] )(?-i:[A-Z])[\w-]*")
+
+
+# What an amount of money is for.  Two amounts for different things are two slots: the
+# rent is not the offer on a house, the mortgage not the salary, a loan not a sale price.
+_PURPOSES = tuple((name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for name, words in (
+    ("rent", r"rent|rents|rented|renting"),
+    ("salary", r"salary|salaries|wages?|earn|earns|earning|income"),
+    ("mortgage", r"mortgage"),
+    ("offer", r"offers?|bid|bids"),
+    ("sale", r"sold|sell|sells|selling|sale|price|bought|buy|cost|costs"),
+    ("loan", r"loans?|owe|owes|owed|debt"),
+    ("fee", r"fees?|charges?|charged|rates?"),
+    ("savings", r"savings|saved|ISA"),
+    ("budget", r"budget"),
+))
+
+
+PART_OF = re.compile(r"[$€£¥₹]\s?[\d,.]+k?\s+of\s+(?:the|my|our|his|her|their|its)\b",
+                      re.IGNORECASE)
+
+
+def _purposes(r: Reading) -> frozenset[str]:
+    return frozenset(name for name, said in _PURPOSES if said.search(r.text))
+
+
+def money_apart(n: Reading, o: Reading) -> bool:
+    """Amounts of money for different things (a rent, a house offer; a salary, a mortgage),
+    or an experience that names no purpose against a state that does ("found a crash pad for
+    $350 a month" is not the rent of the flat)."""
+    if not any("money" in units for _, units in n.numbers) \
+            or not any("money" in units for _, units in o.numbers):
+        return False
+    mine, theirs = _purposes(n), _purposes(o)
+    if mine and theirs:
+        return not mine & theirs
+    return bool(theirs) and n.kind == "experience" and not n.changes
+
+
+def named(r: Reading) -> Stems:
+    """The words of the names of the entities a fact is about ("project-compass")."""
+    return frozenset(w.stem(part) for key in r.about for part in key.split("-"))
+
+
+def nothing_else(n: Reading, o: Reading, names: Stems) -> bool:
+    """Whether a newer fact that shares no topic word with an older status still speaks of
+    that status: it ends nothing of its own ("cancelled Fender Play" is not the offer
+    decided)."""
+    return not any(e and not e & o.words for e in n.ends)
+
+
+def outcome_of_it(n: Reading, o: Reading, now: Stems, names: Stems) -> bool:
+    """Whether the word of outcome is said of the older fact's status, not of a thing of its
+    own: the head of its object, if it has one, is the entity or a word the older fact names
+    ("finished the Compass accessibility audit" finished an audit, not the beta; "opened its
+    doors again" and "approved the Quarry iOS app" are said of the entity itself)."""
+    tokens = _TOKENS.findall(n.text)
+    for i, token in enumerate(tokens):
+        if w.stem(token.lower()) not in now:
+            continue
+        if not tokens[i + 1:i + 2] or tokens[i + 1].lower() not in _DETERMINERS:
+            return True  # "is permanent now", "approved on 3 May": no object of its own
+        head = ""
+        for after in tokens[i + 2:i + 7]:
+            if after.lower() in _NO_OBJECT or not after[:1].isalnum():
+                break
+            head = after
+        return not head[:1].islower() or w.stem(head.lower()) in o.words | names  # "the HPT"
+    return True
+
+
+_TOKENS = re.compile(r"[\w'-]+|[^\w\s]")
+_DETERMINERS = frozenset("a an the my our his her your".split())  # not "its doors"
+_NO_OBJECT = frozenset("on in at by for with to from after before and as of off out up "
+                       "today yesterday last this".split())
+
+
+
+_DONE = re.compile(r"\b(?:came|went|got)\s+through|\bout\s+of\s+(?:beta|alpha|preview|review"
+                   r"|draft)|\bgot\s+the\s+go-ahead\b|\bgot\s+(?:into|a\s+place\s+at)\b",
+                   re.IGNORECASE)
+# a decision on what was pending, by whoever decides it ("the Trust turned down our
+# application"), not the entity declining an offer ("interviewed at Vandelay but turned the
+# offer down": still interviewing)
+_DECLINED = re.compile(r"\bturned\s+(?:\w+\s+){0,4}down\b", re.IGNORECASE)
+
+
+# a candidate or an applicant waits for something the fact must name: "a candidate for the
+# school board" is not hired by Ardent Labs
+_HOPEFUL = frozenset(w.stem(x) for x in "candidate applicant".split())
+
+
+def status(n: Reading, o: Reading) -> str | None:
+    if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
+        return None
+    if not (was := interim(o)):
+        return None
+    now = finals(n, was)  # not "reopened" after "closed"
+    names = named(n) | named(o)
+    same = (n.words & o.words - _GENERIC) - INTERIM - FINAL - names or (
+        n.subject <= names and o.subject <= names and not was <= _HOPEFUL
+        and nothing_else(n, o, names) and outcome_of_it(n, o, now, names))
+    m = _DONE.search(n.text) or (_DECLINED.search(n.text) if n.subject else None)
+    done = words_as_written(now, n.text) if now else (m.group() if m else "")
+    if was and done and same:
+        return f"status: {words_as_written(was, o.text)!r} became {done!r}"
+    return None
+
+__all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "kind_apart", "money_apart", "named",
+           "nothing_else", "outcome_of_it", "status"]
