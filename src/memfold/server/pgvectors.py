@@ -46,7 +46,13 @@ from typing import TYPE_CHECKING, Any
 from memfold.embed.store import CHUNK, Snapshot, VectorStore, fact_text, text_key
 from memfold.recall.embedding import EMBED_DURING_RECALL
 from memfold.server.db import tenant_tx
-from memfold.server.vectors import stored_name
+from memfold.server.vectors import (
+    VECTORS_ALL,
+    VECTORS_BY_KEY,
+    read_vectors,
+    store_vectors,
+    stored_name,
+)
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -60,16 +66,10 @@ log = logging.getLogger("memfold.server")
 
 CACHE_BYTES = 512 << 20  # matrices a replica process keeps, over all banks
 STRIPES = 64  # locks a cache holds for its banks' updates
-MANY_KEYS = 2_000  # more vectors wanted than this: read the bank's all, not by key
 ROWS_SINCE = ("SELECT rowid, content FROM recall_facts WHERE bank_id = %s AND rowid > %s"
               " ORDER BY rowid")
 ROWS_BY_ID = "SELECT rowid, content FROM recall_facts WHERE bank_id = %s AND rowid = ANY(%s)"
 LIVE_UPTO = "SELECT rowid FROM recall_facts WHERE bank_id = %s AND rowid <= %s"
-VECTORS_BY_KEY = ("SELECT key, vector FROM vectors WHERE bank_id = %s AND embedder = %s"
-                  " AND key = ANY(%s)")
-VECTORS_ALL = "SELECT key, vector FROM vectors WHERE bank_id = %s AND embedder = %s"
-STORE = ("INSERT INTO vectors (tenant_id, bank_id, embedder, key, vector)"
-         " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING")
 PGVECTOR = ("SELECT (SELECT extversion FROM pg_extension WHERE extname = 'vector'),"
             " EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')")
 
@@ -311,20 +311,8 @@ class BankRows:
 
     def _stored(self, keys: list[bytes]) -> dict[bytes, Matrix]:
         """The vectors the bank's rows hold for these keys."""
-        import numpy as np
-
-        wanted = set(keys)
-        width = self.model.identity.dims * 4
-        if len(keys) > MANY_KEYS:
-            rows = self.conn.execute(VECTORS_ALL, [self.bank_id, self.name])
-        else:
-            rows = self.conn.execute(VECTORS_BY_KEY, [self.bank_id, self.name, keys])
-        found = {}
-        for key, vector in rows:
-            key, data = bytes(key), bytes(vector)
-            if key in wanted and len(data) == width:
-                found[key] = np.frombuffer(data, dtype=np.float32)
-        return {k: found[k] for k in keys if k in found}
+        return read_vectors(self.conn, self.bank_id, self.name, keys,
+                            self.model.identity.dims)
 
     def _embed(self, missing: Sequence[tuple[bytes, str]]) -> dict[bytes, Matrix]:
         """Embed these texts (shortest first, CHUNK at a time, as a local update does); their
@@ -410,9 +398,8 @@ class BankVectors:
         name, made = self.made
         self.made = None
         try:
-            with tenant_tx(self.pool, self.tenant) as conn, conn.cursor() as cur:
-                cur.executemany(STORE, [(self.tenant, self.bank_id, name, k, v.tobytes())
-                                        for k, v in made.items()])
+            with tenant_tx(self.pool, self.tenant) as conn:
+                store_vectors(conn, self.tenant, self.bank_id, name, made.items())
         except Exception as exc:  # noqa: BLE001 - derived data: the answer stands without it
             log.warning("vectors of bank %s not stored (%s): made again when needed",
                         self.bank_id, exc)

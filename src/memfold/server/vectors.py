@@ -11,19 +11,56 @@ Queries are embedded fresh each time; they are not facts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memfold.embed.store import text_key
 from memfold.server.db import tenant_tx
 
 if TYPE_CHECKING:
+    import psycopg
     from psycopg_pool import ConnectionPool
 
     from memfold.embed.base import Embedder, Identity, Matrix
 
 
 PASSED = frozenset({"embed_queries", "token_vectors"})  # the model's, unstored
+MANY_KEYS = 2_000  # more vectors wanted than this: read the bank's all, not by key
+VECTORS_BY_KEY = ("SELECT key, vector FROM vectors WHERE bank_id = %s AND embedder = %s"
+                  " AND key = ANY(%s)")
+VECTORS_ALL = "SELECT key, vector FROM vectors WHERE bank_id = %s AND embedder = %s"
+STORE = ("INSERT INTO vectors (tenant_id, bank_id, embedder, key, vector)"
+         " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING")
+
+
+def read_vectors(conn: psycopg.Connection[Any], bank_id: int, name: str,
+                 keys: Sequence[bytes], dims: int) -> dict[bytes, Matrix]:
+    """The vectors the bank's rows hold for these keys, made by the embedder `name`, in
+    the keys' order (a row of another width is none: a model that changed its size)."""
+    import numpy as np  # the embed extra
+
+    wanted = set(keys)
+    if len(keys) > MANY_KEYS:
+        rows = conn.execute(VECTORS_ALL, [bank_id, name])
+    else:
+        rows = conn.execute(VECTORS_BY_KEY, [bank_id, name, list(keys)])
+    found = {}
+    for key, vector in rows:
+        key, data = bytes(key), bytes(vector)
+        if key in wanted and len(data) == dims * 4:
+            found[key] = np.frombuffer(data, dtype=np.float32)
+    return {k: found[k] for k in keys if k in found}
+
+
+def store_vectors(conn: psycopg.Connection[Any], tenant: str, bank_id: int, name: str,
+                  made: Iterable[tuple[bytes, Matrix]]) -> None:
+    """Store vectors the model made, for every replica (a key already there is kept)."""
+    import numpy as np  # the embed extra
+
+    with conn.cursor() as cur:
+        cur.executemany(STORE, [(tenant, bank_id, name, key,
+                                 np.asarray(vector, dtype=np.float32).tobytes())
+                                for key, vector in made])
 
 
 def stored_name(identity: Identity) -> str:
@@ -56,23 +93,15 @@ class StoredVectors:
         dims = self.inner.identity.dims
         keys = [text_key(text) for text in texts]
         with tenant_tx(self.pool, self.tenant) as conn:
-            rows = conn.execute("SELECT key, vector FROM vectors WHERE bank_id = %s AND "
-                                "embedder = %s AND key = ANY(%s)",
-                                [self.bank_id, self._name(), keys]).fetchall()
-        found = {bytes(key): np.frombuffer(bytes(vector), dtype=np.float32)
-                 for key, vector in rows if len(bytes(vector)) == dims * 4}
+            found = read_vectors(conn, self.bank_id, self._name(), keys, dims)
         missing = [i for i, key in enumerate(keys) if key not in found]
         out = np.zeros((len(texts), dims), dtype=np.float32)
         if missing:
             made = self.inner.embed([texts[i] for i in missing])
             self.computed += len(missing)
-            with tenant_tx(self.pool, self.tenant) as conn, conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO vectors (tenant_id, bank_id, embedder, key, vector) "
-                    "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                    [(self.tenant, self.bank_id, self._name(), keys[i],
-                      made[row].astype(np.float32).tobytes())
-                     for row, i in enumerate(missing)])
+            with tenant_tx(self.pool, self.tenant) as conn:
+                store_vectors(conn, self.tenant, self.bank_id, self._name(),
+                              [(keys[i], made[row]) for row, i in enumerate(missing)])
             for row, i in enumerate(missing):
                 out[i] = made[row]
         for i, key in enumerate(keys):
