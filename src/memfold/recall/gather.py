@@ -23,6 +23,7 @@ from memfold.recall.expansion import SEEDS, expand, second_hop, term_weights, wo
 from memfold.recall.fusion import LEXICAL, SEMANTIC, lexical_part
 from memfold.recall.hits import matched_terms
 from memfold.recall.options import RecallOptions
+from memfold.recall.owned import owned
 from memfold.recall.query import QueryPlan, clean_text
 from memfold.recall.scoring import LEFT_OUT, standing
 from memfold.values import Interval
@@ -178,6 +179,9 @@ def gather(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters:
         found[(c.fact.path, c.rowid)] = c
         match[c.rowid] = value
     known, covers = _known(backend, plan, named, found, match, filters)
+    owns, stands = owned(backend, plan, named, found, match, filters)  # "where do I live?"
+    known.update(owns)
+    covers.update(stands)
     hopped = _hop(backend, plan, named, found, match, filters, options) if (
         options.mode == LEXICAL) else {}
     folded.unfold(backend, plan, named, found, match, filters, searched, limit)
