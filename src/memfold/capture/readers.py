@@ -170,9 +170,14 @@ def _role_list(items: object) -> bool:
         isinstance(m, dict) and "role" in m for m in items)
 
 
+# the keys a chat message's own time is given under, where a log keeps one
+_TIME_KEYS = ("timestamp", "created_at", "create_time", "time")
+
+
 def _chat(fmt: str, raw: list[Json], day: date) -> Conversation:
     at = noon(day)
-    turns = [(*speaker_of(str(m.get("role", ""))), block_text(m.get("content")), at)
+    turns = [(*speaker_of(str(m.get("role", ""))), block_text(m.get("content")),
+              next((t for k in _TIME_KEYS if (t := when(m.get(k)))), at))
              for m in raw if isinstance(m, dict)]
     return conversation(fmt, "", None, positional(fmt, (t for t in turns if t[1] != "other")))
 
@@ -245,14 +250,29 @@ class Text:
             elif turn:
                 at = _at(turn.group(1), turn.group(2)) if turn.group(1) else current
                 current = at or current
-                speaker = turn.group(3).strip()
-                turns.append([speaker, "user", turn.group(4), current])
+                turns.append([*_named(turn.group(3).strip()), turn.group(4), current])
             elif turns and line.strip():
                 turns[-1][2] = f"{turns[-1][2]}\n{line}"
         raw = [(str(s), str(r), str(t), a if isinstance(a, datetime) else None)
                for s, r, t, a in turns]
         return Export(self.name, (conversation(self.name, "", None,
                                                positional(self.name, raw)),))
+
+
+# a `text` speaker named by a chat role rather than a name: "User:" is the person whose
+# memory it is (`me`), "Assistant:" the assistant, whose turns tell nothing about anyone
+_USER_NAMES = frozenset({"user", "human", "me"})
+_ASSISTANT_NAMES = frozenset({"assistant", "ai", "bot", "model", "chatgpt", "claude"})
+
+
+def _named(name: str) -> tuple[str, str]:
+    """(speaker, role) of a `text` turn's speaker."""
+    folded = name.casefold()
+    if folded in _USER_NAMES:
+        return speaker_of("user")
+    if folded in _ASSISTANT_NAMES:
+        return speaker_of("assistant")
+    return name, "user"
 
 
 def _at(day: str | None, clock: str | None) -> datetime | None:
