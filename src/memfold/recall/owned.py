@@ -5,14 +5,14 @@ its words: the fact says "moved", not "live", and the user's facts do not say "I
 search then answers with the only fact that holds "live" — someone else's home ("W @Kenji:
 Lives in Osaka.").  The question asks one slot (`asked_slot.slot_of`: where the subject
 lives, where it works) of one subject: the entities it names, or the user (`@me`) when it
-is asked in the first person.  `owned` searches that subject's facts for the words the slot
-is stated with (a home and a move: `asked_slot.PLACE_WORDS`; a job: `JOB_WORDS`), and brings
-each it finds that the judge reads as stating that relation (a move, not "moved off
-Compass"; a job, not "work is busy") into the candidates, matched as well as the best fact
-found: it answers the asked slot of the asked subject; `asked_slot.current_first` then puts
-the current one first.  Not when a fact of the subject on the slot is that best match
-already (`pulled` and `asked_slot` place what is newer).  The search is bounded (`LIMIT`)
-and runs only for such questions.
+is asked in the first person.  `owned` reads the subject's facts found already (by its
+name) and searches its facts for the words the slot is stated with (a home and a move:
+`asked_slot.PLACE_WORDS`; a job: `JOB_WORDS`), and brings each that the judge reads as
+stating that relation (a move, not "moved off Compass"; a job, not "work is busy") into
+the candidates, matched as well as the best fact found: it answers the asked slot of the
+asked subject; `asked_slot.current_first` then puts the current one first.  Not when a
+fact of the subject on the slot is that best match already (`pulled` and `asked_slot`
+place what is newer).  The search is bounded (`LIMIT`) and runs only for such questions.
 """
 
 from __future__ import annotations
@@ -66,8 +66,9 @@ def owned(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     how = f"states where @{subjects[0]} {'lives' if place else 'works'}"
     covers = frozenset(place | (asked & PLACE_NAMED) if place else work)
     added: dict[int, str] = {}
-    for c in backend.lexical(Terms(words=PLACE_WORDS if place else JOB_WORDS),
-                             evolve(filters, entity_keys=(subjects[0],)), LIMIT):
+    linked = [c for c in found.values() if subjects[0] in c.links]  # found by the name
+    for c in [*linked, *backend.lexical(Terms(words=PLACE_WORDS if place else JOB_WORDS),
+                                        evolve(filters, entity_keys=(subjects[0],)), LIMIT)]:
         if match.get(c.rowid, 0.0) >= best or read(c.fact).relation not in relations:
             continue
         found.setdefault((c.fact.path, c.rowid), c)
