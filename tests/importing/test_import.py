@@ -308,3 +308,21 @@ def test_a_cut_off_mem0_export_imports_what_parses(run: Cli, workspace: Path,
     assert (summary["format"], summary["facts"]) == ("mem0", 1)
     assert "cut off" in summary["problems"][0]["reason"]
     assert "Is vegetarian" in (workspace / "memory/2025-02-03.md").read_text("utf-8")
+
+
+def test_a_daily_note_is_dated_by_its_name_and_entity_pages_answer_no_question(
+        memory: Memory, workspace: Path, vault: Path) -> None:
+    write(vault / "People" / "Ingrid.md", "---\ncreated: 2024-02-03\n---\n# Ingrid\n\n"
+          "Ingrid is a marine biologist in Bergen.\n")
+    memory.import_source(vault)
+    hits = memory.recall("Marrakech", now="2025-12-01T09:00:00").hits
+    assert [(h.fact.path, h.fact.day.isoformat() if h.fact.day else None) for h in hits] == [
+        ("bank/notes/Vault/Daily/2025-11-27.md", "2025-11-27")]
+    ingrid = memory.recall("what does Ingrid do", now="2025-12-01T09:00:00").hits
+    assert ingrid[0].fact.path == "bank/notes/Vault/People/Ingrid.md"
+    assert ingrid[0].fact.day is not None and ingrid[0].fact.day.isoformat() == "2024-02-03"
+    # the entity pages say where each name comes from, in comments recall does not read
+    assert "<!-- The note: bank/notes/Vault/People/Peter.md -->" in entity_pages(workspace)["Peter"]
+    assert not any(h.fact.path.startswith("bank/entities/") for h in ingrid)
+    assert not [h for h in memory.recall("Marrakech", now="2025-12-01T09:00:00",
+                                         since="2025-11-28").hits]

@@ -49,12 +49,15 @@ class Entity:
                                                 for a in dict.fromkeys(names)) + "]\n---\n"
                  if names else "")
         body = [f"# {self.name}", ""]
+        # where the name comes from, for a person reading the page; in a comment, which
+        # recall does not read: it says nothing about the entity itself
         if self.note:
-            body.append(f"The note: {self.note}")
+            body.append(f"<!-- The note: {self.note} -->")
         if self.mentioned_in:
             shown = list(self.mentioned_in)[:MENTIONS_SHOWN]
             more = len(self.mentioned_in) - len(shown)
-            body.append("Named in: " + ", ".join(shown) + (f" and {more} more" if more else ""))
+            body.append("<!-- Named in: " + ", ".join(shown)
+                        + (f" and {more} more" if more else "") + " -->")
         return (front + "\n".join(body) + "\n").encode("utf-8")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, datetime
 
 from memfold.times.parse import extract_interval, parse_iso_day
 from memfold.values import TEXT, Citation, Fact, Interval, ParsedDoc, ParseWarning, made_fact
@@ -35,6 +35,7 @@ from memfold.workspace.format.regions import CITED, END_MARK, GENERATED, SUMMARY
 from memfold.workspace.format.turns import speaker_entity, turn_statement
 
 DAILY_NAME = re.compile(r"memory/(\d{4}-\d{2}-\d{2})\.md")
+DAY_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})\.md")  # a page named by its day
 TASK = re.compile(r"[ \t]*[-*+][ \t]+\[ \][ \t]+(\S.*)$")
 CHUNK_MAX_LINES = 40
 CHUNK_MAX_CHARS = 4000
@@ -57,6 +58,22 @@ def doc_role(path: str) -> str:
 
 def daily_date(path: str) -> date | None:
     m = DAILY_NAME.fullmatch(path)
+    return parse_iso_day(m.group(1)) if m else None
+
+
+def page_date(path: str, front: dict[str, object]) -> date | None:
+    """The day a bank page is dated: its front matter's `date` (else `created`), else its
+    file's name when that is a day (a journal's daily note, `daily/2025-05-02.md`); None for
+    a page of no day."""
+    for key in ("date", "created"):
+        value = front.get(key)
+        if isinstance(value, datetime):
+            return value.date()
+        if isinstance(value, date):
+            return value
+        if isinstance(value, str) and (day := parse_iso_day(value.strip()[:10])):
+            return day
+    m = DAY_NAME.fullmatch(path.rsplit("/", 1)[-1])
     return parse_iso_day(m.group(1)) if m else None
 
 
@@ -232,12 +249,13 @@ def parse_document(path: str, data: bytes | str) -> ParsedDoc:
     else:
         text = data.removeprefix("\ufeff")
     lines = split_lines(text)
-    role, day = doc_role(path), daily_date(path)
+    body_start, front, fm_problems = read_front_matter(lines)
+    role = doc_role(path)
+    day = daily_date(path) or (page_date(path, front) if role == "bank" else None)
     scanner = _Scanner(path, lines, day)
     for problem in problems:
         number, _, message = problem.partition(":")
         scanner.warn(int(number), message)
-    body_start, front, fm_problems = read_front_matter(lines)
     for message in fm_problems:
         scanner.warn(1, message)
     scanner.scan(body_start)
