@@ -735,3 +735,12 @@ def test_made_fact_is_the_fact_the_constructor_makes() -> None:
         assert made_fact(*values) == built and vars(made_fact(*values)) == vars(built)
     with pytest.raises(dataclasses.FrozenInstanceError):
         made_fact(*values).content = "changed"  # type: ignore[misc]
+
+
+def test_a_parameter_given_twice_keeps_the_last_as_written_and_as_read() -> None:
+    bullet = parse_bullet("S(until=2025-12-31, c=0.5, until=2025-13-01, c=0.9) @Ana: Trip.")
+    assert bullet.params == {"until": "2025-13-01", "c": "0.9"}
+    assert (bullet.until, bullet.confidence) == (None, 0.9)
+    assert any("given more than once" in n for n in bullet.notes)
+    again = parse_bullet(render_bullet(bullet).removeprefix("- "))
+    assert (again.params, again.until, again.confidence) == (bullet.params, None, 0.9)

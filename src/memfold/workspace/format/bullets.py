@@ -145,6 +145,9 @@ def _parse_params(text: str) -> tuple[dict[str, str], dict[str, object], list[st
         if not eq or not key:
             problems.append(f"parameter {part!r} is not key=value")
             continue
+        if key in raw:  # given twice: the last is the one kept, as written and as read
+            values.pop(key, None)
+            notes.append(f"parameter {key!r} given more than once; the last is kept")
         raw[key] = value
         _parse_param(key, value, values, problems, notes)
     return raw, values, problems, notes
