@@ -268,6 +268,7 @@ def test_everyone_each_other_and_hard_work_are_no_time_or_job() -> None:
     assert _said("We make sure everyone feels welcome at the club.") == []
     assert _said("We're always there for each other, no matter what.") == []
     assert _said("With some hard work, we can make the garden great.") == []
+    assert _said("Honestly, we work really well together, the two of us.") == []
     assert _said("We need more people like that in the choir.") == []
     assert _said("We meet at the club every week to play chess.") == [
         "We meet at the club every week to play chess."]

@@ -43,7 +43,8 @@ _PREFER = re.compile(r"\b(?:I(?:'d|’d| would) (?:rather|prefer|like)|I (?:real
 # ("so much hard work") or work done together, hard or out ("we work well together")
 _LASTING = re.compile(r"\b(?:moved|relocated|live|lived|living|(?<!hard )(?<!good )(?<!great )"
                       r"(?<!the )(?<!of )(?<!some )(?<!your )(?<!our )(?<!their )(?:work|works|"
-                      r"worked|working)(?! together| hard| out| on (?:it|this|that)\b)|"
+                      r"worked|working)(?!(?: \w+ly| well| so)* together| hard| out|"
+                      r" on (?:it|this|that)\b)|"
                       r"joined|quit|retired|married|divorced|engaged|born|grew up|allergic|"
                       r"vegan|vegetarian|diagnosed|adopted|graduated|hired|promoted|"
                       r"my (?:name|job|birthday|wife|husband|partner|son|daughter|kids?|"
