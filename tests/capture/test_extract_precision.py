@@ -286,3 +286,11 @@ def test_the_third_person_keeps_its_grammar() -> None:
         "(April 2025)."]
     assert _said("I'd love to visit Porto with my sister next spring.") == [
         "Would love to visit Porto with their sister next spring."]
+
+
+def test_i_am_inside_a_sentence_is_no_name() -> None:
+    """A capitalised word inside a sentence may be a name, and a name tells something; the
+    "I'm" of "…, but honestly I'm fine now" is none."""
+    assert _said("The week was rough, but honestly I'm fine now.") == []
+    assert _said("The week was rough, but Nadia and I are fine now.") == [
+        "The week was rough, but Nadia and they are fine now."]
