@@ -247,3 +247,50 @@ def test_an_ongoing_activity_a_habit_or_a_name_tells_something() -> None:
         "Our puppy is so cute, her name is Nala."]
     assert _said("I'm trying to stay positive about all of it.") == []
     assert _said("I'm doing great, thanks for asking!") == []
+
+
+def test_a_hardship_taken_in_stride_tells_nothing() -> None:
+    """"It's tough, but I'm determined": a hardship that names nothing, then how the speaker
+    takes it; one that names what is hard, or an attitude that tells something, is kept."""
+    assert _said(f"It's tough, but I'm determined. {NEWS}") == [ADOPTED]
+    assert _said(f"It's been a wild ride but I'm loving it. {NEWS}") == [ADOPTED]
+    assert _said(f"It wasn't easy, but I'm doing ok. {NEWS}") == [ADOPTED]
+    assert _said(f"It's tough as a single dad, but I'm up for the challenge. {NEWS}") == [
+        "It's tough as a single dad, but they're up for the challenge.", ADOPTED]
+    assert _said(f"It was hard, but I finished the thesis in March. {NEWS}") == [
+        "It was hard, but they finished the thesis (March 2025).", ADOPTED]
+
+
+def test_everyone_each_other_and_hard_work_are_no_time_or_job() -> None:
+    """A short turn's one statement tells something only when it says a time, a habit or a
+    job: "every week" and "I work at" do, "everyone", "each other" and "hard work" do not,
+    and "we need" is no past event."""
+    assert _said("We make sure everyone feels welcome at the club.") == []
+    assert _said("We're always there for each other, no matter what.") == []
+    assert _said("With some hard work, we can make the garden great.") == []
+    assert _said("Honestly, we work really well together, the two of us.") == []
+    assert _said("We need more people like that in the choir.") == []
+    assert _said("We meet at the club every week to play chess.") == [
+        "We meet at the club every week to play chess."]
+    assert _said("I work at the harbour office near the ferry.") == [
+        "Works at the harbour office near the ferry."]
+
+
+def test_the_third_person_keeps_its_grammar() -> None:
+    """"when I was young" -> "when they were young"; "I'd been…" is "had been"."""
+    assert _said("Started painting when I was young and it has been great since.") == [
+        "Started painting when they were young and it has been great since."]
+    assert _said("I'd been wanting to try rowing for years and finally joined a club "
+                 "last month.") == [
+        "Had been wanting to try rowing for years and finally joined a club last month "
+        "(April 2025)."]
+    assert _said("I'd love to visit Porto with my sister next spring.") == [
+        "Would love to visit Porto with their sister next spring."]
+
+
+def test_i_am_inside_a_sentence_is_no_name() -> None:
+    """A capitalised word inside a sentence may be a name, and a name tells something; the
+    "I'm" of "…, but honestly I'm fine now" is none."""
+    assert _said("The week was rough, but honestly I'm fine now.") == []
+    assert _said("The week was rough, but Nadia and I are fine now.") == [
+        "The week was rough, but Nadia and they are fine now."]

@@ -39,14 +39,21 @@ _PREFER = re.compile(r"\b(?:I(?:'d|’d| would) (?:rather|prefer|like)|I (?:real
                      r"|can’t stand)|my (?:favou?rite|go-to)|I'm (?:a (?:big |huge )?fan of|"
                      r"into|passionate about|not a fan of)|please (?:always|never|don't|keep))",
                      re.IGNORECASE)
-_LASTING = re.compile(r"\b(?:moved|relocated|live|lived|living|work|works|worked|working|"
+# "work" is a job ("I work at the library"), not effort: the noun after "hard", "the", "some"…
+# ("so much hard work") or work done together, hard or out ("we work well together")
+_LASTING = re.compile(r"\b(?:moved|relocated|live|lived|living|(?<!hard )(?<!good )(?<!great )"
+                      r"(?<!the )(?<!of )(?<!some )(?<!your )(?<!our )(?<!their )(?:work|works|"
+                      r"worked|working)(?!(?: \w+ly| well| so)* together| hard| out|"
+                      r" on (?:it|this|that)\b)|"
                       r"joined|quit|retired|married|divorced|engaged|born|grew up|allergic|"
                       r"vegan|vegetarian|diagnosed|adopted|graduated|hired|promoted|"
                       r"my (?:name|job|birthday|wife|husband|partner|son|daughter|kids?|"
                       r"children|sister|brother|mom|mother|dad|father|dog|cat|pet|friend))\b",
                       re.IGNORECASE)
+# "we need", "I succeed": present tense, though spelt like a past one
 _PAST = re.compile(r"\b(?:I|we|We)(?:'ve|’ve| have| had| just| finally| recently| also|"
-                   r" actually)* (?:\w+ed|went|got|took|made|bought|met|saw|had|did|began|"
+                   r" actually)* (?:(?!(?:need|feed|speed|seed|bleed|breed|exceed|proceed|succeed)"
+                   r"\b)\w+ed|went|got|took|made|bought|met|saw|had|did|began|"
                    r"left|won|ran|read|wrote|gave|found|built|sold|spent|felt|thought|"
                    r"became|came|brought|taught|caught|drove|flew|swam|sang|heard|kept|"
                    r"lost|paid|told|won|been|done|seen|gone|taken|made)\b")
@@ -121,6 +128,15 @@ _MOOD_ONLY = re.compile(
     + r"(?:\s*(?:,|and|&|but)\s+" + _INTENSE + _MOODS + r")*(?:\s+(?:about|for|with|by|of)\s+"
     r"(?:it|this|that|them|these|those|everything|all of (?:it|this)))?(?:\s+(?:too|as well|now|"
     r"again|already|right now))?$", re.IGNORECASE)
+# "It's tough, but I'm determined", "It's been a wild ride but I'm loving it": a hardship that
+# names nothing, then how the speaker takes it ("It's tough as a single parent, but…" names it)
+_HARDSHIP = re.compile(
+    r"^(?:it|this|that|things|life)(?:(?:['’]s| is| was|['’]ll be| will be|['’]s been| has been|"
+    r" have been| had been)(?: (?:a bit|a little|so|really|pretty|super|quite|kinda|definitely|"
+    r"sometimes|at times))* (?:tough|hard|not easy|a lot to take in|a lot|a wild ride|a crazy ride|"
+    r"a long road|rough|difficult|challenging|scary|a struggle|a roller ?coaster)|(?: isn['’]t|"
+    r" wasn['’]t|['’]s not| hasn['’]t been| won['’]t be)(?: (?:always|exactly))? easy)"
+    r"(?: (?:lately|at times|sometimes|at first))?,?\s+but\s+(.+)$", re.IGNORECASE)
 # "Here's one I did last week", "here's something I just finished": the picture is what is
 # shown (its caption stays in the turn); the sentence names nothing of it
 _SHOWN_ONLY = re.compile(r"^(?:and\s+|oh,?\s+)?(?:here['’]?s|here is|check (?:out )?this|this is)"
@@ -157,11 +173,14 @@ _DROPPED = re.compile(r"^(?:(?:just|recently|finally|also|actually|lately)\s+)*(
 _CAPTION = re.compile(r"\[image:[^\]]*\]")
 _REACTION = re.compile(r"\b(?:love|like|adore) (?:how|that|it|this|these|those|all|the way)\b",
                        re.IGNORECASE)
-_WHEN = re.compile(r"\b(?:yesterday|tomorrow|tonight|today|ago|since|each|every|weekend|"
+# a time, a habit or a plan, as whole words: "every day", not "everyone"; "each week", not
+# "each other"
+_WHEN = re.compile(r"\b(?:yesterday|tomorrow|tonight|today|ago|since|each(?! other)|"
+                   r"every(?!one|thing|body|where)|weekend|"
                    r"often|usually|regularly|weekly|daily|monthly|nightly|twice|once a|"
                    r"(?:last|next|this) \w+|(?:gonna|going to|planning|plan|about to)\b|"
                    r"\d+|(?:mon|tues|wednes|thurs|fri|satur|sun)day|" + "|".join(MONTHS)
-                   + r")", re.IGNORECASE)
+                   + r")\b", re.IGNORECASE)
 _NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Which", "Who",
                         "He", "She", "They", "We", "You", "My", "Our", "The", "A", "An",
                         "And", "But", "So", "Oh", "Yes", "No", "Wow", "Hey", "Hi", "Thanks",
@@ -172,7 +191,8 @@ _NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Whi
 _NOT_ADDRESSED = frozenset(("Tonight", "Sometimes", "Once", "Later", "Earlier", "Soon",
                            "Eventually", "Meanwhile", "Afterwards", "Personally", "Otherwise"))
 _SWAPS = [(re.compile(p, re.IGNORECASE), r) for p, r in (
-    (r"\bI am\b", "they are"), (r"\bI['’]m\b", "they're"), (r"\bI['’]ve\b", "they've"),
+    (r"\bI am\b", "they are"), (r"\bI was\b", "they were"), (r"\bI wasn['’]t\b", "they weren't"),
+    (r"\bI['’]m\b", "they're"), (r"\bI['’]ve\b", "they've"),
     (r"\bI['’]d\b", "they'd"), (r"\bI['’]ll\b", "they'll"), (r"\bmyself\b", "themself"),
     (r"\bmy\b", "their"), (r"\bmine\b", "theirs"), (r"\bme\b", "them"), (r"\bI\b", "they"),
 )]
@@ -183,6 +203,11 @@ _LEAD = re.compile(r"^(?:(?:so(?! far| much| many| long)|well|oh|yeah|yes|and|bu
 _SUBJECT = re.compile(r"^(?:I|they)\s+(?:(am|are)|(have)|(\w+(?:n['’]t)?))(?!['’\w])",
                       re.IGNORECASE)
 _WOULD = re.compile(r"^I(?:['’]d| would)\s+", re.IGNORECASE)
+# "I'd been wanting to…": the "'d" of a past participle is "had"
+_HAD = re.compile(r"^I['’]d\s+(?=(?:(?:just|already|never|always|finally|long)\s+)?(?:been|had|"
+                  r"gone|done|seen|known|met|heard|wanted|thought|hoped|planned|tried)\b)",
+                  re.IGNORECASE)
+_CONTRACTION = re.compile(r"I['’](?:m|d|ve|ll)")  # "I'm" inside a sentence is no name
 _CONTRACTED = re.compile(r"^I['’]m\s+", re.IGNORECASE)
 _HAVE = re.compile(r"^I['’]ve\s+", re.IGNORECASE)
 _MONTH = re.compile(r"\b(in|since|last|this|back in|early|late|mid-?)\s+(" + "|".join(MONTHS)
@@ -290,8 +315,8 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
         return None  # "I won't give up", "I can imagine…", "I'm sure…": not a fact
     if _musing(plain) or _reflection(plain):
         return None  # "It's amazing how…", "Moments like these…": said of anyone
-    if _nothing_kept(plain):
-        return None  # "I was really excited", "Here's one I did": nothing it is about
+    if _nothing_kept(plain) or _taken_in_stride(plain):
+        return None  # "I was really excited", "It's tough, but I'm determined": nothing told
     if _REACTING.match(plain) and _AS_OBJECT.search(plain) and not _AS_SUBJECT.search(plain):
         return None  # "It really inspired me": how something struck the speaker
     if _PREFER.search(plain):
@@ -322,6 +347,13 @@ def _nothing_kept(plain: str) -> bool:
     a pronoun ("Here's one I did last week"; its caption stays in the turn)."""
     bare = _CAPTION.sub("", plain).strip().rstrip(" .!…")
     return bool(_MOOD_ONLY.match(bare) or _SHOWN_ONLY.match(bare))
+
+
+def _taken_in_stride(plain: str) -> bool:
+    """A hardship that names nothing, then how the speaker takes it, telling nothing either:
+    "It's tough, but I'm determined", "It wasn't easy, but I'm doing ok"."""
+    hardship = _HARDSHIP.match(_CAPTION.sub("", plain).strip().rstrip(" .!…"))
+    return hardship is not None and not _telling(hardship.group(1))
 
 
 def _musing(plain: str) -> bool:
@@ -376,7 +408,9 @@ def _telling(sentence: str) -> bool:
 def _named(words: list[str], n: int) -> bool:
     """A capitalised word inside a sentence that is not a greeting's name ("Thanks, Mel")."""
     word = words[n].strip("\"'()“”")
-    if not word[:1].isupper() or word.rstrip(",;:!").rstrip("'’s") in _NOT_NAMES:
+    bare = word.rstrip(",;:!")
+    if not word[:1].isupper() or bare.rstrip("'’s") in _NOT_NAMES \
+            or _CONTRACTION.fullmatch(bare):
         return False
     vocative = word.endswith(",") or words[n - 1].endswith(",") or n == len(words) - 1
     return not vocative or word.isupper()
@@ -396,6 +430,8 @@ def _content(sentence: str, day: date) -> str:
 
 def _subject_dropped(text: str) -> str:
     """"I moved…" -> "Moved…", "I live…" -> "Lives…", "I'm…" -> "Is…"."""
+    if _HAD.match(text):
+        return "Had " + _HAD.sub("", text, count=1)
     if _WOULD.match(text):
         return "Would " + _WOULD.sub("", text, count=1)
     if _CONTRACTED.match(text):
