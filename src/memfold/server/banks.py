@@ -39,7 +39,7 @@ import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -114,6 +114,7 @@ class BankWorkspace:
         self._pending: set[str] = set()  # files changed since (a new handle is told them)
         self._embedder = embedder  # the model, for vectors kept in PostgreSQL; None: lexical
         self._created: str | None = None  # the bank's creation time (copies.bank_state)
+        self._write_vectors: StoredVectors | None = None  # the write handle's, with a model
 
     # -- requests ---------------------------------------------------------------------
 
@@ -158,7 +159,8 @@ class BankWorkspace:
                                  [LOCK_SPACE, self.bank_id])
                     head = self._head(conn, lock=True)
                     self._catch_up(conn, head)
-                    with self.memory.signed(caller.name), recording() as written:
+                    with self.memory.signed(caller.name), recording() as written, \
+                            self._writing(conn):
                         try:
                             result = work(self.memory)
                         finally:
@@ -189,12 +191,13 @@ class BankWorkspace:
                     (self.root / path).unlink(missing_ok=True)
             else:
                 self._unsent |= self._relative(made)  # the bank's once a write sends them
-            self._memory = self._open(settled=self._lineage is not None)
+            self._memory = self._open(settled=self._lineage is not None, write=True)
         return self._memory
 
-    def _open(self, *, settled: bool) -> Memory:
+    def _open(self, *, settled: bool, write: bool = False) -> Memory:
         """A new handle on the workspace; `settled`: its index is known to be current, so
-        its first read syncs only what it is told changed."""
+        its first read syncs only what it is told changed; `write`: the handle writes and
+        catch-ups run on."""
         feed = PathFeed()
         if settled:
             feed.settled = True
@@ -203,11 +206,22 @@ class BankWorkspace:
                 feed.tell(self._pending)
         memory = Memory.open(self.root, watcher=feed)
         if self._embedder is not None:
-            memory.set_embedder(StoredVectors(self._embedder(), self.pool, self.tenant,
-                                              self.bank_id))
+            stored = StoredVectors(self._embedder(), self.pool, self.tenant, self.bank_id,
+                                   lambda: self.head)
+            memory.set_embedder(stored)
+            if write:
+                self._write_vectors = stored
         with self._handles:
             self._feeds.append(feed)
         return memory
+
+    def _writing(self, conn: psycopg.Connection[Any]) -> AbstractContextManager[None]:
+        """While the write runs: the write handle's vectors read and stored in the write's
+        transaction (memfold.server.vectors.StoredVectors.writing)."""
+        self.memory  # noqa: B018 - opened first, with its vectors
+        if self._write_vectors is not None:
+            return self._write_vectors.writing(conn)
+        return nullcontext()
 
     def _reader(self) -> Memory:
         with self._handles:
@@ -238,6 +252,7 @@ class BankWorkspace:
         if self._memory is not None:
             self._memory.close()
             self._memory = None
+            self._write_vectors = None
 
     # -- catching up ------------------------------------------------------------------
 
@@ -514,7 +529,9 @@ class Replica:
             self._deaf = {b: max(bank.head, 0) for b, bank in self._banks.items()}
 
     def _resume(self) -> None:
-        """Listening again: drop the banks deleted, or purged, while no notice could come."""
+        """Listening again: drop the banks deleted, or purged, while no notice could come;
+        every vector matrix too (they are derived, and kept per bank without its tenant)."""
+        self.matrices.clear()
         with self._lock:
             deaf, self._deaf = self._deaf, {}
             banks = [(b, bank.tenant) for b, bank in self._banks.items()]
