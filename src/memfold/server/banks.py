@@ -39,7 +39,7 @@ import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -68,7 +68,6 @@ _T = TypeVar("_T")
 
 OPEN_BANKS = 64  # workspaces kept open (each holds index connections, no inotify instance)
 READERS = 4  # index connections (Memory handles) a bank's reads share, at most
-
 
 _HEAD = "SELECT head FROM banks WHERE bank_id = %s"
 _HEAD_FOR_UPDATE = "SELECT head FROM banks WHERE bank_id = %s FOR UPDATE"
@@ -159,8 +158,9 @@ class BankWorkspace:
                                  [LOCK_SPACE, self.bank_id])
                     head = self._head(conn, lock=True)
                     self._catch_up(conn, head)
-                    with self.memory.signed(caller.name), recording() as written, \
-                            self._writing(conn):
+                    with self.memory.signed(caller.name), recording() as written, (
+                            nullcontext() if self._write_vectors is None
+                            else self._write_vectors.writing(conn)):
                         try:
                             result = work(self.memory)
                         finally:
@@ -195,9 +195,8 @@ class BankWorkspace:
         return self._memory
 
     def _open(self, *, settled: bool, write: bool = False) -> Memory:
-        """A new handle on the workspace; `settled`: its index is known to be current, so
-        its first read syncs only what it is told changed; `write`: the handle writes and
-        catch-ups run on."""
+        """A new handle on the workspace (`write`: the one writes run on); `settled`: its
+        index is known to be current, so its first read syncs only what it is told changed."""
         feed = PathFeed()
         if settled:
             feed.settled = True
@@ -208,20 +207,11 @@ class BankWorkspace:
         if self._embedder is not None:
             stored = StoredVectors(self._embedder(), self.pool, self.tenant, self.bank_id,
                                    lambda: self.head)
-            memory.set_embedder(stored)
-            if write:
-                self._write_vectors = stored
+            memory.set_embedder(stored)  # a write's own are stored in its transaction
+            self._write_vectors = stored if write else self._write_vectors
         with self._handles:
             self._feeds.append(feed)
         return memory
-
-    def _writing(self, conn: psycopg.Connection[Any]) -> AbstractContextManager[None]:
-        """While the write runs: the write handle's vectors read and stored in the write's
-        transaction (memfold.server.vectors.StoredVectors.writing)."""
-        self.memory  # noqa: B018 - opened first, with its vectors
-        if self._write_vectors is not None:
-            return self._write_vectors.writing(conn)
-        return nullcontext()
 
     def _reader(self) -> Memory:
         with self._handles:
@@ -252,7 +242,6 @@ class BankWorkspace:
         if self._memory is not None:
             self._memory.close()
             self._memory = None
-            self._write_vectors = None
 
     # -- catching up ------------------------------------------------------------------
 
@@ -529,8 +518,8 @@ class Replica:
             self._deaf = {b: max(bank.head, 0) for b, bank in self._banks.items()}
 
     def _resume(self) -> None:
-        """Listening again: drop the banks deleted, or purged, while no notice could come;
-        every vector matrix too (they are derived, and kept per bank without its tenant)."""
+        """Listening again: drop the banks deleted, or purged, while no notice could come,
+        and every vector matrix (derived, and kept without the bank's tenant to ask with)."""
         self.matrices.clear()
         with self._lock:
             deaf, self._deaf = self._deaf, {}
