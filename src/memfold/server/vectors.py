@@ -153,8 +153,9 @@ class StoredVectors:
     def writing(self, conn: psycopg.Connection[Any]) -> Iterator[None]:
         """While a write of the bank runs on this handle: read and store vectors in the
         write's own transaction (`conn`, holding the bank's write lock), so what the write
-        embeds (the judge's readings, `index`) is stored with it, and never waits for the
-        lock its own transaction holds."""
+        embeds (the judge's readings, `index`) commits or rolls back with it, on the
+        connection the write holds rather than two more of the pool's; no purge can commit
+        meanwhile, so no fence is taken."""
         self._write = conn
         try:
             yield
