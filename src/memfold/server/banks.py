@@ -39,7 +39,7 @@ import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -68,7 +68,6 @@ _T = TypeVar("_T")
 
 OPEN_BANKS = 64  # workspaces kept open (each holds index connections, no inotify instance)
 READERS = 4  # index connections (Memory handles) a bank's reads share, at most
-
 
 _HEAD = "SELECT head FROM banks WHERE bank_id = %s"
 _HEAD_FOR_UPDATE = "SELECT head FROM banks WHERE bank_id = %s FOR UPDATE"
@@ -114,6 +113,7 @@ class BankWorkspace:
         self._pending: set[str] = set()  # files changed since (a new handle is told them)
         self._embedder = embedder  # the model, for vectors kept in PostgreSQL; None: lexical
         self._created: str | None = None  # the bank's creation time (copies.bank_state)
+        self._write_vectors: StoredVectors | None = None  # the write handle's, with a model
 
     # -- requests ---------------------------------------------------------------------
 
@@ -158,7 +158,9 @@ class BankWorkspace:
                                  [LOCK_SPACE, self.bank_id])
                     head = self._head(conn, lock=True)
                     self._catch_up(conn, head)
-                    with self.memory.signed(caller.name), recording() as written:
+                    with self.memory.signed(caller.name), recording() as written, (
+                            nullcontext() if self._write_vectors is None
+                            else self._write_vectors.writing(conn)):
                         try:
                             result = work(self.memory)
                         finally:
@@ -189,12 +191,12 @@ class BankWorkspace:
                     (self.root / path).unlink(missing_ok=True)
             else:
                 self._unsent |= self._relative(made)  # the bank's once a write sends them
-            self._memory = self._open(settled=self._lineage is not None)
+            self._memory = self._open(settled=self._lineage is not None, write=True)
         return self._memory
 
-    def _open(self, *, settled: bool) -> Memory:
-        """A new handle on the workspace; `settled`: its index is known to be current, so
-        its first read syncs only what it is told changed."""
+    def _open(self, *, settled: bool, write: bool = False) -> Memory:
+        """A new handle on the workspace (`write`: the one writes run on); `settled`: its
+        index is known to be current, so its first read syncs only what it is told changed."""
         feed = PathFeed()
         if settled:
             feed.settled = True
@@ -203,8 +205,10 @@ class BankWorkspace:
                 feed.tell(self._pending)
         memory = Memory.open(self.root, watcher=feed)
         if self._embedder is not None:
-            memory.set_embedder(StoredVectors(self._embedder(), self.pool, self.tenant,
-                                              self.bank_id))
+            stored = StoredVectors(self._embedder(), self.pool, self.tenant, self.bank_id,
+                                   lambda: self.head)
+            memory.set_embedder(stored)  # a write's own are stored in its transaction
+            self._write_vectors = stored if write else self._write_vectors
         with self._handles:
             self._feeds.append(feed)
         return memory
@@ -514,7 +518,9 @@ class Replica:
             self._deaf = {b: max(bank.head, 0) for b, bank in self._banks.items()}
 
     def _resume(self) -> None:
-        """Listening again: drop the banks deleted, or purged, while no notice could come."""
+        """Listening again: drop the banks deleted, or purged, while no notice could come,
+        and every vector matrix (derived, and kept without the bank's tenant to ask with)."""
+        self.matrices.clear()
         with self._lock:
             deaf, self._deaf = self._deaf, {}
             banks = [(b, bank.tenant) for b, bank in self._banks.items()]

@@ -227,7 +227,10 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
     matrices kept in `matrices` (one for the call when None)."""
     check_bank(bank)
 
+    cache = VectorCache() if matrices is None else matrices
+
     def run() -> _T:
+        since = cache.generation()  # before the snapshot (pgvectors.VectorCache.generation)
         with tenant_tx(pool, caller.tenant, snapshot=True) as conn:
             row = conn.execute(BANK, [bank]).fetchone()
             if row is None:
@@ -242,7 +245,7 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
             index.warning_count()  # with the days: once per bank version (pgcache)
             vectors = None if embedder is None else BankVectors(
                 conn, pool, caller.tenant, int(bank_id or 0), facts.version, rows or 0,
-                embedder, VectorCache() if matrices is None else matrices)
+                embedder, cache, since)
             found = work(DatabaseBank(index, vectors=vectors, head=int(head or 0), kept=facts))
         if vectors is not None:  # the vectors it made, once the snapshot is over
             vectors.store()

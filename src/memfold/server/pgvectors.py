@@ -187,12 +187,28 @@ class VectorCache:
         self._lock = threading.Lock()  # for the dict, never across a read
         # one update of a bank at a time (a bank's lock is one of these, by its id)
         self._banks = tuple(threading.Lock() for _ in range(STRIPES))
+        self._drops = 0  # how many times matrices were forgotten (`generation`)
 
     def drop(self, bank_id: int) -> None:
         """Forget a bank's matrices (a purge or a deleted bank: memfold.server.notices)."""
         with self._lock:
+            self._drops += 1
             for key in [k for k in self._kept if k[0] == bank_id]:
                 del self._kept[key]
+
+    def clear(self) -> None:
+        """Forget every matrix (notices may have been missed: memfold.server.notices)."""
+        with self._lock:
+            self._drops += 1
+            self._kept.clear()
+
+    def generation(self) -> int:
+        """Read before a recall's snapshot begins: a matrix made from that snapshot is kept
+        only when no matrix was forgotten since.  A purge's notice comes after its commit,
+        so a snapshot begun after the notice cannot hold the purged text; one begun before
+        may, and what it made from it is not kept past the notice."""
+        with self._lock:
+            return self._drops
 
     def held(self) -> int:
         """The bytes of the matrices kept."""
@@ -207,9 +223,11 @@ class VectorCache:
     def __len__(self) -> int:
         return len(self._kept)
 
-    def matrix(self, bank: BankRows, version: tuple[int, str], rows: int) -> BankMatrix:
+    def matrix(self, bank: BankRows, version: tuple[int, str], rows: int,
+               since: int | None = None) -> BankMatrix:
         """The bank's matrix at `version` (its snapshot holds `rows` recall rows): the one
-        kept, or the one kept extended by what the version added, or one made whole."""
+        kept, or the one kept extended by what the version added, or one made whole; kept
+        unless a matrix was forgotten after `since` (`generation`)."""
         key = (bank.bank_id, bank.name)
         with self._banks[bank.bank_id % STRIPES]:
             with self._lock:
@@ -221,11 +239,13 @@ class VectorCache:
             if found is not None and found.version[0] > version[0]:
                 return bank.extend(None, version, rows)  # an older snapshot: kept nowhere
             made = bank.extend(found, version, rows)
-            self._keep(key, made)
+            self._keep(key, made, since)
             return made
 
-    def _keep(self, key: tuple[int, str], made: BankMatrix) -> None:
+    def _keep(self, key: tuple[int, str], made: BankMatrix, since: int | None) -> None:
         with self._lock:
+            if since is not None and since != self._drops:
+                return  # its snapshot may predate a purge heard since
             self._kept.pop(key, None)
             if made.nbytes > self.budget:
                 return
@@ -367,7 +387,8 @@ class BankVectors:
 
     def __init__(self, conn: psycopg.Connection[Any], pool: ConnectionPool, tenant: str,
                  bank_id: int, version: tuple[int, str], rows: int,
-                 opener: Callable[[], Embedder], cache: VectorCache) -> None:
+                 opener: Callable[[], Embedder], cache: VectorCache,
+                 since: int | None = None) -> None:
         self.conn = conn
         self.pool = pool
         self.tenant = tenant
@@ -376,13 +397,14 @@ class BankVectors:
         self.rows = rows
         self.opener = opener
         self.cache = cache
+        self.since = since  # the cache's generation before the snapshot began
 
         self.made: tuple[str, dict[bytes, Matrix]] | None = None  # to store (`store`)
 
     def semantic(self) -> Semantic:
         model = self.opener()
         bank = BankRows(self.conn, self.bank_id, model)
-        found = self.cache.matrix(bank, self.version, self.rows)
+        found = self.cache.matrix(bank, self.version, self.rows, self.since)
         if bank.made:
             self.made = (bank.name, bank.made)
         searched = semantic(found, model)
@@ -399,7 +421,8 @@ class BankVectors:
         self.made = None
         try:
             with tenant_tx(self.pool, self.tenant) as conn:
-                store_vectors(conn, self.tenant, self.bank_id, name, made.items())
+                store_vectors(conn, self.tenant, self.bank_id, name, made.items(),
+                              seen=self.version[0])
         except Exception as exc:  # noqa: BLE001 - derived data: the answer stands without it
             log.warning("vectors of bank %s not stored (%s): made again when needed",
                         self.bank_id, exc)

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from memfold.server import recall_rows
+from memfold.server import recall_rows, vectors
 from memfold.workspace.format import parse_document
 
 if TYPE_CHECKING:
@@ -29,9 +29,12 @@ def store(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, version: int, *,
           appended: Mapping[str, int] | None = None) -> None:
     """Store bank version `version`: `files` (None: deleted), journal `lines` as (seq, line),
     and the facts of every file given — of a file in `appended` (path -> its last line as
-    sent before), only the facts that reach that line."""
+    sent before), only the facts that reach that line.  A version that purges also deletes
+    the vectors of the texts it removed (memfold.server.vectors.drop_purged)."""
     kept = appended or {}
     row = (tenant, bank_id)
+    purging = vectors.purges(lines)
+    before = vectors.rows_of(cur, bank_id, list(files)) if purging else []
     cur.executemany(
         "INSERT INTO files (tenant_id, bank_id, path, content, sha256, version) "
         "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (bank_id, path) DO UPDATE SET "
@@ -51,6 +54,8 @@ def store(cur: psycopg.Cursor[Any], tenant: str, bank_id: int, version: int, *,
         [(*row, *fact) for path, data in files.items() if data is not None
          for fact in fact_rows(path, data) if fact[2] >= kept.get(path, 0)])
     recall_rows.store_recall(cur, tenant, bank_id, files=files, lines=lines, appended=kept)
+    if purging:  # the vectors of the texts it removed go in the same transaction
+        vectors.drop_purged(cur, bank_id, before)
 
 
 FactRow = tuple[str, int, int, str, str, "date | None", list[str], str, str, str]
