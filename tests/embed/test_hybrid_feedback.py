@@ -1,7 +1,7 @@
 """Vector feedback in hybrid recall moves the question's vector toward its three best
 candidates' (`recall.semantic.FEEDBACK`), not two: a fact that shares meaning with the third
 best match, and no word with the question, comes in.  Three was chosen leave-one-file-out over
-the six personal tune years (every fold chose it; LoCoMo dev hybrid kept)."""
+the six personal years among the counts that keep LoCoMo dev hybrid (every fold chose it)."""
 
 from __future__ import annotations
 
