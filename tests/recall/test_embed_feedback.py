@@ -61,7 +61,7 @@ def test_the_moved_query_is_the_unit_mean_of_query_and_best_vectors(tmp_path: Pa
     class Store:
         def __init__(self) -> None:
             self.vectors = {1: fake.embed(["alpha beta"])[0], 2: fake.embed(["gamma"])[0],
-                            3: fake.embed(["delta"])[0]}
+                            3: fake.embed(["delta"])[0], 5: fake.embed(["epsilon"])[0]}
 
         def vector(self, rowid: int) -> np.ndarray | None:
             return self.vectors.get(rowid)
@@ -69,11 +69,12 @@ def test_the_moved_query_is_the_unit_mean_of_query_and_best_vectors(tmp_path: Pa
     search = semantic.Semantic(tmp_path, fake)
     search.store = Store()  # type: ignore[assignment]
     query = fake.embed_query("alpha")
-    moved = search.moved_query("alpha", [4, 1, 2, 3], 0.5)  # most relevant first
+    moved = search.moved_query("alpha", [4, 1, 2, 3, 5], 0.5)  # most relevant first
     assert moved is not None
-    # rowid 4 has no vector: the FEEDBACK (2) first that have one count, 1 then 2
-    assert semantic.FEEDBACK == 2
-    best = [search.store.vectors[1], search.store.vectors[2]]
+    # rowid 4 has no vector: the FEEDBACK (3) first that have one count, 1, 2 and 3, not 5
+    # (three, not two: chosen leave-one-file-out on the personal years, LoCoMo kept)
+    assert semantic.FEEDBACK == 3
+    best = [search.store.vectors[1], search.store.vectors[2], search.store.vectors[3]]
     expected = query + 0.5 * np.mean(np.stack(best), axis=0)
     assert np.allclose(moved, expected / np.linalg.norm(expected), atol=1e-6)
     assert float(np.linalg.norm(moved)) == pytest.approx(1.0, abs=1e-5)
