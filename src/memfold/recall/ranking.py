@@ -33,7 +33,7 @@
   `expansion`) enters with EXPANSION_SHARE of its match in that search; in lexical mode, a
   fact only a search of the best results' rare words finds enters with HOP_SHARE of its
   match there (`expansion.second_hop`); in hybrid mode the
-  query's vector is also moved toward its two best candidates' (VECTOR_FEEDBACK,
+  query's vector is also moved toward its three best candidates' (VECTOR_FEEDBACK,
   `recall.semantic`) before the match is fused;
 - names: the query's vector is made without the names of the entities it names
   (VECTOR_NAMES 0; `QueryPlan.without_names`), as its lexical search leaves them out.  A
