@@ -48,3 +48,11 @@ def test_a_chat_message_with_its_own_time_is_written_on_its_day(
     days = sorted(p.name for p in (workspace / "memory").glob("*.md"))
     assert days == ["2025-04-02.md", "2025-05-01.md"]  # the last message has no time
     assert "(March 2025)" in (workspace / "memory" / "2025-04-02.md").read_text()
+
+
+def test_a_person_named_by_kin_is_linked_to_the_fact_too(memory: Memory, workspace: Path) -> None:
+    chat = "2025-03-04\nUser: Also my sister Ana is allergic to peanuts, so no peanut recipes.\n"
+    memory.capture(chat.encode(), date="2025-03-04")
+    assert [b.split(":")[0] for b in retained(workspace)] == ["- W @me @Ana"]
+    about = memory.about("Ana", now="2025-04-01T09:00:00")
+    assert any("allergic to peanuts" in h.fact.content for h in about.hits)

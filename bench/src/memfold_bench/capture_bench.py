@@ -70,7 +70,9 @@ from .locomo import (
 Json = dict[str, Any]
 K = 10
 CLOCK = re.compile(r"(\d{1,2}):(\d{2})\s*([ap]m)", re.IGNORECASE)
-BULLET = re.compile(r"^\s*- ([WBOS](?:\([^)]*\))? @(\S+): .*) \(turn at line (\d+)\) \^\w+$")
+# a bullet is about its first entity, the speaker ("@me @Ana: their sister Ana is …")
+BULLET = re.compile(r"^\s*- ([WBOS](?:\([^)]*\))? @(\S+)(?: @\S+)*: .*) \(turn at line (\d+)\) "
+                    r"\^\w+$")
 HEADING = re.compile(r"^## Conversation")
 EVIDENCE = re.compile(r"D:?(\d+):0*(\d+)")
 

@@ -57,9 +57,10 @@ _PAST = re.compile(r"\b(?:I|we|We)(?:'ve|’ve| have| had| just| finally| recent
                    r"left|won|ran|read|wrote|gave|found|built|sold|spent|felt|thought|"
                    r"became|came|brought|taught|caught|drove|flew|swam|sang|heard|kept|"
                    r"lost|paid|told|won|been|done|seen|gone|taken|made)\b")
+_NAME = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+"  # a capitalised name, accents too ("Inês", "Zoë")
 _THIRD = re.compile(r"(?:\b[Mm]y (?:\w+ )?(?:wife|husband|partner|son|daughter|sister|brother|"
-                    r"mom|mother|dad|father|friend|boss|colleague|kid|dog|cat) ([A-Z][a-z]+)"
-                    r"(?: is| was| has| had)?|\b([A-Z][a-z]+)(?:'s|’s| lives| works| moved|"
+                    r"mom|mother|dad|father|friend|boss|colleague|kid|dog|cat) (" + _NAME + r")"
+                    r"(?: is| was| has| had)?|\b(" + _NAME + r")(?:'s|’s| lives| works| moved|"
                     r" loves| hates| prefers))"
                     r" (?:allergic|a |an |the |\w+ing|in |at |from |now |"
                     r"married|pregnant|moving|vegan|vegetarian|\w+ed)")
@@ -236,10 +237,12 @@ class Extracted:
     entity: str
     content: str
     confidence: float | None = None
+    also: tuple[str, ...] = ()  # others it is about: "my sister Ana …" is Ana's too
 
     def bullet(self, cite: str) -> str:
         params = f"(c={self.confidence:g})" if self.confidence is not None else ""
-        return f"{self.kind}{params} @{self.entity}: {self.content} {cite}".rstrip()
+        names = " ".join(f"@{e}" for e in (self.entity, *self.also))
+        return f"{self.kind}{params} {names}: {self.content} {cite}".rstrip()
 
 
 def sentences(text: str) -> list[str]:
@@ -333,12 +336,20 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
         dropped = _DROPPED.match(plain)
         done = _PAST.search(plain) or (dropped and dropped.group(1).casefold() != "need")
         kind = "W" if _LASTING.search(plain) or not done else "B"
-        return Extracted(kind, speaker, _content(plain, day))
+        return Extracted(kind, speaker, _content(plain, day), also=_kin_named(plain, speaker))
     third = _THIRD.search(plain)
     name = third and (third.group(1) or third.group(2))
     if name and name not in _NOT_NAMES and name != speaker:
         return Extracted("W", name, _content(plain, day))
     return None
+
+
+def _kin_named(plain: str, speaker: str) -> tuple[str, ...]:
+    """The person a first-person statement names by kin ("my sister Ana is allergic to
+    peanuts", "my boss Priya moved to Berlin"): the fact is theirs too."""
+    third = _THIRD.search(plain)
+    name = third.group(1) if third else None
+    return (name,) if name and name not in _NOT_NAMES and name != speaker else ()
 
 
 def _nothing_kept(plain: str) -> bool:
