@@ -25,7 +25,8 @@ with no topic word in common (`status_offer`), another @mention as the value now
 job (`workplace_offer`), what one does now for another organisation against a job
 (`work_offer`), a commute from another place against a home (`commute_offer`), a partner
 named in passing after "single" (`partner_offer`), a thing done anew with another value
-("remortgaged with", `redone_offer`).  Who owns a thing is a slot class of its own (`OWNED`:
+("remortgaged with", `redone_offer`), open or running again after closed for a while
+(`reopened_offer`).  Who owns a thing is a slot class of its own (`OWNED`:
 "is owned by", "was bought by", "sold ... to").
 
 Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
@@ -86,6 +87,8 @@ def whom(r: Reading) -> Stems:
     return r.subject or r.words & _KIN
 
 
+# the state said to hold yet: "is still in private beta", "the renewal is still pending"
+STILL = re.compile(r"\bstill\b", re.IGNORECASE)
 # a post open: "Sandhill Bakery is hiring two bakers" (filled, or hired, when it is done)
 _HIRING = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?hiring\b", re.IGNORECASE)
 
@@ -131,14 +134,18 @@ def _another_value_left(n: Reading, o: Reading) -> bool:
 # "did her MA", "opened an account", "was reopened"
 _STILL = frozenset(w.stem(x) for x in "live active available permanent found over done paid "
                    "opened reopened closed".split())  # "close to Westbahnhof"; an end is in `ends`
-# a state begun: "started at Kirkwall Grammar", "her first day at the county archive"
-_BEGUN = re.compile(r"\b(?:started|starts|began|begins)\s+(?:at|with|as|on)\b|\bfirst\s+day\b",
-                    re.IGNORECASE)
+# a state begun: "started at Kirkwall Grammar", "her first day at the county archive", "my first
+# term as head of science at Tanhill School"
+_BEGUN = re.compile(r"\b(?:started|starts|began|begins)\s+(?:at|with|as|on)\b|\bfirst\s+day\b"
+                    r"|\bfirst\s+(?:week|shift|month|term|year|season)\s+(?:as|at|with)\b"
+                    # the reader writes a first term or year as a stage: "Term 1 as head of ..."
+                    r"|\b(?:term|year|season)\s+1\s+(?:as|at|with)\b", re.IGNORECASE)
 
 
-# a new home of one's own: "our new place in Bath", "from his new house in Bruges"
-_NEW_HOME = re.compile(r"\b(?:our|my|his|her|their)\s+new\s+(?:place|home|house|flat|apartment"
-                       r"|address|digs)\b", re.IGNORECASE)
+# a new home of one's own: "our new place in Bath", "from his new house in Bruges", "Citlali's
+# new flat in Monterrey"
+_NEW_HOME = re.compile(r"(?:\b(?:our|my|his|her|their)|(?-i:[A-Z])[\w-]*'s)\s+new\s+(?:place|home"
+                       r"|house|flat|apartment|address|digs)\b", re.IGNORECASE)
 
 
 # who owns it, said as a passive or a sale: "is owned by the Ashworth family", "was bought by
@@ -170,7 +177,8 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     her own place") still speaks of the slot."""
     if n.guard or n.additive or n.again or o.additive or not _says_now(n) or (
             o.guard and not (o.guard == "third-party" and whom(o) & n.words)) or (
-            n.relation and o.relation and _relation(n) != _relation(o)):
+            n.relation and o.relation and _relation(n) != _relation(o)
+            and not (n.attr and n.attr == o.attr)):  # "the website runs on" / "is served from"
         return None
     if n.kind == "experience" or _another_value_left(n, o):
         return None  # "customers stopped complaining": an event, not a state said to hold now
@@ -211,6 +219,8 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     if n.guard or n.additive or o.guard or o.kind == "opinion" or n.relation == "location":
         return None
     was = interim(o)
+    if STILL.search(n.text) and was & n.words:
+        return None  # "the renewal is still pending": the same state, said again
     done = finals(n, was)
     if was and (m := _HAS_IT.search(n.text)) and w.stem(m.group("thing").lower()) in o.words:
         return f"status: {_surface(was, o.text)!r} became {m.group()!r}; {HOLDS_NOW}"
@@ -302,7 +312,7 @@ _JOINED = (re.compile(r"\b(?:on\s+(?:the\s+)?(?:payroll|staff|books)\s+(?:at|of)
                      # Hale", "got a job on the buses with Metro Transit"
                      r"|(?:started|began)\s+(?:as\s+(?:an?\s+)?(?:[\w-]+\s+){1,3}?)?(?:at|with)"
                      r"|(?:got|found|landed|took|took\s+up|accepted)\s+(?:a|an|the)\s+(?:new\s+)?"
-                     r"(?:[\w-]+\s+)?(?:job|post|position|role|chair|lectureship|professorship"
+                     r"(?:[\w-]+\s+){0,2}?(?:job|post|position|role|chair|lectureship|professorship"
                      r"|fellowship|placement|residency|apprenticeship|internship)\s+"
                      r"(?:[\w-]+\s+){0,4}?(?:at|with))\s+" + _ORG),
            re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:an?\s+)?" + _ORG
@@ -368,7 +378,8 @@ def partner_offer(n: Reading, o: Reading) -> str | None:
 
 
 # away from work for a while, and back at it
-AWAY = re.compile(r"\bon\s+(?:\w+\s+)?(?:leave|sabbatical|furlough|secondment)\b|\boff\s+sick\b"
+AWAY = re.compile(r"\bon\s+(?:\w+\s+)?(?:leave|sabbatical|furlough|secondment)\b"
+                  r"|\boff\s+(?:sick|work)\b"
                   r"|\bsigned\s+off\s+(?:work|sick)\b", re.IGNORECASE)
 _HER_DESK = r"(?:work|(?:her|his|their|my|the)\s+(?:desk|job|office|post))"
 RETURNED = re.compile(r"\b(?:is|are|was|were|came|got|has\s+been)\s+back\s+(?:at\s+" + _HER_DESK
@@ -385,3 +396,22 @@ def returned_offer(n: Reading, o: Reading) -> str | None:
     if n.guard or o.guard or away is None or not RETURNED.search(n.text):
         return None
     return f"same topic: {away.group()} and now back; {HOLDS_NOW}"
+
+
+# closed for a while: "is closed for asbestos removal", "was shut until March"
+CLOSED_FOR = re.compile(r"\b(?:is|are|was|were|been|remains?|stays?)\s+(?:temporarily\s+|still\s+)?"
+                        r"(?:closed|shut)\s+(?:for|until|till|while|during|over)\b", re.IGNORECASE)
+# open again: "reopened on Saturday", "is open again", "back open", "trains are stopping at
+# Quenby station again"
+OPEN_AGAIN = re.compile(r"\bre-?open(?:ed|s|ing)?\b|\bback\s+open\b|\b(?:open|running|stopping"
+                        r"|serving|trading|operating)\b[^.;]{0,40}?\bagain\b", re.IGNORECASE)
+
+
+def reopened_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact says its subject is closed for a while and the newer one that it is
+    open or running again: "The Castlegate library is open again" after "is closed for
+    asbestos removal" — offered, since the older closure may be another one."""
+    if n.guard or o.guard or n.additive or not CLOSED_FOR.search(o.text) \
+            or not OPEN_AGAIN.search(n.text):
+        return None
+    return f"status: closed and now open again; {HOLDS_NOW}"

@@ -66,6 +66,11 @@ _HOME_TO = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0
 _WENT_TO_LIVE = re.compile(r"\b(?:(?:packed\s+up|sold\s+up|upped\s+sticks)\s+and\s+)?(?:went|came"
                            r"|has\s+gone|have\s+gone)\s+to\s+live\s+in\b", re.IGNORECASE)
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
+# a move of one's own told as the time since it: "Since the move to Colchester I've been
+# cycling to work", "After our move to Leeds, ..." (not "since Jo's move": someone else's)
+_SINCE_THE_MOVE = re.compile(r"^(?:since|after|following)\s+(?:the|my|our|his|her|their)\s+"
+                             r"(?:move|relocation)\s+to\s+(?P<place>(?-i:[A-Z])[\w'-]*"
+                             r"(?:\s+(?-i:[A-Z])[\w'-]*)*),?\s+(?=\w)", re.IGNORECASE)
 _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:been|moved|relocated"
                   r"|switched|joined|started|settled)\b)")  # "Ingrid's moved up to"
 
@@ -74,13 +79,15 @@ def plainer(text: str) -> str:
     """Wordings said the way the rules read them: "D.C." as "DC", "Mailgun's been replaced" as
     "has been", a
     debt "paid off" as no salary, "the headquarters of Globex were relocated to" as "Globex
-    relocated to", "the head office of Initech is in" as "Initech is based in"."""
+    relocated to", "the head office of Initech is in" as "Initech is based in", "Since the move to Leeds, …" as
+    "moved to Leeds; …"."""
     text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "D.C." is "DC"
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
     text = _WHERE_LIVES.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _HOME_TO.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _PAID_OFF.sub("repaid", text)
     text = _WENT_TO_LIVE.sub("moved to", text)
+    text = _SINCE_THE_MOVE.sub(lambda m: f"moved to {m.group('place')}; ", text)
     text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
     return HQ_IN.sub(lambda m: f"{m.group('who')} is based in", text)
 

@@ -450,8 +450,11 @@ def _changes(clause: str, names: Stems) -> list[Change]:
             continue  # "went" of "went back to": read above
         if verb == w.stem("take") and not p.TAKEN_ON.match(rest):
             continue  # "took the dog to puppy training": an errand, not a change
-        if verb == "go" and p.VISITED.match(rest):
-            continue  # "went to the club's barbecue": a visit, not a move
+        if verb == "go" and (p.VISITED.match(rest) or _WENT_HOW.match(rest)):
+            continue  # "went to the club's barbecue": a visit, not a move; "went well"
+        if _DETERMINED.search(clause[: m.start()]) and not _TO.match(rest.lstrip()) \
+                and not _FROM.match(rest.lstrip()):
+            continue  # "the move went fine": a noun that names no value
         if f := _FROM_TO.search(rest):
             obj = rest[: f.start()]
             found.append(Change(verb, stems(_clip_change(f.group("old")), names),
@@ -470,6 +473,10 @@ def _changes(clause: str, names: Stems) -> list[Change]:
 
 
 _BACK_TO = re.compile(w.BACK_TO, re.IGNORECASE)
+_DETERMINED = re.compile(r"\b(?:the|a|an|our|my|his|her|their|this|that)\s+$", re.IGNORECASE)
+# how a thing went, not where: "my first term at Tanhill went well", "the move went fine"
+_WENT_HOW = re.compile(r"\s+(?:really\s+|very\s+|pretty\s+|quite\s+)?(?:well|badly|fine|smoothly"
+                       r"|ok|okay|great|brilliantly|wrong|awry|to\s+plan)\b", re.IGNORECASE)
 # a wish that comes with a change of mind is what is preferred now, not a plan: "changed
 # his mind and wants to be reached on Signal"
 _WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)

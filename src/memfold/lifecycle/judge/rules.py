@@ -60,6 +60,7 @@ from memfold.lifecycle.judge.offers import (
     mention_offer,
     partner_offer,
     redone_offer,
+    reopened_offer,
     returned_offer,
     slot_offer,
     status_offer,
@@ -234,6 +235,10 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         return None  # runs on CockroachDB and on Google Cloud: a database, a cloud
     if n.relation == o.relation == "location" and _part_of_place(n, o):
         return None  # "an apartment in Tennoji ward" is where in Osaka, not a move
+    if n.relation == o.relation == "location" and n.attr and not o.attr \
+            and not n.attr & _HOME_PLACES and _text(n.attr, n)[:1].islower():
+        return None  # "Folasade's office moved to Ikeja" is not where Folasade lives (but
+        # "Omi lives in Copenhagen now" under @me names whom it is about)
     if n.relation == o.relation == "diet" and _diet_kept(n.value, o.value):
         return None  # "eats fish" keeps a pescatarian diet
     if n.relation == o.relation == "attr" and n.attr and n.attr <= ELDERS_AND_YOUNGER:
@@ -253,6 +258,9 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
 
 
 _PLACE_PARTS = frozenset(w.stem(x) for x in w.PLACE_PARTS)
+# the places that are where the entity itself lives or is based: a home, its headquarters
+_HOME_PLACES = frozenset(w.stem(x) for x in "home house flat apartment address residence "
+                         "headquarters hq base family".split())
 _HOME = w.stem("home")
 
 
@@ -555,7 +563,8 @@ class RuleJudge:
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
                 n, o, named_values(new), named_values(old)) or turned_offer(
                 n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o) \
-                or partner_offer(n, o) or commute_offer(n, o) or redone_offer(n, o):
+                or partner_offer(n, o) or commute_offer(n, o) or redone_offer(n, o) \
+                or reopened_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

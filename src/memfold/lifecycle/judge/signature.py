@@ -9,7 +9,15 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
-from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, OWNED, RETURNED, WORK_FOR, joined
+from memfold.lifecycle.judge.offers import (
+    AWAY,
+    BEING_DONE,
+    OPEN_AGAIN,
+    OWNED,
+    RETURNED,
+    WORK_FOR,
+    joined,
+)
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.values import Fact
 
@@ -18,7 +26,7 @@ CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
             "apartment flat house headquarters hq office city place address resident residence "
             "rents renting room resettled emigrated emigrate emigrating relocating relocate "
-            "relocation commute commutes commuting",
+            "relocation commute commutes commuting move moves moving residents unpacking",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance freelances freelancer freelancing "
             "self-employed",
@@ -51,9 +59,11 @@ for _kind, _members in w.KINDS.items():
 _AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])|^now\s+at\s+(?-i:[A-Z])",
                      re.IGNORECASE)
 # work said by what one does there, or by its first day: "teaches maths at Wellbrook Academy",
-# "her first day at the county archive", "is unemployed"
+# "her first day at the county archive", "my first term as head of science at Tanhill School",
+# "is unemployed"
 _WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|ing)?\s+"
-                      r"(?:[\w-]+\s+){0,2}at\s+(?-i:[A-Z])|\bfirst\s+(?:day|week|shift)\s+(?:at|with)\b"
+                      r"(?:[\w-]+\s+){0,2}at\s+(?-i:[A-Z])|\bfirst\s+(?:day|week|shift|month|term|year|season)"
+                      r"\s+(?:as\s+(?:[\w-]+\s+){1,4}?)?(?:at|with)\b"
                       r"|\b(?:unemployed|jobless|out\s+of\s+work|between\s+jobs)\b", re.IGNORECASE)
 # a move said without a word of home: "upped sticks to", "made the move to", "is in Lübeck
 # now for good"
@@ -84,7 +94,8 @@ def signature(content: str) -> frozenset[str]:
         out.add("#job")
     if OWNED.search(content):  # who owns it (offers.OWNED)
         out.add("#own")
-    if BEING_DONE.search(content):  # "is being processed": a status (offers.interim)
+    if BEING_DONE.search(content) or OPEN_AGAIN.search(content):  # "is being processed", "open
+        # again": a status (offers.interim, offers.reopened_offer)
         out.add("#status")
     if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer
         out.add("#away")
