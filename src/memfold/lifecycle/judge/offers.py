@@ -26,7 +26,7 @@ job (`workplace_offer`), what one does now for another organisation against a jo
 (`work_offer`), a commute from another place against a home (`commute_offer`), a partner
 named in passing after "single" (`partner_offer`), a thing done anew with another value
 ("remortgaged with", `redone_offer`), open or running again after closed for a while
-(`reopened_offer`).  Who owns a thing is a slot class of its own (`OWNED`:
+(`reopened_offer`), another place named as where one is now against a home (`place_offer`).  Who owns a thing is a slot class of its own (`OWNED`:
 "is owned by", "was bought by", "sold ... to").
 
 Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
@@ -188,10 +188,7 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     shared = topic - _NOT_VALUES - _VERBS - {x for x in topic if w.is_number(x)}
     if shared:
         return f"same topic: {_surface(shared, n.text)}; {HOLDS_NOW}"
-    # "moved his desk upstairs", "renamed his boat": another thing changed (but "took a job as
-    # a data analyst" changed the job itself)
-    if any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
-           and not thing <= slot_words for c in n.changes):
+    if other_thing_changed(n, o, slot_words):
         return None
     if "opinion" in (n.kind, o.kind):
         return None  # "finds the open-plan office too noisy" holds no home
@@ -200,6 +197,13 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     if slots or families:
         return f"same topic: {(slots or families)[0]}; {HOLDS_NOW}"
     return None
+
+
+def other_thing_changed(n: Reading, o: Reading, slot_words: Stems) -> bool:
+    """"moved his desk upstairs", "renamed his boat", "moved his savings to N26": another
+    thing changed (but "took a job as a data analyst" changed the job itself)."""
+    return any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
+               and not thing <= slot_words for c in n.changes)
 
 
 # the words of an attribute that is where one lives: "her registered address", "his home base"
@@ -403,7 +407,7 @@ CLOSED_FOR = re.compile(r"\b(?:is|are|was|were|been|remains?|stays?)\s+(?:tempor
                         r"(?:closed|shut)\s+(?:for|until|till|while|during|over)\b", re.IGNORECASE)
 # open again: "reopened on Saturday", "is open again", "back open", "trains are stopping at
 # Quenby station again"
-OPEN_AGAIN = re.compile(r"\bre-?open(?:ed|s|ing)?\b|\bback\s+open\b|\b(?:open|running|stopping"
+OPEN_AGAIN = re.compile(r"\bre-?open(?:ed|s)\b|\bback\s+open\b|\b(?:open|running|stopping"
                         r"|serving|trading|operating)\b[^.;]{0,40}?\bagain\b", re.IGNORECASE)
 
 
@@ -415,3 +419,28 @@ def reopened_offer(n: Reading, o: Reading) -> str | None:
             or not OPEN_AGAIN.search(n.text):
         return None
     return f"status: closed and now open again; {HOLDS_NOW}"
+
+
+# a place named as where the subject is now: "is in Launceston now", "Lublin residents", "has a
+# flat in Monterrey", "unpacking in Västerås" (a capitalised name after "in", "to" or "near")
+_IN_PLACE = re.compile(r"\b(?:in|to|into|near|outside)\s+(?:the\s+)?(?P<place>(?-i:[A-Z])[\w'-]*)")
+# the slots a place may be named in without being a home: a job, a team, a manager ...
+_NOT_HOME = frozenset({"employer", "role", "manager", "lead", "team", "relationship", "name",
+                       "diet", "age", "platform", "use", "prefer"})
+
+
+def place_offer(n: Reading, o: Reading, slot_words: Stems) -> str | None:
+    """The older fact says where its subject lives and the newer one, said to hold now or to
+    have changed, names another place as where it is ("We're in Launceston now; the move went
+    fine", "Vilhelm handed back the keys in Luleå and is unpacking in Västerås"): offered,
+    since a place named now may be a stay, a job or a trip too."""
+    if n.guard or o.guard or n.additive or n.again or n.kind == "experience" \
+            or "opinion" in (n.kind, o.kind) or _relation(o) != "location" \
+            or n.relation in _NOT_HOME or not _says_now(n) or _another_value_left(n, o) \
+            or other_thing_changed(n, o, slot_words):
+        return None  # "moved his savings to N26", "settled in at a hotel in Swansea for …"
+    places = {w.stem(m.group("place").lower()) for m in _IN_PLACE.finditer(n.text)
+              if m.group("place").isalpha()}
+    if not places - o.words or not places & n.words:
+        return None  # the same place, or only a name of the entity's own
+    return f"same topic: home; {HOLDS_NOW}"

@@ -59,6 +59,7 @@ from memfold.lifecycle.judge.offers import (
     commute_offer,
     mention_offer,
     partner_offer,
+    place_offer,
     redone_offer,
     reopened_offer,
     returned_offer,
@@ -77,7 +78,7 @@ from memfold.lifecycle.judge.pieces import (
     said_again,
     words_as_written,
 )
-from memfold.lifecycle.judge.readers import read
+from memfold.lifecycle.judge.readers import lexicon_of, read
 from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.lifecycle.judge.signature import ANY as _ANY
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
@@ -236,7 +237,8 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
     if n.relation == o.relation == "location" and _part_of_place(n, o):
         return None  # "an apartment in Tennoji ward" is where in Osaka, not a move
     if n.relation == o.relation == "location" and n.attr and not o.attr \
-            and not n.attr & _HOME_PLACES and _text(n.attr, n)[:1].islower():
+            and not n.attr & _HOME_PLACES and _text(n.attr, n)[:1].islower() \
+            and lexicon_of(n.text) is None:
         return None  # "Folasade's office moved to Ikeja" is not where Folasade lives (but
         # "Omi lives in Copenhagen now" under @me names whom it is about)
     if n.relation == o.relation == "diet" and _diet_kept(n.value, o.value):
@@ -564,7 +566,7 @@ class RuleJudge:
                 n, o, named_values(new), named_values(old)) or turned_offer(
                 n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o) \
                 or partner_offer(n, o) or commute_offer(n, o) or redone_offer(n, o) \
-                or reopened_offer(n, o):
+                or reopened_offer(n, o) or place_offer(n, o, _SLOT_WORDS):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

@@ -66,8 +66,10 @@ _WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|i
                       r"\s+(?:as\s+(?:[\w-]+\s+){1,4}?)?(?:at|with)\b"
                       r"|\b(?:unemployed|jobless|out\s+of\s+work|between\s+jobs)\b", re.IGNORECASE)
 # a move said without a word of home: "upped sticks to", "made the move to", "is in Lübeck
-# now for good"
+# now for good", or where one is now
 _MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+(?:move|jump|leap)\s+to\s+(?-i:[A-Z])"
+                    # where one is: "has been in Gävle since the spring" (offers.place_offer)
+                    r"|\b(?:is|are|am|been)\s+(?:now\s+|still\s+)?in\s+(?-i:[A-Z])"
                     r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b",
                     re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
