@@ -24,6 +24,10 @@ OFFERED = [
     ("W @Ashby-Pool: The Ashby pool is closed for retiling.",
      "W @Ashby-Pool: The Ashby pool is open again."),
     ("W @Bertil: Bertil lives in Kiruna.", "W @Bertil: Bertil has been in Gävle since the spring."),
+    ("W @Odile: Odile's GP is @Dr-Marchetti.",
+     "W @Odile: Odile registered with @Dr-Okafor at the surgery by her flat."),
+    ("W @Kestle-Lock: The Kestle lock is closed.",
+     "W @Kestle-Lock: The Kestle lock reopened to boats."),
 ]
 
 
@@ -38,6 +42,9 @@ TAKEN = [
     ("W @me: I live in Swindon.", "W @me: Since the move to Bath I've been walking to work."),
     ("W @Idun: Idun lives in Bergen with her husband.",
      "W @Idun: Idun and her husband are Stavanger residents now."),
+    ("W @Teodora: Teodora lives in Varna.", "W @Teodora: Teodora is a Plovdiv local now."),
+    ("W @Teodora: Teodora lives in Varna.",
+     "W @Teodora: Plovdiv is where Teodora calls home these days."),
 ]
 
 

@@ -135,17 +135,18 @@ def _another_value_left(n: Reading, o: Reading) -> bool:
 _STILL = frozenset(w.stem(x) for x in "live active available permanent found over done paid "
                    "opened reopened closed".split())  # "close to Westbahnhof"; an end is in `ends`
 # a state begun: "started at Kirkwall Grammar", "her first day at the county archive", "my first
-# term as head of science at Tanhill School"
+# term as head of science at Tanhill School", "registered with @Dr-Ferrin"
 _BEGUN = re.compile(r"\b(?:started|starts|began|begins)\s+(?:at|with|as|on)\b|\bfirst\s+day\b"
+                    r"|\b(?:registered|enrolled|signed\s+up)\s+(?:at|with)\b"
                     r"|\bfirst\s+(?:week|shift|month|term|year|season)\s+(?:as|at|with)\b"
                     # the reader writes a first term or year as a stage: "Term 1 as head of ..."
                     r"|\b(?:term|year|season)\s+1\s+(?:as|at|with)\b", re.IGNORECASE)
 
 
 # a new home of one's own: "our new place in Bath", "from his new house in Bruges", "Citlali's
-# new flat in Monterrey"
+# new flat in Monterrey", "our new street"
 _NEW_HOME = re.compile(r"(?:\b(?:our|my|his|her|their)|(?-i:[A-Z])[\w-]*'s)\s+new\s+(?:place|home"
-                       r"|house|flat|apartment|address|digs)\b", re.IGNORECASE)
+                       r"|house|flat|apartment|address|digs|street|postcode)\b", re.IGNORECASE)
 
 
 # who owns it, said as a passive or a sale: "is owned by the Ashworth family", "was bought by
@@ -402,9 +403,10 @@ def returned_offer(n: Reading, o: Reading) -> str | None:
     return f"same topic: {away.group()} and now back; {HOLDS_NOW}"
 
 
-# closed for a while: "is closed for asbestos removal", "was shut until March"
+# closed for a while: "is closed for asbestos removal", "was shut until March", "is closed"
 CLOSED_FOR = re.compile(r"\b(?:is|are|was|were|been|remains?|stays?)\s+(?:temporarily\s+|still\s+)?"
-                        r"(?:closed|shut)\s+(?:for|until|till|while|during|over)\b", re.IGNORECASE)
+                        r"(?:closed|shut)(?:\s+(?:for|until|till|while|during|over)\b|$)",
+                        re.IGNORECASE)
 # open again: "reopened on Saturday", "is open again", "back open", "trains are stopping at
 # Quenby station again"
 OPEN_AGAIN = re.compile(r"\bre-?open(?:ed|s)\b|\bback\s+open\b|\b(?:open|running|stopping"

@@ -57,7 +57,8 @@ HQ_IN = re.compile(_HQ_OF + r"(?:is|are)\s+(?:now\s+)?(?:in|at)\b", re.IGNORECAS
 _DOTTED = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?")
 # "Regents Park is where Bo lives now": Bo lives in Regents Park
 _WHERE_LIVES = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
-                          r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?lives\b", re.IGNORECASE)
+                          r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?(?:lives\b|calls\s+home\b)",
+                          re.IGNORECASE)  # "Lund is where Frida calls home these days"
 # "Gdańsk is home now for Piotr", "Lisbon is home to Rui these days": where Piotr lives
 _HOME_TO = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
                       r"(?:now\s+)?home\s+(?:now\s+|these\s+days\s+)?(?:for|to)\s+"

@@ -226,7 +226,8 @@ def _class_of(value: str) -> str | None:
     heads = {w.stem(t) for t in tokens} | set(tokens)
     if re.match(r"^\d+(?:\s+years?\s+old)?$", value.strip()):
         return "age"
-    if re.search(r"\bresidents?\b", value, re.IGNORECASE):  # "a Reykjavik resident now"
+    if re.search(r"\bresidents?\b|(?-i:[A-Z])[\w'-]*\s+locals?\b", value, re.IGNORECASE):
+        # "a Reykjavik resident now", "a Lund local now"
         return "location"
     if heads & w.DIETS:
         return "diet"
