@@ -28,6 +28,11 @@ OFFERED = [
      "W @Odile: Odile registered with @Dr-Okafor at the surgery by her flat."),
     ("W @Kestle-Lock: The Kestle lock is closed.",
      "W @Kestle-Lock: The Kestle lock reopened to boats."),
+    ("W @Aurelio: Aurelio works at Pennant Foods.",
+     "W @Aurelio: Aurelio has been with Marwick & Sons since February."),
+    ("W @Aurelio: Aurelio is unemployed.", "W @Aurelio: Aurelio started a job at Marwick & Sons."),
+    ("W @Aurelio: Aurelio's van is in the garage for repairs.",
+     "W @Aurelio: Aurelio's van is back on the road."),
 ]
 
 

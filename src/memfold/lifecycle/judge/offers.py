@@ -226,6 +226,8 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     was = interim(o)
     if STILL.search(n.text) and was & n.words:
         return None  # "the renewal is still pending": the same state, said again
+    if was and (back := BACK_IN_USE.search(n.text)):
+        return f"status: {_surface(was, o.text)!r} became {back.group()!r}; {HOLDS_NOW}"
     done = finals(n, was)
     if was and (m := _HAS_IT.search(n.text)) and w.stem(m.group("thing").lower()) in o.words:
         return f"status: {_surface(was, o.text)!r} became {m.group()!r}; {HOLDS_NOW}"
@@ -234,6 +236,10 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, {APART}"
 
 
+# in use again after repairs, a refit or a lay-up: "is back on the road", "went back in the water"
+BACK_IN_USE = re.compile(r"\bback\s+(?:on\s+the\s+road|in\s+the\s+water|in\s+service|in\s+action"
+                         r"|in\s+use|up\s+and\s+running|on\s+(?:the\s+)?(?:line|air|sale|track))\b",
+                         re.IGNORECASE)
 # the thing that was pending, had or held now: "has his visa now", "had the surgery in March"
 _HAS_IT = re.compile(r"\b(?:has|have|had|got|received|collected)\s+(?:his|her|their|its|my|our"
                      r"|the)\s+(?:new\s+)?(?P<thing>[\w-]+)", re.IGNORECASE)
@@ -316,7 +322,10 @@ _JOINED = (re.compile(r"\b(?:on\s+(?:the\s+)?(?:payroll|staff|books)\s+(?:at|of)
                      # a job begun or found: "started as a planning consultant with Arden &
                      # Hale", "got a job on the buses with Metro Transit"
                      r"|(?:started|began)\s+(?:as\s+(?:an?\s+)?(?:[\w-]+\s+){1,3}?)?(?:at|with)"
-                     r"|(?:got|found|landed|took|took\s+up|accepted)\s+(?:a|an|the)\s+(?:new\s+)?"
+                     # "has been with Brindle & Co since January": an employer since then
+                     r"|(?:has|have)\s+been\s+with(?=\s+(?:the\s+)?(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z&])"
+                     r"[\w'&.-]*)*\s+since\b)"
+                     r"|(?:got|found|landed|took|took\s+up|accepted|started)\s+(?:a|an|the)\s+(?:new\s+)?"
                      r"(?:[\w-]+\s+){0,2}?(?:job|post|position|role|chair|lectureship|professorship"
                      r"|fellowship|placement|residency|apprenticeship|internship)\s+"
                      r"(?:[\w-]+\s+){0,4}?(?:at|with))\s+" + _ORG),
@@ -334,6 +343,9 @@ def _org(text: str) -> Stems:
     return frozenset(w.stem(t) for t in w.tokens(m.group("org"))) - _GENERIC if m else frozenset()
 
 
+_JOBLESS = frozenset(w.stem(x) for x in "unemployed jobless".split())
+
+
 def work_offer(n: Reading, o: Reading) -> str | None:
     """The newer fact says what its subject does now for or at an organisation the older fact
     does not name ("Linh designs checkout flows for Shopee these days"), and the older one
@@ -342,7 +354,8 @@ def work_offer(n: Reading, o: Reading) -> str | None:
     if n.guard or n.additive or o.guard or n.kind == "experience" or "opinion" in (
             n.kind, o.kind) or not (n.now or joined(n.text)) or not (org := _org(n.text)):
         return None
-    was = _org(o.text) or (o.value if o.relation in ("employer", "role") else frozenset())
+    was = _org(o.text) or (o.value if o.relation in ("employer", "role") else frozenset()) or (
+        o.words & _JOBLESS)  # "is unemployed" / "started a job at Brindle & Co"
     if not was or org & o.words or was & n.words:
         return None  # the same organisation: another role there, or more detail
     return f"same topic: job; {HOLDS_NOW}"
