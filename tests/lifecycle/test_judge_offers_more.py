@@ -33,6 +33,10 @@ OFFERED = [
     ("W @Aurelio: Aurelio is unemployed.", "W @Aurelio: Aurelio started a job at Marwick & Sons."),
     ("W @Aurelio: Aurelio's van is in the garage for repairs.",
      "W @Aurelio: Aurelio's van is back on the road."),
+    ("W @Kelpie @Dara: Dara took over Kelpie from Ruaidhri.",
+     "W @Kelpie @Mwangi: Mwangi is the lead of Kelpie now."),
+    ("W @me: User lives in Headingley.", "W @me: User's current city: Sheffield."),
+    ("W @Solenne: Solenne lives in Dijon.", "W @Solenne: Solenne's mail goes to Besançon now."),
 ]
 
 
@@ -50,6 +54,7 @@ TAKEN = [
     ("W @Teodora: Teodora lives in Varna.", "W @Teodora: Teodora is a Plovdiv local now."),
     ("W @Teodora: Teodora lives in Varna.",
      "W @Teodora: Plovdiv is where Teodora calls home these days."),
+    ("W @Teodora: Teodora lives in Varna.", "W @Teodora: Teodora has set up home in Ruse."),
 ]
 
 

@@ -159,11 +159,14 @@ _ACQUIRED = re.compile(r"\b(?:was|were|been|got)\s+(?:bought|acquired|purchased|
                        r"\s+by\b|\bsold\s+(?:[\w-]+\s+){0,3}?to\b", re.IGNORECASE)
 
 
+_CURRENT = re.compile(r"\bcurrent(?:ly)?\b", re.IGNORECASE)  # "User's current city: Glasgow"
+
+
 def _says_now(n: Reading) -> bool:
     """The newer fact says a state holds now, changed, ended, began or reached a final
     status ("signed with @Inkwell-Agency", "finished the Dublin Marathon"), or names a new
     home of its own ("our new place in Bath")."""
-    return bool(n.now or n.changes or n.ends or n.reversal or n.parted
+    return bool(n.now or n.changes or n.ends or n.reversal or n.parted or _CURRENT.search(n.text)
                 or finals(n, frozenset()) - _STILL or _BEGUN.search(n.text)
                 or _NEW_HOME.search(n.text) or _ACQUIRED.search(n.text))
 
@@ -208,7 +211,8 @@ def other_thing_changed(n: Reading, o: Reading, slot_words: Stems) -> bool:
 
 
 # the words of an attribute that is where one lives: "her registered address", "his home base"
-_HOME_ATTRS = frozenset(w.stem(x) for x in "home address residence flat house apartment".split())
+_HOME_ATTRS = frozenset(w.stem(x) for x in "home address residence flat house apartment city "
+                        "town".split())  # "her current city: Glasgow"
 
 
 def _relation(r: Reading) -> str | None:

@@ -64,8 +64,9 @@ _HOME_TO = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0
                       r"(?:now\s+)?home\s+(?:now\s+|these\s+days\s+)?(?:for|to)\s+"
                       r"(?P<who>@?(?-i:[A-Z])[\w-]*)\b(?!')", re.IGNORECASE)
 # "packed up and went to live in Portland": moved to Portland
-_WENT_TO_LIVE = re.compile(r"\b(?:(?:packed\s+up|sold\s+up|upped\s+sticks)\s+and\s+)?(?:went|came"
-                           r"|has\s+gone|have\s+gone)\s+to\s+live\s+in\b", re.IGNORECASE)
+_WENT_TO_LIVE = re.compile(r"\b(?:(?:packed\s+up|sold\s+up|upped\s+sticks)\s+and\s+)?(?:(?:went|came"
+                           r"|has\s+gone|have\s+gone)\s+to\s+live|(?:has\s+|have\s+)?set\s+up\s+home)"
+                           r"\s+in\b", re.IGNORECASE)  # "has set up home in Reykjavik" too
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
 # a move of one's own told as the time since it: "Since the move to Colchester I've been
 # cycling to work", "After our move to Leeds, ..." (not "since Jo's move": someone else's)

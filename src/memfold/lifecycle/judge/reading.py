@@ -360,9 +360,15 @@ _OWNER = re.compile(r"\b(?:is|are|was|became|becomes|been)\s+(?:now\s+)?"
 
 @lru_cache(maxsize=4096)
 def _name_stems(entities: tuple[str, ...]) -> Stems:
+    """The stems the entities are named by; the user (@me) is named "User" too, as an agent
+    writes it ("User lives in Leith")."""
     return frozenset(w.stem(e.lower()) for e in entities) | frozenset(
         s for e in entities for part in re.split(r"[-_.]", e) if part
-        for s in (w.stem(part.lower()),))
+        for s in (w.stem(part.lower()),)) | (_USER if any(e.lower() == "me" for e in entities)
+                                             else _EMPTY)
+
+
+_USER = frozenset({w.stem("user")})
 
 
 def _own_voice(who: str, names: Stems) -> bool:

@@ -70,8 +70,11 @@ _WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|i
 _MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+(?:move|jump|leap)\s+to\s+(?-i:[A-Z])"
                     # where one is: "has been in Gävle since the spring" (offers.place_offer)
                     r"|\b(?:is|are|am|been)\s+(?:now\s+|still\s+)?in\s+(?-i:[A-Z])"
+                    # where the post goes: "Ingrid's mail goes to Reykjavik now"
+                    r"|\b(?:mail|post|letters)\s+(?:now\s+)?(?:goes|go|is\s+sent)\s+to\b"
                     r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b",
                     re.IGNORECASE)
+_TOOK_OVER = re.compile(r"\b(?:took|taken|takes|taking)\s+over\b", re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
 _MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
 ANY = frozenset({"*"})
@@ -87,6 +90,8 @@ def signature(content: str) -> frozenset[str]:
     out: set[str] = set(initials(content))  # "NYC" / "New York City"
     if w.EMAIL.search(content):
         out.add("#email")
+    if _TOOK_OVER.search(content):  # "Lucia took over Beacon from Felix": who leads it
+        out.add("#boss")
     if _AT_ORG.search(content):  # "is at Kiteworks these days": where one works, maybe
         out.update(("#job", "#role"))
     if _MOVED.search(content):
