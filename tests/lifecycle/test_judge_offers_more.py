@@ -37,6 +37,7 @@ OFFERED = [
      "W @Kelpie @Mwangi: Mwangi is the lead of Kelpie now."),
     ("W @me: User lives in Headingley.", "W @me: User's current city: Sheffield."),
     ("W @Solenne: Solenne lives in Dijon.", "W @Solenne: Solenne's mail goes to Besançon now."),
+    ("W @Solenne: Solenne's physio is @Mirren.", "W @Solenne: Solenne sees @Adaku for physio."),
 ]
 
 

@@ -76,6 +76,7 @@ _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relatio
 # the endings of an offer's reason: what the judge could not read for sure
 HOLDS_NOW = "the newer fact says it holds now"
 APART = "but the two name no topic in common"
+OTHER_VALUE = "the newer fact names another value for it"
 
 
 _KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
@@ -249,14 +250,20 @@ _HAS_IT = re.compile(r"\b(?:has|have|had|got|received|collected)\s+(?:his|her|th
                      r"|the)\s+(?:new\s+)?(?P<thing>[\w-]+)", re.IGNORECASE)
 
 
-def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> str | None:
+def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems,
+                  topic: Stems = frozenset()) -> str | None:
     """Each fact names another entity in its content as a value, not the same one, and the
-    newer fact says it holds now: "Priyanka designs for @Hollow-Pine now" after "Priyanka
-    works at @Tessellate" — offered, since the two may be two slots (a client, a friend)."""
-    if n.guard or n.additive or n.again or o.guard or not _says_now(n) \
+    newer fact says it holds now, or the two share a topic word: "Priyanka designs for
+    @Hollow-Pine now" after "Priyanka works at @Tessellate", "Lorna sees @Okoro for physio"
+    after "Lorna's physio is @Halle" — offered, since the two may be two slots (a client, a
+    friend) or two at once."""
+    shared = topic - _NOT_VALUES - _VERBS - {x for x in topic if w.is_number(x)}
+    if n.guard or n.additive or n.again or o.guard or not (_says_now(n) or shared) \
             or not (named and older_named) or named & older_named \
             or n.kind == "experience" or _another_value_left(n, o):
         return None
+    if not _says_now(n):
+        return f"same topic: {_surface(shared, n.text)}; {OTHER_VALUE}"
     return f"same topic: {' '.join(sorted(older_named))} and now {' '.join(sorted(named))}; " \
         f"{HOLDS_NOW}"
 

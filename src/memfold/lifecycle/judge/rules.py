@@ -563,7 +563,7 @@ class RuleJudge:
             return None
         if offer := status_offer(n, o) or slot_offer(
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
-                n, o, named_values(new), named_values(old)) or turned_offer(
+                n, o, named_values(new), named_values(old), shared) or turned_offer(
                 n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o) \
                 or partner_offer(n, o) or commute_offer(n, o) or redone_offer(n, o) \
                 or reopened_offer(n, o) or place_offer(n, o, _SLOT_WORDS):
