@@ -20,14 +20,15 @@ the person to confirm — when the newer fact, about the same subject (the calle
   fact does not hold ("moved from Designer into a QA Analyst role" is no change of a home).
 
 Offered too: back at work after a leave (`returned_offer`), an interim state and a final one
-with no topic word in common (`status_offer`), another @mention as the value now
-(`mention_offer`), opposite words said to hold now (`turned_offer`), "is at <Org>" against a
-job (`workplace_offer`), what one does now for another organisation against a job
-(`work_offer`), a commute from another place against a home (`commute_offer`), a partner
-named in passing after "single" (`partner_offer`), a thing done anew with another value
-("remortgaged with", `redone_offer`), open or running again after closed for a while
-(`reopened_offer`), another place named as where one is now against a home (`place_offer`).  Who owns a thing is a slot class of its own (`OWNED`:
-"is owned by", "was bought by", "sold ... to").
+with no topic word in common (`status_offer`), another @mention as the value now, or as the
+value of a topic word the two share (`mention_offer`), opposite words said to hold now
+(`turned_offer`), "is at <Org>" against a job (`workplace_offer`), what one does now for
+another organisation against a job (`work_offer`), a commute from another place against a home
+(`commute_offer`), a partner named in passing after "single" (`partner_offer`), a thing done
+anew with another value ("remortgaged with", `redone_offer`), open or running again after
+closed for a while (`reopened_offer`), another place named as where one is now against a home
+(`place_offer`). Who owns a thing is a slot class of its own (`OWNED`: "is owned by", "was
+bought by", "sold ... to").
 
 Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
 against a second use ("also keeps its backups on Google Cloud") or an older fact that was no

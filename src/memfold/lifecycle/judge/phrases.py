@@ -64,9 +64,9 @@ _HOME_TO = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0
                       r"(?:now\s+)?home\s+(?:now\s+|these\s+days\s+)?(?:for|to)\s+"
                       r"(?P<who>@?(?-i:[A-Z])[\w-]*)\b(?!')", re.IGNORECASE)
 # "packed up and went to live in Portland": moved to Portland
-_WENT_TO_LIVE = re.compile(r"\b(?:(?:packed\s+up|sold\s+up|upped\s+sticks)\s+and\s+)?(?:(?:went|came"
-                           r"|has\s+gone|have\s+gone)\s+to\s+live|(?:has\s+|have\s+)?set\s+up\s+home)"
-                           r"\s+in\b", re.IGNORECASE)  # "has set up home in Reykjavik" too
+_WENT_TO_LIVE = re.compile(r"\b(?:(?:packed\s+up|sold\s+up|upped\s+sticks)\s+and\s+)?(?:(?:went"
+                           r"|came|has\s+gone|have\s+gone)\s+to\s+live|(?:has\s+|have\s+)?set\s+up"
+                           r"\s+home)\s+in\b", re.IGNORECASE)  # "has set up home in Reykjavik" too
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
 # a move of one's own told as the time since it: "Since the move to Colchester I've been
 # cycling to work", "After our move to Leeds, ..." (not "since Jo's move": someone else's)
@@ -79,10 +79,9 @@ _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:be
 
 def plainer(text: str) -> str:
     """Wordings said the way the rules read them: "D.C." as "DC", "Mailgun's been replaced" as
-    "has been", a
-    debt "paid off" as no salary, "the headquarters of Globex were relocated to" as "Globex
-    relocated to", "the head office of Initech is in" as "Initech is based in", "Since the move to Leeds, …" as
-    "moved to Leeds; …"."""
+    "has been", a debt "paid off" as no salary, "the headquarters of Globex were relocated to"
+    as "Globex relocated to", "the head office of Initech is in" as "Initech is based in",
+    "Since the move to Leeds, …" as "moved to Leeds; …"."""
     text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "D.C." is "DC"
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
     text = _WHERE_LIVES.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)

@@ -26,7 +26,8 @@ CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
             "apartment flat house headquarters hq office city place address resident residence "
             "rents renting room resettled emigrated emigrate emigrating relocating relocate "
-            "relocation commute commutes commuting move moves moving residents local locals unpacking",
+            "relocation commute commutes commuting move moves moving residents local locals "
+            "unpacking",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance freelances freelancer freelancing "
             "self-employed",
