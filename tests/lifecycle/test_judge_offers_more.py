@@ -38,6 +38,8 @@ OFFERED = [
     ("W @me: User lives in Headingley.", "W @me: User's current city: Sheffield."),
     ("W @Solenne: Solenne lives in Dijon.", "W @Solenne: Solenne's mail goes to Besançon now."),
     ("W @Solenne: Solenne's physio is @Mirren.", "W @Solenne: Solenne sees @Adaku for physio."),
+    ("W @Solenne: Solenne is pregnant with her first child.",
+     "W @Solenne: Solenne had a baby boy, Elouan, last Tuesday."),
 ]
 
 

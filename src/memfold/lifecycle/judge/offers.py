@@ -232,7 +232,8 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     was = interim(o)
     if STILL.search(n.text) and was & n.words:
         return None  # "the renewal is still pending": the same state, said again
-    if was and (back := BACK_IN_USE.search(n.text)):
+    if was and (back := BACK_IN_USE.search(n.text) or (
+            BIRTH.search(n.text) if was & _EXPECTING else None)):
         return f"status: {_surface(was, o.text)!r} became {back.group()!r}; {HOLDS_NOW}"
     done = finals(n, was)
     if was and (m := _HAS_IT.search(n.text)) and w.stem(m.group("thing").lower()) in o.words:
@@ -246,6 +247,11 @@ def status_offer(n: Reading, o: Reading) -> str | None:
 BACK_IN_USE = re.compile(r"\bback\s+(?:on\s+the\s+road|in\s+the\s+water|in\s+service|in\s+action"
                          r"|in\s+use|up\s+and\s+running|on\s+(?:the\s+)?(?:line|air|sale|track))\b",
                          re.IGNORECASE)
+# a child born: "had a baby girl", "gave birth to twins", "welcomed a son" (after "pregnant")
+BIRTH = re.compile(r"\b(?:had|has\s+had|gave\s+birth\s+to|welcomed)\s+(?:a\s+|their\s+|her\s+)?"
+                   r"(?:(?:baby|new|healthy|little)\s+)*(?:baby|son|daughter|boy|girl|twins)\b",
+                   re.IGNORECASE)
+_EXPECTING = frozenset(w.stem(x) for x in "pregnant expecting".split())
 # the thing that was pending, had or held now: "has his visa now", "had the surgery in March"
 _HAS_IT = re.compile(r"\b(?:has|have|had|got|received|collected)\s+(?:his|her|their|its|my|our"
                      r"|the)\s+(?:new\s+)?(?P<thing>[\w-]+)", re.IGNORECASE)
