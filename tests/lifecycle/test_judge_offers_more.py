@@ -40,6 +40,8 @@ OFFERED = [
     ("W @Solenne: Solenne's physio is @Mirren.", "W @Solenne: Solenne sees @Adaku for physio."),
     ("W @Solenne: Solenne is pregnant with her first child.",
      "W @Solenne: Solenne had a baby boy, Elouan, last Tuesday."),
+    ("O(c=0.8) @Solenne: Solenne dislikes running.",
+     "O(c=0.8) @Solenne: Solenne has come to love running."),
 ]
 
 

@@ -78,6 +78,7 @@ _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relatio
 HOLDS_NOW = "the newer fact says it holds now"
 APART = "but the two name no topic in common"
 OTHER_VALUE = "the newer fact names another value for it"
+OPPOSED = "the two opinions are opposed"
 
 
 _KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
@@ -298,8 +299,15 @@ def redone_offer(n: Reading, o: Reading) -> str | None:
 def turned_offer(n: Reading, o: Reading) -> str | None:
     """An opinion and a newer fact said to hold now with opposite words and no topic word in
     common: "likes working late at night" / "is an early riser these days" — offered, since
-    the two may speak of two things."""
-    if n.guard or n.additive or o.guard or not _says_now(n) or "opinion" not in (n.kind, o.kind):
+    the two may speak of two things.  Offered too: opposite likings of one activity that the
+    rules count as no topic ("dislikes running" / "has grown fond of running": "run" is also
+    a verb of a platform)."""
+    if n.guard or n.additive or o.guard or "opinion" not in (n.kind, o.kind):
+        return None
+    if n.polarity and o.polarity and n.polarity != o.polarity and (
+            doing := n.words & o.words & _GENERIC & gerunds(n.text) & gerunds(o.text)):
+        return f"same topic: {_surface(doing, n.text)}; {OPPOSED}"
+    if not _says_now(n):
         return None
     for word in sorted(n.words - o.words):
         if was := OPPOSITE.get(word, frozenset()) & (o.words - n.words):
