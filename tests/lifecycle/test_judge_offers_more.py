@@ -40,6 +40,10 @@ OFFERED = [
     ("W @Solenne: Solenne's physio is @Mirren.", "W @Solenne: Solenne sees @Adaku for physio."),
     ("W @Solenne: Solenne is pregnant with her first child.",
      "W @Solenne: Solenne had a baby boy, Elouan, last Tuesday."),
+    ("W @Maren: Maren lives in Aarhus.", "W @Maren: Maren has a new address in Odense."),
+    ("W @Maren: Maren lives in Aarhus.", "W @Maren: Maren returned to Odense for good."),
+    ("W @Maren: Maren lives in Aarhus.", "W @Maren: Maren spends most of the year in Odense now."),
+    ("W @Maren: Maren lives in Aarhus.", "W @Maren: Maren bought a house in Odense."),
     ("O(c=0.8) @Solenne: Solenne dislikes running.",
      "O(c=0.8) @Solenne: Solenne has come to love running."),
 ]
@@ -88,5 +92,9 @@ def test_an_office_moved_a_part_finished_or_a_state_still_held_retires_nothing(
 def test_a_visit_or_someone_elses_place_is_not_offered_as_a_home() -> None:
     assert not verdicts("W @Bertil: Bertil lives in Kiruna.",
                         "W @Bertil: Bertil is in Gävle this week for a conference.")
+    assert not verdicts("W @Bertil: Bertil lives in Kiruna.",
+                        "W @Bertil: Bertil returned to Gävle for a week to see his mother.")
+    assert not verdicts("W @Bertil: Bertil lives in Kiruna.",
+                        "W @Bertil: Bertil's brother bought a house in Gävle.")
     assert not [v for v in verdicts("W @Bertil: Bertil lives in Kiruna.",
                                     "W @Bertil: Bertil's sister is in Gävle now.") if v.offer]

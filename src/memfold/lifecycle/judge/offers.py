@@ -147,9 +147,13 @@ _BEGUN = re.compile(r"\b(?:started|starts|began|begins)\s+(?:at|with|as|on)\b|\b
 
 
 # a new home of one's own: "our new place in Bath", "from his new house in Bruges", "Citlali's
-# new flat in Monterrey", "our new street"
-_NEW_HOME = re.compile(r"(?:\b(?:our|my|his|her|their)|(?-i:[A-Z])[\w-]*'s)\s+new\s+(?:place|home"
-                       r"|house|flat|apartment|address|digs|street|postcode)\b", re.IGNORECASE)
+# new flat in Monterrey", "our new street", "has a new address in Odense", "bought a house in
+# Odense"
+_NEW_HOME = re.compile(r"(?:\b(?:our|my|his|her|their|(?:has|have|got|found)\s+a)"
+                       r"|(?-i:[A-Z])[\w-]*'s)\s+new\s+(?:place|home|house|flat|apartment|address|digs|street|postcode)\b"
+                       # a home bought in a named place: "bought a house in Odense"
+                       r"|\b(?:bought|purchased)\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:house|flat|apartment"
+                       r"|home|place|cottage|bungalow)\s+in\s+(?-i:[A-Z])", re.IGNORECASE)
 
 
 # who owns it, said as a passive or a sale: "is owned by the Ashworth family", "was bought by

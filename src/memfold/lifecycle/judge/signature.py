@@ -71,6 +71,12 @@ _WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|i
 _MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+(?:move|jump|leap)\s+to\s+(?-i:[A-Z])"
                     # where one is: "has been in Gävle since the spring" (offers.place_offer)
                     r"|\b(?:is|are|am|been)\s+(?:now\s+|still\s+)?in\s+(?-i:[A-Z])"
+                    # back to a place, most of the year in one, a home bought in one
+                    r"|\b(?:returned|went\s+back|came\s+back|moved\s+back)\s+to\s+(?-i:[A-Z])"
+                    r"|\bspends?\s+(?:most|much|half)\s+of\s+(?:the|his|her|their|my|our)\s+"
+                    r"(?:year|time|week)\s+in\s+(?-i:[A-Z])"
+                    r"|\b(?:bought|purchased)\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:house|flat|apartment|home"
+                    r"|place|cottage|bungalow)\s+in\s+(?-i:[A-Z])"
                     # where the post goes: "Ingrid's mail goes to Reykjavik now"
                     r"|\b(?:mail|post|letters)\s+(?:now\s+)?(?:goes|go|is\s+sent)\s+to\b"
                     r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b",
