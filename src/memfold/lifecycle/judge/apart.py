@@ -6,7 +6,8 @@ shared word, a shared slot noun or a shared amount is not one slot of one thing.
     PART_OF        a part of an amount ("paid off $4,000 of the loan")
     ELDERS_AND_YOUNGER  the kin a fact tells many states of ("Mom is ...")
     status         a status moved on from an interim state (rule 7 of judge.rules)
-    nothing_else, outcome_of_it   whether an outcome is said of the older fact's status
+    nothing_else, outcome_of_it, said_of_it   whether an outcome is said of the older fact's
+                   status
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 
 from memfold.lifecycle.judge import words as w
-from memfold.lifecycle.judge.offers import FINAL, INTERIM, finals, interim
+from memfold.lifecycle.judge.offers import FINAL, INTERIM, STILL, finals, interim
 from memfold.lifecycle.judge.pieces import words_as_written
 from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
@@ -116,6 +117,29 @@ def outcome_of_it(n: Reading, o: Reading, now: Stems, names: Stems) -> bool:
     return True
 
 
+def said_of_it(n: Reading, o: Reading, now: Stems, names: Stems) -> bool:
+    """Whether a word of outcome is said of what the older fact speaks of: used with no
+    object, or with one that names a word of the older fact ("passed his PhD defence" after
+    "a PhD candidate") — not only of a part of its own ("the builders on the extension
+    finished the roof; the kitchen is next": the extension is not finished)."""
+    tokens = _TOKENS.findall(n.text)
+    objects = 0
+    for i, token in enumerate(tokens):
+        if w.stem(token.lower()) not in now:
+            continue
+        if not tokens[i + 1:i + 2] or tokens[i + 1].lower() not in _DETERMINERS:
+            return True
+        objects += 1
+        phrase = set()
+        for after in tokens[i + 2:i + 7]:
+            if after.lower() in _NO_OBJECT or not after[:1].isalnum():
+                break
+            phrase.add(w.stem(after.lower()))
+        if phrase & (o.words | names) or not phrase:
+            return True
+    return not objects  # no word of outcome written as one ("came through")
+
+
 _TOKENS = re.compile(r"[\w'-]+|[^\w\s]")
 _DETERMINERS = frozenset("a an the my our his her your".split())  # not "its doors"
 _NO_OBJECT = frozenset("on in at by for with to from after before and as of off out up "
@@ -142,9 +166,12 @@ def status(n: Reading, o: Reading) -> str | None:
         return None
     if not (was := interim(o)):
         return None
+    if STILL.search(n.text) and was & n.words:
+        return None  # "is still in private beta; the launch slipped": the same state
     now = finals(n, was)  # not "reopened" after "closed"
     names = named(n) | named(o)
-    same = (n.words & o.words - _GENERIC) - INTERIM - FINAL - names or (
+    same = (n.words & o.words - _GENERIC) - INTERIM - FINAL - names and said_of_it(
+        n, o, now, names) or (
         n.subject <= names and o.subject <= names and not was <= _HOPEFUL
         and nothing_else(n, o, names) and outcome_of_it(n, o, now, names))
     m = _DONE.search(n.text) or (_DECLINED.search(n.text) if n.subject else None)
@@ -154,4 +181,4 @@ def status(n: Reading, o: Reading) -> str | None:
     return None
 
 __all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "kind_apart", "money_apart", "named",
-           "nothing_else", "outcome_of_it", "status"]
+           "nothing_else", "outcome_of_it", "said_of_it", "status"]

@@ -20,13 +20,15 @@ the person to confirm — when the newer fact, about the same subject (the calle
   fact does not hold ("moved from Designer into a QA Analyst role" is no change of a home).
 
 Offered too: back at work after a leave (`returned_offer`), an interim state and a final one
-with no topic word in common (`status_offer`), another @mention as the value now
-(`mention_offer`), opposite words said to hold now (`turned_offer`), "is at <Org>" against a
-job (`workplace_offer`), what one does now for another organisation against a job
-(`work_offer`), a commute from another place against a home (`commute_offer`), a partner
-named in passing after "single" (`partner_offer`), a thing done anew with another value
-("remortgaged with", `redone_offer`).  Who owns a thing is a slot class of its own (`OWNED`:
-"is owned by", "was bought by", "sold ... to").
+with no topic word in common (`status_offer`), another @mention as the value now, or as the
+value of a topic word the two share (`mention_offer`), opposite words said to hold now
+(`turned_offer`), "is at <Org>" against a job (`workplace_offer`), what one does now for
+another organisation against a job (`work_offer`), a commute from another place against a home
+(`commute_offer`), a partner named in passing after "single" (`partner_offer`), a thing done
+anew with another value ("remortgaged with", `redone_offer`), open or running again after
+closed for a while (`reopened_offer`), another place named as where one is now against a home
+(`place_offer`). Who owns a thing is a slot class of its own (`OWNED`: "is owned by", "was
+bought by", "sold ... to").
 
 Never for an experience ("customers stopped complaining"), a report ("…, Kenji told us"),
 against a second use ("also keeps its backups on Google Cloud") or an older fact that was no
@@ -75,6 +77,8 @@ _SLOT_LABELS = {"#loc": "home", "#job": "job", "#name": "name", "#rel": "relatio
 # the endings of an offer's reason: what the judge could not read for sure
 HOLDS_NOW = "the newer fact says it holds now"
 APART = "but the two name no topic in common"
+OTHER_VALUE = "the newer fact names another value for it"
+OPPOSED = "the two opinions are opposed"
 
 
 _KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
@@ -86,6 +90,8 @@ def whom(r: Reading) -> Stems:
     return r.subject or r.words & _KIN
 
 
+# the state said to hold yet: "is still in private beta", "the renewal is still pending"
+STILL = re.compile(r"\bstill\b", re.IGNORECASE)
 # a post open: "Sandhill Bakery is hiring two bakers" (filled, or hired, when it is done)
 _HIRING = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?hiring\b", re.IGNORECASE)
 
@@ -131,14 +137,23 @@ def _another_value_left(n: Reading, o: Reading) -> bool:
 # "did her MA", "opened an account", "was reopened"
 _STILL = frozenset(w.stem(x) for x in "live active available permanent found over done paid "
                    "opened reopened closed".split())  # "close to Westbahnhof"; an end is in `ends`
-# a state begun: "started at Kirkwall Grammar", "her first day at the county archive"
-_BEGUN = re.compile(r"\b(?:started|starts|began|begins)\s+(?:at|with|as|on)\b|\bfirst\s+day\b",
-                    re.IGNORECASE)
+# a state begun: "started at Kirkwall Grammar", "her first day at the county archive", "my first
+# term as head of science at Tanhill School", "registered with @Dr-Ferrin"
+_BEGUN = re.compile(r"\b(?:started|starts|began|begins)\s+(?:at|with|as|on)\b|\bfirst\s+day\b"
+                    r"|\b(?:registered|enrolled|signed\s+up)\s+(?:at|with)\b"
+                    r"|\bfirst\s+(?:week|shift|month|term|year|season)\s+(?:as|at|with)\b"
+                    # the reader writes a first term or year as a stage: "Term 1 as head of ..."
+                    r"|\b(?:term|year|season)\s+1\s+(?:as|at|with)\b", re.IGNORECASE)
 
 
-# a new home of one's own: "our new place in Bath", "from his new house in Bruges"
-_NEW_HOME = re.compile(r"\b(?:our|my|his|her|their)\s+new\s+(?:place|home|house|flat|apartment"
-                       r"|address|digs)\b", re.IGNORECASE)
+# a new home of one's own: "our new place in Bath", "from his new house in Bruges", "Citlali's
+# new flat in Monterrey", "our new street", "has a new address in Odense", "bought a house in
+# Odense"
+_NEW_HOME = re.compile(r"(?:\b(?:our|my|his|her|their|(?:has|have|got|found)\s+a)"
+                       r"|(?-i:[A-Z])[\w-]*'s)\s+new\s+(?:place|home|house|flat|apartment|address|digs|street|postcode)\b"
+                       # a home bought in a named place: "bought a house in Odense"
+                       r"|\b(?:bought|purchased)\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:house|flat|apartment"
+                       r"|home|place|cottage|bungalow)\s+in\s+(?-i:[A-Z])", re.IGNORECASE)
 
 
 # who owns it, said as a passive or a sale: "is owned by the Ashworth family", "was bought by
@@ -151,11 +166,14 @@ _ACQUIRED = re.compile(r"\b(?:was|were|been|got)\s+(?:bought|acquired|purchased|
                        r"\s+by\b|\bsold\s+(?:[\w-]+\s+){0,3}?to\b", re.IGNORECASE)
 
 
+_CURRENT = re.compile(r"\bcurrent(?:ly)?\b", re.IGNORECASE)  # "User's current city: Glasgow"
+
+
 def _says_now(n: Reading) -> bool:
     """The newer fact says a state holds now, changed, ended, began or reached a final
     status ("signed with @Inkwell-Agency", "finished the Dublin Marathon"), or names a new
     home of its own ("our new place in Bath")."""
-    return bool(n.now or n.changes or n.ends or n.reversal or n.parted
+    return bool(n.now or n.changes or n.ends or n.reversal or n.parted or _CURRENT.search(n.text)
                 or finals(n, frozenset()) - _STILL or _BEGUN.search(n.text)
                 or _NEW_HOME.search(n.text) or _ACQUIRED.search(n.text))
 
@@ -170,7 +188,8 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     her own place") still speaks of the slot."""
     if n.guard or n.additive or n.again or o.additive or not _says_now(n) or (
             o.guard and not (o.guard == "third-party" and whom(o) & n.words)) or (
-            n.relation and o.relation and _relation(n) != _relation(o)):
+            n.relation and o.relation and _relation(n) != _relation(o)
+            and not (n.attr and n.attr == o.attr)):  # "the website runs on" / "is served from"
         return None
     if n.kind == "experience" or _another_value_left(n, o):
         return None  # "customers stopped complaining": an event, not a state said to hold now
@@ -180,10 +199,7 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     shared = topic - _NOT_VALUES - _VERBS - {x for x in topic if w.is_number(x)}
     if shared:
         return f"same topic: {_surface(shared, n.text)}; {HOLDS_NOW}"
-    # "moved his desk upstairs", "renamed his boat": another thing changed (but "took a job as
-    # a data analyst" changed the job itself)
-    if any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
-           and not thing <= slot_words for c in n.changes):
+    if other_thing_changed(n, o, slot_words):
         return None
     if "opinion" in (n.kind, o.kind):
         return None  # "finds the open-plan office too noisy" holds no home
@@ -194,8 +210,16 @@ def slot_offer(n: Reading, o: Reading, tags: Stems, topic: Stems,
     return None
 
 
+def other_thing_changed(n: Reading, o: Reading, slot_words: Stems) -> bool:
+    """"moved his desk upstairs", "renamed his boat", "moved his savings to N26": another
+    thing changed (but "took a job as a data analyst" changed the job itself)."""
+    return any((thing := c.obj | c.old) and not thing & o.words and not c.new & slot_words
+               and not thing <= slot_words for c in n.changes)
+
+
 # the words of an attribute that is where one lives: "her registered address", "his home base"
-_HOME_ATTRS = frozenset(w.stem(x) for x in "home address residence flat house apartment".split())
+_HOME_ATTRS = frozenset(w.stem(x) for x in "home address residence flat house apartment city "
+                        "town".split())  # "her current city: Glasgow"
 
 
 def _relation(r: Reading) -> str | None:
@@ -211,6 +235,11 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     if n.guard or n.additive or o.guard or o.kind == "opinion" or n.relation == "location":
         return None
     was = interim(o)
+    if STILL.search(n.text) and was & n.words:
+        return None  # "the renewal is still pending": the same state, said again
+    if was and (back := BACK_IN_USE.search(n.text) or (
+            BIRTH.search(n.text) if was & _EXPECTING else None)):
+        return f"status: {_surface(was, o.text)!r} became {back.group()!r}; {HOLDS_NOW}"
     done = finals(n, was)
     if was and (m := _HAS_IT.search(n.text)) and w.stem(m.group("thing").lower()) in o.words:
         return f"status: {_surface(was, o.text)!r} became {m.group()!r}; {HOLDS_NOW}"
@@ -219,19 +248,34 @@ def status_offer(n: Reading, o: Reading) -> str | None:
     return f"status: {_surface(was, o.text)!r} became {_surface(done, n.text)!r}, {APART}"
 
 
+# in use again after repairs, a refit or a lay-up: "is back on the road", "went back in the water"
+BACK_IN_USE = re.compile(r"\bback\s+(?:on\s+the\s+road|in\s+the\s+water|in\s+service|in\s+action"
+                         r"|in\s+use|up\s+and\s+running|on\s+(?:the\s+)?(?:line|air|sale|track))\b",
+                         re.IGNORECASE)
+# a child born: "had a baby girl", "gave birth to twins", "welcomed a son" (after "pregnant")
+BIRTH = re.compile(r"\b(?:had|has\s+had|gave\s+birth\s+to|welcomed)\s+(?:a\s+|their\s+|her\s+)?"
+                   r"(?:(?:baby|new|healthy|little)\s+)*(?:baby|son|daughter|boy|girl|twins)\b",
+                   re.IGNORECASE)
+_EXPECTING = frozenset(w.stem(x) for x in "pregnant expecting".split())
 # the thing that was pending, had or held now: "has his visa now", "had the surgery in March"
 _HAS_IT = re.compile(r"\b(?:has|have|had|got|received|collected)\s+(?:his|her|their|its|my|our"
                      r"|the)\s+(?:new\s+)?(?P<thing>[\w-]+)", re.IGNORECASE)
 
 
-def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems) -> str | None:
+def mention_offer(n: Reading, o: Reading, named: Stems, older_named: Stems,
+                  topic: Stems = frozenset()) -> str | None:
     """Each fact names another entity in its content as a value, not the same one, and the
-    newer fact says it holds now: "Priyanka designs for @Hollow-Pine now" after "Priyanka
-    works at @Tessellate" — offered, since the two may be two slots (a client, a friend)."""
-    if n.guard or n.additive or n.again or o.guard or not _says_now(n) \
+    newer fact says it holds now, or the two share a topic word: "Priyanka designs for
+    @Hollow-Pine now" after "Priyanka works at @Tessellate", "Lorna sees @Okoro for physio"
+    after "Lorna's physio is @Halle" — offered, since the two may be two slots (a client, a
+    friend) or two at once."""
+    shared = topic - _NOT_VALUES - _VERBS - {x for x in topic if w.is_number(x)}
+    if n.guard or n.additive or n.again or o.guard or not (_says_now(n) or shared) \
             or not (named and older_named) or named & older_named \
             or n.kind == "experience" or _another_value_left(n, o):
         return None
+    if not _says_now(n):
+        return f"same topic: {_surface(shared, n.text)}; {OTHER_VALUE}"
     return f"same topic: {' '.join(sorted(older_named))} and now {' '.join(sorted(named))}; " \
         f"{HOLDS_NOW}"
 
@@ -259,8 +303,15 @@ def redone_offer(n: Reading, o: Reading) -> str | None:
 def turned_offer(n: Reading, o: Reading) -> str | None:
     """An opinion and a newer fact said to hold now with opposite words and no topic word in
     common: "likes working late at night" / "is an early riser these days" — offered, since
-    the two may speak of two things."""
-    if n.guard or n.additive or o.guard or not _says_now(n) or "opinion" not in (n.kind, o.kind):
+    the two may speak of two things.  Offered too: opposite likings of one activity that the
+    rules count as no topic ("dislikes running" / "has grown fond of running": "run" is also
+    a verb of a platform)."""
+    if n.guard or n.additive or o.guard or "opinion" not in (n.kind, o.kind):
+        return None
+    if n.polarity and o.polarity and n.polarity != o.polarity and (
+            doing := n.words & o.words & _GENERIC & gerunds(n.text) & gerunds(o.text)):
+        return f"same topic: {_surface(doing, n.text)}; {OPPOSED}"
+    if not _says_now(n):
         return None
     for word in sorted(n.words - o.words):
         if was := OPPOSITE.get(word, frozenset()) & (o.words - n.words):
@@ -301,8 +352,11 @@ _JOINED = (re.compile(r"\b(?:on\s+(?:the\s+)?(?:payroll|staff|books)\s+(?:at|of)
                      # a job begun or found: "started as a planning consultant with Arden &
                      # Hale", "got a job on the buses with Metro Transit"
                      r"|(?:started|began)\s+(?:as\s+(?:an?\s+)?(?:[\w-]+\s+){1,3}?)?(?:at|with)"
-                     r"|(?:got|found|landed|took|took\s+up|accepted)\s+(?:a|an|the)\s+(?:new\s+)?"
-                     r"(?:[\w-]+\s+)?(?:job|post|position|role|chair|lectureship|professorship"
+                     # "has been with Brindle & Co since January": an employer since then
+                     r"|(?:has|have)\s+been\s+with(?=\s+(?:the\s+)?(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z&])"
+                     r"[\w'&.-]*)*\s+since\b)"
+                     r"|(?:got|found|landed|took|took\s+up|accepted|started)\s+(?:a|an|the)\s+(?:new\s+)?"
+                     r"(?:[\w-]+\s+){0,2}?(?:job|post|position|role|chair|lectureship|professorship"
                      r"|fellowship|placement|residency|apprenticeship|internship)\s+"
                      r"(?:[\w-]+\s+){0,4}?(?:at|with))\s+" + _ORG),
            re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:an?\s+)?" + _ORG
@@ -319,6 +373,9 @@ def _org(text: str) -> Stems:
     return frozenset(w.stem(t) for t in w.tokens(m.group("org"))) - _GENERIC if m else frozenset()
 
 
+_JOBLESS = frozenset(w.stem(x) for x in "unemployed jobless".split())
+
+
 def work_offer(n: Reading, o: Reading) -> str | None:
     """The newer fact says what its subject does now for or at an organisation the older fact
     does not name ("Linh designs checkout flows for Shopee these days"), and the older one
@@ -327,7 +384,8 @@ def work_offer(n: Reading, o: Reading) -> str | None:
     if n.guard or n.additive or o.guard or n.kind == "experience" or "opinion" in (
             n.kind, o.kind) or not (n.now or joined(n.text)) or not (org := _org(n.text)):
         return None
-    was = _org(o.text) or (o.value if o.relation in ("employer", "role") else frozenset())
+    was = _org(o.text) or (o.value if o.relation in ("employer", "role") else frozenset()) or (
+        o.words & _JOBLESS)  # "is unemployed" / "started a job at Brindle & Co"
     if not was or org & o.words or was & n.words:
         return None  # the same organisation: another role there, or more detail
     return f"same topic: job; {HOLDS_NOW}"
@@ -368,7 +426,8 @@ def partner_offer(n: Reading, o: Reading) -> str | None:
 
 
 # away from work for a while, and back at it
-AWAY = re.compile(r"\bon\s+(?:\w+\s+)?(?:leave|sabbatical|furlough|secondment)\b|\boff\s+sick\b"
+AWAY = re.compile(r"\bon\s+(?:\w+\s+)?(?:leave|sabbatical|furlough|secondment)\b"
+                  r"|\boff\s+(?:sick|work)\b"
                   r"|\bsigned\s+off\s+(?:work|sick)\b", re.IGNORECASE)
 _HER_DESK = r"(?:work|(?:her|his|their|my|the)\s+(?:desk|job|office|post))"
 RETURNED = re.compile(r"\b(?:is|are|was|were|came|got|has\s+been)\s+back\s+(?:at\s+" + _HER_DESK
@@ -385,3 +444,48 @@ def returned_offer(n: Reading, o: Reading) -> str | None:
     if n.guard or o.guard or away is None or not RETURNED.search(n.text):
         return None
     return f"same topic: {away.group()} and now back; {HOLDS_NOW}"
+
+
+# closed for a while: "is closed for asbestos removal", "was shut until March", "is closed"
+CLOSED_FOR = re.compile(r"\b(?:is|are|was|were|been|remains?|stays?)\s+(?:temporarily\s+|still\s+)?"
+                        r"(?:closed|shut)(?:\s+(?:for|until|till|while|during|over)\b|$)",
+                        re.IGNORECASE)
+# open again: "reopened on Saturday", "is open again", "back open", "trains are stopping at
+# Quenby station again"
+OPEN_AGAIN = re.compile(r"\bre-?open(?:ed|s)\b|\bback\s+open\b|\b(?:open|running|stopping"
+                        r"|serving|trading|operating)\b[^.;]{0,40}?\bagain\b", re.IGNORECASE)
+
+
+def reopened_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact says its subject is closed for a while and the newer one that it is
+    open or running again: "The Castlegate library is open again" after "is closed for
+    asbestos removal" — offered, since the older closure may be another one."""
+    if n.guard or o.guard or n.additive or not CLOSED_FOR.search(o.text) \
+            or not OPEN_AGAIN.search(n.text):
+        return None
+    return f"status: closed and now open again; {HOLDS_NOW}"
+
+
+# a place named as where the subject is now: "is in Launceston now", "Lublin residents", "has a
+# flat in Monterrey", "unpacking in Västerås" (a capitalised name after "in", "to" or "near")
+_IN_PLACE = re.compile(r"\b(?:in|to|into|near|outside)\s+(?:the\s+)?(?P<place>(?-i:[A-Z])[\w'-]*)")
+# the slots a place may be named in without being a home: a job, a team, a manager ...
+_NOT_HOME = frozenset({"employer", "role", "manager", "lead", "team", "relationship", "name",
+                       "diet", "age", "platform", "use", "prefer"})
+
+
+def place_offer(n: Reading, o: Reading, slot_words: Stems) -> str | None:
+    """The older fact says where its subject lives and the newer one, said to hold now or to
+    have changed, names another place as where it is ("We're in Launceston now; the move went
+    fine", "Vilhelm handed back the keys in Luleå and is unpacking in Västerås"): offered,
+    since a place named now may be a stay, a job or a trip too."""
+    if n.guard or o.guard or n.additive or n.again or n.kind == "experience" \
+            or "opinion" in (n.kind, o.kind) or _relation(o) != "location" \
+            or n.relation in _NOT_HOME or not _says_now(n) or _another_value_left(n, o) \
+            or other_thing_changed(n, o, slot_words):
+        return None  # "moved his savings to N26", "settled in at a hotel in Swansea for …"
+    places = {w.stem(m.group("place").lower()) for m in _IN_PLACE.finditer(n.text)
+              if m.group("place").isalpha()}
+    if not places - o.words or not places & n.words:
+        return None  # the same place, or only a name of the entity's own
+    return f"same topic: home; {HOLDS_NOW}"

@@ -57,30 +57,38 @@ HQ_IN = re.compile(_HQ_OF + r"(?:is|are)\s+(?:now\s+)?(?:in|at)\b", re.IGNORECAS
 _DOTTED = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?")
 # "Regents Park is where Bo lives now": Bo lives in Regents Park
 _WHERE_LIVES = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
-                          r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?lives\b", re.IGNORECASE)
+                          r"where\s+(?P<who>@?[\w-]+)\s+(?:now\s+)?(?:lives\b|calls\s+home\b)",
+                          re.IGNORECASE)  # "Lund is where Frida calls home these days"
 # "Gdańsk is home now for Piotr", "Lisbon is home to Rui these days": where Piotr lives
 _HOME_TO = re.compile(r"^(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3})\s+is\s+"
                       r"(?:now\s+)?home\s+(?:now\s+|these\s+days\s+)?(?:for|to)\s+"
                       r"(?P<who>@?(?-i:[A-Z])[\w-]*)\b(?!')", re.IGNORECASE)
 # "packed up and went to live in Portland": moved to Portland
-_WENT_TO_LIVE = re.compile(r"\b(?:(?:packed\s+up|sold\s+up|upped\s+sticks)\s+and\s+)?(?:went|came"
-                           r"|has\s+gone|have\s+gone)\s+to\s+live\s+in\b", re.IGNORECASE)
+_WENT_TO_LIVE = re.compile(r"\b(?:(?:packed\s+up|sold\s+up|upped\s+sticks)\s+and\s+)?(?:(?:went"
+                           r"|came|has\s+gone|have\s+gone)\s+to\s+live|(?:has\s+|have\s+)?set\s+up"
+                           r"\s+home)\s+in\b", re.IGNORECASE)  # "has set up home in Reykjavik" too
 _PAID_OFF = re.compile(r"\b(?:pay|pays|paid|paying)\s+(?:off|back|down)\b", re.IGNORECASE)
+# a move of one's own told as the time since it: "Since the move to Colchester I've been
+# cycling to work", "After our move to Leeds, ..." (not "since Jo's move": someone else's)
+_SINCE_THE_MOVE = re.compile(r"^(?:since|after|following)\s+(?:the|my|our|his|her|their)\s+"
+                             r"(?:move|relocation)\s+to\s+(?P<place>(?-i:[A-Z])[\w'-]*"
+                             r"(?:\s+(?-i:[A-Z])[\w'-]*)*),?\s+(?=\w)", re.IGNORECASE)
 _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:been|moved|relocated"
                   r"|switched|joined|started|settled)\b)")  # "Ingrid's moved up to"
 
 
 def plainer(text: str) -> str:
     """Wordings said the way the rules read them: "D.C." as "DC", "Mailgun's been replaced" as
-    "has been", a
-    debt "paid off" as no salary, "the headquarters of Globex were relocated to" as "Globex
-    relocated to", "the head office of Initech is in" as "Initech is based in"."""
+    "has been", a debt "paid off" as no salary, "the headquarters of Globex were relocated to"
+    as "Globex relocated to", "the head office of Initech is in" as "Initech is based in",
+    "Since the move to Leeds, …" as "moved to Leeds; …"."""
     text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "D.C." is "DC"
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
     text = _WHERE_LIVES.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _HOME_TO.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _PAID_OFF.sub("repaid", text)
     text = _WENT_TO_LIVE.sub("moved to", text)
+    text = _SINCE_THE_MOVE.sub(lambda m: f"moved to {m.group('place')}; ", text)
     text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
     return HQ_IN.sub(lambda m: f"{m.group('who')} is based in", text)
 

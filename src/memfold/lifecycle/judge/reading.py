@@ -360,9 +360,15 @@ _OWNER = re.compile(r"\b(?:is|are|was|became|becomes|been)\s+(?:now\s+)?"
 
 @lru_cache(maxsize=4096)
 def _name_stems(entities: tuple[str, ...]) -> Stems:
+    """The stems the entities are named by; the user (@me) is named "User" too, as an agent
+    writes it ("User lives in Leith")."""
     return frozenset(w.stem(e.lower()) for e in entities) | frozenset(
         s for e in entities for part in re.split(r"[-_.]", e) if part
-        for s in (w.stem(part.lower()),))
+        for s in (w.stem(part.lower()),)) | (_USER if any(e.lower() == "me" for e in entities)
+                                             else _EMPTY)
+
+
+_USER = frozenset({w.stem("user")})
 
 
 def _own_voice(who: str, names: Stems) -> bool:
@@ -450,8 +456,11 @@ def _changes(clause: str, names: Stems) -> list[Change]:
             continue  # "went" of "went back to": read above
         if verb == w.stem("take") and not p.TAKEN_ON.match(rest):
             continue  # "took the dog to puppy training": an errand, not a change
-        if verb == "go" and p.VISITED.match(rest):
-            continue  # "went to the club's barbecue": a visit, not a move
+        if verb == "go" and (p.VISITED.match(rest) or _WENT_HOW.match(rest)):
+            continue  # "went to the club's barbecue": a visit, not a move; "went well"
+        if _DETERMINED.search(clause[: m.start()]) and not _TO.match(rest.lstrip()) \
+                and not _FROM.match(rest.lstrip()):
+            continue  # "the move went fine": a noun that names no value
         if f := _FROM_TO.search(rest):
             obj = rest[: f.start()]
             found.append(Change(verb, stems(_clip_change(f.group("old")), names),
@@ -470,6 +479,10 @@ def _changes(clause: str, names: Stems) -> list[Change]:
 
 
 _BACK_TO = re.compile(w.BACK_TO, re.IGNORECASE)
+_DETERMINED = re.compile(r"\b(?:the|a|an|our|my|his|her|their|this|that)\s+$", re.IGNORECASE)
+# how a thing went, not where: "my first term at Tanhill went well", "the move went fine"
+_WENT_HOW = re.compile(r"\s+(?:really\s+|very\s+|pretty\s+|quite\s+)?(?:well|badly|fine|smoothly"
+                       r"|ok|okay|great|brilliantly|wrong|awry|to\s+plan)\b", re.IGNORECASE)
 # a wish that comes with a change of mind is what is preferred now, not a plan: "changed
 # his mind and wants to be reached on Signal"
 _WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)

@@ -59,7 +59,9 @@ from memfold.lifecycle.judge.offers import (
     commute_offer,
     mention_offer,
     partner_offer,
+    place_offer,
     redone_offer,
+    reopened_offer,
     returned_offer,
     slot_offer,
     status_offer,
@@ -76,7 +78,7 @@ from memfold.lifecycle.judge.pieces import (
     said_again,
     words_as_written,
 )
-from memfold.lifecycle.judge.readers import read
+from memfold.lifecycle.judge.readers import lexicon_of, read
 from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.lifecycle.judge.signature import ANY as _ANY
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
@@ -234,6 +236,11 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         return None  # runs on CockroachDB and on Google Cloud: a database, a cloud
     if n.relation == o.relation == "location" and _part_of_place(n, o):
         return None  # "an apartment in Tennoji ward" is where in Osaka, not a move
+    if n.relation == o.relation == "location" and n.attr and not o.attr \
+            and not n.attr & _HOME_PLACES and _text(n.attr, n)[:1].islower() \
+            and lexicon_of(n.text) is None:
+        return None  # "Folasade's office moved to Ikeja" is not where Folasade lives (but
+        # "Omi lives in Copenhagen now" under @me names whom it is about)
     if n.relation == o.relation == "diet" and _diet_kept(n.value, o.value):
         return None  # "eats fish" keeps a pescatarian diet
     if n.relation == o.relation == "attr" and n.attr and n.attr <= ELDERS_AND_YOUNGER:
@@ -253,6 +260,9 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
 
 
 _PLACE_PARTS = frozenset(w.stem(x) for x in w.PLACE_PARTS)
+# the places that are where the entity itself lives or is based: a home, its headquarters
+_HOME_PLACES = frozenset(w.stem(x) for x in "home house flat apartment address residence "
+                         "headquarters hq base family".split())
 _HOME = w.stem("home")
 
 
@@ -553,9 +563,10 @@ class RuleJudge:
             return None
         if offer := status_offer(n, o) or slot_offer(
                 n, o, frozenset(tags), shared, _SLOT_WORDS) or mention_offer(
-                n, o, named_values(new), named_values(old)) or turned_offer(
+                n, o, named_values(new), named_values(old), shared) or turned_offer(
                 n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o) \
-                or partner_offer(n, o) or commute_offer(n, o) or redone_offer(n, o):
+                or partner_offer(n, o) or commute_offer(n, o) or redone_offer(n, o) \
+                or reopened_offer(n, o) or place_offer(n, o, _SLOT_WORDS):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

@@ -9,7 +9,15 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
-from memfold.lifecycle.judge.offers import AWAY, BEING_DONE, OWNED, RETURNED, WORK_FOR, joined
+from memfold.lifecycle.judge.offers import (
+    AWAY,
+    BEING_DONE,
+    OPEN_AGAIN,
+    OWNED,
+    RETURNED,
+    WORK_FOR,
+    joined,
+)
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.values import Fact
 
@@ -18,7 +26,8 @@ CLASSES = {
     "#loc": "lives live living lived based resides reside moved relocated settled home "
             "apartment flat house headquarters hq office city place address resident residence "
             "rents renting room resettled emigrated emigrate emigrating relocating relocate "
-            "relocation commute commutes commuting",
+            "relocation commute commutes commuting move moves moving residents local locals "
+            "unpacking",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance freelances freelancer freelancing "
             "self-employed",
@@ -51,15 +60,28 @@ for _kind, _members in w.KINDS.items():
 _AT_ORG = re.compile(r"\b(?:is|are)\s+(?:[\w-]+\s+)?at\s+(?-i:[A-Z])|^now\s+at\s+(?-i:[A-Z])",
                      re.IGNORECASE)
 # work said by what one does there, or by its first day: "teaches maths at Wellbrook Academy",
-# "her first day at the county archive", "is unemployed"
+# "her first day at the county archive", "my first term as head of science at Tanhill School",
+# "is unemployed"
 _WORK_AT = re.compile(r"\b(?:teach|lectur|nurs|tutor|volunteer|bartend)(?:es|s|ing)?\s+"
-                      r"(?:[\w-]+\s+){0,2}at\s+(?-i:[A-Z])|\bfirst\s+(?:day|week|shift)\s+(?:at|with)\b"
+                      r"(?:[\w-]+\s+){0,2}at\s+(?-i:[A-Z])|\bfirst\s+(?:day|week|shift|month|term|year|season)"
+                      r"\s+(?:as\s+(?:[\w-]+\s+){1,4}?)?(?:at|with)\b"
                       r"|\b(?:unemployed|jobless|out\s+of\s+work|between\s+jobs)\b", re.IGNORECASE)
 # a move said without a word of home: "upped sticks to", "made the move to", "is in Lübeck
-# now for good"
+# now for good", or where one is now
 _MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+(?:move|jump|leap)\s+to\s+(?-i:[A-Z])"
+                    # where one is: "has been in Gävle since the spring" (offers.place_offer)
+                    r"|\b(?:is|are|am|been)\s+(?:now\s+|still\s+)?in\s+(?-i:[A-Z])"
+                    # back to a place, most of the year in one, a home bought in one
+                    r"|\b(?:returned|went\s+back|came\s+back|moved\s+back)\s+to\s+(?-i:[A-Z])"
+                    r"|\bspends?\s+(?:most|much|half)\s+of\s+(?:the|his|her|their|my|our)\s+"
+                    r"(?:year|time|week)\s+in\s+(?-i:[A-Z])"
+                    r"|\b(?:bought|purchased)\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:house|flat|apartment|home"
+                    r"|place|cottage|bungalow)\s+in\s+(?-i:[A-Z])"
+                    # where the post goes: "Ingrid's mail goes to Reykjavik now"
+                    r"|\b(?:mail|post|letters)\s+(?:now\s+)?(?:goes|go|is\s+sent)\s+to\b"
                     r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b",
                     re.IGNORECASE)
+_TOOK_OVER = re.compile(r"\b(?:took|taken|takes|taking)\s+over\b", re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
 _MENTION = re.compile(r"(?<![\w.])@[A-Za-z]")
 ANY = frozenset({"*"})
@@ -75,6 +97,8 @@ def signature(content: str) -> frozenset[str]:
     out: set[str] = set(initials(content))  # "NYC" / "New York City"
     if w.EMAIL.search(content):
         out.add("#email")
+    if _TOOK_OVER.search(content):  # "Lucia took over Beacon from Felix": who leads it
+        out.add("#boss")
     if _AT_ORG.search(content):  # "is at Kiteworks these days": where one works, maybe
         out.update(("#job", "#role"))
     if _MOVED.search(content):
@@ -84,7 +108,8 @@ def signature(content: str) -> frozenset[str]:
         out.add("#job")
     if OWNED.search(content):  # who owns it (offers.OWNED)
         out.add("#own")
-    if BEING_DONE.search(content):  # "is being processed": a status (offers.interim)
+    if BEING_DONE.search(content) or OPEN_AGAIN.search(content):  # "is being processed", "open
+        # again": a status (offers.interim, offers.reopened_offer)
         out.add("#status")
     if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer
         out.add("#away")

@@ -101,7 +101,7 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
         return (*held, "")
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
-            return stems(subject, names), relation, stems(clip(m.group("val")), names), ""
+            return _subject_attr(subject, names), relation, stems(clip(m.group("val")), names), ""
     if (m := _BECAME.search(rest)) and (kind := _class_of(m.group("val"))):
         return _EMPTY, kind, stems(clip(m.group("val")), names), ""  # "to become a nurse"
     if m := _TURNED_DIET.search(rest):  # "went vegan", "has gone pescatarian"
@@ -114,7 +114,7 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     subj, val = m.group("subj"), clip(m.group("val"))
     if _BARE_PARTICIPLE.match(val):
         return _EMPTY, None, _EMPTY, ""  # "the flat was sold": an event, not a value
-    attr = stems(subj, names)
+    attr = _subject_attr(subj, names)
     verb = ""
     val = re.sub(r"^being\s+", "", val, flags=re.I)
     if named := re.match(r"^(?:called|named|known\s+as)\s+(?P<name>.+)$", val, re.I):
@@ -146,6 +146,17 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     return _EMPTY, _class_of(val), value, verb
 
 
+def _subject_attr(subject: str, names: Stems) -> Stems:
+    """The attribute a clause's subject names: none when it is the entity with someone beside
+    it ("Lars and his partner packed up and now live in Copenhagen": where both live)."""
+    if _WITH_COMPANY.match(subject) and w.stem(subject.split()[0].lower()) in names:
+        return _EMPTY
+    return stems(subject, names)
+
+
+# the entity and someone with it as one subject ("Radosław and his partner are Lublin residents
+# now"): what both are, not an attribute named "partner"
+_WITH_COMPANY = re.compile(r"^[\w'-]+\s+and\s+(?:his|her|their|my|our)\s+[\w-]+$", re.IGNORECASE)
 # done again, and so the same verb: "rewritten in Go" is "written in" another value
 _REDONE = re.compile(r"^re-?(?=(?:written|built|hosted|deployed|implemented|served)$)")
 _BARE_PARTICIPLE = re.compile(r"^(?:\w+ed|sold|built|made|done|gone|closed|shut|cut|sent)"
@@ -215,7 +226,8 @@ def _class_of(value: str) -> str | None:
     heads = {w.stem(t) for t in tokens} | set(tokens)
     if re.match(r"^\d+(?:\s+years?\s+old)?$", value.strip()):
         return "age"
-    if re.search(r"\bresident\b", value, re.IGNORECASE):  # "a Reykjavik resident now"
+    if re.search(r"\bresidents?\b|(?-i:[A-Z])[\w'-]*\s+locals?\b", value, re.IGNORECASE):
+        # "a Reykjavik resident now", "a Lund local now"
         return "location"
     if heads & w.DIETS:
         return "diet"
