@@ -136,8 +136,11 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     pulled = pull_newer(backend, found, match, slot, filters, options.today)
     for rowid in pulled:
         match[rowid] = 0.0
+    # the user's entity, when the memory has one and the question is asked of the user
+    user = asked_slot.USER if plan.user_subject and not named \
+        and backend.resolve_names([asked_slot.USER]).get(asked_slot.USER) else None
     scored = held_by_neighbours([score_candidate(c, plan, named, match[c.rowid], options,
-                                                 context.get(c.rowid), pool.selective)
+                                                 context.get(c.rowid), pool.selective, user)
                                  for c in found.values()])
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
