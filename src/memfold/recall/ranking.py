@@ -77,10 +77,11 @@
 - others: OTHERS_SHARE (0.75) for a fact told of others — linked only to other entities,
   its sentence opening with one of them and speaking of no one in the first person
   ("Nomvula drives a red Suzuki Swift", "Sizwe plays keys and Marlene plays drums"; not
-  "Sold the Fiesta for £450" under @Car, nor "Pepper is our greyhound") — when the question is asked of the user — "I" or "we" its subject
-  after the verb ("what car do I drive", "what instrument do I play", `query.USER_SUBJECT`),
-  naming no one — and the memory has the user's entity (`asked_slot.USER`); else 1.  "my"
-  alone asks of someone else ("what does my brother do").  Personal, lexical P@1/R@5 on the
+  "Sold the Fiesta for £450" under @Car, nor "Pepper is our greyhound") — when the
+  question is asked of the user, "I" or "we" its subject after the verb ("what car do I
+  drive", "what instrument do I play", `query.USER_SUBJECT`), naming no one, and the
+  memory has the user's entity (`asked_slot.USER`); else 1.  "my" alone asks of someone
+  else ("what does my brother do").  Personal, lexical P@1/R@5 on the
   three years studied while writing it (dev, tune6, tune7) 57.9/82.1 -> 58.2/82.1, on eight
   files not studied 54.9/73.6 -> 55.1/73.7 (docs/benchmarks.md, rec30j);
 - opinion_intent: 1 for opinion facts when the query asks about preferences, else 0.  At
