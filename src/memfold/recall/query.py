@@ -76,6 +76,14 @@ PAST = re.compile(
     r"met|got|had|made|bought|sold|left|paid|gave|wore|ate|drove|flew|fed|kept|won|lost|told|"
     r"said|spent|used)\b", re.IGNORECASE)
 
+# the user asks about themselves, "I" or "we" the subject after the question's verb ("what car do
+# I drive", "where have we lived", "what was I driving"): a question of the user's own facts
+# (`QueryPlan.user_subject`, ranking.OTHERS_SHARE).  "my" alone does not: "what does my
+# brother do" asks about someone else
+USER_SUBJECT = re.compile(
+    r"\b(?:do|does|did|am|are|was|were|have|had|can|could|should|will|would|shall|must)"
+    r"\s+(?:(?-i:I)|we)\b(?!')", re.IGNORECASE)
+
 # phrases that say "now" in other words: the question asks what holds today, which recall
 # weighs anyway, so their words are not searched ("days" of "these days" would match "I
 # cycle to work most days", "moment" every "minute")
@@ -120,6 +128,8 @@ class QueryPlan:
     history: bool = False
     # a time named by an event ("around my birthday"): `recall.anchored` reads its day
     anchor: Anchor | None = None
+    # the question's subject is the user, "I" or "we" (USER_SUBJECT)
+    user_subject: bool = False
 
     def search_terms(self, skip: set[str] | frozenset[str] = frozenset()) -> Terms | None:
         """What the lexical search looks for: every term and phrase, any of them, for BM25
@@ -222,6 +232,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
         history=any(w in HISTORY_WORDS for w in lowered) or bool(PERFECT.search(rest))
         or bool(PAST.search(rest)),
         anchor=find_anchor(rest) if window is None else None,
+        user_subject=bool(USER_SUBJECT.search(rest)),
     )
 
 

@@ -8,6 +8,7 @@ its neighbour (`held_by_neighbours`).  Pure functions of candidates and the quer
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace as evolve
 from datetime import date
@@ -23,8 +24,9 @@ from memfold.journal.fold import (
     lifecycle_weight,
     status_of,
 )
-from memfold.names import text_names
+from memfold.names import entity_key, text_names
 from memfold.recall import ranking
+from memfold.recall.answer_kind import AGE, AMOUNT, CLOCK, MONEY, AnswerKind
 from memfold.recall.fusion import LEXICAL
 from memfold.recall.options import RecallOptions
 from memfold.recall.query import QueryPlan
@@ -33,6 +35,13 @@ from memfold.times.anchors import asks_when
 from memfold.times.parse import find_time_phrase
 from memfold.values import TEXT, Fact, Interval
 
+# a fact that speaks of the user ("Theo and I", "I'm the lead researcher on it", "gave us",
+# "Pepper is our greyhound"), whatever entity it is written under, may be the user's own
+SPEAKS_OF_USER = re.compile(r"\b(?:(?-i:I)|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
+# the kinds of answer whose absence weighs a fact down (`unanswered`)
+WEIGHED_KINDS = frozenset({MONEY, AGE, AMOUNT, CLOCK})
+# the first word of a fact's text, without a possessive 's
+FIRST_WORD = re.compile(r"\W*([^\W_]+)")
 PASSAGE_NUDGE = 0.001  # a sentence that holds its paragraph's match ranks just above it
 LEFT_OUT = (SUPERSEDED, MERGED, EXPIRED)  # statuses recall leaves out unless --all
 # what a question about the past sees too: a merged fact's words live on in the fact reflect
@@ -42,17 +51,26 @@ HISTORY_SEEN = (SUPERSEDED, EXPIRED)
 
 def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
                     options: RecallOptions, near: tuple[float, str] | None = None,
-                    selective: bool = False) -> Scored:
+                    selective: bool = False, user: str | None = None,
+                    wanted: AnswerKind | None = None) -> Scored:
     """The candidate's score; `hidden` when its lifecycle keeps it out of the answer.
     `selective`: the entities the query names are linked to few facts (fewer than recall
     fetches), so a fact about none of them is off the subject (`ranking.OFF_SUBJECT`); a
-    name on half the memory (a speaker in a chat log) says little of what a fact is about."""
+    name on half the memory (a speaker in a chat log) says little of what a fact is about.
+    `user`: the user's entity key, when the memory has one (`asked_slot.USER`) and the
+    question is asked of the user (`QueryPlan.user_subject`, naming no one): a fact linked
+    only to others weighs `ranking.OTHERS_SHARE` (`_of_others`).  `wanted`: the kind of
+    answer the question asks for (`answer_kind.kind_of`); a fact that holds none weighs
+    `ranking.UNANSWERED_SHARE` (`unanswered`)."""
     status, decay, then, as_of_then, current = standing(c, plan, options)
     linked = tuple(k for k in named if k in c.links)
     opinion = plan.opinion and c.fact.kind == "opinion"
     confidence = fact_confidence(c)
     context, beside = near or (0.0, None)
     off_subject = selective and not linked and not names_entity(c.fact, named)
+    others = ranking.tunable("OTHERS_SHARE") if _of_others(c, plan, named, user) else 1.0
+    if unanswered(c, wanted):
+        others *= ranking.tunable("UNANSWERED_SHARE")
     weight = 1.0 if options.include_all or as_of_then or _asked_when(c, status, plan, options) \
         else _weight(c, status, decay, plan)
 
@@ -60,8 +78,8 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     kind = ranking.weighed_kind(c.fact)
 
     def valued(context: float) -> float:
-        rel = relevance(match, context=context, entity=bool(linked), opinion=opinion,
-                        off_subject=off_subject)
+        rel = others * relevance(match, context=context, entity=bool(linked),
+                                 opinion=opinion, off_subject=off_subject)
         return score(rel, kind=kind, confidence=confidence,
                      importance=c.fact.importance, lifecycle=weight) * time_factor(
                          then, state=c.fact.kind in STATE_KINDS) * told
@@ -72,6 +90,35 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
                    beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
                    hidden=not current and status in LEFT_OUT,
                    own=valued(0.0) if context else value, lifter=beside if context else None)
+
+
+def unanswered(c: Candidate, wanted: AnswerKind | None) -> bool:
+    """Whether the question asks for a sum, an age, an amount or a time of day ("how much did
+    the oven cost?", "how old is Zola?") and the fact holds none: it tells that the thing
+    exists ("Anton asked me to cost out a new brunch menu"), not what is asked about it.  A
+    name asked for is no such test: capitalised words are in most facts."""
+    return (wanted is not None and wanted.kind in WEIGHED_KINDS
+            and not wanted.held_by(c.fact.content, c.links))
+
+
+def _of_others(c: Candidate, plan: QueryPlan, named: Sequence[str], user: str | None) -> bool:
+    """A question the user asks of themselves ("what car do I drive", "where have we lived")
+    and a fact written of others only: "Nomvula drives a red Suzuki Swift" (@Nomvula), "my
+    father lives in Polokwane" (@Themba) are not what the user drives or where they live."""
+    return (plan.user_subject and user is not None and not named and bool(c.links)
+            and user not in c.links and not SPEAKS_OF_USER.search(c.fact.content)
+            and _told_of_linked(c))
+
+
+def _told_of_linked(c: Candidate) -> bool:
+    """Whether the fact's sentence opens with an entity it is linked to ("Nomvula drives",
+    "Mrs. Oliver next door has lived", "Calum's neighbour"): told of them.  A sentence that
+    opens with its verb is the user's own ("Sold the Fiesta for £450", written under @Car)."""
+    first = FIRST_WORD.match(c.fact.content)
+    if first is None:
+        return False
+    word = entity_key(first.group(1))
+    return any(word in key.split("-") for key in c.links)
 
 
 def _asked_when(c: Candidate, status: str, plan: QueryPlan, options: RecallOptions) -> bool:

@@ -24,6 +24,7 @@ from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
 from memfold.recall import anchored, asked_slot, currency, members, offered, ranking, sets
+from memfold.recall.answer_kind import kind_of
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
@@ -136,8 +137,13 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     pulled = pull_newer(backend, found, match, slot, filters, options.today)
     for rowid in pulled:
         match[rowid] = 0.0
+    # the user's entity, when the memory has one and the question is asked of the user
+    user = asked_slot.USER if plan.user_subject and not named \
+        and backend.resolve_names([asked_slot.USER]).get(asked_slot.USER) else None
+    wanted = kind_of(plan.text, named)
     scored = held_by_neighbours([score_candidate(c, plan, named, match[c.rowid], options,
-                                                 context.get(c.rowid), pool.selective)
+                                                 context.get(c.rowid), pool.selective, user,
+                                                 wanted)
                                  for c in found.values()])
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
