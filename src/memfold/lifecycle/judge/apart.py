@@ -2,6 +2,7 @@
 shared word, a shared slot noun or a shared amount is not one slot of one thing.
 
     kind_apart     a slot noun of another thing ("fish supplier" / "mobile provider")
+    ended_shared, end_of_another   what an end shares with the older fact, and whose end
     money_apart    amounts of money for different things (a rent / an offer on a house)
     PART_OF        a part of an amount ("paid off $4,000 of the loan")
     ELDERS_AND_YOUNGER  the kin a fact tells many states of ("Mom is ...")
@@ -47,6 +48,30 @@ def _capitalised(text: str) -> Stems:
 
 
 _INSIDE_CAPITAL = re.compile(r"(?<=[\w,'’] )(?-i:[A-Z])[\w-]*")
+
+
+def _lowercase(text: str) -> Stems:
+    """The stems of the words a text writes in lower case: common words."""
+    return frozenset(w.stem(m.group()) for m in re.finditer(r"\b(?-i:[a-z])[\w-]*", text))
+
+
+def ended_shared(shared: Stems, n: Reading, o: Reading) -> Stems:
+    """Of the words an end in the newer fact shares with the older fact, those that name
+    one thing in both: not a bare number ("200 Mbps fibre" / "the RF 70-200"), and not a
+    name in one and a common word in the other ("gave up the desk at Salt River Studios" /
+    "lamb chops with just salt")."""
+    names_n, names_o = _capitalised(n.text), _capitalised(o.text)
+    common_n, common_o = _lowercase(n.text), _lowercase(o.text)
+    kept = frozenset(x for x in shared
+                     if not (x in names_n - common_n and x in common_o - names_o)
+                     and not (x in names_o - common_o and x in common_n - names_n))
+    return kept if any(ch.isalpha() for x in kept for ch in x) else frozenset()
+
+
+def end_of_another(n: Reading, o: Reading) -> bool:
+    """The newer fact ends a state of another subject than the older fact's: "Spike stopped
+    eating" (about Spike) ends nothing the user said of a meal."""
+    return bool(n.about and o.about) and not n.about & o.about
 
 
 # What an amount of money is for.  Two amounts for different things are two slots: the

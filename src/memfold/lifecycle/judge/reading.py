@@ -433,9 +433,20 @@ _NEW_APPOSED = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?),\s+(?P<new>[^,
                           re.IGNORECASE)
 
 
+# "Internet at the new house is 200 Mbps": the new thing is where another thing is, and the
+# value is that other thing's
+_IN_ANOTHER = re.compile(r"\b(?:at|in|on|of|for|from|near|inside|outside)\s+"
+                         r"(?:the|our|my|his|her|their|its)\s+$", re.IGNORECASE)
+
+
+def _new_value(clause: str) -> re.Match[str] | None:
+    m = _NEW_VALUE.search(clause)
+    return None if m and _IN_ANOTHER.search(clause[: m.start()]) else m
+
+
 def _changes(clause: str, names: Stems) -> list[Change]:
     found: list[Change] = []
-    if m := _NEW_VALUE.search(clause) or _AS_NEW.search(clause) or _NEW_APPOSED.search(clause):
+    if m := _new_value(clause) or _AS_NEW.search(clause) or _NEW_APPOSED.search(clause):
         value = re.sub(r"^(?:in|on|at|with)\s+", "", m.group("new"), flags=re.I)
         found.append(Change("new", _EMPTY, stems(_clip(value), names),
                             stems(m.group("obj"), names)))
@@ -481,8 +492,10 @@ def _changes(clause: str, names: Stems) -> list[Change]:
 _BACK_TO = re.compile(w.BACK_TO, re.IGNORECASE)
 _DETERMINED = re.compile(r"\b(?:the|a|an|our|my|his|her|their|this|that)\s+$", re.IGNORECASE)
 # how a thing went, not where: "my first term at Tanhill went well", "the move went fine"
-_WENT_HOW = re.compile(r"\s+(?:really\s+|very\s+|pretty\s+|quite\s+)?(?:well|badly|fine|smoothly"
-                       r"|ok|okay|great|brilliantly|wrong|awry|to\s+plan)\b", re.IGNORECASE)
+_WENT_HOW = re.compile(r"\s+(?:(?:really\s+|very\s+|pretty\s+|quite\s+)?(?:well|badly|fine"
+                       r"|smoothly|ok|okay|great|brilliantly|wrong|awry|to\s+plan)"
+                       r"|\w+ing)\b",  # "went snorkelling off Tofo": something done there
+                       re.IGNORECASE)
 # a wish that comes with a change of mind is what is preferred now, not a plan: "changed
 # his mind and wants to be reached on Signal"
 _WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)

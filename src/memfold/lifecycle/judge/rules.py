@@ -48,6 +48,8 @@ from memfold.lifecycle.judge.aliases import spelled_out
 from memfold.lifecycle.judge.apart import (
     ELDERS_AND_YOUNGER,
     PART_OF,
+    end_of_another,
+    ended_shared,
     kind_apart,
     money_apart,
     status,
@@ -162,7 +164,6 @@ def _group_apart(value: Stems, o: Reading) -> bool:
     return bool(value & _GROUPS) and not o.words & _GROUPS
 
 
-
 def _differs(new: Stems, old: Stems) -> bool:
     """Two values of a slot differ, and the new one is not the old with more detail."""
     return bool(new) and bool(old) and not old <= new and not new <= old
@@ -206,8 +207,8 @@ def _ended(n: Reading, o: Reading, doers: bool = False) -> str | None:
     """The older fact's state ended; with `doers`, said of what its doer does (read last)."""
     said = _doers if doers else (lambda stemset: stemset)
     states = said(o.predicate | o.value | o.attr)
-    for ended in n.ends:  # what ended is what the older fact states, not only its subject
-        shared = _topic(ended, said(o.words)) - _END_VERBS
+    for ended in n.ends if not end_of_another(n, o) else ():  # of the older fact's states
+        shared = ended_shared(_topic(ended, said(o.words)) - _END_VERBS, n, o)
         if shared & states:
             return f"the newer fact says {_text(shared, n)!r} ended"
     if n.parted and (o.words & _BOND or o.relation == "relationship") and (
@@ -495,7 +496,6 @@ def replaces(new: Fact, old: Fact) -> str | None:
             or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
             or status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
             or (_closed(n, o) if for_good(n.text) else None) or _ended(n, o, doers=True))
-
 
 
 class RuleJudge:
