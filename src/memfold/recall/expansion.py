@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
@@ -181,6 +182,7 @@ KIND_AT = 3  # the index of the kind relation in KNOWLEDGE
 # the answer is one of them, however far down the word's list it is (a kingfisher is the
 # 112th of a bird's kinds), so the single words among the first ASKED_KINDS are searched
 ASKED_KINDS = 256
+KINDS_BELOW = 8  # of a word no fact holds, the first kinds whose own kinds are searched too
 ASKS = re.compile(r"\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
                   r"(?P<word>[^\W\d_][\w'-]*)", re.IGNORECASE)
 
@@ -265,13 +267,15 @@ def _classed(content: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 
 def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = SEARCHED,
-                  absent: Collection[str] = ()) -> Related:
+                  absent: Collection[str] = (), bare: Collection[str] = ()) -> Related:
     """The words the lexicon relates to the query's terms and pairs of adjacent words
     ("family doctor"), by relation, for the relations whose share is above 0; not for the
     names of entities the query names (a dog called Biscuit is no biscuit), nor words the
     query holds.  The kinds of the word a question asks for (`asked_kind`) and of a query
     word no fact holds (`absent`: "do I have a *dog*?" of a memory that only ever says
-    "greyhound") are searched ASKED_KINDS deep: the memory can only say it by a kind."""
+    "greyhound") are searched ASKED_KINDS deep: the memory can only say it by a kind; of
+    one whose first kinds no fact holds either (`bare`: "pet", of a memory that says
+    "beagle" but never "dog"), the kinds of those kinds too (`_kinds_below`)."""
     terms = [t for t in plan.terms if t.isalpha() and entity_key(t) not in named]
     text = [w.casefold() for w in find_words(plan.text)]
     pairs = [f"{a} {b}" for a, b in zip(text, text[1:], strict=False)
@@ -293,6 +297,10 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
                             else searched_each]
             if n == KIND_AT and (term == answer or term in absent):
                 more = [w for w in new[searched_each:ASKED_KINDS] if w.isalnum()]
+                if term in bare:  # "do I have a pet?" of "our beagle": a kind of a kind
+                    below = _kinds_below(new[:KINDS_BELOW], asked | words.keys())
+                    words.update((w, (term, n)) for w in below)
+                    more += below[:ASKED_KINDS - len(more)]
                 searched += more
                 if term != answer:
                     deep.update(more)
@@ -300,6 +308,17 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
         lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS
         for lemma in [term, *lexicon.lemmas(term)]}
     return Related(words, tuple(searched), classes, frozenset(deep))
+
+
+def _kinds_below(kinds: Sequence[str], known: Collection[str]) -> list[str]:
+    """The one-word kinds of a word's first kinds (pet: dog, cat, …: beagle, tabby, …), in
+    turn, each once: what a memory that never says the word nor its kinds may say."""
+    below = [[w for w in _related(k, lexicon.KIND) if w.isalnum() and len(w) >= MIN_HELD
+              and w not in STOP_WORDS] for k in kinds if " " not in k]
+    out: dict[str, None] = {}
+    for row in itertools.zip_longest(*below):
+        out.update((w, None) for w in row if w and w not in known)
+    return list(out)[:ASKED_KINDS]
 
 
 def _outside_names(word: str, content: str) -> bool:
@@ -323,6 +342,19 @@ def absent_words(backend: FactSearch, plan: QueryPlan, named: Collection[str]) -
     most = min(COUNTED, max(backend.fact_rows(), 1))
     counts = versioned.word_counts(backend, terms, most) if terms else {}
     return [t for t in terms if not counts.get(t)]
+
+
+def bare_words(backend: FactSearch, absent: Sequence[str]) -> list[str]:
+    """Of the query's words no fact holds (`absent_words`), those whose first KINDS_BELOW
+    one-word kinds no fact holds either."""
+    most = min(COUNTED, max(backend.fact_rows(), 1))
+    out = []
+    for term in absent:
+        kinds = [k for k in _related(term, lexicon.KIND)[:KINDS_BELOW] if k.isalpha()]
+        counts = versioned.word_counts(backend, kinds, most) if kinds else {}
+        if kinds and not any(counts.get(k) for k in kinds):
+            out.append(term)
+    return out
 
 
 def _related(term: str, relation: str) -> tuple[str, ...]:
@@ -374,8 +406,9 @@ def word_knowledge(backend: FactSearch, plan: QueryPlan, named: Collection[str],
     "ate" for a rare "eat" weighs more than a common word's stand-in.  Only facts that
     hold the related word itself: the index's stemmer would also find "lives" for
     "liveness"."""
-    related = related_words(plan, named, SEARCHED if found else SEARCHED_ALONE,
-                            absent_words(backend, plan, named))
+    absent = absent_words(backend, plan, named)
+    related = related_words(plan, named, SEARCHED if found else SEARCHED_ALONE, absent,
+                            bare_words(backend, absent))
     if not related.words and not related.classes:
         return {}
     searched = uncommon(backend, related.searched)
