@@ -153,6 +153,14 @@ def test_a_write_after_the_first_read_is_seen_by_the_next_semantic_read(
     assert tenant
 
 
+def same(a: list[tuple[str, float]], b: list[tuple[str, float]]) -> bool:
+    """The same facts in the same order, their scores equal but for float32 rounding: a
+    matrix extended and one made afresh hold the same vectors in another row order, and the
+    question's vector moved toward the mean of its best candidates sums them in that order."""
+    return [i for i, _ in a] == [i for i, _ in b] and all(
+        abs(x - y) < 1e-6 for (_, x), (_, y) in zip(a, b, strict=True))
+
+
 def test_a_version_that_dropped_rows_is_read_from_the_matrix_kept(
         pg_db: Provisioned, bank: Any) -> None:
     """Rows gone since the matrix was filled (a purge rewrote a line) leave it, and the
@@ -187,7 +195,7 @@ def test_a_version_that_dropped_rows_is_read_from_the_matrix_kept(
             assert gone.status_code == 200, gone.text
         after = recall(kept)
         assert first[0][0] not in [i for i, _ in after]
-        assert after == recall(None)
+        assert same(after, recall(None))
         now = kept.kept(_bank_id(pool, tenant))
         assert now is not None and now.matrix is matrix.matrix  # extended, not made again
         assert len(now.rowids) == len(matrix.rowids) - 1
