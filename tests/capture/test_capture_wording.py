@@ -63,8 +63,11 @@ def test_a_month_is_noted_after_the_fact_it_dates(memory: Memory, workspace: Pat
     assert captured(memory, workspace,
                     "I quit coffee in January and I've been sleeping much better.",
                     "My old cat Pirkko died in April, she was nineteen.",
-                    "My son Luka started primary school in September and he loves it.") == [
+                    "My son Luka started primary school in September and he loves it.",
+                    "Back in January, I joined a rowing club on the Tagus.") == [
         "W @me: Quit coffee (January 2025) and has been sleeping much better.",
         "W @me @Pirkko: Their old cat Pirkko died (April 2025), she was nineteen.",
         # said in May: a September a named person already started in is last year's
-        "W @me @Luka: Their son Luka started primary school (September 2024) and he loves it."]
+        "W @me @Luka: Their son Luka started primary school (September 2024) and he loves it.",
+        # a month said first: the "I" opens the bullet, the note ends the clause
+        "W @me: Joined a rowing club on the Tagus (January 2025)."]

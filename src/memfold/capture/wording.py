@@ -52,6 +52,8 @@ _KEPT_BEFORE_MONTH = ("since", "early", "late", "mid", "mid-")  # kept: they cha
 _JOINT = re.compile(r",\s|\s(?:and|but|so|because)\s")
 _RELATIVE = tuple((phrase, re.compile(rf"\b{phrase}\b", re.IGNORECASE))
                   for phrase in ("yesterday", "last week", "last year", "last month"))
+_LEADING_MONTH = re.compile(r"^((?:back )?in|last|this) (" + "|".join(MONTHS) + r"),?\s+"
+                            r"(?=(?:I|I['’](?:m|ve|d)|my|we)\b)", re.IGNORECASE)
 # what a chat pads a statement with: a marker or greeting before it, an aside after it
 _MARKER = re.compile(r"^(?:(?:anyways?|fyi|btw)(?:[,:!.—–-]+\s*|\s+)|(?:hello|hi again|hey there|"
                      r"one (?:more|last) thing|just so you know|for context|side note|(?:a |one )?"
@@ -92,7 +94,7 @@ _THIRD_PERSON = {"have": "has", "do": "does", "go": "goes", "am": "is", "are": "
 
 def said(sentence: str, day: date) -> str:
     """The sentence in the third person, dated, ending with a full stop."""
-    text = _unpadded(sentence.rstrip(" .!…,;:"))
+    text = _time_last(_unpadded(sentence.rstrip(" .!…,;:")))
     text = _preference(text) or _subject_dropped(text)
     for pattern, replacement in _SWAPS:
         text = pattern.sub(replacement, text)
@@ -114,6 +116,19 @@ def _unpadded(text: str) -> str:
     return bare if len(bare.split()) >= 2 else text
 
 
+def _time_last(text: str) -> str:
+    """A month said first moved to the end of the first clause, so the speaker's "I" opens
+    the sentence: "In March, I moved to Porto" -> "I moved to Porto in March"."""
+    lead = _LEADING_MONTH.match(text)
+    if lead is None:
+        return text
+    rest = text[lead.end():]
+    joint = _JOINT.search(rest)
+    end = joint.start() if joint else len(rest)
+    phrase = f"{lead.group(1).casefold()} {lead.group(2).capitalize()}"
+    return f"{rest[:end]} {phrase}{rest[end:]}"
+
+
 def _preference(text: str) -> str | None:
     """A preference said as one: "I'd rather you keep answers short" -> "Prefers short
     answers", "I'd prefer a window seat" -> "Prefers a window seat", "I'd rather walk" ->
@@ -123,7 +138,7 @@ def _preference(text: str) -> str | None:
         said = kept.group(1).split()
         if len(said) == 2 and said[1].casefold() in _HOW_KEPT:
             said.reverse()  # "answers short" -> "short answers"
-        return "Prefers " + " ".join(said)
+        return "Prefers " + _LATER_I.sub(_dropped_later, " ".join(said))
     frame = _FRAME.match(text)
     if frame is None:
         return None
