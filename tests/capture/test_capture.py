@@ -71,7 +71,7 @@ def test_extraction_states_what_the_issue_asks_for() -> None:
                                           day=day)] == ["W @me: Moved to Lisbon (March 2025)."]
     assert [f.bullet("") for f in extract("I'd rather you keep answers short.", speaker="me",
                                           day=day)] == [
-        "O(c=0.8) @me: Would rather you keep answers short."]
+        "O(c=0.8) @me: Prefers short answers."]
     sam = extract("Sam's allergic to peanuts.", speaker="me", day=day)
     assert [(f.kind, f.entity) for f in sam] == [("W", "Sam")]
     assert extract("Do you like Lisbon?", speaker="me", day=day) == []
@@ -524,7 +524,7 @@ def test_recall_brings_a_bullet_through_its_turn(memory: Memory) -> None:
     memory.capture(chatgpt_export(chatgpt_conversation("c-fold", FOLD_TALK)))
     said = [h.fact.content for h in memory.recall("short answers", k=10,
                                                   kinds="opinion,world").hits]
-    assert said and said[0].startswith("Would rather you keep answers short.")
+    assert said and said[0].startswith("Prefers short answers.")
     assert not any("Lisbon" in s for s in said)
 
 

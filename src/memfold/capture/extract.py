@@ -6,10 +6,9 @@ person, or says something about a named person ("Sam's allergic to peanuts").  E
 one bullet about its speaker (or that person): a preference ("I'd rather…", "I prefer…",
 "I love…") an opinion `O(c=0.8)`; a change of where someone lives or works, or a lasting state
 ("I live…", "I'm allergic…") a world fact `W`; something done (a past-tense verb) an
-experience `B`; a plan or other first-person statement `W`.  The first person is rewritten
-in the third ("I moved to Lisbon in March" -> "Moved to Lisbon (March 2025)."), a month without
-a year gets the turn's year (last year's when the month is still ahead and the verb is past),
-and "yesterday", "last week", "last month" and "last year" are dated from the turn's day.
+experience `B`; a plan or other first-person statement `W`.  How the bullet is worded
+("I moved to Lisbon in March" -> "Moved to Lisbon (March 2025).", dates made absolute) is
+`memfold.capture.wording`'s.
 
 Pure and deterministic: the same turn on the same day gives the same bullets.  Only what
 people say is read (an assistant's turns are not).
@@ -19,12 +18,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
+from memfold.capture.wording import LEAD as _LEAD
+from memfold.capture.wording import MONTHS, said
+from memfold.capture.wording import PAST as _PAST
 from memfold.workspace.format import FactSyntaxError, parse_bullet
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")
 MAX_CHARS = 300  # a longer sentence is rarely one fact; it stays in the prose
 PASSING_CHARS = 100  # a shorter turn with one weak statement is a remark in passing
 
@@ -50,13 +50,6 @@ _LASTING = re.compile(r"\b(?:moved|relocated|live|lived|living|(?<!hard )(?<!goo
                       r"my (?:name|job|birthday|wife|husband|partner|son|daughter|kids?|"
                       r"children|sister|brother|mom|mother|dad|father|dog|cat|pet|friend))\b",
                       re.IGNORECASE)
-# "we need", "I succeed": present tense, though spelt like a past one
-_PAST = re.compile(r"\b(?:I|we|We)(?:'ve|’ve| have| had| just| finally| recently| also|"
-                   r" actually)* (?:(?!(?:need|feed|speed|seed|bleed|breed|exceed|proceed|succeed)"
-                   r"\b)\w+ed|went|got|took|made|bought|met|saw|had|did|began|"
-                   r"left|won|ran|read|wrote|gave|found|built|sold|spent|felt|thought|"
-                   r"became|came|brought|taught|caught|drove|flew|swam|sang|heard|kept|"
-                   r"lost|paid|told|won|been|done|seen|gone|taken|made)\b")
 _NAME = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+"  # a capitalised name, accents too ("Inês", "Zoë")
 _THIRD = re.compile(r"(?:\b[Mm]y (?:\w+ )?(?:wife|husband|partner|son|daughter|sister|brother|"
                     r"mom|mother|dad|father|friend|boss|colleague|kid|dog|cat) (" + _NAME + r")"
@@ -191,41 +184,7 @@ _NOT_NAMES = frozenset(("I", "It", "This", "That", "There", "Here", "What", "Whi
                         *MONTHS))
 _NOT_ADDRESSED = frozenset(("Tonight", "Sometimes", "Once", "Later", "Earlier", "Soon",
                            "Eventually", "Meanwhile", "Afterwards", "Personally", "Otherwise"))
-_SWAPS = [(re.compile(p, re.IGNORECASE), r) for p, r in (
-    (r"\bI am\b", "they are"), (r"\bI was\b", "they were"), (r"\bI wasn['’]t\b", "they weren't"),
-    (r"\bI['’]m\b", "they're"), (r"\bI['’]ve\b", "they've"),
-    (r"\bI['’]d\b", "they'd"), (r"\bI['’]ll\b", "they'll"), (r"\bmyself\b", "themself"),
-    (r"\bmy\b", "their"), (r"\bmine\b", "theirs"), (r"\bme\b", "them"), (r"\bI\b", "they"),
-)]
-# leading interjections; "so" is one unless it starts "So far", "So much", "So many"…
-_LEAD = re.compile(r"^(?:(?:so(?! far| much| many| long)|well|oh|yeah|yes|and|but|actually|"
-                   r"honestly|also|btw|by the way|haha|lol|wow|hey|hi|ok|okay|you know),?\s+)+",
-                   re.IGNORECASE)
-_SUBJECT = re.compile(r"^(?:I|they)\s+(?:(am|are)|(have)|(\w+(?:n['’]t)?))(?!['’\w])",
-                      re.IGNORECASE)
-_WOULD = re.compile(r"^I(?:['’]d| would)\s+", re.IGNORECASE)
-# "I'd been wanting to…": the "'d" of a past participle is "had"
-_HAD = re.compile(r"^I['’]d\s+(?=(?:(?:just|already|never|always|finally|long)\s+)?(?:been|had|"
-                  r"gone|done|seen|known|met|heard|wanted|thought|hoped|planned|tried)\b)",
-                  re.IGNORECASE)
 _CONTRACTION = re.compile(r"I['’](?:m|d|ve|ll)")  # "I'm" inside a sentence is no name
-_CONTRACTED = re.compile(r"^I['’]m\s+", re.IGNORECASE)
-_HAVE = re.compile(r"^I['’]ve\s+", re.IGNORECASE)
-_MONTH = re.compile(r"\b(in|since|last|this|back in|early|late|mid-?)\s+(" + "|".join(MONTHS)
-                    + r")\b(?!,? \d{4})")
-_KEPT_BEFORE_MONTH = ("since", "early", "late", "mid", "mid-")  # kept: they change the meaning
-_RELATIVE = tuple((phrase, re.compile(rf"\b{phrase}\b", re.IGNORECASE))
-                  for phrase in ("yesterday", "last week", "last year", "last month"))
-_THIRD_PERSON = {"have": "has", "do": "does", "go": "goes", "am": "is", "are": "is",
-                 "was": "was", "were": "was", "can": "can", "will": "will", "would": "would",
-                 "could": "could", "should": "should", "must": "must", "might": "might",
-                 "may": "may", "just": "just", "really": "really", "also": "also",
-                 "still": "still", "never": "never", "always": "always", "finally": "finally",
-                 "recently": "recently", "actually": "actually", "usually": "usually",
-                 "wanna": "wants to", "gonna": "is going to", "gotta": "has to",
-                 "don't": "doesn't", "don’t": "doesn’t", "haven't": "hasn't",
-                 "haven’t": "hasn’t", "aren't": "isn't", "aren’t": "isn’t",
-                 "weren't": "wasn't", "weren’t": "wasn’t"}
 
 
 @dataclass(frozen=True)
@@ -428,76 +387,6 @@ def _named(words: list[str], n: int) -> bool:
 
 
 def _content(sentence: str, day: date) -> str:
-    """The sentence in the third person, dated, ending with a full stop; an image's caption
+    """What a sentence says, as a bullet writes it (`wording.said`); an image's caption
     ("[image: a photo of …]") is what was shown, not said, and stays in the turn."""
-    text = _CAPTION.sub("", sentence).rstrip(" .!…,;:")
-    text = _subject_dropped(text)
-    for pattern, replacement in _SWAPS:
-        text = pattern.sub(replacement, text)
-    text = _dated(text, day)
-    text = text[:1].upper() + text[1:]
-    return f"{text}."
-
-
-def _subject_dropped(text: str) -> str:
-    """"I moved…" -> "Moved…", "I live…" -> "Lives…", "I'm…" -> "Is…"."""
-    if _HAD.match(text):
-        return "Had " + _HAD.sub("", text, count=1)
-    if _WOULD.match(text):
-        return "Would " + _WOULD.sub("", text, count=1)
-    if _CONTRACTED.match(text):
-        return "Is " + _CONTRACTED.sub("", text, count=1)
-    if _HAVE.match(text):
-        return "Has " + _HAVE.sub("", text, count=1)
-    match = _SUBJECT.match(text)
-    if not match or not text.startswith("I "):
-        return text
-    verb = match.group(3) or match.group(2) or match.group(1)
-    return _conjugated(verb) + text[match.end():]
-
-
-def _conjugated(verb: str) -> str:
-    low = verb.casefold()
-    if low in _THIRD_PERSON:
-        return _THIRD_PERSON[low]
-    if low.endswith(("ed", "s", "ly", "n't", "n’t")) or low in _IRREGULAR_PAST:
-        return low
-    if low.endswith(("sh", "ch", "x", "o")):
-        return low + "es"
-    if low.endswith("y") and low[-2:-1] not in "aeiou":
-        return low[:-1] + "ies"
-    return low + "s"
-
-
-_IRREGULAR_PAST = frozenset((
-    "went", "got", "took", "made", "bought", "met", "saw", "had", "did", "began", "left",
-    "won", "ran", "read", "wrote", "gave", "found", "built", "sold", "spent", "felt",
-    "thought", "became", "came", "brought", "taught", "caught", "drove", "flew", "swam",
-    "sang", "heard", "kept", "lost", "paid", "told", "just", "think", "put", "set", "let"))
-
-
-def _dated(text: str, day: date) -> str:
-    """Relative and year-less times made absolute from the turn's day."""
-    for phrase, pattern in _RELATIVE:
-        text = pattern.sub(f"{phrase} ({_meant(phrase, day)})", text, count=1)
-    match = _MONTH.search(text)
-    if match:
-        said, name = match.group(1).casefold(), match.group(2)
-        month = MONTHS.index(name) + 1
-        year = day.year - 1 if month > day.month and _PAST.search(f"I {text}") else day.year
-        if said in _KEPT_BEFORE_MONTH:
-            return f"{text[:match.end()]} {year}{text[match.end():]}"
-        where = match.start()
-        text = (text[:where].rstrip() + text[match.end():]).rstrip(" ,")
-        text = f"{text} ({name} {year})"
-    return text
-
-
-def _meant(phrase: str, day: date) -> str:
-    """The day, year or month a relative phrase said on `day` means."""
-    if phrase in ("yesterday", "last week"):
-        return (day - timedelta(days=1 if phrase == "yesterday" else 7)).isoformat()
-    if phrase == "last year":
-        return str(day.year - 1)
-    previous = day.replace(day=1) - timedelta(days=1)
-    return f"{MONTHS[previous.month - 1]} {previous.year}"
+    return said(_CAPTION.sub("", sentence), day)
