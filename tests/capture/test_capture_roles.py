@@ -56,3 +56,11 @@ def test_a_person_named_by_kin_is_linked_to_the_fact_too(memory: Memory, workspa
     assert [b.split(":")[0] for b in retained(workspace)] == ["- W @me @Ana"]
     about = memory.about("Ana", now="2025-04-01T09:00:00")
     assert any("allergic to peanuts" in h.fact.content for h in about.hits)
+
+
+def test_a_person_named_by_role_or_title_is_linked_too(memory: Memory, workspace: Path) -> None:
+    chat = ("2025-03-04\nUser: My teammate Priya owns the CI config, ask her first.\n"
+            "User: My landlord Mr Okafor is raising the rent in June.\n")
+    memory.capture(chat.encode(), date="2025-03-04")
+    assert [b.split(":")[0] for b in retained(workspace)] == ["- W @me @Priya",
+                                                             "- W @me @Okafor"]

@@ -51,6 +51,14 @@ _LASTING = re.compile(r"\b(?:moved|relocated|live|lived|living|(?<!hard )(?<!goo
                       r"children|sister|brother|mom|mother|dad|father|dog|cat|pet|friend))\b",
                       re.IGNORECASE)
 _NAME = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+"  # a capitalised name, accents too ("Inês", "Zoë")
+_KIN = (r"wife|husband|partner|son|daughter|sister|brother|mom|mum|mother|dad|father|friend|"
+        r"boss|colleague|kid|dog|cat|teammate|coworker|co-worker|manager|neighbou?r|cousin|"
+        r"aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|roommate|flatmate|"
+        r"fianc[ée]e?|girlfriend|boyfriend|landlord|landlady|doctor|therapist|tutor|puppy|"
+        r"kitten")
+# "my sister Ana", "my teammate Priya": a person the speaker names by kin or role
+_KIN_NAMED = re.compile(r"\b[Mm]y (?:\w+ )?(?:" + _KIN + r") (?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.? )?("
+                        + _NAME + r")\b")
 _THIRD = re.compile(r"(?:\b[Mm]y (?:\w+ )?(?:wife|husband|partner|son|daughter|sister|brother|"
                     r"mom|mother|dad|father|friend|boss|colleague|kid|dog|cat) (" + _NAME + r")"
                     r"(?: is| was| has| had)?|\b(" + _NAME + r")(?:'s|’s| lives| works| moved|"
@@ -306,8 +314,8 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
 def _kin_named(plain: str, speaker: str) -> tuple[str, ...]:
     """The person a first-person statement names by kin ("my sister Ana is allergic to
     peanuts", "my boss Priya moved to Berlin"): the fact is theirs too."""
-    third = _THIRD.search(plain)
-    name = third.group(1) if third else None
+    kin = _KIN_NAMED.search(plain)
+    name = kin.group(1) if kin else None
     return (name,) if name and name not in _NOT_NAMES and name != speaker else ()
 
 
