@@ -1,8 +1,11 @@
 """What sets two facts apart that share a word: the rule judge's checks (judge.rules) that a
 shared word, a shared slot noun or a shared amount is not one slot of one thing.
 
+    change_apart   a change of another thing: a slot noun of another thing, a new time
     kind_apart     a slot noun of another thing ("fish supplier" / "mobile provider")
     ended_shared, end_of_another   what an end shares with the older fact, and whose end
+    count_apart, unit_named   counts of different things (a part of a count, a change by an
+                   amount; another named thing's)
     money_apart    amounts of money for different things (a rent / an offer on a house)
     PART_OF        a part of an amount ("paid off $4,000 of the loan")
     ELDERS_AND_YOUNGER  the kin a fact tells many states of ("Mom is ...")
@@ -40,6 +43,21 @@ def kind_apart(what: Stems, o: Reading, n_text: str) -> bool:
     named = _capitalised(n_text) | _capitalised(o.text)  # "Juniper Row Bakery's website"
     return len(shared) == 1 and bool(what - o.words - _GENERIC - named) \
         and bool(o.attr - what - _SLOT_WORDS - _GENERIC - named)
+
+
+# the words that say when a thing happens: a new time for it is no new value of a fact
+# that gives none ("moved my lessons to Monday evenings" / "charges £25 a lesson")
+_WHEN = frozenset(w.stem(x) for x in (
+    "monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays "
+    "saturday saturdays sunday sundays morning mornings afternoon afternoons evening evenings "
+    "night nights weekend weekends weekday weekdays daily weekly fortnightly monthly pm "
+    "lunchtime noon midday").split())
+
+
+def change_apart(what: Stems, new: Stems, o: Reading, n_text: str) -> bool:
+    """A change of another thing than the older fact's: a slot noun of another thing (see
+    `kind_apart`), or a new time for a thing the older fact gives no time of."""
+    return kind_apart(what, o, n_text) or (bool(new) and new <= _WHEN and not o.words & _WHEN)
 
 
 def _capitalised(text: str) -> Stems:
@@ -93,6 +111,31 @@ PART_OF = re.compile(r"[$€£¥₹]\s?[\d,.]+k?\s+of\s+(?:the|my|our|his|her|th
                       re.IGNORECASE)
 
 
+# a part of a count, not a new total: "went live for the first 500 patients"
+_PORTION = re.compile(r"\b(?:first|last|next|another|other|top|remaining)\s+[\d,.]+\b",
+                      re.IGNORECASE)
+# a change by an amount, not the amount itself: "down 3 kg", "lost 4 pounds", "up £200"
+_BY = re.compile(r"\b(?:down|up|lost|losing|gained|gaining|dropped|shed|put\s+on)\s+(?:by\s+)?"
+                 r"(?:another\s+|a\s+further\s+|about\s+|around\s+)?[$€£¥₹]?\d", re.IGNORECASE)
+
+
+def count_apart(n: Reading, o: Reading) -> bool:
+    """Counts that are not two values of one quantity: a part of a count against the count
+    ("the first 500 patients" / "2,300 patients joined the waitlist"), a change by an
+    amount against a level ("down 3 kg" / "down to 79 kg"), or those who did something
+    against what the entity has ("2,300 patients have joined the waitlist" / "the beta has
+    reached 5,000 patients")."""
+    return bool(_PORTION.search(n.text)) != bool(_PORTION.search(o.text)) \
+        or bool(_BY.search(n.text)) != bool(_BY.search(o.text)) \
+        or counted_subject(n) != counted_subject(o)
+
+
+def unit_named(units: Stems, n: Reading, o: Reading) -> bool:
+    """A quantity the newer fact gives of a thing it names and the older fact does not
+    ("bought a 240 mm Masakage gyuto" is not the size of "my Tojiro gyuto, 210 mm")."""
+    return bool(units & _capitalised(n.text) - o.words) and bool(_capitalised(o.text) - n.words)
+
+
 def _purposes(r: Reading) -> frozenset[str]:
     return frozenset(name for name, said in _PURPOSES if said.search(r.text))
 
@@ -131,6 +174,9 @@ def outcome_of_it(n: Reading, o: Reading, now: Stems, names: Stems) -> bool:
     for i, token in enumerate(tokens):
         if w.stem(token.lower()) not in now:
             continue
+        if tokens[i + 1:i + 2] and tokens[i + 1][:1].isupper() \
+                and w.stem(tokens[i + 1].lower()) not in o.words | names:
+            return False  # "finished IOE": a named thing of its own
         if not tokens[i + 1:i + 2] or tokens[i + 1].lower() not in _DETERMINERS:
             return True  # "is permanent now", "approved on 3 May": no object of its own
         head = ""
@@ -186,10 +232,39 @@ _DECLINED = re.compile(r"\bturned\s+(?:\w+\s+){0,4}down\b", re.IGNORECASE)
 _HOPEFUL = frozenset(w.stem(x) for x in "candidate applicant".split())
 
 
+# the events an interim word names before it happens: "the beta launch slipped to July" is
+# no beta yet, "the trial date" no trial under way
+_EVENTS = frozenset("launch launches release releases rollout test tests testing programme "
+                    "program date dates deadline period signup sign-up waitlist".split())
+
+
+def _naming_events(text: str) -> Stems:
+    """The interim words a text writes only before the name of an event, or only as what
+    was talked about ("called Mom about the Meridian offer": no offer of one's own pending)."""
+    said: dict[str, bool] = {}
+    tokens = [t.lower() for t in w.TOKEN.findall(text)]
+    for i, token in enumerate(tokens):
+        stem = w.stem(token)
+        said[stem] = said.get(stem, True) and (
+            tokens[i + 1: i + 2] != [] and tokens[i + 1] in _EVENTS
+            or bool(_TALKED & set(tokens[max(0, i - 3): i])))
+    return frozenset(x for x, only in said.items() if only) & INTERIM
+
+
+_TALKED = frozenset("about regarding re".split())
+
+
+def counted_subject(o: Reading) -> bool:
+    """An older fact whose subject is a count of people or things ("2,300 patients have
+    joined the waitlist"): the interim state is theirs, not the entity's."""
+    first = w.tokens(o.text)[:1]
+    return bool(o.subject) and all(map(w.is_number, o.subject)) and set(first) <= o.subject
+
+
 def status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
-    if not (was := interim(o)):
+    if not (was := interim(o) - _naming_events(o.text)) or counted_subject(o):
         return None
     if STILL.search(n.text) and was & n.words:
         return None  # "is still in private beta; the launch slipped": the same state
@@ -205,5 +280,6 @@ def status(n: Reading, o: Reading) -> str | None:
         return f"status: {words_as_written(was, o.text)!r} became {done!r}"
     return None
 
-__all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "kind_apart", "money_apart", "named",
-           "nothing_else", "outcome_of_it", "said_of_it", "status"]
+__all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "change_apart", "count_apart",
+           "kind_apart", "money_apart", "named",
+           "nothing_else", "outcome_of_it", "said_of_it", "status", "unit_named"]
