@@ -169,13 +169,10 @@ def _differs(new: Stems, old: Stems) -> bool:
     return bool(new) and bool(old) and not old <= new and not new <= old
 
 
-_FROM_A_SOURCE = frozenset(w.stem(x) for x in "adopt buy bought get got receive".split())
-
-
 def _left(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
-        if c.verb in _FROM_A_SOURCE and not c.new:
-            continue  # "adopted Juniper from Best Friends": where it came from, not a change
+        if apart.left_apart(c, n.text, o):
+            continue  # where it came from, or when the older state began: not left
         if c.old and _mentions(o, c.old) and not (c.new and c.new <= c.old):
             return f"the newer fact says it moved away from {_text(c.old, n, o)!r}"
         if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
