@@ -22,8 +22,9 @@ import re
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.offers import FINAL, INTERIM, STILL, finals, interim
 from memfold.lifecycle.judge.pieces import words_as_written
-from memfold.lifecycle.judge.reading import Change, Reading, Stems, stems
+from memfold.lifecycle.judge.reading import Change, Reading, Stems
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
+from memfold.lifecycle.judge.slots import stems
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
 
