@@ -1,8 +1,12 @@
 """What sets two facts apart that share a word: the rule judge's checks (judge.rules) that a
 shared word, a shared slot noun or a shared amount is not one slot of one thing.
 
+    change_apart   a change of another thing: a slot noun of another thing, a new time
     kind_apart     a slot noun of another thing ("fish supplier" / "mobile provider")
     ended_shared, end_of_another   what an end shares with the older fact, and whose end
+    left_apart     a change that leaves nothing the older fact states (a source, a "since")
+    count_apart, unit_named   counts of different things (a part of a count, a change by an
+                   amount; another named thing's)
     money_apart    amounts of money for different things (a rent / an offer on a house)
     PART_OF        a part of an amount ("paid off $4,000 of the loan")
     ELDERS_AND_YOUNGER  the kin a fact tells many states of ("Mom is ...")
@@ -18,8 +22,9 @@ import re
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.offers import FINAL, INTERIM, STILL, finals, interim
 from memfold.lifecycle.judge.pieces import words_as_written
-from memfold.lifecycle.judge.reading import Reading, Stems
+from memfold.lifecycle.judge.reading import Change, Reading, Stems
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
+from memfold.lifecycle.judge.slots import stems
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
 
@@ -37,14 +42,35 @@ def kind_apart(what: Stems, o: Reading, n_text: str) -> bool:
     if not o.attr:
         return False
     shared = what & o.attr
-    named = _capitalised(n_text) | _capitalised(o.text)  # "Juniper Row Bakery's website"
+    named = _names_only(n_text) | _names_only(o.text)  # "Juniper Row Bakery's website"
     return len(shared) == 1 and bool(what - o.words - _GENERIC - named) \
         and bool(o.attr - what - _SLOT_WORDS - _GENERIC - named)
+
+
+# the words that say when a thing happens: a new time for it is no new value of a fact
+# that gives none ("moved my lessons to Monday evenings" / "charges £25 a lesson")
+_WHEN = frozenset(w.stem(x) for x in (
+    "monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays "
+    "saturday saturdays sunday sundays morning mornings afternoon afternoons evening evenings "
+    "night nights weekend weekends weekday weekdays daily weekly fortnightly monthly pm "
+    "lunchtime noon midday").split())
+
+
+def change_apart(what: Stems, new: Stems, o: Reading, n_text: str) -> bool:
+    """A change of another thing than the older fact's: a slot noun of another thing (see
+    `kind_apart`), or a new time for a thing the older fact gives no time of."""
+    return kind_apart(what, o, n_text) or (bool(new) and new <= _WHEN and not o.words & _WHEN)
 
 
 def _capitalised(text: str) -> Stems:
     """The stems of the words a text writes with a capital inside a sentence: names."""
     return frozenset(w.stem(m.group().lower()) for m in _INSIDE_CAPITAL.finditer(text))
+
+
+def _names_only(text: str) -> Stems:
+    """The words a text writes only as names: not "energy" in "our energy supplier is
+    Octopus Energy"."""
+    return _capitalised(text) - _lowercase(text)
 
 
 _INSIDE_CAPITAL = re.compile(r"(?<=[\w,'’] )(?-i:[A-Z])[\w-]*")
@@ -83,7 +109,7 @@ _PURPOSES = tuple((name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for nam
     ("offer", r"offers?|bid|bids"),
     ("sale", r"sold|sell|sells|selling|sale|price|bought|buy|cost|costs"),
     ("loan", r"loans?|owe|owes|owed|debt"),
-    ("fee", r"fees?|charges?|charged|rates?"),
+    ("fee", r"fees?|charges?|charged|rates?|lessons?|sessions?|classe?s?"),
     ("savings", r"savings|saved|ISA"),
     ("budget", r"budget"),
 ))
@@ -91,6 +117,59 @@ _PURPOSES = tuple((name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for nam
 
 PART_OF = re.compile(r"[$€£¥₹]\s?[\d,.]+k?\s+of\s+(?:the|my|our|his|her|their|its)\b",
                       re.IGNORECASE)
+
+
+# a part of a count, not a new total: "went live for the first 500 patients"
+_PORTION = re.compile(r"\b(?:first|last|next|another|other|top|remaining)\s+[\d,.]+\b",
+                      re.IGNORECASE)
+# a change by an amount, not the amount itself: "down 3 kg", "lost 4 pounds", "up £200"
+_BY = re.compile(r"\b(?:down|up|lost|losing|gained|gaining|dropped|shed|put\s+on)\s+(?:by\s+)?"
+                 r"(?:another\s+|a\s+further\s+|about\s+|around\s+)?[$€£¥₹]?\d", re.IGNORECASE)
+
+
+_FROM_A_SOURCE = frozenset(w.stem(x) for x in "adopt buy bought get got receive".split())
+# "since starting low-carb": when the state began, up to the end of the clause
+_POSSESSED = re.compile(r"\w['’]s\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?")  # "Focus's clutch"
+_SINCE = re.compile(r"\bsince\s+[^.;,]*", re.IGNORECASE)
+
+
+def left_apart(c: Change, n_text: str, o: Reading) -> bool:
+    """A change that leaves nothing the older fact states: where a thing came from
+    ("adopted Juniper from Best Friends"), a part of the thing the older fact names ("the
+    garage replaced the Focus's clutch" / "we have a 2014 Ford Focus"), or a value the older
+    fact names only as when its state began ("down 3 kg since starting low-carb" / "switched
+    from low-carb")."""
+    if c.verb in _FROM_A_SOURCE and not c.new:
+        return True
+    parts = frozenset(w.stem(x) for m in _POSSESSED.finditer(n_text) for x in m.groups() if x)
+    if c.old & parts and not c.old & parts & o.words:
+        return True
+    since = frozenset().union(*(stems(m.group()) for m in _SINCE.finditer(o.text)))
+    rest = stems(_SINCE.sub(" ", o.text))
+    return bool(c.old) and c.old <= since and not c.old & rest
+
+
+# a limit set on an amount, not the amount: "agreed to spend no more than £1,100 on rent"
+_LIMIT = re.compile(r"\b(?:no\s+more\s+than|at\s+most|a\s+maximum\s+of|(?:a|our|my)\s+budget"
+                    r"\s+of|capped\s+at)\b", re.IGNORECASE)
+
+
+def count_apart(n: Reading, o: Reading) -> bool:
+    """Counts that are not two values of one quantity: a part of a count against the count
+    ("the first 500 patients" / "2,300 patients joined the waitlist"), a change by an
+    amount against a level ("down 3 kg" / "down to 79 kg"), or those who did something
+    against what the entity has ("2,300 patients have joined the waitlist" / "the beta has
+    reached 5,000 patients")."""
+    return bool(_PORTION.search(n.text)) != bool(_PORTION.search(o.text)) \
+        or bool(_BY.search(n.text)) != bool(_BY.search(o.text)) \
+        or counted_subject(n) != counted_subject(o) \
+        or bool(_LIMIT.search(n.text)) != bool(_LIMIT.search(o.text))
+
+
+def unit_named(units: Stems, n: Reading, o: Reading) -> bool:
+    """A quantity the newer fact gives of a thing it names and the older fact does not
+    ("bought a 240 mm Masakage gyuto" is not the size of "my Tojiro gyuto, 210 mm")."""
+    return bool(units & _capitalised(n.text) - o.words) and bool(_capitalised(o.text) - n.words)
 
 
 def _purposes(r: Reading) -> frozenset[str]:
@@ -131,6 +210,8 @@ def outcome_of_it(n: Reading, o: Reading, now: Stems, names: Stems) -> bool:
     for i, token in enumerate(tokens):
         if w.stem(token.lower()) not in now:
             continue
+        if _own_object(tokens[i + 1: i + 2], o, names):
+            return False  # "finished IOE", "passed grade 2 cello": a thing of its own
         if not tokens[i + 1:i + 2] or tokens[i + 1].lower() not in _DETERMINERS:
             return True  # "is permanent now", "approved on 3 May": no object of its own
         head = ""
@@ -140,6 +221,17 @@ def outcome_of_it(n: Reading, o: Reading, now: Stems, names: Stems) -> bool:
             head = after
         return not head[:1].islower() or w.stem(head.lower()) in o.words | names  # "the HPT"
     return True
+
+
+def _own_object(following: list[str], o: Reading, names: Stems) -> bool:
+    """Whether the word after an outcome begins an object the older fact does not name (no
+    preposition, adverb or determiner)."""
+    word = following[0].strip("'").lower() if following else ""
+    return word.isalpha() and word not in _NO_OBJECT | _DETERMINERS | _ABOUT_IT \
+        and not word.endswith("ly") and w.stem(word) not in o.words | names
+
+
+_ABOUT_IT = frozenset("it its itself them him her me us again now today yesterday".split())
 
 
 def said_of_it(n: Reading, o: Reading, now: Stems, names: Stems) -> bool:
@@ -186,10 +278,39 @@ _DECLINED = re.compile(r"\bturned\s+(?:\w+\s+){0,4}down\b", re.IGNORECASE)
 _HOPEFUL = frozenset(w.stem(x) for x in "candidate applicant".split())
 
 
+# the events an interim word names before it happens: "the beta launch slipped to July" is
+# no beta yet, "the trial date" no trial under way
+_EVENTS = frozenset("launch launches release releases rollout test tests testing programme "
+                    "program date dates deadline period signup sign-up waitlist".split())
+
+
+def _naming_events(text: str) -> Stems:
+    """The interim words a text writes only before the name of an event, or only as what
+    was talked about ("called Mom about the Meridian offer": no offer of one's own pending)."""
+    said: dict[str, bool] = {}
+    tokens = [t.lower() for t in w.TOKEN.findall(text)]
+    for i, token in enumerate(tokens):
+        stem = w.stem(token)
+        said[stem] = said.get(stem, True) and (
+            tokens[i + 1: i + 2] != [] and tokens[i + 1] in _EVENTS
+            or bool(_TALKED & set(tokens[max(0, i - 3): i])))
+    return frozenset(x for x, only in said.items() if only) & INTERIM
+
+
+_TALKED = frozenset("about regarding re".split())
+
+
+def counted_subject(o: Reading) -> bool:
+    """An older fact whose subject is a count of people or things ("2,300 patients have
+    joined the waitlist"): the interim state is theirs, not the entity's."""
+    first = w.tokens(o.text)[:1]
+    return bool(o.subject) and all(map(w.is_number, o.subject)) and set(first) <= o.subject
+
+
 def status(n: Reading, o: Reading) -> str | None:
     if o.kind == "opinion" or n.relation == "location":  # "finds the open-plan office noisy"
         return None
-    if not (was := interim(o)):
+    if not (was := interim(o) - _naming_events(o.text)) or counted_subject(o):
         return None
     if STILL.search(n.text) and was & n.words:
         return None  # "is still in private beta; the launch slipped": the same state
@@ -205,5 +326,6 @@ def status(n: Reading, o: Reading) -> str | None:
         return f"status: {words_as_written(was, o.text)!r} became {done!r}"
     return None
 
-__all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "kind_apart", "money_apart", "named",
-           "nothing_else", "outcome_of_it", "said_of_it", "status"]
+__all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "change_apart", "count_apart",
+           "kind_apart", "left_apart", "money_apart", "named",
+           "nothing_else", "outcome_of_it", "said_of_it", "status", "unit_named"]

@@ -44,8 +44,7 @@ def numbers(text: str) -> tuple[tuple[str, Stems], ...]:
     versions and ids are not quantities."""
     if not _ANY_NUMBER.search(text):
         return ()
-    clean = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group().lower()],
-                             _DATE_NUMBER.sub(" ", text))
+    clean = _NUMBER_WORD.sub(_number_of, _DATE_NUMBER.sub(" ", text))
     tokens = w.tokens(clean)
     marked = {m.group("a") or m.group("b"):  # "$8.50", "4.2%": the symbol is the unit
               frozenset({w.CURRENCY[m.group("pre")] if m.group("pre") else "percent"})
@@ -68,6 +67,16 @@ def numbers(text: str) -> tuple[tuple[str, Stems], ...]:
     return tuple(out)
 
 
+def _number_of(m: re.Match[str]) -> str:
+    """A number word as a number, unless it ends a name ("the Backbeat Three", "Ocean's
+    Eleven"): a capitalised number word after a capitalised word is no quantity."""
+    word = m.group()
+    if word[:1].isupper() and _NAME_BEFORE.search(m.string, 0, m.start()):
+        return word
+    return _NUMBER_WORDS[word.lower()]
+
+
+_NAME_BEFORE = re.compile(r"(?<=[\w,'’] )(?-i:[A-Z])[\w'’-]*\s+$")
 _IDENTIFIER = re.compile(r"^0\d")  # "fact 0004", "ticket 007": an id, not a quantity
 GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(kg|lb|lbs|km|mi|gb|tb|mb|mbps|gbps|k|m|h|min)\b",
                     re.IGNORECASE)
@@ -102,10 +111,28 @@ def families(text: str) -> frozenset[tuple[str, str]]:
     for size in (3, 2, 1):
         for i in range(len(tokens) - size + 1):
             name = "-".join(tokens[i: i + size])
-            if name in w.FAMILY and (name not in w.EVERYDAY or (
+            if name in w.FAMILY and not _heads_a_name(text, name) and (
+                    name not in w.EVERYDAY or (
                     i > 0 and len(raw) == len(tokens) and raw[i][:1].isupper())):
                 found.add((w.FAMILY[name], w.PRODUCT_ALIASES.get(name, name)))
     return frozenset(found)
+
+
+# the head nouns of a business's or a place's name: "Pixel Kitchen" is a studio, not a phone,
+# "Jaguar Cafe" a café, not a car
+_ORGANISATION_HEADS = frozenset(
+    "kitchen kitchens studio studios bakery cafe café bar bistro restaurant shop store stores "
+    "bank labs lab media group agency company co ltd inc llc partners consulting design "
+    "productions pictures films foods farm farms works academy school college clinic gym "
+    "salon hotel lodge brewery records press books publishing foundation trust club".split())
+
+
+def _heads_a_name(text: str, name: str) -> bool:
+    """Whether a product's name is written only before the head of a business's name."""
+    said = re.finditer(r"\b" + r"[\s-]+".join(map(re.escape, name.split("-")))
+                       + r"\b(?:\s+(?P<head>(?-i:[A-Z])\w*))?", text, re.IGNORECASE)
+    heads = [m.group("head") for m in said]
+    return bool(heads) and all(h and h.lower() in _ORGANISATION_HEADS for h in heads)
 
 
 def polarity(text: str) -> int:

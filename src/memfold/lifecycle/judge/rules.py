@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import replace as evolve
 
 from memfold.journal.fold import STATE_KINDS
+from memfold.lifecycle.judge import apart
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import spelled_out
 from memfold.lifecycle.judge.apart import (
@@ -50,7 +51,6 @@ from memfold.lifecycle.judge.apart import (
     PART_OF,
     end_of_another,
     ended_shared,
-    kind_apart,
     money_apart,
     status,
 )
@@ -169,13 +169,10 @@ def _differs(new: Stems, old: Stems) -> bool:
     return bool(new) and bool(old) and not old <= new and not new <= old
 
 
-_FROM_A_SOURCE = frozenset(w.stem(x) for x in "adopt buy bought get got receive".split())
-
-
 def _left(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
-        if c.verb in _FROM_A_SOURCE and not c.new:
-            continue  # "adopted Juniper from Best Friends": where it came from, not a change
+        if apart.left_apart(c, n.text, o):
+            continue  # where it came from, or when the older state began: not left
         if c.old and _mentions(o, c.old) and not (c.new and c.new <= c.old):
             return f"the newer fact says it moved away from {_text(c.old, n, o)!r}"
         if c.old and o.relation == "name" and o.attr and c.old <= o.attr:
@@ -317,7 +314,8 @@ def _changed(n: Reading, o: Reading) -> str | None:
             # not with a word it shares ("switching to green tea on early shows")
         if c.new and c.obj and _topic(c.obj, o.words) and not c.new <= o.words \
                 and not n.additive and (o.value - c.new or o.numbers or o.families) \
-                and not _qualified_apart(c.obj, o) and not kind_apart(c.obj, o, n.text):
+                and not _qualified_apart(c.obj, o) \
+                and not apart.change_apart(c.obj, c.new, o, n.text):
             return f"the newer fact changes {_text(_topic(c.obj, o.words), n)!r} to " \
                    f"{_text(c.new, n)!r}"
     return None
@@ -385,7 +383,7 @@ def _upgraded(n: Reading, o: Reading) -> str | None:
 def _counted(n: Reading, o: Reading) -> str | None:
     if n.additive and not n.now:  # "also charges a £40 fee": another amount beside it
         return None  # ("adopted another cat, so he has three now" counts them again)
-    if money_apart(n, o) or PART_OF.search(n.text):
+    if money_apart(n, o) or PART_OF.search(n.text) or apart.count_apart(n, o):
         return None  # "paid off $4,000 of the loan": a part of it, not what is left
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:
@@ -394,7 +392,7 @@ def _counted(n: Reading, o: Reading) -> str | None:
             topic = _topic(n.words, o.words) - {value, old_value}
             if n.kind == "experience":  # "ran 10 miles" is an event, not the car's mileage
                 topic -= units | old_units
-            if same_unit and value != old_value and topic:
+            if same_unit and value != old_value and topic and not apart.unit_named(units, n, o):
                 return f"{_text(units | old_units, n, o)}: {old_value} became {value}"
     return None
 
