@@ -12,7 +12,9 @@ stating that relation (a move, not "moved off Compass"; a job, not "work is busy
 the candidates, matched as well as the best fact found: it answers the asked slot of the
 asked subject; `asked_slot.current_first` then puts the current one first.  Not when a
 fact of the subject on the slot is that best match already (`pulled` and `asked_slot`
-place what is newer).  The search is bounded (`LIMIT`) and runs only for such questions.
+place what is newer).  The search is bounded (`LIMIT`) and runs only for such questions;
+a question with no word that asks a home or a job (`PLACE_ASKED`, `JOB_ASKED`) costs a set
+intersection: its slot is not read and the judge's readers are not loaded.
 """
 
 from __future__ import annotations
