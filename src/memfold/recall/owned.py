@@ -12,7 +12,9 @@ stating that relation (a move, not "moved off Compass"; a job, not "work is busy
 the candidates, matched as well as the best fact found: it answers the asked slot of the
 asked subject; `asked_slot.current_first` then puts the current one first.  Not when a
 fact of the subject on the slot is that best match already (`pulled` and `asked_slot`
-place what is newer).  The search is bounded (`LIMIT`) and runs only for such questions.
+place what is newer).  The search is bounded (`LIMIT`) and runs only for such questions;
+a question with no word that asks a home or a job (`PLACE_ASKED`, `JOB_ASKED`) costs a set
+intersection: its slot is not read and the judge's readers are not loaded.
 """
 
 from __future__ import annotations
@@ -44,13 +46,13 @@ def owned(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     """Add the asked subject's facts on the asked slot to `found` and `match`; returns how
     each was found, for `why`, and the question's words each stands for (`weak`), by
     rowid."""
-    from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
-
+    asked = {w.casefold() for w in plan.terms}
+    work = asked & JOB_ASKED
+    if not (work or asked & PLACE_ASKED):
+        return {}, {}  # no word that asks either slot: no reading of the question's slot
     slot = asked_slot.slot_of(plan, named)
     if slot is None:
         return {}, {}
-    asked = {w.casefold() for w in plan.terms}
-    work = asked & JOB_ASKED
     place = slot.place and not work and asked & PLACE_ASKED  # "where do I work?": a job
     if not (place or work):
         return {}, {}
@@ -58,6 +60,8 @@ def owned(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     subjects = [k for k in backend.resolve_names(keys).values() if k]
     if len(subjects) != 1:
         return {}, {}
+    from memfold.lifecycle.judge.readers import read  # the judge's lexicons load late
+
     relations = PLACE_RELATIONS if place else JOB_RELATIONS
     best = max(match.values(), default=0.0) or 1.0
     if any(match.get(c.rowid, 0.0) >= best and subjects[0] in c.links
