@@ -58,3 +58,12 @@ def test_a_move_that_is_no_home_and_work_that_is_no_job_stay_out(workspace: Path
         assert moved not in ids(memory.recall("Where do I live?", now=NOW))
         result = memory.recall("Where do I work?", now=NOW)
         assert not any("where @me works" in h.why for h in result.hits if h.fact.id == busy)
+
+
+def test_words_that_are_no_question_search_their_words(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-01-05", "W @Peter: Moved to Lisbon.")
+        planted = retain(memory, "2025-02-05", "W @Peter: Lives next to the monzel bakery.")
+        result = memory.recall("Peter lives monzel", now=NOW)
+        assert top(result) == planted
+        assert not any("where @peter lives" in h.why for h in result.hits)

@@ -19,6 +19,7 @@ intersection: its slot is not read and the judge's readers are not loaded.
 
 from __future__ import annotations
 
+import re
 from collections.abc import MutableMapping, Sequence
 from dataclasses import replace as evolve
 
@@ -33,6 +34,9 @@ JOB_ASKED = frozenset(("work", "job", "employer", "workplace"))  # the words tha
 PLACE_ASKED = frozenset(("live", "lives", "living", "home", "based", "reside", "resides"))
 # a place's words a question asks it with beside them: "which city do I live in?"
 PLACE_NAMED = frozenset(("city", "town", "country", "neighbourhood", "neighborhood", "area"))
+# a question, not a search for words: a question word first, or a question mark at the end
+ASKING = re.compile(r"^\W*(?:where|which|what|what['’]s|who|who['’]s|whom|whose|how|do|does|did|"
+                    r"is|are|am|tell\s+me)\b|\?\W*$", re.IGNORECASE)
 # the judge's relations that state each slot (`memfold.lifecycle.judge.readers`)
 PLACE_RELATIONS = frozenset({"location"})
 JOB_RELATIONS = frozenset({"employer", "role"})
@@ -48,8 +52,9 @@ def owned(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     rowid."""
     asked = {w.casefold() for w in plan.terms}
     work = asked & JOB_ASKED
-    if not (work or asked & PLACE_ASKED):
-        return {}, {}  # no word that asks either slot: no reading of the question's slot
+    if not (work or asked & PLACE_ASKED) or not ASKING.search(plan.text):
+        return {}, {}  # no word that asks either slot, or words, not a question ("Peter
+        # lives monzel" searches its words; only "where does Peter live?" asks the slot)
     slot = asked_slot.slot_of(plan, named)
     if slot is None:
         return {}, {}
