@@ -34,9 +34,14 @@ JOB_ASKED = frozenset(("work", "job", "employer", "workplace"))  # the words tha
 PLACE_ASKED = frozenset(("live", "lives", "living", "home", "based", "reside", "resides"))
 # a place's words a question asks it with beside them: "which city do I live in?"
 PLACE_NAMED = frozenset(("city", "town", "country", "neighbourhood", "neighborhood", "area"))
-# a question, not a search for words: a question word first, or a question mark at the end
-ASKING = re.compile(r"^\W*(?:where|which|what|what['’]s|who|who['’]s|whom|whose|how|do|does|did|"
-                    r"is|are|am|tell\s+me)\b|\?\W*$", re.IGNORECASE)
+# a question of where one lives or works, not words that hold "lives" or "based" ("Peter
+# lives monzel", "which renmon does Juniper have for the shabra and based?")
+ASKS_HOME = re.compile(r"\bwhere\b.*\b(?:live|lives|living|based|reside|resides|home)\b"
+                       r"|\b(?:do|does|did|am|are|is)\s+(?:\S+\s+){1,3}?(?:still\s+)?(?:live|living"
+                       r"|reside)\b|\bwhich\s+(?:city|town|country|neighbou?rhood|area|place)\b",
+                       re.IGNORECASE)
+ASKS_JOB = re.compile(r"\bwhere\b.*\bwork(?:s|ing)?\b|\b(?:job|employer|workplace)\b",
+                      re.IGNORECASE)
 # the judge's relations that state each slot (`memfold.lifecycle.judge.readers`)
 PLACE_RELATIONS = frozenset({"location"})
 JOB_RELATIONS = frozenset({"employer", "role"})
@@ -52,9 +57,9 @@ def owned(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     rowid."""
     asked = {w.casefold() for w in plan.terms}
     work = asked & JOB_ASKED
-    if not (work or asked & PLACE_ASKED) or not ASKING.search(plan.text):
-        return {}, {}  # no word that asks either slot, or words, not a question ("Peter
-        # lives monzel" searches its words; only "where does Peter live?" asks the slot)
+    if not ((work and ASKS_JOB.search(plan.text))
+            or (asked & PLACE_ASKED and ASKS_HOME.search(plan.text))):
+        return {}, {}  # no question of either slot: "Peter lives monzel" searches its words
     slot = asked_slot.slot_of(plan, named)
     if slot is None:
         return {}, {}
