@@ -13,8 +13,9 @@ the candidates, matched as well as the best fact found: it answers the asked slo
 asked subject; `asked_slot.current_first` then puts the current one first.  Not when a
 fact of the subject on the slot is that best match already (`pulled` and `asked_slot`
 place what is newer).  The search is bounded (`LIMIT`) and runs only for such questions;
-a question with no word that asks a home or a job (`PLACE_ASKED`, `JOB_ASKED`) costs a set
-intersection: its slot is not read and the judge's readers are not loaded.
+words that ask no home or job as a question (`ASKS_HOME`, `ASKS_JOB`: "Peter lives monzel"
+is a search for its words) cost two pattern searches: their slot is not read and the judge's
+readers are not loaded.
 """
 
 from __future__ import annotations
@@ -56,14 +57,14 @@ def owned(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
     each was found, for `why`, and the question's words each stands for (`weak`), by
     rowid."""
     asked = {w.casefold() for w in plan.terms}
-    work = asked & JOB_ASKED
-    if not ((work and ASKS_JOB.search(plan.text))
-            or (asked & PLACE_ASKED and ASKS_HOME.search(plan.text))):
+    work = asked & JOB_ASKED if ASKS_JOB.search(plan.text) else set()
+    home = asked & PLACE_ASKED if ASKS_HOME.search(plan.text) else set()
+    if not (work or home):
         return {}, {}  # no question of either slot: "Peter lives monzel" searches its words
     slot = asked_slot.slot_of(plan, named)
     if slot is None:
         return {}, {}
-    place = slot.place and not work and asked & PLACE_ASKED  # "where do I work?": a job
+    place = slot.place and not work and home  # "where do I work?": a job
     if not (place or work):
         return {}, {}
     keys = list(named) or ([USER] if slot.mine else [])
