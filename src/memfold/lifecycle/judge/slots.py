@@ -19,6 +19,10 @@ _COPULA = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|was|were|has\s+been|have\s+bee
                      r"\s+(?:now\s+|still\s+|currently\s+|no\s+longer\s+|back\s+(?:to|on|in)\s+)?"
                      r"(?P<val>.+)$",
                      re.IGNORECASE)
+# a state told without its subject, as a bullet under the entity writes it: "Is the CTO at
+# @Globex.", "Is a nurse now."
+_BARE_COPULA = re.compile(r"^(?:is|are|has\s+been|have\s+been)\s+(?P<val>.+)$",
+                          re.IGNORECASE)
 _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
                       r"|owned|provided|supplied|handled|written|served|managed|maintained"
                       r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
@@ -109,6 +113,9 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     if (m := _MADE.search(clause)) and stems(m.group("who")) <= names \
             and _class_of(clip(m.group("val"))) == "role":
         return _EMPTY, "role", stems(clip(m.group("val")), names), ""
+    if not subject and (m := _BARE_COPULA.match(rest)) \
+            and (kind := _class_of(clip(m.group("val")))):
+        return _EMPTY, kind, stems(clip(m.group("val")), names), ""  # "@Priya: Is the CTO …"
     if not (m := _COPULA.match(clause)):
         return _EMPTY, None, _EMPTY, ""
     subj, val = m.group("subj"), clip(m.group("val"))
