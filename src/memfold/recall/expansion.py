@@ -347,14 +347,14 @@ def absent_words(backend: FactSearch, plan: QueryPlan, named: Collection[str]) -
 def bare_words(backend: FactSearch, absent: Sequence[str]) -> list[str]:
     """Of the query's words no fact holds (`absent_words`), those whose first KINDS_BELOW
     one-word kinds no fact holds either."""
-    most = min(COUNTED, max(backend.fact_rows(), 1))
-    out = []
-    for term in absent:
-        kinds = [k for k in _related(term, lexicon.KIND)[:KINDS_BELOW] if k.isalpha()]
-        counts = versioned.word_counts(backend, kinds, most) if kinds else {}
-        if kinds and not any(counts.get(k) for k in kinds):
-            out.append(term)
-    return out
+    kinds = {term: [k for k in _related(term, lexicon.KIND)[:KINDS_BELOW] if k.isalpha()]
+             for term in absent}
+    asked = sorted({k for first in kinds.values() for k in first})
+    if not asked:
+        return []
+    counts = versioned.word_counts(backend, asked, min(COUNTED, max(backend.fact_rows(), 1)))
+    return [term for term, first in kinds.items()
+            if first and not any(counts.get(k) for k in first)]
 
 
 def _related(term: str, relation: str) -> tuple[str, ...]:
