@@ -59,10 +59,9 @@ _KIN = (r"wife|husband|partner|son|daughter|sister|brother|mom|mum|mother|dad|fa
 # "my sister Ana", "my teammate Priya": a person the speaker names by kin or role
 _KIN_NAMED = re.compile(r"\b[Mm]y (?:\w+ )?(?:" + _KIN + r") (?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.? )?("
                         + _NAME + r")\b")
-_THIRD = re.compile(r"(?:\b[Mm]y (?:\w+ )?(?:wife|husband|partner|son|daughter|sister|brother|"
-                    r"mom|mother|dad|father|friend|boss|colleague|kid|dog|cat) (" + _NAME + r")"
-                    r"(?: is| was| has| had)?|\b(" + _NAME + r")(?:'s|’s| lives| works| moved|"
-                    r" loves| hates| prefers))"
+# a named third person ("Sam's allergic…", "Ana lives in…"); one named by kin ("my sister
+# Ana") is in a first-person sentence, which is the speaker's (`_KIN_NAMED`)
+_THIRD = re.compile(r"\b(" + _NAME + r")(?:'s|’s| lives| works| moved| loves| hates| prefers)"
                     r" (?:allergic|a |an |the |\w+ing|in |at |from |now |"
                     r"married|pregnant|moving|vegan|vegetarian|\w+ed)")
 _ADDRESSED = re.compile(r"\b(?:you|your|you're|you’re|yours|yourself|ya|u)\b", re.IGNORECASE)
@@ -305,7 +304,7 @@ def _one(sentence: str, speaker: str, day: date) -> Extracted | None:
         kind = "W" if _LASTING.search(plain) or not done else "B"
         return Extracted(kind, speaker, _content(plain, day), also=_kin_named(plain, speaker))
     third = _THIRD.search(plain)
-    name = third and (third.group(1) or third.group(2))
+    name = third and third.group(1)
     if name and name not in _NOT_NAMES and name != speaker:
         return Extracted("W", name, _content(plain, day))
     return None
