@@ -4,7 +4,8 @@ shared word, a shared slot noun or a shared amount is not one slot of one thing.
     change_apart   a change of another thing: a slot noun of another thing, a new time
     kind_apart     a slot noun of another thing ("fish supplier" / "mobile provider")
     ended_shared, end_of_another   what an end shares with the older fact, and whose end
-    left_apart     a change that leaves nothing the older fact states (a source, a "since")
+    left_apart     a change that leaves nothing the older fact states (a source, a "since",
+                   a thing of one's own moved away from one's home)
     count_apart, unit_named   counts of different things (a part of a count, a change by an
                    amount; another named thing's)
     money_apart    amounts of money for different things (a rent / an offer on a house)
@@ -131,16 +132,22 @@ _FROM_A_SOURCE = frozenset(w.stem(x) for x in "adopt buy bought get got receive"
 # "since starting low-carb": when the state began, up to the end of the clause
 _POSSESSED = re.compile(r"\w['’]s\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?")  # "Focus's clutch"
 _SINCE = re.compile(r"\bsince\s+[^.;,]*", re.IGNORECASE)
+# what one moves when one moves home: "moved house", "moved the family", "moved its headquarters"
+_DWELLINGS = _SLOT_WORDS | frozenset(w.stem(x) for x in "home house flat apartment family "
+                                     "household headquarters hq base everything".split())
 
 
 def left_apart(c: Change, n_text: str, o: Reading) -> bool:
     """A change that leaves nothing the older fact states: where a thing came from
-    ("adopted Juniper from Best Friends"), a part of the thing the older fact names ("the
+    ("adopted Juniper from Best Friends"), another thing moved away from where one lives
+    ("moved his boat from Umeå"), a part of the thing the older fact names ("the
     garage replaced the Focus's clutch" / "we have a 2014 Ford Focus"), or a value the older
     fact names only as when its state began ("down 3 kg since starting low-carb" / "switched
     from low-carb")."""
     if c.verb in _FROM_A_SOURCE and not c.new:
         return True
+    if o.relation == "location" and c.obj and not c.obj & (o.words | _DWELLINGS):
+        return True  # "moved his boat from Umeå to a marina in Piteå": the boat moved
     parts = frozenset(w.stem(x) for m in _POSSESSED.finditer(n_text) for x in m.groups() if x)
     if c.old & parts and not c.old & parts & o.words:
         return True

@@ -335,8 +335,10 @@ _ORG_KINDS = ("firm|company|agency|business|charity|startup|start-up|consultancy
               "|practice|studio|bank|hospital|clinic|council|school|college|university|restaurant"
               "|hotel|bakery|cafe|café|shop|store|supermarket|factory|warehouse|garage|newspaper")
 # what one does for or at an organisation named by its capitalised name: "writes software for
-# Lunar Freight", "dispenses at a Lloyds pharmacy", "is the head of history at Thornhill College"
-WORK_FOR = re.compile(r"\b(?:(?!(?:is|was|has|does|goes|lives|stays)\b)[a-z]{3,}s|is\s+(?:a|an|the)"
+# Lunar Freight", "dispenses at a Lloyds pharmacy", "is the head of history at Thornhill College",
+# "is now a data scientist at Halyk Bank"
+WORK_FOR = re.compile(r"\b(?:(?!(?:is|was|has|does|goes|lives|stays)\b)[a-z]{3,}s|is\s+(?:now\s+"
+                      r"|currently\s+)?(?:a|an|the)"
                       r"(?:\s+[\w-]+){1,4}?)\s+(?:[\w'-]+\s+){0,5}?(?:for|at)\s+(?:a\s+|an\s+|the\s+)?"
                       r"(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*"
                       # or an organisation named by its kind: "drives for a delivery firm"
@@ -374,6 +376,13 @@ def _org(text: str) -> Stems:
 
 
 _JOBLESS = frozenset(w.stem(x) for x in "unemployed jobless".split())
+_KIND_WORDS = frozenset(w.stem(x) for x in _ORG_KINDS.split("|"))
+
+
+def _named_part(org: Stems) -> Stems:
+    """An organisation's name less the kind of organisation it names ("bank" in "Kaspi
+    Bank"), unless that is all of it."""
+    return org - _KIND_WORDS or org
 
 
 def work_offer(n: Reading, o: Reading) -> str | None:
@@ -386,6 +395,7 @@ def work_offer(n: Reading, o: Reading) -> str | None:
         return None
     was = _org(o.text) or (o.value if o.relation in ("employer", "role") else frozenset()) or (
         o.words & _JOBLESS)  # "is unemployed" / "started a job at Brindle & Co"
+    org, was = _named_part(org), _named_part(was)  # "Halyk Bank" is not "Kaspi Bank"
     if not was or org & o.words or was & n.words:
         return None  # the same organisation: another role there, or more detail
     return f"same topic: job; {HOLDS_NOW}"
@@ -412,13 +422,19 @@ def commute_offer(n: Reading, o: Reading) -> str | None:
 # a partner of one's own, named in passing: "Petronella and her fiancé set a date" (not "her
 # ex-husband", "his late wife")
 _PARTNER_OF = re.compile(r"\b(?:her|his|their|my|our)\s+(?:new\s+)?(?:fianc[ée]e?|wife|husband"
-                         r"|girlfriend|boyfriend|partner|spouse)\b", re.IGNORECASE)
+                         r"|girlfriend|boyfriend|partner|spouse)\b"
+                         # or someone dated or seen: "has been seeing a guy called Anselmo" (not
+                         # "is seeing Dr. Lund about her knee")
+                         r"|\b(?:is|are|been|started|starts)\s+(?:dating\s+(?:a\s+|an\s+|someone"
+                         r"|somebody|(?-i:[A-Z]))|seeing\s+(?:someone|somebody|an?\s+(?:guy|man"
+                         r"|woman|girl|boy|lad|bloke)\b))", re.IGNORECASE)
 _ALONE = frozenset(w.stem(x) for x in "single unattached unmarried".split())
 
 
 def partner_offer(n: Reading, o: Reading) -> str | None:
     """The older fact says its subject is single and the newer one names a partner of its
-    own in passing: offered, since the partner may be the one the older fact already knew."""
+    own in passing, or someone it is seeing: offered, since the partner may be the one the
+    older fact already knew."""
     if n.guard or o.guard or n.additive or o.relation != "relationship" \
             or not o.value & _ALONE or not _PARTNER_OF.search(n.text):
         return None
@@ -474,15 +490,21 @@ _NOT_HOME = frozenset({"employer", "role", "manager", "lead", "team", "relations
                        "diet", "age", "platform", "use", "prefer"})
 
 
+# where one lives, said of the place named before: "arrived in Villach on Tuesday; she lives
+# there now"
+_LIVES_THERE = re.compile(r"\b(?:lives?|living|resides|based|settled)\s+there\b", re.IGNORECASE)
+
+
 def place_offer(n: Reading, o: Reading, slot_words: Stems) -> str | None:
     """The older fact says where its subject lives and the newer one, said to hold now or to
     have changed, names another place as where it is ("We're in Launceston now; the move went
-    fine", "Vilhelm handed back the keys in Luleå and is unpacking in Västerås"): offered,
+    fine", "Vilhelm handed back the keys in Luleå and is unpacking in Västerås", "the moving
+    truck arrived in Villach; she lives there now"): offered,
     since a place named now may be a stay, a job or a trip too."""
     if n.guard or o.guard or n.additive or n.again or n.kind == "experience" \
             or "opinion" in (n.kind, o.kind) or _relation(o) != "location" \
             or n.relation in _NOT_HOME or not _says_now(n) or _another_value_left(n, o) \
-            or other_thing_changed(n, o, slot_words):
+            or (other_thing_changed(n, o, slot_words) and not _LIVES_THERE.search(n.text)):
         return None  # "moved his savings to N26", "settled in at a hotel in Swansea for …"
     places = {w.stem(m.group("place").lower()) for m in _IN_PLACE.finditer(n.text)
               if m.group("place").isalpha()}

@@ -380,8 +380,10 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     """The entity keys of the fact's subject: those its first clause's grammatical subject
     names ("Sam" in "Sam works at @Globex"), else the first name before the colon ("W @Sam
     @Globex: Works at Globex" is about Sam), else the first entity."""
-    subject = {w.stem(t) for t in w.tokens(_split_subject(clause, frozenset())[0])}
-    named = [e for e in entities if _name_stems((e,)) & subject]
+    said = set(w.tokens(_split_subject(clause, frozenset())[0].lower()))
+    subject = {w.stem(t) for t in said}
+    named = [e for e in entities if _name_stems((e,)) & subject and (e in own or _written(
+        e) & said)]  # "My phone contract is with @Skyline-Mobile": "phone" is no name
     if not set(named) & set(own) and (owner := _OWNER.search(clause)):  # "The CTO is
         # Globex's", "... of Globex"; "@Seo-yeon has been Ludmila's manager": Ludmila's
         whose = {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
@@ -395,6 +397,12 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
         whose = {w.stem(t) for t in w.tokens(done.group("whose"))}  # "@Devika does Ishaan's
         named = [e for e in entities if _name_stems((e,)) & whose] or named  # books"
     return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
+
+
+def _written(entity: str) -> frozenset[str]:
+    """The words of an entity's name as written ("skyline", "mobile"), not stemmed: "phone"
+    is a stem of "mobile", not a word of the name."""
+    return frozenset(w.tokens(entity.replace("-", " ").lower()))
 
 
 # a service an @mentioned subject does for the entity: "@Finch-Accounts prepares Dorcas's tax
@@ -417,7 +425,8 @@ _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w
 
 _NEW_VALUE = re.compile(r"\bnew\s+(?P<obj>[\w-]+(?:\s+[\w-]+)?)(?:\s+(?:is|are)\s+|\s*:\s*)"
                         r"(?!(?:compared|than|like|so|very|too|quite|really|much|more|less|not"
-                        r"|great|nice|lovely|better|worse|quiet|loud|\w+ly|\w+er)\b)"
+                        # a word of praise or a comparative, not a name ("Scrivener")
+                        r"|great|nice|lovely|better|worse|quiet|loud|(?-i:[a-z])\w*(?:ly|er))\b)"
                         r"(?P<new>.+)$", re.IGNORECASE)
 
 

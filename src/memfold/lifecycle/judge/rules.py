@@ -88,6 +88,7 @@ from memfold.lifecycle.judge.signature import names as _names
 from memfold.lifecycle.judge.signature import related as _related
 from memfold.lifecycle.judge.signature import signature as _signature
 from memfold.lifecycle.judge.subjects import named_values, reported, reporters, same_subject
+from memfold.lifecycle.judge.unread import unread_offer
 from memfold.values import Fact
 
 _GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
@@ -564,7 +565,7 @@ class RuleJudge:
                 n, o, named_values(new), named_values(old), shared) or turned_offer(
                 n, o) or workplace_offer(n, o) or returned_offer(n, o) or work_offer(n, o) \
                 or partner_offer(n, o) or commute_offer(n, o) or redone_offer(n, o) \
-                or reopened_offer(n, o) or place_offer(n, o, _SLOT_WORDS):
+                or reopened_offer(n, o) or place_offer(n, o, _SLOT_WORDS) or unread_offer(n, o):
             return Verdict(old.id, False, offer, offer=True)
         return None
 

@@ -175,9 +175,10 @@ NEGATED = re.compile(
     r"|\b(?:move|switch|migration|transition|relocation|transfer|upgrade|change)\b[^.;]*?\b(?:was"
     r"|were|has\s+been|got)\s+(?:abandoned|cancel+ed|dropped|scrapped|shelved|called\s+off))\b",
     re.IGNORECASE)
-# "a planning appeal", "planning permission": a thing the planning system decides, no plan
+# "a planning appeal", "planning permission": a thing the planning system decides, no plan;
+# "in the planning stage": a phase of the work, no plan either
 PLANNING_NOUNS = ("permission|appeal|application|consent|office|officer|committee|department"
-                  "|inspector|authority|board")
+                  "|inspector|authority|board|stage|phase")
 PLAN = re.compile(
     r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to"
     # "as a planning consultant": "planning" after an article names a kind of work
