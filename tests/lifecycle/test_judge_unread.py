@@ -65,3 +65,14 @@ def test_a_thing_moved_away_from_ones_home_retires_nothing() -> None:
                           "W @Ansgar: Ansgar moved his caravan from Tromsø to a site near Alta.")
     assert superseded("W @Ansgar: Ansgar lives in Tromsø.",
                       "W @Ansgar: Ansgar moved from Tromsø to Alta.")
+
+
+def test_the_entity_mentioned_as_its_own_subject_is_still_its_subject() -> None:
+    assert superseded("W @Dervla: Dervla works at @Kilnworth.",
+                      "W @Dervla: @Dervla joined @Brackenfield in May.")
+
+
+def test_who_leads_a_group_named_in_more_words_is_weighed_on_the_group() -> None:
+    found = verdicts("W @squad: @Oona leads the night shift squad.",
+                     "W @squad: @Fergal leads the night shift squad now.")
+    assert found and not any(v.supersedes for v in found), found

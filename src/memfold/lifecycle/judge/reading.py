@@ -392,7 +392,8 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     if slot := _SLOT_OF.search(clause):  # "took over as Sam's manager", "manages Rho now"
         whose = {w.stem(t) for t in w.tokens(next(g for g in slot.groups() if g))}
         named = [e for e in entities if _name_stems((e,)) & whose] or named
-    elif named and not set(named) & set(own) and (
+    elif named and not set(named) & (set(own) or set(entities[:1])) and (  # "W @Sam: @Sam
+        # joined @Globex": Sam, named first, is the entity the fact is filed under
             done := _DONE_FOR.search(clause) or _ACTS_ON.search(clause)):
         whose = {w.stem(t) for t in w.tokens(done.group("whose"))}  # "@Devika does Ishaan's
         named = [e for e in entities if _name_stems((e,)) & whose] or named  # books"
@@ -414,7 +415,9 @@ _ACTS_ON = re.compile(r"^@?[\w-]+\s+(?:now\s+)?[a-z]+(?:s|ed)\s+@?(?P<whose>[\w-
 # whose slot a clause fills when its grammatical subject is the value: "as Sam's manager"
 _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
                       r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns|mentors|coaches"
-                      r"|tutors|advises|trains|teaches)\s+(?:the\s+)?@?(?P<whom>[\w-]+)"
+                      # "leads the mobile team": whom, in up to three words
+                      r"|tutors|advises|trains|teaches)\s+(?:the\s+)?@?(?P<whom>[\w-]+(?:\s+(?!(?:now"
+                      r"|since|from|at|in|on|for|and|with|until)\b)[\w-]+){0,2})"
                       r"|\b(?:is|are)\s+(?:now\s+)?the\s+@?(?P<team>[\w-]+(?:\s+[\w-]+)?)'s\s+\w+"
                       r"|\btook\s+over\s+as\s+(?:[\w-]+\s+){0,3}?(?:of|for|on)\s+(?:the\s+)?@?"
                       r"(?P<asof>[\w-]+)"

@@ -381,8 +381,18 @@ NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|mov
                  r"|(?:for|in)\s+the\s+new\s+(?:season|term|school\s+year|academic\s+year"
                  r"|semester|financial\s+year)"
                  # a change said by its event: "After the move, ...", "made the jump to Lisbon"
-                 r"|(?:after|since)\s+(?:the|our|his|her|their|my)\s+(?:move|relocation"
-                 r"|switch|migration|transfer)|made\s+the\s+(?:move|jump|leap|switch)\s+to)\b",
+                 r"|(?:after|since|following)\s+(?:the|our|his|her|their|my|its)\s+(?:move|relocation"
+                 r"|switch|migration|transfer|merger|takeover|acquisition|rebrand|reorg"
+                 r"|restructure|restructuring|rewrite|refit|conversion|handover|changeover"
+                 r"|cutover|upgrade)|made\s+the\s+(?:move|jump|leap|switch)\s+to"
+                 # a date from which it holds: "From Monday, ...", "effective 1 April", "with
+                 # effect from May"
+                 r"|from\s+(?:next\s+|\d{1,2}\s+)?(?:monday|tuesday|wednesday|thursday|friday"
+                 r"|saturday|sunday|january|february|march|april|may|june|july|august|september"
+                 r"|october|november|december)(?:\s+\d{1,2})?(?=\s*,|\s*[.!]?\s*$)"
+                 r"|effective\s+(?:\d{1,2}\s+)?(?:january"
+                 r"|february|march|april|may|june|july|august|september|october|november"
+                 r"|december)|with\s+effect\s+from)\b",
                  re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
