@@ -26,8 +26,10 @@ OFFERED = [
      "W @Vilja: Vilja's new agent is @Fletcher-Talent."),
     ("W @me: My phone plan is with @Tarn-Mobile.",
      "W @me: I ported my number to @Brisk-Telecom last week."),
+    ("W @Selby-Ferry: The Selby ferry is operated by Humber Lines.",  # a fronted event
+     "W @Selby-Ferry: Following the takeover, the Selby ferry is operated by Ouse Marine."),
     ("W @Liesel: Liesel lives in Passau.",
-     "W @Liesel: Liesel's removal van arrived in Regensburg on Friday; she lives there now."),
+     "W @Liesel: Liesel's moving van arrived in Regensburg on Friday; she lives there now."),
 ]
 
 
