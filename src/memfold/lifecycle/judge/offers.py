@@ -349,7 +349,7 @@ _ORG = r"(?:the\s+)?(?P<org>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)"
 # taken on by an organisation, said as an event: "was poached by Tidewater", "is on the payroll
 # at Tidewater", "signed a contract with Tidewater", "is a Tidewater employee now"
 _JOINED = (re.compile(r"\b(?:on\s+(?:the\s+)?(?:payroll|staff|books)\s+(?:at|of)|poached\s+by"
-                     r"|signed\s+(?:a\s+(?:\w+\s+)?contract\s+)?with|moved\s+over\s+to"
+                     r"|signed\s+(?:a\s+(?:\w+\s+)?contract\s+)?with|moved\s+(?:over|across)\s+to"
                      r"|(?:hired|recruited|taken\s+on|headhunted|snapped\s+up)\s+by"
                      # a job begun or found: "started as a planning consultant with Arden &
                      # Hale", "got a job on the buses with Metro Transit"

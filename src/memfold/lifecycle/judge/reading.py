@@ -416,7 +416,8 @@ _ACTS_ON = re.compile(r"^@?[\w-]+\s+(?:now\s+)?[a-z]+(?:s|ed)\s+@?(?P<whose>[\w-
 _SLOT_OF = re.compile(r"\bas\s+(?:the\s+new\s+)?@?(?P<who>[\w-]+)'s\s+\w+|^@?[\w-]+\s+(?:now\s+)?"
                       r"(?:manages|supervises|line[- ]manages|leads|heads|runs|owns|mentors|coaches"
                       # "leads the mobile team": whom, in up to three words
-                      r"|tutors|advises|trains|teaches)\s+(?:the\s+)?@?(?P<whom>[\w-]+(?:\s+(?!(?:now"
+                      r"|tutors|advises|trains|teaches)\s+(?:the\s+)?(?!(?:with|at|in|on|for|from|to|under"
+                      r"|by|as)\b)@?(?P<whom>[\w-]+(?:\s+(?!(?:now"
                       r"|since|from|at|in|on|for|and|with|until)\b)[\w-]+){0,2})"
                       r"|\b(?:is|are)\s+(?:now\s+)?the\s+@?(?P<team>[\w-]+(?:\s+[\w-]+)?)'s\s+\w+"
                       r"|\btook\s+over\s+as\s+(?:[\w-]+\s+){0,3}?(?:of|for|on)\s+(?:the\s+)?@?"
