@@ -78,3 +78,9 @@ def test_who_leads_a_group_named_in_more_words_is_weighed_on_the_group() -> None
     found = verdicts("W @squad: @Oona leads the night shift squad.",
                      "W @squad: @Fergal leads the night shift squad now.")
     assert found and not any(v.supersedes for v in found), found
+
+
+def test_whom_one_trains_with_is_a_value_not_the_subject() -> None:
+    found = verdicts("W @Brannagh: Brannagh's swim coach is @Tadhg.",
+                     "W @Brannagh: Brannagh trains with @Ailbhe on Mondays now.")
+    assert found and all(v.offer for v in found), found

@@ -6,7 +6,8 @@
               the lexicons of words and the phrasings of phrases; reading_table: a fact in
               a language with a lexicon table, lexicon — Vietnamese: words_vi;
               quantities: numbers, versions, products; subjects: whose fact it is;
-              apart: a shared word, slot noun or amount that is not one slot)
+              apart: a shared word, slot noun or amount that is not one slot; offers and
+              unread: changes it cannot read for sure, offered as conflicts)
     remote    OpenAIJudge, an optional model behind an OpenAI-compatible chat endpoint
               (imported by load_judge only when asked for)
     fallback  FallbackJudge: a judge that may fail, with another behind it, and notices

@@ -370,6 +370,8 @@ REVERSAL = re.compile(r"\b(?:c[oa]me\s+a?round|changed\s+(?:his|her|their|my|our
                       r"|become|became|has\s+started\s+to|started\s+to"
                       r"|switched\s+to|no\s+longer|anymore)\b|" + BACK_TO, re.IGNORECASE)
 
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 # Says the state holds now, or that it changed ("now", "switched", "from now on")
 NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|moved|officially"
                  r"|from\s+now\s+on|onwards?|as\s+of|rewritten|rebuilt|ported|migrated"
@@ -382,18 +384,12 @@ NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|mov
                  r"|semester|financial\s+year)"
                  # a change said by its event: "After the move, ...", "made the jump to Lisbon"
                  r"|(?:after|since|following)\s+(?:the|our|his|her|their|my|its)\s+(?:move|relocation"
-                 r"|switch|migration|transfer|merger|takeover|acquisition|rebrand|reorg"
-                 r"|restructure|restructuring|rewrite|refit|conversion|handover|changeover"
-                 r"|cutover|upgrade)|made\s+the\s+(?:move|jump|leap|switch)\s+to"
-                 # a date from which it holds: "From Monday, ...", "effective 1 April", "with
-                 # effect from May"
-                 r"|from\s+(?:next\s+|\d{1,2}\s+)?(?:monday|tuesday|wednesday|thursday|friday"
-                 r"|saturday|sunday|january|february|march|april|may|june|july|august|september"
-                 r"|october|november|december)(?:\s+\d{1,2})?(?=\s*,|\s*[.!]?\s*$)"
-                 r"|effective\s+(?:\d{1,2}\s+)?(?:january"
-                 r"|february|march|april|may|june|july|august|september|october|november"
-                 r"|december)|with\s+effect\s+from)\b",
-                 re.IGNORECASE)
+                 r"|switch|migration|transfer|merger|takeover|acquisition|rebrand|reorg|restructure"
+                 r"|restructuring|rewrite|refit|conversion|handover|changeover|cutover|upgrade)"
+                 # a date it holds from: "From Monday, ...", "effective 1 April", "with effect from"
+                 r"|made\s+the\s+(?:move|jump|leap|switch)\s+to|with\s+effect\s+from|from\s+(?:next\s+"
+                 r"|\d{1,2}\s+)?(?:" + _DAYS + r"|" + _MONTHS + r")(?:\s+\d{1,2})?(?=\s*,|\s*[.!]?\s*$)"
+                 r"|effective\s+(?:\d{1,2}\s+)?(?:" + _MONTHS + r"))\b", re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
                         r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
