@@ -389,7 +389,8 @@ NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|mov
                  # a date it holds from: "From Monday, ...", "effective 1 April", "with effect from"
                  r"|made\s+the\s+(?:move|jump|leap|switch)\s+to|with\s+effect\s+from|from\s+(?:next\s+"
                  r"|\d{1,2}\s+)?(?:" + _DAYS + "|" + _MONTHS + r")(?:\s+\d{1,2})?"
-                 r"(?=\s*,|\s*\.?\s*$)|effective\s+(?:\d{1,2}\s+)?(?:" + _MONTHS + r"))\b", re.IGNORECASE)
+                 r"(?=\s*,|\s*\.?\s*$)|effective\s+(?:\d{1,2}\s+)?(?:" + _MONTHS + r"))\b",
+                 re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
 CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
                         r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
