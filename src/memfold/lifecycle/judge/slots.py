@@ -88,9 +88,9 @@ _PLACE_FIRST = re.compile(r"(?-i:[A-Z]\w*s\s+[A-Z][\w'-]*)(?:\s+(?-i:[A-Z])[\w'-
                           r"(?:is|are|was|were|has|have)\b")
 
 
-def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
-    """(attribute, relation, value, passive verb) the clause states, or empty parts."""
-    subject, rest = split_subject(clause, names)
+def _plain_predicate(rest: str) -> str:
+    """A predicate without the words that do not change its slot: "is now", "has been
+    living", "has just moved", "packed up and now live", "took the transfer and moved to"."""
     rest = re.sub(r"^(?:(?P<aux>is|are|was|has|have)\s+)?(?:now|still|currently|also|recently"
                   r"|finally|just)\s+", lambda m: f"{m.group('aux') or ''} ".lstrip(), rest,
                   flags=re.I)
@@ -100,7 +100,13 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
                   r"|^(?:took|got|sold|bought|quit|gave|won)\s+(?:the|a|an|his|her|their|up)\s+[\w-]+"
                   r"\s+and\s+(?=\w)",  # "took the transfer and moved to Izmir"
                   "", rest, flags=re.I)
-    rest = re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
+    return re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
+
+
+def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
+    """(attribute, relation, value, passive verb) the clause states, or empty parts."""
+    subject, rest = split_subject(clause, names)
+    rest = _plain_predicate(rest)
     if held := _held_by(clause, rest, subject, names):
         return (*held, "")
     for pattern, relation in _RELATION_VERBS:
