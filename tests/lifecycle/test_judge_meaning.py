@@ -122,3 +122,11 @@ def test_the_names_are_taken_out_before_the_model_reads_a_fact() -> None:
     assert without_names(fact("a", "@Ingrid's flat is in Bergen; Ingrid likes it.", 1,
                               "Ingrid")) \
         == "flat is in Bergen; likes it."
+
+
+def test_a_value_stated_without_a_word_of_change_is_not_asked_of_the_model() -> None:
+    judge = MeaningJudge(RuleJudge(), embed.shared_embedder())
+    home = fact("a", "Tobias lives in Bergen.", 1)
+    part = fact("n", "Tobias lives in the Sandviken part of Bergen.", 2)
+    assert judge.weigh(part, [home]) == RuleJudge().weigh(part, [home])
+    assert judge.weigh(fact("m", "Tobias now wakes up in Dresden.", 3), [home])

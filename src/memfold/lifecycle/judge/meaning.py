@@ -9,7 +9,8 @@ which older fact the newer one speaks of, and offers that fact as a conflict: le
 journaled, reported by retain and `memfold review`.  It never supersedes: only the rules do.
 
 For a new fact that states something (a world, opinion or observation fact that the rules
-read as a change, a current value, an end or a relation), is not guarded (a plan, a question,
+read as a change, a value said to hold now or an end — not a value stated without a word of
+change, most often the older one told more precisely), is not guarded (a plan, a question,
 someone's report, an addition, a restatement) and made the rules supersede nothing:
 
 1. the older facts the rules could weigh (the same subject, state facts, not explorations,
@@ -162,7 +163,9 @@ def _states(new: Fact) -> bool:
     if new.kind not in STATE_KINDS or tentative(new) or reported(new):
         return False
     n = read(new)
-    return not n.guard and not n.additive and bool(n.now or n.changes or n.ends or n.relation)
+    # a value stated without a word of change ("lives in the Sandviken part of Bergen") is
+    # most often the same value told more precisely: the model is not asked
+    return not n.guard and not n.additive and bool(n.now or n.changes or n.ends)
 
 
 def _comparable(new: Fact, old: Fact, keys: set[str]) -> bool:
