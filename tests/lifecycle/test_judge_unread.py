@@ -84,3 +84,10 @@ def test_whom_one_trains_with_is_a_value_not_the_subject() -> None:
     found = verdicts("W @Brannagh: Brannagh's swim coach is @Tadhg.",
                      "W @Brannagh: Brannagh trains with @Ailbhe on Mondays now.")
     assert found and all(v.offer for v in found), found
+
+
+def test_a_store_kept_in_another_system_now_is_no_thing_kept() -> None:
+    found = verdicts("W @Cardew-Clinic: Cardew Clinic's records are kept in EMIS.",
+                     "W @Cardew-Clinic: Starting in June, Cardew Clinic keeps its records in "
+                     "SystmOne.")
+    assert found and all(v.offer for v in found), found

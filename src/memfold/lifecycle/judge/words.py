@@ -175,8 +175,7 @@ NEGATED = re.compile(
     r"|\b(?:move|switch|migration|transition|relocation|transfer|upgrade|change)\b[^.;]*?\b(?:was"
     r"|were|has\s+been|got)\s+(?:abandoned|cancel+ed|dropped|scrapped|shelved|called\s+off))\b",
     re.IGNORECASE)
-# "a planning appeal", "planning permission": a thing the planning system decides, no plan;
-# "in the planning stage": a phase of the work, no plan either
+# "a planning appeal", "planning permission", "the planning stage": no plan
 PLANNING_NOUNS = ("permission|appeal|application|consent|office|officer|committee|department"
                   "|inspector|authority|board|stage|phase")
 PLAN = re.compile(
@@ -243,8 +242,10 @@ RESTATED = re.compile(
 BACK_TO = (r"\b(?:is|are|was|were|am|be|been|went|goes|go|going|gone|came|comes|coming)"
            r"\s+(?:right\s+)?back\s+(?:to|on|in|into)\s+")
 AGAIN = re.compile(r"\bagain\b|" + BACK_TO, re.IGNORECASE)
-# What a clause says was kept: "moved to Cardiff but kept his job", "held on to the flat"
-KEPT = re.compile(r"\b(?:kept|keeps|keeping|held\s+on\s+to|hung\s+on\s+to|retained|retains"
+# What a clause says was kept: "moved to Cardiff but kept his job" ("keeps its records in X" is
+# a state, unless after "but", "and" or "still")
+KEPT = re.compile(r"\b(?:kept|(?:^|(?<=but\s|and\s|yet\s))(?:still\s+)?keeps|still\s+keeps|keeping"
+                  r"|held\s+on\s+to|hung\s+on\s+to|retained|retains"
                   r"|hold(?:s|ing)?\s+on\s+to)\s+(?P<what>.+)$", re.IGNORECASE)
 # "this week" makes a presence temporary ("is in Marrakech this week"), not an event
 THIS_WEEK = re.compile(r"(?<!as of )(?<!starting )(?<!from )(?<!since )(?<!beginning )"
