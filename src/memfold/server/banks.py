@@ -243,6 +243,41 @@ class BankWorkspace:
             self._memory.close()
             self._memory = None
 
+    def import_whole(self, caller: Caller,
+                     store: Callable[[psycopg.Connection[Any], int], bool]) -> int | None:
+        """An import into the bank, in one transaction under the bank's lock: `store(conn,
+        version)` stores it whole as the next version (False: it stored nothing, and so does
+        this); then this replica's workspace is built from that version (the transaction
+        sees its own rows), which indexes it and judges every imported fact in the order
+        written (`Ledger.judge_existing`, as a first index of existing notes does), signed
+        with the caller's name, and the judge's journal lines go in the same version.
+        Returns how many lines the judge added.  So the judging happens once, in the import,
+        and not in the first write after it (which held the bank's lock for minutes on a
+        large bank, past a client's timeout); replicas that fetch the bank replay it."""
+        with self.turns.exclusive():
+            committed = touched = False
+            try:
+                with tenant_tx(self.pool, self.tenant) as conn:
+                    conn.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                                 [LOCK_SPACE, self.bank_id])
+                    version = self._head(conn, lock=True) + 1
+                    if not store(conn, version):
+                        return None
+                    touched = True
+                    self._discard()
+                    with self.memory.signed(caller.name), (
+                            nullcontext() if self._write_vectors is None
+                            else self._write_vectors.writing(conn)):
+                        self._fresh(conn, version)
+                    lines, _ = self._journal_tail()
+                    self._written = set()
+                    self._send(conn, version)
+                committed = True
+                return len(lines)
+            finally:
+                if touched and not committed:
+                    self._discard()
+
     # -- catching up ------------------------------------------------------------------
 
     def _head(self, conn: psycopg.Connection[Any], *, lock: bool) -> int:
