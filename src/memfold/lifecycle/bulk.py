@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
 
-from memfold.index.base import Candidate, Filters, IndexBackend, JournalPosition, Terms
+from memfold.index.base import Candidate, Filters, IndexBackend, Terms
 from memfold.journal.fold import STATE_KINDS, LifeState
 
 SCORED_KEPT = 512  # full-text searches whose scores are kept (most recent first)
@@ -62,15 +62,6 @@ class _Row:
     day: int | None
     valid_from: int | None
     valid_until: int | None
-
-
-@dataclass(slots=True)
-class _Match:
-    """A state fact a full-text search matched: the candidate with its score (and the
-    state it was made with), and its row."""
-
-    candidate: Candidate
-    row: _Row
 
 
 def _ordinal(day: date | None) -> int | None:
@@ -103,7 +94,7 @@ class BulkCandidates:
                       for key, rows in self._by_key.items()}
         self._ranged = {key: [r for r in rows if r.valid_until is not None]
                         for key, rows in self._by_key.items()}
-        self._scores: OrderedDict[Terms, list[_Match]] = OrderedDict()
+        self._scores: OrderedDict[Terms, list[tuple[float, _Row]]] = OrderedDict()
         self._names: dict[str, str | None] = {}
         self._aliases: dict[str, list[str]] = {}
 
@@ -125,16 +116,15 @@ class BulkCandidates:
         self._read_life(ids)
 
     def _read_life(self, ids: Sequence[str]) -> None:
-        states = self.backend.life(ids)
-        for fact_id in ids:
-            rowids = self._holders[fact_id]
-            if len(rowids) == 1:
-                self._life[rowids[0]] = states.get(fact_id)
-                continue
-            # a duplicated block id: only the row holding it has its state (index.holders)
-            lives = {c.rowid: c.life for c in self.backend.by_id(fact_id)}
-            for rowid in rowids:
-                self._life[rowid] = lives.get(rowid)
+        """The state each of these facts' rows carries now, as a search gives it."""
+        for c in self.backend.by_ids(ids):
+            if c.rowid in self._life:
+                self._life[c.rowid] = c.life
+        for fact_id in ids:  # a duplicated block id: only the row holding it has its state
+            if len(self._holders[fact_id]) > 1:
+                for c in self.backend.by_id(fact_id):
+                    if c.rowid in self._life:
+                        self._life[c.rowid] = c.life
 
     def _candidate(self, row: _Row, score: float | None = None) -> Candidate:
         """The row as the backend would give it now: with its state, and its score."""
@@ -180,24 +170,21 @@ class BulkCandidates:
             return self.backend.lexical(terms, filters, limit)
         passes = _filter(filters)
         found: list[Candidate] = []
-        for match in self._ranked(terms):
+        for score, row in self._ranked(terms):
             if len(found) >= limit:
                 break
-            if passes(match.row):
-                if match.candidate.life is not self._life[match.row.candidate.rowid]:
-                    match.candidate = self._candidate(match.row, match.candidate.bm25)
-                found.append(match.candidate)
+            if passes(row):
+                found.append(self._candidate(row, score))
         return found
 
-    def _ranked(self, terms: Terms) -> list[_Match]:
+    def _ranked(self, terms: Terms) -> list[tuple[float, _Row]]:
         """The state facts matching `terms`, best score first, then newest first."""
         ranked = self._scores.get(terms)
         if ranked is None:
             rows = self._rows
-            matched = sorted(((score, rows[rowid]) for rowid, score
-                              in self.backend.match_scores(terms).items() if rowid in rows),
-                             key=lambda pair: (pair[0], pair[1].rank))
-            ranked = [_Match(self._candidate(row, score), row) for score, row in matched]
+            ranked = sorted(((score, rows[rowid]) for rowid, score
+                             in self.backend.match_scores(terms).items() if rowid in rows),
+                            key=_by_score)
             self._scores[terms] = ranked
             if len(self._scores) > SCORED_KEPT:
                 self._scores.popitem(last=False)
@@ -219,6 +206,10 @@ class BulkCandidates:
                 self._aliases[entity] = self.backend.alias_keys([entity])
             every.update(self._aliases[entity])
         return sorted(every)
+
+
+def _by_score(match: tuple[float, _Row]) -> tuple[float, int]:
+    return match[0], match[1].rank
 
 
 def _named_ids(fact_id: str | None, data: object) -> list[str]:

@@ -24,8 +24,8 @@ from collections.abc import Collection, Sequence
 from datetime import date
 
 from memfold.index.base import Candidate, Filters, Terms
-from memfold.lifecycle.bulk import CandidateSource
 from memfold.journal.events import rule_of
+from memfold.lifecycle.bulk import CandidateSource
 from memfold.lifecycle.judge.base import Judge, Verdict
 from memfold.names import STOP_WORDS, entity_key, find_words, name_keys, text_names
 from memfold.values import Fact
