@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from memfold.errors import BadInput, UnknownBank
 from memfold.server.admin import Refused, check_bank
-from memfold.server.banks import Replica
 from memfold.server.db import tenant_tx
+from memfold.server.replica import Replica
 from memfold.server.rows import store
 from memfold.workspace.format import parse_document
 from memfold.workspace.layout import Workspace
