@@ -35,7 +35,9 @@ from typing import Protocol
 from memfold.index.base import Candidate, Filters, IndexBackend, Terms
 from memfold.journal.fold import STATE_KINDS, LifeState
 
-SCORED_KEPT = 512  # full-text searches whose scores are kept (most recent first)
+# matches of the full-text searches whose scores are kept, the most recent searches (a name
+# is searched for again with each fact about it; a fact's own words rarely are)
+SCORED_KEPT = 100_000
 
 
 class CandidateSource(Protocol):
@@ -95,6 +97,7 @@ class BulkCandidates:
         self._ranged = {key: [r for r in rows if r.valid_until is not None]
                         for key, rows in self._by_key.items()}
         self._scores: OrderedDict[Terms, list[tuple[float, _Row]]] = OrderedDict()
+        self._kept = 0  # matches kept in `_scores`
         self._names: dict[str, str | None] = {}
         self._aliases: dict[str, list[str]] = {}
 
@@ -186,8 +189,9 @@ class BulkCandidates:
                              in self.backend.match_scores(terms).items() if rowid in rows),
                             key=_by_score)
             self._scores[terms] = ranked
-            if len(self._scores) > SCORED_KEPT:
-                self._scores.popitem(last=False)
+            self._kept += len(ranked)
+            while self._kept > SCORED_KEPT and len(self._scores) > 1:
+                self._kept -= len(self._scores.popitem(last=False)[1])
         else:
             self._scores.move_to_end(terms)
         return ranked
