@@ -8,7 +8,9 @@ memfold opens with the same facts, statuses, notes and recall.
 
 Import (`POST /v1/banks/{bank}/import`, write scope) is idempotent by block id:
 - into an empty bank, the workspace is stored as it is — files byte for byte and the journal
-  line for line — as the bank's first version;
+  line for line — as the bank's first version; when that journal holds no decision yet, the
+  import judges the facts in the order written and stores the judge's lines in the same
+  version (`BankWorkspace.import_whole`), so no later write has to;
 - into a bank that holds facts already, each Retain bullet whose block id the bank lacks is
   retained on its own day (signed with the token's name); bullets it has are skipped, so
   importing the same workspace again adds nothing.  A bullet written without `^blockid`
