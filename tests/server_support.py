@@ -105,8 +105,8 @@ def app_client(db: Provisioned, *, embedder: Any = None, recall_from: str = "cop
     from starlette.testclient import TestClient
 
     from memfold.server.app import Limits, Server, build_app
-    from memfold.server.banks import Replica
     from memfold.server.db import connect_pool
+    from memfold.server.replica import Replica
 
     pool = connect_pool(db.app, size=8)
     cache = cache or Path(tempfile.mkdtemp(prefix="memfold-test-cache-"))

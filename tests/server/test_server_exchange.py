@@ -117,7 +117,7 @@ def what_local_memfold_says(root: Path, ids: dict[str, str]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def server(pg_db: Provisioned) -> Iterator[tuple[Served, dict[str, str]]]:
-    tenant = make_tenant(pg_db, "exchange", banks=("travel", "merge", "spare"),
+    tenant = make_tenant(pg_db, "exchange", banks=("travel", "merge", "spare", "notes"),
                          tokens={"porter": (("read", "write"), None),
                                  "viewer": (("read",), None)})
     served = serve(pg_db)
@@ -271,6 +271,46 @@ def test_import_into_a_bank_with_facts_adds_only_the_bullets_it_lacks(
     assert refused.returncode == 2
     assert "not empty" in one_line(refused.stderr)
     assert refused.stdout == ""
+
+
+def test_an_import_of_notes_never_judged_is_judged_in_the_import_and_only_there(
+        server: tuple[Served, dict[str, str]], tmp_path: Path) -> None:
+    """Hand-written daily logs (a journal with no decision) imported into an empty bank are
+    judged in the order written by the import itself, signed with its token: the bank's
+    journal holds the judge's word before any write, and the first write after the import
+    journals only its own retain."""
+    served, tokens = server
+    notes = tmp_path / "notes"
+    Memory.init(notes)
+    (notes / "memory/2025-03-02.md").write_text(
+        "# 2025-03-02\n\n## Retain\n- W @Kenji: Kenji lives in Berlin.\n"
+        "- W @Ines: Ines works at Globex.\n", "utf-8")
+    (notes / "memory/2025-06-10.md").write_text(
+        "# 2025-06-10\n\n## Retain\n- W @Kenji: Kenji lives in Zurich now.\n", "utf-8")
+    loaded = ok(memfold("import", str(notes), "--server", served.url, "--bank", "notes",
+                        "--json", token=tokens["porter"]))
+    assert (loaded["stored"], loaded["journal"], loaded["judged"]) == ("whole", 0, 1)
+
+    def exported(name: str) -> list[dict[str, Any]]:
+        ok(memfold("export", "--server", served.url, "--bank", "notes",
+                   str(tmp_path / name), "--json", token=tokens["viewer"]))
+        return [json.loads(line) for line
+                in (tmp_path / name / "journal.jsonl").read_text("utf-8").splitlines()]
+
+    judged = exported("judged")
+    assert [(e["event"], e["source"], e["reason"]) for e in judged] == [
+        ("supersede", "porter", "location: 'Berlin' became 'Zurich'")]
+    with Memory.open(tmp_path / "judged") as memory:
+        berlin = memory.get(judged[0]["id"], use=False, now=NOW)
+        assert (berlin.fact.content, berlin.status) == ("Kenji lives in Berlin.", "superseded")
+
+    status, made = post(served, tokens["porter"], "/v1/banks/notes/retain",
+                        {"bullets": ["B @Kenji: Hiked the Uetliberg trail."],
+                         "date": "2025-06-12"})
+    assert status == 200, made
+    after = exported("after")
+    assert after[:len(judged)] == judged
+    assert [e["event"] for e in after[len(judged):]] == ["retain"]
 
 
 FINE = {"path": "memory/2025-11-20.md",

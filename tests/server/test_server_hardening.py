@@ -28,7 +28,7 @@ DAYS = 30
 @pytest.fixture
 def replica(app_pool: Any) -> Iterator[Any]:
     """A Replica on the app role with a fresh cache (no HTTP in between)."""
-    from memfold.server.banks import Replica
+    from memfold.server.replica import Replica
 
     cache = Path(tempfile.mkdtemp(prefix="memfold-test-cache-"))
     found = Replica(app_pool, cache)

@@ -61,7 +61,7 @@ def pool(app_pool: Any) -> Any:
 @pytest.fixture
 def replicas(pool: Any) -> Iterator[Callable[..., Any]]:
     """Makes replicas on the pool, each with a cache of its own unless given one."""
-    from memfold.server.banks import Replica
+    from memfold.server.replica import Replica
 
     made: list[Any] = []
 

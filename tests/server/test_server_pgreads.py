@@ -183,9 +183,9 @@ def test_the_mcp_tools_read_from_postgres_as_from_the_copy(
     budgets) answers from PostgreSQL what it answers from a copy, making none."""
     monkeypatch.setenv("MEMFOLD_NOW", "2026-03-17T08:00:00")  # one moment for both
     from memfold.server.app import Server
-    from memfold.server.banks import Replica
     from memfold.server.db import connect_pool
     from memfold.server.mcp import call
+    from memfold.server.replica import Replica
     from server_support import caller
 
     token = imported(pg_db, "tools")

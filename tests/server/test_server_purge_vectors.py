@@ -92,8 +92,8 @@ class Racing(FakeEmbedder):
 
 @contextmanager
 def _replica(pg_db: Provisioned, model: Any, recall_from: str) -> Iterator[Any]:
-    from memfold.server.banks import Replica
     from memfold.server.db import connect_pool
+    from memfold.server.replica import Replica
 
     pool = connect_pool(pg_db.app, size=8)
     cache = Path(tempfile.mkdtemp(prefix="memfold-test-cache-"))

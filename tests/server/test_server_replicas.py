@@ -84,8 +84,9 @@ def test_a_write_whose_commit_fails_leaves_no_trace_on_its_replica(
     in its answers, and not as an id a retry of the same write is refused for."""
     from memfold.errors import Unavailable
     from memfold.server import admin
-    from memfold.server.banks import BankWorkspace, Replica
+    from memfold.server.banks import BankWorkspace
     from memfold.server.db import connect_pool
+    from memfold.server.replica import Replica
     from server_support import make_tenant, new_database
 
     db = new_database(pg_cluster)

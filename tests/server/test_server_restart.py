@@ -50,7 +50,7 @@ def fresh_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def replica(pool: Any, cache: Path) -> Any:
-    from memfold.server.banks import Replica
+    from memfold.server.replica import Replica
 
     return Replica(pool, cache)
 

@@ -354,8 +354,8 @@ def test_rest_requests_alternating_tenants_through_a_small_pool(two: Two) -> Non
     from starlette.testclient import TestClient
 
     from memfold.server.app import Limits, Server, build_app
-    from memfold.server.banks import Replica
     from memfold.server.db import connect_pool
+    from memfold.server.replica import Replica
 
     pool = connect_pool(two.db.app, size=2)
     cache = Path(tempfile.mkdtemp(prefix="memfold-rls-"))

@@ -388,6 +388,12 @@ class LifecycleStore(Protocol):
         first, then by day, path and line — the order a first index judges them in."""
         ...
 
+    def match_scores(self, terms: Terms) -> dict[int, float]:
+        """The BM25 score (`FactSearch.lexical`'s, lower is better) of every fact matching
+        `terms`, by row key, in no order: the first judging of existing facts searches
+        once per name and filters and orders the matches itself (`lifecycle.bulk`)."""
+        ...
+
     def tracked_contents(self, paths: Sequence[str] | None) -> list[TrackedContent]:
         """Facts (in `paths`, or everywhere when None) the journal holds a content hash for."""
         ...

@@ -43,6 +43,7 @@ from memfold.journal.events import (
 from memfold.journal.events import content_sha as content_sha  # where the journal's hash is made
 from memfold.journal.fold import REPLACED, STATE_KINDS, LifeState
 from memfold.journal.log import Event, Journal
+from memfold.lifecycle.bulk import BulkCandidates, CandidateSource
 from memfold.lifecycle.judge.base import Judge, Verdict
 from memfold.lifecycle.named import linked_older, named_in_text, naming_older, weigh_across
 from memfold.names import STOP_WORDS, entity_key, find_words
@@ -81,6 +82,9 @@ class Ledger:
         self._weigher: Judge | None = None
         self.signer = signer  # who is writing now: recorded as each record's `source`
         self.notices: list[str] = []  # one line each, for the caller to show
+        # where the judge finds the older facts it weighs: the index, or while existing facts
+        # are judged at once, those facts read once (lifecycle.bulk)
+        self._source: CandidateSource = backend
 
     @property
     def judge(self) -> Judge:
@@ -297,11 +301,19 @@ class Ledger:
         self.replay()
         if self.backend.events_of_kinds(DECISIONS, limit=1):
             return []
-        judged: list[Judgement] = []
         unjudged = self.backend.unretained_in_order()
-        for day, ids in itertools.groupby(unjudged, key=lambda r: r[0]):
-            until = date.fromordinal(day) if day is not None else None
-            judged += self._judged([fact_id for _, fact_id in ids], ts=ts, until=until)
+        if not unjudged:
+            return []
+        judged: list[Judgement] = []
+        bulk = BulkCandidates(self.backend)  # the files do not change while they are judged
+        self._source = bulk
+        try:
+            for day, ids in itertools.groupby(unjudged, key=lambda r: r[0]):
+                until = date.fromordinal(day) if day is not None else None
+                bulk.refresh()  # what the days before decided
+                judged += self._judged([fact_id for _, fact_id in ids], ts=ts, until=until)
+        finally:
+            self._source = self.backend
         if judged:
             moved = sum(j.superseded for j in judged)
             self.notices.append(f"judged the facts in the order they were written: {moved} "
@@ -382,20 +394,20 @@ class Ledger:
         whose text names one of the new fact's entities — those not `weighed` already."""
         keys = [entity_key(e) for e in new.entities]
         entities = list(dict.fromkeys(entity_key(canon.get(k, k)) for k in keys))
-        own = {*keys, *entities, *self.backend.alias_keys(entities)}
+        own = {*keys, *entities, *self._source.alias_keys(entities)}
         filters = _state_filters(until)
 
         def older(found: list[Candidate]) -> dict[str, Fact]:
             return {c.fact.id: c.fact for c in _standing_older(found, new)}
         out: list[tuple[Fact, Verdict]] = []
-        if named := named_in_text(self.backend, new, own):
-            about = older(linked_older(self.backend, named, filters, weighed))
+        if named := named_in_text(self._source, new, own):
+            about = older(linked_older(self._source, named, filters, weighed))
             out += [(about[v.id], v) for v in weigh_across(
                 self.judge, new, [_with_names(f, canon) for f in about.values()], named,
                 new_names=True) if v.id in about]
         if entities:
             said = {**weighed, **{old.id: old for old, _ in out}}  # one word on each older fact
-            naming = older(naming_older(self.backend, own, filters, said))
+            naming = older(naming_older(self._source, own, filters, said))
             out += [(naming[v.id], v) for v in weigh_across(
                 self.judge, new, [_with_names(f, canon) for f in naming.values()], entities,
                 new_names=False) if v.id in naming]
@@ -405,7 +417,7 @@ class Ledger:
         """Entity key -> the name of the entity it names, for names that are another
         entity's alias (an entity page's `aliases`): "@Pete" is Peter."""
         keys = list(dict.fromkeys(entity_key(n) for n in names))
-        return {k: e for k, e in self.backend.resolve_names(keys).items()
+        return {k: e for k, e in self._source.resolve_names(keys).items()
                 if k != entity_key(e)} if keys else {}
 
     def _older_candidates(self, new: Fact, canon: dict[str, str], *,
@@ -416,15 +428,15 @@ class Ledger:
         keys = [entity_key(e) for e in new.entities]
         entities = [entity_key(canon.get(key, key)) for key in keys]
         if keys:  # each entity by its own name and by its other names
-            keys = list(dict.fromkeys([*keys, *entities, *self.backend.alias_keys(entities)]))
+            keys = list(dict.fromkeys([*keys, *entities, *self._source.alias_keys(entities)]))
         filters = _state_filters(until)
         if keys:
-            pool = self.backend.linked(keys, filters, JUDGE_CANDIDATES)
+            pool = self._source.linked(keys, filters, JUDGE_CANDIDATES)
         else:  # a fact that names no entity is weighed against those that name none
             words = dict.fromkeys(w for w in find_words(new.content)
                                   if w.casefold() not in STOP_WORDS and len(w) > 2)
             query = Terms(words=tuple(words)[:16])
-            pool = [c for c in self.backend.lexical(query, filters, JUDGE_CANDIDATES)
+            pool = [c for c in self._source.lexical(query, filters, JUDGE_CANDIDATES)
                     if not c.fact.entities]
         return _standing_older(pool, new)
 

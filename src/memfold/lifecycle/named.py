@@ -23,8 +23,9 @@ import dataclasses
 from collections.abc import Collection, Sequence
 from datetime import date
 
-from memfold.index.base import Candidate, Filters, IndexBackend, Terms
+from memfold.index.base import Candidate, Filters, Terms
 from memfold.journal.events import rule_of
+from memfold.lifecycle.bulk import CandidateSource
 from memfold.lifecycle.judge.base import Judge, Verdict
 from memfold.names import STOP_WORDS, entity_key, find_words, name_keys, text_names
 from memfold.values import Fact
@@ -39,7 +40,7 @@ TRUSTED = ("value", "moved", "renamed")
 ACROSS = ", but the two were written under different entities"
 
 
-def named_in_text(backend: IndexBackend, new: Fact, own: Collection[str]) -> list[str]:
+def named_in_text(backend: CandidateSource, new: Fact, own: Collection[str]) -> list[str]:
     """The keys of the known entities the new fact's text names, other than its own (`own`:
     the keys of its entities, their canonical names and aliases)."""
     words = find_words(new.content)
@@ -51,7 +52,7 @@ def named_in_text(backend: IndexBackend, new: Fact, own: Collection[str]) -> lis
     return list(dict.fromkeys(e for k in keys if (e := resolved.get(k)) and e not in own))
 
 
-def linked_older(backend: IndexBackend, keys: Sequence[str], filters: Filters,
+def linked_older(backend: CandidateSource, keys: Sequence[str], filters: Filters,
                  older: Collection[str]) -> list[Candidate]:
     """The newest older facts linked to these entities (under every name), but those in
     `older` (already weighed)."""
@@ -60,7 +61,7 @@ def linked_older(backend: IndexBackend, keys: Sequence[str], filters: Filters,
     return [c for c in pool if c.fact.id not in older][:NAMED_CANDIDATES]
 
 
-def naming_older(backend: IndexBackend, keys: Collection[str], filters: Filters,
+def naming_older(backend: CandidateSource, keys: Collection[str], filters: Filters,
                  older: Collection[str]) -> list[Candidate]:
     """The newest facts whose text names one of these entity keys (the caller gives every
     name: entities and their aliases) without a link to it, but those in `older`."""

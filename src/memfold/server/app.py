@@ -48,10 +48,10 @@ from memfold.errors import (
 )
 from memfold.server import admin, migrate
 from memfold.server.admin import Refused
-from memfold.server.banks import Replica
 from memfold.server.db import tenant_tx, with_retries
 from memfold.server.exchange import export_bank, import_bank
 from memfold.server.openapi import document
+from memfold.server.replica import Replica
 from memfold.server.verbs import VERBS, arguments, verb
 
 if TYPE_CHECKING:

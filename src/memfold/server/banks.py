@@ -37,9 +37,8 @@ import json
 import os
 import shutil
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -47,10 +46,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from memfold.errors import MemfoldError, UnknownBank
 from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
-from memfold.server import copies, notices, pgrecall
-from memfold.server.admin import Caller, Refused, check_bank
+from memfold.server import copies
+from memfold.server.admin import Caller
 from memfold.server.db import LOCK_SPACE, tenant_tx, with_retries
-from memfold.server.pgvectors import VectorCache
 from memfold.server.rows import store
 from memfold.server.turns import Turns
 from memfold.server.vectors import StoredVectors
@@ -178,7 +176,7 @@ class BankWorkspace:
                 # the verb ran but the commit did not happen (or its outcome is unknown), or
                 # the verb failed after touching files: PostgreSQL is the truth, fetch it again
                 if not committed and (ran or self._touched()):
-                    self._discard()
+                    self.discard()
 
     @property
     def memory(self) -> Memory:
@@ -243,6 +241,41 @@ class BankWorkspace:
             self._memory.close()
             self._memory = None
 
+    def import_whole(self, caller: Caller,
+                     store: Callable[[psycopg.Connection[Any], int], bool]) -> int | None:
+        """An import into the bank, in one transaction under the bank's lock: `store(conn,
+        version)` stores it whole as the next version (False: it stored nothing, and so does
+        this); then this replica's workspace is built from that version (the transaction
+        sees its own rows), which indexes it and judges every imported fact in the order
+        written (`Ledger.judge_existing`, as a first index of existing notes does), signed
+        with the caller's name, and the judge's journal lines go in the same version.
+        Returns how many lines the judge added.  So the judging happens once, in the import,
+        and not in the first write after it (which held the bank's lock for minutes on a
+        large bank, past a client's timeout); replicas that fetch the bank replay it."""
+        with self.turns.exclusive():
+            committed = touched = False
+            try:
+                with tenant_tx(self.pool, self.tenant) as conn:
+                    conn.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                                 [LOCK_SPACE, self.bank_id])
+                    version = self._head(conn, lock=True) + 1
+                    if not store(conn, version):
+                        return None
+                    touched = True
+                    self.discard()
+                    with self.memory.signed(caller.name), (
+                            nullcontext() if self._write_vectors is None
+                            else self._write_vectors.writing(conn)):
+                        self._fresh(conn, version)
+                    lines, _ = self._journal_tail()
+                    self._written = set()
+                    self._send(conn, version)
+                committed = True
+                return len(lines)
+            finally:
+                if touched and not committed:
+                    self.discard()
+
     # -- catching up ------------------------------------------------------------------
 
     def _head(self, conn: psycopg.Connection[Any], *, lock: bool) -> int:
@@ -257,7 +290,7 @@ class BankWorkspace:
             return
         if self.head < 0 or head < self.head:
             if not (self.head < 0 and self._adopt(conn, head)):
-                self._discard()
+                self.discard()
                 self._fresh(conn, head)
                 return
             if head == self.head:
@@ -267,7 +300,7 @@ class BankWorkspace:
         lines = conn.execute("SELECT seq, line FROM events WHERE bank_id = %s AND version > %s "
                              "ORDER BY seq", [self.bank_id, self.head]).fetchall()
         if lines and lines[0][0] <= self._journal[2]:  # a purge rewrote sent lines: refetch
-            self._discard()
+            self.discard()
             self._fresh(conn, head)
             return
         for path, content, sha in files:
@@ -458,7 +491,7 @@ class BankWorkspace:
             self._journal = (stat.st_ino, stat.st_size, max(last, self._journal[2]))
         return True
 
-    def _discard(self) -> None:
+    def discard(self) -> None:
         """Throw the workspace away; the next request fetches it whole from PostgreSQL."""
         self.close()
         copies.forget(self.slot.manifest)
@@ -469,132 +502,3 @@ class BankWorkspace:
         self._journal = (0, 0, 0)
         self.head = -1
         self._lineage = None
-
-
-class Replica:
-    """This server process's banks: finds a caller's bank (under row-level security) and
-    keeps a bounded number of bank workspaces open below `cache`.  With `embedder` (a
-    function giving the model), banks recall in hybrid mode by default, their vectors kept in
-    PostgreSQL (memfold.server.vectors); without, lexical."""
-
-    def __init__(self, pool: ConnectionPool, cache: Path, *, keep: int = OPEN_BANKS,
-                 embedder: Callable[[], Embedder] | None = None, listen: bool = True,
-                 recall_from: str = "copy") -> None:
-        self.pool = pool
-        self.recall_from = recall_from  # "postgres": recall read from the database (pgrecall)
-        self.embedder = embedder
-        self.matrices = VectorCache()  # banks' vectors searched in memory (pgvectors)
-        self.cache = cache
-        self.keep = keep
-        self._banks: dict[int, BankWorkspace] = {}  # one object per bank, while it exists
-        self._open: OrderedDict[int, None] = OrderedDict()  # the most recently used last
-        self._lock = threading.Lock()
-        self._deaf: dict[int, int] = {}  # bank -> its head when notices stopped coming
-        self.reclaimed = copies.reclaim(pool, cache)  # copies no restart can adopt
-        self.listener = notices.Listener(pool, self.drop, self._resume, self._lose)
-        if listen:
-            self.listener.start()
-
-    def drop(self, bank_id: int) -> None:
-        """A notice: the bank was purged or deleted.  Remove this process's copy (its
-        workspace closed first) and every copy no live process holds; a deleted bank's
-        workspace goes too, a purged bank's is built again by its next request.  Its
-        vectors held in memory go too (memfold.server.pgvectors)."""
-        self.matrices.drop(bank_id)
-        with self._lock:
-            bank = self._banks.get(bank_id)
-        if bank is not None:
-            with bank.turns.exclusive():
-                bank._discard()
-                if copies.bank_state(self.pool, bank.tenant, bank_id) is None:
-                    with self._lock:
-                        self._banks.pop(bank_id, None)
-                        self._open.pop(bank_id, None)
-                    bank.slot.remove()
-        copies.drop_unheld(self.cache, bank_id)
-
-    def _lose(self) -> None:
-        with self._lock:
-            self._deaf = {b: max(bank.head, 0) for b, bank in self._banks.items()}
-
-    def _resume(self) -> None:
-        """Listening again: drop the banks deleted, or purged, while no notice could come,
-        and every vector matrix (derived, and kept without the bank's tenant to ask with)."""
-        self.matrices.clear()
-        with self._lock:
-            deaf, self._deaf = self._deaf, {}
-            banks = [(b, bank.tenant) for b, bank in self._banks.items()]
-        for bank_id, tenant in banks:
-            if notices.missed(self.pool, tenant, bank_id, deaf.get(bank_id, 0)):
-                self.drop(bank_id)
-
-    def bank(self, caller: Caller, name: str) -> BankWorkspace:
-        return self._found(caller, name)[0]
-
-    def _found(self, caller: Caller, name: str) -> tuple[BankWorkspace, int]:
-        """The caller's bank of that name, and its committed head as of now."""
-        check_bank(name)  # 400 for a name no bank can have (a NUL would reach the database)
-        def find() -> tuple[int, int] | None:
-            with tenant_tx(self.pool, caller.tenant) as conn:
-                row = conn.execute("SELECT bank_id, head FROM banks WHERE name = %s",
-                                   [name]).fetchone()
-            return None if row is None else (int(row[0]), int(row[1]))
-        found_row = with_retries(find)
-        if found_row is None:
-            raise UnknownBank(f"no bank {name!r}")
-        bank_id, head = found_row
-        with self._lock:
-            found = self._banks.get(bank_id)
-            if found is None:
-                found = BankWorkspace(self.pool, caller.tenant, bank_id, name,
-                                      copies.claim(self.cache, bank_id), self.embedder)
-                self._banks[bank_id] = found
-            self._open[bank_id] = None
-            self._open.move_to_end(bank_id)
-            idle = [self._banks[b] for b in list(self._open)[:-self.keep]] if (
-                len(self._open) > self.keep) else []
-            for bank in idle:
-                self._open.pop(bank.bank_id)
-        for bank in idle:  # its workspace stays on disk; the next request reopens it
-            with bank.turns.exclusive():
-                bank.close()
-        return found, head
-
-    def run(self, caller: Caller, bank: str, scope: str, work: Callable[[Memory], _T], *,
-            what: str) -> _T:
-        """Run `work` (the verb or tool `what`) on the caller's bank as a read or, with scope
-        "write", a write signed with the caller's name; Refused (403) when the token may
-        not."""
-        if not caller.may(scope, bank):
-            raise Refused(403, f"forbidden: {what} needs the {scope} scope"
-                          + (f" and bank {caller.bank!r}" if caller.bank else ""))
-        if what in pgrecall.ANSWERED and scope == "read" and self.recall_from == "postgres":
-            try:  # no copy of the bank: its rows in PostgreSQL (memfold.server.pgrecall)
-                return pgrecall.answer(self.pool, caller, bank, work,  # type: ignore[arg-type]
-                                       embedder=self.embedder, matrices=self.matrices)
-            except pgrecall.NeedsCopy:
-                pass
-        workspace, head = self._found(caller, bank)
-        if scope == "read":
-            return workspace.read(work, committed=head)
-        return workspace.write(caller, work)
-
-    def close(self) -> None:
-        """Close every bank and leave each copy's manifest (a clean stop: the next process
-        on this cache adopts the copies)."""
-        self.listener.stop()
-        with self._lock:
-            banks = list(self._banks.values())
-            self._banks.clear()
-            self._open.clear()
-        for bank in banks:
-            with bank.turns.exclusive():
-                bank.close()
-                bank.leave()
-
-    @contextmanager
-    def serving(self) -> Iterator[Replica]:
-        try:
-            yield self
-        finally:
-            self.close()

@@ -8,7 +8,9 @@ memfold opens with the same facts, statuses, notes and recall.
 
 Import (`POST /v1/banks/{bank}/import`, write scope) is idempotent by block id:
 - into an empty bank, the workspace is stored as it is — files byte for byte and the journal
-  line for line — as the bank's first version;
+  line for line — as the bank's first version; when that journal holds no decision yet, the
+  import judges the facts in the order written and stores the judge's lines in the same
+  version (`BankWorkspace.import_whole`), so no later write has to;
 - into a bank that holds facts already, each Retain bullet whose block id the bank lacks is
   retained on its own day (signed with the token's name); bullets it has are skipped, so
   importing the same workspace again adds nothing.  A bullet written without `^blockid`
@@ -26,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from memfold.errors import BadInput, UnknownBank
 from memfold.server.admin import Refused, check_bank
-from memfold.server.banks import Replica
-from memfold.server.db import LOCK_SPACE, tenant_tx
+from memfold.server.db import tenant_tx
+from memfold.server.replica import Replica
 from memfold.server.rows import store
 from memfold.workspace.format import parse_document
 from memfold.workspace.layout import Workspace
@@ -88,19 +90,23 @@ def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[
         raise Refused(403, "forbidden: import needs the write scope")
     files, journal = _checked(body)
     workspace = replica.bank(caller, bank)
-    with workspace.turns.exclusive(), tenant_tx(replica.pool, caller.tenant) as conn:
-        conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, workspace.bank_id])
-        head = conn.execute("SELECT head FROM banks WHERE bank_id = %s FOR UPDATE",
-                            [workspace.bank_id]).fetchone()
+    known: set[str] = set()
+
+    def into_empty(conn: Any, version: int) -> bool:
+        """Store the workspace whole when the bank holds no file; else read its facts' ids."""
         empty = conn.execute("SELECT count(*) FROM files WHERE bank_id = %s",
                              [workspace.bank_id]).fetchone()
-        if head is not None and empty is not None and empty[0] == 0:
-            _store_whole(conn, caller.tenant, workspace.bank_id, int(head[0]) + 1, files,
-                         journal)
-            return {"bank": bank, "stored": "whole", "files": len(files),
-                    "journal": len(journal), "added": [], "skipped": 0}
-        known = {row[0] for row in conn.execute(
-            "SELECT fact_id FROM facts WHERE bank_id = %s", [workspace.bank_id])}
+        if empty is None or empty[0] != 0:
+            known.update(row[0] for row in conn.execute(
+                "SELECT fact_id FROM facts WHERE bank_id = %s", [workspace.bank_id]))
+            return False
+        _store_whole(conn, caller.tenant, workspace.bank_id, version, files, journal)
+        return True
+
+    judged = workspace.import_whole(caller, into_empty)
+    if judged is not None:
+        return {"bank": bank, "stored": "whole", "files": len(files),
+                "journal": len(journal), "judged": judged, "added": [], "skipped": 0}
     missing: dict[str, list[str]] = {}
     skipped = 0
     for path, data in sorted(files.items()):

@@ -29,7 +29,7 @@ from memfold.server.verbs import VERBS
 
 if TYPE_CHECKING:
     from memfold.server.admin import Caller
-    from memfold.server.banks import Replica
+    from memfold.server.replica import Replica
 
 
 class Server(Protocol):

@@ -65,7 +65,7 @@ def assemble(settings: Settings) -> Any:
     """This process's app: its pool (checked for a role RLS binds), cache and limits."""
     from memfold import embed
     from memfold.server.app import Limits, Server, build_app
-    from memfold.server.banks import Replica
+    from memfold.server.replica import Replica
 
     pool = connect(settings)
     warm_up()

@@ -338,6 +338,11 @@ class SqliteIndex:
         return search.lexical(self.db, fts, filters, limit) if fts else []
 
     @storage_errors
+    def match_scores(self, terms: Terms) -> dict[int, float]:
+        fts = fts_expression(terms)
+        return search.match_scores(self.db, fts) if fts else {}
+
+    @storage_errors
     def fact_rows(self) -> int:
         return search.fact_rows(self.db)
 

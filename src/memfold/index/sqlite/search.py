@@ -279,6 +279,15 @@ def _cut(db: sqlite3.Connection, fts: str, ranked: list[tuple[int, float]],
     return above + [(rowid, cut) for rowid in placed[:limit - len(above)]]
 
 
+def match_scores(db: sqlite3.Connection, fts: str) -> dict[int, float]:
+    """The bm25 of every match of an FTS5 expression, by row key, unordered (the score
+    `lexical` ranks by, computed by the same statement's function)."""
+    try:
+        return dict(db.execute(BM25, (fts,)).fetchall())
+    except sqlite3.OperationalError as exc:
+        raise IndexError_(f"search failed: {exc}") from exc
+
+
 def fact_rows(db: sqlite3.Connection) -> int:
     """The number of rows of `facts`: what the index holds, however it came to hold it.
     Not the highest rowid: that follows the index's history (a file indexed again gets its
