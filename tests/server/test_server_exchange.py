@@ -117,7 +117,8 @@ def what_local_memfold_says(root: Path, ids: dict[str, str]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def server(pg_db: Provisioned) -> Iterator[tuple[Served, dict[str, str]]]:
-    tenant = make_tenant(pg_db, "exchange", banks=("travel", "merge", "spare", "notes"),
+    tenant = make_tenant(pg_db, "exchange", banks=("travel", "merge", "spare", "notes",
+                                                        "notes-told"),
                          tokens={"porter": (("read", "write"), None),
                                  "viewer": (("read",), None)})
     served = serve(pg_db)
@@ -290,6 +291,10 @@ def test_an_import_of_notes_never_judged_is_judged_in_the_import_and_only_there(
     loaded = ok(memfold("import", str(notes), "--server", served.url, "--bank", "notes",
                         "--json", token=tokens["porter"]))
     assert (loaded["stored"], loaded["journal"], loaded["judged"]) == ("whole", 0, 1)
+    told = memfold("import", str(notes), "--server", served.url, "--bank", "notes-told",
+                   token=tokens["porter"])
+    assert told.stdout.strip() == (f"imported {notes} into notes-told: {loaded['files']} files, "
+                                   "0 journal events, 1 decision of the judge"), told.stderr
 
     def exported(name: str) -> list[dict[str, Any]]:
         ok(memfold("export", "--server", served.url, "--bank", "notes",

@@ -121,6 +121,9 @@ def _print(summary: dict[str, Any]) -> None:
         click.echo(f"memfold: not imported: {p['where']}: {p['reason']}", err=True)
 
 
+IMPORT_TIMEOUT = 1800.0  # seconds: a 1,000-file bank's import and judging took 4-10 min here
+
+
 def _import_to_server(directory: str, server: str, bank: str, as_json: bool) -> None:
     from memfold.client.files import read_workspace
     from memfold.client.http import bank_path, request, server_settings
@@ -129,12 +132,16 @@ def _import_to_server(directory: str, server: str, bank: str, as_json: bool) -> 
         raise BadInput(f"{directory}: with --server, SOURCE is a workspace folder")
     url, token = server_settings(server)
     body = read_workspace(directory)
-    result = request(url, token, "POST", bank_path(bank, "import"), body, timeout=600)
+    # A whole import into an empty bank also judges every fact once, in date order (the
+    # server does it in the import, so no later write waits for it): allow for a large bank.
+    result = request(url, token, "POST", bank_path(bank, "import"), body, timeout=IMPORT_TIMEOUT)
     if as_json:
         emit_json(result)
     elif result["stored"] == "whole":
+        n = result.get("judged") or 0
+        judged = f", {n} decision{'s' * (n != 1)} of the judge" if n else ""
         click.echo(f"imported {directory} into {bank}: {result['files']} files, "
-                   f"{result['journal']} journal events")
+                   f"{result['journal']} journal events{judged}")
     else:
         click.echo(f"imported {directory} into {bank}: {len(result['added'])} bullets added, "
                    f"{result['skipped']} already there")
