@@ -32,13 +32,16 @@ def memory(workspace: Path) -> Iterator[Memory]:
 
 
 def test_a_match_on_what_is_left_of_the_question_gives_way_to_the_embedders_answer(
-        memory: Memory) -> None:
+        memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
     """"splice" — the word the question turns on — is in no fact; "sommer" is in one, which
     the model puts near the question only through the season.  The best BM25 used to score
     it 1.0, and its own coverage lowered it only as far as the model let it: it came first.
     Now the whole lexical side weighs as much as the best word match can tell, and the fact
     the model places first comes first, as in semantic mode."""
     query = "Who did the splice in the sommer?"
+    # the question's best word match weighed alone: `fusion.trust` doubts it too, by default
+    # (tests/recall/test_hybrid_trust.py)
+    monkeypatch.setattr(fusion, "LEXICAL_DOUBT", 0.0)
     assert "wedded" in first(memory, query, "semantic")
     assert "Gwen" in first(memory, query, "hybrid")  # the default: the lexical side whole
     with ranking.tuned({"LEXICAL_EVIDENCE": 0.5}):

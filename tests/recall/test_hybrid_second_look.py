@@ -11,6 +11,8 @@ from dataclasses import replace as evolve
 from datetime import date
 from pathlib import Path
 
+import pytest
+
 from memfold.embed.base import FakeEmbedder
 from memfold.index.base import Candidate
 from memfold.memory import Memory
@@ -62,6 +64,14 @@ def recalled(workspace: Path, embedder: FakeEmbedder, query: str) -> list[str]:
 
 
 QUERY = "Where does the skiff stay?"
+
+
+@pytest.fixture(autouse=True)
+def _lexical_side_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stand-in model's hashed vectors place "the skiff leaks" far from the question,
+    and it holds only one of its asked words: `fusion.trust` would drop the lexical side and
+    order these facts before any look.  The look is tested over the word-led order."""
+    monkeypatch.setattr(fusion, "LEXICAL_DOUBT", 0.0)
 
 
 def test_without_token_vectors_the_fused_order_stands(workspace: Path) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, MutableMapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -198,17 +198,16 @@ class Semantic:
         def fused(query: Matrix) -> dict[int, float]:
             cosine = self.store.similarity(query, [c.rowid for c in found.values()])
             best_cos = max(cosine.values(), default=0.0)
-            out = {}
-            for c in found.values():
-                cos = cosine.get(c.rowid)
-                near = fusion.semantic_part(cos, best_cos, calibrated.floor)
-                # a fact the moved query brought has no BM25: its coverage weighs nothing
-                agreement = fusion.agreed(covered.get(c.rowid, 0.0),
-                                          None if cos is None else near) if hybrid else 1.0
-                out[c.rowid] = fusion.fuse(mode, fusion.lexical_part(c.bm25, best_bm25), near,
-                                           rare_exact=c.rowid in rare,
-                                           agreement=agreement * evidence)
-            return out
+            near = {c.rowid: fusion.semantic_part(cosine.get(c.rowid), best_cos,
+                                                  calibrated.floor) for c in found.values()}
+            # the agreement weighs hybrid's lexical part only (`fusion.fuse`); a fact the
+            # moved query brought has no BM25: its coverage weighs nothing
+            trusted = evidence * self._trust(found.values(), near, cosine, covered, best_bm25)
+            return {c.rowid: fusion.fuse(
+                mode, fusion.lexical_part(c.bm25, best_bm25), near[c.rowid],
+                rare_exact=c.rowid in rare, agreement=trusted * fusion.agreed(
+                    covered.get(c.rowid, 0.0), near[c.rowid] if c.rowid in cosine else None))
+                for c in found.values()}
 
         first = fused(self.query_vector(text))
         share = ranking.tunable("VECTOR_FEEDBACK")
@@ -224,6 +223,22 @@ class Semantic:
             if admits(calibrated, cos, linked=not keys.isdisjoint(c.links)):
                 found.setdefault((c.fact.path, c.fact.line), c)
         return fused(moved)
+
+    @staticmethod
+    def _trust(found: Iterable[Candidate], near: Mapping[int, float],
+               cosine: Mapping[int, float], covered: Mapping[int, float],
+               best_bm25: float) -> float:
+        """`fusion.trust` of the question's best word match (the highest BM25; of several
+        tied, the one the model places nearest); 1 when no fact matched a word, the best has
+        no vector yet, or nothing was covered (semantic mode)."""
+        matched = [c for c in found if c.bm25 is not None]
+        if not matched or not covered or fusion.LEXICAL_DOUBT <= 0:  # semantic: no coverage
+            return 1.0
+        best = max(matched, key=lambda c: (fusion.lexical_part(c.bm25, best_bm25),
+                                           near.get(c.rowid, 0.0)))
+        if best.rowid not in cosine:
+            return 1.0
+        return fusion.trust(near.get(best.rowid, 0.0), covered.get(best.rowid, 0.0))
 
     def moved_query(self, text: str, ranked: Sequence[int], share: float) -> Matrix | None:
         """The query's vector moved toward the vectors of the FEEDBACK first of the `ranked`
