@@ -79,7 +79,8 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
 
     def valued(context: float) -> float:
         rel = others * relevance(match, context=context, entity=bool(linked),
-                                 opinion=opinion, off_subject=off_subject)
+                                 opinion=opinion, off_subject=off_subject,
+                                 role_told=c.fact.id in plan.role_told)
         return score(rel, kind=kind, confidence=confidence,
                      importance=c.fact.importance, lifecycle=weight) * time_factor(
                          then, state=c.fact.kind in STATE_KINDS) * told
