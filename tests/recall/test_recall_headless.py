@@ -32,3 +32,4 @@ def test_several_things_asked_are_answered_by_their_names(workspace: Path) -> No
         retain(memory, "2025-06-05", "B @me: Bought a book of Chopin nocturnes.")
         found = ids(memory.recall("Which books did I finish this year?", now=NOW))
         assert found[0] == finished
+

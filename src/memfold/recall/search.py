@@ -15,6 +15,7 @@ day in the past (`as_of`), only facts written by then are searched.
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace as evolve
@@ -144,7 +145,7 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
         and backend.resolve_names([asked_slot.USER]).get(asked_slot.USER) else None
     wanted = kind_of(plan.text, named)
     question, brought = asked(backend, plan, named), {**via, **pulled}
-    headless = _headless(question, found.values(), pool.covers, brought)
+    headless = _headless(question, plan.text, found.values(), pool.covers, brought)
     scored = held_by_neighbours([score_candidate(c, plan, named, match[c.rowid], options,
                                                  context.get(c.rowid), pool.selective, user,
                                                  wanted, c.rowid in headless)
@@ -174,7 +175,7 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     return pack(hits, options, window, tuple(named), hidden, notes)
 
 
-def _headless(question: Asked, found: Collection[Candidate],
+def _headless(question: Asked, text: str, found: Collection[Candidate],
               covers: Mapping[int, Collection[str]], brought: Mapping[int, str],
               ) -> frozenset[int]:
     """The candidates (by rowid) that hold none of the thing the question asks for
@@ -182,7 +183,7 @@ def _headless(question: Asked, found: Collection[Candidate],
     "Lachlan has a fellowship at Hokkaido University"), when another candidate holds it; a fact brought in
     for another (`brought`: a replacement, a newer value on the asked slot) answers for
     that one and is left alone."""
-    if not question.head or _plural(question.head[-1]) or _named_place(question.head[-1]):
+    if not question.head or not _names_a_thing(question.head[-1]) or KIND_ASKED.search(text):
         return frozenset()
     question = evolve(question, head=question.head[-1:])  # the noun: "tuning *app*"
     without = {c.rowid for c in found
@@ -190,20 +191,35 @@ def _headless(question: Asked, found: Collection[Candidate],
     return frozenset(without) if len(without) < len(found) - len(brought) else frozenset()
 
 
-@functools.lru_cache(maxsize=1024)
-def _plural(word: str) -> bool:
-    """Whether `word` is a plural the lexicon knows ("books": book): a question asking for
-    several things ("which books did I finish?") is answered by their names ("Finished
-    'Birnam Wood'"), seldom by the word."""
-    return word.endswith("s") and any(w != word for w in lexicon.lemmas(word))
+# the lexicon's classes of an abstract thing ("topic": cognition, "focus": quality, "career
+# path": course of action): what answers one is a clause, not the word
+ABSTRACT_CLASSES = frozenset({"cognition", "communication", "message", "quality", "attribute",
+                              "action", "course of action", "psychological feature",
+                              "abstraction", "content", "mental object"})
 
 
+@functools.lru_cache(maxsize=1024)  # the lexicon is asked once a word, not once a recall
+def _names_a_thing(word: str) -> bool:
+    """Whether the head a question asks for names a thing a fact that answers would hold:
+    not a plural ("which books did I finish?" is answered by their names: "Finished
+    'Birnam Wood'"), a kind of place ("which area of Glasgow?": "Partick"), something
+    abstract ("what topic", "what career path": the answer is a clause), or a word in
+    -ing or -ed, which is no noun ("what *exciting* news")."""
+    if word.endswith(("ing", "ed")) or any(w != word for w in lexicon.lemmas(word)):
+        return False
+    classes = set(lexicon.classes(word))
+    return not _named_place(word) and not classes & ABSTRACT_CLASSES
+
+
+# a question that asks for a kind of the thing it names ("what *style of* dance", "what kind
+# of dog"): the answer names the kind ("contemporary", "a huntaway cross"), seldom the thing
+KIND_ASKED = re.compile(r"\b(?:kinds?|types?|sorts?|styles?|forms?|genres?|brands?|makes?|names?)"
+                        r"\s+of\b", re.IGNORECASE)
 # the lexicon's classes of a word for a kind of place ("city": district, geographical area)
 PLACE_CLASSES = frozenset({"area", "geographical area", "geographic area", "district",
                            "region", "location", "point"})
 
 
-@functools.lru_cache(maxsize=1024)  # the lexicon is asked once a word, not once a recall
 def _named_place(word: str) -> bool:
     """Whether `word` is a kind of place ("area", "suburb", "town"): "which area of Glasgow
     did I prefer?" is answered by a place's name ("Partick"), not by the word."""
