@@ -180,9 +180,10 @@ def _headless(question: Asked, text: str, found: Collection[Candidate],
               ) -> frozenset[int]:
     """The candidates (by rowid) that hold none of the thing the question asks for
     (`weak.Asked.holds_head`, its last word: "which *factory* did I visit in Japan?" of
-    "Lachlan has a fellowship at Hokkaido University"), when another candidate holds it; a fact brought in
-    for another (`brought`: a replacement, a newer value on the asked slot) answers for
-    that one and is left alone."""
+    "Lachlan has a fellowship at Hokkaido University"), when another candidate holds it
+    and the head names a thing (`_names_a_thing`, no kind asked: KIND_ASKED); a fact
+    brought in for another (`brought`: a replacement, a newer value on the asked slot)
+    answers for that one and is left alone."""
     if not question.head or not _names_a_thing(question.head[-1]) or KIND_ASKED.search(text):
         return frozenset()
     question = evolve(question, head=question.head[-1:])  # the noun: "tuning *app*"
