@@ -130,6 +130,9 @@ class QueryPlan:
     anchor: Anchor | None = None
     # the question's subject is the user, "I" or "we" (USER_SUBJECT)
     user_subject: bool = False
+    # the facts that say who a role the question names is ("My brother Stuart runs a dairy
+    # farm" for "my brother"; `recall.roles`), by id
+    role_told: frozenset[str] = frozenset()
 
     def search_terms(self, skip: set[str] | frozenset[str] = frozenset()) -> Terms | None:
         """What the lexical search looks for: every term and phrase, any of them, for BM25

@@ -224,6 +224,10 @@ KIND_SHARE = 0.3
 # a fact the lexical search found for a question's frame words alone ("feel", "kind", "use"),
 # when it has topic words that other facts hold, keeps this share of its BM25 (`topic`)
 FRAME_SHARE = 0.5
+# a question that names someone by their role ("my brother", `recall.roles`): a fact that says
+# who the role is ("My brother Stuart runs a dairy farm") adds this to its relevance, so that
+# among the entity's facts the question's words do not tell apart, it comes first
+ROLE_TOLD = 0.1
 # a query that names entities: the relevance of a fact linked to none of them is weighed by
 # this (it shares words with the question, but is about someone else)
 OFF_SUBJECT = 0.3
@@ -233,6 +237,10 @@ OTHERS_SHARE = 0.75
 # a question that asks for a sum, an age, an amount or a time of day: a fact that holds none
 # weighs this (`scoring.unanswered`, `answer_kind`)
 UNANSWERED_SHARE = 0.75
+# a question that names the thing it asks for ("which *factory* did I visit?", "which tuning
+# *app* do I use?", `head_noun`): a fact that holds neither it nor a word the lexicon gives for
+# it, when another fact does, weighs this (`scoring`, `weak.Asked.holds_head`)
+HEADLESS_SHARE = 0.75
 # a replacement that shares no subject or topic with the fact it replaced carries this share
 # of that fact's match (`currency.related`)
 APART_SHARE = 0.5
@@ -290,8 +298,9 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "HOP_SHARE": HOP_SHARE, "LINKED_MINIMUM": LINKED_MINIMUM, "FORM_SHARE": FORM_SHARE,
     "INFLECTION_SHARE": INFLECTION_SHARE,
     "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "FRAME_SHARE": FRAME_SHARE,
-    "OFF_SUBJECT": OFF_SUBJECT, "OTHERS_SHARE": OTHERS_SHARE,
-    "UNANSWERED_SHARE": UNANSWERED_SHARE, "APART_SHARE": APART_SHARE,
+    "ROLE_TOLD": ROLE_TOLD, "OFF_SUBJECT": OFF_SUBJECT, "OTHERS_SHARE": OTHERS_SHARE,
+    "UNANSWERED_SHARE": UNANSWERED_SHARE, "HEADLESS_SHARE": HEADLESS_SHARE,
+    "APART_SHARE": APART_SHARE,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
     "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE,
     "LEXICAL_EVIDENCE": LEXICAL_EVIDENCE, "LOOK_SHARE": LOOK_SHARE,  # hybrid (`fusion`)
@@ -335,10 +344,12 @@ def confidence_weight(confidence: float) -> float:
 
 
 def relevance(match: float, *, context: float = 0.0, entity: bool, opinion: bool,
-              off_subject: bool = False) -> float:
-    """`off_subject`: the query names entities and the fact is linked to none of them."""
+              off_subject: bool = False, role_told: bool = False) -> float:
+    """`off_subject`: the query names entities and the fact is linked to none of them;
+    `role_told`: the fact says who a role the query names is (ROLE_TOLD)."""
     value = (match + tunable("CONTEXT_SHARE") * context
              + (tunable("ENTITY_BOOST") if entity else 0.0)
+             + (tunable("ROLE_TOLD") if role_told else 0.0)
              + (tunable("OPINION_BOOST") if opinion else 0.0))
     return value * tunable("OFF_SUBJECT") if off_subject else value
 

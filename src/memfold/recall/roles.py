@@ -25,6 +25,11 @@ from memfold.recall.query import QueryPlan
 POSSESSIVE = frozenset({"my", "our"})
 _NAME = r"[A-Z][\w-]*"  # a name beside a role: one capitalised word
 SEARCHED = 20  # the facts read for the role's name
+# the words of a question that asks what someone is — what they do, where they live, how
+# old they are ("what does my brother do for a living?", "where does my son live?"): the
+# fact that says who the role is most often says that too (`QueryPlan.role_told`)
+WHAT_THEY_ARE = frozenset("""do does doing did work works working job jobs living live lives
+    lived old age aged who what where""".split())
 MIN_ROLE = 3  # letters
 
 
@@ -55,30 +60,38 @@ def _told(role: str) -> re.Pattern[str]:
 
 
 def roles(backend: RecallIndex, plan: QueryPlan, named: list[str],
-          filters: Filters) -> dict[str, str]:
+          filters: Filters) -> tuple[dict[str, str], frozenset[str]]:
     """Each role word of the query the memory names (role -> entity key): the entity most
-    often named beside it in the facts that hold it, when they are linked to it."""
+    often named beside it in the facts that hold it, when they are linked to it; and the
+    ids of the facts that tell it so (`QueryPlan.role_told`)."""
     found: dict[str, str] = {}
+    told: set[str] = set()
     for role in role_words(plan, named):
         pattern = _told(role)
         votes: Counter[str] = Counter()
+        telling: dict[str, set[str]] = {}
         for c in backend.lexical(Terms(words=(role,)), filters, SEARCHED):
             for m in pattern.finditer(c.fact.content):
                 key = entity_key(m.group("after") or m.group("set") or m.group("before"))
                 if key in c.links:
                     votes[key] += 1
+                    telling.setdefault(key, set()).add(c.fact.id)
         ranked = votes.most_common(2)
         if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
             found[role] = ranked[0][0]
-    return found
+            told |= telling[ranked[0][0]]
+    return found, frozenset(told)
 
 
 def with_roles(backend: RecallIndex, plan: QueryPlan, named: list[str],
                filters: Filters) -> tuple[QueryPlan, list[str]]:
     """The plan without the role words the memory names, and the entities named with the
     ones they stand for."""
-    found = roles(backend, plan, named, filters)
+    found, told = roles(backend, plan, named, filters)
     if not found:
         return plan, named
     terms = tuple(t for t in plan.terms if t not in found)
-    return replace(plan, terms=terms), list(dict.fromkeys([*named, *found.values()]))
+    asks_what = plan.window is None and all(t in WHAT_THEY_ARE or entity_key(t) in named
+                                            for t in terms)
+    return (replace(plan, terms=terms, role_told=told if asks_what else frozenset()),
+            list(dict.fromkeys([*named, *found.values()])))

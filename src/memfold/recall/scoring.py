@@ -52,7 +52,7 @@ HISTORY_SEEN = (SUPERSEDED, EXPIRED)
 def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
                     options: RecallOptions, near: tuple[float, str] | None = None,
                     selective: bool = False, user: str | None = None,
-                    wanted: AnswerKind | None = None) -> Scored:
+                    wanted: AnswerKind | None = None, headless: bool = False) -> Scored:
     """The candidate's score; `hidden` when its lifecycle keeps it out of the answer.
     `selective`: the entities the query names are linked to few facts (fewer than recall
     fetches), so a fact about none of them is off the subject (`ranking.OFF_SUBJECT`); a
@@ -61,7 +61,9 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     question is asked of the user (`QueryPlan.user_subject`, naming no one): a fact linked
     only to others weighs `ranking.OTHERS_SHARE` (`_of_others`).  `wanted`: the kind of
     answer the question asks for (`answer_kind.kind_of`); a fact that holds none weighs
-    `ranking.UNANSWERED_SHARE` (`unanswered`)."""
+    `ranking.UNANSWERED_SHARE` (`unanswered`).  `headless`: the question names the thing
+    it asks for and the fact holds none, where another fact does (`search`): it weighs
+    `ranking.HEADLESS_SHARE`."""
     status, decay, then, as_of_then, current = standing(c, plan, options)
     linked = tuple(k for k in named if k in c.links)
     opinion = plan.opinion and c.fact.kind == "opinion"
@@ -71,6 +73,8 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     others = ranking.tunable("OTHERS_SHARE") if _of_others(c, plan, named, user) else 1.0
     if unanswered(c, wanted):
         others *= ranking.tunable("UNANSWERED_SHARE")
+    if headless:
+        others *= ranking.tunable("HEADLESS_SHARE")
     weight = 1.0 if options.include_all or as_of_then or _asked_when(c, status, plan, options) \
         else _weight(c, status, decay, plan)
 
@@ -79,7 +83,8 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
 
     def valued(context: float) -> float:
         rel = others * relevance(match, context=context, entity=bool(linked),
-                                 opinion=opinion, off_subject=off_subject)
+                                 opinion=opinion, off_subject=off_subject,
+                                 role_told=c.fact.id in plan.role_told)
         return score(rel, kind=kind, confidence=confidence,
                      importance=c.fact.importance, lifecycle=weight) * time_factor(
                          then, state=c.fact.kind in STATE_KINDS) * told

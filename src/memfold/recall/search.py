@@ -14,12 +14,15 @@ day in the past (`as_of`), only facts written by then are searched.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace as evolve
 from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
+from memfold import lexicon
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
@@ -49,7 +52,7 @@ from memfold.recall.scoring import (
     score_candidate,
     within_passages,
 )
-from memfold.recall.weak import asked, weak_of
+from memfold.recall.weak import Asked, asked, weak_of
 from memfold.times.anchors import asks_when
 from memfold.values import TEXT, AboutResult, Fact, Interval
 from memfold.values.results import strict_note
@@ -141,16 +144,17 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     user = asked_slot.USER if plan.user_subject and not named \
         and backend.resolve_names([asked_slot.USER]).get(asked_slot.USER) else None
     wanted = kind_of(plan.text, named)
+    question, brought = asked(backend, plan, named), {**via, **pulled}
+    headless = _headless(question, plan.text, found.values(), pool.covers, brought)
     scored = held_by_neighbours([score_candidate(c, plan, named, match[c.rowid], options,
                                                  context.get(c.rowid), pool.selective, user,
-                                                 wanted)
+                                                 wanted, c.rowid in headless)
                                  for c in found.values()])
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
                        currency.stood_for(found.values(), via), offered.reader(backend))
-    question, brought = asked(backend, plan, named), {**via, **pulled}
     weak = weak_of(question, pool.found.values(), pool.covers, brought)
     # siblings follow a best match that misses the question's words, not one that only
     # misses its head: the flag tells the reader, it does not reorder (`weak.Asked.head`)
@@ -169,6 +173,58 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
             for s in shown]
     hidden = Counter(s.status for s in scored if s.hidden)
     return pack(hits, options, window, tuple(named), hidden, notes)
+
+
+def _headless(question: Asked, text: str, found: Collection[Candidate],
+              covers: Mapping[int, Collection[str]], brought: Mapping[int, str],
+              ) -> frozenset[int]:
+    """The candidates (by rowid) that hold none of the thing the question asks for
+    (`weak.Asked.holds_head`, its last word: "which *factory* did I visit in Japan?" of
+    "Lachlan has a fellowship at Hokkaido University"), when another candidate holds it
+    and the head names a thing (`_names_a_thing`, no kind asked: KIND_ASKED); a fact
+    brought in for another (`brought`: a replacement, a newer value on the asked slot)
+    answers for that one and is left alone."""
+    if not question.head or not _names_a_thing(question.head[-1]) or KIND_ASKED.search(text):
+        return frozenset()
+    question = evolve(question, head=question.head[-1:])  # the noun: "tuning *app*"
+    without = {c.rowid for c in found
+               if c.rowid not in brought and not question.holds_head(c, covers.get(c.rowid, ()))}
+    return frozenset(without) if len(without) < len(found) - len(brought) else frozenset()
+
+
+# the lexicon's classes of an abstract thing ("topic": cognition, "focus": quality, "career
+# path": course of action): what answers one is a clause, not the word
+ABSTRACT_CLASSES = frozenset({"cognition", "communication", "message", "quality", "attribute",
+                              "action", "course of action", "psychological feature",
+                              "abstraction", "content", "mental object"})
+
+
+@functools.lru_cache(maxsize=1024)  # the lexicon is asked once a word, not once a recall
+def _names_a_thing(word: str) -> bool:
+    """Whether the head a question asks for names a thing a fact that answers would hold:
+    not a plural ("which books did I finish?" is answered by their names: "Finished
+    'Birnam Wood'"), a kind of place ("which area of Glasgow?": "Partick"), something
+    abstract ("what topic", "what career path": the answer is a clause), or a word in
+    -ing or -ed, which is no noun ("what *exciting* news")."""
+    if word.endswith(("ing", "ed")) or any(w != word for w in lexicon.lemmas(word)):
+        return False
+    classes = set(lexicon.classes(word))
+    return not _named_place(word) and not classes & ABSTRACT_CLASSES
+
+
+# a question that asks for a kind of the thing it names ("what *style of* dance", "what kind
+# of dog"): the answer names the kind ("contemporary", "a huntaway cross"), seldom the thing
+KIND_ASKED = re.compile(r"\b(?:kinds?|types?|sorts?|styles?|forms?|genres?|brands?|makes?|names?)"
+                        r"\s+of\b", re.IGNORECASE)
+# the lexicon's classes of a word for a kind of place ("city": district, geographical area)
+PLACE_CLASSES = frozenset({"area", "geographical area", "geographic area", "district",
+                           "region", "location", "point"})
+
+
+def _named_place(word: str) -> bool:
+    """Whether `word` is a kind of place ("area", "suburb", "town"): "which area of Glasgow
+    did I prefer?" is answered by a place's name ("Partick"), not by the word."""
+    return word in PLACE_CLASSES or not PLACE_CLASSES.isdisjoint(lexicon.classes(word))
 
 
 def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
