@@ -326,6 +326,7 @@ def status(n: Reading, o: Reading) -> str | None:
     same = (n.words & o.words - _GENERIC) - INTERIM - FINAL - names and said_of_it(
         n, o, now, names) or (
         n.subject <= names and o.subject <= names and not was <= _HOPEFUL
+        and not n.about <= {"me"}  # every fact of the user's is the user's
         and nothing_else(n, o, names) and outcome_of_it(n, o, now, names))
     m = _DONE.search(n.text) or (_DECLINED.search(n.text) if n.subject else None)
     done = words_as_written(now, n.text) if now else (m.group() if m else "")

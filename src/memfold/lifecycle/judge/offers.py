@@ -99,8 +99,20 @@ _HIRING = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?hiring\b", re.IGNORECA
 def interim(o: Reading) -> Stems:
     """The interim states the older fact says it is in ("pending", "being processed", "is
     hiring")."""
-    return o.words & INTERIM | (_BEING if BEING_DONE.search(o.text) else frozenset()) | (
+    said = frozenset(x for x in o.words & INTERIM
+                     if x not in _INTERIM_ONLY or _INTERIM_ONLY[x].search(o.text))
+    return said | (_BEING if BEING_DONE.search(o.text) else frozenset()) | (
         _HIRING_WORD if _HIRING.search(o.text) else frozenset())
+
+
+# interim words that are a state only in these phrases: not "to hold the lever", "charges
+# for repair work", "a villa looking over the harbour"
+_INTERIM_ONLY = {w.stem(word): re.compile(pattern, re.IGNORECASE) for word, pattern in (
+    ("hold", r"\bon\s+hold\b"),
+    ("repairs", r"\b(?:for|under|awaiting|needs?|being)\s+(?:\w+\s+)?repair\w*\b"
+                r"(?!\s+(?:work|jobs?|bills?|costs?|shops?|business))"),
+    ("looking", r"\blooking\s+(?:for|to|into|at\s+\w+ing)\b"),
+)}
 
 
 @lru_cache(maxsize=16384)  # asked of the same newer fact for every older one

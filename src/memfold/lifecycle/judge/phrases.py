@@ -218,3 +218,10 @@ PERIOD_SUMMARY = re.compile(
     r"(?:\s*:|\s+(?:was|were|has\s+been|had\s+been)\b|'s\s+(?:[\w-]+\s+){0,3}(?:was|were)\b)",
     re.IGNORECASE)
 
+
+# a correction: the older value was wrong ("actually 14 May", "got it wrong")
+CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
+                        r"(?!\s+(?:enjoy|like|love|hate|mind|quite|pretty|really|feel|felt|think"
+                        r"|thought)\w*)"  # "I actually enjoy": emphasis, not a correction
+                        r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
+                        r"|\bmis(?:heard|read|typed|spelt|spelled|remembered)\b", re.IGNORECASE)

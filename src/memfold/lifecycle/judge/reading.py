@@ -42,11 +42,11 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.phrases import RENAMING as _RENAMING
 from memfold.lifecycle.judge.phrases import SWAPS as _SWAPS
 from memfold.lifecycle.judge.phrases import plainer
+from memfold.lifecycle.judge.slots import COUNTED, named_head, stems
 from memfold.lifecycle.judge.slots import clip as _clip
 from memfold.lifecycle.judge.slots import head as _head
 from memfold.lifecycle.judge.slots import slot as _slot
 from memfold.lifecycle.judge.slots import split_subject as _split_subject
-from memfold.lifecycle.judge.slots import stems
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -91,6 +91,10 @@ class Reading:
     addresses: frozenset[str] = frozenset()  # email addresses it names, lower case
     again: bool = False  # "again": back to a value (a restatement only of the same value)
     kept: Stems = frozenset()  # what it says was kept ("but kept his job"): no change
+    # beside each of `ends`, the words that name the thing that ended: an end shares that
+    # thing only through them, not through its possessor or a word inside a longer name
+    # ("left the City of Dunedin Choir" ended a choir, not Dunedin); empty when not told
+    end_heads: tuple[Stems, ...] = ()
 
 
 _CHANGE_STEMS = frozenset(w.stem(v) for v in w.CHANGE_VERBS)
@@ -100,9 +104,14 @@ _END_WORDS = frozenset("left quit sold wound shut".split())
 
 
 def _verbs(text: str, verb_stems: frozenset[str], words: frozenset[str]) -> list[re.Match[str]]:
-    """Where the text uses one of these verbs, in any inflection ("moved", "moving")."""
+    """Where the text uses one of these verbs, in any inflection ("moved", "moving"); a
+    capitalised word inside a sentence is a name ("in Port Chalmers"), not the verb."""
     return [m for m in w.TOKEN.finditer(text)
-            if (t := m.group().lower()) in words or w.stem(t) in verb_stems]
+            if ((t := m.group().lower()) in words or w.stem(t) in verb_stems)
+            and not (m.group()[:1].isupper() and _INSIDE.search(text[: m.start()]))]
+
+
+_INSIDE = re.compile(r"[\w,'’]\s+$")  # a word or a comma just before: inside a sentence
 
 
 def _changes_in(text: str) -> list[re.Match[str]]:
@@ -122,28 +131,38 @@ def _end_at(text: str, guard: str | None = None) -> re.Match[str] | None:
                  or m.group().lower() in _END_WORDS), None)
 
 
-def _ended(clause: str, names: Stems, guard: str | None) -> Stems | None:
-    """What a clause says ended, or None: the object of the verb or phrase of ending
-    ("customers stopped complaining": complaining, not the customers; "quit smoking"), and
-    its subject too when the verb has no object ("the Berlin office closed at the end of
-    Q1", "Zendesk is gone") or says the subject left ("Mrs. Trần left the firm")."""
+def _ended(clause: str, names: Stems, guard: str | None) -> tuple[Stems, Stems] | None:
+    """What a clause says ended, with its head (`Reading.end_heads`), or None: the object
+    of the verb or phrase of ending ("customers stopped complaining": complaining, not the
+    customers; "quit smoking"), and its subject too when the verb has no object ("the Berlin
+    office closed at the end of Q1", "Zendesk is gone") or says the subject left ("Mrs. Trần
+    left the firm").  Occurrences counted are no state: "cancelled two tunings" ends none."""
     blanked = _NOT_AN_END.sub(lambda x: " " * len(x.group()), clause)  # offsets kept
     if free := _FREE.search(clause):  # "is car-free now": no car any more
-        return stems(free.group(1), names)
+        return stems(free.group(1), names), _EMPTY
+    heads = _EMPTY
     if m := w.END_PHRASES.search(clause) or _ASKED_TO_STOP.search(clause):
         after = stems(_clip(clause[m.end():]), names)  # "no longer on the board": the state
     elif m := _end_at(blanked, guard):
         rest = clause[m.end():]
         if _HANDED_ON.fullmatch(m.group()):
             rest = _handed_on(rest)
+        if COUNTED.match(rest):
+            return None
         after = _EMPTY if _NO_OBJECT.match(rest) else stems(_clip(rest), names)
+        heads = named_head(_clip(rest), names) if after else _EMPTY
     else:
         return None
-    after |= stems(m.group(), names) - _PHRASE_WORDS  # "bought Lise out"
+    inside = stems(m.group(), names) - _PHRASE_WORDS  # "bought Lise out"
+    after, heads = after | inside, heads | inside if heads else heads
     if after and not _DEPARTS.search(m.group()):
-        return after
-    subject = _SUBORDINATE.split(clause[: m.start()])[-1]  # "… after Dr. Lind retired": Lind
-    return after | stems(_nearest(subject), names)
+        return after, heads
+    subject = _nearest(_SUBORDINATE.split(clause[: m.start()])[-1])  # "after Dr. Lind retired"
+    if (heads or not after) and "," not in subject.strip(" ,"):  # the noun phrase before it
+        heads |= named_head(" ".join(subject.split()[-3:]), names)
+    else:
+        heads = _EMPTY
+    return after | stems(subject, names), heads
 
 
 def _handed_on(rest: str) -> str:
@@ -211,7 +230,6 @@ _MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+Ma
                      re.IGNORECASE)
 
 
-
 def read(fact: Fact) -> Reading:
     """Read one fact (cached: a fact is read once however many pairs it is weighed in)."""
     ends = fact.valid is not None and fact.valid.end is not None
@@ -244,7 +262,7 @@ _NOT_AN_END = re.compile(r"\b(?:close\s+to|closely|left\s+(?:side|hand|of)|end\s
                          r"|clos(?:ed|ing|es?)\s+on"  # "closed on the house": bought it
                          # a participle after a determiner describes a noun: "my left knee",
                          # "a retired 747 captain", "the closed office"
-                         r"|(?:a|an|the|my|your|his|her|its|our|their)\s+(?:left|retired|closed"
+                         r"|(?:a|an|the|my|your|his|her|its|our|their|\w+['’]s)\s+(?:left|retired|closed"
                          r"|dropped|cancell?ed|discontinued|abandoned|deprecated|deleted|removed"
                          r"|sold|ended|stopped|separated|divorced|quit)"
                          # leaving someone in a state: "the lesson left me more confused"
@@ -307,7 +325,8 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     self_report = _SELF_REPORT.match(text)
     if guard is None and self_report and not _own_voice(self_report.group("who"), names):
         guard = "third-party"  # "Bob thinks MySQL is faster": someone else's view
-    corrected = bool(w.CORRECTION.search(content))
+    corrected = bool(p.CORRECTION.search(content))
+    ended = [e for c in clauses if (e := _ended(c, names, guard)) is not None]
     return Reading(
         kind=kind,
         text=text,
@@ -317,7 +336,8 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         attr=attr, relation=relation, value=value, verb=verb, head=head,
         changes=tuple(c for clause in clauses for c in _changes(_FRONTED.sub("", clause),
                                                                   names)),
-        ends=tuple(e for c in clauses if (e := _ended(c, names, guard)) is not None),
+        ends=tuple(e for e, _ in ended),
+        end_heads=tuple(h for _, h in ended),
         numbers=q.numbers(text),
         versions=q.versions(text),
         families=q.families(text),

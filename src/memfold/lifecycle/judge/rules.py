@@ -205,9 +205,10 @@ def _ended(n: Reading, o: Reading, doers: bool = False) -> str | None:
     """The older fact's state ended; with `doers`, said of what its doer does (read last)."""
     said = _doers if doers else (lambda stemset: stemset)
     states = said(o.predicate | o.value | o.attr)
-    for ended in n.ends if not end_of_another(n, o) else ():  # of the older fact's states
+    for i, ended in enumerate(n.ends if not end_of_another(n, o) else ()):  # older states
         shared = ended_shared(_topic(ended, said(o.words)) - _END_VERBS, n, o)
-        if shared & states:
+        heads = n.end_heads[i] if i < len(n.end_heads) else frozenset()
+        if shared & states and (not heads or shared & said(heads)):
             return f"the newer fact says {_text(shared, n)!r} ended"
     if n.parted and (o.words & _BOND or o.relation == "relationship") and (
             n.words & o.words or not n.subject):

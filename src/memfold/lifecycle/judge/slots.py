@@ -254,3 +254,30 @@ def _class_of(value: str) -> str | None:
     return None
 
 
+# occurrences counted, not a state: "cancelled two tunings", "missed 3 sessions", "a week
+# of lessons"
+COUNTED = re.compile(r"\s*(?:(?:a|an|one|two|three|four|five|six)\s+(?:day|night|week|weekend"
+                      r"|fortnight|month|couple|few|handful|lot|number|series|run)s?\s+of"
+                      r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several"
+                      r"|\d+)\s+\w+s\b", re.IGNORECASE)
+# where the noun phrase a verb ends stops: at a preposition, or an "of" before a common word
+_NOUN_PHRASE_END = re.compile(r"\s(?:over|in|on|at|for|with|from|to|into|near|after|before"
+                              r"|during|by|because|since|as|and|or|last|this|of(?=\s+(?-i:[a-z])))"
+                              r"\s", re.IGNORECASE)
+
+
+def named_head(phrase: str, names: Stems) -> Stems:
+    """The words that name the thing a noun phrase is, cut at its first preposition ("the
+    road over Three Mile Hill": road): a name of three words or more by its last word
+    ("the City of Dunedin Choir": choir, not Dunedin), else every word but the possessor
+    it opens with ("Mum's unit": unit; "the Tartu place"; "her sister's place")."""
+    words = _NOUN_PHRASE_END.split(f"{_LEADING.sub('', phrase)} ", maxsplit=1)[0].split()
+    words = words[1:] if words and words[0].lower() in ("the", "a", "an") else words
+    if len(words) >= 3 and all(x[:1].isupper() for x in words if x.lower() != "of"):
+        return stems(words[-1], names)
+    if len(words) > 1 and re.search(r"['’]s?$", words[0]):
+        words = words[1:]
+    return stems(" ".join(words), names)
+
+
+_LEADING = re.compile(r"^\s*(?:out\s+of|of|from|with|to)\s+", re.IGNORECASE)

@@ -393,9 +393,6 @@ NOW = re.compile(r"\b(?:now|only|instead|anymore|these\s+days|since|switched|mov
                  r"(?=\s*,|\s*\.?\s*$)|effective\s+(?:\d{1,2}\s+)?(?:" + _MONTHS + r"))\b",
                  re.IGNORECASE)
 # A correction: the older value was wrong, this one is right ("actually 14 May, not 12 May")
-CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]|\bactually\b"
-                        r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
-                        r"|\bmis(?:heard|read|typed|spelt|spelled|remembered)\b", re.IGNORECASE)
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # The entity itself ended for good ("closed for good", "shut down", "went bust")
 FOR_GOOD = re.compile(r"\b(?:for\s+good|permanently|(?:shut|closed|wound)\s+down|(?:closed|shut)"
