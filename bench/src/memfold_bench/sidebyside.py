@@ -13,7 +13,8 @@ their order alternating (or rotating) between samples, because the machine may b
 - 10 files changed — `corpus.touch` of 10 daily logs (not timed), then memfold's sync
   against the floor's (scale.py's `measure_incremental`), `--repeat` times;
 - recall in-process — one long-lived `Memory` against one open connection running the plain
-  FTS5 query (scale.py), every query `--repeat` times;
+  FTS5 query (scale.py), every query `--repeat` times; wall time, and beside it each call's
+  CPU time (the calling thread's), which a busy machine sways far less;
 - recall as a whole process, one-shot — `memfold --workspace WS --as-of T recall Q --k 10
   --json` with MEMFOLD_WARM=off, against `python -c floor.SEARCH_SCRIPT`;
 - recall as a whole process, warm — the same command answered by a resident process
@@ -121,17 +122,28 @@ def in_process_results(run: Run, queries: Sequence[Planted]) -> tuple[list[list[
     return ours, base
 
 
+def timed_thread(action: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one call, the CPU time this thread's (`time.thread_time`, to
+    the nanosecond): an in-process recall runs in the caller's thread, and its CPU time
+    moves far less than its wall time with what else the machine runs."""
+    cpu = time.thread_time()
+    wall = timed(action)
+    return wall, time.thread_time() - cpu
+
+
 def measure_in_process(run: Run, queries: Sequence[Planted], repeat: int) -> None:
     """Time every query `repeat` times on one long-lived Memory and one open floor
     connection, the side going first alternating; each sample is kept pooled (`recall`)
-    and under its class (`recall:CLASS`)."""
+    and under its class (`recall:CLASS`), its CPU time beside it (`recall.cpu`)."""
     def pair(order: int, q: Planted, ours: Callable[[], object],
              base: Callable[[], object]) -> None:
         def add(who: str, call: Callable[[], object]) -> Callable[[], None]:
             def go() -> None:
-                took = timed(call)
-                run.add(f"recall.{who}", took)
-                run.add(f"recall:{q.kind}.{who}", took)
+                wall, cpu = timed_thread(call)
+                run.add(f"recall.{who}", wall)
+                run.add(f"recall:{q.kind}.{who}", wall)
+                run.add(f"recall_cpu.{who}", cpu)
+                run.add(f"recall_cpu:{q.kind}.{who}", cpu)
             return go
         alternate(order, add("memfold", ours), add("floor", base))
 
@@ -349,6 +361,7 @@ def class_rows(run: Run, kinds: Sequence[str], queries: Sequence[Planted],
         rows[kind] = {
             "queries": len(of),
             "recall_in_process": sampled(run, f"recall:{kind}", "s"),
+            "recall_in_process_cpu": sampled(run, f"recall_cpu:{kind}", "s"),
             "recall_cli_one_shot": sampled(run, "cli", "s", mine_key=f"cli_one_shot:{kind}",
                                            base_key=f"cli_floor:{kind}"),
             "recall_cli_warm": warm_row(run, warm, kind),
@@ -404,6 +417,7 @@ def measure(files: int, entity_pages: int, count: int, repeat: int, seed: int,
                 "noop_sync": sampled(run, "noop", "s"),
                 "changed_10_files": sampled(run, "incremental", "s"),
                 "recall_in_process": sampled(run, "recall", "s"),
+                "recall_in_process_cpu": sampled(run, "recall_cpu", "s"),
                 "recall_cli_one_shot": sampled(run, "cli", "s", mine_key="cli_one_shot",
                                                base_key="cli_floor"),
                 "recall_cli_warm": warm_row(run, procs.warm),
@@ -497,6 +511,7 @@ LABELS = (
     ("noop_sync", "no-op sync"),
     ("changed_10_files", f"{TOUCHED} files changed"),
     ("recall_in_process", "in-process recall p50 (p95)"),
+    ("recall_in_process_cpu", "in-process recall CPU time p50 (p95)"),
     ("recall_cli_one_shot", "whole-process CLI recall p50 (p95), one-shot"),
     ("recall_cli_warm", "whole-process CLI recall p50 (p95), warm"),
 )
@@ -506,6 +521,8 @@ def table(result: Json) -> list[str]:
     rows = result["rows"]
     lines = ["| | floor | memfold | ratio |", "|---|---|---|---|"]
     for key, label in LABELS:
+        if key not in rows:  # a result written before the row was kept
+            continue
         r = rows[key]
         base, mine = figure(r["floor"], r["unit"]), figure(r["memfold"], r["unit"])
         ratio = times(r["ratio"])
@@ -527,14 +544,18 @@ def table(result: Json) -> list[str]:
 
 
 def class_table(result: Json) -> list[str]:
-    """Recall by query class: p50 floor / memfold and the ratio (p95 ratio), in-process and
-    warm; hit@10 floor / memfold."""
+    """Recall by query class: p50 floor / memfold and the ratio (p95 ratio), in-process
+    (wall and CPU time) and warm; hit@10 floor / memfold."""
     lines = ["| query class | in-process floor / memfold | ratio (p95) "
+             "| in-process CPU floor / memfold | ratio (p95) "
              "| warm floor / memfold | ratio (p95) | hit@10 floor / memfold |",
-             "|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|"]
     for kind, rows in result.get("classes", {}).items():
         cells = []
-        for key in ("recall_in_process", "recall_cli_warm"):
+        for key in ("recall_in_process", "recall_in_process_cpu", "recall_cli_warm"):
+            if key not in rows:  # a result written before CPU time was kept
+                cells += ["n/a", "n/a"]
+                continue
             r = rows[key]
             cells.append(f"{figure(r['floor'], 's')} / {figure(r['memfold'], 's')}")
             p95 = r.get("p95", {}).get("ratio")

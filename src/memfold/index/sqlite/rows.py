@@ -59,10 +59,12 @@ def life_row(st: LifeState) -> tuple[object, ...]:
 
 def fact_of(row: Sequence[object]) -> Fact:
     start, end = day_of(row[11]), day_of(row[12])
+    entities = row[7]
     return Fact(
         id=str(row[1]), kind=str(row[2]), content=str(row[3]), path=str(row[4]),
         line=int(row[5]), end_line=int(row[6]),  # type: ignore[call-overload]
-        entities=tuple(json.loads(str(row[7]))),
+        # half the facts link no entity: their '[]' needs no JSON parser
+        entities=() if entities == "[]" else tuple(json.loads(str(entities))),
         params=json.loads(str(row[8])) if row[8] else {},
         confidence=row[9], importance=row[10],  # type: ignore[arg-type]
         valid=Interval(start, end) if start or end else None,

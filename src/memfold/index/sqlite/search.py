@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import date
 
 from memfold.errors import IndexDamaged, IndexError_
@@ -204,14 +203,14 @@ def lexical(db: sqlite3.Connection, fts: str, filters: Filters, limit: int) -> l
         raise IndexError_(f"search failed: {exc}") from exc
     scores = dict(ranked)
     found = candidates(db, f"SELECT {FACT_SELECT}, NULL FROM {FACT_FROM}"  # noqa: S608
-                       f" WHERE f.rowid IN ({marks(ranked)})", list(scores))
+                       f" WHERE f.rowid IN ({marks(ranked)})", list(scores), scores)
     if filters == Filters():
         def order(c: Candidate) -> tuple[object, ...]:
             return (scores[c.rowid], c.fact.path, c.fact.line)
     else:
         def order(c: Candidate) -> tuple[object, ...]:
             return _filtered_order(scores[c.rowid], c.fact.day, c.fact.path, c.fact.line)
-    return sorted((replace(c, bm25=scores[c.rowid]) for c in found), key=order)
+    return sorted(found, key=order)
 
 
 FILTERED_FETCH = 8  # a filtered search first ranks this many times its limit, unfiltered
@@ -455,7 +454,12 @@ def neighbours(db: sqlite3.Connection, rowids: Sequence[int]) -> dict[int, tuple
     return out
 
 
-def candidates(db: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[Candidate]:
+def candidates(db: sqlite3.Connection, sql: str, params: Sequence[object],
+               scores: dict[int, float] | None = None) -> list[Candidate]:
+    """The rows `sql` selects (FACT_SELECT and a score column) as candidates, with their
+    entity links; `scores`: each one's bm25 by rowid, given in place of the score column
+    (set as each candidate is made, not copied onto it after: a search's candidates are
+    made once)."""
     try:
         rows = db.execute(sql, params).fetchall()
     except sqlite3.DatabaseError as exc:  # a damaged page read only now, or a bad query
@@ -470,7 +474,8 @@ def candidates(db: sqlite3.Connection, sql: str, params: Sequence[object]) -> li
             chunk,
         ):
             links.setdefault(fact, []).append(key)
-    return [Candidate(fact=fact_of(row), bm25=row[SCORE_COLUMN],
+    return [Candidate(fact=fact_of(row),
+                      bm25=row[SCORE_COLUMN] if scores is None else scores[row[0]],
                       links=tuple(links.get(row[0], ())), sha256=row[15], rowid=row[0],
                       life=life_of(row[16:SCORE_COLUMN])) for row in rows]
 
