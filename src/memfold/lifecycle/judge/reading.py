@@ -509,9 +509,10 @@ def _changes(clause: str, names: Stems) -> list[Change]:
             obj = rest[: f.start()]
             found.append(Change(verb, stems(_clip_change(f.group("old")), names),
                                 stems(_clip_change(f.group("new")), names), stems(obj, names)))
-        elif t := _TO.search(rest):
+        elif t := _TO.search(rest):  # "Dr. Kowalczyk switched me to ...": me, not the doctor
+            doer = not _PERSON.fullmatch(rest[: t.start()].strip())
             found.append(Change(verb, _EMPTY, stems(_clip_change(t.group("new")), names),
-                                stems(rest[: t.start()], names) or subject))
+                                stems(rest[: t.start()], names) or (subject if doer else _EMPTY)))
         elif f := _FROM.search(rest):
             found.append(Change(verb, stems(_clip_change(f.group("old")), names), _EMPTY,
                                 stems(rest[: f.start()], names)))
@@ -523,6 +524,7 @@ def _changes(clause: str, names: Stems) -> list[Change]:
 
 
 _BACK_TO = re.compile(w.BACK_TO, re.IGNORECASE)
+_PERSON = re.compile(r"me|us|him|her|them", re.IGNORECASE)  # who a change was made for
 _DETERMINED = re.compile(r"\b(?:the|a|an|our|my|his|her|their|this|that)\s+$", re.IGNORECASE)
 # how a thing went, not where: "my first term at Tanhill went well", "the move went fine"
 _WENT_HOW = re.compile(r"\s+(?:(?:really\s+|very\s+|pretty\s+|quite\s+)?(?:well|badly|fine"
