@@ -4,8 +4,9 @@ Dunedin, benchmarks/data/personal-tune8.json), where these retired true facts: a
 is no end of the city it is named after; occurrences cancelled are no state; a left hip is
 no departure; a possession sold is no end of its owner; an interim word used as a verb is
 no interim state; "actually" before a feeling is no correction; a capitalised place name is
-no verb; who made a change for someone ("switched me to") is not what changed. The real ends,
-statuses and moves beside each still supersede."""
+no verb; who made a change for someone ("switched me to") is not what changed; "it is not
+worth" ends nothing; a number of a thing bought is no new value of another thing's number
+through its unit word alone. The real ends, statuses and moves beside each still supersede."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ RETIRES_NOTHING = [
      "O(c=0.6) @me: Early morning lengths at Moana Pool are the only exercise I actually enjoy."),
     ("W @me: Old Mr Dunbar taught me to tune by ear at his shop in Christchurch in 1991.",
      "B @me: Found a new coffee place in Port Chalmers, two doors from Aroha's shop."),
+    ("W @me: I drive a silver 2009 Toyota Hiace van with my tools racked in the back.",
+     "O(c=0.7) @me: It's not worth a new gearbox in a van with 410,000 km on the clock."),
+    ("O(c=0.7) @me: It's not worth a new gearbox in a van with 410,000 km on the clock.",
+     "B @me: Bought a white 2019 Ford Transit Custom with 86,000 km from a dealer."),
     ("W @me: My GP is Dr. Sandhu at Mornington Health Centre.",  # the doctor is the doer
      "B @me: Atorvastatin gave me muscle aches; Dr. Kowalczyk switched me to rosuvastatin."),
 ]

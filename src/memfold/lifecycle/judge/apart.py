@@ -173,6 +173,10 @@ def count_apart(n: Reading, o: Reading) -> bool:
         or bool(_LIMIT.search(n.text)) != bool(_LIMIT.search(o.text))
 
 
+# the words that name a unit ("km", "miles"): an experience sharing only these shares no topic
+UNIT_WORDS = frozenset(w.UNIT_CLASS) | frozenset(w.stem(x) for x in w.UNIT_CLASS)
+
+
 def unit_named(units: Stems, n: Reading, o: Reading) -> bool:
     """A quantity the newer fact gives of a thing it names and the older fact does not
     ("bought a 240 mm Masakage gyuto" is not the size of "my Tojiro gyuto, 210 mm")."""
@@ -334,6 +338,6 @@ def status(n: Reading, o: Reading) -> str | None:
         return f"status: {words_as_written(was, o.text)!r} became {done!r}"
     return None
 
-__all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "change_apart", "count_apart",
+__all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "UNIT_WORDS", "change_apart", "count_apart",
            "kind_apart", "left_apart", "money_apart", "named",
            "nothing_else", "outcome_of_it", "said_of_it", "status", "unit_named"]

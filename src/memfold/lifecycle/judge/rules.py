@@ -393,7 +393,7 @@ def _counted(n: Reading, o: Reading) -> str | None:
                 not old_units and units & o.words)
             topic = _topic(n.words, o.words) - {value, old_value}
             if n.kind == "experience":  # "ran 10 miles" is an event, not the car's mileage
-                topic -= units | old_units
+                topic -= units | old_units | apart.UNIT_WORDS
             if same_unit and value != old_value and topic and not apart.unit_named(units, n, o):
                 return f"{_text(units | old_units, n, o)}: {old_value} became {value}"
     return None

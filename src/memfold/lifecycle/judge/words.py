@@ -136,7 +136,8 @@ END_PHRASES = re.compile(
     r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not|cannot)\b[^.;]*?\b"
     r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|broke\s+up|split\s+up"
     r"|gave\s+up|give\s+up|giving\s+up|given\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
-    r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out|(?:is|are|was|were)\s+not"
+    r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out"
+    r"|(?<!\bit\s)(?<!\bthat\s)(?<!\bthere\s)(?:is|are|was|were)\s+not"  # not "it is not worth"
     r"\s+(?!only\b|just\b)|phased\s+out|moved\s+away\s+from"
     r"|walked\s+away\s+from|stepped\s+down|let\s+go|let\s+(?:\w+\s+){1,6}lapse"
     # "Fenwick let Ivo go" (not "let Ivo go to the party")
