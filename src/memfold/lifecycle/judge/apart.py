@@ -173,6 +173,21 @@ def count_apart(n: Reading, o: Reading) -> bool:
         or bool(_LIMIT.search(n.text)) != bool(_LIMIT.search(o.text))
 
 
+def liked_alike(n_text: str, o_text: str) -> Stems:
+    """What both facts like or dislike when it is the same doing, told by a common verb
+    ("hates running" / "has come to love running"): the stems of it, else none ("hates
+    working late" / "loves working from home" are two doings)."""
+    liked = [_LIKED.search(text) for text in (n_text, o_text)]
+    said = [stems(_TIMELESS.sub(" ", m.group("what"))) for m in liked if m]
+    return said[0] if len(said) == 2 and said[0] == said[1] else frozenset()
+
+
+_LIKED = re.compile(r"\b(?:likes?|liked|loves?|loved|enjoys?|enjoyed|hates?|hated|dislikes?"
+                    r"|disliked|detests?|loathes?)\s+(?P<what>\w+ing\b[^.,;]*)", re.IGNORECASE)
+_TIMELESS = re.compile(r"\b(?:now|again|these\s+days|nowadays|too|as\s+well|a\s+lot|so\s+much"
+                       r"|it)\b", re.IGNORECASE)
+
+
 # the words that name a unit ("km", "miles"): an experience sharing only these shares no topic
 UNIT_WORDS = frozenset(w.UNIT_CLASS) | frozenset(w.stem(x) for x in w.UNIT_CLASS)
 
@@ -339,5 +354,5 @@ def status(n: Reading, o: Reading) -> str | None:
     return None
 
 __all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "UNIT_WORDS", "change_apart", "count_apart",
-           "kind_apart", "left_apart", "money_apart", "named",
+           "kind_apart", "left_apart", "liked_alike", "money_apart", "named",
            "nothing_else", "outcome_of_it", "said_of_it", "status", "unit_named"]

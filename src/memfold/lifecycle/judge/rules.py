@@ -404,7 +404,7 @@ def _opposed(n: Reading, o: Reading) -> str | None:
     if not (o.kind == "opinion" or n.kind == "opinion" or o.polarity or n.polarity) \
             or n.additive:
         return None
-    shared = _topic(n.words, o.words)
+    shared = _topic(n.words, o.words) or apart.liked_alike(n.text, o.text)  # "hates running"
     if n.changed_mind:  # "changed their mind and now dislikes Rust" / "dislikes working late"
         shared -= _LIKING
     if not shared:
