@@ -154,7 +154,9 @@ def _ended(clause: str, names: Stems, guard: str | None) -> tuple[Stems, Stems] 
     else:
         return None
     inside = stems(m.group(), names) - _PHRASE_WORDS  # "bought Lise out"
-    after, heads = after | inside, heads | inside if heads else heads
+    after |= inside
+    if heads:
+        heads |= inside
     if after and not _DEPARTS.search(m.group()):
         return after, heads
     subject = _nearest(_SUBORDINATE.split(clause[: m.start()])[-1])  # "after Dr. Lind retired"

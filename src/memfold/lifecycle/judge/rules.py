@@ -404,7 +404,8 @@ def _opposed(n: Reading, o: Reading) -> str | None:
     if not (o.kind == "opinion" or n.kind == "opinion" or o.polarity or n.polarity) \
             or n.additive:
         return None
-    shared = _topic(n.words, o.words) or apart.liked_alike(n.text, o.text)  # "hates running"
+    shared = _topic(n.words, o.words) or (  # "hates running" / "loves running now"
+        apart.liked_alike(n.text, o.text) if n.now else frozenset())
     if n.changed_mind:  # "changed their mind and now dislikes Rust" / "dislikes working late"
         shared -= _LIKING
     if not shared:
