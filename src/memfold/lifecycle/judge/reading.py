@@ -149,8 +149,9 @@ def _ended(clause: str, names: Stems, guard: str | None) -> tuple[Stems, Stems] 
             rest = _handed_on(rest)
         if COUNTED.match(rest):
             return None
-        after = _EMPTY if _NO_OBJECT.match(rest) else stems(_clip(rest), names)
-        heads = named_head(_clip(rest), names) if after else _EMPTY
+        clipped = "" if _NO_OBJECT.match(rest) else _clip(rest)
+        after = stems(clipped, names)
+        heads = named_head(clipped, names) if after else _EMPTY
     else:
         return None
     inside = stems(m.group(), names) - _PHRASE_WORDS  # "bought Lise out"
