@@ -27,7 +27,7 @@ from memfold.lifecycle.judge.reading import Change, Reading, Stems
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
 from memfold.lifecycle.judge.slots import stems
 
-_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_GENERIC = w.GENERIC_STEMS
 
 
 # the people one is born or raised among: "Mom is ..." tells one of her many states, where

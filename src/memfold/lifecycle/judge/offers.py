@@ -49,7 +49,7 @@ from functools import lru_cache
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.reading import Reading, Stems
 
-_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_GENERIC = w.GENERIC_STEMS
 # the stems of words.OPPOSITE, INTERIM and FINAL, shared with `rules`
 OPPOSITE = {w.stem(k): frozenset(w.stem(x) for x in v) for k, v in w.OPPOSITE.items()}
 INTERIM = frozenset(w.stem(x) for x in w.INTERIM)

@@ -18,7 +18,7 @@ from memfold.names import entity_key
 from memfold.values import Fact
 
 _SIZE = 16384
-_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_GENERIC = w.GENERIC_STEMS
 _STOPPED = frozenset(w.stem(x) for x in w.STOP)
 # "has no dark mode", "doesn't have a driving licence", "has never travelled outside Europe"
 _DENIED = re.compile(r"\b(?:doesn't|does\s+not|don't|do\s+not|has\s+no|have\s+no|hasn't\s+got"

@@ -87,17 +87,17 @@ from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
 from memfold.lifecycle.judge.signature import names as _names
 from memfold.lifecycle.judge.signature import related as _related
 from memfold.lifecycle.judge.signature import signature as _signature
+from memfold.lifecycle.judge.slots import SINGLE_VALUED
 from memfold.lifecycle.judge.subjects import named_values, reported, reporters, same_subject
 from memfold.lifecycle.judge.unread import unread_offer
 from memfold.values import Fact
 
-_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_GENERIC = w.GENERIC_STEMS
 _LIKING = frozenset(w.stem(x) for x in w.POSITIVE | w.NEGATIVE)
 _END_VERBS = frozenset(w.stem(x) for x in w.END_VERBS)
 _RELATIONSHIP = frozenset(w.stem(x) for x in w.RELATIONSHIP)
 _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split())
-_SINGLE = frozenset("location employer role manager lead relationship name platform prefer age "
-                    "diet attr team grade vehicle school".split())
+_SINGLE = SINGLE_VALUED | {"prefer", "attr"}  # and what one prefers, an attribute
 # An older fact that never stated the entity's own state (someone else's news, a question,
 # a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
 HEARSAY = frozenset({"third-party", "question", "suggestion", "discussion", "pitch", "plan",

@@ -46,6 +46,10 @@ def stems(text: str, drop: Stems = _EMPTY) -> Stems:
                      for s in (w.stem(part),) if s not in drop)
 
 
+# the relations a fact gives one value of at a time: a newer value replaces the older
+SINGLE_VALUED = frozenset("location employer role manager lead relationship name platform age "
+                          "diet team grade vehicle school".split())
+
 def clip(text: str) -> str:
     """A value ends at the end of its clause: "PostgreSQL, since 2023" -> "PostgreSQL"."""
     return re.split(r"(?<!\d),|,(?!\d{3}\b)|[;(]|\s[-–—]\s|\s(?:because|since|after|which|who"

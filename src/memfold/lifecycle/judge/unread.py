@@ -26,13 +26,11 @@ import re
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.offers import FINAL, HOLDS_NOW, gerunds
 from memfold.lifecycle.judge.reading import Reading
+from memfold.lifecycle.judge.slots import SINGLE_VALUED
 
 OTHER_VALUE = "the newer fact gives another value for it"
-# the single-valued slots a fact gives (judge.rules `_SINGLE`, the attribute read apart)
-_SINGLE = frozenset("location employer role manager lead relationship name platform age diet "
-                    "team grade vehicle school".split())
 _PLACE_PARTS = frozenset(w.stem(x) for x in w.PLACE_PARTS)
-_GENERIC = frozenset(w.stem(x) for x in w.GENERIC)
+_GENERIC = w.GENERIC_STEMS
 
 
 def _plain(r: Reading, again: bool = False) -> bool:
@@ -57,7 +55,7 @@ def same_slot_offer(n: Reading, o: Reading) -> str | None:
         return None  # "an apartment in Tennoji ward": where in the city
     if o.value <= n.words and not (n.changes or n.now) and not _left_before(n, o):
         return None  # "Sigrid's house is in Luthagen, Uppsala": the same place, more precisely
-    if n.relation and n.relation == o.relation and n.relation in _SINGLE:
+    if n.relation and n.relation == o.relation and n.relation in SINGLE_VALUED:
         return f"same slot: {n.relation}; {OTHER_VALUE}"
     if n.verb and n.verb == o.verb and not (n.relation or o.relation):
         return f"same slot: {n.verb} by; {OTHER_VALUE}"

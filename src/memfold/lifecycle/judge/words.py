@@ -539,9 +539,8 @@ UNIT_CLASS = {
     "gbit": "bandwidth", "req": "rate", "request": "rate", "rps": "rate", "qps": "rate",
     "eur": "money", "usd": "money", "gbp": "money", "chf": "money", "€": "money",
     "$": "money", "£": "money", "euro": "money", "dollar": "money", "pound": "money",
-    "kg": "weight", "lb": "weight", "gb": "size", "tb": "size",
-    "mb": "size", "km": "distance", "mile": "distance", "hour": "duration",
-    "minute": "duration", "min": "duration",
+    "kg": "weight", "lb": "weight", "gb": "size", "tb": "size", "mb": "size", "km": "distance",
+    "mile": "distance", "hour": "duration", "minute": "duration", "min": "duration",
 }
 
 
@@ -596,3 +595,6 @@ def stem(word: str) -> str:
 
 def is_number(word: str) -> bool:
     return bool(NUMBER.match(word))
+
+
+GENERIC_STEMS = frozenset(stem(x) for x in GENERIC)  # alone, they relate no two facts
