@@ -160,3 +160,45 @@ def _journal_chain(url: str, tenant: str) -> tuple[int, str | None]:
             return n, f"line {n + 1} breaks the chain"
         prev = event.hash
     return len(lines), None
+
+
+BIG = ("W @Peter: Lives in Lisbon now near the harbour. ^big00001",
+       "W @Cairo: Uses the new tram every day. ^big00002",
+       "W @Renée @Işıl: Lives in a flat near the clinic kitchen. ^big00003",
+       "W: Uses were liyor zelsiwen another gornutam fiancée early. ^big00004",
+       "O(c=0.3) @Yuki: Usually fuunzel cake is too sweet. ^big00005",
+       "W @Oslo: Owns a new harbour office. ^big00006",
+       "B: Booked smörgåsbord again for the team. ^big00007")
+
+
+def test_a_fresh_replica_retains_into_a_bank_it_never_held_as_its_copy_would(
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A generated bank of 30 daily logs and entity pages (names, aliases, facts without
+    entities) imported twice: the same retains through a copy and through a replica that
+    never held the bank store the same rows; the fresh replica writes nothing to disk."""
+    from memfold.client.files import read_workspace
+    from memfold_bench import corpus
+
+    monkeypatch.setenv("MEMFOLD_NOW", NOW)
+    tokens = {t: bearer(make_tenant(pg_db, t).tokens["agent"]) for t in ("bigcopy", "bigpg")}
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus.generate(Path(tmp) / "ws", files=30, seed=3)
+        body = read_workspace(Path(tmp) / "ws")
+        empty = Path(tmp) / "cache"
+        empty.mkdir()
+        said: dict[str, list[Any]] = {}
+        with app_client(pg_db) as copy:
+            for token in tokens.values():
+                got = copy.post("/v1/banks/main/import", headers=token, json=body)
+                assert got.status_code == 200, got.text
+            said["bigcopy"] = [copy.post("/v1/banks/main/retain", headers=tokens["bigcopy"],
+                                         json={"bullets": [b], "date": "2025-12-01"}).json()
+                               for b in BIG]
+        with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
+            said["bigpg"] = [fresh.post("/v1/banks/main/retain", headers=tokens["bigpg"],
+                                        json={"bullets": [b], "date": "2025-12-01"}).json()
+                             for b in BIG]
+            assert list(empty.iterdir()) == []
+    assert said["bigpg"] == said["bigcopy"]
+    assert sum(len(a["superseded"]) + len(a["conflicts"]) for a in said["bigpg"]) >= 3
+    assert _bank(pg_db.owner, "bigpg") == _bank(pg_db.owner, "bigcopy")
