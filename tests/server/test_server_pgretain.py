@@ -202,3 +202,37 @@ def test_a_fresh_replica_retains_into_a_bank_it_never_held_as_its_copy_would(
     assert said["bigpg"] == said["bigcopy"]
     assert sum(len(a["superseded"]) + len(a["conflicts"]) for a in said["bigpg"]) >= 3
     assert _bank(pg_db.owner, "bigpg") == _bank(pg_db.owner, "bigcopy")
+
+
+def test_with_a_model_the_judge_weighs_meaning_from_the_banks_vectors_as_a_copy_does(
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replica with a model judges by meaning too (judge.meaning): the vectors it asks
+    for come from the bank's rows and those it makes are stored in the retain's own
+    transaction, as through a copy; nothing is written to the replica's disk."""
+    from memfold.embed.base import FakeEmbedder
+
+    monkeypatch.setenv("MEMFOLD_NOW", NOW)
+    via_copy = bearer(make_tenant(pg_db, "vcopy").tokens["agent"])
+    via_pg = bearer(make_tenant(pg_db, "vpg").tokens["agent"])
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "cache"
+        empty.mkdir()
+        with app_client(pg_db, embedder=FakeEmbedder) as copy:
+            wanted = _retains(copy, via_copy)
+        with app_client(pg_db, recall_from="postgres", cache=empty,
+                        embedder=FakeEmbedder) as fresh:
+            got = _retains(fresh, via_pg)
+            assert list(empty.iterdir()) == []
+    assert got == wanted
+    stored = _bank(pg_db.owner, "vpg")
+    assert stored == _bank(pg_db.owner, "vcopy")
+    assert _vectors(pg_db.owner, "vpg") == _vectors(pg_db.owner, "vcopy") != []
+
+
+def _vectors(url: str, tenant: str) -> list[tuple[Any, ...]]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        conn.execute("SELECT set_config('memfold.tenant', %s, false)", [tenant])
+        return sorted((str(e), bytes(k), bytes(v)) for e, k, v in conn.execute(
+            "SELECT embedder, key, vector FROM vectors"))

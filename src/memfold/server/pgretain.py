@@ -14,9 +14,10 @@ memfold.server.banks) and reads only what the retain needs:
   `parse_appended`), and the journal's tail (the last line's seq and hash) the new lines
   chain on;
 - the judge's older candidates and every fact's state: the bank's recall rows
-  (`PgRecallIndex`), weighed by the ledger's own `Weighing` with the judge local memfold
-  would load (MEMFOLD_JUDGE; the rule judge by default), after the retain's own rows are
-  stored in the same transaction, as local memfold judges after indexing the append.
+  (`PgRecallIndex`), weighed by the ledger's own `Weighing` with the judge a copy's ledger
+  weighs with (MEMFOLD_JUDGE, the rule judge by default; with the replica's model, also
+  by meaning, from vectors kept in the bank's rows), after the retain's own rows are stored
+  in the same transaction, as local memfold judges after indexing the append.
 
 It stores what the copy would have sent (`rows.store`: the file, its facts and recall rows,
 the journal lines, `recall_life` folded), bumps `head` and commits; the answer goes out
@@ -28,7 +29,8 @@ What this does not answer it refuses with `NeedsCopy` before writing anything, a
 replica writes through its copy as before: a bank whose recall rows were never derived, a
 day's log that does not decode cleanly, or one whose end leaves a fence or comment open (the
 append closes it, so the whole file is parsed again and checked for revised facts), and a
-replica with a model (the judge may then weigh meaning, from vectors the copy keeps).
+replica without a model told to judge by meaning all the same (MEMFOLD_JUDGE_EMBED=on: a
+copy's judge loads a model of its own).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -51,6 +54,7 @@ from memfold.server.db import LOCK_SPACE, tenant_tx
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgrecall import NeedsCopy
 from memfold.server.rows import store
+from memfold.server.vectors import StoredVectors
 from memfold.values import TEXT, Judgement, RetainResult
 from memfold.workspace.format import decode, parse_appended, parse_document, prepare_append
 from memfold.workspace.layout import BANK_TEMPLATES, CORE_TEMPLATE, Workspace, daily_path
@@ -58,6 +62,8 @@ from memfold.workspace.layout import BANK_TEMPLATES, CORE_TEMPLATE, Workspace, d
 if TYPE_CHECKING:
     import psycopg
     from psycopg_pool import ConnectionPool
+
+    from memfold.embed.base import Embedder
 
 _T = TypeVar("_T")
 
@@ -74,9 +80,10 @@ _HELD = "SELECT DISTINCT fact_id FROM recall_facts WHERE bank_id = %s AND fact_i
 
 
 def answerable(embedder: object | None) -> bool:
-    """Whether this replica's retains can be answered from PostgreSQL: no model (the judge
-    weighs words only, as a copy without vectors does)."""
-    return embedder is None and config.choice("MEMFOLD_JUDGE_EMBED") != "on"
+    """Whether this replica's retains can be answered from PostgreSQL: with the replica's
+    model, or with none when the judge is not told to load one (MEMFOLD_JUDGE_EMBED=on
+    without vectors: the copy's judge loads the model of its own)."""
+    return embedder is not None or config.choice("MEMFOLD_JUDGE_EMBED") != "on"
 
 
 class DatabaseWriter:
@@ -84,12 +91,12 @@ class DatabaseWriter:
     arguments and answer (the REST verb and the MCP tool run on it unchanged)."""
 
     def __init__(self, pool: ConnectionPool, caller: Caller, bank: str,
-                 judge: Callable[[], Judge]) -> None:
+                 embedder: Callable[[], Embedder] | None = None) -> None:
         self.pool = pool
         self.caller = caller
         self.bank = bank
         self.source = caller.name  # who writes: every record is signed with the token's name
-        self._judge = judge
+        self.embedder = embedder  # the replica's model, or None: lexical
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
                source: str | None = None, idempotency_key: str | None = None,
@@ -106,18 +113,20 @@ class DatabaseWriter:
             if row is None:
                 raise UnknownBank(f"no bank {self.bank!r}")
             conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, int(row[0])])
-            return Retaining(conn, self.caller, int(row[0]), self._judge).write(plan, clock)
+            return Retaining(conn, self.pool, self.caller, int(row[0]),
+                             self.embedder).write(plan, clock)
 
 
 class Retaining:
     """One retain's transaction on one bank (the caller holds the bank's lock)."""
 
-    def __init__(self, conn: psycopg.Connection[Any], caller: Caller, bank_id: int,
-                 judge: Callable[[], Judge]) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], pool: ConnectionPool, caller: Caller,
+                 bank_id: int, embedder: Callable[[], Embedder] | None) -> None:
         self.conn = conn
+        self.pool = pool
         self.caller = caller
         self.bank_id = bank_id
-        self.judge = judge
+        self.embedder = embedder
 
     def write(self, plan: retain_module.RetainPlan,
               clock: Callable[[], datetime]) -> RetainResult:
@@ -166,8 +175,10 @@ class Retaining:
         if not new_ids or len(new_ids) > JUDGE_LIMIT:
             return []
         index = PgRecallIndex(self.conn, self.bank_id)
-        weighing = Weighing(index, index, self.judge())
-        weighed = weighing.weigh(new_ids)
+        judge, stored = self._judge(version)
+        weighing = Weighing(index, index, judge)
+        with nullcontext() if stored is None else stored.writing(self.conn):
+            weighed = weighing.weigh(new_ids)
         kept = [(j, r) for j, r in weighed if not j.superseded or weighing.still_open(j)]
         records: list[Record] = [r for _, r in kept if r is not None]
         if records:
@@ -177,6 +188,24 @@ class Retaining:
             with self.conn.cursor() as cur:
                 store(cur, self.caller.tenant, self.bank_id, version, files={}, lines=lines)
         return [j for j, _ in kept]
+
+    def _judge(self, version: int) -> tuple[Judge, StoredVectors | None]:
+        """The judge a copy's ledger weighs with: the one MEMFOLD_JUDGE names (the rule judge
+        by default), and with the replica's model, unless MEMFOLD_JUDGE_EMBED=off, also
+        weighing meaning (judge.meaning) from vectors kept in the bank's rows, those it
+        makes stored in this write's transaction (memfold.server.vectors)."""
+        chosen = load_judge(config.judge_settings(), notify=lambda _: None)
+        if chosen is None:
+            from memfold.lifecycle.judge.rules import RuleJudge
+
+            chosen = RuleJudge()
+        if self.embedder is None or config.choice("MEMFOLD_JUDGE_EMBED") == "off":
+            return chosen, None
+        from memfold.lifecycle.judge.meaning import MeaningJudge
+
+        stored = StoredVectors(self.embedder(), self.pool, self.caller.tenant,
+                               self.bank_id, lambda: version)
+        return MeaningJudge(chosen, stored), stored
 
     def _keyed(self, key: str) -> Event | None:
         row = self.conn.execute(_KEYED, [self.bank_id, key]).fetchone()
@@ -234,18 +263,10 @@ def _skeleton() -> dict[str, bytes]:
 
 
 def answer(pool: ConnectionPool, caller: Caller, bank: str,
-           work: Callable[[DatabaseWriter], _T]) -> _T:
-    """Run the write `work` (a retain) on the caller's bank in PostgreSQL; NeedsCopy when
-    the copy must answer it (nothing was written)."""
+           work: Callable[[DatabaseWriter], _T], *,
+           embedder: Callable[[], Embedder] | None = None) -> _T:
+    """Run the write `work` (a retain) on the caller's bank in PostgreSQL, with the
+    replica's model (`embedder`) if any; NeedsCopy when the copy must answer it (nothing
+    was written)."""
     check_bank(bank)
-    return work(DatabaseWriter(pool, caller, bank, _judge))
-
-
-def _judge() -> Judge:
-    """The judge local memfold loads (MEMFOLD_JUDGE; the rule judge by default)."""
-    chosen = load_judge(config.judge_settings(), notify=lambda _: None)
-    if chosen is None:
-        from memfold.lifecycle.judge.rules import RuleJudge
-
-        chosen = RuleJudge()
-    return chosen
+    return work(DatabaseWriter(pool, caller, bank, embedder))

@@ -133,7 +133,8 @@ class Replica:
         if what in pgretain.ANSWERED and self.recall_from == "postgres" \
                 and pgretain.answerable(self.embedder):
             try:  # written to PostgreSQL with no copy (memfold.server.pgretain)
-                return pgretain.answer(self.pool, caller, bank, work)  # type: ignore[arg-type]
+                return pgretain.answer(self.pool, caller, bank, work,  # type: ignore[arg-type]
+                                       embedder=self.embedder)
             except pgrecall.NeedsCopy:
                 pass
         workspace, head = self._found(caller, bank)
