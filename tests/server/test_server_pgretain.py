@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, make_tenant
+from server_support import app_client, bearer, caller, make_tenant
 
 NOW = "2026-05-20T09:30:00+00:00"
 
@@ -236,3 +236,35 @@ def _vectors(url: str, tenant: str) -> list[tuple[Any, ...]]:
         conn.execute("SELECT set_config('memfold.tenant', %s, false)", [tenant])
         return sorted((str(e), bytes(k), bytes(v)) for e, k, v in conn.execute(
             "SELECT embedder, key, vector FROM vectors"))
+
+
+def test_the_mcp_tool_retains_from_postgres_signed_with_the_token_and_its_label(
+        pg_db: Provisioned, app_pool: Any) -> None:
+    from memfold.server import mcp
+    from memfold.server.replica import Replica
+
+    make_tenant(pg_db, "tools")
+    writer, reader = caller("tools", "agent", "read", "write"), caller("tools", "viewer", "read")
+
+    class Server:
+        def __init__(self, replica: Any) -> None:
+            self.replica = replica
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp)
+        replica = Replica(app_pool, cache, recall_from="postgres", listen=False)
+        try:
+            server, headers = Server(replica), {"x-memfold-bank": "main"}
+            failed, data = mcp.call(server, writer, headers, "", "retain",
+                                    {"bullets": ["W @Gil: Sails on the lake."],
+                                     "source": "planner"})
+            assert not failed, data
+            failed, shown = mcp.call(server, writer, headers, "", "show",
+                                     {"id": data["ids"][0]})
+            assert not failed and shown["origin"] == "agent/planner", shown
+            failed, refused = mcp.call(server, reader, headers, "", "retain",
+                                       {"bullets": ["W @Gil: Sails."]})
+            assert failed and refused["status"] == 403
+            assert list(cache.iterdir()) == []
+        finally:
+            replica.close()
