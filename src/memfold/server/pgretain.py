@@ -68,7 +68,7 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 ANSWERED = frozenset({"retain"})  # the verbs (REST) and tools (MCP) written this way
-_BANK = "SELECT bank_id, head FROM banks WHERE name = %s"
+_BANK = "SELECT bank_id FROM banks WHERE name = %s"
 _LOCKED = ("SELECT b.head, s.bank_id IS NOT NULL FROM banks b LEFT JOIN recall_stats s"
            " ON s.bank_id = b.bank_id WHERE b.bank_id = %s FOR UPDATE OF b")
 _KEYED = ("SELECT line FROM events WHERE bank_id = %s AND record->>'event' = 'retain'"
@@ -105,13 +105,14 @@ class DatabaseWriter:
         def clock() -> datetime:
             return config.resolve_now(now)
 
-        plan = retain_module.prepare(bullets, date=date, clock=clock,
-                                     origin=source or self.source, future=future,
-                                     allow_secret=allow_secret, idempotency_key=idempotency_key)
         with tenant_tx(self.pool, self.caller.tenant) as conn:
             row = conn.execute(_BANK, [self.bank]).fetchone()
-            if row is None:
+            if row is None:  # (before the bullets are checked, as a copy's write finds it)
                 raise UnknownBank(f"no bank {self.bank!r}")
+            plan = retain_module.prepare(bullets, date=date, clock=clock,
+                                         origin=source or self.source, future=future,
+                                         allow_secret=allow_secret,
+                                         idempotency_key=idempotency_key)
             conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, int(row[0])])
             return Retaining(conn, self.pool, self.caller, int(row[0]),
                              self.embedder).write(plan, clock)
