@@ -268,3 +268,43 @@ def test_the_mcp_tool_retains_from_postgres_signed_with_the_token_and_its_label(
             assert list(cache.iterdir()) == []
         finally:
             replica.close()
+
+
+def test_a_log_whose_end_leaves_a_fence_open_is_retained_through_the_copy(
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A day's log without a last newline is appended to from PostgreSQL; one that ends
+    inside a code fence (the append closes it, so the whole file is parsed again) is
+    written through the copy instead — the same rows either way."""
+    from memfold.client.files import read_workspace
+    from memfold.memory import Memory
+
+    monkeypatch.setenv("MEMFOLD_NOW", NOW)
+    tokens = {t: bearer(make_tenant(pg_db, t).tokens["agent"]) for t in ("endcopy", "endpg")}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "ws"
+        Memory.init(root)
+        (root / "memory" / "2026-04-01.md").write_text(
+            "# 2026-04-01\n\n## Retain\n- W @Ann: Sails on the lake. ^ann00001")
+        (root / "memory" / "2026-04-02.md").write_text(
+            "# 2026-04-02\n\n## Retain\n- W @Ann: Rows on the river. ^ann00002\n\n```\nx = 1\n")
+        body = read_workspace(root)
+        cache = Path(tmp) / "cache"
+        cache.mkdir()
+        steps = [{"bullets": ["W @Ann: Sails on the sea now. ^ann00003"], "date": "2026-04-01"},
+                 {"bullets": ["W @Ann: Rows on the lake now. ^ann00004"], "date": "2026-04-02"}]
+        said: dict[str, list[Any]] = {"endcopy": [], "endpg": []}
+        with app_client(pg_db) as copy:
+            for token in tokens.values():
+                assert copy.post("/v1/banks/main/import", headers=token,
+                                 json=body).status_code == 200
+            said["endcopy"] = [copy.post("/v1/banks/main/retain", headers=tokens["endcopy"],
+                                         json=step).json() for step in steps]
+        with app_client(pg_db, recall_from="postgres", cache=cache) as fresh:
+            said["endpg"].append(fresh.post("/v1/banks/main/retain", headers=tokens["endpg"],
+                                            json=steps[0]).json())
+            assert list(cache.iterdir()) == []  # appended from PostgreSQL
+            said["endpg"].append(fresh.post("/v1/banks/main/retain", headers=tokens["endpg"],
+                                            json=steps[1]).json())
+            assert list(cache.iterdir()) != []  # through a copy
+    assert said["endpg"] == said["endcopy"]
+    assert _bank(pg_db.owner, "endpg") == _bank(pg_db.owner, "endcopy")
