@@ -132,8 +132,8 @@ LOOK_SHARE = 0.3
 # LEAD_WEIGHT more than any late interaction can give (0 turns it off).  Over ten personal
 # years, where hybrid's first and semantic recall's first differed, the embedder's was
 # right 13 times and hybrid's 2 when its cosine led by more than 0.2, about as often either
-# way below 0.2.  LOOK_LEAD chosen leave-one-file-out over the ten years (0.1 / 0.15 /
-# 0.175 / 0.2, every fold chose 0.15): hybrid P@1 / R@5 / R@10 pooled 68.3 / 88.2 / 93.0 ->
+# way below 0.2.  LOOK_LEAD chosen leave-one-file-out over the ten years (0.1 / 0.125 /
+# 0.15 / 0.175 / 0.2, every fold chose 0.15): hybrid P@1 / R@5 / R@10 pooled 68.3 / 88.2 / 93.0 ->
 # 68.8 / 88.4 / 93.0 (docs/semantic.md, "The embedder's lead")
 LOOK_LEAD = 0.15
 LEAD_WEIGHT = 3.0
