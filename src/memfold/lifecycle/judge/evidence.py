@@ -1,0 +1,250 @@
+"""Whether a supersede the rules found has the evidence to be made by itself.
+
+A rule in judge.rules finds that a newer fact replaces an older one from a reading of the
+two: a value of a slot, a change, an end.  On a year of one person's memory, retained day by
+day, most of its mistakes share a shape: the two facts speak of different things that a
+rule took for one — an amount for another purpose, a vehicle of another kind, another
+person's move, a value that is no value of the slot, a thing that shares only a common noun
+with the older fact.  `doubt` weighs a found supersede against these and says what is
+missing: then the pair is either no change at all (`offer` False: nothing for a person to
+look at) or a change the judge cannot make by itself (`offer` True: a conflict, left active).
+
+    subject    the newer fact is about another entity than the older one ("Rania moved to
+               Chicago" is not where we live);
+    part       the older fact states more than one thing (clauses split by ";") and the
+               newer one touches only some: retiring it would retire a present state the
+               newer fact never spoke of ("We have a 2014 Ford Focus; I drive it to school");
+    amount     two amounts of money in different roles: a one-off price against a rate per
+               month, a limit ("pre-approved for up to") against what was taken, two one-off
+               payments for different things;
+    kind       two vehicles of different kinds (a motorcycle, a car);
+    place      a place slot whose value names no place ("heated by a gas boiler");
+    changed    a change of something the older fact does not give a value for, or of the
+               person itself ("Mum moved to the rehab ward"): offered;
+    ended      an end of another thing that shares a common noun ("the road over Three Mile
+               Hill" / "just down the road"), an end said only in a clause of time ("after
+               her shop closed"), or damage ("the screen shattered"), which ends nothing by
+               itself: offered where it may be an end;
+    agreed     a change the older preference already wanted ("would rather play cello than
+               violin" / "switched from violin to cello").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memfold.journal.events import rule_of
+from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.reading import Change, Reading, Stems
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """What a found supersede lacks: `why` (read after the rule's reason, ", but the ...")
+    and whether the pair is still worth a person's look (`offer`)."""
+
+    why: str
+    offer: bool
+
+
+_GENERIC = w.GENERIC_STEMS
+
+
+def _stems(text: str) -> Stems:
+    return frozenset(w.stem(t.lower()) for t in w.TOKEN.findall(text))
+
+
+def _topic(a: Stems, b: Stems) -> Stems:
+    return frozenset(x for x in (a & b) - _GENERIC if not w.is_number(x))
+
+
+def _names(text: str) -> Stems:
+    """The stems of the words written with a capital inside a sentence: names ("Three Mile
+    Hill", "Chislett Street"), not the first word of a clause."""
+    found: set[str] = set()
+    for clause in re.split(r"[;:.!?]\s+|,\s+", text):
+        tokens = w.TOKEN.findall(clause)
+        found.update(w.stem(t.lower()) for t in tokens[1:] if any(map(str.isupper, t))
+                     and t.lower() not in ("i", "i'm", "i've", "i'd", "i'll"))
+    return frozenset(found)
+
+
+# -- subject ------------------------------------------------------------------------------
+
+def _other_subject(n: Reading, o: Reading) -> Doubt | None:
+    if n.about and o.about and not n.about & o.about:
+        return Doubt("newer fact is about someone else", offer=False)
+    return None
+
+
+# -- part ---------------------------------------------------------------------------------
+
+# a clause that states something holds now: a present-tense verb of state
+_PRESENT = re.compile(r"\b(?:is|are|am|has|have|lives?|works?|owns?|drives?|rents?|runs?|"
+                      r"keeps?|uses?)\b", re.IGNORECASE)
+
+
+def _partly(n: Reading, o: Reading) -> Doubt | None:
+    clauses = [c for c in re.split(r"\s*;\s*", o.text) if c.strip()]
+    if len(clauses) < 2:
+        return None
+    if any(_PRESENT.search(c) and not _topic(_stems(c), n.words) for c in clauses):
+        return Doubt("newer fact speaks of only a part of the older one", offer=True)
+    return None
+
+
+# -- amount -------------------------------------------------------------------------------
+
+_LIMIT = re.compile(r"\b(?:(?:of|for)\s+up\s+to|pre-?approv\w*|approv\w*\s+in\s+principle|"
+                    r"budget\w*|maximum|at\s+most|capped)\b", re.IGNORECASE)
+_PERIOD = re.compile(r"\b(?:a|an|per|each|every)\s+(hour|day|night|week|fortnight|month|year|"
+                     r"lesson|session|class|visit|shift)\b|\b(hour|dai|week|month|year)ly\b",
+                     re.IGNORECASE)
+_ONE_OFF = re.compile(r"\b(?:bought|buy|buying|sold|sell|selling|paid|spent|costs?|cost\s+us|"
+                      r"came\s+to|quoted|closing)\b", re.IGNORECASE)
+_ROLE_WORDS = _stems("bought buy sold sell paid pay spent cost costs came quoted price for "
+                     "up to pre approved approval principle budget month week year hour day "
+                     "money dollar dollars pound pounds euro euros")
+
+
+def _periods(text: str) -> frozenset[str]:
+    return frozenset((m.group(1) or m.group(2)).lower().replace("dai", "day")
+                     for m in _PERIOD.finditer(text))
+
+
+def _money(r: Reading) -> bool:
+    return any("money" in units for _, units in r.numbers)
+
+
+def _amounts_apart(n: Reading, o: Reading) -> Doubt | None:
+    if not (_money(n) and _money(o)):
+        return None
+    if bool(_LIMIT.search(n.text)) != bool(_LIMIT.search(o.text)):
+        return Doubt("amounts are a limit and what was taken", offer=False)
+    mine, theirs = _periods(n.text), _periods(o.text)
+    if mine and theirs and not mine & theirs:
+        return Doubt("amounts are for different periods", offer=False)
+    once, once_old = bool(_ONE_OFF.search(n.text)), bool(_ONE_OFF.search(o.text))
+    if (once and not mine and theirs) or (once_old and not theirs and mine):
+        return Doubt("amounts are a one-off price and a rate", offer=False)
+    if once and once_old and not mine and not theirs \
+            and not _topic(n.words, o.words) - _ROLE_WORDS:
+        return Doubt("amounts were paid for different things", offer=False)
+    return None
+
+
+# -- kind ---------------------------------------------------------------------------------
+
+_TWO_WHEELS = re.compile(r"\b(?:motorcycles?|motorbikes?|motor\s+bikes?|scooters?|mopeds?|"
+                         r"dirt\s+bikes?)\b", re.IGNORECASE)
+
+
+def _vehicles_apart(n: Reading, o: Reading) -> Doubt | None:
+    if bool(_TWO_WHEELS.search(n.text)) != bool(_TWO_WHEELS.search(o.text)):
+        return Doubt("vehicles are of different kinds", offer=False)
+    return None
+
+
+# -- place --------------------------------------------------------------------------------
+
+_PLACE_NOUNS = _stems(
+    "house home flat apartment condo unit cottage bungalow villa rowhouse townhouse semi "
+    "street road avenue lane drive close crescent terrace place square way city town "
+    "village suburb district ward neighbourhood neighborhood county state country island "
+    "farm ranch estate hall dorm residence hotel hospital home care rest shelter abroad "
+    "north south east west downtown uptown centre center area region coast "
+    + " ".join(w.PLACE_PARTS))
+
+
+def _placed(r: Reading) -> bool:
+    return bool(r.value & (_PLACE_NOUNS | _names(r.text)))
+
+
+def _no_place(n: Reading, o: Reading) -> Doubt | None:
+    if n.relation == o.relation == "location" and not (_placed(n) and _placed(o)):
+        return Doubt("value named is not a place", offer=False)
+    return None
+
+
+# -- changed ------------------------------------------------------------------------------
+
+_KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
+
+
+def _change_of(n: Reading, o: Reading) -> Change | None:
+    return next((c for c in n.changes if c.new and c.obj and _topic(c.obj, o.words)), None)
+
+
+def _changed_apart(n: Reading, o: Reading) -> Doubt | None:
+    c = _change_of(n, o)
+    if c is None:
+        return None
+    if c.obj <= _KIN | o.subject and c.obj & _KIN:
+        return Doubt("newer fact moves the person, not a value the older one gives", True)
+    slot = o.attr | o.subject
+    if not slot or (o.head and o.head not in c.obj and not c.obj & o.value) \
+            or (c.obj < o.attr and not (o.attr - c.obj) & n.words):  # house / house internet
+        return Doubt("thing changed is not what the older fact gives a value for", False)
+    if _names(n.text) & c.obj - o.words and not _names(o.text) & c.obj:
+        return Doubt("thing changed is named otherwise than in the older fact", False)
+    return None
+
+
+# -- ended --------------------------------------------------------------------------------
+
+_DAMAGE = re.compile(r"\b(?:shatter\w*|smash\w*|crack\w*|dent(?:ed|s)?|scratch\w*|damag\w*|"
+                     r"broke(?!\s+up)|broken|dropped|fell\s+(?:out\s+of|off|into)|"
+                     r"crash\w*|flooded|leak\w*)\b", re.IGNORECASE)
+_FINAL = re.compile(r"\b(?:sold|sell|quit|left|cancel\w*|gave\s+up|stopped|replaced|"
+                    r"got\s+rid|scrapped|written\s+off|totall?ed|stolen|lost)\b", re.IGNORECASE)
+_WHEN = re.compile(r"\b(?:after|before|when|while|until|once|whenever)\s+(?:\w+\s+){0,3}?"
+                   r"(\w+)\s+(?:closed|ended|stopped|finished|left|shut)\b", re.IGNORECASE)
+
+
+def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
+    shared = frozenset().union(*(_topic(e, o.words) for e in n.ends))
+    ended = frozenset().union(*n.ends)
+    if shared and not shared & _names(n.text) and (ended & _names(n.text)) - o.words:
+        return Doubt("thing that ended is another, named otherwise", offer=False)
+    if _DAMAGE.search(n.text) and not _FINAL.search(n.text):
+        return Doubt("newer fact tells of damage, not an end", offer=True)
+    for m in _WHEN.finditer(n.text):
+        if w.stem(m.group(1).lower()) in shared:
+            return Doubt("end is said only as the time of something else", offer=True)
+    return None
+
+
+# -- agreed -------------------------------------------------------------------------------
+
+_RATHER = re.compile(r"\b(?:rather|prefers?|preferred|prefer\s+to)\b(?P<x>.+?)\b"
+                     r"(?:than|over|to|instead\s+of)\b(?P<y>.+)", re.IGNORECASE)
+
+
+def _agreed(n: Reading, o: Reading) -> Doubt | None:
+    m = _RATHER.search(o.text)
+    if m is None:
+        return None
+    wanted, not_wanted = _stems(m.group("x")), _stems(m.group("y"))
+    for c in n.changes:
+        if c.new and c.old and c.new <= wanted and c.old <= not_wanted:
+            return Doubt("older fact already preferred the change", offer=False)
+    return None
+
+
+_BY_RULE = {
+    "value": (_amounts_apart, _vehicles_apart, _no_place),
+    "changes": (_changed_apart, _amounts_apart),
+    "moved": (_agreed,),
+    "ended": (_ended_apart,),
+}
+
+
+def doubt(n: Reading, o: Reading, reason: str) -> Doubt | None:
+    """What the supersede `reason` (a rule's, judge.rules) of `o` by `n` lacks, or None when
+    it has the evidence to be made by itself."""
+    checks = (_other_subject, *_BY_RULE.get(rule_of("rules", reason), ()), _partly)
+    return next((found for check in checks if (found := check(n, o)) is not None), None)
+
+
+__all__ = ["Doubt", "doubt"]
