@@ -169,7 +169,24 @@ def _no_place(n: Reading, o: Reading) -> Doubt | None:
 
 # -- changed ------------------------------------------------------------------------------
 
-_KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
+_KIN = frozenset(map(w.stem, (*w.RELATIVE_WORDS, *"gran granny nan nana nanna grandad granddad "
+                               "grandpa grandparent grandparents stepmother stepfather".split())))
+
+
+# "our new teacher is ...", "Jonas's new flat is ...": the new thing is the subject of its
+# clause ("Teaching new grads is ..." names new people, not a new value of anything)
+_NEW_THING = re.compile(r"(?:^|[;:,.]\s*)(?:(?:the|our|my|his|her|their|its|[A-Z][\w-]*'s?)\s+)?"
+                        r"new\s+(?:\w+\s+){0,2}?(?:is|are|was|will\s+be)\b", re.IGNORECASE)
+_PREPOSITIONS = r"(?:at|in|on|of|for|from|with|near|by)"
+
+
+def _only_after_preposition(stem: str, text: str) -> bool:
+    """Whether each word of this stem in the text stands in a phrase after a preposition
+    ("our internet at the new house"): a qualifier of the thing, not the thing."""
+    tokens = [t.lower() for t in w.TOKEN.findall(text)]
+    where = [i for i, t in enumerate(tokens) if w.stem(t) == stem]
+    return bool(where) and all(any(re.fullmatch(_PREPOSITIONS, t) for t in tokens[max(0, i - 3):i])
+                               for i in where)
 
 
 def _change_of(n: Reading, o: Reading) -> Change | None:
@@ -182,11 +199,12 @@ def _changed_apart(n: Reading, o: Reading) -> Doubt | None:
         return None
     if c.obj <= _KIN | o.subject and c.obj & _KIN:
         return Doubt("newer fact moves the person, not a value the older one gives", True)
-    slot = o.attr | o.subject
-    if not slot or (o.head and o.head not in c.obj and not c.obj & o.value) \
-            or (c.obj < o.attr and not (o.attr - c.obj) & n.words):  # house / house internet
+    if c.verb == "new" and not _NEW_THING.search(n.text):
+        return Doubt("newer fact names a new thing, not a new value", offer=False)
+    shared = _topic(c.obj, o.words)
+    if shared <= o.subject and all(_only_after_preposition(x, o.text) for x in shared):
         return Doubt("thing changed is not what the older fact gives a value for", False)
-    if _names(n.text) & c.obj - o.words and not _names(o.text) & c.obj:
+    if _names(n.text) & c.obj - _stems(o.text) and not _names(o.text) & c.obj:
         return Doubt("thing changed is named otherwise than in the older fact", False)
     return None
 
@@ -194,7 +212,7 @@ def _changed_apart(n: Reading, o: Reading) -> Doubt | None:
 # -- ended --------------------------------------------------------------------------------
 
 _DAMAGE = re.compile(r"\b(?:shatter\w*|smash\w*|crack\w*|dent(?:ed|s)?|scratch\w*|damag\w*|"
-                     r"broke(?!\s+up)|broken|dropped|fell\s+(?:out\s+of|off|into)|"
+                     r"broke(?!\s+up)|broken|fell\s+(?:out\s+of|off|into)|"
                      r"crash\w*|flooded|leak\w*)\b", re.IGNORECASE)
 _FINAL = re.compile(r"\b(?:sold|sell|quit|left|cancel\w*|gave\s+up|stopped|replaced|"
                     r"got\s+rid|scrapped|written\s+off|totall?ed|stolen|lost)\b", re.IGNORECASE)
@@ -205,10 +223,10 @@ _WHEN = re.compile(r"\b(?:after|before|when|while|until|once|whenever)\s+(?:\w+\
 def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
     shared = frozenset().union(*(_topic(e, o.words) for e in n.ends))
     ended = frozenset().union(*n.ends)
-    if shared and not shared & _names(n.text) and (ended & _names(n.text)) - o.words:
-        return Doubt("thing that ended is another, named otherwise", offer=False)
     if _DAMAGE.search(n.text) and not _FINAL.search(n.text):
         return Doubt("newer fact tells of damage, not an end", offer=True)
+    if shared and not shared & _names(n.text) and (ended & _names(n.text)) - _stems(o.text):
+        return Doubt("thing that ended is another, named otherwise", offer=False)
     for m in _WHEN.finditer(n.text):
         if w.stem(m.group(1).lower()) in shared:
             return Doubt("end is said only as the time of something else", offer=True)
