@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from memfold.journal.events import rule_of
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.reading import Change, Reading, Stems
+from memfold.names import entity_key
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,27 @@ _GENERIC = w.GENERIC_STEMS
 
 
 def _stems(text: str) -> Stems:
-    return frozenset(w.stem(t.lower()) for t in w.TOKEN.findall(text))
+    """The stems of a text's words, possessives folded ("the cottage's sink": cottage)."""
+    return frozenset(w.stem(re.sub(r"['’]s$", "", t.lower())) for t in w.TOKEN.findall(text))
+
+
+def _content(text: str) -> Stems:
+    return frozenset(x for x in _stems(text) - _GENERIC if x not in w.STOP and not w.is_number(x))
+
+
+def _lower(text: str) -> Stems:
+    """The stems of the words written all in small letters: common nouns, not names."""
+    return frozenset(w.stem(re.sub(r"['’]s$", "", t)) for t in w.TOKEN.findall(text) if t.islower())
+
+
+def _named_once(shared: Stems, n: Reading, o: Reading) -> bool:
+    """Whether every shared word is a name's in one fact and a common noun in the other
+    ("I run Southern Keys" / "got the keys to the house")."""
+    names_n, names_o, lower_n, lower_o = _names(n.text), _names(o.text), _lower(n.text), \
+        _lower(o.text)
+    return bool(shared) and all((x in names_o and x in lower_n and x not in names_n)
+                                or (x in names_n and x in lower_o and x not in names_o)
+                                for x in shared)
 
 
 def _topic(a: Stems, b: Stems) -> Stems:
@@ -73,7 +94,11 @@ def _names(text: str) -> Stems:
 # -- subject ------------------------------------------------------------------------------
 
 def _other_subject(n: Reading, o: Reading) -> Doubt | None:
-    if n.about and o.about and not n.about & o.about:
+    """The newer fact begins with the name of someone the older fact is not about and does
+    not name ("Rania moved to Chicago" against "The new house is heated by ...")."""
+    first = next(iter(w.TOKEN.findall(n.text)), "")
+    if first[:1].isupper() and entity_key(first) in n.about and not n.about & o.about \
+            and w.stem(first.lower()) not in _stems(o.text):
         return Doubt("newer fact is about someone else", offer=False)
     return None
 
@@ -81,15 +106,15 @@ def _other_subject(n: Reading, o: Reading) -> Doubt | None:
 # -- part ---------------------------------------------------------------------------------
 
 # a clause that states something holds now: a present-tense verb of state
-_PRESENT = re.compile(r"\b(?:is|are|am|has|have|lives?|works?|owns?|drives?|rents?|runs?|"
-                      r"keeps?|uses?)\b", re.IGNORECASE)
+_PRESENT = re.compile(r"\b\w+\s+(?:is|are|am|has|have|lives?|owns?|drives?|rents?|keeps?)\b"
+                      r"|\b(?:it|there|that|he|she)['’]s\b", re.IGNORECASE)
 
 
 def _partly(n: Reading, o: Reading) -> Doubt | None:
     clauses = [c for c in re.split(r"\s*;\s*", o.text) if c.strip()]
     if len(clauses) < 2:
         return None
-    if any(_PRESENT.search(c) and not _topic(_stems(c), n.words) for c in clauses):
+    if any(_PRESENT.search(c) and not _content(c) & _content(n.text) for c in clauses):
         return Doubt("newer fact speaks of only a part of the older one", offer=True)
     return None
 
@@ -204,7 +229,8 @@ def _changed_apart(n: Reading, o: Reading) -> Doubt | None:
     shared = _topic(c.obj, o.words)
     if shared <= o.subject and all(_only_after_preposition(x, o.text) for x in shared):
         return Doubt("thing changed is not what the older fact gives a value for", False)
-    if _names(n.text) & c.obj - _stems(o.text) and not _names(o.text) & c.obj:
+    if _named_once(shared, n, o) or (
+            _names(n.text) & c.obj - _stems(o.text) and not _names(o.text) & c.obj):
         return Doubt("thing changed is named otherwise than in the older fact", False)
     return None
 
@@ -220,13 +246,27 @@ _WHEN = re.compile(r"\b(?:after|before|when|while|until|once|whenever)\s+(?:\w+\
                    r"(\w+)\s+(?:closed|ended|stopped|finished|left|shut)\b", re.IGNORECASE)
 
 
+# "stopped the boiler banging": what ended is what the thing did, not the thing
+_STOPPED_DOING = re.compile(r"\bstop(?:s|ped|ping)?\s+(?:the|my|our|his|her|its|their|a)\s+"
+                            r"(?:\w+\s+){1,2}?(\w+ing)\b", re.IGNORECASE)
+# someone's word for it: "her therapist says she can't manage alone any more"
+_REPORT = re.compile(r"(?<!\bI\s)(?<!\bwe\s)\b(?:says|said|thinks|reckons|believes|warned)\b",
+                     re.IGNORECASE)
+
+
 def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
     shared = frozenset().union(*(_topic(e, o.words) for e in n.ends))
     ended = frozenset().union(*n.ends)
     if _DAMAGE.search(n.text) and not _FINAL.search(n.text):
         return Doubt("newer fact tells of damage, not an end", offer=True)
-    if shared and not shared & _names(n.text) and (ended & _names(n.text)) - _stems(o.text):
+    said = shared & _names(n.text) or {x for x in shared if any(map(str.isdigit, x))}
+    if _named_once(shared, n, o) or (
+            shared and not said and (ended & _names(n.text)) - _stems(o.text)):
         return Doubt("thing that ended is another, named otherwise", offer=False)
+    if (m := _STOPPED_DOING.search(n.text)) and w.stem(m.group(1).lower()) not in o.words:
+        return Doubt("newer fact ends something it did, not the thing", offer=False)
+    if _REPORT.search(n.text):
+        return Doubt("end is someone's word for it", offer=True)
     for m in _WHEN.finditer(n.text):
         if w.stem(m.group(1).lower()) in shared:
             return Doubt("end is said only as the time of something else", offer=True)
