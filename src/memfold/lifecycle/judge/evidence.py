@@ -87,6 +87,7 @@ def _names(text: str) -> Stems:
     for clause in re.split(r"[;:.!?]\s+|,\s+", text):
         tokens = w.TOKEN.findall(clause)
         found.update(w.stem(t.lower()) for t in tokens[1:] if any(map(str.isupper, t))
+                     and t[:1].isalpha()
                      and t.lower() not in ("i", "i'm", "i've", "i'd", "i'll"))
     return frozenset(found)
 
@@ -202,7 +203,7 @@ _KIN = frozenset(map(w.stem, (*w.RELATIVE_WORDS, *"gran granny nan nana nanna gr
 # clause ("Teaching new grads is ..." names new people, not a new value of anything)
 _NEW_THING = re.compile(r"(?:^|[;:,.]\s*)(?:(?:the|our|my|his|her|their|its|[A-Z][\w-]*'s?)\s+)?"
                         r"new\s+(?:\w+\s+){0,2}?(?:is|are|was|will\s+be)\b", re.IGNORECASE)
-_PREPOSITIONS = r"(?:at|in|on|of|for|from|with|near|by)"
+_PREPOSITIONS = r"(?:at|in|on|of|for|from|with|near|by|over|past|along|across|behind|outside)"
 
 
 def _only_after_preposition(stem: str, text: str) -> bool:
@@ -237,9 +238,9 @@ def _changed_apart(n: Reading, o: Reading) -> Doubt | None:
 
 # -- ended --------------------------------------------------------------------------------
 
-_DAMAGE = re.compile(r"\b(?:shatter\w*|smash\w*|crack\w*|dent(?:ed|s)?|scratch\w*|damag\w*|"
-                     r"broke(?!\s+up)|broken|fell\s+(?:out\s+of|off|into)|"
-                     r"crash\w*|flooded|leak\w*)\b", re.IGNORECASE)
+_DAMAGE = re.compile(r"\b(?:shatter\w*|smash\w*|crack(?:ed|s)?|dent(?:ed|s)?|scratch(?:ed|es)?|"
+                     r"damag\w*|broken|broke(?!\s+(?:up|off|it\s+off|the\s+news|free|even))|"
+                     r"fell\s+(?:out\s+of|off|into))\b", re.IGNORECASE)
 _FINAL = re.compile(r"\b(?:sold|sell|quit|left|cancel\w*|gave\s+up|stopped|replaced|"
                     r"got\s+rid|scrapped|written\s+off|totall?ed|stolen|lost)\b", re.IGNORECASE)
 _WHEN = re.compile(r"\b(?:after|before|when|while|until|once|whenever)\s+(?:\w+\s+){0,3}?"
@@ -254,14 +255,31 @@ _REPORT = re.compile(r"(?<!\bI\s)(?<!\bwe\s)\b(?:says|said|thinks|reckons|believ
                      re.IGNORECASE)
 
 
+def _named_beside(shared: Stems, n: Reading, o: Reading) -> bool:
+    """Whether the newer fact names the shared thing by a name the older fact lacks, right
+    before it ("the Town Hall tuning") or after it ("the road over Three Mile Hill")."""
+    tokens = w.TOKEN.findall(n.text)
+    stems = [w.stem(re.sub(r"['’]s$", "", t.lower())) for t in tokens]
+    older = _stems(o.text)
+
+    def other_name(i: int) -> bool:
+        return 0 < i < len(tokens) and tokens[i][:1].isupper() and stems[i] not in older
+
+    for i, x in enumerate(stems):
+        if x in shared and (other_name(i - 1) or any(
+                re.fullmatch(_PREPOSITIONS, tokens[j].lower()) and other_name(j + 1)
+                for j in range(i + 1, min(i + 3, len(tokens) - 1)))):
+            return True
+    return False
+
+
 def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
     shared = frozenset().union(*(_topic(e, o.words) for e in n.ends))
     ended = frozenset().union(*n.ends)
     if _DAMAGE.search(n.text) and not _FINAL.search(n.text):
         return Doubt("newer fact tells of damage, not an end", offer=True)
     said = shared & _names(n.text) or {x for x in shared if any(map(str.isdigit, x))}
-    if _named_once(shared, n, o) or (
-            shared and not said and (ended & _names(n.text)) - _stems(o.text)):
+    if _named_once(shared, n, o) or (shared and not said and _named_beside(shared, n, o)):
         return Doubt("thing that ended is another, named otherwise", offer=False)
     if (m := _STOPPED_DOING.search(n.text)) and w.stem(m.group(1).lower()) not in o.words:
         return Doubt("newer fact ends something it did, not the thing", offer=False)
