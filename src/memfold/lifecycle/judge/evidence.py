@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from memfold.journal.events import rule_of
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Change, Reading, Stems
 from memfold.names import entity_key
 
@@ -95,10 +96,11 @@ def _names(text: str) -> Stems:
 # -- subject ------------------------------------------------------------------------------
 
 def _other_subject(n: Reading, o: Reading) -> Doubt | None:
-    """The newer fact begins with the name of someone the older fact is not about and does
-    not name ("Rania moved to Chicago" against "The new house is heated by ...")."""
+    """The newer fact begins with the name of someone else, and the older fact is about the
+    user and does not name them ("Rania moved to Chicago" / "The new house is heated by")."""
     first = next(iter(w.TOKEN.findall(n.text)), "")
-    if first[:1].isupper() and entity_key(first) in n.about and not n.about & o.about \
+    if first[:1].isupper() and entity_key(first) in n.about and o.about == {"me"} \
+            and not n.about & o.about \
             and w.stem(first.lower()) not in _stems(o.text):
         return Doubt("newer fact is about someone else", offer=False)
     return None
@@ -199,10 +201,9 @@ _KIN = frozenset(map(w.stem, (*w.RELATIVE_WORDS, *"gran granny nan nana nanna gr
                                "grandpa grandparent grandparents stepmother stepfather".split())))
 
 
-# "our new teacher is ...", "Jonas's new flat is ...": the new thing is the subject of its
-# clause ("Teaching new grads is ..." names new people, not a new value of anything)
-_NEW_THING = re.compile(r"(?:^|[;:,.]\s*)(?:(?:the|our|my|his|her|their|its|[A-Z][\w-]*'s?)\s+)?"
-                        r"new\s+(?:\w+\s+){0,2}?(?:is|are|was|will\s+be)\b", re.IGNORECASE)
+# "our new teacher is ...", "has a new phone number": a new value; "Teaching new grads is
+# ..." names new people an activity is about, not a new value of anything
+_NEW_THING = re.compile(r"\b\w+ing\s+new\b", re.IGNORECASE)
 _PREPOSITIONS = r"(?:at|in|on|of|for|from|with|near|by|over|past|along|across|behind|outside)"
 
 
@@ -225,7 +226,7 @@ def _changed_apart(n: Reading, o: Reading) -> Doubt | None:
         return None
     if c.obj <= _KIN | o.subject and c.obj & _KIN:
         return Doubt("newer fact moves the person, not a value the older one gives", True)
-    if c.verb == "new" and not _NEW_THING.search(n.text):
+    if c.verb == "new" and _NEW_THING.search(n.text):
         return Doubt("newer fact names a new thing, not a new value", offer=False)
     shared = _topic(c.obj, o.words)
     if shared <= o.subject and all(_only_after_preposition(x, o.text) for x in shared):
@@ -263,7 +264,8 @@ def _named_beside(shared: Stems, n: Reading, o: Reading) -> bool:
     older = _stems(o.text)
 
     def other_name(i: int) -> bool:
-        return 0 < i < len(tokens) and tokens[i][:1].isupper() and stems[i] not in older
+        return 0 < i < len(tokens) and tokens[i][:1].isupper() and stems[i] not in older \
+            and tokens[i].lower() not in w.STOP  # "in March" is a when, not a name
 
     for i, x in enumerate(stems):
         if x in shared and (other_name(i - 1) or any(
@@ -319,6 +321,8 @@ _BY_RULE = {
 def doubt(n: Reading, o: Reading, reason: str) -> Doubt | None:
     """What the supersede `reason` (a rule's, judge.rules) of `o` by `n` lacks, or None when
     it has the evidence to be made by itself."""
+    if lexicon_of(n.text) is not None or lexicon_of(o.text) is not None:
+        return None  # weighed in English; a language read by its table keeps its rules
     checks = (_other_subject, *_BY_RULE.get(rule_of("rules", reason), ()), _partly)
     return next((found for check in checks if (found := check(n, o)) is not None), None)
 
