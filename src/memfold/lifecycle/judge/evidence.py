@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from memfold.journal.events import rule_of
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Change, Reading, Stems
 from memfold.names import entity_key
@@ -277,7 +278,6 @@ def _named_beside(shared: Stems, n: Reading, o: Reading) -> bool:
 
 def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
     shared = frozenset().union(*(_topic(e, o.words) for e in n.ends))
-    ended = frozenset().union(*n.ends)
     if _DAMAGE.search(n.text) and not _FINAL.search(n.text):
         return Doubt("newer fact tells of damage, not an end", offer=True)
     said = shared & _names(n.text) or {x for x in shared if any(map(str.isdigit, x))}
@@ -318,6 +318,17 @@ _BY_RULE = {
 }
 
 
+def settle(old_id: str, n: Reading, o: Reading, reason: str) -> Verdict | None:
+    """The verdict on a supersede a rule found (`reason`) of the older fact `old_id`, no
+    guard holding: made by itself when nothing is lacking, offered when the evidence is
+    partial, else None (the pair is weighed as any other: a conflict at most)."""
+    lacks = doubt(n, o, reason)
+    if lacks is None:
+        return Verdict(old_id, True, reason)
+    return Verdict(old_id, False, f"{reason}, but the {lacks.why}", offer=True) \
+        if lacks.offer else None
+
+
 def doubt(n: Reading, o: Reading, reason: str) -> Doubt | None:
     """What the supersede `reason` (a rule's, judge.rules) of `o` by `n` lacks, or None when
     it has the evidence to be made by itself."""
@@ -327,4 +338,4 @@ def doubt(n: Reading, o: Reading, reason: str) -> Doubt | None:
     return next((found for check in checks if (found := check(n, o)) is not None), None)
 
 
-__all__ = ["Doubt", "doubt"]
+__all__ = ["Doubt", "doubt", "settle"]
