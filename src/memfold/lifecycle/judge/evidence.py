@@ -276,6 +276,12 @@ def _named_beside(shared: Stems, n: Reading, o: Reading) -> bool:
     return False
 
 
+def _self_report(n: Reading, speaker: str) -> bool:
+    """Whether who says it is the fact's own subject ("Pablo says he's moved")."""
+    said = w.TOKEN.findall(speaker)
+    return bool(said) and len(said) <= 2 and entity_key(" ".join(said)) in n.about
+
+
 def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
     shared = frozenset().union(*(_topic(e, o.words) for e in n.ends))
     if _DAMAGE.search(n.text) and not _FINAL.search(n.text):
@@ -285,7 +291,7 @@ def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
         return Doubt("thing that ended is another, named otherwise", offer=False)
     if (m := _STOPPED_DOING.search(n.text)) and w.stem(m.group(1).lower()) not in o.words:
         return Doubt("newer fact ends something it did, not the thing", offer=False)
-    if _REPORT.search(n.text):
+    if (m := _REPORT.search(n.text)) and not _self_report(n, n.text[:m.start()]):
         return Doubt("end is someone's word for it", offer=True)
     for m in _WHEN.finditer(n.text):
         if w.stem(m.group(1).lower()) in shared:
