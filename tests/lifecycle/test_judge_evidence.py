@@ -43,6 +43,14 @@ NO_CHANGE = [
     # another person's move (the year's own pair)
     ("W @me: The new house is heated by a gas boiler with cast-iron radiators.",
      "B @me @Rania: Rania moved to Chicago; our Arabic lessons are on Zoom now."),
+    # what a thing did stopped, not the thing
+    ("W @me: The new house is heated by a gas boiler with cast-iron radiators.",
+     "B @me: An engineer from Leith Heating bled the radiators and stopped the boiler "
+     "rattling; $95."),
+    # a word shared inside two different names ("Town Hall", "City of Dunedin Choir")
+    ("W @me: I sing alto in the City of Dunedin Choir; rehearsals are Monday nights at Knox "
+     "Church.", "B @me @Jae-won: Had to hand the Town Hall tuning for the NZSO concert to "
+     "Jae-won because of my shoulder; I checked his work."),
     # new people to teach are no new value of anything (the year's own pair)
     ("W @me @Allegheny-General: I'm responsible for orienting the twelve new respiratory "
      "therapist grads this winter.",
@@ -70,6 +78,9 @@ OFFERED = [
      "W @me: I walk to the new depot along the canal, about 30 minutes."),
     ("W @Dad: Dad lives in a two-bedroom flat in Inverness; the croft is listed for sale.",
      "B @Dad: Sold the croft to a neighbour for £210,000."),
+    # an end in someone else's report
+    ("W @Elspeth: Gran (Elspeth) is ninety and lives on her own in a cottage in Peebles.",
+     "B @Elspeth: Gran's district nurse says she can't manage the cottage alone any more."),
     # an end said only as the time of something else (the year's own pair)
     ("W @Aroha: Aroha Tane is my closest friend; she owns a yarn shop in Port Chalmers.",
      "B @me @Aroha: Aroha and I swam at the St Clair Hot Salt Water Pool after her shop "
@@ -93,6 +104,12 @@ STILL_CHANGES = [
     ("W @me: We drive a 2012 Honda Jazz.",
      "B @me: Sold the Honda Jazz to a dealer in Falkirk for £2,100."),
     ("W @me: My tablet is an iPad Air.", "B @me: Sold my iPad to a student in Leeds."),
+    ("W @me: I sing bass in the Portobello Male Voice Choir; rehearsals are Thursday nights "
+     "at St Mark's.", "B @me: Left the Portobello Male Voice Choir; the Thursday drive was too "
+     "much."),
+    # the subject's own report of its move
+    ("W @Ines: Ines works remotely from Leith.",
+     "W @Ines: Ines says she's moved to Porto for good and gave up the Leith flat."),
     # a preference the change goes against is reversed by it
     ("O(c=0.8) @Tom: Tom says he'd rather play the guitar than the drums.",
      "W @Tom: Tom switched from guitar to drums; his new teacher is Mr. Ellis."),

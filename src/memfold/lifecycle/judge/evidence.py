@@ -12,8 +12,9 @@ look at) or a change the judge cannot make by itself (`offer` True: a conflict, 
     subject    the newer fact is about another entity than the older one ("Rania moved to
                Chicago" is not where we live);
     part       the older fact states more than one thing (clauses split by ";") and the
-               newer one touches only some: retiring it would retire a present state the
-               newer fact never spoke of ("We have a 2014 Ford Focus; I drive it to school");
+               newer one touches only what follows its first: retiring it would retire the
+               present state it opens with, which the newer fact never spoke of ("We have a
+               2014 Ford Focus; I drive it to school");
     amount     two amounts of money in different roles: a one-off price against a rate per
                month, a limit ("pre-approved for up to") against what was taken, two one-off
                payments for different things;
@@ -68,6 +69,31 @@ def _lower(text: str) -> Stems:
     return frozenset(w.stem(re.sub(r"['’]s$", "", t)) for t in w.TOKEN.findall(text) if t.islower())
 
 
+def _phrases(text: str) -> list[Stems]:
+    """The names a text writes, each a run of capitalised words ("City of Dunedin Choir")."""
+    found: list[Stems] = []
+    run: list[str] = []
+    tokens = w.TOKEN.findall(text) + [""]
+    for i, t in enumerate(tokens):
+        if t[:1].isupper() or (run and t in ("of", "the") and tokens[i + 1][:1].isupper()):
+            run.append(w.stem(re.sub(r"['’]s$", "", t.lower())))
+        elif run:
+            found.append(frozenset(run) - {"of", "the"})
+            run = []
+    return found
+
+
+def _in_other_names(shared: Stems, n: Reading, o: Reading) -> bool:
+    """Whether each shared word stands in a name of each fact, and the names differ ("the
+    Town Hall tuning" / "the City of Dunedin Choir"): two things, not one."""
+    mine, theirs = _phrases(n.text), _phrases(o.text)
+    for x in shared:
+        a, b = [p for p in mine if x in p], [p for p in theirs if x in p]
+        if not (a and b) or any(p <= q or q <= p for p in a for q in b):
+            return False
+    return bool(shared)
+
+
 def _named_once(shared: Stems, n: Reading, o: Reading) -> bool:
     """Whether every shared word is a name's in one fact and a common noun in the other
     ("I run Southern Keys" / "got the keys to the house")."""
@@ -118,7 +144,8 @@ def _partly(n: Reading, o: Reading) -> Doubt | None:
     clauses = [c for c in re.split(r"\s*;\s*", o.text) if c.strip()]
     if len(clauses) < 2:
         return None
-    if any(_PRESENT.search(c) and not _content(c) & _content(n.text) for c in clauses):
+    first, told = clauses[0], _content(n.text)
+    if _PRESENT.search(first) and not _content(first) & told:  # the rest are its details
         return Doubt("newer fact speaks of only a part of the older one", offer=True)
     return None
 
@@ -232,7 +259,7 @@ def _changed_apart(n: Reading, o: Reading) -> Doubt | None:
     shared = _topic(c.obj, o.words)
     if shared <= o.subject and all(_only_after_preposition(x, o.text) for x in shared):
         return Doubt("thing changed is not what the older fact gives a value for", False)
-    if _named_once(shared, n, o) or (
+    if _named_once(shared, n, o) or _in_other_names(shared, n, o) or (
             _names(n.text) & c.obj - _stems(o.text) and not _names(o.text) & c.obj):
         return Doubt("thing changed is named otherwise than in the older fact", False)
     return None
@@ -287,7 +314,8 @@ def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
     if _DAMAGE.search(n.text) and not _FINAL.search(n.text):
         return Doubt("newer fact tells of damage, not an end", offer=True)
     said = shared & _names(n.text) or {x for x in shared if any(map(str.isdigit, x))}
-    if _named_once(shared, n, o) or (shared and not said and _named_beside(shared, n, o)):
+    if _named_once(shared, n, o) or _in_other_names(shared, n, o) or (
+            shared and not said and _named_beside(shared, n, o)):
         return Doubt("thing that ended is another, named otherwise", offer=False)
     if (m := _STOPPED_DOING.search(n.text)) and w.stem(m.group(1).lower()) not in o.words:
         return Doubt("newer fact ends something it did, not the thing", offer=False)
