@@ -86,7 +86,8 @@ def _phrases(text: str) -> list[Stems]:
 def _in_other_names(shared: Stems, n: Reading, o: Reading) -> bool:
     """Whether each shared word stands in a name of each fact, and the names differ ("the
     Town Hall tuning" / "the City of Dunedin Choir"): two things, not one."""
-    mine, theirs = _phrases(n.text), _phrases(o.text)
+    whose = _stems(" ".join(n.about | o.about).replace("-", " "))  # "Oren's Forerunner"
+    mine, theirs = [p - whose for p in _phrases(n.text)], [p - whose for p in _phrases(o.text)]
     for x in shared:
         a, b = [p for p in mine if x in p], [p for p in theirs if x in p]
         if not (a and b) or any(p <= q or q <= p for p in a for q in b):
