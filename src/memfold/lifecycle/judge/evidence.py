@@ -70,16 +70,18 @@ def _lower(text: str) -> Stems:
 
 
 def _phrases(text: str) -> list[Stems]:
-    """The names a text writes, each a run of capitalised words ("City of Dunedin Choir")."""
+    """The names a text writes, each a run of capitalised words inside a clause ("City of
+    Dunedin Choir"); a clause's first word is capitalised for the clause, not a name."""
     found: list[Stems] = []
-    run: list[str] = []
-    tokens = w.TOKEN.findall(text) + [""]
-    for i, t in enumerate(tokens):
-        if t[:1].isupper() or (run and t in ("of", "the") and tokens[i + 1][:1].isupper()):
-            run.append(w.stem(re.sub(r"['’]s$", "", t.lower())))
-        elif run:
-            found.append(frozenset(run) - {"of", "the"})
-            run = []
+    for clause in re.split(r"[;:.!?]\s+|,\s+", text):
+        run: list[str] = []
+        tokens = [*w.TOKEN.findall(clause)[1:], ""]
+        for i, t in enumerate(tokens):
+            if t[:1].isupper() or (run and t in ("of", "the") and tokens[i + 1][:1].isupper()):
+                run.append(w.stem(re.sub(r"['’]s$", "", t.lower())))
+            elif run:
+                found.append(frozenset(run) - {"of", "the"})
+                run = []
     return found
 
 
