@@ -104,6 +104,8 @@ STILL_CHANGES = [
     ("W @me: We drive a 2012 Honda Jazz.",
      "B @me: Sold the Honda Jazz to a dealer in Falkirk for £2,100."),
     ("W @me: My tablet is an iPad Air.", "B @me: Sold my iPad to a student in Leeds."),
+    # a word that is both a name's and written small in the newer fact is not set apart
+    ("W @me: Our broadband provider is Sky.", "W @me: We switched broadband to Cuckoo Broadband."),
     # a sentence's first word is capitalised for the sentence, not a name
     ("W @me: Our car is a 2011 Ford Ka.", "B @me: Sold the Ka to a scrap dealer for £300."),
     ("W @me: I sing bass in the Portobello Male Voice Choir; rehearsals are Thursday nights "

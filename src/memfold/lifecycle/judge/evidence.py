@@ -102,9 +102,10 @@ def _named_once(shared: Stems, n: Reading, o: Reading) -> bool:
     ("I run Southern Keys" / "got the keys to the house")."""
     names_n, names_o, lower_n, lower_o = _names(n.text), _names(o.text), _lower(n.text), \
         _lower(o.text)
-    return bool(shared) and all((x in names_o and x in lower_n and x not in names_n)
-                                or (x in names_n and x in lower_o and x not in names_o)
-                                for x in shared)
+    return bool(shared) and all(
+        (x in names_o and x not in lower_o and x in lower_n and x not in names_n)
+        or (x in names_n and x not in lower_n and x in lower_o and x not in names_o)
+        for x in shared)
 
 
 def _topic(a: Stems, b: Stems) -> Stems:
