@@ -26,6 +26,9 @@ look at) or a change the judge cannot make by itself (`offer` True: a conflict, 
                Hill" / "just down the road"), an end said only in a clause of time ("after
                her shop closed"), or damage ("the screen shattered"), which ends nothing by
                itself: offered where it may be an end;
+    status     an outcome of another thing than the one the older fact waits on ("the
+               signal at Herr's Island was certified" / "my application ... is pending"),
+               offered; or of a thing named otherwise ("the Kowalski's pool permit");
     agreed     a change the older preference already wanted ("would rather play cello than
                violin" / "switched from violin to cello").
 """
@@ -288,7 +291,7 @@ _REPORT = re.compile(r"(?<!\bI\s)(?<!\bwe\s)\b(?:says|said|thinks|reckons|believ
                      re.IGNORECASE)
 
 
-def _named_beside(shared: Stems, n: Reading, o: Reading) -> bool:
+def _named_beside(shared: Stems, n: Reading, o: Reading, before: int = 1) -> bool:
     """Whether the newer fact names the shared thing by a name the older fact lacks, right
     before it ("the Town Hall tuning") or after it ("the road over Three Mile Hill")."""
     tokens = w.TOKEN.findall(n.text)
@@ -300,7 +303,7 @@ def _named_beside(shared: Stems, n: Reading, o: Reading) -> bool:
             and tokens[i].lower() not in w.STOP  # "in March" is a when, not a name
 
     for i, x in enumerate(stems):
-        if x in shared and (other_name(i - 1) or any(
+        if x in shared and (any(other_name(i - k) for k in range(1, before + 1)) or any(
                 re.fullmatch(_PREPOSITIONS, tokens[j].lower()) and other_name(j + 1)
                 for j in range(i + 1, min(i + 3, len(tokens) - 1)))):
             return True
@@ -331,6 +334,31 @@ def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
     return None
 
 
+# -- status -------------------------------------------------------------------------------
+
+_COPULA = re.compile(r"\b(?:is|are|was|were|has|have|remains|stays)\b", re.IGNORECASE)
+
+
+def _waiting(o: Reading) -> str:
+    """The head of what the older fact says is in an interim state: "My application for
+    the signal job is pending" waits on an application."""
+    subject = _COPULA.split(o.text, maxsplit=1)[0]
+    subject = re.split(rf"\b{_PREPOSITIONS}\b", subject, maxsplit=1, flags=re.IGNORECASE)[0]
+    heads = [t for t in w.TOKEN.findall(subject) if t.lower() not in w.STOP]
+    return w.stem(re.sub(r"['’]s$", "", heads[-1].lower())) if heads else ""
+
+
+def _status_apart(n: Reading, o: Reading) -> Doubt | None:
+    shared = _topic(n.words, o.words)
+    if _named_once(shared, n, o) or _in_other_names(shared, n, o) \
+            or _named_beside(shared, n, o, before=2):
+        return Doubt("thing decided is another, named otherwise", offer=False)
+    head = _waiting(o)
+    if head and head not in _stems(n.text) and head not in _stems(" ".join(o.about)):
+        return Doubt("newer fact decides another thing than the one the older waits on", True)
+    return None
+
+
 # -- agreed -------------------------------------------------------------------------------
 
 _RATHER = re.compile(r"\b(?:rather|prefers?|preferred|prefer\s+to)\b(?P<x>.+?)\b"
@@ -353,6 +381,7 @@ _BY_RULE = {
     "changes": (_changed_apart, _amounts_apart),
     "moved": (_agreed,),
     "ended": (_ended_apart,),
+    "status": (_status_apart,),
 }
 
 
