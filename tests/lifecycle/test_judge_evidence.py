@@ -51,9 +51,7 @@ NO_CHANGE = [
     ("W @me: I sing alto in the City of Dunedin Choir; rehearsals are Monday nights at Knox "
      "Church.", "B @me @Jae-won: Had to hand the Town Hall tuning for the NZSO concert to "
      "Jae-won because of my shoulder; I checked his work."),
-    # an outcome of another thing than the one the older fact waits on
-    ("W @me: My application for the signal maintainer job is pending.",
-     "B @me: The signal at Herr's Island was certified after the relay swap."),
+    # an outcome of a thing named otherwise
     ("W @me: My permit for the shed is pending with the borough.",
      "B @me: The borough approved the Kowalski's pool permit."),
     # new people to teach are no new value of anything (the year's own pair)

@@ -26,9 +26,8 @@ look at) or a change the judge cannot make by itself (`offer` True: a conflict, 
                Hill" / "just down the road"), an end said only in a clause of time ("after
                her shop closed"), or damage ("the screen shattered"), which ends nothing by
                itself: offered where it may be an end;
-    status     an outcome of another thing than the one the older fact waits on ("the
-               signal at Herr's Island was certified" / "my application ... is pending"),
-               offered; or of a thing named otherwise ("the Kowalski's pool permit");
+    status     an outcome of a thing named otherwise ("the Kowalski's pool permit" / "my
+               permit for the shed is pending");
     agreed     a change the older preference already wanted ("would rather play cello than
                violin" / "switched from violin to cello").
 """
@@ -93,9 +92,10 @@ def _in_other_names(shared: Stems, n: Reading, o: Reading) -> bool:
     Town Hall tuning" / "the City of Dunedin Choir"): two things, not one."""
     whose = _stems(" ".join(n.about | o.about).replace("-", " "))  # "Oren's Forerunner"
     mine, theirs = [p - whose for p in _phrases(n.text)], [p - whose for p in _phrases(o.text)]
+    small = _lower(n.text) | _lower(o.text)  # "team" written small too: not only a name's
     for x in shared:
         a, b = [p for p in mine if x in p], [p for p in theirs if x in p]
-        if not (a and b) or any(p <= q or q <= p for p in a for q in b):
+        if x in small or not (a and b) or any(p <= q or q <= p for p in a for q in b):
             return False
     return bool(shared)
 
@@ -336,26 +336,11 @@ def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
 
 # -- status -------------------------------------------------------------------------------
 
-_COPULA = re.compile(r"\b(?:is|are|was|were|has|have|remains|stays)\b", re.IGNORECASE)
-
-
-def _waiting(o: Reading) -> str:
-    """The head of what the older fact says is in an interim state: "My application for
-    the signal job is pending" waits on an application."""
-    subject = _COPULA.split(o.text, maxsplit=1)[0]
-    subject = re.split(rf"\b{_PREPOSITIONS}\b", subject, maxsplit=1, flags=re.IGNORECASE)[0]
-    heads = [t for t in w.TOKEN.findall(subject) if t.lower() not in w.STOP]
-    return w.stem(re.sub(r"['’]s$", "", heads[-1].lower())) if heads else ""
-
-
 def _status_apart(n: Reading, o: Reading) -> Doubt | None:
     shared = _topic(n.words, o.words)
-    if _named_once(shared, n, o) or _in_other_names(shared, n, o) \
-            or _named_beside(shared, n, o, before=2):
+    if _named_once(shared, n, o) or _in_other_names(shared, n, o) or (
+            not shared & _names(n.text) and _named_beside(shared, n, o, before=2)):
         return Doubt("thing decided is another, named otherwise", offer=False)
-    head = _waiting(o)
-    if head and head not in _stems(n.text) and head not in _stems(" ".join(o.about)):
-        return Doubt("newer fact decides another thing than the one the older waits on", True)
     return None
 
 
