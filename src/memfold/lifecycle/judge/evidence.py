@@ -152,7 +152,8 @@ def _partly(n: Reading, o: Reading) -> Doubt | None:
     if len(clauses) < 2:
         return None
     first, told = clauses[0], _content(n.text)
-    if _PRESENT.search(first) and not _content(first) & told:  # the rest are its details
+    if _PRESENT.search(first) and not _content(first) & told and not o.ends:  # "X is gone;"
+        # opens with an end, not a state; otherwise what follows the first clause details it
         return Doubt("newer fact speaks of only a part of the older one", offer=True)
     return None
 
