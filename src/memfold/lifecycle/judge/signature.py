@@ -113,6 +113,8 @@ def signature(content: str) -> frozenset[str]:
         out.add("#status")
     if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer
         out.add("#away")
+    if w.CHANGED_MIND.search(content):  # "has come round to spaces": a liking, changed
+        out.add("#like")
     if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
         out.add("#@")
     for raw in _RAW_WORD.findall(content.lower()):

@@ -25,7 +25,9 @@ _BARE_COPULA = re.compile(r"^(?:is|are|has\s+been|have\s+been)\s+(?P<val>.+)$",
                           re.IGNORECASE)
 _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
                       r"|owned|provided|supplied|handled|written|served|managed|maintained"
-                      r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
+                      r"|powered|based|stored|kept|done|paid|made)"
+                      r"(?:\s+(?:for|after))?"  # "paid for by", "looked after by"
+                      r"\s+(?:by|in|on|at|from|with"
                       r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
 _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
                   w.stem("address"): "location", w.stem("employer"): "employer",
@@ -102,7 +104,11 @@ def _plain_predicate(rest: str) -> str:
                   r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
                   r"|joined|started|emigrated)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)"
                   r"|^(?:took|got|sold|bought|quit|gave|won)\s+(?:the|a|an|his|her|their|up)\s+[\w-]+"
-                  r"\s+and\s+(?=\w)",  # "took the transfer and moved to Izmir"
+                  r"\s+and\s+(?=\w)"  # "took the transfer and moved to Izmir"
+                  # "packed up the Tromsø flat and resettled in Bodø": where one lives now
+                  r"|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+(?:the|a|an|his|her|their"
+                  r"|its|our|my)\s+(?:[\w'’-]+\s+){1,3}?and\s+(?=(?:moved|relocated|resettled"
+                  r"|settled|emigrated)\b)",
                   "", rest, flags=re.I)
     return re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
 
