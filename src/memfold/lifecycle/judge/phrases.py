@@ -76,17 +76,24 @@ _SINCE_THE_MOVE = re.compile(r"^(?:since|after|following)\s+(?:the|my|our|his|he
 _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:been|moved|relocated"
                   r"|switched|joined|started|settled)\b)")  # "Ingrid's moved up to"
 
+# "the newsletter goes out through Listmonk": is sent through it
+_GOES_OUT = re.compile(r"\b(?P<now>now\s+)?(?:goes|go)\s+out\s+(?P<now2>now\s+)?"
+                       r"(?=(?:through|via|with|by)\b)", re.IGNORECASE)
+
 
 def plainer(text: str) -> str:
     """Wordings said the way the rules read them: "D.C." as "DC", "Mailgun's been replaced" as
     "has been", a debt "paid off" as no salary, "the headquarters of Globex were relocated to"
     as "Globex relocated to", "the head office of Initech is in" as "Initech is based in",
-    "Since the move to Leeds, …" as "moved to Leeds; …"."""
+    "Since the move to Leeds, …" as "moved to Leeds; …", "goes out through" as "is sent
+    through"."""
     text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "D.C." is "DC"
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
     text = _WHERE_LIVES.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _HOME_TO.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _PAID_OFF.sub("repaid", text)
+    text = _GOES_OUT.sub(lambda m: "is now sent " if m.group("now") or m.group("now2")
+                         else "is sent ", text)
     text = _WENT_TO_LIVE.sub("moved to", text)
     text = _SINCE_THE_MOVE.sub(lambda m: f"moved to {m.group('place')}; ", text)
     text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)

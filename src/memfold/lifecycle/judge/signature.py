@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
+from memfold.lifecycle.judge.diets import FOOD_WORDS
 from memfold.lifecycle.judge.offers import (
     AWAY,
     BEING_DONE,
@@ -37,6 +38,8 @@ CLASSES = {
     "#status": " ".join(w.INTERIM | w.FINAL),
     "#role": " ".join(w.ROLES),
     "#diet": " ".join(w.DIETS) + " meat",
+    # a diet and the food that breaks it (judge.diets): related, but no slot of their own
+    "#food": " ".join(FOOD_WORDS | w.DIETS) + " veggie",
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
     "#boss": "manager boss supervisor reports report lead leads manages supervises heads",
     "#team": "team squad",

@@ -25,7 +25,7 @@ _BARE_COPULA = re.compile(r"^(?:is|are|has\s+been|have\s+been)\s+(?P<val>.+)$",
                           re.IGNORECASE)
 _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
                       r"|owned|provided|supplied|handled|written|served|managed|maintained"
-                      r"|powered|based|stored|kept|done|paid|made)"
+                      r"|powered|based|stored|kept|done|paid|made|sent|dealt|taught)"
                       r"(?:\s+(?:for|after))?"  # "paid for by", "looked after by"
                       r"\s+(?:by|in|on|at|from|with"
                       r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)

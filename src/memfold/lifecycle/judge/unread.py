@@ -26,6 +26,9 @@ import re
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.offers import FINAL, HOLDS_NOW, gerunds
 from memfold.lifecycle.judge.reading import Reading
+from memfold.lifecycle.judge.diets import diet_offer
+from memfold.lifecycle.judge.holders import HOLDS as _HOLDS
+from memfold.lifecycle.judge.holders import TAKEN_OVER as _TAKEN_OVER
 from memfold.lifecycle.judge.slots import SINGLE_VALUED
 
 OTHER_VALUE = "the newer fact gives another value for it"
@@ -170,10 +173,23 @@ def renamed_offer(n: Reading, o: Reading) -> str | None:
     return f"name: a new name; {OTHER_VALUE}"
 
 
+def taken_over_offer(n: Reading, o: Reading) -> str | None:
+    """The newer fact says someone took over a thing the older one says someone else holds
+    (every word of the thing in the older fact, the taker not in it): offered."""
+    if not (_plain(n) and _plain(o)) or not (m := _TAKEN_OVER.search(n.text)) \
+            or not _HOLDS.search(o.text):
+        return None
+    thing = {w.stem(t) for t in w.tokens(m.group("what")) if t not in w.STOP} - _GENERIC
+    taker = {w.stem(t) for t in w.tokens(m.group("who")) if t not in w.STOP} - _GENERIC
+    if not thing or not thing <= o.words or not taker or taker & o.words:
+        return None
+    return f"who holds it: {m.group('what').strip()!r} taken over; {HOLDS_NOW}"
+
+
 def unread_offer(n: Reading, o: Reading) -> str | None:
     """Why a pair the rules could not decide is offered as a change of its slot, or None."""
     return same_slot_offer(n, o) or done_offer(n, o) or phase_offer(n, o) \
-        or renamed_offer(n, o)
+        or renamed_offer(n, o) or taken_over_offer(n, o) or diet_offer(n, o)
 
 
 __all__ = ["done_offer", "phase_offer", "same_slot_offer", "unread_offer"]
