@@ -77,7 +77,7 @@ _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:be
                   r"|switched|joined|started|settled)\b)")  # "Ingrid's moved up to"
 
 # "the newsletter goes out through Listmonk": is sent through it
-_GOES_OUT = re.compile(r"\b(?P<now>now\s+)?(?:goes|go)\s+out\s+(?P<now2>now\s+)?"
+GOES_OUT = re.compile(r"\b(?P<now>now\s+)?(?:goes|go)\s+out\s+(?P<now2>now\s+)?"
                        r"(?=(?:through|via|with|by)\b)", re.IGNORECASE)
 
 
@@ -92,7 +92,7 @@ def plainer(text: str) -> str:
     text = _WHERE_LIVES.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _HOME_TO.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _PAID_OFF.sub("repaid", text)
-    text = _GOES_OUT.sub(lambda m: "is now sent " if m.group("now") or m.group("now2")
+    text = GOES_OUT.sub(lambda m: "is now sent " if m.group("now") or m.group("now2")
                          else "is sent ", text)
     text = _WENT_TO_LIVE.sub("moved to", text)
     text = _SINCE_THE_MOVE.sub(lambda m: f"moved to {m.group('place')}; ", text)

@@ -19,7 +19,9 @@ from memfold.lifecycle.judge.offers import (
     WORK_FOR,
     joined,
 )
+from memfold.lifecycle.judge.phrases import GOES_OUT
 from memfold.lifecycle.judge.readers import lexicon_of
+from memfold.lifecycle.judge.unread import DOING_WORDS, DOINGS, IS_NAMED, NEW_NAME
 from memfold.values import Fact
 
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
@@ -52,6 +54,12 @@ _CLASS_OF: dict[str, set[str]] = {}
 for _tag, _words in CLASSES.items():
     for _word in _words.split():
         _CLASS_OF.setdefault(_word, set()).add(_tag)
+# a passive verb of a group (judge.unread.DOINGS), by the words as written
+_DOING_OF: dict[str, set[str]] = {}
+for _n, _group in enumerate(DOINGS):
+    for _word in DOING_WORDS[_n].split():
+        _DOING_OF.setdefault(_word, set()).add(f"#doing{_n}")
+_SENT = w.stem("sent")
 _FAMILIES_OF: dict[str, set[str]] = {}  # a product's name, or the first word of it
 for _name, _kind in w.FAMILY.items():
     for _key in {_name, _name.split("-")[0]}:
@@ -116,14 +124,17 @@ def signature(content: str) -> frozenset[str]:
         out.add("#status")
     if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer
         out.add("#away")
-    if w.CHANGED_MIND.search(content):  # "has come round to spaces": a liking, changed
-        out.add("#like")
+    if GOES_OUT.search(content):  # "goes out via Substack": is sent via it
+        out.add(_SENT)
+    if NEW_NAME.search(content) or IS_NAMED.search(content):  # "reopened as", "is the Inkwell"
+        out.add("#name")
     if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
         out.add("#@")
     for raw in _RAW_WORD.findall(content.lower()):
         word = raw.rstrip(".'-")
         word = word[:-2] if word.endswith("'s") else word
         out.update(_CLASS_OF.get(word, ()))
+        out.update(_DOING_OF.get(word, ()))  # "is written in" / "is developed in"
         out.update("#" + family for family in _FAMILIES_OF.get(word, ()))
         out.update(_KIND_OF.get(w.stem(word), ()))  # "doesn't own a car" / "a Skoda"
         if w.is_number(word):

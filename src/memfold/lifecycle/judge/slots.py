@@ -106,7 +106,8 @@ def _plain_predicate(rest: str) -> str:
                   r"|^(?:took|got|sold|bought|quit|gave|won)\s+(?:the|a|an|his|her|their|up)\s+[\w-]+"
                   r"\s+and\s+(?=\w)"  # "took the transfer and moved to Izmir"
                   # "packed up the Tromsø flat and resettled in Bodø": where one lives now
-                  r"|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+(?:the|a|an|his|her|their"
+                  r"|^(?:\w+ed|sold|took|gave|left|quit)(?:\s+(?:up|out|off|down|away|over))?\s+"
+                  r"(?:the|a|an|his|her|their"
                   r"|its|our|my)\s+(?:[\w'’-]+\s+){1,3}?and\s+(?=(?:moved|relocated|resettled"
                   r"|settled|emigrated)\b)",
                   "", rest, flags=re.I)

@@ -51,7 +51,7 @@ def _values_differ(n: Reading, o: Reading) -> bool:
 
 # passive verbs that give one slot whichever is said: "is written in Kotlin" / "is built in
 # Flutter", "is funded by" / "is paid for by", "is run by" / "is looked after by"
-_DOINGS = tuple(frozenset(w.stem(x) for x in group.split()) for group in (
+DOING_WORDS = (
     "written built developed coded made generated produced created implemented rendered "
     "powered designed",
     "funded financed paid sponsored backed bankrolled underwritten subsidised subsidized",
@@ -61,12 +61,13 @@ _DOINGS = tuple(frozenset(w.stem(x) for x in group.split()) for group in (
     "sent delivered distributed mailed shipped published emailed",
     "supplied provided roasted sourced stocked brewed baked",
     "insured covered underwritten",
-))
+)
+DOINGS = tuple(frozenset(w.stem(x) for x in group.split()) for group in DOING_WORDS)
 
 
 def same_doing(a: str, b: str) -> bool:
     """Two passive verbs (stems) that give one slot: the same verb, or two of one group."""
-    return bool(a) and bool(b) and (a == b or any(a in g and b in g for g in _DOINGS))
+    return bool(a) and bool(b) and (a == b or any(a in g and b in g for g in DOINGS))
 
 
 def _passive_slot(n: Reading, o: Reading) -> bool:
@@ -147,7 +148,7 @@ def phase_offer(n: Reading, o: Reading) -> str | None:
 
 # a new name said: "got rebranded to", "reopened as", "now trades under the name", "goes by",
 # "now answers to", "is now known as"
-_NEW_NAME = re.compile(r"\b(?:renamed|rebranded|rechristened|retitled|relaunched|reopened)\b"
+NEW_NAME = re.compile(r"\b(?:renamed|rebranded|rechristened|retitled|relaunched|reopened)\b"
                        r"|\bnow\s+(?:known\s+as|called|named|answers\s+to|goes\s+by)\b"
                        r"|\b(?:goes|go)\s+by\b|\btrades?\s+(?:now\s+)?under\s+(?:the\s+)?name\b",
                        re.IGNORECASE)
@@ -156,19 +157,19 @@ _RENAMED_PART = re.compile(r"\b(?:renamed|rebranded|retitled)\s+(?:its|the|his|h
                            r"|my)\s+(?P<what>[#@]?[\w-]+)", re.IGNORECASE)
 # the older fact gives a name as its value: "The pub on the corner is the Juniper Arms",
 # "The team chat product is Nimbus Chat"
-_IS_NAMED = re.compile(r"\b(?:is|are)\s+(?:called\s+|named\s+|known\s+as\s+)?(?:the\s+)?"
+IS_NAMED = re.compile(r"\b(?:is|are)\s+(?:called\s+|named\s+|known\s+as\s+)?(?:the\s+)?"
                        r"[A-Z@#][\w'.@#-]*(?:\s+[A-Z][\w'-]*)*\s*\.?$")
 
 
 def renamed_offer(n: Reading, o: Reading) -> str | None:
     """The newer fact says the subject has a new name and the older one gives its name (a
     name slot, or a copula ending in a proper name), with a word it does not hold: offered."""
-    if not (_plain(n) and _plain(o)) or not _NEW_NAME.search(n.text):
+    if not (_plain(n) and _plain(o)) or not NEW_NAME.search(n.text):
         return None
     if (part := _RENAMED_PART.search(n.text)) and w.stem(part.group("what").lower()) \
             not in o.words or any(c.old and not c.old <= o.words for c in n.changes):
         return None  # "renamed the khao soi on the menu": another thing than the older name
-    if not (o.relation == "name" or _IS_NAMED.search(o.text)) or not n.words - o.words - _GENERIC:
+    if not (o.relation == "name" or IS_NAMED.search(o.text)) or not n.words - o.words - _GENERIC:
         return None
     return f"name: a new name; {OTHER_VALUE}"
 
