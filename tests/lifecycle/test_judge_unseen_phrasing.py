@@ -64,3 +64,37 @@ def test_a_new_version_of_a_thing_named_without_one_changes_nothing() -> None:
                           "W @Tern-Team: The Tern team upgraded its Nomad cluster to version 1.8.")
     assert superseded("W @Tern-Team: The Tern team runs Nomad 1.6.",
                       "W @Tern-Team: The Tern team upgraded Nomad from 1.6 to 1.8.")
+
+
+MOVES = [
+    "W @Anselm: Anselm took a job in Linz and moved there in May.",
+    "W @Anselm: Anselm packed his bags and headed for Linz for good.",
+    "W @Anselm: Linz is Anselm's base now.",
+    "W @Anselm: Anselm got a flat in Linz last month.",
+    "W @Anselm: The move to Linz is done and Anselm loves the river walks.",
+    "W @Anselm: Anselm retrained as a paramedic.",
+]
+
+
+@pytest.mark.parametrize("new", MOVES[:5])
+def test_a_move_said_without_a_word_of_living_is_taken(new: str) -> None:
+    assert superseded("W @Anselm: Anselm lives in Graz.", new)
+
+
+def test_a_new_trade_learnt_replaces_the_role() -> None:
+    assert superseded("W @Anselm: Anselm works as a pharmacist.", MOVES[5])
+
+
+def test_a_passive_slot_said_actively_with_another_doer_is_offered() -> None:
+    found = verdicts("W @Wexcombe-Pool: The Wexcombe pool is run by the district council.",
+                     "W @Wexcombe-Pool: Since May a leisure trust operates the Wexcombe pool.")
+    assert found and all(v.offer and not v.supersedes for v in found), found
+
+
+def test_an_employer_against_a_role_at_another_organisation_is_offered() -> None:
+    found = verdicts("W @Thandeka: Thandeka works as a pharmacist at Boots.",
+                     "W @Thandeka: Thandeka's employer is now Superdrug.")
+    assert found and all(v.offer and not v.supersedes for v in found), found
+    # a job title is no organisation: nothing to offer against where one works
+    assert not verdicts("W @Thandeka: Thandeka works at Boots.",
+                        "W @Thandeka: The job title of Thandeka is Senior Pharmacist.")

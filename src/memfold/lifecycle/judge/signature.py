@@ -30,7 +30,7 @@ CLASSES = {
             "apartment flat house headquarters hq office city place address resident residence "
             "rents renting room resettled emigrated emigrate emigrating relocating relocate "
             "relocation commute commutes commuting move moves moving residents local locals "
-            "unpacking",
+            "unpacking base",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance freelances freelancer freelancing "
             "self-employed",
@@ -90,7 +90,10 @@ _MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+(?:move|jump|leap)\s+to\
                     r"|place|cottage|bungalow)\s+in\s+(?-i:[A-Z])"
                     # where the post goes: "Ingrid's mail goes to Reykjavik now"
                     r"|\b(?:mail|post|letters)\s+(?:now\s+)?(?:goes|go|is\s+sent)\s+to\b"
-                    r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b",
+                    r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b"
+                    # "headed for Reykjavik for good"
+                    r"|\b(?:headed|went|left|gone)\s+(?:off\s+|back\s+)?(?:for|to)\s+(?-i:[A-Z])"
+                    r"[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*\s+for\s+good\b",
                     re.IGNORECASE)
 _TOOK_OVER = re.compile(r"\b(?:took|taken|takes|taking)\s+over\b", re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
@@ -135,6 +138,8 @@ def signature(content: str) -> frozenset[str]:
         word = word[:-2] if word.endswith("'s") else word
         out.update(_CLASS_OF.get(word, ()))
         out.update(_DOING_OF.get(word, ()))  # "is written in" / "is developed in"
+        if word.endswith(("s", "ing")):  # "a trust operates it", "volunteers are running it"
+            out.update(f"#doing{i}" for i, group in enumerate(DOINGS) if w.stem(word) in group)
         out.update("#" + family for family in _FAMILIES_OF.get(word, ()))
         out.update(_KIND_OF.get(w.stem(word), ()))  # "doesn't own a car" / "a Skoda"
         if w.is_number(word):

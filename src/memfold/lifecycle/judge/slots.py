@@ -30,6 +30,7 @@ _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|buil
                       r"\s+(?:by|in|on|at|from|with"
                       r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
 _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
+                  w.stem("base"): "location",  # "Reykjavik is Ingrid's base now"
                   w.stem("address"): "location", w.stem("employer"): "employer",
                   **{w.stem(x): "relationship" for x in  # "Marisa's girlfriend is Yara"
                      "girlfriend boyfriend partner fiance fiancee wife husband spouse".split()}}
@@ -109,7 +110,7 @@ def _plain_predicate(rest: str) -> str:
                   r"|^(?:\w+ed|sold|took|gave|left|quit)(?:\s+(?:up|out|off|down|away|over))?\s+"
                   r"(?:the|a|an|his|her|their"
                   r"|its|our|my)\s+(?:[\w'’-]+\s+){1,3}?and\s+(?=(?:moved|relocated|resettled"
-                  r"|settled|emigrated)\b)",
+                  r"|settled|emigrated|headed|went)\b)",
                   "", rest, flags=re.I)
     return re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
 
@@ -186,7 +187,8 @@ _REDONE = re.compile(r"^re-?(?=(?:written|built|hosted|deployed|implemented|serv
 _BARE_PARTICIPLE = re.compile(r"^(?:\w+ed|sold|built|made|done|gone|closed|shut|cut|sent)"
                               r"(?:\s+(?:off|out|down|up|last\s+\w+|yesterday|today))?$",
                               re.IGNORECASE)
-_BECAME = re.compile(r"\b(?:became|becomes|become)\s+(?P<val>(?:a|an|the)\s+.+)$",
+_BECAME = re.compile(r"\b(?:became|becomes|become|(?:has\s+)?(?:retrained|requalified)\s+as)\s+"
+                     r"(?P<val>(?:a|an|the)\s+.+)$",
                      re.IGNORECASE)
 # "Loomworks made Fenna its design lead": the object is the fact's entity, the value a role
 _MADE = re.compile(r"\b(?:made|named|appointed|promoted|hired)\s+(?P<who>[\w-]+)\s+(?:as\s+)?"

@@ -187,10 +187,44 @@ def taken_over_offer(n: Reading, o: Reading) -> str | None:
     return f"who holds it: {m.group('what').strip()!r} taken over; {HOLDS_NOW}"
 
 
+def active_offer(n: Reading, o: Reading) -> str | None:
+    """The older fact gives a passive slot ("is run by the county council") and the newer one
+    says it actively with another doer, a verb of the same group after it ("Volunteers have
+    been running the library", "a community trust operates the library"): offered."""
+    if not (_plain(n) and _plain(o)) or not o.verb or n.verb or o.value & n.words:
+        return None
+    group = next((g for g in DOINGS if o.verb in g), frozenset({o.verb}))
+    tokens = w.tokens(n.text)
+    for i, token in enumerate(tokens[1:], 1):
+        if w.stem(token) in group and token not in w.STOP and (token.endswith(("s", "ing"))
+                                                              or tokens[i - 1] == "now"):
+            return f"same slot: {o.verb} by; {OTHER_VALUE}"
+    return None
+
+
+# the organisation a role is held at: "as an accountant at Deloitte"
+_AT_ORG = re.compile(r"\b(?:at|for|with)\s+(?P<org>(?-i:[A-Z@])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)")
+
+
+def employer_offer(n: Reading, o: Reading) -> str | None:
+    """One fact gives the employer, the other a role at a named organisation ("works as an
+    accountant at Deloitte" / "Oyelaran's employer is now KPMG"), the two names apart."""
+    if not (_plain(n) and _plain(o)) or {n.relation, o.relation} != {"employer", "role"}:
+        return None
+    role = o if o.relation == "role" else n
+    at = _AT_ORG.search(role.text)
+    org = {w.stem(t.lower()) for t in w.tokens(at.group("org"))} & role.value if at else set()
+    other = (n if role is o else o).value
+    if not org or not other or org & other:
+        return None
+    return f"same slot: employer; {OTHER_VALUE}"
+
+
 def unread_offer(n: Reading, o: Reading) -> str | None:
     """Why a pair the rules could not decide is offered as a change of its slot, or None."""
     return same_slot_offer(n, o) or done_offer(n, o) or phase_offer(n, o) \
-        or renamed_offer(n, o) or taken_over_offer(n, o) or diet_offer(n, o)
+        or renamed_offer(n, o) or taken_over_offer(n, o) or diet_offer(n, o) \
+        or active_offer(n, o) or employer_offer(n, o)
 
 
 __all__ = ["done_offer", "phase_offer", "same_slot_offer", "unread_offer"]
