@@ -147,8 +147,9 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"|upped\s+sticks|(?:has\s+)?made\s+the\s+move|moved\s+house)\s+(?:(?:back|up|down"
                 r"|over|out|away|across\s+the\s+(?:border|country|channel|river|city))\s+)?to\s+"
                 r"(?P<val>.+)$", re.I), "location"),
-    (re.compile(r"^(?:headed|went|left|set\s+off|has\s+gone|is\s+gone)\s+(?:off\s+|back\s+)?(?:for"
-                r"|to)\s+(?P<val>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+for\s+good\b", re.I),
+    (re.compile(r"^(?:headed|went|left|set\s+off|has\s+gone|is\s+gone)\s+(?:off\s+|back\s+)?"
+                r"(?:for|to)\s+(?P<val>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+for\s+good\b",
+                re.I),
      "location"),  # "headed for Reykjavik for good"
     (re.compile(r"^is\s+(?:now\s+)?in\s+(?P<val>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+"
                 r"(?:now\s+)?for\s+good$", re.I), "location"),  # "is in Lübeck now for good"

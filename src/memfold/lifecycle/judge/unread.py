@@ -24,11 +24,11 @@ from __future__ import annotations
 import re
 
 from memfold.lifecycle.judge import words as w
-from memfold.lifecycle.judge.offers import FINAL, HOLDS_NOW, gerunds
-from memfold.lifecycle.judge.reading import Reading
 from memfold.lifecycle.judge.diets import diet_offer
 from memfold.lifecycle.judge.holders import HOLDS as _HOLDS
 from memfold.lifecycle.judge.holders import TAKEN_OVER as _TAKEN_OVER
+from memfold.lifecycle.judge.offers import FINAL, HOLDS_NOW, gerunds
+from memfold.lifecycle.judge.reading import Reading
 from memfold.lifecycle.judge.slots import SINGLE_VALUED
 
 OTHER_VALUE = "the newer fact gives another value for it"
@@ -203,7 +203,8 @@ def active_offer(n: Reading, o: Reading) -> str | None:
 
 
 # the organisation a role is held at: "as an accountant at Deloitte"
-_AT_ORG = re.compile(r"\b(?:at|for|with)\s+(?P<org>(?-i:[A-Z@])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)")
+_AT_ORG = re.compile(r"\b(?:at|for|with)\s+(?P<org>(?-i:[A-Z@])[\w&'-]*"
+                     r"(?:\s+(?-i:[A-Z])[\w&'-]*)*)")
 
 
 def employer_offer(n: Reading, o: Reading) -> str | None:
