@@ -98,3 +98,11 @@ def test_an_employer_against_a_role_at_another_organisation_is_offered() -> None
     # a job title is no organisation: nothing to offer against where one works
     assert not verdicts("W @Thandeka: Thandeka works at Boots.",
                         "W @Thandeka: The job title of Thandeka is Senior Pharmacist.")
+
+
+def test_opening_days_changed_are_offered() -> None:
+    found = verdicts("W @Fennel-Deli: Fennel Deli is closed on Mondays.",
+                     "W @Fennel-Deli: Fennel Deli now opens every day.")
+    assert found and all(v.offer and not v.supersedes for v in found), found
+    assert not verdicts("W @Fennel-Deli: Fennel Deli is closed on Mondays.",
+                        "W @Fennel-Deli: Fennel Deli opened specially on a Monday for a wedding.")

@@ -21,7 +21,7 @@ from memfold.lifecycle.judge.offers import (
 )
 from memfold.lifecycle.judge.phrases import GOES_OUT
 from memfold.lifecycle.judge.readers import lexicon_of
-from memfold.lifecycle.judge.unread import DOING_WORDS, DOINGS, IS_NAMED, NEW_NAME
+from memfold.lifecycle.judge.unread import DOING_WORDS, DOINGS, IS_NAMED, NEW_NAME, OPEN_DAYS
 from memfold.values import Fact
 
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
@@ -127,6 +127,8 @@ def signature(content: str) -> frozenset[str]:
         out.add("#status")
     if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer
         out.add("#away")
+    if OPEN_DAYS.search(content):  # "is closed on Mondays" / "now opens every day"
+        out.add("#hours")
     if GOES_OUT.search(content):  # "goes out via Substack": is sent via it
         out.add(_SENT)
     if NEW_NAME.search(content) or IS_NAMED.search(content):  # "reopened as", "is the Inkwell"

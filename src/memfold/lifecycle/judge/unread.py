@@ -221,11 +221,31 @@ def employer_offer(n: Reading, o: Reading) -> str | None:
     return f"same slot: employer; {OTHER_VALUE}"
 
 
+_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?"
+# when a place is open or closed: "is closed on Mondays", "now opens seven days a week"
+OPEN_DAYS = re.compile(r"\b(?P<state>open|opens|opened|closed|closes|shut|shuts)\b(?:\s+[\w-]+)"
+                       r"{0,2}?\s+(?:on\s+)?(?P<days>(?:" + _DAYS + r")(?:\s+and\s+(?:" + _DAYS
+                       + r"))?|every\s+day|daily|(?:seven|7)\s+days\s+a\s+week|all\s+week)\b",
+                       re.IGNORECASE)
+
+
+def hours_offer(n: Reading, o: Reading) -> str | None:
+    """When a place is open, said again with the days or the state changed and said to hold
+    now ("is closed on Mondays" / "now opens seven days a week"): offered."""
+    if not (_plain(n) and _plain(o)) or not n.now \
+            or not ((new := OPEN_DAYS.search(n.text)) and (was := OPEN_DAYS.search(o.text))):
+        return None
+    opened = [m.group("state").lower().startswith("open") for m in (new, was)]
+    if opened[0] == opened[1] and new.group("days").lower() == was.group("days").lower():
+        return None
+    return f"opening days: {was.group().strip()!r} and now {new.group().strip()!r}; {HOLDS_NOW}"
+
+
 def unread_offer(n: Reading, o: Reading) -> str | None:
     """Why a pair the rules could not decide is offered as a change of its slot, or None."""
     return same_slot_offer(n, o) or done_offer(n, o) or phase_offer(n, o) \
         or renamed_offer(n, o) or taken_over_offer(n, o) or diet_offer(n, o) \
-        or active_offer(n, o) or employer_offer(n, o)
+        or active_offer(n, o) or employer_offer(n, o) or hours_offer(n, o)
 
 
 __all__ = ["done_offer", "phase_offer", "same_slot_offer", "unread_offer"]
