@@ -34,7 +34,11 @@ def test_a_newer_diet_answers_a_question_naming_the_old_one(workspace: Path) -> 
         old = retain(memory, "2023-05-01", "W @Ruben: Ruben is vegetarian.")
         new = retain(memory, "2025-01-10", "W @Ruben: Ruben eats chicken again since the winter.")
         result = memory.recall("Is Ruben vegetarian?", now="2025-04-01T09:00:00")
-        assert ids(result)[:2] == [new, old]
+        # the judge reads eating chicken as the end of a vegetarian diet: the older is retired
+        assert ids(result)[0] == new
+        everything = memory.recall("Is Ruben vegetarian?", now="2025-04-01T09:00:00",
+                                   include_all=True)
+        assert ids(everything)[:2] == [new, old]
 
 
 def test_a_change_told_as_an_experience_answers_after_it_faded(workspace: Path) -> None:

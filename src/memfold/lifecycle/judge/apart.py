@@ -57,10 +57,22 @@ _WHEN = frozenset(w.stem(x) for x in (
     "lunchtime noon midday").split())
 
 
+# the words of a version: a new version of a thing is no new value of a fact that names the
+# thing with no version ("upgraded its k8s clusters to version 1.30" / "deploys to Kubernetes")
+_RELEASE = frozenset(w.stem(x) for x in "version release build patch v".split())
+
+
+def _version_only(new: Stems) -> bool:
+    return all(x in _RELEASE or w.is_number(x) or re.fullmatch(r"v?\d+(?:\.\d+)*", x)
+               for x in new)
+
+
 def change_apart(what: Stems, new: Stems, o: Reading, n_text: str) -> bool:
     """A change of another thing than the older fact's: a slot noun of another thing (see
-    `kind_apart`), or a new time for a thing the older fact gives no time of."""
-    return kind_apart(what, o, n_text) or (bool(new) and new <= _WHEN and not o.words & _WHEN)
+    `kind_apart`), a new time for a thing the older fact gives no time of, or a new version
+    of a thing the older fact gives no version or number of."""
+    return kind_apart(what, o, n_text) or (bool(new) and new <= _WHEN and not o.words & _WHEN) \
+        or (bool(new) and _version_only(new) and not o.numbers and not o.versions)
 
 
 def _capitalised(text: str) -> Stems:

@@ -76,19 +76,39 @@ _SINCE_THE_MOVE = re.compile(r"^(?:since|after|following)\s+(?:the|my|our|his|he
 _HAS = re.compile(r"\b(?P<who>he|she|it|that|there|who|[A-Z][\w-]*)'s\s+(?=(?:been|moved|relocated"
                   r"|switched|joined|started|settled)\b)")  # "Ingrid's moved up to"
 
+# a move told as done: "The move to Reykjavik is done and ..." (of the fact's own subject)
+_MOVE_DONE = re.compile(r"^(?:the|our|my|his|her|their)\s+(?:move|relocation)\s+to\s+"
+                        r"(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+(?:is|was"
+                        r"|has\s+been)\s+(?:now\s+)?(?:done|complete|completed|finished|official)\b"
+                        r"(?:\s+and\s+)?", re.IGNORECASE)
+# "took a job in Tromsø and moved there": moved to the place just named
+_MOVED_THERE = re.compile(r"\b(?:in|to)\s+(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"
+                          r"(?P<between>\s+and\s+(?:then\s+)?)(?P<verb>moved|relocated|settled"
+                          r"|emigrated)\s+there\b", re.IGNORECASE)
+# "the newsletter goes out through Listmonk": is sent through it
+GOES_OUT = re.compile(r"\b(?P<now>now\s+)?(?:goes|go)\s+out\s+(?P<now2>now\s+)?"
+                       r"(?=(?:through|via|with|by)\b)", re.IGNORECASE)
+
 
 def plainer(text: str) -> str:
     """Wordings said the way the rules read them: "D.C." as "DC", "Mailgun's been replaced" as
     "has been", a debt "paid off" as no salary, "the headquarters of Globex were relocated to"
     as "Globex relocated to", "the head office of Initech is in" as "Initech is based in",
-    "Since the move to Leeds, …" as "moved to Leeds; …"."""
+    "Since the move to Leeds, …" and "The move to Leeds is done" as "moved to Leeds; …",
+    "took a job in Leeds and moved there" as "... moved to Leeds", "goes out through" as "is
+    sent through"."""
     text = _DOTTED.sub(lambda m: m.group().replace(".", ""), text)  # "D.C." is "DC"
     text = _HAS.sub(lambda m: f"{m.group('who')} has ", text)
     text = _WHERE_LIVES.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _HOME_TO.sub(lambda m: f"{m.group('who')} lives in {m.group('place')}", text)
     text = _PAID_OFF.sub("repaid", text)
+    text = GOES_OUT.sub(lambda m: "is now sent " if m.group("now") or m.group("now2")
+                         else "is sent ", text)
     text = _WENT_TO_LIVE.sub("moved to", text)
     text = _SINCE_THE_MOVE.sub(lambda m: f"moved to {m.group('place')}; ", text)
+    text = _MOVE_DONE.sub(lambda m: f"moved to {m.group('place')}; ", text)
+    text = _MOVED_THERE.sub(lambda m: f"in {m.group('place')}{m.group('between')}"
+                            f"{m.group('verb')} to {m.group('place')}", text)
     text = HQ_MOVED.sub(lambda m: f"{m.group('who')} relocated to", text)
     return HQ_IN.sub(lambda m: f"{m.group('who')} is based in", text)
 
@@ -118,7 +138,8 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"|makes?\s+(?:his|her|their|its)\s+home|has\s+(?:his|her|their)\s+home"
                 r"|have\s+lived|has\s+lived)\s+(?:\w+\s+)?(?:in|at)\s+(?P<val>.+)$", re.I),
      "location"),
-    (re.compile(r"^(?:has|have|owns?|rents?|keeps?)\s+(?:a|an|his|her|their|its|our|my)\s+"
+    (re.compile(r"^(?:has|have|owns?|rents?|keeps?|got|found|moved\s+into)\s+(?:a|an|his|her"
+                r"|their|its|our|my)\s+"
                 r"(?:\w+\s+)?(?:home|house|flat|apartment|place)\s+(?:in|at)\s+(?P<val>.+)$", re.I),
      "location"),  # "has a house in Bergen where she lives"
     (re.compile(r"^(?:calls?|now\s+calls?)\s+(?P<val>.+?)\s+home$", re.I), "location"),
@@ -126,6 +147,10 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
                 r"|upped\s+sticks|(?:has\s+)?made\s+the\s+move|moved\s+house)\s+(?:(?:back|up|down"
                 r"|over|out|away|across\s+the\s+(?:border|country|channel|river|city))\s+)?to\s+"
                 r"(?P<val>.+)$", re.I), "location"),
+    (re.compile(r"^(?:headed|went|left|set\s+off|has\s+gone|is\s+gone)\s+(?:off\s+|back\s+)?"
+                r"(?:for|to)\s+(?P<val>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+for\s+good\b",
+                re.I),
+     "location"),  # "headed for Reykjavik for good"
     (re.compile(r"^is\s+(?:now\s+)?in\s+(?P<val>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+"
                 r"(?:now\s+)?for\s+good$", re.I), "location"),  # "is in Lübeck now for good"
     (re.compile(r"^(?:works?|working|worked)\s+(?:out\s+of|from)\s+(?P<val>.+)$", re.I),

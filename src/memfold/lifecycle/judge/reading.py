@@ -226,6 +226,8 @@ _FRONTED = re.compile(r"^(?:these\s+days|nowadays)\s+(?=\w+\s+\w)|^(?:after|sinc
                       r"|with|upgraded|thanks|these\s+days|recently|lately|now|today|this|earlier"
                       r"|later|last|next|back\s+in|at\s+the\s+(?:start|end))"
                       r"\b[^,]{0,60},\s*"
+                      r"|^(?:from|starting\s+(?:with|from|at)|beginning\s+with)\s+[^,]{1,40}?\s+"
+                      r"onwards?\s+(?=\w)"  # "From version 3 onwards the app is ..."
                       r"|^(?:after|since|following)\s+the\s+\w+(?:\s+\w+)?\s+(?=(?-i:[A-Z@])[\w-]*"
                       r"(?:'s)?\s)", re.IGNORECASE)  # "After the reorg Chen's manager is ..."
 _MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d"

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import initials
+from memfold.lifecycle.judge.diets import FOOD_WORDS
 from memfold.lifecycle.judge.offers import (
     AWAY,
     BEING_DONE,
@@ -18,7 +19,9 @@ from memfold.lifecycle.judge.offers import (
     WORK_FOR,
     joined,
 )
+from memfold.lifecycle.judge.phrases import GOES_OUT
 from memfold.lifecycle.judge.readers import lexicon_of
+from memfold.lifecycle.judge.unread import DOING_WORDS, DOINGS, IS_NAMED, NEW_NAME, OPEN_DAYS
 from memfold.values import Fact
 
 # Words of a class a rule compares across wordings ("lives" / "moved to": a location).
@@ -27,7 +30,7 @@ CLASSES = {
             "apartment flat house headquarters hq office city place address resident residence "
             "rents renting room resettled emigrated emigrate emigrating relocating relocate "
             "relocation commute commutes commuting move moves moving residents local locals "
-            "unpacking",
+            "unpacking base",
     "#job": "works work working worked joined left employed resigned hired job role position "
             "started employer company freelance freelances freelancer freelancing "
             "self-employed",
@@ -37,6 +40,8 @@ CLASSES = {
     "#status": " ".join(w.INTERIM | w.FINAL),
     "#role": " ".join(w.ROLES),
     "#diet": " ".join(w.DIETS) + " meat",
+    # a diet and the food that breaks it (judge.diets): related, but no slot of their own
+    "#food": " ".join(FOOD_WORDS | w.DIETS) + " veggie",
     "#like": " ".join(w.POSITIVE | w.NEGATIVE) + " likes loves prefers dislikes hates",
     "#boss": "manager boss supervisor reports report lead leads manages supervises heads",
     "#team": "team squad",
@@ -49,6 +54,12 @@ _CLASS_OF: dict[str, set[str]] = {}
 for _tag, _words in CLASSES.items():
     for _word in _words.split():
         _CLASS_OF.setdefault(_word, set()).add(_tag)
+# a passive verb of a group (judge.unread.DOINGS), by the words as written
+_DOING_OF: dict[str, set[str]] = {}
+for _n, _group in enumerate(DOINGS):
+    for _word in DOING_WORDS[_n].split():
+        _DOING_OF.setdefault(_word, set()).add(f"#doing{_n}")
+_SENT = w.stem("sent")
 _FAMILIES_OF: dict[str, set[str]] = {}  # a product's name, or the first word of it
 for _name, _kind in w.FAMILY.items():
     for _key in {_name, _name.split("-")[0]}:
@@ -79,7 +90,10 @@ _MOVED = re.compile(r"\bupped\s+sticks\b|\bmade\s+the\s+(?:move|jump|leap)\s+to\
                     r"|place|cottage|bungalow)\s+in\s+(?-i:[A-Z])"
                     # where the post goes: "Ingrid's mail goes to Reykjavik now"
                     r"|\b(?:mail|post|letters)\s+(?:now\s+)?(?:goes|go|is\s+sent)\s+to\b"
-                    r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b",
+                    r"|\bis\s+(?:now\s+)?in\s+(?-i:[A-Z])[\w'-]*(?:\s+now)?\s+for\s+good\b"
+                    # "headed for Reykjavik for good"
+                    r"|\b(?:headed|went|left|gone)\s+(?:off\s+|back\s+)?(?:for|to)\s+(?-i:[A-Z])"
+                    r"[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*\s+for\s+good\b",
                     re.IGNORECASE)
 _TOOK_OVER = re.compile(r"\b(?:took|taken|takes|taking)\s+over\b", re.IGNORECASE)
 _RAW_WORD = re.compile(r"[\w][\w.+#'-]*")
@@ -113,12 +127,21 @@ def signature(content: str) -> frozenset[str]:
         out.add("#status")
     if AWAY.search(content) or RETURNED.search(content):  # see offers.returned_offer
         out.add("#away")
+    if OPEN_DAYS.search(content):  # "is closed on Mondays" / "now opens every day"
+        out.add("#hours")
+    if GOES_OUT.search(content):  # "goes out via Substack": is sent via it
+        out.add(_SENT)
+    if NEW_NAME.search(content) or IS_NAMED.search(content):  # "reopened as", "is the Inkwell"
+        out.add("#name")
     if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
         out.add("#@")
     for raw in _RAW_WORD.findall(content.lower()):
         word = raw.rstrip(".'-")
         word = word[:-2] if word.endswith("'s") else word
         out.update(_CLASS_OF.get(word, ()))
+        out.update(_DOING_OF.get(word, ()))  # "is written in" / "is developed in"
+        if word.endswith(("s", "ing")):  # "a trust operates it", "volunteers are running it"
+            out.update(f"#doing{i}" for i, group in enumerate(DOINGS) if w.stem(word) in group)
         out.update("#" + family for family in _FAMILIES_OF.get(word, ()))
         out.update(_KIND_OF.get(w.stem(word), ()))  # "doesn't own a car" / "a Skoda"
         if w.is_number(word):

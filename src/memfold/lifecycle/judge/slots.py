@@ -25,9 +25,12 @@ _BARE_COPULA = re.compile(r"^(?:is|are|has\s+been|have\s+been)\s+(?P<val>.+)$",
                           re.IGNORECASE)
 _PASSIVE = re.compile(r"^(?P<verb>\w+(?:ed|en|wn|lt|ld|ne|ot|un|ed)|led|run|built|held|hosted"
                       r"|owned|provided|supplied|handled|written|served|managed|maintained"
-                      r"|powered|based|stored|kept|done|paid|made)\s+(?:by|in|on|at|from|with"
+                      r"|powered|based|stored|kept|done|paid|made|sent|dealt|taught)"
+                      r"(?:\s+(?:for|after))?"  # "paid for by", "looked after by"
+                      r"\s+(?:by|in|on|at|from|with"
                       r"|through|via|out\s+of|(?:over\s+)?to)\s+(?P<val>.+)$", re.IGNORECASE)
 _ATTR_RELATION = {w.stem("manager"): "manager", w.stem("home"): "location",
+                  w.stem("base"): "location",  # "Reykjavik is Ingrid's base now"
                   w.stem("address"): "location", w.stem("employer"): "employer",
                   **{w.stem(x): "relationship" for x in  # "Marisa's girlfriend is Yara"
                      "girlfriend boyfriend partner fiance fiancee wife husband spouse".split()}}
@@ -102,7 +105,12 @@ def _plain_predicate(rest: str) -> str:
                   r"|^(?:has|have|had)\s+(?:now\s+|since\s+|just\s+)?(?=(?:moved|relocated|settled"
                   r"|joined|started|emigrated)\b)|^\w+ed(?:\s+(?:up|out|off|down|away|over))?\s+and\s+(?=\w)"
                   r"|^(?:took|got|sold|bought|quit|gave|won)\s+(?:the|a|an|his|her|their|up)\s+[\w-]+"
-                  r"\s+and\s+(?=\w)",  # "took the transfer and moved to Izmir"
+                  r"\s+and\s+(?=\w)"  # "took the transfer and moved to Izmir"
+                  # "packed up the Tromsø flat and resettled in Bodø": where one lives now
+                  r"|^(?:\w+ed|sold|took|gave|left|quit)(?:\s+(?:up|out|off|down|away|over))?\s+"
+                  r"(?:the|a|an|his|her|their"
+                  r"|its|our|my)\s+(?:[\w'’-]+\s+){1,3}?and\s+(?=(?:moved|relocated|resettled"
+                  r"|settled|emigrated|headed|went)\b)",
                   "", rest, flags=re.I)
     return re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
 
@@ -179,7 +187,8 @@ _REDONE = re.compile(r"^re-?(?=(?:written|built|hosted|deployed|implemented|serv
 _BARE_PARTICIPLE = re.compile(r"^(?:\w+ed|sold|built|made|done|gone|closed|shut|cut|sent)"
                               r"(?:\s+(?:off|out|down|up|last\s+\w+|yesterday|today))?$",
                               re.IGNORECASE)
-_BECAME = re.compile(r"\b(?:became|becomes|become)\s+(?P<val>(?:a|an|the)\s+.+)$",
+_BECAME = re.compile(r"\b(?:became|becomes|become|(?:has\s+)?(?:retrained|requalified)\s+as)\s+"
+                     r"(?P<val>(?:a|an|the)\s+.+)$",
                      re.IGNORECASE)
 # "Loomworks made Fenna its design lead": the object is the fact's entity, the value a role
 _MADE = re.compile(r"\b(?:made|named|appointed|promoted|hired)\s+(?P<who>[\w-]+)\s+(?:as\s+)?"

@@ -7,6 +7,7 @@ import re
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
+from memfold.lifecycle.judge.holders import taken_over
 from memfold.lifecycle.judge.readers import read, read_parts
 from memfold.names import entity_key
 from memfold.values import Fact
@@ -19,6 +20,8 @@ def same_subject(new: Fact, old: Fact, shared: AbstractSet[str]) -> bool:
     if not shared:
         return True  # two facts that name no entity: their words decide
     (n_about, n_apart), (o_about, o_apart) = _whose(new), _whose(old)
+    if taken_over(new.content, old.content) and n_about and o_about:
+        return True  # "@Tolu took over the morning shift" / "@Pilar runs it": the thing held
     return bool((shared - n_apart - o_apart) & (n_about | o_about))
 
 

@@ -126,7 +126,7 @@ GENERIC = frozenset(
 CHANGE_VERBS = frozenset(
     "switch move migrate transition convert change upgrade update bump replace relocate "
     "transfer port shift swap rebrand rename raise lower increase decrease reduce cut grow "
-    "shrink settle promote demote become cross hit reach return trade hand adopt "
+    "shrink settle resettle promote demote become cross hit reach return trade hand adopt "
     "consolidate standardise standardize install reimage transfer cutover".split())
 END_VERBS = frozenset(
     "drop ditch dump quit stop cancel discontinue abandon leave resign retire sell close end "
