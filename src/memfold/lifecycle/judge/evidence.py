@@ -222,7 +222,10 @@ _PLACE_NOUNS = _stems(
 
 
 def _placed(r: Reading) -> bool:
-    return bool(r.value & (_PLACE_NOUNS | _names(r.text)))
+    """A value that names a place: a place noun, or a word written capitalised — at the head
+    of a sentence too, where the rule read it as the value ("Linz is Anselm's base now")."""
+    capitalised = {w.stem(t.lower()) for t in w.TOKEN.findall(r.text) if t[:1].isupper()}
+    return bool(r.value & (_PLACE_NOUNS | capitalised))
 
 
 def _no_place(n: Reading, o: Reading) -> Doubt | None:
