@@ -153,8 +153,8 @@ def _written_before(cur: psycopg.Cursor[Any], bank_id: int, files: Mapping[str, 
     first = min((seq for seq, _ in lines), default=None)
     row = cur.execute(
         "SELECT EXISTS (SELECT 1 FROM files WHERE bank_id = %s AND content IS NOT NULL "
-        "AND path NOT IN (SELECT unnest(%s::text[]))) OR EXISTS (SELECT 1 FROM events WHERE bank_id = %s "
-        "AND (%s::bigint IS NULL OR seq < %s))",
+        "AND path NOT IN (SELECT unnest(%s::text[]))) OR EXISTS (SELECT 1 FROM events "
+        "WHERE bank_id = %s AND (%s::bigint IS NULL OR seq < %s))",
         [bank_id, list(files), bank_id, first, first]).fetchone()
     return bool(row and row[0])
 

@@ -1,0 +1,87 @@
+"""The journal-only writes answered from PostgreSQL itself (`memfold serve --recall-from
+postgres`): `use`, `supersede` and `restore` decide and journal with no copy of the bank.
+
+Each decides as the local ledger decides (`lifecycle.ledger.Decisions`: the fact looked up,
+a supersede's core-memory and cycle checks, the record written), over the bank's recall rows
+(`PgRecallIndex`: every fact's row and its lifecycle state, as folded so far in this very
+transaction), and journals through the write's transaction (`pgwrite.BankWrite.journal`):
+the lines chained on the bank's last one, signed with who writes, `recall_life` folded, as
+a copy's write would have sent them.  All the writes of one request (the REST verb `use`
+takes several ids) are one transaction and one bank version, as through a copy.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Any
+
+from memfold import names
+from memfold.journal.log import Event
+from memfold.lifecycle.ledger import Decide, Decisions
+from memfold.screening import refuses_undecodable
+from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgwrite import BankWrite, stamp, writing
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from psycopg_pool import ConnectionPool
+
+    from memfold.server.admin import Caller
+
+ANSWERED = frozenset({"use", "supersede", "restore"})  # verbs (REST) and tools (MCP)
+
+
+class RowLedger(Decisions):
+    """The ledger's decisions over one bank's rows, journaled in its write's transaction."""
+
+    def __init__(self, write: BankWrite, source: str | None) -> None:
+        self.write = write
+        self.source = source
+        self.backend = PgRecallIndex(write.conn, write.bank_id)
+
+    def transact(self, decide: Decide, *, ts: str,
+                 undo: Callable[[], None] | None = None) -> list[Event]:
+        """Decide (the bank's lock is held) and journal what was decided."""
+        return self.write.journal(list(decide()), ts=ts, source=self.source)
+
+
+class LedgerWrites:
+    """`Memory.use`, `supersede` and `restore` for one bank, written to PostgreSQL: the same
+    arguments, answers and errors.  Every write of one request runs in one transaction,
+    opened by the first (`transaction`) and committed when the request's work returns."""
+
+    pool: ConnectionPool
+    caller: Caller
+    bank: str
+    stack: ExitStack | None = None
+    _open: BankWrite | None = None
+
+    def transaction(self, before: Callable[[], object] | None = None) -> BankWrite:
+        """The request's write transaction, opened on first use (`pgwrite.writing`)."""
+        if self._open is None:
+            if self.stack is None:
+                raise RuntimeError("a write from PostgreSQL runs inside `pgretain.answer`")
+            self._open = self.stack.enter_context(
+                writing(self.pool, self.caller, self.bank, before=before))
+        elif before is not None:
+            before()
+        return self._open
+
+    def _ledger(self, source: str | None) -> RowLedger:
+        return RowLedger(self.transaction(), source)
+
+    @refuses_undecodable
+    def use(self, fact_id: str, *, now: Any = None, source: str | None = None) -> None:
+        self._ledger(source).use(names.fact_id(fact_id), ts=stamp(now))
+
+    @refuses_undecodable
+    def supersede(self, old_id: str, new_id: str, *, reason: str = "superseded by hand",
+                  now: Any = None, source: str | None = None) -> bool:
+        return self._ledger(source).supersede(names.fact_id(old_id), names.fact_id(new_id),
+                                              reason=reason, ts=stamp(now))
+
+    @refuses_undecodable
+    def restore(self, fact_id: str, *, reason: str = "restored by hand", now: Any = None,
+                source: str | None = None) -> None:
+        self._ledger(source).restore(names.fact_id(fact_id), reason=reason, ts=stamp(now))

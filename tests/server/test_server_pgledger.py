@@ -1,0 +1,104 @@
+"""The journal-only writes answered from PostgreSQL itself (`memfold serve --recall-from
+postgres`, memfold.server.pgledger): `use`, `supersede` and `restore` through a replica's
+copy and through PostgreSQL store the same journal lines, in the same bank versions, fold the
+same lifecycle state and answer alike, refusals included; a replica that never held the bank
+writes nothing to disk."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memfold_bench.pg_cluster import Provisioned
+from server_support import app_client, bearer, make_tenant
+from test_server_pgretain import NOW, STEPS, _answers, _bank, _journal_chain
+
+# (verb, body): each a request of its own
+WRITES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("use", {"ids": ["pvienna1", "^ibees001"]}),  # two uses, one version
+    ("supersede", {"old": "ibudget1", "new": "ibudget2", "reason": "the budget is fine"}),
+    ("supersede", {"old": "ibudget1", "new": "ibudget2"}),  # already: changed false
+    ("supersede", {"old": "ibudget2", "new": "ibudget1"}),  # a cycle: 400, nothing stored
+    ("supersede", {"old": "pboat001", "new": "pboat001"}),  # itself: 400
+    ("restore", {"id": "pvienna1", "reason": "back in Vienna"}),
+    ("use", {"ids": ["nosuch01"]}),  # unknown: 404
+    ("use", {"ids": ["ibees001", "nosuch02"]}),  # the first then an unknown: nothing stored
+    ("supersede", {"old": "office01", "new": "nosuch03"}),  # unknown new: 404
+    ("restore", {"id": "office01"}),
+    ("use", {"ids": ["office02"]}),
+)
+HISTORIES = ("pvienna1", "ibudget1", "ibudget2", "ibees001", "office01", "office02")
+
+
+def _writes(client: Any, token: dict[str, str]) -> list[Any]:
+    for body in STEPS[:5]:
+        assert client.post("/v1/banks/main/retain", headers=token,
+                           json=body).status_code == 200
+    said = []
+    for verb, body in WRITES:
+        got = client.post(f"/v1/banks/main/{verb}", headers=token, json=body)
+        said.append((got.status_code, got.json()))
+    return said
+
+
+def _histories(client: Any, token: dict[str, str]) -> list[Any]:
+    return [client.post("/v1/banks/main/history", headers=token, json={"id": i}).json()
+            for i in HISTORIES]
+
+
+def test_journal_writes_from_postgres_store_what_a_copy_stores(
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMFOLD_NOW", NOW)
+    via_copy = bearer(make_tenant(pg_db, "ledgercopy").tokens["agent"])
+    via_pg = bearer(make_tenant(pg_db, "ledgerpg").tokens["agent"])
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = Path(tmp) / "cache"
+        empty.mkdir()
+        with app_client(pg_db) as copy:
+            wanted = _writes(copy, via_copy)
+            wanted_answers = (_answers(copy, via_copy), _histories(copy, via_copy))
+        with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
+            got = _writes(fresh, via_pg)
+            got_answers = (_answers(fresh, via_pg), _histories(fresh, via_pg))
+            assert list(empty.iterdir()) == []  # written and read with no copy
+    assert got == wanted
+    assert [status for status, _ in got] == [200, 200, 200, 400, 400, 200, 404, 404, 404,
+                                             200, 200]
+    assert got[1][1]["changed"] is True and got[2][1]["changed"] is False
+    assert "cycle" in got[3][1]["error"]
+    assert got_answers == wanted_answers
+    stored = _bank(pg_db.owner, "ledgerpg")
+    assert stored == _bank(pg_db.owner, "ledgercopy")  # files, lines, versions, states
+    kinds = [json.loads(json.loads(row)["line"])["event"] for row in stored["events"]]
+    assert kinds.count("use") == 3 and "restore" in kinds
+    count, problem = _journal_chain(pg_db.owner, "ledgerpg")
+    assert problem is None and count == len(kinds)
+
+
+def test_a_copy_catches_up_with_journal_writes_from_postgres(
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy a replica made earlier applies the writes made without one and answers as
+    PostgreSQL does; its own write after them chains on their lines."""
+    monkeypatch.setenv("MEMFOLD_NOW", NOW)
+    token = bearer(make_tenant(pg_db, "ledgermixed").tokens["agent"])
+    with app_client(pg_db) as copy, app_client(pg_db, recall_from="postgres") as fresh:
+        for body in STEPS[:5]:
+            assert copy.post("/v1/banks/main/retain", headers=token,
+                             json=body).status_code == 200
+        assert fresh.post("/v1/banks/main/supersede", headers=token,
+                          json={"old": "ibudget1", "new": "ibudget2"}).status_code == 200
+        assert fresh.post("/v1/banks/main/use", headers=token,
+                          json={"ids": ["ibees001"]}).status_code == 200
+        assert _answers(copy, token) == _answers(fresh, token)
+        assert copy.post("/v1/banks/main/restore", headers=token,
+                         json={"id": "ibudget1"}).status_code == 200
+        assert fresh.post("/v1/banks/main/supersede", headers=token,
+                          json={"old": "pvienna1", "new": "pberlin1"}).json()["changed"] in (
+            True, False)
+        assert _answers(copy, token) == _answers(fresh, token)
+    count, problem = _journal_chain(pg_db.owner, "ledgermixed")
+    assert problem is None and count > 8
