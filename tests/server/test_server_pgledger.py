@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_server_pgretain import NOW, STEPS, _answers, _bank, _journal_chain
 
 from memfold_bench.pg_cluster import Provisioned
 from server_support import app_client, bearer, make_tenant
-from test_server_pgretain import NOW, STEPS, _answers, _bank, _journal_chain
 
 # (verb, body): each a request of its own
 WRITES: tuple[tuple[str, dict[str, Any]], ...] = (
