@@ -1,11 +1,12 @@
 """The journal-only writes answered from PostgreSQL itself (`memfold serve --recall-from
-postgres`, memfold.server.pgledger): `use`, `supersede` and `restore` through a replica's
-copy and through PostgreSQL store the same journal lines, in the same bank versions, fold the
+postgres`, memfold.server.pgledger): `use`, `supersede`, `restore`, `note` and `forget`
+(an archive) through a replica's copy and through PostgreSQL store the same journal lines, in the same bank versions, fold the
 same lifecycle state and answer alike, refusals included; a replica that never held the bank
 writes nothing to disk."""
 
 from __future__ import annotations
 
+import base64
 import json
 import tempfile
 from pathlib import Path
@@ -30,6 +31,12 @@ WRITES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("supersede", {"old": "office01", "new": "nosuch03"}),  # unknown new: 404
     ("restore", {"id": "office01"}),
     ("use", {"ids": ["office02"]}),
+    ("note", {"id": "pvienna1", "text": "Moved back in May.", "rev": 0}),
+    ("note", {"id": "pvienna1", "text": "A stale note.", "rev": 0}),  # 409, nothing stored
+    ("note", {"id": "^pvienna1", "text": "Near the old flat.", "rev": 1}),
+    ("forget", {"id": "office01"}),
+    ("forget", {"id": "nosuch04"}),  # 404
+    ("restore", {"id": "office01", "reason": "still true"}),
 )
 HISTORIES = ("pvienna1", "ibudget1", "ibudget2", "ibees001", "office01", "office02")
 
@@ -67,14 +74,15 @@ def test_journal_writes_from_postgres_store_what_a_copy_stores(
             assert list(empty.iterdir()) == []  # written and read with no copy
     assert got == wanted
     assert [status for status, _ in got] == [200, 200, 200, 400, 400, 200, 404, 404, 404,
-                                             200, 200]
+                                             200, 200, 200, 409, 200, 200, 404, 200]
     assert got[1][1]["changed"] is True and got[2][1]["changed"] is False
     assert "cycle" in got[3][1]["error"]
     assert got_answers == wanted_answers
     stored = _bank(pg_db.owner, "ledgerpg")
     assert stored == _bank(pg_db.owner, "ledgercopy")  # files, lines, versions, states
     kinds = [json.loads(json.loads(row)["line"])["event"] for row in stored["events"]]
-    assert kinds.count("use") == 3 and "restore" in kinds
+    assert kinds.count("use") == 3 and kinds.count("note") == 2
+    assert {"restore", "archive", "supersede"} <= set(kinds)
     count, problem = _journal_chain(pg_db.owner, "ledgerpg")
     assert problem is None and count == len(kinds)
 
@@ -99,6 +107,13 @@ def test_a_copy_catches_up_with_journal_writes_from_postgres(
         assert fresh.post("/v1/banks/main/supersede", headers=token,
                           json={"old": "pvienna1", "new": "pberlin1"}).json()["changed"] in (
             True, False)
+        assert _answers(copy, token) == _answers(fresh, token)
+        # a purge rewrites files: the replica writes it through a copy, as before
+        purged = fresh.post("/v1/banks/main/forget", headers=token,
+                            json={"id": "ibees001", "purge": True})
+        assert purged.status_code == 200, purged.text
+        exported = fresh.get("/v1/banks/main/export", headers=token).json()
+        assert not any(b"bees" in base64.b64decode(f["content"]) for f in exported["files"])
         assert _answers(copy, token) == _answers(fresh, token)
     count, problem = _journal_chain(pg_db.owner, "ledgermixed")
     assert problem is None and count > 8

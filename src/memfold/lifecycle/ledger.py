@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Protocol
 from memfold.errors import BadInput, IndexDamaged, StaleRevision, UnknownId
 from memfold.index.base import Candidate, Filters, IndexBackend, Terms
 from memfold.journal.events import (
+    Archive,
     Conflict,
     Note,
     Record,
@@ -69,7 +70,7 @@ DECISIONS = ("supersede", "conflict", "dismiss", "restore", "merge", "archive", 
 
 class Decisions:
     """The lifecycle writes a person or agent asks for by hand (note, use, supersede,
-    restore), decided from a fact lookup and journaled through `transact`: the `Ledger` of a
+    restore, archive), decided from a fact lookup and journaled through `transact`: the `Ledger` of a
     workspace, or a bank's rows in PostgreSQL (memfold.server.pgledger), decide alike."""
 
     backend: FactLookup
@@ -131,6 +132,10 @@ class Decisions:
             fact = self.fact(fact_id).fact
             return [Restore(id=fact_id, reason=reason, sha=content_sha(fact.content))]
         self.transact(decide, ts=ts)
+
+    def archive(self, fact_id: str, *, reason: str, ts: str) -> None:
+        """Archive a fact (kept, findable with --all): `forget` without a purge."""
+        self.transact(lambda: [Archive(id=self.fact(fact_id).fact.id, reason=reason)], ts=ts)
 
     def chain(self, fact_id: str) -> list[str]:
         """The facts that supersede this one, following superseded_by to the end."""

@@ -1,5 +1,6 @@
 """The journal-only writes answered from PostgreSQL itself (`memfold serve --recall-from
-postgres`): `use`, `supersede` and `restore` decide and journal with no copy of the bank.
+postgres`): `use`, `supersede`, `restore`, `note` and `forget` without a purge (an archive)
+decide and journal with no copy of the bank.
 
 Each decides as the local ledger decides (`lifecycle.ledger.Decisions`: the fact looked up,
 a supersede's core-memory and cycle checks, the record written), over the bank's recall rows
@@ -8,6 +9,10 @@ transaction), and journals through the write's transaction (`pgwrite.BankWrite.j
 the lines chained on the bank's last one, signed with who writes, `recall_life` folded, as
 a copy's write would have sent them.  All the writes of one request (the REST verb `use`
 takes several ids) are one transaction and one bank version, as through a copy.
+
+What this does not answer it sends to the copy (`NeedsCopy`, before anything is written): a
+purge (`forget --purge`, its dry run too: it rewrites files), and a note whose revision or
+text the copy refuses (so the refusal is the copy's own words).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from memfold.journal.log import Event
 from memfold.lifecycle.ledger import Decide, Decisions
 from memfold.screening import refuses_undecodable
 from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgrecall import NeedsCopy
 from memfold.server.pgwrite import BankWrite, stamp, writing
 
 if TYPE_CHECKING:
@@ -29,7 +35,8 @@ if TYPE_CHECKING:
 
     from memfold.server.admin import Caller
 
-ANSWERED = frozenset({"use", "supersede", "restore"})  # verbs (REST) and tools (MCP)
+# the verbs (REST) and tools (MCP) written this way
+ANSWERED = frozenset({"use", "supersede", "restore", "note", "forget"})
 
 
 class RowLedger(Decisions):
@@ -47,7 +54,7 @@ class RowLedger(Decisions):
 
 
 class LedgerWrites:
-    """`Memory.use`, `supersede` and `restore` for one bank, written to PostgreSQL: the same
+    """`Memory.use`, `supersede`, `restore`, `note` and `forget` for one bank, written to PostgreSQL: the same
     arguments, answers and errors.  Every write of one request runs in one transaction,
     opened by the first (`transaction`) and committed when the request's work returns."""
 
@@ -85,3 +92,23 @@ class LedgerWrites:
     def restore(self, fact_id: str, *, reason: str = "restored by hand", now: Any = None,
                 source: str | None = None) -> None:
         self._ledger(source).restore(names.fact_id(fact_id), reason=reason, ts=stamp(now))
+
+    @refuses_undecodable
+    def note(self, fact_id: str, text: str, *, rev: int, now: Any = None,
+             source: str | None = None) -> int:
+        if not isinstance(rev, int) or isinstance(rev, bool) or rev < 0 \
+                or not isinstance(text, str) or not text.strip():
+            raise NeedsCopy  # refused there, in `Memory.note`'s words
+        return self._ledger(source).note(names.fact_id(fact_id), text, rev, ts=stamp(now))
+
+    def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
+               now: Any = None, source: str | None = None, reason: str = "") -> list[str]:
+        if purge or dry_run:
+            raise NeedsCopy  # a purge rewrites files: through the copy
+        self._ledger(source).archive(names.fact_id(fact_id),
+                                     reason=reason or "forgotten by hand", ts=stamp(now))
+        return []
+
+    def purge(self, fact_id: str, *, dry_run: bool = False, now: Any = None,
+              source: str | None = None) -> object:
+        raise NeedsCopy  # it rewrites files: through the copy
