@@ -1,7 +1,8 @@
 """The journal-only writes answered from PostgreSQL itself (`memfold serve --recall-from
-postgres`, memfold.server.pgledger): `use`, `supersede`, `restore`, `note` and `forget`
-(an archive) through a replica's copy and through PostgreSQL store the same journal lines, in the same bank versions, fold the
-same lifecycle state and answer alike, refusals included; a replica that never held the bank
+postgres`, memfold.server.pgledger): `use`, `supersede`, `restore`, `note`, `forget` (an
+archive) and the MCP tools `review_accept` and `review_reject` through a replica's copy and
+through PostgreSQL store the same journal lines, in the same bank versions, fold the same
+lifecycle state and answer alike, refusals included; a replica that never held the bank
 writes nothing to disk."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from test_server_pgretain import NOW, STEPS, _answers, _bank, _journal_chain
 
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, make_tenant
+from server_support import app_client, bearer, caller, make_tenant
 
 # (verb, body): each a request of its own
 WRITES: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -117,3 +118,70 @@ def test_a_copy_catches_up_with_journal_writes_from_postgres(
         assert _answers(copy, token) == _answers(fresh, token)
     count, problem = _journal_chain(pg_db.owner, "ledgermixed")
     assert problem is None and count > 8
+
+
+def _reviews(replica: Any, who: Any, rule: str, items: list[dict[str, Any]]) -> list[Any]:
+    """The MCP review tools, one call each: every answer, refusals included."""
+    from memfold.server import mcp
+
+    class Server:
+        def __init__(self) -> None:
+            self.replica = replica
+
+    server, headers = Server(), {"x-memfold-bank": "main"}
+    calls = [
+        ("review_reject", {"rule": rule, "dry_run": True}),
+        ("review_reject", {"rule": "topic", "entities": ["@Ida"], "dry_run": True}),
+        ("review_accept", {"item": str(items[0]["id"]), "reason": "checked"}),
+        ("review_accept", {"item": str(items[0]["id"])}),  # settled already: unchanged
+        ("review_reject", {"item": str(items[1]["id"])}),
+        ("review_reject", {"item": "999999"}),  # no such item
+        ("review_reject", {"rule": rule, "entities": ["Peter"]}),
+        ("review_reject", {"rule": rule, "reason": "not now"}),
+        ("review_reject", {"rule": rule, "dry_run": True}),  # nothing left
+        ("review_accept", {"item": items[-1]["older"]["id"]}),
+    ]
+    return [mcp.call(server, who, headers, "", name, args) for name, args in calls]
+
+
+def test_review_accept_and_reject_from_postgres_settle_as_a_copy_does(
+        pg_db: Provisioned, app_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memfold.server.replica import Replica
+
+    monkeypatch.setenv("MEMFOLD_NOW", NOW)
+    tokens = {t: bearer(make_tenant(pg_db, t).tokens["agent"])
+              for t in ("reviewcopy", "reviewpg")}
+    with tempfile.TemporaryDirectory() as tmp:
+        with app_client(pg_db) as copy:
+            for token in tokens.values():
+                for body in (*STEPS[:5], STEPS[8]):
+                    assert copy.post("/v1/banks/main/retain", headers=token,
+                                     json=body).status_code == 200
+        copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
+        copies.mkdir()
+        empty.mkdir()
+        through_copy = Replica(app_pool, copies, listen=False)
+        from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
+        try:
+            from memfold.server import mcp
+
+            class Server:
+                replica = through_copy
+
+            failed, queue = mcp.call(Server(), caller("reviewcopy", "agent", "read", "write"),
+                                     {"x-memfold-bank": "main"}, "", "review", {})
+            assert not failed and len(queue["items"]) >= 3, queue
+            items = queue["items"]
+            rule = items[0]["rule"]
+            wanted = _reviews(through_copy, caller("reviewcopy", "agent", "read", "write"),
+                              rule, items)
+            got = _reviews(from_pg, caller("reviewpg", "agent", "read", "write"), rule, items)
+            assert list(empty.iterdir()) == []  # settled with no copy
+        finally:
+            through_copy.close()
+            from_pg.close()
+    assert got == wanted
+    assert [failed for failed, _ in got].count(True) >= 1  # the unknown item
+    assert any(not failed and answer.get("settled") for failed, answer in got)
+    assert got[1][1]["settled"], "the entity's items are found from the bank's links"
+    assert _bank(pg_db.owner, "reviewpg") == _bank(pg_db.owner, "reviewcopy")

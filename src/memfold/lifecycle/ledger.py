@@ -70,8 +70,9 @@ DECISIONS = ("supersede", "conflict", "dismiss", "restore", "merge", "archive", 
 
 class Decisions:
     """The lifecycle writes a person or agent asks for by hand (note, use, supersede,
-    restore, archive), decided from a fact lookup and journaled through `transact`: the `Ledger` of a
-    workspace, or a bank's rows in PostgreSQL (memfold.server.pgledger), decide alike."""
+    restore, archive), decided from a fact lookup and journaled through `transact`: the
+    `Ledger` of a workspace, or a bank's rows in PostgreSQL (memfold.server.pgledger),
+    decide alike."""
 
     backend: FactLookup
 

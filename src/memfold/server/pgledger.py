@@ -1,11 +1,14 @@
 """The journal-only writes answered from PostgreSQL itself (`memfold serve --recall-from
-postgres`): `use`, `supersede`, `restore`, `note` and `forget` without a purge (an archive)
+postgres`): `use`, `supersede`, `restore`, `note`, `forget` without a purge (an archive) and
+review `accept` and `reject` (the MCP tools; a bulk reject by rule and its dry run too)
 decide and journal with no copy of the bank.
 
 Each decides as the local ledger decides (`lifecycle.ledger.Decisions`: the fact looked up,
 a supersede's core-memory and cycle checks, the record written), over the bank's recall rows
 (`PgRecallIndex`: every fact's row and its lifecycle state, as folded so far in this very
-transaction), and journals through the write's transaction (`pgwrite.BankWrite.journal`):
+transaction; the review items folded from the bank's review-kind events by the local index's
+own code, memfold.server.pgreview; review items settled by `lifecycle.review.settle`
+itself), and journals through the write's transaction (`pgwrite.BankWrite.journal`):
 the lines chained on the bank's last one, signed with who writes, `recall_life` folded, as
 a copy's write would have sent them.  All the writes of one request (the REST verb `use`
 takes several ids) are one transaction and one bank version, as through a copy.
@@ -23,24 +26,28 @@ from typing import TYPE_CHECKING, Any
 from memfold import names
 from memfold.journal.log import Event
 from memfold.lifecycle.ledger import Decide, Decisions
+from memfold.lifecycle.review import ReviewOutcome, Selection, settle
 from memfold.screening import refuses_undecodable
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgrecall import NeedsCopy
-from memfold.server.pgwrite import BankWrite, stamp, writing
+from memfold.server.pgwrite import BankWrite, clock, stamp, writing
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from psycopg_pool import ConnectionPool
 
     from memfold.server.admin import Caller
 
 # the verbs (REST) and tools (MCP) written this way
-ANSWERED = frozenset({"use", "supersede", "restore", "note", "forget"})
+ANSWERED = frozenset({"use", "supersede", "restore", "note", "forget", "review_accept",
+                      "review_reject"})
 
 
 class RowLedger(Decisions):
     """The ledger's decisions over one bank's rows, journaled in its write's transaction."""
+
+    backend: PgRecallIndex
 
     def __init__(self, write: BankWrite, source: str | None) -> None:
         self.write = write
@@ -54,9 +61,10 @@ class RowLedger(Decisions):
 
 
 class LedgerWrites:
-    """`Memory.use`, `supersede`, `restore`, `note` and `forget` for one bank, written to PostgreSQL: the same
-    arguments, answers and errors.  Every write of one request runs in one transaction,
-    opened by the first (`transaction`) and committed when the request's work returns."""
+    """`Memory.use`, `supersede`, `restore`, `note`, `forget`, `accept` and `reject` for
+    one bank, written to PostgreSQL: the same arguments, answers and errors.  Every write
+    of one request runs in one transaction, opened by the first (`transaction`) and
+    committed when the request's work returns."""
 
     pool: ConnectionPool
     caller: Caller
@@ -112,3 +120,19 @@ class LedgerWrites:
     def purge(self, fact_id: str, *, dry_run: bool = False, now: Any = None,
               source: str | None = None) -> object:
         raise NeedsCopy  # it rewrites files: through the copy
+
+    @refuses_undecodable
+    def accept(self, item: str | int, *, reason: str | None = None, now: Any = None,
+               source: str | None = None) -> ReviewOutcome:
+        return settle(self._ledger(source), "accept", str(item), Selection(), reason=reason,
+                      dry_run=False, ts=stamp(now))
+
+    @refuses_undecodable
+    def reject(self, item: str | int | None = None, *, rule: str | None = None,
+               since: str | None = None, entity: str | Sequence[str] = (),
+               reason: str | None = None, dry_run: bool = False, now: Any = None,
+               source: str | None = None) -> ReviewOutcome:
+        chosen = Selection.of(since=since, entity=entity, rule=rule, settled=False,
+                              today=clock(now)().date())
+        return settle(self._ledger(source), "reject", None if item is None else str(item),
+                      chosen, reason=reason, dry_run=dry_run, ts=stamp(now))
