@@ -12,10 +12,10 @@ from typing import Any
 
 import psycopg
 import pytest
+from test_server_pgretain import NOW, _bank
 
 from memfold_bench.pg_cluster import Provisioned
 from server_support import app_client, bearer, make_tenant
-from test_server_pgretain import NOW, _bank
 
 BATCH = 40  # rows a statement names, lowered so a small bank needs several
 # the statements that name a bank's rows by a list
