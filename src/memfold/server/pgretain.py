@@ -219,4 +219,6 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
     writer = DatabaseWriter(pool, caller, bank, embedder)
     with ExitStack() as stack:
         writer.stack = stack
-        return work(writer)
+        done = work(writer)
+        writer.transaction()  # a request that wrote nothing (`use` of no ids) finds its bank
+        return done
