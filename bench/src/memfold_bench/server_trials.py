@@ -533,16 +533,19 @@ def truth_dump(exported: dict[str, Any]) -> list[tuple[object, ...]]:
             index.close()
 
 
-def replica_dump(replica: Replica, bank_id: int) -> list[tuple[object, ...]]:
-    """The replica's own index of the bank, read only, in the same canonical order."""
+def replica_dump(replica: Replica, bank_id: int) -> list[tuple[object, ...]] | None:
+    """The replica's own index of the bank, read only, in the same canonical order; None
+    when it holds no copy of the bank (one that answers from PostgreSQL makes none)."""
     import sqlite3
 
     from memfold.index.sqlite.search import dump
 
     # the process keeps its copy of the bank in <cache>/<bank_id>/<n>/ (memfold.server.copies);
     # a killed one's copy is removed when the next starts, so the newest is the running one's
-    path = max(replica.cache.glob(f"{bank_id}/*/.memory/index.sqlite"),
-               key=lambda p: p.stat().st_mtime_ns)
+    found = list(replica.cache.glob(f"{bank_id}/*/.memory/index.sqlite"))
+    if not found:
+        return None
+    path = max(found, key=lambda p: p.stat().st_mtime_ns)
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         return dump(db)
@@ -644,7 +647,7 @@ def compare_replicas(bed: Bed, bank: str, exported: dict[str, Any], ledger: Ledg
     truth = truth_dump(exported)
     for n, replica in enumerate(bed.replicas):
         mine = replica_dump(replica, bed.bank_ids[bank])
-        if mine != truth:
+        if mine is not None and mine != truth:
             extra = [row for row in mine if row not in truth][:3]
             missing = [row for row in truth if row not in mine][:3]
             differences.append(f"replica {n}'s index differs from the exported bank's: "

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Protocol
 from memfold.errors import BadInput, IndexDamaged, StaleRevision, UnknownId
 from memfold.index.base import Candidate, Filters, IndexBackend, Terms
 from memfold.journal.events import (
+    Archive,
     Conflict,
     Note,
     Record,
@@ -67,8 +68,85 @@ DECISIONS = ("supersede", "conflict", "dismiss", "restore", "merge", "archive", 
              "confidence", "derive", "reset")
 
 
-class Ledger:
+class Decisions:
+    """The lifecycle writes a person or agent asks for by hand (note, use, supersede,
+    restore, archive), decided from a fact lookup and journaled through `transact`: the
+    `Ledger` of a workspace, or a bank's rows in PostgreSQL (memfold.server.pgledger),
+    decide alike."""
+
+    backend: FactLookup
+
+    def transact(self, decide: Decide, *, ts: str,
+                 undo: Callable[[], None] | None = None) -> list[Event]:
+        raise NotImplementedError
+
+    def fact(self, fact_id: str) -> Candidate:
+        found = self.backend.by_id(fact_id)
+        if not found:
+            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
+        return found[0]
+
+    def state(self, fact_id: str) -> LifeState:
+        return state_of(self.backend, fact_id)
+
+    # -- writes -------------------------------------------------------------------------
+
+    def note(self, fact_id: str, text: str, rev: int, *, ts: str) -> int:
+        """Compare-and-set a note: applies only while the revision is `rev`; returns the new
+        revision, or raises StaleRevision with the current one."""
+        def decide() -> list[Record]:
+            fact = self.fact(fact_id).fact
+            current = self.state(fact_id).rev
+            if current != rev:
+                raise StaleRevision(f"stale: {fact_id} is at revision {current}, not {rev}",
+                                    current=current)
+            return [Note(id=fact_id, rev=rev + 1, note=text, sha=content_sha(fact.content))]
+        self.transact(decide, ts=ts)
+        return rev + 1
+
+    def use(self, fact_id: str, *, ts: str) -> None:
+        def decide() -> list[Record]:
+            fact = self.fact(fact_id).fact
+            return [Use(id=fact_id, sha=content_sha(fact.content))]
+        self.transact(decide, ts=ts)
+
+    def supersede(self, old_id: str, new_id: str, *, reason: str, ts: str) -> bool:
+        """Mark `old_id` superseded by `new_id`; False when it already was."""
+        if old_id == new_id:
+            raise BadInput("a fact cannot supersede itself")
+
+        def decide() -> list[Record]:
+            old, new = self.fact(old_id).fact, self.fact(new_id).fact
+            if doc_role(old.path) == "core":
+                raise BadInput(f"{old_id} is core memory (memory.md), which is never "
+                               "superseded; edit it with `memfold core replace`")
+            if self.state(old_id).superseded_by == new_id:
+                return []
+            if old_id in self.chain(new_id):
+                raise BadInput(f"{new_id} is already superseded (directly or in a chain) by "
+                               f"{old_id}; superseding back would make a cycle")
+            return [supersede_record(old, new, reason=reason, judge="manual")]
+        return bool(self.transact(decide, ts=ts))
+
+    def restore(self, fact_id: str, *, reason: str, ts: str) -> None:
+        def decide() -> list[Record]:
+            fact = self.fact(fact_id).fact
+            return [Restore(id=fact_id, reason=reason, sha=content_sha(fact.content))]
+        self.transact(decide, ts=ts)
+
+    def archive(self, fact_id: str, *, reason: str, ts: str) -> None:
+        """Archive a fact (kept, findable with --all): `forget` without a purge."""
+        self.transact(lambda: [Archive(id=self.fact(fact_id).fact.id, reason=reason)], ts=ts)
+
+    def chain(self, fact_id: str) -> list[str]:
+        """The facts that supersede this one, following superseded_by to the end."""
+        return chain_of(self.backend, fact_id)
+
+
+class Ledger(Decisions):
     """Journal writes and replay for one workspace and its index."""
+
+    backend: IndexBackend
 
     def __init__(self, workspace: Workspace, backend: IndexBackend,
                  judge: Judge | None = None,
@@ -187,15 +265,6 @@ class Ledger:
 
     # -- what the index knows -----------------------------------------------------------
 
-    def fact(self, fact_id: str) -> Candidate:
-        found = self.backend.by_id(fact_id)
-        if not found:
-            raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
-        return found[0]
-
-    def state(self, fact_id: str) -> LifeState:
-        return state_of(self.backend, fact_id)
-
     def history(self, fact_id: str) -> list[Event]:
         """The journal events about a fact, oldest first; UnknownId when there are none and
         no file holds the fact."""
@@ -203,55 +272,6 @@ class Ledger:
         if not events and not self.backend.by_id(fact_id):
             raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
         return events
-
-    # -- writes -------------------------------------------------------------------------
-
-    def note(self, fact_id: str, text: str, rev: int, *, ts: str) -> int:
-        """Compare-and-set a note: applies only while the revision is `rev`; returns the new
-        revision, or raises StaleRevision with the current one."""
-        def decide() -> list[Record]:
-            fact = self.fact(fact_id).fact
-            current = self.state(fact_id).rev
-            if current != rev:
-                raise StaleRevision(f"stale: {fact_id} is at revision {current}, not {rev}",
-                                    current=current)
-            return [Note(id=fact_id, rev=rev + 1, note=text, sha=content_sha(fact.content))]
-        self.transact(decide, ts=ts)
-        return rev + 1
-
-    def use(self, fact_id: str, *, ts: str) -> None:
-        def decide() -> list[Record]:
-            fact = self.fact(fact_id).fact
-            return [Use(id=fact_id, sha=content_sha(fact.content))]
-        self.transact(decide, ts=ts)
-
-    def supersede(self, old_id: str, new_id: str, *, reason: str, ts: str) -> bool:
-        """Mark `old_id` superseded by `new_id`; False when it already was."""
-        if old_id == new_id:
-            raise BadInput("a fact cannot supersede itself")
-
-        def decide() -> list[Record]:
-            old, new = self.fact(old_id).fact, self.fact(new_id).fact
-            if doc_role(old.path) == "core":
-                raise BadInput(f"{old_id} is core memory (memory.md), which is never "
-                               "superseded; edit it with `memfold core replace`")
-            if self.state(old_id).superseded_by == new_id:
-                return []
-            if old_id in self.chain(new_id):
-                raise BadInput(f"{new_id} is already superseded (directly or in a chain) by "
-                               f"{old_id}; superseding back would make a cycle")
-            return [supersede_record(old, new, reason=reason, judge="manual")]
-        return bool(self.transact(decide, ts=ts))
-
-    def restore(self, fact_id: str, *, reason: str, ts: str) -> None:
-        def decide() -> list[Record]:
-            fact = self.fact(fact_id).fact
-            return [Restore(id=fact_id, reason=reason, sha=content_sha(fact.content))]
-        self.transact(decide, ts=ts)
-
-    def chain(self, fact_id: str) -> list[str]:
-        """The facts that supersede this one, following superseded_by to the end."""
-        return chain_of(self.backend, fact_id)
 
     # -- after a sync -------------------------------------------------------------------
 

@@ -24,15 +24,17 @@ so the queue is read a page at a time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 from memfold.errors import BadInput, UnknownId
-from memfold.index.base import IndexBackend, ReviewQuery, ReviewRow
+from memfold.index.base import Candidate, IndexBackend, ReviewPage, ReviewQuery, ReviewRow
 from memfold.journal.events import Dismiss, Record, Restore, content_sha
-from memfold.lifecycle.ledger import Ledger, supersede_record
+from memfold.journal.fold import LifeState
+from memfold.journal.log import Event
+from memfold.lifecycle.ledger import Decide, supersede_record
 from memfold.names import entity_key
 from memfold.times.parse import TimeSpecError, parse_spec
 
@@ -158,6 +160,33 @@ class Selection:
                    settled=settled)
 
 
+class ReviewSource(Protocol):
+    """What settling reads: the review items, the events that settled them, the facts
+    (a workspace's index, or a bank's rows in PostgreSQL: memfold.server.pgindex)."""
+
+    def review_rows(self, query: ReviewQuery) -> ReviewPage: ...
+
+    def events_at(self, seqs: Sequence[int]) -> list[Event]: ...
+
+    def by_id(self, fact_id: str) -> list[Candidate]: ...
+
+    def by_ids(self, ids: Sequence[str]) -> list[Candidate]: ...
+
+    def life(self, ids: Iterable[str]) -> dict[str, LifeState]: ...
+
+
+class Reviewer(Protocol):
+    """What settles: a `Ledger`, or the ledger's decisions over a bank's rows
+    (memfold.server.pgledger)."""
+
+    @property
+    def backend(self) -> ReviewSource: ...
+
+    def transact(self, decide: Decide, *, ts: str) -> list[Event]: ...
+
+    def chain(self, fact_id: str) -> list[str]: ...
+
+
 # -- reading the queue -------------------------------------------------------------------
 
 
@@ -174,7 +203,7 @@ def _query(selection: Selection, *, limit: int | None) -> ReviewQuery:
                        rule=selection.rule, entity_keys=selection.entity_keys, limit=limit)
 
 
-def _items(backend: IndexBackend, rows: Sequence[ReviewRow]) -> list[ReviewItem]:
+def _items(backend: ReviewSource, rows: Sequence[ReviewRow]) -> list[ReviewItem]:
     """The rows as items: both facts as the index holds them now, and who settled each."""
     settling = {e.seq: e for e in backend.events_at([r.settled for r in rows if r.settled])}
     found = {c.fact.id: c for c in backend.by_ids(sorted({r.old for r in rows}
@@ -204,7 +233,7 @@ def _items(backend: IndexBackend, rows: Sequence[ReviewRow]) -> list[ReviewItem]
 # -- settling ----------------------------------------------------------------------------
 
 
-def settle(ledger: Ledger, action: str, target: str | None, selection: Selection, *,
+def settle(ledger: Reviewer, action: str, target: str | None, selection: Selection, *,
            reason: str | None, dry_run: bool, ts: str) -> ReviewOutcome:
     """Accept or reject one item (`target`: its number, or its older fact's id) or, with
     no target, reject every waiting item the selection names (which must name a rule).
@@ -233,7 +262,7 @@ def settle(ledger: Ledger, action: str, target: str | None, selection: Selection
                          unchanged=tuple(_items(backend, left)))
 
 
-def _choose(backend: IndexBackend, target: str | None, selection: Selection,
+def _choose(backend: ReviewSource, target: str | None, selection: Selection,
             action: str) -> tuple[list[ReviewRow], list[ReviewRow]]:
     """(rows this call settles, rows named that it leaves as they are)."""
     if target is None:
@@ -244,7 +273,7 @@ def _choose(backend: IndexBackend, target: str | None, selection: Selection,
     return [row], []
 
 
-def _find(backend: IndexBackend, target: str) -> ReviewRow:
+def _find(backend: ReviewSource, target: str) -> ReviewRow:
     """The item a target names: its number, or the id of its older fact (the newest item
     about it waiting for a word, else the newest item about it)."""
     text = target.strip().lstrip("#^")  # "#412" or "^old1"
@@ -263,7 +292,7 @@ def _find(backend: IndexBackend, target: str) -> ReviewRow:
     raise UnknownId(f"no review item about {text!r}; `memfold review` lists them")
 
 
-def _record(ledger: Ledger, row: ReviewRow, action: str, reason: str | None) -> Record:
+def _record(ledger: Reviewer, row: ReviewRow, action: str, reason: str | None) -> Record:
     """The journal event that settles an item: a supersede (accept), a dismiss or a
     restore (reject)."""
     old = ledger.backend.by_id(row.old)

@@ -15,6 +15,9 @@
               rows (pgindex, pgcache, pgreview, pgreads, pgstatus), no copy of the bank
     pgretain  `--recall-from postgres`: a retain appended, journaled and judged in the
               bank's rows, no copy of the bank
+    pgledger  `--recall-from postgres`: use, supersede, restore, note, forget (an archive),
+              review accept and reject decided and journaled in the bank's rows
+    pgwrite   the transaction such a write runs in, and its journal lines
 
 Every import of psycopg, Starlette or Alembic sits in this package, which only
 `memfold serve`, `memfold db` and `memfold server` load (`memfold export` and `import` are

@@ -25,12 +25,15 @@ from memfold.index.base import (
     FactDays,
     Filters,
     IndexCounts,
+    ReviewPage,
+    ReviewQuery,
     ReviewRow,
     Terms,
 )
 from memfold.index.sqlite.rows import fact_of
 from memfold.journal.fold import LifeState
-from memfold.server import bm25
+from memfold.journal.log import Event
+from memfold.server import bm25, pgreview
 from memfold.server.pgcache import BankFacts
 from memfold.server.pgreview import ANY_CONFLICT, open_items
 from memfold.values import TEXT, ParseWarning
@@ -541,6 +544,14 @@ class PgRecallIndex:
             kept.update({(i, limit): rows for i, rows in open_items(
                 self.conn, self.bank_id, wanted, limit).items()})
         return {i: kept.get((i, limit), ()) for i in olds}
+
+    def review_rows(self, query: ReviewQuery) -> ReviewPage:
+        """The review items a query names, as the local index's review table answers it
+        (memfold.server.pgreview: what review accept and reject read)."""
+        return pgreview.review_rows(self.conn, self.bank_id, query)
+
+    def events_at(self, seqs: Sequence[int]) -> list[Event]:
+        return pgreview.events_at(self.conn, self.bank_id, seqs)
 
     def warnings(self) -> list[ParseWarning]:
         return []  # the messages stay in the files; `status` reads them from a copy

@@ -35,46 +35,40 @@ copy's judge loads a model of its own).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from memfold import config
 from memfold import retain as retain_module
-from memfold.errors import UnknownBank
-from memfold.journal.events import Record, Retain, Unknown
-from memfold.journal.log import GENESIS, Event, chain_hash, parse
+from memfold.journal.events import Record
+from memfold.journal.log import Event, parse
 from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing
+from memfold.server import pgledger
 from memfold.server.admin import Caller, check_bank
-from memfold.server.db import LOCK_SPACE, tenant_tx
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgrecall import NeedsCopy
-from memfold.server.rows import store
+from memfold.server.pgwrite import BankWrite, chained, clock
 from memfold.server.vectors import StoredVectors
 from memfold.values import TEXT, Judgement, RetainResult
 from memfold.workspace.format import decode, parse_appended, parse_document, prepare_append
 from memfold.workspace.layout import BANK_TEMPLATES, CORE_TEMPLATE, Workspace, daily_path
 
 if TYPE_CHECKING:
-    import psycopg
     from psycopg_pool import ConnectionPool
 
     from memfold.embed.base import Embedder
 
 _T = TypeVar("_T")
 
-ANSWERED = frozenset({"retain"})  # the verbs (REST) and tools (MCP) written this way
-_BANK = "SELECT bank_id FROM banks WHERE name = %s"
-_LOCKED = ("SELECT b.head, s.bank_id IS NOT NULL FROM banks b LEFT JOIN recall_stats s"
-           " ON s.bank_id = b.bank_id WHERE b.bank_id = %s FOR UPDATE OF b")
+# the verbs (REST) and tools (MCP) written this way: a retain, and the journal-only writes
+ANSWERED = frozenset({"retain"}) | pgledger.ANSWERED
 _KEYED = ("SELECT line FROM events WHERE bank_id = %s AND record->>'event' = 'retain'"
           " AND record ? 'idempotency_key' AND record->>'idempotency_key' = %s"
           " ORDER BY seq LIMIT 1")
-_TAIL = "SELECT seq, line FROM events WHERE bank_id = %s ORDER BY seq DESC LIMIT 1"
 _DAY = "SELECT content FROM files WHERE bank_id = %s AND path = %s"
 _HELD = "SELECT DISTINCT fact_id FROM recall_facts WHERE bank_id = %s AND fact_id = ANY(%s)"
 
@@ -86,9 +80,10 @@ def answerable(embedder: object | None) -> bool:
     return embedder is not None or config.choice("MEMFOLD_JUDGE_EMBED") != "on"
 
 
-class DatabaseWriter:
-    """`Memory.retain` for one bank, written to PostgreSQL with no copy of it: the same
-    arguments and answer (the REST verb and the MCP tool run on it unchanged)."""
+class DatabaseWriter(pgledger.LedgerWrites):
+    """`Memory.retain` (and `use`, `supersede`, `restore`: memfold.server.pgledger) for one
+    bank, written to PostgreSQL with no copy of it: the same arguments and answer (the REST
+    verbs and the MCP tools run on it unchanged)."""
 
     def __init__(self, pool: ConnectionPool, caller: Caller, bank: str,
                  embedder: Callable[[], Embedder] | None = None) -> None:
@@ -102,41 +97,32 @@ class DatabaseWriter:
                source: str | None = None, idempotency_key: str | None = None,
                now: Any = None, allow_secret: bool = False,
                future: bool = False) -> RetainResult:
-        def clock() -> datetime:
-            return config.resolve_now(now)
+        when = clock(now)
+        plans: list[retain_module.RetainPlan] = []
 
-        with tenant_tx(self.pool, self.caller.tenant) as conn:
-            row = conn.execute(_BANK, [self.bank]).fetchone()
-            if row is None:  # (before the bullets are checked, as a copy's write finds it)
-                raise UnknownBank(f"no bank {self.bank!r}")
-            plan = retain_module.prepare(bullets, date=date, clock=clock,
-                                         origin=source or self.source, future=future,
-                                         allow_secret=allow_secret,
-                                         idempotency_key=idempotency_key)
-            conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, int(row[0])])
-            return Retaining(conn, self.pool, self.caller, int(row[0]),
-                             self.embedder).write(plan, clock)
+        def checked() -> None:  # (once the bank is found, as a copy's write finds it)
+            plans.append(retain_module.prepare(
+                bullets, date=date, clock=when, origin=source or self.source, future=future,
+                allow_secret=allow_secret, idempotency_key=idempotency_key))
+
+        write = self.transaction(before=checked)
+        return Retaining(write, self.pool, self.embedder).write(plans[0], when)
 
 
 class Retaining:
-    """One retain's transaction on one bank (the caller holds the bank's lock)."""
+    """One retain in a write's transaction on one bank (its lock held)."""
 
-    def __init__(self, conn: psycopg.Connection[Any], pool: ConnectionPool, caller: Caller,
-                 bank_id: int, embedder: Callable[[], Embedder] | None) -> None:
-        self.conn = conn
+    def __init__(self, write: BankWrite, pool: ConnectionPool,
+                 embedder: Callable[[], Embedder] | None) -> None:
+        self.tx = write
+        self.conn = write.conn
         self.pool = pool
-        self.caller = caller
-        self.bank_id = bank_id
+        self.caller = write.caller
+        self.bank_id = write.bank_id
         self.embedder = embedder
 
     def write(self, plan: retain_module.RetainPlan,
               clock: Callable[[], datetime]) -> RetainResult:
-        locked = self.conn.execute(_LOCKED, [self.bank_id]).fetchone()
-        if locked is None:
-            raise UnknownBank("the bank was deleted")
-        head, derived = int(locked[0]), bool(locked[1])
-        if head and not derived:  # written before its recall rows existed (schema 0005)
-            raise NeedsCopy
         before = PgRecallIndex(self.conn, self.bank_id)
         if plan.key is not None and (seen := self._keyed(plan.key)) is not None:
             ids, _ = retain_module.retained_ids(seen)
@@ -155,39 +141,30 @@ class Retaining:
             raise NeedsCopy
         doc = tail or parse_document(rel, after)
         new_ids = self._unheld([f.id for f in doc.facts if f.kind != TEXT])
-        seq, prev = self._tail()
-        version = head + 1
-        lines = _chained([retain_module.retain_record(plan, doc)], _stamp(clock), seq, prev)
-        files = {**(_skeleton() if head == 0 else {}), rel: after}
+        seq, prev = self.tx.tail()
+        ts = clock().isoformat(timespec="seconds")
+        lines = chained([retain_module.retain_record(plan, doc)], ts, seq, prev)
+        files = {**(_skeleton() if self.tx.head == 0 else {}), rel: after}
         appended = {rel: old.count(b"\n")} if old and old.endswith(b"\n") else {}
-        with self.conn.cursor() as cur:
-            store(cur, self.caller.tenant, self.bank_id, version, files=files, lines=lines,
-                  appended=appended)
-        judged = self._judged(new_ids, clock, lines[-1], version)
-        self.conn.execute("UPDATE banks SET head = %s WHERE bank_id = %s",
-                          [version, self.bank_id])
+        self.tx.store(files=files, lines=[(e.seq, e.line()) for e in lines],
+                      appended=appended)
+        judged = self._judged(new_ids, ts)
         return retain_module.result(rel, doc, planned.first_line, plan, judged)
 
-    def _judged(self, new_ids: list[str], clock: Callable[[], datetime],
-                last: tuple[int, str], version: int) -> list[Judgement]:
+    def _judged(self, new_ids: list[str], ts: str) -> list[Judgement]:
         """Judge the new facts against older ones from the bank's rows (the retain's own
         stored already) and store the judge's word as journal lines of this version: what
         `Ledger.after_sync` journals after a local retain."""
         if not new_ids or len(new_ids) > JUDGE_LIMIT:
             return []
         index = PgRecallIndex(self.conn, self.bank_id)
-        judge, stored = self._judge(version)
+        judge, stored = self._judge(self.tx.version)
         weighing = Weighing(index, index, judge)
         with nullcontext() if stored is None else stored.writing(self.conn):
             weighed = weighing.weigh(new_ids)
         kept = [(j, r) for j, r in weighed if not j.superseded or weighing.still_open(j)]
         records: list[Record] = [r for _, r in kept if r is not None]
-        if records:
-            seq, line = last
-            lines = _chained(_signed(records, self.caller.name), _stamp(clock), seq,
-                             str(json.loads(line)["hash"]))
-            with self.conn.cursor() as cur:
-                store(cur, self.caller.tenant, self.bank_id, version, files={}, lines=lines)
+        self.tx.journal(records, ts=ts)
         return [j for j, _ in kept]
 
     def _judge(self, version: int) -> tuple[Judge, StoredVectors | None]:
@@ -224,37 +201,6 @@ class Retaining:
         held = {r[0] for r in self.conn.execute(_HELD, [self.bank_id, ids]).fetchall()}
         return [i for i in dict.fromkeys(ids) if i not in held]
 
-    def _tail(self) -> tuple[int, str]:
-        """The journal's last seq and hash (0 and the genesis hash when it is empty)."""
-        row = self.conn.execute(_TAIL, [self.bank_id]).fetchone()
-        if row is None:
-            return 0, GENESIS
-        return int(row[0]), str(json.loads(row[1])["hash"])
-
-
-def _stamp(clock: Callable[[], datetime]) -> str:
-    return clock().isoformat(timespec="seconds")
-
-
-def _signed(records: Sequence[Record], source: str) -> list[Record]:
-    """Each record signed with who writes, unless it names its own (`Ledger.append`)."""
-    return [r if r.source or isinstance(r, Retain | Unknown)
-            else dataclasses.replace(r, source=source) for r in records]
-
-
-def _chained(records: Sequence[Record], ts: str, seq: int,
-             prev: str) -> list[tuple[int, str]]:
-    """The journal lines of these records after the line (`seq`, hash `prev`), chained as
-    `Journal.append` chains them: (seq, line) each."""
-    lines: list[tuple[int, str]] = []
-    for record in records:
-        seq += 1
-        digest = chain_hash(prev, {"seq": seq, "ts": ts, **record.to_dict()})
-        lines.append((seq, Event(seq=seq, ts=ts, record=record, hash=digest,
-                                 prev=prev).line()))
-        prev = digest
-    return lines
-
 
 def _skeleton() -> dict[str, bytes]:
     """The files `Memory.init` makes that a bank holds, sent with a bank's first write (as
@@ -266,8 +212,13 @@ def _skeleton() -> dict[str, bytes]:
 def answer(pool: ConnectionPool, caller: Caller, bank: str,
            work: Callable[[DatabaseWriter], _T], *,
            embedder: Callable[[], Embedder] | None = None) -> _T:
-    """Run the write `work` (a retain) on the caller's bank in PostgreSQL, with the
-    replica's model (`embedder`) if any; NeedsCopy when the copy must answer it (nothing
-    was written)."""
+    """Run the write `work` (a retain, a use, ...) on the caller's bank in PostgreSQL, in
+    one transaction committed before this returns, with the replica's model (`embedder`)
+    if any; NeedsCopy when the copy must answer it (nothing was written)."""
     check_bank(bank)
-    return work(DatabaseWriter(pool, caller, bank, embedder))
+    writer = DatabaseWriter(pool, caller, bank, embedder)
+    with ExitStack() as stack:
+        writer.stack = stack
+        done = work(writer)
+        writer.transaction()  # a request that wrote nothing (`use` of no ids) finds its bank
+        return done

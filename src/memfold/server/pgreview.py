@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from memfold.index.base import ReviewRow
+from memfold.index.base import ReviewPage, ReviewQuery, ReviewRow
 from memfold.index.sqlite import review
 from memfold.journal.log import Event
 
@@ -67,3 +68,37 @@ def open_items(conn: psycopg.Connection[Any], bank_id: int, olds: Sequence[str],
 
 def _event(record: Any) -> Event:
     return Event.from_dict(record if isinstance(record, dict) else json.loads(record))
+
+
+# every event that raises or settles an item, and the resets: a bank's whole review table
+ALL_EVENTS = f"""
+SELECT seq, record FROM events WHERE bank_id = %s
+    AND record ->> 'event' IN ({ABOUT}, 'reset') ORDER BY seq
+"""  # noqa: S608 - constants only
+# the facts linked to some entities (as the index's fact_entities names them)
+LINKED = ("SELECT DISTINCT f.fact_id FROM recall_links k JOIN recall_facts f"
+          " ON f.bank_id = k.bank_id AND f.rowid = k.fact WHERE k.bank_id = %s"
+          " AND k.key = ANY(%s)")
+AT = "SELECT seq, record FROM events WHERE bank_id = %s AND seq = ANY(%s) ORDER BY seq"
+
+
+def review_rows(conn: psycopg.Connection[Any], bank_id: int, query: ReviewQuery) -> ReviewPage:
+    """The review items a query names, newest first, as the local index's review table
+    answers it: the bank's review-kind events and resets folded by the index's own code
+    (`review.items`), the entity filter read from the bank's links.  Read whole for each
+    query: settling an item by hand (review accept and reject) is rare beside recall."""
+    events = [_event(record) for _, record in conn.execute(ALL_EVENTS, [bank_id])]
+    if not query.entity_keys:
+        return review.items(events, query)
+    linked = {str(r[0]) for r in conn.execute(LINKED, [bank_id, list(query.entity_keys)])}
+    found = review.items(events, replace(query, entity_keys=(), limit=None)).rows
+    chosen = [r for r in found if r.old in linked or r.new in linked]
+    shown = chosen if query.limit is None else chosen[:query.limit]
+    return ReviewPage(shown, len(chosen))
+
+
+def events_at(conn: psycopg.Connection[Any], bank_id: int, seqs: Sequence[int]) -> list[Event]:
+    """The bank's journal events with these seqs."""
+    if not seqs:
+        return []
+    return [_event(record) for _, record in conn.execute(AT, [bank_id, sorted(set(seqs))])]

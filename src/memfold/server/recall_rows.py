@@ -16,6 +16,11 @@ Derived from the files and journal lines `rows.store` stores, in the same transa
 - a block id on several rows keeps its state on one (`index.sqlite.holders`): the others are
   `shadowed`.
 
+Every statement that names rows by a list (the postings of the rows made or deleted, the
+states and copies of the ids touched) names at most `BATCH` of them, so no statement grows
+with the bank: an import stores a bank whole in one transaction, and the server bounds each
+statement (`memfold serve --statement-timeout`), not the transaction.
+
 `rebuild` derives every row of a bank again from its files and journal (`bank check
 --repair`, and a bank written before schema 0005)."""
 
@@ -23,9 +28,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from memfold.index.sqlite.holders import Copy, holder
 from memfold.index.sqlite.tokenize import Terms, terms
@@ -41,10 +46,13 @@ from memfold.workspace.sentences import with_sentences
 if TYPE_CHECKING:
     import psycopg
 
+_T = TypeVar("_T")
+
 MAX_POSITION = 16383  # a tsvector keeps places up to this
 MAX_PLACES = 256  # and this many places per term
 MAX_TERM_BYTES = 2046  # and terms up to this long
 NAMES_GAP = 2  # places between the last body term and the first name: no phrase spans them
+BATCH = 2000  # rows or ids one statement names at most (a row holds about 20 postings)
 FACT_COLUMNS = ("fact_id", "line", "end_line", "kind", "content", "entities", "params",
                 "confidence", "importance", "valid_from", "valid_until", "day", "explicit")
 
@@ -145,8 +153,8 @@ def _written_before(cur: psycopg.Cursor[Any], bank_id: int, files: Mapping[str, 
     first = min((seq for seq, _ in lines), default=None)
     row = cur.execute(
         "SELECT EXISTS (SELECT 1 FROM files WHERE bank_id = %s AND content IS NOT NULL "
-        "AND NOT path = ANY(%s)) OR EXISTS (SELECT 1 FROM events WHERE bank_id = %s "
-        "AND (%s::bigint IS NULL OR seq < %s))",
+        "AND path NOT IN (SELECT unnest(%s::text[]))) OR EXISTS (SELECT 1 FROM events "
+        "WHERE bank_id = %s AND (%s::bigint IS NULL OR seq < %s))",
         [bank_id, list(files), bank_id, first, first]).fetchone()
     return bool(row and row[0])
 
@@ -155,12 +163,18 @@ def _move_postings(cur: psycopg.Cursor[Any], bank_id: int, gone: Sequence[tuple[
                    made: Sequence[int]) -> None:
     """Delete the postings of the rows deleted and derive those of the rows inserted
     (`recall_postings`: a term's hits weighed by column, places of weight A being names)."""
-    if gone:
+    for part in batches(gone, BATCH * 20):
         cur.execute("DELETE FROM recall_postings WHERE bank_id = %s AND (term, rowid) IN"
                     " (SELECT * FROM unnest(%s::text[], %s::bigint[]))",
-                    [bank_id, [t for t, _ in gone], [r for _, r in gone]])
-    if made:
-        cur.execute(_INSERT_POSTINGS, [bank_id, list(made)])
+                    [bank_id, [t for t, _ in part], [r for _, r in part]])
+    for rowids in batches(made, BATCH):
+        cur.execute(_INSERT_POSTINGS, [bank_id, rowids])
+
+
+def batches(items: Sequence[_T], size: int) -> Iterator[list[_T]]:
+    """The items in lists of at most `size`, in order (none for no items)."""
+    for start in range(0, len(items), size):
+        yield list(items[start:start + size])
 
 
 _INSERT_POSTINGS = (
@@ -273,14 +287,13 @@ def _load(cur: psycopg.Cursor[Any], bank_id: int,
           ids: set[str]) -> tuple[dict[str, LifeState], dict[str, str]]:
     states: dict[str, LifeState] = {}
     retained_to: dict[str, str] = {}
-    if not ids:
-        return states, retained_to
-    for fact_id, state, to in cur.execute(
-            "SELECT id, state, retained_to FROM recall_life WHERE bank_id = %s "
-            "AND id = ANY(%s)", [bank_id, sorted(ids)]):
-        states[fact_id] = life_state(state)
-        if to:
-            retained_to[fact_id] = to
+    for part in batches(sorted(ids), BATCH):
+        for fact_id, state, to in cur.execute(
+                "SELECT id, state, retained_to FROM recall_life WHERE bank_id = %s "
+                "AND id = ANY(%s)", [bank_id, part]).fetchall():
+            states[fact_id] = life_state(state)
+            if to:
+                retained_to[fact_id] = to
     return states, retained_to
 
 
@@ -289,12 +302,15 @@ def _load(cur: psycopg.Cursor[Any], bank_id: int,
 def settle(cur: psycopg.Cursor[Any], bank_id: int, ids: set[str]) -> None:
     """Mark the rows of these ids that are a later copy of a duplicated block id
     (`holders.holder` chooses the one that keeps it)."""
-    if not ids:
-        return
+    for part in batches(sorted(ids), BATCH):
+        _settle(cur, bank_id, part)
+
+
+def _settle(cur: psycopg.Cursor[Any], bank_id: int, ids: list[str]) -> None:
     copies: dict[str, list[Copy]] = {}
     for rowid, fact_id, path, line, content in cur.execute(
             "SELECT rowid, fact_id, path, line, content FROM recall_facts WHERE bank_id = %s "
-            "AND fact_id = ANY(%s)", [bank_id, sorted(ids)]):
+            "AND fact_id = ANY(%s)", [bank_id, ids]).fetchall():
         day = daily_date(path)
         copies.setdefault(fact_id, []).append(
             Copy(rowid, fact_id, path, line, day.isoformat() if day else None, content))
@@ -310,7 +326,7 @@ def settle(cur: psycopg.Cursor[Any], bank_id: int, ids: set[str]) -> None:
             shadowed.extend(c.rowid for c in copies[fact_id] if c.rowid != keep)
     cur.execute("UPDATE recall_facts SET shadowed = (rowid = ANY(%s)) WHERE bank_id = %s "
                 "AND fact_id = ANY(%s) AND shadowed <> (rowid = ANY(%s))",
-                [shadowed, bank_id, sorted(ids), shadowed])
+                [shadowed, bank_id, ids, shadowed])
 
 
 # -- a bank's recall rows derived again ---------------------------------------------------

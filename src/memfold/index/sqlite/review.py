@@ -126,3 +126,16 @@ def open_items(events: Sequence[Event], olds: Sequence[str],
                 for i in olds}
     finally:
         db.close()
+
+
+def items(events: Sequence[Event], query: ReviewQuery) -> ReviewPage:
+    """The items a query names (`rows`; not `entity_keys`, which needs the index's links),
+    from `events` alone — every review-kind event and reset of a journal — folded as the
+    index folds the journal, in a table in memory (memfold.server.pgreview)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.execute(_TABLE)
+        fold(db, events)
+        return rows(db, query)
+    finally:
+        db.close()
