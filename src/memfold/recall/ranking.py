@@ -237,6 +237,9 @@ OTHERS_SHARE = 0.75
 # a question that asks for a sum, an age, an amount or a time of day: a fact that holds none
 # weighs this (`scoring.unanswered`, `answer_kind`)
 UNANSWERED_SHARE = 0.75
+# a question that asks who: a fact that names no person weighs this (`scoring`,
+# `answer_kind.names_person`)
+NOBODY_SHARE = 0.75
 # a question that names the thing it asks for ("which *factory* did I visit?", "which tuning
 # *app* do I use?", `head_noun`): a fact that holds neither it nor a word the lexicon gives for
 # it, when another fact does, weighs this (`scoring`, `weak.Asked.holds_head`)
@@ -300,6 +303,7 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "FRAME_SHARE": FRAME_SHARE,
     "ROLE_TOLD": ROLE_TOLD, "OFF_SUBJECT": OFF_SUBJECT, "OTHERS_SHARE": OTHERS_SHARE,
     "UNANSWERED_SHARE": UNANSWERED_SHARE, "HEADLESS_SHARE": HEADLESS_SHARE,
+    "NOBODY_SHARE": NOBODY_SHARE,
     "APART_SHARE": APART_SHARE,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
     "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE,

@@ -26,7 +26,15 @@ from memfold.journal.fold import (
 )
 from memfold.names import entity_key, find_words, text_names
 from memfold.recall import ranking
-from memfold.recall.answer_kind import AGE, AMOUNT, CLOCK, MONEY, AnswerKind
+from memfold.recall.answer_kind import (
+    AGE,
+    AMOUNT,
+    CLOCK,
+    MONEY,
+    AnswerKind,
+    asks_person,
+    names_person,
+)
 from memfold.recall.fusion import LEXICAL
 from memfold.recall.options import RecallOptions
 from memfold.recall.query import OCCASION_DAYS, QueryPlan, occasion_words
@@ -73,6 +81,8 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     others = ranking.tunable("OTHERS_SHARE") if _of_others(c, plan, named, user) else 1.0
     if unanswered(c, wanted):
         others *= ranking.tunable("UNANSWERED_SHARE")
+    elif asks_person(plan.text) and not names_person(c.fact.content, c.links, named):
+        others *= ranking.tunable("NOBODY_SHARE")
     if headless:
         others *= ranking.tunable("HEADLESS_SHARE")
     weight = 1.0 if options.include_all or as_of_then or _asked_when(c, status, plan, options) \
