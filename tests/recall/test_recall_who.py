@@ -31,5 +31,6 @@ def test_what_names_a_person() -> None:
     assert names_person("Dr Hession put me back on the inhaler.", [], [])
     assert names_person("I think Sprocket likes Cathal more than anyone.", ["sprocket"],
                         ["sprocket"])
+    assert names_person("Gwen retires from her desk at the end of the summer.", [], [])
     assert not names_person("Booked a family holiday in Slovenia.", ["me"], [])
     assert not names_person("Fern cut her paw on a mussel shell.", ["fern"], ["fern"])

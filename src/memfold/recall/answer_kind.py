@@ -186,12 +186,15 @@ def names_person(content: str, links: Collection[str], named: Collection[str]) -
 
 def _a_name(word: str, before: str, named: Collection[str]) -> bool:
     """Whether a capitalised `word` (`before`: the text before it) is a person's name the
-    question does not give: not the first word of the sentence, not a month, weekday or
-    title, and nothing the lexicon knows but as a person ("Cathal"; not "Slovenia")."""
-    if not word[:1].isupper() or not before.strip() or before.rstrip()[-1:] in ".!?:;":
+    question does not give: not a month, weekday or title, and nothing the lexicon knows
+    but as a person ("Cathal"; not "Slovenia"); the first word of a sentence, capitalised
+    whatever it is, only when the lexicon knows no such word ("Gwen retires"; not "Booked")."""
+    if not word[:1].isupper():
         return False
     key = fold(re.sub(r"['’]s$", "", word))
-    if key in NOT_NAMES or key in named or len(key) < MIN_PERSON:
+    if key in NOT_NAMES or key in named or len(key) < MIN_PERSON or key in STOP_WORDS:
         return False
+    if not before.strip() or before.rstrip()[-1:] in ".!?:;":
+        return key.isalpha() and not lexicon.lemmas(key)
     classes = lexicon.classes(key)
     return not classes or not PERSON_CLASSES.isdisjoint(classes)

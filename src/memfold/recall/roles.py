@@ -9,7 +9,9 @@ by their links and weigh as named (`ranking`, entity and subject), and the role 
 longer searched as a word (the fact that says it would otherwise outrank what is asked, as
 a name would count twice).  One search of the role's words, only for a query that has a
 role word: after a possessive ("my", "our"), or a capitalised word that names no entity
-("Mum's hip").
+("Mum's hip").  A role of someone the question names ("Gideon's mother") is read the same
+way from the facts that give a name beside it ("Gideon's mother Ruth lives in Kenora"), and
+the person so named stands for the owner and the role (`owned_roles`).
 """
 
 from __future__ import annotations
