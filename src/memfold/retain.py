@@ -36,9 +36,10 @@ import hashlib
 import re
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+from typing import Protocol
 
 from memfold.errors import BadInput, IndexDamaged, MemfoldError
 from memfold.index.base import DocChange, IndexBackend
@@ -47,7 +48,15 @@ from memfold.journal.events import Retain
 from memfold.journal.log import Event
 from memfold.lifecycle.ledger import Ledger, content_sha
 from memfold.screening import check_secrets, hidden_note, refuse_undecodable, valid_source
-from memfold.values import FileStamp, Judgement, ParsedDoc, ParseWarning, RetainResult, SyncReport
+from memfold.values import (
+    Fact,
+    FileStamp,
+    Judgement,
+    ParsedDoc,
+    ParseWarning,
+    RetainResult,
+    SyncReport,
+)
 from memfold.workspace.files import append_durably, replace_atomically
 from memfold.workspace.format import (
     Bullet,
@@ -231,7 +240,13 @@ class _Target:
     ledger: Ledger
 
 
-def _check_ids_free(backend: IndexBackend, given: Sequence[str]) -> None:
+class Locating(Protocol):
+    """Where a block id is held (an index, or a server bank's rows)."""
+
+    def locate(self, fact_id: str) -> list[str]: ...
+
+
+def check_ids_free(backend: Locating, given: Sequence[str]) -> None:
     """Raise BadInput for a block id the index already holds (called under the lock)."""
     for block_id in given:
         where = backend.locate(block_id)
@@ -252,7 +267,7 @@ def _append(target: _Target, rel: str, plan: RetainPlan, *, ts: str,
             if held.recovered:
                 notify(held.recovered)
             _check_key_new(target, plan.key)
-            _check_ids_free(target.backend, plan.given)
+            check_ids_free(target.backend, plan.given)
             try:
                 before = path.read_bytes()
             except FileNotFoundError:
@@ -303,13 +318,24 @@ def _repeated(event: Event, target: _Target) -> RetainResult:
     """The answer to a retain whose key was seen: the facts the first one stored, as they
     are now (its file synced first if the index lacks them; a fact purged since is left
     out)."""
-    ids = [str(i) for i in event.data.get("ids", [event.id])]
-    path = str(event.data.get("path") or "")
+    ids, path = retained_ids(event)
     found = {c.fact.id: c.fact for c in target.backend.by_ids(ids)}
     if len(found) < len(ids) and path:
         with contextlib.suppress(MemfoldError, OSError):  # else: what the index holds
             sync(target.workspace, target.backend, only=[path])
         found = {c.fact.id: c.fact for c in target.backend.by_ids(ids)}
+    return repeated_result(event, found)
+
+
+def retained_ids(event: Event) -> tuple[list[str], str]:
+    """The ids a `retain` event stored, and the file it stored them in."""
+    return [str(i) for i in event.data.get("ids", [event.id])], str(event.data.get("path") or "")
+
+
+def repeated_result(event: Event, found: Mapping[str, Fact]) -> RetainResult:
+    """The answer to a retain whose key was seen (`event`): of the facts it stored, those
+    still held (`found`, by id)."""
+    ids, path = retained_ids(event)
     return RetainResult(path=path, facts=tuple(found[i] for i in ids if i in found),
                         repeated=True)
 
@@ -317,11 +343,7 @@ def _repeated(event: Event, target: _Target) -> RetainResult:
 def _journal_origin(ledger: Ledger, doc: ParsedDoc, plan: RetainPlan, *, ts: str,
                     notify: Notify) -> None:
     """Journal who retained the bullets (the caller holds the lock)."""
-    ids = [line.rsplit("^", 1)[1] for line in plan.lines]
-    text = {f.id: f.content for f in doc.facts if f.id in ids}
-    record = Retain(id=ids[0], ids=tuple(ids), by=plan.origin,
-                    shas=tuple(content_sha(text.get(i, "")) for i in ids), path=doc.path,
-                    idempotency_key=plan.key)
+    record = retain_record(plan, doc)
     try:  # the bullets are stored: a failure here must not report otherwise
         ledger.append([record], ts=ts, locked=True)
     except (MemfoldError, OSError) as exc:
@@ -347,17 +369,31 @@ def _index_appended(target: _Target, tail: DocChange, held: str) -> SyncReport |
         return None
 
 
+def retain_record(plan: RetainPlan, doc: ParsedDoc) -> Retain:
+    """The journal record of who retained the plan's bullets, written to `doc` (the file
+    after the append, or its appended lines)."""
+    ids = [line.rsplit("^", 1)[1] for line in plan.lines]
+    text = {f.id: f.content for f in doc.facts if f.id in ids}
+    return Retain(id=ids[0], ids=tuple(ids), by=plan.origin,
+                  shas=tuple(content_sha(text.get(i, "")) for i in ids), path=doc.path,
+                  idempotency_key=plan.key)
+
+
 def _result(rel: str, written: _Written, plan: RetainPlan,
             judged: Sequence[Judgement]) -> RetainResult:
-    """What the caller is told: the facts appended, with their warnings and the judge's
-    word."""
+    return result(rel, written.doc, written.first_line, plan, judged,
+                  indexed=written.report is not None)
+
+
+def result(rel: str, doc: ParsedDoc, first_line: int, plan: RetainPlan,
+           judged: Sequence[Judgement], *, indexed: bool = True) -> RetainResult:
+    """What the caller is told: the facts appended (those of `doc` from `first_line` on),
+    with their warnings and the judge's word."""
     ids = {line.rsplit("^", 1)[1] for line in plan.lines}
-    first_line = written.first_line
-    facts = tuple(f for f in written.doc.facts if f.line >= first_line and f.id in ids)
+    facts = tuple(f for f in doc.facts if f.line >= first_line and f.id in ids)
     warnings = [ParseWarning(rel, f.line, note) for f, b in zip(facts, plan.checked, strict=False)
                 for note in b.notes]
     warnings += [ParseWarning(rel, first_line, note) for note in plan.flagged]
-    indexed = written.report is not None
     if not indexed:
         warnings.append(ParseWarning(rel, first_line, "stored, but the index was not "
                                      "updated; the next recall or `memfold index` will"))

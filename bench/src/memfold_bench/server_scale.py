@@ -166,6 +166,22 @@ def retains(served: Served, token: str, banks: Sequence[str], count: int, seed: 
             for bank in banks}
 
 
+def fresh_retain(served: Served, token: str, bank: str, warm: int, seed: int) -> Json:
+    """A replica that never held the bank: its first retain into it, then `warm` more."""
+    rng = random.Random(seed + 1)
+    words = corpus.build_vocabulary()
+
+    def retain(n: int) -> float:
+        bullet = f"W @Fresh{n}: Noted {' '.join(rng.choices(words, k=8))}."
+        return timed(partial(call, served, token, bank, "retain", {"bullets": [bullet]}))
+
+    first = retain(0)
+    warmed = [retain(n) for n in range(1, warm + 1)]
+    median = statistics.median(warmed)
+    return {"first_ms": first * 1000, "warm_p50_ms": median * 1000,
+            "first_over_warm": first / median if median else None}
+
+
 def recall_load(served: Served, token: str, bank: str, queries: Sequence[Query],
                 clients: int, seconds: float, seed: int) -> Json:
     """`clients` threads sending recalls one after another for `seconds`."""
@@ -263,6 +279,10 @@ def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seco
             asked = recall_body(queries["large"][0])
             args = server_verbs.bodies(call(served, bench.token, "large", "recall", asked),
                                        asked)
+        with replica(bench, "writer", server_src, cache="writer",
+                     recall_from=recall_from, workers=workers) as served:
+            log("a fresh replica's first retain into the large bank, then warm ones")
+            result["fresh_retain"] = fresh_retain(served, bench.token, "large", warm, seed)
         if verbs:
             log("a fresh replica's first request, verb by verb")
             result["first_by_verb"] = server_verbs.first_by_verb(
@@ -298,6 +318,9 @@ def table(result: Json) -> str:
                     f"req/s, p50 {load['p50_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms, "
                     f"{load['errors']} errors")
     again = result["after_restart"]
+    if fresh := result.get("fresh_retain"):
+        rows.append(f"  a fresh replica's first retain into the large bank: "
+                    f"{fresh['first_ms']:.0f} ms, warm p50 {fresh['warm_p50_ms']:.1f} ms")
     rows.append(f"  after a restart: first {again['first_ms']:.0f} ms, warm p50 "
                 f"{again['warm_p50_ms']:.1f} ms")
     rows.append(f"  replica RSS: {result['rss_mb_started']:.0f} MB started, "

@@ -154,6 +154,7 @@ class Replica:
     log: Path
     process: subprocess.Popen[bytes] | None = None
     starts: int = 0
+    extra: tuple[str, ...] = ()  # more `memfold serve` options (`--recall-from postgres`)
 
     @property
     def url(self) -> str:
@@ -165,7 +166,8 @@ class Replica:
         with open(self.log, "ab") as handle:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "memfold", "serve", "--db", self.app_url,
-                 "--port", str(self.port), "--rate", "0", "--cache", str(self.cache)],
+                 "--port", str(self.port), "--rate", "0", "--cache", str(self.cache),
+                 *self.extra],
                 stdout=handle, stderr=subprocess.STDOUT, env={**os.environ, "MEMFOLD_NOW": NOW})
         self.starts += 1
         while time.monotonic() - started < READY_TIMEOUT_S:
@@ -215,7 +217,8 @@ class Bed:
 
     @classmethod
     @contextlib.contextmanager
-    def running(cls, cluster: Cluster, replicas: int) -> Iterator[Bed]:
+    def running(cls, cluster: Cluster, replicas: int,
+                extra: tuple[str, ...] = ()) -> Iterator[Bed]:
         from memfold.server import admin
         from memfold.server.db import connect_pool
 
@@ -228,7 +231,8 @@ class Bed:
             pool.close()
         work = Path(tempfile.mkdtemp(prefix="memfold-trials-"))
         bed = cls(db, token, [Replica(db.app, free_port(), work / f"cache{n}",
-                                      work / f"replica{n}.log") for n in range(replicas)], work)
+                                      work / f"replica{n}.log", extra=extra)
+                              for n in range(replicas)], work)
         try:
             for replica in bed.replicas:
                 replica.start()

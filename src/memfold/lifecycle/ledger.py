@@ -25,7 +25,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from memfold.errors import BadInput, IndexDamaged, StaleRevision, UnknownId
 from memfold.index.base import Candidate, Filters, IndexBackend, Terms
@@ -194,7 +194,7 @@ class Ledger:
         return found[0]
 
     def state(self, fact_id: str) -> LifeState:
-        return self.backend.life([fact_id]).get(fact_id) or LifeState(fact_id)
+        return state_of(self.backend, fact_id)
 
     def history(self, fact_id: str) -> list[Event]:
         """The journal events about a fact, oldest first; UnknownId when there are none and
@@ -251,12 +251,7 @@ class Ledger:
 
     def chain(self, fact_id: str) -> list[str]:
         """The facts that supersede this one, following superseded_by to the end."""
-        seen: list[str] = []
-        current = self.state(fact_id).superseded_by
-        while current and current not in seen:
-            seen.append(current)
-            current = self.state(current).superseded_by
-        return seen
+        return chain_of(self.backend, fact_id)
 
     # -- after a sync -------------------------------------------------------------------
 
@@ -278,7 +273,8 @@ class Ledger:
                 until: date | None = None) -> list[Judgement]:
         """Judge new facts (against older ones written by `until`, when given) and journal
         the judge's word: a supersede, or a conflict left active."""
-        weighed = self._judge(new_ids, until=until)  # outside the lock: a model may take time
+        # outside the lock: a model may take time
+        weighed = self._weighing().weigh(new_ids, until=until)
         judged: list[Judgement] = []
 
         def decide() -> list[Record]:  # under the lock: still true of the journal?
@@ -322,10 +318,10 @@ class Ledger:
         return judged
 
     def _still_open(self, j: Judgement) -> bool:
-        """A supersede decided outside the lock still applies: the older fact was not
-        replaced meanwhile, and it would make no cycle."""
-        return self.state(j.id).status not in REPLACED and j.id not in self.chain(j.by) \
-            and j.by not in self.chain(j.id)
+        return self._weighing().still_open(j)
+
+    def _weighing(self) -> Weighing:
+        return Weighing(self.backend, self._source, self.judge)
 
     def _revisions(self, paths: Sequence[str] | None, *, ts: str) -> None:
         def decide() -> list[Record]:
@@ -336,7 +332,56 @@ class Ledger:
         if decide():  # decided again under the lock, only when some text did change
             self.transact(decide, ts=ts)
 
-    def _judge(self, new_ids: Sequence[str], *, until: date | None = None,
+
+class FactLookup(Protocol):
+    """Facts by id and their lifecycle state: what the judge reads besides its candidates."""
+
+    def by_id(self, fact_id: str) -> list[Candidate]: ...
+
+    def by_ids(self, ids: Sequence[str]) -> list[Candidate]: ...
+
+    def life(self, ids: Iterable[str]) -> dict[str, LifeState]: ...
+
+
+def state_of(facts: FactLookup, fact_id: str) -> LifeState:
+    return facts.life([fact_id]).get(fact_id) or LifeState(fact_id)
+
+
+def chain_of(facts: FactLookup, fact_id: str) -> list[str]:
+    """The facts that supersede this one, following superseded_by to the end."""
+    seen: list[str] = []
+    current = state_of(facts, fact_id).superseded_by
+    while current and current not in seen:
+        seen.append(current)
+        current = state_of(facts, current).superseded_by
+    return seen
+
+
+class Weighing:
+    """The judge's word on new facts against older ones, and the events it would journal:
+    the new facts and every fact's state read from `facts`, the older candidates found
+    through `source`.  A workspace's ledger weighs over its index; a server bank weighs over
+    its rows in PostgreSQL (memfold.server.pgretain) — the same decisions from the same
+    rows."""
+
+    def __init__(self, facts: FactLookup, source: CandidateSource, judge: Judge) -> None:
+        self.facts = facts
+        self.source = source
+        self.judge = judge
+
+    def state(self, fact_id: str) -> LifeState:
+        return state_of(self.facts, fact_id)
+
+    def chain(self, fact_id: str) -> list[str]:
+        return chain_of(self.facts, fact_id)
+
+    def still_open(self, j: Judgement) -> bool:
+        """A supersede decided outside the lock still applies: the older fact was not
+        replaced meanwhile, and it would make no cycle."""
+        return self.state(j.id).status not in REPLACED and j.id not in self.chain(j.by) \
+            and j.by not in self.chain(j.id)
+
+    def weigh(self, new_ids: Sequence[str], *, until: date | None = None,
                ) -> list[tuple[Judgement, Supersede | Conflict | None]]:
         """The judge's word on each older fact it weighed, with the event to journal: a
         supersede, a conflict left active, or None for a conflict past `JOURNALED_CONFLICTS`
@@ -344,7 +389,7 @@ class Ledger:
         judged: list[tuple[Judgement, Supersede | Conflict | None]] = []
         decided: set[str] = set()
         batch = set(new_ids)
-        for candidate in self.backend.by_ids(list(new_ids)):
+        for candidate in self.facts.by_ids(list(new_ids)):
             new = candidate.fact
             mine: list[tuple[Judgement, Fact]] = []
             for old, verdict, judge in self._weighed(new, until=until):
@@ -370,7 +415,7 @@ class Ledger:
         found: list[tuple[Fact, Verdict, str]] = []
         target = new.params.get("supersedes", "").lstrip("^")
         if target and target != new.id:
-            hits = self.backend.by_id(target)
+            hits = self.facts.by_id(target)
             if hits and self.state(target).status not in REPLACED:
                 found.append((hits[0].fact, Verdict(target, True, f"explicit supersedes=^"
                                                                    f"{target}"), "explicit"))
@@ -394,20 +439,20 @@ class Ledger:
         whose text names one of the new fact's entities — those not `weighed` already."""
         keys = [entity_key(e) for e in new.entities]
         entities = list(dict.fromkeys(entity_key(canon.get(k, k)) for k in keys))
-        own = {*keys, *entities, *self._source.alias_keys(entities)}
+        own = {*keys, *entities, *self.source.alias_keys(entities)}
         filters = _state_filters(until)
 
         def older(found: list[Candidate]) -> dict[str, Fact]:
             return {c.fact.id: c.fact for c in _standing_older(found, new)}
         out: list[tuple[Fact, Verdict]] = []
-        if named := named_in_text(self._source, new, own):
-            about = older(linked_older(self._source, named, filters, weighed))
+        if named := named_in_text(self.source, new, own):
+            about = older(linked_older(self.source, named, filters, weighed))
             out += [(about[v.id], v) for v in weigh_across(
                 self.judge, new, [_with_names(f, canon) for f in about.values()], named,
                 new_names=True) if v.id in about]
         if entities:
             said = {**weighed, **{old.id: old for old, _ in out}}  # one word on each older fact
-            naming = older(naming_older(self._source, own, filters, said))
+            naming = older(naming_older(self.source, own, filters, said))
             out += [(naming[v.id], v) for v in weigh_across(
                 self.judge, new, [_with_names(f, canon) for f in naming.values()], entities,
                 new_names=False) if v.id in naming]
@@ -417,7 +462,7 @@ class Ledger:
         """Entity key -> the name of the entity it names, for names that are another
         entity's alias (an entity page's `aliases`): "@Pete" is Peter."""
         keys = list(dict.fromkeys(entity_key(n) for n in names))
-        return {k: e for k, e in self._source.resolve_names(keys).items()
+        return {k: e for k, e in self.source.resolve_names(keys).items()
                 if k != entity_key(e)} if keys else {}
 
     def _older_candidates(self, new: Fact, canon: dict[str, str], *,
@@ -428,17 +473,18 @@ class Ledger:
         keys = [entity_key(e) for e in new.entities]
         entities = [entity_key(canon.get(key, key)) for key in keys]
         if keys:  # each entity by its own name and by its other names
-            keys = list(dict.fromkeys([*keys, *entities, *self._source.alias_keys(entities)]))
+            keys = list(dict.fromkeys([*keys, *entities, *self.source.alias_keys(entities)]))
         filters = _state_filters(until)
         if keys:
-            pool = self._source.linked(keys, filters, JUDGE_CANDIDATES)
+            pool = self.source.linked(keys, filters, JUDGE_CANDIDATES)
         else:  # a fact that names no entity is weighed against those that name none
             words = dict.fromkeys(w for w in find_words(new.content)
                                   if w.casefold() not in STOP_WORDS and len(w) > 2)
             query = Terms(words=tuple(words)[:16])
-            pool = [c for c in self._source.lexical(query, filters, JUDGE_CANDIDATES)
+            pool = [c for c in self.source.lexical(query, filters, JUDGE_CANDIDATES)
                     if not c.fact.entities]
         return _standing_older(pool, new)
+
 
 
 def _state_filters(until: date | None) -> Filters:

@@ -83,6 +83,8 @@ class Semantic:
         self.ann_min_rows = ann_min_rows
         self._queries: dict[str, Matrix] = {}
         self._late: Reranker | None = None  # `late_interaction`, made on first use
+        # each question's cosine with its candidates, by fact text: the look's lead (`Look`)
+        self._cosines: dict[str, dict[str, float]] = {}
         self.notices: list[str] = []  # problems met while searching, for the caller to show
 
     def update(self, backend: FactReader, progress: Progress | None = None, *,
@@ -131,13 +133,28 @@ class Semantic:
             pool *= 8  # the filters kept too few: look further down the list
 
     def late_interaction(self) -> Reranker | None:
-        """The embedder's own late interaction (`embed.rerank.LateInteraction`), made once:
-        None for a model without token vectors (e5, the fake in tests)."""
+        """Hybrid's second look: the embedder's own late interaction
+        (`embed.rerank.LateInteraction`, made once) with the embedder's lead (`Look`); None
+        for a model without token vectors (e5, the fake in tests)."""
         if self._late is None and callable(getattr(self.embedder, "token_vectors", None)):
             from memfold.embed.rerank import LateInteraction
 
             self._late = LateInteraction(self.embedder)
-        return self._late
+        if self._late is None or fusion.LEAD_WEIGHT <= 0:
+            return self._late
+        return Look(self._late, self._cosines)
+
+    def _remember(self, question: str, found: Iterable[Candidate], query: Matrix) -> None:
+        """Keep the question's cosine with each candidate, by its text, for the look."""
+        if len(self._cosines) > 256:
+            self._cosines.clear()
+        cosine = self.store.similarity(query, [c.rowid for c in found])
+        by_text: dict[str, float] = {}
+        for c in found:
+            if c.rowid in cosine:
+                by_text[c.fact.content] = max(cosine[c.rowid],
+                                              by_text.get(c.fact.content, -1.0))
+        self._cosines[question] = by_text
 
     def paraphrases(self, rowid: int, rowids: Sequence[int]) -> set[int]:
         """Those of `rowids` whose vector is as close to this fact's as a paraphrase's
@@ -217,12 +234,13 @@ class Semantic:
             -first[c.rowid], c.fact.path, c.fact.line))]
         moved = (self.moved_query(text, ranked, share)
                  if share > 0 and mode == fusion.HYBRID else None)
-        if moved is None:
-            return first
-        for c, cos in self.nearest_to(backend, moved, filters, limit):
-            if admits(calibrated, cos, linked=not keys.isdisjoint(c.links)):
-                found.setdefault((c.fact.path, c.fact.line), c)
-        return fused(moved)
+        if moved is not None:
+            for c, cos in self.nearest_to(backend, moved, filters, limit):
+                if admits(calibrated, cos, linked=not keys.isdisjoint(c.links)):
+                    found.setdefault((c.fact.path, c.fact.line), c)
+        if looked is not None:  # the look weighs the question's own vector, not the moved one
+            self._remember(looked, found.values(), self.query_vector(text))
+        return first if moved is None else fused(moved)
 
     @staticmethod
     def _trust(found: Iterable[Candidate], near: Mapping[int, float],
@@ -259,6 +277,27 @@ class Semantic:
         norm = float(np.linalg.norm(moved))
         result: Matrix = (moved / norm).astype(np.float32) if norm > 0 else query
         return result
+
+
+class Look:
+    """Hybrid's second look (`recall.search._looked`): the embedder's late interaction, each
+    score scaled to 0..1 among the facts looked at, plus `fusion.LEAD_WEIGHT` for the fact
+    the embedder places nearest when it leads the best placed other by `fusion.LOOK_LEAD`
+    (`fusion.lead`; the cosines of the question's own vector, not the moved one, kept by
+    `Semantic._remember`).  The look's blend keeps the fused order's say (LOOK_SHARE): the
+    lead lifts a fact only as far as the blend lets it."""
+
+    def __init__(self, late: Reranker, cosines: Mapping[str, Mapping[str, float]]) -> None:
+        self.late = late
+        self.cosines = cosines  # question -> fact text -> cosine (`Semantic._remember`)
+
+    def scores(self, query: str, texts: Sequence[str]) -> list[float]:
+        late = self.late.scores(query, texts)
+        known = self.cosines.get(query, {})
+        ahead = fusion.lead([known.get(t) for t in texts])
+        low, high = min(late, default=0.0), max(late, default=0.0)
+        return [((r - low) / (high - low) if high > low else 0.0)
+                + (fusion.LEAD_WEIGHT if led else 0.0) for r, led in zip(late, ahead, strict=True)]
 
 
 def terminal_progress(label: str = "embedding") -> Progress | None:

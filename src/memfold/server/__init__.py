@@ -13,6 +13,8 @@
     serving   one `memfold serve` process, or one per `--workers`
     pgrecall  `--recall-from postgres`: recall and the other reads answered from the bank's
               rows (pgindex, pgcache, pgreview, pgreads, pgstatus), no copy of the bank
+    pgretain  `--recall-from postgres`: a retain appended, journaled and judged in the
+              bank's rows, no copy of the bank
 
 Every import of psycopg, Starlette or Alembic sits in this package, which only
 `memfold serve`, `memfold db` and `memfold server` load (`memfold export` and `import` are

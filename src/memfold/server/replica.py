@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from memfold.errors import UnknownBank
-from memfold.server import copies, notices, pgrecall
+from memfold.server import copies, notices, pgrecall, pgretain
 from memfold.server.admin import Caller, Refused, check_bank
 from memfold.server.banks import OPEN_BANKS, BankWorkspace
 from memfold.server.db import tenant_tx, with_retries
@@ -128,6 +128,13 @@ class Replica:
             try:  # no copy of the bank: its rows in PostgreSQL (memfold.server.pgrecall)
                 return pgrecall.answer(self.pool, caller, bank, work,  # type: ignore[arg-type]
                                        embedder=self.embedder, matrices=self.matrices)
+            except pgrecall.NeedsCopy:
+                pass
+        if what in pgretain.ANSWERED and self.recall_from == "postgres" \
+                and pgretain.answerable(self.embedder):
+            try:  # written to PostgreSQL with no copy (memfold.server.pgretain)
+                return pgretain.answer(self.pool, caller, bank, work,  # type: ignore[arg-type]
+                                       embedder=self.embedder)
             except pgrecall.NeedsCopy:
                 pass
         workspace, head = self._found(caller, bank)

@@ -7,7 +7,8 @@
               a language with a lexicon table, lexicon — Vietnamese: words_vi;
               quantities: numbers, versions, products; subjects: whose fact it is;
               apart: a shared word, slot noun or amount that is not one slot; offers and
-              unread: changes it cannot read for sure, offered as conflicts)
+              unread: changes it cannot read for sure, offered as conflicts; evidence:
+              what a change a rule found lacks to be made by itself)
     remote    OpenAIJudge, an optional model behind an OpenAI-compatible chat endpoint
               (imported by load_judge only when asked for)
     fallback  FallbackJudge: a judge that may fail, with another behind it, and notices

@@ -1,0 +1,273 @@
+"""A retain answered from PostgreSQL itself (`memfold serve --recall-from postgres`): the
+replica appends to the day's log, journals and judges without a copy of the bank, so a
+replica that never opened a bank writes to it as fast as one that did, and writes nothing
+under its cache.
+
+One transaction holds the bank's advisory lock and its `banks` row (as every write does,
+memfold.server.banks) and reads only what the retain needs:
+
+- the idempotency key: the bank's first `retain` event that recorded it (schema 0010 indexes
+  them), whose facts answer a repeat (`retain.repeated_result`);
+- the block ids the caller gave: where the bank's recall rows hold them (a used one is
+  BadInput, `retain.check_ids_free`, nothing written);
+- the day's file row, appended to as local retain appends (`prepare_append`,
+  `parse_appended`), and the journal's tail (the last line's seq and hash) the new lines
+  chain on;
+- the judge's older candidates and every fact's state: the bank's recall rows
+  (`PgRecallIndex`), weighed by the ledger's own `Weighing` with the judge a copy's ledger
+  weighs with (MEMFOLD_JUDGE, the rule judge by default; with the replica's model, also
+  by meaning, from vectors kept in the bank's rows), after the retain's own rows are stored
+  in the same transaction, as local memfold judges after indexing the append.
+
+It stores what the copy would have sent (`rows.store`: the file, its facts and recall rows,
+the journal lines, `recall_life` folded), bumps `head` and commits; the answer goes out
+after the commit.  So the bytes of `files` and the lines of `events` are the ones a retain
+through a copy writes (the same `now`, the same block ids), and a copy that catches up later
+applies them as any other write.
+
+What this does not answer it refuses with `NeedsCopy` before writing anything, and the
+replica writes through its copy as before: a bank whose recall rows were never derived, a
+day's log that does not decode cleanly, or one whose end leaves a fence or comment open (the
+append closes it, so the whole file is parsed again and checked for revised facts), and a
+replica without a model told to judge by meaning all the same (MEMFOLD_JUDGE_EMBED=on: a
+copy's judge loads a model of its own).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from memfold import config
+from memfold import retain as retain_module
+from memfold.errors import UnknownBank
+from memfold.journal.events import Record, Retain, Unknown
+from memfold.journal.log import GENESIS, Event, chain_hash, parse
+from memfold.lifecycle.judge import Judge, load_judge
+from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing
+from memfold.server.admin import Caller, check_bank
+from memfold.server.db import LOCK_SPACE, tenant_tx
+from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgrecall import NeedsCopy
+from memfold.server.rows import store
+from memfold.server.vectors import StoredVectors
+from memfold.values import TEXT, Judgement, RetainResult
+from memfold.workspace.format import decode, parse_appended, parse_document, prepare_append
+from memfold.workspace.layout import BANK_TEMPLATES, CORE_TEMPLATE, Workspace, daily_path
+
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+    from memfold.embed.base import Embedder
+
+_T = TypeVar("_T")
+
+ANSWERED = frozenset({"retain"})  # the verbs (REST) and tools (MCP) written this way
+_BANK = "SELECT bank_id FROM banks WHERE name = %s"
+_LOCKED = ("SELECT b.head, s.bank_id IS NOT NULL FROM banks b LEFT JOIN recall_stats s"
+           " ON s.bank_id = b.bank_id WHERE b.bank_id = %s FOR UPDATE OF b")
+_KEYED = ("SELECT line FROM events WHERE bank_id = %s AND record->>'event' = 'retain'"
+          " AND record ? 'idempotency_key' AND record->>'idempotency_key' = %s"
+          " ORDER BY seq LIMIT 1")
+_TAIL = "SELECT seq, line FROM events WHERE bank_id = %s ORDER BY seq DESC LIMIT 1"
+_DAY = "SELECT content FROM files WHERE bank_id = %s AND path = %s"
+_HELD = "SELECT DISTINCT fact_id FROM recall_facts WHERE bank_id = %s AND fact_id = ANY(%s)"
+
+
+def answerable(embedder: object | None) -> bool:
+    """Whether this replica's retains can be answered from PostgreSQL: with the replica's
+    model, or with none when the judge is not told to load one (MEMFOLD_JUDGE_EMBED=on
+    without vectors: the copy's judge loads the model of its own)."""
+    return embedder is not None or config.choice("MEMFOLD_JUDGE_EMBED") != "on"
+
+
+class DatabaseWriter:
+    """`Memory.retain` for one bank, written to PostgreSQL with no copy of it: the same
+    arguments and answer (the REST verb and the MCP tool run on it unchanged)."""
+
+    def __init__(self, pool: ConnectionPool, caller: Caller, bank: str,
+                 embedder: Callable[[], Embedder] | None = None) -> None:
+        self.pool = pool
+        self.caller = caller
+        self.bank = bank
+        self.source = caller.name  # who writes: every record is signed with the token's name
+        self.embedder = embedder  # the replica's model, or None: lexical
+
+    def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
+               source: str | None = None, idempotency_key: str | None = None,
+               now: Any = None, allow_secret: bool = False,
+               future: bool = False) -> RetainResult:
+        def clock() -> datetime:
+            return config.resolve_now(now)
+
+        with tenant_tx(self.pool, self.caller.tenant) as conn:
+            row = conn.execute(_BANK, [self.bank]).fetchone()
+            if row is None:  # (before the bullets are checked, as a copy's write finds it)
+                raise UnknownBank(f"no bank {self.bank!r}")
+            plan = retain_module.prepare(bullets, date=date, clock=clock,
+                                         origin=source or self.source, future=future,
+                                         allow_secret=allow_secret,
+                                         idempotency_key=idempotency_key)
+            conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, int(row[0])])
+            return Retaining(conn, self.pool, self.caller, int(row[0]),
+                             self.embedder).write(plan, clock)
+
+
+class Retaining:
+    """One retain's transaction on one bank (the caller holds the bank's lock)."""
+
+    def __init__(self, conn: psycopg.Connection[Any], pool: ConnectionPool, caller: Caller,
+                 bank_id: int, embedder: Callable[[], Embedder] | None) -> None:
+        self.conn = conn
+        self.pool = pool
+        self.caller = caller
+        self.bank_id = bank_id
+        self.embedder = embedder
+
+    def write(self, plan: retain_module.RetainPlan,
+              clock: Callable[[], datetime]) -> RetainResult:
+        locked = self.conn.execute(_LOCKED, [self.bank_id]).fetchone()
+        if locked is None:
+            raise UnknownBank("the bank was deleted")
+        head, derived = int(locked[0]), bool(locked[1])
+        if head and not derived:  # written before its recall rows existed (schema 0005)
+            raise NeedsCopy
+        before = PgRecallIndex(self.conn, self.bank_id)
+        if plan.key is not None and (seen := self._keyed(plan.key)) is not None:
+            ids, _ = retain_module.retained_ids(seen)
+            found = {c.fact.id: c.fact for c in before.by_ids(ids)}
+            return retain_module.repeated_result(seen, found)
+        retain_module.check_ids_free(before, plan.given)
+        rel = daily_path(plan.day)
+        old = self._day(rel)
+        existing, problems = decode(old) if old is not None else (None, [])
+        if problems:
+            raise NeedsCopy
+        planned = prepare_append(existing, plan.day.isoformat(), list(plan.lines))
+        after = (old or b"") + planned.text.encode()
+        tail = parse_appended(rel, planned)
+        if tail is None and old is not None:
+            raise NeedsCopy
+        doc = tail or parse_document(rel, after)
+        new_ids = self._unheld([f.id for f in doc.facts if f.kind != TEXT])
+        seq, prev = self._tail()
+        version = head + 1
+        lines = _chained([retain_module.retain_record(plan, doc)], _stamp(clock), seq, prev)
+        files = {**(_skeleton() if head == 0 else {}), rel: after}
+        appended = {rel: old.count(b"\n")} if old and old.endswith(b"\n") else {}
+        with self.conn.cursor() as cur:
+            store(cur, self.caller.tenant, self.bank_id, version, files=files, lines=lines,
+                  appended=appended)
+        judged = self._judged(new_ids, clock, lines[-1], version)
+        self.conn.execute("UPDATE banks SET head = %s WHERE bank_id = %s",
+                          [version, self.bank_id])
+        return retain_module.result(rel, doc, planned.first_line, plan, judged)
+
+    def _judged(self, new_ids: list[str], clock: Callable[[], datetime],
+                last: tuple[int, str], version: int) -> list[Judgement]:
+        """Judge the new facts against older ones from the bank's rows (the retain's own
+        stored already) and store the judge's word as journal lines of this version: what
+        `Ledger.after_sync` journals after a local retain."""
+        if not new_ids or len(new_ids) > JUDGE_LIMIT:
+            return []
+        index = PgRecallIndex(self.conn, self.bank_id)
+        judge, stored = self._judge(version)
+        weighing = Weighing(index, index, judge)
+        with nullcontext() if stored is None else stored.writing(self.conn):
+            weighed = weighing.weigh(new_ids)
+        kept = [(j, r) for j, r in weighed if not j.superseded or weighing.still_open(j)]
+        records: list[Record] = [r for _, r in kept if r is not None]
+        if records:
+            seq, line = last
+            lines = _chained(_signed(records, self.caller.name), _stamp(clock), seq,
+                             str(json.loads(line)["hash"]))
+            with self.conn.cursor() as cur:
+                store(cur, self.caller.tenant, self.bank_id, version, files={}, lines=lines)
+        return [j for j, _ in kept]
+
+    def _judge(self, version: int) -> tuple[Judge, StoredVectors | None]:
+        """The judge a copy's ledger weighs with: the one MEMFOLD_JUDGE names (the rule judge
+        by default), and with the replica's model, unless MEMFOLD_JUDGE_EMBED=off, also
+        weighing meaning (judge.meaning) from vectors kept in the bank's rows, those it
+        makes stored in this write's transaction (memfold.server.vectors)."""
+        chosen = load_judge(config.judge_settings(), notify=lambda _: None)
+        if chosen is None:
+            from memfold.lifecycle.judge.rules import RuleJudge
+
+            chosen = RuleJudge()
+        if self.embedder is None or config.choice("MEMFOLD_JUDGE_EMBED") == "off":
+            return chosen, None
+        from memfold.lifecycle.judge.meaning import MeaningJudge
+
+        stored = StoredVectors(self.embedder(), self.pool, self.caller.tenant,
+                               self.bank_id, lambda: version)
+        return MeaningJudge(chosen, stored), stored
+
+    def _keyed(self, key: str) -> Event | None:
+        row = self.conn.execute(_KEYED, [self.bank_id, key]).fetchone()
+        return None if row is None else parse(json.loads(row[0]))
+
+    def _day(self, rel: str) -> bytes | None:
+        row = self.conn.execute(_DAY, [self.bank_id, rel]).fetchone()
+        return None if row is None or row[0] is None else bytes(row[0])
+
+    def _unheld(self, ids: list[str]) -> list[str]:
+        """Of these typed facts' ids, those the bank holds no row of (`new_ids` of a local
+        sync: the facts the judge weighs)."""
+        if not ids:
+            return []
+        held = {r[0] for r in self.conn.execute(_HELD, [self.bank_id, ids]).fetchall()}
+        return [i for i in dict.fromkeys(ids) if i not in held]
+
+    def _tail(self) -> tuple[int, str]:
+        """The journal's last seq and hash (0 and the genesis hash when it is empty)."""
+        row = self.conn.execute(_TAIL, [self.bank_id]).fetchone()
+        if row is None:
+            return 0, GENESIS
+        return int(row[0]), str(json.loads(row[1])["hash"])
+
+
+def _stamp(clock: Callable[[], datetime]) -> str:
+    return clock().isoformat(timespec="seconds")
+
+
+def _signed(records: Sequence[Record], source: str) -> list[Record]:
+    """Each record signed with who writes, unless it names its own (`Ledger.append`)."""
+    return [r if r.source or isinstance(r, Retain | Unknown)
+            else dataclasses.replace(r, source=source) for r in records]
+
+
+def _chained(records: Sequence[Record], ts: str, seq: int,
+             prev: str) -> list[tuple[int, str]]:
+    """The journal lines of these records after the line (`seq`, hash `prev`), chained as
+    `Journal.append` chains them: (seq, line) each."""
+    lines: list[tuple[int, str]] = []
+    for record in records:
+        seq += 1
+        digest = chain_hash(prev, {"seq": seq, "ts": ts, **record.to_dict()})
+        lines.append((seq, Event(seq=seq, ts=ts, record=record, hash=digest,
+                                 prev=prev).line()))
+        prev = digest
+    return lines
+
+
+def _skeleton() -> dict[str, bytes]:
+    """The files `Memory.init` makes that a bank holds, sent with a bank's first write (as
+    a copy sends them)."""
+    made = {"memory.md": CORE_TEMPLATE, **{f"bank/{n}": t for n, t in BANK_TEMPLATES.items()}}
+    return {path: text.encode() for path, text in made.items() if Workspace.is_tracked(path)}
+
+
+def answer(pool: ConnectionPool, caller: Caller, bank: str,
+           work: Callable[[DatabaseWriter], _T], *,
+           embedder: Callable[[], Embedder] | None = None) -> _T:
+    """Run the write `work` (a retain) on the caller's bank in PostgreSQL, with the
+    replica's model (`embedder`) if any; NeedsCopy when the copy must answer it (nothing
+    was written)."""
+    check_bank(bank)
+    return work(DatabaseWriter(pool, caller, bank, embedder))
