@@ -27,15 +27,16 @@ from typing import Any
 
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.names import STOP_WORDS, find_words
-from memfold.recall.query import TIME_TOPICS, QueryPlan, word_stem
+from memfold.recall.fusion import lexical_part
+from memfold.recall.query import OCCASION_DAYS, TIME_TOPICS, QueryPlan, occasion_words, word_stem
 from memfold.recall.ranking import Scored
-from memfold.recall.scoring import said_time
+from memfold.recall.scoring import said_time, tells_of
 from memfold.times.anchors import Anchor, anchor_window
 from memfold.times.parse import find_time_phrase
 from memfold.times.words import MONTH_PATTERN
 from memfold.values import Fact, Interval
 
-SEARCHED = 30  # the event's best matches looked at
+SEARCHED = 30  # the event's best matches looked at (and an occasion's, `occasions`)
 LONGEST_DAYS = 31  # a stated time longer than this is no event's day
 # words that ask nothing beside a time: "where did we go", "what did I get up to"
 LIGHT_VERBS = frozenset("""go goes went gone going do does did doing done happen happens
@@ -94,10 +95,12 @@ def events_first(scored: list[Scored], plan: QueryPlan) -> list[Scored]:
     birthday") asks what happened: facts nothing else ranks (no words, no names) are
     ordered experiences first, then observations, world facts and opinions, each kind
     newest first as before."""
-    if plan.window is None or plan.terms or plan.phrases or plan.mentions or any(
-            s.score for s in scored):
+    if plan.window is None or plan.terms or plan.phrases or plan.mentions:
         return scored
-    return [evolve(s, score=KIND_ORDER.get(s.fact.kind, 0.0) * EVENT_NUDGE) for s in scored]
+    # a fact that names the occasion asked (`occasions`) comes first; its neighbours are
+    # no nearer to the question for being next to it
+    return [evolve(s, score=s.own or KIND_ORDER.get(s.fact.kind, 0.0) * EVENT_NUDGE)
+            for s in scored]
 
 
 def told_after(window: Interval | None, today: date) -> Interval | None:
@@ -129,6 +132,24 @@ def _said_in(fact: Fact, window: Interval) -> bool:
     return said is not None and said.start is not None and said.end is not None and (
         window.start is None or window.start <= said.start) and (
         window.end is None or said.end <= window.end)
+
+
+def occasions(backend: RecallIndex, plan: QueryPlan, window: Interval | None,
+              filters: Filters) -> dict[int, tuple[Candidate, float]]:
+    """A question that is only a time named by an occasion ("what did we do at Easter?",
+    `only_time`): the facts that name the occasion, written within OCCASION_DAYS of it,
+    each with its match on the occasion's words (`fusion.lexical_part`), by rowid.  The
+    window finds what was written then; these are found by what they say, however far from
+    the calendar's day they were written."""
+    words = occasion_words(plan.text)
+    if not words or window is None or window.start is None or window.end is None:
+        return {}
+    reach = timedelta(days=OCCASION_DAYS)
+    near = evolve(filters, window=Interval(window.start - reach, window.end + reach))
+    hits = [c for c in backend.lexical(Terms(words=tuple(sorted(words))), near, SEARCHED)
+            if c.bm25 is not None and tells_of(c.fact, words, window)]
+    best = max((-c.bm25 for c in hits if c.bm25 is not None), default=0.0)
+    return {c.rowid: (c, lexical_part(c.bm25, best)) for c in hits}
 
 
 def _words(anchor: Anchor) -> tuple[str, ...]:

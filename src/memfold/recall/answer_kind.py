@@ -21,15 +21,24 @@ The kinds, each read from the question's frame and each tested on the fact's tex
   not the question's own, not a month or weekday, and not merely the first word of the
   sentence (unless it names an entity the fact is linked to).
 A question of no kind is weighed by its words alone.
+
+A question that asks who ("who stitched up Fern's paw?", "whose paska do I like best?",
+`asks_person`) is answered by a person: a fact that names none (`names_person`: no word the
+lexicon files under a person's classes — a vet, a teacher, a sister —, no title, no name of
+an entity it is linked to other than the question's and the user's) tells of the thing,
+not who did it: "Fern cut her paw on a mussel shell".  Only ranking weighs this; what
+`weak` flags is unchanged.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from memfold.names import entity_key, find_words, fold
+from memfold import lexicon
+from memfold.names import STOP_WORDS, entity_key, find_words, fold
 
 MONEY, AGE, AMOUNT, CLOCK, NAME = "money", "age", "amount", "clock", "name"
 
@@ -126,3 +135,66 @@ def kind_of(text: str, named: Collection[str] = ()) -> AnswerKind | None:
     else:
         return None
     return AnswerKind(kind, frozenset({fold(w) for w in find_words(text)} | set(named)))
+
+
+# a question that asks who: "who", "whom", "whose", "who's" opening it
+ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
+# a title before a person's name
+TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof)\b")
+# the lexicon's classes of people (`lexicon.classes`, which leaves out "person" itself as a
+# class of nearly everything): a word filed under one names a person (vet: professional;
+# sister: relative; physiotherapist: therapist)
+PERSON_CLASSES = frozenset({
+    "relative", "worker", "skilled worker", "professional", "adult", "expert", "spouse",
+    "parent", "child", "offspring", "juvenile", "sibling", "friend", "associate", "peer",
+    "novice", "leader", "healer", "caregiver", "therapist", "health professional",
+    "medical practitioner", "educator", "lawyer", "student", "employee", "official",
+    "specialist", "man", "woman", "male", "female", "adult male", "adult female"})
+MIN_PERSON = 3  # a word read for a person has at least this many letters
+USER_KEY = "me"  # the user's entity (`asked_slot.USER`): no answer to who
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def asks_person(text: str) -> bool:
+    """Whether the question `text` asks who (module docstring)."""
+    return ASKS_WHO.search(text) is not None
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def person_word(word: str) -> bool:
+    """Whether the lexicon files `word` (lower case) under a class of people."""
+    return not PERSON_CLASSES.isdisjoint(lexicon.classes(word))
+
+
+def names_person(content: str, links: Collection[str], named: Collection[str]) -> bool:
+    """Whether a fact's text names a person (module docstring): a person's word, a title,
+    or the name of an entity it is linked to other than the question's (`named`) and the
+    user."""
+    if TITLE.search(content):
+        return True
+    words = find_words(content)
+    folded = {fold(w) for w in words}
+    capital = {fold(w) for w in words if w[:1].isupper()}
+    for key in links:
+        if key not in named and key != USER_KEY and capital.intersection(key.split("-")):
+            return True
+    if any(_a_name(m.group(), content[:m.start()], named) for m in CAPITAL.finditer(content)):
+        return True
+    return any(len(w) >= MIN_PERSON and w.isalpha() and w not in STOP_WORDS
+               and person_word(w) for w in folded)
+
+
+def _a_name(word: str, before: str, named: Collection[str]) -> bool:
+    """Whether a capitalised `word` (`before`: the text before it) is a person's name the
+    question does not give: not a month, weekday or title, and nothing the lexicon knows
+    but as a person ("Cathal"; not "Slovenia"); the first word of a sentence, capitalised
+    whatever it is, only when the lexicon knows no such word ("Gwen retires"; not "Booked")."""
+    if not word[:1].isupper():
+        return False
+    key = fold(re.sub(r"['’]s$", "", word))
+    if key in NOT_NAMES or key in named or len(key) < MIN_PERSON or key in STOP_WORDS:
+        return False
+    if not before.strip() or before.rstrip()[-1:] in ".!?:;":
+        return key.isalpha() and not lexicon.lemmas(key)
+    classes = lexicon.classes(key)
+    return not classes or not PERSON_CLASSES.isdisjoint(classes)

@@ -282,6 +282,7 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
              if a in terms and b in terms]
     asked = set(terms)
     answer = asked_kind(plan.text, terms)
+    verbs = said_as_verbs(text)
     words: dict[str, tuple[str, int]] = {}
     searched: list[str] = []
     deep: set[str] = set()
@@ -289,6 +290,8 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
         if ranking.tunable(weight) <= 0:
             continue
         for term in [*pairs, *terms]:
+            if n == KIND_AT and term in verbs:
+                continue  # "am I *learning*": no kind of learning is asked
             new = [w for w in _related(term, relation) if w not in asked
                    and len(w) >= MIN_HELD and w not in STOP_WORDS
                    and w not in words][:MAX_RELATED - len(words)]
@@ -305,9 +308,22 @@ def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = 
                 if term != answer:
                     deep.update(more)
     classes = {} if ranking.tunable(KNOWLEDGE[KIND_AT][1]) <= 0 else {
-        lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS
+        lemma: term for term in [*pairs, *terms] if term not in STOP_WORDS and term not in verbs
         for lemma in [term, *lexicon.lemmas(term)]}
     return Related(words, tuple(searched), classes, frozenset(deep))
+
+
+# a subject pronoun: the -ing or -ed word after it is its verb ("am I learning", "have we
+# played"), not a noun whose kinds a fact may hold
+SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they"})
+VERB_ENDINGS = ("ing", "ed")
+
+
+def said_as_verbs(words: Sequence[str]) -> frozenset[str]:
+    """The query's words in -ing or -ed right after a subject pronoun: verbs, whose kinds
+    (the kinds of "learning", of a "play") are another sense of the word."""
+    return frozenset(b for a, b in zip(words, words[1:], strict=False)
+                     if a in SUBJECTS and b.endswith(VERB_ENDINGS))
 
 
 def _kinds_below(kinds: Sequence[str], known: Collection[str]) -> list[str]:

@@ -107,6 +107,13 @@ SPAN_PHRASES = re.compile(
 TIME_TOPICS = frozenset({"weekend", "weekends", "holidays", "christmas", "xmas", "halloween",
                          "valentine", "valentines", "easter", "thanksgiving", "hogmanay",
                          "bonfire"})
+# the occasions a time phrase names by a word a fact may hold ("over Easter", "Thanksgiving at
+# our place"; not a weekend, which every week has): a fact that names the occasion, written
+# within OCCASION_DAYS of the time asked, tells of it wherever the calendar puts its day (a
+# plan written the week before, Canada's Thanksgiving in October; `occasion_words`)
+OCCASIONS = TIME_TOPICS - {"weekend", "weekends"}
+OCCASION_DAYS = 60
+OCCASION_EVE = "eve"
 
 
 @dataclass(frozen=True)
@@ -258,6 +265,15 @@ def _read_time(text: str, today: date,
     window, (start, end) = found
     topics = [w for w in find_words(text[start:end]) if w.casefold() in TIME_TOPICS]
     return window, text[:start] + " " + text[end:], unread, topics
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def occasion_words(text: str) -> frozenset[str]:
+    """The words of `text` that name an occasion (OCCASIONS: "easter" of "what did we do at
+    Easter?"), with the eve of one ("christmas", "eve": Christmas Eve is not Christmas)."""
+    words = [w.casefold() for w in find_words(text)]
+    named = {w for w in words if w in OCCASIONS}
+    return frozenset(named | ({OCCASION_EVE} & set(words))) if named else frozenset()
 
 
 def name_keys(words: list[str]) -> tuple[str, ...]:

@@ -90,6 +90,13 @@
   everywhere would seem to hold) — else 1: "Anton asked me to cost out a new brunch menu"
   tells of costing, not what the oven cost.  Personal lexical P@1/R@5, studied (dev, tune6,
   tune7) 58.2/82.1 -> 58.8/82.1, not studied (eight files) 55.1/73.7 -> 55.5/73.7;
+- nobody: NOBODY_SHARE (0.5) for a fact that names no person when the question asks who
+  (`answer_kind.asks_person`, `names_person`: no word the lexicon files under a class of
+  people, no title, no name of another entity, no capitalised word the lexicon knows only
+  as a person or not at all), else 1: "Gideon is off work and doing physio" for "who is
+  Gideon's physio?".  Personal lexical P@1/R@5, studied (tune8, tune9, tune11) 64.2/84.0 ->
+  64.5/84.3, not studied (twelve files) 57.9/78.4 -> 58.2/78.5; leave-one-file-out over
+  0.5 / 0.75 chose 0.5 in 13 of 15 folds (docs/benchmarks.md, lex30m);
 - opinion_intent: 1 for opinion facts when the query asks about preferences, else 0.  At
   0.75 it outweighs the lower default confidence of opinions (0.7 against 0.9) up to the
   highest relevance the other terms reach (2.0), so an opinion outranks a stated fact
@@ -108,7 +115,9 @@
   question is answered as of then: today's decay does not count (lifecycle 1.0, ranked
   among the active facts, for every fact not superseded, expired or archived by a person),
   and neither does a later supersede or expiry of a fact that held then.  Beside words, a
-  time phrase only weighs; a query that is only a time phrase is restricted to that time;
+  time phrase only weighs; a query that is only a time phrase is restricted to that time,
+  and for an occasion ("what did we do at Easter?", `anchored.occasions`) to the facts that
+  name it too, written within 60 days of it, which count as valid then and come first;
 - confidence_weight = 0.4 + 0.6 * c, with c the fact's `c=` (or a journaled update), else
   the default of its kind (stated facts above generated observations): c=0.9 weighs 0.94,
   c=0.3 0.58 — confidence weighs, but a doubted fact that answers still comes before sure
@@ -237,6 +246,9 @@ OTHERS_SHARE = 0.75
 # a question that asks for a sum, an age, an amount or a time of day: a fact that holds none
 # weighs this (`scoring.unanswered`, `answer_kind`)
 UNANSWERED_SHARE = 0.75
+# a question that asks who: a fact that names no person weighs this (`scoring`,
+# `answer_kind.names_person`)
+NOBODY_SHARE = 0.5
 # a question that names the thing it asks for ("which *factory* did I visit?", "which tuning
 # *app* do I use?", `head_noun`): a fact that holds neither it nor a word the lexicon gives for
 # it, when another fact does, weighs this (`scoring`, `weak.Asked.holds_head`)
@@ -300,6 +312,7 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "SAME_SHARE": SAME_SHARE, "KIND_SHARE": KIND_SHARE, "FRAME_SHARE": FRAME_SHARE,
     "ROLE_TOLD": ROLE_TOLD, "OFF_SUBJECT": OFF_SUBJECT, "OTHERS_SHARE": OTHERS_SHARE,
     "UNANSWERED_SHARE": UNANSWERED_SHARE, "HEADLESS_SHARE": HEADLESS_SHARE,
+    "NOBODY_SHARE": NOBODY_SHARE,
     "APART_SHARE": APART_SHARE,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
     "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE,

@@ -9,7 +9,9 @@ by their links and weigh as named (`ranking`, entity and subject), and the role 
 longer searched as a word (the fact that says it would otherwise outrank what is asked, as
 a name would count twice).  One search of the role's words, only for a query that has a
 role word: after a possessive ("my", "our"), or a capitalised word that names no entity
-("Mum's hip").
+("Mum's hip").  A role of someone the question names ("Gideon's mother") is read the same
+way from the facts that give a name beside it ("Gideon's mother Ruth lives in Kenora"), and
+the person so named stands for the owner and the role (`owned_roles`).
 """
 
 from __future__ import annotations
@@ -83,10 +85,54 @@ def roles(backend: RecallIndex, plan: QueryPlan, named: list[str],
     return found, frozenset(told)
 
 
+# "<Name>'s <role>" in a question: the role of someone the question names ("Gideon's mother")
+OWNED = re.compile(r"(?P<owner>[\w-]+)['’]s\s+(?:(?P<first>\w+)\s+)?(?P<second>\w+)")
+
+
+def _told_of(owner: str, role: str) -> re.Pattern[str]:
+    """A role of `owner`'s beside a name in a fact: "Gideon's mother Ruth", "Ruth, Gideon's
+    mother", "Ruth is Gideon's mother"."""
+    owner, role = re.escape(owner), re.escape(role)
+    of = rf"(?i:{owner}['’]s\s+(?:\w+\s+)?{role})"
+    return re.compile(rf"{of},?\s+(?P<after>{_NAME})|(?P<before>{_NAME}),?\s+(?:is\s+)?{of}\b")
+
+
+def owned_roles(backend: RecallIndex, plan: QueryPlan, named: list[str],
+                filters: Filters) -> dict[tuple[str, str], str]:
+    """Each role of a named entity the question asks about ("where is *Gideon's mother*
+    staying?") that the memory names: (owner's word, role word) -> the entity most often
+    named beside it in the facts that hold the role word, when the memory knows it as an
+    entity ("W @Gideon: Gideon's mother Ruth lives in Kenora" is linked to Gideon)."""
+    found: dict[tuple[str, str], str] = {}
+    for m in OWNED.finditer(plan.text):
+        owner = m.group("owner")
+        if entity_key(owner) not in named:
+            continue
+        for role in (w.casefold() for w in (m.group("first"), m.group("second")) if w):
+            if role not in plan.terms or role in STOP_WORDS or len(role) < MIN_ROLE:
+                continue
+            pattern = _told_of(owner, role)
+            votes: Counter[str] = Counter()
+            for c in backend.lexical(Terms(words=(role,)), filters, SEARCHED):
+                for t in pattern.finditer(c.fact.content):
+                    votes[entity_key(t.group("after") or t.group("before"))] += 1
+            known = backend.resolve_names(list(votes)) if votes else {}
+            votes = Counter({known[k]: n for k, n in votes.items()
+                             if k in known and known[k] not in named})
+            ranked = votes.most_common(2)
+            if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+                found[(owner.casefold(), role)] = ranked[0][0]
+                break
+    return found
+
+
 def with_roles(backend: RecallIndex, plan: QueryPlan, named: list[str],
                filters: Filters) -> tuple[QueryPlan, list[str]]:
     """The plan without the role words the memory names, and the entities named with the
-    ones they stand for."""
+    ones they stand for.  A named entity's role ("Gideon's mother", `owned_roles`) stands
+    for the entity it names in place of the owner, whose name and the role word are no
+    longer searched: the question is about the mother."""
+    plan, named = _with_owned(backend, plan, named, filters)
     found, told = roles(backend, plan, named, filters)
     if not found:
         return plan, named
@@ -95,3 +141,15 @@ def with_roles(backend: RecallIndex, plan: QueryPlan, named: list[str],
                                             for t in terms)
     return (replace(plan, terms=terms, role_told=told if asks_what else frozenset()),
             list(dict.fromkeys([*named, *found.values()])))
+
+
+def _with_owned(backend: RecallIndex, plan: QueryPlan, named: list[str],
+                filters: Filters) -> tuple[QueryPlan, list[str]]:
+    owned = owned_roles(backend, plan, named, filters)
+    if not owned:
+        return plan, named
+    gone = {w for pair in owned for w in pair}
+    owners = {entity_key(owner) for owner, _ in owned}
+    terms = tuple(t for t in plan.terms if t not in gone) or plan.terms
+    return (replace(plan, terms=terms),
+            list(dict.fromkeys([*(k for k in named if k not in owners), *owned.values()])))

@@ -11,7 +11,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace as evolve
-from datetime import date
+from datetime import date, timedelta
 
 from memfold.index.base import Candidate
 from memfold.journal.fold import (
@@ -24,12 +24,20 @@ from memfold.journal.fold import (
     lifecycle_weight,
     status_of,
 )
-from memfold.names import entity_key, text_names
+from memfold.names import entity_key, find_words, text_names
 from memfold.recall import ranking
-from memfold.recall.answer_kind import AGE, AMOUNT, CLOCK, MONEY, AnswerKind
+from memfold.recall.answer_kind import (
+    AGE,
+    AMOUNT,
+    CLOCK,
+    MONEY,
+    AnswerKind,
+    asks_person,
+    names_person,
+)
 from memfold.recall.fusion import LEXICAL
 from memfold.recall.options import RecallOptions
-from memfold.recall.query import QueryPlan
+from memfold.recall.query import OCCASION_DAYS, QueryPlan, occasion_words
 from memfold.recall.ranking import Scored, confidence_of, relevance, score, time_factor
 from memfold.times.anchors import asks_when
 from memfold.times.parse import find_time_phrase
@@ -73,6 +81,8 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     others = ranking.tunable("OTHERS_SHARE") if _of_others(c, plan, named, user) else 1.0
     if unanswered(c, wanted):
         others *= ranking.tunable("UNANSWERED_SHARE")
+    elif asks_person(plan.text) and not names_person(c.fact.content, c.links, named):
+        others *= ranking.tunable("NOBODY_SHARE")
     if headless:
         others *= ranking.tunable("HEADLESS_SHARE")
     weight = 1.0 if options.include_all or as_of_then or _asked_when(c, status, plan, options) \
@@ -175,7 +185,7 @@ def standing(c: Candidate, plan: QueryPlan, options: RecallOptions,
     asks about (`_then`), whether it is weighed as of then (`_current_then`), and whether
     it is current — shown whatever its status (with --all, every fact is)."""
     status, decay = status_of(c.fact, c.life, options.today)
-    then = _then(c, plan.window)
+    then = _then(c, plan.window, occasion_words(plan.text))
     as_of_then = plan.window is not None and _current_then(c, status, then)
     # a question about what held before sees what was replaced since (`query.HISTORY_WORDS`);
     # one that names a time sees what held then (`_current_then`)
@@ -184,8 +194,10 @@ def standing(c: Candidate, plan: QueryPlan, options: RecallOptions,
                                              or as_of_then or before)
 
 
-def _then(c: Candidate, window: Interval | None) -> str:
-    """How a fact stands to the time a query asks about (`ranking.time_factor`)."""
+def _then(c: Candidate, window: Interval | None, occasions: frozenset[str] = frozenset(),
+          ) -> str:
+    """How a fact stands to the time a query asks about (`ranking.time_factor`);
+    `occasions`: the words the query names its time by ("easter", `query.occasion_words`)."""
     if window is None:
         return ranking.UNDATED
     fact = c.fact
@@ -194,6 +206,8 @@ def _then(c: Candidate, window: Interval | None) -> str:
         return ranking.NOT_THEN  # replaced before that time began
     if fact.valid is not None and _overlaps(fact.valid, window):
         return ranking.VALID
+    if occasions and tells_of(fact, occasions, window):
+        return ranking.VALID  # "over Easter", written the week before
     if (said := said_time(fact.content, fact.day)) is not None and _overlaps(said, window):
         return ranking.VALID  # its own words place it then ("last Saturday", "in 2022")
     state = fact.kind in STATE_KINDS
@@ -207,6 +221,18 @@ def _then(c: Candidate, window: Interval | None) -> str:
     # about something earlier, and one told after it may be about it ("last month we ...")
     before = window.start is not None and fact.day < window.start
     return ranking.HELD if state and before else ranking.NOT_THEN
+
+
+def tells_of(fact: Fact, occasions: frozenset[str], window: Interval) -> bool:
+    """Whether the fact names an occasion the query names its time by and was written within
+    `query.OCCASION_DAYS` of that time: it tells of that occasion, wherever the calendar
+    puts its day ("Thanksgiving at our place" in October, for a Thanksgiving read as
+    November's)."""
+    if fact.day is None or window.start is None or window.end is None:
+        return False
+    reach = timedelta(days=OCCASION_DAYS)
+    return (window.start - reach <= fact.day <= window.end + reach
+            and occasions <= {w.casefold() for w in find_words(fact.content)})
 
 
 @functools.lru_cache(maxsize=1 << 14)  # the same facts come back query after query

@@ -110,6 +110,9 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
     pool = gather(backend, plan, named, filters, options, soft=soft, window=window)
     if only_time:
         anchored.told_then(pool.found, window)
+        for c, value in anchored.occasions(backend, plan, window, filters).values():
+            pool.found[(c.fact.path, c.rowid)] = c
+            pool.match[c.rowid] = max(pool.match.get(c.rowid, 0.0), value)
     return _ranked(backend, plan, named, pool, filters, options, window, notes, told)
 
 

@@ -249,10 +249,30 @@ def kind_names(backend: RecallIndex, plan: QueryPlan, named: Sequence[str],
         # a plural that only follows a verb ("before I changed airlines") names no company
         by_name = versioned.kept(at, ("called", word, filters), functools.partial(
             called, backend, word, filters)) if word in named_so else ()
+        by_name = _of_compound(by_name, _modifier(plan, word))
         keys = [k for k in dict.fromkeys([*told, *by_name]) if k not in named]
         if keys:
             found[word] = keys
     return found
+
+
+def _modifier(plan: QueryPlan, word: str) -> str | None:
+    """The query's word just before the kind word when it makes a compound of it ("*book*
+    club", "sea *swimming* club"): a word of the query's terms, not a determiner or a
+    possessive (`placed`'s "my", "our", "the")."""
+    words = _words(plan.text)
+    at = [i for i, w in enumerate(words) if w == word and i > 0]
+    before = words[at[0] - 1] if at else None
+    return before if before in plan.terms and before not in DETERMINERS else None
+
+
+def _of_compound(keys: Sequence[str], modifier: str | None) -> tuple[str, ...]:
+    """The entities, named by the kind word their name ends in (`called`), whose name holds
+    the compound's modifier too: "my book club" is no "Granite Curling Club"."""
+    if modifier is None:
+        return tuple(keys)
+    forms = {modifier, *lexicon.lemmas(modifier), *singulars(modifier)}
+    return tuple(k for k in keys if not forms.isdisjoint(k.split("-")))
 
 
 def called(backend: RecallIndex, word: str, filters: Filters) -> tuple[str, ...]:
