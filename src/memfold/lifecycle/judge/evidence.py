@@ -411,10 +411,12 @@ def _agreed(n: Reading, o: Reading) -> Doubt | None:
 
 _BY_RULE = {
     "value": (_amounts_apart, _vehicles_apart, _no_place),
-    "changes": (_changed_apart, _amounts_apart),
-    "moved": (_agreed,),
+    # a value's slot and an end's thing are read by their heads already (Reading.head,
+    # Reading.end_heads); a change, a move away and a status name the thing by a word
+    "changes": (_changed_apart, _amounts_apart, _qualifier_only),
+    "moved": (_agreed, _qualifier_only),
     "ended": (_ended_apart,),
-    "status": (_status_apart,),
+    "status": (_status_apart, _qualifier_only),
 }
 
 
@@ -434,7 +436,7 @@ def doubt(n: Reading, o: Reading, reason: str) -> Doubt | None:
     it has the evidence to be made by itself."""
     if lexicon_of(n.text) is not None or lexicon_of(o.text) is not None:
         return None  # weighed in English; a language read by its table keeps its rules
-    checks = (_other_subject, _qualifier_only, *_BY_RULE.get(rule_of("rules", reason), ()), _partly)
+    checks = (_other_subject, *_BY_RULE.get(rule_of("rules", reason), ()), _partly)
     return next((found for check in checks if (found := check(n, o)) is not None), None)
 
 
