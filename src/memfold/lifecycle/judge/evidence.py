@@ -188,8 +188,9 @@ def _partly(n: Reading, o: Reading) -> Doubt | None:
         return None
     # whom both speak of is no part they share ("Mom lives ..." / "Mom sold ...")
     first, told = clauses[0], _content(n.text) - _stems(" ".join(o.about).replace("-", " "))
-    if _PRESENT.search(first) and not _content(first) & told and not o.ends:  # "X is gone;"
-        # opens with an end, not a state; otherwise what follows the first clause details it
+    if _PRESENT.search(first) and not _content(first) & told and not (o.ends or o.reversal):
+        # "X is gone; ...", "has gone off coffee; it is tea now": opens with an end or a
+        # change of mind, not a state; otherwise what follows the first clause details it
         return Doubt("newer fact speaks of only a part of the older one", offer=True)
     return None
 
