@@ -92,6 +92,9 @@ STILL_CHANGES = [
      "B @Climb-Hub: Climb Hub raised its monthly membership fee to £55 from March."),
     ("W @Van: The Transit cost $41,200 after the discount.",
      "W @Van: Sold the Transit to a courier in Leeds for $29,000."),
+    # an older fact that opens with a change of mind states no untouched first state
+    ("O(c=0.7) @Ines: Ines has gone off beer; it is cider every weekend now.",
+     "O(c=0.8) @Ines: Ines switched from cider to red wine at the weekends."),
 ]
 
 
