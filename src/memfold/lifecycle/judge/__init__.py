@@ -8,7 +8,8 @@
               quantities: numbers, versions, products; subjects: whose fact it is;
               apart: a shared word, slot noun or amount that is not one slot; offers and
               unread: changes it cannot read for sure, offered as conflicts; evidence:
-              what a change a rule found lacks to be made by itself)
+              what a change a rule found lacks to be made by itself, with heads: the
+              thing a noun phrase names; holders: a role handed to another person)
     remote    OpenAIJudge, an optional model behind an OpenAI-compatible chat endpoint
               (imported by load_judge only when asked for)
     fallback  FallbackJudge: a judge that may fail, with another behind it, and notices

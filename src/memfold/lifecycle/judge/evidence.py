@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 
 from memfold.journal.events import rule_of
+from memfold.lifecycle.judge import heads, holders
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.readers import lexicon_of
@@ -127,6 +128,35 @@ def _names(text: str) -> Stems:
     return frozenset(found)
 
 
+# -- qualifier ----------------------------------------------------------------------------
+
+def _qualifier_only(n: Reading, o: Reading) -> Doubt | None:
+    """Every common noun the two facts share stands in the older one only before another
+    noun, which the newer fact lacks ("the signals division" / "the old signals"; "crossing
+    heaters" / "crossing gates"), or in the newer one only before a role ("our new signal
+    supervisor" / "the old signals"): the thing of that fact is the noun it qualifies."""
+    shared = _topic(n.words, o.words)
+    common = shared & (_lower(n.text) | _lower(o.text))
+    if not common:
+        return None
+    # a qualifier of the older fact's attribute names its slot ("Our broadband provider is
+    # Sky" / "switched broadband to Cuckoo"): only one in what it says of it is set apart
+    theirs = {x: h for x, h in heads.qualifiers(o.text).items() if x not in o.attr}
+    # in the newer fact, only a word that qualifies a person's role: "our new signal
+    # supervisor" is a person, not signals ("email provider", "membership fee" are the
+    # older thing's own: a provider of email, what the membership costs)
+    mine = {x: h for x, h in heads.qualifiers(n.text).items() if h <= holders.ROLE_STEMS}
+    told_n, told_o = n.words | _stems(n.text), o.words | _stems(o.text)
+
+    def qualifies(x: str) -> bool:
+        return (x in theirs and not theirs[x] & told_n) or (x in mine and not mine[x] & told_o)
+
+    rest = shared - common
+    if all(map(qualifies, common)) and (not rest or _in_other_names(rest, n, o)):
+        return Doubt("shared word only qualifies another thing", offer=False)
+    return None
+
+
 # -- subject ------------------------------------------------------------------------------
 
 def _other_subject(n: Reading, o: Reading) -> Doubt | None:
@@ -147,13 +177,20 @@ _PRESENT = re.compile(r"\b\w+\s+(?:is|are|am|has|have|lives?|owns?|drives?|rents
                       r"|\b(?:it|there|that|he|she)['’]s\b", re.IGNORECASE)
 
 
+# "...; ..." or "... and still keeps ...": a second present state joined to the first
+_CLAUSES = re.compile(r"\s*;\s*|,?\s+and\s+(?:still\s+|also\s+)?(?=(?:is|are|has|have|keeps|owns"
+                      r"|drives|lives|rents|runs|works)\b)", re.IGNORECASE)
+
+
 def _partly(n: Reading, o: Reading) -> Doubt | None:
-    clauses = [c for c in re.split(r"\s*;\s*", o.text) if c.strip()]
+    clauses = [c for c in _CLAUSES.split(o.text) if c.strip()]
     if len(clauses) < 2:
         return None
-    first, told = clauses[0], _content(n.text)
-    if _PRESENT.search(first) and not _content(first) & told and not o.ends:  # "X is gone;"
-        # opens with an end, not a state; otherwise what follows the first clause details it
+    # whom both speak of is no part they share ("Mom lives ..." / "Mom sold ...")
+    first, told = clauses[0], _content(n.text) - _stems(" ".join(o.about).replace("-", " "))
+    if _PRESENT.search(first) and not _content(first) & told and not (o.ends or o.reversal):
+        # "X is gone; ...", "has gone off coffee; it is tea now": opens with an end or a
+        # change of mind, not a state; otherwise what follows the first clause details it
         return Doubt("newer fact speaks of only a part of the older one", offer=True)
     return None
 
@@ -195,6 +232,17 @@ def _amounts_apart(n: Reading, o: Reading) -> Doubt | None:
     if once and once_old and not mine and not theirs \
             and not _topic(n.words, o.words) - _ROLE_WORDS:
         return Doubt("amounts were paid for different things", offer=False)
+    return _part_priced(n, o)
+
+
+def _part_priced(n: Reading, o: Reading) -> Doubt | None:
+    """The newer amount is for another thing than the older one's, which the newer fact
+    names beside it: a part of it or a service for it ("The van cost $30,000" / "The van
+    needed new brakes: $900")."""
+    mine, theirs = heads.priced(n.text), heads.priced(o.text)
+    if mine and theirs and not mine & theirs and theirs <= _stems(n.text) \
+            and not mine & _stems(o.text):
+        return Doubt("amounts are for different things", offer=False)
     return None
 
 
@@ -367,10 +415,12 @@ def _agreed(n: Reading, o: Reading) -> Doubt | None:
 
 _BY_RULE = {
     "value": (_amounts_apart, _vehicles_apart, _no_place),
-    "changes": (_changed_apart, _amounts_apart),
-    "moved": (_agreed,),
+    # a value's slot and an end's thing are read by their heads already (Reading.head,
+    # Reading.end_heads); a change, a move away and a status name the thing by a word
+    "changes": (_changed_apart, _amounts_apart, _qualifier_only),
+    "moved": (_agreed, _qualifier_only),
     "ended": (_ended_apart,),
-    "status": (_status_apart,),
+    "status": (_status_apart, _qualifier_only),
 }
 
 

@@ -73,7 +73,20 @@ def _number_of(m: re.Match[str]) -> str:
     word = m.group()
     if word[:1].isupper() and _NAME_BEFORE.search(m.string, 0, m.start()):
         return word
+    if word == "one" and _PRONOUN_AFTER.match(m.string, m.end()) \
+            and not _COUNT_BEFORE.search(m.string, 0, m.start()):
+        return word  # "the only way to afford one", "a new one": a pronoun, no quantity
     return _NUMBER_WORDS[word.lower()]
+
+
+# "one" stands for a thing, not a count, when no noun follows it ("afford one.", "the old one
+# was") and nothing before it asks for a count ("is one", "only one", "at one")
+_PRONOUN_AFTER = re.compile(r"\s*(?:$|[.,;:!?)]|(?:and|but|or|too|either|yet|now|later|instead"
+                            r"|today|that|which|is|was|are|were|will|would|at|in|on|for|from"
+                            r"|with|to|if|when|because|so|last|next|soon)\b)", re.IGNORECASE)
+_COUNT_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|at|to|of|than|number|no|only|just"
+                           r"|about|around|over|under|by|from|age|aged|size|grade|level|step"
+                           r"|page|day|plus|minus|times|exactly|least|most)\s+$", re.IGNORECASE)
 
 
 _NAME_BEFORE = re.compile(r"(?<=[\w,'’] )(?-i:[A-Z])[\w'’-]*\s+$")

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import replace as evolve
 
 from memfold.journal.fold import STATE_KINDS
-from memfold.lifecycle.judge import apart, evidence
+from memfold.lifecycle.judge import apart, evidence, holders
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import spelled_out
 from memfold.lifecycle.judge.apart import (
@@ -506,15 +506,15 @@ class RuleJudge:
     name = "rules"
 
     def weigh(self, new: Fact, older: Sequence[Fact]) -> list[Verdict]:
-        verdicts: list[Verdict] = []
-        keys = keys_of(new.entities)
+        verdicts = holders.handed_over(new, older)  # "X is our new R": another's role
+        keys, held = keys_of(new.entities), {v.id for v in verdicts}
         signature = _signature(new.content) - _names(new)
         if for_good(new.content) and _ends_itself(read(new)):
             signature = _ANY  # the entity itself ended for good: every state of it is weighed
         for old in older:
             theirs = keys_of(old.entities)
-            if old.id == new.id or old.kind not in STATE_KINDS or said_again(new, old) or not (
-                    keys & theirs if keys else not theirs) \
+            if old.id in held | {new.id} or old.kind not in STATE_KINDS or said_again(new, old) \
+                    or not (keys & theirs if keys else not theirs) \
                     or not _related(signature, _signature(old.content)) or exploring(old) \
                     or not same_subject(new, old, keys & theirs):
                 continue  # another entity, nothing a rule could relate, or an exploration
