@@ -93,6 +93,7 @@ class DatabaseWriter(pgcore.CoreWrites):
         self.bank = bank
         self.source = caller.name  # who writes: every record is signed with the token's name
         self.embedder = embedder  # the replica's model, or None: lexical
+        self.embeds = embedder is not None
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
                source: str | None = None, idempotency_key: str | None = None,
