@@ -15,7 +15,7 @@ import pytest
 from test_server_pgretain import NOW, STEPS, _answers, _bank, _journal_chain
 
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, make_tenant
+from server_support import app_client, bearer, caller, make_tenant
 
 TEXT = "Keeps bees in the garden."  # ibees001's text, copied below under another id
 
@@ -79,3 +79,63 @@ def test_a_purge_from_postgres_stores_what_a_copy_stores(
     assert kinds.count("purge") == 2
     count, problem = _journal_chain(pg_db.owner, "purgepg")
     assert problem is None and count == len(kinds)
+
+
+def _with_token(replica: Any, who: Any, held: Any) -> tuple[Any, Any]:
+    """A bank holding a secret token in a bullet, another bullet, a note and core memory;
+    its purge's dry run and purge through `replica` (their plans less the generated id),
+    once `held` read the bank (a replica holding a copy)."""
+    from test_server_notices import TOKEN, retain_secret
+
+    def write(what: str, work: Any) -> Any:
+        return replica.run(who, "main", "write", work, what=what)
+
+    fact = retain_secret(replica, who, "main", f"old deploy key {TOKEN}")
+    write("retain", lambda m: m.retain([f"W @Deploy: the key was {TOKEN} ^deploy02",
+                                        "W @Deploy: the harbour deploy runs nightly ^deploy03"],
+                                       date="2025-10-21", allow_secret=True))
+    write("note", lambda m: m.note("deploy03", f"rotated from {TOKEN}", rev=0))
+    write("core_append", lambda m: m.core_append("Project", f"Deploy token {TOKEN} (old)"))
+    held(who)
+    dry = write("forget", lambda m: m.purge(fact, dry_run=True)).to_dict()
+    done = write("forget", lambda m: m.purge(fact)).to_dict()
+    return {**dry, "id": None}, {**done, "id": None}
+
+
+def test_a_purge_of_a_secret_from_postgres_leaves_it_in_no_row_and_no_replica(
+        pg_db: Provisioned, app_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The token redacted everywhere — bullets, the note, memory.md, the journal — as
+    through a copy; a replica holding a copy drops it on the purge's notice."""
+    from test_server_notices import TOKEN, WAIT, holding, recall, soon
+
+    from memfold.server.replica import Replica
+
+    monkeypatch.setenv("MEMFOLD_NOW", NOW)
+    make_tenant(pg_db, "secretcopy")
+    make_tenant(pg_db, "secretpg")
+    with tempfile.TemporaryDirectory() as tmp:
+        caches = [Path(tmp) / n for n in ("copy", "pg", "held")]
+        for cache in caches:
+            cache.mkdir()
+        through_copy = Replica(app_pool, caches[0])
+        from_pg = Replica(app_pool, caches[1], recall_from="postgres")
+        holder = Replica(app_pool, caches[2])
+        try:
+            assert holder.listener.listening.wait(WAIT)
+            def held(who: Any) -> None:
+                assert recall(holder, who, "main", "deploy")
+                assert holding(holder.cache, TOKEN)
+
+            wanted = _with_token(through_copy, caller("secretcopy"), held)
+            got = _with_token(from_pg, caller("secretpg"), held)
+            assert list(caches[1].iterdir()) == []  # purged with no copy
+            assert soon(lambda: not holding(caches[2], TOKEN)), holding(caches[2], TOKEN)
+        finally:
+            for replica in (through_copy, from_pg, holder):
+                replica.close()
+    assert got == wanted and got[1]["secrets"] == 1 and got[0]["dry_run"]
+    assert any(p["path"] == "memory.md" and p["action"] == "redact" for p in got[1]["places"])
+    for tenant in ("secretcopy", "secretpg"):
+        assert TOKEN not in json.dumps(_bank(pg_db.owner, tenant))
+    count, problem = _journal_chain(pg_db.owner, "secretpg")
+    assert problem is None and count > 5
