@@ -13,9 +13,10 @@ the lines chained on the bank's last one, signed with who writes, `recall_life` 
 a copy's write would have sent them.  All the writes of one request (the REST verb `use`
 takes several ids) are one transaction and one bank version, as through a copy.
 
-What this does not answer it sends to the copy (`NeedsCopy`, before anything is written): a
-purge (`forget --purge`, its dry run too: it rewrites files), and a note whose revision or
-text the copy refuses (so the refusal is the copy's own words).
+A purge (`forget --purge`, its dry run too) is planned and stored by
+memfold.server.pgpurge in the same transaction.  What this does not answer it sends to the
+copy (`NeedsCopy`, before anything is written): a purge on a replica with a model, and a
+note whose revision or text the copy refuses (so the refusal is the copy's own words).
 """
 
 from __future__ import annotations
