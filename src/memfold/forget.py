@@ -31,7 +31,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memfold.embed.store import VectorStore
 from memfold.errors import MemfoldError, UnknownId
@@ -43,6 +43,9 @@ from memfold.values import Fact
 from memfold.workspace.files import remove, replace_atomically
 from memfold.workspace.format import parse_document, redact_bytes, remove_lines
 from memfold.workspace.layout import Workspace
+
+if TYPE_CHECKING:
+    from memfold.index.base import Candidate
 
 MARKER = "[purged]"
 SKIPPED_DIRS = (".git",)  # version-control history is out of a purge's reach (documented)
@@ -91,9 +94,15 @@ class PurgePlan:
                    files=tuple(d["files"]))
 
 
+class FactSource(Protocol):
+    """Where the fact to purge is looked up (a workspace's index, or a bank's rows)."""
+
+    def by_id(self, fact_id: str) -> list[Candidate]: ...
+
+
 @dataclass
-class _Rewrite:
-    """A file's bytes as planned from and as they will be."""
+class Rewrite:
+    """A file's bytes as planned from and as they will be, and the places that change."""
 
     before: bytes
     after: bytes
@@ -106,29 +115,23 @@ def purge(workspace: Workspace, ledger: Ledger, fact_id: str, *, ts: str,
     the caller then syncs `plan.files` and scrubs the index."""
     with workspace.write_lock.held():
         ledger.replay()
-        fact = _the_fact(ledger, fact_id)
-        tokens = sorted({fact.content[m.start:m.end] for m in find_secrets(fact.content)},
-                        key=len, reverse=True)
-        docs, dropped_texts = _plan_docs(workspace, fact, tokens)
+        fact = the_fact(ledger.backend, fact_id)
+        tokens = secret_tokens(fact)
+        docs, dropped_texts = plan_docs(_read_docs(workspace), fact, tokens)
         rewrites = dict(docs)
-        journal = _plan_journal(workspace.root / JOURNAL_NAME, tokens, fact.content)
+        journal = plan_journal(_read_journal(workspace.root / JOURNAL_NAME), tokens,
+                               fact.content)
         if journal:
             rewrites[JOURNAL_NAME] = journal
         rewrites.update(_plan_other_files(workspace, set(rewrites), tokens))
         vectors = VectorStore(workspace.cache_dir / "vectors")
         derived = _derived_places(workspace, vectors.drop(dropped_texts, dry_run=True))
-        places = [p for rw in rewrites.values() for p in rw.places] + derived
-        if not any(p.action == "remove" for p in places):
-            raise MemfoldError(f"{fact.path} changed since it was indexed; run `memfold "
-                               "index` and forget again")
-        plan = PurgePlan(fact.id, dry_run, len(tokens), tuple(places), tuple(sorted(docs)))
+        plan = planned(fact, tokens, rewrites, docs, derived, dry_run=dry_run)
         if dry_run:
             return plan
         for rel, rewrite in rewrites.items():
             _write(workspace.root / rel, rewrite, rel)
-        digest = hashlib.sha256(fact.content.encode("utf-8", "surrogatepass")).hexdigest()
-        ledger.append([Purge(id=fact.id, purged_sha256=digest, sha=content_sha(fact.content))],
-                      ts=ts, locked=True)
+        ledger.append([purge_record(fact)], ts=ts, locked=True)
         _refold(ledger)
         vectors.drop(dropped_texts)
         for place in derived:
@@ -138,8 +141,36 @@ def purge(workspace: Workspace, ledger: Ledger, fact_id: str, *, ts: str,
     return plan
 
 
-def _the_fact(ledger: Ledger, fact_id: str) -> Fact:
-    found = ledger.backend.by_id(fact_id)
+# -- the plan, decided from bytes (local memfold reads them from disk; the server from a
+# bank's rows: memfold.server.pgpurge) -----------------------------------------------------
+
+
+def planned(fact: Fact, tokens: Sequence[str], rewrites: Mapping[str, Rewrite],
+            docs: Iterable[str], derived: Sequence[PurgePlace], *, dry_run: bool) -> PurgePlan:
+    """The plan of these rewrites and derived places (MemfoldError when no bullet of the
+    fact is found to remove: its file changed since it was indexed)."""
+    places = [p for rw in rewrites.values() for p in rw.places] + list(derived)
+    if not any(p.action == "remove" for p in places):
+        raise MemfoldError(f"{fact.path} changed since it was indexed; run `memfold "
+                           "index` and forget again")
+    return PurgePlan(fact.id, dry_run, len(tokens), tuple(places), tuple(sorted(docs)))
+
+
+def purge_record(fact: Fact) -> Purge:
+    """The journal record of a purge: a SHA-256 of the text, never the text."""
+    digest = hashlib.sha256(fact.content.encode("utf-8", "surrogatepass")).hexdigest()
+    return Purge(id=fact.id, purged_sha256=digest, sha=content_sha(fact.content))
+
+
+def secret_tokens(fact: Fact) -> list[str]:
+    """The secret tokens in the fact's text, longest first."""
+    return sorted({fact.content[m.start:m.end] for m in find_secrets(fact.content)},
+                  key=len, reverse=True)
+
+
+def the_fact(backend: FactSource, fact_id: str) -> Fact:
+    """The fact to purge (UnknownId for no fact, or a text chunk)."""
+    found = backend.by_id(fact_id)
     if not found:
         raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
     fact = found[0].fact
@@ -148,15 +179,20 @@ def _the_fact(ledger: Ledger, fact_id: str) -> Fact:
     return fact
 
 
-def _plan_docs(workspace: Workspace, fact: Fact,
-               tokens: Sequence[str]) -> tuple[dict[str, _Rewrite], list[str]]:
-    """Every Markdown file memfold reads that holds a copy; and the texts whose vectors go
-    (removed bullets, and texts that held a token)."""
-    parsed = {}
+def _read_docs(workspace: Workspace) -> dict[str, bytes]:
+    """Every Markdown file memfold reads, as its bytes."""
+    found = {}
     for rel in sorted(workspace.scan().found):
         with contextlib.suppress(OSError):
-            data = (workspace.root / rel).read_bytes()
-            parsed[rel] = (data, parse_document(rel, data))
+            found[rel] = (workspace.root / rel).read_bytes()
+    return found
+
+
+def plan_docs(files: Mapping[str, bytes], fact: Fact,
+              tokens: Sequence[str]) -> tuple[dict[str, Rewrite], list[str]]:
+    """Of these Markdown files (path -> bytes), every one that holds a copy, rewritten; and
+    the texts whose vectors go (removed bullets, and texts that held a token)."""
+    parsed = {rel: (data, parse_document(rel, data)) for rel, data in sorted(files.items())}
     removed: dict[str, set[int]] = {}
     texts: list[str] = []
     for rel, (_data, doc) in parsed.items():
@@ -177,7 +213,7 @@ def _plan_docs(workspace: Workspace, fact: Fact,
 
 
 def _rewrite_lines(rel: str, data: bytes, bullets: set[int], summaries: set[int],
-                   tokens: Sequence[str]) -> _Rewrite | None:
+                   tokens: Sequence[str]) -> Rewrite | None:
     """Drop the given lines and redact the tokens on the others; None if nothing changes."""
     edit = remove_lines(data, bullets | summaries, tokens, MARKER)
     places = [PurgePlace(rel, n, "remove", "bullet removed" if n in bullets
@@ -185,7 +221,7 @@ def _rewrite_lines(rel: str, data: bytes, bullets: set[int], summaries: set[int]
     places += [PurgePlace(rel, n, "redact", f"{count} secret token(s) -> {MARKER}")
                for n, count in edit.redacted]
     places.sort(key=lambda p: p.line or 0)
-    return _Rewrite(data, edit.after, places) if places else None
+    return Rewrite(data, edit.after, places) if places else None
 
 
 def _redact_bytes(data: bytes, tokens: Iterable[str]) -> tuple[bytes, int]:
@@ -205,12 +241,18 @@ def _redact_text(value: Any, tokens: Sequence[str], content: str) -> Any:
     return value
 
 
-def _plan_journal(path: Path, tokens: Sequence[str], content: str) -> _Rewrite | None:
-    """The journal with the text scrubbed from its events, each rewritten event re-hashed
-    and the chain re-linked after it (a line already out of chain is left out of chain)."""
+def _read_journal(path: Path) -> bytes | None:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
+        return None
+
+
+def plan_journal(data: bytes | None, tokens: Sequence[str], content: str) -> Rewrite | None:
+    """The journal (its bytes; None: there is none) with the text scrubbed from its events,
+    each rewritten event re-hashed and the chain re-linked after it (a line already out of
+    chain is left out of chain)."""
+    if data is None:
         return None
     if not any(n.encode("utf-8", "surrogatepass") in data for n in (*tokens, content) if n):
         return None
@@ -223,7 +265,7 @@ def _plan_journal(path: Path, tokens: Sequence[str], content: str) -> _Rewrite |
             places.append(PurgePlace(JOURNAL_NAME, n, "rewrite",
                                      "text scrubbed from the event; chain re-linked"))
         out.append(new)
-    return _Rewrite(data, b"\n".join(out), places) if places else None
+    return Rewrite(data, b"\n".join(out), places) if places else None
 
 
 def _journal_line(raw: bytes, tokens: Sequence[str], content: str,
@@ -250,7 +292,7 @@ def _journal_line(raw: bytes, tokens: Sequence[str], content: str,
 
 
 def _plan_other_files(workspace: Workspace, planned: set[str],
-                      tokens: Sequence[str]) -> dict[str, _Rewrite]:
+                      tokens: Sequence[str]) -> dict[str, Rewrite]:
     """Any other file under the workspace holding a token (a note beside the Markdown, a
     stray temporary): redacted in place.  The index, its vectors and the files a purge
     deletes are dealt with as stores, not as text."""
@@ -274,16 +316,23 @@ def _plan_other_files(workspace: Workspace, planned: set[str],
                 data = path.read_bytes()
                 redacted, count = _redact_bytes(data, tokens)
                 if count:
-                    rewrites[rel] = _Rewrite(data, redacted, [PurgePlace(
+                    rewrites[rel] = Rewrite(data, redacted, [PurgePlace(
                         rel, None, "redact", f"{count} secret token(s) -> {MARKER}")])
     return rewrites
 
 
+def index_place() -> PurgePlace:
+    """The derived index's place in a plan: its rows refolded from the scrubbed journal."""
+    layout = Workspace(Path("."))
+    cache = layout.cache_dir.relative_to(layout.root).as_posix()
+    return PurgePlace(f"{cache}/{layout.index_path.name}", None, "scrub",
+                      "rows refolded; full-text index optimized; VACUUM; WAL checkpointed "
+                      "and truncated")
+
+
 def _derived_places(workspace: Workspace, vectors: int) -> list[PurgePlace]:
     cache = workspace.cache_dir.relative_to(workspace.root).as_posix()
-    index = f"{cache}/{workspace.index_path.name}"
-    places = [PurgePlace(index, None, "scrub", "rows refolded; full-text index optimized; "
-                         "VACUUM; WAL checkpointed and truncated")]
+    places = [index_place()]
     if vectors:
         places.append(PurgePlace(f"{cache}/vectors", None, "scrub",
                                  f"{vectors} vector(s) dropped"))
@@ -294,7 +343,7 @@ def _derived_places(workspace: Workspace, vectors: int) -> list[PurgePlace]:
     return places
 
 
-def _write(path: Path, rewrite: _Rewrite, rel: str) -> None:
+def _write(path: Path, rewrite: Rewrite, rel: str) -> None:
     """Compare-and-set: replace the file only while it holds the bytes planned from."""
     try:
         current = path.read_bytes()

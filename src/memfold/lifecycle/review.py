@@ -30,7 +30,7 @@ from datetime import date
 from typing import Any, Protocol
 
 from memfold.errors import BadInput, UnknownId
-from memfold.index.base import Candidate, IndexBackend, ReviewPage, ReviewQuery, ReviewRow
+from memfold.index.base import Candidate, ReviewPage, ReviewQuery, ReviewRow
 from memfold.journal.events import Dismiss, Record, Restore, content_sha
 from memfold.journal.fold import LifeState
 from memfold.journal.log import Event
@@ -190,7 +190,7 @@ class Reviewer(Protocol):
 # -- reading the queue -------------------------------------------------------------------
 
 
-def queue(backend: IndexBackend, selection: Selection, *, limit: int | None) -> ReviewQueue:
+def queue(backend: ReviewSource, selection: Selection, *, limit: int | None) -> ReviewQueue:
     """The items the selection names, newest first (only those waiting for a word unless
     `selection.settled`), up to `limit`."""
     rows, total = backend.review_rows(_query(selection, limit=limit))

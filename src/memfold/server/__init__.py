@@ -17,6 +17,8 @@
               bank's rows, no copy of the bank
     pgledger  `--recall-from postgres`: use, supersede, restore, note, forget (an archive),
               review accept and reject decided and journaled in the bank's rows
+    pgcore    `--recall-from postgres`: the core memory edits (memory.md and its journal line)
+    pgpurge   `--recall-from postgres`: forget --purge and its dry run over the bank's rows
     pgwrite   the transaction such a write runs in, and its journal lines
 
 Every import of psycopg, Starlette or Alembic sits in this package, which only

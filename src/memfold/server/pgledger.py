@@ -13,9 +13,10 @@ the lines chained on the bank's last one, signed with who writes, `recall_life` 
 a copy's write would have sent them.  All the writes of one request (the REST verb `use`
 takes several ids) are one transaction and one bank version, as through a copy.
 
-What this does not answer it sends to the copy (`NeedsCopy`, before anything is written): a
-purge (`forget --purge`, its dry run too: it rewrites files), and a note whose revision or
-text the copy refuses (so the refusal is the copy's own words).
+A purge (`forget --purge`, its dry run too) is planned and stored by
+memfold.server.pgpurge in the same transaction.  What this does not answer it sends to the
+copy (`NeedsCopy`, before anything is written): a purge on a replica with a model, and a
+note whose revision or text the copy refuses (so the refusal is the copy's own words).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from memfold.journal.log import Event
 from memfold.lifecycle.ledger import Decide, Decisions
 from memfold.lifecycle.review import ReviewOutcome, Selection, settle
 from memfold.screening import refuses_undecodable
+from memfold.server import pgpurge
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgrecall import NeedsCopy
 from memfold.server.pgwrite import BankWrite, clock, stamp, writing
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 
     from psycopg_pool import ConnectionPool
 
+    from memfold.forget import PurgePlan
     from memfold.server.admin import Caller
 
 # the verbs (REST) and tools (MCP) written this way
@@ -70,6 +73,7 @@ class LedgerWrites:
     caller: Caller
     bank: str
     stack: ExitStack | None = None
+    embeds = False  # whether the replica has a model (a purge then goes to the copy)
     _open: BankWrite | None = None
 
     def transaction(self, before: Callable[[], object] | None = None) -> BankWrite:
@@ -111,15 +115,21 @@ class LedgerWrites:
 
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
                now: Any = None, source: str | None = None, reason: str = "") -> list[str]:
-        if purge or dry_run:
-            raise NeedsCopy  # a purge rewrites files: through the copy
+        if dry_run and not purge:
+            raise NeedsCopy  # refused there, in `Memory.forget`'s words
+        if purge:
+            return list(self.purge(fact_id, dry_run=dry_run, now=now, source=source).files)
         self._ledger(source).archive(names.fact_id(fact_id),
                                      reason=reason or "forgotten by hand", ts=stamp(now))
         return []
 
+    @refuses_undecodable
     def purge(self, fact_id: str, *, dry_run: bool = False, now: Any = None,
-              source: str | None = None) -> object:
-        raise NeedsCopy  # it rewrites files: through the copy
+              source: str | None = None) -> PurgePlan:
+        if self.embeds:
+            raise NeedsCopy  # the vectors a copy's plan counts are its own store's
+        return pgpurge.purge(self.transaction(), names.fact_id(fact_id), dry_run=dry_run,
+                             ts=stamp(now), source=source)
 
     @refuses_undecodable
     def accept(self, item: str | int, *, reason: str | None = None, now: Any = None,

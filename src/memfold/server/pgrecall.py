@@ -32,6 +32,8 @@ from memfold import config, names
 from memfold.errors import BadInput, EmbedUnavailable, UnknownBank, UnknownId
 from memfold.index.base import Candidate
 from memfold.journal.log import Event
+from memfold.lifecycle.review import REVIEW_LIMIT, ReviewQueue, Selection
+from memfold.lifecycle.review import queue as review_queue
 from memfold.recall.fusion import LEXICAL
 from memfold.recall.hits import Trace, build_trace, describe
 from memfold.recall.modes import check_mode, default_mode
@@ -62,7 +64,7 @@ MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers reca
 # the verbs (REST) and tools (MCP) a replica answers from PostgreSQL under --recall-from
 # postgres; every other one runs on its copy of the bank
 ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities",
-                      "status", "context"})
+                      "status", "context", "review"})
 
 
 class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
@@ -170,6 +172,18 @@ class DatabaseBank:
             backend=self.index, today=moment.date(), as_of=moment.isoformat(timespec="seconds"),
             budget=session_context.DEFAULT_BUDGET if budget is None else budget)
         return found if show_secrets else found.redacted()
+
+    def review(self, *, since: str | None = None, entity: str | Sequence[str] = (),
+               rule: str | None = None, settled: bool = False,
+               limit: int | None = REVIEW_LIMIT, now: Any = None) -> ReviewQueue:
+        """`Memory.review`: the judge's decisions waiting for a word, from the bank's
+        review-kind events folded by the local index's own code (memfold.server.pgreview)
+        and both facts' rows, the same arguments and answer."""
+        if limit is not None and (isinstance(limit, bool) or limit < 1):
+            raise BadInput(f"limit must be 1 or more, not {limit!r}")
+        chosen = Selection.of(since=since, entity=entity, rule=rule, settled=settled,
+                              today=config.resolve_now(now).date())
+        return review_queue(self.index, chosen, limit=limit)
 
     def status(self) -> StatusReport:
         """`Memory.status` of the bank (memfold.server.pgstatus)."""

@@ -47,15 +47,15 @@ from memfold.journal.events import Record
 from memfold.journal.log import Event, parse
 from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing
-from memfold.server import pgledger
+from memfold.server import pgcore, pgledger
 from memfold.server.admin import Caller, check_bank
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgrecall import NeedsCopy
-from memfold.server.pgwrite import BankWrite, chained, clock
+from memfold.server.pgwrite import BankWrite, chained, clock, skeleton
 from memfold.server.vectors import StoredVectors
 from memfold.values import TEXT, Judgement, RetainResult
 from memfold.workspace.format import decode, parse_appended, parse_document, prepare_append
-from memfold.workspace.layout import BANK_TEMPLATES, CORE_TEMPLATE, Workspace, daily_path
+from memfold.workspace.layout import daily_path
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
@@ -64,8 +64,9 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-# the verbs (REST) and tools (MCP) written this way: a retain, and the journal-only writes
-ANSWERED = frozenset({"retain"}) | pgledger.ANSWERED
+# the verbs (REST) and tools (MCP) written this way: a retain, the journal-only writes and
+# the core memory edits
+ANSWERED = frozenset({"retain"}) | pgledger.ANSWERED | pgcore.ANSWERED
 _KEYED = ("SELECT line FROM events WHERE bank_id = %s AND record->>'event' = 'retain'"
           " AND record ? 'idempotency_key' AND record->>'idempotency_key' = %s"
           " ORDER BY seq LIMIT 1")
@@ -80,7 +81,7 @@ def answerable(embedder: object | None) -> bool:
     return embedder is not None or config.choice("MEMFOLD_JUDGE_EMBED") != "on"
 
 
-class DatabaseWriter(pgledger.LedgerWrites):
+class DatabaseWriter(pgcore.CoreWrites):
     """`Memory.retain` (and `use`, `supersede`, `restore`: memfold.server.pgledger) for one
     bank, written to PostgreSQL with no copy of it: the same arguments and answer (the REST
     verbs and the MCP tools run on it unchanged)."""
@@ -92,6 +93,7 @@ class DatabaseWriter(pgledger.LedgerWrites):
         self.bank = bank
         self.source = caller.name  # who writes: every record is signed with the token's name
         self.embedder = embedder  # the replica's model, or None: lexical
+        self.embeds = embedder is not None
 
     def retain(self, bullets: str | Sequence[str], *, date: date | str | None = None,
                source: str | None = None, idempotency_key: str | None = None,
@@ -144,7 +146,7 @@ class Retaining:
         seq, prev = self.tx.tail()
         ts = clock().isoformat(timespec="seconds")
         lines = chained([retain_module.retain_record(plan, doc)], ts, seq, prev)
-        files = {**(_skeleton() if self.tx.head == 0 else {}), rel: after}
+        files = {**(skeleton() if self.tx.head == 0 else {}), rel: after}
         appended = {rel: old.count(b"\n")} if old and old.endswith(b"\n") else {}
         self.tx.store(files=files, lines=[(e.seq, e.line()) for e in lines],
                       appended=appended)
@@ -200,13 +202,6 @@ class Retaining:
             return []
         held = {r[0] for r in self.conn.execute(_HELD, [self.bank_id, ids]).fetchall()}
         return [i for i in dict.fromkeys(ids) if i not in held]
-
-
-def _skeleton() -> dict[str, bytes]:
-    """The files `Memory.init` makes that a bank holds, sent with a bank's first write (as
-    a copy sends them)."""
-    made = {"memory.md": CORE_TEMPLATE, **{f"bank/{n}": t for n, t in BANK_TEMPLATES.items()}}
-    return {path: text.encode() for path, text in made.items() if Workspace.is_tracked(path)}
 
 
 def answer(pool: ConnectionPool, caller: Caller, bank: str,

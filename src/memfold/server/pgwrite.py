@@ -32,6 +32,7 @@ from memfold.server.admin import Caller
 from memfold.server.db import LOCK_SPACE, tenant_tx
 from memfold.server.pgrecall import NeedsCopy
 from memfold.server.rows import store
+from memfold.workspace.layout import BANK_TEMPLATES, CORE_TEMPLATE, Workspace
 
 if TYPE_CHECKING:
     import psycopg
@@ -65,15 +66,16 @@ class BankWrite:
                   lines=lines, appended=appended)
         self.wrote = True
 
-    def journal(self, records: Sequence[Record], *, ts: str,
-                source: str | None = None) -> list[Event]:
+    def journal(self, records: Sequence[Record], *, ts: str, source: str | None = None,
+                files: Mapping[str, bytes | None] | None = None) -> list[Event]:
         """Append these records to the bank's journal as lines of this version, each signed
-        with `source` (the caller's name by default) unless it names its own; the events."""
+        with `source` (the caller's name by default) unless it names its own, with the
+        `files` they record (a core edit's memory.md); the events."""
         if not records:
             return []
         seq, prev = self.tail()
         events = chained(signed(records, source or self.caller.name), ts, seq, prev)
-        self.store(files={}, lines=[(e.seq, e.line()) for e in events])
+        self.store(files=files or {}, lines=[(e.seq, e.line()) for e in events])
         return events
 
     def tail(self) -> tuple[int, str]:
@@ -109,6 +111,13 @@ def writing(pool: ConnectionPool, caller: Caller, bank: str,
         if write.wrote:
             conn.execute("UPDATE banks SET head = %s WHERE bank_id = %s",
                          [write.version, bank_id])
+
+
+def skeleton() -> dict[str, bytes]:
+    """The files `Memory.init` makes that a bank holds, sent with a bank's first write (as
+    a copy sends them)."""
+    made = {"memory.md": CORE_TEMPLATE, **{f"bank/{n}": t for n, t in BANK_TEMPLATES.items()}}
+    return {path: text.encode() for path, text in made.items() if Workspace.is_tracked(path)}
 
 
 def stamp(now: Any = None) -> str:

@@ -35,13 +35,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from memfold.errors import BadInput, MemfoldError, WorkspaceError
 from memfold.journal.events import Core, Record
+from memfold.journal.log import Event
 from memfold.lifecycle.ledger import Ledger
 from memfold.workspace.files import remove, replace_atomically
 from memfold.workspace.format import DEFAULT_LIMIT as DEFAULT_LIMIT  # core.DEFAULT_LIMIT, as before
@@ -250,7 +251,10 @@ class _Plan:
     undoes: int | None = None  # the seq of the edit an undo reverts
 
 
-def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[CoreDoc], _Plan], *,
+Planner = Callable[[CoreDoc], "_Plan"]  # decides an edit from memory.md as it is
+
+
+def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Planner, *,
           ts: str) -> CoreEdit:
     """Decide `plan(doc)` under the lock, replace memory.md atomically, journal the edit.
 
@@ -262,12 +266,7 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[CoreDoc
     def decide() -> list[Record]:
         for _ in range(_ATTEMPTS):
             data = _read(path)
-            doc = parse_core(data)
-            if doc.open_fence:
-                raise BadInput("memory.md has a code fence that is never closed; close it by "
-                               "hand first")
-            chosen = plan(doc)
-            new = rewrite_block(doc, chosen.span, chosen.name, chosen.after)
+            new, chosen, record = edited(data, op, plan)
             if _read(path) != data:
                 continue  # saved by an editor while we worked: start again from its bytes
             try:
@@ -277,9 +276,7 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[CoreDoc
                                    "nothing was changed") from exc
             done.append(chosen)
             previous.append(data)
-            return [Core(id=f"core:{chosen.name}", block=chosen.name, op=op,
-                         before=chosen.before, text=chosen.after, after=text_sha(chosen.after),
-                         undoes=chosen.undoes)]
+            return [record]
         raise MemfoldError("memory.md kept changing while memfold edited it (an editor "
                            "saving?); nothing was written, try again")
 
@@ -294,14 +291,37 @@ def _edit(workspace: Workspace, ledger: Ledger, op: str, plan: Callable[[CoreDoc
     except OSError as exc:
         raise MemfoldError(f"could not journal the edit ({exc}); memory.md was put back, "
                            "nothing was changed") from exc
-    chosen = done[-1]
-    return CoreEdit(chosen.name, op, chosen.after, chosen.before, chosen.limit,
-                    events[0].seq if events else 0)
+    return outcome(op, done[-1], events[0].seq if events else 0)
+
+
+def edited(data: bytes | None, op: str, plan: Planner) -> tuple[bytes, _Plan, Core]:
+    """The edit decided on memory.md's bytes `data` (None: there is none): the file's new
+    bytes, the plan and the journal record, or BadInput/MemfoldError, writing nothing.
+    `_edit` applies it to the disk; the server to the bank's rows."""
+    doc = parse_core(data)
+    if doc.open_fence:
+        raise BadInput("memory.md has a code fence that is never closed; close it by "
+                       "hand first")
+    chosen = plan(doc)
+    new = rewrite_block(doc, chosen.span, chosen.name, chosen.after)
+    return new, chosen, Core(id=f"core:{chosen.name}", block=chosen.name, op=op,
+                             before=chosen.before, text=chosen.after,
+                             after=text_sha(chosen.after), undoes=chosen.undoes)
+
+
+def outcome(op: str, chosen: _Plan, seq: int) -> CoreEdit:
+    """What an edit that was journaled as event `seq` did."""
+    return CoreEdit(chosen.name, op, chosen.after, chosen.before, chosen.limit, seq)
 
 
 def append(workspace: Workspace, ledger: Ledger, block: str, text: str, *,
            ts: str) -> CoreEdit:
     """Add TEXT as new line(s) at the end of a block; a missing block is created."""
+    return _edit(workspace, ledger, "append", appending(block, text), ts=ts)
+
+
+def appending(block: str, text: str) -> Planner:
+    """`append`'s decision (its arguments checked now: BadInput)."""
     name = _check_name(block)
     addition = _check_text(text, "the text").strip("\n")
 
@@ -314,12 +334,17 @@ def append(workspace: Workspace, ledger: Ledger, block: str, text: str, *,
         after = f"{before}\n{addition}" if before else addition
         _check_limit(span.name, before, after, doc.limit(span.name))
         return _Plan(span.name, span, before, after, doc.limit(span.name))
-    return _edit(workspace, ledger, "append", plan, ts=ts)
+    return plan
 
 
 def replace(workspace: Workspace, ledger: Ledger, block: str, old: str, new: str, *,
             ts: str) -> CoreEdit:
     """Replace the one occurrence of OLD in a block with NEW (NEW may be empty)."""
+    return _edit(workspace, ledger, "replace", replacing(block, old, new), ts=ts)
+
+
+def replacing(block: str, old: str, new: str) -> Planner:
+    """`replace`'s decision (its arguments checked now: BadInput)."""
     name = _check_name(block)
     if not isinstance(old, str) or not old:
         raise BadInput("OLD is empty; give the exact text to replace")
@@ -339,13 +364,18 @@ def replace(workspace: Workspace, ledger: Ledger, block: str, old: str, new: str
         _check_text(after, f"block {span.name!r} after the replace", allow_empty=True)
         _check_limit(span.name, before, after, doc.limit(span.name))
         return _Plan(span.name, span, before, after, doc.limit(span.name))
-    return _edit(workspace, ledger, "replace", plan, ts=ts)
+    return plan
 
 
 def insert(workspace: Workspace, ledger: Ledger, block: str, line: int, text: str, *,
            ts: str) -> CoreEdit:
     """Insert TEXT so that it becomes line LINE of the block (1 = first; one past the last
     line, or -1, = at the end)."""
+    return _edit(workspace, ledger, "insert", inserting(block, line, text), ts=ts)
+
+
+def inserting(block: str, line: int, text: str) -> Planner:
+    """`insert`'s decision (its arguments checked now: BadInput)."""
     name = _check_name(block)
     addition = _check_text(text, "the text").strip("\n")
     if not isinstance(line, int) or isinstance(line, bool):
@@ -362,7 +392,7 @@ def insert(workspace: Workspace, ledger: Ledger, block: str, line: int, text: st
         after = "\n".join([*rows[: at - 1], addition, *rows[at - 1 :]])
         _check_limit(span.name, before, after, doc.limit(span.name))
         return _Plan(span.name, span, before, after, doc.limit(span.name))
-    return _edit(workspace, ledger, "insert", plan, ts=ts)
+    return plan
 
 
 def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> CoreEdit:
@@ -370,8 +400,15 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> CoreEdit:
 
     Refuses (writing nothing) when the block changed since that edit — by hand, say —
     because putting the old text back would lose that change."""
+    return _edit(workspace, ledger, "undo", undoing(lambda: ledger.journal.read().events),
+                 ts=ts)
+
+
+def undoing(journal: Callable[[], Iterable[Event]]) -> Planner:
+    """`undo`'s decision over the journal's events as they are when it decides (its core
+    events suffice)."""
     def plan(doc: CoreDoc) -> _Plan:
-        seq, edit = _last_edit(ledger)
+        seq, edit = last_edit(journal())
         span = doc.span(edit.block)
         current = doc.text(span)[0] if span else None
         if text_sha(current) != edit.after:
@@ -380,13 +417,13 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> CoreEdit:
                                "nothing was written. Use `memfold core replace` instead")
         return _Plan(span.name if span else edit.block, span, current, edit.before,
                      doc.limit(edit.block), seq)
-    return _edit(workspace, ledger, "undo", plan, ts=ts)
+    return plan
 
 
-def _last_edit(ledger: Ledger) -> tuple[int, Core]:
+def last_edit(events: Iterable[Event]) -> tuple[int, Core]:
     """(seq, record) of the newest core event that is an edit and has not been undone."""
     stack: list[tuple[int, Core]] = []
-    for event in ledger.journal.read().events:
+    for event in events:
         record = event.record
         if not isinstance(record, Core):
             continue

@@ -1,0 +1,83 @@
+"""`forget --purge` (and its dry run) answered from PostgreSQL itself (`memfold serve
+--recall-from postgres`): the fact and every copy of its text removed from the bank's rows
+with no copy of the bank.
+
+In the write's transaction (memfold.server.pgwrite, the bank's lock held) the purge is
+planned by local memfold's own code (`memfold.forget`: `the_fact`, `secret_tokens`,
+`plan_docs`, `plan_journal`, `planned`) over the bank's rows instead of a workspace's disk:
+every file row as the Markdown a scan would read, the journal as its lines in seq order.
+The plan names the places a copy's plan names — the rewritten lines, the journal lines
+scrubbed, and the derived index (here the bank's recall rows, derived again from the
+rewritten files and journal in this very transaction).  A dry run answers the plan and
+writes nothing.  A purge stores, as one bank version, the rewritten files, the rewritten
+journal lines (the chain re-linked) and the `purge` line chained on the last of them
+(`rows.store`: the facts and recall rows of the files derived again, the journal folded
+again, the vectors of the removed texts deleted); the database's trigger on the purge line
+tells every replica to drop its copies of the bank (memfold.server.notices).
+
+A replica with a model sends a purge to its copy (`NeedsCopy`): the count of vectors a
+copy's plan names is its own store's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from memfold import forget
+from memfold.journal.log import JOURNAL_NAME
+from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgwrite import BankWrite, chained, signed
+
+if TYPE_CHECKING:
+    from memfold.forget import PurgePlan
+
+_FILES = ("SELECT path, content FROM files WHERE bank_id = %s AND content IS NOT NULL"
+          " ORDER BY path")
+_LINES = "SELECT seq, line FROM events WHERE bank_id = %s ORDER BY seq"
+
+
+def purge(write: BankWrite, fact_id: str, *, dry_run: bool, ts: str,
+          source: str | None) -> PurgePlan:
+    """Plan the purge of a fact over the bank's rows and, unless `dry_run`, store it."""
+    fact = forget.the_fact(PgRecallIndex(write.conn, write.bank_id), fact_id)
+    tokens = forget.secret_tokens(fact)
+    files = {str(p): bytes(c) for p, c in write.conn.execute(_FILES, [write.bank_id])}
+    docs, _ = forget.plan_docs(files, fact, tokens)  # (their vectors: `rows.store` drops)
+    events = [(int(seq), str(line)) for seq, line in write.conn.execute(_LINES,
+                                                                        [write.bank_id])]
+    journal = forget.plan_journal(_journal_bytes(events), tokens, fact.content)
+    rewrites = {**docs, **({JOURNAL_NAME: journal} if journal else {})}
+    plan = forget.planned(fact, tokens, rewrites, docs, [forget.index_place()],
+                          dry_run=dry_run)
+    if dry_run:
+        return plan
+    lines = _rewritten(events, journal)
+    seq, prev = write.tail() if not events else (events[-1][0], _hash(lines, events))
+    record = signed([forget.purge_record(fact)], source or write.caller.name)
+    added = chained(record, ts, seq, prev)
+    write.store(files={rel: rw.after for rel, rw in docs.items()},
+                lines=[*lines, *((e.seq, e.line()) for e in added)])
+    return plan
+
+
+def _journal_bytes(events: list[tuple[int, str]]) -> bytes | None:
+    """The journal file a copy holds of these lines (None: it has none)."""
+    if not events:
+        return None
+    return b"".join(line.encode("utf-8", "surrogatepass") + b"\n" for _, line in events)
+
+
+def _rewritten(events: list[tuple[int, str]],
+               journal: forget.Rewrite | None) -> list[tuple[int, str]]:
+    """The journal lines the purge rewrote, as (seq, line)."""
+    if journal is None:
+        return []
+    after = journal.after.decode("utf-8", "surrogatepass").split("\n")
+    return [(seq, new) for (seq, old), new in zip(events, after, strict=False) if new != old]
+
+
+def _hash(rewritten: list[tuple[int, str]], events: list[tuple[int, str]]) -> str:
+    """The hash of the journal's last line as the purge leaves it."""
+    last = dict(rewritten).get(events[-1][0], events[-1][1])
+    return str(json.loads(last)["hash"])
