@@ -52,6 +52,8 @@ class About:
     hidden: Stems  # words said only in an aside: a relative clause, an apposition, a
     # phrase qualifying a noun ("who is nine", "from Dunedin")
     verbs: Stems  # the main verbs, among `heads`
+    asides: Stems  # every word said in an aside, the head of a qualifying phrase too
+    subjects: Stems  # the words of the main clauses' subjects
 
 
 _PREPOSITIONS = frozenset(
@@ -68,7 +70,7 @@ _PRONOUNS = frozenset("i we he she they you it i've we've they've you've i'm we'
 _ADVERBS = frozenset("now just also still never always finally already really only even "
                      "not n't no longer any more recently since then officially".split())
 _CONJUNCTIONS = frozenset("and or but so yet because while although though when where "
-                          "whereas".split())
+                          "whereas once since".split())
 _RELATIVE = frozenset("who whom whose which that".split())
 # words that judge a thing rather than name it: "the best car", "my favourite cider"
 _EVALUATIVE = frozenset(w.stem(x) for x in (
@@ -93,11 +95,15 @@ def _verbish(token: str, before: str) -> bool:
         return False
     if low in _AUX:
         return True
+    if before in _DETERMINERS:  # "our rent", "the cycle": a noun
+        return False
     if before in _PRONOUNS or before in _AUX or before == "to":
         return low[:1].isalpha() and low not in w.STOP - _LIGHT_VERBS | _EVALUATIVE
     return (low.endswith("ed") and len(low) > 4) or w.stem(low) in _VERBS
 
 
+_DETERMINERS = frozenset("a an the my our your his her their its this that these those "
+                         "every each some any no".split())
 _LIGHT_VERBS = frozenset("go goes went get gets got make makes made take takes keep keeps "
                          "use uses used say says said".split())
 
@@ -110,10 +116,13 @@ def about(text: str) -> About:
     hidden: set[str] = set()
     acts: set[tuple[str, str]] = set()
     verbs: set[str] = set()
+    asides: set[str] = set()
+    subjects: set[str] = set()
     for clause in _CLAUSE.split(text.replace("\u2019", "'")):
-        _Clause(heads, named, hidden, acts, verbs).read(_TOKEN.findall(clause))
+        _Clause(heads, named, hidden, acts, verbs, asides, subjects).read(_TOKEN.findall(clause))
     return About(frozenset(heads), frozenset(heads | named), frozenset(acts),
-                 frozenset(hidden - heads - named), frozenset(verbs))
+                 frozenset(hidden - heads - named), frozenset(verbs),
+                 frozenset(asides | hidden), frozenset(subjects))
 
 
 # a noun that names an end or a change carries what ended in the phrase after it
@@ -133,17 +142,24 @@ class _Clause:
     hidden: set[str]
     acts: set[tuple[str, str]]
     verbs: set[str]
+    asides: set[str]
+    subjects: set[str]
     doer: str = ""
+    subject_seen: bool = False
 
     def read(self, tokens: list[str]) -> None:
         role, group, before, last_head = "subject", list[str](), "", ""
         relative = False
         for i, token in enumerate(tokens):
             low = token.lower()
-            if token == "," or low in _CONJUNCTIONS:
+            if token == "," or low in _CONJUNCTIONS or (low == "that" and i > 0
+                                                        and tokens[i - 1].lower() == "now"):
                 last_head = self._close(group, "aside" if relative else role) or last_head
                 relative = False
-                role = "subject" if low in _CONJUNCTIONS else "aside"
+                # after a fronted phrase ("With the promotion, my salary ...") the clause
+                # begins; after its subject, a comma opens an apposition or a list
+                role = "subject" if low != "," or not self.subject_seen else "aside"
+                self.subject_seen = self.subject_seen and low == ","
             elif relative:
                 self.hidden.add(_stem(token))
             elif (low in _RELATIVE or low in _PRONOUNS) and any(map(_content, group)):
@@ -160,8 +176,8 @@ class _Clause:
                 before = ""
             elif low in _ADVERBS or (low in _PARTICLES and before and not group):
                 continue
-            elif _verbish(token, before if not any(map(_content, group)) else "") \
-                    and not (i == 0 and low in _PRONOUNS):
+            elif (_verbish(token, before if not any(map(_content, group)) else "")
+                  or i == 0 and low.endswith("ing")) and not (i == 0 and low in _PRONOUNS):
                 last_head = self._close(group, role) or last_head
                 if low not in _AUX and low[:1].isalpha():
                     self.heads.add(_stem(token))
@@ -170,6 +186,8 @@ class _Clause:
                 role, before = "object", low
             else:
                 group.append(token)
+                if low in _PRONOUNS and role == "subject":
+                    self.subject_seen = True
                 if low in _CONTRACTED:  # "it's", "I've": a subject and its verb
                     self._close(group, role)
                     role, before = "object", low
@@ -182,8 +200,9 @@ class _Clause:
         group.clear()
         if not nouns:
             return ""
-        if role == "aside":
-            self.hidden.update(map(_stem, nouns))
+        if role == "aside":  # a qualifier's own head may be a value ("a house in Bergen")
+            self.asides.add(_stem(nouns[-1]))
+            self.hidden.update(map(_stem, nouns[:-1]))
             return ""
         self.heads.add(_stem(nouns[-1]))
         self.named.update(map(_stem, nouns[:-1]))
@@ -192,7 +211,8 @@ class _Clause:
         name = list(itertools.takewhile(lambda t: t[:1].isupper(), reversed(nouns)))
         self.heads.update(map(_stem, name))  # "a 2013 Subaru Outback": one name, one head
         if role == "subject":
-            self.doer = _stem(nouns[-1])
+            self.doer, self.subject_seen = _stem(nouns[-1]), True
+            self.subjects.update(map(_stem, nouns))
         return _stem(nouns[-1])
 
 
@@ -234,7 +254,8 @@ _STANDING = re.compile(r"\b(?:rent|salary|wages?|earns?|rates?|mortgage|allowanc
                        r"lesson|session|class|visit|shift)|"
                        r"(?:hour|dai|week|month|year)ly)\b", re.IGNORECASE)
 _SEASONS = frozenset("spring summer autumn fall winter".split())
-_SLOT_LABELS = frozenset(w.stem(x) for x in {*w.UNIT_CLASS, *w.UNIT_CLASS.values(), "money", "distance", "weight", "duration", "size", "bandwidth",
+_SLOT_LABELS = frozenset(w.stem(x) for x in {*w.UNIT_CLASS, *w.UNIT_CLASS.values(),
+                                             *w.FAMILY_NAMES, *w.KINDS, "money", "distance", "weight", "duration", "size", "bandwidth",
                           "percent", "rate", "location", "role", "employer", "diet", "age",
                           "relationship", "name", "platform", "manager", "grade", "school",
                           "vehicle", "team", "lead", "minutes", "hours", "miles"})
@@ -269,28 +290,37 @@ def _opinion(n: Reading, o: Reading, reason: str) -> Aside | None:
 
 
 def _ended(n: Reading, o: Reading, reason: str) -> Aside | None:
-    """What ended must be what the newer fact says ended, and not a word that only
-    qualifies another noun in the older fact ("the Huon Hazy recipe")."""
+    """What ended must be what the newer fact speaks of, not a word said only in an aside
+    of it ("her flights from Dunedin were cancelled"); said in the passive, what ended is
+    the subject ("Project Huon is sold as Huon Hazy" sells no Huon Hazy); an activity
+    ended is the same doer's ("the port stopped charging" / "the removalists charged")."""
     m = _QUOTED.search(reason)
     if m is None:
         return None
     thing, a, b = _said(m.group(1)), about(n.text), about(o.text)
-    if not thing & a.heads:
+    if thing & a.asides and not thing & a.named:
         return Aside("thing said to end is not what the newer fact is about",
                      bool(thing & a.named & b.heads))
-    if not thing & b.heads and thing & b.named:
-        return Aside("thing said to end only qualifies what the older fact is about", False)
-    for verb in sorted(thing & a.verbs):  # "the port stopped charging" / "... charged"
+    if _PASSIVE_END.search(n.text) and a.subjects and not thing & a.subjects:
+        return Aside("thing said to end is not what ended", False)
+    for verb in sorted(thing & a.verbs):
         mine, theirs = {d for v, d in a.acts if v == verb}, {d for v, d in b.acts if v == verb}
         if theirs and not mine & theirs:
             return Aside("activity said to end is another doer's", False)
     return None
 
 
+_PASSIVE_END = re.compile(r"\b(?:is|are|was|were|been|being|be)\s+(?:\w+ly\s+|now\s+|just\s+)?"
+                          r"(?:sold|cancell?ed|closed|dropped|ended|scrapped|shut|"
+                          r"decommissioned|discontinued|retired|abandoned|removed)\b",
+                          re.IGNORECASE)
+
+
 def _changes(n: Reading, o: Reading, reason: str) -> Aside | None:
     found = _QUOTED.findall(reason)
-    if len(found) == 2 and _said(found[0]) <= _said(found[1]):
-        return Aside("value it changed to holds the older value: no change", False)
+    if len(found) == 2 and _said(found[0]) <= _said(found[1]) \
+            and re.search(r"\b(?:is|are|was|were)\b", found[1]):  # "'Cygnet was best decision'"
+        return Aside("value it changed to is a clause that holds the older value", False)
     return None
 
 
@@ -334,7 +364,7 @@ def _amounts(n: Reading, o: Reading) -> Aside | None:
     a, b = about(n.text), about(o.text)
     same = (a.heads - a.verbs) & (b.heads - b.verbs) - _SEASONS
     if not (event_n or event_o):
-        return None if same else Aside("amounts are of different things", False)
+        return None
     kinds = {k for k, _ in n.families} & {k for k, _ in o.families}
     # a one-off event's amount may tell a standing value changed ("bought ... with 48,000
     # km" after "drive a Forester with 210,000 km"): offered; two events never relate
