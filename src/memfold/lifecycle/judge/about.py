@@ -36,6 +36,7 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Reading, Stems
+from memfold.values import Fact
 
 _EMPTY: Stems = frozenset()
 
@@ -275,21 +276,21 @@ def _said(text: str) -> Stems:
                      if _content(t))
 
 
-def _thing(n: Reading, o: Reading, thing: Stems, what: str) -> Aside | None:
+def _thing(tn: str, to: str, thing: Stems, what: str) -> Aside | None:
     """The thing a rule says changed must be what both facts are about."""
-    a, b = about(n.text), about(o.text)
+    a, b = about(tn), about(to)
     if thing & a.heads & b.heads:
         return None
     offer = bool(thing & a.named & b.named)
     return Aside(f"{what} is not what both facts are about", offer)
 
 
-def _opinion(n: Reading, o: Reading, reason: str) -> Aside | None:
+def _opinion(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
     m = re.match(r"^the opinion on '([^']+)' reversed$", reason)
-    return _thing(n, o, _said(m.group(1)), "thing the opinion is on") if m else None
+    return _thing(tn, to, _said(m.group(1)), "thing the opinion is on") if m else None
 
 
-def _ended(n: Reading, o: Reading, reason: str) -> Aside | None:
+def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
     """What ended must be what the newer fact speaks of, not a word said only in an aside
     of it ("her flights from Dunedin were cancelled"); said in the passive, what ended is
     the subject ("Project Huon is sold as Huon Hazy" sells no Huon Hazy); an activity
@@ -297,11 +298,11 @@ def _ended(n: Reading, o: Reading, reason: str) -> Aside | None:
     m = _QUOTED.search(reason)
     if m is None:
         return None
-    thing, a, b = _said(m.group(1)), about(n.text), about(o.text)
+    thing, a, b = _said(m.group(1)), about(tn), about(to)
     if thing & a.asides and not thing & a.named:
         return Aside("thing said to end is not what the newer fact is about",
                      bool(thing & a.named & b.heads))
-    if _PASSIVE_END.search(n.text) and a.subjects and not thing & a.subjects:
+    if _PASSIVE_END.search(tn) and a.subjects and not thing <= a.subjects:
         return Aside("thing said to end is not what ended", False)
     for verb in sorted(thing & a.verbs):
         mine, theirs = {d for v, d in a.acts if v == verb}, {d for v, d in b.acts if v == verb}
@@ -316,7 +317,7 @@ _PASSIVE_END = re.compile(r"\b(?:is|are|was|were|been|being|be)\s+(?:\w+ly\s+|no
                           re.IGNORECASE)
 
 
-def _changes(n: Reading, o: Reading, reason: str) -> Aside | None:
+def _changes(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
     found = _QUOTED.findall(reason)
     if len(found) == 2 and _said(found[0]) <= _said(found[1]) \
             and re.search(r"\b(?:is|are|was|were)\b", found[1]):  # "'Cygnet was best decision'"
@@ -324,32 +325,32 @@ def _changes(n: Reading, o: Reading, reason: str) -> Aside | None:
     return None
 
 
-def _value(n: Reading, o: Reading, reason: str) -> Aside | None:
+def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
     m = _VALUE.match(reason)
     if m is None:
         return None
     if _money_or_reading(n, o, m.group("old"), m.group("new")):
-        return _amounts(n, o)
-    if _aside(m.group("old"), o) or _aside(m.group("new"), n):
+        return _amounts(n, o, tn, to)
+    if _aside(m.group("old"), to) or _aside(m.group("new"), tn):
         return Aside("value is said only in an aside", False)
     # the attribute named in common nouns by both facts; a slot read from the values'
     # kind ("phone: 'Pixel' became 'iPhone'") or a name ("iPhone: 12 became 16") is not
     units = frozenset().union(*(u for _, u in (*n.numbers, *o.numbers)))
     label = frozenset(_stem(t) for t in _TOKEN.findall(m.group("label")) if t.islower()) \
         - _SLOT_LABELS - units - _ADVERBS_STEMS
-    label &= _said(n.text) & _said(o.text)
-    return _thing(n, o, label, "thing valued") if label else None
+    label &= _said(tn) & _said(to)
+    return _thing(tn, to, label, "thing valued") if label else None
 
 
 _ADVERBS_STEMS = frozenset(w.stem(x) for x in (*_ADVERBS, *_PARTICLES, "away", "ago"))
 
 
-def _aside(value: str, r: Reading) -> bool:
+def _aside(value: str, text: str) -> bool:
     """Whether a value is said only in an aside of its fact ("a black cat who is nine",
     "winter tires on the Niro at the Kia dealer")."""
     said = frozenset(_stem(t) for t in _TOKEN.findall(value.strip("'"))
                      if t[:1].isalpha() and t.lower() not in w.STOP)
-    return bool(said) and said <= about(r.text).hidden
+    return bool(said) and said <= about(text).hidden
 
 
 def _money_or_reading(n: Reading, o: Reading, old: str, new: str) -> bool:
@@ -357,11 +358,11 @@ def _money_or_reading(n: Reading, o: Reading, old: str, new: str) -> bool:
     return bool(units & {"money", "distance"}) and w.is_number(old) and w.is_number(new)
 
 
-def _amounts(n: Reading, o: Reading) -> Aside | None:
+def _amounts(n: Reading, o: Reading, tn: str, to: str) -> Aside | None:
     """An amount supersedes only an amount of the same thing, stated as a standing value."""
-    event_n = bool(_EVENT.search(n.text)) and not _STANDING.search(n.text)
-    event_o = bool(_EVENT.search(o.text)) and not _STANDING.search(o.text)
-    a, b = about(n.text), about(o.text)
+    event_n = bool(_EVENT.search(tn)) and not _STANDING.search(tn)
+    event_o = bool(_EVENT.search(to)) and not _STANDING.search(to)
+    a, b = about(tn), about(to)
     same = (a.heads - a.verbs) & (b.heads - b.verbs) - _SEASONS
     if not (event_n or event_o):
         return None
@@ -375,18 +376,20 @@ def _amounts(n: Reading, o: Reading) -> Aside | None:
 _BY_RULE = {"opinion": _opinion, "ended": _ended, "changes": _changes, "value": _value}
 
 
-def settle(old_id: str, n: Reading, o: Reading, reason: str) -> Verdict | None:
+def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict | None:
     """The verdict on a supersede a rule found (`reason`): evidence.settle's, unless that
     makes it by itself and the thing it says changed is not what both facts are about —
-    then offered, or None (weighed as no change)."""
-    made = evidence.settle(old_id, n, o, reason)
+    then offered, or None (weighed as no change).  The facts are read as written: a
+    Reading's text has its contractions expanded ("the RAV4's beeps": "the RAV4 is beeps")."""
+    made = evidence.settle(old.id, n, o, reason)
     if made is None or not made.supersedes or lexicon_of(n.text) or lexicon_of(o.text):
         return made
     check = _BY_RULE.get(rule_of("rules", reason))
-    aside = check(n, o, reason) if check else None
+    tn, to = new.content, old.content
+    aside = check(n, o, tn, to, reason) if check else None
     if aside is None:
         return made
-    return Verdict(old_id, False, f"{reason}, but the {aside.why}", offer=True) \
+    return Verdict(old.id, False, f"{reason}, but the {aside.why}", offer=True) \
         if aside.offer else None
 
 
