@@ -36,6 +36,7 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Reading, Stems
+from memfold.lifecycle.judge.slots import SINGLE_VALUED
 from memfold.values import Fact
 
 _EMPTY: Stems = frozenset()
@@ -83,7 +84,8 @@ _VERBS = frozenset(w.stem(v) for v in (*w.CHANGE_VERBS, *w.END_VERBS, *(
     "stop ride cycle walk run swim paddle climb boulder teach study play love like hate "
     "prefer enjoy feel felt track heat insure serve host make brew bake cook write read "
     "use keep hold lead manage take give get got find found tell say think know want need "
-    "plan try visit stay spend spent win won lose lost send sent hand").split()))
+    "plan try visit stay spend spent win won lose lost send sent hand eat drink smoke "
+    "read watch listen").split()))
 _CLAUSE = re.compile(r"\s*(?:[;:!?]|\.(?=\s|$)|\s[-–—]\s)\s*")
 _TOKEN = re.compile(r"[\w$£€][\w'’.,$£€-]*[\w]|[\w$£€]|,")
 
@@ -98,11 +100,15 @@ def _verbish(token: str, before: str) -> bool:
         return True
     if before in _DETERMINERS:  # "our rent", "the cycle": a noun
         return False
+    if before in _BE:  # "is fixed", "is moving" — but "is vegan" says what it is
+        return low.endswith(("ed", "ing", "en")) or w.stem(low) in _VERBS
     if before in _PRONOUNS or before in _AUX or before == "to":
         return low[:1].isalpha() and low not in w.STOP - _LIGHT_VERBS | _EVALUATIVE
     return (low.endswith("ed") and len(low) > 4) or w.stem(low) in _VERBS
 
 
+_BE = frozenset("is are was were am be been being 's 're 'm isn't aren't wasn't weren't "
+                "it's he's she's i'm we're they're".split())
 _DETERMINERS = frozenset("a an the my our your his her their its this that these those "
                          "every each some any no".split())
 _LIGHT_VERBS = frozenset("go goes went get gets got make makes made take takes keep keeps "
@@ -128,7 +134,9 @@ def about(text: str) -> About:
 
 # a noun that names an end or a change carries what ended in the phrase after it
 # ("handed in my resignation at Derwent", "my notice at Halden Rail")
-_CARRIERS = tuple(sorted(w.stem(v) for v in (*w.END_VERBS, *w.CHANGE_VERBS, "notice")))
+# and so does a noun of kind or amount ("her favourite kind of holiday", "a pair of boots")
+_CARRIERS = tuple(sorted(w.stem(v) for v in (*w.END_VERBS, *w.CHANGE_VERBS, "notice",
+                                              *"kind type sort style brand pair lot bit".split())))
 
 
 @dataclass
@@ -255,11 +263,10 @@ _STANDING = re.compile(r"\b(?:rent|salary|wages?|earns?|rates?|mortgage|allowanc
                        r"lesson|session|class|visit|shift)|"
                        r"(?:hour|dai|week|month|year)ly)\b", re.IGNORECASE)
 _SEASONS = frozenset("spring summer autumn fall winter".split())
-_SLOT_LABELS = frozenset(w.stem(x) for x in {*w.UNIT_CLASS, *w.UNIT_CLASS.values(),
-                                             *w.FAMILY_NAMES, *w.KINDS, "money", "distance", "weight", "duration", "size", "bandwidth",
-                          "percent", "rate", "location", "role", "employer", "diet", "age",
-                          "relationship", "name", "platform", "manager", "grade", "school",
-                          "vehicle", "team", "lead", "minutes", "hours", "miles"})
+# the labels that name a slot or the kind of its values, not a thing both facts are about
+_SLOT_LABELS = frozenset(w.stem(x) for x in (
+    *SINGLE_VALUED, *w.UNIT_CLASS, *w.UNIT_CLASS.values(), *w.FAMILY_NAMES, *w.KINDS,
+    *"money distance weight duration minutes hours miles".split()))
 
 
 @dataclass(frozen=True)
@@ -335,11 +342,19 @@ def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return Aside("value is said only in an aside", False)
     # the attribute named in common nouns by both facts; a slot read from the values'
     # kind ("phone: 'Pixel' became 'iPhone'") or a name ("iPhone: 12 became 16") is not
+    # the attribute's head noun, written in small letters: it must be what the newer fact is
+    # about, and not a word said only in an aside of the older one ("Council rates on the
+    # house" / "the house is heated by"); a slot read from the values' kind ("phone: 'Pixel'
+    # became 'iPhone'") or a name ("iPhone: 12 became 16") is no such noun
     units = frozenset().union(*(u for _, u in (*n.numbers, *o.numbers)))
-    label = frozenset(_stem(t) for t in _TOKEN.findall(m.group("label")) if t.islower()) \
-        - _SLOT_LABELS - units - _ADVERBS_STEMS
-    label &= _said(tn) & _said(to)
-    return _thing(tn, to, label, "thing valued") if label else None
+    small = [_stem(t) for t in _TOKEN.findall(m.group("label")) if t.islower()]
+    head = small[-1] if small else ""
+    if not head or head in _SLOT_LABELS | units | _ADVERBS_STEMS:
+        return None
+    a, b = about(tn), about(to)
+    if head in a.named and (head in b.named or head not in _said(to)):
+        return None
+    return Aside("thing valued is not what both facts are about", False)
 
 
 _ADVERBS_STEMS = frozenset(w.stem(x) for x in (*_ADVERBS, *_PARTICLES, "away", "ago"))
@@ -354,6 +369,7 @@ def _aside(value: str, text: str) -> bool:
 
 
 def _money_or_reading(n: Reading, o: Reading, old: str, new: str) -> bool:
+    old, new = old.strip("'"), new.strip("'")
     units = frozenset().union(*(u for v, u in (*n.numbers, *o.numbers) if v in (old, new)))
     return bool(units & {"money", "distance"}) and w.is_number(old) and w.is_number(new)
 
