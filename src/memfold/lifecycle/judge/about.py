@@ -69,10 +69,10 @@ _AUX = frozenset(
     "may might 'd 'll isn't aren't wasn't weren't hasn't haven't hadn't".split())
 _PRONOUNS = frozenset("i we he she they you it i've we've they've you've i'm we're they're "
                       "he's she's it's i'd we'd i'll we'll".split())
-_ADVERBS = frozenset("now just also still never always finally already really only even "
+_ADVERBS = frozenset("now just also still never always finally already really only even instead "
                      "not n't no longer any more recently since then officially".split())
 _CONJUNCTIONS = frozenset("and or but so yet because while although though when where "
-                          "whereas once since".split())
+                          "whereas once since after before until".split())
 _RELATIVE = frozenset("who whom whose which that".split())
 # words that judge a thing rather than name it: "the best car", "my favourite cider"
 _EVALUATIVE = frozenset(w.stem(x) for x in (
@@ -85,8 +85,8 @@ _VERBS = frozenset(w.stem(v) for v in (*w.CHANGE_VERBS, *w.END_VERBS, *(
     "prefer enjoy feel felt track heat insure serve host make brew bake cook write read "
     "use keep hold lead manage take give get got find found tell say think know want need "
     "plan try visit stay spend spent win won lose lost send sent hand eat drink smoke "
-    "read watch listen").split()))
-_CLAUSE = re.compile(r"\s*(?:[;:!?]|\.(?=\s|$)|\s[-–—]\s)\s*")
+    "read watch listen build").split()))
+_CLAUSE = re.compile(r"\s*(?:[;:!?]|(?<![A-Z][a-z])(?<!\b[A-Z])\.(?=\s|$)|\s[-–—]\s)\s*")
 _TOKEN = re.compile(r"[\w$£€][\w'’.,$£€-]*[\w]|[\w$£€]|,")
 
 
@@ -135,8 +135,9 @@ def about(text: str) -> About:
 # a noun that names an end or a change carries what ended in the phrase after it
 # ("handed in my resignation at Derwent", "my notice at Halden Rail")
 # and so does a noun of kind or amount ("her favourite kind of holiday", "a pair of boots")
-_CARRIERS = tuple(sorted(w.stem(v) for v in (*w.END_VERBS, *w.CHANGE_VERBS, "notice",
-                                              *"kind type sort style brand pair lot bit".split())))
+_CARRIERS = tuple(sorted(w.stem(v) for v in (
+    *w.END_VERBS, *w.CHANGE_VERBS,
+    *"notice kind type sort style brand pair lot bit part member interest fan taste".split())))
 
 
 @dataclass
@@ -154,7 +155,7 @@ class _Clause:
     asides: set[str]
     subjects: set[str]
     doer: str = ""
-    subject_seen: bool = False
+    verb_seen: bool = False
 
     def read(self, tokens: list[str]) -> None:
         role, group, before, last_head = "subject", list[str](), "", ""
@@ -165,10 +166,10 @@ class _Clause:
                                                         and tokens[i - 1].lower() == "now"):
                 last_head = self._close(group, "aside" if relative else role) or last_head
                 relative = False
-                # after a fronted phrase ("With the promotion, my salary ...") the clause
-                # begins; after its subject, a comma opens an apposition or a list
-                role = "subject" if low != "," or not self.subject_seen else "aside"
-                self.subject_seen = self.subject_seen and low == ","
+                # before the verb a comma ends a fronted phrase ("With the promotion, my
+                # salary ...") or opens the subject's apposition; after it, an aside
+                role = "subject" if low != "," or not self.verb_seen else "aside"
+                self.verb_seen = self.verb_seen and low == ","
             elif relative:
                 self.hidden.add(_stem(token))
             elif (low in _RELATIVE or low in _PRONOUNS) and any(map(_content, group)):
@@ -193,12 +194,12 @@ class _Clause:
                     self.verbs.add(_stem(token))
                     self.acts.add((_stem(token), self.doer))
                 role, before = "object", low
+                self.verb_seen = self.verb_seen or not (i == 0 and low.endswith("ing"))
             else:
                 group.append(token)
-                if low in _PRONOUNS and role == "subject":
-                    self.subject_seen = True
                 if low in _CONTRACTED:  # "it's", "I've": a subject and its verb
                     self._close(group, role)
+                    self.verb_seen = True
                     role, before = "object", low
                 else:
                     before = low if not any(map(_content, group)) else ""
@@ -220,7 +221,7 @@ class _Clause:
         name = list(itertools.takewhile(lambda t: t[:1].isupper(), reversed(nouns)))
         self.heads.update(map(_stem, name))  # "a 2013 Subaru Outback": one name, one head
         if role == "subject":
-            self.doer, self.subject_seen = _stem(nouns[-1]), True
+            self.doer = _stem(nouns[-1])
             self.subjects.update(map(_stem, nouns))
         return _stem(nouns[-1])
 
@@ -254,8 +255,8 @@ def _stem(token: str) -> str:
 _QUOTED = re.compile(r"'([^']+)'")
 _VALUE = re.compile(r"^(?P<label>[^:]+): (?P<old>.+) became (?P<new>.+)$")
 # an amount of a one-off event: a bill, a price paid, a charge, a reading at a service
-_EVENT = re.compile(r"\b(?:bills?|invoices?|costs?|charged|charges?|paid|spent|bought|buy|"
-                    r"buying|sold|sell|servic\w+|repairs?|quoted?|came\s+to|"
+_EVENT = re.compile(r"\b(?:bills?|invoices?|cost|charged|charges?|paid|spent|bought|sold|"
+                    r"servic\w+|repairs?|quoted?|came\s+to|"
                     r"fines?|tickets?|deposit)\b", re.IGNORECASE)
 # an amount that stands: a rent, a salary, a rate for a period
 _STANDING = re.compile(r"\b(?:rent|salary|wages?|earns?|rates?|mortgage|allowance|"
@@ -319,8 +320,8 @@ def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
 
 
 _PASSIVE_END = re.compile(r"\b(?:is|are|was|were|been|being|be)\s+(?:\w+ly\s+|now\s+|just\s+)?"
-                          r"(?:sold|cancell?ed|closed|dropped|ended|scrapped|shut|"
-                          r"decommissioned|discontinued|retired|abandoned|removed)\b",
+                          r"(?:sold|cancell?ed|closed|dropped|scrapped|shut|"
+                          r"decommissioned|discontinued|abandoned)\b",
                           re.IGNORECASE)
 
 
@@ -347,7 +348,8 @@ def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
     # house" / "the house is heated by"); a slot read from the values' kind ("phone: 'Pixel'
     # became 'iPhone'") or a name ("iPhone: 12 became 16") is no such noun
     units = frozenset().union(*(u for _, u in (*n.numbers, *o.numbers)))
-    small = [_stem(t) for t in _TOKEN.findall(m.group("label")) if t.islower()]
+    said = _said(tn)  # the label's words as the newer fact writes them ("on-call", not "cal")
+    small = [x for t in _TOKEN.findall(m.group("label")) if t.islower() and (x := _stem(t)) in said]
     head = small[-1] if small else ""
     if not head or head in _SLOT_LABELS | units | _ADVERBS_STEMS:
         return None
