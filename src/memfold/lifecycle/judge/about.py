@@ -103,7 +103,7 @@ def _verbish(token: str, before: str) -> bool:
     if before in _BE:  # "is fixed", "is moving" — but "is vegan" says what it is
         return low.endswith(("ed", "ing", "en")) or w.stem(low) in _VERBS
     if before in _PRONOUNS or before in _AUX or before == "to":
-        return low[:1].isalpha() and low not in w.STOP - _LIGHT_VERBS | _EVALUATIVE
+        return low[:1].isalpha() and low not in w.STOP - _LIGHT_VERBS | _EVALUATIVE | _NUMBER_WORDS
     return (low.endswith("ed") and len(low) > 4) or w.stem(low) in _VERBS
 
 
@@ -160,6 +160,8 @@ class _Clause:
     def read(self, tokens: list[str]) -> None:
         role, group, before, last_head = "subject", list[str](), "", ""
         relative = False
+        fronted = bool(tokens) and (tokens[0].lower() in _CONJUNCTIONS | _PREPOSITIONS
+                                    or tokens[0].lower().endswith("ing"))
         for i, token in enumerate(tokens):
             low = token.lower()
             if token == "," or low in _CONJUNCTIONS or (low == "that" and i > 0
@@ -168,8 +170,11 @@ class _Clause:
                 relative = False
                 # before the verb a comma ends a fronted phrase ("With the promotion, my
                 # salary ...") or opens the subject's apposition; after it, an aside
-                role = "subject" if low != "," or not self.verb_seen else "aside"
-                self.verb_seen = self.verb_seen and low == ","
+                # a fronted clause ("After the sabbatical swap, ...") ends at its comma
+                comma = low == ","
+                role = "subject" if not comma or not self.verb_seen or fronted else "aside"
+                self.verb_seen = self.verb_seen and comma and not fronted
+                fronted = fronted and not comma
             elif relative:
                 self.hidden.add(_stem(token))
             elif (low in _RELATIVE or low in _PRONOUNS) and any(map(_content, group)):
