@@ -173,6 +173,8 @@ class _Clause:
                 # a fronted clause ("After the sabbatical swap, ...") ends at its comma
                 comma = low == ","
                 role = "subject" if not comma or not self.verb_seen or fronted else "aside"
+                if comma and tokens[i + 1:i + 2] and tokens[i + 1].lower() in ("no", "not"):
+                    role = "object"  # "is on a keto diet now, no longer vegan": said of it
                 self.verb_seen = self.verb_seen and comma and not fronted
                 fronted = fronted and not comma
             elif relative:
@@ -215,15 +217,16 @@ class _Clause:
         group.clear()
         if not nouns:
             return ""
-        if role == "aside":  # a qualifier's own head may be a value ("a house in Bergen")
-            self.asides.add(_stem(nouns[-1]))
-            self.hidden.update(map(_stem, nouns[:-1]))
+        name = list(itertools.takewhile(lambda t: t[:1].isupper(), reversed(nouns)))
+        if role == "aside":  # a qualifier's own head may be a value ("a house in Bergen",
+            # "with a 2021 Kia Niro": a name is its head whole)
+            self.asides.update(map(_stem, [nouns[-1], *name]))
+            self.hidden.update(map(_stem, nouns[: len(nouns) - max(1, len(name))]))
             return ""
         self.heads.add(_stem(nouns[-1]))
         self.named.update(map(_stem, nouns[:-1]))
         if _stem(nouns[-1]) in _KIND_NOUNS:  # "a Skoda Octavia estate" is the Octavia
             self.heads.update(_stem(t) for t in nouns[:-1] if t[:1].isupper())
-        name = list(itertools.takewhile(lambda t: t[:1].isupper(), reversed(nouns)))
         self.heads.update(map(_stem, name))  # "a 2013 Subaru Outback": one name, one head
         if role == "subject":
             self.doer = _stem(nouns[-1])
