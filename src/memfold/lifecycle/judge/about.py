@@ -189,7 +189,7 @@ class _Clause:
                 last_head = self._close(group, role) or last_head
                 carried = had and last_head.startswith(_CARRIERS)
                 role = "aside" if had and not carried or role == "aside" and not before \
-                    else "object" if before or carried else "aside"
+                    else "object" if before or carried or role == "object" else "aside"
                 before = ""
             elif low in _ADVERBS or (low in _PARTICLES and before and not group):
                 continue
