@@ -349,20 +349,16 @@ def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return _amounts(n, o, tn, to)
     if _aside(m.group("old"), to) or _aside(m.group("new"), tn):
         return Aside("value is said only in an aside", False)
-    # the attribute named in common nouns by both facts; a slot read from the values'
-    # kind ("phone: 'Pixel' became 'iPhone'") or a name ("iPhone: 12 became 16") is not
-    # the attribute's head noun, written in small letters: it must be what the newer fact is
-    # about, and not a word said only in an aside of the older one ("Council rates on the
-    # house" / "the house is heated by"); a slot read from the values' kind ("phone: 'Pixel'
-    # became 'iPhone'") or a name ("iPhone: 12 became 16") is no such noun
+    # the attribute's words written in small letters that both facts say: one must be what
+    # each fact is about, not a word only in an aside ("Council rates on the house" / "the
+    # house is heated by"); a slot read from the values' kind ("phone: 'Pixel' became
+    # 'iPhone'") or a name ("iPhone: 12 became 16") is no such word
     units = frozenset().union(*(u for _, u in (*n.numbers, *o.numbers)))
     said = _said(tn)  # the label's words as the newer fact writes them ("on-call", not "cal")
-    small = [x for t in _TOKEN.findall(m.group("label")) if t.islower() and (x := _stem(t)) in said]
-    head = small[-1] if small else ""
-    if not head or head in _SLOT_LABELS | units | _ADVERBS_STEMS:
-        return None
+    small = {x for t in _TOKEN.findall(m.group("label")) if t.islower() and (x := _stem(t)) in said}
+    shared = small & _said(to) - _SLOT_LABELS - units - _ADVERBS_STEMS
     a, b = about(tn), about(to)
-    if head in a.named and (head in b.named or head not in _said(to)):
+    if not shared or shared & a.named & b.named:
         return None
     return Aside("thing valued is not what both facts are about", False)
 
