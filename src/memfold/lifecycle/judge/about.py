@@ -1,0 +1,418 @@
+"""What a fact is about, read with a small heuristic reader, and whether a supersede a rule
+found changes that thing.
+
+A rule may find a change through any word two facts share; on a year of one person's memory
+many such words are not what either fact is about: a place inside "her flights from Dunedin
+were cancelled", a noun that only qualifies another ("kayak trips"), an evaluative word
+("the best car"), a possessor ("the RAV4's lane-keeping beeps" are about the beeps).  The
+reader finds, clause by clause, the head nouns of the main clause's subject and objects (an
+object may follow its verb through a preposition: "lives in Dunedin") and the main verbs
+(`heads`), and beside them the words that qualify those heads — compound modifiers and
+possessors (`named`).  Left out: nouns in a phrase that qualifies a noun ("bill in
+Cygnet", "flights from Dunedin"), relative clauses ("a black cat who is nine", "the best car
+I've owned"), appositions after a comma, evaluative words.  No parser model ships here: a
+word is taken for a verb by its form and place (after a subject pronoun or an auxiliary,
+"-ed", a verb of change or of ending).
+
+`settle` lets a rule's supersede stand by itself only when the thing it says changed is
+among what both facts are about; else the pair is offered (a conflict, left active) when
+that thing is at least named in both, or weighed as no change.  Amounts supersede only an
+amount of the same thing stated as a standing value (a rent, a salary, a rate), never one
+of a one-off event (a bill, a price paid, a reading at a service).  A value "changed to"
+that contains the value it replaces is no change.  Only the judge's English readings are
+weighed: a language read by its lexicon table keeps its rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memfold.journal.events import rule_of
+from memfold.lifecycle.judge import evidence
+from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.base import Verdict
+from memfold.lifecycle.judge.readers import lexicon_of
+from memfold.lifecycle.judge.reading import Reading, Stems
+from memfold.lifecycle.judge.slots import SINGLE_VALUED
+from memfold.values import Fact
+
+_EMPTY: Stems = frozenset()
+
+
+@dataclass(frozen=True)
+class About:
+    """What a fact is about: `heads` (the head nouns of its main clauses' subjects and
+    objects, and their verbs) and `named` (those, with the words qualifying them)."""
+
+    heads: Stems
+    named: Stems
+    acts: frozenset[tuple[str, str]]  # each main verb with its subject's head ("" for
+    # "I", "we" or none said)
+    hidden: Stems  # words said only in an aside: a relative clause, an apposition, a
+    # phrase qualifying a noun ("who is nine", "from Dunedin")
+    verbs: Stems  # the main verbs, among `heads`
+    asides: Stems  # every word said in an aside, the head of a qualifying phrase too
+    subjects: Stems  # the words of the main clauses' subjects
+
+
+_PREPOSITIONS = frozenset(
+    "at in on of for from by with without near into onto over under past along across behind "
+    "outside inside through to as about after before during since until via per than like "
+    "between among around toward towards against".split())
+_PARTICLES = frozenset("up down out off back round around over away in on".split())
+_AUX = frozenset(
+    "is are was were am be been being 's 're 'm has have had 've do does did don't doesn't "
+    "didn't can can't cannot could couldn't would wouldn't will won't should shouldn't must "
+    "may might 'd 'll isn't aren't wasn't weren't hasn't haven't hadn't".split())
+_PRONOUNS = frozenset("i we he she they you it i've we've they've you've i'm we're they're "
+                      "he's she's it's i'd we'd i'll we'll".split())
+_ADVERBS = frozenset("now just also still never always finally already really only even instead "
+                     "not n't no longer any more recently since then officially".split())
+_CONJUNCTIONS = frozenset("and or but so yet because while although though when where "
+                          "whereas once since after before until".split())
+_RELATIVE = frozenset("who whom whose which that".split())
+# words that judge a thing rather than name it: "the best car", "my favourite cider"
+_EVALUATIVE = frozenset(w.stem(x) for x in (
+    "best worst favourite favorite great good bad better worse nice lovely terrible awful "
+    "amazing excellent perfect ideal top greatest finest poor brilliant wonderful horrible "
+    "decent fine proper real biggest smallest first last").split())
+_VERBS = frozenset(w.stem(v) for v in (*w.CHANGE_VERBS, *w.END_VERBS, *(
+    "live work drive own rent earn pay cost charge buy bought sell sold go come join start "
+    "stop ride cycle walk run swim paddle climb boulder teach study play love like hate "
+    "prefer enjoy feel felt track heat insure serve host make brew bake cook write read "
+    "use keep hold lead manage take give get got find found tell say think know want need "
+    "plan try visit stay spend spent win won lose lost send sent hand eat drink smoke "
+    "read watch listen build").split()))
+_CLAUSE = re.compile(r"\s*(?:[;:!?]|(?<![A-Z][a-z])(?<!\b[A-Z])\.(?=\s|$)|\s[-–—]\s)\s*")
+_TOKEN = re.compile(r"[\w$£€][\w'’.,$£€-]*[\w]|[\w$£€]|,")
+
+
+def _verbish(token: str, before: str) -> bool:
+    """Whether a word is taken for a verb: by its form, or by its place right after a
+    subject pronoun or an auxiliary."""
+    low = token.lower()
+    if token[:1].isupper() and before:  # a capitalised word inside a clause is a name
+        return False
+    if low in _AUX:
+        return True
+    if before in _DETERMINERS:  # "our rent", "the cycle": a noun
+        return False
+    if before in _BE:  # "is fixed", "is moving" — but "is vegan" says what it is
+        return low.endswith(("ed", "ing", "en")) or w.stem(low) in _VERBS
+    if before in _PRONOUNS or before in _AUX or before == "to":
+        return low[:1].isalpha() and low not in w.STOP - _LIGHT_VERBS | _EVALUATIVE | _NUMBER_WORDS
+    return (low.endswith("ed") and len(low) > 4) or w.stem(low) in _VERBS
+
+
+_BE = frozenset("is are was were am be been being 's 're 'm isn't aren't wasn't weren't "
+                "it's he's she's i'm we're they're".split())
+_DETERMINERS = frozenset("a an the my our your his her their its this that these those "
+                         "every each some any no".split())
+_LIGHT_VERBS = frozenset("go goes went get gets got make makes made take takes keep keeps "
+                         "use uses used say says said".split())
+
+
+@lru_cache(maxsize=8192)
+def about(text: str) -> About:
+    """What a fact's text is about (see the module docstring)."""
+    heads: set[str] = set()
+    named: set[str] = set()
+    hidden: set[str] = set()
+    acts: set[tuple[str, str]] = set()
+    verbs: set[str] = set()
+    asides: set[str] = set()
+    subjects: set[str] = set()
+    for clause in _CLAUSE.split(text.replace("\u2019", "'")):
+        _Clause(heads, named, hidden, acts, verbs, asides, subjects).read(_TOKEN.findall(clause))
+    return About(frozenset(heads), frozenset(heads | named), frozenset(acts),
+                 frozenset(hidden - heads - named), frozenset(verbs),
+                 frozenset(asides | hidden), frozenset(subjects))
+
+
+# a noun that names an end or a change carries what ended in the phrase after it
+# ("handed in my resignation at Derwent", "my notice at Halden Rail")
+# and so does a noun of kind or amount ("her favourite kind of holiday", "a pair of boots")
+_CARRIERS = tuple(sorted(w.stem(v) for v in (
+    *w.END_VERBS, *w.CHANGE_VERBS,
+    *"notice kind type sort style brand pair lot bit part member interest fan taste".split())))
+
+
+@dataclass
+class _Clause:
+    """One walk over a clause.  `role` is what the next noun group is: "subject" (before
+    the first verb), "object" (right after a verb, or after a verb and a preposition),
+    "aside" (after a preposition that follows a noun, after a comma, inside a relative
+    clause): an aside's words are only `hidden`."""
+
+    heads: set[str]
+    named: set[str]
+    hidden: set[str]
+    acts: set[tuple[str, str]]
+    verbs: set[str]
+    asides: set[str]
+    subjects: set[str]
+    doer: str = ""
+    verb_seen: bool = False
+
+    def read(self, tokens: list[str]) -> None:
+        role, group, before, last_head = "subject", list[str](), "", ""
+        relative = False
+        fronted = bool(tokens) and (tokens[0].lower() in _CONJUNCTIONS | _PREPOSITIONS
+                                    or tokens[0].lower().endswith("ing"))
+        for i, token in enumerate(tokens):
+            low = token.lower()
+            if token == "," or low in _CONJUNCTIONS or (low == "that" and i > 0
+                                                        and tokens[i - 1].lower() == "now"):
+                last_head = self._close(group, "aside" if relative else role) or last_head
+                relative = False
+                # before the verb a comma ends a fronted phrase ("With the promotion, my
+                # salary ...") or opens the subject's apposition; after it, an aside
+                # a fronted clause ("After the sabbatical swap, ...") ends at its comma
+                comma = low == ","
+                role = "subject" if not comma or not self.verb_seen or fronted else "aside"
+                if comma and tokens[i + 1:i + 2] and tokens[i + 1].lower() in ("no", "not"):
+                    role = "object"  # "is on a keto diet now, no longer vegan": said of it
+                self.verb_seen = self.verb_seen and comma and not fronted
+                fronted = fronted and not comma
+            elif relative:
+                self.hidden.add(_stem(token))
+            elif (low in _RELATIVE or low in _PRONOUNS) and any(map(_content, group)):
+                last_head = self._close(group, role) or last_head
+                relative = True  # "a black cat who is nine", "the best car I've owned"
+                self.hidden.add(_stem(token))
+            elif low in _PREPOSITIONS and not (low in _PARTICLES and before and not group
+                                                 and role == "object"):
+                had = any(map(_content, group))
+                last_head = self._close(group, role) or last_head
+                carried = had and last_head.startswith(_CARRIERS)
+                role = "aside" if had and not carried or role == "aside" and not before \
+                    else "object" if before or carried or role == "object" else "aside"
+                before = ""
+            elif low in _ADVERBS or (low in _PARTICLES and before and not group):
+                continue
+            elif (_verbish(token, before if not any(map(_content, group)) else "")
+                  or i == 0 and low.endswith("ing")) and not (i == 0 and low in _PRONOUNS):
+                last_head = self._close(group, role) or last_head
+                if low not in _AUX and low[:1].isalpha():
+                    self.heads.add(_stem(token))
+                    self.verbs.add(_stem(token))
+                    self.acts.add((_stem(token), self.doer))
+                role, before = "object", low
+                self.verb_seen = self.verb_seen or not (i == 0 and low.endswith("ing"))
+            else:
+                group.append(token)
+                if low in _CONTRACTED:  # "it's", "I've": a subject and its verb
+                    self._close(group, role)
+                    self.verb_seen = True
+                    role, before = "object", low
+                else:
+                    before = low if not any(map(_content, group)) else ""
+        self._close(group, "aside" if relative else role)
+
+    def _close(self, group: list[str], role: str) -> str:
+        nouns = [t for t in group if _content(t)]
+        group.clear()
+        if not nouns:
+            return ""
+        name = list(itertools.takewhile(lambda t: t[:1].isupper(), reversed(nouns)))
+        if role == "aside":  # a qualifier's own head may be a value ("a house in Bergen",
+            # "with a 2021 Kia Niro": a name is its head whole)
+            self.asides.update(map(_stem, [nouns[-1], *name]))
+            self.hidden.update(map(_stem, nouns[: len(nouns) - max(1, len(name))]))
+            return ""
+        self.heads.add(_stem(nouns[-1]))
+        self.named.update(map(_stem, nouns[:-1]))
+        if _stem(nouns[-1]) in _KIND_NOUNS:  # "a Skoda Octavia estate" is the Octavia
+            self.heads.update(_stem(t) for t in nouns[:-1] if t[:1].isupper())
+        self.heads.update(map(_stem, name))  # "a 2013 Subaru Outback": one name, one head
+        if role == "subject":
+            self.doer = _stem(nouns[-1])
+            self.subjects.update(map(_stem, nouns))
+        return _stem(nouns[-1])
+
+
+# nouns that say what kind of thing a name before them is ("Octavia estate", "Tasman
+# kayak"): the name is the head's, not a qualifier ("the Huon Hazy recipe" is a recipe)
+_KIND_NOUNS = frozenset(w.stem(x) for x in (
+    *w.FAMILY_NAMES, *w.KINDS, *(x for kind in w.KINDS.values() for x in kind),
+    *"car hybrid ute wagon sedan truck bike bicycle motorbike boat kayak canoe yacht phone "
+     "laptop tablet watch dog cat horse house flat".split()))
+_CONTRACTED = frozenset(x for x in _PRONOUNS if "'" in x)
+
+
+def _content(token: str) -> bool:
+    low = token.lower()
+    base = re.sub(r"'s$", "", low)
+    return bool(base) and base[:1].isalpha() and base not in w.STOP | _NUMBER_WORDS \
+        and base not in _PRONOUNS and w.stem(base) not in _EVALUATIVE
+
+
+_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven twelve twenty "
+                          "hundred thousand million half dozen".split())
+
+
+def _stem(token: str) -> str:
+    return w.stem(re.sub(r"'s$", "", token.lower()))
+
+
+# -- the supersede a rule found -------------------------------------------------------------
+
+_QUOTED = re.compile(r"'([^']+)'")
+_VALUE = re.compile(r"^(?P<label>[^:]+): (?P<old>.+) became (?P<new>.+)$")
+# an amount of a one-off event: a bill, a price paid, a charge, a reading at a service
+_EVENT = re.compile(r"\b(?:bills?|invoices?|cost|charged|charges?|paid|spent|bought|sold|"
+                    r"servic\w+|repairs?|quoted?|came\s+to|"
+                    r"fines?|tickets?|deposit)\b", re.IGNORECASE)
+# an amount that stands: a rent, a salary, a rate for a period
+_STANDING = re.compile(r"\b(?:rent|salary|wages?|earns?|rates?|mortgage|allowance|"
+                       r"(?:a|an|per|each|every)\s+(?:hour|day|night|week|fortnight|month|year|"
+                       r"lesson|session|class|visit|shift)|"
+                       r"(?:hour|dai|week|month|year)ly)\b", re.IGNORECASE)
+_SEASONS = frozenset("spring summer autumn fall winter".split())
+# the labels that name a slot or the kind of its values, not a thing both facts are about
+_SLOT_LABELS = frozenset(w.stem(x) for x in (
+    *SINGLE_VALUED, *w.UNIT_CLASS, *w.UNIT_CLASS.values(), *w.FAMILY_NAMES, *w.KINDS,
+    *"money distance weight duration minutes hours miles".split()))
+
+
+@dataclass(frozen=True)
+class Aside:
+    """Why a found supersede is not made by itself: `why` (read after the rule's reason,
+    ", but the ...") and whether the pair is offered for a person's look (`offer`)."""
+
+    why: str
+    offer: bool
+
+
+def _said(text: str) -> Stems:
+    return frozenset(_stem(t) for t in _TOKEN.findall(text.replace("\u2019", "'"))
+                     if _content(t))
+
+
+def _thing(tn: str, to: str, thing: Stems, what: str) -> Aside | None:
+    """The thing a rule says changed must be what both facts are about."""
+    a, b = about(tn), about(to)
+    if thing & a.heads & b.heads:
+        return None
+    offer = bool(thing & a.named & b.named)
+    return Aside(f"{what} is not what both facts are about", offer)
+
+
+def _opinion(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
+    m = re.match(r"^the opinion on '([^']+)' reversed$", reason)
+    return _thing(tn, to, _said(m.group(1)), "thing the opinion is on") if m else None
+
+
+def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
+    """What ended must be what the newer fact speaks of, not a word said only in an aside
+    of it ("her flights from Dunedin were cancelled"); said in the passive, what ended is
+    the subject ("Project Huon is sold as Huon Hazy" sells no Huon Hazy); an activity
+    ended is the same doer's ("the port stopped charging" / "the removalists charged")."""
+    m = _QUOTED.search(reason)
+    if m is None:
+        return None
+    thing, a, b = _said(m.group(1)), about(tn), about(to)
+    if thing & a.asides and not thing & a.named:
+        return Aside("thing said to end is not what the newer fact is about",
+                     bool(thing & a.named & b.heads))
+    if _PASSIVE_END.search(tn) and a.subjects and not thing <= a.subjects:
+        return Aside("thing said to end is not what ended", False)
+    for verb in sorted(thing & a.verbs):
+        mine, theirs = {d for v, d in a.acts if v == verb}, {d for v, d in b.acts if v == verb}
+        if theirs and not mine & theirs:
+            return Aside("activity said to end is another doer's", False)
+    return None
+
+
+_PASSIVE_END = re.compile(r"\b(?:is|are|was|were|been|being|be)\s+(?:\w+ly\s+|now\s+|just\s+)?"
+                          r"(?:sold|cancell?ed|closed|dropped|scrapped|shut|"
+                          r"decommissioned|discontinued|abandoned)\b",
+                          re.IGNORECASE)
+
+
+def _changes(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
+    found = _QUOTED.findall(reason)
+    if len(found) == 2 and _said(found[0]) <= _said(found[1]) \
+            and re.search(r"\b(?:is|are|was|were)\b", found[1]):  # "'Cygnet was best decision'"
+        return Aside("value it changed to is a clause that holds the older value", False)
+    return None
+
+
+def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
+    m = _VALUE.match(reason)
+    if m is None:
+        return None
+    if _money_or_reading(n, o, m.group("old"), m.group("new")):
+        return _amounts(n, o, tn, to)
+    if _aside(m.group("old"), to) or _aside(m.group("new"), tn):
+        return Aside("value is said only in an aside", False)
+    # the attribute's words written in small letters that both facts say: one must be what
+    # each fact is about, not a word only in an aside ("Council rates on the house" / "the
+    # house is heated by"); a slot read from the values' kind ("phone: 'Pixel' became
+    # 'iPhone'") or a name ("iPhone: 12 became 16") is no such word
+    units = frozenset().union(*(u for _, u in (*n.numbers, *o.numbers)))
+    said = _said(tn)  # the label's words as the newer fact writes them ("on-call", not "cal")
+    small = {x for t in _TOKEN.findall(m.group("label")) if t.islower() and (x := _stem(t)) in said}
+    shared = small & _said(to) - _SLOT_LABELS - units - _ADVERBS_STEMS
+    a, b = about(tn), about(to)
+    if not shared or shared & a.named & b.named:
+        return None
+    return Aside("thing valued is not what both facts are about", False)
+
+
+_ADVERBS_STEMS = frozenset(w.stem(x) for x in (*_ADVERBS, *_PARTICLES, "away", "ago"))
+
+
+def _aside(value: str, text: str) -> bool:
+    """Whether a value is said only in an aside of its fact ("a black cat who is nine",
+    "winter tires on the Niro at the Kia dealer")."""
+    said = frozenset(_stem(t) for t in _TOKEN.findall(value.strip("'"))
+                     if t[:1].isalpha() and t.lower() not in w.STOP)
+    return bool(said) and said <= about(text).hidden
+
+
+def _money_or_reading(n: Reading, o: Reading, old: str, new: str) -> bool:
+    old, new = old.strip("'"), new.strip("'")
+    units = frozenset().union(*(u for v, u in (*n.numbers, *o.numbers) if v in (old, new)))
+    return bool(units & {"money", "distance"}) and w.is_number(old) and w.is_number(new)
+
+
+def _amounts(n: Reading, o: Reading, tn: str, to: str) -> Aside | None:
+    """An amount supersedes only an amount of the same thing, stated as a standing value."""
+    event_n = bool(_EVENT.search(tn)) and not _STANDING.search(tn)
+    event_o = bool(_EVENT.search(to)) and not _STANDING.search(to)
+    a, b = about(tn), about(to)
+    same = (a.heads - a.verbs) & (b.heads - b.verbs) - _SEASONS
+    if not (event_n or event_o):
+        return None
+    kinds = {k for k, _ in n.families} & {k for k, _ in o.families}
+    # a one-off event's amount may tell a standing value changed ("bought ... with 48,000
+    # km" after "drive a Forester with 210,000 km"): offered; two events never relate
+    offer = not event_o and bool(same or kinds)
+    return Aside("amount is a one-off event's, not a standing value", offer)
+
+
+_BY_RULE = {"opinion": _opinion, "ended": _ended, "changes": _changes, "value": _value}
+
+
+def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict | None:
+    """The verdict on a supersede a rule found (`reason`): evidence.settle's, unless that
+    makes it by itself and the thing it says changed is not what both facts are about —
+    then offered, or None (weighed as no change).  The facts are read as written: a
+    Reading's text has its contractions expanded ("the RAV4's beeps": "the RAV4 is beeps")."""
+    made = evidence.settle(old.id, n, o, reason)
+    if made is None or not made.supersedes or lexicon_of(n.text) or lexicon_of(o.text):
+        return made
+    check = _BY_RULE.get(rule_of("rules", reason))
+    tn, to = new.content, old.content
+    aside = check(n, o, tn, to, reason) if check else None
+    if aside is None:
+        return made
+    return Verdict(old.id, False, f"{reason}, but the {aside.why}", offer=True) \
+        if aside.offer else None
+
+
+__all__ = ["About", "Aside", "about", "settle"]
