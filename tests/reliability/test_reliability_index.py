@@ -516,7 +516,7 @@ def test_x1_a_retain_whose_judging_meets_damage_rebuilds_and_judges(
     from memfold.errors import IndexDamaged
     from memfold.lifecycle.ledger import Ledger
 
-    real = Ledger._judge
+    real = Ledger._judged
     failed: list[int] = []
 
     def damaged_once(self: Ledger, new_ids: object, **options: object) -> object:
@@ -527,7 +527,7 @@ def test_x1_a_retain_whose_judging_meets_damage_rebuilds_and_judges(
 
     with Memory.open(workspace, now="2025-11-01") as memory:
         old = memory.retain(["W @Pat: Lives in Vienna."], date="2025-10-01").facts[0].id
-        monkeypatch.setattr(Ledger, "_judge", damaged_once)
+        monkeypatch.setattr(Ledger, "_judged", damaged_once)
         result = memory.retain(["W @Pat: Moved from Vienna to Berlin."], date="2025-10-20")
         status = memory.get(old, use=False).status
     assert failed == [1]
