@@ -267,10 +267,8 @@ _EVENT = re.compile(r"\b(?:bills?|invoices?|cost|charged|charges?|paid|spent|bou
                     r"servic\w+|repairs?|quoted?|came\s+to|"
                     r"fines?|tickets?|deposit)\b", re.IGNORECASE)
 # an amount that stands: a rent, a salary, a rate for a period
-_STANDING = re.compile(r"\b(?:rent|salary|wages?|earns?|rates?|mortgage|allowance|"
-                       r"(?:a|an|per|each|every)\s+(?:hour|day|night|week|fortnight|month|year|"
-                       r"lesson|session|class|visit|shift)|"
-                       r"(?:hour|dai|week|month|year)ly)\b", re.IGNORECASE)
+_STANDING = re.compile(rf"\b(?:rent|salary|wages?|earns?|rates?|mortgage|allowance|"
+                       rf"{evidence.PERIODS})\b", re.IGNORECASE)
 _SEASONS = frozenset("spring summer autumn fall winter".split())
 # the labels that name a slot or the kind of its values, not a thing both facts are about
 _SLOT_LABELS = frozenset(w.stem(x) for x in (

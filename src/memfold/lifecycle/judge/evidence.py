@@ -199,9 +199,10 @@ def _partly(n: Reading, o: Reading) -> Doubt | None:
 
 _LIMIT = re.compile(r"\b(?:(?:of|for)\s+up\s+to|pre-?approv\w*|approv\w*\s+in\s+principle|"
                     r"budget\w*|maximum|at\s+most|capped)\b", re.IGNORECASE)
-_PERIOD = re.compile(r"\b(?:a|an|per|each|every)\s+(hour|day|night|week|fortnight|month|year|"
-                     r"lesson|session|class|visit|shift)\b|\b(hour|dai|week|month|year)ly\b",
-                     re.IGNORECASE)
+# a period an amount is given for: "a month", "per lesson", "weekly" (judge.about too)
+PERIODS = (r"(?:a|an|per|each|every)\s+(hour|day|night|week|fortnight|month|year|lesson|session"
+           r"|class|visit|shift)\b|\b(hour|dai|week|month|year)ly")
+_PERIOD = re.compile(rf"\b{PERIODS}\b", re.IGNORECASE)
 _ONE_OFF = re.compile(r"\b(?:bought|buy|buying|sold|sell|selling|paid|spent|costs?|cost\s+us|"
                       r"came\s+to|quoted|closing)\b", re.IGNORECASE)
 _ROLE_WORDS = _stems("bought buy sold sell paid pay spent cost costs came quoted price for "
