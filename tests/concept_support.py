@@ -48,3 +48,14 @@ def first(memory: Memory, query: str, mode: str) -> str:
     hits = memory.recall(query, mode=mode).hits
     assert hits
     return hits[0].fact.content
+
+
+# a question turning on a word no fact holds ("Who did the splice in the sommer?"): the
+# facts and the concepts the stand-in model reads in them, invented words so no lexicon or
+# stem relates them (tests/recall/test_hybrid_trust.py, test_hybrid_evidence.py)
+SPLICE_NOW = "2025-11-28T12:00:00+00:00"
+SPLICE_CONCEPTS = {"splice": "marry", "wedded": "marry", "sommer": "season", "retires": "work",
+                   "desk": "work"}
+SPLICE_FACTS = (("2025-11-20", "W: Gwen retires from her desk at the end of the sommer"),
+                ("2025-11-24", "W: Callum and Marisol wedded at the harbour hotel"),
+                ("2025-11-26", "W: the gutters need clearing before the rain"))

@@ -12,17 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from concept_support import concept_memory, first
+from concept_support import (
+    SPLICE_CONCEPTS,
+    SPLICE_FACTS,
+    SPLICE_NOW,
+    concept_memory,
+    first,
+)
 from memfold.memory import Memory
 from memfold.recall import fusion, ranking
 
-NOW = "2025-11-28T12:00:00+00:00"
-# what the stand-in model understands: invented words, so no lexicon or stem relates them
-CONCEPTS = {"splice": "marry", "wedded": "marry", "sommer": "season", "retires": "work",
-            "desk": "work", "office": "work"}
-FACTS = (("2025-11-20", "W: Gwen retires from her desk at the end of the sommer"),
-         ("2025-11-24", "W: Callum and Marisol wedded at the harbour hotel"),
-         ("2025-11-26", "W: the gutters need clearing before the rain"))
+NOW = SPLICE_NOW
+CONCEPTS = {**SPLICE_CONCEPTS, "office": "work"}
+FACTS = SPLICE_FACTS
 
 
 @pytest.fixture
