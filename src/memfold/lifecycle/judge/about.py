@@ -313,6 +313,13 @@ def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
     if m is None:
         return None
     thing, a, b = _said(m.group(1)), about(tn), about(to)
+    if thing and _doer_only(thing, tn):
+        return Aside("thing said to end is who ended something else", False)
+    if _ACCIDENT.search(tn):  # "Dropped the Galaxy A55 and cracked the screen"
+        return Aside("newer fact tells an accident, not an end", False)
+    if o.kind == "opinion" and n.kind != "opinion":  # "losing faith in the Fielder" /
+        # "Sold the Fielder": the car ended, not the view ("no longer likes" ends a view)
+        return Aside("older fact is an opinion on what ended, not a state of it", True)
     if thing & a.asides and not thing & a.named:
         return Aside("thing said to end is not what the newer fact is about",
                      bool(thing & a.named & b.heads))
@@ -325,6 +332,31 @@ def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
     return None
 
 
+def _doer_only(thing: Stems, text: str) -> bool:
+    """Whether what a rule says ended is only the doer of an end that names what it ended:
+    "Anaïs moved out of the flat" ended the flat, not Anaïs ("Obi and Tessa broke up", "the
+    café closed", "Jess moved out and Amara lives alone" name nothing beside the doer)."""
+    if _PASSIVE_END.search(text):
+        return False
+    for clause in _PARTS.split(text):
+        a = about(clause)
+        tokens = _TOKEN.findall(clause.replace("\u2019", "'"))
+        at = next((i for i, x in enumerate(tokens) if _stem(x) in a.verbs), len(tokens))
+        if thing <= {_stem(x) for x in tokens[:at]} and a.verbs:  # the doer, before its verb
+            after = [x.lower() if x[:1].islower() else "Name" for x in tokens[at + 1:at + 4]
+                     if x.lower() not in ("up", "off", "down")]
+            if after[:1] in (["out"], ["away"]):  # "moved out of the flat", not "moved out"
+                return after[1:2] in (["of"], ["from"])
+            return bool(after) and (after[0] in _OBJECT_OPENS or after[0] == "Name")
+    return False
+
+
+_PARTS = re.compile(r"[;:,!?]|\s[-–—]\s|\.(?=\s|$)|"
+                    r"\b(?:and|but|so|because|while|since|after|before|when|once|until|as)\b")
+# what opens a direct object, or the place left ("out of the flat", "from Hobart")
+_OBJECT_OPENS = frozenset("a an the my our your his her their its from of".split())
+_ACCIDENT = re.compile(r"\bdropped\b[^.;]*?\b(?:crack|smash|shatter|broke|dent|scratch)",
+                       re.IGNORECASE)
 _PASSIVE_END = re.compile(r"\b(?:is|are|was|were|been|being|be)\s+(?:\w+ly\s+|now\s+|just\s+)?"
                           r"(?:sold|cancell?ed|closed|dropped|scrapped|shut|"
                           r"decommissioned|discontinued|abandoned)\b",
@@ -339,6 +371,28 @@ def _changes(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
     return None
 
 
+def _moved(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
+    """A move away is said by a change: not by "instead of" alone, which tells a choice made
+    each time ("take the ferry on weekends instead of driving") unless a change is said
+    beside it ("now", "switched"), nor by a return, which ends a trip ("a return from
+    Halifax", "got back from Oslo")."""
+    verbs = {c.verb for c in n.changes if c.old}
+    if verbs and verbs <= {"return"} and not _RETURNED.search(tn):  # "$1,300 return from"
+        return Aside("return from a place ends a trip, not where one lives", False)
+    if _CHOICE.search(tn) and not _CHANGE_SAID.search(_CHOICE.sub(" ", tn)):
+        return Aside("newer fact tells a choice, not a change", True)
+    return None
+
+
+_RETURNED = re.compile(r"\breturn(?:ed|ing|s)\b", re.IGNORECASE)
+_CHOICE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b", re.IGNORECASE)
+_CHANGE_SAID = re.compile(r"\b(?:now|these\s+days|ha(?:s|ve)\s+been\s+\w+ing|nowadays|any\s*more|"
+                          r"no\s+longer|switched|"
+                          r"started|starting|began|begun|since|from\s+now\s+on|replaced|"
+                          r"changed|moved|from\s+(?:this|next|now|(?:jan|feb|mar|apr|may|jun|"
+                          r"jul|aug|sep|oct|nov|dec)\w*))\b", re.IGNORECASE)
+
+
 def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
     m = _VALUE.match(reason)
     if m is None:
@@ -347,6 +401,10 @@ def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return _amounts(n, o, tn, to)
     if _aside(m.group("old"), to) or _aside(m.group("new"), tn):
         return Aside("value is said only in an aside", False)
+    if _HAPPENED.search(tn):  # "Anaïs was offered a touring job": an event, not a value
+        return Aside("newer fact tells what happened to it, not what it is", False)
+    if _JUDGED.search(m.group("old")) or _JUDGED.search(m.group("new")):
+        return Aside("value is a judgement, not what it is", False)  # "the best manager"
     # the attribute's words written in small letters that both facts say: one must be what
     # each fact is about, not a word only in an aside ("Council rates on the house" / "the
     # house is heated by"); a slot read from the values' kind ("phone: 'Pixel' became
@@ -354,13 +412,47 @@ def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
     units = frozenset().union(*(u for _, u in (*n.numbers, *o.numbers)))
     said = _said(tn)  # the label's words as the newer fact writes them ("on-call", not "cal")
     small = {x for t in _TOKEN.findall(m.group("label")) if t.islower() and (x := _stem(t)) in said}
-    shared = small & _said(to) - _SLOT_LABELS - units - _ADVERBS_STEMS
+    slot = small - _SLOT_LABELS - units - _ADVERBS_STEMS
+    shared = slot & _said(to)
     a, b = about(tn), about(to)
+    if slot and not small & _said(to):  # "Halloween party at Théo's in Truro": no party
+        return Aside("thing valued is not one the older fact names", False)
+    if _named_only(m.group("label"), tn, to) and not _kin(m.group("old"), m.group("new")):
+        # a name alone is no slot: "Anaïs is vegetarian" / "Anaïs is a sound technician"
+        return Aside("values tell of the one named in other ways", True)
     if not shared or shared & a.named & b.named:
         return None
     return Aside("thing valued is not what both facts are about", False)
 
 
+def _named_only(label: str, tn: str, to: str) -> bool:
+    """Whether a value's label is only a name (a person, a pet, a place), not a slot: each
+    of its words is written capitalised inside a sentence of either fact ("Lucy Tan",
+    "Aroha's horse Kōwhai"), not only at a sentence's start ("Cleaning at the clinic")."""
+    words = _TOKEN.findall(label)
+    return bool(words) and all(
+        x.istitle() and re.search(rf"(?<![.!?;:]\s)(?<=\w\s|,\s){re.escape(x)}\b", f" {tn} | {to}")
+        for x in words)
+
+
+def _kin(old: str, new: str) -> bool:
+    """Two values of one kind: a word in common, or two numbers."""
+    a, b = _said(old.strip("'\"")), _said(new.strip("'\""))
+    return bool(a & b) or (w.is_number(old.strip("'")) and w.is_number(new.strip("'")))
+
+
+# be and a participle of giving or telling, with its object: "was offered a job", "was
+# told the news", "were sent a letter"; also what befell a thing ("was stolen")
+_HAPPENED = re.compile(r"\b(?:is|are|was|were|been|got|gets)\s+(?:(?:offered|given|told|asked|"
+                       r"sent|shown|promised|handed|lent|invited)\s+(?:a|an|the|her|his|"
+                       r"their|my|our)\b|(?:stolen|broken\s+into|vandali[sz]ed)\b)",
+                       re.IGNORECASE)
+
+
+_JUDGED = re.compile(r"\b(?:best|worst|favou?rite|finest|greatest)\b", re.IGNORECASE)
+_PERIOD_STEMS = frozenset(w.stem(x) for x in (
+    "hour day week fortnight month quarter year season term night session lesson visit".split()))
+_LIGHT_STEMS = frozenset(w.stem(x) for x in (*_LIGHT_VERBS, "have", "has", "had", "put"))
 _ADVERBS_STEMS = frozenset(w.stem(x) for x in (*_ADVERBS, *_PARTICLES, "away", "ago"))
 
 
@@ -383,17 +475,68 @@ def _amounts(n: Reading, o: Reading, tn: str, to: str) -> Aside | None:
     event_n = bool(_EVENT.search(tn)) and not _STANDING.search(tn)
     event_o = bool(_EVENT.search(to)) and not _STANDING.search(to)
     a, b = about(tn), about(to)
+    units = frozenset().union(*(u for _, u in (*n.numbers, *o.numbers)))
+    kinds = {k for k, _ in n.families} & {k for k, _ in o.families}
+    if _BOUND.search(tn):  # "now that petrol is over $180": a bound, no value
+        return Aside("amount is a bound, not a value", False)
+    names_n, names_o = _names(tn), _names(to)
+    if not _things(a, names_n, tn) & _things(b, names_o, to) - units - _SLOT_LABELS \
+            - _PERIOD_STEMS:
+        # "Insurance for the Crosstrek is $142 a month" / "Oil change on the Crosstrek: $89"
+        return Aside("amount is of another thing",
+                     not (event_n or event_o) or bool(kinds) and not event_o)
+    if names_n & a.asides - names_o and names_o & b.asides - names_n and not n.now:
+        # "the water bill in Kilimani" / "my water bill in Nakuru": two places' bills
+        return Aside("amounts are of the same thing in other places", True)
     same = (a.heads - a.verbs) & (b.heads - b.verbs) - _SEASONS
     if not (event_n or event_o):
         return None
-    kinds = {k for k, _ in n.families} & {k for k, _ in o.families}
     # a one-off event's amount may tell a standing value changed ("bought ... with 48,000
     # km" after "drive a Forester with 210,000 km"): offered; two events never relate
     offer = not event_o and bool(same or kinds)
     return Aside("amount is a one-off event's, not a standing value", offer)
 
 
-_BY_RULE = {"opinion": _opinion, "ended": _ended, "changes": _changes, "value": _value}
+def _names(text: str) -> Stems:
+    """The stems of the words a text writes capitalised inside a sentence: names."""
+    return frozenset(_stem(m.group()) for m in _INNER_NAME.finditer(text.replace("\u2019", "'")))
+
+
+def _things(a: About, names: Stems, text: str) -> Stems:
+    """The nouns a fact is about that name a thing, not its owner or place: no name ("the
+    CX-3 windscreen" is a windscreen), no light word, no verb but one that names a standing
+    amount itself ("I rent", "earns"; "I pay $1,100 for Netflix" pays no salary)."""
+    kept = _AMOUNT_VERBS - ({w.stem("earn")} if _PAYING.search(text) else set())
+    priced = a.asides & _PRICE_NOUNS  # "I pay $1,450 a month in rent"
+    return (a.named | priced) - (a.verbs - a.subjects - kept) - names - _LIGHT_STEMS
+
+
+_AMOUNT_VERBS = frozenset(w.stem(x) for x in ("rent", "earn", "weigh"))
+_PRICE_NOUNS = frozenset(w.stem(x) for x in (
+    "rent salary wage fee price rate mortgage insurance premium allowance membership "
+    "subscription tuition fare".split()))
+_PAYING = re.compile(r"\b(?:pay|pays|paid|paying|spend|spends|spent)\b", re.IGNORECASE)
+
+
+_INNER_NAME = re.compile(r"(?<=[\w,'$%)] )[A-Z][\w'-]*")
+_BOUND = re.compile(r"\b(?:over|above|under|below|more\s+than|less\s+than|at\s+least|at\s+most"
+                    r"|nearly|almost|upwards\s+of)\s+[$€£¥₹₪]?\d", re.IGNORECASE)
+
+
+def _other_person(n: Reading, tn: str, o: Reading, to: str) -> bool:
+    """Whether one fact is said of oneself ("I work as a consultant") and the other of
+    someone it names ("Chebet is a demanding manager"), though both tag @me."""
+    mine_n, mine_o = bool(_FIRST_PERSON.match(tn)), bool(_FIRST_PERSON.match(to))
+    theirs, text = (o.about, to) if mine_n else (n.about, tn)
+    first = _TOKEN.findall(text)[:1]
+    return mine_n != mine_o and "me" not in theirs and bool(first) and _stem(first[0]) in theirs
+
+
+_FIRST_PERSON = re.compile(r"\s*(?:I|I'm|I've|I'd|I'll|We|We're|We've)\b")
+
+
+_BY_RULE = {"opinion": _opinion, "ended": _ended, "changes": _changes, "value": _value,
+            "moved": _moved}
 
 
 def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict | None:
@@ -407,6 +550,8 @@ def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict
     check = _BY_RULE.get(rule_of("rules", reason))
     tn, to = new.content, old.content
     aside = check(n, o, tn, to, reason) if check else None
+    if aside is None and _other_person(n, tn, o, to):
+        aside = Aside("two facts are about different subjects", True)
     if aside is None:
         return made
     return Verdict(old.id, False, f"{reason}, but the {aside.why}", offer=True) \

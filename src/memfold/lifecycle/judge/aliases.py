@@ -76,3 +76,33 @@ def forget() -> None:
     """Empty the caches of acronyms and of the initials runs of words spell."""
     _acronyms.cache_clear()
     _spelled.cache_clear()
+
+
+def written_alike(fact: Fact, other: Fact) -> Fact:
+    """`fact` as the judge reads it beside `other`: its amounts `priced`, its acronyms
+    `spelled_out` as the other fact writes them."""
+    return spelled_out(priced(fact), priced(other))
+
+
+def priced(fact: Fact) -> Fact:
+    """`fact` with an amount in a currency written by its code or its name ("KSh 1,200",
+    "R96,000", "4,500 rupees") written with the symbol the readers know as money ("$1,200"):
+    else "KSh 1,200" reads as a product and its version, "KSh 1", and every price in the
+    memory as one slot.  Which currency does not matter to the judge: an amount of money is
+    compared with another amount of the same thing."""
+    content = _CODE_BEFORE.sub("$", fact.content)
+    content = _NAME_AFTER.sub(lambda m: "$" + m.group(1), content)
+    return fact if content == fact.content else replace(fact, content=content)
+
+
+# a currency's code or sign before an amount; a lone R (the rand) only before thousands
+_CODE_BEFORE = re.compile(
+    r"(?<![\w$])(?:K[Ss]hs?|KES|Rs\.?|INR|PKR|LKR|NPR|BDT|Tk|NGN|₦|GHS|GH₵|₵|ZAR|UGX|TZS|RWF|ETB"
+    r"|EGP|MAD|kr\.?|SEK|NOK|DKK|ISK|CHF|zł|PLN|CZK|Kč|HUF|RON|TRY|TL|₺|UAH|₴|RUB|₽|RM|MYR|Rp"
+    r"|IDR|₱|PHP|THB|฿|VND|₫|KRW|₩|JPY|CNY|RMB|MXN|BRL|COP|ARS|CLP|PEN|AUD|CAD|NZD|USD|EUR|GBP"
+    r"|(?:HK|S|A|C|NZ|R|AU|US)\$|R(?=\d{1,3}(?:,\d{3})+\b|\d{3,}\b))\s?(?=\d)")
+_NAME_AFTER = re.compile(
+    r"(?<![\w$.])(\d[\d,]*(?:\.\d+)?)\s+(?:shillings?|rand|rupees?|naira|cedis?|ringgits?|baht"
+    r"|pesos?|yen|yuan|renminbi|won|dong|kronor|kronur|krona|kroner|krone|zlot(?:y|ys|ych)"
+    r"|forints?|lira|lire|reais|dirhams?|euros?|dollars?|francs?|rubles?|roubles?|hryvnias?"
+    r"|lei|leu|korun[ay]?|kwacha|birr|dinars?|riyals?|rials?|taka)\b", re.IGNORECASE)

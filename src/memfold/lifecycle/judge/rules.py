@@ -45,7 +45,7 @@ from dataclasses import replace as evolve
 from memfold.journal.fold import STATE_KINDS
 from memfold.lifecycle.judge import about, apart, holders
 from memfold.lifecycle.judge import words as w
-from memfold.lifecycle.judge.aliases import spelled_out
+from memfold.lifecycle.judge.aliases import written_alike
 from memfold.lifecycle.judge.apart import (
     ELDERS_AND_YOUNGER,
     PART_OF,
@@ -524,7 +524,7 @@ class RuleJudge:
 
     @staticmethod
     def _verdict(new: Fact, old: Fact) -> Verdict | None:
-        new, old = spelled_out(new, old), spelled_out(old, new)  # "LA" / "Los Angeles"
+        new, old = written_alike(new, old), written_alike(old, new)  # "LA", "KSh 1,200"
         reason = replaces(new, old)
         n, o = read(new), read(old)
         if n.guard == "third-party" and n.about == o.about and (

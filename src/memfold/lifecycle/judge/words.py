@@ -183,7 +183,7 @@ PLAN = re.compile(
     r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to"
     # "as a planning consultant": "planning" after an article names a kind of work
     r"|(?<!\ba\s)(?<!\ban\s)planning(?!\s+(?:" + PLANNING_NOUNS + r"))|intends?\s+to|considering"
-    r"|evaluating|thinking\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to"
+    r"|evaluating|(?:thinking|talk(?:s|ing)?)\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to"
     # "started going to a new barber": a habit begun, going to a place or a person
     r"|(?<!start\s)(?<!starts\s)(?<!started\s)(?<!starting\s)(?<!began\s)(?<!begun\s)"
     r"(?<!been\s)(?<!stopped\s)going\s+to"
