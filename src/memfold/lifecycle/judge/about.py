@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -317,9 +318,10 @@ def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return Aside("thing said to end is who ended something else", False)
     if _ACCIDENT.search(tn):  # "Dropped the Galaxy A55 and cracked the screen"
         return Aside("newer fact tells an accident, not an end", False)
-    if o.kind == "opinion" and n.kind != "opinion":  # "losing faith in the Fielder" /
-        # "Sold the Fielder": the car ended, not the view ("no longer likes" ends a view)
-        return Aside("older fact is an opinion on what ended, not a state of it", True)
+    if thing and all(x.endswith("li") or x.endswith("ly") for x in thing):
+        return Aside("thing said to end is a manner, not a thing", False)  # "retired fully"
+    if _SOLD_SOME.search(tn):  # "I sold six bowls": sales, not an end of the bowls
+        return Aside("newer fact tells sales, not an end", False)
     if thing & a.asides and not thing & a.named:
         return Aside("thing said to end is not what the newer fact is about",
                      bool(thing & a.named & b.heads))
@@ -355,6 +357,8 @@ _PARTS = re.compile(r"[;:,!?]|\s[-–—]\s|\.(?=\s|$)|"
                     r"\b(?:and|but|so|because|while|since|after|before|when|once|until|as)\b")
 # what opens a direct object, or the place left ("out of the flat", "from Hobart")
 _OBJECT_OPENS = frozenset("a an the my our your his her their its from of".split())
+_SOLD_SOME = re.compile(r"\bsold\s+(?:\d+|a\s+few|some|several|two|three|four|five|six|seven|"
+                        r"eight|nine|ten|a\s+dozen|dozens)\b", re.IGNORECASE)
 _ACCIDENT = re.compile(r"\bdropped\b[^.;]*?\b(?:crack|smash|shatter|broke|dent|scratch)",
                        re.IGNORECASE)
 _PASSIVE_END = re.compile(r"\b(?:is|are|was|were|been|being|be)\s+(?:\w+ly\s+|now\s+|just\s+)?"
@@ -368,7 +372,38 @@ def _changes(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
     if len(found) == 2 and _said(found[0]) <= _said(found[1]) \
             and re.search(r"\b(?:is|are|was|were)\b", found[1]):  # "'Cygnet was best decision'"
         return Aside("value it changed to is a clause that holds the older value", False)
-    return None
+    thing = _said(found[0]) if found else frozenset()
+    a = about(tn)
+    if found and (found[0].endswith("'s") or thing & a.asides and not thing & a.named
+                  and _PASSED.search(tn)):
+        # "Switched Projekt Ślęża's base": the base changed; "around Quin": a place passed
+        return Aside("thing said to change is not what the newer fact is about", False)
+    if len(thing) == 1 and (mine := _modifiers(tn, *thing)) \
+            and (theirs := _modifiers(to, *thing)) and not mine & theirs:
+        return Aside("thing changed is another of its kind", True)  # "household account" /
+    return None  # "an Easy Equities account"
+
+
+_PASSED = re.compile(r"\b(?:around|round|through|past|via|across|along|outside)\s", re.IGNORECASE)
+
+
+def _modifiers(text: str, head: str) -> Stems:
+    """The words that qualify a noun where a text names it ("our household account":
+    household; "an Easy Equities account": easy, equiti)."""
+    tokens = _TOKEN.findall(text.replace("\u2019", "'"))
+    found: set[str] = set()
+    for i, token in enumerate(tokens):
+        if _stem(token) == head:
+            for before in reversed(tokens[:i]):
+                if not _content(before) or before.lower() in _PREPOSITIONS | _AUX:
+                    break
+                found.add(_stem(before))
+    return frozenset(found) - _RECURRING
+
+
+# words that say how often or which one, not what kind: "its monthly membership fee"
+_RECURRING = frozenset(w.stem(x) for x in (
+    "monthly weekly yearly annual daily nightly new old current usual regular own".split()))
 
 
 def _moved(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
@@ -401,8 +436,10 @@ def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return _amounts(n, o, tn, to)
     if _aside(m.group("old"), to) or _aside(m.group("new"), tn):
         return Aside("value is said only in an aside", False)
-    if _HAPPENED.search(tn):  # "Anaïs was offered a touring job": an event, not a value
+    if _HAPPENED.search(tn) or _HAPPENED.search(to):  # "Anaïs was offered a touring job"
         return Aside("newer fact tells what happened to it, not what it is", False)
+    if w.YEAR.match(m.group("old").strip("'")) and w.YEAR.match(m.group("new").strip("'")):
+        return Aside("values are two years: of two periods, not a change", False)
     if _JUDGED.search(m.group("old")) or _JUDGED.search(m.group("new")):
         return Aside("value is a judgement, not what it is", False)  # "the best manager"
     # the attribute's words written in small letters that both facts say: one must be what
@@ -417,7 +454,8 @@ def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
     a, b = about(tn), about(to)
     if slot and not small & _said(to):  # "Halloween party at Théo's in Truro": no party
         return Aside("thing valued is not one the older fact names", False)
-    if _named_only(m.group("label"), tn, to) and not _kin(m.group("old"), m.group("new")):
+    if _named_only(m.group("label"), tn, to, n.about | o.about) \
+            and not _kin(m.group("old"), m.group("new")):
         # a name alone is no slot: "Anaïs is vegetarian" / "Anaïs is a sound technician"
         return Aside("values tell of the one named in other ways", True)
     if not shared or shared & a.named & b.named:
@@ -425,14 +463,22 @@ def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
     return Aside("thing valued is not what both facts are about", False)
 
 
-def _named_only(label: str, tn: str, to: str) -> bool:
+def _named_only(label: str, tn: str, to: str, keys: frozenset[str]) -> bool:
     """Whether a value's label is only a name (a person, a pet, a place), not a slot: each
-    of its words is written capitalised inside a sentence of either fact ("Lucy Tan",
-    "Aroha's horse Kōwhai"), not only at a sentence's start ("Cleaning at the clinic")."""
+    of its words is an entity the facts are about (`keys`) or is written capitalised inside
+    a sentence ("Lucy Tan", "Aroha's horse Kōwhai"), not only at a sentence's start
+    ("Cleaning at the clinic")."""
     words = _TOKEN.findall(label)
-    return bool(words) and all(
-        x.istitle() and re.search(rf"(?<![.!?;:]\s)(?<=\w\s|,\s){re.escape(x)}\b", f" {tn} | {to}")
-        for x in words)
+    folded = {_plain(k) for k in keys}
+    return bool(words) and all(x.istitle() and (_plain(x) in folded or re.search(
+        rf"(?<![.!?;:]\s)(?<=\w\s|,\s){re.escape(x)}\b", f" {tn} | {to}")) for x in words)
+
+
+def _plain(word: str) -> str:
+    """A name in small ASCII letters, its accents and other letters left out: "Anaïs" and
+    the key "anais" alike, "Paweł" as "pawe" (an entity key written "pawel" starts so)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.casefold())
+                   if c.isascii() and c.isalnum())[:4]
 
 
 def _kin(old: str, new: str) -> bool:
@@ -480,7 +526,8 @@ def _amounts(n: Reading, o: Reading, tn: str, to: str) -> Aside | None:
     if _BOUND.search(tn):  # "now that petrol is over $180": a bound, no value
         return Aside("amount is a bound, not a value", False)
     names_n, names_o = _names(tn), _names(to)
-    if not _things(a, names_n, tn) & _things(b, names_o, to) - units - _SLOT_LABELS \
+    names = names_n | names_o  # "SGI covered it" names SGI in "SGI registration" too
+    if not _things(a, names, tn) & _things(b, names, to) - units - _SLOT_LABELS \
             - _PERIOD_STEMS:
         # "Insurance for the Crosstrek is $142 a month" / "Oil change on the Crosstrek: $89"
         return Aside("amount is of another thing",
@@ -523,6 +570,15 @@ _BOUND = re.compile(r"\b(?:over|above|under|below|more\s+than|less\s+than|at\s+l
                     r"|nearly|almost|upwards\s+of)\s+[$€£¥₹₪]?\d", re.IGNORECASE)
 
 
+def _view_left(reason: str, to: str) -> bool:
+    """Whether a rule's reason reverses a view, or leaves what the older view is about
+    ("would rather play the guitar" / "switched from guitar to drums")."""
+    rule = rule_of("rules", reason)
+    m = _QUOTED.search(reason) or re.search(r'"([^"]+)"', reason)
+    return rule == "opinion" or rule == "moved" and m is not None \
+        and bool(_said(m.group(1)) & about(to).heads)
+
+
 def _other_person(n: Reading, tn: str, o: Reading, to: str) -> bool:
     """Whether one fact is said of oneself ("I work as a consultant") and the other of
     someone it names ("Chebet is a demanding manager"), though both tag @me."""
@@ -552,6 +608,11 @@ def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict
     aside = check(n, o, tn, to, reason) if check else None
     if aside is None and _other_person(n, tn, o, to):
         aside = Aside("two facts are about different subjects", True)
+    if aside is None and (o.kind == "opinion") != (n.kind == "opinion") \
+            and not _view_left(reason, to):
+        # "The Snowbirds are the best thing about living in Moose Jaw" / "moved from Moose
+        # Jaw": a view is not a state a change of state ends, nor a view a change of state
+        aside = Aside("one fact is a view, the other a state", True)
     if aside is None:
         return made
     return Verdict(old.id, False, f"{reason}, but the {aside.why}", offer=True) \

@@ -95,14 +95,16 @@ def priced(fact: Fact) -> Fact:
     return fact if content == fact.content else replace(fact, content=content)
 
 
-# a currency's code or sign before an amount; a lone R (the rand) only before thousands
-_CODE_BEFORE = re.compile(
-    r"(?<![\w$])(?:K[Ss]hs?|KES|Rs\.?|INR|PKR|LKR|NPR|BDT|Tk|NGN|₦|GHS|GH₵|₵|ZAR|UGX|TZS|RWF|ETB"
-    r"|EGP|MAD|kr\.?|SEK|NOK|DKK|ISK|CHF|zł|PLN|CZK|Kč|HUF|RON|TRY|TL|₺|UAH|₴|RUB|₽|RM|MYR|Rp"
-    r"|IDR|₱|PHP|THB|฿|VND|₫|KRW|₩|JPY|CNY|RMB|MXN|BRL|COP|ARS|CLP|PEN|AUD|CAD|NZD|USD|EUR|GBP"
-    r"|(?:HK|S|A|C|NZ|R|AU|US)\$|R(?=\d{1,3}(?:,\d{3})+\b|\d{3,}\b))\s?(?=\d)")
+# a currency's code or sign, written before or after an amount ("KSh 1,200", "1,050 zł"); a
+# lone R (the rand) only before thousands
+_CODES = (r"K[Ss]hs?|KES|Rs\.?|INR|PKR|LKR|NPR|BDT|Tk|NGN|₦|GHS|GH₵|₵|ZAR|UGX|TZS|RWF|ETB|EGP"
+          r"|MAD|kr\.?|SEK|NOK|DKK|ISK|CHF|zł|PLN|CZK|Kč|HUF|RON|TRY|TL|₺|UAH|₴|RUB|₽|RM|MYR"
+          r"|Rp|IDR|₱|PHP|THB|฿|VND|₫|KRW|₩|JPY|CNY|RMB|MXN|BRL|COP|ARS|CLP|PEN|AUD|CAD|NZD|USD"
+          r"|EUR|GBP")
+_CODE_BEFORE = re.compile(rf"(?<![\w$])(?:{_CODES}|(?:HK|S|A|C|NZ|R|AU|US)\$"
+                          r"|R(?=\d{1,3}(?:,\d{3})+\b|\d{3,}\b))\s?(?=\d)")
 _NAME_AFTER = re.compile(
-    r"(?<![\w$.])(\d[\d,]*(?:\.\d+)?)\s+(?:shillings?|rand|rupees?|naira|cedis?|ringgits?|baht"
+    r"(?<![\w$.])(\d[\d,]*(?:\.\d+)?)\s?(?:(?i:shillings?|rand|rupees?|naira|cedis?|ringgits?|baht"
     r"|pesos?|yen|yuan|renminbi|won|dong|kronor|kronur|krona|kroner|krone|zlot(?:y|ys|ych)"
     r"|forints?|lira|lire|reais|dirhams?|euros?|dollars?|francs?|rubles?|roubles?|hryvnias?"
-    r"|lei|leu|korun[ay]?|kwacha|birr|dinars?|riyals?|rials?|taka)\b", re.IGNORECASE)
+    r"|lei|leu|korun[ay]?|kwacha|birr|dinars?|riyals?|rials?|taka)|" + _CODES + r")(?!\w)")
