@@ -561,7 +561,7 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _suffix_stem(word: str) -> str:
+def plain_stem(word: str) -> str:  # a word's stem with no synonym unified ("flat", "home")
     if word in IRREGULAR:
         word = IRREGULAR[word]
     if len(word) <= 3 or not word.isalpha():
@@ -582,14 +582,14 @@ def _suffix_stem(word: str) -> str:
     return base
 
 
-_SYNONYM_STEM = {_suffix_stem(w): _suffix_stem(group.split()[0])
+_SYNONYM_STEM = {plain_stem(w): plain_stem(group.split()[0])
                  for group in _SYNONYM_GROUPS for w in group.split()}
 
 
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A word's stem: inflections and a few derivations folded, synonyms unified."""
-    base = _suffix_stem(word)
+    base = plain_stem(word)
     return _SYNONYM_STEM.get(base, base)
 
 
