@@ -312,7 +312,14 @@ def _opinion(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
     on = m.group(1) or m.group(2)
     if on.endswith("'s"):  # "warmed up to Antek's PhD friends": a view of his friends
         return Aside("opinion is on what the one named has, not on them", False)
+    came = _CAME_ROUND.search(tn)  # "I've come around on e-bikes; the customers grin"
+    if came and not _said(on) & _said(came.group(1)):
+        return Aside("change of mind is about another thing", False)
     return _thing(tn, to, _said(on), "thing the opinion is on")
+
+
+_CAME_ROUND = re.compile(r"\b(?:come|came|coming|warmed|warming)\s+(?:a?round|up)\s+(?:on|to)\s+"
+                         r"((?:[\w'-]+\s*){1,3})", re.IGNORECASE)
 
 
 def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
@@ -332,6 +339,11 @@ def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return Aside("thing said to end is a manner, not a thing", False)  # "retired fully"
     if _SOLD_SOME.search(tn):  # "I sold six bowls": sales, not an end of the bowls
         return Aside("newer fact tells sales, not an end", False)
+    if _DOWN_TO.search(tn):  # "the range dropped to about 260 km": a new amount
+        return Aside("newer fact tells a new amount, not an end", False)
+    if n.parted and not (o.relation == "relationship" or o.words & _BONDS):
+        return Aside("parting ends a bond, not all else of the one named", False)  # "Inés
+        # and Mateo broke up" / "Inés plays violin"
     if thing & a.asides and not thing & a.named:
         return Aside("thing said to end is not what the newer fact is about",
                      bool(thing & a.named & b.heads))
@@ -367,6 +379,9 @@ _PARTS = re.compile(r"[;:,!?]|\s[-–—]\s|\.(?=\s|$)|"
                     r"\b(?:and|but|so|because|while|since|after|before|when|once|until|as)\b")
 # what opens a direct object, or the place left ("out of the flat", "from Hobart")
 _OBJECT_OPENS = frozenset("a an the my our your his her their its from of".split())
+_DOWN_TO = re.compile(r"\b(?:dropped|fell|went\s+down|came\s+down|cut|reduced|lowered|shrank)"
+                      r"\s+to\s+(?:about\s+|around\s+|just\s+)?[$€£]?\d", re.IGNORECASE)
+_BONDS = frozenset(w.stem(x) for x in (*w.RELATIONSHIP, "friend", "friends", "friendship"))
 _SOLD_SOME = re.compile(r"\bsold\s+(?:\d+|a\s+few|some|several|two|three|four|five|six|seven|"
                         r"eight|nine|ten|a\s+dozen|dozens)\b", re.IGNORECASE)
 _ACCIDENT = re.compile(r"\bdropped\b[^.;]*?\b(?:crack|smash|shatter|broke|dent|scratch)",
@@ -391,7 +406,11 @@ def _changes(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
     if len(thing) == 1 and (mine := _modifiers(tn, *thing)) \
             and (theirs := _modifiers(to, *thing)) and not mine & theirs:
         return Aside("thing changed is another of its kind", True)  # "household account" /
-    return None  # "an Easy Equities account"
+    # "an Easy Equities account"; "moving Tidemark's clusters to Hetzner" changes no team
+    owned = found[0].split("'s ", 1)[1:] if found else []
+    if owned and not _said(owned[0]) & _said(to):
+        return Aside("thing said to change is not one the older fact names", False)
+    return None
 
 
 _FROM = re.compile(r"\bfrom\s", re.IGNORECASE)  # "Ślęża's base from oat to pea": the base
@@ -414,7 +433,8 @@ def _modifiers(text: str, head: str) -> Stems:
 
 # words that say how often or which one, not what kind: "its monthly membership fee"
 _RECURRING = frozenset(w.stem(x) for x in (
-    "monthly weekly yearly annual daily nightly new old current usual regular own".split()))
+    "monthly weekly yearly annual daily nightly new old current usual regular own standard "
+    "normal basic full".split()))
 
 
 def _moved(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | None:
@@ -427,9 +447,12 @@ def _moved(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return Aside("return from a place ends a trip, not where one lives", False)
     if _CHOICE.search(tn) and not _CHANGE_SAID.search(_CHOICE.sub(" ", tn)):
         return Aside("newer fact tells a choice, not a change", True)
+    if _REPLACED_BARE.search(tn) and not any(c.new for c in n.changes):
+        return Aside("replacement names nothing new", True)  # "replaced under warranty"
     return None
 
 
+_REPLACED_BARE = re.compile(r"\breplaced\b(?![^.;]*\b(?:with|by)\b)", re.IGNORECASE)
 _RETURNED = re.compile(r"\breturn(?:ed|ing|s)\b", re.IGNORECASE)
 _CHOICE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b", re.IGNORECASE)
 _CHANGE_SAID = re.compile(r"\b(?:now|these\s+days|ha(?:s|ve)\s+been\s+\w+ing|nowadays|any\s*more|"
@@ -445,33 +468,93 @@ def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return None
     if _money_or_reading(n, o, m.group("old"), m.group("new")):
         return _amounts(n, o, tn, to)
-    if _aside(m.group("old"), to) or _aside(m.group("new"), tn):
+    said = _Said(n, o, tn, to, m.group("label"), m.group("old"), m.group("new"))
+    return next((aside for check in _VALUE_CHECKS if (aside := check(said)) is not None), None)
+
+
+@dataclass(frozen=True)
+class _Said:
+    """A value a rule says changed, with the two facts: what each check reads."""
+
+    n: Reading
+    o: Reading
+    tn: str
+    to: str
+    label: str
+    old: str
+    new: str
+
+
+def _in_aside(s: _Said) -> Aside | None:
+    if _aside(s.old, s.to) or _aside(s.new, s.tn):
         return Aside("value is said only in an aside", False)
-    if _HAPPENED.search(tn) or _HAPPENED.search(to):  # "Anaïs was offered a touring job"
+    return None
+
+
+def _befell(s: _Said) -> Aside | None:
+    if _HAPPENED.search(s.tn) or _HAPPENED.search(s.to):  # "Anaïs was offered a job"
         return Aside("newer fact tells what happened to it, not what it is", False)
-    if w.YEAR.match(m.group("old").strip("'")) and w.YEAR.match(m.group("new").strip("'")):
+    return None
+
+
+def _periods(s: _Said) -> Aside | None:
+    if w.YEAR.match(s.old.strip("'")) and w.YEAR.match(s.new.strip("'")):
         return Aside("values are two years: of two periods, not a change", False)
-    if _JUDGED.search(m.group("old")) or _JUDGED.search(m.group("new")):
-        return Aside("value is a judgement, not what it is", False)  # "the best manager"
-    # the attribute's words written in small letters that both facts say: one must be what
-    # each fact is about, not a word only in an aside ("Council rates on the house" / "the
-    # house is heated by"); a slot read from the values' kind ("phone: 'Pixel' became
-    # 'iPhone'") or a name ("iPhone: 12 became 16") is no such word
-    units = frozenset().union(*(u for _, u in (*n.numbers, *o.numbers)))
-    said = _said(tn)  # the label's words as the newer fact writes them ("on-call", not "cal")
-    small = {x for t in _TOKEN.findall(m.group("label")) if t.islower() and (x := _stem(t)) in said}
+    return None
+
+
+def _judged(s: _Said) -> Aside | None:
+    if _JUDGED.search(s.old) or _JUDGED.search(s.new):  # "the best manager I've had"
+        return Aside("value is a judgement, not what it is", False)
+    return None
+
+
+def _measures(s: _Said) -> Aside | None:
+    """Two values measured in other units are not one slot's ("3 kyu" / "$75 an hour")."""
+    def units(value: str, r: Reading) -> frozenset[str]:
+        said = set(w.tokens(value.strip("'\"")))
+        return frozenset().union(*(u for v, u in r.numbers if v in said))
+    old, new = units(s.old, s.o) & _MEASURED, units(s.new, s.n) & _MEASURED
+    if (old or new) and old != new and units(s.old, s.o) and units(s.new, s.n):
+        return Aside("values are measured in other units", False)
+    return None
+
+
+def _still_named(s: _Said) -> Aside | None:
+    """A newer value that still names the older one ("two clients now: Tidemark and
+    Quillfeather" after "joined Tidemark's rotation") adds to it, replacing nothing."""
+    def named(value: str) -> set[str]:
+        return {x for x in _TOKEN.findall(value) if x[:1].isupper() or x[:1].isdigit()}
+    if named(s.old) and named(s.old) < named(s.new):  # more names: added to, not replaced
+        return Aside("newer value still names the older one", True)
+    return None
+
+
+def _slot(s: _Said) -> Aside | None:
+    """The attribute's words written in small letters: one must be what each fact is about
+    (a head of each), not a word only in an aside or a modifier ("Council rates on the
+    house" / "the house is heated by"; "The shop van is" / "The shop is open"); a slot read
+    from the values' kind ("phone: 'Pixel' became 'iPhone'") or a name is no such word."""
+    units = frozenset().union(*(u for _, u in (*s.n.numbers, *s.o.numbers)))
+    said = _said(s.tn)  # the label's words as the newer fact writes them ("on-call")
+    small = {x for t in _TOKEN.findall(s.label) if t.islower() and (x := _stem(t)) in said}
     slot = small - _SLOT_LABELS - units - _ADVERBS_STEMS
-    shared = slot & _said(to)
-    a, b = about(tn), about(to)
-    if slot and not small & _said(to):  # "Halloween party at Théo's in Truro": no party
+    shared = slot & _said(s.to)
+    if slot and not small & _said(s.to):  # "Halloween party at Théo's in Truro": no party
         return Aside("thing valued is not one the older fact names", False)
-    if _named_only(m.group("label"), tn, to, n.about | o.about) \
-            and not _kin(m.group("old"), m.group("new")):
+    if _named_only(s.label, s.tn, s.to, s.n.about | s.o.about) and not _kin(s.old, s.new):
         # a name alone is no slot: "Anaïs is vegetarian" / "Anaïs is a sound technician"
         return Aside("values tell of the one named in other ways", True)
-    if not shared or shared & a.named & b.named:
+    owned = s.label.split("'s ", 1)[1:]  # "shop's liability insurance": the insurance
+    if owned and not _said(owned[0]) & _said(s.to):
+        return Aside("thing valued is not one the older fact names", False)
+    if not shared or shared & about(s.tn).named & about(s.to).named:
         return None
     return Aside("thing valued is not what both facts are about", False)
+
+
+_MEASURED = frozenset({"money", "percent", *w.UNIT_CLASS.values()})  # classes known by name
+_VALUE_CHECKS = (_in_aside, _befell, _periods, _judged, _measures, _still_named, _slot)
 
 
 def _named_only(label: str, tn: str, to: str, keys: frozenset[str]) -> bool:
@@ -531,6 +614,7 @@ def _amounts(n: Reading, o: Reading, tn: str, to: str) -> Aside | None:
     """An amount supersedes only an amount of the same thing, stated as a standing value."""
     event_n = bool(_EVENT.search(tn)) and not _STANDING.search(tn)
     event_o = bool(_EVENT.search(to)) and not _STANDING.search(to)
+    tn, to = _TAXED.sub(" ", tn), _TAXED.sub(" ", to)  # "a month before tax": no tax
     a, b = about(tn), about(to)
     units = frozenset().union(*(u for _, u in (*n.numbers, *o.numbers)))
     kinds = {k for k, _ in n.families} & {k for k, _ in o.families}
@@ -543,6 +627,9 @@ def _amounts(n: Reading, o: Reading, tn: str, to: str) -> Aside | None:
         # "Insurance for the Crosstrek is $142 a month" / "Oil change on the Crosstrek: $89"
         return Aside("amount is of another thing",
                      not (event_n or event_o) or bool(kinds) and not event_o)
+    if _kinds_apart(_things(a, names, tn) & _things(b, names, to), tn, to):
+        # "House insurance ... 6,100 a year" / "Car insurance ... 5,200 a year"
+        return Aside("amounts are of two kinds of the thing", True)
     if names_n & a.asides - names_o and names_o & b.asides - names_n and not n.now:
         # "the water bill in Kilimani" / "my water bill in Nakuru": two places' bills
         return Aside("amounts are of the same thing in other places", True)
@@ -553,6 +640,18 @@ def _amounts(n: Reading, o: Reading, tn: str, to: str) -> Aside | None:
     # km" after "drive a Forester with 210,000 km"): offered; two events never relate
     offer = not event_o and bool(same or kinds)
     return Aside("amount is a one-off event's, not a standing value", offer)
+
+
+def _kinds_apart(things: Stems, tn: str, to: str) -> bool:
+    """Whether every thing two facts share is qualified in each by words the other lacks
+    ("the equipment loan payment" / "the SBA loan payment")."""
+    def apart(x: str) -> bool:
+        mine, theirs = _modifiers(tn, x), _modifiers(to, x)
+        return bool(mine) and bool(theirs) and not (mine <= theirs or theirs <= mine)
+    return bool(things) and all(map(apart, things))
+
+
+_TAXED = re.compile(r"\b(?:before|after|pre|post)[- ]tax\b", re.IGNORECASE)
 
 
 def _names(text: str) -> Stems:
@@ -634,7 +733,7 @@ def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict
     check = _BY_RULE.get(rule_of("rules", reason))
     tn, to = new.content, old.content
     aside = check(n, o, tn, to, reason) if check else None
-    if aside is None and _other_person(n, tn, o, to):
+    if aside is None and rule_of("rules", reason) == "value" and _other_person(n, tn, o, to):
         aside = Aside("two facts are about different subjects", True)
     if aside is None and (o.kind == "opinion") != (n.kind == "opinion") \
             and not _view_left(reason, to):

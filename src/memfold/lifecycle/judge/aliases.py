@@ -91,7 +91,7 @@ def priced(fact: Fact) -> Fact:
     memory as one slot.  Which currency does not matter to the judge: an amount of money is
     compared with another amount of the same thing."""
     content = _CODE_BEFORE.sub("$", fact.content)
-    content = _NAME_AFTER.sub(lambda m: "$" + m.group(1), content)
+    content = _NAME_AFTER.sub(lambda m: "$" + m.group(1) + (m.group(2) or ""), content)
     return fact if content == fact.content else replace(fact, content=content)
 
 
@@ -104,7 +104,8 @@ _CODES = (r"K[Ss]hs?|KES|Rs\.?|INR|PKR|LKR|NPR|BDT|Tk|NGN|₦|GHS|GH₵|₵|ZAR|
 _CODE_BEFORE = re.compile(rf"(?<![\w$])(?:{_CODES}|(?:HK|S|A|C|NZ|R|AU|US)\$"
                           r"|R(?=\d{1,3}(?:,\d{3})+\b|\d{3,}\b))\s?(?=\d)")
 _NAME_AFTER = re.compile(
-    r"(?<![\w$.])(\d[\d,]*(?:\.\d+)?)\s?(?:(?i:shillings?|rand|rupees?|naira|cedis?|ringgits?|baht"
+    r"(?<![\w$.])(\d[\d,]*(?:\.\d+)?)(\s+(?:thousand|million|billion|lakh|crore))?"
+    r"\s?(?:(?i:shillings?|rand|rupees?|naira|cedis?|ringgits?|baht"
     r"|pesos?|yen|yuan|renminbi|won|dong|kronor|kronur|krona|kroner|krone|zlot(?:y|ys|ych)"
     r"|forints?|lira|lire|reais|dirhams?|euros?|dollars?|francs?|rubles?|roubles?|hryvnias?"
     r"|lei|leu|korun[ay]?|kwacha|birr|dinars?|riyals?|rials?|taka)|" + _CODES + r")(?!\w)")
