@@ -333,6 +333,9 @@ def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
     thing, a, b = _said(found[0]), about(tn), about(to)
     if thing and _doer_only(thing, tn):
         return Aside("thing said to end is who ended something else", False)
+    if thing and all(re.search(rf"\b{re.escape(x)}\w*'s\b", to, re.IGNORECASE) for x in thing) \
+            and not thing & b.heads:  # "The shop's rent" / "sold the guitar shop"
+        return Aside("thing said to end only owns what the older fact is about", True)
     if _ACCIDENT.search(tn):  # "Dropped the Galaxy A55 and cracked the screen"
         return Aside("newer fact tells an accident, not an end", False)
     if thing and all(x.endswith("li") or x.endswith("ly") for x in thing):
@@ -407,6 +410,9 @@ def _changes(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
             and (theirs := _modifiers(to, *thing)) and not mine & theirs:
         return Aside("thing changed is another of its kind", True)  # "household account" /
     # "an Easy Equities account"; "moving Tidemark's clusters to Hetzner" changes no team
+    left = frozenset().union(*(c.old for c in n.changes))  # "off Deel", "from AWS"
+    if left and not left & o.words:
+        return Aside("value the newer fact says was left is not the older fact's", True)
     owned = found[0].split("'s ", 1)[1:] if found else []
     if owned and not _said(owned[0]) & _said(to):
         return Aside("thing said to change is not one the older fact names", False)
@@ -447,12 +453,13 @@ def _moved(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return Aside("return from a place ends a trip, not where one lives", False)
     if _CHOICE.search(tn) and not _CHANGE_SAID.search(_CHOICE.sub(" ", tn)):
         return Aside("newer fact tells a choice, not a change", True)
-    if _REPLACED_BARE.search(tn) and not any(c.new for c in n.changes):
-        return Aside("replacement names nothing new", True)  # "replaced under warranty"
+    if _REPLACED_BARE.search(tn):  # "Google replaced the Pixel under warranty": a repair
+        return Aside("replacement is of one unit by the same", False)
     return None
 
 
-_REPLACED_BARE = re.compile(r"\breplaced\b(?![^.;]*\b(?:with|by)\b)", re.IGNORECASE)
+_REPLACED_BARE = re.compile(r"\breplaced\b(?![^.;]*\b(?:with|by)\b)(?=[^.;]*\b(?:under\s+warranty|"
+                            r"for\s+free|at\s+no\s+cost|free\s+of\s+charge)\b)", re.IGNORECASE)
 _RETURNED = re.compile(r"\breturn(?:ed|ing|s)\b", re.IGNORECASE)
 _CHOICE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b", re.IGNORECASE)
 _CHANGE_SAID = re.compile(r"\b(?:now|these\s+days|ha(?:s|ve)\s+been\s+\w+ing|nowadays|any\s*more|"
@@ -510,12 +517,13 @@ def _judged(s: _Said) -> Aside | None:
 
 
 def _measures(s: _Said) -> Aside | None:
-    """Two values measured in other units are not one slot's ("3 kyu" / "$75 an hour")."""
-    def units(value: str, r: Reading) -> frozenset[str]:
+    """Two amounts measured in other units are not one slot's ("3 kyu" / "$75 an hour"):
+    each value one amount, in units of which at least one is known by name, unlike."""
+    def units(value: str, r: Reading) -> list[frozenset[str]]:
         said = set(w.tokens(value.strip("'\"")))
-        return frozenset().union(*(u for v, u in r.numbers if v in said))
-    old, new = units(s.old, s.o) & _MEASURED, units(s.new, s.n) & _MEASURED
-    if (old or new) and old != new and units(s.old, s.o) and units(s.new, s.n):
+        return [u for v, u in r.numbers if v in said]
+    old, new = units(s.old, s.o), units(s.new, s.n)
+    if len(old) == 1 == len(new) and (old[0] | new[0]) & _MEASURED and not old[0] & new[0]:
         return Aside("values are measured in other units", False)
     return None
 
