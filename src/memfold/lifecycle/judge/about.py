@@ -271,7 +271,8 @@ _VALUE = re.compile(r"^(?P<label>[^:]+): (?P<old>.+) became (?P<new>.+)$")
 # an amount of a one-off event: a bill, a price paid, a charge, a reading at a service
 _EVENT = re.compile(r"\b(?:bills?|invoices?|cost|charged|charges?|paid|spent|bought|sold|"
                     r"servic\w+|repairs?|quoted?|came\s+to|"
-                    r"fines?|tickets?|deposit)\b", re.IGNORECASE)
+                    r"fines?|tickets?|deposit|sales|revenue|turnover|takings|"
+                    r"(?:in|for|during)\s+(?:19|20)\d\d)\b", re.IGNORECASE)
 # an amount that stands: a rent, a salary, a rate for a period
 _STANDING = re.compile(rf"\b(?:rent|salary|wages?|earns?|rates?|mortgage|allowance|"
                        rf"{evidence.PERIODS})\b", re.IGNORECASE)
@@ -340,8 +341,10 @@ def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return Aside("newer fact tells an accident, not an end", False)
     if thing and all(x.endswith("li") or x.endswith("ly") for x in thing):
         return Aside("thing said to end is a manner, not a thing", False)  # "retired fully"
-    if _SOLD_SOME.search(tn):  # "I sold six bowls": sales, not an end of the bowls
-        return Aside("newer fact tells sales, not an end", False)
+    if _SOLD_SOME.search(tn) or _one_of_many(thing, tn, to):  # "I sold six bowls", "Dad
+        return Aside("newer fact tells sales, not an end", False)  # sold a carriage clock"
+    if _COUNTED.match(tn):  # "Two residents left": those two, not the kind
+        return Aside("thing said to end is some of a kind, not the kind", False)
     if _DOWN_TO.search(tn):  # "the range dropped to about 260 km": a new amount
         return Aside("newer fact tells a new amount, not an end", False)
     if n.parted and not (o.relation == "relationship" or o.words & _BONDS):
@@ -385,6 +388,16 @@ _OBJECT_OPENS = frozenset("a an the my our your his her their its from of".split
 _DOWN_TO = re.compile(r"\b(?:dropped|fell|went\s+down|came\s+down|cut|reduced|lowered|shrank)"
                       r"\s+to\s+(?:about\s+|around\s+|just\s+)?[$€£]?\d", re.IGNORECASE)
 _BONDS = frozenset(w.stem(x) for x in (*w.RELATIONSHIP, "friend", "friends", "friendship"))
+def _one_of_many(thing: Stems, tn: str, to: str) -> bool:
+    """Whether the newer fact sold one of a kind ("sold a French carriage clock") that the
+    older names as many ("restores antique clocks")."""
+    sold = re.search(r"\bsold\s+(?:a|an|one)\s+((?:[\w-]+\s+){0,3}?)([\w-]+)\b", tn, re.IGNORECASE)
+    return sold is not None and _stem(sold.group(2)) in thing \
+        and re.search(rf"\b{re.escape(sold.group(2))}s\b", to, re.IGNORECASE) is not None
+
+
+_COUNTED = re.compile(r"\s*(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|"
+                      r"some|many)\s+\w+", re.IGNORECASE)
 _SOLD_SOME = re.compile(r"\bsold\s+(?:\d+|a\s+few|some|several|two|three|four|five|six|seven|"
                         r"eight|nine|ten|a\s+dozen|dozens)\b", re.IGNORECASE)
 _ACCIDENT = re.compile(r"\bdropped\b[^.;]*?\b(?:crack|smash|shatter|broke|dent|scratch)",
@@ -410,6 +423,8 @@ def _changes(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
             and (theirs := _modifiers(to, *thing)) and not mine & theirs:
         return Aside("thing changed is another of its kind", True)  # "household account" /
     # "an Easy Equities account"; "moving Tidemark's clusters to Hetzner" changes no team
+    if _STILL.search(tn):  # "Moved my MTN fibre to the Osu apartment; still GHS 420"
+        return Aside("newer fact says the thing goes on", True)
     left = frozenset().union(*(c.old for c in n.changes))  # "off Deel", "from AWS"
     if left and not left & o.words:
         return Aside("value the newer fact says was left is not the older fact's", True)
@@ -419,6 +434,7 @@ def _changes(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
     return None
 
 
+_STILL = re.compile(r"\bstill\b", re.IGNORECASE)
 _FROM = re.compile(r"\bfrom\s", re.IGNORECASE)  # "Ślęża's base from oat to pea": the base
 _PASSED = re.compile(r"\b(?:around|round|through|past|via|across|along|outside)\s", re.IGNORECASE)
 
@@ -562,7 +578,18 @@ def _slot(s: _Said) -> Aside | None:
 
 
 _MEASURED = frozenset({"money", "percent", *w.UNIT_CLASS.values()})  # classes known by name
-_VALUE_CHECKS = (_in_aside, _befell, _periods, _judged, _measures, _still_named, _slot)
+def _condition(s: _Said) -> Aside | None:
+    """A value that names a thing ("iPhone 15") is not replaced by a condition said in
+    small words ("the phone itself is fine")."""
+    def named(value: str) -> bool:
+        return any(not x.islower() for x in _TOKEN.findall(value))  # "iPhone", "15"
+    if named(s.old) and not named(s.new) and len(_TOKEN.findall(s.new)) == 1:
+        return Aside("newer value is a condition, not what the thing is", True)
+    return None
+
+
+_VALUE_CHECKS = (_in_aside, _befell, _periods, _judged, _measures, _still_named, _condition,
+                 _slot)
 
 
 def _named_only(label: str, tn: str, to: str, keys: frozenset[str]) -> bool:
@@ -599,7 +626,8 @@ _HAPPENED = re.compile(r"\b(?:is|are|was|were|been|got|gets)\s+(?:(?:offered|giv
 
 _JUDGED = re.compile(r"\b(?:best|worst|favou?rite|finest|greatest)\b", re.IGNORECASE)
 _PERIOD_STEMS = frozenset(w.stem(x) for x in (
-    "hour day week fortnight month quarter year season term night session lesson visit".split()))
+    "hour day week fortnight month quarter year season term night session lesson visit "
+    "tonne ton kilo kg litre liter gallon unit item head piece".split()))
 _LIGHT_STEMS = frozenset(w.stem(x) for x in (*_LIGHT_VERBS, "have", "has", "had", "put"))
 _ADVERBS_STEMS = frozenset(w.stem(x) for x in (*_ADVERBS, *_PARTICLES, "away", "ago"))
 
@@ -690,7 +718,11 @@ def _things(a: About, names: Stems, text: str) -> Stems:
     amount itself ("I rent", "earns"; "I pay $1,100 for Netflix" pays no salary)."""
     kept = _AMOUNT_VERBS - ({w.stem("earn")} if _PAYING.search(text) else set())
     priced = a.asides & _PRICE_NOUNS  # "I pay $1,450 a month in rent"
-    return (a.named | priced) - (a.verbs - a.subjects - kept) - names - _LIGHT_STEMS
+    owners = frozenset(_stem(m.group(1)) for m in _OWNER.finditer(text))  # "the van's belt"
+    return (a.named | priced) - (a.verbs - a.subjects - kept) - names - owners - _LIGHT_STEMS
+
+
+_OWNER = re.compile(r"\b([\w-]+)'s\b")
 
 
 _AMOUNT_VERBS = frozenset(w.stem(x) for x in ("rent", "earn", "weigh"))
@@ -710,8 +742,8 @@ def _view_left(reason: str, to: str) -> bool:
     ("would rather play the guitar" / "switched from guitar to drums")."""
     rule = rule_of("rules", reason)
     found = _quoted(reason)
-    return rule == "opinion" or rule == "moved" and bool(found) \
-        and bool(_said(found[0]) & about(to).heads)
+    return rule == "opinion" or rule == "moved" and bool(found) and not _JUDGED.search(to) \
+        and bool(_said(found[0]) & about(to).heads)  # not "the best kenkey in Kumasi"
 
 
 def _other_person(n: Reading, tn: str, o: Reading, to: str) -> bool:
