@@ -548,7 +548,8 @@ def _still_named(s: _Said) -> Aside | None:
     """A newer value that still names the older one ("two clients now: Tidemark and
     Quillfeather" after "joined Tidemark's rotation") adds to it, replacing nothing."""
     def named(value: str) -> set[str]:
-        return {x for x in _TOKEN.findall(value) if x[:1].isupper() or x[:1].isdigit()}
+        return {re.sub(r"'s$", "", x) for x in _TOKEN.findall(value)
+                if (x[:1].isupper() or x[:1].isdigit()) and x.lower() not in w.STOP | _AUX}
     if named(s.old) and named(s.old) < named(s.new):  # more names: added to, not replaced
         return Aside("newer value still names the older one", True)
     return None
