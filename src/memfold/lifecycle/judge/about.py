@@ -549,7 +549,8 @@ def _still_named(s: _Said) -> Aside | None:
     Quillfeather" after "joined Tidemark's rotation") adds to it, replacing nothing."""
     def named(value: str) -> set[str]:
         return {re.sub(r"'s$", "", x) for x in _TOKEN.findall(value)
-                if (x[:1].isupper() or x[:1].isdigit()) and x.lower() not in w.STOP | _AUX}
+                if (x[:1].isupper() or x[:1].isdigit()) and x.lower() not in w.STOP | _AUX
+                and _stem(x) not in _TITLE_WORDS}  # "VP Engineering" is a role, no name
     if named(s.old) and named(s.old) < named(s.new):  # more names: added to, not replaced
         return Aside("newer value still names the older one", True)
     return None
@@ -578,13 +579,18 @@ def _slot(s: _Said) -> Aside | None:
     return Aside("thing valued is not what both facts are about", False)
 
 
+_THING_LABELS = frozenset(w.stem(x) for x in (*w.FAMILY_NAMES, *w.KINDS))
+_TITLE_WORDS = frozenset(w.stem(x) for x in (
+    *w.ROLES, *"vp svp evp head chief senior junior principal staff associate assistant deputy "
+    "engineering marketing sales finance operations product design research people".split()))
 _MEASURED = frozenset({"money", "percent", *w.UNIT_CLASS.values()})  # classes known by name
 def _condition(s: _Said) -> Aside | None:
     """A value that names a thing ("iPhone 15") is not replaced by a condition said in
     small words ("the phone itself is fine")."""
     def named(value: str) -> bool:
         return any(not x.islower() for x in _TOKEN.findall(value))  # "iPhone", "15"
-    if named(s.old) and not named(s.new) and len(_TOKEN.findall(s.new)) == 1:
+    if named(s.old) and not named(s.new) and len(_TOKEN.findall(s.new)) == 1 \
+            and _stem(s.label) in _THING_LABELS:  # not "relationship: 'Lena' became 'married'"
         return Aside("newer value is a condition, not what the thing is", True)
     return None
 
@@ -738,6 +744,18 @@ _BOUND = re.compile(r"\b(?:over|above|under|below|more\s+than|less\s+than|at\s+l
                     r"|nearly|almost|upwards\s+of)\s+[$€£¥₹₪]?\d", re.IGNORECASE)
 
 
+def _told_before(tn: str, old: Fact) -> bool:
+    """Whether the newer fact dates what it tells to a year before the older fact's day."""
+    years = [int(y) for y in _WHEN_YEAR.findall(tn)]  # "in April 2018", not "a 2020 Niro"
+    return old.day is not None and bool(years) and max(years) < old.day.year
+
+
+_WHEN_YEAR = re.compile(r"\b(?:in|during|back\s+in)\s+(?:[A-Z][a-z]+\s+)?((?:19|20)\d\d)\b")
+_AHEAD = re.compile(r"\b(?:in\s+the\s+new\s+year|later\s+this\s+(?:year|month|spring|summer|autumn"
+                    r"|fall|winter)|in\s+a\s+(?:few|couple\s+of)\s+(?:weeks|months)|soon)\b",
+                    re.IGNORECASE)
+
+
 def _view_left(reason: str, to: str) -> bool:
     """Whether a rule's reason reverses a view, or leaves what the older view is about
     ("would rather play the guitar" / "switched from guitar to drums")."""
@@ -774,6 +792,10 @@ def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict
     check = _BY_RULE.get(rule_of("rules", reason))
     tn, to = new.content, old.content
     aside = check(n, o, tn, to, reason) if check else None
+    if aside is None and _told_before(tn, old):  # "Nomvula and I married in April 2018"
+        aside = Aside("newer fact tells of a time before the older fact", False)
+    if aside is None and _AHEAD.search(tn):  # "are moving to São Paulo in the new year"
+        aside = Aside("newer fact tells what is ahead", True)
     if aside is None and rule_of("rules", reason) == "value" and _other_person(n, tn, o, to):
         aside = Aside("two facts are about different subjects", True)
     if aside is None and (o.kind == "opinion") != (n.kind == "opinion") \

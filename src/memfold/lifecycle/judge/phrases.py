@@ -250,3 +250,21 @@ CORRECTION = re.compile(r"^(?:correction|corrected|erratum|update)\s*[:,\u2014-]
                         r"|thought)\w*)"  # "I actually enjoy": emphasis, not a correction
                         r"|\b(?:had|got)\s+(?:it|that|this|the\s+\w+(?:\s+\w+)?)\s+wrong\b"
                         r"|\bmis(?:heard|read|typed|spelt|spelled|remembered)\b", re.IGNORECASE)
+
+
+def describes_subject(text: str, found: re.Match[str], names: frozenset[str]) -> bool:
+    """Whether a kin or friend word the third-party reading found only says who the
+    subject is to the writer: an apposition after the subject's name ("Walt Petrenko, my
+    oldest friend, lives ...") or the name after it ("My son Corey lives in Calgary"), so
+    the fact is the subject's own, not someone else's news."""
+    before, after = text[: found.start()], text[found.end():]
+    if _NAME_ONLY.match(before) and found.group().lstrip().startswith(",") \
+            and _CLOSED.match(after):
+        return True
+    named = _NAME_NEXT.match(after)
+    return not before.strip() and named is not None and w.stem(named.group(1).lower()) in names
+
+
+_NAME_ONLY = re.compile(r"^\s*(?-i:[A-Z])[\w'’.-]*(?:\s+(?-i:[A-Z])[\w'’.-]*){0,3}\s*$")
+_CLOSED = re.compile(r"^[^,;:]{0,40},")  # "... oldest friend since university, lives"
+_NAME_NEXT = re.compile(r"^,?\s+((?-i:[A-Z])[\w'’-]*)")

@@ -568,7 +568,7 @@ def _guard(text: str, names: Stems, ends: bool) -> str | None:
 
 
 def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
-    if w.THIRD_PARTY.search(text):
+    if (m := w.THIRD_PARTY.search(text)) and not p.describes_subject(text, m, names):
         return "third-party"
     if (m := w.REPORTED_OTHER.search(text)) and w.stem(m.group(1).lower()) not in names:
         return "third-party"
