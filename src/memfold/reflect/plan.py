@@ -32,7 +32,9 @@ events change are recorded as they were before it, and `--undo` journals them ba
 events). The pages are written as one set (`write`, `files.stage_set`): a run killed while
 writing them leaves every page old, or, once the next memfold command has finished it, every
 page new.
-Planning is deterministic: a second run on unchanged input changes nothing.
+Planning is deterministic: a second run on unchanged input changes nothing.  It reads the
+bank through two seams only — its index (`draft.ReflectIndex`) and its pages (`draft.Pages`) — so
+`plan` plans over a workspace or over a memfold server's rows of a bank alike.
 """
 
 from __future__ import annotations
@@ -43,11 +45,21 @@ import json
 from datetime import date
 from typing import Any
 
-from memfold.errors import MemfoldError
-from memfold.index.base import IndexBackend
+from memfold.errors import BadInput, MemfoldError
 from memfold.lifecycle.ledger import Ledger
+from memfold.recall.options import spec
 from memfold.reflect.consolidate import consolidate
-from memfold.reflect.draft import NOT_SENT, Draft, PageChange, ReflectPlan, Similar
+from memfold.reflect.draft import (
+    NOT_SENT,
+    DiskPages,
+    Draft,
+    PageChange,
+    Pages,
+    ReflectIndex,
+    ReflectPlan,
+    Similar,
+    StoredPages,
+)
 from memfold.reflect.opinions import weigh_opinions
 from memfold.reflect.pages import entity_pages
 from memfold.reflect.sweep import propose_core, sweep
@@ -60,6 +72,8 @@ from memfold.reflect.text import (  # noqa: F401 - read as reflect.X (tests, doc
 )
 from memfold.reflect.undo import manifest, touched_states, undo_records
 from memfold.reflect.write import PAGES_INTENT, finish_pages, stage_pages
+from memfold.scan.secrets import find_secrets
+from memfold.times.parse import TimeSpecError
 from memfold.workspace.files import commit_set, discard_set, remove, replace_atomically
 from memfold.workspace.layout import Workspace
 
@@ -70,9 +84,9 @@ class Planner:
     opinions (.opinions), entity pages (.pages), the lifecycle sweep and core-memory proposals
     (.sweep) — so a later job sees what an earlier one decided."""
 
-    def __init__(self, workspace: Workspace, backend: IndexBackend, *, since: date,
+    def __init__(self, pages: Pages, backend: ReflectIndex, *, since: date,
                  today: date, is_secret: Any = None, similar: Similar | None = None) -> None:
-        self.draft = Draft(workspace, backend, since=since, today=today, is_secret=is_secret,
+        self.draft = Draft(pages, backend, since=since, today=today, is_secret=is_secret,
                            similar=similar)
 
     def run(self) -> ReflectPlan:
@@ -84,6 +98,30 @@ class Planner:
         sweep(draft)
         propose_core(draft)
         return draft.plan
+
+
+def window_start(since: str | date, today: date) -> date:
+    """The first day of a run's window (`--since`: "7d", a date, ...); BadInput when
+    `since` says no time."""
+    try:
+        start = spec(since, today).start
+    except TimeSpecError as exc:
+        raise BadInput(str(exc)) from None
+    return start or today
+
+
+def holds_secret(text: str) -> bool:
+    """Whether a fact's text holds a secret (kept off the pages a run writes)."""
+    return bool(find_secrets(text))
+
+
+def plan(pages: Pages, backend: ReflectIndex, *, since: date, today: date,
+         similar: Similar | None = None) -> ReflectPlan:
+    """Plan a run over the index `backend` and the pages `pages` reads, writing nothing
+    (the caller keeps both still while it plans): what a dry run answers, and what a run
+    journals and writes."""
+    return Planner(pages, backend, since=since, today=today, is_secret=holds_secret,
+                   similar=similar).run()
 
 
 # -- running ------------------------------------------------------------------------
@@ -98,7 +136,7 @@ def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: s
     with workspace.write_lock.held():
         finish_pages(workspace, locked=True)
         ledger.replay()
-        plan = Planner(workspace, ledger.backend, since=since, today=today,
+        plan = Planner(DiskPages(workspace.root), ledger.backend, since=since, today=today,
                        is_secret=is_secret, similar=similar).run()
         if dry_run:
             return plan
@@ -163,5 +201,6 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
     return [entry["path"] for entry in saved["pages"]]
 
 
-__all__ = ["NOT_SENT", "PAGES_INTENT", "PageChange", "Planner", "ReflectPlan", "dates_note",
-           "finish_pages", "page_slug", "run", "undo", "with_dates"]
+__all__ = ["NOT_SENT", "PAGES_INTENT", "DiskPages", "PageChange", "Pages", "Planner",
+           "ReflectPlan", "StoredPages", "dates_note", "finish_pages", "holds_secret",
+           "page_slug", "plan", "run", "undo", "window_start", "with_dates"]
