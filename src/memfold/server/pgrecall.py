@@ -41,7 +41,7 @@ from memfold.recall.query import plan_query, refuse_long
 from memfold.recall.search import about as about_entity
 from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
-from memfold.server import pgreads, pgstatus
+from memfold.server import pgreads, pgreflect, pgstatus
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import tenant_tx, with_retries
 from memfold.server.pgcache import BankFacts, Versions
@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from memfold.embed.base import Embedder
+    from memfold.reflect.plan import ReflectPlan
 
 _T = TypeVar("_T")
 
@@ -64,7 +65,7 @@ MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers reca
 # the verbs (REST) and tools (MCP) a replica answers from PostgreSQL under --recall-from
 # postgres; every other one runs on its copy of the bank
 ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities",
-                      "status", "context", "review"})
+                      "status", "context", "review", "reflect"})
 
 
 class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
@@ -184,6 +185,15 @@ class DatabaseBank:
         chosen = Selection.of(since=since, entity=entity, rule=rule, settled=settled,
                               today=config.resolve_now(now).date())
         return review_queue(self.index, chosen, limit=limit)
+
+    def reflect(self, *, since: str | date = "7d", dry_run: bool = False,
+                now: Any = None) -> ReflectPlan:
+        """`Memory.reflect`'s dry run, planned over the bank's rows (memfold.server.pgreflect);
+        NeedsCopy for a run (a write) or with a model (paraphrases are the copy's)."""
+        if not dry_run or self.vectors is not None:
+            raise NeedsCopy
+        return pgreflect.planned(self.index.conn, self.index.bank_id, self.head, since=since,
+                                 now=now, facts=self.kept)
 
     def status(self) -> StatusReport:
         """`Memory.status` of the bank (memfold.server.pgstatus)."""

@@ -1,0 +1,83 @@
+"""`reflect` answered from PostgreSQL itself (`memfold serve --recall-from postgres`): a run
+planned over the bank's rows, and written to them, with no copy of the bank.
+
+The run is planned by local memfold's own code (`memfold.reflect.plan.plan`) through its two
+seams: the index is the bank's recall rows (`PgRecallIndex`, with the citations of the
+generated pages read as `status` reads them, memfold.server.pgstatus) and the pages are the
+bank's `files` rows (`pgreads.BankFiles`: the skeleton `memfold init` makes for a bank never
+written, as its copy holds it).  A dry run reads them in the read's snapshot and answers the
+plan, writing nothing.
+
+A run (`pgretain.DatabaseWriter.reflect`) is planned the same way in the write's transaction
+(memfold.server.pgwrite: the bank's lock and its `banks` row held, so nothing moves while it
+plans) and stored as one bank version, as a copy sends it: the pages it rewrote and its
+journal lines (chained on the bank's last line, signed with who writes), their facts and
+recall rows derived and the journal folded (`rows.store`); then the facts its pages hold
+that the bank never held (`new_facts`: consolidated ones) are judged against older ones, as
+the sync after a local run judges them (the retain's own judging).  A run that decides
+nothing and changes no page stores nothing.
+
+A replica with a model sends a run to its copy (`NeedsCopy`): there, consolidation also
+finds paraphrases by the copy's vectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from memfold import config
+from memfold.index.base import Citation
+from memfold.reflect import plan as reflect_plan
+from memfold.reflect.draft import StoredPages
+from memfold.server import pgstatus
+from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgreads import BankFiles
+from memfold.values import TEXT
+from memfold.workspace.format import parse_document
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from memfold.reflect.plan import ReflectPlan
+    from memfold.server.pgcache import BankFacts
+
+# the verb (REST) and tool (MCP) answered this way: a dry run read, a run written
+ANSWERED = frozenset({"reflect"})
+_HELD = "SELECT DISTINCT fact_id FROM recall_facts WHERE bank_id = %s AND fact_id = ANY(%s)"
+
+
+class ReflectRows(PgRecallIndex):
+    """The bank's recall rows as reflect reads them: recall's index and the citations of
+    the generated pages."""
+
+    def citations(self) -> list[Citation]:
+        return pgstatus.citations(self.conn, self.bank_id)
+
+
+def planned(conn: psycopg.Connection[Any], bank_id: int, head: int, *, since: str | date,
+            now: Any = None, facts: BankFacts | None = None) -> ReflectPlan:
+    """A run planned over the bank's rows at version `head` (nothing written)."""
+    today = config.resolve_now(now).date()
+    start = reflect_plan.window_start(since, today)
+    pages = StoredPages(BankFiles(conn, bank_id, head).read)
+    return reflect_plan.plan(pages, ReflectRows(conn, bank_id, facts=facts), since=start,
+                             today=today)
+
+
+def new_facts(conn: psycopg.Connection[Any], bank_id: int,
+              files: Mapping[str, bytes]) -> list[str]:
+    """The typed facts these pages hold that the bank holds no row of, in the order a sync
+    meets them (its new facts, which the judge weighs)."""
+    ids = _typed_ids(files)
+    if not ids:
+        return []
+    held = {r[0] for r in conn.execute(_HELD, [bank_id, ids]).fetchall()}
+    return [i for i in dict.fromkeys(ids) if i not in held]
+
+
+def _typed_ids(files: Mapping[str, bytes]) -> list[str]:
+    """The ids of the typed facts these pages hold, in the order a sync meets them."""
+    return [f.id for path in sorted(files) for f in parse_document(path, files[path]).facts
+            if f.kind != TEXT]
