@@ -43,7 +43,7 @@ from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
 from memfold.server import pgreads, pgreflect, pgstatus
 from memfold.server.admin import Caller, check_bank
-from memfold.server.db import tenant_tx, with_retries
+from memfold.server.db import NeedsCopy, tenant_tx, with_retries
 from memfold.server.pgcache import BankFacts, Versions
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgvectors import BankVectors, VectorCache
@@ -66,10 +66,6 @@ MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers reca
 # postgres; every other one runs on its copy of the bank
 ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities",
                       "status", "context", "review", "reflect"})
-
-
-class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
-    """This recall is answered from the replica's copy of the bank instead."""
 
 
 class DatabaseBank:

@@ -23,7 +23,7 @@ finds paraphrases by the copy's vectors.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -42,10 +42,18 @@ if TYPE_CHECKING:
 
     from memfold.reflect.plan import ReflectPlan
     from memfold.server.pgcache import BankFacts
+    from memfold.server.pgwrite import BankWrite
 
 # the verb (REST) and tool (MCP) answered this way: a dry run read, a run written
-ANSWERED = frozenset({"reflect"})
+ANSWERED = frozenset({"reflect", "reflect_undo"})
 _HELD = "SELECT DISTINCT fact_id FROM recall_facts WHERE bank_id = %s AND fact_id = ANY(%s)"
+_SAVED = "SELECT manifest FROM reflect_undo WHERE bank_id = %s"
+_KEEP = ("INSERT INTO reflect_undo (tenant_id, bank_id, version, manifest) VALUES (%s, %s, %s,"
+         " %s) ON CONFLICT (bank_id) DO UPDATE SET version = excluded.version,"
+         " manifest = excluded.manifest")
+_DROP = "DELETE FROM reflect_undo WHERE bank_id = %s"
+
+Judge = Callable[[list[str], str], object]  # (new fact ids, ts): judged, their word journaled
 
 
 class ReflectRows(PgRecallIndex):
@@ -64,6 +72,55 @@ def planned(conn: psycopg.Connection[Any], bank_id: int, head: int, *, since: st
     pages = StoredPages(BankFiles(conn, bank_id, head).read)
     return reflect_plan.plan(pages, ReflectRows(conn, bank_id, facts=facts), since=start,
                              today=today)
+
+
+def run(write: BankWrite, *, since: str | date, now: Any, ts: str,
+        judge: Judge) -> ReflectPlan:
+    """Plan a run in the write's transaction and store it as this write's version: its
+    pages and journal lines, the undo manifest, the judge's word on its new facts."""
+    plan = planned(write.conn, write.bank_id, write.head, since=since, now=now)
+    if not (plan.records or plan.pages):
+        return plan  # nothing to do: the last run stays the one an undo takes back
+    files = {page.path: page.after for page in plan.pages}
+    new_ids = new_facts(write.conn, write.bank_id, files)
+    prior = reflect_plan.touched_states(plan.records, PgRecallIndex(write.conn, write.bank_id))
+    events = write.journal(plan.records, ts=ts, files={**write.founding(), **files})
+    keep(write.conn, write.caller.tenant, write.bank_id, write.version,
+         reflect_plan.manifest_bytes(plan, events, prior))
+    judge(new_ids, ts)
+    return plan
+
+
+def undo(write: BankWrite, *, ts: str, judge: Judge) -> list[str]:
+    """`reflect --undo` in the write's transaction: the last run's pages written back and
+    its decisions taken back (`reflect.plan.undo`'s steps over the bank's rows), its
+    manifest dropped; the pages it wrote."""
+    saved = reflect_plan.saved_run(stored(write.conn, write.bank_id))
+    files = dict(reflect_plan.pages_back(saved, BankFiles(write.conn, write.bank_id,
+                                                          write.head).read))
+    states = PgRecallIndex(write.conn, write.bank_id).life(reflect_plan.undone_ids(saved))
+    new_ids = new_facts(write.conn, write.bank_id,
+                        {path: data for path, data in files.items() if data is not None})
+    write.journal(reflect_plan.undo_records(saved, states), ts=ts, files=files)
+    keep(write.conn, write.caller.tenant, write.bank_id, write.version, None)
+    judge(new_ids, ts)
+    return reflect_plan.undone_pages(saved)
+
+
+def stored(conn: psycopg.Connection[Any], bank_id: int) -> bytes | None:
+    """The undo manifest of the bank's last reflect run (None: nothing to undo)."""
+    row = conn.execute(_SAVED, [bank_id]).fetchone()
+    return None if row is None else bytes(row[0])
+
+
+def keep(conn: psycopg.Connection[Any], tenant: str, bank_id: int, version: int,
+         manifest: bytes | None) -> None:
+    """Keep `manifest` as the bank's last run's, written by bank version `version` (None:
+    drop it), in the caller's transaction."""
+    if manifest is None:
+        conn.execute(_DROP, [bank_id])
+    else:
+        conn.execute(_KEEP, [tenant, bank_id, version, manifest])
 
 
 def new_facts(conn: psycopg.Connection[Any], bank_id: int,

@@ -49,9 +49,9 @@ from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing
 from memfold.server import pgcore, pgledger, pgreflect
 from memfold.server.admin import Caller, check_bank
+from memfold.server.db import NeedsCopy
 from memfold.server.pgindex import PgRecallIndex
-from memfold.server.pgrecall import NeedsCopy
-from memfold.server.pgwrite import BankWrite, chained, clock, signed, skeleton, stamp
+from memfold.server.pgwrite import BankWrite, chained, clock, skeleton, stamp
 from memfold.server.vectors import StoredVectors
 from memfold.values import TEXT, Judgement, RetainResult
 from memfold.workspace.format import decode, parse_appended, parse_document, prepare_append
@@ -118,19 +118,17 @@ class DatabaseWriter(pgcore.CoreWrites):
         if self.embeds:
             raise NeedsCopy
         write = self.transaction()
-        plan = pgreflect.planned(write.conn, write.bank_id, write.head, since=since, now=now)
-        if dry_run or not (plan.records or plan.pages):
-            return plan
-        ts = stamp(now)
-        files = {page.path: page.after for page in plan.pages}
-        new_ids = pgreflect.new_facts(write.conn, write.bank_id, files)
-        if write.head == 0:  # a bank's first write sends the skeleton its copy holds
-            files = {**skeleton(), **files}
-        seq, prev = write.tail()
-        events = chained(signed(plan.records, self.source), ts, seq, prev)
-        write.store(files=files, lines=[(e.seq, e.line()) for e in events])
-        Retaining(write, self.pool, self.embedder).judged(new_ids, ts)
-        return plan
+        if dry_run:
+            return pgreflect.planned(write.conn, write.bank_id, write.head, since=since,
+                                     now=now)
+        return pgreflect.run(write, since=since, now=now, ts=stamp(now),
+                             judge=Retaining(write, self.pool, self.embedder).judged)
+
+    def reflect_undo(self, *, now: Any = None) -> list[str]:
+        """`Memory.reflect_undo` from the bank's rows (memfold.server.pgreflect)."""
+        write = self.transaction()
+        return pgreflect.undo(write, ts=stamp(now),
+                              judge=Retaining(write, self.pool, self.embedder).judged)
 
 
 class Retaining:
