@@ -83,9 +83,10 @@ def answerable(embedder: object | None) -> bool:
 
 
 class DatabaseWriter(pgcore.CoreWrites):
-    """`Memory.retain` (and `use`, `supersede`, `restore`: memfold.server.pgledger) for one
-    bank, written to PostgreSQL with no copy of it: the same arguments and answer (the REST
-    verbs and the MCP tools run on it unchanged)."""
+    """`Memory.retain` (and `use`, `supersede`, `restore`, ...: memfold.server.pgledger,
+    the core edits: pgcore, `reflect` and `reflect_undo`: pgreflect) for one bank, written
+    to PostgreSQL with no copy of it: the same arguments and answer (the REST verbs and the
+    MCP tools run on it unchanged)."""
 
     def __init__(self, pool: ConnectionPool, caller: Caller, bank: str,
                  embedder: Callable[[], Embedder] | None = None) -> None:
