@@ -6,13 +6,13 @@ recall like any other, and nothing of it is written to the replica's disk.
 `DatabaseBank` has Memory's `recall` and its other reads (`about`, `get` without a use,
 `history`, `trace`, `entities`, `status`, `core`, `context`, `review`, and `reflect`'s dry
 run: the same arguments and answers), so the REST verbs and MCP tools in `ANSWERED` run on it
-unchanged (the reads besides recall: memfold.server.pgreads, pgstatus and pgreflect).  What it cannot answer this way it refuses with
-`NeedsCopy`, and the replica answers from its copy as before: a rerank, a semantic or
-hybrid recall on a replica without a model, a use, a reflect dry run on a replica with a
-model (paraphrases are found by the copy's vectors), or a bank written before its recall rows
-existed (schema 0005) and not written since (`memfold server bank check --repair` derives
-them).  Semantic and hybrid recall search the bank's vectors in memory
-(memfold.server.pgvectors), kept per bank version like the answers below.
+unchanged (the reads besides recall: memfold.server.pgreads, pgstatus and pgreflect).  What
+it cannot answer this way it refuses with `NeedsCopy`, and the replica answers from its copy
+as before: a rerank, a semantic or hybrid recall on a replica without a model, a use, a
+reflect dry run on a replica with a model (paraphrases are found by the copy's vectors), or
+a bank written before its recall rows existed (schema 0005) and not written since (`memfold
+server bank check --repair` derives them).  Semantic and hybrid recall search the bank's
+vectors in memory (memfold.server.pgvectors), kept per bank version like the answers below.
 
 What only a write changes — the bank's warnings and days, word and phrase counts, names, the
 facts a search ranks and their neighbours, the open conflicts the judge journaled about them
