@@ -49,7 +49,7 @@ ANSWERED = frozenset({"reflect", "reflect_undo"})
 _HELD = "SELECT DISTINCT fact_id FROM recall_facts WHERE bank_id = %s AND fact_id = ANY(%s)"
 _SAVED = "SELECT manifest FROM reflect_undo WHERE bank_id = %s"
 _KEEP = ("INSERT INTO reflect_undo (tenant_id, bank_id, version, manifest) VALUES (%s, %s, %s,"
-         " %s) ON CONFLICT (bank_id) DO UPDATE SET version = excluded.version,"
+         " %s) ON CONFLICT (tenant_id, bank_id) DO UPDATE SET version = excluded.version,"
          " manifest = excluded.manifest")
 _DROP = "DELETE FROM reflect_undo WHERE bank_id = %s"
 

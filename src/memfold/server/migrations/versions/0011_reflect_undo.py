@@ -7,7 +7,9 @@ or one whose copy of the bank never saw the run.
 
 A run stores it in its write's transaction (the version it wrote); an undo, a purge (the
 manifest may hold the purged text) or a later run replaces or deletes it; a deleted bank's
-goes with the bank.  Row-level security as on every tenant table.
+goes with the bank.  Row-level security as on every tenant table; the key names the tenant
+too, so a row naming another tenant's bank is refused by the foreign key alone (never by the
+key, which would tell that bank keeps a manifest).
 
 Revision ID: 0011
 Revises: 0010
@@ -25,9 +27,10 @@ def upgrade() -> None:
     op.execute("""
 CREATE TABLE reflect_undo (
     tenant_id   text NOT NULL,
-    bank_id     integer PRIMARY KEY,
+    bank_id     integer NOT NULL,
     version     bigint NOT NULL,
-    manifest    bytea NOT NULL
+    manifest    bytea NOT NULL,
+    PRIMARY KEY (tenant_id, bank_id)
 )""")
     op.execute("ALTER TABLE reflect_undo ENABLE ROW LEVEL SECURITY")
     op.execute("ALTER TABLE reflect_undo FORCE ROW LEVEL SECURITY")
