@@ -31,6 +31,7 @@ KIND_PAGES = {"world": "bank/world.md", "experience": "bank/experience.md",
               "opinion": "bank/opinions.md", "observation": "bank/world.md"}
 Similar = Callable[[int, Sequence[int]], set[int]]  # rowid, rowids -> those paraphrasing it
 NOT_SENT = "(not sent)"  # the kind of a ReflectPlan.from_dict's placeholder records
+ASKED_KEPT = 256  # the index's answers a run keeps (Draft._asked)
 
 
 class ReflectIndex(RecallIndex, Protocol):
@@ -162,6 +163,7 @@ class Draft:
         self.synthetic: list[Candidate] = []  # consolidated facts this run will write
         # opinion id -> (confidence, support, contradict) as this run moved them
         self.simulated: dict[str, tuple[float, list[str], list[str]]] = {}
+        self._answers: dict[tuple[str, ...], list[Candidate]] = {}  # oldest asked first
 
     # facts --------------------------------------------------------------------------
 
@@ -177,15 +179,31 @@ class Draft:
 
     def linked(self, keys: Sequence[str]) -> list[Candidate]:
         """The active facts naming any of the entity `keys`, consolidated ones included."""
-        found = self.backend.linked(list(keys), Filters(kinds=tuple(KIND_PAGES)), 100_000)
+        found = self._asked(("linked", *keys), lambda: self.backend.linked(
+            list(keys), Filters(kinds=tuple(KIND_PAGES)), 100_000))
         wanted = set(keys)
         return [c for c in found if self.active(c)] + [
             c for c in self.synthetic if wanted & set(c.links)]
 
     def of_kind(self, kind: str) -> list[Candidate]:
-        found = self.backend.recent(Filters(kinds=(kind,)), 100_000)
+        found = self._asked(("of_kind", kind), lambda: self.backend.recent(
+            Filters(kinds=(kind,)), 100_000))
         return [c for c in found if self.active(c)] + [
             c for c in self.synthetic if c.fact.kind == kind]
+
+    def _asked(self, question: tuple[str, ...],
+               ask: Callable[[], list[Candidate]]) -> list[Candidate]:
+        """The index's answer to `question`, asked once a run: nothing is written while a
+        run plans, so the answer cannot change (what the run decided is applied on top:
+        `active`, `synthetic`).  Consolidation asks for the same entities' facts once per
+        fact naming them; the ASKED_KEPT most recent answers are kept."""
+        found = self._answers.pop(question, None)
+        if found is None:
+            found = ask()
+        self._answers[question] = found
+        while len(self._answers) > ASKED_KEPT:
+            self._answers.pop(next(iter(self._answers)))
+        return found
 
     def confidence_now(self, c: Candidate) -> float:
         simulated = self.simulated.get(c.fact.id)
