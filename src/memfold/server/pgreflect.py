@@ -23,12 +23,12 @@ finds paraphrases by the copy's vectors.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from memfold import config
-from memfold.index.base import Citation
+from memfold.index.base import Candidate, Citation
 from memfold.reflect import plan as reflect_plan
 from memfold.reflect.draft import StoredPages
 from memfold.server import pgstatus
@@ -58,10 +58,16 @@ Judge = Callable[[list[str], str], object]  # (new fact ids, ts): judged, their 
 
 class ReflectRows(PgRecallIndex):
     """The bank's recall rows as reflect reads them: recall's index and the citations of
-    the generated pages."""
+    the generated pages.  A run reads an entity's facts once per entity it names (tens of
+    thousands of rows in a large bank, each read several times), and nothing is written
+    while it plans: a row read before in this bank version is not made a fact again."""
 
     def citations(self) -> list[Citation]:
         return pgstatus.citations(self.conn, self.bank_id)
+
+    def _candidate(self, row: Sequence[Any]) -> Candidate:
+        kept = self._kept.get(row[0])
+        return kept if kept is not None else super()._candidate(row)
 
 
 def planned(conn: psycopg.Connection[Any], bank_id: int, head: int, *, since: str | date,
