@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 MARKER = "[purged]"
 SKIPPED_DIRS = (".git",)  # version-control history is out of a purge's reach (documented)
+UNDO_SNAPSHOT = "reflect-last.json"  # reflect.plan.UNDO_FILE, under the cache: may hold the text
 
 
 @dataclass(frozen=True)
@@ -298,7 +299,7 @@ def _plan_other_files(workspace: Workspace, planned: set[str],
     deletes are dealt with as stores, not as text."""
     if not tokens:
         return {}
-    stores = {workspace.index_path.name, "vectors", "reflect-last.json"}
+    stores = {workspace.index_path.name, "vectors", UNDO_SNAPSHOT}
     rewrites = {}
     for top, dirs, names in os.walk(workspace.root):
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
@@ -330,16 +331,26 @@ def index_place() -> PurgePlace:
                       "and truncated")
 
 
+def undo_place() -> PurgePlace:
+    """Reflect's undo snapshot's place in a plan: deleted (it may hold the text)."""
+    layout = Workspace(Path("."))
+    cache = layout.cache_dir.relative_to(layout.root).as_posix()
+    return PurgePlace(f"{cache}/{UNDO_SNAPSHOT}", None, "delete",
+                      "reflect's undo snapshot (may hold the text)")
+
+
 def _derived_places(workspace: Workspace, vectors: int) -> list[PurgePlace]:
     cache = workspace.cache_dir.relative_to(workspace.root).as_posix()
     places = [index_place()]
     if vectors:
         places.append(PurgePlace(f"{cache}/vectors", None, "scrub",
                                  f"{vectors} vector(s) dropped"))
-    for name, why in (("reflect-last.json", "reflect's undo snapshot (may hold the text)"),
-                      (f"{workspace.index_path.name}.damaged", "a moved-aside old index")):
-        if (workspace.cache_dir / name).exists():
-            places.append(PurgePlace(f"{cache}/{name}", None, "delete", why))
+    if (workspace.cache_dir / UNDO_SNAPSHOT).exists():
+        places.append(undo_place())
+    damaged = f"{workspace.index_path.name}.damaged"
+    if (workspace.cache_dir / damaged).exists():
+        places.append(PurgePlace(f"{cache}/{damaged}", None, "delete",
+                                 "a moved-aside old index"))
     return places
 
 

@@ -34,13 +34,12 @@ from memfold.lifecycle.ledger import Ledger
 from memfold.lifecycle.review import REVIEW_LIMIT, Selection, queue, settle
 from memfold.recall.embedding import Embedding
 from memfold.recall.query import plan_query, refuse_long
-from memfold.recall.search import Ranked, Trace, build_trace, describe, recall_options, spec
+from memfold.recall.search import Ranked, Trace, build_trace, describe, recall_options
 from memfold.recall.search import about as about_entity
 from memfold.recall.search import recall as run_recall
 from memfold.screening import refuses_undecodable, valid_source
 from memfold.session import core as core_memory
 from memfold.status import stale_pages, status_report
-from memfold.times.parse import TimeSpecError
 from memfold.upkeep import Upkeep, repairs
 from memfold.values import (
     AboutResult,
@@ -406,19 +405,14 @@ class Memory(ImportExport):
         With `dry_run` nothing is written; `plan.diff()` is exactly what a run would write.
         """
         from memfold.reflect import plan as _reflect
-        from memfold.scan.secrets import find_secrets
 
         today = self.now(now).date()
-        try:
-            start = spec(since, today).start
-        except TimeSpecError as exc:
-            raise BadInput(str(exc)) from None
+        start = _reflect.window_start(since, today)
         self.refresh()
         # the vector search when the workspace has vectors (for paraphrases)
         _, semantic = self._embedding.mode(self.index_backend, None, backlog=True)
-        plan = _reflect.run(self.workspace, self.ledger, since=start or today, today=today,
-                            ts=self._ts(now), dry_run=dry_run,
-                            is_secret=lambda text: bool(find_secrets(text)),
+        plan = _reflect.run(self.workspace, self.ledger, since=start, today=today,
+                            ts=self._ts(now), dry_run=dry_run, is_secret=_reflect.holds_secret,
                             similar=semantic.paraphrases if semantic else None)
         if not dry_run and plan.pages:
             self._upkeep.sync(only=[p.path for p in plan.pages], ts=self._ts(now))

@@ -64,7 +64,8 @@ def test_two_replicas_retaining_from_postgres(pg_cluster: Cluster) -> None:
         run = trials.run_replicas(bed, WRITERS, RETAINS, PAIRS, seed=2)
         # the notes are written from PostgreSQL too, so a replica holds no copy (none is
         # compared) unless a write through one made it: compared below once a read through
-        # the copy (reflect's dry run) made it or caught it up
+        # the copy (a semantic recall, which a replica without a model answers from its
+        # copy) made it or caught it up
         stale = [d for d in run.replica_differences if "index differs" in d]
         run.replica_differences = [d for d in run.replica_differences if d not in stale]
         assert_sound(run)
@@ -74,6 +75,9 @@ def test_two_replicas_retaining_from_postgres(pg_cluster: Cluster) -> None:
         truth = trials.truth_dump(trials.export(bed, run.bank))
         for n, replica in enumerate(bed.replicas):
             assert bed.call(n, run.bank, "reflect", {"dry_run": True}).status == 200
+            assert trials.replica_dump(replica, bed.bank_ids[run.bank]) is None  # no copy
+            asked = {"query": "note", "mode": "semantic"}
+            assert bed.call(n, run.bank, "recall", asked).status == 200
             assert trials.replica_dump(replica, bed.bank_ids[run.bank]) == truth
 
 

@@ -31,7 +31,7 @@ from server_support import Tenant, app_client, bearer, make_tenant
 
 TABLES = ("tenants", "banks", "tokens", "files", "events", "facts", "vectors", "recall_facts",
           "recall_links", "recall_aliases", "recall_files", "recall_life", "recall_stats",
-          "recall_terms", "recall_postings", "event_facts")
+          "recall_terms", "recall_postings", "event_facts", "reflect_undo")
 NAMES = ("acme", "globex")
 SRC = ROOT / "src"
 
@@ -86,6 +86,9 @@ def two(pg_cluster: Cluster, pg_db: Provisioned) -> Two:
             found = client.post("/v1/banks/main/recall", headers=writer,
                                 json={"query": "ledger", "mode": "semantic"})
             assert found.status_code == 200, found.text
+            ran = client.post("/v1/banks/main/reflect", headers=writer,
+                              json={"dry_run": False})  # reflect_undo's row too
+            assert ran.status_code == 200 and ran.json()["pages"], ran.text
             page = base64.b64encode(f"---\naliases: [{name}-hq]\n---\n# {name.title()}\n\n"
                                     f"- W @{name.title()}: Has an office.\n".encode()).decode()
             loaded = client.post("/v1/banks/pages/import", headers=writer, json={
@@ -229,6 +232,7 @@ ROWS = {  # a row of each table for tenant_id = %s (bank_id filled in per test)
     "recall_postings": ("INSERT INTO recall_postings VALUES (%(t)s, %(bank)s, 'stolen', 1, 1, "
                         "1)", True),
     "event_facts": ("INSERT INTO event_facts VALUES (%(t)s, %(bank)s, 'stolen00', 9999)", True),
+    "reflect_undo": ("INSERT INTO reflect_undo VALUES (%(t)s, %(bank)s, 99, '{}'::bytea)", True),
 }
 
 
@@ -448,7 +452,8 @@ def test_serve_refuses_a_role_rls_does_not_bind(two: Two, bypass: str, who: str)
 
 @pytest.mark.parametrize("table", ("files", "events", "facts", "vectors", "recall_facts",
                                    "recall_aliases", "recall_files", "recall_life",
-                                   "recall_terms", "recall_postings", "event_facts"))
+                                   "recall_terms", "recall_postings", "event_facts",
+                                   "reflect_undo"))
 def test_a_row_cannot_name_another_tenants_bank(two: Two, table: str) -> None:
     """acme's row (its own tenant_id) pointing at globex's bank is refused by the foreign key
     on (tenant_id, bank_id), exactly as a bank id that exists nowhere: no oracle."""

@@ -4,29 +4,80 @@
 A job (consolidate, opinions, pages, sweep) sees the index as the run so far leaves it: a fact
 an earlier job merged or superseded is gone from `Draft.recent`, `linked` and `of_kind`, the
 consolidated facts the run will write are among them, and an opinion's confidence is the one
-the run has moved it to.  Pages are read as the run has staged them.  Nothing here writes.
+the run has moved it to.  Pages are read as the run has staged them, else from where the
+bank keeps them (`Pages`: a workspace's disk, `DiskPages`, or a memfold server's rows of the
+bank).  Nothing here writes.
 """
 
 from __future__ import annotations
 
 import difflib
+import os
+import posixpath
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
-from memfold.index.base import Candidate, Filters, IndexBackend
+from memfold.index.base import Candidate, Citation, Filters, RecallIndex
 from memfold.journal.events import Record, Unknown
 from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
 from memfold.recall.ranking import confidence_of
 from memfold.values import Interval
 from memfold.workspace.format import decode
-from memfold.workspace.layout import Workspace
 
 KIND_PAGES = {"world": "bank/world.md", "experience": "bank/experience.md",
               "opinion": "bank/opinions.md", "observation": "bank/world.md"}
 Similar = Callable[[int, Sequence[int]], set[int]]  # rowid, rowids -> those paraphrasing it
 NOT_SENT = "(not sent)"  # the kind of a ReflectPlan.from_dict's placeholder records
+ASKED_KEPT = 256  # the index's answers a run keeps (Draft._asked)
+
+
+class ReflectIndex(RecallIndex, Protocol):
+    """What a run reads of the index: facts, links, entities, lifecycle states, and the
+    citations of the generated pages (an entity page citing text that changed is stale)."""
+
+    def citations(self) -> list[Citation]: ...
+
+
+class Pages(Protocol):
+    """Where a run reads the pages it plans from, and where a page may be written."""
+
+    def read(self, path: str) -> bytes | None:
+        """The page's bytes now (None: no such page)."""
+        ...
+
+    def inside(self, folder: str, path: str) -> bool:
+        """Whether `path` (relative to the bank) stays inside `folder` once resolved."""
+        ...
+
+
+@dataclass(frozen=True)
+class DiskPages:
+    """A workspace's pages on disk (symbolic links resolved as the disk resolves them)."""
+
+    root: Path
+
+    def read(self, path: str) -> bytes | None:
+        try:
+            return (self.root / path).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def inside(self, folder: str, path: str) -> bool:
+        real = os.path.realpath(self.root / folder)
+        return os.path.realpath(self.root / path).startswith(real + os.sep)
+
+
+@dataclass(frozen=True)
+class StoredPages:
+    """Pages kept as bytes by path (a memfold server's `files` rows), no links to follow."""
+
+    read: Callable[[str], bytes | None]
+
+    def inside(self, folder: str, path: str) -> bool:
+        return posixpath.normpath(path).startswith(posixpath.normpath(folder) + "/")
 
 
 @dataclass(frozen=True)
@@ -100,9 +151,9 @@ class ReflectPlan:
 class Draft:
     """One run's working state against a fresh index (the caller holds the write lock)."""
 
-    def __init__(self, workspace: Workspace, backend: IndexBackend, *, since: date,
+    def __init__(self, pages: Pages, backend: ReflectIndex, *, since: date,
                  today: date, is_secret: Any = None, similar: Similar | None = None) -> None:
-        self.workspace = workspace
+        self.pages = pages
         self.backend = backend
         self.similar = similar  # cosine between facts' vectors, when the workspace has them
         self.plan = ReflectPlan(since=since, today=today)
@@ -112,6 +163,7 @@ class Draft:
         self.synthetic: list[Candidate] = []  # consolidated facts this run will write
         # opinion id -> (confidence, support, contradict) as this run moved them
         self.simulated: dict[str, tuple[float, list[str], list[str]]] = {}
+        self._answers: dict[tuple[str, ...], list[Candidate]] = {}  # oldest asked first
 
     # facts --------------------------------------------------------------------------
 
@@ -127,15 +179,31 @@ class Draft:
 
     def linked(self, keys: Sequence[str]) -> list[Candidate]:
         """The active facts naming any of the entity `keys`, consolidated ones included."""
-        found = self.backend.linked(list(keys), Filters(kinds=tuple(KIND_PAGES)), 100_000)
+        found = self._asked(("linked", *keys), lambda: self.backend.linked(
+            list(keys), Filters(kinds=tuple(KIND_PAGES)), 100_000))
         wanted = set(keys)
         return [c for c in found if self.active(c)] + [
             c for c in self.synthetic if wanted & set(c.links)]
 
     def of_kind(self, kind: str) -> list[Candidate]:
-        found = self.backend.recent(Filters(kinds=(kind,)), 100_000)
+        found = self._asked(("of_kind", kind), lambda: self.backend.recent(
+            Filters(kinds=(kind,)), 100_000))
         return [c for c in found if self.active(c)] + [
             c for c in self.synthetic if c.fact.kind == kind]
+
+    def _asked(self, question: tuple[str, ...],
+               ask: Callable[[], list[Candidate]]) -> list[Candidate]:
+        """The index's answer to `question`, asked once a run: nothing is written while a
+        run plans, so the answer cannot change (what the run decided is applied on top:
+        `active`, `synthetic`).  Consolidation asks for the same entities' facts once per
+        fact naming them; the ASKED_KEPT most recent answers are kept."""
+        found = self._answers.pop(question, None)
+        if found is None:
+            found = ask()
+        self._answers[question] = found
+        while len(self._answers) > ASKED_KEPT:
+            self._answers.pop(next(iter(self._answers)))
+        return found
 
     def confidence_now(self, c: Candidate) -> float:
         simulated = self.simulated.get(c.fact.id)
@@ -144,28 +212,20 @@ class Draft:
     # pages --------------------------------------------------------------------------
 
     def page_text(self, page: str) -> str:
-        """The page as this run has staged it, else as it is on disk ("" when missing)."""
+        """The page as this run has staged it, else as the bank holds it ("" when missing)."""
         staged = next((p for p in self.plan.pages if p.path == page), None)
         if staged is not None:
             return decode(staged.after)[0]
-        try:
-            return decode((self.workspace.root / page).read_bytes())[0]
-        except FileNotFoundError:
-            return ""
+        held = self.pages.read(page)
+        return "" if held is None else decode(held)[0]
 
     def stage(self, page: str, text: str) -> None:
         """Plan `page` to become `text` (no change planned when that is what it holds)."""
-        original = self._original(page)
+        original = self.pages.read(page)
         after = text.encode()
         self.plan.pages = [p for p in self.plan.pages if p.path != page]
         if after != original:
             self.plan.pages.append(PageChange(page, original, after))
-
-    def _original(self, page: str) -> bytes | None:
-        try:
-            return (self.workspace.root / page).read_bytes()
-        except FileNotFoundError:
-            return None
 
 
 def confidence(c: Candidate) -> float:

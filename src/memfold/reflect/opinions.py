@@ -37,12 +37,14 @@ SUPPORT_STEP, CONTRADICT_STEP = 0.10, 0.15
 
 def weigh_opinions(draft: Draft, recent: list[Candidate]) -> None:
     """Weigh every active opinion against the window's facts, then stage bank/opinions.md."""
+    named = [(ev, frozenset(entity_key(e) for e in ev.fact.entities)) for ev in recent]
     for opinion in draft.of_kind("opinion"):
-        _weigh(draft, opinion, recent)
+        _weigh(draft, opinion, named)
     _opinion_page(draft)
 
 
-def _weigh(draft: Draft, opinion: Candidate, recent: list[Candidate]) -> None:
+def _weigh(draft: Draft, opinion: Candidate,
+           recent: list[tuple[Candidate, frozenset[str]]]) -> None:
     """Move the opinion's confidence with the evidence it has not counted yet, as
     `judge.stance` reads it: agreeing evidence supports it, opposing evidence contradicts
     it, and a clear reversal supersedes it (opposite evidence is never support)."""
@@ -71,18 +73,20 @@ def _weigh(draft: Draft, opinion: Candidate, recent: list[Candidate]) -> None:
         draft.simulated[opinion.fact.id] = (c, support, contradict)
 
 
-def _evidence(draft: Draft, opinion: Candidate, recent: list[Candidate]) -> list[Candidate]:
+def _evidence(draft: Draft, opinion: Candidate,
+              recent: list[tuple[Candidate, frozenset[str]]]) -> list[Candidate]:
     """Newer facts about the opinion's entity and topic it has not counted, oldest
-    first; an opinion's own originals are not evidence for it."""
+    first; an opinion's own originals are not evidence for it.  `recent`: the window's
+    facts, each with the keys of the entities it names."""
     life = opinion.life or LifeState(opinion.fact.id)
     counted = set(life.support) | set(life.contradict) | set(life.derived_from)
     keys = {entity_key(e) for e in opinion.fact.entities}
     words = _words(_core(opinion))
-    found = [ev for ev in recent
-             if ev.fact.id != opinion.fact.id and ev.fact.id not in counted
+    found = [ev for ev, named in recent
+             if not keys.isdisjoint(named)
+             and ev.fact.id != opinion.fact.id and ev.fact.id not in counted
              and draft.merged_into.get(ev.fact.id) != opinion.fact.id
              and _older_than(opinion.fact, ev.fact)
-             and keys & {entity_key(e) for e in ev.fact.entities}
              and _overlap(words, _words(_core(ev))) >= EVIDENCE_AT]
     return sorted(found, key=oldest_first)
 

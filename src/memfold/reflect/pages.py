@@ -2,7 +2,7 @@
 active facts by kind, newest first (PER_KIND of each at most), each line citing its source and
 the hash of the text cited.  A page is planned for every entity the window's facts name, and
 for every entity page citing text that changed since it was written.  A name whose page would
-leave bank/entities never becomes a path (`text.page_slug`, `text._inside`).
+leave bank/entities never becomes a path (`text.page_slug`, `Pages.inside`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from memfold.index.base import Candidate
 from memfold.lifecycle.ledger import content_sha
 from memfold.names import entity_key
 from memfold.reflect.draft import Draft, newest_first
-from memfold.reflect.text import _inside, page_slug
+from memfold.reflect.text import page_slug
 from memfold.workspace.format import SUMMARY, replace_region, summary_line
 
 PER_KIND = 25  # facts per kind on an entity page
@@ -43,8 +43,7 @@ def _entity_page(draft: Draft, key: str) -> None:
     if info is None:
         return
     page = info.page or f"bank/entities/{page_slug(info.name)}.md"
-    if not _inside(draft.workspace.root / "bank" / "entities", page.removeprefix(
-            "bank/entities/")):
+    if not draft.pages.inside("bank/entities", page):
         return  # a name that would leave bank/entities never becomes a path
     facts = [c for c in draft.linked([key]) if c.fact.path != page
              and not draft.is_secret(c.fact.content)]

@@ -32,7 +32,9 @@ events change are recorded as they were before it, and `--undo` journals them ba
 events). The pages are written as one set (`write`, `files.stage_set`): a run killed while
 writing them leaves every page old, or, once the next memfold command has finished it, every
 page new.
-Planning is deterministic: a second run on unchanged input changes nothing.
+Planning is deterministic: a second run on unchanged input changes nothing.  It reads the
+bank through two seams only — its index (`draft.ReflectIndex`) and its pages (`draft.Pages`) — so
+`plan` plans over a workspace or over a memfold server's rows of a bank alike.
 """
 
 from __future__ import annotations
@@ -40,14 +42,27 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from memfold.errors import MemfoldError
-from memfold.index.base import IndexBackend
+from memfold.errors import BadInput, MemfoldError
+from memfold.journal.fold import LifeState
+from memfold.journal.log import Event
 from memfold.lifecycle.ledger import Ledger
+from memfold.recall.options import spec
 from memfold.reflect.consolidate import consolidate
-from memfold.reflect.draft import NOT_SENT, Draft, PageChange, ReflectPlan, Similar
+from memfold.reflect.draft import (
+    NOT_SENT,
+    DiskPages,
+    Draft,
+    PageChange,
+    Pages,
+    ReflectIndex,
+    ReflectPlan,
+    Similar,
+    StoredPages,
+)
 from memfold.reflect.opinions import weigh_opinions
 from memfold.reflect.pages import entity_pages
 from memfold.reflect.sweep import propose_core, sweep
@@ -60,6 +75,8 @@ from memfold.reflect.text import (  # noqa: F401 - read as reflect.X (tests, doc
 )
 from memfold.reflect.undo import manifest, touched_states, undo_records
 from memfold.reflect.write import PAGES_INTENT, finish_pages, stage_pages
+from memfold.scan.secrets import find_secrets
+from memfold.times.parse import TimeSpecError
 from memfold.workspace.files import commit_set, discard_set, remove, replace_atomically
 from memfold.workspace.layout import Workspace
 
@@ -70,9 +87,9 @@ class Planner:
     opinions (.opinions), entity pages (.pages), the lifecycle sweep and core-memory proposals
     (.sweep) — so a later job sees what an earlier one decided."""
 
-    def __init__(self, workspace: Workspace, backend: IndexBackend, *, since: date,
+    def __init__(self, pages: Pages, backend: ReflectIndex, *, since: date,
                  today: date, is_secret: Any = None, similar: Similar | None = None) -> None:
-        self.draft = Draft(workspace, backend, since=since, today=today, is_secret=is_secret,
+        self.draft = Draft(pages, backend, since=since, today=today, is_secret=is_secret,
                            similar=similar)
 
     def run(self) -> ReflectPlan:
@@ -84,6 +101,30 @@ class Planner:
         sweep(draft)
         propose_core(draft)
         return draft.plan
+
+
+def window_start(since: str | date, today: date) -> date:
+    """The first day of a run's window (`--since`: "7d", a date, ...); BadInput when
+    `since` says no time."""
+    try:
+        start = spec(since, today).start
+    except TimeSpecError as exc:
+        raise BadInput(str(exc)) from None
+    return start or today
+
+
+def holds_secret(text: str) -> bool:
+    """Whether a fact's text holds a secret (kept off the pages a run writes)."""
+    return bool(find_secrets(text))
+
+
+def plan(pages: Pages, backend: ReflectIndex, *, since: date, today: date,
+         similar: Similar | None = None) -> ReflectPlan:
+    """Plan a run over the index `backend` and the pages `pages` reads, writing nothing
+    (the caller keeps both still while it plans): what a dry run answers, and what a run
+    journals and writes."""
+    return Planner(pages, backend, since=since, today=today, is_secret=holds_secret,
+                   similar=similar).run()
 
 
 # -- running ------------------------------------------------------------------------
@@ -98,7 +139,7 @@ def run(workspace: Workspace, ledger: Ledger, *, since: date, today: date, ts: s
     with workspace.write_lock.held():
         finish_pages(workspace, locked=True)
         ledger.replay()
-        plan = Planner(workspace, ledger.backend, since=since, today=today,
+        plan = Planner(DiskPages(workspace.root), ledger.backend, since=since, today=today,
                        is_secret=is_secret, similar=similar).run()
         if dry_run:
             return plan
@@ -120,9 +161,9 @@ def _journal(workspace: Workspace, ledger: Ledger, plan: ReflectPlan, ts: str) -
     undo_path = workspace.cache_dir / UNDO_FILE
     workspace.cache_dir.mkdir(exist_ok=True)
     prior = touched_states(plan.records, ledger.backend)
-    replace_atomically(undo_path, json.dumps(manifest(plan, [], prior)).encode())
+    replace_atomically(undo_path, manifest_bytes(plan, [], prior))
     events = ledger.append(plan.records, ts=ts, locked=True)
-    replace_atomically(undo_path, json.dumps(manifest(plan, events, prior)).encode())
+    replace_atomically(undo_path, manifest_bytes(plan, events, prior))
     ledger.replay()
 
 
@@ -135,33 +176,71 @@ def undo(workspace: Workspace, ledger: Ledger, *, ts: str) -> list[str]:
     with workspace.write_lock.held():
         finish_pages(workspace, locked=True)
         try:
-            saved = json.loads(undo_path.read_bytes())
+            data: bytes | None = undo_path.read_bytes()
         except FileNotFoundError:
-            raise MemfoldError("nothing to undo: no reflect run recorded since the "
-                               "index was created") from None
-        written = []
-        for entry in saved["pages"]:
-            path = workspace.root / entry["path"]
-            current = path.read_bytes() if path.exists() else None
-            before = None if entry["before"] is None else base64.b64decode(entry["before"])
-            if current == before:
-                continue  # a run that stopped halfway never wrote this page
-            if current is None or hashlib.sha256(current).hexdigest() != entry["after_sha"]:
-                raise MemfoldError(f"{entry['path']} changed since the last reflect; undo "
-                                   "would lose that edit, so nothing was undone")
-            written.append((path, before))
-        for path, before in written:
+            data = None
+        saved = saved_run(data)
+        for rel, before in pages_back(saved, DiskPages(workspace.root).read):
             if before is None:
-                remove(path)
+                remove(workspace.root / rel)
             else:
-                replace_atomically(path, before)
+                replace_atomically(workspace.root / rel, before)
         ledger.replay()
-        ids = list(saved.get("prior") or {}) or [str(e.get("id")) for e in saved["events"]]
-        ledger.append(undo_records(saved, ledger.backend.life(ids)), ts=ts, locked=True)
+        ledger.append(undo_records(saved, ledger.backend.life(undone_ids(saved))), ts=ts,
+                      locked=True)
         ledger.replay()
         undo_path.unlink()
+    return undone_pages(saved)
+
+
+# -- what an undo reads of the last run (its manifest, `reflect.undo.manifest`) ---------------
+
+
+def saved_run(data: bytes | None) -> dict[str, Any]:
+    """The last run's manifest from its bytes (MemfoldError when there is none)."""
+    if data is None:
+        raise MemfoldError("nothing to undo: no reflect run recorded since the index was "
+                           "created")
+    return dict(json.loads(data))
+
+
+def pages_back(saved: dict[str, Any],
+               read: Callable[[str], bytes | None]) -> list[tuple[str, bytes | None]]:
+    """The pages an undo writes back, as (path, bytes before the run; None: remove it),
+    each checked against the bytes the run left (`read` gives them now): MemfoldError,
+    nothing undone, when one changed since (an edit would be lost).  A page the run never
+    wrote (it stopped halfway) is left as it is."""
+    written = []
+    for entry in saved["pages"]:
+        current = read(entry["path"])
+        before = None if entry["before"] is None else base64.b64decode(entry["before"])
+        if current == before:
+            continue  # a run that stopped halfway never wrote this page
+        if current is None or hashlib.sha256(current).hexdigest() != entry["after_sha"]:
+            raise MemfoldError(f"{entry['path']} changed since the last reflect; undo "
+                               "would lose that edit, so nothing was undone")
+        written.append((str(entry["path"]), before))
+    return written
+
+
+def undone_ids(saved: dict[str, Any]) -> list[str]:
+    """The facts whose lifecycle state the undo puts back."""
+    return list(saved.get("prior") or {}) or [str(e.get("id")) for e in saved["events"]]
+
+
+def undone_pages(saved: dict[str, Any]) -> list[str]:
+    """The pages the run wrote (what `undo` answers)."""
     return [entry["path"] for entry in saved["pages"]]
 
 
-__all__ = ["NOT_SENT", "PAGES_INTENT", "PageChange", "Planner", "ReflectPlan", "dates_note",
-           "finish_pages", "page_slug", "run", "undo", "with_dates"]
+def manifest_bytes(plan: ReflectPlan, events: Sequence[Event],
+                   prior: Mapping[str, LifeState]) -> bytes:
+    """The manifest of a run as `undo` reads it back."""
+    return json.dumps(manifest(plan, events, prior)).encode()
+
+
+__all__ = ["NOT_SENT", "PAGES_INTENT", "UNDO_FILE", "DiskPages", "PageChange", "Pages",
+           "Planner", "ReflectPlan", "StoredPages", "dates_note", "finish_pages",
+           "holds_secret", "manifest_bytes", "page_slug", "pages_back", "plan", "run",
+           "saved_run", "touched_states", "undo", "undo_records", "undone_ids",
+           "undone_pages", "window_start", "with_dates"]

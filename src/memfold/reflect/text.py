@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from datetime import date
-from pathlib import Path
 
 from memfold.index.base import Candidate
 from memfold.language import looks_vietnamese
@@ -166,8 +164,3 @@ def page_slug(name: str) -> str:
         digest = hashlib.sha256(slug.encode()).hexdigest()[:8]
         slug = f"{slug[:90]}-{digest}"
     return slug
-
-
-def _inside(root: Path, rel: str) -> bool:
-    real_root = os.path.realpath(root)
-    return os.path.realpath(root / rel).startswith(real_root + os.sep)

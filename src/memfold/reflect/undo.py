@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any, Protocol
 
-from memfold.index.base import IndexBackend
+from memfold.index.base import FactReader
 from memfold.journal.events import (
     Archive,
     Confidence,
@@ -59,7 +59,7 @@ class Run(Protocol):
 
 
 def touched_states(records: Iterable[Record],
-                   backend: IndexBackend) -> dict[str, LifeState]:
+                   backend: FactReader) -> dict[str, LifeState]:
     """The lifecycle state, as the index has it now, of every fact these event records
     touch (a supersede touches the newer fact's list too)."""
     ids: set[str] = set()

@@ -19,6 +19,8 @@
               review accept and reject decided and journaled in the bank's rows
     pgcore    `--recall-from postgres`: the core memory edits (memory.md and its journal line)
     pgpurge   `--recall-from postgres`: forget --purge and its dry run over the bank's rows
+    pgreflect `--recall-from postgres`: reflect (its dry run too) and reflect --undo planned
+              over the bank's rows and stored to them; the undo manifest every path keeps
     pgwrite   the transaction such a write runs in, and its journal lines
 
 Every import of psycopg, Starlette or Alembic sits in this package, which only

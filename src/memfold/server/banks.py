@@ -46,13 +46,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from memfold.errors import MemfoldError, UnknownBank
 from memfold.journal.log import JOURNAL_NAME
 from memfold.memory import Memory
-from memfold.server import copies
+from memfold.reflect.plan import UNDO_FILE
+from memfold.server import copies, pgreflect
 from memfold.server.admin import Caller
 from memfold.server.db import LOCK_SPACE, tenant_tx, with_retries
 from memfold.server.rows import store
 from memfold.server.turns import Turns
 from memfold.server.vectors import StoredVectors
-from memfold.workspace.files import recording
+from memfold.workspace.files import recording, replace_atomically
 from memfold.workspace.layout import Workspace
 from memfold.workspace.watch import PathFeed
 
@@ -156,6 +157,7 @@ class BankWorkspace:
                                  [LOCK_SPACE, self.bank_id])
                     head = self._head(conn, lock=True)
                     self._catch_up(conn, head)
+                    undo = self._undo_manifest(conn)
                     with self.memory.signed(caller.name), recording() as written, (
                             nullcontext() if self._write_vectors is None
                             else self._write_vectors.writing(conn)):
@@ -164,6 +166,7 @@ class BankWorkspace:
                         finally:
                             self._written = self._relative(written)
                     ran = True
+                    self._keep_undo(conn, undo, head + 1)
                     if self._send(conn, head + 1):
                         conn.execute("UPDATE banks SET head = %s WHERE bank_id = %s",
                                      [head + 1, self.bank_id])
@@ -401,6 +404,28 @@ class BankWorkspace:
 
     # -- sending a write --------------------------------------------------------------
 
+    def _undo_manifest(self, conn: psycopg.Connection[Any]) -> bytes | None:
+        """The bank's last reflect run's undo manifest, kept in the database
+        (memfold.server.pgreflect) and put in the copy where its `reflect --undo` reads it
+        (or taken out of it: a run that never went through this copy, or was taken back)."""
+        held = pgreflect.stored(conn, self.bank_id)
+        path = Workspace(self.root).cache_dir / UNDO_FILE
+        if _bytes(path) != held:
+            if held is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.parent.mkdir(exist_ok=True)
+                replace_atomically(path, held)
+        return held
+
+    def _keep_undo(self, conn: psycopg.Connection[Any], held: bytes | None,
+                   version: int) -> None:
+        """Keep in the database the manifest the verb left in the copy (a reflect run's),
+        or drop it there when the verb removed it (an undo, a purge)."""
+        now = _bytes(Workspace(self.root).cache_dir / UNDO_FILE)
+        if now != held:
+            pgreflect.keep(conn, self.tenant, self.bank_id, version, now)
+
     def _relative(self, written: set[Path]) -> set[str]:
         """The workspace files among the paths a verb wrote or removed."""
         roots = {self.root.absolute(), self.root.resolve()}
@@ -502,3 +527,10 @@ class BankWorkspace:
         self._journal = (0, 0, 0)
         self.head = -1
         self._lineage = None
+
+
+def _bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None

@@ -32,6 +32,12 @@ if TYPE_CHECKING:
 LOCK_SPACE = 0x6D66  # the first key of a bank's write lock ("mf"); the second is bank_id
 _T = TypeVar("_T")
 
+
+class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
+    """This request is answered from the replica's copy of the bank instead (a read or a
+    write the bank's rows in PostgreSQL cannot answer alone; nothing was written)."""
+
+
 RETRIES = 5
 # SQLSTATE classes and codes a retry can cure: serialization and deadlock, the connection,
 # the server shutting down or starting up, too many connections

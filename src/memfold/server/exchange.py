@@ -27,8 +27,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from memfold.errors import BadInput, UnknownBank
+from memfold.server import pgimport
 from memfold.server.admin import Refused, check_bank
-from memfold.server.db import tenant_tx
+from memfold.server.db import NeedsCopy, tenant_tx
 from memfold.server.replica import Replica
 from memfold.server.rows import store
 from memfold.workspace.format import parse_document
@@ -89,21 +90,10 @@ def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[
     if not caller.may("write", bank):
         raise Refused(403, "forbidden: import needs the write scope")
     files, journal = _checked(body)
-    workspace = replica.bank(caller, bank)
     known: set[str] = set()
-
-    def into_empty(conn: Any, version: int) -> bool:
-        """Store the workspace whole when the bank holds no file; else read its facts' ids."""
-        empty = conn.execute("SELECT count(*) FROM files WHERE bank_id = %s",
-                             [workspace.bank_id]).fetchone()
-        if empty is None or empty[0] != 0:
-            known.update(row[0] for row in conn.execute(
-                "SELECT fact_id FROM facts WHERE bank_id = %s", [workspace.bank_id]))
-            return False
-        _store_whole(conn, caller.tenant, workspace.bank_id, version, files, journal)
-        return True
-
-    judged = workspace.import_whole(caller, into_empty)
+    judged = _whole_from_rows(replica, caller, bank, files, journal, known)
+    if judged is None and not known:
+        judged = _whole_through_copy(replica, caller, bank, files, journal, known)
     if judged is not None:
         return {"bank": bank, "stored": "whole", "files": len(files),
                 "journal": len(journal), "judged": judged, "added": [], "skipped": 0}
@@ -125,11 +115,47 @@ def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[
                 bullet = f"{bullet} ^{fact.id}"
             missing.setdefault(doc.day.isoformat(), []).append(bullet)
     added: list[str] = []
-    for day, bullets in missing.items():
-        result = workspace.write(caller, partial(_retain, bullets=bullets, day=day))
+    for day, bullets in missing.items():  # each a retain (from PostgreSQL where it may be)
+        result = replica.run(caller, bank, "write", partial(_retain, bullets=bullets, day=day),
+                             what="retain")
         added.extend(fact.id for fact in result.facts)
     return {"bank": bank, "stored": "merged", "files": len(files), "journal": 0,
             "added": added, "skipped": skipped}
+
+
+def _whole_from_rows(replica: Replica, caller: Caller, bank: str, files: dict[str, bytes],
+                     journal: list[str], known: set[str]) -> int | None:
+    """An import into an empty bank stored from PostgreSQL with no copy (0: the copy would
+    judge nothing, memfold.server.pgimport); None when the bank holds files (their ids put
+    in `known`) or a copy must store it (a replica with a model, an import to judge)."""
+    if replica.recall_from != "postgres" or replica.embedder is not None:
+        return None
+    check_bank(bank)
+    try:
+        return 0 if pgimport.into_empty(replica.pool, caller, bank, files, journal,
+                                        known) else None
+    except NeedsCopy:
+        return None
+
+
+def _whole_through_copy(replica: Replica, caller: Caller, bank: str, files: dict[str, bytes],
+                        journal: list[str], known: set[str]) -> int | None:
+    """An import into an empty bank stored and judged through the replica's copy (how many
+    lines the judge added); None when the bank holds files (their ids put in `known`)."""
+    workspace = replica.bank(caller, bank)
+
+    def into_empty(conn: Any, version: int) -> bool:
+        """Store the workspace whole when the bank holds no file; else read its facts' ids."""
+        empty = conn.execute("SELECT count(*) FROM files WHERE bank_id = %s",
+                             [workspace.bank_id]).fetchone()
+        if empty is None or empty[0] != 0:
+            known.update(row[0] for row in conn.execute(
+                "SELECT fact_id FROM facts WHERE bank_id = %s", [workspace.bank_id]))
+            return False
+        _store_whole(conn, caller.tenant, workspace.bank_id, version, files, journal)
+        return True
+
+    return workspace.import_whole(caller, into_empty)
 
 
 def _retain(memory: Memory, *, bullets: list[str], day: str) -> RetainResult:

@@ -30,8 +30,8 @@ from memfold.lifecycle.ledger import Decide, Decisions
 from memfold.lifecycle.review import ReviewOutcome, Selection, settle
 from memfold.screening import refuses_undecodable
 from memfold.server import pgpurge
+from memfold.server.db import NeedsCopy
 from memfold.server.pgindex import PgRecallIndex
-from memfold.server.pgrecall import NeedsCopy
 from memfold.server.pgwrite import BankWrite, clock, stamp, writing
 
 if TYPE_CHECKING:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from memfold import forget
 from memfold.journal.log import JOURNAL_NAME
+from memfold.server import pgreflect
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgwrite import BankWrite, chained, signed
 
@@ -48,8 +49,9 @@ def purge(write: BankWrite, fact_id: str, *, dry_run: bool, ts: str,
                                                                         [write.bank_id])]
     journal = forget.plan_journal(_journal_bytes(events), tokens, fact.content)
     rewrites = {**docs, **({JOURNAL_NAME: journal} if journal else {})}
-    plan = forget.planned(fact, tokens, rewrites, docs, [forget.index_place()],
-                          dry_run=dry_run)
+    snapshot = pgreflect.stored(write.conn, write.bank_id) is not None
+    derived = [forget.index_place(), *([forget.undo_place()] if snapshot else [])]
+    plan = forget.planned(fact, tokens, rewrites, docs, derived, dry_run=dry_run)
     if dry_run:
         return plan
     lines = _rewritten(events, journal)
@@ -58,6 +60,8 @@ def purge(write: BankWrite, fact_id: str, *, dry_run: bool, ts: str,
     added = chained(record, ts, seq, prev)
     write.store(files={rel: rw.after for rel, rw in docs.items()},
                 lines=[*lines, *((e.seq, e.line()) for e in added)])
+    if snapshot:  # reflect's undo manifest may hold the text
+        pgreflect.keep(write.conn, write.caller.tenant, write.bank_id, write.version, None)
     return plan
 
 

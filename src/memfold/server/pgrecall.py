@@ -4,14 +4,15 @@ ranking code on them, holding no copy of the bank — a bank it never opened ans
 recall like any other, and nothing of it is written to the replica's disk.
 
 `DatabaseBank` has Memory's `recall` and its other reads (`about`, `get` without a use,
-`history`, `trace`, `entities`, `status`, `core`, `context`: the same arguments and answers),
-so the REST verbs and MCP tools in `ANSWERED` run on it unchanged (the reads besides recall:
-memfold.server.pgreads and pgstatus).  What it cannot answer this way it refuses with
-`NeedsCopy`, and the replica answers from its copy as before: a rerank, a semantic or
-hybrid recall on a replica without a model, a use, or a bank written before its recall rows
-existed (schema 0005) and not written since (`memfold server bank check --repair` derives
-them).  Semantic and hybrid recall search the bank's vectors in memory
-(memfold.server.pgvectors), kept per bank version like the answers below.
+`history`, `trace`, `entities`, `status`, `core`, `context`, `review`, and `reflect`'s dry
+run: the same arguments and answers), so the REST verbs and MCP tools in `ANSWERED` run on it
+unchanged (the reads besides recall: memfold.server.pgreads, pgstatus and pgreflect).  What
+it cannot answer this way it refuses with `NeedsCopy`, and the replica answers from its copy
+as before: a rerank, a semantic or hybrid recall on a replica without a model, a use, a
+reflect dry run on a replica with a model (paraphrases are found by the copy's vectors), or
+a bank written before its recall rows existed (schema 0005) and not written since (`memfold
+server bank check --repair` derives them).  Semantic and hybrid recall search the bank's
+vectors in memory (memfold.server.pgvectors), kept per bank version like the answers below.
 
 What only a write changes — the bank's warnings and days, word and phrase counts, names, the
 facts a search ranks and their neighbours, the open conflicts the judge journaled about them
@@ -41,9 +42,9 @@ from memfold.recall.query import plan_query, refuse_long
 from memfold.recall.search import about as about_entity
 from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
-from memfold.server import pgreads, pgstatus
+from memfold.server import pgreads, pgreflect, pgstatus
 from memfold.server.admin import Caller, check_bank
-from memfold.server.db import tenant_tx, with_retries
+from memfold.server.db import NeedsCopy, tenant_tx, with_retries
 from memfold.server.pgcache import BankFacts, Versions
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgvectors import BankVectors, VectorCache
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from memfold.embed.base import Embedder
+    from memfold.reflect.plan import ReflectPlan
 
 _T = TypeVar("_T")
 
@@ -64,11 +66,7 @@ MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers reca
 # the verbs (REST) and tools (MCP) a replica answers from PostgreSQL under --recall-from
 # postgres; every other one runs on its copy of the bank
 ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities",
-                      "status", "context", "review"})
-
-
-class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
-    """This recall is answered from the replica's copy of the bank instead."""
+                      "status", "context", "review", "reflect"})
 
 
 class DatabaseBank:
@@ -184,6 +182,15 @@ class DatabaseBank:
         chosen = Selection.of(since=since, entity=entity, rule=rule, settled=settled,
                               today=config.resolve_now(now).date())
         return review_queue(self.index, chosen, limit=limit)
+
+    def reflect(self, *, since: str | date = "7d", dry_run: bool = False,
+                now: Any = None) -> ReflectPlan:
+        """`Memory.reflect`'s dry run, planned over the bank's rows (memfold.server.pgreflect);
+        NeedsCopy for a run (a write) or with a model (paraphrases are the copy's)."""
+        if not dry_run or self.vectors is not None:
+            raise NeedsCopy
+        return pgreflect.planned(self.index.conn, self.index.bank_id, self.head, since=since,
+                                 now=now, facts=self.kept)
 
     def status(self) -> StatusReport:
         """`Memory.status` of the bank (memfold.server.pgstatus)."""

@@ -47,11 +47,11 @@ from memfold.journal.events import Record
 from memfold.journal.log import Event, parse
 from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing
-from memfold.server import pgcore, pgledger
+from memfold.server import pgcore, pgledger, pgreflect
 from memfold.server.admin import Caller, check_bank
+from memfold.server.db import NeedsCopy
 from memfold.server.pgindex import PgRecallIndex
-from memfold.server.pgrecall import NeedsCopy
-from memfold.server.pgwrite import BankWrite, chained, clock, skeleton
+from memfold.server.pgwrite import BankWrite, chained, clock, skeleton, stamp
 from memfold.server.vectors import StoredVectors
 from memfold.values import TEXT, Judgement, RetainResult
 from memfold.workspace.format import decode, parse_appended, parse_document, prepare_append
@@ -61,12 +61,13 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from memfold.embed.base import Embedder
+    from memfold.reflect.plan import ReflectPlan
 
 _T = TypeVar("_T")
 
-# the verbs (REST) and tools (MCP) written this way: a retain, the journal-only writes and
-# the core memory edits
-ANSWERED = frozenset({"retain"}) | pgledger.ANSWERED | pgcore.ANSWERED
+# the verbs (REST) and tools (MCP) written this way: a retain, the journal-only writes, the
+# core memory edits and reflect
+ANSWERED = frozenset({"retain"}) | pgledger.ANSWERED | pgcore.ANSWERED | pgreflect.ANSWERED
 _KEYED = ("SELECT line FROM events WHERE bank_id = %s AND record->>'event' = 'retain'"
           " AND record ? 'idempotency_key' AND record->>'idempotency_key' = %s"
           " ORDER BY seq LIMIT 1")
@@ -82,9 +83,10 @@ def answerable(embedder: object | None) -> bool:
 
 
 class DatabaseWriter(pgcore.CoreWrites):
-    """`Memory.retain` (and `use`, `supersede`, `restore`: memfold.server.pgledger) for one
-    bank, written to PostgreSQL with no copy of it: the same arguments and answer (the REST
-    verbs and the MCP tools run on it unchanged)."""
+    """`Memory.retain` (and `use`, `supersede`, `restore`, ...: memfold.server.pgledger,
+    the core edits: pgcore, `reflect` and `reflect_undo`: pgreflect) for one bank, written
+    to PostgreSQL with no copy of it: the same arguments and answer (the REST verbs and the
+    MCP tools run on it unchanged)."""
 
     def __init__(self, pool: ConnectionPool, caller: Caller, bank: str,
                  embedder: Callable[[], Embedder] | None = None) -> None:
@@ -109,6 +111,25 @@ class DatabaseWriter(pgcore.CoreWrites):
 
         write = self.transaction(before=checked)
         return Retaining(write, self.pool, self.embedder).write(plans[0], when)
+
+    def reflect(self, *, since: str | date = "7d", dry_run: bool = False,
+                now: Any = None) -> ReflectPlan:
+        """`Memory.reflect` planned over the bank's rows and stored to them
+        (memfold.server.pgreflect); NeedsCopy with a model (paraphrases are the copy's)."""
+        if self.embeds:
+            raise NeedsCopy
+        write = self.transaction()
+        if dry_run:
+            return pgreflect.planned(write.conn, write.bank_id, write.head, since=since,
+                                     now=now)
+        return pgreflect.run(write, since=since, now=now, ts=stamp(now),
+                             judge=Retaining(write, self.pool, self.embedder).judged)
+
+    def reflect_undo(self, *, now: Any = None) -> list[str]:
+        """`Memory.reflect_undo` from the bank's rows (memfold.server.pgreflect)."""
+        write = self.transaction()
+        return pgreflect.undo(write, ts=stamp(now),
+                              judge=Retaining(write, self.pool, self.embedder).judged)
 
 
 class Retaining:
@@ -150,10 +171,10 @@ class Retaining:
         appended = {rel: old.count(b"\n")} if old and old.endswith(b"\n") else {}
         self.tx.store(files=files, lines=[(e.seq, e.line()) for e in lines],
                       appended=appended)
-        judged = self._judged(new_ids, ts)
+        judged = self.judged(new_ids, ts)
         return retain_module.result(rel, doc, planned.first_line, plan, judged)
 
-    def _judged(self, new_ids: list[str], ts: str) -> list[Judgement]:
+    def judged(self, new_ids: list[str], ts: str) -> list[Judgement]:
         """Judge the new facts against older ones from the bank's rows (the retain's own
         stored already) and store the judge's word as journal lines of this version: what
         `Ledger.after_sync` journals after a local retain."""

@@ -29,8 +29,7 @@ from memfold.errors import UnknownBank
 from memfold.journal.events import Record, Retain, Unknown
 from memfold.journal.log import GENESIS, Event, chain_hash
 from memfold.server.admin import Caller
-from memfold.server.db import LOCK_SPACE, tenant_tx
-from memfold.server.pgrecall import NeedsCopy
+from memfold.server.db import LOCK_SPACE, NeedsCopy, tenant_tx
 from memfold.server.rows import store
 from memfold.workspace.layout import BANK_TEMPLATES, CORE_TEMPLATE, Workspace
 
@@ -70,13 +69,17 @@ class BankWrite:
                 files: Mapping[str, bytes | None] | None = None) -> list[Event]:
         """Append these records to the bank's journal as lines of this version, each signed
         with `source` (the caller's name by default) unless it names its own, with the
-        `files` they record (a core edit's memory.md); the events."""
-        if not records:
+        `files` they record (a core edit's memory.md, a reflect run's pages); the events."""
+        if not records and not files:
             return []
         seq, prev = self.tail()
         events = chained(signed(records, source or self.caller.name), ts, seq, prev)
         self.store(files=files or {}, lines=[(e.seq, e.line()) for e in events])
         return events
+
+    def founding(self) -> dict[str, bytes]:
+        """The skeleton a bank's first write sends with what it writes (none after it)."""
+        return skeleton() if self.head == 0 else {}
 
     def tail(self) -> tuple[int, str]:
         """The journal's last seq and hash (0 and the genesis hash when it is empty)."""

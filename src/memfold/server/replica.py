@@ -15,7 +15,7 @@ from memfold.errors import UnknownBank
 from memfold.server import copies, notices, pgrecall, pgretain
 from memfold.server.admin import Caller, Refused, check_bank
 from memfold.server.banks import OPEN_BANKS, BankWorkspace
-from memfold.server.db import tenant_tx, with_retries
+from memfold.server.db import NeedsCopy, tenant_tx, with_retries
 from memfold.server.pgvectors import VectorCache
 
 if TYPE_CHECKING:
@@ -128,14 +128,14 @@ class Replica:
             try:  # no copy of the bank: its rows in PostgreSQL (memfold.server.pgrecall)
                 return pgrecall.answer(self.pool, caller, bank, work,  # type: ignore[arg-type]
                                        embedder=self.embedder, matrices=self.matrices)
-            except pgrecall.NeedsCopy:
+            except NeedsCopy:
                 pass
         if what in pgretain.ANSWERED and self.recall_from == "postgres" \
                 and pgretain.answerable(self.embedder):
             try:  # written to PostgreSQL with no copy (memfold.server.pgretain)
                 return pgretain.answer(self.pool, caller, bank, work,  # type: ignore[arg-type]
                                        embedder=self.embedder)
-            except pgrecall.NeedsCopy:
+            except NeedsCopy:
                 pass
         workspace, head = self._found(caller, bank)
         if scope == "read":

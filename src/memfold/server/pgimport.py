@@ -1,0 +1,76 @@
+"""An import into an empty bank answered from PostgreSQL itself (`memfold serve
+--recall-from postgres`, a replica without a model): the workspace stored whole with no copy
+of the bank, when storing it is all a copy would do.
+
+Through a copy (`BankWorkspace.import_whole`) the files and journal are stored as the bank's
+first version, then the copy built from that version indexes them, and the first index of
+notes whose journal holds no decision judges every fact no retain wrote, in the order
+written (`Ledger.judge_existing`); it also records a revision for each fact whose text
+differs from the one the journal last saw.  Here the same rows are stored in the write's
+transaction (memfold.server.pgwrite: `rows.store` derives the facts and recall rows and
+folds the journal) and then checked: when the copy would journal nothing — the journal
+holds a decision, or a retain wrote every typed fact, and no fact's text moved from its
+journaled hash — the import is answered from these rows; otherwise `NeedsCopy` rolls the
+transaction back and the copy imports and judges as before.  An import into a bank that
+holds files merges bullet by bullet as retains, which the replica writes from PostgreSQL
+too (memfold.server.exchange, memfold.server.pgretain).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from memfold.lifecycle.ledger import DECISIONS, content_sha
+from memfold.server.db import NeedsCopy
+from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgwrite import BankWrite, writing
+
+if TYPE_CHECKING:
+    from psycopg_pool import ConnectionPool
+
+    from memfold.server.admin import Caller
+
+_FILES = "SELECT count(*) FROM files WHERE bank_id = %s"
+_KNOWN = "SELECT fact_id FROM facts WHERE bank_id = %s"
+# a typed fact no retain event listed (`Ledger.judge_existing` would judge it)
+_UNRETAINED = ("SELECT 1 FROM recall_facts f LEFT JOIN recall_life l ON l.bank_id = f.bank_id"
+               " AND l.id = f.fact_id WHERE f.bank_id = %s AND f.kind <> 'text'"
+               " AND l.retained_on IS NULL LIMIT 1")
+# the facts the journal holds a content hash for (`tracked_contents`: a duplicated id's
+# later copy is no revision of it)
+_TRACKED = ("SELECT f.fact_id, f.content FROM recall_facts f JOIN recall_life l"
+            " ON l.bank_id = f.bank_id AND l.id = f.fact_id WHERE f.bank_id = %s"
+            " AND f.kind <> 'text' AND f.explicit = 1 AND NOT f.shadowed"
+            " AND l.state ->> 'content_sha' IS NOT NULL ORDER BY f.rowid")
+
+
+def into_empty(pool: ConnectionPool, caller: Caller, bank: str, files: Mapping[str, bytes],
+               journal: Sequence[str], known: set[str]) -> bool:
+    """Store the import whole as the bank's first version when the bank holds no file
+    (True); else add the ids of the facts it holds to `known` (False) and store nothing.
+    NeedsCopy, nothing stored, when a copy would judge or revise what it imported."""
+    with writing(pool, caller, bank) as write:
+        row = write.conn.execute(_FILES, [write.bank_id]).fetchone()
+        if row is None or row[0] != 0:
+            known.update(r[0] for r in write.conn.execute(_KNOWN, [write.bank_id]))
+            return False
+        write.store(files=files, lines=[(int(json.loads(line)["seq"]), line)
+                                        for line in journal])
+        if _would_journal(write, journal):
+            raise NeedsCopy  # (the transaction rolls back)
+        return True
+
+
+def _would_journal(write: BankWrite, journal: Sequence[str]) -> bool:
+    """Whether a copy's first index of the stored import would journal anything: judge
+    the facts (no decision journaled and a fact no retain wrote) or revise one."""
+    decided = any(json.loads(line).get("event") in DECISIONS for line in journal)
+    if not decided and write.conn.execute(_UNRETAINED, [write.bank_id]).fetchone():
+        return True
+    tracked = write.conn.execute(_TRACKED, [write.bank_id]).fetchall()
+    states = PgRecallIndex(write.conn, write.bank_id).life([str(r[0]) for r in tracked])
+    return any((state := states.get(str(fact_id))) is not None
+               and state.content_sha != content_sha(str(content))
+               for fact_id, content in tracked)
