@@ -165,3 +165,45 @@ def test_blind_keeps_the_questions_and_answers_out_of_the_results(tmp_path: Path
     saved = json.loads(result.stdout)
     assert saved["questions"] is None and saved["categories"]["single"]["floor"]["p@1"] == 0.5
     assert "tortoise" not in result.stdout
+
+
+LIFE = [
+    {"key": "c1", "date": "2025-01-05", "bullet": "W @me: My phone is a Nokia G42."},
+    {"key": "c2", "date": "2025-01-06", "bullet": "W @me: Insurance on the Golf is $96 a month."},
+    {"key": "c3", "date": "2025-03-01", "bullet": "W @me: My phone is a Motorola Edge 50."},
+    {"key": "c4", "date": "2025-04-01", "bullet": "W @me: The gym membership is $40 a month."},
+    {"key": "c5", "date": "2025-05-01", "bullet": "W @me: The gym membership went up to $45 a "
+                                                  "month."},
+]
+
+
+def test_changes_score_the_judge_against_the_writers_marks(tmp_path: Path) -> None:
+    data = write(tmp_path / "year.json", LIFE, [
+        {"q": "What phone do I have?", "now": "2025-06-01T09:00:00", "gold": ["c3"],
+         "category": "current"}])
+    changes = tmp_path / "changes.json"
+    # the writer marked the phone; the gym's rise is left unmarked on purpose, so the judge's
+    # supersede of c4 counts as one of a fact not marked changed
+    changes.write_text(json.dumps([{"older": "c1", "newer": "c3", "why": "new phone"}]),
+                       encoding="utf-8")
+    out = tmp_path / "r.json"
+    result = bench(str(data), "--changes", str(changes), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "lifecycle against 1 marked changes: 2 automatic supersedes (1 as marked" \
+        in result.output
+    life = json.loads(out.read_text(encoding="utf-8"))["judged"]["lifecycle"]
+    assert (life["as_marked"], life["unmarked"], life["changes_superseded"]) == (1, 1, 1.0)
+    assert life["unmarked_pairs"] == [{"older": "c4", "newer": "c5",
+                                       "reason": life["unmarked_pairs"][0]["reason"]}]
+    assert life["unmarked_per_1000_facts"] == pytest.approx(200.0)
+
+
+@pytest.mark.parametrize("text", ['{"older": "c1"}', '[{"older": "c1", "newer": "zz"}]', "[1"])
+def test_a_bad_changes_file_is_one_line_and_exit_2(tmp_path: Path, text: str) -> None:
+    data = write(tmp_path / "year.json", LIFE, [
+        {"q": "What phone?", "now": "2025-06-01T09:00:00", "gold": ["c3"], "category": "single"}])
+    changes = tmp_path / "changes.json"
+    changes.write_text(text, encoding="utf-8")
+    result = bench(str(data), "--changes", str(changes))
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output

@@ -47,6 +47,7 @@ import click
 from memfold.errors import BadInput
 from memfold.values import Hit
 
+from . import changes_score
 from .index_bench import environment, output_options, save_result
 from .locomo import WORD, file_sha256, mean
 from .timeline import (
@@ -234,9 +235,11 @@ def answer_of(question: Question, asked: Sequence[Asked],
 
 def run(facts: Sequence[Written], questions: Sequence[Question], modes: Sequence[str], *,
         k: int, include_all: bool, first: bool, strict: bool = False,
+        changes: Sequence[tuple[str, str]] | None = None,
         ) -> tuple[list[Answer], Json, list[str]]:
     """Replay the year and ask every question (with `first`, after the whole year is
-    retained); the answers, what the judge did, system names."""
+    retained); the answers, what the judge did (scored against the writer's `changes` when
+    given), system names."""
     names = ["memfold"] if len(modes) == 1 else list(modes)
     ordered = by_time(facts)
     floor = Floor(facts)
@@ -251,6 +254,9 @@ def run(facts: Sequence[Written], questions: Sequence[Question], modes: Sequence
                                          strict=strict))
             rep.write_until(ordered, None)
             judged = {"retained": rep.written, **judged_counts(rep.retained)}
+            if changes is not None:
+                judged["lifecycle"] = changes_score.score(rep.retained, rep.ids, changes,
+                                                          len(facts))
     finally:
         floor.close()
     return answers, judged, [*names, *(f"{n} strict" for n in names if strict), FLOOR]
@@ -308,11 +314,15 @@ def details(answers: Sequence[Answer], systems: Sequence[str]) -> list[Json]:
 
 def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
                   include_all: bool = False, first: bool = False, blind: bool = False,
-                  strict: bool = False) -> Json:
+                  strict: bool = False, changes_path: Path | None = None) -> Json:
     facts, questions = load(path)
+    changes = None if changes_path is None else changes_score.read_changes(
+        changes_path, {f.key for f in facts})
     started = time.perf_counter()
     answers, judged, systems = run(facts, questions, modes, k=k, include_all=include_all,
-                                   first=first, strict=strict)
+                                   first=first, strict=strict, changes=changes)
+    if blind and "lifecycle" in judged:
+        judged["lifecycle"].pop("unmarked_pairs")
     return {
         "benchmark": "personal",
         "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -390,12 +400,17 @@ def negative_lines(result: Json) -> list[str]:
 @click.option("--strict", "strict", is_flag=True,
               help="Score each mode again as `recall --strict` answers, its weak hits left "
                    "out (the system '<mode> strict'): what dropping them costs.")
+@click.option("--changes", "changes_path", metavar="CHANGES.json", default=None,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The writer's marked replacements ([{older, newer}] fact keys): also "
+                   "score the judge's automatic supersedes and conflicts against them.")
 @blind_option
 @click.option("--k", "k", default=K, show_default=True, type=click.IntRange(min=10),
               help="Results asked of recall per question.")
 @output_options("benchmarks/results/personal-dev.json")
 def personal_command(path: Path, mode: str, include_all: bool, first: bool, strict: bool,
-                     blind: bool, k: int, out: Path, as_json: bool) -> None:
+                     changes_path: Path | None, blind: bool, k: int, out: Path,
+                     as_json: bool) -> None:
     """P@1, R@5 and R@10 on one person's year of memory, beside a plain BM25 floor.
 
     FILE.json holds {facts: [{key, date, bullet}], questions: [{q, now, gold, category}]}.
@@ -410,7 +425,7 @@ def personal_command(path: Path, mode: str, include_all: bool, first: bool, stri
     modes = modes_for(mode)
     check_modes(modes)
     result = run_benchmark(path, modes, k=k, include_all=include_all, first=first,
-                           blind=blind, strict=strict)
+                           blind=blind, strict=strict, changes_path=changes_path)
     if save_result(result, out, as_json=as_json):
         return
     d, j = result["dataset"], result["judged"]
@@ -418,6 +433,7 @@ def personal_command(path: Path, mode: str, include_all: bool, first: bool, stri
                f"questions; mode {mode}{', --all' if include_all else ''}"
                f"{', retained first' if first else ''}; judge made "
                f"{j['supersedes']} supersedes, {j['conflicts']} conflicts")
-    for line in [*table(result), *negative_lines(result), latency_line(result)]:
+    lifecycle = changes_score.lines(j["lifecycle"]) if "lifecycle" in j else []
+    for line in [*table(result), *negative_lines(result), *lifecycle, latency_line(result)]:
         click.echo(line)
     click.echo(f"wrote {out}", err=True)
