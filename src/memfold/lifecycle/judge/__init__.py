@@ -9,7 +9,9 @@
               apart: a shared word, slot noun or amount that is not one slot; offers and
               unread: changes it cannot read for sure, offered as conflicts; evidence:
               what a change a rule found lacks to be made by itself, with heads: the
-              thing a noun phrase names; holders: a role handed to another person)
+              thing a noun phrase names; holders: a role handed to another person;
+              about: what a fact is about, read by a small heuristic reader; same_thing
+              and same_value: whether the thing a rule says changed is the same in both)
     remote    OpenAIJudge, an optional model behind an OpenAI-compatible chat endpoint
               (imported by load_judge only when asked for)
     fallback  FallbackJudge: a judge that may fail, with another behind it, and notices

@@ -42,7 +42,7 @@ from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.phrases import RENAMING as _RENAMING
 from memfold.lifecycle.judge.phrases import SWAPS as _SWAPS
 from memfold.lifecycle.judge.phrases import plainer
-from memfold.lifecycle.judge.slots import COUNTED, named_head, stems
+from memfold.lifecycle.judge.slots import COUNTED, common_tags, named_head, stems
 from memfold.lifecycle.judge.slots import clip as _clip
 from memfold.lifecycle.judge.slots import head as _head
 from memfold.lifecycle.judge.slots import slot as _slot
@@ -318,8 +318,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     about = _about(first, entities, own)
     # the names dropped from its words are its subject's: another entity it names is a
     # value ("W @Sam @Globex: Sam works at Globex": Globex is where Sam works)
-    names = _name_stems(tuple(e for e in own if entity_key(e) in about) or own[:1]) \
-        - _common(content, own)  # "@Phone: My phone is a Tecno": the slot, not a name
+    names = _subject_names(own, about, content)
     subject_text, predicate_text = _split_subject(first, names)
     attr, relation, value, verb, head = _EMPTY, None, _EMPTY, "", ""
     for clause in (_FRONTED.sub("", c) for c in clauses):  # the first clause that states one
@@ -395,14 +394,13 @@ def _name_stems(entities: tuple[str, ...]) -> Stems:
 
 
 _USER = frozenset({w.stem("user")})
-_SMALL = re.compile(r"\b(?i:my|our|his|her|their|the)\s+([a-z][a-z-]+)\b")
 
 
-def _common(content: str, tags: tuple[str, ...]) -> Stems:
-    """The one-word tags a fact writes as a noun in small letters after an article or a
-    possessive ("@Phone: my phone"): the tag stands for the thing, which is a slot."""
-    return frozenset(w.stem(m.group(1)) for m in _SMALL.finditer(content)) \
-        & {w.stem(e.lower()) for e in tags if e.isalpha()}
+def _subject_names(own: tuple[str, ...], about: frozenset[str], content: str) -> Stems:
+    """The names of the entities a fact is about, but a one-word tag it writes as a noun
+    ("@Phone: My phone is a Tecno": the slot, not a name)."""
+    return _name_stems(tuple(e for e in own if entity_key(e) in about) or own[:1]) \
+        - common_tags(content, own)
 
 
 def _own_voice(who: str, names: Stems) -> bool:

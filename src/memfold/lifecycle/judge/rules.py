@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import replace as evolve
 
 from memfold.journal.fold import STATE_KINDS
-from memfold.lifecycle.judge import about, apart, holders
+from memfold.lifecycle.judge import apart, holders, same_thing
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import written_alike
 from memfold.lifecycle.judge.apart import (
@@ -535,7 +535,7 @@ class RuleJudge:
             "dwelling" if reason and _dwelling(n, o) else None)
         if guard == "negated" and reason and reason == status(n, o):
             guard = None  # "the Trust turned down our application": what was pending is decided
-        if reason and not guard and (made := about.settle(new, old, n, o, reason)):
+        if reason and not guard and (made := same_thing.settle(new, old, n, o, reason)):
             return made  # a supersede, or offered; else weighed below as any other pair
         if reason and guard:
             return Verdict(old.id, False, f"{reason}, but the newer fact is {_GUARDS[guard]}")

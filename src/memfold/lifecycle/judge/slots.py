@@ -294,3 +294,13 @@ def named_head(phrase: str, names: Stems) -> Stems:
 
 
 _LEADING = re.compile(r"^\s*(?:out\s+of|of|from|with|to)\s+", re.IGNORECASE)
+
+
+_SMALL = re.compile(r"\b(?i:my|our|his|her|their|the)\s+([a-z][a-z-]+)\b")
+
+
+def common_tags(content: str, tags: tuple[str, ...]) -> Stems:
+    """The one-word tags a fact writes as a noun in small letters after an article or a
+    possessive ("@Phone: my phone"): the tag stands for the thing, which is a slot."""
+    return frozenset(w.stem(m.group(1)) for m in _SMALL.finditer(content)) \
+        & {w.stem(e.lower()) for e in tags if e.isalpha()}
