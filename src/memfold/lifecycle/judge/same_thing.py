@@ -71,7 +71,8 @@ def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
     thing, a, b = _said(found[0]), about(tn), about(to)
     if thing and _doer_only(thing, tn):
         return Aside("thing said to end is who ended something else", False)
-    if thing and thing <= {_stem(x) for x in _OWNER.findall(tn)}:  # "Sold Dad's Honda Jazz"
+    if thing and thing <= {_stem(x) for x in _OWNER.findall(tn)} \
+            and not _DWELLING_OWNED.search(tn):  # "Sold Dad's Honda Jazz", not "her sister's place"
         return Aside("thing said to end only owns what ended", False)
     if any((mine := _modifiers(tn, x, named=True)) and (theirs := _modifiers(to, x, named=True))
            and not mine & theirs for x in thing):  # "Ruahine Street" / "at Tōtara Street"
@@ -138,6 +139,7 @@ def _one_of_many(thing: Stems, tn: str, to: str) -> bool:
         and re.search(rf"\b{re.escape(sold.group(2))}s\b", to, re.IGNORECASE) is not None
 _COUNTED = re.compile(r"\s*(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|"
                       r"some|many)\s+\w+", re.IGNORECASE)
+_DWELLING_OWNED = re.compile(r"'s\s+(?:place|flat|house|home|apartment|room|sofa)\b", re.IGNORECASE)
 _SOLD_SOME = re.compile(r"\bsold\s+(?:\d+|a\s+few|some|several|two|three|four|five|six|seven|"
                         r"eight|nine|ten|a\s+dozen|dozens)\b", re.IGNORECASE)
 _ACCIDENT = re.compile(r"\bdropped\b[^.;]*?\b(?:crack|smash|shatter|broke|dent|scratch)",

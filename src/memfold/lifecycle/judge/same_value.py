@@ -159,7 +159,7 @@ def _still_named(s: _Said) -> Aside | None:
         return {re.sub(r"'s$", "", x) for x in _TOKEN.findall(value)
                 if (x[:1].isupper() or x[:1].isdigit()) and x.lower() not in w.STOP | _AUX
                 and _stem(x) not in _TITLE_WORDS}  # "VP Engineering" is a role, no name
-    if named(s.old) and named(s.old) < named(s.new):  # more names: added to, not replaced
+    if named(s.old) and named(s.old) < named(s.new) and _LISTED.search(s.tn):  # "A and B"
         return Aside("newer value still names the older one", True)
     return None
 
@@ -180,11 +180,12 @@ def _slot(s: _Said) -> Aside | None:
         # a name alone is no slot: "Anaïs is vegetarian" / "Anaïs is a sound technician"
         return Aside("values tell of the one named in other ways", True)
     owned = s.label.split("'s ", 1)[1:]  # "shop's liability insurance": the insurance
-    if owned and not _said(owned[0]) & _said(s.to):
+    if owned and not _said(owned[0].replace("-", " ")) & _said(s.to.replace("-", " ")):
         return Aside("thing valued is not one the older fact names", False)
     if not shared or shared & about(s.tn).named & about(s.to).named:
         return None
     return Aside("thing valued is not what both facts are about", False)
+_LISTED = re.compile(r"\b(?:and|&|both)\b", re.IGNORECASE)
 _THING_LABELS = frozenset(w.stem(x) for x in (*w.FAMILY_NAMES, *w.KINDS))
 _TITLE_WORDS = frozenset(w.stem(x) for x in (
     *w.ROLES, *"vp svp evp head chief senior junior principal staff associate assistant deputy "
@@ -339,7 +340,9 @@ def _things(a: About, names: Stems, text: str) -> Stems:
     priced = a.asides & _PRICE_NOUNS  # "I pay $1,450 a month in rent"
     owners = frozenset(_stem(m.group(1)) for m in _OWNER.finditer(text))  # "the van's belt"
     return (a.named | priced) - (a.verbs - a.subjects - kept) - names - owners - _LIGHT_STEMS
-_OWNER = re.compile(r"\b([\w-]+)'s\b")
+# an owner ("the van's clutch"), not "'s" for "is" or "has" ("Zeplin's gone")
+_OWNER = re.compile(r"\b([\w-]+)'s\b(?!\s+(?:gone|been|got|not|now|still|over|done|back|off|out"
+                    r"|up|down|a|an|the|no|on|in|at|with|left|moved|closed|finished)\b)")
 _AMOUNT_VERBS = frozenset(w.stem(x) for x in ("rent", "earn", "weigh"))
 _PRICE_NOUNS = frozenset(w.stem(x) for x in (
     "rent salary wage fee price rate mortgage insurance premium allowance membership "
