@@ -503,6 +503,13 @@ class Weighing:
             query = Terms(words=tuple(words)[:16])
             pool = [c for c in self.source.lexical(query, filters, JUDGE_CANDIDATES)
                     if not c.fact.entities]
+        from memfold.lifecycle.judge.settled import slots_of_mine  # the judge's words: lazily
+
+        if mine := slots_of_mine(new.content):  # "is my manager": who was, under another name
+            seen = {c.fact.id for c in pool}
+            query = Terms(phrases=tuple(f"{p} {s}" for s in mine for p in ("my", "our")))
+            pool = [*pool, *(c for c in self.source.lexical(query, filters, JUDGE_CANDIDATES)
+                             if c.fact.id not in seen)]
         return _standing_older(pool, new)
 
 

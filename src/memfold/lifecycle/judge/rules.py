@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import replace as evolve
 
 from memfold.journal.fold import STATE_KINDS
-from memfold.lifecycle.judge import apart, holders, same_thing
+from memfold.lifecycle.judge import apart, holders, same_thing, settled
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import written_alike
 from memfold.lifecycle.judge.apart import (
@@ -506,7 +506,7 @@ class RuleJudge:
     name = "rules"
 
     def weigh(self, new: Fact, older: Sequence[Fact]) -> list[Verdict]:
-        verdicts = holders.handed_over(new, older)  # "X is our new R": another's role
+        verdicts = holders.handed_over(new, older) + settled.offered(new, older)  # below
         keys, held = keys_of(new.entities), {v.id for v in verdicts}
         signature = _signature(new.content) - _names(new)
         if for_good(new.content) and _ends_itself(read(new)):

@@ -1,0 +1,93 @@
+"""Changes the rules never weigh, offered for a person's look (a conflict, left active).
+
+Two kinds of older fact never reach the rules: a plan or an exploration ("I'm thinking about
+adopting a second cat", `journal.fold.tentative`), and a fact under another entity.  Some
+of them a newer fact still changes, in a way a reader sees at once:
+
+- a plan *settled*: the newer fact calls off, decides against, drops or pulls out of what the
+  plan was about ("Decided against a second cat", "Pulled out of the Chiang Mai Marathon
+  10K") — offered, as is a plan the newer fact says was done;
+- a slot of one's own held by someone else now: both facts say who is "my manager", "our
+  GP", "my family doctor" ("Dr. Chebet Kiprono ... is my manager" / "Ingrid Solberg ... is
+  my manager") though each is tagged with its own person.
+
+Both are offered, never made by themselves: a plan may be settled in part, and a second
+"my manager" may be a second job.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.base import Verdict
+from memfold.lifecycle.judge.pieces import exploring, keys_of
+from memfold.values import Fact
+
+_SETTLED = re.compile(
+    r"\b(?:decided\s+against|decided\s+not\s+to|called\s+off|cancell?ed|pulled\s+out"
+    r"|dropped|gave\s+up|scrapped|shelved|abandoned|changed\s+(?:my|our)\s+mind"
+    r"|went\s+ahead|booked|signed\s+up|finally\s+did|did\s+it|ran\s+the|finished\s+the"
+    r"|adopted|bought|enrolled|applied)\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][\w'-]+")
+# the words a plan and its settling share that say nothing of what was planned
+_PLAN_WORDS = frozenset(w.stem(x) for x in (
+    "plan planning planned think thinking thought idea decide decided want wanted try going "
+    "maybe hope hoping consider considering look looking next year month week time end "
+    "because after before".split()))
+_MINE = re.compile(r"\b(?:my|our)\s+((?:[a-z-]+\s+){0,2}?)(manager|boss|supervisor|gp|doctor"
+                   r"|dentist|vet|landlord|landlady|accountant|lawyer|solicitor|mentor|tutor"
+                   r"|coach|therapist|physio|childminder|nanny|cleaner|mechanic|barber"
+                   r"|hairdresser|section\s+head|team\s+lead|line\s+manager|crew\s+chief)\b",
+                   re.IGNORECASE)
+
+
+def offered(new: Fact, older: Sequence[Fact]) -> list[Verdict]:
+    """The offers for the older facts the rules never weigh (see the module docstring)."""
+    found = []
+    for old in older:
+        if old.id == new.id:
+            continue
+        why = _plan_settled(new, old) or _slot_of_mine(new, old)
+        if why:
+            found.append(Verdict(old.id, False, why, offer=True))
+    return found
+
+
+def _content(text: str) -> frozenset[str]:
+    return frozenset(s for t in _WORD.findall(text) if t.lower() not in w.STOP
+                     for s in (w.stem(t.lower()),) if s not in w.GENERIC_STEMS)
+
+
+def _plan_settled(new: Fact, old: Fact) -> str | None:
+    """"I'm thinking about solar panels" / "I've decided against solar panels": settled."""
+    if not exploring(old) or exploring(new) or not _SETTLED.search(new.content):
+        return None
+    if keys_of(new.entities).isdisjoint(keys_of(old.entities)):
+        return None
+    shared = sorted(_content(new.content) & _content(old.content) - _PLAN_WORDS)
+    if not shared:
+        return None
+    return f"the plan on {' '.join(shared[:3])!r} may be settled"
+
+
+def slots_of_mine(text: str) -> tuple[str, ...]:
+    """The slots of one's own a text says someone holds ("is my manager": manager), for the
+    ledger to find who held them before under another entity."""
+    return tuple(dict.fromkeys(m.group(2).lower() for m in _MINE.finditer(text)))
+
+
+def _slot_of_mine(new: Fact, old: Fact) -> str | None:
+    """"X ... is my manager" / "Y ... is my manager", each under its own person."""
+    if exploring(new) or exploring(old) or new.kind != "world" or old.kind != "world":
+        return None
+    if not keys_of(new.entities).isdisjoint(keys_of(old.entities)):
+        return None  # the rules weigh facts that share an entity
+    mine = {m.group(2).lower() for m in _MINE.finditer(new.content)}
+    theirs = {m.group(2).lower() for m in _MINE.finditer(old.content)}
+    slot = sorted(mine & theirs)
+    return f"same slot: my {slot[0]}; the newer fact names another" if slot else None
+
+
+__all__ = ["offered", "slots_of_mine"]
