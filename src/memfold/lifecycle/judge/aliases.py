@@ -100,7 +100,7 @@ def priced(fact: Fact) -> Fact:
 _CODES = (r"K[Ss]hs?|KES|Rs\.?|INR|PKR|LKR|NPR|BDT|Tk|NGN|₦|GHS|GH₵|₵|ZAR|UGX|TZS|RWF|ETB|EGP"
           r"|MAD|kr\.?|SEK|NOK|DKK|ISK|CHF|zł|PLN|CZK|Kč|HUF|RON|TRY|TL|₺|UAH|₴|RUB|₽|RM|MYR"
           r"|Rp|IDR|₱|PHP|THB|฿|VND|₫|KRW|₩|JPY|CNY|RMB|MXN|BRL|COP|ARS|CLP|PEN|AUD|CAD|NZD|USD"
-          r"|EUR|GBP")
+          r"|EUR|GBP|S/")
 _CODE_BEFORE = re.compile(rf"(?<![\w$])(?:{_CODES}|(?:HK|S|A|C|NZ|R|AU|US)\$"
                           r"|R(?=\d{1,3}(?:,\d{3})+\b|\d{3,}\b))\s?(?=\d)")
 _NAME_AFTER = re.compile(

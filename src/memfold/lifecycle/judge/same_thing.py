@@ -32,6 +32,7 @@ from memfold.lifecycle.judge.same_value import (
     _quoted,
     _said,
     _value,
+    _written,
 )
 from memfold.values import Fact
 
@@ -88,6 +89,10 @@ def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return Aside("newer fact tells sales, not an end", False)  # sold a carriage clock"
     if _COUNTED.match(tn):  # "Two residents left": those two, not the kind
         return Aside("thing said to end is some of a kind, not the kind", False)
+    if _AWAY.search(tn):  # "left on a three-week research cruise", "ended for the term"
+        return Aside("newer fact tells a time away, not an end", True)
+    if any(thing <= c.old for c in o.changes):  # "replaced the Corolla with a Skoda" / "Sold
+        return Aside("older fact already tells it left that", False)  # the old Corolla"
     if _DOWN_TO.search(tn):  # "the range dropped to about 260 km": a new amount
         return Aside("newer fact tells a new amount, not an end", False)
     if n.parted and not (o.relation == "relationship" or o.words & _BONDS):
@@ -126,6 +131,10 @@ _PARTS = re.compile(r"[;:,!?]|\s[-–—]\s|\.(?=\s|$)|"
                     r"\b(?:and|but|so|because|while|since|after|before|when|once|until|as)\b")
 # what opens a direct object, or the place left ("out of the flat", "from Hobart")
 _OBJECT_OPENS = frozenset("a an the my our your his her their its from of".split())
+_AWAY = re.compile(r"\bleft\s+(?:on|for)\s+(?:a|an|the|his|her|their|my|our)\s+(?:[\w-]+\s+){0,3}?"
+                   r"(?:trip|cruise|holiday|tour|vacation|visit|retreat|course|conference|voyage"
+                   r"|expedition|deployment|placement|break)\b|\bfor\s+the\s+(?:term|summer|season"
+                   r"|holidays|winter|break)\b", re.IGNORECASE)
 _DOWN_TO = re.compile(r"\b(?:dropped|fell|went\s+down|came\s+down|cut|reduced|lowered|shrank)"
                       r"\s+to\s+(?:about\s+|around\s+|just\s+)?[$€£]?\d", re.IGNORECASE)
 _BONDS = frozenset(w.stem(x) for x in (*w.RELATIONSHIP, "friend", "friends", "friendship"))
@@ -161,6 +170,8 @@ def _changes(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
                   or thing & a.asides and not thing & a.named and _PASSED.search(tn)):
         # "Switched Projekt Ślęża's base": the base changed; "around Quin": a place passed
         return Aside("thing said to change is not what the newer fact is about", False)
+    if thing and not _written(tn, thing) & _written(to, thing):  # "a mobile home" / "phone"
+        return Aside("thing said to change is not written alike in both facts", True)
     head = next(iter(thing)) if len(thing) == 1 else ""
     if head and (mine := _modifiers(tn, head)) and (theirs := _modifiers(to, head)) \
             and not mine & theirs:
@@ -190,11 +201,19 @@ def _moved(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         return Aside("return from a place ends a trip, not where one lives", False)
     if _CHOICE.search(tn) and not _CHANGE_SAID.search(_CHOICE.sub(" ", tn)):
         return Aside("newer fact tells a choice, not a change", True)
-    if _REPLACED_BARE.search(tn):  # "Google replaced the Pixel under warranty": a repair
-        return Aside("replacement is of one unit by the same", False)
+    if _REPLACED_BARE.search(tn) or _PART_REPLACED.search(tn):  # "replaced under warranty",
+        return Aside("replacement is a repair, not a change", False)  # "valve replaced on the"
+    if _REGRET.search(tn):  # "starting to regret buying the Trafic instead of a Transit"
+        return Aside("newer fact looks back on a choice", True)
+    owned = _OWNED_SUBJECT.match(tn)  # "Dad's eye injections have moved from the hospital"
+    if owned and not _said(owned.group(1)) & _said(to):
+        return Aside("what moved is what the one named has", False)
     return None
 _REPLACED_BARE = re.compile(r"\breplaced\b(?![^.;]*\b(?:with|by)\b)(?=[^.;]*\b(?:under\s+warranty|"
                             r"for\s+free|at\s+no\s+cost|free\s+of\s+charge)\b)", re.IGNORECASE)
+_PART_REPLACED = re.compile(r"\breplaced\s+(?:on|in|at)\s+(?:the|my|our|his|her)\b", re.IGNORECASE)
+_REGRET = re.compile(r"\b(?:regret\w*|wish\s+(?:I|we)\s+had|should(?:n't|\s+not)?\s+have)\b",
+                     re.IGNORECASE)
 _RETURNED = re.compile(r"\breturn(?:ed|ing|s)\b", re.IGNORECASE)
 _CHOICE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b", re.IGNORECASE)
 _CHANGE_SAID = re.compile(r"\b(?:now|these\s+days|ha(?:s|ve)\s+been\s+\w+ing|nowadays|any\s*more|"

@@ -131,7 +131,13 @@ def _befell(s: _Said) -> Aside | None:
 def _periods(s: _Said) -> Aside | None:
     if w.YEAR.match(s.old.strip("'")) and w.YEAR.match(s.new.strip("'")):
         return Aside("values are two years: of two periods, not a change", False)
+    if _BILLED.search(s.label) and re.search(r"\d", s.old) and re.search(r"\d", s.new):
+        # "Electricity bill: '214' became '196'": two bills
+        return Aside("values are two bills, of two periods", False)
     return None
+
+
+_BILLED = re.compile(r"\b(?:bills?|invoices?|receipts?|statements?)\b", re.IGNORECASE)
 
 
 def _judged(s: _Said) -> Aside | None:
@@ -327,7 +333,7 @@ def _written(text: str, stems: Stems) -> Stems:
     found = set()
     for x in _TOKEN.findall(text.replace("\u2019", "'")):
         if (s := _stem(x)) in stems:  # a wage, a salary, what one earns: one thing
-            found.add(s if s in _PRICE_NOUNS else w.plain_stem(x.lower()))
+            found.add(s if s in _PRICE_NOUNS else w.plain_stem(re.sub(r"'s$", "", x.lower())))
     return frozenset(found)
 _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
 
