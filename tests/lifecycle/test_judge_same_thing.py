@@ -197,3 +197,28 @@ def test_another_of_a_things_kind_is_offered() -> None:
     found = verdicts("W @me: We keep $9,000 in a Marcus savings account.",
                      "W @me: Our household account moved to Monzo.")
     assert found and not any(v.supersedes for v in found)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # a time away is no end
+    ("W @me @Jonas: Jonas and I are dating.",
+     "B @me @Jonas: Jonas left on a two-week survey voyage."),
+    ("W @me: My Italian class is on Thursday evenings.",
+     "B @me: Italian class ended for the term; I passed the A2 test."),
+    # a part replaced on a thing is a repair
+    ("W @Van: The van is insured with Aviva for £900 a year.",
+     "B @Van: Clutch replaced on the van at the garage, £650."),
+    # an end of what the older fact already said it left
+    ("W @Rhian: Rhian replaced the Fiesta with a 2021 Kia Ceed.",
+     "B @Rhian: Sold the old Fiesta to a neighbour for £900."),
+    # two bills are two periods' records
+    ("W @me: The gas bill was £140 for the last two months.",
+     "W @me: Gas bill was £118 for May–June."),
+    # a look back on a choice
+    ("O @me: The Kangoo is nicer to drive than the Transit.",
+     "O @me: I'm starting to regret buying the Kangoo instead of another Transit."),
+    # sols are money: a salary is not a washing machine
+    ("W @me: My salary is S/ 9,800 a month.", "B @me: Paid S/ 1,100 for a new fridge."),
+])
+def test_a_time_away_a_repair_or_a_record_retires_nothing(old: str, new: str) -> None:
+    assert offered_or_kept(old, new)

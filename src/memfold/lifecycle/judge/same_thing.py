@@ -289,6 +289,8 @@ def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict
         aside = Aside("facts are records of two periods", False)
     if aside is None and _STILL.search(tn) and rule_of("rules", reason) == "value":
         aside = Aside("newer fact says it still holds", True)  # "is still S$58 after"
+    if aside is None and _PART_REPLACED.search(tn):  # "Clutch replaced on the van": a repair
+        aside = Aside("replacement is a repair, not a change", False)
     if aside is None and _told_before(tn, old):  # "Nomvula and I married in April 2018"
         aside = Aside("newer fact tells of a time before the older fact", False)
     if aside is None and _AHEAD.search(tn):  # "are moving to São Paulo in the new year"
