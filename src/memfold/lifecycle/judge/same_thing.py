@@ -57,6 +57,8 @@ def _opinion(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
     if came and not _said(on) & _said(came.group(1)):
         return Aside("change of mind is about another thing", False)
     return _thing(tn, to, _said(on), "thing the opinion is on")
+
+
 _CAME_ROUND = re.compile(r"\b(?:come|came|coming|warmed|warming)\s+(?:a?round|up)\s+(?:on|to)\s+"
                          r"((?:[\w'-]+\s*){1,3})", re.IGNORECASE)
 
@@ -127,16 +129,24 @@ def _doer_only(thing: Stems, text: str) -> bool:
                 return after[1:2] in (["of"], ["from"])
             return bool(after) and (after[0] in _OBJECT_OPENS or after[0] == "Name")
     return False
+
+
 _PARTS = re.compile(r"[;:,!?]|\s[-–—]\s|\.(?=\s|$)|"
                     r"\b(?:and|but|so|because|while|since|after|before|when|once|until|as)\b")
+
+
 # what opens a direct object, or the place left ("out of the flat", "from Hobart")
 _OBJECT_OPENS = frozenset("a an the my our your his her their its from of".split())
 _AWAY = re.compile(r"\bleft\s+(?:on|for)\s+(?:a|an|the|his|her|their|my|our)\s+(?:[\w-]+\s+){0,3}?"
                    r"(?:trip|cruise|holiday|tour|vacation|visit|retreat|course|conference|voyage"
                    r"|expedition|deployment|placement|break)\b|\bfor\s+the\s+(?:term|summer|season"
                    r"|holidays|winter|break)\b", re.IGNORECASE)
+
+
 _DOWN_TO = re.compile(r"\b(?:dropped|fell|went\s+down|came\s+down|cut|reduced|lowered|shrank)"
                       r"\s+to\s+(?:about\s+|around\s+|just\s+)?[$€£]?\d", re.IGNORECASE)
+
+
 _BONDS = frozenset(w.stem(x) for x in (*w.RELATIONSHIP, "friend", "friends", "friendship"))
 
 
@@ -146,13 +156,21 @@ def _one_of_many(thing: Stems, tn: str, to: str) -> bool:
     sold = re.search(r"\bsold\s+(?:a|an|one)\s+((?:[\w-]+\s+){0,3}?)([\w-]+)\b", tn, re.IGNORECASE)
     return sold is not None and _stem(sold.group(2)) in thing \
         and re.search(rf"\b{re.escape(sold.group(2))}s\b", to, re.IGNORECASE) is not None
+
+
 _COUNTED = re.compile(r"\s*(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|"
                       r"some|many)\s+\w+", re.IGNORECASE)
+
+
 _DWELLING_OWNED = re.compile(r"'s\s+(?:place|flat|house|home|apartment|room|sofa)\b", re.IGNORECASE)
 _SOLD_SOME = re.compile(r"\bsold\s+(?:\d+|a\s+few|some|several|two|three|four|five|six|seven|"
                         r"eight|nine|ten|a\s+dozen|dozens)\b", re.IGNORECASE)
+
+
 _ACCIDENT = re.compile(r"\bdropped\b[^.;]*?\b(?:crack|smash|shatter|broke|dent|scratch)",
                        re.IGNORECASE)
+
+
 _PASSIVE_END = re.compile(r"\b(?:is|are|was|were|been|being|be)\s+(?:\w+ly\s+|now\s+|just\s+)?"
                           r"(?:sold|cancell?ed|closed|dropped|scrapped|shut|"
                           r"decommissioned|discontinued|abandoned)\b",
@@ -186,6 +204,8 @@ def _changes(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
     if owned and not _said(owned[0]) & _said(to):
         return Aside("thing said to change is not one the older fact names", False)
     return None
+
+
 _STILL = re.compile(r"\bstill\b", re.IGNORECASE)
 _FROM = re.compile(r"\bfrom\s", re.IGNORECASE)  # "Ślęża's base from oat to pea": the base
 _PASSED = re.compile(r"\b(?:around|round|through|past|via|across|along|outside)\s", re.IGNORECASE)
@@ -209,11 +229,17 @@ def _moved(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
     if owned and not _said(owned.group(1)) & _said(to):
         return Aside("what moved is what the one named has", False)
     return None
+
+
 _REPLACED_BARE = re.compile(r"\breplaced\b(?![^.;]*\b(?:with|by)\b)(?=[^.;]*\b(?:under\s+warranty|"
                             r"for\s+free|at\s+no\s+cost|free\s+of\s+charge)\b)", re.IGNORECASE)
+
+
 _PART_REPLACED = re.compile(r"\breplaced\s+(?:on|in|at)\s+(?:the|my|our|his|her)\b", re.IGNORECASE)
 _REGRET = re.compile(r"\b(?:regret\w*|wish\s+(?:I|we)\s+had|should(?:n't|\s+not)?\s+have)\b",
                      re.IGNORECASE)
+
+
 _RETURNED = re.compile(r"\breturn(?:ed|ing|s)\b", re.IGNORECASE)
 _CHOICE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\b", re.IGNORECASE)
 _CHANGE_SAID = re.compile(r"\b(?:now|these\s+days|ha(?:s|ve)\s+been\s+\w+ing|nowadays|any\s*more|"
@@ -221,8 +247,12 @@ _CHANGE_SAID = re.compile(r"\b(?:now|these\s+days|ha(?:s|ve)\s+been\s+\w+ing|now
                           r"started|starting|began|begun|since|from\s+now\s+on|replaced|"
                           r"changed|moved|from\s+(?:this|next|now|(?:jan|feb|mar|apr|may|jun|"
                           r"jul|aug|sep|oct|nov|dec)\w*))\b", re.IGNORECASE)
+
+
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november"
            "|december|spring|summer|autumn|fall|winter")
+
+
 # a record of one period: "The July power bill", "our winter electricity bill"
 _DATED = re.compile(rf"\b(?:the|our|my|this|last)\s+((?:{_MONTHS}))\s+(?!\d)\w+", re.IGNORECASE)
 
@@ -236,6 +266,8 @@ def _told_before(tn: str, old: Fact) -> bool:
     """Whether the newer fact dates what it tells to a year before the older fact's day."""
     years = [int(y) for y in _WHEN_YEAR.findall(tn)]  # "in April 2018", not "a 2020 Niro"
     return old.day is not None and bool(years) and max(years) < old.day.year
+
+
 _WHEN_YEAR = re.compile(r"\b(?:in|during|back\s+in)\s+(?:[A-Z][a-z]+\s+)?((?:19|20)\d\d)\b")
 _AHEAD = re.compile(r"\b(?:in\s+the\s+new\s+year|later\s+this\s+(?:year|month|spring|summer|autumn"
                     r"|fall|winter)|in\s+a\s+(?:few|couple\s+of)\s+(?:weeks|months)|soon)\b",
@@ -267,8 +299,12 @@ def _status(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | No
     if owned and not _said(owned.group(1)) & _said(to):
         return Aside("status is of what the one named has", False)
     return None
+
+
 _OWNED_SUBJECT = re.compile(r"\s*(?:the\s+)?[A-Z][\w-]*'s\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+"
                             r"(?:is|are|was|were|has|have|had|got)\b")
+
+
 _BY_RULE = {"opinion": _opinion, "ended": _ended, "changes": _changes, "value": _value,
             "moved": _moved, "status": _status}
 

@@ -41,15 +41,21 @@ _QUOTED = re.compile(r"'([^']+)'|\"([^\"]+)\"")
 def _quoted(reason: str) -> list[str]:
     """The values a reason quotes, in order ('Halifax', "Anaïs's brother")."""
     return [a or b for a, b in _QUOTED.findall(reason)]
+
+
 _VALUE = re.compile(r"^(?P<label>[^:]+): (?P<old>.+) became (?P<new>.+)$")
 # an amount of a one-off event: a bill, a price paid, a charge, a reading at a service
 _EVENT = re.compile(r"\b(?:bills?|invoices?|cost|charged|charges?|paid|spent|bought|sold|"
                     r"servic\w+|repairs?|quoted?|came\s+to|"
                     r"fines?|tickets?|deposit|sales|revenue|turnover|takings|"
                     r"(?:in|for|during)\s+(?:19|20)\d\d)\b", re.IGNORECASE)
+
+
 # an amount that stands: a rent, a salary, a rate for a period
 _STANDING = re.compile(rf"\b(?:rent|salary|wages?|earns?|rates?|mortgage|allowance|"
                        rf"{evidence.PERIODS})\b", re.IGNORECASE)
+
+
 _SEASONS = frozenset("spring summer autumn fall winter".split())
 # the labels that name a slot or the kind of its values, not a thing both facts are about
 _SLOT_LABELS = frozenset(w.stem(x) for x in (
@@ -191,11 +197,15 @@ def _slot(s: _Said) -> Aside | None:
     if not shared or shared & about(s.tn).named & about(s.to).named:
         return None
     return Aside("thing valued is not what both facts are about", False)
+
+
 _LISTED = re.compile(r"\b(?:and|&|both)\b", re.IGNORECASE)
 _THING_LABELS = frozenset(w.stem(x) for x in (*w.FAMILY_NAMES, *w.KINDS))
 _TITLE_WORDS = frozenset(w.stem(x) for x in (
     *w.ROLES, *"vp svp evp head chief senior junior principal staff associate assistant deputy "
     "engineering marketing sales finance operations product design research people".split()))
+
+
 _MEASURED = frozenset({"money", "percent", *w.UNIT_CLASS.values()})  # classes known by name
 
 
@@ -218,8 +228,12 @@ def _said_by_another(s: _Said) -> Aside | None:
         if said and said <= _said(clause) and _THIRD.match(clause) and _FIRST_PERSON.match(s.to):
             return Aside("newer value is said of someone else", False)
     return None
+
+
 _THIRD = re.compile(r"\s*(?:and\s+|but\s+|so\s+)?(?:he|she|they|he's|she's|they're)\b",
                     re.IGNORECASE)
+
+
 _VALUE_CHECKS = (_in_aside, _befell, _periods, _judged, _measures, _still_named, _condition,
                  _said_by_another, _slot)
 
@@ -254,10 +268,14 @@ _HAPPENED = re.compile(r"\b(?:is|are|was|were|been|got|gets)\s+(?:(?:offered|giv
                        r"sent|shown|promised|handed|lent|invited)\s+(?:a|an|the|her|his|"
                        r"their|my|our)\b|(?:stolen|broken\s+into|vandali[sz]ed)\b)",
                        re.IGNORECASE)
+
+
 _JUDGED = re.compile(r"\b(?:best|worst|favou?rite|finest|greatest)\b", re.IGNORECASE)
 _PERIOD_STEMS = frozenset(w.stem(x) for x in (
     "hour day week fortnight month quarter year season term night session lesson visit "
     "tonne ton kilo kg litre liter gallon unit item head piece".split()))
+
+
 _LIGHT_STEMS = frozenset(w.stem(x) for x in (*_LIGHT_VERBS, "have", "has", "had", "put"))
 _ADVERBS_STEMS = frozenset(w.stem(x) for x in (*_ADVERBS, *_PARTICLES, "away", "ago"))
 
@@ -315,6 +333,8 @@ def _kinds_apart(things: Stems, tn: str, to: str) -> bool:
         mine, theirs = _modifiers(tn, x), _modifiers(to, x)
         return bool(mine) and bool(theirs) and not (mine <= theirs or theirs <= mine)
     return bool(things) and all(map(apart, things))
+
+
 _TAXED = re.compile(r"\b(?:before|after|pre|post)[- ]tax\b", re.IGNORECASE)
 
 
@@ -335,6 +355,8 @@ def _written(text: str, stems: Stems) -> Stems:
         if (s := _stem(x)) in stems:  # a wage, a salary, what one earns: one thing
             found.add(s if s in _PRICE_NOUNS else w.plain_stem(re.sub(r"'s$", "", x.lower())))
     return frozenset(found)
+
+
 _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
 
 
@@ -346,15 +368,23 @@ def _things(a: About, names: Stems, text: str) -> Stems:
     priced = a.asides & _PRICE_NOUNS  # "I pay $1,450 a month in rent"
     owners = frozenset(_stem(m.group(1)) for m in _OWNER.finditer(text))  # "the van's belt"
     return (a.named | priced) - (a.verbs - a.subjects - kept) - names - owners - _LIGHT_STEMS
+
+
 # an owner ("the van's clutch"), not "'s" for "is" or "has" ("Zeplin's gone")
 _OWNER = re.compile(r"\b([\w-]+)'s\b(?!\s+(?:gone|been|got|not|now|still|over|done|back|off|out"
                     r"|up|down|a|an|the|no|on|in|at|with|left|moved|closed|finished)\b)")
+
+
 _AMOUNT_VERBS = frozenset(w.stem(x) for x in ("rent", "earn", "weigh"))
 _PRICE_NOUNS = frozenset(w.stem(x) for x in (
     "rent salary wage fee price rate mortgage insurance premium allowance membership "
     "subscription tuition fare".split()))
+
+
 _PAYING = re.compile(r"\b(?:pay|pays|paid|paying|spend|spends|spent)\b", re.IGNORECASE)
 _INNER_NAME = re.compile(r"(?<=[\w,'$%)] )[A-Z][\w'-]*")
 _BOUND = re.compile(r"\b(?:over|above|under|below|more\s+than|less\s+than|at\s+least|at\s+most"
                     r"|nearly|almost|upwards\s+of)\s+[$€£¥₹₪]?\d", re.IGNORECASE)
+
+
 _FIRST_PERSON = re.compile(r"\s*(?:I|I'm|I've|I'd|I'll|We|We're|We've)\b")
