@@ -506,7 +506,7 @@ class RuleJudge:
     name = "rules"
 
     def weigh(self, new: Fact, older: Sequence[Fact]) -> list[Verdict]:
-        verdicts = holders.handed_over(new, older) + settled.offered(new, older)  # below
+        verdicts = holders.handed_over(new, older) + settled.offered(new, older)
         keys, held = keys_of(new.entities), {v.id for v in verdicts}
         signature = _signature(new.content) - _names(new)
         if for_good(new.content) and _ends_itself(read(new)):
