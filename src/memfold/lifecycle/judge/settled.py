@@ -30,8 +30,8 @@ _SETTLED = re.compile(
     r"|dropped|gave\s+up|scrapped|shelved|abandoned|changed\s+(?:my|our)\s+mind"
     r"|went\s+ahead|booked|signed\s+up|finally\s+did|did\s+it|ran\s+the|finished\s+the"
     r"|adopted|bought|enrolled|applied)\b", re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z][\w'-]+")
 # the words a plan and its settling share that say nothing of what was planned
+_WORD = re.compile(r"[A-Za-z][\w'-]+")
 _PLAN_WORDS = frozenset(w.stem(x) for x in (
     "plan planning planned think thinking thought idea decide decided want wanted try going "
     "maybe hope hoping consider considering look looking next year month week time end "
@@ -44,32 +44,39 @@ _MINE = re.compile(r"\b(?:my|our)\s+((?:[a-z-]+\s+){0,2}?)(manager|boss|supervis
 
 
 def offered(new: Fact, older: Sequence[Fact]) -> list[Verdict]:
-    """The offers for the older facts the rules never weigh (see the module docstring)."""
+    """The offers for the older facts the rules never weigh (see the module docstring); what
+    the newer fact says is read once, not once per older fact."""
+    if exploring(new):
+        return []
+    keys = keys_of(new.entities)
+    settles = bool(_SETTLED.search(new.content))
+    said = _content(new.content) if settles else frozenset()
+    mine = set(slots_of_mine(new.content)) if new.kind == "world" else set()
     found = []
     for old in older:
-        if old.id == new.id:
+        if old.id == new.id or not (settles or mine):
             continue
-        why = _plan_settled(new, old) or _slot_of_mine(new, old)
+        shared = keys & keys_of(old.entities)
+        why = (_plan_settled(said, old) if settles and shared else None) or (
+            _slot_of_mine(mine, old) if mine and not shared else None)
         if why:
             found.append(Verdict(old.id, False, why, offer=True))
     return found
 
 
+def _plan_settled(said: frozenset[str], old: Fact) -> str | None:
+    """"I'm thinking about solar panels" / "I've decided against solar panels": settled."""
+    if not exploring(old):
+        return None
+    shared = sorted(said & _content(old.content) - _PLAN_WORDS)
+    return f"the plan on {' '.join(shared[:3])!r} may be settled" if shared else None
+
+
 def _content(text: str) -> frozenset[str]:
+    """The content words of a text, stemmed, as a plan and its settling share them (words
+    of letters only: "2025" or "10K" name no plan)."""
     return frozenset(s for t in _WORD.findall(text) if t.lower() not in w.STOP
                      for s in (w.stem(t.lower()),) if s not in w.GENERIC_STEMS)
-
-
-def _plan_settled(new: Fact, old: Fact) -> str | None:
-    """"I'm thinking about solar panels" / "I've decided against solar panels": settled."""
-    if not exploring(old) or exploring(new) or not _SETTLED.search(new.content):
-        return None
-    if keys_of(new.entities).isdisjoint(keys_of(old.entities)):
-        return None
-    shared = sorted(_content(new.content) & _content(old.content) - _PLAN_WORDS)
-    if not shared:
-        return None
-    return f"the plan on {' '.join(shared[:3])!r} may be settled"
 
 
 def slots_of_mine(text: str) -> tuple[str, ...]:
@@ -78,15 +85,12 @@ def slots_of_mine(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.group(2).lower() for m in _MINE.finditer(text)))
 
 
-def _slot_of_mine(new: Fact, old: Fact) -> str | None:
-    """"X ... is my manager" / "Y ... is my manager", each under its own person."""
-    if exploring(new) or exploring(old) or new.kind != "world" or old.kind != "world":
+def _slot_of_mine(mine: set[str], old: Fact) -> str | None:
+    """"X ... is my manager" / "Y ... is my manager", each under its own person (the rules
+    weigh facts that share an entity)."""
+    if exploring(old) or old.kind != "world":
         return None
-    if not keys_of(new.entities).isdisjoint(keys_of(old.entities)):
-        return None  # the rules weigh facts that share an entity
-    mine = {m.group(2).lower() for m in _MINE.finditer(new.content)}
-    theirs = {m.group(2).lower() for m in _MINE.finditer(old.content)}
-    slot = sorted(mine & theirs)
+    slot = sorted(mine & set(slots_of_mine(old.content)))
     return f"same slot: my {slot[0]}; the newer fact names another" if slot else None
 
 
