@@ -52,3 +52,32 @@ def test_a_sentence_that_opens_with_its_verb_is_the_users(workspace: Path) -> No
         dana = retain(memory, "2025-05-03", "B @Dana: Dana sold the Fiesta to a scrap dealer "
                                             "for £900.")
         assert ids(memory.recall("What did we get for the Fiesta?", now=NOW))[:2] == [ours, dana]
+
+
+def test_a_sentence_that_opens_with_whose_someone_is_is_theirs(workspace: Path) -> None:
+    # "My mum, Gwen, lives ...", "My older sister Bernice lives ...", "Dad still drives ...":
+    # the "my" is theirs; the sentence is told of them
+    with Memory.open(workspace) as memory:
+        mum = retain(memory, "2025-01-02", "W @Mum: My mum, Gwen, lives in Glenelg in "
+                                           "Adelaide.")
+        sister = retain(memory, "2025-01-03", "W @Bernice: My older sister Bernice lives in "
+                                              "Brandon, Manitoba.")
+        mine = retain(memory, "2025-01-04", "W @me: I live in a rented flat in Da Nang.")
+        assert ids(memory.recall("Where do I live?", now=NOW))[0] == mine
+        dad = retain(memory, "2025-01-05", "W @Tadhg: Dad still drives his 2008 Corolla to "
+                                           "Mass.")
+        car = retain(memory, "2025-01-06", "W @Car: I drive a 2012 Toyota Avensis.")
+        assert ids(memory.recall("What do I drive?", now=NOW))[:2] == [car, dad]
+        # asked of them, their facts come first
+        assert ids(memory.recall("Where does Bernice live?", now=NOW))[0] == sister
+        assert ids(memory.recall("Where does Gwen live?", now=NOW))[0] == mum
+
+
+def test_a_role_opening_that_goes_on_of_us_is_ours(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-01-02", "W @me: I sing tenor in a choir.")
+        ours = retain(memory, "2025-01-03", "W @Lucien: Our pianist Lucien lives in Thornbury "
+                                            "and we rehearse at his place.")
+        theirs = retain(memory, "2025-01-04", "W @Mia: My friend Mia rehearses at the church "
+                                              "hall.")
+        assert ids(memory.recall("Where do we rehearse?", now=NOW))[:2] == [ours, theirs]

@@ -303,6 +303,14 @@ def test_named_periods_are_closed_and_not_after_today(today: date, spec: str) ->
     assert interval.start <= interval.end <= today
 
 
+def test_the_start_of_the_year_asked_in_its_first_days_is_the_year_gone() -> None:
+    # on 5 January a question about "the start of the year" asks about the year just ended
+    assert find_time_phrase("what was my rent at the start of the year",
+                            today=d("2026-01-05")) == (iv("2025-01-01", "2025-04-30"), (17, 41))
+    assert find_time_phrase("at the start of the year", today=d("2026-02-15"))[0] == iv(
+        "2026-01-01", "2026-04-30")
+
+
 # -- phrases people use beyond dates (issue 30) -------------------------------------------------
 
 
@@ -317,6 +325,9 @@ def test_named_periods_are_closed_and_not_after_today(today: date, spec: str) ->
      "at the beginning of last month"),
     ("late 2024", iv("2024-09-01", "2024-12-31"), "late 2024"),
     ("early this year", iv("2025-01-01", "2025-04-30"), "early this year"),
+    ("what phone did I have at the start of the year", iv("2025-01-01", "2025-04-30"),
+     "at the start of the year"),
+    ("the end of the year", iv("2025-09-01", "2025-12-31"), "the end of the year"),
     # ranges
     ("between Nov 25 and Nov 30", iv("2025-11-25", "2025-11-30"), "between Nov 25 and Nov 30"),
     ("between Nov 25 and 30", iv("2025-11-25", "2025-11-30"), "between Nov 25 and 30"),

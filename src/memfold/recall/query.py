@@ -140,6 +140,10 @@ class QueryPlan:
     # the facts that say who a role the question names is ("My brother Stuart runs a dairy
     # farm" for "my brother"; `recall.roles`), by id
     role_told: frozenset[str] = frozenset()
+    # asked of what held before a change ("where did I live before Nairobi?"): the day of the
+    # fact that tells of the change (`recall.before`); what was written since weighs
+    # ranking.AFTER_CHANGE
+    change_day: date | None = None
 
     def search_terms(self, skip: set[str] | frozenset[str] = frozenset()) -> Terms | None:
         """What the lexical search looks for: every term and phrase, any of them, for BM25

@@ -265,6 +265,9 @@ HISTORY_SHARE = 1.0
 # a question about what holds now (told in the present, no time, nothing of the past): an
 # experience weighs this (`scoring.event_weight`)
 EVENT_SHARE = 0.8
+# a question about what held before a change ("where did I live before Nairobi?",
+# `recall.before`): a fact written on the change's day or since weighs this
+AFTER_CHANGE = 0.6
 # a question that asks for several facts: a candidate about the best match's subject is lifted
 # this share of the way toward its score (`sets.with_siblings`)
 SIBLING_SHARE = 0.5
@@ -315,7 +318,7 @@ TUNABLE: Mapping[str, float] = MappingProxyType({
     "NOBODY_SHARE": NOBODY_SHARE,
     "APART_SHARE": APART_SHARE,
     "FADED_SHARE": FADED_SHARE, "HISTORY_SHARE": HISTORY_SHARE,
-    "EVENT_SHARE": EVENT_SHARE, "SIBLING_SHARE": SIBLING_SHARE,
+    "EVENT_SHARE": EVENT_SHARE, "AFTER_CHANGE": AFTER_CHANGE, "SIBLING_SHARE": SIBLING_SHARE,
     "LEXICAL_EVIDENCE": LEXICAL_EVIDENCE, "LOOK_SHARE": LOOK_SHARE,  # hybrid (`fusion`)
     "LOOK_TOP": LOOK_TOP,
 })

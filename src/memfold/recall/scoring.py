@@ -34,6 +34,7 @@ from memfold.recall.answer_kind import (
     AnswerKind,
     asks_person,
     names_person,
+    person_word,
 )
 from memfold.recall.fusion import LEXICAL
 from memfold.recall.options import RecallOptions
@@ -50,6 +51,9 @@ SPEAKS_OF_USER = re.compile(r"\b(?:(?-i:I)|me|my|mine|we|us|our|ours)\b", re.IGN
 WEIGHED_KINDS = frozenset({MONEY, AGE, AMOUNT, CLOCK})
 # the first word of a fact's text, without a possessive 's
 FIRST_WORD = re.compile(r"\W*([^\W_]+)")
+# a sentence that opens with whose someone is and then their name ("My mum, Gwen, lives in
+# Glenelg", "My older sister Bernice lives in Brandon"): told of them, the "my" theirs
+ROLE_OPENING = re.compile(r"\W*(?:[Mm]y|[Oo]ur)\s+(?:[a-z][\w'-]*,?\s+){1,3}")
 PASSAGE_NUDGE = 0.001  # a sentence that holds its paragraph's match ranks just above it
 LEFT_OUT = (SUPERSEDED, MERGED, EXPIRED)  # statuses recall leaves out unless --all
 # what a question about the past sees too: a merged fact's words live on in the fact reflect
@@ -89,6 +93,8 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
         else _weight(c, status, decay, plan)
 
     told = event_weight(c.fact, plan)
+    if plan.change_day is not None and c.fact.day is not None and c.fact.day >= plan.change_day:
+        told *= ranking.tunable("AFTER_CHANGE")
     kind = ranking.weighed_kind(c.fact)
 
     def valued(context: float) -> float:
@@ -120,20 +126,29 @@ def _of_others(c: Candidate, plan: QueryPlan, named: Sequence[str], user: str | 
     """A question the user asks of themselves ("what car do I drive", "where have we lived")
     and a fact written of others only: "Nomvula drives a red Suzuki Swift" (@Nomvula), "my
     father lives in Polokwane" (@Themba) are not what the user drives or where they live."""
-    return (plan.user_subject and user is not None and not named and bool(c.links)
-            and user not in c.links and not SPEAKS_OF_USER.search(c.fact.content)
-            and _told_of_linked(c))
-
-
-def _told_of_linked(c: Candidate) -> bool:
-    """Whether the fact's sentence opens with an entity it is linked to ("Nomvula drives",
-    "Mrs. Oliver next door has lived", "Calum's neighbour"): told of them.  A sentence that
-    opens with its verb is the user's own ("Sold the Fiesta for £450", written under @Car)."""
-    first = FIRST_WORD.match(c.fact.content)
-    if first is None:
+    if not (plan.user_subject and user is not None and not named and c.links
+            and user not in c.links):
         return False
-    word = entity_key(first.group(1))
-    return any(word in key.split("-") for key in c.links)
+    told = _told_of_linked(c)
+    return told is not None and not SPEAKS_OF_USER.search(c.fact.content, told)
+
+
+def _told_of_linked(c: Candidate) -> int | None:
+    """Where the fact's sentence goes on after the entity it opens with, when that entity
+    is one it is linked to ("Nomvula drives", "Mrs. Oliver next door has lived", "Calum's
+    neighbour", "My sister Nuala lives": told of them); else None.  A sentence that opens
+    with its verb is the user's own ("Sold the Fiesta for £450", written under @Car)."""
+    content = c.fact.content
+    role = ROLE_OPENING.match(content)
+    end = role.end() if role else 0
+    words = find_words(content[:end])[1:]  # whose they are: "mum", "older sister"
+    first = FIRST_WORD.match(content, end)
+    if first is not None and (role is None or first.group(1)[0].isupper()):
+        words.append(first.group(1))
+        end = first.end()
+    keys = {part for key in c.links for part in key.split("-")}
+    return end if any(entity_key(w) in keys or person_word(w.casefold()) for w in words) \
+        else None
 
 
 def _asked_when(c: Candidate, status: str, plan: QueryPlan, options: RecallOptions) -> bool:

@@ -26,7 +26,7 @@ from memfold import lexicon
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import entity_key
-from memfold.recall import anchored, asked_slot, currency, members, offered, ranking, sets
+from memfold.recall import anchored, asked_slot, before, currency, members, offered, ranking, sets
 from memfold.recall.answer_kind import kind_of
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
@@ -83,6 +83,8 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
     written_by, before_any = as_of(backend, options.today)
     notes = _unread(plan)
     plan, read = anchored.with_anchor(backend, plan, written_by, options.today)
+    notes = (*notes, read) if read else notes
+    plan, read = before.asked_before(backend, plan, written_by, options.today)
     notes = (*notes, read) if read else notes
     window = intersect(plan.window, options.window)
     if before_any:

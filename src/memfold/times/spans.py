@@ -53,7 +53,7 @@ MORE = on_first_use(
     r"(?:"
     rf"(?P<n>\d+|{NUMBER_PATTERN}|a|an)\s+(?P<unit>days?|weeks?|months?|years?)\s+ago"
     r"|(?:the\s+)?(?P<part>early|mid|late|(?:the\s+)?(?:beginning|start|middle|end)\s+of)"
-    rf"(?:\s+|-)(?P<period>{_OF_MONTH}|\d{{4}}|(?:this|last)\s+year)"
+    rf"(?:\s+|-)(?P<period>{_OF_MONTH}|\d{{4}}|(?:this|last|the)\s+year)"
     r"|(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+(?:of|in)\s+"
     rf"(?P<month>{_OF_MONTH})"
     rf"|(?:the\s+)?weekend\s+of\s+(?P<of>{_DAY_DATE})"
@@ -81,6 +81,8 @@ AGO_WIDTH = {"d": 1, "w": 3, "m": 15, "y": 182}
 # parts of a month (days) and of a year (months): early, mid, late
 MONTH_PARTS = {"early": (1, 10), "mid": (11, 20), "late": (21, 31)}
 YEAR_PARTS = {"early": (1, 4), "mid": (5, 8), "late": (9, 12)}
+# a part of "the year" that began fewer days ago than this is read in the year before
+JUST_BEGUN = 31
 PART_WORDS = {"beginning": "early", "start": "early", "middle": "mid", "end": "late"}
 NTH_WEEK = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
             "4th": 4}
@@ -150,7 +152,7 @@ def period(text: str, today: date) -> Interval | None:
         first = today.replace(day=1) if word == "this month" else minus_months(
             today.replace(day=1), 1)
         return Interval(first, month_end(first.year, first.month))
-    if word in ("this year", "last year"):
+    if word in ("this year", "last year", "the year"):
         year = today.year - (word == "last year")
         return Interval(date(year, 1, 1), date(year, 12, 31))
     if re.fullmatch(r"\d{4}", word):
@@ -162,8 +164,13 @@ def _part_of(part: str, period_text: str, today: date) -> Interval | None:
     """"early", "mid", "late", "the beginning/middle/end of" (early, mid and late) a
     period."""
     words = part.lower().split()
-    return part_of(PART_WORDS.get(words[-2], "") if len(words) > 1 else words[0],
-                   period(period_text, today))
+    name = PART_WORDS.get(words[-2], "") if len(words) > 1 else words[0]
+    found = part_of(name, period(period_text, today))
+    if (found is not None and found.start is not None and " ".join(period_text.split()).lower()
+            == "the year" and found.start > today - timedelta(days=JUST_BEGUN)):
+        # "the start of the year" asked in its first days is the year just gone
+        return part_of(name, period("last year", today))
+    return found
 
 
 def part_of(name: str, whole: Interval | None) -> Interval | None:

@@ -1,0 +1,97 @@
+"""A question about what held before a change ("where did I live before Nairobi?", "what phone
+did I have before the Samsung?", "how much was the electricity before we switched to Bord
+Gáis?"): asked without the change's words, as of the day before the fact that tells of it.
+
+The words after "before" name the newer state, not the answer: the facts that hold them ("I've
+moved to Nairobi; I live in the Kilimani flat now") match the question best and are the one
+thing it does not ask for.  So the change's fact is found — among the facts written by the day
+asked at that hold the change's words, the one holding most of them, then most of the
+question's other words (whose change it is: "before the price went up" of Starlink's price,
+not the gym's), then the earliest (a change is told first when it happens) — and the question
+is asked with its other words, as of the day before that fact's day: what held then ranks
+first, a fact written since weighs `ranking.AFTER_CHANGE` (it tells of the change or of what
+came after), and a fact replaced since is shown, as for any question that names a time
+(`scoring.standing`).
+
+Not read so: a question with a time of its own, one that asks for the order of two things
+("before or after we moved"), one in the present ("what do I need before the trip?": a plan),
+one whose words are all the change's, and a change no fact tells of — those stay as they were.
+`recall.anchored` reads a time named by an event when nothing else is asked ("what did we do
+the week before the move?").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace as evolve
+from datetime import date, timedelta
+
+from memfold.index.base import Candidate, Filters, RecallIndex, Terms
+from memfold.names import STOP_WORDS, entity_key, find_words
+from memfold.recall.anchored import LIGHT_VERBS, event_days
+from memfold.recall.query import QueryPlan, word_stem
+from memfold.values import Interval
+
+SEARCHED = 30  # the change's best matches looked at
+MOST_WORDS = 6  # the words after "before" read as the change
+BEFORE = re.compile(r"\b(?:(?:just|right|shortly|not\s+long)\s+)?(?:before|prior\s+to)\s+"
+                    r"(?P<rest>[^?!.,;:]+)", re.IGNORECASE)
+# "before or after we moved": an order asked, not a time
+ORDER = re.compile(r"^\s*(?:or|and)\b", re.IGNORECASE)
+# the question asks about the past: what held, not what is planned
+PAST = re.compile(r"\b(?:did|was|were|had|used)\b", re.IGNORECASE)
+
+
+def asked_before(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
+                 today: date) -> tuple[QueryPlan, str | None]:
+    """The plan asked as of the day before the change it names, and a note saying how it
+    was read; the plan unchanged (and no note) otherwise (module docstring)."""
+    if plan.window is not None or not PAST.search(plan.text):
+        return plan, None
+    change = _change_words(plan.text)
+    if not change:
+        return plan, None
+    stems = {word_stem(w) for w in change}
+    rest = tuple(t for t in plan.terms if word_stem(t) not in stems)
+    if not rest or len(rest) == len(plan.terms):
+        return plan, None
+    found = _change_fact(backend, stems, rest, written_by)
+    if found is None:
+        return plan, None
+    start = event_days(found.fact, today).start or today
+    day = start - timedelta(days=1)
+    keys = tuple(k for k in plan.name_keys if not set(k.split("-")) & {entity_key(w)
+                                                                       for w in change})
+    note = f"before {' '.join(change)!r} read as before ^{found.fact.id}: as of {day}"
+    return evolve(plan, terms=rest, name_keys=keys, window=Interval(day, day),
+                  anchor=None, change_day=start), note
+
+
+def _change_words(text: str) -> tuple[str, ...]:
+    """The content words of the change after "before" (none when it asks for an order)."""
+    m = BEFORE.search(text)
+    if m is None or ORDER.match(m.group("rest")):
+        return ()
+    words = find_words(m.group("rest"))[:MOST_WORDS]
+    return tuple(dict.fromkeys(w.casefold() for w in words
+                               if w.casefold() not in STOP_WORDS
+                               and w.casefold() not in LIGHT_VERBS))
+
+
+def _change_fact(backend: RecallIndex, stems: set[str], rest: tuple[str, ...],
+                 written_by: date | None) -> Candidate | None:
+    """The fact that tells of the change (module docstring), or None."""
+    found = backend.lexical(Terms(words=tuple(sorted(stems | set(rest)))),
+                            Filters(written_by=written_by), SEARCHED)
+    asked = {word_stem(t) for t in rest}
+    best: tuple[int, int, int] | None = None
+    chosen = None
+    for c in found:
+        own = {word_stem(w.casefold()) for w in find_words(c.fact.content)}
+        held = len(own & stems)
+        if not held or c.fact.day is None:
+            continue
+        key = (held, len(own & asked), -c.fact.day.toordinal())
+        if best is None or key > best:
+            best, chosen = key, c
+    return chosen
