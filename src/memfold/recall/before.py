@@ -26,6 +26,7 @@ import re
 from dataclasses import replace as evolve
 from datetime import date, timedelta
 
+from memfold import lexicon
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall.anchored import LIGHT_VERBS, event_days
@@ -48,14 +49,19 @@ def asked_before(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
     was read; the plan unchanged (and no note) otherwise (module docstring)."""
     if plan.window is not None or not PAST.search(plan.text):
         return plan, None
-    change = _change_words(plan.text)
-    if not change:
+    m = BEFORE.search(plan.text)
+    if m is None or ORDER.match(m.group("rest")):
         return plan, None
+    change = _content_words(m.group("rest"))[:MOST_WORDS]
+    # a word the question asks outside the change stays asked ("what bike did I have before
+    # the e-bike?")
+    outside = {word_stem(w) for w in _content_words(plan.text[:m.start()] + " "
+                                                     + plan.text[m.end():])}
     stems = {word_stem(w) for w in change}
-    rest = tuple(t for t in plan.terms if word_stem(t) not in stems)
-    if not rest or len(rest) == len(plan.terms):
+    rest = tuple(t for t in plan.terms if word_stem(t) not in stems - outside)
+    if not change or not rest or len(rest) == len(plan.terms):
         return plan, None
-    found = _change_fact(backend, stems, rest, written_by)
+    found = _change_fact(backend, _with_forms(change), rest, written_by)
     if found is None:
         return plan, None
     start = event_days(found.fact, today).start or today
@@ -67,28 +73,31 @@ def asked_before(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
                   anchor=None, change_day=start), note
 
 
-def _change_words(text: str) -> tuple[str, ...]:
-    """The content words of the change after "before" (none when it asks for an order)."""
-    m = BEFORE.search(text)
-    if m is None or ORDER.match(m.group("rest")):
-        return ()
-    words = find_words(m.group("rest"))[:MOST_WORDS]
-    return tuple(dict.fromkeys(w.casefold() for w in words
-                               if w.casefold() not in STOP_WORDS
-                               and w.casefold() not in LIGHT_VERBS))
+def _content_words(text: str) -> list[str]:
+    """The words of `text` that say something: no stop words, no light verbs."""
+    words = (w.casefold() for w in find_words(text))
+    return list(dict.fromkeys(w for w in words if w not in STOP_WORDS and w not in LIGHT_VERBS))
 
 
-def _change_fact(backend: RecallIndex, stems: set[str], rest: tuple[str, ...],
-                 written_by: date | None) -> Candidate | None:
+def _with_forms(words: list[str]) -> dict[str, tuple[str, ...]]:
+    """Each word with its forms ("promotion": promote)."""
+    return {w: (w, *(f for f in lexicon.related(w, lexicon.FORM) if f.isalpha()))
+            for w in words}
+
+
+def _change_fact(backend: RecallIndex, change: dict[str, tuple[str, ...]],
+                 rest: tuple[str, ...], written_by: date | None) -> Candidate | None:
     """The fact that tells of the change (module docstring), or None."""
-    found = backend.lexical(Terms(words=tuple(sorted(stems | set(rest)))),
+    searched = {f for forms in change.values() for f in forms} | set(rest)
+    found = backend.lexical(Terms(words=tuple(sorted(searched))),
                             Filters(written_by=written_by), SEARCHED)
+    stems = [{word_stem(f) for f in forms} for forms in change.values()]
     asked = {word_stem(t) for t in rest}
     best: tuple[int, int, int] | None = None
     chosen = None
     for c in found:
         own = {word_stem(w.casefold()) for w in find_words(c.fact.content)}
-        held = len(own & stems)
+        held = sum(1 for forms in stems if own & forms)
         if not held or c.fact.day is None:
             continue
         key = (held, len(own & asked), -c.fact.day.toordinal())
