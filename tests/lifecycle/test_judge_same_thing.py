@@ -83,6 +83,9 @@ def test_an_amount_of_the_same_thing_still_supersedes(old: str, new: str) -> Non
     # a condition is not what a thing is
     ("W @Phone: My phone is a Pixel 8.",
      "S @Phone: The Pixel's case split, but the phone itself is fine."),
+    # a value the older fact already gives, said more broadly, restates it
+    ("W @me: I rent a flat in Sandy Bay, Hobart, Tasmania.",
+     "W @me: I'm a nurse from Perth and I've been living in Tasmania since 2022."),
     # a new value that still names the old one adds to it
     ("W @me @Harbor: I've joined Harbor's support rotation.",
      "W @me: I work for two clients now: Harbor and Lumen."),

@@ -227,6 +227,9 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         return None
     if o.value <= n.words and not (n.changes or n.now):
         return None  # "lives in Luthagen, Uppsala" only adds detail to "lives in Uppsala"
+    if n.value <= o.words and not n.changes:
+        return None  # "has been living in Vietnam since 2023" restates where "in An Thuong,
+        # Da Nang, Vietnam" is
     if n.relation == "prefer" and not (n.reversal or n.now):
         return None  # a preference said differently, without a change: see `stance`
     if n.relation in ("prefer", "use") and not (_comparable(n.value, o.value)
