@@ -64,10 +64,12 @@ def test_a_sentence_that_opens_with_whose_someone_is_is_theirs(workspace: Path) 
                                               "Brandon, Manitoba.")
         mine = retain(memory, "2025-01-04", "W @me: I live in a rented flat in Da Nang.")
         assert ids(memory.recall("Where do I live?", now=NOW))[0] == mine
-        dad = retain(memory, "2025-01-05", "W @Tadhg: Dad still drives his 2008 Corolla to "
-                                           "Mass.")
-        car = retain(memory, "2025-01-06", "W @Car: I drive a 2012 Toyota Avensis.")
-        assert ids(memory.recall("What do I drive?", now=NOW))[:2] == [car, dad]
+        car = retain(memory, "2025-01-05", "W @Car: I drive a 2012 Toyota Avensis with 260,000 "
+                                           "km on the clock.")
+        dad = retain(memory, "2025-01-13", "W @Tadhg: Dad still drives his 2008 Corolla to "
+                                           "Mass and to the mart.")
+        assert ids(memory.recall("What was I driving back in March?", now=NOW))[:2] == [car,
+                                                                                        dad]
         # asked of them, their facts come first
         assert ids(memory.recall("Where does Bernice live?", now=NOW))[0] == sister
         assert ids(memory.recall("Where does Gwen live?", now=NOW))[0] == mum

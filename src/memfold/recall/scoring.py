@@ -49,6 +49,12 @@ from memfold.values import TEXT, Fact, Interval
 SPEAKS_OF_USER = re.compile(r"\b(?:(?-i:I)|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
 # the kinds of answer whose absence weighs a fact down (`unanswered`)
 WEIGHED_KINDS = frozenset({MONEY, AGE, AMOUNT, CLOCK})
+# words of a fact that look ahead to the time it names (`said_time`)
+AHEAD = re.compile(r"\b(?:from|starting|as\s+of|effective|until|till|will|'ll|set\s+for"
+                   r"|planned\s+for|scheduled\s+for|booked\s+for|due|next|going\s+to"
+                   r"|goes\s+up|go\s+up)\b", re.IGNORECASE)
+TOLD_DAYS = 2  # days after an event that it may be told (`_told_apart`; `anchored.TOLD_DAYS`)
+AHEAD_GRACE = 7  # days: a date this far before a fact's writing may still be its own week
 # the first word of a fact's text, without a possessive 's
 FIRST_WORD = re.compile(r"\W*([^\W_]+)")
 # a sentence that opens with whose someone is and then their name ("My mum, Gwen, lives in
@@ -103,7 +109,8 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
                                  role_told=c.fact.id in plan.role_told)
         return score(rel, kind=kind, confidence=confidence,
                      importance=c.fact.importance, lifecycle=weight) * time_factor(
-                         then, state=c.fact.kind in STATE_KINDS) * told
+                         then, state=c.fact.kind in STATE_KINDS
+                         or _told_apart(c.fact, plan.window)) * told
 
     tier = 0 if current or _faded(c, status) else (1 if status == ARCHIVED else 2)
     value = valued(context)
@@ -238,6 +245,17 @@ def _then(c: Candidate, window: Interval | None, occasions: frozenset[str] = fro
     return ranking.HELD if state and before else ranking.NOT_THEN
 
 
+def _told_apart(fact: Fact, window: Interval | None) -> bool:
+    """Whether an experience was written before the time a query asks about, or more than
+    `anchored.TOLD_DAYS` after it (an event is told on its day or the next: "we took Felix
+    guising last night"), so it tells of another time, as a state that did not hold then
+    does — unless its own words place it then (`_then`: valid then)."""
+    if window is None or fact.day is None or fact.kind != "experience":
+        return False
+    return (window.start is not None and fact.day < window.start) or (
+        window.end is not None and fact.day > window.end + timedelta(days=TOLD_DAYS))
+
+
 def tells_of(fact: Fact, occasions: frozenset[str], window: Interval) -> bool:
     """Whether the fact names an occasion the query names its time by and was written within
     `query.OCCASION_DAYS` of that time: it tells of that occasion, wherever the calendar
@@ -254,11 +272,22 @@ def tells_of(fact: Fact, occasions: frozenset[str], window: Interval) -> bool:
 def said_time(content: str, day: date | None) -> Interval | None:
     """The time a fact's own words name, read as of the day it was written: "last
     Saturday" in a log of Monday 8 May 2023 is 6 May 2023 (`times.parse.find_time_phrase`).
-    None for an undated fact or one that names no time."""
+    None for an undated fact or one that names no time.  A fact that looks ahead ("From 1
+    April the rent goes up", written on 28 March; `AHEAD`) names the next such date, not
+    the last one: a date it names more than a week before its writing is read again as of
+    a year on, as a plan's is (`anchored.event_days`)."""
     if day is None:
         return None
     found = find_time_phrase(content, today=day)
-    return found[0] if found else None
+    if found is None:
+        return None
+    said = found[0]
+    if said.start is not None and said.start < day - timedelta(days=AHEAD_GRACE) \
+            and AHEAD.search(content):
+        later = find_time_phrase(content, today=day + timedelta(days=364))
+        if later is not None and later[0].start is not None and later[0].start > day:
+            return later[0]
+    return said
 
 
 def _faded(c: Candidate, status: str) -> bool:
