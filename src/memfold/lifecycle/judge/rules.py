@@ -12,9 +12,8 @@ experience, which is history) about the same entity when one of these holds, in 
 3. both give one single-valued slot different values: the same attribute ("Acme's CEO is
    X" / "... is Y"), or the same relation of the entity (lives in, works at, reports to, a
    role, a diet, an age, a relationship status, a name, a platform it runs on); a value
-   that only adds detail to the older one is a refinement, not a change;
-4. it changes something the older fact names to a new value: "updated his laptop to
-   macOS Sonoma", "raised the rate limit to 250 req/min";
+   that adds detail to the older one, or that the older one gives, is no change;
+4. it changes something the older fact names to a new value: "raised the limit to 250";
 5. it names, as the value of the same thing, a product of the same family as one the older
    fact names ("MySQL has been Bluebird's primary datastore" / "stores data in PostgreSQL");
 6. both count the same unit of the same topic with different numbers;
@@ -25,12 +24,12 @@ Whatever the rule, a newer fact never supersedes when it is a plan or a hypothet
 change that did not happen ("turned down the offer", "went back to Vim"), a visit or a
 stated range that ends, someone else's news or view ("his dad switched...", "Alice's
 previous company..."), the past (Vietnamese "hồi nhỏ", "từng"; a summary of a month or a
-year, "March was all about the move"), a suggestion, a question, a
-discussion, a pitch, a restatement, or an addition ("also", "too"); nor when it names no
-entity and the older fact names one, nor when the entity the two share is the subject of
-neither (Sam's employer is not Priya's because both name @Globex). Such pairs, opposed
-opinions that do not say they changed, and pairs on one topic that no rule settles come
-back as conflicts — left active, for the calling agent to confirm with `memfold supersede`.
+year, "March was all about the move"), a suggestion, a question, a discussion, a pitch, a
+restatement, or an addition ("also", "too"); nor when it names no entity and the older fact
+names one, nor when the entity the two share is the subject of neither (Sam's employer is
+not Priya's because both name @Globex). Such pairs, opposed opinions that do not say they
+changed, and pairs on one topic that no rule settles come back as conflicts — left active,
+for the calling agent to confirm with `memfold supersede`.
 The rules weigh Readings (judge.readers reads each fact in its language: English, or
 Vietnamese by its lexicon table), never the text itself.  Every loop over a set runs in
 sorted order, so the reasons do not depend on the hash seed.
@@ -225,11 +224,10 @@ def _comparable(a: Stems, b: Stems) -> bool:
 def _same_slot(n: Reading, o: Reading) -> str | None:
     if n.additive or not _differs(n.value, o.value):
         return None
-    if o.value <= n.words and not (n.changes or n.now):
-        return None  # "lives in Luthagen, Uppsala" only adds detail to "lives in Uppsala"
-    if n.value <= o.words and not n.changes:
-        return None  # "has been living in Vietnam since 2023" restates where "in An Thuong,
-        # Da Nang, Vietnam" is
+    if (o.value <= n.words and not (n.changes or n.now)) or (n.value <= o.words
+                                                              and not n.changes):
+        return None  # "lives in Luthagen, Uppsala" adds detail to "lives in Uppsala"; "in
+        # Vietnam" restates where "in An Thuong, Da Nang, Vietnam" is
     if n.relation == "prefer" and not (n.reversal or n.now):
         return None  # a preference said differently, without a change: see `stance`
     if n.relation in ("prefer", "use") and not (_comparable(n.value, o.value)
