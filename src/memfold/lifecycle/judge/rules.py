@@ -14,8 +14,8 @@ experience, which is history) about the same entity when one of these holds, in 
    role, a diet, an age, a relationship status, a name, a platform it runs on); a value
    that adds detail to the older one, or that the older one gives, is no change;
 4. it changes something the older fact names to a new value: "raised the limit to 250";
-5. it names, as the value of the same thing, a product of the same family as one the older
-   fact names ("MySQL has been Bluebird's primary datastore" / "stores data in PostgreSQL");
+5. it names, as the value of the same thing, a product of the same family as the older fact
+   ("MySQL is the primary datastore" / "stores data in PostgreSQL");
 6. both count the same unit of the same topic with different numbers;
 7. a status moved on from an interim state ("pending" -> "approved", "beta" -> "GA");
 8. an opinion reversed: opposite polarity, or an antonym, on a shared topic.
@@ -586,10 +586,9 @@ AGREES, OPPOSES, REVERSES = "agrees", "opposes", "reverses"
 
 
 def stance(opinion: Fact, evidence: Fact) -> str:
-    """How a newer fact about the same topic bears on an opinion: it agrees with it,
-    opposes it (the opinion's confidence should fall), or reverses it (a clear change of
-    mind: the opinion is superseded).  The caller has already checked the two share an
-    entity and a topic."""
+    """How a newer fact on an opinion's entity and topic (checked by the caller) bears on
+    it: it agrees, opposes it (its confidence should fall), or reverses it (a clear change
+    of mind: the opinion is superseded)."""
     o, n = read(opinion), read(evidence)
     if n.guard:  # a plan or someone else's view is weak evidence either way
         return OPPOSES if _opposed(n, o) or replaces(evidence, opinion) else AGREES
