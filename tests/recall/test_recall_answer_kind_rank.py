@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from timeline import ids, retain
 
 from memfold import Memory
+from memfold.recall.answer_kind import kind_of
 
 NOW = "2025-12-31T09:00:00"
 
@@ -39,6 +41,13 @@ def test_the_repair_with_a_price_answers_what_the_repair_cost(workspace: Path) -
                                               "a shop on Le Duan Street for $115.")
         assert ids(memory.recall("How much did it cost to fix my cracked phone screen?",
                                  now=NOW))[:2] == [repair, accident]
+
+
+@pytest.mark.parametrize("price", ["KSh 9,500", "1,899 zł", "2.9 million dong", "GHS 850",
+                                   "S/ 99", "26,000 baht", "₹4,000", "CHF 300"])
+def test_a_price_in_any_currency_answers_what_it_cost(price: str) -> None:
+    assert kind_of("How much did the repair cost?").held_by(f"Paid {price} for the repair.")
+    assert not kind_of("How much did the repair cost?").held_by("Ran 10 km in 50 minutes.")
 
 
 def test_the_fact_with_an_age_answers_how_old(workspace: Path) -> None:

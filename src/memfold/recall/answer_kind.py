@@ -38,6 +38,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from memfold import lexicon
+from memfold.lifecycle.judge.aliases import priced_text
 from memfold.names import STOP_WORDS, entity_key, find_words, fold
 
 MONEY, AGE, AMOUNT, CLOCK, NAME = "money", "age", "amount", "clock", "name"
@@ -97,7 +98,9 @@ class AnswerKind:
         """Whether `content` holds an answer of this kind (`links`: the entities the fact
         is linked to, whose name may open its sentence)."""
         if self.kind == MONEY:
-            return MONEY_HELD.search(content) is not None
+            # "KSh 9,500", "1,899 zł", "2.9 million dong" (`judge.aliases.priced_text`)
+            return MONEY_HELD.search(content) is not None or MONEY_HELD.search(
+                priced_text(content)) is not None
         if self.kind == AGE:
             return AGE_HELD.search(content) is not None
         if self.kind == AMOUNT:

@@ -90,14 +90,20 @@ def priced(fact: Fact) -> Fact:
     else "KSh 1,200" reads as a product and its version, "KSh 1", and every price in the
     memory as one slot.  Which currency does not matter to the judge: an amount of money is
     compared with another amount of the same thing."""
-    content = _CODE_BEFORE.sub("$", fact.content)
-    content = _NAME_AFTER.sub(lambda m: "$" + m.group(1) + (m.group(2) or ""), content)
+    content = priced_text(fact.content)
     return fact if content == fact.content else replace(fact, content=content)
+
+
+def priced_text(content: str) -> str:
+    """`content` with its amounts in a currency written by code or name written with "$"
+    (`priced`)."""
+    content = _CODE_BEFORE.sub("$", content)
+    return _NAME_AFTER.sub(lambda m: "$" + m.group(1) + (m.group(2) or ""), content)
 
 
 # a currency's code or sign, written before or after an amount ("KSh 1,200", "1,050 zł"); a
 # lone R (the rand) only before thousands
-_CODES = (r"K[Ss]hs?|KES|Rs\.?|INR|PKR|LKR|NPR|BDT|Tk|NGN|₦|GHS|GH₵|₵|ZAR|UGX|TZS|RWF|ETB|EGP"
+_CODES = (r"K[Ss]hs?|KES|Rs\.?|₹|INR|PKR|LKR|NPR|BDT|Tk|NGN|₦|GHS|GH₵|₵|ZAR|UGX|TZS|RWF|ETB|EGP"
           r"|MAD|kr\.?|SEK|NOK|DKK|ISK|CHF|zł|PLN|CZK|Kč|HUF|RON|TRY|TL|₺|UAH|₴|RUB|₽|RM|MYR"
           r"|Rp|IDR|₱|PHP|THB|฿|VND|₫|KRW|₩|JPY|CNY|RMB|MXN|BRL|COP|ARS|CLP|PEN|AUD|CAD|NZD|USD"
           r"|EUR|GBP|S/")
