@@ -118,3 +118,19 @@ def test_who_is_my_employer_finds_where_i_work(workspace: Path) -> None:
                                            "in Bristol.")
         result = memory.recall("Who is my employer?", now="2025-01-01T09:00:00")
         assert ids(result)[:1] == [job]
+
+
+def test_a_view_asked_about_is_no_slot(workspace: Path) -> None:
+    # "do I like the iPhone?" asks of the iPhone: a newer view that likes something else
+    # ("now I like the adaptive cruise") states no current value of it
+    with Memory.open(workspace) as memory:
+        for n, bullet in enumerate(("W @me: I live in Moose Jaw.", "B @me: Curled on Thursday.",
+                                    "W @Car: I drive a Subaru Forester.",
+                                    "B @me: Fixed the back fence.")):
+            retain(memory, f"2025-01-{10 + n}", bullet)
+        view = retain(memory, "2025-04-07", "O(c=0.7) @me: The iPhone is fussier than the "
+                                            "Samsung was; I can't find anything in the "
+                                            "settings.")
+        retain(memory, "2025-06-15", "O(c=0.7) @me: I've got used to the Forester and now I "
+                                     "like the adaptive cruise on the highway.")
+        assert ids(memory.recall("Do I like the iPhone?", now="2025-12-01T09:00:00"))[0] == view

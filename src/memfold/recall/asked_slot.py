@@ -61,7 +61,7 @@ from memfold import lexicon
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import diets, ranking
-from memfold.recall.query import NOW_PHRASES, QueryPlan, word_stem
+from memfold.recall.query import NOW_PHRASES, OPINION_WORDS, QueryPlan, word_stem
 from memfold.recall.ranking import Scored, view_kept
 from memfold.recall.roles import POSSESSIVE
 from memfold.recall.slot_words import (
@@ -192,7 +192,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
               if w[:1].isupper() and not ACRONYM.fullmatch(w)} - entities
     names = entities | values
     words = [w.casefold() for w in spoken]
-    asked = [w for w in words if w not in STOP_WORDS and w not in FRAME
+    # a view asked about is no slot: "do I *like* the iPhone?" asks of the iPhone
+    asked = [w for w in words if w not in STOP_WORDS and w not in FRAME and w not in OPINION_WORDS
              and w not in names and entity_key(w) not in names and w.isalpha()]
     if COMMUTE_ASKED.search(plan.text):  # "how does Rasmus get to work?": his commute
         asked = [*(w for w in asked if w not in COMMUTE_PLACES), "commute"]
