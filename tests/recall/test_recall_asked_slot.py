@@ -134,3 +134,28 @@ def test_a_view_asked_about_is_no_slot(workspace: Path) -> None:
         retain(memory, "2025-06-15", "O(c=0.7) @me: I've got used to the Forester and now I "
                                      "like the adaptive cruise on the highway.")
         assert ids(memory.recall("Do I like the iPhone?", now="2025-12-01T09:00:00"))[0] == view
+
+
+def test_a_newer_fact_without_the_slots_head_does_not_answer_it(workspace: Path) -> None:
+    # "the farm insurance": a newer view of a farming scheme holds "farm", not "insurance";
+    # "my CPP each month": a newer pension rise holds "month", a rate's unit, not "CPP"
+    with Memory.open(workspace) as memory:
+        for n, bullet in enumerate(("W @me: We keep sheep at Glanrhyd.",
+                                    "B @me: Sold forty lambs at Llandeilo mart.",
+                                    "W @me: The water bill is about £95 a month.",
+                                    "B @me: Fixed the quad's puncture.",
+                                    "W @Mot: Mot is our collie.", "B @me: Sheared the ewes.",
+                                    "O @me: Red diesel is too dear.",
+                                    "W @Owain: Owain studies at Aberystwyth.",
+                                    "B @me: Ordered 12 tonnes of fertiliser from the co-op.")):
+            retain(memory, f"2025-01-{10 + n}", bullet)
+        insurance = retain(memory, "2025-10-19", "W @me: Our farm insurance is with NFU "
+                                                 "Mutual at £6,800 a year.")
+        retain(memory, "2025-11-22", "O(c=0.7) @me: I've come round on the Sustainable Farming "
+                                     "Scheme: the hedge payments are worth it now.")
+        assert ids(memory.recall("How much is the farm insurance now?",
+                                 now="2025-12-01T09:00:00"))[0] == insurance
+        cpp = retain(memory, "2025-01-11", "W @me: My CPP pension is $1,134 a month.")
+        retain(memory, "2025-04-20", "B @me: OAS went up in April to $732.03 a month.")
+        assert ids(memory.recall("How much is my CPP each month?",
+                                 now="2025-06-01T09:00:00"))[0] == cpp

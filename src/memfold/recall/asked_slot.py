@@ -81,7 +81,8 @@ ASKS_NEW = re.compile(r"\bnew\s+(\w+)", re.IGNORECASE)
 # words that only frame a question: they name no slot
 FRAME = frozenset("who whom whose what which where when why how is are was were do does did "
                   "doing done has have had name names kind sort type use uses using get "
-                  "now currently current still new latest today anymore any more".split())
+                  "now currently current still new latest today anymore any more "
+                  "each every month week year".split())  # "a month": a rate's unit
 # a short word in capitals names a kind of thing, not a value: "Which GP am I with?"
 ACRONYM = re.compile(r"[A-Z]{2,4}s?")
 # a reason given for a state: what follows it is no slot of the state's ("pausing Spanish
@@ -163,6 +164,8 @@ class Slot:
     mine: bool = False  # asked in the first person: "who's my boss?", "where do I live?"
     kinds: frozenset[str] = frozenset()  # the stems of kinds of its words: "pet": parrot
     by_value: bool = False  # asked by a value only: "is Heronsgate on OpenSearch now?"
+    # each asked word's stems and kinds, apart: "farm insurance" is two words of one slot
+    words: tuple[frozenset[str], ...] = ()
 
 
 def _forms(word: str) -> set[str]:
@@ -204,6 +207,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     stems: set[str] = set()
     for word in asked:
         stems |= _related(word)
+    # each word's stems and its kinds' ("coffee": espresso), apart
+    groups = tuple(frozenset(_related(word)) | frozenset(_kinds(word)) for word in asked)
     if place:
         stems |= {word_stem(w) for w in PLACE_WORDS}
     if "commute" in asked:
@@ -216,7 +221,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     return Slot(frozenset(stems), place, now,
                 frozenset(_related(new.group(1))) if new else frozenset(),
                 frozenset(entity_key(n) for n in named), bool(FIRST_PERSON & set(words)),
-                frozenset(k for word in asked for k in _kinds(word)), now and not asked)
+                frozenset(k for word in asked for k in _kinds(word)), now and not asked,
+                groups)
 
 
 @lru_cache(maxsize=4096)
@@ -236,6 +242,26 @@ def _stems(content: str) -> tuple[str, ...]:
 def lemma_stems(content: str) -> frozenset[str]:
     """The stems of a text's words and of their lemmas ("engagement": engage)."""
     return frozenset(s for w in find_words(content.casefold()) for s in _forms(w))
+
+
+def by_reading(fact: Fact, slot: Slot) -> bool:
+    """Whether the fact is on the slot by what the judge reads in it, not by a word of the
+    slot it holds (`on_slot`)."""
+    return on_slot(evolve(fact, content=" ".join(
+        w for w in fact.content.split() if not lemma_stems(w) & (slot.stems | slot.kinds))),
+        slot)
+
+
+def headless(new: Fact, old: Fact, slot: Slot) -> bool:
+    """Whether a slot asked in several words ("the farm insurance", "morning swims") has
+    its head, the last, in the older fact and not in the newer, which is on the slot by
+    another of its words only ("I've come round on the Sustainable Farming Scheme"), not
+    by what the judge reads in it (`by_reading`)."""
+    if len(slot.words) < 2:
+        return False
+    head = slot.words[-1]
+    return bool(head & lemma_stems(old.content)) and not head & lemma_stems(new.content) \
+        and not by_reading(new, slot)
 
 
 def on_slot(fact: Fact, slot: Slot) -> bool:
@@ -488,6 +514,8 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
             if not own and pulled.get(new.fact.id) != old.fact.id \
                     and not _speaks_of(new.fact, olds, slot, keys):
                 continue
+            if own and headless(new.fact, old.fact, slot):
+                continue  # "Sustainable Farming Scheme" is no "farm insurance"
             lift = score[old.fact.id] >= score[new.fact.id]
             mark = old.status == ACTIVE and any(on_slot(f, slot) for f in olds)
             if (lift or mark) and any(_states_current(new.fact, f, shared, slot, today)
