@@ -508,14 +508,13 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
                 break  # "where does Wren live?": Idris's move is not Wren's
             if old is new or not shared or not old.fact.day or not new.fact.day \
                     or old.fact.day >= new.fact.day or view_kept(old, new) \
-                    or mine.apart(new.fact.id, old.fact.id, shared):
-                continue
+                    or mine.apart(new.fact.id, old.fact.id, shared) \
+                    or (own and headless(new.fact, old.fact, slot)):
+                continue  # ... nor is "Sustainable Farming Scheme" of "the farm insurance"
             olds = [old.fact, *([stood[old.fact.id]] if old.fact.id in stood else [])]
             if not own and pulled.get(new.fact.id) != old.fact.id \
                     and not _speaks_of(new.fact, olds, slot, keys):
                 continue
-            if own and headless(new.fact, old.fact, slot):
-                continue  # "Sustainable Farming Scheme" is no "farm insurance"
             lift = score[old.fact.id] >= score[new.fact.id]
             mark = old.status == ACTIVE and any(on_slot(f, slot) for f in olds)
             if (lift or mark) and any(_states_current(new.fact, f, shared, slot, today)
