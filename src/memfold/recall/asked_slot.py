@@ -483,10 +483,8 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
     that fact's slot, and a newer fact is weighed against both.  A value told as held
     before ranks below a fact of its subject on the slot that holds (`_former_below`)."""
     pulled, stood = pulled or {}, stood or {}
-    if slot is None:
-        return _without(shown, pulled)
-    best = _best(shown, pulled, k, today)
-    if len(best) < 2:
+    best = _best(shown, pulled, k, today) if slot is not None else []
+    if slot is None or len(best) < 2:
         return _without(shown, pulled)
     keys = sorted({entity_key(e) for s in best for e in s.candidate.links})
     slot = evolve(slot, stems=slot.stems - {word_stem(p) for k in keys
