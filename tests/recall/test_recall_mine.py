@@ -1,7 +1,7 @@
 """A question in the first person ("who's my boss?", "which GP am I with?") asks a slot of
 the user's, and a fact that gives that slot as the user's ("... is my line manager", "...
 is my new GP") is about the user whatever entity it is written under, so the newer one
-ranks first and the older carries its id (`asked_slot._mine`).  A slot of someone else's
+ranks first and the older carries its id (`mine.mine_of`).  A slot of someone else's
 ("my mum lives in Swindon") or another slot of the user's ("promoted to director" is no
 manager of mine) is not the user's slot.  A short word in capitals ("GP") names a slot,
 not a value.  And a temporary state is on the slot by what it says, not by the reason it
@@ -80,13 +80,14 @@ def test_a_slot_word_after_someone_else_named_after_my_is_not_mine() -> None:
     Swindon" and "My mum, Carmen, lives on her own" give the mum's home, not the user's."""
     from datetime import date
 
-    from memfold.recall.asked_slot import _stems, says_mine, slot_of
+    from memfold.recall.asked_slot import slot_of
+    from memfold.recall.mine import says_mine, stems_of
     from memfold.recall.query import plan_query
 
     def mine(question: str, fact: str) -> bool:
         slot = slot_of(plan_query(question, today=date(2026, 1, 5)), [])
         assert slot is not None and slot.mine
-        return says_mine(_stems(fact), slot.stems)
+        return says_mine(stems_of(fact), slot.stems)
 
     assert mine("Who's my boss?", "Hannah Whitford is my line manager at Fernhill.")
     assert mine("Which GP am I with?", "Dr. Hollis at Fulford Road Surgery is my new GP.")

@@ -154,7 +154,7 @@ PERSON_CLASSES = frozenset({
     "medical practitioner", "educator", "lawyer", "student", "employee", "official",
     "specialist", "man", "woman", "male", "female", "adult male", "adult female"})
 MIN_PERSON = 3  # a word read for a person has at least this many letters
-USER_KEY = "me"  # the user's entity (`asked_slot.USER`): no answer to who
+USER_KEY = "me"  # the user's entity (`mine.USER`): no answer to who
 
 
 @functools.lru_cache(maxsize=1 << 10)

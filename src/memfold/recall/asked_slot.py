@@ -29,9 +29,9 @@ of that slot:
   work); or the question asks for the "new" one ("Yuki's new cat").
 
 A question in the first person ("who's my boss?", "which GP am I with?") asks a slot of the
-user's (`USER`), and a fact that gives the slot as the user's ("Tomás became my line
+user's (`mine.USER`), and a fact that gives the slot as the user's ("Tomás became my line
 manager", "Dr. Hollis is my new GP") is about the user whatever entity it is written under
-(`_mine`); a fact that is the user's by that alone is weighed only against another that
+(`mine.mine_of`); a fact that is the user's by that alone is weighed only against another that
 gives the same slot as the user's ("Promoted to associate director", @me, is no manager of
 the user's).
 
@@ -61,9 +61,9 @@ from memfold import lexicon
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import diets, ranking
+from memfold.recall.mine import NEW_BEFORE, mine_of, others, stems_of
 from memfold.recall.query import NOW_PHRASES, OPINION_WORDS, QueryPlan, word_stem
 from memfold.recall.ranking import Scored, view_kept
-from memfold.recall.roles import POSSESSIVE
 from memfold.recall.slot_words import (
     COMMUTE_ASKED,
     COMMUTE_PLACES,
@@ -139,13 +139,11 @@ FORMER = re.compile(r"\b(?:used\s+to|formerly|previously|worked|lived)\b", re.IG
 # a fact told of a relative of its subject: "Stellan's wife drives a Mini" (not "Arjun, my
 # husband, is a radiographer", which is Arjun's own)
 KIN_OF = re.compile(r"\s*[\w@.-]+(?:\s+[\w.-]+)?'s\s+(\w+)")
-NEW_BEFORE = 3  # "new lead first violinist": words between "new" and the slot's word
 # a role begun, "<verb> as" a few words before the slot's word: "Priya started as my
 # first-year apprentice", "joined as our new nanny", "took over as head coach"
 ROLE_STARTS = frozenset(word_stem(w) for w in ("started", "starts", "began", "begins",
                                                "joined", "joins", "over"))
 # the user, and the words a question or a fact speaks of the user with
-USER = "me"
 FIRST_PERSON = frozenset("i me my mine myself we us our ours".split())
 SHOWN = 10  # the best results weighed (at least k)
 RELATED = 12  # of a word's other words and forms, the nearest this many
@@ -232,12 +230,6 @@ def _kinds(word: str) -> frozenset[str]:
                      if " " not in k and "-" not in k)
 
 
-@lru_cache(maxsize=4096)
-def _stems(content: str) -> tuple[str, ...]:
-    """A fact's words, each as its stem (in order, to find "new" before a slot word)."""
-    return tuple(word_stem(w) for w in find_words(content.casefold()))
-
-
 @lru_cache(maxsize=4096)  # `current_first` asks it of each fact for each fact beside it
 def lemma_stems(content: str) -> frozenset[str]:
     """The stems of a text's words and of their lemmas ("engagement": engage)."""
@@ -295,7 +287,7 @@ def says_new(fact: Fact, slot: Slot) -> bool:
     his egg allergy")."""
     from memfold.lifecycle.judge.readers import read
 
-    stems = _stems(fact.content)
+    stems = stems_of(fact.content)
     for at, stem in enumerate(stems):
         if stem == "new" and slot.stems.intersection(stems[at + 1: at + 2 + NEW_BEFORE]):
             return True
@@ -394,62 +386,6 @@ def subjects(fact: Fact, links: Sequence[str], keys: Iterable[str]) -> frozenset
     return frozenset(out)
 
 
-@dataclass(frozen=True)
-class Mine:
-    """The facts that give the question's slot as the user's (`_mine`), and those of them
-    that are about the user by that alone (written under another entity)."""
-
-    said: frozenset[str] = frozenset()
-    only: frozenset[str] = frozenset()
-
-    def apart(self, new: str, old: str, shared: frozenset[str]) -> bool:
-        """Whether two facts share only the user, and one is the user's by "my <slot>"
-        alone while the other gives no such slot: "Idris has taken over as my manager" and
-        "Promoted to associate director" (@me) are two slots of the user's."""
-        return shared == {USER} and ((new in self.only and old not in self.said)
-                                     or (old in self.only and new not in self.said))
-
-
-def _mine(best: Sequence[Scored], about: dict[str, frozenset[str]], slot: Slot) -> Mine:
-    """For a question in the first person, the user (`USER`) is a subject of each fact that
-    gives the slot as the user's ("Hannah Whitford is my line manager", "Dr. Hollis is my
-    new GP"), whatever entity it is written under: "my" or "our" a few words before a word
-    of the slot, with no one else named between ("My mum lives in Swindon" gives no home of
-    the user's: `says_mine`).  Adds it to `about`."""
-    said, only = set(), set()
-    for s in best if slot.mine else ():
-        if says_mine(_stems(s.fact.content), slot.stems):
-            said.add(s.fact.id)
-            if USER not in about[s.fact.id]:
-                only.add(s.fact.id)
-                about[s.fact.id] |= {USER}
-    return Mine(frozenset(said), frozenset(only))
-
-
-def says_mine(stems: Sequence[str], slot: frozenset[str]) -> bool:
-    """Whether a fact's words (`_stems`) give the slot as the user's: "my" or "our", then a
-    word of the slot within NEW_BEFORE words and before a word for someone else ("my mum
-    lives ...": the mum's home)."""
-    return any(word in POSSESSIVE and _mine_at(stems[at + 1: at + 2 + NEW_BEFORE], slot)
-               for at, word in enumerate(stems))
-
-
-def _mine_at(after: Sequence[str], slot: frozenset[str]) -> bool:
-    for stem in after:
-        if stem in slot:
-            return True
-        if stem in _others():
-            return False
-    return False
-
-
-@lru_cache(maxsize=1)
-def _others() -> frozenset[str]:
-    from memfold.lifecycle.judge.words import RELATIVE_WORDS  # the judge's lexicons load late
-
-    return frozenset(map(word_stem, RELATIVE_WORDS))
-
-
 def judge_says(new: Fact, old: Fact, shared: Iterable[str]) -> tuple[bool, str | None]:
     """The judge's word on `new` against `old`, read with the entities they share among
     the new fact's: (whether a rule reads one slot with two values, the guard that holds
@@ -491,7 +427,7 @@ def current_first(shown: list[Scored], slot: Slot | None, k: int, today: date,
                                             for p in re.split(r"[-_]", k)})
     about = {s.fact.id: subjects(s.fact, [entity_key(e) for e in s.candidate.links], keys)
              for s in best}
-    mine = _mine(best, about, slot)
+    mine = mine_of(best, about, slot.stems, slot.mine)
     score = {s.fact.id: s.score for s in shown}
     outdated: dict[str, list[str]] = {}
     above: set[str] = set()
@@ -612,7 +548,7 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
     if (guard is not None or read(new).guard) and not temporary:
         return False
     if read(old).guard == "third-party" and (m := KIN_OF.match(old.content)) \
-            and word_stem(m.group(1).casefold()) in _others():
+            and word_stem(m.group(1).casefold()) in others():
         return False  # "Stellan's wife drives a Mini": his own car is no change of hers
     if FORMER.search(new.content) and not read(new).now:
         return False  # "worked at a bookshop before moving to Tartu": what held before

@@ -47,7 +47,7 @@ from memfold.recall.query import word_stem
 from memfold.recall.ranking import Scored, view_kept
 from memfold.values import TEXT, Fact
 
-# the user's entity: a subject every fact the user states shares (`asked_slot.USER`)
+# the user's entity: a subject every fact the user states shares (`mine.USER`)
 USER = "me"
 # how the judge's reason for a pair says a guard held on the newer fact
 GUARDED = ", but the newer fact is "

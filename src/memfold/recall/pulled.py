@@ -30,10 +30,8 @@ from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
 from memfold.names import entity_key, find_words
 from memfold.recall.asked_slot import (
     JOB_START,
-    NEW_BEFORE,
     PLACE_WORDS,
     SINGLE,
-    USER,
     WORK_ASKED,
     Slot,
     judge_says,
@@ -42,6 +40,7 @@ from memfold.recall.asked_slot import (
     on_slot,
     subjects,
 )
+from memfold.recall.mine import NEW_BEFORE, USER
 from memfold.recall.query import word_stem
 from memfold.values import TEXT, Fact, Interval
 

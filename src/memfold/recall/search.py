@@ -41,6 +41,7 @@ from memfold.recall.hits import (
     pack,
     within_budget,
 )
+from memfold.recall.mine import USER
 from memfold.recall.options import RecallOptions, check_budget, recall_options, spec
 from memfold.recall.pulled import pull_newer
 from memfold.recall.query import QueryPlan
@@ -146,8 +147,8 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     for rowid in pulled:
         match[rowid] = 0.0
     # the user's entity, when the memory has one and the question is asked of the user
-    user = asked_slot.USER if plan.user_subject and not named \
-        and backend.resolve_names([asked_slot.USER]).get(asked_slot.USER) else None
+    user = USER if plan.user_subject and not named \
+        and backend.resolve_names([USER]).get(USER) else None
     wanted = kind_of(plan.text, named)
     question, brought = asked(backend, plan, named), {**via, **pulled}
     headless = _headless(question, plan.text, found.values(), pool.covers, brought)
