@@ -159,3 +159,18 @@ def test_a_newer_fact_without_the_slots_head_does_not_answer_it(workspace: Path)
         retain(memory, "2025-04-20", "B @me: OAS went up in April to $732.03 a month.")
         assert ids(memory.recall("How much is my CPP each month?",
                                  now="2025-06-01T09:00:00"))[0] == cpp
+
+
+def test_a_rate_names_no_slot_but_a_school_year_does() -> None:
+    from datetime import date
+
+    from memfold.recall.asked_slot import slot_of
+    from memfold.recall.query import plan_query
+
+    def stems(question: str) -> frozenset[str]:
+        slot = slot_of(plan_query(question, today=date(2026, 1, 5)), [])
+        assert slot is not None
+        return slot.stems
+
+    assert "month" not in stems("How much is my CPP each month?")
+    assert "year" in stems("What school year is Nadia in now?")

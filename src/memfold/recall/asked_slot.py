@@ -81,8 +81,9 @@ ASKS_NEW = re.compile(r"\bnew\s+(\w+)", re.IGNORECASE)
 # words that only frame a question: they name no slot
 FRAME = frozenset("who whom whose what which where when why how is are was were do does did "
                   "doing done has have had name names kind sort type use uses using get "
-                  "now currently current still new latest today anymore any more "
-                  "each every month week year".split())  # "a month": a rate's unit
+                  "now currently current still new latest today anymore any more".split())
+# a rate's unit ("my CPP each month", "a month"): it names no slot ("school year" does)
+RATE = re.compile(r"\b(?:a|an|each|every|per)\s+(?:day|week|month|year)\b", re.IGNORECASE)
 # a short word in capitals names a kind of thing, not a value: "Which GP am I with?"
 ACRONYM = re.compile(r"[A-Z]{2,4}s?")
 # a reason given for a state: what follows it is no slot of the state's ("pausing Spanish
@@ -188,7 +189,7 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     if plan.window is not None or plan.history:
         return None
     entities = {part for n in named for part in re.split(r"[-_]", entity_key(n))}
-    spoken = find_words(ASKS_NOW.sub(" ", plan.text))  # "these days" names no slot
+    spoken = find_words(RATE.sub(" ", ASKS_NOW.sub(" ", plan.text)))  # nor "these days"
     values = {w.casefold() for w in spoken[1:]
               if w[:1].isupper() and not ACRONYM.fullmatch(w)} - entities
     names = entities | values
