@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from timeline import ids, retain
+from timeline import ids, retain, retain_others
 
 from memfold import Memory
 from memfold.recall.answer_kind import kind_of
@@ -29,12 +29,11 @@ def test_the_fact_with_a_price_answers_what_it_cost(workspace: Path) -> None:
 def test_the_repair_with_a_price_answers_what_the_repair_cost(workspace: Path) -> None:
     # the accident holds every word of the question; the repair holds the sum
     with Memory.open(workspace) as memory:
-        for n, bullet in enumerate(("W @Phone: My phone is a Pixel 7.",
+        retain_others(memory, ("W @Phone: My phone is a Pixel 7.",
                                     "B @me: Ran the harbour loop in 31 minutes.",
                                     "W @me: I work from Hive Coastal most days.",
                                     "O @me: The banh mi on Le Duan Street is the best.",
-                                    "W @Scooter: I ride a rented Honda Air Blade.")):
-            retain(memory, f"2025-01-{10 + n}", bullet)
+                                    "W @Scooter: I ride a rented Honda Air Blade."))
         accident = retain(memory, "2025-02-03", "B @Phone: Dropped my Pixel 7 on the tiles "
                                                 "at Hive Coastal and cracked the screen.")
         repair = retain(memory, "2025-02-05", "B @Phone: Got the Pixel 7 screen replaced at "

@@ -7,22 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from timeline import ids, retain
+from timeline import ids, retain, retain_others
 
 from memfold import Memory
 
 NOW = "2025-12-01T09:00:00"
-# other facts of the year: in a memory of four facts a word two of them hold weighs nothing
-# in BM25
+# other facts of the year (`timeline.retain_others`)
 OTHERS = ("B @me: Ran the Parkrun in 27 minutes.", "W @Kevo: Kevo studies medicine at Moi.",
           "O @me: Tilapia at Dunga Beach is the best fish I've had.",
           "B @Achieng: Achieng flew to Kigali for a job interview.",
           "W @me: My bike is a green Raleigh.", "B @me: Fixed the kitchen tap myself.")
-
-
-def with_others(memory: Memory) -> None:
-    for n, bullet in enumerate(OTHERS):
-        retain(memory, f"2025-01-{10 + n}", bullet)
 
 
 def test_where_i_lived_before_a_place(workspace: Path) -> None:
@@ -54,7 +48,7 @@ def test_the_phone_before_the_samsung(workspace: Path) -> None:
 def test_a_change_of_price_is_found_by_whose_price_it_is(workspace: Path) -> None:
     # two prices went up: the question's other words say whose
     with Memory.open(workspace) as memory:
-        with_others(memory)
+        retain_others(memory, OTHERS)
         retain(memory, "2025-02-01", "W @Gym: Anvil Fitness costs $16 a week.")
         old = retain(memory, "2025-06-09", "W @Broadband: We've Starlink at the new house, "
                                            "€75 a month.")
