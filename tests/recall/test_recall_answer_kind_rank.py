@@ -30,10 +30,10 @@ def test_the_repair_with_a_price_answers_what_the_repair_cost(workspace: Path) -
     # the accident holds every word of the question; the repair holds the sum
     with Memory.open(workspace) as memory:
         retain_others(memory, ("W @Phone: My phone is a Pixel 7.",
-                                    "B @me: Ran the harbour loop in 31 minutes.",
-                                    "W @me: I work from Hive Coastal most days.",
-                                    "O @me: The banh mi on Le Duan Street is the best.",
-                                    "W @Scooter: I ride a rented Honda Air Blade."))
+                               "B @me: Ran the harbour loop in 31 minutes.",
+                               "W @me: I work from Hive Coastal most days.",
+                               "O @me: The banh mi on Le Duan Street is the best.",
+                               "W @Scooter: I ride a rented Honda Air Blade."))
         accident = retain(memory, "2025-02-03", "B @Phone: Dropped my Pixel 7 on the tiles "
                                                 "at Hive Coastal and cracked the screen.")
         repair = retain(memory, "2025-02-05", "B @Phone: Got the Pixel 7 screen replaced at "

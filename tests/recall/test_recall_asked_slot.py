@@ -125,8 +125,8 @@ def test_a_view_asked_about_is_no_slot(workspace: Path) -> None:
     # ("now I like the adaptive cruise") states no current value of it
     with Memory.open(workspace) as memory:
         retain_others(memory, ("W @me: I live in Moose Jaw.", "B @me: Curled on Thursday.",
-                                    "W @Car: I drive a Subaru Forester.",
-                                    "B @me: Fixed the back fence."))
+                               "W @Car: I drive a Subaru Forester.",
+                               "B @me: Fixed the back fence."))
         view = retain(memory, "2025-04-07", "O(c=0.7) @me: The iPhone is fussier than the "
                                             "Samsung was; I can't find anything in the "
                                             "settings.")
@@ -140,13 +140,13 @@ def test_a_newer_fact_without_the_slots_head_does_not_answer_it(workspace: Path)
     # "my CPP each month": a newer pension rise holds "month", a rate's unit, not "CPP"
     with Memory.open(workspace) as memory:
         retain_others(memory, ("W @me: We keep sheep at Glanrhyd.",
-                                    "B @me: Sold forty lambs at Llandeilo mart.",
-                                    "W @me: The water bill is about £95 a month.",
-                                    "B @me: Fixed the quad's puncture.",
-                                    "W @Mot: Mot is our collie.", "B @me: Sheared the ewes.",
-                                    "O @me: Red diesel is too dear.",
-                                    "W @Owain: Owain studies at Aberystwyth.",
-                                    "B @me: Ordered 12 tonnes of fertiliser from the co-op."))
+                               "B @me: Sold forty lambs at Llandeilo mart.",
+                               "W @me: The water bill is about £95 a month.",
+                               "B @me: Fixed the quad's puncture.",
+                               "W @Mot: Mot is our collie.", "B @me: Sheared the ewes.",
+                               "O @me: Red diesel is too dear.",
+                               "W @Owain: Owain studies at Aberystwyth.",
+                               "B @me: Ordered 12 tonnes of fertiliser from the co-op."))
         insurance = retain(memory, "2025-10-19", "W @me: Our farm insurance is with NFU "
                                                  "Mutual at £6,800 a year.")
         retain(memory, "2025-11-22", "O(c=0.7) @me: I've come round on the Sustainable Farming "
