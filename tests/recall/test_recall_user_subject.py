@@ -83,3 +83,12 @@ def test_a_role_opening_that_goes_on_of_us_is_ours(workspace: Path) -> None:
         theirs = retain(memory, "2025-01-04", "W @Mia: My friend Mia rehearses at the church "
                                               "hall.")
         assert ids(memory.recall("Where do we rehearse?", now=NOW))[:2] == [ours, theirs]
+
+
+def test_a_role_opening_with_the_user_beside_is_the_users(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2025-01-01", "W @me: I work as a nurse at Groote Schuur.")
+        retain(memory, "2025-01-02", "W @Sizwe: Sizwe lives in Durban with his wife.")
+        ours = retain(memory, "2025-01-03", "W @Thandi: My partner and I live in a flat in "
+                                            "Observatory.")
+        assert ids(memory.recall("Where do we live?", now=NOW))[0] == ours

@@ -150,7 +150,8 @@ def _told_of_linked(c: Candidate) -> int | None:
     end = role.end() if role else 0
     words = find_words(content[:end])[1:]  # whose they are: "mum", "older sister"
     first = FIRST_WORD.match(content, end)
-    if first is not None and (role is None or first.group(1)[0].isupper()):
+    if first is not None and (role is None or first.group(1)[0].isupper()) \
+            and not SPEAKS_OF_USER.fullmatch(first.group(1)):  # "My partner and I moved"
         words.append(first.group(1))
         end = first.end()
     keys = {part for key in c.links for part in key.split("-")}
