@@ -69,3 +69,36 @@ def test_what_is_not_read_as_before_a_change(workspace: Path) -> None:
                          "What happened before Mombasa?"):  # no fact tells of it
             result = memory.recall(question, now=NOW)
             assert not any(note.startswith("before ") for note in result.notes), question
+
+
+def test_what_held_when_something_was_so(workspace: Path) -> None:
+    # "when I lived in Barranco": the time from the clause's fact to its replacement
+    with Memory.open(workspace) as memory:
+        retain_others(memory, OTHERS)
+        retain(memory, "2025-01-02", "W @me: I live in a flat in Barranco, Lima.")
+        bill = retain(memory, "2025-02-06", "W @me: My electricity bill in Barranco is about "
+                                            "S/ 120 a month.")
+        retain(memory, "2025-07-01", "W @me: I've moved from Barranco to a house in "
+                                     "Miraflores.")
+        retain(memory, "2025-09-29", "W @me: My electricity bill in Miraflores is around "
+                                     "S/ 210 a month.")
+        result = memory.recall("How much was my electricity bill when I lived in Barranco?",
+                               now=NOW)
+        assert ids(result)[0] == bill
+        assert any(note.startswith("when ") for note in result.notes)
+
+
+def test_what_held_when_something_happened(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain_others(memory, OTHERS)
+        retain(memory, "2025-01-10", "W @me: My home internet is Safaricom Home Fibre at 8 Mbps.")
+        retain(memory, "2025-08-16", "B @me: Moved into the Kilimani flat in Nairobi.")
+        first = retain(memory, "2025-08-18", "W @me: Home internet in Kilimani is Zuku fibre, "
+                                             "30 Mbps.")
+        retain(memory, "2025-11-05", "W @me: Switched home internet to Safaricom Home Fibre "
+                                     "at 40 Mbps.")
+        assert ids(memory.recall("What internet did I have when I first moved to Kilimani?",
+                                 now=NOW))[0] == first
+        # asked when, the clause is what is asked: no time read from it
+        result = memory.recall("When did I move to Kilimani?", now=NOW)
+        assert not any(note.startswith("when ") for note in result.notes)

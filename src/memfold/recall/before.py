@@ -13,6 +13,13 @@ first, a fact written since weighs `ranking.AFTER_CHANGE` (it tells of the chang
 came after), and a fact replaced since is shown, as for any question that names a time
 (`scoring.standing`).
 
+A question about what held when something was so or happened ("how much was my electricity bill
+when I lived in Barranco?", "what internet did I have when I first moved to Kilimani?",
+`asked_when`) is read the same way: the clause's fact is found as a change's is, and the
+question is asked with its other words for the time from that fact's day to the day before
+it was replaced, or WHEN_DAYS on when it was not, and from WHEN_DAYS before it: what was
+done for a move is often done the weeks before it.
+
 Not read so: a question with a time of its own, one that asks for the order of two things
 ("before or after we moved"), one in the present ("what do I need before the trip?": a plan),
 one whose words are all the change's, and a change no fact tells of — those stay as they were.
@@ -34,6 +41,11 @@ from memfold.recall.query import QueryPlan, word_stem
 from memfold.values import Interval
 
 SEARCHED = 30  # the change's best matches looked at
+WHEN_DAYS = 30  # how long after its fact's day a time told by a clause runs, at least
+# "when I lived in Barranco", "when we met": a clause of the user's after the question's own
+# words (not "When did I ...", which asks when; not "when Caroline went ...", which a
+# conversation's questions ask of the turns around it)
+WHEN = re.compile(r"(?<=\w)\W+when\s+(?P<rest>(?:I|we)\b[^?!.,;:]+)")
 MOST_WORDS = 6  # the words after "before" read as the change
 BEFORE = re.compile(r"\b(?:(?:just|right|shortly|not\s+long)\s+)?(?:before|prior\s+to)\s+"
                     r"(?P<rest>[^?!.,;:]+)", re.IGNORECASE)
@@ -71,6 +83,34 @@ def asked_before(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
     note = f"before {' '.join(change)!r} read as before ^{found.fact.id}: as of {day}"
     return evolve(plan, terms=rest, name_keys=keys, window=Interval(day, day),
                   anchor=None, change_day=start), note
+
+
+def asked_when(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
+               today: date) -> tuple[QueryPlan, str | None]:
+    """The plan asked for the time a "when" clause tells of, and a note; the plan unchanged
+    (and no note) otherwise (module docstring)."""
+    if plan.window is not None or not PAST.search(plan.text):
+        return plan, None
+    m = WHEN.search(plan.text)
+    if m is None:
+        return plan, None
+    clause = _content_words(m.group("rest"))[:MOST_WORDS]
+    outside = {word_stem(w) for w in _content_words(plan.text[:m.start()])}
+    stems = {word_stem(w) for w in clause}
+    rest = tuple(t for t in plan.terms if word_stem(t) not in stems - outside)
+    if not clause or not rest or len(rest) == len(plan.terms):
+        return plan, None
+    found = _change_fact(backend, _with_forms(clause), rest, written_by)
+    if found is None:
+        return plan, None
+    start = event_days(found.fact, today).start or today
+    end = start + timedelta(days=WHEN_DAYS)
+    on = found.life.superseded_on if found.life else None
+    if on is not None and date.fromisoformat(on) - timedelta(days=1) > end:
+        end = date.fromisoformat(on) - timedelta(days=1)
+    start -= timedelta(days=WHEN_DAYS)  # "sold the mower when I moved": the weeks before too
+    note = f"when {' '.join(clause)!r} read as ^{found.fact.id}: {start} to {end}"
+    return evolve(plan, terms=rest, window=Interval(start, min(end, today)), anchor=None), note
 
 
 def _content_words(text: str) -> list[str]:

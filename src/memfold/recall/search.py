@@ -85,8 +85,9 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
     notes = _unread(plan)
     plan, read = anchored.with_anchor(backend, plan, written_by, options.today)
     notes = (*notes, read) if read else notes
-    plan, read = before.asked_before(backend, plan, written_by, options.today)
-    notes = (*notes, read) if read else notes
+    for reading in (before.asked_before, before.asked_when):
+        plan, read = reading(backend, plan, written_by, options.today)
+        notes = (*notes, read) if read else notes
     window = intersect(plan.window, options.window)
     if before_any:
         return Ranked([], window, (), 0, notes=(*notes, before_any))
