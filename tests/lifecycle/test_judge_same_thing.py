@@ -84,8 +84,9 @@ def test_an_amount_of_the_same_thing_still_supersedes(old: str, new: str) -> Non
     ("W @Phone: My phone is a Pixel 8.",
      "S @Phone: The Pixel's case split, but the phone itself is fine."),
     # a value the older fact already gives, said more broadly, restates it
-    ("W @me: I rent a flat in Sandy Bay, Hobart, Tasmania.",
-     "W @me: I'm a nurse from Perth and I've been living in Tasmania since 2022."),
+    ("W @me: I live in a rented studio in Fitzroy, Melbourne, Australia.",
+     "W @me: I'm a 29-year-old designer from Leeds, and I've been living in Australia since "
+     "2021."),
     # a new value that still names the old one adds to it
     ("W @me @Harbor: I've joined Harbor's support rotation.",
      "W @me: I work for two clients now: Harbor and Lumen."),
