@@ -59,24 +59,10 @@ def asked_before(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
                  today: date) -> tuple[QueryPlan, str | None]:
     """The plan asked as of the day before the change it names, and a note saying how it
     was read; the plan unchanged (and no note) otherwise (module docstring)."""
-    if plan.window is not None or not PAST.search(plan.text):
+    read = _clause(backend, plan, BEFORE, written_by, today)
+    if read is None:
         return plan, None
-    m = BEFORE.search(plan.text)
-    if m is None or ORDER.match(m.group("rest")):
-        return plan, None
-    change = _content_words(m.group("rest"))[:MOST_WORDS]
-    # a word the question asks outside the change stays asked ("what bike did I have before
-    # the e-bike?")
-    outside = {word_stem(w) for w in _content_words(plan.text[:m.start()] + " "
-                                                     + plan.text[m.end():])}
-    stems = {word_stem(w) for w in change}
-    rest = tuple(t for t in plan.terms if word_stem(t) not in stems - outside)
-    if not change or not rest or len(rest) == len(plan.terms):
-        return plan, None
-    found = _change_fact(backend, _with_forms(change), rest, written_by)
-    if found is None:
-        return plan, None
-    start = event_days(found.fact, today).start or today
+    change, rest, found, start = read
     day = start - timedelta(days=1)
     keys = tuple(k for k in plan.name_keys if not set(k.split("-")) & {entity_key(w)
                                                                        for w in change})
@@ -89,21 +75,10 @@ def asked_when(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
                today: date) -> tuple[QueryPlan, str | None]:
     """The plan asked for the time a "when" clause tells of, and a note; the plan unchanged
     (and no note) otherwise (module docstring)."""
-    if plan.window is not None or not PAST.search(plan.text):
+    read = _clause(backend, plan, WHEN, written_by, today)
+    if read is None:
         return plan, None
-    m = WHEN.search(plan.text)
-    if m is None:
-        return plan, None
-    clause = _content_words(m.group("rest"))[:MOST_WORDS]
-    outside = {word_stem(w) for w in _content_words(plan.text[:m.start()])}
-    stems = {word_stem(w) for w in clause}
-    rest = tuple(t for t in plan.terms if word_stem(t) not in stems - outside)
-    if not clause or not rest or len(rest) == len(plan.terms):
-        return plan, None
-    found = _change_fact(backend, _with_forms(clause), rest, written_by)
-    if found is None:
-        return plan, None
-    start = event_days(found.fact, today).start or today
+    clause, rest, found, start = read
     end = start + timedelta(days=WHEN_DAYS)
     on = found.life.superseded_on if found.life else None
     if on is not None and date.fromisoformat(on) - timedelta(days=1) > end:
@@ -111,6 +86,32 @@ def asked_when(backend: RecallIndex, plan: QueryPlan, written_by: date | None,
     start -= timedelta(days=WHEN_DAYS)  # "sold the mower when I moved": the weeks before too
     note = f"when {' '.join(clause)!r} read as ^{found.fact.id}: {start} to {end}"
     return evolve(plan, terms=rest, window=Interval(start, min(end, today)), anchor=None), note
+
+
+def _clause(backend: RecallIndex, plan: QueryPlan, pattern: re.Pattern[str],
+            written_by: date | None, today: date,
+            ) -> tuple[list[str], tuple[str, ...], Candidate, date] | None:
+    """For a question in the past whose `pattern` finds a clause ("before the e-bike", "when
+    I lived in Barranco"): the clause's words, the question's other terms (a word it also
+    asks outside the clause stays: "what bike did I have before the e-bike?"), the fact
+    that tells of the clause and its day.  None when the question names a time of its own,
+    asks for an order, is all clause, or no fact tells of it."""
+    if plan.window is not None or not PAST.search(plan.text):
+        return None
+    m = pattern.search(plan.text)
+    if m is None or ORDER.match(m.group("rest")):
+        return None
+    words = _content_words(m.group("rest"))[:MOST_WORDS]
+    outside = {word_stem(w) for w in _content_words(plan.text[:m.start()] + " "
+                                                     + plan.text[m.end():])}
+    stems = {word_stem(w) for w in words}
+    rest = tuple(t for t in plan.terms if word_stem(t) not in stems - outside)
+    if not words or not rest or len(rest) == len(plan.terms):
+        return None
+    found = _change_fact(backend, _with_forms(words), rest, written_by)
+    if found is None:
+        return None
+    return words, rest, found, event_days(found.fact, today).start or today
 
 
 def _content_words(text: str) -> list[str]:
