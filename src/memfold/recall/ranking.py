@@ -90,7 +90,7 @@
   everywhere would seem to hold) — else 1: "Anton asked me to cost out a new brunch menu"
   tells of costing, not what the oven cost.  Personal lexical P@1/R@5, studied (dev, tune6,
   tune7) 58.2/82.1 -> 58.8/82.1, not studied (eight files) 55.1/73.7 -> 55.5/73.7 (at
-  0.75); sixteen later years (tune14-29) at 0.75 / 0.5 / 0.3: P@1 62.0 / 62.3 / 62.4 ("What
+  0.75); nineteen later years (tune14-32, mean P@1) at 0.75 / 0.5 / 0.3: 62.0 / 62.3 / 62.4 ("What
   did it cost to fix the cracked screen?" no longer answered by "Dropped my phone and
   cracked the screen"), 0.5 kept for a fact that answers in other words;
 - nobody: NOBODY_SHARE (0.5) for a fact that names no person when the question asks who
@@ -116,7 +116,7 @@
   time began.  Text keeps 1.0 whenever it was written; an experience too when it was
   written within the time or up to two days after it (an event is told on its day or the
   next), and 0.6 when written before it or later (`scoring._told_apart`; one that tells
-  it happened then, "last month we ...", is valid then): sixteen personal years (tune14-29)
+  it happened then, "last month we ...", is valid then): nineteen personal years (tune14-32, mean)
   lexical P@1 61.8 -> 62.0 with it ("what phone did I have in the spring?" no longer
   answered by June's "the battery started swelling"), LoCoMo dev lexical R@5 67.3 -> 67.9,
   R@10 77.5 both.  A question about what held before a change ("where did I live before
