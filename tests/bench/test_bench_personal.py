@@ -195,6 +195,8 @@ def test_changes_score_the_judge_against_the_writers_marks(tmp_path: Path) -> No
     assert (life["as_marked"], life["unmarked"], life["changes_superseded"]) == (1, 1, 1.0)
     assert life["unmarked_pairs"] == [{"older": "c4", "newer": "c5",
                                        "reason": life["unmarked_pairs"][0]["reason"]}]
+    assert [(p["older"], p["newer"], p["verdict"]) for p in life["supersede_pairs"]] == [
+        ("c1", "c3", "as marked"), ("c4", "c5", "unmarked")]
     assert life["unmarked_per_1000_facts"] == pytest.approx(200.0)
 
 

@@ -322,7 +322,8 @@ def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
     answers, judged, systems = run(facts, questions, modes, k=k, include_all=include_all,
                                    first=first, strict=strict, changes=changes)
     if blind and "lifecycle" in judged:
-        judged["lifecycle"].pop("unmarked_pairs")
+        for names in ("unmarked_pairs", "supersede_pairs"):
+            judged["lifecycle"].pop(names)
     return {
         "benchmark": "personal",
         "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -432,8 +432,8 @@ def _reversed(n: Reading, o: Reading) -> str | None:
 def _corrected(n: Reading, o: Reading) -> str | None:
     """"Correction: her birthday is actually 14 May", "the flight actually lands at 19:25":
     the same thing said again with another value, and said to be the right one."""
-    if not n.corrected or n.additive or not n.words - o.words:
-        return None
+    if not n.corrected or n.additive or not n.words - o.words or n.kind == "opinion":
+        return None  # "I actually prefer the emergency shifts": a view said with weight
     shared = _topic(n.words, o.words) - {x for x in n.words if w.is_number(x)}
     if (n.head and n.head == o.head) or len(shared) >= 2:
         return f"a correction of {_text(shared or frozenset({n.head}), n)!r}"

@@ -8,7 +8,10 @@ that names its object, an owner, an accident, sales of some, a fall to a new amo
 a kind leaving, nor a parting's other states; a move is not a return from a trip, "instead
 of" without a change, nor a repair under warranty; a change needs the older fact to hold
 what it left; a view and a state, two periods' records, a fact dated before the older one
-and one telling what is ahead are offered.  Only the judge's English readings are weighed:
+and one telling what is ahead are offered.  Nor is a record of one period replaced, nor one
+observation by another (each tells of its own time), nor a standing amount by what one event
+came to; a repair is no change unless the older fact says the thing was broken, and what
+ends is the thing a word qualifies ("my bus pass"), not the word ("on the bus").  Only the judge's English readings are weighed:
 a language read by its lexicon table keeps its rules.
 """
 
@@ -19,7 +22,19 @@ import re
 from memfold.journal.events import rule_of
 from memfold.lifecycle.judge import evidence
 from memfold.lifecycle.judge import words as w
-from memfold.lifecycle.judge.about import _TOKEN, _stem, about
+from memfold.lifecycle.judge.about import (
+    _ADVERBS,
+    _AUX,
+    _CONJUNCTIONS,
+    _PREPOSITIONS,
+    _PRONOUNS,
+    _RELATIVE,
+    _TOKEN,
+    _VERBS,
+    _content,
+    _stem,
+    about,
+)
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Reading, Stems
@@ -109,7 +124,55 @@ def _ended(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
         doers, others = {d for v, d in a.acts if v == verb}, {d for v, d in b.acts if v == verb}
         if others and not doers & others:
             return Aside("activity said to end is another doer's", False)
+    # "cancelled my bus pass" / "podcasts on the bus": what ended is the pass, unless the
+    # older fact too names the bus only to qualify something ("drives a bus route")
+    held = _qualified(tn, found[0], a.heads - a.verbs)
+    if held and held not in _said(to) and held not in _TIES \
+            and not _qualified(to, found[0].split()[-1]):
+        return Aside(f"thing said to end only qualifies what ended ({held!r})", False)
     return None
+
+
+_NOT_NOUNS = _PREPOSITIONS | _CONJUNCTIONS | _ADVERBS | _AUX | _PRONOUNS | _RELATIVE | frozenset(
+    "anymore again too either ago today tonight yesterday tomorrow altogether instead anyway "
+    "alone".split())
+# what one holds with a thing, so that ending it ends one's tie to that thing: "cancelled my
+# Atlas Fitness membership" ends going to Atlas Fitness, "gave up the Leith flat" living there
+_TIES = frozenset(_stem(x) for x in (
+    "membership subscription contract lease tenancy account plan policy job role position "
+    "flat house apartment home place room office studio cottage condo "
+    "cluster server servers instance instances deployment setup installation search "
+    "hunt".split()))
+
+
+def _qualified(text: str, said: str, heads: Stems | None = None) -> str | None:
+    """The noun that `said`, a common noun, only qualifies wherever the text names it: "the
+    Poljud kayak club" gives club for kayak, "my bus pass" pass for bus; None where it is a
+    head once, is a name or a verb, or is not written as one phrase.  With `heads`, only a
+    noun among them (what the text is about) counts."""
+    words = _TOKEN.findall(said)
+    spaced = re.sub(r"\s+", " ", text.replace("\u2019", "'")).lower()
+    if not words or " ".join(words).lower() not in spaced:
+        return None  # "left Alan and runs his own design consultancy": two words apart
+    last, found = _stem(words[-1]), set()
+    if last in _VERBS or last in about(text).verbs or words[-1][:1].isupper():
+        return None  # "only drinks rooibos now": a verb qualifies nothing; "the Moseley Road
+        # pool closed": a name tells which pool, the place the older fact names
+    tokens = [t for part in re.split(r"[,;:.!?()]", text.replace("\u2019", "'"))
+              for t in (*_TOKEN.findall(part), ",")]
+    for i, token in enumerate(tokens):
+        if _stem(token) != last:
+            continue
+        after = tokens[i + 1:i + 4]
+        while after and after[0][:1].isupper():  # "Eiger Trail hike": the name goes on
+            after = after[1:]
+        if not (after and after[0].isalpha() and after[0].islower() and _content(after[0])
+                and after[0] not in _NOT_NOUNS and not after[0].endswith("ly")
+                and (heads is None or _stem(after[0]) in heads)
+                and after[1:2] not in (["up"], ["off"], ["out"], ["down"], ["away"])):
+            return None  # "Mateo broke up", "stopped using Notion altogether"
+        found.add(_stem(after[0]))
+    return min(found) if len(found) == 1 else None
 
 
 def _doer_only(thing: Stems, text: str) -> bool:
@@ -140,7 +203,8 @@ _OBJECT_OPENS = frozenset("a an the my our your his her their its from of".split
 _AWAY = re.compile(r"\bleft\s+(?:on|for)\s+(?:a|an|the|his|her|their|my|our)\s+(?:[\w-]+\s+){0,3}?"
                    r"(?:trip|cruise|holiday|tour|vacation|visit|retreat|course|conference|voyage"
                    r"|expedition|deployment|placement|break)\b|\bfor\s+the\s+(?:term|summer|season"
-                   r"|holidays|winter|break)\b", re.IGNORECASE)
+                   r"|holidays|winter|break)\b|\bclosed\b[^.;]*\b(?:early|for\s+the\s+(?:day|"
+                   r"afternoon|morning|evening|weekend))\b", re.IGNORECASE)
 
 
 _DOWN_TO = re.compile(r"\b(?:dropped|fell|went\s+down|came\s+down|cut|reduced|lowered|shrank)"
@@ -153,9 +217,10 @@ _BONDS = frozenset(w.stem(x) for x in (*w.RELATIONSHIP, "friend", "friends", "fr
 def _one_of_many(thing: Stems, tn: str, to: str) -> bool:
     """Whether the newer fact sold one of a kind ("sold a French carriage clock") that the
     older names as many ("restores antique clocks")."""
-    sold = re.search(r"\bsold\s+(?:a|an|one)\s+((?:[\w-]+\s+){0,3}?)([\w-]+)\b", tn, re.IGNORECASE)
-    return sold is not None and _stem(sold.group(2)) in thing \
-        and re.search(rf"\b{re.escape(sold.group(2))}s\b", to, re.IGNORECASE) is not None
+    sold = re.search(r"\bsold\s+(?:a|an|one)\s+((?:[\w-]+\s+){0,3}[\w-]+)", tn, re.IGNORECASE)
+    return sold is not None and any(
+        _stem(word) in thing and re.search(rf"\b{re.escape(word)}e?s\b", to, re.IGNORECASE)
+        for word in sold.group(1).split())
 
 
 _COUNTED = re.compile(r"\s*(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|"
@@ -236,6 +301,12 @@ _REPLACED_BARE = re.compile(r"\breplaced\b(?![^.;]*\b(?:with|by)\b)(?=[^.;]*\b(?
 
 
 _PART_REPLACED = re.compile(r"\breplaced\s+(?:on|in|at)\s+(?:the|my|our|his|her)\b", re.IGNORECASE)
+# "Had the Piaggio's rear tyre replaced on Hvar": a repair, which changes only what was broken
+_REPAIRED = re.compile(r"\b(?:had|got)\s+(?:[\w'’-]+\s+){1,5}?(?:replaced|fixed|repaired|"
+                       r"serviced)\b(?![^.;]*\b(?:with|by)\b)", re.IGNORECASE)
+_BROKEN = re.compile(r"\b(?:broken|broke|cracked|damaged|leak\w*|faulty|dead|dying|worn|flat|"
+                     r"stopped\s+working|not\s+working|needs?\s+(?:a\s+)?(?:new|replac\w+|repair))\b",
+                     re.IGNORECASE)
 _REGRET = re.compile(r"\b(?:regret\w*|wish\s+(?:I|we)\s+had|should(?:n't|\s+not)?\s+have)\b",
                      re.IGNORECASE)
 
@@ -247,6 +318,22 @@ _CHANGE_SAID = re.compile(r"\b(?:now|these\s+days|ha(?:s|ve)\s+been\s+\w+ing|now
                           r"started|starting|began|begun|since|from\s+now\s+on|replaced|"
                           r"changed|moved|from\s+(?:this|next|now|(?:jan|feb|mar|apr|may|jun|"
                           r"jul|aug|sep|oct|nov|dec)\w*))\b", re.IGNORECASE)
+
+
+# an experience that tells a standing amount changed, or what it is now: "went up to £745",
+# "put the flat white up to S$7.20", "a bag costs GHS 260"
+_AMOUNT_TOLD = re.compile(r"\b(?:up|down|now|rose|risen|fell|fallen|increased|raised|cut|dropped|"
+                          r"reduced|costs|charges|pays|is|are)\b", re.IGNORECASE)
+_NUMBERS_BECAME = re.compile(r": [\d.,]+ became [\d.,]+$")
+
+
+def _event_amount(n: Reading, tn: str, reason: str) -> bool:
+    """Whether the newer fact is an experience whose amount is what that one event came to
+    ("made an offer of S/ 495,000", "did six hours of overtime", "first mortgage payment
+    of S/ 3,610"), not a standing amount it says changed."""
+    label = reason.split(":")[0]
+    return n.kind == "experience" and bool(_NUMBERS_BECAME.search(reason)) \
+        and (label == "money" or "duration" in label) and not _AMOUNT_TOLD.search(tn)
 
 
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november"
@@ -323,9 +410,18 @@ def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict
     if aside is None and _dated(to) and _dated(tn) and _dated(to) != _dated(tn):
         # "The July power bill was $268" / "The September power bill was $96"
         aside = Aside("facts are records of two periods", False)
+    if aside is None and _dated(to) and not _dated(tn) and rule_of("rules", reason) != "status":
+        # "The January power bill was $184 from Genesis" / "switched from Genesis to Octopus"
+        aside = Aside("older fact is a record of one period", False)
+    if aside is None and o.kind == n.kind == "observation" and rule_of("rules", reason) != "status":
+        # "February brought 31 orders" / "March had 44 orders": each summary tells of its time
+        aside = Aside("facts are two observations, each of its own time", True)
+    if aside is None and _event_amount(n, tn, reason):
+        aside = Aside("amount is what one event came to, not a standing value", True)
     if aside is None and _STILL.search(tn) and rule_of("rules", reason) == "value":
         aside = Aside("newer fact says it still holds", True)  # "is still S$58 after"
-    if aside is None and _PART_REPLACED.search(tn):  # "Clutch replaced on the van": a repair
+    if aside is None and (_PART_REPLACED.search(tn) or _REPAIRED.search(tn)
+                          and not _BROKEN.search(to)):  # "Clutch replaced on the van": a repair
         aside = Aside("replacement is a repair, not a change", False)
     if aside is None and _told_before(tn, old):  # "Nomvula and I married in April 2018"
         aside = Aside("newer fact tells of a time before the older fact", False)
