@@ -200,6 +200,22 @@ def test_changes_score_the_judge_against_the_writers_marks(tmp_path: Path) -> No
     assert life["unmarked_per_1000_facts"] == pytest.approx(200.0)
 
 
+def test_changes_name_the_marked_changes_the_judge_missed(tmp_path: Path) -> None:
+    data = write(tmp_path / "year.json", LIFE, [
+        {"q": "What phone do I have?", "now": "2025-06-01T09:00:00", "gold": ["c3"],
+         "category": "current"}])
+    changes = tmp_path / "changes.json"
+    # the phone is caught; the insurance, marked as replaced by the gym's price, is not
+    changes.write_text(json.dumps([{"older": "c1", "newer": "c3", "why": "new phone"},
+                                   {"older": "c2", "newer": "c5", "why": "a test mark"}]),
+                       encoding="utf-8")
+    out = tmp_path / "r.json"
+    assert bench(str(data), "--changes", str(changes), "--out", str(out)).exit_code == 0
+    life = json.loads(out.read_text(encoding="utf-8"))["judged"]["lifecycle"]
+    assert life["missed_pairs"] == [{"older": "c2", "newer": "c5"}]
+    assert life["changes_superseded_or_offered"] == 0.5
+
+
 @pytest.mark.parametrize("text", ['{"older": "c1"}', '[{"older": "c1", "newer": "zz"}]', "[1"])
 def test_a_bad_changes_file_is_one_line_and_exit_2(tmp_path: Path, text: str) -> None:
     data = write(tmp_path / "year.json", LIFE, [

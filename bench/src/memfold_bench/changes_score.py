@@ -10,8 +10,9 @@ true.  After the year is retained day by day, each automatic supersede is one of
   another newer fact than the one listed (a sale that retires the car and its insurance);
 - *unmarked*: the older fact is one the writer never marked changed — by the writer's list,
   a true fact retired.  A list can miss a real change, so this is an upper bound to read,
-  not a verdict: `unmarked_pairs` in the JSON names each such pair, and `supersede_pairs`
-  every automatic supersede with its reason and which of the three it is.
+  not a verdict: `unmarked_pairs` in the JSON names each such pair, `supersede_pairs`
+  every automatic supersede with its reason and which of the three it is, and
+  `missed_pairs` each marked change neither superseded nor offered.
 
 Beside them: how many marked changes ended superseded, and superseded or offered (a
 conflict left active naming the pair), of all the writer marked.
@@ -76,6 +77,8 @@ def score(retained: Sequence[RetainResult], ids: Mapping[str, str],
         "changes_superseded_or_offered": share(sum(
             old in retired or (old, new) in offered for old, new in changes), len(changes)),
         "unmarked_pairs": [{"older": o, "newer": n, "reason": r} for o, n, r in unmarked],
+        "missed_pairs": [{"older": old, "newer": new} for old, new in changes
+                         if old not in retired and (old, new) not in offered],
         "supersede_pairs": [{"older": o, "newer": n, "reason": r,
                              "verdict": _verdict(o, n, marked, olds)} for o, n, r in made],
     }

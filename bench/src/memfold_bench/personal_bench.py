@@ -322,7 +322,7 @@ def run_benchmark(path: Path, modes: Sequence[str], *, k: int = K,
     answers, judged, systems = run(facts, questions, modes, k=k, include_all=include_all,
                                    first=first, strict=strict, changes=changes)
     if blind and "lifecycle" in judged:
-        for names in ("unmarked_pairs", "supersede_pairs"):
+        for names in ("unmarked_pairs", "supersede_pairs", "missed_pairs"):
             judged["lifecycle"].pop(names)
     return {
         "benchmark": "personal",
