@@ -11,8 +11,8 @@ what it left; a view and a state, two periods' records, a fact dated before the 
 and one telling what is ahead are offered.  Nor is a record of one period replaced, nor one
 observation by another (each tells of its own time), nor a standing amount by what one event
 came to; a repair is no change unless the older fact says the thing was broken, and what
-ends is the thing a word qualifies ("my bus pass"), not the word ("on the bus").  Only the judge's English readings are weighed:
-a language read by its lexicon table keeps its rules.
+ends is the thing a word qualifies ("my bus pass"), not the word ("on the bus").  Only the
+judge's English readings are weighed: a language read by its lexicon table keeps its rules.
 """
 
 from __future__ import annotations
