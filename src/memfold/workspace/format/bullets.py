@@ -229,14 +229,22 @@ def render_bullet(bullet: Bullet) -> str:
     letter = next(k for k, v in KIND_LETTERS.items() if v == bullet.kind)
     params = ",".join(f"{k}={v}" for k, v in bullet.params.items())
     head = f"{letter}({params})" if params else letter
-    header_names = [n for n in bullet.entities if n not in _mentions(bullet.content)]
+    spelt = _mentions(bullet.content)
+    header_names = [n for n in bullet.entities if spelt.get(entity_key(n)) != n]
     names = "".join(f" @{n}" for n in header_names)
     line = f"- {head}{names}: {bullet.content}"
     return f"{line} ^{bullet.block_id}" if bullet.block_id else line
 
 
-def _mentions(content: str) -> set[str]:
-    return {clean_slug(s) for s in find_mentions(content)}
+def _mentions(content: str) -> dict[str, str]:
+    """Each entity the content mentions, by key, as its first mention spells it: a name the
+    header gives is left out of the rendered header only when the content spells it the same
+    way first ("@Hà-Nội" in the header, "@Hà-Nối" then "@Hà-Nội" in the text keeps it)."""
+    spelt: dict[str, str] = {}
+    for slug in map(clean_slug, find_mentions(content)):
+        if valid_slug(slug):
+            spelt.setdefault(entity_key(slug), slug)
+    return spelt
 
 
 def bullet_line(kind: str, content: str, entities: Sequence[str], confidence: float | None,
