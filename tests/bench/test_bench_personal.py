@@ -213,6 +213,7 @@ def test_changes_name_the_marked_changes_the_judge_missed(tmp_path: Path) -> Non
     assert bench(str(data), "--changes", str(changes), "--out", str(out)).exit_code == 0
     life = json.loads(out.read_text(encoding="utf-8"))["judged"]["lifecycle"]
     assert life["missed_pairs"] == [{"older": "c2", "newer": "c5"}]
+    assert life["offers"] >= life["offers_of_unmarked"] >= 0
     assert life["changes_superseded_or_offered"] == 0.5
 
 

@@ -15,7 +15,8 @@ true.  After the year is retained day by day, each automatic supersede is one of
   `missed_pairs` each marked change neither superseded nor offered.
 
 Beside them: how many marked changes ended superseded, and superseded or offered (a
-conflict left active naming the pair), of all the writer marked.
+conflict left active naming the pair), of all the writer marked; and how many conflicts
+were offered, and how many of those of a fact the writer never marked changed.
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ def score(retained: Sequence[RetainResult], ids: Mapping[str, str],
                                     for old, new, _ in made),
         "unmarked": len(unmarked),
         "unmarked_per_1000_facts": 1000 * len(unmarked) / facts if facts else None,
+        "offers": len(offered),
+        "offers_of_unmarked": sum(old not in olds for old, _ in offered),
         "changes": len(changes),
         "changes_superseded": share(sum(old in retired for old, _ in changes), len(changes)),
         "changes_superseded_or_offered": share(sum(
