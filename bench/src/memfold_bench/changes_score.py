@@ -27,6 +27,7 @@ from pathlib import Path
 
 from memfold import RetainResult
 from memfold.errors import BadInput
+from memfold.journal.events import rule_of
 
 from .timeline import Json, pct, share
 
@@ -57,13 +58,17 @@ def score(retained: Sequence[RetainResult], ids: Mapping[str, str],
     marked, olds = set(changes), {old for old, _ in changes}
     made: list[tuple[str, str, str]] = []
     offered: set[tuple[str, str]] = set()
+    by_rule: dict[str, list[int]] = {}
     for result in retained:
         for judged in result.judged:
             pair = (ids.get(judged.id, judged.id), ids.get(judged.by, judged.by))
             if judged.superseded:
                 made.append((*pair, judged.reason))
-            else:
+            elif pair not in offered:
                 offered.add(pair)
+                counts = by_rule.setdefault(rule_of(judged.judge, judged.reason), [0, 0])
+                counts[0] += 1
+                counts[1] += pair[0] not in olds
     retired = {old for old, _, _ in made}
     unmarked = [m for m in made if m[0] not in olds]
     return {
@@ -75,6 +80,8 @@ def score(retained: Sequence[RetainResult], ids: Mapping[str, str],
         "unmarked_per_1000_facts": 1000 * len(unmarked) / facts if facts else None,
         "offers": len(offered),
         "offers_of_unmarked": sum(old not in olds for old, _ in offered),
+        "offers_by_rule": {rule: {"offers": n, "of_unmarked": u}
+                           for rule, (n, u) in sorted(by_rule.items())},
         "changes": len(changes),
         "changes_superseded": share(sum(old in retired for old, _ in changes), len(changes)),
         "changes_superseded_or_offered": share(sum(
