@@ -214,6 +214,7 @@ def test_changes_name_the_marked_changes_the_judge_missed(tmp_path: Path) -> Non
     life = json.loads(out.read_text(encoding="utf-8"))["judged"]["lifecycle"]
     assert life["missed_pairs"] == [{"older": "c2", "newer": "c5"}]
     assert life["offers"] >= life["offers_of_unmarked"] >= 0
+    assert sum(v["offers"] for v in life["offers_by_rule"].values()) == life["offers"]
     assert life["changes_superseded_or_offered"] == 0.5
 
 
