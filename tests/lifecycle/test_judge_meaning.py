@@ -72,6 +72,19 @@ def test_auto_asks_the_model_only_in_a_workspace_with_vectors(
     assert not result.conflicts  # no vectors: recall is lexical, and so is the judge
 
 
+def test_auto_asks_the_model_once_a_long_lived_process_gains_vectors(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # one Memory, as a server or an agent host keeps it: its first retain finds no vectors,
+    # a semantic recall makes them, and the next retain is judged by meaning too
+    monkeypatch.delenv("MEMFOLD_JUDGE_EMBED", raising=False)  # auto, the default
+    old, new = PARAPHRASED[1]
+    with Memory.open(workspace, watch=False) as memory:
+        first = memory.retain(old, date=OLD_DAY, now=f"{OLD_DAY}T12:00:00+00:00").facts[0]
+        memory.recall("where does Tobias live", mode="hybrid")
+        result = memory.retain(new, date=NEW_DAY, now=f"{NEW_DAY}T12:00:00+00:00")
+    assert [j.id for j in result.conflicts if j.reason.startswith(MEANING)] == [first.id]
+
+
 @pytest.mark.parametrize(("old", "new"), UNRELATED)
 def test_another_slot_of_the_same_subject_is_not_offered(
         workspace: Path, monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> None:

@@ -168,8 +168,11 @@ class Ledger(Decisions):
     def judge(self) -> Judge:
         """The supersede judge: the one given, else the rule judge (imported when first
         needed, so a process that never judges never loads its lexicons); with an embedder
-        from `meaning`, it also offers a change said in other words (judge.meaning)."""
-        if self._weigher is None:
+        from `meaning`, it also offers a change said in other words (judge.meaning).  While
+        `meaning` gives none it is asked again each time: a long-lived process whose
+        workspace gains vectors (its first semantic recall, under MEMFOLD_JUDGE_EMBED=auto)
+        judges by meaning from then on, as a process opened after it would."""
+        if self._weigher is None or (self._weigher is self._chosen and self._meaning is not None):
             if self._chosen is None:
                 from memfold.lifecycle.judge.rules import RuleJudge
 
