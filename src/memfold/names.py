@@ -46,6 +46,9 @@ def fact_id(text: str) -> str:
     return text.strip().lstrip("^")
 
 
+USER = "me"  # the user's own entity: the key of the facts a person states of themselves
+
+
 @functools.lru_cache(maxsize=65536)
 def entity_key(name: str) -> str:
     """The identity of an entity name: folded, with separators unified to "-"."""

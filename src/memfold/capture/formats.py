@@ -26,9 +26,9 @@ from datetime import UTC, date, datetime, time
 from typing import Any, Protocol
 
 from memfold.errors import BadInput
+from memfold.names import USER  # the person whose export it is: whom their facts are about
 
 Json = Any
-USER = "me"  # the person whose export it is: the entity their facts are about
 _WS = re.compile(r"\s+")
 
 

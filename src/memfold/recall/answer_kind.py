@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from memfold import lexicon
 from memfold.lifecycle.judge.aliases import priced_text
-from memfold.names import STOP_WORDS, entity_key, find_words, fold
+from memfold.names import STOP_WORDS, USER, entity_key, find_words, fold
 
 MONEY, AGE, AMOUNT, CLOCK, NAME = "money", "age", "amount", "clock", "name"
 
@@ -154,7 +154,6 @@ PERSON_CLASSES = frozenset({
     "medical practitioner", "educator", "lawyer", "student", "employee", "official",
     "specialist", "man", "woman", "male", "female", "adult male", "adult female"})
 MIN_PERSON = 3  # a word read for a person has at least this many letters
-USER_KEY = "me"  # the user's entity (`mine.USER`): no answer to who
 
 
 @functools.lru_cache(maxsize=1 << 10)
@@ -179,7 +178,7 @@ def names_person(content: str, links: Collection[str], named: Collection[str]) -
     folded = {fold(w) for w in words}
     capital = {fold(w) for w in words if w[:1].isupper()}
     for key in links:
-        if key not in named and key != USER_KEY and capital.intersection(key.split("-")):
+        if key not in named and key != USER and capital.intersection(key.split("-")):
             return True
     if any(_a_name(m.group(), content[:m.start()], named) for m in CAPITAL.finditer(content)):
         return True

@@ -29,7 +29,7 @@ of that slot:
   work); or the question asks for the "new" one ("Yuki's new cat").
 
 A question in the first person ("who's my boss?", "which GP am I with?") asks a slot of the
-user's (`mine.USER`), and a fact that gives the slot as the user's ("Tomás became my line
+user's (`names.USER`), and a fact that gives the slot as the user's ("Tomás became my line
 manager", "Dr. Hollis is my new GP") is about the user whatever entity it is written under
 (`mine.mine_of`); a fact that is the user's by that alone is weighed only against another that
 gives the same slot as the user's ("Promoted to associate director", @me, is no manager of

@@ -41,14 +41,12 @@ from functools import lru_cache
 
 from memfold.index.base import Candidate, ChainReader, FactReader, Filters, Succession
 from memfold.journal.fold import ACTIVE, ARCHIVED, REPLACED, STATE_KINDS, SUPERSEDED, status_of
-from memfold.names import STOP_WORDS, find_words
+from memfold.names import STOP_WORDS, USER, find_words
 from memfold.recall import ranking
 from memfold.recall.query import word_stem
 from memfold.recall.ranking import Scored, view_kept
 from memfold.values import TEXT, Fact
 
-# the user's entity: a subject every fact the user states shares (`mine.USER`)
-USER = "me"
 # how the judge's reason for a pair says a guard held on the newer fact
 GUARDED = ", but the newer fact is "
 

@@ -7,12 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memfold.names import find_words
+from memfold.names import USER, find_words
 from memfold.recall.query import word_stem
 from memfold.recall.ranking import Scored
 from memfold.recall.roles import POSSESSIVE
 
-USER = "me"  # the user's entity key
 NEW_BEFORE = 3  # "new lead first violinist": a word of the slot this many words on
 
 

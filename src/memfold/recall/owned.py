@@ -25,9 +25,9 @@ from collections.abc import MutableMapping, Sequence
 from dataclasses import replace as evolve
 
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
+from memfold.names import USER
 from memfold.recall import asked_slot
 from memfold.recall.asked_slot import PLACE_WORDS
-from memfold.recall.mine import USER
 from memfold.recall.query import QueryPlan
 
 LIMIT = 20  # of the subject's facts that state the slot, the best this many by words

@@ -27,7 +27,7 @@ from datetime import date, timedelta
 
 from memfold.index.base import Candidate, Filters, RecallIndex, Terms
 from memfold.journal.fold import ACTIVE, ARCHIVED, status_of
-from memfold.names import entity_key, find_words
+from memfold.names import USER, entity_key, find_words
 from memfold.recall.asked_slot import (
     JOB_START,
     PLACE_WORDS,
@@ -40,7 +40,7 @@ from memfold.recall.asked_slot import (
     on_slot,
     subjects,
 )
-from memfold.recall.mine import NEW_BEFORE, USER
+from memfold.recall.mine import NEW_BEFORE
 from memfold.recall.query import word_stem
 from memfold.values import TEXT, Fact, Interval
 

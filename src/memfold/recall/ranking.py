@@ -80,7 +80,7 @@
   "Sold the Fiesta for £450" under @Car, nor "Pepper is our greyhound") — when the
   question is asked of the user, "I" or "we" its subject after the verb ("what car do I
   drive", "what instrument do I play", `query.USER_SUBJECT`), naming no one, and the
-  memory has the user's entity (`mine.USER`); else 1.  "my" alone asks of someone
+  memory has the user's entity (`names.USER`); else 1.  "my" alone asks of someone
   else ("what does my brother do").  Personal, lexical P@1/R@5 on the
   three years studied while writing it (dev, tune6, tune7) 57.9/82.1 -> 58.2/82.1, on eight
   files not studied 54.9/73.6 -> 55.1/73.7 (docs/benchmarks.md, rec30j);

@@ -75,7 +75,7 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     `selective`: the entities the query names are linked to few facts (fewer than recall
     fetches), so a fact about none of them is off the subject (`ranking.OFF_SUBJECT`); a
     name on half the memory (a speaker in a chat log) says little of what a fact is about.
-    `user`: the user's entity key, when the memory has one (`mine.USER`) and the
+    `user`: the user's entity key, when the memory has one (`names.USER`) and the
     question is asked of the user (`QueryPlan.user_subject`, naming no one): a fact linked
     only to others weighs `ranking.OTHERS_SHARE` (`_of_others`).  `wanted`: the kind of
     answer the question asks for (`answer_kind.kind_of`); a fact that holds none weighs

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, TypeVar
 from memfold import lexicon
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
-from memfold.names import entity_key
+from memfold.names import USER, entity_key
 from memfold.recall import anchored, asked_slot, before, currency, members, offered, ranking, sets
 from memfold.recall.answer_kind import kind_of
 from memfold.recall.fusion import HYBRID
@@ -41,7 +41,6 @@ from memfold.recall.hits import (
     pack,
     within_budget,
 )
-from memfold.recall.mine import USER
 from memfold.recall.options import RecallOptions, check_budget, recall_options, spec
 from memfold.recall.pulled import pull_newer
 from memfold.recall.query import QueryPlan
