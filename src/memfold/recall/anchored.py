@@ -30,7 +30,7 @@ from memfold.names import STOP_WORDS, find_words
 from memfold.recall.fusion import lexical_part
 from memfold.recall.query import OCCASION_DAYS, TIME_TOPICS, QueryPlan, occasion_words, word_stem
 from memfold.recall.ranking import Scored
-from memfold.recall.scoring import said_time, tells_of
+from memfold.recall.scoring import TOLD_DAYS, said_time, tells_of, year_on
 from memfold.times.anchors import Anchor, anchor_window
 from memfold.times.parse import find_time_phrase
 from memfold.times.words import MONTH_PATTERN
@@ -43,7 +43,6 @@ LIGHT_VERBS = frozenset("""go goes went gone going do does did doing done happen
     happened happening get gets got getting spend spent spending""".split())
 KIND_ORDER = {"experience": 3.0, "observation": 2.0, "world": 1.0}
 EVENT_NUDGE = 1e-9  # far below any score a match gives
-TOLD_DAYS = 2  # how long after a time a fact may be written about it (`told_after`)
 _ABSOLUTE = re.compile(rf"\d|\b{MONTH_PATTERN}\b", re.IGNORECASE)
 # words that tell of a beginning: "my first week at X" anchors on the fact that starts X
 BEGINNING = frozenset(word_stem(w) for w in ("first", "start", "started", "began", "joined",
@@ -193,9 +192,7 @@ def event_days(fact: Fact, today: date) -> Interval:
         # the fact was written (a plan)
         again = find_time_phrase(fact.content, today=today)
         said = again[0] if again else said
-        if said.start is not None and said.start < day - timedelta(days=7):
-            later = find_time_phrase(fact.content, today=day + timedelta(days=364))
-            said = later[0] if later else said
+        said = year_on(fact.content, day, said) or said
     if said.start is None or said.end is None or (said.end - said.start).days > LONGEST_DAYS:
         return whole
     return said

@@ -53,7 +53,7 @@ WEIGHED_KINDS = frozenset({MONEY, AGE, AMOUNT, CLOCK})
 AHEAD = re.compile(r"\b(?:from|starting|as\s+of|effective|until|till|will|'ll|set\s+for"
                    r"|planned\s+for|scheduled\s+for|booked\s+for|due|next|going\s+to"
                    r"|goes\s+up|go\s+up)\b", re.IGNORECASE)
-TOLD_DAYS = 2  # days after an event that it may be told (`_told_apart`; `anchored.TOLD_DAYS`)
+TOLD_DAYS = 2  # how long after a time a fact may be written about it (`_told_apart`, `anchored`)
 AHEAD_GRACE = 7  # days: a date this far before a fact's writing may still be its own week
 # the first word of a fact's text, without a possessive 's
 FIRST_WORD = re.compile(r"\W*([^\W_]+)")
@@ -248,7 +248,7 @@ def _then(c: Candidate, window: Interval | None, occasions: frozenset[str] = fro
 
 def _told_apart(fact: Fact, window: Interval | None) -> bool:
     """Whether an experience was written before the time a query asks about, or more than
-    `anchored.TOLD_DAYS` after it (an event is told on its day or the next: "we took Felix
+    `TOLD_DAYS` after it (an event is told on its day or the next: "we took Felix
     guising last night"), so it tells of another time, as a state that did not hold then
     does — unless its own words place it then (`_then`: valid then)."""
     if window is None or fact.day is None or fact.kind != "experience":
@@ -283,12 +283,20 @@ def said_time(content: str, day: date | None) -> Interval | None:
     if found is None:
         return None
     said = found[0]
-    if said.start is not None and said.start < day - timedelta(days=AHEAD_GRACE) \
-            and AHEAD.search(content):
-        later = find_time_phrase(content, today=day + timedelta(days=364))
-        if later is not None and later[0].start is not None and later[0].start > day:
-            return later[0]
+    if AHEAD.search(content) and (later := year_on(content, day, said)) is not None \
+            and later.start is not None and later.start > day:
+        return later
     return said
+
+
+def year_on(content: str, day: date, said: Interval) -> Interval | None:
+    """What a fact written on `day` names read as of a year on, when the time `said` it
+    names falls more than AHEAD_GRACE days before the day (a date without its year that a
+    plan or a fact looking ahead means as the next one); None otherwise."""
+    if said.start is None or said.start >= day - timedelta(days=AHEAD_GRACE):
+        return None
+    later = find_time_phrase(content, today=day + timedelta(days=364))
+    return later[0] if later else None
 
 
 def _faded(c: Candidate, status: str) -> bool:
