@@ -9,10 +9,10 @@ a kind leaving, nor a parting's other states; a move is not a return from a trip
 of" without a change, nor a repair under warranty; a change needs the older fact to hold
 what it left; a view and a state, two periods' records, a fact dated before the older one
 and one telling what is ahead are offered.  Nor is a record of one period replaced, nor one
-observation by another (each tells of its own time), nor a standing amount by what one event
-came to; a repair is no change unless the older fact says the thing was broken, and what
-ends is the thing a word qualifies ("my bus pass"), not the word ("on the bus").  Only the
-judge's English readings are weighed: a language read by its lexicon table keeps its rules.
+observation by another (each tells of its own time); a repair is no change unless the older
+fact says the thing was broken, and what ends is the thing a word qualifies ("my bus pass"),
+not the word ("on the bus").  Only the judge's English readings are weighed: a language
+read by its lexicon table keeps its rules.
 """
 
 from __future__ import annotations
@@ -320,22 +320,6 @@ _CHANGE_SAID = re.compile(r"\b(?:now|these\s+days|ha(?:s|ve)\s+been\s+\w+ing|now
                           r"jul|aug|sep|oct|nov|dec)\w*))\b", re.IGNORECASE)
 
 
-# an experience that tells a standing amount changed, or what it is now: "went up to £745",
-# "put the flat white up to S$7.20", "a bag costs GHS 260"
-_AMOUNT_TOLD = re.compile(r"\b(?:up|down|now|rose|risen|fell|fallen|increased|raised|cut|dropped|"
-                          r"reduced|costs|charges|pays|is|are)\b", re.IGNORECASE)
-_NUMBERS_BECAME = re.compile(r": [\d.,]+ became [\d.,]+$")
-
-
-def _event_amount(n: Reading, tn: str, reason: str) -> bool:
-    """Whether the newer fact is an experience whose amount is what that one event came to
-    ("made an offer of S/ 495,000", "did six hours of overtime", "first mortgage payment
-    of S/ 3,610"), not a standing amount it says changed."""
-    label = reason.split(":")[0]
-    return n.kind == "experience" and bool(_NUMBERS_BECAME.search(reason)) \
-        and (label == "money" or "duration" in label) and not _AMOUNT_TOLD.search(tn)
-
-
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november"
            "|december|spring|summer|autumn|fall|winter")
 
@@ -416,8 +400,6 @@ def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict
     if aside is None and o.kind == n.kind == "observation" and rule_of("rules", reason) != "status":
         # "February brought 31 orders" / "March had 44 orders": each summary tells of its time
         aside = Aside("facts are two observations, each of its own time", True)
-    if aside is None and _event_amount(n, tn, reason):
-        aside = Aside("amount is what one event came to, not a standing value", True)
     if aside is None and _STILL.search(tn) and rule_of("rules", reason) == "value":
         aside = Aside("newer fact says it still holds", True)  # "is still S$58 after"
     if aside is None and (_PART_REPLACED.search(tn) or _REPAIRED.search(tn)

@@ -8,7 +8,9 @@ $180"), another kind of it ("the car loan" / "the student loan") or the same thi
 places.  A value is no slot's when its label is only a name, when it is said in an aside,
 tells what befell the subject ("was offered a job"), judges ("the best manager"), is two
 years, is measured in other units, names the old value and more ("two clients now: Harbor
-and Lumen"), is a one-word condition of a thing ("fine"), or is said of someone else.
+and Lumen"), is a one-word condition of a thing ("fine"), or is said of someone else.  An
+experience's sum or duration is what that event came to ("made an offer of S/ 495,000"),
+offered, unless it says the standing amount moved ("went up to").
 """
 
 from __future__ import annotations
@@ -104,9 +106,30 @@ def _value(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | Non
     if m is None:
         return None
     if _money_or_reading(n, o, m.group("old"), m.group("new")):
-        return _amounts(n, o, tn, to)
+        return _amounts(n, o, tn, to) or _event_amount(n, tn, m)
     said = _Said(n, o, tn, to, m.group("label"), m.group("old"), m.group("new"))
-    return next((aside for check in _VALUE_CHECKS if (aside := check(said)) is not None), None)
+    return next((aside for check in _VALUE_CHECKS if (aside := check(said)) is not None),
+                None) or _event_amount(n, tn, m)
+
+
+# an experience that tells a standing amount changed, or what it is now: "went up to £745",
+# "put the flat white up to S$7.20", "a bag costs GHS 260"
+_AMOUNT_TOLD = re.compile(r"\b(?:up|down|now|rose|risen|fell|fallen|increased|raised|cut|dropped|"
+                          r"reduced|costs|charges|pays|is|are)\b", re.IGNORECASE)
+_DIGITS = re.compile(r"[\d.,]+")
+
+
+def _event_amount(n: Reading, tn: str, said: re.Match[str]) -> Aside | None:
+    """An experience whose sum or duration is what that one event came to ("made an offer
+    of S/ 495,000", "did six hours of overtime", "first mortgage payment of S/ 3,610"),
+    not a standing amount it says changed: offered.  Read after the other checks, whatever
+    they leave (`_amounts` reads an event by its words: "paid", "bill", "sold")."""
+    label = said.group("label")
+    if n.kind == "experience" and _DIGITS.fullmatch(said.group("old")) \
+            and _DIGITS.fullmatch(said.group("new")) \
+            and (label == "money" or "duration" in label) and not _AMOUNT_TOLD.search(tn):
+        return Aside("amount is what one event came to, not a standing value", True)
+    return None
 
 
 @dataclass(frozen=True)
