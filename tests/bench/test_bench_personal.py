@@ -201,7 +201,12 @@ def test_changes_score_the_judge_against_the_writers_marks(tmp_path: Path) -> No
 
 
 def test_changes_name_the_marked_changes_the_judge_missed(tmp_path: Path) -> None:
-    data = write(tmp_path / "year.json", LIFE, [
+    offered = [  # a change the judge offers (a conflict), never marked by the writer
+        {"key": "c6", "date": "2025-02-01", "bullet": "O @Nora: Nora prefers email for anything "
+                                                     "urgent."},
+        {"key": "c7", "date": "2025-05-10", "bullet": "O @Nora: For urgent things, Nora wants "
+                                                     "a phone call now."}]
+    data = write(tmp_path / "year.json", LIFE + offered, [
         {"q": "What phone do I have?", "now": "2025-06-01T09:00:00", "gold": ["c3"],
          "category": "current"}])
     changes = tmp_path / "changes.json"
@@ -213,8 +218,8 @@ def test_changes_name_the_marked_changes_the_judge_missed(tmp_path: Path) -> Non
     assert bench(str(data), "--changes", str(changes), "--out", str(out)).exit_code == 0
     life = json.loads(out.read_text(encoding="utf-8"))["judged"]["lifecycle"]
     assert life["missed_pairs"] == [{"older": "c2", "newer": "c5"}]
-    assert life["offers"] >= life["offers_of_unmarked"] >= 0
-    assert sum(v["offers"] for v in life["offers_by_rule"].values()) == life["offers"]
+    assert (life["offers"], life["offers_of_unmarked"]) == (1, 1)
+    assert life["offers_by_rule"] == {"topic": {"offers": 1, "of_unmarked": 1}}
     assert life["changes_superseded_or_offered"] == 0.5
 
 
