@@ -59,11 +59,17 @@ def _runs(client: Any, token: dict[str, str]) -> list[Any]:
     return said
 
 
+@pytest.mark.parametrize("bound", [None, 2])
 def test_reflect_with_a_model_from_postgres_plans_and_stores_what_a_copy_does(
-        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch, bound: int | None) -> None:
+    """`bound`: how many vectors a recall from PostgreSQL makes (pgvectors: 2,000 by
+    default, all of these; 2: the replica's matrix leaves the rest, which reflect makes)."""
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
-    via_copy = bearer(make_tenant(pg_db, "rvcopy").tokens["agent"])
-    via_pg = bearer(make_tenant(pg_db, "rvpg").tokens["agent"])
+    if bound is not None:
+        monkeypatch.setattr("memfold.server.pgvectors.EMBED_DURING_RECALL", bound)
+    pg, cp = f"rvpg{bound or 0}", f"rvcopy{bound or 0}"
+    via_copy = bearer(make_tenant(pg_db, cp).tokens["agent"])
+    via_pg = bearer(make_tenant(pg_db, pg).tokens["agent"])
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
@@ -81,12 +87,12 @@ def test_reflect_with_a_model_from_postgres_plans_and_stores_what_a_copy_does(
     assert {k: v for k, v in done.items() if k not in ("dry_run", "diff")} == \
         {k: v for k, v in dry.items() if k not in ("dry_run", "diff")}
     assert got[3][1]["pages"] == [] and got[4][1]["undone"] == done["pages"]
-    assert _bank(pg_db.owner, "rvpg") == _bank(pg_db.owner, "rvcopy")
-    vectors = _vectors(pg_db.owner, "rvpg")
-    assert vectors == _vectors(pg_db.owner, "rvcopy")
+    assert _bank(pg_db.owner, pg) == _bank(pg_db.owner, cp)
+    vectors = _vectors(pg_db.owner, pg)
+    assert vectors == _vectors(pg_db.owner, cp)
     keys = {bytes(key) for _, key, _ in vectors}
     assert {text_key(TRAIN), text_key(TRAM), text_key(_text(LATER["bullets"][0]))} <= keys
-    count, problem = _journal_chain(pg_db.owner, "rvpg")
+    count, problem = _journal_chain(pg_db.owner, pg)
     assert problem is None and count > 10
 
 
