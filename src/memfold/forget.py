@@ -339,12 +339,16 @@ def undo_place() -> PurgePlace:
                       "reflect's undo snapshot (may hold the text)")
 
 
+def vectors_place(count: int) -> PurgePlace:
+    """The vectors' place in a plan: `count` vectors of the removed texts dropped."""
+    layout = Workspace(Path("."))
+    cache = layout.cache_dir.relative_to(layout.root).as_posix()
+    return PurgePlace(f"{cache}/vectors", None, "scrub", f"{count} vector(s) dropped")
+
+
 def _derived_places(workspace: Workspace, vectors: int) -> list[PurgePlace]:
     cache = workspace.cache_dir.relative_to(workspace.root).as_posix()
-    places = [index_place()]
-    if vectors:
-        places.append(PurgePlace(f"{cache}/vectors", None, "scrub",
-                                 f"{vectors} vector(s) dropped"))
+    places = [index_place(), *([vectors_place(vectors)] if vectors else [])]
     if (workspace.cache_dir / UNDO_SNAPSHOT).exists():
         places.append(undo_place())
     damaged = f"{workspace.index_path.name}.damaged"

@@ -15,8 +15,8 @@ takes several ids) are one transaction and one bank version, as through a copy.
 
 A purge (`forget --purge`, its dry run too) is planned and stored by
 memfold.server.pgpurge in the same transaction.  What this does not answer it sends to the
-copy (`NeedsCopy`, before anything is written): a purge on a replica with a model, and a
-note whose revision or text the copy refuses (so the refusal is the copy's own words).
+copy (`NeedsCopy`, before anything is written): a note whose revision or text the copy
+refuses (so the refusal is the copy's own words).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class LedgerWrites:
     caller: Caller
     bank: str
     stack: ExitStack | None = None
-    embeds = False  # whether the replica has a model (a purge then goes to the copy)
+    embeds = False  # whether the replica has a model (a purge then counts the vectors)
     _open: BankWrite | None = None
 
     def transaction(self, before: Callable[[], object] | None = None) -> BankWrite:
@@ -126,10 +126,8 @@ class LedgerWrites:
     @refuses_undecodable
     def purge(self, fact_id: str, *, dry_run: bool = False, now: Any = None,
               source: str | None = None) -> PurgePlan:
-        if self.embeds:
-            raise NeedsCopy  # the vectors a copy's plan counts are its own store's
         return pgpurge.purge(self.transaction(), names.fact_id(fact_id), dry_run=dry_run,
-                             ts=stamp(now), source=source)
+                             ts=stamp(now), source=source, vectors=self.embeds)
 
     @refuses_undecodable
     def accept(self, item: str | int, *, reason: str | None = None, now: Any = None,

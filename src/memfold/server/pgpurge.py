@@ -15,8 +15,14 @@ journal lines (the chain re-linked) and the `purge` line chained on the last of 
 again, the vectors of the removed texts deleted); the database's trigger on the purge line
 tells every replica to drop its copies of the bank (memfold.server.notices).
 
-A replica with a model sends a purge to its copy (`NeedsCopy`): the count of vectors a
-copy's plan names is its own store's.
+On a replica with a model (`vectors`), the plan also names the vectors it drops, as a copy's
+plan names those of its own store (`forget.vectors_place`): the texts whose vectors a copy
+drops (the removed bullets' and the rewritten ones'), counted as the distinct keys of the
+bank's `vectors` rows made of them.  The purge deletes those rows, and the judge's readings
+of them, in its own transaction (`rows.store`, memfold.server.vectors.drop_purged), and
+every replica forgets its matrices of the bank on the purge's notice.  (A copy counts the
+vectors of its own store, which holds every fact's once a recall or a run embedded them;
+these rows are the same ones, for every replica.)
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import json
 from typing import TYPE_CHECKING
 
 from memfold import forget
+from memfold.embed.store import fact_text, text_key
 from memfold.journal.log import JOURNAL_NAME
 from memfold.server import pgreflect
 from memfold.server.pgindex import PgRecallIndex
@@ -36,21 +43,25 @@ if TYPE_CHECKING:
 _FILES = ("SELECT path, content FROM files WHERE bank_id = %s AND content IS NOT NULL"
           " ORDER BY path")
 _LINES = "SELECT seq, line FROM events WHERE bank_id = %s ORDER BY seq"
+_VECTORS = "SELECT count(DISTINCT key) FROM vectors WHERE bank_id = %s AND key = ANY(%s)"
 
 
 def purge(write: BankWrite, fact_id: str, *, dry_run: bool, ts: str,
-          source: str | None) -> PurgePlan:
-    """Plan the purge of a fact over the bank's rows and, unless `dry_run`, store it."""
+          source: str | None, vectors: bool = False) -> PurgePlan:
+    """Plan the purge of a fact over the bank's rows and, unless `dry_run`, store it;
+    `vectors`: the replica has a model, and the plan names the vectors dropped."""
     fact = forget.the_fact(PgRecallIndex(write.conn, write.bank_id), fact_id)
     tokens = forget.secret_tokens(fact)
     files = {str(p): bytes(c) for p, c in write.conn.execute(_FILES, [write.bank_id])}
-    docs, _ = forget.plan_docs(files, fact, tokens)  # (their vectors: `rows.store` drops)
+    docs, texts = forget.plan_docs(files, fact, tokens)  # (their vectors: `rows.store` drops)
     events = [(int(seq), str(line)) for seq, line in write.conn.execute(_LINES,
                                                                         [write.bank_id])]
     journal = forget.plan_journal(_journal_bytes(events), tokens, fact.content)
     rewrites = {**docs, **({JOURNAL_NAME: journal} if journal else {})}
     snapshot = pgreflect.stored(write.conn, write.bank_id) is not None
-    derived = [forget.index_place(), *([forget.undo_place()] if snapshot else [])]
+    dropped = _vectors(write, texts) if vectors else 0
+    derived = [forget.index_place(), *([forget.vectors_place(dropped)] if dropped else []),
+               *([forget.undo_place()] if snapshot else [])]
     plan = forget.planned(fact, tokens, rewrites, docs, derived, dry_run=dry_run)
     if dry_run:
         return plan
@@ -63,6 +74,16 @@ def purge(write: BankWrite, fact_id: str, *, dry_run: bool, ts: str,
     if snapshot:  # reflect's undo manifest may hold the text
         pgreflect.keep(write.conn, write.caller.tenant, write.bank_id, write.version, None)
     return plan
+
+
+def _vectors(write: BankWrite, texts: list[str]) -> int:
+    """How many vectors of these texts the bank's rows hold (one a text, whichever model
+    made it: a copy's store holds one a text)."""
+    if not texts:
+        return 0
+    keys = sorted({text_key(fact_text(text)) for text in texts})
+    row = write.conn.execute(_VECTORS, [write.bank_id, keys]).fetchone()
+    return 0 if row is None else int(row[0])
 
 
 def _journal_bytes(events: list[tuple[int, str]]) -> bytes | None:

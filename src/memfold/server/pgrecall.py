@@ -185,12 +185,13 @@ class DatabaseBank:
 
     def reflect(self, *, since: str | date = "7d", dry_run: bool = False,
                 now: Any = None) -> ReflectPlan:
-        """`Memory.reflect`'s dry run, planned over the bank's rows (memfold.server.pgreflect);
-        NeedsCopy for a run (a write) or with a model (paraphrases are the copy's)."""
-        if not dry_run or self.vectors is not None:
+        """`Memory.reflect`'s dry run, planned over the bank's rows (memfold.server.pgreflect),
+        with a model over their vectors too (paraphrases); NeedsCopy for a run (a write)."""
+        if not dry_run:
             raise NeedsCopy
+        similar = None if self.vectors is None else pgreflect.read_similar(self.vectors)
         return pgreflect.planned(self.index.conn, self.index.bank_id, self.head, since=since,
-                                 now=now, facts=self.kept)
+                                 now=now, facts=self.kept, similar=similar)
 
     def status(self) -> StatusReport:
         """`Memory.status` of the bank (memfold.server.pgstatus)."""

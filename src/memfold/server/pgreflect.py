@@ -17,8 +17,15 @@ that the bank never held (`new_facts`: consolidated ones) are judged against old
 the sync after a local run judges them (the retain's own judging).  A run that decides
 nothing and changes no page stores nothing.
 
-A replica with a model sends a run to its copy (`NeedsCopy`): there, consolidation also
-finds paraphrases by the copy's vectors.
+On a replica with a model, consolidation also finds paraphrases by the facts' vectors
+(`Draft.similar`: `recall.fusion.Calibration`), as a copy's run does after embedding every
+fact that has none (`Embedding.mode(..., backlog=True)`): `paraphrases` reads every recall
+row's vector from the bank's `vectors` rows (a dry run starts from the replica's matrix of
+the bank version, memfold.server.pgvectors, when it holds one), embeds the rows with none,
+however many, and tests them with recall's own vector search (`Semantic.paraphrases`).  What
+it made is stored for every replica: by a run in its own transaction, by a dry run once its
+snapshot is over (`BankVectors.store`, behind the bank's purge fence).  So the plan, the pages
+and the `vectors` rows are the copy's.
 """
 
 from __future__ import annotations
@@ -28,20 +35,36 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from memfold import config
+from memfold.embed.store import CHUNK, fact_text, text_key
+from memfold.errors import EmbedUnavailable
 from memfold.index.base import Candidate, Citation
+from memfold.recall.fusion import LEXICAL
+from memfold.recall.modes import default_mode
 from memfold.reflect import plan as reflect_plan
 from memfold.reflect.draft import StoredPages
 from memfold.server import pgstatus
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgreads import BankFiles
+from memfold.server.pgvectors import (
+    ROWS_BY_ID,
+    ROWS_SINCE,
+    BankMatrix,
+    BankRows,
+    Rows,
+    semantic,
+)
+from memfold.server.vectors import read_vectors, store_vectors, stored_name
 from memfold.values import TEXT
 from memfold.workspace.format import parse_document
 
 if TYPE_CHECKING:
     import psycopg
 
+    from memfold.embed.base import Embedder, Matrix
+    from memfold.reflect.draft import Similar
     from memfold.reflect.plan import ReflectPlan
     from memfold.server.pgcache import BankFacts
+    from memfold.server.pgvectors import BankVectors
     from memfold.server.pgwrite import BankWrite
 
 # the verb (REST) and tool (MCP) answered this way: a dry run read, a run written
@@ -71,20 +94,23 @@ class ReflectRows(PgRecallIndex):
 
 
 def planned(conn: psycopg.Connection[Any], bank_id: int, head: int, *, since: str | date,
-            now: Any = None, facts: BankFacts | None = None) -> ReflectPlan:
-    """A run planned over the bank's rows at version `head` (nothing written)."""
+            now: Any = None, facts: BankFacts | None = None,
+            similar: Similar | None = None) -> ReflectPlan:
+    """A run planned over the bank's rows at version `head` (nothing written); `similar`:
+    the paraphrase test of the bank's vectors (`paraphrases`), None without a model."""
     today = config.resolve_now(now).date()
     start = reflect_plan.window_start(since, today)
     pages = StoredPages(BankFiles(conn, bank_id, head).read)
     return reflect_plan.plan(pages, ReflectRows(conn, bank_id, facts=facts), since=start,
-                             today=today)
+                             today=today, similar=similar)
 
 
-def run(write: BankWrite, *, since: str | date, now: Any, ts: str,
-        judge: Judge) -> ReflectPlan:
+def run(write: BankWrite, *, since: str | date, now: Any, ts: str, judge: Judge,
+        similar: Similar | None = None) -> ReflectPlan:
     """Plan a run in the write's transaction and store it as this write's version: its
     pages and journal lines, the undo manifest, the judge's word on its new facts."""
-    plan = planned(write.conn, write.bank_id, write.head, since=since, now=now)
+    plan = planned(write.conn, write.bank_id, write.head, since=since, now=now,
+                   similar=similar)
     if not (plan.records or plan.pages):
         return plan  # nothing to do: the last run stays the one an undo takes back
     files = {page.path: page.after for page in plan.pages}
@@ -144,3 +170,120 @@ def _typed_ids(files: Mapping[str, bytes]) -> list[str]:
     """The ids of the typed facts these pages hold, in the order a sync meets them."""
     return [f.id for path in sorted(files) for f in parse_document(path, files[path]).facts
             if f.kind != TEXT]
+
+
+class Paraphrases:
+    """The paraphrase test of a run over every recall row's vector of one bank (`conn`'s
+    snapshot or write), as a copy's run tests them once its vectors are current: each row's
+    vector read from the bank's `vectors` rows, or made by `model` (kept in `made`, for the
+    caller to store)."""
+
+    def __init__(self, conn: psycopg.Connection[Any], bank_id: int, model: Embedder) -> None:
+        self.conn = conn
+        self.bank_id = bank_id
+        self.model = model
+        self.name = stored_name(model.identity)  # the embedder its `vectors` rows name
+        self.made: dict[bytes, Matrix] = {}
+
+    def similar(self, kept: BankMatrix | None = None) -> Similar:
+        """`Semantic.paraphrases` over the bank's matrix: `kept` (a replica's matrix of this
+        bank version) with the rows it left without a vector given one, or one made whole."""
+        return semantic(self.complete(kept), self.model).paraphrases
+
+    def complete(self, kept: BankMatrix | None) -> BankMatrix:
+        """`kept` (None: nothing) with every row of the bank it lacks given its vector."""
+        import numpy as np
+
+        if kept is not None and not kept.waiting:
+            return kept
+        query, params = ((ROWS_SINCE, [self.bank_id, 0]) if kept is None
+                         else (ROWS_BY_ID, [self.bank_id, list(kept.waiting)]))
+        added = [(int(r), str(c)) for r, c in self.conn.execute(query, params)]
+        matrix = Rows(self.model.identity.dims)
+        if kept is not None:  # a copy: the replica's matrix is shared with other readers
+            matrix.append(kept.matrix.keys[: len(kept.view)], kept.view)
+        keys = [text_key(fact_text(content)) for _, content in added]
+        self._fill(matrix, {k: fact_text(c) for k, (_, c) in zip(keys, added, strict=True)
+                            if k not in matrix.position})
+        have = [(rowid, matrix.position[key]) for (rowid, _), key in zip(added, keys,
+                                                                        strict=True)
+                if key in matrix.position]
+        ids = np.asarray([r for r, _ in have], dtype=np.int64)
+        rows = np.asarray([n for _, n in have], dtype=np.int64)
+        if kept is not None:
+            ids, rows = np.concatenate([kept.rowids, ids]), np.concatenate([kept.rows, rows])
+        order = np.argsort(ids, kind="stable")
+        return BankMatrix(
+            version=kept.version if kept is not None else (0, ""),
+            top=max([kept.top if kept is not None else 0, *(r for r, _ in added)]),
+            rowids=ids[order], rows=rows[order], matrix=matrix,
+            view=matrix.data[: matrix.used],
+            waiting=tuple(r for (r, _), k in zip(added, keys, strict=True)
+                          if k not in matrix.position))
+
+    def _fill(self, matrix: Rows, todo: Mapping[bytes, str]) -> None:
+        """Append these texts' vectors to `matrix`: those the bank's rows hold, the rest
+        embedded (shortest first, CHUNK at a time, as a local update embeds them).  A model
+        that fails leaves its texts without a vector, as a copy's run does."""
+        import numpy as np
+
+        if not todo:
+            return
+        dims = self.model.identity.dims
+        found = read_vectors(self.conn, self.bank_id, self.name, list(todo), dims)
+        if found:
+            matrix.append(list(found), np.stack(list(found.values())))
+        pending = sorted(((k, t) for k, t in todo.items() if k not in found),
+                         key=lambda item: len(item[1]))
+        for start in range(0, len(pending), CHUNK):
+            part = pending[start : start + CHUNK]
+            try:
+                vectors = np.asarray(self.model.embed([t for _, t in part]), dtype=np.float32)
+            except Exception:  # noqa: BLE001 - as a copy's run: found by their words alone
+                return
+            matrix.append([k for k, _ in part], vectors)
+            self.made.update({k: vectors[n] for n, (k, _) in enumerate(part)})
+
+
+def _model(opener: Callable[[], Embedder]) -> Embedder | None:
+    """The replica's model when a run weighs meaning (as a copy's: the recall mode is not
+    lexical), None when not or when it cannot load (the run is then planned by words)."""
+    if default_mode(True) == LEXICAL:
+        return None
+    try:
+        return opener()
+    except EmbedUnavailable:
+        return None
+
+
+def read_similar(vectors: BankVectors) -> Similar | None:
+    """A dry run's paraphrase test on a replica with a model: the replica's matrix of the
+    snapshot's bank version (pgvectors.VectorCache, made current as a recall makes it) with
+    every row it left without a vector given one; what was made is left in `vectors.made`,
+    stored for every replica once the snapshot is over (`BankVectors.store`)."""
+    model = _model(vectors.opener)
+    if model is None:
+        return None
+    bank = BankRows(vectors.conn, vectors.bank_id, model)
+    kept = vectors.cache.matrix(bank, vectors.version, vectors.rows, vectors.since)
+    found = Paraphrases(vectors.conn, vectors.bank_id, model)
+    similar = found.similar(kept)
+    made = {**bank.made, **found.made}
+    if made:
+        vectors.made = (found.name, made)
+    return similar
+
+
+def written_similar(write: BankWrite, opener: Callable[[], Embedder]) -> Similar | None:
+    """A run's paraphrase test on a replica with a model, from every recall row's vector
+    as the write's transaction reads them; those it made stored in that transaction (the
+    bank's write lock held: no purge can commit meanwhile)."""
+    model = _model(opener)
+    if model is None:
+        return None
+    found = Paraphrases(write.conn, write.bank_id, model)
+    similar = found.similar()
+    if found.made:
+        store_vectors(write.conn, write.caller.tenant, write.bank_id, found.name,
+                      found.made.items(), seen=None)
+    return similar

@@ -115,15 +115,17 @@ class DatabaseWriter(pgcore.CoreWrites):
     def reflect(self, *, since: str | date = "7d", dry_run: bool = False,
                 now: Any = None) -> ReflectPlan:
         """`Memory.reflect` planned over the bank's rows and stored to them
-        (memfold.server.pgreflect); NeedsCopy with a model (paraphrases are the copy's)."""
-        if self.embeds:
-            raise NeedsCopy
+        (memfold.server.pgreflect); with the replica's model, paraphrases found by the
+        vectors of the bank's rows, those made stored in this write's transaction."""
         write = self.transaction()
+        similar = None if self.embedder is None else pgreflect.written_similar(
+            write, self.embedder)
         if dry_run:
             return pgreflect.planned(write.conn, write.bank_id, write.head, since=since,
-                                     now=now)
+                                     now=now, similar=similar)
         return pgreflect.run(write, since=since, now=now, ts=stamp(now),
-                             judge=Retaining(write, self.pool, self.embedder).judged)
+                             judge=Retaining(write, self.pool, self.embedder).judged,
+                             similar=similar)
 
     def reflect_undo(self, *, now: Any = None) -> list[str]:
         """`Memory.reflect_undo` from the bank's rows (memfold.server.pgreflect)."""
