@@ -23,6 +23,7 @@ read in the recall's own snapshot.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date
@@ -42,7 +43,7 @@ from memfold.recall.query import plan_query, refuse_long
 from memfold.recall.search import about as about_entity
 from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
-from memfold.server import pgreads, pgreflect, pgstatus
+from memfold.server import pgreads, pgreflect, pgstatus, pgsync
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import NeedsCopy, tenant_tx, with_retries
 from memfold.server.pgcache import BankFacts, Versions
@@ -51,7 +52,7 @@ from memfold.server.pgvectors import BankVectors, VectorCache
 from memfold.session import context as session_context
 from memfold.session.context import SessionContext
 from memfold.session.core import CoreMemory
-from memfold.values import AboutResult, Hit, RecallResult, StatusReport
+from memfold.values import AboutResult, Hit, RecallResult, StatusReport, SyncReport
 from memfold.views import entity_counts
 
 if TYPE_CHECKING:
@@ -67,6 +68,10 @@ MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers reca
 # postgres; every other one runs on its copy of the bank
 ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities",
                       "status", "context", "review", "reflect"})
+# the tools that need the write scope but store no more than derived rows (the vectors of
+# the MCP tool `index`): answered in a snapshot too, `index` with `full` then as a write
+# (memfold.server.pgsync)
+DERIVED = frozenset({"index"})
 
 
 class DatabaseBank:
@@ -217,6 +222,27 @@ class DatabaseBank:
         if not found:
             raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
         return found[0]
+
+
+class Indexing:
+    """`Memory.index` over one bank's snapshot, for the MCP tool `index` (a `DatabaseBank`
+    names its recall rows `index`)."""
+
+    def __init__(self, bank: DatabaseBank) -> None:
+        self.bank = bank
+
+    def index(self, *, full: bool = False, progress: Any = None,
+              judge: bool = True) -> SyncReport:
+        """`Memory.index` (memfold.server.pgsync): the rows are derived in every write, so
+        nothing is synced; with a model, up to `pgvectors.INDEX_EMBED` of the bank's texts
+        that have no vector are embedded, stored once the snapshot is over.  NeedsCopy
+        with `full`: it derives the rows again, a write (`pgretain.DatabaseWriter.index`)."""
+        if full:
+            raise NeedsCopy
+        started = time.perf_counter()
+        if self.bank.vectors is not None:
+            self.bank.vectors.fill()
+        return pgsync.report(self.bank.index, self.bank.head, full=False, started=started)
 
 
 # the bank and its version (its head, the version of its statistics row, which every write

@@ -36,6 +36,7 @@ copy's judge loads a model of its own).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, nullcontext
 from datetime import date, datetime
@@ -47,13 +48,13 @@ from memfold.journal.events import Record
 from memfold.journal.log import Event, parse
 from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing
-from memfold.server import pgcore, pgledger, pgreflect
+from memfold.server import pgcore, pgledger, pgreflect, pgsync, pgvectors
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import NeedsCopy
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgwrite import BankWrite, chained, clock, skeleton, stamp
-from memfold.server.vectors import StoredVectors
-from memfold.values import TEXT, Judgement, RetainResult
+from memfold.server.vectors import StoredVectors, store_vectors, stored_name
+from memfold.values import TEXT, Judgement, RetainResult, SyncReport
 from memfold.workspace.format import decode, parse_appended, parse_document, prepare_append
 from memfold.workspace.layout import daily_path
 
@@ -67,7 +68,8 @@ _T = TypeVar("_T")
 
 # the verbs (REST) and tools (MCP) written this way: a retain, the journal-only writes, the
 # core memory edits and reflect
-ANSWERED = frozenset({"retain"}) | pgledger.ANSWERED | pgcore.ANSWERED | pgreflect.ANSWERED
+ANSWERED = frozenset({"retain", "index"}) | pgledger.ANSWERED | pgcore.ANSWERED \
+    | pgreflect.ANSWERED
 _KEYED = ("SELECT line FROM events WHERE bank_id = %s AND record->>'event' = 'retain'"
           " AND record ? 'idempotency_key' AND record->>'idempotency_key' = %s"
           " ORDER BY seq LIMIT 1")
@@ -124,6 +126,26 @@ class DatabaseWriter(pgcore.CoreWrites):
                                      now=now)
         return pgreflect.run(write, since=since, now=now, ts=stamp(now),
                              judge=Retaining(write, self.pool, self.embedder).judged)
+
+    def index(self, *, full: bool = False, progress: Any = None,
+              judge: bool = True) -> SyncReport:
+        """`Memory.index` on the bank's rows (memfold.server.pgsync): with `full` derived
+        again from its files and journal, and with a model up to `pgvectors.INDEX_EMBED`
+        of its texts without a vector embedded, in the write's transaction; NeedsCopy when
+        a copy's rebuild would journal."""
+        started = time.perf_counter()
+        write = self.transaction()
+        if full:
+            pgsync.rederive(write, judge=judge)
+        if self.embedder is not None:
+            model = self.embedder()
+            name = stored_name(model.identity)
+            pending = pgvectors.unembedded(write.conn, write.bank_id, name)
+            made = pgvectors.embed_texts(model, pending[:pgvectors.INDEX_EMBED], [])
+            store_vectors(write.conn, self.caller.tenant, write.bank_id, name, made.items(),
+                          seen=None)
+        return pgsync.report(PgRecallIndex(write.conn, write.bank_id), write.head, full=full,
+                             started=started)
 
     def reflect_undo(self, *, now: Any = None) -> list[str]:
         """`Memory.reflect_undo` from the bank's rows (memfold.server.pgreflect)."""
