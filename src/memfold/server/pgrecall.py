@@ -148,8 +148,10 @@ class DatabaseBank:
 
     def get(self, fact_id: str, *, strict: bool = False, use: bool = True, now: Any = None,
             show_secrets: bool = False) -> Hit:
-        """`Memory.get` without a use (NeedsCopy with one: a use is a write).  The rows are
-        derived in every write's transaction, so no file changed since: `strict` holds."""
+        """`Memory.get` without a use (NeedsCopy with one: a use is a write).  No adapter
+        sends one: REST and MCP `show` read with no use, and `memfold.connect()`'s `get`
+        sends `show` then `use`, each answered from the rows.  The rows are derived in
+        every write's transaction, so no file changed since: `strict` holds."""
         if use:
             raise NeedsCopy
         hit = describe(self._fact(fact_id), config.resolve_now(now).date())
