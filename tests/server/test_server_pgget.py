@@ -15,7 +15,7 @@ from test_server_pgretain import NOW, STEPS, _bank
 
 import memfold
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, make_tenant, serve
+from server_support import app_client, bearer, caller, make_tenant, serve
 
 
 def _gets(url: str, token: str) -> list[Any]:
@@ -61,3 +61,31 @@ def test_a_get_with_a_use_from_postgres_stores_what_a_copy_stores(
     assert [e["event"] for e in got[-1]].count("use") == 1
     assert "nosuch01" in got[2]
     assert _bank(pg_db.owner, "getpg") == _bank(pg_db.owner, "getcopy")
+
+
+def test_no_adapter_sends_a_recall_with_rerank(pg_db: Provisioned, app_pool: Any) -> None:
+    """A rerank is local memfold's alone: REST and the MCP tool `recall` take no `rerank`
+    argument and `memfold.connect()` refuses one before sending, so no request reaches a
+    replica's copy for it (pgrecall's NeedsCopy for a rerank answers only a direct call)."""
+    from memfold.server import mcp
+    from memfold.server.replica import Replica
+
+    token = make_tenant(pg_db, "rerank").tokens["agent"]
+    with app_client(pg_db, recall_from="postgres") as fresh:
+        said = fresh.post("/v1/banks/main/recall", headers=bearer(token),
+                          json={"query": "Peter", "rerank": True})
+        assert said.status_code == 400 and "rerank" in said.json()["error"]
+    with pytest.raises(memfold.BadInput, match="rerank"):
+        memfold.connect("http://127.0.0.1:9", token=token, bank="main").recall(
+            "Peter", rerank=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        class Server:
+            replica = Replica(app_pool, Path(tmp), recall_from="postgres", listen=False)
+
+        try:
+            failed, answer = mcp.call(Server(), caller("rerank"),  # type: ignore[arg-type]
+                                      {"x-memfold-bank": "main"}, "", "recall",
+                                      {"query": "Peter", "rerank": True})
+        finally:
+            Server.replica.close()
+    assert failed and "rerank" in answer["error"]

@@ -8,11 +8,15 @@ recall like any other, and nothing of it is written to the replica's disk.
 run: the same arguments and answers), so the REST verbs and MCP tools in `ANSWERED` run on it
 unchanged (the reads besides recall: memfold.server.pgreads, pgstatus and pgreflect).  What
 it cannot answer this way it refuses with `NeedsCopy`, and the replica answers from its copy
-as before: a rerank, a semantic or hybrid recall on a replica without a model, a use, a
-reflect dry run on a replica with a model (paraphrases are found by the copy's vectors), or
-a bank written before its recall rows existed (schema 0005) and not written since (`memfold
-server bank check --repair` derives them).  Semantic and hybrid recall search the bank's
-vectors in memory (memfold.server.pgvectors), kept per bank version like the answers below.
+as before: a semantic or hybrid recall on a replica without a model, a reflect dry run on a
+replica with a model (paraphrases are found by the copy's vectors), or a bank written before
+its recall rows existed (schema 0005) and not written since (`memfold server bank check
+--repair` derives them); so would a rerank and a `get` with a use, which no adapter sends
+(REST and MCP take no `rerank` and `show` reads with no use; `memfold.connect()` refuses a
+rerank and sends a use as the verb `use`).  The MCP tool `index` reads here too, and
+`index` with `full` is written (memfold.server.pgsync).  Semantic and hybrid recall search
+the bank's vectors in memory (memfold.server.pgvectors), kept per bank version like the
+answers below.
 
 What only a write changes — the bank's warnings and days, word and phrase counts, names, the
 facts a search ranks and their neighbours, the open conflicts the judge journaled about them
