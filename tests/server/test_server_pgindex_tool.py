@@ -152,3 +152,40 @@ def test_the_index_tool_from_postgres_embeds_what_a_copy_embeds_a_bound_at_a_tim
     assert all(answer == wanted for answer in answers)
     assert not rebuilt[0] and rebuilt[1]["full"]
     assert _bank(pg_db.owner, "vindexpg") == _bank(pg_db.owner, "vindexcopy")
+
+
+def test_a_rebuild_that_would_judge_goes_to_the_copy(
+        pg_db: Provisioned, app_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Notes no memfold judged, whose judging decided nothing (no decision journaled): a
+    copy's rebuild judges them again, so `index` with `full` is written through the copy,
+    and answers and stores as it does; `index` alone is answered from the rows."""
+    import base64
+
+    from memfold.server.replica import Replica
+
+    monkeypatch.setenv("MEMFOLD_NOW", NOW)
+    notes = {"files": [{"path": "memory/2026-05-03.md", "content": base64.b64encode(
+        b"# 2026-05-03\n\n## Retain\n- W @Lena: Teaches piano in Graz. ^lenagraz\n"
+        b"- W @Omar: Bakes bread on Sundays. ^omarbrd1\n").decode()}], "journal": []}
+    with app_client(pg_db) as copy:
+        for tenant in ("notescopy", "notespg"):
+            token = bearer(make_tenant(pg_db, tenant).tokens["agent"])
+            assert copy.post("/v1/banks/main/import", headers=token,
+                             json=notes).status_code == 200
+    with tempfile.TemporaryDirectory() as tmp:
+        copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
+        copies.mkdir()
+        empty.mkdir()
+        through_copy = Replica(app_pool, copies, listen=False)
+        from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
+        try:
+            wanted = [_index(through_copy, "notescopy", args) for args in CALLS]
+            got = [_index(from_pg, "notespg", CALLS[0])]
+            assert list(empty.iterdir()) == []
+            got += [_index(from_pg, "notespg", args) for args in CALLS[1:]]
+            assert list(empty.iterdir()) != []  # rebuilt through a copy
+        finally:
+            through_copy.close()
+            from_pg.close()
+    assert got == wanted
+    assert _bank(pg_db.owner, "notespg") == _bank(pg_db.owner, "notescopy")
