@@ -270,11 +270,11 @@ def test_the_mcp_tool_retains_from_postgres_signed_with_the_token_and_its_label(
             replica.close()
 
 
-def test_a_log_whose_end_leaves_a_fence_open_is_retained_through_the_copy(
+def test_a_log_whose_end_leaves_a_fence_open_is_retained_as_through_the_copy(
         pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A day's log without a last newline is appended to from PostgreSQL; one that ends
-    inside a code fence (the append closes it, so the whole file is parsed again) is
-    written through the copy instead — the same rows either way."""
+    """A day's log without a last newline is appended to from PostgreSQL; so is one that
+    ends inside a code fence (the append closes it, so the whole file is parsed again, as
+    through a copy: test_server_pgretain_whole.py) — the same rows either way."""
     from memfold.client.files import read_workspace
     from memfold.memory import Memory
 
@@ -305,6 +305,6 @@ def test_a_log_whose_end_leaves_a_fence_open_is_retained_through_the_copy(
             assert list(cache.iterdir()) == []  # appended from PostgreSQL
             said["endpg"].append(fresh.post("/v1/banks/main/retain", headers=tokens["endpg"],
                                             json=steps[1]).json())
-            assert list(cache.iterdir()) != []  # through a copy
+            assert list(cache.iterdir()) == []  # parsed whole from PostgreSQL
     assert said["endpg"] == said["endcopy"]
     assert _bank(pg_db.owner, "endpg") == _bank(pg_db.owner, "endcopy")

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 _FILES = "SELECT count(*) FROM files WHERE bank_id = %s"
 _KNOWN = "SELECT fact_id FROM facts WHERE bank_id = %s"
+_DECIDED = ("SELECT 1 FROM events WHERE bank_id = %s AND record ->> 'event' = ANY(%s)"
+            " LIMIT 1")
 # a typed fact no retain event listed (`Ledger.judge_existing` would judge it)
 _UNRETAINED = ("SELECT 1 FROM recall_facts f LEFT JOIN recall_life l ON l.bank_id = f.bank_id"
                " AND l.id = f.fact_id WHERE f.bank_id = %s AND f.kind <> 'text'"
@@ -58,16 +60,18 @@ def into_empty(pool: ConnectionPool, caller: Caller, bank: str, files: Mapping[s
             return False
         write.store(files=files, lines=[(int(json.loads(line)["seq"]), line)
                                         for line in journal])
-        if _would_journal(write, journal):
+        if would_journal(write):
             raise NeedsCopy  # (the transaction rolls back)
         return True
 
 
-def _would_journal(write: BankWrite, journal: Sequence[str]) -> bool:
-    """Whether a copy's first index of the stored import would journal anything: judge
-    the facts (no decision journaled and a fact no retain wrote) or revise one."""
-    decided = any(json.loads(line).get("event") in DECISIONS for line in journal)
-    if not decided and write.conn.execute(_UNRETAINED, [write.bank_id]).fetchone():
+def would_journal(write: BankWrite, *, judge: bool = True) -> bool:
+    """Whether a copy's rebuild of the bank's index from its stored rows (the first index
+    of an import, `index` with `full`: memfold.server.pgsync) would journal anything:
+    judge the facts (with `judge`: no decision journaled and a fact no retain wrote) or
+    revise one."""
+    if judge and not write.conn.execute(_DECIDED, [write.bank_id, list(DECISIONS)]).fetchone() \
+            and write.conn.execute(_UNRETAINED, [write.bank_id]).fetchone():
         return True
     tracked = write.conn.execute(_TRACKED, [write.bank_id]).fetchall()
     states = PgRecallIndex(write.conn, write.bank_id).life([str(r[0]) for r in tracked])

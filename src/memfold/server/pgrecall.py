@@ -8,11 +8,15 @@ recall like any other, and nothing of it is written to the replica's disk.
 run: the same arguments and answers), so the REST verbs and MCP tools in `ANSWERED` run on it
 unchanged (the reads besides recall: memfold.server.pgreads, pgstatus and pgreflect).  What
 it cannot answer this way it refuses with `NeedsCopy`, and the replica answers from its copy
-as before: a rerank, a semantic or hybrid recall on a replica without a model, a use, a
-reflect dry run on a replica with a model (paraphrases are found by the copy's vectors), or
-a bank written before its recall rows existed (schema 0005) and not written since (`memfold
-server bank check --repair` derives them).  Semantic and hybrid recall search the bank's
-vectors in memory (memfold.server.pgvectors), kept per bank version like the answers below.
+as before: a semantic or hybrid recall on a replica without a model, a reflect dry run on a
+replica with a model (paraphrases are found by the copy's vectors), or a bank written before
+its recall rows existed (schema 0005) and not written since (`memfold server bank check
+--repair` derives them); so would a rerank and a `get` with a use, which no adapter sends
+(REST and MCP take no `rerank` and `show` reads with no use; `memfold.connect()` refuses a
+rerank and sends a use as the verb `use`).  The MCP tool `index` reads here too, and
+`index` with `full` is written (memfold.server.pgsync).  Semantic and hybrid recall search
+the bank's vectors in memory (memfold.server.pgvectors), kept per bank version like the
+answers below.
 
 What only a write changes — the bank's warnings and days, word and phrase counts, names, the
 facts a search ranks and their neighbours, the open conflicts the judge journaled about them
@@ -23,6 +27,7 @@ read in the recall's own snapshot.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date
@@ -42,7 +47,7 @@ from memfold.recall.query import plan_query, refuse_long
 from memfold.recall.search import about as about_entity
 from memfold.recall.search import recall as run_recall
 from memfold.recall.search import recall_options
-from memfold.server import pgreads, pgreflect, pgstatus
+from memfold.server import pgreads, pgreflect, pgstatus, pgsync
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import NeedsCopy, tenant_tx, with_retries
 from memfold.server.pgcache import BankFacts, Versions
@@ -51,7 +56,7 @@ from memfold.server.pgvectors import BankVectors, VectorCache
 from memfold.session import context as session_context
 from memfold.session.context import SessionContext
 from memfold.session.core import CoreMemory
-from memfold.values import AboutResult, Hit, RecallResult, StatusReport
+from memfold.values import AboutResult, Hit, RecallResult, StatusReport, SyncReport
 from memfold.views import entity_counts
 
 if TYPE_CHECKING:
@@ -67,6 +72,10 @@ MODES = ("copy", "postgres")  # where `memfold serve --recall-from` answers reca
 # postgres; every other one runs on its copy of the bank
 ANSWERED = frozenset({"recall", "about", "history", "core_view", "show", "trace", "entities",
                       "status", "context", "review", "reflect"})
+# the tools that need the write scope but store no more than derived rows (the vectors of
+# the MCP tool `index`): answered in a snapshot too, `index` with `full` then as a write
+# (memfold.server.pgsync)
+DERIVED = frozenset({"index"})
 
 
 class DatabaseBank:
@@ -143,8 +152,10 @@ class DatabaseBank:
 
     def get(self, fact_id: str, *, strict: bool = False, use: bool = True, now: Any = None,
             show_secrets: bool = False) -> Hit:
-        """`Memory.get` without a use (NeedsCopy with one: a use is a write).  The rows are
-        derived in every write's transaction, so no file changed since: `strict` holds."""
+        """`Memory.get` without a use (NeedsCopy with one: a use is a write).  No adapter
+        sends one: REST and MCP `show` read with no use, and `memfold.connect()`'s `get`
+        sends `show` then `use`, each answered from the rows.  The rows are derived in
+        every write's transaction, so no file changed since: `strict` holds."""
         if use:
             raise NeedsCopy
         hit = describe(self._fact(fact_id), config.resolve_now(now).date())
@@ -218,6 +229,27 @@ class DatabaseBank:
         if not found:
             raise UnknownId(f"no fact with id {fact_id!r}; `memfold recall` finds ids")
         return found[0]
+
+
+class Indexing:
+    """`Memory.index` over one bank's snapshot, for the MCP tool `index` (a `DatabaseBank`
+    names its recall rows `index`)."""
+
+    def __init__(self, bank: DatabaseBank) -> None:
+        self.bank = bank
+
+    def index(self, *, full: bool = False, progress: Any = None,
+              judge: bool = True) -> SyncReport:
+        """`Memory.index` (memfold.server.pgsync): the rows are derived in every write, so
+        nothing is synced; with a model, up to `pgvectors.INDEX_EMBED` of the bank's texts
+        that have no vector are embedded, stored once the snapshot is over.  NeedsCopy
+        with `full`: it derives the rows again, a write (`pgretain.DatabaseWriter.index`)."""
+        if full:
+            raise NeedsCopy
+        started = time.perf_counter()
+        if self.bank.vectors is not None:
+            self.bank.vectors.fill()
+        return pgsync.report(self.bank.index, self.bank.head, full=False, started=started)
 
 
 # the bank and its version (its head, the version of its statistics row, which every write

@@ -11,8 +11,10 @@ memfold.server.banks) and reads only what the retain needs:
 - the block ids the caller gave: where the bank's recall rows hold them (a used one is
   BadInput, `retain.check_ids_free`, nothing written);
 - the day's file row, appended to as local retain appends (`prepare_append`,
-  `parse_appended`), and the journal's tail (the last line's seq and hash) the new lines
-  chain on;
+  `parse_appended`; a day that does not decode, or whose end leaves a fence or comment open,
+  is parsed whole, its rows all derived again and a revision journaled for each of its
+  facts whose text moved, as `Ledger.after_sync` records them), and the journal's tail (the
+  last line's seq and hash) the new lines chain on;
 - the judge's older candidates and every fact's state: the bank's recall rows
   (`PgRecallIndex`), weighed by the ledger's own `Weighing` with the judge a copy's ledger
   weighs with (MEMFOLD_JUDGE, the rule judge by default; with the replica's model, also
@@ -26,16 +28,15 @@ through a copy writes (the same `now`, the same block ids), and a copy that catc
 applies them as any other write.
 
 What this does not answer it refuses with `NeedsCopy` before writing anything, and the
-replica writes through its copy as before: a bank whose recall rows were never derived, a
-day's log that does not decode cleanly, or one whose end leaves a fence or comment open (the
-append closes it, so the whole file is parsed again and checked for revised facts), and a
-replica without a model told to judge by meaning all the same (MEMFOLD_JUDGE_EMBED=on: a
-copy's judge loads a model of its own).
+replica writes through its copy as before: a bank whose recall rows were never derived,
+and a replica without a model told to judge by meaning all the same (MEMFOLD_JUDGE_EMBED=on:
+a copy's judge loads a model of its own).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, nullcontext
 from datetime import date, datetime
@@ -43,17 +44,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from memfold import config
 from memfold import retain as retain_module
-from memfold.journal.events import Record
+from memfold.journal.events import Record, Revise
 from memfold.journal.log import Event, parse
 from memfold.lifecycle.judge import Judge, load_judge
-from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing
-from memfold.server import pgcore, pgledger, pgreflect
+from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing, content_sha
+from memfold.server import pgcore, pgledger, pgreflect, pgsync, pgvectors
 from memfold.server.admin import Caller, check_bank
 from memfold.server.db import NeedsCopy
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgwrite import BankWrite, chained, clock, skeleton, stamp
-from memfold.server.vectors import StoredVectors
-from memfold.values import TEXT, Judgement, RetainResult
+from memfold.server.vectors import StoredVectors, store_vectors, stored_name
+from memfold.values import TEXT, Judgement, RetainResult, SyncReport
 from memfold.workspace.format import decode, parse_appended, parse_document, prepare_append
 from memfold.workspace.layout import daily_path
 
@@ -67,12 +68,17 @@ _T = TypeVar("_T")
 
 # the verbs (REST) and tools (MCP) written this way: a retain, the journal-only writes, the
 # core memory edits and reflect
-ANSWERED = frozenset({"retain"}) | pgledger.ANSWERED | pgcore.ANSWERED | pgreflect.ANSWERED
+ANSWERED = frozenset({"retain", "index"}) | pgledger.ANSWERED | pgcore.ANSWERED \
+    | pgreflect.ANSWERED
 _KEYED = ("SELECT line FROM events WHERE bank_id = %s AND record->>'event' = 'retain'"
           " AND record ? 'idempotency_key' AND record->>'idempotency_key' = %s"
           " ORDER BY seq LIMIT 1")
 _DAY = "SELECT content FROM files WHERE bank_id = %s AND path = %s"
 _HELD = "SELECT DISTINCT fact_id FROM recall_facts WHERE bank_id = %s AND fact_id = ANY(%s)"
+# the facts of one file the journal may hold a content hash for (`tracked_contents`: a
+# duplicated id's later copy is no revision of it)
+_TRACKED_IN = ("SELECT fact_id, content FROM recall_facts WHERE bank_id = %s AND path = %s"
+               " AND kind <> 'text' AND explicit = 1 AND NOT shadowed ORDER BY rowid")
 
 
 def answerable(embedder: object | None) -> bool:
@@ -127,6 +133,26 @@ class DatabaseWriter(pgcore.CoreWrites):
                              judge=Retaining(write, self.pool, self.embedder).judged,
                              similar=similar)
 
+    def index(self, *, full: bool = False, progress: Any = None,
+              judge: bool = True) -> SyncReport:
+        """`Memory.index` on the bank's rows (memfold.server.pgsync): with `full` derived
+        again from its files and journal, and with a model up to `pgvectors.INDEX_EMBED`
+        of its texts without a vector embedded, in the write's transaction; NeedsCopy when
+        a copy's rebuild would journal."""
+        started = time.perf_counter()
+        write = self.transaction()
+        if full:
+            pgsync.rederive(write, judge=judge)
+        if self.embedder is not None:
+            model = self.embedder()
+            name = stored_name(model.identity)
+            pending = pgvectors.unembedded(write.conn, write.bank_id, name)
+            made = pgvectors.embed_texts(model, pending[:pgvectors.INDEX_EMBED], [])
+            store_vectors(write.conn, self.caller.tenant, write.bank_id, name, made.items(),
+                          seen=None)
+        return pgsync.report(PgRecallIndex(write.conn, write.bank_id), write.head, full=full,
+                             started=started)
+
     def reflect_undo(self, *, now: Any = None) -> list[str]:
         """`Memory.reflect_undo` from the bank's rows (memfold.server.pgreflect)."""
         write = self.transaction()
@@ -157,24 +183,40 @@ class Retaining:
         rel = daily_path(plan.day)
         old = self._day(rel)
         existing, problems = decode(old) if old is not None else (None, [])
-        if problems:
-            raise NeedsCopy
         planned = prepare_append(existing, plan.day.isoformat(), list(plan.lines))
         after = (old or b"") + planned.text.encode()
-        tail = parse_appended(rel, planned)
-        if tail is None and old is not None:
-            raise NeedsCopy
+        # as local retain: only the new lines parsed, unless the day does not decode or
+        # its end leaves a fence or comment open (the append closes it): then all of it
+        tail = None if problems else parse_appended(rel, planned)
+        whole = tail is None and old is not None
         doc = tail or parse_document(rel, after)
         new_ids = self._unheld([f.id for f in doc.facts if f.kind != TEXT])
         seq, prev = self.tx.tail()
         ts = clock().isoformat(timespec="seconds")
         lines = chained([retain_module.retain_record(plan, doc)], ts, seq, prev)
         files = {**(skeleton() if self.tx.head == 0 else {}), rel: after}
-        appended = {rel: old.count(b"\n")} if old and old.endswith(b"\n") else {}
+        appended = {rel: old.count(b"\n")} if old and old.endswith(b"\n") and not whole \
+            else {}
         self.tx.store(files=files, lines=[(e.seq, e.line()) for e in lines],
                       appended=appended)
+        if whole:
+            self.revised(rel, ts)
         judged = self.judged(new_ids, ts)
         return retain_module.result(rel, doc, planned.first_line, plan, judged)
+
+    def revised(self, rel: str, ts: str) -> None:
+        """Journal a revision of each fact of `rel` whose text moved from the one the
+        journal last saw (its rows stored already): what `Ledger.after_sync` records when a
+        local retain indexed the whole day."""
+        rows = self.conn.execute(_TRACKED_IN, [self.bank_id, rel]).fetchall()
+        states = PgRecallIndex(self.conn, self.bank_id).life([str(r[0]) for r in rows])
+        records: list[Record] = [
+            Revise(id=str(fact_id), rev=state.rev + 1, sha=content_sha(str(content)),
+                   reason="source text changed")
+            for fact_id, content in rows
+            if (state := states.get(str(fact_id))) is not None
+            and state.content_sha is not None and state.content_sha != content_sha(str(content))]
+        self.tx.journal(records, ts=ts)
 
     def judged(self, new_ids: list[str], ts: str) -> list[Judgement]:
         """Judge the new facts against older ones from the bank's rows (the retain's own

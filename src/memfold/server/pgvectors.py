@@ -70,6 +70,9 @@ ROWS_SINCE = ("SELECT rowid, content FROM recall_facts WHERE bank_id = %s AND ro
               " ORDER BY rowid")
 ROWS_BY_ID = "SELECT rowid, content FROM recall_facts WHERE bank_id = %s AND rowid = ANY(%s)"
 LIVE_UPTO = "SELECT rowid FROM recall_facts WHERE bank_id = %s AND rowid <= %s"
+KEYS_HELD = "SELECT key FROM vectors WHERE bank_id = %s AND embedder = %s"
+TEXTS = "SELECT DISTINCT content FROM recall_facts WHERE bank_id = %s"
+INDEX_EMBED = 2_000  # texts one call of the MCP tool `index` embeds at most
 PGVECTOR = ("SELECT (SELECT extversion FROM pg_extension WHERE extname = 'vector'),"
             " EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')")
 
@@ -337,20 +340,43 @@ class BankRows:
     def _embed(self, missing: Sequence[tuple[bytes, str]]) -> dict[bytes, Matrix]:
         """Embed these texts (shortest first, CHUNK at a time, as a local update does); their
         vectors are stored for every replica once the recall's snapshot is over."""
-        import numpy as np
-
-        pending = sorted(missing, key=lambda item: len(item[1]))
-        made: dict[bytes, Matrix] = {}
-        try:
-            for start in range(0, len(pending), CHUNK):
-                part = pending[start : start + CHUNK]
-                vectors = np.asarray(self.model.embed([t for _, t in part]), dtype=np.float32)
-                made.update({k: vectors[n] for n, (k, _) in enumerate(part)})
-        except Exception as exc:  # noqa: BLE001 - embedding must never fail a recall
-            self.notices.append(f"could not embed new facts ({exc}); they are found by "
-                                "their words until the next write")
+        made = embed_texts(self.model, missing, self.notices)
         self.made.update(made)
         return made
+
+
+def embed_texts(model: Embedder, missing: Sequence[tuple[bytes, str]],
+                notices: list[str]) -> dict[bytes, Matrix]:
+    """These texts' vectors by key, made by `model` shortest first, `CHUNK` at a time (as
+    a local update makes them); a failure keeps what was made and says so in `notices`."""
+    import numpy as np
+
+    pending = sorted(missing, key=lambda item: len(item[1]))
+    made: dict[bytes, Matrix] = {}
+    try:
+        for start in range(0, len(pending), CHUNK):
+            part = pending[start : start + CHUNK]
+            vectors = np.asarray(model.embed([t for _, t in part]), dtype=np.float32)
+            made.update({k: vectors[n] for n, (k, _) in enumerate(part)})
+    except Exception as exc:  # noqa: BLE001 - embedding must never fail a recall
+        notices.append(f"could not embed new facts ({exc}); they are found by "
+                       "their words until the next write")
+    return made
+
+
+def unembedded(conn: psycopg.Connection[Any], bank_id: int,
+               name: str) -> list[tuple[bytes, str]]:
+    """The bank's texts (each recall row's, as `VectorStore.update` reads them) that have
+    no vector of the embedder `name` stored, each once, shortest first: what `memfold
+    index` embeds.  Only the stored keys are read, not their vectors."""
+    held = {bytes(k) for (k,) in conn.execute(KEYS_HELD, [bank_id, name])}
+    todo: dict[bytes, str] = {}
+    for (content,) in conn.execute(TEXTS, [bank_id]):
+        text = fact_text(str(content))
+        key = text_key(text)
+        if key not in held:
+            todo.setdefault(key, text)
+    return sorted(todo.items(), key=lambda item: (len(item[1]), item[0]))
 
 
 def _stack(vectors: list[Matrix], dims: int) -> Matrix:
@@ -410,6 +436,18 @@ class BankVectors:
         searched = semantic(found, model)
         searched.notices.extend(bank.notices)
         return searched
+
+    def fill(self, limit: int | None = None) -> int:
+        """Embed at most `limit` of the bank's texts that have no vector stored (the MCP tool
+        `index`), stored as a recall's are once the snapshot is over (`store`); how many
+        are left without one."""
+        model = self.opener()
+        name = stored_name(model.identity)
+        pending = unembedded(self.conn, self.bank_id, name)
+        made = embed_texts(model, pending[:INDEX_EMBED if limit is None else limit], [])
+        if made:
+            self.made = (name, made)
+        return len(pending) - len(made)
 
     def store(self) -> None:
         """Store the vectors this recall made, for every replica, in a transaction of

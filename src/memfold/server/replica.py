@@ -124,9 +124,13 @@ class Replica:
         if not caller.may(scope, bank):
             raise Refused(403, f"forbidden: {what} needs the {scope} scope"
                           + (f" and bank {caller.bank!r}" if caller.bank else ""))
-        if what in pgrecall.ANSWERED and scope == "read" and self.recall_from == "postgres":
+        if self.recall_from == "postgres" and (
+                what in pgrecall.ANSWERED and scope == "read" or what in pgrecall.DERIVED):
+            reading: Callable[[pgrecall.DatabaseBank], _T] = (
+                work if what not in pgrecall.DERIVED  # type: ignore[assignment]
+                else lambda found: work(pgrecall.Indexing(found)))  # type: ignore[arg-type]
             try:  # no copy of the bank: its rows in PostgreSQL (memfold.server.pgrecall)
-                return pgrecall.answer(self.pool, caller, bank, work,  # type: ignore[arg-type]
+                return pgrecall.answer(self.pool, caller, bank, reading,
                                        embedder=self.embedder, matrices=self.matrices)
             except NeedsCopy:
                 pass
