@@ -216,3 +216,50 @@ def test_a_long_chain_is_read_a_chain_at_a_time(workspace: Path, monkeypatch) ->
         then = memory.recall("Heron build server number 0", now="2025-01-15")
         assert chain[-1] not in ids(then)
         assert chain[5] in ids(then)
+
+
+# -- what may outdate a fact, and what only shares its topic ---------------------------------
+
+
+def test_an_event_on_the_same_topic_does_not_outdate_the_state(workspace: Path) -> None:
+    """Later visits that name the vet do not say the vet changed: the judge found them on
+    one topic (Dr. Okafor), and recall no longer reads that as a newer value."""
+    with Memory.open(workspace) as memory:
+        [vet] = retain(memory, "2025-03-02", "W @Biscuit: Biscuit's new vet is Dr. Okafor "
+                                            "at the Riverside Animal Clinic in Bexley.")
+        retain(memory, "2025-06-11", "B @me @Biscuit: Biscuit's booster jabs with Dr. Okafor, "
+                                     "£62.")
+        retain(memory, "2025-10-20", "B @me @Biscuit: Biscuit had an ear infection; Dr. Okafor "
+                                     "gave him drops, £85.")
+        hits = memory.recall("Who's Biscuit's vet?", now="2025-12-01").hits
+        assert hits[0].fact.id == vet
+        assert not hits[0].possibly_outdated_by
+
+
+def test_a_newer_view_on_the_same_topic_still_outdates_the_older(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2024-04-18", "O @Elif: Elif always flies Turkish Airlines when she "
+                                     "visits family in Izmir.")
+        [now] = retain(memory, "2025-03-08", "O(c=0.9) @Elif: After two lost bags, Elif has "
+                                             "sworn off Turkish Airlines and now books Pegasus "
+                                             "for trips to Izmir.")
+        hits = memory.recall("Which airline will Elif take to see her family?",
+                             now="2025-04-01").hits
+        assert hits[0].fact.id == now
+
+
+def test_a_faded_fact_is_held_below_a_newer_one_only_where_that_answers_as_well(
+        workspace: Path) -> None:
+    """A faded fact that answers far better than a newer fact sharing one of its words
+    keeps its place above it (the Bun.js story, where the newer answers as well, is
+    `test_a_faded_exploration_ranks_below_the_current_fact_but_a_faded_match_is_found`)."""
+    with Memory.open(workspace) as memory:
+        [camera] = retain(memory, "2025-01-30", "W @me: I shoot film on a Pentax MX my "
+                                                "grandfather left me.")
+        [leave] = retain(memory, "2025-11-02", "W @me: I'm taking two weeks of leave in "
+                                               "December.")
+        now = "2025-12-20"
+        assert memory.get(camera, use=False, now=now).status == ARCHIVED
+        assert memory.get(leave, use=False, now=now).status == ACTIVE
+        assert ids(memory.recall("What camera did my grandfather leave me?", now=now))[:2] \
+            == [camera, leave]

@@ -42,12 +42,10 @@ from memfold.recall.asked_slot import (
     says_new,
     subjects,
 )
-from memfold.recall.currency import GUARDED
+from memfold.recall.currency import GUARDED, NUMBER, TOPIC
 from memfold.recall.ranking import Scored, view_kept
 from memfold.values import TEXT
 
-TOPIC = "same topic: "  # the judge's reason for a conflict found on a shared topic only
-NUMBER = "another number for "  # ... or on a shared topic counted with another number
 # the judge's rules that read one slot with two values (`journal.events.RULES`): a conflict
 # by any other ("the newer fact says it closed", "the older fact says no ...") is weighed
 # by `currency.outdated` as before

@@ -155,8 +155,9 @@
   (the archived weight of `lifecycle_weight`) personal dev lexical P@1/R@5 was 58.1/74.8, at
   0.5 58.1/76.4, 0.7 58.1/77.1, 1.0 60.0/77.4; LoCoMo dev unchanged (its turns do not fade
   apart).  A faded fact still gives way to a newer active one on its subject and topic
-  (`currency.below_current`).  A question about what held before ("where did we live
-  before Bishopston", "how has my salary changed": `query.HISTORY_WORDS`) and naming no time
+  that answers about as well (`currency.below_current`).  A question about what held
+  before ("where did we live before Bishopston", "how has my salary changed":
+  `query.HISTORY_WORDS`) and naming no time
   sees the superseded and expired facts too, weighing HISTORY_SHARE (1.0) of an active
   fact of their age: personal dev lexical R@5 77.4 -> 80.9 (0.5: 78.2, 0.8: 79.9), LoCoMo and
   truth dev unchanged.  The present perfect asks about the past too ("what have Priyanka

@@ -250,7 +250,7 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
                                      {i: o for i, o in (pulled or {}).items() if i not in lifted},
                                      stood or {})
     ordered = _one_per_turn(currency.below_current(_one_per_passage(sorted(shown, key=order)),
-                                                   asks_when(plan.text)))
+                                                   asks_when(plan.text), plan.text))
     if fused is not None and options.mode == HYBRID and options.semantic is not None:
         ordered = _spread(ordered, options.semantic)
         late = options.semantic.late_interaction() if options.rerank is None else None

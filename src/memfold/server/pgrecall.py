@@ -8,8 +8,7 @@ recall like any other, and nothing of it is written to the replica's disk.
 run: the same arguments and answers), so the REST verbs and MCP tools in `ANSWERED` run on it
 unchanged (the reads besides recall: memfold.server.pgreads, pgstatus and pgreflect).  What
 it cannot answer this way it refuses with `NeedsCopy`, and the replica answers from its copy
-as before: a semantic or hybrid recall on a replica without a model, a reflect dry run on a
-replica with a model (paraphrases are found by the copy's vectors), or a bank written before
+as before: a semantic or hybrid recall on a replica without a model, or a bank written before
 its recall rows existed (schema 0005) and not written since (`memfold server bank check
 --repair` derives them); so would a rerank and a `get` with a use, which no adapter sends
 (REST and MCP take no `rerank` and `show` reads with no use; `memfold.connect()` refuses a
