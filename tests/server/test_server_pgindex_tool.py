@@ -131,7 +131,8 @@ def test_the_index_tool_from_postgres_embeds_what_a_copy_embeds_a_bound_at_a_tim
         copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
         copies.mkdir()
         empty.mkdir()
-        through_copy = Replica(app_pool, copies, embedder=lambda: model, listen=False, recall_from="copy")
+        through_copy = Replica(app_pool, copies, embedder=lambda: model, listen=False,
+                               recall_from="copy")
         from_pg = Replica(app_pool, empty, recall_from="postgres", embedder=lambda: model,
                           listen=False)
         try:

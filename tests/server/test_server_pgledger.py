@@ -94,7 +94,8 @@ def test_a_copy_catches_up_with_journal_writes_from_postgres(
     PostgreSQL does; its own write after them chains on their lines."""
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     token = bearer(make_tenant(pg_db, "ledgermixed").tokens["agent"])
-    with app_client(pg_db, recall_from="copy") as copy, app_client(pg_db, recall_from="postgres") as fresh:
+    with app_client(pg_db, recall_from="copy") as copy, \
+            app_client(pg_db, recall_from="postgres") as fresh:
         for body in STEPS[:5]:
             assert copy.post("/v1/banks/main/retain", headers=token,
                              json=body).status_code == 200

@@ -94,7 +94,8 @@ def test_a_bank_never_written_reads_as_the_skeleton_a_copy_holds(
     # one clock for both: an answer's as_of is its now (it once crossed a second between them)
     monkeypatch.setenv("MEMFOLD_NOW", "2026-03-06T09:00:00")
     token = bearer(make_tenant(pg_db, "blank").tokens["agent"])
-    with app_client(pg_db, recall_from="copy") as copy, app_client(pg_db, recall_from="postgres") as fresh:
+    with app_client(pg_db, recall_from="copy") as copy, \
+            app_client(pg_db, recall_from="postgres") as fresh:
         wanted = copy.post("/v1/banks/main/core_view", headers=token, json={})
         got = fresh.post("/v1/banks/main/core_view", headers=token, json={})
         assert wanted.status_code == got.status_code == 200

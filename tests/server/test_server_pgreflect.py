@@ -176,7 +176,8 @@ def test_a_run_through_one_path_is_undone_through_the_other(
     before the run."""
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     token = bearer(make_tenant(pg_db, "crossundo").tokens["agent"])
-    with app_client(pg_db, recall_from="copy") as copy, app_client(pg_db, recall_from="postgres") as fresh:
+    with app_client(pg_db, recall_from="copy") as copy, \
+            app_client(pg_db, recall_from="postgres") as fresh:
         for body in DAYS:
             assert copy.post("/v1/banks/main/retain", headers=token,
                              json=body).status_code == 200  # the copy holds the bank now

@@ -124,7 +124,8 @@ def test_a_copy_made_before_catches_up_with_retains_from_postgres(
         pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     token = bearer(make_tenant(pg_db, "mixed").tokens["agent"])
-    with app_client(pg_db, recall_from="copy") as copy, app_client(pg_db, recall_from="postgres") as fresh:
+    with app_client(pg_db, recall_from="copy") as copy, \
+            app_client(pg_db, recall_from="postgres") as fresh:
         assert copy.post("/v1/banks/main/retain", headers=token,
                          json=STEPS[0]).status_code == 200  # the copy holds the bank now
         for body in STEPS[1:5]:

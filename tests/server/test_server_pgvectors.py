@@ -148,7 +148,8 @@ def test_a_write_after_the_first_read_is_seen_by_the_next_semantic_read(
             again = _top(fresh.post("/v1/banks/main/recall", headers=token, json=ask))
             assert new_id not in [i for i, _, _ in again]
             assert list(empty.iterdir()) == []
-    with app_client(pg_db, embedder=FakeEmbedder, recall_from="copy") as copy:  # the copy, at that version
+    # the copy, at that version
+    with app_client(pg_db, embedder=FakeEmbedder, recall_from="copy") as copy:
         assert _top(copy.post("/v1/banks/main/recall", headers=token, json=ask)) == again
     assert tenant
 
