@@ -88,9 +88,8 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
     Every request carries `Authorization: Bearer TOKEN` (`memfold server token create`);
     the token names the tenant.  Connect as a member of memfold_app: a superuser or
     BYPASSRLS role is refused, since row-level security would not bind it.  Any number of
-    replicas may serve one database; each answers from the banks' rows in PostgreSQL and
-    holds no bank state of its own (`--recall-from copy`, the older mode, keeps a derived
-    copy of each bank under --cache instead).
+    replicas may serve one database, each holding no bank state (`--recall-from copy`, the
+    older mode, keeps a derived copy of each bank under --cache).
 
     \b
     Examples:
@@ -114,10 +113,9 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
         click.echo(f"memfold serve: schema {before or 'empty'} -> {after}", err=True)
     if vectors and not embed.installed():
         raise MemfoldError(f"--vectors: {embed.HINT}")
-    settings = Settings(db=db, cache=cache_dir, pool_size=pool_size, rate=rate,
-                        max_body=max_body, statement_timeout=statement_timeout,
-                        vectors=embed.installed() if vectors is None else vectors,
-                        recall_from=recall_from)
+    settings = Settings(db=db, cache=cache_dir, pool_size=pool_size, rate=rate, max_body=max_body,
+                        statement_timeout=statement_timeout, recall_from=recall_from,
+                        vectors=embed.installed() if vectors is None else vectors)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     if workers == 1:
         app = assemble(settings)  # also checks the database role first
