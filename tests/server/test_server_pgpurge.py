@@ -119,7 +119,7 @@ def test_a_purge_of_a_secret_from_postgres_leaves_it_in_no_row_and_no_replica(
             cache.mkdir()
         through_copy = Replica(app_pool, caches[0], recall_from="copy")
         from_pg = Replica(app_pool, caches[1], recall_from="postgres")
-        holder = Replica(app_pool, caches[2])
+        holder = Replica(app_pool, caches[2], recall_from="copy")  # it holds a copy
         try:
             assert holder.listener.listening.wait(WAIT)
             def held(who: Any) -> None:
