@@ -96,7 +96,7 @@ def make_tenant(db: Provisioned, name: str, banks: tuple[str, ...] = ("main",),
 
 
 @contextlib.contextmanager
-def app_client(db: Provisioned, *, embedder: Any = None, recall_from: str = "copy",
+def app_client(db: Provisioned, *, embedder: Any = None, recall_from: str = "postgres",
                cache: Path | None = None, **limits: Any) -> Iterator[Any]:
     """An in-process server on `db` (the app role, a fresh cache unless `cache`) and a
     Starlette TestClient for it; `limits` set memfold.server.app.Limits fields, `embedder`

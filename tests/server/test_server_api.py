@@ -169,7 +169,7 @@ def test_serve_with_two_workers_answers_and_keeps_its_copies(pg_db: Provisioned,
     ids: set[str] = set()
     for start in range(2):
         served = serve(pg_db, extra=("--workers", "2", "--cache", str(tmp_path),
-                                     "--no-vectors"))
+                                     "--no-vectors", "--recall-from", "copy"))
         try:
             made = [post(served.url, "retain",
                          {"bullets": [f"W @Gus{n}: Saw a heron on pond number {n}."]})

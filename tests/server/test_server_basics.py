@@ -45,7 +45,7 @@ def test_a_write_that_fails_to_commit_leaves_no_trace(pg_db: Provisioned,
     from memfold.server.banks import BankWorkspace
 
     token = bearer(make_tenant(pg_db, "fails").tokens["agent"])
-    with app_client(pg_db) as client:
+    with app_client(pg_db, recall_from="copy") as client:  # a copy's write sends its changes
         kept = client.post("/v1/banks/main/retain", headers=token,
                            json={"bullets": ["W @Ida: Keeps bees."]})
         assert kept.status_code == 200

@@ -27,11 +27,12 @@ DAYS = 30
 
 @pytest.fixture
 def replica(app_pool: Any) -> Iterator[Any]:
-    """A Replica on the app role with a fresh cache (no HTTP in between)."""
+    """A Replica on the app role with a fresh cache (no HTTP in between), answering from
+    copies of the banks (`--recall-from copy`: the writes and reads these tests watch)."""
     from memfold.server.replica import Replica
 
     cache = Path(tempfile.mkdtemp(prefix="memfold-test-cache-"))
-    found = Replica(app_pool, cache)
+    found = Replica(app_pool, cache, recall_from="copy")
     try:
         yield found
     finally:

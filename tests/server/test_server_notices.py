@@ -66,7 +66,8 @@ def replicas(pool: Any) -> Iterator[Callable[..., Any]]:
     made: list[Any] = []
 
     def make(cache: Path | None = None) -> Any:
-        found = Replica(pool, cache or Path(tempfile.mkdtemp(prefix="memfold-notice-")))
+        found = Replica(pool, cache or Path(tempfile.mkdtemp(prefix="memfold-notice-")),
+                        recall_from="copy")  # the copies a notice reaches
         made.append(found)
         assert found.listener.listening.wait(WAIT)
         return found
@@ -184,7 +185,8 @@ def test_every_worker_of_memfold_serve_drops_a_deleted_bank(pg_db: Provisioned,
     def post(url: str, verb: str, body: dict[str, Any]) -> Any:
         return post_verb(url, "gone", verb, body, tenant.tokens['agent'])
 
-    served = serve(pg_db, extra=("--workers", "2", "--cache", str(tmp_path), "--no-vectors"))
+    served = serve(pg_db, extra=("--workers", "2", "--cache", str(tmp_path), "--no-vectors",
+                                 "--recall-from", "copy"))
     try:
         post(served.url, "retain", {"bullets": ["W @Vera: Stored the ledger in vault nine."]})
         for _ in range(6):

@@ -62,7 +62,7 @@ def test_core_edits_from_postgres_store_what_a_copy_stores(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             wanted = _edits(copy, via_copy)
             wanted_after = _after(copy, via_copy)
         with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
@@ -91,7 +91,8 @@ def test_a_copy_and_postgres_undo_each_others_core_edits(
 
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     token = bearer(make_tenant(pg_db, "coremixed").tokens["agent"])
-    with app_client(pg_db) as copy, app_client(pg_db, recall_from="postgres") as fresh:
+    with app_client(pg_db, recall_from="copy") as copy, \
+            app_client(pg_db, recall_from="postgres") as fresh:
         assert copy.post("/v1/banks/main/retain", headers=token,
                          json=STEPS[0]).status_code == 200
         assert fresh.post("/v1/banks/main/core_append", headers=token,

@@ -65,7 +65,7 @@ def test_an_import_from_postgres_stores_what_a_copy_stores(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             wanted = _imports(copy, bearer(via_copy.tokens["agent"]), whole)
             wanted_answers = _answers(copy, bearer(via_copy.tokens["agent"]))
         with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:

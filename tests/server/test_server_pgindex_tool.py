@@ -22,7 +22,7 @@ CALLS: tuple[dict[str, Any], ...] = ({}, {"full": True}, {})
 
 def _fill(pg_db: Provisioned, *tenants: str) -> None:
     """Each tenant's bank "main" written alike through a copy: five retains."""
-    with app_client(pg_db) as copy:
+    with app_client(pg_db, recall_from="copy") as copy:
         for tenant in tenants:
             token = bearer(make_tenant(pg_db, tenant).tokens["agent"])
             for body in STEPS[:5]:
@@ -87,7 +87,7 @@ def test_the_index_tool_from_postgres_answers_as_a_copy_and_derives_the_rows_aga
         copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
         copies.mkdir()
         empty.mkdir()
-        through_copy = Replica(app_pool, copies, listen=False)
+        through_copy = Replica(app_pool, copies, listen=False, recall_from="copy")
         from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
         try:
             wanted = [_index(through_copy, "indexcopy", args) for args in CALLS]
@@ -131,7 +131,8 @@ def test_the_index_tool_from_postgres_embeds_what_a_copy_embeds_a_bound_at_a_tim
         copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
         copies.mkdir()
         empty.mkdir()
-        through_copy = Replica(app_pool, copies, embedder=lambda: model, listen=False)
+        through_copy = Replica(app_pool, copies, embedder=lambda: model, listen=False,
+                               recall_from="copy")
         from_pg = Replica(app_pool, empty, recall_from="postgres", embedder=lambda: model,
                           listen=False)
         try:
@@ -167,7 +168,7 @@ def test_a_rebuild_that_would_judge_goes_to_the_copy(
     notes = {"files": [{"path": "memory/2026-05-03.md", "content": base64.b64encode(
         b"# 2026-05-03\n\n## Retain\n- W @Lena: Teaches piano in Graz. ^lenagraz\n"
         b"- W @Omar: Bakes bread on Sundays. ^omarbrd1\n").decode()}], "journal": []}
-    with app_client(pg_db) as copy:
+    with app_client(pg_db, recall_from="copy") as copy:
         for tenant in ("notescopy", "notespg"):
             token = bearer(make_tenant(pg_db, tenant).tokens["agent"])
             assert copy.post("/v1/banks/main/import", headers=token,
@@ -176,7 +177,7 @@ def test_a_rebuild_that_would_judge_goes_to_the_copy(
         copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
         copies.mkdir()
         empty.mkdir()
-        through_copy = Replica(app_pool, copies, listen=False)
+        through_copy = Replica(app_pool, copies, listen=False, recall_from="copy")
         from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
         try:
             wanted = [_index(through_copy, "notescopy", args) for args in CALLS]

@@ -66,7 +66,7 @@ def test_journal_writes_from_postgres_store_what_a_copy_stores(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             wanted = _writes(copy, via_copy)
             wanted_answers = (_answers(copy, via_copy), _histories(copy, via_copy))
         with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
@@ -94,7 +94,8 @@ def test_a_copy_catches_up_with_journal_writes_from_postgres(
     PostgreSQL does; its own write after them chains on their lines."""
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     token = bearer(make_tenant(pg_db, "ledgermixed").tokens["agent"])
-    with app_client(pg_db) as copy, app_client(pg_db, recall_from="postgres") as fresh:
+    with app_client(pg_db, recall_from="copy") as copy, \
+            app_client(pg_db, recall_from="postgres") as fresh:
         for body in STEPS[:5]:
             assert copy.post("/v1/banks/main/retain", headers=token,
                              json=body).status_code == 200
@@ -152,7 +153,7 @@ def test_review_accept_and_reject_from_postgres_settle_as_a_copy_does(
     tokens = {t: bearer(make_tenant(pg_db, t).tokens["agent"])
               for t in ("reviewcopy", "reviewpg")}
     with tempfile.TemporaryDirectory() as tmp:
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             for token in tokens.values():
                 for body in (*STEPS[:5], STEPS[8]):
                     assert copy.post("/v1/banks/main/retain", headers=token,
@@ -160,7 +161,7 @@ def test_review_accept_and_reject_from_postgres_settle_as_a_copy_does(
         copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
         copies.mkdir()
         empty.mkdir()
-        through_copy = Replica(app_pool, copies, listen=False)
+        through_copy = Replica(app_pool, copies, listen=False, recall_from="copy")
         from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
         try:
             from memfold.server import mcp

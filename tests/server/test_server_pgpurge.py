@@ -54,7 +54,7 @@ def test_a_purge_from_postgres_stores_what_a_copy_stores(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             wanted = _purges(copy, via_copy)
             wanted_answers = _answers(copy, via_copy)
         with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
@@ -117,9 +117,9 @@ def test_a_purge_of_a_secret_from_postgres_leaves_it_in_no_row_and_no_replica(
         caches = [Path(tmp) / n for n in ("copy", "pg", "held")]
         for cache in caches:
             cache.mkdir()
-        through_copy = Replica(app_pool, caches[0])
+        through_copy = Replica(app_pool, caches[0], recall_from="copy")
         from_pg = Replica(app_pool, caches[1], recall_from="postgres")
-        holder = Replica(app_pool, caches[2])
+        holder = Replica(app_pool, caches[2], recall_from="copy")  # it holds a copy
         try:
             assert holder.listener.listening.wait(WAIT)
             def held(who: Any) -> None:

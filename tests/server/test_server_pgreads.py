@@ -68,7 +68,7 @@ def test_reads_from_postgres_are_the_copys(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "empty-cache"
         empty.mkdir()
-        with app_client(pg_db, rate=0) as copy, \
+        with app_client(pg_db, rate=0, recall_from="copy") as copy, \
                 app_client(pg_db, recall_from="postgres", cache=empty, rate=0) as fresh:
             ids = _ids(copy, token)
             assert len(ids) > 5
@@ -94,7 +94,8 @@ def test_a_bank_never_written_reads_as_the_skeleton_a_copy_holds(
     # one clock for both: an answer's as_of is its now (it once crossed a second between them)
     monkeypatch.setenv("MEMFOLD_NOW", "2026-03-06T09:00:00")
     token = bearer(make_tenant(pg_db, "blank").tokens["agent"])
-    with app_client(pg_db) as copy, app_client(pg_db, recall_from="postgres") as fresh:
+    with app_client(pg_db, recall_from="copy") as copy, \
+            app_client(pg_db, recall_from="postgres") as fresh:
         wanted = copy.post("/v1/banks/main/core_view", headers=token, json={})
         got = fresh.post("/v1/banks/main/core_view", headers=token, json={})
         assert wanted.status_code == got.status_code == 200
@@ -153,7 +154,7 @@ def test_status_and_context_from_postgres_are_the_copys(
         body = read_workspace(_troubled(Path(tmp) / "ws"))
         empty = Path(tmp) / "empty-cache"
         empty.mkdir()
-        with app_client(pg_db) as copy, \
+        with app_client(pg_db, recall_from="copy") as copy, \
                 app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
             assert copy.post("/v1/banks/main/import", headers=token,
                              json=body).status_code == 200

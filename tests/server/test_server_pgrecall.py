@@ -76,7 +76,7 @@ def test_a_fresh_replica_answers_recall_from_postgres_making_no_copy(
         body = read_workspace(_workspace(Path(tmp) / "ws"))
         empty = Path(tmp) / "empty-cache"
         empty.mkdir()
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             loaded = copy.post("/v1/banks/main/import", headers=token, json=body)
             assert loaded.status_code == 200, loaded.text
             wanted = {q: _results(copy.post("/v1/banks/main/recall", headers=token,

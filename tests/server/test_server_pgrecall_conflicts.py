@@ -62,7 +62,7 @@ def test_a_bank_with_an_open_conflict_ranks_through_postgres_as_locally(
         made = _workspace(root)
         with Memory.open(root, watch=False) as memory:
             local = {q: _hits([h.to_dict() for h in memory.recall(q).hits]) for q in QUESTIONS}
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             assert copy.post("/v1/banks/main/import", headers=token,
                              json=read_workspace(root)).status_code == 200
         with app_client(pg_db, recall_from="postgres") as replica:
@@ -100,7 +100,7 @@ def test_a_conflict_journaled_by_a_write_is_read_once_per_bank_version(
 
     pool = connect_pool(pg_db.app, size=1)
     try:
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             old = retain(copy, SWIM_OLD, "2024-03-01")
             retain(copy, "W @Ann: Sails on the lake every Sunday.", "2024-05-02")
             before, statements = _recall(pool, "judged", question)
@@ -159,7 +159,7 @@ def test_review_events_are_read_through_event_facts_as_the_old_statement_read_th
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "ws"
         made = _workspace(root)
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             assert copy.post("/v1/banks/main/import", headers=token,
                              json=read_workspace(root)).status_code == 200
     with psycopg.connect(pg_db.owner, autocommit=True) as owner:

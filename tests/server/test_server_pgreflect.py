@@ -82,7 +82,7 @@ def test_reflect_from_postgres_plans_and_stores_what_a_copy_does(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             wanted = _runs(copy, via_copy)
         with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
             got = _runs(fresh, via_pg)
@@ -152,7 +152,7 @@ def test_reflect_undo_from_postgres_takes_back_what_a_copy_does(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             wanted = _undos(copy, via_copy)
         with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
             got = _undos(fresh, via_pg)
@@ -176,7 +176,8 @@ def test_a_run_through_one_path_is_undone_through_the_other(
     before the run."""
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     token = bearer(make_tenant(pg_db, "crossundo").tokens["agent"])
-    with app_client(pg_db) as copy, app_client(pg_db, recall_from="postgres") as fresh:
+    with app_client(pg_db, recall_from="copy") as copy, \
+            app_client(pg_db, recall_from="postgres") as fresh:
         for body in DAYS:
             assert copy.post("/v1/banks/main/retain", headers=token,
                              json=body).status_code == 200  # the copy holds the bank now

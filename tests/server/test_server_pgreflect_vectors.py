@@ -73,7 +73,7 @@ def test_reflect_with_a_model_from_postgres_plans_and_stores_what_a_copy_does(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db, embedder=FakeEmbedder) as copy:
+        with app_client(pg_db, embedder=FakeEmbedder, recall_from="copy") as copy:
             wanted = _runs(copy, via_copy)
         with app_client(pg_db, recall_from="postgres", cache=empty,
                         embedder=FakeEmbedder) as fresh:
@@ -130,7 +130,7 @@ def test_a_purge_with_a_model_from_postgres_counts_and_drops_what_a_copy_does(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db, embedder=FakeEmbedder) as copy:
+        with app_client(pg_db, embedder=FakeEmbedder, recall_from="copy") as copy:
             wanted = _purges(copy, via_copy)
         with app_client(pg_db, recall_from="postgres", cache=empty,
                         embedder=FakeEmbedder) as fresh:

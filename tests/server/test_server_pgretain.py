@@ -98,7 +98,7 @@ def test_a_retain_from_postgres_stores_what_a_copy_stores(
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             wanted = _retains(copy, via_copy)
             wanted_answers = _answers(copy, via_copy)
         with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
@@ -124,7 +124,8 @@ def test_a_copy_made_before_catches_up_with_retains_from_postgres(
         pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     token = bearer(make_tenant(pg_db, "mixed").tokens["agent"])
-    with app_client(pg_db) as copy, app_client(pg_db, recall_from="postgres") as fresh:
+    with app_client(pg_db, recall_from="copy") as copy, \
+            app_client(pg_db, recall_from="postgres") as fresh:
         assert copy.post("/v1/banks/main/retain", headers=token,
                          json=STEPS[0]).status_code == 200  # the copy holds the bank now
         for body in STEPS[1:5]:
@@ -187,7 +188,7 @@ def test_a_fresh_replica_retains_into_a_bank_it_never_held_as_its_copy_would(
         empty = Path(tmp) / "cache"
         empty.mkdir()
         said: dict[str, list[Any]] = {}
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             for token in tokens.values():
                 got = copy.post("/v1/banks/main/import", headers=token, json=body)
                 assert got.status_code == 200, got.text
@@ -217,7 +218,7 @@ def test_with_a_model_the_judge_weighs_meaning_from_the_banks_vectors_as_a_copy_
     with tempfile.TemporaryDirectory() as tmp:
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db, embedder=FakeEmbedder) as copy:
+        with app_client(pg_db, embedder=FakeEmbedder, recall_from="copy") as copy:
             wanted = _retains(copy, via_copy)
         with app_client(pg_db, recall_from="postgres", cache=empty,
                         embedder=FakeEmbedder) as fresh:
@@ -293,7 +294,7 @@ def test_a_log_whose_end_leaves_a_fence_open_is_retained_as_through_the_copy(
         steps = [{"bullets": ["W @Ann: Sails on the sea now. ^ann00003"], "date": "2026-04-01"},
                  {"bullets": ["W @Ann: Rows on the lake now. ^ann00004"], "date": "2026-04-02"}]
         said: dict[str, list[Any]] = {"endcopy": [], "endpg": []}
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             for token in tokens.values():
                 assert copy.post("/v1/banks/main/import", headers=token,
                                  json=body).status_code == 200

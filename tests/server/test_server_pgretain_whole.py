@@ -69,7 +69,7 @@ def test_a_retain_into_a_day_parsed_whole_from_postgres_stores_what_a_copy_store
         assert _bank(pg_db.owner, "wholepg") == _bank(pg_db.owner, "wholecopy")
         empty = Path(tmp) / "cache"
         empty.mkdir()
-        with app_client(pg_db) as copy:
+        with app_client(pg_db, recall_from="copy") as copy:
             wanted = (_retains(copy, tokens["wholecopy"]), _answers(copy, tokens["wholecopy"]))
         with app_client(pg_db, recall_from="postgres", cache=empty) as fresh:
             got = (_retains(fresh, tokens["wholepg"]), _answers(fresh, tokens["wholepg"]))

@@ -37,7 +37,7 @@ def test_the_review_tool_from_postgres_lists_what_a_copy_lists(
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     tokens = {t: bearer(make_tenant(pg_db, t).tokens["agent"])
               for t in ("queuecopy", "queuepg")}
-    with app_client(pg_db) as copy:
+    with app_client(pg_db, recall_from="copy") as copy:
         for token in tokens.values():
             for body in (*STEPS[:5], STEPS[8]):
                 assert copy.post("/v1/banks/main/retain", headers=token,
@@ -46,7 +46,7 @@ def test_the_review_tool_from_postgres_lists_what_a_copy_lists(
         copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
         copies.mkdir()
         empty.mkdir()
-        through_copy = Replica(app_pool, copies, listen=False)
+        through_copy = Replica(app_pool, copies, listen=False, recall_from="copy")
         from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
         who_copy = caller("queuecopy", "agent", "read")
         who_pg = caller("queuepg", "agent", "read")

@@ -116,7 +116,7 @@ def test_hybrid_takes_local_memfolds_second_look_from_postgres_and_from_a_copy(
     with app_client(pg_db, recall_from="postgres", embedder=LateFake) as fresh:
         assert {q: _top(fresh.post("/v1/banks/main/recall", headers=token, json=body))
                 for q, body in ask.items()} == wanted
-    with app_client(pg_db, embedder=LateFake) as copy:
+    with app_client(pg_db, embedder=LateFake, recall_from="copy") as copy:
         assert {q: _top(copy.post("/v1/banks/main/recall", headers=token, json=body))
                 for q, body in ask.items()} == wanted
 
@@ -148,7 +148,8 @@ def test_a_write_after_the_first_read_is_seen_by_the_next_semantic_read(
             again = _top(fresh.post("/v1/banks/main/recall", headers=token, json=ask))
             assert new_id not in [i for i, _, _ in again]
             assert list(empty.iterdir()) == []
-    with app_client(pg_db, embedder=FakeEmbedder) as copy:  # the copy, at that version
+    # the copy, at that version
+    with app_client(pg_db, embedder=FakeEmbedder, recall_from="copy") as copy:
         assert _top(copy.post("/v1/banks/main/recall", headers=token, json=ask)) == again
     assert tenant
 

@@ -121,7 +121,8 @@ def test_a_write_whose_commit_fails_leaves_no_trace_on_its_replica(
     try:
         caller = admin.identify(pool, tenant.tokens["agent"])
         assert caller is not None
-        one, other = Replica(pool, tmp_path / "one"), Replica(pool, tmp_path / "other")
+        one, other = (Replica(pool, tmp_path / name, recall_from="copy")  # their copies
+                      for name in ("one", "other"))
         bank = one.bank(caller, "main")
         bank.write(caller, lambda m: m.retain(["B: kept fact ^keptfact1"], date=DAY))
         sent = BankWorkspace._send

@@ -52,7 +52,7 @@ def fresh_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def replica(pool: Any, cache: Path) -> Any:
     from memfold.server.replica import Replica
 
-    return Replica(pool, cache)
+    return Replica(pool, cache, recall_from="copy")  # the copies a restart adopts
 
 
 def recall_ids(found: Any, who: Any, query: str = "harbour town", bank: str = "main"
@@ -258,7 +258,7 @@ def test_serve_keeps_its_copy_across_sigterm_and_not_across_kill(pg_db: Provisio
     tenant = make_tenant(pg_db, "served")
     token = tenant.tokens["agent"]
     cache = Path(tempfile.mkdtemp(prefix="memfold-restart-test-"))
-    extra = ("--cache", str(cache), "--no-vectors")
+    extra = ("--cache", str(cache), "--no-vectors", "--recall-from", "copy")
     try:
         served = serve(pg_db, extra=extra)
         made = _post(served.url, token, "retain", {"bullets": ["W @Gus: Saw a heron."]})

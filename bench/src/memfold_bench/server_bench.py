@@ -10,7 +10,8 @@ per request), as `memfold recall --server` sends it.
 1. Load.  A generated corpus (`corpus.generate`, --files daily logs, the same one
    `memfold bench recall` uses) is imported whole into the bank `load`
    (`POST /v1/banks/load/import` with `client.files.read_workspace`'s body).  After one
-   untimed recall (the replica fetches the bank and builds its index), --clients threads
+   timed first recall (under `--recall-from copy` the replica fetches the bank and builds
+   its index first; under the default, `postgres`, it reads the bank's rows), --clients threads
    start together and, until --seconds have passed, each sends requests one after another:
    a recall (`{"query", "k": 10, "mode": "lexical"}`, the queries `memfold bench recall`
    draws from the corpus) or, with probability --retain-share, a retain of one new bullet.
@@ -84,6 +85,7 @@ TENANT = "bench"
 LOAD_BANK = "load"
 TOKEN_NAME = "bench-client"
 READY_SECONDS = 60.0
+RECALL_FROM = "postgres"  # `memfold serve --recall-from`'s default; "copy", the older mode
 TARGET_POINTS = 1.0  # the server's LoCoMo R@10 within this many points of local's
 KIND_SHARES = (("W", 0.40), ("B", 0.30), ("O", 0.15), ("S", 0.15))
 BANK_BREAKS = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -171,7 +173,7 @@ class Served:
 
 @contextlib.contextmanager
 def serving(bench: Stack, name: str, now: str, workers: int = 1,
-            recall_from: str = "copy") -> Iterator[Served]:
+            recall_from: str = RECALL_FROM) -> Iterator[Served]:
     """`memfold serve --rate 0 --workers N --recall-from R` on a free port with
     MEMFOLD_NOW=`now`, ready when it yields."""
     from .pg_cluster import free_port
@@ -427,7 +429,8 @@ def overhead(http: Json, local: Json) -> Json:
 
 
 def run_load(bench: Stack, files: int, seed: int, count: int, clients: int, seconds: float,
-             share: float, local_count: int, log: Log, workers: int = 1) -> Json:
+             share: float, local_count: int, log: Log, workers: int = 1,
+             recall_from: str = RECALL_FROM) -> Json:
     ws, local_ws = bench.workdir / "load-ws", bench.workdir / "load-local"
     log(f"load: generating a corpus of {files} daily logs")
     generated = corpus.generate(ws, files=files, seed=seed)
@@ -440,7 +443,7 @@ def run_load(bench: Stack, files: int, seed: int, count: int, clients: int, seco
         memory.index(full=True, judge=False)  # the index alone, as the server's load
     local_index = time.perf_counter() - started
     local = local_ops(local_ws, queries, vocabulary, local_count, share, seed)
-    with serving(bench, "load", AS_OF, workers) as served:
+    with serving(bench, "load", AS_OF, workers, recall_from) as served:
         log(f"load: importing into bank {LOAD_BANK!r}")
         started = time.perf_counter()
         imported = load_bank(served, bench.token, LOAD_BANK, ws)
@@ -495,7 +498,7 @@ def http_ranker(served: Served, token: str, bank: str, sources: dict[str, str], 
 
 
 def run_locomo(bench: Stack, path: Path, limit: int | None, k: int, log: Log,
-               recall_from: str = "copy", mode: str = "lexical") -> Json:
+               recall_from: str = RECALL_FROM, mode: str = "lexical") -> Json:
     """Each conversation imported through one replica, then asked through another one
     started afresh (`--recall-from`), which never opened the bank before its first question
     (with `postgres` it makes no copy of it at all), in recall mode `mode` (local memfold
@@ -609,7 +612,7 @@ def stored_first(bench: Stack, name: str, moment: str, recall_from: str, mode: s
 def run_benchmark(*, clients: int, seconds: float, share: float, files: int, seed: int,
                   count: int, local_count: int, locomo_path: Path | None,
                   conversations: int | None, log: Log, workers: int = 1,
-                  recall_from: str = "copy", load: bool = True,
+                  recall_from: str = RECALL_FROM, load: bool = True,
                   mode: str = "lexical") -> Json:
     started = time.perf_counter()
     result: Json = {
@@ -622,8 +625,9 @@ def run_benchmark(*, clients: int, seconds: float, share: float, files: int, see
             "retain": {"bullets": ["ONE NEW BULLET"]},
             "client": "memfold.client.http.request (urllib, a new connection per request), "
                       "one thread per client, requests back to back",
-            "server": f"`memfold serve --rate 0 --workers {workers}` (defaults otherwise) on "
-                      "loopback", "workers": workers,
+            "server": f"`memfold serve --rate 0 --workers {workers} --recall-from "
+                      f"{recall_from}` (defaults otherwise) on loopback", "workers": workers,
+            "recall_from": recall_from,
             "statistic": "p50 and p99, linear interpolation", "unit": "ms",
             "argv": sys.argv[1:]},
         "environment": {**environment(), "load_average_at_start": load_average()},
@@ -632,7 +636,7 @@ def run_benchmark(*, clients: int, seconds: float, share: float, files: int, see
             stack(Path(tmp), log) as bench:
         result["environment"]["postgresql"] = bench.postgres
         result["load"] = run_load(bench, files, seed, count, clients, seconds, share,
-                                  local_count, log, workers) if load else None
+                                  local_count, log, workers, recall_from) if load else None
         result["locomo"] = (run_locomo(bench, locomo_path, conversations, locomo.K, log,
                                        recall_from, mode)
                             if locomo_path is not None else None)
@@ -671,7 +675,7 @@ def load_lines(load: Json) -> list[str]:
                  f"{local['throughput_ops']:.1f}/s")
     lines.append(f"import of {load['corpus']['daily_files']} logs "
                  f"({load['corpus']['bullets']} bullets): {load['import']['seconds']:.2f} s; "
-                 f"first recall (the replica fetches and indexes the bank): "
+                 f"first recall (from a copy, the replica fetches and indexes the bank): "
                  f"{load['first_recall_seconds']:.2f} s")
     return lines
 
@@ -716,9 +720,10 @@ def locomo_lines(data: Json) -> list[str]:
               help="Only the first N LoCoMo conversations.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="`memfold serve --workers` for the load (LoCoMo runs one worker).")
-@click.option("--recall-from", type=click.Choice(["copy", "postgres"]), default="copy",
-              show_default=True, help="`memfold serve --recall-from` of the replica LoCoMo "
-                                      "asks (a fresh one, after another imported the banks).")
+@click.option("--recall-from", type=click.Choice(["postgres", "copy"]), default=RECALL_FROM,
+              show_default=True, help="`memfold serve --recall-from` of the load's replica "
+                                      "and of the one LoCoMo asks (a fresh one, after another "
+                                      "imported the banks); run it with each to compare.")
 @click.option("--load/--no-load", "load", default=True, show_default=True,
               help="Run the load part (--no-load: LoCoMo only).")
 @click.option("--mode", type=click.Choice(["lexical", "semantic", "hybrid"]),

@@ -9,8 +9,9 @@ serve` on loopback (`--rate 0`).  Every request goes through memfold's own clien
 Reported, in this order:
 
 1. import: seconds to import each bank;
-2. first request: a fresh replica's first recall on each bank (it fetches the bank and builds
-   its derived workspace) beside the median of --warm warm recalls after it;
+2. first request: a fresh replica's first recall on each bank (under `--recall-from copy` it
+   fetches the bank and builds its derived workspace; under the default, `postgres`, it
+   reads the bank's rows) beside the median of --warm warm recalls after it;
 3. retain p50/p99 into the small and the large bank, --retains each, the two banks taking
    turns (A/B interleaved), and the bytes the replica process read per retain (`rchar` of
    /proc/PID/io: every read(2), sockets included) — a retain that re-reads its bank shows
@@ -79,7 +80,7 @@ def call(served: Served, token: str, bank: str, verb: str, body: Any) -> Any:
 
 @contextlib.contextmanager
 def replica(bench: Stack, name: str, server_src: Path | None, *,
-            cache: str = "one", recall_from: str = "copy",
+            cache: str = "one", recall_from: str = server_bench.RECALL_FROM,
             workers: int = 1) -> Iterator[Served]:
     """One `memfold serve --workers N` on the cache directory `cache`, ready when it
     yields; stopped after (SIGTERM: it drains and closes its banks)."""
@@ -230,7 +231,8 @@ def cold_pass(served: Served, token: str, bank: str, queries: Sequence[Query]) -
 
 def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seconds: float,
         warm: int, seed: int, server_src: Path | None, log: Log,
-        recall_from: str = "copy", workers: int = 1, verbs: bool = False) -> Json:
+        recall_from: str = server_bench.RECALL_FROM, workers: int = 1,
+        verbs: bool = False) -> Json:
     sizes = {"small": small, "large": large}
     spaces: dict[str, Path] = {}
     queries: dict[str, list[Query]] = {}
@@ -346,8 +348,10 @@ def table(result: Json) -> str:
 @click.option("--seed", default=0, show_default=True, help="Seed of the corpora and queries.")
 @click.option("--server-src", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Serve with the memfold package under this directory (another version).")
-@click.option("--recall-from", type=click.Choice(["copy", "postgres"]), default="copy",
-              show_default=True, help="`memfold serve --recall-from` of the replicas.")
+@click.option("--recall-from", type=click.Choice(["postgres", "copy"]),
+              default=server_bench.RECALL_FROM, show_default=True,
+              help="`memfold serve --recall-from` of the replicas (run it with each to "
+                   "compare).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 16),
               help="`memfold serve --workers` of the replica (RSS and bytes read are of the"
                    " parent process alone when above 1).")
@@ -363,9 +367,9 @@ def server_scale_command(small: int, large: int, count: int, clients: int, secon
     \b
     Examples:
       memfold bench server-scale --small 60 --large 600
-      memfold bench server-scale --large 1000 --recall-from postgres
-      memfold bench server-scale --large 1000 --recall-from postgres --workers 2
-      memfold bench server-scale --small 60 --large 600 --recall-from postgres --verbs
+      memfold bench server-scale --small 60 --large 600 --recall-from copy
+      memfold bench server-scale --large 1000 --workers 2
+      memfold bench server-scale --small 60 --large 600 --verbs
       memfold bench server-scale --server-src /tmp/before/src --out /tmp/before.json
     """
     def log(message: str) -> None:

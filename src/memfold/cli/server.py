@@ -49,8 +49,9 @@ def _announce(host: str, port: int, workers: int, *, vectors: bool) -> None:
 @click.option("--migrate", is_flag=True,
               help="Upgrade the schema first (with --db's role, which must own the schema).")
 @click.option("--cache", "cache_dir", metavar="DIR",
-              help="Where the workers keep their derived copies of the banks, adopted again "
-                   "after a clean restart (default: a temporary directory per worker, "
+              help="Where the workers keep the derived copies of banks that a request still "
+                   "needs (with --recall-from copy, every bank a request reaches), adopted "
+                   "again after a clean restart (default: a temporary directory per worker, "
                    "removed on exit).")
 @click.option("--pool-size", type=click.IntRange(1, 500), default=10, show_default=True,
               help="Database connections (per worker).")
@@ -66,10 +67,12 @@ def _announce(host: str, port: int, workers: int, *, vectors: bool) -> None:
                    "PostgreSQL [default: on when the embed extra is installed].")
 @click.option("--statement-timeout", type=click.IntRange(100), default=30_000,
               show_default=True, help="Milliseconds a database statement may run.")
-@click.option("--recall-from", type=click.Choice(["copy", "postgres"]), default="copy",
+@click.option("--recall-from", type=click.Choice(["postgres", "copy"]), default="postgres",
               show_default=True,
-              help="Where lexical recall is answered from: the replica's copy of the bank, or "
-                   "the bank's recall rows in PostgreSQL (no copy is made for it).")
+              help="Where requests are answered from: the bank's rows in PostgreSQL, no copy "
+                   "of the bank on this replica (the default), or `copy`, the older mode: a "
+                   "local copy of each bank under --cache, built on a bank's first request "
+                   "and caught up on each later one (for steady traffic on a few banks).")
 def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
           pool_size: int, workers: int, rate: float, max_body: int, vectors: bool | None,
           statement_timeout: int, recall_from: str) -> None:
@@ -85,12 +88,14 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
     Every request carries `Authorization: Bearer TOKEN` (`memfold server token create`);
     the token names the tenant.  Connect as a member of memfold_app: a superuser or
     BYPASSRLS role is refused, since row-level security would not bind it.  Any number of
-    replicas may serve one database; each keeps only a derived cache.
+    replicas may serve one database, each holding no bank state (`--recall-from copy`, the
+    older mode, keeps a derived copy of each bank under --cache).
 
     \b
     Examples:
       memfold db upgrade --db postgresql://memfold_owner@db/memfold
       memfold serve --db postgresql://memfold_server:PASSWORD@db/memfold --port 8700
+      memfold serve --db postgresql://memfold_server:PASSWORD@db/memfold --recall-from copy
     """
     from memfold.server import require_extra
 
@@ -108,10 +113,9 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
         click.echo(f"memfold serve: schema {before or 'empty'} -> {after}", err=True)
     if vectors and not embed.installed():
         raise MemfoldError(f"--vectors: {embed.HINT}")
-    settings = Settings(db=db, cache=cache_dir, pool_size=pool_size, rate=rate,
-                        max_body=max_body, statement_timeout=statement_timeout,
-                        vectors=embed.installed() if vectors is None else vectors,
-                        recall_from=recall_from)
+    settings = Settings(db=db, cache=cache_dir, pool_size=pool_size, rate=rate, max_body=max_body,
+                        statement_timeout=statement_timeout, recall_from=recall_from,
+                        vectors=embed.installed() if vectors is None else vectors)
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     if workers == 1:
         app = assemble(settings)  # also checks the database role first

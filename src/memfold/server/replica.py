@@ -29,15 +29,20 @@ _T = TypeVar("_T")
 
 class Replica:
     """This server process's banks: finds a caller's bank (under row-level security) and
-    keeps a bounded number of bank workspaces open below `cache`.  With `embedder` (a
+    answers from its rows in PostgreSQL (`recall_from` "postgres", the default) or keeps a
+    bounded number of bank workspaces open below `cache` (for "copy", and for the requests
+    the rows cannot answer yet).  With `embedder` (a
     function giving the model), banks recall in hybrid mode by default, their vectors kept in
     PostgreSQL (memfold.server.vectors); without, lexical."""
 
     def __init__(self, pool: ConnectionPool, cache: Path, *, keep: int = OPEN_BANKS,
                  embedder: Callable[[], Embedder] | None = None, listen: bool = True,
-                 recall_from: str = "copy") -> None:
+                 recall_from: str = "postgres") -> None:
         self.pool = pool
-        self.recall_from = recall_from  # "postgres": recall read from the database (pgrecall)
+        # "postgres" (`memfold serve`'s default): answered from the bank's rows (pgrecall,
+        # pgretain and the writers beside them), a copy made only for what still needs one;
+        # "copy": every request answered from a copy of the bank below `cache`
+        self.recall_from = recall_from
         self.embedder = embedder
         self.matrices = VectorCache()  # banks' vectors searched in memory (pgvectors)
         self.cache = cache

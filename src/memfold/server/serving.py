@@ -4,7 +4,10 @@ cache of bank workspaces and its own app from the same settings.
 With one worker the command builds the app itself; with more, uvicorn starts N processes that
 each call `from_environment` (the settings travel in MEMFOLD_SERVE_SETTINGS), so every worker
 is a replica like any other: they share nothing but the database, which is all the design
-needs (memfold.server.banks).  With --cache, every worker keeps its copies of the banks in
+needs.  By default (`--recall-from postgres`) a worker answers from the banks' rows in
+PostgreSQL and keeps no copy of a bank, but for the few requests that still need one
+(memfold.server.pgrecall); with `--recall-from copy` it answers every request from a copy of
+the bank (memfold.server.banks).  With --cache, every worker keeps the copies it makes in
 that directory, each copy locked by the process using it (memfold.server.copies), and leaves
 them there on a clean stop for the next start to adopt; without, each worker's cache is a
 fresh temporary directory, removed when the worker shuts down.
@@ -34,7 +37,9 @@ class Settings:
     max_body: int = 1 << 20
     statement_timeout: int = 30_000
     vectors: bool = False
-    recall_from: str = "copy"  # or "postgres": recall read from the database (pgrecall)
+    # "postgres": answered from the banks' rows (pgrecall and the writers beside it), no copy
+    # of a bank but for what still needs one; "copy": the older mode, a copy of each bank
+    recall_from: str = "postgres"
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
