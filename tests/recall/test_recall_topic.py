@@ -106,14 +106,3 @@ def test_an_irregular_form_matches_as_the_word_does(workspace: Path) -> None:
     assert lexicon.inflections("buy") == ("bought",)
     assert "medicine" not in lexicon.inflections("medical")
 
-
-def test_what_i_drive_is_a_car_or_a_van(workspace: Path) -> None:
-    """"What do I drive?" of a memory that says "my van is": a vehicle is what one drives
-    (`lexicon/data/everyday.tsv`), though the fact never says "drive"."""
-    with Memory.open(workspace) as memory:
-        for day, bullet in YEAR:
-            retain(memory, day, bullet)
-        van = retain(memory, "2025-05-25", "W @Van: My van is a 2014 Toyota HiAce.")
-        retain(memory, "2025-06-01", "B @me: Gave Tomasz a lift to the driving test centre.")
-        found = [h.fact.id for h in memory.recall("What do I drive now?", now=NOW).hits]
-        assert van in found[:2]
