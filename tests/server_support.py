@@ -120,6 +120,27 @@ def app_client(db: Provisioned, *, embedder: Any = None, recall_from: str = "pos
         shutil.rmtree(cache, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def copy_and_postgres(pool: Any, *, embedder: Any = None) -> Iterator[tuple[Any, Any, Path]]:
+    """Two replicas on `pool` for a parity test: one answering through a copy of each bank
+    (`--recall-from copy`), one from PostgreSQL (`--recall-from postgres`), and the latter's
+    cache directory, which stays empty while it needs no copy.  Both closed after."""
+    from memfold.server.replica import Replica
+
+    with tempfile.TemporaryDirectory() as tmp:
+        copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
+        copies.mkdir()
+        empty.mkdir()
+        through_copy = Replica(pool, copies, embedder=embedder, listen=False,
+                               recall_from="copy")
+        from_pg = Replica(pool, empty, embedder=embedder, listen=False, recall_from="postgres")
+        try:
+            yield through_copy, from_pg, empty
+        finally:
+            through_copy.close()
+            from_pg.close()
+
+
 def caller(tenant: str, name: str = "agent", *scopes: str) -> Any:
     """A request's caller in `tenant` as the server reads its token: `name`, with these
     scopes (read and write when none are given), for every bank."""

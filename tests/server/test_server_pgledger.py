@@ -17,7 +17,7 @@ import pytest
 from test_server_pgretain import NOW, STEPS, _answers, _bank, _journal_chain
 
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, caller, make_tenant
+from server_support import app_client, bearer, caller, copy_and_postgres, make_tenant
 
 # (verb, body): each a request of its own
 WRITES: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -147,40 +147,29 @@ def _reviews(replica: Any, who: Any, rule: str, items: list[dict[str, Any]]) -> 
 
 def test_review_accept_and_reject_from_postgres_settle_as_a_copy_does(
         pg_db: Provisioned, app_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from memfold.server.replica import Replica
+    from memfold.server import mcp
 
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     tokens = {t: bearer(make_tenant(pg_db, t).tokens["agent"])
               for t in ("reviewcopy", "reviewpg")}
-    with tempfile.TemporaryDirectory() as tmp:
-        with app_client(pg_db, recall_from="copy") as copy:
-            for token in tokens.values():
-                for body in (*STEPS[:5], STEPS[8]):
-                    assert copy.post("/v1/banks/main/retain", headers=token,
-                                     json=body).status_code == 200
-        copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
-        copies.mkdir()
-        empty.mkdir()
-        through_copy = Replica(app_pool, copies, listen=False, recall_from="copy")
-        from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
-        try:
-            from memfold.server import mcp
+    with app_client(pg_db, recall_from="copy") as copy:
+        for token in tokens.values():
+            for body in (*STEPS[:5], STEPS[8]):
+                assert copy.post("/v1/banks/main/retain", headers=token,
+                                 json=body).status_code == 200
+    with copy_and_postgres(app_pool) as (through_copy, from_pg, empty):
+        class Server:
+            replica = through_copy
 
-            class Server:
-                replica = through_copy
-
-            failed, queue = mcp.call(Server(), caller("reviewcopy", "agent", "read", "write"),
-                                     {"x-memfold-bank": "main"}, "", "review", {})
-            assert not failed and len(queue["items"]) >= 3, queue
-            items = queue["items"]
-            rule = items[0]["rule"]
-            wanted = _reviews(through_copy, caller("reviewcopy", "agent", "read", "write"),
-                              rule, items)
-            got = _reviews(from_pg, caller("reviewpg", "agent", "read", "write"), rule, items)
-            assert list(empty.iterdir()) == []  # settled with no copy
-        finally:
-            through_copy.close()
-            from_pg.close()
+        failed, queue = mcp.call(Server(), caller("reviewcopy", "agent", "read", "write"),
+                                 {"x-memfold-bank": "main"}, "", "review", {})
+        assert not failed and len(queue["items"]) >= 3, queue
+        items = queue["items"]
+        rule = items[0]["rule"]
+        wanted = _reviews(through_copy, caller("reviewcopy", "agent", "read", "write"),
+                          rule, items)
+        got = _reviews(from_pg, caller("reviewpg", "agent", "read", "write"), rule, items)
+        assert list(empty.iterdir()) == []  # settled with no copy
     assert got == wanted
     assert [failed for failed, _ in got].count(True) >= 1  # the unknown item
     assert any(not failed and answer.get("settled") for failed, answer in got)

@@ -4,15 +4,13 @@ a replica's copy, before and after items are settled, and no copy made."""
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
 from test_server_pgretain import NOW, STEPS
 
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, caller, make_tenant
+from server_support import app_client, bearer, caller, copy_and_postgres, make_tenant
 
 
 def _queues(replica: Any, who: Any, rule: str) -> list[Any]:
@@ -32,7 +30,6 @@ def _queues(replica: Any, who: Any, rule: str) -> list[Any]:
 def test_the_review_tool_from_postgres_lists_what_a_copy_lists(
         pg_db: Provisioned, app_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from memfold.server import mcp
-    from memfold.server.replica import Replica
 
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     tokens = {t: bearer(make_tenant(pg_db, t).tokens["agent"])
@@ -42,33 +39,24 @@ def test_the_review_tool_from_postgres_lists_what_a_copy_lists(
             for body in (*STEPS[:5], STEPS[8]):
                 assert copy.post("/v1/banks/main/retain", headers=token,
                                  json=body).status_code == 200
-    with tempfile.TemporaryDirectory() as tmp:
-        copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
-        copies.mkdir()
-        empty.mkdir()
-        through_copy = Replica(app_pool, copies, listen=False, recall_from="copy")
-        from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
-        who_copy = caller("queuecopy", "agent", "read")
-        who_pg = caller("queuepg", "agent", "read")
-        try:
-            first = _queues(through_copy, who_copy, "value")
-            rule = first[0][1]["items"][0]["rule"]
-            wanted = _queues(through_copy, who_copy, rule)
-            got = _queues(from_pg, who_pg, rule)
-            assert list(empty.iterdir()) == []  # read with no copy
-            assert got == wanted
-            assert len(got[0][1]["items"]) >= 3 and got[-1][0]  # a bad `since` refused
-            for replica, who in ((through_copy, caller("queuecopy")),
-                                 (from_pg, caller("queuepg"))):
-                class Server:
-                    pass
+    who_copy = caller("queuecopy", "agent", "read")
+    who_pg = caller("queuepg", "agent", "read")
+    with copy_and_postgres(app_pool) as (through_copy, from_pg, empty):
+        first = _queues(through_copy, who_copy, "value")
+        rule = first[0][1]["items"][0]["rule"]
+        wanted = _queues(through_copy, who_copy, rule)
+        got = _queues(from_pg, who_pg, rule)
+        assert list(empty.iterdir()) == []  # read with no copy
+        assert got == wanted
+        assert len(got[0][1]["items"]) >= 3 and got[-1][0]  # a bad `since` refused
+        for replica, who in ((through_copy, caller("queuecopy")),
+                             (from_pg, caller("queuepg"))):
+            class Server:
+                pass
 
-                Server.replica = replica  # type: ignore[attr-defined]
-                failed, _ = mcp.call(Server(), who, {"x-memfold-bank": "main"}, "",
-                                     "review_reject", {"item": str(got[0][1]["items"][0]["id"])})
-                assert not failed
-            assert _queues(from_pg, who_pg, rule) == _queues(through_copy, who_copy, rule)
-            assert list(empty.iterdir()) == []
-        finally:
-            through_copy.close()
-            from_pg.close()
+            Server.replica = replica  # type: ignore[attr-defined]
+            failed, _ = mcp.call(Server(), who, {"x-memfold-bank": "main"}, "",
+                                 "review_reject", {"item": str(got[0][1]["items"][0]["id"])})
+            assert not failed
+        assert _queues(from_pg, who_pg, rule) == _queues(through_copy, who_copy, rule)
+        assert list(empty.iterdir()) == []
