@@ -19,23 +19,23 @@ too (memfold.server.exchange, memfold.server.pgretain).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from memfold.lifecycle.ledger import DECISIONS, content_sha
+from memfold.server import pgjudge
 from memfold.server.db import NeedsCopy
 from memfold.server.pgindex import PgRecallIndex
-from memfold.server.pgwrite import BankWrite, writing
+from memfold.server.pgwrite import BankWrite, stamp, writing
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
+    from memfold.embed.base import Embedder
     from memfold.server.admin import Caller
 
 _FILES = "SELECT count(*) FROM files WHERE bank_id = %s"
 _KNOWN = "SELECT fact_id FROM facts WHERE bank_id = %s"
-_DECIDED = ("SELECT 1 FROM events WHERE bank_id = %s AND record ->> 'event' = ANY(%s)"
-            " LIMIT 1")
 # a typed fact no retain event listed (`Ledger.judge_existing` would judge it)
 _UNRETAINED = ("SELECT 1 FROM recall_facts f LEFT JOIN recall_life l ON l.bank_id = f.bank_id"
                " AND l.id = f.fact_id WHERE f.bank_id = %s AND f.kind <> 'text'"
@@ -49,20 +49,40 @@ _TRACKED = ("SELECT f.fact_id, f.content FROM recall_facts f JOIN recall_life l"
 
 
 def into_empty(pool: ConnectionPool, caller: Caller, bank: str, files: Mapping[str, bytes],
-               journal: Sequence[str], known: set[str]) -> bool:
-    """Store the import whole as the bank's first version when the bank holds no file
-    (True); else add the ids of the facts it holds to `known` (False) and store nothing.
-    NeedsCopy, nothing stored, when a copy would judge or revise what it imported."""
+               journal: Sequence[str], known: set[str], *,
+               embedder: Callable[[], Embedder] | None = None, now: Any = None) -> int | None:
+    """Store the import whole as the bank's first version when the bank holds no file, and
+    journal the judge's word on its facts no retain wrote as a copy's first index does
+    (memfold.server.pgjudge, with the replica's model `embedder` if any): how many journal
+    lines the judge added.  None when the bank holds files: the ids of the facts it holds
+    put in `known`, nothing stored.  NeedsCopy, nothing stored, when a copy would revise
+    a fact whose text moved from its journaled hash."""
     with writing(pool, caller, bank) as write:
         row = write.conn.execute(_FILES, [write.bank_id]).fetchone()
         if row is None or row[0] != 0:
             known.update(r[0] for r in write.conn.execute(_KNOWN, [write.bank_id]))
-            return False
+            return None
         write.store(files=files, lines=[(int(json.loads(line)["seq"]), line)
                                         for line in journal])
-        if would_journal(write):
-            raise NeedsCopy  # (the transaction rolls back)
-        return True
+        return judged(write, pool, embedder, ts=stamp(now))
+
+
+def judged(write: BankWrite, pool: ConnectionPool, embedder: Callable[[], Embedder] | None,
+           *, ts: str, signed: bool = True) -> int:
+    """After the bank's rows were derived from its files and journal (an import's first
+    version, `index` with `full`): journal what a copy's first index of them journals —
+    the judge's word on the facts no retain wrote, in the order written — and return how
+    many lines that added (`signed` with the caller's name, as a copy's import signs
+    them; its rebuild by `index` signs none); NeedsCopy (the transaction rolls back) when
+    the copy would also revise a fact whose text moved from its journaled hash."""
+    if would_journal(write, judge=False):
+        raise NeedsCopy
+    if not pgjudge.unjudged(write):
+        return 0
+    seq, _ = write.tail()
+    judge, stored = pgjudge.judge_for(write, pool, embedder)
+    pgjudge.judge_existing(write, ts=ts, judge=judge, stored=stored, signed=signed)
+    return write.tail()[0] - seq
 
 
 def would_journal(write: BankWrite, *, judge: bool = True) -> bool:
@@ -70,8 +90,9 @@ def would_journal(write: BankWrite, *, judge: bool = True) -> bool:
     of an import, `index` with `full`: memfold.server.pgsync) would journal anything:
     judge the facts (with `judge`: no decision journaled and a fact no retain wrote) or
     revise one."""
-    if judge and not write.conn.execute(_DECIDED, [write.bank_id, list(DECISIONS)]).fetchone() \
-            and write.conn.execute(_UNRETAINED, [write.bank_id]).fetchone():
+    if judge and write.conn.execute(_UNRETAINED, [write.bank_id]).fetchone() \
+            and not write.conn.execute(pgjudge.DECIDED, [write.bank_id,
+                                                         list(DECISIONS)]).fetchone():
         return True
     tracked = write.conn.execute(_TRACKED, [write.bank_id]).fetchall()
     states = PgRecallIndex(write.conn, write.bank_id).life([str(r[0]) for r in tracked])

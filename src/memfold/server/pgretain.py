@@ -50,7 +50,6 @@ from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing, content_sha
 from memfold.server import pgcore, pgledger, pgreflect, pgsync, pgvectors
 from memfold.server.admin import Caller, check_bank
-from memfold.server.db import NeedsCopy
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgwrite import BankWrite, chained, clock, skeleton, stamp
 from memfold.server.vectors import StoredVectors, store_vectors, stored_name
@@ -142,7 +141,7 @@ class DatabaseWriter(pgcore.CoreWrites):
         started = time.perf_counter()
         write = self.transaction()
         if full:
-            pgsync.rederive(write, judge=judge)
+            pgsync.rederive(write, judge=judge, pool=self.pool, embedder=self.embedder)
         if self.embedder is not None:
             model = self.embedder()
             name = stored_name(model.identity)
