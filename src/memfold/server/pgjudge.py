@@ -27,10 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import nullcontext
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from memfold import config
+from memfold.index.base import Candidate, Filters, JournalPosition, Terms
 from memfold.journal.events import Record
+from memfold.lifecycle.bulk import BulkCandidates
 from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import DECISIONS, Weighing, written_days
 from memfold.server.pgcache import BankFacts
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from memfold.embed.base import Embedder
+    from memfold.index.base import IndexBackend
     from memfold.server.pgwrite import BankWrite
     from memfold.values import Judgement
 
@@ -72,17 +75,17 @@ def judge_existing(write: BankWrite, *, ts: str, judge: Judge,
     judge's word in the write's transaction (module doc), `signed` with the caller's name
     (as a copy's import signs them; its rebuild by `index` signs none); the judgements
     kept."""
+    days = written_days(unjudged(write))
+    if not days:
+        return []
     judged: list[Judgement] = []
-    facts = BankFacts(write.bank_id, (write.version, ""))
+    rows = _Rows(write)
+    source = _Candidates(cast("IndexBackend", rows))  # the state facts read once
     with nullcontext() if stored is None else stored.writing(write.conn):
-        for until, ids in written_days(unjudged(write)):
-            facts.rows.clear()  # (their lifecycle state is what the days before decided)
-            facts.ids.clear()
-            facts.reviews.clear()
-            facts.head = None
-            facts.room()
-            index = PgRecallIndex(write.conn, write.bank_id, facts=facts)
-            weighing = Weighing(index, index, judge)
+        for until, ids in days:
+            index = rows.fresh()  # (a row's lifecycle state: what the days before decided)
+            source.refresh()
+            weighing = Weighing(index, source, judge)
             weighed = weighing.weigh(ids, until=until)
             kept = [(j, r) for j, r in weighed if not j.superseded or weighing.still_open(j)]
             records: list[Record] = [r for _, r in kept if r is not None]
@@ -94,6 +97,44 @@ def judge_existing(write: BankWrite, *, ts: str, judge: Judge,
                                              for e in chained(records, ts, seq, prev)])
             judged += [j for j, _ in kept]
     return judged
+
+
+class _Rows:
+    """The bank's recall rows as `BulkCandidates` reads an index: the state facts once,
+    then each fact's lifecycle state again as the journal moves (`journal_position` from
+    the bank's last line, `events_at` its lines), through a view of the rows made fresh
+    each day (`fresh`) that keeps what the days do not change (names, terms' counts)."""
+
+    def __init__(self, write: BankWrite) -> None:
+        self.write = write
+        self.facts = BankFacts(write.bank_id, (write.version, ""))
+        self.index = PgRecallIndex(write.conn, write.bank_id, facts=self.facts)
+
+    def fresh(self) -> PgRecallIndex:
+        facts = self.facts
+        facts.rows.clear()
+        facts.ids.clear()
+        facts.reviews.clear()
+        facts.head = None
+        facts.room()
+        self.index = PgRecallIndex(self.write.conn, self.write.bank_id, facts=facts)
+        return self.index
+
+    def journal_position(self) -> JournalPosition:
+        seq, last = self.write.tail()
+        return JournalPosition(0, last, seq)
+
+    def __getattr__(self, name: str) -> Any:  # the searches and lookups: the day's view
+        return getattr(self.index, name)
+
+
+class _Candidates(BulkCandidates):
+    """`BulkCandidates` over the bank's rows: a search by entity links answered from the
+    state facts read once; a full-text search by the rows' own (`PgRecallIndex.lexical`,
+    memfold's BM25 from the bank's statistics: the scores a search per fact gives)."""
+
+    def lexical(self, terms: Terms, filters: Filters, limit: int) -> list[Candidate]:
+        return self.backend.lexical(terms, filters, limit)
 
 
 def judge_for(write: BankWrite, pool: ConnectionPool,
