@@ -25,22 +25,24 @@ transaction (memfold.server.vectors), as a copy's import stores those its judge 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, cast
 
 from memfold import config
-from memfold.index.base import Candidate, Filters, JournalPosition, Terms
+from memfold.index.base import Filters, JournalPosition, Terms
 from memfold.journal.events import Record
 from memfold.lifecycle.bulk import BulkCandidates
 from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import DECISIONS, Weighing, written_days
+from memfold.server import bm25
 from memfold.server.pgcache import BankFacts
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgwrite import chained
 from memfold.server.vectors import StoredVectors
 
 if TYPE_CHECKING:
+    import psycopg
     from psycopg_pool import ConnectionPool
 
     from memfold.embed.base import Embedder
@@ -56,6 +58,11 @@ UNJUDGED = ("SELECT f.day, f.fact_id FROM recall_facts f LEFT JOIN recall_life l
             " ON l.bank_id = f.bank_id AND l.id = f.fact_id WHERE f.bank_id = %s"
             " AND f.kind <> 'text' AND l.retained_on IS NULL"
             " ORDER BY f.day IS NOT NULL, f.day, f.path COLLATE \"C\", f.line")
+# every entity page's names (`PgRecallIndex.resolve_names`: an alias names the entity of the
+# first page, in path order, that gives it) and every key a fact links to
+_ALIASES = ("SELECT key, entity FROM recall_aliases WHERE bank_id = %s"
+            " ORDER BY path COLLATE \"C\", place")
+_LINKED = "SELECT DISTINCT key FROM recall_links WHERE bank_id = %s"
 
 
 def unjudged(write: BankWrite) -> list[tuple[int | None, str]]:
@@ -80,7 +87,7 @@ def judge_existing(write: BankWrite, *, ts: str, judge: Judge,
         return []
     judged: list[Judgement] = []
     rows = _Rows(write)
-    source = _Candidates(cast("IndexBackend", rows))  # the state facts read once
+    source = _Candidates(cast("IndexBackend", rows), write.conn, write.bank_id)
     with nullcontext() if stored is None else stored.writing(write.conn):
         for until, ids in days:
             index = rows.fresh()  # (a row's lifecycle state: what the days before decided)
@@ -108,7 +115,7 @@ class _Rows:
     def __init__(self, write: BankWrite) -> None:
         self.write = write
         self.facts = BankFacts(write.bank_id, (write.version, ""))
-        self.index = PgRecallIndex(write.conn, write.bank_id, facts=self.facts)
+        self.index = _ScoredRows(write.conn, write.bank_id, facts=self.facts)
 
     def fresh(self) -> PgRecallIndex:
         facts = self.facts
@@ -117,7 +124,7 @@ class _Rows:
         facts.reviews.clear()
         facts.head = None
         facts.room()
-        self.index = PgRecallIndex(self.write.conn, self.write.bank_id, facts=facts)
+        self.index = _ScoredRows(self.write.conn, self.write.bank_id, facts=facts)
         return self.index
 
     def journal_position(self) -> JournalPosition:
@@ -128,13 +135,59 @@ class _Rows:
         return getattr(self.index, name)
 
 
-class _Candidates(BulkCandidates):
-    """`BulkCandidates` over the bank's rows: a search by entity links answered from the
-    state facts read once; a full-text search by the rows' own (`PgRecallIndex.lexical`,
-    memfold's BM25 from the bank's statistics: the scores a search per fact gives)."""
+class _ScoredRows(PgRecallIndex):
+    """The bank's recall rows, with every full-text match's score (`match_scores`)."""
 
-    def lexical(self, terms: Terms, filters: Filters, limit: int) -> list[Candidate]:
-        return self.backend.lexical(terms, filters, limit)
+    def match_scores(self, terms: Terms) -> dict[int, float]:
+        """The BM25 of every match of `terms`, by row key: the scores `lexical` ranks by
+        (memfold.server.bm25 over the same places), with no row made a fact."""
+        found = bm25.phrases(terms)
+        rows, tokens = self.statistics()
+        if not found or not rows:
+            return {}
+        avgdl = tokens / rows
+        single = all(p.single() for p in found)
+        sql, params = (self._bounded(found, rows, avgdl, terms.every, Filters(), rows)
+                       if single else self._places(found, terms.every, Filters()))
+        places: dict[int, dict[str, list[tuple[int, int]]]] = {}
+        lengths: dict[int, int] = {}
+        held: dict[str, int] = {}
+        for rowid, length, _, _, _, lexeme, positions, weights, *n in self.conn.execute(
+                sql, params):
+            lengths[rowid] = length
+            places.setdefault(rowid, {})[lexeme] = [
+                (1 if weight == "A" else 0, place) for place, weight in zip(
+                    positions, weights, strict=True)]
+            if n:
+                held[lexeme] = int(n[0])
+        idfs = ([bm25.idf(rows, held.get(p.terms[0], 0)) for p in found] if single
+                else [bm25.idf(rows, n) for n in self._holding(found)])
+        return {rowid: bm25.score(found, idfs, places[rowid], length, avgdl)
+                for rowid, length in lengths.items()}
+
+
+class _Candidates(BulkCandidates):
+    """`BulkCandidates` over the bank's rows, the entities' names and aliases read once
+    (`names`: what `PgRecallIndex.resolve_names` and `alias_keys` answer, for every key)."""
+
+    def __init__(self, backend: IndexBackend, conn: psycopg.Connection[Any],
+                 bank_id: int) -> None:
+        super().__init__(backend)
+        self._every: dict[str, str] = {}  # key -> the entity it names
+        self._others: dict[str, set[str]] = {}  # entity -> its other keys
+        for key, entity in conn.execute(_ALIASES, [bank_id]):
+            self._every.setdefault(key, entity)
+            if key != entity:
+                self._others.setdefault(entity, set()).add(key)
+        for (key,) in conn.execute(_LINKED, [bank_id]):
+            self._every.setdefault(key, key)
+
+    def resolve_names(self, keys: Sequence[str]) -> dict[str, str]:
+        return {k: e for k in dict.fromkeys(keys) if (e := self._every.get(k)) is not None}
+
+    def alias_keys(self, entities: Sequence[str]) -> list[str]:
+        every = {k for e in dict.fromkeys(entities) for k in self._others.get(e, ())}
+        return sorted(every, key=lambda k: k.encode())  # (byte order, as COLLATE "C")
 
 
 def judge_for(write: BankWrite, pool: ConnectionPool,
