@@ -86,22 +86,30 @@ def _imported(pg_db: Provisioned, tmp: Path, tenants: tuple[str, str],
     return said, held
 
 
+@pytest.mark.parametrize("batch", [None, 3])
 def test_an_import_to_judge_is_judged_from_postgres_as_a_copy_judges_it(
-        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch) -> None:
+        pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch, batch: int | None) -> None:
+    """(With `batch`, the ids and seqs a statement names cut to 3: a day's facts and lines
+    asked in parts, the same decisions.)"""
+    from memfold.server import pgjudge
+
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
+    if batch is not None:
+        monkeypatch.setattr(pgjudge, "BATCH", batch)
+    tenants = ("jcopy", "jpg") if batch is None else ("jbcopy", "jbpg")
     with tempfile.TemporaryDirectory() as tmp:
-        said, held = _imported(pg_db, Path(tmp), ("jcopy", "jpg"))
+        said, held = _imported(pg_db, Path(tmp), tenants)
     assert held == []  # judged with no copy of the bank
     copy_import, copy_reads, pg_import, pg_reads = said
     assert pg_import == copy_import
     assert copy_import["stored"] == "whole" and copy_import["judged"] > 0
     assert pg_reads == copy_reads and len(pg_reads) == len(QUERIES) + 1 + 4
     assert pg_reads[len(QUERIES)]["facts"] > 200
-    stored = _bank(pg_db.owner, "jpg")
-    assert stored == _bank(pg_db.owner, "jcopy")
+    stored = _bank(pg_db.owner, tenants[1])
+    assert stored == _bank(pg_db.owner, tenants[0])
     kinds = [json.loads(json.loads(row)["line"])["event"] for row in stored["events"]]
     assert {"supersede", "conflict"} <= set(kinds)
-    assert _journal_chain(pg_db.owner, "jpg")[1] is None
+    assert _journal_chain(pg_db.owner, tenants[1])[1] is None
 
 
 def test_with_a_model_an_import_is_judged_by_meaning_from_the_banks_vectors(

@@ -27,6 +27,7 @@ from memfold.server import pgjudge
 from memfold.server.db import NeedsCopy
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgwrite import BankWrite, stamp, writing
+from memfold.server.recall_rows import BATCH, batches
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
@@ -95,7 +96,9 @@ def would_journal(write: BankWrite, *, judge: bool = True) -> bool:
                                                          list(DECISIONS)]).fetchone():
         return True
     tracked = write.conn.execute(_TRACKED, [write.bank_id]).fetchall()
-    states = PgRecallIndex(write.conn, write.bank_id).life([str(r[0]) for r in tracked])
+    index = PgRecallIndex(write.conn, write.bank_id)
+    states = {fact_id: state for part in batches([str(r[0]) for r in tracked], BATCH)
+              for fact_id, state in index.life(part).items()}
     return any((state := states.get(str(fact_id))) is not None
                and state.content_sha != content_sha(str(content))
                for fact_id, content in tracked)

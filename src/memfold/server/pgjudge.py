@@ -25,13 +25,15 @@ transaction (memfold.server.vectors), as a copy's import stores those its judge 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, cast
 
 from memfold import config
-from memfold.index.base import Filters, JournalPosition, Terms
+from memfold.index.base import Candidate, Filters, JournalPosition, Terms
 from memfold.journal.events import Record
+from memfold.journal.fold import LifeState
+from memfold.journal.log import Event
 from memfold.lifecycle.bulk import BulkCandidates
 from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import DECISIONS, Weighing, written_days
@@ -39,6 +41,7 @@ from memfold.server import bm25
 from memfold.server.pgcache import BankFacts
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgwrite import chained
+from memfold.server.recall_rows import BATCH, batches
 from memfold.server.vectors import StoredVectors
 
 if TYPE_CHECKING:
@@ -136,7 +139,27 @@ class _Rows:
 
 
 class _ScoredRows(PgRecallIndex):
-    """The bank's recall rows, with every full-text match's score (`match_scores`)."""
+    """The bank's recall rows, with every full-text match's score (`match_scores`); ids
+    and seqs asked at most `recall_rows.BATCH` to a statement (a day may hold more)."""
+
+    def by_ids(self, ids: Sequence[str]) -> list[Candidate]:
+        wanted = list(dict.fromkeys(ids))
+        if len(wanted) > BATCH:  # each part's rows kept, then answered in one order
+            for part in batches(wanted, BATCH):
+                super().by_ids(part)
+        return super().by_ids(wanted)
+
+    def life(self, ids: Iterable[str]) -> dict[str, LifeState]:
+        states: dict[str, LifeState] = {}
+        for part in batches(list(dict.fromkeys(ids)), BATCH):
+            states.update(super().life(part))
+        return states
+
+    def events_at(self, seqs: Sequence[int]) -> list[Event]:
+        found: list[Event] = []
+        for part in batches(sorted(set(seqs)), BATCH):
+            found += super().events_at(part)
+        return found
 
     def match_scores(self, terms: Terms) -> dict[int, float]:
         """The BM25 of every match of `terms`, by row key: the scores `lexical` ranks by
