@@ -1,6 +1,6 @@
 """An import into an empty bank answered from PostgreSQL itself (`memfold serve
---recall-from postgres`, a replica without a model): the workspace stored whole with no copy
-of the bank, when storing it is all a copy would do.
+--recall-from postgres`): the workspace stored whole, and judged as a copy's first index
+judges it, with no copy of the bank.
 
 Through a copy (`BankWorkspace.import_whole`) the files and journal are stored as the bank's
 first version, then the copy built from that version indexes them, and the first index of
@@ -8,12 +8,12 @@ notes whose journal holds no decision judges every fact no retain wrote, in the 
 written (`Ledger.judge_existing`); it also records a revision for each fact whose text
 differs from the one the journal last saw.  Here the same rows are stored in the write's
 transaction (memfold.server.pgwrite: `rows.store` derives the facts and recall rows and
-folds the journal) and then checked: when the copy would journal nothing — the journal
-holds a decision, or a retain wrote every typed fact, and no fact's text moved from its
-journaled hash — the import is answered from these rows; otherwise `NeedsCopy` rolls the
-transaction back and the copy imports and judges as before.  An import into a bank that
-holds files merges bullet by bullet as retains, which the replica writes from PostgreSQL
-too (memfold.server.exchange, memfold.server.pgretain).
+folds the journal), then the facts a copy would judge are judged over those rows and the
+judge's lines stored in the same version (memfold.server.pgjudge; with the replica's model,
+by meaning too).  When the copy would also revise a fact — a text moved from its journaled
+hash — `NeedsCopy` rolls the transaction back and the copy imports as before.  An import
+into a bank that holds files merges bullet by bullet as retains, which the replica writes
+from PostgreSQL too (memfold.server.exchange, memfold.server.pgretain).
 """
 
 from __future__ import annotations

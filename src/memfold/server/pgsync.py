@@ -17,10 +17,12 @@ there is nothing to sync, and here:
   --repair` does for what it finds wrong; then the vectors, as above, in the same
   transaction.  `head` does not move (no file or journal line changed), the statistics row
   does, so every replica reads the bank's kept answers again (memfold.server.pgcache).
-  When a copy's rebuild would journal something — the judge's word on facts no retain
-  wrote, in a bank whose journal holds no decision, or a revision of a fact whose text
-  moved from its journaled hash (`pgimport.would_journal`) — it is refused with `NeedsCopy`
-  before anything is stored, and the copy rebuilds and journals as before.
+  When a copy's rebuild would judge — facts no retain wrote, in a bank whose journal holds
+  no decision — they are judged from the rows in the same transaction and the judge's lines
+  journaled unsigned, as the copy's rebuild journals them (memfold.server.pgjudge, through
+  `pgimport.judged`); when it would revise a fact whose text moved from its journaled hash
+  (`pgimport.would_journal`), `NeedsCopy` rolls the transaction back and the copy rebuilds
+  and journals as before.
 
 The answer is the report a copy gives (`SyncReport`), from the rows: `scanned` the bank's
 files (the skeleton's in a bank never written, as its copy holds them), nothing added,
