@@ -89,13 +89,15 @@ def _imported(pg_db: Provisioned, tmp: Path, tenants: tuple[str, str],
 @pytest.mark.parametrize("batch", [None, 3])
 def test_an_import_to_judge_is_judged_from_postgres_as_a_copy_judges_it(
         pg_db: Provisioned, monkeypatch: pytest.MonkeyPatch, batch: int | None) -> None:
-    """(With `batch`, the ids and seqs a statement names cut to 3: a day's facts and lines
-    asked in parts, the same decisions.)"""
+    """(With `batch`, the ids and seqs a statement names cut to 3 — a day's facts and lines
+    asked in parts — and the terms' places kept cut to 50, forgotten and read again as the
+    judging goes: the same decisions.)"""
     from memfold.server import pgjudge
 
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     if batch is not None:
         monkeypatch.setattr(pgjudge, "BATCH", batch)
+        monkeypatch.setattr(pgjudge._Places, "KEPT", 50)
     tenants = ("jcopy", "jpg") if batch is None else ("jbcopy", "jbpg")
     with tempfile.TemporaryDirectory() as tmp:
         said, held = _imported(pg_db, Path(tmp), tenants)

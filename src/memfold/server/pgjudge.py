@@ -66,6 +66,12 @@ UNJUDGED = ("SELECT f.day, f.fact_id FROM recall_facts f LEFT JOIN recall_life l
 _ALIASES = ("SELECT key, entity FROM recall_aliases WHERE bank_id = %s"
             " ORDER BY path COLLATE \"C\", place")
 _LINKED = "SELECT DISTINCT key FROM recall_links WHERE bank_id = %s"
+# how many rows hold each term, and its places in each of them (the postings name the rows)
+_TERM_ROWS = "SELECT term, rows FROM recall_terms WHERE bank_id = %s AND term = ANY(%s)"
+_TERM_PLACES = ("SELECT u.lexeme, f.rowid, f.length, u.positions, u.weights"
+                " FROM recall_postings p JOIN recall_facts f ON f.rowid = p.rowid"
+                " CROSS JOIN LATERAL unnest(f.terms) u WHERE p.bank_id = %s"
+                " AND p.term = ANY(%s) AND u.lexeme = p.term")
 
 
 def unjudged(write: BankWrite) -> list[tuple[int | None, str]]:
@@ -118,7 +124,9 @@ class _Rows:
     def __init__(self, write: BankWrite) -> None:
         self.write = write
         self.facts = BankFacts(write.bank_id, (write.version, ""))
-        self.index = _ScoredRows(write.conn, write.bank_id, facts=self.facts)
+        self.places = _Places()  # (kept across days: the files do not change)
+        self.index = _ScoredRows(write.conn, write.bank_id, facts=self.facts,
+                                 places=self.places)
 
     def fresh(self) -> PgRecallIndex:
         facts = self.facts
@@ -127,7 +135,8 @@ class _Rows:
         facts.reviews.clear()
         facts.head = None
         facts.room()
-        self.index = _ScoredRows(self.write.conn, self.write.bank_id, facts=facts)
+        self.index = _ScoredRows(self.write.conn, self.write.bank_id, facts=facts,
+                                 places=self.places)
         return self.index
 
     def journal_position(self) -> JournalPosition:
@@ -141,6 +150,11 @@ class _Rows:
 class _ScoredRows(PgRecallIndex):
     """The bank's recall rows, with every full-text match's score (`match_scores`); ids
     and seqs asked at most `recall_rows.BATCH` to a statement (a day may hold more)."""
+
+    def __init__(self, conn: psycopg.Connection[Any], bank_id: int, *, facts: BankFacts,
+                 places: _Places) -> None:
+        super().__init__(conn, bank_id, facts=facts)
+        self.places = places
 
     def by_ids(self, ids: Sequence[str]) -> list[Candidate]:
         wanted = list(dict.fromkeys(ids))
@@ -163,30 +177,75 @@ class _ScoredRows(PgRecallIndex):
 
     def match_scores(self, terms: Terms) -> dict[int, float]:
         """The BM25 of every match of `terms`, by row key: the scores `lexical` ranks by
-        (memfold.server.bm25 over the same places), with no row made a fact."""
+        (`bm25.score` over the same places), with no row made a fact.  A search of single
+        terms reads each term's places once for the whole judging (`_Places`)."""
         found = bm25.phrases(terms)
         rows, tokens = self.statistics()
         if not found or not rows:
             return {}
         avgdl = tokens / rows
-        single = all(p.single() for p in found)
-        sql, params = (self._bounded(found, rows, avgdl, terms.every, Filters(), rows)
-                       if single else self._places(found, terms.every, Filters()))
+        if all(p.single() for p in found):
+            return self.places.scores(self.conn, self.bank_id, found, terms.every, rows,
+                                      avgdl)
         places: dict[int, dict[str, list[tuple[int, int]]]] = {}
         lengths: dict[int, int] = {}
-        held: dict[str, int] = {}
-        for rowid, length, _, _, _, lexeme, positions, weights, *n in self.conn.execute(
-                sql, params):
+        for rowid, length, _, _, _, lexeme, positions, weights in self.conn.execute(
+                *self._places(found, terms.every, Filters())):
             lengths[rowid] = length
-            places.setdefault(rowid, {})[lexeme] = [
-                (1 if weight == "A" else 0, place) for place, weight in zip(
-                    positions, weights, strict=True)]
-            if n:
-                held[lexeme] = int(n[0])
-        idfs = ([bm25.idf(rows, held.get(p.terms[0], 0)) for p in found] if single
-                else [bm25.idf(rows, n) for n in self._holding(found)])
+            places.setdefault(rowid, {})[lexeme] = _read_places(positions, weights)
+        idfs = [bm25.idf(rows, n) for n in self._holding(found)]
         return {rowid: bm25.score(found, idfs, places[rowid], length, avgdl)
                 for rowid, length in lengths.items()}
+
+
+def _read_places(positions: Sequence[int], weights: Sequence[str]) -> list[tuple[int, int]]:
+    """A term's places in a row as `PgRecallIndex.lexical` reads them: (column, place)."""
+    return [(1 if weight == "A" else 0, place)
+            for place, weight in zip(positions, weights, strict=True)]
+
+
+class _Places:
+    """Each term's places in the rows holding it, and how many rows hold it, read once
+    (at most `KEPT` places kept: past that, forgotten and read again)."""
+
+    KEPT = 500_000
+
+    def __init__(self) -> None:
+        # term -> (rows holding it, rowid -> (the row's length, the term's places))
+        self.terms: dict[str, tuple[int, dict[int, tuple[int, list[tuple[int, int]]]]]] = {}
+        self.kept = 0
+
+    def scores(self, conn: psycopg.Connection[Any], bank_id: int,
+               found: Sequence[bm25.Phrase], every: bool, rows: int,
+               avgdl: float) -> dict[int, float]:
+        """`match_scores` of a search of single terms (`found`), from the terms' places."""
+        words = list(dict.fromkeys(p.terms[0] for p in found))
+        self._read(conn, bank_id, words)
+        held = [self.terms[w][1] for w in words]
+        rowids = set(held[0]).intersection(*held[1:]) if every else set().union(*held)
+        idfs = [bm25.idf(rows, self.terms[p.terms[0]][0]) for p in found]
+        scores: dict[int, float] = {}
+        for rowid in rowids:
+            places = {w: h[rowid][1] for w, h in zip(words, held, strict=True) if rowid in h}
+            length = next(h[rowid][0] for h in held if rowid in h)
+            scores[rowid] = bm25.score(found, idfs, places, length, avgdl)
+        return scores
+
+    def _read(self, conn: psycopg.Connection[Any], bank_id: int, words: list[str]) -> None:
+        """Read the places of those of `words` not kept."""
+        if self.kept > self.KEPT and any(w not in self.terms for w in words):
+            self.terms.clear()
+            self.kept = 0
+        missing = sorted(w for w in words if w not in self.terms)
+        for part in batches(missing, BATCH):
+            counts = dict(conn.execute(_TERM_ROWS, [bank_id, part]).fetchall())
+            read: dict[str, tuple[int, dict[int, tuple[int, list[tuple[int, int]]]]]] = {
+                w: (int(counts.get(w) or 0), {}) for w in part}
+            for term, rowid, length, positions, weights in conn.execute(
+                    _TERM_PLACES, [bank_id, part]):
+                read[term][1][rowid] = (length, _read_places(positions, weights))
+                self.kept += 1
+            self.terms.update(read)
 
 
 class _Candidates(BulkCandidates):
