@@ -155,24 +155,31 @@ def test_the_index_tool_from_postgres_embeds_what_a_copy_embeds_a_bound_at_a_tim
     assert _bank(pg_db.owner, "vindexpg") == _bank(pg_db.owner, "vindexcopy")
 
 
-def test_a_rebuild_that_would_judge_goes_to_the_copy(
+def test_a_rebuild_that_would_judge_is_judged_from_postgres(
         pg_db: Provisioned, app_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Notes no memfold judged, whose judging decided nothing (no decision journaled): a
-    copy's rebuild judges them again, so `index` with `full` is written through the copy,
-    and answers and stores as it does; `index` alone is answered from the rows."""
+    """Notes no memfold judged, whose judging decided nothing (no decision journaled), then
+    a retain dated before them that one of them changes: a copy's rebuild judges the notes
+    again, against the retained fact too, and supersedes it.  `index` with `full` judges
+    them from the bank's rows as the copy's rebuild does — the same journal lines, rows
+    and answers — and makes no copy."""
     import base64
 
     from memfold.server.replica import Replica
 
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     notes = {"files": [{"path": "memory/2026-05-03.md", "content": base64.b64encode(
-        b"# 2026-05-03\n\n## Retain\n- W @Lena: Teaches piano in Graz. ^lenagraz\n"
+        b"# 2026-05-03\n\n## Retain\n- W @Lena: Lives in Graz now. ^lenagraz\n"
         b"- W @Omar: Bakes bread on Sundays. ^omarbrd1\n").decode()}], "journal": []}
+    earlier = {"bullets": ["W @Lena: Lives in Linz near the river. ^lenalinz"],
+               "date": "2026-05-01"}
     with app_client(pg_db, recall_from="copy") as copy:
         for tenant in ("notescopy", "notespg"):
             token = bearer(make_tenant(pg_db, tenant).tokens["agent"])
             assert copy.post("/v1/banks/main/import", headers=token,
                              json=notes).status_code == 200
+            assert copy.post("/v1/banks/main/retain", headers=token,
+                             json=earlier).status_code == 200
+    assert _events(pg_db.owner, "notespg") == ["retain"]
     with tempfile.TemporaryDirectory() as tmp:
         copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
         copies.mkdir()
@@ -180,13 +187,23 @@ def test_a_rebuild_that_would_judge_goes_to_the_copy(
         through_copy = Replica(app_pool, copies, listen=False, recall_from="copy")
         from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
         try:
-            wanted = [_index(through_copy, "notescopy", args) for args in CALLS]
-            got = [_index(from_pg, "notespg", CALLS[0])]
-            assert list(empty.iterdir()) == []
-            got += [_index(from_pg, "notespg", args) for args in CALLS[1:]]
-            assert list(empty.iterdir()) != []  # rebuilt through a copy
+            wanted = [_index(through_copy, "notescopy", args) for args in CALLS[1:]]
+            got = [_index(from_pg, "notespg", args) for args in CALLS[1:]]
+            assert list(empty.iterdir()) == []  # judged with no copy
         finally:
             through_copy.close()
             from_pg.close()
     assert got == wanted
+    assert _events(pg_db.owner, "notespg") == ["retain", "supersede"]
     assert _bank(pg_db.owner, "notespg") == _bank(pg_db.owner, "notescopy")
+
+
+def _events(url: str, tenant: str) -> list[str]:
+    import json
+
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        conn.execute("SELECT set_config('memfold.tenant', %s, false)", [tenant])
+        return [json.loads(str(r[0]))["event"]
+                for r in conn.execute("SELECT line FROM events ORDER BY seq")]

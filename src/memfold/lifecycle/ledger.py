@@ -327,17 +327,13 @@ class Ledger(Decisions):
         bulk = BulkCandidates(self.backend)  # the files do not change while they are judged
         self._source = bulk
         try:
-            for day, ids in itertools.groupby(unjudged, key=lambda r: r[0]):
-                until = date.fromordinal(day) if day is not None else None
+            for until, ids in written_days(unjudged):
                 bulk.refresh()  # what the days before decided
-                judged += self._judged([fact_id for _, fact_id in ids], ts=ts, until=until)
+                judged += self._judged(ids, ts=ts, until=until)
         finally:
             self._source = self.backend
         if judged:
-            moved = sum(j.superseded for j in judged)
-            self.notices.append(f"judged the facts in the order they were written: {moved} "
-                                f"superseded, {len(judged) - moved} conflicts left active "
-                                "(`memfold review` lists them)")
+            self.notices.append(judged_in_order(judged))
         return judged
 
     def _still_open(self, j: Judgement) -> bool:
@@ -354,6 +350,22 @@ class Ledger(Decisions):
                     if content_sha(content) != sha]
         if decide():  # decided again under the lock, only when some text did change
             self.transact(decide, ts=ts)
+
+
+def written_days(unjudged: Iterable[tuple[int | None, str]],
+                 ) -> list[tuple[date | None, list[str]]]:
+    """The facts `judge_existing` judges, (day ordinal or None, id) in the order written,
+    as the days it judges them in: each day (None: undated) with its facts' ids, in order.
+    A bank's rows in PostgreSQL judge the same days (memfold.server.pgjudge)."""
+    return [(date.fromordinal(day) if day is not None else None, [i for _, i in ids])
+            for day, ids in itertools.groupby(unjudged, key=lambda r: r[0])]
+
+
+def judged_in_order(judged: Sequence[Judgement]) -> str:
+    """The notice after existing facts were judged in the order written."""
+    moved = sum(j.superseded for j in judged)
+    return (f"judged the facts in the order they were written: {moved} superseded, "
+            f"{len(judged) - moved} conflicts left active (`memfold review` lists them)")
 
 
 class FactLookup(Protocol):

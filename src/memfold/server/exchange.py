@@ -27,7 +27,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from memfold.errors import BadInput, UnknownBank
-from memfold.server import pgimport
+from memfold.server import pgimport, pgretain
 from memfold.server.admin import Refused, check_bank
 from memfold.server.db import NeedsCopy, tenant_tx
 from memfold.server.replica import Replica
@@ -125,15 +125,17 @@ def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[
 
 def _whole_from_rows(replica: Replica, caller: Caller, bank: str, files: dict[str, bytes],
                      journal: list[str], known: set[str]) -> int | None:
-    """An import into an empty bank stored from PostgreSQL with no copy (0: the copy would
-    judge nothing, memfold.server.pgimport); None when the bank holds files (their ids put
-    in `known`) or a copy must store it (a replica with a model, an import to judge)."""
-    if replica.recall_from != "postgres" or replica.embedder is not None:
+    """An import into an empty bank stored and judged from PostgreSQL with no copy
+    (memfold.server.pgimport): how many lines the judge added; None when the bank holds
+    files (their ids put in `known`) or a copy must store it (not serving from
+    PostgreSQL, a judge told to load a model the replica lacks, a text that moved from
+    its journaled hash)."""
+    if replica.recall_from != "postgres" or not pgretain.answerable(replica.embedder):
         return None
     check_bank(bank)
     try:
-        return 0 if pgimport.into_empty(replica.pool, caller, bank, files, journal,
-                                        known) else None
+        return pgimport.into_empty(replica.pool, caller, bank, files, journal, known,
+                                   embedder=replica.embedder)
     except NeedsCopy:
         return None
 

@@ -1,6 +1,6 @@
 """An import into an empty bank answered from PostgreSQL itself (`memfold serve
---recall-from postgres`, a replica without a model): the workspace stored whole with no copy
-of the bank, when storing it is all a copy would do.
+--recall-from postgres`): the workspace stored whole, and judged as a copy's first index
+judges it, with no copy of the bank.
 
 Through a copy (`BankWorkspace.import_whole`) the files and journal are stored as the bank's
 first version, then the copy built from that version indexes them, and the first index of
@@ -8,34 +8,35 @@ notes whose journal holds no decision judges every fact no retain wrote, in the 
 written (`Ledger.judge_existing`); it also records a revision for each fact whose text
 differs from the one the journal last saw.  Here the same rows are stored in the write's
 transaction (memfold.server.pgwrite: `rows.store` derives the facts and recall rows and
-folds the journal) and then checked: when the copy would journal nothing — the journal
-holds a decision, or a retain wrote every typed fact, and no fact's text moved from its
-journaled hash — the import is answered from these rows; otherwise `NeedsCopy` rolls the
-transaction back and the copy imports and judges as before.  An import into a bank that
-holds files merges bullet by bullet as retains, which the replica writes from PostgreSQL
-too (memfold.server.exchange, memfold.server.pgretain).
+folds the journal), then the facts a copy would judge are judged over those rows and the
+judge's lines stored in the same version (memfold.server.pgjudge; with the replica's model,
+by meaning too).  When the copy would also revise a fact — a text moved from its journaled
+hash — `NeedsCopy` rolls the transaction back and the copy imports as before.  An import
+into a bank that holds files merges bullet by bullet as retains, which the replica writes
+from PostgreSQL too (memfold.server.exchange, memfold.server.pgretain).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from memfold.lifecycle.ledger import DECISIONS, content_sha
+from memfold.server import pgjudge
 from memfold.server.db import NeedsCopy
 from memfold.server.pgindex import PgRecallIndex
-from memfold.server.pgwrite import BankWrite, writing
+from memfold.server.pgwrite import BankWrite, stamp, writing
+from memfold.server.recall_rows import BATCH, batches
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
+    from memfold.embed.base import Embedder
     from memfold.server.admin import Caller
 
 _FILES = "SELECT count(*) FROM files WHERE bank_id = %s"
 _KNOWN = "SELECT fact_id FROM facts WHERE bank_id = %s"
-_DECIDED = ("SELECT 1 FROM events WHERE bank_id = %s AND record ->> 'event' = ANY(%s)"
-            " LIMIT 1")
 # a typed fact no retain event listed (`Ledger.judge_existing` would judge it)
 _UNRETAINED = ("SELECT 1 FROM recall_facts f LEFT JOIN recall_life l ON l.bank_id = f.bank_id"
                " AND l.id = f.fact_id WHERE f.bank_id = %s AND f.kind <> 'text'"
@@ -49,20 +50,40 @@ _TRACKED = ("SELECT f.fact_id, f.content FROM recall_facts f JOIN recall_life l"
 
 
 def into_empty(pool: ConnectionPool, caller: Caller, bank: str, files: Mapping[str, bytes],
-               journal: Sequence[str], known: set[str]) -> bool:
-    """Store the import whole as the bank's first version when the bank holds no file
-    (True); else add the ids of the facts it holds to `known` (False) and store nothing.
-    NeedsCopy, nothing stored, when a copy would judge or revise what it imported."""
+               journal: Sequence[str], known: set[str], *,
+               embedder: Callable[[], Embedder] | None = None, now: Any = None) -> int | None:
+    """Store the import whole as the bank's first version when the bank holds no file, and
+    journal the judge's word on its facts no retain wrote as a copy's first index does
+    (memfold.server.pgjudge, with the replica's model `embedder` if any): how many journal
+    lines the judge added.  None when the bank holds files: the ids of the facts it holds
+    put in `known`, nothing stored.  NeedsCopy, nothing stored, when a copy would revise
+    a fact whose text moved from its journaled hash."""
     with writing(pool, caller, bank) as write:
         row = write.conn.execute(_FILES, [write.bank_id]).fetchone()
         if row is None or row[0] != 0:
             known.update(r[0] for r in write.conn.execute(_KNOWN, [write.bank_id]))
-            return False
+            return None
         write.store(files=files, lines=[(int(json.loads(line)["seq"]), line)
                                         for line in journal])
-        if would_journal(write):
-            raise NeedsCopy  # (the transaction rolls back)
-        return True
+        return judged(write, pool, embedder, ts=stamp(now))
+
+
+def judged(write: BankWrite, pool: ConnectionPool, embedder: Callable[[], Embedder] | None,
+           *, ts: str, signed: bool = True) -> int:
+    """After the bank's rows were derived from its files and journal (an import's first
+    version, `index` with `full`): journal what a copy's first index of them journals —
+    the judge's word on the facts no retain wrote, in the order written — and return how
+    many lines that added (`signed` with the caller's name, as a copy's import signs
+    them; its rebuild by `index` signs none); NeedsCopy (the transaction rolls back) when
+    the copy would also revise a fact whose text moved from its journaled hash."""
+    if would_journal(write, judge=False):
+        raise NeedsCopy
+    if not pgjudge.unjudged(write):
+        return 0
+    seq, _ = write.tail()
+    judge, stored = pgjudge.judge_for(write, pool, embedder)
+    pgjudge.judge_existing(write, ts=ts, judge=judge, stored=stored, signed=signed)
+    return write.tail()[0] - seq
 
 
 def would_journal(write: BankWrite, *, judge: bool = True) -> bool:
@@ -70,11 +91,14 @@ def would_journal(write: BankWrite, *, judge: bool = True) -> bool:
     of an import, `index` with `full`: memfold.server.pgsync) would journal anything:
     judge the facts (with `judge`: no decision journaled and a fact no retain wrote) or
     revise one."""
-    if judge and not write.conn.execute(_DECIDED, [write.bank_id, list(DECISIONS)]).fetchone() \
-            and write.conn.execute(_UNRETAINED, [write.bank_id]).fetchone():
+    if judge and write.conn.execute(_UNRETAINED, [write.bank_id]).fetchone() \
+            and not write.conn.execute(pgjudge.DECIDED, [write.bank_id,
+                                                         list(DECISIONS)]).fetchone():
         return True
     tracked = write.conn.execute(_TRACKED, [write.bank_id]).fetchall()
-    states = PgRecallIndex(write.conn, write.bank_id).life([str(r[0]) for r in tracked])
+    index = PgRecallIndex(write.conn, write.bank_id)
+    states = {fact_id: state for part in batches([str(r[0]) for r in tracked], BATCH)
+              for fact_id, state in index.life(part).items()}
     return any((state := states.get(str(fact_id))) is not None
                and state.content_sha != content_sha(str(content))
                for fact_id, content in tracked)

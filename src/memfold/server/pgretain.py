@@ -135,13 +135,13 @@ class DatabaseWriter(pgcore.CoreWrites):
     def index(self, *, full: bool = False, progress: Any = None,
               judge: bool = True) -> SyncReport:
         """`Memory.index` on the bank's rows (memfold.server.pgsync): with `full` derived
-        again from its files and journal, and with a model up to `pgvectors.INDEX_EMBED`
-        of its texts without a vector embedded, in the write's transaction; NeedsCopy when
-        a copy's rebuild would journal."""
+        again from its files and journal and judged as a copy's rebuild judges, and with a
+        model up to `pgvectors.INDEX_EMBED` of its texts without a vector embedded, in the
+        write's transaction; NeedsCopy when a copy's rebuild would revise a fact."""
         started = time.perf_counter()
         write = self.transaction()
         if full:
-            pgsync.rederive(write, judge=judge)
+            pgsync.rederive(write, judge=judge, pool=self.pool, embedder=self.embedder)
         if self.embedder is not None:
             model = self.embedder()
             name = stored_name(model.identity)

@@ -17,10 +17,12 @@ there is nothing to sync, and here:
   --repair` does for what it finds wrong; then the vectors, as above, in the same
   transaction.  `head` does not move (no file or journal line changed), the statistics row
   does, so every replica reads the bank's kept answers again (memfold.server.pgcache).
-  When a copy's rebuild would journal something — the judge's word on facts no retain
-  wrote, in a bank whose journal holds no decision, or a revision of a fact whose text
-  moved from its journaled hash (`pgimport.would_journal`) — it is refused with `NeedsCopy`
-  before anything is stored, and the copy rebuilds and journals as before.
+  When a copy's rebuild would judge — facts no retain wrote, in a bank whose journal holds
+  no decision — they are judged from the rows in the same transaction and the judge's lines
+  journaled unsigned, as the copy's rebuild journals them (memfold.server.pgjudge, through
+  `pgimport.judged`); when it would revise a fact whose text moved from its journaled hash
+  (`pgimport.would_journal`), `NeedsCopy` rolls the transaction back and the copy rebuilds
+  and journals as before.
 
 The answer is the report a copy gives (`SyncReport`), from the rows: `scanned` the bank's
 files (the skeleton's in a bank never written, as its copy holds them), nothing added,
@@ -32,15 +34,20 @@ warnings — the link warnings and the open warnings as `status` counts them
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from memfold.index.links import warnings_of
 from memfold.server import pgimport, pgstatus, recall_rows, rows
 from memfold.server.db import NeedsCopy
 from memfold.server.pgreads import SKELETON
+from memfold.server.pgwrite import stamp
 from memfold.values import SyncReport
 
 if TYPE_CHECKING:
+    from psycopg_pool import ConnectionPool
+
+    from memfold.embed.base import Embedder
     from memfold.server.pgindex import PgRecallIndex
     from memfold.server.pgwrite import BankWrite
 
@@ -64,14 +71,19 @@ def report(index: PgRecallIndex, head: int, *, full: bool, started: float) -> Sy
                       open_warnings=index.warning_count() + len(links))
 
 
-def rederive(write: BankWrite, *, judge: bool = True) -> None:
-    """Derive the bank's rows again from its files and journal, in the write's transaction
-    (module doc); NeedsCopy, nothing stored, when a copy's rebuild would journal."""
+def rederive(write: BankWrite, *, judge: bool = True, pool: ConnectionPool | None = None,
+             embedder: Callable[[], Embedder] | None = None) -> None:
+    """Derive the bank's rows again from its files and journal, in the write's transaction,
+    and with `judge` journal what a copy's rebuild would (module doc: the judge's word, by
+    meaning too with the replica's model `embedder`); NeedsCopy, nothing stored, when the
+    copy's rebuild would revise a fact."""
     if not write.head:  # a bank never written: nothing to derive
         return
-    if pgimport.would_journal(write, judge=judge):
-        raise NeedsCopy
     with write.conn.cursor() as cur:
         found = rows.check(cur, write.caller.tenant, write.bank_id, repair=True)
         if not found["recall"]:  # (rebuilt by the repair when its statistics disagreed)
             recall_rows.rebuild(cur, write.caller.tenant, write.bank_id)
+    if judge and pool is not None:
+        pgimport.judged(write, pool, embedder, ts=stamp(), signed=False)
+    elif pgimport.would_journal(write, judge=judge):
+        raise NeedsCopy
