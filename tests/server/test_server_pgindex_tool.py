@@ -6,8 +6,6 @@ per call, storing the vectors a copy's `index` stores, and is refused to a read-
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +13,7 @@ from test_server_pgretain import NOW, STEPS, _bank, _vectors
 
 from memfold.embed.base import FakeEmbedder
 from memfold_bench.pg_cluster import Provisioned
-from server_support import app_client, bearer, caller, make_tenant
+from server_support import app_client, bearer, caller, copy_and_postgres, make_tenant
 
 CALLS: tuple[dict[str, Any], ...] = ({}, {"full": True}, {})
 
@@ -78,31 +76,20 @@ def _tamper(url: str, tenant: str) -> None:
 
 def test_the_index_tool_from_postgres_answers_as_a_copy_and_derives_the_rows_again(
         pg_db: Provisioned, app_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from memfold.server.replica import Replica
-
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     _fill(pg_db, "indexcopy", "indexpg")
     wanted_recalls = _recalls(app_pool, "indexpg")
-    with tempfile.TemporaryDirectory() as tmp:
-        copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
-        copies.mkdir()
-        empty.mkdir()
-        through_copy = Replica(app_pool, copies, listen=False, recall_from="copy")
-        from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
-        try:
-            wanted = [_index(through_copy, "indexcopy", args) for args in CALLS]
-            got = [_index(from_pg, "indexpg", args) for args in CALLS]
-            refused = [_index(from_pg, "indexpg", args, "read") for args in CALLS[:2]]
-            assert list(empty.iterdir()) == []  # answered with no copy
-            assert _bank(pg_db.owner, "indexpg") == _bank(pg_db.owner, "indexcopy")
-            _tamper(pg_db.owner, "indexpg")
-            tampered = _problems(app_pool, "indexpg")
-            assert _index(from_pg, "indexpg", {}) == got[0]  # no sync: the rows as they are
-            repaired = _index(from_pg, "indexpg", {"full": True})
-            assert list(empty.iterdir()) == []
-        finally:
-            through_copy.close()
-            from_pg.close()
+    with copy_and_postgres(app_pool) as (through_copy, from_pg, empty):
+        wanted = [_index(through_copy, "indexcopy", args) for args in CALLS]
+        got = [_index(from_pg, "indexpg", args) for args in CALLS]
+        refused = [_index(from_pg, "indexpg", args, "read") for args in CALLS[:2]]
+        assert list(empty.iterdir()) == []  # answered with no copy
+        assert _bank(pg_db.owner, "indexpg") == _bank(pg_db.owner, "indexcopy")
+        _tamper(pg_db.owner, "indexpg")
+        tampered = _problems(app_pool, "indexpg")
+        assert _index(from_pg, "indexpg", {}) == got[0]  # no sync: the rows as they are
+        repaired = _index(from_pg, "indexpg", {"full": True})
+        assert list(empty.iterdir()) == []
     assert got == wanted
     assert got[1][1]["full"] and got[1][1]["scanned"] == len(got[1][1]["added"]) == 8
     assert not got[0][1]["added"] and got[0][1]["open_warnings"] == 0
@@ -120,32 +107,20 @@ def test_the_index_tool_from_postgres_answers_as_a_copy_and_derives_the_rows_aga
 def test_the_index_tool_from_postgres_embeds_what_a_copy_embeds_a_bound_at_a_time(
         pg_db: Provisioned, app_pool: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from memfold.server import pgvectors
-    from memfold.server.replica import Replica
 
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     _fill(pg_db, "vindexcopy", "vindexpg")
     assert _vectors(pg_db.owner, "vindexpg") == []  # written without a model
     monkeypatch.setattr(pgvectors, "INDEX_EMBED", 3)
     model = FakeEmbedder()
-    with tempfile.TemporaryDirectory() as tmp:
-        copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
-        copies.mkdir()
-        empty.mkdir()
-        through_copy = Replica(app_pool, copies, embedder=lambda: model, listen=False,
-                               recall_from="copy")
-        from_pg = Replica(app_pool, empty, recall_from="postgres", embedder=lambda: model,
-                          listen=False)
-        try:
-            wanted = _index(through_copy, "vindexcopy", {})
-            counts, answers = [], []
-            for _ in range(6):
-                answers.append(_index(from_pg, "vindexpg", {}))
-                counts.append(len(_vectors(pg_db.owner, "vindexpg")))
-            rebuilt = _index(from_pg, "vindexpg", {"full": True})
-            assert list(empty.iterdir()) == []
-        finally:
-            through_copy.close()
-            from_pg.close()
+    with copy_and_postgres(app_pool, embedder=lambda: model) as (through_copy, from_pg, empty):
+        wanted = _index(through_copy, "vindexcopy", {})
+        counts, answers = [], []
+        for _ in range(6):
+            answers.append(_index(from_pg, "vindexpg", {}))
+            counts.append(len(_vectors(pg_db.owner, "vindexpg")))
+        rebuilt = _index(from_pg, "vindexpg", {"full": True})
+        assert list(empty.iterdir()) == []
     stored = _vectors(pg_db.owner, "vindexcopy")
     assert len(stored) > 6
     assert counts[:2] == [3, 6] and counts[-1] == len(stored)  # a bound at a time
@@ -164,8 +139,6 @@ def test_a_rebuild_that_would_judge_is_judged_from_postgres(
     and answers — and makes no copy."""
     import base64
 
-    from memfold.server.replica import Replica
-
     monkeypatch.setenv("MEMFOLD_NOW", NOW)
     notes = {"files": [{"path": "memory/2026-05-03.md", "content": base64.b64encode(
         b"# 2026-05-03\n\n## Retain\n- W @Lena: Lives in Graz now. ^lenagraz\n"
@@ -180,19 +153,10 @@ def test_a_rebuild_that_would_judge_is_judged_from_postgres(
             assert copy.post("/v1/banks/main/retain", headers=token,
                              json=earlier).status_code == 200
     assert _events(pg_db.owner, "notespg") == ["retain"]
-    with tempfile.TemporaryDirectory() as tmp:
-        copies, empty = Path(tmp) / "copies", Path(tmp) / "empty"
-        copies.mkdir()
-        empty.mkdir()
-        through_copy = Replica(app_pool, copies, listen=False, recall_from="copy")
-        from_pg = Replica(app_pool, empty, recall_from="postgres", listen=False)
-        try:
-            wanted = [_index(through_copy, "notescopy", args) for args in CALLS[1:]]
-            got = [_index(from_pg, "notespg", args) for args in CALLS[1:]]
-            assert list(empty.iterdir()) == []  # judged with no copy
-        finally:
-            through_copy.close()
-            from_pg.close()
+    with copy_and_postgres(app_pool) as (through_copy, from_pg, empty):
+        wanted = [_index(through_copy, "notescopy", args) for args in CALLS[1:]]
+        got = [_index(from_pg, "notespg", args) for args in CALLS[1:]]
+        assert list(empty.iterdir()) == []  # judged with no copy
     assert got == wanted
     assert _events(pg_db.owner, "notespg") == ["retain", "supersede"]
     assert _bank(pg_db.owner, "notespg") == _bank(pg_db.owner, "notescopy")

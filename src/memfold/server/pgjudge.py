@@ -274,8 +274,11 @@ class _Candidates(BulkCandidates):
 
 def judge_for(write: BankWrite, pool: ConnectionPool,
               embedder: Callable[[], Embedder] | None) -> tuple[Judge, StoredVectors | None]:
-    """The judge a copy's ledger weighs with (module doc), and the vectors it reads by
-    meaning (None: words only)."""
+    """The judge a copy's ledger weighs with: the one MEMFOLD_JUDGE names (the rule judge by
+    default), and with the replica's model, unless MEMFOLD_JUDGE_EMBED=off, also weighing
+    meaning (judge.meaning) from vectors kept in the bank's rows, those it makes stored in
+    this write's transaction (memfold.server.vectors); and those vectors (None: words
+    only).  A retain (memfold.server.pgretain) and an import's judging weigh with it."""
     chosen = load_judge(config.judge_settings(), notify=lambda _: None)
     if chosen is None:
         from memfold.lifecycle.judge.rules import RuleJudge

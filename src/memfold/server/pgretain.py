@@ -46,13 +46,12 @@ from memfold import config
 from memfold import retain as retain_module
 from memfold.journal.events import Record, Revise
 from memfold.journal.log import Event, parse
-from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing, content_sha
-from memfold.server import pgcore, pgledger, pgreflect, pgsync, pgvectors
+from memfold.server import pgcore, pgjudge, pgledger, pgreflect, pgsync, pgvectors
 from memfold.server.admin import Caller, check_bank
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgwrite import BankWrite, chained, clock, skeleton, stamp
-from memfold.server.vectors import StoredVectors, store_vectors, stored_name
+from memfold.server.vectors import store_vectors, stored_name
 from memfold.values import TEXT, Judgement, RetainResult, SyncReport
 from memfold.workspace.format import decode, parse_appended, parse_document, prepare_append
 from memfold.workspace.layout import daily_path
@@ -224,7 +223,7 @@ class Retaining:
         if not new_ids or len(new_ids) > JUDGE_LIMIT:
             return []
         index = PgRecallIndex(self.conn, self.bank_id)
-        judge, stored = self._judge(self.tx.version)
+        judge, stored = pgjudge.judge_for(self.tx, self.pool, self.embedder)
         weighing = Weighing(index, index, judge)
         with nullcontext() if stored is None else stored.writing(self.conn):
             weighed = weighing.weigh(new_ids)
@@ -232,24 +231,6 @@ class Retaining:
         records: list[Record] = [r for _, r in kept if r is not None]
         self.tx.journal(records, ts=ts)
         return [j for j, _ in kept]
-
-    def _judge(self, version: int) -> tuple[Judge, StoredVectors | None]:
-        """The judge a copy's ledger weighs with: the one MEMFOLD_JUDGE names (the rule judge
-        by default), and with the replica's model, unless MEMFOLD_JUDGE_EMBED=off, also
-        weighing meaning (judge.meaning) from vectors kept in the bank's rows, those it
-        makes stored in this write's transaction (memfold.server.vectors)."""
-        chosen = load_judge(config.judge_settings(), notify=lambda _: None)
-        if chosen is None:
-            from memfold.lifecycle.judge.rules import RuleJudge
-
-            chosen = RuleJudge()
-        if self.embedder is None or config.choice("MEMFOLD_JUDGE_EMBED") == "off":
-            return chosen, None
-        from memfold.lifecycle.judge.meaning import MeaningJudge
-
-        stored = StoredVectors(self.embedder(), self.pool, self.caller.tenant,
-                               self.bank_id, lambda: version)
-        return MeaningJudge(chosen, stored), stored
 
     def _keyed(self, key: str) -> Event | None:
         row = self.conn.execute(_KEYED, [self.bank_id, key]).fetchone()
