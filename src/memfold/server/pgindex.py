@@ -306,9 +306,7 @@ class PgRecallIndex:
         for rowid, length, day, path, line, lexeme, positions, weights, *n in self.conn.execute(
                 sql, params):
             info[rowid] = (length, day, path, line)
-            places.setdefault(rowid, {})[lexeme] = [
-                (1 if weight == "A" else 0, place) for place, weight in zip(
-                    positions, weights, strict=True)]
+            places.setdefault(rowid, {})[lexeme] = read_places(positions, weights)
             if n:
                 held[lexeme] = self._held[lexeme] = int(n[0])
         idfs = ([bm25.idf(rows, held.get(p.terms[0], 0)) for p in found] if single
@@ -571,3 +569,10 @@ class PgRecallIndex:
             " f.params, f.confidence, f.importance, f.valid_from, f.valid_until, f.day,"
             " f.explicit FROM recall_facts f WHERE f.bank_id = %s ORDER BY f.path COLLATE"
             " \"C\", f.line, f.fact_id")]
+
+
+def read_places(positions: Sequence[int], weights: Sequence[str]) -> list[tuple[int, int]]:
+    """A term's places in a row, from its tsvector entry, as `bm25.score` reads them:
+    (column, place), column 1 for a place of weight A (a name), else 0."""
+    return [(1 if weight == "A" else 0, place)
+            for place, weight in zip(positions, weights, strict=True)]

@@ -39,7 +39,7 @@ from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import DECISIONS, Weighing, written_days
 from memfold.server import bm25
 from memfold.server.pgcache import BankFacts
-from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgindex import PgRecallIndex, read_places
 from memfold.server.pgwrite import chained
 from memfold.server.recall_rows import BATCH, batches
 from memfold.server.vectors import StoredVectors
@@ -192,16 +192,10 @@ class _ScoredRows(PgRecallIndex):
         for rowid, length, _, _, _, lexeme, positions, weights in self.conn.execute(
                 *self._places(found, terms.every, Filters())):
             lengths[rowid] = length
-            places.setdefault(rowid, {})[lexeme] = _read_places(positions, weights)
+            places.setdefault(rowid, {})[lexeme] = read_places(positions, weights)
         idfs = [bm25.idf(rows, n) for n in self._holding(found)]
         return {rowid: bm25.score(found, idfs, places[rowid], length, avgdl)
                 for rowid, length in lengths.items()}
-
-
-def _read_places(positions: Sequence[int], weights: Sequence[str]) -> list[tuple[int, int]]:
-    """A term's places in a row as `PgRecallIndex.lexical` reads them: (column, place)."""
-    return [(1 if weight == "A" else 0, place)
-            for place, weight in zip(positions, weights, strict=True)]
 
 
 class _Places:
@@ -243,7 +237,7 @@ class _Places:
                 w: (int(counts.get(w) or 0), {}) for w in part}
             for term, rowid, length, positions, weights in conn.execute(
                     _TERM_PLACES, [bank_id, part]):
-                read[term][1][rowid] = (length, _read_places(positions, weights))
+                read[term][1][rowid] = (length, read_places(positions, weights))
                 self.kept += 1
             self.terms.update(read)
 

@@ -35,7 +35,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from memfold import config
-from memfold.embed.store import CHUNK, fact_text, text_key
+from memfold.embed.store import fact_text, text_key
 from memfold.errors import EmbedUnavailable
 from memfold.index.base import Candidate, Citation
 from memfold.recall.fusion import LEXICAL
@@ -51,6 +51,7 @@ from memfold.server.pgvectors import (
     BankMatrix,
     BankRows,
     Rows,
+    embed_texts,
     semantic,
 )
 from memfold.server.vectors import read_vectors, store_vectors, stored_name
@@ -223,8 +224,8 @@ class Paraphrases:
 
     def _fill(self, matrix: Rows, todo: Mapping[bytes, str]) -> None:
         """Append these texts' vectors to `matrix`: those the bank's rows hold, the rest
-        embedded (shortest first, CHUNK at a time, as a local update embeds them).  A model
-        that fails leaves its texts without a vector, as a copy's run does."""
+        embedded (`pgvectors.embed_texts`, as a recall embeds them).  A model that fails
+        leaves its texts without a vector, as a copy's run does."""
         import numpy as np
 
         if not todo:
@@ -233,16 +234,10 @@ class Paraphrases:
         found = read_vectors(self.conn, self.bank_id, self.name, list(todo), dims)
         if found:
             matrix.append(list(found), np.stack(list(found.values())))
-        pending = sorted(((k, t) for k, t in todo.items() if k not in found),
-                         key=lambda item: len(item[1]))
-        for start in range(0, len(pending), CHUNK):
-            part = pending[start : start + CHUNK]
-            try:
-                vectors = np.asarray(self.model.embed([t for _, t in part]), dtype=np.float32)
-            except Exception:  # noqa: BLE001 - as a copy's run: found by their words alone
-                return
-            matrix.append([k for k, _ in part], vectors)
-            self.made.update({k: vectors[n] for n, (k, _) in enumerate(part)})
+        made = embed_texts(self.model, [(k, t) for k, t in todo.items() if k not in found], [])
+        if made:
+            matrix.append(list(made), np.stack(list(made.values())))
+            self.made.update(made)
 
 
 def _model(opener: Callable[[], Embedder]) -> Embedder | None:
