@@ -344,12 +344,18 @@ class Ledger(Decisions):
 
     def _revisions(self, paths: Sequence[str] | None, *, ts: str) -> None:
         def decide() -> list[Record]:
-            return [Revise(id=fact_id, rev=rev + 1, sha=content_sha(content),
-                           reason="source text changed")
-                    for fact_id, content, sha, rev in self.backend.tracked_contents(paths)
-                    if content_sha(content) != sha]
+            return revisions(self.backend.tracked_contents(paths))
         if decide():  # decided again under the lock, only when some text did change
             self.transact(decide, ts=ts)
+
+
+def revisions(tracked: Iterable[tuple[str, str, str | None, int]]) -> list[Record]:
+    """A revision of each fact whose text moved from the hash the journal last saw, from
+    (id, text, journaled hash, revision) of the facts tracked: what a sync records (a bank's
+    rows in PostgreSQL record the same, memfold.server.pgretain)."""
+    return [Revise(id=fact_id, rev=rev + 1, sha=content_sha(content),
+                   reason="source text changed")
+            for fact_id, content, sha, rev in tracked if content_sha(content) != sha]
 
 
 def written_days(unjudged: Iterable[tuple[int | None, str]],

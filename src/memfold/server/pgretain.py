@@ -44,14 +44,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from memfold import config
 from memfold import retain as retain_module
-from memfold.journal.events import Record, Revise
+from memfold.journal.events import Record
 from memfold.journal.log import Event, parse
-from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing, content_sha
+from memfold.lifecycle.ledger import JUDGE_LIMIT, Weighing, revisions
 from memfold.server import pgcore, pgjudge, pgledger, pgreflect, pgsync, pgvectors
 from memfold.server.admin import Caller, check_bank
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgwrite import BankWrite, chained, clock, skeleton, stamp
-from memfold.server.vectors import store_vectors, stored_name
+from memfold.server.vectors import store_vectors
 from memfold.values import TEXT, Judgement, RetainResult, SyncReport
 from memfold.workspace.format import decode, parse_appended, parse_document, prepare_append
 from memfold.workspace.layout import daily_path
@@ -142,10 +142,8 @@ class DatabaseWriter(pgcore.CoreWrites):
         if full:
             pgsync.rederive(write, judge=judge, pool=self.pool, embedder=self.embedder)
         if self.embedder is not None:
-            model = self.embedder()
-            name = stored_name(model.identity)
-            pending = pgvectors.unembedded(write.conn, write.bank_id, name)
-            made = pgvectors.embed_texts(model, pending[:pgvectors.INDEX_EMBED], [])
+            name, made, _ = pgvectors.embed_unembedded(write.conn, write.bank_id,
+                                                       self.embedder())
             store_vectors(write.conn, self.caller.tenant, write.bank_id, name, made.items(),
                           seen=None)
         return pgsync.report(PgRecallIndex(write.conn, write.bank_id), write.head, full=full,
@@ -205,16 +203,14 @@ class Retaining:
     def revised(self, rel: str, ts: str) -> None:
         """Journal a revision of each fact of `rel` whose text moved from the one the
         journal last saw (its rows stored already): what `Ledger.after_sync` records when a
-        local retain indexed the whole day."""
+        local retain indexed the whole day (`ledger.revisions`)."""
         rows = self.conn.execute(_TRACKED_IN, [self.bank_id, rel]).fetchall()
         states = PgRecallIndex(self.conn, self.bank_id).life([str(r[0]) for r in rows])
-        records: list[Record] = [
-            Revise(id=str(fact_id), rev=state.rev + 1, sha=content_sha(str(content)),
-                   reason="source text changed")
+        self.tx.journal(revisions(
+            (str(fact_id), str(content), state.content_sha, state.rev)
             for fact_id, content in rows
             if (state := states.get(str(fact_id))) is not None
-            and state.content_sha is not None and state.content_sha != content_sha(str(content))]
-        self.tx.journal(records, ts=ts)
+            and state.content_sha is not None), ts=ts)
 
     def judged(self, new_ids: list[str], ts: str) -> list[Judgement]:
         """Judge the new facts against older ones from the bank's rows (the retain's own

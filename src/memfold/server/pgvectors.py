@@ -379,6 +379,17 @@ def unembedded(conn: psycopg.Connection[Any], bank_id: int,
     return sorted(todo.items(), key=lambda item: (len(item[1]), item[0]))
 
 
+def embed_unembedded(conn: psycopg.Connection[Any], bank_id: int, model: Embedder,
+                     limit: int = INDEX_EMBED) -> tuple[str, dict[bytes, Matrix], int]:
+    """Embed at most `limit` of the bank's texts with no vector of `model` stored (what the
+    MCP tool `index` embeds a call): the name its `vectors` rows go under, the vectors made
+    by key, and how many texts are left without one."""
+    name = stored_name(model.identity)
+    pending = unembedded(conn, bank_id, name)
+    made = embed_texts(model, pending[:limit], [])
+    return name, made, len(pending) - len(made)
+
+
 def _stack(vectors: list[Matrix], dims: int) -> Matrix:
     import numpy as np
 
@@ -441,13 +452,11 @@ class BankVectors:
         """Embed at most `limit` of the bank's texts that have no vector stored (the MCP tool
         `index`), stored as a recall's are once the snapshot is over (`store`); how many
         are left without one."""
-        model = self.opener()
-        name = stored_name(model.identity)
-        pending = unembedded(self.conn, self.bank_id, name)
-        made = embed_texts(model, pending[:INDEX_EMBED if limit is None else limit], [])
+        name, made, left = embed_unembedded(self.conn, self.bank_id, self.opener(),
+                                            INDEX_EMBED if limit is None else limit)
         if made:
             self.made = (name, made)
-        return len(pending) - len(made)
+        return left
 
     def store(self) -> None:
         """Store the vectors this recall made, for every replica, in a transaction of
