@@ -23,6 +23,7 @@ import re
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.offers import FINAL, INTERIM, STILL, finals, interim
 from memfold.lifecycle.judge.pieces import words_as_written
+from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Change, Reading, Stems
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
 from memfold.lifecycle.judge.slots import stems
@@ -227,6 +228,27 @@ def money_apart(n: Reading, o: Reading) -> bool:
     return bool(theirs) and n.kind == "experience" and not n.changes
 
 
+_STOP_STEMS = w.STOP | frozenset(w.stem(x) for x in w.STOP)
+
+
+def measure_apart(n: Reading, o: Reading) -> bool:
+    """Two amounts (of money, of minutes, a count) that measure nothing both facts name: no
+    word but the entities', units and common words in common ("We do retros every other
+    Friday, 45 minutes" / "Bike to the office is 25 minutes now"; "rent $1,650/mo" /
+    "Insurance renewed at $1,185/mo")."""
+    if not all(r.numbers or any(map(w.is_number, r.value)) for r in (n, o)) \
+            or lexicon_of(n.text) or lexicon_of(o.text):  # English words only
+        return False
+    common = _GENERIC | UNIT_WORDS | _STOP_STEMS | named(n) | named(o)
+    mine, theirs = (frozenset(x for x in r.words - common if not w.is_number(x) and len(x) > 2)
+                    for r in (n, o))
+    return bool(mine) and bool(theirs) and not mine & theirs  # "Theo is 7" / "turned 8"
+
+
+def amounts_apart(n: Reading, o: Reading) -> bool:
+    return money_apart(n, o) or measure_apart(n, o)
+
+
 def named(r: Reading) -> Stems:
     """The words of the names of the entities a fact is about ("project-compass")."""
     return frozenset(w.stem(part) for key in r.about for part in key.split("-"))
@@ -359,12 +381,54 @@ def status(n: Reading, o: Reading) -> str | None:
         n.subject <= names and o.subject <= names and not was <= _HOPEFUL
         and not n.about <= {"me"}  # every fact of the user's is the user's
         and nothing_else(n, o, names) and outcome_of_it(n, o, now, names))
+    now = frozenset(x for x in now if outcome_of(was, x, n.text))
     m = _DONE.search(n.text) or (_DECLINED.search(n.text) if n.subject else None)
     done = words_as_written(now, n.text) if now else (m.group() if m else "")
     if was and done and same:
         return f"status: {words_as_written(was, o.text)!r} became {done!r}"
     return None
 
-__all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "UNIT_WORDS", "change_apart", "count_apart",
-           "kind_apart", "left_apart", "liked_alike", "money_apart", "named",
-           "nothing_else", "outcome_of_it", "said_of_it", "status", "unit_named"]
+# which outcomes end which interim states: a review is decided, a beta shipped, a trial passed
+# or over, a pregnancy a birth — "First bug filed at Trellis" ends no probation, "Joined the
+# Tuesday group; 140 open bugs" no engagement
+_OUTCOMES = tuple((frozenset(w.stem(x) for x in before.split()),
+                   frozenset(w.stem(x) for x in after.split())) for before, after in (
+    ("pending waiting awaiting review submitted applied applying consideration assessment "
+     "shortlisted waitlisted candidate applicant offer provisional listed",
+     "approved accepted rejected denied granted refused dismissed upheld overturned hired "
+     "confirmed issued signed passed qualified certified settled found sold finalised "
+     "finalized received arrived delivered available graduated"),
+    ("beta alpha preview draft unreleased construction renovation refurbishment refit "
+     "progress underway planned scheduled",
+     "shipped live launched released ga done finished completed complete published opened "
+     "landed merged deployed available over cancelled canceled arrived delivered"),
+    ("hold paused suspended stalled frozen blocked",
+     "resumed restarted unblocked active cancelled canceled reopened"),
+    ("trial probation", "permanent passed confirmed hired finished done over completed"),
+    ("engaged dating", "married"),
+    ("expecting pregnant", "born birth"),
+    ("injured repairs maintenance", "healed recovered fixed reopened resumed"),
+    ("open unresolved outstanding unpaid backlog queued ongoing",
+     "closed resolved fixed paid settled merged done finished completed"),
+    ("looking searching hunting interviewing negotiating recruiting vacancy vacancies vacant "
+     "investigating hiring", "found hired signed filled"),
+))
+_ANY_OUTCOME = frozenset({"being"})  # "is being processed": any outcome decides it
+_HIRING = frozenset({"hiring"})  # as offers.interim says it, unstemmed
+_DID = re.compile(r"\b(?:did|does|do)\b", re.IGNORECASE)
+
+
+def outcome_of(was: Stems, outcome: str, text: str) -> bool:
+    """Whether `outcome` (a stem of FINAL) ends one of the interim states in `was`; "did"
+    says what was done, not that a thing is done."""
+    if outcome == w.stem("done") and _DID.search(text) and not re.search(r"\bdone\b", text, re.I):
+        return False
+    return bool(was & _ANY_OUTCOME) or any(
+        outcome in after and was & before for before, after in _OUTCOMES) or bool(
+        was & _HIRING and outcome in _OUTCOMES[-1][1])
+
+
+__all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "UNIT_WORDS", "amounts_apart", "change_apart",
+           "count_apart", "kind_apart", "left_apart", "liked_alike", "measure_apart",
+           "money_apart", "named", "nothing_else", "outcome_of", "outcome_of_it", "said_of_it",
+           "status", "unit_named"]

@@ -47,6 +47,7 @@ import re
 from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Reading, Stems
 
 _GENERIC = w.GENERIC_STEMS
@@ -99,8 +100,9 @@ _HIRING = re.compile(r"\b(?:is|are)\s+(?:still\s+|now\s+)?hiring\b", re.IGNORECA
 def interim(o: Reading) -> Stems:
     """The interim states the older fact says it is in ("pending", "being processed", "is
     hiring")."""
+    english = lexicon_of(o.text) is None  # the phrases below are English ones
     said = frozenset(x for x in o.words & INTERIM
-                     if x not in _INTERIM_ONLY or _INTERIM_ONLY[x].search(o.text))
+                     if x not in _INTERIM_ONLY or not english or _INTERIM_ONLY[x].search(o.text))
     return said | (_BEING if BEING_DONE.search(o.text) else frozenset()) | (
         _HIRING_WORD if _HIRING.search(o.text) else frozenset())
 
@@ -112,6 +114,17 @@ _INTERIM_ONLY = {w.stem(word): re.compile(pattern, re.IGNORECASE) for word, patt
     ("repairs", r"\b(?:for|under|awaiting|needs?|being)\s+(?:\w+\s+)?repair\w*\b"
                 r"(?!\s+(?:work|jobs?|bills?|costs?|shops?|business))"),
     ("looking", r"\blooking\s+(?:for|to|into|at\s+\w+ing)\b"),
+    # a state, not a noun of the same stem: "a move planned", not "a 10GB plan"; "is
+    # engaged", not "my engagement manager"; "under review", not "410 reviews"
+    ("planned", r"\bplanned\b"),
+    ("engaged", r"\bengaged\b"),
+    ("stalled", r"\bstalled\b"),
+    ("blocked", r"\bblocked\b"),
+    ("review", r"\b(?:under|in|for|awaiting|pending|up\s+for)\s+(?:\w+\s+)?review\b"
+               r"|\bbeing\s+reviewed\b"),
+    ("open", r"\b(?:is|are|was|still|remains?|stays?|left)\s+open\b|\bopen\s+(?:bugs?|issues?"
+             r"|tickets?|cases?|questions?|items?|positions?|roles?|applications?|claims?)\b"),
+    ("maintenance", r"\b(?:in|for|under|down\s+for|closed\s+for)\s+maintenance\b"),
 )}
 
 

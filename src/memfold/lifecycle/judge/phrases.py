@@ -268,3 +268,15 @@ def describes_subject(text: str, found: re.Match[str], names: frozenset[str]) ->
 _NAME_ONLY = re.compile(r"^\s*(?-i:[A-Z])[\w'’.-]*(?:\s+(?-i:[A-Z])[\w'’.-]*){0,3}\s*$")
 _CLOSED = re.compile(r"^[^,;:]{0,40},")  # "... oldest friend since university, lives"
 _NAME_NEXT = re.compile(r"^,?\s+((?-i:[A-Z])[\w'’-]*)")
+
+
+# a sentence's end inside a clause: a full stop after a word that is no title or short form
+# ("Dr. Lind", "St. Kilda", "approx. 40"), then a capital
+SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)])(?<!\b[A-Z])(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z][a-z])"
+                           r"(?<!\bvs)(?<!\bProf)(?<!\bCapt)(?<!\bapprox)[.!?]\s+(?=[A-Z])")
+
+
+def sentences(clause: str) -> list[str]:
+    """A clause's sentences: a change said in one never runs on into the next ("Dropped
+    OSDE. We're on the bodega's plan now, ... for both" left OSDE, not "OSDE. We are")."""
+    return [s for s in SENTENCE_END.split(clause) if s.strip()]

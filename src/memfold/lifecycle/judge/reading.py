@@ -339,8 +339,8 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         subject=stems(subject_text, names),
         predicate=stems(" ".join([predicate_text, *clauses[1:]]), names),
         attr=attr, relation=relation, value=value, verb=verb, head=head,
-        changes=tuple(c for clause in clauses for c in _changes(_FRONTED.sub("", clause),
-                                                                  names)),
+        changes=tuple(c for clause in clauses for one in p.sentences(clause)  # each in its own
+                      for c in _changes(_FRONTED.sub("", one), names)),
         ends=tuple(e for e, _ in ended),
         end_heads=tuple(h for _, h in ended),
         numbers=q.numbers(text),

@@ -50,7 +50,6 @@ from memfold.lifecycle.judge.apart import (
     PART_OF,
     end_of_another,
     ended_shared,
-    money_apart,
     status,
 )
 from memfold.lifecycle.judge.base import Verdict
@@ -247,7 +246,7 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
     if n.relation == o.relation == "attr" and n.attr and n.attr <= ELDERS_AND_YOUNGER:
         return None  # "Mom is a retired teacher" / "Mom is having her knee replaced": a
         # person has many states, not one slot
-    if money_apart(n, o):
+    if apart.amounts_apart(n, o):
         return None  # "our mortgage payment is £1,312" is not "my salary is £44,200"
     if n.relation and n.relation == o.relation and n.relation in _SINGLE:
         nested = n.attr & o.attr and (n.attr <= o.attr or o.attr <= n.attr)
@@ -386,7 +385,7 @@ def _upgraded(n: Reading, o: Reading) -> str | None:
 def _counted(n: Reading, o: Reading) -> str | None:
     if n.additive and not n.now:  # "also charges a £40 fee": another amount beside it
         return None  # ("adopted another cat, so he has three now" counts them again)
-    if money_apart(n, o) or PART_OF.search(n.text) or apart.count_apart(n, o):
+    if apart.amounts_apart(n, o) or PART_OF.search(n.text) or apart.count_apart(n, o):
         return None  # "paid off $4,000 of the loan": a part of it, not what is left
     for value, units in n.numbers:
         for old_value, old_units in o.numbers:

@@ -400,6 +400,12 @@ def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict
     if aside is None and o.kind == n.kind == "observation" and rule_of("rules", reason) != "status":
         # "February brought 31 orders" / "March had 44 orders": each summary tells of its time
         aside = Aside("facts are two observations, each of its own time", True)
+    if aside is None and (o.kind == "observation") != (n.kind == "observation") \
+            and rule_of("rules", reason) != "status":
+        # "Summer: new car, remortgage sorted" / "Car's a 2023 Kia Niro": a summary of a
+        # time sums it up; it neither gives a slot's value nor is a state a change ends (a
+        # status that moved on, "waiting on review" / "approved", still supersedes)
+        aside = Aside("one fact is an observation of its own time", True)
     if aside is None and _STILL.search(tn) and rule_of("rules", reason) == "value":
         aside = Aside("newer fact says it still holds", True)  # "is still S$58 after"
     if aside is None and (_PART_REPLACED.search(tn) or _REPAIRED.search(tn)
