@@ -276,7 +276,15 @@ SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)])(?<!\b[A-Z])(?<!\b[A-Z][a-z])(?<!\
                            r"(?<!\bvs)(?<!\bProf)(?<!\bCapt)(?<!\bapprox)[.!?]\s+(?=[A-Z])")
 
 
-def sentences(clause: str) -> list[str]:
-    """A clause's sentences: a change said in one never runs on into the next ("Dropped
-    OSDE. We're on the bodega's plan now, ... for both" left OSDE, not "OSDE. We are")."""
-    return [s for s in SENTENCE_END.split(clause) if s.strip()]
+# a "from" that says how far, not what was left: "10 minutes' walk from Ikate", "a short
+# drive from the coast", "two blocks away from"
+DISTANCE_FROM = re.compile(r"\b(?:walk|walking|drive|driving|ride|cycle|minutes?|mins?|hours?|km"
+                           r"|kilometres?|kilometers?|miles?|metres?|meters?|blocks?|stops?|away"
+                           r"|far|close|near|down\s+the\s+road)['’]?\s*$", re.IGNORECASE)
+
+
+def sentences(*clauses: str) -> list[str]:
+    """The clauses' sentences: a change or an end said in one never runs on into the next
+    ("Dropped OSDE. We're on the bodega's plan now, ... for both" left OSDE, not "OSDE. We
+    are"; "Cancelled Netflix. Nobody watched it apart from Finn" ended no Finn)."""
+    return [s for clause in clauses for s in SENTENCE_END.split(clause) if s.strip()]

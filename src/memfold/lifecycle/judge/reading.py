@@ -331,7 +331,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     if guard is None and self_report and not _own_voice(self_report.group("who"), names):
         guard = "third-party"  # "Bob thinks MySQL is faster": someone else's view
     corrected = bool(p.CORRECTION.search(content))
-    ended = [e for c in clauses if (e := _ended(c, names, guard)) is not None]
+    ended = [e for one in p.sentences(*clauses) if (e := _ended(one, names, guard)) is not None]
     return Reading(
         kind=kind,
         text=text,
@@ -339,7 +339,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         subject=stems(subject_text, names),
         predicate=stems(" ".join([predicate_text, *clauses[1:]]), names),
         attr=attr, relation=relation, value=value, verb=verb, head=head,
-        changes=tuple(c for clause in clauses for one in p.sentences(clause)  # each in its own
+        changes=tuple(c for one in p.sentences(*clauses)  # each change in its own sentence
                       for c in _changes(_FRONTED.sub("", one), names)),
         ends=tuple(e for e, _ in ended),
         end_heads=tuple(h for _, h in ended),
@@ -517,7 +517,7 @@ def _changes(clause: str, names: Stems) -> list[Change]:
         if _DETERMINED.search(clause[: m.start()]) and not _TO.match(rest.lstrip()) \
                 and not _FROM.match(rest.lstrip()):
             continue  # "the move went fine": a noun that names no value
-        if f := _FROM_TO.search(rest):
+        if (f := _FROM_TO.search(rest)) and not p.DISTANCE_FROM.search(rest[: f.start()]):
             obj = rest[: f.start()]
             found.append(Change(verb, stems(_clip_change(f.group("old")), names),
                                 stems(_clip_change(f.group("new")), names), stems(obj, names)))
@@ -525,7 +525,7 @@ def _changes(clause: str, names: Stems) -> list[Change]:
             doer = not _PERSON.fullmatch(rest[: t.start()].strip())
             found.append(Change(verb, _EMPTY, stems(_clip_change(t.group("new")), names),
                                 stems(rest[: t.start()], names) or (subject if doer else _EMPTY)))
-        elif f := _FROM.search(rest):
+        elif (f := _FROM.search(rest)) and not p.DISTANCE_FROM.search(rest[: f.start()]):
             found.append(Change(verb, stems(_clip_change(f.group("old")), names), _EMPTY,
                                 stems(rest[: f.start()], names)))
         else:
