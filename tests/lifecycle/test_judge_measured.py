@@ -85,3 +85,23 @@ def test_an_outcome_of_the_status_still_supersedes(old: str, new: str) -> None:
 def test_a_summary_of_a_time_neither_replaces_nor_is_replaced_by_a_state(old: str,
                                                                           new: str) -> None:
     assert kept(old, new)
+
+
+# -- an end within its sentence, and a "from" that is no value left ----------------------
+
+def test_an_end_does_not_run_into_the_next_sentence() -> None:
+    assert kept("W @me @Ana @Rui @Oak-Road: Home is a two-bed flat on Oak Road; I have Ana (11) "
+                "and Rui (6) every other week.",
+                "B @me: Cancelled Disney+. Nobody watched it apart from Rui rewatching the same "
+                "films.")
+
+
+def test_how_far_from_a_place_is_no_move_away_from_it() -> None:
+    assert kept("W @me @Bela: I rent a studio in Bela Vista, Lisbon.",
+                "W @me @Bela: Switched gyms: now at Holmes Place in Avenidas, 10 minutes' walk "
+                "from Bela Vista.")
+
+
+def test_a_move_away_from_a_place_still_supersedes() -> None:
+    assert superseded("W @me @Bela: I rent a studio in Bela Vista, Lisbon.",
+                      "W @me: Moved from Bela Vista to a flat in Campo de Ourique.")

@@ -156,8 +156,8 @@ def left_apart(c: Change, n_text: str, o: Reading) -> bool:
     ("moved his boat from Umeå"), a part of the thing the older fact names ("the
     garage replaced the Focus's clutch" / "we have a 2014 Ford Focus"), or a value the older
     fact names only as when its state began ("down 3 kg since starting low-carb" / "switched
-    from low-carb")."""
-    if c.verb in _FROM_A_SOURCE and not c.new:
+    from low-carb"), or a bare number ("promoted ... from 1 October": a date, no value)."""
+    if c.verb in _FROM_A_SOURCE and not c.new or c.old and all(map(w.is_number, c.old)):
         return True
     if o.relation == "location" and c.obj and not c.obj & (o.words | _DWELLINGS):
         return True  # "moved his boat from Umeå to a marina in Piteå": the boat moved
