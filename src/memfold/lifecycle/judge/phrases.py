@@ -272,7 +272,7 @@ _NAME_NEXT = re.compile(r"^,?\s+((?-i:[A-Z])[\w'’-]*)")
 
 # a sentence's end inside a clause: a full stop after a word that is no title or short form
 # ("Dr. Lind", "St. Kilda", "approx. 40"), then a capital
-SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)])(?<!\b[A-Z])(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z][a-z])"
+SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)+])(?<!\b[A-Z])(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z][a-z])"
                            r"(?<!\bvs)(?<!\bProf)(?<!\bCapt)(?<!\bapprox)[.!?]\s+(?=[A-Z])")
 
 
