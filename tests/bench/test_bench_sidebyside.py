@@ -18,8 +18,8 @@ from memfold.times.parse import extract_interval
 from memfold_bench import corpus, floor, sidebyside, sidebyside_queries
 
 ROWS = ("cold_index_wall", "cold_index_cpu", "cold_index_peak_rss", "noop_sync",
-        "changed_10_files", "recall_in_process", "recall_in_process_cpu", "recall_cli_one_shot",
-        "recall_cli_warm", "hit_at_10", "mrr_at_10", "index_size")
+        "changed_10_files", "recall_in_process", "recall_in_process_cpu",
+        "recall_in_process_first", "recall_cli_one_shot", "recall_cli_warm", "hit_at_10", "mrr_at_10", "index_size")
 
 
 def words_of(line: str) -> set[str]:
@@ -109,6 +109,7 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
     assert labels == ["| cold index, wall", "| cold index, CPU time", "| cold index, peak RSS",
                       "| no-op sync", "| 10 files changed", "| in-process recall p50 (p95)",
                       "| in-process recall CPU time p50 (p95)",
+                      "| in-process recall p50 (p95), first round",
                       "| whole-process CLI recall p50 (p95), one-shot",
                       "| whole-process CLI recall p50 (p95), warm",
                       "| hit@10 / MRR@10 (25 planted world facts)", "| index size",
@@ -133,7 +134,8 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
         assert r["floor"] > 0 and r["memfold"] > 0, key
         assert r["ratio"] == pytest.approx(r["memfold"] / r["floor"]), key
     expected = {"cold_index_wall": 1, "noop_sync": 5, "changed_10_files": 1,
-                "recall_in_process": 25, "recall_in_process_cpu": 25, "recall_cli_one_shot": 25}
+                "recall_in_process": 25, "recall_in_process_cpu": 25,
+                "recall_in_process_first": 25, "recall_cli_one_shot": 25}
     for key, n in expected.items():
         assert len(rows[key]["samples"]["memfold"]) == len(rows[key]["samples"]["floor"]) == n
     assert data["noop_files_touched"] == [0] * 5
@@ -167,5 +169,8 @@ def test_bench_sidebyside_end_to_end(tmp_path: Path) -> None:
             assert all(0 < c <= w + 1e-3 for c, w in zip(
                 cpu["samples"][who], by_class["recall_in_process"]["samples"][who], strict=True))
         assert len(by_class["recall_cli_one_shot"]["samples"]["floor"]) == 5
+        # one round: the first round's samples are every sample, in order
+        assert by_class["recall_in_process_first"]["samples"] == \
+            by_class["recall_in_process"]["samples"]
     same = data["cli"]["same_results_as_in_process"]
     assert same["one_shot"] == same["floor"] == same["of"] == 25

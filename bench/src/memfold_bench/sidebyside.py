@@ -134,9 +134,12 @@ def timed_thread(action: Callable[[], object]) -> tuple[float, float]:
 def measure_in_process(run: Run, queries: Sequence[Planted], repeat: int) -> None:
     """Time every query `repeat` times on one long-lived Memory and one open floor
     connection, the side going first alternating; each sample is kept pooled (`recall`)
-    and under its class (`recall:CLASS`), its CPU time beside it (`recall.cpu`)."""
+    and under its class (`recall:CLASS`), its CPU time beside it (`recall.cpu`).  The
+    first round's samples are also kept apart (`recall_first`): each query asked for the
+    first time, so what recall keeps across questions (`recall.versioned`, the readings of
+    fact texts) holds only what the questions before it met, never the same question's."""
     def pair(order: int, q: Planted, ours: Callable[[], object],
-             base: Callable[[], object]) -> None:
+             base: Callable[[], object], first: bool) -> None:
         def add(who: str, call: Callable[[], object]) -> Callable[[], None]:
             def go() -> None:
                 wall, cpu = timed_thread(call)
@@ -144,6 +147,9 @@ def measure_in_process(run: Run, queries: Sequence[Planted], repeat: int) -> Non
                 run.add(f"recall:{q.kind}.{who}", wall)
                 run.add(f"recall_cpu.{who}", cpu)
                 run.add(f"recall_cpu:{q.kind}.{who}", cpu)
+                if first:
+                    run.add(f"recall_first.{who}", wall)
+                    run.add(f"recall_first:{q.kind}.{who}", wall)
             return go
         alternate(order, add("memfold", ours), add("floor", base))
 
@@ -155,7 +161,7 @@ def measure_in_process(run: Run, queries: Sequence[Planted], repeat: int) -> Non
             for round_ in range(repeat):
                 for n, q in enumerate(queries):
                     pair(round_ + n, q, functools.partial(memory.recall, q.text, k=K),
-                         functools.partial(floor_query, db, q.floor))
+                         functools.partial(floor_query, db, q.floor), round_ == 0)
     finally:
         db.close()
 
@@ -362,6 +368,7 @@ def class_rows(run: Run, kinds: Sequence[str], queries: Sequence[Planted],
             "queries": len(of),
             "recall_in_process": sampled(run, f"recall:{kind}", "s"),
             "recall_in_process_cpu": sampled(run, f"recall_cpu:{kind}", "s"),
+            "recall_in_process_first": sampled(run, f"recall_first:{kind}", "s"),
             "recall_cli_one_shot": sampled(run, "cli", "s", mine_key=f"cli_one_shot:{kind}",
                                            base_key=f"cli_floor:{kind}"),
             "recall_cli_warm": warm_row(run, warm, kind),
@@ -418,6 +425,7 @@ def measure(files: int, entity_pages: int, count: int, repeat: int, seed: int,
                 "changed_10_files": sampled(run, "incremental", "s"),
                 "recall_in_process": sampled(run, "recall", "s"),
                 "recall_in_process_cpu": sampled(run, "recall_cpu", "s"),
+                "recall_in_process_first": sampled(run, "recall_first", "s"),
                 "recall_cli_one_shot": sampled(run, "cli", "s", mine_key="cli_one_shot",
                                                base_key="cli_floor"),
                 "recall_cli_warm": warm_row(run, procs.warm),
@@ -512,6 +520,7 @@ LABELS = (
     ("changed_10_files", f"{TOUCHED} files changed"),
     ("recall_in_process", "in-process recall p50 (p95)"),
     ("recall_in_process_cpu", "in-process recall CPU time p50 (p95)"),
+    ("recall_in_process_first", "in-process recall p50 (p95), first round"),
     ("recall_cli_one_shot", "whole-process CLI recall p50 (p95), one-shot"),
     ("recall_cli_warm", "whole-process CLI recall p50 (p95), warm"),
 )
