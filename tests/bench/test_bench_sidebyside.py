@@ -19,7 +19,8 @@ from memfold_bench import corpus, floor, sidebyside, sidebyside_queries
 
 ROWS = ("cold_index_wall", "cold_index_cpu", "cold_index_peak_rss", "noop_sync",
         "changed_10_files", "recall_in_process", "recall_in_process_cpu",
-        "recall_in_process_first", "recall_cli_one_shot", "recall_cli_warm", "hit_at_10", "mrr_at_10", "index_size")
+        "recall_in_process_first", "recall_cli_one_shot", "recall_cli_warm", "hit_at_10",
+        "mrr_at_10", "index_size")
 
 
 def words_of(line: str) -> set[str]:
