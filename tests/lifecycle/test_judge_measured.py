@@ -105,3 +105,33 @@ def test_how_far_from_a_place_is_no_move_away_from_it() -> None:
 def test_a_move_away_from_a_place_still_supersedes() -> None:
     assert superseded("W @me @Bela: I rent a studio in Bela Vista, Lisbon.",
                       "W @me: Moved from Bela Vista to a flat in Campo de Ourique.")
+
+
+# -- what "runs" names --------------------------------------------------------------------
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @me @Asana: We run two-week cycles in Asana now instead of sprints.",
+     "W @me: Stopped going to pilates; after the half marathon I just run easy and sleep in."),
+    ("W @Harbour-Freight: Harbour Freight runs Dundee to Aberdeen and Inverness. Drivers get "
+     "60p a mile.",
+     "W @me @Harbour-Freight: Runs are Dundee-Aberdeen-Inverness. Out Monday, home Friday "
+     "night."),
+])
+def test_a_thing_run_is_no_platform(old: str, new: str) -> None:
+    assert kept(old, new)
+
+
+def test_a_platform_run_still_supersedes() -> None:
+    assert superseded("W @Kite-Team: The Kite team runs Nomad 1.6.",
+                      "W @Kite-Team: The Kite team runs Nomad 1.8 now.")
+
+
+def test_joining_a_gym_for_a_fee_is_no_new_employer() -> None:
+    assert kept("W @me @Fenwick: Started at Fenwick Pharmacy today: dispensary manager at the "
+                "Didsbury branch.",
+                "B @me: Joined PureGym in Didsbury for the rowing machines, £22.99 a month.")
+
+
+def test_joining_a_firm_still_changes_the_employer() -> None:
+    assert superseded("W @me: I work at Fenwick Pharmacy in Didsbury.",
+                      "W @me: Joined Boots in Stockport as a pharmacist manager.")

@@ -163,7 +163,10 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
      "school"),  # "attends Little Acorns nursery", "started at Elmhurst Primary"
     (re.compile(r"^(?:works?|working|worked|is\s+employed|employed)\s+(?:at|for|with|by)\s+"
                 r"(?P<val>.+)$", re.I), "employer"),
-    (re.compile(r"^(?:joined|joins)\s+(?P<val>.+)$", re.I), "employer"),
+    # not a membership: "joined PureGym for the weights, £24.99 a month", "joined the choir"
+    (re.compile(r"^(?:joined|joins)\s+(?!.*(?:[£$€¥₹]\s?\d|\d\s?(?:euros?|dollars?|pounds?|kr)\b"
+                r"|\b(?:gym|club|choir|league|group|class|classes|membership|library)\b))"
+                r"(?P<val>.+)$", re.I), "employer"),
     (re.compile(r"^(?:started|starts|began)\s+(?:work(?:ing)?\s+)?at\s+(?P<val>(?-i:[A-Z@])[\w@&.-]*"
                 r"(?:\s+(?-i:[A-Z])[\w&.-]*)*)", re.I), "employer"),  # "started at Wipro on Monday"
     (re.compile(r"^(?:was\s+|got\s+|has\s+been\s+)?(?:hired|taken\s+on)\s+(?:by|at)\s+(?P<val>.+)$",
@@ -194,9 +197,10 @@ RELATION_VERBS = [  # (pattern over the predicate, relation)
     (re.compile(r"^(?:(?:is|are|has\s+been|have\s+been)\s+(?:back\s+)?|went\s+|switched\s+)on\s+"
                 r"(?:a|an|the)\s+(?P<val>[\w-]+(?:\s+[\w-]+)?\s+diet)\b", re.I),
      "diet"),  # "is on a keto diet": a diet, not a platform
-    (re.compile(r"^(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+(?:back\s+)?on|runs?)"
-                r"\s+(?P<val>.+)$",
-                re.I), "platform"),
+    # "runs on Node 22", "is on Postgres", "runs Nomad 1.6" — a bare "runs" only with a name
+    # or "the" after it and no route ("run one-week cycles", "run easy", "runs X to Regina")
+    (re.compile(r"^(?:(?:runs?\s+on|(?:is|are|has\s+been|have\s+been)\s+(?:back\s+)?on)\s+"
+                r"|runs?\s+(?=(?:the\s+|(?-i:[A-Z]))(?!.*\bto\b)))(?P<val>.+)$", re.I), "platform"),
     (re.compile(r"^(?:on|using|with|via)\s+(?P<val>.+)$", re.I), "use"),  # "Now on Rollbar"
     (re.compile(r"^(?:(?:is|are)\s+(?:(?:now|in-house|full-time|part-time)\s+)?|now\s+)at\s+"
                 r"(?P<val>(?-i:[A-Z])"
