@@ -22,3 +22,8 @@ def verdicts(old: str, new: str) -> list[Verdict]:
 
 def superseded(old: str, new: str) -> bool:
     return any(v.supersedes for v in verdicts(old, new))
+
+
+def kept(old: str, new: str) -> bool:
+    """The older fact stays active: no supersede, at most a conflict offered."""
+    return not superseded(old, new)

@@ -7,13 +7,7 @@ same shape superseding.  Wordings are this file's own."""
 from __future__ import annotations
 
 import pytest
-from judge_pairs import superseded
-
-
-def kept(old: str, new: str) -> bool:
-    """The older fact stays active: no supersede, at most a conflict offered."""
-    return not superseded(old, new)
-
+from judge_pairs import kept, superseded
 
 # -- a change stays within its sentence --------------------------------------------------
 
