@@ -7,9 +7,9 @@ tables' statistics; after a whole import they describe the tables as they were b
 (on a new database: nothing at all), and a recall planned on them read the 1,000-file bank of
 `memfold bench server-scale` in 702 ms at the median against 39 ms once autovacuum had
 analysed it.  The serving role may not `ANALYZE` a table it does not own (PostgreSQL
-skips such a table with a warning), so the owner lends it this one function: SECURITY DEFINER, with a
-fixed list of tables and a search path pinned to the schema that holds them, so a caller
-chooses nothing.  `SKIP_LOCKED` passes over a table that autovacuum or another import is
+skips such a table with a warning), so the owner lends it this one function: SECURITY
+DEFINER, with a fixed list of tables and a search path pinned to the schema that holds them,
+so a caller chooses nothing.  `SKIP_LOCKED` passes over a table that autovacuum or another import is
 analysing at that moment (its statistics are on their way).  Sampling bounds the cost
 (`default_statistics_target` rows × 300 per table: well under a second here), whatever the
 tables hold.
