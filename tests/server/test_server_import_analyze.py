@@ -96,3 +96,31 @@ def test_the_serving_role_runs_the_analysis_only_through_the_function(
         public = conn.execute("SELECT has_function_privilege('public', "
                               "'memfold_analyze()', 'EXECUTE')").fetchone()
         assert public == (False,)
+
+
+def test_an_import_from_postgres_analyses_before_it_judges(
+        pg_cluster: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its judging reads the rows just stored: planned on statistics that include them,
+    gathered in the import's own transaction once they are stored."""
+    import psycopg
+
+    from memfold.server import pgimport
+
+    db = new_database(pg_cluster)
+    token = bearer(make_tenant(db, "acme").tokens["agent"])
+    sent: list[tuple[str, int]] = []
+    real = psycopg.Connection.execute
+
+    def execute(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append((str(query), self.info.backend_pid))
+        return real(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "execute", execute)
+    with app_client(db) as client:
+        got = client.post("/v1/banks/main/import", headers=token, json=_notes(1, 6))
+    assert got.status_code == 200 and got.json()["judged"] > 0, got.text
+    analysed = [n for n, (sql, _) in enumerate(sent) if sql == pgimport.ANALYZE]
+    judging = next(n for n, (sql, _) in enumerate(sent) if sql == pgimport._TRACKED)
+    assert len(analysed) == 2  # in the import's transaction, and after it
+    assert analysed[0] < judging < analysed[1]
+    assert sent[analysed[0]][1] == sent[judging][1]  # the import's connection

@@ -22,7 +22,8 @@ An import that stored anything ends by gathering the statistics of the tables it
 (`memfold_analyze()`, schema 0012, in a transaction of its own right after the import's),
 so the recalls that follow are planned on the tables as they are now: without them, until
 autovacuum came by (a minute or more), a recall from PostgreSQL was planned on the tables as
-they were before the import.  The import has committed by then; a failure to gather them is
+they were before the import.  An import stored from PostgreSQL also gathers them inside
+its transaction before it judges (memfold.server.pgimport).  The import has committed by then; a failure to gather them is
 logged, and autovacuum gathers them later.
 """
 
@@ -144,7 +145,7 @@ def gather_statistics(pool: ConnectionPool) -> None:
 
     try:
         with tenant_tx(pool, None) as conn:
-            conn.execute("SELECT memfold_analyze()")
+            conn.execute(pgimport.ANALYZE)
     except (Unavailable, psycopg.Error) as exc:
         log.warning("import: statistics not gathered now (%s); autovacuum will",
                     one_line(exc))
