@@ -23,8 +23,8 @@ An import that stored anything ends by gathering the statistics of the tables it
 so the recalls that follow are planned on the tables as they are now: without them, until
 autovacuum came by (a minute or more), a recall from PostgreSQL was planned on the tables as
 they were before the import.  An import stored from PostgreSQL also gathers them inside
-its transaction before it judges (memfold.server.pgimport).  The import has committed by then; a failure to gather them is
-logged, and autovacuum gathers them later.
+its transaction before it judges (memfold.server.pgimport).  The import has committed by
+then; a failure to gather them is logged, and autovacuum gathers them later.
 """
 
 from __future__ import annotations
