@@ -11,8 +11,7 @@ skips such a table with a warning), so the owner lends it this one function: SEC
 DEFINER, with a fixed list of tables and a search path pinned to the schema that holds them,
 so a caller chooses nothing.  `SKIP_LOCKED` passes over a table that autovacuum or another import is
 analysing at that moment (its statistics are on their way).  Sampling bounds the cost
-(`default_statistics_target` rows × 300 per table: well under a second here), whatever the
-tables hold.
+(300 × `default_statistics_target` rows a table), whatever the tables hold.
 
 Revision ID: 0012
 Revises: 0011
