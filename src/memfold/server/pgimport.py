@@ -24,8 +24,9 @@ planned on statistics that named only another bank, a 365-file import took 237 s
 run against 61 and 46 s with no statistics and 70 and 58 s analysed here (`memfold bench
 server-scale --small 60 --large 365`, branch srv38a; docs/server.md "Scale").  The lock
 `ANALYZE` takes on each table (SHARE UPDATE EXCLUSIVE) is then held until the import
-commits: it blocks no read or write, only another `ANALYZE` or `VACUUM` of those tables,
-which autovacuum and another import's `memfold_analyze()` (`SKIP_LOCKED`) pass over.
+commits: it blocks no read or write, only another `ANALYZE` or `VACUUM` of those tables
+or a schema change; autovacuum and another import's `memfold_analyze()` (`SKIP_LOCKED`)
+pass over them.
 """
 
 from __future__ import annotations
