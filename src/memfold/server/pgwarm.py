@@ -20,7 +20,8 @@ a connection that never ran them cost it 50-60 ms more on a 365- or 1,000-file b
 connection its pool may hold (`memfold serve --pool-size`, 10 by default), each taken out at
 once so the pool opens them all, not only the first: the first requests of a burst after a
 start then find warmed connections as a lone first request does.  The pool keeps them while
-they are used and closes the idle ones above one after its idle time (ten minutes).
+they are used and closes the idle ones above one after its idle time (ten minutes); one it
+opens again later is warmed by the requests that first use it, as before.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def warm(pool: ConnectionPool, connections: int = 1) -> None:
     `connections` connections of the pool (it opens those it lacks; module doc)."""
     taken: list[psycopg.Connection[Any]] = []
     try:
-        for _ in range(connections):
+        for _ in range(min(connections, pool.max_size)):
             taken.append(pool.getconn())
         for conn in taken:
             with conn.transaction():
