@@ -61,17 +61,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-TOKEN_ROW = ("SELECT tenant_id, name, scopes, bank FROM tokens "
-             "WHERE hash = decode(%s, 'hex') AND revoked_at IS NULL")
-
-
 def identify(pool: ConnectionPool, token: str) -> Caller | None:
     """The live token with this secret, or None (unknown, malformed or revoked)."""
     if not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return None
     digest = hash_token(token)
     with tenant_tx(pool, None, token_hash=digest) as conn:
-        row = conn.execute(TOKEN_ROW, [digest]).fetchone()
+        row = conn.execute("SELECT tenant_id, name, scopes, bank FROM tokens "
+                           "WHERE hash = decode(%s, 'hex') AND revoked_at IS NULL",
+                           [digest]).fetchone()
     if row is None:
         return None
     return Caller(tenant=row[0], name=row[1], scopes=frozenset(row[2]), bank=row[3])

@@ -31,9 +31,6 @@ if TYPE_CHECKING:
 
 LOCK_SPACE = 0x6D66  # the first key of a bank's write lock ("mf"); the second is bank_id
 _T = TypeVar("_T")
-# a transaction's tenant and token hash (SET LOCAL: they end with it); empty: it sees no row
-SCOPE = ("SELECT set_config('memfold.tenant', %s, true), "
-         "set_config('memfold.token_hash', %s, true)")
 
 
 class NeedsCopy(Exception):  # noqa: N818 - a signal to the replica, never an error shown
@@ -98,7 +95,9 @@ def tenant_tx(pool: ConnectionPool, tenant: str | None, *, token_hash: str | Non
 
     try:
         with pool.connection() as conn, _begun(conn, snapshot):
-            conn.execute(SCOPE, [tenant or "", token_hash or ""])
+            conn.execute("SELECT set_config('memfold.tenant', %s, true), "
+                         "set_config('memfold.token_hash', %s, true)",
+                         [tenant or "", token_hash or ""])
             yield conn
     except PoolTimeout:
         # no connection came within the pool's timeout (the database is down, or every

@@ -26,7 +26,6 @@ from memfold import config
 from memfold.errors import EmbedUnavailable, MemfoldError
 
 ENV = "MEMFOLD_SERVE_SETTINGS"
-WARMED = 10  # connections of the pool warmed at start (pgwarm), --pool-size's default
 
 
 @dataclass(frozen=True)
@@ -77,8 +76,7 @@ def assemble(settings: Settings) -> Any:
     warm_up()
     if settings.recall_from == "postgres":
         try:
-            warm_postgres(pool, vectors=settings.vectors,
-                          connections=min(settings.pool_size, WARMED))
+            warm_postgres(pool, vectors=settings.vectors)
         except BaseException:
             pool.close()
             raise
@@ -106,18 +104,17 @@ def assemble(settings: Settings) -> Any:
     return build_app(Server(pool, replica, limits), on_close=close)
 
 
-def warm_postgres(pool: Any, *, vectors: bool, connections: int = 1) -> None:
-    """A `--recall-from postgres` replica's warm-up (memfold.server.pgwarm) of `connections`
-    connections of its pool, and with `vectors` the model's and the vector search's
-    (memfold.server.pgvectors), which also logs what the database offers for vector
-    search."""
+def warm_postgres(pool: Any, *, vectors: bool) -> None:
+    """A `--recall-from postgres` replica's warm-up (memfold.server.pgwarm), and with
+    `vectors` the model's and the vector search's (memfold.server.pgvectors), which also
+    logs what the database offers for vector search."""
     import logging
 
     from memfold import embed
     from memfold.server import pgvectors
     from memfold.server.pgwarm import warm
 
-    warm(pool, connections)
+    warm(pool)
     if vectors:
         log = logging.getLogger("memfold.server")
         try:
