@@ -17,19 +17,28 @@ Import (`POST /v1/banks/{bank}/import`, write scope) is idempotent by block id:
   is known by the id derived from its file and text, and is retained with that id written
   out.  The journal of a non-empty bank is its own: the imported journal is replayed only
   into an empty bank.
+
+An import that stored anything ends by gathering the statistics of the tables it filled
+(`memfold_analyze()`, schema 0012, in a transaction of its own right after the import's),
+so the recalls that follow are planned on the tables as they are now: without them, until
+autovacuum came by (a minute or more), a recall from PostgreSQL was planned on the tables as
+they were before the import.  An import stored from PostgreSQL also gathers them inside
+its transaction before it judges (memfold.server.pgimport).  The import has committed by
+then; a failure to gather them is logged, and autovacuum gathers them later.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import logging
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from memfold.errors import BadInput, UnknownBank
+from memfold.errors import BadInput, Unavailable, UnknownBank
 from memfold.server import pgimport, pgretain
 from memfold.server.admin import Refused, check_bank
-from memfold.server.db import NeedsCopy, tenant_tx
+from memfold.server.db import NeedsCopy, one_line, tenant_tx
 from memfold.server.replica import Replica
 from memfold.server.rows import store
 from memfold.workspace.format import parse_document
@@ -41,6 +50,8 @@ if TYPE_CHECKING:
     from memfold.memory import Memory
     from memfold.server.admin import Caller
     from memfold.values import RetainResult
+
+log = logging.getLogger("memfold.server")
 
 
 def export_bank(pool: ConnectionPool, caller: Caller, bank: str) -> dict[str, Any]:
@@ -95,6 +106,7 @@ def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[
     if judged is None and not known:
         judged = _whole_through_copy(replica, caller, bank, files, journal, known)
     if judged is not None:
+        gather_statistics(replica.pool)
         return {"bank": bank, "stored": "whole", "files": len(files),
                 "journal": len(journal), "judged": judged, "added": [], "skipped": 0}
     missing: dict[str, list[str]] = {}
@@ -119,8 +131,24 @@ def import_bank(replica: Replica, caller: Caller, bank: str, body: Any) -> dict[
         result = replica.run(caller, bank, "write", partial(_retain, bullets=bullets, day=day),
                              what="retain")
         added.extend(fact.id for fact in result.facts)
+    if added:
+        gather_statistics(replica.pool)
     return {"bank": bank, "stored": "merged", "files": len(files), "journal": 0,
             "added": added, "skipped": skipped}
+
+
+def gather_statistics(pool: ConnectionPool) -> None:
+    """`ANALYZE` the tables an import fills, as their owner (`memfold_analyze()`, schema
+    0012), in a transaction of its own; a failure is logged (autovacuum gathers them
+    later), never raised: the import it follows has committed."""
+    import psycopg
+
+    try:
+        with tenant_tx(pool, None) as conn:
+            conn.execute(pgimport.ANALYZE)
+    except (Unavailable, psycopg.Error) as exc:
+        log.warning("import: statistics not gathered now (%s); autovacuum will",
+                    one_line(exc))
 
 
 def _whole_from_rows(replica: Replica, caller: Caller, bank: str, files: dict[str, bytes],
