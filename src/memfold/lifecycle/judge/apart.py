@@ -391,7 +391,7 @@ def status(n: Reading, o: Reading) -> str | None:
 # which outcomes end which interim states: a review is decided, a beta shipped, a trial passed
 # or over, a pregnancy a birth — "First bug filed at Trellis" ends no probation, "Joined the
 # Tuesday group; 140 open bugs" no engagement
-_OUTCOMES = tuple((frozenset(w.stem(x) for x in before.split()),
+_OUTCOMES = tuple((frozenset(w.stem(x) for x in before.split()) | frozenset(before.split()),
                    frozenset(w.stem(x) for x in after.split())) for before, after in (
     ("pending waiting awaiting review submitted applied applying consideration assessment "
      "shortlisted waitlisted candidate applicant offer provisional listed",
@@ -414,7 +414,6 @@ _OUTCOMES = tuple((frozenset(w.stem(x) for x in before.split()),
      "investigating hiring", "found hired signed filled"),
 ))
 _ANY_OUTCOME = frozenset({"being"})  # "is being processed": any outcome decides it
-_HIRING = frozenset({"hiring"})  # as offers.interim says it, unstemmed
 _DID = re.compile(r"\b(?:did|does|do)\b", re.IGNORECASE)
 
 
@@ -423,9 +422,8 @@ def outcome_of(was: Stems, outcome: str, text: str) -> bool:
     says what was done, not that a thing is done."""
     if outcome == w.stem("done") and _DID.search(text) and not re.search(r"\bdone\b", text, re.I):
         return False
-    return bool(was & _ANY_OUTCOME) or any(
-        outcome in after and was & before for before, after in _OUTCOMES) or bool(
-        was & _HIRING and outcome in _OUTCOMES[-1][1])
+    return bool(was & _ANY_OUTCOME) or any(  # ("hiring" as offers.interim says it, unstemmed)
+        outcome in after and was & before for before, after in _OUTCOMES)
 
 
 __all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "UNIT_WORDS", "amounts_apart", "change_apart",
