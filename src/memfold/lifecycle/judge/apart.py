@@ -415,12 +415,14 @@ _OUTCOMES = tuple((frozenset(w.stem(x) for x in before.split()) | frozenset(befo
 ))
 _ANY_OUTCOME = frozenset({"being"})  # "is being processed": any outcome decides it
 _DID = re.compile(r"\b(?:did|does|do)\b", re.IGNORECASE)
+_DONE_WORD = re.compile(r"\bdone\b", re.IGNORECASE)
+_DONE_STEM = w.stem("done")
 
 
 def outcome_of(was: Stems, outcome: str, text: str) -> bool:
     """Whether `outcome` (a stem of FINAL) ends one of the interim states in `was`; "did"
     says what was done, not that a thing is done."""
-    if outcome == w.stem("done") and _DID.search(text) and not re.search(r"\bdone\b", text, re.I):
+    if outcome == _DONE_STEM and _DID.search(text) and not _DONE_WORD.search(text):
         return False
     return bool(was & _ANY_OUTCOME) or any(  # ("hiring" as offers.interim says it, unstemmed)
         outcome in after and was & before for before, after in _OUTCOMES)

@@ -28,6 +28,7 @@ from memfold.values import Fact
 TABLES: tuple[tuple[Callable[[str], bool], Lexicon], ...] = ((vietnamese_sentence, VIETNAMESE),)
 
 
+@lru_cache(maxsize=16384)  # asked of the same texts for every pair the judge weighs
 def lexicon_of(text: str) -> Lexicon | None:
     """The table a text is read with, or None for English."""
     return next((lex for told, lex in TABLES if told(text)), None)

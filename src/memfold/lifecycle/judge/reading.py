@@ -331,7 +331,8 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
     if guard is None and self_report and not _own_voice(self_report.group("who"), names):
         guard = "third-party"  # "Bob thinks MySQL is faster": someone else's view
     corrected = bool(p.CORRECTION.search(content))
-    ended = [e for one in p.sentences(*clauses) if (e := _ended(one, names, guard)) is not None]
+    sentences = p.sentences(*clauses)  # a change or an end is read within its sentence
+    ended = [e for one in sentences if (e := _ended(one, names, guard)) is not None]
     return Reading(
         kind=kind,
         text=text,
@@ -339,8 +340,7 @@ def _read(kind: str, content: str, entities: tuple[str, ...], ends: bool) -> Rea
         subject=stems(subject_text, names),
         predicate=stems(" ".join([predicate_text, *clauses[1:]]), names),
         attr=attr, relation=relation, value=value, verb=verb, head=head,
-        changes=tuple(c for one in p.sentences(*clauses)  # each change in its own sentence
-                      for c in _changes(_FRONTED.sub("", one), names)),
+        changes=tuple(c for one in sentences for c in _changes(_FRONTED.sub("", one), names)),
         ends=tuple(e for e, _ in ended),
         end_heads=tuple(h for _, h in ended),
         numbers=q.numbers(text),
