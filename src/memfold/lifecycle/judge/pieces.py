@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from memfold.journal.fold import tentative
 from memfold.lifecycle.judge import words as w
-from memfold.lifecycle.judge.reading import Stems
+from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -63,6 +63,46 @@ def denial(text: str) -> Stems | None:
     if not (m := _DENIED.search(text)):
         return None
     return frozenset({w.stem(t) for t in w.tokens(m.group("what"))} - _GENERIC - _STOPPED)
+
+
+# an entity itself gone: "Rimu died at home", "was put to sleep", "the bike was stolen" — not a
+# battery run flat or a car that "died on" the motorway
+_GONE = re.compile(r"\b(?:died|passed\s+away|(?:put|was\s+put|were\s+put|had\s+(?:him|her|it)"
+                   r"\s+put)\s+(?:down|to\s+sleep)|euthani[sz]ed|(?:was|were|got)\s+"
+                   r"(?:stolen|written\s+off|scrapped))\b(?!\s+on\b)", re.IGNORECASE)
+_FLAT = re.compile(r"\b(?:batter(?:y|ies)|charge|charger|phone|laptop|engine)\b", re.IGNORECASE)
+# ... or no longer one's own, said by its name: "Sold Second Wind for $14,500"
+_PARTED_WITH = re.compile(r"\b(?:sold|scrapped|traded\s+in|gave\s+away|got\s+rid\s+of)\s+"
+                          r"(?:the\s+|my\s+|our\s+)?(?P<what>(?-i:[A-Z])[\w'-]*"
+                          r"(?:\s+(?-i:[A-Z])[\w'-]*){0,3})", re.IGNORECASE)
+
+
+def gone(fact: Fact) -> str | None:
+    """The key of the entity a fact says is gone for good, or None: it died, was put down,
+    stolen or written off, said of it by name ("Rimu died at home", not "Mum's friend
+    died"); or it was sold, scrapped or given away by its name ("Sold Second Wind")."""
+    keys = keys_of(fact.entities) - {"me"}
+    if (m := _GONE.search(fact.content)) and not _FLAT.search(fact.content):
+        before = fact.content[:m.start()]
+        named = [(at.end(), key) for key in keys for at in re.finditer(
+            r"\b" + r"[\s-]+".join(map(re.escape, key.split("-"))) + r"\b", before, re.I)]
+        if named and not re.match(r"['’]s\b", before[(last := max(named))[0]:]):
+            return last[1]
+    m = _PARTED_WITH.search(fact.content)
+    return key if m and (key := entity_key(m.group("what"))) in keys else None
+
+
+def gone_of(new: Fact, o: Reading) -> str | None:
+    """The entity an older state is about died, was stolen, sold ("Rimu died at home")."""
+    key = gone(new) if o.kind == "world" and o.relation != "name" else None
+    if not key or key not in o.about:
+        return None
+    return f"the newer fact says {next(e for e in new.entities if entity_key(e) == key)!r} is gone"
+
+
+def ends_itself(n: Reading) -> bool:
+    """Whether the fact says its own subject, the entity, ended (an end with no object)."""
+    return not n.subject and not n.additive and any(not e for e in n.ends)
 
 
 @lru_cache(maxsize=_SIZE)

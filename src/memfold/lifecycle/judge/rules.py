@@ -44,6 +44,7 @@ from dataclasses import replace as evolve
 from memfold.journal.fold import STATE_KINDS
 from memfold.lifecycle.judge import apart, holders, same_thing, settled
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.ages import aged
 from memfold.lifecycle.judge.aliases import written_alike
 from memfold.lifecycle.judge.apart import (
     ELDERS_AND_YOUNGER,
@@ -72,8 +73,11 @@ from memfold.lifecycle.judge.offers import (
 )
 from memfold.lifecycle.judge.pieces import (
     denial,
+    ends_itself,
     exploring,
     for_good,
+    gone,
+    gone_of,
     keys_of,
     said_again,
     words_as_written,
@@ -234,6 +238,8 @@ def _same_slot(n: Reading, o: Reading) -> str | None:
         return None  # one may prefer tea and WhatsApp replies: two things, two slots
     if n.relation == "platform" and _kinds(n) and _kinds(o) and not _kinds(n) & _kinds(o):
         return None  # runs on CockroachDB and on Google Cloud: a database, a cloud
+    if n.relation == o.relation == "age" and n.attr != o.attr:
+        return None  # "Mum's dog turned 9" is not Mum's age
     if n.relation == o.relation == "location" and _part_of_place(n, o):
         return None  # "an apartment in Tennoji ward" is where in Osaka, not a move
     if n.relation == o.relation == "location" and n.attr and not o.attr \
@@ -448,15 +454,10 @@ def _readdressed(n: Reading, o: Reading) -> str | None:
     return f"email: {min(o.addresses)!r} became {min(n.addresses)!r}"
 
 
-def _ends_itself(n: Reading) -> bool:
-    """Whether the fact says its own subject, the entity, ended (an end with no object)."""
-    return not n.subject and not n.additive and any(not e for e in n.ends)
-
-
 def _closed(n: Reading, o: Reading) -> str | None:
     """The entity itself ended ("Pinewood Deli closed", "the band split"): what an older fact
     says it does no longer holds.  Only the fact's own subject, never an object it names."""
-    if not _ends_itself(n) or o.relation == "name" or o.kind != "world":
+    if not ends_itself(n) or o.relation == "name" or o.kind != "world":
         return None
     return "the newer fact says it closed"
 
@@ -496,12 +497,12 @@ def replaces(new: Fact, old: Fact) -> str | None:
     return (_left(n, o) or _ended(n, o) or _same_slot(n, o) or _swapped(n, o)
             or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
             or status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
-            or (_closed(n, o) if for_good(n.text) else None) or _ended(n, o, doers=True))
+            or (_closed(n, o) if for_good(n.text) else None) or _ended(n, o, doers=True)
+            or gone_of(new, o) or aged(n.text, o.text, n.about & o.about))
 
 
 class RuleJudge:
-    """The default, offline and deterministic judge (the rules are in the module
-    docstring; docs/format.md explains them for users)."""
+    """The default, offline and deterministic judge (rules: module docstring, docs/format.md)."""
 
     name = "rules"
 
@@ -509,7 +510,7 @@ class RuleJudge:
         verdicts = holders.handed_over(new, older) + settled.offered(new, older)
         keys, held = keys_of(new.entities), {v.id for v in verdicts}
         signature = _signature(new.content) - _names(new)
-        if for_good(new.content) and _ends_itself(read(new)):
+        if for_good(new.content) and ends_itself(read(new)) or gone(new):
             signature = _ANY  # the entity itself ended for good: every state of it is weighed
         for old in older:
             theirs = keys_of(old.entities)
@@ -520,7 +521,7 @@ class RuleJudge:
                 continue  # another entity, nothing a rule could relate, or an exploration
             if verdict := self._verdict(new, old):
                 verdicts.append(verdict)
-        return verdicts
+        return verdicts + settled.held_now(new, older, verdicts)  # a slot with a new holder
 
     @staticmethod
     def _verdict(new: Fact, old: Fact) -> Verdict | None:

@@ -9,7 +9,10 @@ of them a newer fact still changes, in a way a reader sees at once:
   10K") — offered, as is a plan the newer fact says was done;
 - a slot of one's own held by someone else now: both facts say who is "my manager", "our
   GP", "my family doctor" ("Dr. Chebet Kiprono ... is my manager" / "Ingrid Solberg ... is
-  my manager") though each is tagged with its own person.
+  my manager") though each is tagged with its own person; or the newer fact says a slot of
+  one's own has a new holder, of any name ("My new sous chef at Kelong is Hafiz", "My pickup
+  is now a 2022 Hilux", "Wendell Marsh is my agent now") and the older fact who or what
+  held it ("My sous chef at Kelong is Min-jun").
 
 Both are offered, never made by themselves: a plan may be settled in part, and a second
 "my manager" may be a second job.
@@ -41,6 +44,35 @@ _MINE = re.compile(r"\b(?:my|our)\s+((?:[a-z-]+\s+){0,2}?)(manager|boss|supervis
                    r"|coach|therapist|physio|childminder|nanny|cleaner|mechanic|barber"
                    r"|hairdresser|section\s+head|team\s+lead|line\s+manager|crew\s+chief)\b",
                    re.IGNORECASE)
+# a slot of one's own, of any name: up to three lower-case words after "my" / "our", ending
+# where the sentence goes on ("my family doctor is", "my sous chef at Kelong", "my agent.")
+_SLOT = r"(?P<slot>(?-i:[a-z])[a-z-]+(?:\s+(?-i:[a-z])[a-z-]+){0,2}?)"
+_GOES_ON = r"(?=\s+(?:is|are|was|at|in|from|for|now|since|,)\b|\s*[,.;:)]|\s*$)"
+_HELD = re.compile(rf"\b(?:my|our)\s+{_SLOT}{_GOES_ON}", re.IGNORECASE)
+# ... and said to have a new holder: "my new N", "my N is now", "is my N now"
+_HELD_NOW = (re.compile(rf"\b(?:my|our)\s+new\s+{_SLOT}{_GOES_ON}", re.IGNORECASE),
+             re.compile(rf"\b(?:my|our)\s+{_SLOT}\s+(?:is|are)\s+now\b", re.IGNORECASE),
+             re.compile(rf"\b(?:is|are)\s+(?:now\s+)?(?:my|our)\s+{_SLOT}\s+now\b", re.IGNORECASE))
+# what one has many of, or gains without losing the one before: no slot held by one
+_MANY = frozenset(w.stem(x) for x in (
+    "friend friends colleague colleagues coworker neighbour neighbor classmate client "
+    "customer student pupil patient flatmate housemate roommate teammate cousin kid kids "
+    "child children son daughter baby grandchild grandson granddaughter nephew niece brother "
+    "sister sibling hobby project habit recipe favourite favorite routine thing things place "
+    "idea plan goal book song".split()))
+
+
+def _heads(text: str, forms: Sequence[re.Pattern[str]]) -> dict[str, str]:
+    """The slots of one's own a text names in these forms, by the stem of their last word
+    (the phrase as written beside it: "family doctor")."""
+    found: dict[str, str] = {}
+    for form in forms:
+        for m in form.finditer(text):
+            phrase = m.group("slot").lower()
+            head = w.stem(phrase.split()[-1])
+            if head not in _MANY and phrase.split()[-1] not in w.STOP:
+                found.setdefault(head, phrase)
+    return found
 
 
 def offered(new: Fact, older: Sequence[Fact]) -> list[Verdict]:
@@ -80,9 +112,11 @@ def _content(text: str) -> frozenset[str]:
 
 
 def slots_of_mine(text: str) -> tuple[str, ...]:
-    """The slots of one's own a text says someone holds ("is my manager": manager), for the
-    ledger to find who held them before under another entity."""
-    return tuple(dict.fromkeys(m.group(2).lower() for m in _MINE.finditer(text)))
+    """The slots of one's own a text says someone holds ("is my manager": manager) or holds
+    now ("my new family doctor is": family doctor), for the ledger to find who held them
+    before under another entity."""
+    return tuple(dict.fromkeys([*(m.group(2).lower() for m in _MINE.finditer(text)),
+                                *_heads(text, _HELD_NOW).values()]))
 
 
 def _slot_of_mine(mine: set[str], old: Fact) -> str | None:
@@ -94,4 +128,22 @@ def _slot_of_mine(mine: set[str], old: Fact) -> str | None:
     return f"same slot: my {slot[0]}; the newer fact names another" if slot else None
 
 
-__all__ = ["offered", "slots_of_mine"]
+def held_now(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[Verdict]:
+    """Offers for the older facts no rule had a word on (`said`: the verdicts made) that say
+    who or what held a slot of one's own the newer fact gives a new holder ("My new sous
+    chef at Kelong is Hafiz" / "My sous chef at Kelong is Min-jun")."""
+    if new.kind not in ("world", "opinion") or exploring(new) \
+            or not (now := _heads(new.content, _HELD_NOW)):
+        return []
+    found, weighed = [], {v.id for v in said}
+    for old in older:
+        if old.id == new.id or old.id in weighed or old.kind != "world" or exploring(old):
+            continue
+        held = _heads(old.content, (_HELD,))
+        if slot := sorted(set(now) & set(held)):
+            found.append(Verdict(old.id, False, f"same slot: my {now[slot[0]]}; the newer "
+                                                f"fact names a new one", offer=True))
+    return found
+
+
+__all__ = ["held_now", "offered", "slots_of_mine"]

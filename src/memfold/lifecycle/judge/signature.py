@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
+from memfold.lifecycle.judge.ages import AGE
 from memfold.lifecycle.judge.aliases import initials
 from memfold.lifecycle.judge.diets import FOOD_WORDS
 from memfold.lifecycle.judge.offers import (
@@ -135,6 +136,8 @@ def signature(content: str) -> frozenset[str]:
         out.add("#name")
     if _MENTION.search(content):  # two values named as @mentions: see offers.mention_offer
         out.add("#@")
+    if AGE.search(content):  # "is ten", "turned eleven": see judge.ages
+        out.add("#age")
     for raw in _RAW_WORD.findall(content.lower()):
         word = raw.rstrip(".'-")
         word = word[:-2] if word.endswith("'s") else word

@@ -1,0 +1,100 @@
+"""Changes the judge missed on the personal years it was measured on (tune14-40), each
+neither superseded nor offered before: an entity gone for good (died, sold by its name), an
+age said in words, and a slot of one's own given a new holder under another entity.  Each
+test beside keeps a look-alike that is no change.  Wordings are this file's own."""
+
+from __future__ import annotations
+
+import pytest
+from judge_pairs import kept, verdicts
+
+from memfold.lifecycle.judge.ages import age_of
+
+
+def only(old: str, new: str) -> tuple[bool, str, bool]:
+    """(supersedes, reason, offer) of the one verdict on the pair."""
+    [v] = verdicts(old, new)
+    return v.supersedes, v.reason, v.offer
+
+
+# -- an entity gone for good ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Pepper: Pepper is my eleven-year-old springer spaniel.",
+     "B @Pepper: Pepper died in her sleep last night."),
+    ("W @Pepper @me: I walk Pepper along the canal every morning.",
+     "B @Pepper @me: We had Pepper put to sleep at the Ashgrove vets."),
+    ("W @Kestrel: Our boat is Kestrel, a 2011 Orkney 19 with a 40 hp Honda.",
+     "B @Kestrel: Sold Kestrel to a man from Whitby for £9,800."),
+])
+def test_an_entity_gone_for_good_retires_its_states(old: str, new: str) -> None:
+    supersedes, reason, _ = only(old, new)
+    assert supersedes and reason.endswith("is gone")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Mum: Mum lives in Harrogate.", "B @Mum: Mum's neighbour Harold died on Sunday."),
+    ("W @Phone: My phone is a Pixel 8.", "B @Phone: My phone died on the bus home."),
+    ("W @me: I live in Harrogate.", "B @Pepper @me: Pepper died in her sleep last night."),
+    ("W @Kestrel: Our boat is Kestrel, a 2011 Orkney 19.",
+     "B @Kestrel: Sold the old trailer we used to launch Kestrel."),
+])
+def test_another_death_a_flat_battery_or_another_thing_sold_is_no_end(old: str,
+                                                                        new: str) -> None:
+    assert kept(old, new)
+
+
+# -- an age ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("W @Niamh: Niamh is nine and in third class at the village school.",
+     "B @Niamh: Niamh turned ten and had a sleepover for six friends.", "'nine' became 'ten'"),
+    ("W @Bruno: Bruno is my seven-year-old boxer.", "B @Bruno: Bruno turned eight today.",
+     "'seven' became 'eight'"),
+    ("W @Seamus: My father, Seamus, is 79 and still drives to Mass.",
+     "B @Seamus: Dad turned eighty; we had cake at the hotel.", "'79' became 'eighty'"),
+])
+def test_a_greater_age_in_words_replaces_the_one_before(old: str, new: str,
+                                                        reason: str) -> None:
+    supersedes, why, _ = only(old, new)
+    assert supersedes and why == f"age: {reason}"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Mum: Mum is 71.", "B @Mum: Mum's dog turned 9."),
+    ("W @Bruno: Bruno is eight.", "B @Bruno: Bruno is seven kilos heavier than in spring."),
+    ("W @Niamh: Niamh is ten.", "W @Niamh: Niamh is nine minutes from school by bike."),
+])
+def test_another_age_or_a_number_that_is_no_age_changes_nothing(old: str, new: str) -> None:
+    assert kept(old, new)
+
+
+def test_an_age_is_read_only_of_the_entity_named() -> None:
+    assert age_of("Tomas is twenty-one now.", frozenset({"tomas"})) == (21, "twenty-one")
+    assert age_of("Tomas's cousin is 30.", frozenset({"tomas"})) is None
+    assert age_of("The house is 5 km from the beach.", frozenset({"house"})) is None
+
+
+# -- a slot of one's own with a new holder ---------------------------------------------------
+
+@pytest.mark.parametrize(("old", "new", "slot"), [
+    ("W @Akira @Saffron: My sous chef at Saffron is Akira Mori, from Osaka.",
+     "W @Dele @Saffron: My new sous chef at Saffron is Dele Ade, promoted from the pastry "
+     "section.", "sous chef"),
+    ("W @Fiesta: My car is a 2012 Ford Fiesta.", "W @Yaris: My car is now a 2021 Toyota Yaris.",
+     "car"),
+    ("W @Lena: Lena Ortiz at Brightside Talent is my agent.",
+     "W @Rory: Rory Quinn at Northlight is my agent now.", "agent"),
+])
+def test_a_new_holder_of_a_slot_of_ones_own_is_offered(old: str, new: str, slot: str) -> None:
+    supersedes, reason, offer = only(old, new)
+    assert not supersedes and offer and reason.startswith(f"same slot: my {slot};")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Sam: Sam is my friend from the climbing wall.", "W @Jo: Jo is my friend now."),
+    ("W @Fiesta: My car is a 2012 Ford Fiesta.", "W @Rex: My new dog is a rescue lurcher."),
+    ("W @Ana: Ana is my colleague on the night desk.", "W @Tom: Tom is my new colleague."),
+])
+def test_a_slot_one_has_many_of_or_another_slot_is_no_new_holder(old: str, new: str) -> None:
+    assert not verdicts(old, new)
