@@ -1,6 +1,7 @@
 """Changes the judge missed on the personal years it was measured on (tune14-40), each
 neither superseded nor offered before: an entity gone for good (died, sold by its name), an
-age said in words, and a slot of one's own given a new holder under another entity.  Each
+age said in words, a slot of one's own given a new holder under another entity, a person
+who moved or left a job, another price of the same thing, an opinion that turned.  Each
 test beside keeps a look-alike that is no change.  Wordings are this file's own."""
 
 from __future__ import annotations
@@ -97,4 +98,62 @@ def test_a_new_holder_of_a_slot_of_ones_own_is_offered(old: str, new: str, slot:
     ("W @Ana: Ana is my colleague on the night desk.", "W @Tom: Tom is my new colleague."),
 ])
 def test_a_slot_one_has_many_of_or_another_slot_is_no_new_holder(old: str, new: str) -> None:
+    assert not verdicts(old, new)
+
+
+# -- a person who moved or left a job ---------------------------------------------------------
+
+@pytest.mark.parametrize(("old", "new", "what"), [
+    ("W @Ines: Ines, my friend from choir, teaches piano in Leith.",
+     "W @Ines: Ines lives in Lyon now.", "Ines moved"),
+    ("W @Bram: Bram Visser is one of my shift leads at the depot.",
+     "B @Bram: Bram handed in his notice; he starts at a brewery in May.",
+     "Bram left or changed a job"),
+    ("W @Moira @Harbour-Cafe: Moira has been my pastry chef since 2021.",
+     "B @Moira: Moira's last day at Harbour Cafe; we had a cake for her.",
+     "Moira left or changed a job"),
+])
+def test_a_person_who_moved_or_left_a_job_is_offered(old: str, new: str, what: str) -> None:
+    supersedes, reason, offer = only(old, new)
+    assert not supersedes and offer and reason.startswith(f"the newer fact says {what};")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @Ines: Ines teaches piano in Leith.", "B @Ines: Ines's sister moved to Lyon."),
+    ("W @Bram: Bram loves cold-water swimming.", "B @Bram: Bram resigned from the depot."),
+    ("W @Bram: Bram is a shift lead at the depot.", "B @Bram: Bram moved the rota meeting."),
+    ("W @me: Works at @Halden.", "W @me: Works at @Halden now."),
+])
+def test_anothers_move_a_state_of_no_place_or_work_or_no_move_is_not_offered(
+        old: str, new: str) -> None:
+    assert not verdicts(old, new)
+
+
+# -- another price of the same thing, an opinion that turned ---------------------------------
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("W @Hotjar: Heatmaps: Hotjar, about $39 a month.",
+     "W @Hotjar: Hotjar is $59 a month now.", "another price a month for Hotjar"),
+    ("W @me @Oona: I coach Oona, a twelve-year-old in Didsbury, at chess on Mondays for £30 "
+     "an hour.", "W @me @Oona: Oona's parents now pay me £35 an hour.",
+     "another price an hour for Oona"),
+    ("O(c=0.6) @Dev: Dev is very rigid about process; not sure about him yet.",
+     "O(c=0.7) @Dev: Dev is actually great at shielding us from scope creep.",
+     "the opinion on Dev may have turned"),
+    ("O(c=0.7) @me: The Kindle's screen is too dim. Miss paper books.",
+     "O(c=0.6) @me: The Kindle has grown on me; I read more now.",
+     "the opinion on Kindle may have turned"),
+])
+def test_another_price_or_a_turned_opinion_is_offered(old: str, new: str, reason: str) -> None:
+    assert only(old, new) == (False, reason, True)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @me: Rent is $1,400 a month.", "W @me: Gym is $40 a month now."),
+    ("W @Plausible: Plausible is $19 a month.", "W @Plausible: Plausible's setup fee was $50."),
+    ("O(c=0.7) @me: The Kindle's screen is too dim.",
+     "O(c=0.6) @me: Honestly the Lisbon trip was actually great."),
+])
+def test_two_things_priced_or_two_opinions_on_two_things_are_not_offered(old: str,
+                                                                          new: str) -> None:
     assert not verdicts(old, new)

@@ -521,7 +521,7 @@ class RuleJudge:
                 continue  # another entity, nothing a rule could relate, or an exploration
             if verdict := self._verdict(new, old):
                 verdicts.append(verdict)
-        return verdicts + settled.held_now(new, older, verdicts)  # a slot with a new holder
+        return verdicts + settled.unweighed(new, older, verdicts)  # slots, lives moved on
 
     @staticmethod
     def _verdict(new: Fact, old: Fact) -> Verdict | None:

@@ -25,7 +25,9 @@ from collections.abc import Sequence
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
+from memfold.lifecycle.judge.moved_on import moved_on
 from memfold.lifecycle.judge.pieces import exploring, keys_of
+from memfold.lifecycle.judge.second_look import second_look
 from memfold.values import Fact
 
 _SETTLED = re.compile(
@@ -128,6 +130,15 @@ def _slot_of_mine(mine: set[str], old: Fact) -> str | None:
     return f"same slot: my {slot[0]}; the newer fact names another" if slot else None
 
 
+def unweighed(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[Verdict]:
+    """Offers for the older facts no rule had a word on (`said`: the verdicts made): a slot
+    of one's own with a new holder, a person who moved or left a job (judge.moved_on),
+    another price of the same thing or an opinion that turned (judge.second_look)."""
+    found = held_now(new, older, said)
+    found += moved_on(new, older, [*said, *found])
+    return found + second_look(new, older, [*said, *found])
+
+
 def held_now(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[Verdict]:
     """Offers for the older facts no rule had a word on (`said`: the verdicts made) that say
     who or what held a slot of one's own the newer fact gives a new holder ("My new sous
@@ -146,4 +157,4 @@ def held_now(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[
     return found
 
 
-__all__ = ["held_now", "offered", "slots_of_mine"]
+__all__ = ["held_now", "offered", "slots_of_mine", "unweighed"]

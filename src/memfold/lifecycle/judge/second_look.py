@@ -1,0 +1,112 @@
+"""Two more changes the rules never relate, offered for a person's look.
+
+- *Another price of the same thing*: both facts are about one entity (not the user alone)
+  and each gives an amount of money per the same unit of time or of goods ("Mixpanel, about
+  $1,100 a month" / "Mixpanel is $1,600 a month now"; "Breda minds Fionn for €150 a week" /
+  "Breda's rate goes up to €170 a week").  The rules ask two amounts to measure a word both
+  facts name, so that a rent and an insurance premium of the user's are never one slot;
+  under one entity of its own, one price per month is what there is to change.
+- *An opinion that turned*: a newer opinion about the same entity, or on a word the older
+  one names, says the writer was wrong, has come round, or finds it otherwise now ("Nia is
+  actually really good at standing up for us" after "Nia is very focused on targets; I'm
+  not sure about her yet").
+
+Both are offered, never made by themselves: an entity may have two prices (two plans, two
+services), and an opinion may turn on another side of the same thing.  English only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memfold.lifecycle.judge.aliases import priced_text
+from memfold.lifecycle.judge.base import Verdict
+from memfold.lifecycle.judge.pieces import exploring, keys_of
+from memfold.names import entity_key
+from memfold.values import Fact
+
+_AMOUNT = re.compile(r"(?<![\w.])(?:[$€£¥₹₦₩]|US\$)\s?(?P<value>\d[\d,.]*)(?:\s?(?P<big>k|m|"
+                     r"million|thousand|lakh))?", re.IGNORECASE)
+# what an amount is per: "a month", "/mo", "per night", "an hour", "monthly", "a kilo"
+_PER = re.compile(r"^[^.;]{0,30}?(?:\b(?:a|an|per|each)\s+|/\s?)(?P<per>month|mo|hour|hr|week|wk"
+                  r"|night|day|year|yr|kilo|kg|lesson|session|class|visit|bag|box|tube|unit)\b"
+                  r"|^[^.;]{0,30}?\b(?P<ly>monthly|weekly|hourly|nightly|daily|yearly|annually"
+                  r"|biweekly|fortnightly)\b", re.IGNORECASE)
+_PERIODS = {"mo": "month", "hr": "hour", "wk": "week", "yr": "year", "kg": "kilo",
+            "monthly": "month", "weekly": "week", "hourly": "hour", "nightly": "night",
+            "daily": "day", "yearly": "year", "annually": "year", "biweekly": "fortnight",
+            "fortnightly": "fortnight"}
+
+
+def _prices(text: str) -> dict[str, set[str]]:
+    """The amounts of money a text gives, by what each is per ("month"; "" for none)."""
+    text = priced_text(text)
+    found: dict[str, set[str]] = {}
+    for m in _AMOUNT.finditer(text):
+        per = _PER.match(text[m.end():])
+        unit = (per.group("per") or per.group("ly")).lower() if per else ""
+        value = m.group("value").rstrip(".,").replace(",", "") + (m.group("big") or "").lower()
+        found.setdefault(_PERIODS.get(unit, unit), set()).add(value)
+    return found
+
+
+def _priced_again(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
+    if not shared - {"me"} or old.kind != "world" or new.kind == "opinion":
+        return None
+    mine, theirs = _prices(new.content), _prices(old.content)
+    for per in sorted(set(mine) & set(theirs)):
+        if per and not mine[per] & theirs[per]:
+            name = next(e for e in new.entities if entity_key(e) in shared - {"me"})
+            return f"another price {'an' if per[0] in 'aeiouh' else 'a'} {per} for {name}"
+    return None
+
+
+# an opinion said to have turned: "I was wrong about", "has grown on me", "actually fine now"
+_TURNED = re.compile(r"\b(?:was\s+wrong|were\s+wrong|(?:has|have|is|'s)\s+grown\s+on"
+                     r"|come\s+(?:a)?round|came\s+(?:a)?round|changed\s+my\s+mind|after\s+all"
+                     r"|turns\s+out|turned\s+out"
+                     r"|actually|now\s+(?:i|we)\s+(?:like|love|think|find)|(?:like|love|enjoy)"
+                     r"\s+(?:it|them|him|her)\s+now|(?:is|are)\s+(?:fine|great|good|bearable|better)"
+                     r"\s+now)\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][\w'-]{2,}")
+
+
+def _turned(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
+    if new.kind != "opinion" or old.kind != "opinion" or not _TURNED.search(new.content):
+        return None
+    about = frozenset(e for e in new.entities if entity_key(e) in shared - {"me"})
+    if not about:  # the user's own opinions: on a name both give ("Lekki", "iPhone")
+        about = _names(new.content) & _names(old.content)
+    return f"the opinion on {sorted(about)[0]} may have turned" if about else None
+
+
+def _names(text: str) -> frozenset[str]:
+    """The names a text gives, as written ("iPhone", "Lekki"); not a capital that only
+    begins a sentence ("Okay", "Love")."""
+    found = set()
+    for m in _WORD.finditer(text):
+        word = re.sub(r"['’]s$", "", m.group())
+        first = not text[:m.start()].strip() or text[:m.start()].rstrip()[-1] in ".!?;:"
+        if any(c.isupper() for c in word[1:]) or word[:1].isupper() and not first:
+            found.add(word)
+    return frozenset(found - {"I"})
+
+
+def second_look(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[Verdict]:
+    """Offers for the older facts no rule had a word on (`said`: the verdicts made): another
+    price of the same entity, an opinion that turned."""
+    if exploring(new):
+        return []
+    keys, weighed = keys_of(new.entities), {v.id for v in said}
+    found = []
+    for old in older:
+        if old.id in weighed or old.id == new.id or exploring(old):
+            continue
+        shared = keys & keys_of(old.entities)
+        if why := _priced_again(new, old, shared) or _turned(new, old, shared):
+            found.append(Verdict(old.id, False, why, offer=True))
+    return found
+
+
+__all__ = ["second_look"]
