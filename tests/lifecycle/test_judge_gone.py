@@ -157,3 +157,36 @@ def test_another_price_or_a_turned_opinion_is_offered(old: str, new: str, reason
 def test_two_things_priced_or_two_opinions_on_two_things_are_not_offered(old: str,
                                                                           new: str) -> None:
     assert not verdicts(old, new)
+
+
+# -- an end of what the older fact is about ---------------------------------------------------
+
+@pytest.mark.parametrize(("old", "new", "reason"), [
+    ("W @me @Fitzone: Down to two Fitzone classes a week.", "B @me @Fitzone: Cancelled Fitzone.",
+     "the newer fact says 'Fitzone' ended"),
+    ("W @me: I run along the canal three times a week, about 5 km each time.",
+     "B @me: Stopped running for now. The knee can't take it, and cycling is enough cardio.",
+     "the newer fact says 'running' ended"),
+    ("W @Tavi: Tavi plays under-14 hockey, defence.",
+     "W @Tavi: Tavi's done with hockey. Wants to try rowing in the spring.",
+     "the newer fact says 'hockey' ended"),
+    ("W @Ruth: Ruth, my girlfriend, is a luthier with a workshop in Frome.",
+     "B @me @Ruth: Ruth and I broke up; we'll stay friends, she says.",
+     "the newer fact says the relationship ended"),
+    ("W @me @Lior: I've been with Lior for three years; he teaches in Haifa.",
+     "W @me: I'm single now.", "the newer fact says the relationship ended"),
+])
+def test_an_end_of_what_the_older_fact_is_about_is_offered(old: str, new: str,
+                                                           reason: str) -> None:
+    supersedes, why, offer = only(old, new)
+    assert not supersedes and offer and why.startswith(reason)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @me: I live in Frome.", "B @me: Stopped at the bakery for bread."),
+    ("W @me @Fitzone: Down to two Fitzone classes a week.", "B @me: Cancelled the dentist."),
+    ("W @Ruth: Ruth is a luthier with a workshop in Frome.",
+     "B @me @Ruth: Ruth and I broke the old bench moving it."),
+])
+def test_an_end_of_something_else_is_not_offered(old: str, new: str) -> None:
+    assert not verdicts(old, new)

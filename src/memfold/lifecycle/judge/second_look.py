@@ -10,6 +10,11 @@
   one names, says the writer was wrong, has come round, or finds it otherwise now ("Nia is
   actually really good at standing up for us" after "Nia is very focused on targets; I'm
   not sure about her yet").
+- *An end of what the older fact is about*: the newer fact stops, cancels, quits or is done
+  with a thing the older state names ("Cancelled GoodLife" / "Down to one gym visit a week"
+  at @GoodLife; "Stopped running for now" / "I run along the stream three times a week"),
+  or says a relationship ended or that one is single now against an older fact that names
+  the bond ("Minh Anh and I broke up" / "Minh Anh, my girlfriend, is a ceramicist").
 
 Both are offered, never made by themselves: an entity may have two prices (two plans, two
 services), and an opinion may turn on another side of the same thing.  English only.
@@ -20,9 +25,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import priced_text
 from memfold.lifecycle.judge.base import Verdict
-from memfold.lifecycle.judge.pieces import exploring, keys_of
+from memfold.lifecycle.judge.pieces import exploring, keys_of, words_as_written
+from memfold.lifecycle.judge.readers import read
+from memfold.lifecycle.judge.words import PARTED
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -93,9 +101,44 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(found - {"I"})
 
 
+# done with a thing: "is done with hockey", "let Duolingo go", "'s over"
+_DONE_WITH = re.compile(r"\b(?:(?:done|finished)\s+with\s+(?:the\s+|my\s+|her\s+|his\s+)?"
+                        r"(?P<with>[\w'-]+)|let\s+(?P<let>[\w'-]+)\s+go)\b"
+                        r"|(?P<over>[\w'-]+)(?:'s|\s+is)\s+over\b", re.IGNORECASE)
+_SINGLE = re.compile(r"\b(?:i\s+am|i'm|is|are)\s+single\b", re.IGNORECASE)
+_BOND = re.compile(r"\b(?:girlfriend|boyfriend|partner|wife|husband|fianc[ée]e?|spouse|seeing"
+                   r"|dating|together|been\s+with|engaged|married|novia|novio)\b", re.IGNORECASE)
+
+
+def _ended_here(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
+    if old.kind == "opinion" or new.kind == "opinion":
+        return None
+    if (PARTED.search(new.content) or _SINGLE.search(new.content)) and _BOND.search(old.content):
+        return "the newer fact says the relationship ended"
+    n, o = read(new), read(old)
+    ended = [e for e in n.ends if e] + [frozenset({w.stem(x.lower()) for x in m.groups() if x})
+                                        for m in _DONE_WITH.finditer(new.content)]
+    for thing in ended:
+        if common := thing & (o.words | _name_stems(old)) - _SAY_NOTHING:
+            return (f"the newer fact says {words_as_written(common, new.content)!r} ended; what "
+                    f"the older one says may no longer hold")
+    return None
+
+
+def _name_stems(fact: Fact) -> frozenset[str]:
+    return frozenset(w.stem(part) for e in fact.entities for part in entity_key(e).split("-"))
+
+
+# words an end shares with an older fact that say nothing of what ended ("run" is a generic
+# word of the rules, "runs on", but here names what stopped: "stopped running")
+_SAY_NOTHING = frozenset(w.stem(x) for x in (*w.STOP, "me", "be", "have", "get", "go", "do",
+                                              "make", "now", "time", "day", "week", "month"))
+
+
 def second_look(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[Verdict]:
     """Offers for the older facts no rule had a word on (`said`: the verdicts made): another
-    price of the same entity, an opinion that turned."""
+    price of the same entity, an opinion that turned, an end of what the older fact is
+    about."""
     if exploring(new):
         return []
     keys, weighed = keys_of(new.entities), {v.id for v in said}
@@ -104,7 +147,8 @@ def second_look(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> li
         if old.id in weighed or old.id == new.id or exploring(old):
             continue
         shared = keys & keys_of(old.entities)
-        if why := _priced_again(new, old, shared) or _turned(new, old, shared):
+        if why := _priced_again(new, old, shared) or _turned(new, old, shared) or (
+                _ended_here(new, old, shared) if shared else None):
             found.append(Verdict(old.id, False, why, offer=True))
     return found
 
