@@ -143,6 +143,15 @@ def test_anothers_move_a_state_of_no_place_or_work_or_no_move_is_not_offered(
     ("O(c=0.7) @me: The Kindle's screen is too dim. Miss paper books.",
      "O(c=0.6) @me: The Kindle has grown on me; I read more now.",
      "the opinion on Kindle may have turned"),
+    ("O(c=0.5) @me: I'm not sure about Figma yet; the shortcuts keep tripping me up.",
+     "O(c=0.7) @me: I now prefer Figma to Sketch for client work.",
+     "the opinion on Figma may have turned"),
+    ("O(c=0.8) @me: Clontarf is the best neighbourhood in Dublin to live in.",
+     "O(c=0.6) @me: I've gone off Clontarf; it's too noisy at weekends now.",
+     "the opinion on Clontarf may have turned"),
+    ("O(c=0.7) @me: I want to go to Electric Picnic with Aoife in August.",
+     "B @me: Decided not to go to Picnic after all; tickets plus the train were too dear.",
+     "the plan on 'Picnic' may be settled"),
 ])
 def test_another_price_or_a_turned_opinion_is_offered(old: str, new: str, reason: str) -> None:
     assert only(old, new) == (False, reason, True)
@@ -153,6 +162,9 @@ def test_another_price_or_a_turned_opinion_is_offered(old: str, new: str, reason
     ("W @Plausible: Plausible is $19 a month.", "W @Plausible: Plausible's setup fee was $50."),
     ("O(c=0.7) @me: The Kindle's screen is too dim.",
      "O(c=0.6) @me: Honestly the Lisbon trip was actually great."),
+    ("O(c=0.7) @me: Okay so Clontarf is loud.", "O(c=0.6) @me: Okay, I was wrong about Howth."),
+    ("O(c=0.7) @me: I want to go to Electric Picnic with Aoife in August.",
+     "B @me: Booked the dentist for August."),
 ])
 def test_two_things_priced_or_two_opinions_on_two_things_are_not_offered(old: str,
                                                                           new: str) -> None:

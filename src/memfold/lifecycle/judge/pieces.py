@@ -105,6 +105,22 @@ def ends_itself(n: Reading) -> bool:
     return not n.subject and not n.additive and any(not e for e in n.ends)
 
 
+# the words a plan and its settling share that say nothing of what was planned
+_WORD = re.compile(r"[A-Za-z][\w'-]+")
+_PLAN_WORDS = frozenset(w.stem(x) for x in (
+    "plan planning planned think thinking thought idea decide decided want wanted try going "
+    "maybe hope hoping consider considering look looking next year month week time end "
+    "because after before".split()))
+
+
+@lru_cache(maxsize=_SIZE)
+def plan_words(text: str) -> Stems:
+    """The content words of a text, stemmed, as a plan and its settling share them: no
+    word of planning, and words of letters only ("2025" or "10K" name no plan)."""
+    return frozenset(s for t in _WORD.findall(text) if t.lower() not in w.STOP
+                     for s in (w.stem(t.lower()),) if s not in w.GENERIC_STEMS) - _PLAN_WORDS
+
+
 @lru_cache(maxsize=_SIZE)
 def for_good(text: str) -> bool:
     """Whether a text says something ended for good ("closed its doors", "folded")."""

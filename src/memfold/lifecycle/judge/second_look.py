@@ -6,10 +6,13 @@
   "Breda's rate goes up to €170 a week").  The rules ask two amounts to measure a word both
   facts name, so that a rent and an insurance premium of the user's are never one slot;
   under one entity of its own, one price per month is what there is to change.
-- *An opinion that turned*: a newer opinion about the same entity, or on a word the older
-  one names, says the writer was wrong, has come round, or finds it otherwise now ("Nia is
+- *An opinion that turned*: a newer opinion about the same entity, or on a name the older
+  one gives, says the writer was wrong, has come round, or finds it otherwise now ("Nia is
   actually really good at standing up for us" after "Nia is very focused on targets; I'm
-  not sure about her yet").
+  not sure about her yet"), or follows an older opinion not yet formed ("not sure about
+  macOS yet" / "I now prefer macOS"); or an older opinion that was a wish or a plan ("I
+  want to go to Open'er Festival") and a newer fact that settles it on a word both give
+  ("Decided not to go to Open'er after all").
 - *An end of what the older fact is about*: the newer fact stops, cancels, quits or is done
   with a thing the older state names ("Cancelled GoodLife" / "Down to one gym visit a week"
   at @GoodLife; "Stopped running for now" / "I run along the stream three times a week"),
@@ -28,7 +31,7 @@ from collections.abc import Sequence
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import priced_text
 from memfold.lifecycle.judge.base import Verdict
-from memfold.lifecycle.judge.pieces import exploring, keys_of, words_as_written
+from memfold.lifecycle.judge.pieces import exploring, keys_of, plan_words, words_as_written
 from memfold.lifecycle.judge.readers import read
 from memfold.lifecycle.judge.words import PARTED
 from memfold.names import entity_key
@@ -76,29 +79,54 @@ _TURNED = re.compile(r"\b(?:was\s+wrong|were\s+wrong|(?:has|have|is|'s)\s+grown\
                      r"|turns\s+out|turned\s+out"
                      r"|actually|now\s+(?:i|we)\s+(?:like|love|think|find)|(?:like|love|enjoy)"
                      r"\s+(?:it|them|him|her)\s+now|(?:is|are)\s+(?:fine|great|good|bearable|better)"
-                     r"\s+now)\b", re.IGNORECASE)
+                     r"\s+now|(?:i|we)\s+now\s+(?:like|love|prefer|enjoy|think|find)|(?:like|love"
+                     r"|prefer|enjoy)\b[^.;]*\bnow\b|gone\s+off|(?:never|not|n't)\s+go\s+back)\b",
+                     re.IGNORECASE)
+# an opinion not yet formed: "I'm not sure about macOS yet"
+_UNSURE = re.compile(r"\b(?:not\s+sure|unsure|undecided|on\s+the\s+fence|(?:have|has)\s*n[o']t"
+                     r"\s+decided)\b", re.IGNORECASE)
+# a plan or a wish in an older opinion, and a newer fact that settles it
+_PLANNED = re.compile(r"\b(?:wants?\s+to|would\s+like|'d\s+like|thinking\s+(?:of|about)|plans?\s+to"
+                      r"|planning|hopes?\s+to|hoping|intends?\s+to|saving\s+for|considering"
+                      r"|don't\s+want|do\s+not\s+want|no\s+more|not\s+ready|never)\b",
+                      re.IGNORECASE)
+_SETTLES = re.compile(r"\b(?:after\s+all|instead|decided|passed\s+on|said\s+(?:yes|no)"
+                      r"|turned\s+down|went\s+ahead|booked|bought|adopted|cancell?ed|called\s+off"
+                      r"|dropped|postponed|put\s+off|gave\s+up|moved\s+to)\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][\w'-]{2,}")
 
 
 def _turned(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
-    if new.kind != "opinion" or old.kind != "opinion" or not _TURNED.search(new.content):
+    if old.kind != "opinion":
+        return None
+    if _PLANNED.search(old.content) and _SETTLES.search(new.content) and (
+            common := sorted(plan_words(new.content) & plan_words(old.content))):
+        plan = words_as_written(frozenset(common[:3]), old.content)
+        return f"the plan on {plan!r} may be settled"
+    if new.kind != "opinion" or not (_TURNED.search(new.content)
+                                     or _UNSURE.search(old.content)):
         return None
     about = frozenset(e for e in new.entities if entity_key(e) in shared - {"me"})
     if not about:  # the user's own opinions: on a name both give ("Lekki", "iPhone")
-        about = _names(new.content) & _names(old.content)
+        (theirs, inside), (mine, within) = _names(old.content), _names(new.content)
+        about = theirs & mine & (inside | within)
     return f"the opinion on {sorted(about)[0]} may have turned" if about else None
 
 
-def _names(text: str) -> frozenset[str]:
-    """The names a text gives, as written ("iPhone", "Lekki"); not a capital that only
-    begins a sentence ("Okay", "Love")."""
-    found = set()
+def _names(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The capitalised words of a text as written ("iPhone", "Barranco"), and those of them
+    that are names for sure: written so inside a sentence, not only at its start ("Okay",
+    "Love" are no names; "Barranco is the best" is one when the other text names it too)."""
+    found, inside = set(), set()
     for m in _WORD.finditer(text):
         word = re.sub(r"['’]s$", "", m.group())
-        first = not text[:m.start()].strip() or text[:m.start()].rstrip()[-1] in ".!?;:"
-        if any(c.isupper() for c in word[1:]) or word[:1].isupper() and not first:
-            found.add(word)
-    return frozenset(found - {"I"})
+        if not any(c.isupper() for c in word) or word == "I":
+            continue
+        found.add(word)
+        if any(c.isupper() for c in word[1:]) or text[:m.start()].strip() \
+                and text[:m.start()].rstrip()[-1] not in ".!?;:":
+            inside.add(word)
+    return frozenset(found), frozenset(inside)
 
 
 # done with a thing: "is done with hockey", "let Duolingo go", "'s over"

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.moved_on import moved_on
-from memfold.lifecycle.judge.pieces import exploring, keys_of
+from memfold.lifecycle.judge.pieces import exploring, keys_of, plan_words
 from memfold.lifecycle.judge.second_look import second_look
 from memfold.values import Fact
 
@@ -35,12 +35,6 @@ _SETTLED = re.compile(
     r"|dropped|gave\s+up|scrapped|shelved|abandoned|changed\s+(?:my|our)\s+mind"
     r"|went\s+ahead|booked|signed\s+up|finally\s+did|did\s+it|ran\s+the|finished\s+the"
     r"|adopted|bought|enrolled|applied)\b", re.IGNORECASE)
-# the words a plan and its settling share that say nothing of what was planned
-_WORD = re.compile(r"[A-Za-z][\w'-]+")
-_PLAN_WORDS = frozenset(w.stem(x) for x in (
-    "plan planning planned think thinking thought idea decide decided want wanted try going "
-    "maybe hope hoping consider considering look looking next year month week time end "
-    "because after before".split()))
 _MINE = re.compile(r"\b(?:my|our)\s+((?:[a-z-]+\s+){0,2}?)(manager|boss|supervisor|gp|doctor"
                    r"|dentist|vet|landlord|landlady|accountant|lawyer|solicitor|mentor|tutor"
                    r"|coach|therapist|physio|childminder|nanny|cleaner|mechanic|barber"
@@ -84,7 +78,7 @@ def offered(new: Fact, older: Sequence[Fact]) -> list[Verdict]:
         return []
     keys = keys_of(new.entities)
     settles = bool(_SETTLED.search(new.content))
-    said = _content(new.content) if settles else frozenset()
+    said = plan_words(new.content) if settles else frozenset()
     mine = set(slots_of_mine(new.content)) if new.kind == "world" else set()
     found = []
     for old in older:
@@ -102,15 +96,8 @@ def _plan_settled(said: frozenset[str], old: Fact) -> str | None:
     """"I'm thinking about solar panels" / "I've decided against solar panels": settled."""
     if not exploring(old):
         return None
-    shared = sorted(said & _content(old.content) - _PLAN_WORDS)
+    shared = sorted(said & plan_words(old.content))
     return f"the plan on {' '.join(shared[:3])!r} may be settled" if shared else None
-
-
-def _content(text: str) -> frozenset[str]:
-    """The content words of a text, stemmed, as a plan and its settling share them (words
-    of letters only: "2025" or "10K" name no plan)."""
-    return frozenset(s for t in _WORD.findall(text) if t.lower() not in w.STOP
-                     for s in (w.stem(t.lower()),) if s not in w.GENERIC_STEMS)
 
 
 def slots_of_mine(text: str) -> tuple[str, ...]:
