@@ -6,9 +6,12 @@ test beside keeps a look-alike that is no change.  Wordings are this file's own.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from judge_pairs import kept, verdicts
 
+from memfold import Memory
 from memfold.lifecycle.judge.ages import age_of
 
 
@@ -202,3 +205,20 @@ def test_an_end_of_what_the_older_fact_is_about_is_offered(old: str, new: str,
 ])
 def test_an_end_of_something_else_is_not_offered(old: str, new: str) -> None:
     assert not verdicts(old, new)
+
+
+# -- a booking called off ---------------------------------------------------------------------
+
+def test_a_booking_told_as_done_is_offered_when_called_off(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        booked = memory.retain("B @me @Wren: Booked a cottage in Dingle for the first week of "
+                               "June with Wren.", date="2025-02-01").facts[0]
+        memory.retain("B @me @Wren: Had dinner with Wren at the new Thai place.",
+                      date="2025-03-01")
+        off = memory.retain("B @me @Wren: Cancelled the Dingle cottage; the silage is late.",
+                            date="2025-05-01")
+        other = memory.retain("B @me @Wren: Cancelled the dentist for Thursday.",
+                              date="2025-05-02")
+    assert [(j.id, j.superseded, j.reason) for j in off.conflicts] == [
+        (booked.id, False, "the plan on 'cottage Dingle' may be settled")]
+    assert not other.conflicts and not other.superseded

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 Decide = Callable[[], Sequence[Record]]
 JUDGE_CANDIDATES = 200
+PLAN_CANDIDATES = 20  # the newest experiences a fact that calls something off is weighed against
 JUDGE_LIMIT = 5000  # new facts judged per sync; a bigger burst is an import, not news
 # conflicts journaled per new fact (all are reported): a new fact may share a topic with
 # hundreds of older ones, and a person reviews a few
@@ -515,24 +516,27 @@ class Weighing:
         entities = [entity_key(canon.get(key, key)) for key in keys]
         if keys:  # each entity by its own name and by its other names
             keys = list(dict.fromkeys([*keys, *entities, *self.source.alias_keys(entities)]))
+        from memfold.lifecycle.judge.second_look import called_off  # the judge's words: lazily
+        from memfold.lifecycle.judge.settled import slots_of_mine
+
         filters = _state_filters(until)
         if keys:
             pool = self.source.linked(keys, filters, JUDGE_CANDIDATES)
+            if called_off(new.content):  # "Cancelled our trip": a booking told as done
+                plans = Filters(kinds=("experience",), window=filters.window)
+                pool += self.source.linked(keys, plans, PLAN_CANDIDATES)
         else:  # a fact that names no entity is weighed against those that name none
             words = dict.fromkeys(w for w in find_words(new.content)
                                   if w.casefold() not in STOP_WORDS and len(w) > 2)
             query = Terms(words=tuple(words)[:16])
             pool = [c for c in self.source.lexical(query, filters, JUDGE_CANDIDATES)
                     if not c.fact.entities]
-        from memfold.lifecycle.judge.settled import slots_of_mine  # the judge's words: lazily
-
         if mine := slots_of_mine(new.content):  # "is my manager": who was, under another name
             seen = {c.fact.id for c in pool}
             query = Terms(phrases=tuple(f"{p} {s}" for s in mine for p in ("my", "our")))
             pool = [*pool, *(c for c in self.source.lexical(query, filters, JUDGE_CANDIDATES)
                              if c.fact.id not in seen)]
         return _standing_older(pool, new)
-
 
 
 def _state_filters(until: date | None) -> Filters:

@@ -96,7 +96,26 @@ _SETTLES = re.compile(r"\b(?:after\s+all|instead|decided|passed\s+on|said\s+(?:y
 _WORD = re.compile(r"[A-Za-z][\w'-]{2,}")
 
 
+# a booking or an arrangement told as done ("Booked flights to Boston for August"), and a
+# newer fact that calls it off ("Cancelled our August trip to Boston")
+_BOOKED = re.compile(r"\b(?:booked|reserved|planned|arranged|signed\s+up|registered|entered"
+                     r"|bought\s+tickets|got\s+tickets|settled\s+on|plan\s+to|going\s+to)\b",
+                     re.IGNORECASE)
+_CALLED_OFF = re.compile(r"\b(?:cancell?ed|cancell?ing|called\s+off|fell\s+through|pulled\s+out"
+                         r"|postponed|put\s+off|scrapped|decided\s+against|not\s+going)\b",
+                         re.IGNORECASE)
+
+
+def called_off(text: str) -> bool:
+    """Whether a text calls something off: the ledger then weighs it against experiences too,
+    for the booking or plan it may cancel."""
+    return _CALLED_OFF.search(text) is not None
+
+
 def _turned(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
+    if old.kind == "experience" and _BOOKED.search(old.content) and called_off(new.content) \
+            and (booked := plan_words(new.content) & plan_words(old.content) - _SAY_NOTHING):
+        return f"the plan on {words_as_written(booked, old.content)!r} may be settled"
     if old.kind != "opinion":
         return None
     if _PLANNED.search(old.content) and _SETTLES.search(new.content) and (
@@ -139,7 +158,7 @@ _BOND = re.compile(r"\b(?:girlfriend|boyfriend|partner|wife|husband|fianc[ée]e?
 
 
 def _ended_here(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
-    if old.kind == "opinion" or new.kind == "opinion":
+    if old.kind in ("opinion", "experience") or new.kind == "opinion":
         return None
     if (PARTED.search(new.content) or _SINGLE.search(new.content)) and _BOND.search(old.content):
         return "the newer fact says the relationship ended"
@@ -181,4 +200,4 @@ def second_look(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> li
     return found
 
 
-__all__ = ["second_look"]
+__all__ = ["called_off", "second_look"]
