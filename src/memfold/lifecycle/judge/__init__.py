@@ -11,7 +11,9 @@
               what a change a rule found lacks to be made by itself, with heads: the
               thing a noun phrase names; holders: a role handed to another person;
               about: what a fact is about, read by a small heuristic reader; same_thing
-              and same_value: whether the thing a rule says changed is the same in both)
+              and same_value: whether the thing a rule says changed is the same in both;
+              ages: an age said of an entity; settled, moved_on and second_look: what the
+              rules had no word on, looked at once more and offered)
     remote    OpenAIJudge, an optional model behind an OpenAI-compatible chat endpoint
               (imported by load_judge only when asked for)
     fallback  FallbackJudge: a judge that may fail, with another behind it, and notices
