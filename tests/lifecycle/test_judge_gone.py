@@ -38,6 +38,8 @@ def test_an_entity_gone_for_good_retires_its_states(old: str, new: str) -> None:
 
 @pytest.mark.parametrize(("old", "new"), [
     ("W @Mum: Mum lives in Harrogate.", "B @Mum: Mum's neighbour Harold died on Sunday."),
+    ("W @Lise: Lise cycles to the studio.",
+     "W @Lise: Lise takes the ferry to the studio since her bike was stolen."),
     ("W @Phone: My phone is a Pixel 8.", "B @Phone: My phone died on the bus home."),
     ("W @me: I live in Harrogate.", "B @Pepper @me: Pepper died in her sleep last night."),
     ("W @Kestrel: Our boat is Kestrel, a 2011 Orkney 19.",
@@ -140,6 +142,8 @@ def test_anothers_move_a_state_of_no_place_or_work_or_no_move_is_not_offered(
     ("W @me @Oona: I coach Oona, a twelve-year-old in Didsbury, at chess on Mondays for £30 "
      "an hour.", "W @me @Oona: Oona's parents now pay me £35 an hour.",
      "another price an hour for Oona"),
+    ("W @me @Velo-Hub: I bought a ten-ride pass at Velo Hub for 95 zł.",
+     "W @Velo-Hub: Velo Hub's ten-ride pass went up to 110 zł.", "another price for Velo-Hub"),
     ("O(c=0.6) @Dev: Dev is very rigid about process; not sure about him yet.",
      "O(c=0.7) @Dev: Dev is actually great at shielding us from scope creep.",
      "the opinion on Dev may have turned"),
@@ -163,6 +167,8 @@ def test_another_price_or_a_turned_opinion_is_offered(old: str, new: str, reason
 @pytest.mark.parametrize(("old", "new"), [
     ("W @me: Rent is $1,400 a month.", "W @me: Gym is $40 a month now."),
     ("W @Plausible: Plausible is $19 a month.", "W @Plausible: Plausible's setup fee was $50."),
+    ("W @me @Velo-Hub: I bought a ten-ride pass at Velo Hub for 95 zł.",
+     "B @me @Velo-Hub: Paid 20 zł for a spin class at Velo Hub."),
     ("O(c=0.7) @me: The Kindle's screen is too dim.",
      "O(c=0.6) @me: Honestly the Lisbon trip was actually great."),
     ("O(c=0.7) @me: Okay so Clontarf is loud.", "O(c=0.6) @me: Okay, I was wrong about Howth."),
@@ -171,7 +177,8 @@ def test_another_price_or_a_turned_opinion_is_offered(old: str, new: str, reason
 ])
 def test_two_things_priced_or_two_opinions_on_two_things_are_not_offered(old: str,
                                                                           new: str) -> None:
-    assert not verdicts(old, new)
+    assert not [v for v in verdicts(old, new)
+                if v.reason.startswith(("another price", "the opinion on", "the plan on"))]
 
 
 # -- an end of what the older fact is about ---------------------------------------------------
@@ -190,6 +197,9 @@ def test_two_things_priced_or_two_opinions_on_two_things_are_not_offered(old: st
      "the newer fact says the relationship ended"),
     ("W @me @Lior: I've been with Lior for three years; he teaches in Haifa.",
      "W @me: I'm single now.", "the newer fact says the relationship ended"),
+    ("W @Tomas: Tomas, my boyfriend, is a sound engineer at a radio station in Cork.",
+     "W @me @Tomas: Tomas and I have broken up; he's moving to Galway.",
+     "the newer fact says the relationship ended"),
 ])
 def test_an_end_of_what_the_older_fact_is_about_is_offered(old: str, new: str,
                                                            reason: str) -> None:

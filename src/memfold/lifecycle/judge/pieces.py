@@ -70,6 +70,9 @@ def denial(text: str) -> Stems | None:
 _GONE = re.compile(r"\b(?:died|passed\s+away|(?:put|was\s+put|were\s+put|had\s+(?:him|her|it)"
                    r"\s+put)\s+(?:down|to\s+sleep)|euthani[sz]ed|(?:was|were|got)\s+"
                    r"(?:stolen|written\s+off|scrapped))\b(?!\s+on\b)", re.IGNORECASE)
+# what may stand between the entity's name and the word of its end: nothing of another subject
+_GAP = re.compile(r"^[\s,]*(?:(?:sadly|finally|peacefully|suddenly|unexpectedly|quietly|just|has"
+                  r"|have|had|was|were|got|to|be|been|then|also|we|i)\b[\s,]*)*$", re.IGNORECASE)
 _FLAT = re.compile(r"\b(?:batter(?:y|ies)|charge|charger|phone|laptop|engine)\b", re.IGNORECASE)
 # ... or no longer one's own, said by its name: "Sold Second Wind for $14,500"
 _PARTED_WITH = re.compile(r"\b(?:sold|scrapped|traded\s+in|gave\s+away|got\s+rid\s+of)\s+"
@@ -86,8 +89,9 @@ def gone(fact: Fact) -> str | None:
         before = fact.content[:m.start()]
         named = [(at.end(), key) for key in keys for at in re.finditer(
             r"\b" + r"[\s-]+".join(map(re.escape, key.split("-"))) + r"\b", before, re.I)]
-        if named and not re.match(r"['’]s\b", before[(last := max(named))[0]:]):
-            return last[1]
+        if named and _GAP.match(before[(last := max(named))[0]:]):
+            return last[1]  # "Pepper died", "Tansy had to be put to sleep": not "Lise ...
+            # since her bike was stolen", "Mum's friend died"
     m = _PARTED_WITH.search(fact.content)
     return key if m and (key := entity_key(m.group("what"))) in keys else None
 

@@ -3,7 +3,8 @@
 - *Another price of the same thing*: both facts are about one entity (not the user alone)
   and each gives an amount of money per the same unit of time or of goods ("Mixpanel, about
   $1,100 a month" / "Mixpanel is $1,600 a month now"; "Breda minds Fionn for €150 a week" /
-  "Breda's rate goes up to €170 a week").  The rules ask two amounts to measure a word both
+  "Breda's rate goes up to €170 a week"; or, with no unit, said to have changed: "Zerwa's
+  student pass went up to 169 zł").  The rules ask two amounts to measure a word both
   facts name, so that a rent and an insurance premium of the user's are never one slot;
   under one entity of its own, one price per month is what there is to change.
 - *An opinion that turned*: a newer opinion about the same entity, or on a name the older
@@ -44,6 +45,10 @@ _PER = re.compile(r"^[^.;]{0,30}?(?:\b(?:a|an|per|each)\s+|/\s?)(?P<per>month|mo
                   r"|night|day|year|yr|kilo|kg|lesson|session|class|visit|bag|box|tube|unit)\b"
                   r"|^[^.;]{0,30}?\b(?P<ly>monthly|weekly|hourly|nightly|daily|yearly|annually"
                   r"|biweekly|fortnightly)\b", re.IGNORECASE)
+# a price said to have changed, with no unit beside it: "went up to 169 zł", "now costs"
+_REPRICED = re.compile(r"\b(?:went\s+up|gone\s+up|goes\s+up|rose|risen|raised|increased|put\s+"
+                       r"(?:\w+\s+)?up|came\s+down|dropped|cut|lowered|reduced|now\s+(?:costs?|is)"
+                       r"|costs?\s+\S+\s+now)\b", re.IGNORECASE)
 _PERIODS = {"mo": "month", "hr": "hour", "wk": "week", "yr": "year", "kg": "kilo",
             "monthly": "month", "weekly": "week", "hourly": "hour", "nightly": "night",
             "daily": "day", "yearly": "year", "annually": "year", "biweekly": "fortnight",
@@ -67,9 +72,10 @@ def _priced_again(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
         return None
     mine, theirs = _prices(new.content), _prices(old.content)
     for per in sorted(set(mine) & set(theirs)):
-        if per and not mine[per] & theirs[per]:
+        if (per or _REPRICED.search(new.content)) and not mine[per] & theirs[per]:
             name = next(e for e in new.entities if entity_key(e) in shared - {"me"})
-            return f"another price {'an' if per[0] in 'aeiouh' else 'a'} {per} for {name}"
+            each = f" {'an' if per[0] in 'aeiouh' else 'a'} {per}" if per else ""
+            return f"another price{each} for {name}"
     return None
 
 

@@ -134,7 +134,7 @@ END_VERBS = frozenset(
     "decommission lapse".split())
 END_PHRASES = re.compile(
     r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not|cannot)\b[^.;]*?\b"
-    r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|broke\s+up|split\s+up"
+    r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|is\s+over|are\s+over|brok(?:e|en)\s+up|split\s+up"
     r"|gave\s+up|give\s+up|giving\s+up|given\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out"
     r"|(?<!\bit\s)(?<!\bthat\s)(?<!\bthere\s)(?:is|are|was|were)\s+not"  # not "it is not worth"
@@ -400,7 +400,7 @@ FOR_GOOD = re.compile(r"\b(?:for\s+good|permanently|(?:shut|closed|wound)\s+down
                       r"\s+(?:its|their)\s+doors|out\s+of\s+business|went\s+bust|went\s+under"
                       r"|ceased\s+trading|folded|dissolved)\b", re.IGNORECASE)
 # A relationship ended
-PARTED = re.compile(r"\b(?:broke\s+up|split\s+up|divorc\w*|separated|ended\s+"
+PARTED = re.compile(r"\b(?:brok(?:e|en)\s+up|split\s+up|divorc\w*|separated|ended\s+"
                     r"(?:things|it|the\s+relationship)|fell\s+out|falling[- ]out"
                     r"|(?:called|broke)\s+off\s+(?:the|their|his|her)\s+engagement"
                     r"|(?:broke|called)\s+it\s+off\s+with)\b",
