@@ -124,6 +124,23 @@ def test_a_person_who_moved_or_left_a_job_is_offered(old: str, new: str, what: s
 
 
 @pytest.mark.parametrize(("old", "new"), [
+    ("W @me: We rent a two-bed terrace on Mill Lane in Bicester.",
+     "W @me: We live in a three-bed semi on Orchard Way in Kidlington."),
+    ("W @me: Rent on Mill Lane is £1,350 a month.",
+     "W @me: I live at 9 Orchard Way, Kidlington, which we own."),
+])
+def test_where_one_lives_now_is_offered_against_a_rented_home(old: str, new: str) -> None:
+    assert only(old, new) == (False, "the newer fact says where one lives now; the older one "
+                                     "tells a rented home", True)
+
+
+def test_living_on_in_the_rented_home_is_not_offered() -> None:
+    assert not [v for v in verdicts("W @me: We rent a flat on Mill Lane in Bicester.",
+                                    "W @me: We live on Mill Lane still, happily.")
+                if "rented home" in v.reason]
+
+
+@pytest.mark.parametrize(("old", "new"), [
     ("W @Ines: Ines teaches piano in Leith.", "B @Ines: Ines's sister moved to Lyon."),
     ("W @Bram: Bram loves cold-water swimming.", "B @Bram: Bram resigned from the depot."),
     ("W @Bram: Bram is a shift lead at the depot.", "B @Bram: Bram moved the rota meeting."),

@@ -11,6 +11,10 @@ job, and one who left a job may stay in town.
 The newer fact must be said of the person (their name begins it: "Tad's last day at Mesa
 Cycle Works" is said of Tad, "Camila's family moved" of her family), and the older fact
 too, as a state of theirs: where they live, or what they are or do.  English only.
+
+The user's own home is told the same way: "We live in a four-bed bungalow on Knappogue Road
+in Quin" after "We rent a three-bed semi-d on Clonroad in Ennis" (`rented_home`) — a rented
+place, its rent or its landlord, and where one lives now, naming none of its places.
 """
 
 from __future__ import annotations
@@ -99,4 +103,28 @@ def moved_on(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[
     return found
 
 
-__all__ = ["moved_on"]
+# where one lives, said now: "We live in ...", "I live at 14 Cloughleigh Park"
+_LIVE_NOW = re.compile(r"^(?:(?:i|we)\s+(?:now\s+)?live|(?:i|we)\s+are\s+living|home\s+is\s+now)"
+                       r"\s+(?:in|at|on|with)\b", re.IGNORECASE)
+# a rented home, its rent or landlord: "We rent a three-bed semi-d", "Rent on Clonroad is"
+_RENTED = re.compile(r"\b(?:rent|rents|renting|rented|landlord|landlady|lease|sublet)\b",
+                     re.IGNORECASE)
+_PLACE = re.compile(r"\b(?-i:[A-Z])[\w'’-]+")
+
+
+def rented_home(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[Verdict]:
+    """Offers for the older facts no rule had a word on that tell a rented home, when the
+    newer fact says where one lives now and names none of its places."""
+    if new.kind != "world" or not _LIVE_NOW.search(new.content) or exploring(new):
+        return []
+    keys, weighed = {entity_key(e) for e in new.entities}, {v.id for v in said}
+    places = set(_PLACE.findall(new.content))
+    return [Verdict(old.id, False, "the newer fact says where one lives now; the older one "
+                                   "tells a rented home", offer=True)
+            for old in older if old.id not in weighed and old.id != new.id
+            and old.kind == "world" and keys & {entity_key(e) for e in old.entities}
+            and _RENTED.search(old.content) and not exploring(old)
+            and not set(_PLACE.findall(old.content[1:])) & places]
+
+
+__all__ = ["moved_on", "rented_home"]

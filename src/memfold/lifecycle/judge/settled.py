@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.base import Verdict
-from memfold.lifecycle.judge.moved_on import moved_on
+from memfold.lifecycle.judge.moved_on import moved_on, rented_home
 from memfold.lifecycle.judge.pieces import exploring, keys_of, plan_words
 from memfold.lifecycle.judge.second_look import second_look
 from memfold.values import Fact
@@ -119,10 +119,12 @@ def _slot_of_mine(mine: set[str], old: Fact) -> str | None:
 
 def unweighed(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[Verdict]:
     """Offers for the older facts no rule had a word on (`said`: the verdicts made): a slot
-    of one's own with a new holder, a person who moved or left a job (judge.moved_on),
+    of one's own with a new holder, a person who moved or left a job, a rented home and
+    where one lives now (judge.moved_on),
     another price of the same thing or an opinion that turned (judge.second_look)."""
     found = held_now(new, older, said)
     found += moved_on(new, older, [*said, *found])
+    found += rented_home(new, older, [*said, *found])
     return found + second_look(new, older, [*said, *found])
 
 
