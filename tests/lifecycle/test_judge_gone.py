@@ -249,3 +249,18 @@ def test_a_booking_told_as_done_is_offered_when_called_off(workspace: Path) -> N
     assert [(j.id, j.superseded, j.reason) for j in off.conflicts] == [
         (booked.id, False, "the plan on 'cottage Dingle' may be settled")]
     assert not other.conflicts and not other.superseded
+
+
+def test_a_slot_of_ones_own_is_found_under_another_entity_by_its_last_word(
+        workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        was = memory.retain("W @Ingvar: Professor Ingvar Dahl is my postdoc supervisor.",
+                            date="2025-01-03").facts[0]
+        deputy = memory.retain("W @Stuart: Stuart Renwick is my deputy head and teaches the "
+                               "Year 6 class.", date="2025-01-04").facts[0]
+        now = memory.retain("W @Kasimir: Kasimir Lind is my main supervisor now.",
+                            date="2025-06-01")
+        new = memory.retain("W @Aroha: Aroha Moki has been appointed as our new deputy head "
+                            "from Term 4.", date="2025-07-01")
+    assert [j.id for j in now.conflicts] == [was.id]
+    assert [j.id for j in new.conflicts] == [deputy.id]

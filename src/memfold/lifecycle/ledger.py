@@ -533,7 +533,8 @@ class Weighing:
                     if not c.fact.entities]
         if mine := slots_of_mine(new.content):  # "is my manager": who was, under another name
             seen = {c.fact.id for c in pool}
-            query = Terms(phrases=tuple(f"{p} {s}" for s in mine for p in ("my", "our")))
+            query = Terms(phrases=tuple(f"{p} {s}" for s in mine for p in ("my", "our")),
+                          words=tuple(dict.fromkeys(s.split()[-1] for s in mine)))  # "postdoc"
             pool = [*pool, *(c for c in self.source.lexical(query, filters, JUDGE_CANDIDATES)
                              if c.fact.id not in seen)]
         return _standing_older(pool, new)

@@ -43,7 +43,8 @@ _MINE = re.compile(r"\b(?:my|our)\s+((?:[a-z-]+\s+){0,2}?)(manager|boss|supervis
 # a slot of one's own, of any name: up to three lower-case words after "my" / "our", ending
 # where the sentence goes on ("my family doctor is", "my sous chef at Kelong", "my agent.")
 _SLOT = r"(?P<slot>(?-i:[a-z])[a-z-]+(?:\s+(?-i:[a-z])[a-z-]+){0,2}?)"
-_GOES_ON = r"(?=\s+(?:is|are|was|at|in|from|for|now|since|,)\b|\s*[,.;:)]|\s*$)"
+_GOES_ON = (r"(?=\s+(?:is|are|was|at|in|from|for|now|since|and|who|of|on|with|to)\b"
+            r"|\s*[,.;:)]|\s*$)")
 _HELD = re.compile(rf"\b(?:my|our)\s+{_SLOT}{_GOES_ON}", re.IGNORECASE)
 # ... and said to have a new holder: "my new N", "my N is now", "is my N now"
 _HELD_NOW = (re.compile(rf"\b(?:my|our)\s+new\s+{_SLOT}{_GOES_ON}", re.IGNORECASE),
