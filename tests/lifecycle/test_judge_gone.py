@@ -264,3 +264,15 @@ def test_a_slot_of_ones_own_is_found_under_another_entity_by_its_last_word(
                             "from Term 4.", date="2025-07-01")
     assert [j.id for j in now.conflicts] == [was.id]
     assert [j.id for j in new.conflicts] == [deputy.id]
+
+
+def test_a_booking_long_before_is_found_by_its_words(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        booked = memory.retain("B @me: Booked a cottage on Anglesey for October half-term.",
+                               date="2025-03-01").facts[0]
+        for day in range(1, 29):  # a month of other experiences of the user's
+            memory.retain(f"B @me: Walked the dog along the canal, lap {day}.",
+                          date=f"2025-04-{day:02d}")
+        off = memory.retain("B @me: Cancelled the Anglesey cottage; Mum isn't up to travelling.",
+                            date="2025-09-01")
+    assert [j.id for j in off.conflicts if "plan on" in j.reason] == [booked.id]

@@ -56,8 +56,8 @@ if TYPE_CHECKING:
     from memfold.lifecycle.judge.meaning import Embeds
 
 Decide = Callable[[], Sequence[Record]]
-JUDGE_CANDIDATES = 200
-PLAN_CANDIDATES = 20  # the newest experiences a fact that calls something off is weighed against
+# older facts a new one is weighed against; and experiences, for one that calls something off
+JUDGE_CANDIDATES, PLAN_CANDIDATES = 200, 20
 JUDGE_LIMIT = 5000  # new facts judged per sync; a bigger burst is an import, not news
 # conflicts journaled per new fact (all are reported): a new fact may share a topic with
 # hundreds of older ones, and a person reviews a few
@@ -516,22 +516,22 @@ class Weighing:
         entities = [entity_key(canon.get(key, key)) for key in keys]
         if keys:  # each entity by its own name and by its other names
             keys = list(dict.fromkeys([*keys, *entities, *self.source.alias_keys(entities)]))
-        from memfold.lifecycle.judge.second_look import called_off  # the judge's words: lazily
-        from memfold.lifecycle.judge.settled import slots_of_mine
-
+        from memfold.lifecycle.judge import second_look, settled  # the judge's words: lazily
         filters = _state_filters(until)
         if keys:
             pool = self.source.linked(keys, filters, JUDGE_CANDIDATES)
-            if called_off(new.content):  # "Cancelled our trip": a booking told as done
-                plans = Filters(kinds=("experience",), window=filters.window)
-                pool += self.source.linked(keys, plans, PLAN_CANDIDATES)
+            if second_look.called_off(new.content):  # "Cancelled our trip": a booking told as done,
+                plans = Filters(kinds=("experience",), window=filters.window)  # by its words
+                asked = Terms(words=tuple(dict.fromkeys(find_words(new.content)))[:16])
+                pool += [c for c in self.source.lexical(asked, plans, PLAN_CANDIDATES)
+                         if {entity_key(e) for e in c.fact.entities} & set(keys)]
         else:  # a fact that names no entity is weighed against those that name none
             words = dict.fromkeys(w for w in find_words(new.content)
                                   if w.casefold() not in STOP_WORDS and len(w) > 2)
             query = Terms(words=tuple(words)[:16])
             pool = [c for c in self.source.lexical(query, filters, JUDGE_CANDIDATES)
                     if not c.fact.entities]
-        if mine := slots_of_mine(new.content):  # "is my manager": who was, under another name
+        if mine := settled.slots_of_mine(new.content):  # "is my manager": who held it before
             seen = {c.fact.id for c in pool}
             query = Terms(phrases=tuple(f"{p} {s}" for s in mine for p in ("my", "our")),
                           words=tuple(dict.fromkeys(s.split()[-1] for s in mine)))  # "postdoc"

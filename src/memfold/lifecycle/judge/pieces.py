@@ -96,10 +96,11 @@ def gone(fact: Fact) -> str | None:
     return key if m and (key := entity_key(m.group("what"))) in keys else None
 
 
-def gone_of(new: Fact, o: Reading) -> str | None:
-    """The entity an older state is about died, was stolen, sold ("Rimu died at home")."""
+def gone_of(new: Fact, old: Fact, o: Reading) -> str | None:
+    """The entity an older state is about, or names, died, was stolen, sold ("Rimu died at
+    home"; "Sold the Clio" ends "I still drive Joaquim's Clio")."""
     key = gone(new) if o.kind == "world" and o.relation != "name" else None
-    if not key or key not in o.about:
+    if not key or key not in o.about | keys_of(old.entities):
         return None
     return f"the newer fact says {next(e for e in new.entities if entity_key(e) == key)!r} is gone"
 

@@ -498,7 +498,7 @@ def replaces(new: Fact, old: Fact) -> str | None:
             or _changed(n, o) or _family(n, o) or _upgraded(n, o) or _counted(n, o)
             or status(n, o) or _reversed(n, o) or _corrected(n, o) or _readdressed(n, o)
             or (_closed(n, o) if for_good(n.text) else None) or _ended(n, o, doers=True)
-            or gone_of(new, o) or aged(n.text, o.text, n.about & o.about))
+            or gone_of(new, old, o) or aged(n.text, o.text, n.about & o.about))
 
 
 class RuleJudge:
