@@ -36,6 +36,15 @@ from memfold.journal.log import Event
 from memfold.server import bm25, pgreview
 from memfold.server.pgcache import BankFacts
 from memfold.server.pgreview import ANY_CONFLICT, open_items
+from memfold.server.pgsearch import (
+    BOUNDED,
+    CUT_FETCH,
+    FILTERED,
+    LINKED_TO,
+    conditions,
+    holders,
+    read_places,
+)
 from memfold.values import TEXT, ParseWarning
 
 if TYPE_CHECKING:
@@ -54,52 +63,7 @@ FACT_FROM = (
 PATH = 'f.path COLLATE "C"'
 NEWEST = f"ORDER BY f.day IS NULL, f.day DESC, {PATH}, f.line, f.rowid"
 HOLDER_FIRST = f"ORDER BY f.shadowed, {PATH}, f.line, f.rowid"
-# a fact linked to any of these entities; the bank a parameter of its own, not f's (a
-# subquery that names f would run once per fact)
-LINKED_TO = ("f.rowid IN (SELECT k.fact FROM recall_links k WHERE k.bank_id = %s"
-             " AND k.key = ANY(%s))")
 
-
-# A search of single terms is ranked in PostgreSQL first, from the bank's postings alone
-# (`recall_postings`, schema 0006: per term, the rows that hold it, its hits weighed by
-# column and the row's length), so it reads only the rows that hold its terms, in its bank:
-# each match's bm25 computed there (`bm25.score`'s formula) — equal to memfold's own up to
-# rounding, as the order of the operations may differ.  Only the matches that score within
-# a rounding margin (1e-9 of the score) of the CUT_FETCH × limit-th best come back with
-# their places and each term's count of rows, to be scored by memfold's own bm25 and
-# ordered: every match left behind scores below at least that many kept, so the best
-# `limit` and their ties are the ones an unbounded pull would give.
-CUT_FETCH = 2
-BOUNDED = """
-WITH k AS (SELECT %s::integer AS bank, %s::float8 AS rows, %s::float8 AS avgdl),
-q AS MATERIALIZED (
-    SELECT t.term, coalesce(r.rows, 0)::float8 AS n, t.times
-    FROM (SELECT term, count(*) AS times FROM unnest(%s::text[]) term GROUP BY term) t
-    LEFT JOIN recall_terms r ON r.bank_id = (SELECT bank FROM k) AND r.term = t.term),
-w AS (SELECT q.term, q.times * CASE WHEN (k.rows - q.n + 0.5) / (q.n + 0.5) > 1
-                                    THEN ln((k.rows - q.n + 0.5) / (q.n + 0.5))
-                                    ELSE 1e-6 END AS idf FROM q, k),
-scored AS MATERIALIZED (
-    SELECT p.rowid, -sum(w.idf * (p.hits * 2.2) / (p.hits + 1.2 * (0.25 + 0.75 * p.length
-                                                                   / (SELECT avgdl FROM k))))
-           AS score
-    FROM w JOIN recall_postings p ON p.bank_id = (SELECT bank FROM k) AND p.term = w.term
-    {join}
-    GROUP BY p.rowid {having}),
-cut AS (SELECT coalesce((SELECT score + 1e-9 * (1 + abs(score)) FROM scored
-                         ORDER BY score OFFSET %s - 1 LIMIT 1), 'infinity') AS v)
-SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions, u.weights, q.n
-FROM scored s JOIN recall_facts f ON f.rowid = s.rowid CROSS JOIN LATERAL unnest(f.terms) u
-JOIN q ON q.term = u.lexeme
-WHERE s.score <= (SELECT v FROM cut)
-"""
-# the postings' rows narrowed by the search's filters (`conditions`, which name f)
-FILTERED = "JOIN recall_facts f ON f.rowid = p.rowid WHERE true"
-# the rows that hold every exact term of at least one of the phrases: (phrase, term) pairs
-# and each phrase's count of distinct terms
-HOLDERS = ("f.rowid IN (SELECT p.rowid FROM recall_postings p JOIN unnest(%s::int[],"
-           " %s::text[], %s::int[]) w(phrase, term, size) ON p.bank_id = %s AND p.term ="
-           " w.term GROUP BY p.rowid, w.phrase HAVING count(*) = max(w.size))")
 
 
 # a row's neighbours in its file, the row before and the row after (`c`: the row)
@@ -120,49 +84,10 @@ WHERE c.bank_id = %s AND c.rowid IN (SELECT x FROM ring)
 """  # noqa: S608
 
 
-def holders(found: Sequence[bm25.Phrase], bank_id: int) -> tuple[str, list[object]]:
-    """A condition on `f` that keeps the rows that may match these phrases — those holding
-    every term of one of them (a prefix's last term aside), read from the bank's postings —
-    so that the tsquery is tested on those rows only; ("", []) when a phrase is a prefix
-    alone (any row may match: the tsquery over the bank's GIN index decides)."""
-    pairs: list[tuple[int, str, int]] = []
-    for n, phrase in enumerate(found):
-        exact = sorted(set(phrase.terms[:-1] if phrase.prefix else phrase.terms))
-        if not exact:
-            return "", []
-        pairs.extend((n, term, len(exact)) for term in exact)
-    return f" AND {HOLDERS}", [[n for n, _, _ in pairs], [t for _, t, _ in pairs],
-                               [k for _, _, k in pairs], bank_id]
-
-
 # the first and last day a bank's facts speak of (`b.bank_id`: the bank)
 DAYS = ("(SELECT min(day) FROM recall_facts WHERE bank_id = b.bank_id),"
         " (SELECT min(retained_on COLLATE \"C\") FROM recall_life WHERE bank_id = b.bank_id),"
         " (SELECT max(day) FROM recall_facts WHERE bank_id = b.bank_id)")
-
-
-def conditions(filters: Filters, bank_id: int) -> tuple[str, list[object]]:
-    """The filters as SQL conditions to append after a WHERE (`sqlite.rows.conditions`)."""
-    clauses: list[str] = []
-    params: list[object] = []
-    if filters.kinds:
-        clauses.append("f.kind = ANY(%s)")
-        params.append(list(filters.kinds))
-    if filters.window:
-        start = filters.window.start.toordinal() if filters.window.start else 0
-        end = filters.window.end.toordinal() if filters.window.end else date.max.toordinal()
-        clauses.append("(f.day BETWEEN %s AND %s OR (f.valid_until >= %s"
-                       " AND COALESCE(f.valid_from, f.day) <= %s))")
-        params.extend([start, end, start, end])
-    if filters.written_by:
-        clauses.append("(f.day IS NULL OR f.day <= %s OR EXISTS (SELECT 1 FROM recall_life w"
-                       " WHERE w.bank_id = f.bank_id AND w.id = f.fact_id"
-                       " AND w.retained_on <= %s))")
-        params.extend([filters.written_by.toordinal(), filters.written_by.isoformat()])
-    if filters.entity_keys:
-        clauses.append(LINKED_TO)
-        params.extend([bank_id, list(filters.entity_keys)])
-    return "".join(f" AND {c}" for c in clauses), params
 
 
 def _life(state: Any, fact_id: str | None = None) -> LifeState | None:
@@ -297,22 +222,11 @@ class PgRecallIndex:
         if not rows:
             return []
         avgdl = tokens / rows
-        places: dict[int, dict[str, list[tuple[int, int]]]] = {}
         info: dict[int, tuple[int, int | None, str, int]] = {}
-        single = all(p.single() for p in found)
-        sql, params = (self._bounded(found, rows, avgdl, terms.every, filters, limit) if single
-                       else self._places(found, terms.every, filters))
-        held: dict[str, int] = {}  # a term's rows (a term no row kept holds weighs 0)
-        for rowid, length, day, path, line, lexeme, positions, weights, *n in self.conn.execute(
-                sql, params):
-            info[rowid] = (length, day, path, line)
-            places.setdefault(rowid, {})[lexeme] = read_places(positions, weights)
-            if n:
-                held[lexeme] = self._held[lexeme] = int(n[0])
-        idfs = ([bm25.idf(rows, held.get(p.terms[0], 0)) for p in found] if single
-                else [bm25.idf(rows, n) for n in self._holding(found)])
-        scores = {rowid: bm25.score(found, idfs, places[rowid], length, avgdl)
-                  for rowid, (length, *_) in info.items()}
+        if all(p.single() for p in found):
+            scores = self._scored_terms(found, rows, avgdl, terms.every, filters, limit, info)
+        else:
+            scores = self._scored_phrases(found, rows, avgdl, terms.every, filters, info)
         if filters == Filters():
             def order(r: int) -> tuple[object, ...]:
                 return (scores[r], info[r][2], info[r][3], r)
@@ -321,9 +235,43 @@ class PgRecallIndex:
                 return _filtered_order(scores[r], info[r][1], info[r][2], info[r][3], r)
         return self._by_rowids(sorted(scores, key=order)[:limit], scores)
 
+    def _scored_terms(self, found: Sequence[bm25.Phrase], rows: int, avgdl: float,
+                      every: bool, filters: Filters, limit: int,
+                      info: dict[int, tuple[int, int | None, str, int]]) -> dict[int, float]:
+        """A search of single terms (`BOUNDED`): each match that can rank among the best
+        `limit` (its place in `info`) with its bm25, from its terms' hits in the postings."""
+        sql, params = self._bounded(found, rows, avgdl, every, filters, limit)
+        matched: dict[int, dict[str, float]] = {}
+        held: dict[str, int] = {}  # a term's rows (a term no row kept holds weighs 0)
+        for rowid, length, day, path, line, lexemes, hits, counts in self.conn.execute(
+                sql, params):
+            info[rowid] = (length, day, path, line)
+            matched[rowid] = dict(zip(lexemes, hits, strict=True))
+            held.update(zip(lexemes, map(int, counts), strict=True))
+        self._held.update(held)
+        idfs = [bm25.idf(rows, held.get(p.terms[0], 0)) for p in found]
+        return {rowid: bm25.score_of([(idf, matched[rowid].get(p.terms[0], 0))
+                                      for p, idf in zip(found, idfs, strict=True)],
+                                     info[rowid][0], avgdl) for rowid in matched}
+
+    def _scored_phrases(self, found: Sequence[bm25.Phrase], rows: int, avgdl: float,
+                        every: bool, filters: Filters,
+                        info: dict[int, tuple[int, int | None, str, int]]) -> dict[int, float]:
+        """A search with a phrase or a prefix: every match (its place in `info`) with its
+        bm25, from its terms' places in the row's tsvector."""
+        sql, params = self._places(found, every, filters)
+        places: dict[int, dict[str, list[tuple[int, int]]]] = {}
+        for rowid, length, day, path, line, lexeme, positions, weights in self.conn.execute(
+                sql, params):
+            info[rowid] = (length, day, path, line)
+            places.setdefault(rowid, {})[lexeme] = read_places(positions, weights)
+        idfs = [bm25.idf(rows, n) for n in self._holding(found)]
+        return {rowid: bm25.score(found, idfs, places[rowid], info[rowid][0], avgdl)
+                for rowid in places}
+
     def _bounded(self, found: Sequence[bm25.Phrase], rows: int, avgdl: float, every: bool,
                  filters: Filters, limit: int) -> tuple[str, list[object]]:
-        """`BOUNDED` for a search of single terms: the places of the matches that can rank
+        """`BOUNDED` for a search of single terms: the hits of the matches that can rank
         among the best `limit`, read from the bank's postings."""
         where, params = conditions(filters, self.bank_id)
         join = f"{FILTERED} {where}" if where else ""
@@ -341,11 +289,13 @@ class PgRecallIndex:
         match = [self.bank_id, *near_params, bm25.tsquery(found, every=every), *params]
         exact = sorted({t for p in found for t in (p.terms if not p.prefix else p.terms[:-1])})
         starts = sorted({p.terms[-1] for p in found if p.prefix})
-        return ("SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions,"  # noqa: S608
-                f" u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s{near}"
-                f" AND f.terms @@ %s::tsquery {where} AND (u.lexeme = ANY(%s) OR EXISTS"
-                " (SELECT 1 FROM unnest(%s::text[]) s WHERE starts_with(u.lexeme, s)))",
-                [*match, exact, starts])
+        sql = ("SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions,"  # noqa: S608
+               f" u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s{near}"
+               f" AND f.terms @@ %s::tsquery {where} AND ")
+        if not starts:  # no prefix: the terms asked alone
+            return sql + "u.lexeme = ANY(%s)", [*match, exact]
+        return (sql + "(u.lexeme = ANY(%s) OR EXISTS (SELECT 1 FROM unnest(%s::text[]) s"  # noqa: S608
+                " WHERE starts_with(u.lexeme, s)))", [*match, exact, starts])
 
     def word_counts(self, words: Sequence[str], most: int) -> dict[str, int]:
         read = {word: bm25.phrases(Terms(words=(word,))) for word in dict.fromkeys(words)}
@@ -569,10 +519,3 @@ class PgRecallIndex:
             " f.params, f.confidence, f.importance, f.valid_from, f.valid_until, f.day,"
             " f.explicit FROM recall_facts f WHERE f.bank_id = %s ORDER BY f.path COLLATE"
             " \"C\", f.line, f.fact_id")]
-
-
-def read_places(positions: Sequence[int], weights: Sequence[str]) -> list[tuple[int, int]]:
-    """A term's places in a row, from its tsvector entry, as `bm25.score` reads them:
-    (column, place), column 1 for a place of weight A (a name), else 0."""
-    return [(1 if weight == "A" else 0, place)
-            for place, weight in zip(positions, weights, strict=True)]
