@@ -26,6 +26,7 @@ a purge is a write, and the next recall's version is new.
 from __future__ import annotations
 
 import threading
+import uuid
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -35,15 +36,20 @@ if TYPE_CHECKING:
 BANKS = 256
 ENTRIES = 50_000
 TOTAL = 200_000  # answers over all banks (a fact row, the largest, is about a kilobyte)
+SEARCHED_ROWS = 10  # a search's rows kept (a key and a score each) weigh one answer
 
 
 class BankFacts:
     """One bank version's answers.  Shared by the recalls that read this version, each
     answer put whole (a dict's item), so concurrent recalls need no lock."""
 
-    def __init__(self, bank_id: int, version: tuple[int, str]) -> None:
+    def __init__(self, bank_id: int, version: tuple[int, str], token: str | None = None) -> None:
         self.bank_id = bank_id
         self.version = version
+        # the version recall's own readings are kept by (`recall.versioned`: which entities
+        # a kind names, a name's subjects, a word's count), unique to this process's pool
+        # and the bank's version; None: kept for no one (a write's rows, pgjudge)
+        self.token = token
         # warnings, days, whether a conflict was journaled (PgRecallIndex._head)
         self.head: tuple[Any, ...] | None = None
         self.held: dict[str, int] = {}  # term -> rows holding it (recall_terms)
@@ -58,17 +64,28 @@ class BankFacts:
         self.reviews: dict[tuple[str, int], tuple[ReviewRow, ...]] = {}
         # a read verb's whole answer that only the version decides (status, entities)
         self.reports: dict[str, Any] = {}
+        # a search (its kind and arguments) -> the rows it found, in order, with their
+        # scores: kept only for a version with a token (a snapshot's, never a write's)
+        self.searches: dict[tuple[Any, ...], tuple[tuple[int, float | None], ...]] = {}
+        self.searched = 0  # the rows the searches kept hold, SEARCHED_ROWS to an answer
 
     def size(self) -> int:
         return (len(self.held) + len(self.counted) + len(self.names) + len(self.near)
-                + len(self.rows) + len(self.ids) + len(self.reviews) + len(self.reports))
+                + len(self.rows) + len(self.ids) + len(self.reviews) + len(self.reports)
+                + len(self.searches) + self.searched // SEARCHED_ROWS)
 
     def room(self) -> None:
         """Forget every answer when this version holds ENTRIES of them."""
         if self.size() >= ENTRIES:
             for kept in (self.held, self.counted, self.names, self.near, self.rows, self.ids,
-                         self.reviews, self.reports):
+                         self.reviews, self.reports, self.searches):
                 kept.clear()
+            self.searched = 0
+
+    def keep_search(self, key: tuple[Any, ...],
+                    found: tuple[tuple[int, float | None], ...]) -> None:
+        self.searches[key] = found
+        self.searched += len(found)
 
 
 class Versions:
@@ -76,6 +93,7 @@ class Versions:
 
     def __init__(self, banks: int = BANKS) -> None:
         self.banks = banks
+        self.lineage = uuid.uuid4().hex  # this pool's, in the versions it hands out
         self._found: OrderedDict[int, BankFacts] = OrderedDict()
         self._lock = threading.Lock()  # held for a dict operation, never across a read
 
@@ -88,7 +106,8 @@ class Versions:
             if found is not None and found.version == version:
                 self._found.move_to_end(bank_id)
                 return found
-            fresh = BankFacts(bank_id, version)
+            fresh = BankFacts(bank_id, version,
+                              token=f"pg:{self.lineage}:{bank_id}:{head}:{stats or ''}")
             if found is None or found.version[0] <= head:
                 self._found[bank_id] = fresh
                 self._found.move_to_end(bank_id)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -214,7 +214,26 @@ class PgRecallIndex:
 
     # -- searches -------------------------------------------------------------------------
 
+    def _searched(self, key: tuple[Any, ...],
+                  search: Callable[[], list[Candidate]]) -> list[Candidate]:
+        """A search's answer, its rows and their scores kept for this bank version (a
+        function of the bank's rows and the search alone) when the version has a token: a
+        search asked again reads no row but those forgotten since."""
+        if self._facts.token is None:
+            return search()
+        kept = self._facts.searches.get(key)
+        if kept is None:
+            found = search()
+            self._facts.keep_search(key, tuple((c.rowid, c.bm25) for c in found))
+            return found
+        scores = {rowid: score for rowid, score in kept if score is not None}
+        return self._by_rowids([rowid for rowid, _ in kept], scores)
+
     def lexical(self, terms: Terms, filters: Filters, limit: int) -> list[Candidate]:
+        return self._searched(("lexical", terms, filters, limit),
+                              lambda: self._lexical(terms, filters, limit))
+
+    def _lexical(self, terms: Terms, filters: Filters, limit: int) -> list[Candidate]:
         found = bm25.phrases(terms)
         if not found or limit < 1:
             return []
@@ -327,6 +346,10 @@ class PgRecallIndex:
         whose unfiltered answer is the `limit` newest links when no day straddles the cut)."""
         if not keys:
             return []
+        return self._searched(("linked", tuple(keys), filters, limit),
+                              lambda: self._linked(keys, filters, limit))
+
+    def _linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
         if filters == Filters():
             rows = self._rows("SELECT fact, day FROM recall_links WHERE bank_id = %s AND key"
                               " = ANY(%s) ORDER BY day DESC NULLS LAST LIMIT %s",
@@ -343,7 +366,8 @@ class PgRecallIndex:
 
     def recent(self, filters: Filters, limit: int) -> list[Candidate]:
         where, params = conditions(filters, self.bank_id)
-        return self._limited(where, params, limit)
+        return self._searched(("recent", filters, limit),
+                              lambda: self._limited(where, params, limit))
 
     # -- facts by key ---------------------------------------------------------------------
 
@@ -507,6 +531,12 @@ class PgRecallIndex:
     def fact_texts(self) -> list[tuple[int, str]]:
         return [(int(r), str(c)) for r, c in self._rows(
             "SELECT rowid, content FROM recall_facts WHERE bank_id = %s ORDER BY rowid")]
+
+    def facts_version(self) -> str | None:
+        """This bank version's token (pgcache.BankFacts.token): what `recall.versioned`
+        keeps recall's own readings by, none of them read again until a write; None
+        without one (a write's rows)."""
+        return self._facts.token
 
     def facts_signature(self) -> str:
         rows, tokens = self.statistics()
