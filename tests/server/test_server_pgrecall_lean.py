@@ -114,6 +114,7 @@ def test_a_search_of_single_terms_reads_one_row_per_match(pg_db: Provisioned) ->
     places in the row's tsvector); its answer is the local index's."""
     from memfold.index.base import Filters, Terms
     from memfold.server.db import tenant_tx
+    from memfold.server.pgcache import BankFacts
     from memfold.server.pgindex import PgRecallIndex
 
     with _bank(pg_db, "single") as (pool, root, _), Memory.open(root, watch=False) as memory, \
@@ -130,6 +131,13 @@ def test_a_search_of_single_terms_reads_one_row_per_match(pg_db: Provisioned) ->
             ranked = [rows for sql, rows in reading.read if sql.lstrip().startswith("WITH k")]
             rowids = [row[0] for row in ranked[-1]]
             assert len(rowids) == len(set(rowids)) >= limit, (limit, len(rowids))
+        # kept by a bank version, and asked as it comes when its words are a list
+        kept = PgRecallIndex(conn, int(bank[0]), facts=BankFacts(int(bank[0]), (1, ""),
+                                                                 token="t"))
+        for words in (("walked", "shop"), ["walked", "shop"]):
+            got = kept.lexical(Terms(words=words), Filters(), 3)  # type: ignore[arg-type]
+            assert [(c.fact.id, c.bm25) for c in got] == [
+                (c.fact.id, c.bm25) for c in index.lexical(terms, Filters(), 3)]
 
 
 def _postings_read(conn: Any, sql: str, params: list[Any]) -> int:

@@ -221,7 +221,10 @@ class PgRecallIndex:
         search asked again reads no row but those forgotten since."""
         if self._facts.token is None:
             return search()
-        kept = self._facts.searches.get(key)
+        try:
+            kept = self._facts.searches.get(key)
+        except TypeError:  # a list among the arguments: asked as it comes, not kept
+            return search()
         if kept is None:
             found = search()
             self._facts.keep_search(key, tuple((c.rowid, c.bm25) for c in found))
