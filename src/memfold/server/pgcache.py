@@ -7,8 +7,11 @@ query's expansion), how many rows match a phrase, the entity names its words res
 facts it ranks (as a search finds them: the row, its links, its file's hash, its lifecycle
 state), their neighbours in their files, the facts found by id (a replaced fact's
 current one, which recall brings) and the open conflicts the judge journaled about its best
-results (memfold.server.pgreview); and the whole answers of `status` and `entities`, which
-read the whole bank and depend on nothing else (memfold.server.pgrecall.DatabaseBank).
+results (memfold.server.pgreview), each search's rows and scores (a search of words, of an
+entity's links, of the newest facts: the same search asked again reads nothing); and the
+whole answers of `status` and `entities`, which read the whole bank and depend on nothing
+else (memfold.server.pgrecall.DatabaseBank).  The version's token is also the facts version
+recall's own readings are kept by (`recall.versioned`).
 Each of these is a function of the bank's rows alone, so between two writes every recall
 asks the same of the database again.  `Versions` keeps them per bank, keyed by the bank's
 version as the recall's own snapshot reads it: the bank's write counter (`banks.head`) and

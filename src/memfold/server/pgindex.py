@@ -7,7 +7,9 @@ REPEATABLE READ snapshot per request: every answer of a recall sees one bank ver
 Rows come back as the SQLite index's do (`index.sqlite.rows.fact_of`): the same columns,
 the same row order — ties by path (byte order, `COLLATE "C"`), line, then row key, which
 follows file order as SQLite's does — and full-text matches scored by memfold's BM25
-(memfold.server.bm25) from the bank's term statistics.
+(memfold.server.bm25) from the bank's term statistics.  What a bank version answered — a
+search, a count, a row — is kept with the version (memfold.server.pgcache) and not asked
+again in it; the searches' SQL is memfold.server.pgsearch's.
 """
 
 from __future__ import annotations
