@@ -204,3 +204,35 @@ def test_a_searchs_words_are_tokenized_once_per_process(monkeypatch: Any) -> Non
     assert [p.terms for p in again] == [("old", "harbour"), ("boat",), ("sail",)]
     assert [p.terms for p in more] == [("sail",), ("lake",)]
     assert read == [["old harbour", "sailing", "boats"], ["lakes"]]
+
+
+MOVES = ("Vienna near the harbour", "Berlin", "Paris", "Rome", "Oslo", "Lisbon")
+
+
+def test_a_chain_of_replacements_is_walked_in_one_statement(pg_db: Provisioned) -> None:
+    """A replaced fact that matches brings its chain's current fact (recall.currency): the
+    chain's links are read in one statement (`successions`), then its facts in one, not a
+    statement a link; asked again in the version, neither; the answer is the copy's."""
+    token = bearer(make_tenant(pg_db, "moves").tokens["agent"])
+    with app_client(pg_db, recall_from="copy") as copy:
+        for n, place in enumerate(MOVES):
+            made = copy.post("/v1/banks/main/retain", headers=token, json={
+                "bullets": [f"W @Peter: Lives in {place} now."], "date": f"2026-03-{n + 2:02d}"})
+            assert made.status_code == 200, made.text
+        wanted = copy.post("/v1/banks/main/recall", headers=token,
+                           json={"query": "Vienna harbour"}).json()["results"]
+    assert "Lisbon" in wanted[0]["content"]  # the chain's end, brought by the first fact
+    from memfold.server.db import connect_pool
+
+    pool = connect_pool(pg_db.app, size=1)
+    try:
+        hits, statements = counted_recall(pool, "moves", "Vienna harbour",
+                                          now="2026-03-20T12:00:00")
+        assert [h.fact.id for h in hits] == [h["id"] for h in wanted]
+        chains = [s for s in statements if "WITH RECURSIVE walk" in s]
+        by_id = [s for s in statements if "f.fact_id = ANY" in s]
+        assert len(chains) == 1 and len(by_id) <= 2, statements  # 5 links: 5 by_ids before
+        _, again = counted_recall(pool, "moves", "Vienna harbour", now="2026-03-20T12:00:00")
+        assert not [s for s in again if "WITH RECURSIVE walk" in s or "f.fact_id" in s]
+    finally:
+        pool.close()

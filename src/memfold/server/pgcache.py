@@ -71,17 +71,20 @@ class BankFacts:
         # scores: kept only for a version with a token (a snapshot's, never a write's)
         self.searches: dict[tuple[Any, ...], tuple[tuple[int, float | None], ...]] = {}
         self.searched = 0  # the rows the searches kept hold, SEARCHED_ROWS to an answer
+        # fact ids -> the ids their chains of replacements reach (`successions`), kept
+        # only for a version with a token, as the searches
+        self.chains: dict[tuple[str, ...], frozenset[str]] = {}
 
     def size(self) -> int:
         return (len(self.held) + len(self.counted) + len(self.names) + len(self.near)
                 + len(self.rows) + len(self.ids) + len(self.reviews) + len(self.reports)
-                + len(self.searches) + self.searched // SEARCHED_ROWS)
+                + len(self.searches) + self.searched // SEARCHED_ROWS + len(self.chains))
 
     def room(self) -> None:
         """Forget every answer when this version holds ENTRIES of them."""
         if self.size() >= ENTRIES:
             for kept in (self.held, self.counted, self.names, self.near, self.rows, self.ids,
-                         self.reviews, self.reports, self.searches):
+                         self.reviews, self.reports, self.searches, self.chains):
                 kept.clear()
             self.searched = 0
 

@@ -30,6 +30,7 @@ from memfold.index.base import (
     ReviewPage,
     ReviewQuery,
     ReviewRow,
+    Succession,
     Terms,
 )
 from memfold.index.sqlite.rows import fact_of
@@ -40,6 +41,8 @@ from memfold.server.pgcache import BankFacts
 from memfold.server.pgreview import ANY_CONFLICT, open_items
 from memfold.server.pgsearch import (
     BOUNDED,
+    CHAIN,
+    CHAIN_DEPTH,
     CUT_FETCH,
     FILTERED,
     LINKED_TO,
@@ -399,6 +402,22 @@ class PgRecallIndex:
                 self._ids.setdefault(i, None)
         found = [e for i in wanted if (e := self._ids.get(i)) is not None]
         return [c for _, c in sorted(found, key=lambda e: e[0])]
+
+    def successions(self, ids: Sequence[str]) -> tuple[dict[str, Succession], set[str]]:
+        """`ChainReader.successions` (what `recall.currency` walks to a replaced fact's
+        current one): the ids the chains of replacements from `ids` reach, CHAIN_DEPTH
+        links in one statement (kept per bank version), then the row holding each as
+        `by_ids` reads it — not a statement a link; and every id looked for."""
+        wanted = tuple(sorted({i for i in ids if "\x00" not in i}))
+        reached = self._facts.chains.get(wanted) if self._facts.token else None
+        if reached is None:
+            reached = frozenset(str(row[0]) for row in self.conn.execute(
+                CHAIN, [list(wanted), self.bank_id, self.bank_id, CHAIN_DEPTH])
+            ) if wanted else frozenset()
+            if self._facts.token:
+                self._facts.chains[wanted] = reached
+        return ({c.fact.id: (c.fact.day, c.life.superseded_by if c.life else None)
+                 for c in self.by_ids(sorted(reached))}, set(reached) | set(ids))
 
     def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
         """These rows' facts that pass `filters`, by row key (as SQLite answers); without

@@ -17,6 +17,22 @@ LINKED_TO = ("f.rowid IN (SELECT k.fact FROM recall_links k WHERE k.bank_id = %s
              " AND k.key = ANY(%s))")
 
 
+CHAIN_DEPTH = 64  # links of a chain of replacements one `successions` statement walks
+# the ids a chain of replacements reaches from the ids given (`PgRecallIndex.successions`),
+# as the SQLite index's `search.CHAIN` walks them: each id's holder (its row not shadowed)
+# and its lifecycle state's `superseded_by`, CHAIN_DEPTH links at most
+CHAIN = """
+WITH RECURSIVE walk(id, depth) AS (
+    SELECT DISTINCT unnest(%s::text[]), 0
+    UNION
+    SELECT l.state ->> 'superseded_by', w.depth + 1 FROM walk w
+    JOIN recall_facts f ON f.bank_id = %s AND f.fact_id = w.id AND NOT f.shadowed
+    JOIN recall_life l ON l.bank_id = %s AND l.id = w.id
+    WHERE w.depth < %s AND coalesce(l.state ->> 'superseded_by', '') <> '')
+SELECT DISTINCT id FROM walk
+"""
+
+
 # A search of single terms is ranked in PostgreSQL first, from the bank's postings alone
 # (`recall_postings`, schema 0006: per term, the rows that hold it, its hits weighed by
 # column and the row's length), so it reads only the rows that hold its terms, in its bank:
