@@ -71,6 +71,61 @@ def test_table_shows_the_imported_and_cold_recalls() -> None:
     assert "recall large, clients 20: 50.0 req/s" in text
 
 
+def test_table_shows_the_cpu_a_recall_cost_when_measured() -> None:
+    timed = {**load(50.0, 20), "replica_cpu_ms": 12.25, "postgres_cpu_ms": 4.5}
+    text = server_scale.table(result(recall_large={"clients_1": load(25.0, 1),
+                                                   "clients_20": timed}))
+    assert "clients 20: 50.0 req/s, p50 40.0 ms, p99 90.0 ms, 0 errors; CPU a recall: " \
+        "replica 12.2 ms, PostgreSQL 4.5 ms" in text
+    assert "clients 1: 25.0 req/s, p50 40.0 ms, p99 90.0 ms, 0 errors\n" in text
+
+
+def _busy(start: Path, done: Path) -> str:
+    """A program that waits for `start`, spends 0.3 s of CPU, says `done`, then waits for
+    "stop" beside `start` (at most a minute) and exits."""
+    stop = start.with_name("stop")
+    return (f"import time, pathlib\nwhile not pathlib.Path({str(start)!r}).exists():"
+            " time.sleep(0.01)\nt = time.process_time()\n"
+            "while time.process_time() - t < 0.3: pass\n"
+            f"pathlib.Path({str(done)!r}).touch()\nt = time.monotonic()\n"
+            f"while not pathlib.Path({str(stop)!r}).exists() and time.monotonic() - t < 60:"
+            " time.sleep(0.01)\n")
+
+
+def test_cpu_a_request_counts_the_replica_and_every_process_of_the_cluster(
+        tmp_path: Path) -> None:
+    """The replica's CPU and that of the cluster's server and the processes it started
+    (found by the parent pid in /proc), per request of the block."""
+    data, start = tmp_path / "data", tmp_path / "start"
+    data.mkdir()
+    child = _busy(start, tmp_path / "child-done")
+    server = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
+                               f"subprocess.Popen([sys.executable, '-c', {child!r}])\n"
+                               "time.sleep(60)\n"])
+    replica = subprocess.Popen([sys.executable, "-c", _busy(start, tmp_path / "replica-done")])
+    try:
+        (data / "postmaster.pid").write_text(f"{server.pid}\n{data}\n")
+        time.sleep(0.5)  # both started and waiting
+        found: dict[str, Any] = {}
+        served = server_bench.Served(replica, "http://127.0.0.1:1", tmp_path / "log")
+        with server_scale.cpu_per_request(served, data, found):
+            start.touch()
+            deadline = time.monotonic() + 30
+            while not ((tmp_path / "child-done").exists()
+                       and (tmp_path / "replica-done").exists()):
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            found["n"] = 2
+        assert 120 <= found["replica_cpu_ms"] <= 300  # 0.3 s over 2 requests
+        assert 120 <= found["postgres_cpu_ms"] <= 300
+        assert server_scale.cluster_cpu(None) == {}
+    finally:
+        (tmp_path / "stop").touch()  # the server's child exits by itself
+        for process in (server, replica):
+            process.kill()
+            process.wait(timeout=30)
+
+
 def test_table_reads_results_saved_before_the_added_figures() -> None:
     text = server_scale.table(result())
     assert "recall large, clients 1: 25.0 req/s" in text

@@ -324,7 +324,7 @@ def test_the_upgrade_to_0006_derives_the_postings_of_banks_written_before(
                              json={"query": "island sails"}).json()["results"]
     command.downgrade(migrate._config(db.owner), "0005")
     assert migrate.current(db.owner) == "0005"
-    assert migrate.upgrade(db.owner)[1] == migrate.head() == "0012"
+    assert migrate.upgrade(db.owner)[1] == migrate.head() == "0013"
     with psycopg.connect(db.owner) as conn:
         conn.execute("SELECT set_config('memfold.tenant', 'old', false)")
         assert conn.execute("SELECT count(*) FROM recall_postings WHERE term = 'sail'"

@@ -25,7 +25,9 @@ Reported, in this order:
    imported bank before the retains (`recall_large_imported`), and after the retains each
    distinct query is sent once from one client (`recall_large_cold`: what meeting a query
    the first time in a bank version costs), then the timed runs (`recall_large`) read a
-   version whose queries were all met once, as steady traffic does;
+   version whose queries were all met once, as steady traffic does.  Each of these also
+   gives the CPU a recall cost the replica process and the PostgreSQL cluster (its
+   postmaster's processes), from /proc, over the run;
 5. the replica's resident memory (VmRSS) after starting, after the banks were fetched and
    at the end;
 6. after a restart: the replica stopped (SIGTERM) and started again on the same --cache, its
@@ -212,9 +214,64 @@ def fresh_retain(served: Served, token: str, bank: str, warm: int, seed: int) ->
             "first_over_warm": first / median if median else None}
 
 
+def cpu_seconds(stat: Path) -> float:
+    """User and system CPU seconds a process spent so far (its /proc/PID/stat); 0 if gone."""
+    try:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cluster_cpu(data: Path | None) -> dict[int, float]:
+    """CPU seconds so far of the PostgreSQL server whose data directory is `data` and of
+    each process it started (backends, writers, autovacuum), by pid."""
+    try:
+        root = int((data / "postmaster.pid").read_text().split()[0]) if data else 0
+    except (OSError, ValueError, IndexError):
+        return {}
+    found = {root: cpu_seconds(Path(f"/proc/{root}/stat"))} if root else {}
+    for entry in Path("/proc").iterdir() if root else ():
+        try:
+            parent = int(entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == root:
+            found[int(entry.name)] = cpu_seconds(entry / "stat")
+    return found
+
+
+@contextlib.contextmanager
+def cpu_per_request(served: Served, cluster: Path | None, result: Json) -> Iterator[None]:
+    """Put in `result`, once its `n` is known, the CPU milliseconds a request cost the
+    replica process and the PostgreSQL cluster over the block (every process of the
+    machine's cluster, whoever asked it: here only this bench's replica does); nothing
+    without `cluster`."""
+    if cluster is None:
+        yield
+        return
+    replica = Path(f"/proc/{served.process.pid}/stat")
+    before, database = cpu_seconds(replica), cluster_cpu(cluster)
+    yield
+    spent = cpu_seconds(replica) - before
+    spent_db = sum(now - database.get(pid, 0.0) for pid, now in cluster_cpu(cluster).items())
+    count = result.get("n") or 0
+    result["replica_cpu_ms"] = spent * 1000 / count if count else None
+    result["postgres_cpu_ms"] = spent_db * 1000 / count if count else None
+
+
 def recall_load(served: Served, token: str, bank: str, queries: Sequence[Query],
-                clients: int, seconds: float, seed: int) -> Json:
-    """`clients` threads sending recalls one after another for `seconds`."""
+                clients: int, seconds: float, seed: int, cluster: Path | None = None) -> Json:
+    """`clients` threads sending recalls one after another for `seconds`; with `cluster`
+    (its data directory), the CPU a recall cost the replica and PostgreSQL."""
+    found: Json = {}
+    with cpu_per_request(served, cluster, found):
+        found.update(_recall_load(served, token, bank, queries, clients, seconds, seed))
+    return found
+
+
+def _recall_load(served: Served, token: str, bank: str, queries: Sequence[Query],
+                 clients: int, seconds: float, seed: int) -> Json:
     from memfold.errors import MemfoldError
 
     samples: list[list[float]] = [[] for _ in range(clients)]
@@ -249,13 +306,17 @@ def recall_load(served: Served, token: str, bank: str, queries: Sequence[Query],
             "errors": sum(errors)}
 
 
-def cold_pass(served: Served, token: str, bank: str, queries: Sequence[Query]) -> Json:
+def cold_pass(served: Served, token: str, bank: str, queries: Sequence[Query],
+              cluster: Path | None = None) -> Json:
     """Each distinct query once, one client, in order: latency of a bank version's first
     meeting with each (it also leaves every query met once before the timed runs)."""
     distinct = list({query.text: query for query in queries}.values())
-    seconds = [timed(partial(call, served, token, bank, "recall", recall_body(query)))
-               for query in distinct]
-    return {**latency(seconds), "distinct_queries": len(distinct)}
+    found: Json = {}
+    with cpu_per_request(served, cluster, found):
+        seconds = [timed(partial(call, served, token, bank, "recall", recall_body(query)))
+                   for query in distinct]
+        found.update(latency(seconds), distinct_queries=len(distinct))
+    return found
 
 
 def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seconds: float,
@@ -290,17 +351,19 @@ def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seco
             result["rss_mb_banks_open"] = rss_mb(served)
             log(f"recall on the imported large bank: {clients} clients for {seconds:g} s")
             result["recall_large_imported"] = recall_load(
-                served, bench.token, "large", queries["large"], clients, seconds, seed)
+                served, bench.token, "large", queries["large"], clients, seconds, seed,
+                bench.cluster.data)
             log(f"{count} retains into each bank, taking turns")
             result["retain"] = retains(served, bench.token, list(sizes), count, seed)
             log("each distinct query once on the large bank's new version")
             result["recall_large_cold"] = cold_pass(served, bench.token, "large",
-                                                    queries["large"])
+                                                    queries["large"], bench.cluster.data)
             result["recall_large"] = {}
             for n in (1, clients):
                 log(f"recall on the large bank: {n} client(s) for {seconds:g} s")
                 result["recall_large"][f"clients_{n}"] = recall_load(
-                    served, bench.token, "large", queries["large"], n, seconds, seed)
+                    served, bench.token, "large", queries["large"], n, seconds, seed,
+                    bench.cluster.data)
             result["rss_mb_end"] = rss_mb(served)
 
         def restart(name: str) -> contextlib.AbstractContextManager[Served]:
@@ -327,6 +390,16 @@ def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seco
     return result
 
 
+def _cpu(load: Json) -> str:
+    """A run's CPU a recall, when measured."""
+    if load.get("replica_cpu_ms") is None:
+        return ""
+    found = f"; CPU a recall: replica {load['replica_cpu_ms']:.1f} ms"
+    if load.get("postgres_cpu_ms") is not None:
+        found += f", PostgreSQL {load['postgres_cpu_ms']:.1f} ms"
+    return found
+
+
 def table(result: Json) -> str:
     retain, first = result["retain"], result["first_request"]
     rows = [f"server-scale: banks of {result['sizes']['small']} and "
@@ -342,14 +415,16 @@ def table(result: Json) -> str:
     if imported:
         rows.append(f"  recall large as imported (before the retains), {imported['clients']} "
                     f"clients: {imported['throughput_rps']:.1f} req/s, p50 "
-                    f"{imported['p50_ms']:.1f} ms, p99 {imported['p99_ms']:.1f} ms")
+                    f"{imported['p50_ms']:.1f} ms, p99 {imported['p99_ms']:.1f} ms"
+                    + _cpu(imported))
     if cold:
         rows.append(f"  recall large after the retains, each of {cold['distinct_queries']} "
-                    f"queries once: p50 {cold['p50_ms']:.1f} ms, p99 {cold['p99_ms']:.1f} ms")
+                    f"queries once: p50 {cold['p50_ms']:.1f} ms, p99 {cold['p99_ms']:.1f} ms"
+                    + _cpu(cold))
     for key, load in result["recall_large"].items():
         rows.append(f"  recall large, {key.replace('_', ' ')}: {load['throughput_rps']:.1f} "
                     f"req/s, p50 {load['p50_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms, "
-                    f"{load['errors']} errors")
+                    f"{load['errors']} errors" + _cpu(load))
     again = result["after_restart"]
     if fresh := result.get("fresh_retain"):
         rows.append(f"  a fresh replica's first retain into the large bank: "

@@ -69,10 +69,32 @@ def phrases(terms: Terms) -> list[Phrase]:
     words), each as the index reads it; a string with no terms matches nothing."""
     texts = [fold_for_index(p) for p in terms.phrases] + [fold_for_index(w)
                                                            for w in terms.words]
-    read = tokenize(texts)
-    made = [Phrase(tuple(t), prefix=terms.prefix and n >= len(terms.phrases))
+    read = words(texts)
+    made = [Phrase(t, prefix=terms.prefix and n >= len(terms.phrases))
             for n, t in enumerate(read)]
     return [p for p in made if p.terms]
+
+
+WORDS_KEPT = 20_000  # texts whose terms a process keeps (`words`): a few MB at most
+_words: dict[str, tuple[str, ...]] = {}
+
+
+def words(texts: Sequence[str]) -> list[tuple[str, ...]]:
+    """The terms of each text as the index reads them (`tokenize.words`), each text read
+    once per process: a recall reads the same words again and again (its own expansion,
+    each later question), and each reading is a round through an SQLite table.  Bounded:
+    all forgotten when WORDS_KEPT are held; a pure function of the text, so nothing kept
+    can go stale."""
+    found = {text: _words.get(text) for text in texts}
+    missing = [text for text, terms in found.items() if terms is None]
+    if missing:
+        read = {text: tuple(terms) for text, terms in zip(missing, tokenize(missing),
+                                                            strict=True)}
+        found.update(read)
+        if len(_words) + len(read) > WORDS_KEPT:
+            _words.clear()
+        _words.update(read)
+    return [found[text] or () for text in texts]
 
 
 def tsquery(found: Sequence[Phrase], *, every: bool) -> str:
@@ -87,8 +109,15 @@ def idf(rows: int, holding: int) -> float:
 def score(found: Sequence[Phrase], idfs: Sequence[float], places: Places, length: int,
           avgdl: float) -> float:
     """FTS5's bm25 of one row (negative: lower is better)."""
+    return score_of([(weight, phrase.hits(places))
+                     for phrase, weight in zip(found, idfs, strict=True)], length, avgdl)
+
+
+def score_of(weighed: Sequence[tuple[float, float]], length: int, avgdl: float) -> float:
+    """FTS5's bm25 of one row from each phrase's (idf, hits), in the phrases' order: the
+    hits of a phrase of one term are its posting's (`recall_postings.hits`, its places
+    weighed by column: exact halves, so equal to `Phrase.hits` to the bit)."""
     total = 0.0
-    for phrase, weight in zip(found, idfs, strict=True):
-        f = phrase.hits(places)
+    for weight, f in weighed:
         total += weight * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * length / avgdl)))
     return -1.0 * total

@@ -7,14 +7,16 @@ REPEATABLE READ snapshot per request: every answer of a recall sees one bank ver
 Rows come back as the SQLite index's do (`index.sqlite.rows.fact_of`): the same columns,
 the same row order — ties by path (byte order, `COLLATE "C"`), line, then row key, which
 follows file order as SQLite's does — and full-text matches scored by memfold's BM25
-(memfold.server.bm25) from the bank's term statistics.
+(memfold.server.bm25) from the bank's term statistics.  What a bank version answered — a
+search, a count, a row — is kept with the version (memfold.server.pgcache) and not asked
+again in it; the searches' SQL is memfold.server.pgsearch's.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -28,6 +30,7 @@ from memfold.index.base import (
     ReviewPage,
     ReviewQuery,
     ReviewRow,
+    Succession,
     Terms,
 )
 from memfold.index.sqlite.rows import fact_of
@@ -36,6 +39,17 @@ from memfold.journal.log import Event
 from memfold.server import bm25, pgreview
 from memfold.server.pgcache import BankFacts
 from memfold.server.pgreview import ANY_CONFLICT, open_items
+from memfold.server.pgsearch import (
+    BOUNDED,
+    CHAIN,
+    CHAIN_DEPTH,
+    CUT_FETCH,
+    FILTERED,
+    LINKED_TO,
+    conditions,
+    holders,
+    read_places,
+)
 from memfold.values import TEXT, ParseWarning
 
 if TYPE_CHECKING:
@@ -54,52 +68,7 @@ FACT_FROM = (
 PATH = 'f.path COLLATE "C"'
 NEWEST = f"ORDER BY f.day IS NULL, f.day DESC, {PATH}, f.line, f.rowid"
 HOLDER_FIRST = f"ORDER BY f.shadowed, {PATH}, f.line, f.rowid"
-# a fact linked to any of these entities; the bank a parameter of its own, not f's (a
-# subquery that names f would run once per fact)
-LINKED_TO = ("f.rowid IN (SELECT k.fact FROM recall_links k WHERE k.bank_id = %s"
-             " AND k.key = ANY(%s))")
 
-
-# A search of single terms is ranked in PostgreSQL first, from the bank's postings alone
-# (`recall_postings`, schema 0006: per term, the rows that hold it, its hits weighed by
-# column and the row's length), so it reads only the rows that hold its terms, in its bank:
-# each match's bm25 computed there (`bm25.score`'s formula) — equal to memfold's own up to
-# rounding, as the order of the operations may differ.  Only the matches that score within
-# a rounding margin (1e-9 of the score) of the CUT_FETCH × limit-th best come back with
-# their places and each term's count of rows, to be scored by memfold's own bm25 and
-# ordered: every match left behind scores below at least that many kept, so the best
-# `limit` and their ties are the ones an unbounded pull would give.
-CUT_FETCH = 2
-BOUNDED = """
-WITH k AS (SELECT %s::integer AS bank, %s::float8 AS rows, %s::float8 AS avgdl),
-q AS MATERIALIZED (
-    SELECT t.term, coalesce(r.rows, 0)::float8 AS n, t.times
-    FROM (SELECT term, count(*) AS times FROM unnest(%s::text[]) term GROUP BY term) t
-    LEFT JOIN recall_terms r ON r.bank_id = (SELECT bank FROM k) AND r.term = t.term),
-w AS (SELECT q.term, q.times * CASE WHEN (k.rows - q.n + 0.5) / (q.n + 0.5) > 1
-                                    THEN ln((k.rows - q.n + 0.5) / (q.n + 0.5))
-                                    ELSE 1e-6 END AS idf FROM q, k),
-scored AS MATERIALIZED (
-    SELECT p.rowid, -sum(w.idf * (p.hits * 2.2) / (p.hits + 1.2 * (0.25 + 0.75 * p.length
-                                                                   / (SELECT avgdl FROM k))))
-           AS score
-    FROM w JOIN recall_postings p ON p.bank_id = (SELECT bank FROM k) AND p.term = w.term
-    {join}
-    GROUP BY p.rowid {having}),
-cut AS (SELECT coalesce((SELECT score + 1e-9 * (1 + abs(score)) FROM scored
-                         ORDER BY score OFFSET %s - 1 LIMIT 1), 'infinity') AS v)
-SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions, u.weights, q.n
-FROM scored s JOIN recall_facts f ON f.rowid = s.rowid CROSS JOIN LATERAL unnest(f.terms) u
-JOIN q ON q.term = u.lexeme
-WHERE s.score <= (SELECT v FROM cut)
-"""
-# the postings' rows narrowed by the search's filters (`conditions`, which name f)
-FILTERED = "JOIN recall_facts f ON f.rowid = p.rowid WHERE true"
-# the rows that hold every exact term of at least one of the phrases: (phrase, term) pairs
-# and each phrase's count of distinct terms
-HOLDERS = ("f.rowid IN (SELECT p.rowid FROM recall_postings p JOIN unnest(%s::int[],"
-           " %s::text[], %s::int[]) w(phrase, term, size) ON p.bank_id = %s AND p.term ="
-           " w.term GROUP BY p.rowid, w.phrase HAVING count(*) = max(w.size))")
 
 
 # a row's neighbours in its file, the row before and the row after (`c`: the row)
@@ -120,49 +89,10 @@ WHERE c.bank_id = %s AND c.rowid IN (SELECT x FROM ring)
 """  # noqa: S608
 
 
-def holders(found: Sequence[bm25.Phrase], bank_id: int) -> tuple[str, list[object]]:
-    """A condition on `f` that keeps the rows that may match these phrases — those holding
-    every term of one of them (a prefix's last term aside), read from the bank's postings —
-    so that the tsquery is tested on those rows only; ("", []) when a phrase is a prefix
-    alone (any row may match: the tsquery over the bank's GIN index decides)."""
-    pairs: list[tuple[int, str, int]] = []
-    for n, phrase in enumerate(found):
-        exact = sorted(set(phrase.terms[:-1] if phrase.prefix else phrase.terms))
-        if not exact:
-            return "", []
-        pairs.extend((n, term, len(exact)) for term in exact)
-    return f" AND {HOLDERS}", [[n for n, _, _ in pairs], [t for _, t, _ in pairs],
-                               [k for _, _, k in pairs], bank_id]
-
-
 # the first and last day a bank's facts speak of (`b.bank_id`: the bank)
 DAYS = ("(SELECT min(day) FROM recall_facts WHERE bank_id = b.bank_id),"
         " (SELECT min(retained_on COLLATE \"C\") FROM recall_life WHERE bank_id = b.bank_id),"
         " (SELECT max(day) FROM recall_facts WHERE bank_id = b.bank_id)")
-
-
-def conditions(filters: Filters, bank_id: int) -> tuple[str, list[object]]:
-    """The filters as SQL conditions to append after a WHERE (`sqlite.rows.conditions`)."""
-    clauses: list[str] = []
-    params: list[object] = []
-    if filters.kinds:
-        clauses.append("f.kind = ANY(%s)")
-        params.append(list(filters.kinds))
-    if filters.window:
-        start = filters.window.start.toordinal() if filters.window.start else 0
-        end = filters.window.end.toordinal() if filters.window.end else date.max.toordinal()
-        clauses.append("(f.day BETWEEN %s AND %s OR (f.valid_until >= %s"
-                       " AND COALESCE(f.valid_from, f.day) <= %s))")
-        params.extend([start, end, start, end])
-    if filters.written_by:
-        clauses.append("(f.day IS NULL OR f.day <= %s OR EXISTS (SELECT 1 FROM recall_life w"
-                       " WHERE w.bank_id = f.bank_id AND w.id = f.fact_id"
-                       " AND w.retained_on <= %s))")
-        params.extend([filters.written_by.toordinal(), filters.written_by.isoformat()])
-    if filters.entity_keys:
-        clauses.append(LINKED_TO)
-        params.extend([bank_id, list(filters.entity_keys)])
-    return "".join(f" AND {c}" for c in clauses), params
 
 
 def _life(state: Any, fact_id: str | None = None) -> LifeState | None:
@@ -289,7 +219,29 @@ class PgRecallIndex:
 
     # -- searches -------------------------------------------------------------------------
 
+    def _searched(self, key: tuple[Any, ...],
+                  search: Callable[[], list[Candidate]]) -> list[Candidate]:
+        """A search's answer, its rows and their scores kept for this bank version (a
+        function of the bank's rows and the search alone) when the version has a token: a
+        search asked again reads no row but those forgotten since."""
+        if self._facts.token is None:
+            return search()
+        try:
+            kept = self._facts.searches.get(key)
+        except TypeError:  # a list among the arguments: asked as it comes, not kept
+            return search()
+        if kept is None:
+            found = search()
+            self._facts.keep_search(key, tuple((c.rowid, c.bm25) for c in found))
+            return found
+        scores = {rowid: score for rowid, score in kept if score is not None}
+        return self._by_rowids([rowid for rowid, _ in kept], scores)
+
     def lexical(self, terms: Terms, filters: Filters, limit: int) -> list[Candidate]:
+        return self._searched(("lexical", terms, filters, limit),
+                              lambda: self._lexical(terms, filters, limit))
+
+    def _lexical(self, terms: Terms, filters: Filters, limit: int) -> list[Candidate]:
         found = bm25.phrases(terms)
         if not found or limit < 1:
             return []
@@ -297,22 +249,11 @@ class PgRecallIndex:
         if not rows:
             return []
         avgdl = tokens / rows
-        places: dict[int, dict[str, list[tuple[int, int]]]] = {}
         info: dict[int, tuple[int, int | None, str, int]] = {}
-        single = all(p.single() for p in found)
-        sql, params = (self._bounded(found, rows, avgdl, terms.every, filters, limit) if single
-                       else self._places(found, terms.every, filters))
-        held: dict[str, int] = {}  # a term's rows (a term no row kept holds weighs 0)
-        for rowid, length, day, path, line, lexeme, positions, weights, *n in self.conn.execute(
-                sql, params):
-            info[rowid] = (length, day, path, line)
-            places.setdefault(rowid, {})[lexeme] = read_places(positions, weights)
-            if n:
-                held[lexeme] = self._held[lexeme] = int(n[0])
-        idfs = ([bm25.idf(rows, held.get(p.terms[0], 0)) for p in found] if single
-                else [bm25.idf(rows, n) for n in self._holding(found)])
-        scores = {rowid: bm25.score(found, idfs, places[rowid], length, avgdl)
-                  for rowid, (length, *_) in info.items()}
+        if all(p.single() for p in found):
+            scores = self._scored_terms(found, rows, avgdl, terms.every, filters, limit, info)
+        else:
+            scores = self._scored_phrases(found, rows, avgdl, terms.every, filters, info)
         if filters == Filters():
             def order(r: int) -> tuple[object, ...]:
                 return (scores[r], info[r][2], info[r][3], r)
@@ -321,9 +262,43 @@ class PgRecallIndex:
                 return _filtered_order(scores[r], info[r][1], info[r][2], info[r][3], r)
         return self._by_rowids(sorted(scores, key=order)[:limit], scores)
 
+    def _scored_terms(self, found: Sequence[bm25.Phrase], rows: int, avgdl: float,
+                      every: bool, filters: Filters, limit: int,
+                      info: dict[int, tuple[int, int | None, str, int]]) -> dict[int, float]:
+        """A search of single terms (`BOUNDED`): each match that can rank among the best
+        `limit` (its place in `info`) with its bm25, from its terms' hits in the postings."""
+        sql, params = self._bounded(found, rows, avgdl, every, filters, limit)
+        matched: dict[int, dict[str, float]] = {}
+        held: dict[str, int] = {}  # a term's rows (a term no row kept holds weighs 0)
+        for rowid, length, day, path, line, lexemes, hits, counts in self.conn.execute(
+                sql, params):
+            info[rowid] = (length, day, path, line)
+            matched[rowid] = dict(zip(lexemes, hits, strict=True))
+            held.update(zip(lexemes, map(int, counts), strict=True))
+        self._held.update(held)
+        idfs = [bm25.idf(rows, held.get(p.terms[0], 0)) for p in found]
+        return {rowid: bm25.score_of([(idf, matched[rowid].get(p.terms[0], 0))
+                                      for p, idf in zip(found, idfs, strict=True)],
+                                     info[rowid][0], avgdl) for rowid in matched}
+
+    def _scored_phrases(self, found: Sequence[bm25.Phrase], rows: int, avgdl: float,
+                        every: bool, filters: Filters,
+                        info: dict[int, tuple[int, int | None, str, int]]) -> dict[int, float]:
+        """A search with a phrase or a prefix: every match (its place in `info`) with its
+        bm25, from its terms' places in the row's tsvector."""
+        sql, params = self._places(found, every, filters)
+        places: dict[int, dict[str, list[tuple[int, int]]]] = {}
+        for rowid, length, day, path, line, lexeme, positions, weights in self.conn.execute(
+                sql, params):
+            info[rowid] = (length, day, path, line)
+            places.setdefault(rowid, {})[lexeme] = read_places(positions, weights)
+        idfs = [bm25.idf(rows, n) for n in self._holding(found)]
+        return {rowid: bm25.score(found, idfs, places[rowid], info[rowid][0], avgdl)
+                for rowid in places}
+
     def _bounded(self, found: Sequence[bm25.Phrase], rows: int, avgdl: float, every: bool,
                  filters: Filters, limit: int) -> tuple[str, list[object]]:
-        """`BOUNDED` for a search of single terms: the places of the matches that can rank
+        """`BOUNDED` for a search of single terms: the hits of the matches that can rank
         among the best `limit`, read from the bank's postings."""
         where, params = conditions(filters, self.bank_id)
         join = f"{FILTERED} {where}" if where else ""
@@ -341,11 +316,13 @@ class PgRecallIndex:
         match = [self.bank_id, *near_params, bm25.tsquery(found, every=every), *params]
         exact = sorted({t for p in found for t in (p.terms if not p.prefix else p.terms[:-1])})
         starts = sorted({p.terms[-1] for p in found if p.prefix})
-        return ("SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions,"  # noqa: S608
-                f" u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s{near}"
-                f" AND f.terms @@ %s::tsquery {where} AND (u.lexeme = ANY(%s) OR EXISTS"
-                " (SELECT 1 FROM unnest(%s::text[]) s WHERE starts_with(u.lexeme, s)))",
-                [*match, exact, starts])
+        sql = ("SELECT f.rowid, f.length, f.day, f.path, f.line, u.lexeme, u.positions,"  # noqa: S608
+               f" u.weights FROM recall_facts f, unnest(f.terms) u WHERE f.bank_id = %s{near}"
+               f" AND f.terms @@ %s::tsquery {where} AND ")
+        if not starts:  # no prefix: the terms asked alone
+            return sql + "u.lexeme = ANY(%s)", [*match, exact]
+        return (sql + "(u.lexeme = ANY(%s) OR EXISTS (SELECT 1 FROM unnest(%s::text[]) s"  # noqa: S608
+                " WHERE starts_with(u.lexeme, s)))", [*match, exact, starts])
 
     def word_counts(self, words: Sequence[str], most: int) -> dict[str, int]:
         read = {word: bm25.phrases(Terms(words=(word,))) for word in dict.fromkeys(words)}
@@ -377,6 +354,10 @@ class PgRecallIndex:
         whose unfiltered answer is the `limit` newest links when no day straddles the cut)."""
         if not keys:
             return []
+        return self._searched(("linked", tuple(keys), filters, limit),
+                              lambda: self._linked(keys, filters, limit))
+
+    def _linked(self, keys: Sequence[str], filters: Filters, limit: int) -> list[Candidate]:
         if filters == Filters():
             rows = self._rows("SELECT fact, day FROM recall_links WHERE bank_id = %s AND key"
                               " = ANY(%s) ORDER BY day DESC NULLS LAST LIMIT %s",
@@ -393,7 +374,8 @@ class PgRecallIndex:
 
     def recent(self, filters: Filters, limit: int) -> list[Candidate]:
         where, params = conditions(filters, self.bank_id)
-        return self._limited(where, params, limit)
+        return self._searched(("recent", filters, limit),
+                              lambda: self._limited(where, params, limit))
 
     # -- facts by key ---------------------------------------------------------------------
 
@@ -420,6 +402,22 @@ class PgRecallIndex:
                 self._ids.setdefault(i, None)
         found = [e for i in wanted if (e := self._ids.get(i)) is not None]
         return [c for _, c in sorted(found, key=lambda e: e[0])]
+
+    def successions(self, ids: Sequence[str]) -> tuple[dict[str, Succession], set[str]]:
+        """`ChainReader.successions` (what `recall.currency` walks to a replaced fact's
+        current one): the ids the chains of replacements from `ids` reach, CHAIN_DEPTH
+        links in one statement (kept per bank version), then the row holding each as
+        `by_ids` reads it — not a statement a link; and every id looked for."""
+        wanted = tuple(sorted({i for i in ids if "\x00" not in i}))
+        reached = self._facts.chains.get(wanted) if self._facts.token else None
+        if reached is None:
+            reached = frozenset(str(row[0]) for row in self.conn.execute(
+                CHAIN, [list(wanted), self.bank_id, self.bank_id, CHAIN_DEPTH])
+            ) if wanted else frozenset()
+            if self._facts.token:
+                self._facts.chains[wanted] = reached
+        return ({c.fact.id: (c.fact.day, c.life.superseded_by if c.life else None)
+                 for c in self.by_ids(sorted(reached))}, set(reached) | set(ids))
 
     def by_rowids(self, rowids: Sequence[int], filters: Filters) -> list[Candidate]:
         """These rows' facts that pass `filters`, by row key (as SQLite answers); without
@@ -558,6 +556,12 @@ class PgRecallIndex:
         return [(int(r), str(c)) for r, c in self._rows(
             "SELECT rowid, content FROM recall_facts WHERE bank_id = %s ORDER BY rowid")]
 
+    def facts_version(self) -> str | None:
+        """This bank version's token (pgcache.BankFacts.token): what `recall.versioned`
+        keeps recall's own readings by, none of them read again until a write; None
+        without one (a write's rows)."""
+        return self._facts.token
+
     def facts_signature(self) -> str:
         rows, tokens = self.statistics()
         head = self._rows("SELECT head FROM banks WHERE bank_id = %s")
@@ -569,10 +573,3 @@ class PgRecallIndex:
             " f.params, f.confidence, f.importance, f.valid_from, f.valid_until, f.day,"
             " f.explicit FROM recall_facts f WHERE f.bank_id = %s ORDER BY f.path COLLATE"
             " \"C\", f.line, f.fact_id")]
-
-
-def read_places(positions: Sequence[int], weights: Sequence[str]) -> list[tuple[int, int]]:
-    """A term's places in a row, from its tsvector entry, as `bm25.score` reads them:
-    (column, place), column 1 for a place of weight A (a name), else 0."""
-    return [(1 if weight == "A" else 0, place)
-            for place, weight in zip(positions, weights, strict=True)]

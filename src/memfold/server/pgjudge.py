@@ -39,7 +39,8 @@ from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import DECISIONS, Weighing, written_days
 from memfold.server import bm25
 from memfold.server.pgcache import BankFacts
-from memfold.server.pgindex import PgRecallIndex, read_places
+from memfold.server.pgindex import PgRecallIndex
+from memfold.server.pgsearch import read_places
 from memfold.server.pgwrite import chained
 from memfold.server.recall_rows import BATCH, batches
 from memfold.server.vectors import StoredVectors

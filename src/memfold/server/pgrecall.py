@@ -19,8 +19,8 @@ answers below.
 
 What only a write changes — the bank's warnings and days, word and phrase counts, names, the
 facts a search ranks and their neighbours, the open conflicts the judge journaled about them
-(memfold.server.pgreview) — is kept per bank version (memfold.server.pgcache), the version
-read in the recall's own snapshot.
+(memfold.server.pgreview), each search's answer — is kept per bank version
+(memfold.server.pgcache), the version read in the recall's own snapshot.
 """
 
 from __future__ import annotations

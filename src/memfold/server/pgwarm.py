@@ -8,11 +8,11 @@ index's description and its row-level security policies into its caches (a first
 on a table costs milliseconds, a later one microseconds), and psycopg builds its
 conversions of each statement and of each type it sends.  `warm` pays for them at start:
 the token look-up, the bank's row, each search (single terms, a phrase, a prefix, with and
-without filters), the counts, the facts by id and by row, their neighbours, the entities,
-the journal's review events — each run once through `PgRecallIndex` itself, in a
-transaction that sets no tenant, so row-level security hides every row and nothing is read
-or written.  Each statement runs once, below psycopg's threshold for preparing it, so no
-plan made on an empty answer is kept for a bank's.
+without filters), the counts, the facts by id and by row, a chain of replacements, their
+neighbours, the entities, the journal's review events — each run once through
+`PgRecallIndex` itself, in a transaction that sets no tenant, so row-level security hides
+every row and nothing is read or written.  Each statement runs once, below psycopg's
+threshold for preparing it, so no plan made on an empty answer is kept for a bank's.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ def warm(pool: ConnectionPool) -> None:
             index.recent(filters, 5)
             index.by_rowids([0], filters)
         index.by_ids(list(WORDS))
+        index.successions(list(WORDS))
         index.by_id(WORDS[0])
         index.neighbours([0])
         index.life(WORDS)
