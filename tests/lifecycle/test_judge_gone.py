@@ -276,3 +276,24 @@ def test_a_booking_long_before_is_found_by_its_words(workspace: Path) -> None:
         off = memory.retain("B @me: Cancelled the Anglesey cottage; Mum isn't up to travelling.",
                             date="2025-09-01")
     assert [j.id for j in off.conflicts if "plan on" in j.reason] == [booked.id]
+
+
+# -- an end of another thing that shares a word ---------------------------------------------
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("W @me: My phone is now a Google Pixel 9a.",
+     "B @me: Sold the old cracked Pixel 6a to a trade-in site for £35."),
+    ("O(c=0.8) @me: I'm tired of Halden. No budget for anything.",
+     "O(c=0.6) @me: The Leith flat is over budget, but I'd save two hours a day."),
+    ("W @Sam: Sam's start date in Nashville is 2 June.",
+     "W @me @Sam: Sam and I broke up. He moves to Nashville at the end of the month."),
+])
+def test_another_model_over_budget_or_a_start_date_is_no_end(old: str, new: str) -> None:
+    assert kept(old, new)
+    assert not [v for v in verdicts(old, new) if "ended" in v.reason]
+
+
+def test_the_same_model_sold_still_ends() -> None:
+    supersedes, reason, _ = only("W @me: My phone is a Google Pixel 6a.",
+                                 "B @me: Sold the old cracked Pixel 6a to a trade-in site.")
+    assert supersedes and reason == "the newer fact says 'Pixel 6a' ended"

@@ -18,6 +18,7 @@ shared word, a shared slot noun or a shared amount is not one slot of one thing.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from memfold.lifecycle.judge import words as w
@@ -104,8 +105,17 @@ def ended_shared(shared: Stems, n: Reading, o: Reading) -> Stems:
     common_n, common_o = _lowercase(n.text), _lowercase(o.text)
     kept = frozenset(x for x in shared
                      if not (x in names_n - common_n and x in common_o - names_o)
-                     and not (x in names_o - common_o and x in common_n - names_n))
+                     and not (x in names_o - common_o and x in common_n - names_n)
+                     and not models_apart(x, n.text, o.text))
     return kept if any(ch.isalpha() for x in kept for ch in x) else frozenset()
+
+
+def models_apart(stem: str, new: str, old: str) -> bool:
+    """Whether each text gives the word another model after it: "sold the old Pixel 6a" ends
+    no "Pixel 9a"."""
+    after = [{b.lower() for a, b in itertools.pairwise(w.TOKEN.findall(text))
+              if w.stem(a.lower()) == stem and any(c.isdigit() for c in b)} for text in (new, old)]
+    return bool(after[0] and after[1]) and not after[0] & after[1]
 
 
 def end_of_another(n: Reading, o: Reading) -> bool:
@@ -430,5 +440,5 @@ def outcome_of(was: Stems, outcome: str, text: str) -> bool:
 
 __all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "UNIT_WORDS", "amounts_apart", "change_apart",
            "count_apart", "kind_apart", "left_apart", "liked_alike", "measure_apart",
-           "money_apart", "named", "nothing_else", "outcome_of", "outcome_of_it", "said_of_it",
-           "status", "unit_named"]
+           "models_apart", "money_apart", "named", "nothing_else", "outcome_of",
+           "outcome_of_it", "said_of_it", "status", "unit_named"]

@@ -136,7 +136,7 @@ _KIN = frozenset(map(w.stem, w.RELATIVE_WORDS))
 _GROUPS = frozenset(w.stem(x) for x in "club team squad choir band league society group "
                     "gym orchestra troupe crew".split())
 _PARTNER = frozenset(w.stem(x) for x in w.KINDS["partner"])
-_BOND = _RELATIONSHIP | frozenset(w.stem(x) for x in "friend friends friendship close".split())
+_BOND = _RELATIONSHIP - {w.stem("date")} | {w.stem(x) for x in "friend friendship close".split()}
 
 
 def _text(stemset: Stems, *said: Reading) -> str:

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import priced_text
+from memfold.lifecycle.judge.apart import models_apart
 from memfold.lifecycle.judge.base import Verdict
 from memfold.lifecycle.judge.pieces import exploring, keys_of, plan_words, words_as_written
 from memfold.lifecycle.judge.readers import read
@@ -172,7 +173,9 @@ def _ended_here(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
     ended = [e for e in n.ends if e] + [frozenset({w.stem(x.lower()) for x in m.groups() if x})
                                         for m in _DONE_WITH.finditer(new.content)]
     for thing in ended:
-        if common := thing & (o.words | _name_stems(old)) - _SAY_NOTHING:
+        common = frozenset(x for x in thing & (o.words | _name_stems(old)) - _SAY_NOTHING
+                           if not models_apart(x, n.text, o.text))
+        if common:
             return (f"the newer fact says {words_as_written(common, new.content)!r} ended; what "
                     f"the older one says may no longer hold")
     return None
