@@ -1,4 +1,4 @@
-"""Two more changes the rules never relate, offered for a person's look.
+"""More changes the rules never relate, offered for a person's look.
 
 - *Another price of the same thing*: both facts are about one entity (not the user alone)
   and each gives an amount of money per the same unit of time or of goods ("Mixpanel, about
@@ -12,16 +12,19 @@
   actually really good at standing up for us" after "Nia is very focused on targets; I'm
   not sure about her yet"), or follows an older opinion not yet formed ("not sure about
   macOS yet" / "I now prefer macOS"); or an older opinion that was a wish or a plan ("I
-  want to go to Open'er Festival") and a newer fact that settles it on a word both give
-  ("Decided not to go to Open'er after all").
+  want to go to Open'er Festival"), or an experience that booked or arranged something
+  ("Booked a cottage on Anglesey"), and a newer fact that settles or calls it off on a word
+  both give ("Decided not to go to Open'er after all", "Cancelled the Anglesey cottage";
+  `called_off` tells the ledger to weigh such a fact against experiences too).
 - *An end of what the older fact is about*: the newer fact stops, cancels, quits or is done
   with a thing the older state names ("Cancelled GoodLife" / "Down to one gym visit a week"
   at @GoodLife; "Stopped running for now" / "I run along the stream three times a week"),
   or says a relationship ended or that one is single now against an older fact that names
   the bond ("Minh Anh and I broke up" / "Minh Anh, my girlfriend, is a ceramicist").
 
-Both are offered, never made by themselves: an entity may have two prices (two plans, two
-services), and an opinion may turn on another side of the same thing.  English only.
+All are offered, never made by themselves: an entity may have two prices (two plans, two
+services), an opinion may turn on another side of the same thing, and an end may be of a
+part.  English only.
 """
 
 from __future__ import annotations
@@ -119,18 +122,22 @@ def called_off(text: str) -> bool:
     return _CALLED_OFF.search(text) is not None
 
 
-def _turned(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
+def _settled(new: Fact, old: Fact) -> str | None:
+    """A booking told as done and called off, or a wish or plan in an opinion settled."""
     if old.kind == "experience" and _BOOKED.search(old.content) and called_off(new.content) \
             and (booked := plan_words(new.content) & plan_words(old.content) - _SAY_NOTHING):
         return f"the plan on {words_as_written(booked, old.content)!r} may be settled"
-    if old.kind != "opinion":
-        return None
-    if _PLANNED.search(old.content) and _SETTLES.search(new.content) and (
-            common := sorted(plan_words(new.content) & plan_words(old.content))):
+    if old.kind == "opinion" and _PLANNED.search(old.content) \
+            and _SETTLES.search(new.content) \
+            and (common := sorted(plan_words(new.content) & plan_words(old.content))):
         plan = words_as_written(frozenset(common[:3]), old.content)
         return f"the plan on {plan!r} may be settled"
-    if new.kind != "opinion" or not (_TURNED.search(new.content)
-                                     or _UNSURE.search(old.content)):
+    return None
+
+
+def _turned(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
+    if new.kind != "opinion" or old.kind != "opinion" or not (
+            _TURNED.search(new.content) or _UNSURE.search(old.content)):
         return None
     about = frozenset(e for e in new.entities if entity_key(e) in shared - {"me"})
     if not about:  # the user's own opinions: on a name both give ("Lekki", "iPhone")
@@ -158,13 +165,14 @@ def _names(text: str) -> tuple[frozenset[str], frozenset[str]]:
 # done with a thing: "is done with hockey", "let Duolingo go", "'s over"
 _DONE_WITH = re.compile(r"\b(?:(?:done|finished)\s+with\s+(?:the\s+|my\s+|her\s+|his\s+)?"
                         r"(?P<with>[\w'-]+)|let\s+(?P<let>[\w'-]+)\s+go)\b"
-                        r"|(?P<over>[\w'-]+)(?:'s|\s+is)\s+over\b", re.IGNORECASE)
+                        r"|(?P<over>[\w'-]+)(?:'s|\s+is)\s+over\b(?!\s+(?:budget|\d))",
+                        re.IGNORECASE)
 _SINGLE = re.compile(r"\b(?:i\s+am|i'm|is|are)\s+single\b", re.IGNORECASE)
 _BOND = re.compile(r"\b(?:girlfriend|boyfriend|partner|wife|husband|fianc[ée]e?|spouse|seeing"
                    r"|dating|together|been\s+with|engaged|married|novia|novio)\b", re.IGNORECASE)
 
 
-def _ended_here(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
+def _ended_here(new: Fact, old: Fact) -> str | None:
     if old.kind in ("opinion", "experience") or new.kind == "opinion":
         return None
     if (PARTED.search(new.content) or _SINGLE.search(new.content)) and _BOND.search(old.content):
@@ -193,8 +201,8 @@ _SAY_NOTHING = frozenset(w.stem(x) for x in (*w.STOP, "me", "be", "have", "get",
 
 def second_look(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[Verdict]:
     """Offers for the older facts no rule had a word on (`said`: the verdicts made): another
-    price of the same entity, an opinion that turned, an end of what the older fact is
-    about."""
+    price of the same entity, a plan or booking settled, an opinion that turned, an end of
+    what the older fact is about."""
     if exploring(new):
         return []
     keys, weighed = keys_of(new.entities), {v.id for v in said}
@@ -203,8 +211,8 @@ def second_look(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> li
         if old.id in weighed or old.id == new.id or exploring(old):
             continue
         shared = keys & keys_of(old.entities)
-        if why := _priced_again(new, old, shared) or _turned(new, old, shared) or (
-                _ended_here(new, old, shared) if shared else None):
+        if why := _priced_again(new, old, shared) or _settled(new, old) \
+                or _turned(new, old, shared) or (_ended_here(new, old) if shared else None):
             found.append(Verdict(old.id, False, why, offer=True))
     return found
 
