@@ -455,6 +455,36 @@ class Scored:
         return (self.tier, -round(self.score, 9), self.replaced, -day, fact.path, fact.line)
 
 
+def made_scored(candidate: Candidate, score: float, confidence: float,  # noqa: PLR0913
+                linked: tuple[str, ...], opinion: bool, status: str, decay: float, tier: int,
+                beside: str | None, then: str, *, hidden: bool, own: float,
+                lifter: str | None) -> Scored:
+    """`Scored(...)` as `scoring.score_candidate` makes one for each candidate of every
+    recall (the fields it leaves out at their defaults): a frozen dataclass's own
+    `__init__` sets each of its 16 fields through `object.__setattr__` (about 3 µs), this
+    fills its `__dict__` at once, as `values.facts.made_fact` does a Fact's.  The same
+    object: tests/recall/test_ranking_made.py holds the two equal."""
+    made = object.__new__(Scored)
+    d = made.__dict__
+    d["candidate"] = candidate
+    d["score"] = score
+    d["confidence"] = confidence
+    d["linked"] = linked
+    d["opinion"] = opinion
+    d["status"] = status
+    d["decay"] = decay
+    d["tier"] = tier
+    d["beside"] = beside
+    d["then"] = then
+    d["hidden"] = hidden
+    d["replaced"] = False
+    d["alike"] = None
+    d["outdated_by"] = ()
+    d["own"] = own
+    d["lifter"] = lifter
+    return made
+
+
 def order(hit: Scored) -> tuple[int, float, bool, int, str, int]:
     """Active facts (and those faded by decay alone) first — facts a person archived rank
     below them, however relevant — then score,
