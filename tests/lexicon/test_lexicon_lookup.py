@@ -45,7 +45,8 @@ def shard(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def clear() -> None:
-    for name in ("_wordnet_lines", "_lemmas", "classes", "_compounds_after", "_marks"):
+    for name in ("_wordnet_lines", "_lemmas", "classes", "_compounds_after", "_marks",
+                 "begins"):
         if hasattr(lexicon, name):
             getattr(lexicon, name).cache_clear()
 
@@ -109,3 +110,40 @@ def test_runs_of_words_no_compound_begins_with_are_not_looked_up(
     assert "school" in lexicon.classes("secondary schools")
     assert searched
     clear()
+
+
+@pytest.mark.parametrize("prefix", ["family doc", "family doctor", "family doctors",
+                                    "family docz", "secondary sch", "secondary schoo",
+                                    "zqxv ", "dog", "dogz", "a", "aa", "zz", "zzzzz"])
+def test_begins_says_what_a_scan_of_the_tables_says(prefix: str) -> None:
+    """`begins` (one search between two marks) agrees with reading every word of the file
+    and of the tables written by hand."""
+    clear()
+    text = lexicon._shard_text(lexicon.shard(prefix))
+    words = {line.split("\t")[0] for line in text.split("\n") if line}
+    expected = any(w.startswith(prefix) for w in words | set(lexicon._own()))
+    assert lexicon.begins(prefix) is expected
+    clear()
+
+
+def test_runs_no_table_word_begins_as_are_not_looked_up_by_word_knowledge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Word knowledge reads a fact's runs of two and three words for what they are kinds
+    of: a run from a word that begins a word of several ("family") but which no word of
+    the tables begins as, less its last word's ending ("family xqzvb"), is not looked up
+    (`lexicon.classes` runs several searches for each); one that may be known still is."""
+    from memfold.recall import expansion
+
+    clear()
+    asked: list[str] = []
+    classes = lexicon.classes
+
+    def spy(word: str) -> tuple[str, ...]:
+        asked.append(word)
+        return classes(word)
+
+    monkeypatch.setattr(lexicon, "classes", spy)
+    read = expansion._classed("Our family xqzvbtr moved; my family doctors retired")
+    assert not [w for w in asked if w.startswith("family xqzv")]
+    assert "family doctors" in asked
+    assert any(run == "family doctors" for run, _ in read)

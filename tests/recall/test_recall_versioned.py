@@ -126,7 +126,7 @@ def test_runs_of_several_words_are_read_only_after_a_word_that_begins_one(
         asked.append(word)
         return classes(word)
 
-    expansion._classed.cache_clear()
+    expansion._reading.cache_clear()  # `_classed` itself keeps nothing: its reading does
     monkeypatch.setattr(lexicon, "classes", spy)
     found = expansion._classed(content)
     several = [w for w in asked if " " in w]
@@ -138,7 +138,7 @@ def test_runs_of_several_words_are_read_only_after_a_word_that_begins_one(
                   if len(run) >= expansion.MIN_CLASSED and (kinds := classes(run)))
     assert found == every
     assert ("family doctor", classes("family doctor")) in found
-    expansion._classed.cache_clear()
+    expansion._reading.cache_clear()
 
 
 def test_a_words_count_is_read_once_per_version(workspace: Path,

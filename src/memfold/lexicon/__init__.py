@@ -240,6 +240,40 @@ def begins_several(word: str) -> bool:
     return _compounds_after(word)
 
 
+@functools.lru_cache(maxsize=WORDS_CACHED)
+def begins(prefix: str) -> bool:
+    """Whether a word in the tables begins with `prefix` (lower case, at least two
+    letters): the words that do are together in its file, from the first line not below
+    it (`_first_line`), and among the tables written by hand (`_own_sorted`).  Word
+    knowledge asks it of a run of a fact's words less its last letters (`MAX_ENDING`): no
+    lemma of a run the tables lack any word beginning so can be known, and a lookup of the
+    run itself costs several searches (`lemmas`: the run and each of its inflections).
+    As in `_line_of`, one search (in C) of the text between two marks: the first line not
+    below `prefix` starts there, and a line beginning with it is that one or none."""
+    name = shard(prefix)
+    text = _shard_text(name)
+    words, places = _marks(name)
+    at = bisect.bisect_left(words, prefix)
+    start = places[at - 1] + 1 if at else 0
+    end = places[at] + len(prefix) + 1 if at < len(places) else len(text)
+    if text.find(f"\n{prefix}", start, end) >= 0:
+        return True
+    own = _own_sorted()
+    at = bisect.bisect_left(own, prefix)
+    return at < len(own) and own[at].startswith(prefix)
+
+
+# the most letters an inflection takes off a word's end (`ENDINGS`): every lemma of a run of
+# words begins with the run less this many of its last letters
+MAX_ENDING = max(len(ending) for ending, _ in ENDINGS)
+
+
+@functools.cache
+def _own_sorted() -> list[str]:
+    """The words of the tables written by hand, sorted (`begins`)."""
+    return sorted(_own())
+
+
 @functools.cache
 def _own_compounds() -> frozenset[str]:
     """The first words of the words of several in the tables written by hand."""

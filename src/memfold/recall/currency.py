@@ -313,16 +313,30 @@ def below_current(ordered: list[Scored], asked_when: bool = False,
     newer = {i for s in ordered for i in s.outdated_by}  # a change holds what it states
     for s in [s for s in ordered if s.status == ARCHIVED and s.tier == 0
               and s.fact.id not in newer and s.then not in ranking.HELD_THEN
-              and not (asked_when and s.fact.kind == "experience")]:
+              and not (asked_when and s.fact.kind == "experience") and _may_be_covered(s)]:
         at = _place(out, s)
         below = [i for i in range(at + 1, len(out)) if out[i].status == ACTIVE
-                 and _answers_too(s, out[i], kinds)
+                 and _may_cover(s, out[i]) and _answers_too(s, out[i], kinds)
                  and covered(s.candidate, out[i].candidate) and not view_kept(s, out[i])]
         if below:
             lowest = out[below[-1]]
             out.pop(at)
             out.insert(_place(out, lowest) + 1, evolve(s, score=min(s.score, lowest.score)))
     return out
+
+
+def _may_be_covered(faded: Scored) -> bool:
+    """`covered`'s test of the faded fact alone: a text chunk, or a fact of no day, is
+    covered by none, so the facts below it are not read."""
+    return faded.fact.kind != TEXT and faded.fact.day is not None
+
+
+def _may_cover(faded: Scored, active: Scored) -> bool:
+    """`covered`'s cheap tests of the pair, asked before `_answers_too` reads their words:
+    a state fact written on a later day."""
+    day = active.fact.day
+    return active.fact.kind in STATE_KINDS and day is not None \
+        and faded.fact.day is not None and faded.fact.day < day
 
 
 def _answers_too(faded: Scored, active: Scored, kinds: frozenset[str]) -> bool:

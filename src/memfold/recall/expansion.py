@@ -30,6 +30,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
+from typing import NamedTuple
 
 from memfold import lexicon
 from memfold.index.base import Candidate, FactSearch, Filters, Terms
@@ -208,21 +209,21 @@ class Related:
         stem (a trip is no tripe, "with" no Withings); and the fact's words that are kinds
         of a query word by what the lexicon says they are (mackerel: fish; Osaka: city),
         but for the names of the fact's entities (a dog called Biscuit is no food)."""
-        words = _words(c.fact.content)
-        out = [w for w in words if w in self.words]
+        words, forms, classed = _reading(c.fact.content)
+        related, classes = self.words, self.classes
+        out = [w for w in words if w in related]
         if self._firsts:  # runs of two and three words, from a word a related one begins
             at = [i for i, x in enumerate(words) if x in self._firsts]
             out += [run for n in (2, 3) for i in at if i + n <= len(words)
-                    and (run := " ".join(words[i:i + n])) in self.words]
-        out += [b for x in words if x not in self.words
-                for b in lexicon.inflected(x) if b in self.words]
-        found = [(w, *self.words[w]) for w in dict.fromkeys(out)
+                    and (run := " ".join(words[i:i + n])) in related]
+        out += [b for x, b in forms if b in related and x not in related]
+        found = [(w, *related[w]) for w in dict.fromkeys(out)
                  if w not in self.deep or _outside_names(w, c.fact.content)]
-        if self.classes:
+        if classes:
             names: set[str] | None = None  # read when a class of the query's is met
-            for run, kinds in _classed(c.fact.content):
-                term = next((self.classes[k] for k in kinds if k in self.classes), None)
-                if term is None or run in self.words or term in run.split():
+            for run, kinds in classed:
+                term = next((classes[k] for k in kinds if k in classes), None)
+                if term is None or run in related or term in run.split():
                     continue
                 if names is None:
                     names = {w.casefold() for e in c.fact.entities for w in find_words(e)}
@@ -238,12 +239,30 @@ class Related:
 
 
 # what `Related.held` reads of a fact's text is the same for every query: kept for the facts
-# recall meets most (a fact found by one query is often found by the next, and `_classed`
-# reads `_words` again)
+# recall meets most (a fact found by one query is often found by the next)
 READINGS = 1 << 12
 
 
+class _Read(NamedTuple):
+    """What `Related.held` reads of a fact's text, whatever the query: its words
+    (`_words`), each word with each lemma it may be a regular inflection of
+    (`lexicon.inflected`), in the words' order, and its runs the lexicon classes
+    (`_classed`)."""
+
+    words: tuple[str, ...]
+    forms: tuple[tuple[str, str], ...]
+    classed: tuple[tuple[str, tuple[str, ...]], ...]
+
+
 @functools.lru_cache(maxsize=READINGS)
+def _reading(content: str) -> _Read:
+    """A fact's text read once for every query (`_Read`): its words split and filtered
+    once, not once for its words and again for their classes."""
+    words = _words(content)
+    return _Read(words, tuple((x, b) for x in words for b in lexicon.inflected(x)),
+                 _classed(content, words))
+
+
 def _words(content: str) -> tuple[str, ...]:
     """A fact's words `Related.held` may match (not stop words, at least MIN_HELD
     letters); its runs of two and three are formed only where a word may begin one."""
@@ -251,19 +270,29 @@ def _words(content: str) -> tuple[str, ...]:
                  if len(w) >= MIN_HELD and w not in STOP_WORDS)
 
 
-@functools.lru_cache(maxsize=READINGS)
-def _classed(content: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _classed(content: str, words: tuple[str, ...] | None = None,
+             ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The runs of a fact's words (`_words`, and their runs of two and three, each once,
     at least MIN_CLASSED letters) the lexicon knows what they are kinds of, with those
     classes (`lexicon.classes`).  A run of several words no word of several in the tables
     begins with is not looked up (`lexicon.begins_several`): most runs are such, and each
     lookup missed its cache."""
-    words = _words(content)
+    words = _words(content) if words is None else words
     begins = [lexicon.begins_several(w) for w in words]
-    runs = (*words, *(" ".join(words[i:i + n]) for n in (2, 3)
-                      for i in range(len(words) - n + 1) if begins[i]))
+    runs = (*words, *(run for n in (2, 3) for i in range(len(words) - n + 1)
+                      if begins[i] and _may_be_known(run := " ".join(words[i:i + n]))))
     return tuple((run, kinds) for run in dict.fromkeys(runs)
                  if len(run) >= MIN_CLASSED and (kinds := lexicon.classes(run)))
+
+
+def _may_be_known(run: str) -> bool:
+    """Whether the tables hold a word that begins as the run of words `run` does, less the
+    letters an inflection may take off its last word (`lexicon.MAX_ENDING`; the run's
+    other words stay as they are): when not, no lemma of it is known and `lexicon.classes`
+    finds nothing for it.  Most runs from a word that begins a word of several ("data
+    entry" of "data") go no further than that word."""
+    last = run.rfind(" ") + 1
+    return lexicon.begins(run[:max(last, len(run) - lexicon.MAX_ENDING)])
 
 
 def related_words(plan: QueryPlan, named: Collection[str], searched_each: int = SEARCHED,

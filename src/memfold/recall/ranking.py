@@ -209,6 +209,7 @@ date (newest first), then path and line, so results are deterministic.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -445,13 +446,50 @@ class Scored:
     def fact(self) -> Fact:
         return self.candidate.fact
 
+    @functools.cached_property
+    def _order(self) -> tuple[int, float, bool, int, str, int]:
+        """`order`'s key, made once: recall sorts its candidates four or five times (a
+        changed score or flag makes a new Scored, `dataclasses.replace`)."""
+        fact = self.candidate.fact
+        day = fact.day.toordinal() if fact.day else 0
+        return (self.tier, -round(self.score, 9), self.replaced, -day, fact.path, fact.line)
+
+
+def made_scored(candidate: Candidate, score: float, confidence: float,  # noqa: PLR0913
+                linked: tuple[str, ...], opinion: bool, status: str, decay: float, tier: int,
+                beside: str | None, then: str, *, hidden: bool, own: float,
+                lifter: str | None) -> Scored:
+    """`Scored(...)` as `scoring.score_candidate` makes one for each candidate of every
+    recall (the fields it leaves out at their defaults): a frozen dataclass's own
+    `__init__` sets each of its 16 fields through `object.__setattr__` (about 3 µs), this
+    fills its `__dict__` at once, as `values.facts.made_fact` does a Fact's.  The same
+    object: tests/recall/test_ranking_made.py holds the two equal."""
+    made = object.__new__(Scored)
+    d = made.__dict__
+    d["candidate"] = candidate
+    d["score"] = score
+    d["confidence"] = confidence
+    d["linked"] = linked
+    d["opinion"] = opinion
+    d["status"] = status
+    d["decay"] = decay
+    d["tier"] = tier
+    d["beside"] = beside
+    d["then"] = then
+    d["hidden"] = hidden
+    d["replaced"] = False
+    d["alike"] = None
+    d["outdated_by"] = ()
+    d["own"] = own
+    d["lifter"] = lifter
+    return made
+
 
 def order(hit: Scored) -> tuple[int, float, bool, int, str, int]:
     """Active facts (and those faded by decay alone) first — facts a person archived rank
     below them, however relevant — then score,
     then a replacement before what it replaced, then newest, then path and line."""
-    day = hit.fact.day.toordinal() if hit.fact.day else 0
-    return (hit.tier, -round(hit.score, 9), hit.replaced, -day, hit.fact.path, hit.fact.line)
+    return hit._order
 
 
 def spread(ranked: Sequence[tuple[int, float]], cosines: Sequence[Sequence[float]],

@@ -114,10 +114,11 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
 
     tier = 0 if current or _faded(c, status) else (1 if status == ARCHIVED else 2)
     value = valued(context)
-    return Scored(c, value, confidence, linked, opinion, status, decay, tier,
-                   beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
-                   hidden=not current and status in LEFT_OUT,
-                   own=valued(0.0) if context else value, lifter=beside if context else None)
+    return ranking.made_scored(
+        c, value, confidence, linked, opinion, status, decay, tier,
+        beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
+        hidden=not current and status in LEFT_OUT, own=valued(0.0) if context else value,
+        lifter=beside if context else None)
 
 
 def unanswered(c: Candidate, wanted: AnswerKind | None) -> bool:

@@ -154,9 +154,16 @@ class Asked:
     def known_as(self, words: Collection[str], text: str) -> bool:
         """Whether a fact of `words` (its folded `text`) holds a word or phrase the lexicon
         gives for the head (`head_kinds`)."""
-        kinds = self.head_kinds
-        return not kinds.isdisjoint(words) or any(
-            " " in k and f" {k} " in f" {text} " for k in kinds)
+        if not self.head_kinds.isdisjoint(words):
+            return True
+        padded = f" {text} "
+        return any(phrase in padded for phrase in self._head_phrases)
+
+    @functools.cached_property
+    def _head_phrases(self) -> tuple[str, ...]:
+        """The words of several among `head_kinds`, each padded with a space either side
+        (as `known_as` looks for them), made once a question, not once a fact."""
+        return tuple(f" {k} " for k in self.head_kinds if " " in k)
 
     def covered(self, fact: Fact, covers: Collection[str] = ()) -> float:
         """The weight of the asked units the fact holds every word of — as a word, in
