@@ -23,7 +23,7 @@ import re
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.offers import FINAL, INTERIM, STILL, finals, interim
-from memfold.lifecycle.judge.pieces import words_as_written
+from memfold.lifecycle.judge.pieces import name_stems, words_as_written
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Change, Reading, Stems
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
@@ -261,7 +261,7 @@ def amounts_apart(n: Reading, o: Reading) -> bool:
 
 def named(r: Reading) -> Stems:
     """The words of the names of the entities a fact is about ("project-compass")."""
-    return frozenset(w.stem(part) for key in r.about for part in key.split("-"))
+    return name_stems(r.about)
 
 
 def nothing_else(n: Reading, o: Reading, names: Stems) -> bool:

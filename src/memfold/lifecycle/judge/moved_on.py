@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from memfold.lifecycle.judge.base import Verdict
-from memfold.lifecycle.judge.pieces import exploring
+from memfold.lifecycle.judge.pieces import exploring, keys_of, name_pattern, written_name
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -69,8 +69,7 @@ _POSSESSED = re.compile(r"^\s*['’]s\s+(?!last\b|(?:quit|left|moved|gone|been|g
 def _said_of(fact: Fact, key: str) -> bool:
     """Whether the person `key` begins the fact's sentence ("Dr. Kofi Mensah is", "My son
     Corey lives", "Tad's last day"), not another person of theirs."""
-    words = r"[\s-]+".join(map(re.escape, key.split("-")))
-    m = re.search(rf"(?<!@)\b{words}\b", fact.content[:60], re.IGNORECASE)
+    m = re.search(rf"(?<!@){name_pattern(key)}", fact.content[:60], re.IGNORECASE)
     before = re.findall(r"\w+", fact.content[:m.start()].lower()) if m else []
     return m is not None and not _POSSESSED.match(fact.content[m.end():]) \
         and len(before) <= 4 and not set(before) & _BEFORE_AN_OBJECT
@@ -89,14 +88,14 @@ def moved_on(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> list[
     for old in older:
         if old.id in weighed or old.id == new.id or old.kind != "world" or exploring(old):
             continue
-        keys = {entity_key(e) for e in old.entities}
+        keys = keys_of(old.entities)
         who = next((k for k in people if k in keys and _said_of(old, k)), None)
         if who is None:
             continue
         lived = moved and (_LIVES.search(old.content) or _DOES.search(old.content)
                            and _IN_PLACE.search(old.content))
         if lived or left and _DOES.search(old.content):
-            name = next(e for e in new.entities if entity_key(e) == who)
+            name = written_name(new, frozenset({who}))
             what = "moved" if lived else "left or changed a job"
             found.append(Verdict(old.id, False, f"the newer fact says {name} {what}; what the "
                                                 f"older one says may no longer hold", offer=True))
@@ -117,12 +116,12 @@ def rented_home(new: Fact, older: Sequence[Fact], said: Sequence[Verdict]) -> li
     newer fact says where one lives now and names none of its places."""
     if new.kind != "world" or not _LIVE_NOW.search(new.content) or exploring(new):
         return []
-    keys, weighed = {entity_key(e) for e in new.entities}, {v.id for v in said}
+    keys, weighed = keys_of(new.entities), {v.id for v in said}
     places = set(_PLACE.findall(new.content))
     return [Verdict(old.id, False, "the newer fact says where one lives now; the older one "
                                    "tells a rented home", offer=True)
             for old in older if old.id not in weighed and old.id != new.id
-            and old.kind == "world" and keys & {entity_key(e) for e in old.entities}
+            and old.kind == "world" and keys & keys_of(old.entities)
             and _RENTED.search(old.content) and not exploring(old)
             and not set(_PLACE.findall(old.content[1:])) & places]
 

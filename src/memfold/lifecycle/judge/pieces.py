@@ -80,19 +80,40 @@ _PARTED_WITH = re.compile(r"\b(?:sold|scrapped|traded\s+in|gave\s+away|got\s+rid
                           r"(?:\s+(?-i:[A-Z])[\w'-]*){0,3})", re.IGNORECASE)
 
 
+def name_pattern(key: str) -> str:
+    """A pattern of an entity's name as a text writes it: "second-wind" as "Second Wind" or
+    "Second-Wind"."""
+    return r"\b" + r"[\s-]+".join(map(re.escape, key.split("-"))) + r"\b"
+
+
+def name_stems(keys: frozenset[str]) -> Stems:
+    """The stemmed words of these entities' names ("project-compass": project, compass)."""
+    return frozenset(w.stem(part) for key in keys for part in key.split("-"))
+
+
+def written_name(fact: Fact, keys: frozenset[str]) -> str:
+    """The first of the fact's entities, as written, whose key is one of `keys`."""
+    return next(e for e in fact.entities if entity_key(e) in keys)
+
+
 def gone(fact: Fact) -> str | None:
     """The key of the entity a fact says is gone for good, or None: it died, was put down,
     stolen or written off, said of it by name ("Rimu died at home", not "Mum's friend
-    died"); or it was sold, scrapped or given away by its name ("Sold Second Wind")."""
-    keys = keys_of(fact.entities) - {"me"}
-    if (m := _GONE.search(fact.content)) and not _FLAT.search(fact.content):
-        before = fact.content[:m.start()]
-        named = [(at.end(), key) for key in keys for at in re.finditer(
-            r"\b" + r"[\s-]+".join(map(re.escape, key.split("-"))) + r"\b", before, re.I)]
+    died"); or it was sold, scrapped or given away by its name ("Sold Second Wind").  Asked
+    of the new fact once per older one, so read once per text."""
+    return _gone(fact.content, keys_of(fact.entities) - {"me"})
+
+
+@lru_cache(maxsize=_SIZE)
+def _gone(content: str, keys: frozenset[str]) -> str | None:
+    if (m := _GONE.search(content)) and not _FLAT.search(content):
+        before = content[:m.start()]
+        named = [(at.end(), key) for key in keys
+                 for at in re.finditer(name_pattern(key), before, re.I)]
         if named and _GAP.match(before[(last := max(named))[0]:]):
             return last[1]  # "Pepper died", "Tansy had to be put to sleep": not "Lise ...
             # since her bike was stolen", "Mum's friend died"
-    m = _PARTED_WITH.search(fact.content)
+    m = _PARTED_WITH.search(content)
     return key if m and (key := entity_key(m.group("what"))) in keys else None
 
 
@@ -102,7 +123,7 @@ def gone_of(new: Fact, old: Fact, o: Reading) -> str | None:
     key = gone(new) if o.kind == "world" and o.relation != "name" else None
     if not key or key not in o.about | keys_of(old.entities):
         return None
-    return f"the newer fact says {next(e for e in new.entities if entity_key(e) == key)!r} is gone"
+    return f"the newer fact says {written_name(new, frozenset({key}))!r} is gone"
 
 
 def ends_itself(n: Reading) -> bool:
@@ -157,5 +178,5 @@ def keys_of(entities: tuple[str, ...]) -> frozenset[str]:
 
 def forget() -> None:
     """Empty these caches (benchmarks time a judge reading both facts afresh)."""
-    for cached in (_plain, stemmed, denial, for_good, _tentative, keys_of):
+    for cached in (_plain, stemmed, denial, for_good, _tentative, keys_of, plan_words, _gone):
         cached.cache_clear()

@@ -31,12 +31,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.aliases import priced_text
 from memfold.lifecycle.judge.apart import models_apart
 from memfold.lifecycle.judge.base import Verdict
-from memfold.lifecycle.judge.pieces import exploring, keys_of, plan_words, words_as_written
+from memfold.lifecycle.judge.pieces import (
+    exploring,
+    keys_of,
+    name_stems,
+    plan_words,
+    words_as_written,
+    written_name,
+)
 from memfold.lifecycle.judge.readers import read
 from memfold.lifecycle.judge.words import PARTED
 from memfold.names import entity_key
@@ -59,8 +67,10 @@ _PERIODS = {"mo": "month", "hr": "hour", "wk": "week", "yr": "year", "kg": "kilo
             "fortnightly": "fortnight"}
 
 
+@lru_cache(maxsize=4096)  # the new fact's, asked once per older fact
 def _prices(text: str) -> dict[str, set[str]]:
-    """The amounts of money a text gives, by what each is per ("month"; "" for none)."""
+    """The amounts of money a text gives, by what each is per ("month"; "" for none); the
+    caller only reads it."""
     text = priced_text(text)
     found: dict[str, set[str]] = {}
     for m in _AMOUNT.finditer(text):
@@ -77,7 +87,7 @@ def _priced_again(new: Fact, old: Fact, shared: frozenset[str]) -> str | None:
     mine, theirs = _prices(new.content), _prices(old.content)
     for per in sorted(set(mine) & set(theirs)):
         if (per or _REPRICED.search(new.content)) and not mine[per] & theirs[per]:
-            name = next(e for e in new.entities if entity_key(e) in shared - {"me"})
+            name = written_name(new, shared - {"me"})
             each = f" {'an' if per[0] in 'aeiouh' else 'a'} {per}" if per else ""
             return f"another price{each} for {name}"
     return None
@@ -180,17 +190,14 @@ def _ended_here(new: Fact, old: Fact) -> str | None:
     n, o = read(new), read(old)
     ended = [e for e in n.ends if e] + [frozenset({w.stem(x.lower()) for x in m.groups() if x})
                                         for m in _DONE_WITH.finditer(new.content)]
+    theirs = o.words | name_stems(keys_of(old.entities))
     for thing in ended:
-        common = frozenset(x for x in thing & (o.words | _name_stems(old)) - _SAY_NOTHING
+        common = frozenset(x for x in thing & theirs - _SAY_NOTHING
                            if not models_apart(x, n.text, o.text))
         if common:
             return (f"the newer fact says {words_as_written(common, new.content)!r} ended; what "
                     f"the older one says may no longer hold")
     return None
-
-
-def _name_stems(fact: Fact) -> frozenset[str]:
-    return frozenset(w.stem(part) for e in fact.entities for part in entity_key(e).split("-"))
 
 
 # words an end shares with an older fact that say nothing of what ended ("run" is a generic
