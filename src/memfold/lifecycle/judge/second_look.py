@@ -175,7 +175,8 @@ def _names(text: str) -> tuple[frozenset[str], frozenset[str]]:
 # done with a thing: "is done with hockey", "let Duolingo go", "'s over"
 _DONE_WITH = re.compile(r"\b(?:(?:done|finished)\s+with\s+(?:the\s+|my\s+|her\s+|his\s+)?"
                         r"(?P<with>[\w'-]+)|let\s+(?P<let>[\w'-]+)\s+go)\b"
-                        r"|(?P<over>[\w'-]+)(?:'s|\s+is)\s+over\b(?!\s+(?:budget|\d))",
+                        r"|(?P<over>[\w'-]+)(?:'s|\s+is)\s+over"  # said where the clause ends
+                        r"(?=\s*(?:[.,;:!?)]|$|now\b|for\s+good\b|and\b|but\b))",
                         re.IGNORECASE)
 _SINGLE = re.compile(r"\b(?:i\s+am|i'm|is|are)\s+single\b", re.IGNORECASE)
 _BOND = re.compile(r"\b(?:girlfriend|boyfriend|partner|wife|husband|fianc[ée]e?|spouse|seeing"

@@ -134,7 +134,7 @@ END_VERBS = frozenset(
     "decommission lapse".split())
 END_PHRASES = re.compile(
     r"\b(?:no\s+longer|not\s+\w+\s+(?:anymore|any\s+more)|(?:n't|not|cannot)\b[^.;]*?\b"
-    r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|(?:is|are)\s+over(?!\s+(?:budget|\d))|brok(?:e|en)\s+up|split\s+up"
+    r"(?:anymore|any\s+more)|is\s+gone|are\s+gone|(?:is|are)\s+over(?=\s*(?:[.,;:!?)]|$|now\b|for\s+good\b|and\b|but\b))|brok(?:e|en)\s+up|split\s+up"
     r"|gave\s+up|give\s+up|giving\s+up|given\s+up|wound\s+down|winds?\s+down|shut\s+down|fell\s+out"
     r"|falling[- ]out|bought\s+(?:\w+\s+){0,2}out|moved\s+out"
     r"|(?<!\bit\s)(?<!\bthat\s)(?<!\bthere\s)(?:is|are|was|were)\s+not"  # not "it is not worth"
