@@ -516,7 +516,7 @@ class Weighing:
         entities = [entity_key(canon.get(key, key)) for key in keys]
         if keys:  # each entity by its own name and by its other names
             keys = list(dict.fromkeys([*keys, *entities, *self.source.alias_keys(entities)]))
-        from memfold.lifecycle.judge import second_look, settled  # the judge's words: lazily
+        from memfold.lifecycle.judge import aliases, second_look, settled  # lazily
         filters = _state_filters(until)
         if keys:
             pool = self.source.linked(keys, filters, JUDGE_CANDIDATES)
@@ -528,7 +528,7 @@ class Weighing:
         else:  # a fact that names no entity is weighed against those that name none
             words = dict.fromkeys(w for w in find_words(new.content)
                                   if w.casefold() not in STOP_WORDS and len(w) > 2)
-            query = Terms(words=tuple(words)[:16])
+            query = Terms(words=(*tuple(words)[:16], *aliases.other_names(words)))  # Postgres
             pool = [c for c in self.source.lexical(query, filters, JUDGE_CANDIDATES)
                     if not c.fact.entities]
         if mine := settled.slots_of_mine(new.content):  # "is my manager": who held it before

@@ -10,9 +10,11 @@ capitals of a word counting too ("BigQuery": BQ).  Product aliases that are no a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
 
+from memfold.lifecycle.judge import words as w
 from memfold.values import Fact
 
 _ACRONYM = re.compile(r"\b(?:[A-Z]\.){1,4}[A-Z]\b\.?|\b[A-Z]{2,5}\b")
@@ -52,6 +54,16 @@ def spelled_out(fact: Fact, other: Fact) -> Fact:
     content = _ACRONYM.sub(lambda m: spelled.get(m.group().replace(".", ""), m.group()),
                            fact.content)
     return replace(fact, content=content)
+
+
+def other_names(words: Iterable[str]) -> tuple[str, ...]:
+    """The other names of the products among `words` ("Postgres": "postgresql", and back),
+    which a search for older facts on the same thing must also ask for: the index folds
+    word forms, not a product's aliases."""
+    said = {word.casefold() for word in words}
+    found = {long for short, long in w.PRODUCT_ALIASES.items() if short in said}
+    found |= {short for short, long in w.PRODUCT_ALIASES.items() if long in said}
+    return tuple(sorted(found - said))
 
 
 @lru_cache(maxsize=16384)  # asked of each fact once for every other fact it is weighed with

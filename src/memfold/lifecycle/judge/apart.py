@@ -8,6 +8,8 @@ shared word, a shared slot noun or a shared amount is not one slot of one thing.
                    a thing of one's own moved away from one's home)
     count_apart, unit_named   counts of different things (a part of a count, a change by an
                    amount; another named thing's)
+    values_apart, scale_apart  two numbers that are no one quantity's values (another named
+                   thing's; five times apart or more, read with "k", "million", "lakh")
     money_apart    amounts of money for different things (a rent / an offer on a house)
     PART_OF        a part of an amount ("paid off $4,000 of the loan")
     ELDERS_AND_YOUNGER  the kin a fact tells many states of ("Mom is ...")
@@ -194,6 +196,56 @@ def count_apart(n: Reading, o: Reading) -> bool:
         or bool(_BY.search(n.text)) != bool(_BY.search(o.text)) \
         or counted_subject(n) != counted_subject(o) \
         or bool(_LIMIT.search(n.text)) != bool(_LIMIT.search(o.text))
+
+
+# a number's multiplier written after it: "$160k", "3.5 million", "₹17.8 lakh", "£1.4m"
+_SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "bn": 1e9,
+           "billion": 1e9, "lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7}
+_SCALED = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s?(" + "|".join(_SCALES) + r")\b",
+                     re.IGNORECASE)
+# a value that changes by this factor or more is more likely another quantity (a loan
+# against its monthly payment, a price in another currency, a model number) than one changed
+FAR_APART = 5.0
+
+
+def _size(value: str, text: str) -> float | None:
+    """The value as a number, times the multiplier the text writes after it."""
+    try:
+        size = float(value.replace(",", ""))
+    except ValueError:
+        return None
+    for m in _SCALED.finditer(text):
+        if m.group(1).replace(",", "") == value.replace(",", ""):
+            return size * _SCALES[m.group(2).lower()]
+    return size
+
+
+def _unit_after(value: str, text: str) -> str | None:
+    """The unit of measure written right after the value ("100 Mbps", "3 hours"), if any."""
+    plain = re.escape(value.replace(",", ""))
+    m = re.search(rf"(?<![\d.]){plain}\s?([A-Za-z]+)", text.replace(",", ""))
+    word = m.group(1).lower() if m else ""
+    return next((x for x in (word, word[:-1]) if x in w.UNIT_CLASS), None)
+
+
+def values_apart(units: Stems, value: str, old_value: str, n: Reading, o: Reading) -> bool:
+    """Two numbers that are not one quantity's old and new value: of a thing only the newer
+    fact names (`unit_named`), or too far apart (`scale_apart`)."""
+    return unit_named(units, n, o) or scale_apart(value, old_value, n, o)
+
+
+def scale_apart(value: str, old_value: str, n: Reading, o: Reading) -> bool:
+    """Two amounts too far apart to be one quantity's old and new value: one five times the
+    other or more, read with their multipliers ("$160k over 5 years" / "$3,380/month";
+    "¥21,500 a kilo" / "S$95 a kilo"; "six years old" / "the Fluke 1664"), where "£750k" /
+    "£3.5 million" is not, nor two units of one measure ("100 Mbps" / "1 Gbps")."""
+    new, old = _size(value, n.text), _size(old_value, o.text)
+    if not new or not old:
+        return False
+    units = (_unit_after(value, n.text), _unit_after(old_value, o.text))
+    if all(units) and units[0] != units[1]:
+        return False
+    return max(new, old) / min(new, old) >= FAR_APART
 
 
 def liked_alike(n_text: str, o_text: str) -> Stems:
@@ -441,4 +493,4 @@ def outcome_of(was: Stems, outcome: str, text: str) -> bool:
 __all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "UNIT_WORDS", "amounts_apart", "change_apart",
            "count_apart", "kind_apart", "left_apart", "liked_alike", "measure_apart",
            "models_apart", "money_apart", "named", "nothing_else", "outcome_of",
-           "outcome_of_it", "said_of_it", "status", "unit_named"]
+           "outcome_of_it", "said_of_it", "status", "unit_named", "values_apart"]

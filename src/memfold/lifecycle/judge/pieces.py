@@ -176,6 +176,13 @@ def keys_of(entities: tuple[str, ...]) -> frozenset[str]:
     return frozenset(entity_key(e) for e in entities)
 
 
+def others_apart(new: Fact, old: Fact) -> bool:
+    """Both facts are linked to entities besides the user, and to none of the same: "Priya's
+    the best dispatcher" (@Priya) and "Marco's a decent dispatcher" (@Marco) are two views."""
+    mine, theirs = (keys_of(f.entities) - {"me"} for f in (new, old))
+    return bool(mine) and bool(theirs) and not mine & theirs
+
+
 def forget() -> None:
     """Empty these caches (benchmarks time a judge reading both facts afresh)."""
     for cached in (_plain, stemmed, denial, for_good, _tentative, keys_of, plan_words, _gone):

@@ -397,10 +397,10 @@ def _counted(n: Reading, o: Reading) -> str | None:
         for old_value, old_units in o.numbers:
             same_unit = units & old_units or (not units and old_units & n.words) or (
                 not old_units and units & o.words)
-            topic = _topic(n.words, o.words) - {value, old_value}
-            if n.kind == "experience":  # "ran 10 miles" is an event, not the car's mileage
-                topic -= units | old_units | apart.UNIT_WORDS
-            if same_unit and value != old_value and topic and not apart.unit_named(units, n, o):
+            topic = _topic(n.words, o.words) - {value, old_value} - (  # "ran 10 miles": an
+                units | old_units | apart.UNIT_WORDS if n.kind == "experience" else set())  # event
+            if same_unit and value != old_value and topic \
+                    and not apart.values_apart(units, value, old_value, n, o):
                 return f"{_text(units | old_units, n, o)}: {old_value} became {value}"
     return None
 

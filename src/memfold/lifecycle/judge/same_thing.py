@@ -36,6 +36,7 @@ from memfold.lifecycle.judge.about import (
     about,
 )
 from memfold.lifecycle.judge.base import Verdict
+from memfold.lifecycle.judge.pieces import others_apart
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Reading, Stems
 from memfold.lifecycle.judge.same_value import (
@@ -72,6 +73,18 @@ def _opinion(n: Reading, o: Reading, tn: str, to: str, reason: str) -> Aside | N
     if came and not _said(on) & _said(came.group(1)):
         return Aside("change of mind is about another thing", False)
     return _thing(tn, to, _said(on), "thing the opinion is on")
+
+
+def _two_views(new: Fact, old: Fact, o: Reading, reason: str) -> Aside | None:
+    """An opinion reversed only of the same entity ("Priya's the best dispatcher" @Priya /
+    "Marco's a decent dispatcher after all" @Marco), and turned to an antonym only from a
+    stated liking ("likes working late at night" / "prefers mornings now"; not "CPAP is
+    working, less foggy in the morning" / "don't like nights anymore")."""
+    if others_apart(new, old):
+        return Aside("opinions are of two entities", True)
+    if reason.startswith("the opinion turned") and not o.polarity:
+        return Aside("older fact states no liking to turn from", True)
+    return None
 
 
 _CAME_ROUND = re.compile(r"\b(?:come|came|coming|warmed|warming)\s+(?:a?round|up)\s+(?:on|to)\s+"
@@ -417,6 +430,8 @@ def settle(new: Fact, old: Fact, n: Reading, o: Reading, reason: str) -> Verdict
         aside = Aside("newer fact tells what is ahead", True)
     if aside is None and rule_of("rules", reason) == "value" and _other_person(n, tn, o, to):
         aside = Aside("two facts are about different subjects", True)
+    if aside is None and rule_of("rules", reason) == "opinion":
+        aside = _two_views(new, old, o, reason)
     if aside is None and (o.kind == "opinion") != (n.kind == "opinion") \
             and not _view_left(reason, to):
         # "The Snowbirds are the best thing about living in Moose Jaw" / "moved from Moose
