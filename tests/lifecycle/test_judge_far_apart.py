@@ -72,3 +72,15 @@ def test_an_alias_finds_the_older_fact_that_names_no_entity(workspace: Path) -> 
         new = memory.retain("W: The team dropped Postgres in favour of ClickHouse.",
                             date="2025-03-02")
     assert [j.id for j in new.superseded] == [old.id]
+
+
+# -- a currency written by its code ---------------------------------------------------------------
+
+def test_an_amount_in_a_currency_code_is_money_not_a_version() -> None:
+    """"AED 2" is two dirhams, not release 2 of a product called AED: a cafeteria's price is
+    no older version of a brunch's."""
+    assert kept("W @me: Karak chai at the cafeteria is AED 2.",
+                "W @me: Karak chai at the hotel brunch was AED 25.")
+    [v] = verdicts("W @me: The desert safari costs AED 250 per person.",
+                   "W @me: The desert safari now costs AED 280 per person.")
+    assert v.supersedes and v.reason == "money: 250 became 280"

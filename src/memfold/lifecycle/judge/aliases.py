@@ -118,7 +118,9 @@ def priced_text(content: str) -> str:
 _CODES = (r"K[Ss]hs?|KES|Rs\.?|₹|INR|PKR|LKR|NPR|BDT|Tk|NGN|₦|GHS|GH₵|₵|ZAR|UGX|TZS|RWF|ETB|EGP"
           r"|MAD|kr\.?|SEK|NOK|DKK|ISK|CHF|zł|PLN|CZK|Kč|HUF|RON|TRY|TL|₺|UAH|₴|RUB|₽|RM|MYR"
           r"|Rp|IDR|₱|PHP|THB|฿|VND|₫|KRW|₩|JPY|CNY|RMB|MXN|BRL|COP|ARS|CLP|PEN|AUD|CAD|NZD|USD"
-          r"|EUR|GBP|S/")
+          r"|EUR|GBP|S/|AED|Dhs?|SAR|QAR|KWD|BHD|OMR|JOD|ILS|HKD|SGD|TWD|NT\$|MOP|LBP|MMK|KHR"
+          r"|LAK|MNT|KZT|UZS|AZN|AMD|BGN|RSD|HRK|BAM|MKD|MUR|SCR|XOF|XAF|ZMW|MWK|BWP|NAD|TND"
+          r"|DZD|IQD|IRR|AFN|PYG|UYU|BOB|DOP|GTQ|CRC|JMD|TTD|FJD|XPF")
 _CODE_BEFORE = re.compile(rf"(?<![\w$])(?:{_CODES}|(?:HK|S|A|C|NZ|R|AU|US)\$"
                           r"|R(?=\d{1,3}(?:,\d{3})+\b|\d{3,}\b))\s?(?=\d)")
 _NAME_AFTER = re.compile(
@@ -126,4 +128,4 @@ _NAME_AFTER = re.compile(
     r"\s?(?:(?i:shillings?|rand|rupees?|naira|cedis?|ringgits?|baht"
     r"|pesos?|yen|yuan|renminbi|won|dong|kronor|kronur|krona|kroner|krone|zlot(?:y|ys|ych)"
     r"|forints?|lira|lire|reais|dirhams?|euros?|dollars?|francs?|rubles?|roubles?|hryvnias?"
-    r"|lei|leu|korun[ay]?|kwacha|birr|dinars?|riyals?|rials?|taka)|" + _CODES + r")(?!\w)")
+    r"|lei|leu|korun[ay]?|kwacha|birr|dinars?|riyals?|rials?|taka|shekels?)|" + _CODES + r")(?!\w)")
