@@ -50,6 +50,21 @@ def test_another_death_a_flat_battery_or_another_thing_sold_is_no_end(old: str,
     assert kept(old, new)
 
 
+def test_an_entity_gone_retires_the_states_of_others_that_name_it(workspace: Path) -> None:
+    """"Tansy had to be put to sleep" (@Tansy) ends "Owain has a collie called Tansy" and
+    "Owain walks Tansy on the beach" (@Owain), not where Owain lives."""
+    with Memory.open(workspace) as memory:
+        has = memory.retain("W @Owain: Owain has an elderly collie cross called Tansy.",
+                            date="2025-01-02").facts[0]
+        memory.retain("W @Owain: Owain lives in Mumbles.", date="2025-01-03")
+        walks = memory.retain("W @Owain: Owain walks Tansy on Oxwich beach every Sunday.",
+                              date="2025-01-04").facts[0]
+        gone = memory.retain("B @Tansy: Tansy had to be put to sleep at the vets; she was "
+                             "fourteen.", date="2025-05-02")
+    assert sorted(j.id for j in gone.superseded) == sorted([has.id, walks.id])
+    assert {j.reason for j in gone.superseded} == {"the newer fact says 'Tansy' is gone"}
+
+
 # -- an age ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("old", "new", "reason"), [

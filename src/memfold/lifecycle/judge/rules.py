@@ -517,7 +517,7 @@ class RuleJudge:
             if old.id in held | {new.id} or old.kind not in STATE_KINDS or said_again(new, old) \
                     or not (keys & theirs if keys else not theirs) \
                     or not _related(signature, _signature(old.content)) or exploring(old) \
-                    or not same_subject(new, old, keys & theirs):
+                    or not (gone(new) in theirs or same_subject(new, old, keys & theirs)):
                 continue  # another entity, nothing a rule could relate, or an exploration
             if verdict := self._verdict(new, old):
                 verdicts.append(verdict)
