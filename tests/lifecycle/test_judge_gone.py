@@ -52,11 +52,13 @@ def test_another_death_a_flat_battery_or_another_thing_sold_is_no_end(old: str,
 
 def test_an_entity_gone_retires_the_states_of_others_that_name_it(workspace: Path) -> None:
     """"Tansy had to be put to sleep" (@Tansy) ends "Owain has a collie called Tansy" and
-    "Owain walks Tansy on the beach" (@Owain), not where Owain lives."""
+    "Owain walks Tansy on the beach" (@Owain), not where Owain lives, nor a fact that names
+    Tansy only inside a longer name ("the Tansy Room")."""
     with Memory.open(workspace) as memory:
         has = memory.retain("W @Owain: Owain has an elderly collie cross called Tansy.",
                             date="2025-01-02").facts[0]
         memory.retain("W @Owain: Owain lives in Mumbles.", date="2025-01-03")
+        memory.retain("W @Owain: Owain teaches Year 4 in the Tansy Room.", date="2025-01-03")
         walks = memory.retain("W @Owain: Owain walks Tansy on Oxwich beach every Sunday.",
                               date="2025-01-04").facts[0]
         gone = memory.retain("B @Tansy: Tansy had to be put to sleep at the vets; she was "

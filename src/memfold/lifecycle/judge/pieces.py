@@ -104,6 +104,20 @@ def gone(fact: Fact) -> str | None:
     return _gone(fact.content, keys_of(fact.entities) - {"me"})
 
 
+def gone_from(new: Fact, old: Fact) -> bool:
+    """Whether the entity the new fact says is gone is one the older fact is linked to, and
+    named there by itself if its text names it: "Owain has a collie called Tansy" names the
+    dog, "teaches in the Rimu Room" a room (a name inside a longer name)."""
+    key = gone(new)
+    if not key or key not in keys_of(old.entities):
+        return False
+    said = list(re.finditer(name_pattern(key), old.content, re.IGNORECASE))
+    return not said or any(not _LONGER_NAME.match(old.content, m.end()) for m in said)
+
+
+_LONGER_NAME = re.compile(r"[\s-]+(?-i:[A-Z])")  # "Rimu Room": the name goes on
+
+
 @lru_cache(maxsize=_SIZE)
 def _gone(content: str, keys: frozenset[str]) -> str | None:
     if (m := _GONE.search(content)) and not _FLAT.search(content):

@@ -77,6 +77,7 @@ from memfold.lifecycle.judge.pieces import (
     exploring,
     for_good,
     gone,
+    gone_from,
     gone_of,
     keys_of,
     said_again,
@@ -102,8 +103,7 @@ _FILLER = frozenset(w.stem(x) for x in "old former previous whole entire".split(
 _SINGLE = SINGLE_VALUED | {"prefer", "attr"}  # and what one prefers, an attribute
 # An older fact that never stated the entity's own state (someone else's news, a question,
 # a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
-HEARSAY = frozenset({"third-party", "question", "suggestion", "discussion", "pitch", "plan",
-                      "past"})
+HEARSAY = frozenset("third-party question suggestion discussion pitch plan past".split())
 _STAND_IN = re.compile(r"\b(?:acting|interim|covering\s+for|filling\s+in|stand(?:ing)?\s+in)\b",
                        re.IGNORECASE)
 
@@ -517,7 +517,7 @@ class RuleJudge:
             if old.id in held | {new.id} or old.kind not in STATE_KINDS or said_again(new, old) \
                     or not (keys & theirs if keys else not theirs) \
                     or not _related(signature, _signature(old.content)) or exploring(old) \
-                    or not (gone(new) in theirs or same_subject(new, old, keys & theirs)):
+                    or not (gone_from(new, old) or same_subject(new, old, keys & theirs)):
                 continue  # another entity, nothing a rule could relate, or an exploration
             if verdict := self._verdict(new, old):
                 verdicts.append(verdict)
