@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from memfold.errors import BadInput, UnknownId
 from memfold.index.base import Candidate, ReviewPage, ReviewQuery, ReviewRow
-from memfold.journal.events import Dismiss, Record, Restore, content_sha
+from memfold.journal.events import RULES, Dismiss, Record, Restore, content_sha
 from memfold.journal.fold import LifeState
 from memfold.journal.log import Event
 from memfold.lifecycle.ledger import Decide, supersede_record
@@ -42,6 +42,11 @@ CONFLICT = "conflict"
 REVIEW_LIMIT = 50  # items `memfold review` lists unless told
 OPEN, APPLIED = "open", "applied"  # waiting for a word: a conflict; a supersede in force
 WAITING = (OPEN, APPLIED)  # settled: accepted, dismissed, restored or replaced
+# The rules a review item can name (the rule judge's, journal.events.RULES, less the bullet's
+# own `explicit`) and the judges that name their own items; a judge whose name is its model
+# (openai:MODEL) or a plugin's is known once one of its items is in the queue.
+KNOWN_RULES = tuple(rule for rule, _ in RULES if rule != "explicit")
+KNOWN_JUDGES = ("rules", "reflect")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -245,6 +250,8 @@ def settle(ledger: Reviewer, action: str, target: str | None, selection: Selecti
     if target is not None and (selection.rule is not None or selection.entity_keys):
         raise BadInput("give an ID or --rule/--entity, not both")
     backend = ledger.backend
+    if target is None and selection.rule is not None:
+        _known_rule(backend, selection.rule)
     if dry_run:  # against the index as the caller's refresh left it
         chosen, unchanged = _choose(backend, target, selection, action)
         return ReviewOutcome(action=action, settled=tuple(_items(backend, chosen)),
@@ -260,6 +267,19 @@ def settle(ledger: Reviewer, action: str, target: str | None, selection: Selecti
     now, _ = backend.review_rows(ReviewQuery(seqs=tuple(r.seq for r in picked)))
     return ReviewOutcome(action=action, settled=tuple(_items(backend, now)),
                          unchanged=tuple(_items(backend, left)))
+
+
+def _known_rule(backend: ReviewSource, rule: str) -> None:
+    """BadInput naming the known rules for a rule no judge has used (a typo would otherwise
+    read as a bulk reject matching nothing): a rule or judge of KNOWN_*, or the rule or judge
+    of any item in the queue, settled or not."""
+    if rule.casefold() in KNOWN_RULES + KNOWN_JUDGES:
+        return
+    if backend.review_rows(ReviewQuery(rule=rule, limit=1))[1]:
+        return
+    raise BadInput(f"no judge has used the rule {rule!r}: the rules are "
+                   f"{', '.join(KNOWN_RULES)}, or a judge's name ({', '.join(KNOWN_JUDGES)}, "
+                   "openai:MODEL)")
 
 
 def _choose(backend: ReviewSource, target: str | None, selection: Selection,
