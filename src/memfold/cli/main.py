@@ -142,7 +142,7 @@ def _server_choice(ctx: click.Context, workspace: str | None, server: str | None
     return server or None
 
 
-LOCAL_ONLY = ("init", "index", "review", "ui")  # commands on this machine's workspace only
+LOCAL_ONLY = ("init", "index", "ui")  # commands on this machine's workspace only
 
 
 def _local_only(command: click.Command) -> None:

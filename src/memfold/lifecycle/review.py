@@ -64,6 +64,11 @@ class ReviewFact:
         return {"id": self.id, "content": self.content, "source": self.source,
                 "day": self.day, "status": self.status}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ReviewFact:
+        return cls(id=d["id"], content=d["content"], source=d["source"], day=d["day"],
+                   status=d["status"])
+
 
 @dataclass(frozen=True, kw_only=True)
 class Settlement:
@@ -79,6 +84,10 @@ class Settlement:
     def to_dict(self) -> dict[str, Any]:
         return {"state": self.state, "seq": self.seq, "ts": self.ts, "by": self.by,
                 "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Settlement:
+        return cls(state=d["state"], seq=d["seq"], ts=d["ts"], by=d["by"], reason=d["reason"])
 
     def describe(self) -> str:
         """"accepted by cli on 2026-01-05T09:00:00+00:00" (one line)."""
@@ -111,6 +120,14 @@ class ReviewItem:
                 "judge": self.judge, "rule": self.rule, "reason": self.reason, "ts": self.ts,
                 "settled": self.settled.to_dict() if self.settled else None}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ReviewItem:
+        """The item `to_dict` gave (a server's answer, memfold.client.remote)."""
+        return cls(id=d["id"], kind=d["kind"], state=d["state"],
+                   older=ReviewFact.from_dict(d["older"]), newer=ReviewFact.from_dict(d["newer"]),
+                   judge=d["judge"], rule=d["rule"], reason=d["reason"], ts=d["ts"],
+                   settled=Settlement.from_dict(d["settled"]) if d.get("settled") else None)
+
 
 @dataclass(frozen=True, kw_only=True)
 class ReviewQueue:
@@ -121,6 +138,11 @@ class ReviewQueue:
 
     def to_dict(self) -> dict[str, Any]:
         return {"total": self.total, "items": [item.to_dict() for item in self.items]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ReviewQueue:
+        return cls(items=tuple(ReviewItem.from_dict(item) for item in d["items"]),
+                   total=d["total"])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -137,6 +159,12 @@ class ReviewOutcome:
         return {"action": self.action, "dry_run": self.dry_run,
                 "settled": [item.to_dict() for item in self.settled],
                 "unchanged": [item.to_dict() for item in self.unchanged]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ReviewOutcome:
+        return cls(action=d["action"], dry_run=d["dry_run"],
+                   settled=tuple(ReviewItem.from_dict(item) for item in d["settled"]),
+                   unchanged=tuple(ReviewItem.from_dict(item) for item in d["unchanged"]))
 
 
 @dataclass(frozen=True, kw_only=True)

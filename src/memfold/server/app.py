@@ -4,7 +4,8 @@
     GET  /readyz                        the database answers and its schema is current
     GET  /openapi.json                  the REST API, described
     GET  /v1/banks                      the token's tenant's banks it may use
-    POST /v1/banks/{bank}/{verb}        a verb (memfold.server.verbs): JSON in, --json out
+    POST /v1/banks/{bank}/{verb}        a verb (memfold.server.verbs): JSON in, --json out;
+                                        review, review_accept and review_reject among them
     GET  /v1/banks/{bank}/export        the bank as files and journal lines (memfold export)
     POST /v1/banks/{bank}/import        load a workspace's files and journal (memfold import)
     POST /mcp                           MCP over streamable HTTP (memfold.server.mcp)
