@@ -24,7 +24,7 @@ def test_the_review_bench_builds_a_queue_and_times_it(tmp_path: Path) -> None:
     assert set(made["events"]) >= {"Supersede", "Conflict"}
     assert set(data["in_process"]) == {"list", "entity", "rule", "since", "rule+since"}
     assert all(found["p50_ms"] > 0 for found in data["in_process"].values())
-    assert set(data["command"]) == {"list", "entity"}
+    assert set(data["command"]) == {"list", "entity", "warm list", "warm entity"}
     with Memory.open(ws) as memory:  # the rebuild replayed the generated decisions
         queue = memory.review(limit=None, settled=True, now=data["now"])
         states = {item.state for item in queue.items}
