@@ -37,6 +37,20 @@ import sys
 
 BROKEN_PIPE = 141  # exit status: 128 + SIGPIPE, as a shell reports a writer whose reader left
 
+# Every exit status the `memfold` command uses, with the words its help gives each: the one
+# list `memfold --help` prints, and the README's list says the same (a test compares them).
+EXIT_STATUSES: tuple[tuple[int, str], ...] = (
+    (0, "ok"),
+    (1, "operational error"),
+    (2, "bad input or usage"),
+    (3, "stale revision"),
+    (4, "the memory server or its database unavailable (retry)"),
+    (5, "access denied by the server (token missing, revoked, or without the scope or bank)"),
+    (130, "interrupted (Ctrl-C)"),
+    (BROKEN_PIPE, "output closed early (a reader such as `head` stopped)"),
+    (143, "terminated (SIGTERM)"),
+)
+
 
 class MemfoldError(Exception):
     """Base class: an operation could not be carried out (exit status 1)."""

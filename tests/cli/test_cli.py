@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import click
 import pytest
 
-from conftest import DAILY, DAY, Cli, fact_rows, markdown_hashes, write
+from conftest import DAILY, DAY, ROOT, Cli, fact_rows, markdown_hashes, write
 from memfold.cli.main import cli
 from memfold.index.sqlite.backend import SqliteIndex
 from memfold.workspace.format import parse_document
@@ -59,6 +60,21 @@ def test_top_level_help_and_version(run: Cli) -> None:
     assert "memfold init" in result.stdout and "Exit status" in result.stdout
     version = run("--version")
     assert version.exit_code == 0 and "memfold" in version.stdout
+
+
+def exit_statuses(text: str) -> dict[int, str]:
+    """The "Exit status: 0 ok, 1 ..." list in a help text or the README, code -> words."""
+    listing = " ".join(text.split("Exit status:", 1)[1].split("\n\n", 1)[0].split())
+    parts = re.split(r"(?:^|, )(\d{1,3}) (?=[a-z])", listing.rstrip("."))
+    return {int(code): words.strip() for code, words in zip(parts[1::2], parts[2::2], strict=True)}
+
+
+def test_the_help_lists_every_exit_status_the_readme_does(run: Cli) -> None:
+    helped = exit_statuses(run("--help").stdout)
+    documented = exit_statuses((ROOT / "README.md").read_text())
+    assert list(helped) == list(documented) == [0, 1, 2, 3, 4, 5, 130, 141, 143]
+    for code, words in helped.items():  # the same meaning: the README may say more after it
+        assert documented[code].startswith(words.split(" (")[0]), code
 
 
 # -- missing workspace --------------------------------------------------------------------------

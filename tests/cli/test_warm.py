@@ -87,6 +87,8 @@ def seed(workspace: Path) -> None:
     ["context"],
     ["history", "^nosuchid"],
     ["recall", "--help"],
+    ["review"],
+    ["review", "--json", "--entity", "Peter"],
 ])
 def test_a_warm_answer_is_byte_for_byte_a_new_process_answer(
         workspace: Path, started: Path, argv: list[str]) -> None:
@@ -131,6 +133,8 @@ def test_writes_and_server_commands_never_go_to_the_warm_process(
                            "W @Peter: Moved to Graz.", env=env)
     assert code == 0
     assert memfold("--workspace", str(workspace), "index", env=env)[0] == 0
+    assert memfold("--workspace", str(workspace), "review", "reject", "--rule", "value",
+                   env=env)[0] == 0
     code, _, err = memfold("--server", "http://127.0.0.1:9", "recall", "x", env=env)
     assert code != 0
     assert served(started) == before
@@ -238,6 +242,19 @@ def test_only_reads_without_a_server_are_eligible() -> None:
     assert not warm_socket.eligible(["--server", "http://h", "recall", "x"], {})
     assert not warm_socket.eligible(["--server=http://h", "recall", "x"], {})
     assert warm_socket.mode({"MEMFOLD_WARM": "bogus"}) == "auto"
+
+
+@pytest.mark.parametrize(("argv", "served"), [
+    (["review"], True),
+    (["review", "--json", "--entity", "accept", "--rule", "value", "--since", "30d"], True),
+    (["--workspace", "review", "review", "--limit", "5"], True),
+    (["review", "accept", "12"], False),  # writes
+    (["review", "--entity", "Kenji", "reject", "--rule", "value"], False),
+    (["review", "reject", "--dry-run"], False),
+    (["--server", "http://h", "review"], False),
+])
+def test_review_is_served_warm_only_when_it_lists(argv: list[str], served: bool) -> None:
+    assert warm_socket.eligible(argv, {}) is served
 
 
 # -- the change feeds the warm process keeps across reads --------------------------------------

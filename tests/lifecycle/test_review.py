@@ -149,6 +149,26 @@ def test_cli_bulk_reject_by_rule_with_dry_run(run: Cli, workspace: Path) -> None
     assert none.exit_code == 0 and none.stdout == "no review item matches: nothing rejected\n"
 
 
+def test_a_bulk_reject_of_a_rule_no_judge_used_names_the_rules(run: Cli,
+                                                              workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        conflict, _ = setup_queue(memory)
+        with pytest.raises(BadInput, match="no judge has used the rule 'bogus'"):
+            memory.reject(rule="bogus", dry_run=True)
+    before = len(journal_lines(workspace))
+    typo = run("review", "reject", "--rule", "bogus", env={"MEMFOLD_NOW": NOW})
+    assert typo.exit_code == 2 and typo.stdout == ""
+    assert typo.stderr.count("\n") == 1
+    assert "moved" in typo.stderr and "reflect" in typo.stderr
+    # a known rule with nothing waiting is an empty result, said so, exit 0
+    known = run("review", "reject", "--rule", "Moved", env={"MEMFOLD_NOW": NOW})
+    assert known.exit_code == 0 and known.stdout == "no review item matches: nothing rejected\n"
+    # the rule or judge of an item in the queue is known, whatever its name
+    mine = run("review", "reject", "--rule", conflict.rule, "--dry-run", env={"MEMFOLD_NOW": NOW})
+    assert mine.exit_code == 0 and f"would be dismissed {conflict.id}" in mine.stdout
+    assert len(journal_lines(workspace)) == before
+
+
 def test_cli_bad_input_and_settled_items(run: Cli, workspace: Path) -> None:
     with Memory.open(workspace) as memory:
         conflict, _ = setup_queue(memory)

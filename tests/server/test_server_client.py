@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ import memfold
 from memfold import AccessDenied, BadInput, Memory, StaleRevision, Unavailable, UnknownId
 from memfold.cli.main import cli
 from memfold.client.remote import RemoteMemory
+from memfold.lifecycle.review import ReviewOutcome, ReviewQueue
 from memfold.values import RecallResult, RetainResult
 from memfold_bench.pg_cluster import Provisioned, free_port
 from server_support import Served, make_tenant, serve
@@ -60,13 +62,18 @@ def local(setup: Setup, *args: str) -> Result:
                               "MEMFOLD_NOW": None})
 
 
+def local_in(root: Path, *args: str) -> Result:
+    return invoke(*args, env={"MEMFOLD_WORKSPACE": str(root), "MEMFOLD_SERVER": None,
+                              "MEMFOLD_NOW": None})
+
+
 def remote(setup: Setup, *args: str, token: str = "agent", **extra: str) -> Result:
     return invoke(*args, env=setup.env(token, **extra))
 
 
 @pytest.fixture(scope="module")
 def setup(pg_db: Provisioned, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
-    tenant = make_tenant(pg_db, "client", banks=("main", "py", "mcp"),
+    tenant = make_tenant(pg_db, "client", banks=("main", "py", "mcp", "review"),
                          tokens={"agent": (("read", "write"), None),
                                  "reader": (("read",), None)})
     root = tmp_path_factory.mktemp("client") / "ws"
@@ -315,15 +322,53 @@ def test_connect_gives_memory_s_methods_and_types(setup: Setup) -> None:
         memfold.connect(f"http://127.0.0.1:{free_port()}", token="mf_x").status()
 
 
-def test_review_on_a_bank_is_refused_in_one_line() -> None:
-    """The REST API has no review verbs: a bank's review, accept and reject (as `memfold
-    call` and `memfold --server URL mcp` reach them) raise BadInput, before anything is sent
-    (the server's own MCP endpoint has the review tools).  That RemoteMemory has Memory's
-    verbs, with the same arguments and result types, is mypy's to hold (memfold.api)."""
-    memory = memfold.connect(f"http://127.0.0.1:{free_port()}", token="mf_x")
-    for verb in (memory.review, lambda: memory.accept(1), lambda: memory.reject(1)):
-        with pytest.raises(BadInput, match="not available against a server"):
-            verb()
+def test_review_runs_on_the_bank_as_on_the_workspace(setup: Setup, tmp_path: Path) -> None:
+    """`memfold --server URL review` (list, accept, reject, a bulk reject) prints what it
+    prints against a workspace holding the same journal, through the REST review verbs;
+    `memfold.connect()` gives Memory's review types."""
+    here = tmp_path / "ws"
+    shutil.copytree(setup.local, here)
+    kenji = ("W @Kenji: Lives in Berlin.", "W @Kenji: Lives in Zurich now.")  # a conflict
+    assert local_in(here, "retain", "--date", DAYS["yesterday"], *kenji).exit_code == 0
+    loaded = invoke("import", str(here), "--bank", "review", env=setup.env())
+    assert loaded.exit_code == 0, loaded.stderr
+
+    def both(*args: str, code: int = 0) -> str:
+        mine = local_in(here, *args)
+        theirs = remote(setup, *args, MEMFOLD_BANK="review")
+        assert (mine.exit_code, theirs.exit_code) == (code, code), (args, theirs.stderr)
+        if "--json" in args:
+            assert same_json(theirs.stdout) == same_json(mine.stdout), args
+        else:
+            assert same(theirs.stdout) == same(mine.stdout), args
+        return theirs.stdout
+
+    items = json.loads(both("review", "--json"))["items"]
+    kinds = {item["kind"]: item for item in items}
+    assert set(kinds) == {"conflict", "supersede"}, items
+    both("review")
+    both("review", "--entity", "Kenji", "--json")
+    both("review", "--rule", kinds["supersede"]["rule"], "--since", "30d", "--json")
+    both("review", "reject", "--rule", kinds["supersede"]["rule"], "--dry-run", "--json")
+    one_line(remote(setup, "review", "reject", "--rule", "bogus", MEMFOLD_BANK="review"), 2,
+             "no judge has used the rule 'bogus'")
+    one_line(remote(setup, "review", "accept", "999999", MEMFOLD_BANK="review"), 2, "999999")
+    conflict, supersede = str(kinds["conflict"]["id"]), str(kinds["supersede"]["id"])
+    one_line(remote(setup, "review", "accept", conflict, token="reader",
+                    MEMFOLD_BANK="review"), 5, "write")
+    assert remote(setup, "review", token="reader", MEMFOLD_BANK="review").exit_code == 0
+    both("review", "accept", conflict, "--reason", "she moved")
+    both("review", "reject", supersede)
+    with memfold.connect(setup.served.url, token=setup.tokens["agent"],
+                         bank="review") as memory:
+        queue = memory.review(settled=True, limit=None)
+        assert isinstance(queue, ReviewQueue) and queue.total == len(queue.items) >= 2
+        settled = {str(item.id): item.settled for item in queue.items}
+        assert settled[conflict] is not None and settled[conflict].by == "agent"
+        assert settled[supersede] is not None and settled[supersede].state == "restored"
+        again = memory.accept(conflict)
+        assert isinstance(again, ReviewOutcome) and again.settled == ()
+        assert [item.state for item in again.unchanged] == ["accepted"]
 
 
 # -- memfold call and memfold mcp, proxied to the bank ---------------------------------------

@@ -158,7 +158,7 @@ def test_mcp_keeps_the_scopes_of_rest(pg_db: Provisioned, replica: Any) -> None:
     assert not failed, data
 
 
-@pytest.mark.parametrize("bank", ["a%00b", "main%0A", "%00"])
+@pytest.mark.parametrize("bank", ["a%00b", "main%0A", "%00", "x%2Fy", "%2F", "a%2Fb%2Fc"])
 def test_a_bank_name_no_bank_can_have_is_a_400(pg_db: Provisioned, bank: str) -> None:
     token = bearer(make_tenant(pg_db, f"names{abs(hash(bank)) % 10_000}").tokens["agent"])
     with app_client(pg_db) as client:
@@ -169,6 +169,36 @@ def test_a_bank_name_no_bank_can_have_is_a_400(pg_db: Provisioned, bank: str) ->
             answer = method(f"/v1/banks/{bank}/{verb}", headers=token, **kwargs)
             assert answer.status_code == 400, (verb, answer.text)
             assert "bank" in answer.json()["error"]
+
+
+def test_a_slash_in_a_bank_name_is_a_400_from_a_served_replica(pg_db: Provisioned) -> None:
+    """Through uvicorn, as an operator meets it: `x%2Fy` arrives decoded as two segments;
+    the answer is the one-line JSON 400 of a bad bank name, not a plain-text 404, and a /v1
+    path of no route's shape is a JSON 404 (after the token, as every /v1 refusal)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    token = make_tenant(pg_db, "slashes").tokens["agent"]
+    served = serve(pg_db, extra=("--no-vectors",))
+    try:
+        def answer(path: str, secret: str | None = token) -> tuple[int, dict[str, Any]]:
+            sent = urllib.request.Request(served.url + path, data=b'{"query": "x"}',
+                                          method="POST", headers=bearer(secret) if secret
+                                          else {})
+            try:
+                with urllib.request.urlopen(sent, timeout=30) as found:  # noqa: S310
+                    return found.status, json.loads(found.read())
+            except urllib.error.HTTPError as exc:
+                return exc.code, json.loads(exc.read())
+
+        status, body = answer("/v1/banks/x%2Fy/recall")
+        assert status == 400 and body["type"] == "BadInput" and "bank 'x/y'" in body["error"]
+        assert answer("/v1/banks/x%2Fy/recall", None)[0] == 401
+        status, body = answer("/v1/banks/main/a/b")
+        assert status == 404 and "no such path" in body["error"]
+    finally:
+        served.stop()
 
 
 def serve_as(url: str) -> subprocess.CompletedProcess[str]:

@@ -14,6 +14,7 @@ from .lab import lab_command
 from .locomo import locomo_command
 from .personal_bench import personal_command
 from .recall_bench import recall_command
+from .review_bench import review_command
 from .scale import scale_command
 from .server_bench import server_command
 from .server_isolation import server_isolation_command
@@ -41,3 +42,4 @@ COMMANDS += [sidebyside_command]
 COMMANDS += [personal_command, truth_command, year_command]
 COMMANDS += [capture_command, import_command]
 COMMANDS += [tokens_command]
+COMMANDS += [review_command]

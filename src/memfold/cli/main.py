@@ -2,9 +2,10 @@
 
 Each command parses its input, calls one Memory method and formats the result.  Errors are
 translated in one place (`MemfoldGroup.invoke`): a one-line message on stderr and the exit
-status of the error's class — 0 ok, 1 operational error, 2 bad input or usage, 3 stale
-revision.  Data goes to stdout, progress and warnings to stderr.  Heavy modules are imported
-inside the commands so that `memfold --help` and short commands start fast.
+status of the error's class (`errors.EXIT_STATUSES` lists them all: 0 ok, 1 operational
+error, 2 bad input or usage, 3 stale revision, 4 server unavailable, 5 access denied, …).
+Data goes to stdout, progress and warnings to stderr.  Heavy modules are imported inside the
+commands so that `memfold --help` and short commands start fast.
 """
 
 from __future__ import annotations
@@ -46,14 +47,13 @@ from memfold.cli.common import (
     warning_counts,
     warning_rows,
 )
-from memfold.errors import BROKEN_PIPE, BadInput, MemfoldError, output_closed
+from memfold.errors import BROKEN_PIPE, EXIT_STATUSES, BadInput, MemfoldError, output_closed
 
 if TYPE_CHECKING:
     from memfold.values import RecallResult
 
-EXIT_CODES = ("Exit status: 0 ok, 1 operational error, 2 bad input or usage, 3 stale revision, "
-              "130 interrupted (Ctrl-C), 141 output closed early (a reader such as `head` "
-              "stopped), 143 terminated (SIGTERM).\n\n" + DASH_NOTE)
+EXIT_CODES = ("Exit status: " + ", ".join(f"{code} {words}" for code, words in EXIT_STATUSES)
+              + ".\n\n" + DASH_NOTE)
 
 
 class MemfoldGroup(DataGroup):
@@ -142,7 +142,7 @@ def _server_choice(ctx: click.Context, workspace: str | None, server: str | None
     return server or None
 
 
-LOCAL_ONLY = ("init", "index", "review", "ui")  # commands on this machine's workspace only
+LOCAL_ONLY = ("init", "index", "ui")  # commands on this machine's workspace only
 
 
 def _local_only(command: click.Command) -> None:

@@ -10,10 +10,11 @@ one change feed per workspace (`ChangeFeeds`: inotify), so a read stats only the
 kernel reports changed instead of every file, and scans them all whenever the feed cannot
 vouch for the index.  The answer is the one a new process would have printed.
 
-Only `warm_socket.WARM_VERBS` are served (reads that never read stdin); anything else is
-declined and runs in the caller.  A caller with another uid is refused (SO_PEERCRED).  The process
-exits after `idle` seconds without a read, on `memfold warm stop` and on SIGTERM, and
-removes its socket; a lock file beside the socket keeps a second one from starting.
+Only `warm_socket.WARM_VERBS`, and `review` when it lists the queue, are served (reads that
+never read stdin); anything else is declined and runs in the caller.  A caller with another
+uid is refused (SO_PEERCRED).  The process exits after `idle` seconds without a read, on
+`memfold warm stop` and on SIGTERM, and removes its socket; a lock file beside the socket
+keeps a second one from starting.
 """
 
 from __future__ import annotations

@@ -23,9 +23,11 @@ if TYPE_CHECKING:
 
     Env = Mapping[str, str]
 
-# Verbs that only read and never read stdin: a warm process may answer them.
+# Verbs that only read and never read stdin: a warm process may answer them.  `review` too
+# when it lists (`review_lists`): its subcommands accept and reject write.
 WARM_VERBS = frozenset({"recall", "about", "show", "history", "trace", "status", "context"})
 _VALUED = frozenset({"--workspace", "-w", "--server", "--bank", "--as-of"})  # global options
+_REVIEW_VALUED = frozenset({"--since", "--entity", "--rule", "--limit"})  # review's options
 MODES = ("auto", "on", "off")  # MEMFOLD_WARM: start on demand, use only, never
 IDLE_SECONDS = 600
 TIMEOUT_SECONDS = 120.0  # a warm answer slower than this is abandoned and run here instead
@@ -34,6 +36,11 @@ TIMEOUT_SECONDS = 120.0  # a warm answer slower than this is abandoned and run h
 def verb_of(argv: list[str]) -> str | None:
     """The command `argv` names (after the global options), or None when an option such as
     --help or --version comes first or there is none."""
+    at = _verb_at(argv)
+    return None if at is None else argv[at]
+
+
+def _verb_at(argv: list[str]) -> int | None:
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -44,8 +51,25 @@ def verb_of(argv: list[str]) -> str | None:
         elif arg.startswith("-"):
             return None
         else:
-            return arg
+            return i
     return None
+
+
+def review_lists(argv: list[str]) -> bool:
+    """Whether `argv` is `memfold review` listing the queue (its options only), not one of
+    its subcommands (accept, reject), which write."""
+    at = _verb_at(argv)
+    if at is None or argv[at] != "review":
+        return False
+    i = at + 1
+    while i < len(argv):
+        if argv[i] in _REVIEW_VALUED:
+            i += 2
+        elif argv[i].startswith("-"):
+            i += 1
+        else:
+            return False  # a subcommand
+    return True
 
 
 def _server_chosen(argv: list[str], env: Env) -> bool:
@@ -60,7 +84,7 @@ def mode(env: Env = os.environ) -> str:
 
 def eligible(argv: list[str], env: Env = os.environ) -> bool:
     """Whether a warm process may answer this command line."""
-    return (mode(env) != "off" and verb_of(argv) in WARM_VERBS
+    return (mode(env) != "off" and (verb_of(argv) in WARM_VERBS or review_lists(argv))
             and not _server_chosen(argv, env))
 
 

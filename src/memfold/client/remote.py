@@ -19,10 +19,11 @@ Where a server differs from a local workspace, by design:
   a plain read, and `notices` says so;
 - recall's `budget` is packed here, as Memory packs it, on the whole results the server sent
   (their redacted text is what is measured);
+- `review` lists at most 500 items a call (the verb's bound; `total` counts them all), and
+  `limit=None` asks for that many;
 - local-only, refused with BadInput: `index` (the server keeps each bank's index up to date
-  itself), `warnings` (one by one; status counts them), `review`, `accept` and `reject` (the
-  REST API has no review verbs; the server's MCP endpoint has the review tools), `views`
-  and `workspace` (files on this machine).
+  itself), `warnings` (one by one; status counts them), `views` and `workspace` (files on
+  this machine).
 
 `RemoteMemory` satisfies `memfold.api.MemoryAPI`, as `Memory` does: mypy holds both to it.
 """
@@ -92,8 +93,7 @@ def _redacting(show_secrets: bool) -> None:
                     "a server redacts likely secrets in every answer")
 
 
-_NO_REVIEW = ("the server's REST API has no review verbs; its MCP endpoint (/mcp) has the "
-              "review tools")
+REVIEW_MOST = 500  # the review verb's bound on `limit` (agents.tools: the review tool's)
 
 
 def _day(value: date | str | None) -> str | None:
@@ -102,6 +102,12 @@ def _day(value: date | str | None) -> str | None:
 
 def _id(fact_id: str) -> str:
     return names.fact_id(fact_id)
+
+
+def _names(entity: str | Sequence[str]) -> list[str] | None:
+    """Entity names as the review verbs take them (None, left out, for none)."""
+    listed = [entity] if isinstance(entity, str) else list(entity)
+    return [name for name in listed if name.strip()] or None
 
 
 class RemoteMemory:
@@ -302,17 +308,34 @@ class RemoteMemory:
     def review(self, *, since: str | None = None, entity: str | Sequence[str] = (),
                rule: str | None = None, settled: bool = False, limit: int | None = 50,
                now: datetime | str | None = None) -> ReviewQueue:
-        _local_only("review", _NO_REVIEW)
+        """The judge's decisions waiting for a word, newest first (see Memory.review)."""
+        from memfold.lifecycle.review import ReviewQueue
+
+        _no_clock(now)
+        return ReviewQueue.from_dict(self._call("review", {
+            "since": since, "entities": _names(entity), "rule": rule, "settled": settled,
+            "limit": REVIEW_MOST if limit is None else limit}))
 
     def accept(self, item: str | int, *, reason: str | None = None,
                now: datetime | str | None = None, source: str | None = None) -> ReviewOutcome:
-        _local_only("review accept", _NO_REVIEW)
+        """Accept review item `item`: the conflict's newer fact supersedes the older one."""
+        from memfold.lifecycle.review import ReviewOutcome
+
+        _no_clock(now)
+        return ReviewOutcome.from_dict(self._call("review_accept", {"item": str(item),
+                                                                     "reason": reason}))
 
     def reject(self, item: str | int | None = None, *, rule: str | None = None,
                since: str | None = None, entity: str | Sequence[str] = (),
                reason: str | None = None, dry_run: bool = False,
                now: datetime | str | None = None, source: str | None = None) -> ReviewOutcome:
-        _local_only("review reject", _NO_REVIEW)
+        """Reject review item `item`, or every waiting item of `rule` (see Memory.reject)."""
+        from memfold.lifecycle.review import ReviewOutcome
+
+        _no_clock(now)
+        return ReviewOutcome.from_dict(self._call("review_reject", {
+            "item": None if item is None else str(item), "rule": rule, "since": since,
+            "entities": _names(entity), "reason": reason, "dry_run": dry_run}))
 
     # -- reports ------------------------------------------------------------------------
 

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from memfold.errors import BadInput, UnknownId
 from memfold.index.base import Candidate, ReviewPage, ReviewQuery, ReviewRow
-from memfold.journal.events import Dismiss, Record, Restore, content_sha
+from memfold.journal.events import RULES, Dismiss, Record, Restore, content_sha
 from memfold.journal.fold import LifeState
 from memfold.journal.log import Event
 from memfold.lifecycle.ledger import Decide, supersede_record
@@ -42,6 +42,11 @@ CONFLICT = "conflict"
 REVIEW_LIMIT = 50  # items `memfold review` lists unless told
 OPEN, APPLIED = "open", "applied"  # waiting for a word: a conflict; a supersede in force
 WAITING = (OPEN, APPLIED)  # settled: accepted, dismissed, restored or replaced
+# The rules a review item can name (the rule judge's, journal.events.RULES, less the bullet's
+# own `explicit`) and the judges that name their own items; a judge whose name is its model
+# (openai:MODEL) or a plugin's is known once one of its items is in the queue.
+KNOWN_RULES = tuple(rule for rule, _ in RULES if rule != "explicit")
+KNOWN_JUDGES = ("rules", "reflect")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,6 +64,11 @@ class ReviewFact:
         return {"id": self.id, "content": self.content, "source": self.source,
                 "day": self.day, "status": self.status}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ReviewFact:
+        return cls(id=d["id"], content=d["content"], source=d["source"], day=d["day"],
+                   status=d["status"])
+
 
 @dataclass(frozen=True, kw_only=True)
 class Settlement:
@@ -74,6 +84,10 @@ class Settlement:
     def to_dict(self) -> dict[str, Any]:
         return {"state": self.state, "seq": self.seq, "ts": self.ts, "by": self.by,
                 "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Settlement:
+        return cls(state=d["state"], seq=d["seq"], ts=d["ts"], by=d["by"], reason=d["reason"])
 
     def describe(self) -> str:
         """"accepted by cli on 2026-01-05T09:00:00+00:00" (one line)."""
@@ -106,6 +120,14 @@ class ReviewItem:
                 "judge": self.judge, "rule": self.rule, "reason": self.reason, "ts": self.ts,
                 "settled": self.settled.to_dict() if self.settled else None}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ReviewItem:
+        """The item `to_dict` gave (a server's answer, memfold.client.remote)."""
+        return cls(id=d["id"], kind=d["kind"], state=d["state"],
+                   older=ReviewFact.from_dict(d["older"]), newer=ReviewFact.from_dict(d["newer"]),
+                   judge=d["judge"], rule=d["rule"], reason=d["reason"], ts=d["ts"],
+                   settled=Settlement.from_dict(d["settled"]) if d.get("settled") else None)
+
 
 @dataclass(frozen=True, kw_only=True)
 class ReviewQueue:
@@ -116,6 +138,11 @@ class ReviewQueue:
 
     def to_dict(self) -> dict[str, Any]:
         return {"total": self.total, "items": [item.to_dict() for item in self.items]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ReviewQueue:
+        return cls(items=tuple(ReviewItem.from_dict(item) for item in d["items"]),
+                   total=d["total"])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,6 +159,12 @@ class ReviewOutcome:
         return {"action": self.action, "dry_run": self.dry_run,
                 "settled": [item.to_dict() for item in self.settled],
                 "unchanged": [item.to_dict() for item in self.unchanged]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ReviewOutcome:
+        return cls(action=d["action"], dry_run=d["dry_run"],
+                   settled=tuple(ReviewItem.from_dict(item) for item in d["settled"]),
+                   unchanged=tuple(ReviewItem.from_dict(item) for item in d["unchanged"]))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -245,6 +278,8 @@ def settle(ledger: Reviewer, action: str, target: str | None, selection: Selecti
     if target is not None and (selection.rule is not None or selection.entity_keys):
         raise BadInput("give an ID or --rule/--entity, not both")
     backend = ledger.backend
+    if target is None and selection.rule is not None:
+        _known_rule(backend, selection.rule)
     if dry_run:  # against the index as the caller's refresh left it
         chosen, unchanged = _choose(backend, target, selection, action)
         return ReviewOutcome(action=action, settled=tuple(_items(backend, chosen)),
@@ -260,6 +295,19 @@ def settle(ledger: Reviewer, action: str, target: str | None, selection: Selecti
     now, _ = backend.review_rows(ReviewQuery(seqs=tuple(r.seq for r in picked)))
     return ReviewOutcome(action=action, settled=tuple(_items(backend, now)),
                          unchanged=tuple(_items(backend, left)))
+
+
+def _known_rule(backend: ReviewSource, rule: str) -> None:
+    """BadInput naming the known rules for a rule no judge has used (a typo would otherwise
+    read as a bulk reject matching nothing): a rule or judge of KNOWN_*, or the rule or judge
+    of any item in the queue, settled or not."""
+    if rule.casefold() in KNOWN_RULES + KNOWN_JUDGES:
+        return
+    if backend.review_rows(ReviewQuery(rule=rule, limit=1))[1]:
+        return
+    raise BadInput(f"no judge has used the rule {rule!r}: the rules are "
+                   f"{', '.join(KNOWN_RULES)}, or a judge's name ({', '.join(KNOWN_JUDGES)}, "
+                   "openai:MODEL)")
 
 
 def _choose(backend: ReviewSource, target: str | None, selection: Selection,

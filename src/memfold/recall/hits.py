@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any
 
 from memfold.index.base import Candidate, FactReader
-from memfold.journal.fold import ACTIVE, STATE_KINDS, lifecycle_weight, status_of
+from memfold.journal.fold import ACTIVE, lifecycle_weight, status_of
 from memfold.names import entity_key, find_words, fold
 from memfold.recall import ranking
 from memfold.recall.options import RecallOptions
@@ -62,12 +62,38 @@ def explain(s: Scored, plan: QueryPlan, window: Interval | None,
         why.append("opinion asked")
     if plan.unread_time:
         why.append(f"{plan.unread_time!r} not read as a time")
-    if window:  # and how the fact stands to it, when that weighed
-        weighed = s.then != ranking.NOT_THEN or s.fact.kind in STATE_KINDS
-        why.append(f"in {window}" + (f" ({s.then})" if s.then and weighed else ""))
+    if window and (when := time_why(s, window)):
+        why.append(when)
     hit = describe(s.candidate, None, score=s.score, why="; ".join(why) or "in range",
                    status=(s.status, s.decay))
     return evolve(hit, possibly_outdated_by=s.outdated_by) if s.outdated_by else hit
+
+
+def time_why(s: Scored, window: Interval) -> str | None:
+    """How the fact stands to the time the query asks about, true of this fact: "in
+    <window>" only for a fact valid, written or still held in it (`Scored.then`), else
+    what keeps it out — replaced before it began, valid at another time, written before or
+    after it — and nothing for an undated fact.  Only words: the score weighed `then`."""
+    fact = s.fact
+    if s.then in (ranking.VALID, ranking.WRITTEN, ranking.HELD):
+        return f"in {window} ({s.then})"
+    on = s.candidate.life.superseded_on if s.candidate.life else None
+    if on is not None and window.start is not None and on <= window.start.isoformat():
+        return f"replaced before {window}"
+    if fact.valid is not None and not _overlaps(fact.valid, window):
+        return f"valid {fact.valid}, not in {window}"
+    if fact.day is None:
+        return None
+    if window.end is not None and fact.day > window.end:
+        return f"written after {window}"
+    if window.start is not None and fact.day < window.start:
+        return f"written before {window}"
+    return f"in {window}" if s.then == ranking.UNDATED else f"written in {window}, not of it"
+
+
+def _overlaps(a: Interval, b: Interval) -> bool:
+    return (a.start is None or b.end is None or a.start <= b.end) and (
+        a.end is None or b.start is None or b.start <= a.end)
 
 
 def matched_terms(c: Candidate, terms: Sequence[str], *, forms: bool = False) -> list[str]:

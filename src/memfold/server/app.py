@@ -4,7 +4,8 @@
     GET  /readyz                        the database answers and its schema is current
     GET  /openapi.json                  the REST API, described
     GET  /v1/banks                      the token's tenant's banks it may use
-    POST /v1/banks/{bank}/{verb}        a verb (memfold.server.verbs): JSON in, --json out
+    POST /v1/banks/{bank}/{verb}        a verb (memfold.server.verbs): JSON in, --json out;
+                                        review, review_accept and review_reject among them
     GET  /v1/banks/{bank}/export        the bank as files and journal lines (memfold export)
     POST /v1/banks/{bank}/import        load a workspace's files and journal (memfold import)
     POST /mcp                           MCP over streamable HTTP (memfold.server.mcp)
@@ -13,7 +14,7 @@ Every /v1 and /mcp request carries `Authorization: Bearer <token>`; the token al
 tenant.  Refusals, in the order they are checked, each a JSON body {"error", "type"}:
 
     401  no token, an unknown one or a revoked one
-    404  an unknown verb
+    404  an unknown verb, or a /v1/banks path of no route's shape
     403  a token restricted to another bank, or without the scope the verb needs
     400  arguments that do not fit the verb's schema, or a body that is not JSON
     413  a body over the size limit;  429  over the token's request rate (Retry-After)
@@ -47,7 +48,7 @@ from memfold.errors import (
     UnknownId,
 )
 from memfold.server import admin, migrate
-from memfold.server.admin import Refused
+from memfold.server.admin import Refused, check_bank
 from memfold.server.db import tenant_tx, with_retries
 from memfold.server.exchange import export_bank, import_bank
 from memfold.server.openapi import document
@@ -187,6 +188,7 @@ def build_app(server: Server, *, on_close: Callable[[], None] | None = None) -> 
         Route("/v1/banks/{bank}/export", endpoints.export, methods=["GET"]),
         Route("/v1/banks/{bank}/import", endpoints.load, methods=["POST"]),
         Route("/v1/banks/{bank}/{verb}", endpoints.run, methods=["POST"]),
+        Route("/v1/banks/{rest:path}", endpoints.stray, methods=["GET", "POST"]),
     ]
     mcp, mcp_lifespan = mcp_app(server)
     routes += [Route("/mcp", _Asgi(mcp)), Route("/mcp/", _Asgi(mcp))]  # no redirect between
@@ -253,6 +255,13 @@ class _Endpoints:
             request, lambda caller, body: import_bank(replica, caller, bank, body),
             limit=self.server.limits.import_bytes, verb_name="import")
 
+    async def stray(self, request: Request) -> Response:
+        """A /v1/banks path no route above takes: a bank name with an encoded slash
+        (`x%2Fy`, which the path arrives decoded as two segments) is the 400 every other
+        bad bank name gets; any other shape is a JSON 404."""
+        return await self.guarded(request, lambda caller, body: _stray(request),
+                                  limit=self.server.limits.import_bytes)
+
     async def healthz(self, request: Request) -> Response:
         return _answer(200, {"status": "ok", "version": __version__})
 
@@ -264,6 +273,19 @@ class _Endpoints:
 
     async def openapi(self, request: Request) -> Response:
         return _answer(200, document())
+
+
+def _stray(request: Request) -> Any:
+    """Refuse a /v1/banks path no route takes (`_Endpoints.stray`), by its path as sent."""
+    from urllib.parse import unquote
+
+    raw = request.scope.get("raw_path") or request.url.path.encode()
+    tail = raw.decode("latin-1").split("?", 1)[0].partition("/v1/banks/")[2]
+    parts = tail.split("/")
+    if len(parts) == 2 and parts[0] and parts[1]:
+        check_bank(unquote(parts[0]))  # BadInput, 400: a bank name with a slash in it
+    raise Refused(404, f"no such path: {request.url.path}; POST /v1/banks/BANK/VERB, GET "
+                  "/v1/banks/BANK/export or POST /v1/banks/BANK/import")
 
 
 def _answer(status: int, data: Any, *, retry_after: float | None = None) -> Response:

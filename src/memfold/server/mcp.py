@@ -52,9 +52,10 @@ def _bank(caller: Caller, headers: Any, query: str) -> str:
 
 
 def needs(name: str, args: dict[str, Any]) -> str:
-    """The scope a tool call needs: its REST verb's; for a tool without one, `read` only when
-    the tool changes nothing (review), else `write` (review_accept, review_reject, and
-    `index`, which rebuilds the bank's index with `full` and syncs it without)."""
+    """The scope a tool call needs: its REST verb's (review reads; review_accept and
+    review_reject write); for a tool without one, `read` only when the tool changes nothing,
+    else `write` (`index`, which rebuilds the bank's index with `full` and syncs it
+    without)."""
     verb = VERBS.get(name)
     if verb is not None:
         return verb.needs(args)

@@ -6,6 +6,9 @@ checked by the same schema code), less what a server decides itself: `retain` ta
 `source` (every write is signed with the token's name), and the answers come whole, so
 `recall`, `about` and `context` take no `full`, and `recall` no `budget`.  `forget` also
 takes `dry_run` (with `purge`), and `reflect_undo` is a verb of its own, as on the CLI.
+`review`, `review_accept` and `review_reject` take the review tools' arguments and answer
+what the tools answer over MCP (`ReviewQueue.to_dict`, `ReviewOutcome.to_dict`): a queue a
+web page can show.
 
 An argument left out takes the default its schema declares (recall's k is 10, about's 20,
 context's budget 2000), as for the agent tools.  Each verb needs a scope: `read` for the
@@ -151,6 +154,15 @@ VERBS: dict[str, Verb] = {verb.name: verb for verb in (
     Verb("context", "read", _schema("context", drop=("full",)),
          lambda m, a: m.context(budget=a.get("budget")).to_dict(),
          "The session-start context: core memory and what is worth knowing now."),
+
+    Verb("review", "read", _schema("review"), agent_results.review,
+         "The judge's decisions waiting for a word (open conflicts, automatic supersedes), "
+         "newest first, each with both facts, the judge, its rule and its reason."),
+    Verb("review_accept", "write", _schema("review_accept"), agent_results.review_accept,
+         "Accept a review item: the conflict's newer fact supersedes the older one."),
+    Verb("review_reject", "write", _schema("review_reject"), agent_results.review_reject,
+         "Reject a review item (a conflict dismissed, a supersede undone), or with rule every "
+         "waiting item of that rule (dry_run lists them)."),
 )}
 
 

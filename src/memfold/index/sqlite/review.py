@@ -13,6 +13,7 @@ events back: what they settled waits again, what they raised is restored.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 
@@ -68,8 +69,9 @@ def _undo(db: sqlite3.Connection, seq: int, undone: Sequence[int]) -> None:
 
 
 def rows(db: sqlite3.Connection, query: ReviewQuery) -> ReviewPage:
-    """The items the query names, newest first, up to its limit, and how many in all."""
-    where, params = _where(query)
+    """The items the query names, newest first, up to its limit, and how many in all.
+    An entity's items are found once (`_linked`), and the count and the page read them."""
+    where, params = _where(query, _linked(db, query.entity_keys))
     total = db.execute(f"SELECT COUNT(*) FROM review WHERE {where}", params).fetchone()[0]  # noqa: S608
     limit = " LIMIT ?" if query.limit is not None else ""
     # the page walks the table newest first and stops at the limit (`+state`: not by the
@@ -81,7 +83,21 @@ def rows(db: sqlite3.Connection, query: ReviewQuery) -> ReviewPage:
     return ReviewPage([ReviewRow(*row) for row in found], int(total))
 
 
-def _where(query: ReviewQuery) -> tuple[str, list[object]]:
+def _linked(db: sqlite3.Connection, keys: Sequence[str]) -> list[int] | None:
+    """The seqs of the items whose older or newer fact links to one of these entities, from
+    the entities' links (None for no entity).  Asked once a call: as a clause of both the
+    count and the page, the walk from a common entity's links (8,260 of them at 100,000
+    facts) ran twice, 155 ms of a 160 ms `review --entity` (docs/benchmarks.md)."""
+    if not keys:
+        return None
+    linked = ("SELECT r.seq FROM fact_entities e JOIN facts f ON f.rowid = e.fact"  # noqa: S608
+              f" JOIN review r ON r.{{side}} = f.id WHERE e.key IN ({marks(keys)})")
+    found = db.execute(f"{linked.format(side='old')} UNION {linked.format(side='new')}",
+                       [*keys, *keys])
+    return [int(row[0]) for row in found]
+
+
+def _where(query: ReviewQuery, linked: list[int] | None = None) -> tuple[str, list[object]]:
     clauses, params = ["1"], []  # type: tuple[list[str], list[object]]
     if query.states:
         clauses.append(f"state IN ({marks(query.states)})")
@@ -98,13 +114,9 @@ def _where(query: ReviewQuery) -> tuple[str, list[object]]:
     if query.old is not None:
         clauses.append("old = ?")
         params.append(query.old)
-    if query.entity_keys:  # from the entity's few links to its review rows, both sides
-        keys = marks(query.entity_keys)
-        linked = ("SELECT r.seq FROM fact_entities e JOIN facts f ON f.rowid = e.fact"  # noqa: S608
-                  f" JOIN review r ON r.{{side}} = f.id WHERE e.key IN ({keys})")
-        clauses.append(f"seq IN ({linked.format(side='old')} UNION"
-                       f" {linked.format(side='new')})")
-        params += [*query.entity_keys, *query.entity_keys]
+    if linked is not None:  # the entity's items (`_linked`), as one JSON array
+        clauses.append("seq IN (SELECT value FROM json_each(?))")
+        params.append(json.dumps(linked))
     return " AND ".join(clauses), params
 
 
