@@ -290,7 +290,7 @@ def _recall_rows(label: str, runs: Json, clients: int) -> list[list[str]]:
 
 def _retain_rows(result: Json) -> list[list[str]]:
     rows = []
-    for key, run in (result.get("retain_writers") or {}).items():
+    for run in (result.get("retain_writers") or {}).values():
         small, large = (run["banks"][b]["p50_ms"] for b in ("small", "large"))
         ratio = large / small if small and large else None
         rows.append([f"retain p50, {run['writers']} writer(s) over {run['replicas']} "
