@@ -131,36 +131,51 @@ def bank_names(count: int) -> list[str]:
     return [f"bank-{n:03d}" for n in range(1, count)]
 
 
-def copy_banks(bench: Stack, served: Served, send: Send, source: str, names: Sequence[str],
-               log: Log) -> Json:
-    """Bank `source`'s export imported whole into each of `names` (created here)."""
+def copy_banks(bench: Stack, importers: Sequence[Served], send: Send, source: str,
+               names: Sequence[str], log: Log) -> Json:
+    """Bank `source`'s export imported whole into each of `names` (created here), one
+    thread per replica of `importers` taking the next bank until none is left."""
     from memfold.client.http import bank_path, request
     from memfold.errors import MemfoldError
 
     if not names:
         return {"banks": 1, "import": latency([]), "import_total_s": 0.0, "judged": 0}
     try:
-        exported = request(served.url, bench.token, "GET", bank_path(source, "export"),
+        exported = request(importers[0].url, bench.token, "GET", bank_path(source, "export"),
                            timeout=PATIENCE)
     except MemfoldError as exc:
         raise click.ClickException(f"exporting bank {source!r}: {exc}") from None
     bench.create_banks(list(names))
+    left = list(reversed(names))
     seconds: list[float] = []
-    judged = 0
-    for n, name in enumerate(names):
-        if n % 10 == 0:
-            log(f"importing bank {source}'s export into {name} ({n + 1}/{len(names)})")
-        started = time.perf_counter()
-        try:
-            answer = send(served, bench.token, name, "import", exported)
-        except MemfoldError as exc:
-            raise click.ClickException(f"importing into bank {name!r}: {exc}") from None
-        seconds.append(time.perf_counter() - started)
-        if answer.get("stored") != "whole":
-            raise click.ClickException(f"bank {name!r} was not empty: {answer}")
-        judged += int(answer.get("judged") or 0)
+    answers: list[Json] = []
+    failed: list[str] = []
+
+    def importer(served: Served) -> None:
+        while left and not failed:
+            name = left.pop()  # list.pop is atomic: each bank is taken once
+            if len(left) % 10 == 0:
+                log(f"importing bank {source}'s export: {len(names) - len(left)}/{len(names)}")
+            started = time.perf_counter()
+            try:
+                answers.append(send(served, bench.token, name, "import", exported))
+            except MemfoldError as exc:
+                failed.append(f"importing into bank {name!r}: {exc}")
+                return
+            seconds.append(time.perf_counter() - started)
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=importer, args=(s,), daemon=True) for s in importers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failed or any(answer.get("stored") != "whole" for answer in answers):
+        raise click.ClickException(failed[0] if failed else f"a bank was not empty: {answers}")
     return {"banks": len(names) + 1, "files_each": len(exported["files"]),
-            "import": latency(seconds), "import_total_s": sum(seconds), "judged": judged}
+            "importers": len(importers), "import": latency(seconds),
+            "import_total_s": time.perf_counter() - started,
+            "judged": sum(int(answer.get("judged") or 0) for answer in answers)}
 
 
 def spread_retains(replicas: Sequence[Served], token: str, banks: Sequence[str], writers: int,
@@ -326,7 +341,8 @@ def target_rows(result: Json) -> list[list[str]]:
     if many.get("banks", 1) > 1:
         rows.append([f"import of the small bank's export into {many['banks'] - 1} banks",
                      f"p50 {_ms(many['import']['p50_ms'])} each, {many['import_total_s']:.0f}"
-                     f" s in all, {many['judged']} judged", "-", "-"])
+                     f" s in all ({many.get('importers', 1)} at once), {many['judged']} "
+                     "judged", "-", "-"])
     for n, fresh in enumerate(result.get("fresh_replicas") or [], 2):
         rows.append(_ratio_row(f"replica {n} started afresh: first recall on the large bank /"
                                " warm p50", fresh["first_ms"], fresh["warm_p50_ms"],

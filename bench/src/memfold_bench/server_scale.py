@@ -1,14 +1,18 @@
-"""`memfold bench server-scale`: how a replica's costs grow with the size of a bank.
+"""`memfold bench server-scale`: how a replica's costs grow with a bank's size, the number of
+banks and the number of replicas (issue 36's "Benchmarks", every figure beside its target).
 
-This module owns that measurement (issue 36's scale table, the part one host can measure in a
-few minutes).  It starts a private PostgreSQL cluster, a tenant and a token as `memfold bench
-server` does (server_bench.stack), generates two corpora (`corpus.generate`: --small and
---large daily logs), imports each whole into a bank of its own and runs a real `memfold
-serve` on loopback (`--rate 0`).  Every request goes through memfold's own client.
+This module owns that measurement.  It starts a private PostgreSQL cluster, a tenant and a
+token as `memfold bench server` does (server_bench.stack), generates two corpora
+(`corpus.generate`: --small/--bank-files and --large daily logs), imports each whole into a
+bank of its own and runs real `memfold serve` processes on loopback (`--rate 0`).  Every
+request goes through memfold's own client.  The default is small (minutes); the issue's
+sizes are `--banks 100 --bank-files 365 --large 10000 --replicas 2 --writers 4`.  The parts
+beyond one bank pair and one replica (items 1, 5a-5d) are server_fleet's.
 
 Reported, in this order:
 
-1. import: seconds to import each bank;
+1. import: seconds to import each bank; then the small bank's export imported into --banks
+   less one banks more (--importers replicas at once; server_fleet.copy_banks);
 2. first request: a fresh replica's first recall on each bank (under `--recall-from copy` it
    fetches the bank and builds its derived workspace; under the default, `postgres`, it
    reads the bank's rows) beside the median of --warm warm recalls after it;
@@ -38,8 +42,18 @@ Reported, in this order:
    answers not kept yet, the query's words met in the other bank's questions or not), beside
    the restart's first, which also pays for whatever the process and its connections do on
    their first request;
+5a. replicas 2..--replicas started afresh beside the first: each one's first recall on the
+   large bank beside --warm warm ones, then recall on the large bank at 1 and --clients
+   clients spread over all of them (client n on replica n mod R);
+5b. retains from 1 and --writers writers at once, writer w on replica w mod R, each taking
+   turns between the small and the large bank (server_fleet.spread_retains);
+5c. the database's size per 1,000 facts (every bank's);
+5d. a replica started afresh answering --rss-queries recalls on each of the --banks banks
+   in turn, then the large bank: its RSS after 1, 10, 100... banks;
 7. verb by verb (`--verbs`): a fresh replica's first request of each read verb on the large
-   bank, and the bytes it wrote under its cache for it (server_verbs).
+   bank, and the bytes it wrote under its cache for it (server_verbs);
+8. with `--locomo PATH`, LoCoMo through HTTP beside local in each `--locomo-mode`
+   (server_bench.run_locomo, on a stack of its own each).
 
 `--server-src DIR` serves with the memfold package under DIR (put first on the replica's
 PYTHONPATH; the client and harness stay this one), to measure another version of the server
@@ -282,6 +296,7 @@ class Plan:
     verbs: bool = False
     restarts: int = RESTARTS
     rss_queries: int = server_fleet.RSS_QUERIES
+    importers: int = 2
     locomo: Path | None = None
     locomo_modes: tuple[str, ...] = ("lexical",)
 
@@ -344,8 +359,11 @@ def first_replica(scene: Scene, served: Served, spaces: dict[str, Path]) -> None
         result["import_s"][bank] = timed(partial(server_bench.load_bank, served, token, bank,
                                                  space, timeout=PATIENCE))
     scene.copies = server_fleet.bank_names(plan.banks)
-    result["many_banks"] = server_fleet.copy_banks(bench, served, call, "small", scene.copies,
-                                                   log)
+    with contextlib.ExitStack() as more:
+        importers = [served, *(more.enter_context(scene.start(f"importer-{n}", cache=f"i{n}"))
+                               for n in range(2, plan.importers + 1) if scene.copies)]
+        result["many_banks"] = server_fleet.copy_banks(bench, importers, call, "small",
+                                                       scene.copies, log)
     log("first request of a fresh replica, then warm recalls")
     result["first_request"] = {bank: first_and_warm(served, token, bank, queries[bank],
                                                     plan.warm) for bank in spaces}
@@ -512,6 +530,9 @@ def table(result: Json) -> str:
 @click.option("--rss-queries", default=server_fleet.RSS_QUERIES, show_default=True,
               type=click.IntRange(1, 199),
               help="Recalls on each bank while a fresh replica's memory is followed.")
+@click.option("--importers", default=2, show_default=True, type=click.IntRange(1, 8),
+              help="Replicas importing --banks' copies at once (the first, and more started "
+                   "for it and stopped after).")
 @click.option("--seed", default=0, show_default=True, help="Seed of the corpora and queries.")
 @click.option("--server-src", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Serve with the memfold package under this directory (another version).")
@@ -535,7 +556,7 @@ def table(result: Json) -> str:
 @output_options("benchmarks/results/server-scale.json")
 def server_scale_command(small: int, large: int, banks: int, replicas: int, writers: int,
                          count: int, clients: int, seconds: float, warm: int,
-                         rss_queries: int, seed: int, server_src: Path | None,
+                         rss_queries: int, importers: int, seed: int, server_src: Path | None,
                          recall_from: str, workers: int, restarts: int, verbs: bool,
                          locomo_path: Path | None, locomo_modes: tuple[str, ...], out: Path,
                          as_json: bool) -> None:
@@ -561,7 +582,7 @@ def server_scale_command(small: int, large: int, banks: int, replicas: int, writ
     plan = Plan(small=small, large=large, banks=banks, replicas=replicas, writers=writers,
                 count=count, clients=clients, seconds=seconds, warm=warm, seed=seed,
                 server_src=server_src, recall_from=recall_from, workers=workers,
-                verbs=verbs, restarts=restarts, rss_queries=rss_queries,
+                verbs=verbs, restarts=restarts, rss_queries=rss_queries, importers=importers,
                 locomo=locomo_path, locomo_modes=tuple(dict.fromkeys(locomo_modes)))
     started = time.perf_counter()
     load = os.getloadavg()
