@@ -18,7 +18,7 @@ from typing import Any
 import click
 import pytest
 
-from memfold_bench import server_bench, server_scale
+from memfold_bench import server_bench, server_fleet, server_scale
 from memfold_bench.recall_bench import Query
 
 
@@ -108,7 +108,7 @@ def test_cpu_a_request_counts_the_replica_and_every_process_of_the_cluster(
         time.sleep(0.5)  # both started and waiting
         found: dict[str, Any] = {}
         served = server_bench.Served(replica, "http://127.0.0.1:1", tmp_path / "log")
-        with server_scale.cpu_per_request(served, data, found):
+        with server_fleet.cpu_per_request(served, data, found):
             start.touch()
             deadline = time.monotonic() + 30
             while not ((tmp_path / "child-done").exists()
@@ -118,7 +118,7 @@ def test_cpu_a_request_counts_the_replica_and_every_process_of_the_cluster(
             found["n"] = 2
         assert 120 <= found["replica_cpu_ms"] <= 300  # 0.3 s over 2 requests
         assert 120 <= found["postgres_cpu_ms"] <= 300
-        assert server_scale.cluster_cpu(None) == {}
+        assert server_fleet.cluster_cpu(None) == {}
     finally:
         (tmp_path / "stop").touch()  # the server's child exits by itself
         for process in (server, replica):

@@ -83,6 +83,7 @@ LOCAL_OPS = 400
 K = 10
 TENANT = "bench"
 LOAD_BANK = "load"
+DATABASE = "memfold_bench"  # the database `stack` provisions
 TOKEN_NAME = "bench-client"
 READY_SECONDS = 60.0
 RECALL_FROM = "postgres"  # `memfold serve --recall-from`'s default; "copy", the older mode
@@ -137,7 +138,7 @@ def stack(workdir: Path, log: Log) -> Iterator[Stack]:
     except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
         raise click.ClickException(f"cannot start PostgreSQL: {exc}") from None
     try:
-        db = cluster.provision("memfold_bench")
+        db = cluster.provision(DATABASE)
         with psycopg.connect(cluster.url(), autocommit=True) as conn:
             row = conn.execute("SHOW server_version").fetchone()
         pool = connect_pool(db.owner, size=2)

@@ -1,14 +1,18 @@
-"""`memfold bench server-scale`: how a replica's costs grow with the size of a bank.
+"""`memfold bench server-scale`: how a replica's costs grow with a bank's size, the number of
+banks and the number of replicas (issue 36's "Benchmarks", every figure beside its target).
 
-This module owns that measurement (issue 36's scale table, the part one host can measure in a
-few minutes).  It starts a private PostgreSQL cluster, a tenant and a token as `memfold bench
-server` does (server_bench.stack), generates two corpora (`corpus.generate`: --small and
---large daily logs), imports each whole into a bank of its own and runs a real `memfold
-serve` on loopback (`--rate 0`).  Every request goes through memfold's own client.
+This module owns that measurement.  It starts a private PostgreSQL cluster, a tenant and a
+token as `memfold bench server` does (server_bench.stack), generates two corpora
+(`corpus.generate`: --small/--bank-files and --large daily logs), imports each whole into a
+bank of its own and runs real `memfold serve` processes on loopback (`--rate 0`).  Every
+request goes through memfold's own client.  The default is small (minutes); the issue's
+sizes are `--banks 100 --bank-files 365 --large 10000 --replicas 2 --writers 4`.  The parts
+beyond one bank pair and one replica (items 1, 5a-5d) are server_fleet's.
 
 Reported, in this order:
 
-1. import: seconds to import each bank;
+1. import: seconds to import each bank; then the small bank's export imported into --banks
+   less one banks more (--importers replicas at once; server_fleet.copy_banks);
 2. first request: a fresh replica's first recall on each bank (under `--recall-from copy` it
    fetches the bank and builds its derived workspace; under the default, `postgres`, it
    reads the bank's rows) beside the median of --warm warm recalls after it;
@@ -38,8 +42,18 @@ Reported, in this order:
    answers not kept yet, the query's words met in the other bank's questions or not), beside
    the restart's first, which also pays for whatever the process and its connections do on
    their first request;
+5a. replicas 2..--replicas started afresh beside the first: each one's first recall on the
+   large bank beside --warm warm ones, then recall on the large bank at 1 and --clients
+   clients spread over all of them (client n on replica n mod R);
+5b. retains from 1 and --writers writers at once, writer w on replica w mod R, each taking
+   turns between the small and the large bank (server_fleet.spread_retains);
+5c. the database's size per 1,000 facts (every bank's);
+5d. a replica started afresh answering --rss-queries recalls on each of the --banks banks
+   in turn, then the large bank: its RSS after 1, 10, 100... banks;
 7. verb by verb (`--verbs`): a fresh replica's first request of each read verb on the large
-   bank, and the bytes it wrote under its cache for it (server_verbs).
+   bank, and the bytes it wrote under its cache for it (server_verbs);
+8. with `--locomo PATH`, LoCoMo through HTTP beside local in each `--locomo-mode`
+   (server_bench.run_locomo, on a stack of its own each).
 
 `--server-src DIR` serves with the memfold package under DIR (put first on the replica's
 PYTHONPATH; the client and harness stay this one), to measure another version of the server
@@ -57,29 +71,41 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
-from . import corpus, server_bench, server_verbs
+from . import corpus, locomo, server_bench, server_fleet, server_verbs
 from .index_bench import environment, output_options, save_result
 from .recall_bench import AS_OF, Query, build_queries, corpus_bullets
 from .server_bench import TENANT, Served, Stack, latency, stack, wait_ready
+from .server_fleet import (
+    PATIENCE,
+    cpu_per_request,
+    proc_value,
+    recall_body,
+    replicas_of,
+    rss_mb,
+    timed,
+)
 
 Json = dict[str, Any]
+K = server_fleet.K
 Log = Callable[[str], None]
 
-SMALL, LARGE = 365, 2000
-RETAINS = 40
+SMALL, LARGE = 60, 365  # the issue's sizes: --bank-files 365 --large 10000
+BANKS = 5  # the issue's: --banks 100
+REPLICAS = 2
+WRITERS = 4
+RETAINS = 10
 RESTARTS = 3
 CLIENTS = 20
-SECONDS = 15.0
+SECONDS = 5.0
 WARM = 20
 QUERIES = 200
-K = 10
-PATIENCE = 900.0  # seconds a request may take (a first request fetches and indexes a bank)
 
 
 def call(served: Served, token: str, bank: str, verb: str, body: Any) -> Any:
@@ -117,32 +143,6 @@ def replica(bench: Stack, name: str, server_src: Path | None, *,
         yield served
     finally:
         served.stop()
-
-
-def proc_value(pid: int, name: str, key: str) -> int:
-    """A number from /proc/PID/NAME (`VmRSS` in kB of status, `rchar` of io); 0 if unknown."""
-    try:
-        text = Path(f"/proc/{pid}/{name}").read_text()
-    except OSError:
-        return 0
-    for line in text.splitlines():
-        if line.startswith(key + ":"):
-            return int(line.split()[1])
-    return 0
-
-
-def rss_mb(served: Served) -> float:
-    return proc_value(served.process.pid, "status", "VmRSS") / 1024
-
-
-def timed(action: Callable[[], object]) -> float:
-    started = time.perf_counter()
-    action()
-    return time.perf_counter() - started
-
-
-def recall_body(query: Query) -> Json:
-    return {"query": query.text, "k": K, "mode": "lexical"}
 
 
 def first_and_warm(served: Served, token: str, bank: str, queries: Sequence[Query],
@@ -214,66 +214,23 @@ def fresh_retain(served: Served, token: str, bank: str, warm: int, seed: int) ->
             "first_over_warm": first / median if median else None}
 
 
-def cpu_seconds(stat: Path) -> float:
-    """User and system CPU seconds a process spent so far (its /proc/PID/stat); 0 if gone."""
-    try:
-        fields = stat.read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def cluster_cpu(data: Path | None) -> dict[int, float]:
-    """CPU seconds so far of the PostgreSQL server whose data directory is `data` and of
-    each process it started (backends, writers, autovacuum), by pid."""
-    try:
-        root = int((data / "postmaster.pid").read_text().split()[0]) if data else 0
-    except (OSError, ValueError, IndexError):
-        return {}
-    found = {root: cpu_seconds(Path(f"/proc/{root}/stat"))} if root else {}
-    for entry in Path("/proc").iterdir() if root else ():
-        try:
-            parent = int(entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        if parent == root:
-            found[int(entry.name)] = cpu_seconds(entry / "stat")
-    return found
-
-
-@contextlib.contextmanager
-def cpu_per_request(served: Served, cluster: Path | None, result: Json) -> Iterator[None]:
-    """Put in `result`, once its `n` is known, the CPU milliseconds a request cost the
-    replica process and the PostgreSQL cluster over the block (every process of the
-    machine's cluster, whoever asked it: here only this bench's replica does); nothing
-    without `cluster`."""
-    if cluster is None:
-        yield
-        return
-    replica = Path(f"/proc/{served.process.pid}/stat")
-    before, database = cpu_seconds(replica), cluster_cpu(cluster)
-    yield
-    spent = cpu_seconds(replica) - before
-    spent_db = sum(now - database.get(pid, 0.0) for pid, now in cluster_cpu(cluster).items())
-    count = result.get("n") or 0
-    result["replica_cpu_ms"] = spent * 1000 / count if count else None
-    result["postgres_cpu_ms"] = spent_db * 1000 / count if count else None
-
-
-def recall_load(served: Served, token: str, bank: str, queries: Sequence[Query],
-                clients: int, seconds: float, seed: int, cluster: Path | None = None) -> Json:
-    """`clients` threads sending recalls one after another for `seconds`; with `cluster`
-    (its data directory), the CPU a recall cost the replica and PostgreSQL."""
+def recall_load(served: Served | Sequence[Served], token: str, bank: str,
+                queries: Sequence[Query], clients: int, seconds: float, seed: int,
+                cluster: Path | None = None) -> Json:
+    """`clients` threads sending recalls one after another for `seconds`, client n to
+    replica n mod len(served); with `cluster` (its data directory), the CPU a recall cost
+    the replicas and PostgreSQL."""
     found: Json = {}
     with cpu_per_request(served, cluster, found):
         found.update(_recall_load(served, token, bank, queries, clients, seconds, seed))
     return found
 
 
-def _recall_load(served: Served, token: str, bank: str, queries: Sequence[Query],
-                 clients: int, seconds: float, seed: int) -> Json:
+def _recall_load(served: Served | Sequence[Served], token: str, bank: str,
+                 queries: Sequence[Query], clients: int, seconds: float, seed: int) -> Json:
     from memfold.errors import MemfoldError
 
+    targets = replicas_of(served)
     samples: list[list[float]] = [[] for _ in range(clients)]
     errors = [0] * clients
     gate = threading.Barrier(clients + 1)
@@ -286,7 +243,7 @@ def _recall_load(served: Served, token: str, bank: str, queries: Sequence[Query]
             body = recall_body(rng.choice(queries))
             started = time.perf_counter()
             try:
-                call(served, token, bank, "recall", body)
+                call(targets[n % len(targets)], token, bank, "recall", body)
             except MemfoldError:
                 errors[n] += 1
                 continue
@@ -301,7 +258,7 @@ def _recall_load(served: Served, token: str, bank: str, queries: Sequence[Query]
         thread.join()
     elapsed = time.perf_counter() - started
     merged = [s for per in samples for s in per]
-    return {"clients": clients, "seconds": elapsed, **latency(merged),
+    return {"clients": clients, "replicas": len(targets), "seconds": elapsed, **latency(merged),
             "throughput_rps": len(merged) / elapsed if elapsed else 0.0,
             "errors": sum(errors)}
 
@@ -319,75 +276,178 @@ def cold_pass(served: Served, token: str, bank: str, queries: Sequence[Query],
     return found
 
 
-def run(workdir: Path, *, small: int, large: int, count: int, clients: int, seconds: float,
-        warm: int, seed: int, server_src: Path | None, log: Log,
-        recall_from: str = server_bench.RECALL_FROM, workers: int = 1,
-        verbs: bool = False, restarts: int = RESTARTS) -> Json:
-    sizes = {"small": small, "large": large}
+@dataclass(frozen=True)
+class Plan:
+    """What a run measures and how much of it (the command's options)."""
+
+    small: int = SMALL
+    large: int = LARGE
+    banks: int = BANKS
+    replicas: int = REPLICAS
+    writers: int = WRITERS
+    count: int = RETAINS
+    clients: int = CLIENTS
+    seconds: float = SECONDS
+    warm: int = WARM
+    seed: int = 0
+    server_src: Path | None = None
+    recall_from: str = server_bench.RECALL_FROM
+    workers: int = 1
+    verbs: bool = False
+    restarts: int = RESTARTS
+    rss_queries: int = server_fleet.RSS_QUERIES
+    importers: int = 2
+    locomo: Path | None = None
+    locomo_modes: tuple[str, ...] = ("lexical",)
+
+
+@dataclass
+class Scene:
+    """A run's running state: the stack, the plan, the queries per bank, the result."""
+
+    bench: Stack
+    plan: Plan
+    queries: dict[str, list[Query]]
+    result: Json
+    log: Log
+    copies: list[str] = field(default_factory=list)
+
+    def start(self, name: str, cache: str = "one") -> contextlib.AbstractContextManager[Served]:
+        plan = self.plan
+        return replica(self.bench, name, plan.server_src, cache=cache,
+                       recall_from=plan.recall_from, workers=plan.workers)
+
+
+def run(workdir: Path, plan: Plan, log: Log) -> Json:
+    sizes = {"small": plan.small, "large": plan.large}
     spaces: dict[str, Path] = {}
     queries: dict[str, list[Query]] = {}
     for bank, files in sizes.items():
         log(f"generating bank {bank}: {files} daily logs")
         spaces[bank] = workdir / f"ws-{bank}"
-        made = corpus.generate(spaces[bank], files=files, seed=seed)
-        queries[bank] = build_queries(corpus_bullets(spaces[bank], made.daily), QUERIES, seed)
-    result: Json = {"sizes": sizes, "server_src": str(server_src) if server_src else None,
-                    "recall_from": recall_from, "workers": workers}
+        made = corpus.generate(spaces[bank], files=files, seed=plan.seed)
+        queries[bank] = build_queries(corpus_bullets(spaces[bank], made.daily), QUERIES,
+                                      plan.seed)
+    result: Json = {"sizes": {**sizes, "banks": plan.banks},
+                    "server_src": str(plan.server_src) if plan.server_src else None,
+                    "recall_from": plan.recall_from, "workers": plan.workers,
+                    "replicas": plan.replicas, "writers": plan.writers}
     with stack(workdir, log) as bench:
         bench.create_banks(list(sizes))
-        with replica(bench, "one", server_src, recall_from=recall_from,
-                     workers=workers) as served:
-            result["rss_mb_started"] = rss_mb(served)
-            result["import_s"] = {}
-            for bank in sizes:
-                log(f"importing bank {bank}")
-                result["import_s"][bank] = timed(
-                    partial(server_bench.load_bank, served, bench.token, bank, spaces[bank],
-                            timeout=PATIENCE))
-            log("first request of a fresh replica, then warm recalls")
-            result["first_request"] = {bank: first_and_warm(served, bench.token, bank,
-                                                            queries[bank], warm)
-                                        for bank in sizes}
-            result["rss_mb_banks_open"] = rss_mb(served)
-            log(f"recall on the imported large bank: {clients} clients for {seconds:g} s")
-            result["recall_large_imported"] = recall_load(
-                served, bench.token, "large", queries["large"], clients, seconds, seed,
-                bench.cluster.data)
-            log(f"{count} retains into each bank, taking turns")
-            result["retain"] = retains(served, bench.token, list(sizes), count, seed)
-            log("each distinct query once on the large bank's new version")
-            result["recall_large_cold"] = cold_pass(served, bench.token, "large",
-                                                    queries["large"], bench.cluster.data)
-            result["recall_large"] = {}
-            for n in (1, clients):
-                log(f"recall on the large bank: {n} client(s) for {seconds:g} s")
-                result["recall_large"][f"clients_{n}"] = recall_load(
-                    served, bench.token, "large", queries["large"], n, seconds, seed,
-                    bench.cluster.data)
-            result["rss_mb_end"] = rss_mb(served)
-
-        def restart(name: str) -> contextlib.AbstractContextManager[Served]:
-            return replica(bench, name, server_src, recall_from=recall_from, workers=workers)
-
-        result["after_restart"] = after_restarts(restart, bench.token, queries, warm,
-                                                 restarts, log)
-        with replica(bench, "writer", server_src, cache="writer",
-                     recall_from=recall_from, workers=workers) as served:
-            log("a fresh replica's first retain into the large bank, then warm ones")
-            result["fresh_retain"] = fresh_retain(served, bench.token, "large", warm, seed)
-        if verbs:
-            with restart("restarted") as served:
-                asked = recall_body(queries["large"][0])
-                args = server_verbs.bodies(call(served, bench.token, "large", "recall", asked),
-                                           asked)
-            log("a fresh replica's first request, verb by verb")
-            result["first_by_verb"] = server_verbs.first_by_verb(
-                lambda name: replica(bench, name, server_src, cache=name,
-                                     recall_from=recall_from),
-                lambda name: bench.workdir / f"cache-{name}", call, bench.token, "large",
-                args, timed)
+        scene = Scene(bench, plan, queries, result, log)
+        with scene.start("one") as served:
+            first_replica(scene, served, spaces)
+            more_replicas(scene, served)
+        result["database"] = server_fleet.database_size(bench)
+        after_the_fleet(scene)
         result["postgres"] = bench.postgres
+    if plan.locomo is not None:
+        result["locomo"] = {mode: run_locomo(workdir / f"locomo-{mode}", plan, mode, log)
+                            for mode in plan.locomo_modes}
     return result
+
+
+def first_replica(scene: Scene, served: Served, spaces: dict[str, Path]) -> None:
+    """One replica imports the banks and answers the one-replica phases (module doc, 1-5)."""
+    bench, plan, result, log, queries = (scene.bench, scene.plan, scene.result, scene.log,
+                                         scene.queries)
+    token, data = bench.token, bench.cluster.data
+    result["rss_mb_started"] = rss_mb(served)
+    result["import_s"] = {}
+    for bank, space in spaces.items():
+        log(f"importing bank {bank}")
+        result["import_s"][bank] = timed(partial(server_bench.load_bank, served, token, bank,
+                                                 space, timeout=PATIENCE))
+    scene.copies = server_fleet.bank_names(plan.banks)
+    with contextlib.ExitStack() as more:
+        importers = [served, *(more.enter_context(scene.start(f"importer-{n}", cache=f"i{n}"))
+                               for n in range(2, plan.importers + 1) if scene.copies)]
+        result["many_banks"] = server_fleet.copy_banks(bench, importers, call, "small",
+                                                       scene.copies, log)
+    log("first request of a fresh replica, then warm recalls")
+    result["first_request"] = {bank: first_and_warm(served, token, bank, queries[bank],
+                                                    plan.warm) for bank in spaces}
+    result["rss_mb_banks_open"] = rss_mb(served)
+    log(f"recall on the imported large bank: {plan.clients} clients for {plan.seconds:g} s")
+    result["recall_large_imported"] = recall_load(served, token, "large", queries["large"],
+                                                  plan.clients, plan.seconds, plan.seed, data)
+    log(f"{plan.count} retains into each bank, taking turns")
+    result["retain"] = retains(served, token, list(spaces), plan.count, plan.seed)
+    log("each distinct query once on the large bank's new version")
+    result["recall_large_cold"] = cold_pass(served, token, "large", queries["large"], data)
+    result["recall_large"] = {}
+    for n in (1, plan.clients):
+        log(f"recall on the large bank: {n} client(s) for {plan.seconds:g} s")
+        result["recall_large"][f"clients_{n}"] = recall_load(
+            served, token, "large", queries["large"], n, plan.seconds, plan.seed, data)
+    result["rss_mb_end"] = rss_mb(served)
+
+
+def more_replicas(scene: Scene, one: Served) -> None:
+    """Replicas 2..--replicas started afresh beside the first: each one's first request,
+    recall spread over all of them, then retains from 1 and --writers writers."""
+    bench, plan, result, log, queries = (scene.bench, scene.plan, scene.result, scene.log,
+                                         scene.queries)
+    token, data = bench.token, bench.cluster.data
+    with contextlib.ExitStack() as started:
+        fleet = [one]
+        result["fresh_replicas"] = []
+        for n in range(2, plan.replicas + 1):
+            served = started.enter_context(scene.start(f"replica-{n}", cache=f"replica-{n}"))
+            log(f"replica {n}, started afresh: its first request on the large bank")
+            result["fresh_replicas"].append(first_and_warm(served, token, "large",
+                                                           queries["large"], plan.warm))
+            cold_pass(served, token, "large", queries["large"])
+            fleet.append(served)
+        if len(fleet) > 1:
+            result["recall_spread"] = {}
+            for n in (1, plan.clients):
+                log(f"recall on the large bank over {len(fleet)} replicas: {n} client(s)")
+                result["recall_spread"][f"clients_{n}"] = recall_load(
+                    fleet, token, "large", queries["large"], n, plan.seconds, plan.seed, data)
+        result["retain_writers"] = {}
+        for writers in sorted({1, plan.writers}):
+            log(f"retains from {writers} writer(s) over {len(fleet)} replica(s)")
+            result["retain_writers"][f"writers_{writers}"] = server_fleet.spread_retains(
+                fleet, token, ["small", "large"], writers, plan.count, plan.seed + writers,
+                call)
+
+
+def after_the_fleet(scene: Scene) -> None:
+    """A fresh replica's memory against bank count, the restarts, a fresh replica's retain
+    and, with --verbs, each read verb's first request (module doc, 6-8)."""
+    bench, plan, result, log, queries = (scene.bench, scene.plan, scene.result, scene.log,
+                                         scene.queries)
+    with scene.start("rss", cache="rss") as served:
+        log(f"a fresh replica's memory over {plan.banks} banks, then the large bank")
+        walk = [(bank, queries["small"]) for bank in ["small", *scene.copies]]
+        result["rss_by_banks"] = server_fleet.rss_by_banks(
+            served, bench.token, walk, ("large", queries["large"]), plan.rss_queries, call)
+    result["after_restart"] = after_restarts(scene.start, bench.token, queries, plan.warm,
+                                             plan.restarts, log)
+    with scene.start("writer", cache="writer") as served:
+        log("a fresh replica's first retain into the large bank, then warm ones")
+        result["fresh_retain"] = fresh_retain(served, bench.token, "large", plan.warm,
+                                              plan.seed)
+    if plan.verbs:
+        with scene.start("restarted") as served:
+            asked = recall_body(queries["large"][0])
+            args = server_verbs.bodies(call(served, bench.token, "large", "recall", asked),
+                                       asked)
+        log("a fresh replica's first request, verb by verb")
+        result["first_by_verb"] = server_verbs.first_by_verb(
+            lambda name: scene.start(name, cache=name),
+            lambda name: bench.workdir / f"cache-{name}", call, bench.token, "large",
+            args, timed)
+
+
+def run_locomo(workdir: Path, plan: Plan, mode: str, log: Log) -> Json:
+    """LoCoMo dev through HTTP beside local (`memfold bench server --locomo`'s part), on a
+    stack of its own."""
+    workdir.mkdir()
+    with stack(workdir, log) as bench:
+        return server_bench.run_locomo(bench, cast(Path, plan.locomo), None, locomo.K, log,
+                                       plan.recall_from, mode)
 
 
 def _cpu(load: Json) -> str:
@@ -401,10 +461,12 @@ def _cpu(load: Json) -> str:
 
 
 def table(result: Json) -> str:
-    retain, first = result["retain"], result["first_request"]
-    rows = [f"server-scale: banks of {result['sizes']['small']} and "
-            f"{result['sizes']['large']} daily logs (tenant {TENANT}), recall from "
-            f"{result.get('recall_from', 'copy')}, {result.get('workers', 1)} worker(s)"]
+    retain, first, sizes = result["retain"], result["first_request"], result["sizes"]
+    rows = [f"server-scale: {sizes.get('banks', 1)} bank(s) of {sizes['small']} and one of "
+            f"{sizes['large']} daily logs (tenant {TENANT}), recall from "
+            f"{result.get('recall_from', 'copy')}, {result.get('replicas', 1)} replica(s) of "
+            f"{result.get('workers', 1)} worker(s)", "", server_fleet.targets(result), "",
+            "details:"]
     for bank in ("small", "large"):
         rows.append(f"  import {bank}: {result['import_s'][bank]:.1f} s; first recall "
                     f"{first[bank]['first_ms']:.0f} ms, warm p50 {first[bank]['warm_p50_ms']:.1f}"
@@ -445,18 +507,32 @@ def table(result: Json) -> str:
 
 
 @click.command("server-scale")
-@click.option("--small", default=SMALL, show_default=True, type=click.IntRange(5, 20_000),
-              help="Daily logs in the small bank.")
+@click.option("--small", "--bank-files", "small", default=SMALL, show_default=True,
+              type=click.IntRange(5, 20_000),
+              help="Daily logs in the small bank and in each of --banks (the issue: 365).")
 @click.option("--large", default=LARGE, show_default=True, type=click.IntRange(5, 20_000),
-              help="Daily logs in the large bank.")
+              help="Daily logs in the large bank (the issue: 10000).")
+@click.option("--banks", default=BANKS, show_default=True, type=click.IntRange(1, 1000),
+              help="Banks of --bank-files logs beside the large one, the small bank counted "
+                   "(the issue: 100).")
+@click.option("--replicas", default=REPLICAS, show_default=True, type=click.IntRange(1, 8),
+              help="Replicas at once: the first imports, the others start afresh.")
+@click.option("--writers", default=WRITERS, show_default=True, type=click.IntRange(1, 64),
+              help="Concurrent writers over the replicas (beside the single writer).")
 @click.option("--retains", "count", default=RETAINS, show_default=True,
-              type=click.IntRange(1, 1000), help="Retains into each bank.")
+              type=click.IntRange(1, 1000), help="Retains into each bank (per writer).")
 @click.option("--clients", default=CLIENTS, show_default=True, type=click.IntRange(2, 200),
               help="Concurrent recall clients (beside the single-client run).")
 @click.option("--seconds", default=SECONDS, show_default=True, type=click.FloatRange(1, 600),
               help="How long each recall run lasts.")
 @click.option("--warm", default=WARM, show_default=True, type=click.IntRange(1, 199),
               help="Warm recalls timed after each first request.")
+@click.option("--rss-queries", default=server_fleet.RSS_QUERIES, show_default=True,
+              type=click.IntRange(1, 199),
+              help="Recalls on each bank while a fresh replica's memory is followed.")
+@click.option("--importers", default=2, show_default=True, type=click.IntRange(1, 8),
+              help="Replicas importing --banks' copies at once (the first, and more started "
+                   "for it and stopped after).")
 @click.option("--seed", default=0, show_default=True, help="Seed of the corpora and queries.")
 @click.option("--server-src", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Serve with the memfold package under this directory (another version).")
@@ -471,32 +547,50 @@ def table(result: Json) -> str:
               help="Restarts timed for the first request after a restart (medians shown).")
 @click.option("--verbs", is_flag=True,
               help="Also time a fresh replica's first request of each read verb.")
+@click.option("--locomo", "locomo_path", type=click.Path(exists=True, dir_okay=False,
+                                                         path_type=Path),
+              help="Also LoCoMo through HTTP beside local (`memfold bench server --locomo`).")
+@click.option("--locomo-mode", "locomo_modes", multiple=True, default=("lexical",),
+              show_default=True, type=click.Choice(["lexical", "hybrid"]),
+              help="Recall mode(s) of the LoCoMo run (repeat for both).")
 @output_options("benchmarks/results/server-scale.json")
-def server_scale_command(small: int, large: int, count: int, clients: int, seconds: float,
-                         warm: int, seed: int, server_src: Path | None, recall_from: str,
-                         workers: int, restarts: int, verbs: bool, out: Path,
+def server_scale_command(small: int, large: int, banks: int, replicas: int, writers: int,
+                         count: int, clients: int, seconds: float, warm: int,
+                         rss_queries: int, importers: int, seed: int, server_src: Path | None,
+                         recall_from: str, workers: int, restarts: int, verbs: bool,
+                         locomo_path: Path | None, locomo_modes: tuple[str, ...], out: Path,
                          as_json: bool) -> None:
-    """A replica's costs against bank size: retain small vs large, recall at 1 and N
-    clients, first request, RSS (a private PostgreSQL on loopback).
+    """Issue 36's scale table: many banks and a large one on one database, replicas started
+    afresh, recall at 1 and N clients, retains from 1 and N writers, memory against bank
+    count, the database's size, each figure beside its target (a private PostgreSQL on
+    loopback).
 
     \b
     Examples:
-      memfold bench server-scale --small 60 --large 600
+      memfold bench server-scale
+      memfold bench server-scale --banks 100 --bank-files 365 --large 2000 --replicas 2 \\
+          --writers 4
       memfold bench server-scale --small 60 --large 600 --recall-from copy
-      memfold bench server-scale --large 1000 --workers 2
-      memfold bench server-scale --small 60 --large 600 --verbs
+      memfold bench server-scale --large 1000 --workers 2 --verbs
+      memfold bench server-scale --locomo ../shared/bench/locomo-dev.json --locomo-mode \\
+          lexical --locomo-mode hybrid
       memfold bench server-scale --server-src /tmp/before/src --out /tmp/before.json
     """
     def log(message: str) -> None:
         click.echo(f"server-scale: {message}", err=True)
 
+    plan = Plan(small=small, large=large, banks=banks, replicas=replicas, writers=writers,
+                count=count, clients=clients, seconds=seconds, warm=warm, seed=seed,
+                server_src=server_src, recall_from=recall_from, workers=workers,
+                verbs=verbs, restarts=restarts, rss_queries=rss_queries, importers=importers,
+                locomo=locomo_path, locomo_modes=tuple(dict.fromkeys(locomo_modes)))
     started = time.perf_counter()
+    load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="memfold-server-scale-") as tmp:
-        result = run(Path(tmp), small=small, large=large, count=count, clients=clients,
-                     seconds=seconds, warm=warm, seed=seed, server_src=server_src, log=log,
-                     recall_from=recall_from, workers=workers, verbs=verbs,
-                     restarts=restarts)
-    result["environment"] = {**environment(), "load_average_at_start": os.getloadavg()[0]}
+        result = run(Path(tmp), plan, log)
+    result["environment"] = {**environment(), "load_average_at_start": load[0],
+                             "load_averages_at_start": list(load),
+                             "load_averages_at_end": list(os.getloadavg())}
     result["bench_seconds"] = time.perf_counter() - started
     if not save_result(result, out, as_json=as_json):
         click.echo(table(result))
