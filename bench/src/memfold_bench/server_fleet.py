@@ -207,14 +207,7 @@ def spread_retains(replicas: Sequence[Served], token: str, banks: Sequence[str],
                     continue
                 seconds[bank].append(time.perf_counter() - started)
 
-    threads = [threading.Thread(target=writer, args=(w,), daemon=True) for w in range(writers)]
-    for thread in threads:
-        thread.start()
-    gate.wait()
-    started = time.perf_counter()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - started
+    elapsed = together(writer, writers, gate)
     done = sum(len(found) for found in seconds.values())
     return {"writers": writers, "replicas": len(replicas), "seconds": elapsed,
             "retains_per_s": done / elapsed if elapsed else 0.0, "errors": sum(errors),
@@ -376,3 +369,15 @@ def targets(result: Json) -> str:
     rows = [["figure", "measured", "target", ""], ["---"] * 4, *target_rows(result)]
     return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
+
+def together(work: Callable[[int], None], count: int, gate: threading.Barrier) -> float:
+    """Run `work(0..count-1)` on threads released at once by `gate` (of `count` + 1 parties,
+    this thread the last): the seconds from the release until every one has finished."""
+    threads = [threading.Thread(target=work, args=(n,), daemon=True) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    gate.wait()
+    started = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - started

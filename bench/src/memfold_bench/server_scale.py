@@ -249,14 +249,7 @@ def _recall_load(served: Served | Sequence[Served], token: str, bank: str,
                 continue
             samples[n].append(time.perf_counter() - started)
 
-    threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(clients)]
-    for thread in threads:
-        thread.start()
-    gate.wait()
-    started = time.perf_counter()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - started
+    elapsed = server_fleet.together(client, clients, gate)
     merged = [s for per in samples for s in per]
     return {"clients": clients, "replicas": len(targets), "seconds": elapsed, **latency(merged),
             "throughput_rps": len(merged) / elapsed if elapsed else 0.0,
