@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace as evolve
 from datetime import date
 from typing import TYPE_CHECKING, TypeVar
@@ -26,8 +26,18 @@ from memfold import lexicon
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import USER, entity_key
-from memfold.recall import anchored, asked_slot, before, currency, members, offered, ranking, sets
-from memfold.recall.answer_kind import kind_of
+from memfold.recall import (
+    anchored,
+    asked_slot,
+    before,
+    currency,
+    learned,
+    members,
+    offered,
+    ranking,
+    sets,
+)
+from memfold.recall.answer_kind import AnswerKind, asks_person, kind_of
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
@@ -47,6 +57,7 @@ from memfold.recall.query import QueryPlan
 from memfold.recall.ranking import Scored, order
 from memfold.recall.roles import with_roles
 from memfold.recall.scoring import (
+    WEIGHED_KINDS,
     held_by_neighbours,
     said_time,
     score_candidate,
@@ -167,6 +178,8 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     ordered = members.told_first(sets.with_siblings(
         backend, ordered, plan, named, pool, filters,
         weak_of(question.headless, pool.found.values(), pool.covers, brought)), told)
+    ordered = _learned(ordered, plan.text, _shape(plan, named, slot, wanted), pool,
+                       options, weak)
     shown = ordered[: options.k]
     if options.strict:  # the k best that are not weak, and how many weak ones gave way
         left = sum(map(weak, (s.candidate for s in shown)))
@@ -179,6 +192,36 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
             for s in shown]
     hidden = Counter(s.status for s in scored if s.hidden)
     return pack(hits, options, window, tuple(named), hidden, notes)
+
+
+def _shape(plan: QueryPlan, named: Sequence[str], slot: asked_slot.Slot | None,
+           wanted: AnswerKind | None) -> dict[str, float]:
+    """The question's flags as the plan reads them, for the learned order (`learned`)."""
+    return learned.shape_of(plan.text, {
+        "opinion": plan.opinion, "user": plan.user_subject, "history": plan.history,
+        "time": plan.window is not None, "before": plan.change_day is not None,
+        "named": bool(named), "slot": slot is not None,
+        "now": not plan.history and plan.window is None, "person": asks_person(plan.text),
+        "several": sets.asks_for_several(plan), "asks_when": asks_when(plan.text),
+        "sum": wanted is not None and wanted.kind in WEIGHED_KINDS})
+
+
+def _learned(ordered: list[Scored], text: str, shape: dict[str, float], pool: Pool,
+             options: RecallOptions, weak: Callable[[Candidate], bool]) -> list[Scored]:
+    """The TOP best ordered again by the learned weights of the mode (`learned`), when it
+    has any; recorded instead under `learned.recording`.  A fact never passes a newer one
+    that may replace it (`_in_time`), and scores keep falling down the list."""
+    weights = learned.weights_for(options.mode)
+    if (weights is None and not learned.recording_now()) or not ordered:
+        return ordered
+    how = {**{r: "known" for r in pool.known}, **{r: "hopped" for r in pool.hopped}}
+    rows = learned.features(ordered, options.today, how, pool.fused, weak)
+    if weights is None:
+        learned.record(text, ordered, rows, shape)
+        return ordered
+    top = ordered[: len(rows)]
+    return _in_time(learned.reordered(top, rows, shape, weights), top, False) + \
+        ordered[len(rows):]
 
 
 def _headless(question: Asked, text: str, found: Collection[Candidate],

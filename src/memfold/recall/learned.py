@@ -1,0 +1,169 @@
+"""A learned order of recall's best candidates (learning to rank): the TOP best, as recall
+ordered them, ordered again by a linear model over what recall already knows of each — the
+factors of its score (`ranking.FACTORS`), its rank and share of the best score, its kind,
+status, time and lifecycle, how it was found (word knowledge, the second hop, the vector
+search) and whether it is weak — and of the question (`shape_of`: what it asks, of whom,
+about when), the question's flags entering only as products with the candidate's
+(`INTERACTED`), since within one question they are the same for every candidate.
+
+The weights (`learned_weights`, per recall mode) are trained by tools/train_ltr.py on the
+features `recording` gives a benchmark, never by hand; with no weights for a mode the order
+is recall's own.  The learned score only reorders: a fact never passes a newer one that may
+replace it (`search._in_time`), active facts stay above archived ones, and scores are kept
+falling down the list; `why` still tells what each fact matched.  Pure: no index, no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import date
+
+from memfold.index.base import Candidate
+from memfold.recall import ranking
+from memfold.recall.ranking import Scored
+
+TOP = 30  # the best candidates a learned order reorders (and `recording` records)
+FIRST_WORDS = ("what", "which", "who", "where", "when", "how")
+YES_NO = frozenset({"do", "does", "did", "is", "are", "was", "were", "have", "has", "can"})
+FIRST = re.compile(r"\W*([a-z]+)")
+KINDS = ("world", "experience", "opinion", "observation", "text")
+THENS = {ranking.VALID: "valid", ranking.WRITTEN: "written", ranking.HELD: "held",
+         ranking.NOT_THEN: "not_then"}
+# the candidate features a question's flags multiply (`expanded`)
+INTERACTED = ("kind:world", "kind:experience", "kind:opinion", "age", "newer", "entity",
+              "match", "score", "first", "weak", "lifecycle", "time", "context", "known",
+              "hopped", "lexical", "outdated", "replaced", "then:valid", "then:written")
+
+
+@dataclass(frozen=True)
+class Record:
+    """One recall's TOP best as recall ordered them: each fact's id and its features, and
+    the question's flags (`shape_of`)."""
+
+    query: str
+    ids: tuple[str, ...]
+    rows: tuple[dict[str, float], ...]
+    shape: dict[str, float]
+
+
+_RECORDS: ContextVar[list[Record] | None] = ContextVar("memfold_learned_records", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[Record]]:
+    """Recall in this context keeps its own order (no learned weights) and appends a
+    `Record` of its TOP best to the list yielded: a benchmark's way to gather training
+    features from the real objects, without changing any answer for anyone else."""
+    records: list[Record] = []
+    token = _RECORDS.set(records)
+    try:
+        yield records
+    finally:
+        _RECORDS.reset(token)
+
+
+def shape_of(text: str, flags: Mapping[str, bool]) -> dict[str, float]:
+    """The question's flags: its first word (what, which, who, where, when, how, or a yes/no
+    question), and `flags` as recall's plan reads them (`search._shape`)."""
+    first = FIRST.match(text.casefold())
+    word = first.group(1) if first else ""
+    shape = {f"q:{w}": float(word == w) for w in FIRST_WORDS}
+    shape["q:yes_no"] = float(word in YES_NO)
+    shape.update((f"q:{name}", float(value)) for name, value in flags.items())
+    return shape
+
+
+def features(ordered: Sequence[Scored], today: date, how: Mapping[int, str],
+             fused: Mapping[int, float] | None, weak: Callable[[Candidate], bool],
+             ) -> list[dict[str, float]]:
+    """Each of the TOP best's features (the module's doc); `how`: the candidates word
+    knowledge ("known") or the second hop ("hopped") brought, by rowid."""
+    top = ordered[:TOP]
+    best = max((s.score for s in top), default=0.0)
+    lead = top[0].fact.day if top else None
+    return [_row(s, n, best, lead, today, how, fused, weak) for n, s in enumerate(top)]
+
+
+def _row(s: Scored, rank: int, best: float, lead: date | None, today: date,  # noqa: PLR0913
+         how: Mapping[int, str], fused: Mapping[int, float] | None,
+         weak: Callable[[Candidate], bool]) -> dict[str, float]:
+    fact, c = s.fact, s.candidate
+    row = dict(zip(ranking.FACTORS, s.factors, strict=True))
+    row["time"] = math.log(row["time"]) if row.get("time", 0) > 0 else 0.0
+    row["event"] = math.log(row["event"]) if row.get("event", 0) > 0 else 0.0
+    share = s.score / best if best > 0 and s.score > 0 else 0.0
+    row.update(score=max(math.log(share), -6.0) if share > 0 else -6.0,
+               rank=1 / (1 + rank), first=float(rank == 0),
+               own=min(s.own / s.score, 1.0) if s.score > 0 else 1.0,
+               beside=float(s.beside is not None), lifted=float(s.lifter is not None),
+               alike=float(s.alike is not None), replaced=float(s.replaced),
+               outdated=float(bool(s.outdated_by)), archived=float(s.tier == 1),
+               gone=float(s.tier == 2), faded=float(s.tier == 0 and s.status == "archived"),
+               decay=s.decay, confidence=s.confidence,
+               importance=((fact.importance or 5) - 5) / 5,
+               known=float(how.get(c.rowid) == "known"),
+               hopped=float(how.get(c.rowid) == "hopped"),
+               lexical=float(c.bm25 is not None),
+               fused=(fused or {}).get(c.rowid, 0.0), weak=float(weak(c)),
+               age=min((today - fact.day).days / 365, 3.0) if fact.day else 0.0,
+               newer=float(fact.day is not None and lead is not None and fact.day > lead),
+               older=float(fact.day is not None and lead is not None and fact.day < lead),
+               entities=min(len(fact.entities), 3) / 3,
+               length=min(len(fact.content.split()) / 30, 2.0))
+    row.update((f"kind:{k}", float(fact.kind == k)) for k in KINDS)
+    row.update((f"then:{name}", float(s.then == then)) for then, name in THENS.items())
+    return row
+
+
+def expanded(row: Mapping[str, float], shape: Mapping[str, float]) -> dict[str, float]:
+    """A candidate's features with the question's flags multiplied in (`q:when*age`)."""
+    out = dict(row)
+    for q, flag in shape.items():
+        if flag:
+            for name in INTERACTED:
+                out[f"{q}*{name}"] = flag * row.get(name, 0.0)
+    return out
+
+
+def learned_score(row: Mapping[str, float], shape: Mapping[str, float],
+                  weights: Mapping[str, float]) -> float:
+    """The model's score of one candidate: the weights times its `expanded` features."""
+    values = expanded(row, shape)
+    return sum(w * values.get(name, 0.0) for name, w in weights.items())
+
+
+def weights_for(mode: str) -> Mapping[str, float] | None:
+    """The learned weights recall orders its best by in `mode`, or None: recall's own
+    order (none trained for the mode, or a `recording` under way)."""
+    if _RECORDS.get() is not None:
+        return None
+    from memfold.recall.learned_weights import WEIGHTS
+
+    return WEIGHTS.get(mode) or None
+
+
+def record(query: str, ordered: Sequence[Scored], rows: Sequence[dict[str, float]],
+           shape: dict[str, float]) -> None:
+    """Append the recall's TOP best to the `recording` under way, if any."""
+    records = _RECORDS.get()
+    if records is not None:
+        records.append(Record(query, tuple(s.fact.id for s in ordered[:len(rows)]),
+                              tuple(rows), shape))
+
+
+def recording_now() -> bool:
+    return _RECORDS.get() is not None
+
+
+def reordered(ordered: Sequence[Scored], rows: Sequence[Mapping[str, float]],
+              shape: Mapping[str, float], weights: Mapping[str, float]) -> list[Scored]:
+    """The best `len(rows)` of `ordered` sorted by tier, then the learned score (recall's
+    order breaking ties); the rest follow as they were."""
+    scored = [(s.tier, -learned_score(row, shape, weights), n, s)
+              for n, (s, row) in enumerate(zip(ordered, rows, strict=False))]
+    return [s for *_, s in sorted(scored, key=lambda t: t[:3])] + list(ordered[len(rows):])

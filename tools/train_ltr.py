@@ -1,0 +1,233 @@
+"""Train, score and write the weights of recall's learned order (`memfold.recall.learned`).
+
+Input: JSON lines from `memfold bench ltr-features` (one per question and mode: recall's
+`learned.TOP` best in its own order, each candidate's features, the question's flags, the
+gold keys).  The model is linear over `learned.expanded` features (each standardised on the
+training lines, folded back into the written weights), trained with numpy alone by a
+listwise softmax loss over each question's candidates (the gold facts among them share the
+target), L2-regularised, full-batch Adam.  Questions with no gold fact among the candidates
+teach nothing and are left out of training, never out of scoring.
+
+    train_ltr.py score --train T.jsonl --validate V.jsonl [--l2 ..] [--top ..] [--base-only]
+        P@1 / R@5 by category of recall's order (a) and the learned one (b) on V,
+        the same candidates;
+    train_ltr.py cv --train T.jsonl [--folds 5]       leave-some-years-out on T;
+    train_ltr.py write --train T.jsonl [--mode lexical] [...]   train on T and write the
+        weights into src/memfold/recall/learned_weights.py (the only way they are made).
+
+The figures and the files trained on are in docs/benchmarks.md, "ltr41".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pprint
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+from memfold.recall import learned  # noqa: E402
+
+Json = dict[str, Any]
+WEIGHTS = Path(__file__).resolve().parent.parent / "src/memfold/recall/learned_weights.py"
+CATEGORIES = ("single", "multi", "temporal", "preference", "current")
+
+
+def read(paths: Sequence[str], mode: str) -> list[Json]:
+    lines = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            lines += [d for d in map(json.loads, handle) if d["mode"] == mode]
+    return lines
+
+
+def vectors(line: Json, top: int, base_only: bool) -> list[dict[str, float]]:
+    rows = line["rows"][:top]
+    return [dict(r) if base_only else learned.expanded(r, line["shape"]) for r in rows]
+
+
+class Data:
+    """The questions as padded arrays: X (questions, top, features), mask, target."""
+
+    def __init__(self, lines: list[Json], names: list[str], top: int, base_only: bool):
+        index = {n: i for i, n in enumerate(names)}
+        self.lines = lines
+        self.X = np.zeros((len(lines), top, len(names)))
+        self.mask = np.zeros((len(lines), top), dtype=bool)
+        self.gold = np.zeros((len(lines), top))
+        for q, line in enumerate(lines):
+            gold = set(line["gold"])
+            for c, row in enumerate(vectors(line, top, base_only)):
+                self.mask[q, c] = True
+                self.gold[q, c] = float(line["keys"][c] in gold)
+                for name, value in row.items():
+                    if name in index:
+                        self.X[q, c, index[name]] = value
+
+
+def names_of(lines: list[Json], top: int, base_only: bool) -> list[str]:
+    seen: dict[str, int] = defaultdict(int)
+    for line in lines:
+        for row in vectors(line, top, base_only):
+            for name, value in row.items():
+                if value:
+                    seen[name] += 1
+    return sorted(n for n, count in seen.items() if count >= 5)
+
+
+def train(data: Data, l2: float, steps: int = 400) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Weights (on standardised features), their means and scales."""
+    flat = data.X[data.mask]
+    mean, scale = flat.mean(0), flat.std(0) + 1e-6
+    keep = (data.gold.sum(1) > 0) & (data.mask.sum(1) > 1)
+    X, mask, gold = (data.X[keep] - mean) / scale, data.mask[keep], data.gold[keep]
+    target = gold / gold.sum(1, keepdims=True)
+    w = np.zeros(X.shape[2])
+    m, v = np.zeros_like(w), np.zeros_like(w)
+    n = len(X)
+    for step in range(1, steps + 1):
+        s = np.where(mask, X @ w, -np.inf)
+        p = np.exp(s - s.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        grad = np.einsum("qc,qcf->f", p - target, X) / n + 2 * l2 * w
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad ** 2
+        w -= 0.05 * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    return w, mean, scale
+
+
+def folded(w: np.ndarray, mean: np.ndarray, scale: np.ndarray, names: list[str]
+           ) -> dict[str, float]:
+    """The weights on raw features (the constant part drops out of a ranking)."""
+    raw = w / scale
+    return {n: round(float(x), 5) for n, x in zip(names, raw, strict=True) if abs(x) > 1e-5}
+
+
+def ranked_keys(line: Json, weights: dict[str, float] | None, top: int,
+                base_only: bool) -> list[str | None]:
+    keys = line["keys"]
+    if weights is None or len(keys) < 2:
+        return keys
+    rows = vectors(line, top, base_only)
+    tiers = [r.get("archived", 0) + 2 * r.get("gone", 0) for r in rows]
+    score = [sum(w * r.get(n, 0.0) for n, w in weights.items()) for r in rows]
+    order = sorted(range(len(rows)), key=lambda i: (tiers[i], -score[i], i))
+    return [keys[i] for i in order] + keys[len(rows):]
+
+
+def figures(lines: list[Json], weights: dict[str, float] | None, top: int,
+            base_only: bool) -> dict[str, tuple[float, float, int]]:
+    """P@1, R@5 (percent) and the count of answerable questions, by category and overall."""
+    groups: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for line in lines:
+        gold = set(line["gold"])
+        if not gold:
+            continue
+        keys = ranked_keys(line, weights, top, base_only)
+        p1 = float(bool(keys) and keys[0] in gold)
+        r5 = len(gold.intersection(k for k in keys[:5] if k)) / len(gold)
+        for name in (line["category"], "overall"):
+            groups[name].append((p1, r5))
+    return {n: (100 * sum(p for p, _ in g) / len(g), 100 * sum(r for _, r in g) / len(g),
+                len(g)) for n, g in groups.items()}
+
+
+def fit(lines: list[Json], l2: float, top: int, base_only: bool) -> dict[str, float]:
+    names = names_of(lines, top, base_only)
+    w, mean, scale = train(Data(lines, names, top, base_only), l2)
+    return folded(w, mean, scale, names)
+
+
+def table(before: dict[str, tuple[float, float, int]],
+          after: dict[str, tuple[float, float, int]]) -> str:
+    out = [f"{'category':<12}{'n':>5}   P@1 before -> after    R@5 before -> after"]
+    for name in (*CATEGORIES, "overall"):
+        if name in before:
+            (p, r, n), (p2, r2, _) = before[name], after[name]
+            out.append(f"{name:<12}{n:>5}   {p:5.1f} -> {p2:5.1f} ({p2 - p:+5.1f})"
+                       f"   {r:5.1f} -> {r2:5.1f} ({r2 - r:+5.1f})")
+    return "\n".join(out)
+
+
+def by_file(lines: list[Json]) -> dict[str, list[Json]]:
+    files: dict[str, list[Json]] = defaultdict(list)
+    for line in lines:
+        files[line["file"]].append(line)
+    return files
+
+
+def cv(lines: list[Json], folds: int, l2: float, top: int, base_only: bool) -> None:
+    """Leave-some-years-out: each fold's files held out, trained on the rest."""
+    files = sorted(by_file(lines))
+    deltas = []
+    for f in range(folds):
+        held = set(files[f::folds])
+        fitted = fit([d for d in lines if d["file"] not in held], l2, top, base_only)
+        test = [d for d in lines if d["file"] in held]
+        a = figures(test, None, top, base_only)["overall"]
+        b = figures(test, fitted, top, base_only)["overall"]
+        deltas.append((b[0] - a[0], b[1] - a[1]))
+        print(f"fold {f}: {len(held)} files  P@1 {a[0]:.1f} -> {b[0]:.1f}   "
+              f"R@5 {a[1]:.1f} -> {b[1]:.1f}")
+    p, r = np.array(deltas).T
+    print(f"mean delta P@1 {p.mean():+.2f} (sd {p.std():.2f}), R@5 {r.mean():+.2f} "
+          f"(sd {r.std():.2f})")
+
+
+def per_file(lines: list[Json], weights: dict[str, float], top: int, base_only: bool) -> None:
+    for name, rows in sorted(by_file(lines).items()):
+        a, b = figures(rows, None, top, base_only)["overall"], \
+            figures(rows, weights, top, base_only)["overall"]
+        print(f"  {name:<24} P@1 {a[0]:5.1f} -> {b[0]:5.1f}   R@5 {a[1]:5.1f} -> {b[1]:5.1f}")
+
+
+def write(weights: dict[str, float], mode: str, note: str) -> None:
+    namespace: dict[str, Any] = {}
+    exec(WEIGHTS.read_text(encoding="utf-8"), namespace)  # noqa: S102 - our own module
+    table_ = dict(namespace["WEIGHTS"])
+    table_[mode] = dict(sorted(weights.items(), key=lambda kv: -abs(kv[1])))
+    head = WEIGHTS.read_text(encoding="utf-8").split("WEIGHTS:")[0].rstrip()
+    body = pprint.pformat(table_, width=96, sort_dicts=False)
+    WEIGHTS.write_text(f"{head}\n\n# {note}\nWEIGHTS: dict[str, dict[str, float]] = {body}\n",
+                       encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("action", choices=("score", "cv", "write"))
+    parser.add_argument("--train", nargs="+", required=True)
+    parser.add_argument("--validate", nargs="*", default=[])
+    parser.add_argument("--mode", default="lexical")
+    parser.add_argument("--l2", type=float, default=0.01)
+    parser.add_argument("--top", type=int, default=learned.TOP)
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--base-only", action="store_true")
+    parser.add_argument("--files", action="store_true", help="score: also per file")
+    args = parser.parse_args(argv)
+    lines = read(args.train, args.mode)
+    if args.action == "cv":
+        cv(lines, args.folds, args.l2, args.top, args.base_only)
+        return
+    weights = fit(lines, args.l2, args.top, args.base_only)
+    if args.action == "write":
+        files = ", ".join(sorted(by_file(lines)))
+        write(weights, args.mode, f"{args.mode}: l2 {args.l2}, top {args.top}, trained on "
+              f"{len(lines)} questions of {files}")
+        return
+    test = read(args.validate, args.mode)
+    print(table(figures(test, None, args.top, args.base_only),
+                figures(test, weights, args.top, args.base_only)))
+    if args.files:
+        per_file(test, weights, args.top, args.base_only)
+    print(f"{len(weights)} weights; largest:", sorted(weights.items(),
+                                                     key=lambda kv: -abs(kv[1]))[:12])
+
+
+if __name__ == "__main__":
+    main()
