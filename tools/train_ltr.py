@@ -81,7 +81,26 @@ def names_of(lines: list[Json], top: int, base_only: bool) -> list[str]:
     return sorted(n for n, count in seen.items() if count >= 5)
 
 
-def train(data: Data, l2: float, steps: int = 400) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _slopes(s: np.ndarray, mask: np.ndarray, gold: np.ndarray, target: np.ndarray,
+            loss: str) -> np.ndarray:
+    """The loss's gradient by each candidate's score: listwise (softmax cross-entropy
+    against the gold share), pairwise (logistic over each gold, non-gold pair, averaged per
+    question) or both summed."""
+    out = np.zeros_like(s)
+    if loss in ("listwise", "both"):
+        z = np.where(mask, s, -np.inf)
+        p = np.exp(z - z.max(1, keepdims=True))
+        out += p / p.sum(1, keepdims=True) - target
+    if loss in ("pairwise", "both"):
+        pairs = (gold[:, :, None] > 0) & (gold[:, None, :] == 0) & mask[:, None, :]
+        slope = pairs / (1 + np.exp(s[:, :, None] - s[:, None, :]))  # sigmoid(-(si - sj))
+        slope /= np.maximum(pairs.sum((1, 2)), 1)[:, None, None]
+        out += slope.sum(2) * -1 + slope.sum(1)
+    return out
+
+
+def train(data: Data, l2: float, loss: str = "listwise", steps: int = 400,
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Weights (on standardised features), their means and scales."""
     flat = data.X[data.mask]
     mean, scale = flat.mean(0), flat.std(0) + 1e-6
@@ -92,10 +111,8 @@ def train(data: Data, l2: float, steps: int = 400) -> tuple[np.ndarray, np.ndarr
     m, v = np.zeros_like(w), np.zeros_like(w)
     n = len(X)
     for step in range(1, steps + 1):
-        s = np.where(mask, X @ w, -np.inf)
-        p = np.exp(s - s.max(1, keepdims=True))
-        p /= p.sum(1, keepdims=True)
-        grad = np.einsum("qc,qcf->f", p - target, X) / n + 2 * l2 * w
+        grad = np.einsum("qc,qcf->f", _slopes(X @ w, mask, gold, target, loss), X) / n \
+            + 2 * l2 * w
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad ** 2
         w -= 0.05 * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
@@ -138,9 +155,12 @@ def figures(lines: list[Json], weights: dict[str, float] | None, top: int,
                 len(g)) for n, g in groups.items()}
 
 
+LOSS = "listwise"
+
+
 def fit(lines: list[Json], l2: float, top: int, base_only: bool) -> dict[str, float]:
     names = names_of(lines, top, base_only)
-    w, mean, scale = train(Data(lines, names, top, base_only), l2)
+    w, mean, scale = train(Data(lines, names, top, base_only), l2, LOSS)
     return folded(w, mean, scale, names)
 
 
@@ -187,14 +207,21 @@ def per_file(lines: list[Json], weights: dict[str, float], top: int, base_only: 
         print(f"  {name:<24} P@1 {a[0]:5.1f} -> {b[0]:5.1f}   R@5 {a[1]:5.1f} -> {b[1]:5.1f}")
 
 
+HEAD = '''"""The weights of recall's learned order (`recall.learned`), per recall mode: written by
+tools/train_ltr.py (`write`), never by hand; NOTES says how and on what each mode's were
+trained (docs/benchmarks.md, "ltr41").  A mode without weights keeps recall's own order."""
+'''
+
+
 def write(weights: dict[str, float], mode: str, note: str) -> None:
     namespace: dict[str, Any] = {}
     exec(WEIGHTS.read_text(encoding="utf-8"), namespace)  # noqa: S102 - our own module
-    table_ = dict(namespace["WEIGHTS"])
-    table_[mode] = dict(sorted(weights.items(), key=lambda kv: -abs(kv[1])))
-    head = WEIGHTS.read_text(encoding="utf-8").split("WEIGHTS:")[0].rstrip()
-    body = pprint.pformat(table_, width=96, sort_dicts=False)
-    WEIGHTS.write_text(f"{head}\n\n# {note}\nWEIGHTS: dict[str, dict[str, float]] = {body}\n",
+    notes = {**namespace.get("NOTES", {}), mode: note}
+    table_ = {**namespace["WEIGHTS"],
+              mode: dict(sorted(weights.items(), key=lambda kv: (-abs(kv[1]), kv[0])))}
+    WEIGHTS.write_text(f"{HEAD}\nNOTES: dict[str, str] = {pprint.pformat(notes, width=70)}\n\n"
+                       f"WEIGHTS: dict[str, dict[str, float]] = "
+                       f"{pprint.pformat(table_, width=96, sort_dicts=False)}\n",
                        encoding="utf-8")
 
 
@@ -208,8 +235,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--top", type=int, default=learned.TOP)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--base-only", action="store_true")
+    parser.add_argument("--loss", choices=("listwise", "pairwise", "both"), default="listwise")
     parser.add_argument("--files", action="store_true", help="score: also per file")
     args = parser.parse_args(argv)
+    global LOSS  # noqa: PLW0603 - the one setting every fit of a run shares
+    LOSS = args.loss
     lines = read(args.train, args.mode)
     if args.action == "cv":
         cv(lines, args.folds, args.l2, args.top, args.base_only)
@@ -217,7 +247,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     weights = fit(lines, args.l2, args.top, args.base_only)
     if args.action == "write":
         files = ", ".join(sorted(by_file(lines)))
-        write(weights, args.mode, f"{args.mode}: l2 {args.l2}, top {args.top}, trained on "
+        write(weights, args.mode, f"{args.loss} loss, l2 {args.l2}, top {args.top}"
+              f"{', base features only' if args.base_only else ''}; trained on "
               f"{len(lines)} questions of {files}")
         return
     test = read(args.validate, args.mode)

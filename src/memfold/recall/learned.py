@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from memfold.index.base import Candidate
+from memfold.names import USER, entity_key
 from memfold.recall import ranking
 from memfold.recall.ranking import Scored
+from memfold.values import Fact
 
 TOP = 30  # the best candidates a learned order reorders (and `recording` records)
 FIRST_WORDS = ("what", "which", "who", "where", "when", "how")
@@ -36,8 +38,8 @@ THENS = {ranking.VALID: "valid", ranking.WRITTEN: "written", ranking.HELD: "held
          ranking.NOT_THEN: "not_then"}
 # the candidate features a question's flags multiply (`expanded`)
 INTERACTED = ("kind:world", "kind:experience", "kind:opinion", "age", "newer", "entity",
-              "match", "score", "first", "weak", "lifecycle", "time", "context", "known",
-              "hopped", "lexical", "outdated", "replaced", "then:valid", "then:written")
+              "with_lead", "match", "score", "first", "weak", "lifecycle", "time", "context",
+              "known", "hopped", "lexical", "outdated", "replaced", "then:valid", "then:written")
 
 
 @dataclass(frozen=True)
@@ -85,14 +87,15 @@ def features(ordered: Sequence[Scored], today: date, how: Mapping[int, str],
     knowledge ("known") or the second hop ("hopped") brought, by rowid."""
     top = ordered[:TOP]
     best = max((s.score for s in top), default=0.0)
-    lead = top[0].fact.day if top else None
+    lead = top[0].fact if top else None
     return [_row(s, n, best, lead, today, how, fused, weak) for n, s in enumerate(top)]
 
 
-def _row(s: Scored, rank: int, best: float, lead: date | None, today: date,  # noqa: PLR0913
+def _row(s: Scored, rank: int, best: float, lead: Fact | None, today: date,  # noqa: PLR0913
          how: Mapping[int, str], fused: Mapping[int, float] | None,
          weak: Callable[[Candidate], bool]) -> dict[str, float]:
     fact, c = s.fact, s.candidate
+    day = lead.day if lead else None
     row = dict(zip(ranking.FACTORS, s.factors, strict=True))
     row["time"] = math.log(row["time"]) if row.get("time", 0) > 0 else 0.0
     row["event"] = math.log(row["event"]) if row.get("event", 0) > 0 else 0.0
@@ -111,13 +114,21 @@ def _row(s: Scored, rank: int, best: float, lead: date | None, today: date,  # n
                lexical=float(c.bm25 is not None),
                fused=(fused or {}).get(c.rowid, 0.0), weak=float(weak(c)),
                age=min((today - fact.day).days / 365, 3.0) if fact.day else 0.0,
-               newer=float(fact.day is not None and lead is not None and fact.day > lead),
-               older=float(fact.day is not None and lead is not None and fact.day < lead),
+               newer=float(fact.day is not None and day is not None and fact.day > day),
+               older=float(fact.day is not None and day is not None and fact.day < day),
+               with_lead=_shared(fact, lead) if rank else 0.0, second=float(rank == 1),
                entities=min(len(fact.entities), 3) / 3,
                length=min(len(fact.content.split()) / 30, 2.0))
     row.update((f"kind:{k}", float(fact.kind == k)) for k in KINDS)
     row.update((f"then:{name}", float(s.then == then)) for then, name in THENS.items())
     return row
+
+
+def _shared(fact: Fact, lead: Fact | None) -> float:
+    """The share of the first candidate's entities (the user's aside) the fact has too: a
+    sibling of the best match."""
+    theirs = {entity_key(e) for e in lead.entities} - {USER} if lead else set()
+    return len(theirs & {entity_key(e) for e in fact.entities}) / len(theirs) if theirs else 0.0
 
 
 def expanded(row: Mapping[str, float], shape: Mapping[str, float]) -> dict[str, float]:
