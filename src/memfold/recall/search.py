@@ -169,17 +169,17 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
                                  for c in found.values()])
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
-    ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
+    weak = weak_of(question, pool.found.values(), pool.covers, brought)
+    shown = _learned([s for s in scored if not s.hidden], plan.text,
+                     _shape(plan, named, slot, wanted), pool, options, weak)
+    ordered = _ordered(shown, plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
                        currency.stood_for(found.values(), via), offered.reader(backend))
-    weak = weak_of(question, pool.found.values(), pool.covers, brought)
     # siblings follow a best match that misses the question's words, not one that only
     # misses its head: the flag tells the reader, it does not reorder (`weak.Asked.head`)
     ordered = members.told_first(sets.with_siblings(
         backend, ordered, plan, named, pool, filters,
         weak_of(question.headless, pool.found.values(), pool.covers, brought)), told)
-    ordered = _learned(ordered, plan.text, _shape(plan, named, slot, wanted), pool,
-                       options, weak)
     shown = ordered[: options.k]
     if options.strict:  # the k best that are not weak, and how many weak ones gave way
         left = sum(map(weak, (s.candidate for s in shown)))
@@ -206,22 +206,26 @@ def _shape(plan: QueryPlan, named: Sequence[str], slot: asked_slot.Slot | None,
         "sum": wanted is not None and wanted.kind in WEIGHED_KINDS})
 
 
-def _learned(ordered: list[Scored], text: str, shape: dict[str, float], pool: Pool,
+def _learned(shown: list[Scored], text: str, shape: dict[str, float], pool: Pool,
              options: RecallOptions, weak: Callable[[Candidate], bool]) -> list[Scored]:
-    """The TOP best ordered again by the learned weights of the mode (`learned`), when it
-    has any; recorded instead under `learned.recording`.  A fact never passes a newer one
-    that may replace it (`_in_time`), and scores keep falling down the list."""
+    """The scored candidates, the TOP best (by `ranking.order`) ordered again by the learned
+    weights of the mode (`learned`), when it has any; recorded instead under
+    `learned.recording`.  The best scores are dealt out again in the learned order, so the
+    rules that place facts after scoring (what is true now above what it replaced, the
+    members told, siblings, spread: `_ordered`) still hold over it."""
     weights = learned.weights_for(options.mode)
-    if (weights is None and not learned.recording_now()) or not ordered:
-        return ordered
+    if (weights is None and not learned.recording_now()) or not shown:
+        return shown
+    ordered = sorted(shown, key=order)
     how = {**{r: "known" for r in pool.known}, **{r: "hopped" for r in pool.hopped}}
     rows = learned.features(ordered, options.today, how, pool.fused, weak)
     if weights is None:
         learned.record(text, ordered, rows, shape)
-        return ordered
+        return shown
     top = ordered[: len(rows)]
-    return _in_time(learned.reordered(top, rows, shape, weights), top, False) + \
-        ordered[len(rows):]
+    return [evolve(s, score=was.score) if s is not was else s
+            for s, was in zip(learned.reordered(top, rows, shape, weights), top, strict=True)
+            ] + ordered[len(rows):]
 
 
 def _headless(question: Asked, text: str, found: Collection[Candidate],
