@@ -48,7 +48,7 @@ def read(paths: Sequence[str], mode: str) -> list[Json]:
 
 
 def vectors(line: Json, top: int, base_only: bool) -> list[dict[str, float]]:
-    rows = line["rows"][:top]
+    rows = [{n: v for n, v in r.items() if n not in DROPPED} for r in line["rows"][:top]]
     return [dict(r) if base_only else learned.expanded(r, line["shape"]) for r in rows]
 
 
@@ -61,11 +61,13 @@ class Data:
         self.X = np.zeros((len(lines), top, len(names)))
         self.mask = np.zeros((len(lines), top), dtype=bool)
         self.gold = np.zeros((len(lines), top))
+        self.base = np.zeros((len(lines), top))  # recall's log share of the best score
         for q, line in enumerate(lines):
             gold = set(line["gold"])
             for c, row in enumerate(vectors(line, top, base_only)):
                 self.mask[q, c] = True
                 self.gold[q, c] = float(line["keys"][c] in gold)
+                self.base[q, c] = line["rows"][c].get("score", 0.0)
                 for name, value in row.items():
                     if name in index:
                         self.X[q, c, index[name]] = value
@@ -99,41 +101,51 @@ def _slopes(s: np.ndarray, mask: np.ndarray, gold: np.ndarray, target: np.ndarra
     return out
 
 
-def train(data: Data, l2: float, loss: str = "listwise", steps: int = 400,
+def train(data: Data, l2: float, loss: str = "listwise", steps: int = 400, cap: float = 0.0,
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Weights (on standardised features), their means and scales."""
+    """Weights (on standardised features), their means and scales.  With `cap`, the score is
+    recall's log share plus cap * tanh(z) (`learned.learned_score`)."""
     flat = data.X[data.mask]
     mean, scale = flat.mean(0), flat.std(0) + 1e-6
     keep = (data.gold.sum(1) > 0) & (data.mask.sum(1) > 1)
     X, mask, gold = (data.X[keep] - mean) / scale, data.mask[keep], data.gold[keep]
+    base = data.base[keep]
     target = gold / gold.sum(1, keepdims=True)
     w = np.zeros(X.shape[2])
     m, v = np.zeros_like(w), np.zeros_like(w)
     n = len(X)
     for step in range(1, steps + 1):
-        grad = np.einsum("qc,qcf->f", _slopes(X @ w, mask, gold, target, loss), X) / n \
-            + 2 * l2 * w
+        z = X @ w
+        if cap:
+            t = np.tanh(z)
+            slope = _slopes(base + cap * t, mask, gold, target, loss) * cap * (1 - t ** 2)
+        else:
+            slope = _slopes(z, mask, gold, target, loss)
+        grad = np.einsum("qc,qcf->f", slope, X) / n + 2 * l2 * w
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad ** 2
         w -= 0.05 * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
     return w, mean, scale
 
 
-def folded(w: np.ndarray, mean: np.ndarray, scale: np.ndarray, names: list[str]
-           ) -> dict[str, float]:
-    """The weights on raw features (the constant part drops out of a ranking)."""
+def folded(w: np.ndarray, mean: np.ndarray, scale: np.ndarray, names: list[str],
+           cap: float = 0.0) -> dict[str, float]:
+    """The weights on raw features, with the bias the standardising left (which counts
+    only under a cap) and the cap."""
     raw = w / scale
-    return {n: round(float(x), 5) for n, x in zip(names, raw, strict=True) if abs(x) > 1e-5}
+    out = {n: round(float(x), 5) for n, x in zip(names, raw, strict=True) if abs(x) > 1e-5}
+    if cap:
+        out.update(bias=round(float(-(mean * raw).sum()), 5), cap=cap)
+    return out
 
 
-def ranked_keys(line: Json, weights: dict[str, float] | None, top: int,
-                base_only: bool) -> list[str | None]:
+def ranked_keys(line: Json, weights: dict[str, float] | None, top: int) -> list[str | None]:
     keys = line["keys"]
     if weights is None or len(keys) < 2:
         return keys
-    rows = vectors(line, top, base_only)
+    rows = line["rows"][:top]
     tiers = [r.get("archived", 0) + 2 * r.get("gone", 0) for r in rows]
-    score = [sum(w * r.get(n, 0.0) for n, w in weights.items()) for r in rows]
+    score = [learned.learned_score(r, line["shape"], weights) for r in rows]
     order = sorted(range(len(rows)), key=lambda i: (tiers[i], -score[i], i))
     return [keys[i] for i in order] + keys[len(rows):]
 
@@ -146,7 +158,7 @@ def figures(lines: list[Json], weights: dict[str, float] | None, top: int,
         gold = set(line["gold"])
         if not gold:
             continue
-        keys = ranked_keys(line, weights, top, base_only)
+        keys = ranked_keys(line, weights, top)
         p1 = float(bool(keys) and keys[0] in gold)
         r5 = len(gold.intersection(k for k in keys[:5] if k)) / len(gold)
         for name in (line["category"], "overall"):
@@ -156,12 +168,14 @@ def figures(lines: list[Json], weights: dict[str, float] | None, top: int,
 
 
 LOSS = "listwise"
+DROPPED: set[str] = set()  # features left out of the model (--drop)
+CAP = [0.0]  # --cap
 
 
 def fit(lines: list[Json], l2: float, top: int, base_only: bool) -> dict[str, float]:
     names = names_of(lines, top, base_only)
-    w, mean, scale = train(Data(lines, names, top, base_only), l2, LOSS)
-    return folded(w, mean, scale, names)
+    w, mean, scale = train(Data(lines, names, top, base_only), l2, LOSS, cap=CAP[0])
+    return folded(w, mean, scale, names, CAP[0])
 
 
 def table(before: dict[str, tuple[float, float, int]],
@@ -235,11 +249,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--top", type=int, default=learned.TOP)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--base-only", action="store_true")
+    parser.add_argument("--cap", type=float, default=0.0,
+                        help="bound the model's move: recall's log share + cap * tanh(z)")
+    parser.add_argument("--drop", default="", help="features left out, comma-separated")
     parser.add_argument("--loss", choices=("listwise", "pairwise", "both"), default="listwise")
     parser.add_argument("--files", action="store_true", help="score: also per file")
     args = parser.parse_args(argv)
     global LOSS  # noqa: PLW0603 - the one setting every fit of a run shares
     LOSS = args.loss
+    DROPPED.update(n for n in args.drop.split(",") if n)
+    CAP[0] = args.cap
     lines = read(args.train, args.mode)
     if args.action == "cv":
         cv(lines, args.folds, args.l2, args.top, args.base_only)
@@ -248,6 +267,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.action == "write":
         files = ", ".join(sorted(by_file(lines)))
         write(weights, args.mode, f"{args.loss} loss, l2 {args.l2}, top {args.top}"
+              f"{', without ' + args.drop if args.drop else ''}"
+              f"{f', cap {args.cap}' if args.cap else ''}"
               f"{', base features only' if args.base_only else ''}; trained on "
               f"{len(lines)} questions of {files}")
         return

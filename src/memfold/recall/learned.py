@@ -21,13 +21,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from dataclasses import replace as evolve
 from datetime import date
 
 from memfold.index.base import Candidate
 from memfold.names import USER, entity_key
 from memfold.recall import ranking
 from memfold.recall.ranking import Scored
-from memfold.values import Fact
+from memfold.values import TEXT, Fact
 
 TOP = 30  # the best candidates a learned order reorders (and `recording` records)
 FIRST_WORDS = ("what", "which", "who", "where", "when", "how")
@@ -40,6 +41,8 @@ THENS = {ranking.VALID: "valid", ranking.WRITTEN: "written", ranking.HELD: "held
 INTERACTED = ("kind:world", "kind:experience", "kind:opinion", "age", "newer", "entity",
               "with_lead", "match", "score", "first", "weak", "lifecycle", "time", "context",
               "known", "hopped", "lexical", "outdated", "replaced", "then:valid", "then:written")
+
+SPECIAL = frozenset({"bias", "cap"})  # weights that weigh no feature (`learned_score`)
 
 
 @dataclass(frozen=True)
@@ -143,9 +146,15 @@ def expanded(row: Mapping[str, float], shape: Mapping[str, float]) -> dict[str, 
 
 def learned_score(row: Mapping[str, float], shape: Mapping[str, float],
                   weights: Mapping[str, float]) -> float:
-    """The model's score of one candidate: the weights times its `expanded` features."""
+    """The model's score of one candidate: z, the weights times its `expanded` features
+    plus the weight "bias"; with a "cap" c, recall's own log share of the best score
+    (`score`) plus c * tanh(z) — the model then moves a fact past another only when their
+    scores from recall are within a factor e^(2c) of each other — else z alone."""
     values = expanded(row, shape)
-    return sum(w * values.get(name, 0.0) for name, w in weights.items())
+    z = weights.get("bias", 0.0) + sum(w * values.get(name, 0.0) for name, w in weights.items()
+                                       if name not in SPECIAL)
+    cap = weights.get("cap", 0.0)
+    return row.get("score", 0.0) + cap * math.tanh(z) if cap else z
 
 
 def weights_for(mode: str) -> Mapping[str, float] | None:
@@ -171,10 +180,27 @@ def recording_now() -> bool:
     return _RECORDS.get() is not None
 
 
-def reordered(ordered: Sequence[Scored], rows: Sequence[Mapping[str, float]],
+def reordered(top: Sequence[Scored], rows: Sequence[Mapping[str, float]],
               shape: Mapping[str, float], weights: Mapping[str, float]) -> list[Scored]:
-    """The best `len(rows)` of `ordered` sorted by tier, then the learned score (recall's
-    order breaking ties); the rest follow as they were."""
-    scored = [(s.tier, -learned_score(row, shape, weights), n, s)
-              for n, (s, row) in enumerate(zip(ordered, rows, strict=False))]
-    return [s for *_, s in sorted(scored, key=lambda t: t[:3])] + list(ordered[len(rows):])
+    """`top` (recall's best, in `ranking.order`) with its typed facts sorted by tier, then
+    the learned score (recall's order breaking ties), among the places typed facts hold:
+    the model learned from typed facts, so a text row (a note's paragraph, a captured turn)
+    keeps its place.  Each fact moved takes the score recall gave the place it takes, so
+    scores fall down the list as before and the rules that place facts after scoring weigh
+    the same numbers.  Facts the model cannot tell apart (the same learned score, the same
+    score from recall) keep one score between them, the best dealt to either, so that
+    recall's ties still break by date, path and line."""
+    values = [learned_score(row, shape, weights) for row in rows]
+    places = [n for n, s in enumerate(top) if s.fact.kind != TEXT]
+    picked = sorted(places, key=lambda i: (top[i].tier, -values[i], i))
+    given = dict(zip(picked, places, strict=True))  # fact -> the place it takes
+    best: dict[tuple[int, float, float], float] = {}
+    for i, place in given.items():
+        key = (top[i].tier, values[i], top[i].score)
+        best[key] = max(best.get(key, top[place].score), top[place].score)
+    out = list(top)
+    for i, place in given.items():
+        s = top[i]
+        dealt = best[(s.tier, values[i], s.score)]
+        out[place] = s if dealt == s.score else evolve(s, score=dealt)
+    return out

@@ -222,10 +222,7 @@ def _learned(shown: list[Scored], text: str, shape: dict[str, float], pool: Pool
     if weights is None:
         learned.record(text, ordered, rows, shape)
         return shown
-    top = ordered[: len(rows)]
-    return [evolve(s, score=was.score) if s is not was else s
-            for s, was in zip(learned.reordered(top, rows, shape, weights), top, strict=True)
-            ] + ordered[len(rows):]
+    return learned.reordered(ordered[: len(rows)], rows, shape, weights) + ordered[len(rows):]
 
 
 def _headless(question: Asked, text: str, found: Collection[Candidate],
