@@ -57,6 +57,24 @@ class Record:
 
 
 _RECORDS: ContextVar[list[Record] | None] = ContextVar("memfold_learned_records", default=None)
+# Whether recall orders its best by the learned weights when nothing says (`ordering`): off.
+# On held-out personal years it lifts P@1 (docs/benchmarks.md, "ltr41"), but it overrides
+# rules recall states and tests on small memories (a fact valid at the asked time above one
+# written then, ties broken by date, ...): turning it on is the maintainers' call.
+ON_BY_DEFAULT = False
+_ORDERING: ContextVar[bool | None] = ContextVar("memfold_learned_ordering", default=None)
+
+
+@contextmanager
+def ordering(on: bool = True) -> Iterator[None]:
+    """Recall in this context orders its best by the learned weights (or, with `on` False,
+    does not), whatever ON_BY_DEFAULT says: the way to ask for the learned order, and a
+    benchmark's way to compare the two orders in one process."""
+    token = _ORDERING.set(on)
+    try:
+        yield
+    finally:
+        _ORDERING.reset(token)
 
 
 @contextmanager
@@ -159,8 +177,10 @@ def learned_score(row: Mapping[str, float], shape: Mapping[str, float],
 
 def weights_for(mode: str) -> Mapping[str, float] | None:
     """The learned weights recall orders its best by in `mode`, or None: recall's own
-    order (none trained for the mode, or a `recording` under way)."""
-    if _RECORDS.get() is not None:
+    order (the learned order not asked for — ON_BY_DEFAULT, `ordering` —, none trained for
+    the mode, or a `recording` under way)."""
+    asked = _ORDERING.get()
+    if _RECORDS.get() is not None or not (ON_BY_DEFAULT if asked is None else asked):
         return None
     from memfold.recall.learned_weights import WEIGHTS
 
