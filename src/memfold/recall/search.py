@@ -170,7 +170,7 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     weak = weak_of(question, pool.found.values(), pool.covers, brought)
-    shown = _learned([s for s in scored if not s.hidden], plan.text,
+    shown = _learned(backend, [s for s in scored if not s.hidden], plan.text,
                      _shape(plan, named, slot, wanted), pool, options, weak)
     ordered = _ordered(shown, plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
@@ -206,14 +206,19 @@ def _shape(plan: QueryPlan, named: Sequence[str], slot: asked_slot.Slot | None,
         "sum": wanted is not None and wanted.kind in WEIGHED_KINDS})
 
 
-def _learned(shown: list[Scored], text: str, shape: dict[str, float], pool: Pool,
-             options: RecallOptions, weak: Callable[[Candidate], bool]) -> list[Scored]:
+def _learned(backend: RecallIndex, shown: list[Scored], text: str, shape: dict[str, float],
+             pool: Pool, options: RecallOptions, weak: Callable[[Candidate], bool],
+             ) -> list[Scored]:
     """The scored candidates, the TOP best (by `ranking.order`) ordered again by the learned
-    weights of the mode (`learned`), when it has any; recorded instead under
-    `learned.recording`.  The best scores are dealt out again in the learned order, so the
-    rules that place facts after scoring (what is true now above what it replaced, the
-    members told, siblings, spread: `_ordered`) still hold over it."""
+    weights of the mode (`learned`), when it has any and the memory is one an assistant
+    keeps about its user — it has the user's entity (`names.USER`), as the years the
+    weights learned from do; a chat log's speakers (LoCoMo) or another's timeline are
+    not.  Recorded instead under `learned.recording`.  The best scores are dealt out again
+    in the learned order, so the rules that place facts after scoring (what is true now
+    above what it replaced, the members told, siblings, spread: `_ordered`) still hold."""
     weights = learned.weights_for(options.mode)
+    if weights is not None and not backend.resolve_names([USER]).get(USER):
+        weights = None
     if (weights is None and not learned.recording_now()) or not shown:
         return shown
     ordered = sorted(shown, key=order)
