@@ -234,9 +234,21 @@ def write(weights: dict[str, float], mode: str, note: str) -> None:
     table_ = {**namespace["WEIGHTS"],
               mode: dict(sorted(weights.items(), key=lambda kv: (-abs(kv[1]), kv[0])))}
     WEIGHTS.write_text(f"{HEAD}\nNOTES: dict[str, str] = {pprint.pformat(notes, width=70)}\n\n"
-                       f"WEIGHTS: dict[str, dict[str, float]] = "
-                       f"{pprint.pformat(table_, width=96, sort_dicts=False)}\n",
+                       f"WEIGHTS: dict[str, dict[str, float]] = {{\n"
+                       + "".join(_packed(m, w) for m, w in table_.items()) + "}\n",
                        encoding="utf-8")
+
+
+def _packed(mode: str, weights: dict[str, float]) -> str:
+    """One mode's weights, as many to a line as fit in 96 characters."""
+    lines, line = [], "       "
+    for name, value in weights.items():
+        item = f" {name!r}: {value!r},"
+        if len(line) + len(item) > 96:
+            lines.append(line)
+            line = "       "
+        line += item
+    return f"    {mode!r}: {{\n" + "\n".join([*lines, line]) + "\n    },\n"
 
 
 def main(argv: Sequence[str] | None = None) -> None:

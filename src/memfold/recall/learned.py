@@ -8,9 +8,12 @@ about when), the question's flags entering only as products with the candidate's
 
 The weights (`learned_weights`, per recall mode) are trained by tools/train_ltr.py on the
 features `recording` gives a benchmark, never by hand; with no weights for a mode the order
-is recall's own.  The learned score only reorders: a fact never passes a newer one that may
-replace it (`search._in_time`), active facts stay above archived ones, and scores are kept
-falling down the list; `why` still tells what each fact matched.  Pure: no index, no I/O.
+is recall's own.  Off unless asked for (`ordering`, ON_BY_DEFAULT), and then only in a
+memory kept about its user (`search._learned`).  The learned score only reorders the typed
+facts among the places they hold, before the rules that place facts after scoring (what is
+true now, members, siblings, spread), which still run; active facts stay above archived
+ones, scores keep falling down the list, and `why` still tells what each fact matched.
+Figures: docs/benchmarks.md, "ltr41".  Pure: no index, no I/O.
 """
 
 from __future__ import annotations
