@@ -170,8 +170,8 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     weak = weak_of(question, pool.found.values(), pool.covers, brought)
-    shown = _learned(backend, [s for s in scored if not s.hidden], plan.text,
-                     _shape(plan, named, slot, wanted), pool, options, weak)
+    shown = _learned(backend, [s for s in scored if not s.hidden], plan,
+                     functools.partial(_shape, plan, named, slot, wanted), pool, options, weak)
     ordered = _ordered(shown, plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
                        currency.stood_for(found.values(), via), offered.reader(backend))
@@ -206,9 +206,9 @@ def _shape(plan: QueryPlan, named: Sequence[str], slot: asked_slot.Slot | None,
         "sum": wanted is not None and wanted.kind in WEIGHED_KINDS})
 
 
-def _learned(backend: RecallIndex, shown: list[Scored], text: str, shape: dict[str, float],
-             pool: Pool, options: RecallOptions, weak: Callable[[Candidate], bool],
-             ) -> list[Scored]:
+def _learned(backend: RecallIndex, shown: list[Scored], plan: QueryPlan,
+             shape_of: Callable[[], dict[str, float]], pool: Pool, options: RecallOptions,
+             weak: Callable[[Candidate], bool]) -> list[Scored]:
     """The scored candidates, the TOP best (by `ranking.order`) ordered again by the learned
     weights of the mode (`learned`), when it has any and the memory is one an assistant
     keeps about its user — it has the user's entity (`names.USER`), as the years the
@@ -221,11 +221,11 @@ def _learned(backend: RecallIndex, shown: list[Scored], text: str, shape: dict[s
         weights = None
     if (weights is None and not learned.recording_now()) or not shown:
         return shown
-    ordered = sorted(shown, key=order)
+    ordered, shape = sorted(shown, key=order), shape_of()
     how = {**{r: "known" for r in pool.known}, **{r: "hopped" for r in pool.hopped}}
     rows = learned.features(ordered, options.today, how, pool.fused, weak)
     if weights is None:
-        learned.record(text, ordered, rows, shape)
+        learned.record(plan.text, ordered, rows, shape)
         return shown
     return learned.reordered(ordered[: len(rows)], rows, shape, weights) + ordered[len(rows):]
 
