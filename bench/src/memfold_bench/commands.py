@@ -12,6 +12,7 @@ from .index_bench import index_command
 from .judge_bench import judge_command
 from .lab import lab_command
 from .locomo import locomo_command
+from .ltr import ltr_features_command
 from .personal_bench import personal_command
 from .recall_bench import recall_command
 from .review_bench import review_command
@@ -39,7 +40,7 @@ COMMANDS += [server_command]
 COMMANDS += [server_trials_command]
 COMMANDS += [server_scale_command]
 COMMANDS += [sidebyside_command]
-COMMANDS += [personal_command, truth_command, year_command]
+COMMANDS += [personal_command, truth_command, year_command, ltr_features_command]
 COMMANDS += [capture_command, import_command]
 COMMANDS += [tokens_command]
 COMMANDS += [review_command]

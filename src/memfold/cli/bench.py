@@ -43,15 +43,24 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, module="memfold_bench.commands",
            missing="memfold bench needs the benchmarks (memfold-bench, package memfold_bench), "
                    "not installed here: pip install -e ./bench in a checkout of memfold")
-def bench() -> None:
+@click.option("--learned", is_flag=True,
+              help="Recall orders its best by the learned weights (`recall.learned`, off "
+                   "by default) in every benchmark of this run.")
+@click.pass_context
+def bench(ctx: click.Context, learned: bool) -> None:
     """Benchmarks: commands that print figures beside a floor measured in the same run.
 
-    Results are written as JSON under benchmarks/results/ (or --out).
+    Results are written as JSON under benchmarks/results/ (or --out).  With --learned,
+    recall orders its best by the learned weights (docs/benchmarks.md, "ltr41").
 
     \b
     Example:
       memfold bench index --files 365
     """
+    if learned:
+        from memfold.recall.learned import ordering
+
+        ctx.with_resource(ordering(True))
 
 
 COMMANDS = [bench]

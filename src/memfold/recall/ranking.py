@@ -194,7 +194,10 @@ an answer elsewhere needed.  Held out on the LoCoMo dev split (every fold chose 
 vectors.
 
 With `--rerank` (`search._reranked`, `embed.rerank`) the RERANK_TOP best are ordered again by a
-blend of this score and a reranker's, RERANK_SHARE of it the reranker's.
+blend of this score and a reranker's, RERANK_SHARE of it the reranker's.  Asked for
+(`learned.ordering`, off by default), the 30 best typed facts of a memory kept about its user
+are ordered by learned weights over these factors before the rules that place facts run
+(`recall.learned`; docs/benchmarks.md, "ltr41").
 
 Facts a person archived rank below every active one, and superseded or expired ones below
 those; a fact archived by decay alone competes with the active ones, weighed down by its
@@ -315,6 +318,12 @@ HELD_THEN = frozenset({VALID, WRITTEN, HELD})
 VALID_THEN = 1.3  # the fact's stated validity overlaps the time asked about
 WRITTEN_THEN = 1.15  # the fact was written in the time asked about
 STATE_NOT_THEN = 0.6  # a state fact that did not hold then (written after it, for one)
+# the factors of a candidate's score, in `Scored.factors` (`scoring.score_candidate`): its
+# match and context, 1/0 for an entity named, off the subject, told of others, no answer of
+# the kind asked, no person for a who, no head; its lifecycle, time and event weights; 1/0
+# for a fact that says who a role asked is
+FACTORS = ("match", "context", "entity", "off_subject", "others", "unanswered", "nobody",
+           "headless", "lifecycle", "time", "event", "role_told")
 
 
 # The weights a benchmark may vary to fit or test them (`memfold bench locomo --tune`), by name,
@@ -441,6 +450,9 @@ class Scored:
     outdated_by: tuple[str, ...] = ()  # newer facts shown with it that may replace it
     own: float = 0.0  # its score without the context its neighbours gave it
     lifter: str | None = None  # the neighbour that gave it that context, if any
+    # the factors its score was made of (`scoring.score_candidate`, named by FACTORS), read
+    # by the learned order of the best (`recall.learned`)
+    factors: tuple[float, ...] = ()
 
     @property
     def fact(self) -> Fact:
@@ -458,10 +470,10 @@ class Scored:
 def made_scored(candidate: Candidate, score: float, confidence: float,  # noqa: PLR0913
                 linked: tuple[str, ...], opinion: bool, status: str, decay: float, tier: int,
                 beside: str | None, then: str, *, hidden: bool, own: float,
-                lifter: str | None) -> Scored:
+                lifter: str | None, factors: tuple[float, ...] = ()) -> Scored:
     """`Scored(...)` as `scoring.score_candidate` makes one for each candidate of every
     recall (the fields it leaves out at their defaults): a frozen dataclass's own
-    `__init__` sets each of its 16 fields through `object.__setattr__` (about 3 µs), this
+    `__init__` sets each of its 17 fields through `object.__setattr__` (about 3 µs), this
     fills its `__dict__` at once, as `values.facts.made_fact` does a Fact's.  The same
     object: tests/recall/test_ranking_made.py holds the two equal."""
     made = object.__new__(Scored)
@@ -482,6 +494,7 @@ def made_scored(candidate: Candidate, score: float, confidence: float,  # noqa: 
     d["outdated_by"] = ()
     d["own"] = own
     d["lifter"] = lifter
+    d["factors"] = factors
     return made
 
 

@@ -88,10 +88,12 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     confidence = fact_confidence(c)
     context, beside = near or (0.0, None)
     off_subject = selective and not linked and not names_entity(c.fact, named)
-    others = ranking.tunable("OTHERS_SHARE") if _of_others(c, plan, named, user) else 1.0
-    if unanswered(c, wanted):
+    of_others = _of_others(c, plan, named, user)
+    others = ranking.tunable("OTHERS_SHARE") if of_others else 1.0
+    nobody = False
+    if no_answer := unanswered(c, wanted):
         others *= ranking.tunable("UNANSWERED_SHARE")
-    elif asks_person(plan.text) and not names_person(c.fact.content, c.links, named):
+    elif nobody := asks_person(plan.text) and not names_person(c.fact.content, c.links, named):
         others *= ranking.tunable("NOBODY_SHARE")
     if headless:
         others *= ranking.tunable("HEADLESS_SHARE")
@@ -102,15 +104,14 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     if plan.change_day is not None and c.fact.day is not None and c.fact.day >= plan.change_day:
         told *= ranking.tunable("AFTER_CHANGE")
     kind = ranking.weighed_kind(c.fact)
+    timed = time_factor(then, state=c.fact.kind in STATE_KINDS or _told_apart(c.fact, plan.window))
 
     def valued(context: float) -> float:
         rel = others * relevance(match, context=context, entity=bool(linked),
                                  opinion=opinion, off_subject=off_subject,
                                  role_told=c.fact.id in plan.role_told)
         return score(rel, kind=kind, confidence=confidence,
-                     importance=c.fact.importance, lifecycle=weight) * time_factor(
-                         then, state=c.fact.kind in STATE_KINDS
-                         or _told_apart(c.fact, plan.window)) * told
+                     importance=c.fact.importance, lifecycle=weight) * timed * told
 
     tier = 0 if current or _faded(c, status) else (1 if status == ARCHIVED else 2)
     value = valued(context)
@@ -118,7 +119,10 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
         c, value, confidence, linked, opinion, status, decay, tier,
         beside if ranking.tunable("CONTEXT_SHARE") * context > match else None, then,
         hidden=not current and status in LEFT_OUT, own=valued(0.0) if context else value,
-        lifter=beside if context else None)
+        lifter=beside if context else None,
+        factors=(match, context, float(bool(linked)), float(off_subject), float(of_others),
+                 float(no_answer), float(bool(nobody)), float(headless), weight, timed, told,
+                 float(c.fact.id in plan.role_told)))
 
 
 def unanswered(c: Candidate, wanted: AnswerKind | None) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace as evolve
 from datetime import date
 from typing import TYPE_CHECKING, TypeVar
@@ -26,8 +26,18 @@ from memfold import lexicon
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
 from memfold.names import USER, entity_key
-from memfold.recall import anchored, asked_slot, before, currency, members, offered, ranking, sets
-from memfold.recall.answer_kind import kind_of
+from memfold.recall import (
+    anchored,
+    asked_slot,
+    before,
+    currency,
+    learned,
+    members,
+    offered,
+    ranking,
+    sets,
+)
+from memfold.recall.answer_kind import AnswerKind, asks_person, kind_of
 from memfold.recall.fusion import HYBRID
 from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
 from memfold.recall.hits import (
@@ -47,6 +57,7 @@ from memfold.recall.query import QueryPlan
 from memfold.recall.ranking import Scored, order
 from memfold.recall.roles import with_roles
 from memfold.recall.scoring import (
+    WEIGHED_KINDS,
     held_by_neighbours,
     said_time,
     score_candidate,
@@ -158,10 +169,12 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
                                  for c in found.values()])
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
-    ordered = _ordered([s for s in scored if not s.hidden], plan, options, ends, pool.fused,
+    weak = weak_of(question, pool.found.values(), pool.covers, brought)
+    shown = _learned(backend, [s for s in scored if not s.hidden], plan,
+                     functools.partial(_shape, plan, named, slot, wanted), pool, options, weak)
+    ordered = _ordered(shown, plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
                        currency.stood_for(found.values(), via), offered.reader(backend))
-    weak = weak_of(question, pool.found.values(), pool.covers, brought)
     # siblings follow a best match that misses the question's words, not one that only
     # misses its head: the flag tells the reader, it does not reorder (`weak.Asked.head`)
     ordered = members.told_first(sets.with_siblings(
@@ -179,6 +192,42 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
             for s in shown]
     hidden = Counter(s.status for s in scored if s.hidden)
     return pack(hits, options, window, tuple(named), hidden, notes)
+
+
+def _shape(plan: QueryPlan, named: Sequence[str], slot: asked_slot.Slot | None,
+           wanted: AnswerKind | None) -> dict[str, float]:
+    """The question's flags as the plan reads them, for the learned order (`learned`)."""
+    return learned.shape_of(plan.text, {
+        "opinion": plan.opinion, "user": plan.user_subject, "history": plan.history,
+        "time": plan.window is not None, "before": plan.change_day is not None,
+        "named": bool(named), "slot": slot is not None,
+        "now": not plan.history and plan.window is None, "person": asks_person(plan.text),
+        "several": sets.asks_for_several(plan), "asks_when": asks_when(plan.text),
+        "sum": wanted is not None and wanted.kind in WEIGHED_KINDS})
+
+
+def _learned(backend: RecallIndex, shown: list[Scored], plan: QueryPlan,
+             shape_of: Callable[[], dict[str, float]], pool: Pool, options: RecallOptions,
+             weak: Callable[[Candidate], bool]) -> list[Scored]:
+    """The scored candidates, the TOP best (by `ranking.order`) ordered again by the learned
+    weights of the mode (`learned`), when it has any and the memory is one an assistant
+    keeps about its user — it has the user's entity (`names.USER`), as the years the
+    weights learned from do; a chat log's speakers (LoCoMo) or another's timeline are
+    not.  Recorded instead under `learned.recording`.  The best scores are dealt out again
+    in the learned order, so the rules that place facts after scoring (what is true now
+    above what it replaced, the members told, siblings, spread: `_ordered`) still hold."""
+    weights = learned.weights_for(options.mode)
+    if weights is not None and not backend.resolve_names([USER]).get(USER):
+        weights = None
+    if (weights is None and not learned.recording_now()) or not shown:
+        return shown
+    ordered, shape = sorted(shown, key=order), shape_of()
+    how = {**{r: "known" for r in pool.known}, **{r: "hopped" for r in pool.hopped}}
+    rows = learned.features(ordered, options.today, how, pool.fused, weak)
+    if weights is None:
+        learned.record(plan.text, ordered, rows, shape)
+        return shown
+    return learned.reordered(ordered[: len(rows)], rows, shape, weights) + ordered[len(rows):]
 
 
 def _headless(question: Asked, text: str, found: Collection[Candidate],

@@ -1,0 +1,127 @@
+"""Recall's learned order of its best candidates (`recall.learned`): the weights load and
+name only features recall computes, the order is off unless asked for, a learned order that
+differs from recall's own is applied when asked (and `why` is the same for each fact), a
+text row keeps its place, a memory without its user's entity (a chat log, another's
+timeline) keeps recall's order, and a recording keeps recall's own order and records its
+best."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memfold.memory import Memory
+from memfold.recall import learned, learned_weights, ranking
+
+DAY = "2025-06-01T10:00:00"
+LATER = "2025-06-02T10:00:00"
+FACTS = ["W @Ines: Ines keeps bees on the allotment.",
+         "B @Ines: Ines and I visited the bee museum in Gdansk.",
+         "O @Ines: Ines thinks bees are the best pets."]
+ME = "W @me: I work night shifts at the depot."  # a memory kept about its user
+
+
+def _names() -> set[str]:
+    base = {*ranking.FACTORS, "score", "rank", "first", "second", "own", "beside", "lifted",
+            "alike", "replaced", "outdated", "archived", "gone", "faded", "decay",
+            "confidence", "importance", "known", "hopped", "lexical", "fused", "weak", "age",
+            "newer", "older", "with_lead", "entities", "length",
+            *(f"kind:{k}" for k in learned.KINDS),
+            *(f"then:{t}" for t in learned.THENS.values())}
+    return base
+
+
+def test_the_weights_load_and_name_features_recall_computes() -> None:
+    base = _names()
+    assert set(learned.INTERACTED) <= base
+    assert learned.weights_for("lexical") is None  # off unless asked for
+    for mode in ("lexical", "hybrid"):
+        with learned.ordering():
+            weights = learned.weights_for(mode)
+        assert weights, f"no learned weights for {mode}"
+        for name in weights:
+            q, _, feature = name.partition("*")
+            assert (feature in base and q.startswith("q:")) if feature \
+                else name in base | learned.SPECIAL, name
+
+
+def test_a_row_has_the_features_the_weights_name(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        memory.retain([ME, *FACTS], now=DAY)
+        with learned.recording() as records:
+            memory.recall("what about bees", now=LATER)
+    rows = records[-1].rows
+    assert rows and set().union(*rows) <= _names()
+
+
+
+def _asked(memory: Memory, query: str = "Ines bees") -> list[tuple[str, str]]:
+    with learned.ordering():
+        return [(h.fact.content, h.why) for h in memory.recall(query, now=LATER).hits]
+
+
+def test_a_learned_order_that_differs_is_applied(workspace: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    with Memory.open(workspace) as memory:
+        memory.retain([ME, *FACTS], now=DAY)
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {})
+        own = _asked(memory)
+        # a model that only wants experiences, then opinions, first
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {"lexical": {
+            "kind:experience": 10.0, "kind:opinion": 5.0}})
+        taught = _asked(memory)
+        with learned.ordering():
+            scores = [h.score for h in memory.recall("Ines bees", now=LATER).hits]
+        unasked = [h.fact.content for h in memory.recall("Ines bees", now=LATER).hits]
+    assert unasked == [c for c, _ in own]  # not asked for: recall's own order
+    assert [c for c, _ in taught][:2] == [FACTS[1].split(": ", 1)[1], FACTS[2].split(": ", 1)[1]]
+    assert [c for c, _ in own] != [c for c, _ in taught]
+    assert dict(own) == dict(taught)  # each fact's why is the same
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_a_recording_keeps_recalls_own_order(workspace: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    with Memory.open(workspace) as memory:
+        memory.retain([ME, *FACTS], now=DAY)
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {})
+        own = _asked(memory)
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {"lexical": {"kind:experience": 10.0}})
+        with learned.recording() as records:
+            recorded = _asked(memory)
+    assert recorded == own
+    assert len(records) == 1
+    record = records[0]
+    assert record.query == "Ines bees" and record.shape["q:named"] == 1.0
+    assert len(record.ids) == len(record.rows) == len(own)
+    assert all(len(row) > 5 for row in record.rows)
+
+
+def test_a_text_row_keeps_its_place(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model learned from typed facts: a paragraph of notes keeps the place recall
+    gave it, the typed facts are ordered again around it."""
+    (workspace / "memory/2025-06-01.md").write_text(
+        "Ines bees: the hives on the allotment did well this year.\n")
+    with Memory.open(workspace) as memory:
+        memory.retain([ME, *FACTS], now=DAY)
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {})
+        own = [c for c, _ in _asked(memory)]
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {"lexical": {"kind:experience": 10.0}})
+        taught = [c for c, _ in _asked(memory)]
+    text = next(n for n, c in enumerate(own) if c.startswith("Ines bees:"))
+    assert taught[text] == own[text]
+    assert taught != own
+
+
+def test_a_memory_without_its_user_keeps_recalls_order(workspace: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    with Memory.open(workspace) as memory:
+        memory.retain(FACTS, now=DAY)
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {})
+        own = _asked(memory)
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {"lexical": {
+            "kind:experience": 10.0, "kind:opinion": 5.0}})
+        assert _asked(memory) == own
+        memory.retain(ME, now=DAY)
+        assert _asked(memory) != own
