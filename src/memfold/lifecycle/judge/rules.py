@@ -397,8 +397,8 @@ def _counted(n: Reading, o: Reading) -> str | None:
         for old_value, old_units in o.numbers:
             same_unit = units & old_units or (not units and old_units & n.words) or (
                 not old_units and units & o.words)
-            topic = _topic(n.words, o.words) - {value, old_value} - (  # "ran 10 miles": an
-                units | old_units | apart.UNIT_WORDS if n.kind == "experience" else set())  # event
+            events = units | old_units | apart.UNIT_WORDS if n.kind == "experience" else set()
+            topic = _topic(n.words, o.words) - {value, old_value} - events  # "ran 10 miles"
             if same_unit and value != old_value and topic \
                     and not apart.values_apart(units, value, old_value, n, o):
                 return f"{_text(units | old_units, n, o)}: {old_value} became {value}"
