@@ -150,7 +150,8 @@ def test_a_replaced_facts_current_one_is_asked_once_per_version(pg_db: Provision
 def test_the_byte_budget_forgets_the_least_recently_used_bank_first(pg_db: Provisioned) -> None:
     """What a replica keeps is bounded by an estimate of its bytes over all banks: with room
     for one bank's answers, a second bank's push the first's out (read again when asked,
-    and answered as before); a budget no bank fits keeps nothing between recalls."""
+    and answered as before); a bank past the budget alone forgets its fact rows first; a
+    budget of 0 keeps nothing between recalls."""
     from memfold.server.pgrecall import versions
 
     for name in ("lru-a", "lru-b"):
@@ -168,6 +169,12 @@ def test_the_byte_budget_forgets_the_least_recently_used_bank_first(pg_db: Provi
         again, asked = _recall(pool, "lru-a", MIXED)
         assert again == first[MIXED]
         assert any(s.startswith(ASKED) for s in asked)  # its counts read again
+        # lru-a's answers alone (the latest used) past the budget: its rows forgotten
+        kept.budget = list(kept._found.values())[-1].weight() - 1  # noqa: SLF001
+        again, asked = _recall(pool, "lru-a", MIXED)
+        assert again == first[MIXED]
+        assert not any(s.startswith(ASKED) for s in asked)  # its counts kept
+        assert any(s.endswith("f.rowid = ANY(%s) ") for s in asked)  # its rows read again
         kept.budget = 0  # nothing kept between two recalls
         for _ in range(2):
             for q in QUERIES:
@@ -186,7 +193,7 @@ def test_the_budget_is_read_from_the_environment(monkeypatch: Any) -> None:
     monkeypatch.setenv("MEMFOLD_SERVER_CACHE_MB", "3")
     assert Versions().budget == 3 * MB
     monkeypatch.delenv("MEMFOLD_SERVER_CACHE_MB")
-    assert Versions().budget == 24 * MB
+    assert Versions().budget == 16 * MB
     for bad in ("-1", "lots"):
         monkeypatch.setenv("MEMFOLD_SERVER_CACHE_MB", bad)
         with pytest.raises(BadInput, match="MEMFOLD_SERVER_CACHE_MB"):

@@ -66,7 +66,7 @@ def _announce(host: str, port: int, workers: int, *, vectors: bool) -> None:
               help="Semantic and hybrid recall with the embed extra's model, vectors kept in "
                    "PostgreSQL [default: on when the embed extra is installed].")
 @click.option("--cache-mb", type=click.IntRange(0), envvar="MEMFOLD_SERVER_CACHE_MB",
-              default=24, show_default=True,
+              default=16, show_default=True,
               help="Megabytes (estimated) each worker keeps of the banks' answers between "
                    "recalls, over all banks, least recently used bank first out (0: none) "
                    "[env: MEMFOLD_SERVER_CACHE_MB].")

@@ -22,9 +22,10 @@ version, so an answer is the one the database would have given in that snapshot.
 
 Bounded and in memory only, by an estimate of the bytes its answers hold (`weight`: each
 kind of answer at its measured size, a fact row with its text's length): at most `budget`
-bytes over all banks (MEMFOLD_SERVER_CACHE_MB, `memfold serve --cache-mb`; 24 MB unless
+bytes over all banks (MEMFOLD_SERVER_CACHE_MB, `memfold serve --cache-mb`; 16 MB unless
 told), the least recently used banks forgotten first, and at most BANKS banks; a bank
-whose answers alone outgrow the budget forgets them all and starts again.  So a replica's
+whose answers alone outgrow the budget forgets its fact rows (the most of its weight, read
+again by row key as they are met), and all its answers when the rest still does.  So a replica's
 memory does not grow with the banks it answers: 100 banks asked a few questions each hold
 what the budget allows, and one busy bank keeps its answers up to the whole budget.  Derived,
 so nothing needs purging — a purge is a write, and the next recall's version is new.
@@ -107,6 +108,19 @@ class BankFacts:
                 + len(self.searches) * SEARCH + self.searched * SEARCHED
                 + sum(len(r) * ITEM if isinstance(r, (tuple, list)) else REPORT
                       for r in list(self.reports.values())))
+
+    def lighter(self, budget: int) -> BankFacts:
+        """A new entry of this version with its searches, counts and names but no fact
+        rows (read again by row key, one statement a recall, as they are met), or with
+        nothing when those alone weigh `budget`; this one left whole for the recalls
+        still reading it."""
+        fresh = BankFacts(self.bank_id, self.version, token=self.token)
+        for name in ("held", "counted", "names", "reports", "searches", "chains"):
+            getattr(fresh, name).update(getattr(self, name))
+        fresh.head, fresh.searched = self.head, self.searched
+        if fresh.weight() >= budget:
+            return BankFacts(self.bank_id, self.version, token=self.token)
+        return fresh
 
     def forget_rows(self) -> None:
         """Forget the rows, their ids and review items and the head (what a day of the
@@ -192,8 +206,7 @@ class Versions:
             total -= oldest.weight()
         if total < self.budget:
             return asked
-        fresh = self._found[asked.bank_id] = BankFacts(asked.bank_id, asked.version,
-                                                       token=asked.token)
+        fresh = self._found[asked.bank_id] = asked.lighter(self.budget)
         return fresh
 
     def weight(self) -> int:
