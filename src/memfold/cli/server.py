@@ -120,8 +120,7 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
         raise MemfoldError(f"--vectors: {embed.HINT}")
     settings = Settings(db=db, cache=cache_dir, pool_size=pool_size, rate=rate, max_body=max_body,
                         statement_timeout=statement_timeout, recall_from=recall_from,
-                        cache_mb=cache_mb,
-                        vectors=embed.installed() if vectors is None else vectors)
+                        cache_mb=cache_mb, vectors=vectors is not False and embed.installed())
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     if workers == 1:
         app = assemble(settings)  # also checks the database role first
