@@ -192,9 +192,10 @@ def test_the_budget_is_read_from_the_environment(monkeypatch: Any) -> None:
 
     monkeypatch.setenv("MEMFOLD_SERVER_CACHE_MB", "3")
     assert Versions().budget == 3 * MB
+    assert Versions(budget=MB).budget == MB  # `serve --cache-mb`'s: the variable not read
     monkeypatch.delenv("MEMFOLD_SERVER_CACHE_MB")
     assert Versions().budget == 16 * MB
     for bad in ("-1", "lots"):
         monkeypatch.setenv("MEMFOLD_SERVER_CACHE_MB", bad)
         with pytest.raises(BadInput, match="MEMFOLD_SERVER_CACHE_MB"):
-            Versions()
+            assert Versions().budget

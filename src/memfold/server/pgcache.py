@@ -45,9 +45,10 @@ if TYPE_CHECKING:
 
 BANKS = 256
 MB = 1 << 20
+WRITE_BYTES = 64 * MB  # a write's own entry (pgjudge), forgotten with the write
 # the estimated bytes of one kept answer of each kind (`sys.getsizeof` walked over the
 # entries of banks of generated daily logs: the objects, their keys and the dict's slot)
-ROW = 1_150  # a fact row as a search finds it (Candidate, Fact, links), and its text
+ROW = 1_150  # a fact row as a search finds it (Candidate, Fact, links), besides its text
 ID = 200  # a fact id's place (its row is one of `rows`)
 NEAR = 175  # a row's neighbours
 HELD = 95  # a term's count of rows
@@ -170,7 +171,7 @@ class Versions:
 
     def __init__(self, banks: int = BANKS, budget: int | None = None) -> None:
         self.banks = banks
-        self.budget = budget_bytes() if budget is None else budget
+        self._budget = budget  # None: MEMFOLD_SERVER_CACHE_MB's, read when first needed
         self.lineage = uuid.uuid4().hex  # this pool's, in the versions it hands out
         self._found: OrderedDict[int, BankFacts] = OrderedDict()
         self._lock = threading.Lock()  # held for a dict operation, never across a read
@@ -208,6 +209,16 @@ class Versions:
             return asked
         fresh = self._found[asked.bank_id] = asked.lighter(self.budget)
         return fresh
+
+    @property
+    def budget(self) -> int:
+        if self._budget is None:
+            self._budget = budget_bytes()
+        return self._budget
+
+    @budget.setter
+    def budget(self, value: int) -> None:
+        self._budget = value
 
     def weight(self) -> int:
         """The estimated bytes of every bank's answers kept."""
