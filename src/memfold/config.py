@@ -178,6 +178,9 @@ SETTINGS: tuple[Setting, ...] = (
     # -- the memory server's operator --
     _S("MEMFOLD_DB", "url", "", "The PostgreSQL database of `memfold serve` and the `memfold "
        "server` commands (a libpq URL).", flag="memfold serve / server ... --db"),
+    _S("MEMFOLD_SERVER_CACHE_MB", "integer", "16", "Megabytes (estimated) a `memfold serve` "
+       "process keeps of the banks' answers between recalls, over all banks, least recently "
+       "used bank first out.", flag="memfold serve --cache-mb"),
     _S("MEMFOLD_SERVE_SETTINGS", "json", "", "`memfold serve --workers N` hands its settings "
        "to each worker in it; not for people to set.", scope="internal"),
     # -- the test suite --

@@ -334,3 +334,15 @@ def test_bank_check_finds_hand_edited_event_facts_and_repair_rebuilds_them(
         pool.close()
     again = admin("server", "bank", "check", "--tenant", "evco", "main")
     assert (again.exit_code, again.stdout) == (0, "bank evco/main: consistent\n")
+
+
+def test_serve_refuses_a_cache_budget_that_is_no_size() -> None:
+    """`--cache-mb` (MEMFOLD_SERVER_CACHE_MB): a whole number of megabytes, 0 or more; else
+    one line and exit 2, before any connection is tried."""
+    for args, env in ((["--cache-mb", "-1"], {}), ([], {"MEMFOLD_SERVER_CACHE_MB": "lots"})):
+        result = CliRunner().invoke(cli, ["serve", "--db", "postgresql://nobody@nowhere/x",
+                                          *args], env=env)
+        assert result.exit_code == 2, result.output
+        assert "Invalid value for '--cache-mb'" in result.stderr.strip().splitlines()[-1]
+    helped = CliRunner().invoke(cli, ["serve", "--help"])
+    assert "[env: MEMFOLD_SERVER_CACHE_MB]" in " ".join(helped.stdout.split())

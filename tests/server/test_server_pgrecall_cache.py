@@ -145,3 +145,57 @@ def test_a_replaced_facts_current_one_is_asked_once_per_version(pg_db: Provision
         assert not [s for s in asked_again if "f.fact_id = ANY" in s]
         with _pool(pg_db) as fresh:  # a replica that kept nothing
             assert _recall(fresh, "moved", query)[0] == first
+
+
+def test_the_byte_budget_forgets_the_least_recently_used_bank_first(pg_db: Provisioned) -> None:
+    """What a replica keeps is bounded by an estimate of its bytes over all banks: with room
+    for one bank's answers, a second bank's push the first's out (read again when asked,
+    and answered as before); a bank past the budget alone forgets its fact rows first; a
+    budget of 0 keeps nothing between recalls."""
+    from memfold.server.pgrecall import versions
+
+    for name in ("lru-a", "lru-b"):
+        _tenant(pg_db, name)
+    with _pool(pg_db) as pool:
+        kept = versions(pool)
+        asked_first = {q: _recall(pool, "lru-a", q) for q in QUERIES}
+        first = {q: hits for q, (hits, _) in asked_first.items()}
+        one = kept.weight()
+        assert len(kept) == 1 and one > 0
+        kept.budget = one + one // 2  # room for one bank's answers, not two
+        for q in QUERIES:
+            _recall(pool, "lru-b", q)
+        assert len(kept) == 1 and kept.weight() <= kept.budget  # bank lru-a's forgotten
+        again, asked = _recall(pool, "lru-a", MIXED)
+        assert again == first[MIXED]
+        assert any(s.startswith(ASKED) for s in asked)  # its counts read again
+        # lru-a's answers alone (the latest used) past the budget: its rows forgotten
+        kept.budget = list(kept._found.values())[-1].weight() - 1  # noqa: SLF001
+        again, asked = _recall(pool, "lru-a", MIXED)
+        assert again == first[MIXED]
+        assert not any(s.startswith(ASKED) for s in asked)  # its counts kept
+        assert any(s.endswith("f.rowid = ANY(%s) ") for s in asked)  # its rows read again
+        kept.budget = 0  # nothing kept between two recalls
+        for _ in range(2):
+            for q in QUERIES:
+                hits, asked = _recall(pool, "lru-a", q)
+                assert hits == first[q]
+                # the neighbours of the facts it ranked read again, every time
+                assert any("WITH asked" in s for s in asked) == bool(hits), q
+
+
+def test_the_budget_is_read_from_the_environment(monkeypatch: Any) -> None:
+    import pytest
+
+    from memfold.errors import BadInput
+    from memfold.server.pgcache import MB, Versions
+
+    monkeypatch.setenv("MEMFOLD_SERVER_CACHE_MB", "3")
+    assert Versions().budget == 3 * MB
+    assert Versions(budget=MB).budget == MB  # `serve --cache-mb`'s: the variable not read
+    monkeypatch.delenv("MEMFOLD_SERVER_CACHE_MB")
+    assert Versions().budget == 16 * MB
+    for bad in ("-1", "lots"):
+        monkeypatch.setenv("MEMFOLD_SERVER_CACHE_MB", bad)
+        with pytest.raises(BadInput, match="MEMFOLD_SERVER_CACHE_MB"):
+            assert Versions().budget

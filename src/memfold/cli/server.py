@@ -65,6 +65,11 @@ def _announce(host: str, port: int, workers: int, *, vectors: bool) -> None:
 @click.option("--vectors/--no-vectors", default=None,
               help="Semantic and hybrid recall with the embed extra's model, vectors kept in "
                    "PostgreSQL [default: on when the embed extra is installed].")
+@click.option("--cache-mb", type=click.IntRange(0), envvar="MEMFOLD_SERVER_CACHE_MB",
+              default=16, show_default=True,
+              help="Megabytes (estimated) each worker keeps of the banks' answers between "
+                   "recalls, over all banks, least recently used bank first out (0: none) "
+                   "[env: MEMFOLD_SERVER_CACHE_MB].")
 @click.option("--statement-timeout", type=click.IntRange(100), default=30_000,
               show_default=True, help="Milliseconds a database statement may run.")
 @click.option("--recall-from", type=click.Choice(["postgres", "copy"]), default="postgres",
@@ -75,7 +80,7 @@ def _announce(host: str, port: int, workers: int, *, vectors: bool) -> None:
                    "and caught up on each later one (for steady traffic on a few banks).")
 def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
           pool_size: int, workers: int, rate: float, max_body: int, vectors: bool | None,
-          statement_timeout: int, recall_from: str) -> None:
+          statement_timeout: int, recall_from: str, cache_mb: int) -> None:
     """Serve memory banks from PostgreSQL over HTTP: REST, MCP, health.
 
     \b
@@ -115,7 +120,7 @@ def serve(db: str, host: str, port: int, migrate: bool, cache_dir: str | None,
         raise MemfoldError(f"--vectors: {embed.HINT}")
     settings = Settings(db=db, cache=cache_dir, pool_size=pool_size, rate=rate, max_body=max_body,
                         statement_timeout=statement_timeout, recall_from=recall_from,
-                        vectors=embed.installed() if vectors is None else vectors)
+                        cache_mb=cache_mb, vectors=vectors is not False and embed.installed())
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     if workers == 1:
         app = assemble(settings)  # also checks the database role first

@@ -144,7 +144,7 @@ class PgRecallIndex:
         """A fact row as a search finds it, kept for this bank version."""
         c = Candidate(fact=fact_of(row), bm25=None, links=tuple(row[17]),
                       sha256=row[15] or "", rowid=row[0], life=_life(row[16]))
-        self._kept[c.rowid] = c
+        self._facts.keep_row(c)
         return c
 
     def _by_rowids(self, rowids: Sequence[int],

@@ -38,7 +38,7 @@ from memfold.lifecycle.bulk import BulkCandidates
 from memfold.lifecycle.judge import Judge, load_judge
 from memfold.lifecycle.ledger import DECISIONS, Weighing, written_days
 from memfold.server import bm25
-from memfold.server.pgcache import BankFacts
+from memfold.server.pgcache import WRITE_BYTES, BankFacts
 from memfold.server.pgindex import PgRecallIndex
 from memfold.server.pgsearch import read_places
 from memfold.server.pgwrite import chained
@@ -131,11 +131,8 @@ class _Rows:
 
     def fresh(self) -> PgRecallIndex:
         facts = self.facts
-        facts.rows.clear()
-        facts.ids.clear()
-        facts.reviews.clear()
-        facts.head = None
-        facts.room()
+        facts.forget_rows()
+        facts.room(WRITE_BYTES)
         self.index = _ScoredRows(self.write.conn, self.write.bank_id, facts=facts,
                                  places=self.places)
         return self.index

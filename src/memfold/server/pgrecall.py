@@ -292,7 +292,6 @@ def answer(pool: ConnectionPool, caller: Caller, bank: str,
             if head and rows is None:
                 raise NeedsCopy
             facts = versions(pool).facts(int(bank_id or 0), int(head or 0), row[4])
-            facts.room()
             index = PgRecallIndex(conn, int(bank_id or 0), stats=(rows or 0, terms or 0),
                                   facts=facts)
             index.warning_count()  # with the days: once per bank version (pgcache)

@@ -40,6 +40,7 @@ class Settings:
     # "postgres": answered from the banks' rows (pgrecall and the writers beside it), no copy
     # of a bank but for what still needs one; "copy": the older mode, a copy of each bank
     recall_from: str = "postgres"
+    cache_mb: int | None = None  # the answers kept between recalls (pgcache); None: the env's
 
     def to_env(self) -> str:
         return json.dumps(asdict(self))
@@ -73,6 +74,11 @@ def assemble(settings: Settings) -> Any:
     from memfold.server.replica import Replica
 
     pool = connect(settings)
+    if settings.cache_mb is not None:
+        from memfold.server.pgcache import MB
+        from memfold.server.pgrecall import versions
+
+        versions(pool).budget = settings.cache_mb * MB
     warm_up()
     if settings.recall_from == "postgres":
         try:
