@@ -8,15 +8,11 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from test_bench_personal import FACTS  # the same small year
 
 from memfold.cli.main import cli
 from memfold.recall import learned
 
-FACTS = [
-    {"key": "f1", "date": "2025-01-05", "bullet": "W @me: I ride a Brompton folding bicycle."},
-    {"key": "f2", "date": "2025-01-09", "bullet": "W @Nell: Nell plays the bassoon."},
-    {"key": "f3", "date": "2025-06-01", "bullet": "B @me: Adopted a tortoise named Shelly."},
-]
 QUESTIONS = [
     {"q": "What is the tortoise called?", "now": "2025-07-01T09:00:00", "gold": ["f3"],
      "category": "single"},
