@@ -296,11 +296,7 @@ class Memory(ImportExport):
         moved on, UnknownId for an unknown fact, and BadInput for an empty note.  Every note
         is kept in the journal (`history`); the fact shows the newest.
         """
-        if not isinstance(rev, int) or isinstance(rev, bool) or rev < 0:
-            raise BadInput(f"--rev must be a revision number (0 or more), not {rev!r}")
-        if not isinstance(text, str) or not text.strip():
-            raise BadInput("a note needs text: say what you learned about the fact (the "
-                           "fact's earlier notes stay in `memfold history`)")
+        check_note(text, rev)
         with self.signed(source):
             self.refresh()
             return self.ledger.note(names.fact_id(fact_id), text, rev, ts=self._ts(now))
@@ -583,6 +579,16 @@ class Memory(ImportExport):
                                   today=self.now(now).date())
             return settle(self.ledger, "reject", None if item is None else str(item), chosen,
                           reason=reason, dry_run=dry_run, ts=self._ts(now))
+
+
+def check_note(text: object, rev: object) -> None:
+    """BadInput for a note no fact takes: a revision that is no number of 0 or more, or no
+    text (`Memory.note`; the server's rows refuse it in the same words)."""
+    if not isinstance(rev, int) or isinstance(rev, bool) or rev < 0:
+        raise BadInput(f"--rev must be a revision number (0 or more), not {rev!r}")
+    if not isinstance(text, str) or not text.strip():
+        raise BadInput("a note needs text: say what you learned about the fact (the "
+                       "fact's earlier notes stay in `memfold history`)")
 
 
 def _private(hits: Sequence[Hit], show_secrets: bool) -> tuple[Hit, ...]:

@@ -6,6 +6,7 @@ nothing under its cache directory; `--recall-from copy` stays, asked for by name
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -81,3 +82,25 @@ def test_the_default_is_postgres_everywhere_it_is_read(
     older = Settings(db="postgresql://x/y", recall_from="copy")  # as --workers N passes it
     monkeypatch.setenv(ENV, older.to_env())
     assert Settings.from_env().recall_from == "copy"
+
+
+def test_a_blank_note_is_refused_from_the_rows_with_no_copy(pg_db: Provisioned,
+                                                            tmp_path: Path) -> None:
+    """A note with no text is refused in `Memory.note`'s words by the rows themselves: the
+    replica builds no copy of the bank to say them."""
+    import urllib.error
+
+    token = make_tenant(pg_db, "blanknote").tokens["agent"]
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    served = serve(pg_db, extra=("--cache", str(cache), "--no-vectors"))
+    try:
+        [fact] = post_verb(served.url, "main", "retain",
+                           {"bullets": ["W @Ada: Ada lives in Leeds."]}, token)["ids"]
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            post_verb(served.url, "main", "note", {"id": fact, "text": "   ", "rev": 0}, token)
+        said = json.loads(refused.value.read())
+        assert sorted(cache.rglob("*")) == []  # no copy of the bank, nothing at all
+    finally:
+        served.stop()
+    assert refused.value.code == 400 and said["error"].startswith("a note needs text")

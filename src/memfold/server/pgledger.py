@@ -15,8 +15,9 @@ takes several ids) are one transaction and one bank version, as through a copy.
 
 A purge (`forget --purge`, its dry run too) is planned and stored by
 memfold.server.pgpurge in the same transaction.  What this does not answer it sends to the
-copy (`NeedsCopy`, before anything is written): a note whose revision or text the copy
-refuses (so the refusal is the copy's own words).
+copy (`NeedsCopy`, before anything is written): a forget's dry run without a purge, which
+no adapter sends.  A note whose revision or text no fact takes is refused here, in
+`Memory.note`'s words (`memory.check_note`), with no copy built to say them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from memfold import names
 from memfold.journal.log import Event
 from memfold.lifecycle.ledger import Decide, Decisions
 from memfold.lifecycle.review import ReviewOutcome, Selection, settle
+from memfold.memory import check_note
 from memfold.screening import refuses_undecodable
 from memfold.server import pgpurge
 from memfold.server.db import NeedsCopy
@@ -108,9 +110,7 @@ class LedgerWrites:
     @refuses_undecodable
     def note(self, fact_id: str, text: str, *, rev: int, now: Any = None,
              source: str | None = None) -> int:
-        if not isinstance(rev, int) or isinstance(rev, bool) or rev < 0 \
-                or not isinstance(text, str) or not text.strip():
-            raise NeedsCopy  # refused there, in `Memory.note`'s words
+        check_note(text, rev)  # in `Memory.note`'s words, with no copy built to say them
         return self._ledger(source).note(names.fact_id(fact_id), text, rev, ts=stamp(now))
 
     def forget(self, fact_id: str, *, purge: bool = False, dry_run: bool = False,
