@@ -79,6 +79,23 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
+def classes_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The words and runs `lexicon.classes` is asked of while the test runs, in order (the
+    lexicon answers as usual)."""
+    from memfold import lexicon
+
+    asked: list[str] = []
+    classes = lexicon.classes
+
+    def spy(word: str) -> tuple[str, ...]:
+        asked.append(word)
+        return classes(word)
+
+    monkeypatch.setattr(lexicon, "classes", spy)
+    return asked
+
+
+@pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     """A freshly initialised workspace directory."""
     root = tmp_path / "ws"

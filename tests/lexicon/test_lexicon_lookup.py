@@ -47,8 +47,8 @@ def shard(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def clear() -> None:
     for name in ("_wordnet_lines", "_lemmas", "classes", "_compounds_after", "_marks",
                  "begins"):
-        if hasattr(lexicon, name):
-            getattr(lexicon, name).cache_clear()
+        if hasattr(cached := getattr(lexicon, name, None), "cache_clear"):  # not a test's spy
+            cached.cache_clear()
 
 
 @pytest.mark.parametrize("word", ["w00000", "w10000", "w19998", "w19999", "w0", "x", "a"])
@@ -127,7 +127,7 @@ def test_begins_says_what_a_scan_of_the_tables_says(prefix: str) -> None:
 
 
 def test_runs_no_table_word_begins_as_are_not_looked_up_by_word_knowledge(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        classes_asked: list[str]) -> None:
     """Word knowledge reads a fact's runs of two and three words for what they are kinds
     of: a run from a word that begins a word of several ("family") but which no word of
     the tables begins as, less its last word's ending ("family xqzvb"), is not looked up
@@ -135,14 +135,7 @@ def test_runs_no_table_word_begins_as_are_not_looked_up_by_word_knowledge(
     from memfold.recall import expansion
 
     clear()
-    asked: list[str] = []
-    classes = lexicon.classes
-
-    def spy(word: str) -> tuple[str, ...]:
-        asked.append(word)
-        return classes(word)
-
-    monkeypatch.setattr(lexicon, "classes", spy)
+    asked = classes_asked
     read = expansion._classed("Our family xqzvbtr moved; my family doctors retired")
     assert not [w for w in asked if w.startswith("family xqzv")]
     assert "family doctors" in asked

@@ -126,7 +126,7 @@ def test_faded_facts_are_moved_without_comparing_facts(tmp_path: Path,
 
 
 def test_word_knowledge_reads_a_fact_once_across_recalls(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+                                                         classes_asked: list[str]) -> None:
     """What word knowledge reads of a fact's text (its words, their runs, what the lexicon
     says each is a kind of) is the same for every query: a second recall meeting the same
     facts asks the lexicon nothing more of them."""
@@ -135,14 +135,7 @@ def test_word_knowledge_reads_a_fact_once_across_recalls(tmp_path: Path,
     write(root, "2026-03-01", ["- W: Milo caught a mackerel off the harbour wall.",
                                "- W: Milo caught the early ferry to the island.",
                                "- W: The harbour wall was repainted blue."])
-    asked: list[str] = []
-    classes = lexicon.classes
-
-    def spy(word: str) -> tuple[str, ...]:
-        asked.append(word)
-        return classes(word)
-
-    monkeypatch.setattr(lexicon, "classes", spy)
+    asked = classes_asked
     with Memory.open(root, now=NOW) as memory:
         memory.index()
         first = [h.fact.content for h in memory.recall("What fish did Milo catch?", now=NOW,
