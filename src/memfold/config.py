@@ -149,6 +149,9 @@ SETTINGS: tuple[Setting, ...] = (
     _S("MEMFOLD_RECALL_MODE", "choice", "", "The recall mode: lexical, semantic or hybrid.",
        flag="memfold recall --mode", shown="hybrid once the workspace has vectors and the "
        "embed extra is installed, else lexical"),
+    _S("MEMFOLD_RECALL_ORDER", "choice", "learned", "How recall orders its best results in "
+       "a memory kept about its user (facts under @me): learned (a linear model trained on "
+       "years of personal memory, docs/architecture.md) or rules (recall's own order)."),
     _S("MEMFOLD_EMBED_MODEL", "choice", "minilm", "The embedding model: minilm or "
        "e5-multilingual."),
     _S("MEMFOLD_EMBED_MODEL_PATH", "path", "", "A copy of MiniLM's model.onnx to use "

@@ -1,9 +1,10 @@
 """Recall's learned order of its best candidates (`recall.learned`): the weights load and
-name only features recall computes, the order is off unless asked for, a learned order that
-differs from recall's own is applied when asked (and `why` is the same for each fact), a
-text row keeps its place, a memory without its user's entity (a chat log, another's
-timeline) keeps recall's order, and a recording keeps recall's own order and records its
-best."""
+name only features recall computes, the order is on unless MEMFOLD_RECALL_ORDER=rules (or
+`ordering(False)`) and another word there is bad input, a learned order that differs from
+recall's own is applied (and `why` is the same for each fact), a text row and a faded fact
+recall keeps among the active ones keep their places, a memory without its user's entity
+(a chat log, another's timeline) keeps recall's order, and a recording keeps recall's own
+order and records its best."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from memfold.errors import BadInput
 from memfold.memory import Memory
 from memfold.recall import learned, learned_weights, ranking
 
@@ -35,10 +37,8 @@ def _names() -> set[str]:
 def test_the_weights_load_and_name_features_recall_computes() -> None:
     base = _names()
     assert set(learned.INTERACTED) <= base
-    assert learned.weights_for("lexical") is None  # off unless asked for
     for mode in ("lexical", "hybrid"):
-        with learned.ordering():
-            weights = learned.weights_for(mode)
+        weights = learned.weights_for(mode)  # on when nothing says
         assert weights, f"no learned weights for {mode}"
         for name in weights:
             q, _, feature = name.partition("*")
@@ -56,9 +56,21 @@ def test_a_row_has_the_features_the_weights_name(workspace: Path) -> None:
 
 
 
+def test_the_setting_turns_it_off_and_a_bad_one_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMFOLD_RECALL_ORDER", "rules")
+    assert learned.weights_for("lexical") is None
+    with learned.ordering():  # the code's word beats the setting
+        assert learned.weights_for("lexical")
+    monkeypatch.setenv("MEMFOLD_RECALL_ORDER", "Learned ")
+    assert learned.weights_for("lexical")
+    monkeypatch.setenv("MEMFOLD_RECALL_ORDER", "best")
+    with pytest.raises(BadInput, match="unknown recall order 'best'"):
+        learned.weights_for("lexical")
+
+
 def _asked(memory: Memory, query: str = "Ines bees") -> list[tuple[str, str]]:
-    with learned.ordering():
-        return [(h.fact.content, h.why) for h in memory.recall(query, now=LATER).hits]
+    return [(h.fact.content, h.why) for h in memory.recall(query, now=LATER).hits]
 
 
 def test_a_learned_order_that_differs_is_applied(workspace: Path,
@@ -71,10 +83,10 @@ def test_a_learned_order_that_differs_is_applied(workspace: Path,
         monkeypatch.setattr(learned_weights, "WEIGHTS", {"lexical": {
             "kind:experience": 10.0, "kind:opinion": 5.0}})
         taught = _asked(memory)
-        with learned.ordering():
-            scores = [h.score for h in memory.recall("Ines bees", now=LATER).hits]
-        unasked = [h.fact.content for h in memory.recall("Ines bees", now=LATER).hits]
-    assert unasked == [c for c, _ in own]  # not asked for: recall's own order
+        scores = [h.score for h in memory.recall("Ines bees", now=LATER).hits]
+        with learned.ordering(False):
+            unasked = [h.fact.content for h in memory.recall("Ines bees", now=LATER).hits]
+    assert unasked == [c for c, _ in own]  # turned off: recall's own order
     assert [c for c, _ in taught][:2] == [FACTS[1].split(": ", 1)[1], FACTS[2].split(": ", 1)[1]]
     assert [c for c, _ in own] != [c for c, _ in taught]
     assert dict(own) == dict(taught)  # each fact's why is the same
@@ -125,3 +137,23 @@ def test_a_memory_without_its_user_keeps_recalls_order(workspace: Path,
         assert _asked(memory) == own
         memory.retain(ME, now=DAY)
         assert _asked(memory) != own
+
+
+def test_a_faded_fact_recall_keeps_among_the_active_keeps_its_place(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A view archived by time that matches the question far better than the active facts
+    stays where recall put it (`currency.covered`), whatever the model would say: the
+    faded-topic rule of tests/recall/test_recall_faded_topic.py holds under any weights."""
+    question, now = "Which team do I support in rugby?", "2025-12-31T09:00:00"
+    with Memory.open(workspace) as memory:
+        [faded] = memory.retain(["O(c=0.7) @me: I've supported the Stormers in rugby since I "
+                                 "was a boy."], date="2024-03-15", now="2024-03-15").facts
+        memory.retain(["W @me: My team at work is eight people and the office is busy."],
+                      date="2025-11-02", now="2025-11-02")
+        own = [(h.fact.id, h.status) for h in memory.recall(question, now=now).hits]
+        # a model that wants the newest state facts first, and nothing archived
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {"lexical": {
+            "kind:world": 10.0, "archived": -10.0, "faded": -10.0, "age": -5.0}})
+        taught = [(h.fact.id, h.status) for h in memory.recall(question, now=now).hits]
+    assert own[0] == (faded.id, "archived")
+    assert taught[0] == own[0]

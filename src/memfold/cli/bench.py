@@ -43,24 +43,30 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, module="memfold_bench.commands",
            missing="memfold bench needs the benchmarks (memfold-bench, package memfold_bench), "
                    "not installed here: pip install -e ./bench in a checkout of memfold")
-@click.option("--learned", is_flag=True,
-              help="Recall orders its best by the learned weights (`recall.learned`, off "
-                   "by default) in every benchmark of this run.")
+@click.option("--order", type=click.Choice(["learned", "rules"]), default=None,
+              help="How recall orders its best in every benchmark of this run: the learned "
+                   "weights (`recall.learned`) or recall's own rules.  [default: "
+                   "MEMFOLD_RECALL_ORDER, learned]")
+@click.option("--learned", is_flag=True, help="The same as --order learned (kept for old "
+                                              "scripts).")
 @click.pass_context
-def bench(ctx: click.Context, learned: bool) -> None:
+def bench(ctx: click.Context, order: str | None, learned: bool) -> None:
     """Benchmarks: commands that print figures beside a floor measured in the same run.
 
-    Results are written as JSON under benchmarks/results/ (or --out).  With --learned,
-    recall orders its best by the learned weights (docs/benchmarks.md, "ltr41").
+    Results are written as JSON under benchmarks/results/ (or --out).  --order rules
+    measures recall without its learned order (docs/benchmarks.md, "ltr41").
 
     \b
     Example:
       memfold bench index --files 365
+      memfold bench --order rules personal ../shared/bench/personal-dev.json
     """
-    if learned:
+    if learned and order == "rules":
+        raise click.UsageError("--learned and --order rules disagree; give one")
+    if learned or order:
         from memfold.recall.learned import ordering
 
-        ctx.with_resource(ordering(True))
+        ctx.with_resource(ordering(learned or order == "learned"))
 
 
 COMMANDS = [bench]

@@ -401,7 +401,9 @@ def recall(ctx: click.Context, query: str, k: int, since: str | None, until: str
     or (lexical) a rare word of one; in semantic and hybrid mode, facts close in meaning.
     Each result's `why` (in --json) says how it was found; a result that misses the words
     the query turns on ("blood type" in "what's my blood type") is marked "weak match"
-    (`weak` in --json; `answered` is false when every result is weak).
+    (`weak` in --json; `answered` is false when every result is weak).  In a memory kept
+    about its user (facts under @me) the best results are ordered by a model learned from
+    years of personal memory; MEMFOLD_RECALL_ORDER=rules keeps recall's own order.
 
     \b
     Examples:

@@ -8,8 +8,8 @@ about when), the question's flags entering only as products with the candidate's
 
 The weights (`learned_weights`, per recall mode) are trained by tools/train_ltr.py on the
 features `recording` gives a benchmark, never by hand; with no weights for a mode the order
-is recall's own.  Off unless asked for (`ordering`, ON_BY_DEFAULT), and then only in a
-memory kept about its user (`search._learned`).  The learned score only reorders the typed
+is recall's own.  On unless MEMFOLD_RECALL_ORDER=rules (or `ordering(False)`), and only in
+a memory kept about its user (`search._learned`).  The learned score only reorders the typed
 facts among the places they hold, before the rules that place facts after scoring (what is
 true now, members, siblings, spread), which still run; active facts stay above archived
 ones, scores keep falling down the list, and `why` still tells what each fact matched.
@@ -27,7 +27,10 @@ from dataclasses import dataclass
 from dataclasses import replace as evolve
 from datetime import date
 
+from memfold import config
+from memfold.errors import BadInput
 from memfold.index.base import Candidate
+from memfold.journal.fold import ARCHIVED
 from memfold.names import USER, entity_key
 from memfold.recall import ranking
 from memfold.recall.ranking import Scored
@@ -60,18 +63,27 @@ class Record:
 
 
 _RECORDS: ContextVar[list[Record] | None] = ContextVar("memfold_learned_records", default=None)
-# Whether recall orders its best by the learned weights when nothing says (`ordering`): off.
-# On held-out personal years it lifts P@1 (docs/benchmarks.md, "ltr41"), but it overrides
-# rules recall states and tests on small memories (a fact valid at the asked time above one
-# written then, ties broken by date, ...): turning it on is the maintainers' call.
-ON_BY_DEFAULT = False
+# How recall orders its best when nothing in the code says (`ordering`): MEMFOLD_RECALL_ORDER,
+# "learned" by default (on held-out personal years it lifts P@1 and R@5: docs/benchmarks.md,
+# "ltr41" and "The learned order on by default"), or "rules" for recall's own order.
+ORDERS = ("learned", "rules")
 _ORDERING: ContextVar[bool | None] = ContextVar("memfold_learned_ordering", default=None)
+
+
+def configured() -> bool:
+    """Whether MEMFOLD_RECALL_ORDER asks for the learned order (its default) or recall's
+    own ("rules"); another word is bad input, said in one line."""
+    order = config.choice("MEMFOLD_RECALL_ORDER")
+    if order not in ORDERS:
+        raise BadInput(f"unknown recall order {order!r} in MEMFOLD_RECALL_ORDER; use "
+                       f"{' or '.join(ORDERS)}")
+    return order == "learned"
 
 
 @contextmanager
 def ordering(on: bool = True) -> Iterator[None]:
     """Recall in this context orders its best by the learned weights (or, with `on` False,
-    does not), whatever ON_BY_DEFAULT says: the way to ask for the learned order, and a
+    does not), whatever MEMFOLD_RECALL_ORDER says: the way to ask for either order, and a
     benchmark's way to compare the two orders in one process."""
     token = _ORDERING.set(on)
     try:
@@ -130,7 +142,7 @@ def _row(s: Scored, rank: int, best: float, lead: Fact | None, today: date,  # n
                beside=float(s.beside is not None), lifted=float(s.lifter is not None),
                alike=float(s.alike is not None), replaced=float(s.replaced),
                outdated=float(bool(s.outdated_by)), archived=float(s.tier == 1),
-               gone=float(s.tier == 2), faded=float(s.tier == 0 and s.status == "archived"),
+               gone=float(s.tier == 2), faded=float(_faded(s)),
                decay=s.decay, confidence=s.confidence,
                importance=((fact.importance or 5) - 5) / 5,
                known=float(how.get(c.rowid) == "known"),
@@ -146,6 +158,13 @@ def _row(s: Scored, rank: int, best: float, lead: Fact | None, today: date,  # n
     row.update((f"kind:{k}", float(fact.kind == k)) for k in KINDS)
     row.update((f"then:{name}", float(s.then == then)) for then, name in THENS.items())
     return row
+
+
+def _faded(s: Scored) -> bool:
+    """A fact archived by time that recall keeps among the active ones: it matches the
+    question far better than they do (`currency.covered` places it).  That is a rule the
+    model learned nothing of (a year's questions rarely meet it), so the fact keeps its place."""
+    return s.tier == 0 and s.status == ARCHIVED
 
 
 def _shared(fact: Fact, lead: Fact | None) -> float:
@@ -180,10 +199,10 @@ def learned_score(row: Mapping[str, float], shape: Mapping[str, float],
 
 def weights_for(mode: str) -> Mapping[str, float] | None:
     """The learned weights recall orders its best by in `mode`, or None: recall's own
-    order (the learned order not asked for — ON_BY_DEFAULT, `ordering` —, none trained for
+    order (the learned order not asked for — MEMFOLD_RECALL_ORDER, `ordering` —, none trained for
     the mode, or a `recording` under way)."""
     asked = _ORDERING.get()
-    if _RECORDS.get() is not None or not (ON_BY_DEFAULT if asked is None else asked):
+    if _RECORDS.get() is not None or not (configured() if asked is None else asked):
         return None
     from memfold.recall.learned_weights import WEIGHTS
 
@@ -214,7 +233,7 @@ def reordered(top: Sequence[Scored], rows: Sequence[Mapping[str, float]],
     score from recall) keep one score between them, the best dealt to either, so that
     recall's ties still break by date, path and line."""
     values = [learned_score(row, shape, weights) for row in rows]
-    places = [n for n, s in enumerate(top) if s.fact.kind != TEXT]
+    places = [n for n, s in enumerate(top) if s.fact.kind != TEXT and not _faded(s)]
     picked = sorted(places, key=lambda i: (top[i].tier, -values[i], i))
     given = dict(zip(picked, places, strict=True))  # fact -> the place it takes
     best: dict[tuple[int, float, float], float] = {}
