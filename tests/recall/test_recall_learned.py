@@ -2,7 +2,7 @@
 name only features recall computes, the order is on unless MEMFOLD_RECALL_ORDER=rules (or
 `ordering(False)`) and another word there is bad input, a learned order that differs from
 recall's own is applied (and `why` is the same for each fact), a text row and a faded fact
-recall keeps among the active ones keep their places, a memory without its user's entity
+recall ranks first among the active ones keep their places, a memory without its user's entity
 (a chat log, another's timeline) keeps recall's order, and a recording keeps recall's own
 order and records its best."""
 
@@ -139,7 +139,7 @@ def test_a_memory_without_its_user_keeps_recalls_order(workspace: Path,
         assert _asked(memory) != own
 
 
-def test_a_faded_fact_recall_keeps_among_the_active_keeps_its_place(
+def test_a_faded_fact_recall_ranks_first_keeps_its_place(
         workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A view archived by time that matches the question far better than the active facts
     stays where recall put it (`currency.covered`), whatever the model would say: the

@@ -49,6 +49,15 @@ def query_entities(backend: RecallIndex, plan: QueryPlan) -> list[str]:
     return list(dict.fromkeys(k for k in keys if k))
 
 
+def called_by(backend: RecallIndex, plan: QueryPlan, named: Sequence[str]) -> tuple[str, ...]:
+    """The words the query names an entity of `named` by that are not its key: an alias
+    ("score" of @Fatima, "mum" of @Zora).  A fact that says the word names the entity as
+    the query does (`scoring.score_candidate`, off the subject)."""
+    resolved = backend.resolve_names(plan.name_keys)
+    keys = set(named)
+    return tuple(k for k in plan.name_keys if k != resolved.get(k, k) and resolved[k] in keys)
+
+
 def resolve_entities(backend: RecallIndex, names: Iterable[str]) -> list[str]:
     keys = [entity_key(clean_text(n).lstrip("@")) for n in names]
     resolved = backend.resolve_names(keys)

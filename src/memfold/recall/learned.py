@@ -161,9 +161,9 @@ def _row(s: Scored, rank: int, best: float, lead: Fact | None, today: date,  # n
 
 
 def _faded(s: Scored) -> bool:
-    """A fact archived by time that recall keeps among the active ones: it matches the
-    question far better than they do (`currency.covered` places it).  That is a rule the
-    model learned nothing of (a year's questions rarely meet it), so the fact keeps its place."""
+    """A fact archived by time that recall keeps among the active ones (`currency.covered`):
+    first, it matches the question far better than any of them, a rule the model learned
+    nothing of (a year's questions rarely meet it), so there it keeps its place."""
     return s.tier == 0 and s.status == ARCHIVED
 
 
@@ -233,7 +233,7 @@ def reordered(top: Sequence[Scored], rows: Sequence[Mapping[str, float]],
     score from recall) keep one score between them, the best dealt to either, so that
     recall's ties still break by date, path and line."""
     values = [learned_score(row, shape, weights) for row in rows]
-    places = [n for n, s in enumerate(top) if s.fact.kind != TEXT and not _faded(s)]
+    places = [n for n, s in enumerate(top) if s.fact.kind != TEXT and not (n == 0 and _faded(s))]
     picked = sorted(places, key=lambda i: (top[i].tier, -values[i], i))
     given = dict(zip(picked, places, strict=True))  # fact -> the place it takes
     best: dict[tuple[int, float, float], float] = {}

@@ -69,7 +69,8 @@
 - entity: 1 when the fact is linked to an entity the query names (`@Peter`, or "Peter"
   when Peter is a known entity or alias), else 0;
 - subject: OFF_SUBJECT (0.3) for a fact linked to none of the entities the query names and
-  not naming them in its text, when those entities are linked to fewer facts than recall
+  not naming them in its text (by name, or by the alias the query calls one by: "mum"),
+  when those entities are linked to fewer facts than recall
   fetches (a person in an assistant's memory); else 1.  "where does Kenji live" puts
   Kenji's facts above Marcus's "Lives in Warsaw".  A name on most of the memory (a speaker
   in a chat log) says little of what a fact is about, and LoCoMo's adversarial questions

@@ -70,11 +70,14 @@ HISTORY_SEEN = (SUPERSEDED, EXPIRED)
 def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: float,
                     options: RecallOptions, near: tuple[float, str] | None = None,
                     selective: bool = False, user: str | None = None,
-                    wanted: AnswerKind | None = None, headless: bool = False) -> Scored:
+                    wanted: AnswerKind | None = None, headless: bool = False,
+                    called: Sequence[str] = ()) -> Scored:
     """The candidate's score; `hidden` when its lifecycle keeps it out of the answer.
     `selective`: the entities the query names are linked to few facts (fewer than recall
     fetches), so a fact about none of them is off the subject (`ranking.OFF_SUBJECT`); a
     name on half the memory (a speaker in a chat log) says little of what a fact is about.
+    A fact that names them in its text is on it, by a key or by the word the query calls
+    one by (`called`, an alias: "score" for @Fatima is said in "lost the score").
     `user`: the user's entity key, when the memory has one (`names.USER`) and the
     question is asked of the user (`QueryPlan.user_subject`, naming no one): a fact linked
     only to others weighs `ranking.OTHERS_SHARE` (`_of_others`).  `wanted`: the kind of
@@ -87,7 +90,7 @@ def score_candidate(c: Candidate, plan: QueryPlan, named: Sequence[str], match: 
     opinion = plan.opinion and c.fact.kind == "opinion"
     confidence = fact_confidence(c)
     context, beside = near or (0.0, None)
-    off_subject = selective and not linked and not names_entity(c.fact, named)
+    off_subject = selective and not linked and not names_entity(c.fact, [*named, *called])
     of_others = _of_others(c, plan, named, user)
     others = ranking.tunable("OTHERS_SHARE") if of_others else 1.0
     nobody = False

@@ -39,7 +39,14 @@ from memfold.recall import (
 )
 from memfold.recall.answer_kind import AnswerKind, asks_person, kind_of
 from memfold.recall.fusion import HYBRID
-from memfold.recall.gather import Pool, context_of, gather, query_entities, resolve_entities
+from memfold.recall.gather import (
+    Pool,
+    called_by,
+    context_of,
+    gather,
+    query_entities,
+    resolve_entities,
+)
 from memfold.recall.hits import (
     Ranked,
     Trace,
@@ -163,9 +170,10 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     wanted = kind_of(plan.text, named)
     question, brought = asked(backend, plan, named), {**via, **pulled}
     headless = _headless(question, plan.text, found.values(), pool.covers, brought)
+    called = called_by(backend, plan, named) if pool.selective else ()
     scored = held_by_neighbours([score_candidate(c, plan, named, match[c.rowid], options,
                                                  context.get(c.rowid), pool.selective, user,
-                                                 wanted, c.rowid in headless)
+                                                 wanted, c.rowid in headless, called)
                                  for c in found.values()])
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
