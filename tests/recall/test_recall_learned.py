@@ -2,9 +2,9 @@
 name only features recall computes, the order is on unless MEMFOLD_RECALL_ORDER=rules (or
 `ordering(False)`) and another word there is bad input, a learned order that differs from
 recall's own is applied (and `why` is the same for each fact), a text row and a faded fact
-recall ranks first among the active ones keep their places, a memory without its user's entity
-(a chat log, another's timeline) keeps recall's order, and a recording keeps recall's own
-order and records its best."""
+recall ranks first among the active ones keep their places, a memory without its user's
+entity (a chat log, another's timeline) and a question in Vietnamese keep recall's order,
+and a recording keeps recall's own order and records its best."""
 
 from __future__ import annotations
 
@@ -137,6 +137,22 @@ def test_a_memory_without_its_user_keeps_recalls_order(workspace: Path,
         assert _asked(memory) == own
         memory.retain(ME, now=DAY)
         assert _asked(memory) != own
+
+
+def test_a_question_in_vietnamese_keeps_recalls_order(workspace: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The weights learned from English years; with no Vietnamese year to measure them on,
+    a question in Vietnamese keeps recall's own order, in the same memory."""
+    question = "Ines nuôi ong ở đâu?"
+    with Memory.open(workspace) as memory:
+        memory.retain([ME, *FACTS, "B @Ines: Ines dạy tôi cách nuôi ong."], now=DAY)
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {})
+        own = _asked(memory, question)
+        english = _asked(memory)
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {"lexical": {
+            "kind:experience": 10.0, "kind:opinion": 5.0}})
+        assert _asked(memory, question) == own
+        assert _asked(memory) != english  # the same model reorders an English question
 
 
 def test_a_faded_fact_recall_ranks_first_keeps_its_place(

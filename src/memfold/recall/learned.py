@@ -167,6 +167,13 @@ def _faded(s: Scored) -> bool:
     return s.tier == 0 and s.status == ARCHIVED
 
 
+OFF_SUBJECT = ranking.FACTORS.index("off_subject")
+
+
+def _off_subject(s: Scored) -> bool:
+    return bool(s.factors) and s.factors[OFF_SUBJECT] > 0
+
+
 def _shared(fact: Fact, lead: Fact | None) -> float:
     """The share of the first candidate's entities (the user's aside) the fact has too: a
     sibling of the best match."""
@@ -231,11 +238,18 @@ def reordered(top: Sequence[Scored], rows: Sequence[Mapping[str, float]],
     scores fall down the list as before and the rules that place facts after scoring weigh
     the same numbers.  Facts the model cannot tell apart (the same learned score, the same
     score from recall) keep one score between them, the best dealt to either, so that
-    recall's ties still break by date, path and line."""
+    recall's ties still break by date, path and line.  A fact off the subject of the
+    question (it names entities the fact is about none of, `ranking.OFF_SUBJECT`) is ordered
+    among the places such facts hold, and so is one on it: an entity the question names
+    outweighs a word shared ("Which airline do I fly for?": the pay at Meridian Airlines,
+    not "might learn to fly gliders")."""
     values = [learned_score(row, shape, weights) for row in rows]
-    places = [n for n, s in enumerate(top) if s.fact.kind != TEXT and not (n == 0 and _faded(s))]
-    picked = sorted(places, key=lambda i: (top[i].tier, -values[i], i))
-    given = dict(zip(picked, places, strict=True))  # fact -> the place it takes
+    given: dict[int, int] = {}  # fact -> the place it takes
+    for group in (False, True):  # on the question's subject, then off it
+        places = [n for n, s in enumerate(top) if s.fact.kind != TEXT
+                  and not (n == 0 and _faded(s)) and _off_subject(s) == group]
+        picked = sorted(places, key=lambda i: (top[i].tier, -values[i], i))
+        given.update(zip(picked, places, strict=True))
     best: dict[tuple[int, float, float], float] = {}
     for i, place in given.items():
         key = (top[i].tier, values[i], top[i].score)

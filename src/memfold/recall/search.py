@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, TypeVar
 from memfold import lexicon
 from memfold.index.base import Candidate, Filters, RecallIndex
 from memfold.journal.fold import status_of
+from memfold.language import looks_vietnamese
 from memfold.names import USER, entity_key
 from memfold.recall import (
     anchored,
@@ -221,12 +222,14 @@ def _learned(backend: RecallIndex, shown: list[Scored], plan: QueryPlan,
     weights of the mode (`learned`), when it has any and the memory is one an assistant
     keeps about its user — it has the user's entity (`names.USER`), as the years the
     weights learned from do; a chat log's speakers (LoCoMo) or another's timeline are
-    not.  Recorded instead under `learned.recording`.  The best scores are dealt out again
+    not; a question in Vietnamese neither (the years were English).  Recorded instead
+    under `learned.recording`.  The best scores are dealt out again
     in the learned order, so the rules that place facts after scoring (what is true now
     above what it replaced, the members told, siblings, spread: `_ordered`) still hold."""
     weights = learned.weights_for(options.mode)
-    if weights is not None and not backend.resolve_names([USER]).get(USER):
-        weights = None
+    if weights is not None and (looks_vietnamese(plan.text)
+                                or not backend.resolve_names([USER]).get(USER)):
+        weights = None  # learned from English years only; no Vietnamese year measures it
     if (weights is None and not learned.recording_now()) or not shown:
         return shown
     ordered, shape = sorted(shown, key=order), shape_of()
