@@ -2,7 +2,8 @@
 name only features recall computes, the order is on unless MEMFOLD_RECALL_ORDER=rules (or
 `ordering(False)`) and another word there is bad input, a learned order that differs from
 recall's own is applied (and `why` is the same for each fact), a text row and a faded fact
-recall ranks first among the active ones keep their places, a memory without its user's
+recall ranks first among the active ones keep their places, a fact off the question's subject
+never passes one on it, a memory without its user's
 entity (a chat log, another's timeline) and a question in Vietnamese keep recall's order,
 and a recording keeps recall's own order and records its best."""
 
@@ -173,3 +174,20 @@ def test_a_faded_fact_recall_ranks_first_keeps_its_place(
         taught = [(h.fact.id, h.status) for h in memory.recall(question, now=now).hits]
     assert own[0] == (faded.id, "archived")
     assert taught[0] == own[0]
+
+
+def test_a_fact_off_the_subject_never_passes_one_on_it(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The question names Ines: a model that wants opinions first still leaves the user's
+    opinion on beekeeping (about no one the question names) below Ines's facts, and orders
+    Ines's facts among themselves."""
+    with Memory.open(workspace) as memory:
+        memory.retain([ME, *FACTS, "O(c=0.9) @me: Bees are the best thing about the "
+                                   "allotment."], now=DAY)
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {})
+        own = [c for c, _ in _asked(memory)]
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {"lexical": {"kind:opinion": 10.0}})
+        taught = [c for c, _ in _asked(memory)]
+    mine = "Bees are the best thing about the allotment."
+    assert own.index(mine) == taught.index(mine) == len(own) - 1
+    assert taught[0] == FACTS[2].split(": ", 1)[1]  # Ines's opinion, first among hers
