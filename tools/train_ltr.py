@@ -15,7 +15,8 @@ teach nothing and are left out of training, never out of scoring.
     train_ltr.py write --train T.jsonl [--mode lexical] [...]   train on T and write the
         weights into src/memfold/recall/learned_weights.py (the only way they are made).
 
-The figures and the files trained on are in docs/benchmarks.md, "ltr41".
+The figures and the files trained on are in docs/benchmarks.md, "ltr41" and "The learned
+order on by default".
 """
 
 from __future__ import annotations

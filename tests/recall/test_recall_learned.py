@@ -2,10 +2,10 @@
 name only features recall computes, the order is on unless MEMFOLD_RECALL_ORDER=rules (or
 `ordering(False)`) and another word there is bad input, a learned order that differs from
 recall's own is applied (and `why` is the same for each fact), a text row and a faded fact
-recall ranks first among the active ones keep their places, a fact off the question's subject
-never passes one on it, a memory without its user's
-entity (a chat log, another's timeline) and a question in Vietnamese keep recall's order,
-and a recording keeps recall's own order and records its best."""
+recall ranks first among the active ones keep their places, a fact off the question's
+subject never passes one on it, a memory without its user's entity (a chat log, another's
+timeline) and a question in Vietnamese keep recall's order, and a recording keeps recall's
+own order and records its best."""
 
 from __future__ import annotations
 

@@ -13,7 +13,8 @@ a memory kept about its user (`search._learned`).  The learned score only reorde
 facts among the places they hold, before the rules that place facts after scoring (what is
 true now, members, siblings, spread), which still run; active facts stay above archived
 ones, scores keep falling down the list, and `why` still tells what each fact matched.
-Figures: docs/benchmarks.md, "ltr41".  Pure: no index, no I/O.
+Figures: docs/benchmarks.md, "ltr41" and "The learned order on by default".  Pure: no
+index, no I/O.
 """
 
 from __future__ import annotations
