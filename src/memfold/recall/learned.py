@@ -162,9 +162,10 @@ def _row(s: Scored, rank: int, best: float, lead: Fact | None, today: date,  # n
 
 
 def _faded(s: Scored) -> bool:
-    """A fact archived by time that recall keeps among the active ones (`currency.covered`):
-    first, it matches the question far better than any of them, a rule the model learned
-    nothing of (a year's questions rarely meet it), so there it keeps its place."""
+    """A fact archived by time that recall keeps among the active ones (`currency.covered`).
+    Ranked first, it matches the question far better than any of them: a rule the model
+    learned nothing of (a year's questions rarely meet it), so there it keeps its place
+    (`reordered`)."""
     return s.tier == 0 and s.status == ARCHIVED
 
 
