@@ -151,8 +151,8 @@ def ranked_keys(line: Json, weights: dict[str, float] | None, top: int) -> list[
     return [keys[i] for i in order] + keys[len(rows):]
 
 
-def figures(lines: list[Json], weights: dict[str, float] | None, top: int,
-            base_only: bool) -> dict[str, tuple[float, float, int]]:
+def figures(lines: list[Json], weights: dict[str, float] | None,
+            top: int) -> dict[str, tuple[float, float, int]]:
     """P@1, R@5 (percent) and the count of answerable questions, by category and overall."""
     groups: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for line in lines:
@@ -205,8 +205,8 @@ def cv(lines: list[Json], folds: int, l2: float, top: int, base_only: bool) -> N
         held = set(files[f::folds])
         fitted = fit([d for d in lines if d["file"] not in held], l2, top, base_only)
         test = [d for d in lines if d["file"] in held]
-        a = figures(test, None, top, base_only)["overall"]
-        b = figures(test, fitted, top, base_only)["overall"]
+        a = figures(test, None, top)["overall"]
+        b = figures(test, fitted, top)["overall"]
         deltas.append((b[0] - a[0], b[1] - a[1]))
         print(f"fold {f}: {len(held)} files  P@1 {a[0]:.1f} -> {b[0]:.1f}   "
               f"R@5 {a[1]:.1f} -> {b[1]:.1f}")
@@ -215,10 +215,10 @@ def cv(lines: list[Json], folds: int, l2: float, top: int, base_only: bool) -> N
           f"(sd {r.std():.2f})")
 
 
-def per_file(lines: list[Json], weights: dict[str, float], top: int, base_only: bool) -> None:
+def per_file(lines: list[Json], weights: dict[str, float], top: int) -> None:
     for name, rows in sorted(by_file(lines).items()):
-        a, b = figures(rows, None, top, base_only)["overall"], \
-            figures(rows, weights, top, base_only)["overall"]
+        a, b = figures(rows, None, top)["overall"], \
+            figures(rows, weights, top)["overall"]
         print(f"  {name:<24} P@1 {a[0]:5.1f} -> {b[0]:5.1f}   R@5 {a[1]:5.1f} -> {b[1]:5.1f}")
 
 
@@ -286,10 +286,10 @@ def main(argv: Sequence[str] | None = None) -> None:
               f"{len(lines)} questions of {files}")
         return
     test = read(args.validate, args.mode)
-    print(table(figures(test, None, args.top, args.base_only),
-                figures(test, weights, args.top, args.base_only)))
+    print(table(figures(test, None, args.top),
+                figures(test, weights, args.top)))
     if args.files:
-        per_file(test, weights, args.top, args.base_only)
+        per_file(test, weights, args.top)
     print(f"{len(weights)} weights; largest:", sorted(weights.items(),
                                                      key=lambda kv: -abs(kv[1]))[:12])
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -63,12 +64,6 @@ def proc_value(pid: int, name: str, key: str) -> int:
 
 def rss_mb(served: Served) -> float:
     return proc_value(served.process.pid, "status", "VmRSS") / 1024
-
-
-def timed(action: Callable[[], object]) -> float:
-    started = time.perf_counter()
-    action()
-    return time.perf_counter() - started
 
 
 def recall_body(query: Query) -> Json:
@@ -152,8 +147,11 @@ def copy_banks(bench: Stack, importers: Sequence[Served], send: Send, source: st
     failed: list[str] = []
 
     def importer(served: Served) -> None:
-        while left and not failed:
-            name = left.pop()  # list.pop is atomic: each bank is taken once
+        while not failed:
+            try:
+                name = left.pop()  # list.pop is atomic: each bank is taken once
+            except IndexError:  # another importer took the last one
+                return
             if len(left) % 10 == 0:
                 log(f"importing bank {source}'s export: {len(names) - len(left)}/{len(names)}")
             started = time.perf_counter()
@@ -190,8 +188,6 @@ def spread_retains(replicas: Sequence[Served], token: str, banks: Sequence[str],
     gate = threading.Barrier(writers + 1)
 
     def writer(w: int) -> None:
-        import random
-
         rng = random.Random(seed * 7919 + w)
         served = replicas[w % len(replicas)]
         gate.wait()

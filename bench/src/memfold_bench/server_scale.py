@@ -79,7 +79,7 @@ from typing import Any, cast
 import click
 
 from . import corpus, locomo, server_bench, server_fleet, server_verbs
-from .index_bench import environment, output_options, save_result
+from .index_bench import environment, output_options, save_result, timed
 from .recall_bench import AS_OF, Query, build_queries, corpus_bullets
 from .server_bench import TENANT, Served, Stack, latency, stack, wait_ready
 from .server_fleet import (
@@ -89,7 +89,6 @@ from .server_fleet import (
     recall_body,
     replicas_of,
     rss_mb,
-    timed,
 )
 
 Json = dict[str, Any]
