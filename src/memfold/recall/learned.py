@@ -169,13 +169,6 @@ def _faded(s: Scored) -> bool:
     return s.tier == 0 and s.status == ARCHIVED
 
 
-OFF_SUBJECT = ranking.FACTORS.index("off_subject")
-
-
-def _off_subject(s: Scored) -> bool:
-    return bool(s.factors) and s.factors[OFF_SUBJECT] > 0
-
-
 def _shared(fact: Fact, lead: Fact | None) -> float:
     """The share of the first candidate's entities (the user's aside) the fact has too: a
     sibling of the best match."""
@@ -249,7 +242,7 @@ def reordered(top: Sequence[Scored], rows: Sequence[Mapping[str, float]],
     given: dict[int, int] = {}  # fact -> the place it takes
     for group in (False, True):  # on the question's subject, then off it
         places = [n for n, s in enumerate(top) if s.fact.kind != TEXT
-                  and not (n == 0 and _faded(s)) and _off_subject(s) == group]
+                  and not (n == 0 and rows[0]["faded"]) and (rows[n]["off_subject"] > 0) == group]
         picked = sorted(places, key=lambda i: (top[i].tier, -values[i], i))
         given.update(zip(picked, places, strict=True))
     best: dict[tuple[int, float, float], float] = {}

@@ -195,10 +195,11 @@ an answer elsewhere needed.  Held out on the LoCoMo dev split (every fold chose 
 vectors.
 
 With `--rerank` (`search._reranked`, `embed.rerank`) the RERANK_TOP best are ordered again by a
-blend of this score and a reranker's, RERANK_SHARE of it the reranker's.  Asked for
-(`learned.ordering`, off by default), the 30 best typed facts of a memory kept about its user
-are ordered by learned weights over these factors before the rules that place facts run
-(`recall.learned`; docs/benchmarks.md, "ltr41").
+blend of this score and a reranker's, RERANK_SHARE of it the reranker's.  Unless
+MEMFOLD_RECALL_ORDER=rules (or `learned.ordering(False)`), the 30 best typed facts of a
+memory kept about its user are ordered by learned weights over these factors before the
+rules that place facts run (`recall.learned`; docs/benchmarks.md, "ltr41" and "The learned
+order on by default").
 
 Facts a person archived rank below every active one, and superseded or expired ones below
 those; a fact archived by decay alone competes with the active ones, weighed down by its

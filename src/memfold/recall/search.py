@@ -166,9 +166,10 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     pulled = pull_newer(backend, found, match, slot, filters, options.today)
     for rowid in pulled:
         match[rowid] = 0.0
+    # whether the memory has the user's entity: asked once, when first needed
+    has_user = functools.cache(lambda: bool(backend.resolve_names([USER]).get(USER)))
     # the user's entity, when the memory has one and the question is asked of the user
-    user = USER if plan.user_subject and not named \
-        and backend.resolve_names([USER]).get(USER) else None
+    user = USER if plan.user_subject and not named and has_user() else None
     wanted = kind_of(plan.text, named)
     question, brought = asked(backend, plan, named), {**via, **pulled}
     headless = _headless(question, plan.text, found.values(), pool.covers, brought)
@@ -182,7 +183,7 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     weak = weak_of(question, pool.found.values(), pool.covers, brought)
-    shown = _learned(backend, [s for s in scored if not s.hidden], plan,
+    shown = _learned(has_user, [s for s in scored if not s.hidden], plan,
                      functools.partial(_shape, plan, named, slot, wanted), pool, options, weak)
     ordered = _ordered(shown, plan, options, ends, pool.fused,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
@@ -218,7 +219,7 @@ def _shape(plan: QueryPlan, named: Sequence[str], slot: asked_slot.Slot | None,
         "sum": wanted is not None and wanted.kind in WEIGHED_KINDS})
 
 
-def _learned(backend: RecallIndex, shown: list[Scored], plan: QueryPlan,
+def _learned(has_user: Callable[[], bool], shown: list[Scored], plan: QueryPlan,
              shape_of: Callable[[], dict[str, float]], pool: Pool, options: RecallOptions,
              weak: Callable[[Candidate], bool]) -> list[Scored]:
     """The scored candidates, the TOP best (by `ranking.order`) ordered again by the learned
@@ -230,8 +231,7 @@ def _learned(backend: RecallIndex, shown: list[Scored], plan: QueryPlan,
     in the learned order, so the rules that place facts after scoring (what is true now
     above what it replaced, the members told, siblings, spread: `_ordered`) still hold."""
     weights = learned.weights_for(options.mode)
-    if weights is not None and (looks_vietnamese(plan.text)
-                                or not backend.resolve_names([USER]).get(USER)):
+    if weights is not None and (looks_vietnamese(plan.text) or not has_user()):
         weights = None  # learned from English years only; no Vietnamese year measures it
     if (weights is None and not learned.recording_now()) or not shown:
         return shown
