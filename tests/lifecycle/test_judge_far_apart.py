@@ -47,6 +47,22 @@ def test_amounts_read_with_their_multiplier_or_another_unit_still_change(
     assert [v.reason for v in verdicts(old, new) if v.supersedes][0].endswith(reason)
 
 
+def test_two_units_of_one_measure_are_compared_in_one_unit() -> None:
+    """"100 Mbps" and "1 Gbps" are a tenfold change of one quantity, not two quantities
+    (`apart.scale_apart` reads the unit after each number); "100 Mbps" and "1 Mbps" are a
+    hundred times apart in one unit."""
+    from judge_pairs import fact
+
+    from memfold.lifecycle.judge import apart
+    from memfold.lifecycle.judge.readers import read
+
+    old = read(fact("W @Odile: Odile's broadband is 100 Mbps."))
+    faster = read(fact("W @Odile: Odile upgraded to 1 Gbps fibre in March."))
+    slower = read(fact("W @Odile: Odile's line is 1 Mbps."))
+    assert not apart.scale_apart("1", "100", faster, old)
+    assert apart.scale_apart("1", "100", slower, old)
+
+
 # -- opinions -----------------------------------------------------------------------------------
 
 def test_an_opinion_of_another_person_does_not_reverse_it() -> None:
