@@ -410,7 +410,7 @@ _TOOLS: tuple[Tool, ...] = (
         _obj({"since": _str(f"Only decisions made since then. {_SPEC}"),
               "entities": _strings("Only items whose facts name one of these entities."),
               "rule": _str("Only one rule's items (value, moved, ended, renamed, status, "
-                           "opinion, changes, topic) or one judge's (rules, reflect)."),
+                           "opinion, changes, topic, meaning) or one judge's (rules, reflect)."),
               "settled": _bool("Also the items already settled.", False),
               "limit": _int("How many items at most.", minimum=1, maximum=500, default=20)}),
         run.review, read_only=True, idempotent=True),

@@ -2,9 +2,10 @@
 
 An agent runs `memfold recall` as a new process on every turn, and most of such a process's
 time goes to importing memfold, not to answering.  The warm process (memfold.cli.warm_process) is a
-memfold that has imported everything once and answers the read-only verbs (`warm_socket.WARM_VERBS`)
-for any workspace of this user, each request exactly as a new process would: a fresh
-`Memory.open`, the same change scan, the same output, stderr and exit status.
+memfold that has imported everything once and answers the read-only verbs (`warm_socket.WARM_VERBS`,
+and `review` when it lists the queue) for any workspace of this user, each request exactly
+as a new process would: a fresh `Memory.open`, the same change scan, the same output, stderr
+and exit status.
 
 This module is what the `memfold` console script runs.  It imports nothing but the standard
 library's builtins and memfold.cli.warm_socket (no `typing`, `re`, `socket` or Click), finds

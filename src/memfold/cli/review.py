@@ -23,7 +23,7 @@ ENTITY = click.option("--entity", "entities", multiple=True, metavar="NAME",
                       help="Only items whose facts name this entity (repeatable).")
 RULE = click.option("--rule", metavar="RULE",
                     help="Only items of this rule (value, moved, ended, renamed, status, "
-                    "opinion, changes, topic) or judge (rules, reflect, openai:MODEL).")
+                    "opinion, changes, topic, meaning) or judge (rules, reflect, openai:MODEL).")
 REASON = click.option("--reason", metavar="TEXT", help="Why, recorded in the journal.")
 JSON = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 

@@ -260,7 +260,7 @@ class _Endpoints:
         (`x%2Fy`, which the path arrives decoded as two segments) is the 400 every other
         bad bank name gets; any other shape is a JSON 404."""
         return await self.guarded(request, lambda caller, body: _stray(request),
-                                  limit=self.server.limits.import_bytes)
+                                  limit=self.server.limits.body_bytes)
 
     async def healthz(self, request: Request) -> Response:
         return _answer(200, {"status": "ok", "version": __version__})

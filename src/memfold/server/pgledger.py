@@ -1,6 +1,7 @@
 """The journal-only writes answered from PostgreSQL itself (`memfold serve --recall-from
 postgres`): `use`, `supersede`, `restore`, `note`, `forget` without a purge (an archive) and
-review `accept` and `reject` (the MCP tools; a bulk reject by rule and its dry run too)
+review `accept` and `reject` (the MCP tools and the REST verbs `review_accept` and
+`review_reject`; a bulk reject by rule and its dry run too)
 decide and journal with no copy of the bank.
 
 Each decides as the local ledger decides (`lifecycle.ledger.Decisions`: the fact looked up,
