@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from test_bench_personal import FACTS  # the same small year
 
@@ -37,6 +39,20 @@ def test_ltr_features_writes_a_line_per_question(tmp_path: Path) -> None:
     assert lines[1]["shape"]["q:named"] == 1.0
 
 
-def test_bench_learned_asks_for_the_learned_order() -> None:
+def test_bench_learned_asks_for_the_learned_order(monkeypatch: pytest.MonkeyPatch) -> None:
     done = CliRunner().invoke(cli, ["bench", "--help"])
     assert "--learned" in done.output
+    asked: list[bool] = []
+    real = learned.ordering
+
+    def spy(on: bool = True) -> Any:
+        asked.append(on)
+        return real(on)
+
+    monkeypatch.setattr(learned, "ordering", spy)
+    for flags in (["--learned"], ["--order", "rules"], ["--order", "learned"]):
+        assert CliRunner().invoke(cli, ["bench", *flags, "review", "--help"]).exit_code == 0
+    assert asked == [True, False, True]
+    refused = CliRunner().invoke(cli, ["bench", "--learned", "--order", "rules", "review",
+                                       "--help"])
+    assert refused.exit_code == 2 and "disagree" in refused.output
