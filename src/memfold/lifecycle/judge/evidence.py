@@ -20,6 +20,8 @@ look at) or a change the judge cannot make by itself (`offer` True: a conflict, 
                payments for different things;
     kind       two vehicles of different kinds (a motorcycle, a car);
     place      a place slot whose value names no place ("heated by a gas boiler");
+    event      a value told in an event that says no change, end or "now" ("Paid $60 for
+               plot 7"): offered;
     changed    a change of something the older fact does not give a value for, or of the
                person itself ("Mum moved to the rehab ward"): offered;
     ended      an end of another thing that shares a common noun ("the road over Three Mile
@@ -283,6 +285,23 @@ def _no_place(n: Reading, o: Reading) -> Doubt | None:
     return None
 
 
+# a value that moved on or began, said of an event: "went up to", "down to", "turned eleven",
+# "a new personal best", "her first day of Year 6", "started at"
+_MOVED_ON = re.compile(r"\b(?:up|down)\s+(?:to|from)\b|\bturn(?:ed|s)\s+\w|\bnew\b"
+                       r"|\bfirst\s+(?:day|week|shift)\b|\b(?:start|began|begins|beginning)",
+                       re.IGNORECASE)
+
+
+def _event_value(n: Reading, o: Reading) -> Doubt | None:
+    """A value told in an event with no word of change, end or the present ("Practised for
+    six hours straight" beside "practise two hours every morning", "Paid $60 for plot 7"):
+    what happened once may or may not be the state now. Offered."""
+    if n.kind == "experience" and o.kind != "experience" and not (
+            n.changes or n.now or n.ends or n.again or _MOVED_ON.search(n.text)):
+        return Doubt("newer fact tells of one event, not of a change", offer=True)
+    return None
+
+
 # -- changed ------------------------------------------------------------------------------
 
 _KIN = frozenset(map(w.stem, (*w.RELATIVE_WORDS, *"gran granny nan nana nanna grandad granddad "
@@ -415,7 +434,7 @@ def _agreed(n: Reading, o: Reading) -> Doubt | None:
 
 
 _BY_RULE = {
-    "value": (_amounts_apart, _vehicles_apart, _no_place),
+    "value": (_amounts_apart, _vehicles_apart, _no_place, _event_value),
     # a value's slot and an end's thing are read by their heads already (Reading.head,
     # Reading.end_heads); a change, a move away and a status name the thing by a word
     "changes": (_changed_apart, _amounts_apart, _qualifier_only),

@@ -151,7 +151,7 @@ def _ended(clause: str, names: Stems, guard: str | None) -> tuple[Stems, Stems] 
             return None
         clipped = "" if _NO_OBJECT.match(rest) else _clip(rest)
         after = stems(clipped, names)
-        heads = named_head(clipped, names) if after else _EMPTY
+        heads = named_head(clipped, names, last=True) if after else _EMPTY
     else:
         return None
     inside = stems(m.group(), names) - _PHRASE_WORDS  # "bought Lise out"

@@ -279,17 +279,21 @@ _NOUN_PHRASE_END = re.compile(r"\s(?:over|in|on|at|for|with|from|to|into|near|af
                               r"\s", re.IGNORECASE)
 
 
-def named_head(phrase: str, names: Stems) -> Stems:
+def named_head(phrase: str, names: Stems, *, last: bool = False) -> Stems:
     """The words that name the thing a noun phrase is, cut at its first preposition ("the
     road over Three Mile Hill": road): a name of three words or more by its last word
     ("the City of Dunedin Choir": choir, not Dunedin), else every word but the possessor
-    it opens with ("Mum's unit": unit; "the Tartu place"; "her sister's place")."""
+    it opens with ("Mum's unit": unit; "the Tartu place"; "her sister's place").  With `last`,
+    a common noun's words in small letters before it are left out: they say what kind ("ended
+    my morning walks": walks, not the morning; "left the Poljud kayak club": the club)."""
     words = _NOUN_PHRASE_END.split(f"{_LEADING.sub('', phrase)} ", maxsplit=1)[0].split()
     words = words[1:] if words and words[0].lower() in ("the", "a", "an") else words
     if len(words) >= 3 and all(x[:1].isupper() for x in words if x.lower() != "of"):
         return stems(words[-1], names)
     if len(words) > 1 and re.search(r"['’]s?$", words[0]):
         words = words[1:]
+    if last and len(words) > 1 and words[-1][:1].islower():
+        words = [x for x in words[:-1] if x[:1].isupper()] + words[-1:]
     return stems(" ".join(words), names)
 
 

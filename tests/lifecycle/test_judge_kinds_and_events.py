@@ -1,0 +1,76 @@
+"""Two shapes that retired true facts on the read years (benchmarks/data/personal-tune14-40):
+
+- an end's object named by a word that only says what kind it is: "ended my morning walks"
+  ends walks, not the mornings of a crossword; "left the Poljud kayak club" ends a club, not
+  the kayak one owns or the kayaking one does (the subject of an end keeps its words: "Hugo's
+  job search is over" still ends his looking for a job);
+- a value told in one event with no word of change ("Practised for six hours straight"
+  beside "I practise for two hours every morning"): offered for a person to look at, not
+  made by itself. An event that says the value moved on ("turned eleven", "went up to", "a
+  new personal best", "her first day of Year 6") still supersedes."""
+
+from __future__ import annotations
+
+import pytest
+from judge_pairs import superseded, verdicts
+
+KIND_WORD_ONLY = [
+    ("W @me: I do the Jornal de Noticias crossword every morning with my first coffee.",
+     "W @me: The rain has ended my morning walks; I only walk the promenade at weekends now."),
+    ("W @me: My kayak is a yellow Prijon Yukon I bought in 2021.",
+     "W @me: I left the Poljud kayak club and joined Kayak Klub Kastela, 90 euros a year."),
+    ("W @me: I go sea kayaking on Sunday mornings when the weather allows.",
+     "W @me: I left the Poljud kayak club and joined Kayak Klub Kastela, 90 euros a year."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), KIND_WORD_ONLY)
+def test_a_word_saying_what_kind_ended_retires_nothing(old: str, new: str) -> None:
+    assert not superseded(old, new), verdicts(old, new)
+
+
+ENDS = [
+    ("W @me: I walk the promenade every morning before work.",
+     "W @me: The rain has ended my morning walks; I only walk the promenade at weekends now."),
+    ("W @me: I'm a member of the Poljud kayak club.",
+     "W @me: I left the Poljud kayak club and joined Kayak Klub Kastela, 90 euros a year."),
+    ("W @Hugo: Hugo is looking for a new job.",
+     "W @Hugo: Hugo's job search is over; he signed an offer on Friday."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), ENDS)
+def test_the_thing_that_ended_still_supersedes(old: str, new: str) -> None:
+    assert superseded(old, new), verdicts(old, new)
+
+
+EVENTS = [
+    ("W @me: I practise for two hours every morning before 11.",
+     "B @me: Practised the Copper Sky book for six hours straight and my wrist held up."),
+    ("W @me: My standard fee for a three-hour wedding gig is $450.",
+     "B @me: Played a corporate gig for a bank at Crown; the fee was $600."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), EVENTS)
+def test_a_value_told_in_one_event_is_offered(old: str, new: str) -> None:
+    found = verdicts(old, new)
+    assert found and not any(v.supersedes for v in found), found
+    assert all(v.offer and "one event, not of a change" in v.reason for v in found), found
+
+
+MOVED_ON = [
+    ("W @Saoirse: Saoirse is ten and in fourth class.",
+     "B @Saoirse: Saoirse turned eleven and got her ears pierced."),
+    ("W @me: I get my coffee at Tiong Bahru Bakery; a flat white is S$6.80.",
+     "B @me: Tiong Bahru Bakery put the flat white up to S$7.20."),
+    ("W @Hugo: Hugo's marathon PB is 3:41.",
+     "B @Hugo: Hugo ran 3:28 at the Valencia marathon, a new personal best."),
+    ("W @Nadia: Nadia is in Year 5 at Oakfield Primary.",
+     "B @Nadia: Walked Nadia to her first day of Year 6 at Oakfield Primary."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), MOVED_ON)
+def test_an_event_that_says_the_value_moved_on_supersedes(old: str, new: str) -> None:
+    assert superseded(old, new), verdicts(old, new)
