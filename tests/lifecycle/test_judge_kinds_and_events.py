@@ -1,13 +1,18 @@
-"""Two shapes that retired true facts on the read years (benchmarks/data/personal-tune14-40):
+"""Shapes that retired true facts on the read years (benchmarks/data/personal-tune14-40):
 
 - an end's object named by a word that only says what kind it is: "ended my morning walks"
   ends walks, not the mornings of a crossword; "left the Poljud kayak club" ends a club, not
   the kayak one owns or the kayaking one does (the subject of an end keeps its words: "Hugo's
   job search is over" still ends his looking for a job);
+- a word of time taken for the thing: "cancelled my Geneva Christmas flights" ends no
+  Christmas break, "filter coffee over chai any morning" moves away from chai, not from
+  Saturday-morning badminton;
 - a value told in one event with no word of change ("Practised for six hours straight"
-  beside "I practise for two hours every morning"): offered for a person to look at, not
-  made by itself. An event that says the value moved on ("turned eleven", "went up to", "a
-  new personal best", "her first day of Year 6") still supersedes."""
+  beside "I practise for two hours every morning"), or in an opinion beside another ("was
+  worth every painful week" beside "is the riskiest thing on our roadmap"): offered for a
+  person to look at, not made by itself. An event that says the value moved on ("turned
+  eleven", "went up to", "a new personal best", "her first day of Year 6") and an opinion
+  that says so ("tenmoku is my glaze now") still supersede."""
 
 from __future__ import annotations
 
@@ -21,6 +26,10 @@ KIND_WORD_ONLY = [
      "W @me: I left the Poljud kayak club and joined Kayak Klub Kastela, 90 euros a year."),
     ("W @me: I go sea kayaking on Sunday mornings when the weather allows.",
      "W @me: I left the Poljud kayak club and joined Kayak Klub Kastela, 90 euros a year."),
+    ("W @me @Rahul: I play badminton with Rahul's group every Tuesday and Saturday morning now.",
+     "O(c=0.8) @me: These days I'd pick filter coffee over chai any morning."),
+    ("W(until=2025-12-19) @me @Tomas: I read to Tomas's class until the Christmas break.",
+     "B @me @Ines: Cancelled my Geneva Christmas flights because of the eye surgery."),
 ]
 
 
@@ -49,6 +58,8 @@ EVENTS = [
      "B @me: Practised the Copper Sky book for six hours straight and my wrist held up."),
     ("W @me: My standard fee for a three-hour wedding gig is $450.",
      "B @me: Played a corporate gig for a bank at Crown; the fee was $600."),
+    ("O(c=0.6) @me @Postgres: The Postgres migration is the riskiest thing on our roadmap.",
+     "O(c=0.7) @me @Postgres: The Postgres migration was worth every painful week."),
 ]
 
 
@@ -56,7 +67,7 @@ EVENTS = [
 def test_a_value_told_in_one_event_is_offered(old: str, new: str) -> None:
     found = verdicts(old, new)
     assert found and not any(v.supersedes for v in found), found
-    assert all(v.offer and "one event, not of a change" in v.reason for v in found), found
+    assert all(v.offer and ", but the newer " in v.reason for v in found), found
 
 
 MOVED_ON = [
@@ -68,9 +79,13 @@ MOVED_ON = [
      "B @Hugo: Hugo ran 3:28 at the Valencia marathon, a new personal best."),
     ("W @Nadia: Nadia is in Year 5 at Oakfield Primary.",
      "B @Nadia: Walked Nadia to her first day of Year 6 at Oakfield Primary."),
+    ("O(c=0.9) @me: Celadon is my favourite glaze; that soft grey-green is exactly what I wanted.",
+     "O(c=0.8) @me: With new eyes, I'm off celadon; tenmoku is my glaze now."),
+    ("O(c=0.9) @me: I'm firmly a chai person; coffee does nothing for me.",
+     "O(c=0.8) @me: These days I'd pick filter coffee over chai any morning."),
 ]
 
 
 @pytest.mark.parametrize(("old", "new"), MOVED_ON)
-def test_an_event_that_says_the_value_moved_on_supersedes(old: str, new: str) -> None:
+def test_a_change_said_still_supersedes(old: str, new: str) -> None:
     assert superseded(old, new), verdicts(old, new)

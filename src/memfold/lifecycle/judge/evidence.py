@@ -20,8 +20,8 @@ look at) or a change the judge cannot make by itself (`offer` True: a conflict, 
                payments for different things;
     kind       two vehicles of different kinds (a motorcycle, a car);
     place      a place slot whose value names no place ("heated by a gas boiler");
-    event      a value told in an event that says no change, end or "now" ("Paid $60 for
-               plot 7"): offered;
+    event      a value told in an event, or an opinion after another, that says no change,
+               end or "now" ("Paid $60 for plot 7"): offered;
     changed    a change of something the older fact does not give a value for, or of the
                person itself ("Mum moved to the rehab ward"): offered;
     ended      an end of another thing that shares a common noun ("the road over Three Mile
@@ -293,12 +293,17 @@ _MOVED_ON = re.compile(r"\b(?:up|down)\s+(?:to|from)\b|\bturn(?:ed|s)\s+\w|\bnew
 
 
 def _event_value(n: Reading, o: Reading) -> Doubt | None:
-    """A value told in an event with no word of change, end or the present ("Practised for
-    six hours straight" beside "practise two hours every morning", "Paid $60 for plot 7"):
-    what happened once may or may not be the state now. Offered."""
-    if n.kind == "experience" and o.kind != "experience" and not (
-            n.changes or n.now or n.ends or n.again or _MOVED_ON.search(n.text)):
+    """A value told with no word of change, end or the present, in an event ("Practised for
+    six hours straight" beside "practise two hours every morning", "Paid $60 for plot 7") or
+    in one opinion beside another ("The Postgres migration was worth every painful week"
+    beside "... is the riskiest thing on our roadmap"): what happened once, or a view of
+    another side of the thing, may or may not be the state now. Offered."""
+    if n.changes or n.now or n.ends or n.again or _MOVED_ON.search(n.text):
+        return None
+    if n.kind == "experience" and o.kind != "experience":
         return Doubt("newer fact tells of one event, not of a change", offer=True)
+    if n.kind == o.kind == "opinion":
+        return Doubt("newer opinion says no change of mind", offer=True)
     return None
 
 

@@ -90,7 +90,7 @@ from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
 from memfold.lifecycle.judge.signature import names as _names
 from memfold.lifecycle.judge.signature import related as _related
 from memfold.lifecycle.judge.signature import signature as _signature
-from memfold.lifecycle.judge.slots import SINGLE_VALUED
+from memfold.lifecycle.judge.slots import SINGLE_VALUED, TIME_STEMS
 from memfold.lifecycle.judge.subjects import named_values, reported, reporters, same_subject
 from memfold.lifecycle.judge.unread import unread_offer
 from memfold.values import Fact
@@ -151,7 +151,7 @@ def _topic(a: Stems, b: Stems) -> Stems:
 def _mentions(o: Reading, value: Stems) -> bool:
     """The older fact names this value after its subject: most of its words ("Project
     Falcon" in "the codename is Falcon"); a name must be the older fact's whole name."""
-    core = value - _FILLER
+    core = value - _FILLER - TIME_STEMS or value - _FILLER  # "chai any morning": chai
     for name in sorted(x for x in core if "-" in x and x not in o.words):  # "saffron-mobile"
         core -= {w.stem(part) for part in name.split("-")}  # is not "the mobile app"
     if o.relation == "name" and o.value:

@@ -279,13 +279,22 @@ _NOUN_PHRASE_END = re.compile(r"\s(?:over|in|on|at|for|with|from|to|into|near|af
                               r"\s", re.IGNORECASE)
 
 
+# words that say when, not what: a part of the day, a day, a month, a holiday ("cancelled my
+# Christmas flights" ends flights; "filter coffee over chai any morning" leaves chai)
+TIME_STEMS = frozenset(map(w.stem, (
+    "morning mornings afternoon evening evenings night nights weekend weekends weekday "
+    "monday tuesday wednesday thursday friday saturday sunday january february march april "
+    "june july august september october november december christmas easter").split()))
+
+
 def named_head(phrase: str, names: Stems, *, last: bool = False) -> Stems:
     """The words that name the thing a noun phrase is, cut at its first preposition ("the
     road over Three Mile Hill": road): a name of three words or more by its last word
     ("the City of Dunedin Choir": choir, not Dunedin), else every word but the possessor
     it opens with ("Mum's unit": unit; "the Tartu place"; "her sister's place").  With `last`,
     a common noun's words in small letters before it are left out: they say what kind ("ended
-    my morning walks": walks, not the morning; "left the Poljud kayak club": the club)."""
+    my morning walks": walks, not the morning; "left the Poljud kayak club": the club), and so
+    are the names of times ("my Geneva Christmas flights": flights to Geneva)."""
     words = _NOUN_PHRASE_END.split(f"{_LEADING.sub('', phrase)} ", maxsplit=1)[0].split()
     words = words[1:] if words and words[0].lower() in ("the", "a", "an") else words
     if len(words) >= 3 and all(x[:1].isupper() for x in words if x.lower() != "of"):
@@ -294,6 +303,7 @@ def named_head(phrase: str, names: Stems, *, last: bool = False) -> Stems:
         words = words[1:]
     if last and len(words) > 1 and words[-1][:1].islower():
         words = [x for x in words[:-1] if x[:1].isupper()] + words[-1:]
+        return (head := stems(" ".join(words), names)) - TIME_STEMS or head
     return stems(" ".join(words), names)
 
 
