@@ -12,7 +12,10 @@
   worth every painful week" beside "is the riskiest thing on our roadmap"): offered for a
   person to look at, not made by itself. An event that says the value moved on ("turned
   eleven", "went up to", "a new personal best", "her first day of Year 6") and an opinion
-  that says so ("tenmoku is my glaze now") still supersede."""
+  that says so ("tenmoku is my glaze now") still supersede;
+- "EGR cooler replaced at Kenworth TB" says where a part was replaced, not that the cooler
+  replaced Thunder Bay runs; a divorce done ends no "divorce hearing is listed" (the older
+  fact already told of the parting)."""
 
 from __future__ import annotations
 
@@ -30,6 +33,10 @@ KIND_WORD_ONLY = [
      "O(c=0.8) @me: These days I'd pick filter coffee over chai any morning."),
     ("W(until=2025-12-19) @me @Tomas: I read to Tomas's class until the Christmas break.",
      "B @me @Ines: Cancelled my Geneva Christmas flights because of the eye surgery."),
+    ("W @me @Lakehead-Lines: Runs are Thunder Bay-Winnipeg-Regina. Out Monday, home Friday.",
+     "B @me @T680: EGR cooler replaced at Kenworth TB. Warranty, but 4 days down."),
+    ("W @me @Renata: Our divorce hearing is listed for 14 May in Brisbane.",
+     "B @me @Renata: The divorce hearing took twenty minutes; the order takes effect in a month."),
 ]
 
 
@@ -45,6 +52,8 @@ ENDS = [
      "W @me: I left the Poljud kayak club and joined Kayak Klub Kastela, 90 euros a year."),
     ("W @Hugo: Hugo is looking for a new job.",
      "W @Hugo: Hugo's job search is over; he signed an offer on Friday."),
+    ("W @me: We build on Node 18.", "W @me: Node 22 replaced Node 18 in the build."),
+    ("W @me @Renata: Renata and I are married.", "B @me @Renata: Renata and I divorced in May."),
 ]
 
 

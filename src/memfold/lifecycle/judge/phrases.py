@@ -21,8 +21,10 @@ SWAPS = [  # (pattern, the group of the value left, of the value taken)
     (re.compile(r"^(?P<new>.+?)\s+to\s+replace\s+(?P<old>.+)$", re.I), "old", "new"),
     (re.compile(r"^(?P<old>.+?)\s+(?:was|is|has\s+been|have\s+been|got|were)\s+replaced\s+"
                 r"(?:with|by)\s+(?P<new>.+)$", re.I), "old", "new"),
-    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?replaced\s+(?P<old>.+?)(?:\s+as\b.*)?$",
-                re.I), "old", "new"),
+    # (not "EGR cooler replaced at Kenworth": where the part was replaced, not what it replaced)
+    (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?replaced\s+(?!(?:at|in|on|under|during"
+                r"|after|before|last|this|yesterday|today|again|free)\b)(?P<old>.+?)"
+                r"(?:\s+as\b.*)?$", re.I), "old", "new"),
     (re.compile(r"^(?P<new>.+?)\s+(?:has\s+|have\s+)?(?:taken|took|takes)\s+over\s+(?:as\s+)?"
                 r"(?:[^,;]+?\s+)?from\s+(?P<old>.+)$", re.I), "old", "new"),  # "as his boss from"
     (re.compile(r"\btook\s+over\s+from\s+(?P<old>.+)$", re.I), "old", ""),

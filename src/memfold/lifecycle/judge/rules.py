@@ -212,8 +212,8 @@ def _ended(n: Reading, o: Reading, doers: bool = False) -> str | None:
         heads = n.end_heads[i] if i < len(n.end_heads) else frozenset()
         if shared & states and (not heads or shared & said(heads)):
             return f"the newer fact says {_text(shared, n)!r} ended"
-    if n.parted and (o.words & _BOND or o.relation == "relationship") and (
-            n.words & o.words or not n.subject):
+    if n.parted and not o.parted and (o.words & _BOND or o.relation == "relationship") and (
+            n.words & o.words or not n.subject):  # not "the divorce hearing is listed"
         return "the newer fact says the relationship ended"
     return None
 
