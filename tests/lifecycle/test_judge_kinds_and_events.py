@@ -15,7 +15,8 @@
   that says so ("tenmoku is my glaze now") still supersede;
 - "EGR cooler replaced at Kenworth TB" says where a part was replaced, not that the cooler
   replaced Thunder Bay runs; a divorce done ends no "divorce hearing is listed" (the older
-  fact already told of the parting)."""
+  fact already told of the parting); "We run one-week cycles in Linear now" changes nothing
+  of "We moved off Jira to Linear", which already says Linear."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ KIND_WORD_ONLY = [
      "B @me @T680: EGR cooler replaced at Kenworth TB. Warranty, but 4 days down."),
     ("W @me @Renata: Our divorce hearing is listed for 14 May in Brisbane.",
      "B @me @Renata: The divorce hearing took twenty minutes; the order takes effect in a month."),
+    ("W @me @Linear: We moved off Jira to Linear this week; the export took Priya a full day.",
+     "W @me @Linear: We run one-week cycles in Linear now instead of sprints."),
 ]
 
 
@@ -54,6 +57,7 @@ ENDS = [
      "W @Hugo: Hugo's job search is over; he signed an offer on Friday."),
     ("W @me: We build on Node 18.", "W @me: Node 22 replaced Node 18 in the build."),
     ("W @me @Renata: Renata and I are married.", "B @me @Renata: Renata and I divorced in May."),
+    ("W @me: We moved off Jira to Linear this week.", "W @me: We switched from Linear back to Jira."),
 ]
 
 

@@ -336,12 +336,12 @@ def _family(n: Reading, o: Reading) -> str | None:
         return None  # "its staging copy is deployed on Fly.io": a part, not the whole
     taken = n.value.union(*(c.new for c in n.changes))
     left = frozenset().union(*(c.old for c in n.changes))
-    now = n.now
-    if n.relation == "use" and not now:
+    held = frozenset().union(*(c.new for c in o.changes))  # "moved off Jira to Linear": Linear
+    if n.relation == "use" and not n.now:
         return None
     for family, member in sorted(n.families, key=lambda f: (not _parts(f[1]) <= taken, f)):
-        if not (_parts(member) <= taken or now):  # named as the value, or said to hold now
-            continue
+        if not (_parts(member) <= taken or n.now) or _parts(member) <= held:  # named as the
+            continue  # value, or said to hold now; not what the older fact says it became
         # "migrated from Hetzner to Azure" changes the fact on Hetzner, not one on AWS
         named_left = {m for f, m in n.families if f == family and _parts(m) <= left}
         for other_family, other in sorted(o.families):
