@@ -57,7 +57,8 @@ ENDS = [
      "W @Hugo: Hugo's job search is over; he signed an offer on Friday."),
     ("W @me: We build on Node 18.", "W @me: Node 22 replaced Node 18 in the build."),
     ("W @me @Renata: Renata and I are married.", "B @me @Renata: Renata and I divorced in May."),
-    ("W @me: We moved off Jira to Linear this week.", "W @me: We switched from Linear back to Jira."),
+    ("W @me: We moved off Jira to Linear this week.",
+     "W @me: We switched from Linear back to Jira."),
 ]
 
 
