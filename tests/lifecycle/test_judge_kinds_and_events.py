@@ -16,7 +16,9 @@
 - "EGR cooler replaced at Kenworth TB" says where a part was replaced, not that the cooler
   replaced Thunder Bay runs; a divorce done ends no "divorce hearing is listed" (the older
   fact already told of the parting); "We run one-week cycles in Linear now" changes nothing
-  of "We moved off Jira to Linear", which already says Linear."""
+  of "We moved off Jira to Linear", which already says Linear; "raised the Kilimani rent"
+  changes a rent, not the Kilimani lease (offered), though it still changes what the
+  Kilimani flat costs."""
 
 from __future__ import annotations
 
@@ -40,6 +42,8 @@ KIND_WORD_ONLY = [
      "B @me @Renata: The divorce hearing took twenty minutes; the order takes effect in a month."),
     ("W @me @Linear: We moved off Jira to Linear this week; the export took Priya a full day.",
      "W @me @Linear: We run one-week cycles in Linear now instead of sprints."),
+    ("W @Flat: The Kilimani lease runs for one year, to the end of July 2026.",
+     "W @Flat: Mrs. Gathoni has raised the Kilimani rent to KSh 72,000 from December."),
 ]
 
 
@@ -59,6 +63,8 @@ ENDS = [
     ("W @me @Renata: Renata and I are married.", "B @me @Renata: Renata and I divorced in May."),
     ("W @me: We moved off Jira to Linear this week.",
      "W @me: We switched from Linear back to Jira."),
+    ("W @Flat: The Kilimani flat costs KSh 68,000 a month, plus KSh 4,000 service charge.",
+     "W @Flat: Mrs. Gathoni has raised the Kilimani rent to KSh 72,000 from December."),
 ]
 
 

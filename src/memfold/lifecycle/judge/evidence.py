@@ -346,6 +346,12 @@ def _changed_apart(n: Reading, o: Reading) -> Doubt | None:
     if _named_once(shared, n, o) or _in_other_names(shared, n, o) or (
             _names(n.text) & c.obj - _stems(o.text) and not _names(o.text) & c.obj):
         return Doubt("thing changed is named otherwise than in the older fact", False)
+    # "raised the Kilimani rent": a rent, named after the flat whose lease the older fact
+    # gives; two amounts of money are the amount rules' to weigh ("the Linero flat costs")
+    things = c.obj & _lower(n.text)
+    if len(things) == 1 and shared and c.obj - things <= shared \
+            and not (things | shared & _lower(n.text)) & o.words and not (_money(n) and _money(o)):
+        return Doubt("thing changed is another of that name", offer=True)
     return None
 
 
