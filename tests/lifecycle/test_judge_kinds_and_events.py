@@ -18,7 +18,8 @@
   fact already told of the parting); "We run one-week cycles in Linear now" changes nothing
   of "We moved off Jira to Linear", which already says Linear; "raised the Kilimani rent"
   changes a rent, not the Kilimani lease (offered), though it still changes what the
-  Kilimani flat costs."""
+  Kilimani flat costs; a car loan's amount is no new price of the car (offered), though a
+  mortgage's new amount still replaces the old one."""
 
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ KIND_WORD_ONLY = [
      "W @me @Linear: We run one-week cycles in Linear now instead of sprints."),
     ("W @Flat: The Kilimani lease runs for one year, to the end of July 2026.",
      "W @Flat: Mrs. Gathoni has raised the Kilimani rent to KSh 72,000 from December."),
+    ("W @me @Creta: We're a Creta family now: Hyundai Creta SX, grey, ₹17.8 lakh on-road.",
+     "W @me @Creta: HDFC car loan for the Creta: ₹10 lakh over five years, EMI ₹20,300."),
 ]
 
 

@@ -201,6 +201,9 @@ def _partly(n: Reading, o: Reading) -> Doubt | None:
 
 _LIMIT = re.compile(r"\b(?:(?:of|for)\s+up\s+to|pre-?approv\w*|approv\w*\s+in\s+principle|"
                     r"budget\w*|maximum|at\s+most|capped)\b", re.IGNORECASE)
+# an amount borrowed: "HDFC car loan for the Creta: ₹10 lakh" is no new price of the car
+_BORROWED = re.compile(r"\b(?:loans?|mortgages?|borrow\w*|financ\w*|EMI|credit\s+line|overdraft"
+                       r"|lent|lend\w*)\b", re.IGNORECASE)
 # a period an amount is given for: "a month", "per lesson", "weekly" (judge.about too)
 PERIODS = (r"(?:a|an|per|each|every)\s+(hour|day|night|week|fortnight|month|year|lesson|session"
            r"|class|visit|shift)\b|\b(hour|dai|week|month|year)ly")
@@ -226,6 +229,8 @@ def _amounts_apart(n: Reading, o: Reading) -> Doubt | None:
         return None
     if bool(_LIMIT.search(n.text)) != bool(_LIMIT.search(o.text)):
         return Doubt("amounts are a limit and what was taken", offer=False)
+    if bool(_BORROWED.search(n.text)) != bool(_BORROWED.search(o.text)):
+        return Doubt("amounts are a loan and what is not one", offer=True)
     mine, theirs = _periods(n.text), _periods(o.text)
     if mine and theirs and not mine & theirs:
         return Doubt("amounts are for different periods", offer=False)
