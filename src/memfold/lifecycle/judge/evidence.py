@@ -17,13 +17,15 @@ look at) or a change the judge cannot make by itself (`offer` True: a conflict, 
                2014 Ford Focus; I drive it to school");
     amount     two amounts of money in different roles: a one-off price against a rate per
                month, a limit ("pre-approved for up to") against what was taken, two one-off
-               payments for different things;
+               payments for different things, an amount borrowed against one that is none
+               ("car loan: ₹10 lakh" / "₹17.8 lakh on-road": offered);
     kind       two vehicles of different kinds (a motorcycle, a car);
     place      a place slot whose value names no place ("heated by a gas boiler");
     event      a value told in an event, or an opinion after another, that says no change,
                end or "now" ("Paid $60 for plot 7"): offered;
     changed    a change of something the older fact does not give a value for, or of the
-               person itself ("Mum moved to the rehab ward"): offered;
+               person itself ("Mum moved to the rehab ward"), or of a thing named after
+               another ("raised the Kilimani rent" / "the Kilimani lease"): offered;
     ended      an end of another thing that shares a common noun ("the road over Three Mile
                Hill" / "just down the road"), an end said only in a clause of time ("after
                her shop closed"), or damage ("the screen shattered"), which ends nothing by
