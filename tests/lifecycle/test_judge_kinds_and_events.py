@@ -81,6 +81,8 @@ EVENTS = [
      "B @me: Practised the Copper Sky book for six hours straight and my wrist held up."),
     ("W @me: My standard fee for a three-hour wedding gig is $450.",
      "B @me: Played a corporate gig for a bank at Crown; the fee was $600."),
+    ("W @me: My standard fee for a three-hour wedding gig is $450.",  # a name, not "new"
+     "B @me: Played a gig at a startup's party in New York; the fee was $600."),
     ("O(c=0.6) @me @Postgres: The Postgres migration is the riskiest thing on our roadmap.",
      "O(c=0.7) @me @Postgres: The Postgres migration was worth every painful week."),
 ]

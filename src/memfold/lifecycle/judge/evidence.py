@@ -294,9 +294,9 @@ def _no_place(n: Reading, o: Reading) -> Doubt | None:
 
 # a value that moved on or began, said of an event: "went up to", "down to", "turned eleven",
 # "a new personal best", "her first day of Year 6", "started at"
-_MOVED_ON = re.compile(r"\b(?:up|down)\s+(?:to|from)\b|\bturn(?:ed|s)\s+\w|\bnew\b"
-                       r"|\bfirst\s+(?:day|week|shift)\b|\b(?:start|began|begins|beginning)",
-                       re.IGNORECASE)
+_MOVED_ON = re.compile(r"\b(?:up|down)\s+(?:to|from)\b|\bturn(?:ed|s)\s+\w|\b(?-i:new)\b"
+                       r"|\bfirst\s+(?:day|week|shift)\b|\b(?:start(?:s|ed|ing)?|began|begins"
+                       r"|beginning)\b", re.IGNORECASE)  # (not "New York", "the startup")
 
 
 def _event_value(n: Reading, o: Reading) -> Doubt | None:
