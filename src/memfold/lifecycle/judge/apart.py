@@ -29,7 +29,7 @@ from memfold.lifecycle.judge.pieces import name_stems, words_as_written
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Change, Reading, Stems
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
-from memfold.lifecycle.judge.slots import stems
+from memfold.lifecycle.judge.slots import WHEN_STEMS, stems
 
 _GENERIC = w.GENERIC_STEMS
 
@@ -52,15 +52,6 @@ def kind_apart(what: Stems, o: Reading, n_text: str) -> bool:
         and bool(o.attr - what - _SLOT_WORDS - _GENERIC - named)
 
 
-# the words that say when a thing happens: a new time for it is no new value of a fact
-# that gives none ("moved my lessons to Monday evenings" / "charges £25 a lesson")
-_WHEN = frozenset(w.stem(x) for x in (
-    "monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays "
-    "saturday saturdays sunday sundays morning mornings afternoon afternoons evening evenings "
-    "night nights weekend weekends weekday weekdays daily weekly fortnightly monthly pm "
-    "lunchtime noon midday").split())
-
-
 # the words of a version: a new version of a thing is no new value of a fact that names the
 # thing with no version ("upgraded its k8s clusters to version 1.30" / "deploys to Kubernetes")
 _RELEASE = frozenset(w.stem(x) for x in "version release build patch v".split())
@@ -74,8 +65,10 @@ def _version_only(new: Stems) -> bool:
 def change_apart(what: Stems, new: Stems, o: Reading, n_text: str) -> bool:
     """A change of another thing than the older fact's: a slot noun of another thing (see
     `kind_apart`), a new time for a thing the older fact gives no time of, or a new version
-    of a thing the older fact gives no version or number of."""
-    return kind_apart(what, o, n_text) or (bool(new) and new <= _WHEN and not o.words & _WHEN) \
+    of a thing the older fact gives no version or number of ("moved my lessons to Monday
+    evenings" / "charges £25 a lesson": `slots.WHEN_STEMS`)."""
+    return kind_apart(what, o, n_text) \
+        or (bool(new) and new <= WHEN_STEMS and not o.words & WHEN_STEMS) \
         or (bool(new) and _version_only(new) and not o.numbers and not o.versions)
 
 

@@ -279,12 +279,17 @@ _NOUN_PHRASE_END = re.compile(r"\s(?:over|in|on|at|for|with|from|to|into|near|af
                               r"\s", re.IGNORECASE)
 
 
-# words that say when, not what: a part of the day, a day, a month, a holiday ("cancelled my
-# Christmas flights" ends flights; "filter coffee over chai any morning" leaves chai)
-TIME_STEMS = frozenset(map(w.stem, (
-    "morning mornings afternoon evening evenings night nights weekend weekends weekday "
-    "monday tuesday wednesday thursday friday saturday sunday january february march april "
-    "june july august september october november december christmas easter").split()))
+# the words that say when a thing happens: a day, a part of one, how often
+WHEN_STEMS = frozenset(w.stem(x) for x in (
+    "monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays "
+    "saturday saturdays sunday sundays morning mornings afternoon afternoons evening evenings "
+    "night nights weekend weekends weekday weekdays daily weekly fortnightly monthly pm "
+    "lunchtime noon midday").split())
+# ... and a month or a holiday: words of time, which name no thing ("cancelled my Christmas
+# flights" ends flights; "filter coffee over chai any morning" leaves chai)
+TIME_STEMS = WHEN_STEMS | frozenset(map(w.stem, (
+    "january february march april june july august september october november december "
+    "christmas easter").split()))
 
 
 def named_head(phrase: str, names: Stems, *, last: bool = False) -> Stems:
