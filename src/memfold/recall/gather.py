@@ -40,17 +40,17 @@ class Found(dict[tuple[str, int], Candidate]):
         return super().setdefault((default.fact.path, default.rowid), default)
 
 
-def query_names(backend: RecallIndex, plan: QueryPlan) -> tuple[list[str], dict[str, str]]:
+def query_names(backend: RecallIndex, plan: QueryPlan) -> tuple[list[str], tuple[str, ...]]:
     """Entities the query names (every @mention, and known names among its words), and the
-    words it calls one by that are not its key, each with the key: an alias ("score":
-    fatima, "mum": zora).  A fact that says the word names the entity as the query does
+    words it calls one of them by that are not its key: an alias ("score" for @Fatima, "mum"
+    for @Zora).  A fact that says the word names the entity as the query does
     (`scoring.score_candidate`, off the subject)."""
     mention_keys = [entity_key(m) for m in plan.mentions]
     resolved = backend.resolve_names([*mention_keys, *plan.name_keys])
     keys = [resolved.get(k, k) for k in mention_keys]
     keys += [resolved[k] for k in plan.name_keys if k in resolved]
-    aliases = {k: resolved[k] for k in plan.name_keys if resolved.get(k, k) != k}
-    return list(dict.fromkeys(k for k in keys if k)), aliases
+    called = tuple(k for k in plan.name_keys if resolved.get(k, k) != k)
+    return list(dict.fromkeys(k for k in keys if k)), called
 
 
 def resolve_entities(backend: RecallIndex, names: Iterable[str]) -> list[str]:

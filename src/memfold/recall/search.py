@@ -108,7 +108,7 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
     window = intersect(plan.window, options.window)
     if before_any:
         return Ranked([], window, (), 0, notes=(*notes, before_any))
-    named, aliases = query_names(backend, plan)
+    named, called = query_names(backend, plan)
     # A time phrase beside words is a preference, not a filter: people write about events
     # after they happen ("last month we ..."), so in-window facts rank higher but others
     # stay findable.  A query that is only a time phrase is restricted to it.
@@ -135,7 +135,7 @@ def recall(backend: RecallIndex, plan: QueryPlan, options: RecallOptions) -> Ran
             pool.found[(c.fact.path, c.rowid)] = c
             pool.match[c.rowid] = max(pool.match.get(c.rowid, 0.0), value)
     return _ranked(backend, plan, named, pool, filters, options, window, notes, told,
-                   aliases)
+                   called)
 
 
 def _about_hits(backend: RecallIndex, key: str, filters: Filters, options: RecallOptions,
@@ -150,7 +150,7 @@ def _about_hits(backend: RecallIndex, key: str, filters: Filters, options: Recal
 def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: Pool,
             filters: Filters, options: RecallOptions, window: Interval | None,
             notes: tuple[str, ...], told: frozenset[str] = frozenset(),
-            aliases: Mapping[str, str] | None = None) -> Ranked:
+            called: Sequence[str] = ()) -> Ranked:
     """The candidates scored, ordered and explained; the facts in `told` (`members`) first."""
     found, match, hopped = pool.found, pool.match, pool.hopped
     within_passages(found.values(), match)
@@ -173,9 +173,8 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     wanted = kind_of(plan.text, named)
     question, brought = asked(backend, plan, named), {**via, **pulled}
     headless = _headless(question, plan.text, found.values(), pool.covers, brought)
-    # the aliases the query names them by (`query_names`), for off the subject
-    called = tuple(w for w, k in (aliases or {}).items() if k in named) if pool.selective \
-        else ()
+    # the aliases the query names them by (`query_names`): off the subject, said in a fact
+    called = called if pool.selective else ()
     scored = held_by_neighbours([score_candidate(c, plan, named, match[c.rowid], options,
                                                  context.get(c.rowid), pool.selective, user,
                                                  wanted, c.rowid in headless, called)
