@@ -47,6 +47,7 @@ from memfold.lifecycle.judge.slots import clip as _clip
 from memfold.lifecycle.judge.slots import head as _head
 from memfold.lifecycle.judge.slots import slot as _slot
 from memfold.lifecycle.judge.slots import split_subject as _split_subject
+from memfold.lifecycle.judge.unsaid import unsaid
 from memfold.names import entity_key
 from memfold.values import Fact
 
@@ -230,9 +231,6 @@ _FRONTED = re.compile(r"^(?:these\s+days|nowadays)\s+(?=\w+\s+\w)|^(?:after|sinc
                       r"onwards?\s+(?=\w)"  # "From version 3 onwards the app is ..."
                       r"|^(?:after|since|following)\s+the\s+\w+(?:\s+\w+)?\s+(?=(?-i:[A-Z@])[\w-]*"
                       r"(?:'s)?\s)", re.IGNORECASE)  # "After the reorg Chen's manager is ..."
-_MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d"
-                     r"|\b\d{1,2}(?:st|nd|rd|th)?\s+May\b",
-                     re.IGNORECASE)
 
 
 def read(fact: Fact) -> Reading:
@@ -522,7 +520,7 @@ def _changes(clause: str, names: Stems) -> list[Change]:
             found.append(Change(verb, stems(_clip_change(f.group("old")), names),
                                 stems(_clip_change(f.group("new")), names), stems(obj, names)))
         elif t := _TO.search(rest):  # "Dr. Kowalczyk switched me to ...": me, not the doctor
-            doer = not _PERSON.fullmatch(rest[: t.start()].strip())
+            doer = not _PERSON.fullmatch(rest[: t.start()].strip())  # nor "switched Tucker"
             found.append(Change(verb, _EMPTY, stems(_clip_change(t.group("new")), names),
                                 stems(rest[: t.start()], names) or (subject if doer else _EMPTY)))
         elif (f := _FROM.search(rest)) and not p.DISTANCE_FROM.search(rest[: f.start()]):
@@ -536,16 +534,14 @@ def _changes(clause: str, names: Stems) -> list[Change]:
 
 
 _BACK_TO = re.compile(w.BACK_TO, re.IGNORECASE)
-_PERSON = re.compile(r"me|us|him|her|them", re.IGNORECASE)  # who a change was made for
+# who a change was made for: "me", or one named ("Dr. Baptiste switched Tucker to ...")
+_PERSON = re.compile(r"(?i:me|us|him|her|them)|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}")
 _DETERMINED = re.compile(r"\b(?:the|a|an|our|my|his|her|their|this|that)\s+$", re.IGNORECASE)
 # how a thing went, not where: "my first term at Tanhill went well", "the move went fine"
 _WENT_HOW = re.compile(r"\s+(?:(?:really\s+|very\s+|pretty\s+|quite\s+)?(?:well|badly|fine"
                        r"|smoothly|ok|okay|great|brilliantly|wrong|awry|to\s+plan)"
                        r"|\w+ing)\b",  # "went snorkelling off Tofo": something done there
                        re.IGNORECASE)
-# a wish that comes with a change of mind is what is preferred now, not a plan: "changed
-# his mind and wants to be reached on Signal"
-_WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)
 _BUT = re.compile(r",?\s+but\s+", re.IGNORECASE)
 
 
@@ -566,27 +562,12 @@ def _guard(text: str, names: Stems, ends: bool) -> str | None:
 
 
 def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
-    if (m := w.THIRD_PARTY.search(text)) and not p.describes_subject(text, m, names):
-        return "third-party"
-    if (m := w.REPORTED_OTHER.search(text)) and w.stem(m.group(1).lower()) not in names:
-        return "third-party"
-    if m := w.OTHERS_HISTORY.search(text):  # "Marek's previous company": not today's
-        return "third-party" if w.stem(m.group(1).lower()) not in names else "past"
+    if guard := _whose_guard(text, names):
+        return guard
     if p.PERIOD_SUMMARY.search(text):  # "March was all about the move": that month's story
         return "past"
-    if w.QUESTION.search(text):
-        return "question"
-    if w.SUGGESTION.search(text):
-        return "suggestion"
-    if w.DISCUSSION.search(text):
-        return "discussion"
-    if w.PITCH.search(text):
-        return "pitch"
-    if w.NEGATED.search(text):
-        return "negated"
-    if w.PLAN.search(_MONTHS.sub(" ", p.ONCE_DONE.sub(" ", _WISH.sub(" ", text)
-                                 if w.CHANGED_MIND.search(text) else text))):
-        return "plan"
+    if guard := unsaid(text):
+        return guard
     if w.RESTATED.search(text) and not (_changes_in(text) or _ends_in(text)
                                         or w.END_PHRASES.search(text)):
         return "restated"
@@ -595,4 +576,16 @@ def _guard_of(text: str, names: Stems, ends: bool) -> str | None:
             or _BEGAN.search(text)  # "started as a consultant with Arden this month"
             or re.search(r"\brenamed\b", text, re.IGNORECASE))):
         return "temporary"
+    return None
+
+
+def _whose_guard(text: str, names: Stems) -> str | None:
+    """"third-party" for a fact about another's affairs than its subject's, "past" for its
+    subject's former ones, or None."""
+    if (m := w.THIRD_PARTY.search(text)) and not p.describes_subject(text, m, names):
+        return "third-party"
+    if (m := w.REPORTED_OTHER.search(text)) and w.stem(m.group(1).lower()) not in names:
+        return "third-party"
+    if m := w.OTHERS_HISTORY.search(text):  # "Marek's previous company": not today's
+        return "third-party" if w.stem(m.group(1).lower()) not in names else "past"
     return None

@@ -93,6 +93,7 @@ from memfold.lifecycle.judge.signature import signature as _signature
 from memfold.lifecycle.judge.slots import SINGLE_VALUED, TIME_STEMS
 from memfold.lifecycle.judge.subjects import named_values, reported, reporters, same_subject
 from memfold.lifecycle.judge.unread import unread_offer
+from memfold.lifecycle.judge.unsaid import unsaid
 from memfold.values import Fact
 
 _GENERIC = w.GENERIC_STEMS
@@ -104,8 +105,7 @@ _SINGLE = SINGLE_VALUED | {"prefer", "attr"}  # and what one prefers, an attribu
 # An older fact that never stated the entity's own state (someone else's news, a question,
 # a suggestion, a plan): a newer fact on its topic is offered, not made to replace it.
 HEARSAY = frozenset("third-party question suggestion discussion pitch plan past".split())
-_STAND_IN = re.compile(r"\b(?:acting|interim|covering\s+for|filling\s+in|stand(?:ing)?\s+in)\b",
-                       re.IGNORECASE)
+_STAND_IN = re.compile(r"(?i)\b(?:acting|interim|covering\s+for|filling\s+in|stand(?:ing)?\s+in)\b")
 
 
 def _numbers_of(n: Reading, o: Reading) -> set[str]:
@@ -531,7 +531,7 @@ class RuleJudge:
         if n.guard == "third-party" and n.about == o.about and (
                 o.guard == n.guard and n.subject & whom(o) & _KIN  # "Priya's daughter", twice
                 or o.relation == "relationship" and n.subject & _PARTNER):  # "single" / "her
-            n = evolve(n, guard=None)  # girlfriend Marta moved in": her own relationship
+            n = evolve(n, guard=unsaid(n.text))  # girlfriend Marta moved in": hers (if said)
         guard = n.guard or reported(new) or _hearsay(n, o) or (
             "dwelling" if reason and _dwelling(n, o) else None)
         if guard == "negated" and reason and reason == status(n, o):

@@ -47,8 +47,8 @@ def _mentioned(fact: Fact) -> frozenset[str]:
 
 @lru_cache(maxsize=4096)  # a retain weighs each new fact against up to a hundred older ones
 def _mentioned_in(content: str, entities: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(entity_key(e) for e in entities if re.search(
-        r"(?<![\w-])@?" + r"[-\s]".join(map(re.escape, e.split("-"))) + r"(?![\w-])",
+    return frozenset(entity_key(e) for e in entities if re.search(  # "Prof. Kang": @Prof-Kang
+        r"(?<![\w-])@?" + r"\.?[-\s]".join(map(re.escape, e.split("-"))) + r"(?![\w-])",
         content, re.IGNORECASE))
 
 
