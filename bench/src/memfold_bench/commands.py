@@ -14,6 +14,7 @@ from .lab import lab_command
 from .locomo import locomo_command
 from .ltr import ltr_features_command
 from .personal_bench import personal_command
+from .personal_years import personal_years_command
 from .recall_bench import recall_command
 from .review_bench import review_command
 from .scale import scale_command
@@ -41,6 +42,7 @@ COMMANDS += [server_trials_command]
 COMMANDS += [server_scale_command]
 COMMANDS += [sidebyside_command]
 COMMANDS += [personal_command, truth_command, year_command, ltr_features_command]
+COMMANDS += [personal_years_command]
 COMMANDS += [capture_command, import_command]
 COMMANDS += [tokens_command]
 COMMANDS += [review_command]
