@@ -39,7 +39,7 @@ _PITCH = re.compile(
     r"|tried\s+to\s+sell)", re.IGNORECASE)
 # a month named May, not the verb: "in May", "May 3"
 _MONTHS = re.compile(r"\b(?:in|on|since|by|until|of|early|late|mid|from|to)\s+May\b|\bMay\s+\d"
-                    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+May\b", re.IGNORECASE)
+                     r"|\b\d{1,2}(?:st|nd|rd|th)?\s+May\b", re.IGNORECASE)
 # a wish that comes with a change of mind is what is preferred now, not a plan: "changed
 # his mind and wants to be reached on Signal"
 _WISH = re.compile(r"\b(?:wants?|would\s+like)\s+to\b", re.IGNORECASE)
