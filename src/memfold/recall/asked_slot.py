@@ -44,7 +44,12 @@ subject on the slot that holds.
 
 It never does for a plan, a change that did not happen, a visit, someone else's news or a
 report (the judge's guards; a temporary state only as said above), nor for a question about
-a time or about what held before.  The older facts on the slot carry the newer one's id as
+a time or about what held before.  Unless the judge reads a change or the state holds for a
+stated time, nor does a newer fact that holds fewer of the question's words than the older
+one ("contact lenses cost £30 a month" beside "my weekly groceries come to £85"), nor a view
+written after a state ("living with Greta is easier than I feared" beside "Greta lives with
+us"); and a verb that only frames the question ("what school does Ilse *go* to?") names no
+slot.  The older facts on the slot carry the newer one's id as
 possibly outdated by it.
 """
 
@@ -73,6 +78,10 @@ from memfold.recall.slot_words import (
 )
 from memfold.values import TEXT, Fact
 
+# verbs that frame what a question asks beside another word, and name no slot of their own:
+# "what school does Fionn *go* to?", "which bus do I *take*?"
+LIGHT_VERBS = frozenset("""go goes went going gone get gets got getting take takes took taking
+    taken make makes made making""".split())
 # a question that asks what holds now (the present perfect and "was" are history questions,
 # which `plan.history` tells)
 ASKS_NOW = re.compile(NOW_PHRASES.pattern + r"|\b(?:now|current|still|new|latest|today)\b",
@@ -135,8 +144,11 @@ SINGLE = frozenset("location employer role manager relationship name platform ag
                    "grade vehicle".split())
 NESTED = frozenset({"location"})  # a one-valued slot whose values nest: a ward in a city
 # a value told as held before: "used to", "formerly", a verb of a state in the past ("worked
-# at a bookshop before moving"); a change told in the past ("moved", "sold") is no such verb
-FORMER = re.compile(r"\b(?:used\s+to|formerly|previously|worked|lived)\b", re.IGNORECASE)
+# at a bookshop before moving"), not in the perfect ("the best deputy I've ever worked with");
+# a change told in the past ("moved", "sold") is no such verb
+FORMER = re.compile(r"\b(?:used\s+to|formerly|previously)\b"
+                    r"|(?<!\bhave\s)(?<!'ve\s)(?<!\bhas\s)(?<!\bever\s)\b(?:worked|lived)\b",
+                    re.IGNORECASE)
 # a fact told of a relative of its subject: "Stellan's wife drives a Mini" (not "Arjun, my
 # husband, is a radiographer", which is Arjun's own)
 KIN_OF = re.compile(r"\s*[\w@.-]+(?:\s+[\w.-]+)?'s\s+(\w+)")
@@ -197,6 +209,8 @@ def slot_of(plan: QueryPlan, named: Iterable[str]) -> Slot | None:
     # a view asked about is no slot: "do I *like* the iPhone?" asks of the iPhone
     asked = [w for w in words if w not in STOP_WORDS and w not in FRAME and w not in OPINION_WORDS
              and w not in names and entity_key(w) not in names and w.isalpha()]
+    if any(w not in LIGHT_VERBS for w in asked):  # "what school does Fionn *go* to?"
+        asked = [w for w in asked if w not in LIGHT_VERBS]
     if COMMUTE_ASKED.search(plan.text):  # "how does Rasmus get to work?": his commute
         asked = [*(w for w in asked if w not in COMMUTE_PLACES), "commute"]
     now = bool(ASKS_NOW.search(plan.text))
@@ -553,10 +567,25 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
         return False  # "Stellan's wife drives a Mini": his own car is no change of hers
     if FORMER.search(new.content) and not read(new).now:
         return False  # "worked at a bookshop before moving to Tartu": what held before
-    if changes or temporary or one_valued(new, old):
+    if changes or temporary:
+        return True
+    if 0 < _covers(new, slot) < _covers(old, slot) \
+            or (new.kind == "opinion" and old.kind != "opinion"):
+        # "contact lenses cost GHS 600 a month" tells no weekly groceries' cost (a fact with
+        # none of the slot's words is weighed by what it says: "switched to Hoka Cliftons");
+        # "I love living in Nairobi now" is a view of the home, not news of it
+        return False
+    if one_valued(new, old):
         return True
     if diets.asks(slot.stems) and diets.states_diet(new, old):
         return True
     if slot.new and lemma_stems(new.content) & slot.new:
         return True
     return says_new(new, slot)
+
+
+def _covers(fact: Fact, slot: Slot) -> int:
+    """How many of the question's asked words (each with its forms, other words and kinds:
+    `Slot.words`) the fact holds."""
+    stems = lemma_stems(fact.content)
+    return sum(1 for group in slot.words if group & stems)
