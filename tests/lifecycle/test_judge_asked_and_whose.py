@@ -7,7 +7,8 @@ them (the ledger, the judge across entities):
 - the one a change is made for is not the one who makes it: "Dr. Baptiste switched Tucker to
   Royal Canin" changes Tucker's food, not who his vet is;
 - a role belongs to its grammatical subject: "Prof. Kang is an associate professor at NUS
-  now" is not Jaehyun's post, though "Jaehyun is a postdoc at NUS with Prof. Kang" names him.
+  now" is not Jaehyun's post, though "Jaehyun is a postdoc at NUS with Prof. Kang" names him;
+- a plan one is on is a thing, not a plan: "from the Open plan to the Flex plan".
 
 Beside each, the change that must still be made."""
 
@@ -68,3 +69,25 @@ def test_what_is_asked_planned_or_said_of_another_retires_nothing(
 def test_the_change_itself_still_supersedes(workspace: Path, old: str, new: str) -> None:
     older, superseded, _ = _weighed(workspace, old, new)
     assert superseded == [older]
+
+
+# a plan that is a thing one is on ("the Open plan", "the Basic plan") is no plan to do
+# something: a switch between two of them is weighed as a change, not as a hypothetical
+PLAN_THINGS = [
+    ("W @Carshare: My car-share Open plan costs $15 a month plus 50 cents a kilometre.",
+     "B @Carshare: Switched my car-share membership from the Open plan to the Flex plan, $6 a "
+     "month plus 60 cents a kilometre."),
+    ("W @me: My mobile is on the Basic plan, 5GB for £8 a month.",
+     "B @me: Moved my mobile from the Basic plan to the Plus plan, 30GB for £12 a month."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), PLAN_THINGS)
+def test_a_switch_between_plans_one_is_on_is_no_hypothetical(
+        workspace: Path, old: str, new: str) -> None:
+    with Memory.open(workspace) as memory:
+        older = memory.retain(old, date="2025-03-01").facts[0]
+        newer = memory.retain(new, date="2025-06-01")
+        weighed = [j for j in (*newer.superseded, *newer.conflicts) if j.id == older.id]
+        assert weighed
+        assert all("plan or a hypothetical" not in (j.reason or "") for j in weighed)

@@ -51,6 +51,25 @@ OPINION_WORDS = frozenset(
     "feels enjoy enjoys want wants wish believe believes view views taste".split()
 )
 
+# a question that asks for a view without an opinion word: how one finds, rates or takes a
+# thing, whether it was worth it or a good choice, which is better or best
+OPINION_ASKED = re.compile(
+    r"\bhow\s+(?:am|is|are|was|were|do|does|did)\s+(?:\w+\s+){1,2}?(?:finding|find|feeling"
+    r"|coping|getting\s+on|liking)\b"
+    r"|\bhow\s+(?:do|does)\s+\w+\s+(?:take|have|get)\s+(?:my|his|her|their|our)\s+\w+\s*"
+    r"(?:these\s+days|now|in\s+the\s+\w+)?\s*[?.]*\s*$"
+    r"|\bwhat\s+(?:do|did|does)\s+\w+\s+make\s+of\b|\b(?:what's|what\s+is)\s+\w+\s+take\s+on\b"
+    r"|\breckons?\b|\bimpressions?\s+of\b|\b(?:do|does|did)\s+\w+\s+rate\b"
+    r"|\brated?\s+(?:\w+\s+)?(?:highest|most|more|best|lowest)\b"
+    r"|\bworth\s+(?:it|the\s+(?:money|cost|effort|wait|price|hassle))\b"
+    r"|\bgood\s+(?:choice|idea|decision|call|move)\b|\bregret|\brather\b|\bany\s+good\b"
+    r"|\b(?:happy|happier|glad|pleased|satisfied|annoyed|enjoying)\b"
+    r"|\b(?:do|does|did|will|going\s+to)\s+(?:\w+\s+)?miss\b|\bmiss\s+most\b"
+    r"|\bwhere\s+do\s+(?:i|we)\s+stand\s+on\b"
+    # not a record ("my best parkrun") nor health ("feeling better")
+    r"|(?<!feeling\s)(?<!getting\s)(?<!doing\s)(?<!my\s)(?<!his\s)(?<!her\s)(?<!'s\s)"
+    r"(?<!our\s)(?<!their\s)(?<!personal\s)\b(?:better|best|worse|worst)\b",
+    re.IGNORECASE)
 
 # words that ask about what held before, or how it went over time ("where did we live before
 # Bishopston", "how has my salary changed"): such a question is answered with the facts a
@@ -226,7 +245,7 @@ def plan_query(text: str, *, today: date) -> QueryPlan:
     words = find_words(rest)
     lowered = [unicodedata.normalize("NFC", w.casefold()) for w in words]
     stop, opinions = _words_of(text)
-    opinion = any(w in opinions for w in lowered)
+    opinion = any(w in opinions for w in lowered) or bool(OPINION_ASKED.search(text))
     terms = [w for w, low in zip(words, lowered, strict=True) if low not in stop]
     terms += symbols(rest)  # "🚀" finds the facts holding it (`names.fold_for_index`)
     if not terms and not phrases and not mentions and window is None:

@@ -180,7 +180,9 @@ NEGATED = re.compile(
 PLANNING_NOUNS = ("permission|appeal|application|consent|office|officer|committee|department"
                   "|inspector|authority|board|stage|phase")
 PLAN = re.compile(
-    r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plans?\s+to|plan(?=\s*:)"
+    r"\b(?:if|will|would(?!\s+(?:rather|prefer))|might|may|could|plan(?=\s*:)"
+    # "plans to move", not a plan that is a thing: "from the Open plan to the Liberté plan"
+    r"|plans?\s+to(?!\s+(?:the|a|an|my|our|his|her|their|its|this|that|\d)\b)"
     # "as a planning consultant": "planning" after an article names a kind of work
     r"|(?<!\ba\s)(?<!\ban\s)planning(?!\s+(?:" + PLANNING_NOUNS + r"))|intends?\s+to|considering"
     r"|evaluating|(?:thinking|talk(?:s|ing)?)\s+(?:about|of)|hopes?\s+to|hoping|wants?\s+to"
