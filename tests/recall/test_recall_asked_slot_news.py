@@ -2,7 +2,9 @@
 (`memfold.recall.asked_slot`) — and which is only news that shares a word with it: a verb
 that frames the question ("what school does Ilse *go* to?"), a newer fact that holds fewer
 of the question's words than the older one, a view written after a state, a superlative in
-the perfect ("the best ... I've worked with"), which tells nothing held before."""
+the perfect ("the best ... I've worked with"), which tells nothing held before.  A newer fact
+that tells the older state ended ("left the orchestra"), or one in Vietnamese, is weighed by
+what it says, however few of the question's words it holds."""
 
 from __future__ import annotations
 
@@ -52,3 +54,22 @@ def test_the_best_deputy_ive_worked_with_is_a_view_held_now(workspace: Path) -> 
                                             "I've ever worked with.")
         result = memory.recall("What do I think of Anja as deputy?", now="2026-01-05T09:00:00")
         assert ids(result)[0] == view
+
+
+def test_leaving_answers_whether_she_still_plays_though_it_holds_fewer_words(
+        workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2024-05-01", "W @Ines: Ines plays viola in the Harbour City Orchestra.")
+        left = retain(memory, "2025-06-20", "B @Ines: Ines left the orchestra after the summer "
+                                            "concert.")
+        result = memory.recall("Does Ines still play in the orchestra?",
+                               now="2025-09-01T09:00:00")
+        assert ids(result)[0] == left
+
+
+def test_a_switch_written_in_vietnamese_is_weighed_by_what_it_says(workspace: Path) -> None:
+    with Memory.open(workspace) as memory:
+        retain(memory, "2024-03-01", "W @Lan: Lan dùng điện thoại Samsung.")
+        switched = retain(memory, "2025-01-10", "B @Lan: Lan đã chuyển sang dùng iPhone.")
+        result = memory.recall("Lan dùng điện thoại gì?", now="2025-02-01T09:00:00")
+        assert ids(result)[0] == switched

@@ -44,13 +44,12 @@ subject on the slot that holds.
 
 It never does for a plan, a change that did not happen, a visit, someone else's news or a
 report (the judge's guards; a temporary state only as said above), nor for a question about
-a time or about what held before.  Unless the judge reads a change or the state holds for a
-stated time, nor does a newer fact that holds fewer of the question's words than the older
-one ("contact lenses cost £30 a month" beside "my weekly groceries come to £85"), nor a view
-written after a state ("living with Greta is easier than I feared" beside "Greta lives with
-us"); and a verb that only frames the question ("what school does Ilse *go* to?") names no
-slot.  The older facts on the slot carry the newer one's id as
-possibly outdated by it.
+a time or about what held before.  Unless the judge reads a change, the state holds for a
+stated time or the newer fact tells the older state ended ("left the orchestra"), nor for
+a newer fact holding fewer of the question's words ("contact lenses cost £30 a month" beside
+"my weekly groceries come to £85") or a view after a state; a verb that only frames the
+question ("what school does Ilse *go* to?") names no slot.  The older facts on the slot
+carry the newer one's id as possibly outdated by it.
 """
 
 from __future__ import annotations
@@ -64,6 +63,7 @@ from functools import lru_cache
 
 from memfold import lexicon
 from memfold.journal.fold import ACTIVE, ARCHIVED, STATE_KINDS
+from memfold.language import looks_vietnamese
 from memfold.names import STOP_WORDS, entity_key, find_words
 from memfold.recall import diets, ranking
 from memfold.recall.mine import NEW_BEFORE, mine_of, others, stems_of
@@ -78,8 +78,7 @@ from memfold.recall.slot_words import (
 )
 from memfold.values import TEXT, Fact
 
-# verbs that frame what a question asks beside another word, and name no slot of their own:
-# "what school does Fionn *go* to?", "which bus do I *take*?"
+# verbs that frame a question beside another word: "what school does Fionn *go* to?"
 LIGHT_VERBS = frozenset("""go goes went going gone get gets got getting take takes took taking
     taken make makes made making""".split())
 # a question that asks what holds now (the present perfect and "was" are history questions,
@@ -569,12 +568,9 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
         return False  # "worked at a bookshop before moving to Tartu": what held before
     if changes or temporary:
         return True
-    if 0 < _covers(new, slot) < _covers(old, slot) \
-            or (new.kind == "opinion" and old.kind != "opinion"):
-        # "contact lenses cost GHS 600 a month" tells no weekly groceries' cost (a fact with
-        # none of the slot's words is weighed by what it says: "switched to Hoka Cliftons");
-        # "I love living in Nairobi now" is a view of the home, not news of it
-        return False
+    if not _tells_an_end(new, old) and (0 < _covers(new, slot) < _covers(old, slot)
+                                   or (new.kind == "opinion" and old.kind != "opinion")):
+        return False  # one with none of the slot's words is weighed by what it says
     if one_valued(new, old):
         return True
     if diets.asks(slot.stems) and diets.states_diet(new, old):
@@ -584,8 +580,20 @@ def _states_current(new: Fact, old: Fact, shared: frozenset[str], slot: Slot,
     return says_new(new, slot)
 
 
+def _tells_an_end(new: Fact, old: Fact) -> bool:
+    """Whether the newer fact, no view, tells the older state ended or came back ("left the
+    orchestra"), or either is in Vietnamese, whose words the slot's English forms miss."""
+    from memfold.lifecycle.judge.readers import read
+
+    if looks_vietnamese(new.content) or looks_vietnamese(old.content):
+        return True
+    if new.kind == "opinion":
+        return False
+    if ENDED.search(new.content) or RETURN.search(new.content):
+        return True
+    return any(ended & read(old).words for ended in read(new).ends)
+
+
 def _covers(fact: Fact, slot: Slot) -> int:
-    """How many of the question's asked words (each with its forms, other words and kinds:
-    `Slot.words`) the fact holds."""
-    stems = lemma_stems(fact.content)
-    return sum(1 for group in slot.words if group & stems)
+    """How many of the question's asked words (`Slot.words`) the fact holds."""
+    return sum(1 for group in slot.words if group & lemma_stems(fact.content))
