@@ -3,8 +3,9 @@
 that frames the question ("what school does Ilse *go* to?"), a newer fact that holds fewer
 of the question's words than the older one, a view written after a state, a superlative in
 the perfect ("the best ... I've worked with"), which tells nothing held before.  A newer fact
-that tells the older state ended ("left the orchestra"), or one in Vietnamese, is weighed by
-what it says, however few of the question's words it holds."""
+that tells the older state ended ("left the orchestra", "stepped off the board"), or
+one in Vietnamese, is weighed by what it says, however few of the question's words it holds;
+an end faded by decay still answers."""
 
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ CASES = [
     ([("2024-05-01", "W @Ines: Ines plays viola in the Harbour City Orchestra."),
       ("2025-06-20", "B @Ines: Ines left the orchestra after the summer concert.")],
      "Does Ines still play in the orchestra?", "2025-09-01T09:00:00", 1),
+    ([("2023-09-01", "W @Marit: Marit sits on the board of the Fjordside Trust."),
+      ("2025-03-31", "B @Marit: Marit stepped off the Fjordside Trust board at the AGM.")],
+     "Does Marit still sit on the Fjordside board?", "2025-10-06T09:00:00", 1),
     ([("2024-03-01", "W @Lan: Lan dùng điện thoại Samsung."),
       ("2025-01-10", "B @Lan: Lan đã chuyển sang dùng iPhone.")],
      "Lan dùng điện thoại gì?", "2025-02-01T09:00:00", 1),

@@ -122,6 +122,7 @@ RENAMED = re.compile(r"\b(?:goes\s+by|go\s+by|is\s+known\s+as|renamed|rebranded)
 # after leaving Larkspur"
 ENDED = re.compile(r"\b(?:outgr(?:own|ew)|no\s+longer|gave\s+up|given\s+up|got\s+over"
                    r"|recovered\s+from|stopped\s+\w+ing|after\s+leaving|(?:has|have)\s+left"
+                   r"|stepped\s+(?:off|down)"
                    r"|scrapped|let\s+(?:\w+\s+){1,4}(?:run\s+out|expire|lapse)"
                    r"|handed\s+in\s+(?:\w+\s+)?notice)\b",
                    re.IGNORECASE)
