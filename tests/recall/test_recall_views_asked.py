@@ -35,27 +35,27 @@ def test_a_record_health_or_price_is_no_view(question: str) -> None:
     assert not plan_query(question, today=date(2026, 1, 5)).opinion
 
 
-def test_how_am_i_finding_answers_with_the_view(workspace: Path) -> None:
-    with Memory.open(workspace) as memory:
-        retain(memory, "2025-03-03", "B @me: Started Mandarin night classes at the community "
-                                     "college, Tuesdays and Thursdays.")
-        retain(memory, "2025-04-15", "W @me: The Mandarin night classes moved to room 204 "
-                                     "this term.")
-        view = retain(memory, "2025-05-20", "O @me: Mandarin tones are harder than Japanese "
-                                            "ever was, but the classes are the best part of "
-                                            "my week.")
-        result = memory.recall("How am I finding the Mandarin night classes?",
-                               now="2025-06-01T09:00:00")
-        assert ids(result)[0] == view
+# (the facts as (date, bullet), the last of them the view; the question; asked when)
+ANSWERED = [
+    ([("2025-03-03", "B @me: Started Mandarin night classes at the community college, "
+                     "Tuesdays and Thursdays."),
+      ("2025-04-15", "W @me: The Mandarin night classes moved to room 204 this term."),
+      ("2025-05-20", "O @me: Mandarin tones are harder than Japanese ever was, but the "
+                     "classes are the best part of my week.")],
+     "How am I finding the Mandarin night classes?", "2025-06-01T09:00:00"),
+    ([("2025-02-10", "B @me: Had a heat pump fitted by Warmfront for £11,200 once the grant "
+                     "money came through."),
+      ("2025-06-02", "W @me: The heat pump is serviced every June by Warmfront."),
+      ("2025-12-01", "O @me: Our heating bills halved this winter; the heat pump paid for "
+                     "itself faster than I expected.")],
+     "Was the heat pump worth the money?", "2026-01-05T09:00:00"),
+]
 
 
-def test_worth_the_money_answers_with_the_view(workspace: Path) -> None:
+@pytest.mark.parametrize(("facts", "question", "now"), ANSWERED,
+                         ids=[case[1] for case in ANSWERED])
+def test_the_view_answers_first(workspace: Path, facts: list[tuple[str, str]],
+                                question: str, now: str) -> None:
     with Memory.open(workspace) as memory:
-        retain(memory, "2025-02-10", "B @me: Had a heat pump fitted by Warmfront for £11,200 "
-                                     "once the grant money came through.")
-        retain(memory, "2025-06-02", "W @me: The heat pump is serviced every June by "
-                                     "Warmfront.")
-        view = retain(memory, "2025-12-01", "O @me: Our heating bills halved this winter; the "
-                                            "heat pump paid for itself faster than I expected.")
-        result = memory.recall("Was the heat pump worth the money?", now="2026-01-05T09:00:00")
-        assert ids(result)[0] == view
+        written = [retain(memory, day, bullet) for day, bullet in facts]
+        assert ids(memory.recall(question, now=now))[0] == written[-1]
