@@ -590,11 +590,11 @@ def _tells_an_end(new: Fact, old: Fact) -> bool:
         return True
     if new.kind == "opinion":
         return False
-    if ENDED.search(new.content) or RETURN.search(new.content):
-        return True
-    return any(ended & read(old).words for ended in read(new).ends)
+    return bool(ENDED.search(new.content) or RETURN.search(new.content)) or any(
+        ended & read(old).words for ended in read(new).ends)
 
 
 def _covers(fact: Fact, slot: Slot) -> int:
     """How many of the question's asked words (`Slot.words`) the fact holds."""
-    return sum(1 for group in slot.words if group & lemma_stems(fact.content))
+    stems = lemma_stems(fact.content)
+    return sum(1 for group in slot.words if group & stems)
