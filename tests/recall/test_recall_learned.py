@@ -4,8 +4,9 @@ name only features recall computes, the order is on unless MEMFOLD_RECALL_ORDER=
 recall's own is applied (and `why` is the same for each fact), a text row and a faded fact
 recall ranks first among the active ones keep their places, a fact off the question's
 subject never passes one on it, a memory without its user's entity (a chat log, another's
-timeline) and a question in Vietnamese keep recall's order, and a recording keeps recall's
-own order and records its best."""
+timeline) and a question in Vietnamese keep recall's order, a recording keeps recall's
+own order and records its best (in hybrid mode with each fact's cosine with the question),
+and a conflict the judge offered is marked, not reordered, where the model orders."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from memfold.embed.base import FakeEmbedder
 from memfold.errors import BadInput
 from memfold.memory import Memory
 from memfold.recall import learned, learned_weights, ranking
@@ -29,7 +31,7 @@ def _names() -> set[str]:
     base = {*ranking.FACTORS, "score", "rank", "first", "second", "own", "beside", "lifted",
             "alike", "replaced", "outdated", "archived", "gone", "faded", "decay",
             "confidence", "importance", "known", "hopped", "lexical", "fused", "weak", "age",
-            "newer", "older", "with_lead", "entities", "length",
+            "newer", "older", "with_lead", "entities", "length", "cos",
             *(f"kind:{k}" for k in learned.KINDS),
             *(f"then:{t}" for t in learned.THENS.values())}
     return base
@@ -191,3 +193,50 @@ def test_a_fact_off_the_subject_never_passes_one_on_it(
     mine = "Bees are the best thing about the allotment."
     assert own.index(mine) == taught.index(mine) == len(own) - 1
     assert taught[0] == FACTS[2].split(": ", 1)[1]  # Ines's opinion, first among hers
+
+
+def test_a_hybrid_recording_has_each_facts_cosine_with_the_question(workspace: Path) -> None:
+    """In hybrid mode each recorded fact carries its cosine with the question's vector (the
+    stand-in model's: a fact with more of the question's words is nearer); a lexical
+    recording has none."""
+    with Memory.open(workspace) as memory:
+        memory.set_embedder(FakeEmbedder())
+        memory.retain([ME, *FACTS], now=DAY)
+        with learned.recording() as records:
+            memory.recall("Ines bees allotment", now=LATER, mode="hybrid")
+            memory.recall("Ines bees allotment", now=LATER, mode="lexical")
+    hybrid, lexical = records
+    cosine = dict(zip(hybrid.ids, (row.get("cos") for row in hybrid.rows), strict=True))
+    assert all(isinstance(c, float) for c in cosine.values())
+    kept = next(i for i, row in zip(hybrid.ids, hybrid.rows, strict=True)
+                if row["kind:world"] and row["entity"])  # "Ines keeps bees on the allotment"
+    assert cosine[kept] == max(cosine.values())
+    assert not any("cos" in row for row in lexical.rows)
+
+
+def test_a_conflict_is_marked_not_lifted_where_the_model_orders(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the learned order ranks the best, the judge's open conflict no longer lifts its
+    newer fact (on personal years the lift put news above the answer more often than it
+    put a change there: docs/benchmarks.md, "Conflicts weighed by the learned order"): the
+    older fact keeps the model's place and still says what may outdate it.  Recall's own
+    order still lifts the newer."""
+    question, now = "When are the kids' swimming lessons?", "2025-06-01T09:00:00"
+    with Memory.open(workspace) as memory:
+        [old] = memory.retain([ME, "W @me: The kids' swimming lessons are on Saturday "
+                               "mornings at Fernhill pool."], date="2024-03-01",
+                              now="2024-03-01T00:00:00").facts[1:]
+        retained = memory.retain(["W @Fernhill-Pool: At Fernhill pool the kids' swimming"
+                                  " lessons are on Sunday afternoons."],
+                                 date="2025-03-01", now="2025-03-01T00:00:00")
+        [new] = retained.facts
+        assert [c.id for c in retained.conflicts] == [old.id]  # offered, not superseded
+        # a model that wants the older fact first
+        monkeypatch.setattr(learned_weights, "WEIGHTS", {"lexical": {"age": 10.0}})
+        taught = memory.recall(question, now=now).hits
+        with learned.ordering(False):
+            own = memory.recall(question, now=now).hits
+    assert [h.fact.id for h in taught][:2] == [old.id, new.id]
+    assert taught[0].possibly_outdated_by == (new.id,)
+    assert [h.fact.id for h in own][:2] == [new.id, old.id]
+    assert own[1].possibly_outdated_by == (new.id,)

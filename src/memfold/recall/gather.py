@@ -59,7 +59,7 @@ def resolve_entities(backend: RecallIndex, names: Iterable[str]) -> list[str]:
     return [resolved.get(k, k) for k in keys]
 
 
-def _vector_text(plan: QueryPlan, named: Sequence[str]) -> str:
+def vector_text(plan: QueryPlan, named: Sequence[str]) -> str:
     """What the query's vector is made of (`ranking.VECTOR_NAMES`)."""
     if ranking.tunable("VECTOR_NAMES") >= 0.5:
         return plan.text
@@ -171,7 +171,7 @@ def gather(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], filters:
     fused = None  # semantic and hybrid: BM25 and cosine fused, by rowid (recall.fusion)
     if options.semantic is not None and options.mode != LEXICAL:
         fused = options.semantic.fuse(backend, plan, found, filters, limit, options.mode,
-                                      text=_vector_text(plan, named), named=named,
+                                      text=vector_text(plan, named), named=named,
                                       look=options.rerank is None)
     best = max((-c.bm25 for c in found.values() if c.bm25 is not None), default=0.0)
     match = {c.rowid: fused.get(c.rowid, 0.0) if fused is not None

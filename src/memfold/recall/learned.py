@@ -119,13 +119,18 @@ def shape_of(text: str, flags: Mapping[str, bool]) -> dict[str, float]:
 
 def features(ordered: Sequence[Scored], today: date, how: Mapping[int, str],
              fused: Mapping[int, float] | None, weak: Callable[[Candidate], bool],
-             ) -> list[dict[str, float]]:
+             cosine: Mapping[int, float] | None = None) -> list[dict[str, float]]:
     """Each of the TOP best's features (the module's doc); `how`: the candidates word
-    knowledge ("known") or the second hop ("hopped") brought, by rowid."""
+    knowledge ("known") or the second hop ("hopped") brought, by rowid; `cosine`: each
+    one's cosine with the question's vector (semantic and hybrid mode)."""
     top = ordered[:TOP]
     best = max((s.score for s in top), default=0.0)
     lead = top[0].fact if top else None
-    return [_row(s, n, best, lead, today, how, fused, weak) for n, s in enumerate(top)]
+    rows = [_row(s, n, best, lead, today, how, fused, weak) for n, s in enumerate(top)]
+    for s, row in zip(top, rows, strict=True):
+        if cosine and (cos := cosine.get(s.candidate.rowid)) is not None:
+            row["cos"] = cos
+    return rows
 
 
 def _row(s: Scored, rank: int, best: float, lead: Fact | None, today: date,  # noqa: PLR0913

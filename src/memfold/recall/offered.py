@@ -133,7 +133,7 @@ def _asked(words: str, slot: Slot) -> bool:
 
 
 def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: int,
-                today: date) -> tuple[list[Scored], set[str]]:
+                today: date, lift: bool = True) -> tuple[list[Scored], set[str]]:
     """The newer fact of each open conflict about a best result on the asked slot ranks
     first and the older carries its id (module docstring); and the ids of those newer
     facts (a fact `recall.pulled` brought in is then kept)."""
@@ -161,6 +161,10 @@ def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: 
             score[offer.fact.id] = min(score[offer.fact.id], score[old.fact.id])
             below.add(offer.fact.id)
     lifted = {i for news in outdated.values() for i in news}
+    if not lift:
+        return [evolve(s, outdated_by=tuple(dict.fromkeys([*s.outdated_by,
+                                                           *outdated[s.fact.id]])))
+                if s.fact.id in outdated else s for s in shown], set()
     if not outdated and not below:
         return shown, lifted
     return [evolve(s, score=score[s.fact.id],

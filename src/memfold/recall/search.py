@@ -46,6 +46,7 @@ from memfold.recall.gather import (
     gather,
     query_names,
     resolve_entities,
+    vector_text,
 )
 from memfold.recall.hits import (
     Ranked,
@@ -182,9 +183,10 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     weak = weak_of(question, pool.found.values(), pool.covers, brought)
-    shown = _learned(has_user, [s for s in scored if not s.hidden], plan,
-                     functools.partial(_shape, plan, named, slot, wanted), pool, options, weak)
-    ordered = _ordered(shown, plan, options, ends, pool.fused,
+    shown, modelled = _learned(has_user, [s for s in scored if not s.hidden], plan,
+                     functools.partial(_shape, plan, named, slot, wanted), pool, options, weak,
+                     named)
+    ordered = _ordered(shown, plan, options, ends, pool.fused, modelled,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
                        currency.stood_for(found.values(), via), offered.reader(backend))
     # siblings follow a best match that misses the question's words, not one that only
@@ -220,7 +222,8 @@ def _shape(plan: QueryPlan, named: Sequence[str], slot: asked_slot.Slot | None,
 
 def _learned(has_user: Callable[[], bool], shown: list[Scored], plan: QueryPlan,
              shape_of: Callable[[], dict[str, float]], pool: Pool, options: RecallOptions,
-             weak: Callable[[Candidate], bool]) -> list[Scored]:
+             weak: Callable[[Candidate], bool], named: Sequence[str] = (),
+             ) -> tuple[list[Scored], bool]:
     """The scored candidates, the TOP best (by `ranking.order`) ordered again by the learned
     weights of the mode (`learned`), when it has any and the memory is one an assistant
     keeps about its user — it has the user's entity (`names.USER`), as the years the
@@ -233,14 +236,27 @@ def _learned(has_user: Callable[[], bool], shown: list[Scored], plan: QueryPlan,
     if weights is not None and (looks_vietnamese(plan.text) or not has_user()):
         weights = None  # learned from English years only; no Vietnamese year measures it
     if (weights is None and not learned.recording_now()) or not shown:
-        return shown
+        return shown, False
     ordered, shape = sorted(shown, key=order), shape_of()
     how = {**{r: "known" for r in pool.known}, **{r: "hopped" for r in pool.hopped}}
-    rows = learned.features(ordered, options.today, how, pool.fused, weak)
+    rows = learned.features(ordered, options.today, how, pool.fused, weak,
+                            _cosines(ordered[: learned.TOP], plan, named, pool, options))
     if weights is None:
         learned.record(plan.text, ordered, rows, shape)
-        return shown
-    return learned.reordered(ordered[: len(rows)], rows, shape, weights) + ordered[len(rows):]
+        return shown, False
+    top = learned.reordered(ordered[: len(rows)], rows, shape, weights)
+    return top + ordered[len(rows):], True
+
+
+def _cosines(top: Sequence[Scored], plan: QueryPlan, named: Sequence[str], pool: Pool,
+             options: RecallOptions) -> dict[int, float] | None:
+    """The cosine of each of the `top` with the question's vector, by rowid (those with a
+    vector), in semantic and hybrid mode; None in lexical mode."""
+    if pool.fused is None or options.semantic is None:
+        return None
+    semantic = options.semantic
+    query = semantic.query_vector(vector_text(plan, named))
+    return semantic.store.similarity(query, [s.candidate.rowid for s in top])
 
 
 def _headless(question: Asked, text: str, found: Collection[Candidate],
@@ -296,7 +312,7 @@ def _named_place(word: str) -> bool:
 
 
 def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
-             ends: Mapping[str, str], fused: dict[int, float] | None,
+             ends: Mapping[str, str], fused: dict[int, float] | None, modelled: bool,
              slot: asked_slot.Slot | None = None,
              pulled: Mapping[str, str] | None = None,
              stood: Mapping[str, Fact] | None = None,
@@ -307,7 +323,8 @@ def _ordered(shown: list[Scored], plan: QueryPlan, options: RecallOptions,
     if options.include_all:
         shown = currency.replacements_first(shown, plan.window is not None, ends)
     shown = currency.newer_first(shown, options.k, options.today)
-    shown, lifted = offered.newer_first(shown, slot, conflicts, options.k, options.today)
+    shown, lifted = offered.newer_first(shown, slot, conflicts, options.k, options.today,
+                                        lift=not modelled)
     shown = asked_slot.current_first(shown, slot, options.k, options.today,
                                      {i: o for i, o in (pulled or {}).items() if i not in lifted},
                                      stood or {})

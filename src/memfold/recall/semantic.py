@@ -187,7 +187,7 @@ class Semantic:
              look: bool = True) -> dict[int, float] | None:
         """Add the nearest facts to `found`; return every candidate's fused relevance
         (None when the query cannot be embedded: the recall stays lexical).  `text` is
-        what the query's vector is made of (`gather._vector_text`); `named`, the keys of
+        what the query's vector is made of (`gather.vector_text`); `named`, the keys of
         the entities the query names (`admits`); `look`: hybrid's second look will be taken
         (`recall.search._looked`, no `--rerank`): its question is embedded in the same run."""
         hybrid = mode == fusion.HYBRID
