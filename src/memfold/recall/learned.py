@@ -2,7 +2,8 @@
 ordered them, ordered again by a linear model over what recall already knows of each — the
 factors of its score (`ranking.FACTORS`), its rank and share of the best score, its kind,
 status, time and lifecycle, how it was found (word knowledge, the second hop, the vector
-search) and whether it is weak — and of the question (`shape_of`: what it asks, of whom,
+search), its cosine with the question (semantic and hybrid mode) and whether it is weak —
+and of the question (`shape_of`: what it asks, of whom,
 about when), the question's flags entering only as products with the candidate's
 (`INTERACTED`), since within one question they are the same for every candidate.
 
@@ -11,8 +12,10 @@ features `recording` gives a benchmark, never by hand; with no weights for a mod
 is recall's own.  On unless MEMFOLD_RECALL_ORDER=rules (or `ordering(False)`), and only in
 a memory kept about its user (`search._learned`).  The learned score only reorders the typed
 facts among the places they hold, before the rules that place facts after scoring (what is
-true now, members, siblings, spread), which still run; active facts stay above archived
-ones, scores keep falling down the list, and `why` still tells what each fact matched.
+true now, members, siblings, spread), which still run, except that an open conflict of the
+judge's then only marks the older fact (`offered.newer_first`, `lift`); active facts stay
+above archived ones, scores keep falling down the list, and `why` still tells what each fact
+matched.
 Figures: docs/benchmarks.md, "ltr41" and "The learned order on by default".  Pure: no
 index, no I/O.
 """

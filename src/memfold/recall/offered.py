@@ -20,6 +20,12 @@ restatement ...): those were offered only to be dismissed.  Such an offer — a 
 suggestion, a question, an offer turned down, someone else's news — that matches the
 question about as well as the older fact ranks below it: the state answers first ("Skua's
 logs are shipped to Loki" above "Anselma thinks Skua's logs should be shipped to Splunk").
+
+Where the learned order ranked the best (`recall.learned`), the marks are given and nothing
+is moved (`lift=False`): the model already weighs what the judge says outdated, and on
+personal years the lift put news the judge had offered ("The Pixel's screen was replaced")
+above the answer more often than it put a change there (docs/benchmarks.md, "Hybrid's
+cosine, and conflicts weighed by the learned order").
 """
 
 from __future__ import annotations
@@ -136,7 +142,8 @@ def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: 
                 today: date, lift: bool = True) -> tuple[list[Scored], set[str]]:
     """The newer fact of each open conflict about a best result on the asked slot ranks
     first and the older carries its id (module docstring); and the ids of those newer
-    facts (a fact `recall.pulled` brought in is then kept)."""
+    facts (a fact `recall.pulled` brought in is then kept).  `lift` False: the older only
+    carries the ids, every score and place is kept, and no id is returned."""
     if slot is None or read is None:
         return shown, set()
     ordered = sorted(shown, key=ranking.order)
