@@ -2,7 +2,8 @@
 (`memfold.recall.asked_slot`) — and which is only news that shares a word with it: a verb
 that frames the question ("what school does Ilse *go* to?"), a newer fact that holds fewer
 of the question's words than the older one, a view written after a state, a superlative in
-the perfect ("the best ... I've worked with"), which tells nothing held before.  A newer fact
+the perfect ("the best ... I've worked with"), which tells nothing held before, an amount
+in the same currency (a repair "for 1,900 NOK" is no new salary).  A newer fact
 that tells the older state ended ("left the orchestra", "stepped off the board"), or
 one in Vietnamese, is weighed by what it says, however few of the question's words it holds;
 an end faded by decay still answers."""
@@ -44,6 +45,10 @@ CASES = [
     ([("2024-03-01", "W @Lan: Lan dùng điện thoại Samsung."),
       ("2025-01-10", "B @Lan: Lan đã chuyển sang dùng iPhone.")],
      "Lan dùng điện thoại gì?", "2025-02-01T09:00:00", 1),
+    ([("2025-06-16", "W @me: My salary as a charge nurse is 48,200 NOK a month."),
+      ("2025-12-03", "B @me: The laptop's keyboard was replaced at a shop in Grünerløkka "
+                     "for 1,900 NOK.")],
+     "What's my salary now?", "2026-01-05T09:00:00", 0),
 ]
 
 

@@ -81,8 +81,7 @@ from memfold.values import TEXT, Fact
 # verbs that frame a question beside another word: "what school does Fionn *go* to?"
 LIGHT_VERBS = frozenset("""go goes went going gone get gets got getting take takes took taking
     taken make makes made making""".split())
-# a question that asks what holds now (the present perfect and "was" are history questions,
-# which `plan.history` tells)
+# a question that asks what holds now (the present perfect and "was": `plan.history`)
 ASKS_NOW = re.compile(NOW_PHRASES.pattern + r"|\b(?:now|current|still|new|latest|today)\b",
                       re.IGNORECASE)
 ASKS_NEW = re.compile(r"\bnew\s+(\w+)", re.IGNORECASE)
@@ -325,21 +324,22 @@ def says_new(fact: Fact, slot: Slot) -> bool:
 
 
 def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
-    """Whether the newer fact names a word the judge reads as the older one's value, not a
-    name of an entity ("switched to Hoka Cliftons after the Brooks gave Sol blisters" beside
-    "Sol's go-to running shoes are Brooks Ghosts"): then it speaks of the older fact's slot
-    without a word of the question's.  Where the judge reads no value in the older fact
-    and it says where its subject works ("Talia teaches maths at Fairholme Secondary"), the
-    organisation stands for it when the newer fact says a change or an end ("handed in her
-    notice at Fairholme"; not "prefers Durham to Newcastle now" beside a lab at Durham
-    University)."""
+    """Whether the newer fact names a word the judge reads as the older one's value (an
+    amount's currency is none), not a name of an entity ("switched to Hoka Cliftons after
+    the Brooks gave Sol blisters" beside "Sol's go-to running shoes are Brooks Ghosts"):
+    then it speaks of the older fact's slot without a word of the question's.  Where the
+    judge reads no value in the older fact and it says where its subject works ("Talia
+    teaches maths at Fairholme Secondary"), the organisation stands for it when the newer
+    fact says a change or an end ("handed in her notice at Fairholme"; not "prefers Durham
+    to Newcastle now" beside a lab at Durham University)."""
     from memfold.lifecycle.judge import offers
     from memfold.lifecycle.judge import words as w
+    from memfold.lifecycle.judge.aliases import priced
     from memfold.lifecycle.judge.readers import read
 
     names = {w.stem(p) for k in keys for p in re.split(r"[-_]", k) if p}
-    n = read(new)
-    value = read(old).value
+    n = read(priced(new))
+    value = read(priced(old)).value
     if not value and (n.changes or any(n.ends) or ENDED.search(new.content)):
         m = offers.WORK_FOR.search(old.content) or offers.joined(old.content)
         value = frozenset(w.stem(t) for t in w.tokens(m.group("org"))) if m else value

@@ -105,10 +105,12 @@ def _named(new: Fact, old: Fact) -> bool:
     Brooks gave me blisters"), not a common word both happen to use ("flat white" and a
     flat handed back)."""
     from memfold.lifecycle.judge import words as w
+    from memfold.lifecycle.judge.aliases import priced
     from memfold.lifecycle.judge.readers import read
 
-    said = find_words(new.content)
-    return bool(read(old).value & {w.stem(x.casefold()) for x in said[1:] if x[:1].isupper()})
+    said = find_words(priced(new).content)
+    return bool(read(priced(old)).value
+                & {w.stem(x.casefold()) for x in said[1:] if x[:1].isupper()})
 
 
 def _subject(c: Candidate) -> list[str]:
