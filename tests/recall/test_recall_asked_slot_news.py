@@ -3,7 +3,8 @@
 that frames the question ("what school does Ilse *go* to?"), a newer fact that holds fewer
 of the question's words than the older one, a view written after a state, a superlative in
 the perfect ("the best ... I've worked with"), which tells nothing held before, an amount
-in the same currency (a repair "for 1,900 NOK" is no new salary).  A newer fact
+in the same currency (a repair "for 1,900 NOK" is no new salary), something left as it
+is ("left rates on hold" ends nothing).  A newer fact
 that tells the older state ended ("left the orchestra", "stepped off the board"), or
 one in Vietnamese, is weighed by what it says, however few of the question's words it holds;
 an end faded by decay still answers."""
@@ -49,6 +50,10 @@ CASES = [
       ("2025-12-03", "B @me: The laptop's keyboard was replaced at a shop in Grünerløkka "
                      "for 1,900 NOK.")],
      "What's my salary now?", "2026-01-05T09:00:00", 0),
+    ([("2025-08-21", "W @Mortgage: Our mortgage repayments dropped to $3,010 a month."),
+      ("2025-11-04", "B @Mortgage: The central bank left rates on hold, so our repayments "
+                     "stay the same.")],
+     "How much are our mortgage repayments at the moment?", "2026-01-05T09:00:00", 0),
 ]
 
 
