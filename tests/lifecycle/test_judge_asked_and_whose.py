@@ -91,3 +91,22 @@ def test_a_switch_between_plans_one_is_on_is_no_hypothetical(
         weighed = [j for j in (*newer.superseded, *newer.conflicts) if j.id == older.id]
         assert weighed
         assert all("plan or a hypothetical" not in (j.reason or "") for j in weighed)
+
+
+
+# a stay for an occasion is a visit: it retires and offers nothing; a gift for one is
+# still weighed as a change (superseded or offered)
+OCCASIONS = [
+    ("W @Liesl: Liesl has moved to Tromsø.",
+     "B @Liesl: Liesl was back in Bergen for Christmas and came over to see the house.", False),
+    ("W @Isla: Isla's phone is an old Samsung A14 with a cracked corner.",
+     "W @Isla: Isla's got a refurbished iPhone 13 for Christmas. The old Samsung went in the "
+     "drawer.", True),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "weighed"), OCCASIONS)
+def test_a_stay_for_an_occasion_is_a_visit_and_a_gift_for_one_a_change(
+        workspace: Path, old: str, new: str, weighed: bool) -> None:
+    older, superseded, offered = _weighed(workspace, old, new)
+    assert (older in superseded + offered) is weighed

@@ -4,7 +4,8 @@ that frames the question ("what school does Ilse *go* to?"), a newer fact that h
 of the question's words than the older one, a view written after a state, a superlative in
 the perfect ("the best ... I've worked with"), which tells nothing held before, an amount
 in the same currency (a repair "for 1,900 NOK" is no new salary), something left as it
-is ("left rates on hold" ends nothing).  A newer fact
+is ("left rates on hold" ends nothing), a stay for an occasion ("back in Bergen for
+Christmas" is a visit; "got an iPhone for Christmas" is still a change).  A newer fact
 that tells the older state ended ("left the orchestra", "stepped off the board"), or
 one in Vietnamese, is weighed by what it says, however few of the question's words it holds;
 an end faded by decay still answers."""
@@ -54,6 +55,10 @@ CASES = [
       ("2025-11-04", "B @Mortgage: The central bank left rates on hold, so our repayments "
                      "stay the same.")],
      "How much are our mortgage repayments at the moment?", "2026-01-05T09:00:00", 0),
+    ([("2025-08-20", "W @Liesl: Liesl has moved to Tromsø."),
+      ("2025-12-20", "B @Liesl: Liesl was back in Bergen for Christmas and came over to see "
+                     "the house.")],
+     "Where does Liesl live now?", "2026-01-05T09:00:00", 0),
 ]
 
 

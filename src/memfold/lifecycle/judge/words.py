@@ -204,6 +204,11 @@ TEMPORARY = re.compile(
     r"|for\s+(?:a|the|two|three|few|several|\d+)\s+"
     r"(?:\w+\s+)?(?:days?|nights?|weeks?|weekend|months?)|until\s+\w+|till\s+\w+"
     r"|for\s+a\s+(?:conference|wedding|workshop|meetup|summit|funeral)|covering\s+for"
+    # a stay for a holiday or an occasion: "was back in Gothenburg for Christmas" (not a gift:
+    # "got an iPhone for Christmas")
+    r"|(?:back|home|over|stay\w*|came|comes|flew|went)\s+(?:[^.;,]{0,40}?\s)?for\s+(?:christmas"
+    r"|xmas|easter|thanksgiving|hanukkah|diwali|eid|new\s+year(?:['’]s)?"
+    r"|the\s+(?:holidays|wedding|funeral|festival)|(?:his|her|their|my|our|\w+['’]s)\s+birthday)"
     r"|temporar(?:y|ily)|for\s+now|spent\s+the\s+(?:weekend|week|day|night)|on\s+leave"
     r"|filling\s+in|stand(?:ing)?\s+in\s+for|interim|short\s+stay)\b", re.IGNORECASE)
 # Another party's history: "Alice's previous company switched" (the name is not the fact's)
