@@ -3,9 +3,9 @@ ordered them, ordered again by a linear model over what recall already knows of 
 factors of its score (`ranking.FACTORS`), its rank and share of the best score, its kind,
 status, time and lifecycle, how it was found (word knowledge, the second hop, the vector
 search), its cosine with the question (semantic and hybrid mode) and whether it is weak —
-and of the question (`shape_of`: what it asks, of whom,
-about when), the question's flags entering only as products with the candidate's
-(`INTERACTED`), since within one question they are the same for every candidate.
+and of the question (`shape_of`: what it asks, of whom, about when), the question's flags
+entering only as products with the candidate's (`INTERACTED`), since within one question
+they are the same for every candidate.
 
 The weights (`learned_weights`, per recall mode) are trained by tools/train_ltr.py on the
 features `recording` gives a benchmark, never by hand; with no weights for a mode the order

@@ -183,9 +183,9 @@ def _ranked(backend: RecallIndex, plan: QueryPlan, named: Sequence[str], pool: P
     scored = anchored.events_first(scored, plan)
     by_rowid = {c.rowid: c.fact.id for c in found.values()}
     weak = weak_of(question, pool.found.values(), pool.covers, brought)
-    shown, modelled = _learned(has_user, [s for s in scored if not s.hidden], plan,
-                     functools.partial(_shape, plan, named, slot, wanted), pool, options, weak,
-                     named)
+    shown, modelled = _learned(has_user, [s for s in scored if not s.hidden], plan, named,
+                               functools.partial(_shape, plan, named, slot, wanted), pool,
+                               options, weak)
     ordered = _ordered(shown, plan, options, ends, pool.fused, modelled,
                        slot, {by_rowid[r]: old for r, old in pulled.items()},
                        currency.stood_for(found.values(), via), offered.reader(backend))
@@ -221,8 +221,8 @@ def _shape(plan: QueryPlan, named: Sequence[str], slot: asked_slot.Slot | None,
 
 
 def _learned(has_user: Callable[[], bool], shown: list[Scored], plan: QueryPlan,
-             shape_of: Callable[[], dict[str, float]], pool: Pool, options: RecallOptions,
-             weak: Callable[[Candidate], bool], named: Sequence[str] = (),
+             named: Sequence[str], shape_of: Callable[[], dict[str, float]], pool: Pool,
+             options: RecallOptions, weak: Callable[[Candidate], bool],
              ) -> tuple[list[Scored], bool]:
     """The scored candidates, the TOP best (by `ranking.order`) ordered again by the learned
     weights of the mode (`learned`), when it has any and the memory is one an assistant
@@ -231,7 +231,8 @@ def _learned(has_user: Callable[[], bool], shown: list[Scored], plan: QueryPlan,
     not; a question in Vietnamese neither (the years were English).  Recorded instead
     under `learned.recording`.  The best scores are dealt out again
     in the learned order, so the rules that place facts after scoring (what is true now
-    above what it replaced, the members told, siblings, spread: `_ordered`) still hold."""
+    above what it replaced, the members told, siblings, spread: `_ordered`) still hold.
+    Returns the facts and whether the model ordered them."""
     weights = learned.weights_for(options.mode)
     if weights is not None and (looks_vietnamese(plan.text) or not has_user()):
         weights = None  # learned from English years only; no Vietnamese year measures it
