@@ -164,6 +164,8 @@ def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: 
         for new in _newer(old, conflicts, by_id, slot, today):
             score[new.fact.id] = max(score[new.fact.id], score[old.fact.id])
             outdated.setdefault(old.fact.id, []).append(new.fact.id)
+        if not lift:
+            continue  # only marked: no offer is placed below the state
         for offer in _offers(old, conflicts, by_id, score, slot):
             score[offer.fact.id] = min(score[offer.fact.id], score[old.fact.id])
             below.add(offer.fact.id)
