@@ -547,8 +547,12 @@ def _state_filters(until: date | None) -> Filters:
 
 
 def _standing_older(found: Sequence[Candidate], new: Fact) -> list[Candidate]:
-    """The candidates written before `new` that nothing has replaced yet."""
-    return [c for c in found if _older(c.fact, new)
+    """The candidates written before `new` that nothing has replaced yet and that had not
+    ended by their own time by its day: "on antibiotics until 9 August" has expired when
+    "was put to sleep" is written in September (the newer fact retires nothing)."""
+    key, day = (new.day or date.min, new.path, new.line), new.day or date.min
+    return [c for c in found if (c.fact.day or date.min, c.fact.path, c.fact.line) < key
+            and not (c.fact.valid and c.fact.valid.end and c.fact.valid.end <= day)
             and (c.life is None or c.life.status not in REPLACED)]
 
 
@@ -563,10 +567,6 @@ def _with_names(fact: Fact, canon: dict[str, str]) -> Fact:
         content = re.sub(rf"@{re.escape(alias)}(?![\w-])", f"@{entity}", content, flags=re.I)
     more = tuple(dict.fromkeys(e for e in aliases.values() if e not in fact.entities))
     return dataclasses.replace(fact, content=content, entities=fact.entities + more)
-
-
-def _older(a: Fact, b: Fact) -> bool:
-    return (a.day or date.min, a.path, a.line) < (b.day or date.min, b.path, b.line)
 
 
 def _fewer_conflicts(weighed: list[tuple[Judgement, Fact]], new: Fact,

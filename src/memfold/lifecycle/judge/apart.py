@@ -256,6 +256,23 @@ _TIMELESS = re.compile(r"\b(?:now|again|these\s+days|nowadays|too|as\s+well|a\s+
                        r"|it)\b", re.IGNORECASE)
 
 
+def liked_apart(n: Reading, o: Reading, shared: Stems) -> bool:
+    """Whether two facts share only a verb of liking or of turning, and each says what the
+    other does not: "doesn't want Paolo to know" / "only wants fare alerts" are two wants
+    ("prefers working late" / "prefers mornings" one preference)."""
+    return not shared - _MANY_LIKED - _TURNING and bool(_own(n, o)) and bool(_own(o, n))
+
+
+def _own(a: Reading, b: Reading) -> Stems:
+    return a.words - b.words - _LIKING - _TURNING - _GENERIC
+
+
+_LIKING = frozenset(w.stem(x) for x in w.POSITIVE | w.NEGATIVE)
+_MANY_LIKED = _LIKING - {w.stem(x) for x in ("prefer", "favour", "favor")}
+_TURNING = frozenset(w.stem(x) for x in "turn turned turning become became get got go went grow "
+                     "grew".split())  # "is turning into 70" / "has turned around": no topic
+
+
 # the words that name a unit ("km", "miles"): an experience sharing only these shares no topic
 UNIT_WORDS = frozenset(w.UNIT_CLASS) | frozenset(w.stem(x) for x in w.UNIT_CLASS)
 
@@ -453,10 +470,12 @@ _OUTCOMES = tuple((frozenset(w.stem(x) for x in before.split()) | frozenset(befo
      "approved accepted rejected denied granted refused dismissed upheld overturned hired "
      "confirmed issued signed passed qualified certified settled found sold finalised "
      "finalized received arrived delivered available graduated"),
-    ("beta alpha preview draft unreleased construction renovation refurbishment refit "
-     "progress underway planned scheduled",
+    ("beta alpha preview draft unreleased progress underway planned scheduled",
      "shipped live launched released ga done finished completed complete published opened "
      "landed merged deployed available over cancelled canceled arrived delivered"),
+    # works are finished, not delivered: "the kitchen units were delivered" mid-refit
+    ("construction renovation refurbishment refit",
+     "done finished completed complete opened over cancelled canceled"),
     ("hold paused suspended stalled frozen blocked",
      "resumed restarted unblocked active cancelled canceled reopened"),
     ("trial probation", "permanent passed confirmed hired finished done over completed"),
@@ -484,6 +503,6 @@ def outcome_of(was: Stems, outcome: str, text: str) -> bool:
 
 
 __all__ = ["ELDERS_AND_YOUNGER", "PART_OF", "UNIT_WORDS", "amounts_apart", "change_apart",
-           "count_apart", "kind_apart", "left_apart", "liked_alike", "measure_apart",
-           "models_apart", "money_apart", "named", "nothing_else", "outcome_of",
+           "count_apart", "kind_apart", "left_apart", "liked_alike", "liked_apart",
+           "measure_apart", "models_apart", "money_apart", "named", "nothing_else", "outcome_of",
            "outcome_of_it", "said_of_it", "status", "unit_named", "values_apart"]

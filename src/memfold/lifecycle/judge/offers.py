@@ -125,6 +125,11 @@ _INTERIM_ONLY = {w.stem(word): re.compile(pattern, re.IGNORECASE) for word, patt
     ("open", r"\b(?:is|are|was|still|remains?|stays?|left)\s+open\b|\bopen\s+(?:bugs?|issues?"
              r"|tickets?|cases?|questions?|items?|positions?|roles?|applications?|claims?)\b"),
     ("maintenance", r"\b(?:in|for|under|down\s+for|closed\s+for)\s+maintenance\b"),
+    # awaited or under way, not a thing's kind or an event past: "a construction dispute",
+    # "went up to 3.5 after the skills assessment"
+    ("assessment", r"\b(?:under|awaiting|pending|for|waiting\s+(?:for|on))\s+(?:an?\s+|the\s+)?"
+                   r"(?:\w+\s+)?assessment\b|\bbeing\s+assessed\b"),
+    ("construction", r"\bunder\s+construction\b|\bconstruction\s+(?:is|has|began|started)\b"),
 )}
 
 
@@ -141,8 +146,17 @@ def gerunds(text: str) -> Stems:
 def finals(n: Reading, was: Stems) -> Stems:
     """The final statuses a newer fact states (not as "-ing" words), less one that only says
     an interim status in `was` ended ("reopened" after "closed")."""
-    return frozenset(x for x in n.words & FINAL - gerunds(n.text)
+    return frozenset(x for x in n.words & FINAL - gerunds(n.text) - _phrasal(n.text)
                      if not (x.startswith("re") and x[2:] in was))
+
+
+_SIGNED_UP = re.compile(r"\bsign(?:ed|s|ing)?\s+(?:\w+\s+)?up\b", re.IGNORECASE)
+
+
+def _phrasal(text: str) -> Stems:
+    """Final words a phrasal verb only borrows: "signed up for the winter session" enrolled,
+    it signed nothing that was pending."""
+    return frozenset({w.stem("signed")}) if _SIGNED_UP.search(text) else frozenset()
 
 
 def _surface(stemset: Stems, text: str) -> str:

@@ -114,7 +114,13 @@ def versions(text: str) -> frozenset[tuple[str, str]]:
 
 
 def _is_name(token: str) -> bool:
-    return token in w.FAMILY or token in ("version", "v", "release", "python", "node")
+    return token in w.FAMILY or token in ("version", "v", "release", "python", "node") \
+        or token in _LABELS
+
+
+# a number after these names one of a series, not how many: "Term 1", "Room 4", "Gate 12"
+_LABELS = frozenset("term room phase platform gate flat apartment chapter section ward bay "
+                    "block wing season episode".split())
 
 
 def families(text: str) -> frozenset[tuple[str, str]]:

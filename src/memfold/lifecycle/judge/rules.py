@@ -414,7 +414,7 @@ def _opposed(n: Reading, o: Reading) -> str | None:
         apart.liked_alike(n.text, o.text) if n.now else frozenset())
     if n.changed_mind:  # "changed their mind and now dislikes Rust" / "dislikes working late"
         shared -= _LIKING
-    if not shared:
+    if not shared or apart.liked_apart(n, o, shared):
         return None
     if (n.polarity and o.polarity and n.polarity != o.polarity) or (
             n.changed_mind and (o.kind == "opinion" or o.polarity)):

@@ -115,6 +115,12 @@ def _plain_predicate(rest: str) -> str:
     return re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
 
 
+# a value that is a time of the week or day: what was moved "to" it is rescheduled
+_WHEN = re.compile(r"(?:(?:every|on|the)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+                   r"|weekends?|weekdays?|mornings?|afternoons?|evenings?|nights?|lunchtimes?|noon|midday"
+                   r"|\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))\b", re.IGNORECASE)
+
+
 def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
     """(attribute, relation, value, passive verb) the clause states, or empty parts."""
     subject, rest = split_subject(clause, names)
@@ -123,6 +129,8 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
         return (*held, "")
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
+            if relation == "location" and _WHEN.match(m.group("val")):
+                relation = "schedule"  # "our weekly call moved to Saturdays": a time, no place
             return _subject_attr(subject, names), relation, stems(clip(m.group("val")), names), ""
     if (m := _BECAME.search(rest)) and (kind := _class_of(m.group("val"))):
         return _EMPTY, kind, stems(clip(m.group("val")), names), ""  # "to become a nurse"

@@ -1,0 +1,101 @@
+"""Shapes that retired true facts on the read years (benchmarks/data/personal-tune14-48),
+weighed through a workspace as a retain weighs them:
+
+- a fact that ended by its own time (`until=` on or before the newer fact's day) has
+  expired: the newer fact tells what came after and retires nothing ("on antibiotics until
+  15 April" when "was put to sleep" is written in June);
+- a thing moved to a time of the week is rescheduled, not moved house ("our weekly call
+  moved to Saturdays" against "home is now a two-bedroom in Al Nahda");
+- a word of status used as something else is no status: "signed up for" enrolled, "after
+  the skills assessment" tells an event past, "a construction dispute" is a kind of dispute,
+  and works are finished, not delivered ("the kitchen units were delivered" mid-refit);
+- a number after a label names one of a series ("Term 1"), not how many;
+- two wants of different things are no reversed opinion ("doesn't want Paolo to know" /
+  "only wants fare alerts"), where two preferences of one thing are.
+
+Beside each, the change that must still be made."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memfold import Memory
+
+KEPT = [
+    ("W(until=2025-04-15) @Biltong: Biltong is on a two-week course of antibiotics for a "
+     "bladder infection.",
+     "B @Biltong: Biltong was put to sleep at Lakeside this morning; his kidneys had failed."),
+    ("W(until=2025-06-01) @Amplitude: We're trialing Amplitude through May as a possible "
+     "Mixpanel replacement.",
+     "B @Amplitude: Ended the Amplitude trial; we're not buying it."),
+    ("W @me @Mama_Lorna: Our weekly call moved to Saturdays, 3pm Dubai time (7pm in "
+     "Bacolod).",
+     "W @me @Bea: Home is now a two-bedroom in Al Nahda 2 shared with Bea; my room is AED "
+     "1,800 a month."),
+    ("W @me: My pickleball rating went up to 3.5 after the Brentwood skills assessment.",
+     "B @me: Signed up for the Brentwood winter pickleball session with Teo as my "
+     "mixed-doubles partner."),
+    ("W @Project-Verdun: Lexica assigned me Project Verdun, about 80,000 words of discovery "
+     "documents for a construction dispute.",
+     "B @Project-Verdun: Delivered the second Project Verdun batch, 20,000 words."),
+    ("W @me @Craigpark-House: No kitchen during the refit, so we cook on a two-ring "
+     "induction plate in the dining room.",
+     "B @Craigpark-House: The kitchen units were delivered flat-packed and filled the whole "
+     "hall."),
+    ("W @Rangiwai-School: Our four classrooms are the Kōwhai Room, the Harakeke Room, the "
+     "Rimu Room and the Tōtara Room.",
+     "W @Rangiwai-School: The school roll for Term 1 is 84 children in four classes."),
+    ("O(c=0.8) @me @Paolo: Doesn't want Paolo to know exactly how much she earns.",
+     "O(c=0.8) @me: Only wants fare alerts for DXB–MNL and MNL–BCD now."),
+]
+
+CHANGED = [
+    ("W(until=2025-07-31) @Ruairi: Ruairí is off ladders with a slipped disc, and his cousin "
+     "Ger is covering his jobs.",
+     "B @Ruairi: Ruairí's back is grand again and he's back up ladders."),
+    ("W @me: Our weekly call is on Sundays.",
+     "W @me: Our weekly call moved to Saturdays."),
+    ("W @me: The grant application is awaiting assessment.",
+     "B @me: The grant application was approved."),
+    ("W @Alder-House: Alder House is under construction.",
+     "B @Alder-House: Alder House is finished."),
+    ("W @me: The kitchen refit is under way.",
+     "B @me: The kitchen refit is finished."),
+    ("W @Maya: Maya's class is in Room 4.",
+     "W @Maya: Maya's class moved to Room 6."),
+    ("O(c=0.8) @Noah: Noah prefers working late at night.",
+     "O(c=0.7) @Noah: Noah says he's become a morning person and prefers to do deep work "
+     "before 9am."),
+]
+
+
+def _weighed(workspace: Path, old: str, new: str) -> tuple[str, list[str]]:
+    """The older fact's id and the ids the newer fact's retain superseded."""
+    with Memory.open(workspace) as memory:
+        older = memory.retain(old, date="2025-03-01").facts[0]
+        newer = memory.retain(new, date="2025-06-01")
+        return older.id, [j.id for j in newer.superseded]
+
+
+@pytest.mark.parametrize(("old", "new"), KEPT)
+def test_what_ended_by_itself_or_was_no_change_is_not_retired(
+        workspace: Path, old: str, new: str) -> None:
+    older, superseded = _weighed(workspace, old, new)
+    assert older not in superseded
+
+
+@pytest.mark.parametrize(("old", "new"), CHANGED)
+def test_the_change_itself_still_supersedes(workspace: Path, old: str, new: str) -> None:
+    older, superseded = _weighed(workspace, old, new)
+    assert superseded == [older]
+
+
+def test_an_expired_fact_keeps_its_own_end_and_no_judgement(workspace: Path) -> None:
+    """The expired fact is neither superseded nor offered: its status is its own expiry."""
+    old, new = KEPT[0]
+    with Memory.open(workspace) as memory:
+        older = memory.retain(old, date="2025-03-01").facts[0]
+        newer = memory.retain(new, date="2025-06-01")
+        assert older.id not in [j.id for j in newer.superseded + newer.conflicts]
