@@ -1,9 +1,12 @@
 """Shapes that retired true facts on the read years (benchmarks/data/personal-tune14-48),
 weighed through a workspace as a retain weighs them:
 
-- a fact that ended by its own time (`until=` on or before the newer fact's day) has
-  expired: the newer fact tells what came after and retires nothing ("on antibiotics until
-  15 April" when "was put to sleep" is written in June);
+- a fact that ended by its own time more than a week before the newer fact's day
+  (`ledger.TOLD_END`) is over: the newer fact tells what came later and retires nothing
+  ("on antibiotics until 15 April" when "was put to sleep" is written in June), while news
+  of the end within the week still supersedes ("he's back up ladders");
+- a sale ends what one had or used ("I still drive the Clio"), not what was said of the
+  thing ("the Wave's insured with Rivadavia");
 - a thing moved to a time of the week is rescheduled, not moved house ("our weekly call
   moved to Saturdays" against "home is now a two-bedroom in Al Nahda");
 - a word of status used as something else is no status: "signed up for" enrolled, "after
@@ -27,9 +30,10 @@ KEPT = [
     ("W(until=2025-04-15) @Biltong: Biltong is on a two-week course of antibiotics for a "
      "bladder infection.",
      "B @Biltong: Biltong was put to sleep at Lakeside this morning; his kidneys had failed."),
-    ("W(until=2025-06-01) @Amplitude: We're trialing Amplitude through May as a possible "
-     "Mixpanel replacement.",
-     "B @Amplitude: Ended the Amplitude trial; we're not buying it."),
+    ("W(until=2025-05-20) @Orlagh: Orlagh is on maternity leave from Carey's Pharmacy.",
+     "B @Orlagh: Orlagh handed in her notice at Carey's Pharmacy."),
+    ("W @Wave: The Wave's insured with Rivadavia, $14.000 a month.",
+     "B @me @Wave: Sold the Wave to a kid in Perdriel for $1.300.000."),
     ("W @me @Mama_Lorna: Our weekly call moved to Saturdays, 3pm Dubai time (7pm in "
      "Bacolod).",
      "W @me @Bea: Home is now a two-bedroom in Al Nahda 2 shared with Bea; my room is AED "
@@ -52,6 +56,10 @@ KEPT = [
 ]
 
 CHANGED = [
+    ("W(until=2025-05-28) @Ruairi: Ruairí is off ladders for four weeks with a slipped disc.",
+     "B @Ruairi: Ruairí's back is grand again and he's back up ladders."),
+    ("W @me @Clio: I still drive Joaquim's 2011 Renault Clio, mostly for the school run.",
+     "B @me @Clio: Sold the Clio to a young man from Maia for €3,400."),
     ("W(until=2025-07-31) @Ruairi: Ruairí is off ladders with a slipped disc, and his cousin "
      "Ger is covering his jobs.",
      "B @Ruairi: Ruairí's back is grand again and he's back up ladders."),

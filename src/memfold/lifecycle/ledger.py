@@ -24,7 +24,7 @@ import dataclasses
 import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from datetime import date
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Protocol
 
 from memfold.errors import BadInput, IndexDamaged, StaleRevision, UnknownId
@@ -59,8 +59,8 @@ Decide = Callable[[], Sequence[Record]]
 # older facts a new one is weighed against; and experiences, for one that calls something off
 JUDGE_CANDIDATES, PLAN_CANDIDATES = 200, 20
 JUDGE_LIMIT = 5000  # new facts judged per sync; a bigger burst is an import, not news
-# conflicts journaled per new fact (all are reported): a new fact may share a topic with
-# hundreds of older ones, and a person reviews a few
+TOLD_END = timedelta(days=7)  # a fact past its until= longer than this is over, not news
+# conflicts journaled per new fact (all reported): one may share a topic with hundreds
 JOURNALED_CONFLICTS = 5
 TOPIC_ONLY = "same topic: "  # the rule judge's reason for a conflict no rule settles
 # what a journal holds once anything was decided about its facts: a rebuild of such a
@@ -547,12 +547,12 @@ def _state_filters(until: date | None) -> Filters:
 
 
 def _standing_older(found: Sequence[Candidate], new: Fact) -> list[Candidate]:
-    """The candidates written before `new` that nothing has replaced yet and that had not
-    ended by their own time by its day: "on antibiotics until 9 August" has expired when
-    "was put to sleep" is written in September (the newer fact retires nothing)."""
+    """The candidates written before `new` that nothing has replaced yet, and not over by
+    then (`until=` more than `TOLD_END` before its day: "on antibiotics until 9 August" is
+    over by "was put to sleep" in September; "finished rehab" on rehab's last day tells it)."""
     key, day = (new.day or date.min, new.path, new.line), new.day or date.min
     return [c for c in found if (c.fact.day or date.min, c.fact.path, c.fact.line) < key
-            and not (c.fact.valid and c.fact.valid.end and c.fact.valid.end <= day)
+            and not (c.fact.valid and c.fact.valid.end and c.fact.valid.end + TOLD_END < day)
             and (c.life is None or c.life.status not in REPLACED)]
 
 

@@ -75,6 +75,7 @@ _GAP = re.compile(r"^[\s,]*(?:(?:sadly|finally|peacefully|suddenly|unexpectedly|
                   r"|have|had|was|were|got|to|be|been|then|also|we|i)\b[\s,]*)*$", re.IGNORECASE)
 _FLAT = re.compile(r"\b(?:batter(?:y|ies)|charge|charger|phone|laptop|engine)\b", re.IGNORECASE)
 # ... or no longer one's own, said by its name: "Sold Second Wind for $14,500"
+_MINE = re.compile(r"\b(?:I|we|my|our|me|us)\b", re.IGNORECASE)  # one's own: "I still drive"
 _PARTED_WITH = re.compile(r"\b(?:sold|scrapped|traded\s+in|gave\s+away|got\s+rid\s+of)\s+"
                           r"(?:the\s+|my\s+|our\s+)?(?P<what>(?-i:[A-Z])[\w'-]*"
                           r"(?:\s+(?-i:[A-Z])[\w'-]*){0,3})", re.IGNORECASE)
@@ -133,10 +134,13 @@ def _gone(content: str, keys: frozenset[str]) -> str | None:
 
 def gone_of(new: Fact, old: Fact, o: Reading) -> str | None:
     """The entity an older state is about, or names, died, was stolen, sold ("Rimu died at
-    home"; "Sold the Clio" ends "I still drive Joaquim's Clio")."""
+    home"; "Sold the Clio" ends "I still drive Joaquim's Clio", not "the inspection cost €36",
+    a thing one had or used, not what was said of it)."""
     key = gone(new) if o.kind == "world" and o.relation != "name" else None
     if not key or key not in o.about | keys_of(old.entities):
         return None
+    if not _GONE.search(new.content) and not _MINE.search(old.content):
+        return None  # sold: what one had or used ends, not "the Wave's insured with …"
     return f"the newer fact says {written_name(new, frozenset({key}))!r} is gone"
 
 
