@@ -14,7 +14,11 @@ weighed through a workspace as a retain weighs them:
   and works are finished, not delivered ("the kitchen units were delivered" mid-refit);
 - a number after a label names one of a series ("Term 1"), not how many;
 - two wants of different things are no reversed opinion ("doesn't want Paolo to know" /
-  "only wants fare alerts"), where two preferences of one thing are.
+  "only wants fare alerts"), where two preferences of one thing are;
+- an end kept to some times ends nothing said of other times ("stop coffee after lunch"
+  against the first coffee of the morning); a thing handed over is named by its head (a
+  secretary job, not the plot at the gardens); an amount moved from an account leaves the
+  account.
 
 Beside each, the change that must still be made."""
 
@@ -53,6 +57,17 @@ KEPT = [
      "W @Rangiwai-School: The school roll for Term 1 is 84 children in four classes."),
     ("O(c=0.8) @me @Paolo: Doesn't want Paolo to know exactly how much she earns.",
      "O(c=0.8) @me: Only wants fare alerts for DXB–MNL and MNL–BCD now."),
+    ("W @me: I do the crossword every morning with my first coffee.",
+     "W @me: Dra. Pinho told me to stop coffee after lunch; my afternoon drink is lemon "
+     "verbena tea now."),
+    ("W @me @Garden: I've swapped plot 12 for the bigger plot 7 at the community gardens, "
+     "nearer the tap.",
+     "W @me @Garden: I've handed over the community gardens secretary job to Pat Coombes; I "
+     "haven't the time any more."),
+    ("W @me @Emirates-NBD: Salary now goes to my Emirates NBD account; the BPI account just "
+     "sits there.",
+     "B @me @Emirates-NBD: Set up an automatic AED 1,000 a month from my Emirates NBD current "
+     "account into a 3.5% savings account."),
 ]
 
 CHANGED = [
@@ -73,6 +88,12 @@ CHANGED = [
      "B @me: The kitchen refit is finished."),
     ("W @Maya: Maya's class is in Room 4.",
      "W @Maya: Maya's class moved to Room 6."),
+    ("W @me: I drink coffee after lunch.",
+     "W @me: I stopped coffee after lunch."),
+    ("W @me: Ana is the club treasurer.",
+     "W @me: Ana handed the treasurer role over to Sam."),
+    ("W @me: My salary goes to my Monzo account.",
+     "B @me: Switched my salary from Monzo to Chase."),
     ("O(c=0.8) @Noah: Noah prefers working late at night.",
      "O(c=0.7) @Noah: Noah says he's become a morning person and prefers to do deep work "
      "before 9am."),

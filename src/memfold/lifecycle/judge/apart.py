@@ -26,6 +26,7 @@ import re
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.offers import FINAL, INTERIM, STILL, finals, interim
 from memfold.lifecycle.judge.pieces import name_stems, words_as_written
+from memfold.lifecycle.judge.quantities import numbers
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Change, Reading, Stems
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
@@ -67,9 +68,26 @@ def change_apart(what: Stems, new: Stems, o: Reading, n_text: str) -> bool:
     `kind_apart`), a new time for a thing the older fact gives no time of, or a new version
     of a thing the older fact gives no version or number of ("moved my lessons to Monday
     evenings" / "charges £25 a lesson": `slots.WHEN_STEMS`)."""
-    return kind_apart(what, o, n_text) \
+    return kind_apart(what, o, n_text) or _handed_apart(n_text, o) \
         or (bool(new) and new <= WHEN_STEMS and not o.words & WHEN_STEMS) \
         or (bool(new) and _version_only(new) and not o.numbers and not o.versions)
+
+
+def _handed_apart(n_text: str, o: Reading) -> bool:
+    """A thing handed over or back that the older fact does not name by its head: "handed
+    over the community gardens secretary job to Pat" is a job, not the plot at the gardens
+    ("the treasurer role": a role is named by what it is)."""
+    if not (m := _HANDED.search(n_text)):
+        return False
+    words = [t for t in w.TOKEN.findall(m.group("what")) if t.islower()]
+    while len(words) > 1 and words[-1] in _ROLE_NOUNS:
+        words.pop()
+    return bool(words) and w.stem(words[-1]) not in o.words
+
+
+_HANDED = re.compile(r"\bhand(?:ed|s|ing)?\s+(?:over\s+|back\s+|on\s+)?(?P<what>(?:the|my|our|his"
+                     r"|her|their|its)\s+[^,;.]+?)\s+(?:back\s+|over\s+)?to\b", re.IGNORECASE)
+_ROLE_NOUNS = frozenset("role job post position duties responsibilities keys".split())
 
 
 def _capitalised(text: str) -> Stems:
@@ -164,6 +182,9 @@ def left_apart(c: Change, n_text: str, o: Reading) -> bool:
     from low-carb"), or a bare number ("promoted ... from 1 October": a date, no value)."""
     if c.verb in _FROM_A_SOURCE and not c.new or c.old and all(map(w.is_number, c.old)):
         return True
+    if c.obj & _amounts(n_text):
+        return True  # "an automatic AED 1,000 a month from my Emirates NBD account into ...":
+        # money moved, the account kept
     if o.relation == "location" and c.obj and not c.obj & (o.words | _DWELLINGS):
         return True  # "moved his boat from Umeå to a marina in Piteå": the boat moved
     parts = frozenset(w.stem(x) for m in _POSSESSED.finditer(n_text) for x in m.groups() if x)
@@ -172,6 +193,11 @@ def left_apart(c: Change, n_text: str, o: Reading) -> bool:
     since = frozenset().union(*(stems(m.group()) for m in _SINCE.finditer(o.text)))
     rest = stems(_SINCE.sub(" ", o.text))
     return bool(c.old) and c.old <= since and not c.old & rest
+
+
+def _amounts(text: str) -> Stems:
+    """The numbers of the amounts of money a text gives ("AED 1,000 a month": 1000)."""
+    return frozenset(v for v, units in numbers(text) if "money" in units)
 
 
 # a limit set on an amount, not the amount: "agreed to spend no more than £1,100 on rent"

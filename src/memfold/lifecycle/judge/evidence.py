@@ -28,8 +28,9 @@ look at) or a change the judge cannot make by itself (`offer` True: a conflict, 
                another ("raised the Kilimani rent" / "the Kilimani lease"): offered;
     ended      an end of another thing that shares a common noun ("the road over Three Mile
                Hill" / "just down the road"), an end said only in a clause of time ("after
-               her shop closed"), or damage ("the screen shattered"), which ends nothing by
-               itself: offered where it may be an end;
+               her shop closed"), an end kept to some times ("stop coffee after lunch"),
+               or damage ("the screen shattered"), which ends nothing by itself: offered
+               where it may be an end;
     status     an outcome of a thing named otherwise ("the Kowalski's pool permit" / "my
                permit for the shed is pending");
     agreed     a change the older preference already wanted ("would rather play cello than
@@ -373,6 +374,12 @@ _WHEN = re.compile(r"\b(?:after|before|when|while|until|once|whenever)\s+(?:\w+\
                    r"(\w+)\s+(?:closed|ended|stopped|finished|left|shut)\b", re.IGNORECASE)
 
 
+# an end kept to some times: "told me to stop coffee after lunch" (the morning one stays)
+_SOME_TIMES = re.compile(r"\b(?:stop\w*|quit\w*|cut\w*\s+out|g[ai]ve\s+up|no\s+more)\s+"
+                         r"(?:\w+\s+){1,3}?(?P<when>(?:after|before|past)\s+(?:lunch|dinner|noon"
+                         r"|midday|work|dark|bed\w*|\d{1,2}(?::\d\d)?\s*(?:am|pm)?)|in\s+the\s+"
+                         r"(?:evenings?|afternoons?|mornings?)|at\s+night|on\s+(?:weekdays|weekends"
+                         r"|school\s+nights))\b", re.IGNORECASE)
 # "stopped the boiler banging": what ended is what the thing did, not the thing
 _STOPPED_DOING = re.compile(r"\bstop(?:s|ped|ping)?\s+(?:the|my|our|his|her|its|their|a)\s+"
                             r"(?:\w+\s+){1,2}?(\w+ing)\b", re.IGNORECASE)
@@ -421,6 +428,8 @@ def _ended_apart(n: Reading, o: Reading) -> Doubt | None:
     for m in _WHEN.finditer(n.text):
         if w.stem(m.group(1).lower()) in shared:
             return Doubt("end is said only as the time of something else", offer=True)
+    if (m := _SOME_TIMES.search(n.text)) and not _content(m.group("when")) & o.words:
+        return Doubt("end holds only at some times", offer=True)
     return None
 
 
