@@ -18,7 +18,9 @@ weighed through a workspace as a retain weighs them:
 - an end kept to some times ends nothing said of other times ("stop coffee after lunch"
   against the first coffee of the morning); a thing handed over is named by its head (a
   secretary job, not the plot at the gardens); an amount moved from an account leaves the
-  account.
+  account;
+- a one-word tag written as a noun after a word that qualifies it is the thing, a slot
+  ("@Laptop: my work laptop is a MacBook Air now" changes "my laptop is a ThinkPad").
 
 Beside each, the change that must still be made."""
 
@@ -94,6 +96,8 @@ CHANGED = [
      "W @me: Ana handed the treasurer role over to Sam."),
     ("W @me: My salary goes to my Monzo account.",
      "B @me: Switched my salary from Monzo to Chase."),
+    ("W @Laptop: My laptop is a ThinkPad T480 the department lent me.",
+     "W @Laptop: My work laptop is a MacBook Air M3 now."),
     ("O(c=0.8) @Noah: Noah prefers working late at night.",
      "O(c=0.7) @Noah: Noah says he's become a morning person and prefers to do deep work "
      "before 9am."),

@@ -323,11 +323,12 @@ def named_head(phrase: str, names: Stems, *, last: bool = False) -> Stems:
 _LEADING = re.compile(r"^\s*(?:out\s+of|of|from|with|to)\s+", re.IGNORECASE)
 
 
-_SMALL = re.compile(r"\b(?i:my|our|his|her|their|the)\s+([a-z][a-z-]+)\b")
+_SMALL = re.compile(r"\b(?i:my|our|his|her|their|the)\s+([a-z][a-z-]+)\b(?:\s+([a-z][a-z-]+)\b)?")
 
 
 def common_tags(content: str, tags: tuple[str, ...]) -> Stems:
     """The one-word tags a fact writes as a noun in small letters after an article or a
-    possessive ("@Phone: my phone"): the tag stands for the thing, which is a slot."""
-    return frozenset(w.stem(m.group(1)) for m in _SMALL.finditer(content)) \
+    possessive, or after one word more ("@Phone: my phone", "@Van: the shop van"): the tag
+    stands for the thing, which is a slot."""
+    return frozenset(w.stem(x) for m in _SMALL.finditer(content) for x in m.groups() if x) \
         & {w.stem(e.lower()) for e in tags if e.isalpha()}
