@@ -20,7 +20,8 @@ weighed through a workspace as a retain weighs them:
   secretary job, not the plot at the gardens); an amount moved from an account leaves the
   account;
 - a one-word tag written as a noun after a word that qualifies it is the thing, a slot
-  ("@Laptop: my work laptop is a MacBook Air now" changes "my laptop is a ThinkPad").
+  ("@Laptop: my work laptop is a MacBook Air now" changes "my laptop is a ThinkPad");
+- "Quin's mum, Isabel, lives in Brighton" is Isabel's home, not Quin's.
 
 Beside each, the change that must still be made."""
 
@@ -66,6 +67,9 @@ KEPT = [
      "nearer the tap.",
      "W @me @Garden: I've handed over the community gardens secretary job to Pat Coombes; I "
      "haven't the time any more."),
+    ("W @Isabel: Quin's mum, Isabel Ferreira, lives in Brighton and minds the kids when "
+     "we're stuck.",
+     "W @Quin: Quin works from home on Fridays now, so he does the Friday pickups."),
     ("W @me @Emirates-NBD: Salary now goes to my Emirates NBD account; the BPI account just "
      "sits there.",
      "B @me @Emirates-NBD: Set up an automatic AED 1,000 a month from my Emirates NBD current "
@@ -96,6 +100,8 @@ CHANGED = [
      "W @me: Ana handed the treasurer role over to Sam."),
     ("W @me: My salary goes to my Monzo account.",
      "B @me: Switched my salary from Monzo to Chase."),
+    ("W @Priya: Priya's manager is Tom Hale.",
+     "W @Priya: Priya's manager is now Sara Obi."),
     ("W @Laptop: My laptop is a ThinkPad T480 the department lent me.",
      "W @Laptop: My work laptop is a MacBook Air M3 now."),
     ("O(c=0.8) @Noah: Noah prefers working late at night.",

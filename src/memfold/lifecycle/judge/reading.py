@@ -413,10 +413,13 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
     """The entity keys of the fact's subject: those its first clause's grammatical subject
     names ("Sam" in "Sam works at @Globex"), else the first name before the colon ("W @Sam
     @Globex: Works at Globex" is about Sam), else the first entity."""
-    said = set(w.tokens(_split_subject(clause, frozenset())[0].lower()))
+    said = set(w.tokens((first := _split_subject(clause, frozenset())[0]).lower()))
     subject = {w.stem(t) for t in said}
     named = [e for e in entities if _name_stems((e,)) & subject and (e in own or _written(
         e) & said)]  # "My phone contract is with @Skyline-Mobile": "phone" is no name
+    whose = {w.stem(m.group(1).lower()) for m in _POSSESSOR.finditer(first)}
+    named = [e for e in named if not _name_stems((e,)) <= whose] or named  # "Quin's mum,
+    # Isabel, lives in Brighton": Isabel's home, not Quin's
     if not set(named) & set(own) and (owner := _OWNER.search(clause)):  # "The CTO is
         # Globex's", "... of Globex"; "@Seo-yeon has been Ludmila's manager": Ludmila's
         whose = {w.stem(t) for t in w.tokens(owner.group("who") or owner.group("of"))}
@@ -431,6 +434,9 @@ def _about(clause: str, entities: tuple[str, ...], own: tuple[str, ...]) -> froz
         whose = {w.stem(t) for t in w.tokens(done.group("whose"))}  # "@Devika does Ishaan's
         named = [e for e in entities if _name_stems((e,)) & whose] or named  # books"
     return frozenset(entity_key(e) for e in (named or own[:1] or entities[:1]))
+
+
+_POSSESSOR = re.compile(rf"\b([\w-]+)['’]s\s+(?:{w.RELATIVES})\b", re.IGNORECASE)
 
 
 def _written(entity: str) -> frozenset[str]:
