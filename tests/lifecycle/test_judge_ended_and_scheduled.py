@@ -138,3 +138,11 @@ def test_an_expired_fact_keeps_its_own_end_and_no_judgement(workspace: Path) -> 
         older = memory.retain(old, date="2025-03-01").facts[0]
         newer = memory.retain(new, date="2025-06-01")
         assert older.id not in [j.id for j in newer.superseded + newer.conflicts]
+
+
+def test_an_end_at_the_far_edge_of_the_calendar_is_weighed_without_error(
+        workspace: Path) -> None:
+    """`until=9999-12-31` is a valid end: the week's grace is counted without overflowing."""
+    older, superseded = _weighed(workspace, "W(until=9999-12-31) @Sam: Sam lives in Leeds.",
+                                 "W @Sam: Sam moved to York.")
+    assert superseded == [older]

@@ -552,7 +552,7 @@ def _standing_older(found: Sequence[Candidate], new: Fact) -> list[Candidate]:
     over by "was put to sleep" in September; "finished rehab" on rehab's last day tells it)."""
     key, day = (new.day or date.min, new.path, new.line), new.day or date.min
     return [c for c in found if (c.fact.day or date.min, c.fact.path, c.fact.line) < key
-            and not (c.fact.valid and c.fact.valid.end and c.fact.valid.end + TOLD_END < day)
+            and not (c.fact.valid and c.fact.valid.end and day - c.fact.valid.end > TOLD_END)
             and (c.life is None or c.life.status not in REPLACED)]
 
 
