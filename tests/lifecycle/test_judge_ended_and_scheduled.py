@@ -21,7 +21,9 @@ weighed through a workspace as a retain weighs them:
   account;
 - a one-word tag written as a noun after a word that qualifies it is the thing, a slot
   ("@Laptop: my work laptop is a MacBook Air now" changes "my laptop is a ThinkPad");
-- "Quin's mum, Isabel, lives in Brighton" is Isabel's home, not Quin's.
+- "Quin's mum, Isabel, lives in Brighton" is Isabel's home, not Quin's;
+- "Sofia has replaced Mateusz as third engineer" hands Mateusz's role to Sofia (and
+  "replaced Ben as treasurer" nothing of Carl's).
 
 Beside each, the change that must still be made."""
 
@@ -67,6 +69,8 @@ KEPT = [
      "nearer the tap.",
      "W @me @Garden: I've handed over the community gardens secretary job to Pat Coombes; I "
      "haven't the time any more."),
+    ("W @Carl: Carl is the treasurer.",
+     "W @Ana: Ana replaced Ben as treasurer."),
     ("W @Isabel: Quin's mum, Isabel Ferreira, lives in Brighton and minds the kids when "
      "we're stuck.",
      "W @Quin: Quin works from home on Fridays now, so he does the Friday pickups."),
@@ -100,6 +104,8 @@ CHANGED = [
      "W @me: Ana handed the treasurer role over to Sam."),
     ("W @me: My salary goes to my Monzo account.",
      "B @me: Switched my salary from Monzo to Chase."),
+    ("W @Mateusz: Mateusz Nowak is the third engineer on my crew.",
+     "W @Sofia: Sofia Eklund has replaced Mateusz as third engineer on my crew."),
     ("W @Priya: Priya's manager is Tom Hale.",
      "W @Priya: Priya's manager is now Sara Obi."),
     ("W @Laptop: My laptop is a ThinkPad T480 the department lent me.",

@@ -58,11 +58,15 @@ _NEW_HOLDER = re.compile(rf"^(?P<who>{_NAME})\s+(?:is|has\s+become|became)\s+(?:
                          rf"(?:our|the|my|their)\s+new\s+{_ROLE}{_TAIL}", re.IGNORECASE)
 _HOLDER = re.compile(rf"^(?P<who>{_NAME})\s+is\s+(?:still\s+)?(?:our|the|my|their)\s+{_ROLE}"
                      rf"{_TAIL}", re.IGNORECASE)
+# the new holder with the one replaced: "Sofia Eklund has replaced Mateusz as third engineer"
+_REPLACED_AS = re.compile(rf"^(?P<who>{_NAME})\s+(?:has\s+)?(?:replaced|succeeded|took\s+over\s+"
+                          rf"from)\s+(?P<was>{_NAME})\s+as\s+(?:(?:our|the|my|their)\s+)?"
+                          rf"(?:new\s+)?{_ROLE}{_TAIL}", re.IGNORECASE)
 
 
-def _role(text: str, form: re.Pattern[str]) -> tuple[str, str, frozenset[str]] | None:
-    """(holder, role, scope names) a sentence states, or None."""
-    m = form.match(text.strip())
+def _role(text: str, *forms: re.Pattern[str]) -> tuple[str, str, frozenset[str], str] | None:
+    """(holder, role, scope names, the holder replaced if named) a sentence states, or None."""
+    m = next((m for form in forms if (m := form.match(text.strip()))), None)
     if m is None:
         return None
     role = frozenset(w.stem(t) for t in w.tokens(m.group("role")))
@@ -71,7 +75,7 @@ def _role(text: str, form: re.Pattern[str]) -> tuple[str, str, frozenset[str]] |
         return None
     scope = frozenset(w.stem(t.lower()) for t in re.findall(r"\b(?-i:[A-Z])[\w'’-]*",
                                                             m.group("rest")))
-    return m.group("who"), " ".join(sorted(role)), scope
+    return m.group("who"), " ".join(sorted(role)), scope, m.groupdict().get("was") or ""
 
 
 ROLE_STEMS = frozenset(w.stem(x) for x in (*w.ROLES, "supervisor", "foreman", "superintendent",
@@ -83,25 +87,31 @@ ROLE_STEMS = frozenset(w.stem(x) for x in (*w.ROLES, "supervisor", "foreman", "s
 
 def handed_over(new: Fact, older: Sequence[Fact]) -> list[Verdict]:
     """The verdicts on older facts whose role the newer fact hands to another person."""
-    said = _role(new.content, _NEW_HOLDER) if new.kind in STATE_KINDS else None
+    said = _role(new.content, _NEW_HOLDER, _REPLACED_AS) if new.kind in STATE_KINDS else None
     if said is None:
         return []
-    who, role, scope = said
-    mine = {entity_key(e) for e in new.entities} - {entity_key(who), entity_key(who.split()[0])}
+    who, role, scope, was = said
+    mine = {entity_key(e) for e in new.entities} - _keys(who) - (_keys(was) if was else set())
     found: list[Verdict] = []
     for old in older:
         held = _role(old.content, _HOLDER) if old.kind in STATE_KINDS else None
         if held is None or old.id == new.id:
             continue
-        before, their_role, their_scope = held
-        theirs = {entity_key(e) for e in old.entities} - {entity_key(before),
-                                                         entity_key(before.split()[0])}
+        before, their_role, their_scope, _ = held
+        theirs = {entity_key(e) for e in old.entities} - _keys(before)
         if their_role == role and their_scope == scope and theirs == mine \
-                and not set(w.tokens(before)) & set(w.tokens(who)):
-            title = _NEW_HOLDER.match(new.content.strip())
+                and not set(w.tokens(before)) & set(w.tokens(who)) \
+                and (not was or set(w.tokens(was)) <= set(w.tokens(before))):
+            title = (_NEW_HOLDER.match(new.content.strip())
+                     or _REPLACED_AS.match(new.content.strip()))
             found.append(Verdict(old.id, True, f"{title and title.group('role')}: {before!r} "
                                                f"became {who!r}"))
     return found
+
+
+def _keys(name: str) -> set[str]:
+    """The entity keys a person's name may be filed under: the whole name, the first."""
+    return {entity_key(name), entity_key(name.split()[0])}
 
 
 __all__ = ["ROLE_STEMS", "handed_over"]
