@@ -334,12 +334,11 @@ def names_value(new: Fact, old: Fact, keys: Iterable[str]) -> bool:
     to Newcastle now" beside a lab at Durham University)."""
     from memfold.lifecycle.judge import offers
     from memfold.lifecycle.judge import words as w
-    from memfold.lifecycle.judge.aliases import priced
-    from memfold.lifecycle.judge.readers import read
+    from memfold.lifecycle.judge.readers import read_priced
 
     names = {w.stem(p) for k in keys for p in re.split(r"[-_]", k) if p}
-    n = read(priced(new))
-    value = read(priced(old)).value
+    n = read_priced(new)
+    value = read_priced(old).value
     if not value and (n.changes or any(n.ends) or ENDED.search(new.content)):
         m = offers.WORK_FOR.search(old.content) or offers.joined(old.content)
         value = frozenset(w.stem(t) for t in w.tokens(m.group("org"))) if m else value

@@ -162,24 +162,21 @@ def newer_first(shown: list[Scored], slot: Slot | None, read: Reader | None, k: 
     for old in olds:
         conflicts = offered.get(old.fact.id, ())
         for new in _newer(old, conflicts, by_id, slot, today):
-            score[new.fact.id] = max(score[new.fact.id], score[old.fact.id])
+            if lift:
+                score[new.fact.id] = max(score[new.fact.id], score[old.fact.id])
             outdated.setdefault(old.fact.id, []).append(new.fact.id)
         if not lift:
             continue  # only marked: no offer is placed below the state
         for offer in _offers(old, conflicts, by_id, score, slot):
             score[offer.fact.id] = min(score[offer.fact.id], score[old.fact.id])
             below.add(offer.fact.id)
-    lifted = {i for news in outdated.values() for i in news}
-    if not lift:
-        return [evolve(s, outdated_by=tuple(dict.fromkeys([*s.outdated_by,
-                                                           *outdated[s.fact.id]])))
-                if s.fact.id in outdated else s for s in shown], set()
+    lifted = {i for news in outdated.values() for i in news} if lift else set()
     if not outdated and not below:
         return shown, lifted
     return [evolve(s, score=score[s.fact.id],
                    outdated_by=tuple(dict.fromkeys([*s.outdated_by,
                                                     *outdated.get(s.fact.id, ())])),
-                   replaced=s.replaced or s.fact.id in outdated or s.fact.id in below)
+                   replaced=s.replaced or (lift and s.fact.id in outdated) or s.fact.id in below)
             if s.fact.id in outdated or s.fact.id in lifted or s.fact.id in below else s
             for s in shown], lifted
 

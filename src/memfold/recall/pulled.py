@@ -106,10 +106,10 @@ def _named(new: Fact, old: Fact) -> bool:
     flat handed back)."""
     from memfold.lifecycle.judge import words as w
     from memfold.lifecycle.judge.aliases import priced
-    from memfold.lifecycle.judge.readers import read
+    from memfold.lifecycle.judge.readers import read_priced
 
     said = find_words(priced(new).content)
-    return bool(read(priced(old)).value
+    return bool(read_priced(old).value
                 & {w.stem(x.casefold()) for x in said[1:] if x[:1].isupper()})
 
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 import itertools
 import re
 
+from memfold.lifecycle.judge import heads
 from memfold.lifecycle.judge import words as w
 from memfold.lifecycle.judge.offers import FINAL, INTERIM, STILL, finals, interim
 from memfold.lifecycle.judge.pieces import name_stems, words_as_written
-from memfold.lifecycle.judge.quantities import numbers
 from memfold.lifecycle.judge.readers import lexicon_of
 from memfold.lifecycle.judge.reading import Change, Reading, Stems
 from memfold.lifecycle.judge.signature import SLOT_WORDS as _SLOT_WORDS
@@ -79,7 +79,7 @@ def _handed_apart(n_text: str, o: Reading) -> bool:
     ("the treasurer role": a role is named by what it is)."""
     if not (m := _HANDED.search(n_text)):
         return False
-    words = [t for t in w.TOKEN.findall(m.group("what")) if t.islower()]
+    words = [t for t in next(heads.runs(m.group("what")), []) if t.islower()]
     while len(words) > 1 and words[-1] in _ROLE_NOUNS:
         words.pop()
     return bool(words) and w.stem(words[-1]) not in o.words
@@ -173,7 +173,7 @@ _DWELLINGS = _SLOT_WORDS | frozenset(w.stem(x) for x in "home house flat apartme
                                      "household headquarters hq base everything".split())
 
 
-def left_apart(c: Change, n_text: str, o: Reading) -> bool:
+def left_apart(c: Change, n: Reading, o: Reading) -> bool:
     """A change that leaves nothing the older fact states: where a thing came from
     ("adopted Juniper from Best Friends"), another thing moved away from where one lives
     ("moved his boat from Umeå"), a part of the thing the older fact names ("the
@@ -182,22 +182,17 @@ def left_apart(c: Change, n_text: str, o: Reading) -> bool:
     from low-carb"), or a bare number ("promoted ... from 1 October": a date, no value)."""
     if c.verb in _FROM_A_SOURCE and not c.new or c.old and all(map(w.is_number, c.old)):
         return True
-    if c.obj & _amounts(n_text):
+    if c.obj & {v for v, units in n.numbers if "money" in units}:
         return True  # "an automatic AED 1,000 a month from my Emirates NBD account into ...":
         # money moved, the account kept
     if o.relation == "location" and c.obj and not c.obj & (o.words | _DWELLINGS):
         return True  # "moved his boat from Umeå to a marina in Piteå": the boat moved
-    parts = frozenset(w.stem(x) for m in _POSSESSED.finditer(n_text) for x in m.groups() if x)
+    parts = frozenset(w.stem(x) for m in _POSSESSED.finditer(n.text) for x in m.groups() if x)
     if c.old & parts and not c.old & parts & o.words:
         return True
     since = frozenset().union(*(stems(m.group()) for m in _SINCE.finditer(o.text)))
     rest = stems(_SINCE.sub(" ", o.text))
     return bool(c.old) and c.old <= since and not c.old & rest
-
-
-def _amounts(text: str) -> Stems:
-    """The numbers of the amounts of money a text gives ("AED 1,000 a month": 1000)."""
-    return frozenset(v for v, units in numbers(text) if "money" in units)
 
 
 # a limit set on an amount, not the amount: "agreed to spend no more than £1,100 on rent"

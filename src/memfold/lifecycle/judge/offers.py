@@ -151,12 +151,13 @@ def finals(n: Reading, was: Stems) -> Stems:
 
 
 _SIGNED_UP = re.compile(r"\bsign(?:ed|s|ing)?\s+(?:\w+\s+)?up\b", re.IGNORECASE)
+_SIGNED = frozenset({w.stem("signed")})
 
 
 def _phrasal(text: str) -> Stems:
     """Final words a phrasal verb only borrows: "signed up for the winter session" enrolled,
     it signed nothing that was pending."""
-    return frozenset({w.stem("signed")}) if _SIGNED_UP.search(text) else frozenset()
+    return _SIGNED if _SIGNED_UP.search(text) else frozenset()
 
 
 def _surface(stemset: Stems, text: str) -> str:

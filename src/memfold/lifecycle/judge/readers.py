@@ -17,6 +17,7 @@ from functools import lru_cache
 from memfold.language import looks_telex, vietnamese_sentence
 from memfold.lifecycle.judge import quantities as q
 from memfold.lifecycle.judge import reading, reading_table
+from memfold.lifecycle.judge.aliases import priced
 from memfold.lifecycle.judge.lexicon import Lexicon
 from memfold.lifecycle.judge.reading import Reading
 from memfold.lifecycle.judge.slots import stems
@@ -38,6 +39,12 @@ def read(fact: Fact) -> Reading:
     """Read one fact in its language (cached: the judge asks again for every pair)."""
     ends = fact.valid is not None and fact.valid.end is not None
     return read_parts(fact.kind, fact.content, fact.entities, ends)
+
+
+def read_priced(fact: Fact) -> Reading:
+    """`read` of the fact with its amounts written as money (`aliases.priced`), as the judge
+    reads each fact of a pair: a currency's code ("for 2,400 SEK") is no value of a slot."""
+    return read(priced(fact))
 
 
 @lru_cache(maxsize=16384)

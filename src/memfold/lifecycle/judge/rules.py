@@ -174,7 +174,7 @@ def _differs(new: Stems, old: Stems) -> bool:
 
 def _left(n: Reading, o: Reading) -> str | None:
     for c in n.changes:
-        if apart.left_apart(c, n.text, o):
+        if apart.left_apart(c, n, o):
             continue  # where it came from, or when the older state began: not left
         if c.old and _mentions(o, c.old) and not (c.new and c.new <= c.old):
             return f"the newer fact says it moved away from {_text(c.old, n, o)!r}"

@@ -115,10 +115,17 @@ def _plain_predicate(rest: str) -> str:
     return re.sub(r"^(?:now|still|currently)\s+", "", rest, flags=re.I)  # "packed up and now live"
 
 
-# a value that is a time of the week or day: what was moved "to" it is rescheduled
-_WHEN = re.compile(r"(?:(?:every|on|the)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
-                   r"|weekends?|weekdays?|mornings?|afternoons?|evenings?|nights?|lunchtimes?|noon|midday"
-                   r"|\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.))\b", re.IGNORECASE)
+# a value that opens with a time of the week or day (`WHEN_STEMS`, a clock time): what was
+# moved "to" it is rescheduled
+_WHEN = re.compile(r"(?:(?:every|on|the)\s+)?(?:(?P<word>[a-z]+)\b|\d{1,2}(?:[:.]\d\d)?\s*"
+                   r"(?:am|pm|a\.m\.|p\.m\.)\b)", re.IGNORECASE)
+
+
+def _a_time(value: str) -> bool:
+    """Whether a value opens with a time of the week or day ("Saturdays, 3pm", "7pm")."""
+    m = _WHEN.match(value)
+    return m is not None and (m.group("word") is None
+                              or w.stem(m.group("word").lower()) in WHEN_STEMS)
 
 
 def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
@@ -129,7 +136,7 @@ def slot(clause: str, names: Stems) -> tuple[Stems, str | None, Stems, str]:
         return (*held, "")
     for pattern, relation in _RELATION_VERBS:
         if m := pattern.match(rest):
-            if relation == "location" and _WHEN.match(m.group("val")):
+            if relation == "location" and _a_time(m.group("val")):
                 relation = "schedule"  # "our weekly call moved to Saturdays": a time, no place
             return _subject_attr(subject, names), relation, stems(clip(m.group("val")), names), ""
     if (m := _BECAME.search(rest)) and (kind := _class_of(m.group("val"))):
